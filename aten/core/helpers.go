@@ -1,0 +1,87 @@
+package core
+
+import (
+	"github.com/goaten/goaten/tensor"
+)
+
+// Shared helpers for meta functions.
+
+// T returns args[i] as a tensor (nil for None).
+func T(args []any, i int) *tensor.Tensor { return tensor.OptTensor(args[i]) }
+
+// Elementwise returns a contiguous output of dtype dt with the broadcast
+// shape of ts, on the call's device. nil entries of ts are skipped.
+func Elementwise(op *tensor.Op, args []any, dt tensor.DType, ts ...*tensor.Tensor) *tensor.Tensor {
+	shapes := make([][]int, 0, len(ts))
+	for _, t := range ts {
+		if t != nil {
+			shapes = append(shapes, t.Sizes())
+		}
+	}
+	return tensor.NewMetaContiguous(tensor.BroadcastShapes(shapes...), dt, op.DeviceOf(args))
+}
+
+// Contig returns a contiguous meta tensor of the given sizes and dtype on the call's device.
+func Contig(op *tensor.Op, args []any, dt tensor.DType, sizes ...int) *tensor.Tensor {
+	for _, s := range sizes {
+		if s < 0 {
+			tensor.Panicf("Trying to create tensor with negative dimension %d: %v", s, sizes)
+		}
+	}
+	return tensor.NewMetaContiguous(sizes, dt, op.DeviceOf(args))
+}
+
+// Like returns a contiguous meta tensor with t's shape and dtype dt (t's own dtype when dt is Invalid).
+func Like(op *tensor.Op, args []any, t *tensor.Tensor, dt tensor.DType) *tensor.Tensor {
+	if dt == tensor.Invalid {
+		dt = t.DType()
+	}
+	return tensor.NewMetaContiguous(t.Sizes(), dt, op.DeviceOf(args))
+}
+
+// FloatResult is the dtype of a unary float op (exp, sin, ...) on t: t's dtype
+// if floating, else the default float.
+func FloatResult(dt tensor.DType) tensor.DType {
+	if dt.IsFloat() {
+		return dt
+	}
+	return tensor.DefaultFloat
+}
+
+// ReduceDims wraps and validates a dim list for a reduction over a tensor of
+// the given rank and returns a mask of the reduced dims. An empty or nil list
+// reduces every dim.
+func ReduceDims(dims []int, rank int) []bool {
+	mask := make([]bool, rank)
+	if len(dims) == 0 {
+		for i := range mask {
+			mask[i] = true
+		}
+		return mask
+	}
+	for _, d := range dims {
+		w := tensor.WrapDim(d, rank)
+		if rank == 0 {
+			continue
+		}
+		if mask[w] {
+			tensor.Panicf("dim %d appears multiple times in the list of dims", w)
+		}
+		mask[w] = true
+	}
+	return mask
+}
+
+// ReducedShape is the output shape of a reduction with the given mask.
+func ReducedShape(sizes []int, mask []bool, keepdim bool) []int {
+	out := make([]int, 0, len(sizes))
+	for i, s := range sizes {
+		switch {
+		case !mask[i]:
+			out = append(out, s)
+		case keepdim:
+			out = append(out, 1)
+		}
+	}
+	return out
+}

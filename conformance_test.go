@@ -1,0 +1,149 @@
+package goaten_test
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	_ "github.com/goaten/goaten"
+	"github.com/goaten/goaten/internal/golden"
+	"github.com/goaten/goaten/tensor"
+)
+
+// goldenDir is where the golden files live: GOLDEN_DIR, else the copy in testdata.
+func goldenFile(name string) string {
+	if d := os.Getenv("GOLDEN_DIR"); d != "" {
+		return filepath.Join(d, name+".jsonl")
+	}
+	return filepath.Join("testdata", "golden", name+".jsonl.gz")
+}
+
+func goldenDevice(t *testing.T) tensor.Device {
+	name := os.Getenv("GOLDEN_DEVICE")
+	if name == "" {
+		name = "cpu"
+	}
+	d, ok := tensor.LookupDevice(name)
+	if !ok {
+		t.Fatalf("GOLDEN_DEVICE=%s: no such device", name)
+	}
+	return d
+}
+
+// skipList reads testdata/conformance_skip.txt: "source<TAB>reason" lines,
+// where source is a record's source field or an op name (every record of it).
+func skipList(t *testing.T) map[string]string {
+	f, err := os.Open(filepath.Join("testdata", "conformance_skip.txt"))
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil
+		}
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		k, reason, ok := strings.Cut(line, "\t")
+		if !ok || strings.TrimSpace(reason) == "" {
+			t.Fatalf("conformance_skip.txt: entry %q has no reason", line)
+		}
+		out[k] = reason
+	}
+	return out
+}
+
+// TestConformance replays every golden forward record through the boxed
+// dispatcher on GOLDEN_DEVICE and compares with PyTorch's results.
+// GOLDEN_OPS (a regexp) limits the ops run; GOLDEN_VERBOSE=1 prints every failure.
+func TestConformance(t *testing.T) {
+	dev := goldenDevice(t)
+	skips := skipList(t)
+	var filter *regexp.Regexp
+	if f := os.Getenv("GOLDEN_OPS"); f != "" {
+		filter = regexp.MustCompile(f)
+	}
+	verbose := os.Getenv("GOLDEN_VERBOSE") != ""
+	for _, file := range []string{"core", "noncore"} {
+		recs, err := golden.Load(goldenFile(file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pass, fail, skip int
+		failures := map[string][]string{}
+		var unexpected []string
+		for _, r := range recs {
+			if filter != nil && !filter.MatchString(r.Op) {
+				continue
+			}
+			if _, ok := skips[r.Source]; ok {
+				skip++
+				continue
+			}
+			if _, ok := skips[r.Op]; ok {
+				skip++
+				continue
+			}
+			op, ok := tensor.LookupOp(r.Op)
+			if !ok || (file == "noncore" && !op.Core && !hasKernels(op)) {
+				skip++
+				continue
+			}
+			res := golden.Replay(r, dev, dev != tensor.Meta)
+			switch res.Outcome {
+			case golden.Pass:
+				pass++
+			case golden.Skip:
+				skip++
+			case golden.Fail:
+				fail++
+				msg := fmt.Sprintf("%s line %d (%s): %s", r.Op, r.Line, r.Source, res.Detail)
+				failures[r.Op] = append(failures[r.Op], msg)
+				unexpected = append(unexpected, msg)
+			}
+		}
+		line := fmt.Sprintf("conformance %s %s: %d passed, %d failed, %d skipped", dev, file, pass, fail, skip)
+		fmt.Println(line)
+		t.Log(line)
+		if fail > 0 {
+			names := make([]string, 0, len(failures))
+			for k := range failures {
+				names = append(names, k)
+			}
+			sort.Strings(names)
+			var b strings.Builder
+			fmt.Fprintf(&b, "failures by op (%s %s):\n", dev, file)
+			for _, n := range names {
+				fmt.Fprintf(&b, "  %-50s %d\n", n, len(failures[n]))
+			}
+			for _, n := range names {
+				shown := failures[n]
+				if !verbose && len(shown) > 2 {
+					shown = shown[:2]
+				}
+				for _, m := range shown {
+					fmt.Fprintf(&b, "  %s\n", m)
+				}
+			}
+			t.Error(b.String())
+		}
+	}
+}
+
+func hasKernels(op *tensor.Op) bool {
+	for _, d := range tensor.Devices() {
+		if op.BackendKernel(d) != nil {
+			return true
+		}
+	}
+	return op.HasKernel(tensor.KeyCompositeImplicit)
+}

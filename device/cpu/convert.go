@@ -1,0 +1,244 @@
+package cpu
+
+import (
+	"github.com/goaten/goaten/tensor"
+)
+
+// copyInto writes src (broadcast to dst's shape) into dst, converting dtypes
+// as a C cast would (floats to ints truncate, anything non-zero to bool is true).
+func copyInto(dst, src *tensor.Tensor) {
+	if dst.Numel() == 0 {
+		return
+	}
+	ds, ss := dst.Storage(), src.Storage()
+	dd, sd := dst.DType(), src.DType()
+	if dd == sd && dd.ItemSize() > 0 {
+		copySame(dst, src)
+		return
+	}
+	viaFloat := dd.IsFloat() || sd.IsFloat()
+	var fbuf [256]float64
+	var ibuf [256]int64
+	loopOver(dst, src).run(func(offs *[maxArgs]int, n int, inner *[maxArgs]int) {
+		do, so := offs[0], offs[1]
+		for n > 0 {
+			m := min(n, len(fbuf))
+			if viaFloat {
+				loadF64(fbuf[:m], ss, sd, so, inner[1])
+				if dd.IsFloat() || dd == tensor.Bool {
+					storeF64(ds, dd, do, inner[0], fbuf[:m])
+				} else {
+					for i, v := range fbuf[:m] {
+						ibuf[i] = tensor.FloatToInt64(v)
+					}
+					storeI64(ds, dd, do, inner[0], ibuf[:m])
+				}
+			} else {
+				loadI64(ibuf[:m], ss, sd, so, inner[1])
+				storeI64(ds, dd, do, inner[0], ibuf[:m])
+			}
+			n -= m
+			do += m * inner[0]
+			so += m * inner[1]
+		}
+	})
+}
+
+func copySame(dst, src *tensor.Tensor) {
+	switch dst.DType().ItemSize() {
+	case 1:
+		copyTyped[uint8](dst, src)
+	case 2:
+		copyTyped[uint16](dst, src)
+	case 4:
+		copyTyped[uint32](dst, src)
+	case 8:
+		copyTyped[uint64](dst, src)
+	}
+}
+
+func copyTyped[T uint8 | uint16 | uint32 | uint64](dst, src *tensor.Tensor) {
+	d := tensor.Elems[T](dst.Storage())
+	s := tensor.Elems[T](src.Storage())
+	loopOver(dst, src).run(func(offs *[maxArgs]int, n int, inner *[maxArgs]int) {
+		do, so, dsd, sst := offs[0], offs[1], inner[0], inner[1]
+		if dsd == 1 && sst == 1 {
+			copy(d[do:do+n], s[so:so+n])
+			return
+		}
+		if sst == 0 {
+			v := s[so]
+			for i := 0; i < n; i++ {
+				d[do+i*dsd] = v
+			}
+			return
+		}
+		for i := 0; i < n; i++ {
+			d[do+i*dsd] = s[so+i*sst]
+		}
+	})
+}
+
+// loadF64 reads len(dst) elements of dtype d from s, starting at off with stride st.
+func loadF64(dst []float64, s *tensor.Storage, d tensor.DType, off, st int) {
+	switch d {
+	case tensor.Bool, tensor.Uint8:
+		x := tensor.Elems[uint8](s)
+		for i := range dst {
+			dst[i] = float64(x[off+i*st])
+		}
+	case tensor.Int8:
+		x := tensor.Elems[int8](s)
+		for i := range dst {
+			dst[i] = float64(x[off+i*st])
+		}
+	case tensor.Int16:
+		x := tensor.Elems[int16](s)
+		for i := range dst {
+			dst[i] = float64(x[off+i*st])
+		}
+	case tensor.Int32:
+		x := tensor.Elems[int32](s)
+		for i := range dst {
+			dst[i] = float64(x[off+i*st])
+		}
+	case tensor.Int64:
+		x := tensor.Elems[int64](s)
+		for i := range dst {
+			dst[i] = float64(x[off+i*st])
+		}
+	case tensor.Float16:
+		x := tensor.Elems[uint16](s)
+		for i := range dst {
+			dst[i] = float64(tensor.HalfToFloat32(x[off+i*st]))
+		}
+	case tensor.BFloat16:
+		x := tensor.Elems[uint16](s)
+		for i := range dst {
+			dst[i] = float64(tensor.BF16ToFloat32(x[off+i*st]))
+		}
+	case tensor.Float32:
+		x := tensor.Elems[float32](s)
+		for i := range dst {
+			dst[i] = float64(x[off+i*st])
+		}
+	case tensor.Float64:
+		x := tensor.Elems[float64](s)
+		for i := range dst {
+			dst[i] = x[off+i*st]
+		}
+	}
+}
+
+// storeF64 writes src as dtype d (a float dtype or bool) into s at off with stride st.
+// float64 goes to float16/bfloat16 through float32, as c10 does.
+func storeF64(s *tensor.Storage, d tensor.DType, off, st int, src []float64) {
+	switch d {
+	case tensor.Bool:
+		x := tensor.Elems[uint8](s)
+		for i, v := range src {
+			b := uint8(0)
+			if v != 0 {
+				b = 1
+			}
+			x[off+i*st] = b
+		}
+	case tensor.Float16:
+		x := tensor.Elems[uint16](s)
+		for i, v := range src {
+			x[off+i*st] = tensor.Float32ToHalf(float32(v))
+		}
+	case tensor.BFloat16:
+		x := tensor.Elems[uint16](s)
+		for i, v := range src {
+			x[off+i*st] = tensor.Float32ToBF16(float32(v))
+		}
+	case tensor.Float32:
+		x := tensor.Elems[float32](s)
+		for i, v := range src {
+			x[off+i*st] = float32(v)
+		}
+	case tensor.Float64:
+		x := tensor.Elems[float64](s)
+		for i, v := range src {
+			x[off+i*st] = v
+		}
+	default:
+		panic("storeF64: not a float dtype")
+	}
+}
+
+// loadI64 reads integral or bool elements as int64.
+func loadI64(dst []int64, s *tensor.Storage, d tensor.DType, off, st int) {
+	switch d {
+	case tensor.Bool, tensor.Uint8:
+		x := tensor.Elems[uint8](s)
+		for i := range dst {
+			dst[i] = int64(x[off+i*st])
+		}
+	case tensor.Int8:
+		x := tensor.Elems[int8](s)
+		for i := range dst {
+			dst[i] = int64(x[off+i*st])
+		}
+	case tensor.Int16:
+		x := tensor.Elems[int16](s)
+		for i := range dst {
+			dst[i] = int64(x[off+i*st])
+		}
+	case tensor.Int32:
+		x := tensor.Elems[int32](s)
+		for i := range dst {
+			dst[i] = int64(x[off+i*st])
+		}
+	case tensor.Int64:
+		x := tensor.Elems[int64](s)
+		for i := range dst {
+			dst[i] = x[off+i*st]
+		}
+	default:
+		panic("loadI64: not an integral dtype")
+	}
+}
+
+// storeI64 writes int64 values as an integral dtype (wrapping) or bool.
+func storeI64(s *tensor.Storage, d tensor.DType, off, st int, src []int64) {
+	switch d {
+	case tensor.Bool:
+		x := tensor.Elems[uint8](s)
+		for i, v := range src {
+			b := uint8(0)
+			if v != 0 {
+				b = 1
+			}
+			x[off+i*st] = b
+		}
+	case tensor.Uint8:
+		x := tensor.Elems[uint8](s)
+		for i, v := range src {
+			x[off+i*st] = uint8(v)
+		}
+	case tensor.Int8:
+		x := tensor.Elems[int8](s)
+		for i, v := range src {
+			x[off+i*st] = int8(v)
+		}
+	case tensor.Int16:
+		x := tensor.Elems[int16](s)
+		for i, v := range src {
+			x[off+i*st] = int16(v)
+		}
+	case tensor.Int32:
+		x := tensor.Elems[int32](s)
+		for i, v := range src {
+			x[off+i*st] = int32(v)
+		}
+	case tensor.Int64:
+		x := tensor.Elems[int64](s)
+		for i, v := range src {
+			x[off+i*st] = v
+		}
+	default:
+		panic("storeI64: not an integral dtype")
+	}
+}

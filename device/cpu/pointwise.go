@@ -1,0 +1,204 @@
+package cpu
+
+import (
+	"github.com/goaten/goaten/tensor"
+)
+
+// blockLen is the number of elements a pointwise kernel sees per call.
+const blockLen = 256
+
+// pointwiseF64 computes out (any dtype) from ins (any dtypes, broadcast to
+// out's shape) in float64: each run is loaded into float64 blocks, rounded to
+// the op's common dtype ct (as PyTorch casts inputs to it first; Invalid
+// skips that), handed to f as slices, and stored back converting to out's
+// dtype. f must write dst[i] for every i in range dst from src[k][i].
+func pointwiseF64(out *tensor.Tensor, ct tensor.DType, ins []*tensor.Tensor, f func(dst []float64, src [][]float64)) {
+	if out.Numel() == 0 {
+		return
+	}
+	var bufs [maxArgs][blockLen]float64
+	var dst [blockLen]float64
+	srcs := make([][]float64, len(ins))
+	os := out.Storage()
+	od := out.DType()
+	loopOver(out, ins...).run(func(offs *[maxArgs]int, n int, inner *[maxArgs]int) {
+		var o [maxArgs]int
+		o = *offs
+		for n > 0 {
+			m := min(n, blockLen)
+			for k, t := range ins {
+				loadF64(bufs[k][:m], t.Storage(), t.DType(), o[k+1], inner[k+1])
+				if t.DType() != ct {
+					roundF64(bufs[k][:m], ct)
+				}
+				srcs[k] = bufs[k][:m]
+			}
+			f(dst[:m], srcs)
+			storeAnyF64(os, od, o[0], inner[0], dst[:m])
+			for k := 0; k <= len(ins); k++ {
+				o[k] += m * inner[k]
+			}
+			n -= m
+		}
+	})
+}
+
+// pointwiseI64 is pointwiseF64 in int64 for integral and bool operands:
+// inputs are cast to the common dtype ct first and the result wraps to out's width.
+func pointwiseI64(out *tensor.Tensor, ct tensor.DType, ins []*tensor.Tensor, f func(dst []int64, src [][]int64)) {
+	if out.Numel() == 0 {
+		return
+	}
+	var bufs [maxArgs][blockLen]int64
+	var dst [blockLen]int64
+	srcs := make([][]int64, len(ins))
+	os := out.Storage()
+	od := out.DType()
+	loopOver(out, ins...).run(func(offs *[maxArgs]int, n int, inner *[maxArgs]int) {
+		var o [maxArgs]int
+		o = *offs
+		for n > 0 {
+			m := min(n, blockLen)
+			for k, t := range ins {
+				loadAnyI64(bufs[k][:m], t.Storage(), t.DType(), o[k+1], inner[k+1])
+				if t.DType() != ct {
+					wrapI64(bufs[k][:m], ct)
+				}
+				srcs[k] = bufs[k][:m]
+			}
+			f(dst[:m], srcs)
+			storeAnyI64(os, od, o[0], inner[0], dst[:m])
+			for k := 0; k <= len(ins); k++ {
+				o[k] += m * inner[k]
+			}
+			n -= m
+		}
+	})
+}
+
+// storeAnyF64 stores float64 values into any dtype (floats round, ints truncate, bool is != 0).
+func storeAnyF64(s *tensor.Storage, d tensor.DType, off, st int, src []float64) {
+	if d.IsFloat() || d == tensor.Bool {
+		storeF64(s, d, off, st, src)
+		return
+	}
+	var ib [blockLen]int64
+	for len(src) > 0 {
+		m := min(len(src), blockLen)
+		for i, v := range src[:m] {
+			ib[i] = tensor.FloatToInt64(v)
+		}
+		storeI64(s, d, off, st, ib[:m])
+		src = src[m:]
+		off += m * st
+	}
+}
+
+// loadAnyI64 loads any dtype as int64 (floats truncate).
+func loadAnyI64(dst []int64, s *tensor.Storage, d tensor.DType, off, st int) {
+	if !d.IsFloat() {
+		loadI64(dst, s, d, off, st)
+		return
+	}
+	var fb [blockLen]float64
+	for len(dst) > 0 {
+		m := min(len(dst), blockLen)
+		loadF64(fb[:m], s, d, off, st)
+		for i, v := range fb[:m] {
+			dst[i] = tensor.FloatToInt64(v)
+		}
+		dst = dst[m:]
+		off += m * st
+	}
+}
+
+// storeAnyI64 stores int64 values into any dtype.
+func storeAnyI64(s *tensor.Storage, d tensor.DType, off, st int, src []int64) {
+	if !d.IsFloat() {
+		storeI64(s, d, off, st, src)
+		return
+	}
+	var fb [blockLen]float64
+	for len(src) > 0 {
+		m := min(len(src), blockLen)
+		for i, v := range src[:m] {
+			fb[i] = float64(v)
+		}
+		storeF64(s, d, off, st, fb[:m])
+		src = src[m:]
+		off += m * st
+	}
+}
+
+// fillScalar writes v into every element of t.
+func fillScalar(t *tensor.Tensor, v tensor.Scalar) {
+	if t.DType().IsFloat() || v.IsFloat() {
+		x := v.Float64()
+		pointwiseF64(t, tensor.Invalid, nil, func(dst []float64, _ [][]float64) {
+			for i := range dst {
+				dst[i] = x
+			}
+		})
+		return
+	}
+	x := v.Int64()
+	pointwiseI64(t, tensor.Invalid, nil, func(dst []int64, _ [][]int64) {
+		for i := range dst {
+			dst[i] = x
+		}
+	})
+}
+
+// roundF64 rounds values to dtype ct as a cast to ct and back would.
+func roundF64(v []float64, ct tensor.DType) {
+	switch ct {
+	case tensor.Float32:
+		for i, x := range v {
+			v[i] = float64(float32(x))
+		}
+	case tensor.Float16:
+		for i, x := range v {
+			v[i] = float64(tensor.HalfToFloat32(tensor.Float32ToHalf(float32(x))))
+		}
+	case tensor.BFloat16:
+		for i, x := range v {
+			v[i] = float64(tensor.BF16ToFloat32(tensor.Float32ToBF16(float32(x))))
+		}
+	case tensor.Bool:
+		for i, x := range v {
+			if x != 0 {
+				v[i] = 1
+			}
+		}
+	case tensor.Uint8, tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64:
+		for i, x := range v {
+			v[i] = float64(wrapInt(tensor.FloatToInt64(x), ct))
+		}
+	}
+}
+
+// wrapI64 wraps values to the width of integral dtype ct (bool: != 0).
+func wrapI64(v []int64, ct tensor.DType) {
+	for i, x := range v {
+		v[i] = wrapInt(x, ct)
+	}
+}
+
+func wrapInt(x int64, ct tensor.DType) int64 {
+	switch ct {
+	case tensor.Bool:
+		if x != 0 {
+			return 1
+		}
+		return 0
+	case tensor.Uint8:
+		return int64(uint8(x))
+	case tensor.Int8:
+		return int64(int8(x))
+	case tensor.Int16:
+		return int64(int16(x))
+	case tensor.Int32:
+		return int64(int32(x))
+	}
+	return x
+}

@@ -1,0 +1,77 @@
+// Package goaten is a pure-Go tensor runtime with PyTorch semantics. Import
+// this package alone: it re-exports the Tensor type with its methods, the
+// dtypes and constructors, and links in the core ops and the CPU device.
+package goaten
+
+import (
+	_ "github.com/goaten/goaten/aten/core" // core op table and meta functions
+	_ "github.com/goaten/goaten/device/cpu" // the default CPU device
+	"github.com/goaten/goaten/tensor"
+)
+
+// Tensor is goaten's tensor; see package tensor for its methods.
+type Tensor = tensor.Tensor
+
+// DType is an element type.
+type DType = tensor.DType
+
+// Scalar is a number that is not a tensor.
+type Scalar = tensor.Scalar
+
+// Device says where a tensor's data lives.
+type Device = tensor.Device
+
+// Error is what misuse of tensor math panics with.
+type Error = tensor.Error
+
+// The dtypes.
+const (
+	Bool     = tensor.Bool
+	Uint8    = tensor.Uint8
+	Int8     = tensor.Int8
+	Int16    = tensor.Int16
+	Int32    = tensor.Int32
+	Int64    = tensor.Int64
+	Float16  = tensor.Float16
+	BFloat16 = tensor.BFloat16
+	Float32  = tensor.Float32
+	Float64  = tensor.Float64
+)
+
+// The built-in devices.
+const (
+	CPU  = tensor.CPU
+	Meta = tensor.Meta
+)
+
+// Call runs any op by qualified name ("aten::add.Tensor") with positional arguments.
+func Call(name string, args ...any) any { return tensor.Call(name, args...) }
+
+// CallKw runs an op with positional and keyword arguments.
+func CallKw(name string, args []any, kwargs map[string]any) any {
+	return tensor.CallKw(name, args, kwargs)
+}
+
+// Try runs f and returns a tensor misuse panic as an error.
+func Try(f func()) error { return tensor.Try(f) }
+
+// ManualSeed seeds the default random generator.
+func ManualSeed(seed uint64) { tensor.ManualSeed(seed) }
+
+// FromFloat32s copies data into a new float32 tensor of the given shape.
+func FromFloat32s(data []float32, shape ...int) *Tensor { return tensor.FromSlice(data, shape...) }
+
+// FromFloat64s copies data into a new float64 tensor of the given shape.
+func FromFloat64s(data []float64, shape ...int) *Tensor { return tensor.FromSlice(data, shape...) }
+
+// FromInt64s copies data into a new int64 tensor of the given shape.
+func FromInt64s(data []int64, shape ...int) *Tensor { return tensor.FromSlice(data, shape...) }
+
+// FromInt32s copies data into a new int32 tensor of the given shape.
+func FromInt32s(data []int32, shape ...int) *Tensor { return tensor.FromSlice(data, shape...) }
+
+// FromBools copies data into a new bool tensor of the given shape.
+func FromBools(data []bool, shape ...int) *Tensor { return tensor.FromSlice(data, shape...) }
+
+// Empty allocates a zero-filled contiguous CPU tensor.
+func Empty(dtype DType, sizes ...int) *Tensor { return tensor.Empty(dtype, sizes...) }

@@ -1,0 +1,621 @@
+package tensor
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// DispatchKey orders the layers an op call passes through, lowest first.
+type DispatchKey uint8
+
+// Dispatch keys, from lowest to highest priority.
+const (
+	KeyCompositeImplicit DispatchKey = iota // a decomposition into other ops
+	KeyBackend                              // the device's own kernel
+	KeyFunctionalize
+	KeyAutograd
+	KeyTrace
+	numKeys
+)
+
+func (k DispatchKey) String() string {
+	return [...]string{"CompositeImplicit", "Backend", "Functionalize", "Autograd", "Trace"}[k]
+}
+
+// KeySet is a set of dispatch keys.
+type KeySet uint8
+
+// Has reports whether k is in the set.
+func (s KeySet) Has(k DispatchKey) bool { return s&(1<<k) != 0 }
+
+// With returns the set with k added.
+func (s KeySet) With(k DispatchKey) KeySet { return s | 1<<k }
+
+// Without returns the set with k removed.
+func (s KeySet) Without(k DispatchKey) KeySet { return s &^ (1 << k) }
+
+// Kernel is a boxed kernel: it receives the op and its complete, canonical
+// argument list (see Bind) and returns *Tensor, []*Tensor (tuples and lists),
+// Scalar, int or bool.
+type Kernel func(op *Op, args []any) any
+
+// Op is one operator overload: its schema, its meta function and its kernels.
+type Op struct {
+	Name   string // qualified, e.g. "aten::add.Tensor"
+	Schema *Schema
+	// Core marks the ops of the core ATen opset.
+	Core bool
+	// Meta computes output metadata (sizes, strides, dtype, device) from the
+	// arguments without touching data; view ops also return the view's offset.
+	Meta Kernel
+
+	keyKernels [numKeys]Kernel
+	backends   [64]Kernel
+	tensorArgs []int // indices of tensor-like arguments
+	deviceArg  int   // index of a Device argument, or -1
+	mutates    []int
+}
+
+var (
+	regMu sync.RWMutex
+	ops   = map[string]*Op{}
+	// fallbacks run for a key when an op has no kernel of its own there.
+	keyFallbacks     [numKeys]Kernel
+	backendFallbacks [64]Kernel
+	// globalKeys are keys every call includes (modes such as tracing).
+	globalKeys atomic.Uint32
+	// excludedKeys are keys no call sees (no-grad and similar guards).
+	excludedKeys atomic.Uint32
+)
+
+// RegisterOp parses schema and adds the op. Registering a name twice panics.
+func RegisterOp(schema string) *Op {
+	s := MustParseSchema(schema)
+	op := &Op{Name: s.QualifiedName(), Schema: s, deviceArg: -1}
+	for i, a := range s.Args {
+		if a.Type.IsTensorLike() {
+			op.tensorArgs = append(op.tensorArgs, i)
+		}
+		if a.Type.Base().Kind == TDevice {
+			op.deviceArg = i
+		}
+	}
+	op.mutates = s.Mutates()
+	regMu.Lock()
+	defer regMu.Unlock()
+	if _, ok := ops[op.Name]; ok {
+		panic("tensor: op " + op.Name + " registered twice")
+	}
+	ops[op.Name] = op
+	if s.Overload == "default" {
+		ops[s.Namespace+"::"+s.Name] = op
+	}
+	return op
+}
+
+// LookupOp finds an op by qualified name. "aten::add" and "aten::add.default"
+// both name the default overload; the "aten::" prefix may be left out.
+func LookupOp(name string) (*Op, bool) {
+	if !strings.Contains(name, "::") {
+		name = "aten::" + name
+	}
+	regMu.RLock()
+	defer regMu.RUnlock()
+	op, ok := ops[name]
+	if !ok && strings.HasSuffix(name, ".default") {
+		op, ok = ops[strings.TrimSuffix(name, ".default")]
+	}
+	return op, ok
+}
+
+// MustOp is LookupOp that panics with a *Error when the op is unknown.
+func MustOp(name string) *Op {
+	op, ok := LookupOp(name)
+	if !ok {
+		panic(&Error{Kind: RuntimeError, Msg: fmt.Sprintf("unknown operator %q", name)})
+	}
+	return op
+}
+
+// Ops lists every registered op, sorted by name.
+func Ops() []*Op {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	seen := map[*Op]bool{}
+	var out []*Op
+	for _, op := range ops {
+		if !seen[op] {
+			seen[op] = true
+			out = append(out, op)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Impl registers kernel for a dispatch key other than KeyBackend. Registering
+// a key twice panics.
+func (op *Op) Impl(key DispatchKey, k Kernel) *Op {
+	if key == KeyBackend {
+		panic("tensor: use ImplBackend for backend kernels")
+	}
+	if op.keyKernels[key] != nil {
+		panic(fmt.Sprintf("tensor: %s already has a %s kernel", op.Name, key))
+	}
+	op.keyKernels[key] = k
+	return op
+}
+
+// ImplBackend registers the kernel of device dev. Registering twice panics.
+func (op *Op) ImplBackend(dev Device, k Kernel) *Op {
+	if op.backends[dev] != nil {
+		panic(fmt.Sprintf("tensor: %s already has a kernel for device %s", op.Name, dev))
+	}
+	op.backends[dev] = k
+	return op
+}
+
+// SetMeta registers the meta function. Registering twice panics.
+func (op *Op) SetMeta(k Kernel) *Op {
+	if op.Meta != nil {
+		panic("tensor: " + op.Name + " already has a meta function")
+	}
+	op.Meta = k
+	return op
+}
+
+// HasKernel reports whether op has its own kernel for key.
+func (op *Op) HasKernel(key DispatchKey) bool { return op.keyKernels[key] != nil }
+
+// KernelFor returns op's kernel for key (nil if none).
+func (op *Op) KernelFor(key DispatchKey) Kernel { return op.keyKernels[key] }
+
+// BackendKernel returns op's own kernel for dev (nil if none).
+func (op *Op) BackendKernel(dev Device) Kernel { return op.backends[dev] }
+
+// SetKeyFallback sets the kernel used for key when an op has none there.
+func SetKeyFallback(key DispatchKey, k Kernel) { keyFallbacks[key] = k }
+
+// SetBackendFallback sets the kernel used on dev when an op has none there.
+func SetBackendFallback(dev Device, k Kernel) { backendFallbacks[dev] = k }
+
+// IncludeKey makes every call see key (a mode); it returns a function that undoes it.
+func IncludeKey(k DispatchKey) func() {
+	for {
+		old := globalKeys.Load()
+		if globalKeys.CompareAndSwap(old, old|1<<k) {
+			return func() { globalKeys.And(^uint32(1 << k)) }
+		}
+	}
+}
+
+// ExcludeKey hides key from every call; it returns a function that undoes it.
+func ExcludeKey(k DispatchKey) func() {
+	excludedKeys.Or(1 << k)
+	return func() { excludedKeys.And(^uint32(1 << k)) }
+}
+
+// keysAndDevice computes the dispatch keys and the device of a call.
+func (op *Op) keysAndDevice(args []any) (KeySet, Device) {
+	ks := KeySet(globalKeys.Load())
+	dev, found, scalarDev := CPU, false, false
+	see := func(t *Tensor) {
+		if t == nil {
+			return
+		}
+		ks |= t.Keys
+		if t.device == CPU && t.Dim() == 0 {
+			// 0-d CPU tensors act as scalars on any device.
+			scalarDev = true
+			return
+		}
+		if !found {
+			dev, found = t.device, true
+		} else if t.device != dev {
+			Panicf("Expected all tensors to be on the same device, but found at least two devices, %s and %s!", dev, t.device)
+		}
+	}
+	for _, i := range op.tensorArgs {
+		switch x := args[i].(type) {
+		case *Tensor:
+			see(x)
+		case []*Tensor:
+			for _, t := range x {
+				see(t)
+			}
+		}
+	}
+	if !found && !scalarDev && op.deviceArg >= 0 {
+		if d, ok := args[op.deviceArg].(Device); ok {
+			dev = d
+		}
+	}
+	ks &^= KeySet(excludedKeys.Load())
+	return ks, dev
+}
+
+// Invoke runs op on complete, canonical arguments through every dispatch key.
+func (op *Op) Invoke(args []any) any {
+	ks, dev := op.keysAndDevice(args)
+	return op.dispatch(ks, dev, args, numKeys)
+}
+
+// Redispatch runs op starting below key (a kernel calls this to fall through).
+func (op *Op) Redispatch(below DispatchKey, args []any) any {
+	ks, dev := op.keysAndDevice(args)
+	return op.dispatch(ks, dev, args, below)
+}
+
+// RunBackend runs op's kernel for device dev directly.
+func (op *Op) RunBackend(dev Device, args []any) any {
+	return op.dispatch(0, dev, args, KeyBackend+1)
+}
+
+func (op *Op) dispatch(ks KeySet, dev Device, args []any, below DispatchKey) (res any) {
+	defer func() {
+		if r := recover(); r != nil {
+			if e, ok := r.(*Error); ok && e.Op == "" {
+				e.Op = op.Name
+			}
+			panic(r)
+		}
+	}()
+	for k := below - 1; k > KeyBackend; k-- {
+		if !ks.Has(k) {
+			continue
+		}
+		if kern := op.keyKernels[k]; kern != nil {
+			return kern(op, args)
+		}
+		if kern := keyFallbacks[k]; kern != nil {
+			return kern(op, args)
+		}
+	}
+	if below > KeyBackend {
+		if kern := op.backends[dev]; kern != nil {
+			return kern(op, args)
+		}
+	}
+	if kern := op.keyKernels[KeyCompositeImplicit]; kern != nil {
+		return kern(op, args)
+	}
+	if below > KeyBackend {
+		if kern := backendFallbacks[dev]; kern != nil {
+			return kern(op, args)
+		}
+	}
+	panic(&Error{Op: op.Name, Kind: NotImplementedError,
+		Msg: fmt.Sprintf("%s has no lowering on device %q and no decomposition", op.Name, dev.String())})
+}
+
+// Call looks an op up by name, binds positional args (defaults filled from
+// the schema) and runs it. It panics with *Error on misuse.
+func Call(name string, args ...any) any {
+	op := MustOp(name)
+	return op.Invoke(op.Bind(args, nil))
+}
+
+// CallKw is Call with keyword arguments.
+func CallKw(name string, args []any, kwargs map[string]any) any {
+	op := MustOp(name)
+	return op.Invoke(op.Bind(args, kwargs))
+}
+
+// CallErr is CallKw returning an error instead of panicking.
+func CallErr(name string, args []any, kwargs map[string]any) (res any, err error) {
+	err = Try(func() { res = CallKw(name, args, kwargs) })
+	return res, err
+}
+
+// Bind turns positional and keyword arguments into the complete canonical
+// argument list of the schema, converting Go values (int64 → int, numbers →
+// Scalar, numbers where a Tensor is wanted → wrapped numbers, ...) and filling
+// defaults. It panics with a TypeError on a wrong arity, name or type.
+func (op *Op) Bind(args []any, kwargs map[string]any) []any {
+	s := op.Schema
+	npos := 0
+	for _, a := range s.Args {
+		if !a.KwargOnly {
+			npos++
+		}
+	}
+	if len(args) > npos {
+		TypePanicf("%s() expected at most %d argument(s) but received %d argument(s)", op.Name, npos, len(args))
+	}
+	out := make([]any, len(s.Args))
+	set := make([]bool, len(s.Args))
+	for i, v := range args {
+		out[i] = convertArg(op, &s.Args[i], v)
+		set[i] = true
+	}
+	for k, v := range kwargs {
+		i := s.ArgIndex(k)
+		if i < 0 {
+			TypePanicf("Unknown keyword argument '%s' for operator '%s'", k, op.Name)
+		}
+		if set[i] {
+			TypePanicf("Argument '%s' specified both as positional and keyword argument for operator '%s'", k, op.Name)
+		}
+		out[i] = convertArg(op, &s.Args[i], v)
+		set[i] = true
+	}
+	for i := range s.Args {
+		if set[i] {
+			continue
+		}
+		a := &s.Args[i]
+		if !a.HasDefault {
+			if a.Type.Kind == TOptional {
+				continue
+			}
+			TypePanicf("%s() is missing value for argument '%s'", op.Name, a.Name)
+		}
+		out[i] = cloneDefault(a.Default)
+	}
+	return out
+}
+
+func cloneDefault(v any) any {
+	switch x := v.(type) {
+	case []int:
+		return append([]int(nil), x...)
+	case []float64:
+		return append([]float64(nil), x...)
+	case []bool:
+		return append([]bool(nil), x...)
+	}
+	return v
+}
+
+func convertArg(op *Op, a *Argument, v any) any {
+	r, ok := convertValue(a.Type, v)
+	if !ok {
+		TypePanicf("%s() Expected a value of type '%s' for argument '%s' but instead found type '%s'.",
+			op.Name, a.Type, a.Name, goTypeName(v))
+	}
+	return r
+}
+
+func goTypeName(v any) string {
+	switch v.(type) {
+	case nil:
+		return "NoneType"
+	case *Tensor:
+		return "Tensor"
+	case int, int64, int32:
+		return "int"
+	case float64, float32:
+		return "float"
+	case bool:
+		return "bool"
+	case string:
+		return "str"
+	case Scalar:
+		return "Scalar"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+func toInt(v any) (int, bool) {
+	switch x := v.(type) {
+	case int:
+		return x, true
+	case int64:
+		return int(x), true
+	case int32:
+		return int(x), true
+	case Scalar:
+		if x.IsInt() {
+			return int(x.i), true
+		}
+	case bool:
+		if x {
+			return 1, true
+		}
+		return 0, true
+	}
+	return 0, false
+}
+
+// convertValue converts v to the canonical Go value of type t.
+func convertValue(t *Type, v any) (any, bool) {
+	if t.Kind == TOptional {
+		if v == nil {
+			return nil, true
+		}
+		if tt, ok := v.(*Tensor); ok && tt == nil {
+			return nil, true
+		}
+		return convertValue(t.Elem, v)
+	}
+	switch t.Kind {
+	case TTensor:
+		switch x := v.(type) {
+		case *Tensor:
+			return x, x != nil
+		default:
+			if s, ok := ToScalar(v); ok {
+				return WrappedNumber(s), true
+			}
+		}
+	case TInt:
+		return toInt(v)
+	case TFloat:
+		switch x := v.(type) {
+		case float64:
+			return x, true
+		case float32:
+			return float64(x), true
+		case Scalar:
+			if !x.IsBool() {
+				return x.Float64(), true
+			}
+		}
+		if i, ok := toInt(v); ok {
+			if _, isBool := v.(bool); !isBool {
+				return float64(i), true
+			}
+		}
+	case TBool:
+		switch x := v.(type) {
+		case bool:
+			return x, true
+		case Scalar:
+			if x.IsBool() {
+				return x.Bool(), true
+			}
+		}
+	case TStr:
+		s, ok := v.(string)
+		return s, ok
+	case TScalar:
+		return ToScalar(v)
+	case TScalarType:
+		switch x := v.(type) {
+		case DType:
+			return x, x != Invalid
+		case string:
+			d, ok := ParseDType(x)
+			return d, ok
+		}
+	case TMemoryFormat:
+		switch x := v.(type) {
+		case MemoryFormat:
+			return x, true
+		case string:
+			for m := ContiguousFormat; m <= ChannelsLast3d; m++ {
+				if m.String() == x {
+					return m, true
+				}
+			}
+		}
+	case TLayout:
+		switch x := v.(type) {
+		case Layout:
+			return x, true
+		case string:
+			return Strided, x == "strided"
+		}
+	case TDevice:
+		switch x := v.(type) {
+		case Device:
+			return x, true
+		case string:
+			return LookupDevice(x)
+		}
+	case TGenerator:
+		g, ok := v.(*Generator)
+		return g, ok
+	case TList:
+		return convertList(t, v)
+	default:
+		return v, true
+	}
+	return nil, false
+}
+
+func convertList(t *Type, v any) (any, bool) {
+	e := t.Elem
+	switch e.Base().Kind {
+	case TInt:
+		if e.Kind == TOptional {
+			break
+		}
+		switch x := v.(type) {
+		case []int:
+			return x, true
+		case []int64:
+			out := make([]int, len(x))
+			for i, y := range x {
+				out[i] = int(y)
+			}
+			return out, true
+		case []any:
+			out := make([]int, len(x))
+			for i, y := range x {
+				n, ok := toInt(y)
+				if !ok {
+					return nil, false
+				}
+				out[i] = n
+			}
+			return out, true
+		}
+		if n, ok := toInt(v); ok && t.Size > 0 {
+			out := make([]int, t.Size)
+			for i := range out {
+				out[i] = n
+			}
+			return out, true
+		}
+	case TFloat:
+		switch x := v.(type) {
+		case []float64:
+			return x, true
+		case []any:
+			out := make([]float64, len(x))
+			for i, y := range x {
+				f, ok := convertValue(e, y)
+				if !ok {
+					return nil, false
+				}
+				out[i] = f.(float64)
+			}
+			return out, true
+		}
+	case TBool:
+		switch x := v.(type) {
+		case []bool:
+			return x, true
+		case []any:
+			out := make([]bool, len(x))
+			for i, y := range x {
+				b, ok := y.(bool)
+				if !ok {
+					return nil, false
+				}
+				out[i] = b
+			}
+			return out, true
+		}
+	case TTensor:
+		optional := e.Kind == TOptional
+		switch x := v.(type) {
+		case []*Tensor:
+			if !optional {
+				for _, y := range x {
+					if y == nil {
+						return nil, false
+					}
+				}
+			}
+			return x, true
+		case []any:
+			out := make([]*Tensor, len(x))
+			for i, y := range x {
+				if y == nil {
+					if !optional {
+						return nil, false
+					}
+					continue
+				}
+				tt, ok := convertValue(e.Base(), y)
+				if !ok {
+					return nil, false
+				}
+				out[i] = tt.(*Tensor)
+			}
+			return out, true
+		}
+	}
+	return nil, false
+}
+
+// DeviceOf returns the device a call with these arguments runs on.
+func (op *Op) DeviceOf(args []any) Device {
+	_, d := op.keysAndDevice(args)
+	return d
+}

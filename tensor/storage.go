@@ -1,0 +1,173 @@
+package tensor
+
+import (
+	"math"
+	"unsafe"
+
+	"github.com/x448/float16"
+)
+
+// Storage is the CPU device's raw data: an untyped, 8-byte aligned byte buffer
+// shared by a base tensor and all of its views, like at::Storage. Typed access
+// goes through Elems. resize_ may replace the buffer; every view sees the change.
+type Storage struct {
+	data []byte
+}
+
+// NewStorage allocates a zeroed storage of nbytes bytes.
+func NewStorage(nbytes int) *Storage {
+	if nbytes == 0 {
+		return &Storage{}
+	}
+	words := make([]uint64, (nbytes+7)/8)
+	return &Storage{data: unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), nbytes)}
+}
+
+// Bytes is the whole buffer.
+func (s *Storage) Bytes() []byte { return s.data }
+
+// NBytes is the size of the buffer in bytes.
+func (s *Storage) NBytes() int { return len(s.data) }
+
+// Resize grows (never shrinks) the buffer to at least nbytes, keeping its contents.
+func (s *Storage) Resize(nbytes int) {
+	if nbytes <= len(s.data) {
+		return
+	}
+	n := NewStorage(nbytes)
+	copy(n.data, s.data)
+	s.data = n.data
+}
+
+// Elem is the set of Go element types a storage can be viewed as.
+type Elem interface {
+	~bool | ~uint8 | ~int8 | ~int16 | ~int32 | ~int64 | ~uint16 | ~uint32 | ~uint64 | ~float32 | ~float64
+}
+
+// Elems views the whole storage as a slice of T.
+func Elems[T Elem](s *Storage) []T {
+	var z T
+	n := len(s.data) / int(unsafe.Sizeof(z))
+	if n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(s.data))), n)
+}
+
+// Half is an IEEE float16 bit pattern.
+type Half = float16.Float16
+
+// BF16 is a bfloat16 bit pattern (the top half of a float32).
+type BF16 uint16
+
+// HalfToFloat32 widens a float16 exactly.
+func HalfToFloat32(h uint16) float32 { return float16.Frombits(h).Float32() }
+
+// Float32ToHalf rounds to the nearest float16 (ties to even).
+func Float32ToHalf(f float32) uint16 { return float16.Fromfloat32(f).Bits() }
+
+// BF16ToFloat32 widens a bfloat16 exactly.
+func BF16ToFloat32(b uint16) float32 { return math.Float32frombits(uint32(b) << 16) }
+
+// Float32ToBF16 rounds to the nearest bfloat16 (ties to even), keeping NaN a NaN.
+func Float32ToBF16(f float32) uint16 {
+	if f != f {
+		return 0x7fc0
+	}
+	u := math.Float32bits(f)
+	u += 0x7fff + (u>>16)&1
+	return uint16(u >> 16)
+}
+
+// readFloat reads element i of a storage of dtype d as float64.
+func readFloat(s *Storage, d DType, i int) float64 {
+	switch d {
+	case Bool:
+		if Elems[uint8](s)[i] != 0 {
+			return 1
+		}
+		return 0
+	case Uint8:
+		return float64(Elems[uint8](s)[i])
+	case Int8:
+		return float64(Elems[int8](s)[i])
+	case Int16:
+		return float64(Elems[int16](s)[i])
+	case Int32:
+		return float64(Elems[int32](s)[i])
+	case Int64:
+		return float64(Elems[int64](s)[i])
+	case Float16:
+		return float64(HalfToFloat32(Elems[uint16](s)[i]))
+	case BFloat16:
+		return float64(BF16ToFloat32(Elems[uint16](s)[i]))
+	case Float32:
+		return float64(Elems[float32](s)[i])
+	case Float64:
+		return Elems[float64](s)[i]
+	}
+	panic("readFloat: bad dtype")
+}
+
+// readInt reads element i of an integral or bool storage as int64.
+func readInt(s *Storage, d DType, i int) int64 {
+	switch d {
+	case Bool, Uint8:
+		return int64(Elems[uint8](s)[i])
+	case Int8:
+		return int64(Elems[int8](s)[i])
+	case Int16:
+		return int64(Elems[int16](s)[i])
+	case Int32:
+		return int64(Elems[int32](s)[i])
+	case Int64:
+		return Elems[int64](s)[i]
+	}
+	return int64(readFloat(s, d, i))
+}
+
+// writeScalar stores v into element i, converting as a C cast would.
+func writeScalar(s *Storage, d DType, i int, v Scalar) {
+	switch d {
+	case Bool:
+		b := uint8(0)
+		if v.Bool() {
+			b = 1
+		}
+		Elems[uint8](s)[i] = b
+	case Uint8:
+		Elems[uint8](s)[i] = uint8(scalarToInt(v))
+	case Int8:
+		Elems[int8](s)[i] = int8(scalarToInt(v))
+	case Int16:
+		Elems[int16](s)[i] = int16(scalarToInt(v))
+	case Int32:
+		Elems[int32](s)[i] = int32(scalarToInt(v))
+	case Int64:
+		Elems[int64](s)[i] = scalarToInt(v)
+	case Float16:
+		Elems[uint16](s)[i] = Float32ToHalf(float32(v.Float64()))
+	case BFloat16:
+		Elems[uint16](s)[i] = Float32ToBF16(float32(v.Float64()))
+	case Float32:
+		Elems[float32](s)[i] = float32(v.Float64())
+	case Float64:
+		Elems[float64](s)[i] = v.Float64()
+	}
+}
+
+func scalarToInt(v Scalar) int64 {
+	if v.IsFloat() {
+		return FloatToInt64(v.f)
+	}
+	return v.i
+}
+
+// FloatToInt64 truncates toward zero; NaN and out-of-range values give
+// math.MinInt64, as x86's cvttsd2si does.
+func FloatToInt64(f float64) int64 {
+	if f != f || f >= 9.223372036854775807e18 || f < -9.223372036854775808e18 {
+		return math.MinInt64
+	}
+	return int64(f)
+}

@@ -1,0 +1,473 @@
+package tensor
+
+import (
+	"fmt"
+	"math"
+)
+
+// Tensor is metadata plus an opaque raw value owned by the tensor's device.
+// On the CPU, raw is a *Storage; on the meta device it is nil.
+type Tensor struct {
+	sizes   []int
+	strides []int
+	offset  int
+	dtype   DType
+	device  Device
+	flags   uint8
+	// Keys holds the dispatch keys this tensor carries above its backend
+	// (Autograd, Functionalize, ...). Set by the layers that own them.
+	Keys KeySet
+	raw  any
+	// Version counts in-place writes to the storage this tensor views; views
+	// share it with their base. Autograd reads it.
+	version *uint64
+	// AutogradMeta belongs to the autograd layer.
+	AutogradMeta any
+}
+
+const (
+	flagWrapped uint8 = 1 << iota
+)
+
+const inlineDims = 4
+
+type tensorBlock struct {
+	t    Tensor
+	dims [2 * inlineDims]int
+}
+
+// NewMeta makes a tensor with the given metadata and no raw data. sizes and
+// strides are copied.
+func NewMeta(sizes, strides []int, offset int, dtype DType, device Device) *Tensor {
+	n := len(sizes)
+	var t *Tensor
+	if n <= inlineDims {
+		b := &tensorBlock{}
+		t = &b.t
+		t.sizes = b.dims[:n:n]
+		t.strides = b.dims[inlineDims : inlineDims+n : inlineDims+n]
+	} else {
+		t = &Tensor{}
+		d := make([]int, 2*n)
+		t.sizes = d[:n:n]
+		t.strides = d[n:]
+	}
+	copy(t.sizes, sizes)
+	copy(t.strides, strides)
+	t.offset = offset
+	t.dtype = dtype
+	t.device = device
+	return t
+}
+
+// NewMetaContiguous makes a metadata-only tensor with contiguous strides.
+func NewMetaContiguous(sizes []int, dtype DType, device Device) *Tensor {
+	t := NewMeta(sizes, nil, 0, dtype, device)
+	ContiguousStridesInto(t.strides, sizes)
+	return t
+}
+
+// WithRaw returns a tensor with t's metadata and the given raw value.
+// When base is non-nil the new tensor is a view of base and shares its version counter.
+func (t *Tensor) WithRaw(raw any) *Tensor {
+	t.raw = raw
+	return t
+}
+
+// ShareVersion makes t share base's version counter (t is a view of base).
+func (t *Tensor) ShareVersion(base *Tensor) *Tensor {
+	if base.version == nil {
+		base.version = new(uint64)
+	}
+	t.version = base.version
+	return t
+}
+
+// Version is the number of in-place writes seen by t's storage.
+func (t *Tensor) Version() uint64 {
+	if t.version == nil {
+		return 0
+	}
+	return *t.version
+}
+
+// BumpVersion records an in-place write.
+func (t *Tensor) BumpVersion() {
+	if t.version == nil {
+		t.version = new(uint64)
+	}
+	*t.version++
+}
+
+// Sizes returns the shape. The slice must not be modified.
+func (t *Tensor) Sizes() []int { return t.sizes }
+
+// Shape is Sizes copied.
+func (t *Tensor) Shape() []int { return append([]int(nil), t.sizes...) }
+
+// Strides returns the strides in elements. The slice must not be modified.
+func (t *Tensor) Strides() []int { return t.strides }
+
+// StorageOffset is the offset of element 0 in the storage, in elements.
+func (t *Tensor) StorageOffset() int { return t.offset }
+
+// DType is the element type.
+func (t *Tensor) DType() DType { return t.dtype }
+
+// Device is where the data lives.
+func (t *Tensor) Device() Device { return t.device }
+
+// Raw is the device's data (a *Storage on the CPU).
+func (t *Tensor) Raw() any { return t.raw }
+
+// Storage returns the CPU storage, or nil if t is not a CPU tensor.
+func (t *Tensor) Storage() *Storage {
+	s, _ := t.raw.(*Storage)
+	return s
+}
+
+// Dim is the number of dimensions.
+func (t *Tensor) Dim() int { return len(t.sizes) }
+
+// Numel is the number of elements.
+func (t *Tensor) Numel() int { return Numel(t.sizes) }
+
+// IsWrappedNumber reports whether t is a 0-d tensor made from a Go number
+// where the schema wants a Tensor (PyTorch's wrapped number).
+func (t *Tensor) IsWrappedNumber() bool { return t.flags&flagWrapped != 0 }
+
+// SetWrappedNumber marks t as a wrapped number.
+func (t *Tensor) SetWrappedNumber(v bool) {
+	if v {
+		t.flags |= flagWrapped
+	} else {
+		t.flags &^= flagWrapped
+	}
+}
+
+// Size returns the size of dimension d; negative d counts from the end.
+func (t *Tensor) Size(d int) int { return t.sizes[WrapDim(d, len(t.sizes))] }
+
+// Stride returns the stride of dimension d; negative d counts from the end.
+func (t *Tensor) Stride(d int) int { return t.strides[WrapDim(d, len(t.strides))] }
+
+// IsContiguous reports whether t is laid out row-major without gaps.
+func (t *Tensor) IsContiguous() bool { return IsContiguousStrides(t.sizes, t.strides) }
+
+// SetMeta overwrites t's sizes, strides and offset in place (resize_, as_strided_).
+func (t *Tensor) SetMeta(sizes, strides []int, offset int) {
+	t.sizes = append([]int(nil), sizes...)
+	t.strides = append([]int(nil), strides...)
+	t.offset = offset
+}
+
+// SetDType overwrites the dtype (used by constructors only).
+func (t *Tensor) SetDType(d DType) { t.dtype = d }
+
+// SetDevice overwrites the device (used by device conversion).
+func (t *Tensor) SetDevice(d Device) { t.device = d }
+
+// Numel multiplies sizes.
+func Numel(sizes []int) int {
+	n := 1
+	for _, s := range sizes {
+		n *= s
+	}
+	return n
+}
+
+// ContiguousStrides returns row-major strides for sizes, as PyTorch computes
+// them (a size-0 or size-1 dim still gets the product of the later sizes, with
+// 0 sizes counted as 1).
+func ContiguousStrides(sizes []int) []int {
+	s := make([]int, len(sizes))
+	ContiguousStridesInto(s, sizes)
+	return s
+}
+
+// ContiguousStridesInto writes row-major strides for sizes into dst.
+func ContiguousStridesInto(dst, sizes []int) {
+	acc := 1
+	for i := len(sizes) - 1; i >= 0; i-- {
+		dst[i] = acc
+		acc *= max(sizes[i], 1)
+	}
+}
+
+// IsContiguousStrides reports whether strides are row-major for sizes
+// (ignoring dims of size 1, and anything when an extent is 0).
+func IsContiguousStrides(sizes, strides []int) bool {
+	exp := 1
+	for i := len(sizes) - 1; i >= 0; i-- {
+		if sizes[i] == 0 {
+			return true
+		}
+		if sizes[i] != 1 {
+			if strides[i] != exp {
+				return false
+			}
+			exp *= sizes[i]
+		}
+	}
+	return true
+}
+
+// WrapDim turns a possibly negative dim into an index in [0, rank), panicking
+// with PyTorch's IndexError when out of range. A 0-d tensor accepts -1 and 0.
+func WrapDim(d, rank int) int {
+	r := rank
+	if r == 0 {
+		r = 1
+	}
+	if d < -r || d >= r {
+		IndexPanicf("Dimension out of range (expected to be in range of [%d, %d], but got %d)", -r, r-1, d)
+	}
+	if d < 0 {
+		d += r
+	}
+	return d
+}
+
+// StorageExtent is the number of elements a view needs in its storage:
+// offset + 1 + Σ(size-1)·stride, or 0 for an empty view.
+func StorageExtent(sizes, strides []int, offset int) int {
+	n := offset + 1
+	for i, s := range sizes {
+		if s == 0 {
+			return 0
+		}
+		n += (s - 1) * strides[i]
+	}
+	return n
+}
+
+// Empty allocates an uninitialised (zeroed) contiguous CPU tensor.
+func Empty(dtype DType, sizes ...int) *Tensor {
+	for _, s := range sizes {
+		if s < 0 {
+			Panicf("Trying to create tensor with negative dimension %d: %v", s, sizes)
+		}
+	}
+	t := NewMetaContiguous(sizes, dtype, CPU)
+	n := Numel(sizes)
+	checkAllocSize(n, dtype)
+	t.raw = NewStorage(n * dtype.ItemSize())
+	return t
+}
+
+// MaxElements bounds one allocation, so that a small bad input cannot ask for
+// an unbounded amount of memory.
+var MaxElements = 1 << 33
+
+func checkAllocSize(n int, dtype DType) {
+	if n < 0 || n > MaxElements || n*dtype.ItemSize() < 0 {
+		Panicf("refusing to allocate a tensor of %d elements of %s", n, dtype)
+	}
+}
+
+// EmptyLike allocates a contiguous CPU tensor of the same shape and dtype.
+func EmptyLike(t *Tensor) *Tensor { return Empty(t.dtype, t.sizes...) }
+
+// Materialize gives a metadata-only CPU tensor fresh storage big enough for
+// its view (the strides it has are kept).
+func Materialize(t *Tensor) *Tensor {
+	n := StorageExtent(t.sizes, t.strides, t.offset)
+	checkAllocSize(n, t.dtype)
+	t.raw = NewStorage(n * t.dtype.ItemSize())
+	return t
+}
+
+// FromSlice copies a Go slice into a new CPU tensor of the given shape. The
+// dtype follows the element type: float32, float64, int64, int32, int16,
+// int8, uint8, bool. A nil shape means 1-d.
+func FromSlice[T float32 | float64 | int64 | int32 | int16 | int8 | uint8 | bool](data []T, shape ...int) *Tensor {
+	if shape == nil {
+		shape = []int{len(data)}
+	}
+	if Numel(shape) != len(data) {
+		Panicf("shape %v is invalid for input of size %d", shape, len(data))
+	}
+	var d DType
+	switch any(data).(type) {
+	case []float32:
+		d = Float32
+	case []float64:
+		d = Float64
+	case []int64:
+		d = Int64
+	case []int32:
+		d = Int32
+	case []int16:
+		d = Int16
+	case []int8:
+		d = Int8
+	case []uint8:
+		d = Uint8
+	case []bool:
+		d = Bool
+	}
+	t := Empty(d, shape...)
+	copy(Elems[T](t.Storage()), data)
+	return t
+}
+
+// ScalarTensor makes a 0-d CPU tensor holding v in dtype d.
+func ScalarTensor(v Scalar, d DType) *Tensor {
+	t := Empty(d)
+	writeScalar(t.Storage(), d, 0, v)
+	return t
+}
+
+// WrappedNumber makes the 0-d tensor PyTorch builds from a Go number passed
+// where a Tensor is expected: int64, float64 or bool, marked wrapped.
+func WrappedNumber(v Scalar) *Tensor {
+	t := ScalarTensor(v, v.DType())
+	t.flags |= flagWrapped
+	return t
+}
+
+// CPUView returns t itself if it is on the CPU, else a CPU copy made by the
+// device's ToCPU hook.
+func (t *Tensor) CPUView() *Tensor {
+	if t.device == CPU {
+		return t
+	}
+	h := t.device.hooks()
+	if h.ToCPU == nil {
+		Panicf("device %q cannot copy its data to the CPU", t.device)
+	}
+	return h.ToCPU(t)
+}
+
+// Item returns the value of a one-element tensor.
+func (t *Tensor) Item() Scalar {
+	if t.Numel() != 1 {
+		Panicf("a Tensor with %d elements cannot be converted to Scalar", t.Numel())
+	}
+	c := t.CPUView()
+	return c.At(make([]int, c.Dim())...)
+}
+
+// At returns the element at the given index of a CPU tensor.
+func (t *Tensor) At(idx ...int) Scalar {
+	if len(idx) != len(t.sizes) {
+		Panicf("At: expected %d indices, got %d", len(t.sizes), len(idx))
+	}
+	s := t.Storage()
+	if s == nil {
+		Panicf("At: tensor on %s has no CPU storage", t.device)
+	}
+	off := t.offset
+	for i, x := range idx {
+		if x < 0 || x >= t.sizes[i] {
+			IndexPanicf("index %d is out of bounds for dimension %d with size %d", x, i, t.sizes[i])
+		}
+		off += x * t.strides[i]
+	}
+	switch {
+	case t.dtype == Bool:
+		return BoolScalar(readInt(s, t.dtype, off) != 0)
+	case t.dtype.IsFloat():
+		return Float(readFloat(s, t.dtype, off))
+	default:
+		return Int(readInt(s, t.dtype, off))
+	}
+}
+
+// SetAt writes one element of a CPU tensor.
+func (t *Tensor) SetAt(v Scalar, idx ...int) {
+	off := t.offset
+	for i, x := range idx {
+		off += x * t.strides[i]
+	}
+	writeScalar(t.Storage(), t.dtype, off, v)
+}
+
+// Float64s returns the elements in row-major order as float64.
+func (t *Tensor) Float64s() []float64 {
+	c := t.CPUView()
+	out := make([]float64, 0, c.Numel())
+	c.eachOffset(func(off int) { out = append(out, readFloat(c.Storage(), c.dtype, off)) })
+	return out
+}
+
+// Int64s returns the elements in row-major order as int64.
+func (t *Tensor) Int64s() []int64 {
+	c := t.CPUView()
+	out := make([]int64, 0, c.Numel())
+	c.eachOffset(func(off int) { out = append(out, readInt(c.Storage(), c.dtype, off)) })
+	return out
+}
+
+// Scalars returns the elements in row-major order.
+func (t *Tensor) Scalars() []Scalar {
+	c := t.CPUView()
+	out := make([]Scalar, 0, c.Numel())
+	idx := make([]int, c.Dim())
+	c.eachOffset(func(off int) {
+		_ = idx
+		switch {
+		case c.dtype == Bool:
+			out = append(out, BoolScalar(readInt(c.Storage(), c.dtype, off) != 0))
+		case c.dtype.IsFloat():
+			out = append(out, Float(readFloat(c.Storage(), c.dtype, off)))
+		default:
+			out = append(out, Int(readInt(c.Storage(), c.dtype, off)))
+		}
+	})
+	return out
+}
+
+// eachOffset calls f with the storage offset of every element in row-major order.
+func (t *Tensor) eachOffset(f func(off int)) {
+	n := t.Numel()
+	if n == 0 {
+		return
+	}
+	rank := len(t.sizes)
+	idx := make([]int, rank)
+	off := t.offset
+	for k := 0; k < n; k++ {
+		f(off)
+		for d := rank - 1; d >= 0; d-- {
+			idx[d]++
+			off += t.strides[d]
+			if idx[d] < t.sizes[d] {
+				break
+			}
+			off -= idx[d] * t.strides[d]
+			idx[d] = 0
+		}
+	}
+}
+
+// String prints like PyTorch's repr.
+func (t *Tensor) String() string { return Format(t) }
+
+// Format implements fmt.Formatter so %v prints the repr.
+func (t *Tensor) Format(f fmt.State, verb rune) {
+	fmt.Fprint(f, Format(t))
+}
+
+// AllClose compares two tensors' values with PyTorch's allclose rule.
+func AllClose(a, b *Tensor, rtol, atol float64) bool {
+	x, y := a.Float64s(), b.Float64s()
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if math.IsNaN(x[i]) || math.IsNaN(y[i]) {
+			if math.IsNaN(x[i]) != math.IsNaN(y[i]) {
+				return false
+			}
+			continue
+		}
+		if x[i] == y[i] {
+			continue
+		}
+		if math.Abs(x[i]-y[i]) > atol+rtol*math.Abs(y[i]) {
+			return false
+		}
+	}
+	return true
+}
