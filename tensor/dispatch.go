@@ -426,7 +426,7 @@ func convertValue(t *Type, v any) (any, bool) {
 		if v == nil {
 			return nil, true
 		}
-		if tt, ok := v.(*Tensor); ok && tt == nil {
+		if isTypedNil(v) {
 			return nil, true
 		}
 		return convertValue(t.Elem, v)
@@ -515,6 +515,24 @@ func convertValue(t *Type, v any) (any, bool) {
 		return v, true
 	}
 	return nil, false
+}
+
+// isTypedNil reports whether v is a nil *Tensor or nil slice passed as None
+// by a typed wrapper.
+func isTypedNil(v any) bool {
+	switch x := v.(type) {
+	case *Tensor:
+		return x == nil
+	case []int:
+		return x == nil
+	case []float64:
+		return x == nil
+	case []bool:
+		return x == nil
+	case []*Tensor:
+		return x == nil
+	}
+	return false
 }
 
 func convertList(t *Type, v any) (any, bool) {

@@ -311,11 +311,11 @@ func (p *schemaParser) schema() (*Schema, error) {
 		}
 		p.pos++
 	} else {
-		r, err := p.ret()
+		t, err := p.typ()
 		if err != nil {
 			return nil, err
 		}
-		s.Returns = append(s.Returns, r)
+		s.Returns = append(s.Returns, Return{Type: t})
 	}
 	if p.peek() != 0 {
 		return nil, fmt.Errorf("trailing text at offset %d", p.pos)
@@ -532,6 +532,12 @@ func parseDefault(s string, t *Type) (any, error) {
 		v, err := strconv.ParseInt(s, 10, 64)
 		return Int(v), err
 	case TScalarType:
+		if n, err := strconv.Atoi(s); err == nil {
+			// c10::ScalarType numbering, as old schemas print it.
+			if d, ok := scalarTypeNumbers[n]; ok {
+				return d, nil
+			}
+		}
 		d, ok := ParseDType(s)
 		if !ok {
 			return nil, fmt.Errorf("unknown dtype default %q", s)
@@ -556,3 +562,5 @@ func parseDefault(s string, t *Type) (any, error) {
 	}
 	return s, nil
 }
+
+var scalarTypeNumbers = map[int]DType{0: Uint8, 1: Int8, 2: Int16, 3: Int32, 4: Int64, 5: Float16, 6: Float32, 7: Float64, 11: Bool, 15: BFloat16}

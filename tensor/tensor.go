@@ -311,8 +311,8 @@ func FromSlice[T float32 | float64 | int64 | int32 | int16 | int8 | uint8 | bool
 	return t
 }
 
-// ScalarTensor makes a 0-d CPU tensor holding v in dtype d.
-func ScalarTensor(v Scalar, d DType) *Tensor {
+// FromScalar makes a 0-d CPU tensor holding v in dtype d.
+func FromScalar(v Scalar, d DType) *Tensor {
 	t := Empty(d)
 	writeScalar(t.Storage(), d, 0, v)
 	return t
@@ -321,7 +321,7 @@ func ScalarTensor(v Scalar, d DType) *Tensor {
 // WrappedNumber makes the 0-d tensor PyTorch builds from a Go number passed
 // where a Tensor is expected: int64, float64 or bool, marked wrapped.
 func WrappedNumber(v Scalar) *Tensor {
-	t := ScalarTensor(v, v.DType())
+	t := FromScalar(v, v.DType())
 	t.flags |= flagWrapped
 	return t
 }

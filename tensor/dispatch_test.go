@@ -1,0 +1,106 @@
+package tensor
+
+import (
+	"strings"
+	"testing"
+)
+
+var testDev = RegisterDevice("testdev", DeviceHooks{})
+
+func TestDispatchOrderAndFallthrough(t *testing.T) {
+	op := RegisterOp("test::layers(Tensor self, int n=3, *, Scalar alpha=1) -> Tensor")
+	var trail []string
+	op.ImplBackend(CPU, func(op *Op, args []any) any { trail = append(trail, "cpu"); return args[0] })
+	op.Impl(KeyAutograd, func(op *Op, args []any) any {
+		trail = append(trail, "autograd")
+		return op.Redispatch(KeyAutograd, args)
+	})
+	op.Impl(KeyCompositeImplicit, func(op *Op, args []any) any { trail = append(trail, "composite"); return args[0] })
+	x := Empty(Float32, 2)
+	Call("test::layers", x)
+	x.Keys = x.Keys.With(KeyAutograd)
+	Call("test::layers", x)
+	y := NewMetaContiguous([]int{2}, Float32, testDev)
+	Call("test::layers", y) // no kernel on testdev: the composite runs
+	got := strings.Join(trail, ",")
+	if got != "cpu,autograd,cpu,composite" {
+		t.Fatalf("trail %s", got)
+	}
+}
+
+func TestDispatchNoKernel(t *testing.T) {
+	RegisterOp("test::nokernel(Tensor self) -> Tensor").ImplBackend(CPU, func(op *Op, args []any) any { return args[0] })
+	y := NewMetaContiguous([]int{2}, Float32, testDev)
+	_, err := CallErr("test::nokernel", []any{y}, nil)
+	if err == nil || !strings.Contains(err.Error(), `aten::nokernel has no lowering`) && !strings.Contains(err.Error(), `test::nokernel has no lowering on device "testdev" and no decomposition`) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestBindErrors(t *testing.T) {
+	op := RegisterOp("test::bind(Tensor self, int dim, int[2] size=1, *, bool flag=False, str? mode=None) -> Tensor")
+	op.ImplBackend(CPU, func(op *Op, args []any) any { return args[0] })
+	x := Empty(Float32, 2)
+	cases := []struct {
+		args []any
+		kw   map[string]any
+		want string
+	}{
+		{[]any{x}, nil, "missing value for argument 'dim'"},
+		{[]any{x, 1, []int{1, 2}, 4}, nil, "expected at most 3 argument(s) but received 4"},
+		{[]any{x, 1.5}, nil, "Expected a value of type 'int' for argument 'dim' but instead found type 'float'"},
+		{[]any{x, 1}, map[string]any{"nope": 1}, "Unknown keyword argument 'nope'"},
+		{[]any{x, 1}, map[string]any{"dim": 1}, "specified both as positional and keyword"},
+		{[]any{x, 1}, map[string]any{"flag": "yes"}, "Expected a value of type 'bool' for argument 'flag'"},
+		{[]any{"x", 1}, nil, "Expected a value of type 'Tensor' for argument 'self' but instead found type 'str'"},
+	}
+	for _, c := range cases {
+		_, err := CallErr("test::bind", c.args, c.kw)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("args %v kw %v: err %v, want %q", c.args, c.kw, err, c.want)
+		}
+		if e, ok := AsError(err); !ok || e.Kind != TypeError {
+			t.Errorf("args %v: want a TypeError *Error, got %#v", c.args, err)
+		}
+	}
+	args := op.Bind([]any{x, int64(1)}, map[string]any{"mode": "m"})
+	if s := args[2].([]int); len(s) != 2 || s[0] != 1 || s[1] != 1 {
+		t.Errorf("int[2] default 1 bound to %v", args[2])
+	}
+	if args[1] != 1 || args[3] != false || args[4] != "m" {
+		t.Errorf("bound %v", args)
+	}
+}
+
+func TestUnknownOp(t *testing.T) {
+	_, err := CallErr("aten::no_such_op", nil, nil)
+	if err == nil || !strings.Contains(err.Error(), `unknown operator "aten::no_such_op"`) {
+		t.Fatalf("err %v", err)
+	}
+}
+
+func TestMixedDevices(t *testing.T) {
+	op := RegisterOp("test::mix(Tensor self, Tensor other) -> Tensor")
+	op.ImplBackend(CPU, func(op *Op, args []any) any { return args[0] })
+	op.ImplBackend(testDev, func(op *Op, args []any) any { return args[0] })
+	a := Empty(Float32, 2)
+	b := NewMetaContiguous([]int{2}, Float32, testDev)
+	_, err := CallErr("test::mix", []any{a, b}, nil)
+	if err == nil || !strings.Contains(err.Error(), "Expected all tensors to be on the same device, but found at least two devices, cpu and testdev!") {
+		t.Fatalf("err %v", err)
+	}
+	// A 0-d CPU tensor acts as a scalar on any device.
+	if _, err := CallErr("test::mix", []any{b, FromScalar(Float(1), Float32)}, nil); err != nil {
+		t.Fatalf("0-d cpu with testdev: %v", err)
+	}
+}
+
+func TestRegisterTwicePanics(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Fatal("no panic")
+		}
+	}()
+	RegisterOp("test::twice(Tensor self) -> Tensor")
+	RegisterOp("test::twice(Tensor self) -> Tensor")
+}

@@ -1,0 +1,27 @@
+package tensor
+
+import "sync/atomic"
+
+//go:generate go run ../internal/cmd/opgen -tables ../aten/core/core_ops.txt -tensor ops_gen.go -root ../ops_gen.go
+
+// opRef is a lazily resolved handle on a registered op, used by the
+// generated wrappers (ops register from init functions in higher packages).
+type opRef struct {
+	name string
+	op   atomic.Pointer[Op]
+}
+
+func (r *opRef) get() *Op {
+	if op := r.op.Load(); op != nil {
+		return op
+	}
+	op := MustOp(r.name)
+	r.op.Store(op)
+	return op
+}
+
+// call binds positional arguments (defaults filled from the schema) and runs the op.
+func (r *opRef) call(args ...any) any {
+	op := r.get()
+	return op.Invoke(op.Bind(args, nil))
+}
