@@ -1,0 +1,119 @@
+package core
+
+import (
+	_ "embed"
+	"strings"
+
+	"github.com/goaten/goaten/tensor"
+)
+
+// inplaceOps lists the in-place variants (add_, mul_, ...) that methods
+// reach. Each is derived from its functional op: the same arguments, the
+// functional result written into self.
+//
+//go:embed inplace_ops.txt
+var inplaceOps string
+
+// InplaceNames lists the qualified names of the in-place variants.
+var InplaceNames = registerInplace()
+
+var functionalOf = map[*tensor.Op]*tensor.Op{}
+
+func registerInplace() []string {
+	names := make([]string, 0, len(Names)) // Names first: the functional ops must exist
+	for _, line := range strings.Split(strings.TrimSpace(inplaceOps), "\n") {
+		op := tensor.RegisterOp(line)
+		s := op.Schema
+		fname := "aten::" + strings.TrimSuffix(s.Name, "_")
+		if s.Overload != "" {
+			fname += "." + s.Overload
+		}
+		f, ok := tensor.LookupOp(fname)
+		if !ok {
+			panic("core: in-place op " + op.Name + " has no functional op " + fname)
+		}
+		functionalOf[op] = f
+		op.SetMeta(inplaceMeta)
+		names = append(names, op.Name)
+	}
+	return names
+}
+
+// Functional returns the functional op an in-place op is derived from.
+func Functional(op *tensor.Op) (*tensor.Op, bool) {
+	f, ok := functionalOf[op]
+	return f, ok
+}
+
+// inplaceMeta checks that the functional result fits self (same shape, a
+// dtype that casts to self's) and returns self.
+func inplaceMeta(op *tensor.Op, args []any) any {
+	self := args[0].(*tensor.Tensor)
+	f := functionalOf[op]
+	res := RunMeta(f, args).(*tensor.Tensor)
+	CheckInplaceResult(self, res)
+	return self
+}
+
+// CheckInplaceResult applies PyTorch's checks for writing a result into self.
+func CheckInplaceResult(self, res *tensor.Tensor) {
+	if !sameShape(self.Sizes(), res.Sizes()) {
+		tensor.Panicf("output with shape %v doesn't match the broadcast shape %v", shapeStr(self.Sizes()), shapeStr(res.Sizes()))
+	}
+	if !tensor.CanCast(res.DType(), self.DType()) {
+		tensor.Panicf("result type %s can't be cast to the desired output type %s", typeName(res.DType()), typeName(self.DType()))
+	}
+}
+
+func sameShape(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// shapeStr prints a shape as PyTorch does in messages: [2, 3].
+func shapeStr(s []int) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, v := range s {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(itoa(v))
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+func itoa(v int) string {
+	if v == 0 {
+		return "0"
+	}
+	neg := v < 0
+	if neg {
+		v = -v
+	}
+	var d []byte
+	for v > 0 {
+		d = append([]byte{byte('0' + v%10)}, d...)
+		v /= 10
+	}
+	if neg {
+		d = append([]byte{'-'}, d...)
+	}
+	return string(d)
+}
+
+// typeName is the C++ ScalarType name PyTorch prints in messages (Float, Long, ...).
+func typeName(d tensor.DType) string {
+	return [...]string{"Undefined", "Bool", "Byte", "Char", "Short", "Int", "Long", "Half", "BFloat16", "Float", "Double"}[d]
+}
+
+// TypeName is the C++ ScalarType name of d, as PyTorch's messages print it.
+func TypeName(d tensor.DType) string { return typeName(d) }
