@@ -75,3 +75,15 @@ func FromBools(data []bool, shape ...int) *Tensor { return tensor.FromSlice(data
 
 // Empty allocates a zero-filled contiguous CPU tensor.
 func Empty(dtype DType, sizes ...int) *Tensor { return tensor.Empty(dtype, sizes...) }
+
+// Zeros is a float32 tensor of zeros.
+func Zeros(sizes ...int) *Tensor { return tensor.FullOf(Float32, 0, sizes...) }
+
+// Ones is a float32 tensor of ones.
+func Ones(sizes ...int) *Tensor { return tensor.FullOf(Float32, 1, sizes...) }
+
+// FullOf makes a tensor of the given shape filled with v, in dtype d.
+func FullOf(d DType, v any, sizes ...int) *Tensor { return tensor.FullOf(d, v, sizes...) }
+
+// ArangeOf is torch.arange(start, end, step, dtype=d).
+func ArangeOf(d DType, start, end, step any) *Tensor { return tensor.ArangeOf(d, start, end, step) }
