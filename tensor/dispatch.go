@@ -326,24 +326,41 @@ func (op *Op) Bind(args []any, kwargs map[string]any) []any {
 		TypePanicf("%s() expected at most %d argument(s) but received %d argument(s)", op.Name, npos, len(args))
 	}
 	out := make([]any, len(s.Args))
-	set := make([]bool, len(s.Args))
+	var setBits uint64
+	var setMore []bool // schemas with more than 64 arguments
+	if len(s.Args) > 64 {
+		setMore = make([]bool, len(s.Args))
+	}
+	isSet := func(i int) bool {
+		if setMore != nil {
+			return setMore[i]
+		}
+		return setBits&(1<<i) != 0
+	}
+	mark := func(i int) {
+		if setMore != nil {
+			setMore[i] = true
+		} else {
+			setBits |= 1 << i
+		}
+	}
 	for i, v := range args {
 		out[i] = convertArg(op, &s.Args[i], v)
-		set[i] = true
+		mark(i)
 	}
 	for k, v := range kwargs {
 		i := s.ArgIndex(k)
 		if i < 0 {
 			TypePanicf("Unknown keyword argument '%s' for operator '%s'", k, op.Name)
 		}
-		if set[i] {
+		if isSet(i) {
 			TypePanicf("Argument '%s' specified both as positional and keyword argument for operator '%s'", k, op.Name)
 		}
 		out[i] = convertArg(op, &s.Args[i], v)
-		set[i] = true
+		mark(i)
 	}
 	for i := range s.Args {
-		if set[i] {
+		if isSet(i) {
 			continue
 		}
 		a := &s.Args[i]

@@ -74,11 +74,21 @@ func ResultType(operands ...any) DType {
 // BroadcastShapes returns the broadcast of the given shapes, panicking with
 // PyTorch's message when two sizes disagree.
 func BroadcastShapes(shapes ...[]int) []int {
+	return BroadcastShapesInto(nil, shapes...)
+}
+
+// BroadcastShapesInto is BroadcastShapes writing into dst's backing array when it is large enough.
+func BroadcastShapesInto(dst []int, shapes ...[]int) []int {
 	rank := 0
 	for _, s := range shapes {
 		rank = max(rank, len(s))
 	}
-	out := make([]int, rank)
+	var out []int
+	if cap(dst) >= rank {
+		out = dst[:rank]
+	} else {
+		out = make([]int, rank)
+	}
 	for i := range out {
 		out[i] = 1
 	}

@@ -3,6 +3,7 @@ package tensor
 import (
 	"fmt"
 	"math"
+	"unsafe"
 )
 
 // Tensor is metadata plus an opaque raw value owned by the tensor's device.
@@ -27,13 +28,22 @@ type Tensor struct {
 
 const (
 	flagWrapped uint8 = 1 << iota
+	flagBlock         // t is the first field of a tensorBlock
 )
 
 const inlineDims = 4
 
+// inlineBytes is the data a tensorBlock holds in place, so that a small
+// tensor is one allocation.
+const inlineBytes = 16
+
+// tensorBlock is how NewMeta allocates a tensor of rank <= inlineDims: its
+// sizes, strides and, once materialised, a small storage in one object.
 type tensorBlock struct {
-	t    Tensor
-	dims [2 * inlineDims]int
+	t     Tensor
+	dims  [2 * inlineDims]int
+	st    Storage
+	small [inlineBytes / 8]uint64
 }
 
 // NewMeta makes a tensor with the given metadata and no raw data. sizes and
@@ -44,6 +54,7 @@ func NewMeta(sizes, strides []int, offset int, dtype DType, device Device) *Tens
 	if n <= inlineDims {
 		b := &tensorBlock{}
 		t = &b.t
+		t.flags = flagBlock
 		t.sizes = b.dims[:n:n]
 		t.strides = b.dims[inlineDims : inlineDims+n : inlineDims+n]
 	} else {
@@ -248,11 +259,7 @@ func Empty(dtype DType, sizes ...int) *Tensor {
 			Panicf("Trying to create tensor with negative dimension %d: %v", s, sizes)
 		}
 	}
-	t := NewMetaContiguous(sizes, dtype, CPU)
-	n := Numel(sizes)
-	checkAllocSize(n, dtype)
-	t.raw = NewStorage(n * dtype.ItemSize())
-	return t
+	return Materialize(NewMetaContiguous(sizes, dtype, CPU))
 }
 
 // MaxElements bounds one allocation, so that a small bad input cannot ask for
@@ -273,7 +280,15 @@ func EmptyLike(t *Tensor) *Tensor { return Empty(t.dtype, t.sizes...) }
 func Materialize(t *Tensor) *Tensor {
 	n := StorageExtent(t.sizes, t.strides, t.offset)
 	checkAllocSize(n, t.dtype)
-	t.raw = NewStorage(n * t.dtype.ItemSize())
+	nb := n * t.dtype.ItemSize()
+	if t.flags&flagBlock != 0 && nb <= inlineBytes {
+		b := (*tensorBlock)(unsafe.Pointer(t))
+		b.small = [inlineBytes / 8]uint64{}
+		b.st.data = unsafe.Slice((*byte)(unsafe.Pointer(&b.small[0])), nb)
+		t.raw = &b.st
+		return t
+	}
+	t.raw = NewStorage(nb)
 	return t
 }
 

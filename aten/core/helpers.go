@@ -12,13 +12,15 @@ func T(args []any, i int) *tensor.Tensor { return tensor.OptTensor(args[i]) }
 // Elementwise returns a contiguous output of dtype dt with the broadcast
 // shape of ts, on the call's device. nil entries of ts are skipped.
 func Elementwise(op *tensor.Op, args []any, dt tensor.DType, ts ...*tensor.Tensor) *tensor.Tensor {
-	shapes := make([][]int, 0, len(ts))
+	var sbuf [8][]int
+	shapes := sbuf[:0]
 	for _, t := range ts {
 		if t != nil {
 			shapes = append(shapes, t.Sizes())
 		}
 	}
-	return tensor.NewMetaContiguous(tensor.BroadcastShapes(shapes...), dt, op.DeviceOf(args))
+	var dims [16]int
+	return tensor.NewMetaContiguous(tensor.BroadcastShapesInto(dims[:0], shapes...), dt, op.DeviceOf(args))
 }
 
 // Contig returns a contiguous meta tensor of the given sizes and dtype on the call's device.

@@ -22,9 +22,10 @@ func addKernel(op *tensor.Op, args []any) any {
 	ct := out.DType()
 	if ct.IsFloat() {
 		al := alpha.Float64()
-		pointwiseF64(out, ct, []*tensor.Tensor{a, b}, func(d []float64, s [][]float64) {
-			x := s[0]
-			y := s[1][:len(x)]
+		al32 := float32(al)
+		pointwiseFloat(out, ct, []*tensor.Tensor{a, b}, func(d []float64, s [][]float64) {
+			x := s[0][:len(d)]
+			y := s[1][:len(d)]
 			if al == 1 {
 				for i := range d {
 					d[i] = x[i] + y[i]
@@ -33,6 +34,18 @@ func addKernel(op *tensor.Op, args []any) any {
 			}
 			for i := range d {
 				d[i] = x[i] + al*y[i]
+			}
+		}, func(d []float32, s [][]float32) {
+			x := s[0][:len(d)]
+			y := s[1][:len(d)]
+			if al32 == 1 {
+				for i := range d {
+					d[i] = x[i] + y[i]
+				}
+				return
+			}
+			for i := range d {
+				d[i] = x[i] + al32*y[i]
 			}
 		})
 		return out

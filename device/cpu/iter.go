@@ -5,126 +5,169 @@ import "github.com/goaten/goaten/tensor"
 // maxArgs bounds the operands of one strided loop.
 const maxArgs = 6
 
+// maxDims bounds the rank a loop handles (PyTorch's limit is 64).
+const maxDims = 64
+
 // loop is a TensorIterator-style walk over a shape shared by several operands,
 // each with its own strides (0 for broadcast dims) and storage offset. Dims
 // that are contiguous with each other for every operand are coalesced, so a
 // contiguous tensor is one run. Each inner run goes to a kernel as offsets
 // plus per-operand inner strides; a stride of 1 for everyone means plain slices.
+//
+// A loop lives on the stack: set it up with init or over, then
+//
+//	for l.next() { ... l.offs[k], l.n, l.inner[k] ... }
 type loop struct {
-	n       int // operands
-	shape   []int
-	strides [maxArgs][]int
-	offsets [maxArgs]int
+	nargs   int
+	rank    int
+	shape   [maxDims]int
+	strides [maxArgs][maxDims]int
+	base    [maxArgs]int
+
+	// Iteration state: the current run.
+	offs    [maxArgs]int // storage offset of the run's first element, per operand
+	inner   [maxArgs]int // stride within the run, per operand
+	n       int          // run length
+	idx     [maxDims]int
+	started bool
+	done    bool
 }
 
-// newLoop sets up a loop over shape for operands given as (strides, offset).
-// strides must have len(shape) entries each.
-func newLoop(shape []int, strides [][]int, offsets []int) *loop {
-	l := &loop{n: len(strides)}
-	if l.n > maxArgs {
-		panic("cpu: too many loop operands")
+// init sets up a loop over shape for operands given as (strides, offset);
+// strides[k] must have len(shape) entries.
+func (l *loop) init(shape []int, strides [][]int, offsets []int) {
+	l.nargs = len(strides)
+	if l.nargs > maxArgs || len(shape) > maxDims {
+		tensor.Panicf("strided loop: too many operands or dims")
 	}
-	copy(l.offsets[:], offsets)
-	// Drop size-1 dims, then coalesce neighbours.
-	var sh []int
-	var st [maxArgs][]int
-	for d := 0; d < len(shape); d++ {
-		if shape[d] == 1 {
+	l.rank = 0
+	l.started, l.done = false, false
+	copy(l.base[:], offsets)
+	for d, s := range shape {
+		if s == 0 {
+			l.done = true
+		}
+		if s == 1 {
 			continue
 		}
-		if len(sh) > 0 {
-			prev := len(sh) - 1
+		if r := l.rank - 1; r >= 0 {
 			ok := true
-			for k := 0; k < l.n; k++ {
-				if st[k][prev] != strides[k][d]*shape[d] {
+			for k := 0; k < l.nargs; k++ {
+				if l.strides[k][r] != strides[k][d]*s {
 					ok = false
 					break
 				}
 			}
 			if ok {
-				sh[prev] *= shape[d]
-				for k := 0; k < l.n; k++ {
-					st[k][prev] = strides[k][d]
+				l.shape[r] *= s
+				for k := 0; k < l.nargs; k++ {
+					l.strides[k][r] = strides[k][d]
 				}
 				continue
 			}
 		}
-		sh = append(sh, shape[d])
-		for k := 0; k < l.n; k++ {
-			st[k] = append(st[k], strides[k][d])
+		l.shape[l.rank] = s
+		for k := 0; k < l.nargs; k++ {
+			l.strides[k][l.rank] = strides[k][d]
 		}
+		l.rank++
 	}
-	for _, s := range shape {
-		if s == 0 {
-			sh = []int{0}
-			for k := 0; k < l.n; k++ {
-				st[k] = []int{0}
+}
+
+// over sets up a loop over out's shape for out followed by inputs that
+// broadcast to it.
+func (l *loop) over(out *tensor.Tensor, ins ...*tensor.Tensor) {
+	shape := out.Sizes()
+	rank := len(shape)
+	if 1+len(ins) > maxArgs || rank > maxDims {
+		tensor.Panicf("strided loop: too many operands or dims")
+	}
+	var st [maxArgs][maxDims]int
+	var sl [maxArgs][]int
+	var offs [maxArgs]int
+	copy(st[0][:], out.Strides())
+	sl[0] = st[0][:rank]
+	offs[0] = out.StorageOffset()
+	for i, t := range ins {
+		k := i + 1
+		ts, tst := t.Sizes(), t.Strides()
+		off := rank - len(ts)
+		for d := 0; d < rank; d++ {
+			switch {
+			case d < off:
+				st[k][d] = 0
+			case ts[d-off] == 1 && shape[d] != 1:
+				st[k][d] = 0
+			default:
+				st[k][d] = tst[d-off]
 			}
-			break
 		}
+		sl[k] = st[k][:rank]
+		offs[k] = t.StorageOffset()
 	}
-	l.shape = sh
-	l.strides = st
-	return l
+	l.init(shape, sl[:1+len(ins)], offs[:1+len(ins)])
+}
+
+// next advances to the next inner run and reports whether there is one.
+func (l *loop) next() bool {
+	if l.done {
+		return false
+	}
+	if !l.started {
+		l.started = true
+		l.offs = l.base
+		if l.rank == 0 {
+			l.n = 1
+			l.inner = [maxArgs]int{}
+			l.done = true // a single run
+			l.started = true
+			return true
+		}
+		l.n = l.shape[l.rank-1]
+		for k := 0; k < l.nargs; k++ {
+			l.inner[k] = l.strides[k][l.rank-1]
+		}
+		for d := 0; d < l.rank-1; d++ {
+			l.idx[d] = 0
+		}
+		return true
+	}
+	for d := l.rank - 2; d >= 0; d-- {
+		l.idx[d]++
+		for k := 0; k < l.nargs; k++ {
+			l.offs[k] += l.strides[k][d]
+		}
+		if l.idx[d] < l.shape[d] {
+			return true
+		}
+		for k := 0; k < l.nargs; k++ {
+			l.offs[k] -= l.idx[d] * l.strides[k][d]
+		}
+		l.idx[d] = 0
+	}
+	l.done = true
+	return false
 }
 
 // run calls fn for each inner run: offs holds the storage offset of the run's
 // first element per operand, n its length, and inner the per-operand stride.
 func (l *loop) run(fn func(offs *[maxArgs]int, n int, inner *[maxArgs]int)) {
-	rank := len(l.shape)
-	offs := l.offsets
-	var inner [maxArgs]int
-	if rank == 0 {
-		fn(&offs, 1, &inner)
-		return
-	}
-	n := l.shape[rank-1]
-	if n == 0 {
-		return
-	}
-	for k := 0; k < l.n; k++ {
-		inner[k] = l.strides[k][rank-1]
-	}
-	outer := 1
-	for _, s := range l.shape[:rank-1] {
-		outer *= s
-	}
-	var idx [16]int
-	var idxs []int
-	if rank-1 <= len(idx) {
-		idxs = idx[:rank-1]
-	} else {
-		idxs = make([]int, rank-1)
-	}
-	for it := 0; it < outer; it++ {
-		fn(&offs, n, &inner)
-		for d := rank - 2; d >= 0; d-- {
-			idxs[d]++
-			for k := 0; k < l.n; k++ {
-				offs[k] += l.strides[k][d]
-			}
-			if idxs[d] < l.shape[d] {
-				break
-			}
-			for k := 0; k < l.n; k++ {
-				offs[k] -= idxs[d] * l.strides[k][d]
-			}
-			idxs[d] = 0
-		}
+	for l.next() {
+		fn(&l.offs, l.n, &l.inner)
 	}
 }
 
-// loopOver builds a loop over out's shape for out followed by inputs that
+// newLoop returns a loop over shape for operands given as (strides, offset).
+func newLoop(shape []int, strides [][]int, offsets []int) *loop {
+	l := new(loop)
+	l.init(shape, strides, offsets)
+	return l
+}
+
+// loopOver returns a loop over out's shape for out followed by inputs that
 // broadcast to it.
 func loopOver(out *tensor.Tensor, ins ...*tensor.Tensor) *loop {
-	shape := out.Sizes()
-	strides := make([][]int, 1+len(ins))
-	offsets := make([]int, 1+len(ins))
-	strides[0] = out.Strides()
-	offsets[0] = out.StorageOffset()
-	for i, t := range ins {
-		strides[i+1] = tensor.BroadcastStrides(t, shape)
-		offsets[i+1] = t.StorageOffset()
-	}
-	return newLoop(shape, strides, offsets)
+	l := new(loop)
+	l.over(out, ins...)
+	return l
 }

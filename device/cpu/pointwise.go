@@ -1,11 +1,26 @@
 package cpu
 
 import (
+	"sync"
+
 	"github.com/goaten/goaten/tensor"
 )
 
 // blockLen is the number of elements a pointwise kernel sees per call.
 const blockLen = 256
+
+// blocks are the scratch buffers of one pointwise call, pooled so that a
+// small op allocates nothing.
+type blocks struct {
+	f32  [maxArgs + 1][blockLen]float32
+	s32  [maxArgs][]float32
+	f    [maxArgs + 1][blockLen]float64
+	i    [maxArgs + 1][blockLen]int64
+	srcF [maxArgs][]float64
+	srcI [maxArgs][]int64
+}
+
+var blockPool = sync.Pool{New: func() any { return new(blocks) }}
 
 // pointwiseF64 computes out (any dtype) from ins (any dtypes, broadcast to
 // out's shape) in float64: each run is loaded into float64 blocks, rounded to
@@ -13,34 +28,65 @@ const blockLen = 256
 // skips that), handed to f as slices, and stored back converting to out's
 // dtype. f must write dst[i] for every i in range dst from src[k][i].
 func pointwiseF64(out *tensor.Tensor, ct tensor.DType, ins []*tensor.Tensor, f func(dst []float64, src [][]float64)) {
+	pointwiseFloat(out, ct, ins, f, nil)
+}
+
+// sameDType reports whether out and every input have dtype d.
+func sameDType(d tensor.DType, out *tensor.Tensor, ins []*tensor.Tensor) bool {
+	if out.DType() != d {
+		return false
+	}
+	for _, t := range ins {
+		if t.DType() != d {
+			return false
+		}
+	}
+	return true
+}
+
+// pointwiseFloat is pointwiseF64 with typed fast paths: when out and every
+// input are float64 the kernel f works on the storage itself (unit-stride
+// runs are not copied), and when they are all float32 and f32 is given, f32
+// does the same in float32. Other dtypes take the float64 block path.
+func pointwiseFloat(out *tensor.Tensor, ct tensor.DType, ins []*tensor.Tensor, f func(dst []float64, src [][]float64), f32 func(dst []float32, src [][]float32)) {
 	if out.Numel() == 0 {
 		return
 	}
-	var bufs [maxArgs][blockLen]float64
-	var dst [blockLen]float64
-	srcs := make([][]float64, len(ins))
-	os := out.Storage()
-	od := out.DType()
-	loopOver(out, ins...).run(func(offs *[maxArgs]int, n int, inner *[maxArgs]int) {
-		var o [maxArgs]int
-		o = *offs
+	b := blockPool.Get().(*blocks)
+	defer blockPool.Put(b)
+	switch {
+	case ct == tensor.Float64 && sameDType(tensor.Float64, out, ins):
+		pointwiseTyped(b.f[:], b.srcF[:len(ins)], out, ins, f)
+		return
+	case f32 != nil && ct == tensor.Float32 && sameDType(tensor.Float32, out, ins):
+		pointwiseTyped(b.f32[:], b.s32[:len(ins)], out, ins, f32)
+		return
+	}
+	os, od := out.Storage(), out.DType()
+	var l loop
+	l.over(out, ins...)
+	srcs := b.srcF[:len(ins)]
+	for l.next() {
+		o, n := l.offs, l.n
 		for n > 0 {
 			m := min(n, blockLen)
 			for k, t := range ins {
-				loadF64(bufs[k][:m], t.Storage(), t.DType(), o[k+1], inner[k+1])
+				buf := b.f[k+1][:m]
+				loadF64(buf, t.Storage(), t.DType(), o[k+1], l.inner[k+1])
 				if t.DType() != ct {
-					roundF64(bufs[k][:m], ct)
+					roundF64(buf, ct)
 				}
-				srcs[k] = bufs[k][:m]
+				srcs[k] = buf
 			}
-			f(dst[:m], srcs)
-			storeAnyF64(os, od, o[0], inner[0], dst[:m])
+			dst := b.f[0][:m]
+			f(dst, srcs)
+			storeAnyF64(os, od, o[0], l.inner[0], dst)
 			for k := 0; k <= len(ins); k++ {
-				o[k] += m * inner[k]
+				o[k] += m * l.inner[k]
 			}
 			n -= m
 		}
-	})
+	}
 }
 
 // pointwiseI64 is pointwiseF64 in int64 for integral and bool operands:
@@ -49,31 +95,33 @@ func pointwiseI64(out *tensor.Tensor, ct tensor.DType, ins []*tensor.Tensor, f f
 	if out.Numel() == 0 {
 		return
 	}
-	var bufs [maxArgs][blockLen]int64
-	var dst [blockLen]int64
-	srcs := make([][]int64, len(ins))
-	os := out.Storage()
-	od := out.DType()
-	loopOver(out, ins...).run(func(offs *[maxArgs]int, n int, inner *[maxArgs]int) {
-		var o [maxArgs]int
-		o = *offs
+	b := blockPool.Get().(*blocks)
+	defer blockPool.Put(b)
+	os, od := out.Storage(), out.DType()
+	var l loop
+	l.over(out, ins...)
+	srcs := b.srcI[:len(ins)]
+	for l.next() {
+		o, n := l.offs, l.n
 		for n > 0 {
 			m := min(n, blockLen)
 			for k, t := range ins {
-				loadAnyI64(bufs[k][:m], t.Storage(), t.DType(), o[k+1], inner[k+1])
+				buf := b.i[k+1][:m]
+				loadAnyI64(buf, t.Storage(), t.DType(), o[k+1], l.inner[k+1])
 				if t.DType() != ct {
-					wrapI64(bufs[k][:m], ct)
+					wrapI64(buf, ct)
 				}
-				srcs[k] = bufs[k][:m]
+				srcs[k] = buf
 			}
-			f(dst[:m], srcs)
-			storeAnyI64(os, od, o[0], inner[0], dst[:m])
+			dst := b.i[0][:m]
+			f(dst, srcs)
+			storeAnyI64(os, od, o[0], l.inner[0], dst)
 			for k := 0; k <= len(ins); k++ {
-				o[k] += m * inner[k]
+				o[k] += m * l.inner[k]
 			}
 			n -= m
 		}
-	})
+	}
 }
 
 // storeAnyF64 stores float64 values into any dtype (floats round, ints truncate, bool is != 0).
@@ -201,4 +249,57 @@ func wrapInt(x int64, ct tensor.DType) int64 {
 		return int64(int32(x))
 	}
 	return x
+}
+
+// pointwiseTyped runs a same-dtype kernel over storage slices: unit-stride
+// runs are passed as they are; strided and broadcast ones are gathered into
+// (and scattered from) the block buffers.
+func pointwiseTyped[T float32 | float64](bufs [][blockLen]T, srcs [][]T, out *tensor.Tensor, ins []*tensor.Tensor, f func(dst []T, src [][]T)) {
+	od := tensor.Elems[T](out.Storage())
+	var in [maxArgs][]T
+	for k, t := range ins {
+		in[k] = tensor.Elems[T](t.Storage())
+	}
+	var l loop
+	l.over(out, ins...)
+	for l.next() {
+		o, n := l.offs, l.n
+		for n > 0 {
+			m := n
+			if l.inner[0] != 1 {
+				m = min(n, blockLen)
+			}
+			for k := range ins {
+				if l.inner[k+1] != 1 {
+					m = min(m, blockLen)
+				}
+			}
+			for k := range ins {
+				st := l.inner[k+1]
+				if st == 1 {
+					srcs[k] = in[k][o[k+1] : o[k+1]+m]
+					continue
+				}
+				buf := bufs[k+1][:m]
+				src := in[k]
+				for i := range buf {
+					buf[i] = src[o[k+1]+i*st]
+				}
+				srcs[k] = buf
+			}
+			if l.inner[0] == 1 {
+				f(od[o[0]:o[0]+m], srcs)
+			} else {
+				dst := bufs[0][:m]
+				f(dst, srcs)
+				for i, v := range dst {
+					od[o[0]+i*l.inner[0]] = v
+				}
+			}
+			for k := 0; k <= len(ins); k++ {
+				o[k] += m * l.inner[k]
+			}
+			n -= m
+		}
+	}
 }
