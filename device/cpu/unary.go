@@ -1,0 +1,565 @@
+package cpu
+
+import (
+	"math"
+
+	"github.com/goaten/goaten/aten/core"
+	"github.com/goaten/goaten/tensor"
+)
+
+// CPU kernels of the unary family. Float math is done in float64 and
+// rounded to the output dtype; integral math is exact and wraps. The 1.13
+// CPU kernels of many of these ops have no float16 version: those gaps are
+// reproduced here (checkHalf), with PyTorch's kernel names.
+
+// floatOp is a unary op computed in floating point.
+type floatOp struct {
+	kernel string // PyTorch's CPU kernel name, for the float16 error ("" when float16 is supported)
+	f      func(float64) float64
+}
+
+func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+func rsqrt(x float64) float64 { return 1 / math.Sqrt(x) }
+
+func reciprocal(x float64) float64 { return 1 / x }
+
+var floatOps = map[string]floatOp{
+	"acos":       {"acos_vml_cpu", math.Acos},
+	"acosh":      {"acosh_cpu", math.Acosh},
+	"asin":       {"asin_vml_cpu", math.Asin},
+	"asinh":      {"asinh_cpu", math.Asinh},
+	"atan":       {"atan_vml_cpu", math.Atan},
+	"atanh":      {"atanh_cpu", math.Atanh},
+	"cos":        {"cos_vml_cpu", math.Cos},
+	"cosh":       {"cosh_cpu", math.Cosh},
+	"erf":        {"erf_vml_cpu", math.Erf},
+	"exp":        {"exp_vml_cpu", math.Exp},
+	"expm1":      {"expm1_vml_cpu", math.Expm1},
+	"log":        {"log_vml_cpu", math.Log},
+	"log10":      {"log10_vml_cpu", math.Log10},
+	"log1p":      {"log1p_vml_cpu", math.Log1p},
+	"log2":       {"log2_vml_cpu", math.Log2},
+	"reciprocal": {"", reciprocal},
+	"rsqrt":      {"rsqrt_cpu", rsqrt},
+	"sigmoid":    {"sigmoid_cpu", sigmoid},
+	"sin":        {"sin_vml_cpu", math.Sin},
+	"sinh":       {"sinh_cpu", math.Sinh},
+	"sqrt":       {"sqrt_vml_cpu", math.Sqrt},
+	"tan":        {"tan_vml_cpu", math.Tan},
+	"tanh":       {"tanh_vml_cpu", math.Tanh},
+}
+
+// checkHalf rejects float16 for a CPU kernel that 1.13 does not build for it.
+func checkHalf(kernel string, dt tensor.DType) {
+	if dt == tensor.Float16 && kernel != "" {
+		core.NotImplementedFor(kernel, dt)
+	}
+}
+
+func self0(args []any) *tensor.Tensor { return args[0].(*tensor.Tensor) }
+
+// mapFloat sets out[i] = f(x[i]), with x cast to out's (floating) dtype first.
+func mapFloat(out, x *tensor.Tensor, f func(float64) float64) {
+	n := out.Numel()
+	if n == 0 {
+		return
+	}
+	if x.DType() == out.DType() && x.IsContiguous() && out.IsContiguous() {
+		switch out.DType() {
+		case tensor.Float32:
+			d := data[float32](out)[out.StorageOffset():][:n]
+			s := data[float32](x)[x.StorageOffset():][:n]
+			for i, v := range s {
+				d[i] = float32(f(float64(v)))
+			}
+			return
+		case tensor.Float64:
+			d := data[float64](out)[out.StorageOffset():][:n]
+			s := data[float64](x)[x.StorageOffset():][:n]
+			for i, v := range s {
+				d[i] = f(v)
+			}
+			return
+		}
+	}
+	pointwiseF64(out, out.DType(), []*tensor.Tensor{x}, func(dst []float64, src [][]float64) {
+		s := src[0][:len(dst)]
+		for i, v := range s {
+			dst[i] = f(v)
+		}
+	})
+}
+
+// mapFloatTo sets out[i] = f(x[i]) for an output of any dtype, computing in
+// float64 from x's own values (isnan, isinf, logical_not).
+func mapFloatTo(out, x *tensor.Tensor, f func(float64) float64) {
+	pointwiseF64(out, tensor.Invalid, []*tensor.Tensor{x}, func(dst []float64, src [][]float64) {
+		s := src[0][:len(dst)]
+		for i, v := range s {
+			dst[i] = f(v)
+		}
+	})
+}
+
+// mapInt sets out[i] = f(x[i]) in int64 for integral and bool operands; the
+// result wraps to out's width.
+func mapInt(out, x *tensor.Tensor, f func(int64) int64) {
+	if out.DType() == tensor.Int64 && x.DType() == tensor.Int64 && x.IsContiguous() && out.IsContiguous() {
+		n := out.Numel()
+		d := data[int64](out)[out.StorageOffset():][:n]
+		s := data[int64](x)[x.StorageOffset():][:n]
+		for i, v := range s {
+			d[i] = f(v)
+		}
+		return
+	}
+	pointwiseI64(out, x.DType(), []*tensor.Tensor{x}, func(dst []int64, src [][]int64) {
+		s := src[0][:len(dst)]
+		for i, v := range s {
+			dst[i] = f(v)
+		}
+	})
+}
+
+func floatUnaryKernel(fo floatOp) tensor.Kernel {
+	return func(op *tensor.Op, args []any) any {
+		m := meta(op, args)
+		checkHalf(fo.kernel, m.DType())
+		out := alloc(m)
+		mapFloat(out, self0(args), fo.f)
+		return out
+	}
+}
+
+// intOrFloat builds a kernel for a dtype-preserving op given its float and
+// integral element functions; half is the kernel name for the float16 check.
+func intOrFloat(half string, ff func(float64) float64, fi func(int64) int64) tensor.Kernel {
+	return func(op *tensor.Op, args []any) any {
+		m := meta(op, args)
+		checkHalf(half, m.DType())
+		out := alloc(m)
+		x := self0(args)
+		if out.DType().IsFloat() {
+			mapFloat(out, x, ff)
+		} else {
+			mapInt(out, x, fi)
+		}
+		return out
+	}
+}
+
+func absI(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func negF(x float64) float64 { return -x }
+func negI(x int64) int64     { return -x }
+
+// signF is PyTorch's (0 < x) - (x < 0): NaN and both zeros give +0.
+func signF(x float64) float64 {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}
+
+func signI(x int64) int64 {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}
+
+// reluF is clamp_min(x, 0): NaN stays NaN.
+func reluF(x float64) float64 {
+	if x < 0 {
+		return 0
+	}
+	return x
+}
+
+func reluI(x int64) int64 { return max(x, 0) }
+
+// roundingKernel: ceil, floor, round, trunc; identity on integral dtypes.
+func roundingKernel(half string, f func(float64) float64) tensor.Kernel {
+	return func(op *tensor.Op, args []any) any {
+		m := meta(op, args)
+		checkHalf(half, m.DType())
+		out := alloc(m)
+		x := self0(args)
+		if out.DType().IsFloat() {
+			mapFloat(out, x, f)
+		} else {
+			copyInto(out, x)
+		}
+		return out
+	}
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func isnanKernel(op *tensor.Op, args []any) any {
+	out := allocMeta(op, args)
+	x := self0(args)
+	if x.DType().IsFloat() {
+		mapFloatTo(out, x, func(v float64) float64 { return b2f(v != v) })
+	} else {
+		fillScalar(out, tensor.BoolScalar(false))
+	}
+	return out
+}
+
+func isinfKernel(op *tensor.Op, args []any) any {
+	out := allocMeta(op, args)
+	x := self0(args)
+	if x.DType().IsFloat() {
+		mapFloatTo(out, x, func(v float64) float64 { return b2f(math.IsInf(v, 0)) })
+	} else {
+		fillScalar(out, tensor.BoolScalar(false))
+	}
+	return out
+}
+
+func logicalNotKernel(op *tensor.Op, args []any) any {
+	out := allocMeta(op, args)
+	x := self0(args)
+	if x.DType().IsFloat() {
+		mapFloatTo(out, x, func(v float64) float64 { return b2f(v == 0) })
+	} else {
+		pointwiseI64(out, tensor.Invalid, []*tensor.Tensor{x}, func(dst []int64, src [][]int64) {
+			s := src[0][:len(dst)]
+			for i, v := range s {
+				if v == 0 {
+					dst[i] = 1
+				} else {
+					dst[i] = 0
+				}
+			}
+		})
+	}
+	return out
+}
+
+func bitwiseNotKernel(op *tensor.Op, args []any) any {
+	out := allocMeta(op, args)
+	x := self0(args)
+	if x.DType() == tensor.Bool {
+		mapInt(out, x, func(v int64) int64 { return 1 - v })
+	} else {
+		mapInt(out, x, func(v int64) int64 { return ^v })
+	}
+	return out
+}
+
+// geluF is x·Φ(x); geluTanhF is its tanh approximation.
+func geluF(x float64) float64 { return 0.5 * x * (1 + math.Erf(x*(1/math.Sqrt2))) }
+
+func geluTanhF(x float64) float64 {
+	const beta = 0.7978845608028654 // sqrt(2/pi)
+	const kappa = 0.044715
+	return 0.5 * x * (1 + math.Tanh(beta*(x+kappa*x*x*x)))
+}
+
+// bf16 rounds to bfloat16, as each arithmetic step of a bfloat16 kernel does.
+func bf16(x float64) float64 {
+	return float64(tensor.BF16ToFloat32(tensor.Float32ToBF16(float32(x))))
+}
+
+// geluBF16 and geluTanhBF16 follow 1.13's bfloat16 gelu, which runs the
+// float formula in bfloat16 arithmetic: every step is rounded to bfloat16.
+// The golden records (pip 1.13) show this rounding; Debian's 1.13.1 build
+// rounds less and differs by a few percent where 1+erf cancels.
+func geluBF16(x float64) float64 {
+	alpha := bf16(1 / math.Sqrt2)
+	return bf16(bf16(x*0.5) * bf16(1+bf16(math.Erf(bf16(x*alpha)))))
+}
+
+func geluTanhBF16(x float64) float64 {
+	beta := bf16(0.7978845608028654)
+	kappa := bf16(0.044715)
+	cube := bf16(bf16(x*x) * x)
+	inner := bf16(beta * bf16(x+bf16(kappa*cube)))
+	return bf16(bf16(0.5*x) * bf16(1+bf16(math.Tanh(inner))))
+}
+
+func geluKernel(op *tensor.Op, args []any) any {
+	m := meta(op, args)
+	checkHalf("GeluKernelImpl", m.DType())
+	out := alloc(m)
+	tanh := core.GeluApproximate(tensor.OptString(args[1], "none"))
+	f := geluF
+	switch {
+	case tanh && out.DType() == tensor.BFloat16:
+		f = geluTanhBF16
+	case tanh:
+		f = geluTanhF
+	case out.DType() == tensor.BFloat16:
+		f = geluBF16
+	}
+	mapFloat(out, self0(args), f)
+	return out
+}
+
+func eluKernel(op *tensor.Op, args []any) any {
+	m := meta(op, args)
+	checkHalf("elu_cpu", m.DType())
+	out := alloc(m)
+	dt := out.DType()
+	negcoef := roundScalar(args[1].(tensor.Scalar).Float64()*args[2].(tensor.Scalar).Float64(), dt)
+	poscoef := roundScalar(args[2].(tensor.Scalar).Float64(), dt)
+	inscale := roundScalar(args[3].(tensor.Scalar).Float64(), dt)
+	mapFloat(out, self0(args), func(x float64) float64 {
+		if x <= 0 {
+			return math.Expm1(x*inscale) * negcoef
+		}
+		return x * poscoef
+	})
+	return out
+}
+
+func leakyReluKernel(op *tensor.Op, args []any) any {
+	m := meta(op, args)
+	checkHalf("leaky_relu_cpu", m.DType())
+	out := alloc(m)
+	slope := roundScalar(args[1].(tensor.Scalar).Float64(), out.DType())
+	mapFloat(out, self0(args), func(x float64) float64 {
+		if x > 0 {
+			return x
+		}
+		return x * slope
+	})
+	return out
+}
+
+// roundScalar rounds v as a conversion to dtype dt and back would.
+func roundScalar(v float64, dt tensor.DType) float64 {
+	b := [1]float64{v}
+	roundF64(b[:], dt)
+	return b[0]
+}
+
+// clampScalar clamps x into out (dtype = the common dtype) with optional
+// scalar limits, as clamp_scalar / clamp_min_scalar / clamp_max_scalar do:
+// std::min/std::max, so a NaN input stays NaN and a lone NaN limit is
+// ignored, while two limits of which one is NaN give NaN everywhere.
+func clampScalar(out, x *tensor.Tensor, lo, hi *tensor.Scalar) {
+	ct := out.DType()
+	if ct.IsFloat() {
+		if nanLimits(lo, hi) {
+			fillScalar(out, tensor.Float(math.NaN()))
+			return
+		}
+		switch {
+		case lo != nil && hi != nil:
+			l, h := roundScalar(lo.Float64(), ct), roundScalar(hi.Float64(), ct)
+			mapFloat(out, x, func(v float64) float64 {
+				if v < l {
+					v = l
+				}
+				if h < v {
+					v = h
+				}
+				return v
+			})
+		case lo != nil:
+			l := roundScalar(lo.Float64(), ct)
+			mapFloat(out, x, func(v float64) float64 {
+				if v < l {
+					return l
+				}
+				return v
+			})
+		default:
+			h := roundScalar(hi.Float64(), ct)
+			mapFloat(out, x, func(v float64) float64 {
+				if h < v {
+					return h
+				}
+				return v
+			})
+		}
+		return
+	}
+	l, h := int64(math.MinInt64), int64(math.MaxInt64)
+	if lo != nil {
+		l = wrapInt(lo.Int64(), ct)
+	}
+	if hi != nil {
+		h = wrapInt(hi.Int64(), ct)
+	}
+	pointwiseI64(out, ct, []*tensor.Tensor{x}, func(dst []int64, src [][]int64) {
+		s := src[0][:len(dst)]
+		for i, v := range s {
+			dst[i] = min(max(v, l), h)
+		}
+	})
+}
+
+// nanLimits reports whether clamp gets two limits one of which is NaN: it
+// then fills its output with NaN without running a dtype-specific kernel.
+func nanLimits(lo, hi *tensor.Scalar) bool {
+	return lo != nil && hi != nil && (lo.IsNaN() || hi.IsNaN())
+}
+
+func clampKernel(op *tensor.Op, args []any) any {
+	lo, hi := core.OptScalarPtr(args[1]), core.OptScalarPtr(args[2])
+	m := meta(op, args)
+	if !nanLimits(lo, hi) {
+		checkHalf(core.ClampScalarKernelName(lo, hi), m.DType())
+	}
+	out := alloc(m)
+	clampScalar(out, self0(args), lo, hi)
+	return out
+}
+
+func hardtanhKernel(op *tensor.Op, args []any) any {
+	m := meta(op, args)
+	x := self0(args)
+	lo, hi := core.HardtanhLimits(x, args[1].(tensor.Scalar), args[2].(tensor.Scalar))
+	if !nanLimits(&lo, &hi) {
+		checkHalf("clamp_scalar_cpu", m.DType())
+	}
+	out := alloc(m)
+	clampScalar(out, x, &lo, &hi)
+	return out
+}
+
+// clampTensorKernel: with both limits, a NaN limit gives NaN and otherwise
+// std::min(std::max(x, lo), hi); with one, torch.maximum / torch.minimum,
+// which propagate NaN from either side.
+func clampTensorKernel(op *tensor.Op, args []any) any {
+	x, lo, hi := self0(args), tensor.OptTensor(args[1]), tensor.OptTensor(args[2])
+	m := meta(op, args)
+	if lo != nil && hi != nil {
+		checkHalf("clamp_cpu", m.DType())
+	}
+	out := alloc(m)
+	ct := out.DType()
+	ins := []*tensor.Tensor{x}
+	for _, t := range []*tensor.Tensor{lo, hi} {
+		if t != nil {
+			ins = append(ins, t)
+		}
+	}
+	if ct.IsFloat() {
+		var f func(dst []float64, src [][]float64)
+		switch {
+		case lo != nil && hi != nil:
+			f = func(dst []float64, src [][]float64) {
+				a, l, h := src[0][:len(dst)], src[1][:len(dst)], src[2][:len(dst)]
+				for i, v := range a {
+					switch {
+					case l[i] != l[i] || h[i] != h[i]:
+						v = math.NaN()
+					default:
+						if v < l[i] {
+							v = l[i]
+						}
+						if h[i] < v {
+							v = h[i]
+						}
+					}
+					dst[i] = v
+				}
+			}
+		case lo != nil:
+			f = func(dst []float64, src [][]float64) {
+				a, l := src[0][:len(dst)], src[1][:len(dst)]
+				for i, v := range a {
+					if v == v && (l[i] != l[i] || v < l[i]) {
+						v = l[i]
+					}
+					dst[i] = v
+				}
+			}
+		default:
+			f = func(dst []float64, src [][]float64) {
+				a, h := src[0][:len(dst)], src[1][:len(dst)]
+				for i, v := range a {
+					if v == v && (h[i] != h[i] || h[i] < v) {
+						v = h[i]
+					}
+					dst[i] = v
+				}
+			}
+		}
+		pointwiseF64(out, ct, ins, f)
+		return out
+	}
+	var f func(dst []int64, src [][]int64)
+	switch {
+	case lo != nil && hi != nil:
+		f = func(dst []int64, src [][]int64) {
+			a, l, h := src[0][:len(dst)], src[1][:len(dst)], src[2][:len(dst)]
+			for i, v := range a {
+				dst[i] = min(max(v, l[i]), h[i])
+			}
+		}
+	case lo != nil:
+		f = func(dst []int64, src [][]int64) {
+			a, l := src[0][:len(dst)], src[1][:len(dst)]
+			for i, v := range a {
+				dst[i] = max(v, l[i])
+			}
+		}
+	default:
+		f = func(dst []int64, src [][]int64) {
+			a, h := src[0][:len(dst)], src[1][:len(dst)]
+			for i, v := range a {
+				dst[i] = min(v, h[i])
+			}
+		}
+	}
+	pointwiseI64(out, ct, ins, f)
+	return out
+}
+
+func fillKernel(op *tensor.Op, args []any) any {
+	out := allocMeta(op, args)
+	fillScalar(out, args[1].(tensor.Scalar))
+	return out
+}
+
+func init() {
+	for _, name := range core.FloatUnaryOps {
+		fo, ok := floatOps[name]
+		if !ok {
+			panic("cpu: no float kernel for " + name)
+		}
+		impl("aten::"+name+".default", floatUnaryKernel(fo))
+	}
+	impl("aten::abs.default", intOrFloat("", math.Abs, absI))
+	impl("aten::neg.default", intOrFloat("", negF, negI))
+	impl("aten::sign.default", intOrFloat("", signF, signI))
+	impl("aten::relu.default", intOrFloat("clamp_min_cpu", reluF, reluI))
+	impl("aten::ceil.default", roundingKernel("ceil_vml_cpu", math.Ceil))
+	impl("aten::floor.default", roundingKernel("floor_vml_cpu", math.Floor))
+	impl("aten::round.default", roundingKernel("round_vml_cpu", math.RoundToEven))
+	impl("aten::trunc.default", roundingKernel("trunc_vml_cpu", math.Trunc))
+	impl("aten::isnan.default", isnanKernel)
+	impl("aten::isinf.default", isinfKernel)
+	impl("aten::logical_not.default", logicalNotKernel)
+	impl("aten::bitwise_not.default", bitwiseNotKernel)
+	impl("aten::gelu.default", geluKernel)
+	impl("aten::elu.default", eluKernel)
+	impl("aten::leaky_relu.default", leakyReluKernel)
+	impl("aten::hardtanh.default", hardtanhKernel)
+	impl("aten::clamp.default", clampKernel)
+	impl("aten::clamp.Tensor", clampTensorKernel)
+	impl("aten::fill.Scalar", fillKernel)
+}
