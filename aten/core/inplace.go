@@ -61,7 +61,7 @@ func CheckInplaceResult(self, res *tensor.Tensor) {
 		tensor.Panicf("output with shape %v doesn't match the broadcast shape %v", shapeStr(self.Sizes()), shapeStr(res.Sizes()))
 	}
 	if !tensor.CanCast(res.DType(), self.DType()) {
-		tensor.Panicf("result type %s can't be cast to the desired output type %s", typeName(res.DType()), typeName(self.DType()))
+		tensor.Panicf("result type %s can't be cast to the desired output type %s", CTypeName(res.DType()), CTypeName(self.DType()))
 	}
 }
 
@@ -109,11 +109,3 @@ func itoa(v int) string {
 	}
 	return string(d)
 }
-
-// typeName is the C++ ScalarType name PyTorch prints in messages (Float, Long, ...).
-func typeName(d tensor.DType) string {
-	return [...]string{"Undefined", "Bool", "Byte", "Char", "Short", "Int", "Long", "Half", "BFloat16", "Float", "Double"}[d]
-}
-
-// TypeName is the C++ ScalarType name of d, as PyTorch's messages print it.
-func TypeName(d tensor.DType) string { return typeName(d) }
