@@ -1,0 +1,317 @@
+package asm
+
+import (
+	"fmt"
+	"sync"
+	"unsafe"
+)
+
+// Sgemm computes C = alpha·op(A)·op(B) + beta·C on row-major float32
+// matrices, with BLAS semantics: op(X) is X, or Xᵀ when trans is set; op(A)
+// is m×k, op(B) is k×n and C is m×n; lda, ldb and ldc are the row strides of
+// the matrices as stored (A is m×k, or k×m when transA). When beta is 0, C is
+// not read (NaN in C is overwritten); when alpha is 0 or k is 0, A and B are
+// not read. Misuse (negative sizes, short strides or slices) panics.
+//
+// Large products run on up to GOMAXPROCS goroutines of a shared pool.
+func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	checkGemm("Sgemm", transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc)
+	gemm(&sgemmBlocking, sgemmKernel, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// Dgemm is Sgemm for float64.
+func Dgemm(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	checkGemm("Dgemm", transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc)
+	gemm(&dgemmBlocking, dgemmKernel, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// checkGemm panics unless the slices and strides hold the operands.
+func checkGemm(name string, transA, transB bool, m, n, k, na, lda, nb, ldb, nc, ldc int) {
+	fail := func(format string, args ...any) {
+		panic(fmt.Sprintf("asm: %s: "+format, append([]any{name}, args...)...))
+	}
+	if m < 0 || n < 0 || k < 0 {
+		fail("negative size m=%d n=%d k=%d", m, n, k)
+	}
+	// need is the length a rows×cols matrix with row stride ld takes.
+	need := func(rows, cols, ld int) int {
+		if rows == 0 || cols == 0 {
+			return 0
+		}
+		return (rows-1)*ld + cols
+	}
+	ar, ac := m, k
+	if transA {
+		ar, ac = k, m
+	}
+	br, bc := k, n
+	if transB {
+		br, bc = n, k
+	}
+	if lda < max(1, ac) {
+		fail("lda=%d, expected at least %d", lda, max(1, ac))
+	}
+	if ldb < max(1, bc) {
+		fail("ldb=%d, expected at least %d", ldb, max(1, bc))
+	}
+	if ldc < max(1, n) {
+		fail("ldc=%d, expected at least %d", ldc, max(1, n))
+	}
+	if m == 0 || n == 0 {
+		return
+	}
+	if k > 0 && na < need(ar, ac, lda) {
+		fail("len(a)=%d, expected at least %d", na, need(ar, ac, lda))
+	}
+	if k > 0 && nb < need(br, bc, ldb) {
+		fail("len(b)=%d, expected at least %d", nb, need(br, bc, ldb))
+	}
+	if nc < need(m, n, ldc) {
+		fail("len(c)=%d, expected at least %d", nc, need(m, n, ldc))
+	}
+}
+
+// blocking holds a GEMM's register tile (mr×nr, the micro-kernel's) and its
+// cache blocks: a kc×nr sliver of packed B stays in L1 while the micro-kernel
+// sweeps an mc×kc block of packed A held in L2; a kc×nc panel of packed B is
+// shared through L3.
+type blocking struct {
+	mr, nr     int // micro-kernel tile
+	kc, mc, nc int // depth, row and column cache blocks (mc a multiple of mr, nc of nr)
+}
+
+// kernel is a micro-kernel: for i < mr, j < nr it adds Σₚ a[p·mr+i]·b[p·nr+j]
+// over p < k to c[i·ldc+j]. a and b are packed panels; c is read and written.
+type kernel[T float32 | float64] func(k int, a, b, c []T, ldc int)
+
+// parallelMin is the smallest m·n·k split across goroutines: below it the
+// hand-off costs more than a second core gives back.
+const parallelMin = 96 * 96 * 96
+
+// gemm is the blocked driver behind Sgemm and Dgemm; arguments are checked.
+func gemm[T float32 | float64](bl *blocking, kern kernel[T], transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
+	if m == 0 || n == 0 {
+		return
+	}
+	scaleC(m, n, beta, c, ldc)
+	if alpha == 0 || k == 0 {
+		return
+	}
+	g := gemmArgs[T]{bl: bl, kern: kern, transA: transA, transB: transB, k: k, alpha: alpha, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc}
+	p := workers()
+	if p == 1 || m*n*k < parallelMin {
+		g.run(0, m, 0, n)
+		return
+	}
+	// Split the larger of m and n into p strips of whole tiles, so each
+	// worker packs only its strip of that operand (and all of the other).
+	if n >= m {
+		step := ceilTo((n+p-1)/p, bl.nr)
+		parallelFor((n+step-1)/step, func(i int) {
+			g.run(0, m, i*step, min(n, (i+1)*step))
+		})
+	} else {
+		step := ceilTo((m+p-1)/p, bl.mr)
+		parallelFor((m+step-1)/step, func(i int) {
+			g.run(i*step, min(m, (i+1)*step), 0, n)
+		})
+	}
+}
+
+func ceilTo(x, q int) int { return (x + q - 1) / q * q }
+
+// scaleC sets C = beta·C; beta 0 writes zeros without reading C.
+func scaleC[T float32 | float64](m, n int, beta T, c []T, ldc int) {
+	if beta == 1 {
+		return
+	}
+	for i := 0; i < m; i++ {
+		row := c[i*ldc : i*ldc+n]
+		if beta == 0 {
+			clear(row)
+			continue
+		}
+		for j := range row {
+			row[j] *= beta
+		}
+	}
+}
+
+// gemmArgs is one checked product; run computes a block of C from it.
+type gemmArgs[T float32 | float64] struct {
+	bl             *blocking
+	kern           kernel[T]
+	transA, transB bool
+	k              int
+	alpha          T
+	a              []T
+	lda            int
+	b              []T
+	ldb            int
+	c              []T
+	ldc            int
+}
+
+// run adds alpha·op(A)·op(B) to rows [m0,m1) and columns [n0,n1) of C, one
+// goroutine's share: the five loops of Goto's algorithm around the kernel.
+func (g *gemmArgs[T]) run(m0, m1, n0, n1 int) {
+	bl := g.bl
+	m, n, k := m1-m0, n1-n0, g.k
+	kcMax := min(bl.kc, k)
+	mcMax := min(bl.mc, ceilTo(m, bl.mr))
+	ncMax := min(bl.nc, ceilTo(n, bl.nr))
+	w := getWork[T](mcMax*kcMax, kcMax*ncMax, bl.mr*bl.nr)
+	defer putWork(w)
+	for jc := n0; jc < n1; jc += bl.nc {
+		nc := min(bl.nc, n1-jc)
+		for pc := 0; pc < k; pc += bl.kc {
+			kc := min(bl.kc, k-pc)
+			packB(w.b, g.transB, g.b, g.ldb, pc, jc, kc, nc, bl.nr)
+			for ic := m0; ic < m1; ic += bl.mc {
+				mc := min(bl.mc, m1-ic)
+				packA(w.a, g.transA, g.a, g.lda, ic, pc, mc, kc, bl.mr, g.alpha)
+				g.macro(w, ic, jc, mc, nc, kc)
+			}
+		}
+	}
+}
+
+// macro runs the micro-kernel over an mc×nc block of C at (ic, jc) from the
+// packed blocks in w. Edge tiles go through w.tile and are added back.
+func (g *gemmArgs[T]) macro(w *work[T], ic, jc, mc, nc, kc int) {
+	mr, nr, ldc := g.bl.mr, g.bl.nr, g.ldc
+	for jr := 0; jr < nc; jr += nr {
+		nrr := min(nr, nc-jr)
+		bp := w.b[jr*kc : (jr+nr)*kc]
+		for ir := 0; ir < mc; ir += mr {
+			mrr := min(mr, mc-ir)
+			ap := w.a[ir*kc : (ir+mr)*kc]
+			off := (ic+ir)*ldc + jc + jr
+			if mrr == mr && nrr == nr {
+				g.kern(kc, ap, bp, g.c[off:], ldc)
+				continue
+			}
+			t := w.tile
+			clear(t)
+			g.kern(kc, ap, bp, t, nr)
+			for i := 0; i < mrr; i++ {
+				row := g.c[off+i*ldc : off+i*ldc+nrr]
+				for j := range row {
+					row[j] += t[i*nr+j]
+				}
+			}
+		}
+	}
+}
+
+// packA copies alpha·op(A)[ic:ic+mc, pc:pc+kc] into dst as mr-row slivers:
+// sliver s holds dst[s·mr·kc + p·mr + i] = alpha·op(A)[ic+s·mr+i, pc+p], with
+// rows past mc zero.
+func packA[T float32 | float64](dst []T, trans bool, a []T, lda, ic, pc, mc, kc, mr int, alpha T) {
+	for ir := 0; ir < mc; ir += mr {
+		d := dst[ir*kc : (ir+mr)*kc]
+		mrr := min(mr, mc-ir)
+		if mrr < mr {
+			clear(d)
+		}
+		if trans { // op(A)[i, p] = a[p·lda + i]: rows of a are contiguous in i
+			for p := 0; p < kc; p++ {
+				src := a[(pc+p)*lda+ic+ir:][:mrr]
+				dp := d[p*mr : p*mr+mrr]
+				if alpha == 1 {
+					copy(dp, src)
+				} else {
+					for i, v := range src {
+						dp[i] = alpha * v
+					}
+				}
+			}
+			continue
+		}
+		for i := 0; i < mrr; i++ { // op(A)[i, p] = a[i·lda + p]
+			src := a[(ic+ir+i)*lda+pc:][:kc]
+			if alpha == 1 {
+				for p, v := range src {
+					d[p*mr+i] = v
+				}
+			} else {
+				for p, v := range src {
+					d[p*mr+i] = alpha * v
+				}
+			}
+		}
+	}
+}
+
+// packB copies op(B)[pc:pc+kc, jc:jc+nc] into dst as nr-column slivers:
+// sliver s holds dst[s·nr·kc + p·nr + j] = op(B)[pc+p, jc+s·nr+j], with
+// columns past nc zero.
+func packB[T float32 | float64](dst []T, trans bool, b []T, ldb, pc, jc, kc, nc, nr int) {
+	for jr := 0; jr < nc; jr += nr {
+		d := dst[jr*kc : (jr+nr)*kc]
+		nrr := min(nr, nc-jr)
+		if nrr < nr {
+			clear(d)
+		}
+		if !trans { // op(B)[p, j] = b[p·ldb + j]
+			for p := 0; p < kc; p++ {
+				copy(d[p*nr:p*nr+nrr], b[(pc+p)*ldb+jc+jr:])
+			}
+			continue
+		}
+		for j := 0; j < nrr; j++ { // op(B)[p, j] = b[j·ldb + p]
+			src := b[(jc+jr+j)*ldb+pc:][:kc]
+			for p, v := range src {
+				d[p*nr+j] = v
+			}
+		}
+	}
+}
+
+// work is one goroutine's packing space, reused through a sync.Pool. The
+// packed blocks start on a 64-byte boundary so kernel loads stay in lines.
+type work[T float32 | float64] struct {
+	abuf, bbuf []T
+	a, b, tile []T
+}
+
+var (
+	work32 = sync.Pool{New: func() any { return new(work[float32]) }}
+	work64 = sync.Pool{New: func() any { return new(work[float64]) }}
+)
+
+func workPool[T float32 | float64]() *sync.Pool {
+	var z T
+	if _, ok := any(z).(float32); ok {
+		return &work32
+	}
+	return &work64
+}
+
+func getWork[T float32 | float64](na, nb, nt int) *work[T] {
+	w := workPool[T]().Get().(*work[T])
+	w.a = aligned(&w.abuf, na+nt)
+	w.tile = w.a[na : na+nt]
+	w.a = w.a[:na]
+	w.b = aligned(&w.bbuf, nb)
+	return w
+}
+
+func putWork[T float32 | float64](w *work[T]) { workPool[T]().Put(w) }
+
+// aligned returns n elements of *buf starting on a 64-byte boundary,
+// growing *buf when it is too small.
+func aligned[T float32 | float64](buf *[]T, n int) []T {
+	var z T
+	size := int(unsafe.Sizeof(z))
+	pad := 64 / size
+	if cap(*buf) < n+pad {
+		*buf = make([]T, n+pad)
+	}
+	s := (*buf)[:cap(*buf)]
+	off := 0
+	if r := int(uintptr(unsafe.Pointer(&s[0])) % 64); r != 0 {
+		off = (64 - r) / size
+	}
+	return s[off : off+n]
+}
