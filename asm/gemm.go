@@ -105,15 +105,17 @@ func gemm[T float32 | float64](bl *blocking, kern kernel[T], transA, transB bool
 	}
 	// Split the larger of m and n into p strips of whole tiles, so each
 	// worker packs only its strip of that operand (and all of the other).
+	// gp is a copy, so that only the parallel path moves it to the heap.
+	gp := g
 	if n >= m {
 		step := ceilTo((n+p-1)/p, bl.nr)
 		parallelFor((n+step-1)/step, func(i int) {
-			g.run(0, m, i*step, min(n, (i+1)*step))
+			gp.run(0, m, i*step, min(n, (i+1)*step))
 		})
 	} else {
 		step := ceilTo((m+p-1)/p, bl.mr)
 		parallelFor((m+step-1)/step, func(i int) {
-			g.run(i*step, min(m, (i+1)*step), 0, n)
+			gp.run(i*step, min(m, (i+1)*step), 0, n)
 		})
 	}
 }
@@ -228,6 +230,10 @@ func packA[T float32 | float64](dst []T, trans bool, a []T, lda, ic, pc, mc, kc,
 			}
 			continue
 		}
+		if mr == 6 && mrr == 6 { // the amd64 tile: six rows read side by side, written in order
+			packA6(d, a[(ic+ir)*lda+pc:], lda, kc, alpha)
+			continue
+		}
 		for i := 0; i < mrr; i++ { // op(A)[i, p] = a[i·lda + p]
 			src := a[(ic+ir+i)*lda+pc:][:kc]
 			if alpha == 1 {
@@ -240,6 +246,19 @@ func packA[T float32 | float64](dst []T, trans bool, a []T, lda, ic, pc, mc, kc,
 				}
 			}
 		}
+	}
+}
+
+// packA6 packs six rows of a (stride lda, kc long from a[0]) as one 6-row
+// sliver: d[p*6+i] = alpha·a[i*lda+p].
+func packA6[T float32 | float64](d, a []T, lda, kc int, alpha T) {
+	r0, r1, r2 := a[:kc], a[lda:][:kc], a[2*lda:][:kc]
+	r3, r4, r5 := a[3*lda:][:kc], a[4*lda:][:kc], a[5*lda:][:kc]
+	d = d[:6*kc]
+	for p := range r0 {
+		o := d[p*6 : p*6+6 : p*6+6]
+		o[0], o[1], o[2] = alpha*r0[p], alpha*r1[p], alpha*r2[p]
+		o[3], o[4], o[5] = alpha*r3[p], alpha*r4[p], alpha*r5[p]
 	}
 }
 

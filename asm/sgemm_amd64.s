@@ -8,6 +8,7 @@
 #define bPtr   DI  // packed B sliver: 16 floats per step
 #define cRow   DX  // current row of the C tile
 #define ldcB   R8  // C row stride in bytes
+#define cPre   R9  // row being prefetched
 #define bLo    Y0  // B[p][0:8]
 #define bHi    Y1  // B[p][8:16]
 #define aEven  Y2  // A[p][i] broadcast, rows 0, 2, 4
@@ -25,20 +26,46 @@
 #define c5Lo   Y14 // C[5][0:8]
 #define c5Hi   Y15 // C[5][8:16]
 
+// STEP does one depth step p at byte offsets ao into A and bo into B:
+// two loads of B, six broadcasts of A, twelve FMAs into the accumulators.
+#define STEP(ao, bo) \
+	VMOVUPS      bo(bPtr), bLo;           /* bLo = B[p][0:8]    */ \
+	VMOVUPS      bo+32(bPtr), bHi;        /* bHi = B[p][8:16]   */ \
+	VBROADCASTSS ao+0(aPtr), aEven;       /* aEven = A[p][0]    */ \
+	VBROADCASTSS ao+4(aPtr), aOdd;        /* aOdd = A[p][1]     */ \
+	VFMADD231PS  bLo, aEven, c0Lo;        /* c0Lo += A[p][0]·bLo */ \
+	VFMADD231PS  bHi, aEven, c0Hi;        /* c0Hi += A[p][0]·bHi */ \
+	VFMADD231PS  bLo, aOdd, c1Lo;         /* c1Lo += A[p][1]·bLo */ \
+	VFMADD231PS  bHi, aOdd, c1Hi;         /* c1Hi += A[p][1]·bHi */ \
+	VBROADCASTSS ao+8(aPtr), aEven;       /* aEven = A[p][2]    */ \
+	VBROADCASTSS ao+12(aPtr), aOdd;       /* aOdd = A[p][3]     */ \
+	VFMADD231PS  bLo, aEven, c2Lo;        /* c2Lo += A[p][2]·bLo */ \
+	VFMADD231PS  bHi, aEven, c2Hi;        /* c2Hi += A[p][2]·bHi */ \
+	VFMADD231PS  bLo, aOdd, c3Lo;         /* c3Lo += A[p][3]·bLo */ \
+	VFMADD231PS  bHi, aOdd, c3Hi;         /* c3Hi += A[p][3]·bHi */ \
+	VBROADCASTSS ao+16(aPtr), aEven;      /* aEven = A[p][4]    */ \
+	VBROADCASTSS ao+20(aPtr), aOdd;       /* aOdd = A[p][5]     */ \
+	VFMADD231PS  bLo, aEven, c4Lo;        /* c4Lo += A[p][4]·bLo */ \
+	VFMADD231PS  bHi, aEven, c4Hi;        /* c4Hi += A[p][4]·bHi */ \
+	VFMADD231PS  bLo, aOdd, c5Lo;         /* c5Lo += A[p][5]·bLo */ \
+	VFMADD231PS  bHi, aOdd, c5Hi          /* c5Hi += A[p][5]·bHi */
+
 // ADDROW adds the accumulators lo, hi to the 16 floats at cRow, then moves
 // cRow one row down.
 #define ADDROW(lo, hi) \
-	VADDPS  (cRow), lo, lo;   /* lo += C[i][0:8]   */ \
-	VMOVUPS lo, (cRow);       /* C[i][0:8] = lo    */ \
-	VADDPS  32(cRow), hi, hi; /* hi += C[i][8:16]  */ \
-	VMOVUPS hi, 32(cRow);     /* C[i][8:16] = hi   */ \
-	ADDQ    ldcB, cRow        /* next row of C     */
+	VADDPS  (cRow), lo, lo;               /* lo += C[i][0:8]    */ \
+	VMOVUPS lo, (cRow);                   /* C[i][0:8] = lo     */ \
+	VADDPS  32(cRow), hi, hi;             /* hi += C[i][8:16]   */ \
+	VMOVUPS hi, 32(cRow);                 /* C[i][8:16] = hi    */ \
+	ADDQ    ldcB, cRow                    /* next row of C      */
 
 // func sgemmKernel6x16(k int, a, b, c *float32, ldc int)
 //
 // In:  k depth, a packed A (k×6, row i of the tile at a[p*6+i]), b packed B
 //      (k×16, b[p*16+j]), c the C tile (6 rows of 16, stride ldc floats).
-// Out: C[i][j] += Σ_p a[p*6+i]·b[p*16+j]; Y0–Y15 clobbered.
+// Out: C[i][j] += Σ_p a[p*6+i]·b[p*16+j]; CX, SI, DI, DX, R8, R9, Y0–Y15
+//      clobbered. The depth loop is unrolled four times; C is prefetched
+//      first so its misses overlap the arithmetic.
 TEXT ·sgemmKernel6x16(SB), NOSPLIT, $0-40
 	MOVQ    k+0(FP), kLeft         // kLeft = k
 	MOVQ    a+8(FP), aPtr          // aPtr = &a[0]
@@ -46,7 +73,25 @@ TEXT ·sgemmKernel6x16(SB), NOSPLIT, $0-40
 	MOVQ    c+24(FP), cRow         // cRow = &c[0]
 	MOVQ    ldc+32(FP), ldcB       // ldcB = ldc
 	SHLQ    $2, ldcB               // ldcB *= 4 bytes
-	VXORPS  c0Lo, c0Lo, c0Lo       // c0Lo = 0: zero the 12 accumulators
+	MOVQ    cRow, cPre             // cPre = row 0 of C
+	PREFETCHT0 (cPre)              // fetch C row 0, first line
+	PREFETCHT0 63(cPre)            // and its last byte's line
+	ADDQ    ldcB, cPre             // next row
+	PREFETCHT0 (cPre)              // fetch C row 1, first line
+	PREFETCHT0 63(cPre)            // and its last byte's line
+	ADDQ    ldcB, cPre             // next row
+	PREFETCHT0 (cPre)              // fetch C row 2, first line
+	PREFETCHT0 63(cPre)            // and its last byte's line
+	ADDQ    ldcB, cPre             // next row
+	PREFETCHT0 (cPre)              // fetch C row 3, first line
+	PREFETCHT0 63(cPre)            // and its last byte's line
+	ADDQ    ldcB, cPre             // next row
+	PREFETCHT0 (cPre)              // fetch C row 4, first line
+	PREFETCHT0 63(cPre)            // and its last byte's line
+	ADDQ    ldcB, cPre             // next row
+	PREFETCHT0 (cPre)              // fetch C row 5, first line
+	PREFETCHT0 63(cPre)            // and its last byte's line
+	VXORPS  c0Lo, c0Lo, c0Lo       // c0Lo = 0
 	VXORPS  c0Hi, c0Hi, c0Hi       // c0Hi = 0
 	VXORPS  c1Lo, c1Lo, c1Lo       // c1Lo = 0
 	VXORPS  c1Hi, c1Hi, c1Hi       // c1Hi = 0
@@ -58,41 +103,37 @@ TEXT ·sgemmKernel6x16(SB), NOSPLIT, $0-40
 	VXORPS  c4Hi, c4Hi, c4Hi       // c4Hi = 0
 	VXORPS  c5Lo, c5Lo, c5Lo       // c5Lo = 0
 	VXORPS  c5Hi, c5Hi, c5Hi       // c5Hi = 0
-	TESTQ   kLeft, kLeft           // k == 0?
-	JZ      store                  // then C is left as it is (+0)
+	CMPQ    kLeft, $4              // fewer than 4 steps?
+	JLT     tail                   // then one at a time
 
-loop:
-	VMOVUPS      (bPtr), bLo       // bLo = B[p][0:8]
-	VMOVUPS      32(bPtr), bHi     // bHi = B[p][8:16]
-	VBROADCASTSS (aPtr), aEven     // aEven = A[p][0]
-	VBROADCASTSS 4(aPtr), aOdd     // aOdd = A[p][1]
-	VFMADD231PS  bLo, aEven, c0Lo  // c0Lo += A[p][0]·bLo
-	VFMADD231PS  bHi, aEven, c0Hi  // c0Hi += A[p][0]·bHi
-	VFMADD231PS  bLo, aOdd, c1Lo   // c1Lo += A[p][1]·bLo
-	VFMADD231PS  bHi, aOdd, c1Hi   // c1Hi += A[p][1]·bHi
-	VBROADCASTSS 8(aPtr), aEven    // aEven = A[p][2]
-	VBROADCASTSS 12(aPtr), aOdd    // aOdd = A[p][3]
-	VFMADD231PS  bLo, aEven, c2Lo  // c2Lo += A[p][2]·bLo
-	VFMADD231PS  bHi, aEven, c2Hi  // c2Hi += A[p][2]·bHi
-	VFMADD231PS  bLo, aOdd, c3Lo   // c3Lo += A[p][3]·bLo
-	VFMADD231PS  bHi, aOdd, c3Hi   // c3Hi += A[p][3]·bHi
-	VBROADCASTSS 16(aPtr), aEven   // aEven = A[p][4]
-	VBROADCASTSS 20(aPtr), aOdd    // aOdd = A[p][5]
-	VFMADD231PS  bLo, aEven, c4Lo  // c4Lo += A[p][4]·bLo
-	VFMADD231PS  bHi, aEven, c4Hi  // c4Hi += A[p][4]·bHi
-	VFMADD231PS  bLo, aOdd, c5Lo   // c5Lo += A[p][5]·bLo
-	VFMADD231PS  bHi, aOdd, c5Hi   // c5Hi += A[p][5]·bHi
-	ADDQ         $24, aPtr         // next step of A
-	ADDQ         $64, bPtr         // next step of B
-	DECQ         kLeft             // one step done
-	JNZ          loop              // until k steps
+loop4:
+	STEP(0, 0)                     // step p+0
+	STEP(24, 64)                   // step p+1
+	STEP(48, 128)                  // step p+2
+	STEP(72, 192)                  // step p+3
+	ADDQ    $96, aPtr              // aPtr to step p+4
+	ADDQ    $256, bPtr             // bPtr to step p+4
+	SUBQ    $4, kLeft              // four steps done
+	CMPQ    kLeft, $4              // four more?
+	JGE     loop4                  // then loop
+
+tail:
+	TESTQ   kLeft, kLeft           // steps left?
+	JZ      store                  // no: add to C
+
+loop1:
+	STEP(0, 0)                     // step p
+	ADDQ    $24, aPtr              // aPtr to step p+1
+	ADDQ    $64, bPtr              // bPtr to step p+1
+	DECQ    kLeft                  // one step done
+	JNZ     loop1                  // until k steps
 
 store:
 	ADDROW(c0Lo, c0Hi)             // C row 0 += accumulators
-	ADDROW(c1Lo, c1Hi)             // C row 1
-	ADDROW(c2Lo, c2Hi)             // C row 2
-	ADDROW(c3Lo, c3Hi)             // C row 3
-	ADDROW(c4Lo, c4Hi)             // C row 4
-	ADDROW(c5Lo, c5Hi)             // C row 5
+	ADDROW(c1Lo, c1Hi)             // C row 1 += accumulators
+	ADDROW(c2Lo, c2Hi)             // C row 2 += accumulators
+	ADDROW(c3Lo, c3Hi)             // C row 3 += accumulators
+	ADDROW(c4Lo, c4Hi)             // C row 4 += accumulators
+	ADDROW(c5Lo, c5Hi)             // C row 5 += accumulators
 	VZEROUPPER                     // leave AVX state clean for SSE code
 	RET
