@@ -13,22 +13,27 @@ var (
 	hasAVX2    = cpuid.CPU.Supports(cpuid.AVX, cpuid.AVX2)   // 256-bit integer and float SIMD, OS saves YMM
 	hasFMA     = cpuid.CPU.Supports(cpuid.FMA3)              // VFMADD231PS and friends
 	hasF16C    = cpuid.CPU.Supports(cpuid.F16C)              // VCVTPH2PS / VCVTPS2PH
-	hasAVX512F = cpuid.CPU.Supports(cpuid.AVX512F)           // reported only; no kernel uses it yet
+	hasAVX512F = cpuid.CPU.Supports(cpuid.AVX512F)           // 512-bit SIMD, OS saves ZMM and opmask state
 	hasASIMD   = runtime.GOARCH == "arm64"                   // NEON is part of the arm64 base ISA
 	forceGo    = purego || os.Getenv("GOATEN_PUREGO") == "1" // -tags purego or GOATEN_PUREGO=1
+	noAVX512   = os.Getenv("GOATEN_NOAVX512") == "1"         // stay on the AVX2 kernels
 )
 
 // Kernel switches: true when the assembly kernels of that family run.
 var (
 	useAVX2FMA = !forceGo && runtime.GOARCH == "amd64" && hasAVX2 && hasFMA
+	useAVX512  = useAVX2FMA && hasAVX512F && !noAVX512
 	useNEON    = !forceGo && runtime.GOARCH == "arm64" && hasASIMD
 )
 
-// Path names the kernel family in use: "avx2+fma" (amd64), "neon" (arm64)
-// or "go" (the pure-Go twins: -tags purego, GOATEN_PUREGO=1, a CPU without
-// the features, or another architecture).
+// Path names the kernel family in use: "avx512" or "avx2+fma" (amd64),
+// "neon" (arm64) or "go" (the pure-Go twins: -tags purego, GOATEN_PUREGO=1,
+// a CPU without the features, or another architecture). GOATEN_NOAVX512=1
+// keeps an AVX-512 machine on the AVX2 kernels.
 func Path() string {
 	switch {
+	case useAVX512:
+		return "avx512"
 	case useAVX2FMA:
 		return "avx2+fma"
 	case useNEON:

@@ -4,9 +4,24 @@ package asm
 
 import "unsafe"
 
-// dgemmBlocking: a 6×8 tile (12 YMM accumulators); a 256-deep sliver of B
-// is 16 KiB (L1), a 72×256 block of A 144 KiB (L2).
-var dgemmBlocking = blocking{mr: 6, nr: 8, kc: 256, mc: 72, nc: 4080}
+// dgemmImpls lists the fp64 micro-kernels this CPU can run, best first; the
+// last is always the pure-Go twin. Dgemm uses the first.
+//
+// Blocking: with AVX-512 a 12×16 tile (24 ZMM accumulators), a 192-deep
+// sliver of B is 24 KiB (L1) and a 96×192 block of A 144 KiB (L2); with
+// AVX2 a 6×8 tile (12 YMM accumulators), a 256-deep sliver of B 16 KiB and
+// a 72×256 block of A 144 KiB.
+var dgemmImpls = available(
+	gemmImpl[float64]{"avx512", useAVX512, blocking{mr: 12, nr: 16, kc: 384, mc: 96, nc: 4096}, dgemmAVX512},
+	gemmImpl[float64]{"avx2", useAVX2FMA, blocking{mr: 6, nr: 8, kc: 256, mc: 72, nc: 4080}, dgemmAVX2},
+	gemmImpl[float64]{"go", true, blocking{mr: 6, nr: 8, kc: 256, mc: 72, nc: 4080}, dgemmGo6x8},
+)
+
+// dgemmKernel12x16 is the AVX-512 micro-kernel for a 12×16 tile: it adds
+// Σ_{p<k} a[p*12+i]*b[p*16+j] to c[i*ldc+j]. a, b and c must hold the tile.
+//
+//go:noescape
+func dgemmKernel12x16(k int, a, b, c *float64, ldc int)
 
 // dgemmKernel6x8 is the AVX2+FMA micro-kernel for a 6×8 tile: it adds
 // Σ_{p<k} a[p*6+i]*b[p*8+j] to c[i*ldc+j]. a, b and c must hold the tile.
@@ -14,11 +29,12 @@ var dgemmBlocking = blocking{mr: 6, nr: 8, kc: 256, mc: 72, nc: 4080}
 //go:noescape
 func dgemmKernel6x8(k int, a, b, c *float64, ldc int)
 
-// dgemmKernel runs the micro-kernel of the active path.
-func dgemmKernel(k int, a, b, c []float64, ldc int) {
-	if useAVX2FMA {
-		dgemmKernel6x8(k, unsafe.SliceData(a), unsafe.SliceData(b), unsafe.SliceData(c), ldc)
-		return
-	}
-	dgemmKernelGo(6, 8, k, a, b, c, ldc)
+func dgemmAVX512(k int, a, b, c []float64, ldc int) {
+	dgemmKernel12x16(k, unsafe.SliceData(a), unsafe.SliceData(b), unsafe.SliceData(c), ldc)
 }
+
+func dgemmAVX2(k int, a, b, c []float64, ldc int) {
+	dgemmKernel6x8(k, unsafe.SliceData(a), unsafe.SliceData(b), unsafe.SliceData(c), ldc)
+}
+
+func dgemmGo6x8(k int, a, b, c []float64, ldc int) { dgemmKernelGo(6, 8, k, a, b, c, ldc) }

@@ -16,13 +16,13 @@ import (
 // Large products run on up to GOMAXPROCS goroutines of a shared pool.
 func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	checkGemm("Sgemm", transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc)
-	gemm(&sgemmBlocking, sgemmKernel, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	gemm(sgemmUse, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Dgemm is Sgemm for float64.
 func Dgemm(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	checkGemm("Dgemm", transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc)
-	gemm(&dgemmBlocking, dgemmKernel, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	gemm(dgemmUse, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // checkGemm panics unless the slices and strides hold the operands.
@@ -80,6 +80,31 @@ type blocking struct {
 	kc, mc, nc int // depth, row and column cache blocks (mc a multiple of mr, nc of nr)
 }
 
+// gemmImpl is one micro-kernel with the blocking it is tuned for.
+type gemmImpl[T float32 | float64] struct {
+	name string
+	ok   bool // this CPU runs it (and it is not switched off)
+	bl   blocking
+	kern kernel[T]
+}
+
+// available keeps the impls whose ok is set, in order.
+func available[T float32 | float64](impls ...gemmImpl[T]) []gemmImpl[T] {
+	var out []gemmImpl[T]
+	for _, im := range impls {
+		if im.ok {
+			out = append(out, im)
+		}
+	}
+	return out
+}
+
+// The implementations Sgemm and Dgemm run: the first, best, of each list.
+var (
+	sgemmUse = &sgemmImpls[0]
+	dgemmUse = &dgemmImpls[0]
+)
+
 // kernel is a micro-kernel: for i < mr, j < nr it adds Σₚ a[p·mr+i]·b[p·nr+j]
 // over p < k to c[i·ldc+j]. a and b are packed panels; c is read and written.
 type kernel[T float32 | float64] func(k int, a, b, c []T, ldc int)
@@ -89,7 +114,7 @@ type kernel[T float32 | float64] func(k int, a, b, c []T, ldc int)
 const parallelMin = 96 * 96 * 96
 
 // gemm is the blocked driver behind Sgemm and Dgemm; arguments are checked.
-func gemm[T float32 | float64](bl *blocking, kern kernel[T], transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
+func gemm[T float32 | float64](im *gemmImpl[T], transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
 	if m == 0 || n == 0 {
 		return
 	}
@@ -97,7 +122,8 @@ func gemm[T float32 | float64](bl *blocking, kern kernel[T], transA, transB bool
 	if alpha == 0 || k == 0 {
 		return
 	}
-	g := gemmArgs[T]{bl: bl, kern: kern, transA: transA, transB: transB, k: k, alpha: alpha, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc}
+	bl := &im.bl
+	g := gemmArgs[T]{bl: bl, kern: im.kern, transA: transA, transB: transB, k: k, alpha: alpha, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc}
 	p := workers()
 	if p == 1 || m*n*k < parallelMin {
 		g.run(0, m, 0, n)
@@ -230,35 +256,28 @@ func packA[T float32 | float64](dst []T, trans bool, a []T, lda, ic, pc, mc, kc,
 			}
 			continue
 		}
-		if mr == 6 && mrr == 6 { // the amd64 tile: six rows read side by side, written in order
-			packA6(d, a[(ic+ir)*lda+pc:], lda, kc, alpha)
-			continue
-		}
-		for i := 0; i < mrr; i++ { // op(A)[i, p] = a[i·lda + p]
-			src := a[(ic+ir+i)*lda+pc:][:kc]
-			if alpha == 1 {
-				for p, v := range src {
-					d[p*mr+i] = v
-				}
-			} else {
-				for p, v := range src {
-					d[p*mr+i] = alpha * v
-				}
-			}
-		}
+		interleave(d, a[(ic+ir)*lda+pc:], lda, mrr, kc, mr, alpha) // op(A)[i, p] = a[i·lda + p]
 	}
 }
 
-// packA6 packs six rows of a (stride lda, kc long from a[0]) as one 6-row
-// sliver: d[p*6+i] = alpha·a[i*lda+p].
-func packA6[T float32 | float64](d, a []T, lda, kc int, alpha T) {
-	r0, r1, r2 := a[:kc], a[lda:][:kc], a[2*lda:][:kc]
-	r3, r4, r5 := a[3*lda:][:kc], a[4*lda:][:kc], a[5*lda:][:kc]
-	d = d[:6*kc]
-	for p := range r0 {
-		o := d[p*6 : p*6+6 : p*6+6]
-		o[0], o[1], o[2] = alpha*r0[p], alpha*r1[p], alpha*r2[p]
-		o[3], o[4], o[5] = alpha*r3[p], alpha*r4[p], alpha*r5[p]
+// interleave writes rows of src (stride ld, kc long) side by side:
+// d[p*stride+i] = alpha·src[i*ld+p] for i < rows, p < kc. It reads four rows
+// at a time so that the writes go forward through d.
+func interleave[T float32 | float64](d, src []T, ld, rows, kc, stride int, alpha T) {
+	i := 0
+	for ; i+4 <= rows; i += 4 {
+		r0, r1 := src[i*ld:][:kc], src[(i+1)*ld:][:kc]
+		r2, r3 := src[(i+2)*ld:][:kc], src[(i+3)*ld:][:kc]
+		o := d[i:]
+		for p := range r0 {
+			q := o[p*stride : p*stride+4 : p*stride+4]
+			q[0], q[1], q[2], q[3] = alpha*r0[p], alpha*r1[p], alpha*r2[p], alpha*r3[p]
+		}
+	}
+	for ; i < rows; i++ {
+		for p, v := range src[i*ld:][:kc] {
+			d[p*stride+i] = alpha * v
+		}
 	}
 }
 
@@ -278,12 +297,7 @@ func packB[T float32 | float64](dst []T, trans bool, b []T, ldb, pc, jc, kc, nc,
 			}
 			continue
 		}
-		for j := 0; j < nrr; j++ { // op(B)[p, j] = b[j·ldb + p]
-			src := b[(jc+jr+j)*ldb+pc:][:kc]
-			for p, v := range src {
-				d[p*nr+j] = v
-			}
-		}
+		interleave(d, b[(jc+jr)*ldb+pc:], ldb, nrr, kc, nr, 1) // op(B)[p, j] = b[j·ldb + p]
 	}
 }
 

@@ -75,22 +75,20 @@ func BenchmarkDgemm(b *testing.B) {
 }
 
 // The micro-kernels alone on L1-resident panels: the ceiling for the drivers.
-func BenchmarkSgemmKernel(b *testing.B) {
-	bl := &sgemmBlocking
-	k := bl.kc
-	a, bm, c := randSlice[float32](rand.New(rand.NewPCG(1, 1)), k*bl.mr), randSlice[float32](rand.New(rand.NewPCG(1, 2)), k*bl.nr), make([]float32, bl.mr*bl.nr)
-	for b.Loop() {
-		sgemmKernel(k, a, bm, c, bl.nr)
-	}
-	b.ReportMetric(2*float64(k*bl.mr*bl.nr)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-}
+func BenchmarkSgemmKernel(b *testing.B) { benchKernels(b, sgemmImpls) }
+func BenchmarkDgemmKernel(b *testing.B) { benchKernels(b, dgemmImpls) }
 
-func BenchmarkDgemmKernel(b *testing.B) {
-	bl := &dgemmBlocking
-	k := bl.kc
-	a, bm, c := randSlice[float64](rand.New(rand.NewPCG(1, 1)), k*bl.mr), randSlice[float64](rand.New(rand.NewPCG(1, 2)), k*bl.nr), make([]float64, bl.mr*bl.nr)
-	for b.Loop() {
-		dgemmKernel(k, a, bm, c, bl.nr)
+func benchKernels[T float](b *testing.B, impls []gemmImpl[T]) {
+	for _, im := range impls {
+		bl := &im.bl
+		k := bl.kc
+		r := rand.New(rand.NewPCG(1, 1))
+		a, bm, c := randSlice[T](r, k*bl.mr), randSlice[T](r, k*bl.nr), make([]T, bl.mr*bl.nr)
+		b.Run(im.name, func(b *testing.B) {
+			for b.Loop() {
+				im.kern(k, a, bm, c, bl.nr)
+			}
+			b.ReportMetric(2*float64(k*bl.mr*bl.nr)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
 	}
-	b.ReportMetric(2*float64(k*bl.mr*bl.nr)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 }

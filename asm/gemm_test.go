@@ -151,12 +151,30 @@ func testKernel[T float](t *testing.T, bl *blocking, kern kernel[T], twin func(m
 	}
 }
 
-func TestSgemmKernel(t *testing.T) {
-	t.Logf("path %s, features %q", Path(), Features())
-	testKernel(t, &sgemmBlocking, sgemmKernel, sgemmKernelGo)
+// eachImpl runs f once per micro-kernel this CPU has, with Sgemm or Dgemm
+// switched to it, so an AVX-512 machine tests its AVX2 kernels too.
+func eachImpl[T float](t *testing.T, impls []gemmImpl[T], use **gemmImpl[T], f func(t *testing.T, im *gemmImpl[T])) {
+	save := *use
+	defer func() { *use = save }()
+	for i := range impls {
+		im := &impls[i]
+		*use = im
+		t.Run(im.name, func(t *testing.T) { f(t, im) })
+	}
 }
 
-func TestDgemmKernel(t *testing.T) { testKernel(t, &dgemmBlocking, dgemmKernel, dgemmKernelGo) }
+func TestSgemmKernel(t *testing.T) {
+	t.Logf("path %s, features %q", Path(), Features())
+	eachImpl(t, sgemmImpls, &sgemmUse, func(t *testing.T, im *gemmImpl[float32]) {
+		testKernel(t, &im.bl, im.kern, sgemmKernelGo)
+	})
+}
+
+func TestDgemmKernel(t *testing.T) {
+	eachImpl(t, dgemmImpls, &dgemmUse, func(t *testing.T, im *gemmImpl[float64]) {
+		testKernel(t, &im.bl, im.kern, dgemmKernelGo)
+	})
+}
 
 // fuzzKernel reads a depth and the tile operands from raw bytes, so the
 // fuzzer explores bit patterns: NaN payloads, infinities, subnormals.
@@ -197,7 +215,9 @@ func FuzzSgemmKernel(f *testing.F) {
 	f.Add([]byte{}, uint8(5), uint8(0))
 	f.Add([]byte{0, 0, 0xc0, 0x7f, 0, 0, 0x80, 0x7f, 1, 0, 0, 0}, uint8(17), uint8(3))
 	f.Fuzz(func(t *testing.T, data []byte, k, ldcPad uint8) {
-		fuzzKernel(t, &sgemmBlocking, sgemmKernel, sgemmKernelGo, data, k, ldcPad)
+		for _, im := range sgemmImpls {
+			fuzzKernel(t, &im.bl, im.kern, sgemmKernelGo, data, k, ldcPad)
+		}
 	})
 }
 
@@ -205,7 +225,9 @@ func FuzzDgemmKernel(f *testing.F) {
 	f.Add([]byte{}, uint8(5), uint8(0))
 	f.Add([]byte{0, 0, 0, 0, 0, 0, 0xf8, 0x7f, 1, 0, 0, 0, 0, 0, 0, 0}, uint8(17), uint8(3))
 	f.Fuzz(func(t *testing.T, data []byte, k, ldcPad uint8) {
-		fuzzKernel(t, &dgemmBlocking, dgemmKernel, dgemmKernelGo, data, k, ldcPad)
+		for _, im := range dgemmImpls {
+			fuzzKernel(t, &im.bl, im.kern, dgemmKernelGo, data, k, ldcPad)
+		}
 	})
 }
 
@@ -308,6 +330,10 @@ func runGemmCase[T float](t *testing.T, r *rand.Rand, f gemmFunc[T], g gemmCase)
 	}
 }
 
+// bigShapes cross the cache blocks (kc, mc, nc) and the parallel threshold,
+// tall and wide so both split directions run.
+var bigShapes = [][3]int{{300, 517, 257}, {517, 130, 300}, {1000, 40, 600}, {40, 1100, 520}, {150, 4200, 3}, {97, 101, 513}}
+
 var edgeSizes = []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 15, 16, 17, 23, 24, 25, 31, 32, 33, 47, 48, 49, 63, 64, 65, 66, 67}
 
 func testGemm[T float](t *testing.T, f gemmFunc[T]) {
@@ -315,10 +341,14 @@ func testGemm[T float](t *testing.T, f gemmFunc[T]) {
 	alphas := []float64{1, -0.5, 0, 2.5}
 	betas := []float64{0, 1, -1.5, 0.25}
 	n := 0
+	reps, big := 6, bigShapes
+	if raceEnabled || testing.Short() {
+		reps, big = 1, bigShapes[:1]
+	}
 	for _, tA := range []bool{false, true} {
 		for _, tB := range []bool{false, true} {
 			for m := 0; m <= 67; m++ {
-				for rep := 0; rep < 6; rep++ {
+				for rep := 0; rep < reps; rep++ {
 					g := gemmCase{transA: tA, transB: tB, m: m,
 						n: edgeSizes[r.IntN(len(edgeSizes))], k: r.IntN(68),
 						alpha: alphas[r.IntN(len(alphas))], beta: betas[r.IntN(len(betas))],
@@ -334,9 +364,6 @@ func testGemm[T float](t *testing.T, f gemmFunc[T]) {
 			}
 		}
 	}
-	// Shapes past the cache blocks (kc, mc, nc) and the parallel threshold,
-	// tall and wide so both split directions run.
-	big := [][3]int{{300, 517, 257}, {517, 130, 300}, {1000, 40, 600}, {40, 1100, 520}, {150, 4200, 3}, {97, 101, 513}}
 	for i, s := range big {
 		for _, tA := range []bool{false, true} {
 			for _, tB := range []bool{false, true} {
@@ -351,8 +378,13 @@ func testGemm[T float](t *testing.T, f gemmFunc[T]) {
 	t.Logf("%d cases", n)
 }
 
-func TestSgemm(t *testing.T) { testGemm(t, Sgemm) }
-func TestDgemm(t *testing.T) { testGemm(t, Dgemm) }
+func TestSgemm(t *testing.T) {
+	eachImpl(t, sgemmImpls, &sgemmUse, func(t *testing.T, _ *gemmImpl[float32]) { testGemm(t, Sgemm) })
+}
+
+func TestDgemm(t *testing.T) {
+	eachImpl(t, dgemmImpls, &dgemmUse, func(t *testing.T, _ *gemmImpl[float64]) { testGemm(t, Dgemm) })
+}
 
 // TestGemmParallel runs large products with more pieces than cores and from
 // several goroutines at once (run it with -race).
@@ -413,10 +445,12 @@ func fuzzGemm[T float](t *testing.T, f gemmFunc[T], m, n, k uint8, flags uint8, 
 
 func FuzzSgemm(f *testing.F) {
 	f.Add(uint8(7), uint8(17), uint8(5), uint8(0x43), uint64(11))
+	f.Add(uint8(13), uint8(33), uint8(70), uint8(0x12), uint64(5))
 	f.Fuzz(func(t *testing.T, m, n, k, flags uint8, seed uint64) { fuzzGemm(t, Sgemm, m, n, k, flags, seed) })
 }
 
 func FuzzDgemm(f *testing.F) {
 	f.Add(uint8(7), uint8(9), uint8(5), uint8(0x43), uint64(11))
+	f.Add(uint8(25), uint8(17), uint8(70), uint8(0x12), uint64(5))
 	f.Fuzz(func(t *testing.T, m, n, k, flags uint8, seed uint64) { fuzzGemm(t, Dgemm, m, n, k, flags, seed) })
 }

@@ -4,9 +4,24 @@ package asm
 
 import "unsafe"
 
-// sgemmBlocking: a 6×16 tile (12 YMM accumulators); a 256-deep sliver of B
-// is 16 KiB (L1), a 144×256 block of A 144 KiB (L2).
-var sgemmBlocking = blocking{mr: 6, nr: 16, kc: 256, mc: 144, nc: 4080}
+// sgemmImpls lists the fp32 micro-kernels this CPU can run, best first; the
+// last is always the pure-Go twin. Sgemm uses the first.
+//
+// Blocking: with AVX-512 a 12×32 tile (24 ZMM accumulators), a 192-deep
+// sliver of B is 24 KiB (L1) and a 192×192 block of A 144 KiB (L2); with
+// AVX2 a 6×16 tile (12 YMM accumulators), a 256-deep sliver of B 16 KiB
+// and a 144×256 block of A 144 KiB.
+var sgemmImpls = available(
+	gemmImpl[float32]{"avx512", useAVX512, blocking{mr: 12, nr: 32, kc: 256, mc: 144, nc: 4096}, sgemmAVX512},
+	gemmImpl[float32]{"avx2", useAVX2FMA, blocking{mr: 6, nr: 16, kc: 256, mc: 144, nc: 4080}, sgemmAVX2},
+	gemmImpl[float32]{"go", true, blocking{mr: 6, nr: 16, kc: 256, mc: 144, nc: 4080}, sgemmGo6x16},
+)
+
+// sgemmKernel12x32 is the AVX-512 micro-kernel for a 12×32 tile: it adds
+// Σ_{p<k} a[p*12+i]*b[p*32+j] to c[i*ldc+j]. a, b and c must hold the tile.
+//
+//go:noescape
+func sgemmKernel12x32(k int, a, b, c *float32, ldc int)
 
 // sgemmKernel6x16 is the AVX2+FMA micro-kernel for a 6×16 tile: it adds
 // Σ_{p<k} a[p*6+i]*b[p*16+j] to c[i*ldc+j]. a, b and c must hold the tile.
@@ -14,11 +29,12 @@ var sgemmBlocking = blocking{mr: 6, nr: 16, kc: 256, mc: 144, nc: 4080}
 //go:noescape
 func sgemmKernel6x16(k int, a, b, c *float32, ldc int)
 
-// sgemmKernel runs the micro-kernel of the active path.
-func sgemmKernel(k int, a, b, c []float32, ldc int) {
-	if useAVX2FMA {
-		sgemmKernel6x16(k, unsafe.SliceData(a), unsafe.SliceData(b), unsafe.SliceData(c), ldc)
-		return
-	}
-	sgemmKernelGo(6, 16, k, a, b, c, ldc)
+func sgemmAVX512(k int, a, b, c []float32, ldc int) {
+	sgemmKernel12x32(k, unsafe.SliceData(a), unsafe.SliceData(b), unsafe.SliceData(c), ldc)
 }
+
+func sgemmAVX2(k int, a, b, c []float32, ldc int) {
+	sgemmKernel6x16(k, unsafe.SliceData(a), unsafe.SliceData(b), unsafe.SliceData(c), ldc)
+}
+
+func sgemmGo6x16(k int, a, b, c []float32, ldc int) { sgemmKernelGo(6, 16, k, a, b, c, ldc) }

@@ -1,0 +1,188 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// Register roles of sgemmKernel12x32. Row i of the tile accumulates in Z(8+2i)
+// (columns 0:16) and Z(9+2i) (columns 16:32).
+#define kLeft  CX  // depth steps left
+#define aPtr   SI  // packed A sliver: 12 floats per step
+#define bPtr   DI  // packed B sliver: 32 floats per step
+#define cRow   DX  // current row of the C tile
+#define ldcB   R8  // C row stride in bytes
+#define cPre   R9  // row being prefetched
+#define bLo    Z0  // B[p][0:16]
+#define bHi    Z1  // B[p][16:32]
+#define a0     Z2  // A[p][i] broadcast, rows 0, 4, 8
+#define a1     Z3  // A[p][i] broadcast, rows 1, 5, 9
+#define a2     Z4  // A[p][i] broadcast, rows 2, 6, 10
+#define a3     Z5  // A[p][i] broadcast, rows 3, 7, 11
+
+// STEP does one depth step p at byte offsets ao into A and bo into B:
+// two loads of B, twelve broadcasts of A, 24 FMAs into Z8–Z31.
+#define STEP(ao, bo) \
+	VMOVUPS      bo(bPtr), bLo;           /* bLo = B[p][0:16]         */ \
+	VMOVUPS      bo+64(bPtr), bHi;        /* bHi = B[p][16:32]        */ \
+	VBROADCASTSS ao+0(aPtr), a0;          /* a0 = A[p][0]             */ \
+	VBROADCASTSS ao+4(aPtr), a1;          /* a1 = A[p][1]             */ \
+	VBROADCASTSS ao+8(aPtr), a2;          /* a2 = A[p][2]             */ \
+	VBROADCASTSS ao+12(aPtr), a3;         /* a3 = A[p][3]             */ \
+	VFMADD231PS  bLo, a0, Z8;             /* C[0][0:16] += A[p][0]·bLo */ \
+	VFMADD231PS  bHi, a0, Z9;             /* C[0][16:32] += A[p][0]·bHi */ \
+	VFMADD231PS  bLo, a1, Z10;            /* C[1][0:16] += A[p][1]·bLo */ \
+	VFMADD231PS  bHi, a1, Z11;            /* C[1][16:32] += A[p][1]·bHi */ \
+	VFMADD231PS  bLo, a2, Z12;            /* C[2][0:16] += A[p][2]·bLo */ \
+	VFMADD231PS  bHi, a2, Z13;            /* C[2][16:32] += A[p][2]·bHi */ \
+	VFMADD231PS  bLo, a3, Z14;            /* C[3][0:16] += A[p][3]·bLo */ \
+	VFMADD231PS  bHi, a3, Z15;            /* C[3][16:32] += A[p][3]·bHi */ \
+	VBROADCASTSS ao+16(aPtr), a0;         /* a0 = A[p][4]             */ \
+	VBROADCASTSS ao+20(aPtr), a1;         /* a1 = A[p][5]             */ \
+	VBROADCASTSS ao+24(aPtr), a2;         /* a2 = A[p][6]             */ \
+	VBROADCASTSS ao+28(aPtr), a3;         /* a3 = A[p][7]             */ \
+	VFMADD231PS  bLo, a0, Z16;            /* C[4][0:16] += A[p][4]·bLo */ \
+	VFMADD231PS  bHi, a0, Z17;            /* C[4][16:32] += A[p][4]·bHi */ \
+	VFMADD231PS  bLo, a1, Z18;            /* C[5][0:16] += A[p][5]·bLo */ \
+	VFMADD231PS  bHi, a1, Z19;            /* C[5][16:32] += A[p][5]·bHi */ \
+	VFMADD231PS  bLo, a2, Z20;            /* C[6][0:16] += A[p][6]·bLo */ \
+	VFMADD231PS  bHi, a2, Z21;            /* C[6][16:32] += A[p][6]·bHi */ \
+	VFMADD231PS  bLo, a3, Z22;            /* C[7][0:16] += A[p][7]·bLo */ \
+	VFMADD231PS  bHi, a3, Z23;            /* C[7][16:32] += A[p][7]·bHi */ \
+	VBROADCASTSS ao+32(aPtr), a0;         /* a0 = A[p][8]             */ \
+	VBROADCASTSS ao+36(aPtr), a1;         /* a1 = A[p][9]             */ \
+	VBROADCASTSS ao+40(aPtr), a2;         /* a2 = A[p][10]            */ \
+	VBROADCASTSS ao+44(aPtr), a3;         /* a3 = A[p][11]            */ \
+	VFMADD231PS  bLo, a0, Z24;            /* C[8][0:16] += A[p][8]·bLo */ \
+	VFMADD231PS  bHi, a0, Z25;            /* C[8][16:32] += A[p][8]·bHi */ \
+	VFMADD231PS  bLo, a1, Z26;            /* C[9][0:16] += A[p][9]·bLo */ \
+	VFMADD231PS  bHi, a1, Z27;            /* C[9][16:32] += A[p][9]·bHi */ \
+	VFMADD231PS  bLo, a2, Z28;            /* C[10][0:16] += A[p][10]·bLo */ \
+	VFMADD231PS  bHi, a2, Z29;            /* C[10][16:32] += A[p][10]·bHi */ \
+	VFMADD231PS  bLo, a3, Z30;            /* C[11][0:16] += A[p][11]·bLo */ \
+	VFMADD231PS  bHi, a3, Z31             /* C[11][16:32] += A[p][11]·bHi */
+
+// ADDROW adds the accumulators lo, hi to the 32 floats at cRow, then moves
+// cRow one row down.
+#define ADDROW(lo, hi) \
+	VADDPS  (cRow), lo, lo;               /* lo += C[i][0:16]         */ \
+	VMOVUPS lo, (cRow);                   /* C[i][0:16] = lo          */ \
+	VADDPS  64(cRow), hi, hi;             /* hi += C[i][16:32]        */ \
+	VMOVUPS hi, 64(cRow);                 /* C[i][16:32] = hi         */ \
+	ADDQ    ldcB, cRow                    /* next row of C            */
+
+// func sgemmKernel12x32(k int, a, b, c *float32, ldc int)
+//
+// In:  k depth, a packed A (k×12, row i of the tile at a[p*12+i]), b packed B
+//      (k×32, b[p*32+j]), c the C tile (12 rows of 32, stride ldc floats).
+// Out: C[i][j] += Σ_p a[p*12+i]·b[p*32+j]; CX, SI, DI, DX, R8, R9, Z0–Z5 and
+//      Z8–Z31 clobbered. The depth loop is unrolled twice; C is prefetched first
+//      so its misses overlap the arithmetic. Needs AVX-512F.
+TEXT ·sgemmKernel12x32(SB), NOSPLIT, $0-40
+	MOVQ    k+0(FP), kLeft         // kLeft = k
+	MOVQ    a+8(FP), aPtr          // aPtr = &a[0]
+	MOVQ    b+16(FP), bPtr         // bPtr = &b[0]
+	MOVQ    c+24(FP), cRow         // cRow = &c[0]
+	MOVQ    ldc+32(FP), ldcB       // ldcB = ldc
+	SHLQ    $2, ldcB               // ldcB *= 4 bytes
+	MOVQ    cRow, cPre             // cPre = row 0 of C
+	PREFETCHT0 (cPre)              // fetch C row 0, first line
+	PREFETCHT0 64(cPre)            // second line
+	PREFETCHT0 127(cPre)           // and its last byte's line
+	ADDQ    ldcB, cPre             // next row
+	PREFETCHT0 (cPre)              // fetch C row 1, first line
+	PREFETCHT0 64(cPre)            // second line
+	PREFETCHT0 127(cPre)           // and its last byte's line
+	ADDQ    ldcB, cPre             // next row
+	PREFETCHT0 (cPre)              // fetch C row 2, first line
+	PREFETCHT0 64(cPre)            // second line
+	PREFETCHT0 127(cPre)           // and its last byte's line
+	ADDQ    ldcB, cPre             // next row
+	PREFETCHT0 (cPre)              // fetch C row 3, first line
+	PREFETCHT0 64(cPre)            // second line
+	PREFETCHT0 127(cPre)           // and its last byte's line
+	ADDQ    ldcB, cPre             // next row
+	PREFETCHT0 (cPre)              // fetch C row 4, first line
+	PREFETCHT0 64(cPre)            // second line
+	PREFETCHT0 127(cPre)           // and its last byte's line
+	ADDQ    ldcB, cPre             // next row
+	PREFETCHT0 (cPre)              // fetch C row 5, first line
+	PREFETCHT0 64(cPre)            // second line
+	PREFETCHT0 127(cPre)           // and its last byte's line
+	ADDQ    ldcB, cPre             // next row
+	PREFETCHT0 (cPre)              // fetch C row 6, first line
+	PREFETCHT0 64(cPre)            // second line
+	PREFETCHT0 127(cPre)           // and its last byte's line
+	ADDQ    ldcB, cPre             // next row
+	PREFETCHT0 (cPre)              // fetch C row 7, first line
+	PREFETCHT0 64(cPre)            // second line
+	PREFETCHT0 127(cPre)           // and its last byte's line
+	ADDQ    ldcB, cPre             // next row
+	PREFETCHT0 (cPre)              // fetch C row 8, first line
+	PREFETCHT0 64(cPre)            // second line
+	PREFETCHT0 127(cPre)           // and its last byte's line
+	ADDQ    ldcB, cPre             // next row
+	PREFETCHT0 (cPre)              // fetch C row 9, first line
+	PREFETCHT0 64(cPre)            // second line
+	PREFETCHT0 127(cPre)           // and its last byte's line
+	ADDQ    ldcB, cPre             // next row
+	PREFETCHT0 (cPre)              // fetch C row 10, first line
+	PREFETCHT0 64(cPre)            // second line
+	PREFETCHT0 127(cPre)           // and its last byte's line
+	ADDQ    ldcB, cPre             // next row
+	PREFETCHT0 (cPre)              // fetch C row 11, first line
+	PREFETCHT0 64(cPre)            // second line
+	PREFETCHT0 127(cPre)           // and its last byte's line
+	VPXORQ  Z8, Z8, Z8             // Z8 = 0: zero the 24 accumulators
+	VPXORQ  Z9, Z9, Z9             // Z9 = 0
+	VPXORQ  Z10, Z10, Z10          // Z10 = 0
+	VPXORQ  Z11, Z11, Z11          // Z11 = 0
+	VPXORQ  Z12, Z12, Z12          // Z12 = 0
+	VPXORQ  Z13, Z13, Z13          // Z13 = 0
+	VPXORQ  Z14, Z14, Z14          // Z14 = 0
+	VPXORQ  Z15, Z15, Z15          // Z15 = 0
+	VPXORQ  Z16, Z16, Z16          // Z16 = 0
+	VPXORQ  Z17, Z17, Z17          // Z17 = 0
+	VPXORQ  Z18, Z18, Z18          // Z18 = 0
+	VPXORQ  Z19, Z19, Z19          // Z19 = 0
+	VPXORQ  Z20, Z20, Z20          // Z20 = 0
+	VPXORQ  Z21, Z21, Z21          // Z21 = 0
+	VPXORQ  Z22, Z22, Z22          // Z22 = 0
+	VPXORQ  Z23, Z23, Z23          // Z23 = 0
+	VPXORQ  Z24, Z24, Z24          // Z24 = 0
+	VPXORQ  Z25, Z25, Z25          // Z25 = 0
+	VPXORQ  Z26, Z26, Z26          // Z26 = 0
+	VPXORQ  Z27, Z27, Z27          // Z27 = 0
+	VPXORQ  Z28, Z28, Z28          // Z28 = 0
+	VPXORQ  Z29, Z29, Z29          // Z29 = 0
+	VPXORQ  Z30, Z30, Z30          // Z30 = 0
+	VPXORQ  Z31, Z31, Z31          // Z31 = 0
+	CMPQ    kLeft, $2              // fewer than 2 steps?
+	JLT     tail                   // then one at a time
+
+loop2:
+	STEP(0, 0)                     // step p+0
+	STEP(48, 128)                  // step p+1
+	ADDQ    $96, aPtr              // aPtr to step p+2
+	ADDQ    $256, bPtr             // bPtr to step p+2
+	SUBQ    $2, kLeft              // two steps done
+	CMPQ    kLeft, $2              // two more?
+	JGE     loop2                  // then loop
+
+tail:
+	TESTQ   kLeft, kLeft           // a step left?
+	JZ      store                  // no: add to C
+	STEP(0, 0)                     // the last step
+
+store:
+	ADDROW(Z8, Z9)                 // C row 0 += accumulators
+	ADDROW(Z10, Z11)               // C row 1 += accumulators
+	ADDROW(Z12, Z13)               // C row 2 += accumulators
+	ADDROW(Z14, Z15)               // C row 3 += accumulators
+	ADDROW(Z16, Z17)               // C row 4 += accumulators
+	ADDROW(Z18, Z19)               // C row 5 += accumulators
+	ADDROW(Z20, Z21)               // C row 6 += accumulators
+	ADDROW(Z22, Z23)               // C row 7 += accumulators
+	ADDROW(Z24, Z25)               // C row 8 += accumulators
+	ADDROW(Z26, Z27)               // C row 9 += accumulators
+	ADDROW(Z28, Z29)               // C row 10 += accumulators
+	ADDROW(Z30, Z31)               // C row 11 += accumulators
+	VZEROUPPER                     // leave AVX state clean for SSE code
+	RET
