@@ -185,15 +185,17 @@ type gemmArgs[T float32 | float64] struct {
 func (g *gemmArgs[T]) run(m0, m1, n0, n1 int) {
 	bl := g.bl
 	m, n, k := m1-m0, n1-n0, g.k
-	kcMax := min(bl.kc, k)
+	// Depth blocks of equal size: k = 257 is two blocks of 129 and 128,
+	// not 256 and a 1-deep block that spends its time on C.
+	kcMax := (k + (k+bl.kc-1)/bl.kc - 1) / ((k + bl.kc - 1) / bl.kc)
 	mcMax := min(bl.mc, ceilTo(m, bl.mr))
 	ncMax := min(bl.nc, ceilTo(n, bl.nr))
 	w := getWork[T](mcMax*kcMax, kcMax*ncMax, bl.mr*bl.nr)
 	defer putWork(w)
 	for jc := n0; jc < n1; jc += bl.nc {
 		nc := min(bl.nc, n1-jc)
-		for pc := 0; pc < k; pc += bl.kc {
-			kc := min(bl.kc, k-pc)
+		for pc := 0; pc < k; pc += kcMax {
+			kc := min(kcMax, k-pc)
 			packB(w.b, g.transB, g.b, g.ldb, pc, jc, kc, nc, bl.nr)
 			for ic := m0; ic < m1; ic += bl.mc {
 				mc := min(bl.mc, m1-ic)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
@@ -28,50 +29,62 @@ func benchOperands[T float](n int) (a, bm, c []T) {
 	return randSlice[T](r, n*n), randSlice[T](r, n*n), make([]T, n*n)
 }
 
-func BenchmarkSgemm(b *testing.B) {
-	impl := gonum.Implementation{}
+// benchGemm runs goaten/N (the kernels Sgemm/Dgemm pick), goaten-NAME/N for
+// each other assembly kernel this CPU has (avx2 on an AVX-512 machine), and
+// gonum/N through peer.
+func benchGemm[T float](b *testing.B, impls []gemmImpl[T], use **gemmImpl[T], f gemmFunc[T], peer gemmFunc[T]) {
+	size := int64(unsafe.Sizeof(T(0)))
 	for _, n := range gemmSizes {
-		a, bm, c := benchOperands[float32](n)
-		b.Run(fmt.Sprintf("goaten/%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(3 * n * n * 4))
-			for b.Loop() {
-				Sgemm(false, false, n, n, n, 1, a, n, bm, n, 0, c, n)
+		a, bm, c := benchOperands[T](n)
+		for i := range impls {
+			im := &impls[i]
+			name := "goaten"
+			if i > 0 {
+				if im.name == "go" {
+					continue // the twin has its own run: GOATEN_PUREGO=1 or -tags purego
+				}
+				name += "-" + im.name
 			}
-			reportGemm(b, n)
-		})
+			b.Run(fmt.Sprintf("%s/%d", name, n), func(b *testing.B) {
+				save := *use
+				defer func() { *use = save }()
+				*use = im
+				b.ReportAllocs()
+				b.SetBytes(3 * int64(n*n) * size)
+				for b.Loop() {
+					f(false, false, n, n, n, 1, a, n, bm, n, 0, c, n)
+				}
+				reportGemm(b, n)
+			})
+		}
 		b.Run(fmt.Sprintf("gonum/%d", n), func(b *testing.B) {
 			b.ReportAllocs()
-			b.SetBytes(int64(3 * n * n * 4))
+			b.SetBytes(3 * int64(n*n) * size)
 			for b.Loop() {
-				impl.Sgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, a, n, bm, n, 0, c, n)
+				peer(false, false, n, n, n, 1, a, n, bm, n, 0, c, n)
 			}
 			reportGemm(b, n)
 		})
 	}
 }
 
+func BenchmarkSgemm(b *testing.B) {
+	benchGemm(b, sgemmImpls, &sgemmUse, Sgemm, func(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, bm []float32, ldb int, beta float32, c []float32, ldc int) {
+		gonum.Implementation{}.Sgemm(trans(tA), trans(tB), m, n, k, alpha, a, lda, bm, ldb, beta, c, ldc)
+	})
+}
+
 func BenchmarkDgemm(b *testing.B) {
-	impl := gonum.Implementation{}
-	for _, n := range gemmSizes {
-		a, bm, c := benchOperands[float64](n)
-		b.Run(fmt.Sprintf("goaten/%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(3 * n * n * 8))
-			for b.Loop() {
-				Dgemm(false, false, n, n, n, 1, a, n, bm, n, 0, c, n)
-			}
-			reportGemm(b, n)
-		})
-		b.Run(fmt.Sprintf("gonum/%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(int64(3 * n * n * 8))
-			for b.Loop() {
-				impl.Dgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, a, n, bm, n, 0, c, n)
-			}
-			reportGemm(b, n)
-		})
+	benchGemm(b, dgemmImpls, &dgemmUse, Dgemm, func(tA, tB bool, m, n, k int, alpha float64, a []float64, lda int, bm []float64, ldb int, beta float64, c []float64, ldc int) {
+		gonum.Implementation{}.Dgemm(trans(tA), trans(tB), m, n, k, alpha, a, lda, bm, ldb, beta, c, ldc)
+	})
+}
+
+func trans(t bool) blas.Transpose {
+	if t {
+		return blas.Trans
 	}
+	return blas.NoTrans
 }
 
 // The micro-kernels alone on L1-resident panels: the ceiling for the drivers.
