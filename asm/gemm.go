@@ -111,7 +111,7 @@ type kernel[T float32 | float64] func(k int, a, b, c []T, ldc int)
 
 // parallelMin is the smallest m·n·k split across goroutines: below it the
 // hand-off costs more than a second core gives back.
-const parallelMin = 96 * 96 * 96
+var parallelMin = 96 * 96 * 96
 
 // gemm is the blocked driver behind Sgemm and Dgemm; arguments are checked.
 func gemm[T float32 | float64](im *gemmImpl[T], transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
@@ -129,10 +129,14 @@ func gemm[T float32 | float64](im *gemmImpl[T], transA, transB bool, m, n, k int
 		g.run(0, m, 0, n)
 		return
 	}
-	// Split the larger of m and n into p strips of whole tiles, so each
-	// worker packs only its strip of that operand (and all of the other).
 	// gp is a copy, so that only the parallel path moves it to the heap.
 	gp := g
+	if m >= 2*p*bl.mr {
+		gp.team(p, m, n)
+		return
+	}
+	// Too few rows to share: split n into p strips of whole tiles; each
+	// worker packs its strip of B and all of the (short) A.
 	if n >= m {
 		step := ceilTo((n+p-1)/p, bl.nr)
 		parallelFor((n+step-1)/step, func(i int) {
@@ -147,6 +151,13 @@ func gemm[T float32 | float64](im *gemmImpl[T], transA, transB bool, m, n, k int
 }
 
 func ceilTo(x, q int) int { return (x + q - 1) / q * q }
+
+// depthBlock cuts k into blocks of equal size at most kc: k = 257 is two
+// blocks of 129 and 128, not 256 and a 1-deep block that spends its time on C.
+func depthBlock(k, kc int) int {
+	nb := (k + kc - 1) / kc
+	return (k + nb - 1) / nb
+}
 
 // scaleC sets C = beta·C; beta 0 writes zeros without reading C.
 func scaleC[T float32 | float64](m, n int, beta T, c []T, ldc int) {
@@ -185,9 +196,7 @@ type gemmArgs[T float32 | float64] struct {
 func (g *gemmArgs[T]) run(m0, m1, n0, n1 int) {
 	bl := g.bl
 	m, n, k := m1-m0, n1-n0, g.k
-	// Depth blocks of equal size: k = 257 is two blocks of 129 and 128,
-	// not 256 and a 1-deep block that spends its time on C.
-	kcMax := (k + (k+bl.kc-1)/bl.kc - 1) / ((k + bl.kc - 1) / bl.kc)
+	kcMax := depthBlock(k, bl.kc)
 	mcMax := min(bl.mc, ceilTo(m, bl.mr))
 	ncMax := min(bl.nc, ceilTo(n, bl.nr))
 	w := getWork[T](mcMax*kcMax, kcMax*ncMax, bl.mr*bl.nr)
@@ -200,19 +209,73 @@ func (g *gemmArgs[T]) run(m0, m1, n0, n1 int) {
 			for ic := m0; ic < m1; ic += bl.mc {
 				mc := min(bl.mc, m1-ic)
 				packA(w.a, g.transA, g.a, g.lda, ic, pc, mc, kc, bl.mr, g.alpha)
-				g.macro(w, ic, jc, mc, nc, kc)
+				g.macro(w, w.b, ic, jc, mc, nc, kc)
 			}
 		}
 	}
 }
 
+// team computes the whole product on p goroutines that share each packed
+// panel of B: per depth block, each packs every p-th sliver of it into one
+// of two shared buffers, all meet at a barrier, then each runs its strip of
+// rows (whole tiles) against the full panel with its own packed A. The two
+// buffers let a goroutine pack the next panel while a slower one still
+// reads this one; the barrier of the next block keeps the panel after that
+// from overwriting a buffer in use.
+func (g *gemmArgs[T]) team(p, m, n int) {
+	bl := g.bl
+	k := g.k
+	kcMax := depthBlock(k, bl.kc)
+	ncMax := min(bl.nc, ceilTo(n, bl.nr))
+	strip := ceilTo((m+p-1)/p, bl.mr)
+	mcMax := min(bl.mc, strip)
+	shared := getWork[T](0, 2*kcMax*ncMax, 0)
+	defer putWork(shared)
+	panels := [2][]T{shared.b[:kcMax*ncMax], shared.b[kcMax*ncMax:]}
+	bar := newBarrier(p)
+	body := func(t int) {
+		m0, m1 := min(m, t*strip), min(m, (t+1)*strip)
+		w := getWork[T](mcMax*kcMax, 0, bl.mr*bl.nr)
+		defer putWork(w)
+		it := 0
+		for jc := 0; jc < n; jc += bl.nc {
+			nc := min(bl.nc, n-jc)
+			for pc := 0; pc < k; pc += kcMax {
+				kc := min(kcMax, k-pc)
+				pb := panels[it%2]
+				it++
+				packBPart(pb, g.transB, g.b, g.ldb, pc, jc, kc, nc, bl.nr, t, p)
+				bar.wait()
+				for ic := m0; ic < m1; ic += bl.mc {
+					mc := min(bl.mc, m1-ic)
+					packA(w.a, g.transA, g.a, g.lda, ic, pc, mc, kc, bl.mr, g.alpha)
+					g.macro(w, pb, ic, jc, mc, nc, kc)
+				}
+			}
+		}
+	}
+	// The team must run at once (it meets at barriers), so its members are
+	// goroutines of their own, not pool tasks that could wait in a queue.
+	var wg sync.WaitGroup
+	wg.Add(p - 1)
+	for t := 1; t < p; t++ {
+		go func() {
+			defer wg.Done()
+			body(t)
+		}()
+	}
+	body(0)
+	wg.Wait()
+}
+
 // macro runs the micro-kernel over an mc×nc block of C at (ic, jc) from the
-// packed blocks in w. Edge tiles go through w.tile and are added back.
-func (g *gemmArgs[T]) macro(w *work[T], ic, jc, mc, nc, kc int) {
+// packed A in w and the packed B in pb. Edge tiles go through w.tile and
+// are added back.
+func (g *gemmArgs[T]) macro(w *work[T], pb []T, ic, jc, mc, nc, kc int) {
 	mr, nr, ldc := g.bl.mr, g.bl.nr, g.ldc
 	for jr := 0; jr < nc; jr += nr {
 		nrr := min(nr, nc-jr)
-		bp := w.b[jr*kc : (jr+nr)*kc]
+		bp := pb[jr*kc : (jr+nr)*kc]
 		for ir := 0; ir < mc; ir += mr {
 			mrr := min(mr, mc-ir)
 			ap := w.a[ir*kc : (ir+mr)*kc]
@@ -287,7 +350,13 @@ func interleave[T float32 | float64](d, src []T, ld, rows, kc, stride int, alpha
 // sliver s holds dst[s·nr·kc + p·nr + j] = op(B)[pc+p, jc+s·nr+j], with
 // columns past nc zero.
 func packB[T float32 | float64](dst []T, trans bool, b []T, ldb, pc, jc, kc, nc, nr int) {
-	for jr := 0; jr < nc; jr += nr {
+	packBPart(dst, trans, b, ldb, pc, jc, kc, nc, nr, 0, 1)
+}
+
+// packBPart packs the slivers first, first+step, … of packB's panel, so
+// that step goroutines can share the packing.
+func packBPart[T float32 | float64](dst []T, trans bool, b []T, ldb, pc, jc, kc, nc, nr, first, step int) {
+	for jr := first * nr; jr < nc; jr += step * nr {
 		d := dst[jr*kc : (jr+nr)*kc]
 		nrr := min(nr, nc-jr)
 		if nrr < nr {

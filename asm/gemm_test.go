@@ -182,6 +182,9 @@ func testKernel[T float](t *testing.T, bl *blocking, kern kernel[T], twin func(m
 func eachImpl[T float](t *testing.T, impls []gemmImpl[T], use **gemmImpl[T], f func(t *testing.T, im *gemmImpl[T])) {
 	save := *use
 	defer func() { *use = save }()
+	if raceEnabled { // the race detector sees only Go code, the same for every kernel
+		impls = impls[:1]
+	}
 	for i := range impls {
 		im := &impls[i]
 		*use = im
@@ -366,7 +369,10 @@ func testGemm[T float](t *testing.T, f gemmFunc[T]) {
 	betas := []float64{0, 1, -1.5, 0.25}
 	n := 0
 	reps, big := 6, bigShapes
-	if raceEnabled || testing.Short() {
+	switch {
+	case raceEnabled: // instrumented Go code is slow; keep one parallel shape
+		reps, big = 1, [][3]int{{130, 250, 120}}
+	case testing.Short():
 		reps, big = 1, bigShapes[:1]
 	}
 	for _, tA := range []bool{false, true} {

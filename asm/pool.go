@@ -3,6 +3,7 @@ package asm
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // A tiny shared worker pool for the parallel kernels. Workers are started on
@@ -73,4 +74,47 @@ func startWorkers(n int) {
 		}()
 	}
 	pool.mu.Unlock()
+}
+
+// barrier is a reusable meeting point for n goroutines. A goroutine that
+// arrives early spins a little (the others are usually microseconds away)
+// and then sleeps.
+type barrier struct {
+	n     int32
+	count atomic.Int32
+	gen   atomic.Uint32
+	mu    sync.Mutex
+	cond  sync.Cond
+}
+
+func newBarrier(n int) *barrier {
+	b := &barrier{n: int32(n)}
+	b.cond.L = &b.mu
+	return b
+}
+
+// wait returns once all n goroutines have called it (for this round).
+func (b *barrier) wait() {
+	gen := b.gen.Load()
+	if b.count.Add(1) == b.n {
+		b.count.Store(0)
+		b.mu.Lock()
+		b.gen.Add(1)
+		b.cond.Broadcast()
+		b.mu.Unlock()
+		return
+	}
+	for i := 0; i < 4000; i++ {
+		if b.gen.Load() != gen {
+			return
+		}
+		if i%64 == 63 {
+			runtime.Gosched()
+		}
+	}
+	b.mu.Lock()
+	for b.gen.Load() == gen {
+		b.cond.Wait()
+	}
+	b.mu.Unlock()
 }
