@@ -80,6 +80,16 @@ type blocking struct {
 	kc, mc, nc int // depth, row and column cache blocks (mc a multiple of mr, nc of nr)
 }
 
+// l1Depth is the depth kc at which a sliver of packed B, rowBytes a step,
+// fills two thirds of the L1 data cache (the rest is for the sliver of A
+// streaming through): a multiple of 8 in [64, 512], 256 when L1 is unknown.
+func l1Depth(rowBytes int) int {
+	if l1d <= 0 {
+		return 256
+	}
+	return min(512, max(64, l1d*2/3/rowBytes/8*8))
+}
+
 // gemmImpl is one micro-kernel with the blocking it is tuned for.
 type gemmImpl[T float32 | float64] struct {
 	name string
