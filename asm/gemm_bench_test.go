@@ -3,6 +3,7 @@ package asm
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 	"unsafe"
 
@@ -13,10 +14,11 @@ import (
 // Square GEMM, C = A·B, through goaten and through gonum's pure-Go BLAS in
 // the same run, so the ratio means something on a busy machine. Run with
 //
-//	go test -run '^$' -bench 'gemm' -cpu 1,2 -count 5 ./asm/
+//	go test -run '^$' -bench 'gemm' -count 5 ./asm/
 //
-// -cpu sets GOMAXPROCS (names get a -2 suffix for two); GFLOP/s is 2·N³ per
-// operation.
+// Each size runs with GOMAXPROCS 1 and 2, named procs=1 and procs=2 (set
+// here: -cpu is unreliable with sub-benchmarks, whose first run keeps the
+// GOMAXPROCS of the run before). GFLOP/s counts 2·N³ per operation.
 
 var gemmSizes = []int{64, 128, 256, 512, 1024}
 
@@ -34,6 +36,19 @@ func benchOperands[T float](n int) (a, bm, c []T) {
 // gonum/N through peer.
 func benchGemm[T float](b *testing.B, impls []gemmImpl[T], use **gemmImpl[T], f gemmFunc[T], peer gemmFunc[T]) {
 	size := int64(unsafe.Sizeof(T(0)))
+	run := func(name string, n int, f gemmFunc[T], a, bm, c []T) {
+		for _, procs := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/%d/procs=%d", name, n, procs), func(b *testing.B) {
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+				b.ReportAllocs()
+				b.SetBytes(3 * int64(n*n) * size)
+				for b.Loop() {
+					f(false, false, n, n, n, 1, a, n, bm, n, 0, c, n)
+				}
+				reportGemm(b, n)
+			})
+		}
+	}
 	for _, n := range gemmSizes {
 		a, bm, c := benchOperands[T](n)
 		for i := range impls {
@@ -45,26 +60,12 @@ func benchGemm[T float](b *testing.B, impls []gemmImpl[T], use **gemmImpl[T], f 
 				}
 				name += "-" + im.name
 			}
-			b.Run(fmt.Sprintf("%s/%d", name, n), func(b *testing.B) {
-				save := *use
-				defer func() { *use = save }()
-				*use = im
-				b.ReportAllocs()
-				b.SetBytes(3 * int64(n*n) * size)
-				for b.Loop() {
-					f(false, false, n, n, n, 1, a, n, bm, n, 0, c, n)
-				}
-				reportGemm(b, n)
-			})
+			save := *use
+			*use = im
+			run(name, n, f, a, bm, c)
+			*use = save
 		}
-		b.Run(fmt.Sprintf("gonum/%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(3 * int64(n*n) * size)
-			for b.Loop() {
-				peer(false, false, n, n, n, 1, a, n, bm, n, 0, c, n)
-			}
-			reportGemm(b, n)
-		})
+		run("gonum", n, peer, a, bm, c)
 	}
 }
 

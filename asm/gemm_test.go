@@ -371,7 +371,7 @@ func testGemm[T float](t *testing.T, f gemmFunc[T]) {
 	reps, big := 6, bigShapes
 	switch {
 	case raceEnabled: // instrumented Go code is slow; keep one parallel shape
-		reps, big = 1, [][3]int{{130, 250, 120}}
+		reps, big = 1, [][3]int{{130, 250, 200}, {40, 600, 300}}
 	case testing.Short():
 		reps, big = 1, bigShapes[:1]
 	}
@@ -416,18 +416,26 @@ func TestDgemm(t *testing.T) {
 	eachImpl(t, dgemmImpls, &dgemmUse, func(t *testing.T, _ *gemmImpl[float64]) { testGemm(t, Dgemm) })
 }
 
-// TestGemmParallel runs large products with more pieces than cores and from
-// several goroutines at once (run it with -race).
+// TestGemmParallel runs products with more pieces than cores, from several
+// goroutines at once (run it with -race), with the parallel threshold off so
+// that small shapes split too: teams whose strips hold a tile or none, and
+// n-strips for short A.
 func TestGemmParallel(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	save := parallelMin
+	defer func() { parallelMin = save }()
+	parallelMin = 0
+	shapes := [][3]int{{130, 250, 120}, {260, 70, 110}, {50, 33, 9}, {7, 300, 40}, {45, 5, 70}, {1, 1, 1}}
 	var wg sync.WaitGroup
 	for w := 0; w < 3; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			r := rand.New(rand.NewPCG(uint64(w), 9))
-			runGemmCase(t, r, Sgemm, gemmCase{m: 130, n: 250, k: 120, alpha: 1, beta: 0.5, off: w})
-			runGemmCase(t, r, Dgemm, gemmCase{transA: true, m: 260, n: 70, k: 110, alpha: -1, beta: 0, nanC: true})
+			for i, s := range shapes {
+				runGemmCase(t, r, Sgemm, gemmCase{transB: i%2 == 1, m: s[0], n: s[1], k: s[2], alpha: 1, beta: 0.5, off: w})
+				runGemmCase(t, r, Dgemm, gemmCase{transA: true, m: s[0], n: s[1], k: s[2], alpha: -1, beta: 0, nanC: true, padC: w})
+			}
 		}()
 	}
 	wg.Wait()
