@@ -7,13 +7,17 @@ import "unsafe"
 // dgemmImpls lists the fp64 micro-kernels this CPU can run, best first; the
 // last is always the pure-Go twin. Dgemm uses the first.
 //
-// Blocking: with AVX-512 a 12×16 tile (24 ZMM accumulators), a sliver of B
-// two thirds of L1 (256 deep, 32 KiB, on Zen 5's 48 KiB) and a 96×kc block
-// of A (192 KiB) in L2; with AVX2 a 6×8 tile (12 YMM accumulators), a
-// 256-deep sliver of B 16 KiB and a 72×256 block of A 144 KiB.
+// Blocking: with AVX-512 a 12×16 tile (24 ZMM accumulators), with AVX2 a
+// 6×8 tile (12 YMM accumulators); for both, a sliver of packed B fills two
+// thirds of L1 and a block of packed A about 144 KiB of L2 (see sgemmImpls).
+var (
+	dgemmKC512 = l1Depth(16 * 8)
+	dgemmKC2   = l1Depth(8 * 8)
+)
+
 var dgemmImpls = available(
-	gemmImpl[float64]{"avx512", useAVX512, blocking{mr: 12, nr: 16, kc: l1Depth(16 * 8), mc: 96, nc: 4096}, dgemmAVX512},
-	gemmImpl[float64]{"avx2", useAVX2FMA, blocking{mr: 6, nr: 8, kc: 256, mc: 72, nc: 4080}, dgemmAVX2},
+	gemmImpl[float64]{"avx512", useAVX512, blocking{mr: 12, nr: 16, kc: dgemmKC512, mc: l2Rows(dgemmKC512, 8, 12), nc: 4096}, dgemmAVX512},
+	gemmImpl[float64]{"avx2", useAVX2FMA, blocking{mr: 6, nr: 8, kc: dgemmKC2, mc: l2Rows(dgemmKC2, 8, 6), nc: 4080}, dgemmAVX2},
 	gemmImpl[float64]{"go", true, blocking{mr: 6, nr: 8, kc: 256, mc: 72, nc: 4080}, dgemmGo6x8},
 )
 

@@ -92,6 +92,13 @@ func l1Depth(rowBytes int) int {
 	return min(512, max(64, l1d*2/3/rowBytes/8*8))
 }
 
+// l2Rows is the row block mc at which a block of packed A, kc deep with
+// elemBytes elements, takes about 144 KiB of L2 (a quarter of Zen 3's,
+// leaving room for C and the B panel streaming past): a multiple of mr.
+func l2Rows(kc, elemBytes, mr int) int {
+	return max(mr, (144<<10)/(kc*elemBytes)/mr*mr)
+}
+
 // gemmImpl is one micro-kernel with the blocking it is tuned for.
 type gemmImpl[T float32 | float64] struct {
 	name string
@@ -352,10 +359,40 @@ func interleave[T float32 | float64](d, src []T, ld, rows, kc, stride int, alpha
 			q[0], q[1], q[2], q[3] = alpha*r0[p], alpha*r1[p], alpha*r2[p], alpha*r3[p]
 		}
 	}
-	for ; i < rows; i++ {
+	if i+2 <= rows {
+		r0, r1 := src[i*ld:][:kc], src[(i+1)*ld:][:kc]
+		o := d[i:]
+		for p := range r0 {
+			q := o[p*stride : p*stride+2 : p*stride+2]
+			q[0], q[1] = alpha*r0[p], alpha*r1[p]
+		}
+		i += 2
+	}
+	if i < rows {
 		for p, v := range src[i*ld:][:kc] {
 			d[p*stride+i] = alpha * v
 		}
+	}
+}
+
+// copyRows8, 16 and 32 copy kc rows of that many elements, ld apart in
+// src, to d back to back: a fixed-size array copy is a few vector moves
+// where copy would call memmove for each 64- or 128-byte row.
+func copyRows8[T float32 | float64](d, src []T, ld, kc int) {
+	for p := 0; p < kc; p++ {
+		*(*[8]T)(d[p*8:]) = *(*[8]T)(src[p*ld:])
+	}
+}
+
+func copyRows16[T float32 | float64](d, src []T, ld, kc int) {
+	for p := 0; p < kc; p++ {
+		*(*[16]T)(d[p*16:]) = *(*[16]T)(src[p*ld:])
+	}
+}
+
+func copyRows32[T float32 | float64](d, src []T, ld, kc int) {
+	for p := 0; p < kc; p++ {
+		*(*[32]T)(d[p*32:]) = *(*[32]T)(src[p*ld:])
 	}
 }
 
@@ -376,8 +413,18 @@ func packBPart[T float32 | float64](dst []T, trans bool, b []T, ldb, pc, jc, kc,
 			clear(d)
 		}
 		if !trans { // op(B)[p, j] = b[p·ldb + j]
-			for p := 0; p < kc; p++ {
-				copy(d[p*nr:p*nr+nrr], b[(pc+p)*ldb+jc+jr:])
+			src := b[pc*ldb+jc+jr:]
+			switch {
+			case nrr == 8 && nr == 8:
+				copyRows8(d, src, ldb, kc)
+			case nrr == 16 && nr == 16:
+				copyRows16(d, src, ldb, kc)
+			case nrr == 32 && nr == 32:
+				copyRows32(d, src, ldb, kc)
+			default:
+				for p := 0; p < kc; p++ {
+					copy(d[p*nr:p*nr+nrr], src[p*ldb:])
+				}
 			}
 			continue
 		}

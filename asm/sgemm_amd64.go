@@ -7,14 +7,18 @@ import "unsafe"
 // sgemmImpls lists the fp32 micro-kernels this CPU can run, best first; the
 // last is always the pure-Go twin. Sgemm uses the first.
 //
-// Blocking: with AVX-512 a 12×32 tile (24 ZMM accumulators), a sliver of B
-// two thirds of L1 (256 deep, 32 KiB, on Zen 5's 48 KiB) and a 144×kc
-// block of A (144 KiB) in L2; with AVX2 a 6×16 tile (12 YMM accumulators),
-// a 256-deep sliver of B 16 KiB and a 144×256 block of A 144 KiB (sized for
-// Zen 3's 32 KiB L1 and 512 KiB L2, and no slower on Zen 5).
+// Blocking: with AVX-512 a 12×32 tile (24 ZMM accumulators), with AVX2 a
+// 6×16 tile (12 YMM accumulators); for both, a sliver of packed B fills two
+// thirds of L1 (kc 256 and 512 on Zen 5's 48 KiB, 168 and 336 on Zen 3's
+// 32 KiB) and a block of packed A about 144 KiB of L2.
+var (
+	sgemmKC512 = l1Depth(32 * 4)
+	sgemmKC2   = l1Depth(16 * 4)
+)
+
 var sgemmImpls = available(
-	gemmImpl[float32]{"avx512", useAVX512, blocking{mr: 12, nr: 32, kc: l1Depth(32 * 4), mc: 144, nc: 4096}, sgemmAVX512},
-	gemmImpl[float32]{"avx2", useAVX2FMA, blocking{mr: 6, nr: 16, kc: 256, mc: 144, nc: 4080}, sgemmAVX2},
+	gemmImpl[float32]{"avx512", useAVX512, blocking{mr: 12, nr: 32, kc: sgemmKC512, mc: l2Rows(sgemmKC512, 4, 12), nc: 4096}, sgemmAVX512},
+	gemmImpl[float32]{"avx2", useAVX2FMA, blocking{mr: 6, nr: 16, kc: sgemmKC2, mc: l2Rows(sgemmKC2, 4, 6), nc: 4080}, sgemmAVX2},
 	gemmImpl[float32]{"go", true, blocking{mr: 6, nr: 16, kc: 256, mc: 144, nc: 4080}, sgemmGo6x16},
 )
 
