@@ -3,6 +3,7 @@ package asm
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -236,55 +237,86 @@ func (g *gemmArgs[T]) run(m0, m1, n0, n1 int) {
 }
 
 // team computes the whole product on p goroutines that share each packed
-// panel of B: per depth block, each packs every p-th sliver of it into one
-// of two shared buffers, all meet at a barrier, then each runs its strip of
-// rows (whole tiles) against the full panel with its own packed A. The two
-// buffers let a goroutine pack the next panel while a slower one still
-// reads this one; the barrier of the next block keeps the panel after that
-// from overwriting a buffer in use.
+// panel of B and take work as they go, so a goroutine whose core is busy
+// with something else holds the others up as little as possible. For each
+// (column block, depth block) step:
+//
+//  1. wait until every goroutine is done with step-2, whose buffer this
+//     step reuses (two buffers let fast goroutines pack ahead);
+//  2. claim slivers of the B panel one at a time and pack them;
+//  3. wait until the whole panel is packed;
+//  4. claim blocks of rows one at a time, pack that block of A into its
+//     own buffer and run it against the whole panel;
+//  5. count itself done with the step.
 func (g *gemmArgs[T]) team(p, m, n int) {
 	bl := g.bl
 	k := g.k
 	kcMax := depthBlock(k, bl.kc)
 	ncMax := min(bl.nc, ceilTo(n, bl.nr))
-	strip := ceilTo((m+p-1)/p, bl.mr)
-	mcMax := min(bl.mc, strip)
+	// Row blocks: about four per goroutine for balance, at most mc.
+	tiles := (m + bl.mr - 1) / bl.mr
+	rb := min(bl.mc, bl.mr*max(1, (tiles+4*p-1)/(4*p)))
+	nblk := (m + rb - 1) / rb
+	steps := ((n + bl.nc - 1) / bl.nc) * ((k + kcMax - 1) / kcMax)
 	shared := getWork[T](0, 2*kcMax*ncMax, 0)
 	defer putWork(shared)
 	panels := [2][]T{shared.b[:kcMax*ncMax], shared.b[kcMax*ncMax:]}
-	bar := newBarrier(p)
-	body := func(t int) {
-		m0, m1 := min(m, t*strip), min(m, (t+1)*strip)
-		w := getWork[T](mcMax*kcMax, 0, bl.mr*bl.nr)
+	type stepState struct{ slivers, packed, blocks, done atomic.Int32 }
+	st := make([]stepState, steps)
+	var ev event
+	body := func() {
+		w := getWork[T](rb*kcMax, 0, bl.mr*bl.nr)
 		defer putWork(w)
 		it := 0
 		for jc := 0; jc < n; jc += bl.nc {
 			nc := min(bl.nc, n-jc)
+			nsl := int32((nc + bl.nr - 1) / bl.nr)
 			for pc := 0; pc < k; pc += kcMax {
 				kc := min(kcMax, k-pc)
-				pb := panels[it%2]
-				it++
-				packBPart(pb, g.transB, g.b, g.ldb, pc, jc, kc, nc, bl.nr, t, p)
-				bar.wait()
-				for ic := m0; ic < m1; ic += bl.mc {
-					mc := min(bl.mc, m1-ic)
+				pb, s := panels[it%2], &st[it]
+				if it >= 2 {
+					prev := &st[it-2]
+					ev.wait(func() bool { return prev.done.Load() == int32(p) })
+				}
+				for {
+					j := s.slivers.Add(1) - 1
+					if j >= nsl {
+						break
+					}
+					packBPart(pb, g.transB, g.b, g.ldb, pc, jc, kc, nc, bl.nr, int(j), int(nsl))
+					if s.packed.Add(1) == nsl {
+						ev.notify()
+					}
+				}
+				ev.wait(func() bool { return s.packed.Load() == nsl })
+				for {
+					blk := int(s.blocks.Add(1) - 1)
+					if blk >= nblk {
+						break
+					}
+					ic := blk * rb
+					mc := min(rb, m-ic)
 					packA(w.a, g.transA, g.a, g.lda, ic, pc, mc, kc, bl.mr, g.alpha)
 					g.macro(w, pb, ic, jc, mc, nc, kc)
 				}
+				if s.done.Add(1) == int32(p) {
+					ev.notify()
+				}
+				it++
 			}
 		}
 	}
-	// The team must run at once (it meets at barriers), so its members are
-	// goroutines of their own, not pool tasks that could wait in a queue.
+	// The team must run at once (its members wait for each other), so they
+	// are goroutines of their own, not pool tasks that could sit in a queue.
 	var wg sync.WaitGroup
 	wg.Add(p - 1)
 	for t := 1; t < p; t++ {
 		go func() {
 			defer wg.Done()
-			body(t)
+			body()
 		}()
 	}
-	body(0)
+	body()
 	wg.Wait()
 }
 

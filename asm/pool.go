@@ -3,7 +3,6 @@ package asm
 import (
 	"runtime"
 	"sync"
-	"sync/atomic"
 )
 
 // A tiny shared worker pool for the parallel kernels. Workers are started on
@@ -76,45 +75,40 @@ func startWorkers(n int) {
 	pool.mu.Unlock()
 }
 
-// barrier is a reusable meeting point for n goroutines. A goroutine that
-// arrives early spins a little (the others are usually microseconds away)
-// and then sleeps.
-type barrier struct {
-	n     int32
-	count atomic.Int32
-	gen   atomic.Uint32
-	mu    sync.Mutex
-	cond  sync.Cond
+// event lets goroutines wait for a condition on atomics that others
+// change: a waiter spins a little (the change is usually microseconds
+// away), then sleeps until a notify. Whoever makes a condition true calls
+// notify after the change.
+type event struct {
+	mu   sync.Mutex
+	cond *sync.Cond
+	once sync.Once
 }
 
-func newBarrier(n int) *barrier {
-	b := &barrier{n: int32(n)}
-	b.cond.L = &b.mu
-	return b
-}
+func (e *event) init() { e.cond = sync.NewCond(&e.mu) }
 
-// wait returns once all n goroutines have called it (for this round).
-func (b *barrier) wait() {
-	gen := b.gen.Load()
-	if b.count.Add(1) == b.n {
-		b.count.Store(0)
-		b.mu.Lock()
-		b.gen.Add(1)
-		b.cond.Broadcast()
-		b.mu.Unlock()
-		return
-	}
+// wait returns once ready() is true.
+func (e *event) wait(ready func() bool) {
 	for i := 0; i < 4000; i++ {
-		if b.gen.Load() != gen {
+		if ready() {
 			return
 		}
 		if i%64 == 63 {
 			runtime.Gosched()
 		}
 	}
-	b.mu.Lock()
-	for b.gen.Load() == gen {
-		b.cond.Wait()
+	e.once.Do(e.init)
+	e.mu.Lock()
+	for !ready() {
+		e.cond.Wait()
 	}
-	b.mu.Unlock()
+	e.mu.Unlock()
+}
+
+// notify wakes the sleeping waiters to check their conditions again.
+func (e *event) notify() {
+	e.once.Do(e.init)
+	e.mu.Lock()
+	e.cond.Broadcast()
+	e.mu.Unlock()
 }
