@@ -253,16 +253,24 @@ func arangeMeta(op *tensor.Op, args []any) any {
 // sym_* metadata queries: the same function serves as meta and as every
 // device's kernel.
 
+// symDim wraps the dim of a size/stride query; a 0-d tensor has none.
+func symDim(t *tensor.Tensor, d int) int {
+	if t.Dim() == 0 {
+		tensor.IndexPanicf("dimension specified as %d but tensor has no dimensions", d)
+	}
+	return tensor.WrapDim(d, t.Dim())
+}
+
 // SymSize is aten::sym_size.int.
 func SymSize(op *tensor.Op, args []any) any {
 	t := T(args, 0)
-	return t.Sizes()[tensor.WrapDim(args[1].(int), t.Dim())]
+	return t.Sizes()[symDim(t, args[1].(int))]
 }
 
 // SymStride is aten::sym_stride.int.
 func SymStride(op *tensor.Op, args []any) any {
 	t := T(args, 0)
-	return t.Strides()[tensor.WrapDim(args[1].(int), t.Dim())]
+	return t.Strides()[symDim(t, args[1].(int))]
 }
 
 // SymNumel is aten::sym_numel.default.

@@ -1,6 +1,8 @@
 package core
 
 import (
+	"math"
+	"math/bits"
 	"strconv"
 	"strings"
 
@@ -54,12 +56,32 @@ func LegacyTypeName(d tensor.DType) string {
 	return "torch.Tensor"
 }
 
-// checkSizesNonNegative rejects a negative size the way at::empty does.
+// checkSizesNonNegative rejects a negative size the way at::empty does,
+// and a shape whose element count overflows.
 func checkSizesNonNegative(sizes []int) {
 	for _, s := range sizes {
 		if s < 0 {
 			tensor.Panicf("Trying to create tensor with negative dimension %d: %s", s, FormatInts(sizes))
 		}
+	}
+	checkNumel(sizes)
+}
+
+// checkNumel panics when the product of non-negative sizes overflows, as
+// c10's safe numel computation does.
+func checkNumel(sizes []int) {
+	n := uint64(1)
+	for _, s := range sizes {
+		if s == 0 {
+			return
+		}
+	}
+	for _, s := range sizes {
+		hi, lo := bits.Mul64(n, uint64(s))
+		if hi != 0 || lo > math.MaxInt64 {
+			tensor.Panicf("numel: integer multiplication overflow")
+		}
+		n = lo
 	}
 }
 
@@ -70,6 +92,10 @@ func contigMeta(sizes []int, dt tensor.DType, dev tensor.Device) *tensor.Tensor 
 }
 
 func viewOf(self *tensor.Tensor, sizes, strides []int, offset int, dev tensor.Device) *tensor.Tensor {
+	for _, s := range sizes {
+		tensor.Check(s >= 0, "numel: integer multiplication overflow")
+	}
+	checkNumel(sizes)
 	return tensor.NewMeta(sizes, strides, offset, self.DType(), dev)
 }
 
@@ -388,8 +414,8 @@ func diagonalMeta(op *tensor.Op, args []any) any {
 // StorageNBytes is PyTorch's computeStorageNbytes with its overflow check:
 // the bytes a view needs, or 0 for an empty view.
 func StorageNBytes(sizes, strides []int, itemsize, offset int) int {
-	n := offset + 1
-	overflow := false
+	n := uint64(offset) + 1
+	overflow := offset < 0
 	for i, s := range sizes {
 		if s == 0 {
 			return 0
@@ -398,20 +424,15 @@ func StorageNBytes(sizes, strides []int, itemsize, offset int) int {
 			overflow = true
 			continue
 		}
-		step := strides[i] * (s - 1)
-		if s > 1 && step/(s-1) != strides[i] {
-			overflow = true
-		}
-		n += step
-		if n < 0 {
-			overflow = true
-		}
+		hi, step := bits.Mul64(uint64(strides[i]), uint64(s-1))
+		var carry uint64
+		n, carry = bits.Add64(n, step, 0)
+		overflow = overflow || hi != 0 || carry != 0
 	}
-	if n*itemsize/itemsize != n {
-		overflow = true
-	}
+	hi, total := bits.Mul64(n, uint64(itemsize))
+	overflow = overflow || hi != 0 || total > math.MaxInt64
 	tensor.Check(!overflow, "Storage size calculation overflowed with sizes=%s and strides=%s", FormatInts(sizes), FormatInts(strides))
-	return n * itemsize
+	return int(total)
 }
 
 func asStridedMeta(op *tensor.Op, args []any) any {
@@ -426,9 +447,17 @@ func asStridedMeta(op *tensor.Op, args []any) any {
 	need := StorageNBytes(sizes, strides, item, 0)
 	if need != 0 {
 		if st := self.Storage(); st != nil {
-			tensor.Check(need+offset*item <= st.NBytes(),
+			total := math.MaxInt64 // saturated when it overflows
+			if offset < 0 {
+				total = need + offset*item
+			} else if hi, ob := bits.Mul64(uint64(offset), uint64(item)); hi == 0 {
+				if t, c := bits.Add64(ob, uint64(need), 0); c == 0 && t <= math.MaxInt64 {
+					total = int(t)
+				}
+			}
+			tensor.Check(total <= st.NBytes(),
 				"setStorage: sizes %s, strides %s, storage offset %d, and itemsize %d requiring a storage size of %d are out of bounds for storage of size %d",
-				FormatInts(sizes), FormatInts(strides), offset, item, need+offset*item, st.NBytes())
+				FormatInts(sizes), FormatInts(strides), offset, item, total, st.NBytes())
 		}
 	}
 	tensor.Check(offset >= 0, "Tensor: invalid storage offset %d", offset)
@@ -772,8 +801,10 @@ func narrowCheck(cur, start, length int) int {
 	return start
 }
 
-// ConstantPadGeometry validates a constant_pad_nd call and returns the output
-// sizes and, per dim, the input window [lo, lo+n) copied to output position at.
+// ConstantPadGeometry validates a constant_pad_nd call on an input of the
+// given sizes and returns the output sizes, plus the window copied from the
+// input: per dim, its start in the input (inLo), its start in the output
+// (outLo) and its length (n). Negative pads crop the input.
 func ConstantPadGeometry(sizes, pad []int) (out, inLo, outLo, n []int) {
 	tensor.Check(len(pad)%2 == 0, "Length of pad must be even but instead it equals %d", len(pad))
 	rank := len(sizes)
@@ -855,6 +886,7 @@ func resizeMeta(op *tensor.Op, args []any) any {
 	for _, s := range size {
 		tensor.Check(s >= 0, "numel: integer multiplication overflow")
 	}
+	checkNumel(size)
 	strides := self.Strides()
 	if !equalInts(self.Sizes(), size) {
 		strides = tensor.ContiguousStrides(size)

@@ -82,6 +82,11 @@ func padKernel(k int, mode core.PadMode) tensor.Kernel {
 			} else {
 				p := d - lead
 				src = core.PadSource(mode, in.Sizes()[d], spec.Before[p], spec.After[p])
+				for _, i := range src {
+					if i < 0 || i >= in.Sizes()[d] {
+						tensor.Panicf("padding (%d, %d) reads outside dimension %d of size %d", spec.Before[p], spec.After[p], d, in.Sizes()[d])
+					}
+				}
 			}
 			for i := range src {
 				src[i] *= st
