@@ -11,87 +11,6 @@ import (
 // and the metadata queries sym_size/sym_stride/sym_numel/
 // sym_storage_offset/sym_is_contiguous.
 
-// cTypeName is the C++ type name c10 uses for a dtype in conversion errors.
-func cTypeName(d tensor.DType) string {
-	switch d {
-	case tensor.Bool:
-		return "bool"
-	case tensor.Uint8:
-		return "uint8_t"
-	case tensor.Int8:
-		return "int8_t"
-	case tensor.Int16:
-		return "int16_t"
-	case tensor.Int32:
-		return "int"
-	case tensor.Int64:
-		return "int64_t"
-	case tensor.Float16:
-		return "at::Half"
-	case tensor.BFloat16:
-		return "at::BFloat16"
-	case tensor.Float32:
-		return "float"
-	}
-	return "double"
-}
-
-// dtypeRange is the finite range of a dtype, as float64.
-func dtypeRange(d tensor.DType) (lo, hi float64) {
-	switch d {
-	case tensor.Uint8:
-		return 0, math.MaxUint8
-	case tensor.Int8:
-		return math.MinInt8, math.MaxInt8
-	case tensor.Int16:
-		return math.MinInt16, math.MaxInt16
-	case tensor.Int32:
-		return math.MinInt32, math.MaxInt32
-	case tensor.Int64:
-		return math.MinInt64, math.MaxInt64
-	case tensor.Float16:
-		return -65504, 65504
-	case tensor.BFloat16:
-		return -float64(math.Float32frombits(0x7f7f0000)), float64(math.Float32frombits(0x7f7f0000))
-	case tensor.Float32:
-		return -math.MaxFloat32, math.MaxFloat32
-	}
-	return -math.MaxFloat64, math.MaxFloat64
-}
-
-// CheckedScalar panics, as c10's checked_convert does, when v does not fit
-// dtype d: integers out of range (unsigned types accept negatives down to
-// -max, which wrap), finite floats beyond a float type's range, and NaN or
-// infinities for integer types. Bools fit everything.
-func CheckedScalar(v tensor.Scalar, d tensor.DType) {
-	if d == tensor.Bool || v.IsBool() {
-		return
-	}
-	lo, hi := dtypeRange(d)
-	bad := false
-	if v.IsFloat() {
-		f := v.Float64()
-		switch {
-		case math.IsInf(f, 0):
-			bad = !d.IsFloat()
-		case math.IsNaN(f):
-			bad = !d.IsFloat()
-		default:
-			bad = f < lo || f > hi
-		}
-	} else if !d.IsFloat() {
-		i := v.Int64()
-		switch d {
-		case tensor.Int64:
-		case tensor.Uint8:
-			bad = i > int64(hi) || i < -int64(hi)
-		default:
-			bad = i < int64(lo) || i > int64(hi)
-		}
-	}
-	tensor.Check(!bad, "value cannot be converted to type %s without overflow", cTypeName(d))
-}
-
 // ---------------------------------------------------------------------------
 // empty, empty_strided
 
@@ -133,7 +52,7 @@ func fullMeta(op *tensor.Op, args []any) any {
 	v := args[1].(tensor.Scalar)
 	checkSizesNonNegative(size)
 	dt := tensor.OptDType(args[2], FullDType(v))
-	CheckedScalar(v, dt)
+	CheckScalarFits(v, dt)
 	return tensor.NewMetaContiguous(size, dt, op.DeviceOf(args))
 }
 
@@ -145,14 +64,14 @@ func fullLikeMeta(op *tensor.Op, args []any) any {
 	if d, ok := args[4].(tensor.Device); ok {
 		dev = d
 	}
-	CheckedScalar(v, dt)
+	CheckScalarFits(v, dt)
 	return likeMeta(self, dt, optMemoryFormat(args[6], tensor.PreserveFormat), dev)
 }
 
 func scalarTensorMeta(op *tensor.Op, args []any) any {
 	v := args[0].(tensor.Scalar)
 	dt := tensor.OptDType(args[1], tensor.DefaultFloat)
-	CheckedScalar(v, dt)
+	CheckScalarFits(v, dt)
 	return tensor.NewMetaContiguous(nil, dt, op.DeviceOf(args))
 }
 
@@ -181,7 +100,7 @@ func ArangeParams(start, end, step tensor.Scalar, dt tensor.DType) (n int, istar
 			acc = tensor.Float32
 		}
 		for _, v := range []tensor.Scalar{start, end, step} {
-			CheckedScalar(v, acc)
+			CheckScalarFits(v, acc)
 		}
 		fstart, fend, fstep = start.Float64(), end.Float64(), step.Float64()
 		if acc == tensor.Float32 {
@@ -189,7 +108,7 @@ func ArangeParams(start, end, step tensor.Scalar, dt tensor.DType) (n int, istar
 		}
 	} else {
 		for _, v := range []tensor.Scalar{start, end, step} {
-			CheckedScalar(v, tensor.Int64)
+			CheckScalarFits(v, tensor.Int64)
 		}
 		istart, istep = scalarInt(start), scalarInt(step)
 		fstart, fend, fstep = float64(istart), float64(scalarInt(end)), float64(istep)

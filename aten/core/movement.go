@@ -850,7 +850,7 @@ func ConstantPadGeometry(sizes, pad []int) (out, inLo, outLo, n []int) {
 func constantPadMeta(op *tensor.Op, args []any) any {
 	self := T(args, 0)
 	out, _, _, _ := ConstantPadGeometry(self.Sizes(), args[1].([]int))
-	CheckedScalar(args[2].(tensor.Scalar), self.DType())
+	CheckScalarFits(args[2].(tensor.Scalar), self.DType())
 	return contigMeta(out, self.DType(), op.DeviceOf(args))
 }
 

@@ -12,7 +12,7 @@ func fillValue(t *tensor.Tensor, v tensor.Scalar) {
 	if t.Numel() == 0 {
 		return
 	}
-	one := tensor.ScalarTensor(v, t.DType())
+	one := tensor.FromScalar(v, t.DType())
 	switch t.DType().ItemSize() {
 	case 1:
 		fillTyped(t, data[uint8](one)[0])
@@ -53,7 +53,7 @@ func fillKernel(op *tensor.Op, args []any) any {
 	out := allocMeta(op, args)
 	var v tensor.Scalar
 	switch op.Schema.Name {
-	case "full", "full_like":
+	case "full", "full_like", "fill":
 		v = args[1].(tensor.Scalar)
 	default: // scalar_tensor
 		v = args[0].(tensor.Scalar)
@@ -145,7 +145,7 @@ func arangeFloat(v []float64, dt tensor.DType, start, step float64) {
 
 func init() {
 	impls(emptyKernel, "aten::empty.memory_format", "aten::empty_strided.default")
-	impls(fillKernel, "aten::full.default", "aten::full_like.default", "aten::scalar_tensor.default")
+	impls(fillKernel, "aten::full.default", "aten::full_like.default", "aten::scalar_tensor.default", "aten::fill.Scalar")
 	impl("aten::arange.start_step", arangeKernel)
 	impl("aten::sym_size.int", core.SymSize)
 	impl("aten::sym_stride.int", core.SymStride)

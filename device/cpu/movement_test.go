@@ -36,7 +36,7 @@ func TestMovementBadInputs(t *testing.T) {
 	transposed := func() *tensor.Tensor {
 		return tensor.Call("aten::permute.default", x23(), []int{1, 0}).(*tensor.Tensor)
 	}
-	scalar := func() *tensor.Tensor { return tensor.ScalarTensor(tensor.Float(1), tensor.Float32) }
+	scalar := func() *tensor.Tensor { return tensor.FromScalar(tensor.Float(1), tensor.Float32) }
 	cases := []struct {
 		name   string
 		op     string
@@ -118,7 +118,7 @@ func TestMovementBadInputs(t *testing.T) {
 			tensor.RuntimeError, "numel: integer multiplication overflow"},
 		{"clone channels_last rank", "aten::clone.default", func() []any { return []any{x23()} },
 			map[string]any{"memory_format": tensor.ChannelsLast}, tensor.RuntimeError, "required rank 4 tensor to use channels_last format"},
-		{"sym_size 0-d", "aten::sym_size.int", func() []any { return []any{tensor.ScalarTensor(tensor.Float(1), tensor.Float32), 0} }, nil,
+		{"sym_size 0-d", "aten::sym_size.int", func() []any { return []any{tensor.FromScalar(tensor.Float(1), tensor.Float32), 0} }, nil,
 			tensor.IndexError, "dimension specified as 0 but tensor has no dimensions"},
 	}
 	for _, c := range cases {

@@ -178,25 +178,6 @@ func storeAnyI64(s *tensor.Storage, d tensor.DType, off, st int, src []int64) {
 	}
 }
 
-// fillScalar writes v into every element of t.
-func fillScalar(t *tensor.Tensor, v tensor.Scalar) {
-	if t.DType().IsFloat() || v.IsFloat() {
-		x := v.Float64()
-		pointwiseF64(t, tensor.Invalid, nil, func(dst []float64, _ [][]float64) {
-			for i := range dst {
-				dst[i] = x
-			}
-		})
-		return
-	}
-	x := v.Int64()
-	pointwiseI64(t, tensor.Invalid, nil, func(dst []int64, _ [][]int64) {
-		for i := range dst {
-			dst[i] = x
-		}
-	})
-}
-
 // roundF64 rounds values to dtype ct as a cast to ct and back would.
 func roundF64(v []float64, ct tensor.DType) {
 	switch ct {
