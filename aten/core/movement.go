@@ -3,8 +3,6 @@ package core
 import (
 	"math"
 	"math/bits"
-	"strconv"
-	"strings"
 
 	"github.com/goaten/goaten/tensor"
 )
@@ -13,20 +11,6 @@ import (
 // must report PyTorch's exact sizes, strides and storage offset) and the
 // copying ops that rearrange data (cat, flip, repeat, constant_pad_nd, clone,
 // copy, _to_copy, resize_, select_scatter, slice_scatter).
-
-// FormatInts prints an int list the way c10 prints an IntArrayRef: "[2, 3]".
-func FormatInts(v []int) string {
-	var b strings.Builder
-	b.WriteByte('[')
-	for i, x := range v {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(strconv.Itoa(x))
-	}
-	b.WriteByte(']')
-	return b.String()
-}
 
 // LegacyTypeName is the name Tensor::toString() gives a CPU tensor of dtype d,
 // e.g. "torch.FloatTensor".
@@ -61,7 +45,7 @@ func LegacyTypeName(d tensor.DType) string {
 func checkSizesNonNegative(sizes []int) {
 	for _, s := range sizes {
 		if s < 0 {
-			tensor.Panicf("Trying to create tensor with negative dimension %d: %s", s, FormatInts(sizes))
+			tensor.Panicf("Trying to create tensor with negative dimension %d: %s", s, tensor.ShapeString(sizes))
 		}
 	}
 	checkNumel(sizes)
@@ -120,12 +104,12 @@ func InferSize(shape []int, numel int) []int {
 	}
 	if numel == newsize || (infer >= 0 && newsize > 0 && numel%newsize == 0) {
 		if infer >= 0 {
-			tensor.Check(newsize != 0, "cannot reshape tensor of 0 elements into shape %s because the unspecified dimension size -1 can be any value and is ambiguous", FormatInts(shape))
+			tensor.Check(newsize != 0, "cannot reshape tensor of 0 elements into shape %s because the unspecified dimension size -1 can be any value and is ambiguous", tensor.ShapeString(shape))
 			res[infer] = numel / newsize
 		}
 		return res
 	}
-	tensor.Panicf("shape '%s' is invalid for input of size %d", FormatInts(shape), numel)
+	tensor.Panicf("shape '%s' is invalid for input of size %d", tensor.ShapeString(shape), numel)
 	return nil
 }
 
@@ -232,7 +216,7 @@ func ExpandGeometry(t *tensor.Tensor, sizes []int) ([]int, []int) {
 	tsizes, tstrides := t.Sizes(), t.Strides()
 	tensor.Check(len(sizes) >= len(tsizes),
 		"expand(%s{%s}, size=%s): the number of sizes provided (%d) must be greater or equal to the number of dimensions in the tensor (%d)",
-		LegacyTypeName(t.DType()), FormatInts(tsizes), FormatInts(sizes), len(sizes), len(tsizes))
+		LegacyTypeName(t.DType()), tensor.ShapeString(tsizes), tensor.ShapeString(sizes), len(sizes), len(tsizes))
 	n := len(sizes)
 	outSizes := make([]int, n)
 	outStrides := make([]int, n)
@@ -251,7 +235,7 @@ func ExpandGeometry(t *tensor.Tensor, sizes []int) ([]int, []int) {
 		}
 		if size != target {
 			tensor.Check(size == 1, "The expanded size of the tensor (%d) must match the existing size (%d) at non-singleton dimension %d.  Target sizes: %s.  Tensor sizes: %s",
-				target, size, i, FormatInts(sizes), FormatInts(tsizes))
+				target, size, i, tensor.ShapeString(sizes), tensor.ShapeString(tsizes))
 			size, stride = target, 0
 		}
 		outSizes[i], outStrides[i] = size, stride
@@ -331,7 +315,7 @@ func selectGeometry(self *tensor.Tensor, dim, index int) ([]int, []int, int) {
 	dim = tensor.WrapDim(dim, n)
 	size := self.Sizes()[dim]
 	if index < -size || index >= size {
-		tensor.IndexPanicf("select(): index %d out of range for tensor of size %s at dimension %d", index, FormatInts(self.Sizes()), dim)
+		tensor.IndexPanicf("select(): index %d out of range for tensor of size %s at dimension %d", index, tensor.ShapeString(self.Sizes()), dim)
 	}
 	if index < 0 {
 		index += size
@@ -356,11 +340,11 @@ func splitWithSizesMeta(op *tensor.Op, args []any) any {
 	dim := tensor.WrapDim(args[2].(int), self.Dim())
 	total := 0
 	for _, l := range splits {
-		tensor.Check(l >= 0, "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=%s", FormatInts(splits))
+		tensor.Check(l >= 0, "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=%s", tensor.ShapeString(splits))
 		total += l
 	}
 	dimSize := self.Sizes()[dim]
-	tensor.Check(total == dimSize, "split_with_sizes expects split_sizes to sum exactly to %d (input tensor's size at dimension %d), but got split_sizes=%s", dimSize, dim, FormatInts(splits))
+	tensor.Check(total == dimSize, "split_with_sizes expects split_sizes to sum exactly to %d (input tensor's size at dimension %d), but got split_sizes=%s", dimSize, dim, tensor.ShapeString(splits))
 	dev := op.DeviceOf(args)
 	out := make([]*tensor.Tensor, len(splits))
 	start := 0
@@ -431,7 +415,7 @@ func StorageNBytes(sizes, strides []int, itemsize, offset int) int {
 	}
 	hi, total := bits.Mul64(n, uint64(itemsize))
 	overflow = overflow || hi != 0 || total > math.MaxInt64
-	tensor.Check(!overflow, "Storage size calculation overflowed with sizes=%s and strides=%s", FormatInts(sizes), FormatInts(strides))
+	tensor.Check(!overflow, "Storage size calculation overflowed with sizes=%s and strides=%s", tensor.ShapeString(sizes), tensor.ShapeString(strides))
 	return int(total)
 }
 
@@ -440,7 +424,7 @@ func asStridedMeta(op *tensor.Op, args []any) any {
 	sizes, strides := args[1].([]int), args[2].([]int)
 	offset := tensor.OptInt(args[3], self.StorageOffset())
 	for _, s := range strides {
-		tensor.Check(s >= 0, "as_strided: Negative strides are not supported at the moment, got strides: %s", FormatInts(strides))
+		tensor.Check(s >= 0, "as_strided: Negative strides are not supported at the moment, got strides: %s", tensor.ShapeString(strides))
 	}
 	tensor.Check(len(sizes) == len(strides), "mismatch in length of strides and shape")
 	item := self.DType().ItemSize()
@@ -457,7 +441,7 @@ func asStridedMeta(op *tensor.Op, args []any) any {
 			}
 			tensor.Check(total <= st.NBytes(),
 				"setStorage: sizes %s, strides %s, storage offset %d, and itemsize %d requiring a storage size of %d are out of bounds for storage of size %d",
-				FormatInts(sizes), FormatInts(strides), offset, item, total, st.NBytes())
+				tensor.ShapeString(sizes), tensor.ShapeString(strides), offset, item, total, st.NBytes())
 		}
 	}
 	tensor.Check(offset >= 0, "Tensor: invalid storage offset %d", offset)
@@ -903,7 +887,7 @@ func resizeMeta(op *tensor.Op, args []any) any {
 // select_scatter, slice_scatter
 
 func checkScatterSrc(src []int, slice []int) {
-	tensor.Check(equalInts(src, slice), "expected src to have a size equal to the slice of self. src size = %s, slice size = %s", FormatInts(src), FormatInts(slice))
+	tensor.Check(equalInts(src, slice), "expected src to have a size equal to the slice of self. src size = %s, slice size = %s", tensor.ShapeString(src), tensor.ShapeString(slice))
 }
 
 func selectScatterMeta(op *tensor.Op, args []any) any {

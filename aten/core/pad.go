@@ -120,7 +120,7 @@ func ReflectionPadSpec(in *tensor.Tensor, padding []int, k int) *PadSpec {
 		size := in.Sizes()[lead+i]
 		tensor.Check(before[i] < size && after[i] < size,
 			"Argument #%d: Padding size should be less than the corresponding input dimension, but got: padding (%d, %d) at dimension %d of input %s",
-			4+2*j, before[i], after[i], lead+i, FormatInts(in.Sizes()))
+			4+2*j, before[i], after[i], lead+i, tensor.ShapeString(in.Sizes()))
 		outs[i] = size + before[i] + after[i]
 	}
 	anyPos := false
@@ -149,11 +149,11 @@ func ReplicationPadSpec(in *tensor.Tensor, padding []int, k int) *PadSpec {
 	case 2:
 		valid := sz(1) != 0 && sz(2) != 0
 		tensor.Check((n == 3 && sz(0) != 0 && valid) || (n == 4 && valid && sz(3) != 0),
-			"Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero dimensions for input, but got: %s", FormatInts(in.Sizes()))
+			"Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero dimensions for input, but got: %s", tensor.ShapeString(in.Sizes()))
 	case 3:
 		valid := sz(1) != 0 && sz(2) != 0 && sz(3) != 0
 		tensor.Check((n == 4 && sz(0) != 0 && valid) || (n == 5 && valid && sz(4) != 0),
-			"Expected 4D or 5D (batch mode) tensor with possibly 0 batch size and other non-zero dimensions for input, but got: %s", FormatInts(in.Sizes()))
+			"Expected 4D or 5D (batch mode) tensor with possibly 0 batch size and other non-zero dimensions for input, but got: %s", tensor.ShapeString(in.Sizes()))
 	}
 	before, after := padPairs(padding, k)
 	lead := n - k
