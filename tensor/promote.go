@@ -84,7 +84,9 @@ func BroadcastShapes(shapes ...[]int) []int {
 	}
 	for _, s := range shapes {
 		off := rank - len(s)
-		for i, v := range s {
+		// From the last dim, as infer_size does, so the reported mismatch is PyTorch's.
+		for i := len(s) - 1; i >= 0; i-- {
+			v := s[i]
 			o := out[off+i]
 			switch {
 			case o == v:
