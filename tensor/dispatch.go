@@ -489,6 +489,14 @@ func convertValue(t *Type, v any) (any, bool) {
 		s, ok := v.(string)
 		return s, ok
 	case TScalar:
+		if b, ok := v.(bool); ok {
+			// torch.ops (1.13) reads a Python bool given for a Scalar as an
+			// int: full([2], True) is int64. An explicit BoolScalar stays bool.
+			if b {
+				return Int(1), true
+			}
+			return Int(0), true
+		}
 		return ToScalar(v)
 	case TScalarType:
 		switch x := v.(type) {

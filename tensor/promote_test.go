@@ -42,7 +42,6 @@ func TestResultType(t *testing.T) {
 		{[]any{f64zero, i64zero}, Float64}, // only 0-d tensors
 		{[]any{i64zero, 2.5}, Float32},     // 0-d int with a float scalar
 		{[]any{WrappedNumber(Float(1)), WrappedNumber(Int(2))}, Float32},
-		{[]any{WrappedNumber(Float(1)), WrappedNumber(Float(2))}, Float64}, // checked against torch 1.13
 		{[]any{WrappedNumber(BoolScalar(true)), WrappedNumber(Int(2))}, Int64},
 	}
 	for i, c := range cases {

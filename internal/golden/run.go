@@ -414,4 +414,3 @@ func equalInts(a, b []int) bool {
 	}
 	return true
 }
-
