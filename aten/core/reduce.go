@@ -70,33 +70,6 @@ func SumDType(in tensor.DType, dtype any) tensor.DType {
 	return in
 }
 
-// ScalarTypeName is c10's name of a dtype ("Long", "Half", ...), used in messages.
-func ScalarTypeName(d tensor.DType) string {
-	switch d {
-	case tensor.Bool:
-		return "Bool"
-	case tensor.Uint8:
-		return "Byte"
-	case tensor.Int8:
-		return "Char"
-	case tensor.Int16:
-		return "Short"
-	case tensor.Int32:
-		return "Int"
-	case tensor.Int64:
-		return "Long"
-	case tensor.Float16:
-		return "Half"
-	case tensor.BFloat16:
-		return "BFloat16"
-	case tensor.Float32:
-		return "Float"
-	case tensor.Float64:
-		return "Double"
-	}
-	return d.String()
-}
-
 // reduceOut is the contiguous output of a reduction of x over mask.
 func reduceOut(op *tensor.Op, args []any, x *tensor.Tensor, mask []bool, keepdim bool, dt tensor.DType) *tensor.Tensor {
 	return tensor.NewMetaContiguous(ReducedShape(x.Sizes(), mask, keepdim), dt, op.DeviceOf(args))
@@ -116,7 +89,7 @@ func MeanDType(in tensor.DType, dtype any) tensor.DType {
 		dt, what = dtype.(tensor.DType), "Optional"
 	}
 	tensor.Check(dt.IsFloat(), "mean(): could not infer output dtype. %s dtype must be either a floating point or complex dtype. Got: %s",
-		what, ScalarTypeName(dt))
+		what, CTypeName(dt))
 	return dt
 }
 

@@ -472,7 +472,7 @@ func varKernel(op *tensor.Op, args []any) any {
 	mask := core.ReductionMask(tensor.OptInts(args[1]), x.Dim())
 	corr := core.VarCorrection(op, args)
 	if x.Numel() == 0 {
-		fillScalar(out, tensor.Float(math.NaN()))
+		fillValue(out, tensor.Float(math.NaN()))
 		return out
 	}
 	n := float64(core.ReducedNumel(x.Sizes(), mask))
@@ -555,7 +555,7 @@ func localScalarDenseKernel(op *tensor.Op, args []any) any {
 
 // notImplementedFor panics with the message of a failed ATen dtype dispatch.
 func notImplementedFor(kernel string, d tensor.DType) {
-	tensor.Panicf("%q not implemented for '%s'", kernel, core.ScalarTypeName(d))
+	tensor.Panicf("%q not implemented for '%s'", kernel, core.CTypeName(d))
 }
 
 func init() {

@@ -82,7 +82,7 @@ func TestReduceBadInputs(t *testing.T) {
 	}
 }
 
-func call(t *testing.T, op string, args []any, kwargs map[string]any) any {
+func redCall(t *testing.T, op string, args []any, kwargs map[string]any) any {
 	t.Helper()
 	res, err := tensor.CallErr(op, args, kwargs)
 	if err != nil {
@@ -131,7 +131,7 @@ func TestReduceValues(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res := call(t, c.op, c.args, c.kw)
+			res := redCall(t, c.op, c.args, c.kw)
 			var got *tensor.Tensor
 			switch r := res.(type) {
 			case *tensor.Tensor:
@@ -167,7 +167,7 @@ func TestTopkPaths(t *testing.T) {
 	} {
 		xt := tensor.NewMeta([]int{rows, n}, []int{1, rows}, 0, base.DType(), tensor.CPU).WithRaw(base.Raw())
 		for _, desc := range []bool{true, false} {
-			sorted := call(t, "aten::sort.default", []any{xt, 1, desc}, nil).([]*tensor.Tensor)
+			sorted := redCall(t, "aten::sort.default", []any{xt, 1, desc}, nil).([]*tensor.Tensor)
 			sv, si := sorted[0].Float64s(), sorted[1].Int64s()
 			for r := 0; r < rows; r++ {
 				for j := 1; j < n; j++ {
@@ -181,7 +181,7 @@ func TestTopkPaths(t *testing.T) {
 				}
 			}
 			for _, k := range []int{1, 5, 50, 200} {
-				top := call(t, "aten::topk.default", []any{xt, k, 1, desc}, nil).([]*tensor.Tensor)
+				top := redCall(t, "aten::topk.default", []any{xt, k, 1, desc}, nil).([]*tensor.Tensor)
 				tv, ti := top[0].Float64s(), top[1].Int64s()
 				for r := 0; r < rows; r++ {
 					if !sameF64(tv[r*k:(r+1)*k], sv[r*n:r*n+k]) || !slices.Equal(ti[r*k:(r+1)*k], si[r*n:r*n+k]) {
