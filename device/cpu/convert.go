@@ -29,7 +29,7 @@ func copyInto(dst, src *tensor.Tensor) {
 					storeF64(ds, dd, do, inner[0], fbuf[:m])
 				} else {
 					for i, v := range fbuf[:m] {
-						ibuf[i] = tensor.FloatToInt64(v)
+						ibuf[i] = tensor.FloatToInt(v, dd)
 					}
 					storeI64(ds, dd, do, inner[0], ibuf[:m])
 				}

@@ -533,7 +533,7 @@ func dropoutKernel(op *tensor.Op, args []any) any {
 	out, mask := outs[0], outs[1]
 	if !train {
 		copyInto(out, x)
-		fillScalar(mask, tensor.BoolScalar(true))
+		fillValue(mask, tensor.BoolScalar(true))
 		return outs
 	}
 	p1m := 1 - p

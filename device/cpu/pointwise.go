@@ -134,7 +134,7 @@ func storeAnyF64(s *tensor.Storage, d tensor.DType, off, st int, src []float64) 
 	for len(src) > 0 {
 		m := min(len(src), blockLen)
 		for i, v := range src[:m] {
-			ib[i] = tensor.FloatToInt64(v)
+			ib[i] = tensor.FloatToInt(v, d)
 		}
 		storeI64(s, d, off, st, ib[:m])
 		src = src[m:]
@@ -201,7 +201,7 @@ func roundF64(v []float64, ct tensor.DType) {
 		}
 	case tensor.Uint8, tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64:
 		for i, x := range v {
-			v[i] = float64(wrapInt(tensor.FloatToInt64(x), ct))
+			v[i] = float64(tensor.FloatToInt(x, ct))
 		}
 	}
 }
