@@ -20,34 +20,6 @@ import (
 //   - mm's result has self's dtype, bmm's has batch2's (its meta uses
 //     batch2.options()); with matching dtypes it makes no difference.
 
-// linTypeName is c10's ScalarType name, used in PyTorch's messages
-// ("expected scalar type Float", "not implemented for 'Long'").
-func linTypeName(d tensor.DType) string {
-	switch d {
-	case tensor.Bool:
-		return "Bool"
-	case tensor.Uint8:
-		return "Byte"
-	case tensor.Int8:
-		return "Char"
-	case tensor.Int16:
-		return "Short"
-	case tensor.Int32:
-		return "Int"
-	case tensor.Int64:
-		return "Long"
-	case tensor.Float16:
-		return "Half"
-	case tensor.BFloat16:
-		return "BFloat16"
-	case tensor.Float32:
-		return "Float"
-	case tensor.Float64:
-		return "Double"
-	}
-	return d.String()
-}
-
 // linLegacyTypeName is the legacy tensor type name ("torch.FloatTensor") PyTorch
 // prints in some messages.
 func linLegacyTypeName(d tensor.DType) string {
@@ -55,7 +27,7 @@ func linLegacyTypeName(d tensor.DType) string {
 	case tensor.Float16:
 		return "torch.HalfTensor"
 	}
-	return "torch." + linTypeName(d) + "Tensor"
+	return "torch." + CTypeName(d) + "Tensor"
 }
 
 // linSizes prints sizes as PyTorch does: [2, 3].
@@ -74,13 +46,13 @@ func linSizes(s []int) string {
 
 // linNotImplemented panics with PyTorch's dispatch error for an unsupported dtype.
 func linNotImplemented(name string, d tensor.DType) {
-	tensor.Panicf("%q not implemented for '%s'", name, linTypeName(d))
+	tensor.Panicf("%q not implemented for '%s'", name, CTypeName(d))
 }
 
 // linCheckScalarType is the check data_ptr<T>() makes: found must be expected.
 func linCheckScalarType(expected, found tensor.DType) {
 	if expected != found {
-		tensor.Panicf("expected scalar type %s but found %s", linTypeName(expected), linTypeName(found))
+		tensor.Panicf("expected scalar type %s but found %s", CTypeName(expected), CTypeName(found))
 	}
 }
 
@@ -215,10 +187,10 @@ func cdistMeta(op *tensor.Op, args []any) any {
 		tensor.Panicf("X1 and X2 must have the same number of columns. X1: %d X2: %d", c1, c2)
 	}
 	if !x1.DType().IsFloat() {
-		tensor.Panicf("cdist only supports floating-point dtypes, X1 got: %s", linTypeName(x1.DType()))
+		tensor.Panicf("cdist only supports floating-point dtypes, X1 got: %s", CTypeName(x1.DType()))
 	}
 	if !x2.DType().IsFloat() {
-		tensor.Panicf("cdist only supports floating-point dtypes, X2 got: %s", linTypeName(x2.DType()))
+		tensor.Panicf("cdist only supports floating-point dtypes, X2 got: %s", CTypeName(x2.DType()))
 	}
 	tensor.Check(p >= 0, "cdist only supports non-negative p values")
 	mode := CdistMode(args)
