@@ -325,7 +325,7 @@ func ixScatter(op *tensor.Op, args []any, src *tensor.Tensor, constant bool, red
 		mv.src = ixOffsets(ishape, sStrides[:len(ishape)], src.StorageOffset())
 	}
 	if !includeSelf {
-		id := tensor.ScalarTensor(ixIdentity(red, out.DType()), out.DType())
+		id := tensor.FromScalar(ixIdentity(red, out.DType()), out.DType())
 		ixCopy(out, id, &ixMoves{dst: dst, src: make([]int, len(dst)), run: 1})
 	}
 	ixCombine(out, src, mv, red)
@@ -459,7 +459,7 @@ func scatterSrcKernel(op *tensor.Op, args []any) any {
 
 func scatterValueKernel(op *tensor.Op, args []any) any {
 	self := args[0].(*tensor.Tensor)
-	v := tensor.ScalarTensor(args[3].(tensor.Scalar), self.DType())
+	v := tensor.FromScalar(args[3].(tensor.Scalar), self.DType())
 	return ixScatter(op, args, v, true, ixAssign, false, true)
 }
 

@@ -186,7 +186,7 @@ func TestIndexingValues(t *testing.T) {
 			[]any{ixF32(ixShp(3), 0, 0, 0), []*tensor.Tensor{ixI64(ixShp(3), 1, 1, -1)}, ixF32(ixShp(3), 1, 2, 4), true}, nil,
 			ixShp(3), []float64{0, 3, 4}},
 		{"index_put mask broadcast value", "aten::index_put",
-			[]any{ixArange(2, 2), []*tensor.Tensor{ixBools(ixShp(2, 2), false, true, true, false)}, tensor.ScalarTensor(tensor.Float(9), tensor.Float32)}, nil,
+			[]any{ixArange(2, 2), []*tensor.Tensor{ixBools(ixShp(2, 2), false, true, true, false)}, tensor.FromScalar(tensor.Float(9), tensor.Float32)}, nil,
 			ixShp(2, 2), []float64{0, 9, 9, 3}},
 		{"scatter_reduce amax without self", "aten::scatter_reduce.two",
 			[]any{ixF32(ixShp(3), 5, 5, 5), 0, ixI64(ixShp(3), 0, 0, 2), ixF32(ixShp(3), 1, nan, 2), "amax"},
