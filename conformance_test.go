@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	_ "github.com/goaten/goaten"
 	"github.com/goaten/goaten/internal/golden"
@@ -146,4 +147,58 @@ func hasKernels(op *tensor.Op) bool {
 		}
 	}
 	return op.HasKernel(tensor.KeyCompositeImplicit)
+}
+
+// TestConformanceErrors replays the calls PyTorch rejects: each must raise a
+// *tensor.Error, never return a result, crash or hang. It also reports how
+// often the message carries the key words of PyTorch's message.
+func TestConformanceErrors(t *testing.T) {
+	dev := goldenDevice(t)
+	skips := skipList(t)
+	recs, err := golden.Load(goldenFile("errors"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pass, fail, skip, matched int
+	var failures []string
+	for _, r := range recs {
+		if _, ok := skips[r.Source]; ok {
+			skip++
+			continue
+		}
+		type outcome struct {
+			res     golden.Result
+			matched bool
+		}
+		done := make(chan outcome, 1)
+		go func() {
+			res, m := golden.ReplayError(r, dev)
+			done <- outcome{res, m}
+		}()
+		var o outcome
+		select {
+		case o = <-done:
+		case <-time.After(20 * time.Second):
+			o = outcome{golden.Result{Outcome: golden.Fail, Detail: "hang: no answer in 20s"}, false}
+		}
+		switch o.res.Outcome {
+		case golden.Pass:
+			pass++
+			if o.matched {
+				matched++
+			}
+		case golden.Skip:
+			skip++
+		default:
+			fail++
+			failures = append(failures, fmt.Sprintf("%s line %d (%s): %s", r.Op, r.Line, r.Source, o.res.Detail))
+		}
+	}
+	line := fmt.Sprintf("conformance %s errors: %d passed, %d failed, %d skipped", dev, pass, fail, skip)
+	fmt.Println(line)
+	fmt.Printf("conformance %s errors: %d of %d raised errors carry PyTorch's key words (%.1f%%)\n", dev, matched, pass, 100*float64(matched)/float64(max(pass, 1)))
+	t.Log(line)
+	if fail > 0 {
+		t.Errorf("%d error records failed:\n  %s", fail, strings.Join(failures, "\n  "))
+	}
 }
