@@ -1,9 +1,7 @@
 package core
 
 import (
-	"fmt"
 	"math"
-	"strings"
 
 	"github.com/goaten/goaten/tensor"
 )
@@ -66,47 +64,6 @@ func AdaptiveEnd(a, b, c int) int {
 	return int(math.Ceil(float64(float32((a+1)*c) / float32(b))))
 }
 
-// poolSizes formats sizes as PyTorch prints an IntArrayRef: [1, 0, 10].
-func poolSizes(s []int) string {
-	var b strings.Builder
-	b.WriteByte('[')
-	for i, v := range s {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprint(&b, v)
-	}
-	b.WriteByte(']')
-	return b.String()
-}
-
-// poolTypeName is c10's name of a dtype in "not implemented for" messages.
-func poolTypeName(d tensor.DType) string {
-	switch d {
-	case tensor.Bool:
-		return "Bool"
-	case tensor.Uint8:
-		return "Byte"
-	case tensor.Int8:
-		return "Char"
-	case tensor.Int16:
-		return "Short"
-	case tensor.Int32:
-		return "Int"
-	case tensor.Int64:
-		return "Long"
-	case tensor.Float16:
-		return "Half"
-	case tensor.BFloat16:
-		return "BFloat16"
-	case tensor.Float32:
-		return "Float"
-	case tensor.Float64:
-		return "Double"
-	}
-	return d.String()
-}
-
 // poolTypeMetaName is caffe2::TypeMeta's name of a dtype ("expected dtype float ...").
 func poolTypeMetaName(d tensor.DType) string {
 	switch d {
@@ -141,12 +98,12 @@ func poolCheckDType(name string, d tensor.DType, ok ...tensor.DType) {
 			return
 		}
 	}
-	tensor.Panicf("\"%s\" not implemented for '%s'", name, poolTypeName(d))
+	tensor.Panicf("\"%s\" not implemented for '%s'", name, CTypeName(d))
 }
 
 // poolCheckScalarType is data_ptr<T>'s check that t has dtype want.
 func poolCheckScalarType(t *tensor.Tensor, want tensor.DType) {
-	tensor.Check(t.DType() == want, "expected scalar type %s but found %s", poolTypeName(want), poolTypeName(t.DType()))
+	tensor.Check(t.DType() == want, "expected scalar type %s but found %s", CTypeName(want), CTypeName(t.DType()))
 }
 
 // poolDowncast is safe_downcast<int, int64_t>.
@@ -262,7 +219,7 @@ func pool2dShapeCheck(x *tensor.Tensor, w poolWin2d, planes, inH, inW, outH, out
 	n := x.Dim()
 	valid := n >= 3 && x.Size(1) != 0 && x.Size(2) != 0
 	tensor.Check((n == 3 && x.Size(0) != 0 && valid) || (n == 4 && valid && x.Size(3) != 0),
-		"Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:%s", poolSizes(x.Sizes()))
+		"Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:%s", tensor.ShapeString(x.Sizes()))
 	tensor.Check(outW >= 1 && outH >= 1,
 		"Given input size: (%dx%dx%d). Calculated output size: (%dx%dx%d). Output size is too small",
 		planes, inH, inW, planes, outH, outW)
@@ -430,7 +387,7 @@ func poolPlanes(t *tensor.Tensor, k int) int {
 func poolCheckGradPlanes(fn string, g, x *tensor.Tensor) {
 	tensor.Check(poolPlanes(g, 2) <= poolPlanes(x, 2),
 		"%s(): grad_output with sizes %s has more planes than self with sizes %s",
-		fn, poolSizes(g.Sizes()), poolSizes(x.Sizes()))
+		fn, tensor.ShapeString(g.Sizes()), tensor.ShapeString(x.Sizes()))
 }
 
 // maxPool2dGeom checks max_pool2d_with_indices' arguments; first is the index
@@ -483,14 +440,14 @@ func pool3dShapeCheck(x *tensor.Tensor, w poolWin3d, planes int, in, out [3]int,
 	tensor.Check(d[0] > 0 && d[2] > 0 && d[1] > 0, "stride should be greater than zero, but got dT: %d dH: %d dW: %d", d[0], d[1], d[2])
 	tensor.Check(dil[0] > 0 && dil[2] > 0 && dil[1] > 0, "dilation should be greater than zero, but got dilationT: %d dilationH: %d dilationW: %d", dil[0], dil[1], dil[2])
 	n := x.Dim()
-	tensor.Check(n == 4 || n == 5, "%s: Expected 4D or 5D tensor for input, but got: %s", fn, poolSizes(x.Sizes()))
+	tensor.Check(n == 4 || n == 5, "%s: Expected 4D or 5D tensor for input, but got: %s", fn, tensor.ShapeString(x.Sizes()))
 	for i := 0; i < n; i++ {
 		if n == 5 && i == 0 {
 			continue
 		}
 		tensor.Check(x.Size(i) > 0,
 			"%s: Expected input's non-batch dimensions to have positive length, but input has a shape of %s and non-batch dimension %d has length zero!",
-			fn, poolSizes(x.Sizes()), x.Size(i))
+			fn, tensor.ShapeString(x.Sizes()), x.Size(i))
 	}
 	if checkInputSize {
 		tensor.Check(in[0] >= k[0] && in[1] >= k[1] && in[2] >= k[2],
@@ -588,11 +545,11 @@ func poolCheckOutputSizes(sizes []int) {
 func adaptivePool2dGeom(x *tensor.Tensor, osize []int) PoolWindow {
 	tensor.Check(len(osize) == 2, "adaptive_avg_pool2d: output_size must be 2")
 	n := x.Dim()
-	tensor.Check(n == 3 || n == 4, "adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got %s", poolSizes(x.Sizes()))
+	tensor.Check(n == 3 || n == 4, "adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got %s", tensor.ShapeString(x.Sizes()))
 	for _, i := range []int{-2, -1} {
 		tensor.Check(x.Size(i) > 0,
 			"adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes %s with dimension %d being empty",
-			poolSizes(x.Sizes()), i+n)
+			tensor.ShapeString(x.Sizes()), i+n)
 	}
 	poolCheckOutputSizes(osize)
 	planes := 1
@@ -626,9 +583,9 @@ func adaptivePool2dBackwardGeom(args []any) PoolWindow {
 	for i := 1; i < n; i++ {
 		tensor.Check(g.Size(i) > 0,
 			"adaptive_avg_pool2d_backward(): Expected grad_output to have non-zero size for non-batch dimensions, but grad_output has sizes %s with dimension %d being empty",
-			poolSizes(g.Sizes()), i)
+			tensor.ShapeString(g.Sizes()), i)
 	}
-	tensor.Check(n == 3 || n == 4, "adaptive_avg_pool2d_backward(): Expected 3D or 4D tensor, but got %s", poolSizes(x.Sizes()))
+	tensor.Check(n == 3 || n == 4, "adaptive_avg_pool2d_backward(): Expected 3D or 4D tensor, but got %s", tensor.ShapeString(x.Sizes()))
 	tensor.Check(x.DType() == g.DType(), "expected dtype %s for `grad_output` but got dtype %s", poolTypeMetaName(x.DType()), poolTypeMetaName(g.DType()))
 	inH, inW := x.Size(-2), x.Size(-1)
 	gPlanes := poolPlanes(g, 2)
@@ -642,9 +599,9 @@ func adaptivePool3dGeom(args []any) PoolWindow {
 	for i := 1; i < n; i++ {
 		tensor.Check(x.Size(i) > 0,
 			"adaptive_avg_pool3d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes %s with dimension %d being empty",
-			poolSizes(x.Sizes()), i)
+			tensor.ShapeString(x.Sizes()), i)
 	}
-	tensor.Check(n == 4 || n == 5, "adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got %s", poolSizes(x.Sizes()))
+	tensor.Check(n == 4 || n == 5, "adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got %s", tensor.ShapeString(x.Sizes()))
 	poolCheckOutputSizes(osize)
 	planes := 1
 	for _, s := range x.Sizes()[:n-3] {
@@ -704,7 +661,7 @@ func maxPool2dBackwardMeta(op *tensor.Op, args []any) any {
 	poolCheckGradPlanes("max_pool2d_with_indices_backward", T(args, 0), x)
 	tensor.Check(poolPlanes(T(args, 7), 2) >= poolPlanes(T(args, 0), 2),
 		"max_pool2d_with_indices_backward(): indices with sizes %s do not match grad_output with sizes %s",
-		poolSizes(T(args, 7).Sizes()), poolSizes(T(args, 0).Sizes()))
+		tensor.ShapeString(T(args, 7).Sizes()), tensor.ShapeString(T(args, 0).Sizes()))
 	return Like(op, args, x, tensor.Invalid)
 }
 
@@ -722,7 +679,7 @@ func adaptivePool1dMeta(op *tensor.Op, args []any) any {
 	shape := pooledShape(x.Sizes(), g.Out, 1)
 	if g.Out[2] == 1 {
 		tensor.Check(x.DType().IsFloat(),
-			"mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s", poolTypeName(x.DType()))
+			"mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s", CTypeName(x.DType()))
 	} else if tensor.Numel(shape) > 0 {
 		poolCheckDType(poolKernelName("adaptive_avg_pool2d", poolUnsqueeze(x, x.Dim()-1)), x.DType(), tensor.Float32, tensor.Float64, tensor.BFloat16)
 	}

@@ -79,7 +79,7 @@ func UpsampleGeometry(op *tensor.Op, args []any) Resample2d {
 		"Input and output sizes should be greater than 0, but got input (H: %d, W: %d) output (H: %d, W: %d)",
 		r.InH, r.InW, r.OutH, r.OutW)
 	tensor.Check(x.Numel() != 0 || tensor.Numel(s[1:]) != 0,
-		"Non-empty 4D data tensor expected but got a tensor with sizes %s", poolSizes(s))
+		"Non-empty 4D data tensor expected but got a tensor with sizes %s", tensor.ShapeString(s))
 	if scaleArg != nil {
 		r.ScaleH, r.ScaleW = scales[0], scales[1]
 	}
@@ -128,20 +128,20 @@ func gridSampler2dMeta(op *tensor.Op, args []any) any {
 	}
 	tensor.Check(x.Size(0) == grid.Size(0),
 		"grid_sampler(): expected grid and input to have same batch size, but got input with sizes %s and grid with sizes %s",
-		poolSizes(x.Sizes()), poolSizes(grid.Sizes()))
+		tensor.ShapeString(x.Sizes()), tensor.ShapeString(grid.Sizes()))
 	tensor.Check(grid.Size(-1) == x.Dim()-2,
 		"grid_sampler(): expected grid to have size %d in last dimension, but got grid with sizes %s",
-		x.Dim()-2, poolSizes(grid.Sizes()))
+		x.Dim()-2, tensor.ShapeString(grid.Sizes()))
 	for i := 2; i < x.Dim(); i++ {
 		tensor.Check(x.Size(i) > 0,
 			"grid_sampler(): expected input to have non-empty spatial dimensions, but input has sizes %s with dimension %d being empty",
-			poolSizes(x.Sizes()), i)
+			tensor.ShapeString(x.Sizes()), i)
 	}
 	tensor.Check(x.Dim() == 4 && x.Dim() == grid.Dim(),
 		"grid_sampler(): expected 4D input and grid with same number of dimensions, but got input with sizes %s and grid with sizes %s",
-		poolSizes(x.Sizes()), poolSizes(grid.Sizes()))
+		tensor.ShapeString(x.Sizes()), tensor.ShapeString(grid.Sizes()))
 	d := x.DType()
-	tensor.Check(d == tensor.Float32 || d == tensor.Float64, "grid_sampler_2d_cpu not implemented for %s", poolTypeName(d))
+	tensor.Check(d == tensor.Float32 || d == tensor.Float64, "grid_sampler_2d_cpu not implemented for %s", CTypeName(d))
 	poolCheckScalarType(grid, d)
 	// PyTorch leaves the output uninitialised for an unknown mode; refuse instead.
 	tensor.Check(mode >= GridBilinear && mode <= GridBicubic, "grid_sampler(): unknown interpolation mode %d (expected 0, 1 or 2)", mode)
