@@ -102,6 +102,9 @@ var Embedding = tensor.Embedding
 // EmbeddingBag is tensor.EmbeddingBag: aten::embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False) -> (Tensor, Tensor, Tensor, Tensor)
 var EmbeddingBag = tensor.EmbeddingBag
 
+// EmbeddingBagPaddingIdx is tensor.EmbeddingBagPaddingIdx: aten::embedding_bag.padding_idx(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int mode, bool sparse, Tensor? per_sample_weights, bool include_last_offset, int? padding_idx) -> (Tensor, Tensor, Tensor, Tensor)
+var EmbeddingBagPaddingIdx = tensor.EmbeddingBagPaddingIdx
+
 // EmbeddingDenseBackward is tensor.EmbeddingDenseBackward: aten::embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq) -> Tensor
 var EmbeddingDenseBackward = tensor.EmbeddingDenseBackward
 
@@ -224,6 +227,9 @@ var RepeatInterleave = tensor.RepeatInterleave
 
 // ScalarTensor is tensor.ScalarTensor: aten::scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
 var ScalarTensor = tensor.ScalarTensor
+
+// ScaledDotProductAttention is tensor.ScaledDotProductAttention: aten::scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None) -> Tensor
+var ScaledDotProductAttention = tensor.ScaledDotProductAttention
 
 // SigmoidBackward is tensor.SigmoidBackward: aten::sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor
 var SigmoidBackward = tensor.SigmoidBackward

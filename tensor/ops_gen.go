@@ -1064,6 +1064,14 @@ func EmbeddingBag(weight *Tensor, indices *Tensor, offsets *Tensor, scaleGradByF
 	return r[0], r[1], r[2], r[3]
 }
 
+var op_embedding_bag_padding_idx = opRef{name: "aten::embedding_bag.padding_idx"}
+
+// EmbeddingBagPaddingIdx runs aten::embedding_bag.padding_idx(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int mode, bool sparse, Tensor? per_sample_weights, bool include_last_offset, int? padding_idx) -> (Tensor, Tensor, Tensor, Tensor).
+func EmbeddingBagPaddingIdx(weight *Tensor, indices *Tensor, offsets *Tensor, scaleGradByFreq bool, mode int, sparse bool, perSampleWeights *Tensor, includeLastOffset bool, paddingIdx any) (*Tensor, *Tensor, *Tensor, *Tensor) {
+	r := op_embedding_bag_padding_idx.call(weight, indices, offsets, scaleGradByFreq, mode, sparse, perSampleWeights, includeLastOffset, paddingIdx).([]*Tensor)
+	return r[0], r[1], r[2], r[3]
+}
+
 var op_embedding_dense_backward = opRef{name: "aten::embedding_dense_backward"}
 
 // EmbeddingDenseBackward runs aten::embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq) -> Tensor.
@@ -1881,6 +1889,14 @@ var op_log_sigmoid_backward = opRef{name: "aten::log_sigmoid_backward"}
 // LogSigmoidBackward runs aten::log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor.
 func LogSigmoidBackward(gradOutput *Tensor, self *Tensor, buffer *Tensor) *Tensor {
 	return op_log_sigmoid_backward.call(gradOutput, self, buffer).(*Tensor)
+}
+
+var op_log_sigmoid_forward = opRef{name: "aten::log_sigmoid_forward"}
+
+// LogSigmoidForward runs aten::log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer).
+func (t *Tensor) LogSigmoidForward() (*Tensor, *Tensor) {
+	r := op_log_sigmoid_forward.call(t).([]*Tensor)
+	return r[0], r[1]
 }
 
 var op_log_softmax_int = opRef{name: "aten::log_softmax.int"}
@@ -2908,6 +2924,13 @@ var op_scalar_tensor = opRef{name: "aten::scalar_tensor"}
 // ScalarTensor runs aten::scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
 func ScalarTensor(s any) *Tensor {
 	return op_scalar_tensor.call(s).(*Tensor)
+}
+
+var op_scaled_dot_product_attention = opRef{name: "aten::scaled_dot_product_attention"}
+
+// ScaledDotProductAttention runs aten::scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None) -> Tensor.
+func ScaledDotProductAttention(query *Tensor, key *Tensor, value *Tensor, attnMask *Tensor, dropoutP float64, isCausal bool) *Tensor {
+	return op_scaled_dot_product_attention.call(query, key, value, attnMask, dropoutP, isCausal).(*Tensor)
 }
 
 var op_scatter_reduce = opRef{name: "aten::scatter.reduce"}
