@@ -129,12 +129,13 @@ func hardshrink(op *tensor.Op, a []any) any {
 	return tensor.Where(inside, zero0(x), x)
 }
 
-// softshrink is x - lambd above lambd, x + lambd below -lambd, else x*0.
+// softshrink is x - lambd above lambd, x + lambd below -lambd, else 0
+// (NaN included).
 func softshrink(op *tensor.Op, a []any) any {
 	x := ten(a, 0)
 	l := fparam(sc(a, 1), x)
 	return tensor.Where(x.GtScalar(l), x.SubScalar(l, 1),
-		tensor.Where(x.LtScalar(-l), x.AddScalar(l, 1), x.MulScalar(0)))
+		tensor.Where(x.LtScalar(-l), x.AddScalar(l, 1), zero0(x)))
 }
 
 // threshold is value where x <= threshold, else x.
@@ -344,12 +345,16 @@ func softplusBackward(op *tensor.Op, a []any) any {
 	return tensor.Where(xb.GtScalar(th), g, g.Mul(z).Div(z.AddScalar(1, 1)))
 }
 
+// logSigmoidBackward is (max' - sign * z/(1+z)) * grad with z = exp(-|x|),
+// taken from the forward's buffer when it has one (the CPU kernel's form).
 func logSigmoidBackward(op *tensor.Op, a []any) any {
-	g, x := ten(a, 0), ten(a, 1)
+	g, x, z := ten(a, 0), ten(a, 1), ten(a, 2)
 	neg := x.LtScalar(0)
 	maxD := tensor.Where(neg, scalarLike(x, 1, x.DType()), zero0(x))
 	sign := tensor.Where(neg, scalarLike(x, 1, x.DType()), scalarLike(x, -1, x.DType()))
-	z := x.Abs().Neg().Exp()
+	if z == nil || !equalInts(z.Sizes(), x.Sizes()) {
+		z = x.Abs().Neg().Exp()
+	}
 	return maxD.Sub(sign.Mul(z.Div(z.AddScalar(1, 1)))).Mul(g)
 }
 

@@ -72,10 +72,14 @@ func functionalOf(op *tensor.Op) (*tensor.Op, bool) {
 		return nil, false
 	}
 	name := s.Namespace + "::" + strings.TrimSuffix(s.Name, "_")
-	if s.Overload != "" {
-		name += "." + s.Overload
+	if f, ok := tensor.LookupOp(name + "." + s.Overload); ok && s.Overload != "" {
+		return f, true
 	}
-	return tensor.LookupOp(name)
+	// floor_divide_.Tensor is the in-place form of floor_divide (no overload name).
+	if s.Overload == "" || s.Overload == "Tensor" {
+		return tensor.LookupOp(name)
+	}
+	return nil, false
 }
 
 // inplaceOf derives an in-place op from its functional op: run the
