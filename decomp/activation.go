@@ -38,7 +38,7 @@ func init() {
 	def("aten::feature_dropout", featureDropout)
 	def("aten::alpha_dropout", alphaDropout)
 
-	def("aten::gelu_backward", opmath(geluBackward))
+	def("aten::gelu_backward", geluBackward)
 	def("aten::sigmoid_backward", opmath(sigmoidBackward))
 	def("aten::tanh_backward", opmath(tanhBackward))
 	def("aten::threshold_backward", thresholdBackward)

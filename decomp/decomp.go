@@ -126,6 +126,16 @@ func opmath(k tensor.Kernel) tensor.Kernel {
 	}
 }
 
+// inOpmath is opmath for one tensor inside a body: f runs in float32 when x
+// is float16 or bfloat16, and its result is rounded back to x's dtype.
+func inOpmath(x *tensor.Tensor, f func(*tensor.Tensor) *tensor.Tensor) *tensor.Tensor {
+	d := x.DType()
+	if !d.IsReduced() {
+		return f(x)
+	}
+	return f(x.To(tensor.Float32)).To(d)
+}
+
 func upcast(t *tensor.Tensor) *tensor.Tensor {
 	if t != nil && t.DType().IsReduced() {
 		return t.To(tensor.Float32)

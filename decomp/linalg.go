@@ -315,53 +315,77 @@ func einsum(op *tensor.Op, a []any) any {
 		}
 		tensor.Check(len(path) == want, "einsum(): expected contraction path given in path parameter to have size %d but got %d", want, len(path))
 	}
-	const nLabels, ellipsis = 52, 52
-	sub := func(c byte) int {
-		if c >= 'A' && c <= 'Z' {
-			return int(c - 'A')
-		}
-		return int(c-'a') + 26
+	s := parseEinsum(eq, ops)
+	aligned, counts := s.align(ops)
+	return s.contract(aligned, counts, path)
+}
+
+// Einsum labels: a-z and A-Z as 0..51, and the ellipsis.
+const (
+	nLabels  = 52
+	ellipsis = 52
+)
+
+func labelOf(c byte) int {
+	if c >= 'A' && c <= 'Z' {
+		return int(c - 'A')
 	}
-	label := func(s int) byte {
-		if s < 26 {
-			return byte('A' + s)
-		}
-		return byte('a' + s - 26)
+	return int(c-'a') + 26
+}
+
+func labelChar(l int) byte {
+	if l < 26 {
+		return byte('A' + l)
 	}
-	isAlpha := func(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') }
+	return byte('a' + l - 26)
+}
+
+func isAlpha(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') }
+
+// einsumSpec is a parsed equation: every operand's labels, and the dim each
+// label (and the ellipsis) takes in the aligned layout, output dims first.
+type einsumSpec struct {
+	labels   [][]int
+	dimOf    []int // label -> aligned dim
+	ellDims  int   // dims the widest ellipsis covers
+	ellAt    int   // aligned dim of the ellipsis' first dim
+	outDims  int   // dims of the output
+	allDims  int   // output dims plus contracted ones
+	nOperand int
+}
+
+func parseEinsum(eq string, ops []*T) *einsumSpec {
+	s := &einsumSpec{labels: make([][]int, len(ops)), nOperand: len(ops)}
 	arrow := strings.Index(eq, "->")
 	lhs := eq
 	if arrow >= 0 {
 		lhs = eq[:arrow]
 	}
-	opLabels := make([][]int, len(ops))
-	cur, ellSeen := 0, false
+	cur, ell := 0, false
 	for i := 0; i < len(lhs); i++ {
-		c := lhs[i]
-		switch {
+		switch c := lhs[i]; {
 		case c == ' ':
 		case c == '.':
-			tensor.Check(!ellSeen, "einsum(): found '.' for operand %d for which an ellipsis was already found", cur)
+			tensor.Check(!ell, "einsum(): found '.' for operand %d for which an ellipsis was already found", cur)
 			tensor.Check(i+2 < len(lhs) && lhs[i+1] == '.' && lhs[i+2] == '.', "einsum(): found '.' for operand %d that is not part of any ellipsis", cur)
 			i += 2
-			opLabels[cur] = append(opLabels[cur], ellipsis)
-			ellSeen = true
+			s.labels[cur] = append(s.labels[cur], ellipsis)
+			ell = true
 		case c == ',':
 			cur++
 			tensor.Check(cur < len(ops), "einsum(): fewer operands were provided than specified in the equation")
-			ellSeen = false
+			ell = false
 		default:
 			tensor.Check(isAlpha(c), "einsum(): invalid subscript given at index %d in the equation string, subscripts must be in [a-zA-Z]", i)
-			opLabels[cur] = append(opLabels[cur], sub(c))
+			s.labels[cur] = append(s.labels[cur], labelOf(c))
 		}
 	}
 	tensor.Check(cur == len(ops)-1, "einsum(): more operands were provided than specified in the equation")
 
 	count := make([]int, nLabels)
-	ellDims := 0
 	for i, x := range ops {
-		n, hasEll := len(opLabels[i]), false
-		for _, l := range opLabels[i] {
+		n, hasEll := len(s.labels[i]), false
+		for _, l := range s.labels[i] {
 			if l == ellipsis {
 				n--
 				hasEll = true
@@ -369,117 +393,123 @@ func einsum(op *tensor.Op, a []any) any {
 				count[l]++
 			}
 		}
-		for _, l := range opLabels[i] {
-			if l == ellipsis {
-				ellDims = max(ellDims, x.Dim()-n)
-			}
-		}
 		if hasEll {
+			s.ellDims = max(s.ellDims, x.Dim()-n)
 			tensor.Check(n <= x.Dim(), "einsum(): the number of subscripts in the equation (%d) is more than the number of dimensions (%d) for operand %d", n, x.Dim(), i)
 		} else {
 			tensor.Check(n == x.Dim(), "einsum(): the number of subscripts in the equation (%d) does not match the number of dimensions (%d) for operand %d and no ellipsis was given", n, x.Dim(), i)
 		}
 	}
 
-	permIndex := make([]int, nLabels)
-	for i := range permIndex {
-		permIndex[i] = -1
+	s.dimOf = make([]int, nLabels)
+	for i := range s.dimOf {
+		s.dimOf[i] = -1
 	}
-	perm, ellIndex, ellOut := 0, 0, false
+	next, ellOut := 0, false
 	if arrow < 0 {
-		perm, ellOut = ellDims, true
+		// Implicit output: the ellipsis, then the labels seen once, in order.
+		next, ellOut = s.ellDims, true
 		for l := 0; l < nLabels; l++ {
 			if count[l] == 1 {
-				permIndex[l] = perm
-				perm++
+				s.dimOf[l] = next
+				next++
 			}
 		}
 	} else {
 		rhs := eq[arrow+2:]
 		for i := 0; i < len(rhs); i++ {
-			c := rhs[i]
-			switch {
+			switch c := rhs[i]; {
 			case c == ' ':
 			case c == '.':
 				tensor.Check(!ellOut, "einsum(): found '.' for output but an ellipsis (...) was already found")
 				tensor.Check(i+2 < len(rhs) && rhs[i+1] == '.' && rhs[i+2] == '.', "einsum(): found '.' for output that is not part of any ellipsis (...)")
 				i += 2
-				ellIndex, perm, ellOut = perm, perm+ellDims, true
+				s.ellAt, next, ellOut = next, next+s.ellDims, true
 			default:
 				tensor.Check(isAlpha(c), "einsum(): invalid subscript given at index %d in the equation string, subscripts must be in [a-zA-Z]", len(lhs)+2+i)
-				l := sub(c)
-				if count[l] == 0 || permIndex[l] != -1 {
+				l := labelOf(c)
+				if count[l] == 0 || s.dimOf[l] != -1 {
 					what := " does not appear in the equation for any input operand"
-					if permIndex[l] != -1 {
+					if s.dimOf[l] != -1 {
 						what = " appears more than once in the output"
 					}
 					tensor.Panicf("einsum(): output subscript %c%s", c, what)
 				}
-				permIndex[l] = perm
-				perm++
+				s.dimOf[l] = next
+				next++
 			}
 		}
 	}
-	outDims := perm
+	s.outDims = next
 	if !ellOut {
-		ellIndex = perm
-		perm += ellDims
+		s.ellAt = next
+		next += s.ellDims
 	}
 	for l := 0; l < nLabels; l++ {
-		if count[l] > 0 && permIndex[l] == -1 {
-			permIndex[l] = perm
-			perm++
+		if count[l] > 0 && s.dimOf[l] == -1 {
+			s.dimOf[l] = next
+			next++
 		}
 	}
+	s.allDims = next
+	return s
+}
 
+// align permutes every operand to the aligned layout (size 1 where a label
+// is missing) and counts, per aligned dim, the operands where it is not 1.
+func (s *einsumSpec) align(ops []*T) ([]*T, []int) {
 	labelSize := ones(nLabels)
-	ellSizes := ones(ellDims)
-	dimCounts := make([]int, perm)
-	aligned := make([]*T, len(ops))
+	ellSizes := ones(s.ellDims)
+	counts := make([]int, s.allDims)
+	out := make([]*T, len(ops))
 	for i, x := range ops {
-		p := make([]int, perm)
-		for k := range p {
-			p[k] = -1
+		perm := make([]int, s.allDims)
+		for k := range perm {
+			perm[k] = -1
 		}
 		dim := 0
-		for _, l := range opLabels[i] {
+		for _, l := range s.labels[i] {
 			switch {
 			case l == ellipsis:
-				nd := ops[i].Dim() - (len(opLabels[i]) - 1)
-				for j := ellDims - nd; j < ellDims; j++ {
-					if s := x.Size(dim); s != 1 {
-						tensor.Check(ellSizes[j] == 1 || ellSizes[j] == s, "einsum(): dimension %d covered by ellipsis in operand %dhas size %d which does not broadcast with previously seen ellipsis with size %d for the respective dimension", dim, i, s, ellSizes[j])
-						ellSizes[j] = s
-						dimCounts[ellIndex+j]++
+				nd := ops[i].Dim() - (len(s.labels[i]) - 1)
+				for j := s.ellDims - nd; j < s.ellDims; j++ {
+					if n := x.Size(dim); n != 1 {
+						tensor.Check(ellSizes[j] == 1 || ellSizes[j] == n, "einsum(): dimension %d covered by ellipsis in operand %dhas size %d which does not broadcast with previously seen ellipsis with size %d for the respective dimension", dim, i, n, ellSizes[j])
+						ellSizes[j] = n
+						counts[s.ellAt+j]++
 					}
-					p[ellIndex+j] = dim
+					perm[s.ellAt+j] = dim
 					dim++
 				}
-			case p[permIndex[l]] == -1:
-				if s := x.Size(dim); s != 1 {
-					tensor.Check(labelSize[l] == 1 || labelSize[l] == s, "einsum(): subscript %c has size %d for operand %d which does not broadcast with previously seen size %d", label(l), s, i, labelSize[l])
-					labelSize[l] = s
-					dimCounts[permIndex[l]]++
+			case perm[s.dimOf[l]] == -1:
+				if n := x.Size(dim); n != 1 {
+					tensor.Check(labelSize[l] == 1 || labelSize[l] == n, "einsum(): subscript %c has size %d for operand %d which does not broadcast with previously seen size %d", labelChar(l), n, i, labelSize[l])
+					labelSize[l] = n
+					counts[s.dimOf[l]]++
 				}
-				p[permIndex[l]] = dim
+				perm[s.dimOf[l]] = dim
 				dim++
-			default: // repeated label: take the diagonal
-				prev := p[permIndex[l]]
-				tensor.Check(x.Size(dim) == x.Size(prev), "einsum(): subscript %c is repeated for operand %d but the sizes don't match, %d != %d", label(l), i, x.Size(dim), x.Size(prev))
+			default: // a repeated label: take the diagonal
+				prev := perm[s.dimOf[l]]
+				tensor.Check(x.Size(dim) == x.Size(prev), "einsum(): subscript %c is repeated for operand %d but the sizes don't match, %d != %d", labelChar(l), i, x.Size(dim), x.Size(prev))
 				x = movedim(x.Diagonal(0, prev, dim), []int{-1}, []int{prev})
 			}
 		}
-		for k := range p {
-			if p[k] == -1 {
+		for k := range perm {
+			if perm[k] == -1 {
 				x = x.Unsqueeze(dim)
-				p[k] = dim
+				perm[k] = dim
 				dim++
 			}
 		}
-		aligned[i] = x.Permute(p)
+		out[i] = x.Permute(perm)
 	}
+	return out, counts
+}
 
-	list := aligned
+// contract multiplies the aligned operands pairwise, summing each
+// contracted dim as soon as no later operand has it.
+func (s *einsumSpec) contract(list []*T, counts, path []int) *T {
 	for step := 0; len(list) > 1; step++ {
 		i, j := 0, 1
 		if path != nil {
@@ -498,21 +528,19 @@ func einsum(op *tensor.Op, a []any) any {
 		x, y := list[i], list[j]
 		rest := append(append(append([]*T{}, list[:i]...), list[i+1:j]...), list[j+1:]...)
 		var sumDims, xSum, ySum []int
-		for d := outDims; d < perm; d++ {
-			if x.Size(d) != 1 && y.Size(d) != 1 {
-				dimCounts[d]--
-				if dimCounts[d] == 1 {
+		for d := s.outDims; d < s.allDims; d++ {
+			switch {
+			case x.Size(d) != 1 && y.Size(d) != 1:
+				if counts[d]--; counts[d] == 1 {
 					sumDims = append(sumDims, d)
-					dimCounts[d] = 0
+					counts[d] = 0
 				}
-			} else if dimCounts[d] == 1 {
-				if x.Size(d) != 1 {
-					xSum = append(xSum, d)
-					dimCounts[d] = 0
-				} else if y.Size(d) != 1 {
-					ySum = append(ySum, d)
-					dimCounts[d] = 0
-				}
+			case counts[d] == 1 && x.Size(d) != 1:
+				xSum = append(xSum, d)
+				counts[d] = 0
+			case counts[d] == 1 && y.Size(d) != 1:
+				ySum = append(ySum, d)
+				counts[d] = 0
 			}
 		}
 		if len(xSum) > 0 {
@@ -529,13 +557,13 @@ func einsum(op *tensor.Op, a []any) any {
 		}
 	}
 	res := list[0]
-	if perm > outDims {
-		if len(ops) > 1 {
-			return res.View(res.Shape()[:outDims])
-		}
-		return res.Sum(iota(perm)[outDims:], false)
+	switch {
+	case s.allDims == s.outDims:
+		return res
+	case s.nOperand > 1: // the contracted dims are all 1 by now
+		return res.View(res.Shape()[:s.outDims])
 	}
-	return res
+	return res.Sum(iota(s.allDims)[s.outDims:], false)
 }
 
 // sumproductPair is (left*right).sum(sumDims, keepdim=True) for operands of

@@ -34,7 +34,7 @@ func init() {
 	def("aten::clamp_max.Tensor", clampMaxTensor)
 	def("aten::max.other", maxOther)
 	def("aten::min.other", minOther)
-	def("aten::round.decimals", checked(kernelDTypes("round_cpu", floatsBF), opmath(roundDecimals)))
+	def("aten::round.decimals", checked(kernelDTypes("round_cpu", floatsBF), roundDecimals))
 	def("aten::square", square)
 	def("aten::frac", frac)
 	def("aten::deg2rad", deg2rad)
@@ -47,8 +47,8 @@ func init() {
 	def("aten::xlogy.Tensor", opmath(xlogy))
 	def("aten::logaddexp", checked(kernelDTypes("logaddexp_cpu", floatsBF), opmath(logaddexp)))
 	def("aten::logaddexp2", checked(kernelDTypes("logaddexp2_cpu", floatsBF), opmath(logaddexp2)))
-	def("aten::sinc", checked(kernelFloatDTypes("sinc_cpu", floatsBF), opmath(sinc)))
-	def("aten::logit", checked(kernelFloatDTypes("logit_cpu", floatsBF), opmath(logit)))
+	def("aten::sinc", checked(kernelFloatDTypes("sinc_cpu", floatsBF), sinc))
+	def("aten::logit", checked(kernelFloatDTypes("logit_cpu", floatsBF), logit))
 	def("aten::type_as", typeAs)
 	def("aten::tril", tril)
 	def("aten::triu", triu)
@@ -301,13 +301,15 @@ func logaddexp2(op *tensor.Op, a []any) any {
 	return tensor.Where(x.Isinf().LogicalAnd(x.Eq(y)), x, r)
 }
 
-// sinc is sin(pi x)/(pi x), 1 at 0.
+// sinc is sin(pi x)/(pi x), 1 at 0; pi x is rounded to x's dtype, the
+// rest computed in float (the 1.13 kernel's scalar arithmetic).
 func sinc(op *tensor.Op, a []any) any {
 	x := ten(a, 0)
 	d := floatDType(x)
 	xf := x.To(d)
-	p := xf.MulScalar(opmathScalar(math.Pi, d))
-	return tensor.Where(xf.EqScalar(0), scalarLike(xf, 1, d), p.Sin().Div(p))
+	p := xf.MulScalar(math.Pi)
+	r := inOpmath(p, func(p *T) *T { return p.Sin().Div(p) })
+	return tensor.Where(xf.EqScalar(0), scalarLike(xf, 1, d), r)
 }
 
 // logit is log(x/(1-x)), with x clamped to [eps, 1-eps] when eps is given.

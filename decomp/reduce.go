@@ -73,12 +73,7 @@ func unbiased(b bool) any {
 
 // sqrtOf is the square root of a variance; the CPU std kernels take it in
 // float for the 16-bit floats.
-func sqrtOf(v *T) *T {
-	if d := v.DType(); d.IsReduced() {
-		return v.To(tensor.Float32).Sqrt().To(d)
-	}
-	return v.Sqrt()
-}
+func sqrtOf(v *T) *T { return inOpmath(v, (*T).Sqrt) }
 
 func stdDefault(op *tensor.Op, a []any) any {
 	return sqrtOf(variance(ten(a, 0), nil, unbiased(a[1].(bool)), false))
@@ -164,10 +159,10 @@ func normDims(dims []int, rank int) []int {
 // vectorNorm computes the p-norm over dims (nil or empty: all) in x's
 // dtype, through float32 for the 16-bit floats.
 func vectorNorm(x *T, p float64, dims []int, keepdim bool) *T {
-	d := x.DType()
-	if d.IsReduced() {
-		x = x.To(tensor.Float32)
-	}
+	return inOpmath(x, func(x *T) *T { return pNorm(x, p, dims, keepdim) })
+}
+
+func pNorm(x *T, p float64, dims []int, keepdim bool) *T {
 	var r *T
 	switch {
 	case math.IsInf(p, 0):
@@ -189,7 +184,7 @@ func vectorNorm(x *T, p float64, dims []int, keepdim bool) *T {
 	default:
 		r = x.Abs().PowScalar(p).Sum(dims, keepdim).PowScalar(1 / p)
 	}
-	return r.To(d)
+	return r
 }
 
 // norm is at::norm: the vector norm with p (default 2) and an optional dtype.

@@ -212,6 +212,21 @@ rec("_scaled_dot_product_attention", q, k, v); rec("_scaled_dot_product_attentio
 rec("_scaled_dot_product_attention_math", q, k, v, torch.rand(4, 5) > 0.3, 0.0, True)
 rec("embedding_bag", r(10, 3), torch.tensor([1, 2, 4, 5, 4, 3, 2, 9]), torch.tensor([0, 4]), False, 1)
 rec("embedding_bag.padding_idx", r(10, 3), torch.tensor([1, 2, 4, 5, 4, 3, 2, 9]), torch.tensor([0, 4]), False, 0, False, None, False, 2)
+# reduced precision and float64
+for dt in (torch.bfloat16, torch.float64):
+    y = (r(4, 5) * 3).to(dt)
+    for name in ("silu", "mish", "hardswish", "hardsigmoid", "softplus", "selu", "log_sigmoid", "frac", "sinc", "logit"):
+        if dt == torch.bfloat16 and name == "mish":
+            continue
+        rec(name, y if name != "logit" else torch.rand(4, 5).to(dt))
+    rec("gelu_backward", y, y.flip(0)); rec("gelu_backward", y, y.flip(1), approximate="tanh"); rec("sigmoid_backward", y, torch.sigmoid(y)); rec("tanh_backward", y, torch.tanh(y))
+    rec("addcmul", y, y.flip(0), y.flip(1), value=0.3); rec("addcdiv", y, y.flip(0), y.flip(1) + 10, value=-2)
+    rec("lerp.Scalar", y, y.flip(0), 0.3); rec("lerp.Scalar", y, y.flip(0), 0.8); rec("lerp.Tensor", y, y.flip(0), torch.rand(4, 5).to(dt))
+    rec("logsumexp", y, [1]); rec("cumprod", y / 3, 1); rec("norm.ScalarOpt_dim", y, 2, [1]); rec("norm.ScalarOpt_dim", y, 3.5, [0]); rec("std.correction", y, [1], correction=1)
+    rec("round.decimals", y, decimals=1); rec("round.decimals", y * 100, decimals=-1); rec("logaddexp", y, y.flip(0)); rec("xlogy.Tensor", y, y.abs())
+    rec("softmax.int", y, 1); rec("log_softmax.int", y, 0); rec("softmax.int", y, 1, torch.float32)
+    rec("mse_loss", y, y.flip(0)) if dt == torch.float64 else None
+    rec("smooth_l1_loss", y, y.flip(0)); rec("huber_loss", y, y.flip(0), 1, 0.5)
 # in-place
 rec("addcmul_", r(3, 4), r(4), r(3, 1), value=0.5); rec("masked_fill_.Scalar", r(3, 4), torch.rand(3, 4) > 0.5, 0.0); rec("tril_", r(4, 4), -1); rec("clamp_min_", r(3, 4), 0.1)
 rec("index_add_", r(3, 4), 0, torch.tensor([0, 2, 0]), r(3, 4)); rec("zero_", r(3, 4)); rec("silu_", r(5)); rec("floor_divide_.Tensor", r(3, 4), r(4))
