@@ -54,7 +54,7 @@ func fullOn(x *T, sizes []int, v any, d tensor.DType) *T {
 	return callKw("aten::full", []any{sizes, v}, map[string]any{"dtype": d, "device": x.Device()})
 }
 
-// sumTo is x.sum(dims, keepdim) with an explicit result dtype.
+// sumDType is x.sum(dims, keepdim) with an explicit result dtype.
 func sumDType(x *T, dims []int, keepdim bool, d tensor.DType) *T {
 	return callKw("aten::sum.dim_IntList", []any{x, dims, keepdim}, map[string]any{"dtype": d})
 }
@@ -67,7 +67,7 @@ func divMode(x, y *T, mode string) *T {
 	return callKw("aten::div.Tensor_mode", []any{x, y}, map[string]any{"rounding_mode": mode})
 }
 
-// clone copies x into a fresh tensor with the given memory format.
+// cloneContig copies x into a fresh contiguous tensor.
 func cloneContig(x *T) *T {
 	return callKw("aten::clone", []any{x}, map[string]any{"memory_format": tensor.ContiguousFormat})
 }
@@ -75,9 +75,6 @@ func cloneContig(x *T) *T {
 // wrapDim wraps a possibly negative dim for a tensor of the given rank,
 // with PyTorch's IndexError when out of range.
 func wrapDim(d, rank int) int { return tensor.WrapDim(d, rank) }
-
-// sizes returns a copy of x's sizes.
-func sizes(x *T) []int { return x.Shape() }
 
 func prod(s []int) int {
 	n := 1
