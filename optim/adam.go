@@ -91,8 +91,8 @@ func (o *Adam) Moments(i int) (expAvg, expAvgSq *tensor.Tensor) {
 	return o.state[i].expAvg, o.state[i].expAvgSq
 }
 
-// Step updates every parameter that has a gradient.
-func (o *Adam) Step(grads []*tensor.Tensor) {
+// StepWith updates every parameter that has a gradient in grads.
+func (o *Adam) StepWith(grads []*tensor.Tensor) {
 	checkGrads(o.params, grads)
 	for i, p := range o.params {
 		g := grads[i]

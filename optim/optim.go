@@ -4,12 +4,12 @@
 // path) op for op, so float32 parameters come out as PyTorch's do, and
 // updates the parameters in place.
 //
-// An optimizer holds its parameters; Step takes their gradients as
+// An optimizer holds its parameters; StepWith takes their gradients as
 // explicit (parameter, gradient) pairs by position. A nil gradient leaves
 // its parameter and its state untouched, as PyTorch skips a parameter
 // whose .grad is None.
 //
-// Misuse in Step (a gradient whose shape or dtype does not match its
+// Misuse in StepWith (a gradient whose shape or dtype does not match its
 // parameter) panics with a *tensor.Error before any parameter changes, as
 // tensor math does; invalid hyper-parameters are an error from the
 // constructor, where PyTorch raises ValueError.
@@ -23,11 +23,11 @@ import (
 
 // Optimizer updates parameters in place from their gradients.
 type Optimizer interface {
-	// Params returns the parameters, in the order Step's gradients follow.
+	// Params returns the parameters, in the order StepWith's gradients follow.
 	Params() []*tensor.Tensor
-	// Step applies one update: grads[i] is the gradient of Params()[i], or
+	// StepWith applies one update: grads[i] is the gradient of Params()[i], or
 	// nil to leave that parameter alone this step.
-	Step(grads []*tensor.Tensor)
+	StepWith(grads []*tensor.Tensor)
 }
 
 // checkParams validates the parameter list given to a constructor.

@@ -70,7 +70,7 @@ func TestAgainstPyTorch(t *testing.T) {
 						grads[i] = vec(c.dtype, g, torchShapes[i]...)
 					}
 				}
-				opt.Step(grads)
+				opt.StepWith(grads)
 				for i, want := range step {
 					got := ps[i].Float64s()
 					for j := range want {
@@ -91,7 +91,7 @@ func TestHandComputed(t *testing.T) {
 	run := func(opt optim.Optimizer, grads ...float64) []float64 {
 		var out []float64
 		for _, g := range grads {
-			opt.Step([]*gt.Tensor{one(g)})
+			opt.StepWith([]*gt.Tensor{one(g)})
 			out = append(out, opt.Params()[0].Float64s()[0])
 		}
 		return out
@@ -149,7 +149,7 @@ func TestNilGradSkips(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt.Step([]*gt.Tensor{gt.Ones(2), nil})
+	opt.StepWith([]*gt.Tensor{gt.Ones(2), nil})
 	if b.Float64s()[0] != 3 || opt.Steps(1) != 0 || opt.Steps(0) != 1 {
 		t.Fatalf("b = %v, steps %d %d", b, opt.Steps(0), opt.Steps(1))
 	}
@@ -164,7 +164,7 @@ func TestInPlace(t *testing.T) {
 	row := p.Select(0, 1)
 	v := p.Version()
 	opt, _ := optim.NewSGD([]*gt.Tensor{p}, optim.SGDConfig{LR: 1})
-	opt.Step([]*gt.Tensor{gt.Ones(2, 2)})
+	opt.StepWith([]*gt.Tensor{gt.Ones(2, 2)})
 	if got := row.Float64s(); got[0] != 2 || got[1] != 3 {
 		t.Fatalf("view sees %v", got)
 	}
@@ -232,7 +232,7 @@ func TestStepErrors(t *testing.T) {
 		"wrong shape": {gt.Ones(2), gt.Ones(2)},
 		"wrong dtype": {gt.Ones(2), gt.Ones(3).To(gt.Float64)},
 	} {
-		err := gt.Try(func() { opt.Step(grads) })
+		err := gt.Try(func() { opt.StepWith(grads) })
 		if _, ok := tensor.AsError(err); !ok {
 			t.Errorf("%s: got %v, want a *tensor.Error", name, err)
 		}

@@ -55,8 +55,8 @@ func (o *SGD) Params() []*tensor.Tensor { return o.params }
 // step or without momentum).
 func (o *SGD) MomentumBuffer(i int) *tensor.Tensor { return o.bufs[i] }
 
-// Step updates every parameter that has a gradient.
-func (o *SGD) Step(grads []*tensor.Tensor) {
+// StepWith updates every parameter that has a gradient in grads.
+func (o *SGD) StepWith(grads []*tensor.Tensor) {
 	checkGrads(o.params, grads)
 	for i, p := range o.params {
 		g := grads[i]
