@@ -135,6 +135,7 @@ func wrapperOf(t *tensor.Tensor) *wrapper {
 	inner.Keys = t.Keys.Without(tensor.KeyFunctionalize)
 	w = newBase(inner, layoutOf(t))
 	t.WithRaw(w)
+	t.ShareVersion(t) // allocate the version counter views will share
 	return w
 }
 
@@ -151,6 +152,7 @@ func wrapValue(v *tensor.Tensor, l layout) *tensor.Tensor {
 	out := tensor.NewMeta(l.sizes, l.strides, l.offset, v.DType(), v.Device())
 	out.WithRaw(newBase(v, l))
 	out.Keys = tensor.KeySet(0).With(tensor.KeyFunctionalize)
+	out.ShareVersion(out) // allocate the version counter views will share
 	return out
 }
 

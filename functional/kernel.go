@@ -241,9 +241,8 @@ func inplaceKernel(op *tensor.Op, args []any) any {
 	if !IsFunctional(self) {
 		tensor.Panicf("functionalize: %s writes into a tensor that is not functional", op.Name)
 	}
-	if op.Meta != nil {
-		op.Meta(op, args) // PyTorch's checks: shape, dtype cast
-	}
+	// The functional op's meta checks run below (as the CPU's in-place
+	// kernels run them), then PyTorch's checks for writing into self.
 	res := f.Redispatch(tensor.KeyFunctionalize, unwrapArgs(args)).(*tensor.Tensor)
 	core.CheckInplaceResult(self, res)
 	commit(self, castTo(res, self.DType()))
