@@ -549,6 +549,60 @@ var programs = []program{
 		x.Select(0, 1).MulScalar_(2)
 		return list(base, x)
 	}},
+	{"batch_norm updates running stats held in views", func(dev tensor.Device) []*T {
+		x := seq(dev, 4, 3, 2)
+		stats := seq(dev, 2, 5).MulScalar(0.1)
+		rm := stats.Select(0, 0).Slice(0, 1, 4, 1)
+		rv := stats.Select(0, 1).Slice(0, 0, 5, 2).Abs()
+		rvBase := stats.Select(0, 1).Slice(0, 0, 5, 2)
+		rvBase.Copy_(rv, false)
+		y := tensor.BatchNorm(x, nil, nil, rm, rvBase, true, 0.25, 1e-5, false)
+		return list(y, stats, rm, rvBase)
+	}},
+	{"resize_ of a base with a permuted layout", func(dev tensor.Device) []*T {
+		x := seq(dev, 3, 4).T().Clone()
+		x.Resize_([]int{3, 5})
+		x.Select(1, 4).Fill_(8)
+		return list(x)
+	}},
+	{"resize_ to empty and back", func(dev tensor.Device) []*T {
+		x := seq(dev, 2, 3)
+		v := x.Select(1, 2)
+		x.Resize_([]int{0})
+		x.Resize_([]int{3, 3})
+		x.Select(0, 0).Fill_(1)
+		return list(x, v)
+	}},
+	{"atan2.out writing one of its inputs", func(dev tensor.Device) []*T {
+		x := seq(dev, 3, 4)
+		y := x.T().Slice(0, 0, 2, 1)
+		atan2Out(y, seq(dev, 3).AddScalar(2, 1), y)
+		return list(x, y)
+	}},
+	{"index_put_ on a diagonal with repeated indices", func(dev tensor.Device) []*T {
+		x := seq(dev, 4, 4)
+		d := x.Diagonal(0, 0, 1)
+		d.IndexPut_([]*T{ints(dev, []int64{1, 3, 1}, 3)}, seq(dev, 3), true)
+		return list(x, d)
+	}},
+	{"unfold of int and bool tensors", func(dev tensor.Device) []*T {
+		x := ints(dev, []int64{1, 2, 3, 4, 5, 6, 7, 8}, 8)
+		w := x.Unfold(0, 2, 2)
+		w.Select(1, 0).MulScalar_(10)
+		b := x.GtScalar(3)
+		bw := b.Unfold(0, 4, 4)
+		bw.Select(0, 1).LogicalNot_()
+		return list(x, w, b, bw)
+	}},
+	{"view chain replays after base rewrite", func(dev tensor.Device) []*T {
+		x := seq(dev, 6, 4)
+		v := x.View([]int{3, 8}).Slice(1, 2, 8, 3).T()
+		x.Copy_(seq(dev, 6, 4).MulScalar(-1), false)
+		u := v.Select(0, 1)
+		x.Select(0, 1).AddScalar_(3, 1)
+		u.MulScalar_(2)
+		return list(x, v, u)
+	}},
 	{"clone of a transposed view keeps its strides", func(dev tensor.Device) []*T {
 		x := seq(dev, 3, 4)
 		c := x.T().Clone()

@@ -452,13 +452,25 @@ func storageScatter(x *tensor.Tensor, b, v layout, val *tensor.Tensor) *tensor.T
 		return x
 	}
 	// last[p] is the last view element written at storage position p.
-	last := make(map[int]int, len(pos))
-	order := make([]int, 0, len(pos))
-	for e, p := range pos {
-		if _, ok := last[p]; !ok {
-			order = append(order, p)
+	var last map[int]int
+	order := pos
+	if nonOverlapping(v) {
+		last = make(map[int]int, 0)
+	} else {
+		last = make(map[int]int, len(pos))
+		order = make([]int, 0, len(pos))
+		for e, p := range pos {
+			if _, ok := last[p]; !ok {
+				order = append(order, p)
+			}
+			last[p] = e
 		}
-		last[p] = e
+	}
+	lastOf := func(u, p int) int {
+		if e, ok := last[p]; ok {
+			return e
+		}
+		return u // no overlap: the u-th position is the u-th element
 	}
 	n := len(b.sizes)
 	dev := x.Device()
@@ -468,7 +480,7 @@ func storageScatter(x *tensor.Tensor, b, v layout, val *tensor.Tensor) *tensor.T
 				outsideStorage()
 			}
 		}
-		return elementAt(val, last[b.offset])
+		return elementAt(val, lastOf(len(pos)-1, b.offset))
 	}
 	// The values, one per distinct position.
 	var vals *tensor.Tensor
@@ -481,7 +493,7 @@ func storageScatter(x *tensor.Tensor, b, v layout, val *tensor.Tensor) *tensor.T
 			sel[i] = make([]int64, len(order))
 		}
 		for u, p := range order {
-			e := last[p]
+			e := lastOf(u, p)
 			for i := m - 1; i >= 0; i-- {
 				sel[i][u] = int64(e % v.sizes[i])
 				e /= v.sizes[i]

@@ -241,6 +241,9 @@ func inplaceKernel(op *tensor.Op, args []any) any {
 	if !IsFunctional(self) {
 		tensor.Panicf("functionalize: %s writes into a tensor that is not functional", op.Name)
 	}
+	if f.Schema.IsView() {
+		tensor.Panicf("functionalize: in-place view op %s is not supported", op.Name)
+	}
 	// The functional op's meta checks run below (as the CPU's in-place
 	// kernels run them), then PyTorch's checks for writing into self.
 	res := f.Redispatch(tensor.KeyFunctionalize, unwrapArgs(args)).(*tensor.Tensor)
