@@ -97,6 +97,13 @@ func TestAPI(t *testing.T) {
 	if functional.Unwrap(want) != want {
 		t.Fatal("Unwrap of a CPU tensor")
 	}
+	// Commit writes through a view's chain.
+	c := x.T().Select(0, 2)
+	functional.Commit(c, functional.Unwrap(seq(fdev, 2).MulScalar(10)))
+	want.T().Select(0, 2).Copy_(seq(tensor.CPU, 2).MulScalar(10), false)
+	if msg := compare(want, x); msg != "" {
+		t.Fatal(msg)
+	}
 }
 
 // TestConstructorsOnDevice: tensors a constructor makes on the device carry

@@ -324,6 +324,24 @@ func Wrap(inner *tensor.Tensor) *tensor.Tensor {
 	return wrapValue(inner, layoutOf(inner))
 }
 
+// Commit writes the inner value v into the functional tensor t, as an
+// in-place op would (t.copy_(v) with v already of t's shape): the new value
+// goes through t's view chain into its base and every alias sees it. v is
+// converted to t's dtype. Higher-order ops use it to write results back.
+func Commit(t, v *tensor.Tensor) {
+	if !IsFunctional(t) {
+		tensor.Panicf("functional.Commit: the tensor is not functional")
+	}
+	if IsFunctional(v) {
+		v = value(v)
+	}
+	if !equalInts(t.Sizes(), v.Sizes()) {
+		tensor.Panicf("functional.Commit: value of shape %s for a tensor of shape %s", tensor.ShapeString(v.Sizes()), tensor.ShapeString(t.Sizes()))
+	}
+	commit(t, castTo(v, t.DType()))
+	t.BumpVersion()
+}
+
 // Mutations reports how many in-place writes (including resizes) the
 // storage of t has seen through any of its aliases: nonzero means an input
 // of a functionalized program was mutated and needs copying back.

@@ -97,6 +97,7 @@ var dataDependent = map[string]bool{
 // Their metadata is what the op's meta function says for the wrappers'
 // metadata (the strides the CPU would give), when it agrees with the value.
 func wrapResults(op *tensor.Op, args []any, res any) any {
+	dev := op.DeviceOf(args)
 	var metas any
 	if op.Meta != nil && !dataDependent[op.Name] {
 		if err := tensor.Try(func() { metas = op.Meta(op, args) }); err != nil {
@@ -106,7 +107,7 @@ func wrapResults(op *tensor.Op, args []any, res any) any {
 	switch r := res.(type) {
 	case *tensor.Tensor:
 		m, _ := metas.(*tensor.Tensor)
-		return wrapOne(r, m)
+		return wrapOne(r, m, dev)
 	case []*tensor.Tensor:
 		ms, _ := metas.([]*tensor.Tensor)
 		out := make([]*tensor.Tensor, len(r))
@@ -115,15 +116,17 @@ func wrapResults(op *tensor.Op, args []any, res any) any {
 			if len(ms) == len(r) {
 				m = ms[i]
 			}
-			out[i] = wrapOne(t, m)
+			out[i] = wrapOne(t, m, dev)
 		}
 		return out
 	}
 	return res
 }
 
-func wrapOne(v, m *tensor.Tensor) *tensor.Tensor {
-	if v == nil || !v.Device().Functionalized() {
+// wrapOne wraps an inner result on dev, the functionalized device of the
+// call; results on other devices (a copy to the CPU) are returned as they are.
+func wrapOne(v, m *tensor.Tensor, dev tensor.Device) *tensor.Tensor {
+	if v == nil || v.Device() != dev {
 		return v
 	}
 	l := layoutOf(v)
@@ -370,19 +373,20 @@ func mutatingKernel(op *tensor.Op, args []any) any {
 		}
 		return nil
 	}
+	dev := op.DeviceOf(args)
 	switch r := res.(type) {
 	case *tensor.Tensor:
 		if t := aliasOf(0); t != nil {
 			return t
 		}
-		return wrapOne(r, nil)
+		return wrapOne(r, nil, dev)
 	case []*tensor.Tensor:
 		out := make([]*tensor.Tensor, len(r))
 		for k, t := range r {
 			if a := aliasOf(k); a != nil {
 				out[k] = a
 			} else {
-				out[k] = wrapOne(t, nil)
+				out[k] = wrapOne(t, nil, dev)
 			}
 		}
 		return out

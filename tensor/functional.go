@@ -1,9 +1,5 @@
 package tensor
 
-// Functionalized reports whether d is a device whose tensors go through the
-// Functionalize layer (its DeviceHooks.Functionalize is set).
-func (d Device) Functionalized() bool { return d.hooks().Functionalize }
-
 // functionalValue returns the current inner value of a tensor carrying
 // KeyFunctionalize (nil until package functional sets it).
 var functionalValue func(t *Tensor) *Tensor
