@@ -179,6 +179,40 @@ var programs = []program{
 		x.Slice(0, 1, 3, 1).AddScalar_(1, 1)
 		return append(views, x)
 	}},
+	{"mutating any view is visible in the base and every sibling", func(dev tensor.Device) []*T {
+		siblings := func(x *T) []*T {
+			v := []*T{
+				x.View([]int{4, 6}), x.Permute([]int{1, 2, 0}), x.Slice(2, 0, 4, 3), x.Select(2, 1),
+				x.Diagonal(0, 1, 2), x.AsStrided([]int{4, 3}, []int{5, 3}, 1), x.Alias(),
+				x.Unsqueeze(0), x.Select(0, 1).Select(0, 0).Expand([]int{2, 4}), x.Transpose(0, 1),
+				x.Narrow(1, 1, 2), x.Unfold(2, 2, 2), x.Flatten(0, 1), x.SqueezeDims([]int{0}),
+				x.Select(1, 2).T(), x.Slice(0, 1, 2, 1).Slice(1, 0, 3, 2),
+			}
+			v = append(v, x.Unbind(1)...)
+			return append(v, x.Chunk(2, 2)...)
+		}
+		var out []*T
+		for k := 0; ; k++ {
+			x := seq(dev, 2, 3, 4)
+			sib := siblings(x)
+			if k >= len(sib) {
+				break
+			}
+			for _, s := range sib {
+				s.SumAll() // compute every sibling's value before the write
+			}
+			w := sib[k]
+			if k == 8 { // the expanded view: a uniform write
+				w.Fill_(float64(k))
+			} else {
+				w.MulScalar_(-2)
+				w.AddScalar_(float64(k), 1)
+			}
+			out = append(out, x)
+			out = append(out, sib...)
+		}
+		return out
+	}},
 	{"every core view op round-trips a write", func(dev tensor.Device) []*T {
 		var out []*T
 		type mk func(x *T) *T
