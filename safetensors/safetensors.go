@@ -3,8 +3,9 @@
 // header length N, N bytes of JSON describing each tensor's dtype, shape and
 // byte range, then the packed little-endian tensor data.
 //
-// Reading never panics on bad bytes and never allocates more than the input
-// holds: every malformed file (truncated, a header that is not the expected
+// Reading never panics on bad bytes, and what it allocates is bounded by
+// the bytes actually present (a header may declare terabytes): every
+// malformed file (truncated, a header that is not the expected
 // JSON, offsets out of range, overlapping or leaving gaps, a shape that does
 // not match its byte range, an unknown dtype) is an error.
 package safetensors
@@ -132,7 +133,11 @@ func decode(r io.Reader, size int64) (*File, error) {
 	for _, e := range entries {
 		st, err := readStorage(r, e.end-e.begin, size >= 0)
 		if err != nil {
-			return nil, fmt.Errorf("safetensors: tensor %q: %w", e.name, err)
+			var se *Error
+			if errors.As(err, &se) {
+				return nil, errorf("tensor %q: %s", e.name, se.Msg)
+			}
+			return nil, fmt.Errorf("safetensors: reading tensor %q: %w", e.name, err)
 		}
 		if err := fixBytes(st.Bytes(), e.dtype); err != nil {
 			return nil, errorf("tensor %q: %v", e.name, err)
