@@ -40,8 +40,15 @@ func load(t testing.TB, model, file string) map[string]*gt.Tensor {
 	return f.Tensors
 }
 
-// compare checks got against want and logs the largest differences.
+// compare checks got against want with the forward tolerances.
 func compare(t *testing.T, name string, got, want *gt.Tensor) {
+	t.Helper()
+	compareTol(t, name, got, want, rtol, atol)
+}
+
+// compareTol checks |got - want| <= atol + rtol·|want| elementwise and logs
+// the largest differences.
+func compareTol(t *testing.T, name string, got, want *gt.Tensor, rtol, atol float64) {
 	t.Helper()
 	if got == nil {
 		t.Errorf("%s: not computed", name)
