@@ -19,6 +19,11 @@ type DeviceHooks struct {
 	ToCPU func(t *Tensor) *Tensor
 	// FromCPU returns a tensor on this device holding the values of the CPU tensor t.
 	FromCPU func(t *Tensor) *Tensor
+	// Functionalize is true for a device without native views or in-place
+	// ops: the tensors it makes carry KeyFunctionalize, so that the
+	// functionalization layer turns views and mutation into functional ops
+	// before they reach the device.
+	Functionalize bool
 }
 
 var (
@@ -84,6 +89,9 @@ func (d Device) String() string {
 	}
 	return "unknown"
 }
+
+// DeviceHooksOf returns the hooks registered for d.
+func DeviceHooksOf(d Device) DeviceHooks { return d.hooks() }
 
 func (d Device) hooks() DeviceHooks {
 	devMu.RLock()
