@@ -13,6 +13,7 @@ import (
 
 	_ "github.com/goaten/goaten"
 	"github.com/goaten/goaten/device"
+	_ "github.com/goaten/goaten/examples/newdevice" // the example device, GOLDEN_DEVICE=gonum
 	"github.com/goaten/goaten/internal/golden"
 	"github.com/goaten/goaten/tensor"
 )
@@ -63,7 +64,7 @@ func skipList(t *testing.T, dev tensor.Device) map[string]string {
 			key, reason = fields[0], fields[1]
 		case 3:
 			device, key, reason = fields[0], fields[1], fields[2]
-			if _, ok := tensor.LookupDevice(device); !ok && !knownDevices[device] {
+			if _, ok := tensor.LookupDevice(device); !ok {
 				t.Fatalf("conformance_skip.txt: entry %q names an unknown device", line)
 			}
 		default:
@@ -78,10 +79,6 @@ func skipList(t *testing.T, dev tensor.Device) map[string]string {
 	}
 	return out
 }
-
-// knownDevices may appear in the skip list even when the test binary does
-// not link them.
-var knownDevices = map[string]bool{"gonum": true}
 
 // unsupportedDType reports whether a record uses a dtype dev does not support
 // (in a tensor or a dtype argument, its result or its mutated arguments).

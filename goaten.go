@@ -89,3 +89,18 @@ func FullOf(d DType, v any, sizes ...int) *Tensor { return tensor.FullOf(d, v, s
 
 // ArangeOf is torch.arange(start, end, step, dtype=d).
 func ArangeOf(d DType, start, end, step any) *Tensor { return tensor.ArangeOf(d, start, end, step) }
+
+// ResultType is torch.result_type: the dtype an op on these operands
+// (tensors, Scalars, Go numbers) computes in, honouring 0-d tensors and
+// wrapped numbers as PyTorch does.
+func ResultType(operands ...any) DType { return tensor.ResultType(operands...) }
+
+// FloatScalar, IntScalar and BoolScalar make Scalars (what Tensor.Item and
+// ops returning a number give).
+func FloatScalar(v float64) Scalar { return tensor.Float(v) }
+
+// IntScalar makes an integer Scalar.
+func IntScalar(v int64) Scalar { return tensor.Int(v) }
+
+// BoolScalar makes a bool Scalar.
+func BoolScalar(v bool) Scalar { return tensor.BoolScalar(v) }

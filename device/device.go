@@ -271,6 +271,10 @@ func (be *backend) registerKernels() {
 			case be.lower[asStridedOp] != nil:
 				set(op, be.derivedViewKernel)
 			}
+		case l != nil && op == nonzeroOp:
+			set(op, be.nonzeroKernel(l))
+		case l != nil && (op == indexOp || op == indexPutOp):
+			set(op, be.indexKernel(l))
 		case l != nil:
 			set(op, be.functionalKernel(l))
 		}

@@ -609,3 +609,82 @@ func (be *backend) derivedInplaceKernel(op *tensor.Op) tensor.Kernel {
 		return copyK(copyInto, copyInto.Bind([]any{self, res}, nil))
 	}
 }
+
+// Shaped is what a lowering returns for an op whose output shape depends on
+// the data (nonzero): the raw value and the output's sizes. The output is
+// contiguous, of the dtype the op documents (int64 for nonzero).
+type Shaped struct {
+	Raw   any
+	Sizes []int
+}
+
+// nonzeroKernel runs nonzero, whose meta function cannot know the output
+// shape: the lowering returns a Shaped.
+func (be *backend) nonzeroKernel(l Lowering) tensor.Kernel {
+	return func(op *tensor.Op, args []any) any {
+		x := args[0].(*tensor.Tensor)
+		be.checkDType(x.DType())
+		be.checkDType(tensor.Int64)
+		res := l(&Call{Op: op, Args: be.prepare(args)})
+		s, ok := res.(Shaped)
+		if !ok {
+			tensor.Panicf("device %q: the lowering of %s returned %T; want device.Shaped (its output shape depends on the data)", be.Name, op.Name, res)
+		}
+		out := tensor.NewMetaContiguous(s.Sizes, tensor.Int64, be.dev)
+		be.finish(out, s.Raw, be.keys(args))
+		return out
+	}
+}
+
+var (
+	nonzeroOp  = core.Op("aten::nonzero.default")
+	selectOp   = core.Op("aten::select.int")
+	indexOp    = core.Op("aten::index.Tensor")
+	indexPutOp = core.Op("aten::index_put.default")
+)
+
+// maskIndices rewrites the boolean (bool or uint8) masks of an index list
+// as PyTorch does before indexing: a mask of k dims becomes the k columns of
+// its nonzero(). The lowerings of index and index_put then see integer
+// indices only. It returns args itself when there is no mask.
+func (be *backend) maskIndices(args []any) []any {
+	indices := args[1].([]*tensor.Tensor)
+	hasMask := false
+	for _, ix := range indices {
+		if ix != nil && ix.Dim() > 0 && (ix.DType() == tensor.Bool || ix.DType() == tensor.Uint8) {
+			hasMask = true
+		}
+	}
+	if !hasMask {
+		return args
+	}
+	core.CheckIndices(args[0].(*tensor.Tensor), indices)
+	var out []*tensor.Tensor
+	for _, ix := range indices {
+		if ix == nil || ix.Dim() == 0 || (ix.DType() != tensor.Bool && ix.DType() != tensor.Uint8) {
+			out = append(out, ix)
+			continue
+		}
+		if ix.Device() == tensor.CPU {
+			ix = be.scalarToDevice(ix)
+		}
+		nz := nonzeroOp.RunBackend(be.dev, []any{ix}).(*tensor.Tensor)
+		for j := 0; j < ix.Dim(); j++ {
+			out = append(out, selectOp.RunBackend(be.dev, []any{nz, 1, j}).(*tensor.Tensor))
+		}
+	}
+	args2 := append([]any(nil), args...)
+	args2[1] = out
+	return args2
+}
+
+// indexKernel runs index.Tensor or index_put with boolean masks turned into
+// integer indices first.
+func (be *backend) indexKernel(l Lowering) tensor.Kernel {
+	return func(op *tensor.Op, args []any) any {
+		if be.lower[nonzeroOp] != nil {
+			args = be.maskIndices(args)
+		}
+		return be.lower1(op, args, core.RunMeta(op, args), l)
+	}
+}

@@ -32,8 +32,10 @@ func init() {
 	lowerings := map[string]device.Lowering{}
 	for _, name := range core.Names {
 		op := core.Op(name)
-		if op.Schema.IsView() || op.Meta == nil {
-			continue // views are native; ops without a meta function cannot run
+		if op.Schema.IsView() || op.Meta == nil || name == "aten::nonzero.default" {
+			// Views are native; ops without a meta function cannot run, and
+			// nonzero's output shape is its data.
+			continue
 		}
 		lowerings[name] = noData
 	}
