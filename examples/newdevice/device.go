@@ -30,7 +30,7 @@ var Device = device.Register(device.Backend{
 })
 
 // lowerings gathers the tables of this package's files, one per op family.
-var lowerings = merge(pointwise(), reductions(), shapes(), nn())
+var lowerings = merge(pointwise(), reductions(), shapes(), nn(), backward())
 
 type table map[string]device.Lowering
 

@@ -346,8 +346,13 @@ func layerNorm(c *device.Call) any {
 			gs[g] = append(gs[g], g*inner+i)
 		}
 	}
-	r, m, s := normalize(vals(in), gs, c.Float(4, 1e-5))
+	eps := c.Float(4, 1e-5)
+	v := vals(in)
+	r, m, s := normalize(v, gs, eps)
 	affine(r, c.Tensor(2), c.Tensor(3), func(i int) int { return i % inner })
+	if d := in.DType(); d == gt.Float32 || d == gt.BFloat16 {
+		layerNormF32(v, r, m, s, inner, eps, c.Tensor(2), c.Tensor(3), d == gt.BFloat16)
+	}
 	return []any{store(c.Out[0], r), store(c.Out[1], m), store(c.Out[2], s)}
 }
 
@@ -582,4 +587,43 @@ func nn() table {
 	t.add(upsampleNearest, "aten::upsample_nearest2d.vec")
 	t.add(upsampleBilinear, "aten::upsample_bilinear2d.vec")
 	return t
+}
+
+// layerNormF32 redoes a float32 layer norm the way PyTorch's kernel rounds
+// it: statistics held in float32, y = fma(fma(x, rstd, -rstd*mean), w, b).
+// It matters for rows whose variance is tiny against eps. A bfloat16 input
+// has its statistics rounded to bfloat16 as well.
+func layerNormF32(v, r, m, s []float64, inner int, eps float64, w, b *gt.Tensor, reduced bool) {
+	var wv, bv []float64
+	if w != nil {
+		wv = vals(w)
+	}
+	if b != nil {
+		bv = vals(b)
+	}
+	for g := range m {
+		mu := float32(m[g])
+		variance := 1/(s[g]*s[g]) - eps
+		rs := float32(1) / float32(math.Sqrt(float64(float32(float32(variance)+float32(eps)))))
+		if reduced {
+			mu, rs = float32(bf16(float64(mu))), float32(bf16(float64(rs)))
+		}
+		m[g], s[g] = float64(mu), float64(rs)
+		bias := -rs * mu
+		if reduced {
+			bias = float32(bf16(float64(bias)))
+		}
+		for j := 0; j < inner; j++ {
+			i := g*inner + j
+			t := float32(math.FMA(v[i], float64(rs), float64(bias)))
+			gw, cb := 1.0, 0.0
+			if wv != nil {
+				gw = wv[j]
+			}
+			if bv != nil {
+				cb = bv[j]
+			}
+			r[i] = float64(float32(math.FMA(float64(t), gw, cb)))
+		}
+	}
 }

@@ -328,9 +328,23 @@ func where(c *device.Call) any {
 
 func gelu(c *device.Call) any {
 	f := func(x float64) float64 { return 0.5 * x * (1 + math.Erf(x/math.Sqrt2)) }
-	if c.String(1, "none") == "tanh" {
+	tanh, reduced := c.String(1, "none") == "tanh", c.Out[0].DType() == gt.BFloat16
+	switch {
+	case tanh && reduced:
+		f = func(x float64) float64 {
+			beta, kappa := bf16(0.7978845608028654), bf16(0.044715)
+			inner := bf16(beta * bf16(x+bf16(kappa*bf16(bf16(x*x)*x))))
+			return bf16(bf16(0.5*x) * bf16(1+bf16(math.Tanh(inner))))
+		}
+	case tanh:
 		f = func(x float64) float64 {
 			return 0.5 * x * (1 + math.Tanh(0.7978845608028654*(x+0.044715*x*x*x)))
+		}
+	case reduced:
+		// PyTorch 1.13 runs bfloat16 gelu in bfloat16 arithmetic: every
+		// step rounds.
+		f = func(x float64) float64 {
+			return bf16(bf16(x*0.5) * bf16(1+bf16(math.Erf(bf16(x*bf16(1/math.Sqrt2))))))
 		}
 	}
 	return unary(f)(c)

@@ -47,6 +47,14 @@ func flat(idx, sizes []int) int {
 	return k
 }
 
+// checkIndex0 checks an index of gather/scatter, which must be in [0, size).
+func checkIndex0(i, size, dim int) int {
+	if i < 0 || i >= size {
+		fail(fmt.Sprintf("index %d is out of bounds for dimension %d with size %d", i, dim, size))
+	}
+	return i
+}
+
 // checkIndex wraps a negative index and checks its range.
 func checkIndex(i, size, dim int) int {
 	if i < -size || i >= size {
@@ -178,7 +186,7 @@ func gatherOp(c *device.Call) any {
 	for k := range r {
 		multi(k, is, idx)
 		i := idx[dim]
-		idx[dim] = checkIndex(int(iv[k]), xs[dim], dim)
+		idx[dim] = checkIndex0(int(iv[k]), xs[dim], dim)
 		r[k] = v[flat(idx, xs)]
 		idx[dim] = i
 	}
@@ -221,7 +229,7 @@ func scatterInto(c *device.Call, srcArg int, f func(old, v float64, first bool) 
 			val = s.Float64()
 		}
 		i := idx[dim]
-		idx[dim] = checkIndex(int(iv[k]), xs[dim], dim)
+		idx[dim] = checkIndex0(int(iv[k]), xs[dim], dim)
 		p := flat(idx, xs)
 		idx[dim] = i
 		first := !touched[p] && !includeSelf
