@@ -1,6 +1,7 @@
 package newdevice
 
 import (
+	"fmt"
 	"math"
 
 	gt "github.com/goaten/goaten"
@@ -312,5 +313,201 @@ func backward() table {
 	t.add(col2im, "aten::col2im.default")
 	t.add(cdist, "aten::_cdist_forward.default")
 	t.add(pdist, "aten::_pdist_forward.default")
+	t.add(embeddingBag, "aten::_embedding_bag.default")
+	t.add(gridSampler, "aten::grid_sampler_2d.default")
 	return t
+}
+
+// embeddingBag is _embedding_bag(weight, indices, offsets, scale_grad,
+// mode, sparse, per_sample_weights, include_last_offset, padding_idx) ->
+// (output, offset2bag, bag_size, max_indices), mode 0 sum, 1 mean, 2 max.
+// As in PyTorch, bag_size is zero in sum mode and max_indices repeats
+// bag_size unless the mode is max.
+func embeddingBag(c *device.Call) any {
+	weight := c.Tensor(0)
+	idx, offs := vals(c.Tensor(1)), vals(c.Tensor(2))
+	mode, pad := c.Int(4, 0), c.Int(8, -1)
+	var psw []float64
+	if t := c.Tensor(6); t != nil {
+		psw = vals(t)
+	}
+	out := c.Out[0]
+	bags, dim := out.Size(0), out.Size(1)
+	wv := vals(weight)
+	rows := weight.Size(0)
+	for i, v := range idx {
+		if int(v) != pad && (v < 0 || int(v) >= rows) {
+			fail(fmt.Sprintf("embedding_bag: Expected idx >= 0 && idx < num_embeddings but found idx to be %d (Index %d is out of bounds: %d, range 0 to %d)", int(v), i, int(v), rows))
+		}
+	}
+	n := len(idx)
+	o2b := make([]float64, c.Out[1].Numel())
+	if len(o2b) > 0 {
+		b, k := 0, 1
+		for i := 0; i < n; i++ {
+			for k < len(offs) && int(offs[k]) <= i {
+				k++
+				b++
+			}
+			o2b[i] = float64(b)
+		}
+	}
+	r := make([]float64, bags*dim)
+	sizes := make([]float64, bags)
+	argmax := make([]float64, bags*dim)
+	for b := 0; b < bags; b++ {
+		start, end := int(offs[b]), n
+		if b+1 < len(offs) {
+			end = int(offs[b+1])
+		}
+		acc := r[b*dim : (b+1)*dim]
+		cnt := 0
+		for i := start; i < end; i++ {
+			v := int(idx[i])
+			if v == pad {
+				continue
+			}
+			row := wv[v*dim : (v+1)*dim]
+			for j, x := range row {
+				switch {
+				case mode == 2:
+					if cnt == 0 || x > acc[j] {
+						acc[j], argmax[b*dim+j] = x, float64(v)
+					}
+				case psw != nil:
+					acc[j] += psw[i] * x
+				default:
+					acc[j] += x
+				}
+			}
+			cnt++
+		}
+		if mode == 1 && cnt > 0 {
+			for j := range acc {
+				acc[j] = round(weight.DType(), acc[j]) / float64(cnt)
+			}
+		}
+		if mode != 0 {
+			sizes[b] = float64(cnt)
+		}
+	}
+	maxIdx := sizes
+	if mode == 2 {
+		maxIdx = argmax
+	}
+	return []any{store(out, r), store(c.Out[1], o2b), store(c.Out[2], sizes), store(c.Out[3], pad0(maxIdx, c.Out[3]))}
+}
+
+// gridAxis maps normalized grid coordinates to input coordinates along one
+// spatial dim of size n, with padding mode 0 (zeros), 1 (border) or 2
+// (reflection).
+type gridAxis struct {
+	n, padding int
+	align      bool
+}
+
+func (a gridAxis) unnormalize(c float64) float64 {
+	if a.align {
+		return (c + 1) * float64(a.n-1) / 2
+	}
+	return ((c+1)*float64(a.n) - 1) / 2
+}
+
+func (a gridAxis) clip(c float64) float64 {
+	if !(c > 0) {
+		return 0
+	}
+	return math.Min(c, float64(a.n-1))
+}
+
+func (a gridAxis) reflect(c float64) float64 {
+	low, span := -0.5, float64(a.n)*2
+	if a.align {
+		low, span = 0, float64(a.n-1)*2
+	}
+	if span == 0 {
+		return 0
+	}
+	in := math.Abs(c - low)
+	extra := in - math.Trunc(in/span)*span
+	if other := span - extra; other < extra || other != other {
+		extra = other
+	}
+	return extra + low
+}
+
+func (a gridAxis) pad(c float64) float64 {
+	switch a.padding {
+	case 1:
+		return a.clip(c)
+	case 2:
+		return a.clip(a.reflect(c))
+	}
+	return c
+}
+
+// index is c as an index into the dim, or -1 outside it.
+func (a gridAxis) index(c float64) int {
+	if c >= 0 && c < float64(a.n) {
+		return int(c)
+	}
+	return -1
+}
+
+func cubic(t float64) [4]float64 {
+	const A = -0.75
+	c1 := func(x float64) float64 { return ((A+2)*x-(A+3))*x*x + 1 }
+	c2 := func(x float64) float64 { return ((A*x-5*A)*x+8*A)*x - 4*A }
+	return [4]float64{c2(t + 1), c1(t), c1(1 - t), c2(2 - t)}
+}
+
+// gridSampler is grid_sampler_2d(input, grid, mode, padding_mode,
+// align_corners), mode 0 bilinear, 1 nearest, 2 bicubic.
+func gridSampler(c *device.Call) any {
+	in, grid, out := c.Tensor(0), c.Tensor(1), c.Out[0]
+	mode, padding, align := c.Int(2, 0), c.Int(3, 0), c.Bool(4, false)
+	N, C, H, W := in.Size(0), in.Size(1), in.Size(2), in.Size(3)
+	gH, gW := grid.Size(1), grid.Size(2)
+	ax, ay := gridAxis{W, padding, align}, gridAxis{H, padding, align}
+	v, g := vals(in), vals(grid)
+	r := make([]float64, out.Numel())
+	at := func(n, ch, y, x int) float64 {
+		if y < 0 || x < 0 {
+			return 0
+		}
+		return v[((n*C+ch)*H+y)*W+x]
+	}
+	for n := 0; n < N; n++ {
+		for p := 0; p < gH*gW; p++ {
+			gx, gy := g[(n*gH*gW+p)*2], g[(n*gH*gW+p)*2+1]
+			for ch := 0; ch < C; ch++ {
+				var val float64
+				switch mode {
+				case 0:
+					x, y := ax.pad(ax.unnormalize(gx)), ay.pad(ay.unnormalize(gy))
+					x0, y0 := math.Floor(x), math.Floor(y)
+					we, ns := x-x0, y-y0
+					ix0, iy0, ix1, iy1 := ax.index(x0), ay.index(y0), ax.index(x0+1), ay.index(y0+1)
+					val = at(n, ch, iy0, ix0)*(1-ns)*(1-we) + at(n, ch, iy0, ix1)*(1-ns)*we +
+						at(n, ch, iy1, ix0)*ns*(1-we) + at(n, ch, iy1, ix1)*ns*we
+				case 1:
+					x, y := ax.pad(ax.unnormalize(gx)), ay.pad(ay.unnormalize(gy))
+					val = at(n, ch, ay.index(math.RoundToEven(y)), ax.index(math.RoundToEven(x)))
+				default:
+					x, y := ax.unnormalize(gx), ay.unnormalize(gy)
+					fx, fy := math.Floor(x), math.Floor(y)
+					cx, cy := cubic(x-fx), cubic(y-fy)
+					for i := 0; i < 4; i++ {
+						row := 0.0
+						for j := 0; j < 4; j++ {
+							row += cx[j] * at(n, ch, ay.index(ay.pad(fy-1+float64(i))), ax.index(ax.pad(fx-1+float64(j))))
+						}
+						val += cy[i] * row
+					}
+				}
+				r[(n*C+ch)*gH*gW+p] = val
+			}
+		}
+	}
+	return store(out, r)
 }
