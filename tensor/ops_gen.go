@@ -3604,6 +3604,13 @@ func (t *Tensor) Unflatten(dim int, sizes []int) *Tensor {
 	return op_unflatten_int.call(t, dim, sizes).(*Tensor)
 }
 
+var op_unfold = opRef{name: "aten::unfold"}
+
+// Unfold runs aten::unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a).
+func (t *Tensor) Unfold(dimension int, size int, step int) *Tensor {
+	return op_unfold.call(t, dimension, size, step).(*Tensor)
+}
+
 var op_unsqueeze = opRef{name: "aten::unsqueeze"}
 
 // Unsqueeze runs aten::unsqueeze(Tensor(a) self, int dim) -> Tensor(a).
