@@ -105,3 +105,7 @@ func IntScalar(v int64) Scalar { return tensor.Int(v) }
 
 // BoolScalar makes a bool Scalar.
 func BoolScalar(v bool) Scalar { return tensor.BoolScalar(v) }
+
+// LookupDevice finds a device by name ("cpu", "meta", or one a package
+// registered with device.Register).
+func LookupDevice(name string) (Device, bool) { return tensor.LookupDevice(name) }
