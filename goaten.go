@@ -109,3 +109,7 @@ func BoolScalar(v bool) Scalar { return tensor.BoolScalar(v) }
 // LookupDevice finds a device by name ("cpu", "meta", or one a package
 // registered with device.Register).
 func LookupDevice(name string) (Device, bool) { return tensor.LookupDevice(name) }
+
+// AllClose is torch.allclose: |a - b| <= atol + rtol*|b| elementwise, NaNs
+// equal, on any devices.
+func AllClose(a, b *Tensor, rtol, atol float64) bool { return tensor.AllClose(a, b, rtol, atol) }

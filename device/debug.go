@@ -224,7 +224,10 @@ func (d *Debugger) diff(path string, got, want any) (string, string) {
 		if !ok || g == nil {
 			return path, fmt.Sprintf("got %T, the CPU gave a tensor", got)
 		}
-		return path, d.diffTensor(g, w)
+		if det := d.diffTensor(g, w); det != "" {
+			return path, det
+		}
+		return "", ""
 	case []*tensor.Tensor:
 		g, ok := got.([]*tensor.Tensor)
 		if !ok || len(g) != len(w) {
