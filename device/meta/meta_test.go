@@ -66,7 +66,9 @@ func TestDataDependent(t *testing.T) {
 		{func() { a.Sum(nil, false).Item() }, "Cannot copy out of meta tensor; no data!"},
 		{func() { tensor.Call("aten::_local_scalar_dense", a.Sum(nil, false)) }, "Tensor.item() cannot be called on meta tensors"},
 		{func() { a.Nonzero() }, `aten::nonzero has no lowering on device "meta"`},
-		{func() { tensor.Call("aten::index.Tensor", a, []any{a.Gt(tensor.Empty(tensor.Float32).ToDevice(tensor.Meta))}) }, "the output shape depends on the input's data"},
+		{func() {
+			tensor.Call("aten::index.Tensor", a, []any{a.Gt(tensor.Empty(tensor.Float32).ToDevice(tensor.Meta))})
+		}, "the output shape depends on the input's data"},
 		{func() { a.AsStrided([]int{10}, []int{1}, nil) }, "out of bounds for storage of size 24"},
 		{func() { a.Mm(a) }, "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)"},
 	} {
