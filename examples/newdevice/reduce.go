@@ -350,7 +350,8 @@ func sortOp(c *device.Call) any {
 
 func topk(c *device.Call) any {
 	x := c.Tensor(0)
-	k, dim, largest := c.Int(1, 0), c.Int(2, -1), c.Bool(3, true)
+	// The output's metadata says how many (k) to keep along dim.
+	dim, largest := c.Int(2, -1), c.Bool(3, true)
 	v := vals(x)
 	out := c.Out[0]
 	vs, is := make([]float64, out.Numel()), make([]float64, out.Numel())
@@ -368,6 +369,5 @@ func topk(c *device.Call) any {
 		}
 		li++
 	})
-	_ = k
 	return []any{store(out, vs), store(c.Out[1], is)}
 }
