@@ -79,13 +79,20 @@ func registerDerivatives() {
 	def("aten::gelu", fn(func(c *Ctx) {
 		c.Set(0, callKwT("aten::gelu_backward", []any{c.G(0), c.T(0)}, map[string]any{"approximate": c.Str(1)}))
 	}))
-	// elu(Tensor self, Scalar alpha, Scalar scale, Scalar input_scale)
+	// elu(Tensor self, Scalar alpha, Scalar scale, Scalar input_scale):
+	// elu_backward, with the positive branch taken where x > 0 (so a NaN
+	// input gives a NaN gradient, as PyTorch's vectorized kernel does).
 	def("aten::elu", fn(func(c *Ctx) {
-		c.Set(0, tensor.EluBackward(c.G(0), c.Scalar(1), c.Scalar(2), c.Scalar(3), false, c.T(0)))
+		x, g := c.T(0), c.G(0)
+		alpha, scale, iscale := c.Scalar(1).Float64(), c.Scalar(2).Float64(), c.Scalar(3).Float64()
+		neg, pos, in := opmath(alpha*scale, x), opmath(scale, x), opmath(iscale, x)
+		c.Set(0, tensor.Where(x.GtScalar(0), g.MulScalar(pos), g.MulScalar(in).MulScalar(neg).Mul(x.MulScalar(in).Exp())))
 	}))
-	// hardtanh(Tensor self, Scalar min_val, Scalar max_val)
+	// hardtanh(Tensor self, Scalar min_val, Scalar max_val): the gradient
+	// passes strictly inside (min, max); not at NaN (the vectorized kernel).
 	def("aten::hardtanh", fn(func(c *Ctx) {
-		c.Set(0, tensor.HardtanhBackward(c.G(0), c.T(0), c.Scalar(1), c.Scalar(2)))
+		x := c.T(0)
+		c.Set(0, where0(x.GtScalar(c.Scalar(1)).LogicalAnd(x.LtScalar(c.Scalar(2))), c.G(0)))
 	}))
 	// leaky_relu(Tensor self, Scalar negative_slope)
 	def("aten::leaky_relu", fn(func(c *Ctx) {
@@ -712,6 +719,16 @@ func registerDerivatives() {
 	def("aten::col2im", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
 		c.Set(0, im2col(c.G(0), c.Ints(2), c.Ints(3), c.Ints(4), c.Ints(5)))
 	}})
+
+	// ---- non-core ops whose decomposition's gradient differs from PyTorch's ----
+	// _reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride): its
+	// decomposition is an as_strided, but the gradient is a reshape.
+	def("aten::_reshape_alias", &Deriv{SelfUnused: true, Backward: func(c *Ctx) { c.Set(0, c.G(0).Reshape(c.Sizes(0))) }})
+	// softplus(Tensor self, Scalar beta, Scalar threshold): the where of the
+	// decomposition would send NaN (0 * inf) into the unused branch.
+	def("aten::softplus", fn(func(c *Ctx) {
+		c.Set(0, tensor.SoftplusBackward(c.G(0), c.T(0), c.Scalar(1), c.Scalar(2)))
+	}))
 
 	// ---- ops PyTorch does not differentiate ----
 	for _, n := range []string{"aten::eq.Scalar", "aten::eq.Tensor", "aten::ne.Scalar", "aten::ne.Tensor",

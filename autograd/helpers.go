@@ -19,6 +19,15 @@ func maybeMul(g *T, s tensor.Scalar) *T {
 	return g.MulScalar(s)
 }
 
+// opmath rounds a float coefficient to the precision the CPU kernels of
+// x's dtype compute in (float32 for every dtype but float64).
+func opmath(v float64, x *T) float64 {
+	if x.DType() == tensor.Float64 {
+		return v
+	}
+	return float64(float32(v))
+}
+
 // where0 is where(cond, g, 0).
 func where0(cond, g *T) *T { return tensor.WhereScalarOther(cond, g, 0.0) }
 

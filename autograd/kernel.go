@@ -134,7 +134,15 @@ func (d *Deriv) kernel(op *tensor.Op, args []any) any {
 			}
 		}
 	}
-	out := op.Redispatch(tensor.KeyAutograd, args)
+	var out any
+	if len(slots) > 0 && !op.Core {
+		// A non-core op with a derivative of its own runs its
+		// decomposition below this layer: on detached inputs, so that the
+		// ops inside record nothing.
+		out = op.Redispatch(tensor.KeyAutograd, detachArgs(args))
+	} else {
+		out = op.Redispatch(tensor.KeyAutograd, args)
+	}
 	isView := op.Schema.IsView()
 	if len(slots) > 0 {
 		out = unalias(args, out, isView)
@@ -149,6 +157,31 @@ func (d *Deriv) kernel(op *tensor.Op, args []any) any {
 func notDifferentiable(op *tensor.Op, i int) {
 	tensor.Panicf("The function '%s' is not differentiable with respect to argument '%s'. This input cannot have requires_grad True.",
 		op.Schema.Name, op.Schema.Args[i].Name)
+}
+
+// detachArgs replaces the tensors of args by detached aliases.
+func detachArgs(args []any) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		switch x := a.(type) {
+		case *T:
+			if x != nil {
+				out[i] = detached(x)
+				continue
+			}
+		case []*T:
+			l := make([]*T, len(x))
+			for j, y := range x {
+				if y != nil {
+					l[j] = detached(y)
+				}
+			}
+			out[i] = l
+			continue
+		}
+		out[i] = a
+	}
+	return out
 }
 
 // unalias gives a fresh tensor object to an output that is one of the

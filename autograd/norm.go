@@ -144,7 +144,7 @@ func groupNormBackward(c *Ctx) {
 	shape := c.In(0).Shape()
 	f := func(in []*T) []*T {
 		x, w, b := in[0], in[1], in[2]
-		xr := x.Reshape([]int{N, group, -1})
+		xr := x.Reshape([]int{N, group, C / max(group, 1) * HxW})
 		mean := xr.MeanDim([]int{-1}, true)
 		xc := xr.Sub(mean)
 		v := xc.Mul(xc).MeanDim([]int{-1}, true)
