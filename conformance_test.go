@@ -226,7 +226,7 @@ func TestConformanceGrad(t *testing.T) {
 		filter = regexp.MustCompile(f)
 	}
 	verbose := os.Getenv("GOLDEN_VERBOSE") != ""
-	recs, err := golden.Load(goldenFile("grad"))
+	recs, err := loadGolden(t, "grad")
 	if err != nil {
 		t.Fatal(err)
 	}
