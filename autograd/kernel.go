@@ -314,16 +314,51 @@ type opNode struct {
 	released bool
 }
 
+// release drops the saved tensors, keeping their metadata (formulas that
+// read only shapes can still run, as in PyTorch).
 func (on *opNode) release() {
+	if on.released {
+		return
+	}
 	on.released = true
-	on.args = nil
-	on.outs = nil
+	args := append([]any(nil), on.args...)
+	for i, a := range args {
+		switch x := a.(type) {
+		case *T:
+			if x != nil {
+				args[i] = stub(x)
+			}
+		case []*T:
+			l := make([]*T, len(x))
+			for j, y := range x {
+				if y != nil {
+					l[j] = stub(y)
+				}
+			}
+			args[i] = l
+		}
+	}
+	outs := make([]*T, len(on.outs))
+	for k, o := range on.outs {
+		if o != nil {
+			outs[k] = stub(o)
+		}
+	}
+	on.args, on.outs = args, outs
+}
+
+// stub is a data-less tensor with t's metadata.
+func stub(t *T) *T {
+	s := tensor.NewMeta(t.Sizes(), t.Strides(), t.StorageOffset(), t.DType(), t.Device())
+	s.SetWrappedNumber(t.IsWrappedNumber())
+	return s
+}
+
+func errFreed() {
+	tensor.Panicf("Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward.")
 }
 
 func (on *opNode) apply(n *Node, grads []*T, create bool) []*T {
-	if on.released {
-		tensor.Panicf("Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward.")
-	}
 	c := &Ctx{on: on, node: n, grads: grads, create: create, res: make([]*T, len(on.slots))}
 	on.d.Backward(c)
 	return c.res
@@ -376,6 +411,9 @@ func (c *Ctx) versionIndex(arg, elem int) int {
 func (c *Ctx) unpack(t *T, ver uint64, what string) *T {
 	if t == nil {
 		return nil
+	}
+	if c.on.released {
+		errFreed()
 	}
 	if t.Version() != ver {
 		tensor.Panicf("one of the variables needed for gradient computation has been modified by an inplace operation: [%s %s]%s, is at version %d; expected version %d instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True).",
