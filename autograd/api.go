@@ -16,6 +16,7 @@ func SetRequiresGrad(t *T, requires bool) *T {
 			tensor.Panicf("only Tensors of floating point dtype can require gradients")
 		}
 		arm()
+		t.ShareVersion(t) // give t its own version counter now, in the caller's goroutine
 		m = ensureMeta(t)
 		if m.gradFn == nil {
 			m.leafRequiresGrad = true

@@ -53,7 +53,7 @@ func (c *FunctionCtx) SavedTensors() []*T {
 		if c.create {
 			out[i] = t
 		} else {
-			out[i] = detached(t)
+			out[i] = readOnly(t)
 		}
 	}
 	return out

@@ -422,7 +422,7 @@ func (c *Ctx) unpack(t *T, ver uint64, what string) *T {
 	if c.create {
 		return t
 	}
-	return detached(t)
+	return readOnly(t)
 }
 
 func typeName(t *T) string {

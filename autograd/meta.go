@@ -185,5 +185,18 @@ func detached(t *T) *T {
 	return a
 }
 
+// readOnly is detached without sharing t's version counter: what formulas
+// read saved tensors through (they never write them). It does not write to
+// t, so backward passes of different goroutines may read a shared tensor.
+func readOnly(t *T) *T {
+	if t == nil {
+		return nil
+	}
+	a := tensor.NewMeta(t.Sizes(), t.Strides(), t.StorageOffset(), t.DType(), t.Device()).WithRaw(t.Raw())
+	a.SetWrappedNumber(t.IsWrappedNumber())
+	a.Keys = t.Keys.Without(tensor.KeyAutograd)
+	return a
+}
+
 // isDifferentiable reports whether a tensor of dtype d can carry a gradient.
 func isDifferentiable(d tensor.DType) bool { return d.IsFloat() }

@@ -52,7 +52,9 @@ func TestGradcheckOps(t *testing.T) {
 		{"tanh sigmoid", func(in []*T) *T { return in[0].Tanh().Sigmoid() }, []*T{randn(r, 4)}, true},
 		{"log exp sqrt", func(in []*T) *T { return in[0].Log().Exp().Sqrt() }, []*T{positive(r, 4)}, true},
 		{"erf rsqrt", func(in []*T) *T { return in[0].Erf().Add(in[1].Rsqrt()) }, []*T{randn(r, 4), positive(r, 4)}, true},
-		{"asin acos atan", func(in []*T) *T { return in[0].MulScalar(0.5).Asin().Add(in[0].MulScalar(0.5).Acos()).Add(in[0].Atan()) }, []*T{randn(r, 4)}, true},
+		{"asin acos atan", func(in []*T) *T {
+			return in[0].MulScalar(0.5).Asin().Add(in[0].MulScalar(0.5).Acos()).Add(in[0].Atan())
+		}, []*T{randn(r, 4)}, true},
 		{"sum mean", func(in []*T) *T { return in[0].Sum([]int{1}, true).Mul(in[0].MeanDim([]int{0}, false)) }, []*T{randn(r, 2, 3)}, true},
 		{"var", func(in []*T) *T { return in[0].Var([]int{1}) }, []*T{randn(r, 3, 4)}, true},
 		{"prod with a zero", func(in []*T) *T { return in[0].ProdDim(1, false) }, []*T{tensor.FromSlice([]float64{1, 0, 2, 3, 4, 5}, 2, 3).SetRequiresGrad(true)}, false},
@@ -72,7 +74,9 @@ func TestGradcheckOps(t *testing.T) {
 			return tensor.ConvTranspose2d(in[0], in[1], nil, []int{2, 1}, []int{0, 0}, []int{0, 0}, 1, []int{1, 1})
 		}, []*T{randn(r, 1, 2, 3, 2), randn(r, 2, 2, 2, 2)}, true},
 		{"avg_pool2d", func(in []*T) *T { return in[0].AvgPool2d([]int{2, 2}, []int{1, 2}, []int{1, 0}, false, false, nil) }, []*T{randn(r, 1, 2, 4, 4)}, true},
-		{"avg_pool3d", func(in []*T) *T { return in[0].AvgPool3d([]int{2, 2, 2}, []int{1, 2, 1}, []int{1, 0, 1}, true, true, nil) }, []*T{randn(r, 1, 1, 3, 4, 3)}, false},
+		{"avg_pool3d", func(in []*T) *T {
+			return in[0].AvgPool3d([]int{2, 2, 2}, []int{1, 2, 1}, []int{1, 0, 1}, true, true, nil)
+		}, []*T{randn(r, 1, 1, 3, 4, 3)}, false},
 		{"max_pool2d", func(in []*T) *T { return in[0].MaxPool2d([]int{2, 2}, []int{2, 2}, []int{0, 0}, []int{1, 1}, false) }, []*T{randn(r, 1, 1, 4, 4)}, true},
 		{"adaptive_avg_pool3d", func(in []*T) *T { return in[0].AdaptiveAvgPool3d([]int{2, 1, 3}) }, []*T{randn(r, 1, 2, 3, 3, 4)}, false},
 		{"upsample_bilinear", func(in []*T) *T { return tensor.UpsampleBilinear2d(in[0], []int{5, 3}, false, nil) }, []*T{randn(r, 1, 1, 3, 2)}, false},
