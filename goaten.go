@@ -8,6 +8,7 @@ import (
 	_ "github.com/goaten/goaten/autograd"   // reverse-mode autograd (the Autograd key)
 	_ "github.com/goaten/goaten/decomp"     // decompositions of the non-core ops
 	_ "github.com/goaten/goaten/device/cpu" // the default CPU device
+	_ "github.com/goaten/goaten/functional" // views and mutation on devices without them
 	"github.com/goaten/goaten/tensor"
 )
 
