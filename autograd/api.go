@@ -138,36 +138,55 @@ func RetainGrad(t *T) {
 
 // ---- grad modes ----
 
+// The grad mode is process-wide (see the package documentation): gradients
+// are recorded unless a NoGrad scope is open and no EnableGrad scope is.
 var (
 	modeMu    sync.Mutex
-	noGradN   int
-	undoNoGrd func()
+	noGradN   int    // open NoGrad scopes
+	enableN   int    // open EnableGrad scopes
+	undoNoGrd func() // set while the Autograd key is excluded
 )
 
-func enterNoGrad() {
-	modeMu.Lock()
-	defer modeMu.Unlock()
-	if noGradN == 0 {
+// applyMode excludes the Autograd key from every call exactly while
+// recording is off.
+func applyMode() {
+	off := noGradN > 0 && enableN == 0
+	switch {
+	case off && undoNoGrd == nil:
 		undoNoGrd = tensor.ExcludeKey(tensor.KeyAutograd)
-	}
-	noGradN++
-}
-
-func exitNoGrad() {
-	modeMu.Lock()
-	defer modeMu.Unlock()
-	noGradN--
-	if noGradN == 0 {
+	case !off && undoNoGrd != nil:
 		undoNoGrd()
 		undoNoGrd = nil
 	}
 }
 
-// NoGrad runs f with gradient recording switched off (torch.no_grad).
-// The mode is process-wide: see the package documentation.
+func enterMode(counter *int) func() {
+	modeMu.Lock()
+	*counter++
+	applyMode()
+	modeMu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			modeMu.Lock()
+			*counter--
+			applyMode()
+			modeMu.Unlock()
+		})
+	}
+}
+
+// NoGrad runs f with gradient recording switched off (torch.no_grad): ops
+// skip the Autograd layer entirely. The mode is process-wide.
 func NoGrad(f func()) {
-	enterNoGrad()
-	defer exitNoGrad()
+	defer enterMode(&noGradN)()
+	f()
+}
+
+// EnableGrad runs f with gradient recording on, even inside NoGrad
+// (torch.enable_grad).
+func EnableGrad(f func()) {
+	defer enterMode(&enableN)()
 	f()
 }
 
@@ -179,16 +198,14 @@ func InferenceMode(f func()) { NoGrad(f) }
 func IsGradEnabled() bool {
 	modeMu.Lock()
 	defer modeMu.Unlock()
-	return noGradN == 0
+	return !(noGradN > 0 && enableN == 0)
 }
 
-// SetGradEnabled switches gradient recording off (false) or back on (true)
-// and returns a function that restores the previous state.
+// SetGradEnabled switches gradient recording off (false) or on (true) until
+// the returned function is called (torch.set_grad_enabled as a scope).
 func SetGradEnabled(on bool) (restore func()) {
 	if on {
-		return func() {}
+		return enterMode(&enableN)
 	}
-	enterNoGrad()
-	var once sync.Once
-	return func() { once.Do(exitNoGrad) }
+	return enterMode(&noGradN)
 }

@@ -142,9 +142,11 @@ func TestDetachAndModes(t *testing.T) {
 	}
 	restore := autograd.SetGradEnabled(false)
 	y = x.Exp()
+	var z *T
+	autograd.EnableGrad(func() { z = x.Exp() })
 	restore()
-	if y.RequiresGrad() {
-		t.Fatal("SetGradEnabled(false) recorded")
+	if y.RequiresGrad() || !z.RequiresGrad() {
+		t.Fatal("SetGradEnabled(false) recorded, or EnableGrad did not")
 	}
 }
 
@@ -279,4 +281,29 @@ func TestResizeAndOutRefused(t *testing.T) {
 	mustPanic(t, "out=... arguments don't support automatic differentiation", func() {
 		tensor.CallKw("aten::atan2.out", []any{x, x}, map[string]any{"out": tensor.FullOf(tensor.Float64, 0, 2)})
 	})
+}
+
+// More view shapes under in-place writes, checked with finite differences:
+// a transposed view, an as_strided view (CopySlices with the base's
+// geometry), a view of a view written twice, and a view whose base was
+// itself written after the view was made.
+func TestInPlaceViewsMixedGradcheck(t *testing.T) {
+	f := func(in []*T) []*T {
+		x, w := in[0], in[1]
+		b := x.MulScalar(1) // 3x4
+		tv := b.Permute([]int{1, 0})
+		tv.Select(0, 2).Mul_(w)                   // column 2 of b *= w
+		b.AsStrided([]int{2}, []int{5}, 1).Exp_() // b[0,1], b[1,2]
+		r := b.Select(0, 2)
+		r.Slice(0, 1, 3, 1).Tanh_()
+		r.Slice(0, 0, 2, 1).Mul_(w.Slice(0, 0, 2, 1))
+		early := b.Slice(1, 0, 2, 1)
+		b.MulScalar_(0.5)
+		return []*T{b.Sin(), early.Cos()}
+	}
+	x := tensor.FromSlice([]float64{0.1, -0.2, 0.3, 0.4, 0.5, -0.6, 0.7, 0.8, -0.9, 0.25, -0.35, 0.45}).Reshape([]int{3, 4}).SetRequiresGrad(true)
+	w := tensor.FromSlice([]float64{1.5, -0.5, 2}).SetRequiresGrad(true)
+	if err := autograd.Gradcheck(f, []*T{x, w}); err != nil {
+		t.Fatal(err)
+	}
 }
