@@ -307,3 +307,21 @@ func TestInPlaceViewsMixedGradcheck(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// An op outside the derivative table records a node that fails when a
+// gradient reaches it, in place or not.
+func TestOpWithoutDerivative(t *testing.T) {
+	op := tensor.RegisterOp("autogradtest::twice(Tensor self) -> Tensor")
+	op.ImplBackend(tensor.CPU, func(op *tensor.Op, args []any) any { return args[0].(*T).MulScalar(2) })
+	ip := tensor.RegisterOp("autogradtest::twice_(Tensor(a!) self) -> Tensor(a!)")
+	ip.ImplBackend(tensor.CPU, func(op *tensor.Op, args []any) any { return args[0].(*T).MulScalar_(2) })
+	x := leaf(1, 2)
+	y := tensor.Call("autogradtest::twice", x).(*T)
+	if !y.RequiresGrad() {
+		t.Fatal("output of an op without derivative does not require grad")
+	}
+	mustPanic(t, "the derivative for 'twice' is not implemented", func() { y.SumAll().Backward() })
+	z := x.MulScalar(1)
+	tensor.Call("autogradtest::twice_", z)
+	mustPanic(t, "the derivative for 'twice_' is not implemented", func() { z.SumAll().Backward() })
+}

@@ -39,12 +39,30 @@
 // goroutine that calls them, can be re-entered from a backward function,
 // and may run concurrently on disjoint graphs.
 //
+// # In-place ops and views
+//
+// An in-place op records its functional op on a copy of self's old value
+// (or on self itself when the formula never reads it) and writes the
+// result into self. When self is a view, its base takes a CopySlices node
+// (the written region's gradient goes to the new value, the rest to the
+// base's old history) and every view of that base regenerates its history
+// from the base at its next use, detected through the shared version
+// counter. Saved tensors modified in place, in-place writes into leaves
+// that require grad (or their views) and into outputs of multi-output view
+// ops fail with PyTorch's messages.
+//
 // # Differences from PyTorch
 //
 //   - Gradients accumulate into .Grad out of place: after a second
 //     backward, Grad returns a new tensor.
-//   - Saved tensors are kept until the graph is released; the version
-//     check happens when a formula reads one, which gives PyTorch's errors.
+//   - A node keeps the arguments and outputs of its call until the graph is
+//     released (then only their metadata); the version check happens when a
+//     formula reads one, so the errors are PyTorch's.
 //   - InferenceMode is NoGrad: tensors made inside it are not marked as
 //     inference tensors.
+//   - Views made inside NoGrad, or before the first SetRequiresGrad of the
+//     process, are not tracked as views: an in-place write of a value that
+//     requires grad into one of them does not reach its base.
+//   - A hook registered on a tensor stays on the node that produced it when
+//     an in-place op later gives the tensor a new history.
 package autograd

@@ -731,6 +731,15 @@ func fallback(op *tensor.Op, args []any) any {
 			}
 		}
 	}
+	if need && op.Schema.IsInplace() {
+		self := args[0].(*T)
+		checkInplace(self)
+		out := op.Redispatch(tensor.KeyAutograd, args)
+		if isDifferentiable(self.DType()) {
+			rebase(self, newNode(nodeName(op), &notImplemented{op: op.Schema.Name}, nil, []varMeta{metaOf(self)}), 0)
+		}
+		return out
+	}
 	out := op.Redispatch(tensor.KeyAutograd, args)
 	isView := op.Schema.IsView()
 	if need {
@@ -745,7 +754,7 @@ func fallback(op *tensor.Op, args []any) any {
 				om = append(om, varMeta{})
 			}
 		}
-		if diff && !op.Schema.IsInplace() {
+		if diff {
 			out = unalias(args, out, isView)
 			outs = flatten(out)
 			n := newNode(nodeName(op), &notImplemented{op: op.Schema.Name}, nil, om)
