@@ -291,7 +291,7 @@ func registerDerivatives() {
 		} else {
 			cnt = mask.Sum(reduceDims(dims, x.Dim()), true)
 		}
-		c.Set(0, where0(mask, g.Div(cnt)))
+		c.Set(0, g.Div(cnt).Mul(mask.To(g.DType())))
 	}
 	def("aten::amax", fn(amaxBackward))
 	def("aten::amin", fn(amaxBackward))
@@ -729,6 +729,8 @@ func registerDerivatives() {
 	def("aten::softplus", fn(func(c *Ctx) {
 		c.Set(0, tensor.SoftplusBackward(c.G(0), c.T(0), c.Scalar(1), c.Scalar(2)))
 	}))
+
+	registerNonCore()
 
 	// ---- ops PyTorch does not differentiate ----
 	for _, n := range []string{"aten::eq.Scalar", "aten::eq.Tensor", "aten::ne.Scalar", "aten::ne.Tensor",

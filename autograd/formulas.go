@@ -119,7 +119,13 @@ func varBackward(g, x *T, dims []int, all bool, corr float64, keepdim bool) *T {
 	if !keepdim && x.Dim() > 1 {
 		g = unsqueezeDims(g, dims, x.Dim())
 	}
-	dof := float64(countOf(x.Sizes(), dims)) - corr
+	// PyTorch 1.13 counts the elements of an empty dim list as 1 here
+	// (_safe_size), though the mean runs over every dim.
+	n := 1
+	if len(dims) > 0 {
+		n = countOf(x.Sizes(), dims)
+	}
+	dof := float64(n) - corr
 	rd := reduceDims(dims, x.Dim())
 	return g.MulScalar(2.0 / dof).Mul(x.Sub(x.MeanDim(rd, true)))
 }
