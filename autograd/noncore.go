@@ -36,15 +36,15 @@ func normBackward(g, x *T, p float64, result *T, dims []int, keepdim bool) *T {
 		}
 		return x.Sign().Mul(g.Div(cnt).Mul(mask.To(g.DType())))
 	case p < 1:
-		s := x.Sign().Mul(x.Abs().PowScalar(p - 1).MaskedFillScalar(x.EqScalar(0.0), 0.0))
+		s := x.Sign().Mul(x.Abs().PowScalar(p-1).MaskedFillScalar(x.EqScalar(0.0), 0.0))
 		return s.Mul(g).Mul(result.PowScalar(1 - p))
 	case p < 2:
 		s := x.Sign().Mul(x.Abs().PowScalar(p - 1))
-		v := g.Div(result.PowScalar(p - 1)).MaskedFillScalar(result.EqScalar(0.0), 0.0)
+		v := g.Div(result.PowScalar(p-1)).MaskedFillScalar(result.EqScalar(0.0), 0.0)
 		return s.Mul(v)
 	}
 	s := x.Mul(x.Abs().PowScalar(p - 2))
-	v := g.Div(result.PowScalar(p - 1)).MaskedFillScalar(result.EqScalar(0.0), 0.0)
+	v := g.Div(result.PowScalar(p-1)).MaskedFillScalar(result.EqScalar(0.0), 0.0)
 	return s.Mul(v)
 }
 
