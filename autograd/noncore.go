@@ -102,7 +102,67 @@ func stdMeanBackward(c *Ctx, dims []int, all bool, corr float64, keepdim bool) {
 	c.Set(0, gi)
 }
 
+// evenlyDistribute is the gradient of max/min over all elements: split
+// equally among the elements equal to the result (the NaNs when it is NaN).
+func evenlyDistribute(g, x, value *T) *T {
+	var mask *T
+	if value.Isnan().Item().Bool() {
+		mask = x.Isnan()
+	} else {
+		mask = x.Eq(value)
+	}
+	return g.NewZeros(x.Shape()).MaskedFill(mask, g.Div(mask.SumAll()))
+}
+
 func registerNonCore() {
+	// max(Tensor self) / min(Tensor self): the gradient is shared by ties.
+	for _, n := range []string{"aten::max", "aten::min"} {
+		def(n, fn(func(c *Ctx) { c.Set(0, evenlyDistribute(c.G(0), c.T(0), c.Out(0))) }))
+	}
+	// hardshrink(Tensor self, Scalar lambd=0.5): the gradient passes where
+	// |x| > lambd; not at NaN (the rule of 1.13's vectorized kernel).
+	def("aten::hardshrink", fn(func(c *Ctx) {
+		x, l := c.T(0), c.Scalar(1).Float64()
+		c.Set(0, where0(x.LtScalar(-l).LogicalOr(x.GtScalar(l)), c.G(0)))
+	}))
+	// sinc(Tensor self): 0 at x = 0.
+	def("aten::sinc", fn(func(c *Ctx) {
+		x := c.T(0)
+		p := x.MulScalar(math.Pi)
+		d := p.Mul(p.Cos()).Sub(p.Sin()).Div(p.Mul(x))
+		c.Set(0, d.MaskedFillScalar(x.EqScalar(0.0), 0.0).Mul(c.G(0)))
+	}))
+	// logit(Tensor self, float? eps=None): NaN outside [0, 1] without eps,
+	// 0 outside [eps, 1-eps] with it.
+	def("aten::logit", fn(func(c *Ctx) {
+		x, g := c.T(0), c.G(0)
+		d := g.Div(x.Mul(x.RsubScalar(1, 1)))
+		if eps, ok := c.Arg(1).(float64); ok && eps >= 0 {
+			c.Set(0, zeroWhere(x.LtScalar(eps).LogicalOr(x.GtScalar(1-eps)), d))
+			return
+		}
+		out := x.LtScalar(0.0).LogicalOr(x.GtScalar(1.0))
+		c.Set(0, tensor.Where(out, g.FullLike(math.NaN()), d))
+	}))
+	// cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08):
+	// the gradient of sum(x1/max(|x1|, eps) * x2/max(|x2|, eps)), with the
+	// norm's own (masked) gradient.
+	def("aten::cosine_similarity", fn(func(c *Ctx) {
+		dim, eps := c.Int(2), c.Float(3)
+		f := func(in []*T) []*T {
+			x1, x2 := in[0], in[1]
+			d := tensor.ResultType(x1, x2)
+			x1, x2 = x1.To(d), x2.To(d)
+			shape := tensor.BroadcastShapes(x1.Sizes(), x2.Sizes())
+			x1, x2 = x1.Expand(shape), x2.Expand(shape)
+			n1 := x1.LinalgVectorNorm(2, []int{dim}, true).ClampMin(eps)
+			n2 := x2.LinalgVectorNorm(2, []int{dim}, true).ClampMin(eps)
+			return []*T{x1.Div(n1).Mul(x2.Div(n2)).Sum([]int{dim}, false)}
+		}
+		r := vjp(f, []*T{c.T(0), c.T(1)}, []bool{c.Needs(0), c.Needs(1)}, []*T{c.G(0)}, c.Create())
+		c.Set(0, r[0])
+		c.Set(1, r[1])
+	}))
 	// norm.Scalar(Tensor self, Scalar p=2)
 	def("aten::norm.Scalar", fn(func(c *Ctx) {
 		c.Set(0, normBackward(c.G(0), c.T(0), optP(c.Arg(1), 2), c.Out(0), nil, false))

@@ -32,6 +32,8 @@ def enc(x):
         return None
     if isinstance(x, torch.Tensor):
         t = x.detach()
+        if t._is_zerotensor():  # PyTorch's efficient zero tensor has no storage
+            t = torch.zeros(t.shape, dtype=t.dtype)
         flat = t.reshape(-1)
         vals = flat.double().tolist() if t.dtype.is_floating_point else flat.tolist()
         return {"dtype": str(t.dtype).replace("torch.", ""), "shape": list(t.shape), "strides": list(t.stride()),
@@ -191,7 +193,7 @@ grad("_softmax.default", T(-inf, 0.0, 1.0, -inf, -inf, -inf, shape=(2, 3)), 1, F
 grad("_log_softmax.default", T(-inf, 0.0, 1.0, 2.0, shape=(2, 2)), 1, False)
 
 # ---- pointwise at zeros, infinities and NaN ----
-edge = T(0.0, -0.0, 1.0, -1.0, inf, -inf, nan, 0.5, -2.0)
+edge = T(0.0, -0.0, 1.0, -1.0, inf, -inf, nan, 0.5, -2.0)  # index 8 is the scalar remainder for float64
 for u in ["abs", "sqrt", "rsqrt", "log", "log2", "log10", "log1p", "reciprocal", "exp", "expm1", "sin", "cos", "tan",
           "tanh", "sigmoid", "relu", "sign", "erf", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh",
           "neg", "ceil", "floor", "round", "trunc", "gelu", "elu", "silu", "mish", "hardswish", "hardsigmoid",
@@ -309,6 +311,98 @@ grad("prod.dim_int", R(2, 3), 1, order=2)
 grad("var.correction", R(3, 4), [1], correction=0, order=2)
 grad("embedding_dense_backward.default", R(2, 3), torch.tensor([0, 2]), 4, -1, False, order=2)
 grad("native_layer_norm_backward.default", R(2, 3), R(2, 3), [3], R(2, 1), R(2, 1).abs() + 0.5, R(3), R(3), [True, True, True])
+
+# ---- non-core ops at their special points ----
+edge2 = T(0.0, 1.0, -1.0, 0.5, nan, -3.0, inf, -inf, 2.0)  # NaN in the vectorized part of 1.13's loops
+for u in ["sinc", "frac", "square", "deg2rad", "rad2deg", "sgn", "relu6", "selu", "hardshrink", "softshrink", "celu",
+          "nan_to_num"]:
+    grad(u + ".default", edge2.clone())
+grad("logit.default", T(0.0, 0.3, 1.0, 1.5, -0.1))
+grad("logit.default", T(0.0, 0.3, 1.0, 1.5, -0.1), 0.2)
+grad("hardshrink.default", T(-0.5, 0.5, 0.6, -0.7), 0.5)
+grad("softshrink.default", T(-0.5, 0.5, 0.6, -0.7), 0.5)
+grad("threshold.default", T(-1.0, 0.0, 1.0), 0.0, -2.0)
+grad("prelu.default", T(0.0, -1.0, 2.0, -3.0, shape=(1, 2, 2)), T(0.25, 0.5))
+grad("glu.default", R(2, 4), 1)
+grad("logaddexp.default", T(-inf, 1.0, inf, 0.0), T(-inf, 1.0, inf, -inf))
+grad("logaddexp2.default", T(-inf, 1.0, 3.0), T(-inf, 1.0, -1.0))
+grad("nansum.default", T(1.0, nan, 2.0, nan, shape=(2, 2)), [1])
+grad("cumprod.default", T(1.0, 0.0, 3.0, 2.0, 0.0, 4.0, shape=(2, 3)), 1)
+grad("cumprod.default", T(2.0, 3.0, 0.0, 5.0), 0)
+grad("l1_loss.default", T(0.0, 1.0, 2.0), T(0.0, 2.0, 2.0))
+grad("kl_div.default", T(-1.0, -2.0, 0.5), T(0.0, 0.5, 0.2))
+grad("kl_div.default", T(-1.0, -2.0, 0.5), T(-inf, 0.5, 0.2), 1, True)
+grad("poisson_nll_loss.default", T(0.0, 1.0, 2.0), T(0.0, 1.0, 3.0), True, False, 1e-8, 1)
+grad("poisson_nll_loss.default", T(0.0, 1.0, 2.0), T(0.0, 1.0, 3.0), False, True, 1e-8, 1)
+grad("binary_cross_entropy_with_logits.default", T(-100.0, 0.0, 100.0, inf), T(0.0, 1.0, 1.0, 1.0), None, T(1.0, 2.0, 0.5, 1.0), 1)
+grad("soft_margin_loss.default", T(0.0, -50.0, 50.0), T(1.0, -1.0, 1.0))
+grad("hinge_embedding_loss.default", T(0.0, 1.0, 0.5), T(1.0, -1.0, -1.0), 1.0)
+grad("margin_ranking_loss.default", T(1.0, 2.0, 3.0), T(1.0, 3.0, 1.0), T(1.0, 1.0, -1.0), 0.0)
+grad("cosine_similarity.default", T(0.0, 0.0, 1.0, 2.0, shape=(2, 2)), T(1.0, 1.0, 1.0, 0.0, shape=(2, 2)))
+grad("pairwise_distance.default", T(0.0, 0.0, 1.0, 2.0, shape=(2, 2)), T(0.0, 0.0, 1.0, 0.0, shape=(2, 2)))
+grad("triplet_margin_loss.default", R(3, 4), R(3, 4), R(3, 4), 1.0, 2.0, 1e-6, True)
+grad("cosine_embedding_loss.default", R(3, 4), R(3, 4), T(1.0, -1.0, 1.0))
+grad("huber_loss.default", R(4), R(4), 0, 0.5)
+grad("smooth_l1_loss.default", R(4), R(4), 2, 0.0)
+grad("addcdiv.default", R(3), R(3), T(1.0, 0.0, -2.0), value=0.5)
+grad("addcmul.default", R(3), R(3), R(3), value=-2.0)
+grad("lerp.Scalar", R(3), R(3), 0.3)
+grad("trace.default", R(3, 4))
+grad("dot.default", R(3), R(3))
+grad("outer.default", R(3), R(2))
+grad("mv.default", R(2, 3), R(3))
+grad("matmul.default", R(3), R(2, 3, 4))
+grad("matmul.default", R(2, 1, 3, 4), R(4))
+grad("linear.default", R(2, 3), R(4, 3), R(4))
+grad("einsum.default", "bij,bjk->bik", [R(2, 3, 4), R(2, 4, 2)])
+grad("einsum.default", "ii->i", [R(3, 3)])
+grad("baddbmm.default", R(2, 3, 2), R(2, 3, 4), R(2, 4, 2), beta=0.5, alpha=2.0)
+grad("addr.default", R(3, 2), R(3), R(2), beta=0.0, alpha=2.0)
+grad("var_mean.correction", R(3, 4), [1], correction=0)
+grad("std_mean.correction", T(1.0, 1.0, 2.0, 3.0, shape=(2, 2)), [1], correction=1)
+grad("std_mean.dim", R(3, 4), None, True)
+grad("std.dim", T(1.0, 1.0, 1.0), [0], True)
+grad("aminmax.default", T(1.0, 3.0, 3.0, 0.0), dim=0)
+grad("max.default", T(1.0, 3.0, nan, 0.0))
+grad("min.other", T(1.0, 3.0, 2.0), T(1.0, 0.0, nan))
+grad("fmax.default", T(1.0, nan, 2.0), T(1.0, 0.0, nan)) if hasattr(A, "fmax") else None
+grad("scaled_dot_product_attention.default", R(1, 2, 3, 4), R(1, 2, 5, 4), R(1, 2, 5, 4), None, 0.0, True) if hasattr(A, "scaled_dot_product_attention") else None
+grad("instance_norm.default", R(2, 3, 4), R(3), R(3), None, None, True, 0.1, 1e-5, False)
+grad("group_norm.default", R(2, 4, 3), 2, R(4), R(4), 1e-5, False)
+grad("native_batch_norm.default", R(4, 3), R(3), R(3), torch.zeros(3), torch.ones(3), False, 0.1, 1e-5)
+grad("pixel_shuffle.default", R(1, 4, 2, 3), 2)
+grad("roll.default", R(3, 4), [1, -2], [0, 1])
+grad("rot90.default", R(3, 4), 3, [0, 1])
+grad("repeat_interleave.self_int", R(3), 2)
+grad("take.default", R(2, 3), torch.tensor([0, 5, 5, 2]))
+grad("index_add.default", R(4, 2), 0, torch.tensor([0, 3, 0]), R(3, 2), alpha=2.0)
+grad("index_copy.default", R(4, 2), 0, torch.tensor([1, 3]), R(2, 2))
+grad("index_fill.int_Scalar", R(4, 2), 0, torch.tensor([1, 3]), 2.0)
+grad("masked_fill.Scalar", R(2, 3), torch.tensor([True, False, True]), 0.5)
+grad("masked_fill.Tensor", R(2, 3), torch.tensor([True, False, True]), T(0.5))
+grad("masked_select.default", R(2, 3), torch.tensor([True, False, True]))
+grad("tril.default", R(3, 4), -1)
+grad("diag_embed.default", R(2, 3), 1, 0, 2)
+grad("movedim.intlist", R(2, 3, 4), [0, 2], [2, 0])
+grad("flip.default", R(2, 3), [0, 1])
+grad("narrow.default", R(4, 3), 0, 1, 2)
+grad("unbind.int", R(3, 2), 1)
+grad("chunk.default", R(5, 2), 3)
+grad("stack.default", [R(2), R(2)], 1)
+grad("pad.default", R(1, 2, 3), [1, 2], "circular") if True else None
+grad("pad.default", R(1, 2, 3), [2, 1], "reflect")
+grad("pad.default", R(1, 2, 3), [2, 1], "replicate")
+grad("embedding_bag.padding_idx", R(4, 3), torch.tensor([0, 1, 1, 3]), torch.tensor([0, 2]), False, 1, False, None, False, 1)
+grad("one_hot.default", torch.tensor([0, 2]), 3) if False else None
+grad("_unsafe_view.default", R(2, 3).t(), [6])
+grad("reshape.default", R(2, 3).t(), [6])
+grad("conv1d.default", R(2, 3, 5), R(4, 3, 2), None, [1], [1], [2], 1)
+grad("conv3d.default", R(1, 2, 3, 3, 3), R(2, 1, 2, 2, 2), R(2), [1, 1, 1], [0, 1, 0], [1, 1, 1], 2)
+grad("conv_transpose1d.default", R(1, 2, 4), R(2, 3, 3), R(3), [2], [1], [1], 1, [1])
+grad("max_pool1d.default", R(1, 2, 6), [3], [2], [1], [1], True)
+grad("max_pool3d.default", R(1, 1, 3, 4, 4), [2, 2, 2], [1, 2, 2], [1, 0, 0], [1, 1, 1], False)
+grad("adaptive_avg_pool2d.default", R(1, 2, 5, 7), [3, 2])
+grad("adaptive_avg_pool3d.default", R(1, 2, 3, 5, 2), [2, 3, 1])
 
 out = os.path.join(os.path.dirname(__file__), "..", "autograd", "testdata", "extra_grad.jsonl.gz")
 with gzip.open(out, "wt") as f:
