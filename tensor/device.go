@@ -89,6 +89,9 @@ func (d Device) String() string {
 	return "unknown"
 }
 
+// DeviceHooksOf returns the hooks registered for d.
+func DeviceHooksOf(d Device) DeviceHooks { return d.hooks() }
+
 func (d Device) hooks() DeviceHooks {
 	devMu.RLock()
 	defer devMu.RUnlock()
