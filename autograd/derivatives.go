@@ -467,6 +467,11 @@ func registerDerivatives() {
 			}
 		}
 		if c.Needs(2) {
+			if !hasData(g) && hasMask(idx) {
+				// The indexed shape depends on a boolean mask's values.
+				c.Set(2, zerosOf(g, c.Sizes(2)))
+				return
+			}
 			c.Set(2, g.Index(idx))
 		}
 	}})
@@ -516,6 +521,11 @@ func registerDerivatives() {
 		}
 		if c.Needs(2) {
 			sizes := c.Sizes(2)
+			if !hasData(g) {
+				// Which elements are selected depends on the mask's values.
+				c.Set(2, zerosOf(g, sizes))
+				return
+			}
 			sel := g.MaskedSelect(mask)
 			if diff := tensor.Numel(sizes) - sel.Numel(); diff > 0 {
 				sel = tensor.Cat([]*T{sel, zerosOf(g, []int{diff})}, 0)

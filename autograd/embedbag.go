@@ -10,6 +10,13 @@ import (
 // max_indices). The bag of each index is worked out from the offsets.
 func embeddingBagBackward(c *Ctx) {
 	weight, g := c.T(0), c.G(0)
+	if !hasData(g) {
+		c.Set(0, zerosOf(g, weight.Sizes()))
+		if p := c.In(6); p != nil {
+			c.Set(6, zerosOf(g, p.Sizes()))
+		}
+		return
+	}
 	idxT := c.T(1)
 	idx := idxT.Reshape([]int{-1}).Int64s()
 	offs := c.T(2).Int64s()

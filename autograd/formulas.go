@@ -66,6 +66,10 @@ func prodBackward(g, x, result *T) *T {
 	if x.Dim() == 0 {
 		return g
 	}
+	if !hasData(x) {
+		// Which formula applies depends on the values; any has the right metadata.
+		return prodSafeZeros(g, x.Contiguous().View([]int{-1}), 0).View(x.Shape())
+	}
 	zeros := x.EqScalar(0.0).SumAll().Item().Int64()
 	switch {
 	case zeros == 0:
@@ -85,11 +89,15 @@ func prodDimBackward(g, x, result *T, dim int, keepdim bool) *T {
 		g = g.Unsqueeze(dim)
 		result = result.Unsqueeze(dim)
 	}
-	if x.EqScalar(0.0).SumAll().Item().Int64() == 0 {
+	if hasData(x) && x.EqScalar(0.0).SumAll().Item().Int64() == 0 {
 		return g.Mul(result.Div(x))
 	}
 	return prodSafeZeros(g, x, dim)
 }
+
+// hasData reports whether t's values can be read (not a meta tensor).
+// Formulas that branch on values take a value-independent path otherwise.
+func hasData(t *T) bool { return t.Device() != tensor.Meta }
 
 // prodSafeZeros is the gradient of a product along dim as the product of
 // the elements before and after each position (no division).

@@ -134,3 +134,13 @@ func callTs(name string, args ...any) []*T { return tensor.Call(name, args...).(
 func callKwT(name string, args []any, kw map[string]any) *T {
 	return tensor.CallKw(name, args, kw).(*T)
 }
+
+// hasMask reports whether an index list holds a boolean mask.
+func hasMask(idx []*T) bool {
+	for _, t := range idx {
+		if t != nil && (t.DType() == tensor.Bool || t.DType() == tensor.Uint8) {
+			return true
+		}
+	}
+	return false
+}

@@ -106,7 +106,7 @@ func stdMeanBackward(c *Ctx, dims []int, all bool, corr float64, keepdim bool) {
 // equally among the elements equal to the result (the NaNs when it is NaN).
 func evenlyDistribute(g, x, value *T) *T {
 	var mask *T
-	if value.Isnan().Item().Bool() {
+	if hasData(value) && value.Isnan().Item().Bool() {
 		mask = x.Isnan()
 	} else {
 		mask = x.Eq(value)
