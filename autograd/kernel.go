@@ -110,8 +110,7 @@ func (d *Deriv) kernel(op *tensor.Op, args []any) any {
 	if d.Backward == nil {
 		return op.Redispatch(tensor.KeyAutograd, args)
 	}
-	var slots []slot
-	var edges []Edge
+	var b *recordBlock
 	for _, i := range d.tensorArgs {
 		switch x := args[i].(type) {
 		case *T:
@@ -119,8 +118,7 @@ func (d *Deriv) kernel(op *tensor.Op, args []any) any {
 				if d.nonDiff(i) {
 					notDifferentiable(op, i)
 				}
-				slots = append(slots, slot{i, -1})
-				edges = append(edges, gradEdge(x))
+				b = b.add(slot{i, -1}, gradEdge(x))
 			}
 		case []*T:
 			for j, y := range x {
@@ -128,14 +126,13 @@ func (d *Deriv) kernel(op *tensor.Op, args []any) any {
 					if d.nonDiff(i) {
 						notDifferentiable(op, i)
 					}
-					slots = append(slots, slot{i, j})
-					edges = append(edges, gradEdge(y))
+					b = b.add(slot{i, j}, gradEdge(y))
 				}
 			}
 		}
 	}
 	var out any
-	if len(slots) > 0 && !op.Core {
+	if b != nil && !op.Core {
 		// A non-core op with a derivative of its own runs its
 		// decomposition below this layer: on detached inputs, so that the
 		// ops inside record nothing.
@@ -144,14 +141,38 @@ func (d *Deriv) kernel(op *tensor.Op, args []any) any {
 		out = op.Redispatch(tensor.KeyAutograd, args)
 	}
 	isView := op.Schema.IsView()
-	if len(slots) > 0 {
+	if b != nil {
 		out = unalias(args, out, isView)
-		record(d, op, args, out, slots, edges)
+		b.record(d, args, out)
 	}
 	if isView {
 		trackView(op, args, out)
 	}
 	return out
+}
+
+// recordBlock holds a node and what it records in one allocation, with
+// room for the common case of up to two inputs and one output.
+type recordBlock struct {
+	node    Node
+	on      opNode
+	slotArr [2]slot
+	edgeArr [2]Edge
+	verArr  [4]uint64
+	outArr  [1]*T
+	metaArr [1]varMeta
+	outMeta meta // autograd meta of a single output that had none
+}
+
+func (b *recordBlock) add(s slot, e Edge) *recordBlock {
+	if b == nil {
+		b = &recordBlock{}
+		b.on.slots = b.slotArr[:0]
+		b.node.next = b.edgeArr[:0]
+	}
+	b.on.slots = append(b.on.slots, s)
+	b.node.next = append(b.node.next, e)
+	return b
 }
 
 func notDifferentiable(op *tensor.Op, i int) {
@@ -228,10 +249,18 @@ func flatten(out any) []*T {
 }
 
 // record makes the node of one call and sets the outputs' history.
-func record(d *Deriv, op *tensor.Op, args []any, out any, slots []slot, edges []Edge) {
-	outs := flatten(out)
-	on := &opNode{d: d, args: args, outs: outs, slots: slots}
-	on.versions = make([]uint64, 0, len(d.tensorArgs)+len(outs))
+func (b *recordBlock) record(d *Deriv, args []any, out any) {
+	var outs []*T
+	switch o := out.(type) {
+	case *T:
+		b.outArr[0] = o
+		outs = b.outArr[:]
+	case []*T:
+		outs = o
+	}
+	on := &b.on
+	on.d, on.args, on.outs = d, args, outs
+	on.versions = b.verArr[:0]
 	for _, i := range d.tensorArgs {
 		switch x := args[i].(type) {
 		case *T:
@@ -252,18 +281,23 @@ func record(d *Deriv, op *tensor.Op, args []any, out any, slots []slot, edges []
 			on.versions = append(on.versions, 0)
 		}
 	}
-	om := make([]varMeta, len(outs))
-	for k, o := range outs {
+	om := b.metaArr[:0]
+	for _, o := range outs {
 		if o != nil {
-			om[k] = metaOf(o)
+			om = append(om, varMeta{sizes: o.Sizes(), dtype: o.DType(), device: o.Device()})
 			on.versions = append(on.versions, o.Version())
 		} else {
+			om = append(om, varMeta{})
 			on.versions = append(on.versions, 0)
 		}
 	}
-	node := newNode(d.name, on, edges, om)
+	node := &b.node
+	node.name, node.fn, node.outs, node.seq = d.name, on, om, seqCounter.Add(1)
 	for k, o := range outs {
 		if o != nil && isDifferentiable(o.DType()) && d.outDiff(k) {
+			if len(outs) == 1 && o.AutogradMeta == nil {
+				o.AutogradMeta = &b.outMeta
+			}
 			setHistory(o, node, k)
 		}
 	}
@@ -279,17 +313,22 @@ func trackView(op *tensor.Op, args []any, out any) {
 	if sm := getMeta(src); sm != nil && sm.view != nil {
 		base, steps, multi = sm.view.base, sm.view.steps, sm.view.multiOutput
 	}
-	stepArgs := append([]any(nil), args...)
-	stepArgs[0] = nil
 	set := func(o *T, idx int, multiOut bool) {
 		if o == nil {
 			return
 		}
+		// One allocation for the common case: the view info, its steps
+		// (up to two) and their arguments, and the meta if o has none.
+		vb := &viewBlock{}
+		vb.info = viewInfo{base: base, multiOutput: multi || multiOut}
+		stepArgs := append(vb.argArr[:0], args...)
+		stepArgs[0] = nil
+		vb.info.steps = append(append(vb.stepArr[:0], steps...), viewStep{op: op, args: stepArgs, idx: idx})
+		if o.AutogradMeta == nil {
+			o.AutogradMeta = &vb.m
+		}
 		m := ensureMeta(o)
-		s := make([]viewStep, len(steps)+1)
-		copy(s, steps)
-		s[len(steps)] = viewStep{op: op, args: stepArgs, idx: idx}
-		m.view = &viewInfo{base: base, steps: s, multiOutput: multi || multiOut}
+		m.view = &vb.info
 		m.attrVersion = o.Version()
 	}
 	switch o := out.(type) {
@@ -300,6 +339,13 @@ func trackView(op *tensor.Op, args []any, out any) {
 			set(x, j, len(o) > 1)
 		}
 	}
+}
+
+type viewBlock struct {
+	m       meta
+	info    viewInfo
+	stepArr [2]viewStep
+	argArr  [5]any
 }
 
 // opNode is the backward function of one recorded call: the formula of
