@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	gt "github.com/goaten/goaten"
+	"github.com/goaten/goaten/optim"
 )
 
 // mlp is the benchmark MLP 784-1024-1024-10 with ReLU, as nn.Linear
@@ -50,9 +51,17 @@ func mlpFlops() float64 {
 	return f
 }
 
+// trainFlops counts a training step's products: the forward ones, one
+// weight gradient per layer, and an input gradient for every layer but the
+// first (x needs none).
+func trainFlops() float64 {
+	first := 2 * mlpBatch * float64(mlpSizes[0]*mlpSizes[1])
+	return 3*mlpFlops() - first
+}
+
 // BenchmarkMLP is the MLP 784-1024-1024-10 at batch 256: forward with the
-// loss (GFLOP/s counts the three matrix products). The training step
-// (forward, backward, SGD) joins it once autograd is in.
+// loss, and the training step (zero_grad, forward, backward, SGD step).
+// GFLOP/s counts the matrix products: three forward, eight in the step.
 func BenchmarkMLP(b *testing.B) {
 	m := newMLP()
 	x := gt.Randn([]int{mlpBatch, mlpSizes[0]})
@@ -63,5 +72,23 @@ func BenchmarkMLP(b *testing.B) {
 			_ = m.forward(x, labels)
 		}
 		b.ReportMetric(mlpFlops()*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+	})
+	b.Run("goaten/train", func(b *testing.B) {
+		m := newMLP()
+		params := append(append([]*gt.Tensor{}, m.w...), m.b...)
+		for _, p := range params {
+			p.SetRequiresGrad(true)
+		}
+		opt, err := optim.NewSGD(params, optim.SGDConfig{LR: 0.01})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			opt.ZeroGrad()
+			m.forward(x, labels).Backward()
+			opt.Step()
+		}
+		b.ReportMetric(trainFlops()*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 	})
 }

@@ -94,6 +94,10 @@ func (o *Adam) Moments(i int) (expAvg, expAvgSq *tensor.Tensor) {
 // StepWith updates every parameter that has a gradient in grads.
 func (o *Adam) StepWith(grads []*tensor.Tensor) {
 	checkGrads(o.params, grads)
+	noGrad(func() { o.step(grads) })
+}
+
+func (o *Adam) step(grads []*tensor.Tensor) {
 	for i, p := range o.params {
 		g := grads[i]
 		if g == nil {

@@ -4,10 +4,14 @@
 // path) op for op, so float32 parameters come out as PyTorch's do, and
 // updates the parameters in place.
 //
-// An optimizer holds its parameters; StepWith takes their gradients as
-// explicit (parameter, gradient) pairs by position. A nil gradient leaves
-// its parameter and its state untouched, as PyTorch skips a parameter
-// whose .grad is None.
+// An optimizer holds its parameters. Step reads the gradients that
+// Backward accumulated into them (p.Grad()), and ZeroGrad clears them, as
+// optimizer.step() and zero_grad() do; StepWith takes the gradients as
+// explicit (parameter, gradient) pairs by position instead. A nil gradient
+// leaves its parameter and its state untouched, as PyTorch skips a
+// parameter whose .grad is None. Updates run under autograd.NoGrad, so
+// parameters that require grad are written in place and nothing is
+// recorded.
 //
 // Misuse in StepWith (a gradient whose shape or dtype does not match its
 // parameter) panics with a *tensor.Error before any parameter changes, as
@@ -28,6 +32,11 @@ type Optimizer interface {
 	// StepWith applies one update: grads[i] is the gradient of Params()[i], or
 	// nil to leave that parameter alone this step.
 	StepWith(grads []*tensor.Tensor)
+	// Step is StepWith(Grads(Params())): it uses the gradients that
+	// backward passes accumulated into the parameters.
+	Step()
+	// ZeroGrad clears the parameters' gradients.
+	ZeroGrad()
 }
 
 // checkParams validates the parameter list given to a constructor.

@@ -58,6 +58,10 @@ func (o *SGD) MomentumBuffer(i int) *tensor.Tensor { return o.bufs[i] }
 // StepWith updates every parameter that has a gradient in grads.
 func (o *SGD) StepWith(grads []*tensor.Tensor) {
 	checkGrads(o.params, grads)
+	noGrad(func() { o.step(grads) })
+}
+
+func (o *SGD) step(grads []*tensor.Tensor) {
 	for i, p := range o.params {
 		g := grads[i]
 		if g == nil {
