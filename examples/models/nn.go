@@ -2,7 +2,8 @@
 // CNN, a Transformer encoder layer and a GPT-style decoder. Their weights
 // and expected outputs, recorded from PyTorch 1.13, live in
 // testdata/models/<name> as safetensors files; the tests load them and
-// compare.
+// compare outputs, the MLP's gradients, and five training steps with
+// package optim.
 package models
 
 import (
