@@ -9,8 +9,11 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	_ "github.com/goaten/goaten"
+	"github.com/goaten/goaten/device"
+	_ "github.com/goaten/goaten/examples/newdevice" // the example device, GOLDEN_DEVICE=gonum
 	"github.com/goaten/goaten/internal/golden"
 	"github.com/goaten/goaten/tensor"
 )
@@ -21,6 +24,17 @@ func goldenFile(name string) string {
 		return filepath.Join(d, name+".jsonl")
 	}
 	return filepath.Join("testdata", "golden", name+".jsonl.gz")
+}
+
+// loadGolden reads one golden file. A GOLDEN_DIR without that file (the
+// issue's layout has only core, noncore and schemas) skips it, saying so.
+func loadGolden(t *testing.T, name string) ([]*golden.Record, error) {
+	path := goldenFile(name)
+	if _, err := os.Stat(path); os.IsNotExist(err) && os.Getenv("GOLDEN_DIR") != "" {
+		fmt.Printf("conformance: %s has no %s.jsonl; not run\n", os.Getenv("GOLDEN_DIR"), name)
+		t.Skipf("GOLDEN_DIR has no %s.jsonl", name)
+	}
+	return golden.Load(path)
 }
 
 func goldenDevice(t *testing.T) tensor.Device {
@@ -35,9 +49,10 @@ func goldenDevice(t *testing.T) tensor.Device {
 	return d
 }
 
-// skipList reads testdata/conformance_skip.txt: "source<TAB>reason" lines,
-// where source is a record's source field or an op name (every record of it).
-func skipList(t *testing.T) map[string]string {
+// skipList reads testdata/conformance_skip.txt: "key<TAB>reason" lines skip
+// on every device, "device<TAB>key<TAB>reason" lines on that device only. A
+// key is a record's source field or an op name (every record of the op).
+func skipList(t *testing.T, dev tensor.Device) map[string]string {
 	f, err := os.Open(filepath.Join("testdata", "conformance_skip.txt"))
 	if err != nil {
 		if os.IsNotExist(err) {
@@ -53,13 +68,62 @@ func skipList(t *testing.T) map[string]string {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		k, reason, ok := strings.Cut(line, "\t")
-		if !ok || strings.TrimSpace(reason) == "" {
+		fields := strings.Split(line, "\t")
+		var device, key, reason string
+		switch len(fields) {
+		case 2:
+			key, reason = fields[0], fields[1]
+		case 3:
+			device, key, reason = fields[0], fields[1], fields[2]
+			if _, ok := tensor.LookupDevice(device); !ok {
+				t.Fatalf("conformance_skip.txt: entry %q names an unknown device", line)
+			}
+		default:
+			t.Fatalf("conformance_skip.txt: entry %q is not key<TAB>reason or device<TAB>key<TAB>reason", line)
+		}
+		if strings.TrimSpace(reason) == "" {
 			t.Fatalf("conformance_skip.txt: entry %q has no reason", line)
 		}
-		out[k] = reason
+		if device == "" || device == dev.String() {
+			out[key] = reason
+		}
 	}
 	return out
+}
+
+// unsupportedDType reports whether a record uses a dtype dev does not support
+// (in a tensor or a dtype argument, its result or its mutated arguments).
+func unsupportedDType(r *golden.Record, dev tensor.Device) bool {
+	bad := false
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case map[string]any:
+			name, _ := x["dtype"].(string)
+			if !golden.IsTensor(x) {
+				name, _ = x["scalar_type"].(string)
+			}
+			if d, ok := tensor.ParseDType(name); ok && !device.SupportsDType(dev, d) {
+				bad = true
+			}
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(r.Args)
+	for _, v := range r.Kwargs {
+		walk(v)
+	}
+	walk(r.Out)
+	for _, v := range r.Mutated {
+		walk(v)
+	}
+	return bad
 }
 
 // TestConformance replays every golden forward record through the boxed
@@ -67,18 +131,18 @@ func skipList(t *testing.T) map[string]string {
 // GOLDEN_OPS (a regexp) limits the ops run; GOLDEN_VERBOSE=1 prints every failure.
 func TestConformance(t *testing.T) {
 	dev := goldenDevice(t)
-	skips := skipList(t)
+	skips := skipList(t, dev)
 	var filter *regexp.Regexp
 	if f := os.Getenv("GOLDEN_OPS"); f != "" {
 		filter = regexp.MustCompile(f)
 	}
 	verbose := os.Getenv("GOLDEN_VERBOSE") != ""
 	for _, file := range []string{"core", "noncore"} {
-		recs, err := golden.Load(goldenFile(file))
+		recs, err := loadGolden(t, file)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var pass, fail, skip int
+		var pass, fail, skip, dtypeSkip int
 		failures := map[string][]string{}
 		var unexpected []string
 		for _, r := range recs {
@@ -98,6 +162,11 @@ func TestConformance(t *testing.T) {
 				skip++
 				continue
 			}
+			if unsupportedDType(r, dev) {
+				skip++
+				dtypeSkip++
+				continue
+			}
 			res := golden.Replay(r, dev, dev != tensor.Meta)
 			switch res.Outcome {
 			case golden.Pass:
@@ -112,6 +181,9 @@ func TestConformance(t *testing.T) {
 			}
 		}
 		line := fmt.Sprintf("conformance %s %s: %d passed, %d failed, %d skipped", dev, file, pass, fail, skip)
+		if dtypeSkip > 0 {
+			line += fmt.Sprintf(" (%d use dtypes %s does not support)", dtypeSkip, dev)
+		}
 		fmt.Println(line)
 		t.Log(line)
 		if fail > 0 {
@@ -146,4 +218,134 @@ func hasKernels(op *tensor.Op) bool {
 		}
 	}
 	return op.HasKernel(tensor.KeyCompositeImplicit)
+}
+
+// TestConformanceErrors replays the calls PyTorch rejects: each must raise a
+// *tensor.Error, never return a result, crash or hang. It also reports how
+// often the message carries the key words of PyTorch's message.
+func TestConformanceErrors(t *testing.T) {
+	dev := goldenDevice(t)
+	skips := skipList(t, dev)
+	recs, err := loadGolden(t, "errors")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pass, fail, skip, matched int
+	var failures []string
+	for _, r := range recs {
+		if _, ok := skips[r.Source]; ok {
+			skip++
+			continue
+		}
+		if unsupportedDType(r, dev) {
+			skip++
+			continue
+		}
+		type outcome struct {
+			res     golden.Result
+			matched bool
+		}
+		done := make(chan outcome, 1)
+		go func() {
+			res, m := golden.ReplayError(r, dev)
+			done <- outcome{res, m}
+		}()
+		var o outcome
+		select {
+		case o = <-done:
+		case <-time.After(20 * time.Second):
+			o = outcome{golden.Result{Outcome: golden.Fail, Detail: "hang: no answer in 20s"}, false}
+		}
+		switch o.res.Outcome {
+		case golden.Pass:
+			pass++
+			if o.matched {
+				matched++
+			}
+		case golden.Skip:
+			skip++
+		default:
+			fail++
+			failures = append(failures, fmt.Sprintf("%s line %d (%s): %s", r.Op, r.Line, r.Source, o.res.Detail))
+		}
+	}
+	line := fmt.Sprintf("conformance %s errors: %d passed, %d failed, %d skipped", dev, pass, fail, skip)
+	fmt.Println(line)
+	fmt.Printf("conformance %s errors: %d of %d raised errors carry PyTorch's key words (%.1f%%)\n", dev, matched, pass, 100*float64(matched)/float64(max(pass, 1)))
+	t.Log(line)
+	if fail > 0 {
+		t.Errorf("%d error records failed:\n  %s", fail, strings.Join(failures, "\n  "))
+	}
+}
+
+// TestConformanceGrad replays the gradient records (grad.jsonl): each
+// call's gradients, and for order-2 records its double backward, computed
+// by the autograd layer on GOLDEN_DEVICE and compared with PyTorch's.
+// GOLDEN_OPS and GOLDEN_VERBOSE work as for TestConformance.
+func TestConformanceGrad(t *testing.T) {
+	dev := goldenDevice(t)
+	skips := skipList(t, dev)
+	var filter *regexp.Regexp
+	if f := os.Getenv("GOLDEN_OPS"); f != "" {
+		filter = regexp.MustCompile(f)
+	}
+	verbose := os.Getenv("GOLDEN_VERBOSE") != ""
+	recs, err := loadGolden(t, "grad")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pass, fail, skip int
+	failures := map[string][]string{}
+	for _, r := range recs {
+		if filter != nil && !filter.MatchString(r.Op) {
+			continue
+		}
+		if _, ok := skips[r.Source]; ok {
+			skip++
+			continue
+		}
+		if _, ok := skips["grad:"+r.Op]; ok {
+			skip++
+			continue
+		}
+		if unsupportedDType(r, dev) {
+			skip++
+			continue
+		}
+		res := golden.ReplayGrad(r, dev)
+		switch res.Outcome {
+		case golden.Pass:
+			pass++
+		case golden.Skip:
+			skip++
+		case golden.Fail:
+			fail++
+			failures[r.Op] = append(failures[r.Op], fmt.Sprintf("%s line %d (%s, order %d): %s", r.Op, r.Line, r.Source, r.Order, res.Detail))
+		}
+	}
+	line := fmt.Sprintf("conformance %s grad: %d passed, %d failed, %d skipped", dev, pass, fail, skip)
+	fmt.Println(line)
+	t.Log(line)
+	if fail > 0 {
+		names := make([]string, 0, len(failures))
+		for k := range failures {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		var b strings.Builder
+		fmt.Fprintf(&b, "gradient failures by op (%s):\n", dev)
+		for _, n := range names {
+			fmt.Fprintf(&b, "  %-50s %d\n", n, len(failures[n]))
+		}
+		for _, n := range names {
+			shown := failures[n]
+			if !verbose && len(shown) > 2 {
+				shown = shown[:2]
+			}
+			for _, m := range shown {
+				fmt.Fprintf(&b, "  %s\n", m)
+			}
+		}
+		t.Error(b.String())
+	}
 }

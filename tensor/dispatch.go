@@ -270,6 +270,14 @@ func (op *Op) dispatch(ks KeySet, dev Device, args []any, below DispatchKey) (re
 		if kern := op.keyKernels[k]; kern != nil {
 			return kern(op, args)
 		}
+		if k == KeyAutograd {
+			// An op without a derivative of its own decomposes above
+			// Autograd, so gradients flow through the ops of its
+			// decomposition (PyTorch's CompositeImplicitAutograd).
+			if kern := op.keyKernels[KeyCompositeImplicit]; kern != nil {
+				return kern(op, args)
+			}
+		}
 		if kern := keyFallbacks[k]; kern != nil {
 			return kern(op, args)
 		}
@@ -489,6 +497,14 @@ func convertValue(t *Type, v any) (any, bool) {
 		s, ok := v.(string)
 		return s, ok
 	case TScalar:
+		if b, ok := v.(bool); ok {
+			// torch.ops (1.13) reads a Python bool given for a Scalar as an
+			// int: full([2], True) is int64. An explicit BoolScalar stays bool.
+			if b {
+				return Int(1), true
+			}
+			return Int(0), true
+		}
 		return ToScalar(v)
 	case TScalarType:
 		switch x := v.(type) {

@@ -3,6 +3,7 @@ package tensor
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // ErrorKind mirrors the Python exception class PyTorch raises.
@@ -30,7 +31,7 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	if e.Op == "" {
+	if e.Op == "" || strings.HasPrefix(e.Msg, e.Op) {
 		return e.Msg
 	}
 	return e.Op + ": " + e.Msg

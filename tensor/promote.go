@@ -54,25 +54,6 @@ func (s *resultState) result() DType {
 // skipped) and scalars (Scalar, or Go numbers), honouring wrapped numbers and
 // 0-d tensors as PyTorch does.
 func ResultType(operands ...any) DType {
-	// TensorIterator promotes only when input dtypes differ: operands that
-	// are all wrapped numbers of one dtype keep it (add.Tensor(2.5, 3.5) is
-	// float64, add.Tensor(2, 3.5) is float32).
-	same, allWrapped, first := true, true, Invalid
-	for _, o := range operands {
-		t, ok := o.(*Tensor)
-		if !ok || t == nil || !t.IsWrappedNumber() {
-			allWrapped = false
-			break
-		}
-		if first == Invalid {
-			first = t.dtype
-		} else if t.dtype != first {
-			same = false
-		}
-	}
-	if allWrapped && same && first != Invalid {
-		return first
-	}
 	var s resultState
 	for _, o := range operands {
 		switch x := o.(type) {
@@ -113,7 +94,9 @@ func BroadcastShapesInto(dst []int, shapes ...[]int) []int {
 	}
 	for _, s := range shapes {
 		off := rank - len(s)
-		for i, v := range s {
+		// From the last dim, as infer_size does, so the reported mismatch is PyTorch's.
+		for i := len(s) - 1; i >= 0; i-- {
+			v := s[i]
 			o := out[off+i]
 			switch {
 			case o == v:

@@ -59,7 +59,7 @@ func TestParseSchemaGrammar(t *testing.T) {
 			returns: []string{"Tensor"}},
 		{text: "native_layer_norm_backward(Tensor grad_out, bool[3] output_mask=[True, False, True], float eps=1e-05, float p=2.) -> (Tensor, Tensor, Tensor)",
 			name: "aten::native_layer_norm_backward", args: []string{"Tensor", "bool[3]", "float", "float"}, kwOnly: []bool{false, false, false, false},
-			returns: []string{"Tensor", "Tensor", "Tensor"},
+			returns:   []string{"Tensor", "Tensor", "Tensor"},
 			checkDefs: map[string]any{"output_mask": []bool{true, false, true}, "eps": 1e-5, "p": 2.0}},
 		{text: "clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor",
 			name: "aten::clone", args: []string{"Tensor", "MemoryFormat?"}, kwOnly: []bool{false, true}, returns: []string{"Tensor"}},

@@ -136,15 +136,15 @@ func writeScalar(s *Storage, d DType, i int, v Scalar) {
 		}
 		Elems[uint8](s)[i] = b
 	case Uint8:
-		Elems[uint8](s)[i] = uint8(scalarToInt(v))
+		Elems[uint8](s)[i] = uint8(scalarToInt(v, d))
 	case Int8:
-		Elems[int8](s)[i] = int8(scalarToInt(v))
+		Elems[int8](s)[i] = int8(scalarToInt(v, d))
 	case Int16:
-		Elems[int16](s)[i] = int16(scalarToInt(v))
+		Elems[int16](s)[i] = int16(scalarToInt(v, d))
 	case Int32:
-		Elems[int32](s)[i] = int32(scalarToInt(v))
+		Elems[int32](s)[i] = int32(scalarToInt(v, d))
 	case Int64:
-		Elems[int64](s)[i] = scalarToInt(v)
+		Elems[int64](s)[i] = scalarToInt(v, d)
 	case Float16:
 		Elems[uint16](s)[i] = Float32ToHalf(float32(v.Float64()))
 	case BFloat16:
@@ -156,11 +156,41 @@ func writeScalar(s *Storage, d DType, i int, v Scalar) {
 	}
 }
 
-func scalarToInt(v Scalar) int64 {
+func scalarToInt(v Scalar, d DType) int64 {
 	if v.IsFloat() {
-		return FloatToInt64(v.f)
+		return FloatToInt(v.f, d)
 	}
 	return v.i
+}
+
+// FloatToInt converts a float to an integral dtype d as PyTorch's CPU
+// kernels do on x86: int64 through a 64-bit truncation, narrower types
+// through a 32-bit one (NaN and values outside int32 give math.MinInt32),
+// then keeping the low bits. The result is returned widened to int64.
+func FloatToInt(f float64, d DType) int64 {
+	if d == Int64 {
+		return FloatToInt64(f)
+	}
+	var x int64
+	if f != f || f >= 2147483648 || f <= -2147483649 {
+		x = math.MinInt32
+	} else {
+		x = int64(f)
+	}
+	switch d {
+	case Uint8:
+		return int64(uint8(x))
+	case Int8:
+		return int64(int8(x))
+	case Int16:
+		return int64(int16(x))
+	case Bool:
+		if f != 0 {
+			return 1
+		}
+		return 0
+	}
+	return int64(int32(x))
 }
 
 // FloatToInt64 truncates toward zero; NaN and out-of-range values give

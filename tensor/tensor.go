@@ -3,6 +3,7 @@ package tensor
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"unsafe"
 )
 
@@ -178,6 +179,19 @@ func (t *Tensor) SetDType(d DType) { t.dtype = d }
 // SetDevice overwrites the device (used by device conversion).
 func (t *Tensor) SetDevice(d Device) { t.device = d }
 
+// ShapeString prints sizes as PyTorch's messages do: [2, 3].
+func ShapeString(sizes []int) string {
+	b := make([]byte, 0, 2+4*len(sizes))
+	b = append(b, '[')
+	for i, v := range sizes {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = strconv.AppendInt(b, int64(v), 10)
+	}
+	return string(append(b, ']'))
+}
+
 // Numel multiplies sizes.
 func Numel(sizes []int) int {
 	n := 1
@@ -256,7 +270,7 @@ func StorageExtent(sizes, strides []int, offset int) int {
 func Empty(dtype DType, sizes ...int) *Tensor {
 	for _, s := range sizes {
 		if s < 0 {
-			Panicf("Trying to create tensor with negative dimension %d: %v", s, sizes)
+			Panicf("Trying to create tensor with negative dimension %d: %s", s, ShapeString(sizes))
 		}
 	}
 	return Materialize(NewMetaContiguous(sizes, dtype, CPU))
@@ -346,6 +360,9 @@ func WrappedNumber(v Scalar) *Tensor {
 func (t *Tensor) CPUView() *Tensor {
 	if t.device == CPU {
 		return t
+	}
+	if t.Keys.Has(KeyFunctionalize) && functionalValue != nil {
+		t = functionalValue(t)
 	}
 	h := t.device.hooks()
 	if h.ToCPU == nil {

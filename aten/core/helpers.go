@@ -27,7 +27,7 @@ func Elementwise(op *tensor.Op, args []any, dt tensor.DType, ts ...*tensor.Tenso
 func Contig(op *tensor.Op, args []any, dt tensor.DType, sizes ...int) *tensor.Tensor {
 	for _, s := range sizes {
 		if s < 0 {
-			tensor.Panicf("Trying to create tensor with negative dimension %d: %v", s, sizes)
+			tensor.Panicf("Trying to create tensor with negative dimension %d: %s", s, tensor.ShapeString(sizes))
 		}
 	}
 	return tensor.NewMetaContiguous(sizes, dt, op.DeviceOf(args))

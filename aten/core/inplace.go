@@ -58,7 +58,7 @@ func inplaceMeta(op *tensor.Op, args []any) any {
 // CheckInplaceResult applies PyTorch's checks for writing a result into self.
 func CheckInplaceResult(self, res *tensor.Tensor) {
 	if !sameShape(self.Sizes(), res.Sizes()) {
-		tensor.Panicf("output with shape %v doesn't match the broadcast shape %v", shapeStr(self.Sizes()), shapeStr(res.Sizes()))
+		tensor.Panicf("output with shape %v doesn't match the broadcast shape %v", tensor.ShapeString(self.Sizes()), tensor.ShapeString(res.Sizes()))
 	}
 	if !tensor.CanCast(res.DType(), self.DType()) {
 		tensor.Panicf("result type %s can't be cast to the desired output type %s", CTypeName(res.DType()), CTypeName(self.DType()))
@@ -75,37 +75,4 @@ func sameShape(a, b []int) bool {
 		}
 	}
 	return true
-}
-
-// shapeStr prints a shape as PyTorch does in messages: [2, 3].
-func shapeStr(s []int) string {
-	var b strings.Builder
-	b.WriteByte('[')
-	for i, v := range s {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(itoa(v))
-	}
-	b.WriteByte(']')
-	return b.String()
-}
-
-func itoa(v int) string {
-	if v == 0 {
-		return "0"
-	}
-	neg := v < 0
-	if neg {
-		v = -v
-	}
-	var d []byte
-	for v > 0 {
-		d = append([]byte{byte('0' + v%10)}, d...)
-		v /= 10
-	}
-	if neg {
-		d = append([]byte{'-'}, d...)
-	}
-	return string(d)
 }

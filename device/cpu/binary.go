@@ -1,6 +1,24 @@
 package cpu
 
-import "github.com/goaten/goaten/tensor"
+import (
+	"math"
+
+	"github.com/goaten/goaten/aten/core"
+	"github.com/goaten/goaten/tensor"
+)
+
+// CPU kernels of the binary pointwise family. Each op is a slice kernel,
+// written once generically and instantiated for float32, float64 and int64.
+// The drivers below pick how to feed it:
+//
+//   - a fast path when the common dtype is float32, float64 or int64, the
+//     output has it and each input either has it and is contiguous with the
+//     output's shape, or is a single element (a scalar): the kernel then runs
+//     on the storages directly;
+//   - otherwise the strided pointwise loop, which casts every input to the
+//     common dtype first (as TensorIterator does) and converts the result to
+//     the output's dtype. float16/bfloat16 compute in float32, like PyTorch's
+//     opmath, and narrow integers compute in int64 and wrap.
 
 // binaryArgs returns the two operands of a binary op, turning a Scalar
 // second operand into a wrapped-number tensor.
@@ -15,46 +33,839 @@ func binaryArgs(args []any) (*tensor.Tensor, *tensor.Tensor) {
 	panic("binaryArgs: bad operand")
 }
 
+// binElem are the element types the fast path computes in.
+type binElem interface{ float32 | float64 | int64 }
+
+// binFloat are the float compute types.
+type binFloat interface{ float32 | float64 }
+
+// binKernels is one binary slice kernel per compute type; d, x and y have equal lengths.
+type binKernels struct {
+	f32 func(d, x, y []float32)
+	f64 func(d, x, y []float64)
+	i64 func(d, x, y []int64) // nil for float-only ops
+	// reduced, when set, builds the float16/bfloat16 kernel from a function
+	// rounding a float32 to that dtype: for ops whose result jumps (trunc,
+	// floor), the rounding of every intermediate step, as c10::Half and
+	// c10::BFloat16 arithmetic does, must be reproduced.
+	reduced func(rnd func(float32) float32) func(d, x, y []float32)
+}
+
+// binBoolKernels is binKernels for ops with a bool result (comparisons, logical ops).
+type binBoolKernels struct {
+	f32 func(d []bool, x, y []float32)
+	f64 func(d []bool, x, y []float64)
+	i64 func(d []bool, x, y []int64)
+}
+
+// binConstChunk is how many copies of a scalar operand the fast path lays out at once.
+const binConstChunk = 1024
+
+// binFast runs k directly on the storages when out (dtype ct, element O)
+// is contiguous and each input is either a contiguous ct tensor of out's
+// shape or a single element. It reports whether it did.
+func binFast[T binElem, O tensor.Elem](out, a, b *tensor.Tensor, ct tensor.DType, k func(d []O, x, y []T)) bool {
+	n := out.Numel()
+	if !out.IsContiguous() {
+		return false
+	}
+	xs, xv, xc, ok := binFastOperand[T](a, out, ct)
+	if !ok {
+		return false
+	}
+	ys, yv, yc, ok := binFastOperand[T](b, out, ct)
+	if !ok {
+		return false
+	}
+	off := out.StorageOffset()
+	d := data[O](out)[off : off+n]
+	switch {
+	case !xc && !yc:
+		k(d, xs, ys)
+	case xc && yc:
+		x, y := [1]T{xv}, [1]T{yv}
+		for i := range d {
+			k(d[i:i+1], x[:], y[:])
+		}
+	default:
+		var c [binConstChunk]T
+		m := min(n, binConstChunk)
+		v := xv
+		if yc {
+			v = yv
+		}
+		for i := range c[:m] {
+			c[i] = v
+		}
+		for i := 0; i < n; i += binConstChunk {
+			j := min(i+binConstChunk, n)
+			if xc {
+				k(d[i:j], c[:j-i], ys[i:j])
+			} else {
+				k(d[i:j], xs[i:j], c[:j-i])
+			}
+		}
+	}
+	return true
+}
+
+// binFastOperand returns t as a slice (a contiguous ct tensor of out's shape)
+// or as a single value converted to ct (a one-element tensor).
+func binFastOperand[T binElem](t, out *tensor.Tensor, ct tensor.DType) (s []T, v T, scalar, ok bool) {
+	if t.DType() == ct && t.IsContiguous() && binSameSizes(t.Sizes(), out.Sizes()) {
+		off := t.StorageOffset()
+		return data[T](t)[off : off+out.Numel()], v, false, true
+	}
+	if t.Numel() != 1 {
+		return nil, v, false, false
+	}
+	var z T
+	if _, isInt := any(z).(int64); isInt {
+		var b [1]int64
+		loadAnyI64(b[:], t.Storage(), t.DType(), t.StorageOffset(), 0)
+		return nil, T(b[0]), true, true
+	}
+	var b [1]float64
+	loadF64(b[:], t.Storage(), t.DType(), t.StorageOffset(), 0)
+	return nil, T(b[0]), true, true
+}
+
+func binSameSizes(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// binRunFloat computes out = k(a, b) for a floating common dtype ct.
+func binRunFloat(out *tensor.Tensor, ct tensor.DType, a, b *tensor.Tensor, k binKernels) {
+	if out.Numel() == 0 {
+		return
+	}
+	if out.DType() == ct {
+		switch ct {
+		case tensor.Float32:
+			if binFast(out, a, b, ct, k.f32) {
+				return
+			}
+		case tensor.Float64:
+			if binFast(out, a, b, ct, k.f64) {
+				return
+			}
+		}
+	}
+	ins := []*tensor.Tensor{a, b}
+	if ct == tensor.Float64 {
+		pointwiseF64(out, ct, ins, func(d []float64, s [][]float64) { k.f64(d, s[0], s[1][:len(d)]) })
+		return
+	}
+	f := k.f32
+	switch {
+	case k.reduced != nil && ct == tensor.Float16:
+		f = k.reduced(binRoundHalf)
+	case k.reduced != nil && ct == tensor.BFloat16:
+		f = k.reduced(binRoundBF16)
+	}
+	round := out.DType() != ct // atan2.out: the result is in ct before out's dtype
+	buf := make([]float32, 3*blockLen)
+	xb, yb, db := buf[:blockLen], buf[blockLen:2*blockLen], buf[2*blockLen:]
+	pointwiseF64(out, ct, ins, func(d []float64, s [][]float64) {
+		n := len(d)
+		for i, v := range s[0][:n] {
+			xb[i] = float32(v)
+		}
+		for i, v := range s[1][:n] {
+			yb[i] = float32(v)
+		}
+		f(db[:n], xb[:n], yb[:n])
+		for i := range d {
+			d[i] = float64(db[i])
+		}
+		if round {
+			roundF64(d, ct)
+		}
+	})
+}
+
+// binRunInt computes out = k(a, b) for an integral or bool common dtype ct.
+func binRunInt(out *tensor.Tensor, ct tensor.DType, a, b *tensor.Tensor, k func(d, x, y []int64)) {
+	if out.Numel() == 0 {
+		return
+	}
+	if ct == tensor.Int64 && out.DType() == ct && binFast(out, a, b, ct, k) {
+		return
+	}
+	pointwiseI64(out, ct, []*tensor.Tensor{a, b}, func(d []int64, s [][]int64) { k(d, s[0], s[1][:len(d)]) })
+}
+
+// binRun dispatches on the common dtype ct.
+func binRun(out *tensor.Tensor, ct tensor.DType, a, b *tensor.Tensor, k binKernels) {
+	if ct.IsFloat() {
+		binRunFloat(out, ct, a, b, k)
+		return
+	}
+	binRunInt(out, ct, a, b, k.i64)
+}
+
+// binRunBool computes a bool out from inputs compared in the common dtype ct.
+func binRunBool(out *tensor.Tensor, ct tensor.DType, a, b *tensor.Tensor, k binBoolKernels) {
+	if out.Numel() == 0 {
+		return
+	}
+	switch ct {
+	case tensor.Float32:
+		if binFast(out, a, b, ct, k.f32) {
+			return
+		}
+	case tensor.Float64:
+		if binFast(out, a, b, ct, k.f64) {
+			return
+		}
+	case tensor.Int64:
+		if binFast(out, a, b, ct, k.i64) {
+			return
+		}
+	}
+	ins := []*tensor.Tensor{a, b}
+	bb := make([]bool, blockLen)
+	if ct.IsFloat() {
+		// Values rounded to ct compare exactly in float64.
+		pointwiseF64(out, ct, ins, func(d []float64, s [][]float64) {
+			r := bb[:len(d)]
+			k.f64(r, s[0], s[1][:len(d)])
+			for i, v := range r {
+				d[i] = binBoolF64(v)
+			}
+		})
+		return
+	}
+	pointwiseI64(out, ct, ins, func(d []int64, s [][]int64) {
+		r := bb[:len(d)]
+		k.i64(r, s[0], s[1][:len(d)])
+		for i, v := range r {
+			d[i] = int64(binBoolF64(v))
+		}
+	})
+}
+
+func binBoolF64(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func binRoundHalf(v float32) float32 { return tensor.HalfToFloat32(tensor.Float32ToHalf(v)) }
+func binRoundBF16(v float32) float32 { return tensor.BF16ToFloat32(tensor.Float32ToBF16(v)) }
+func binNoRound[T binFloat](v T) T   { return v }
+
+// binRoundTo rounds v to float dtype ct, as converting a Scalar to scalar_t does.
+func binRoundTo(v float64, ct tensor.DType) float64 {
+	b := [1]float64{v}
+	roundF64(b[:], ct)
+	return b[0]
+}
+
+// --- arithmetic ---
+
+func addK[T binElem](d, x, y []T) {
+	for i := range d {
+		d[i] = x[i] + y[i]
+	}
+}
+
+// The scaled adds fuse the multiply into the add, as PyTorch's fmadd does:
+// a float32 product is exact in float64.
+func addScaled32(al float32) func(d, x, y []float32) {
+	a := float64(al)
+	return func(d, x, y []float32) {
+		for i := range d {
+			d[i] = float32(float64(x[i]) + a*float64(y[i]))
+		}
+	}
+}
+
+func addScaled64(al float64) func(d, x, y []float64) {
+	return func(d, x, y []float64) {
+		for i := range d {
+			d[i] = math.FMA(al, y[i], x[i])
+		}
+	}
+}
+
+func addScaledI(al int64) func(d, x, y []int64) {
+	return func(d, x, y []int64) {
+		for i := range d {
+			d[i] = x[i] + al*y[i]
+		}
+	}
+}
+
+// addKernels is add's kernel for alpha in the common dtype ct (sub passes -alpha).
+func addKernels(alpha tensor.Scalar, ct tensor.DType) binKernels {
+	if ct.IsFloat() {
+		al := binRoundTo(alpha.Float64(), ct)
+		if al == 1 {
+			return binKernels{f32: addK[float32], f64: addK[float64]}
+		}
+		k := binKernels{f32: addScaled32(float32(al)), f64: addScaled64(al)}
+		if ct == tensor.Float16 {
+			// c10::Half arithmetic rounds the product before the add.
+			a := float32(al)
+			k.reduced = func(rnd func(float32) float32) func(d, x, y []float32) {
+				return func(d, x, y []float32) {
+					for i := range d {
+						d[i] = x[i] + rnd(a*y[i])
+					}
+				}
+			}
+		}
+		return k
+	}
+	al := alpha.Int64()
+	if ct == tensor.Bool && al != 0 {
+		al = 1 // alpha.to<bool>()
+	}
+	if al == 1 {
+		return binKernels{i64: addK[int64]}
+	}
+	return binKernels{i64: addScaledI(al)}
+}
+
 func addKernel(op *tensor.Op, args []any) any {
 	out := allocMeta(op, args)
 	a, b := binaryArgs(args)
-	alpha := args[2].(tensor.Scalar)
 	ct := out.DType()
+	binRun(out, ct, a, b, addKernels(args[2].(tensor.Scalar), ct))
+	return out
+}
+
+func subKernel(op *tensor.Op, args []any) any {
+	out := allocMeta(op, args)
+	a, b := binaryArgs(args)
+	ct := out.DType()
+	binRun(out, ct, a, b, addKernels(core.NegScalar(args[2].(tensor.Scalar)), ct))
+	return out
+}
+
+func mulK[T binElem](d, x, y []T) {
+	for i := range d {
+		d[i] = x[i] * y[i]
+	}
+}
+
+// sameKernel makes the kernel of an op whose output has the common dtype.
+func sameKernel(k binKernels) tensor.Kernel {
+	return func(op *tensor.Op, args []any) any {
+		out := allocMeta(op, args)
+		a, b := binaryArgs(args)
+		binRun(out, out.DType(), a, b, k)
+		return out
+	}
+}
+
+// --- division ---
+
+func divK[T binFloat](d, x, y []T) {
+	for i := range d {
+		d[i] = x[i] / y[i]
+	}
+}
+
+// divTruncK truncates the quotient rounded by rnd (to the common dtype).
+func divTruncK[T binFloat](rnd func(T) T) func(d, x, y []T) {
+	return func(d, x, y []T) {
+		for i := range d {
+			d[i] = T(math.Trunc(float64(rnd(x[i] / y[i]))))
+		}
+	}
+}
+
+// divFloorK is Python's floor division on floats (div_floor_floating):
+// computed from fmod so that the result is exact, with IEEE results for a
+// zero divisor. rnd rounds each intermediate to the common dtype.
+func divFloorK[T binFloat](rnd func(T) T) func(d, x, y []T) {
+	return func(d, x, y []T) {
+		for i := range d {
+			a, b := x[i], y[i]
+			if b == 0 {
+				d[i] = rnd(a / b)
+				continue
+			}
+			mod := T(math.Mod(float64(a), float64(b)))
+			div := rnd(rnd(a-mod) / b)
+			if mod != 0 && (b < 0) != (mod < 0) {
+				div = rnd(div - 1)
+			}
+			if div == 0 {
+				d[i] = T(math.Copysign(0, float64(a/b)))
+				continue
+			}
+			fl := T(math.Floor(float64(div)))
+			if rnd(div-fl) > 0.5 {
+				fl = rnd(fl + 1)
+			}
+			d[i] = fl
+		}
+	}
+}
+
+func binZeroDivision() { tensor.Panicf("ZeroDivisionError") }
+
+func divTruncI(d, x, y []int64) {
+	for i := range d {
+		if y[i] == 0 {
+			binZeroDivision()
+		}
+		d[i] = x[i] / y[i]
+	}
+}
+
+func divFloorI(d, x, y []int64) {
+	for i := range d {
+		a, b := x[i], y[i]
+		if b == 0 {
+			binZeroDivision()
+		}
+		q := a / b
+		if (a < 0) != (b < 0) && q*b != a {
+			q--
+		}
+		d[i] = q
+	}
+}
+
+func divKernel(op *tensor.Op, args []any) any {
+	mode := core.DivMode(op, args)
+	out := allocMeta(op, args)
+	a, b := binaryArgs(args)
+	ct := out.DType()
+	switch mode {
+	case "":
+		binRunFloat(out, ct, a, b, binKernels{f32: divK[float32], f64: divK[float64]})
+	case "trunc":
+		binRun(out, ct, a, b, binKernels{f32: divTruncK(binNoRound[float32]), f64: divTruncK(binNoRound[float64]),
+			i64: divTruncI, reduced: divTruncK[float32]})
+	case "floor":
+		binRun(out, ct, a, b, binKernels{f32: divFloorK(binNoRound[float32]), f64: divFloorK(binNoRound[float64]),
+			i64: divFloorI, reduced: divFloorK[float32]})
+	}
+	return out
+}
+
+// --- fmod, remainder ---
+
+func fmodK[T binFloat](d, x, y []T) {
+	for i := range d {
+		d[i] = T(math.Mod(float64(x[i]), float64(y[i])))
+	}
+}
+
+func fmodI(d, x, y []int64) {
+	for i := range d {
+		if y[i] == 0 {
+			binZeroDivision()
+		}
+		d[i] = x[i] % y[i]
+	}
+}
+
+// remK is Python's modulus: the sign follows the divisor.
+func remK[T binFloat](d, x, y []T) {
+	for i := range d {
+		b := y[i]
+		mod := T(math.Mod(float64(x[i]), float64(b)))
+		if mod != 0 && (b < 0) != (mod < 0) {
+			mod += b
+		}
+		d[i] = mod
+	}
+}
+
+func remI(d, x, y []int64) {
+	for i := range d {
+		b := y[i]
+		if b == 0 {
+			binZeroDivision()
+		}
+		r := x[i] % b
+		if r != 0 && (r < 0) != (b < 0) {
+			r += b
+		}
+		d[i] = r
+	}
+}
+
+// --- pow ---
+
+func powK[T binFloat](d, x, y []T) {
+	for i := range d {
+		d[i] = T(math.Pow(float64(x[i]), float64(y[i])))
+	}
+}
+
+// powInt is integer pow by squaring with C++'s wrap-around; a negative
+// exponent gives 1 for base 1, ±1 for base -1 and 0 otherwise.
+func powInt(a, b int64) int64 {
+	if b < 0 {
+		switch a {
+		case 1:
+			return 1
+		case -1:
+			if b%2 != 0 {
+				return -1
+			}
+			return 1
+		}
+		return 0
+	}
+	r := int64(1)
+	for b != 0 {
+		if b&1 != 0 {
+			r *= a
+		}
+		b /= 2
+		a *= a
+	}
+	return r
+}
+
+func powI(d, x, y []int64) {
+	for i := range d {
+		d[i] = powInt(x[i], y[i])
+	}
+}
+
+var powKernels = binKernels{f32: powK[float32], f64: powK[float64], i64: powI}
+
+// powScalarK is pow with a fixed float exponent, with PyTorch's special
+// cases (square, cube, sqrt, reciprocal, ...); y is ignored.
+func powScalarK[T binFloat](e T) func(d, x, y []T) {
+	switch e {
+	case 2:
+		return func(d, x, _ []T) {
+			for i, v := range x {
+				d[i] = v * v
+			}
+		}
+	case 3:
+		return func(d, x, _ []T) {
+			for i, v := range x {
+				d[i] = v * v * v
+			}
+		}
+	case -2:
+		return func(d, x, _ []T) {
+			for i, v := range x {
+				d[i] = 1 / (v * v)
+			}
+		}
+	case 0.5:
+		return func(d, x, _ []T) {
+			for i, v := range x {
+				d[i] = T(math.Sqrt(float64(v)))
+			}
+		}
+	case -0.5:
+		return func(d, x, _ []T) {
+			for i, v := range x {
+				d[i] = 1 / T(math.Sqrt(float64(v)))
+			}
+		}
+	case -1:
+		return func(d, x, _ []T) {
+			for i, v := range x {
+				d[i] = 1 / v
+			}
+		}
+	}
+	ef := float64(e)
+	return func(d, x, _ []T) {
+		for i, v := range x {
+			d[i] = T(math.Pow(float64(v), ef))
+		}
+	}
+}
+
+func powTensorScalarKernel(op *tensor.Op, args []any) any {
+	out := allocMeta(op, args)
+	a := args[0].(*tensor.Tensor)
+	exp := args[1].(tensor.Scalar)
+	ct := out.DType()
+	switch core.PowScalarExponentKind(exp) {
+	case 0:
+		fillValue(out, tensor.Int(1))
+		return out
+	case 1:
+		copyInto(out, a)
+		return out
+	}
 	if ct.IsFloat() {
-		al := alpha.Float64()
-		al32 := float32(al)
-		pointwiseFloat(out, ct, []*tensor.Tensor{a, b}, func(d []float64, s [][]float64) {
-			x := s[0][:len(d)]
-			y := s[1][:len(d)]
-			if al == 1 {
-				for i := range d {
-					d[i] = x[i] + y[i]
-				}
-				return
-			}
+		e := exp.Float64()
+		if ct != tensor.Float64 {
+			e = binRoundTo(e, ct)
+		}
+		binRunFloat(out, ct, a, a, binKernels{f32: powScalarK(float32(e)), f64: powScalarK(e)})
+		return out
+	}
+	binRunInt(out, ct, a, tensor.FromScalar(exp, ct), powI)
+	return out
+}
+
+func powScalarKernel(op *tensor.Op, args []any) any {
+	out := allocMeta(op, args)
+	base := args[0].(tensor.Scalar)
+	e := args[1].(*tensor.Tensor)
+	if core.ScalarEquals(base, 1) {
+		fillValue(out, tensor.Int(1))
+		return out
+	}
+	binRun(out, out.DType(), tensor.WrappedNumber(base), e, powKernels)
+	return out
+}
+
+// --- atan2 ---
+
+func atan2K[T binFloat](d, x, y []T) {
+	for i := range d {
+		d[i] = T(math.Atan2(float64(x[i]), float64(y[i])))
+	}
+}
+
+var atan2Kernels = binKernels{f32: atan2K[float32], f64: atan2K[float64]}
+
+func atan2OutKernel(op *tensor.Op, args []any) any {
+	m := meta(op, args)
+	a, b := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor)
+	out := args[2].(*tensor.Tensor)
+	if !binSameSizes(out.Sizes(), m.Sizes()) {
+		out.SetMeta(m.Sizes(), m.Strides(), m.StorageOffset())
+		out.Storage().Resize(tensor.StorageExtent(m.Sizes(), m.Strides(), m.StorageOffset()) * out.DType().ItemSize())
+	}
+	binRunFloat(out, core.FloatOpDType(a, b), a, b, atan2Kernels)
+	out.BumpVersion()
+	return out
+}
+
+// --- bitwise ---
+
+func andI(d, x, y []int64) {
+	for i := range d {
+		d[i] = x[i] & y[i]
+	}
+}
+
+func orI(d, x, y []int64) {
+	for i := range d {
+		d[i] = x[i] | y[i]
+	}
+}
+
+func xorI(d, x, y []int64) {
+	for i := range d {
+		d[i] = x[i] ^ y[i]
+	}
+}
+
+// --- maximum, minimum ---
+
+// maximumK propagates NaN; otherwise it is the larger value.
+func maximumK[T binElem](d, x, y []T) {
+	for i := range d {
+		a, b := x[i], y[i]
+		switch {
+		case a != a:
+			d[i] = a
+		case b != b || b > a:
+			d[i] = b
+		default:
+			d[i] = a
+		}
+	}
+}
+
+func minimumK[T binElem](d, x, y []T) {
+	for i := range d {
+		a, b := x[i], y[i]
+		switch {
+		case a != a:
+			d[i] = a
+		case b != b || b < a:
+			d[i] = b
+		default:
+			d[i] = a
+		}
+	}
+}
+
+// --- comparisons and logical ops ---
+
+func eqK[T binElem](d []bool, x, y []T) {
+	for i := range d {
+		d[i] = x[i] == y[i]
+	}
+}
+
+func neK[T binElem](d []bool, x, y []T) {
+	for i := range d {
+		d[i] = x[i] != y[i]
+	}
+}
+
+func ltK[T binElem](d []bool, x, y []T) {
+	for i := range d {
+		d[i] = x[i] < y[i]
+	}
+}
+
+func leK[T binElem](d []bool, x, y []T) {
+	for i := range d {
+		d[i] = x[i] <= y[i]
+	}
+}
+
+func gtK[T binElem](d []bool, x, y []T) {
+	for i := range d {
+		d[i] = x[i] > y[i]
+	}
+}
+
+func geK[T binElem](d []bool, x, y []T) {
+	for i := range d {
+		d[i] = x[i] >= y[i]
+	}
+}
+
+func landK[T binElem](d []bool, x, y []T) {
+	for i := range d {
+		d[i] = x[i] != 0 && y[i] != 0
+	}
+}
+
+func lorK[T binElem](d []bool, x, y []T) {
+	for i := range d {
+		d[i] = x[i] != 0 || y[i] != 0
+	}
+}
+
+func lxorK[T binElem](d []bool, x, y []T) {
+	for i := range d {
+		d[i] = (x[i] != 0) != (y[i] != 0)
+	}
+}
+
+// boolKernel makes the kernel of a comparison or logical op: the inputs are
+// cast to their common dtype and compared there.
+func boolKernel(k binBoolKernels) tensor.Kernel {
+	return func(op *tensor.Op, args []any) any {
+		out := allocMeta(op, args)
+		a, b := binaryArgs(args)
+		binRunBool(out, core.CommonDType(a, b), a, b, k)
+		return out
+	}
+}
+
+// --- where ---
+
+// whereOperand returns t, of dtype ct, as a slice of out's length (contiguous,
+// out's shape) or as its single element.
+func whereOperand[T uint8 | uint16 | uint32 | uint64](t, out *tensor.Tensor, ct tensor.DType) (s []T, v T, scalar, ok bool) {
+	if t.DType() != ct {
+		return nil, v, false, false
+	}
+	off := t.StorageOffset()
+	if t.IsContiguous() && binSameSizes(t.Sizes(), out.Sizes()) {
+		return data[T](t)[off : off+out.Numel()], v, false, true
+	}
+	if t.Numel() == 1 {
+		return nil, data[T](t)[off], true, true
+	}
+	return nil, v, false, false
+}
+
+// whereFast selects raw elements when out, the condition and the operands
+// share a layout (operands may also be single elements of out's dtype).
+func whereFast[T uint8 | uint16 | uint32 | uint64](out, c, a, b *tensor.Tensor) bool {
+	ct, n := out.DType(), out.Numel()
+	if !out.IsContiguous() || !c.IsContiguous() || !binSameSizes(c.Sizes(), out.Sizes()) {
+		return false
+	}
+	xs, xv, xc, ok := whereOperand[T](a, out, ct)
+	if !ok {
+		return false
+	}
+	ys, yv, yc, ok := whereOperand[T](b, out, ct)
+	if !ok {
+		return false
+	}
+	off := out.StorageOffset()
+	d := data[T](out)[off : off+n]
+	cs := data[uint8](c)[c.StorageOffset():][:n]
+	for i := range d {
+		x, y := xv, yv
+		if !xc {
+			x = xs[i]
+		}
+		if !yc {
+			y = ys[i]
+		}
+		if cs[i] != 0 {
+			d[i] = x
+		} else {
+			d[i] = y
+		}
+	}
+	return true
+}
+
+func whereKernel(op *tensor.Op, args []any) any {
+	out := allocMeta(op, args)
+	c, a, b := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor), args[2].(*tensor.Tensor)
+	ct := out.DType()
+	if out.Numel() == 0 {
+		return out
+	}
+	var done bool
+	switch ct.ItemSize() {
+	case 1:
+		done = whereFast[uint8](out, c, a, b)
+	case 2:
+		done = whereFast[uint16](out, c, a, b)
+	case 4:
+		done = whereFast[uint32](out, c, a, b)
+	case 8:
+		done = whereFast[uint64](out, c, a, b)
+	}
+	if done {
+		return out
+	}
+	ins := []*tensor.Tensor{c, a, b}
+	if ct.IsFloat() {
+		pointwiseF64(out, ct, ins, func(d []float64, s [][]float64) {
+			cs, x, y := s[0][:len(d)], s[1][:len(d)], s[2][:len(d)]
 			for i := range d {
-				d[i] = x[i] + al*y[i]
-			}
-		}, func(d []float32, s [][]float32) {
-			x := s[0][:len(d)]
-			y := s[1][:len(d)]
-			if al32 == 1 {
-				for i := range d {
-					d[i] = x[i] + y[i]
+				if cs[i] != 0 {
+					d[i] = x[i]
+				} else {
+					d[i] = y[i]
 				}
-				return
-			}
-			for i := range d {
-				d[i] = x[i] + al32*y[i]
 			}
 		})
 		return out
 	}
-	al := alpha.Int64()
-	pointwiseI64(out, ct, []*tensor.Tensor{a, b}, func(d []int64, s [][]int64) {
-		x, y := s[0], s[1][:len(s[0])]
+	pointwiseI64(out, ct, ins, func(d []int64, s [][]int64) {
+		cs, x, y := s[0][:len(d)], s[1][:len(d)], s[2][:len(d)]
 		for i := range d {
-			d[i] = x[i] + al*y[i]
+			if cs[i] != 0 {
+				d[i] = x[i]
+			} else {
+				d[i] = y[i]
+			}
 		}
 	})
 	return out
@@ -62,4 +873,40 @@ func addKernel(op *tensor.Op, args []any) any {
 
 func init() {
 	impls(addKernel, "aten::add.Tensor", "aten::add.Scalar")
+	impls(subKernel, "aten::sub.Tensor", "aten::sub.Scalar")
+	impls(sameKernel(binKernels{f32: mulK[float32], f64: mulK[float64], i64: mulK[int64]}),
+		"aten::mul.Tensor", "aten::mul.Scalar")
+	impls(divKernel, "aten::div.Tensor", "aten::div.Scalar", "aten::div.Tensor_mode", "aten::div.Scalar_mode")
+	impls(sameKernel(binKernels{f32: fmodK[float32], f64: fmodK[float64], i64: fmodI}),
+		"aten::fmod.Tensor", "aten::fmod.Scalar")
+	impls(sameKernel(binKernels{f32: remK[float32], f64: remK[float64], i64: remI}),
+		"aten::remainder.Tensor", "aten::remainder.Scalar")
+	impl("aten::pow.Tensor_Tensor", sameKernel(powKernels))
+	impl("aten::pow.Tensor_Scalar", powTensorScalarKernel)
+	impl("aten::pow.Scalar", powScalarKernel)
+	impl("aten::atan2.default", sameKernel(atan2Kernels))
+	impl("aten::atan2.out", atan2OutKernel)
+	impls(sameKernel(binKernels{i64: andI}), "aten::bitwise_and.Tensor", "aten::bitwise_and.Scalar")
+	impls(sameKernel(binKernels{i64: orI}), "aten::bitwise_or.Tensor", "aten::bitwise_or.Scalar")
+	impls(sameKernel(binKernels{i64: xorI}), "aten::bitwise_xor.Tensor", "aten::bitwise_xor.Scalar")
+	impl("aten::maximum.default", sameKernel(binKernels{f32: maximumK[float32], f64: maximumK[float64], i64: maximumK[int64]}))
+	impl("aten::minimum.default", sameKernel(binKernels{f32: minimumK[float32], f64: minimumK[float64], i64: minimumK[int64]}))
+	for name, k := range map[string]binBoolKernels{
+		"eq":          {eqK[float32], eqK[float64], eqK[int64]},
+		"ne":          {neK[float32], neK[float64], neK[int64]},
+		"lt":          {ltK[float32], ltK[float64], ltK[int64]},
+		"le":          {leK[float32], leK[float64], leK[int64]},
+		"gt":          {gtK[float32], gtK[float64], gtK[int64]},
+		"ge":          {geK[float32], geK[float64], geK[int64]},
+		"logical_and": {landK[float32], landK[float64], landK[int64]},
+		"logical_or":  {lorK[float32], lorK[float64], lorK[int64]},
+		"logical_xor": {lxorK[float32], lxorK[float64], lxorK[int64]},
+	} {
+		if name[0] == 'l' && name[1] == 'o' {
+			impl("aten::"+name+".default", boolKernel(k))
+		} else {
+			impls(boolKernel(k), "aten::"+name+".Tensor", "aten::"+name+".Scalar")
+		}
+	}
+	impl("aten::where.self", whereKernel)
 }

@@ -29,7 +29,7 @@ func copyInto(dst, src *tensor.Tensor) {
 					storeF64(ds, dd, do, inner[0], fbuf[:m])
 				} else {
 					for i, v := range fbuf[:m] {
-						ibuf[i] = tensor.FloatToInt64(v)
+						ibuf[i] = tensor.FloatToInt(v, dd)
 					}
 					storeI64(ds, dd, do, inner[0], ibuf[:m])
 				}
@@ -60,23 +60,25 @@ func copySame(dst, src *tensor.Tensor) {
 func copyTyped[T uint8 | uint16 | uint32 | uint64](dst, src *tensor.Tensor) {
 	d := tensor.Elems[T](dst.Storage())
 	s := tensor.Elems[T](src.Storage())
-	loopOver(dst, src).run(func(offs *[maxArgs]int, n int, inner *[maxArgs]int) {
-		do, so, dsd, sst := offs[0], offs[1], inner[0], inner[1]
-		if dsd == 1 && sst == 1 {
+	var l loop
+	l.over(dst, src)
+	for l.next() {
+		n := l.n
+		do, so, dsd, sst := l.offs[0], l.offs[1], l.inner[0], l.inner[1]
+		switch {
+		case dsd == 1 && sst == 1:
 			copy(d[do:do+n], s[so:so+n])
-			return
-		}
-		if sst == 0 {
+		case sst == 0:
 			v := s[so]
 			for i := 0; i < n; i++ {
 				d[do+i*dsd] = v
 			}
-			return
+		default:
+			for i := 0; i < n; i++ {
+				d[do+i*dsd] = s[so+i*sst]
+			}
 		}
-		for i := 0; i < n; i++ {
-			d[do+i*dsd] = s[so+i*sst]
-		}
-	})
+	}
 }
 
 // loadF64 reads len(dst) elements of dtype d from s, starting at off with stride st.

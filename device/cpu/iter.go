@@ -5,8 +5,9 @@ import "github.com/goaten/goaten/tensor"
 // maxArgs bounds the operands of one strided loop.
 const maxArgs = 6
 
-// maxDims bounds the rank a loop handles (PyTorch's limit is 64).
-const maxDims = 64
+// maxDims bounds the rank a loop handles after coalescing; a tensor needs
+// more than 16 dims that cannot merge with their neighbours to reach it.
+const maxDims = 16
 
 // loop is a TensorIterator-style walk over a shape shared by several operands,
 // each with its own strides (0 for broadcast dims) and storage offset. Dims
@@ -37,8 +38,8 @@ type loop struct {
 // strides[k] must have len(shape) entries.
 func (l *loop) init(shape []int, strides [][]int, offsets []int) {
 	l.nargs = len(strides)
-	if l.nargs > maxArgs || len(shape) > maxDims {
-		tensor.Panicf("strided loop: too many operands or dims")
+	if l.nargs > maxArgs {
+		tensor.Panicf("strided loop: too many operands")
 	}
 	l.rank = 0
 	l.started, l.done = false, false
@@ -66,6 +67,9 @@ func (l *loop) init(shape []int, strides [][]int, offsets []int) {
 				continue
 			}
 		}
+		if l.rank == maxDims {
+			tensor.Panicf("strided loop: more than %d dims that cannot be coalesced are not supported", maxDims)
+		}
 		l.shape[l.rank] = s
 		for k := 0; k < l.nargs; k++ {
 			l.strides[k][l.rank] = strides[k][d]
@@ -79,8 +83,12 @@ func (l *loop) init(shape []int, strides [][]int, offsets []int) {
 func (l *loop) over(out *tensor.Tensor, ins ...*tensor.Tensor) {
 	shape := out.Sizes()
 	rank := len(shape)
-	if 1+len(ins) > maxArgs || rank > maxDims {
-		tensor.Panicf("strided loop: too many operands or dims")
+	if 1+len(ins) > maxArgs {
+		tensor.Panicf("strided loop: too many operands")
+	}
+	if rank > maxDims {
+		l.overSlow(out, ins...)
+		return
 	}
 	var st [maxArgs][maxDims]int
 	var sl [maxArgs][]int
@@ -106,6 +114,18 @@ func (l *loop) over(out *tensor.Tensor, ins ...*tensor.Tensor) {
 		offs[k] = t.StorageOffset()
 	}
 	l.init(shape, sl[:1+len(ins)], offs[:1+len(ins)])
+}
+
+// overSlow is over for ranks above maxDims: strides go through heap slices
+// (the coalesced rank is checked by init).
+func (l *loop) overSlow(out *tensor.Tensor, ins ...*tensor.Tensor) {
+	strides := make([][]int, 1+len(ins))
+	offsets := make([]int, 1+len(ins))
+	strides[0], offsets[0] = out.Strides(), out.StorageOffset()
+	for i, t := range ins {
+		strides[i+1], offsets[i+1] = tensor.BroadcastStrides(t, out.Sizes()), t.StorageOffset()
+	}
+	l.init(out.Sizes(), strides, offsets)
 }
 
 // next advances to the next inner run and reports whether there is one.

@@ -134,7 +134,7 @@ func storeAnyF64(s *tensor.Storage, d tensor.DType, off, st int, src []float64) 
 	for len(src) > 0 {
 		m := min(len(src), blockLen)
 		for i, v := range src[:m] {
-			ib[i] = tensor.FloatToInt64(v)
+			ib[i] = tensor.FloatToInt(v, d)
 		}
 		storeI64(s, d, off, st, ib[:m])
 		src = src[m:]
@@ -178,25 +178,6 @@ func storeAnyI64(s *tensor.Storage, d tensor.DType, off, st int, src []int64) {
 	}
 }
 
-// fillScalar writes v into every element of t.
-func fillScalar(t *tensor.Tensor, v tensor.Scalar) {
-	if t.DType().IsFloat() || v.IsFloat() {
-		x := v.Float64()
-		pointwiseF64(t, tensor.Invalid, nil, func(dst []float64, _ [][]float64) {
-			for i := range dst {
-				dst[i] = x
-			}
-		})
-		return
-	}
-	x := v.Int64()
-	pointwiseI64(t, tensor.Invalid, nil, func(dst []int64, _ [][]int64) {
-		for i := range dst {
-			dst[i] = x
-		}
-	})
-}
-
 // roundF64 rounds values to dtype ct as a cast to ct and back would.
 func roundF64(v []float64, ct tensor.DType) {
 	switch ct {
@@ -220,7 +201,7 @@ func roundF64(v []float64, ct tensor.DType) {
 		}
 	case tensor.Uint8, tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64:
 		for i, x := range v {
-			v[i] = float64(wrapInt(tensor.FloatToInt64(x), ct))
+			v[i] = float64(tensor.FloatToInt(x, ct))
 		}
 	}
 }

@@ -219,7 +219,7 @@ func isnanKernel(op *tensor.Op, args []any) any {
 	if x.DType().IsFloat() {
 		mapFloatTo(out, x, func(v float64) float64 { return b2f(v != v) })
 	} else {
-		fillScalar(out, tensor.BoolScalar(false))
+		fillValue(out, tensor.BoolScalar(false))
 	}
 	return out
 }
@@ -230,7 +230,7 @@ func isinfKernel(op *tensor.Op, args []any) any {
 	if x.DType().IsFloat() {
 		mapFloatTo(out, x, func(v float64) float64 { return b2f(math.IsInf(v, 0)) })
 	} else {
-		fillScalar(out, tensor.BoolScalar(false))
+		fillValue(out, tensor.BoolScalar(false))
 	}
 	return out
 }
@@ -361,7 +361,7 @@ func clampScalar(out, x *tensor.Tensor, lo, hi *tensor.Scalar) {
 	ct := out.DType()
 	if ct.IsFloat() {
 		if nanLimits(lo, hi) {
-			fillScalar(out, tensor.Float(math.NaN()))
+			fillValue(out, tensor.Float(math.NaN()))
 			return
 		}
 		switch {
@@ -529,12 +529,6 @@ func clampTensorKernel(op *tensor.Op, args []any) any {
 	return out
 }
 
-func fillKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
-	fillScalar(out, args[1].(tensor.Scalar))
-	return out
-}
-
 func init() {
 	for _, name := range core.FloatUnaryOps {
 		fo, ok := floatOps[name]
@@ -561,5 +555,4 @@ func init() {
 	impl("aten::hardtanh.default", hardtanhKernel)
 	impl("aten::clamp.default", clampKernel)
 	impl("aten::clamp.Tensor", clampTensorKernel)
-	impl("aten::fill.Scalar", fillKernel)
 }

@@ -64,7 +64,7 @@ func TestUnaryErrors(t *testing.T) {
 	}
 }
 
-func call(t *testing.T, op string, args []any, kwargs map[string]any) *tensor.Tensor {
+func callKw(t *testing.T, op string, args []any, kwargs map[string]any) *tensor.Tensor {
 	t.Helper()
 	res, err := tensor.CallErr(op, args, kwargs)
 	if err != nil {
@@ -111,7 +111,7 @@ func TestUnaryValues(t *testing.T) {
 			[]float64{0.8411919906082768}},
 	}
 	for _, c := range cases {
-		got := call(t, c.op, c.args, c.kwargs)
+		got := callKw(t, c.op, c.args, c.kwargs)
 		if got.DType() != c.dtype {
 			t.Errorf("%s: dtype %s, want %s", c.name, got.DType(), c.dtype)
 			continue
@@ -134,7 +134,7 @@ func TestUnaryStrided(t *testing.T) {
 	// A transposed input takes the strided path; compare with the contiguous one.
 	x := tensor.FromSlice([]float32{1, -2, 3, -4, 5, -6}, 2, 3)
 	xt := tensor.NewMeta([]int{3, 2}, []int{1, 3}, 0, tensor.Float32, tensor.CPU).WithRaw(x.Raw())
-	got := call(t, "aten::exp", []any{xt}, nil)
+	got := callKw(t, "aten::exp", []any{xt}, nil)
 	for i := 0; i < 3; i++ {
 		for j := 0; j < 2; j++ {
 			want := math.Exp(x.At(j, i).Float64())

@@ -415,3 +415,62 @@ func equalInts(a, b []int) bool {
 	return true
 }
 
+// ReplayError runs an error record: it passes when the call raises a
+// *tensor.Error (or the arguments do not fit the schema, which also raises
+// one), and fails when it returns a result or panics otherwise. matched says
+// whether the message contains the key words of PyTorch's message.
+func ReplayError(r *Record, dev tensor.Device) (res Result, matched bool) {
+	op, ok := tensor.LookupOp(r.Op)
+	if !ok {
+		return Result{Skip, "op not registered"}, false
+	}
+	args, kw, err := Args(op, r, dev)
+	if err != nil {
+		return Result{Fail, "decoding: " + err.Error()}, false
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			if e, ok := p.(*tensor.Error); ok {
+				res, matched = Result{Pass, e.Error()}, MessageMatches(e.Msg, r.ErrorMessage)
+				return
+			}
+			res = Result{Fail, fmt.Sprintf("panic: %v\n%s", p, trimStack(debug.Stack()))}
+		}
+	}()
+	got := op.Invoke(op.Bind(args, kw))
+	return Result{Fail, fmt.Sprintf("returned a result (%T) where PyTorch raised: %s", got, r.ErrorMessage)}, false
+}
+
+// MessageMatches reports whether got contains the key words of PyTorch's
+// message want: every number and every identifier-like word of three or more
+// letters that is not a common English word.
+func MessageMatches(got, want string) bool {
+	for _, w := range keyWords(want) {
+		if !strings.Contains(got, w) {
+			return false
+		}
+	}
+	return true
+}
+
+var commonWords = map[string]bool{"the": true, "and": true, "but": true, "got": true, "for": true, "with": true,
+	"must": true, "not": true, "are": true, "was": true, "expected": true, "Expected": true, "tensor": true,
+	"have": true, "has": true, "should": true, "be": true, "of": true, "to": true, "in": true, "is": true}
+
+func keyWords(msg string) []string {
+	var out []string
+	f := strings.FieldsFunc(msg, func(r rune) bool {
+		return !(r == '_' || r == '.' || r == '-' || (r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'))
+	})
+	for _, w := range f {
+		w = strings.Trim(w, ".-")
+		if w == "" || commonWords[w] {
+			continue
+		}
+		isNum := strings.Trim(w, "0123456789") == ""
+		if isNum || len(w) >= 3 {
+			out = append(out, w)
+		}
+	}
+	return out
+}

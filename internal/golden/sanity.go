@@ -42,7 +42,7 @@ func Sanity(op *tensor.Op, args []any, got any) error {
 		scale := 1 / (1 - p)
 		kept := 0
 		for i := range in {
-			want := 0.0
+			want := in[i] * 0 // input.mul(mask): a dropped NaN or Inf gives NaN, as in PyTorch
 			if mask[i] != 0 {
 				want = in[i] * scale
 				kept++

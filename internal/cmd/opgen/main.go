@@ -25,26 +25,47 @@ var (
 
 // names overrides the Go name of an overload.
 var names = map[string]string{
-	"aten::pow.Tensor_Tensor":  "Pow",
-	"aten::pow.Tensor_Scalar":  "PowScalar",
-	"aten::pow.Scalar":         "PowScalarBase",
-	"aten::sum.dim_IntList":    "Sum",
-	"aten::var.correction":     "Var",
-	"aten::scatter.src":        "Scatter",
-	"aten::scatter_reduce.two": "ScatterReduce",
-	"aten::select.int":         "Select",
-	"aten::slice.Tensor":       "Slice",
-	"aten::squeeze.dim":        "Squeeze",
-	"aten::where.self":         "Where",
-	"aten::arange.start_step":  "Arange",
+	"aten::pow.Tensor_Tensor":   "Pow",
+	"aten::pow.Tensor_Scalar":   "PowScalar",
+	"aten::pow.Scalar":          "PowScalarBase",
+	"aten::sum.dim_IntList":     "Sum",
+	"aten::var.correction":      "Var",
+	"aten::scatter.src":         "Scatter",
+	"aten::scatter_reduce.two":  "ScatterReduce",
+	"aten::select.int":          "Select",
+	"aten::slice.Tensor":        "Slice",
+	"aten::squeeze.dim":         "Squeeze",
+	"aten::where.self":          "Where",
+	"aten::arange.start_step":   "Arange",
 	"aten::empty.memory_format": "EmptyOf",
-	"aten::sym_size.int":       "SymSize",
-	"aten::sym_stride.int":     "SymStride",
-	"aten::prod.dim_int":       "ProdDim",
-	"aten::fill.Scalar":        "Fill",
-	"aten::max.dim":            "MaxDim",
-	"aten::min.dim":            "MinDim",
-	"aten::atan2.out":          "Atan2Out",
+	"aten::sym_size.int":        "SymSize",
+	"aten::sym_stride.int":      "SymStride",
+	"aten::prod.dim_int":        "ProdDim",
+	"aten::fill.Scalar":         "Fill",
+	"aten::max.dim":             "MaxDim",
+	"aten::min.dim":             "MinDim",
+	"aten::atan2.out":           "Atan2Out",
+	// Non-core ops (decomp/ops.txt): keep the plain name for the overload
+	// people call most and give the others a suffix.
+	"aten::arange":                    "ArangeEnd",
+	"aten::sum":                       "SumAll",
+	"aten::var":                       "VarAll",
+	"aten::std.correction":            "Std",
+	"aten::std":                       "StdAll",
+	"aten::var_mean.correction":       "VarMean",
+	"aten::var_mean":                  "VarMeanAll",
+	"aten::std_mean.correction":       "StdMean",
+	"aten::std_mean":                  "StdMeanAll",
+	"aten::squeeze":                   "SqueezeAll",
+	"aten::fill.Tensor":               "FillTensor",
+	"aten::fill_.Tensor":              "FillTensor_",
+	"aten::norm.ScalarOpt_dim":        "Norm",
+	"aten::norm.Scalar":               "NormAll",
+	"aten::count_nonzero.dim_IntList": "CountNonzeroDims",
+	"aten::scatter.reduce":            "ScatterMode",
+	"aten::scatter.value_reduce":      "ScatterValueMode",
+	"aten::zeros":                     "ZerosOf",
+	"aten::ones":                      "OnesOf",
 }
 
 func main() {
@@ -236,7 +257,7 @@ func goType(t *tensor.Type) string {
 
 func writeWrapper(w *bytes.Buffer, s *tensor.Schema, name string, isMethod bool) {
 	var params []param
-	var call []string
+	var call, kwCall []string
 	for i, a := range s.Args {
 		// Keyword-only arguments with defaults (or optional) keep their defaults;
 		// the boxed Call and CallKw reach them.
@@ -252,6 +273,11 @@ func writeWrapper(w *bytes.Buffer, s *tensor.Schema, name string, isMethod bool)
 			pn += "_"
 		}
 		params = append(params, param{pn, goType(a.Type)})
+		if a.KwargOnly {
+			// A required keyword-only argument (out=, decimals=) is passed by name.
+			kwCall = append(kwCall, fmt.Sprintf("%q: %s", a.Name, pn))
+			continue
+		}
 		call = append(call, pn)
 	}
 	var rets []string
@@ -288,6 +314,9 @@ func writeWrapper(w *bytes.Buffer, s *tensor.Schema, name string, isMethod bool)
 		fmt.Fprintf(w, "func %s(%s) %s {\n", name, strings.Join(ps, ", "), ret)
 	}
 	callExpr := fmt.Sprintf("%s.call(%s)", ref, strings.Join(call, ", "))
+	if len(kwCall) > 0 {
+		callExpr = fmt.Sprintf("%s.callKw([]any{%s}, map[string]any{%s})", ref, strings.Join(call, ", "), strings.Join(kwCall, ", "))
+	}
 	switch {
 	case len(rets) == 1:
 		fmt.Fprintf(w, "\treturn %s.(%s)\n", callExpr, rets[0])

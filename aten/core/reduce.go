@@ -1,0 +1,294 @@
+package core
+
+import (
+	"github.com/goaten/goaten/tensor"
+)
+
+// Meta functions of the reduction family: sum, mean, prod, amax/amin, any,
+// argmax/argmin, max/min along a dim, var, cumsum and _local_scalar_dense.
+// Rules that hold on every device (dim wrapping, repeated dims, empty
+// reductions, mean's and var's float-only rule) are checked here; gaps of
+// one backend's kernels (prod of float16 on the CPU, ...) are the backend's.
+
+// ReductionMask wraps and validates a reduction dim list for a tensor of the
+// given rank, as PyTorch's dim_list_to_bitset does: each dim must be in range
+// (a 0-d tensor accepts 0 and -1) and may appear once. An empty or nil list
+// reduces every dim. The mask has one entry per dim of the tensor.
+func ReductionMask(dims []int, rank int) []bool {
+	mask := make([]bool, rank)
+	if len(dims) == 0 {
+		for i := range mask {
+			mask[i] = true
+		}
+		return mask
+	}
+	seen := make([]bool, max(rank, 1))
+	for _, d := range dims {
+		w := tensor.WrapDim(d, rank)
+		if seen[w] {
+			tensor.Panicf("dim %d appears multiple times in the list of dims", w)
+		}
+		seen[w] = true
+		if rank > 0 {
+			mask[w] = true
+		}
+	}
+	return mask
+}
+
+// DimMask is the mask of a single-dim reduction over dim (already wrapped
+// or not); a 0-d tensor reduces nothing.
+func DimMask(dim, rank int) []bool {
+	w := tensor.WrapDim(dim, rank)
+	mask := make([]bool, rank)
+	if rank > 0 {
+		mask[w] = true
+	}
+	return mask
+}
+
+// ReducedNumel is the number of input elements reduced into each output.
+func ReducedNumel(sizes []int, mask []bool) int {
+	n := 1
+	for i, s := range sizes {
+		if mask[i] {
+			n *= s
+		}
+	}
+	return n
+}
+
+// SumDType is the result dtype of sum, prod and cumsum: dtype when given,
+// else int64 for integral and bool inputs, else the input's dtype.
+func SumDType(in tensor.DType, dtype any) tensor.DType {
+	if dtype != nil {
+		return dtype.(tensor.DType)
+	}
+	if in.IsIntegral(true) {
+		return tensor.Int64
+	}
+	return in
+}
+
+// reduceOut is the contiguous output of a reduction of x over mask.
+func reduceOut(op *tensor.Op, args []any, x *tensor.Tensor, mask []bool, keepdim bool, dt tensor.DType) *tensor.Tensor {
+	return tensor.NewMetaContiguous(ReducedShape(x.Sizes(), mask, keepdim), dt, op.DeviceOf(args))
+}
+
+// sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)
+func sumMeta(op *tensor.Op, args []any) any {
+	x := T(args, 0)
+	mask := ReductionMask(tensor.OptInts(args[1]), x.Dim())
+	return reduceOut(op, args, x, mask, args[2].(bool), SumDType(x.DType(), args[3]))
+}
+
+// MeanDType checks mean's dtype rule and returns its result dtype.
+func MeanDType(in tensor.DType, dtype any) tensor.DType {
+	dt, what := in, "Input"
+	if dtype != nil {
+		dt, what = dtype.(tensor.DType), "Optional"
+	}
+	tensor.Check(dt.IsFloat(), "mean(): could not infer output dtype. %s dtype must be either a floating point or complex dtype. Got: %s",
+		what, CTypeName(dt))
+	return dt
+}
+
+// mean(Tensor self, *, ScalarType? dtype=None)
+func meanMeta(op *tensor.Op, args []any) any {
+	x := T(args, 0)
+	dt := MeanDType(x.DType(), args[1])
+	return reduceOut(op, args, x, ReductionMask(nil, x.Dim()), false, dt)
+}
+
+// mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)
+func meanDimMeta(op *tensor.Op, args []any) any {
+	x := T(args, 0)
+	dt := MeanDType(x.DType(), args[3])
+	mask := ReductionMask(tensor.OptInts(args[1]), x.Dim())
+	return reduceOut(op, args, x, mask, args[2].(bool), dt)
+}
+
+// prod(Tensor self, *, ScalarType? dtype=None)
+func prodMeta(op *tensor.Op, args []any) any {
+	x := T(args, 0)
+	return reduceOut(op, args, x, ReductionMask(nil, x.Dim()), false, SumDType(x.DType(), args[1]))
+}
+
+// prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None)
+func prodDimMeta(op *tensor.Op, args []any) any {
+	x := T(args, 0)
+	mask := DimMask(args[1].(int), x.Dim())
+	return reduceOut(op, args, x, mask, args[2].(bool), SumDType(x.DType(), args[3]))
+}
+
+// zeroNumelCheck is PyTorch's zero_numel_check_dims for an empty input: the
+// reduction must name its dims, and none of them may be empty. Messages
+// print the dims as given.
+func zeroNumelCheck(x *tensor.Tensor, dims []int, fn string) {
+	if x.Numel() != 0 {
+		return
+	}
+	if len(dims) == 0 {
+		tensor.Panicf("%s: Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.", fn)
+	}
+	for _, d := range dims {
+		zeroNumelCheckDim(x, d, fn)
+	}
+}
+
+func zeroNumelCheckDim(x *tensor.Tensor, d int, fn string) {
+	if x.Numel() != 0 || x.Dim() == 0 {
+		return
+	}
+	if x.Size(d) == 0 {
+		tensor.IndexPanicf("%s: Expected reduction dim %d to have non-zero size.", fn, d)
+	}
+}
+
+// amax/amin(Tensor self, int[1] dim=[], bool keepdim=False)
+func aminmaxMeta(fn string) tensor.Kernel {
+	return func(op *tensor.Op, args []any) any {
+		x := T(args, 0)
+		dims := tensor.OptInts(args[1])
+		zeroNumelCheck(x, dims, fn)
+		mask := ReductionMask(dims, x.Dim())
+		return reduceOut(op, args, x, mask, args[2].(bool), x.DType())
+	}
+}
+
+// AnyDType is any's result dtype: uint8 for uint8 inputs (PyTorch 1.13), else bool.
+func AnyDType(in tensor.DType) tensor.DType {
+	if in == tensor.Uint8 {
+		return tensor.Uint8
+	}
+	return tensor.Bool
+}
+
+// any(Tensor self)
+func anyMeta(op *tensor.Op, args []any) any {
+	x := T(args, 0)
+	return reduceOut(op, args, x, ReductionMask(nil, x.Dim()), false, AnyDType(x.DType()))
+}
+
+// any.dim(Tensor self, int dim, bool keepdim=False)
+func anyDimMeta(op *tensor.Op, args []any) any {
+	x := T(args, 0)
+	return reduceOut(op, args, x, DimMask(args[1].(int), x.Dim()), args[2].(bool), AnyDType(x.DType()))
+}
+
+// any.dims(Tensor self, int[]? dim=None, bool keepdim=False)
+func anyDimsMeta(op *tensor.Op, args []any) any {
+	x := T(args, 0)
+	mask := ReductionMask(tensor.OptInts(args[1]), x.Dim())
+	return reduceOut(op, args, x, mask, args[2].(bool), AnyDType(x.DType()))
+}
+
+// argmax/argmin(Tensor self, int? dim=None, bool keepdim=False)
+func argMeta(fn string) tensor.Kernel {
+	return func(op *tensor.Op, args []any) any {
+		x := T(args, 0)
+		keepdim := args[2].(bool)
+		if args[1] == nil {
+			if x.Numel() == 0 {
+				tensor.IndexPanicf("%s: Expected reduction dim to be specified for input.numel() == 0.", fn)
+			}
+			mask := ReductionMask(nil, x.Dim())
+			return reduceOut(op, args, x, mask, keepdim, tensor.Int64)
+		}
+		d := tensor.WrapDim(args[1].(int), x.Dim())
+		zeroNumelCheckDim(x, d, fn)
+		return reduceOut(op, args, x, DimMask(d, x.Dim()), keepdim, tensor.Int64)
+	}
+}
+
+// max.dim/min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+func minmaxDimMeta(fn string) tensor.Kernel {
+	return func(op *tensor.Op, args []any) any {
+		x := T(args, 0)
+		d := tensor.WrapDim(args[1].(int), x.Dim())
+		zeroNumelCheckDim(x, d, fn)
+		mask := DimMask(d, x.Dim())
+		keepdim := args[2].(bool)
+		return []*tensor.Tensor{
+			reduceOut(op, args, x, mask, keepdim, x.DType()),
+			reduceOut(op, args, x, mask, keepdim, tensor.Int64),
+		}
+	}
+}
+
+// checkVarDType is std/var's dtype rule.
+func checkVarDType(x *tensor.Tensor) {
+	tensor.Check(x.DType().IsFloat(), "std and var only support floating point and complex dtypes")
+}
+
+// var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)
+func varCorrectionMeta(op *tensor.Op, args []any) any {
+	x := T(args, 0)
+	checkVarDType(x)
+	mask := ReductionMask(tensor.OptInts(args[1]), x.Dim())
+	return reduceOut(op, args, x, mask, args[3].(bool), x.DType())
+}
+
+// var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False)
+func varDimMeta(op *tensor.Op, args []any) any {
+	x := T(args, 0)
+	checkVarDType(x)
+	mask := ReductionMask(tensor.OptInts(args[1]), x.Dim())
+	return reduceOut(op, args, x, mask, args[3].(bool), x.DType())
+}
+
+// VarCorrection is the correction of a var overload's arguments (1 when None).
+func VarCorrection(op *tensor.Op, args []any) float64 {
+	if op.Schema.Overload == "dim" {
+		if args[2].(bool) {
+			return 1
+		}
+		return 0
+	}
+	if c, ok := tensor.OptScalar(args[2]); ok {
+		return c.Float64()
+	}
+	return 1
+}
+
+// cumsum(Tensor self, int dim, *, ScalarType? dtype=None)
+func cumsumMeta(op *tensor.Op, args []any) any {
+	x := T(args, 0)
+	tensor.WrapDim(args[1].(int), x.Dim())
+	return Like(op, args, x, SumDType(x.DType(), args[2]))
+}
+
+// _local_scalar_dense(Tensor self) -> Scalar. The meta result is a zero of
+// the right kind: the value is data-dependent.
+func localScalarDenseMeta(op *tensor.Op, args []any) any {
+	x := T(args, 0)
+	tensor.Check(x.Numel() == 1, "a Tensor with %d elements cannot be converted to Scalar", x.Numel())
+	switch {
+	case x.DType() == tensor.Bool:
+		return tensor.BoolScalar(false)
+	case x.DType().IsFloat():
+		return tensor.Float(0)
+	}
+	return tensor.Int(0)
+}
+
+func init() {
+	def("aten::sum.dim_IntList", sumMeta)
+	def("aten::mean.default", meanMeta)
+	def("aten::mean.dim", meanDimMeta)
+	def("aten::prod.default", prodMeta)
+	def("aten::prod.dim_int", prodDimMeta)
+	def("aten::amax.default", aminmaxMeta("amax()"))
+	def("aten::amin.default", aminmaxMeta("amin()"))
+	def("aten::any.default", anyMeta)
+	def("aten::any.dim", anyDimMeta)
+	def("aten::any.dims", anyDimsMeta)
+	def("aten::argmax.default", argMeta("argmax()"))
+	def("aten::argmin.default", argMeta("argmin()"))
+	def("aten::max.dim", minmaxDimMeta("max()"))
+	def("aten::min.dim", minmaxDimMeta("min()"))
+	def("aten::var.correction", varCorrectionMeta)
+	def("aten::var.dim", varDimMeta)
+	def("aten::cumsum.default", cumsumMeta)
+	def("aten::_local_scalar_dense.default", localScalarDenseMeta)
+}

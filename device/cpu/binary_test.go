@@ -1,0 +1,233 @@
+package cpu_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	_ "github.com/goaten/goaten/device/cpu"
+	"github.com/goaten/goaten/tensor"
+)
+
+func binF32(v ...float32) *tensor.Tensor { return tensor.FromSlice(v) }
+func binF64(v ...float64) *tensor.Tensor { return tensor.FromSlice(v) }
+func binI64(v ...int64) *tensor.Tensor   { return tensor.FromSlice(v) }
+func binI32(v ...int32) *tensor.Tensor   { return tensor.FromSlice(v) }
+func binBools(v ...bool) *tensor.Tensor  { return tensor.FromSlice(v) }
+
+func TestBinaryErrors(t *testing.T) {
+	cases := []struct {
+		name   string
+		op     string
+		args   []any
+		kwargs map[string]any
+		want   string
+	}{
+		{"broadcast", "aten::add.Tensor", []any{tensor.Empty(tensor.Float32, 2, 3), tensor.Empty(tensor.Float32, 3, 2)}, nil,
+			"The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 1"},
+		{"where broadcast", "aten::where.self", []any{tensor.Empty(tensor.Bool, 2, 3), tensor.Empty(tensor.Float32, 2, 3), tensor.Empty(tensor.Float32, 4)}, nil,
+			"The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1"},
+		{"sub binBools", "aten::sub.Tensor", []any{binBools(true), binBools(false)}, nil,
+			"Subtraction, the `-` operator, with two bool tensors is not supported"},
+		{"sub bool", "aten::sub.Tensor", []any{binF32(1), binBools(false)}, nil,
+			"Subtraction, the `-` operator, with a bool tensor is not supported"},
+		{"float alpha on ints", "aten::add.Tensor", []any{binI64(1), binI64(2)}, map[string]any{"alpha": 2.5},
+			"For integral input tensors, argument alpha must not be a floating point number."},
+		{"bool alpha", "aten::add.Tensor", []any{binF32(1), binF32(2)}, map[string]any{"alpha": tensor.BoolScalar(true)},
+			"Boolean alpha only supported for Boolean results."},
+		{"alpha overflow", "aten::sub.Tensor", []any{tensor.Empty(tensor.Int8, 2), tensor.Empty(tensor.Int8, 2)}, map[string]any{"alpha": -128},
+			"value cannot be converted to type int8_t without overflow"},
+		{"rounding mode", "aten::div.Tensor_mode", []any{binF32(1), binF32(2)}, map[string]any{"rounding_mode": "ceil"},
+			"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found 'ceil'"},
+		{"int floor div by zero", "aten::div.Tensor_mode", []any{binI64(1, 2), binI64(1, 0)}, map[string]any{"rounding_mode": "floor"},
+			"ZeroDivisionError"},
+		{"int remainder by zero", "aten::remainder.Scalar", []any{binI64(1, 2), 0}, nil, "ZeroDivisionError"},
+		{"int fmod by zero", "aten::fmod.Tensor", []any{binI32(1), binI32(0)}, nil, "ZeroDivisionError"},
+		{"negative int power", "aten::pow.Tensor_Scalar", []any{binI32(1, 2), -2}, nil,
+			"Integers to negative integer powers are not allowed."},
+		{"pow exponent overflow", "aten::pow.Tensor_Scalar", []any{tensor.Empty(tensor.Uint8, 2), 300}, nil,
+			"value cannot be converted to type uint8_t without overflow"},
+		{"bool pow", "aten::pow.Tensor_Tensor", []any{binBools(true), binBools(true)}, nil, `"pow" not implemented for 'Bool'`},
+		{"bitwise on floats", "aten::bitwise_and.Tensor", []any{binF32(1), binF32(2)}, nil, `"bitwise_and_cpu" not implemented for 'Float'`},
+		{"bitwise float scalar", "aten::bitwise_xor.Scalar", []any{binI64(1), 1.5}, nil, `"bitwise_xor_cpu" not implemented for 'Float'`},
+		{"fmod bool", "aten::fmod.Tensor", []any{binBools(true), binBools(true)}, nil, `"fmod_cpu" not implemented for 'Bool'`},
+		{"trunc div bool", "aten::div.Tensor_mode", []any{binBools(true), binBools(true)}, map[string]any{"rounding_mode": "trunc"},
+			`"div_trunc_cpu" not implemented for 'Bool'`},
+		{"atan2 half", "aten::atan2.default", []any{tensor.Empty(tensor.Float16, 2), tensor.Empty(tensor.Float16, 2)}, nil,
+			`"atan2_cpu" not implemented for 'Half'`},
+		{"where condition", "aten::where.self", []any{binF32(1), binF32(1), binF32(2)}, nil,
+			"where expected condition to be a boolean tensor, but got a tensor with dtype Float"},
+		{"atan2 out cast", "aten::atan2.out", []any{binF32(1), binF32(2)}, map[string]any{"out": binI64(0)},
+			"result type Float can't be cast to the desired output type Long"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := tensor.CallErr(c.op, c.args, c.kwargs)
+			if err == nil {
+				t.Fatalf("%s: no error, want %q", c.op, c.want)
+			}
+			e, ok := tensor.AsError(err)
+			if !ok {
+				t.Fatalf("%s: error %T is not a *tensor.Error", c.op, err)
+			}
+			if !strings.Contains(e.Msg, c.want) {
+				t.Fatalf("%s: error %q, want it to contain %q", c.op, e.Msg, c.want)
+			}
+		})
+	}
+}
+
+func binCall(t *testing.T, op string, kwargs map[string]any, args ...any) *tensor.Tensor {
+	t.Helper()
+	r, err := tensor.CallErr(op, args, kwargs)
+	if err != nil {
+		t.Fatalf("%s: %v", op, err)
+	}
+	return r.(*tensor.Tensor)
+}
+
+func TestBinaryPromotion(t *testing.T) {
+	cases := []struct {
+		name string
+		op   string
+		args []any
+		want tensor.DType
+	}{
+		// Two wrapped numbers of one dtype skip promotion (TensorIterator).
+		{"wrapped floats", "aten::add.Tensor", []any{1.5, 2.5}, tensor.Float64},
+		{"wrapped ints", "aten::add.Tensor", []any{1, 2}, tensor.Int64},
+		{"wrapped int and float", "aten::add.Tensor", []any{1, 2.5}, tensor.Float32},
+		{"int32 and wrapped float", "aten::add.Tensor", []any{binI32(1), 2.5}, tensor.Float32},
+		{"int32 and wrapped int", "aten::mul.Tensor", []any{binI32(1), 2}, tensor.Int32},
+		{"0-d float64 with float32", "aten::add.Tensor", []any{binF32(1), tensor.FromScalar(tensor.Float(1), tensor.Float64)}, tensor.Float32},
+		{"0-d float with int", "aten::add.Tensor", []any{binI64(1), tensor.FromScalar(tensor.Float(1), tensor.Float64)}, tensor.Float64},
+		{"true division of ints", "aten::div.Tensor", []any{binI64(1), binI64(2)}, tensor.Float32},
+		{"floor division of ints", "aten::div.Tensor_mode", []any{binI64(1), binI64(2), "floor"}, tensor.Int64},
+		{"atan2 of ints", "aten::atan2.default", []any{binI64(1), binI64(2)}, tensor.Float32},
+		{"bool and Go bool scalar", "aten::bitwise_and.Scalar", []any{binBools(true), true}, tensor.Int64},
+		{"bool and BoolScalar", "aten::bitwise_and.Scalar", []any{binBools(true), tensor.BoolScalar(true)}, tensor.Bool},
+		{"comparison", "aten::lt.Scalar", []any{binI64(1), 2.5}, tensor.Bool},
+		{"where", "aten::where.self", []any{binBools(true), binI64(1), binF32(2)}, tensor.Float32},
+		{"pow scalar base", "aten::pow.Scalar", []any{2, binI32(3)}, tensor.Int32},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var kw map[string]any
+			args := c.args
+			if c.op == "aten::div.Tensor_mode" {
+				kw = map[string]any{"rounding_mode": args[2]}
+				args = args[:2]
+			}
+			if got := binCall(t, c.op, kw, args...).DType(); got != c.want {
+				t.Fatalf("dtype %s, want %s", got, c.want)
+			}
+		})
+	}
+}
+
+func TestBinaryValues(t *testing.T) {
+	nan := math.NaN()
+	cases := []struct {
+		name   string
+		op     string
+		kwargs map[string]any
+		args   []any
+		want   []float64
+	}{
+		{"floor div ints", "aten::div.Tensor_mode", map[string]any{"rounding_mode": "floor"}, []any{binI64(-7, 7, 7, -8), binI64(2, -2, 2, 2)}, []float64{-4, -4, 3, -4}},
+		{"trunc div ints", "aten::div.Tensor_mode", map[string]any{"rounding_mode": "trunc"}, []any{binI64(-7, 7, 7), binI64(2, -2, 2)}, []float64{-3, -3, 3}},
+		{"floor div floats", "aten::div.Tensor_mode", map[string]any{"rounding_mode": "floor"},
+			[]any{binF64(-0.0, 1, -1, 5.5, 1), binF64(3, math.Inf(1), math.Inf(1), -2, 0)}, []float64{0, 0, -1, -3, math.Inf(1)}},
+		{"remainder follows divisor", "aten::remainder.Tensor", nil, []any{binI64(5, -5, 7), binI64(3, 3, -3)}, []float64{2, 1, -2}},
+		{"fmod follows dividend", "aten::fmod.Tensor", nil, []any{binI64(5, -5, 7), binI64(3, 3, -3)}, []float64{2, -2, 1}},
+		{"remainder floats", "aten::remainder.Scalar", nil, []any{binF64(5.5, -5.5), math.Inf(1)}, []float64{5.5, math.Inf(1)}},
+		{"int pow negative exponent", "aten::pow.Tensor_Tensor", nil, []any{binI64(2, 1, -1, -1), binI64(-1, -3, -3, -2)}, []float64{0, 1, -1, 1}},
+		{"pow base one", "aten::pow.Scalar", nil, []any{1, binF64(nan, 2)}, []float64{1, 1}},
+		{"maximum NaN", "aten::maximum.default", nil, []any{binF32(float32(nan), 1, 3), binF32(1, float32(nan), 2)}, []float64{nan, nan, 3}},
+		{"minimum", "aten::minimum.default", nil, []any{binI64(4, -1), binI64(2, 3)}, []float64{2, -1}},
+		{"uint8 compare wraps scalar", "aten::eq.Scalar", nil, []any{tensor.FromScalar(tensor.Int(255), tensor.Uint8), -1}, []float64{1}},
+		{"compare in common dtype", "aten::eq.Scalar", nil, []any{binI64(16777217), 16777216.0}, []float64{1}},
+		{"logical xor", "aten::logical_xor.default", nil, []any{binF32(0, 2, float32(nan)), binF32(1, 3, 0)}, []float64{1, 0, 1}},
+		{"bool add alpha", "aten::add.Tensor", map[string]any{"alpha": -1}, []any{binBools(true, false), binBools(true, false)}, []float64{1, 0}},
+		{"int8 wraps", "aten::mul.Scalar", nil, []any{tensor.FromScalar(tensor.Int(100), tensor.Int8), 3}, []float64{44}},
+		{"where", "aten::where.self", nil, []any{binBools(true, false), binF32(1, 2), binF32(3, 4)}, []float64{1, 4}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := binCall(t, c.op, c.kwargs, c.args...).Float64s()
+			if len(got) != len(c.want) {
+				t.Fatalf("got %v, want %v", got, c.want)
+			}
+			for i := range got {
+				if got[i] != c.want[i] && !(math.IsNaN(got[i]) && math.IsNaN(c.want[i])) {
+					t.Fatalf("got %v, want %v", got, c.want)
+				}
+			}
+		})
+	}
+}
+
+// TestAtan2Out checks that out= is resized to the broadcast shape, written
+// in its own dtype and returned.
+func TestAtan2Out(t *testing.T) {
+	out := tensor.Empty(tensor.Float64, 0)
+	a := binF32(1, -1)
+	b := tensor.FromSlice([]float32{1, 1, -1, -1}, 2, 2)
+	r := binCall(t, "aten::atan2.out", map[string]any{"out": out}, a, b)
+	if r != out {
+		t.Fatal("atan2.out did not return its out tensor")
+	}
+	if got := out.Sizes(); len(got) != 2 || got[0] != 2 || got[1] != 2 || out.DType() != tensor.Float64 {
+		t.Fatalf("out is %v %s, want [2 2] float64", got, out.DType())
+	}
+	want := []float64{math.Pi / 4, -math.Pi / 4, 3 * math.Pi / 4, -3 * math.Pi / 4}
+	for i, v := range out.Float64s() {
+		if math.Abs(v-want[i]) > 1e-6 {
+			t.Fatalf("out = %v, want %v", out.Float64s(), want)
+		}
+	}
+}
+
+func binBench(b *testing.B, name string, args ...any) {
+	op := tensor.MustOp(name)
+	bound := op.Bind(args, nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		op.Invoke(bound)
+	}
+}
+
+func binRamp(n int) *tensor.Tensor {
+	x := make([]float32, n)
+	for i := range x {
+		x[i] = float32(i%97) - 40
+	}
+	return tensor.FromSlice(x)
+}
+
+func BenchmarkBinary(b *testing.B) {
+	const n = 1 << 20
+	x, y := binRamp(n), binRamp(n)
+	b.Run("cpu/add.Tensor/binF32/1M", func(b *testing.B) {
+		b.SetBytes(3 * 4 * n)
+		binBench(b, "aten::add.Tensor", x, y)
+	})
+	b.Run("cpu/mul.Scalar/binF32/1M", func(b *testing.B) {
+		b.SetBytes(2 * 4 * n)
+		binBench(b, "aten::mul.Scalar", x, 0.5)
+	})
+	b.Run("cpu/lt.Tensor/binF32/1M", func(b *testing.B) {
+		b.SetBytes(2*4*n + n)
+		binBench(b, "aten::lt.Tensor", x, y)
+	})
+	xt := tensor.NewMeta([]int{1024, 1024}, []int{1, 1024}, 0, tensor.Float32, tensor.CPU).WithRaw(x.Raw())
+	y2 := tensor.NewMeta([]int{1024, 1024}, []int{1024, 1}, 0, tensor.Float32, tensor.CPU).WithRaw(y.Raw())
+	b.Run("cpu/mul.Tensor/binF32-transposed/1M", func(b *testing.B) {
+		b.SetBytes(3 * 4 * n)
+		binBench(b, "aten::mul.Tensor", xt, y2)
+	})
+	small := binRamp(16)
+	b.Run("cpu/add.Tensor/binF32/16", func(b *testing.B) {
+		binBench(b, "aten::add.Tensor", small, small)
+	})
+}

@@ -1,0 +1,466 @@
+package cpu
+
+import (
+	"runtime"
+
+	"github.com/goaten/goaten/aten/core"
+	"github.com/goaten/goaten/tensor"
+)
+
+// Convolutions as im2col + GEMM, the way PyTorch's slow CPU kernels run
+// them. 1-d and 2-d convolutions are run as 3-d ones with leading spatial
+// sizes of 1. float32 and float64 compute in their own precision, bfloat16
+// in float32, integer dtypes in int64 (exact, wrapping).
+
+// convGeom describes sliding a kernel over an image: img is the image's
+// spatial size, grid the number of kernel positions along each dim.
+type convGeom struct {
+	c                        int // channels
+	img, grid, k, s, p, d    [3]int
+	imgLen, gridLen, kernLen int
+}
+
+func newConvGeom(c int, img, grid, k, s, p, d []int) *convGeom {
+	g := &convGeom{c: c}
+	off := 3 - len(img)
+	for i := range 3 {
+		g.img[i], g.grid[i], g.k[i], g.s[i], g.p[i], g.d[i] = 1, 1, 1, 1, 0, 1
+		if i >= off {
+			j := i - off
+			g.img[i], g.grid[i], g.k[i], g.s[i], g.p[i], g.d[i] = img[j], grid[j], k[j], s[j], p[j], d[j]
+		}
+	}
+	g.imgLen = g.img[0] * g.img[1] * g.img[2]
+	g.gridLen = g.grid[0] * g.grid[1] * g.grid[2]
+	g.kernLen = g.k[0] * g.k[1] * g.k[2]
+	return g
+}
+
+// identity reports whether im2col would copy the image unchanged (a 1×1
+// kernel, stride 1, no padding).
+func (g *convGeom) identity() bool {
+	return g.kernLen == 1 && g.img == g.grid && g.p == [3]int{}
+}
+
+// validRange is the range [lo, hi) of grid positions o in [0, n) for which
+// o·s + off lies in [0, size).
+func validRange(n, s, off, size int) (int, int) {
+	lo := 0
+	if off < 0 {
+		lo = (-off + s - 1) / s
+	}
+	hi := 0
+	if size-off > 0 {
+		hi = (size - off + s - 1) / s
+	}
+	return min(lo, n), min(max(hi, lo), n)
+}
+
+// im2col writes the c·kernLen × gridLen column matrix of the image x
+// (c × img, contiguous) into cols.
+func im2col[T gemmNum](x []T, g *convGeom, cols []T) {
+	L := g.gridLen
+	D, H, W := g.img[0], g.img[1], g.img[2]
+	row := 0
+	for c := range g.c {
+		for kd := range g.k[0] {
+			for kh := range g.k[1] {
+				for kw := range g.k[2] {
+					dst := cols[row*L : (row+1)*L]
+					row++
+					offW := kw*g.d[2] - g.p[2]
+					lo, hi := validRange(g.grid[2], g.s[2], offW, W)
+					i := 0
+					for od := range g.grid[0] {
+						id := od*g.s[0] - g.p[0] + kd*g.d[0]
+						for oh := range g.grid[1] {
+							ih := oh*g.s[1] - g.p[1] + kh*g.d[1]
+							seg := dst[i : i+g.grid[2]]
+							i += g.grid[2]
+							if id < 0 || id >= D || ih < 0 || ih >= H {
+								clear(seg)
+								continue
+							}
+							src := x[((c*D+id)*H+ih)*W:]
+							clear(seg[:lo])
+							if g.s[2] == 1 {
+								copy(seg[lo:hi], src[lo+offW:hi+offW])
+							} else {
+								for ow := lo; ow < hi; ow++ {
+									seg[ow] = src[ow*g.s[2]+offW]
+								}
+							}
+							clear(seg[hi:])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// col2im adds the column matrix cols (c·kernLen × gridLen) back into the
+// image x (c × img, contiguous): the adjoint of im2col.
+func col2im[T gemmNum](cols []T, g *convGeom, x []T) {
+	L := g.gridLen
+	D, H, W := g.img[0], g.img[1], g.img[2]
+	row := 0
+	for c := range g.c {
+		for kd := range g.k[0] {
+			for kh := range g.k[1] {
+				for kw := range g.k[2] {
+					src := cols[row*L : (row+1)*L]
+					row++
+					offW := kw*g.d[2] - g.p[2]
+					lo, hi := validRange(g.grid[2], g.s[2], offW, W)
+					i := 0
+					for od := range g.grid[0] {
+						id := od*g.s[0] - g.p[0] + kd*g.d[0]
+						for oh := range g.grid[1] {
+							ih := oh*g.s[1] - g.p[1] + kh*g.d[1]
+							seg := src[i : i+g.grid[2]]
+							i += g.grid[2]
+							if id < 0 || id >= D || ih < 0 || ih >= H {
+								continue
+							}
+							dst := x[((c*D+id)*H+ih)*W:]
+							if g.s[2] == 1 {
+								d := dst[lo+offW : hi+offW]
+								for j, v := range seg[lo:hi] {
+									d[j] += v
+								}
+							} else {
+								for ow := lo; ow < hi; ow++ {
+									dst[ow*g.s[2]+offW] += seg[ow]
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// asCompute returns t as a contiguous tensor of dtype ct and its elements.
+func asCompute[T gemmNum](t *tensor.Tensor, ct tensor.DType) []T {
+	c := contiguousAs(t, ct)
+	return data[T](c)[c.StorageOffset() : c.StorageOffset()+c.Numel()]
+}
+
+// resultBuf returns out's elements when out already has dtype ct, else a
+// scratch tensor of dtype ct shaped like out (copied back by finish).
+func resultBuf[T gemmNum](out *tensor.Tensor, ct tensor.DType) (*tensor.Tensor, []T) {
+	t := out
+	if out.DType() != ct {
+		t = tensor.Empty(ct, out.Sizes()...)
+	}
+	return t, data[T](t)[:t.Numel()]
+}
+
+func finish(out, buf *tensor.Tensor) {
+	if buf != out {
+		copyInto(out, buf)
+	}
+}
+
+// batchLoop runs f for every batch element, in parallel when the batch is
+// large enough to keep every core busy (then each product runs serially);
+// worker says which scratch buffer to use.
+func batchLoop(n, work int, f func(worker, i int, parallelGemm bool)) {
+	w := runtime.GOMAXPROCS(0)
+	if w == 1 || n < w || work < gemmParallel {
+		for i := range n {
+			f(0, i, true)
+		}
+		return
+	}
+	var done = make(chan struct{}, w)
+	for t := range w {
+		go func() {
+			for i := t; i < n; i += w {
+				f(t, i, false)
+			}
+			done <- struct{}{}
+		}()
+	}
+	for range w {
+		<-done
+	}
+}
+
+func gemmFor[T gemmNum](parallel bool) func(m, n, k int, alpha T, a, b gmat[T], c []T, ldc int) {
+	if parallel {
+		return gemm[T]
+	}
+	return gemmSerial[T]
+}
+
+// convForward computes a convolution into out (contiguous, zeroed).
+func convForward[T gemmNum](p *core.ConvParams, input, weight, bias, out *tensor.Tensor, ct tensor.DType) {
+	x := asCompute[T](input, ct)
+	w := asCompute[T](weight, ct)
+	buf, y := resultBuf[T](out, ct)
+	G := p.Groups
+	inG, outG := p.InC/G, p.OutC/G
+	inLen, outLen := prod(p.In), prod(p.Out)
+	kLen := prod(p.Kernel)
+	if bias != nil {
+		b := asCompute[T](bias, ct)
+		for n := range p.N {
+			for c := range p.OutC {
+				seg := y[(n*p.OutC+c)*outLen : (n*p.OutC+c+1)*outLen]
+				for i := range seg {
+					seg[i] = b[c]
+				}
+			}
+		}
+	}
+	workers := runtime.GOMAXPROCS(0)
+	if !p.Transposed {
+		geom := newConvGeom(inG, p.In, p.Out, p.Kernel, p.Stride, p.Padding, p.Dilation)
+		ident := geom.identity()
+		scratch := make([][]T, workers)
+		batchLoop(p.N, p.N*p.OutC*outLen*inG*kLen, func(wk, n int, par bool) {
+			mul := gemmFor[T](par)
+			for g := range G {
+				xg := x[(n*p.InC+g*inG)*inLen : (n*p.InC+(g+1)*inG)*inLen]
+				cols := xg
+				if !ident {
+					if scratch[wk] == nil {
+						scratch[wk] = make([]T, inG*kLen*outLen)
+					}
+					cols = scratch[wk]
+					im2col(xg, geom, cols)
+				}
+				wg := gmat[T]{data: w, off: g * outG * inG * kLen, rs: inG * kLen, cs: 1}
+				yg := y[(n*p.OutC+g*outG)*outLen:]
+				mul(outG, outLen, inG*kLen, 1, wg, gmat[T]{data: cols, rs: outLen, cs: 1}, yg, outLen)
+			}
+		})
+	} else {
+		// Transposed: cols = Wᵀ·x, then scatter the columns into the output.
+		geom := newConvGeom(outG, p.Out, p.In, p.Kernel, p.Stride, p.Padding, p.Dilation)
+		scratch := make([][]T, workers)
+		batchLoop(p.N, p.N*p.InC*inLen*outG*kLen, func(wk, n int, par bool) {
+			mul := gemmFor[T](par)
+			if scratch[wk] == nil {
+				scratch[wk] = make([]T, outG*kLen*inLen)
+			}
+			cols := scratch[wk]
+			for g := range G {
+				clear(cols)
+				wg := gmat[T]{data: w, off: g * inG * outG * kLen, rs: 1, cs: outG * kLen}
+				xg := gmat[T]{data: x, off: (n*p.InC + g*inG) * inLen, rs: inLen, cs: 1}
+				mul(outG*kLen, inLen, inG, 1, wg, xg, cols, inLen)
+				col2im(cols, geom, y[(n*p.OutC+g*outG)*outLen:(n*p.OutC+(g+1)*outG)*outLen])
+			}
+		})
+	}
+	finish(out, buf)
+}
+
+// convBackward computes the gradients selected by mask into gi, gw (may be nil).
+func convBackward[T gemmNum](p *core.ConvParams, gout, input, weight, gi, gw *tensor.Tensor, ct tensor.DType) {
+	gy := asCompute[T](gout, ct)
+	w := asCompute[T](weight, ct)
+	G := p.Groups
+	inG, outG := p.InC/G, p.OutC/G
+	inLen, outLen := prod(p.In), prod(p.Out)
+	kLen := prod(p.Kernel)
+	var x []T
+	if gw != nil {
+		x = asCompute[T](input, ct)
+	}
+	workers := runtime.GOMAXPROCS(0)
+	if !p.Transposed {
+		geom := newConvGeom(inG, p.In, p.Out, p.Kernel, p.Stride, p.Padding, p.Dilation)
+		if gi != nil {
+			buf, dx := resultBuf[T](gi, ct)
+			scratch := make([][]T, workers)
+			batchLoop(p.N, p.N*p.OutC*outLen*inG*kLen, func(wk, n int, par bool) {
+				mul := gemmFor[T](par)
+				if scratch[wk] == nil {
+					scratch[wk] = make([]T, inG*kLen*outLen)
+				}
+				cols := scratch[wk]
+				for g := range G {
+					clear(cols)
+					wg := gmat[T]{data: w, off: g * outG * inG * kLen, rs: 1, cs: inG * kLen}
+					gyg := gmat[T]{data: gy, off: (n*p.OutC + g*outG) * outLen, rs: outLen, cs: 1}
+					mul(inG*kLen, outLen, outG, 1, wg, gyg, cols, outLen)
+					col2im(cols, geom, dx[(n*p.InC+g*inG)*inLen:(n*p.InC+(g+1)*inG)*inLen])
+				}
+			})
+			finish(gi, buf)
+		}
+		if gw != nil {
+			buf, dw := resultBuf[T](gw, ct)
+			ident := geom.identity()
+			var scratch []T
+			if !ident {
+				scratch = make([]T, inG*kLen*outLen)
+			}
+			for n := range p.N {
+				for g := range G {
+					xg := x[(n*p.InC+g*inG)*inLen : (n*p.InC+(g+1)*inG)*inLen]
+					cols := xg
+					if !ident {
+						cols = scratch
+						im2col(xg, geom, cols)
+					}
+					gyg := gmat[T]{data: gy, off: (n*p.OutC + g*outG) * outLen, rs: outLen, cs: 1}
+					gemm(outG, inG*kLen, outLen, 1, gyg, gmat[T]{data: cols, rs: 1, cs: outLen}, dw[g*outG*inG*kLen:], inG*kLen)
+				}
+			}
+			finish(gw, buf)
+		}
+		return
+	}
+	// Transposed: the input gradient is an ordinary convolution of gy.
+	geom := newConvGeom(outG, p.Out, p.In, p.Kernel, p.Stride, p.Padding, p.Dilation)
+	if gi != nil {
+		buf, dx := resultBuf[T](gi, ct)
+		scratch := make([][]T, workers)
+		batchLoop(p.N, p.N*p.InC*inLen*outG*kLen, func(wk, n int, par bool) {
+			mul := gemmFor[T](par)
+			if scratch[wk] == nil {
+				scratch[wk] = make([]T, outG*kLen*inLen)
+			}
+			cols := scratch[wk]
+			for g := range G {
+				im2col(gy[(n*p.OutC+g*outG)*outLen:(n*p.OutC+(g+1)*outG)*outLen], geom, cols)
+				wg := gmat[T]{data: w, off: g * inG * outG * kLen, rs: outG * kLen, cs: 1}
+				mul(inG, inLen, outG*kLen, 1, wg, gmat[T]{data: cols, rs: inLen, cs: 1}, dx[(n*p.InC+g*inG)*inLen:], inLen)
+			}
+		})
+		finish(gi, buf)
+	}
+	if gw != nil {
+		buf, dw := resultBuf[T](gw, ct)
+		cols := make([]T, outG*kLen*inLen)
+		for n := range p.N {
+			for g := range G {
+				im2col(gy[(n*p.OutC+g*outG)*outLen:(n*p.OutC+(g+1)*outG)*outLen], geom, cols)
+				xg := gmat[T]{data: x, off: (n*p.InC + g*inG) * inLen, rs: inLen, cs: 1}
+				gemm(inG, outG*kLen, inLen, 1, xg, gmat[T]{data: cols, rs: 1, cs: inLen}, dw[g*inG*outG*kLen:], outG*kLen)
+			}
+		}
+		finish(gw, buf)
+	}
+}
+
+func prod(v []int) int {
+	n := 1
+	for _, x := range v {
+		n *= x
+	}
+	return n
+}
+
+func convolutionKernel(op *tensor.Op, args []any) any {
+	out := allocMeta(op, args)
+	input, weight, bias := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor), tensor.OptTensor(args[2])
+	p := core.ParseConv(input, weight, bias, args[3:], false)
+	if p.Empty || out.Numel() == 0 {
+		return out
+	}
+	switch ct := gemmCompute(out.DType()); ct {
+	case tensor.Float32:
+		convForward[float32](p, input, weight, bias, out, ct)
+	case tensor.Float64:
+		convForward[float64](p, input, weight, bias, out, ct)
+	default:
+		convForward[int64](p, input, weight, bias, out, ct)
+	}
+	return out
+}
+
+func convolutionBackwardKernel(op *tensor.Op, args []any) any {
+	outs := metaN(op, args)
+	for _, t := range outs {
+		alloc(t)
+	}
+	gout, input, weight := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor), args[2].(*tensor.Tensor)
+	p := core.ParseConv(input, weight, nil, args[4:10], true)
+	if p.Empty {
+		return outs
+	}
+	gi, gw, gb := outs[0], outs[1], outs[2]
+	if gi != nil || gw != nil {
+		switch ct := gemmCompute(input.DType()); ct {
+		case tensor.Float32:
+			convBackward[float32](p, gout, input, weight, gi, gw, ct)
+		case tensor.Float64:
+			convBackward[float64](p, gout, input, weight, gi, gw, ct)
+		default:
+			convBackward[int64](p, gout, input, weight, gi, gw, ct)
+		}
+	}
+	if gb != nil {
+		biasGrad(gout, gb, p)
+	}
+	return outs
+}
+
+// biasGrad sums grad_output over every dim but the channels into gb.
+func biasGrad(gout, gb *tensor.Tensor, p *core.ConvParams) {
+	outLen := prod(p.Out)
+	if gout.DType().IsFloat() {
+		g := asCompute[float64](gout, tensor.Float64)
+		s := make([]float64, p.OutC)
+		for n := range p.N {
+			for c := range p.OutC {
+				for _, v := range g[(n*p.OutC+c)*outLen : (n*p.OutC+c+1)*outLen] {
+					s[c] += v
+				}
+			}
+		}
+		storeF64(gb.Storage(), gb.DType(), 0, 1, s)
+		return
+	}
+	g := asCompute[int64](gout, tensor.Int64)
+	s := make([]int64, p.OutC)
+	for n := range p.N {
+		for c := range p.OutC {
+			for _, v := range g[(n*p.OutC+c)*outLen : (n*p.OutC+c+1)*outLen] {
+				s[c] += v
+			}
+		}
+	}
+	storeI64(gb.Storage(), gb.DType(), 0, 1, s)
+}
+
+func col2imKernel(op *tensor.Op, args []any) any {
+	out := allocMeta(op, args)
+	input := args[0].(*tensor.Tensor)
+	c := core.ParseCol2im(input, args)
+	if out.Numel() == 0 {
+		return out
+	}
+	geom := newConvGeom(c.C, []int{c.OutH, c.OutW}, []int{c.BlocksH, c.BlocksW}, []int{c.KH, c.KW},
+		[]int{c.SH, c.SW}, []int{c.PH, c.PW}, []int{c.DH, c.DW})
+	if out.DType() == tensor.Float64 {
+		col2imBatch[float64](input, out, geom, c.N, tensor.Float64)
+	} else {
+		// float16 and bfloat16 accumulate in float32 and round once.
+		col2imBatch[float32](input, out, geom, c.N, tensor.Float32)
+	}
+	return out
+}
+
+func col2imBatch[T gemmNum](input, out *tensor.Tensor, geom *convGeom, n int, ct tensor.DType) {
+	x := asCompute[T](input, ct)
+	buf, y := resultBuf[T](out, ct)
+	in, img := geom.c*geom.kernLen*geom.gridLen, geom.c*geom.imgLen
+	for i := range n {
+		col2im(x[i*in:(i+1)*in], geom, y[i*img:(i+1)*img])
+	}
+	finish(out, buf)
+}
+
+func init() {
+	impl("aten::convolution.default", convolutionKernel)
+	impl("aten::convolution_backward.default", convolutionBackwardKernel)
+	impl("aten::col2im.default", col2imKernel)
+}

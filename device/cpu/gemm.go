@@ -1,0 +1,289 @@
+package cpu
+
+import (
+	"runtime"
+	"sync"
+)
+
+// A blocked GEMM over plain slices, shaped the GotoBLAS way so that an
+// assembly micro-kernel can later replace gemmMicro: C (row-major) is
+// updated with alpha·A·B, where A and B are strided views read through
+// packed panels. float32 accumulates in float32 (as MKL/OpenBLAS sgemm do),
+// float64 in float64, int64 exactly with wrap-around.
+
+type gemmNum interface{ ~float32 | ~float64 | ~int64 }
+
+// gmat is a strided matrix in a slice: element (i, j) is data[off+i*rs+j*cs].
+type gmat[T gemmNum] struct {
+	data        []T
+	off, rs, cs int
+}
+
+func (a gmat[T]) at(i, j int) T { return a.data[a.off+i*a.rs+j*a.cs] }
+
+// sub returns the view starting at row i, column j.
+func (a gmat[T]) sub(i, j int) gmat[T] {
+	a.off += i*a.rs + j*a.cs
+	return a
+}
+
+// t returns the transposed view.
+func (a gmat[T]) t() gmat[T] {
+	a.rs, a.cs = a.cs, a.rs
+	return a
+}
+
+const (
+	gemmMR = 4    // micro-tile rows
+	gemmNR = 4    // micro-tile columns
+	gemmKC = 256  // depth of a packed block
+	gemmMC = 128  // rows of a packed A block
+	gemmNC = 2048 // columns of a packed B block
+
+	gemmSmall    = 24 * 24 * 24 // below this many multiply-adds, no packing
+	gemmParallel = 1 << 20      // from this many multiply-adds, use every core
+)
+
+// gemm adds alpha·A·B to the m×n row-major matrix c (leading dimension ldc),
+// where A is m×k and B is k×n. It uses every core on large products.
+func gemm[T gemmNum](m, n, k int, alpha T, a, b gmat[T], c []T, ldc int) {
+	if m == 0 || n == 0 || k == 0 {
+		return
+	}
+	w := runtime.GOMAXPROCS(0)
+	if w == 1 || m*n*k < gemmParallel {
+		gemmSerial(m, n, k, alpha, a, b, c, ldc)
+		return
+	}
+	// Split the longer side of C into one chunk per worker.
+	var wg sync.WaitGroup
+	if m >= n {
+		chunk := roundUp((m+w-1)/w, gemmMR)
+		for i0 := 0; i0 < m; i0 += chunk {
+			mm := min(chunk, m-i0)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				gemmSerial(mm, n, k, alpha, a.sub(i0, 0), b, c[i0*ldc:], ldc)
+			}()
+		}
+	} else {
+		chunk := roundUp((n+w-1)/w, gemmNR)
+		for j0 := 0; j0 < n; j0 += chunk {
+			nn := min(chunk, n-j0)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				gemmSerial(m, nn, k, alpha, a, b.sub(0, j0), c[j0:], ldc)
+			}()
+		}
+	}
+	wg.Wait()
+}
+
+func roundUp(x, m int) int { return (x + m - 1) / m * m }
+
+// gemmBatched runs bs independent products; A, B and C advance by their
+// batch strides (sa, sb and m·n for C). Many small products run in parallel
+// across the batch.
+func gemmBatched[T gemmNum](bs, m, n, k int, alpha T, a gmat[T], sa int, b gmat[T], sb int, c []T) {
+	if bs == 0 || m == 0 || n == 0 || k == 0 {
+		return
+	}
+	w := runtime.GOMAXPROCS(0)
+	at := func(i int) (gmat[T], gmat[T], []T) {
+		ai, bi := a, b
+		ai.off += i * sa
+		bi.off += i * sb
+		return ai, bi, c[i*m*n : (i+1)*m*n]
+	}
+	switch {
+	case w == 1 || bs*m*n*k < gemmParallel:
+		for i := range bs {
+			ai, bi, ci := at(i)
+			gemmSerial(m, n, k, alpha, ai, bi, ci, n)
+		}
+	case bs >= w:
+		parallelFor(bs, w, func(i int) {
+			ai, bi, ci := at(i)
+			gemmSerial(m, n, k, alpha, ai, bi, ci, n)
+		})
+	default:
+		for i := range bs {
+			ai, bi, ci := at(i)
+			gemm(m, n, k, alpha, ai, bi, ci, n)
+		}
+	}
+}
+
+// parallelFor runs f(0..n-1) on up to w goroutines.
+func parallelFor(n, w int, f func(i int)) {
+	w = min(w, n)
+	var wg sync.WaitGroup
+	for t := range w {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := t; i < n; i += w {
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// gemmSerial is gemm on the calling goroutine.
+func gemmSerial[T gemmNum](m, n, k int, alpha T, a, b gmat[T], c []T, ldc int) {
+	if m*n*k <= gemmSmall {
+		gemmDirect(m, n, k, alpha, a, b, c, ldc)
+		return
+	}
+	kcMax := min(k, gemmKC)
+	bufA := make([]T, roundUp(min(m, gemmMC), gemmMR)*kcMax)
+	bufB := make([]T, roundUp(min(n, gemmNC), gemmNR)*kcMax)
+	var tile [gemmMR * gemmNR]T
+	for j0 := 0; j0 < n; j0 += gemmNC {
+		nc := min(gemmNC, n-j0)
+		for p0 := 0; p0 < k; p0 += gemmKC {
+			kc := min(gemmKC, k-p0)
+			gemmPackB(bufB, b.sub(p0, j0), kc, nc)
+			for i0 := 0; i0 < m; i0 += gemmMC {
+				mc := min(gemmMC, m-i0)
+				gemmPackA(bufA, a.sub(i0, p0), mc, kc)
+				for jr := 0; jr < nc; jr += gemmNR {
+					nr := min(gemmNR, nc-jr)
+					bp := bufB[jr*kc : (jr+gemmNR)*kc]
+					for ir := 0; ir < mc; ir += gemmMR {
+						mr := min(gemmMR, mc-ir)
+						ap := bufA[ir*kc : (ir+gemmMR)*kc]
+						co := (i0+ir)*ldc + j0 + jr
+						if mr == gemmMR && nr == gemmNR {
+							gemmMicro(kc, ap, bp, c[co:], ldc, alpha)
+							continue
+						}
+						clear(tile[:])
+						gemmMicro(kc, ap, bp, tile[:], gemmNR, alpha)
+						for i := range mr {
+							for j := range nr {
+								c[co+i*ldc+j] += tile[i*gemmNR+j]
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// gemmPackA copies the mc×kc block of a into row panels of gemmMR rows:
+// panel by panel, column by column, zero-padded at the bottom edge.
+func gemmPackA[T gemmNum](dst []T, a gmat[T], mc, kc int) {
+	d := 0
+	for ir := 0; ir < mc; ir += gemmMR {
+		mr := min(gemmMR, mc-ir)
+		for p := range kc {
+			o := a.off + ir*a.rs + p*a.cs
+			for i := range mr {
+				dst[d+i] = a.data[o+i*a.rs]
+			}
+			for i := mr; i < gemmMR; i++ {
+				dst[d+i] = 0
+			}
+			d += gemmMR
+		}
+	}
+}
+
+// gemmPackB copies the kc×nc block of b into column panels of gemmNR
+// columns: panel by panel, row by row, zero-padded at the right edge.
+func gemmPackB[T gemmNum](dst []T, b gmat[T], kc, nc int) {
+	d := 0
+	for jr := 0; jr < nc; jr += gemmNR {
+		nr := min(gemmNR, nc-jr)
+		for p := range kc {
+			o := b.off + p*b.rs + jr*b.cs
+			if b.cs == 1 && nr == gemmNR {
+				copy(dst[d:d+gemmNR], b.data[o:o+gemmNR])
+			} else {
+				for j := range nr {
+					dst[d+j] = b.data[o+j*b.cs]
+				}
+				for j := nr; j < gemmNR; j++ {
+					dst[d+j] = 0
+				}
+			}
+			d += gemmNR
+		}
+	}
+}
+
+// gemmMicro adds alpha·(packed A panel)·(packed B panel), a 4×4 tile, to c:
+//
+//	for p := range kc { for i := range 4 { for j := range 4 { acc[i][j] += a[p*4+i] * b[p*4+j] } } }
+//	c[i*ldc+j] += alpha * acc[i][j]
+func gemmMicro[T gemmNum](kc int, a, b []T, c []T, ldc int, alpha T) {
+	var c00, c01, c02, c03, c10, c11, c12, c13, c20, c21, c22, c23, c30, c31, c32, c33 T
+	a = a[:kc*4]
+	b = b[:kc*4]
+	for p := 0; p < len(a); p += 4 {
+		ap := a[p : p+4 : p+4]
+		bp := b[p : p+4 : p+4]
+		a0, a1, a2, a3 := ap[0], ap[1], ap[2], ap[3]
+		b0, b1, b2, b3 := bp[0], bp[1], bp[2], bp[3]
+		c00 += a0 * b0
+		c01 += a0 * b1
+		c02 += a0 * b2
+		c03 += a0 * b3
+		c10 += a1 * b0
+		c11 += a1 * b1
+		c12 += a1 * b2
+		c13 += a1 * b3
+		c20 += a2 * b0
+		c21 += a2 * b1
+		c22 += a2 * b2
+		c23 += a2 * b3
+		c30 += a3 * b0
+		c31 += a3 * b1
+		c32 += a3 * b2
+		c33 += a3 * b3
+	}
+	r := c[0:4]
+	r[0] += alpha * c00
+	r[1] += alpha * c01
+	r[2] += alpha * c02
+	r[3] += alpha * c03
+	r = c[ldc : ldc+4]
+	r[0] += alpha * c10
+	r[1] += alpha * c11
+	r[2] += alpha * c12
+	r[3] += alpha * c13
+	r = c[2*ldc : 2*ldc+4]
+	r[0] += alpha * c20
+	r[1] += alpha * c21
+	r[2] += alpha * c22
+	r[3] += alpha * c23
+	r = c[3*ldc : 3*ldc+4]
+	r[0] += alpha * c30
+	r[1] += alpha * c31
+	r[2] += alpha * c32
+	r[3] += alpha * c33
+}
+
+// gemmDirect is the unpacked product for small sizes: a dot product per
+// element of C, accumulated in T.
+func gemmDirect[T gemmNum](m, n, k int, alpha T, a, b gmat[T], c []T, ldc int) {
+	for i := range m {
+		row := c[i*ldc : i*ldc+n]
+		ao := a.off + i*a.rs
+		for j := range row {
+			var acc T
+			ai, bi := ao, b.off+j*b.cs
+			for range k {
+				acc += a.data[ai] * b.data[bi]
+				ai += a.cs
+				bi += b.rs
+			}
+			row[j] += alpha * acc
+		}
+	}
+}

@@ -1,0 +1,878 @@
+package cpu
+
+import (
+	"math"
+
+	"github.com/goaten/goaten/aten/core"
+	"github.com/goaten/goaten/tensor"
+)
+
+// Kernels of the indexing family. Every op is reduced to a list of element
+// moves between storages ("copy run k from src offset to dst offset", or
+// "combine into dst"), computed from the index values once and then applied
+// by a loop typed on the element size or dtype. Runs are longer than one
+// element whenever the non-indexed trailing dims are contiguous on both
+// sides, so row gathers (index_select on dim 0, embedding) become copies.
+
+// ixMoves lists transfers of run consecutive elements: for each k, from src
+// offset src[k] to dst offset dst[k]. A nil dst (src) list means sequential
+// offsets dstBase + k*run (srcBase + k*run).
+type ixMoves struct {
+	dst, src         []int
+	dstBase, srcBase int
+	run              int
+}
+
+func (m *ixMoves) count() int {
+	if m.dst != nil {
+		return len(m.dst)
+	}
+	return len(m.src)
+}
+
+func (m *ixMoves) at(k int) (d, s int) {
+	if m.dst != nil {
+		d = m.dst[k]
+	} else {
+		d = m.dstBase + k*m.run
+	}
+	if m.src != nil {
+		s = m.src[k]
+	} else {
+		s = m.srcBase + k*m.run
+	}
+	return
+}
+
+// ixCopy applies moves as plain copies between storages of the same dtype.
+func ixCopy(dst, src *tensor.Tensor, mv *ixMoves) {
+	if mv.count() == 0 || mv.run == 0 {
+		return
+	}
+	switch dst.DType().ItemSize() {
+	case 1:
+		ixCopyT(data[uint8](dst), data[uint8](src), mv)
+	case 2:
+		ixCopyT(data[uint16](dst), data[uint16](src), mv)
+	case 4:
+		ixCopyT(data[uint32](dst), data[uint32](src), mv)
+	case 8:
+		ixCopyT(data[uint64](dst), data[uint64](src), mv)
+	}
+}
+
+func ixCopyT[T uint8 | uint16 | uint32 | uint64](d, s []T, mv *ixMoves) {
+	n := mv.count()
+	r := mv.run
+	if r == 1 {
+		switch {
+		case mv.dst == nil:
+			d := d[mv.dstBase : mv.dstBase+n]
+			for k := range d {
+				d[k] = s[mv.src[k]]
+			}
+		case mv.src == nil:
+			s := s[mv.srcBase : mv.srcBase+n]
+			for k, o := range mv.dst {
+				d[o] = s[k]
+			}
+		default:
+			for k, o := range mv.dst {
+				d[o] = s[mv.src[k]]
+			}
+		}
+		return
+	}
+	for k := 0; k < n; k++ {
+		do, so := mv.at(k)
+		copy(d[do:do+r], s[so:so+r])
+	}
+}
+
+// Reduction kinds of scatter-like ops.
+type ixReduce uint8
+
+const (
+	ixAssign ixReduce = iota
+	ixSum
+	ixProd
+	ixMax
+	ixMin
+)
+
+// ixCombine applies moves combining src into dst with the given reduction,
+// element by element in order, rounding to the dtype after every step as
+// PyTorch's scalar loops do (float16/bfloat16 go through float32).
+func ixCombine(dst, src *tensor.Tensor, mv *ixMoves, red ixReduce) {
+	if mv.count() == 0 || mv.run == 0 {
+		return
+	}
+	if red == ixAssign {
+		ixCopy(dst, src, mv)
+		return
+	}
+	switch dst.DType() {
+	case tensor.Bool:
+		ixCombineBool(data[uint8](dst), data[uint8](src), mv, red)
+	case tensor.Uint8:
+		ixCombineT(data[uint8](dst), data[uint8](src), mv, red)
+	case tensor.Int8:
+		ixCombineT(data[int8](dst), data[int8](src), mv, red)
+	case tensor.Int16:
+		ixCombineT(data[int16](dst), data[int16](src), mv, red)
+	case tensor.Int32:
+		ixCombineT(data[int32](dst), data[int32](src), mv, red)
+	case tensor.Int64:
+		ixCombineT(data[int64](dst), data[int64](src), mv, red)
+	case tensor.Float32:
+		ixCombineT(data[float32](dst), data[float32](src), mv, red)
+	case tensor.Float64:
+		ixCombineT(data[float64](dst), data[float64](src), mv, red)
+	case tensor.Float16:
+		ixCombineHalf(data[uint16](dst), data[uint16](src), mv, red, tensor.HalfToFloat32, tensor.Float32ToHalf)
+	case tensor.BFloat16:
+		ixCombineHalf(data[uint16](dst), data[uint16](src), mv, red, tensor.BF16ToFloat32, tensor.Float32ToBF16)
+	}
+}
+
+type ixNum interface {
+	~uint8 | ~int8 | ~int16 | ~int32 | ~int64 | ~float32 | ~float64
+}
+
+func ixCombineT[T ixNum](d, s []T, mv *ixMoves, red ixReduce) {
+	n, r := mv.count(), mv.run
+	for k := 0; k < n; k++ {
+		do, so := mv.at(k)
+		dd := d[do : do+r]
+		ss := s[so : so+r]
+		switch red {
+		case ixSum:
+			for j := range dd {
+				dd[j] += ss[j]
+			}
+		case ixProd:
+			for j := range dd {
+				dd[j] *= ss[j]
+			}
+		case ixMax:
+			for j, v := range ss {
+				// NaN in src wins; NaN in dst stays (v > NaN is false).
+				if v != v || dd[j] < v {
+					dd[j] = v
+				}
+			}
+		case ixMin:
+			for j, v := range ss {
+				if v != v || v < dd[j] {
+					dd[j] = v
+				}
+			}
+		}
+	}
+}
+
+func ixCombineBool(d, s []uint8, mv *ixMoves, red ixReduce) {
+	n, r := mv.count(), mv.run
+	for k := 0; k < n; k++ {
+		do, so := mv.at(k)
+		dd := d[do : do+r]
+		ss := s[so : so+r]
+		for j, v := range ss {
+			switch red {
+			case ixSum, ixMax:
+				dd[j] |= v
+			default:
+				dd[j] &= v
+			}
+		}
+	}
+}
+
+func ixCombineHalf(d, s []uint16, mv *ixMoves, red ixReduce, widen func(uint16) float32, narrow func(float32) uint16) {
+	n, r := mv.count(), mv.run
+	for k := 0; k < n; k++ {
+		do, so := mv.at(k)
+		dd := d[do : do+r]
+		ss := s[so : so+r]
+		for j := range ss {
+			a, b := widen(dd[j]), widen(ss[j])
+			var c float32
+			switch red {
+			case ixSum:
+				c = a + b
+			case ixProd:
+				c = a * b
+			case ixMax:
+				c = a
+				if b != b || a < b {
+					c = b
+				}
+			case ixMin:
+				c = a
+				if b != b || b < a {
+					c = b
+				}
+			}
+			dd[j] = narrow(c)
+		}
+	}
+}
+
+// ixOffsets returns the storage offset of every element of the view
+// (shape, strides, base) in row-major order.
+func ixOffsets(shape, strides []int, base int) []int {
+	n := tensor.Numel(shape)
+	out := make([]int, n)
+	if n == 0 {
+		return out
+	}
+	k := 0
+	newLoop(shape, [][]int{strides}, []int{base}).run(func(offs *[maxArgs]int, m int, inner *[maxArgs]int) {
+		o, st := offs[0], inner[0]
+		for j := 0; j < m; j++ {
+			out[k+j] = o + j*st
+		}
+		k += m
+	})
+	return out
+}
+
+// ixInt64sView loads the elements of an integral or bool view in row-major order.
+func ixInt64sView(t *tensor.Tensor, shape, strides []int) []int64 {
+	n := tensor.Numel(shape)
+	out := make([]int64, n)
+	if n == 0 {
+		return out
+	}
+	s, d := t.Storage(), t.DType()
+	k := 0
+	newLoop(shape, [][]int{strides}, []int{t.StorageOffset()}).run(func(offs *[maxArgs]int, m int, inner *[maxArgs]int) {
+		loadI64(out[k:k+m], s, d, offs[0], inner[0])
+		k += m
+	})
+	return out
+}
+
+// ixInt64s loads an integral or bool tensor's elements in row-major order.
+func ixInt64s(t *tensor.Tensor) []int64 { return ixInt64sView(t, t.Sizes(), t.Strides()) }
+
+// ixNonempty returns a tensor's sizes and strides, with a 0-d tensor seen
+// as 1-d of size 1 (ATen's ensure_nonempty_*).
+func ixNonempty(t *tensor.Tensor) (sizes, strides []int) {
+	if t.Dim() == 0 {
+		return []int{1}, []int{1}
+	}
+	return t.Sizes(), t.Strides()
+}
+
+// ixClone allocates op's output and copies self into it (broadcasting).
+func ixClone(op *tensor.Op, args []any, self *tensor.Tensor) *tensor.Tensor {
+	out := allocMeta(op, args)
+	copyInto(out, self)
+	return out
+}
+
+// ---- gather / scatter ----
+
+// ixScatterIndex turns a gather/scatter index into storage offsets into t
+// (the tensor indexed along dim), checking every value. It also returns the
+// nonempty shape of the index.
+func ixScatterIndex(t *tensor.Tensor, dim int, index *tensor.Tensor) (offs []int, ishape []int) {
+	tSizes, tStrides := ixNonempty(t)
+	ishape, _ = ixNonempty(index)
+	st := append([]int(nil), tStrides[:len(ishape)]...)
+	dimStride := st[dim]
+	st[dim] = 0
+	offs = ixOffsets(ishape, st, t.StorageOffset())
+	size := tSizes[dim]
+	for k, v := range ixInt64s(index) {
+		if v < 0 || v >= int64(size) {
+			tensor.Panicf("index %d is out of bounds for dimension %d with size %d", v, dim, size)
+		}
+		offs[k] += int(v) * dimStride
+	}
+	return offs, ishape
+}
+
+func gatherKernel(op *tensor.Op, args []any) any {
+	out := allocMeta(op, args)
+	self, index := args[0].(*tensor.Tensor), args[2].(*tensor.Tensor)
+	if out.Numel() == 0 {
+		return out
+	}
+	dim := tensor.WrapDim(args[1].(int), self.Dim())
+	src, _ := ixScatterIndex(self, dim, index)
+	ixCopy(out, self, &ixMoves{src: src, run: 1})
+	return out
+}
+
+// ixScatter runs scatter/scatter_add/scatter_reduce: out starts as a copy of
+// self, and src (a tensor shaped like index, or a one-element tensor for
+// scatter.value) is combined into it.
+func ixScatter(op *tensor.Op, args []any, src *tensor.Tensor, constant bool, red ixReduce, mean, includeSelf bool) *tensor.Tensor {
+	self, index := args[0].(*tensor.Tensor), args[2].(*tensor.Tensor)
+	out := ixClone(op, args, self)
+	if index.Numel() == 0 {
+		return out
+	}
+	dim := tensor.WrapDim(args[1].(int), self.Dim())
+	dst, ishape := ixScatterIndex(out, dim, index)
+	mv := &ixMoves{dst: dst, run: 1}
+	if constant {
+		mv.src = ixFillInts(make([]int, len(dst)), src.StorageOffset())
+	} else {
+		_, sStrides := ixNonempty(src)
+		mv.src = ixOffsets(ishape, sStrides[:len(ishape)], src.StorageOffset())
+	}
+	if !includeSelf {
+		id := tensor.FromScalar(ixIdentity(red, out.DType()), out.DType())
+		ixCopy(out, id, &ixMoves{dst: dst, src: make([]int, len(dst)), run: 1})
+	}
+	ixCombine(out, src, mv, red)
+	if mean {
+		ixMeanDivide(out, dst, includeSelf)
+	}
+	return out
+}
+
+func ixFillInts(s []int, v int) []int {
+	for i := range s {
+		s[i] = v
+	}
+	return s
+}
+
+// ixIdentity is the value scatter_reduce with include_self=False starts a
+// scattered-to element from.
+func ixIdentity(red ixReduce, d tensor.DType) tensor.Scalar {
+	switch red {
+	case ixProd:
+		return tensor.Int(1)
+	case ixMax:
+		switch {
+		case d == tensor.Bool:
+			return tensor.BoolScalar(false)
+		case d.IsFloat():
+			return tensor.Float(math.Inf(-1))
+		}
+		return tensor.Int(ixIntLimit(d, false))
+	case ixMin:
+		switch {
+		case d == tensor.Bool:
+			return tensor.BoolScalar(true)
+		case d.IsFloat():
+			return tensor.Float(math.Inf(1))
+		}
+		return tensor.Int(ixIntLimit(d, true))
+	}
+	return tensor.Int(0)
+}
+
+func ixIntLimit(d tensor.DType, hi bool) int64 {
+	switch d {
+	case tensor.Uint8:
+		if hi {
+			return math.MaxUint8
+		}
+		return 0
+	case tensor.Int8:
+		if hi {
+			return math.MaxInt8
+		}
+		return math.MinInt8
+	case tensor.Int16:
+		if hi {
+			return math.MaxInt16
+		}
+		return math.MinInt16
+	case tensor.Int32:
+		if hi {
+			return math.MaxInt32
+		}
+		return math.MinInt32
+	}
+	if hi {
+		return math.MaxInt64
+	}
+	return math.MinInt64
+}
+
+// ixMeanDivide finishes scatter_reduce's "mean": every element is divided by
+// the number of values reduced into it (self counting once when included,
+// and 0 counts taken as 1), with floor division for integers and the count
+// held in out's dtype as PyTorch does.
+func ixMeanDivide(out *tensor.Tensor, dst []int, includeSelf bool) {
+	n := out.Numel()
+	counts := make([]int64, n)
+	if includeSelf {
+		for i := range counts {
+			counts[i] = 1
+		}
+	}
+	for _, o := range dst {
+		counts[o]++
+	}
+	d := out.DType()
+	s := out.Storage()
+	if d.IsFloat() {
+		v := make([]float64, n)
+		loadF64(v, s, d, 0, 1)
+		for i, c := range counts {
+			cf := float64(c)
+			switch d {
+			case tensor.Float16:
+				cf = float64(tensor.HalfToFloat32(tensor.Float32ToHalf(float32(cf))))
+			case tensor.BFloat16:
+				cf = float64(tensor.BF16ToFloat32(tensor.Float32ToBF16(float32(cf))))
+			}
+			if cf == 0 {
+				cf = 1
+			}
+			if d == tensor.Float64 {
+				v[i] /= cf
+			} else {
+				v[i] = float64(float32(v[i]) / float32(cf))
+			}
+		}
+		storeF64(s, d, 0, 1, v)
+		return
+	}
+	v := make([]int64, n)
+	loadI64(v, s, d, 0, 1)
+	for i, c := range counts {
+		c = wrapInt(c, d)
+		if c == 0 {
+			c = 1
+		}
+		q := v[i] / c
+		if v[i]%c != 0 && (v[i] < 0) != (c < 0) {
+			q--
+		}
+		v[i] = q
+	}
+	storeI64(s, d, 0, 1, v)
+}
+
+func scatterSrcKernel(op *tensor.Op, args []any) any {
+	return ixScatter(op, args, args[3].(*tensor.Tensor), false, ixAssign, false, true)
+}
+
+func scatterValueKernel(op *tensor.Op, args []any) any {
+	self := args[0].(*tensor.Tensor)
+	v := tensor.FromScalar(args[3].(tensor.Scalar), self.DType())
+	return ixScatter(op, args, v, true, ixAssign, false, true)
+}
+
+func scatterAddKernel(op *tensor.Op, args []any) any {
+	return ixScatter(op, args, args[3].(*tensor.Tensor), false, ixSum, false, true)
+}
+
+func scatterReduceKernel(op *tensor.Op, args []any) any {
+	var red ixReduce
+	mean := false
+	switch args[4].(string) {
+	case "sum":
+		red = ixSum
+	case "prod":
+		red = ixProd
+	case "mean":
+		red, mean = ixSum, true
+	case "amax":
+		red = ixMax
+	case "amin":
+		red = ixMin
+	}
+	return ixScatter(op, args, args[3].(*tensor.Tensor), false, red, mean, args[5].(bool))
+}
+
+// ---- advanced indexing ----
+
+// ixAdvanced is an advanced-indexing plan over a strided view: per dim
+// either a full slice or an integer index (already broadcast), giving the
+// result shape and, for every result element run, the source offset.
+type ixAdvanced struct {
+	sizes, strides []int
+	offset         int
+	result         []int
+	outer, inner   []int // storage offsets of the non-indexed dims before/after the indexed block
+	boff           []int // storage offset contributed by the indices, per broadcast position
+	run            int   // elements per move (inner dims coalesced when contiguous)
+}
+
+// ixEntry is one integer index on dim dim: its values and shape.
+type ixEntry struct {
+	dim   int
+	shape []int
+	vals  []int64
+}
+
+// ixPlanIndices expands an index list (with bool/uint8 masks and None) over
+// a view with the given sizes/strides/offset into a plan. It returns nil
+// when no index is left (only None and 0-d masks).
+func ixPlanIndices(sizes, strides []int, offset int, indices []*tensor.Tensor) *ixAdvanced {
+	var entries []ixEntry
+	pos := 0
+	for _, ix := range indices {
+		switch {
+		case ix == nil:
+			pos++
+		case ix.DType() == tensor.Int64:
+			entries = append(entries, ixEntry{dim: pos, shape: ix.Sizes(), vals: ixInt64s(ix)})
+			pos++
+		case ix.Dim() == 0:
+			// aten::index drops 0-d masks (expandTensors gives no index for them).
+		default:
+			coords := ixNonzero(ix)
+			cnt := len(coords) / max(ix.Dim(), 1)
+			for j := 0; j < ix.Dim(); j++ {
+				vals := make([]int64, cnt)
+				for r := 0; r < cnt; r++ {
+					vals[r] = coords[r*ix.Dim()+j]
+				}
+				entries = append(entries, ixEntry{dim: pos + j, shape: []int{cnt}, vals: vals})
+			}
+			pos += ix.Dim()
+		}
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	return ixPlan(sizes, strides, offset, entries)
+}
+
+// ixPlan builds the plan for integer index entries (sorted by dim).
+func ixPlan(sizes, strides []int, offset int, entries []ixEntry) *ixAdvanced {
+	shapes := make([][]int, len(sizes))
+	for _, e := range entries {
+		shapes[e.dim] = e.shape
+	}
+	result, bshape, front := core.AdvancedIndexShape(sizes, shapes)
+	p := &ixAdvanced{sizes: sizes, strides: strides, offset: offset, result: result}
+
+	// Offsets of each entry's values at every broadcast position.
+	bn := tensor.Numel(bshape)
+	if bn > tensor.MaxElements || tensor.Numel(result) > tensor.MaxElements {
+		tensor.Panicf("refusing to index with %d broadcast positions into a result of shape %s",
+			bn, tensor.ShapeString(result))
+	}
+	pos := make([][]int, len(entries))
+	for k, e := range entries {
+		es := tensor.ContiguousStrides(e.shape)
+		bst := make([]int, len(bshape))
+		off := len(bshape) - len(e.shape)
+		for i, s := range e.shape {
+			if s != 1 {
+				bst[off+i] = es[i]
+			}
+		}
+		pos[k] = ixOffsets(bshape, bst, 0)
+	}
+	p.boff = make([]int, bn)
+	for b := 0; b < bn; b++ {
+		o := 0
+		for k, e := range entries {
+			v := e.vals[pos[k][b]]
+			size := int64(sizes[e.dim])
+			if v < -size || v >= size {
+				tensor.IndexPanicf("index %d is out of bounds for dimension %d with size %d", v, k, size)
+			}
+			if v < 0 {
+				v += size
+			}
+			o += int(v) * strides[e.dim]
+		}
+		p.boff[b] = o
+	}
+
+	// Non-indexed dims before and after the indexed block.
+	indexed := make([]bool, len(sizes))
+	first, last := len(sizes), -1
+	for _, e := range entries {
+		indexed[e.dim] = true
+		first = min(first, e.dim)
+		last = max(last, e.dim)
+	}
+	var oSz, oSt, iSz, iSt []int
+	for d := range sizes {
+		if indexed[d] {
+			continue
+		}
+		if !front && d < first {
+			oSz, oSt = append(oSz, sizes[d]), append(oSt, strides[d])
+		} else {
+			iSz, iSt = append(iSz, sizes[d]), append(iSt, strides[d])
+		}
+	}
+	p.outer = ixOffsets(oSz, oSt, offset)
+	p.run = 1
+	if ixUnitRun(iSz, iSt) {
+		p.run = tensor.Numel(iSz)
+		p.inner = []int{0}
+	} else {
+		p.inner = ixOffsets(iSz, iSt, 0)
+	}
+	return p
+}
+
+// ixUnitRun reports whether a view of sizes/strides is one contiguous run.
+func ixUnitRun(sizes, strides []int) bool {
+	exp := 1
+	for i := len(sizes) - 1; i >= 0; i-- {
+		if sizes[i] == 1 {
+			continue
+		}
+		if strides[i] != exp {
+			return false
+		}
+		exp *= sizes[i]
+	}
+	return true
+}
+
+// offsets lists the storage offset of every run of the result in row-major
+// order: outer × broadcast × inner.
+func (p *ixAdvanced) offsets() []int {
+	if tensor.Numel(p.result) == 0 || p.run == 0 {
+		return nil
+	}
+	out := make([]int, 0, len(p.outer)*len(p.boff)*len(p.inner))
+	for _, o := range p.outer {
+		for _, b := range p.boff {
+			ob := o + b
+			for _, i := range p.inner {
+				out = append(out, ob+i)
+			}
+		}
+	}
+	return out
+}
+
+// ixNonzero returns the row-major coordinates of the non-zero elements of
+// t, flattened (t.Dim() numbers per element).
+func ixNonzero(t *tensor.Tensor) []int64 {
+	n := t.Numel()
+	rank := t.Dim()
+	var coords []int64
+	if n == 0 {
+		return coords
+	}
+	nz := ixNonzeroFlags(t)
+	cnt := 0
+	for _, f := range nz {
+		if f {
+			cnt++
+		}
+	}
+	coords = make([]int64, 0, cnt*rank)
+	sizes := t.Sizes()
+	idx := make([]int64, rank)
+	for k := 0; k < n; k++ {
+		if nz[k] {
+			coords = append(coords, idx...)
+		}
+		for d := rank - 1; d >= 0; d-- {
+			idx[d]++
+			if idx[d] < int64(sizes[d]) {
+				break
+			}
+			idx[d] = 0
+		}
+	}
+	return coords
+}
+
+// ixNonzeroFlags reports, in row-major order, which elements are non-zero
+// (NaN is non-zero, -0.0 is zero).
+func ixNonzeroFlags(t *tensor.Tensor) []bool {
+	n := t.Numel()
+	out := make([]bool, n)
+	if n == 0 {
+		return out
+	}
+	s, d := t.Storage(), t.DType()
+	k := 0
+	var fb [blockLen]float64
+	var ib [blockLen]int64
+	newLoop(t.Sizes(), [][]int{t.Strides()}, []int{t.StorageOffset()}).run(func(offs *[maxArgs]int, m int, inner *[maxArgs]int) {
+		o, st := offs[0], inner[0]
+		for m > 0 {
+			c := min(m, blockLen)
+			if d.IsFloat() {
+				loadF64(fb[:c], s, d, o, st)
+				for j, v := range fb[:c] {
+					out[k+j] = v != 0
+				}
+			} else {
+				loadI64(ib[:c], s, d, o, st)
+				for j, v := range ib[:c] {
+					out[k+j] = v != 0
+				}
+			}
+			k += c
+			m -= c
+			o += c * st
+		}
+	})
+	return out
+}
+
+func indexKernel(op *tensor.Op, args []any) any {
+	self := args[0].(*tensor.Tensor)
+	indices := args[1].([]*tensor.Tensor)
+	core.CheckIndices(self, indices)
+	p := ixPlanIndices(self.Sizes(), self.Strides(), self.StorageOffset(), indices)
+	if p == nil {
+		// Only None and 0-d masks: PyTorch 1.13 asserts; we return a copy.
+		out := tensor.Empty(self.DType(), self.Sizes()...)
+		copyInto(out, self)
+		return out
+	}
+	out := tensor.Empty(self.DType(), p.result...)
+	ixCopy(out, self, &ixMoves{src: p.offsets(), run: p.run})
+	return out
+}
+
+// ixFillIndices handles a 0-d mask in index_put's masked_fill shortcut: a
+// true mask selects the whole tensor (an empty index list), a false one
+// nothing (nil). Other masks are returned as they are.
+func ixFillIndices(indices []*tensor.Tensor) []*tensor.Tensor {
+	for _, ix := range indices {
+		if ix != nil && ix.Dim() == 0 {
+			if ixInt64s(ix)[0] != 0 {
+				return []*tensor.Tensor{}
+			}
+			return nil
+		}
+	}
+	return indices
+}
+
+func indexPutKernel(op *tensor.Op, args []any) any {
+	self := args[0].(*tensor.Tensor)
+	indices := args[1].([]*tensor.Tensor)
+	values := args[2].(*tensor.Tensor)
+	accumulate := args[3].(bool)
+	out := ixClone(op, args, self)
+	red := ixAssign
+	if accumulate {
+		red = ixSum
+	}
+	if core.IndexPutFillPath(indices, values, accumulate) {
+		// PyTorch's masked_fill shortcut: the value is cast to self's dtype.
+		v := tensor.Empty(self.DType())
+		copyInto(v, tensor.NewMeta(nil, nil, values.StorageOffset(), values.DType(), tensor.CPU).WithRaw(values.Raw()))
+		indices = ixFillIndices(indices)
+		if indices == nil {
+			return out
+		}
+		values = v
+	}
+	p := ixPlanIndices(out.Sizes(), out.Strides(), out.StorageOffset(), indices)
+	if p == nil {
+		// Only None and 0-d masks: the whole tensor.
+		core.IndexPutValueCheck(values, out.Sizes())
+		v := tensor.Empty(values.DType(), out.Sizes()...)
+		copyInto(v, values)
+		ixCombine(out, v, &ixMoves{dst: []int{0}, run: out.Numel()}, red)
+		return out
+	}
+	core.IndexPutValueCheck(values, p.result)
+	dst := p.offsets()
+	if len(dst) == 0 {
+		return out
+	}
+	v := tensor.Empty(values.DType(), p.result...)
+	copyInto(v, values)
+	ixCombine(out, v, &ixMoves{dst: dst, run: p.run}, red)
+	return out
+}
+
+func indexSelectKernel(op *tensor.Op, args []any) any {
+	out := allocMeta(op, args)
+	self, index := args[0].(*tensor.Tensor), args[2].(*tensor.Tensor)
+	dim := tensor.WrapDim(args[1].(int), self.Dim())
+	idx := ixInt64s(index)
+	if self.Dim() == 0 {
+		for _, v := range idx {
+			if v != 0 {
+				tensor.IndexPanicf("index out of range in self")
+			}
+		}
+		copyInto(out, self)
+		return out
+	}
+	if len(idx) == 0 {
+		return out
+	}
+	size := self.Size(dim)
+	for _, v := range idx {
+		if v < 0 || v >= int64(size) {
+			if self.Dim() > 1 && dim == 1 {
+				tensor.Panicf("INDICES element is out of DATA bounds, id=%d axis_dim=%d", v, size)
+			}
+			tensor.IndexPanicf("index out of range in self")
+		}
+	}
+	e := ixEntry{dim: dim, shape: []int{len(idx)}, vals: idx}
+	p := ixPlan(self.Sizes(), self.Strides(), self.StorageOffset(), []ixEntry{e})
+	ixCopy(out, self, &ixMoves{src: p.offsets(), run: p.run})
+	return out
+}
+
+func maskedScatterKernel(op *tensor.Op, args []any) any {
+	self, mask, source := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor), args[2].(*tensor.Tensor)
+	out := ixClone(op, args, self)
+	if out.Numel() == 0 {
+		return out
+	}
+	m := ixInt64sView(mask, out.Sizes(), tensor.BroadcastStrides(mask, out.Sizes()))
+	isBool := mask.DType() == tensor.Bool
+	src := contiguous(source)
+	n := src.Numel()
+	var dst, so []int
+	c := 0
+	for k, v := range m {
+		if !isBool && v != 0 && v != 1 {
+			tensor.Panicf("Mask tensor can take 0 and 1 values only")
+		}
+		if v != 0 {
+			if c >= n {
+				tensor.Panicf("Number of elements of source < number of ones in mask")
+			}
+			dst = append(dst, k)
+			so = append(so, src.StorageOffset()+c)
+			c++
+		}
+	}
+	ixCopy(out, src, &ixMoves{dst: dst, src: so, run: 1})
+	return out
+}
+
+func nonzeroKernel(op *tensor.Op, args []any) any {
+	self := args[0].(*tensor.Tensor)
+	rank := self.Dim()
+	if rank == 0 {
+		cnt := 0
+		if ixNonzeroFlags(self)[0] {
+			cnt = 1
+		}
+		return tensor.Empty(tensor.Int64, cnt, 0)
+	}
+	coords := ixNonzero(self)
+	out := tensor.Empty(tensor.Int64, len(coords)/rank, rank)
+	copy(data[int64](out), coords)
+	return out
+}
+
+func init() {
+	impl("aten::gather.default", gatherKernel)
+	impl("aten::scatter.src", scatterSrcKernel)
+	impl("aten::scatter.value", scatterValueKernel)
+	impl("aten::scatter_add.default", scatterAddKernel)
+	impl("aten::scatter_reduce.two", scatterReduceKernel)
+	impl("aten::index.Tensor", indexKernel)
+	impl("aten::index_put.default", indexPutKernel)
+	impl("aten::index_select.default", indexSelectKernel)
+	impl("aten::masked_scatter.default", maskedScatterKernel)
+	impl("aten::nonzero.default", nonzeroKernel)
+}

@@ -1,0 +1,210 @@
+package cpu_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	_ "github.com/goaten/goaten/device/cpu"
+	"github.com/goaten/goaten/internal/golden"
+	"github.com/goaten/goaten/tensor"
+)
+
+func f32(shape []int, v ...float32) *tensor.Tensor { return tensor.FromSlice(v, shape...) }
+
+func randF64(r *rand.Rand, shape ...int) *tensor.Tensor {
+	v := make([]float64, tensor.Numel(shape))
+	for i := range v {
+		v[i] = r.NormFloat64()
+	}
+	return tensor.FromSlice(v, shape...)
+}
+
+// TestLinalgBadInputs checks PyTorch's messages for misuse of the linalg ops.
+func TestLinalgBadInputs(t *testing.T) {
+	a23 := f32([]int{2, 3}, 1, 2, 3, 4, 5, 6)
+	a45 := tensor.Empty(tensor.Float32, 4, 5)
+	x := tensor.Empty(tensor.Float32, 1, 2, 5, 5)
+	w := tensor.Empty(tensor.Float32, 3, 2, 3, 3)
+	cases := []struct {
+		op     string
+		args   []any
+		kwargs map[string]any
+		kind   tensor.ErrorKind
+		want   string
+	}{
+		{"aten::mm.default", []any{a23, a45}, nil, tensor.RuntimeError, "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)"},
+		{"aten::mm.default", []any{tensor.Empty(tensor.Float32, 3), a45}, nil, tensor.RuntimeError, "self must be a matrix"},
+		{"aten::mm.default", []any{a23, tensor.Empty(tensor.Float64, 3, 4)}, nil, tensor.RuntimeError, "expected scalar type Float but found Double"},
+		{"aten::mm.default", []any{tensor.Empty(tensor.Bool, 2, 3), tensor.Empty(tensor.Bool, 3, 2)}, nil, tensor.RuntimeError, `"addmm_impl_cpu_" not implemented for 'Bool'`},
+		{"aten::bmm.default", []any{tensor.Empty(tensor.Float32, 2, 3, 4), tensor.Empty(tensor.Float32, 3, 4, 5)}, nil, tensor.RuntimeError,
+			"Expected size for first two dimensions of batch2 tensor to be: [2, 4] but got: [3, 4]."},
+		{"aten::bmm.default", []any{a23, a45}, nil, tensor.RuntimeError, "batch1 must be a 3D tensor"},
+		{"aten::addmm.default", []any{tensor.Empty(tensor.Float32, 5), a23, tensor.Empty(tensor.Float32, 3, 4)}, nil, tensor.RuntimeError,
+			"The expanded size of the tensor (4) must match the existing size (5) at non-singleton dimension 1.  Target sizes: [2, 4].  Tensor sizes: [5]"},
+		{"aten::addmm.default", []any{tensor.Empty(tensor.Float64, 2, 4), a23, tensor.Empty(tensor.Float32, 3, 4)}, nil, tensor.RuntimeError, "self and mat2 must have the same dtype"},
+		{"aten::addmm.default", []any{tensor.Empty(tensor.Int64, 2, 4), tensor.Empty(tensor.Int64, 2, 3), tensor.Empty(tensor.Int64, 3, 4)},
+			map[string]any{"beta": math.NaN()}, tensor.RuntimeError, "value cannot be converted to type int64_t without overflow"},
+		{"aten::convolution.default", []any{x, tensor.Empty(tensor.Float32, 3, 2, 2, 3, 3), nil, []int{1, 1}, []int{0}, []int{1}, false, []int{0}, 1}, nil, tensor.RuntimeError,
+			"expected stride to be a single integer value or a list of 3 values to match the convolution dimensions, but got stride=[1, 1]"},
+		{"aten::convolution.default", []any{x, w, nil, []int{1}, []int{0}, []int{1}, false, []int{0}, 2}, nil, tensor.RuntimeError,
+			"Given groups=2, expected weight to be divisible by 2 at dimension 0, but got weight of size [[3, 2, 3, 3]] instead"},
+		{"aten::convolution.default", []any{tensor.Empty(tensor.Float32, 1, 3, 5, 5), w, nil, []int{1}, []int{0}, []int{1}, false, []int{0}, 1}, nil, tensor.RuntimeError,
+			"Given groups=1, weight of size [3, 2, 3, 3], expected input[1, 3, 5, 5] to have 2 channels, but got 3 channels instead"},
+		{"aten::convolution.default", []any{tensor.Empty(tensor.Float32, 1, 2, 2, 2), w, nil, []int{1}, []int{0}, []int{1}, false, []int{0}, 1}, nil, tensor.RuntimeError,
+			"Calculated padded input size per channel: (2 x 2). Kernel size: (3 x 3). Kernel size can't be greater than actual input size"},
+		{"aten::convolution.default", []any{x, tensor.Empty(tensor.Float32, 2, 3, 3, 3), nil, []int{1}, []int{0}, []int{1}, true, []int{1}, 1}, nil, tensor.RuntimeError,
+			"output padding must be smaller than either stride or dilation, but got output_padding_height: 1 output_padding_width: 1 stride_height: 1 stride_width: 1 dilation_height: 1 dilation_width: 1"},
+		{"aten::convolution.default", []any{x, tensor.Empty(tensor.Float64, 3, 2, 3, 3), nil, []int{1}, []int{0}, []int{1}, false, []int{0}, 1}, nil, tensor.RuntimeError,
+			"expected scalar type Float but found Double"},
+		{"aten::convolution_backward.default", []any{tensor.Empty(tensor.Float32, 1, 3, 2, 3), x, w, []int{3}, []int{1}, []int{0}, []int{1}, false, []int{0}, 1, []bool{true, true, true}}, nil,
+			tensor.RuntimeError, "Expected a tensor of dimension 4 and tensor.size[2] == 3 but got: dimension 4 and tensor.size[2] = 2"},
+		{"aten::_cdist_forward.default", []any{tensor.Empty(tensor.Float32, 3, 2), tensor.Empty(tensor.Float32, 4, 3), 2.0, nil}, nil, tensor.RuntimeError,
+			"X1 and X2 must have the same number of columns. X1: 2 X2: 3"},
+		{"aten::_cdist_forward.default", []any{tensor.Empty(tensor.Float32, 3, 2), tensor.Empty(tensor.Float32, 4, 2), -1.0, nil}, nil, tensor.RuntimeError,
+			"cdist only supports non-negative p values"},
+		{"aten::_cdist_forward.default", []any{tensor.Empty(tensor.Int64, 3, 2), tensor.Empty(tensor.Float32, 4, 2), 2.0, nil}, nil, tensor.RuntimeError,
+			"cdist only supports floating-point dtypes, X1 got: Long"},
+		{"aten::_pdist_forward.default", []any{tensor.Empty(tensor.Float32, 4), 2.0}, nil, tensor.IndexError,
+			"Dimension out of range (expected to be in range of [-1, 0], but got 1)"},
+		{"aten::col2im.default", []any{tensor.Empty(tensor.Float32, 1, 5, 4), []int{3, 3}, []int{2, 2}, []int{1, 1}, []int{0, 0}, []int{1, 1}}, nil, tensor.RuntimeError,
+			"Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got input.size(1)=5 and kernel_size=(2, 2)."},
+		{"aten::col2im.default", []any{tensor.Empty(tensor.Int64, 1, 4, 4), []int{3, 3}, []int{2, 2}, []int{1, 1}, []int{0, 0}, []int{1, 1}}, nil, tensor.RuntimeError,
+			`"col2im_out_cpu" not implemented for 'Long'`},
+		{"aten::_fft_r2c.default", []any{tensor.Empty(tensor.Float32, 8), []int{0}, 0, true}, nil, tensor.NotImplementedError, `aten::_fft_r2c has no lowering on device "cpu" and no decomposition`},
+	}
+	for _, c := range cases {
+		_, err := tensor.CallErr(c.op, c.args, c.kwargs)
+		e, ok := tensor.AsError(err)
+		if !ok {
+			t.Errorf("%s: want error %q, got %v", c.op, c.want, err)
+			continue
+		}
+		if e.Kind != c.kind || !strings.Contains(e.Msg, c.want) {
+			t.Errorf("%s: want %s %q, got %s %q", c.op, c.kind, c.want, e.Kind, e.Msg)
+		}
+	}
+}
+
+var linalgOps = map[string]bool{
+	"aten::mm.default": true, "aten::bmm.default": true, "aten::addmm.default": true,
+	"aten::convolution.default": true, "aten::convolution_backward.default": true,
+	"aten::_cdist_forward.default": true, "aten::_pdist_forward.default": true, "aten::col2im.default": true,
+}
+
+// TestLinalgGoldenErrors replays the recorded PyTorch errors of the linalg
+// ops and expects the same exception kind and message.
+func TestLinalgGoldenErrors(t *testing.T) {
+	path := filepath.Join("..", "..", "testdata", "golden", "errors.jsonl.gz")
+	if d := os.Getenv("GOLDEN_DIR"); d != "" {
+		path = filepath.Join(d, "errors.jsonl")
+	}
+	recs, err := golden.Load(path)
+	if err != nil {
+		t.Skip(err)
+	}
+	n := 0
+	for _, r := range recs {
+		if !linalgOps[r.Op] {
+			continue
+		}
+		n++
+		op := tensor.MustOp(r.Op)
+		args, kw, err := golden.Args(op, r, tensor.CPU)
+		if err != nil {
+			t.Errorf("%s (%s): decoding: %v", r.Op, r.Source, err)
+			continue
+		}
+		_, err = tensor.CallErr(r.Op, args, kw)
+		e, ok := tensor.AsError(err)
+		switch {
+		case !ok:
+			t.Errorf("%s (%s): want %s %q, got %v", r.Op, r.Source, r.ErrorType, r.ErrorMessage, err)
+		case e.Kind.String() != r.ErrorType || e.Msg != r.ErrorMessage:
+			t.Errorf("%s (%s): want %s %q,\n\tgot %s %q", r.Op, r.Source, r.ErrorType, r.ErrorMessage, e.Kind, e.Msg)
+		}
+	}
+	t.Logf("%d linalg error records replayed", n)
+}
+
+func TestMMValues(t *testing.T) {
+	a := tensor.FromSlice([]int8{100, 2, 3, 4}, 2, 2)
+	b := tensor.FromSlice([]int8{2, 1, 1, 1}, 2, 2)
+	got := tensor.Call("aten::mm.default", a, b).(*tensor.Tensor)
+	// int8 arithmetic wraps: 100·2 + 2·1 = 202 → -54.
+	if want := []int64{-54, 102, 10, 7}; fmt.Sprint(got.Int64s()) != fmt.Sprint(want) {
+		t.Errorf("int8 mm: got %v, want %v", got.Int64s(), want)
+	}
+	// beta = 0 ignores NaN in self; self broadcasts.
+	self := tensor.FromSlice([]float64{math.NaN()}, 1)
+	x := tensor.FromSlice([]float64{1, 2, 3, 4}, 2, 2)
+	got = tensor.CallKw("aten::addmm.default", []any{self, x, x}, map[string]any{"beta": 0}).(*tensor.Tensor)
+	if want := []float64{7, 10, 15, 22}; fmt.Sprint(got.Float64s()) != fmt.Sprint(want) {
+		t.Errorf("addmm beta=0: got %v, want %v", got.Float64s(), want)
+	}
+}
+
+// naiveMM is the reference product in float64.
+func naiveMM(a, b *tensor.Tensor) []float64 {
+	n, k, p := a.Size(0), a.Size(1), b.Size(1)
+	out := make([]float64, n*p)
+	for i := range n {
+		for j := range p {
+			var s float64
+			for l := range k {
+				s += a.At(i, l).Float64() * b.At(l, j).Float64()
+			}
+			out[i*p+j] = s
+		}
+	}
+	return out
+}
+
+// TestGEMMBlocked compares the blocked and parallel GEMM paths with a naive
+// product over sizes around the block edges and transposed operands.
+func TestGEMMBlocked(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, s := range [][3]int{{1, 1, 1}, {5, 7, 3}, {33, 65, 17}, {130, 300, 9}, {129, 257, 131}, {64, 1, 64}, {1, 513, 2050}} {
+		n, k, p := s[0], s[1], s[2]
+		a, b := randF64(r, n, k), randF64(r, p, k)
+		bt := transpose(b)
+		got := tensor.Call("aten::mm.default", a, bt).(*tensor.Tensor).Float64s()
+		want := naiveMM(a, bt)
+		for i := range want {
+			if math.Abs(got[i]-want[i]) > 1e-9*(1+math.Abs(want[i])) {
+				t.Fatalf("%v: element %d: got %v, want %v", s, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+func transpose(t *tensor.Tensor) *tensor.Tensor {
+	return tensor.NewMeta([]int{t.Size(1), t.Size(0)}, []int{t.Stride(1), t.Stride(0)}, t.StorageOffset(), t.DType(), t.Device()).WithRaw(t.Raw())
+}
+
+func BenchmarkMM(b *testing.B) {
+	for _, n := range []int{64, 256, 512} {
+		for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64} {
+			r := rand.New(rand.NewPCG(3, 4))
+			x := randF64(r, n, n)
+			if dt == tensor.Float32 {
+				v := make([]float32, n*n)
+				for i, f := range x.Float64s() {
+					v[i] = float32(f)
+				}
+				x = tensor.FromSlice(v, n, n)
+			}
+			b.Run(fmt.Sprintf("cpu/mm/%s/%d", dt, n), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					tensor.Call("aten::mm.default", x, x)
+				}
+				b.ReportMetric(2*float64(n*n*n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
+}

@@ -1,0 +1,238 @@
+package cpu_test
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	_ "github.com/goaten/goaten/device/cpu"
+	"github.com/goaten/goaten/tensor"
+)
+
+func arange(n int, shape ...int) *tensor.Tensor {
+	v := make([]float32, n)
+	for i := range v {
+		v[i] = float32(i)
+	}
+	return tensor.FromSlice(v, shape...)
+}
+
+func call(t *testing.T, name string, args ...any) any {
+	t.Helper()
+	res, err := tensor.CallErr(name, args, nil)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return res
+}
+
+func callT(t *testing.T, name string, args ...any) *tensor.Tensor {
+	t.Helper()
+	return call(t, name, args...).(*tensor.Tensor)
+}
+
+func TestMovementBadInputs(t *testing.T) {
+	x23 := func() *tensor.Tensor { return arange(6, 2, 3) }
+	transposed := func() *tensor.Tensor {
+		return tensor.Call("aten::permute.default", x23(), []int{1, 0}).(*tensor.Tensor)
+	}
+	scalar := func() *tensor.Tensor { return tensor.FromScalar(tensor.Float(1), tensor.Float32) }
+	cases := []struct {
+		name   string
+		op     string
+		args   func() []any
+		kwargs map[string]any
+		kind   tensor.ErrorKind
+		want   string
+	}{
+		{"view numel mismatch", "aten::view.default", func() []any { return []any{x23(), []int{4, 2}} }, nil,
+			tensor.RuntimeError, "shape '[4, 2]' is invalid for input of size 6"},
+		{"view two -1", "aten::view.default", func() []any { return []any{x23(), []int{-1, -1}} }, nil,
+			tensor.RuntimeError, "only one dimension can be inferred"},
+		{"view of transposed", "aten::view.default", func() []any { return []any{transposed(), []int{6}} }, nil,
+			tensor.RuntimeError, "view size is not compatible with input tensor's size and stride"},
+		{"view ambiguous -1", "aten::view.default", func() []any { return []any{tensor.Empty(tensor.Float32, 0, 5), []int{0, -1}} }, nil,
+			tensor.RuntimeError, "unspecified dimension size -1 can be any value and is ambiguous"},
+		{"expand smaller", "aten::expand.default", func() []any { return []any{arange(3, 3), []int{2}} }, nil,
+			tensor.RuntimeError, "The expanded size of the tensor (2) must match the existing size (3) at non-singleton dimension 0.  Target sizes: [2].  Tensor sizes: [3]"},
+		{"expand too few sizes", "aten::expand.default", func() []any { return []any{x23(), []int{3}} }, nil,
+			tensor.RuntimeError, "expand(torch.FloatTensor{[2, 3]}, size=[3]): the number of sizes provided (1) must be greater or equal"},
+		{"expand -1 leading", "aten::expand.default", func() []any { return []any{arange(3, 3), []int{-1, 3}} }, nil,
+			tensor.RuntimeError, "isn't allowed in a leading, non-existing dimension 0"},
+		{"select index", "aten::select.int", func() []any { return []any{x23(), -1, 3} }, nil,
+			tensor.IndexError, "select(): index 3 out of range for tensor of size [2, 3] at dimension 1"},
+		{"select 0-d", "aten::select.int", func() []any { return []any{scalar(), 0, 0} }, nil,
+			tensor.IndexError, "select() cannot be applied to a 0-dim tensor."},
+		{"slice step", "aten::slice.Tensor", func() []any { return []any{x23(), 1, 0, 3, 0} }, nil,
+			tensor.RuntimeError, "slice step must be positive"},
+		{"unsqueeze dim", "aten::unsqueeze.default", func() []any { return []any{x23(), 3} }, nil,
+			tensor.IndexError, "Dimension out of range (expected to be in range of [-3, 2], but got 3)"},
+		{"permute duplicate", "aten::permute.default", func() []any { return []any{arange(24, 2, 3, 4), []int{0, 2, -1}} }, nil,
+			tensor.RuntimeError, "permute(): duplicate dims are not allowed."},
+		{"diagonal same dims", "aten::diagonal.default", func() []any { return []any{x23(), 0, 1, -1} }, nil,
+			tensor.RuntimeError, "diagonal dimensions cannot be identical 1, -1"},
+		{"as_strided out of storage", "aten::as_strided.default", func() []any { return []any{arange(6, 6), []int{10}, []int{1}} }, nil,
+			tensor.RuntimeError, "setStorage: sizes [10], strides [1], storage offset 0, and itemsize 4 requiring a storage size of 40 are out of bounds for storage of size 24"},
+		{"as_strided negative offset", "aten::as_strided.default", func() []any { return []any{arange(6, 6), []int{2}, []int{1}, -1} }, nil,
+			tensor.RuntimeError, "Tensor: invalid storage offset -1"},
+		{"split sizes sum", "aten::split_with_sizes.default", func() []any { return []any{arange(10, 5, 2), []int{2, 2}} }, nil,
+			tensor.RuntimeError, "split_with_sizes expects split_sizes to sum exactly to 5 (input tensor's size at dimension 0), but got split_sizes=[2, 2]"},
+		{"cat dims", "aten::cat.default", func() []any { return []any{[]*tensor.Tensor{x23(), arange(9, 3, 3)}, 1} }, nil,
+			tensor.RuntimeError, "Sizes of tensors must match except in dimension 1. Expected size 2 but got size 3 for tensor number 1 in the list."},
+		{"cat 0-d", "aten::cat.default", func() []any { return []any{[]*tensor.Tensor{scalar(), scalar()}, 0} }, nil,
+			tensor.RuntimeError, "zero-dimensional tensor (at position 0) cannot be concatenated"},
+		{"cat empty list", "aten::cat.default", func() []any { return []any{[]*tensor.Tensor{}, 0} }, nil,
+			tensor.RuntimeError, "torch.cat(): expected a non-empty list of Tensors"},
+		{"flip repeated dim", "aten::flip.default", func() []any { return []any{x23(), []int{0, -2}} }, nil,
+			tensor.RuntimeError, "dim 0 appears multiple times in the list of dims"},
+		{"repeat too few", "aten::repeat.default", func() []any { return []any{x23(), []int{2}} }, nil,
+			tensor.RuntimeError, "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor"},
+		{"repeat negative", "aten::repeat.default", func() []any { return []any{x23(), []int{1, -1}} }, nil,
+			tensor.RuntimeError, "Trying to create tensor with negative dimension -3: [2, -3]"},
+		{"pad odd", "aten::constant_pad_nd.default", func() []any { return []any{x23(), []int{1}} }, nil,
+			tensor.RuntimeError, "Length of pad must be even but instead it equals 1"},
+		{"reflection pad too big", "aten::reflection_pad1d.default", func() []any { return []any{x23(), []int{3, 0}} }, nil,
+			tensor.RuntimeError, "Argument #4: Padding size should be less than the corresponding input dimension, but got: padding (3, 0) at dimension 1 of input [2, 3]"},
+		{"reflection pad int", "aten::reflection_pad1d.default", func() []any {
+			return []any{tensor.FromSlice([]int64{1, 2, 3, 4}, 2, 2), []int{1, 1}}
+		}, nil, tensor.RuntimeError, "\"reflection_pad1d\" not implemented for 'Long'"},
+		{"replication pad length", "aten::replication_pad2d.default", func() []any { return []any{arange(9, 1, 3, 3), []int{1, 1}} }, nil,
+			tensor.RuntimeError, "padding size is expected to be 4"},
+		{"scatter shape", "aten::select_scatter.default", func() []any { return []any{x23(), arange(2, 2), 0, 0} }, nil,
+			tensor.RuntimeError, "expected src to have a size equal to the slice of self. src size = [2], slice size = [3]"},
+		{"copy not broadcastable", "aten::copy.default", func() []any { return []any{x23(), arange(4, 4)} }, nil,
+			tensor.RuntimeError, "The expanded size of the tensor (3) must match the existing size (4) at non-singleton dimension 1"},
+		{"arange zero step", "aten::arange.start_step", func() []any { return []any{0, 10, 0} }, nil,
+			tensor.RuntimeError, "step must be nonzero"},
+		{"arange sign", "aten::arange.start_step", func() []any { return []any{10, 0, 2} }, nil,
+			tensor.RuntimeError, "upper bound and larger bound inconsistent with step sign"},
+		{"arange int step truncates to 0", "aten::arange.start_step", func() []any { return []any{0, 1, 0.3} },
+			map[string]any{"dtype": tensor.Int64}, tensor.RuntimeError, "step must be nonzero"},
+		{"full negative size", "aten::full.default", func() []any { return []any{[]int{-1, 2}, 1.0} }, nil,
+			tensor.RuntimeError, "Trying to create tensor with negative dimension -1: [-1, 2]"},
+		{"full overflow", "aten::full.default", func() []any { return []any{[]int{2}, 300} },
+			map[string]any{"dtype": tensor.Int8}, tensor.RuntimeError, "value cannot be converted to type int8_t without overflow"},
+		{"empty_strided dims", "aten::empty_strided.default", func() []any { return []any{[]int{2, 3}, []int{1}} }, nil,
+			tensor.RuntimeError, "dimensionality of sizes (2) must match dimensionality of strides (1)"},
+		{"resize negative", "aten::resize_.default", func() []any { return []any{x23(), []int{-1}} }, nil,
+			tensor.RuntimeError, "numel: integer multiplication overflow"},
+		{"clone channels_last rank", "aten::clone.default", func() []any { return []any{x23()} },
+			map[string]any{"memory_format": tensor.ChannelsLast}, tensor.RuntimeError, "required rank 4 tensor to use channels_last format"},
+		{"sym_size 0-d", "aten::sym_size.int", func() []any { return []any{tensor.FromScalar(tensor.Float(1), tensor.Float32), 0} }, nil,
+			tensor.IndexError, "dimension specified as 0 but tensor has no dimensions"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := tensor.CallErr(c.op, c.args(), c.kwargs)
+			if err == nil {
+				t.Fatalf("%s: no error, want %q", c.op, c.want)
+			}
+			e, ok := tensor.AsError(err)
+			if !ok {
+				t.Fatalf("%s: error %T is not a *tensor.Error", c.op, err)
+			}
+			if !strings.Contains(e.Msg, c.want) {
+				t.Errorf("%s: message %q does not contain %q", c.op, e.Msg, c.want)
+			}
+			if e.Kind != c.kind {
+				t.Errorf("%s: kind %v, want %v", c.op, e.Kind, c.kind)
+			}
+		})
+	}
+}
+
+func TestViewsAliasAndStrides(t *testing.T) {
+	x := arange(24, 2, 3, 4)
+	cases := []struct {
+		name    string
+		got     *tensor.Tensor
+		sizes   []int
+		strides []int
+		offset  int
+	}{
+		{"permute", callT(t, "aten::permute.default", x, []int{2, 0, 1}), []int{4, 2, 3}, []int{1, 12, 4}, 0},
+		{"view -1", callT(t, "aten::view.default", x, []int{6, -1}), []int{6, 4}, []int{4, 1}, 0},
+		{"expand new dims", callT(t, "aten::expand.default", arange(3, 3, 1), []int{2, -1, 5}), []int{2, 3, 5}, []int{0, 1, 0}, 0},
+		{"slice step", callT(t, "aten::slice.Tensor", x, 2, 1, nil, 2), []int{2, 3, 2}, []int{12, 4, 2}, 1},
+		{"slice negative", callT(t, "aten::slice.Tensor", x, 1, -2, 100, 1), []int{2, 2, 4}, []int{12, 4, 1}, 4},
+		{"select negative", callT(t, "aten::select.int", x, -2, -1), []int{2, 4}, []int{12, 1}, 8},
+		{"diagonal offset", callT(t, "aten::diagonal.default", x, 1, 1, 2), []int{2, 3}, []int{12, 5}, 1},
+		{"diagonal negative", callT(t, "aten::diagonal.default", x, -1, 2, 1), []int{2, 3}, []int{12, 5}, 1},
+		{"unsqueeze", callT(t, "aten::unsqueeze.default", x, 1), []int{2, 1, 3, 4}, []int{12, 12, 4, 1}, 0},
+		{"squeeze non-1", callT(t, "aten::squeeze.dim", x, 1), []int{2, 3, 4}, []int{12, 4, 1}, 0},
+		{"squeeze dims", callT(t, "aten::squeeze.dims", arange(3, 1, 3, 1), []int{0, 2}), []int{3}, []int{1}, 0},
+		{"as_strided", callT(t, "aten::as_strided.default", x, []int{2, 2}, []int{1, 2}, 3), []int{2, 2}, []int{1, 2}, 3},
+	}
+	for _, c := range cases {
+		if !reflect.DeepEqual(c.got.Sizes(), c.sizes) || !reflect.DeepEqual(c.got.Strides(), c.strides) || c.got.StorageOffset() != c.offset {
+			t.Errorf("%s: got %v %v +%d, want %v %v +%d", c.name, c.got.Sizes(), c.got.Strides(), c.got.StorageOffset(), c.sizes, c.strides, c.offset)
+		}
+		if c.name != "expand new dims" && c.name != "squeeze dims" && c.got.Storage() != x.Storage() {
+			t.Errorf("%s: does not alias its input", c.name)
+		}
+	}
+	// A write through a view is seen by the base.
+	v := callT(t, "aten::select.int", x, 0, 1)
+	v.SetAt(tensor.Float(-7), 0, 0)
+	if got := x.At(1, 0, 0).Float64(); got != -7 {
+		t.Errorf("write through select: base sees %v", got)
+	}
+	parts := call(t, "aten::split_with_sizes.default", x, []int{1, 3, 0}, -1).([]*tensor.Tensor)
+	if len(parts) != 3 || parts[1].StorageOffset() != 1 || parts[2].StorageOffset() != 4 || parts[1].Storage() != x.Storage() {
+		t.Errorf("split_with_sizes: bad views")
+	}
+	// view of a non-contiguous but compatible layout.
+	tr := callT(t, "aten::permute.default", arange(24, 4, 6), []int{1, 0})
+	w := callT(t, "aten::view.default", tr, []int{2, 3, 4})
+	if !reflect.DeepEqual(w.Strides(), []int{3, 1, 6}) {
+		t.Errorf("view of transposed: strides %v, want [3 1 6]", w.Strides())
+	}
+}
+
+func floats(t *tensor.Tensor) []float64 { return t.Float64s() }
+
+func TestMovementValues(t *testing.T) {
+	x := arange(6, 2, 3)
+	check := func(name string, got *tensor.Tensor, shape []int, dt tensor.DType, want []float64) {
+		t.Helper()
+		if !reflect.DeepEqual(got.Sizes(), shape) || got.DType() != dt || !reflect.DeepEqual(floats(got), want) {
+			t.Errorf("%s: got %v %v %v, want %v %v %v", name, got.Sizes(), got.DType(), floats(got), shape, dt, want)
+		}
+	}
+	check("flip", callT(t, "aten::flip.default", x, []int{0, 1}), []int{2, 3}, tensor.Float32, []float64{5, 4, 3, 2, 1, 0})
+	check("repeat", callT(t, "aten::repeat.default", arange(2, 2), []int{2, 2}), []int{2, 4}, tensor.Float32, []float64{0, 1, 0, 1, 0, 1, 0, 1})
+	check("cat promotes", callT(t, "aten::cat.default", []*tensor.Tensor{x, tensor.FromSlice([]int64{7, 8, 9}, 1, 3), tensor.Empty(tensor.Float64, 0)}, 0),
+		[]int{3, 3}, tensor.Float64, []float64{0, 1, 2, 3, 4, 5, 7, 8, 9})
+	check("constant_pad_nd crop+pad", callT(t, "aten::constant_pad_nd.default", x, []int{-1, 1}, 9.0), []int{2, 3}, tensor.Float32, []float64{1, 2, 9, 4, 5, 9})
+	check("reflection_pad1d", callT(t, "aten::reflection_pad1d.default", x, []int{2, 1}), []int{2, 6}, tensor.Float32, []float64{2, 1, 0, 1, 2, 1, 5, 4, 3, 4, 5, 4})
+	check("replication_pad2d", callT(t, "aten::replication_pad2d.default", arange(4, 1, 2, 2), []int{1, 0, 0, 1}), []int{1, 3, 3}, tensor.Float32,
+		[]float64{0, 0, 1, 2, 2, 3, 2, 2, 3})
+	check("slice_scatter", callT(t, "aten::slice_scatter.default", x, tensor.FromSlice([]float32{-1, -2}, 2, 1), 1, 1, nil, 5), []int{2, 3}, tensor.Float32,
+		[]float64{0, -1, 2, 3, -2, 5})
+	check("copy broadcasts", callT(t, "aten::copy.default", x, tensor.FromSlice([]float64{1.5, 2.5, 3.5})), []int{2, 3}, tensor.Float32,
+		[]float64{1.5, 2.5, 3.5, 1.5, 2.5, 3.5})
+	res, err := tensor.CallErr("aten::_to_copy.default", []any{tensor.FromSlice([]float32{-1.7, 2.9})}, map[string]any{"dtype": tensor.Int32})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("_to_copy truncates", res.(*tensor.Tensor), []int{2}, tensor.Int32, []float64{-1, 2})
+	check("arange float step", callT(t, "aten::arange.start_step", 0, 1, 0.3), []int{4}, tensor.Float32,
+		[]float64{0, float64(float32(0.3)), float64(float32(0.6)), float64(float32(0.9))})
+	check("arange int", callT(t, "aten::arange.start_step", 10, 0, -3), []int{4}, tensor.Int64, []float64{10, 7, 4, 1})
+	check("full int", callT(t, "aten::full.default", []int{2}, 3), []int{2}, tensor.Int64, []float64{3, 3})
+	check("full float", callT(t, "aten::full.default", []int{1}, 0.5), []int{1}, tensor.Float32, []float64{0.5})
+	check("scalar_tensor", callT(t, "aten::scalar_tensor.default", 2), []int{}, tensor.Float32, []float64{2})
+
+	// resize_ changes self in place and grows its storage.
+	y := arange(4, 4)
+	r := callT(t, "aten::resize_.default", y, []int{3, 3})
+	if r != y || !reflect.DeepEqual(y.Sizes(), []int{3, 3}) || y.Storage().NBytes() < 36 {
+		t.Errorf("resize_: got %v (same=%v), storage %d bytes", y.Sizes(), r == y, y.Storage().NBytes())
+	}
+	if got := call(t, "aten::sym_is_contiguous.default", callT(t, "aten::permute.default", x, []int{1, 0})); got != false {
+		t.Errorf("sym_is_contiguous of transposed: %v", got)
+	}
+	if got := call(t, "aten::sym_stride.int", x, -2); got != 3 {
+		t.Errorf("sym_stride: %v", got)
+	}
+}

@@ -1,0 +1,580 @@
+package cpu
+
+import (
+	"math"
+
+	"github.com/goaten/goaten/aten/core"
+	"github.com/goaten/goaten/tensor"
+)
+
+// Normalization kernels: layer norm, group norm, batch norm and dropout.
+// Data is read as contiguous float32 or float64 (bfloat16 is computed in
+// float32); statistics and gradient sums are accumulated in float64 with two
+// passes, so they do not drift with length. The final affine step repeats
+// PyTorch 1.13's float arithmetic (which products are rounded, which are
+// fused), because rows with a variance tiny against eps make the result
+// depend on it. PyTorch 1.13 computes some bfloat16 statistics in bfloat16
+// arithmetic; here they are exact, so bfloat16 results can differ from it by
+// a few bfloat16 ulps.
+
+type normElem interface{ float32 | float64 }
+
+// normDType is the dtype of the Go element type T.
+func normDType[T normElem]() tensor.DType {
+	var z T
+	if _, ok := any(z).(float64); ok {
+		return tensor.Float64
+	}
+	return tensor.Float32
+}
+
+// normUseF64 reports whether a kernel on dtype d computes on float64 data.
+func normUseF64(d tensor.DType) bool { return d == tensor.Float64 }
+
+// normIn returns t's elements in row-major order as a []T, copying only when
+// t is strided or of another dtype.
+func normIn[T normElem](t *tensor.Tensor) []T {
+	c := contiguousAs(t, normDType[T]())
+	off := c.StorageOffset()
+	return data[T](c)[off : off+c.Numel()]
+}
+
+// normOut returns a []T to write out's elements into, and a function that
+// finishes the write (converting into out when its dtype is not T's).
+// out must be freshly allocated (contiguous, offset 0).
+func normOut[T normElem](out *tensor.Tensor) ([]T, func()) {
+	if out == nil {
+		return nil, func() {}
+	}
+	if out.DType() == normDType[T]() {
+		return data[T](out)[:out.Numel()], func() {}
+	}
+	tmp := tensor.Empty(normDType[T](), out.Sizes()...)
+	return data[T](tmp)[:tmp.Numel()], func() { copyInto(out, tmp) }
+}
+
+// normIn1 is normIn for an optional tensor (nil for None).
+func normIn1[T normElem](t *tensor.Tensor) []T {
+	if t == nil {
+		return nil
+	}
+	return normIn[T](t)
+}
+
+// normParam returns a small tensor's values as float64 (nil for None).
+func normParam(t *tensor.Tensor) []float64 {
+	if t == nil {
+		return nil
+	}
+	return t.Float64s()
+}
+
+// normStore writes v into a freshly allocated output (nil is skipped).
+func normStore(out *tensor.Tensor, v []float64) {
+	if out == nil || len(v) == 0 {
+		return
+	}
+	storeF64(out.Storage(), out.DType(), 0, 1, v)
+}
+
+// normAlloc gives every meta output fresh storage.
+func normAlloc(outs []*tensor.Tensor) []*tensor.Tensor {
+	for _, t := range outs {
+		alloc(t)
+	}
+	return outs
+}
+
+// normMoments returns the mean and the biased variance of row, accumulated in
+// float64 with two passes. An empty row has mean 0 and variance NaN (so rstd
+// is NaN), as in PyTorch.
+func normMoments[T normElem](row []T) (mean, variance float64) {
+	if len(row) == 0 {
+		return 0, math.NaN()
+	}
+	var s float64
+	for _, v := range row {
+		s += float64(v)
+	}
+	mean = s / float64(len(row))
+	var ss float64
+	for _, v := range row {
+		d := float64(v) - mean
+		ss += d * d
+	}
+	return mean, ss / float64(len(row))
+}
+
+// normStats rounds a row's statistics to T as PyTorch's kernels hold them:
+// mean, and rstd = 1/sqrt(var + eps) evaluated in T. With reduced (a
+// bfloat16 tensor) both are rounded to bfloat16 as well.
+func normStats[T normElem](mu, variance, eps float64, reduced bool) (mean, rstd T) {
+	mean = T(mu)
+	rstd = T(1) / T(math.Sqrt(float64(T(T(variance)+T(eps)))))
+	if reduced {
+		mean, rstd = normBF16(mean), normBF16(rstd)
+	}
+	return mean, rstd
+}
+
+// normBF16 rounds a value to bfloat16 precision.
+func normBF16[T normElem](v T) T {
+	return T(tensor.BF16ToFloat32(tensor.Float32ToBF16(float32(v))))
+}
+
+// normFMA is a fused multiply-add rounded to T (float32 results are rounded
+// twice, through float64, which only differs from one rounding in rare ties).
+func normFMA[T normElem](a, b, c T) T { return T(math.FMA(float64(a), float64(b), float64(c))) }
+
+// ---- layer norm ----
+
+func layerNormKernel(op *tensor.Op, args []any) any {
+	outs := normAlloc(metaN(op, args))
+	x, w, b := args[0].(*tensor.Tensor), tensor.OptTensor(args[2]), tensor.OptTensor(args[3])
+	m, n := core.LayerNormDims(x, args[1].([]int), w, b)
+	eps := args[4].(float64)
+	if normUseF64(x.DType()) {
+		layerNormRun[float64](x, w, b, m, n, eps, outs)
+	} else {
+		layerNormRun[float32](x, w, b, m, n, eps, outs)
+	}
+	return outs
+}
+
+// layerNormRun normalizes each row of n elements. The affine part follows
+// PyTorch's vectorized kernel (y = ((x*scale + bias)*w + b) with fused
+// multiply-adds, scale = rstd, bias = -rstd*mean), so that rows whose
+// variance is tiny against eps give the same values.
+func layerNormRun[T normElem](x, w, b *tensor.Tensor, m, n int, eps float64, outs []*tensor.Tensor) {
+	xs := normIn[T](x)
+	ws, bs := normIn1[T](w), normIn1[T](b)
+	reduced := x.DType().IsReduced()
+	y, doneY := normOut[T](outs[0])
+	mean, doneM := normOut[T](outs[1])
+	rstd, doneR := normOut[T](outs[2])
+	for i := 0; i < m; i++ {
+		row := xs[i*n : (i+1)*n]
+		m64, v64 := normMoments(row)
+		mu, rs := normStats[T](m64, v64, eps, reduced)
+		mean[i], rstd[i] = mu, rs
+		bias := T(-rs * mu)
+		if reduced {
+			bias = normBF16(bias)
+		}
+		yr := y[i*n : (i+1)*n]
+		for j, v := range row {
+			t := normFMA(v, rs, bias)
+			g, c := T(1), T(0)
+			if ws != nil {
+				g = ws[j]
+			}
+			if bs != nil {
+				c = bs[j]
+			}
+			yr[j] = normFMA(t, g, c)
+		}
+	}
+	doneY()
+	doneM()
+	doneR()
+}
+
+func layerNormBackwardKernel(op *tensor.Op, args []any) any {
+	outs := normAlloc(metaN(op, args))
+	dy, x := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor)
+	mean, rstd := args[3].(*tensor.Tensor), args[4].(*tensor.Tensor)
+	w, b := tensor.OptTensor(args[5]), tensor.OptTensor(args[6])
+	m, n := core.LayerNormDims(x, args[2].([]int), w, b)
+	if normUseF64(x.DType()) {
+		layerNormBackwardRun[float64](dy, x, mean, rstd, w, m, n, outs)
+	} else {
+		layerNormBackwardRun[float32](dy, x, mean, rstd, w, m, n, outs)
+	}
+	return outs
+}
+
+// layerNormBackwardRun computes, per row with xhat = (x-mean)*rstd and g = dy*w,
+// dx = rstd*(g - mean(g) - xhat*mean(g*xhat)); dw = Σrows dy*xhat; db = Σrows dy.
+func layerNormBackwardRun[T normElem](dy, x, mean, rstd, w *tensor.Tensor, m, n int, outs []*tensor.Tensor) {
+	var dw, db []float64
+	if outs[1] != nil {
+		dw = make([]float64, n)
+	}
+	if outs[2] != nil {
+		db = make([]float64, n)
+	}
+	if m > 0 && n > 0 {
+		dys, xs := normIn[T](dy), normIn[T](x)
+		means, rstds := normIn[T](mean), normIn[T](rstd)
+		ws := normParam(w)
+		dx, doneX := normOut[T](outs[0])
+		g := make([]float64, n)
+		xh := make([]float64, n)
+		inv := 1 / float64(n)
+		for i := 0; i < m; i++ {
+			mu, rs := float64(means[i]), float64(rstds[i])
+			dyr, xr := dys[i*n:(i+1)*n], xs[i*n:(i+1)*n]
+			var s1, s2 float64
+			for j := range dyr {
+				d := float64(dyr[j])
+				h := (float64(xr[j]) - mu) * rs
+				gv := d
+				if ws != nil {
+					gv *= ws[j]
+				}
+				g[j], xh[j] = gv, h
+				s1 += gv
+				s2 += gv * h
+				if dw != nil {
+					dw[j] += d * h
+				}
+				if db != nil {
+					db[j] += d
+				}
+			}
+			if dx != nil {
+				s1 *= inv
+				s2 *= inv
+				dxr := dx[i*n : (i+1)*n]
+				for j := range dxr {
+					dxr[j] = T(rs * (g[j] - s1 - xh[j]*s2))
+				}
+			}
+		}
+		doneX()
+	}
+	normStore(outs[1], dw)
+	normStore(outs[2], db)
+}
+
+// ---- group norm ----
+
+func groupNormKernel(op *tensor.Op, args []any) any {
+	outs := normAlloc(metaN(op, args))
+	x, w, b := args[0].(*tensor.Tensor), tensor.OptTensor(args[1]), tensor.OptTensor(args[2])
+	n, c, hw, group := args[3].(int), args[4].(int), args[5].(int), args[6].(int)
+	eps := args[7].(float64)
+	if normUseF64(x.DType()) {
+		groupNormRun[float64](x, w, b, n, c, hw, group, eps, outs)
+	} else {
+		groupNormRun[float32](x, w, b, n, c, hw, group, eps, outs)
+	}
+	return outs
+}
+
+// groupNormRun normalizes each (n, group) block of C/group channels × HxW.
+// The affine part follows PyTorch's kernel: per channel scale = rstd*w and
+// bias = -scale*mean + b, then y = scale*x + bias (fused).
+func groupNormRun[T normElem](x, w, b *tensor.Tensor, n, c, hw, group int, eps float64, outs []*tensor.Tensor) {
+	xs := normIn[T](x)
+	ws, bs := normIn1[T](w), normIn1[T](b)
+	reduced := x.DType().IsReduced()
+	y, doneY := normOut[T](outs[0])
+	mean, doneM := normOut[T](outs[1])
+	rstd, doneR := normOut[T](outs[2])
+	d := c / group
+	size := d * hw
+	for i := 0; i < n*group; i++ {
+		base := i * size
+		m64, v64 := normMoments(xs[base : base+size])
+		mu, rs := normStats[T](m64, v64, eps, reduced)
+		mean[i], rstd[i] = mu, rs
+		if ws == nil && bs == nil {
+			yr := y[base : base+size]
+			for j, v := range xs[base : base+size] {
+				yr[j] = T(T(v-mu) * rs)
+			}
+			continue
+		}
+		g := i % group
+		for k := 0; k < d; k++ {
+			ch := g*d + k
+			scale := rs
+			if ws != nil {
+				scale = T(rs * ws[ch])
+			}
+			bias := T(-scale * mu)
+			if bs != nil {
+				bias = T(bias + bs[ch])
+			}
+			off := base + k*hw
+			yr := y[off : off+hw]
+			for j, v := range xs[off : off+hw] {
+				yr[j] = normFMA(scale, v, bias)
+			}
+		}
+	}
+	doneY()
+	doneM()
+	doneR()
+}
+
+func groupNormBackwardKernel(op *tensor.Op, args []any) any {
+	outs := normAlloc(metaN(op, args))
+	dy, x := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor)
+	mean, rstd, w := args[2].(*tensor.Tensor), args[3].(*tensor.Tensor), tensor.OptTensor(args[4])
+	n, c, hw, group := args[5].(int), args[6].(int), args[7].(int), args[8].(int)
+	if normUseF64(x.DType()) {
+		groupNormBackwardRun[float64](dy, x, mean, rstd, w, n, c, hw, group, outs)
+	} else {
+		groupNormBackwardRun[float32](dy, x, mean, rstd, w, n, c, hw, group, outs)
+	}
+	return outs
+}
+
+// groupNormBackwardRun is layerNormBackwardRun over (n, group) blocks of
+// C/group channels × HxW, with the weight and the parameter gradients per channel.
+func groupNormBackwardRun[T normElem](dy, x, mean, rstd, w *tensor.Tensor, n, c, hw, group int, outs []*tensor.Tensor) {
+	var dw, db []float64
+	if outs[1] != nil {
+		dw = make([]float64, c)
+	}
+	if outs[2] != nil {
+		db = make([]float64, c)
+	}
+	d := c / group
+	size := d * hw
+	if n > 0 && size > 0 {
+		dys, xs := normIn[T](dy), normIn[T](x)
+		means, rstds := normIn[T](mean), normIn[T](rstd)
+		ws := normParam(w)
+		dx, doneX := normOut[T](outs[0])
+		inv := 1 / float64(size)
+		for i := 0; i < n*group; i++ {
+			base := i * size
+			g := i % group
+			mu, rs := float64(means[i]), float64(rstds[i])
+			// First pass: Σg and Σg·xhat over the block, and the per-channel parameter sums.
+			var s1, s2 float64
+			for k := 0; k < d; k++ {
+				ch := g*d + k
+				wc := 1.0
+				if ws != nil {
+					wc = ws[ch]
+				}
+				var sdy, sdyh float64
+				for j := base + k*hw; j < base+(k+1)*hw; j++ {
+					dv := float64(dys[j])
+					h := (float64(xs[j]) - mu) * rs
+					sdy += dv
+					sdyh += dv * h
+				}
+				s1 += wc * sdy
+				s2 += wc * sdyh
+				if dw != nil {
+					dw[ch] += sdyh
+				}
+				if db != nil {
+					db[ch] += sdy
+				}
+			}
+			if dx == nil {
+				continue
+			}
+			s1 *= inv
+			s2 *= inv
+			for k := 0; k < d; k++ {
+				ch := g*d + k
+				wc := 1.0
+				if ws != nil {
+					wc = ws[ch]
+				}
+				for j := base + k*hw; j < base+(k+1)*hw; j++ {
+					h := (float64(xs[j]) - mu) * rs
+					dx[j] = T(rs * (float64(dys[j])*wc - s1 - h*s2))
+				}
+			}
+		}
+		doneX()
+	}
+	normStore(outs[1], dw)
+	normStore(outs[2], db)
+}
+
+// ---- batch norm ----
+
+func batchNormKernel(op *tensor.Op, args []any) any {
+	outs := normAlloc(metaN(op, args))
+	a := core.BatchNormArgsOf(op, args)
+	if normUseF64(a.Input.DType()) {
+		batchNormRun[float64](a, outs)
+	} else {
+		batchNormRun[float32](a, outs)
+	}
+	return outs
+}
+
+// batchNormInvStd is PyTorch's InvStd: 0 when both the variance and eps are 0.
+func batchNormInvStd(v, eps float64) float64 {
+	if v == 0 && eps == 0 {
+		return 0
+	}
+	return 1 / math.Sqrt(v+eps)
+}
+
+// batchNormRun normalizes x, read as [N, C, S], per channel: with the batch
+// statistics in training (updating the running statistics in place with
+// momentum and the unbiased variance), with the running ones in evaluation.
+func batchNormRun[T normElem](a core.BatchNormArgs, outs []*tensor.Tensor) {
+	x := a.Input
+	n, c := x.Size(0), x.Size(1)
+	s := tensor.Numel(x.Sizes()[2:])
+	mean := make([]float64, c)
+	invstd := make([]float64, c)
+	var xs []T
+	if x.Numel() > 0 {
+		xs = normIn[T](x)
+	}
+	if a.Training {
+		if count := n * s; count > 0 {
+			for i := 0; i < n; i++ {
+				for ch := 0; ch < c; ch++ {
+					var sum float64
+					for _, v := range xs[(i*c+ch)*s : (i*c+ch+1)*s] {
+						sum += float64(v)
+					}
+					mean[ch] += sum
+				}
+			}
+			for ch := range mean {
+				mean[ch] /= float64(count)
+			}
+			varSum := make([]float64, c)
+			for i := 0; i < n; i++ {
+				for ch := 0; ch < c; ch++ {
+					mu := mean[ch]
+					var ss float64
+					for _, v := range xs[(i*c+ch)*s : (i*c+ch+1)*s] {
+						dv := float64(v) - mu
+						ss += dv * dv
+					}
+					varSum[ch] += ss
+				}
+			}
+			for ch := range invstd {
+				invstd[ch] = batchNormInvStd(varSum[ch]/float64(count), a.Eps)
+			}
+			mom := a.Momentum
+			if rm := a.RunningMean; rm != nil && c > 0 {
+				old := rm.Float64s()
+				for ch := range old {
+					old[ch] = mom*mean[ch] + (1-mom)*old[ch]
+				}
+				copyInto(rm, tensor.FromSlice(old, rm.Sizes()...))
+				rm.BumpVersion()
+			}
+			if rv := a.RunningVar; rv != nil && c > 0 {
+				old := rv.Float64s()
+				for ch := range old {
+					old[ch] = mom*(varSum[ch]/float64(count-1)) + (1-mom)*old[ch]
+				}
+				copyInto(rv, tensor.FromSlice(old, rv.Sizes()...))
+				rv.BumpVersion()
+			}
+		}
+		normStore(outs[1], mean)
+		normStore(outs[2], invstd)
+		// The transform uses the statistics as saved, rounded to their dtype.
+		sd := outs[1].DType()
+		roundF64(mean, sd)
+		roundF64(invstd, sd)
+	} else {
+		mean = a.RunningMean.Float64s()
+		for ch, v := range a.RunningVar.Float64s() {
+			invstd[ch] = float64(T(1) / T(math.Sqrt(float64(T(T(v)+T(a.Eps))))))
+		}
+	}
+	if x.Numel() == 0 {
+		return
+	}
+	ws, bs := normParam(a.Weight), normParam(a.Bias)
+	y, doneY := normOut[T](outs[0])
+	// As PyTorch: alpha = invstd*w, beta = b - mean*alpha, y = x*alpha + beta
+	// (fused multiply-adds), all in the compute type.
+	alpha := make([]T, c)
+	beta := make([]T, c)
+	for ch := range alpha {
+		al := T(invstd[ch])
+		if ws != nil {
+			al = T(al * T(ws[ch]))
+		}
+		bc := T(0)
+		if bs != nil {
+			bc = T(bs[ch])
+		}
+		alpha[ch], beta[ch] = al, normFMA(-T(mean[ch]), al, bc)
+	}
+	for i := 0; i < n; i++ {
+		for ch := 0; ch < c; ch++ {
+			al, be := alpha[ch], beta[ch]
+			off := (i*c + ch) * s
+			yr := y[off : off+s]
+			for j, v := range xs[off : off+s] {
+				yr[j] = normFMA(v, al, be)
+			}
+		}
+	}
+	doneY()
+}
+
+// ---- dropout ----
+
+// dropoutKernel keeps each element with probability 1-p (a Bernoulli draw
+// from the default generator) and scales the kept ones by 1/(1-p), rounding
+// the scale to the input's dtype first as input.mul(mask).mul_(scale) does.
+func dropoutKernel(op *tensor.Op, args []any) any {
+	outs := normAlloc(metaN(op, args))
+	x := args[0].(*tensor.Tensor)
+	p := args[1].(float64)
+	train := tensor.OptBool(args[2], true)
+	if x.Numel() == 0 {
+		return outs
+	}
+	out, mask := outs[0], outs[1]
+	if !train {
+		copyInto(out, x)
+		fillValue(mask, tensor.BoolScalar(true))
+		return outs
+	}
+	p1m := 1 - p
+	scale := []float64{0}
+	if p1m != 0 {
+		scale[0] = 1 / p1m
+	}
+	roundF64(scale, x.DType())
+	sc := scale[0]
+	xc := contiguous(x)
+	dt := x.DType()
+	ms := data[uint8](mask)
+	gen := tensor.DefaultGenerator()
+	var buf, u [blockLen]float64
+	total := x.Numel()
+	for i := 0; i < total; i += blockLen {
+		k := min(blockLen, total-i)
+		loadF64(buf[:k], xc.Storage(), dt, xc.StorageOffset()+i, 1)
+		gen.Uniform(u[:k])
+		for j := 0; j < k; j++ {
+			keep := u[j] < p1m
+			mv := 0.0
+			if keep {
+				mv = 1
+				ms[i+j] = 1
+			}
+			buf[j] = buf[j] * mv * sc
+		}
+		storeF64(out.Storage(), dt, i, 1, buf[:k])
+	}
+	return outs
+}
+
+func init() {
+	impl("aten::native_layer_norm.default", layerNormKernel)
+	impl("aten::native_layer_norm_backward.default", layerNormBackwardKernel)
+	impl("aten::native_group_norm.default", groupNormKernel)
+	impl("aten::native_group_norm_backward.default", groupNormBackwardKernel)
+	impls(batchNormKernel,
+		"aten::_native_batch_norm_legit.default",
+		"aten::_native_batch_norm_legit.no_stats",
+		"aten::_native_batch_norm_legit_no_training.default")
+	impl("aten::native_dropout.default", dropoutKernel)
+}

@@ -1,0 +1,276 @@
+package cpu_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	_ "github.com/goaten/goaten/device/cpu"
+	"github.com/goaten/goaten/tensor"
+)
+
+func normRange(n int, scale float32) *tensor.Tensor {
+	v := make([]float32, n)
+	for i := range v {
+		v[i] = float32(i%7)*scale - 1
+	}
+	return tensor.FromSlice(v)
+}
+
+func normOnes(shape ...int) *tensor.Tensor {
+	v := make([]float32, tensor.Numel(shape))
+	for i := range v {
+		v[i] = 1
+	}
+	return tensor.FromSlice(v, shape...)
+}
+
+func normView(t *tensor.Tensor, shape ...int) *tensor.Tensor {
+	return tensor.FromSlice(t.Float64s(), shape...)
+}
+
+func TestNormBadInputs(t *testing.T) {
+	x23 := tensor.FromSlice([]float32{1, 2, 3, 4, 5, 6}, 2, 3)
+	x123 := tensor.FromSlice([]float32{1, 2, 3, 4, 5, 6}, 1, 2, 3)
+	x244 := normOnes(2, 4, 4)
+	x234 := normOnes(2, 3, 4)
+	xi := tensor.FromSlice([]int64{1, 2, 3, 4, 5, 6}, 2, 3)
+	cases := []struct {
+		name string
+		op   string
+		args []any
+		kw   map[string]any
+		kind tensor.ErrorKind
+		msg  string
+	}{
+		{"ln empty normalized_shape", "aten::native_layer_norm.default",
+			[]any{x123, []int{}, nil, nil, 1e-5}, nil, tensor.RuntimeError,
+			"Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = []"},
+		{"ln weight shape", "aten::native_layer_norm.default",
+			[]any{x123, []int{1, 2, 3}, normOnes(1, 2), nil, 1e-5}, nil, tensor.RuntimeError,
+			"Expected weight to be of same shape as normalized_shape, but got weight of shape [1, 2] and normalized_shape = [1, 2, 3]"},
+		{"ln bias shape", "aten::native_layer_norm.default",
+			[]any{x23, []int{3}, normOnes(3), normOnes(2), 1e-5}, nil, tensor.RuntimeError,
+			"Expected bias to be of same shape as normalized_shape, but got bias of shape [2] and normalized_shape = [3]"},
+		{"ln input shape", "aten::native_layer_norm.default",
+			[]any{x23, []int{4}, nil, nil, 1e-5}, nil, tensor.RuntimeError,
+			"Given normalized_shape=[4], expected input with shape [*, 4], but got input of size[2, 3]"},
+		{"ln normalized longer than input", "aten::native_layer_norm.default",
+			[]any{normOnes(3), []int{1, 3}, nil, nil, 1e-5}, nil, tensor.RuntimeError,
+			"Given normalized_shape=[1, 3], expected input with shape [*, 1, 3], but got input of size[3]"},
+		{"ln integer input", "aten::native_layer_norm.default",
+			[]any{xi, []int{3}, nil, nil, 1e-5}, nil, tensor.RuntimeError,
+			`"LayerNormKernelImpl" not implemented for 'Long'`},
+		{"ln weight dtype", "aten::native_layer_norm.default",
+			[]any{x23, []int{3}, tensor.FromSlice([]float64{1, 1, 1}), nil, 1e-5}, nil, tensor.RuntimeError,
+			"expected scalar type Float but found Double"},
+		{"ln backward weight grad without weight", "aten::native_layer_norm_backward.default",
+			[]any{x23, x23, []int{3}, normOnes(2, 1), normOnes(2, 1), nil, nil, []bool{true, true, false}}, nil, tensor.RuntimeError,
+			"tensor does not have a device"},
+		{"ln backward mean size", "aten::native_layer_norm_backward.default",
+			[]any{x23, x23, []int{3}, normOnes(5), normOnes(2, 1), nil, nil, []bool{true, false, false}}, nil, tensor.RuntimeError,
+			"Expected mean.numel() == M"},
+		{"gn weight size", "aten::native_group_norm.default",
+			[]any{x244, normOnes(3), nil, 2, 4, 4, 2, 1e-5}, nil, tensor.RuntimeError,
+			"Expected weight to be a vector of size equal to the number of channels in input, but got weight of shape [3] and input of shape [2, 4, 4]"},
+		{"gn numel", "aten::native_group_norm.default",
+			[]any{x244, nil, nil, 2, 4, 5, 2, 1e-5}, nil, tensor.RuntimeError,
+			"Expected X.numel() == N * C * HxW to be true, but got false."},
+		{"gn zero groups", "aten::native_group_norm.default",
+			[]any{x234, nil, nil, 2, 3, 4, 0, 1e-5}, nil, tensor.RuntimeError,
+			"Expected num groups to be greater than 0, got 0"},
+		{"gn groups divide channels", "aten::native_group_norm.default",
+			[]any{x234, nil, nil, 2, 3, 4, 2, 1e-5}, nil, tensor.RuntimeError,
+			"Expected number of channels in input to be divisible by num_groups, but got input of shape [2, 3, 4] and num_groups=2"},
+		{"gn backward mean size", "aten::native_group_norm_backward.default",
+			[]any{x234, x234, normOnes(3, 1), normOnes(2, 1), nil, 2, 3, 4, 1, []bool{true, false, false}}, nil, tensor.RuntimeError,
+			"Expected mean.numel() == N * group to be true, but got false."},
+		{"bn running_mean size", "aten::_native_batch_norm_legit.default",
+			[]any{x234, nil, nil, normOnes(2), normOnes(3), true, 0.1, 1e-5}, nil, tensor.RuntimeError,
+			"running_mean should contain 3 elements not 2"},
+		{"bn weight size", "aten::_native_batch_norm_legit.no_stats",
+			[]any{x234, normOnes(5), nil, true, 0.1, 1e-5}, nil, tensor.RuntimeError,
+			"weight should contain 3 elements not 5"},
+		{"bn eval without stats", "aten::_native_batch_norm_legit.no_stats",
+			[]any{x234, nil, nil, false, 0.1, 1e-5}, nil, tensor.RuntimeError,
+			"running_mean must be defined in evaluation mode"},
+		{"bn integer input", "aten::_native_batch_norm_legit_no_training.default",
+			[]any{xi, nil, nil, normOnes(3), normOnes(3), 0.1, 1e-5}, nil, tensor.RuntimeError,
+			`"batch_norm" not implemented for 'Long'`},
+		{"bn mixed dtypes", "aten::_native_batch_norm_legit.default",
+			[]any{x234, nil, nil, tensor.FromSlice([]float64{0, 0, 0}), normOnes(3), true, 0.1, 1e-5}, nil, tensor.RuntimeError,
+			"mixed dtype (CPU): expect parameter to have scalar type of Float"},
+		{"bn 1-d input", "aten::_native_batch_norm_legit.no_stats",
+			[]any{normOnes(3), nil, nil, true, 0.1, 1e-5}, nil, tensor.IndexError,
+			"Dimension out of range (expected to be in range of [-1, 0], but got 1)"},
+		{"dropout p > 1", "aten::native_dropout.default",
+			[]any{normOnes(4), 1.5, true}, nil, tensor.RuntimeError,
+			"bernoulli_ expects p to be in [0, 1], but got p=-0.5"},
+		{"dropout integer training", "aten::native_dropout.default",
+			[]any{xi, 0.5, true}, nil, tensor.RuntimeError,
+			"result type Float can't be cast to the desired output type Long"},
+		{"rand negative size", "aten::rand.default",
+			[]any{[]int{-1}}, nil, tensor.RuntimeError,
+			"Trying to create tensor with negative dimension -1: [-1]"},
+		{"randn negative size", "aten::randn.default",
+			[]any{[]int{2, -2}}, nil, tensor.RuntimeError,
+			"Trying to create tensor with negative dimension -2: [2, -2]"},
+		{"rand integer dtype", "aten::rand.default",
+			[]any{[]int{2}}, map[string]any{"dtype": tensor.Int64}, tensor.RuntimeError,
+			`"check_uniform_bounds" not implemented for 'Long'`},
+		{"randn bool dtype", "aten::randn.default",
+			[]any{[]int{2}}, map[string]any{"dtype": tensor.Bool}, tensor.RuntimeError,
+			`"normal_kernel_cpu" not implemented for 'Bool'`},
+		{"randperm negative n", "aten::randperm.default",
+			[]any{-1}, nil, tensor.RuntimeError,
+			"Trying to create tensor with negative dimension -1: [-1]"},
+		{"randperm int8 overflow", "aten::randperm.default",
+			[]any{129}, map[string]any{"dtype": tensor.Int8}, tensor.RuntimeError,
+			"value cannot be converted to type int8_t without overflow"},
+		{"randperm half precision", "aten::randperm.default",
+			[]any{3000}, map[string]any{"dtype": tensor.Float16}, tensor.RuntimeError,
+			"n cannot be greater than 2049 for Half type."},
+		{"randperm bool", "aten::randperm.default",
+			[]any{3}, map[string]any{"dtype": tensor.Bool}, tensor.RuntimeError,
+			`"randperm" not implemented for 'Bool'`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := tensor.CallErr(c.op, c.args, c.kw)
+			if err == nil {
+				t.Fatalf("no error, want %q", c.msg)
+			}
+			e, ok := tensor.AsError(err)
+			if !ok {
+				t.Fatalf("error %v is not a *tensor.Error", err)
+			}
+			if e.Kind != c.kind {
+				t.Errorf("kind %v, want %v", e.Kind, c.kind)
+			}
+			if !strings.Contains(e.Msg, c.msg) {
+				t.Errorf("message %q does not contain %q", e.Msg, c.msg)
+			}
+		})
+	}
+}
+
+func normClose(t *testing.T, what string, got []float64, want ...float64) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d values, want %d", what, len(got), len(want))
+	}
+	for i := range got {
+		if math.Abs(got[i]-want[i]) > 1e-5*(1+math.Abs(want[i])) {
+			t.Fatalf("%s: got %v, want %v", what, got, want)
+		}
+	}
+}
+
+func TestLayerNormValues(t *testing.T) {
+	x := tensor.FromSlice([]float64{1, 2, 3, 10, 10, 10}, 2, 3)
+	w := tensor.FromSlice([]float64{1, 2, 3})
+	b := tensor.FromSlice([]float64{0, 1, 0})
+	res := tensor.Call("aten::native_layer_norm.default", x, []int{3}, w, b, 0.0).([]*tensor.Tensor)
+	r := 1 / math.Sqrt(2.0/3)
+	normClose(t, "out", res[0].Float64s(), -r, 1, 3*r, 0, 1, 0)
+	normClose(t, "mean", res[1].Float64s(), 2, 10)
+	if s := res[1].Sizes(); len(s) != 2 || s[0] != 2 || s[1] != 1 {
+		t.Fatalf("mean shape %v, want [2 1]", s)
+	}
+	if !math.IsInf(res[2].Float64s()[1], 1) {
+		t.Fatalf("rstd of a constant row with eps 0 is %v, want +Inf", res[2].Float64s()[1])
+	}
+}
+
+func TestBatchNormUpdatesRunningStats(t *testing.T) {
+	x := tensor.FromSlice([]float32{1, 3}, 2, 1)
+	rm := tensor.FromSlice([]float32{0})
+	rv := tensor.FromSlice([]float32{1})
+	res := tensor.Call("aten::_native_batch_norm_legit.default", x, nil, nil, rm, rv, true, 0.5, 0.0).([]*tensor.Tensor)
+	normClose(t, "out", res[0].Float64s(), -1, 1)
+	normClose(t, "save_mean", res[1].Float64s(), 2)
+	normClose(t, "save_invstd", res[2].Float64s(), 1)
+	// running_mean = 0.5*2 + 0.5*0; running_var = 0.5*2 (unbiased) + 0.5*1.
+	normClose(t, "running_mean", rm.Float64s(), 1)
+	normClose(t, "running_var", rv.Float64s(), 1.5)
+	if rm.Version() == 0 || rv.Version() == 0 {
+		t.Errorf("running stats written in place without a version bump")
+	}
+	ev := tensor.Call("aten::_native_batch_norm_legit_no_training.default", x, nil, nil, rm, rv, 0.5, 0.0).([]*tensor.Tensor)
+	normClose(t, "eval out", ev[0].Float64s(), 0, 2/math.Sqrt(1.5))
+	if ev[1].Numel() != 0 || ev[1].Dim() != 1 {
+		t.Errorf("eval save_mean has shape %v, want [0]", ev[1].Sizes())
+	}
+}
+
+func TestGroupNormMatchesLayerNormPerGroup(t *testing.T) {
+	x := normRange(24, 0.7)
+	x3 := normView(x, 2, 4, 3)
+	gn := tensor.Call("aten::native_group_norm.default", x3, nil, nil, 2, 4, 3, 2, 1e-5).([]*tensor.Tensor)
+	// Group norm with 2 groups of 2 channels × 3 is layer norm over rows of 6.
+	ln := tensor.Call("aten::native_layer_norm.default", normView(x, 4, 6), []int{6}, nil, nil, 1e-5).([]*tensor.Tensor)
+	normClose(t, "out", gn[0].Float64s(), ln[0].Float64s()...)
+	normClose(t, "mean", gn[1].Float64s(), ln[1].Float64s()...)
+	normClose(t, "rstd", gn[2].Float64s(), ln[2].Float64s()...)
+}
+
+func TestRandomOpsFollowTheSeed(t *testing.T) {
+	draw := func() []float64 {
+		tensor.ManualSeed(1234)
+		a := tensor.CallKw("aten::rand.default", []any{[]int{64}}, nil).(*tensor.Tensor).Float64s()
+		b := tensor.CallKw("aten::randn.default", []any{[]int{8}}, map[string]any{"dtype": tensor.Float64}).(*tensor.Tensor).Float64s()
+		return append(a, b...)
+	}
+	first, second := draw(), draw()
+	for i := range first {
+		if first[i] != second[i] {
+			t.Fatalf("value %d differs after reseeding: %v vs %v", i, first[i], second[i])
+		}
+	}
+	for _, v := range first[:64] {
+		if !(v >= 0 && v < 1) {
+			t.Fatalf("rand value %v outside [0, 1)", v)
+		}
+	}
+	p := tensor.CallKw("aten::randperm.default", []any{50}, map[string]any{"dtype": tensor.Int32}).(*tensor.Tensor)
+	if p.DType() != tensor.Int32 {
+		t.Fatalf("randperm dtype %v, want int32", p.DType())
+	}
+	seen := make([]bool, 50)
+	for _, v := range p.Int64s() {
+		if v < 0 || v >= 50 || seen[v] {
+			t.Fatalf("not a permutation: %v", p.Int64s())
+		}
+		seen[v] = true
+	}
+}
+
+func TestDropout(t *testing.T) {
+	x := normRange(1000, 1)
+	res := tensor.Call("aten::native_dropout.default", x, 0.25, true).([]*tensor.Tensor)
+	in, out, mask := x.Float64s(), res[0].Float64s(), res[1].Float64s()
+	if res[1].DType() != tensor.Bool {
+		t.Fatalf("mask dtype %v, want bool", res[1].DType())
+	}
+	kept := 0
+	for i := range in {
+		want := 0.0
+		if mask[i] != 0 {
+			want = float64(float32(in[i]) * float32(1/0.75))
+			kept++
+		}
+		if out[i] != want {
+			t.Fatalf("out[%d] = %v, want %v (mask %v)", i, out[i], want, mask[i])
+		}
+	}
+	if kept < 650 || kept > 850 {
+		t.Errorf("kept %d of 1000 with p=0.25", kept)
+	}
+	ev := tensor.Call("aten::native_dropout.default", x, 0.25, false).([]*tensor.Tensor)
+	normClose(t, "eval", ev[0].Float64s(), in...)
+	for _, m := range ev[1].Float64s() {
+		if m != 1 {
+			t.Fatal("eval mask is not all true")
+		}
+	}
+}

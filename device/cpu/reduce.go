@@ -1,0 +1,575 @@
+package cpu
+
+import (
+	"math"
+
+	"github.com/goaten/goaten/aten/core"
+	"github.com/goaten/goaten/tensor"
+)
+
+// Reductions walk the input once in its memory order (largest stride
+// outermost), as TensorIterator does, against an accumulator laid out like
+// the contiguous output with stride 0 on the reduced dims. Each inner run is
+// either a stretch of one reduced dim (folded into one accumulator) or a
+// stretch of a kept dim (added element-wise into a row of accumulators), so
+// the input is read with slices in both cases. Values are loaded in blocks
+// as float64 (float dtypes) or int64 (integral and bool dtypes): float sums
+// accumulate in float64, integer ones wrap in int64 and then to the output's
+// width, which equals PyTorch's arithmetic.
+
+// redElem is the working element type of a reduction.
+type redElem interface{ float64 | int64 }
+
+// loadRed loads len(dst) elements of dtype d from s at off with stride st.
+func loadRed[E redElem](dst []E, s *tensor.Storage, d tensor.DType, off, st int) {
+	switch b := any(dst).(type) {
+	case []float64:
+		loadF64(b, s, d, off, st)
+	case []int64:
+		loadAnyI64(b, s, d, off, st)
+	}
+}
+
+// storeRed stores src as dtype d into s from off with stride st.
+func storeRed[E redElem](s *tensor.Storage, d tensor.DType, off, st int, src []E) {
+	switch b := any(src).(type) {
+	case []float64:
+		storeAnyF64(s, d, off, st, b)
+	case []int64:
+		storeAnyI64(s, d, off, st, b)
+	}
+}
+
+// subStrides returns per dim of sizes the stride of a row-major array over
+// the dims whose mask entry equals in (0 for the other dims). With in=false
+// it lays out the kept dims (the accumulator of a reduction); with in=true
+// the reduced ones (the flat index within one reduced group).
+func subStrides(sizes []int, mask []bool, in bool) []int {
+	st := make([]int, len(sizes))
+	acc := 1
+	for i := len(sizes) - 1; i >= 0; i-- {
+		if mask[i] == in {
+			st[i] = acc
+			acc *= sizes[i]
+		}
+	}
+	return st
+}
+
+// keptNumel is the number of accumulators of a reduction over mask.
+func keptNumel(sizes []int, mask []bool) int {
+	n := 1
+	for i, s := range sizes {
+		if !mask[i] {
+			n *= s
+		}
+	}
+	return n
+}
+
+// memOrderLoop is a loop over x's shape in x's memory order, with operands
+// (acc, x, aux): acc and aux are virtual layouts given by their strides
+// (offset 0; nil means all zero).
+func memOrderLoop(x *tensor.Tensor, accSt, auxSt []int) *loop {
+	rank := x.Dim()
+	perm := make([]int, rank)
+	xs := x.Strides()
+	for i := range perm {
+		perm[i] = i
+	}
+	// Stable insertion sort, largest stride first.
+	for i := 1; i < rank; i++ {
+		for j := i; j > 0 && xs[perm[j]] > xs[perm[j-1]]; j-- {
+			perm[j], perm[j-1] = perm[j-1], perm[j]
+		}
+	}
+	shape := make([]int, rank)
+	st := [3][]int{make([]int, rank), make([]int, rank), make([]int, rank)}
+	for i, p := range perm {
+		shape[i] = x.Sizes()[p]
+		if accSt != nil {
+			st[0][i] = accSt[p]
+		}
+		st[1][i] = xs[p]
+		if auxSt != nil {
+			st[2][i] = auxSt[p]
+		}
+	}
+	return newLoop(shape, st[:], []int{0, x.StorageOffset(), 0})
+}
+
+// walkRed walks every element of x in memory order. fn gets a block of
+// values v (a scratch buffer fn may overwrite) with, for the accumulator and
+// the aux operand, the offset of the block's first element and the stride
+// between its elements.
+func walkRed[E redElem](x *tensor.Tensor, accSt, auxSt []int, fn func(a, as, b, bs int, v []E)) {
+	if x.Numel() == 0 {
+		return
+	}
+	var buf [blockLen]E
+	s, d := x.Storage(), x.DType()
+	memOrderLoop(x, accSt, auxSt).run(func(offs *[maxArgs]int, n int, inner *[maxArgs]int) {
+		a, xo, b := offs[0], offs[1], offs[2]
+		for n > 0 {
+			m := min(n, blockLen)
+			loadRed(buf[:m], s, d, xo, inner[1])
+			fn(a, inner[0], b, inner[2], buf[:m])
+			a += m * inner[0]
+			xo += m * inner[1]
+			b += m * inner[2]
+			n -= m
+		}
+	})
+}
+
+// sumF64 adds v pairwise (8 running sums per leaf), keeping the error of
+// long float64 sums near PyTorch's cascade summation.
+func sumF64(v []float64) float64 {
+	if len(v) > 128 {
+		h := len(v) / 2
+		return sumF64(v[:h]) + sumF64(v[h:])
+	}
+	var s [8]float64
+	i := 0
+	for ; i+8 <= len(v); i += 8 {
+		s[0] += v[i]
+		s[1] += v[i+1]
+		s[2] += v[i+2]
+		s[3] += v[i+3]
+		s[4] += v[i+4]
+		s[5] += v[i+5]
+		s[6] += v[i+6]
+		s[7] += v[i+7]
+	}
+	for ; i < len(v); i++ {
+		s[0] += v[i]
+	}
+	return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]))
+}
+
+// castForReduce returns x in the dtype the reduction computes in: PyTorch
+// casts the input to the result dtype first (integral inputs to int64 are
+// loaded as they are, which is the same).
+func castForReduce(x *tensor.Tensor, od tensor.DType) *tensor.Tensor {
+	if x.DType() == od || (od == tensor.Int64 && x.DType().IsIntegral(true)) {
+		return x
+	}
+	return toDType(x, od)
+}
+
+// sumAccF64 sums x over mask into float64 accumulators laid out like the
+// contiguous output. sumAccI64 is the same in wrapping int64.
+func sumAccF64(x *tensor.Tensor, mask []bool) []float64 {
+	acc := make([]float64, keptNumel(x.Sizes(), mask))
+	walkRed(x, subStrides(x.Sizes(), mask, false), nil, func(a, as, _, _ int, v []float64) {
+		if as == 0 {
+			acc[a] += sumF64(v)
+			return
+		}
+		for i, x := range v {
+			acc[a+i*as] += x
+		}
+	})
+	return acc
+}
+
+func sumAccI64(x *tensor.Tensor, mask []bool) []int64 {
+	acc := make([]int64, keptNumel(x.Sizes(), mask))
+	walkRed(x, subStrides(x.Sizes(), mask, false), nil, func(a, as, _, _ int, v []int64) {
+		if as == 0 {
+			var s int64
+			for _, x := range v {
+				s += x
+			}
+			acc[a] += s
+			return
+		}
+		for i, x := range v {
+			acc[a+i*as] += x
+		}
+	})
+	return acc
+}
+
+// sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)
+func sumKernel(op *tensor.Op, args []any) any {
+	out := allocMeta(op, args)
+	x := args[0].(*tensor.Tensor)
+	mask := core.ReductionMask(tensor.OptInts(args[1]), x.Dim())
+	od := out.DType()
+	x = castForReduce(x, od)
+	if od.IsFloat() {
+		storeRed(out.Storage(), od, 0, 1, sumAccF64(x, mask))
+	} else {
+		storeRed(out.Storage(), od, 0, 1, sumAccI64(x, mask))
+	}
+	return out
+}
+
+// mean.default / mean.dim: the sum rounded to the result dtype (float32 for
+// float16/bfloat16, which PyTorch sums in float32), divided by the count.
+func meanKernel(op *tensor.Op, args []any) any {
+	out := allocMeta(op, args)
+	x := args[0].(*tensor.Tensor)
+	var dims []int
+	if op.Schema.Overload == "dim" {
+		dims = tensor.OptInts(args[1])
+	}
+	mask := core.ReductionMask(dims, x.Dim())
+	od := out.DType()
+	x = castForReduce(x, od)
+	acc := sumAccF64(x, mask)
+	if od.IsReduced() {
+		roundF64(acc, tensor.Float32)
+	} else {
+		roundF64(acc, od)
+	}
+	n := float64(core.ReducedNumel(x.Sizes(), mask))
+	for i := range acc {
+		acc[i] /= n
+	}
+	storeRed(out.Storage(), od, 0, 1, acc)
+	return out
+}
+
+// prod / prod.dim_int
+func prodKernel(op *tensor.Op, args []any) any {
+	out := allocMeta(op, args)
+	x := args[0].(*tensor.Tensor)
+	var mask []bool
+	if op.Schema.Overload == "dim_int" {
+		mask = core.DimMask(args[1].(int), x.Dim())
+	} else {
+		mask = core.ReductionMask(nil, x.Dim())
+	}
+	od := out.DType()
+	if x.Numel() > 0 && od.IsReduced() {
+		notImplementedFor("prod_cpu", od)
+	}
+	x = castForReduce(x, od)
+	if od.IsFloat() {
+		storeRed(out.Storage(), od, 0, 1, prodAcc[float64](x, mask))
+	} else {
+		storeRed(out.Storage(), od, 0, 1, prodAcc[int64](x, mask))
+	}
+	return out
+}
+
+func prodAcc[E redElem](x *tensor.Tensor, mask []bool) []E {
+	acc := make([]E, keptNumel(x.Sizes(), mask))
+	for i := range acc {
+		acc[i] = 1
+	}
+	walkRed(x, subStrides(x.Sizes(), mask, false), nil, func(a, as, _, _ int, v []E) {
+		if as == 0 {
+			p := acc[a]
+			for _, x := range v {
+				p *= x
+			}
+			acc[a] = p
+			return
+		}
+		for i, x := range v {
+			acc[a+i*as] *= x
+		}
+	})
+	return acc
+}
+
+// extremeAcc reduces x over mask to its maxima (isMax) or minima; a NaN wins.
+func extremeAcc[E redElem](x *tensor.Tensor, mask []bool, isMax bool, init E) []E {
+	acc := make([]E, keptNumel(x.Sizes(), mask))
+	for i := range acc {
+		acc[i] = init
+	}
+	walkRed(x, subStrides(x.Sizes(), mask, false), nil, func(a, as, _, _ int, v []E) {
+		if as == 0 {
+			m := acc[a]
+			if isMax {
+				for _, x := range v {
+					if x > m || x != x {
+						m = x
+					}
+				}
+			} else {
+				for _, x := range v {
+					if x < m || x != x {
+						m = x
+					}
+				}
+			}
+			acc[a] = m
+			return
+		}
+		for i, x := range v {
+			p := a + i*as
+			if (isMax && x > acc[p]) || (!isMax && x < acc[p]) || x != x {
+				acc[p] = x
+			}
+		}
+	})
+	return acc
+}
+
+// amax / amin
+func aminmaxKernel(isMax bool) tensor.Kernel {
+	return func(op *tensor.Op, args []any) any {
+		out := allocMeta(op, args)
+		x := args[0].(*tensor.Tensor)
+		mask := core.ReductionMask(tensor.OptInts(args[1]), x.Dim())
+		if x.DType().IsFloat() {
+			init := math.Inf(1)
+			if isMax {
+				init = math.Inf(-1)
+			}
+			storeRed(out.Storage(), out.DType(), 0, 1, extremeAcc(x, mask, isMax, init))
+		} else {
+			init := int64(math.MaxInt64)
+			if isMax {
+				init = math.MinInt64
+			}
+			storeRed(out.Storage(), out.DType(), 0, 1, extremeAcc(x, mask, isMax, init))
+		}
+		return out
+	}
+}
+
+// any / any.dim / any.dims
+func anyKernel(op *tensor.Op, args []any) any {
+	out := allocMeta(op, args)
+	x := args[0].(*tensor.Tensor)
+	var mask []bool
+	switch op.Schema.Overload {
+	case "dim":
+		mask = core.DimMask(args[1].(int), x.Dim())
+	case "dims":
+		mask = core.ReductionMask(tensor.OptInts(args[1]), x.Dim())
+	default:
+		mask = core.ReductionMask(nil, x.Dim())
+	}
+	if x.DType().IsFloat() {
+		storeRed(out.Storage(), out.DType(), 0, 1, anyAcc[float64](x, mask))
+	} else {
+		storeRed(out.Storage(), out.DType(), 0, 1, anyAcc[int64](x, mask))
+	}
+	return out
+}
+
+func anyAcc[E redElem](x *tensor.Tensor, mask []bool) []E {
+	acc := make([]E, keptNumel(x.Sizes(), mask))
+	walkRed(x, subStrides(x.Sizes(), mask, false), nil, func(a, as, _, _ int, v []E) {
+		for i, x := range v {
+			if x != 0 { // NaN counts as true
+				acc[a+i*as] = 1
+			}
+		}
+	})
+	return acc
+}
+
+// argExtreme reduces x over mask to the max (or min) value and the flat
+// index, within the reduced dims, of its first occurrence. A NaN wins, the
+// first NaN over later ones. The walk is in memory order, so ties compare
+// indices.
+func argExtreme[E redElem](x *tensor.Tensor, mask []bool, isMax bool, init E) ([]E, []int64) {
+	n := keptNumel(x.Sizes(), mask)
+	acc := make([]E, n)
+	idx := make([]int64, n)
+	for i := range acc {
+		acc[i] = init
+		idx[i] = math.MaxInt64
+	}
+	walkRed(x, subStrides(x.Sizes(), mask, false), subStrides(x.Sizes(), mask, true), func(a, as, b, bs int, v []E) {
+		for i, x := range v {
+			p, k := a+i*as, int64(b+i*bs)
+			m := acc[p]
+			var better bool
+			switch {
+			case m != m:
+				better = x != x && k < idx[p]
+			case x != x:
+				better = true
+			case isMax:
+				better = x > m || (x == m && k < idx[p])
+			default:
+				better = x < m || (x == m && k < idx[p])
+			}
+			if better {
+				acc[p], idx[p] = x, k
+			}
+		}
+	})
+	return acc, idx
+}
+
+// argExtremeAny dispatches argExtreme on x's dtype class and stores the
+// values into vals (if non-nil) and the indices into idxOut.
+func argExtremeAny(x *tensor.Tensor, mask []bool, isMax bool, vals, idxOut *tensor.Tensor) {
+	var idx []int64
+	if x.DType().IsFloat() {
+		init := math.Inf(1)
+		if isMax {
+			init = math.Inf(-1)
+		}
+		var acc []float64
+		acc, idx = argExtreme(x, mask, isMax, init)
+		if vals != nil {
+			storeRed(vals.Storage(), vals.DType(), 0, 1, acc)
+		}
+	} else {
+		init := int64(math.MaxInt64)
+		if isMax {
+			init = math.MinInt64
+		}
+		var acc []int64
+		acc, idx = argExtreme(x, mask, isMax, init)
+		if vals != nil {
+			storeRed(vals.Storage(), vals.DType(), 0, 1, acc)
+		}
+	}
+	storeRed(idxOut.Storage(), tensor.Int64, 0, 1, idx)
+}
+
+// argmax / argmin
+func argKernel(isMax bool, name string) tensor.Kernel {
+	return func(op *tensor.Op, args []any) any {
+		out := allocMeta(op, args)
+		x := args[0].(*tensor.Tensor)
+		var mask []bool
+		trivial := false // PyTorch fills 0 without dispatching on dtype
+		if args[1] == nil {
+			mask = core.ReductionMask(nil, x.Dim())
+		} else {
+			d := tensor.WrapDim(args[1].(int), x.Dim())
+			mask = core.DimMask(d, x.Dim())
+			trivial = x.Dim() > 0 && x.Size(d) == 1
+		}
+		if x.Numel() > 0 && !trivial && x.DType() == tensor.Bool {
+			notImplementedFor(name, x.DType())
+		}
+		argExtremeAny(x, mask, isMax, nil, out)
+		return out
+	}
+}
+
+// max.dim / min.dim
+func minmaxDimKernel(isMax bool) tensor.Kernel {
+	return func(op *tensor.Op, args []any) any {
+		outs := metaN(op, args)
+		vals, idx := alloc(outs[0]), alloc(outs[1])
+		x := args[0].(*tensor.Tensor)
+		argExtremeAny(x, core.DimMask(args[1].(int), x.Dim()), isMax, vals, idx)
+		return []*tensor.Tensor{vals, idx}
+	}
+}
+
+// var.correction / var.dim: two passes in float64 (mean, then the sum of
+// squared deviations), divided by max(0, N - correction) as PyTorch does,
+// which gives inf or nan when N <= correction.
+func varKernel(op *tensor.Op, args []any) any {
+	out := allocMeta(op, args)
+	x := args[0].(*tensor.Tensor)
+	mask := core.ReductionMask(tensor.OptInts(args[1]), x.Dim())
+	corr := core.VarCorrection(op, args)
+	if x.Numel() == 0 {
+		fillValue(out, tensor.Float(math.NaN()))
+		return out
+	}
+	n := float64(core.ReducedNumel(x.Sizes(), mask))
+	mean := sumAccF64(x, mask)
+	for i := range mean {
+		mean[i] /= n
+	}
+	m2 := make([]float64, len(mean))
+	walkRed(x, subStrides(x.Sizes(), mask, false), nil, func(a, as, _, _ int, v []float64) {
+		if as == 0 {
+			mu := mean[a]
+			for i, x := range v {
+				d := x - mu
+				v[i] = d * d
+			}
+			m2[a] += sumF64(v)
+			return
+		}
+		for i, x := range v {
+			d := x - mean[a+i*as]
+			m2[a+i*as] += d * d
+		}
+	})
+	div := max(n-corr, 0)
+	for i := range m2 {
+		m2[i] /= div
+	}
+	storeRed(out.Storage(), out.DType(), 0, 1, m2)
+	return out
+}
+
+// cumsum: a running sum per lane along dim, kept in an accumulator with
+// stride 0 along dim. Walking in any dim order visits each lane in
+// increasing index order, so the walk can follow memory order. Float sums
+// run in float64 (PyTorch accumulates in double on the CPU too).
+func cumsumKernel(op *tensor.Op, args []any) any {
+	out := allocMeta(op, args)
+	x := args[0].(*tensor.Tensor)
+	od := out.DType()
+	if x.Dim() > 0 && x.Numel() > 0 && (od == tensor.Float16 || od == tensor.Bool) {
+		notImplementedFor("cumsum_out_cpu", od)
+	}
+	x = castForReduce(x, od)
+	mask := core.DimMask(args[1].(int), x.Dim())
+	if od.IsFloat() {
+		cumsumInto[float64](out, x, mask)
+	} else {
+		cumsumInto[int64](out, x, mask)
+	}
+	return out
+}
+
+func cumsumInto[E redElem](out, x *tensor.Tensor, mask []bool) {
+	acc := make([]E, keptNumel(x.Sizes(), mask))
+	os, od := out.Storage(), out.DType()
+	walkRed(x, subStrides(x.Sizes(), mask, false), out.Strides(), func(a, as, b, bs int, v []E) {
+		if as == 0 {
+			s := acc[a]
+			for i, x := range v {
+				s += x
+				v[i] = s
+			}
+			acc[a] = s
+		} else {
+			for i, x := range v {
+				p := a + i*as
+				acc[p] += x
+				v[i] = acc[p]
+			}
+		}
+		storeRed(os, od, b, bs, v)
+	})
+}
+
+// _local_scalar_dense: the value of a one-element tensor.
+func localScalarDenseKernel(op *tensor.Op, args []any) any {
+	core.RunMeta(op, args)
+	return args[0].(*tensor.Tensor).Item()
+}
+
+// notImplementedFor panics with the message of a failed ATen dtype dispatch.
+func notImplementedFor(kernel string, d tensor.DType) {
+	tensor.Panicf("%q not implemented for '%s'", kernel, core.CTypeName(d))
+}
+
+func init() {
+	impl("aten::sum.dim_IntList", sumKernel)
+	impls(meanKernel, "aten::mean.default", "aten::mean.dim")
+	impls(prodKernel, "aten::prod.default", "aten::prod.dim_int")
+	impl("aten::amax.default", aminmaxKernel(true))
+	impl("aten::amin.default", aminmaxKernel(false))
+	impls(anyKernel, "aten::any.default", "aten::any.dim", "aten::any.dims")
+	impl("aten::argmax.default", argKernel(true, "argmax_cpu"))
+	impl("aten::argmin.default", argKernel(false, "argmin_cpu"))
+	impl("aten::max.dim", minmaxDimKernel(true))
+	impl("aten::min.dim", minmaxDimKernel(false))
+	impls(varKernel, "aten::var.correction", "aten::var.dim")
+	impl("aten::cumsum.default", cumsumKernel)
+	impl("aten::_local_scalar_dense.default", localScalarDenseKernel)
+}

@@ -1,0 +1,231 @@
+package cpu_test
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	_ "github.com/goaten/goaten/device/cpu"
+	"github.com/goaten/goaten/tensor"
+)
+
+func TestReduceBadInputs(t *testing.T) {
+	x23 := tensor.FromSlice([]float32{1, 2, 3, 4, 5, 6}, 2, 3)
+	i23 := tensor.FromSlice([]int64{1, 2, 3, 4, 5, 6}, 2, 3)
+	b2 := tensor.FromSlice([]bool{true, false}, 2)
+	empty03 := tensor.Empty(tensor.Float32, 0, 3)
+	half2 := tensor.Empty(tensor.Float16, 2)
+	scalar := tensor.FromSlice([]float32{3}, []int{}...)
+	cases := []struct {
+		name   string
+		op     string
+		args   []any
+		kwargs map[string]any
+		kind   tensor.ErrorKind
+		msg    string
+	}{
+		{"sum dim out of range", "aten::sum.dim_IntList", []any{x23, []int{2}}, nil,
+			tensor.IndexError, "Dimension out of range (expected to be in range of [-2, 1], but got 2)"},
+		{"sum repeated dim", "aten::sum.dim_IntList", []any{x23, []int{1, -1}}, nil,
+			tensor.RuntimeError, "dim 1 appears multiple times in the list of dims"},
+		{"0-d repeated dim", "aten::amax.default", []any{scalar, []int{0, -1}}, nil,
+			tensor.RuntimeError, "dim 0 appears multiple times in the list of dims"},
+		{"mean of int", "aten::mean.dim", []any{i23, []int{0}}, nil,
+			tensor.RuntimeError, "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: Long"},
+		{"mean to int", "aten::mean.default", []any{x23}, map[string]any{"dtype": tensor.Int32},
+			tensor.RuntimeError, "Optional dtype must be either a floating point or complex dtype. Got: Int"},
+		{"amax of empty, no dims", "aten::amax.default", []any{empty03}, nil,
+			tensor.RuntimeError, "amax(): Expected reduction dim to be specified for input.numel() == 0."},
+		{"amin over empty dim", "aten::amin.default", []any{empty03, []int{-2}}, nil,
+			tensor.IndexError, "amin(): Expected reduction dim -2 to have non-zero size."},
+		{"argmax of empty", "aten::argmax.default", []any{empty03}, nil,
+			tensor.IndexError, "argmax(): Expected reduction dim to be specified for input.numel() == 0."},
+		{"argmax of bool", "aten::argmax.default", []any{b2}, nil,
+			tensor.RuntimeError, `"argmax_cpu" not implemented for 'Bool'`},
+		{"max over empty dim", "aten::max.dim", []any{empty03, -2}, nil,
+			tensor.IndexError, "max(): Expected reduction dim 0 to have non-zero size."},
+		{"var of int", "aten::var.correction", []any{i23, []int{0}}, nil,
+			tensor.RuntimeError, "std and var only support floating point and complex dtypes"},
+		{"cumsum of half", "aten::cumsum.default", []any{half2, 0}, nil,
+			tensor.RuntimeError, `"cumsum_out_cpu" not implemented for 'Half'`},
+		{"prod of half", "aten::prod.default", []any{half2}, nil,
+			tensor.RuntimeError, `"prod_cpu" not implemented for 'Half'`},
+		{"softmax half_to_float", "aten::_softmax.default", []any{half2, 0, true}, nil,
+			tensor.RuntimeError, "softmax with half to float conversion is not supported on CPU"},
+		{"softmax of int", "aten::_softmax.default", []any{i23, 1, false}, nil,
+			tensor.RuntimeError, `"softmax_lastdim_kernel_impl" not implemented for 'Long'`},
+		{"log_softmax of int, inner dim", "aten::_log_softmax.default", []any{i23, 0, false}, nil,
+			tensor.RuntimeError, `"softmax_kernel_impl" not implemented for 'Long'`},
+		{"topk k too large", "aten::topk.default", []any{x23, 4}, nil,
+			tensor.RuntimeError, "selected index k out of range"},
+		{"topk negative k", "aten::topk.default", []any{x23, -1}, nil,
+			tensor.RuntimeError, "selected index k out of range"},
+		{"topk of bool", "aten::topk.default", []any{b2, 1}, nil,
+			tensor.RuntimeError, `"topk_cpu" not implemented for 'Bool'`},
+		{"sort dim out of range", "aten::sort.default", []any{x23, -3}, nil,
+			tensor.IndexError, "Dimension out of range (expected to be in range of [-2, 1], but got -3)"},
+		{"item of many", "aten::_local_scalar_dense.default", []any{x23}, nil,
+			tensor.RuntimeError, "a Tensor with 6 elements cannot be converted to Scalar"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := tensor.CallErr(c.op, c.args, c.kwargs)
+			e, ok := tensor.AsError(err)
+			if !ok {
+				t.Fatalf("want a *tensor.Error, got %v", err)
+			}
+			if e.Kind != c.kind || !strings.Contains(e.Msg, c.msg) {
+				t.Fatalf("want %v %q, got %v %q", c.kind, c.msg, e.Kind, e.Msg)
+			}
+		})
+	}
+}
+
+func redCall(t *testing.T, op string, args []any, kwargs map[string]any) any {
+	t.Helper()
+	res, err := tensor.CallErr(op, args, kwargs)
+	if err != nil {
+		t.Fatalf("%s: %v", op, err)
+	}
+	return res
+}
+
+func sameF64(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] && !(math.IsNaN(a[i]) && math.IsNaN(b[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+func TestReduceValues(t *testing.T) {
+	nan := math.NaN()
+	x := tensor.FromSlice([]float64{1, 5, 5, 2, nan, 7, 3, 3, 0}, 3, 3)
+	cases := []struct {
+		name string
+		op   string
+		args []any
+		kw   map[string]any
+		out  int // which result (tuples)
+		want []float64
+	}{
+		{"sum over rows", "aten::sum.dim_IntList", []any{tensor.FromSlice([]float32{1, 2, 3, 4, 5, 6}, 2, 3), []int{0}}, nil, 0, []float64{5, 7, 9}},
+		{"sum of bool is int64", "aten::sum.dim_IntList", []any{tensor.FromSlice([]bool{true, true, false}, 3), []int(nil)}, nil, 0, []float64{2}},
+		{"sum int8 to int8 wraps", "aten::sum.dim_IntList", []any{tensor.FromSlice([]int8{100, 100}, 2), []int{0}}, map[string]any{"dtype": tensor.Int8}, 0, []float64{-56}},
+		{"amax NaN wins", "aten::amax.default", []any{x, []int{1}}, nil, 0, []float64{5, nan, 3}},
+		{"argmax first tie", "aten::argmax.default", []any{x, 1}, nil, 0, []float64{1, 1, 0}},
+		{"max.dim indices", "aten::max.dim", []any{x, 0}, nil, 1, []float64{2, 1, 1}},
+		{"min.dim values", "aten::min.dim", []any{x, 0}, nil, 0, []float64{1, nan, 0}},
+		{"var N<=correction", "aten::var.correction", []any{tensor.FromSlice([]float64{1, 2, 3}, 3), []int{0}}, map[string]any{"correction": 3}, 0, []float64{math.Inf(1)}},
+		{"var one element", "aten::var.dim", []any{tensor.FromSlice([]float64{4}, 1), []int{0}}, nil, 0, []float64{nan}},
+		{"cumsum bool to int64", "aten::cumsum.default", []any{tensor.FromSlice([]bool{true, false, true}, 3), 0}, nil, 0, []float64{1, 1, 2}},
+		{"sort stable, NaN last", "aten::sort.default", []any{tensor.FromSlice([]float64{3, nan, 1, 3, -1}, 5)}, nil, 1, []float64{4, 2, 0, 3, 1}},
+		{"sort descending, NaN first", "aten::sort.default", []any{tensor.FromSlice([]float64{3, nan, 1, 3, -1}, 5), 0, true}, nil, 1, []float64{1, 0, 3, 2, 4}},
+		{"softmax of -inf row", "aten::_softmax.default", []any{tensor.FromSlice([]float64{math.Inf(-1), math.Inf(-1), 0}, 3), 0, false}, nil, 0, []float64{0, 0, 1}},
+		{"any of uint8 stays uint8", "aten::any.default", []any{tensor.FromSlice([]uint8{0, 7}, 2)}, nil, 0, []float64{1}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res := redCall(t, c.op, c.args, c.kw)
+			var got *tensor.Tensor
+			switch r := res.(type) {
+			case *tensor.Tensor:
+				got = r
+			case []*tensor.Tensor:
+				got = r[c.out]
+			}
+			if g := got.Float64s(); !sameF64(g, c.want) {
+				t.Fatalf("got %v, want %v", g, c.want)
+			}
+		})
+	}
+}
+
+// TestTopkPaths checks that topk's heap paths (small k) agree with a full
+// sort, on transposed inputs so the lanes are strided, for the pair path
+// (float64, int64) and the 32-bit key path (float32, int32).
+func TestTopkPaths(t *testing.T) {
+	const rows, n = 3, 200
+	f64 := make([]float64, rows*n)
+	f32 := make([]float32, rows*n)
+	i64 := make([]int64, rows*n)
+	i32 := make([]int32, rows*n)
+	for i := range f64 {
+		v := (i*7919)%101 - 50
+		f64[i], f32[i], i64[i], i32[i] = float64(v), float32(v), int64(v), int32(v)
+	}
+	f64[17], f32[17] = math.NaN(), float32(math.NaN())
+	f64[40], f32[40] = math.Copysign(0, -1), float32(math.Copysign(0, -1))
+	for _, base := range []*tensor.Tensor{
+		tensor.FromSlice(f64, n, rows), tensor.FromSlice(f32, n, rows),
+		tensor.FromSlice(i64, n, rows), tensor.FromSlice(i32, n, rows),
+	} {
+		xt := tensor.NewMeta([]int{rows, n}, []int{1, rows}, 0, base.DType(), tensor.CPU).WithRaw(base.Raw())
+		for _, desc := range []bool{true, false} {
+			sorted := redCall(t, "aten::sort.default", []any{xt, 1, desc}, nil).([]*tensor.Tensor)
+			sv, si := sorted[0].Float64s(), sorted[1].Int64s()
+			for r := 0; r < rows; r++ {
+				for j := 1; j < n; j++ {
+					a, b := sv[r*n+j-1], sv[r*n+j]
+					if desc {
+						a, b = b, a
+					}
+					if a > b || (math.IsNaN(a) && !math.IsNaN(b)) || (a == b && si[r*n+j-1] > si[r*n+j]) {
+						t.Fatalf("%s desc=%v row %d not sorted at %d: %v", base.DType(), desc, r, j, sv[r*n:(r+1)*n])
+					}
+				}
+			}
+			for _, k := range []int{1, 5, 50, 200} {
+				top := redCall(t, "aten::topk.default", []any{xt, k, 1, desc}, nil).([]*tensor.Tensor)
+				tv, ti := top[0].Float64s(), top[1].Int64s()
+				for r := 0; r < rows; r++ {
+					if !sameF64(tv[r*k:(r+1)*k], sv[r*n:r*n+k]) || !slices.Equal(ti[r*k:(r+1)*k], si[r*n:r*n+k]) {
+						t.Fatalf("%s k=%d row %d: topk %v/%v, sort %v/%v", base.DType(), k, r,
+							tv[r*k:(r+1)*k], ti[r*k:(r+1)*k], sv[r*n:r*n+k], si[r*n:r*n+k])
+					}
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkReduce times the family on a 1024x1024 float32 tensor, reducing
+// over the inner (dim 1) or the outer (dim 0) dim.
+func BenchmarkReduce(b *testing.B) {
+	data := make([]float32, 1<<20)
+	for i := range data {
+		data[i] = float32(i%1000) * 0.001
+	}
+	x := tensor.FromSlice(data, 1024, 1024)
+	for _, c := range []struct {
+		name string
+		op   string
+		args []any
+	}{
+		{"sum_all", "aten::sum.dim_IntList", []any{x, []int(nil)}},
+		{"sum_dim1", "aten::sum.dim_IntList", []any{x, []int{1}}},
+		{"sum_dim0", "aten::sum.dim_IntList", []any{x, []int{0}}},
+		{"amax_dim1", "aten::amax.default", []any{x, []int{1}}},
+		{"argmax_dim1", "aten::argmax.default", []any{x, 1}},
+		{"max_dim0", "aten::max.dim", []any{x, 0}},
+		{"var_dim1", "aten::var.correction", []any{x, []int{1}}},
+		{"cumsum_dim1", "aten::cumsum.default", []any{x, 1}},
+		{"softmax_dim1", "aten::_softmax.default", []any{x, 1, false}},
+		{"log_softmax_dim0", "aten::_log_softmax.default", []any{x, 0, false}},
+		{"sort_dim1", "aten::sort.default", []any{x, 1}},
+		{"topk5_dim1", "aten::topk.default", []any{x, 5, 1}},
+	} {
+		b.Run("cpu/"+c.name+"/1024x1024", func(b *testing.B) {
+			b.SetBytes(4 << 20)
+			b.ReportAllocs()
+			for b.Loop() {
+				tensor.Call(c.op, c.args...)
+			}
+		})
+	}
+}
