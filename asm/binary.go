@@ -1,0 +1,213 @@
+package asm
+
+import "fmt"
+
+// Elementwise binary kernels over contiguous slices: add, sub, mul, div,
+// maximum, minimum (each slice by slice, slice by scalar and, where the
+// order matters, scalar by slice) and the fused axpy. The results are those
+// of the pure-Go twins in binary_generic.go, bit for bit: the operations are
+// IEEE-exact, maximum and minimum follow PyTorch (a NaN operand wins; else
+// the larger or smaller, the first operand on ties such as ±0) and axpy
+// rounds once (a fused multiply-add).
+//
+// All slices of one call must have the same length, or the call panics.
+// dst may be the same slice as an operand (in place); other overlaps give
+// unspecified results.
+
+// binOp names a binary operation in the kernel tables.
+type binOp int
+
+const (
+	opAdd binOp = iota
+	opSub
+	opMul
+	opDiv
+	opMax
+	opMin
+	numBinOps
+)
+
+// binTable holds one dtype's kernels: vv[op](d, x, y) sets d[i] = x[i] op
+// y[i], vs[op](d, x, s) sets d[i] = x[i] op s and sv[op](d, s, y) sets d[i]
+// = s op y[i]; sv is nil for add and mul, which commute. axpy(d, a, x, y)
+// sets d[i] = a·x[i] + y[i], rounded once.
+type binTable[T float32 | float64] struct {
+	vv   [numBinOps]func(d, x, y []T)
+	vs   [numBinOps]func(d, x []T, s T)
+	sv   [numBinOps]func(d []T, s T, y []T)
+	axpy func(d []T, a T, x, y []T)
+}
+
+// bin32 and bin64 are the kernels in use: assembly where the CPU has it
+// (binary_amd64.go, binary_arm64.go), else the twins.
+var (
+	bin32 = binKernels32()
+	bin64 = binKernels64()
+)
+
+func checkLen(op string, n int, others ...int) {
+	for _, m := range others {
+		if m != n {
+			panic(fmt.Sprintf("asm.%s: slice lengths %d and %d differ", op, n, m))
+		}
+	}
+}
+
+// AddF32 sets dst[i] = x[i] + y[i].
+func AddF32(dst, x, y []float32) { binVV(bin32, opAdd, "AddF32", dst, x, y) }
+
+// SubF32 sets dst[i] = x[i] - y[i].
+func SubF32(dst, x, y []float32) { binVV(bin32, opSub, "SubF32", dst, x, y) }
+
+// MulF32 sets dst[i] = x[i] * y[i].
+func MulF32(dst, x, y []float32) { binVV(bin32, opMul, "MulF32", dst, x, y) }
+
+// DivF32 sets dst[i] = x[i] / y[i].
+func DivF32(dst, x, y []float32) { binVV(bin32, opDiv, "DivF32", dst, x, y) }
+
+// MaximumF32 sets dst[i] = torch.maximum(x[i], y[i]): NaN if either is NaN
+// (x's NaN when both are), else the larger, x[i] on ties.
+func MaximumF32(dst, x, y []float32) { binVV(bin32, opMax, "MaximumF32", dst, x, y) }
+
+// MinimumF32 sets dst[i] = torch.minimum(x[i], y[i]): NaN if either is NaN
+// (x's NaN when both are), else the smaller, x[i] on ties.
+func MinimumF32(dst, x, y []float32) { binVV(bin32, opMin, "MinimumF32", dst, x, y) }
+
+// AddScalarF32 sets dst[i] = x[i] + s.
+func AddScalarF32(dst, x []float32, s float32) { binVS(bin32, opAdd, "AddScalarF32", dst, x, s) }
+
+// SubScalarF32 sets dst[i] = x[i] - s.
+func SubScalarF32(dst, x []float32, s float32) { binVS(bin32, opSub, "SubScalarF32", dst, x, s) }
+
+// MulScalarF32 sets dst[i] = x[i] * s.
+func MulScalarF32(dst, x []float32, s float32) { binVS(bin32, opMul, "MulScalarF32", dst, x, s) }
+
+// DivScalarF32 sets dst[i] = x[i] / s.
+func DivScalarF32(dst, x []float32, s float32) { binVS(bin32, opDiv, "DivScalarF32", dst, x, s) }
+
+// MaximumScalarF32 sets dst[i] = torch.maximum(x[i], s).
+func MaximumScalarF32(dst, x []float32, s float32) {
+	binVS(bin32, opMax, "MaximumScalarF32", dst, x, s)
+}
+
+// MinimumScalarF32 sets dst[i] = torch.minimum(x[i], s).
+func MinimumScalarF32(dst, x []float32, s float32) {
+	binVS(bin32, opMin, "MinimumScalarF32", dst, x, s)
+}
+
+// ScalarSubF32 sets dst[i] = s - y[i].
+func ScalarSubF32(dst []float32, s float32, y []float32) {
+	binSV(bin32, opSub, "ScalarSubF32", dst, s, y)
+}
+
+// ScalarDivF32 sets dst[i] = s / y[i].
+func ScalarDivF32(dst []float32, s float32, y []float32) {
+	binSV(bin32, opDiv, "ScalarDivF32", dst, s, y)
+}
+
+// ScalarMaximumF32 sets dst[i] = torch.maximum(s, y[i]).
+func ScalarMaximumF32(dst []float32, s float32, y []float32) {
+	binSV(bin32, opMax, "ScalarMaximumF32", dst, s, y)
+}
+
+// ScalarMinimumF32 sets dst[i] = torch.minimum(s, y[i]).
+func ScalarMinimumF32(dst []float32, s float32, y []float32) {
+	binSV(bin32, opMin, "ScalarMinimumF32", dst, s, y)
+}
+
+// AxpyF32 sets dst[i] = a·x[i] + y[i], rounded once (fused multiply-add).
+func AxpyF32(dst []float32, a float32, x, y []float32) {
+	checkLen("AxpyF32", len(dst), len(x), len(y))
+	if len(dst) > 0 {
+		bin32.axpy(dst, a, x, y)
+	}
+}
+
+// AddF64 sets dst[i] = x[i] + y[i].
+func AddF64(dst, x, y []float64) { binVV(bin64, opAdd, "AddF64", dst, x, y) }
+
+// SubF64 sets dst[i] = x[i] - y[i].
+func SubF64(dst, x, y []float64) { binVV(bin64, opSub, "SubF64", dst, x, y) }
+
+// MulF64 sets dst[i] = x[i] * y[i].
+func MulF64(dst, x, y []float64) { binVV(bin64, opMul, "MulF64", dst, x, y) }
+
+// DivF64 sets dst[i] = x[i] / y[i].
+func DivF64(dst, x, y []float64) { binVV(bin64, opDiv, "DivF64", dst, x, y) }
+
+// MaximumF64 is [MaximumF32] for float64.
+func MaximumF64(dst, x, y []float64) { binVV(bin64, opMax, "MaximumF64", dst, x, y) }
+
+// MinimumF64 is [MinimumF32] for float64.
+func MinimumF64(dst, x, y []float64) { binVV(bin64, opMin, "MinimumF64", dst, x, y) }
+
+// AddScalarF64 sets dst[i] = x[i] + s.
+func AddScalarF64(dst, x []float64, s float64) { binVS(bin64, opAdd, "AddScalarF64", dst, x, s) }
+
+// SubScalarF64 sets dst[i] = x[i] - s.
+func SubScalarF64(dst, x []float64, s float64) { binVS(bin64, opSub, "SubScalarF64", dst, x, s) }
+
+// MulScalarF64 sets dst[i] = x[i] * s.
+func MulScalarF64(dst, x []float64, s float64) { binVS(bin64, opMul, "MulScalarF64", dst, x, s) }
+
+// DivScalarF64 sets dst[i] = x[i] / s.
+func DivScalarF64(dst, x []float64, s float64) { binVS(bin64, opDiv, "DivScalarF64", dst, x, s) }
+
+// MaximumScalarF64 sets dst[i] = torch.maximum(x[i], s).
+func MaximumScalarF64(dst, x []float64, s float64) {
+	binVS(bin64, opMax, "MaximumScalarF64", dst, x, s)
+}
+
+// MinimumScalarF64 sets dst[i] = torch.minimum(x[i], s).
+func MinimumScalarF64(dst, x []float64, s float64) {
+	binVS(bin64, opMin, "MinimumScalarF64", dst, x, s)
+}
+
+// ScalarSubF64 sets dst[i] = s - y[i].
+func ScalarSubF64(dst []float64, s float64, y []float64) {
+	binSV(bin64, opSub, "ScalarSubF64", dst, s, y)
+}
+
+// ScalarDivF64 sets dst[i] = s / y[i].
+func ScalarDivF64(dst []float64, s float64, y []float64) {
+	binSV(bin64, opDiv, "ScalarDivF64", dst, s, y)
+}
+
+// ScalarMaximumF64 sets dst[i] = torch.maximum(s, y[i]).
+func ScalarMaximumF64(dst []float64, s float64, y []float64) {
+	binSV(bin64, opMax, "ScalarMaximumF64", dst, s, y)
+}
+
+// ScalarMinimumF64 sets dst[i] = torch.minimum(s, y[i]).
+func ScalarMinimumF64(dst []float64, s float64, y []float64) {
+	binSV(bin64, opMin, "ScalarMinimumF64", dst, s, y)
+}
+
+// AxpyF64 sets dst[i] = a·x[i] + y[i], rounded once (fused multiply-add).
+func AxpyF64(dst []float64, a float64, x, y []float64) {
+	checkLen("AxpyF64", len(dst), len(x), len(y))
+	if len(dst) > 0 {
+		bin64.axpy(dst, a, x, y)
+	}
+}
+
+func binVV[T float32 | float64](t *binTable[T], op binOp, name string, dst, x, y []T) {
+	checkLen(name, len(dst), len(x), len(y))
+	if len(dst) > 0 {
+		t.vv[op](dst, x, y)
+	}
+}
+
+func binVS[T float32 | float64](t *binTable[T], op binOp, name string, dst, x []T, s T) {
+	checkLen(name, len(dst), len(x))
+	if len(dst) > 0 {
+		t.vs[op](dst, x, s)
+	}
+}
+
+func binSV[T float32 | float64](t *binTable[T], op binOp, name string, dst []T, s T, y []T) {
+	checkLen(name, len(dst), len(y))
+	if len(dst) > 0 {
+		t.sv[op](dst, s, y)
+	}
+}

@@ -1,0 +1,137 @@
+//go:build !purego
+
+package asm
+
+// The AVX2 binary kernels (binary_amd64.s); axpy also needs FMA. Their
+// loops are the twins' in binary_generic.go.
+
+//go:noescape
+func addVV32(d, x, y []float32)
+
+//go:noescape
+func subVV32(d, x, y []float32)
+
+//go:noescape
+func mulVV32(d, x, y []float32)
+
+//go:noescape
+func divVV32(d, x, y []float32)
+
+//go:noescape
+func maxVV32(d, x, y []float32)
+
+//go:noescape
+func minVV32(d, x, y []float32)
+
+//go:noescape
+func addVS32(d, x []float32, s float32)
+
+//go:noescape
+func subVS32(d, x []float32, s float32)
+
+//go:noescape
+func mulVS32(d, x []float32, s float32)
+
+//go:noescape
+func divVS32(d, x []float32, s float32)
+
+//go:noescape
+func maxVS32(d, x []float32, s float32)
+
+//go:noescape
+func minVS32(d, x []float32, s float32)
+
+//go:noescape
+func subSV32(d []float32, s float32, y []float32)
+
+//go:noescape
+func divSV32(d []float32, s float32, y []float32)
+
+//go:noescape
+func maxSV32(d []float32, s float32, y []float32)
+
+//go:noescape
+func minSV32(d []float32, s float32, y []float32)
+
+//go:noescape
+func axpy32(d []float32, a float32, x, y []float32)
+
+//go:noescape
+func addVV64(d, x, y []float64)
+
+//go:noescape
+func subVV64(d, x, y []float64)
+
+//go:noescape
+func mulVV64(d, x, y []float64)
+
+//go:noescape
+func divVV64(d, x, y []float64)
+
+//go:noescape
+func maxVV64(d, x, y []float64)
+
+//go:noescape
+func minVV64(d, x, y []float64)
+
+//go:noescape
+func addVS64(d, x []float64, s float64)
+
+//go:noescape
+func subVS64(d, x []float64, s float64)
+
+//go:noescape
+func mulVS64(d, x []float64, s float64)
+
+//go:noescape
+func divVS64(d, x []float64, s float64)
+
+//go:noescape
+func maxVS64(d, x []float64, s float64)
+
+//go:noescape
+func minVS64(d, x []float64, s float64)
+
+//go:noescape
+func subSV64(d []float64, s float64, y []float64)
+
+//go:noescape
+func divSV64(d []float64, s float64, y []float64)
+
+//go:noescape
+func maxSV64(d []float64, s float64, y []float64)
+
+//go:noescape
+func minSV64(d []float64, s float64, y []float64)
+
+//go:noescape
+func axpy64(d []float64, a float64, x, y []float64)
+
+var (
+	binAVX32 = binTable[float32]{
+		vv:   [numBinOps]func(d, x, y []float32){addVV32, subVV32, mulVV32, divVV32, maxVV32, minVV32},
+		vs:   [numBinOps]func(d, x []float32, s float32){addVS32, subVS32, mulVS32, divVS32, maxVS32, minVS32},
+		sv:   [numBinOps]func(d []float32, s float32, y []float32){nil, subSV32, nil, divSV32, maxSV32, minSV32},
+		axpy: axpy32,
+	}
+	binAVX64 = binTable[float64]{
+		vv:   [numBinOps]func(d, x, y []float64){addVV64, subVV64, mulVV64, divVV64, maxVV64, minVV64},
+		vs:   [numBinOps]func(d, x []float64, s float64){addVS64, subVS64, mulVS64, divVS64, maxVS64, minVS64},
+		sv:   [numBinOps]func(d []float64, s float64, y []float64){nil, subSV64, nil, divSV64, maxSV64, minSV64},
+		axpy: axpy64,
+	}
+)
+
+func binKernels32() *binTable[float32] {
+	if useAVX2FMA {
+		return &binAVX32
+	}
+	return &binGo32
+}
+
+func binKernels64() *binTable[float64] {
+	if useAVX2FMA {
+		return &binAVX64
+	}
+	return &binGo64
+}

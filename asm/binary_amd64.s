@@ -1,0 +1,291 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// Elementwise binary kernels, AVX2 (+FMA for axpy), float32 and float64.
+// Every routine is BINLOOP over one operation: 4 vectors of 32 bytes per
+// step, then one vector per step, then a last partial vector through a
+// lane mask (VMASKMOVPS reads and writes only the lanes in range).
+
+// Register roles.
+#define dPtr   DI  // next element of dst
+#define xPtr   SI  // next element of x (unused when x is the scalar)
+#define yPtr   DX  // next element of y (unused when y is the scalar)
+#define nLeft  CX  // elements left
+#define mPtr   R8  // into tailMask<>: the lane mask of the last vector
+#define bcast  Y14 // the scalar operand (or axpy's a) in every lane
+#define mask   Y15 // tail lane mask: all ones in lanes < nLeft
+
+// tailMask<> is 8 dwords of ones then 8 of zeros: the 32 bytes at
+// tailMask<>+32-r·size hold r elements' worth of ones, then zeros.
+DATA tailMask<>+0(SB)/8, $-1
+DATA tailMask<>+8(SB)/8, $-1
+DATA tailMask<>+16(SB)/8, $-1
+DATA tailMask<>+24(SB)/8, $-1
+DATA tailMask<>+32(SB)/8, $0
+DATA tailMask<>+40(SB)/8, $0
+DATA tailMask<>+48(SB)/8, $0
+DATA tailMask<>+56(SB)/8, $0
+GLOBL tailMask<>(SB), RODATA|NOPTR, $64
+
+// Operand loaders: L(off, r) loads the vector at byte offset off into r,
+// LM(r) the masked last vector. The B forms copy the broadcast scalar.
+#define XL(off, r) VMOVUPS off(xPtr), r          /* r = x[off:off+32] */
+#define XLM(r)     VMASKMOVPS (xPtr), mask, r    /* r = x[lanes in mask] */
+#define YL(off, r) VMOVUPS off(yPtr), r          /* r = y[off:off+32] */
+#define YLM(r)     VMASKMOVPS (yPtr), mask, r    /* r = y[lanes in mask] */
+#define BL(off, r) VMOVAPS bcast, r              /* r = s in every lane */
+#define BLM(r)     VMOVAPS bcast, r              /* r = s in every lane */
+
+// Operations OP(x, y, t, u): x = x op y; t and u are scratch.
+#define ADDS(x, y, t, u) VADDPS y, x, x          /* x = x + y */
+#define SUBS(x, y, t, u) VSUBPS y, x, x          /* x = x - y */
+#define MULS(x, y, t, u) VMULPS y, x, x          /* x = x · y */
+#define DIVS(x, y, t, u) VDIVPS y, x, x          /* x = x / y */
+#define AXPYS(x, y, t, u) VFMADD213PS y, bcast, x /* x = a·x + y, one rounding */
+#define ADDD(x, y, t, u) VADDPD y, x, x          /* x = x + y */
+#define SUBD(x, y, t, u) VSUBPD y, x, x          /* x = x - y */
+#define MULD(x, y, t, u) VMULPD y, x, x          /* x = x · y */
+#define DIVD(x, y, t, u) VDIVPD y, x, x          /* x = x / y */
+#define AXPYD(x, y, t, u) VFMADD213PD y, bcast, x /* x = a·x + y, one rounding */
+
+// MAXMIN(MM, CMP, BLEND, x, y, t, u): torch.maximum/minimum. MM(y, x) is
+// y if y > x (resp. <), else x: right unless y alone is NaN; the blends
+// then put y's NaN, and last x's NaN, on top.
+#define MAXMIN(MM, CMP, BLEND, x, y, t, u) \
+	MM    x, y, t;                            /* t = y ≷ x ? y : x      */ \
+	CMP   $3, y, y, u;                        /* u = y is NaN           */ \
+	BLEND u, y, t, t;                         /* t = y NaN ? y : t      */ \
+	CMP   $3, x, x, u;                        /* u = x is NaN           */ \
+	BLEND u, x, t, x                          /* x = x NaN ? x : t      */
+#define MAXS(x, y, t, u) MAXMIN(VMAXPS, VCMPPS, VBLENDVPS, x, y, t, u)
+#define MINS(x, y, t, u) MAXMIN(VMINPS, VCMPPS, VBLENDVPS, x, y, t, u)
+#define MAXD(x, y, t, u) MAXMIN(VMAXPD, VCMPPD, VBLENDVPD, x, y, t, u)
+#define MIND(x, y, t, u) MAXMIN(VMINPD, VCMPPD, VBLENDVPD, x, y, t, u)
+
+// BINLOOP runs OP over nLeft elements of W per vector (8 float32 or 4
+// float64, so 32 bytes either way; SH = log2 of the element size).
+//
+// In:  dPtr, xPtr, yPtr, nLeft ≥ 1, bcast as the loaders need.
+// Out: dst written; clobbers CX, SI, DI, DX, R8, Y0–Y13, Y15.
+#define BINLOOP(W, SH, LX, LXM, LY, LYM, OP) \
+	CMPQ    nLeft, $(4*W);                    /* 4 vectors left?        */ \
+	JLT     one;                              /* no: one at a time      */ \
+quad: \
+	LX(0, Y0);                                /* Y0:Y3 = x, 4 vectors   */ \
+	LX(32, Y1); \
+	LX(64, Y2); \
+	LX(96, Y3); \
+	LY(0, Y4);                                /* Y4:Y7 = y, 4 vectors   */ \
+	LY(32, Y5); \
+	LY(64, Y6); \
+	LY(96, Y7); \
+	OP(Y0, Y4, Y8, Y12);                      /* Y0 = x op y            */ \
+	OP(Y1, Y5, Y9, Y13);                      /* Y1 = x op y            */ \
+	OP(Y2, Y6, Y10, Y4);                      /* Y2 = x op y            */ \
+	OP(Y3, Y7, Y11, Y5);                      /* Y3 = x op y            */ \
+	VMOVUPS Y0, 0(dPtr);                      /* dst = Y0:Y3            */ \
+	VMOVUPS Y1, 32(dPtr); \
+	VMOVUPS Y2, 64(dPtr); \
+	VMOVUPS Y3, 96(dPtr); \
+	ADDQ    $128, xPtr;                       /* next 4 vectors         */ \
+	ADDQ    $128, yPtr; \
+	ADDQ    $128, dPtr; \
+	SUBQ    $(4*W), nLeft;                    /* 4 vectors done         */ \
+	CMPQ    nLeft, $(4*W);                    /* 4 more?                */ \
+	JGE     quad; \
+one: \
+	CMPQ    nLeft, $W;                        /* a whole vector left?   */ \
+	JLT     tail;                             /* no: the masked tail    */ \
+	LX(0, Y0);                                /* Y0 = x                 */ \
+	LY(0, Y4);                                /* Y4 = y                 */ \
+	OP(Y0, Y4, Y8, Y12);                      /* Y0 = x op y            */ \
+	VMOVUPS Y0, (dPtr);                       /* dst = Y0               */ \
+	ADDQ    $32, xPtr;                        /* next vector            */ \
+	ADDQ    $32, yPtr; \
+	ADDQ    $32, dPtr; \
+	SUBQ    $W, nLeft;                        /* one vector done        */ \
+	JMP     one; \
+tail: \
+	TESTQ   nLeft, nLeft;                     /* anything left?         */ \
+	JZ      done; \
+	LEAQ    tailMask<>+32(SB), mPtr;          /* mPtr = end of the ones */ \
+	SHLQ    $SH, nLeft;                       /* nLeft = bytes left     */ \
+	SUBQ    nLeft, mPtr;                      /* back by the bytes left */ \
+	VMOVUPS (mPtr), mask;                     /* mask = lanes in range  */ \
+	LXM(Y0);                                  /* Y0 = x, masked         */ \
+	LYM(Y4);                                  /* Y4 = y, masked         */ \
+	OP(Y0, Y4, Y8, Y12);                      /* Y0 = x op y            */ \
+	VMASKMOVPS Y0, mask, (dPtr);              /* dst = Y0, masked       */ \
+done: \
+	VZEROUPPER;                               /* clean AVX state        */ \
+	RET
+
+// Argument loading, by signature.
+#define ARGSVV \
+	MOVQ d_base+0(FP), dPtr;                  /* dPtr = &d[0]           */ \
+	MOVQ d_len+8(FP), nLeft;                  /* nLeft = len(d)         */ \
+	MOVQ x_base+24(FP), xPtr;                 /* xPtr = &x[0]           */ \
+	MOVQ y_base+48(FP), yPtr                  /* yPtr = &y[0]           */
+#define ARGSVS(BC) \
+	MOVQ d_base+0(FP), dPtr;                  /* dPtr = &d[0]           */ \
+	MOVQ d_len+8(FP), nLeft;                  /* nLeft = len(d)         */ \
+	MOVQ x_base+24(FP), xPtr;                 /* xPtr = &x[0]           */ \
+	BC   s+48(FP), bcast                      /* bcast = s everywhere   */
+#define ARGSSV(BC) \
+	MOVQ d_base+0(FP), dPtr;                  /* dPtr = &d[0]           */ \
+	MOVQ d_len+8(FP), nLeft;                  /* nLeft = len(d)         */ \
+	BC   s+24(FP), bcast;                     /* bcast = s everywhere   */ \
+	MOVQ y_base+32(FP), yPtr                  /* yPtr = &y[0]           */
+
+// func addVV32(d, x, y []float32) and the rest of the slice-by-slice
+// kernels: d[i] = x[i] op y[i]. In: slices of len(d) elements. Needs AVX2.
+TEXT ·addVV32(SB), NOSPLIT, $0-72
+	ARGSVV
+	BINLOOP(8, 2, XL, XLM, YL, YLM, ADDS)
+
+TEXT ·subVV32(SB), NOSPLIT, $0-72
+	ARGSVV
+	BINLOOP(8, 2, XL, XLM, YL, YLM, SUBS)
+
+TEXT ·mulVV32(SB), NOSPLIT, $0-72
+	ARGSVV
+	BINLOOP(8, 2, XL, XLM, YL, YLM, MULS)
+
+TEXT ·divVV32(SB), NOSPLIT, $0-72
+	ARGSVV
+	BINLOOP(8, 2, XL, XLM, YL, YLM, DIVS)
+
+TEXT ·maxVV32(SB), NOSPLIT, $0-72
+	ARGSVV
+	BINLOOP(8, 2, XL, XLM, YL, YLM, MAXS)
+
+TEXT ·minVV32(SB), NOSPLIT, $0-72
+	ARGSVV
+	BINLOOP(8, 2, XL, XLM, YL, YLM, MINS)
+
+// func addVS32(d, x []float32, s float32) and the rest: d[i] = x[i] op s.
+TEXT ·addVS32(SB), NOSPLIT, $0-52
+	ARGSVS(VBROADCASTSS)
+	BINLOOP(8, 2, XL, XLM, BL, BLM, ADDS)
+
+TEXT ·subVS32(SB), NOSPLIT, $0-52
+	ARGSVS(VBROADCASTSS)
+	BINLOOP(8, 2, XL, XLM, BL, BLM, SUBS)
+
+TEXT ·mulVS32(SB), NOSPLIT, $0-52
+	ARGSVS(VBROADCASTSS)
+	BINLOOP(8, 2, XL, XLM, BL, BLM, MULS)
+
+TEXT ·divVS32(SB), NOSPLIT, $0-52
+	ARGSVS(VBROADCASTSS)
+	BINLOOP(8, 2, XL, XLM, BL, BLM, DIVS)
+
+TEXT ·maxVS32(SB), NOSPLIT, $0-52
+	ARGSVS(VBROADCASTSS)
+	BINLOOP(8, 2, XL, XLM, BL, BLM, MAXS)
+
+TEXT ·minVS32(SB), NOSPLIT, $0-52
+	ARGSVS(VBROADCASTSS)
+	BINLOOP(8, 2, XL, XLM, BL, BLM, MINS)
+
+// func subSV32(d []float32, s float32, y []float32) and the rest:
+// d[i] = s op y[i].
+TEXT ·subSV32(SB), NOSPLIT, $0-56
+	ARGSSV(VBROADCASTSS)
+	BINLOOP(8, 2, BL, BLM, YL, YLM, SUBS)
+
+TEXT ·divSV32(SB), NOSPLIT, $0-56
+	ARGSSV(VBROADCASTSS)
+	BINLOOP(8, 2, BL, BLM, YL, YLM, DIVS)
+
+TEXT ·maxSV32(SB), NOSPLIT, $0-56
+	ARGSSV(VBROADCASTSS)
+	BINLOOP(8, 2, BL, BLM, YL, YLM, MAXS)
+
+TEXT ·minSV32(SB), NOSPLIT, $0-56
+	ARGSSV(VBROADCASTSS)
+	BINLOOP(8, 2, BL, BLM, YL, YLM, MINS)
+
+// func axpy32(d []float32, a float32, x, y []float32): d[i] = a·x[i] + y[i].
+// Needs AVX2 and FMA.
+TEXT ·axpy32(SB), NOSPLIT, $0-80
+	MOVQ         d_base+0(FP), dPtr       // dPtr = &d[0]
+	MOVQ         d_len+8(FP), nLeft       // nLeft = len(d)
+	VBROADCASTSS a+24(FP), bcast          // bcast = a everywhere
+	MOVQ         x_base+32(FP), xPtr      // xPtr = &x[0]
+	MOVQ         y_base+56(FP), yPtr      // yPtr = &y[0]
+	BINLOOP(8, 2, XL, XLM, YL, YLM, AXPYS)
+
+// The float64 kernels, as the float32 ones.
+TEXT ·addVV64(SB), NOSPLIT, $0-72
+	ARGSVV
+	BINLOOP(4, 3, XL, XLM, YL, YLM, ADDD)
+
+TEXT ·subVV64(SB), NOSPLIT, $0-72
+	ARGSVV
+	BINLOOP(4, 3, XL, XLM, YL, YLM, SUBD)
+
+TEXT ·mulVV64(SB), NOSPLIT, $0-72
+	ARGSVV
+	BINLOOP(4, 3, XL, XLM, YL, YLM, MULD)
+
+TEXT ·divVV64(SB), NOSPLIT, $0-72
+	ARGSVV
+	BINLOOP(4, 3, XL, XLM, YL, YLM, DIVD)
+
+TEXT ·maxVV64(SB), NOSPLIT, $0-72
+	ARGSVV
+	BINLOOP(4, 3, XL, XLM, YL, YLM, MAXD)
+
+TEXT ·minVV64(SB), NOSPLIT, $0-72
+	ARGSVV
+	BINLOOP(4, 3, XL, XLM, YL, YLM, MIND)
+
+TEXT ·addVS64(SB), NOSPLIT, $0-56
+	ARGSVS(VBROADCASTSD)
+	BINLOOP(4, 3, XL, XLM, BL, BLM, ADDD)
+
+TEXT ·subVS64(SB), NOSPLIT, $0-56
+	ARGSVS(VBROADCASTSD)
+	BINLOOP(4, 3, XL, XLM, BL, BLM, SUBD)
+
+TEXT ·mulVS64(SB), NOSPLIT, $0-56
+	ARGSVS(VBROADCASTSD)
+	BINLOOP(4, 3, XL, XLM, BL, BLM, MULD)
+
+TEXT ·divVS64(SB), NOSPLIT, $0-56
+	ARGSVS(VBROADCASTSD)
+	BINLOOP(4, 3, XL, XLM, BL, BLM, DIVD)
+
+TEXT ·maxVS64(SB), NOSPLIT, $0-56
+	ARGSVS(VBROADCASTSD)
+	BINLOOP(4, 3, XL, XLM, BL, BLM, MAXD)
+
+TEXT ·minVS64(SB), NOSPLIT, $0-56
+	ARGSVS(VBROADCASTSD)
+	BINLOOP(4, 3, XL, XLM, BL, BLM, MIND)
+
+TEXT ·subSV64(SB), NOSPLIT, $0-56
+	ARGSSV(VBROADCASTSD)
+	BINLOOP(4, 3, BL, BLM, YL, YLM, SUBD)
+
+TEXT ·divSV64(SB), NOSPLIT, $0-56
+	ARGSSV(VBROADCASTSD)
+	BINLOOP(4, 3, BL, BLM, YL, YLM, DIVD)
+
+TEXT ·maxSV64(SB), NOSPLIT, $0-56
+	ARGSSV(VBROADCASTSD)
+	BINLOOP(4, 3, BL, BLM, YL, YLM, MAXD)
+
+TEXT ·minSV64(SB), NOSPLIT, $0-56
+	ARGSSV(VBROADCASTSD)
+	BINLOOP(4, 3, BL, BLM, YL, YLM, MIND)
+
+TEXT ·axpy64(SB), NOSPLIT, $0-80
+	MOVQ         d_base+0(FP), dPtr       // dPtr = &d[0]
+	MOVQ         d_len+8(FP), nLeft       // nLeft = len(d)
+	VBROADCASTSD a+24(FP), bcast          // bcast = a everywhere
+	MOVQ         x_base+32(FP), xPtr      // xPtr = &x[0]
+	MOVQ         y_base+56(FP), yPtr      // yPtr = &y[0]
+	BINLOOP(4, 3, XL, XLM, YL, YLM, AXPYD)

@@ -1,0 +1,77 @@
+//go:build !purego
+
+package asm
+
+// The NEON binary kernels (binary_arm64.s): add, sub, mul and axpy. Go's
+// arm64 assembler has no vector FDIV, FMAX or FMIN and the style forbids
+// raw encodings, so div, maximum and minimum run their twins.
+
+//go:noescape
+func addVV32(d, x, y []float32)
+
+//go:noescape
+func subVV32(d, x, y []float32)
+
+//go:noescape
+func mulVV32(d, x, y []float32)
+
+//go:noescape
+func addVS32(d, x []float32, s float32)
+
+//go:noescape
+func subVS32(d, x []float32, s float32)
+
+//go:noescape
+func mulVS32(d, x []float32, s float32)
+
+//go:noescape
+func subSV32(d []float32, s float32, y []float32)
+
+//go:noescape
+func axpy32(d []float32, a float32, x, y []float32)
+
+//go:noescape
+func addVV64(d, x, y []float64)
+
+//go:noescape
+func subVV64(d, x, y []float64)
+
+//go:noescape
+func mulVV64(d, x, y []float64)
+
+//go:noescape
+func addVS64(d, x []float64, s float64)
+
+//go:noescape
+func subVS64(d, x []float64, s float64)
+
+//go:noescape
+func mulVS64(d, x []float64, s float64)
+
+//go:noescape
+func subSV64(d []float64, s float64, y []float64)
+
+//go:noescape
+func axpy64(d []float64, a float64, x, y []float64)
+
+func binKernels32() *binTable[float32] {
+	if !useNEON {
+		return &binGo32
+	}
+	t := binGo32
+	t.vv[opAdd], t.vv[opSub], t.vv[opMul] = addVV32, subVV32, mulVV32
+	t.vs[opAdd], t.vs[opSub], t.vs[opMul] = addVS32, subVS32, mulVS32
+	t.sv[opSub], t.axpy = subSV32, axpy32
+	return &t
+}
+
+func binKernels64() *binTable[float64] {
+	if !useNEON {
+		return &binGo64
+	}
+	t := binGo64
+	t.vv[opAdd], t.vv[opSub], t.vv[opMul] = addVV64, subVV64, mulVV64
+	t.vs[opAdd], t.vs[opSub], t.vs[opMul] = addVS64, subVS64, mulVS64
+	t.sv[opSub], t.axpy = subSV64, axpy64
+	return &t
+}

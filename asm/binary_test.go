@@ -1,0 +1,194 @@
+package asm
+
+import (
+	"encoding/binary"
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+)
+
+var binOpNames = [numBinOps]string{"add", "sub", "mul", "div", "maximum", "minimum"}
+
+// binCase runs one kernel form of a table on (d, x, y, s); x or y is
+// ignored by the scalar forms.
+type binCase[T float32 | float64] struct {
+	name string
+	run  func(tab *binTable[T], d, x, y []T, s T)
+}
+
+func binCases[T float32 | float64](twin *binTable[T]) []binCase[T] {
+	var cs []binCase[T]
+	for op := range numBinOps {
+		name := binOpNames[op]
+		cs = append(cs,
+			binCase[T]{name + "/vv", func(tab *binTable[T], d, x, y []T, _ T) { tab.vv[op](d, x, y) }},
+			binCase[T]{name + "/vs", func(tab *binTable[T], d, x, _ []T, s T) { tab.vs[op](d, x, s) }})
+		if twin.sv[op] != nil {
+			cs = append(cs, binCase[T]{name + "/sv", func(tab *binTable[T], d, _, y []T, s T) { tab.sv[op](d, s, y) }})
+		}
+	}
+	return append(cs, binCase[T]{"axpy", func(tab *binTable[T], d, x, y []T, s T) { tab.axpy(d, s, x, y) }})
+}
+
+// checkBin runs c on the kernels in use and on the twins with the same
+// operands: at offset off in guarded buffers, and in place over x and over
+// y; the results must be the same values and the guards intact.
+func checkBin[T float32 | float64](t testing.TB, tab, twin *binTable[T], c binCase[T], x0, y0 []T, s T, off int) {
+	t.Helper()
+	n := len(x0)
+	want := make([]T, n)
+	c.run(twin, want, append([]T(nil), x0...), append([]T(nil), y0...), s)
+	for _, alias := range []string{"", "dst=x", "dst=y"} {
+		x, xb := ewPad(x0, off, ewGuard)
+		y, yb := ewPad(y0, off+1, ewGuard)
+		d, db := ewPad(make([]T, n), off+2, ewGuard)
+		switch alias {
+		case "dst=x":
+			d, db = x, xb
+		case "dst=y":
+			d, db = y, yb
+		}
+		c.run(tab, d, x, y, s)
+		for i := range want {
+			if !ewSame(d[i], want[i]) {
+				t.Fatalf("%s n=%d off=%d %s: [%d] = %v, twin %v (x %v, y %v, s %v)", c.name, n, off, alias, i, d[i], want[i], x0[i], y0[i], s)
+			}
+		}
+		ewCheckGuards(t, c.name+" "+alias+" dst", db, len(db)-9-n, n, ewGuard)
+		if alias != "dst=x" {
+			ewCheckGuards(t, c.name+" x", xb, off, n, ewGuard)
+		}
+		if alias != "dst=y" {
+			ewCheckGuards(t, c.name+" y", yb, off+1, n, ewGuard)
+		}
+	}
+}
+
+func testBinary[T float32 | float64](t *testing.T, tab, twin *binTable[T]) {
+	r := rand.New(rand.NewPCG(1, 2))
+	scalars := []T{2.5, -0.0, T(math.NaN()), T(math.Inf(-1)), 0}
+	for _, c := range binCases(twin) {
+		for _, n := range ewLens() {
+			for off := 0; off < 3; off++ {
+				x, y := ewValues[T](r, n), ewValues[T](r, n)
+				s := scalars[(n+off)%len(scalars)]
+				if n%7 == 3 {
+					s = ewValues[T](r, 1)[0]
+				}
+				checkBin(t, tab, twin, c, x, y, s, off)
+			}
+		}
+	}
+}
+
+func TestBinaryF32(t *testing.T) { testBinary(t, bin32, &binGo32) }
+func TestBinaryF64(t *testing.T) { testBinary(t, bin64, &binGo64) }
+
+// TestBinarySemantics pins the twins to PyTorch's rules on special values.
+func TestBinarySemantics(t *testing.T) {
+	nan, inf := float32(math.NaN()), float32(math.Inf(1))
+	negz := float32(math.Copysign(0, -1))
+	cases := []struct {
+		name    string
+		f       func(d, x, y []float32)
+		x, y, w float32
+	}{
+		{"maximum NaN first", MaximumF32, nan, 1, nan},
+		{"maximum NaN second", MaximumF32, 1, nan, nan},
+		{"maximum inf", MaximumF32, -inf, 3, 3},
+		{"minimum NaN second", MinimumF32, -inf, nan, nan},
+		{"minimum", MinimumF32, 2, -3, -3},
+		{"div by zero", DivF32, -1, 0, -inf},
+		{"sub", SubF32, 0, 0, 0},
+		{"mul -0", MulF32, -1, 0, negz},
+	}
+	for _, c := range cases {
+		d := []float32{7}
+		c.f(d, []float32{c.x}, []float32{c.y})
+		if !ewSame(d[0], c.w) {
+			t.Errorf("%s(%v, %v) = %v, want %v", c.name, c.x, c.y, d[0], c.w)
+		}
+	}
+	// Ties give the first operand: maximum(+0, -0) = +0, maximum(-0, +0) = -0.
+	d := []float32{7, 7}
+	MaximumF32(d, []float32{0, negz}, []float32{negz, 0})
+	if math.Signbit(float64(d[0])) || !math.Signbit(float64(d[1])) {
+		t.Errorf("maximum ties: %v, want [0 -0]", d)
+	}
+}
+
+// TestFMA32 checks the twins' fused multiply-add against exact arithmetic.
+func TestFMA32(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	exact := func(a, b, c float32) float32 {
+		x := new(big.Float).SetPrec(400).SetFloat64(float64(a))
+		x.Mul(x, new(big.Float).SetPrec(400).SetFloat64(float64(b)))
+		x.Add(x, new(big.Float).SetPrec(400).SetFloat64(float64(c)))
+		f, _ := x.Float32()
+		return f
+	}
+	for i := 0; i < 200000; i++ {
+		a, b := float32(r.NormFloat64()), float32(r.NormFloat64())
+		// c near -a·b makes the sum cancel; its low bits make ties likely.
+		c := -a * b * float32(1+r.IntN(3))
+		if i%2 == 0 {
+			c = math.Float32frombits(math.Float32bits(c) ^ uint32(r.IntN(8)))
+		}
+		if i%5 == 0 {
+			b = math.Float32frombits(r.Uint32() & 0x807fffff) // subnormal products
+			c = math.Float32frombits(r.Uint32() & 0x80ffffff)
+		}
+		if got, want := fma32(a, b, c), exact(a, b, c); !ewSame(got, want) && !(got == 0 && want == 0) {
+			t.Fatalf("fma32(%g, %g, %g) = %g, want %g", a, b, c, got, want)
+		}
+	}
+}
+
+func TestBinaryLengths(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Fatal("AddF32 with slices of different lengths did not panic")
+		}
+	}()
+	AddF32(make([]float32, 3), make([]float32, 3), make([]float32, 2))
+}
+
+// FuzzBinary runs every binary kernel form on operands decoded from data.
+func FuzzBinary(f *testing.F) {
+	f.Add([]byte{0, 0, 0x80, 0x7f, 0, 0, 0xc0, 0x7f, 1, 2, 3, 4}, uint8(0), uint8(1))
+	f.Add(make([]byte, 8*67+3), uint8(5), uint8(2))
+	f.Fuzz(func(t *testing.T, data []byte, which, off uint8) {
+		x32 := make([]float32, len(data)/8)
+		y32 := make([]float32, len(x32))
+		x64 := make([]float64, len(data)/16)
+		y64 := make([]float64, len(x64))
+		for i := range x32 {
+			x32[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[8*i:]))
+			y32[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[8*i+4:]))
+		}
+		for i := range x64 {
+			x64[i] = math.Float64frombits(binary.LittleEndian.Uint64(data[16*i:]))
+			y64[i] = math.Float64frombits(binary.LittleEndian.Uint64(data[16*i+8:]))
+		}
+		c32, c64 := binCases(&binGo32), binCases(&binGo64)
+		var s32 float32 = 1.5
+		var s64 = -0.75
+		if len(x32) > 0 {
+			s32 = x32[0]
+		}
+		if len(x64) > 0 {
+			s64 = x64[0]
+		}
+		checkBin(t, bin32, &binGo32, c32[int(which)%len(c32)], x32, y32, s32, int(off%8))
+		checkBin(t, bin64, &binGo64, c64[int(which)%len(c64)], x64, y64, s64, int(off%8))
+	})
+}
+
+// TestBinaryInUse makes sure the differential tests above compare the
+// assembly, not the twin with itself, wherever there is assembly.
+func TestBinaryInUse(t *testing.T) {
+	if Path() != "go" && (bin32 == &binGo32 || bin64 == &binGo64) {
+		t.Fatalf("path %s but the binary kernels are the twins", Path())
+	}
+}

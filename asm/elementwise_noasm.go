@@ -1,0 +1,8 @@
+//go:build purego || !(amd64 || arm64)
+
+package asm
+
+// Without assembly the elementwise kernels are the pure-Go twins.
+
+func binKernels32() *binTable[float32] { return &binGo32 }
+func binKernels64() *binTable[float64] { return &binGo64 }
