@@ -1,0 +1,592 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// Unary float32 kernels, AVX2+FMA. Each routine is a loop macro over a core
+// that maps the vector in Y0 (8 float32) to its result in Y0: UNLOOP for
+// the float32 cores, UNLOOP64 for the cores that work in float64 (erf,
+// gelu, silu, sin, cos: the 8 inputs become two vectors of 4 float64, each
+// goes through the core, and each result is rounded to float32 once). The
+// cores are, instruction for instruction, the twins in unary_generic.go.
+
+// Register roles of the loops.
+#define dPtr   DI  // next element of dst
+#define xPtr   SI  // next element of x
+#define nLeft  CX  // elements left
+#define mPtr   R8  // into tailMask<>: the lane mask of the last vector
+#define mask   Y15 // tail lane mask: all ones in lanes < nLeft
+#define flags  Y14 // sin/cos: lanes left to the caller (|x| ≥ 1e6), OR-ed up
+
+// tailMask<> is 8 dwords of ones then 8 of zeros (see binary_amd64.s).
+DATA tailMask<>+0(SB)/8, $-1
+DATA tailMask<>+8(SB)/8, $-1
+DATA tailMask<>+16(SB)/8, $-1
+DATA tailMask<>+24(SB)/8, $-1
+DATA tailMask<>+32(SB)/8, $0
+DATA tailMask<>+40(SB)/8, $0
+DATA tailMask<>+48(SB)/8, $0
+DATA tailMask<>+56(SB)/8, $0
+GLOBL tailMask<>(SB), RODATA|NOPTR, $64
+
+// C32 and C64 define a 32-byte constant: 8 float32 or 4 float64 lanes of bits.
+#define C32(name, bits) \
+	DATA name<>+0(SB)/4, bits; \
+	DATA name<>+4(SB)/4, bits; \
+	DATA name<>+8(SB)/4, bits; \
+	DATA name<>+12(SB)/4, bits; \
+	DATA name<>+16(SB)/4, bits; \
+	DATA name<>+20(SB)/4, bits; \
+	DATA name<>+24(SB)/4, bits; \
+	DATA name<>+28(SB)/4, bits; \
+	GLOBL name<>(SB), RODATA|NOPTR, $32
+#define C64(name, bits) \
+	DATA name<>+0(SB)/8, bits; \
+	DATA name<>+8(SB)/8, bits; \
+	DATA name<>+16(SB)/8, bits; \
+	DATA name<>+24(SB)/8, bits; \
+	GLOBL name<>(SB), RODATA|NOPTR, $32
+
+// float32 constants (values as in unary_generic.go).
+C32(cOne, $0x3f800000)       // 1
+C32(cTwo, $0x40000000)       // 2
+C32(cExpHi, $0x42b20000)     // expHi = 89
+C32(cExpLo, $0xc2f00000)     // expLo = -120
+C32(cLog2e, $0x3fb8aa3b)     // log2(e)
+C32(cLn2Hi, $0x3f318000)     // ln2Hi
+C32(cLn2Lo, $0xb95e8083)     // ln2Lo
+C32(cExpQ0, $0x3efffffe)     // expQ[0..4]
+C32(cExpQ1, $0x3e2aaa49)
+C32(cExpQ2, $0x3d2aac56)
+C32(cExpQ3, $0x3c091cbd)
+C32(cExpQ4, $0x3ab528b3)
+C32(cLogP0, $0x3eaaaaaa)     // logP[0..7]
+C32(cLogP1, $0xbe800113)
+C32(cLogP2, $0x3e4cd00f)
+C32(cLogP3, $0xbe2a3946)
+C32(cLogP4, $0x3e116c7c)
+C32(cLogP5, $0xbe06c0f9)
+C32(cLogP6, $0x3e02b017)
+C32(cLogP7, $0xbd9c6790)
+C32(cTanhP0, $0xbeaaaa99)    // tanhP[0..4]
+C32(cTanhP1, $0x3e08837c)
+C32(cTanhP2, $0xbd5c1b08)
+C32(cTanhP3, $0x3ca8fe27)
+C32(cTanhP4, $0xbbba8f8d)
+C32(cTanhSmall, $0x3f200000) // 0.625
+C32(cMinNorm, $0x00800000)   // 2^-126
+C32(c2p23, $0x4b000000)      // 2^23
+C32(cSqrtHalf, $0x3f3504f3)  // √½
+C32(cMinusHalf, $0xbf000000) // -0.5
+C32(cNegInf, $0xff800000)    // -Inf
+C32(cPosInf, $0x7f800000)    // +Inf
+C32(cNaN, $0x7fc00000)       // NaN
+C32(cAbs, $0x7fffffff)       // all bits but the sign
+C32(cSign, $0x80000000)      // the sign bit
+C32(cMant, $0x007fffff)      // the mantissa bits
+C32(cHalfBits, $0x3f000000)  // exponent bits of 0.5
+C32(iBias, $0x0000007f)      // int32 127
+C32(i23, $0x00000017)        // int32 23
+C32(i126, $0x0000007e)       // int32 126
+
+// float64 constants.
+C64(dOne, $0x3ff0000000000000)       // 1
+C64(dTwo, $0x4000000000000000)       // 2
+C64(dHalf, $0x3fe0000000000000)      // 0.5
+C64(dMinusHalf, $0xbfe0000000000000) // -0.5
+C64(dSign, $0x8000000000000000)      // the sign bit
+C64(dAbs, $0x7fffffffffffffff)       // all bits but the sign
+C64(iBias64, $0x00000000000003ff)    // int64 1023
+C64(iOne64, $0x0000000000000001)     // int64 1
+C64(dExpLo, $0xc085e00000000000)     // exp64Lo = -700
+C64(dLog2e, $0x3ff71547652b82fe)     // log2(e)
+C64(dLn2Hi, $0x3fe62e42fee00000)     // ln2Hi64
+C64(dLn2Lo, $0x3dea39ef35793c76)     // ln2Lo64
+C64(dExpT0, $0x3fe0000000000000)     // expT[0..6]: 1/2! … 1/8!
+C64(dExpT1, $0x3fc5555555555555)
+C64(dExpT2, $0x3fa5555555555555)
+C64(dExpT3, $0x3f81111111111111)
+C64(dExpT4, $0x3f56c16c16c16c17)
+C64(dExpT5, $0x3f2a01a01a01a01a)
+C64(dExpT6, $0x3efa01a01a01a01a)
+C64(dMagic, $0x4338000000000000)     // 1.5·2^52: integers land in the low bits
+C64(dErfC0, $0x3ff20dd760000000)     // erfC0
+C64(dErfP0, $0xbe701b2b80000000)     // erfP[0..6]
+C64(dErfP1, $0xbfd81273e0000000)
+C64(dErfP2, $0x3fbce2cfa0000000)
+C64(dErfP3, $0xbf9b7f92a0000000)
+C64(dErfP4, $0x3f754062e0000000)
+C64(dErfP5, $0xbf4a3f8620000000)
+C64(dErfP6, $0x3f149698e0000000)
+C64(dErfcH0, $0x3fd20db8e0000000)    // erfcH[0..9]
+C64(dErfcH1, $0x3fd2111980000000)
+C64(dErfcH2, $0x3fcf4c1640000000)
+C64(dErfcH3, $0x3fc8803e60000000)
+C64(dErfcH4, $0x3f98c80260000000)
+C64(dErfcH5, $0x3fc1d51d20000000)
+C64(dErfcH6, $0xbfd03190e0000000)
+C64(dErfcH7, $0x3fa76b6560000000)
+C64(dErfcH8, $0x3fb3687780000000)
+C64(dErfcH9, $0xbfa0941380000000)
+C64(dErfcMax, $0x4025333333333333)   // 10.6
+C64(dRsqrt2, $0x3fe6a09e667f3bcd)    // 1/√2
+C64(dBeta2, $0x3ff9884533d43651)     // 2·√(2/π)
+C64(dKappa, $0x3fa6e4e26d4801f7)     // 0.044715
+C64(d2OverPi, $0x3fe45f306dc9c883)   // 2/π
+C64(dPio2A, $0x3ff921fb54400000)     // π/2 in three parts
+C64(dPio2B, $0x3dd0b4611a626331)
+C64(dPio2C, $0x3a71701b839a2520)
+C64(dSinT0, $0xbfc5555555555555)     // sinT[0..3]
+C64(dSinT1, $0x3f81111111111111)
+C64(dSinT2, $0xbf2a01a01a01a01a)
+C64(dSinT3, $0x3ec71de3a556c734)
+C64(dCosT0, $0xbfe0000000000000)     // cosT[0..4]
+C64(dCosT1, $0x3fa5555555555555)
+C64(dCosT2, $0xbf56c16c16c16c17)
+C64(dCosT3, $0x3efa01a01a01a01a)
+C64(dCosT4, $0xbe927e4fb7789f5c)
+C64(dSinCosMax, $0x412e848000000000) // sinCosMax = 1e6
+
+// UNLOOP runs CORE (Y0 in, Y0 out, may clobber Y1–Y13) over len(d)
+// elements of func(d, x []float32).
+#define UNLOOP(CORE) \
+	MOVQ       d_base+0(FP), dPtr;           /* dPtr = &d[0]           */ \
+	MOVQ       d_len+8(FP), nLeft;           /* nLeft = len(d)         */ \
+	MOVQ       x_base+24(FP), xPtr;          /* xPtr = &x[0]           */ \
+	CMPQ       nLeft, $8;                    /* a whole vector?        */ \
+	JLT        tail; \
+loop: \
+	VMOVUPS    (xPtr), Y0;                   /* Y0 = x[0:8]            */ \
+	CORE;                                    /* Y0 = f(Y0)             */ \
+	VMOVUPS    Y0, (dPtr);                   /* d[0:8] = Y0            */ \
+	ADDQ       $32, xPtr;                    /* next vector            */ \
+	ADDQ       $32, dPtr; \
+	SUBQ       $8, nLeft;                    /* 8 done                 */ \
+	CMPQ       nLeft, $8;                    /* 8 more?                */ \
+	JGE        loop; \
+tail: \
+	TESTQ      nLeft, nLeft;                 /* anything left?         */ \
+	JZ         done; \
+	LEAQ       tailMask<>+32(SB), mPtr;      /* mPtr = end of the ones */ \
+	SHLQ       $2, nLeft;                    /* bytes left             */ \
+	SUBQ       nLeft, mPtr;                  /* back by them           */ \
+	VMOVUPS    (mPtr), mask;                 /* mask = lanes in range  */ \
+	VMASKMOVPS (xPtr), mask, Y0;             /* Y0 = x, masked (0 out) */ \
+	CORE;                                    /* Y0 = f(Y0)             */ \
+	VMASKMOVPS Y0, mask, (dPtr);             /* d = Y0, masked         */ \
+done:
+
+// HALVES runs the float64 CORE64(v) (v in and out, may clobber Y3–Y13) on
+// both halves of Y0: Y1 and Y2 hold them, the results go back to Y0.
+#define HALVES(CORE64) \
+	VEXTRACTF128 $1, Y0, X2;                 /* X2 = lanes 4:8         */ \
+	VCVTPS2PD    X0, Y1;                     /* Y1 = lanes 0:4 widened */ \
+	VCVTPS2PD    X2, Y2;                     /* Y2 = lanes 4:8 widened */ \
+	CORE64(Y1);                              /* Y1 = f(Y1)             */ \
+	VCVTPD2PSY   Y1, X1;                     /* X1 = Y1 rounded        */ \
+	CORE64(Y2);                              /* Y2 = f(Y2)             */ \
+	VCVTPD2PSY   Y2, X2;                     /* X2 = Y2 rounded        */ \
+	VINSERTF128  $1, X2, Y1, Y0              /* Y0 = X1:X2             */
+
+// ---- exp (float32) ----
+
+// EXPPARTS(x, y, s1, s2, t, u): y, s1, s2 with e^x = (y·s1)·s2, as
+// expParts. Clobbers x, t, u.
+#define EXPPARTS(x, y, s1, s2, t, u) \
+	VCMPPS       $1, cExpLo<>(SB), x, t;     /* t = x < expLo          */ \
+	VMOVUPS      cExpLo<>(SB), u;            /* u = expLo              */ \
+	VMAXPS       x, u, x;                    /* x = max(expLo, x)      */ \
+	VMOVUPS      cExpHi<>(SB), u;            /* u = expHi              */ \
+	VMINPS       x, u, x;                    /* x = min(expHi, x)      */ \
+	VMULPS       cLog2e<>(SB), x, s2;        /* s2 = x·log2e           */ \
+	VROUNDPS     $0, s2, s2;                 /* s2 = n, nearest even   */ \
+	VFNMADD231PS cLn2Hi<>(SB), s2, x;        /* x = x - n·ln2Hi        */ \
+	VFNMADD231PS cLn2Lo<>(SB), s2, x;        /* x = r = x - n·ln2Lo    */ \
+	VMOVUPS      cExpQ4<>(SB), y;            /* y = Q4                 */ \
+	VFMADD213PS  cExpQ3<>(SB), x, y;         /* y = y·r + Q3           */ \
+	VFMADD213PS  cExpQ2<>(SB), x, y;         /* y = y·r + Q2           */ \
+	VFMADD213PS  cExpQ1<>(SB), x, y;         /* y = y·r + Q1           */ \
+	VFMADD213PS  cExpQ0<>(SB), x, y;         /* y = Q(r)               */ \
+	VMULPS       x, x, u;                    /* u = r²                 */ \
+	VFMADD213PS  x, u, y;                    /* y = r²·Q + r           */ \
+	VADDPS       cOne<>(SB), y, y;           /* y = 1 + r + r²·Q       */ \
+	VCVTPS2DQ    s2, s2;                     /* s2 = n as int32        */ \
+	VPSRAD       $1, s2, s1;                 /* s1 = k1 = n >> 1       */ \
+	VPSUBD       s1, s2, s2;                 /* s2 = k2 = n - k1       */ \
+	VPADDD       iBias<>(SB), s1, s1;        /* s1 = k1 + 127          */ \
+	VPSLLD       $23, s1, s1;                /* s1 = 2^k1              */ \
+	VPADDD       iBias<>(SB), s2, s2;        /* s2 = k2 + 127          */ \
+	VPSLLD       $23, s2, s2;                /* s2 = 2^k2              */ \
+	VANDNPS      y, t, y                     /* y = 0 below expLo      */
+
+#define EXPCORE \
+	EXPPARTS(Y0, Y1, Y2, Y3, Y4, Y5);        /* e^x = Y1·Y2·Y3         */ \
+	VMULPS       Y2, Y1, Y1;                 /* Y1 = y·s1              */ \
+	VMULPS       Y3, Y1, Y0                  /* Y0 = y·s1·s2           */
+
+// ---- log (float32) ----
+
+#define LOGCORE \
+	VCMPPS       $1, cMinNorm<>(SB), Y0, Y1; /* Y1 = x < 2^-126        */ \
+	VMULPS       c2p23<>(SB), Y0, Y2;        /* Y2 = x·2^23            */ \
+	VBLENDVPS    Y1, Y2, Y0, Y2;             /* Y2 = xs: scaled if tiny */ \
+	VANDPS       i23<>(SB), Y1, Y1;          /* Y1 = adj: 23 if tiny   */ \
+	VPSRLD       $23, Y2, Y3;                /* Y3 = exponent bits     */ \
+	VPSUBD       i126<>(SB), Y3, Y3;         /* Y3 = e + 1 - 127       */ \
+	VPSUBD       Y1, Y3, Y3;                 /* Y3 = e - adj           */ \
+	VANDPS       cMant<>(SB), Y2, Y2;        /* Y2 = mantissa          */ \
+	VORPS        cHalfBits<>(SB), Y2, Y2;    /* Y2 = m in [0.5, 1)     */ \
+	VCMPPS       $1, cSqrtHalf<>(SB), Y2, Y4; /* Y4 = m < √½           */ \
+	VPADDD       Y4, Y3, Y3;                 /* e -= 1 there           */ \
+	VANDPS       Y2, Y4, Y4;                 /* Y4 = m there, else 0   */ \
+	VADDPS       Y4, Y2, Y2;                 /* m += m there           */ \
+	VSUBPS       cOne<>(SB), Y2, Y2;         /* Y2 = f = m - 1         */ \
+	VCVTDQ2PS    Y3, Y3;                     /* Y3 = e as float        */ \
+	VMULPS       Y2, Y2, Y4;                 /* Y4 = z = f²            */ \
+	VMOVUPS      cLogP7<>(SB), Y5;           /* Y5 = P7                */ \
+	VFMADD213PS  cLogP6<>(SB), Y2, Y5;       /* Y5 = Y5·f + P6         */ \
+	VFMADD213PS  cLogP5<>(SB), Y2, Y5;       /* Y5 = Y5·f + P5         */ \
+	VFMADD213PS  cLogP4<>(SB), Y2, Y5;       /* Y5 = Y5·f + P4         */ \
+	VFMADD213PS  cLogP3<>(SB), Y2, Y5;       /* Y5 = Y5·f + P3         */ \
+	VFMADD213PS  cLogP2<>(SB), Y2, Y5;       /* Y5 = Y5·f + P2         */ \
+	VFMADD213PS  cLogP1<>(SB), Y2, Y5;       /* Y5 = Y5·f + P1         */ \
+	VFMADD213PS  cLogP0<>(SB), Y2, Y5;       /* Y5 = P(f)              */ \
+	VMULPS       Y4, Y5, Y5;                 /* Y5 = P·z               */ \
+	VMULPS       Y2, Y5, Y5;                 /* Y5 = y = P·z·f         */ \
+	VFMADD231PS  cLn2Lo<>(SB), Y3, Y5;       /* y += e·ln2Lo           */ \
+	VFMADD231PS  cMinusHalf<>(SB), Y4, Y5;   /* y -= z/2               */ \
+	VADDPS       Y5, Y2, Y5;                 /* Y5 = r = f + y         */ \
+	VFMADD231PS  cLn2Hi<>(SB), Y3, Y5;       /* r += e·ln2Hi           */ \
+	VXORPS       Y6, Y6, Y6;                 /* Y6 = 0                 */ \
+	VCMPPS       $0, Y6, Y0, Y7;             /* Y7 = x == 0            */ \
+	VBLENDVPS    Y7, cNegInf<>(SB), Y5, Y5;  /* log(±0) = -Inf         */ \
+	VCMPPS       $1, Y6, Y0, Y7;             /* Y7 = x < 0             */ \
+	VBLENDVPS    Y7, cNaN<>(SB), Y5, Y5;     /* log(x < 0) = NaN       */ \
+	VCMPPS       $5, cPosInf<>(SB), Y0, Y7;  /* Y7 = !(x < +Inf)       */ \
+	VBLENDVPS    Y7, Y0, Y5, Y0              /* +Inf and NaN: x itself */
+
+// ---- tanh (float32) ----
+
+#define TANHCORE \
+	VANDPS       cAbs<>(SB), Y0, Y1;         /* Y1 = a = |x|           */ \
+	VMULPS       Y0, Y0, Y2;                 /* Y2 = z = x²            */ \
+	VMOVUPS      cTanhP4<>(SB), Y3;          /* Y3 = P4                */ \
+	VFMADD213PS  cTanhP3<>(SB), Y2, Y3;      /* Y3 = Y3·z + P3         */ \
+	VFMADD213PS  cTanhP2<>(SB), Y2, Y3;      /* Y3 = Y3·z + P2         */ \
+	VFMADD213PS  cTanhP1<>(SB), Y2, Y3;      /* Y3 = Y3·z + P1         */ \
+	VFMADD213PS  cTanhP0<>(SB), Y2, Y3;      /* Y3 = P(z)              */ \
+	VMULPS       Y2, Y0, Y4;                 /* Y4 = x·z               */ \
+	VFMADD213PS  Y0, Y3, Y4;                 /* Y4 = small = x·z·P + x */ \
+	VADDPS       Y1, Y1, Y5;                 /* Y5 = 2a                */ \
+	EXPPARTS(Y5, Y6, Y7, Y8, Y9, Y10);       /* e^{2a} = Y6·Y7·Y8      */ \
+	VMULPS       Y7, Y6, Y6;                 /* Y6 = y·s1              */ \
+	VMULPS       Y8, Y6, Y6;                 /* Y6 = e = y·s1·s2       */ \
+	VADDPS       cOne<>(SB), Y6, Y6;         /* Y6 = e + 1             */ \
+	VMOVUPS      cTwo<>(SB), Y7;             /* Y7 = 2                 */ \
+	VDIVPS       Y6, Y7, Y7;                 /* Y7 = 2/(e+1)           */ \
+	VMOVUPS      cOne<>(SB), Y8;             /* Y8 = 1                 */ \
+	VSUBPS       Y7, Y8, Y8;                 /* Y8 = big = 1 - 2/(e+1) */ \
+	VCMPPS       $1, cTanhSmall<>(SB), Y1, Y9; /* Y9 = a < 0.625       */ \
+	VBLENDVPS    Y9, Y4, Y8, Y8;             /* Y8 = small or big      */ \
+	VANDPS       cAbs<>(SB), Y8, Y8;         /* Y8 = |Y8|              */ \
+	VANDPS       cSign<>(SB), Y0, Y9;        /* Y9 = sign of x         */ \
+	VORPS        Y9, Y8, Y0                  /* Y0 = Y8 with x's sign  */
+
+// ---- sigmoid (float32) ----
+
+#define SIGMOIDCORE \
+	VORPS        cSign<>(SB), Y0, Y1;        /* Y1 = -|x|              */ \
+	EXPPARTS(Y1, Y2, Y3, Y4, Y5, Y6);        /* e = Y2·Y3·Y4           */ \
+	VMULPS       Y3, Y2, Y2;                 /* Y2 = y·s1              */ \
+	VMULPS       Y4, Y2, Y2;                 /* Y2 = e                 */ \
+	VADDPS       cOne<>(SB), Y2, Y3;         /* Y3 = 1 + e             */ \
+	VXORPS       Y5, Y5, Y5;                 /* Y5 = 0                 */ \
+	VCMPPS       $1, Y5, Y0, Y5;             /* Y5 = x < 0             */ \
+	VMOVUPS      cOne<>(SB), Y4;             /* Y4 = 1                 */ \
+	VBLENDVPS    Y5, Y2, Y4, Y4;             /* Y4 = x < 0 ? e : 1     */ \
+	VDIVPS       Y3, Y4, Y0                  /* Y0 = Y4/(1 + e)        */
+
+// ---- the plain ones (float32) ----
+
+#define RELUCORE \
+	VXORPS       Y1, Y1, Y1;                 /* Y1 = 0                 */ \
+	VCMPPS       $1, Y1, Y0, Y2;             /* Y2 = x < 0             */ \
+	VANDNPS      Y0, Y2, Y0                  /* Y0 = x, 0 where x < 0  */
+#define ABSCORE VANDPS cAbs<>(SB), Y0, Y0    /* clear the sign         */
+#define NEGCORE VXORPS cSign<>(SB), Y0, Y0   /* flip the sign          */
+#define SQRTCORE VSQRTPS Y0, Y0              /* Y0 = √x                */
+#define RSQRTCORE \
+	VSQRTPS      Y0, Y1;                     /* Y1 = √x                */ \
+	VMOVUPS      cOne<>(SB), Y0;             /* Y0 = 1                 */ \
+	VDIVPS       Y1, Y0, Y0                  /* Y0 = 1/√x              */
+#define RECIPCORE \
+	VMOVUPS      cOne<>(SB), Y1;             /* Y1 = 1                 */ \
+	VDIVPS       Y0, Y1, Y0                  /* Y0 = 1/x               */
+
+// ---- float64 cores ----
+
+// EXP64(x, y, t, u, v): y = exp64(x) for x ≤ 0, as the twin. Clobbers x,
+// t, u, v.
+#define EXP64(x, y, t, u, v) \
+	VCMPPD       $1, dExpLo<>(SB), x, t;     /* t = x < exp64Lo        */ \
+	VMOVUPD      dExpLo<>(SB), u;            /* u = exp64Lo            */ \
+	VMAXPD       x, u, x;                    /* x = max(lo, x)         */ \
+	VMULPD       dLog2e<>(SB), x, u;         /* u = x·log2e            */ \
+	VROUNDPD     $0, u, u;                   /* u = n                  */ \
+	VFNMADD231PD dLn2Hi<>(SB), u, x;         /* x = x - n·ln2Hi        */ \
+	VFNMADD231PD dLn2Lo<>(SB), u, x;         /* x = r                  */ \
+	VMOVUPD      dExpT6<>(SB), y;            /* y = T6                 */ \
+	VFMADD213PD  dExpT5<>(SB), x, y;         /* y = y·r + T5           */ \
+	VFMADD213PD  dExpT4<>(SB), x, y;         /* y = y·r + T4           */ \
+	VFMADD213PD  dExpT3<>(SB), x, y;         /* y = y·r + T3           */ \
+	VFMADD213PD  dExpT2<>(SB), x, y;         /* y = y·r + T2           */ \
+	VFMADD213PD  dExpT1<>(SB), x, y;         /* y = y·r + T1           */ \
+	VFMADD213PD  dExpT0<>(SB), x, y;         /* y = T(r)               */ \
+	VMULPD       x, x, v;                    /* v = r²                 */ \
+	VFMADD213PD  x, v, y;                    /* y = r²·T + r           */ \
+	VADDPD       dOne<>(SB), y, y;           /* y = e^r                */ \
+	VADDPD       dMagic<>(SB), u, u;         /* n into the low bits    */ \
+	VPADDQ       iBias64<>(SB), u, u;        /* + 1023                 */ \
+	VPSLLQ       $52, u, u;                  /* u = 2^n                */ \
+	VMULPD       u, y, y;                    /* y = e^r·2^n            */ \
+	VANDNPD      y, t, y                     /* 0 below exp64Lo        */
+
+// ERFPOLY(z, p, w): p = erfPoly64(z) (w scratch).
+#define ERFPOLY(z, p, w) \
+	VMULPD       z, z, w;                    /* w = z²                 */ \
+	VMOVUPD      dErfP6<>(SB), p;            /* p = P6                 */ \
+	VFMADD213PD  dErfP5<>(SB), w, p;         /* p = p·w + P5           */ \
+	VFMADD213PD  dErfP4<>(SB), w, p;         /* p = p·w + P4           */ \
+	VFMADD213PD  dErfP3<>(SB), w, p;         /* p = p·w + P3           */ \
+	VFMADD213PD  dErfP2<>(SB), w, p;         /* p = p·w + P2           */ \
+	VFMADD213PD  dErfP1<>(SB), w, p;         /* p = p·w + P1           */ \
+	VFMADD213PD  dErfP0<>(SB), w, p;         /* p = P(z²)              */ \
+	VMULPD       z, p, p;                    /* p = z·P                */ \
+	VFMADD231PD  dErfC0<>(SB), z, p          /* p = z·C0 + z·P         */
+
+// ERFC(a, zz, c, t, u, v, w): c = erfc64(a, zz) = e^{-zz}·t·H(t),
+// t = 2/(2+a). Clobbers zz, t, u, v, w.
+#define ERFC(a, zz, c, t, u, v, w) \
+	VXORPD       dSign<>(SB), zz, zz;        /* zz = -zz               */ \
+	EXP64(zz, c, t, u, v);                   /* c = e^{-zz}            */ \
+	VADDPD       dTwo<>(SB), a, u;           /* u = 2 + a              */ \
+	VMOVUPD      dTwo<>(SB), t;              /* t = 2                  */ \
+	VDIVPD       u, t, t;                    /* t = 2/(2 + a)          */ \
+	VMULPD       t, c, c;                    /* c = e·t                */ \
+	VMOVUPD      dErfcH9<>(SB), w;           /* w = H9                 */ \
+	VFMADD213PD  dErfcH8<>(SB), t, w;        /* w = w·t + H8           */ \
+	VFMADD213PD  dErfcH7<>(SB), t, w;        /* w = w·t + H7           */ \
+	VFMADD213PD  dErfcH6<>(SB), t, w;        /* w = w·t + H6           */ \
+	VFMADD213PD  dErfcH5<>(SB), t, w;        /* w = w·t + H5           */ \
+	VFMADD213PD  dErfcH4<>(SB), t, w;        /* w = w·t + H4           */ \
+	VFMADD213PD  dErfcH3<>(SB), t, w;        /* w = w·t + H3           */ \
+	VFMADD213PD  dErfcH2<>(SB), t, w;        /* w = w·t + H2           */ \
+	VFMADD213PD  dErfcH1<>(SB), t, w;        /* w = w·t + H1           */ \
+	VFMADD213PD  dErfcH0<>(SB), t, w;        /* w = H(t)               */ \
+	VMULPD       w, c, c                     /* c = e·t·H(t)           */
+
+// ERF64(z): z = erf(z), as erfGo1 (in float64). Clobbers Y3–Y13.
+#define ERF64(z) \
+	ERFPOLY(z, Y3, Y4);                      /* Y3 = erf by the poly   */ \
+	VANDPD       dAbs<>(SB), z, Y4;          /* Y4 = |z|               */ \
+	VMOVUPD      dErfcMax<>(SB), Y5;         /* Y5 = 10.6              */ \
+	VMINPD       Y4, Y5, Y5;                 /* Y5 = a = min(10.6, |z|) */ \
+	VMULPD       Y5, Y5, Y6;                 /* Y6 = a²                */ \
+	ERFC(Y5, Y6, Y7, Y8, Y9, Y10, Y11);      /* Y7 = erfc(a)           */ \
+	VMOVUPD      dOne<>(SB), Y8;             /* Y8 = 1                 */ \
+	VSUBPD       Y7, Y8, Y8;                 /* Y8 = 1 - erfc          */ \
+	VCMPPD       $1, dOne<>(SB), Y4, Y4;     /* Y4 = |z| < 1           */ \
+	VBLENDVPD    Y4, Y3, Y8, Y8;             /* Y8 = poly or 1 - erfc  */ \
+	VANDPD       dAbs<>(SB), Y8, Y8;         /* Y8 = |Y8|              */ \
+	VANDPD       dSign<>(SB), z, Y9;         /* Y9 = sign of z         */ \
+	VORPD        Y9, Y8, z                   /* z = Y8 with z's sign   */
+
+// GELU64(x): x = geluGo1 in float64. Clobbers Y3–Y13.
+#define GELU64(x) \
+	VMULPD       dHalf<>(SB), x, Y3;         /* Y3 = hx = x/2          */ \
+	VMULPD       dRsqrt2<>(SB), x, Y4;       /* Y4 = z = x/√2          */ \
+	ERFPOLY(Y4, Y5, Y6);                     /* Y5 = erf(z), the poly  */ \
+	VADDPD       dOne<>(SB), Y5, Y5;         /* Y5 = 1 + erf(z)        */ \
+	VMULPD       Y3, Y5, Y5;                 /* Y5 = gA = hx·(1+erf)   */ \
+	VANDPD       dAbs<>(SB), Y4, Y6;         /* Y6 = |z|               */ \
+	VMOVUPD      dErfcMax<>(SB), Y7;         /* Y7 = 10.6              */ \
+	VMINPD       Y6, Y7, Y6;                 /* Y6 = a = min(10.6, |z|) */ \
+	VMULPD       Y4, Y4, Y7;                 /* Y7 = z² (unclamped)    */ \
+	ERFC(Y6, Y7, Y8, Y9, Y10, Y11, Y12);     /* Y8 = erfc(a)           */ \
+	VMOVUPD      dTwo<>(SB), Y9;             /* Y9 = 2                 */ \
+	VSUBPD       Y8, Y9, Y9;                 /* Y9 = 2 - erfc          */ \
+	VMULPD       Y3, Y9, Y9;                 /* Y9 = hx·(2 - erfc)     */ \
+	VMULPD       Y3, Y8, Y8;                 /* Y8 = hx·erfc           */ \
+	VXORPD       Y10, Y10, Y10;              /* Y10 = 0                */ \
+	VCMPPD       $1, Y10, x, Y10;            /* Y10 = x < 0            */ \
+	VBLENDVPD    Y10, Y8, Y9, Y9;            /* Y9 = the erfc form     */ \
+	VCMPPD       $1, dOne<>(SB), Y4, Y10;    /* Y10 = z < 1            */ \
+	VCMPPD       $14, dMinusHalf<>(SB), Y4, Y11; /* Y11 = z > -0.5     */ \
+	VANDPD       Y11, Y10, Y10;              /* Y10 = -0.5 < z < 1     */ \
+	VBLENDVPD    Y10, Y5, Y9, x              /* x = gA there, else Y9  */
+
+// SIGMUL64(x, u): x = sigmoidMul64(x, u) before the rounding. Clobbers u,
+// Y8–Y13.
+#define SIGMUL64(x, u) \
+	VORPD        dSign<>(SB), u, Y8;         /* Y8 = -|u|              */ \
+	EXP64(Y8, Y9, Y10, Y11, Y12);            /* Y9 = e = e^{-|u|}      */ \
+	VMULPD       Y9, x, Y10;                 /* Y10 = x·e              */ \
+	VXORPD       Y11, Y11, Y11;              /* Y11 = 0                */ \
+	VCMPPD       $1, Y11, u, Y11;            /* Y11 = u < 0            */ \
+	VBLENDVPD    Y11, Y10, x, Y10;           /* Y10 = u < 0 ? x·e : x  */ \
+	VADDPD       dOne<>(SB), Y9, Y9;         /* Y9 = 1 + e             */ \
+	VDIVPD       Y9, Y10, x                  /* x = num/(1 + e)        */
+
+// SILU64(x): x = x·σ(x).
+#define SILU64(x) \
+	VMOVAPD      x, Y3;                      /* Y3 = u = x             */ \
+	SIGMUL64(x, Y3)
+
+// GELUTANH64(x): x = x·σ(u), u = 2·√(2/π)·(x + κx³).
+#define GELUTANH64(x) \
+	VMULPD       x, x, Y3;                   /* Y3 = x²                */ \
+	VMULPD       x, Y3, Y3;                  /* Y3 = x³                */ \
+	VMOVAPD      x, Y4;                      /* Y4 = x                 */ \
+	VFMADD231PD  dKappa<>(SB), Y3, Y4;       /* Y4 = x + κx³           */ \
+	VMULPD       dBeta2<>(SB), Y4, Y4;       /* Y4 = u                 */ \
+	SIGMUL64(x, Y4)
+
+// SINCOS64(Q, x): x = sin (Q = SINQ) or cos (Q = COSQ) of x as sinCos64;
+// lanes with |x| ≥ 1e6 keep x and are flagged in flags. Clobbers Y3–Y13.
+#define SINQ(q)
+#define COSQ(q) VPADDQ iOne64<>(SB), q, q    /* cos(x) = sin(x + π/2)  */
+#define SINCOS64(Q, x) \
+	VMULPD       d2OverPi<>(SB), x, Y3;      /* Y3 = x·2/π             */ \
+	VROUNDPD     $0, Y3, Y3;                 /* Y3 = n                 */ \
+	VXORPD       Y4, Y4, Y4;                 /* Y4 = +0                */ \
+	VADDPD       Y4, Y3, Y3;                 /* n + 0: -0 becomes +0   */ \
+	VMOVAPD      x, Y4;                      /* Y4 = x                 */ \
+	VFNMADD231PD dPio2A<>(SB), Y3, Y4;       /* Y4 = x - n·A (exact)   */ \
+	VFNMADD231PD dPio2B<>(SB), Y3, Y4;       /* Y4 -= n·B              */ \
+	VFNMADD231PD dPio2C<>(SB), Y3, Y4;       /* Y4 = r = … - n·C       */ \
+	VMULPD       Y4, Y4, Y5;                 /* Y5 = r²                */ \
+	VMOVUPD      dSinT3<>(SB), Y6;           /* Y6 = S3                */ \
+	VFMADD213PD  dSinT2<>(SB), Y5, Y6;       /* Y6 = Y6·r² + S2        */ \
+	VFMADD213PD  dSinT1<>(SB), Y5, Y6;       /* Y6 = Y6·r² + S1        */ \
+	VFMADD213PD  dSinT0<>(SB), Y5, Y6;       /* Y6 = S(r²)             */ \
+	VMULPD       Y5, Y4, Y7;                 /* Y7 = r³                */ \
+	VFMADD213PD  Y4, Y7, Y6;                 /* Y6 = sin r = r³·S + r  */ \
+	VANDPD       dAbs<>(SB), Y6, Y6;         /* Y6 = |sin r|           */ \
+	VANDPD       dSign<>(SB), Y4, Y8;        /* Y8 = sign of r         */ \
+	VORPD        Y8, Y6, Y6;                 /* sin r gets r's sign (-0) */ \
+	VMOVUPD      dCosT4<>(SB), Y7;           /* Y7 = C4                */ \
+	VFMADD213PD  dCosT3<>(SB), Y5, Y7;       /* Y7 = Y7·r² + C3        */ \
+	VFMADD213PD  dCosT2<>(SB), Y5, Y7;       /* Y7 = Y7·r² + C2        */ \
+	VFMADD213PD  dCosT1<>(SB), Y5, Y7;       /* Y7 = Y7·r² + C1        */ \
+	VFMADD213PD  dCosT0<>(SB), Y5, Y7;       /* Y7 = C(r²)             */ \
+	VFMADD213PD  dOne<>(SB), Y5, Y7;         /* Y7 = cos r = r²·C + 1  */ \
+	VADDPD       dMagic<>(SB), Y3, Y3;       /* n into the low bits    */ \
+	Q(Y3);                                   /* the quadrant           */ \
+	VPSLLQ       $63, Y3, Y8;                /* Y8 sign = q bit 0      */ \
+	VBLENDVPD    Y8, Y7, Y6, Y6;             /* Y6 = q odd ? cos : sin */ \
+	VPSLLQ       $62, Y3, Y8;                /* Y8 sign = q bit 1      */ \
+	VANDPD       dSign<>(SB), Y8, Y8;        /* just that bit          */ \
+	VXORPD       Y8, Y6, Y6;                 /* negate in quadrants 2, 3 */ \
+	VANDPD       dAbs<>(SB), x, Y8;          /* Y8 = |x|               */ \
+	VCMPPD       $0x1d, dSinCosMax<>(SB), Y8, Y8; /* Y8 = |x| ≥ 1e6    */ \
+	VORPD        Y8, flags, flags;           /* flag those lanes       */ \
+	VBLENDVPD    Y8, x, Y6, x                /* x = result, or x there */
+
+#define ERFH    HALVES(ERF64)
+#define GELUH   HALVES(GELU64)
+#define SILUH   HALVES(SILU64)
+#define GELUTH  HALVES(GELUTANH64)
+#define SIN64(x) SINCOS64(SINQ, x)
+#define COS64(x) SINCOS64(COSQ, x)
+#define SINH    HALVES(SIN64)
+#define COSH    HALVES(COS64)
+
+// func expF32(d, x []float32) and the others: d[i] = f(x[i]) for
+// i < len(d). Needs AVX2 and FMA.
+TEXT ·expF32(SB), NOSPLIT, $0-48
+	UNLOOP(EXPCORE)
+	VZEROUPPER
+	RET
+
+TEXT ·logF32(SB), NOSPLIT, $0-48
+	UNLOOP(LOGCORE)
+	VZEROUPPER
+	RET
+
+TEXT ·tanhF32(SB), NOSPLIT, $0-48
+	UNLOOP(TANHCORE)
+	VZEROUPPER
+	RET
+
+TEXT ·sigmoidF32(SB), NOSPLIT, $0-48
+	UNLOOP(SIGMOIDCORE)
+	VZEROUPPER
+	RET
+
+TEXT ·reluF32(SB), NOSPLIT, $0-48
+	UNLOOP(RELUCORE)
+	VZEROUPPER
+	RET
+
+TEXT ·absF32(SB), NOSPLIT, $0-48
+	UNLOOP(ABSCORE)
+	VZEROUPPER
+	RET
+
+TEXT ·negF32(SB), NOSPLIT, $0-48
+	UNLOOP(NEGCORE)
+	VZEROUPPER
+	RET
+
+TEXT ·sqrtF32(SB), NOSPLIT, $0-48
+	UNLOOP(SQRTCORE)
+	VZEROUPPER
+	RET
+
+TEXT ·rsqrtF32(SB), NOSPLIT, $0-48
+	UNLOOP(RSQRTCORE)
+	VZEROUPPER
+	RET
+
+TEXT ·reciprocalF32(SB), NOSPLIT, $0-48
+	UNLOOP(RECIPCORE)
+	VZEROUPPER
+	RET
+
+TEXT ·erfF32(SB), NOSPLIT, $0-48
+	UNLOOP(ERFH)
+	VZEROUPPER
+	RET
+
+TEXT ·geluF32(SB), NOSPLIT, $0-48
+	UNLOOP(GELUH)
+	VZEROUPPER
+	RET
+
+TEXT ·siluF32(SB), NOSPLIT, $0-48
+	UNLOOP(SILUH)
+	VZEROUPPER
+	RET
+
+TEXT ·geluTanhF32(SB), NOSPLIT, $0-48
+	UNLOOP(GELUTH)
+	VZEROUPPER
+	RET
+
+// func sinF32(d, x []float32) int and cosF32: as the others, but lanes with
+// |x| ≥ 1e6 (or ±Inf) get x itself, and the result is non-zero when there
+// were any: the caller finishes those in scalar code.
+TEXT ·sinF32(SB), NOSPLIT, $0-56
+	VXORPD       flags, flags, flags         // no lanes flagged yet
+	UNLOOP(SINH)
+	VMOVMSKPD    flags, AX                   // AX = a bit per flagged lane
+	MOVQ         AX, ret+48(FP)              // return it
+	VZEROUPPER
+	RET
+
+TEXT ·cosF32(SB), NOSPLIT, $0-56
+	VXORPD       flags, flags, flags         // no lanes flagged yet
+	UNLOOP(COSH)
+	VMOVMSKPD    flags, AX                   // AX = a bit per flagged lane
+	MOVQ         AX, ret+48(FP)              // return it
+	VZEROUPPER
+	RET

@@ -1,0 +1,126 @@
+package asm
+
+import (
+	"encoding/binary"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+var unaryNames = [numUnaryOps]string{"exp", "log", "tanh", "sigmoid", "silu", "gelu", "gelu_tanh", "erf",
+	"relu", "abs", "neg", "sqrt", "rsqrt", "reciprocal", "sin", "cos"}
+
+// checkUnary runs kernel op and its twin on x0 at offset off, and in place.
+func checkUnary(t testing.TB, op unaryOp, x0 []float32, off int) {
+	t.Helper()
+	want := make([]float32, len(x0))
+	unaryGo[op](want, x0)
+	for _, inPlace := range []bool{false, true} {
+		x, xb := ewPad(x0, off, ewGuard)
+		d, db := ewPad(make([]float32, len(x0)), off+1, ewGuard)
+		if inPlace {
+			d, db = x, xb
+		}
+		un32[op](d, x)
+		for i := range want {
+			if !ewSame(d[i], want[i]) {
+				t.Fatalf("%s n=%d off=%d in place %v: f(%v) [%d] = %v (%#x), twin %v (%#x)", unaryNames[op], len(x0), off, inPlace,
+					x0[i], i, d[i], math.Float32bits(d[i]), want[i], math.Float32bits(want[i]))
+			}
+		}
+		if inPlace {
+			ewCheckGuards(t, unaryNames[op], xb, off, len(x0), ewGuard)
+		} else {
+			ewCheckGuards(t, unaryNames[op]+" dst", db, off+1, len(x0), ewGuard)
+			ewCheckGuards(t, unaryNames[op]+" x", xb, off, len(x0), ewGuard)
+		}
+	}
+}
+
+func TestUnary(t *testing.T) {
+	if Path() != "go" && runtimeHasUnaryAsm && un32 == &unaryGo {
+		t.Fatalf("path %s but the unary kernels are the twins", Path())
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for op := range numUnaryOps {
+		for _, n := range ewLens() {
+			for off := 0; off < 3; off++ {
+				checkUnary(t, op, ewValues32(r, n), off)
+			}
+		}
+	}
+}
+
+// TestUnaryDense compares kernel and twin on a dense sweep of bit patterns
+// and of the range where the polynomials and their seams are.
+func TestUnaryDense(t *testing.T) {
+	var xs []float32
+	step := uint64(65537)
+	if testing.Short() || raceEnabled {
+		step = 1 << 20
+	}
+	for b := uint64(0); b < 1<<32; b += step {
+		xs = append(xs, math.Float32frombits(uint32(b)))
+	}
+	for i := -200000; i <= 200000; i++ {
+		xs = append(xs, float32(i)*1e-4)
+	}
+	for op := range numUnaryOps {
+		checkUnary(t, op, xs, 0)
+	}
+}
+
+// TestUnarySpecial pins the special values to PyTorch 1.13's.
+func TestUnarySpecial(t *testing.T) {
+	inf, nan := float32(math.Inf(1)), float32(math.NaN())
+	negz := float32(math.Copysign(0, -1))
+	cases := []struct {
+		f       func(d, x []float32)
+		name    string
+		x, want float32
+	}{
+		{ExpF32, "exp", -inf, 0}, {ExpF32, "exp", inf, inf}, {ExpF32, "exp", 89, inf}, {ExpF32, "exp", -104, 0},
+		{ExpF32, "exp", -100, 3.783506e-44}, {ExpF32, "exp", negz, 1},
+		{LogF32, "log", 0, -inf}, {LogF32, "log", negz, -inf}, {LogF32, "log", -1, nan}, {LogF32, "log", inf, inf},
+		{LogF32, "log", 3e-45, -102.58578}, {LogF32, "log", 1, 0},
+		{TanhF32, "tanh", -inf, -1}, {TanhF32, "tanh", inf, 1}, {TanhF32, "tanh", negz, negz},
+		{SigmoidF32, "sigmoid", -inf, 0}, {SigmoidF32, "sigmoid", inf, 1}, {SigmoidF32, "sigmoid", 0, 0.5},
+		{SiluF32, "silu", -inf, nan}, {SiluF32, "silu", inf, inf}, {SiluF32, "silu", -1e30, negz},
+		{GeluF32, "gelu", -inf, nan}, {GeluF32, "gelu", inf, inf}, {GeluF32, "gelu", -20, negz},
+		{GeluTanhF32, "gelu_tanh", -inf, nan}, {GeluTanhF32, "gelu_tanh", inf, inf},
+		{ErfF32, "erf", -inf, -1}, {ErfF32, "erf", inf, 1}, {ErfF32, "erf", negz, negz},
+		{ReluF32, "relu", negz, negz}, {ReluF32, "relu", -inf, 0}, {ReluF32, "relu", nan, nan},
+		{SqrtF32, "sqrt", -1, nan}, {RsqrtF32, "rsqrt", negz, -inf}, {RsqrtF32, "rsqrt", inf, 0},
+		{ReciprocalF32, "reciprocal", negz, -inf},
+		{SinF32, "sin", inf, nan}, {SinF32, "sin", negz, negz}, {CosF32, "cos", -inf, nan},
+		{SinF32, "sin", -1e30, 0.79116344}, {CosF32, "cos", 1e30, -0.6116048},
+	}
+	for _, c := range cases {
+		for _, n := range []int{1, 9} { // the masked tail and a full vector
+			x := make([]float32, n)
+			for i := range x {
+				x[i] = c.x
+			}
+			d := make([]float32, n)
+			c.f(d, x)
+			if !ewSame(d[n-1], c.want) && !(c.want != 0 && math.Abs(float64(d[n-1]-c.want)) <= 2e-7*math.Abs(float64(c.want))) {
+				t.Errorf("%s(%v) = %v, want %v", c.name, c.x, d[n-1], c.want)
+			}
+		}
+	}
+}
+
+// FuzzUnary runs every unary kernel on float32 bit patterns from data.
+func FuzzUnary(f *testing.F) {
+	f.Add([]byte{0, 0, 0x80, 0x7f, 0, 0, 0xc0, 0x7f, 1, 2, 3, 4}, uint8(3))
+	f.Add(make([]byte, 4*67+1), uint8(1))
+	f.Fuzz(func(t *testing.T, data []byte, off uint8) {
+		x := make([]float32, len(data)/4)
+		for i := range x {
+			x[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:]))
+		}
+		for op := range numUnaryOps {
+			checkUnary(t, op, x, int(off%8))
+		}
+	})
+}
