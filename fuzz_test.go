@@ -1,7 +1,9 @@
 package goaten_test
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/goaten/goaten/aten/core"
@@ -52,7 +54,7 @@ func (r *fuzzBytes) tensor() *tensor.Tensor {
 		t.SetAt(tensor.Float(v), idx...)
 	}
 	// Non-contiguous and overlapping layouts.
-	switch r.pick(4) {
+	switch r.pick(6) {
 	case 1:
 		if rank >= 2 {
 			p := make([]int, rank)
@@ -70,6 +72,20 @@ func (r *fuzzBytes) tensor() *tensor.Tensor {
 	case 3:
 		if rank >= 1 && shape[0] >= 2 {
 			t = t.Slice(0, 1, nil, 2)
+		}
+	case 4:
+		// A large stride-0 broadcast of a small storage: anything that
+		// materialises it must go through the allocation cap.
+		if rank >= 1 && shape[0] == 1 {
+			s := append([]int(nil), shape...)
+			s[0] = 1 << 11
+			t = t.Expand(s)
+		}
+	case 5:
+		// Overlapping windows: [n-k+1, k] with strides [1, 1] over a 1-d view.
+		if n >= 2 {
+			k := 1 + r.pick(n)
+			t = t.AsStrided([]int{n - k + 1, k}, []int{1, 1}, 0)
 		}
 	}
 	return t
@@ -106,6 +122,14 @@ func (r *fuzzBytes) value(ty *tensor.Type) any {
 		return tensor.BoolScalar(r.next()&1 == 1)
 	case tensor.TScalarType:
 		return tensor.AllDTypes[r.pick(len(tensor.AllDTypes))]
+	case tensor.TMemoryFormat:
+		return tensor.MemoryFormat(r.pick(4))
+	case tensor.TLayout:
+		return tensor.Strided
+	case tensor.TDevice:
+		return []tensor.Device{tensor.CPU, tensor.Meta}[r.pick(2)]
+	case tensor.TGenerator:
+		return tensor.NewGenerator(uint64(r.next()))
 	case tensor.TList:
 		n := r.pick(5)
 		switch ty.Elem.Base().Kind {
@@ -151,46 +175,84 @@ func FuzzDispatcher(f *testing.F) {
 		f.Add(uint16(i), []byte{0, 0, 0, 0})
 	}
 	f.Fuzz(func(t *testing.T, which uint16, data []byte) {
-		old := tensor.MaxElements
-		tensor.MaxElements = 1 << 22
-		defer func() { tensor.MaxElements = old }()
-		op := tensor.MustOp(core.Names[int(which)%len(core.Names)])
-		r := &fuzzBytes{b: data}
-		var args []any
-		for _, a := range op.Schema.Args {
-			if a.KwargOnly {
-				continue
-			}
-			args = append(args, r.value(a.Type))
-		}
-		switch r.pick(16) {
-		case 0:
-			if len(args) > 0 {
-				args = args[:len(args)-1]
-			}
-		case 1:
-			args = append(args, 1)
-		}
-		res, err := tensor.CallErr(op.Name, args, nil)
-		if err != nil {
-			return
-		}
-		out, ok := res.(*tensor.Tensor)
-		if !ok || op.Schema.IsInplace() {
-			return
-		}
-		var m any
-		if tensor.Try(func() { m = core.RunMeta(op, op.Bind(args, nil)) }) != nil {
-			return // data-dependent shapes (nonzero, boolean indexing)
-		}
-		mt := m.(*tensor.Tensor)
-		if mt.DType() != out.DType() || len(mt.Sizes()) != len(out.Sizes()) {
-			t.Fatalf("%s: result %s%v, meta says %s%v", op.Name, out.DType(), out.Sizes(), mt.DType(), mt.Sizes())
-		}
-		for i := range mt.Sizes() {
-			if mt.Sizes()[i] != out.Sizes()[i] {
-				t.Fatalf("%s: result %v, meta says %v", op.Name, out.Sizes(), mt.Sizes())
-			}
+		if err := fuzzDispatch(which, data); err != nil {
+			t.Fatal(err)
 		}
 	})
+}
+
+// fuzzDispatch runs one fuzzed call. It returns an error when the result
+// disagrees with the op's meta function; a panic other than *tensor.Error
+// propagates.
+func fuzzDispatch(which uint16, data []byte) error {
+	old := tensor.MaxElements
+	tensor.MaxElements = 1 << 22
+	defer func() { tensor.MaxElements = old }()
+	op := tensor.MustOp(core.Names[int(which)%len(core.Names)])
+	r := &fuzzBytes{b: data}
+	var args []any
+	for _, a := range op.Schema.Args {
+		if a.KwargOnly {
+			continue
+		}
+		args = append(args, r.value(a.Type))
+	}
+	switch r.pick(16) {
+	case 0:
+		if len(args) > 0 {
+			args = args[:len(args)-1]
+		}
+	case 1:
+		args = append(args, 1)
+	}
+	// Keyword-only arguments (dtype=, alpha=, out=, include_self=, ...),
+	// each given or left to its default.
+	var kwargs map[string]any
+	for _, a := range op.Schema.Args {
+		if !a.KwargOnly || r.pick(2) == 0 {
+			continue
+		}
+		if kwargs == nil {
+			kwargs = map[string]any{}
+		}
+		kwargs[a.Name] = r.value(a.Type)
+	}
+	res, err := tensor.CallErr(op.Name, args, kwargs)
+	if err != nil || op.Schema.IsInplace() {
+		return nil
+	}
+	var m any
+	if tensor.Try(func() { m = core.RunMeta(op, op.Bind(args, kwargs)) }) != nil {
+		return nil // data-dependent shapes (nonzero, boolean indexing)
+	}
+	switch out := res.(type) {
+	case *tensor.Tensor:
+		return fuzzSameMeta(op.Name, out, m.(*tensor.Tensor))
+	case []*tensor.Tensor:
+		mts, ok := m.([]*tensor.Tensor)
+		if !ok || len(mts) != len(out) {
+			return fmt.Errorf("%s: %d results, meta says %v", op.Name, len(out), m)
+		}
+		for i := range out {
+			if err := fuzzSameMeta(fmt.Sprintf("%s result %d", op.Name, i), out[i], mts[i]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// fuzzSameMeta compares a result's dtype and sizes with its meta tensor (both
+// nil, for outputs a mask left out, is agreement).
+func fuzzSameMeta(what string, out, mt *tensor.Tensor) error {
+	if out == nil || mt == nil {
+		if out != mt {
+			return fmt.Errorf("%s: result is nil: %v, meta is nil: %v", what, out == nil, mt == nil)
+		}
+		return nil
+	}
+	if mt.DType() != out.DType() || !slices.Equal(mt.Sizes(), out.Sizes()) {
+		return fmt.Errorf("%s: result %s%v, meta says %s%v", what, out.DType(), out.Sizes(), mt.DType(), mt.Sizes())
+	}
+	return nil
 }
