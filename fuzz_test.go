@@ -3,10 +3,13 @@ package goaten_test
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/goaten/goaten/aten/core"
+	"github.com/goaten/goaten/internal/golden"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -169,10 +172,18 @@ func (r *fuzzBytes) value(ty *tensor.Type) any {
 // negative ints, non-contiguous and overlapping views, NaN/Inf — and checks
 // that each call returns a result whose metadata agrees with the op's meta
 // function, or fails with a *tensor.Error. Any other panic is a crash.
+//
+// which picks the op (which < fuzzGoldenBase) or, from fuzzGoldenBase on, a
+// golden record (core, then error records) whose arguments the bytes mutate:
+// a call that is valid, or almost, with one or a few arguments changed reaches
+// deeper into kernels than arguments built from nothing.
 func FuzzDispatcher(f *testing.F) {
 	for i := range core.Names {
 		f.Add(uint16(i), []byte{byte(i), 1, 2, 3, 4, 5, 6, 7, 8, 9})
 		f.Add(uint16(i), []byte{0, 0, 0, 0})
+	}
+	for i := range fuzzGoldenRecords() {
+		f.Add(uint16(fuzzGoldenBase+i), []byte{})
 	}
 	f.Fuzz(func(t *testing.T, which uint16, data []byte) {
 		if err := fuzzDispatch(which, data); err != nil {
@@ -181,6 +192,10 @@ func FuzzDispatcher(f *testing.F) {
 	})
 }
 
+// fuzzTrace, when set (while debugging a crasher), sees each fuzzed call's
+// arguments before it runs, then its result and error.
+var fuzzTrace func(op *tensor.Op, args []any, kwargs map[string]any)
+
 // fuzzDispatch runs one fuzzed call. It returns an error when the result
 // disagrees with the op's meta function; a panic other than *tensor.Error
 // propagates.
@@ -188,36 +203,55 @@ func fuzzDispatch(which uint16, data []byte) error {
 	old := tensor.MaxElements
 	tensor.MaxElements = 1 << 22
 	defer func() { tensor.MaxElements = old }()
-	op := tensor.MustOp(core.Names[int(which)%len(core.Names)])
 	r := &fuzzBytes{b: data}
+	var op *tensor.Op
 	var args []any
-	for _, a := range op.Schema.Args {
-		if a.KwargOnly {
-			continue
-		}
-		args = append(args, r.value(a.Type))
-	}
-	switch r.pick(16) {
-	case 0:
-		if len(args) > 0 {
-			args = args[:len(args)-1]
-		}
-	case 1:
-		args = append(args, 1)
-	}
-	// Keyword-only arguments (dtype=, alpha=, out=, include_self=, ...),
-	// each given or left to its default.
 	var kwargs map[string]any
-	for _, a := range op.Schema.Args {
-		if !a.KwargOnly || r.pick(2) == 0 {
-			continue
+	if recs := fuzzGoldenRecords(); which >= fuzzGoldenBase && len(recs) > 0 {
+		rec := recs[int(which-fuzzGoldenBase)%len(recs)]
+		op = tensor.MustOp(rec.Op)
+		var err error
+		if args, kwargs, err = golden.Args(op, rec, tensor.CPU); err != nil {
+			return nil
 		}
-		if kwargs == nil {
-			kwargs = map[string]any{}
+		for n := r.pick(4); n > 0; n-- {
+			args = r.mutateArgs(op, args, kwargs)
 		}
-		kwargs[a.Name] = r.value(a.Type)
+	} else {
+		op = tensor.MustOp(core.Names[int(which)%len(core.Names)])
+		for _, a := range op.Schema.Args {
+			if a.KwargOnly {
+				continue
+			}
+			args = append(args, r.value(a.Type))
+		}
+		switch r.pick(16) {
+		case 0:
+			if len(args) > 0 {
+				args = args[:len(args)-1]
+			}
+		case 1:
+			args = append(args, 1)
+		}
+		// Keyword-only arguments (dtype=, alpha=, out=, include_self=, ...),
+		// each given or left to its default.
+		for _, a := range op.Schema.Args {
+			if !a.KwargOnly || r.pick(2) == 0 {
+				continue
+			}
+			if kwargs == nil {
+				kwargs = map[string]any{}
+			}
+			kwargs[a.Name] = r.value(a.Type)
+		}
+	}
+	if fuzzTrace != nil {
+		fuzzTrace(op, args, kwargs)
 	}
 	res, err := tensor.CallErr(op.Name, args, kwargs)
+	if fuzzTrace != nil {
+		fuzzTrace(op, []any{res}, map[string]any{"error": err})
+	}
 	if err != nil || op.Schema.IsInplace() {
 		return nil
 	}
@@ -255,4 +289,194 @@ func fuzzSameMeta(what string, out, mt *tensor.Tensor) error {
 		return fmt.Errorf("%s: result %s%v, meta says %s%v", what, out.DType(), out.Sizes(), mt.DType(), mt.Sizes())
 	}
 	return nil
+}
+
+// fuzzGoldenBase is the first value of FuzzDispatcher's which that names a
+// golden record rather than an op.
+const fuzzGoldenBase = 0x8000
+
+var (
+	fuzzGoldenOnce sync.Once
+	fuzzGolden     []*golden.Record
+)
+
+// fuzzGoldenRecords loads the core and error golden records once (none when
+// the files are missing).
+func fuzzGoldenRecords() []*golden.Record {
+	fuzzGoldenOnce.Do(func() {
+		for _, name := range []string{"core", "errors"} {
+			recs, err := golden.Load(filepath.Join("testdata", "golden", name+".jsonl.gz"))
+			if err != nil {
+				continue
+			}
+			for _, rec := range recs {
+				if _, ok := tensor.LookupOp(rec.Op); ok {
+					fuzzGolden = append(fuzzGolden, rec)
+				}
+			}
+		}
+	})
+	return fuzzGolden
+}
+
+// mutateArgs changes one positional argument of a decoded golden call (or
+// the arity, or a keyword argument) and returns the new positional list.
+func (r *fuzzBytes) mutateArgs(op *tensor.Op, args []any, kwargs map[string]any) []any {
+	i := r.pick(len(args) + 2)
+	switch {
+	case i == len(args): // arity: drop the last argument or add one
+		if len(args) > 0 && r.next()&1 == 0 {
+			return args[:len(args)-1]
+		}
+		if len(args) < len(op.Schema.Args) && !op.Schema.Args[len(args)].KwargOnly {
+			return append(args, r.value(op.Schema.Args[len(args)].Type))
+		}
+		return append(args, 1)
+	case i == len(args)+1: // a keyword-only argument
+		var kw []*tensor.Argument
+		for k := range op.Schema.Args {
+			if op.Schema.Args[k].KwargOnly {
+				kw = append(kw, &op.Schema.Args[k])
+			}
+		}
+		if len(kw) > 0 && kwargs != nil {
+			a := kw[r.pick(len(kw))]
+			kwargs[a.Name] = r.mutate(args, kwargs[a.Name], a.Type)
+		}
+		return args
+	}
+	var ty *tensor.Type
+	if i < len(op.Schema.Args) {
+		ty = op.Schema.Args[i].Type
+	}
+	args[i] = r.mutate(args, args[i], ty)
+	return args
+}
+
+// mutate returns a changed version of v (ty is its schema type, nil if
+// unknown): a neighbouring or extreme value, a shorter or longer list, a
+// tensor of another dtype, layout or shape, None, or a fresh value.
+func (r *fuzzBytes) mutate(args []any, v any, ty *tensor.Type) any {
+	if r.pick(8) == 0 {
+		if ty != nil {
+			return r.value(ty)
+		}
+		return nil
+	}
+	switch x := v.(type) {
+	case *tensor.Tensor:
+		return r.mutateTensor(x)
+	case int64:
+		switch r.pick(4) {
+		case 0:
+			return x + 1
+		case 1:
+			return x - 1
+		case 2:
+			return -x
+		}
+		return fuzzInts[r.pick(len(fuzzInts))]
+	case float64:
+		return fuzzFloats[r.pick(len(fuzzFloats))]
+	case bool:
+		return !x
+	case string:
+		return fuzzStrings[r.pick(len(fuzzStrings))]
+	case []any:
+		l := append([]any(nil), x...)
+		switch r.pick(5) {
+		case 0:
+			if len(l) > 0 {
+				return l[:len(l)-1]
+			}
+		case 1:
+			if len(l) > 0 {
+				return append(l, l[r.pick(len(l))])
+			}
+		case 2:
+			return l[:0]
+		case 3:
+			if len(l) > 0 {
+				l[r.pick(len(l))] = nil
+				return l
+			}
+		}
+		if len(l) > 0 {
+			k := r.pick(len(l))
+			var et *tensor.Type
+			if ty != nil && ty.Base().Kind == tensor.TList {
+				et = ty.Base().Elem
+			}
+			l[k] = r.mutate(args, l[k], et)
+		}
+		return l
+	case nil:
+		if ty != nil {
+			return r.value(ty)
+		}
+	}
+	return v
+}
+
+// mutateTensor returns t with another dtype, a non-contiguous or overlapping
+// layout, an extra or missing dim, an empty dim, or fresh values.
+func (r *fuzzBytes) mutateTensor(t *tensor.Tensor) (res *tensor.Tensor) {
+	if tensor.Try(func() { res = r.mutateTensor1(t) }) != nil {
+		return t
+	}
+	return res
+}
+
+func (r *fuzzBytes) mutateTensor1(t *tensor.Tensor) *tensor.Tensor {
+	rank := t.Dim()
+	switch r.pick(9) {
+	case 0:
+		return t.To(tensor.AllDTypes[r.pick(len(tensor.AllDTypes))])
+	case 1:
+		if rank >= 2 {
+			p := make([]int, rank)
+			for i := range p {
+				p[i] = i
+			}
+			p[rank-2], p[rank-1] = p[rank-1], p[rank-2]
+			return t.Permute(p)
+		}
+	case 2:
+		return t.Unsqueeze(r.pick(rank + 1))
+	case 3:
+		if rank >= 1 {
+			d := r.pick(rank)
+			return t.Slice(d, 0, 0, 1) // empty along d
+		}
+	case 4:
+		if rank >= 1 {
+			d := r.pick(rank)
+			return t.Slice(d, 0, 1, 1).Squeeze(d)
+		}
+	case 5:
+		if rank >= 1 && t.Size(0) >= 2 {
+			return t.Slice(0, 1, nil, 2)
+		}
+	case 6:
+		// Every element aliased to the first one.
+		return t.AsStrided(t.Sizes(), make([]int, rank), t.StorageOffset())
+	case 7:
+		// Values out of every usual range: negative, NaN, huge.
+		c := t.Clone()
+		if n := c.Numel(); n > 0 {
+			idx := make([]int, rank)
+			rem := r.pick(n)
+			for k := rank - 1; k >= 0; k-- {
+				idx[k] = rem % c.Size(k)
+				rem /= c.Size(k)
+			}
+			v := fuzzFloats[r.pick(len(fuzzFloats))]
+			if !c.DType().IsFloat() {
+				v = float64(fuzzInts[r.pick(len(fuzzInts))] % 1000)
+			}
+			c.SetAt(tensor.Float(v), idx...)
+		}
+		return c
+	}
+	return r.tensor()
 }

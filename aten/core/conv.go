@@ -271,8 +271,11 @@ func (p *ConvParams) backendChecks(weight *tensor.Tensor) {
 func (p *ConvParams) checkGradOutput(g *tensor.Tensor) {
 	gs := p.view2d(g.Sizes())
 	want := append([]int{p.N, p.OutC}, p.view2dParam(p.Out, 1)...)
+	// Only the dilated backend checks the batch size; the others index
+	// grad_output past its end (PyTorch raises from select() or crashes), so
+	// every backend gets the dilated one's check.
+	tensor.Check(gs[0] == p.N, "grad_output.size(0)=%d must be equal to input.size(0)=%d", gs[0], p.N)
 	if !p.Transposed && p.Dilated() {
-		tensor.Check(gs[0] == p.N, "grad_output.size(0)=%d must be equal to input.size(0)=%d", gs[0], p.N)
 		tensor.Check(gs[1] == p.OutC, "grad_output.size(1)=%d must be equal to weight.size(0)=%d", gs[1], p.OutC)
 		if !linEqualInts(gs[2:], want[2:]) {
 			tensor.Panicf("grad_output[2:] shape%s must be equal to output size %s", linSizes(gs[2:]), linJoin(want[2:], " "))

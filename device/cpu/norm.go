@@ -77,7 +77,7 @@ func normStore(out *tensor.Tensor, v []float64) {
 	if out == nil || len(v) == 0 {
 		return
 	}
-	storeF64(out.Storage(), out.DType(), 0, 1, v)
+	storeAnyF64(out.Storage(), out.DType(), 0, 1, v) // an empty input leaves integer weight gradients possible
 }
 
 // normAlloc gives every meta output fresh storage.
