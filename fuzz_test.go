@@ -29,8 +29,10 @@ func (r *fuzzBytes) next() byte {
 
 func (r *fuzzBytes) pick(n int) int { return int(r.next()) % n }
 
-var fuzzInts = []int{0, 1, 2, 3, -1, -2, 5, 1 << 40, -(1 << 40), 4, 7, 64}
-var fuzzFloats = []float64{0, 0.5, -1, 2, math.NaN(), math.Inf(1), math.Inf(-1), 1e30, -0.0, 3.25}
+var fuzzInts = []int{0, 1, 2, 3, -1, -2, 5, 1 << 40, -(1 << 40), 4, 7, 64,
+	1 << 32, 1 << 62, math.MaxInt64, math.MinInt64, -3, 6}
+var fuzzFloats = []float64{0, 0.5, -1, 2, math.NaN(), math.Inf(1), math.Inf(-1), 1e30, -0.0, 3.25,
+	1e-30, math.MaxFloat64, 5e-324, -0.5}
 var fuzzStrings = []string{"none", "tanh", "sum", "mean", "max", "amin", "prod", "floor", "trunc", "bogus", ""}
 var fuzzDims = []int{0, 1, 2, 3, 5, 1, 2, 4}
 

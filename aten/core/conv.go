@@ -1,6 +1,7 @@
 package core
 
 import (
+	"math/bits"
 	"strconv"
 	"strings"
 
@@ -385,7 +386,9 @@ func ParseCol2im(input *tensor.Tensor, args []any) *Col2imParams {
 	}
 	c.N = s[0]
 	planes, length := s[1], s[2]
-	if planes%(c.KW*c.KH) != 0 {
+	// A product of kernel sizes past int64 would wrap (to 0 for 2^32 × 2^32);
+	// it is larger than planes, so planes is not a multiple of it.
+	if hi, kk := bits.Mul64(uint64(c.KW), uint64(c.KH)); hi != 0 || kk > uint64(planes) || planes%int(kk) != 0 {
 		tensor.Panicf("Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got input.size(1)=%d and kernel_size=(%d, %d).", planes, c.KH, c.KW)
 	}
 	c.C = planes / (c.KW * c.KH)

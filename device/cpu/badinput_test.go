@@ -1,0 +1,87 @@
+package cpu_test
+
+import (
+	"strings"
+	"testing"
+
+	_ "github.com/goaten/goaten/device/cpu"
+	"github.com/goaten/goaten/tensor"
+)
+
+// Regression tests for crashes FuzzDispatcher found (the fuzz corpus under
+// testdata/fuzz keeps the inputs themselves; these name the bug). A case with
+// an empty want must succeed; otherwise it must fail with a *tensor.Error
+// whose message contains want.
+
+// emptyPastEnd is a [1, 0] view at storage offset 1 of an empty storage, as
+// x[1::2] of a [2, 0] tensor is in PyTorch.
+func emptyPastEnd(d tensor.DType) *tensor.Tensor {
+	return tensor.Empty(d, 2, 0).Slice(0, 1, nil, 2)
+}
+
+func TestFuzzRegressions(t *testing.T) {
+	f32 := func(s ...int) *tensor.Tensor { return tensor.Empty(tensor.Float32, s...) }
+	f64 := func(s ...int) *tensor.Tensor { return tensor.Empty(tensor.Float64, s...) }
+	old := tensor.MaxElements
+	tensor.MaxElements = 1 << 22
+	defer func() { tensor.MaxElements = old }()
+	cases := []struct {
+		name string
+		op   string
+		args []any
+		want string
+	}{
+		{"abs of an empty int64 view past its storage", "aten::abs", []any{emptyPastEnd(tensor.Int64)}, ""},
+		{"relu of an empty int64 view past its storage", "aten::relu", []any{emptyPastEnd(tensor.Int64)}, ""},
+		{"group norm of an empty view past its storage", "aten::native_group_norm",
+			[]any{emptyPastEnd(tensor.Float32), nil, nil, 1, 0, 0, 1, 1e-5}, ""},
+		{"pdist with an empty trailing dim", "aten::_pdist_forward", []any{f32(3, 4, 0), 2.0}, ""},
+		{"bool[3] of 2 entries", "aten::native_layer_norm_backward",
+			[]any{f32(2, 3), f32(2, 3), []int{3}, f32(2, 1), f32(2, 1), nil, nil, []bool{true, true}},
+			"Tried to convert a List with 2 elements to a fixed-size array of size 3"},
+		{"bool[3] of 0 entries", "aten::native_group_norm_backward",
+			[]any{f32(2, 4), f32(2, 4), f32(2, 1), f32(2, 1), nil, 2, 4, 1, 1, []bool{}},
+			"Tried to convert a List with 0 elements to a fixed-size array of size 3"},
+		{"layer norm backward of an empty input with an int64 weight", "aten::native_layer_norm_backward",
+			[]any{f64(0, 1), f64(0, 1), []int{1}, f64(0, 1), f64(0, 1), tensor.FromSlice([]int64{4}), tensor.FromSlice([]float64{5}), []bool{true, true, true}}, ""},
+		{"convolution_backward grad_output with a smaller batch", "aten::convolution_backward",
+			[]any{f32(0, 3, 3), f32(1, 3, 4), f32(3, 3, 3), []int{3}, []int{2}, []int{2}, []int{1}, false, []int{0}, 1, []bool{true, true, true}},
+			"grad_output.size(0)=0 must be equal to input.size(0)=1"},
+		{"transposed convolution_backward grad_output with a smaller batch", "aten::convolution_backward",
+			[]any{f32(1, 4, 22, 22), f32(2, 2, 4, 4), f32(2, 2, 4, 5), []int{4}, []int{3, 2}, []int{1, 2}, []int{4, 4}, true, []int{2, 3}, 2, []bool{true, true, true}},
+			"grad_output.size(0)=1 must be equal to input.size(0)=2"},
+		{"rand of 2^64 elements", "aten::rand", []any{[]int{1 << 32, 1 << 32}},
+			"Storage size calculation overflowed with sizes=[4294967296, 4294967296]"},
+		{"randn of 2^64 elements", "aten::randn", []any{[]int{1 << 32, 1 << 32}},
+			"Storage size calculation overflowed with sizes=[4294967296, 4294967296]"},
+		{"col2im kernel of 2^64 elements", "aten::col2im",
+			[]any{f32(2, 9, 9), []int{6, 5}, []int{1 << 32, 1 << 32}, []int{1, 1}, []int{1, 1}, []int{2, 2}},
+			"Expected size of input's dimension 1 to be divisible by the product of kernel_size"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var err error
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Fatalf("crashed: %v", r)
+					}
+				}()
+				_, err = tensor.CallErr(c.op, c.args, nil)
+			}()
+			if c.want == "" {
+				if err != nil {
+					t.Fatalf("unexpected error: %v", err)
+				}
+				return
+			}
+			e, ok := tensor.AsError(err)
+			if !ok {
+				t.Fatalf("got %v, want a *tensor.Error", err)
+			}
+			if !strings.Contains(e.Msg, c.want) {
+				t.Fatalf("message %q does not contain %q", e.Msg, c.want)
+			}
+		})
+	}
+}
