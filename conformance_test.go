@@ -24,6 +24,17 @@ func goldenFile(name string) string {
 	return filepath.Join("testdata", "golden", name+".jsonl.gz")
 }
 
+// loadGolden reads one golden file. A GOLDEN_DIR without that file (the
+// issue's layout has only core, noncore and schemas) skips it, saying so.
+func loadGolden(t *testing.T, name string) ([]*golden.Record, error) {
+	path := goldenFile(name)
+	if _, err := os.Stat(path); os.IsNotExist(err) && os.Getenv("GOLDEN_DIR") != "" {
+		fmt.Printf("conformance: %s has no %s.jsonl; not run\n", os.Getenv("GOLDEN_DIR"), name)
+		t.Skipf("GOLDEN_DIR has no %s.jsonl", name)
+	}
+	return golden.Load(path)
+}
+
 func goldenDevice(t *testing.T) tensor.Device {
 	name := os.Getenv("GOLDEN_DEVICE")
 	if name == "" {
@@ -75,7 +86,7 @@ func TestConformance(t *testing.T) {
 	}
 	verbose := os.Getenv("GOLDEN_VERBOSE") != ""
 	for _, file := range []string{"core", "noncore"} {
-		recs, err := golden.Load(goldenFile(file))
+		recs, err := loadGolden(t, file)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -155,7 +166,7 @@ func hasKernels(op *tensor.Op) bool {
 func TestConformanceErrors(t *testing.T) {
 	dev := goldenDevice(t)
 	skips := skipList(t)
-	recs, err := golden.Load(goldenFile("errors"))
+	recs, err := loadGolden(t, "errors")
 	if err != nil {
 		t.Fatal(err)
 	}

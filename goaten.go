@@ -5,6 +5,7 @@ package goaten
 
 import (
 	_ "github.com/goaten/goaten/aten/core"  // core op table and meta functions
+	_ "github.com/goaten/goaten/decomp"     // decompositions of the non-core ops
 	_ "github.com/goaten/goaten/device/cpu" // the default CPU device
 	"github.com/goaten/goaten/tensor"
 )

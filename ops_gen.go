@@ -6,14 +6,71 @@ package goaten
 
 import "github.com/goaten/goaten/tensor"
 
+// AlphaDropout is tensor.AlphaDropout: aten::alpha_dropout(Tensor input, float p, bool train) -> Tensor
+var AlphaDropout = tensor.AlphaDropout
+
+// ArangeEnd is tensor.ArangeEnd: aten::arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+var ArangeEnd = tensor.ArangeEnd
+
+// ArangeStart is tensor.ArangeStart: aten::arange.start(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+var ArangeStart = tensor.ArangeStart
+
 // Arange is tensor.Arange: aten::arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
 var Arange = tensor.Arange
 
 // AvgPool2dBackward is tensor.AvgPool2dBackward: aten::avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor
 var AvgPool2dBackward = tensor.AvgPool2dBackward
 
+// BatchNorm is tensor.BatchNorm: aten::batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor
+var BatchNorm = tensor.BatchNorm
+
+// Bilinear is tensor.Bilinear: aten::bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor
+var Bilinear = tensor.Bilinear
+
+// BitwiseAndScalarTensor is tensor.BitwiseAndScalarTensor: aten::bitwise_and.Scalar_Tensor(Scalar self, Tensor other) -> Tensor
+var BitwiseAndScalarTensor = tensor.BitwiseAndScalarTensor
+
+// BitwiseOrScalarTensor is tensor.BitwiseOrScalarTensor: aten::bitwise_or.Scalar_Tensor(Scalar self, Tensor other) -> Tensor
+var BitwiseOrScalarTensor = tensor.BitwiseOrScalarTensor
+
+// BitwiseXorScalarTensor is tensor.BitwiseXorScalarTensor: aten::bitwise_xor.Scalar_Tensor(Scalar self, Tensor other) -> Tensor
+var BitwiseXorScalarTensor = tensor.BitwiseXorScalarTensor
+
 // Cat is tensor.Cat: aten::cat(Tensor[] tensors, int dim=0) -> Tensor
 var Cat = tensor.Cat
+
+// Cdist is tensor.Cdist: aten::cdist(Tensor x1, Tensor x2, float p=2., int? compute_mode=None) -> Tensor
+var Cdist = tensor.Cdist
+
+// ColumnStack is tensor.ColumnStack: aten::column_stack(Tensor[] tensors) -> Tensor
+var ColumnStack = tensor.ColumnStack
+
+// Conv1d is tensor.Conv1d: aten::conv1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=[1], int[1] padding=[0], int[1] dilation=[1], int groups=1) -> Tensor
+var Conv1d = tensor.Conv1d
+
+// Conv1dPadding is tensor.Conv1dPadding: aten::conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=[1], str padding="valid", int[1] dilation=[1], int groups=1) -> Tensor
+var Conv1dPadding = tensor.Conv1dPadding
+
+// Conv2d is tensor.Conv2d: aten::conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] dilation=1, int groups=1) -> Tensor
+var Conv2d = tensor.Conv2d
+
+// Conv2dPadding is tensor.Conv2dPadding: aten::conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, str padding="valid", int[2] dilation=1, int groups=1) -> Tensor
+var Conv2dPadding = tensor.Conv2dPadding
+
+// Conv3d is tensor.Conv3d: aten::conv3d(Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, int[3] padding=0, int[3] dilation=1, int groups=1) -> Tensor
+var Conv3d = tensor.Conv3d
+
+// Conv3dPadding is tensor.Conv3dPadding: aten::conv3d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, str padding="valid", int[3] dilation=1, int groups=1) -> Tensor
+var Conv3dPadding = tensor.Conv3dPadding
+
+// ConvTranspose1d is tensor.ConvTranspose1d: aten::conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=[1], int[1] padding=[0], int[1] output_padding=[0], int groups=1, int[1] dilation=[1]) -> Tensor
+var ConvTranspose1d = tensor.ConvTranspose1d
+
+// ConvTranspose2d is tensor.ConvTranspose2d: aten::conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor
+var ConvTranspose2d = tensor.ConvTranspose2d
+
+// ConvTranspose3d is tensor.ConvTranspose3d: aten::conv_transpose3d.input(Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, int[3] padding=0, int[3] output_padding=0, int groups=1, int[3] dilation=1) -> Tensor
+var ConvTranspose3d = tensor.ConvTranspose3d
 
 // Convolution is tensor.Convolution: aten::convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor
 var Convolution = tensor.Convolution
@@ -21,8 +78,32 @@ var Convolution = tensor.Convolution
 // ConvolutionBackward is tensor.ConvolutionBackward: aten::convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)
 var ConvolutionBackward = tensor.ConvolutionBackward
 
+// CosineEmbeddingLoss is tensor.CosineEmbeddingLoss: aten::cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0., int reduction=1) -> Tensor
+var CosineEmbeddingLoss = tensor.CosineEmbeddingLoss
+
+// CosineSimilarity is tensor.CosineSimilarity: aten::cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor
+var CosineSimilarity = tensor.CosineSimilarity
+
+// Dropout is tensor.Dropout: aten::dropout(Tensor input, float p, bool train) -> Tensor
+var Dropout = tensor.Dropout
+
+// Dstack is tensor.Dstack: aten::dstack(Tensor[] tensors) -> Tensor
+var Dstack = tensor.Dstack
+
+// Einsum is tensor.Einsum: aten::einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor
+var Einsum = tensor.Einsum
+
+// EluBackward is tensor.EluBackward: aten::elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor
+var EluBackward = tensor.EluBackward
+
 // Embedding is tensor.Embedding: aten::embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor
 var Embedding = tensor.Embedding
+
+// EmbeddingBag is tensor.EmbeddingBag: aten::embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False) -> (Tensor, Tensor, Tensor, Tensor)
+var EmbeddingBag = tensor.EmbeddingBag
+
+// EmbeddingBagPaddingIdx is tensor.EmbeddingBagPaddingIdx: aten::embedding_bag.padding_idx(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int mode, bool sparse, Tensor? per_sample_weights, bool include_last_offset, int? padding_idx) -> (Tensor, Tensor, Tensor, Tensor)
+var EmbeddingBagPaddingIdx = tensor.EmbeddingBagPaddingIdx
 
 // EmbeddingDenseBackward is tensor.EmbeddingDenseBackward: aten::embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq) -> Tensor
 var EmbeddingDenseBackward = tensor.EmbeddingDenseBackward
@@ -33,14 +114,71 @@ var EmptyOf = tensor.EmptyOf
 // EmptyStrided is tensor.EmptyStrided: aten::empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
 var EmptyStrided = tensor.EmptyStrided
 
+// Eye is tensor.Eye: aten::eye(int n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+var Eye = tensor.Eye
+
+// EyeM is tensor.EyeM: aten::eye.m(int n, int m, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+var EyeM = tensor.EyeM
+
+// FeatureDropout is tensor.FeatureDropout: aten::feature_dropout(Tensor input, float p, bool train) -> Tensor
+var FeatureDropout = tensor.FeatureDropout
+
 // Full is tensor.Full: aten::full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
 var Full = tensor.Full
+
+// GeluBackward is tensor.GeluBackward: aten::gelu_backward(Tensor grad_output, Tensor self, *, str approximate="none") -> Tensor
+var GeluBackward = tensor.GeluBackward
 
 // GridSampler2d is tensor.GridSampler2d: aten::grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor
 var GridSampler2d = tensor.GridSampler2d
 
+// GroupNorm is tensor.GroupNorm: aten::group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enabled=True) -> Tensor
+var GroupNorm = tensor.GroupNorm
+
+// HardsigmoidBackward is tensor.HardsigmoidBackward: aten::hardsigmoid_backward(Tensor grad_output, Tensor self) -> Tensor
+var HardsigmoidBackward = tensor.HardsigmoidBackward
+
+// HardswishBackward is tensor.HardswishBackward: aten::hardswish_backward(Tensor grad_output, Tensor self) -> Tensor
+var HardswishBackward = tensor.HardswishBackward
+
+// HardtanhBackward is tensor.HardtanhBackward: aten::hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor
+var HardtanhBackward = tensor.HardtanhBackward
+
+// Hstack is tensor.Hstack: aten::hstack(Tensor[] tensors) -> Tensor
+var Hstack = tensor.Hstack
+
+// InstanceNorm is tensor.InstanceNorm: aten::instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled) -> Tensor
+var InstanceNorm = tensor.InstanceNorm
+
+// LayerNorm is tensor.LayerNorm: aten::layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enable=True) -> Tensor
+var LayerNorm = tensor.LayerNorm
+
+// LeakyReluBackward is tensor.LeakyReluBackward: aten::leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor
+var LeakyReluBackward = tensor.LeakyReluBackward
+
+// Linear is tensor.Linear: aten::linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor
+var Linear = tensor.Linear
+
+// Linspace is tensor.Linspace: aten::linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+var Linspace = tensor.Linspace
+
+// LogSigmoidBackward is tensor.LogSigmoidBackward: aten::log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor
+var LogSigmoidBackward = tensor.LogSigmoidBackward
+
+// Logspace is tensor.Logspace: aten::logspace(Scalar start, Scalar end, int steps, float base=10., *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+var Logspace = tensor.Logspace
+
+// MarginRankingLoss is tensor.MarginRankingLoss: aten::margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0., int reduction=1) -> Tensor
+var MarginRankingLoss = tensor.MarginRankingLoss
+
 // MaxPool2dWithIndicesBackward is tensor.MaxPool2dWithIndicesBackward: aten::max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor
 var MaxPool2dWithIndicesBackward = tensor.MaxPool2dWithIndicesBackward
+
+// MseLossBackward is tensor.MseLossBackward: aten::mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor
+var MseLossBackward = tensor.MseLossBackward
+
+// NativeBatchNorm is tensor.NativeBatchNorm: aten::native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)
+var NativeBatchNorm = tensor.NativeBatchNorm
 
 // NativeDropout is tensor.NativeDropout: aten::native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)
 var NativeDropout = tensor.NativeDropout
@@ -57,6 +195,18 @@ var NativeLayerNorm = tensor.NativeLayerNorm
 // NativeLayerNormBackward is tensor.NativeLayerNormBackward: aten::native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)
 var NativeLayerNormBackward = tensor.NativeLayerNormBackward
 
+// NllLossBackward is tensor.NllLossBackward: aten::nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor
+var NllLossBackward = tensor.NllLossBackward
+
+// OnesOf is tensor.OnesOf: aten::ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+var OnesOf = tensor.OnesOf
+
+// PairwiseDistance is tensor.PairwiseDistance: aten::pairwise_distance(Tensor x1, Tensor x2, float p=2., float eps=9.9999999999999995e-07, bool keepdim=False) -> Tensor
+var PairwiseDistance = tensor.PairwiseDistance
+
+// PoissonNllLoss is tensor.PoissonNllLoss: aten::poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction) -> Tensor
+var PoissonNllLoss = tensor.PoissonNllLoss
+
 // PowScalarBase is tensor.PowScalarBase: aten::pow.Scalar(Scalar self, Tensor exponent) -> Tensor
 var PowScalarBase = tensor.PowScalarBase
 
@@ -69,8 +219,38 @@ var Randn = tensor.Randn
 // Randperm is tensor.Randperm: aten::randperm(SymInt n, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
 var Randperm = tensor.Randperm
 
+// RemainderScalarTensor is tensor.RemainderScalarTensor: aten::remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor
+var RemainderScalarTensor = tensor.RemainderScalarTensor
+
+// RepeatInterleave is tensor.RepeatInterleave: aten::repeat_interleave.Tensor(Tensor repeats, *, int? output_size=None) -> Tensor
+var RepeatInterleave = tensor.RepeatInterleave
+
 // ScalarTensor is tensor.ScalarTensor: aten::scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
 var ScalarTensor = tensor.ScalarTensor
+
+// ScaledDotProductAttention is tensor.ScaledDotProductAttention: aten::scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None) -> Tensor
+var ScaledDotProductAttention = tensor.ScaledDotProductAttention
+
+// SigmoidBackward is tensor.SigmoidBackward: aten::sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor
+var SigmoidBackward = tensor.SigmoidBackward
+
+// SiluBackward is tensor.SiluBackward: aten::silu_backward(Tensor grad_output, Tensor self) -> Tensor
+var SiluBackward = tensor.SiluBackward
+
+// SoftplusBackward is tensor.SoftplusBackward: aten::softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor
+var SoftplusBackward = tensor.SoftplusBackward
+
+// Stack is tensor.Stack: aten::stack(Tensor[] tensors, int dim=0) -> Tensor
+var Stack = tensor.Stack
+
+// TanhBackward is tensor.TanhBackward: aten::tanh_backward(Tensor grad_output, Tensor output) -> Tensor
+var TanhBackward = tensor.TanhBackward
+
+// ThresholdBackward is tensor.ThresholdBackward: aten::threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor
+var ThresholdBackward = tensor.ThresholdBackward
+
+// TripletMarginLoss is tensor.TripletMarginLoss: aten::triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1., float p=2., float eps=9.9999999999999995e-07, bool swap=False, int reduction=1) -> Tensor
+var TripletMarginLoss = tensor.TripletMarginLoss
 
 // UpsampleBilinear2d is tensor.UpsampleBilinear2d: aten::upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor
 var UpsampleBilinear2d = tensor.UpsampleBilinear2d
@@ -78,5 +258,20 @@ var UpsampleBilinear2d = tensor.UpsampleBilinear2d
 // UpsampleNearest2d is tensor.UpsampleNearest2d: aten::upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor
 var UpsampleNearest2d = tensor.UpsampleNearest2d
 
+// Vstack is tensor.Vstack: aten::vstack(Tensor[] tensors) -> Tensor
+var Vstack = tensor.Vstack
+
+// WhereScalar is tensor.WhereScalar: aten::where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor
+var WhereScalar = tensor.WhereScalar
+
+// WhereScalarOther is tensor.WhereScalarOther: aten::where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor
+var WhereScalarOther = tensor.WhereScalarOther
+
+// WhereScalarSelf is tensor.WhereScalarSelf: aten::where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor
+var WhereScalarSelf = tensor.WhereScalarSelf
+
 // Where is tensor.Where: aten::where.self(Tensor condition, Tensor self, Tensor other) -> Tensor
 var Where = tensor.Where
+
+// ZerosOf is tensor.ZerosOf: aten::zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+var ZerosOf = tensor.ZerosOf

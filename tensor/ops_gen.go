@@ -53,6 +53,20 @@ func (t *Tensor) AdaptiveAvgPool1d(outputSize []int) *Tensor {
 	return op_adaptive_avg_pool1d.call(t, outputSize).(*Tensor)
 }
 
+var op_adaptive_avg_pool2d = opRef{name: "aten::adaptive_avg_pool2d"}
+
+// AdaptiveAvgPool2d runs aten::adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor.
+func (t *Tensor) AdaptiveAvgPool2d(outputSize []int) *Tensor {
+	return op_adaptive_avg_pool2d.call(t, outputSize).(*Tensor)
+}
+
+var op_adaptive_avg_pool3d = opRef{name: "aten::adaptive_avg_pool3d"}
+
+// AdaptiveAvgPool3d runs aten::adaptive_avg_pool3d(Tensor self, int[3] output_size) -> Tensor.
+func (t *Tensor) AdaptiveAvgPool3d(outputSize []int) *Tensor {
+	return op_adaptive_avg_pool3d.call(t, outputSize).(*Tensor)
+}
+
 var op_add_Scalar = opRef{name: "aten::add.Scalar"}
 
 // AddScalar runs aten::add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor.
@@ -81,6 +95,48 @@ func (t *Tensor) Add_(other *Tensor) *Tensor {
 	return op_add__Tensor.call(t, other).(*Tensor)
 }
 
+var op_addbmm = opRef{name: "aten::addbmm"}
+
+// Addbmm runs aten::addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor.
+func (t *Tensor) Addbmm(batch1 *Tensor, batch2 *Tensor) *Tensor {
+	return op_addbmm.call(t, batch1, batch2).(*Tensor)
+}
+
+var op_addbmm_ = opRef{name: "aten::addbmm_"}
+
+// Addbmm_ runs aten::addbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!).
+func (t *Tensor) Addbmm_(batch1 *Tensor, batch2 *Tensor) *Tensor {
+	return op_addbmm_.call(t, batch1, batch2).(*Tensor)
+}
+
+var op_addcdiv = opRef{name: "aten::addcdiv"}
+
+// Addcdiv runs aten::addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor.
+func (t *Tensor) Addcdiv(tensor1 *Tensor, tensor2 *Tensor) *Tensor {
+	return op_addcdiv.call(t, tensor1, tensor2).(*Tensor)
+}
+
+var op_addcdiv_ = opRef{name: "aten::addcdiv_"}
+
+// Addcdiv_ runs aten::addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!).
+func (t *Tensor) Addcdiv_(tensor1 *Tensor, tensor2 *Tensor) *Tensor {
+	return op_addcdiv_.call(t, tensor1, tensor2).(*Tensor)
+}
+
+var op_addcmul = opRef{name: "aten::addcmul"}
+
+// Addcmul runs aten::addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor.
+func (t *Tensor) Addcmul(tensor1 *Tensor, tensor2 *Tensor) *Tensor {
+	return op_addcmul.call(t, tensor1, tensor2).(*Tensor)
+}
+
+var op_addcmul_ = opRef{name: "aten::addcmul_"}
+
+// Addcmul_ runs aten::addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!).
+func (t *Tensor) Addcmul_(tensor1 *Tensor, tensor2 *Tensor) *Tensor {
+	return op_addcmul_.call(t, tensor1, tensor2).(*Tensor)
+}
+
 var op_addmm = opRef{name: "aten::addmm"}
 
 // Addmm runs aten::addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor.
@@ -88,11 +144,46 @@ func (t *Tensor) Addmm(mat1 *Tensor, mat2 *Tensor) *Tensor {
 	return op_addmm.call(t, mat1, mat2).(*Tensor)
 }
 
+var op_addr = opRef{name: "aten::addr"}
+
+// Addr runs aten::addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor.
+func (t *Tensor) Addr(vec1 *Tensor, vec2 *Tensor) *Tensor {
+	return op_addr.call(t, vec1, vec2).(*Tensor)
+}
+
+var op_addr_ = opRef{name: "aten::addr_"}
+
+// Addr_ runs aten::addr_(Tensor(a!) self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!).
+func (t *Tensor) Addr_(vec1 *Tensor, vec2 *Tensor) *Tensor {
+	return op_addr_.call(t, vec1, vec2).(*Tensor)
+}
+
 var op_alias = opRef{name: "aten::alias"}
 
 // Alias runs aten::alias(Tensor(a) self) -> Tensor(a).
 func (t *Tensor) Alias() *Tensor {
 	return op_alias.call(t).(*Tensor)
+}
+
+var op_all = opRef{name: "aten::all"}
+
+// All runs aten::all(Tensor self) -> Tensor.
+func (t *Tensor) All() *Tensor {
+	return op_all.call(t).(*Tensor)
+}
+
+var op_all_dim = opRef{name: "aten::all.dim"}
+
+// AllDim runs aten::all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor.
+func (t *Tensor) AllDim(dim int, keepdim bool) *Tensor {
+	return op_all_dim.call(t, dim, keepdim).(*Tensor)
+}
+
+var op_alpha_dropout = opRef{name: "aten::alpha_dropout"}
+
+// AlphaDropout runs aten::alpha_dropout(Tensor input, float p, bool train) -> Tensor.
+func AlphaDropout(input *Tensor, p float64, train bool) *Tensor {
+	return op_alpha_dropout.call(input, p, train).(*Tensor)
 }
 
 var op_amax = opRef{name: "aten::amax"}
@@ -107,6 +198,14 @@ var op_amin = opRef{name: "aten::amin"}
 // Amin runs aten::amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor.
 func (t *Tensor) Amin(dim []int, keepdim bool) *Tensor {
 	return op_amin.call(t, dim, keepdim).(*Tensor)
+}
+
+var op_aminmax = opRef{name: "aten::aminmax"}
+
+// Aminmax runs aten::aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max).
+func (t *Tensor) Aminmax() (*Tensor, *Tensor) {
+	r := op_aminmax.call(t).([]*Tensor)
+	return r[0], r[1]
 }
 
 var op_any = opRef{name: "aten::any"}
@@ -130,6 +229,20 @@ func (t *Tensor) AnyDims(dim []int, keepdim bool) *Tensor {
 	return op_any_dims.call(t, dim, keepdim).(*Tensor)
 }
 
+var op_arange = opRef{name: "aten::arange"}
+
+// ArangeEnd runs aten::arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
+func ArangeEnd(end any) *Tensor {
+	return op_arange.call(end).(*Tensor)
+}
+
+var op_arange_start = opRef{name: "aten::arange.start"}
+
+// ArangeStart runs aten::arange.start(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
+func ArangeStart(start any, end any) *Tensor {
+	return op_arange_start.call(start, end).(*Tensor)
+}
+
 var op_arange_start_step = opRef{name: "aten::arange.start_step"}
 
 // Arange runs aten::arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
@@ -149,6 +262,13 @@ var op_argmin = opRef{name: "aten::argmin"}
 // Argmin runs aten::argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor.
 func (t *Tensor) Argmin(dim any, keepdim bool) *Tensor {
 	return op_argmin.call(t, dim, keepdim).(*Tensor)
+}
+
+var op_argsort = opRef{name: "aten::argsort"}
+
+// Argsort runs aten::argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor.
+func (t *Tensor) Argsort(dim int, descending bool) *Tensor {
+	return op_argsort.call(t, dim, descending).(*Tensor)
 }
 
 var op_as_strided = opRef{name: "aten::as_strided"}
@@ -263,11 +383,60 @@ func (t *Tensor) AvgPool3d(kernelSize []int, stride []int, padding []int, ceilMo
 	return op_avg_pool3d.call(t, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride).(*Tensor)
 }
 
+var op_baddbmm = opRef{name: "aten::baddbmm"}
+
+// Baddbmm runs aten::baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor.
+func (t *Tensor) Baddbmm(batch1 *Tensor, batch2 *Tensor) *Tensor {
+	return op_baddbmm.call(t, batch1, batch2).(*Tensor)
+}
+
+var op_baddbmm_ = opRef{name: "aten::baddbmm_"}
+
+// Baddbmm_ runs aten::baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!).
+func (t *Tensor) Baddbmm_(batch1 *Tensor, batch2 *Tensor) *Tensor {
+	return op_baddbmm_.call(t, batch1, batch2).(*Tensor)
+}
+
+var op_batch_norm = opRef{name: "aten::batch_norm"}
+
+// BatchNorm runs aten::batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor.
+func BatchNorm(input *Tensor, weight *Tensor, bias *Tensor, runningMean *Tensor, runningVar *Tensor, training bool, momentum float64, eps float64, cudnnEnabled bool) *Tensor {
+	return op_batch_norm.call(input, weight, bias, runningMean, runningVar, training, momentum, eps, cudnnEnabled).(*Tensor)
+}
+
+var op_bilinear = opRef{name: "aten::bilinear"}
+
+// Bilinear runs aten::bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor.
+func Bilinear(input1 *Tensor, input2 *Tensor, weight *Tensor, bias *Tensor) *Tensor {
+	return op_bilinear.call(input1, input2, weight, bias).(*Tensor)
+}
+
+var op_binary_cross_entropy = opRef{name: "aten::binary_cross_entropy"}
+
+// BinaryCrossEntropy runs aten::binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor.
+func (t *Tensor) BinaryCrossEntropy(target *Tensor, weight *Tensor, reduction int) *Tensor {
+	return op_binary_cross_entropy.call(t, target, weight, reduction).(*Tensor)
+}
+
+var op_binary_cross_entropy_with_logits = opRef{name: "aten::binary_cross_entropy_with_logits"}
+
+// BinaryCrossEntropyWithLogits runs aten::binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor.
+func (t *Tensor) BinaryCrossEntropyWithLogits(target *Tensor, weight *Tensor, posWeight *Tensor, reduction int) *Tensor {
+	return op_binary_cross_entropy_with_logits.call(t, target, weight, posWeight, reduction).(*Tensor)
+}
+
 var op_bitwise_and_Scalar = opRef{name: "aten::bitwise_and.Scalar"}
 
 // BitwiseAndScalar runs aten::bitwise_and.Scalar(Tensor self, Scalar other) -> Tensor.
 func (t *Tensor) BitwiseAndScalar(other any) *Tensor {
 	return op_bitwise_and_Scalar.call(t, other).(*Tensor)
+}
+
+var op_bitwise_and_Scalar_Tensor = opRef{name: "aten::bitwise_and.Scalar_Tensor"}
+
+// BitwiseAndScalarTensor runs aten::bitwise_and.Scalar_Tensor(Scalar self, Tensor other) -> Tensor.
+func BitwiseAndScalarTensor(self any, other *Tensor) *Tensor {
+	return op_bitwise_and_Scalar_Tensor.call(self, other).(*Tensor)
 }
 
 var op_bitwise_and_Tensor = opRef{name: "aten::bitwise_and.Tensor"}
@@ -312,6 +481,13 @@ func (t *Tensor) BitwiseOrScalar(other any) *Tensor {
 	return op_bitwise_or_Scalar.call(t, other).(*Tensor)
 }
 
+var op_bitwise_or_Scalar_Tensor = opRef{name: "aten::bitwise_or.Scalar_Tensor"}
+
+// BitwiseOrScalarTensor runs aten::bitwise_or.Scalar_Tensor(Scalar self, Tensor other) -> Tensor.
+func BitwiseOrScalarTensor(self any, other *Tensor) *Tensor {
+	return op_bitwise_or_Scalar_Tensor.call(self, other).(*Tensor)
+}
+
 var op_bitwise_or_Tensor = opRef{name: "aten::bitwise_or.Tensor"}
 
 // BitwiseOr runs aten::bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor.
@@ -338,6 +514,13 @@ var op_bitwise_xor_Scalar = opRef{name: "aten::bitwise_xor.Scalar"}
 // BitwiseXorScalar runs aten::bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor.
 func (t *Tensor) BitwiseXorScalar(other any) *Tensor {
 	return op_bitwise_xor_Scalar.call(t, other).(*Tensor)
+}
+
+var op_bitwise_xor_Scalar_Tensor = opRef{name: "aten::bitwise_xor.Scalar_Tensor"}
+
+// BitwiseXorScalarTensor runs aten::bitwise_xor.Scalar_Tensor(Scalar self, Tensor other) -> Tensor.
+func BitwiseXorScalarTensor(self any, other *Tensor) *Tensor {
+	return op_bitwise_xor_Scalar_Tensor.call(self, other).(*Tensor)
 }
 
 var op_bitwise_xor_Tensor = opRef{name: "aten::bitwise_xor.Tensor"}
@@ -375,6 +558,13 @@ func Cat(tensors []*Tensor, dim int) *Tensor {
 	return op_cat.call(tensors, dim).(*Tensor)
 }
 
+var op_cdist = opRef{name: "aten::cdist"}
+
+// Cdist runs aten::cdist(Tensor x1, Tensor x2, float p=2., int? compute_mode=None) -> Tensor.
+func Cdist(x1 *Tensor, x2 *Tensor, p float64, computeMode any) *Tensor {
+	return op_cdist.call(x1, x2, p, computeMode).(*Tensor)
+}
+
 var op_ceil = opRef{name: "aten::ceil"}
 
 // Ceil runs aten::ceil(Tensor self) -> Tensor.
@@ -387,6 +577,34 @@ var op_ceil_ = opRef{name: "aten::ceil_"}
 // Ceil_ runs aten::ceil_(Tensor(a!) self) -> Tensor(a!).
 func (t *Tensor) Ceil_() *Tensor {
 	return op_ceil_.call(t).(*Tensor)
+}
+
+var op_celu = opRef{name: "aten::celu"}
+
+// Celu runs aten::celu(Tensor self, Scalar alpha=1.) -> Tensor.
+func (t *Tensor) Celu(alpha any) *Tensor {
+	return op_celu.call(t, alpha).(*Tensor)
+}
+
+var op_celu_ = opRef{name: "aten::celu_"}
+
+// Celu_ runs aten::celu_(Tensor(a!) self, Scalar alpha=1.) -> Tensor(a!).
+func (t *Tensor) Celu_(alpha any) *Tensor {
+	return op_celu_.call(t, alpha).(*Tensor)
+}
+
+var op_channel_shuffle = opRef{name: "aten::channel_shuffle"}
+
+// ChannelShuffle runs aten::channel_shuffle(Tensor self, int groups) -> Tensor.
+func (t *Tensor) ChannelShuffle(groups int) *Tensor {
+	return op_channel_shuffle.call(t, groups).(*Tensor)
+}
+
+var op_chunk = opRef{name: "aten::chunk"}
+
+// Chunk runs aten::chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[].
+func (t *Tensor) Chunk(chunks int, dim int) []*Tensor {
+	return op_chunk.call(t, chunks, dim).([]*Tensor)
 }
 
 var op_clamp = opRef{name: "aten::clamp"}
@@ -417,6 +635,62 @@ func (t *Tensor) ClampTensor_(min *Tensor, max *Tensor) *Tensor {
 	return op_clamp__Tensor.call(t, min, max).(*Tensor)
 }
 
+var op_clamp_max = opRef{name: "aten::clamp_max"}
+
+// ClampMax runs aten::clamp_max(Tensor self, Scalar max) -> Tensor.
+func (t *Tensor) ClampMax(max any) *Tensor {
+	return op_clamp_max.call(t, max).(*Tensor)
+}
+
+var op_clamp_max_Tensor = opRef{name: "aten::clamp_max.Tensor"}
+
+// ClampMaxTensor runs aten::clamp_max.Tensor(Tensor self, Tensor max) -> Tensor.
+func (t *Tensor) ClampMaxTensor(max *Tensor) *Tensor {
+	return op_clamp_max_Tensor.call(t, max).(*Tensor)
+}
+
+var op_clamp_max_ = opRef{name: "aten::clamp_max_"}
+
+// ClampMax_ runs aten::clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!).
+func (t *Tensor) ClampMax_(max any) *Tensor {
+	return op_clamp_max_.call(t, max).(*Tensor)
+}
+
+var op_clamp_max__Tensor = opRef{name: "aten::clamp_max_.Tensor"}
+
+// ClampMaxTensor_ runs aten::clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!).
+func (t *Tensor) ClampMaxTensor_(max *Tensor) *Tensor {
+	return op_clamp_max__Tensor.call(t, max).(*Tensor)
+}
+
+var op_clamp_min = opRef{name: "aten::clamp_min"}
+
+// ClampMin runs aten::clamp_min(Tensor self, Scalar min) -> Tensor.
+func (t *Tensor) ClampMin(min any) *Tensor {
+	return op_clamp_min.call(t, min).(*Tensor)
+}
+
+var op_clamp_min_Tensor = opRef{name: "aten::clamp_min.Tensor"}
+
+// ClampMinTensor runs aten::clamp_min.Tensor(Tensor self, Tensor min) -> Tensor.
+func (t *Tensor) ClampMinTensor(min *Tensor) *Tensor {
+	return op_clamp_min_Tensor.call(t, min).(*Tensor)
+}
+
+var op_clamp_min_ = opRef{name: "aten::clamp_min_"}
+
+// ClampMin_ runs aten::clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!).
+func (t *Tensor) ClampMin_(min any) *Tensor {
+	return op_clamp_min_.call(t, min).(*Tensor)
+}
+
+var op_clamp_min__Tensor = opRef{name: "aten::clamp_min_.Tensor"}
+
+// ClampMinTensor_ runs aten::clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!).
+func (t *Tensor) ClampMinTensor_(min *Tensor) *Tensor {
+	return op_clamp_min__Tensor.call(t, min).(*Tensor)
+}
+
 var op_clone = opRef{name: "aten::clone"}
 
 // Clone runs aten::clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor.
@@ -431,11 +705,88 @@ func (t *Tensor) Col2im(outputSize []int, kernelSize []int, dilation []int, padd
 	return op_col2im.call(t, outputSize, kernelSize, dilation, padding, stride).(*Tensor)
 }
 
+var op_column_stack = opRef{name: "aten::column_stack"}
+
+// ColumnStack runs aten::column_stack(Tensor[] tensors) -> Tensor.
+func ColumnStack(tensors []*Tensor) *Tensor {
+	return op_column_stack.call(tensors).(*Tensor)
+}
+
 var op_constant_pad_nd = opRef{name: "aten::constant_pad_nd"}
 
 // ConstantPadNd runs aten::constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor.
 func (t *Tensor) ConstantPadNd(pad []int, value any) *Tensor {
 	return op_constant_pad_nd.call(t, pad, value).(*Tensor)
+}
+
+var op_contiguous = opRef{name: "aten::contiguous"}
+
+// Contiguous runs aten::contiguous(Tensor(a) self, *, MemoryFormat memory_format=contiguous_format) -> Tensor(a).
+func (t *Tensor) Contiguous() *Tensor {
+	return op_contiguous.call(t).(*Tensor)
+}
+
+var op_conv1d = opRef{name: "aten::conv1d"}
+
+// Conv1d runs aten::conv1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=[1], int[1] padding=[0], int[1] dilation=[1], int groups=1) -> Tensor.
+func Conv1d(input *Tensor, weight *Tensor, bias *Tensor, stride []int, padding []int, dilation []int, groups int) *Tensor {
+	return op_conv1d.call(input, weight, bias, stride, padding, dilation, groups).(*Tensor)
+}
+
+var op_conv1d_padding = opRef{name: "aten::conv1d.padding"}
+
+// Conv1dPadding runs aten::conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=[1], str padding="valid", int[1] dilation=[1], int groups=1) -> Tensor.
+func Conv1dPadding(input *Tensor, weight *Tensor, bias *Tensor, stride []int, padding string, dilation []int, groups int) *Tensor {
+	return op_conv1d_padding.call(input, weight, bias, stride, padding, dilation, groups).(*Tensor)
+}
+
+var op_conv2d = opRef{name: "aten::conv2d"}
+
+// Conv2d runs aten::conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] dilation=1, int groups=1) -> Tensor.
+func Conv2d(input *Tensor, weight *Tensor, bias *Tensor, stride []int, padding []int, dilation []int, groups int) *Tensor {
+	return op_conv2d.call(input, weight, bias, stride, padding, dilation, groups).(*Tensor)
+}
+
+var op_conv2d_padding = opRef{name: "aten::conv2d.padding"}
+
+// Conv2dPadding runs aten::conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, str padding="valid", int[2] dilation=1, int groups=1) -> Tensor.
+func Conv2dPadding(input *Tensor, weight *Tensor, bias *Tensor, stride []int, padding string, dilation []int, groups int) *Tensor {
+	return op_conv2d_padding.call(input, weight, bias, stride, padding, dilation, groups).(*Tensor)
+}
+
+var op_conv3d = opRef{name: "aten::conv3d"}
+
+// Conv3d runs aten::conv3d(Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, int[3] padding=0, int[3] dilation=1, int groups=1) -> Tensor.
+func Conv3d(input *Tensor, weight *Tensor, bias *Tensor, stride []int, padding []int, dilation []int, groups int) *Tensor {
+	return op_conv3d.call(input, weight, bias, stride, padding, dilation, groups).(*Tensor)
+}
+
+var op_conv3d_padding = opRef{name: "aten::conv3d.padding"}
+
+// Conv3dPadding runs aten::conv3d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, str padding="valid", int[3] dilation=1, int groups=1) -> Tensor.
+func Conv3dPadding(input *Tensor, weight *Tensor, bias *Tensor, stride []int, padding string, dilation []int, groups int) *Tensor {
+	return op_conv3d_padding.call(input, weight, bias, stride, padding, dilation, groups).(*Tensor)
+}
+
+var op_conv_transpose1d = opRef{name: "aten::conv_transpose1d"}
+
+// ConvTranspose1d runs aten::conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=[1], int[1] padding=[0], int[1] output_padding=[0], int groups=1, int[1] dilation=[1]) -> Tensor.
+func ConvTranspose1d(input *Tensor, weight *Tensor, bias *Tensor, stride []int, padding []int, outputPadding []int, groups int, dilation []int) *Tensor {
+	return op_conv_transpose1d.call(input, weight, bias, stride, padding, outputPadding, groups, dilation).(*Tensor)
+}
+
+var op_conv_transpose2d_input = opRef{name: "aten::conv_transpose2d.input"}
+
+// ConvTranspose2d runs aten::conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor.
+func ConvTranspose2d(input *Tensor, weight *Tensor, bias *Tensor, stride []int, padding []int, outputPadding []int, groups int, dilation []int) *Tensor {
+	return op_conv_transpose2d_input.call(input, weight, bias, stride, padding, outputPadding, groups, dilation).(*Tensor)
+}
+
+var op_conv_transpose3d_input = opRef{name: "aten::conv_transpose3d.input"}
+
+// ConvTranspose3d runs aten::conv_transpose3d.input(Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, int[3] padding=0, int[3] output_padding=0, int groups=1, int[3] dilation=1) -> Tensor.
+func ConvTranspose3d(input *Tensor, weight *Tensor, bias *Tensor, stride []int, padding []int, outputPadding []int, groups int, dilation []int) *Tensor {
+	return op_conv_transpose3d_input.call(input, weight, bias, stride, padding, outputPadding, groups, dilation).(*Tensor)
 }
 
 var op_convolution = opRef{name: "aten::convolution"}
@@ -495,11 +846,95 @@ func (t *Tensor) Cosh_() *Tensor {
 	return op_cosh_.call(t).(*Tensor)
 }
 
+var op_cosine_embedding_loss = opRef{name: "aten::cosine_embedding_loss"}
+
+// CosineEmbeddingLoss runs aten::cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0., int reduction=1) -> Tensor.
+func CosineEmbeddingLoss(input1 *Tensor, input2 *Tensor, target *Tensor, margin float64, reduction int) *Tensor {
+	return op_cosine_embedding_loss.call(input1, input2, target, margin, reduction).(*Tensor)
+}
+
+var op_cosine_similarity = opRef{name: "aten::cosine_similarity"}
+
+// CosineSimilarity runs aten::cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor.
+func CosineSimilarity(x1 *Tensor, x2 *Tensor, dim int, eps float64) *Tensor {
+	return op_cosine_similarity.call(x1, x2, dim, eps).(*Tensor)
+}
+
+var op_count_nonzero = opRef{name: "aten::count_nonzero"}
+
+// CountNonzero runs aten::count_nonzero(Tensor self, int? dim=None) -> Tensor.
+func (t *Tensor) CountNonzero(dim any) *Tensor {
+	return op_count_nonzero.call(t, dim).(*Tensor)
+}
+
+var op_count_nonzero_dim_IntList = opRef{name: "aten::count_nonzero.dim_IntList"}
+
+// CountNonzeroDims runs aten::count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor.
+func (t *Tensor) CountNonzeroDims(dim []int) *Tensor {
+	return op_count_nonzero_dim_IntList.call(t, dim).(*Tensor)
+}
+
+var op_cross = opRef{name: "aten::cross"}
+
+// Cross runs aten::cross(Tensor self, Tensor other, int? dim=None) -> Tensor.
+func (t *Tensor) Cross(other *Tensor, dim any) *Tensor {
+	return op_cross.call(t, other, dim).(*Tensor)
+}
+
+var op_cross_entropy_loss = opRef{name: "aten::cross_entropy_loss"}
+
+// CrossEntropyLoss runs aten::cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, float label_smoothing=0.) -> Tensor.
+func (t *Tensor) CrossEntropyLoss(target *Tensor, weight *Tensor, reduction int, ignoreIndex int, labelSmoothing float64) *Tensor {
+	return op_cross_entropy_loss.call(t, target, weight, reduction, ignoreIndex, labelSmoothing).(*Tensor)
+}
+
+var op_cumprod = opRef{name: "aten::cumprod"}
+
+// Cumprod runs aten::cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor.
+func (t *Tensor) Cumprod(dim int) *Tensor {
+	return op_cumprod.call(t, dim).(*Tensor)
+}
+
+var op_cumprod_ = opRef{name: "aten::cumprod_"}
+
+// Cumprod_ runs aten::cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!).
+func (t *Tensor) Cumprod_(dim int) *Tensor {
+	return op_cumprod_.call(t, dim).(*Tensor)
+}
+
 var op_cumsum = opRef{name: "aten::cumsum"}
 
 // Cumsum runs aten::cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor.
 func (t *Tensor) Cumsum(dim int) *Tensor {
 	return op_cumsum.call(t, dim).(*Tensor)
+}
+
+var op_deg2rad = opRef{name: "aten::deg2rad"}
+
+// Deg2rad runs aten::deg2rad(Tensor self) -> Tensor.
+func (t *Tensor) Deg2rad() *Tensor {
+	return op_deg2rad.call(t).(*Tensor)
+}
+
+var op_deg2rad_ = opRef{name: "aten::deg2rad_"}
+
+// Deg2rad_ runs aten::deg2rad_(Tensor(a!) self) -> Tensor(a!).
+func (t *Tensor) Deg2rad_() *Tensor {
+	return op_deg2rad_.call(t).(*Tensor)
+}
+
+var op_detach = opRef{name: "aten::detach"}
+
+// Detach runs aten::detach(Tensor(a) self) -> Tensor(a).
+func (t *Tensor) Detach() *Tensor {
+	return op_detach.call(t).(*Tensor)
+}
+
+var op_diag_embed = opRef{name: "aten::diag_embed"}
+
+// DiagEmbed runs aten::diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor.
+func (t *Tensor) DiagEmbed(offset int, dim1 int, dim2 int) *Tensor {
+	return op_diag_embed.call(t, offset, dim1, dim2).(*Tensor)
 }
 
 var op_diagonal = opRef{name: "aten::diagonal"}
@@ -565,6 +1000,34 @@ func (t *Tensor) DivTensorMode_(other *Tensor) *Tensor {
 	return op_div__Tensor_mode.call(t, other).(*Tensor)
 }
 
+var op_dot = opRef{name: "aten::dot"}
+
+// Dot runs aten::dot(Tensor self, Tensor tensor) -> Tensor.
+func (t *Tensor) Dot(tensor *Tensor) *Tensor {
+	return op_dot.call(t, tensor).(*Tensor)
+}
+
+var op_dropout = opRef{name: "aten::dropout"}
+
+// Dropout runs aten::dropout(Tensor input, float p, bool train) -> Tensor.
+func Dropout(input *Tensor, p float64, train bool) *Tensor {
+	return op_dropout.call(input, p, train).(*Tensor)
+}
+
+var op_dstack = opRef{name: "aten::dstack"}
+
+// Dstack runs aten::dstack(Tensor[] tensors) -> Tensor.
+func Dstack(tensors []*Tensor) *Tensor {
+	return op_dstack.call(tensors).(*Tensor)
+}
+
+var op_einsum = opRef{name: "aten::einsum"}
+
+// Einsum runs aten::einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor.
+func Einsum(equation string, tensors []*Tensor) *Tensor {
+	return op_einsum.call(equation, tensors).(*Tensor)
+}
+
 var op_elu = opRef{name: "aten::elu"}
 
 // Elu runs aten::elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor.
@@ -579,11 +1042,34 @@ func (t *Tensor) Elu_(alpha any, scale any, inputScale any) *Tensor {
 	return op_elu_.call(t, alpha, scale, inputScale).(*Tensor)
 }
 
+var op_elu_backward = opRef{name: "aten::elu_backward"}
+
+// EluBackward runs aten::elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor.
+func EluBackward(gradOutput *Tensor, alpha any, scale any, inputScale any, isResult bool, selfOrResult *Tensor) *Tensor {
+	return op_elu_backward.call(gradOutput, alpha, scale, inputScale, isResult, selfOrResult).(*Tensor)
+}
+
 var op_embedding = opRef{name: "aten::embedding"}
 
 // Embedding runs aten::embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor.
 func Embedding(weight *Tensor, indices *Tensor, paddingIdx int, scaleGradByFreq bool, sparse bool) *Tensor {
 	return op_embedding.call(weight, indices, paddingIdx, scaleGradByFreq, sparse).(*Tensor)
+}
+
+var op_embedding_bag = opRef{name: "aten::embedding_bag"}
+
+// EmbeddingBag runs aten::embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False) -> (Tensor, Tensor, Tensor, Tensor).
+func EmbeddingBag(weight *Tensor, indices *Tensor, offsets *Tensor, scaleGradByFreq bool, mode int, sparse bool, perSampleWeights *Tensor, includeLastOffset bool) (*Tensor, *Tensor, *Tensor, *Tensor) {
+	r := op_embedding_bag.call(weight, indices, offsets, scaleGradByFreq, mode, sparse, perSampleWeights, includeLastOffset).([]*Tensor)
+	return r[0], r[1], r[2], r[3]
+}
+
+var op_embedding_bag_padding_idx = opRef{name: "aten::embedding_bag.padding_idx"}
+
+// EmbeddingBagPaddingIdx runs aten::embedding_bag.padding_idx(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int mode, bool sparse, Tensor? per_sample_weights, bool include_last_offset, int? padding_idx) -> (Tensor, Tensor, Tensor, Tensor).
+func EmbeddingBagPaddingIdx(weight *Tensor, indices *Tensor, offsets *Tensor, scaleGradByFreq bool, mode int, sparse bool, perSampleWeights *Tensor, includeLastOffset bool, paddingIdx any) (*Tensor, *Tensor, *Tensor, *Tensor) {
+	r := op_embedding_bag_padding_idx.call(weight, indices, offsets, scaleGradByFreq, mode, sparse, perSampleWeights, includeLastOffset, paddingIdx).([]*Tensor)
+	return r[0], r[1], r[2], r[3]
 }
 
 var op_embedding_dense_backward = opRef{name: "aten::embedding_dense_backward"}
@@ -598,6 +1084,13 @@ var op_empty_memory_format = opRef{name: "aten::empty.memory_format"}
 // EmptyOf runs aten::empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor.
 func EmptyOf(size []int) *Tensor {
 	return op_empty_memory_format.call(size).(*Tensor)
+}
+
+var op_empty_like = opRef{name: "aten::empty_like"}
+
+// EmptyLike runs aten::empty_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor.
+func (t *Tensor) EmptyLike() *Tensor {
+	return op_empty_like.call(t).(*Tensor)
 }
 
 var op_empty_strided = opRef{name: "aten::empty_strided"}
@@ -670,6 +1163,13 @@ func (t *Tensor) Expand(size []int) *Tensor {
 	return op_expand.call(t, size).(*Tensor)
 }
 
+var op_expand_as = opRef{name: "aten::expand_as"}
+
+// ExpandAs runs aten::expand_as(Tensor(a) self, Tensor other) -> Tensor(a).
+func (t *Tensor) ExpandAs(other *Tensor) *Tensor {
+	return op_expand_as.call(t, other).(*Tensor)
+}
+
 var op_expm1 = opRef{name: "aten::expm1"}
 
 // Expm1 runs aten::expm1(Tensor self) -> Tensor.
@@ -684,11 +1184,39 @@ func (t *Tensor) Expm1_() *Tensor {
 	return op_expm1_.call(t).(*Tensor)
 }
 
+var op_eye = opRef{name: "aten::eye"}
+
+// Eye runs aten::eye(int n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
+func Eye(n int) *Tensor {
+	return op_eye.call(n).(*Tensor)
+}
+
+var op_eye_m = opRef{name: "aten::eye.m"}
+
+// EyeM runs aten::eye.m(int n, int m, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
+func EyeM(n int, m int) *Tensor {
+	return op_eye_m.call(n, m).(*Tensor)
+}
+
+var op_feature_dropout = opRef{name: "aten::feature_dropout"}
+
+// FeatureDropout runs aten::feature_dropout(Tensor input, float p, bool train) -> Tensor.
+func FeatureDropout(input *Tensor, p float64, train bool) *Tensor {
+	return op_feature_dropout.call(input, p, train).(*Tensor)
+}
+
 var op_fill_Scalar = opRef{name: "aten::fill.Scalar"}
 
 // Fill runs aten::fill.Scalar(Tensor self, Scalar value) -> Tensor.
 func (t *Tensor) Fill(value any) *Tensor {
 	return op_fill_Scalar.call(t, value).(*Tensor)
+}
+
+var op_fill_Tensor = opRef{name: "aten::fill.Tensor"}
+
+// FillTensor runs aten::fill.Tensor(Tensor self, Tensor value) -> Tensor.
+func (t *Tensor) FillTensor(value *Tensor) *Tensor {
+	return op_fill_Tensor.call(t, value).(*Tensor)
 }
 
 var op_fill__Scalar = opRef{name: "aten::fill_.Scalar"}
@@ -698,11 +1226,39 @@ func (t *Tensor) Fill_(value any) *Tensor {
 	return op_fill__Scalar.call(t, value).(*Tensor)
 }
 
+var op_fill__Tensor = opRef{name: "aten::fill_.Tensor"}
+
+// FillTensor_ runs aten::fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!).
+func (t *Tensor) FillTensor_(value *Tensor) *Tensor {
+	return op_fill__Tensor.call(t, value).(*Tensor)
+}
+
+var op_flatten_using_ints = opRef{name: "aten::flatten.using_ints"}
+
+// Flatten runs aten::flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a).
+func (t *Tensor) Flatten(startDim int, endDim int) *Tensor {
+	return op_flatten_using_ints.call(t, startDim, endDim).(*Tensor)
+}
+
 var op_flip = opRef{name: "aten::flip"}
 
 // Flip runs aten::flip(Tensor self, int[] dims) -> Tensor.
 func (t *Tensor) Flip(dims []int) *Tensor {
 	return op_flip.call(t, dims).(*Tensor)
+}
+
+var op_fliplr = opRef{name: "aten::fliplr"}
+
+// Fliplr runs aten::fliplr(Tensor self) -> Tensor.
+func (t *Tensor) Fliplr() *Tensor {
+	return op_fliplr.call(t).(*Tensor)
+}
+
+var op_flipud = opRef{name: "aten::flipud"}
+
+// Flipud runs aten::flipud(Tensor self) -> Tensor.
+func (t *Tensor) Flipud() *Tensor {
+	return op_flipud.call(t).(*Tensor)
 }
 
 var op_floor = opRef{name: "aten::floor"}
@@ -717,6 +1273,34 @@ var op_floor_ = opRef{name: "aten::floor_"}
 // Floor_ runs aten::floor_(Tensor(a!) self) -> Tensor(a!).
 func (t *Tensor) Floor_() *Tensor {
 	return op_floor_.call(t).(*Tensor)
+}
+
+var op_floor_divide = opRef{name: "aten::floor_divide"}
+
+// FloorDivide runs aten::floor_divide(Tensor self, Tensor other) -> Tensor.
+func (t *Tensor) FloorDivide(other *Tensor) *Tensor {
+	return op_floor_divide.call(t, other).(*Tensor)
+}
+
+var op_floor_divide_Scalar = opRef{name: "aten::floor_divide.Scalar"}
+
+// FloorDivideScalar runs aten::floor_divide.Scalar(Tensor self, Scalar other) -> Tensor.
+func (t *Tensor) FloorDivideScalar(other any) *Tensor {
+	return op_floor_divide_Scalar.call(t, other).(*Tensor)
+}
+
+var op_floor_divide__Scalar = opRef{name: "aten::floor_divide_.Scalar"}
+
+// FloorDivideScalar_ runs aten::floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!).
+func (t *Tensor) FloorDivideScalar_(other any) *Tensor {
+	return op_floor_divide__Scalar.call(t, other).(*Tensor)
+}
+
+var op_floor_divide__Tensor = opRef{name: "aten::floor_divide_.Tensor"}
+
+// FloorDivideTensor_ runs aten::floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!).
+func (t *Tensor) FloorDivideTensor_(other *Tensor) *Tensor {
+	return op_floor_divide__Tensor.call(t, other).(*Tensor)
 }
 
 var op_fmod_Scalar = opRef{name: "aten::fmod.Scalar"}
@@ -745,6 +1329,27 @@ var op_fmod__Tensor = opRef{name: "aten::fmod_.Tensor"}
 // Fmod_ runs aten::fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!).
 func (t *Tensor) Fmod_(other *Tensor) *Tensor {
 	return op_fmod__Tensor.call(t, other).(*Tensor)
+}
+
+var op_frac = opRef{name: "aten::frac"}
+
+// Frac runs aten::frac(Tensor self) -> Tensor.
+func (t *Tensor) Frac() *Tensor {
+	return op_frac.call(t).(*Tensor)
+}
+
+var op_frac_ = opRef{name: "aten::frac_"}
+
+// Frac_ runs aten::frac_(Tensor(a!) self) -> Tensor(a!).
+func (t *Tensor) Frac_() *Tensor {
+	return op_frac_.call(t).(*Tensor)
+}
+
+var op_frobenius_norm_dim = opRef{name: "aten::frobenius_norm.dim"}
+
+// FrobeniusNorm runs aten::frobenius_norm.dim(Tensor self, int[1] dim, bool keepdim=False) -> Tensor.
+func (t *Tensor) FrobeniusNorm(dim []int, keepdim bool) *Tensor {
+	return op_frobenius_norm_dim.call(t, dim, keepdim).(*Tensor)
 }
 
 var op_full = opRef{name: "aten::full"}
@@ -803,11 +1408,32 @@ func (t *Tensor) Gelu() *Tensor {
 	return op_gelu.call(t).(*Tensor)
 }
 
+var op_gelu_backward = opRef{name: "aten::gelu_backward"}
+
+// GeluBackward runs aten::gelu_backward(Tensor grad_output, Tensor self, *, str approximate="none") -> Tensor.
+func GeluBackward(gradOutput *Tensor, self *Tensor) *Tensor {
+	return op_gelu_backward.call(gradOutput, self).(*Tensor)
+}
+
+var op_glu = opRef{name: "aten::glu"}
+
+// Glu runs aten::glu(Tensor self, int dim=-1) -> Tensor.
+func (t *Tensor) Glu(dim int) *Tensor {
+	return op_glu.call(t, dim).(*Tensor)
+}
+
 var op_grid_sampler_2d = opRef{name: "aten::grid_sampler_2d"}
 
 // GridSampler2d runs aten::grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor.
 func GridSampler2d(input *Tensor, grid *Tensor, interpolationMode int, paddingMode int, alignCorners bool) *Tensor {
 	return op_grid_sampler_2d.call(input, grid, interpolationMode, paddingMode, alignCorners).(*Tensor)
+}
+
+var op_group_norm = opRef{name: "aten::group_norm"}
+
+// GroupNorm runs aten::group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enabled=True) -> Tensor.
+func GroupNorm(input *Tensor, numGroups int, weight *Tensor, bias *Tensor, eps float64, cudnnEnabled bool) *Tensor {
+	return op_group_norm.call(input, numGroups, weight, bias, eps, cudnnEnabled).(*Tensor)
 }
 
 var op_gt_Scalar = opRef{name: "aten::gt.Scalar"}
@@ -838,6 +1464,55 @@ func (t *Tensor) Gt_(other *Tensor) *Tensor {
 	return op_gt__Tensor.call(t, other).(*Tensor)
 }
 
+var op_hardshrink = opRef{name: "aten::hardshrink"}
+
+// Hardshrink runs aten::hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor.
+func (t *Tensor) Hardshrink(lambd any) *Tensor {
+	return op_hardshrink.call(t, lambd).(*Tensor)
+}
+
+var op_hardsigmoid = opRef{name: "aten::hardsigmoid"}
+
+// Hardsigmoid runs aten::hardsigmoid(Tensor self) -> Tensor.
+func (t *Tensor) Hardsigmoid() *Tensor {
+	return op_hardsigmoid.call(t).(*Tensor)
+}
+
+var op_hardsigmoid_ = opRef{name: "aten::hardsigmoid_"}
+
+// Hardsigmoid_ runs aten::hardsigmoid_(Tensor(a!) self) -> Tensor(a!).
+func (t *Tensor) Hardsigmoid_() *Tensor {
+	return op_hardsigmoid_.call(t).(*Tensor)
+}
+
+var op_hardsigmoid_backward = opRef{name: "aten::hardsigmoid_backward"}
+
+// HardsigmoidBackward runs aten::hardsigmoid_backward(Tensor grad_output, Tensor self) -> Tensor.
+func HardsigmoidBackward(gradOutput *Tensor, self *Tensor) *Tensor {
+	return op_hardsigmoid_backward.call(gradOutput, self).(*Tensor)
+}
+
+var op_hardswish = opRef{name: "aten::hardswish"}
+
+// Hardswish runs aten::hardswish(Tensor self) -> Tensor.
+func (t *Tensor) Hardswish() *Tensor {
+	return op_hardswish.call(t).(*Tensor)
+}
+
+var op_hardswish_ = opRef{name: "aten::hardswish_"}
+
+// Hardswish_ runs aten::hardswish_(Tensor(a!) self) -> Tensor(a!).
+func (t *Tensor) Hardswish_() *Tensor {
+	return op_hardswish_.call(t).(*Tensor)
+}
+
+var op_hardswish_backward = opRef{name: "aten::hardswish_backward"}
+
+// HardswishBackward runs aten::hardswish_backward(Tensor grad_output, Tensor self) -> Tensor.
+func HardswishBackward(gradOutput *Tensor, self *Tensor) *Tensor {
+	return op_hardswish_backward.call(gradOutput, self).(*Tensor)
+}
+
 var op_hardtanh = opRef{name: "aten::hardtanh"}
 
 // Hardtanh runs aten::hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor.
@@ -852,11 +1527,116 @@ func (t *Tensor) Hardtanh_(minVal any, maxVal any) *Tensor {
 	return op_hardtanh_.call(t, minVal, maxVal).(*Tensor)
 }
 
+var op_hardtanh_backward = opRef{name: "aten::hardtanh_backward"}
+
+// HardtanhBackward runs aten::hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor.
+func HardtanhBackward(gradOutput *Tensor, self *Tensor, minVal any, maxVal any) *Tensor {
+	return op_hardtanh_backward.call(gradOutput, self, minVal, maxVal).(*Tensor)
+}
+
+var op_heaviside = opRef{name: "aten::heaviside"}
+
+// Heaviside runs aten::heaviside(Tensor self, Tensor values) -> Tensor.
+func (t *Tensor) Heaviside(values *Tensor) *Tensor {
+	return op_heaviside.call(t, values).(*Tensor)
+}
+
+var op_heaviside_ = opRef{name: "aten::heaviside_"}
+
+// Heaviside_ runs aten::heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!).
+func (t *Tensor) Heaviside_(values *Tensor) *Tensor {
+	return op_heaviside_.call(t, values).(*Tensor)
+}
+
+var op_hinge_embedding_loss = opRef{name: "aten::hinge_embedding_loss"}
+
+// HingeEmbeddingLoss runs aten::hinge_embedding_loss(Tensor self, Tensor target, float margin=1., int reduction=1) -> Tensor.
+func (t *Tensor) HingeEmbeddingLoss(target *Tensor, margin float64, reduction int) *Tensor {
+	return op_hinge_embedding_loss.call(t, target, margin, reduction).(*Tensor)
+}
+
+var op_hsplit_int = opRef{name: "aten::hsplit.int"}
+
+// Hsplit runs aten::hsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[].
+func (t *Tensor) Hsplit(sections int) []*Tensor {
+	return op_hsplit_int.call(t, sections).([]*Tensor)
+}
+
+var op_hstack = opRef{name: "aten::hstack"}
+
+// Hstack runs aten::hstack(Tensor[] tensors) -> Tensor.
+func Hstack(tensors []*Tensor) *Tensor {
+	return op_hstack.call(tensors).(*Tensor)
+}
+
+var op_huber_loss = opRef{name: "aten::huber_loss"}
+
+// HuberLoss runs aten::huber_loss(Tensor self, Tensor target, int reduction=1, float delta=1.) -> Tensor.
+func (t *Tensor) HuberLoss(target *Tensor, reduction int, delta float64) *Tensor {
+	return op_huber_loss.call(t, target, reduction, delta).(*Tensor)
+}
+
 var op_index_Tensor = opRef{name: "aten::index.Tensor"}
 
 // Index runs aten::index.Tensor(Tensor self, Tensor?[] indices) -> Tensor.
 func (t *Tensor) Index(indices []*Tensor) *Tensor {
 	return op_index_Tensor.call(t, indices).(*Tensor)
+}
+
+var op_index_add = opRef{name: "aten::index_add"}
+
+// IndexAdd runs aten::index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor.
+func (t *Tensor) IndexAdd(dim int, index *Tensor, source *Tensor) *Tensor {
+	return op_index_add.call(t, dim, index, source).(*Tensor)
+}
+
+var op_index_add_ = opRef{name: "aten::index_add_"}
+
+// IndexAdd_ runs aten::index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!).
+func (t *Tensor) IndexAdd_(dim int, index *Tensor, source *Tensor) *Tensor {
+	return op_index_add_.call(t, dim, index, source).(*Tensor)
+}
+
+var op_index_copy = opRef{name: "aten::index_copy"}
+
+// IndexCopy runs aten::index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor.
+func (t *Tensor) IndexCopy(dim int, index *Tensor, source *Tensor) *Tensor {
+	return op_index_copy.call(t, dim, index, source).(*Tensor)
+}
+
+var op_index_copy_ = opRef{name: "aten::index_copy_"}
+
+// IndexCopy_ runs aten::index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!).
+func (t *Tensor) IndexCopy_(dim int, index *Tensor, source *Tensor) *Tensor {
+	return op_index_copy_.call(t, dim, index, source).(*Tensor)
+}
+
+var op_index_fill_int_Scalar = opRef{name: "aten::index_fill.int_Scalar"}
+
+// IndexFillIntScalar runs aten::index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor.
+func (t *Tensor) IndexFillIntScalar(dim int, index *Tensor, value any) *Tensor {
+	return op_index_fill_int_Scalar.call(t, dim, index, value).(*Tensor)
+}
+
+var op_index_fill_int_Tensor = opRef{name: "aten::index_fill.int_Tensor"}
+
+// IndexFillIntTensor runs aten::index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor.
+func (t *Tensor) IndexFillIntTensor(dim int, index *Tensor, value *Tensor) *Tensor {
+	return op_index_fill_int_Tensor.call(t, dim, index, value).(*Tensor)
+}
+
+var op_index_fill__int_Scalar = opRef{name: "aten::index_fill_.int_Scalar"}
+
+// IndexFillIntScalar_ runs aten::index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!).
+func (t *Tensor) IndexFillIntScalar_(dim int, index *Tensor, value any) *Tensor {
+	return op_index_fill__int_Scalar.call(t, dim, index, value).(*Tensor)
+}
+
+var op_index_fill__int_Tensor = opRef{name: "aten::index_fill_.int_Tensor"}
+
+// IndexFillIntTensor_ runs aten::index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!).
+func (t *Tensor) IndexFillIntTensor_(dim int, index *Tensor, value *Tensor) *Tensor {
+	return op_index_fill__int_Tensor.call(t, dim, index, value).(*Tensor)
 }
 
 var op_index_put = opRef{name: "aten::index_put"}
@@ -880,6 +1660,13 @@ func (t *Tensor) IndexSelect(dim int, index *Tensor) *Tensor {
 	return op_index_select.call(t, dim, index).(*Tensor)
 }
 
+var op_instance_norm = opRef{name: "aten::instance_norm"}
+
+// InstanceNorm runs aten::instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled) -> Tensor.
+func InstanceNorm(input *Tensor, weight *Tensor, bias *Tensor, runningMean *Tensor, runningVar *Tensor, useInputStats bool, momentum float64, eps float64, cudnnEnabled bool) *Tensor {
+	return op_instance_norm.call(input, weight, bias, runningMean, runningVar, useInputStats, momentum, eps, cudnnEnabled).(*Tensor)
+}
+
 var op_isinf = opRef{name: "aten::isinf"}
 
 // Isinf runs aten::isinf(Tensor self) -> Tensor.
@@ -892,6 +1679,41 @@ var op_isnan = opRef{name: "aten::isnan"}
 // Isnan runs aten::isnan(Tensor self) -> Tensor.
 func (t *Tensor) Isnan() *Tensor {
 	return op_isnan.call(t).(*Tensor)
+}
+
+var op_isneginf = opRef{name: "aten::isneginf"}
+
+// Isneginf runs aten::isneginf(Tensor self) -> Tensor.
+func (t *Tensor) Isneginf() *Tensor {
+	return op_isneginf.call(t).(*Tensor)
+}
+
+var op_isposinf = opRef{name: "aten::isposinf"}
+
+// Isposinf runs aten::isposinf(Tensor self) -> Tensor.
+func (t *Tensor) Isposinf() *Tensor {
+	return op_isposinf.call(t).(*Tensor)
+}
+
+var op_kl_div = opRef{name: "aten::kl_div"}
+
+// KlDiv runs aten::kl_div(Tensor self, Tensor target, int reduction=1, *, bool log_target=False) -> Tensor.
+func (t *Tensor) KlDiv(target *Tensor, reduction int) *Tensor {
+	return op_kl_div.call(t, target, reduction).(*Tensor)
+}
+
+var op_l1_loss = opRef{name: "aten::l1_loss"}
+
+// L1Loss runs aten::l1_loss(Tensor self, Tensor target, int reduction=1) -> Tensor.
+func (t *Tensor) L1Loss(target *Tensor, reduction int) *Tensor {
+	return op_l1_loss.call(t, target, reduction).(*Tensor)
+}
+
+var op_layer_norm = opRef{name: "aten::layer_norm"}
+
+// LayerNorm runs aten::layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enable=True) -> Tensor.
+func LayerNorm(input *Tensor, normalizedShape []int, weight *Tensor, bias *Tensor, eps float64, cudnnEnable bool) *Tensor {
+	return op_layer_norm.call(input, normalizedShape, weight, bias, eps, cudnnEnable).(*Tensor)
 }
 
 var op_le_Scalar = opRef{name: "aten::le.Scalar"}
@@ -934,6 +1756,69 @@ var op_leaky_relu_ = opRef{name: "aten::leaky_relu_"}
 // LeakyRelu_ runs aten::leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!).
 func (t *Tensor) LeakyRelu_(negativeSlope any) *Tensor {
 	return op_leaky_relu_.call(t, negativeSlope).(*Tensor)
+}
+
+var op_leaky_relu_backward = opRef{name: "aten::leaky_relu_backward"}
+
+// LeakyReluBackward runs aten::leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor.
+func LeakyReluBackward(gradOutput *Tensor, self *Tensor, negativeSlope any, selfIsResult bool) *Tensor {
+	return op_leaky_relu_backward.call(gradOutput, self, negativeSlope, selfIsResult).(*Tensor)
+}
+
+var op_lerp_Scalar = opRef{name: "aten::lerp.Scalar"}
+
+// LerpScalar runs aten::lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor.
+func (t *Tensor) LerpScalar(end *Tensor, weight any) *Tensor {
+	return op_lerp_Scalar.call(t, end, weight).(*Tensor)
+}
+
+var op_lerp_Tensor = opRef{name: "aten::lerp.Tensor"}
+
+// Lerp runs aten::lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor.
+func (t *Tensor) Lerp(end *Tensor, weight *Tensor) *Tensor {
+	return op_lerp_Tensor.call(t, end, weight).(*Tensor)
+}
+
+var op_lerp__Scalar = opRef{name: "aten::lerp_.Scalar"}
+
+// LerpScalar_ runs aten::lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!).
+func (t *Tensor) LerpScalar_(end *Tensor, weight any) *Tensor {
+	return op_lerp__Scalar.call(t, end, weight).(*Tensor)
+}
+
+var op_lerp__Tensor = opRef{name: "aten::lerp_.Tensor"}
+
+// Lerp_ runs aten::lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!).
+func (t *Tensor) Lerp_(end *Tensor, weight *Tensor) *Tensor {
+	return op_lerp__Tensor.call(t, end, weight).(*Tensor)
+}
+
+var op_linalg_cross = opRef{name: "aten::linalg_cross"}
+
+// LinalgCross runs aten::linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor.
+func (t *Tensor) LinalgCross(other *Tensor) *Tensor {
+	return op_linalg_cross.call(t, other).(*Tensor)
+}
+
+var op_linalg_vector_norm = opRef{name: "aten::linalg_vector_norm"}
+
+// LinalgVectorNorm runs aten::linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor.
+func (t *Tensor) LinalgVectorNorm(ord any, dim []int, keepdim bool) *Tensor {
+	return op_linalg_vector_norm.call(t, ord, dim, keepdim).(*Tensor)
+}
+
+var op_linear = opRef{name: "aten::linear"}
+
+// Linear runs aten::linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor.
+func Linear(input *Tensor, weight *Tensor, bias *Tensor) *Tensor {
+	return op_linear.call(input, weight, bias).(*Tensor)
+}
+
+var op_linspace = opRef{name: "aten::linspace"}
+
+// Linspace runs aten::linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
+func Linspace(start any, end any, steps int) *Tensor {
+	return op_linspace.call(start, end, steps).(*Tensor)
 }
 
 var op_log = opRef{name: "aten::log"}
@@ -992,6 +1877,49 @@ func (t *Tensor) Log_() *Tensor {
 	return op_log_.call(t).(*Tensor)
 }
 
+var op_log_sigmoid = opRef{name: "aten::log_sigmoid"}
+
+// LogSigmoid runs aten::log_sigmoid(Tensor self) -> Tensor.
+func (t *Tensor) LogSigmoid() *Tensor {
+	return op_log_sigmoid.call(t).(*Tensor)
+}
+
+var op_log_sigmoid_backward = opRef{name: "aten::log_sigmoid_backward"}
+
+// LogSigmoidBackward runs aten::log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor.
+func LogSigmoidBackward(gradOutput *Tensor, self *Tensor, buffer *Tensor) *Tensor {
+	return op_log_sigmoid_backward.call(gradOutput, self, buffer).(*Tensor)
+}
+
+var op_log_sigmoid_forward = opRef{name: "aten::log_sigmoid_forward"}
+
+// LogSigmoidForward runs aten::log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer).
+func (t *Tensor) LogSigmoidForward() (*Tensor, *Tensor) {
+	r := op_log_sigmoid_forward.call(t).([]*Tensor)
+	return r[0], r[1]
+}
+
+var op_log_softmax_int = opRef{name: "aten::log_softmax.int"}
+
+// LogSoftmax runs aten::log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor.
+func (t *Tensor) LogSoftmax(dim int, dtype any) *Tensor {
+	return op_log_softmax_int.call(t, dim, dtype).(*Tensor)
+}
+
+var op_logaddexp = opRef{name: "aten::logaddexp"}
+
+// Logaddexp runs aten::logaddexp(Tensor self, Tensor other) -> Tensor.
+func (t *Tensor) Logaddexp(other *Tensor) *Tensor {
+	return op_logaddexp.call(t, other).(*Tensor)
+}
+
+var op_logaddexp2 = opRef{name: "aten::logaddexp2"}
+
+// Logaddexp2 runs aten::logaddexp2(Tensor self, Tensor other) -> Tensor.
+func (t *Tensor) Logaddexp2(other *Tensor) *Tensor {
+	return op_logaddexp2.call(t, other).(*Tensor)
+}
+
 var op_logical_and = opRef{name: "aten::logical_and"}
 
 // LogicalAnd runs aten::logical_and(Tensor self, Tensor other) -> Tensor.
@@ -1048,6 +1976,34 @@ func (t *Tensor) LogicalXor_(other *Tensor) *Tensor {
 	return op_logical_xor_.call(t, other).(*Tensor)
 }
 
+var op_logit = opRef{name: "aten::logit"}
+
+// Logit runs aten::logit(Tensor self, float? eps=None) -> Tensor.
+func (t *Tensor) Logit(eps any) *Tensor {
+	return op_logit.call(t, eps).(*Tensor)
+}
+
+var op_logit_ = opRef{name: "aten::logit_"}
+
+// Logit_ runs aten::logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!).
+func (t *Tensor) Logit_(eps any) *Tensor {
+	return op_logit_.call(t, eps).(*Tensor)
+}
+
+var op_logspace = opRef{name: "aten::logspace"}
+
+// Logspace runs aten::logspace(Scalar start, Scalar end, int steps, float base=10., *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
+func Logspace(start any, end any, steps int, base float64) *Tensor {
+	return op_logspace.call(start, end, steps, base).(*Tensor)
+}
+
+var op_logsumexp = opRef{name: "aten::logsumexp"}
+
+// Logsumexp runs aten::logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor.
+func (t *Tensor) Logsumexp(dim []int, keepdim bool) *Tensor {
+	return op_logsumexp.call(t, dim, keepdim).(*Tensor)
+}
+
 var op_lt_Scalar = opRef{name: "aten::lt.Scalar"}
 
 // LtScalar runs aten::lt.Scalar(Tensor self, Scalar other) -> Tensor.
@@ -1076,6 +2032,41 @@ func (t *Tensor) Lt_(other *Tensor) *Tensor {
 	return op_lt__Tensor.call(t, other).(*Tensor)
 }
 
+var op_margin_ranking_loss = opRef{name: "aten::margin_ranking_loss"}
+
+// MarginRankingLoss runs aten::margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0., int reduction=1) -> Tensor.
+func MarginRankingLoss(input1 *Tensor, input2 *Tensor, target *Tensor, margin float64, reduction int) *Tensor {
+	return op_margin_ranking_loss.call(input1, input2, target, margin, reduction).(*Tensor)
+}
+
+var op_masked_fill_Scalar = opRef{name: "aten::masked_fill.Scalar"}
+
+// MaskedFillScalar runs aten::masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor.
+func (t *Tensor) MaskedFillScalar(mask *Tensor, value any) *Tensor {
+	return op_masked_fill_Scalar.call(t, mask, value).(*Tensor)
+}
+
+var op_masked_fill_Tensor = opRef{name: "aten::masked_fill.Tensor"}
+
+// MaskedFill runs aten::masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor.
+func (t *Tensor) MaskedFill(mask *Tensor, value *Tensor) *Tensor {
+	return op_masked_fill_Tensor.call(t, mask, value).(*Tensor)
+}
+
+var op_masked_fill__Scalar = opRef{name: "aten::masked_fill_.Scalar"}
+
+// MaskedFillScalar_ runs aten::masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!).
+func (t *Tensor) MaskedFillScalar_(mask *Tensor, value any) *Tensor {
+	return op_masked_fill__Scalar.call(t, mask, value).(*Tensor)
+}
+
+var op_masked_fill__Tensor = opRef{name: "aten::masked_fill_.Tensor"}
+
+// MaskedFill_ runs aten::masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!).
+func (t *Tensor) MaskedFill_(mask *Tensor, value *Tensor) *Tensor {
+	return op_masked_fill__Tensor.call(t, mask, value).(*Tensor)
+}
+
 var op_masked_scatter = opRef{name: "aten::masked_scatter"}
 
 // MaskedScatter runs aten::masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor.
@@ -1090,12 +2081,54 @@ func (t *Tensor) MaskedScatter_(mask *Tensor, source *Tensor) *Tensor {
 	return op_masked_scatter_.call(t, mask, source).(*Tensor)
 }
 
+var op_masked_select = opRef{name: "aten::masked_select"}
+
+// MaskedSelect runs aten::masked_select(Tensor self, Tensor mask) -> Tensor.
+func (t *Tensor) MaskedSelect(mask *Tensor) *Tensor {
+	return op_masked_select.call(t, mask).(*Tensor)
+}
+
+var op_matmul = opRef{name: "aten::matmul"}
+
+// Matmul runs aten::matmul(Tensor self, Tensor other) -> Tensor.
+func (t *Tensor) Matmul(other *Tensor) *Tensor {
+	return op_matmul.call(t, other).(*Tensor)
+}
+
+var op_max = opRef{name: "aten::max"}
+
+// Max runs aten::max(Tensor self) -> Tensor.
+func (t *Tensor) Max() *Tensor {
+	return op_max.call(t).(*Tensor)
+}
+
 var op_max_dim = opRef{name: "aten::max.dim"}
 
 // MaxDim runs aten::max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices).
 func (t *Tensor) MaxDim(dim int, keepdim bool) (*Tensor, *Tensor) {
 	r := op_max_dim.call(t, dim, keepdim).([]*Tensor)
 	return r[0], r[1]
+}
+
+var op_max_other = opRef{name: "aten::max.other"}
+
+// MaxOther runs aten::max.other(Tensor self, Tensor other) -> Tensor.
+func (t *Tensor) MaxOther(other *Tensor) *Tensor {
+	return op_max_other.call(t, other).(*Tensor)
+}
+
+var op_max_pool1d = opRef{name: "aten::max_pool1d"}
+
+// MaxPool1d runs aten::max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=[0], int[1] dilation=[1], bool ceil_mode=False) -> Tensor.
+func (t *Tensor) MaxPool1d(kernelSize []int, stride []int, padding []int, dilation []int, ceilMode bool) *Tensor {
+	return op_max_pool1d.call(t, kernelSize, stride, padding, dilation, ceilMode).(*Tensor)
+}
+
+var op_max_pool2d = opRef{name: "aten::max_pool2d"}
+
+// MaxPool2d runs aten::max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor.
+func (t *Tensor) MaxPool2d(kernelSize []int, stride []int, padding []int, dilation []int, ceilMode bool) *Tensor {
+	return op_max_pool2d.call(t, kernelSize, stride, padding, dilation, ceilMode).(*Tensor)
 }
 
 var op_max_pool2d_with_indices = opRef{name: "aten::max_pool2d_with_indices"}
@@ -1111,6 +2144,13 @@ var op_max_pool2d_with_indices_backward = opRef{name: "aten::max_pool2d_with_ind
 // MaxPool2dWithIndicesBackward runs aten::max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor.
 func MaxPool2dWithIndicesBackward(gradOutput *Tensor, self *Tensor, kernelSize []int, stride []int, padding []int, dilation []int, ceilMode bool, indices *Tensor) *Tensor {
 	return op_max_pool2d_with_indices_backward.call(gradOutput, self, kernelSize, stride, padding, dilation, ceilMode, indices).(*Tensor)
+}
+
+var op_max_pool3d = opRef{name: "aten::max_pool3d"}
+
+// MaxPool3d runs aten::max_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> Tensor.
+func (t *Tensor) MaxPool3d(kernelSize []int, stride []int, padding []int, dilation []int, ceilMode bool) *Tensor {
+	return op_max_pool3d.call(t, kernelSize, stride, padding, dilation, ceilMode).(*Tensor)
 }
 
 var op_max_pool3d_with_indices = opRef{name: "aten::max_pool3d_with_indices"}
@@ -1142,12 +2182,26 @@ func (t *Tensor) MeanDim(dim []int, keepdim bool) *Tensor {
 	return op_mean_dim.call(t, dim, keepdim).(*Tensor)
 }
 
+var op_min = opRef{name: "aten::min"}
+
+// Min runs aten::min(Tensor self) -> Tensor.
+func (t *Tensor) Min() *Tensor {
+	return op_min.call(t).(*Tensor)
+}
+
 var op_min_dim = opRef{name: "aten::min.dim"}
 
 // MinDim runs aten::min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices).
 func (t *Tensor) MinDim(dim int, keepdim bool) (*Tensor, *Tensor) {
 	r := op_min_dim.call(t, dim, keepdim).([]*Tensor)
 	return r[0], r[1]
+}
+
+var op_min_other = opRef{name: "aten::min.other"}
+
+// MinOther runs aten::min.other(Tensor self, Tensor other) -> Tensor.
+func (t *Tensor) MinOther(other *Tensor) *Tensor {
+	return op_min_other.call(t, other).(*Tensor)
 }
 
 var op_minimum = opRef{name: "aten::minimum"}
@@ -1157,11 +2211,60 @@ func (t *Tensor) Minimum(other *Tensor) *Tensor {
 	return op_minimum.call(t, other).(*Tensor)
 }
 
+var op_mish = opRef{name: "aten::mish"}
+
+// Mish runs aten::mish(Tensor self) -> Tensor.
+func (t *Tensor) Mish() *Tensor {
+	return op_mish.call(t).(*Tensor)
+}
+
+var op_mish_ = opRef{name: "aten::mish_"}
+
+// Mish_ runs aten::mish_(Tensor(a!) self) -> Tensor(a!).
+func (t *Tensor) Mish_() *Tensor {
+	return op_mish_.call(t).(*Tensor)
+}
+
 var op_mm = opRef{name: "aten::mm"}
 
 // Mm runs aten::mm(Tensor self, Tensor mat2) -> Tensor.
 func (t *Tensor) Mm(mat2 *Tensor) *Tensor {
 	return op_mm.call(t, mat2).(*Tensor)
+}
+
+var op_movedim_int = opRef{name: "aten::movedim.int"}
+
+// MovedimInt runs aten::movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a).
+func (t *Tensor) MovedimInt(source int, destination int) *Tensor {
+	return op_movedim_int.call(t, source, destination).(*Tensor)
+}
+
+var op_movedim_intlist = opRef{name: "aten::movedim.intlist"}
+
+// MovedimIntlist runs aten::movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a).
+func (t *Tensor) MovedimIntlist(source []int, destination []int) *Tensor {
+	return op_movedim_intlist.call(t, source, destination).(*Tensor)
+}
+
+var op_mse_loss = opRef{name: "aten::mse_loss"}
+
+// MseLoss runs aten::mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor.
+func (t *Tensor) MseLoss(target *Tensor, reduction int) *Tensor {
+	return op_mse_loss.call(t, target, reduction).(*Tensor)
+}
+
+var op_mse_loss_backward = opRef{name: "aten::mse_loss_backward"}
+
+// MseLossBackward runs aten::mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor.
+func MseLossBackward(gradOutput *Tensor, self *Tensor, target *Tensor, reduction int) *Tensor {
+	return op_mse_loss_backward.call(gradOutput, self, target, reduction).(*Tensor)
+}
+
+var op_msort = opRef{name: "aten::msort"}
+
+// Msort runs aten::msort(Tensor self) -> Tensor.
+func (t *Tensor) Msort() *Tensor {
+	return op_msort.call(t).(*Tensor)
 }
 
 var op_mul_Scalar = opRef{name: "aten::mul.Scalar"}
@@ -1190,6 +2293,49 @@ var op_mul__Tensor = opRef{name: "aten::mul_.Tensor"}
 // Mul_ runs aten::mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!).
 func (t *Tensor) Mul_(other *Tensor) *Tensor {
 	return op_mul__Tensor.call(t, other).(*Tensor)
+}
+
+var op_mv = opRef{name: "aten::mv"}
+
+// Mv runs aten::mv(Tensor self, Tensor vec) -> Tensor.
+func (t *Tensor) Mv(vec *Tensor) *Tensor {
+	return op_mv.call(t, vec).(*Tensor)
+}
+
+var op_nan_to_num = opRef{name: "aten::nan_to_num"}
+
+// NanToNum runs aten::nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor.
+func (t *Tensor) NanToNum(nan any, posinf any, neginf any) *Tensor {
+	return op_nan_to_num.call(t, nan, posinf, neginf).(*Tensor)
+}
+
+var op_nan_to_num_ = opRef{name: "aten::nan_to_num_"}
+
+// NanToNum_ runs aten::nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!).
+func (t *Tensor) NanToNum_(nan any, posinf any, neginf any) *Tensor {
+	return op_nan_to_num_.call(t, nan, posinf, neginf).(*Tensor)
+}
+
+var op_nansum = opRef{name: "aten::nansum"}
+
+// Nansum runs aten::nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor.
+func (t *Tensor) Nansum(dim []int, keepdim bool) *Tensor {
+	return op_nansum.call(t, dim, keepdim).(*Tensor)
+}
+
+var op_narrow = opRef{name: "aten::narrow"}
+
+// Narrow runs aten::narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a).
+func (t *Tensor) Narrow(dim int, start int, length int) *Tensor {
+	return op_narrow.call(t, dim, start, length).(*Tensor)
+}
+
+var op_native_batch_norm = opRef{name: "aten::native_batch_norm"}
+
+// NativeBatchNorm runs aten::native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor).
+func NativeBatchNorm(input *Tensor, weight *Tensor, bias *Tensor, runningMean *Tensor, runningVar *Tensor, training bool, momentum float64, eps float64) (*Tensor, *Tensor, *Tensor) {
+	r := op_native_batch_norm.call(input, weight, bias, runningMean, runningVar, training, momentum, eps).([]*Tensor)
+	return r[0], r[1], r[2]
 }
 
 var op_native_dropout = opRef{name: "aten::native_dropout"}
@@ -1274,6 +2420,78 @@ func (t *Tensor) Neg_() *Tensor {
 	return op_neg_.call(t).(*Tensor)
 }
 
+var op_new_empty = opRef{name: "aten::new_empty"}
+
+// NewEmpty runs aten::new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
+func (t *Tensor) NewEmpty(size []int) *Tensor {
+	return op_new_empty.call(t, size).(*Tensor)
+}
+
+var op_new_full = opRef{name: "aten::new_full"}
+
+// NewFull runs aten::new_full(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
+func (t *Tensor) NewFull(size []int, fillValue any) *Tensor {
+	return op_new_full.call(t, size, fillValue).(*Tensor)
+}
+
+var op_new_ones = opRef{name: "aten::new_ones"}
+
+// NewOnes runs aten::new_ones(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
+func (t *Tensor) NewOnes(size []int) *Tensor {
+	return op_new_ones.call(t, size).(*Tensor)
+}
+
+var op_new_zeros = opRef{name: "aten::new_zeros"}
+
+// NewZeros runs aten::new_zeros(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
+func (t *Tensor) NewZeros(size []int) *Tensor {
+	return op_new_zeros.call(t, size).(*Tensor)
+}
+
+var op_nll_loss = opRef{name: "aten::nll_loss"}
+
+// NllLoss runs aten::nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor.
+func (t *Tensor) NllLoss(target *Tensor, weight *Tensor, reduction int, ignoreIndex int) *Tensor {
+	return op_nll_loss.call(t, target, weight, reduction, ignoreIndex).(*Tensor)
+}
+
+var op_nll_loss2d = opRef{name: "aten::nll_loss2d"}
+
+// NllLoss2d runs aten::nll_loss2d(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor.
+func (t *Tensor) NllLoss2d(target *Tensor, weight *Tensor, reduction int, ignoreIndex int) *Tensor {
+	return op_nll_loss2d.call(t, target, weight, reduction, ignoreIndex).(*Tensor)
+}
+
+var op_nll_loss2d_forward = opRef{name: "aten::nll_loss2d_forward"}
+
+// NllLoss2dForward runs aten::nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight).
+func (t *Tensor) NllLoss2dForward(target *Tensor, weight *Tensor, reduction int, ignoreIndex int) (*Tensor, *Tensor) {
+	r := op_nll_loss2d_forward.call(t, target, weight, reduction, ignoreIndex).([]*Tensor)
+	return r[0], r[1]
+}
+
+var op_nll_loss_backward = opRef{name: "aten::nll_loss_backward"}
+
+// NllLossBackward runs aten::nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor.
+func NllLossBackward(gradOutput *Tensor, self *Tensor, target *Tensor, weight *Tensor, reduction int, ignoreIndex int, totalWeight *Tensor) *Tensor {
+	return op_nll_loss_backward.call(gradOutput, self, target, weight, reduction, ignoreIndex, totalWeight).(*Tensor)
+}
+
+var op_nll_loss_forward = opRef{name: "aten::nll_loss_forward"}
+
+// NllLossForward runs aten::nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight).
+func (t *Tensor) NllLossForward(target *Tensor, weight *Tensor, reduction int, ignoreIndex int) (*Tensor, *Tensor) {
+	r := op_nll_loss_forward.call(t, target, weight, reduction, ignoreIndex).([]*Tensor)
+	return r[0], r[1]
+}
+
+var op_nll_loss_nd = opRef{name: "aten::nll_loss_nd"}
+
+// NllLossNd runs aten::nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor.
+func (t *Tensor) NllLossNd(target *Tensor, weight *Tensor, reduction int, ignoreIndex int) *Tensor {
+	return op_nll_loss_nd.call(t, target, weight, reduction, ignoreIndex).(*Tensor)
+}
+
 var op_nonzero = opRef{name: "aten::nonzero"}
 
 // Nonzero runs aten::nonzero(Tensor self) -> Tensor.
@@ -1281,11 +2499,102 @@ func (t *Tensor) Nonzero() *Tensor {
 	return op_nonzero.call(t).(*Tensor)
 }
 
+var op_norm_Scalar = opRef{name: "aten::norm.Scalar"}
+
+// NormAll runs aten::norm.Scalar(Tensor self, Scalar p=2) -> Tensor.
+func (t *Tensor) NormAll(p any) *Tensor {
+	return op_norm_Scalar.call(t, p).(*Tensor)
+}
+
+var op_norm_ScalarOpt_dim = opRef{name: "aten::norm.ScalarOpt_dim"}
+
+// Norm runs aten::norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor.
+func (t *Tensor) Norm(p any, dim []int, keepdim bool) *Tensor {
+	return op_norm_ScalarOpt_dim.call(t, p, dim, keepdim).(*Tensor)
+}
+
+var op_norm_ScalarOpt_dim_dtype = opRef{name: "aten::norm.ScalarOpt_dim_dtype"}
+
+// NormScalarOptDimDtype runs aten::norm.ScalarOpt_dim_dtype(Tensor self, Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype) -> Tensor.
+func (t *Tensor) NormScalarOptDimDtype(p any, dim []int, keepdim bool, dtype DType) *Tensor {
+	return op_norm_ScalarOpt_dim_dtype.call(t, p, dim, keepdim, dtype).(*Tensor)
+}
+
+var op_norm_ScalarOpt_dtype = opRef{name: "aten::norm.ScalarOpt_dtype"}
+
+// NormScalarOptDtype runs aten::norm.ScalarOpt_dtype(Tensor self, Scalar? p, *, ScalarType dtype) -> Tensor.
+func (t *Tensor) NormScalarOptDtype(p any, dtype DType) *Tensor {
+	return op_norm_ScalarOpt_dtype.call(t, p, dtype).(*Tensor)
+}
+
+var op_one_hot = opRef{name: "aten::one_hot"}
+
+// OneHot runs aten::one_hot(Tensor self, int num_classes=-1) -> Tensor.
+func (t *Tensor) OneHot(numClasses int) *Tensor {
+	return op_one_hot.call(t, numClasses).(*Tensor)
+}
+
+var op_ones = opRef{name: "aten::ones"}
+
+// OnesOf runs aten::ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
+func OnesOf(size []int) *Tensor {
+	return op_ones.call(size).(*Tensor)
+}
+
+var op_ones_like = opRef{name: "aten::ones_like"}
+
+// OnesLike runs aten::ones_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor.
+func (t *Tensor) OnesLike() *Tensor {
+	return op_ones_like.call(t).(*Tensor)
+}
+
+var op_outer = opRef{name: "aten::outer"}
+
+// Outer runs aten::outer(Tensor self, Tensor vec2) -> Tensor.
+func (t *Tensor) Outer(vec2 *Tensor) *Tensor {
+	return op_outer.call(t, vec2).(*Tensor)
+}
+
+var op_pad = opRef{name: "aten::pad"}
+
+// Pad runs aten::pad(Tensor self, int[] pad, str mode="constant", float? value=None) -> Tensor.
+func (t *Tensor) Pad(pad []int, mode string, value any) *Tensor {
+	return op_pad.call(t, pad, mode, value).(*Tensor)
+}
+
+var op_pairwise_distance = opRef{name: "aten::pairwise_distance"}
+
+// PairwiseDistance runs aten::pairwise_distance(Tensor x1, Tensor x2, float p=2., float eps=9.9999999999999995e-07, bool keepdim=False) -> Tensor.
+func PairwiseDistance(x1 *Tensor, x2 *Tensor, p float64, eps float64, keepdim bool) *Tensor {
+	return op_pairwise_distance.call(x1, x2, p, eps, keepdim).(*Tensor)
+}
+
 var op_permute = opRef{name: "aten::permute"}
 
 // Permute runs aten::permute(Tensor(a) self, int[] dims) -> Tensor(a).
 func (t *Tensor) Permute(dims []int) *Tensor {
 	return op_permute.call(t, dims).(*Tensor)
+}
+
+var op_pixel_shuffle = opRef{name: "aten::pixel_shuffle"}
+
+// PixelShuffle runs aten::pixel_shuffle(Tensor self, int upscale_factor) -> Tensor.
+func (t *Tensor) PixelShuffle(upscaleFactor int) *Tensor {
+	return op_pixel_shuffle.call(t, upscaleFactor).(*Tensor)
+}
+
+var op_pixel_unshuffle = opRef{name: "aten::pixel_unshuffle"}
+
+// PixelUnshuffle runs aten::pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor.
+func (t *Tensor) PixelUnshuffle(downscaleFactor int) *Tensor {
+	return op_pixel_unshuffle.call(t, downscaleFactor).(*Tensor)
+}
+
+var op_poisson_nll_loss = opRef{name: "aten::poisson_nll_loss"}
+
+// PoissonNllLoss runs aten::poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction) -> Tensor.
+func PoissonNllLoss(input *Tensor, target *Tensor, logInput bool, full bool, eps float64, reduction int) *Tensor {
+	return op_poisson_nll_loss.call(input, target, logInput, full, eps, reduction).(*Tensor)
 }
 
 var op_pow_Scalar = opRef{name: "aten::pow.Scalar"}
@@ -1323,6 +2632,13 @@ func (t *Tensor) Pow_(exponent *Tensor) *Tensor {
 	return op_pow__Tensor_Tensor.call(t, exponent).(*Tensor)
 }
 
+var op_prelu = opRef{name: "aten::prelu"}
+
+// Prelu runs aten::prelu(Tensor self, Tensor weight) -> Tensor.
+func (t *Tensor) Prelu(weight *Tensor) *Tensor {
+	return op_prelu.call(t, weight).(*Tensor)
+}
+
 var op_prod = opRef{name: "aten::prod"}
 
 // Prod runs aten::prod(Tensor self, *, ScalarType? dtype=None) -> Tensor.
@@ -1335,6 +2651,20 @@ var op_prod_dim_int = opRef{name: "aten::prod.dim_int"}
 // ProdDim runs aten::prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor.
 func (t *Tensor) ProdDim(dim int, keepdim bool) *Tensor {
 	return op_prod_dim_int.call(t, dim, keepdim).(*Tensor)
+}
+
+var op_rad2deg = opRef{name: "aten::rad2deg"}
+
+// Rad2deg runs aten::rad2deg(Tensor self) -> Tensor.
+func (t *Tensor) Rad2deg() *Tensor {
+	return op_rad2deg.call(t).(*Tensor)
+}
+
+var op_rad2deg_ = opRef{name: "aten::rad2deg_"}
+
+// Rad2deg_ runs aten::rad2deg_(Tensor(a!) self) -> Tensor(a!).
+func (t *Tensor) Rad2deg_() *Tensor {
+	return op_rad2deg_.call(t).(*Tensor)
 }
 
 var op_rand = opRef{name: "aten::rand"}
@@ -1356,6 +2686,13 @@ var op_randperm = opRef{name: "aten::randperm"}
 // Randperm runs aten::randperm(SymInt n, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
 func Randperm(n int) *Tensor {
 	return op_randperm.call(n).(*Tensor)
+}
+
+var op_ravel = opRef{name: "aten::ravel"}
+
+// Ravel runs aten::ravel(Tensor(a) self) -> Tensor(a).
+func (t *Tensor) Ravel() *Tensor {
+	return op_ravel.call(t).(*Tensor)
 }
 
 var op_reciprocal = opRef{name: "aten::reciprocal"}
@@ -1400,6 +2737,20 @@ func (t *Tensor) Relu() *Tensor {
 	return op_relu.call(t).(*Tensor)
 }
 
+var op_relu6 = opRef{name: "aten::relu6"}
+
+// Relu6 runs aten::relu6(Tensor self) -> Tensor.
+func (t *Tensor) Relu6() *Tensor {
+	return op_relu6.call(t).(*Tensor)
+}
+
+var op_relu6_ = opRef{name: "aten::relu6_"}
+
+// Relu6_ runs aten::relu6_(Tensor(a!) self) -> Tensor(a!).
+func (t *Tensor) Relu6_() *Tensor {
+	return op_relu6_.call(t).(*Tensor)
+}
+
 var op_relu_ = opRef{name: "aten::relu_"}
 
 // Relu_ runs aten::relu_(Tensor(a!) self) -> Tensor(a!).
@@ -1412,6 +2763,13 @@ var op_remainder_Scalar = opRef{name: "aten::remainder.Scalar"}
 // RemainderScalar runs aten::remainder.Scalar(Tensor self, Scalar other) -> Tensor.
 func (t *Tensor) RemainderScalar(other any) *Tensor {
 	return op_remainder_Scalar.call(t, other).(*Tensor)
+}
+
+var op_remainder_Scalar_Tensor = opRef{name: "aten::remainder.Scalar_Tensor"}
+
+// RemainderScalarTensor runs aten::remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor.
+func RemainderScalarTensor(self any, other *Tensor) *Tensor {
+	return op_remainder_Scalar_Tensor.call(self, other).(*Tensor)
 }
 
 var op_remainder_Tensor = opRef{name: "aten::remainder.Tensor"}
@@ -1442,6 +2800,27 @@ func (t *Tensor) Repeat(repeats []int) *Tensor {
 	return op_repeat.call(t, repeats).(*Tensor)
 }
 
+var op_repeat_interleave_Tensor = opRef{name: "aten::repeat_interleave.Tensor"}
+
+// RepeatInterleave runs aten::repeat_interleave.Tensor(Tensor repeats, *, int? output_size=None) -> Tensor.
+func RepeatInterleave(repeats *Tensor) *Tensor {
+	return op_repeat_interleave_Tensor.call(repeats).(*Tensor)
+}
+
+var op_repeat_interleave_self_Tensor = opRef{name: "aten::repeat_interleave.self_Tensor"}
+
+// RepeatInterleaveSelfTensor runs aten::repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, int? output_size=None) -> Tensor.
+func (t *Tensor) RepeatInterleaveSelfTensor(repeats *Tensor, dim any) *Tensor {
+	return op_repeat_interleave_self_Tensor.call(t, repeats, dim).(*Tensor)
+}
+
+var op_repeat_interleave_self_int = opRef{name: "aten::repeat_interleave.self_int"}
+
+// RepeatInterleaveSelfInt runs aten::repeat_interleave.self_int(Tensor self, int repeats, int? dim=None, *, int? output_size=None) -> Tensor.
+func (t *Tensor) RepeatInterleaveSelfInt(repeats int, dim any) *Tensor {
+	return op_repeat_interleave_self_int.call(t, repeats, dim).(*Tensor)
+}
+
 var op_replication_pad2d = opRef{name: "aten::replication_pad2d"}
 
 // ReplicationPad2d runs aten::replication_pad2d(Tensor self, SymInt[4] padding) -> Tensor.
@@ -1456,6 +2835,20 @@ func (t *Tensor) ReplicationPad3d(padding []int) *Tensor {
 	return op_replication_pad3d.call(t, padding).(*Tensor)
 }
 
+var op_reshape = opRef{name: "aten::reshape"}
+
+// Reshape runs aten::reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a).
+func (t *Tensor) Reshape(shape []int) *Tensor {
+	return op_reshape.call(t, shape).(*Tensor)
+}
+
+var op_reshape_as = opRef{name: "aten::reshape_as"}
+
+// ReshapeAs runs aten::reshape_as(Tensor(a) self, Tensor other) -> Tensor(a).
+func (t *Tensor) ReshapeAs(other *Tensor) *Tensor {
+	return op_reshape_as.call(t, other).(*Tensor)
+}
+
 var op_resize_ = opRef{name: "aten::resize_"}
 
 // Resize_ runs aten::resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!).
@@ -1463,11 +2856,32 @@ func (t *Tensor) Resize_(size []int) *Tensor {
 	return op_resize_.call(t, size).(*Tensor)
 }
 
+var op_roll = opRef{name: "aten::roll"}
+
+// Roll runs aten::roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor.
+func (t *Tensor) Roll(shifts []int, dims []int) *Tensor {
+	return op_roll.call(t, shifts, dims).(*Tensor)
+}
+
+var op_rot90 = opRef{name: "aten::rot90"}
+
+// Rot90 runs aten::rot90(Tensor self, int k=1, int[] dims=[0, 1]) -> Tensor.
+func (t *Tensor) Rot90(k int, dims []int) *Tensor {
+	return op_rot90.call(t, k, dims).(*Tensor)
+}
+
 var op_round = opRef{name: "aten::round"}
 
 // Round runs aten::round(Tensor self) -> Tensor.
 func (t *Tensor) Round() *Tensor {
 	return op_round.call(t).(*Tensor)
+}
+
+var op_round_decimals = opRef{name: "aten::round.decimals"}
+
+// RoundDecimals runs aten::round.decimals(Tensor self, *, int decimals) -> Tensor.
+func (t *Tensor) RoundDecimals(decimals int) *Tensor {
+	return op_round_decimals.call(t, decimals).(*Tensor)
 }
 
 var op_round_ = opRef{name: "aten::round_"}
@@ -1491,11 +2905,39 @@ func (t *Tensor) Rsqrt_() *Tensor {
 	return op_rsqrt_.call(t).(*Tensor)
 }
 
+var op_rsub_Scalar = opRef{name: "aten::rsub.Scalar"}
+
+// RsubScalar runs aten::rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor.
+func (t *Tensor) RsubScalar(other any, alpha any) *Tensor {
+	return op_rsub_Scalar.call(t, other, alpha).(*Tensor)
+}
+
+var op_rsub_Tensor = opRef{name: "aten::rsub.Tensor"}
+
+// Rsub runs aten::rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor.
+func (t *Tensor) Rsub(other *Tensor) *Tensor {
+	return op_rsub_Tensor.call(t, other).(*Tensor)
+}
+
 var op_scalar_tensor = opRef{name: "aten::scalar_tensor"}
 
 // ScalarTensor runs aten::scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
 func ScalarTensor(s any) *Tensor {
 	return op_scalar_tensor.call(s).(*Tensor)
+}
+
+var op_scaled_dot_product_attention = opRef{name: "aten::scaled_dot_product_attention"}
+
+// ScaledDotProductAttention runs aten::scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None) -> Tensor.
+func ScaledDotProductAttention(query *Tensor, key *Tensor, value *Tensor, attnMask *Tensor, dropoutP float64, isCausal bool) *Tensor {
+	return op_scaled_dot_product_attention.call(query, key, value, attnMask, dropoutP, isCausal).(*Tensor)
+}
+
+var op_scatter_reduce = opRef{name: "aten::scatter.reduce"}
+
+// ScatterMode runs aten::scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor.
+func (t *Tensor) ScatterMode(dim int, index *Tensor, src *Tensor, reduce string) *Tensor {
+	return op_scatter_reduce.call(t, dim, index, src, reduce).(*Tensor)
 }
 
 var op_scatter_src = opRef{name: "aten::scatter.src"}
@@ -1510,6 +2952,13 @@ var op_scatter_value = opRef{name: "aten::scatter.value"}
 // ScatterValue runs aten::scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor.
 func (t *Tensor) ScatterValue(dim int, index *Tensor, value any) *Tensor {
 	return op_scatter_value.call(t, dim, index, value).(*Tensor)
+}
+
+var op_scatter_value_reduce = opRef{name: "aten::scatter.value_reduce"}
+
+// ScatterValueMode runs aten::scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor.
+func (t *Tensor) ScatterValueMode(dim int, index *Tensor, value any, reduce string) *Tensor {
+	return op_scatter_value_reduce.call(t, dim, index, value, reduce).(*Tensor)
 }
 
 var op_scatter__src = opRef{name: "aten::scatter_.src"}
@@ -1568,6 +3017,34 @@ func (t *Tensor) SelectScatter(src *Tensor, dim int, index int) *Tensor {
 	return op_select_scatter.call(t, src, dim, index).(*Tensor)
 }
 
+var op_selu = opRef{name: "aten::selu"}
+
+// Selu runs aten::selu(Tensor self) -> Tensor.
+func (t *Tensor) Selu() *Tensor {
+	return op_selu.call(t).(*Tensor)
+}
+
+var op_selu_ = opRef{name: "aten::selu_"}
+
+// Selu_ runs aten::selu_(Tensor(a!) self) -> Tensor(a!).
+func (t *Tensor) Selu_() *Tensor {
+	return op_selu_.call(t).(*Tensor)
+}
+
+var op_sgn = opRef{name: "aten::sgn"}
+
+// Sgn runs aten::sgn(Tensor self) -> Tensor.
+func (t *Tensor) Sgn() *Tensor {
+	return op_sgn.call(t).(*Tensor)
+}
+
+var op_sgn_ = opRef{name: "aten::sgn_"}
+
+// Sgn_ runs aten::sgn_(Tensor(a!) self) -> Tensor(a!).
+func (t *Tensor) Sgn_() *Tensor {
+	return op_sgn_.call(t).(*Tensor)
+}
+
 var op_sigmoid = opRef{name: "aten::sigmoid"}
 
 // Sigmoid runs aten::sigmoid(Tensor self) -> Tensor.
@@ -1580,6 +3057,13 @@ var op_sigmoid_ = opRef{name: "aten::sigmoid_"}
 // Sigmoid_ runs aten::sigmoid_(Tensor(a!) self) -> Tensor(a!).
 func (t *Tensor) Sigmoid_() *Tensor {
 	return op_sigmoid_.call(t).(*Tensor)
+}
+
+var op_sigmoid_backward = opRef{name: "aten::sigmoid_backward"}
+
+// SigmoidBackward runs aten::sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor.
+func SigmoidBackward(gradOutput *Tensor, output *Tensor) *Tensor {
+	return op_sigmoid_backward.call(gradOutput, output).(*Tensor)
 }
 
 var op_sign = opRef{name: "aten::sign"}
@@ -1596,6 +3080,27 @@ func (t *Tensor) Sign_() *Tensor {
 	return op_sign_.call(t).(*Tensor)
 }
 
+var op_silu = opRef{name: "aten::silu"}
+
+// Silu runs aten::silu(Tensor self) -> Tensor.
+func (t *Tensor) Silu() *Tensor {
+	return op_silu.call(t).(*Tensor)
+}
+
+var op_silu_ = opRef{name: "aten::silu_"}
+
+// Silu_ runs aten::silu_(Tensor(a!) self) -> Tensor(a!).
+func (t *Tensor) Silu_() *Tensor {
+	return op_silu_.call(t).(*Tensor)
+}
+
+var op_silu_backward = opRef{name: "aten::silu_backward"}
+
+// SiluBackward runs aten::silu_backward(Tensor grad_output, Tensor self) -> Tensor.
+func SiluBackward(gradOutput *Tensor, self *Tensor) *Tensor {
+	return op_silu_backward.call(gradOutput, self).(*Tensor)
+}
+
 var op_sin = opRef{name: "aten::sin"}
 
 // Sin runs aten::sin(Tensor self) -> Tensor.
@@ -1608,6 +3113,20 @@ var op_sin_ = opRef{name: "aten::sin_"}
 // Sin_ runs aten::sin_(Tensor(a!) self) -> Tensor(a!).
 func (t *Tensor) Sin_() *Tensor {
 	return op_sin_.call(t).(*Tensor)
+}
+
+var op_sinc = opRef{name: "aten::sinc"}
+
+// Sinc runs aten::sinc(Tensor self) -> Tensor.
+func (t *Tensor) Sinc() *Tensor {
+	return op_sinc.call(t).(*Tensor)
+}
+
+var op_sinc_ = opRef{name: "aten::sinc_"}
+
+// Sinc_ runs aten::sinc_(Tensor(a!) self) -> Tensor(a!).
+func (t *Tensor) Sinc_() *Tensor {
+	return op_sinc_.call(t).(*Tensor)
 }
 
 var op_sinh = opRef{name: "aten::sinh"}
@@ -1638,12 +3157,76 @@ func (t *Tensor) SliceScatter(src *Tensor, dim int, start any, end any, step int
 	return op_slice_scatter.call(t, src, dim, start, end, step).(*Tensor)
 }
 
+var op_smooth_l1_loss = opRef{name: "aten::smooth_l1_loss"}
+
+// SmoothL1Loss runs aten::smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.) -> Tensor.
+func (t *Tensor) SmoothL1Loss(target *Tensor, reduction int, beta float64) *Tensor {
+	return op_smooth_l1_loss.call(t, target, reduction, beta).(*Tensor)
+}
+
+var op_soft_margin_loss = opRef{name: "aten::soft_margin_loss"}
+
+// SoftMarginLoss runs aten::soft_margin_loss(Tensor self, Tensor target, int reduction=1) -> Tensor.
+func (t *Tensor) SoftMarginLoss(target *Tensor, reduction int) *Tensor {
+	return op_soft_margin_loss.call(t, target, reduction).(*Tensor)
+}
+
+var op_softmax_int = opRef{name: "aten::softmax.int"}
+
+// Softmax runs aten::softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor.
+func (t *Tensor) Softmax(dim int, dtype any) *Tensor {
+	return op_softmax_int.call(t, dim, dtype).(*Tensor)
+}
+
+var op_softplus = opRef{name: "aten::softplus"}
+
+// Softplus runs aten::softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor.
+func (t *Tensor) Softplus(beta any, threshold any) *Tensor {
+	return op_softplus.call(t, beta, threshold).(*Tensor)
+}
+
+var op_softplus_backward = opRef{name: "aten::softplus_backward"}
+
+// SoftplusBackward runs aten::softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor.
+func SoftplusBackward(gradOutput *Tensor, self *Tensor, beta any, threshold any) *Tensor {
+	return op_softplus_backward.call(gradOutput, self, beta, threshold).(*Tensor)
+}
+
+var op_softshrink = opRef{name: "aten::softshrink"}
+
+// Softshrink runs aten::softshrink(Tensor self, Scalar lambd=0.5) -> Tensor.
+func (t *Tensor) Softshrink(lambd any) *Tensor {
+	return op_softshrink.call(t, lambd).(*Tensor)
+}
+
 var op_sort = opRef{name: "aten::sort"}
 
 // Sort runs aten::sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices).
 func (t *Tensor) Sort(dim int, descending bool) (*Tensor, *Tensor) {
 	r := op_sort.call(t, dim, descending).([]*Tensor)
 	return r[0], r[1]
+}
+
+var op_sort_stable = opRef{name: "aten::sort.stable"}
+
+// SortStable runs aten::sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices).
+func (t *Tensor) SortStable() (*Tensor, *Tensor) {
+	r := op_sort_stable.call(t).([]*Tensor)
+	return r[0], r[1]
+}
+
+var op_split_Tensor = opRef{name: "aten::split.Tensor"}
+
+// Split runs aten::split.Tensor(Tensor(a -> *) self, int split_size, int dim=0) -> Tensor(a)[].
+func (t *Tensor) Split(splitSize int, dim int) []*Tensor {
+	return op_split_Tensor.call(t, splitSize, dim).([]*Tensor)
+}
+
+var op_split_sizes = opRef{name: "aten::split.sizes"}
+
+// SplitSizes runs aten::split.sizes(Tensor(a -> *) self, int[] split_size, int dim=0) -> Tensor(a)[].
+func (t *Tensor) SplitSizes(splitSize []int, dim int) []*Tensor {
+	return op_split_sizes.call(t, splitSize, dim).([]*Tensor)
 }
 
 var op_split_with_sizes = opRef{name: "aten::split_with_sizes"}
@@ -1667,6 +3250,27 @@ func (t *Tensor) Sqrt_() *Tensor {
 	return op_sqrt_.call(t).(*Tensor)
 }
 
+var op_square = opRef{name: "aten::square"}
+
+// Square runs aten::square(Tensor self) -> Tensor.
+func (t *Tensor) Square() *Tensor {
+	return op_square.call(t).(*Tensor)
+}
+
+var op_square_ = opRef{name: "aten::square_"}
+
+// Square_ runs aten::square_(Tensor(a!) self) -> Tensor(a!).
+func (t *Tensor) Square_() *Tensor {
+	return op_square_.call(t).(*Tensor)
+}
+
+var op_squeeze = opRef{name: "aten::squeeze"}
+
+// SqueezeAll runs aten::squeeze(Tensor(a) self) -> Tensor(a).
+func (t *Tensor) SqueezeAll() *Tensor {
+	return op_squeeze.call(t).(*Tensor)
+}
+
 var op_squeeze_dim = opRef{name: "aten::squeeze.dim"}
 
 // Squeeze runs aten::squeeze.dim(Tensor(a) self, int dim) -> Tensor(a).
@@ -1679,6 +3283,58 @@ var op_squeeze_dims = opRef{name: "aten::squeeze.dims"}
 // SqueezeDims runs aten::squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a).
 func (t *Tensor) SqueezeDims(dim []int) *Tensor {
 	return op_squeeze_dims.call(t, dim).(*Tensor)
+}
+
+var op_stack = opRef{name: "aten::stack"}
+
+// Stack runs aten::stack(Tensor[] tensors, int dim=0) -> Tensor.
+func Stack(tensors []*Tensor, dim int) *Tensor {
+	return op_stack.call(tensors, dim).(*Tensor)
+}
+
+var op_std = opRef{name: "aten::std"}
+
+// StdAll runs aten::std(Tensor self, bool unbiased=True) -> Tensor.
+func (t *Tensor) StdAll(unbiased bool) *Tensor {
+	return op_std.call(t, unbiased).(*Tensor)
+}
+
+var op_std_correction = opRef{name: "aten::std.correction"}
+
+// Std runs aten::std.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor.
+func (t *Tensor) Std(dim []int) *Tensor {
+	return op_std_correction.call(t, dim).(*Tensor)
+}
+
+var op_std_dim = opRef{name: "aten::std.dim"}
+
+// StdDim runs aten::std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor.
+func (t *Tensor) StdDim(dim []int, unbiased bool, keepdim bool) *Tensor {
+	return op_std_dim.call(t, dim, unbiased, keepdim).(*Tensor)
+}
+
+var op_std_mean = opRef{name: "aten::std_mean"}
+
+// StdMeanAll runs aten::std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor).
+func (t *Tensor) StdMeanAll(unbiased bool) (*Tensor, *Tensor) {
+	r := op_std_mean.call(t, unbiased).([]*Tensor)
+	return r[0], r[1]
+}
+
+var op_std_mean_correction = opRef{name: "aten::std_mean.correction"}
+
+// StdMean runs aten::std_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor).
+func (t *Tensor) StdMean(dim []int) (*Tensor, *Tensor) {
+	r := op_std_mean_correction.call(t, dim).([]*Tensor)
+	return r[0], r[1]
+}
+
+var op_std_mean_dim = opRef{name: "aten::std_mean.dim"}
+
+// StdMeanDim runs aten::std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor).
+func (t *Tensor) StdMeanDim(dim []int, unbiased bool, keepdim bool) (*Tensor, *Tensor) {
+	r := op_std_mean_dim.call(t, dim, unbiased, keepdim).([]*Tensor)
+	return r[0], r[1]
 }
 
 var op_sub_Scalar = opRef{name: "aten::sub.Scalar"}
@@ -1709,11 +3365,32 @@ func (t *Tensor) Sub_(other *Tensor) *Tensor {
 	return op_sub__Tensor.call(t, other).(*Tensor)
 }
 
+var op_sum = opRef{name: "aten::sum"}
+
+// SumAll runs aten::sum(Tensor self, *, ScalarType? dtype=None) -> Tensor.
+func (t *Tensor) SumAll() *Tensor {
+	return op_sum.call(t).(*Tensor)
+}
+
 var op_sum_dim_IntList = opRef{name: "aten::sum.dim_IntList"}
 
 // Sum runs aten::sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor.
 func (t *Tensor) Sum(dim []int, keepdim bool) *Tensor {
 	return op_sum_dim_IntList.call(t, dim, keepdim).(*Tensor)
+}
+
+var op_swapaxes = opRef{name: "aten::swapaxes"}
+
+// Swapaxes runs aten::swapaxes(Tensor(a) self, int axis0, int axis1) -> Tensor(a).
+func (t *Tensor) Swapaxes(axis0 int, axis1 int) *Tensor {
+	return op_swapaxes.call(t, axis0, axis1).(*Tensor)
+}
+
+var op_swapdims = opRef{name: "aten::swapdims"}
+
+// Swapdims runs aten::swapdims(Tensor(a) self, int dim0, int dim1) -> Tensor(a).
+func (t *Tensor) Swapdims(dim0 int, dim1 int) *Tensor {
+	return op_swapdims.call(t, dim0, dim1).(*Tensor)
 }
 
 var op_sym_is_contiguous = opRef{name: "aten::sym_is_contiguous"}
@@ -1751,6 +3428,20 @@ func (t *Tensor) SymStride(dim int) int {
 	return op_sym_stride_int.call(t, dim).(int)
 }
 
+var op_t = opRef{name: "aten::t"}
+
+// T runs aten::t(Tensor(a) self) -> Tensor(a).
+func (t *Tensor) T() *Tensor {
+	return op_t.call(t).(*Tensor)
+}
+
+var op_take = opRef{name: "aten::take"}
+
+// Take runs aten::take(Tensor self, Tensor index) -> Tensor.
+func (t *Tensor) Take(index *Tensor) *Tensor {
+	return op_take.call(t, index).(*Tensor)
+}
+
 var op_tan = opRef{name: "aten::tan"}
 
 // Tan runs aten::tan(Tensor self) -> Tensor.
@@ -1779,12 +3470,103 @@ func (t *Tensor) Tanh_() *Tensor {
 	return op_tanh_.call(t).(*Tensor)
 }
 
+var op_tanh_backward = opRef{name: "aten::tanh_backward"}
+
+// TanhBackward runs aten::tanh_backward(Tensor grad_output, Tensor output) -> Tensor.
+func TanhBackward(gradOutput *Tensor, output *Tensor) *Tensor {
+	return op_tanh_backward.call(gradOutput, output).(*Tensor)
+}
+
+var op_tensor_split_indices = opRef{name: "aten::tensor_split.indices"}
+
+// TensorSplitIndices runs aten::tensor_split.indices(Tensor(a -> *) self, int[] indices, int dim=0) -> Tensor(a)[].
+func (t *Tensor) TensorSplitIndices(indices []int, dim int) []*Tensor {
+	return op_tensor_split_indices.call(t, indices, dim).([]*Tensor)
+}
+
+var op_tensor_split_sections = opRef{name: "aten::tensor_split.sections"}
+
+// TensorSplitSections runs aten::tensor_split.sections(Tensor(a -> *) self, int sections, int dim=0) -> Tensor(a)[].
+func (t *Tensor) TensorSplitSections(sections int, dim int) []*Tensor {
+	return op_tensor_split_sections.call(t, sections, dim).([]*Tensor)
+}
+
+var op_threshold = opRef{name: "aten::threshold"}
+
+// Threshold runs aten::threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor.
+func (t *Tensor) Threshold(threshold any, value any) *Tensor {
+	return op_threshold.call(t, threshold, value).(*Tensor)
+}
+
+var op_threshold_ = opRef{name: "aten::threshold_"}
+
+// Threshold_ runs aten::threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!).
+func (t *Tensor) Threshold_(threshold any, value any) *Tensor {
+	return op_threshold_.call(t, threshold, value).(*Tensor)
+}
+
+var op_threshold_backward = opRef{name: "aten::threshold_backward"}
+
+// ThresholdBackward runs aten::threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor.
+func ThresholdBackward(gradOutput *Tensor, self *Tensor, threshold any) *Tensor {
+	return op_threshold_backward.call(gradOutput, self, threshold).(*Tensor)
+}
+
 var op_topk = opRef{name: "aten::topk"}
 
 // Topk runs aten::topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices).
 func (t *Tensor) Topk(k int, dim int, largest bool, sorted bool) (*Tensor, *Tensor) {
 	r := op_topk.call(t, k, dim, largest, sorted).([]*Tensor)
 	return r[0], r[1]
+}
+
+var op_trace = opRef{name: "aten::trace"}
+
+// Trace runs aten::trace(Tensor self) -> Tensor.
+func (t *Tensor) Trace() *Tensor {
+	return op_trace.call(t).(*Tensor)
+}
+
+var op_transpose_int = opRef{name: "aten::transpose.int"}
+
+// Transpose runs aten::transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a).
+func (t *Tensor) Transpose(dim0 int, dim1 int) *Tensor {
+	return op_transpose_int.call(t, dim0, dim1).(*Tensor)
+}
+
+var op_tril = opRef{name: "aten::tril"}
+
+// Tril runs aten::tril(Tensor self, int diagonal=0) -> Tensor.
+func (t *Tensor) Tril(diagonal int) *Tensor {
+	return op_tril.call(t, diagonal).(*Tensor)
+}
+
+var op_tril_ = opRef{name: "aten::tril_"}
+
+// Tril_ runs aten::tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!).
+func (t *Tensor) Tril_(diagonal int) *Tensor {
+	return op_tril_.call(t, diagonal).(*Tensor)
+}
+
+var op_triplet_margin_loss = opRef{name: "aten::triplet_margin_loss"}
+
+// TripletMarginLoss runs aten::triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1., float p=2., float eps=9.9999999999999995e-07, bool swap=False, int reduction=1) -> Tensor.
+func TripletMarginLoss(anchor *Tensor, positive *Tensor, negative *Tensor, margin float64, p float64, eps float64, swap bool, reduction int) *Tensor {
+	return op_triplet_margin_loss.call(anchor, positive, negative, margin, p, eps, swap, reduction).(*Tensor)
+}
+
+var op_triu = opRef{name: "aten::triu"}
+
+// Triu runs aten::triu(Tensor self, int diagonal=0) -> Tensor.
+func (t *Tensor) Triu(diagonal int) *Tensor {
+	return op_triu.call(t, diagonal).(*Tensor)
+}
+
+var op_triu_ = opRef{name: "aten::triu_"}
+
+// Triu_ runs aten::triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!).
+func (t *Tensor) Triu_(diagonal int) *Tensor {
+	return op_triu_.call(t, diagonal).(*Tensor)
 }
 
 var op_trunc = opRef{name: "aten::trunc"}
@@ -1799,6 +3581,27 @@ var op_trunc_ = opRef{name: "aten::trunc_"}
 // Trunc_ runs aten::trunc_(Tensor(a!) self) -> Tensor(a!).
 func (t *Tensor) Trunc_() *Tensor {
 	return op_trunc_.call(t).(*Tensor)
+}
+
+var op_type_as = opRef{name: "aten::type_as"}
+
+// TypeAs runs aten::type_as(Tensor self, Tensor other) -> Tensor.
+func (t *Tensor) TypeAs(other *Tensor) *Tensor {
+	return op_type_as.call(t, other).(*Tensor)
+}
+
+var op_unbind_int = opRef{name: "aten::unbind.int"}
+
+// Unbind runs aten::unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[].
+func (t *Tensor) Unbind(dim int) []*Tensor {
+	return op_unbind_int.call(t, dim).([]*Tensor)
+}
+
+var op_unflatten_int = opRef{name: "aten::unflatten.int"}
+
+// Unflatten runs aten::unflatten.int(Tensor(a) self, int dim, int[] sizes) -> Tensor(a).
+func (t *Tensor) Unflatten(dim int, sizes []int) *Tensor {
+	return op_unflatten_int.call(t, dim, sizes).(*Tensor)
 }
 
 var op_unsqueeze = opRef{name: "aten::unsqueeze"}
@@ -1822,6 +3625,13 @@ func UpsampleNearest2d(input *Tensor, outputSize []int, scaleFactors []float64) 
 	return op_upsample_nearest2d_vec.call(input, outputSize, scaleFactors).(*Tensor)
 }
 
+var op_var = opRef{name: "aten::var"}
+
+// VarAll runs aten::var(Tensor self, bool unbiased=True) -> Tensor.
+func (t *Tensor) VarAll(unbiased bool) *Tensor {
+	return op_var.call(t, unbiased).(*Tensor)
+}
+
 var op_var_correction = opRef{name: "aten::var.correction"}
 
 // Var runs aten::var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor.
@@ -1836,6 +3646,30 @@ func (t *Tensor) VarDim(dim []int, unbiased bool, keepdim bool) *Tensor {
 	return op_var_dim.call(t, dim, unbiased, keepdim).(*Tensor)
 }
 
+var op_var_mean = opRef{name: "aten::var_mean"}
+
+// VarMeanAll runs aten::var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor).
+func (t *Tensor) VarMeanAll(unbiased bool) (*Tensor, *Tensor) {
+	r := op_var_mean.call(t, unbiased).([]*Tensor)
+	return r[0], r[1]
+}
+
+var op_var_mean_correction = opRef{name: "aten::var_mean.correction"}
+
+// VarMean runs aten::var_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor).
+func (t *Tensor) VarMean(dim []int) (*Tensor, *Tensor) {
+	r := op_var_mean_correction.call(t, dim).([]*Tensor)
+	return r[0], r[1]
+}
+
+var op_var_mean_dim = opRef{name: "aten::var_mean.dim"}
+
+// VarMeanDim runs aten::var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor).
+func (t *Tensor) VarMeanDim(dim []int, unbiased bool, keepdim bool) (*Tensor, *Tensor) {
+	r := op_var_mean_dim.call(t, dim, unbiased, keepdim).([]*Tensor)
+	return r[0], r[1]
+}
+
 var op_view = opRef{name: "aten::view"}
 
 // View runs aten::view(Tensor(a) self, SymInt[] size) -> Tensor(a).
@@ -1843,9 +3677,93 @@ func (t *Tensor) View(size []int) *Tensor {
 	return op_view.call(t, size).(*Tensor)
 }
 
+var op_view_as = opRef{name: "aten::view_as"}
+
+// ViewAs runs aten::view_as(Tensor(a) self, Tensor other) -> Tensor(a).
+func (t *Tensor) ViewAs(other *Tensor) *Tensor {
+	return op_view_as.call(t, other).(*Tensor)
+}
+
+var op_vsplit_int = opRef{name: "aten::vsplit.int"}
+
+// Vsplit runs aten::vsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[].
+func (t *Tensor) Vsplit(sections int) []*Tensor {
+	return op_vsplit_int.call(t, sections).([]*Tensor)
+}
+
+var op_vstack = opRef{name: "aten::vstack"}
+
+// Vstack runs aten::vstack(Tensor[] tensors) -> Tensor.
+func Vstack(tensors []*Tensor) *Tensor {
+	return op_vstack.call(tensors).(*Tensor)
+}
+
+var op_where_Scalar = opRef{name: "aten::where.Scalar"}
+
+// WhereScalar runs aten::where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor.
+func WhereScalar(condition *Tensor, self any, other any) *Tensor {
+	return op_where_Scalar.call(condition, self, other).(*Tensor)
+}
+
+var op_where_ScalarOther = opRef{name: "aten::where.ScalarOther"}
+
+// WhereScalarOther runs aten::where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor.
+func WhereScalarOther(condition *Tensor, self *Tensor, other any) *Tensor {
+	return op_where_ScalarOther.call(condition, self, other).(*Tensor)
+}
+
+var op_where_ScalarSelf = opRef{name: "aten::where.ScalarSelf"}
+
+// WhereScalarSelf runs aten::where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor.
+func WhereScalarSelf(condition *Tensor, self any, other *Tensor) *Tensor {
+	return op_where_ScalarSelf.call(condition, self, other).(*Tensor)
+}
+
 var op_where_self = opRef{name: "aten::where.self"}
 
 // Where runs aten::where.self(Tensor condition, Tensor self, Tensor other) -> Tensor.
 func Where(condition *Tensor, self *Tensor, other *Tensor) *Tensor {
 	return op_where_self.call(condition, self, other).(*Tensor)
+}
+
+var op_xlogy_Tensor = opRef{name: "aten::xlogy.Tensor"}
+
+// Xlogy runs aten::xlogy.Tensor(Tensor self, Tensor other) -> Tensor.
+func (t *Tensor) Xlogy(other *Tensor) *Tensor {
+	return op_xlogy_Tensor.call(t, other).(*Tensor)
+}
+
+var op_xlogy__Tensor = opRef{name: "aten::xlogy_.Tensor"}
+
+// Xlogy_ runs aten::xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!).
+func (t *Tensor) Xlogy_(other *Tensor) *Tensor {
+	return op_xlogy__Tensor.call(t, other).(*Tensor)
+}
+
+var op_zero = opRef{name: "aten::zero"}
+
+// Zero runs aten::zero(Tensor self) -> Tensor.
+func (t *Tensor) Zero() *Tensor {
+	return op_zero.call(t).(*Tensor)
+}
+
+var op_zero_ = opRef{name: "aten::zero_"}
+
+// Zero_ runs aten::zero_(Tensor(a!) self) -> Tensor(a!).
+func (t *Tensor) Zero_() *Tensor {
+	return op_zero_.call(t).(*Tensor)
+}
+
+var op_zeros = opRef{name: "aten::zeros"}
+
+// ZerosOf runs aten::zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
+func ZerosOf(size []int) *Tensor {
+	return op_zeros.call(size).(*Tensor)
+}
+
+var op_zeros_like = opRef{name: "aten::zeros_like"}
+
+// ZerosLike runs aten::zeros_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor.
+func (t *Tensor) ZerosLike() *Tensor {
+	return op_zeros_like.call(t).(*Tensor)
 }

@@ -43,7 +43,7 @@ func linExpandParam(v []int, name string, dim int) []int {
 		return out
 	}
 	if len(v) != dim {
-		tensor.Panicf("expected %s to be a single integer value or a list of %d values to match the convolution dimensions, but got %s=%s", name, dim, name, linSizes(v))
+		tensor.Panicf("expected %s to be a single integer value or a list of %d values to match the convolution dimensions, but got %s=%s", name, dim, name, tensor.ShapeString(v))
 	}
 	return append([]int(nil), v...)
 }
@@ -80,13 +80,13 @@ func ParseConv(input, weight, bias *tensor.Tensor, rest []any, backward bool) *C
 	tensor.Check(!linAnyBelow(p.Stride, 1), "non-positive stride is not supported")
 	if input.Dim() != k {
 		tensor.Panicf("Expected %d-dimensional input for %d-dimensional weight %s, but got %d-dimensional input of size %s instead",
-			k, k, linSizes(ws), input.Dim(), linSizes(input.Sizes()))
+			k, k, tensor.ShapeString(ws), input.Dim(), tensor.ShapeString(input.Sizes()))
 	}
 	if ws[0] < groups {
-		tensor.Panicf("Given groups=%d, expected weight to be at least %d at dimension 0, but got weight of size %s instead", groups, groups, linSizes(ws))
+		tensor.Panicf("Given groups=%d, expected weight to be at least %d at dimension 0, but got weight of size %s instead", groups, groups, tensor.ShapeString(ws))
 	}
 	if ws[0]%groups != 0 {
-		tensor.Panicf("Given groups=%d, expected weight to be divisible by %d at dimension 0, but got weight of size [%s] instead", groups, groups, linSizes(ws))
+		tensor.Panicf("Given groups=%d, expected weight to be divisible by %d at dimension 0, but got weight of size [%s] instead", groups, groups, tensor.ShapeString(ws))
 	}
 	p.N, p.InC = input.Size(0), input.Size(1)
 	p.In = append([]int(nil), input.Sizes()[2:]...)
@@ -94,11 +94,11 @@ func ParseConv(input, weight, bias *tensor.Tensor, rest []any, backward bool) *C
 	if !p.Transposed {
 		if p.InC != ws[1]*groups {
 			tensor.Panicf("Given groups=%d, weight of size %s, expected input%s to have %d channels, but got %d channels instead",
-				groups, linSizes(ws), linSizes(input.Sizes()), ws[1]*groups, p.InC)
+				groups, tensor.ShapeString(ws), tensor.ShapeString(input.Sizes()), ws[1]*groups, p.InC)
 		}
 		if bias != nil && (bias.Dim() != 1 || bias.Size(0) != ws[0]) {
 			tensor.Panicf("Given weight of size %s, expected bias to be 1-dimensional with %d elements, but got bias of size %s instead",
-				linSizes(ws), ws[0], linSizes(bias.Sizes()))
+				tensor.ShapeString(ws), ws[0], tensor.ShapeString(bias.Sizes()))
 		}
 		ok := true
 		padded := make([]int, dim)
@@ -118,11 +118,11 @@ func ParseConv(input, weight, bias *tensor.Tensor, rest []any, backward bool) *C
 	} else {
 		if p.InC != ws[0] {
 			tensor.Panicf("Given transposed=1, weight of size %s, expected input%s to have %d channels, but got %d channels instead",
-				linSizes(ws), linSizes(input.Sizes()), ws[0], p.InC)
+				tensor.ShapeString(ws), tensor.ShapeString(input.Sizes()), ws[0], p.InC)
 		}
 		if bias != nil && (bias.Dim() != 1 || bias.Size(0) != ws[1]*groups) {
 			tensor.Panicf("Given transposed=1, weight of size %s, expected bias to be 1-dimensional with %d elements, but got bias of size %s instead",
-				linSizes(ws), ws[1]*groups, linSizes(bias.Sizes()))
+				tensor.ShapeString(ws), ws[1]*groups, tensor.ShapeString(bias.Sizes()))
 		}
 		p.OutC = ws[1] * groups
 	}
@@ -147,7 +147,7 @@ func ParseConv(input, weight, bias *tensor.Tensor, rest []any, backward bool) *C
 		return p
 	}
 	if input.Numel() == 0 {
-		tensor.Panicf("Only zero batch or zero channel inputs are supported, but got input shape: %s", linSizes(p.view2d(input.Sizes())))
+		tensor.Panicf("Only zero batch or zero channel inputs are supported, but got input shape: %s", tensor.ShapeString(p.view2d(input.Sizes())))
 	}
 	p.backendChecks(weight)
 	return p
@@ -252,18 +252,18 @@ func (p *ConvParams) backendChecks(weight *tensor.Tensor) {
 				linJoin(p.view2dParam(p.In, 1), " x "), linJoin(p.view2dParam(p.Out, 1), " x "))
 		}
 	case p.Dilated():
-		tensor.Check(!linAnyBelow(kern, 1), "kernel size should be greater than zero, but got %s", linSizes(kern))
-		tensor.Check(!linAnyBelow(stride, 1), "stride should be greater than zero, but got %s", linSizes(stride))
-		tensor.Check(!linAnyBelow(dil, 1), "dilation should be greater than zero, but got %s", linSizes(dil))
+		tensor.Check(!linAnyBelow(kern, 1), "kernel size should be greater than zero, but got %s", tensor.ShapeString(kern))
+		tensor.Check(!linAnyBelow(stride, 1), "stride should be greater than zero, but got %s", tensor.ShapeString(stride))
+		tensor.Check(!linAnyBelow(dil, 1), "dilation should be greater than zero, but got %s", tensor.ShapeString(dil))
 		if linAnyBelow(p.Out, 1) {
-			tensor.Panicf("calculated output size %s is too small (all sizes must be non-zero)", linSizes(p.view2dParam(p.Out, 1)))
+			tensor.Panicf("calculated output size %s is too small (all sizes must be non-zero)", tensor.ShapeString(p.view2dParam(p.Out, 1)))
 		}
 	case len(kern) == 2:
 		tensor.Check(!linAnyBelow(kern, 1), "kernel size should be greater than zero, but got kernel_height: %d kernel_width: %d", kern[0], kern[1])
-		tensor.Check(weight.Numel() > 0, "non-empty 2D or 4D weight tensor expected, but got: %s", linSizes(p.view2d(weight.Sizes())))
+		tensor.Check(weight.Numel() > 0, "non-empty 2D or 4D weight tensor expected, but got: %s", tensor.ShapeString(p.view2d(weight.Sizes())))
 	default:
 		tensor.Check(!linAnyBelow(kern, 1), "kernel size should be greater than zero, but got kT: %d kH: %d kW: %d", kern[0], kern[1], kern[2])
-		tensor.Check(weight.Numel() > 0, "non-empty 5D (n_output_plane x n_input_plane x kernel_depth x kernel_height x kernel_width) tensor for weight expected, but got: %s", linSizes(weight.Sizes()))
+		tensor.Check(weight.Numel() > 0, "non-empty 5D (n_output_plane x n_input_plane x kernel_depth x kernel_height x kernel_width) tensor for weight expected, but got: %s", tensor.ShapeString(weight.Sizes()))
 	}
 }
 
@@ -279,7 +279,7 @@ func (p *ConvParams) checkGradOutput(g *tensor.Tensor) {
 	if !p.Transposed && p.Dilated() {
 		tensor.Check(gs[1] == p.OutC, "grad_output.size(1)=%d must be equal to weight.size(0)=%d", gs[1], p.OutC)
 		if !linEqualInts(gs[2:], want[2:]) {
-			tensor.Panicf("grad_output[2:] shape%s must be equal to output size %s", linSizes(gs[2:]), linJoin(want[2:], " "))
+			tensor.Panicf("grad_output[2:] shape%s must be equal to output size %s", tensor.ShapeString(gs[2:]), linJoin(want[2:], " "))
 		}
 		return
 	}
@@ -378,7 +378,7 @@ func ParseCol2im(input *tensor.Tensor, args []any) *Col2imParams {
 	nd := input.Dim()
 	s := input.Sizes()
 	if !((nd == 2 && s[0] != 0 && s[1] != 0) || (nd == 3 && s[1] != 0 && s[2] != 0)) {
-		tensor.Panicf("Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero dimensions for input, but got: %s", linSizes(s))
+		tensor.Panicf("Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero dimensions for input, but got: %s", tensor.ShapeString(s))
 	}
 	c.Batched = nd == 3
 	if !c.Batched {

@@ -17,7 +17,7 @@ func ixCheckScalarTypes(fn string, t *tensor.Tensor, argNo int, argName string, 
 	}
 	names := make([]string, len(allowed))
 	for i, d := range allowed {
-		names[i] = IndexScalarTypeName(d)
+		names[i] = CTypeName(d)
 	}
 	tensor.Panicf("Expected tensor for argument #%d '%s' to have one of the following scalar types: %s; but got %s instead (while checking arguments for %s)",
 		argNo, argName, strings.Join(names, ", "), IndexLegacyTypeName(t.DType()), fn)

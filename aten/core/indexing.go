@@ -1,8 +1,6 @@
 package core
 
 import (
-	"math"
-	"strconv"
 	"strings"
 
 	"github.com/goaten/goaten/tensor"
@@ -13,54 +11,13 @@ import (
 // Checks that need the data (index values, mask counts) live in the CPU
 // kernels; everything decidable from metadata is checked here.
 
-// IndexSizesString formats sizes the way c10 prints an IntArrayRef: "[2, 4]".
-func IndexSizesString(sizes []int) string {
-	var b strings.Builder
-	b.WriteByte('[')
-	for i, s := range sizes {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(strconv.Itoa(s))
-	}
-	b.WriteByte(']')
-	return b.String()
-}
-
-// IndexScalarTypeName is c10's ScalarType name ("Float", "Long", ...).
-func IndexScalarTypeName(d tensor.DType) string {
-	switch d {
-	case tensor.Bool:
-		return "Bool"
-	case tensor.Uint8:
-		return "Byte"
-	case tensor.Int8:
-		return "Char"
-	case tensor.Int16:
-		return "Short"
-	case tensor.Int32:
-		return "Int"
-	case tensor.Int64:
-		return "Long"
-	case tensor.Float16:
-		return "Half"
-	case tensor.BFloat16:
-		return "BFloat16"
-	case tensor.Float32:
-		return "Float"
-	case tensor.Float64:
-		return "Double"
-	}
-	return d.String()
-}
-
 // IndexLegacyTypeName is the legacy tensor type name PyTorch's argument
 // checks print ("torch.FloatTensor").
 func IndexLegacyTypeName(d tensor.DType) string {
 	if d == tensor.BFloat16 {
 		return "CPUBFloat16Type"
 	}
-	return "torch." + IndexScalarTypeName(d) + "Tensor"
+	return "torch." + CTypeName(d) + "Tensor"
 }
 
 // DataDependentPanic raises the error a meta function gives when an op's
@@ -89,7 +46,7 @@ func gatherShapeCheck(self *tensor.Tensor, dim int, index *tensor.Tensor) {
 	for i := 0; i < selfDims; i++ {
 		if i != dim && ixNonemptySize(index, i) > ixNonemptySize(self, i) {
 			tensor.Panicf("Size does not match at dimension %d expected index %s to be smaller than self %s apart from dimension %d",
-				i, IndexSizesString(index.Sizes()), IndexSizesString(self.Sizes()), dim)
+				i, tensor.ShapeString(index.Sizes()), tensor.ShapeString(self.Sizes()), dim)
 		}
 	}
 }
@@ -143,11 +100,11 @@ func scatterShapeCheck(self *tensor.Tensor, dim int, index, src *tensor.Tensor) 
 		tensor.Check(ixNonemptyDim(src.Dim()) == ixNonemptyDim(index.Dim()),
 			"Index tensor must have the same number of dimensions as src tensor")
 		tensor.Check(!wrong, "Expected index %s to be smaller than self %s apart from dimension %d and to be smaller size than src %s",
-			IndexSizesString(index.Sizes()), IndexSizesString(self.Sizes()), dim, IndexSizesString(src.Sizes()))
+			tensor.ShapeString(index.Sizes()), tensor.ShapeString(self.Sizes()), dim, tensor.ShapeString(src.Sizes()))
 		return
 	}
 	tensor.Check(!wrong, "Expected index %s to be smaller than self %s apart from dimension %d",
-		IndexSizesString(index.Sizes()), IndexSizesString(self.Sizes()), dim)
+		tensor.ShapeString(index.Sizes()), tensor.ShapeString(self.Sizes()), dim)
 }
 
 // scatterCheck runs scatter_meta_impl's checks and returns the wrapped dim.
@@ -181,7 +138,7 @@ func scatterValueMeta(op *tensor.Op, args []any) any {
 	self, index := T(args, 0), T(args, 2)
 	scatterCheck(self, args[1].(int), index, nil, "")
 	if index.Numel() != 0 {
-		IndexCheckedScalar(args[3].(tensor.Scalar), self.DType())
+		CheckScalarFits(args[3].(tensor.Scalar), self.DType())
 	}
 	return Like(op, args, self, tensor.Invalid)
 }
@@ -194,89 +151,6 @@ func scatterReduceMeta(op *tensor.Op, args []any) any {
 		tensor.Panicf("\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'")
 	}
 	return Like(op, args, self, tensor.Invalid)
-}
-
-// ixCTypeName is the C++ type name c10's checked_convert prints.
-func ixCTypeName(d tensor.DType) string {
-	switch d {
-	case tensor.Bool:
-		return "bool"
-	case tensor.Uint8:
-		return "uint8_t"
-	case tensor.Int8:
-		return "int8_t"
-	case tensor.Int16:
-		return "int16_t"
-	case tensor.Int32:
-		return "int"
-	case tensor.Int64:
-		return "int64_t"
-	case tensor.Float16:
-		return "at::Half"
-	case tensor.BFloat16:
-		return "at::BFloat16"
-	case tensor.Float32:
-		return "float"
-	}
-	return "double"
-}
-
-// IndexCheckedScalar is c10's Scalar::to<T>() for a dtype: it panics with
-// "value cannot be converted to type T without overflow" when v does not fit
-// (NaN and infinities fit a floating type; negative integers wrap into
-// uint8; anything fits bool).
-func IndexCheckedScalar(v tensor.Scalar, d tensor.DType) {
-	if d == tensor.Bool || v.IsBool() {
-		return
-	}
-	var lo, hi float64
-	switch d {
-	case tensor.Uint8:
-		lo, hi = 0, math.MaxUint8
-	case tensor.Int8:
-		lo, hi = math.MinInt8, math.MaxInt8
-	case tensor.Int16:
-		lo, hi = math.MinInt16, math.MaxInt16
-	case tensor.Int32:
-		lo, hi = math.MinInt32, math.MaxInt32
-	case tensor.Int64:
-		lo, hi = math.MinInt64, math.MaxInt64
-	case tensor.Float16:
-		lo, hi = -65504, 65504
-	case tensor.BFloat16:
-		hi = float64(math.Float32frombits(0x7f7f0000))
-		lo = -hi
-	case tensor.Float32:
-		lo, hi = -math.MaxFloat32, math.MaxFloat32
-	default:
-		return
-	}
-	bad := false
-	if v.IsFloat() {
-		f := v.Float64()
-		switch {
-		case math.IsInf(f, 0):
-			bad = !d.IsFloat()
-		case math.IsNaN(f):
-			bad = !d.IsFloat()
-		default:
-			bad = f < lo || f > hi
-		}
-	} else {
-		i := v.Int64()
-		switch {
-		case d == tensor.Uint8:
-			bad = i > 255 || (i < 0 && -uint64(i) > 255)
-		case d == tensor.Int64:
-		case d.IsFloat():
-			bad = float64(i) < lo || float64(i) > hi
-		default:
-			bad = i < int64(lo) || i > int64(hi)
-		}
-	}
-	if bad {
-		tensor.Panicf("value cannot be converted to type %s without overflow", ixCTypeName(d))
-	}
 }
 
 // IndexInfo is the analysis of a Tensor?[] index list against self, before
@@ -333,7 +207,7 @@ func CheckIndices(self *tensor.Tensor, indices []*tensor.Tensor) IndexInfo {
 			}
 			if ix.Size(j) != self.Size(src) {
 				tensor.IndexPanicf("The shape of the mask %s at index %d does not match the shape of the indexed tensor %s at index %d",
-					IndexSizesString(ix.Sizes()), j, IndexSizesString(self.Sizes()), src)
+					tensor.ShapeString(ix.Sizes()), j, tensor.ShapeString(self.Sizes()), src)
 			}
 		}
 		info.Entries += ix.Dim()
@@ -407,7 +281,7 @@ func ixBroadcastIndexShapes(shapes [][]int) []int {
 			default:
 				strs := make([]string, len(shapes))
 				for k, sh := range shapes {
-					strs[k] = IndexSizesString(sh)
+					strs[k] = tensor.ShapeString(sh)
 				}
 				tensor.IndexPanicf("shape mismatch: indexing tensors could not be broadcast together with shapes %s", strings.Join(strs, ", "))
 			}
@@ -485,7 +359,7 @@ func IndexPutValueCheck(values *tensor.Tensor, result []int) {
 		}
 	}
 	tensor.Check(ok, "shape mismatch: value tensor of shape %s cannot be broadcast to indexing result of shape %s",
-		IndexSizesString(values.Sizes()), IndexSizesString(result))
+		tensor.ShapeString(values.Sizes()), tensor.ShapeString(result))
 }
 
 func indexPutMeta(op *tensor.Op, args []any) any {
@@ -505,7 +379,7 @@ func indexPutMeta(op *tensor.Op, args []any) any {
 	}
 	tensor.Check(values.DType() == self.DType(),
 		"Index put requires the source and destination dtypes match, got %s for the destination and %s for the source.",
-		IndexScalarTypeName(self.DType()), IndexScalarTypeName(values.DType()))
+		CTypeName(self.DType()), CTypeName(values.DType()))
 	return Like(op, args, self, tensor.Invalid)
 }
 
@@ -532,9 +406,9 @@ func maskedScatterMeta(op *tensor.Op, args []any) any {
 	shape := tensor.BroadcastShapes(mask.Sizes(), self.Sizes())
 	tensor.Check(self.DType() == source.DType(),
 		"masked_scatter: expected self and source to have same dtypes but got%s and %s",
-		IndexScalarTypeName(self.DType()), IndexScalarTypeName(source.DType()))
+		CTypeName(self.DType()), CTypeName(source.DType()))
 	tensor.Check(!mask.DType().IsFloat(),
-		"masked_scatter_ only supports boolean masks, but got mask with dtype %s", IndexScalarTypeName(mask.DType()))
+		"masked_scatter_ only supports boolean masks, but got mask with dtype %s", CTypeName(mask.DType()))
 	return Contig(op, args, self.DType(), shape...)
 }
 

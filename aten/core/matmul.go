@@ -1,9 +1,7 @@
 package core
 
 import (
-	"fmt"
 	"math"
-	"strings"
 
 	"github.com/goaten/goaten/tensor"
 )
@@ -28,20 +26,6 @@ func linLegacyTypeName(d tensor.DType) string {
 		return "torch.HalfTensor"
 	}
 	return "torch." + CTypeName(d) + "Tensor"
-}
-
-// linSizes prints sizes as PyTorch does: [2, 3].
-func linSizes(s []int) string {
-	var b strings.Builder
-	b.WriteByte('[')
-	for i, v := range s {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprint(&b, v)
-	}
-	b.WriteByte(']')
-	return b.String()
 }
 
 // linNotImplemented panics with PyTorch's dispatch error for an unsupported dtype.
@@ -126,13 +110,13 @@ func addmmMeta(op *tensor.Op, args []any) any {
 func linCheckExpand(t *tensor.Tensor, sizes []int) {
 	if t.Dim() > len(sizes) {
 		tensor.Panicf("expand(%s{%s}, size=%s): the number of sizes provided (%d) must be greater or equal to the number of dimensions in the tensor (%d)",
-			linLegacyTypeName(t.DType()), linSizes(t.Sizes()), linSizes(sizes), len(sizes), t.Dim())
+			linLegacyTypeName(t.DType()), tensor.ShapeString(t.Sizes()), tensor.ShapeString(sizes), len(sizes), t.Dim())
 	}
 	off := len(sizes) - t.Dim()
 	for i, s := range t.Sizes() {
 		if s != 1 && s != sizes[off+i] {
 			tensor.Panicf("The expanded size of the tensor (%d) must match the existing size (%d) at non-singleton dimension %d.  Target sizes: %s.  Tensor sizes: %s",
-				sizes[off+i], s, off+i, linSizes(sizes), linSizes(t.Sizes()))
+				sizes[off+i], s, off+i, tensor.ShapeString(sizes), tensor.ShapeString(t.Sizes()))
 		}
 	}
 }

@@ -12,48 +12,6 @@ import (
 // norm (the three _native_batch_norm_legit overloads) and dropout, with the
 // argument checks PyTorch 1.13's CPU kernels make, in their words.
 
-// normTypeName is c10's name of a scalar type ("Float", "Long", ...), the one
-// PyTorch's dtype messages use.
-func normTypeName(d tensor.DType) string {
-	switch d {
-	case tensor.Bool:
-		return "Bool"
-	case tensor.Uint8:
-		return "Byte"
-	case tensor.Int8:
-		return "Char"
-	case tensor.Int16:
-		return "Short"
-	case tensor.Int32:
-		return "Int"
-	case tensor.Int64:
-		return "Long"
-	case tensor.Float16:
-		return "Half"
-	case tensor.BFloat16:
-		return "BFloat16"
-	case tensor.Float32:
-		return "Float"
-	case tensor.Float64:
-		return "Double"
-	}
-	return d.String()
-}
-
-// normShape prints a size list as c10 does: "[2, 3]".
-func normShape(s []int) string {
-	var b strings.Builder
-	b.WriteByte('[')
-	for i, v := range s {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(strconv.Itoa(v))
-	}
-	b.WriteByte(']')
-	return b.String()
-}
-
 // normFloat formats a double as a C++ ostream does by default (%g, 6 digits).
 func normFloat(v float64) string {
 	switch {
@@ -71,7 +29,7 @@ func normFloat(v float64) string {
 // bfloat16) has no instance for, as AT_DISPATCH_FLOATING_TYPES_AND does.
 func normCheckKernelDType(kernel string, d tensor.DType) {
 	if d != tensor.Float32 && d != tensor.Float64 && d != tensor.BFloat16 {
-		tensor.Panicf("%q not implemented for '%s'", kernel, normTypeName(d))
+		tensor.Panicf("%q not implemented for '%s'", kernel, CTypeName(d))
 	}
 }
 
@@ -80,7 +38,7 @@ func normCheckKernelDType(kernel string, d tensor.DType) {
 func normCheckSameDType(want tensor.DType, ts ...*tensor.Tensor) {
 	for _, t := range ts {
 		if t != nil && t.DType() != want {
-			tensor.Panicf("expected scalar type %s but found %s", normTypeName(want), normTypeName(t.DType()))
+			tensor.Panicf("expected scalar type %s but found %s", CTypeName(want), CTypeName(t.DType()))
 		}
 	}
 }
@@ -89,7 +47,7 @@ func normCheckSameDType(want tensor.DType, ts ...*tensor.Tensor) {
 func normNegative(sizes []int) {
 	for _, s := range sizes {
 		if s < 0 {
-			tensor.Panicf("Trying to create tensor with negative dimension %d: %s", s, normShape(sizes))
+			tensor.Panicf("Trying to create tensor with negative dimension %d: %s", s, tensor.ShapeString(sizes))
 		}
 	}
 }
@@ -111,26 +69,26 @@ func normEqualInts(a, b []int) bool {
 func LayerNormDims(input *tensor.Tensor, normalized []int, weight, bias *tensor.Tensor) (m, n int) {
 	tensor.Check(len(normalized) >= 1,
 		"Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = %s",
-		normShape(normalized))
+		tensor.ShapeString(normalized))
 	tensor.Check(weight == nil || normEqualInts(weight.Sizes(), normalized),
 		"Expected weight to be of same shape as normalized_shape, but got weight of shape %s and normalized_shape = %s",
-		normShapeOf(weight), normShape(normalized))
+		normShapeOf(weight), tensor.ShapeString(normalized))
 	tensor.Check(bias == nil || normEqualInts(bias.Sizes(), normalized),
 		"Expected bias to be of same shape as normalized_shape, but got bias of shape %s and normalized_shape = %s",
-		normShapeOf(bias), normShape(normalized))
+		normShapeOf(bias), tensor.ShapeString(normalized))
 	sizes := input.Sizes()
 	axis := len(sizes) - len(normalized)
 	if axis < 0 || !normEqualInts(sizes[axis:], normalized) {
 		var b strings.Builder
 		b.WriteString("Given normalized_shape=")
-		b.WriteString(normShape(normalized))
+		b.WriteString(tensor.ShapeString(normalized))
 		b.WriteString(", expected input with shape [*")
 		for _, s := range normalized {
 			b.WriteString(", ")
 			b.WriteString(strconv.Itoa(s))
 		}
 		b.WriteString("], but got input of size")
-		b.WriteString(normShape(sizes))
+		b.WriteString(tensor.ShapeString(sizes))
 		tensor.Panicf("%s", b.String())
 	}
 	return tensor.Numel(sizes[:axis]), tensor.Numel(normalized)
@@ -140,7 +98,7 @@ func normShapeOf(t *tensor.Tensor) string {
 	if t == nil {
 		return "[0]"
 	}
-	return normShape(t.Sizes())
+	return tensor.ShapeString(t.Sizes())
 }
 
 // native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps)
@@ -206,13 +164,13 @@ func checkGroupNormInputs(x, w, b *tensor.Tensor, c, group int) {
 	tensor.Check(group > 0, "Expected num groups to be greater than 0, got %d", group)
 	tensor.Check(c%group == 0,
 		"Expected number of channels in input to be divisible by num_groups, but got input of shape %s and num_groups=%d",
-		normShape(x.Sizes()), group)
+		tensor.ShapeString(x.Sizes()), group)
 	tensor.Check(w == nil || (w.Dim() == 1 && w.Numel() == c),
 		"Expected weight to be a vector of size equal to the number of channels in input, but got weight of shape %s and input of shape %s",
-		normShapeOf(w), normShape(x.Sizes()))
+		normShapeOf(w), tensor.ShapeString(x.Sizes()))
 	tensor.Check(b == nil || (b.Dim() == 1 && b.Numel() == c),
 		"Expected bias to be a vector of size equal to the number of channels in input, but got bias of shape %s and input of shape %s",
-		normShapeOf(w), normShape(x.Sizes()))
+		normShapeOf(w), tensor.ShapeString(x.Sizes()))
 }
 
 // native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps)
@@ -251,7 +209,7 @@ func groupNormBackwardMeta(op *tensor.Op, args []any) any {
 	tensor.Check(group > 0, "Expected num groups to be greater than 0, got %d", group)
 	tensor.Check(c%group == 0,
 		"Expected number of channels in input to be divisible by num_groups, but got input of shape %s and num_groups=%d",
-		normShape(x.Sizes()), group)
+		tensor.ShapeString(x.Sizes()), group)
 	normCheckSameDType(x.DType(), dy, mean, rstd, w)
 	out := make([]*tensor.Tensor, 3)
 	if mask[0] {
@@ -377,7 +335,7 @@ func dropoutMeta(op *tensor.Op, args []any) any {
 	} else if train {
 		p1m := 1 - p
 		tensor.Check(p1m >= 0 && p1m <= 1, "bernoulli_ expects p to be in [0, 1], but got p=%s", normFloat(p1m))
-		tensor.Check(x.DType().IsFloat(), "result type Float can't be cast to the desired output type %s", normTypeName(x.DType()))
+		tensor.Check(x.DType().IsFloat(), "result type Float can't be cast to the desired output type %s", CTypeName(x.DType()))
 	}
 	return []*tensor.Tensor{
 		Like(op, args, x, tensor.Invalid),

@@ -55,32 +55,7 @@ func legacyTensorRepr(t *tensor.Tensor) string {
 
 // padDTypeCheck rejects the dtypes PyTorch 1.13's CPU pad kernels lack.
 func padDTypeCheck(name string, dt tensor.DType) {
-	tensor.Check(dt == tensor.Float32 || dt == tensor.Float64, "\"%s\" not implemented for '%s'", name, scalarTypeName(dt))
-}
-
-// scalarTypeName is c10's ScalarType name, used in "not implemented for" messages.
-func scalarTypeName(d tensor.DType) string {
-	switch d {
-	case tensor.Bool:
-		return "Bool"
-	case tensor.Uint8:
-		return "Byte"
-	case tensor.Int8:
-		return "Char"
-	case tensor.Int16:
-		return "Short"
-	case tensor.Int32:
-		return "Int"
-	case tensor.Int64:
-		return "Long"
-	case tensor.Float16:
-		return "Half"
-	case tensor.BFloat16:
-		return "BFloat16"
-	case tensor.Float32:
-		return "Float"
-	}
-	return "Double"
+	tensor.Check(dt == tensor.Float32 || dt == tensor.Float64, "\"%s\" not implemented for '%s'", name, CTypeName(dt))
 }
 
 // padOutput builds the output meta: leading dims kept, the k trailing dims

@@ -14,7 +14,7 @@ func randFloatMeta(kernel string) tensor.Kernel {
 		normNegative(size)
 		dt := tensor.OptDType(args[1], tensor.DefaultFloat)
 		if !dt.IsFloat() {
-			tensor.Panicf("%q not implemented for '%s'", kernel, normTypeName(dt))
+			tensor.Panicf("%q not implemented for '%s'", kernel, CTypeName(dt))
 		}
 		return Contig(op, args, dt, size...)
 	}
@@ -55,7 +55,7 @@ func randpermMeta(op *tensor.Op, args []any) any {
 	case tensor.Float64:
 		tensor.Check(n <= 1<<53+1, "n cannot be greater than 2^53+1 for Double type.")
 	case tensor.Bool:
-		tensor.Panicf("%q not implemented for '%s'", "randperm", normTypeName(dt))
+		tensor.Panicf("%q not implemented for '%s'", "randperm", CTypeName(dt))
 	}
 	return Contig(op, args, dt, n)
 }

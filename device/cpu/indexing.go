@@ -553,7 +553,7 @@ func ixPlan(sizes, strides []int, offset int, entries []ixEntry) *ixAdvanced {
 	bn := tensor.Numel(bshape)
 	if bn > tensor.MaxElements || tensor.Numel(result) > tensor.MaxElements {
 		tensor.Panicf("refusing to index with %d broadcast positions into a result of shape %s",
-			bn, core.IndexSizesString(result))
+			bn, tensor.ShapeString(result))
 	}
 	pos := make([][]int, len(entries))
 	for k, e := range entries {

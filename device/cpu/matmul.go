@@ -100,8 +100,10 @@ func matmulTyped[T gemmNum](c, self *tensor.Tensor, beta, alpha T, a, b *tensor.
 
 // matmulBF16 reproduces PyTorch 1.13's bfloat16 products bit for bit on
 // CPUs with AVX-512 (where the golden records come from): products of more
-// than 16·16·16 multiply-adds go to oneDNN, which accumulates in float32 and
-// rounds once; smaller ones run cpublas' reference loops, which (except for
+// than 16·16·16 multiply-adds per matrix go to oneDNN, which accumulates in
+// float32 and rounds once (the batch size does not count: the bfloat16 record
+// of matmul [5,5,10,10]@[5,5,10,5], 25 batches of 500, rounds like the
+// reference loops); smaller ones run cpublas' reference loops, which (except for
 // the transposed-A variant) round every partial sum, and every product, to
 // bfloat16 in order along k.
 func matmulBF16(out, self *tensor.Tensor, beta, alpha tensor.Scalar, a, b *tensor.Tensor) {
@@ -128,7 +130,7 @@ func matmulBF16(out, self *tensor.Tensor, beta, alpha tensor.Scalar, a, b *tenso
 				cd[i] = bf16Round(cd[i] * bt)
 			}
 		}
-	case bs*m*n*k > 16*16*16:
+	case m*n*k > 16*16*16:
 		dot := make([]float32, len(cd))
 		gemmBatched(bs, m, n, k, 1, am, sa, bm, sb, dot)
 		for i := range cd {

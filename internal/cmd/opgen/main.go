@@ -45,6 +45,27 @@ var names = map[string]string{
 	"aten::max.dim":             "MaxDim",
 	"aten::min.dim":             "MinDim",
 	"aten::atan2.out":           "Atan2Out",
+	// Non-core ops (decomp/ops.txt): keep the plain name for the overload
+	// people call most and give the others a suffix.
+	"aten::arange":                    "ArangeEnd",
+	"aten::sum":                       "SumAll",
+	"aten::var":                       "VarAll",
+	"aten::std.correction":            "Std",
+	"aten::std":                       "StdAll",
+	"aten::var_mean.correction":       "VarMean",
+	"aten::var_mean":                  "VarMeanAll",
+	"aten::std_mean.correction":       "StdMean",
+	"aten::std_mean":                  "StdMeanAll",
+	"aten::squeeze":                   "SqueezeAll",
+	"aten::fill.Tensor":               "FillTensor",
+	"aten::fill_.Tensor":              "FillTensor_",
+	"aten::norm.ScalarOpt_dim":        "Norm",
+	"aten::norm.Scalar":               "NormAll",
+	"aten::count_nonzero.dim_IntList": "CountNonzeroDims",
+	"aten::scatter.reduce":            "ScatterMode",
+	"aten::scatter.value_reduce":      "ScatterValueMode",
+	"aten::zeros":                     "ZerosOf",
+	"aten::ones":                      "OnesOf",
 }
 
 func main() {

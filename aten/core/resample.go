@@ -1,0 +1,156 @@
+package core
+
+import (
+	"github.com/goaten/goaten/tensor"
+)
+
+// Resampling ops: upsample_nearest2d, upsample_bilinear2d and grid_sampler_2d,
+// checked as PyTorch 1.13 does (UpSample.cpp/.h, GridSamplerUtils.h).
+
+// Resample2d is the geometry of a 2-d upsampling call.
+type Resample2d struct {
+	N, C, InH, InW, OutH, OutW int
+	// ScaleH and ScaleW are the scale factors passed by the caller, 0 when
+	// output_size was given instead.
+	ScaleH, ScaleW float64
+	// ChannelsLast reports whether the input is channels-last contiguous,
+	// which selects PyTorch's channels-last kernel (with its own rounding).
+	ChannelsLast bool
+}
+
+// resampleChannelsLast reports whether a 4-d tensor's strides are
+// row-major in (N, H, W, C) order, ignoring size-1 dims
+// (is_contiguous(memory_format=torch.channels_last)).
+func resampleChannelsLast(sizes, strides []int) bool {
+	if len(sizes) != 4 {
+		return false
+	}
+	expected := 1
+	for _, d := range [4]int{1, 3, 2, 0} {
+		if sizes[d] != 1 {
+			if strides[d] != expected {
+				return false
+			}
+			expected *= sizes[d]
+		}
+	}
+	return true
+}
+
+// upsampleOutputSize is upsample's compute_output_size: the spatial output
+// sizes from exactly one of output_size and scale_factors.
+func upsampleOutputSize(in []int, osize []int, scales []float64, haveOsize, haveScales bool) []int {
+	spatial := len(in) - 2
+	switch {
+	case haveOsize:
+		tensor.Check(!haveScales, "Must specify exactly one of output_size and scale_factors")
+		tensor.Check(len(osize) == spatial,
+			"Expected static_cast<int64_t>(output_size->size()) == spatial_dimensions to be true, but got false.  (Could this error message be improved?  If so, please report an enhancement request to PyTorch.)")
+		return osize
+	case haveScales:
+		tensor.Check(len(scales) == spatial,
+			"Expected static_cast<int64_t>(scale_factors->size()) == spatial_dimensions to be true, but got false.  (Could this error message be improved?  If so, please report an enhancement request to PyTorch.)")
+		out := make([]int, spatial)
+		for i := range out {
+			out[i] = int(float64(in[i+2]) * scales[i])
+		}
+		return out
+	}
+	tensor.Panicf("Must specify exactly one of output_size and scale_factors")
+	return nil
+}
+
+// UpsampleGeometry validates an upsample_*2d.vec call and returns its geometry.
+func UpsampleGeometry(op *tensor.Op, args []any) Resample2d {
+	x := T(args, 0)
+	scaleArg := args[len(args)-1]
+	scales, _ := scaleArg.([]float64)
+	osize, _ := args[1].([]int)
+	out := upsampleOutputSize(x.Sizes(), osize, scales, args[1] != nil, scaleArg != nil)
+	if scaleArg != nil && len(scales) < 2 {
+		// get_scale_value reads scale_factors[0] and [1] unchecked.
+		tensor.Panicf("ArrayRef: invalid index Index = %d; Length = %d", len(scales), len(scales))
+	}
+	tensor.Check(len(out) == 2, "It is expected output_size equals to 2, but got size %d", len(out))
+	tensor.Check(x.Dim() == 4, "It is expected input_size equals to 4, but got size %d", x.Dim())
+	s := x.Sizes()
+	r := Resample2d{N: s[0], C: s[1], InH: s[2], InW: s[3], OutH: out[0], OutW: out[1]}
+	tensor.Check(r.InH > 0 && r.InW > 0 && r.OutH > 0 && r.OutW > 0,
+		"Input and output sizes should be greater than 0, but got input (H: %d, W: %d) output (H: %d, W: %d)",
+		r.InH, r.InW, r.OutH, r.OutW)
+	tensor.Check(x.Numel() != 0 || tensor.Numel(s[1:]) != 0,
+		"Non-empty 4D data tensor expected but got a tensor with sizes %s", tensor.ShapeString(s))
+	if scaleArg != nil {
+		r.ScaleH, r.ScaleW = scales[0], scales[1]
+	}
+	r.ChannelsLast = resampleChannelsLast(s, x.Strides())
+	return r
+}
+
+func upsampleNearest2dMeta(op *tensor.Op, args []any) any {
+	x := T(args, 0)
+	r := UpsampleGeometry(op, args)
+	name := "compute_indices_weights_nearest"
+	if r.ChannelsLast {
+		name = "upsample_nearest2d_channels_last"
+	}
+	poolCheckDType(name, x.DType(), tensor.Float32, tensor.Float64, tensor.BFloat16, tensor.Uint8)
+	return Contig(op, args, x.DType(), r.N, r.C, r.OutH, r.OutW)
+}
+
+func upsampleBilinear2dMeta(op *tensor.Op, args []any) any {
+	x := T(args, 0)
+	r := UpsampleGeometry(op, args)
+	name := "compute_indices_weights_linear"
+	if r.ChannelsLast {
+		name = "upsample_bilinear2d_channels_last"
+	}
+	poolCheckDType(name, x.DType(), tensor.Float32, tensor.Float64, tensor.BFloat16)
+	return Contig(op, args, x.DType(), r.N, r.C, r.OutH, r.OutW)
+}
+
+// Grid sampler modes (GridSamplerInterpolation, GridSamplerPadding).
+const (
+	GridBilinear = 0
+	GridNearest  = 1
+	GridBicubic  = 2
+
+	GridPadZeros      = 0
+	GridPadBorder     = 1
+	GridPadReflection = 2
+)
+
+func gridSampler2dMeta(op *tensor.Op, args []any) any {
+	x, grid := T(args, 0), T(args, 1)
+	mode, pad := args[2].(int), args[3].(int)
+	if x.Dim() == 0 || grid.Dim() == 0 {
+		tensor.IndexPanicf("Dimension specified as 0 but tensor has no dimensions")
+	}
+	tensor.Check(x.Size(0) == grid.Size(0),
+		"grid_sampler(): expected grid and input to have same batch size, but got input with sizes %s and grid with sizes %s",
+		tensor.ShapeString(x.Sizes()), tensor.ShapeString(grid.Sizes()))
+	tensor.Check(grid.Size(-1) == x.Dim()-2,
+		"grid_sampler(): expected grid to have size %d in last dimension, but got grid with sizes %s",
+		x.Dim()-2, tensor.ShapeString(grid.Sizes()))
+	for i := 2; i < x.Dim(); i++ {
+		tensor.Check(x.Size(i) > 0,
+			"grid_sampler(): expected input to have non-empty spatial dimensions, but input has sizes %s with dimension %d being empty",
+			tensor.ShapeString(x.Sizes()), i)
+	}
+	tensor.Check(x.Dim() == 4 && x.Dim() == grid.Dim(),
+		"grid_sampler(): expected 4D input and grid with same number of dimensions, but got input with sizes %s and grid with sizes %s",
+		tensor.ShapeString(x.Sizes()), tensor.ShapeString(grid.Sizes()))
+	d := x.DType()
+	tensor.Check(d == tensor.Float32 || d == tensor.Float64, "grid_sampler_2d_cpu not implemented for %s", CTypeName(d))
+	poolCheckScalarType(grid, d)
+	// PyTorch leaves the output uninitialised for an unknown mode; refuse instead.
+	tensor.Check(mode >= GridBilinear && mode <= GridBicubic, "grid_sampler(): unknown interpolation mode %d (expected 0, 1 or 2)", mode)
+	tensor.Check(pad >= GridPadZeros && pad <= GridPadReflection, "grid_sampler(): unknown padding mode %d (expected 0, 1 or 2)", pad)
+	return Contig(op, args, d, x.Size(0), x.Size(1), grid.Size(1), grid.Size(2))
+}
+
+func init() {
+	def("aten::upsample_nearest2d.vec", upsampleNearest2dMeta)
+	def("aten::upsample_bilinear2d.vec", upsampleBilinear2dMeta)
+	def("aten::grid_sampler_2d.default", gridSampler2dMeta)
+}

@@ -1,0 +1,426 @@
+package decomp
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/goaten/goaten/aten/core"
+	"github.com/goaten/goaten/tensor"
+)
+
+// Loss functions. Reductions: 0 none, 1 mean, 2 sum (at::Reduction).
+
+func init() {
+	def("aten::cross_entropy_loss", crossEntropy)
+	def("aten::nll_loss", nllLoss)
+	def("aten::nll_loss_nd", nllLossND)
+	def("aten::nll_loss2d", nllLoss2d)
+	def("aten::nll_loss_forward", nllLossForward)
+	def("aten::nll_loss2d_forward", nllLoss2dForward)
+	def("aten::nll_loss_backward", nllLossBackward)
+	def("aten::mse_loss", checked(kernelDTypes("mse_cpu", floatsOnly), mseLoss))
+	def("aten::mse_loss_backward", mseLossBackward)
+	def("aten::l1_loss", l1Loss)
+	def("aten::smooth_l1_loss", checked(kernelDTypes("smooth_l1_cpu", floatsBF), smoothL1Loss))
+	def("aten::huber_loss", checked(kernelDTypes("huber_cpu", floatsBF), huberLoss))
+	def("aten::binary_cross_entropy", checked(kernelDTypes("binary_cross_entropy", floatsOnly), binaryCrossEntropy))
+	def("aten::binary_cross_entropy_with_logits", bceWithLogits)
+	def("aten::kl_div", klDiv)
+	def("aten::soft_margin_loss", softMarginLoss)
+	def("aten::margin_ranking_loss", marginRankingLoss)
+	def("aten::hinge_embedding_loss", hingeEmbeddingLoss)
+	def("aten::cosine_embedding_loss", cosineEmbeddingLoss)
+	def("aten::poisson_nll_loss", poissonNLLLoss)
+	def("aten::triplet_margin_loss", tripletMarginLoss)
+}
+
+func checkReduction(r int, what string) {
+	tensor.Check(r >= 0 && r <= 2, "Invalid reduction type encountered in %s: %d", what, r)
+}
+
+// classWeight views a per-class weight to broadcast along the class dim.
+func classWeight(w *T, rank, classDim int) *T {
+	if rank <= 1 {
+		return w
+	}
+	shape := ones(rank)
+	shape[classDim] = w.Size(0)
+	return w.View(shape)
+}
+
+func crossEntropy(op *tensor.Op, a []any) any {
+	x, t, w := ten(a, 0), ten(a, 1), ten(a, 2)
+	red, ignore, smooth := a[3].(int), a[4].(int), a[5].(float64)
+	classDim := 1
+	if x.Dim() == 1 {
+		classDim = 0
+	}
+	switch {
+	case equalInts(x.Sizes(), t.Sizes()):
+		tensor.Check(t.DType().IsFloat(), "Expected floating point type for target with class probabilities, got %s", core.CTypeName(t.DType()))
+		tensor.Check(ignore < 0, "ignore_index is not supported for floating point target")
+		return crossEntropyProbs(x, t, w, red, smooth, classDim)
+	case smooth > 0:
+		tensor.Check(smooth <= 1, "label_smoothing must be between 0.0 and 1.0. Got: %v", smooth)
+		return crossEntropySmoothed(x, t, w, red, ignore, smooth, classDim)
+	}
+	return call("aten::nll_loss_nd", x.LogSoftmax(classDim, x.DType()), t, w, red, ignore)
+}
+
+// crossEntropyProbs is -(log_softmax(x) * target [* weight]) summed over
+// classes, with the target mixed toward uniform by label smoothing.
+func crossEntropyProbs(x, t, w *T, red int, smooth float64, classDim int) *T {
+	n := x.Size(classDim)
+	tensor.Check(w == nil || (w.Dim() == 1 && w.Numel() == n), "cross_entropy: weight tensor should be defined either for all %d classes or no classes but got weight tensor of shape: %s", n, shapeOf(w))
+	in := x.LogSoftmax(classDim, x.DType())
+	if smooth > 0 {
+		tensor.Check(smooth <= 1, "label_smoothing must be between 0.0 and 1.0. Got: %v", smooth)
+		t = t.MulScalar(1-smooth).AddScalar(smooth/float64(n), 1)
+	}
+	p := in.Mul(t)
+	if w != nil {
+		p = p.Mul(classWeight(w, in.Dim(), classDim))
+	}
+	switch red {
+	case reduceMean:
+		if in.Numel() == 0 {
+			return sumAll(p).Neg().Fill(math.NaN())
+		}
+		return sumAll(p).Neg().DivScalar(in.Numel() / n)
+	case reduceSum:
+		return sumAll(p).Neg()
+	case reduceNone:
+		return p.Sum([]int{classDim}, false).Neg()
+	}
+	tensor.Panicf("Invalid reduction type encountered in cross_entropy: %d", red)
+	return nil
+}
+
+// crossEntropySmoothed mixes the NLL loss with the loss against a uniform
+// target: (1-eps)*nll + eps/C * (-sum of log-probabilities), ignored
+// targets contributing nothing.
+func crossEntropySmoothed(x, t, w *T, red, ignore int, smooth float64, classDim int) *T {
+	in := x.LogSoftmax(classDim, x.DType())
+	nll := call("aten::nll_loss_nd", in, t, w, red, ignore)
+	n := in.Size(classDim)
+	ignored := t.EqScalar(ignore)
+	var sm *T
+	if w != nil {
+		sm = in.Mul(classWeight(w, in.Dim(), classDim)).Sum([]int{classDim}, false).Neg()
+	} else {
+		sm = in.Sum([]int{classDim}, false).Neg()
+	}
+	sm = tensor.Where(ignored, zero0(sm), sm)
+	var ret *T
+	switch red {
+	case reduceMean:
+		if w != nil {
+			safe := tensor.Where(ignored, zero0(t), t)
+			tw := reshape(w.Gather(0, reshape(safe, []int{-1})), t.Shape())
+			ret = sumAll(sm).Div(sumAll(tensor.Where(ignored, zero0(tw), tw)))
+		} else {
+			ret = sumAll(sm).Div(ignored.LogicalNot().Sum(nil, false))
+		}
+	case reduceSum:
+		ret = sumAll(sm)
+	case reduceNone:
+		ret = sm
+	default:
+		tensor.Panicf("Invalid reduction type encountered in cross_entropy: %d", red)
+	}
+	return nll.MulScalar(1 - smooth).Add(ret.MulScalar(smooth / float64(n)))
+}
+
+func nllLoss(op *tensor.Op, a []any) any {
+	return tensor.Call("aten::nll_loss_forward", a...).([]*T)[0]
+}
+
+func nllLoss2d(op *tensor.Op, a []any) any {
+	return tensor.Call("aten::nll_loss2d_forward", a...).([]*T)[0]
+}
+
+// nllLossND dispatches on rank: 1-2 d to nll_loss, 4-d to nll_loss2d, other
+// ranks reshaped to (N, C, 1, -1) for nll_loss2d.
+func nllLossND(op *tensor.Op, a []any) any {
+	x, t, w, red, ignore := ten(a, 0), ten(a, 1), ten(a, 2), a[3].(int), a[4].(int)
+	if x.Dim() < 1 {
+		panic(&tensor.Error{Kind: tensor.ValueError, Msg: fmt.Sprintf("Expected 1 or more dimensions (got %d)", x.Dim())})
+	}
+	if x.Dim() != 1 && (t.Dim() == 0 || x.Size(0) != t.Size(0)) {
+		panic(&tensor.Error{Kind: tensor.ValueError, Msg: fmt.Sprintf("Expected input batch_size (%d) to match target batch_size (%d).", x.Size(0), sizeOr0(t))})
+	}
+	switch x.Dim() {
+	case 1, 2:
+		return call("aten::nll_loss", x, t, w, red, ignore)
+	case 4:
+		return call("aten::nll_loss2d", x, t, w, red, ignore)
+	}
+	n, c := x.Size(0), x.Size(1)
+	outSize := append([]int{n}, x.Sizes()[2:]...)
+	tensor.Check(equalInts(t.Sizes()[1:], x.Sizes()[2:]), "Expected target size %s, got %s", tensor.ShapeString(outSize), tensor.ShapeString(t.Sizes()))
+	if x.Numel() > 0 {
+		x = reshape(x, []int{n, c, 1, -1})
+	} else {
+		x = reshape(x, []int{n, c, 0, 0})
+	}
+	if t.Numel() > 0 {
+		t = reshape(t, []int{n, 1, -1})
+	} else {
+		t = reshape(t, []int{n, 0, 0})
+	}
+	out := call("aten::nll_loss2d", x, t, w, red, ignore)
+	if red == reduceNone {
+		return reshape(out, outSize)
+	}
+	return out
+}
+
+func sizeOr0(t *T) int {
+	if t.Dim() == 0 {
+		return 0
+	}
+	return t.Size(0)
+}
+
+// nllForward is -x[target] [* weight[target]] along classDim, zero where
+// target == ignore_index, with the reduction over the result and the total
+// weight of the counted targets.
+func nllForward(x, t, w *T, red, ignore, classDim int) []*T {
+	keep := t.NeScalar(ignore)
+	safe := tensor.Where(keep, t, zero0(t)).Unsqueeze(classDim)
+	xw := x
+	if w != nil {
+		xw = x.Mul(classWeight(w, x.Dim(), classDim))
+	}
+	res := xw.Gather(classDim, safe).Squeeze(classDim).Neg()
+	res = tensor.Where(keep, res, zero0(res))
+	if red == reduceNone && x.Dim() > 1 {
+		return []*T{res, scalarLike(x, 0, x.DType())}
+	}
+	var total *T
+	if w != nil {
+		wx := classWeight(w, x.Dim(), classDim).Expand(x.Shape())
+		ws := wx.Gather(classDim, safe).Squeeze(classDim)
+		total = sumAll(tensor.Where(keep, ws, zero0(ws)))
+	} else {
+		total = sumDType(keep, nil, false, x.DType())
+	}
+	switch red {
+	case reduceSum:
+		res = sumAll(res)
+	case reduceMean:
+		res = sumAll(res).Div(total)
+	}
+	return []*T{res, total}
+}
+
+func nllLossForward(op *tensor.Op, a []any) any {
+	x, t, w, red, ignore := ten(a, 0), ten(a, 1), ten(a, 2), a[3].(int), a[4].(int)
+	tensor.Check(x.Dim() > 0 && x.Dim() <= 2, "input tensor should be 1D or 2D")
+	tensor.Check(t.Dim() <= 1, "0D or 1D target tensor expected, multi-target not supported")
+	noBatch := x.Dim() == 1 && t.Dim() == 0
+	tensor.Check(noBatch || (t.Dim() == 1 && x.Size(0) == t.Size(0)), "size mismatch (got input: %s, target: %s)", tensor.ShapeString(x.Sizes()), tensor.ShapeString(t.Sizes()))
+	n := x.Size(-1)
+	tensor.Check(w == nil || (w.Dim() == 1 && w.Numel() == n), "weight tensor should be defined either for all %d classes or no classes but got weight tensor of shape: %s", n, shapeOf(w))
+	checkReduction(red, "nll_loss")
+	classDim := 1
+	if x.Dim() < 2 {
+		classDim = 0
+	}
+	return nllForward(x, t, w, red, ignore, classDim)
+}
+
+func nllLoss2dForward(op *tensor.Op, a []any) any {
+	x, t, w, red, ignore := ten(a, 0), ten(a, 1), ten(a, 2), a[3].(int), a[4].(int)
+	tensor.Check(t.Dim() == 3, "only batches of spatial targets supported (3D tensors) but got targets of dimension: %d", t.Dim())
+	tensor.Check(x.Dim() == 4, "only batches of spatial inputs supported (4D tensors), but got input of dimension: %d", x.Dim())
+	n := x.Size(1)
+	tensor.Check(w == nil || w.Numel() == n, "weight tensor should be defined either for all %d classes or no classes but got weight tensor of shape: %s", n, shapeOf(w))
+	s, ts := x.Sizes(), t.Sizes()
+	tensor.Check(s[0] == ts[0] && s[2] == ts[1] && s[3] == ts[2], "size mismatch (got input: %s , target: %s", tensor.ShapeString(s), tensor.ShapeString(ts))
+	checkReduction(red, "nll_loss2d")
+	return nllForward(x, t, w, red, ignore, 1)
+}
+
+// nllLossBackward scatters -grad (divided by the total weight for mean) to
+// the target classes.
+func nllLossBackward(op *tensor.Op, a []any) any {
+	g, x, t, w := ten(a, 0), ten(a, 1), ten(a, 2), ten(a, 3)
+	red, ignore, total := a[4].(int), a[5].(int), ten(a, 6)
+	classDim := 1
+	if x.Dim() < 2 {
+		classDim = 0
+	}
+	if red == reduceMean {
+		g = g.Div(total)
+	}
+	keep := t.NeScalar(ignore)
+	safe := tensor.Where(keep, t, zero0(t)).Unsqueeze(classDim)
+	gi := fullOn(x, x.Shape(), 0, x.DType()).ScatterValue(classDim, safe, -1.0)
+	if gi.Dim() > g.Dim() && g.Dim() > 0 {
+		g = g.Unsqueeze(classDim)
+	}
+	if w != nil {
+		g = g.Mul(classWeight(w, x.Dim(), classDim))
+	}
+	if keep.Dim() > 0 && x.Dim() > 1 {
+		keep = keep.Unsqueeze(classDim)
+	}
+	g = tensor.Where(keep, g, zero0(g))
+	return gi.Mul(g)
+}
+
+func mseLoss(op *tensor.Op, a []any) any {
+	d := ten(a, 0).Sub(ten(a, 1))
+	return applyReduction(d.Mul(d), a[2].(int))
+}
+
+func mseLossBackward(op *tensor.Op, a []any) any {
+	g, x, t, red := ten(a, 0), ten(a, 1), ten(a, 2), a[3].(int)
+	norm := 2.0
+	if red == reduceMean {
+		norm = 2.0 / float64(x.Numel())
+	}
+	return x.Sub(t).MulScalar(norm).Mul(g)
+}
+
+func l1Loss(op *tensor.Op, a []any) any {
+	return applyReduction(ten(a, 0).Sub(ten(a, 1)).Abs(), a[2].(int))
+}
+
+// smoothL1Loss is 0.5 z^2 / beta below beta, z - beta/2 above, z = |x - y|.
+func smoothL1Loss(op *tensor.Op, a []any) any {
+	x, y, red, beta := ten(a, 0), ten(a, 1), a[2].(int), a[3].(float64)
+	tensor.Check(beta >= 0, "smooth_l1_loss does not support negative values for beta.")
+	if beta == 0 {
+		return call("aten::l1_loss", x, y, red)
+	}
+	z := x.Sub(y).Abs()
+	b := opmathScalar(beta, z.DType())
+	loss := tensor.Where(z.LtScalar(b), z.MulScalar(0.5).Mul(z).DivScalar(b), z.SubScalar(0.5*b, 1))
+	return applyReduction(loss, red)
+}
+
+// huberLoss is 0.5 z^2 below delta, delta (z - delta/2) above.
+func huberLoss(op *tensor.Op, a []any) any {
+	x, y, red, delta := ten(a, 0), ten(a, 1), a[2].(int), a[3].(float64)
+	tensor.Check(delta > 0, "huber_loss does not support non-positive values for delta.")
+	z := x.Sub(y).Abs()
+	dl := opmathScalar(delta, z.DType())
+	loss := tensor.Where(z.LtScalar(dl), z.MulScalar(0.5).Mul(z), z.SubScalar(0.5*dl, 1).MulScalar(dl))
+	return applyReduction(loss, red)
+}
+
+// binaryCrossEntropy is (t - 1) max(log(1 - x), -100) - t max(log(x), -100).
+func binaryCrossEntropy(op *tensor.Op, a []any) any {
+	x, t, w, red := ten(a, 0), ten(a, 1), ten(a, 2), a[3].(int)
+	tensor.Check(equalInts(x.Sizes(), t.Sizes()), "Using a target size (%s) that is different to the input size (%s) is deprecated. Please ensure they have the same size.", tensor.ShapeString(t.Sizes()), tensor.ShapeString(x.Sizes()))
+	lo := x.Neg().Log1p().Clamp(-100, nil)
+	hi := x.Log().Clamp(-100, nil)
+	loss := t.SubScalar(1, 1).Mul(lo).Sub(t.Mul(hi))
+	if w != nil {
+		loss = loss.Mul(w)
+	}
+	return applyReduction(loss, red)
+}
+
+// bceWithLogits is (1 - t) x + lw (log(exp(-m) + exp(-x - m)) + m) with
+// m = max(-x, 0) and lw = 1 + (pos_weight - 1) t (1 without pos_weight).
+func bceWithLogits(op *tensor.Op, a []any) any {
+	x, t, w, pw, red := ten(a, 0), ten(a, 1), ten(a, 2), ten(a, 3), a[4].(int)
+	tensor.Check(equalInts(x.Sizes(), t.Sizes()), "Target size (%s) must be the same as input size (%s)", tensor.ShapeString(t.Sizes()), tensor.ShapeString(x.Sizes()))
+	m := x.Neg().Clamp(0, nil)
+	lse := m.Neg().Exp().Add(x.Neg().Sub(m).Exp()).Log().Add(m)
+	var loss *T
+	if pw != nil {
+		lw := pw.SubScalar(1, 1).Mul(t).AddScalar(1, 1)
+		loss = rsub(1, t).Mul(x).Add(lw.Mul(lse))
+	} else {
+		loss = rsub(1, t).Mul(x).Add(m).Add(m.Neg().Exp().Add(x.Neg().Sub(m).Exp()).Log())
+	}
+	if w != nil {
+		loss = loss.Mul(w)
+	}
+	return applyReduction(loss, red)
+}
+
+func klDiv(op *tensor.Op, a []any) any {
+	x, t, red, logTarget := ten(a, 0), ten(a, 1), a[2].(int), a[3].(bool)
+	tensor.Check(x.DType().IsFloat() && t.DType().IsFloat(), "kl_div: Integral inputs not supported.")
+	var out *T
+	if logTarget {
+		out = t.Exp().Mul(t.Sub(x))
+	} else {
+		out = call("aten::xlogy.Tensor", t, t).Sub(t.Mul(x))
+	}
+	return applyReduction(out, red)
+}
+
+func softMarginLoss(op *tensor.Op, a []any) any {
+	x, t := ten(a, 0), ten(a, 1)
+	return applyReduction(x.Neg().Mul(t).Exp().Log1p(), a[2].(int))
+}
+
+func marginRankingLoss(op *tensor.Op, a []any) any {
+	x1, x2, t, margin := ten(a, 0), ten(a, 1), ten(a, 2), a[3].(float64)
+	out := t.Neg().Mul(x1.Sub(x2)).AddScalar(margin, 1).Clamp(0, nil)
+	return applyReduction(out, a[4].(int))
+}
+
+func hingeEmbeddingLoss(op *tensor.Op, a []any) any {
+	x, t, margin := ten(a, 0), ten(a, 1), a[2].(float64)
+	zeros := fullOn(x, x.Shape(), 0, x.DType())
+	outMargin := tensor.Where(t.NeScalar(1), rsub(margin, x).Clamp(0, nil), zeros)
+	outSelf := tensor.Where(t.NeScalar(-1), x, zeros)
+	return applyReduction(outMargin.Add(outSelf), a[3].(int))
+}
+
+func cosineEmbeddingLoss(op *tensor.Op, a []any) any {
+	x1, x2, t, margin := ten(a, 0), ten(a, 1), ten(a, 2), a[3].(float64)
+	td := t.Dim()
+	tensor.Check(td == 1 || td == 0, "0D or 1D target tensor expected, multi-target not supported")
+	if td == 1 {
+		tensor.Check(x1.Dim() == 2 && x2.Dim() == 2, "1D target tensor expects 2D input tensors, but found inputs with sizes %s and %s.", tensor.ShapeString(x1.Sizes()), tensor.ShapeString(x2.Sizes()))
+	} else {
+		tensor.Check(x1.Dim() == 1 && x2.Dim() == 1, "0D target tensor expects 1D input tensors, but found inputs with sizes %s and %s.", tensor.ShapeString(x1.Sizes()), tensor.ShapeString(x2.Sizes()))
+	}
+	const eps = 1e-12
+	prodSum := x1.Mul(x2).Sum([]int{td}, false)
+	m1 := x1.Mul(x1).Sum([]int{td}, false).AddScalar(eps, 1)
+	m2 := x2.Mul(x2).Sum([]int{td}, false).AddScalar(eps, 1)
+	cos := prodSum.Div(m1.Mul(m2).Sqrt())
+	zeros := fullOn(cos, cos.Shape(), 0, cos.DType())
+	pos := rsub(1, cos)
+	neg := cos.SubScalar(margin, 1).Clamp(0, nil)
+	out := tensor.Where(t.EqScalar(1), pos, zeros).Add(tensor.Where(t.EqScalar(-1), neg, zeros))
+	return applyReduction(out, a[4].(int))
+}
+
+func poissonNLLLoss(op *tensor.Op, a []any) any {
+	x, t, logInput, full, eps, red := ten(a, 0), ten(a, 1), a[2].(bool), a[3].(bool), a[4].(float64), a[5].(int)
+	var loss *T
+	if logInput {
+		loss = x.Exp().Sub(t.Mul(x))
+	} else {
+		loss = x.Sub(t.Mul(x.AddScalar(eps, 1).Log()))
+	}
+	if full {
+		st := t.Mul(t.Log()).Sub(t).Add(t.MulScalar(2 * math.Pi).Log().MulScalar(0.5))
+		loss = loss.Add(tensor.Where(t.LeScalar(1), zero0(st), st))
+	}
+	return applyReduction(loss, red)
+}
+
+func tripletMarginLoss(op *tensor.Op, a []any) any {
+	an, po, ne := ten(a, 0), ten(a, 1), ten(a, 2)
+	margin, p, eps, swap, red := a[3].(float64), a[4].(float64), a[5].(float64), a[6].(bool), a[7].(int)
+	tensor.Check(an.Dim() == po.Dim() && po.Dim() == ne.Dim(), "The anchor, positive, and negative tensors are expected to have the same number of dimensions, but got: anchor %dD, positive %dD, and negative %dD inputs", an.Dim(), po.Dim(), ne.Dim())
+	dist := func(x, y *T) *T {
+		return call("aten::pairwise_distance", x, y, p, eps, false)
+	}
+	dp, dn := dist(an, po), dist(an, ne)
+	if swap {
+		dn = dn.Minimum(dist(po, ne))
+	}
+	return applyReduction(dp.Sub(dn).AddScalar(margin, 1).Clamp(0, nil), red)
+}

@@ -1,0 +1,287 @@
+package decomp
+
+import (
+	"math"
+
+	"github.com/goaten/goaten/tensor"
+)
+
+// Layers over the core convolution, pooling, padding and embedding-bag ops,
+// and attention.
+
+func init() {
+	def("aten::conv1d", convN(1, "conv1d"))
+	def("aten::conv2d", convN(2, "conv2d"))
+	def("aten::conv3d", convN(3, "conv3d"))
+	def("aten::conv1d.padding", convPaddingMode(1, "conv1d"))
+	def("aten::conv2d.padding", convPaddingMode(2, "conv2d"))
+	def("aten::conv3d.padding", convPaddingMode(3, "conv3d"))
+	def("aten::conv_transpose1d", convTransposeN(1, "conv_transpose1d"))
+	def("aten::conv_transpose2d.input", convTransposeN(2, "conv_transpose2d"))
+	def("aten::conv_transpose3d.input", convTransposeN(3, "conv_transpose3d"))
+	def("aten::max_pool1d", maxPool1d)
+	def("aten::max_pool2d", maxPool2d)
+	def("aten::max_pool3d", maxPool3d)
+	def("aten::adaptive_avg_pool2d", adaptiveAvgPool(2))
+	def("aten::adaptive_avg_pool3d", adaptiveAvgPool(3))
+	def("aten::pad", pad)
+	def("aten::_scaled_dot_product_attention", sdpa113)
+	def("aten::_scaled_dot_product_attention_math", sdpa113)
+	def("aten::scaled_dot_product_attention", sdpa)
+	def("aten::embedding_bag", embeddingBag)
+	def("aten::embedding_bag.padding_idx", embeddingBagPadding)
+	def("aten::_embedding_bag_forward_only", embeddingBagForward)
+}
+
+// batchify adds the batch dim to an unbatched input of a conv layer.
+func batchify(x *T, spatial int, name string) (*T, bool) {
+	batched := x.Dim() == spatial+2
+	tensor.Check(x.Dim() == spatial+1 || batched, "Expected %dD (unbatched) or %dD (batched) input to %s, but got input of size: %s",
+		spatial+1, spatial+2, name, tensor.ShapeString(x.Sizes()))
+	if batched {
+		return x, true
+	}
+	return x.Unsqueeze(0), false
+}
+
+func unbatch(out *T, batched bool) *T {
+	if batched {
+		return out
+	}
+	return out.Squeeze(0)
+}
+
+func convN(n int, name string) tensor.Kernel {
+	return func(op *tensor.Op, a []any) any {
+		x, batched := batchify(ten(a, 0), n, name)
+		out := tensor.Convolution(x, ten(a, 1), ten(a, 2), a[3].([]int), a[4].([]int), a[5].([]int), false, make([]int, n), a[6].(int))
+		return unbatch(out, batched)
+	}
+}
+
+// convPaddingMode handles padding="valid" (none) and "same": the output
+// keeps the input size; odd total padding puts the extra element on the
+// right with an explicit constant pad.
+func convPaddingMode(n int, name string) tensor.Kernel {
+	return func(op *tensor.Op, a []any) any {
+		x, batched := batchify(ten(a, 0), n, name)
+		w, b, stride, mode, dil, groups := ten(a, 1), ten(a, 2), a[3].([]int), a[4].(string), a[5].([]int), a[6].(int)
+		padding := make([]int, n)
+		switch mode {
+		case "valid":
+		case "same":
+			for _, s := range stride {
+				tensor.Check(s == 1, "padding='same' is not supported for strided convolutions")
+			}
+			tensor.Check(w.Dim() == n+2, "weight should have at least three dimensions")
+			extra := make([]int, 2*n)
+			asym := false
+			for i := 0; i < n; i++ {
+				d := dil[min(i, len(dil)-1)]
+				total := d * (w.Size(i+2) - 1)
+				left := total / 2
+				padding[i] = left
+				if right := total - left; right != left {
+					asym = true
+					extra[2*(n-1-i)+1] = right - left
+				}
+			}
+			if asym {
+				x = x.ConstantPadNd(extra, 0)
+			}
+		default:
+			tensor.Panicf("Invalid padding string: '%s'", mode)
+		}
+		out := tensor.Convolution(x, w, b, stride, padding, dil, false, make([]int, n), groups)
+		return unbatch(out, batched)
+	}
+}
+
+func convTransposeN(n int, name string) tensor.Kernel {
+	return func(op *tensor.Op, a []any) any {
+		x, batched := batchify(ten(a, 0), n, name)
+		out := tensor.Convolution(x, ten(a, 1), ten(a, 2), a[3].([]int), a[4].([]int), a[7].([]int), true, a[5].([]int), a[6].(int))
+		return unbatch(out, batched)
+	}
+}
+
+func maxPool1d(op *tensor.Op, a []any) any {
+	x := ten(a, 0)
+	tensor.Check(x.Dim() == 2 || x.Dim() == 3, "max_pool1d() Expected 2D or 3D input tensor, but got %s", tensor.ShapeString(x.Sizes()))
+	k, s, p, d, ceil := a[1].([]int), a[2].([]int), a[3].([]int), a[4].([]int), a[5].(bool)
+	if len(s) == 0 {
+		s = k
+	}
+	out, _ := x.Unsqueeze(-2).MaxPool2dWithIndices([]int{1, k[0]}, []int{1, s[0]}, []int{0, p[0]}, []int{1, d[0]}, ceil)
+	return out.Squeeze(-2)
+}
+
+func maxPool2d(op *tensor.Op, a []any) any {
+	out, _ := ten(a, 0).MaxPool2dWithIndices(a[1].([]int), a[2].([]int), a[3].([]int), a[4].([]int), a[5].(bool))
+	return out
+}
+
+func maxPool3d(op *tensor.Op, a []any) any {
+	out, _ := ten(a, 0).MaxPool3dWithIndices(a[1].([]int), a[2].([]int), a[3].([]int), a[4].([]int), a[5].(bool))
+	return out
+}
+
+// adaptiveAvgPool is a mean over the spatial dims for a 1x1(x1) output,
+// else the core adaptive pooling.
+func adaptiveAvgPool(n int) tensor.Kernel {
+	return func(op *tensor.Op, a []any) any {
+		x, size := ten(a, 0), a[1].([]int)
+		name := "adaptive_avg_pool2d"
+		if n == 3 {
+			name = "adaptive_avg_pool3d"
+		}
+		tensor.Check(len(size) == n, "%s: output_size must be %d", name, n)
+		all1 := true
+		for _, s := range size {
+			tensor.Check(s >= 0, "%s: elements of output_size must be greater than or equal to 0 but received %s", name, tensor.ShapeString(size))
+			all1 = all1 && s == 1
+		}
+		if all1 && x.Dim() >= n {
+			dims := make([]int, n)
+			for i := range dims {
+				dims[i] = -1 - i
+			}
+			return x.MeanDim(dims, true)
+		}
+		return call("aten::_"+name, x, size)
+	}
+}
+
+// pad is F.pad: constant_pad_nd, or the reflection, replication and
+// circular pads of the last 1 to 3 dims.
+func pad(op *tensor.Op, a []any) any {
+	x, p, mode := ten(a, 0), a[1].([]int), a[2].(string)
+	switch mode {
+	case "reflect", "constant", "replicate", "circular":
+	default:
+		panic(&tensor.Error{Kind: tensor.NotImplementedError, Msg: "Unrecognised padding mode " + mode})
+	}
+	r := x.Dim()
+	tensor.Check(len(p)%2 == 0, "Padding length must be divisible by 2")
+	tensor.Check(len(p) <= 2*r, "Padding length should be less than or equal to two times the input dimension but got padding length %d and input of dimension %d", len(p), r)
+	if mode == "constant" {
+		return x.ConstantPadNd(p, tensor.OptFloat(a[3], 0))
+	}
+	tensor.Check(a[3] == nil || a[3].(float64) == 0, "Padding mode \"%s\" doesn't take in value argument", mode)
+	k := len(p) / 2
+	if k >= 1 && k <= 3 && (r == k+1 || r == k+2) {
+		switch mode {
+		case "reflect":
+			return call("aten::reflection_pad"+itoa1(k)+"d", x, p)
+		case "replicate":
+			if k == 1 {
+				return x.Unsqueeze(-2).ReplicationPad2d([]int{p[0], p[1], 0, 0}).Squeeze(-2)
+			}
+			return call("aten::replication_pad"+itoa1(k)+"d", x, p)
+		case "circular":
+			return padCircular(x, p)
+		}
+	}
+	panic(&tensor.Error{Kind: tensor.NotImplementedError, Msg: "Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now"})
+}
+
+func itoa1(k int) string { return string(rune('0' + k)) }
+
+// padCircular wraps each padded dim around: crop negative pads, then
+// concatenate the tail before and the head after, dim by dim.
+func padCircular(x *T, p []int) *T {
+	n := x.Dim() - 2
+	tensor.Check(len(p)+4 == 2*x.Dim(), "Expected padding of length %d but got %d", 2*n, len(p))
+	for i := 0; i < n; i++ {
+		l, r := p[2*(n-i-1)], p[2*(n-i-1)+1]
+		s := x.Size(2 + i)
+		tensor.Check(l <= s && r <= s, "Padding value causes wrapping around more than once.")
+		tensor.Check(s+l+r >= 0, "Negative padding value is resulting in an empty dimension")
+	}
+	for i := 0; i < n; i++ {
+		d := 2 + i
+		l, r := p[2*(n-i-1)], p[2*(n-i-1)+1]
+		s := x.Size(d)
+		x = x.Slice(d, max(-l, 0), s-max(-r, 0), 1)
+	}
+	for i := 0; i < n; i++ {
+		d := 2 + i
+		l, r := p[2*(n-i-1)], p[2*(n-i-1)+1]
+		s := x.Size(d)
+		parts := []*T{}
+		if l > 0 {
+			parts = append(parts, x.Slice(d, s-l, s, 1))
+		}
+		parts = append(parts, x)
+		if r > 0 {
+			parts = append(parts, x.Slice(d, 0, r, 1))
+		}
+		x = tensor.Cat(parts, d)
+	}
+	return x
+}
+
+// attention is softmax(q k^T * scale + mask) v, with q and k each scaled
+// (by scaleQK) to sqrt(scale); a bool mask (or is_causal's lower triangle)
+// marks the positions that take part.
+func attention(q, k, v, mask *T, dropout float64, causal bool, scaleQK func(*T) *T) (*T, *T) {
+	if causal {
+		tensor.Check(mask == nil, "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
+		l, sz := q.Size(-2), k.Size(-2)
+		mask = triangle(fullOn(q, []int{l, sz}, true, tensor.Bool), 0, true)
+	}
+	if mask != nil && mask.DType() == tensor.Bool {
+		mask = tensor.Where(mask, scalarLike(q, 0, q.DType()), scalarLike(q, math.Inf(-1), q.DType()))
+	}
+	attn := matmul(scaleQK(q), scaleQK(mT(k)))
+	if mask != nil {
+		attn = attn.Add(mask)
+	}
+	attn = attn.Softmax(-1, nil)
+	if dropout > 0 {
+		attn = call("aten::dropout", attn, dropout, true)
+	}
+	return matmul(attn, v), attn
+}
+
+// sdpa113 is 1.13's math path: q and k divided by the fourth root of the
+// embedding size; it returns the attention weights too.
+func sdpa113(op *tensor.Op, a []any) any {
+	q := ten(a, 0)
+	f := math.Sqrt(math.Sqrt(float64(q.Size(-1))))
+	div := func(x *T) *T { return x.DivScalar(f) }
+	out, w := attention(q, ten(a, 1), ten(a, 2), ten(a, 3), a[4].(float64), a[6].(bool), div)
+	return []*T{out, w}
+}
+
+func sdpa(op *tensor.Op, a []any) any {
+	q := ten(a, 0)
+	s := math.Sqrt(tensor.OptFloat(a[6], 1/math.Sqrt(float64(q.Size(-1)))))
+	mul := func(x *T) *T { return x.MulScalar(s) }
+	out, _ := attention(q, ten(a, 1), ten(a, 2), ten(a, 3), a[4].(float64), a[5].(bool), mul)
+	return out
+}
+
+func embeddingBag(op *tensor.Op, a []any) any {
+	return tensor.Call("aten::_embedding_bag", append(append([]any{}, a...), -1)...)
+}
+
+func embeddingBagPadding(op *tensor.Op, a []any) any {
+	args := append([]any{}, a...)
+	if args[8] == nil {
+		args[8] = -1
+	}
+	return tensor.Call("aten::_embedding_bag", args...)
+}
+
+// embeddingBagForward is _embedding_bag without the backward's bookkeeping:
+// in sum mode with include_last_offset, bag_size and max_indices keep
+// offsets' length (PyTorch leaves them unfilled; they are zeros here).
+func embeddingBagForward(op *tensor.Op, a []any) any {
+	r := tensor.Call("aten::_embedding_bag", a...).([]*T)
+	if off := ten(a, 2); a[4].(int) == 0 && a[7].(bool) {
+		r[2] = fullOn(off, off.Shape(), 0, off.DType())
+		r[3] = fullOn(off, off.Shape(), 0, off.DType())
+	}
+	return r
+}

@@ -1,0 +1,344 @@
+package decomp
+
+import (
+	"math"
+
+	"github.com/goaten/goaten/aten/core"
+	"github.com/goaten/goaten/tensor"
+)
+
+// Elementwise composites: arithmetic with scalars, masks and selections.
+
+func init() {
+	def("aten::addcmul", checked(kernelDTypes("addcmul_cpu_out", realsBF), opmath(addcmul)))
+	def("aten::addcdiv", checked(addcdivCheck, opmath(addcdiv)))
+	def("aten::lerp.Scalar", checked(lerpCheck("lerp_kernel_scalar"), opmath(lerpScalar)))
+	def("aten::lerp.Tensor", checked(lerpCheck("lerp_kernel_tensor"), opmath(lerpTensor)))
+	def("aten::masked_fill.Scalar", maskedFillScalar)
+	def("aten::masked_fill.Tensor", maskedFillTensor)
+	def("aten::where.ScalarOther", whereScalarOther)
+	def("aten::where.ScalarSelf", whereScalarSelf)
+	def("aten::where.Scalar", whereScalar)
+	def("aten::fill.Tensor", fillTensor)
+	def("aten::floor_divide", floorDivide)
+	def("aten::floor_divide.Scalar", floorDivideScalar)
+	def("aten::rsub.Tensor", rsubTensor)
+	def("aten::rsub.Scalar", rsubScalar)
+	def("aten::bitwise_and.Scalar_Tensor", scalarFirst("aten::bitwise_and.Tensor"))
+	def("aten::bitwise_or.Scalar_Tensor", scalarFirst("aten::bitwise_or.Tensor"))
+	def("aten::bitwise_xor.Scalar_Tensor", scalarFirst("aten::bitwise_xor.Tensor"))
+	def("aten::remainder.Scalar_Tensor", scalarFirst("aten::remainder.Tensor"))
+	def("aten::clamp_min", clampMin)
+	def("aten::clamp_min.Tensor", clampMinTensor)
+	def("aten::clamp_max", clampMax)
+	def("aten::clamp_max.Tensor", clampMaxTensor)
+	def("aten::max.other", maxOther)
+	def("aten::min.other", minOther)
+	def("aten::round.decimals", checked(kernelDTypes("round_cpu", floatsBF), roundDecimals))
+	def("aten::square", square)
+	def("aten::frac", frac)
+	def("aten::deg2rad", deg2rad)
+	def("aten::rad2deg", rad2deg)
+	def("aten::sgn", sgn)
+	def("aten::heaviside", heaviside)
+	def("aten::isneginf", isneginf)
+	def("aten::isposinf", isposinf)
+	def("aten::nan_to_num", nanToNum)
+	def("aten::xlogy.Tensor", opmath(xlogy))
+	def("aten::logaddexp", checked(kernelDTypes("logaddexp_cpu", floatsBF), opmath(logaddexp)))
+	def("aten::logaddexp2", checked(kernelDTypes("logaddexp2_cpu", floatsBF), opmath(logaddexp2)))
+	def("aten::sinc", checked(kernelFloatDTypes("sinc_cpu", floatsBF), sinc))
+	def("aten::logit", checked(kernelFloatDTypes("logit_cpu", floatsBF), logit))
+	def("aten::type_as", typeAs)
+	def("aten::tril", tril)
+	def("aten::triu", triu)
+}
+
+// common casts the operands to their result type, as TensorIterator does
+// before computing, and returns it.
+func common(ts ...*T) ([]*T, tensor.DType) {
+	ops := make([]any, len(ts))
+	for i, t := range ts {
+		ops[i] = t
+	}
+	d := tensor.ResultType(ops...)
+	out := make([]*T, len(ts))
+	for i, t := range ts {
+		out[i] = t.To(d)
+	}
+	return out, d
+}
+
+// scaleBy multiplies by a Scalar parameter in x's dtype (an integer dtype
+// truncates a float parameter, as value.to<scalar_t>() does).
+func scaleBy(x *T, v tensor.Scalar) *T {
+	if v.IsBool() || (v.IsInt() && v.Int64() == 1) || (v.IsFloat() && v.Float64() == 1) {
+		return x
+	}
+	if !x.DType().IsFloat() {
+		v = tensor.Int(v.Int64())
+	}
+	return x.MulScalar(v)
+}
+
+func addcmul(op *tensor.Op, a []any) any {
+	ts, _ := common(ten(a, 0), ten(a, 1), ten(a, 2))
+	return ts[0].Add(scaleBy(ts[1], sc(a, 3)).Mul(ts[2]))
+}
+
+func addcdivCheck(a []any) {
+	t1, t2 := ten(a, 1), ten(a, 2)
+	if t1.DType().IsIntegral(true) && t2.DType().IsIntegral(true) {
+		tensor.Panicf("Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes.")
+	}
+	need("addcdiv_cpu_out", tensor.ResultType(ten(a, 0), t1, t2), realsBF)
+}
+
+func addcdiv(op *tensor.Op, a []any) any {
+	ts, _ := common(ten(a, 0), ten(a, 1), ten(a, 2))
+	return ts[0].Add(scaleBy(ts[1], sc(a, 3)).Div(ts[2]))
+}
+
+// lerpCheck follows lerp's meta function: one dtype for all operands.
+func lerpCheck(kernel string) func([]any) {
+	return func(a []any) {
+		x := ten(a, 0)
+		for i, what := range []string{"end", "weight"} {
+			if o, ok := a[i+1].(*T); ok {
+				tensor.Check(x.DType() == o.DType(), "expected dtype %s for `%s` but got dtype %s",
+					typeMetaName(x.DType()), what, typeMetaName(o.DType()))
+			}
+		}
+		need(kernel, x.DType(), floatsBF)
+	}
+}
+
+// lerpScalar is self + w*(end-self) for |w| < 0.5, else end - (end-self)*(1-w),
+// the two forms PyTorch uses for accuracy at both ends.
+func lerpScalar(op *tensor.Op, a []any) any {
+	x, end := ten(a, 0), ten(a, 1)
+	w := opmathScalar(sc(a, 2).Float64(), x.DType())
+	diff := end.Sub(x)
+	if math.Abs(w) < 0.5 {
+		return x.Add(diff.MulScalar(w))
+	}
+	return end.Sub(diff.MulScalar(1 - w))
+}
+
+func lerpTensor(op *tensor.Op, a []any) any {
+	x, end, w := ten(a, 0), ten(a, 1), ten(a, 2)
+	diff := end.Sub(x)
+	lo := x.Add(w.Mul(diff))
+	hi := end.Sub(diff.Mul(rsub(1, w)))
+	return tensor.Where(w.Abs().LtScalar(0.5), lo, hi)
+}
+
+// boolMask accepts bool masks and, as 1.13 still does, uint8 ones.
+func boolMask(mask *T, what string) *T {
+	switch mask.DType() {
+	case tensor.Bool:
+		return mask
+	case tensor.Uint8:
+		return mask.To(tensor.Bool)
+	}
+	tensor.Panicf("%s only supports boolean masks, but got mask with dtype %s", what, typeMetaName(mask.DType()))
+	return nil
+}
+
+func maskedFillScalar(op *tensor.Op, a []any) any {
+	x, v := ten(a, 0), sc(a, 2)
+	mask := boolMask(ten(a, 1), "masked_fill_")
+	if !x.DType().IsFloat() && v.IsFloat() && !math.IsNaN(v.Float64()) && !math.IsInf(v.Float64(), 0) {
+		v = tensor.Int(int64(v.Float64()))
+	}
+	core.CheckScalarFits(v, x.DType())
+	return tensor.Where(mask, scalarLike(x, v, x.DType()), x)
+}
+
+func maskedFillTensor(op *tensor.Op, a []any) any {
+	x, v := ten(a, 0), ten(a, 2)
+	tensor.Check(v.Dim() == 0, "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", v.Dim())
+	mask := boolMask(ten(a, 1), "masked_fill_")
+	return tensor.Where(mask, v.To(x.DType()), x)
+}
+
+func whereScalarOther(op *tensor.Op, a []any) any {
+	return tensor.Where(ten(a, 0), ten(a, 1), wrap(sc(a, 2)))
+}
+
+func whereScalarSelf(op *tensor.Op, a []any) any {
+	return tensor.Where(ten(a, 0), wrap(sc(a, 1)), ten(a, 2))
+}
+
+func whereScalar(op *tensor.Op, a []any) any {
+	return tensor.Where(ten(a, 0), wrap(sc(a, 1)), wrap(sc(a, 2)))
+}
+
+func fillTensor(op *tensor.Op, a []any) any {
+	x, v := ten(a, 0), ten(a, 1)
+	tensor.Check(v.Dim() == 0, "fill_ only supports 0-dimension value tensor but got tensor with %d dimensions.", v.Dim())
+	return x.Copy(v, false)
+}
+
+func floorDivide(op *tensor.Op, a []any) any { return divMode(ten(a, 0), ten(a, 1), "floor") }
+
+func floorDivideScalar(op *tensor.Op, a []any) any {
+	return callKw("aten::div.Scalar_mode", []any{ten(a, 0), a[1]}, map[string]any{"rounding_mode": "floor"})
+}
+
+func rsubTensor(op *tensor.Op, a []any) any {
+	return callKw("aten::sub.Tensor", []any{ten(a, 1), ten(a, 0)}, map[string]any{"alpha": a[2]})
+}
+
+func rsubScalar(op *tensor.Op, a []any) any {
+	return callKw("aten::sub.Tensor", []any{wrap(sc(a, 1)), ten(a, 0)}, map[string]any{"alpha": a[2]})
+}
+
+// scalarFirst decomposes an op(Scalar self, Tensor other) into its
+// Tensor-Tensor overload with self as a wrapped number.
+func scalarFirst(name string) tensor.Kernel {
+	return func(op *tensor.Op, a []any) any { return call(name, wrap(sc(a, 0)), ten(a, 1)) }
+}
+
+func clampMin(op *tensor.Op, a []any) any       { return ten(a, 0).Clamp(a[1], nil) }
+func clampMax(op *tensor.Op, a []any) any       { return ten(a, 0).Clamp(nil, a[1]) }
+func clampMinTensor(op *tensor.Op, a []any) any { return ten(a, 0).ClampTensor(ten(a, 1), nil) }
+func clampMaxTensor(op *tensor.Op, a []any) any { return ten(a, 0).ClampTensor(nil, ten(a, 1)) }
+func maxOther(op *tensor.Op, a []any) any       { return ten(a, 0).Maximum(ten(a, 1)) }
+func minOther(op *tensor.Op, a []any) any       { return ten(a, 0).Minimum(ten(a, 1)) }
+
+// roundDecimals is nearbyint(x*10^d)/10^d, or nearbyint(x/10^-d)*10^-d for
+// negative d, with 10^d in the kernel's opmath type.
+func roundDecimals(op *tensor.Op, a []any) any {
+	x, d := ten(a, 0), a[1].(int)
+	if d == 0 {
+		return x.Round()
+	}
+	p := opmathScalar(math.Pow(10, float64(abs(d))), x.DType())
+	if d < 0 {
+		return x.DivScalar(p).Round().MulScalar(p)
+	}
+	return x.MulScalar(p).Round().DivScalar(p)
+}
+
+func square(op *tensor.Op, a []any) any { return ten(a, 0).PowScalar(2) }
+
+func frac(op *tensor.Op, a []any) any {
+	x := ten(a, 0)
+	need("frac_cpu", x.DType(), floatsAll)
+	return x.Sub(x.Trunc())
+}
+
+func deg2rad(op *tensor.Op, a []any) any {
+	return ten(a, 0).MulScalar(0.017453292519943295769236907684886127134428718885417)
+}
+
+func rad2deg(op *tensor.Op, a []any) any {
+	return ten(a, 0).MulScalar(57.295779513082320876798154814105170332405472466564)
+}
+
+func sgn(op *tensor.Op, a []any) any { return ten(a, 0).Sign() }
+
+func heaviside(op *tensor.Op, a []any) any {
+	x, v := ten(a, 0), ten(a, 1)
+	tensor.Check(x.DType() == v.DType(), "heaviside is not yet implemented for tensors with different dtypes.")
+	return tensor.Where(x.EqScalar(0), v, x.GtScalar(0).To(x.DType()))
+}
+
+func isneginf(op *tensor.Op, a []any) any { return ten(a, 0).EqScalar(math.Inf(-1)) }
+func isposinf(op *tensor.Op, a []any) any { return ten(a, 0).EqScalar(math.Inf(1)) }
+
+// finiteLimit is the largest finite value of a float dtype.
+func finiteLimit(d tensor.DType) float64 {
+	switch d {
+	case tensor.Float16:
+		return 65504
+	case tensor.BFloat16:
+		return 3.3895313892515355e38
+	case tensor.Float32:
+		return math.MaxFloat32
+	}
+	return math.MaxFloat64
+}
+
+func nanToNum(op *tensor.Op, a []any) any {
+	x := ten(a, 0)
+	d := x.DType()
+	if !d.IsFloat() {
+		return x.Clone()
+	}
+	nan := tensor.OptFloat(a[1], 0)
+	pos := tensor.OptFloat(a[2], finiteLimit(d))
+	neg := tensor.OptFloat(a[3], -finiteLimit(d))
+	r := tensor.Where(x.Isnan(), scalarLike(x, nan, d), x)
+	r = tensor.Where(x.EqScalar(math.Inf(1)), scalarLike(x, pos, d), r)
+	return tensor.Where(x.EqScalar(math.Inf(-1)), scalarLike(x, neg, d), r)
+}
+
+// xlogy is x*log(y), 0 where x == 0, NaN where y is NaN.
+func xlogy(op *tensor.Op, a []any) any {
+	x, y := ten(a, 0), ten(a, 1)
+	d := floatDType(x, y)
+	xf, yf := x.To(d), y.To(d)
+	r := tensor.Where(xf.EqScalar(0), scalarLike(xf, 0, d), xf.Mul(yf.Log()))
+	return tensor.Where(yf.Isnan(), scalarLike(xf, math.NaN(), d), r)
+}
+
+// logaddexp is m + log1p(exp(-|a-b|)) with m = max(a, b), and a itself where
+// a == b is infinite.
+func logaddexp(op *tensor.Op, a []any) any {
+	ts, _ := common(ten(a, 0), ten(a, 1))
+	x, y := ts[0], ts[1]
+	r := x.Maximum(y).Add(x.Sub(y).Abs().Neg().Exp().Log1p())
+	return tensor.Where(x.Isinf().LogicalAnd(x.Eq(y)), x, r)
+}
+
+func logaddexp2(op *tensor.Op, a []any) any {
+	ts, d := common(ten(a, 0), ten(a, 1))
+	x, y := ts[0], ts[1]
+	e := tensor.PowScalarBase(2, x.Sub(y).Abs().Neg())
+	r := x.Maximum(y).Add(e.Log1p().MulScalar(opmathScalar(1/math.Ln2, d)))
+	return tensor.Where(x.Isinf().LogicalAnd(x.Eq(y)), x, r)
+}
+
+// sinc is sin(pi x)/(pi x), 1 at 0; pi x is rounded to x's dtype, the
+// rest computed in float (the 1.13 kernel's scalar arithmetic).
+func sinc(op *tensor.Op, a []any) any {
+	x := ten(a, 0)
+	d := floatDType(x)
+	xf := x.To(d)
+	p := xf.MulScalar(math.Pi)
+	r := inOpmath(p, func(p *T) *T { return p.Sin().Div(p) })
+	return tensor.Where(xf.EqScalar(0), scalarLike(xf, 1, d), r)
+}
+
+// logit is log(x/(1-x)), with x clamped to [eps, 1-eps] when eps is given.
+func logit(op *tensor.Op, a []any) any {
+	x := ten(a, 0)
+	d := floatDType(x)
+	xf := x.To(d)
+	if a[1] != nil {
+		if eps := a[1].(float64); eps >= 0 {
+			xf = xf.Clamp(eps, 1-eps)
+		}
+	}
+	return xf.Div(rsub(1, xf)).Log()
+}
+
+func typeAs(op *tensor.Op, a []any) any { return ten(a, 0).To(ten(a, 1).DType()) }
+
+// triangle keeps the elements with col - row on the kept side of diagonal.
+func triangle(x *T, diagonal int, lower bool) *T {
+	r, c := x.Size(-2), x.Size(-1)
+	diff := arangeOn(x, c).Unsqueeze(0).Sub(arangeOn(x, r).Unsqueeze(1))
+	var keep *T
+	if lower {
+		keep = diff.LeScalar(diagonal)
+	} else {
+		keep = diff.GeScalar(diagonal)
+	}
+	return tensor.Where(keep, x, zero0(x))
+}
+
+func tril(op *tensor.Op, a []any) any { return triangle(ten(a, 0), a[1].(int), true) }
+func triu(op *tensor.Op, a []any) any { return triangle(ten(a, 0), a[1].(int), false) }

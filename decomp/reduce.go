@@ -1,0 +1,368 @@
+package decomp
+
+import (
+	"math"
+
+	"github.com/goaten/goaten/aten/core"
+	"github.com/goaten/goaten/tensor"
+)
+
+// Reductions: overloads of the core reductions, statistics and norms.
+
+func init() {
+	def("aten::sum", sumDefault)
+	def("aten::max", maxAll)
+	def("aten::min", minAll)
+	def("aten::std", stdDefault)
+	def("aten::std.dim", stdDim)
+	def("aten::std.correction", stdCorrection)
+	def("aten::var", varDefault)
+	def("aten::var_mean", varMeanDefault)
+	def("aten::var_mean.dim", varMeanDim)
+	def("aten::var_mean.correction", varMeanCorrection)
+	def("aten::std_mean", stdMeanDefault)
+	def("aten::std_mean.dim", stdMeanDim)
+	def("aten::std_mean.correction", stdMeanCorrection)
+	def("aten::logsumexp", checked(kernelDTypes("exp_vml_cpu", floatsBF|realsBF|dtypeSet(tensor.Bool)), logsumexp))
+	def("aten::norm.Scalar", normScalar)
+	def("aten::norm.ScalarOpt_dim", normScalarOptDim)
+	def("aten::norm.ScalarOpt_dim_dtype", normScalarOptDimDtype)
+	def("aten::norm.ScalarOpt_dtype", normScalarOptDtype)
+	def("aten::linalg_vector_norm", linalgVectorNorm)
+	def("aten::frobenius_norm.dim", frobeniusNorm)
+	def("aten::aminmax", aminmax)
+	def("aten::all", allDefault)
+	def("aten::all.dim", allDim)
+	def("aten::count_nonzero", countNonzero)
+	def("aten::count_nonzero.dim_IntList", countNonzeroDims)
+	def("aten::nansum", nansum)
+	def("aten::cumprod", checked(cumprodCheck, cumprod))
+	def("aten::sort.stable", sortStable)
+	def("aten::argsort", argsort)
+	def("aten::msort", msort)
+	def("aten::trace", trace)
+}
+
+func sumDefault(op *tensor.Op, a []any) any {
+	return callKw("aten::sum.dim_IntList", []any{ten(a, 0), nil}, map[string]any{"dtype": a[1]})
+}
+
+func maxAll(op *tensor.Op, a []any) any {
+	x := ten(a, 0)
+	tensor.Check(x.Numel() > 0, "max(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
+	return x.Amax(nil, false)
+}
+
+func minAll(op *tensor.Op, a []any) any {
+	x := ten(a, 0)
+	tensor.Check(x.Numel() > 0, "min(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
+	return x.Amin(nil, false)
+}
+
+// variance is var.correction with an integer correction (nil: None).
+func variance(x *T, dims any, correction any, keepdim bool) *T {
+	return callKw("aten::var.correction", []any{x, dims}, map[string]any{"correction": correction, "keepdim": keepdim})
+}
+
+func unbiased(b bool) any {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// sqrtOf is the square root of a variance; the CPU std kernels take it in
+// float for the 16-bit floats.
+func sqrtOf(v *T) *T { return inOpmath(v, (*T).Sqrt) }
+
+func stdDefault(op *tensor.Op, a []any) any {
+	return sqrtOf(variance(ten(a, 0), nil, unbiased(a[1].(bool)), false))
+}
+
+func stdDim(op *tensor.Op, a []any) any {
+	return sqrtOf(variance(ten(a, 0), a[1], unbiased(a[2].(bool)), a[3].(bool)))
+}
+
+func stdCorrection(op *tensor.Op, a []any) any {
+	return sqrtOf(variance(ten(a, 0), a[1], a[2], a[3].(bool)))
+}
+
+func varDefault(op *tensor.Op, a []any) any {
+	return variance(ten(a, 0), nil, unbiased(a[1].(bool)), false)
+}
+
+// varMean is (var, mean) over dims; the mean check wording is var_mean's.
+func varMean(x *T, dims, correction any, keepdim bool, name string, sqrt bool) []*T {
+	tensor.Check(x.DType().IsFloat(), "%s only support floating point and complex dtypes", name)
+	v := variance(x, dims, correction, keepdim)
+	if sqrt {
+		v = sqrtOf(v)
+	}
+	return []*T{v, tensor.Call("aten::mean.dim", x, dims, keepdim).(*T)}
+}
+
+func varMeanDefault(op *tensor.Op, a []any) any {
+	return varMean(ten(a, 0), nil, unbiased(a[1].(bool)), false, "var_mean", false)
+}
+
+func varMeanDim(op *tensor.Op, a []any) any {
+	return varMean(ten(a, 0), a[1], unbiased(a[2].(bool)), a[3].(bool), "var_mean", false)
+}
+
+func varMeanCorrection(op *tensor.Op, a []any) any {
+	return varMean(ten(a, 0), a[1], a[2], a[3].(bool), "var_mean", false)
+}
+
+func stdMeanDefault(op *tensor.Op, a []any) any {
+	return varMean(ten(a, 0), nil, unbiased(a[1].(bool)), false, "std_mean", true)
+}
+
+func stdMeanDim(op *tensor.Op, a []any) any {
+	return varMean(ten(a, 0), a[1], unbiased(a[2].(bool)), a[3].(bool), "std_mean", true)
+}
+
+func stdMeanCorrection(op *tensor.Op, a []any) any {
+	return varMean(ten(a, 0), a[1], a[2], a[3].(bool), "std_mean", true)
+}
+
+// logsumexp is log(sum(exp(x - m))) + m with m = amax(x) where finite
+// (0 where infinite, so an all -inf slice gives -inf and not NaN).
+func logsumexp(op *tensor.Op, a []any) any {
+	x, dims, keepdim := ten(a, 0), a[1].([]int), a[2].(bool)
+	if !x.DType().IsFloat() {
+		x = x.To(tensor.DefaultFloat)
+	}
+	if x.Numel() == 0 {
+		return x.Exp().Sum(dims, keepdim).Log()
+	}
+	m := x.Amax(dims, true)
+	m = tensor.Where(m.Abs().EqScalar(math.Inf(1)), zero0(m), m)
+	r := x.Sub(m).Exp().Sum(dims, keepdim).Log()
+	if !keepdim {
+		m = m.SqueezeDims(normDims(dims, x.Dim()))
+	}
+	return r.Add(m)
+}
+
+// normDims wraps dims; an empty list means every dim.
+func normDims(dims []int, rank int) []int {
+	if len(dims) == 0 {
+		return iota(rank)
+	}
+	out := make([]int, len(dims))
+	for i, d := range dims {
+		out[i] = wrapDim(d, rank)
+	}
+	return out
+}
+
+// vectorNorm computes the p-norm over dims (nil or empty: all) in x's
+// dtype, through float32 for the 16-bit floats.
+func vectorNorm(x *T, p float64, dims []int, keepdim bool) *T {
+	return inOpmath(x, func(x *T) *T { return pNorm(x, p, dims, keepdim) })
+}
+
+func pNorm(x *T, p float64, dims []int, keepdim bool) *T {
+	var r *T
+	switch {
+	case math.IsInf(p, 0):
+		mask := core.ReduceDims(dims, x.Dim())
+		if x.Numel() == 0 {
+			// at::norm's max and min start from 0 on an empty reduction.
+			r = fullOn(x, core.ReducedShape(x.Sizes(), mask, keepdim), 0, x.DType())
+		} else if p > 0 {
+			r = x.Abs().Amax(dims, keepdim)
+		} else {
+			r = x.Abs().Amin(dims, keepdim)
+		}
+	case p == 0:
+		r = sumDType(x.NeScalar(0), dims, keepdim, x.DType())
+	case p == 1:
+		r = x.Abs().Sum(dims, keepdim)
+	case p == 2:
+		r = x.Mul(x).Sum(dims, keepdim).Sqrt()
+	default:
+		r = x.Abs().PowScalar(p).Sum(dims, keepdim).PowScalar(1 / p)
+	}
+	return r
+}
+
+// norm is at::norm: the vector norm with p (default 2) and an optional dtype.
+func norm(x *T, p any, dims []int, keepdim bool, dtype any) *T {
+	tensor.Check(x.DType().IsFloat(), "norm(): input dtype should be either floating point or complex. Got %s instead.", core.CTypeName(x.DType()))
+	if dtype != nil {
+		d := dtype.(tensor.DType)
+		tensor.Check(d.IsFloat(), "norm(): the desired output dtype should be either floating point or complex. Got %s instead.", core.CTypeName(d))
+		x = x.To(d)
+	}
+	pv := 2.0
+	if p != nil {
+		pv = p.(tensor.Scalar).Float64()
+	}
+	return vectorNorm(x, pv, dims, keepdim)
+}
+
+func normScalar(op *tensor.Op, a []any) any { return norm(ten(a, 0), a[1], nil, false, nil) }
+
+func normScalarOptDim(op *tensor.Op, a []any) any {
+	return norm(ten(a, 0), a[1], a[2].([]int), a[3].(bool), nil)
+}
+
+func normScalarOptDimDtype(op *tensor.Op, a []any) any {
+	return norm(ten(a, 0), a[1], a[2].([]int), a[3].(bool), a[4])
+}
+
+func normScalarOptDtype(op *tensor.Op, a []any) any { return norm(ten(a, 0), a[1], nil, false, a[2]) }
+
+func linalgVectorNorm(op *tensor.Op, a []any) any {
+	x, ord, keepdim := ten(a, 0), sc(a, 1).Float64(), a[3].(bool)
+	dims := tensor.OptInts(a[2])
+	tensor.Check(x.DType().IsFloat(), "linalg.vector_norm: Expected a floating point or complex tensor as input. Got %s", core.CTypeName(x.DType()))
+	if x.Numel() == 0 && (ord < 0 || math.IsInf(ord, 1)) {
+		tensor.Check(len(dims) > 0, "linalg.vector_norm cannot compute the %s norm on an empty tensor because the operation does not have an identity", sc(a, 1))
+		for _, d := range dims {
+			tensor.Check(x.Size(d) != 0, "linalg.vector_norm cannot compute the %s norm on the dimension %dbecause this dimension is empty and the operation does not have an identity", sc(a, 1), d)
+		}
+	}
+	if a[4] != nil {
+		d := a[4].(tensor.DType)
+		tensor.Check(d.IsFloat(), "linalg.vector_norm: dtype should be floating point or complex, but got %s", core.CTypeName(d))
+		tensor.Check(tensor.PromoteTypes(x.DType(), d) == d, "linalg.vector_norm: the dtype of the input (%s) should be convertible without narrowing to the specified dtype (%s)", core.CTypeName(x.DType()), core.CTypeName(d))
+		x = x.To(d)
+	}
+	return vectorNorm(x, ord, dims, keepdim)
+}
+
+func frobeniusNorm(op *tensor.Op, a []any) any {
+	x, dims, keepdim := ten(a, 0), a[1].([]int), a[2].(bool)
+	tensor.Check(len(dims) <= 2, "Expected at most 2 dimensions, but got %d dimensions instead.", len(dims))
+	if len(dims) <= 1 {
+		return norm(x, tensor.Float(2), dims, keepdim, nil)
+	}
+	w := normDims(dims, x.Dim())
+	tensor.Check(w[0] != w[1], "Expected dims to be different, got %s instead", tensor.ShapeString(dims))
+	return x.Mul(x).Sum(w, keepdim).Sqrt()
+}
+
+func aminmax(op *tensor.Op, a []any) any {
+	x, keepdim := ten(a, 0), a[2].(bool)
+	var dims []int
+	if a[1] != nil {
+		dims = []int{a[1].(int)}
+		if x.Dim() == 0 {
+			wrapDim(a[1].(int), 0)
+			dims = nil
+		}
+	}
+	if dims == nil {
+		tensor.Check(x.Numel() > 0, "aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity.")
+	} else {
+		tensor.Check(x.Size(dims[0]) > 0, "aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity.")
+	}
+	return []*T{x.Amin(dims, keepdim), x.Amax(dims, keepdim)}
+}
+
+// all is not(any(not x)); uint8 inputs give uint8, as in 1.13.
+func allOf(x *T, r *T) *T {
+	if x.DType() == tensor.Uint8 {
+		return r.To(tensor.Uint8)
+	}
+	return r
+}
+
+func allDefault(op *tensor.Op, a []any) any {
+	x := ten(a, 0)
+	return allOf(x, x.LogicalNot().Any().LogicalNot())
+}
+
+func allDim(op *tensor.Op, a []any) any {
+	x := ten(a, 0)
+	return allOf(x, x.LogicalNot().AnyDim(a[1].(int), a[2].(bool)).LogicalNot())
+}
+
+func countNonzero(op *tensor.Op, a []any) any {
+	x := ten(a, 0)
+	var dims []int
+	if a[1] != nil {
+		dims = []int{a[1].(int)}
+	}
+	return sumDType(x.NeScalar(0), dims, false, tensor.Int64)
+}
+
+func countNonzeroDims(op *tensor.Op, a []any) any {
+	return sumDType(ten(a, 0).NeScalar(0), a[1].([]int), false, tensor.Int64)
+}
+
+func nansum(op *tensor.Op, a []any) any {
+	x := ten(a, 0)
+	if x.DType().IsFloat() {
+		x = tensor.Where(x.Isnan(), zero0(x), x)
+	}
+	return callKw("aten::sum.dim_IntList", []any{x, a[1], a[2]}, map[string]any{"dtype": a[3]})
+}
+
+func cumprodDType(x *T, dtype any) tensor.DType {
+	if dtype != nil {
+		return dtype.(tensor.DType)
+	}
+	if x.DType().IsIntegral(true) {
+		return tensor.Int64
+	}
+	return x.DType()
+}
+
+func cumprodCheck(a []any) {
+	need("cumprod_out_cpu", cumprodDType(ten(a, 0), a[2]), realsBF)
+}
+
+// cumprod is a parallel prefix product (log2(n) shifted multiplies),
+// accumulated like the CPU kernel: double for float32 and float64, float
+// for the 16-bit floats, int64 for integers.
+func cumprod(op *tensor.Op, a []any) any {
+	x := ten(a, 0)
+	d := cumprodDType(x, a[2])
+	acc := tensor.Int64
+	switch {
+	case d == tensor.Float32 || d == tensor.Float64:
+		acc = tensor.Float64
+	case d.IsReduced():
+		acc = tensor.Float32
+	}
+	y := x.To(d).To(acc)
+	if y.Dim() == 0 {
+		wrapDim(a[1].(int), 0)
+		return y.Clone().To(d)
+	}
+	dim := wrapDim(a[1].(int), y.Dim())
+	n := y.Size(dim)
+	for shift := 1; shift < n; shift *= 2 {
+		head := y.Slice(dim, 0, shift, 1)
+		tail := y.Slice(dim, shift, n, 1).Mul(y.Slice(dim, 0, n-shift, 1))
+		y = tensor.Cat([]*T{head, tail}, dim)
+	}
+	if y == x {
+		y = y.Clone()
+	}
+	return y.To(d)
+}
+
+func sortStable(op *tensor.Op, a []any) any {
+	v, i := ten(a, 0).Sort(a[2].(int), a[3].(bool))
+	return []*T{v, i}
+}
+
+func argsort(op *tensor.Op, a []any) any {
+	_, i := ten(a, 0).Sort(a[1].(int), a[2].(bool))
+	return i
+}
+
+func msort(op *tensor.Op, a []any) any {
+	v, _ := ten(a, 0).Sort(0, false)
+	return v
+}
+
+func trace(op *tensor.Op, a []any) any {
+	x := ten(a, 0)
+	tensor.Check(x.Dim() == 2, "trace: expected a matrix, but got tensor with dim %d", x.Dim())
+	return sumAll(x.Diagonal(0, 0, 1))
+}

@@ -1,0 +1,581 @@
+package decomp
+
+import (
+	"github.com/goaten/goaten/aten/core"
+	"github.com/goaten/goaten/tensor"
+)
+
+// Views, reshapes, splits and stacks. Views decompose into the core view
+// ops (view, permute, slice, select, squeeze, unsqueeze, alias, as_strided),
+// so they keep PyTorch's strides and share storage and version counter.
+
+func init() {
+	def("aten::_reshape_alias", reshapeAlias)
+	def("aten::_unsafe_view", unsafeView)
+	def("aten::reshape", reshapeOp)
+	def("aten::reshape_as", reshapeAs)
+	def("aten::view_as", viewAs)
+	def("aten::expand_as", expandAs)
+	def("aten::flatten.using_ints", flatten)
+	def("aten::unflatten.int", unflatten)
+	def("aten::ravel", ravel)
+	def("aten::t", transposeT)
+	def("aten::transpose.int", transposeInt)
+	def("aten::swapaxes", transposeInt)
+	def("aten::swapdims", transposeInt)
+	def("aten::movedim.int", movedimInt)
+	def("aten::movedim.intlist", movedimList)
+	def("aten::squeeze", squeezeAll)
+	def("aten::narrow", narrow)
+	def("aten::contiguous", contiguous)
+	def("aten::detach", detach)
+	def("aten::chunk", chunk)
+	def("aten::split.Tensor", splitTensor)
+	def("aten::split.sizes", splitSizes)
+	def("aten::tensor_split.sections", tensorSplitSections)
+	def("aten::tensor_split.indices", tensorSplitIndices)
+	def("aten::hsplit.int", hsplit)
+	def("aten::vsplit.int", vsplit)
+	def("aten::unbind.int", unbind)
+	def("aten::stack", stack)
+	def("aten::hstack", hstack)
+	def("aten::vstack", vstack)
+	def("aten::dstack", dstack)
+	def("aten::column_stack", columnStack)
+	def("aten::flipud", flipud)
+	def("aten::fliplr", fliplr)
+	def("aten::rot90", rot90)
+	def("aten::roll", roll)
+	def("aten::diag_embed", diagEmbed)
+	def("aten::pixel_shuffle", pixelShuffle)
+	def("aten::pixel_unshuffle", pixelUnshuffle)
+	def("aten::channel_shuffle", channelShuffle)
+	def("aten::repeat_interleave.Tensor", repeatInterleaveIndices)
+	def("aten::repeat_interleave.self_Tensor", repeatInterleaveTensor)
+	def("aten::repeat_interleave.self_int", repeatInterleaveInt)
+}
+
+// reshape is x.reshape(shape): a view when the strides allow one, else a
+// contiguous copy viewed with the new shape.
+func reshape(x *T, shape []int) *T {
+	shape = core.InferSize(shape, x.Numel())
+	if _, ok := core.ComputeStride(x.Sizes(), x.Strides(), shape); ok {
+		return x.View(shape)
+	}
+	return cloneContig(x).View(shape)
+}
+
+// _reshape_alias: the view with the given sizes and strides at x's offset.
+func reshapeAlias(op *tensor.Op, a []any) any {
+	x := ten(a, 0)
+	return x.AsStrided(a[1].([]int), a[2].([]int), x.StorageOffset())
+}
+
+func unsafeView(op *tensor.Op, a []any) any {
+	x := ten(a, 0)
+	shape := core.InferSize(a[1].([]int), x.Numel())
+	if _, ok := core.ComputeStride(x.Sizes(), x.Strides(), shape); ok {
+		return x.View(shape)
+	}
+	return cloneContig(x).View(shape)
+}
+
+func reshapeOp(op *tensor.Op, a []any) any { return reshape(ten(a, 0), a[1].([]int)) }
+func reshapeAs(op *tensor.Op, a []any) any { return reshape(ten(a, 0), ten(a, 1).Shape()) }
+func viewAs(op *tensor.Op, a []any) any    { return ten(a, 0).View(ten(a, 1).Shape()) }
+func expandAs(op *tensor.Op, a []any) any  { return ten(a, 0).Expand(ten(a, 1).Shape()) }
+func ravel(op *tensor.Op, a []any) any     { return reshape(ten(a, 0), []int{-1}) }
+
+func flatten(op *tensor.Op, a []any) any {
+	x := ten(a, 0)
+	r := x.Dim()
+	start, end := wrapDim(a[1].(int), r), wrapDim(a[2].(int), r)
+	tensor.Check(start <= end, "flatten() has invalid args: start_dim cannot come after end_dim")
+	if r == 0 {
+		return reshape(x, []int{1})
+	}
+	if start == end {
+		return x.Alias()
+	}
+	s := x.Sizes()
+	shape := append(append(append([]int{}, s[:start]...), prod(s[start:end+1])), s[end+1:]...)
+	return reshape(x, shape)
+}
+
+func unflatten(op *tensor.Op, a []any) any {
+	x, sz := ten(a, 0), a[2].([]int)
+	d := wrapDim(a[1].(int), x.Dim())
+	tensor.Check(len(sz) > 0, "unflatten: sizes must be non-empty")
+	n := x.Size(d)
+	if err := tensor.Try(func() { sz = core.InferSize(sz, n) }); err != nil {
+		tensor.Panicf("unflatten: Provided sizes %s don't multiply up to the size of dim %d (%d) in the input tensor",
+			tensor.ShapeString(a[2].([]int)), d, n)
+	}
+	s := x.Sizes()
+	shape := append(append(append([]int{}, s[:d]...), sz...), s[d+1:]...)
+	return x.View(shape)
+}
+
+// transpose swaps two dims with a permute (an alias when they are equal).
+func transpose(x *T, d0, d1 int) *T {
+	r := x.Dim()
+	d0, d1 = wrapDim(d0, r), wrapDim(d1, r)
+	if d0 == d1 {
+		return x.Alias()
+	}
+	perm := iota(r)
+	perm[d0], perm[d1] = d1, d0
+	return x.Permute(perm)
+}
+
+func transposeInt(op *tensor.Op, a []any) any { return transpose(ten(a, 0), a[1].(int), a[2].(int)) }
+
+func transposeT(op *tensor.Op, a []any) any {
+	x := ten(a, 0)
+	tensor.Check(x.Dim() <= 2, "t() expects a tensor with <= 2 dimensions, but self is %dD", x.Dim())
+	if x.Dim() < 2 {
+		return transpose(x, 0, 0)
+	}
+	return transpose(x, 0, 1)
+}
+
+func movedimInt(op *tensor.Op, a []any) any {
+	return movedim(ten(a, 0), []int{a[1].(int)}, []int{a[2].(int)})
+}
+
+func movedimList(op *tensor.Op, a []any) any { return movedim(ten(a, 0), a[1].([]int), a[2].([]int)) }
+
+// movedim moves dims src to positions dst, keeping the others in order.
+func movedim(x *T, src, dst []int) *T {
+	tensor.Check(len(src) == len(dst), "movedim: Invalid source or destination dims: source (%s dims) should contain the same number of dims as destination (%s dims)",
+		tensor.ShapeString(src), tensor.ShapeString(dst))
+	r := x.Dim()
+	ns, nd := make([]int, len(src)), make([]int, len(dst))
+	for i := range src {
+		ns[i], nd[i] = wrapDim(src[i], r), wrapDim(dst[i], r)
+	}
+	tensor.Check(unique(ns), "movedim: repeated dim in `source` (%s)", tensor.ShapeString(src))
+	tensor.Check(unique(nd), "movedim: repeated dim in `destination` (%s)", tensor.ShapeString(dst))
+	if r == 0 {
+		return x.Alias()
+	}
+	order := make([]int, r)
+	usedSrc, usedDst := make([]bool, r), make([]bool, r)
+	for i := range ns {
+		order[nd[i]] = ns[i]
+		usedSrc[ns[i]], usedDst[nd[i]] = true, true
+	}
+	s := 0
+	for d := 0; d < r; d++ {
+		if usedDst[d] {
+			continue
+		}
+		for usedSrc[s] {
+			s++
+		}
+		order[d] = s
+		s++
+	}
+	return x.Permute(order)
+}
+
+func unique(s []int) bool {
+	seen := map[int]bool{}
+	for _, v := range s {
+		if seen[v] {
+			return false
+		}
+		seen[v] = true
+	}
+	return true
+}
+
+func squeezeAll(op *tensor.Op, a []any) any {
+	x := ten(a, 0)
+	var dims []int
+	for i, s := range x.Sizes() {
+		if s == 1 {
+			dims = append(dims, i)
+		}
+	}
+	return x.SqueezeDims(dims)
+}
+
+func narrow(op *tensor.Op, a []any) any {
+	x, start, length := ten(a, 0), a[2].(int), a[3].(int)
+	tensor.Check(x.Dim() > 0, "narrow() cannot be applied to a 0-dim tensor.")
+	d := wrapDim(a[1].(int), x.Dim())
+	n := x.Size(d)
+	if start != n {
+		start = wrapDim(start, n)
+	}
+	tensor.Check(length >= 0 && start <= n-length, "start (%d) + length (%d) exceeds dimension size (%d).", start, length, n)
+	return x.Slice(d, start, start+length, 1)
+}
+
+func contiguous(op *tensor.Op, a []any) any {
+	x, m := ten(a, 0), a[1].(tensor.MemoryFormat)
+	if core.IsContiguousFormat(x.Sizes(), x.Strides(), m) {
+		return x.Alias()
+	}
+	return callKw("aten::clone", []any{x}, map[string]any{"memory_format": m})
+}
+
+func detach(op *tensor.Op, a []any) any { return ten(a, 0).Alias() }
+
+func chunk(op *tensor.Op, a []any) any {
+	x, chunks := ten(a, 0), a[1].(int)
+	tensor.Check(x.Dim() > 0, "chunk expects at least a 1-dimensional tensor")
+	tensor.Check(chunks > 0, "chunk expects `chunks` to be greater than 0, got: %d", chunks)
+	d := wrapDim(a[2].(int), x.Dim())
+	n := x.Size(d)
+	size := (n + chunks - 1) / chunks
+	if size == 0 && n == 0 {
+		return x.SplitWithSizes(make([]int, chunks), d)
+	}
+	return split(x, size, d)
+}
+
+// split cuts x along d into pieces of size, the last one smaller.
+func split(x *T, size, d int) []*T {
+	tensor.Check(x.Dim() != 0, "split expects at least a 1-dimensional tensor")
+	d = wrapDim(d, x.Dim())
+	n := x.Size(d)
+	tensor.Check(size >= 0, "split expects split_size be non-negative, but got split_size=%d", size)
+	tensor.Check(size > 0 || n == 0, "split_size can only be 0 if dimension size is 0, but got dimension size of %d", n)
+	k := 1
+	if size != 0 {
+		k = max((n+size-1)/size, 1)
+	}
+	sz := make([]int, k)
+	for i := range sz {
+		sz[i] = size
+	}
+	sz[k-1] = size - (size*k - n)
+	return x.SplitWithSizes(sz, d)
+}
+
+func splitTensor(op *tensor.Op, a []any) any { return split(ten(a, 0), a[1].(int), a[2].(int)) }
+func splitSizes(op *tensor.Op, a []any) any {
+	return ten(a, 0).SplitWithSizes(a[1].([]int), a[2].(int))
+}
+
+func tensorSplitSections(op *tensor.Op, a []any) any {
+	x, k := ten(a, 0), a[1].(int)
+	tensor.Check(x.Dim() > 0, "tensor_split expected at least a 1-dimensional tensor, but got a tensor with %d dims", x.Dim())
+	d := wrapDim(a[2].(int), x.Dim())
+	tensor.Check(k > 0, "number of sections must be larger than 0, got %d", k)
+	n := x.Size(d)
+	out := make([]*T, k)
+	start := 0
+	for i := range out {
+		size := n / k
+		if i < n%k {
+			size++
+		}
+		out[i] = x.Slice(d, start, start+size, 1)
+		start += size
+	}
+	return out
+}
+
+func tensorSplitIndices(op *tensor.Op, a []any) any {
+	x, idx := ten(a, 0), a[1].([]int)
+	tensor.Check(x.Dim() > 0, "tensor_split expected at least a 1-dimensional tensor, but got a tensor with %d dims", x.Dim())
+	d := wrapDim(a[2].(int), x.Dim())
+	out := make([]*T, 0, len(idx)+1)
+	start := 0
+	for _, end := range idx {
+		out = append(out, x.Slice(d, start, end, 1))
+		start = end
+	}
+	return append(out, x.Slice(d, start, x.Size(d), 1))
+}
+
+func hsplit(op *tensor.Op, a []any) any {
+	x, k := ten(a, 0), a[1].(int)
+	tensor.Check(x.Dim() >= 1, "torch.hsplit requires a tensor with at least 1 dimension, but got a tensor with %d dimensions!", x.Dim())
+	d := 1
+	if x.Dim() == 1 {
+		d = 0
+	}
+	tensor.Check(k != 0 && x.Size(d)%k == 0, "torch.hsplit attempted to split along dimension %d, but the size of the dimension %d is not divisible by the split_size %d!", d, x.Size(d), k)
+	return x.TensorSplitSections(k, d)
+}
+
+func vsplit(op *tensor.Op, a []any) any {
+	x, k := ten(a, 0), a[1].(int)
+	tensor.Check(x.Dim() >= 2, "torch.vsplit requires a tensor with at least 2 dimension, but got a tensor with %d dimensions!", x.Dim())
+	tensor.Check(k != 0 && x.Size(0)%k == 0, "torch.vsplit attempted to split along dimension 0, but the size of the dimension %d is not divisible by the split_size %d!", x.Size(0), k)
+	return x.TensorSplitSections(k, 0)
+}
+
+func unbind(op *tensor.Op, a []any) any {
+	x := ten(a, 0)
+	if x.Dim() == 0 {
+		tensor.IndexPanicf("Dimension specified as %d but tensor has no dimensions", a[1].(int))
+	}
+	d := wrapDim(a[1].(int), x.Dim())
+	out := make([]*T, x.Size(d))
+	for i := range out {
+		out[i] = x.Select(d, i)
+	}
+	return out
+}
+
+func stack(op *tensor.Op, a []any) any {
+	ts := a[0].([]*T)
+	tensor.Check(len(ts) > 0, "stack expects a non-empty TensorList")
+	d := wrapDim(a[1].(int), ts[0].Dim()+1)
+	parts := make([]*T, len(ts))
+	for i, t := range ts {
+		tensor.Check(equalInts(t.Sizes(), ts[0].Sizes()), "stack expects each tensor to be equal size, but got %s at entry 0 and %s at entry %d",
+			tensor.ShapeString(ts[0].Sizes()), tensor.ShapeString(t.Sizes()), i)
+		parts[i] = t.Unsqueeze(d)
+	}
+	return tensor.Cat(parts, d)
+}
+
+// atleast reshapes each tensor to at least n dims the way atleast_{1,2,3}d do.
+func atleast(ts []*T, n int) []*T {
+	out := make([]*T, len(ts))
+	for i, t := range ts {
+		switch {
+		case t.Dim() >= n:
+			out[i] = t
+		case t.Dim() == 0:
+			out[i] = reshape(t, ones(n))
+		case t.Dim() == 1 && n == 2:
+			out[i] = t.Unsqueeze(0)
+		case t.Dim() == 1:
+			out[i] = t.Unsqueeze(0).Unsqueeze(-1)
+		default: // 2-d to 3-d
+			out[i] = t.Unsqueeze(-1)
+		}
+	}
+	return out
+}
+
+func hstack(op *tensor.Op, a []any) any {
+	ts := a[0].([]*T)
+	tensor.Check(len(ts) > 0, "hstack expects a non-empty TensorList")
+	r := atleast(ts, 1)
+	if r[0].Dim() == 1 {
+		return tensor.Cat(r, 0)
+	}
+	return tensor.Cat(r, 1)
+}
+
+func vstack(op *tensor.Op, a []any) any {
+	ts := a[0].([]*T)
+	tensor.Check(len(ts) > 0, "vstack expects a non-empty TensorList")
+	return tensor.Cat(atleast(ts, 2), 0)
+}
+
+func dstack(op *tensor.Op, a []any) any {
+	ts := a[0].([]*T)
+	tensor.Check(len(ts) > 0, "dstack expects a non-empty TensorList")
+	return tensor.Cat(atleast(ts, 3), 2)
+}
+
+func columnStack(op *tensor.Op, a []any) any {
+	ts := a[0].([]*T)
+	tensor.Check(len(ts) > 0, "column_stack expects a non-empty TensorList")
+	r := make([]*T, len(ts))
+	for i, t := range ts {
+		if t.Dim() <= 1 {
+			r[i] = reshape(t, []int{t.Numel(), 1})
+		} else {
+			r[i] = t
+		}
+	}
+	return tensor.Cat(r, 1)
+}
+
+func flipud(op *tensor.Op, a []any) any {
+	x := ten(a, 0)
+	tensor.Check(x.Dim() >= 1, "Input must be >= 1-d.")
+	return x.Flip([]int{0})
+}
+
+func fliplr(op *tensor.Op, a []any) any {
+	x := ten(a, 0)
+	tensor.Check(x.Dim() >= 2, "Input must be >= 2-d.")
+	return x.Flip([]int{1})
+}
+
+func rot90(op *tensor.Op, a []any) any {
+	x, k, dims := ten(a, 0), a[1].(int), a[2].([]int)
+	r := x.Dim()
+	tensor.Check(len(dims) == 2, "expected total rotation dims == 2, but got dims = %d", len(dims))
+	tensor.Check(r >= 2, "expected total dims >= 2, but got total dims = %d", r)
+	d0, d1 := dims[0], dims[1]
+	tensor.Check(d0 != d1 && abs(d0-d1) != r, "expected rotation dims to be different, but got dim0 = %d and dim1 = %d", d0, d1)
+	tensor.Check(d0 < r && d0 >= -r, "Rotation dim0 out of range, dim0 = %d", d0)
+	tensor.Check(d1 < r && d1 >= -r, "Rotation dim1 out of range, dim1 = %d", d1)
+	switch (4 + k%4) % 4 {
+	case 1:
+		return transpose(x.Flip([]int{d1}), d0, d1)
+	case 2:
+		return x.Flip(dims)
+	case 3:
+		return transpose(x.Flip([]int{d0}), d0, d1)
+	}
+	return cloneContig(x)
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+func roll(op *tensor.Op, a []any) any { return rollDims(ten(a, 0), a[1].([]int), a[2].([]int)) }
+
+func rollDims(x *T, shifts, dims []int) *T {
+	if len(dims) == 1 && len(shifts) == 1 {
+		if x.Numel() == 0 {
+			return x.Clone()
+		}
+		d := wrapDim(dims[0], x.Dim())
+		n := x.Size(d)
+		start := (n - shifts[0]) % n
+		if start < 0 {
+			start += n
+		}
+		return tensor.Cat([]*T{x.Slice(d, start, n, 1), x.Slice(d, 0, start, 1)}, d)
+	}
+	tensor.Check(len(shifts) > 0, "`shifts` required")
+	if len(dims) == 0 && len(shifts) == 1 {
+		flat := reshape(x, []int{-1})
+		return reshape(rollDims(flat, shifts, []int{0}), x.Shape())
+	}
+	tensor.Check(len(shifts) == len(dims), "shifts and dimensions must align. shifts: %d, dims:%d", len(shifts), len(dims))
+	return rollDims(rollDims(x, shifts[:1], dims[:1]), shifts[1:], dims[1:])
+}
+
+// diag_embed places the last dim of x on a diagonal of two new dims:
+// out[..., i, j] = x[..., i] where j - i == offset (x[..., j] for a
+// negative offset), zero elsewhere.
+func diagEmbed(op *tensor.Op, a []any) any {
+	x, off := ten(a, 0), a[1].(int)
+	r := x.Dim() + 1
+	d1, d2 := wrapDim(a[2].(int), r), wrapDim(a[3].(int), r)
+	tensor.Check(d1 != d2, "diagonal dimensions cannot be identical %d, %d", a[2].(int), a[3].(int))
+	n := abs(off) + x.Size(-1)
+	padded := x.ConstantPadNd([]int{0, abs(off)}, 0)
+	ar := arangeOn(x, n)
+	var vals, diff *T
+	if off >= 0 {
+		vals = padded.Unsqueeze(-1)
+		diff = ar.Unsqueeze(0).Sub(ar.Unsqueeze(1))
+	} else {
+		vals = padded.Unsqueeze(-2)
+		diff = ar.Unsqueeze(1).Sub(ar.Unsqueeze(0))
+	}
+	out := tensor.Where(diff.EqScalar(abs(off)), vals, zero0(x))
+	return movedim(out, []int{-2, -1}, []int{d1, d2})
+}
+
+func pixelShuffle(op *tensor.Op, a []any) any {
+	x, f := ten(a, 0), a[1].(int)
+	tensor.Check(x.Dim() >= 3, "pixel_shuffle expects input to have at least 3 dimensions, but got input with %d dimension(s)", x.Dim())
+	tensor.Check(f > 0, "pixel_shuffle expects a positive upscale_factor, but got %d", f)
+	c, h, w := x.Size(-3), x.Size(-2), x.Size(-1)
+	tensor.Check(c%(f*f) == 0, "pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of upscale_factor, but input.size(-3)=%d is not divisible by %d", c, f*f)
+	batch := x.Shape()[:x.Dim()-3]
+	nb := len(batch)
+	y := reshape(x, append(append([]int{}, batch...), c/(f*f), f, f, h, w))
+	y = y.Permute(append(iota(nb), nb, nb+3, nb+1, nb+4, nb+2))
+	return cloneContig(y).View(append(append([]int{}, batch...), c/(f*f), h*f, w*f))
+}
+
+func pixelUnshuffle(op *tensor.Op, a []any) any {
+	x, f := ten(a, 0), a[1].(int)
+	tensor.Check(x.Dim() >= 3, "pixel_unshuffle expects input to have at least 3 dimensions, but got input with %d dimension(s)", x.Dim())
+	tensor.Check(f > 0, "pixel_unshuffle expects a positive downscale_factor, but got %d", f)
+	c, h, w := x.Size(-3), x.Size(-2), x.Size(-1)
+	tensor.Check(h%f == 0, "pixel_unshuffle expects height to be divisible by downscale_factor, but input.size(-2)=%d is not divisible by %d", h, f)
+	tensor.Check(w%f == 0, "pixel_unshuffle expects width to be divisible by downscale_factor, but input.size(-1)=%d is not divisible by %d", w, f)
+	batch := x.Shape()[:x.Dim()-3]
+	nb := len(batch)
+	y := reshape(x, append(append([]int{}, batch...), c, h/f, f, w/f, f))
+	y = y.Permute(append(iota(nb), nb, nb+2, nb+4, nb+1, nb+3))
+	return cloneContig(y).View(append(append([]int{}, batch...), c*f*f, h/f, w/f))
+}
+
+func channelShuffle(op *tensor.Op, a []any) any {
+	x, g := ten(a, 0), a[1].(int)
+	tensor.Check(x.Dim() > 2, "channel_shuffle expects input to have at least 3 dimensions, but got input with %d dims", x.Dim())
+	tensor.Check(g > 0, "Number of groups to divide channels in must be positive. Value of groups:%d", g)
+	tensor.Check(x.Size(1)%g == 0, "Number of channels must be divisible by groups. Got %d channels and %d groups.", x.Size(1), g)
+	b, c := x.Size(0), x.Size(1)
+	rest := prod(x.Sizes()[2:])
+	y := reshape(x, []int{b, g, c / g, rest}).Permute([]int{0, 2, 1, 3})
+	return cloneContig(y).View(x.Shape())
+}
+
+// repeat_interleave(repeats): the index i repeated repeats[i] times. The
+// output length is data dependent: output_size, or the sum of repeats.
+func repeatInterleaveIndices(op *tensor.Op, a []any) any {
+	return repeatIndices(ten(a, 0), a[1])
+}
+
+func repeatIndices(rep *T, outSize any) *T {
+	tensor.Check(rep.Dim() == 1, "repeat_interleave only accept 1D vector as repeat")
+	tensor.Check(rep.DType() == tensor.Int64 || rep.DType() == tensor.Int32, "repeats has to be Long or Int tensor")
+	n := tensor.OptInt(outSize, -1)
+	if rep.Size(0) > 0 {
+		tensor.Check(!tensor.Call("aten::_local_scalar_dense", rep.LtScalar(0).Any()).(tensor.Scalar).Bool(), "repeats can not be negative")
+	}
+	csum := rep.Cumsum(0)
+	if n < 0 {
+		n = 0
+		if rep.Size(0) > 0 {
+			n = int(tensor.Call("aten::_local_scalar_dense", csum.Select(0, -1)).(tensor.Scalar).Int64())
+		}
+	}
+	// Mark where each index starts; a running count of marks is the index.
+	starts := csum.Sub(rep).To(tensor.Int64)
+	marks := fullOn(rep, []int{n + 1}, 0, tensor.Int64).IndexPut([]*T{starts}, fullOn(rep, []int{rep.Size(0)}, 1, tensor.Int64), true)
+	return marks.Slice(0, 0, n, 1).Cumsum(0).SubScalar(1, 1).To(rep.DType())
+}
+
+func repeatInterleaveTensor(op *tensor.Op, a []any) any {
+	x, rep := ten(a, 0), ten(a, 1)
+	d := 0
+	if a[2] == nil {
+		x = reshape(x, []int{-1})
+	} else {
+		d = wrapDim(a[2].(int), x.Dim())
+	}
+	switch {
+	case rep.Dim() == 0 || (rep.Dim() == 1 && rep.Size(0) == 1):
+		rep = reshape(rep, []int{1}).Expand([]int{x.Size(d)})
+	case rep.Dim() == 1:
+		tensor.Check(rep.Size(0) == x.Size(d), "repeats must have the same size as input along dim")
+	default:
+		tensor.Panicf("repeats must be 0-dim or 1-dim tensor")
+	}
+	return x.IndexSelect(d, repeatIndices(rep, a[3]))
+}
+
+func repeatInterleaveInt(op *tensor.Op, a []any) any {
+	x, rep := ten(a, 0), a[1].(int)
+	tensor.Check(rep >= 0, "repeats can not be negative")
+	d := 0
+	if a[2] == nil {
+		x = reshape(x, []int{-1})
+	} else {
+		d = wrapDim(a[2].(int), x.Dim())
+	}
+	if x.Dim() == 0 {
+		x = reshape(x, []int{1})
+	}
+	s := x.Shape()
+	e := append(append(append([]int{}, s[:d+1]...), rep), s[d+1:]...)
+	y := x.Unsqueeze(d + 1).Expand(e)
+	s[d] *= rep
+	return cloneContig(y).View(s)
+}

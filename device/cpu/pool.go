@@ -1,0 +1,498 @@
+package cpu
+
+import (
+	"math"
+	"runtime"
+	"sync"
+
+	"github.com/goaten/goaten/aten/core"
+	"github.com/goaten/goaten/tensor"
+)
+
+// Pooling kernels. Every op is computed plane by plane (a plane is one
+// (batch, channel) slice) over three spatial dims (D, H, W); 2-d and 1-d ops
+// are the same loops with D = 1 (and H = 1). Inputs are made contiguous in the
+// compute dtype first: float32, float64 or int64 as given, float16 and
+// bfloat16 through float32 (as PyTorch's CPU kernels accumulate them).
+
+// poolNum is an element type the pooling loops compute in.
+type poolNum interface {
+	~float32 | ~float64 | ~int64
+}
+
+// poolFloat is a floating element type.
+type poolFloat interface {
+	~float32 | ~float64
+}
+
+// poolComputeDType is the dtype a pooling kernel computes dtype d in.
+func poolComputeDType(d tensor.DType) tensor.DType {
+	if d.IsReduced() {
+		return tensor.Float32
+	}
+	return d
+}
+
+// poolRound returns a function rounding a float32 to d and back, for
+// kernels that mimic PyTorch's step-by-step rounding of 16-bit floats; nil
+// for other dtypes.
+func poolRound(d tensor.DType) func(float32) float32 {
+	switch d {
+	case tensor.BFloat16:
+		return func(v float32) float32 { return tensor.BF16ToFloat32(tensor.Float32ToBF16(v)) }
+	case tensor.Float16:
+		return func(v float32) float32 { return tensor.HalfToFloat32(tensor.Float32ToHalf(v)) }
+	}
+	return nil
+}
+
+// poolBuffers returns src as a contiguous tensor in the compute dtype of
+// out, and a contiguous result tensor in that dtype: out itself when it
+// already has it, else a scratch tensor that poolFinish copies into out.
+func poolBuffers(out, src *tensor.Tensor) (in, res *tensor.Tensor) {
+	cd := poolComputeDType(out.DType())
+	in = contiguousAs(src, cd)
+	res = out
+	if cd != out.DType() {
+		res = tensor.Empty(cd, out.Sizes()...)
+	}
+	return in, res
+}
+
+// poolFinish copies a scratch result into out.
+func poolFinish(out, res *tensor.Tensor) {
+	if res != out {
+		copyInto(out, res)
+	}
+}
+
+// poolElems returns the n elements of contiguous t, starting at its offset.
+func poolElems[T tensor.Elem](t *tensor.Tensor) []T {
+	off := t.StorageOffset()
+	return data[T](t)[off : off+t.Numel()]
+}
+
+// poolParallel splits [0, n) into chunks run on up to GOMAXPROCS goroutines
+// when the total work (n × cost per item) is large enough to pay for them.
+func poolParallel(n, cost int, fn func(lo, hi int)) {
+	const grain = 1 << 15
+	workers := runtime.GOMAXPROCS(0)
+	if n <= 1 || workers <= 1 || n*max(cost, 1) < 2*grain {
+		fn(0, n)
+		return
+	}
+	chunks := min(workers, n, n*max(cost, 1)/grain)
+	var wg sync.WaitGroup
+	for c := 0; c < chunks; c++ {
+		lo, hi := n*c/chunks, n*(c+1)/chunks
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn(lo, hi)
+		}()
+	}
+	wg.Wait()
+}
+
+// avgWindow is one output element's window of an average pool: the clamped
+// input range per dim and the divisor.
+type avgWindow struct {
+	lo, hi [3]int
+	div    int
+}
+
+// window returns the window of output position o (D, H, W).
+func avgWindowAt(g *core.PoolWindow, o [3]int) (w avgWindow) {
+	pool := 1
+	count := 1
+	for d := 0; d < 3; d++ {
+		lo := o[d]*g.Stride[d] - g.Pad[d]
+		hi := min(lo+g.Kernel[d], g.In[d]+g.Pad[d])
+		pool *= hi - lo
+		lo = max(lo, 0)
+		hi = min(hi, g.In[d])
+		w.lo[d], w.hi[d] = lo, hi
+		count *= max(hi-lo, 0)
+	}
+	switch {
+	case g.Divisor != 0:
+		w.div = g.Divisor
+	case g.CountIncludePad:
+		w.div = pool
+	default:
+		w.div = count
+	}
+	if w.div == 0 {
+		// Only reachable when absurd kernel sizes overflow the product;
+		// keep integer kernels from dividing by zero.
+		w.div = math.MaxInt64
+	}
+	return w
+}
+
+func (w *avgWindow) empty() bool {
+	return w.lo[0] >= w.hi[0] || w.lo[1] >= w.hi[1] || w.lo[2] >= w.hi[2]
+}
+
+// avgPool computes an average pool of contiguous planes src into dst.
+func avgPool[T poolNum](dst, src []T, g *core.PoolWindow) {
+	in, out := g.In, g.Out
+	inPlane, outPlane := in[0]*in[1]*in[2], out[0]*out[1]*out[2]
+	poolParallel(g.Planes, outPlane*g.Kernel[0]*g.Kernel[1]*g.Kernel[2], func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			s := src[p*inPlane : (p+1)*inPlane]
+			d := dst[p*outPlane : (p+1)*outPlane]
+			k := 0
+			for od := 0; od < out[0]; od++ {
+				for oh := 0; oh < out[1]; oh++ {
+					for ow := 0; ow < out[2]; ow++ {
+						w := avgWindowAt(g, [3]int{od, oh, ow})
+						if w.empty() {
+							d[k] = 0
+							k++
+							continue
+						}
+						var sum T
+						for t := w.lo[0]; t < w.hi[0]; t++ {
+							for h := w.lo[1]; h < w.hi[1]; h++ {
+								row := s[(t*in[1]+h)*in[2]:]
+								for x := w.lo[2]; x < w.hi[2]; x++ {
+									sum += row[x]
+								}
+							}
+						}
+						d[k] = sum / T(w.div)
+						k++
+					}
+				}
+			}
+		}
+	})
+}
+
+// avgPoolBackward spreads grad (output-shaped planes) back over the windows
+// into dst (input-shaped planes, zeroed). rnd, when not nil, rounds every
+// intermediate result as a 16-bit float kernel does.
+func avgPoolBackward[T poolNum](dst, grad []T, g *core.PoolWindow, rnd func(T) T) {
+	in, out := g.In, g.Out
+	inPlane, outPlane := in[0]*in[1]*in[2], out[0]*out[1]*out[2]
+	poolParallel(g.Planes, outPlane*g.Kernel[0]*g.Kernel[1]*g.Kernel[2], func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			d := dst[p*inPlane : (p+1)*inPlane]
+			gr := grad[p*outPlane : (p+1)*outPlane]
+			k := 0
+			for od := 0; od < out[0]; od++ {
+				for oh := 0; oh < out[1]; oh++ {
+					for ow := 0; ow < out[2]; ow++ {
+						w := avgWindowAt(g, [3]int{od, oh, ow})
+						delta := gr[k] / T(w.div)
+						k++
+						if rnd != nil {
+							delta = rnd(delta)
+						}
+						for t := w.lo[0]; t < w.hi[0]; t++ {
+							for h := w.lo[1]; h < w.hi[1]; h++ {
+								row := d[(t*in[1]+h)*in[2]:]
+								for x := w.lo[2]; x < w.hi[2]; x++ {
+									if rnd != nil {
+										row[x] = rnd(row[x] + delta)
+									} else {
+										row[x] += delta
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+// maxPool computes a max pool of contiguous planes src into dst and the
+// flat in-plane index of each maximum into idx. NaN counts as the maximum
+// (the last NaN of a window wins); among equal values the first wins.
+func maxPool[T poolFloat](dst []T, idx []int64, src []T, g *core.PoolWindow) {
+	in, out := g.In, g.Out
+	inPlane, outPlane := in[0]*in[1]*in[2], out[0]*out[1]*out[2]
+	negInf := T(math.Inf(-1))
+	poolParallel(g.Planes, outPlane*g.Kernel[0]*g.Kernel[1]*g.Kernel[2], func(lo, hi int) {
+		var wlo, whi [3]int
+		for p := lo; p < hi; p++ {
+			s := src[p*inPlane : (p+1)*inPlane]
+			d := dst[p*outPlane : (p+1)*outPlane]
+			ix := idx[p*outPlane : (p+1)*outPlane]
+			k := 0
+			for od := 0; od < out[0]; od++ {
+				for oh := 0; oh < out[1]; oh++ {
+					for ow := 0; ow < out[2]; ow++ {
+						o := [3]int{od, oh, ow}
+						for dd := 0; dd < 3; dd++ {
+							start := o[dd]*g.Stride[dd] - g.Pad[dd]
+							end := min(start+(g.Kernel[dd]-1)*g.Dilation[dd]+1, in[dd])
+							if start < 0 { // first tap inside the input
+								dil := g.Dilation[dd]
+								start += (-start + dil - 1) / dil * dil
+							}
+							wlo[dd], whi[dd] = start, end
+						}
+						best := int64((wlo[0]*in[1]+wlo[1])*in[2] + wlo[2])
+						bv := negInf
+						for t := wlo[0]; t < whi[0]; t += g.Dilation[0] {
+							for h := wlo[1]; h < whi[1]; h += g.Dilation[1] {
+								base := (t*in[1] + h) * in[2]
+								for x := wlo[2]; x < whi[2]; x += g.Dilation[2] {
+									v := s[base+x]
+									if v > bv || v != v {
+										bv, best = v, int64(base+x)
+									}
+								}
+							}
+						}
+						d[k], ix[k] = bv, best
+						k++
+					}
+				}
+			}
+		}
+	})
+}
+
+// adaptiveAvgPool averages each output's adaptive window. rnd, when not nil,
+// rounds each step as PyTorch's float16 arithmetic does.
+func adaptiveAvgPool[T poolFloat](dst, src []T, g *core.PoolWindow, rnd func(T) T) {
+	in, out := g.In, g.Out
+	inPlane, outPlane := in[0]*in[1]*in[2], out[0]*out[1]*out[2]
+	cost := outPlane * max(inPlane/max(outPlane, 1), 1)
+	poolParallel(g.Planes, cost, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			s := src[p*inPlane : (p+1)*inPlane]
+			d := dst[p*outPlane : (p+1)*outPlane]
+			k := 0
+			for od := 0; od < out[0]; od++ {
+				t0, t1 := core.AdaptiveStart(od, out[0], in[0]), core.AdaptiveEnd(od, out[0], in[0])
+				for oh := 0; oh < out[1]; oh++ {
+					h0, h1 := core.AdaptiveStart(oh, out[1], in[1]), core.AdaptiveEnd(oh, out[1], in[1])
+					for ow := 0; ow < out[2]; ow++ {
+						w0, w1 := core.AdaptiveStart(ow, out[2], in[2]), core.AdaptiveEnd(ow, out[2], in[2])
+						var sum T
+						for t := t0; t < t1; t++ {
+							for h := h0; h < h1; h++ {
+								row := s[(t*in[1]+h)*in[2]:]
+								for x := w0; x < w1; x++ {
+									if rnd != nil {
+										sum = rnd(sum + row[x])
+									} else {
+										sum += row[x]
+									}
+								}
+							}
+						}
+						if rnd != nil {
+							d[k] = rnd(rnd(rnd(sum/T(t1-t0))/T(h1-h0)) / T(w1-w0))
+						} else {
+							d[k] = sum / T(t1-t0) / T(h1-h0) / T(w1-w0)
+						}
+						k++
+					}
+				}
+			}
+		}
+	})
+}
+
+// adaptiveAvgPoolBackward spreads grad over the adaptive windows into dst (zeroed).
+func adaptiveAvgPoolBackward[T poolFloat](dst, grad []T, g *core.PoolWindow, rnd func(T) T) {
+	in, out := g.In, g.Out
+	inPlane, outPlane := in[0]*in[1]*in[2], out[0]*out[1]*out[2]
+	cost := outPlane * max(inPlane/max(outPlane, 1), 1)
+	poolParallel(g.Planes, cost, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			d := dst[p*inPlane : (p+1)*inPlane]
+			gr := grad[p*outPlane : (p+1)*outPlane]
+			k := 0
+			for oh := 0; oh < out[1]; oh++ {
+				h0, h1 := core.AdaptiveStart(oh, out[1], in[1]), core.AdaptiveEnd(oh, out[1], in[1])
+				for ow := 0; ow < out[2]; ow++ {
+					w0, w1 := core.AdaptiveStart(ow, out[2], in[2]), core.AdaptiveEnd(ow, out[2], in[2])
+					var delta T
+					if rnd != nil {
+						delta = rnd(rnd(gr[k]/T(h1-h0)) / T(w1-w0))
+					} else {
+						delta = gr[k] / T(h1-h0) / T(w1-w0)
+					}
+					k++
+					for h := h0; h < h1; h++ {
+						row := d[h*in[2]:]
+						for x := w0; x < w1; x++ {
+							if rnd != nil {
+								row[x] = rnd(row[x] + delta)
+							} else {
+								row[x] += delta
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+func avgPoolKernel(op *tensor.Op, args []any) any {
+	out := allocMeta(op, args)
+	x := args[0].(*tensor.Tensor)
+	if out.Numel() == 0 {
+		return out
+	}
+	g := core.PoolGeometry(op, args)
+	in, res := poolBuffers(out, x)
+	switch res.DType() {
+	case tensor.Float32:
+		avgPool(poolElems[float32](res), poolElems[float32](in), &g)
+	case tensor.Float64:
+		avgPool(poolElems[float64](res), poolElems[float64](in), &g)
+	case tensor.Int64:
+		avgPool(poolElems[int64](res), poolElems[int64](in), &g)
+	}
+	poolFinish(out, res)
+	return out
+}
+
+func avgPool2dBackwardKernel(op *tensor.Op, args []any) any {
+	out := allocMeta(op, args)
+	if out.Numel() == 0 {
+		return out
+	}
+	g := core.PoolGeometry(op, args)
+	grad := args[0].(*tensor.Tensor)
+	gr, res := poolBuffers(out, grad)
+	rnd := poolRound(out.DType())
+	switch res.DType() {
+	case tensor.Float32:
+		avgPoolBackward(poolElems[float32](res), poolElems[float32](gr), &g, rnd)
+	case tensor.Float64:
+		avgPoolBackward(poolElems[float64](res), poolElems[float64](gr), &g, nil)
+	case tensor.Int64:
+		avgPoolBackward(poolElems[int64](res), poolElems[int64](gr), &g, nil)
+	}
+	poolFinish(out, res)
+	return out
+}
+
+func maxPoolKernel(op *tensor.Op, args []any) any {
+	outs := metaN(op, args)
+	out, idx := alloc(outs[0]), alloc(outs[1])
+	if out.Numel() == 0 {
+		return []*tensor.Tensor{out, idx}
+	}
+	g := core.PoolGeometry(op, args)
+	in, res := poolBuffers(out, args[0].(*tensor.Tensor))
+	ix := poolElems[int64](idx)
+	switch res.DType() {
+	case tensor.Float32:
+		maxPool(poolElems[float32](res), ix, poolElems[float32](in), &g)
+	case tensor.Float64:
+		maxPool(poolElems[float64](res), ix, poolElems[float64](in), &g)
+	}
+	poolFinish(out, res)
+	return []*tensor.Tensor{out, idx}
+}
+
+func maxPool2dBackwardKernel(op *tensor.Op, args []any) any {
+	out := allocMeta(op, args)
+	if out.Numel() == 0 {
+		return out
+	}
+	g := core.PoolGeometry(op, args)
+	grad, indices := args[0].(*tensor.Tensor), contiguous(args[7].(*tensor.Tensor))
+	inPlane, outPlane := g.In[1]*g.In[2], g.Out[1]*g.Out[2]
+	ix := poolElems[int64](indices)
+	for _, i := range ix {
+		if i != -1 && (i < 0 || i >= int64(inPlane)) {
+			tensor.IndexPanicf("max_pool2d_with_indices_backward(): index %d is out of bounds for an input plane of %d elements", i, inPlane)
+		}
+	}
+	gr, res := poolBuffers(out, grad)
+	rnd := poolRound(out.DType())
+	switch res.DType() {
+	case tensor.Float32:
+		maxPoolBackward(poolElems[float32](res), poolElems[float32](gr), ix, g.Planes, inPlane, outPlane, rnd)
+	case tensor.Float64:
+		maxPoolBackward(poolElems[float64](res), poolElems[float64](gr), ix, g.Planes, inPlane, outPlane, nil)
+	}
+	poolFinish(out, res)
+	return out
+}
+
+// maxPoolBackward adds each gradient to the input element its index names.
+func maxPoolBackward[T poolFloat](dst, grad []T, idx []int64, planes, inPlane, outPlane int, rnd func(T) T) {
+	poolParallel(planes, outPlane, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			d := dst[p*inPlane : (p+1)*inPlane]
+			for k := p * outPlane; k < (p+1)*outPlane; k++ {
+				i := idx[k]
+				if i == -1 {
+					continue
+				}
+				if rnd != nil {
+					d[i] = rnd(d[i] + grad[k])
+				} else {
+					d[i] += grad[k]
+				}
+			}
+		}
+	})
+}
+
+func adaptivePoolKernel(op *tensor.Op, args []any) any {
+	out := allocMeta(op, args)
+	if out.Numel() == 0 {
+		return out
+	}
+	g := core.PoolGeometry(op, args)
+	in, res := poolBuffers(out, args[0].(*tensor.Tensor))
+	var rnd func(float32) float32
+	if op.Schema.Name == "_adaptive_avg_pool3d" {
+		rnd = poolRound(out.DType()) // the 3-d kernel accumulates float16 in float16
+	}
+	switch res.DType() {
+	case tensor.Float32:
+		adaptiveAvgPool(poolElems[float32](res), poolElems[float32](in), &g, rnd)
+	case tensor.Float64:
+		adaptiveAvgPool(poolElems[float64](res), poolElems[float64](in), &g, nil)
+	}
+	poolFinish(out, res)
+	return out
+}
+
+func adaptivePool2dBackwardKernel(op *tensor.Op, args []any) any {
+	out := allocMeta(op, args)
+	if out.Numel() == 0 {
+		return out
+	}
+	g := core.PoolGeometry(op, args)
+	grad := args[0].(*tensor.Tensor)
+	if grad.Numel() == 0 {
+		return out
+	}
+	gr, res := poolBuffers(out, grad)
+	rnd := poolRound(out.DType())
+	switch res.DType() {
+	case tensor.Float32:
+		adaptiveAvgPoolBackward(poolElems[float32](res), poolElems[float32](gr), &g, rnd)
+	case tensor.Float64:
+		adaptiveAvgPoolBackward(poolElems[float64](res), poolElems[float64](gr), &g, nil)
+	}
+	poolFinish(out, res)
+	return out
+}
+
+func init() {
+	impls(avgPoolKernel, "aten::avg_pool1d.default", "aten::avg_pool2d.default", "aten::avg_pool3d.default")
+	impl("aten::avg_pool2d_backward.default", avgPool2dBackwardKernel)
+	impls(maxPoolKernel, "aten::max_pool2d_with_indices.default", "aten::max_pool3d_with_indices.default")
+	impl("aten::max_pool2d_with_indices_backward.default", maxPool2dBackwardKernel)
+	impls(adaptivePoolKernel, "aten::adaptive_avg_pool1d.default", "aten::_adaptive_avg_pool2d.default",
+		"aten::_adaptive_avg_pool3d.default")
+	impl("aten::_adaptive_avg_pool2d_backward.default", adaptivePool2dBackwardKernel)
+}
