@@ -820,8 +820,10 @@ func ConstantPadGeometry(sizes, pad []int) (out, inLo, outLo, n []int) {
 	out = append([]int(nil), sizes...)
 	for i := 0; i < lpad; i++ {
 		p := len(pad) - (i+1)*2
-		nd := sizes[ldiff+i] + pad[p] + pad[p+1]
-		tensor.Check(nd > 0, "The input size %d, plus negative padding %d and %d resulted in a negative output size, which is invalid. Check dimension %d of your input.",
+		nd, ok := addNoOverflow(sizes[ldiff+i], pad[p], pad[p+1])
+		// PyTorch's sum wraps round for pads near the int64 limits and then
+		// fails one way or another; here every such sum is out of range.
+		tensor.Check(ok && nd > 0, "The input size %d, plus negative padding %d and %d resulted in a negative output size, which is invalid. Check dimension %d of your input.",
 			sizes[ldiff+i], pad[p], pad[p+1], ldiff+i)
 		out[ldiff+i] = nd
 		if pad[p] > 0 {
@@ -829,6 +831,41 @@ func ConstantPadGeometry(sizes, pad []int) (out, inLo, outLo, n []int) {
 		}
 	}
 	return out, inLo, outLo, n
+}
+
+// sum128 sums v exactly as a 128-bit two's-complement number (hi, lo).
+func sum128(v []int) (hi int64, lo uint64) {
+	for _, x := range v {
+		var c uint64
+		lo, c = bits.Add64(lo, uint64(x), 0)
+		hi += int64(c)
+		if x < 0 {
+			hi--
+		}
+	}
+	return hi, lo
+}
+
+// addNoOverflow sums v exactly and reports whether the sum fits an int.
+// Partial sums may leave the int range: 4 + MaxInt + (MinInt+5) is 8.
+func addNoOverflow(v ...int) (int, bool) {
+	hi, lo := sum128(v)
+	if (hi == 0 && lo <= math.MaxInt64) || (hi == -1 && lo > math.MaxInt64) {
+		return int(lo), true
+	}
+	return 0, false
+}
+
+// satAdd sums v, saturating at the int limits instead of wrapping, so that a
+// size plus pads near the limits reads as far out of range.
+func satAdd(v ...int) int {
+	if s, ok := addNoOverflow(v...); ok {
+		return s
+	}
+	if hi, _ := sum128(v); hi < 0 {
+		return math.MinInt
+	}
+	return math.MaxInt
 }
 
 func constantPadMeta(op *tensor.Op, args []any) any {

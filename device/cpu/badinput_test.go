@@ -1,6 +1,7 @@
 package cpu_test
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -57,6 +58,13 @@ func TestFuzzRegressions(t *testing.T) {
 		{"col2im kernel of 2^64 elements", "aten::col2im",
 			[]any{f32(2, 9, 9), []int{6, 5}, []int{1 << 32, 1 << 32}, []int{1, 1}, []int{1, 1}, []int{2, 2}},
 			"Expected size of input's dimension 1 to be divisible by the product of kernel_size"},
+		{"constant_pad_nd whose size plus pads passes int64", "aten::constant_pad_nd",
+			[]any{f64(4, 1, 4), []int{math.MaxInt64, math.MaxInt64, 7, 0}, 4},
+			"resulted in a negative output size"},
+		{"reflection_pad1d with pads of -2^63", "aten::reflection_pad1d",
+			[]any{f32(1, 2, 4), []int{math.MinInt64, math.MinInt64}}, "is too small"},
+		{"replication_pad2d with pads past int64 whose sum fits", "aten::replication_pad2d",
+			[]any{f32(1, 2, 4, 4), []int{math.MaxInt64, math.MinInt64 + 5, 1, 1}}, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
