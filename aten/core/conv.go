@@ -104,8 +104,10 @@ func ParseConv(input, weight, bias *tensor.Tensor, rest []any, backward bool) *C
 		padded := make([]int, dim)
 		kern := make([]int, dim)
 		for i := range dim {
-			padded[i] = p.In[i] + 2*p.Padding[i]
-			kern[i] = p.Dilation[i]*(p.Kernel[i]-1) + 1
+			// Saturating: parameters near the int64 limits give sizes that
+			// fail the checks rather than wrapped ones that pass them.
+			padded[i] = satAdd(p.In[i], satMul(2, p.Padding[i]))
+			kern[i] = satAdd(satMul(p.Dilation[i], p.Kernel[i]-1), 1)
 			if padded[i] < kern[i] {
 				ok = false
 			}
@@ -128,10 +130,13 @@ func ParseConv(input, weight, bias *tensor.Tensor, rest []any, backward bool) *C
 	}
 	p.Out = make([]int, dim)
 	for i := range dim {
+		// Saturating, as above: an output size past the int64 range is
+		// refused when it is allocated (or as too small).
+		dk := satMul(p.Dilation[i], p.Kernel[i]-1)
 		if p.Transposed {
-			p.Out[i] = (p.In[i]-1)*p.Stride[i] - 2*p.Padding[i] + p.Dilation[i]*(p.Kernel[i]-1) + p.OutPadding[i] + 1
+			p.Out[i] = satAdd(satMul(p.In[i]-1, p.Stride[i]), satMul(-2, p.Padding[i]), dk, p.OutPadding[i], 1)
 		} else {
-			p.Out[i] = linDivRtn(p.In[i]+2*p.Padding[i]-p.Dilation[i]*(p.Kernel[i]-1)-1, p.Stride[i]) + 1
+			p.Out[i] = satAdd(linDivRtn(satAdd(p.In[i], satMul(2, p.Padding[i]), satMul(-1, dk), -1), p.Stride[i]), 1)
 		}
 	}
 	if backward && !p.Transposed {
@@ -392,16 +397,18 @@ func ParseCol2im(input *tensor.Tensor, args []any) *Col2imParams {
 		tensor.Panicf("Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got input.size(1)=%d and kernel_size=(%d, %d).", planes, c.KH, c.KW)
 	}
 	c.C = planes / (c.KW * c.KH)
-	c.BlocksH = linDivRtn(c.OutH+2*c.PH-c.DH*(c.KH-1)-1, c.SH) + 1
-	c.BlocksW = linDivRtn(c.OutW+2*c.PW-c.DW*(c.KW-1)-1, c.SW) + 1
+	// Saturating: parameters near the int64 limits give block counts that
+	// fail the checks below rather than wrapped ones that pass them.
+	c.BlocksH = satAdd(linDivRtn(satAdd(c.OutH, satMul(2, c.PH), -satMul(c.DH, c.KH-1), -1), c.SH), 1)
+	c.BlocksW = satAdd(linDivRtn(satAdd(c.OutW, satMul(2, c.PW), -satMul(c.DW, c.KW-1), -1), c.SW), 1)
 	desc := func() string {
 		return "Given output_size=(" + linItoa(c.OutH) + ", " + linItoa(c.OutW) + "), kernel_size=(" + linItoa(c.KH) + ", " + linItoa(c.KW) +
 			"), dilation=(" + linItoa(c.DH) + ", " + linItoa(c.DW) + "), padding=(" + linItoa(c.PH) + ", " + linItoa(c.PW) +
 			"), stride=(" + linItoa(c.SH) + ", " + linItoa(c.SW) + "), "
 	}
-	if length != c.BlocksH*c.BlocksW {
+	if length != satMul(c.BlocksH, c.BlocksW) {
 		tensor.Panicf("%sexpected size of input's dimension 2 to match the calculated number of sliding blocks %d * %d = %d, but got input.size(2)=%d.",
-			desc(), c.BlocksH, c.BlocksW, c.BlocksH*c.BlocksW, length)
+			desc(), c.BlocksH, c.BlocksW, satMul(c.BlocksH, c.BlocksW), length)
 	}
 	if c.BlocksH < 1 || c.BlocksW < 1 {
 		tensor.Panicf("%scalculated shape of the array of sliding blocks as (%d, %d), which is too small (non-positive)", desc(), c.BlocksH, c.BlocksW)

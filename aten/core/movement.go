@@ -868,6 +868,21 @@ func satAdd(v ...int) int {
 	return math.MaxInt
 }
 
+// satMul multiplies a and b, saturating at the int limits instead of wrapping.
+func satMul(a, b int) int {
+	if a == 0 || b == 0 {
+		return 0
+	}
+	p := a * b
+	if p/b == a && !(a == -1 && b == math.MinInt) && !(b == -1 && a == math.MinInt) {
+		return p
+	}
+	if (a < 0) != (b < 0) {
+		return math.MinInt
+	}
+	return math.MaxInt
+}
+
 func constantPadMeta(op *tensor.Op, args []any) any {
 	self := T(args, 0)
 	out, _, _, _ := ConstantPadGeometry(self.Sizes(), args[1].([]int))

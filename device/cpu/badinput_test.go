@@ -65,6 +65,16 @@ func TestFuzzRegressions(t *testing.T) {
 			[]any{f32(1, 2, 4), []int{math.MinInt64, math.MinInt64}}, "is too small"},
 		{"replication_pad2d with pads past int64 whose sum fits", "aten::replication_pad2d",
 			[]any{f32(1, 2, 4, 4), []int{math.MaxInt64, math.MinInt64 + 5, 1, 1}}, ""},
+		{"convolution with a dilation of 2^63-1", "aten::convolution",
+			[]any{f32(1, 1, 2, 2), f32(1, 1, 3, 3), nil, []int{1, 1}, []int{0, 0}, []int{math.MaxInt64}, false, []int{0, 0}, 1},
+			"Kernel size can't be greater than actual input size"},
+		{"convolution with a stride of 2^63-1", "aten::convolution",
+			[]any{tensor.Empty(tensor.Int64, 1, 3, 4), tensor.Empty(tensor.Int64, 3, 3, 3), nil, []int{math.MaxInt64}, []int{2}, []int{1}, false, []int{0}, 1}, ""},
+		{"convolution with a stride of 2^63-1 and a padding of 2^62", "aten::convolution",
+			[]any{f32(1, 1, 2, 2), f32(1, 1, 3, 3), nil, []int{math.MaxInt64, math.MaxInt64}, []int{1 << 62, 1 << 62}, []int{1, 1}, false, []int{0, 0}, 1}, ""},
+		{"col2im with a padding of 2^63-1", "aten::col2im",
+			[]any{f32(27, 9), []int{5, 5}, []int{3, 3}, []int{1, 1}, []int{7, math.MaxInt64}, []int{2, 2}},
+			"expected size of input's dimension 2 to match the calculated number of sliding blocks"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
