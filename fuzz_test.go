@@ -254,7 +254,14 @@ func fuzzDispatch(which uint16, data []byte) error {
 	if fuzzTrace != nil {
 		fuzzTrace(op, []any{res}, map[string]any{"error": err})
 	}
-	if err != nil || op.Schema.IsInplace() {
+	if err != nil {
+		return nil
+	}
+	// Every tensor the call returned or touched stays inside its storage.
+	if err := fuzzInsideStorage(op.Name, res, args, kwargs); err != nil {
+		return err
+	}
+	if op.Schema.IsInplace() {
 		return nil
 	}
 	var m any
@@ -273,6 +280,48 @@ func fuzzDispatch(which uint16, data []byte) error {
 			if err := fuzzSameMeta(fmt.Sprintf("%s result %d", op.Name, i), out[i], mts[i]); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// fuzzInsideStorage checks that the CPU tensors among a call's result and
+// arguments (which in-place ops may have resized) reach no element past the
+// end of their storage.
+func fuzzInsideStorage(name string, res any, args []any, kwargs map[string]any) error {
+	var ts []*tensor.Tensor
+	var collect func(v any)
+	collect = func(v any) {
+		switch x := v.(type) {
+		case *tensor.Tensor:
+			ts = append(ts, x)
+		case []*tensor.Tensor:
+			ts = append(ts, x...)
+		case []any:
+			for _, e := range x {
+				collect(e)
+			}
+		}
+	}
+	collect(res)
+	collect(args)
+	for _, v := range kwargs {
+		collect(v)
+	}
+	for _, t := range ts {
+		if t == nil || t.Storage() == nil || t.Numel() == 0 {
+			continue
+		}
+		st := t.Storage()
+		for _, s := range t.Strides() {
+			if s < 0 {
+				return fmt.Errorf("%s: a tensor with negative strides %v", name, t.Strides())
+			}
+		}
+		need := tensor.StorageExtent(t.Sizes(), t.Strides(), t.StorageOffset())
+		if t.StorageOffset() < 0 || need > st.NBytes()/t.DType().ItemSize() {
+			return fmt.Errorf("%s: a tensor %v strides %v offset %d reaches element %d of a storage of %d",
+				name, t.Sizes(), t.Strides(), t.StorageOffset(), need-1, st.NBytes()/t.DType().ItemSize())
 		}
 	}
 	return nil
@@ -472,11 +521,15 @@ func (r *fuzzBytes) mutateTensor1(t *tensor.Tensor) *tensor.Tensor {
 				idx[k] = rem % c.Size(k)
 				rem /= c.Size(k)
 			}
-			v := fuzzFloats[r.pick(len(fuzzFloats))]
-			if !c.DType().IsFloat() {
-				v = float64(fuzzInts[r.pick(len(fuzzInts))] % 1000)
+			switch d := c.DType(); {
+			case d.IsFloat():
+				c.SetAt(tensor.Float(fuzzFloats[r.pick(len(fuzzFloats))]), idx...)
+			case d == tensor.Int64:
+				// Indices, offsets and lengths at the int64 limits.
+				c.SetAt(tensor.Int(int64(fuzzInts[r.pick(len(fuzzInts))])), idx...)
+			default:
+				c.SetAt(tensor.Int(int64(fuzzInts[r.pick(len(fuzzInts))]%1000)), idx...)
 			}
-			c.SetAt(tensor.Float(v), idx...)
 		}
 		return c
 	}

@@ -296,7 +296,13 @@ func sliceGeometry(self *tensor.Tensor, dim int, start, end any, step int) ([]in
 		cnt++
 	}
 	sizes[dim] = cnt
+	// PyTorch multiplies in int64 and wraps too (a stride of 4 sliced with
+	// step 2^62 becomes 0, harmless on the size-1 result); as slice goes
+	// through as_strided there, a wrapped negative stride is refused.
 	strides[dim] *= step
+	for _, st := range strides {
+		tensor.Check(st >= 0, "as_strided: Negative strides are not supported at the moment, got strides: %s", tensor.ShapeString(strides))
+	}
 	return sizes, strides, offset, dim
 }
 
@@ -338,13 +344,13 @@ func splitWithSizesMeta(op *tensor.Op, args []any) any {
 	splits := args[1].([]int)
 	tensor.Check(self.Dim() != 0, "split expects at least a 1-dimensional tensor")
 	dim := tensor.WrapDim(args[2].(int), self.Dim())
-	total := 0
 	for _, l := range splits {
 		tensor.Check(l >= 0, "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=%s", tensor.ShapeString(splits))
-		total += l
 	}
+	// An exact sum: one that wraps round to the dim size is no match.
+	total, ok := addNoOverflow(splits...)
 	dimSize := self.Sizes()[dim]
-	tensor.Check(total == dimSize, "split_with_sizes expects split_sizes to sum exactly to %d (input tensor's size at dimension %d), but got split_sizes=%s", dimSize, dim, tensor.ShapeString(splits))
+	tensor.Check(ok && total == dimSize, "split_with_sizes expects split_sizes to sum exactly to %d (input tensor's size at dimension %d), but got split_sizes=%s", dimSize, dim, tensor.ShapeString(splits))
 	dev := op.DeviceOf(args)
 	out := make([]*tensor.Tensor, len(splits))
 	start := 0

@@ -75,6 +75,14 @@ func TestFuzzRegressions(t *testing.T) {
 		{"col2im with a padding of 2^63-1", "aten::col2im",
 			[]any{f32(27, 9), []int{5, 5}, []int{3, 3}, []int{1, 1}, []int{7, math.MaxInt64}, []int{2, 2}},
 			"expected size of input's dimension 2 to match the calculated number of sliding blocks"},
+		{"slice with a step whose stride product wraps negative", "aten::slice.Tensor",
+			[]any{f32(3, 3, 4), 1, nil, nil, math.MaxInt64},
+			"as_strided: Negative strides are not supported at the moment, got strides: [12, -4, 1]"},
+		{"slice with a step whose stride product wraps to 0", "aten::slice.Tensor",
+			[]any{f32(3, 3, 4), 1, 0, nil, 1 << 62}, ""},
+		{"split_with_sizes whose sizes wrap round to the dim size", "aten::split_with_sizes",
+			[]any{f32(5), []int{1 << 62, 1 << 62, 6, math.MaxInt64}},
+			"split_with_sizes expects split_sizes to sum exactly to 5"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
