@@ -12,6 +12,8 @@ import (
 	"time"
 
 	_ "github.com/goaten/goaten"
+	"github.com/goaten/goaten/device"
+	_ "github.com/goaten/goaten/examples/newdevice" // the example device, GOLDEN_DEVICE=gonum
 	"github.com/goaten/goaten/internal/golden"
 	"github.com/goaten/goaten/tensor"
 )
@@ -47,9 +49,10 @@ func goldenDevice(t *testing.T) tensor.Device {
 	return d
 }
 
-// skipList reads testdata/conformance_skip.txt: "source<TAB>reason" lines,
-// where source is a record's source field or an op name (every record of it).
-func skipList(t *testing.T) map[string]string {
+// skipList reads testdata/conformance_skip.txt: "key<TAB>reason" lines skip
+// on every device, "device<TAB>key<TAB>reason" lines on that device only. A
+// key is a record's source field or an op name (every record of the op).
+func skipList(t *testing.T, dev tensor.Device) map[string]string {
 	f, err := os.Open(filepath.Join("testdata", "conformance_skip.txt"))
 	if err != nil {
 		if os.IsNotExist(err) {
@@ -65,13 +68,62 @@ func skipList(t *testing.T) map[string]string {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		k, reason, ok := strings.Cut(line, "\t")
-		if !ok || strings.TrimSpace(reason) == "" {
+		fields := strings.Split(line, "\t")
+		var device, key, reason string
+		switch len(fields) {
+		case 2:
+			key, reason = fields[0], fields[1]
+		case 3:
+			device, key, reason = fields[0], fields[1], fields[2]
+			if _, ok := tensor.LookupDevice(device); !ok {
+				t.Fatalf("conformance_skip.txt: entry %q names an unknown device", line)
+			}
+		default:
+			t.Fatalf("conformance_skip.txt: entry %q is not key<TAB>reason or device<TAB>key<TAB>reason", line)
+		}
+		if strings.TrimSpace(reason) == "" {
 			t.Fatalf("conformance_skip.txt: entry %q has no reason", line)
 		}
-		out[k] = reason
+		if device == "" || device == dev.String() {
+			out[key] = reason
+		}
 	}
 	return out
+}
+
+// unsupportedDType reports whether a record uses a dtype dev does not support
+// (in a tensor or a dtype argument, its result or its mutated arguments).
+func unsupportedDType(r *golden.Record, dev tensor.Device) bool {
+	bad := false
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case map[string]any:
+			name, _ := x["dtype"].(string)
+			if !golden.IsTensor(x) {
+				name, _ = x["scalar_type"].(string)
+			}
+			if d, ok := tensor.ParseDType(name); ok && !device.SupportsDType(dev, d) {
+				bad = true
+			}
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(r.Args)
+	for _, v := range r.Kwargs {
+		walk(v)
+	}
+	walk(r.Out)
+	for _, v := range r.Mutated {
+		walk(v)
+	}
+	return bad
 }
 
 // TestConformance replays every golden forward record through the boxed
@@ -79,7 +131,7 @@ func skipList(t *testing.T) map[string]string {
 // GOLDEN_OPS (a regexp) limits the ops run; GOLDEN_VERBOSE=1 prints every failure.
 func TestConformance(t *testing.T) {
 	dev := goldenDevice(t)
-	skips := skipList(t)
+	skips := skipList(t, dev)
 	var filter *regexp.Regexp
 	if f := os.Getenv("GOLDEN_OPS"); f != "" {
 		filter = regexp.MustCompile(f)
@@ -90,7 +142,7 @@ func TestConformance(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var pass, fail, skip int
+		var pass, fail, skip, dtypeSkip int
 		failures := map[string][]string{}
 		var unexpected []string
 		for _, r := range recs {
@@ -110,6 +162,11 @@ func TestConformance(t *testing.T) {
 				skip++
 				continue
 			}
+			if unsupportedDType(r, dev) {
+				skip++
+				dtypeSkip++
+				continue
+			}
 			res := golden.Replay(r, dev, dev != tensor.Meta)
 			switch res.Outcome {
 			case golden.Pass:
@@ -124,6 +181,9 @@ func TestConformance(t *testing.T) {
 			}
 		}
 		line := fmt.Sprintf("conformance %s %s: %d passed, %d failed, %d skipped", dev, file, pass, fail, skip)
+		if dtypeSkip > 0 {
+			line += fmt.Sprintf(" (%d use dtypes %s does not support)", dtypeSkip, dev)
+		}
 		fmt.Println(line)
 		t.Log(line)
 		if fail > 0 {
@@ -165,7 +225,7 @@ func hasKernels(op *tensor.Op) bool {
 // often the message carries the key words of PyTorch's message.
 func TestConformanceErrors(t *testing.T) {
 	dev := goldenDevice(t)
-	skips := skipList(t)
+	skips := skipList(t, dev)
 	recs, err := loadGolden(t, "errors")
 	if err != nil {
 		t.Fatal(err)
@@ -174,6 +234,10 @@ func TestConformanceErrors(t *testing.T) {
 	var failures []string
 	for _, r := range recs {
 		if _, ok := skips[r.Source]; ok {
+			skip++
+			continue
+		}
+		if unsupportedDType(r, dev) {
 			skip++
 			continue
 		}

@@ -4,9 +4,11 @@
 package goaten
 
 import (
-	_ "github.com/goaten/goaten/aten/core"  // core op table and meta functions
-	_ "github.com/goaten/goaten/decomp"     // decompositions of the non-core ops
-	_ "github.com/goaten/goaten/device/cpu" // the default CPU device
+	_ "github.com/goaten/goaten/aten/core"   // core op table and meta functions
+	_ "github.com/goaten/goaten/decomp"      // decompositions of the non-core ops
+	_ "github.com/goaten/goaten/device/cpu"  // the default CPU device
+	_ "github.com/goaten/goaten/device/meta" // the meta device (metadata only)
+	_ "github.com/goaten/goaten/functional"  // views and mutation on devices without them
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -88,3 +90,26 @@ func FullOf(d DType, v any, sizes ...int) *Tensor { return tensor.FullOf(d, v, s
 
 // ArangeOf is torch.arange(start, end, step, dtype=d).
 func ArangeOf(d DType, start, end, step any) *Tensor { return tensor.ArangeOf(d, start, end, step) }
+
+// ResultType is torch.result_type: the dtype an op on these operands
+// (tensors, Scalars, Go numbers) computes in, honouring 0-d tensors and
+// wrapped numbers as PyTorch does.
+func ResultType(operands ...any) DType { return tensor.ResultType(operands...) }
+
+// FloatScalar, IntScalar and BoolScalar make Scalars (what Tensor.Item and
+// ops returning a number give).
+func FloatScalar(v float64) Scalar { return tensor.Float(v) }
+
+// IntScalar makes an integer Scalar.
+func IntScalar(v int64) Scalar { return tensor.Int(v) }
+
+// BoolScalar makes a bool Scalar.
+func BoolScalar(v bool) Scalar { return tensor.BoolScalar(v) }
+
+// LookupDevice finds a device by name ("cpu", "meta", or one a package
+// registered with device.Register).
+func LookupDevice(name string) (Device, bool) { return tensor.LookupDevice(name) }
+
+// AllClose is torch.allclose: |a - b| <= atol + rtol*|b| elementwise, NaNs
+// equal, on any devices.
+func AllClose(a, b *Tensor, rtol, atol float64) bool { return tensor.AllClose(a, b, rtol, atol) }

@@ -122,7 +122,12 @@ func linear(op *tensor.Op, a []any) any {
 	}
 	out := matmul(x, transposeOf(w))
 	if bias != nil {
-		out = out.Add_(bias)
+		// ATen adds the bias in place; the functional add keeps this
+		// decomposition free of mutation, so devices without in-place ops
+		// run it as is. The result keeps out's shape and dtype as add_ would.
+		res := out.Add(bias)
+		core.CheckInplaceResult(out, res)
+		out = res.To(out.DType())
 	}
 	return out
 }

@@ -37,6 +37,7 @@ func init() {
 	def("aten::hsplit.int", hsplit)
 	def("aten::vsplit.int", vsplit)
 	def("aten::unbind.int", unbind)
+	def("aten::unfold", unfold)
 	def("aten::stack", stack)
 	def("aten::hstack", hstack)
 	def("aten::vstack", vstack)
@@ -321,6 +322,28 @@ func unbind(op *tensor.Op, a []any) any {
 		out[i] = x.Select(d, i)
 	}
 	return out
+}
+
+// unfold is x.unfold(dimension, size, step): the windows of length size,
+// step apart along dimension, as a view (as_strided) whose new last dim
+// runs along a window.
+func unfold(op *tensor.Op, a []any) any {
+	x, size, step := ten(a, 0), a[2].(int), a[3].(int)
+	n := x.Dim()
+	d := tensor.WrapDim(a[1].(int), n) // a 0-d tensor takes dim 0 or -1
+	maxSize, lastStride := 1, 1
+	if n > 0 {
+		maxSize, lastStride = x.Size(d), x.Stride(d)
+	}
+	tensor.Check(size <= maxSize, "maximum size for tensor at dimension %d is %d but size is %d", d, maxSize, size)
+	tensor.Check(step > 0, "step is %d but must be > 0", step)
+	sizes := append(x.Shape(), size)
+	strides := append(append([]int(nil), x.Strides()...), lastStride)
+	if d < n {
+		sizes[d] = (sizes[d]-size)/step + 1
+		strides[d] *= step
+	}
+	return x.AsStrided(sizes, strides, nil)
 }
 
 func stack(op *tensor.Op, a []any) any {

@@ -19,6 +19,10 @@ type DeviceHooks struct {
 	ToCPU func(t *Tensor) *Tensor
 	// FromCPU returns a tensor on this device holding the values of the CPU tensor t.
 	FromCPU func(t *Tensor) *Tensor
+	// Functionalize marks a device without native views or in-place ops:
+	// tensors the framework creates on it carry KeyFunctionalize, and
+	// package functional turns views and mutation into functional ops.
+	Functionalize bool
 }
 
 var (
@@ -84,6 +88,9 @@ func (d Device) String() string {
 	}
 	return "unknown"
 }
+
+// DeviceHooksOf returns the hooks registered for d.
+func DeviceHooksOf(d Device) DeviceHooks { return d.hooks() }
 
 func (d Device) hooks() DeviceHooks {
 	devMu.RLock()

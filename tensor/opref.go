@@ -25,3 +25,9 @@ func (r *opRef) call(args ...any) any {
 	op := r.get()
 	return op.Invoke(op.Bind(args, nil))
 }
+
+// callKw is call with keyword arguments.
+func (r *opRef) callKw(args []any, kwargs map[string]any) any {
+	op := r.get()
+	return op.Invoke(op.Bind(args, kwargs))
+}

@@ -324,7 +324,7 @@ var op_atan2_out = opRef{name: "aten::atan2.out"}
 
 // Atan2Out runs aten::atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!).
 func (t *Tensor) Atan2Out(other *Tensor, out *Tensor) *Tensor {
-	return op_atan2_out.call(t, other, out).(*Tensor)
+	return op_atan2_out.callKw([]any{t, other}, map[string]any{"out": out}).(*Tensor)
 }
 
 var op_atan2_ = opRef{name: "aten::atan2_"}
@@ -2517,14 +2517,14 @@ var op_norm_ScalarOpt_dim_dtype = opRef{name: "aten::norm.ScalarOpt_dim_dtype"}
 
 // NormScalarOptDimDtype runs aten::norm.ScalarOpt_dim_dtype(Tensor self, Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype) -> Tensor.
 func (t *Tensor) NormScalarOptDimDtype(p any, dim []int, keepdim bool, dtype DType) *Tensor {
-	return op_norm_ScalarOpt_dim_dtype.call(t, p, dim, keepdim, dtype).(*Tensor)
+	return op_norm_ScalarOpt_dim_dtype.callKw([]any{t, p, dim, keepdim}, map[string]any{"dtype": dtype}).(*Tensor)
 }
 
 var op_norm_ScalarOpt_dtype = opRef{name: "aten::norm.ScalarOpt_dtype"}
 
 // NormScalarOptDtype runs aten::norm.ScalarOpt_dtype(Tensor self, Scalar? p, *, ScalarType dtype) -> Tensor.
 func (t *Tensor) NormScalarOptDtype(p any, dtype DType) *Tensor {
-	return op_norm_ScalarOpt_dtype.call(t, p, dtype).(*Tensor)
+	return op_norm_ScalarOpt_dtype.callKw([]any{t, p}, map[string]any{"dtype": dtype}).(*Tensor)
 }
 
 var op_one_hot = opRef{name: "aten::one_hot"}
@@ -2881,7 +2881,7 @@ var op_round_decimals = opRef{name: "aten::round.decimals"}
 
 // RoundDecimals runs aten::round.decimals(Tensor self, *, int decimals) -> Tensor.
 func (t *Tensor) RoundDecimals(decimals int) *Tensor {
-	return op_round_decimals.call(t, decimals).(*Tensor)
+	return op_round_decimals.callKw([]any{t}, map[string]any{"decimals": decimals}).(*Tensor)
 }
 
 var op_round_ = opRef{name: "aten::round_"}
@@ -2937,7 +2937,7 @@ var op_scatter_reduce = opRef{name: "aten::scatter.reduce"}
 
 // ScatterMode runs aten::scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor.
 func (t *Tensor) ScatterMode(dim int, index *Tensor, src *Tensor, reduce string) *Tensor {
-	return op_scatter_reduce.call(t, dim, index, src, reduce).(*Tensor)
+	return op_scatter_reduce.callKw([]any{t, dim, index, src}, map[string]any{"reduce": reduce}).(*Tensor)
 }
 
 var op_scatter_src = opRef{name: "aten::scatter.src"}
@@ -2958,7 +2958,7 @@ var op_scatter_value_reduce = opRef{name: "aten::scatter.value_reduce"}
 
 // ScatterValueMode runs aten::scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor.
 func (t *Tensor) ScatterValueMode(dim int, index *Tensor, value any, reduce string) *Tensor {
-	return op_scatter_value_reduce.call(t, dim, index, value, reduce).(*Tensor)
+	return op_scatter_value_reduce.callKw([]any{t, dim, index, value}, map[string]any{"reduce": reduce}).(*Tensor)
 }
 
 var op_scatter__src = opRef{name: "aten::scatter_.src"}
@@ -3602,6 +3602,13 @@ var op_unflatten_int = opRef{name: "aten::unflatten.int"}
 // Unflatten runs aten::unflatten.int(Tensor(a) self, int dim, int[] sizes) -> Tensor(a).
 func (t *Tensor) Unflatten(dim int, sizes []int) *Tensor {
 	return op_unflatten_int.call(t, dim, sizes).(*Tensor)
+}
+
+var op_unfold = opRef{name: "aten::unfold"}
+
+// Unfold runs aten::unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a).
+func (t *Tensor) Unfold(dimension int, size int, step int) *Tensor {
+	return op_unfold.call(t, dimension, size, step).(*Tensor)
 }
 
 var op_unsqueeze = opRef{name: "aten::unsqueeze"}

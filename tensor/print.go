@@ -10,7 +10,6 @@ import (
 // suffix when it is not the default for its kind, 4 decimals or scientific
 // notation chosen from the value range, and summarised past 1000 elements.
 func Format(t *Tensor) string {
-	c := t.CPUView()
 	var suffix []string
 	if t.device != CPU {
 		suffix = append(suffix, fmt.Sprintf("device='%s'", t.device))
@@ -24,6 +23,7 @@ func Format(t *Tensor) string {
 		body = "[]"
 		suffix = append(suffix, fmt.Sprintf("size=%s", pyTuple(t.sizes)))
 	default:
+		c := t.CPUView()
 		vals := c.Scalars()
 		summarize := len(vals) > 1000
 		f := newElemFormatter(c, vals)

@@ -396,6 +396,9 @@ func (t *Tensor) CPUView() *Tensor {
 	if t.device == CPU {
 		return t
 	}
+	if t.Keys.Has(KeyFunctionalize) && functionalValue != nil {
+		t = functionalValue(t)
+	}
 	h := t.device.hooks()
 	if h.ToCPU == nil {
 		Panicf("device %q cannot copy its data to the CPU", t.device)

@@ -436,7 +436,7 @@ func asStridedMeta(op *tensor.Op, args []any) any {
 	item := self.DType().ItemSize()
 	need := StorageNBytes(sizes, strides, item, 0)
 	if need != 0 {
-		if st := self.Storage(); st != nil {
+		if st, ok := self.Raw().(interface{ NBytes() int }); ok && st != nil {
 			total := math.MaxInt64 // saturated when it overflows
 			if offset < 0 {
 				total = need + offset*item

@@ -134,20 +134,24 @@ func copyKernel(op *tensor.Op, args []any) any {
 func toCopyKernel(op *tensor.Op, args []any) any {
 	m := meta(op, args)
 	dev := m.Device()
+	var out *tensor.Tensor
 	if dev == tensor.Meta {
-		return m
-	}
-	out := alloc(m)
-	copyInto(out, args[0].(*tensor.Tensor))
-	if dev == tensor.CPU {
-		return out
+		// The meta device takes metadata only: nothing to copy.
+		out = m
+		out.SetDevice(tensor.CPU)
+	} else {
+		out = alloc(m)
+		copyInto(out, args[0].(*tensor.Tensor))
+		if dev == tensor.CPU {
+			return out
+		}
 	}
 	// Another device: hand it the CPU copy to convert.
-	args2 := append([]any(nil), args...)
-	args2[0] = out
-	args2[1] = nil
-	args2[6] = nil
-	return op.RunBackend(dev, args2)
+	h := tensor.DeviceHooksOf(dev)
+	if h.FromCPU == nil {
+		tensor.Panicf("device %q cannot take data from the CPU", dev)
+	}
+	return h.FromCPU(out)
 }
 
 func resizeKernel(op *tensor.Op, args []any) any {

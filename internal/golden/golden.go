@@ -328,7 +328,13 @@ func Tensor(m map[string]any, dev tensor.Device) (*tensor.Tensor, error) {
 	return t, nil
 }
 
-// ToDevice moves a CPU tensor to dev with the device's hooks.
+// ToDevice moves a CPU tensor to dev with the device's FromCPU hook, which
+// keeps its sizes, strides and storage offset (so that the strides of views
+// compare as on the CPU).
 var ToDevice = func(t *tensor.Tensor, dev tensor.Device) *tensor.Tensor {
-	panic("golden: no conversion to device " + dev.String())
+	h := tensor.DeviceHooksOf(dev)
+	if h.FromCPU == nil {
+		panic("golden: no conversion to device " + dev.String())
+	}
+	return h.FromCPU(t)
 }

@@ -257,7 +257,7 @@ func goType(t *tensor.Type) string {
 
 func writeWrapper(w *bytes.Buffer, s *tensor.Schema, name string, isMethod bool) {
 	var params []param
-	var call []string
+	var call, kwCall []string
 	for i, a := range s.Args {
 		// Keyword-only arguments with defaults (or optional) keep their defaults;
 		// the boxed Call and CallKw reach them.
@@ -273,6 +273,11 @@ func writeWrapper(w *bytes.Buffer, s *tensor.Schema, name string, isMethod bool)
 			pn += "_"
 		}
 		params = append(params, param{pn, goType(a.Type)})
+		if a.KwargOnly {
+			// A required keyword-only argument (out=, decimals=) is passed by name.
+			kwCall = append(kwCall, fmt.Sprintf("%q: %s", a.Name, pn))
+			continue
+		}
 		call = append(call, pn)
 	}
 	var rets []string
@@ -309,6 +314,9 @@ func writeWrapper(w *bytes.Buffer, s *tensor.Schema, name string, isMethod bool)
 		fmt.Fprintf(w, "func %s(%s) %s {\n", name, strings.Join(ps, ", "), ret)
 	}
 	callExpr := fmt.Sprintf("%s.call(%s)", ref, strings.Join(call, ", "))
+	if len(kwCall) > 0 {
+		callExpr = fmt.Sprintf("%s.callKw([]any{%s}, map[string]any{%s})", ref, strings.Join(call, ", "), strings.Join(kwCall, ", "))
+	}
 	switch {
 	case len(rets) == 1:
 		fmt.Fprintf(w, "\treturn %s.(%s)\n", callExpr, rets[0])

@@ -1,0 +1,455 @@
+package functional
+
+import (
+	"strings"
+
+	"github.com/goaten/goaten/aten/core"
+	"github.com/goaten/goaten/tensor"
+)
+
+func init() {
+	tensor.SetKeyFallback(tensor.KeyFunctionalize, kernel)
+	tensor.SetFunctionalValue(value)
+}
+
+// special ops the layer handles itself.
+var special = map[string]tensor.Kernel{
+	"aten::resize_":            resizeKernel,
+	"aten::sym_size.int":       metadataQuery,
+	"aten::sym_stride.int":     metadataQuery,
+	"aten::sym_numel":          metadataQuery,
+	"aten::sym_storage_offset": metadataQuery,
+	"aten::sym_is_contiguous":  metadataQuery,
+}
+
+// kernel is the KeyFunctionalize fallback: every op with a functional tensor
+// among its arguments comes here.
+func kernel(op *tensor.Op, args []any) any {
+	if k := special[op.Name]; k != nil {
+		return k(op, args)
+	}
+	s := op.Schema
+	isView := s.IsView()
+	mutates := len(s.Mutates()) > 0
+	// Composite ops decompose above this layer, on the wrappers, so that
+	// views and mutations inside them are functionalized too. A backend's
+	// own kernel for a functional composite wins, as it does elsewhere.
+	if comp := op.KernelFor(tensor.KeyCompositeImplicit); comp != nil {
+		if isView || mutates || op.BackendKernel(op.DeviceOf(args)) == nil {
+			return comp(op, args)
+		}
+	}
+	switch {
+	case isView && !mutates:
+		return viewKernel(op, args)
+	case s.IsInplace():
+		return inplaceKernel(op, args)
+	case s.IsOut():
+		return outKernel(op, args)
+	case mutates:
+		return mutatingKernel(op, args)
+	}
+	return functionalKernel(op, args)
+}
+
+// unwrapArgs replaces every functional tensor by its synced inner value.
+func unwrapArgs(args []any) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		switch x := a.(type) {
+		case *tensor.Tensor:
+			if IsFunctional(x) {
+				out[i] = value(x)
+			} else {
+				out[i] = x
+			}
+		case []*tensor.Tensor:
+			l := make([]*tensor.Tensor, len(x))
+			for j, t := range x {
+				if IsFunctional(t) {
+					l[j] = value(t)
+				} else {
+					l[j] = t
+				}
+			}
+			out[i] = l
+		default:
+			out[i] = a
+		}
+	}
+	return out
+}
+
+// functionalKernel runs a functional op on the inner values and wraps its
+// tensor results as new bases.
+func functionalKernel(op *tensor.Op, args []any) any {
+	res := op.Redispatch(tensor.KeyFunctionalize, unwrapArgs(args))
+	return wrapResults(op, args, res)
+}
+
+// dataDependent lists ops whose meta function cannot give the output shape.
+var dataDependent = map[string]bool{
+	"aten::nonzero":      true,
+	"aten::index.Tensor": true,
+}
+
+// wrapResults wraps the tensors of res that live on a functionalized device.
+// Their metadata is what the op's meta function says for the wrappers'
+// metadata (the strides the CPU would give), when it agrees with the value.
+func wrapResults(op *tensor.Op, args []any, res any) any {
+	dev := op.DeviceOf(args)
+	var metas any
+	if op.Meta != nil && !dataDependent[op.Name] {
+		if err := tensor.Try(func() { metas = op.Meta(op, args) }); err != nil {
+			metas = nil
+		}
+	}
+	switch r := res.(type) {
+	case *tensor.Tensor:
+		m, _ := metas.(*tensor.Tensor)
+		return wrapOne(r, m, dev)
+	case []*tensor.Tensor:
+		ms, _ := metas.([]*tensor.Tensor)
+		out := make([]*tensor.Tensor, len(r))
+		for i, t := range r {
+			var m *tensor.Tensor
+			if len(ms) == len(r) {
+				m = ms[i]
+			}
+			out[i] = wrapOne(t, m, dev)
+		}
+		return out
+	}
+	return res
+}
+
+// wrapOne wraps an inner result on dev, the functionalized device of the
+// call; results on other devices (a copy to the CPU) are returned as they are.
+func wrapOne(v, m *tensor.Tensor, dev tensor.Device) *tensor.Tensor {
+	if v == nil || v.Device() != dev {
+		return v
+	}
+	l := layoutOf(v)
+	if m != nil && equalInts(m.Sizes(), v.Sizes()) && m.DType() == v.DType() && len(m.Strides()) == len(l.sizes) {
+		l = layout{l.sizes, append([]int(nil), m.Strides()...), m.StorageOffset()}
+	}
+	return wrapValue(v, l)
+}
+
+// metadataQuery answers sym_size, sym_stride, ... from the wrapper's own
+// metadata (the inner value's strides are the backend's business).
+func metadataQuery(op *tensor.Op, args []any) any { return op.Meta(op, args) }
+
+// viewKernel creates views: wrappers sharing the base's storage, whose
+// metadata comes from the view's meta function and whose value is replayed
+// from the base (lazily, on first use).
+func viewKernel(op *tensor.Op, args []any) any {
+	self, ok := args[0].(*tensor.Tensor)
+	if !ok || !IsFunctional(self) {
+		tensor.Panicf("functionalize: %s views a tensor that is not functional", op.Name)
+	}
+	if op.Name == "aten::as_strided" {
+		checkAsStridedBounds(self, args)
+	}
+	var outs []*tensor.Tensor
+	res := op.Meta(op, args)
+	switch r := res.(type) {
+	case *tensor.Tensor:
+		outs = []*tensor.Tensor{r}
+	case []*tensor.Tensor:
+		outs = r
+	default:
+		tensor.Panicf("functionalize: unexpected result of %s's meta function", op.Name)
+	}
+	recs := viewOutputs(op, args, self, outs)
+	wrapped := make([]*tensor.Tensor, len(outs))
+	for i, m := range outs {
+		if m.DType() != self.DType() {
+			tensor.Panicf("functionalize: %s changes the dtype of a view, which is not supported", op.Name)
+		}
+		l := layoutOf(m)
+		out := tensor.NewMeta(l.sizes, l.strides, l.offset, self.DType(), self.Device())
+		out.WithRaw(newView(self, recs[i], l))
+		out.Keys = tensor.KeySet(0).With(tensor.KeyFunctionalize)
+		out.ShareVersion(self)
+		wrapped[i] = out
+	}
+	if _, ok := res.(*tensor.Tensor); ok {
+		return wrapped[0]
+	}
+	return wrapped
+}
+
+// checkAsStridedBounds is as_strided's storage bounds check, against the
+// size of the functional storage (the meta function cannot see it).
+func checkAsStridedBounds(self *tensor.Tensor, args []any) {
+	sizes, strides := args[1].([]int), args[2].([]int)
+	if len(sizes) != len(strides) {
+		return // the meta function reports it
+	}
+	for _, s := range strides {
+		if s < 0 {
+			return
+		}
+	}
+	offset := tensor.OptInt(args[3], self.StorageOffset())
+	if offset < 0 {
+		return
+	}
+	item := self.DType().ItemSize()
+	need := core.StorageNBytes(sizes, strides, item, 0)
+	if need == 0 {
+		return
+	}
+	w := wrapperOf(self)
+	w.st.mu.Lock()
+	have := w.st.layout.extent() * item
+	w.st.mu.Unlock()
+	total := need + offset*item
+	tensor.Check(total <= have,
+		"setStorage: sizes %s, strides %s, storage offset %d, and itemsize %d requiring a storage size of %d are out of bounds for storage of size %d",
+		tensor.ShapeString(sizes), tensor.ShapeString(strides), offset, item, total, have)
+}
+
+// functionalOf finds the functional op an in-place op derives from:
+// core.Functional's table, else the name without its trailing underscore.
+func functionalOf(op *tensor.Op) *tensor.Op {
+	if f, ok := core.Functional(op); ok {
+		return f
+	}
+	s := op.Schema
+	if !strings.HasSuffix(s.Name, "_") {
+		return nil
+	}
+	name := s.Namespace + "::" + strings.TrimSuffix(s.Name, "_")
+	if s.Overload != "" {
+		if f, ok := tensor.LookupOp(name + "." + s.Overload); ok {
+			return f
+		}
+	}
+	if f, ok := tensor.LookupOp(name); ok && len(f.Schema.Args) == len(s.Args) {
+		return f
+	}
+	return nil
+}
+
+// inplaceKernel runs the functional op and writes its result into self
+// (through self's view chain into its base, visible to every alias).
+func inplaceKernel(op *tensor.Op, args []any) any {
+	f := functionalOf(op)
+	if f == nil {
+		return mutatingKernel(op, args)
+	}
+	self := args[0].(*tensor.Tensor)
+	if !IsFunctional(self) {
+		tensor.Panicf("functionalize: %s writes into a tensor that is not functional", op.Name)
+	}
+	if f.Schema.IsView() {
+		tensor.Panicf("functionalize: in-place view op %s is not supported", op.Name)
+	}
+	// The functional op's meta checks run below (as the CPU's in-place
+	// kernels run them), then PyTorch's checks for writing into self.
+	res := f.Redispatch(tensor.KeyFunctionalize, unwrapArgs(args)).(*tensor.Tensor)
+	core.CheckInplaceResult(self, res)
+	commit(self, castTo(res, self.DType()))
+	self.BumpVersion()
+	return self
+}
+
+// outFunctional finds the functional op of an out= op: add.out -> add,
+// foo.bar_out -> foo.bar.
+func outFunctional(op *tensor.Op) *tensor.Op {
+	s := op.Schema
+	base := s.Namespace + "::" + s.Name
+	ov := strings.TrimSuffix(strings.TrimSuffix(s.Overload, "out"), "_")
+	if ov != "" {
+		if f, ok := tensor.LookupOp(base + "." + ov); ok {
+			return f
+		}
+	}
+	if f, ok := tensor.LookupOp(base); ok {
+		return f
+	}
+	return nil
+}
+
+// outKernel runs an out= op as its functional op and writes the results
+// into the out tensors, resizing them as the op's meta function says.
+func outKernel(op *tensor.Op, args []any) any {
+	f := outFunctional(op)
+	if f == nil {
+		return mutatingKernel(op, args)
+	}
+	s := op.Schema
+	muts := s.Mutates()
+	fargs := make([]any, len(f.Schema.Args))
+	for i, a := range f.Schema.Args {
+		j := s.ArgIndex(a.Name)
+		if j < 0 {
+			tensor.Panicf("functionalize: %s has no argument %q of %s", op.Name, a.Name, f.Name)
+		}
+		fargs[i] = args[j]
+	}
+	var metas []*tensor.Tensor
+	switch m := op.Meta(op, args).(type) {
+	case *tensor.Tensor:
+		metas = []*tensor.Tensor{m}
+	case []*tensor.Tensor:
+		metas = m
+	}
+	res := f.Redispatch(tensor.KeyFunctionalize, unwrapArgs(fargs))
+	var vals []*tensor.Tensor
+	switch r := res.(type) {
+	case *tensor.Tensor:
+		vals = []*tensor.Tensor{r}
+	case []*tensor.Tensor:
+		vals = r
+	}
+	if len(vals) != len(muts) {
+		tensor.Panicf("functionalize: %s gives %d results for %d out tensors", f.Name, len(vals), len(muts))
+	}
+	outs := make([]*tensor.Tensor, len(muts))
+	for k, i := range muts {
+		o := args[i].(*tensor.Tensor)
+		if !IsFunctional(o) {
+			tensor.Panicf("functionalize: %s writes into a tensor that is not functional", op.Name)
+		}
+		if k < len(metas) && !equalInts(o.Sizes(), metas[k].Sizes()) {
+			resizeTo(o, layoutOf(metas[k]))
+		}
+		commit(o, castTo(vals[k], o.DType()))
+		o.BumpVersion()
+		outs[k] = o
+	}
+	if len(s.Returns) == 1 {
+		return outs[0]
+	}
+	return outs
+}
+
+// mutatingKernel handles any other op that writes into its arguments
+// (PyTorch's auto_functionalize): the written tensors are cloned, the op
+// runs below on the clones, and the clones become the new values.
+func mutatingKernel(op *tensor.Op, args []any) any {
+	s := op.Schema
+	inner := unwrapArgs(args)
+	muts := s.Mutates()
+	clones := map[int]*tensor.Tensor{}
+	for _, i := range muts {
+		switch x := inner[i].(type) {
+		case *tensor.Tensor:
+			if x != nil {
+				c := cloneInner(x)
+				clones[i] = c
+				inner[i] = c
+			}
+		case []*tensor.Tensor:
+			tensor.Panicf("functionalize: %s writes into a list of tensors, which is not supported", op.Name)
+		}
+	}
+	res := op.Redispatch(tensor.KeyFunctionalize, inner)
+	for i, c := range clones {
+		o := args[i].(*tensor.Tensor)
+		if !IsFunctional(o) {
+			tensor.Panicf("functionalize: %s writes into a tensor that is not functional", op.Name)
+		}
+		commit(o, c)
+		o.BumpVersion()
+	}
+	// Results that alias a written argument are that argument.
+	aliasOf := func(r int) *tensor.Tensor {
+		if r >= len(s.Returns) {
+			return nil
+		}
+		a := s.Returns[r].Type.Alias
+		if a == nil {
+			return nil
+		}
+		for _, i := range muts {
+			if b := s.Args[i].Type.Base().Alias; b != nil && b.Set == a.Set {
+				t, _ := args[i].(*tensor.Tensor)
+				return t
+			}
+		}
+		return nil
+	}
+	dev := op.DeviceOf(args)
+	switch r := res.(type) {
+	case *tensor.Tensor:
+		if t := aliasOf(0); t != nil {
+			return t
+		}
+		return wrapOne(r, nil, dev)
+	case []*tensor.Tensor:
+		out := make([]*tensor.Tensor, len(r))
+		for k, t := range r {
+			if a := aliasOf(k); a != nil {
+				out[k] = a
+			} else {
+				out[k] = wrapOne(t, nil, dev)
+			}
+		}
+		return out
+	}
+	return res
+}
+
+// resizeKernel is resize_: the tensor gets the layout resize_'s meta
+// function gives, over a storage grown with zeros as needed.
+func resizeKernel(op *tensor.Op, args []any) any {
+	self := args[0].(*tensor.Tensor)
+	if !IsFunctional(self) {
+		tensor.Panicf("functionalize: resize_ of a tensor that is not functional")
+	}
+	m := op.Meta(op, args).(*tensor.Tensor)
+	resizeTo(self, layoutOf(m))
+	return self
+}
+
+// resizeTo gives t the layout nl. The storage is flattened (in storage
+// order) and grown with zeros if nl needs more of it; every alias then
+// addresses the flat storage directly (a new epoch).
+func resizeTo(t *tensor.Tensor, nl layout) {
+	w := wrapperOf(t)
+	st := w.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	w.syncLocked(t)
+	st.applyUpdatesLocked()
+	if layoutOf(t).equal(nl) {
+		return
+	}
+	e := st.layout.extent()
+	need := nl.extent()
+	if st.layout.equal(nl) {
+		// Back to the root's own layout: nothing moves.
+		t.SetMeta(nl.sizes, nl.strides, nl.offset)
+		w.metas, w.injective, w.value = nil, true, st.root
+		st.gen++
+		w.gen = st.gen
+		st.mutations++
+		return
+	}
+	flatL := layout{sizes: []int{e}, strides: []int{1}}
+	flat := storageGather(st.root, st.layout, flatL)
+	if need > e {
+		flat = below(opPad, flat, []int{0, need - e}, tensor.Int(0))
+		e = need
+		flatL = layout{sizes: []int{e}, strides: []int{1}}
+	}
+	st.root, st.layout = flat, flatL
+	if nl.offset == 0 && nl.contiguous() && nl.numel() == e {
+		// The common case: a base resized to a new shape filling its
+		// storage becomes the root again.
+		st.root = reshape(flat, nl.sizes)
+		st.layout = nl
+	}
+	st.epoch++
+	st.gen++
+	st.mutations++
+	t.SetMeta(nl.sizes, nl.strides, nl.offset)
+	w.metas = storageRecords(st.layout, nl)
+	w.injective = chainInjective(w.metas)
+	w.epoch = st.epoch
+	w.value = nil
+}
