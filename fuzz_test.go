@@ -268,16 +268,21 @@ func fuzzDispatch(which uint16, data []byte) error {
 	if tensor.Try(func() { m = core.RunMeta(op, op.Bind(args, kwargs)) }) != nil {
 		return nil // data-dependent shapes (nonzero, boolean indexing)
 	}
+	// A view aliases its input, with the meta's strides and offset too.
+	var base *tensor.Tensor
+	if op.Schema.IsView() && len(args) > 0 {
+		base, _ = args[0].(*tensor.Tensor)
+	}
 	switch out := res.(type) {
 	case *tensor.Tensor:
-		return fuzzSameMeta(op.Name, out, m.(*tensor.Tensor))
+		return fuzzSameMeta(op.Name, out, m.(*tensor.Tensor), base)
 	case []*tensor.Tensor:
 		mts, ok := m.([]*tensor.Tensor)
 		if !ok || len(mts) != len(out) {
 			return fmt.Errorf("%s: %d results, meta says %v", op.Name, len(out), m)
 		}
 		for i := range out {
-			if err := fuzzSameMeta(fmt.Sprintf("%s result %d", op.Name, i), out[i], mts[i]); err != nil {
+			if err := fuzzSameMeta(fmt.Sprintf("%s result %d", op.Name, i), out[i], mts[i], base); err != nil {
 				return err
 			}
 		}
@@ -329,7 +334,9 @@ func fuzzInsideStorage(name string, res any, args []any, kwargs map[string]any) 
 
 // fuzzSameMeta compares a result's dtype and sizes with its meta tensor (both
 // nil, for outputs a mask left out, is agreement).
-func fuzzSameMeta(what string, out, mt *tensor.Tensor) error {
+// When base is not nil the result is a view of it: it must share base's
+// storage and have the meta's strides and offset.
+func fuzzSameMeta(what string, out, mt, base *tensor.Tensor) error {
 	if out == nil || mt == nil {
 		if out != mt {
 			return fmt.Errorf("%s: result is nil: %v, meta is nil: %v", what, out == nil, mt == nil)
@@ -338,6 +345,16 @@ func fuzzSameMeta(what string, out, mt *tensor.Tensor) error {
 	}
 	if mt.DType() != out.DType() || !slices.Equal(mt.Sizes(), out.Sizes()) {
 		return fmt.Errorf("%s: result %s%v, meta says %s%v", what, out.DType(), out.Sizes(), mt.DType(), mt.Sizes())
+	}
+	if base == nil {
+		return nil
+	}
+	if !slices.Equal(mt.Strides(), out.Strides()) || mt.StorageOffset() != out.StorageOffset() {
+		return fmt.Errorf("%s: view with strides %v offset %d, meta says %v offset %d",
+			what, out.Strides(), out.StorageOffset(), mt.Strides(), mt.StorageOffset())
+	}
+	if base.Storage() != nil && out.Storage() != base.Storage() {
+		return fmt.Errorf("%s: view does not share its input's storage", what)
 	}
 	return nil
 }

@@ -862,6 +862,24 @@ func addNoOverflow(v ...int) (int, bool) {
 	return 0, false
 }
 
+// mulNoOverflow multiplies v exactly and reports whether the product fits
+// an int (a product that wraps round must not pass a numel check).
+func mulNoOverflow(v ...int) (int, bool) {
+	p := 1
+	for _, x := range v {
+		if p == 0 || x == 0 {
+			p = 0
+			continue
+		}
+		q := p * x
+		if q/x != p || (p == -1 && x == math.MinInt) || (x == -1 && p == math.MinInt) {
+			return 0, false
+		}
+		p = q
+	}
+	return p, true
+}
+
 // satAdd sums v, saturating at the int limits instead of wrapping, so that a
 // size plus pads near the limits reads as far out of range.
 func satAdd(v ...int) int {
@@ -876,11 +894,7 @@ func satAdd(v ...int) int {
 
 // satMul multiplies a and b, saturating at the int limits instead of wrapping.
 func satMul(a, b int) int {
-	if a == 0 || b == 0 {
-		return 0
-	}
-	p := a * b
-	if p/b == a && !(a == -1 && b == math.MinInt) && !(b == -1 && a == math.MinInt) {
+	if p, ok := mulNoOverflow(a, b); ok {
 		return p
 	}
 	if (a < 0) != (b < 0) {

@@ -83,6 +83,12 @@ func TestFuzzRegressions(t *testing.T) {
 		{"split_with_sizes whose sizes wrap round to the dim size", "aten::split_with_sizes",
 			[]any{f32(5), []int{1 << 62, 1 << 62, 6, math.MaxInt64}},
 			"split_with_sizes expects split_sizes to sum exactly to 5"},
+		{"group norm whose N*C*HxW wraps round to the input's numel", "aten::native_group_norm",
+			[]any{tensor.Empty(tensor.BFloat16, 2, 2, 0), nil, nil, 4, 3, 1 << 62, 1, 3.25},
+			"Expected X.numel() == N * C * HxW"},
+		{"group norm backward whose N*C*HxW wraps round", "aten::native_group_norm_backward",
+			[]any{f32(2, 2, 0), f32(2, 2, 0), f32(4, 1), f32(4, 1), nil, 4, 3, 1 << 62, 1, []bool{true, false, false}},
+			"Expected dY.numel() == N * C * HxW"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
