@@ -180,7 +180,7 @@ func (r *fuzzBytes) value(ty *tensor.Type) any {
 // a call that is valid, or almost, with one or a few arguments changed reaches
 // deeper into kernels than arguments built from nothing.
 func FuzzDispatcher(f *testing.F) {
-	for i := range core.Names {
+	for i := range fuzzOps() {
 		f.Add(uint16(i), []byte{byte(i), 1, 2, 3, 4, 5, 6, 7, 8, 9})
 		f.Add(uint16(i), []byte{0, 0, 0, 0})
 	}
@@ -220,7 +220,8 @@ func fuzzDispatch(which uint16, data []byte) error {
 			args = r.mutateArgs(op, args, kwargs)
 		}
 	} else {
-		op = tensor.MustOp(core.Names[int(which)%len(core.Names)])
+		ops := fuzzOps()
+		op = ops[int(which)%len(ops)]
 		for _, a := range op.Schema.Args {
 			if a.KwargOnly {
 				continue
@@ -359,6 +360,29 @@ func fuzzSameMeta(what string, out, mt, base *tensor.Tensor) error {
 	return nil
 }
 
+var (
+	fuzzOpsOnce sync.Once
+	fuzzOpList  []*tensor.Op
+)
+
+// fuzzOps lists the ops the generated mode calls: the core ops in table
+// order (so that which < len(core.Names) keeps naming the same op), then every
+// other op with a CPU kernel or a decomposition (in-place and out= variants,
+// composites such as the losses), sorted by name.
+func fuzzOps() []*tensor.Op {
+	fuzzOpsOnce.Do(func() {
+		for _, n := range core.Names {
+			fuzzOpList = append(fuzzOpList, tensor.MustOp(n))
+		}
+		for _, op := range tensor.Ops() {
+			if !op.Core && (op.BackendKernel(tensor.CPU) != nil || op.HasKernel(tensor.KeyCompositeImplicit)) {
+				fuzzOpList = append(fuzzOpList, op)
+			}
+		}
+	})
+	return fuzzOpList
+}
+
 // fuzzGoldenBase is the first value of FuzzDispatcher's which that names a
 // golden record rather than an op.
 const fuzzGoldenBase = 0x8000
@@ -372,7 +396,7 @@ var (
 // the files are missing).
 func fuzzGoldenRecords() []*golden.Record {
 	fuzzGoldenOnce.Do(func() {
-		for _, name := range []string{"core", "errors"} {
+		for _, name := range []string{"core", "errors", "noncore"} {
 			recs, err := golden.Load(filepath.Join("testdata", "golden", name+".jsonl.gz"))
 			if err != nil {
 				continue

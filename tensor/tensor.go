@@ -159,10 +159,20 @@ func (t *Tensor) SetWrappedNumber(v bool) {
 }
 
 // Size returns the size of dimension d; negative d counts from the end.
-func (t *Tensor) Size(d int) int { return t.sizes[WrapDim(d, len(t.sizes))] }
+// A 0-d tensor has none (PyTorch's IndexError).
+func (t *Tensor) Size(d int) int { return t.sizes[dimIndex(d, len(t.sizes))] }
 
 // Stride returns the stride of dimension d; negative d counts from the end.
-func (t *Tensor) Stride(d int) int { return t.strides[WrapDim(d, len(t.strides))] }
+func (t *Tensor) Stride(d int) int { return t.strides[dimIndex(d, len(t.strides))] }
+
+// dimIndex is WrapDim for reading sizes and strides, where a 0-d tensor,
+// which WrapDim lets dims 0 and -1 through for, has no dimension at all.
+func dimIndex(d, rank int) int {
+	if rank == 0 {
+		IndexPanicf("Dimension specified as %d but tensor has no dimensions", d)
+	}
+	return WrapDim(d, rank)
+}
 
 // IsContiguous reports whether t is laid out row-major without gaps.
 func (t *Tensor) IsContiguous() bool { return IsContiguousStrides(t.sizes, t.strides) }
