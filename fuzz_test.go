@@ -33,7 +33,11 @@ var fuzzInts = []int{0, 1, 2, 3, -1, -2, 5, 1 << 40, -(1 << 40), 4, 7, 64,
 	1 << 32, 1 << 62, math.MaxInt64, math.MinInt64, -3, 6}
 var fuzzFloats = []float64{0, 0.5, -1, 2, math.NaN(), math.Inf(1), math.Inf(-1), 1e30, -0.0, 3.25,
 	1e-30, math.MaxFloat64, 5e-324, -0.5}
-var fuzzStrings = []string{"none", "tanh", "sum", "mean", "max", "amin", "prod", "floor", "trunc", "bogus", ""}
+var fuzzStrings = []string{"none", "tanh", "sum", "mean", "max", "amin", "prod", "floor", "trunc", "bogus", "",
+	// conv padding= and pad mode=
+	"same", "valid", "reflect", "replicate", "circular", "constant",
+	// einsum equations, valid and not
+	"ij,jk->ik", "...ij,...jk", "i,i->", "ii->i", "->", "a...b...", "ij->ji->", "i", ",", "...", "bij,bjk->bik", "i->ii", "ij->k", ".i"}
 var fuzzDims = []int{0, 1, 2, 3, 5, 1, 2, 4}
 
 func (r *fuzzBytes) tensor() *tensor.Tensor {

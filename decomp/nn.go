@@ -70,15 +70,22 @@ func convPaddingMode(n int, name string) tensor.Kernel {
 		switch mode {
 		case "valid":
 		case "same":
+			// convolution_same's checks
+			tensor.Check(w.Dim() > 2, "weight should have at least three dimensions")
+			tensor.Check(w.Dim() == x.Dim(), "Expected %d-dimensional input for %d-dimensional weight %s, but got %d-dimensional input of size %s instead",
+				w.Dim(), w.Dim(), tensor.ShapeString(w.Sizes()), x.Dim(), tensor.ShapeString(x.Sizes()))
+			tensor.Check(w.Dim() == n+2, "weight should have at least three dimensions")
+			tensor.Check(len(stride) == n || len(stride) == 1, "stride cannot broadcast to %d dimensions", n)
+			tensor.Check(len(dil) == n || len(dil) == 1, "dilation cannot broadcast to %d dimensions", n)
 			for _, s := range stride {
 				tensor.Check(s == 1, "padding='same' is not supported for strided convolutions")
 			}
-			tensor.Check(w.Dim() == n+2, "weight should have at least three dimensions")
 			extra := make([]int, 2*n)
 			asym := false
 			for i := 0; i < n; i++ {
 				d := dil[min(i, len(dil)-1)]
-				total := d * (w.Size(i+2) - 1)
+				total, ok := mulFits(d, w.Size(i+2)-1)
+				tensor.Check(ok, "padding='same': dilation %d times kernel size %d - 1 is past the int64 range", d, w.Size(i+2))
 				left := total / 2
 				padding[i] = left
 				if right := total - left; right != left {
