@@ -277,3 +277,75 @@ func TestConformanceErrors(t *testing.T) {
 		t.Errorf("%d error records failed:\n  %s", fail, strings.Join(failures, "\n  "))
 	}
 }
+
+// TestConformanceGrad replays the gradient records (grad.jsonl): each
+// call's gradients, and for order-2 records its double backward, computed
+// by the autograd layer on GOLDEN_DEVICE and compared with PyTorch's.
+// GOLDEN_OPS and GOLDEN_VERBOSE work as for TestConformance.
+func TestConformanceGrad(t *testing.T) {
+	dev := goldenDevice(t)
+	skips := skipList(t, dev)
+	var filter *regexp.Regexp
+	if f := os.Getenv("GOLDEN_OPS"); f != "" {
+		filter = regexp.MustCompile(f)
+	}
+	verbose := os.Getenv("GOLDEN_VERBOSE") != ""
+	recs, err := loadGolden(t, "grad")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pass, fail, skip int
+	failures := map[string][]string{}
+	for _, r := range recs {
+		if filter != nil && !filter.MatchString(r.Op) {
+			continue
+		}
+		if _, ok := skips[r.Source]; ok {
+			skip++
+			continue
+		}
+		if _, ok := skips["grad:"+r.Op]; ok {
+			skip++
+			continue
+		}
+		if unsupportedDType(r, dev) {
+			skip++
+			continue
+		}
+		res := golden.ReplayGrad(r, dev)
+		switch res.Outcome {
+		case golden.Pass:
+			pass++
+		case golden.Skip:
+			skip++
+		case golden.Fail:
+			fail++
+			failures[r.Op] = append(failures[r.Op], fmt.Sprintf("%s line %d (%s, order %d): %s", r.Op, r.Line, r.Source, r.Order, res.Detail))
+		}
+	}
+	line := fmt.Sprintf("conformance %s grad: %d passed, %d failed, %d skipped", dev, pass, fail, skip)
+	fmt.Println(line)
+	t.Log(line)
+	if fail > 0 {
+		names := make([]string, 0, len(failures))
+		for k := range failures {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		var b strings.Builder
+		fmt.Fprintf(&b, "gradient failures by op (%s):\n", dev)
+		for _, n := range names {
+			fmt.Fprintf(&b, "  %-50s %d\n", n, len(failures[n]))
+		}
+		for _, n := range names {
+			shown := failures[n]
+			if !verbose && len(shown) > 2 {
+				shown = shown[:2]
+			}
+			for _, m := range shown {
+				fmt.Fprintf(&b, "  %s\n", m)
+			}
+		}
+		t.Error(b.String())
+	}
+}

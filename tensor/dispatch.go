@@ -270,6 +270,14 @@ func (op *Op) dispatch(ks KeySet, dev Device, args []any, below DispatchKey) (re
 		if kern := op.keyKernels[k]; kern != nil {
 			return kern(op, args)
 		}
+		if k == KeyAutograd {
+			// An op without a derivative of its own decomposes above
+			// Autograd, so gradients flow through the ops of its
+			// decomposition (PyTorch's CompositeImplicitAutograd).
+			if kern := op.keyKernels[KeyCompositeImplicit]; kern != nil {
+				return kern(op, args)
+			}
+		}
 		if kern := keyFallbacks[k]; kern != nil {
 			return kern(op, args)
 		}

@@ -104,3 +104,33 @@ func TestRegisterTwicePanics(t *testing.T) {
 	RegisterOp("test::twice(Tensor self) -> Tensor")
 	RegisterOp("test::twice(Tensor self) -> Tensor")
 }
+
+// An op with no Autograd kernel of its own but with a decomposition runs the
+// decomposition above Autograd when the Autograd key is active, and its
+// backend kernel otherwise.
+func TestDispatchCompositeAboveAutograd(t *testing.T) {
+	var trail []string
+	op := RegisterOp("test::composite_above(Tensor self) -> Tensor")
+	op.ImplBackend(CPU, func(op *Op, args []any) any { trail = append(trail, "cpu"); return args[0] })
+	op.Impl(KeyCompositeImplicit, func(op *Op, args []any) any { trail = append(trail, "composite"); return args[0] })
+	own := RegisterOp("test::composite_own(Tensor self) -> Tensor")
+	own.ImplBackend(CPU, func(op *Op, args []any) any { trail = append(trail, "cpu"); return args[0] })
+	own.Impl(KeyCompositeImplicit, func(op *Op, args []any) any { trail = append(trail, "composite"); return args[0] })
+	own.Impl(KeyAutograd, func(op *Op, args []any) any {
+		trail = append(trail, "autograd")
+		return op.Redispatch(KeyAutograd, args)
+	})
+	x := Empty(Float32, 2)
+	Call("test::composite_above", x)
+	Call("test::composite_own", x)
+	x.Keys = x.Keys.With(KeyAutograd)
+	Call("test::composite_above", x)
+	Call("test::composite_own", x)
+	undo := ExcludeKey(KeyAutograd)
+	Call("test::composite_above", x)
+	undo()
+	got := strings.Join(trail, ",")
+	if want := "cpu,cpu,composite,autograd,cpu,cpu"; got != want {
+		t.Fatalf("trail %s, want %s", got, want)
+	}
+}

@@ -1,0 +1,107 @@
+package autograd
+
+import (
+	"github.com/goaten/goaten/aten/core"
+)
+
+// embeddingBagBackward is _embedding_bag(weight, indices, offsets,
+// scale_grad_by_freq, mode, sparse, per_sample_weights,
+// include_last_offset, padding_idx) -> (out, offset2bag, bag_size,
+// max_indices). The bag of each index is worked out from the offsets.
+func embeddingBagBackward(c *Ctx) {
+	weight, g := c.T(0), c.G(0)
+	if !hasData(g) {
+		c.Set(0, zerosOf(g, weight.Sizes()))
+		if p := c.In(6); p != nil {
+			c.Set(6, zerosOf(g, p.Sizes()))
+		}
+		return
+	}
+	idxT := c.T(1)
+	idx := idxT.Reshape([]int{-1}).Int64s()
+	offs := c.T(2).Int64s()
+	scaleFreq, mode := c.Bool(3), c.Int(4)
+	psw := c.T(6)
+	pad := int64(c.Int(8))
+	numBags := g.Size(0)
+	n := len(idx)
+	bag := make([]int, n)
+	counts := make([]int, numBags)
+	for b := 0; b < numBags; b++ {
+		start, end := int(offs[b]), n
+		if b+1 < len(offs) {
+			end = int(offs[b+1])
+		}
+		for i := start; i < end; i++ {
+			bag[i] = b
+			if pad < 0 || idx[i] != pad {
+				counts[b]++
+			}
+		}
+	}
+	inBag := make([]bool, n)
+	for b := 0; b < numBags; b++ {
+		start, end := int(offs[b]), n
+		if b+1 < len(offs) {
+			end = int(offs[b+1])
+		}
+		for i := start; i < end; i++ {
+			inBag[i] = true
+		}
+	}
+	freq := map[int64]int{}
+	for _, v := range idx {
+		freq[v]++
+	}
+	bagIdx := make([]int64, n)
+	for i, b := range bag {
+		bagIdx[i] = int64(b)
+	}
+	tb := ints(bagIdx, g)
+	if c.Needs(0) {
+		if mode == core.EmbeddingBagMax {
+			mi := c.Out(3)
+			keep := make([]float64, numBags)
+			for b, k := range counts {
+				if k > 0 {
+					keep[b] = 1
+				}
+			}
+			gm := g.Mul(floats(keep, []int{numBags, 1}, g.DType(), g))
+			c.Set(0, zerosOf(g, weight.Sizes()).ScatterAdd(0, mi, gm))
+		} else {
+			scale := make([]float64, n)
+			for i, v := range idx {
+				if !inBag[i] || (pad >= 0 && v == pad) {
+					continue
+				}
+				s := 1.0
+				if mode == core.EmbeddingBagMean && counts[bag[i]] > 0 {
+					s /= float64(counts[bag[i]])
+				}
+				if scaleFreq {
+					s /= float64(freq[v])
+				}
+				scale[i] = s
+			}
+			rows := g.IndexSelect(0, tb).Mul(floats(scale, []int{n, 1}, g.DType(), g))
+			if psw != nil {
+				rows = rows.Mul(psw.Reshape([]int{-1, 1}))
+			}
+			c.Set(0, indexAdd(rows, weight.Sizes(), 0, ints(idx, g)))
+		}
+	}
+	if c.Needs(6) {
+		mask := make([]float64, n)
+		safe := make([]int64, n)
+		for i, v := range idx {
+			if inBag[i] && (pad < 0 || v != pad) {
+				mask[i] = 1
+				safe[i] = v
+			}
+		}
+		rows := weight.IndexSelect(0, ints(safe, g))
+		d := g.IndexSelect(0, tb).Mul(rows).Sum([]int{1}, false)
+		c.Set(6, d.Mul(floats(mask, []int{n}, g.DType(), g)).Reshape(c.Sizes(6)))
+	}
+}

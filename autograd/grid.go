@@ -1,0 +1,154 @@
+package autograd
+
+import (
+	"github.com/goaten/goaten/tensor"
+)
+
+// grid_sampler_2d's gradient is the vector-Jacobian product of a
+// composite of the same sampler written in core ops: coordinates are
+// unnormalized and padded, taps gathered, and weighted. The clipping and
+// reflection of coordinates pass gradients as PyTorch's kernels do:
+// nothing through a clipped coordinate, a sign flip per reflection.
+
+const (
+	gridBilinear = 0
+	gridNearest  = 1
+	gridBicubic  = 2
+	padZeros     = 0
+	padBorder    = 1
+	padReflect   = 2
+)
+
+func gridSamplerBackward(c *Ctx) {
+	mode, padding, align := c.Int(2), c.Int(3), c.Bool(4)
+	f := func(in []*T) []*T { return []*T{gridSample(in[0], in[1], mode, padding, align)} }
+	r := vjp(f, []*T{c.T(0), c.T(1)}, []bool{c.Needs(0), c.Needs(1)}, []*T{c.G(0)}, c.Create())
+	c.Set(0, r[0])
+	c.Set(1, r[1])
+}
+
+type gridAxis struct {
+	n      int
+	align  bool
+	pad    int
+	span2  float64 // twice the reflection span
+	low    float64
+	maxVal float64
+}
+
+func newAxis(n int, align bool, pad int) gridAxis {
+	a := gridAxis{n: n, align: align, pad: pad, maxVal: float64(n - 1)}
+	if align {
+		a.span2 = float64(n-1) * 2
+	} else {
+		a.span2 = float64(n) * 2
+		a.low = -0.5
+	}
+	return a
+}
+
+func (a gridAxis) unnormalize(g *T) *T {
+	if a.align {
+		return g.AddScalar(1, 1).MulScalar(float64(a.n-1) / 2)
+	}
+	return g.AddScalar(1, 1).MulScalar(float64(a.n)/2).SubScalar(0.5, 1)
+}
+
+// clip keeps c inside [0, n-1]; the gradient passes only strictly inside.
+func (a gridAxis) clip(c *T) *T {
+	hi := tensor.WhereScalarOther(c.LtScalar(a.maxVal), c, a.maxVal)
+	return tensor.WhereScalarOther(c.GtScalar(0.0), hi, 0.0)
+}
+
+func (a gridAxis) reflect(c *T) *T {
+	if a.span2 == 0 {
+		return c.ZerosLike()
+	}
+	in := c.SubScalar(a.low, 1)
+	sign := tensor.WhereScalar(in.LtScalar(0.0), -1.0, 1.0).To(c.DType())
+	ain := in.Mul(sign)
+	flips := ain.DivScalar(a.span2).Trunc()
+	extra := ain.Sub(flips.MulScalar(a.span2))
+	other := extra.RsubScalar(a.span2, 1)
+	r := tensor.Where(other.Lt(extra).LogicalOr(other.Isnan()), other, extra)
+	return r.AddScalar(a.low, 1)
+}
+
+func (a gridAxis) padded(c *T) *T {
+	switch a.pad {
+	case padBorder:
+		return a.clip(c)
+	case padReflect:
+		return a.clip(a.reflect(c))
+	}
+	return c
+}
+
+// gather reads x [N, C, H, W] at integral coordinates (cx, cy) [N, gH, gW],
+// with zeros outside the input.
+func gather(x, cx, cy *T) *T {
+	N, C, H, W := x.Size(0), x.Size(1), x.Size(2), x.Size(3)
+	valid := cx.GeScalar(0.0).LogicalAnd(cx.LtScalar(float64(W))).LogicalAnd(cy.GeScalar(0.0)).LogicalAnd(cy.LtScalar(float64(H)))
+	lin := where0(valid, cy.MulScalar(float64(W)).Add(cx)).To(tensor.Int64)
+	gh, gw := cx.Size(1), cx.Size(2)
+	idx := lin.Reshape([]int{N, 1, gh * gw}).Expand([]int{N, C, gh * gw})
+	v := x.Reshape([]int{N, C, H * W}).Gather(2, idx).Reshape([]int{N, C, gh, gw})
+	return where0(valid.Unsqueeze(1), v)
+}
+
+func cubic1(x *T) *T { // ((A+2)x - (A+3)) x x + 1
+	const A = -0.75
+	return x.MulScalar(A+2).SubScalar(A+3, 1).Mul(x).Mul(x).AddScalar(1, 1)
+}
+
+func cubic2(x *T) *T { // ((A x - 5A) x + 8A) x - 4A
+	const A = -0.75
+	return x.MulScalar(A).SubScalar(5*A, 1).Mul(x).AddScalar(8*A, 1).Mul(x).SubScalar(4*A, 1)
+}
+
+func gridSample(x, grid *T, mode, pad int, align bool) *T {
+	ax, ay := newAxis(x.Size(3), align, pad), newAxis(x.Size(2), align, pad)
+	gx, gy := grid.Select(3, 0), grid.Select(3, 1)
+	ix, iy := ax.unnormalize(gx), ay.unnormalize(gy)
+	switch mode {
+	case gridNearest:
+		ix, iy = ax.padded(ix), ay.padded(iy)
+		return gather(x, ix.Round().Detach(), iy.Round().Detach())
+	case gridBicubic:
+		fx, fy := ix.Floor().Detach(), iy.Floor().Detach()
+		tx, ty := ix.Sub(fx), iy.Sub(fy)
+		cx := []*T{cubic2(tx.AddScalar(1, 1)), cubic1(tx), cubic1(tx.RsubScalar(1, 1)), cubic2(tx.RsubScalar(2, 1))}
+		cy := []*T{cubic2(ty.AddScalar(1, 1)), cubic1(ty), cubic1(ty.RsubScalar(1, 1)), cubic2(ty.RsubScalar(2, 1))}
+		var out *T
+		for i := 0; i < 4; i++ {
+			yi := ay.padded(fy.AddScalar(float64(i-1), 1)).Detach()
+			var row *T
+			for j := 0; j < 4; j++ {
+				xj := ax.padded(fx.AddScalar(float64(j-1), 1)).Detach()
+				t := gather(x, xj, yi).Mul(cx[j].Unsqueeze(1))
+				if row == nil {
+					row = t
+				} else {
+					row = row.Add(t)
+				}
+			}
+			t := row.Mul(cy[i].Unsqueeze(1))
+			if out == nil {
+				out = t
+			} else {
+				out = out.Add(t)
+			}
+		}
+		return out
+	}
+	ix, iy = ax.padded(ix), ay.padded(iy)
+	x0, y0 := ix.Floor().Detach(), iy.Floor().Detach()
+	we, ns := ix.Sub(x0), iy.Sub(y0)
+	ew, sn := we.RsubScalar(1, 1), ns.RsubScalar(1, 1)
+	x1, y1 := x0.AddScalar(1, 1), y0.AddScalar(1, 1)
+	out := gather(x, x0, y0).Mul(sn.Mul(ew).Unsqueeze(1))
+	out = out.Add(gather(x, x1, y0).Mul(sn.Mul(we).Unsqueeze(1)))
+	out = out.Add(gather(x, x0, y1).Mul(ns.Mul(ew).Unsqueeze(1)))
+	out = out.Add(gather(x, x1, y1).Mul(ns.Mul(we).Unsqueeze(1)))
+	return out
+}

@@ -1,0 +1,247 @@
+package autograd
+
+import (
+	"math"
+
+	"github.com/goaten/goaten/tensor"
+)
+
+// Derivatives of non-core ops whose decompositions would give gradients
+// that differ from PyTorch's at special points: PyTorch differentiates
+// these ops with their own formulas (masking 0/0 at zeros, clamping logs),
+// and so does this table.
+
+// normBackward is PyTorch's norm_backward: the gradient of the p-norm over
+// dims (all when empty), with result the norm.
+func normBackward(g, x *T, p float64, result *T, dims []int, keepdim bool) *T {
+	if !keepdim && x.Dim() != 0 {
+		g = unsqueezeDims(g, dims, x.Dim())
+		result = unsqueezeDims(result, dims, x.Dim())
+	}
+	switch {
+	case p == 0:
+		return nil
+	case p == 1:
+		return x.Sign().Mul(g)
+	case p == 2:
+		return g.Mul(x.Div(result).MaskedFillScalar(result.EqScalar(0.0), 0.0))
+	case math.IsInf(p, 0):
+		ax := x.Abs()
+		mask := ax.Eq(result).LogicalOr(ax.Isnan())
+		var cnt *T
+		if x.Dim() == 0 {
+			cnt = mask.To(g.DType())
+		} else {
+			cnt = mask.Sum(reduceDims(dims, x.Dim()), true)
+		}
+		return x.Sign().Mul(g.Div(cnt).Mul(mask.To(g.DType())))
+	case p < 1:
+		s := x.Sign().Mul(x.Abs().PowScalar(p-1).MaskedFillScalar(x.EqScalar(0.0), 0.0))
+		return s.Mul(g).Mul(result.PowScalar(1 - p))
+	case p < 2:
+		s := x.Sign().Mul(x.Abs().PowScalar(p - 1))
+		v := g.Div(result.PowScalar(p-1)).MaskedFillScalar(result.EqScalar(0.0), 0.0)
+		return s.Mul(v)
+	}
+	s := x.Mul(x.Abs().PowScalar(p - 2))
+	v := g.Div(result.PowScalar(p-1)).MaskedFillScalar(result.EqScalar(0.0), 0.0)
+	return s.Mul(v)
+}
+
+func optP(v any, def float64) float64 {
+	if s, ok := tensor.OptScalar(v); ok {
+		return s.Float64()
+	}
+	return def
+}
+
+// stdBackward is PyTorch's std_backward: var_backward of g / (2 std),
+// with 0 where the std is 0.
+func stdBackward(g, x, result *T, dims []int, all bool, corr float64, keepdim bool) *T {
+	gv := g.Div(result.MulScalar(2)).MaskedFillScalar(result.EqScalar(0.0), 0.0)
+	return varBackward(gv, x, dims, all, corr, keepdim)
+}
+
+func unbiasedCorr(unbiased bool) float64 {
+	if unbiased {
+		return 1
+	}
+	return 0
+}
+
+func optCorr(v any) float64 {
+	switch x := v.(type) {
+	case tensor.Scalar:
+		return x.Float64()
+	case int:
+		return float64(x)
+	}
+	return 1
+}
+
+// stdMeanBackward adds the gradients of the std and the mean outputs.
+func stdMeanBackward(c *Ctx, dims []int, all bool, corr float64, keepdim bool) {
+	x := c.T(0)
+	var gi *T
+	if g := c.G(0); g != nil {
+		gi = stdBackward(g, x, c.Out(0), dims, all, corr, keepdim)
+	}
+	if g := c.G(1); g != nil {
+		var gm *T
+		if all {
+			gm = g.Expand(x.Sizes()).DivScalar(float64(x.Numel()))
+		} else {
+			gm = sumBackward(g, x.Sizes(), dims, keepdim).DivScalar(float64(countOf(x.Sizes(), dims)))
+		}
+		if gi == nil {
+			gi = gm
+		} else {
+			gi = gi.Add(gm)
+		}
+	}
+	c.Set(0, gi)
+}
+
+// evenlyDistribute is the gradient of max/min over all elements: split
+// equally among the elements equal to the result (the NaNs when it is NaN).
+func evenlyDistribute(g, x, value *T) *T {
+	var mask *T
+	if hasData(value) && value.Isnan().Item().Bool() {
+		mask = x.Isnan()
+	} else {
+		mask = x.Eq(value)
+	}
+	return g.NewZeros(x.Shape()).MaskedFill(mask, g.Div(mask.SumAll()))
+}
+
+func registerNonCore() {
+	// max(Tensor self) / min(Tensor self): the gradient is shared by ties.
+	for _, n := range []string{"aten::max", "aten::min"} {
+		def(n, fn(func(c *Ctx) { c.Set(0, evenlyDistribute(c.G(0), c.T(0), c.Out(0))) }))
+	}
+	// hardshrink(Tensor self, Scalar lambd=0.5): the gradient passes where
+	// |x| > lambd; not at NaN (the rule of 1.13's vectorized kernel).
+	def("aten::hardshrink", fn(func(c *Ctx) {
+		x, l := c.T(0), c.Scalar(1).Float64()
+		c.Set(0, where0(x.LtScalar(-l).LogicalOr(x.GtScalar(l)), c.G(0)))
+	}))
+	// sinc(Tensor self): 0 at x = 0.
+	def("aten::sinc", fn(func(c *Ctx) {
+		x := c.T(0)
+		p := x.MulScalar(math.Pi)
+		d := p.Mul(p.Cos()).Sub(p.Sin()).Div(p.Mul(x))
+		c.Set(0, d.MaskedFillScalar(x.EqScalar(0.0), 0.0).Mul(c.G(0)))
+	}))
+	// logit(Tensor self, float? eps=None): NaN outside [0, 1] without eps,
+	// 0 outside [eps, 1-eps] with it.
+	def("aten::logit", fn(func(c *Ctx) {
+		x, g := c.T(0), c.G(0)
+		d := g.Div(x.Mul(x.RsubScalar(1, 1)))
+		if eps, ok := c.Arg(1).(float64); ok && eps >= 0 {
+			c.Set(0, zeroWhere(x.LtScalar(eps).LogicalOr(x.GtScalar(1-eps)), d))
+			return
+		}
+		out := x.LtScalar(0.0).LogicalOr(x.GtScalar(1.0))
+		c.Set(0, tensor.Where(out, g.FullLike(math.NaN()), d))
+	}))
+	// cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08):
+	// the gradient of sum(x1/max(|x1|, eps) * x2/max(|x2|, eps)), with the
+	// norm's own (masked) gradient.
+	def("aten::cosine_similarity", fn(func(c *Ctx) {
+		dim, eps := c.Int(2), c.Float(3)
+		f := func(in []*T) []*T {
+			x1, x2 := in[0], in[1]
+			d := tensor.ResultType(x1, x2)
+			x1, x2 = x1.To(d), x2.To(d)
+			shape := tensor.BroadcastShapes(x1.Sizes(), x2.Sizes())
+			x1, x2 = x1.Expand(shape), x2.Expand(shape)
+			n1 := x1.LinalgVectorNorm(2, []int{dim}, true).ClampMin(eps)
+			n2 := x2.LinalgVectorNorm(2, []int{dim}, true).ClampMin(eps)
+			return []*T{x1.Div(n1).Mul(x2.Div(n2)).Sum([]int{dim}, false)}
+		}
+		r := vjp(f, []*T{c.T(0), c.T(1)}, []bool{c.Needs(0), c.Needs(1)}, []*T{c.G(0)}, c.Create())
+		c.Set(0, r[0])
+		c.Set(1, r[1])
+	}))
+	// norm.Scalar(Tensor self, Scalar p=2)
+	def("aten::norm.Scalar", fn(func(c *Ctx) {
+		c.Set(0, normBackward(c.G(0), c.T(0), optP(c.Arg(1), 2), c.Out(0), nil, false))
+	}))
+	// norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim)
+	def("aten::norm.ScalarOpt_dim", fn(func(c *Ctx) {
+		c.Set(0, normBackward(c.G(0), c.T(0), optP(c.Arg(1), 2), c.Out(0), c.Ints(2), c.Bool(3)))
+	}))
+	// norm.ScalarOpt_dim_dtype(Tensor self, Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype)
+	def("aten::norm.ScalarOpt_dim_dtype", fn(func(c *Ctx) {
+		c.Set(0, normBackward(c.G(0), c.T(0), optP(c.Arg(1), 2), c.Out(0), c.Ints(2), c.Bool(3)))
+	}))
+	// norm.ScalarOpt_dtype(Tensor self, Scalar? p, *, ScalarType dtype)
+	def("aten::norm.ScalarOpt_dtype", fn(func(c *Ctx) {
+		c.Set(0, normBackward(c.G(0), c.T(0), optP(c.Arg(1), 2), c.Out(0), nil, false))
+	}))
+	// linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None)
+	def("aten::linalg_vector_norm", fn(func(c *Ctx) {
+		c.Set(0, normBackward(c.G(0), c.T(0), optP(c.Arg(1), 2), c.Out(0), c.Ints(2), c.Bool(3)))
+	}))
+	// frobenius_norm.dim(Tensor self, int[1] dim, bool keepdim=False)
+	def("aten::frobenius_norm.dim", fn(func(c *Ctx) {
+		c.Set(0, normBackward(c.G(0), c.T(0), 2, c.Out(0), c.Ints(1), c.Bool(2)))
+	}))
+	// std(Tensor self, bool unbiased=True)
+	def("aten::std", fn(func(c *Ctx) {
+		c.Set(0, stdBackward(c.G(0), c.T(0), c.Out(0), nil, true, unbiasedCorr(c.Bool(1)), false))
+	}))
+	// std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False)
+	def("aten::std.dim", fn(func(c *Ctx) {
+		c.Set(0, stdBackward(c.G(0), c.T(0), c.Out(0), c.Ints(1), c.Arg(1) == nil, unbiasedCorr(c.Bool(2)), c.Bool(3)))
+	}))
+	// std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)
+	def("aten::std.correction", fn(func(c *Ctx) {
+		c.Set(0, stdBackward(c.G(0), c.T(0), c.Out(0), c.Ints(1), c.Arg(1) == nil, optCorr(c.Arg(2)), c.Bool(3)))
+	}))
+	// std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)
+	def("aten::std_mean", fn(func(c *Ctx) { stdMeanBackward(c, nil, true, unbiasedCorr(c.Bool(1)), false) }))
+	// std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False)
+	def("aten::std_mean.dim", fn(func(c *Ctx) {
+		stdMeanBackward(c, c.Ints(1), c.Arg(1) == nil, unbiasedCorr(c.Bool(2)), c.Bool(3))
+	}))
+	// std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)
+	def("aten::std_mean.correction", fn(func(c *Ctx) {
+		stdMeanBackward(c, c.Ints(1), c.Arg(1) == nil, optCorr(c.Arg(2)), c.Bool(3))
+	}))
+	// log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)
+	def("aten::log_sigmoid_forward", &Deriv{Outputs: []int{0}, Backward: func(c *Ctx) {
+		c.Set(0, tensor.LogSigmoidBackward(c.G(0), c.T(0), c.Out(1)))
+	}})
+	// xlogy.Tensor(Tensor self, Tensor other)
+	def("aten::xlogy.Tensor", fn(func(c *Ctx) {
+		x, y, g := c.T(0), c.T(1), c.G(0)
+		if c.Needs(0) {
+			c.Set(0, g.Mul(x.NeScalar(0.0).To(g.DType()).Xlogy(y)))
+		}
+		if c.Needs(1) {
+			c.Set(1, g.Mul(x).Div(y))
+		}
+	}))
+	// binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean)
+	def("aten::binary_cross_entropy", &Deriv{NonDiff: []int{2}, Backward: func(c *Ctx) {
+		x, t, w, g := c.T(0), c.T(1), c.T(2), c.G(0)
+		red := c.Int(3)
+		scale := func(v *T) *T {
+			if w != nil {
+				v = v.Mul(w)
+			}
+			if red == 1 {
+				v = v.DivScalar(float64(x.Numel()))
+			}
+			return v
+		}
+		if c.Needs(0) {
+			d := x.Sub(t).Div(x.RsubScalar(1, 1).Mul(x).ClampMin(1e-12))
+			c.Set(0, scale(g.Mul(d)))
+		}
+		if c.Needs(1) {
+			c.Set(1, scale(x.Logit(nil).Neg()).Mul(g))
+		}
+	}})
+}

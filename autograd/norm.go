@@ -1,0 +1,245 @@
+package autograd
+
+import (
+	"github.com/goaten/goaten/tensor"
+)
+
+// vjp returns the gradients of f's outputs, weighted by gouts, with
+// respect to those of ins that are wanted: the derivative of a formula
+// written as a differentiable composite. Outside create_graph it runs on
+// fresh leaves; inside, on the live tensors, so that the result is
+// differentiable again.
+func vjp(f func(ins []*T) []*T, ins []*T, want []bool, gouts []*T, create bool) []*T {
+	args := make([]*T, len(ins))
+	var leaves []*T
+	var at []int
+	for i, x := range ins {
+		switch {
+		case x == nil:
+		case create:
+			args[i] = x
+			if want[i] && requiresGrad(x) {
+				leaves = append(leaves, x)
+				at = append(at, i)
+			}
+		default:
+			args[i] = detached(x)
+			if want[i] {
+				SetRequiresGrad(args[i], true)
+				leaves = append(leaves, args[i])
+				at = append(at, i)
+			}
+		}
+	}
+	res := make([]*T, len(ins))
+	if len(leaves) == 0 {
+		return res
+	}
+	outs := f(args)
+	var os, gs []*T
+	for k, o := range outs {
+		if o != nil && k < len(gouts) && gouts[k] != nil && requiresGrad(o) {
+			os = append(os, o)
+			gs = append(gs, gouts[k])
+		}
+	}
+	if len(os) == 0 {
+		return res
+	}
+	gr := Grad(os, leaves, gs, Options{CreateGraph: create, AllowUnused: true})
+	for j, i := range at {
+		res[i] = gr[j]
+	}
+	return res
+}
+
+// constGrad is v's value with the gradient of x: v + (x - detach(x)) * k.
+func constGrad(v, x, k *T) *T {
+	return v.Add(x.Sub(x.Detach()).Mul(k))
+}
+
+// layerNormBackward is native_layer_norm(input, normalized_shape, weight,
+// bias, eps) -> (out, mean, rstd).
+func layerNormBackward(c *Ctx) {
+	mask := []bool{c.Needs(0), c.Needs(2), c.Needs(3)}
+	r := tensor.Call("aten::native_layer_norm_backward", c.G(0), c.T(0), c.Ints(1), c.Out(1), c.Out(2),
+		c.T(2), c.T(3), mask).([]*T)
+	c.Set(0, r[0])
+	c.Set(2, r[1])
+	c.Set(3, r[2])
+}
+
+// layerNormDoubleBackward differentiates native_layer_norm_backward
+// (grad_out, input, normalized_shape, mean, rstd, weight, bias,
+// output_mask) as PyTorch's layer_norm_double_backward does: mean and rstd
+// are functions of the input.
+func layerNormDoubleBackward(c *Ctx) {
+	ns := c.Ints(2)
+	mean0, rstd0 := c.T(3), c.T(4)
+	x0 := c.In(1)
+	batch := x0.Dim() - len(ns)
+	axes := make([]int, len(ns))
+	for i := range axes {
+		axes[i] = batch + i
+	}
+	bdims := make([]int, batch)
+	for i := range bdims {
+		bdims[i] = i
+	}
+	n := float64(tensor.Numel(ns))
+	keep := append(x0.Shape()[:batch:batch], make([]int, len(ns))...)
+	for i := batch; i < len(keep); i++ {
+		keep[i] = 1
+	}
+	f := func(in []*T) []*T {
+		gO, x, w := in[0], in[1], in[2]
+		mu0 := detached(mean0).Reshape(keep)
+		r0 := detached(rstd0).Reshape(keep)
+		mu := constGrad(mu0, x.MeanDim(axes, true), x.MeanDim(axes, true).OnesLike())
+		xc := x.Sub(mu)
+		v := xc.Mul(xc).MeanDim(axes, true)
+		rstd := constGrad(r0, v, r0.Mul(r0).Mul(r0).MulScalar(-0.5))
+		xhat := xc.Mul(rstd)
+		gx := gO
+		if w != nil {
+			gx = gO.Mul(w)
+		}
+		dI := rstd.DivScalar(n).Mul(gx.MulScalar(n).Sub(gx.Sum(axes, true)).Sub(xhat.Mul(gx.Mul(xhat).Sum(axes, true))))
+		out := []*T{dI, nil, nil}
+		if w != nil {
+			if len(bdims) > 0 {
+				out[1] = gO.Mul(xhat).Sum(bdims, false)
+			} else {
+				out[1] = gO.Mul(xhat)
+			}
+		}
+		if len(bdims) > 0 {
+			out[2] = gO.Sum(bdims, false)
+		} else {
+			out[2] = gO
+		}
+		return out
+	}
+	var gO, x, w *T
+	gO, x, w = c.T(0), c.T(1), c.T(5)
+	r := vjp(f, []*T{gO, x, w}, []bool{c.Needs(0), c.Needs(1), c.Needs(5)}, []*T{c.G(0), c.G(1), c.G(2)}, c.Create())
+	c.Set(0, r[0])
+	c.Set(1, r[1])
+	c.Set(5, r[2])
+}
+
+// groupNormBackward is native_group_norm(input, weight, bias, N, C, HxW,
+// group, eps) -> (out, mean, rstd); all three outputs are differentiable.
+func groupNormBackward(c *Ctx) {
+	N, C, HxW, group, eps := c.Int(3), c.Int(4), c.Int(5), c.Int(6), c.Float(7)
+	if !c.Create() && c.G(1) == nil && c.G(2) == nil {
+		mask := []bool{c.Needs(0), c.Needs(1), c.Needs(2)}
+		r := tensor.Call("aten::native_group_norm_backward", c.G(0), c.T(0), c.Out(1), c.Out(2), c.T(1),
+			N, C, HxW, group, mask).([]*T)
+		c.Set(0, r[0])
+		c.Set(1, r[1])
+		c.Set(2, r[2])
+		return
+	}
+	shape := c.In(0).Shape()
+	f := func(in []*T) []*T {
+		x, w, b := in[0], in[1], in[2]
+		xr := x.Reshape([]int{N, group, C / max(group, 1) * HxW})
+		mean := xr.MeanDim([]int{-1}, true)
+		xc := xr.Sub(mean)
+		v := xc.Mul(xc).MeanDim([]int{-1}, true)
+		rstd := v.AddScalar(eps, 1).Rsqrt()
+		y := xc.Mul(rstd).Reshape(shape)
+		bc := make([]int, len(shape))
+		for i := range bc {
+			bc[i] = 1
+		}
+		if len(bc) > 1 {
+			bc[1] = C
+		}
+		if w != nil {
+			y = y.Mul(w.Reshape(bc))
+		}
+		if b != nil {
+			y = y.Add(b.Reshape(bc))
+		}
+		return []*T{y, mean.Reshape([]int{N, group}), rstd.Reshape([]int{N, group})}
+	}
+	r := vjp(f, []*T{c.T(0), c.T(1), c.T(2)}, []bool{c.Needs(0), c.Needs(1), c.Needs(2)}, []*T{c.G(0), c.G(1), c.G(2)}, c.Create())
+	c.Set(0, r[0])
+	c.Set(1, r[1])
+	c.Set(2, r[2])
+}
+
+// batchNormBackward is the gradient of the batch norms: (input, weight,
+// bias, ...) -> (out, save_mean, save_invstd). training uses the batch
+// statistics the forward saved; otherwise the running ones.
+func batchNormBackward(c *Ctx, rmArg, rvArg int, training bool, eps float64) {
+	x, w, g := c.T(0), c.T(1), c.G(0)
+	var rm, rv *T
+	if !training {
+		rm, rv = c.T(rmArg), c.T(rvArg)
+	}
+	C := x.Size(1)
+	bc := make([]int, x.Dim())
+	for i := range bc {
+		bc[i] = 1
+	}
+	bc[1] = C
+	var axes []int
+	for i := 0; i < x.Dim(); i++ {
+		if i != 1 {
+			axes = append(axes, i)
+		}
+	}
+	if c.Create() {
+		f := func(in []*T) []*T {
+			x, w, b := in[0], in[1], in[2]
+			var y *T
+			if training {
+				mean := x.MeanDim(axes, true)
+				xc := x.Sub(mean)
+				v := xc.Mul(xc).MeanDim(axes, true)
+				y = xc.Mul(v.AddScalar(eps, 1).Rsqrt())
+			} else {
+				y = x.Sub(detached(rm).Reshape(bc)).Mul(detached(rv).AddScalar(eps, 1).Rsqrt().Reshape(bc))
+			}
+			if w != nil {
+				y = y.Mul(w.Reshape(bc))
+			}
+			if b != nil {
+				y = y.Add(b.Reshape(bc))
+			}
+			return []*T{y}
+		}
+		r := vjp(f, []*T{x, w, c.T(2)}, []bool{c.Needs(0), c.Needs(1), c.Needs(2)}, []*T{g}, true)
+		c.Set(0, r[0])
+		c.Set(1, r[1])
+		c.Set(2, r[2])
+		return
+	}
+	var mean, invstd *T
+	if training {
+		mean, invstd = c.Out(1).Reshape(bc), c.Out(2).Reshape(bc)
+	} else {
+		mean, invstd = rm.Reshape(bc), rv.AddScalar(eps, 1).Rsqrt().Reshape(bc)
+	}
+	n := float64(x.Numel() / max(C, 1))
+	gB := g.Sum(axes, false)
+	xhat := x.Sub(mean).Mul(invstd)
+	gW := g.Mul(xhat).Sum(axes, false)
+	if c.Needs(0) {
+		var gi *T
+		if training {
+			gi = g.Sub(gB.Reshape(bc).DivScalar(n)).Sub(xhat.Mul(gW.Reshape(bc).DivScalar(n))).Mul(invstd)
+		} else {
+			gi = g.Mul(invstd)
+		}
+		if w != nil {
+			gi = gi.Mul(w.Reshape(bc))
+		}
+		c.Set(0, gi)
+	}
+	c.Set(1, gW)
+	c.Set(2, gB)
+}
