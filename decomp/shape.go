@@ -468,7 +468,7 @@ func rollDims(x *T, shifts, dims []int) *T {
 		}
 		d := wrapDim(dims[0], x.Dim())
 		n := x.Size(d)
-		start := (n - shifts[0]) % n
+		start := (n - shifts[0]%n) % n // shifts[0]%n first: n - shift could wrap
 		if start < 0 {
 			start += n
 		}
