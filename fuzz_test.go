@@ -223,6 +223,14 @@ func fuzzDispatch(which uint16, data []byte) error {
 		for n := r.pick(4); n > 0; n-- {
 			args = r.mutateArgs(op, args, kwargs)
 		}
+		if r.pick(8) == 7 { // the whole call on the meta device
+			for i := range args {
+				args[i] = fuzzOnMeta(args[i])
+			}
+			for k, v := range kwargs {
+				kwargs[k] = fuzzOnMeta(v)
+			}
+		}
 	} else {
 		ops := fuzzOps()
 		op = ops[int(which)%len(ops)]
@@ -385,6 +393,24 @@ func fuzzOps() []*tensor.Op {
 		}
 	})
 	return fuzzOpList
+}
+
+// fuzzOnMeta moves the tensors in v to the meta device.
+func fuzzOnMeta(v any) any {
+	switch x := v.(type) {
+	case *tensor.Tensor:
+		var m *tensor.Tensor
+		if tensor.Try(func() { m = x.ToDevice(tensor.Meta) }) == nil {
+			return m
+		}
+	case []any:
+		l := make([]any, len(x))
+		for i, e := range x {
+			l[i] = fuzzOnMeta(e)
+		}
+		return l
+	}
+	return v
 }
 
 // fuzzGoldenBase is the first value of FuzzDispatcher's which that names a
