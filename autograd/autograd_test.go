@@ -1,8 +1,10 @@
 package autograd_test
 
 import (
+	"fmt"
 	"math"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/goaten/goaten/autograd"
@@ -308,20 +310,23 @@ func TestInPlaceViewsMixedGradcheck(t *testing.T) {
 	}
 }
 
+var testOpN atomic.Int64
+
 // An op outside the derivative table records a node that fails when a
 // gradient reaches it, in place or not.
 func TestOpWithoutDerivative(t *testing.T) {
-	op := tensor.RegisterOp("autogradtest::twice(Tensor self) -> Tensor")
+	n := testOpN.Add(1) // a fresh name per run, so -count > 1 works
+	op := tensor.RegisterOp(fmt.Sprintf("autogradtest::twice%d(Tensor self) -> Tensor", n))
 	op.ImplBackend(tensor.CPU, func(op *tensor.Op, args []any) any { return args[0].(*T).MulScalar(2) })
-	ip := tensor.RegisterOp("autogradtest::twice_(Tensor(a!) self) -> Tensor(a!)")
+	ip := tensor.RegisterOp(fmt.Sprintf("autogradtest::twice%d_(Tensor(a!) self) -> Tensor(a!)", n))
 	ip.ImplBackend(tensor.CPU, func(op *tensor.Op, args []any) any { return args[0].(*T).MulScalar_(2) })
 	x := leaf(1, 2)
-	y := tensor.Call("autogradtest::twice", x).(*T)
+	y := tensor.Call(op.Name, x).(*T)
 	if !y.RequiresGrad() {
 		t.Fatal("output of an op without derivative does not require grad")
 	}
-	mustPanic(t, "the derivative for 'twice' is not implemented", func() { y.SumAll().Backward() })
+	mustPanic(t, fmt.Sprintf("the derivative for 'twice%d' is not implemented", n), func() { y.SumAll().Backward() })
 	z := x.MulScalar(1)
-	tensor.Call("autogradtest::twice_", z)
-	mustPanic(t, "the derivative for 'twice_' is not implemented", func() { z.SumAll().Backward() })
+	tensor.Call(ip.Name, z)
+	mustPanic(t, fmt.Sprintf("the derivative for 'twice%d_' is not implemented", n), func() { z.SumAll().Backward() })
 }

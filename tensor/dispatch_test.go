@@ -1,14 +1,26 @@
 package tensor
 
 import (
+	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
 var testDev = RegisterDevice("testdev", DeviceHooks{})
 
+var freshN atomic.Int64
+
+// fresh registers a test op under a name made unique per call (name -> nameN),
+// so the tests also run with -count > 1: registering a name twice panics.
+func fresh(schema string) *Op {
+	ns, rest, _ := strings.Cut(schema, "::")
+	i := strings.IndexAny(rest, ".(")
+	return RegisterOp(fmt.Sprintf("%s::%s%d%s", ns, rest[:i], freshN.Add(1), rest[i:]))
+}
+
 func TestDispatchOrderAndFallthrough(t *testing.T) {
-	op := RegisterOp("test::layers(Tensor self, int n=3, *, Scalar alpha=1) -> Tensor")
+	op := fresh("test::layers(Tensor self, int n=3, *, Scalar alpha=1) -> Tensor")
 	var trail []string
 	op.ImplBackend(CPU, func(op *Op, args []any) any { trail = append(trail, "cpu"); return args[0] })
 	op.Impl(KeyAutograd, func(op *Op, args []any) any {
@@ -17,11 +29,11 @@ func TestDispatchOrderAndFallthrough(t *testing.T) {
 	})
 	op.Impl(KeyCompositeImplicit, func(op *Op, args []any) any { trail = append(trail, "composite"); return args[0] })
 	x := Empty(Float32, 2)
-	Call("test::layers", x)
+	Call(op.Name, x)
 	x.Keys = x.Keys.With(KeyAutograd)
-	Call("test::layers", x)
+	Call(op.Name, x)
 	y := NewMetaContiguous([]int{2}, Float32, testDev)
-	Call("test::layers", y) // no kernel on testdev: the composite runs
+	Call(op.Name, y) // no kernel on testdev: the composite runs
 	got := strings.Join(trail, ",")
 	if got != "cpu,autograd,cpu,composite" {
 		t.Fatalf("trail %s", got)
@@ -29,16 +41,17 @@ func TestDispatchOrderAndFallthrough(t *testing.T) {
 }
 
 func TestDispatchNoKernel(t *testing.T) {
-	RegisterOp("test::nokernel(Tensor self) -> Tensor").ImplBackend(CPU, func(op *Op, args []any) any { return args[0] })
+	op := fresh("test::nokernel(Tensor self) -> Tensor")
+	op.ImplBackend(CPU, func(op *Op, args []any) any { return args[0] })
 	y := NewMetaContiguous([]int{2}, Float32, testDev)
-	_, err := CallErr("test::nokernel", []any{y}, nil)
-	if err == nil || !strings.Contains(err.Error(), `aten::nokernel has no lowering`) && !strings.Contains(err.Error(), `test::nokernel has no lowering on device "testdev" and no decomposition`) {
+	_, err := CallErr(op.Name, []any{y}, nil)
+	if err == nil || !strings.Contains(err.Error(), op.Name+` has no lowering on device "testdev" and no decomposition`) {
 		t.Fatalf("err = %v", err)
 	}
 }
 
 func TestBindErrors(t *testing.T) {
-	op := RegisterOp("test::bind(Tensor self, int dim, int[2] size=1, *, bool flag=False, str? mode=None) -> Tensor")
+	op := fresh("test::bind(Tensor self, int dim, int[2] size=1, *, bool flag=False, str? mode=None) -> Tensor")
 	op.ImplBackend(CPU, func(op *Op, args []any) any { return args[0] })
 	x := Empty(Float32, 2)
 	cases := []struct {
@@ -55,7 +68,7 @@ func TestBindErrors(t *testing.T) {
 		{[]any{"x", 1}, nil, "Expected a value of type 'Tensor' for argument 'self' but instead found type 'str'"},
 	}
 	for _, c := range cases {
-		_, err := CallErr("test::bind", c.args, c.kw)
+		_, err := CallErr(op.Name, c.args, c.kw)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("args %v kw %v: err %v, want %q", c.args, c.kw, err, c.want)
 		}
@@ -80,17 +93,17 @@ func TestUnknownOp(t *testing.T) {
 }
 
 func TestMixedDevices(t *testing.T) {
-	op := RegisterOp("test::mix(Tensor self, Tensor other) -> Tensor")
+	op := fresh("test::mix(Tensor self, Tensor other) -> Tensor")
 	op.ImplBackend(CPU, func(op *Op, args []any) any { return args[0] })
 	op.ImplBackend(testDev, func(op *Op, args []any) any { return args[0] })
 	a := Empty(Float32, 2)
 	b := NewMetaContiguous([]int{2}, Float32, testDev)
-	_, err := CallErr("test::mix", []any{a, b}, nil)
+	_, err := CallErr(op.Name, []any{a, b}, nil)
 	if err == nil || !strings.Contains(err.Error(), "Expected all tensors to be on the same device, but found at least two devices, cpu and testdev!") {
 		t.Fatalf("err %v", err)
 	}
 	// A 0-d CPU tensor acts as a scalar on any device.
-	if _, err := CallErr("test::mix", []any{b, FromScalar(Float(1), Float32)}, nil); err != nil {
+	if _, err := CallErr(op.Name, []any{b, FromScalar(Float(1), Float32)}, nil); err != nil {
 		t.Fatalf("0-d cpu with testdev: %v", err)
 	}
 }
@@ -101,8 +114,8 @@ func TestRegisterTwicePanics(t *testing.T) {
 			t.Fatal("no panic")
 		}
 	}()
-	RegisterOp("test::twice(Tensor self) -> Tensor")
-	RegisterOp("test::twice(Tensor self) -> Tensor")
+	op := fresh("test::twice(Tensor self) -> Tensor")
+	RegisterOp(op.Schema.String())
 }
 
 // An op with no Autograd kernel of its own but with a decomposition runs the
@@ -110,10 +123,10 @@ func TestRegisterTwicePanics(t *testing.T) {
 // backend kernel otherwise.
 func TestDispatchCompositeAboveAutograd(t *testing.T) {
 	var trail []string
-	op := RegisterOp("test::composite_above(Tensor self) -> Tensor")
+	op := fresh("test::composite_above(Tensor self) -> Tensor")
 	op.ImplBackend(CPU, func(op *Op, args []any) any { trail = append(trail, "cpu"); return args[0] })
 	op.Impl(KeyCompositeImplicit, func(op *Op, args []any) any { trail = append(trail, "composite"); return args[0] })
-	own := RegisterOp("test::composite_own(Tensor self) -> Tensor")
+	own := fresh("test::composite_own(Tensor self) -> Tensor")
 	own.ImplBackend(CPU, func(op *Op, args []any) any { trail = append(trail, "cpu"); return args[0] })
 	own.Impl(KeyCompositeImplicit, func(op *Op, args []any) any { trail = append(trail, "composite"); return args[0] })
 	own.Impl(KeyAutograd, func(op *Op, args []any) any {
@@ -121,13 +134,13 @@ func TestDispatchCompositeAboveAutograd(t *testing.T) {
 		return op.Redispatch(KeyAutograd, args)
 	})
 	x := Empty(Float32, 2)
-	Call("test::composite_above", x)
-	Call("test::composite_own", x)
+	Call(op.Name, x)
+	Call(own.Name, x)
 	x.Keys = x.Keys.With(KeyAutograd)
-	Call("test::composite_above", x)
-	Call("test::composite_own", x)
+	Call(op.Name, x)
+	Call(own.Name, x)
 	undo := ExcludeKey(KeyAutograd)
-	Call("test::composite_above", x)
+	Call(op.Name, x)
 	undo()
 	got := strings.Join(trail, ",")
 	if want := "cpu,cpu,composite,autograd,cpu,cpu"; got != want {

@@ -1,0 +1,43 @@
+package optim
+
+import (
+	"github.com/goaten/goaten/autograd"
+	"github.com/goaten/goaten/tensor"
+)
+
+// Grads returns each parameter's accumulated gradient (p.Grad(), nil where
+// there is none): what Step passes to StepWith.
+func Grads(params []*tensor.Tensor) []*tensor.Tensor {
+	gs := make([]*tensor.Tensor, len(params))
+	for i, p := range params {
+		gs[i] = p.Grad()
+	}
+	return gs
+}
+
+// zeroGrad clears the parameters' gradients, as PyTorch's
+// optimizer.zero_grad(set_to_none=True): the next backward pass starts
+// from nothing rather than adding to the last one.
+func zeroGrad(params []*tensor.Tensor) {
+	for _, p := range params {
+		autograd.SetGrad(p, nil)
+	}
+}
+
+// noGrad runs an update with gradient recording off, so that in-place
+// writes to parameters that require grad are allowed and not recorded.
+func noGrad(f func()) { autograd.NoGrad(f) }
+
+// Step updates every parameter from the gradient backward passes have
+// accumulated into it (optimizer.step()).
+func (o *SGD) Step() { o.StepWith(Grads(o.params)) }
+
+// ZeroGrad clears the parameters' gradients (optimizer.zero_grad()).
+func (o *SGD) ZeroGrad() { zeroGrad(o.params) }
+
+// Step updates every parameter from the gradient backward passes have
+// accumulated into it (optimizer.step()).
+func (o *Adam) Step() { o.StepWith(Grads(o.params)) }
+
+// ZeroGrad clears the parameters' gradients (optimizer.zero_grad()).
+func (o *Adam) ZeroGrad() { zeroGrad(o.params) }
