@@ -1,0 +1,10 @@
+// Package asm holds goaten's SIMD kernels: hand-written Go assembly for amd64
+// (AVX2+FMA, and AVX-512 where the CPU has it) and arm64 (NEON), each with a pure-Go twin compiled on every
+// platform. It works on plain slices, lengths and strides and knows nothing of
+// tensors; device/cpu is its main user.
+//
+// The twins run when the CPU lacks a feature, on other architectures, when
+// the package is built with -tags purego, or when the environment variable
+// GOATEN_PUREGO=1 is set at start-up; GOATEN_NOAVX512=1 keeps an AVX-512
+// machine on the AVX2 kernels. [Path] says which is active.
+package asm

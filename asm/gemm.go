@@ -1,0 +1,513 @@
+package asm
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// Sgemm computes C = alpha·op(A)·op(B) + beta·C on row-major float32
+// matrices, with BLAS semantics: op(X) is X, or Xᵀ when trans is set; op(A)
+// is m×k, op(B) is k×n and C is m×n; lda, ldb and ldc are the row strides of
+// the matrices as stored (A is m×k, or k×m when transA). When beta is 0, C is
+// not read (NaN in C is overwritten); when alpha is 0 or k is 0, A and B are
+// not read. Misuse (negative sizes, short strides or slices) panics.
+//
+// Products above about 160³ multiply-adds run on GOMAXPROCS goroutines;
+// smaller ones run on the caller's alone and allocate nothing. Sgemm is safe
+// for concurrent use on disjoint C.
+func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	checkGemm("Sgemm", transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc)
+	gemm(sgemmUse, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// Dgemm is Sgemm for float64.
+func Dgemm(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	checkGemm("Dgemm", transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc)
+	gemm(dgemmUse, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// checkGemm panics unless the slices and strides hold the operands.
+func checkGemm(name string, transA, transB bool, m, n, k, na, lda, nb, ldb, nc, ldc int) {
+	fail := func(format string, args ...any) {
+		panic(fmt.Sprintf("asm: %s: "+format, append([]any{name}, args...)...))
+	}
+	if m < 0 || n < 0 || k < 0 {
+		fail("negative size m=%d n=%d k=%d", m, n, k)
+	}
+	// need is the length a rows×cols matrix with row stride ld takes.
+	need := func(rows, cols, ld int) int {
+		if rows == 0 || cols == 0 {
+			return 0
+		}
+		return (rows-1)*ld + cols
+	}
+	ar, ac := m, k
+	if transA {
+		ar, ac = k, m
+	}
+	br, bc := k, n
+	if transB {
+		br, bc = n, k
+	}
+	if lda < max(1, ac) {
+		fail("lda=%d, expected at least %d", lda, max(1, ac))
+	}
+	if ldb < max(1, bc) {
+		fail("ldb=%d, expected at least %d", ldb, max(1, bc))
+	}
+	if ldc < max(1, n) {
+		fail("ldc=%d, expected at least %d", ldc, max(1, n))
+	}
+	if m == 0 || n == 0 {
+		return
+	}
+	if k > 0 && na < need(ar, ac, lda) {
+		fail("len(a)=%d, expected at least %d", na, need(ar, ac, lda))
+	}
+	if k > 0 && nb < need(br, bc, ldb) {
+		fail("len(b)=%d, expected at least %d", nb, need(br, bc, ldb))
+	}
+	if nc < need(m, n, ldc) {
+		fail("len(c)=%d, expected at least %d", nc, need(m, n, ldc))
+	}
+}
+
+// blocking holds a GEMM's register tile (mr×nr, the micro-kernel's) and its
+// cache blocks: a kc×nr sliver of packed B stays in L1 while the micro-kernel
+// sweeps an mc×kc block of packed A held in L2; a kc×nc panel of packed B is
+// shared through L3.
+type blocking struct {
+	mr, nr     int // micro-kernel tile
+	kc, mc, nc int // depth, row and column cache blocks (mc a multiple of mr, nc of nr)
+}
+
+// l1Depth is the depth kc at which a sliver of packed B, rowBytes a step,
+// fills two thirds of the L1 data cache (the rest is for the sliver of A
+// streaming through): a multiple of 8 in [64, 512], 256 when L1 is unknown.
+func l1Depth(rowBytes int) int {
+	if l1d <= 0 {
+		return 256
+	}
+	return min(512, max(64, l1d*2/3/rowBytes/8*8))
+}
+
+// l2Rows is the row block mc at which a block of packed A, kc deep with
+// elemBytes elements, takes about 144 KiB of L2 (a quarter of Zen 3's,
+// leaving room for C and the B panel streaming past): a multiple of mr.
+func l2Rows(kc, elemBytes, mr int) int {
+	return max(mr, (144<<10)/(kc*elemBytes)/mr*mr)
+}
+
+// gemmImpl is one micro-kernel with the blocking it is tuned for.
+type gemmImpl[T float32 | float64] struct {
+	name string
+	ok   bool // this CPU runs it (and it is not switched off)
+	bl   blocking
+	kern kernel[T]
+}
+
+// available keeps the impls whose ok is set, in order.
+func available[T float32 | float64](impls ...gemmImpl[T]) []gemmImpl[T] {
+	var out []gemmImpl[T]
+	for _, im := range impls {
+		if im.ok {
+			out = append(out, im)
+		}
+	}
+	return out
+}
+
+// The implementations Sgemm and Dgemm run: the first, best, of each list.
+var (
+	sgemmUse = &sgemmImpls[0]
+	dgemmUse = &dgemmImpls[0]
+)
+
+// kernel is a micro-kernel: for i < mr, j < nr it adds Σₚ a[p·mr+i]·b[p·nr+j]
+// over p < k to c[i·ldc+j]. a and b are packed panels; c is read and written.
+type kernel[T float32 | float64] func(k int, a, b, c []T, ldc int)
+
+// parallelMin is the smallest m·n·k split across goroutines: below it
+// (about 50 µs of work on one Zen 5 core with AVX-512) waking a second
+// thread costs more than it gives back; measured 128³ ran slower on two.
+var parallelMin = 160 * 160 * 160
+
+// gemm is the blocked driver behind Sgemm and Dgemm; arguments are checked.
+func gemm[T float32 | float64](im *gemmImpl[T], transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
+	if m == 0 || n == 0 {
+		return
+	}
+	scaleC(m, n, beta, c, ldc)
+	if alpha == 0 || k == 0 {
+		return
+	}
+	bl := &im.bl
+	g := gemmArgs[T]{bl: bl, kern: im.kern, transA: transA, transB: transB, k: k, alpha: alpha, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc}
+	p := workers()
+	if p == 1 || m*n*k < parallelMin {
+		g.run(0, m, 0, n)
+		return
+	}
+	// gp is a copy, so that only the parallel path moves it to the heap.
+	gp := g
+	if m >= 2*p*bl.mr {
+		gp.team(p, m, n)
+		return
+	}
+	// Too few rows to share: split n into p strips of whole tiles; each
+	// worker packs its strip of B and all of the (short) A.
+	if n >= m {
+		step := ceilTo((n+p-1)/p, bl.nr)
+		parallelFor((n+step-1)/step, func(i int) {
+			gp.run(0, m, i*step, min(n, (i+1)*step))
+		})
+	} else {
+		step := ceilTo((m+p-1)/p, bl.mr)
+		parallelFor((m+step-1)/step, func(i int) {
+			gp.run(i*step, min(m, (i+1)*step), 0, n)
+		})
+	}
+}
+
+func ceilTo(x, q int) int { return (x + q - 1) / q * q }
+
+// depthBlock cuts k into blocks of equal size at most kc: k = 257 is two
+// blocks of 129 and 128, not 256 and a 1-deep block that spends its time on C.
+func depthBlock(k, kc int) int {
+	nb := (k + kc - 1) / kc
+	return (k + nb - 1) / nb
+}
+
+// scaleC sets C = beta·C; beta 0 writes zeros without reading C.
+func scaleC[T float32 | float64](m, n int, beta T, c []T, ldc int) {
+	if beta == 1 {
+		return
+	}
+	for i := 0; i < m; i++ {
+		row := c[i*ldc : i*ldc+n]
+		if beta == 0 {
+			clear(row)
+			continue
+		}
+		for j := range row {
+			row[j] *= beta
+		}
+	}
+}
+
+// gemmArgs is one checked product; run computes a block of C from it.
+type gemmArgs[T float32 | float64] struct {
+	bl             *blocking
+	kern           kernel[T]
+	transA, transB bool
+	k              int
+	alpha          T
+	a              []T
+	lda            int
+	b              []T
+	ldb            int
+	c              []T
+	ldc            int
+}
+
+// run adds alpha·op(A)·op(B) to rows [m0,m1) and columns [n0,n1) of C, one
+// goroutine's share: the five loops of Goto's algorithm around the kernel.
+func (g *gemmArgs[T]) run(m0, m1, n0, n1 int) {
+	bl := g.bl
+	m, n, k := m1-m0, n1-n0, g.k
+	kcMax := depthBlock(k, bl.kc)
+	mcMax := min(bl.mc, ceilTo(m, bl.mr))
+	ncMax := min(bl.nc, ceilTo(n, bl.nr))
+	w := getWork[T](mcMax*kcMax, kcMax*ncMax, bl.mr*bl.nr)
+	defer putWork(w)
+	for jc := n0; jc < n1; jc += bl.nc {
+		nc := min(bl.nc, n1-jc)
+		for pc := 0; pc < k; pc += kcMax {
+			kc := min(kcMax, k-pc)
+			packB(w.b, g.transB, g.b, g.ldb, pc, jc, kc, nc, bl.nr)
+			for ic := m0; ic < m1; ic += bl.mc {
+				mc := min(bl.mc, m1-ic)
+				packA(w.a, g.transA, g.a, g.lda, ic, pc, mc, kc, bl.mr, g.alpha)
+				g.macro(w, w.b, ic, jc, mc, nc, kc)
+			}
+		}
+	}
+}
+
+// team computes the whole product on p goroutines that share each packed
+// panel of B and take work as they go, so a goroutine whose core is busy
+// with something else holds the others up as little as possible. For each
+// (column block, depth block) step:
+//
+//  1. wait until every goroutine is done with step-2, whose buffer this
+//     step reuses (two buffers let fast goroutines pack ahead);
+//  2. claim slivers of the B panel one at a time and pack them;
+//  3. wait until the whole panel is packed;
+//  4. claim blocks of rows one at a time, pack that block of A into its
+//     own buffer and run it against the whole panel;
+//  5. count itself done with the step.
+func (g *gemmArgs[T]) team(p, m, n int) {
+	bl := g.bl
+	k := g.k
+	kcMax := depthBlock(k, bl.kc)
+	ncMax := min(bl.nc, ceilTo(n, bl.nr))
+	// Row blocks: about four per goroutine for balance, at most mc.
+	tiles := (m + bl.mr - 1) / bl.mr
+	rb := min(bl.mc, bl.mr*max(1, (tiles+4*p-1)/(4*p)))
+	nblk := (m + rb - 1) / rb
+	steps := ((n + bl.nc - 1) / bl.nc) * ((k + kcMax - 1) / kcMax)
+	shared := getWork[T](0, 2*kcMax*ncMax, 0)
+	defer putWork(shared)
+	panels := [2][]T{shared.b[:kcMax*ncMax], shared.b[kcMax*ncMax:]}
+	type stepState struct{ slivers, packed, blocks, done atomic.Int32 }
+	st := make([]stepState, steps)
+	var ev event
+	body := func() {
+		w := getWork[T](rb*kcMax, 0, bl.mr*bl.nr)
+		defer putWork(w)
+		it := 0
+		for jc := 0; jc < n; jc += bl.nc {
+			nc := min(bl.nc, n-jc)
+			nsl := int32((nc + bl.nr - 1) / bl.nr)
+			for pc := 0; pc < k; pc += kcMax {
+				kc := min(kcMax, k-pc)
+				pb, s := panels[it%2], &st[it]
+				if it >= 2 {
+					prev := &st[it-2]
+					ev.wait(func() bool { return prev.done.Load() == int32(p) })
+				}
+				for {
+					j := s.slivers.Add(1) - 1
+					if j >= nsl {
+						break
+					}
+					packBPart(pb, g.transB, g.b, g.ldb, pc, jc, kc, nc, bl.nr, int(j), int(nsl))
+					if s.packed.Add(1) == nsl {
+						ev.notify()
+					}
+				}
+				ev.wait(func() bool { return s.packed.Load() == nsl })
+				for {
+					blk := int(s.blocks.Add(1) - 1)
+					if blk >= nblk {
+						break
+					}
+					ic := blk * rb
+					mc := min(rb, m-ic)
+					packA(w.a, g.transA, g.a, g.lda, ic, pc, mc, kc, bl.mr, g.alpha)
+					g.macro(w, pb, ic, jc, mc, nc, kc)
+				}
+				if s.done.Add(1) == int32(p) {
+					ev.notify()
+				}
+				it++
+			}
+		}
+	}
+	// The team must run at once (its members wait for each other), so they
+	// are goroutines of their own, not pool tasks that could sit in a queue.
+	var wg sync.WaitGroup
+	wg.Add(p - 1)
+	for t := 1; t < p; t++ {
+		go func() {
+			defer wg.Done()
+			body()
+		}()
+	}
+	body()
+	wg.Wait()
+}
+
+// macro runs the micro-kernel over an mc×nc block of C at (ic, jc) from the
+// packed A in w and the packed B in pb. Edge tiles go through w.tile and
+// are added back.
+func (g *gemmArgs[T]) macro(w *work[T], pb []T, ic, jc, mc, nc, kc int) {
+	mr, nr, ldc := g.bl.mr, g.bl.nr, g.ldc
+	for jr := 0; jr < nc; jr += nr {
+		nrr := min(nr, nc-jr)
+		bp := pb[jr*kc : (jr+nr)*kc]
+		for ir := 0; ir < mc; ir += mr {
+			mrr := min(mr, mc-ir)
+			ap := w.a[ir*kc : (ir+mr)*kc]
+			off := (ic+ir)*ldc + jc + jr
+			if mrr == mr && nrr == nr {
+				g.kern(kc, ap, bp, g.c[off:], ldc)
+				continue
+			}
+			t := w.tile
+			clear(t)
+			g.kern(kc, ap, bp, t, nr)
+			for i := 0; i < mrr; i++ {
+				row := g.c[off+i*ldc : off+i*ldc+nrr]
+				for j := range row {
+					row[j] += t[i*nr+j]
+				}
+			}
+		}
+	}
+}
+
+// packA copies alpha·op(A)[ic:ic+mc, pc:pc+kc] into dst as mr-row slivers:
+// sliver s holds dst[s·mr·kc + p·mr + i] = alpha·op(A)[ic+s·mr+i, pc+p], with
+// rows past mc zero.
+func packA[T float32 | float64](dst []T, trans bool, a []T, lda, ic, pc, mc, kc, mr int, alpha T) {
+	for ir := 0; ir < mc; ir += mr {
+		d := dst[ir*kc : (ir+mr)*kc]
+		mrr := min(mr, mc-ir)
+		if mrr < mr {
+			clear(d)
+		}
+		if trans { // op(A)[i, p] = a[p·lda + i]: rows of a are contiguous in i
+			for p := 0; p < kc; p++ {
+				src := a[(pc+p)*lda+ic+ir:][:mrr]
+				dp := d[p*mr : p*mr+mrr]
+				if alpha == 1 {
+					copy(dp, src)
+				} else {
+					for i, v := range src {
+						dp[i] = alpha * v
+					}
+				}
+			}
+			continue
+		}
+		interleave(d, a[(ic+ir)*lda+pc:], lda, mrr, kc, mr, alpha) // op(A)[i, p] = a[i·lda + p]
+	}
+}
+
+// interleave writes rows of src (stride ld, kc long) side by side:
+// d[p*stride+i] = alpha·src[i*ld+p] for i < rows, p < kc. It reads four rows
+// at a time so that the writes go forward through d.
+func interleave[T float32 | float64](d, src []T, ld, rows, kc, stride int, alpha T) {
+	i := 0
+	for ; i+4 <= rows; i += 4 {
+		r0, r1 := src[i*ld:][:kc], src[(i+1)*ld:][:kc]
+		r2, r3 := src[(i+2)*ld:][:kc], src[(i+3)*ld:][:kc]
+		o := d[i:]
+		for p := range r0 {
+			q := o[p*stride : p*stride+4 : p*stride+4]
+			q[0], q[1], q[2], q[3] = alpha*r0[p], alpha*r1[p], alpha*r2[p], alpha*r3[p]
+		}
+	}
+	if i+2 <= rows {
+		r0, r1 := src[i*ld:][:kc], src[(i+1)*ld:][:kc]
+		o := d[i:]
+		for p := range r0 {
+			q := o[p*stride : p*stride+2 : p*stride+2]
+			q[0], q[1] = alpha*r0[p], alpha*r1[p]
+		}
+		i += 2
+	}
+	if i < rows {
+		for p, v := range src[i*ld:][:kc] {
+			d[p*stride+i] = alpha * v
+		}
+	}
+}
+
+// copyRows8, 16 and 32 copy kc rows of that many elements, ld apart in
+// src, to d back to back: a fixed-size array copy is a few vector moves
+// where copy would call memmove for each 64- or 128-byte row.
+func copyRows8[T float32 | float64](d, src []T, ld, kc int) {
+	for p := 0; p < kc; p++ {
+		*(*[8]T)(d[p*8:]) = *(*[8]T)(src[p*ld:])
+	}
+}
+
+func copyRows16[T float32 | float64](d, src []T, ld, kc int) {
+	for p := 0; p < kc; p++ {
+		*(*[16]T)(d[p*16:]) = *(*[16]T)(src[p*ld:])
+	}
+}
+
+func copyRows32[T float32 | float64](d, src []T, ld, kc int) {
+	for p := 0; p < kc; p++ {
+		*(*[32]T)(d[p*32:]) = *(*[32]T)(src[p*ld:])
+	}
+}
+
+// packB copies op(B)[pc:pc+kc, jc:jc+nc] into dst as nr-column slivers:
+// sliver s holds dst[s·nr·kc + p·nr + j] = op(B)[pc+p, jc+s·nr+j], with
+// columns past nc zero.
+func packB[T float32 | float64](dst []T, trans bool, b []T, ldb, pc, jc, kc, nc, nr int) {
+	packBPart(dst, trans, b, ldb, pc, jc, kc, nc, nr, 0, 1)
+}
+
+// packBPart packs the slivers first, first+step, … of packB's panel, so
+// that step goroutines can share the packing.
+func packBPart[T float32 | float64](dst []T, trans bool, b []T, ldb, pc, jc, kc, nc, nr, first, step int) {
+	for jr := first * nr; jr < nc; jr += step * nr {
+		d := dst[jr*kc : (jr+nr)*kc]
+		nrr := min(nr, nc-jr)
+		if nrr < nr {
+			clear(d)
+		}
+		if !trans { // op(B)[p, j] = b[p·ldb + j]
+			src := b[pc*ldb+jc+jr:]
+			switch {
+			case nrr == 8 && nr == 8:
+				copyRows8(d, src, ldb, kc)
+			case nrr == 16 && nr == 16:
+				copyRows16(d, src, ldb, kc)
+			case nrr == 32 && nr == 32:
+				copyRows32(d, src, ldb, kc)
+			default:
+				for p := 0; p < kc; p++ {
+					copy(d[p*nr:p*nr+nrr], src[p*ldb:])
+				}
+			}
+			continue
+		}
+		interleave(d, b[(jc+jr)*ldb+pc:], ldb, nrr, kc, nr, 1) // op(B)[p, j] = b[j·ldb + p]
+	}
+}
+
+// work is one goroutine's packing space, reused through a sync.Pool. The
+// packed blocks start on a 64-byte boundary so kernel loads stay in lines.
+type work[T float32 | float64] struct {
+	abuf, bbuf []T
+	a, b, tile []T
+}
+
+var (
+	work32 = sync.Pool{New: func() any { return new(work[float32]) }}
+	work64 = sync.Pool{New: func() any { return new(work[float64]) }}
+)
+
+func workPool[T float32 | float64]() *sync.Pool {
+	var z T
+	if _, ok := any(z).(float32); ok {
+		return &work32
+	}
+	return &work64
+}
+
+func getWork[T float32 | float64](na, nb, nt int) *work[T] {
+	w := workPool[T]().Get().(*work[T])
+	w.a = aligned(&w.abuf, na+nt)
+	w.tile = w.a[na : na+nt]
+	w.a = w.a[:na]
+	w.b = aligned(&w.bbuf, nb)
+	return w
+}
+
+func putWork[T float32 | float64](w *work[T]) { workPool[T]().Put(w) }
+
+// aligned returns n elements of *buf starting on a 64-byte boundary,
+// growing *buf when it is too small.
+func aligned[T float32 | float64](buf *[]T, n int) []T {
+	var z T
+	size := int(unsafe.Sizeof(z))
+	pad := 64 / size
+	if cap(*buf) < n+pad {
+		*buf = make([]T, n+pad)
+	}
+	s := (*buf)[:cap(*buf)]
+	off := 0
+	if r := int(uintptr(unsafe.Pointer(&s[0])) % 64); r != 0 {
+		off = (64 - r) / size
+	}
+	return s[off : off+n]
+}

@@ -1,0 +1,28 @@
+package asm
+
+// sgemmKernelGo is the pure-Go twin of the sgemm micro-kernels, for any
+// mr×nr tile up to 512 elements: with packed slivers a (k steps of mr) and
+// b (k steps of nr) it does
+//
+//	for i < mr, j < nr: c[i*ldc+j] += Σ_{p<k} a[p*mr+i] * b[p*nr+j]
+//
+// summing in a tile of registers first, as the assembly does.
+func sgemmKernelGo(mr, nr, k int, a, b, c []float32, ldc int) {
+	var acc [512]float32
+	t := acc[:mr*nr]
+	for p := 0; p < k; p++ {
+		bp := b[p*nr : p*nr+nr]
+		for i, ai := range a[p*mr : p*mr+mr] {
+			row := t[i*nr : i*nr+nr]
+			for j, bj := range bp {
+				row[j] += ai * bj
+			}
+		}
+	}
+	for i := 0; i < mr; i++ {
+		row := c[i*ldc : i*ldc+nr]
+		for j, v := range t[i*nr : i*nr+nr] {
+			row[j] += v
+		}
+	}
+}
