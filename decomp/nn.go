@@ -70,15 +70,22 @@ func convPaddingMode(n int, name string) tensor.Kernel {
 		switch mode {
 		case "valid":
 		case "same":
+			// convolution_same's checks
+			tensor.Check(w.Dim() > 2, "weight should have at least three dimensions")
+			tensor.Check(w.Dim() == x.Dim(), "Expected %d-dimensional input for %d-dimensional weight %s, but got %d-dimensional input of size %s instead",
+				w.Dim(), w.Dim(), tensor.ShapeString(w.Sizes()), x.Dim(), tensor.ShapeString(x.Sizes()))
+			tensor.Check(w.Dim() == n+2, "weight should have at least three dimensions")
+			tensor.Check(len(stride) == n || len(stride) == 1, "stride cannot broadcast to %d dimensions", n)
+			tensor.Check(len(dil) == n || len(dil) == 1, "dilation cannot broadcast to %d dimensions", n)
 			for _, s := range stride {
 				tensor.Check(s == 1, "padding='same' is not supported for strided convolutions")
 			}
-			tensor.Check(w.Dim() == n+2, "weight should have at least three dimensions")
 			extra := make([]int, 2*n)
 			asym := false
 			for i := 0; i < n; i++ {
 				d := dil[min(i, len(dil)-1)]
-				total := d * (w.Size(i+2) - 1)
+				total, ok := mulFits(d, w.Size(i+2)-1)
+				tensor.Check(ok, "padding='same': dilation %d times kernel size %d - 1 is past the int64 range", d, w.Size(i+2))
 				left := total / 2
 				padding[i] = left
 				if right := total - left; right != left {
@@ -109,9 +116,19 @@ func maxPool1d(op *tensor.Op, a []any) any {
 	x := ten(a, 0)
 	tensor.Check(x.Dim() == 2 || x.Dim() == 3, "max_pool1d() Expected 2D or 3D input tensor, but got %s", tensor.ShapeString(x.Sizes()))
 	k, s, p, d, ceil := a[1].([]int), a[2].([]int), a[3].([]int), a[4].([]int), a[5].(bool)
+	// check_max_pool1d
+	tensor.Check(len(k) == 1, "max_pool1d() kernel_size must be an int, list of ints or tuple of ints of size 1 but got size %d", len(k))
+	tensor.Check(len(s) <= 1, "max_pool1d() stride must be None, an int, list of ints, or tuple of ints of size 1 but got size %d", len(s))
+	tensor.Check(len(p) == 1, "max_pool1d() padding must be an int, list of ints, or tuple of ints of size 1 but got size %d", len(p))
+	tensor.Check(len(d) == 1, "max_pool1d() dilation must be an int, list of ints or tuple of ints of size 1 but got size %d", len(d))
 	if len(s) == 0 {
 		s = k
 	}
+	tensor.Check(k[0] > 0, "max_pool1d() kernel_size must be greater than zero, but got %d", k[0])
+	tensor.Check(s[0] > 0, "max_pool1d() stride must be greater than zero, but got %d", s[0])
+	tensor.Check(p[0] >= 0, "max_pool1d() padding must be non-negative, but got %d", p[0])
+	tensor.Check(p[0] <= k[0]/2, "max_pool1d() padding should be at most half of kernel size, but got padding=%d and kernel_size=%d", p[0], k[0])
+	tensor.Check(d[0] > 0, "max_pool1d() dilation must be greater than zero, but got %d", d[0])
 	out, _ := x.Unsqueeze(-2).MaxPool2dWithIndices([]int{1, k[0]}, []int{1, s[0]}, []int{0, p[0]}, []int{1, d[0]}, ceil)
 	return out.Squeeze(-2)
 }

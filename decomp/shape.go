@@ -232,6 +232,8 @@ func chunk(op *tensor.Op, a []any) any {
 	n := x.Size(d)
 	size := (n + chunks - 1) / chunks
 	if size == 0 && n == 0 {
+		// chunks empty tensors, as PyTorch makes: the list is an allocation.
+		tensor.Check(chunks <= tensor.MaxElements, "refusing to allocate a list of %d tensors", chunks)
 		return x.SplitWithSizes(make([]int, chunks), d)
 	}
 	return split(x, size, d)
@@ -266,6 +268,9 @@ func tensorSplitSections(op *tensor.Op, a []any) any {
 	tensor.Check(x.Dim() > 0, "tensor_split expected at least a 1-dimensional tensor, but got a tensor with %d dims", x.Dim())
 	d := wrapDim(a[2].(int), x.Dim())
 	tensor.Check(k > 0, "number of sections must be larger than 0, got %d", k)
+	// Sections past the dim size are empty views, but each is a tensor:
+	// the list is an allocation like any other.
+	tensor.Check(k <= tensor.MaxElements, "refusing to allocate a list of %d tensors", k)
 	n := x.Size(d)
 	out := make([]*T, k)
 	start := 0
@@ -463,7 +468,7 @@ func rollDims(x *T, shifts, dims []int) *T {
 		}
 		d := wrapDim(dims[0], x.Dim())
 		n := x.Size(d)
-		start := (n - shifts[0]) % n
+		start := (n - shifts[0]%n) % n // shifts[0]%n first: n - shift could wrap
 		if start < 0 {
 			start += n
 		}
@@ -506,7 +511,13 @@ func pixelShuffle(op *tensor.Op, a []any) any {
 	tensor.Check(x.Dim() >= 3, "pixel_shuffle expects input to have at least 3 dimensions, but got input with %d dimension(s)", x.Dim())
 	tensor.Check(f > 0, "pixel_shuffle expects a positive upscale_factor, but got %d", f)
 	c, h, w := x.Size(-3), x.Size(-2), x.Size(-1)
-	tensor.Check(c%(f*f) == 0, "pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of upscale_factor, but input.size(-3)=%d is not divisible by %d", c, f*f)
+	// A factor whose square or whose products with h and w pass int64 would
+	// wrap (PyTorch divides by the wrapped 0 and crashes).
+	ff, ok := mulFits(f, f)
+	_, okH := mulFits(h, f)
+	_, okW := mulFits(w, f)
+	tensor.Check(ok && okH && okW, "pixel_shuffle: upscale_factor %d is too large for input of size %s", f, tensor.ShapeString(x.Sizes()))
+	tensor.Check(c%ff == 0, "pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of upscale_factor, but input.size(-3)=%d is not divisible by %d", c, ff)
 	batch := x.Shape()[:x.Dim()-3]
 	nb := len(batch)
 	y := reshape(x, append(append([]int{}, batch...), c/(f*f), f, f, h, w))
@@ -521,6 +532,9 @@ func pixelUnshuffle(op *tensor.Op, a []any) any {
 	c, h, w := x.Size(-3), x.Size(-2), x.Size(-1)
 	tensor.Check(h%f == 0, "pixel_unshuffle expects height to be divisible by downscale_factor, but input.size(-2)=%d is not divisible by %d", h, f)
 	tensor.Check(w%f == 0, "pixel_unshuffle expects width to be divisible by downscale_factor, but input.size(-1)=%d is not divisible by %d", w, f)
+	// c·f·f may pass int64 when h and w are 0.
+	_, ok := mulFits(c, f, f)
+	tensor.Check(ok, "pixel_unshuffle: downscale_factor %d is too large for input of size %s", f, tensor.ShapeString(x.Sizes()))
 	batch := x.Shape()[:x.Dim()-3]
 	nb := len(batch)
 	y := reshape(x, append(append([]int{}, batch...), c, h/f, f, w/f, f))

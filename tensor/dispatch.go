@@ -618,11 +618,12 @@ func convertList(t *Type, v any) (any, bool) {
 			return out, true
 		}
 	case TBool:
+		var out []bool
 		switch x := v.(type) {
 		case []bool:
-			return x, true
+			out = x
 		case []any:
-			out := make([]bool, len(x))
+			out = make([]bool, len(x))
 			for i, y := range x {
 				b, ok := y.(bool)
 				if !ok {
@@ -630,8 +631,15 @@ func convertList(t *Type, v any) (any, bool) {
 				}
 				out[i] = b
 			}
-			return out, true
+		default:
+			return nil, false
 		}
+		// bool[3] reaches a kernel as std::array<bool, 3>: any other length
+		// is refused when the list is converted.
+		if t.Size > 0 && len(out) != t.Size {
+			Panicf("Tried to convert a List with %d elements to a fixed-size array of size %d", len(out), t.Size)
+		}
+		return out, true
 	case TTensor:
 		optional := e.Kind == TOptional
 		switch x := v.(type) {

@@ -3,6 +3,7 @@ package tensor
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"strconv"
 	"unsafe"
 )
@@ -158,10 +159,20 @@ func (t *Tensor) SetWrappedNumber(v bool) {
 }
 
 // Size returns the size of dimension d; negative d counts from the end.
-func (t *Tensor) Size(d int) int { return t.sizes[WrapDim(d, len(t.sizes))] }
+// A 0-d tensor has none (PyTorch's IndexError).
+func (t *Tensor) Size(d int) int { return t.sizes[dimIndex(d, len(t.sizes))] }
 
 // Stride returns the stride of dimension d; negative d counts from the end.
-func (t *Tensor) Stride(d int) int { return t.strides[WrapDim(d, len(t.strides))] }
+func (t *Tensor) Stride(d int) int { return t.strides[dimIndex(d, len(t.strides))] }
+
+// dimIndex is WrapDim for reading sizes and strides, where a 0-d tensor,
+// which WrapDim lets dims 0 and -1 through for, has no dimension at all.
+func dimIndex(d, rank int) int {
+	if rank == 0 {
+		IndexPanicf("Dimension specified as %d but tensor has no dimensions", d)
+	}
+	return WrapDim(d, rank)
+}
 
 // IsContiguous reports whether t is laid out row-major without gaps.
 func (t *Tensor) IsContiguous() bool { return IsContiguousStrides(t.sizes, t.strides) }
@@ -289,10 +300,44 @@ func checkAllocSize(n int, dtype DType) {
 // EmptyLike allocates a contiguous CPU tensor of the same shape and dtype.
 func EmptyLike(t *Tensor) *Tensor { return Empty(t.dtype, t.sizes...) }
 
+// checkedExtent is StorageExtent for an allocation: it panics, as PyTorch's
+// storage size computation does, when a size, stride or the offset is
+// negative or the extent overflows, instead of wrapping round to a small
+// number that would pass the allocation cap.
+func checkedExtent(sizes, strides []int, offset int) int {
+	for _, s := range sizes {
+		if s == 0 {
+			return 0
+		}
+	}
+	n := uint64(offset) + 1
+	bad := offset < 0
+	for i, s := range sizes {
+		if s < 0 || strides[i] < 0 {
+			bad = true
+			break
+		}
+		hi, step := bits.Mul64(uint64(s-1), uint64(strides[i]))
+		var carry uint64
+		n, carry = bits.Add64(n, step, 0)
+		if hi != 0 || carry != 0 || n > math.MaxInt64 {
+			bad = true
+			break
+		}
+	}
+	if bad {
+		if IsContiguousStrides(sizes, strides) && offset == 0 {
+			Panicf("Storage size calculation overflowed with sizes=%s", ShapeString(sizes))
+		}
+		Panicf("Storage size calculation overflowed with sizes=%s and strides=%s", ShapeString(sizes), ShapeString(strides))
+	}
+	return int(n)
+}
+
 // Materialize gives a metadata-only CPU tensor fresh storage big enough for
 // its view (the strides it has are kept).
 func Materialize(t *Tensor) *Tensor {
-	n := StorageExtent(t.sizes, t.strides, t.offset)
+	n := checkedExtent(t.sizes, t.strides, t.offset)
 	checkAllocSize(n, t.dtype)
 	nb := n * t.dtype.ItemSize()
 	if t.flags&flagBlock != 0 && nb <= inlineBytes {

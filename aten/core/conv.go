@@ -1,6 +1,7 @@
 package core
 
 import (
+	"math/bits"
 	"strconv"
 	"strings"
 
@@ -103,8 +104,10 @@ func ParseConv(input, weight, bias *tensor.Tensor, rest []any, backward bool) *C
 		padded := make([]int, dim)
 		kern := make([]int, dim)
 		for i := range dim {
-			padded[i] = p.In[i] + 2*p.Padding[i]
-			kern[i] = p.Dilation[i]*(p.Kernel[i]-1) + 1
+			// Saturating: parameters near the int64 limits give sizes that
+			// fail the checks rather than wrapped ones that pass them.
+			padded[i] = satAdd(p.In[i], satMul(2, p.Padding[i]))
+			kern[i] = satAdd(satMul(p.Dilation[i], p.Kernel[i]-1), 1)
 			if padded[i] < kern[i] {
 				ok = false
 			}
@@ -127,10 +130,13 @@ func ParseConv(input, weight, bias *tensor.Tensor, rest []any, backward bool) *C
 	}
 	p.Out = make([]int, dim)
 	for i := range dim {
+		// Saturating, as above: an output size past the int64 range is
+		// refused when it is allocated (or as too small).
+		dk := satMul(p.Dilation[i], p.Kernel[i]-1)
 		if p.Transposed {
-			p.Out[i] = (p.In[i]-1)*p.Stride[i] - 2*p.Padding[i] + p.Dilation[i]*(p.Kernel[i]-1) + p.OutPadding[i] + 1
+			p.Out[i] = satAdd(satMul(p.In[i]-1, p.Stride[i]), satMul(-2, p.Padding[i]), dk, p.OutPadding[i], 1)
 		} else {
-			p.Out[i] = linDivRtn(p.In[i]+2*p.Padding[i]-p.Dilation[i]*(p.Kernel[i]-1)-1, p.Stride[i]) + 1
+			p.Out[i] = satAdd(linDivRtn(satAdd(p.In[i], satMul(2, p.Padding[i]), satMul(-1, dk), -1), p.Stride[i]), 1)
 		}
 	}
 	if backward && !p.Transposed {
@@ -271,8 +277,11 @@ func (p *ConvParams) backendChecks(weight *tensor.Tensor) {
 func (p *ConvParams) checkGradOutput(g *tensor.Tensor) {
 	gs := p.view2d(g.Sizes())
 	want := append([]int{p.N, p.OutC}, p.view2dParam(p.Out, 1)...)
+	// Only the dilated backend checks the batch size; the others index
+	// grad_output past its end (PyTorch raises from select() or crashes), so
+	// every backend gets the dilated one's check.
+	tensor.Check(gs[0] == p.N, "grad_output.size(0)=%d must be equal to input.size(0)=%d", gs[0], p.N)
 	if !p.Transposed && p.Dilated() {
-		tensor.Check(gs[0] == p.N, "grad_output.size(0)=%d must be equal to input.size(0)=%d", gs[0], p.N)
 		tensor.Check(gs[1] == p.OutC, "grad_output.size(1)=%d must be equal to weight.size(0)=%d", gs[1], p.OutC)
 		if !linEqualInts(gs[2:], want[2:]) {
 			tensor.Panicf("grad_output[2:] shape%s must be equal to output size %s", tensor.ShapeString(gs[2:]), linJoin(want[2:], " "))
@@ -382,20 +391,24 @@ func ParseCol2im(input *tensor.Tensor, args []any) *Col2imParams {
 	}
 	c.N = s[0]
 	planes, length := s[1], s[2]
-	if planes%(c.KW*c.KH) != 0 {
+	// A product of kernel sizes past int64 would wrap (to 0 for 2^32 × 2^32);
+	// it is larger than planes, so planes is not a multiple of it.
+	if hi, kk := bits.Mul64(uint64(c.KW), uint64(c.KH)); hi != 0 || kk > uint64(planes) || planes%int(kk) != 0 {
 		tensor.Panicf("Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got input.size(1)=%d and kernel_size=(%d, %d).", planes, c.KH, c.KW)
 	}
 	c.C = planes / (c.KW * c.KH)
-	c.BlocksH = linDivRtn(c.OutH+2*c.PH-c.DH*(c.KH-1)-1, c.SH) + 1
-	c.BlocksW = linDivRtn(c.OutW+2*c.PW-c.DW*(c.KW-1)-1, c.SW) + 1
+	// Saturating: parameters near the int64 limits give block counts that
+	// fail the checks below rather than wrapped ones that pass them.
+	c.BlocksH = satAdd(linDivRtn(satAdd(c.OutH, satMul(2, c.PH), -satMul(c.DH, c.KH-1), -1), c.SH), 1)
+	c.BlocksW = satAdd(linDivRtn(satAdd(c.OutW, satMul(2, c.PW), -satMul(c.DW, c.KW-1), -1), c.SW), 1)
 	desc := func() string {
 		return "Given output_size=(" + linItoa(c.OutH) + ", " + linItoa(c.OutW) + "), kernel_size=(" + linItoa(c.KH) + ", " + linItoa(c.KW) +
 			"), dilation=(" + linItoa(c.DH) + ", " + linItoa(c.DW) + "), padding=(" + linItoa(c.PH) + ", " + linItoa(c.PW) +
 			"), stride=(" + linItoa(c.SH) + ", " + linItoa(c.SW) + "), "
 	}
-	if length != c.BlocksH*c.BlocksW {
+	if length != satMul(c.BlocksH, c.BlocksW) {
 		tensor.Panicf("%sexpected size of input's dimension 2 to match the calculated number of sliding blocks %d * %d = %d, but got input.size(2)=%d.",
-			desc(), c.BlocksH, c.BlocksW, c.BlocksH*c.BlocksW, length)
+			desc(), c.BlocksH, c.BlocksW, satMul(c.BlocksH, c.BlocksW), length)
 	}
 	if c.BlocksH < 1 || c.BlocksW < 1 {
 		tensor.Panicf("%scalculated shape of the array of sliding blocks as (%d, %d), which is too small (non-positive)", desc(), c.BlocksH, c.BlocksW)

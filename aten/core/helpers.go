@@ -1,6 +1,9 @@
 package core
 
 import (
+	"math"
+	"math/bits"
+
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -25,10 +28,18 @@ func Elementwise(op *tensor.Op, args []any, dt tensor.DType, ts ...*tensor.Tenso
 
 // Contig returns a contiguous meta tensor of the given sizes and dtype on the call's device.
 func Contig(op *tensor.Op, args []any, dt tensor.DType, sizes ...int) *tensor.Tensor {
+	n := uint64(dt.ItemSize())
+	overflow := false
 	for _, s := range sizes {
 		if s < 0 {
 			tensor.Panicf("Trying to create tensor with negative dimension %d: %s", s, tensor.ShapeString(sizes))
 		}
+		hi, lo := bits.Mul64(n, uint64(s))
+		n, overflow = lo, overflow || hi != 0 || lo > math.MaxInt64
+	}
+	if overflow && tensor.Numel(sizes) != 0 {
+		// Also on the meta device, as PyTorch's empty_meta computes the storage size.
+		tensor.Panicf("Storage size calculation overflowed with sizes=%s", tensor.ShapeString(sizes))
 	}
 	return tensor.NewMetaContiguous(sizes, dt, op.DeviceOf(args))
 }

@@ -296,7 +296,13 @@ func sliceGeometry(self *tensor.Tensor, dim int, start, end any, step int) ([]in
 		cnt++
 	}
 	sizes[dim] = cnt
+	// PyTorch multiplies in int64 and wraps too (a stride of 4 sliced with
+	// step 2^62 becomes 0, harmless on the size-1 result); as slice goes
+	// through as_strided there, a wrapped negative stride is refused.
 	strides[dim] *= step
+	for _, st := range strides {
+		tensor.Check(st >= 0, "as_strided: Negative strides are not supported at the moment, got strides: %s", tensor.ShapeString(strides))
+	}
 	return sizes, strides, offset, dim
 }
 
@@ -338,13 +344,13 @@ func splitWithSizesMeta(op *tensor.Op, args []any) any {
 	splits := args[1].([]int)
 	tensor.Check(self.Dim() != 0, "split expects at least a 1-dimensional tensor")
 	dim := tensor.WrapDim(args[2].(int), self.Dim())
-	total := 0
 	for _, l := range splits {
 		tensor.Check(l >= 0, "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=%s", tensor.ShapeString(splits))
-		total += l
 	}
+	// An exact sum: one that wraps round to the dim size is no match.
+	total, ok := addNoOverflow(splits...)
 	dimSize := self.Sizes()[dim]
-	tensor.Check(total == dimSize, "split_with_sizes expects split_sizes to sum exactly to %d (input tensor's size at dimension %d), but got split_sizes=%s", dimSize, dim, tensor.ShapeString(splits))
+	tensor.Check(ok && total == dimSize, "split_with_sizes expects split_sizes to sum exactly to %d (input tensor's size at dimension %d), but got split_sizes=%s", dimSize, dim, tensor.ShapeString(splits))
 	dev := op.DeviceOf(args)
 	out := make([]*tensor.Tensor, len(splits))
 	start := 0
@@ -820,8 +826,10 @@ func ConstantPadGeometry(sizes, pad []int) (out, inLo, outLo, n []int) {
 	out = append([]int(nil), sizes...)
 	for i := 0; i < lpad; i++ {
 		p := len(pad) - (i+1)*2
-		nd := sizes[ldiff+i] + pad[p] + pad[p+1]
-		tensor.Check(nd > 0, "The input size %d, plus negative padding %d and %d resulted in a negative output size, which is invalid. Check dimension %d of your input.",
+		nd, ok := addNoOverflow(sizes[ldiff+i], pad[p], pad[p+1])
+		// PyTorch's sum wraps round for pads near the int64 limits and then
+		// fails one way or another; here every such sum is out of range.
+		tensor.Check(ok && nd > 0, "The input size %d, plus negative padding %d and %d resulted in a negative output size, which is invalid. Check dimension %d of your input.",
 			sizes[ldiff+i], pad[p], pad[p+1], ldiff+i)
 		out[ldiff+i] = nd
 		if pad[p] > 0 {
@@ -829,6 +837,70 @@ func ConstantPadGeometry(sizes, pad []int) (out, inLo, outLo, n []int) {
 		}
 	}
 	return out, inLo, outLo, n
+}
+
+// sum128 sums v exactly as a 128-bit two's-complement number (hi, lo).
+func sum128(v []int) (hi int64, lo uint64) {
+	for _, x := range v {
+		var c uint64
+		lo, c = bits.Add64(lo, uint64(x), 0)
+		hi += int64(c)
+		if x < 0 {
+			hi--
+		}
+	}
+	return hi, lo
+}
+
+// addNoOverflow sums v exactly and reports whether the sum fits an int.
+// Partial sums may leave the int range: 4 + MaxInt + (MinInt+5) is 8.
+func addNoOverflow(v ...int) (int, bool) {
+	hi, lo := sum128(v)
+	if (hi == 0 && lo <= math.MaxInt64) || (hi == -1 && lo > math.MaxInt64) {
+		return int(lo), true
+	}
+	return 0, false
+}
+
+// mulNoOverflow multiplies v exactly and reports whether the product fits
+// an int (a product that wraps round must not pass a numel check).
+func mulNoOverflow(v ...int) (int, bool) {
+	p := 1
+	for _, x := range v {
+		if p == 0 || x == 0 {
+			p = 0
+			continue
+		}
+		q := p * x
+		if q/x != p || (p == -1 && x == math.MinInt) || (x == -1 && p == math.MinInt) {
+			return 0, false
+		}
+		p = q
+	}
+	return p, true
+}
+
+// satAdd sums v, saturating at the int limits instead of wrapping, so that a
+// size plus pads near the limits reads as far out of range.
+func satAdd(v ...int) int {
+	if s, ok := addNoOverflow(v...); ok {
+		return s
+	}
+	if hi, _ := sum128(v); hi < 0 {
+		return math.MinInt
+	}
+	return math.MaxInt
+}
+
+// satMul multiplies a and b, saturating at the int limits instead of wrapping.
+func satMul(a, b int) int {
+	if p, ok := mulNoOverflow(a, b); ok {
+		return p
+	}
+	if (a < 0) != (b < 0) {
+		return math.MinInt
+	}
+	return math.MaxInt
 }
 
 func constantPadMeta(op *tensor.Op, args []any) any {

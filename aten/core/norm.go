@@ -181,7 +181,8 @@ func groupNormMeta(op *tensor.Op, args []any) any {
 	checkGroupNormInputs(x, w, b, c, group)
 	normNegative([]int{n, group})
 	normCheckKernelDType("GroupNormKernelImpl", x.DType())
-	tensor.Check(c >= 0 && hw >= 0 && x.Numel() == n*c*hw, "Expected X.numel() == N * C * HxW"+normImprove)
+	nchw, ok := mulNoOverflow(n, c, hw)
+	tensor.Check(c >= 0 && hw >= 0 && ok && x.Numel() == nchw, "Expected X.numel() == N * C * HxW"+normImprove)
 	normCheckSameDType(x.DType(), w, b)
 	return []*tensor.Tensor{
 		Like(op, args, x, tensor.Invalid),
@@ -201,10 +202,12 @@ func groupNormBackwardMeta(op *tensor.Op, args []any) any {
 	normNoDevice(!mask[1] || w != nil)
 	normNoDevice(!mask[2] || w != nil)
 	normCheckKernelDType("GroupNormBackwardKernelImpl", x.DType())
-	tensor.Check(n >= 0 && c >= 0 && hw >= 0 && dy.Numel() == n*c*hw, "Expected dY.numel() == N * C * HxW"+normImprove)
-	tensor.Check(x.Numel() == n*c*hw, "Expected X.numel() == N * C * HxW"+normImprove)
-	tensor.Check(mean.Numel() == n*group, "Expected mean.numel() == N * group"+normImprove)
-	tensor.Check(rstd.Numel() == n*group, "Expected rstd.numel() == N * group"+normImprove)
+	nchw, ok := mulNoOverflow(n, c, hw)
+	tensor.Check(n >= 0 && c >= 0 && hw >= 0 && ok && dy.Numel() == nchw, "Expected dY.numel() == N * C * HxW"+normImprove)
+	tensor.Check(x.Numel() == nchw, "Expected X.numel() == N * C * HxW"+normImprove)
+	ng, ok := mulNoOverflow(n, group)
+	tensor.Check(ok && mean.Numel() == ng, "Expected mean.numel() == N * group"+normImprove)
+	tensor.Check(rstd.Numel() == ng, "Expected rstd.numel() == N * group"+normImprove)
 	tensor.Check(w == nil || w.Numel() == c, "Expected !gamma.defined() || gamma.numel() == C"+normImprove)
 	tensor.Check(group > 0, "Expected num groups to be greater than 0, got %d", group)
 	tensor.Check(c%group == 0,

@@ -64,7 +64,7 @@ func padOutput(op *tensor.Op, args []any, in *tensor.Tensor, spec *PadSpec) *ten
 	sizes := append([]int(nil), in.Sizes()...)
 	lead := len(sizes) - spec.Dims
 	for i := 0; i < spec.Dims; i++ {
-		sizes[lead+i] += spec.Before[i] + spec.After[i]
+		sizes[lead+i] = satAdd(sizes[lead+i], spec.Before[i], spec.After[i])
 	}
 	return contigMeta(sizes, in.DType(), op.DeviceOf(args))
 }
@@ -96,7 +96,7 @@ func ReflectionPadSpec(in *tensor.Tensor, padding []int, k int) *PadSpec {
 		tensor.Check(before[i] < size && after[i] < size,
 			"Argument #%d: Padding size should be less than the corresponding input dimension, but got: padding (%d, %d) at dimension %d of input %s",
 			4+2*j, before[i], after[i], lead+i, tensor.ShapeString(in.Sizes()))
-		outs[i] = size + before[i] + after[i]
+		outs[i] = satAdd(size, before[i], after[i])
 	}
 	anyPos := false
 	for _, o := range outs {
@@ -135,7 +135,7 @@ func ReplicationPadSpec(in *tensor.Tensor, padding []int, k int) *PadSpec {
 	outs := make([]int, k)
 	anyPos := false
 	for i := 0; i < k; i++ {
-		outs[i] = in.Sizes()[lead+i] + before[i] + after[i]
+		outs[i] = satAdd(in.Sizes()[lead+i], before[i], after[i])
 		anyPos = anyPos || outs[i] >= 1
 	}
 	switch k {

@@ -47,13 +47,23 @@ func (g *convGeom) identity() bool {
 func validRange(n, s, off, size int) (int, int) {
 	lo := 0
 	if off < 0 {
-		lo = (-off + s - 1) / s
+		lo = ceilDiv(-off, s)
 	}
 	hi := 0
 	if size-off > 0 {
-		hi = (size - off + s - 1) / s
+		hi = ceilDiv(size-off, s)
 	}
 	return min(lo, n), min(max(hi, lo), n)
+}
+
+// ceilDiv is ⌈a/b⌉ for a ≥ 0, b > 0, without the overflow of (a+b-1)/b
+// when the stride b is near the int64 limit.
+func ceilDiv(a, b int) int {
+	q := a / b
+	if a%b != 0 {
+		q++
+	}
+	return q
 }
 
 // im2col writes the c·kernLen × gridLen column matrix of the image x

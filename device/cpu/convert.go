@@ -62,6 +62,9 @@ func copyTyped[T uint8 | uint16 | uint32 | uint64](dst, src *tensor.Tensor) {
 	s := tensor.Elems[T](src.Storage())
 	var l loop
 	l.over(dst, src)
+	if transposeCopy(&l, d, s) {
+		return
+	}
 	for l.next() {
 		n := l.n
 		do, so, dsd, sst := l.offs[0], l.offs[1], l.inner[0], l.inner[1]
@@ -243,4 +246,31 @@ func storeI64(s *tensor.Storage, d tensor.DType, off, st int, src []int64) {
 	default:
 		panic("storeI64: not an integral dtype")
 	}
+}
+
+// transposeCopy handles the 2-d copy whose source walks its rows with unit
+// stride while the destination walks its columns (a transposed matrix made
+// contiguous) in 32×32 tiles, so neither side strides through memory a
+// whole row at a time. It reports whether the loop had that shape.
+func transposeCopy[T uint8 | uint16 | uint32 | uint64](l *loop, d, s []T) bool {
+	if l.rank != 2 || l.strides[0][1] != 1 || l.strides[1][0] != 1 || l.strides[1][1] == 1 {
+		return false
+	}
+	const tile = 32
+	rows, cols := l.shape[0], l.shape[1]
+	dr, sc := l.strides[0][0], l.strides[1][1]
+	do, so := l.base[0], l.base[1]
+	for i0 := 0; i0 < rows; i0 += tile {
+		i1 := min(i0+tile, rows)
+		for j0 := 0; j0 < cols; j0 += tile {
+			j1 := min(j0+tile, cols)
+			for i := i0; i < i1; i++ {
+				drow := d[do+i*dr : do+i*dr+j1]
+				for j := j0; j < j1; j++ {
+					drow[j] = s[so+i+j*sc]
+				}
+			}
+		}
+	}
+	return true
 }

@@ -50,6 +50,9 @@ func gemm[T gemmNum](m, n, k int, alpha T, a, b gmat[T], c []T, ldc int) {
 	if m == 0 || n == 0 || k == 0 {
 		return
 	}
+	if gemmBLAS(m, n, k, alpha, a, b, c, ldc) {
+		return // the SIMD kernels, parallel on large products
+	}
 	w := runtime.GOMAXPROCS(0)
 	if w == 1 || m*n*k < gemmParallel {
 		gemmSerial(m, n, k, alpha, a, b, c, ldc)
@@ -134,6 +137,9 @@ func parallelFor(n, w int, f func(i int)) {
 
 // gemmSerial is gemm on the calling goroutine.
 func gemmSerial[T gemmNum](m, n, k int, alpha T, a, b gmat[T], c []T, ldc int) {
+	if gemmBLAS(m, n, k, alpha, a, b, c, ldc) {
+		return
+	}
 	if m*n*k <= gemmSmall {
 		gemmDirect(m, n, k, alpha, a, b, c, ldc)
 		return

@@ -30,6 +30,7 @@ type loop struct {
 	inner   [maxArgs]int // stride within the run, per operand
 	n       int          // run length
 	idx     [maxDims]int
+	order   [maxDims]int // scratch for walkOrder
 	started bool
 	done    bool
 }
@@ -44,7 +45,8 @@ func (l *loop) init(shape []int, strides [][]int, offsets []int) {
 	l.rank = 0
 	l.started, l.done = false, false
 	copy(l.base[:], offsets)
-	for d, s := range shape {
+	for _, d := range walkOrder(l.order[:0], shape, strides[0]) {
+		s := shape[d]
 		if s == 0 {
 			l.done = true
 		}
@@ -76,6 +78,59 @@ func (l *loop) init(shape []int, strides [][]int, offsets []int) {
 		}
 		l.rank++
 	}
+}
+
+// walkOrder is the order in which init visits dims, outermost first: the
+// given order, unless the first operand (the output) has no overlapping
+// (0-stride) dims and is laid out in another order — a transposed or
+// channels-last output — in which case its dims are visited by decreasing
+// stride, so the walk follows memory as TensorIterator's reordering does.
+func walkOrder(order, shape, strides []int) []int {
+	if len(shape) > cap(order) {
+		order = make([]int, 0, len(shape))
+	}
+	sorted := true
+	for d := range shape {
+		if shape[d] == 1 {
+			continue
+		}
+		if strides[d] <= 0 {
+			return identityOrder(len(shape))
+		}
+		if n := len(order); n > 0 && strides[order[n-1]] < strides[d] {
+			sorted = false
+		}
+		order = append(order, d)
+	}
+	if sorted {
+		return identityOrder(len(shape))
+	}
+	// Insertion sort by decreasing stride (stable; ranks are small).
+	for i := 1; i < len(order); i++ {
+		for j := i; j > 0 && strides[order[j-1]] < strides[order[j]]; j-- {
+			order[j-1], order[j] = order[j], order[j-1]
+		}
+	}
+	return order
+}
+
+var identity = func() []int {
+	o := make([]int, 64)
+	for i := range o {
+		o[i] = i
+	}
+	return o
+}()
+
+func identityOrder(n int) []int {
+	if n <= len(identity) {
+		return identity[:n]
+	}
+	o := make([]int, n)
+	for i := range o {
+		o[i] = i
+	}
+	return o
 }
 
 // over sets up a loop over out's shape for out followed by inputs that

@@ -410,11 +410,12 @@ func pdistKernel(op *tensor.Op, args []any) any {
 		return out
 	}
 	n, m := x.Size(0), x.Size(1)
-	if m == 0 {
+	// The kernel treats the (contiguous) input as rows of m elements; rows
+	// of nothing (a zero size in any dim past the first) are at distance 0.
+	total := x.Numel()
+	if m == 0 || total == 0 {
 		return out
 	}
-	// The kernel treats the (contiguous) input as rows of m elements.
-	total := x.Numel()
 	src := tensor.NewMeta([]int{total}, []int{1}, x.StorageOffset(), x.DType(), x.Device()).WithRaw(x.Raw())
 	buf := tensor.Empty(tensor.Float64, total)
 	copyInto(buf, src)

@@ -34,6 +34,9 @@ func normUseF64(d tensor.DType) bool { return d == tensor.Float64 }
 // normIn returns t's elements in row-major order as a []T, copying only when
 // t is strided or of another dtype.
 func normIn[T normElem](t *tensor.Tensor) []T {
+	if t.Numel() == 0 {
+		return nil // an empty view may sit past the end of its storage
+	}
 	c := contiguousAs(t, normDType[T]())
 	off := c.StorageOffset()
 	return data[T](c)[off : off+c.Numel()]
@@ -74,7 +77,7 @@ func normStore(out *tensor.Tensor, v []float64) {
 	if out == nil || len(v) == 0 {
 		return
 	}
-	storeF64(out.Storage(), out.DType(), 0, 1, v)
+	storeAnyF64(out.Storage(), out.DType(), 0, 1, v) // an empty input leaves integer weight gradients possible
 }
 
 // normAlloc gives every meta output fresh storage.

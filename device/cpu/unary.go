@@ -105,8 +105,11 @@ func mapFloatTo(out, x *tensor.Tensor, f func(float64) float64) {
 // mapInt sets out[i] = f(x[i]) in int64 for integral and bool operands; the
 // result wraps to out's width.
 func mapInt(out, x *tensor.Tensor, f func(int64) int64) {
+	n := out.Numel()
+	if n == 0 {
+		return
+	}
 	if out.DType() == tensor.Int64 && x.DType() == tensor.Int64 && x.IsContiguous() && out.IsContiguous() {
-		n := out.Numel()
 		d := data[int64](out)[out.StorageOffset():][:n]
 		s := data[int64](x)[x.StorageOffset():][:n]
 		for i, v := range s {
