@@ -8,3 +8,5 @@ func binKernels32() *binTable[float32] { return &binGo32 }
 func binKernels64() *binTable[float64] { return &binGo64 }
 
 func unaryKernels() *[numUnaryOps]func(d, x []float32) { return &unaryGo }
+
+func reduceKernels() *reduceTable { return &reduceGo }

@@ -1,0 +1,192 @@
+package asm
+
+import "math"
+
+// Reductions over float32 slices and the row kernels built on them. Sums
+// accumulate in float64 (16 running sums, element i in sum i mod 16, added
+// up in a fixed tree), so they are exact up to float64 rounding whatever
+// the length: the caller need not split long slices for accuracy. The
+// results equal the twins' in reduce_generic.go bit for bit.
+
+// reduceTable holds the reduction kernels in use.
+type reduceTable struct {
+	sum      func(x []float32) float64
+	dot      func(x, y []float32) float64
+	sumSqDev func(x []float32, m float64) float64
+	// maxLanes/minLanes fold x into 8 lanes: lane l sees x[l], x[l+8], …
+	// and keeps the winner's value and index (-1 while empty), so that the
+	// caller picks across lanes (pickLanes).
+	maxLanes func(x []float32, v *[8]float32, i *[8]int32)
+	minLanes func(x []float32, v *[8]float32, i *[8]int32)
+	// expShiftSum sets d[i] = e^(x[i]-m) (ExpF32's exp) and returns their
+	// sum (8 float64 running sums).
+	expShiftSum func(d, x []float32, m float32) float64
+	// scaleShift sets d[i] = fma(x[i], s, c); affine sets d[i] =
+	// fma(fma(x[i], s, c), w[i], b[i]).
+	scaleShift func(d, x []float32, s, c float32)
+	affine     func(d, x, w, b []float32, s, c float32)
+}
+
+var red32 = reduceKernels()
+
+// SumF32 returns Σ x[i], accumulated in float64.
+func SumF32(x []float32) float64 {
+	if len(x) == 0 {
+		return 0
+	}
+	return red32.sum(x)
+}
+
+// DotF32 returns Σ x[i]·y[i], accumulated in float64 (each product exact).
+func DotF32(x, y []float32) float64 {
+	checkLen("DotF32", len(x), len(y))
+	if len(x) == 0 {
+		return 0
+	}
+	return red32.dot(x, y)
+}
+
+// SumSqF32 returns Σ x[i]², accumulated in float64.
+func SumSqF32(x []float32) float64 { return SumSqDevF32(x, 0) }
+
+// SumSqDevF32 returns Σ (x[i] - m)², each difference and the sum in
+// float64: the second pass of a two-pass variance.
+func SumSqDevF32(x []float32, m float64) float64 {
+	if len(x) == 0 {
+		return 0
+	}
+	return red32.sumSqDev(x, m)
+}
+
+// argChunk bounds the slices the lane kernels see, so that indices fit int32.
+const argChunk = 1 << 30
+
+// MaxF32 returns the largest element and its index, torch.max style: a NaN
+// wins (the first NaN), and ties go to the first index. It panics on an
+// empty slice.
+func MaxF32(x []float32) (float32, int) { return extremeF32(x, red32.maxLanes, false) }
+
+// MinF32 returns the smallest element and its index, as MaxF32.
+func MinF32(x []float32) (float32, int) { return extremeF32(x, red32.minLanes, true) }
+
+func extremeF32(x []float32, lanes func([]float32, *[8]float32, *[8]int32), isMin bool) (float32, int) {
+	if len(x) == 0 {
+		panic("asm: max/min of an empty slice")
+	}
+	best, bi := float32(0), -1
+	for base := 0; base < len(x); base += argChunk {
+		var v [8]float32
+		var idx [8]int32
+		lanes(x[base:min(base+argChunk, len(x))], &v, &idx)
+		cv, ci := pickLanes(&v, &idx, isMin)
+		better := cv != cv || (isMin && cv < best) || (!isMin && cv > best)
+		if bi < 0 || (best == best && better) {
+			best, bi = cv, base+ci
+		}
+	}
+	return best, bi
+}
+
+// pickLanes picks the winner across the lanes of maxLanes/minLanes: the
+// NaN with the smallest index if any, else the extreme value with the
+// smallest index.
+func pickLanes(v *[8]float32, idx *[8]int32, isMin bool) (float32, int) {
+	best, bi := float32(0), -1
+	for l := range 8 {
+		i, x := int(idx[l]), v[l]
+		if i < 0 {
+			continue
+		}
+		switch {
+		case bi < 0:
+			best, bi = x, i
+		case best != best:
+			if x != x && i < bi {
+				bi = i
+			}
+		case x != x:
+			best, bi = x, i
+		case x == best:
+			bi = min(bi, i)
+		case isMin && x < best, !isMin && x > best:
+			best, bi = x, i
+		}
+	}
+	return best, bi
+}
+
+// SoftmaxF32 sets dst to the softmax of the row x: e^(x-max) (ExpF32's
+// exp), scaled by 1/Σ with the sum in float64. A NaN in x gives a row of
+// NaN, a row of -Inf a row of NaN, as in PyTorch.
+func SoftmaxF32(dst, x []float32) {
+	checkLen("SoftmaxF32", len(dst), len(x))
+	if len(x) == 0 {
+		return
+	}
+	m, _ := MaxF32(x)
+	s := red32.expShiftSum(dst, x, m)
+	MulScalarF32(dst, dst, float32(1/s))
+}
+
+// LogSoftmaxF32 sets dst to the log-softmax of the row x: x - (max +
+// ln Σ e^(x-max)), the constant formed in float64 and rounded once.
+func LogSoftmaxF32(dst, x []float32) {
+	checkLen("LogSoftmaxF32", len(dst), len(x))
+	if len(x) == 0 {
+		return
+	}
+	m, _ := MaxF32(x)
+	s := red32.expShiftSum(dst, x, m)
+	SubScalarF32(dst, x, float32(float64(m)+math.Log(s)))
+}
+
+// LayerNormF32 normalizes the row x into dst: with the mean and the biased
+// variance from two float64 passes, rstd = 1/√(var + eps) in float32 and
+// bias = -rstd·mean, dst[i] = fma(fma(x[i], rstd, bias), w[i], b[i]) —
+// PyTorch's vectorized arithmetic — where a nil w counts as ones and a nil
+// b as zeros. It returns the mean and rstd as float32.
+func LayerNormF32(dst, x, w, b []float32, eps float32) (mean, rstd float32) {
+	checkLen("LayerNormF32", len(dst), len(x))
+	if w != nil {
+		checkLen("LayerNormF32", len(x), len(w))
+	}
+	if b != nil {
+		checkLen("LayerNormF32", len(x), len(b))
+	}
+	n := len(x)
+	if n == 0 {
+		return 0, float32(math.NaN())
+	}
+	mu := SumF32(x) / float64(n)
+	variance := SumSqDevF32(x, mu) / float64(n)
+	mean = float32(mu)
+	rstd = 1 / float32(math.Sqrt(float64(float32(variance)+eps)))
+	bias := -rstd * mean
+	AffineF32(dst, x, w, b, rstd, bias)
+	return mean, rstd
+}
+
+// AffineF32 sets dst[i] = fma(fma(x[i], s, c), w[i], b[i]); a nil w counts
+// as ones and a nil b as zeros (the product, or the sum, is then skipped,
+// which is exact).
+func AffineF32(dst, x, w, b []float32, s, c float32) {
+	checkLen("AffineF32", len(dst), len(x))
+	if len(x) == 0 {
+		return
+	}
+	switch {
+	case w != nil && b != nil:
+		checkLen("AffineF32", len(x), len(w), len(b))
+		red32.affine(dst, x, w, b, s, c)
+	case w == nil && b == nil:
+		red32.scaleShift(dst, x, s, c)
+	case w != nil:
+		checkLen("AffineF32", len(x), len(w))
+		red32.scaleShift(dst, x, s, c)
+		MulF32(dst, dst, w)
+	default:
+		checkLen("AffineF32", len(x), len(b))
+		red32.scaleShift(dst, x, s, c)
+		AddF32(dst, dst, b)
+	}
+}

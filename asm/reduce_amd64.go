@@ -1,0 +1,40 @@
+//go:build !purego
+
+package asm
+
+// The AVX2+FMA reduction kernels (reduce_amd64.s).
+
+//go:noescape
+func sumF32(x []float32) float64
+
+//go:noescape
+func dotF32(x, y []float32) float64
+
+//go:noescape
+func sumSqDevF32(x []float32, m float64) float64
+
+//go:noescape
+func maxLanesF32(x []float32, v *[8]float32, i *[8]int32)
+
+//go:noescape
+func minLanesF32(x []float32, v *[8]float32, i *[8]int32)
+
+//go:noescape
+func expShiftSumF32(d, x []float32, m float32) float64
+
+//go:noescape
+func scaleShiftF32(d, x []float32, s, c float32)
+
+//go:noescape
+func affineF32(d, x, w, b []float32, s, c float32)
+
+func reduceKernels() *reduceTable {
+	if !useAVX2FMA {
+		return &reduceGo
+	}
+	return &reduceTable{
+		sum: sumF32, dot: dotF32, sumSqDev: sumSqDevF32,
+		maxLanes: maxLanesF32, minLanes: minLanesF32,
+		expShiftSum: expShiftSumF32, scaleShift: scaleShiftF32, affine: affineF32,
+	}
+}

@@ -1,0 +1,400 @@
+//go:build !purego
+
+#include "textflag.h"
+#include "elementwise_amd64.h"
+
+// Reductions and row kernels, AVX2+FMA. Float64 running sums: Y0–Y3 hold
+// sums 0–15 (element i goes to sum i mod 16) in the 16-wide kernels; the
+// tail loads the last r < 16 elements through two lane masks so that this
+// stays true. They are the twins in reduce_generic.go.
+
+// Register roles.
+#define xPtr   SI  // next element of x
+#define yPtr   DX  // next element of y
+#define dPtr   DI  // next element of dst
+#define wPtr   R12 // next element of w
+#define bPtr   R13 // next element of b
+#define nLeft  CX  // elements left
+#define mPtr   R8  // lane mask of the first 8 of the tail
+#define mPtr2  R9  // lane mask of the second 8
+#define mask   Y15 // tail lane mask (8-wide kernels)
+
+C64(dZero, $0)                   // 0.0
+C32(iNegOne, $0xffffffff)        // int32 -1
+C32(iEight, $0x00000008)         // int32 8
+DATA iota<>+0(SB)/4, $0          // int32 0…7: the lane of each element
+DATA iota<>+4(SB)/4, $1
+DATA iota<>+8(SB)/4, $2
+DATA iota<>+12(SB)/4, $3
+DATA iota<>+16(SB)/4, $4
+DATA iota<>+20(SB)/4, $5
+DATA iota<>+24(SB)/4, $6
+DATA iota<>+28(SB)/4, $7
+GLOBL iota<>(SB), RODATA|NOPTR, $32
+
+// TAILMASKS16 points mPtr and mPtr2 at the masks of the last nLeft < 16
+// elements: min(nLeft, 8) lanes, then the rest. Clobbers R10, R11.
+#define TAILMASKS16 \
+	MOVQ     $8, R10;                        /* R10 = 8                */ \
+	CMPQ     nLeft, R10;                     /* fewer than 8?          */ \
+	CMOVQLT  nLeft, R10;                     /* R10 = min(nLeft, 8)    */ \
+	MOVQ     nLeft, R11;                     /* R11 = nLeft            */ \
+	SUBQ     R10, R11;                       /* R11 = the rest         */ \
+	LEAQ     tailMask<>+32(SB), mPtr;        /* end of the ones        */ \
+	MOVQ     mPtr, mPtr2; \
+	SHLQ     $2, R10;                        /* bytes                  */ \
+	SUBQ     R10, mPtr;                      /* mPtr: R10 lanes        */ \
+	SHLQ     $2, R11; \
+	SUBQ     R11, mPtr2                      /* mPtr2: R11 lanes       */
+
+// LOAD16M(p, a, b) widens the masked last elements at p into a:b (lanes
+// 0–7) and Y10:Y11 (lanes 8–15); Y8, Y9, Y12, Y13 scratch.
+#define LOAD16M(p) \
+	VMOVUPS    (mPtr), Y8;                   /* Y8 = first mask        */ \
+	VMASKMOVPS (p), Y8, Y9;                  /* Y9 = p[0:8], masked    */ \
+	VMOVUPS    (mPtr2), Y8;                  /* Y8 = second mask       */ \
+	VMASKMOVPS 32(p), Y8, Y12;               /* Y12 = p[8:16], masked  */ \
+	VCVTPS2PD  X9, Y4;                       /* Y4 = p[0:4]            */ \
+	VEXTRACTF128 $1, Y9, X9; \
+	VCVTPS2PD  X9, Y5;                       /* Y5 = p[4:8]            */ \
+	VCVTPS2PD  X12, Y6;                      /* Y6 = p[8:12]           */ \
+	VEXTRACTF128 $1, Y12, X12; \
+	VCVTPS2PD  X12, Y7                       /* Y7 = p[12:16]          */
+
+// FINISH16 adds the 16 sums up as sum16 and stores the result at ret.
+#define FINISH16(ret) \
+	VADDPD       Y1, Y0, Y0;                 /* Y0 = s0:4 + s4:8       */ \
+	VADDPD       Y3, Y2, Y2;                 /* Y2 = s8:12 + s12:16    */ \
+	VADDPD       Y2, Y0, Y0;                 /* Y0 = v                 */ \
+	VEXTRACTF128 $1, Y0, X1;                 /* X1 = v2, v3            */ \
+	VADDPD       X1, X0, X0;                 /* X0 = v0+v2, v1+v3      */ \
+	VPERMILPD    $1, X0, X1;                 /* X1 = v1+v3, v0+v2      */ \
+	VADDSD       X1, X0, X0;                 /* X0 = (v0+v2)+(v1+v3)   */ \
+	VMOVSD       X0, ret;                    /* return it              */ \
+	VZEROUPPER; \
+	RET
+
+// LANES(CMP) folds x into 8 lanes for func maxLanesF32(x []float32,
+// v *[8]float32, i *[8]int32) and minLanesF32: Y0 = the lanes' values,
+// Y1 = their indices (-1: empty), Y2 = the indices of the vector at hand.
+// An element replaces its lane's value when CMP(element, value) holds, or
+// it is a NaN and the value is not, or the lane is empty.
+#define LANESTEP(CMP) \
+	VCMPPS    CMP, Y0, Y4, Y5;               /* Y5 = x ≷ value         */ \
+	VCMPPS    $3, Y4, Y4, Y6;                /* Y6 = x is NaN          */ \
+	VCMPPS    $7, Y0, Y0, Y7;                /* Y7 = value is not NaN  */ \
+	VANDPS    Y7, Y6, Y6;                    /* Y6 = a NaN beats it    */ \
+	VORPS     Y6, Y5, Y5; \
+	VPCMPGTD  Y1, Y8, Y6;                    /* Y6 = lane empty (0 > index) */ \
+	VPOR      Y6, Y5, Y5                     /* Y5 = replace           */
+#define LANEUPDATE \
+	VBLENDVPS Y5, Y4, Y0, Y0;                /* value = x there        */ \
+	VBLENDVPS Y5, Y2, Y1, Y1;                /* index = i there        */ \
+	VPADDD    iEight<>(SB), Y2, Y2           /* next indices           */
+#define LANES(CMP) \
+	MOVQ      x_base+0(FP), xPtr;            /* xPtr = &x[0]           */ \
+	MOVQ      x_len+8(FP), nLeft;            /* nLeft = len(x)         */ \
+	VXORPS    Y0, Y0, Y0;                    /* values = 0             */ \
+	VMOVUPS   iNegOne<>(SB), Y1;             /* indices = -1           */ \
+	VMOVUPS   iota<>(SB), Y2;                /* Y2 = 0…7               */ \
+	VPXOR     Y8, Y8, Y8;                    /* Y8 = 0                 */ \
+	CMPQ      nLeft, $8;                     /* 8 left?                */ \
+	JLT       tail; \
+loop: \
+	VMOVUPS   (xPtr), Y4;                    /* Y4 = x[0:8]            */ \
+	LANESTEP(CMP);                           /* Y5 = replace           */ \
+	LANEUPDATE; \
+	ADDQ      $32, xPtr;                     /* next 8                 */ \
+	SUBQ      $8, nLeft; \
+	CMPQ      nLeft, $8;                     /* 8 more?                */ \
+	JGE       loop; \
+tail: \
+	TESTQ     nLeft, nLeft;                  /* anything left?         */ \
+	JZ        done; \
+	LEAQ      tailMask<>+32(SB), mPtr;       /* end of the ones        */ \
+	SHLQ      $2, nLeft; \
+	SUBQ      nLeft, mPtr;                   /* mPtr: nLeft lanes      */ \
+	VMOVUPS   (mPtr), mask;                  /* mask = lanes in range  */ \
+	VMASKMOVPS (xPtr), mask, Y4;             /* Y4 = the last, masked  */ \
+	LANESTEP(CMP);                           /* Y5 = replace           */ \
+	VANDPS    mask, Y5, Y5;                  /* only lanes in range    */ \
+	LANEUPDATE; \
+done: \
+	MOVQ      v+24(FP), AX;                  /* AX = v                 */ \
+	VMOVUPS   Y0, (AX);                      /* *v = values            */ \
+	MOVQ      i+32(FP), AX;                  /* AX = i                 */ \
+	VMOVUPS   Y1, (AX);                      /* *i = indices           */ \
+	VZEROUPPER; \
+	RET
+
+// func sumF32(x []float32) float64: Σ x[i] in 16 float64 sums.
+TEXT ·sumF32(SB), NOSPLIT, $0-32
+	MOVQ      x_base+0(FP), xPtr             // xPtr = &x[0]
+	MOVQ      x_len+8(FP), nLeft             // nLeft = len(x)
+	VXORPD    Y0, Y0, Y0                     // sums = 0
+	VXORPD    Y1, Y1, Y1
+	VXORPD    Y2, Y2, Y2
+	VXORPD    Y3, Y3, Y3
+	CMPQ      nLeft, $16                     // 16 left?
+	JLT       tail
+loop:
+	VCVTPS2PD (xPtr), Y4                     // Y4 = x[0:4] widened
+	VCVTPS2PD 16(xPtr), Y5                   // Y5 = x[4:8]
+	VCVTPS2PD 32(xPtr), Y6                   // Y6 = x[8:12]
+	VCVTPS2PD 48(xPtr), Y7                   // Y7 = x[12:16]
+	VADDPD    Y4, Y0, Y0                     // sums += them
+	VADDPD    Y5, Y1, Y1
+	VADDPD    Y6, Y2, Y2
+	VADDPD    Y7, Y3, Y3
+	ADDQ      $64, xPtr                      // next 16
+	SUBQ      $16, nLeft
+	CMPQ      nLeft, $16                     // 16 more?
+	JGE       loop
+tail:
+	TESTQ     nLeft, nLeft                   // anything left?
+	JZ        done
+	TAILMASKS16                              // masks of the last ones
+	LOAD16M(xPtr)                            // Y4:Y7 = them, 0 elsewhere
+	VADDPD    Y4, Y0, Y0                     // sums += them
+	VADDPD    Y5, Y1, Y1
+	VADDPD    Y6, Y2, Y2
+	VADDPD    Y7, Y3, Y3
+done:
+	FINISH16(ret+24(FP))
+
+// func dotF32(x, y []float32) float64: Σ x[i]·y[i] in 16 float64 sums.
+TEXT ·dotF32(SB), NOSPLIT, $0-56
+	MOVQ      x_base+0(FP), xPtr             // xPtr = &x[0]
+	MOVQ      x_len+8(FP), nLeft             // nLeft = len(x)
+	MOVQ      y_base+24(FP), yPtr            // yPtr = &y[0]
+	VXORPD    Y0, Y0, Y0                     // sums = 0
+	VXORPD    Y1, Y1, Y1
+	VXORPD    Y2, Y2, Y2
+	VXORPD    Y3, Y3, Y3
+	CMPQ      nLeft, $16                     // 16 left?
+	JLT       tail
+loop:
+	VCVTPS2PD (xPtr), Y4                     // Y4:Y7 = x[0:16] widened
+	VCVTPS2PD 16(xPtr), Y5
+	VCVTPS2PD 32(xPtr), Y6
+	VCVTPS2PD 48(xPtr), Y7
+	VCVTPS2PD (yPtr), Y8                     // Y8:Y11 = y[0:16] widened
+	VCVTPS2PD 16(yPtr), Y9
+	VCVTPS2PD 32(yPtr), Y10
+	VCVTPS2PD 48(yPtr), Y11
+	VFMADD231PD Y8, Y4, Y0                   // sums += x·y (exact products)
+	VFMADD231PD Y9, Y5, Y1
+	VFMADD231PD Y10, Y6, Y2
+	VFMADD231PD Y11, Y7, Y3
+	ADDQ      $64, xPtr                      // next 16
+	ADDQ      $64, yPtr
+	SUBQ      $16, nLeft
+	CMPQ      nLeft, $16                     // 16 more?
+	JGE       loop
+tail:
+	TESTQ     nLeft, nLeft                   // anything left?
+	JZ        done
+	TAILMASKS16                              // masks of the last ones
+	LOAD16M(yPtr)                            // Y4:Y7 = last of y
+	VMOVAPD   Y4, Y10                        // keep them in Y10, Y11, Y13, Y14
+	VMOVAPD   Y5, Y11
+	VMOVAPD   Y6, Y13
+	VMOVAPD   Y7, Y14
+	LOAD16M(xPtr)                            // Y4:Y7 = last of x
+	VFMADD231PD Y10, Y4, Y0                  // sums += x·y
+	VFMADD231PD Y11, Y5, Y1
+	VFMADD231PD Y13, Y6, Y2
+	VFMADD231PD Y14, Y7, Y3
+done:
+	FINISH16(ret+48(FP))
+
+// func sumSqDevF32(x []float32, m float64) float64: Σ (x[i] - m)².
+TEXT ·sumSqDevF32(SB), NOSPLIT, $0-40
+	MOVQ      x_base+0(FP), xPtr             // xPtr = &x[0]
+	MOVQ      x_len+8(FP), nLeft             // nLeft = len(x)
+	VBROADCASTSD m+24(FP), Y14               // Y14 = m everywhere
+	VXORPD    Y0, Y0, Y0                     // sums = 0
+	VXORPD    Y1, Y1, Y1
+	VXORPD    Y2, Y2, Y2
+	VXORPD    Y3, Y3, Y3
+	CMPQ      nLeft, $16                     // 16 left?
+	JLT       tail
+loop:
+	VCVTPS2PD (xPtr), Y4                     // Y4:Y7 = x[0:16] widened
+	VCVTPS2PD 16(xPtr), Y5
+	VCVTPS2PD 32(xPtr), Y6
+	VCVTPS2PD 48(xPtr), Y7
+	VSUBPD    Y14, Y4, Y4                    // d = x - m
+	VSUBPD    Y14, Y5, Y5
+	VSUBPD    Y14, Y6, Y6
+	VSUBPD    Y14, Y7, Y7
+	VFMADD231PD Y4, Y4, Y0                   // sums += d²
+	VFMADD231PD Y5, Y5, Y1
+	VFMADD231PD Y6, Y6, Y2
+	VFMADD231PD Y7, Y7, Y3
+	ADDQ      $64, xPtr                      // next 16
+	SUBQ      $16, nLeft
+	CMPQ      nLeft, $16                     // 16 more?
+	JGE       loop
+tail:
+	TESTQ     nLeft, nLeft                   // anything left?
+	JZ        done
+	TAILMASKS16                              // masks of the last ones
+	LOAD16M(xPtr)                            // Y4:Y7 = them, 0 elsewhere
+	VSUBPD    Y14, Y4, Y4                    // d = x - m
+	VSUBPD    Y14, Y5, Y5
+	VSUBPD    Y14, Y6, Y6
+	VSUBPD    Y14, Y7, Y7
+	VMOVUPS   (mPtr), Y8                     // Y8 = first mask
+	VPMOVSXDQ X8, Y9                         // Y9 = its lanes 0:4, as qwords
+	VANDPD    Y9, Y4, Y4                     // d = 0 off the end
+	VEXTRACTF128 $1, Y8, X8
+	VPMOVSXDQ X8, Y9                         // lanes 4:8
+	VANDPD    Y9, Y5, Y5
+	VMOVUPS   (mPtr2), Y8                    // Y8 = second mask
+	VPMOVSXDQ X8, Y9                         // lanes 8:12
+	VANDPD    Y9, Y6, Y6
+	VEXTRACTF128 $1, Y8, X8
+	VPMOVSXDQ X8, Y9                         // lanes 12:16
+	VANDPD    Y9, Y7, Y7
+	VFMADD231PD Y4, Y4, Y0                   // sums += d²
+	VFMADD231PD Y5, Y5, Y1
+	VFMADD231PD Y6, Y6, Y2
+	VFMADD231PD Y7, Y7, Y3
+done:
+	FINISH16(ret+32(FP))
+
+// func maxLanesF32(x []float32, v *[8]float32, i *[8]int32) and
+// minLanesF32: see LANES.
+TEXT ·maxLanesF32(SB), NOSPLIT, $0-40
+	LANES($0x1e)                             // GT_OQ: x > value
+
+TEXT ·minLanesF32(SB), NOSPLIT, $0-40
+	LANES($0x11)                             // LT_OQ: x < value
+
+// func expShiftSumF32(d, x []float32, m float32) float64: d[i] = e^(x[i]-m),
+// returning Σ d[i] in 8 float64 sums (Y12: sums 0–3, Y13: sums 4–7).
+TEXT ·expShiftSumF32(SB), NOSPLIT, $0-64
+	MOVQ      d_base+0(FP), dPtr             // dPtr = &d[0]
+	MOVQ      d_len+8(FP), nLeft             // nLeft = len(d)
+	MOVQ      x_base+24(FP), xPtr            // xPtr = &x[0]
+	VBROADCASTSS m+48(FP), Y14               // Y14 = m everywhere
+	VXORPD    Y12, Y12, Y12                  // sums = 0
+	VXORPD    Y13, Y13, Y13
+	CMPQ      nLeft, $8                      // 8 left?
+	JLT       tail
+loop:
+	VMOVUPS   (xPtr), Y0                     // Y0 = x[0:8]
+	VSUBPS    Y14, Y0, Y0                    // Y0 = x - m
+	EXPCORE                                  // Y0 = e^(x-m)
+	VMOVUPS   Y0, (dPtr)                     // d[0:8] = Y0
+	VCVTPS2PD X0, Y1                         // Y1 = lanes 0:4 widened
+	VEXTRACTF128 $1, Y0, X2
+	VCVTPS2PD X2, Y2                         // Y2 = lanes 4:8 widened
+	VADDPD    Y1, Y12, Y12                   // sums += them
+	VADDPD    Y2, Y13, Y13
+	ADDQ      $32, xPtr                      // next 8
+	ADDQ      $32, dPtr
+	SUBQ      $8, nLeft
+	CMPQ      nLeft, $8                      // 8 more?
+	JGE       loop
+tail:
+	TESTQ     nLeft, nLeft                   // anything left?
+	JZ        done
+	LEAQ      tailMask<>+32(SB), mPtr        // end of the ones
+	SHLQ      $2, nLeft
+	SUBQ      nLeft, mPtr                    // mPtr: nLeft lanes
+	VMOVUPS   (mPtr), mask                   // mask = lanes in range
+	VMASKMOVPS (xPtr), mask, Y0              // Y0 = the last, masked
+	VSUBPS    Y14, Y0, Y0                    // Y0 = x - m
+	EXPCORE                                  // Y0 = e^(x-m)
+	VANDPS    mask, Y0, Y0                   // 0 off the end
+	VMASKMOVPS Y0, mask, (dPtr)              // d = Y0, masked
+	VCVTPS2PD X0, Y1                         // widen and add
+	VEXTRACTF128 $1, Y0, X2
+	VCVTPS2PD X2, Y2
+	VADDPD    Y1, Y12, Y12
+	VADDPD    Y2, Y13, Y13
+done:
+	VADDPD    Y13, Y12, Y0                   // Y0 = v = s0:4 + s4:8
+	VEXTRACTF128 $1, Y0, X1                  // X1 = v2, v3
+	VADDPD    X1, X0, X0                     // X0 = v0+v2, v1+v3
+	VPERMILPD $1, X0, X1                     // X1 = v1+v3, v0+v2
+	VADDSD    X1, X0, X0                     // X0 = (v0+v2)+(v1+v3)
+	VMOVSD    X0, ret+56(FP)                 // return it
+	VZEROUPPER
+	RET
+
+// func scaleShiftF32(d, x []float32, s, c float32): d[i] = fma(x[i], s, c).
+TEXT ·scaleShiftF32(SB), NOSPLIT, $0-56
+	MOVQ      d_base+0(FP), dPtr             // dPtr = &d[0]
+	MOVQ      d_len+8(FP), nLeft             // nLeft = len(d)
+	MOVQ      x_base+24(FP), xPtr            // xPtr = &x[0]
+	VBROADCASTSS s+48(FP), Y13               // Y13 = s everywhere
+	VBROADCASTSS c+52(FP), Y14               // Y14 = c everywhere
+	CMPQ      nLeft, $8                      // 8 left?
+	JLT       tail
+loop:
+	VMOVUPS   (xPtr), Y0                     // Y0 = x[0:8]
+	VFMADD213PS Y14, Y13, Y0                 // Y0 = x·s + c
+	VMOVUPS   Y0, (dPtr)                     // d[0:8] = Y0
+	ADDQ      $32, xPtr                      // next 8
+	ADDQ      $32, dPtr
+	SUBQ      $8, nLeft
+	CMPQ      nLeft, $8                      // 8 more?
+	JGE       loop
+tail:
+	TESTQ     nLeft, nLeft                   // anything left?
+	JZ        done
+	LEAQ      tailMask<>+32(SB), mPtr        // end of the ones
+	SHLQ      $2, nLeft
+	SUBQ      nLeft, mPtr                    // mPtr: nLeft lanes
+	VMOVUPS   (mPtr), mask                   // mask = lanes in range
+	VMASKMOVPS (xPtr), mask, Y0              // Y0 = the last, masked
+	VFMADD213PS Y14, Y13, Y0                 // Y0 = x·s + c
+	VMASKMOVPS Y0, mask, (dPtr)              // d = Y0, masked
+done:
+	VZEROUPPER
+	RET
+
+// func affineF32(d, x, w, b []float32, s, c float32):
+// d[i] = fma(fma(x[i], s, c), w[i], b[i]).
+TEXT ·affineF32(SB), NOSPLIT, $0-104
+	MOVQ      d_base+0(FP), dPtr             // dPtr = &d[0]
+	MOVQ      d_len+8(FP), nLeft             // nLeft = len(d)
+	MOVQ      x_base+24(FP), xPtr            // xPtr = &x[0]
+	MOVQ      w_base+48(FP), wPtr            // wPtr = &w[0]
+	MOVQ      b_base+72(FP), bPtr            // bPtr = &b[0]
+	VBROADCASTSS s+96(FP), Y13               // Y13 = s everywhere
+	VBROADCASTSS c+100(FP), Y14              // Y14 = c everywhere
+	CMPQ      nLeft, $8                      // 8 left?
+	JLT       tail
+loop:
+	VMOVUPS   (xPtr), Y0                     // Y0 = x[0:8]
+	VMOVUPS   (wPtr), Y1                     // Y1 = w[0:8]
+	VFMADD213PS Y14, Y13, Y0                 // Y0 = t = x·s + c
+	VFMADD213PS (bPtr), Y1, Y0               // Y0 = t·w + b
+	VMOVUPS   Y0, (dPtr)                     // d[0:8] = Y0
+	ADDQ      $32, xPtr                      // next 8
+	ADDQ      $32, wPtr
+	ADDQ      $32, bPtr
+	ADDQ      $32, dPtr
+	SUBQ      $8, nLeft
+	CMPQ      nLeft, $8                      // 8 more?
+	JGE       loop
+tail:
+	TESTQ     nLeft, nLeft                   // anything left?
+	JZ        done
+	LEAQ      tailMask<>+32(SB), mPtr        // end of the ones
+	SHLQ      $2, nLeft
+	SUBQ      nLeft, mPtr                    // mPtr: nLeft lanes
+	VMOVUPS   (mPtr), mask                   // mask = lanes in range
+	VMASKMOVPS (xPtr), mask, Y0              // Y0 = x, masked
+	VMASKMOVPS (wPtr), mask, Y1              // Y1 = w, masked
+	VMASKMOVPS (bPtr), mask, Y2              // Y2 = b, masked
+	VFMADD213PS Y14, Y13, Y0                 // Y0 = t = x·s + c
+	VFMADD213PS Y2, Y1, Y0                   // Y0 = t·w + b
+	VMASKMOVPS Y0, mask, (dPtr)              // d = Y0, masked
+done:
+	VZEROUPPER
+	RET

@@ -1,0 +1,100 @@
+package asm
+
+import "math"
+
+// Pure-Go twins of the reduction kernels: the same running sums in the
+// same order as the assembly.
+
+// sum16 adds up 16 running sums as the kernels do: the four vectors of
+// four lanes pairwise, then the lanes (0+2) + (1+3).
+func sum16(a *[16]float64) float64 {
+	var v [4]float64
+	for l := range v {
+		v[l] = (a[l] + a[4+l]) + (a[8+l] + a[12+l])
+	}
+	return (v[0] + v[2]) + (v[1] + v[3])
+}
+
+// sum8 adds up 8 running sums: the two vectors, then the lanes.
+func sum8(a *[8]float64) float64 {
+	var v [4]float64
+	for l := range v {
+		v[l] = a[l] + a[4+l]
+	}
+	return (v[0] + v[2]) + (v[1] + v[3])
+}
+
+func sumGo(x []float32) float64 {
+	var a [16]float64
+	for i, v := range x {
+		a[i%16] += float64(v)
+	}
+	return sum16(&a)
+}
+
+func dotGo(x, y []float32) float64 {
+	var a [16]float64
+	for i, v := range x {
+		a[i%16] += float64(v) * float64(y[i]) // exact product: one rounding, as the FMA
+	}
+	return sum16(&a)
+}
+
+func sumSqDevGo(x []float32, m float64) float64 {
+	var a [16]float64
+	for i, v := range x {
+		d := float64(v) - m
+		a[i%16] = math.FMA(d, d, a[i%16])
+	}
+	return sum16(&a)
+}
+
+// lanesGo folds x into 8 lanes; better(v, cur) says whether v replaces the
+// lane's current value (the first element of a lane always does).
+func lanesGo(x []float32, v *[8]float32, idx *[8]int32, better func(v, cur float32) bool) {
+	for l := range 8 {
+		v[l], idx[l] = 0, -1
+	}
+	for i, x := range x {
+		l := i % 8
+		if idx[l] < 0 || better(x, v[l]) {
+			v[l], idx[l] = x, int32(i)
+		}
+	}
+}
+
+// A NaN replaces a number, never another NaN; a number replaces only a
+// strictly worse one: the first NaN and the first of equals win.
+func maxBetter(v, cur float32) bool { return v > cur || (v != v && cur == cur) }
+func minBetter(v, cur float32) bool { return v < cur || (v != v && cur == cur) }
+
+func maxLanesGo(x []float32, v *[8]float32, idx *[8]int32) { lanesGo(x, v, idx, maxBetter) }
+func minLanesGo(x []float32, v *[8]float32, idx *[8]int32) { lanesGo(x, v, idx, minBetter) }
+
+func expShiftSumGo(d, x []float32, m float32) float64 {
+	var a [8]float64
+	for i, v := range x {
+		e := expGo1(v - m)
+		d[i] = e
+		a[i%8] += float64(e)
+	}
+	return sum8(&a)
+}
+
+func scaleShiftGo(d, x []float32, s, c float32) {
+	for i, v := range x {
+		d[i] = fma32(v, s, c)
+	}
+}
+
+func affineGo(d, x, w, b []float32, s, c float32) {
+	for i, v := range x {
+		d[i] = fma32(fma32(v, s, c), w[i], b[i])
+	}
+}
+
+var reduceGo = reduceTable{
+	sum: sumGo, dot: dotGo, sumSqDev: sumSqDevGo,
+	maxLanes: maxLanesGo, minLanes: minLanesGo,
+	expShiftSum: expShiftSumGo, scaleShift: scaleShiftGo, affine: affineGo,
+}

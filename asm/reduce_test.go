@@ -1,0 +1,238 @@
+package asm
+
+import (
+	"encoding/binary"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func sameF64(a, b float64) bool {
+	return a == b && math.Signbit(a) == math.Signbit(b) || a != a && b != b
+}
+
+// checkReduce runs every reduction kernel in use and its twin on x0, y0 at
+// offset off and compares the results bit for bit.
+func checkReduce(t testing.TB, x0, y0 []float32, off int) {
+	t.Helper()
+	n := len(x0)
+	x, xb := ewPad(x0, off, ewGuard)
+	y, yb := ewPad(y0, off+1, ewGuard)
+	m := float64(0.25)
+	if n > 0 {
+		m = float64(x0[0]) / 3
+	}
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"sum", red32.sum(x), reduceGo.sum(x0)},
+		{"dot", red32.dot(x, y), reduceGo.dot(x0, y0)},
+		{"sumSqDev", red32.sumSqDev(x, m), reduceGo.sumSqDev(x0, m)},
+	} {
+		if n > 0 && !sameF64(c.got, c.want) {
+			t.Fatalf("%s n=%d off=%d: %v, twin %v", c.name, n, off, c.got, c.want)
+		}
+	}
+	if n > 0 {
+		for _, k := range []struct {
+			name      string
+			got, want func([]float32, *[8]float32, *[8]int32)
+		}{{"maxLanes", red32.maxLanes, reduceGo.maxLanes}, {"minLanes", red32.minLanes, reduceGo.minLanes}} {
+			var gv, wv [8]float32
+			var gi, wi [8]int32
+			k.got(x, &gv, &gi)
+			k.want(x0, &wv, &wi)
+			for l := range 8 {
+				if gi[l] != wi[l] || (wi[l] >= 0 && !ewSame(gv[l], wv[l])) {
+					t.Fatalf("%s n=%d: lane %d: (%v, %d), twin (%v, %d)", k.name, n, l, gv[l], gi[l], wv[l], wi[l])
+				}
+			}
+		}
+	}
+	s := float32(1.5)
+	if n > 1 {
+		s = x0[1]
+	}
+	w, wb := ewPad(y0, off+2, ewGuard)
+	for _, c := range []struct {
+		name      string
+		got, want func(d []float32) float64
+	}{
+		{"expShiftSum", func(d []float32) float64 { return red32.expShiftSum(d, x, s) },
+			func(d []float32) float64 { return reduceGo.expShiftSum(d, x0, s) }},
+		{"scaleShift", func(d []float32) float64 { red32.scaleShift(d, x, s, 0.5); return 0 },
+			func(d []float32) float64 { reduceGo.scaleShift(d, x0, s, 0.5); return 0 }},
+		{"affine", func(d []float32) float64 { red32.affine(d, x, w, y, s, -2); return 0 },
+			func(d []float32) float64 { reduceGo.affine(d, x0, y0, y0, s, -2); return 0 }},
+	} {
+		if n == 0 {
+			continue
+		}
+		want := make([]float32, n)
+		ws := c.want(want)
+		d, db := ewPad(make([]float32, n), off+3, ewGuard)
+		gs := c.got(d)
+		if !sameF64(gs, ws) {
+			t.Fatalf("%s n=%d off=%d: returned %v, twin %v", c.name, n, off, gs, ws)
+		}
+		for i := range want {
+			if !ewSame(d[i], want[i]) {
+				t.Fatalf("%s n=%d off=%d: [%d] = %v, twin %v", c.name, n, off, i, d[i], want[i])
+			}
+		}
+		ewCheckGuards(t, c.name, db, off+3, n, ewGuard)
+	}
+	ewCheckGuards(t, "x", xb, off, n, ewGuard)
+	ewCheckGuards(t, "y", yb, off+1, n, ewGuard)
+	ewCheckGuards(t, "w", wb, off+2, n, ewGuard)
+}
+
+func TestReduce(t *testing.T) {
+	if Path() != "go" && runtimeHasUnaryAsm && Path() != "neon" && red32 == &reduceGo {
+		t.Fatalf("path %s but the reductions are the twins", Path())
+	}
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, n := range ewLens() {
+		for off := 0; off < 3; off++ {
+			x, y := ewValues32(r, n), ewValues32(r, n)
+			checkReduce(t, x, y, off)
+			// Plain values too, so that the sums are not all NaN.
+			for i := range x {
+				x[i], y[i] = float32(r.NormFloat64()), float32(r.NormFloat64())
+			}
+			checkReduce(t, x, y, off)
+		}
+	}
+}
+
+// TestMaxMin checks MaxF32/MinF32 against a plain scan: the first NaN wins,
+// then the first of the extreme values.
+func TestMaxMin(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	scan := func(x []float32, isMin bool) (float32, int) {
+		best, bi := x[0], 0
+		for i, v := range x {
+			if best != best {
+				break
+			}
+			if v != v || (isMin && v < best) || (!isMin && v > best) {
+				best, bi = v, i
+			}
+		}
+		return best, bi
+	}
+	for _, n := range ewLens()[1:] {
+		for trial := 0; trial < 4; trial++ {
+			x := make([]float32, n)
+			for i := range x {
+				x[i] = float32(r.IntN(5)) // many ties
+				if trial == 1 && r.IntN(9) == 0 {
+					x[i] = float32(math.NaN())
+				}
+				if trial == 2 {
+					x[i] = float32(math.Inf(-1))
+				}
+			}
+			for _, isMin := range []bool{false, true} {
+				f := MaxF32
+				if isMin {
+					f = MinF32
+				}
+				gv, gi := f(x)
+				wv, wi := scan(x, isMin)
+				if gi != wi || !ewSame(gv, wv) {
+					t.Fatalf("n=%d min=%v: (%v, %d), want (%v, %d) in %v", n, isMin, gv, gi, wv, wi, x)
+				}
+			}
+		}
+	}
+}
+
+// TestRowKernels checks softmax, log_softmax and layer norm against float64.
+func TestRowKernels(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for _, n := range []int{1, 2, 7, 8, 9, 31, 100, 1024, 1031} {
+		x := make([]float32, n)
+		w := make([]float32, n)
+		b := make([]float32, n)
+		for i := range x {
+			x[i] = float32(r.NormFloat64() * 5)
+			w[i] = float32(r.NormFloat64())
+			b[i] = float32(r.NormFloat64())
+		}
+		mx := math.Inf(-1)
+		for _, v := range x {
+			mx = math.Max(mx, float64(v))
+		}
+		var s float64
+		for _, v := range x {
+			s += math.Exp(float64(v) - mx)
+		}
+		d := make([]float32, n)
+		SoftmaxF32(d, x)
+		for i, v := range x {
+			want := math.Exp(float64(v)-mx) / s
+			// x - max is rounded to float32 first, as in PyTorch.
+			if math.Abs(float64(d[i])-want) > (4e-7+0x1p-23*math.Abs(float64(v)-mx))*want+1e-30 {
+				t.Fatalf("softmax n=%d [%d] = %v, want %v", n, i, d[i], want)
+			}
+		}
+		LogSoftmaxF32(d, x)
+		for i, v := range x {
+			want := float64(v) - mx - math.Log(s)
+			if math.Abs(float64(d[i])-want) > 4e-7*math.Abs(want)+2e-6 {
+				t.Fatalf("log_softmax n=%d [%d] = %v, want %v", n, i, d[i], want)
+			}
+		}
+		var mean, v2 float64
+		for _, v := range x {
+			mean += float64(v)
+		}
+		mean /= float64(n)
+		for _, v := range x {
+			v2 += (float64(v) - mean) * (float64(v) - mean)
+		}
+		v2 /= float64(n)
+		rstd := 1 / math.Sqrt(v2+1e-5)
+		gm, gr := LayerNormF32(d, x, w, b, 1e-5)
+		if math.Abs(float64(gm)-mean) > 1e-6*(1+math.Abs(mean)) || math.Abs(float64(gr)-rstd) > 1e-6*rstd {
+			t.Fatalf("layer_norm n=%d: mean, rstd %v %v, want %v %v", n, gm, gr, mean, rstd)
+		}
+		for i, v := range x {
+			want := (float64(v)-mean)*rstd*float64(w[i]) + float64(b[i])
+			// PyTorch's x·rstd + (-rstd·mean) leaves the rounding of
+			// rstd·mean when the variance is tiny against eps.
+			tol := 2e-6*(1+math.Abs(want)) + 0x1p-23*rstd*math.Abs(mean)*math.Abs(float64(w[i]))
+			if math.Abs(float64(d[i])-want) > tol {
+				t.Fatalf("layer_norm n=%d [%d] = %v, want %v", n, i, d[i], want)
+			}
+		}
+	}
+	// A NaN spreads over its softmax row; -Inf rows are NaN.
+	d := make([]float32, 3)
+	SoftmaxF32(d, []float32{1, float32(math.NaN()), 2})
+	if d[0] == d[0] || d[2] == d[2] {
+		t.Errorf("softmax with a NaN: %v", d)
+	}
+	ninf := float32(math.Inf(-1))
+	SoftmaxF32(d, []float32{ninf, ninf, ninf})
+	if d[0] == d[0] {
+		t.Errorf("softmax of -Inf: %v", d)
+	}
+}
+
+// FuzzReduce runs the reduction kernels on operands decoded from data.
+func FuzzReduce(f *testing.F) {
+	f.Add([]byte{0, 0, 0x80, 0x7f, 0, 0, 0xc0, 0x7f, 1, 2, 3, 4, 5, 6, 7, 8}, uint8(1))
+	f.Add(make([]byte, 8*67), uint8(0))
+	f.Fuzz(func(t *testing.T, data []byte, off uint8) {
+		x := make([]float32, len(data)/8)
+		y := make([]float32, len(x))
+		for i := range x {
+			x[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[8*i:]))
+			y[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[8*i+4:]))
+		}
+		checkReduce(t, x, y, int(off%8))
+	})
+}
