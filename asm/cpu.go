@@ -25,6 +25,7 @@ var (
 	useAVX2FMA = !forceGo && runtime.GOARCH == "amd64" && hasAVX2 && hasFMA
 	useAVX512  = useAVX2FMA && hasAVX512F && !noAVX512
 	useNEON    = !forceGo && runtime.GOARCH == "arm64" && hasASIMD
+	useF16C    = !forceGo && runtime.GOARCH == "amd64" && hasAVX2 && hasF16C // float16 conversions
 )
 
 // Path names the kernel family in use: "avx512" or "avx2+fma" (amd64),

@@ -10,3 +10,5 @@ func binKernels64() *binTable[float64] { return &binGo64 }
 func unaryKernels() *[numUnaryOps]func(d, x []float32) { return &unaryGo }
 
 func reduceKernels() *reduceTable { return &reduceGo }
+
+func cvtKernels() *cvtTable { return &cvtGo }
