@@ -3,6 +3,7 @@ package cpu
 import (
 	"math"
 
+	"github.com/goaten/goaten/asm"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -16,6 +17,7 @@ import (
 type floatOp struct {
 	kernel string // PyTorch's CPU kernel name, for the float16 error ("" when float16 is supported)
 	f      func(float64) float64
+	f32    func(d, x []float32) // the SIMD kernel for float32 (asm), or nil
 }
 
 func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
@@ -25,29 +27,29 @@ func rsqrt(x float64) float64 { return 1 / math.Sqrt(x) }
 func reciprocal(x float64) float64 { return 1 / x }
 
 var floatOps = map[string]floatOp{
-	"acos":       {"acos_vml_cpu", math.Acos},
-	"acosh":      {"acosh_cpu", math.Acosh},
-	"asin":       {"asin_vml_cpu", math.Asin},
-	"asinh":      {"asinh_cpu", math.Asinh},
-	"atan":       {"atan_vml_cpu", math.Atan},
-	"atanh":      {"atanh_cpu", math.Atanh},
-	"cos":        {"cos_vml_cpu", math.Cos},
-	"cosh":       {"cosh_cpu", math.Cosh},
-	"erf":        {"erf_vml_cpu", math.Erf},
-	"exp":        {"exp_vml_cpu", math.Exp},
-	"expm1":      {"expm1_vml_cpu", math.Expm1},
-	"log":        {"log_vml_cpu", math.Log},
-	"log10":      {"log10_vml_cpu", math.Log10},
-	"log1p":      {"log1p_vml_cpu", math.Log1p},
-	"log2":       {"log2_vml_cpu", math.Log2},
-	"reciprocal": {"", reciprocal},
-	"rsqrt":      {"rsqrt_cpu", rsqrt},
-	"sigmoid":    {"sigmoid_cpu", sigmoid},
-	"sin":        {"sin_vml_cpu", math.Sin},
-	"sinh":       {"sinh_cpu", math.Sinh},
-	"sqrt":       {"sqrt_vml_cpu", math.Sqrt},
-	"tan":        {"tan_vml_cpu", math.Tan},
-	"tanh":       {"tanh_vml_cpu", math.Tanh},
+	"acos":       {"acos_vml_cpu", math.Acos, nil},
+	"acosh":      {"acosh_cpu", math.Acosh, nil},
+	"asin":       {"asin_vml_cpu", math.Asin, nil},
+	"asinh":      {"asinh_cpu", math.Asinh, nil},
+	"atan":       {"atan_vml_cpu", math.Atan, nil},
+	"atanh":      {"atanh_cpu", math.Atanh, nil},
+	"cos":        {"cos_vml_cpu", math.Cos, asm.CosF32},
+	"cosh":       {"cosh_cpu", math.Cosh, nil},
+	"erf":        {"erf_vml_cpu", math.Erf, asm.ErfF32},
+	"exp":        {"exp_vml_cpu", math.Exp, asm.ExpF32},
+	"expm1":      {"expm1_vml_cpu", math.Expm1, nil},
+	"log":        {"log_vml_cpu", math.Log, asm.LogF32},
+	"log10":      {"log10_vml_cpu", math.Log10, nil},
+	"log1p":      {"log1p_vml_cpu", math.Log1p, nil},
+	"log2":       {"log2_vml_cpu", math.Log2, nil},
+	"reciprocal": {"", reciprocal, asm.ReciprocalF32},
+	"rsqrt":      {"rsqrt_cpu", rsqrt, asm.RsqrtF32},
+	"sigmoid":    {"sigmoid_cpu", sigmoid, asm.SigmoidF32},
+	"sin":        {"sin_vml_cpu", math.Sin, asm.SinF32},
+	"sinh":       {"sinh_cpu", math.Sinh, nil},
+	"sqrt":       {"sqrt_vml_cpu", math.Sqrt, asm.SqrtF32},
+	"tan":        {"tan_vml_cpu", math.Tan, nil},
+	"tanh":       {"tanh_vml_cpu", math.Tanh, asm.TanhF32},
 }
 
 // checkHalf rejects float16 for a CPU kernel that 1.13 does not build for it.
@@ -58,6 +60,28 @@ func checkHalf(kernel string, dt tensor.DType) {
 }
 
 func self0(args []any) *tensor.Tensor { return args[0].(*tensor.Tensor) }
+
+// mapFloat32 is mapFloat with a SIMD kernel k for float32: when out and x
+// are float32, k runs on the storage (strided operands go through blocks).
+func mapFloat32(out, x *tensor.Tensor, f func(float64) float64, k func(d, x []float32)) {
+	if k == nil || out.DType() != tensor.Float32 || x.DType() != tensor.Float32 {
+		mapFloat(out, x, f)
+		return
+	}
+	n := out.Numel()
+	if n == 0 {
+		return
+	}
+	if x.IsContiguous() && out.IsContiguous() {
+		k(data[float32](out)[out.StorageOffset():][:n], data[float32](x)[x.StorageOffset():][:n])
+		return
+	}
+	pointwiseFloat(out, tensor.Float32, []*tensor.Tensor{x}, func(dst []float64, src [][]float64) {
+		for i, v := range src[0][:len(dst)] {
+			dst[i] = f(v)
+		}
+	}, func(dst []float32, src [][]float32) { k(dst, src[0][:len(dst)]) })
+}
 
 // mapFloat sets out[i] = f(x[i]), with x cast to out's (floating) dtype first.
 func mapFloat(out, x *tensor.Tensor, f func(float64) float64) {
@@ -130,21 +154,22 @@ func floatUnaryKernel(fo floatOp) tensor.Kernel {
 		m := meta(op, args)
 		checkHalf(fo.kernel, m.DType())
 		out := alloc(m)
-		mapFloat(out, self0(args), fo.f)
+		mapFloat32(out, self0(args), fo.f, fo.f32)
 		return out
 	}
 }
 
 // intOrFloat builds a kernel for a dtype-preserving op given its float and
-// integral element functions; half is the kernel name for the float16 check.
-func intOrFloat(half string, ff func(float64) float64, fi func(int64) int64) tensor.Kernel {
+// integral element functions and its float32 SIMD kernel (or nil); half is
+// the kernel name for the float16 check.
+func intOrFloat(half string, ff func(float64) float64, f32 func(d, x []float32), fi func(int64) int64) tensor.Kernel {
 	return func(op *tensor.Op, args []any) any {
 		m := meta(op, args)
 		checkHalf(half, m.DType())
 		out := alloc(m)
 		x := self0(args)
 		if out.DType().IsFloat() {
-			mapFloat(out, x, ff)
+			mapFloat32(out, x, ff, f32)
 		} else {
 			mapInt(out, x, fi)
 		}
@@ -305,16 +330,16 @@ func geluKernel(op *tensor.Op, args []any) any {
 	checkHalf("GeluKernelImpl", m.DType())
 	out := alloc(m)
 	tanh := core.GeluApproximate(tensor.OptString(args[1], "none"))
-	f := geluF
+	f, k := geluF, asm.GeluF32
 	switch {
 	case tanh && out.DType() == tensor.BFloat16:
 		f = geluTanhBF16
 	case tanh:
-		f = geluTanhF
+		f, k = geluTanhF, asm.GeluTanhF32
 	case out.DType() == tensor.BFloat16:
 		f = geluBF16
 	}
-	mapFloat(out, self0(args), f)
+	mapFloat32(out, self0(args), f, k)
 	return out
 }
 
@@ -540,10 +565,10 @@ func init() {
 		}
 		impl("aten::"+name+".default", floatUnaryKernel(fo))
 	}
-	impl("aten::abs.default", intOrFloat("", math.Abs, absI))
-	impl("aten::neg.default", intOrFloat("", negF, negI))
-	impl("aten::sign.default", intOrFloat("", signF, signI))
-	impl("aten::relu.default", intOrFloat("clamp_min_cpu", reluF, reluI))
+	impl("aten::abs.default", intOrFloat("", math.Abs, asm.AbsF32, absI))
+	impl("aten::neg.default", intOrFloat("", negF, asm.NegF32, negI))
+	impl("aten::sign.default", intOrFloat("", signF, nil, signI))
+	impl("aten::relu.default", intOrFloat("clamp_min_cpu", reluF, asm.ReluF32, reluI))
 	impl("aten::ceil.default", roundingKernel("ceil_vml_cpu", math.Ceil))
 	impl("aten::floor.default", roundingKernel("floor_vml_cpu", math.Floor))
 	impl("aten::round.default", roundingKernel("round_vml_cpu", math.RoundToEven))
