@@ -3,6 +3,7 @@ package cpu
 import (
 	"math"
 
+	"github.com/goaten/goaten/asm"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -279,23 +280,14 @@ func addK[T binElem](d, x, y []T) {
 	}
 }
 
-// The scaled adds fuse the multiply into the add, as PyTorch's fmadd does:
-// a float32 product is exact in float64.
+// The scaled adds fuse the multiply into the add, as PyTorch's fmadd does
+// (asm's axpy: alpha·y + x rounded once).
 func addScaled32(al float32) func(d, x, y []float32) {
-	a := float64(al)
-	return func(d, x, y []float32) {
-		for i := range d {
-			d[i] = float32(float64(x[i]) + a*float64(y[i]))
-		}
-	}
+	return func(d, x, y []float32) { asm.AxpyF32(d, al, y, x) }
 }
 
 func addScaled64(al float64) func(d, x, y []float64) {
-	return func(d, x, y []float64) {
-		for i := range d {
-			d[i] = math.FMA(al, y[i], x[i])
-		}
-	}
+	return func(d, x, y []float64) { asm.AxpyF64(d, al, y, x) }
 }
 
 func addScaledI(al int64) func(d, x, y []int64) {
@@ -310,8 +302,11 @@ func addScaledI(al int64) func(d, x, y []int64) {
 func addKernels(alpha tensor.Scalar, ct tensor.DType) binKernels {
 	if ct.IsFloat() {
 		al := binRoundTo(alpha.Float64(), ct)
-		if al == 1 {
-			return binKernels{f32: addK[float32], f64: addK[float64]}
+		switch al {
+		case 1:
+			return binKernels{f32: asm.AddF32, f64: asm.AddF64}
+		case -1:
+			return binKernels{f32: asm.SubF32, f64: asm.SubF64}
 		}
 		k := binKernels{f32: addScaled32(float32(al)), f64: addScaled64(al)}
 		if ct == tensor.Float16 {
@@ -370,12 +365,6 @@ func sameKernel(k binKernels) tensor.Kernel {
 }
 
 // --- division ---
-
-func divK[T binFloat](d, x, y []T) {
-	for i := range d {
-		d[i] = x[i] / y[i]
-	}
-}
 
 // divTruncK truncates the quotient rounded by rnd (to the common dtype).
 func divTruncK[T binFloat](rnd func(T) T) func(d, x, y []T) {
@@ -447,7 +436,7 @@ func divKernel(op *tensor.Op, args []any) any {
 	ct := out.DType()
 	switch mode {
 	case "":
-		binRunFloat(out, ct, a, b, binKernels{f32: divK[float32], f64: divK[float64]})
+		binRunFloat(out, ct, a, b, binKernels{f32: asm.DivF32, f64: asm.DivF64})
 	case "trunc":
 		binRun(out, ct, a, b, binKernels{f32: divTruncK(binNoRound[float32]), f64: divTruncK(binNoRound[float64]),
 			i64: divTruncI, reduced: divTruncK[float32]})
@@ -874,7 +863,7 @@ func whereKernel(op *tensor.Op, args []any) any {
 func init() {
 	impls(addKernel, "aten::add.Tensor", "aten::add.Scalar")
 	impls(subKernel, "aten::sub.Tensor", "aten::sub.Scalar")
-	impls(sameKernel(binKernels{f32: mulK[float32], f64: mulK[float64], i64: mulK[int64]}),
+	impls(sameKernel(binKernels{f32: asm.MulF32, f64: asm.MulF64, i64: mulK[int64]}),
 		"aten::mul.Tensor", "aten::mul.Scalar")
 	impls(divKernel, "aten::div.Tensor", "aten::div.Scalar", "aten::div.Tensor_mode", "aten::div.Scalar_mode")
 	impls(sameKernel(binKernels{f32: fmodK[float32], f64: fmodK[float64], i64: fmodI}),
@@ -889,8 +878,8 @@ func init() {
 	impls(sameKernel(binKernels{i64: andI}), "aten::bitwise_and.Tensor", "aten::bitwise_and.Scalar")
 	impls(sameKernel(binKernels{i64: orI}), "aten::bitwise_or.Tensor", "aten::bitwise_or.Scalar")
 	impls(sameKernel(binKernels{i64: xorI}), "aten::bitwise_xor.Tensor", "aten::bitwise_xor.Scalar")
-	impl("aten::maximum.default", sameKernel(binKernels{f32: maximumK[float32], f64: maximumK[float64], i64: maximumK[int64]}))
-	impl("aten::minimum.default", sameKernel(binKernels{f32: minimumK[float32], f64: minimumK[float64], i64: minimumK[int64]}))
+	impl("aten::maximum.default", sameKernel(binKernels{f32: asm.MaximumF32, f64: asm.MaximumF64, i64: maximumK[int64]}))
+	impl("aten::minimum.default", sameKernel(binKernels{f32: asm.MinimumF32, f64: asm.MinimumF64, i64: minimumK[int64]}))
 	for name, k := range map[string]binBoolKernels{
 		"eq":          {eqK[float32], eqK[float64], eqK[int64]},
 		"ne":          {neK[float32], neK[float64], neK[int64]},
