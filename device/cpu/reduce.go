@@ -3,6 +3,7 @@ package cpu
 import (
 	"math"
 
+	"github.com/goaten/goaten/asm"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -157,10 +158,40 @@ func castForReduce(x *tensor.Tensor, od tensor.DType) *tensor.Tensor {
 	return toDType(x, od)
 }
 
+// redRowsF32 returns x's elements when a reduction over mask reads each
+// output's group as one contiguous row of a float32 tensor (x contiguous,
+// the reduced dims after the kept ones): the SIMD kernels then take the
+// rows whole. n is the row length (at least 1).
+func redRowsF32(x *tensor.Tensor, mask []bool) (rows []float32, n int, ok bool) {
+	if x.DType() != tensor.Float32 || !x.IsContiguous() || x.Numel() == 0 {
+		return nil, 0, false
+	}
+	reduced := false
+	n = 1
+	for i, m := range mask {
+		switch {
+		case x.Size(i) == 1:
+		case m:
+			reduced = true
+			n *= x.Size(i)
+		case reduced:
+			return nil, 0, false // a kept dim inside the rows
+		}
+	}
+	off := x.StorageOffset()
+	return data[float32](x)[off : off+x.Numel()], n, true
+}
+
 // sumAccF64 sums x over mask into float64 accumulators laid out like the
 // contiguous output. sumAccI64 is the same in wrapping int64.
 func sumAccF64(x *tensor.Tensor, mask []bool) []float64 {
 	acc := make([]float64, keptNumel(x.Sizes(), mask))
+	if rows, n, ok := redRowsF32(x, mask); ok {
+		for i := range acc {
+			acc[i] = asm.SumF32(rows[i*n : (i+1)*n])
+		}
+		return acc
+	}
 	walkRed(x, subStrides(x.Sizes(), mask, false), nil, func(a, as, _, _ int, v []float64) {
 		if as == 0 {
 			acc[a] += sumF64(v)
@@ -322,6 +353,10 @@ func aminmaxKernel(isMax bool) tensor.Kernel {
 			if isMax {
 				init = math.Inf(-1)
 			}
+			if acc, _, ok := extremeRowsF32(x, mask, isMax, false); ok {
+				storeRed(out.Storage(), out.DType(), 0, 1, acc)
+				return out
+			}
 			storeRed(out.Storage(), out.DType(), 0, 1, extremeAcc(x, mask, isMax, init))
 		} else {
 			init := int64(math.MaxInt64)
@@ -402,10 +437,44 @@ func argExtreme[E redElem](x *tensor.Tensor, mask []bool, isMax bool, init E) ([
 	return acc, idx
 }
 
+// extremeRowsF32 is extremeAcc (and argExtreme, with withIdx) by the SIMD
+// max/min kernels when redRowsF32 applies: the first NaN wins, then the
+// first of the extreme values.
+func extremeRowsF32(x *tensor.Tensor, mask []bool, isMax, withIdx bool) ([]float64, []int64, bool) {
+	rows, n, ok := redRowsF32(x, mask)
+	if !ok {
+		return nil, nil, false
+	}
+	acc := make([]float64, len(rows)/n)
+	var idx []int64
+	if withIdx {
+		idx = make([]int64, len(acc))
+	}
+	f := asm.MinF32
+	if isMax {
+		f = asm.MaxF32
+	}
+	for i := range acc {
+		v, k := f(rows[i*n : (i+1)*n])
+		acc[i] = float64(v)
+		if withIdx {
+			idx[i] = int64(k)
+		}
+	}
+	return acc, idx, true
+}
+
 // argExtremeAny dispatches argExtreme on x's dtype class and stores the
 // values into vals (if non-nil) and the indices into idxOut.
 func argExtremeAny(x *tensor.Tensor, mask []bool, isMax bool, vals, idxOut *tensor.Tensor) {
 	var idx []int64
+	if acc, ix, ok := extremeRowsF32(x, mask, isMax, true); ok {
+		if vals != nil {
+			storeRed(vals.Storage(), vals.DType(), 0, 1, acc)
+		}
+		storeRed(idxOut.Storage(), tensor.Int64, 0, 1, ix)
+		return
+	}
 	if x.DType().IsFloat() {
 		init := math.Inf(1)
 		if isMax {
