@@ -3,6 +3,7 @@ package cpu
 import (
 	"math"
 
+	"github.com/goaten/goaten/asm"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -34,6 +35,19 @@ func softmaxKernel(log bool) tensor.Kernel {
 			notImplementedFor(name, x.DType())
 		}
 		mask := core.DimMask(dim, x.Dim())
+		if rows, n, ok := redRowsF32(x, mask); ok && out.DType() == tensor.Float32 && out.IsContiguous() {
+			// Rows of float32 in float32, as PyTorch's vectorized kernel:
+			// max, e^(x-max) and its sum, then the scaling (asm).
+			f := asm.SoftmaxF32
+			if log {
+				f = asm.LogSoftmaxF32
+			}
+			od := data[float32](out)[out.StorageOffset():][:len(rows)]
+			for i := 0; i < len(rows); i += n {
+				f(od[i:i+n], rows[i:i+n])
+			}
+			return out
+		}
 		accSt := subStrides(x.Sizes(), mask, false)
 		mx := extremeAcc(x, mask, true, math.Inf(-1))
 		sum := make([]float64, len(mx))
