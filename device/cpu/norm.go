@@ -3,6 +3,7 @@ package cpu
 import (
 	"math"
 
+	"github.com/goaten/goaten/asm"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -155,6 +156,19 @@ func layerNormRun[T normElem](x, w, b *tensor.Tensor, m, n int, eps float64, out
 	y, doneY := normOut[T](outs[0])
 	mean, doneM := normOut[T](outs[1])
 	rstd, doneR := normOut[T](outs[2])
+	if x32, ok := any(xs).([]float32); ok && !reduced && y != nil {
+		// float32 rows by the SIMD row kernel: the same two float64 passes
+		// and the same fused affine step as below.
+		y32, m32, r32 := any(y).([]float32), any(mean).([]float32), any(rstd).([]float32)
+		w32, b32 := any(ws).([]float32), any(bs).([]float32)
+		for i := 0; i < m; i++ {
+			m32[i], r32[i] = asm.LayerNormF32(y32[i*n:(i+1)*n], x32[i*n:(i+1)*n], w32, b32, float32(eps))
+		}
+		doneY()
+		doneM()
+		doneR()
+		return
+	}
 	for i := 0; i < m; i++ {
 		row := xs[i*n : (i+1)*n]
 		m64, v64 := normMoments(row)
