@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"github.com/goaten/goaten/asm"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -14,6 +15,9 @@ func copyInto(dst, src *tensor.Tensor) {
 	dd, sd := dst.DType(), src.DType()
 	if dd == sd && dd.ItemSize() > 0 {
 		copySame(dst, src)
+		return
+	}
+	if copyHalf(dst, src) {
 		return
 	}
 	viaFloat := dd.IsFloat() || sd.IsFloat()
@@ -42,6 +46,44 @@ func copyInto(dst, src *tensor.Tensor) {
 			so += m * inner[1]
 		}
 	})
+}
+
+// copyHalf converts between float32 and float16/bfloat16 with the SIMD
+// kernels over the unit-stride runs of the loop (the same rounding as
+// storeF64's: to nearest even, NaN kept). It reports whether it did.
+func copyHalf(dst, src *tensor.Tensor) bool {
+	dd, sd := dst.DType(), src.DType()
+	var widen func([]float32, []uint16)
+	var narrow func([]uint16, []float32)
+	switch {
+	case sd == tensor.Float16 && dd == tensor.Float32:
+		widen = asm.F16ToF32
+	case sd == tensor.BFloat16 && dd == tensor.Float32:
+		widen = asm.BF16ToF32
+	case sd == tensor.Float32 && dd == tensor.Float16:
+		narrow = asm.F32ToF16
+	case sd == tensor.Float32 && dd == tensor.BFloat16:
+		narrow = asm.F32ToBF16
+	default:
+		return false
+	}
+	var l loop
+	l.over(dst, src)
+	if l.done || l.rank == 0 || l.strides[0][l.rank-1] != 1 || l.strides[1][l.rank-1] != 1 {
+		return false // strided or broadcast inner runs: the generic path
+	}
+	if widen != nil {
+		d, s := tensor.Elems[float32](dst.Storage()), tensor.Elems[uint16](src.Storage())
+		for l.next() {
+			widen(d[l.offs[0]:l.offs[0]+l.n], s[l.offs[1]:l.offs[1]+l.n])
+		}
+		return true
+	}
+	d, s := tensor.Elems[uint16](dst.Storage()), tensor.Elems[float32](src.Storage())
+	for l.next() {
+		narrow(d[l.offs[0]:l.offs[0]+l.n], s[l.offs[1]:l.offs[1]+l.n])
+	}
+	return true
 }
 
 func copySame(dst, src *tensor.Tensor) {
