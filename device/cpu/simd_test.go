@@ -54,7 +54,7 @@ func TestCopyHalf(t *testing.T) {
 // TestSIMDStrided runs float32 unary and binary ops on a transposed view
 // (the block path) and on its contiguous copy (the slice path).
 func TestSIMDStrided(t *testing.T) {
-	x := tensor.FromSlice(simdValues(37*29)).Reshape([]int{37, 29})
+	x := tensor.FromSlice(simdValues(37 * 29)).Reshape([]int{37, 29})
 	xt := x.T()
 	xc := xt.Contiguous()
 	same := func(name string, a, b *tensor.Tensor) {
