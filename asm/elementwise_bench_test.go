@@ -69,3 +69,30 @@ func BenchmarkBinary(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRows runs the row kernels over 4096 rows of 1024 (dst reused).
+func BenchmarkRows(b *testing.B) {
+	const rows, cols = 4096, 1024
+	x := benchInput(rows * cols)
+	d := make([]float32, rows*cols)
+	w, bias := benchInput(cols), benchInput(cols)
+	for _, k := range []struct {
+		name string
+		f    func(d, x []float32)
+	}{
+		{"softmax", SoftmaxF32}, {"log_softmax", LogSoftmaxF32},
+		{"layer_norm", func(d, x []float32) { LayerNormF32(d, x, w, bias, 1e-5) }},
+		{"amax", func(d, x []float32) { AmaxF32(x) }},
+		{"exp_shift_sum", func(d, x []float32) { red32.expShiftSum(d, x, 1) }},
+	} {
+		b.Run(Path()+"/"+k.name+"/4096x1024", func(b *testing.B) {
+			b.SetBytes(8 * rows * cols)
+			for b.Loop() {
+				for r := 0; r < rows*cols; r += cols {
+					k.f(d[r:r+cols], x[r:r+cols])
+				}
+			}
+			reportElems(b, rows*cols)
+		})
+	}
+}

@@ -16,8 +16,11 @@ type reduceTable struct {
 	// maxLanes/minLanes fold x into 8 lanes: lane l sees x[l], x[l+8], …
 	// and keeps the winner's value and index (-1 while empty), so that the
 	// caller picks across lanes (pickLanes).
-	maxLanes func(x []float32, v *[8]float32, i *[8]int32)
-	minLanes func(x []float32, v *[8]float32, i *[8]int32)
+	maxLanes func(x []float32) (v [8]float32, i [8]int32)
+	minLanes func(x []float32) (v [8]float32, i [8]int32)
+	// maxVal/minVal are the extreme value alone, NaN if there is one
+	// (∓Inf for an empty slice); which zero ±0 ties give is unspecified.
+	maxVal, minVal func(x []float32) float32
 	// expShiftSum sets d[i] = e^(x[i]-m) (ExpF32's exp) and returns their
 	// sum (8 float64 running sums).
 	expShiftSum func(d, x []float32, m float32) float64
@@ -66,18 +69,24 @@ const argChunk = 1 << 30
 // empty slice.
 func MaxF32(x []float32) (float32, int) { return extremeF32(x, red32.maxLanes, false) }
 
+// AmaxF32 returns the largest element, torch.amax style: NaN if there is
+// a NaN. Which of ±0 it returns when they tie is unspecified. -Inf for an
+// empty slice.
+func AmaxF32(x []float32) float32 { return red32.maxVal(x) }
+
+// AminF32 returns the smallest element, as AmaxF32 (+Inf for an empty slice).
+func AminF32(x []float32) float32 { return red32.minVal(x) }
+
 // MinF32 returns the smallest element and its index, as MaxF32.
 func MinF32(x []float32) (float32, int) { return extremeF32(x, red32.minLanes, true) }
 
-func extremeF32(x []float32, lanes func([]float32, *[8]float32, *[8]int32), isMin bool) (float32, int) {
+func extremeF32(x []float32, lanes func([]float32) ([8]float32, [8]int32), isMin bool) (float32, int) {
 	if len(x) == 0 {
 		panic("asm: max/min of an empty slice")
 	}
 	best, bi := float32(0), -1
 	for base := 0; base < len(x); base += argChunk {
-		var v [8]float32
-		var idx [8]int32
-		lanes(x[base:min(base+argChunk, len(x))], &v, &idx)
+		v, idx := lanes(x[base:min(base+argChunk, len(x))])
 		cv, ci := pickLanes(&v, &idx, isMin)
 		better := cv != cv || (isMin && cv < best) || (!isMin && cv > best)
 		if bi < 0 || (best == best && better) {
@@ -123,7 +132,7 @@ func SoftmaxF32(dst, x []float32) {
 	if len(x) == 0 {
 		return
 	}
-	m, _ := MaxF32(x)
+	m := AmaxF32(x)
 	s := red32.expShiftSum(dst, x, m)
 	MulScalarF32(dst, dst, float32(1/s))
 }
@@ -135,7 +144,7 @@ func LogSoftmaxF32(dst, x []float32) {
 	if len(x) == 0 {
 		return
 	}
-	m, _ := MaxF32(x)
+	m := AmaxF32(x)
 	s := red32.expShiftSum(dst, x, m)
 	SubScalarF32(dst, x, float32(float64(m)+math.Log(s)))
 }

@@ -14,10 +14,16 @@ func dotF32(x, y []float32) float64
 func sumSqDevF32(x []float32, m float64) float64
 
 //go:noescape
-func maxLanesF32(x []float32, v *[8]float32, i *[8]int32)
+func maxLanesF32(x []float32) (v [8]float32, i [8]int32)
 
 //go:noescape
-func minLanesF32(x []float32, v *[8]float32, i *[8]int32)
+func minLanesF32(x []float32) (v [8]float32, i [8]int32)
+
+//go:noescape
+func maxValF32(x []float32) float32
+
+//go:noescape
+func minValF32(x []float32) float32
 
 //go:noescape
 func expShiftSumF32(d, x []float32, m float32) float64
@@ -34,7 +40,7 @@ func reduceKernels() *reduceTable {
 	}
 	return &reduceTable{
 		sum: sumF32, dot: dotF32, sumSqDev: sumSqDevF32,
-		maxLanes: maxLanesF32, minLanes: minLanesF32,
+		maxLanes: maxLanesF32, minLanes: minLanesF32, maxVal: maxValF32, minVal: minValF32,
 		expShiftSum: expShiftSumF32, scaleShift: scaleShiftF32, affine: affineF32,
 	}
 }

@@ -20,6 +20,9 @@
 #define mask   Y15 // tail lane mask (8-wide kernels)
 
 C64(dZero, $0)                   // 0.0
+C32(cNegInfR, $0xff800000)       // -Inf
+C32(cPosInfR, $0x7f800000)       // +Inf
+C32(cNaN, $0x7fc00000)           // NaN
 C32(iNegOne, $0xffffffff)        // int32 -1
 C32(iEight, $0x00000008)         // int32 8
 DATA iota<>+0(SB)/4, $0          // int32 0…7: the lane of each element
@@ -74,8 +77,8 @@ GLOBL iota<>(SB), RODATA|NOPTR, $32
 	VZEROUPPER; \
 	RET
 
-// LANES(CMP) folds x into 8 lanes for func maxLanesF32(x []float32,
-// v *[8]float32, i *[8]int32) and minLanesF32: Y0 = the lanes' values,
+// LANES(CMP) folds x into 8 lanes for func maxLanesF32(x []float32)
+// (v [8]float32, i [8]int32) and minLanesF32: Y0 = the lanes' values,
 // Y1 = their indices (-1: empty), Y2 = the indices of the vector at hand.
 // An element replaces its lane's value when CMP(element, value) holds, or
 // it is a NaN and the value is not, or the lane is empty.
@@ -120,10 +123,77 @@ tail: \
 	VANDPS    mask, Y5, Y5;                  /* only lanes in range    */ \
 	LANEUPDATE; \
 done: \
-	MOVQ      v+24(FP), AX;                  /* AX = v                 */ \
-	VMOVUPS   Y0, (AX);                      /* *v = values            */ \
-	MOVQ      i+32(FP), AX;                  /* AX = i                 */ \
-	VMOVUPS   Y1, (AX);                      /* *i = indices           */ \
+	VMOVUPS   Y0, v+24(FP);                  /* return the values      */ \
+	VMOVUPS   Y1, i+56(FP);                  /* and the indices        */ \
+	VZEROUPPER; \
+	RET
+
+
+// VALSTEP(MM, v): acc = MM(acc, v) with the NaN lanes of v OR-ed into Y8.
+#define VALSTEP(MM, v, acc) \
+	VCMPPS    $3, v, v, Y9;                  /* Y9 = v is NaN          */ \
+	VORPS     Y9, Y8, Y8;                    /* remember them          */ \
+	MM        v, acc, acc                    /* acc = max/min(acc, v)  */
+
+// VALUE(MM, INIT) is func maxValF32(x []float32) float32 and minValF32:
+// the largest (smallest) element, NaN if there is one; Y0–Y3 hold 32
+// running extremes (started at INIT, ∓Inf), Y8 the NaN lanes seen.
+#define VALUE(MM, INIT) \
+	MOVQ      x_base+0(FP), xPtr;            /* xPtr = &x[0]           */ \
+	MOVQ      x_len+8(FP), nLeft;            /* nLeft = len(x)         */ \
+	VMOVUPS   INIT, Y0;                      /* extremes = ∓Inf        */ \
+	VMOVUPS   Y0, Y1; \
+	VMOVUPS   Y0, Y2; \
+	VMOVUPS   Y0, Y3; \
+	VXORPS    Y8, Y8, Y8;                    /* no NaN yet             */ \
+	CMPQ      nLeft, $32;                    /* 32 left?               */ \
+	JLT       one; \
+loop: \
+	VMOVUPS   (xPtr), Y4;                    /* Y4:Y7 = x[0:32]        */ \
+	VMOVUPS   32(xPtr), Y5; \
+	VMOVUPS   64(xPtr), Y6; \
+	VMOVUPS   96(xPtr), Y7; \
+	VALSTEP(MM, Y4, Y0);                     /* fold them in           */ \
+	VALSTEP(MM, Y5, Y1); \
+	VALSTEP(MM, Y6, Y2); \
+	VALSTEP(MM, Y7, Y3); \
+	ADDQ      $128, xPtr;                    /* next 32                */ \
+	SUBQ      $32, nLeft; \
+	CMPQ      nLeft, $32;                    /* 32 more?               */ \
+	JGE       loop; \
+one: \
+	CMPQ      nLeft, $8;                     /* 8 left?                */ \
+	JLT       tail; \
+	VMOVUPS   (xPtr), Y4;                    /* Y4 = x[0:8]            */ \
+	VALSTEP(MM, Y4, Y0);                     /* fold it in             */ \
+	ADDQ      $32, xPtr; \
+	SUBQ      $8, nLeft; \
+	JMP       one; \
+tail: \
+	TESTQ     nLeft, nLeft;                  /* anything left?         */ \
+	JZ        done; \
+	LEAQ      tailMask<>+32(SB), mPtr;       /* end of the ones        */ \
+	SHLQ      $2, nLeft; \
+	SUBQ      nLeft, mPtr;                   /* mPtr: nLeft lanes      */ \
+	VMOVUPS   (mPtr), mask;                  /* mask = lanes in range  */ \
+	VMASKMOVPS (xPtr), mask, Y4;             /* Y4 = the last, masked  */ \
+	VBLENDVPS mask, Y4, Y1, Y4;              /* off the end: a neutral extreme */ \
+	VALSTEP(MM, Y4, Y0);                     /* fold it in             */ \
+done: \
+	MM        Y1, Y0, Y0;                    /* fold the 4 together    */ \
+	MM        Y3, Y2, Y2; \
+	MM        Y2, Y0, Y0; \
+	VEXTRACTF128 $1, Y0, X1;                 /* and the 8 lanes        */ \
+	MM        X1, X0, X0; \
+	VPERMILPS $0x4e, X0, X1; \
+	MM        X1, X0, X0; \
+	VPERMILPS $0xb1, X0, X1; \
+	MM        X1, X0, X0;                    /* X0 = the extreme       */ \
+	VPTEST    Y8, Y8;                        /* any NaN?               */ \
+	JZ        ret; \
+	VMOVSS    cNaN<>(SB), X0;                /* then NaN               */ \
+ret: \
+	VMOVSS    X0, ret+24(FP);                /* return it              */ \
 	VZEROUPPER; \
 	RET
 
@@ -264,12 +334,12 @@ tail:
 done:
 	FINISH16(ret+32(FP))
 
-// func maxLanesF32(x []float32, v *[8]float32, i *[8]int32) and
+// func maxLanesF32(x []float32) (v [8]float32, i [8]int32) and
 // minLanesF32: see LANES.
-TEXT ·maxLanesF32(SB), NOSPLIT, $0-40
+TEXT ·maxLanesF32(SB), NOSPLIT, $0-88
 	LANES($0x1e)                             // GT_OQ: x > value
 
-TEXT ·minLanesF32(SB), NOSPLIT, $0-40
+TEXT ·minLanesF32(SB), NOSPLIT, $0-88
 	LANES($0x11)                             // LT_OQ: x < value
 
 // func expShiftSumF32(d, x []float32, m float32) float64: d[i] = e^(x[i]-m),
@@ -281,9 +351,39 @@ TEXT ·expShiftSumF32(SB), NOSPLIT, $0-64
 	VBROADCASTSS m+48(FP), Y14               // Y14 = m everywhere
 	VXORPD    Y12, Y12, Y12                  // sums = 0
 	VXORPD    Y13, Y13, Y13
+	CMPQ      nLeft, $16                     // 16 left?
+	JLT       one
+pair:
+	VMOVUPS   (xPtr), Y0                     // Y0 = x[0:8]
+	VMOVUPS   32(xPtr), Y6                   // Y6 = x[8:16]
+	VSUBPS    Y14, Y0, Y0                    // Y0 = x - m
+	VSUBPS    Y14, Y6, Y6                    // Y6 = x - m
+	EXPPARTS(Y0, Y1, Y2, Y3, Y4, Y5)         // two independent exps side by side
+	EXPPARTS(Y6, Y7, Y8, Y9, Y10, Y11)       // (their chains overlap)
+	VMULPS    Y2, Y1, Y1                     // Y0 = y·s1·s2
+	VMULPS    Y3, Y1, Y0
+	VMULPS    Y8, Y7, Y7                     // Y6 = y·s1·s2
+	VMULPS    Y9, Y7, Y6
+	VMOVUPS   Y0, (dPtr)                     // d[0:16] = Y0:Y6
+	VMOVUPS   Y6, 32(dPtr)
+	VCVTPS2PD X0, Y1                         // widen x[0:8]'s
+	VEXTRACTF128 $1, Y0, X2
+	VCVTPS2PD X2, Y2
+	VADDPD    Y1, Y12, Y12                   // sums += them
+	VADDPD    Y2, Y13, Y13
+	VCVTPS2PD X6, Y1                         // widen x[8:16]'s
+	VEXTRACTF128 $1, Y6, X2
+	VCVTPS2PD X2, Y2
+	VADDPD    Y1, Y12, Y12                   // sums += them
+	VADDPD    Y2, Y13, Y13
+	ADDQ      $64, xPtr                      // next 16
+	ADDQ      $64, dPtr
+	SUBQ      $16, nLeft
+	CMPQ      nLeft, $16                     // 16 more?
+	JGE       pair
+one:
 	CMPQ      nLeft, $8                      // 8 left?
 	JLT       tail
-loop:
 	VMOVUPS   (xPtr), Y0                     // Y0 = x[0:8]
 	VSUBPS    Y14, Y0, Y0                    // Y0 = x - m
 	EXPCORE                                  // Y0 = e^(x-m)
@@ -296,8 +396,6 @@ loop:
 	ADDQ      $32, xPtr                      // next 8
 	ADDQ      $32, dPtr
 	SUBQ      $8, nLeft
-	CMPQ      nLeft, $8                      // 8 more?
-	JGE       loop
 tail:
 	TESTQ     nLeft, nLeft                   // anything left?
 	JZ        done
@@ -398,3 +496,10 @@ tail:
 done:
 	VZEROUPPER
 	RET
+
+// func maxValF32(x []float32) float32 and minValF32: see VALUE.
+TEXT ·maxValF32(SB), NOSPLIT, $0-28
+	VALUE(VMAXPS, cNegInfR<>(SB))            // running maxima from -Inf
+
+TEXT ·minValF32(SB), NOSPLIT, $0-28
+	VALUE(VMINPS, cPosInfR<>(SB))            // running minima from +Inf

@@ -51,9 +51,9 @@ func sumSqDevGo(x []float32, m float64) float64 {
 
 // lanesGo folds x into 8 lanes; better(v, cur) says whether v replaces the
 // lane's current value (the first element of a lane always does).
-func lanesGo(x []float32, v *[8]float32, idx *[8]int32, better func(v, cur float32) bool) {
+func lanesGo(x []float32, better func(v, cur float32) bool) (v [8]float32, idx [8]int32) {
 	for l := range 8 {
-		v[l], idx[l] = 0, -1
+		idx[l] = -1
 	}
 	for i, x := range x {
 		l := i % 8
@@ -61,6 +61,7 @@ func lanesGo(x []float32, v *[8]float32, idx *[8]int32, better func(v, cur float
 			v[l], idx[l] = x, int32(i)
 		}
 	}
+	return v, idx
 }
 
 // A NaN replaces a number, never another NaN; a number replaces only a
@@ -68,8 +69,24 @@ func lanesGo(x []float32, v *[8]float32, idx *[8]int32, better func(v, cur float
 func maxBetter(v, cur float32) bool { return v > cur || (v != v && cur == cur) }
 func minBetter(v, cur float32) bool { return v < cur || (v != v && cur == cur) }
 
-func maxLanesGo(x []float32, v *[8]float32, idx *[8]int32) { lanesGo(x, v, idx, maxBetter) }
-func minLanesGo(x []float32, v *[8]float32, idx *[8]int32) { lanesGo(x, v, idx, minBetter) }
+func maxLanesGo(x []float32) ([8]float32, [8]int32) { return lanesGo(x, maxBetter) }
+func minLanesGo(x []float32) ([8]float32, [8]int32) { return lanesGo(x, minBetter) }
+
+func valGo(x []float32, init float32, better func(v, cur float32) bool) float32 {
+	m := init
+	for _, v := range x {
+		if v != v {
+			return v
+		}
+		if better(v, m) {
+			m = v
+		}
+	}
+	return m
+}
+
+func maxValGo(x []float32) float32 { return valGo(x, float32(math.Inf(-1)), maxBetter) }
+func minValGo(x []float32) float32 { return valGo(x, float32(math.Inf(1)), minBetter) }
 
 func expShiftSumGo(d, x []float32, m float32) float64 {
 	var a [8]float64
@@ -95,6 +112,6 @@ func affineGo(d, x, w, b []float32, s, c float32) {
 
 var reduceGo = reduceTable{
 	sum: sumGo, dot: dotGo, sumSqDev: sumSqDevGo,
-	maxLanes: maxLanesGo, minLanes: minLanesGo,
+	maxLanes: maxLanesGo, minLanes: minLanesGo, maxVal: maxValGo, minVal: minValGo,
 	expShiftSum: expShiftSumGo, scaleShift: scaleShiftGo, affine: affineGo,
 }

@@ -37,17 +37,23 @@ func checkReduce(t testing.TB, x0, y0 []float32, off int) {
 	if n > 0 {
 		for _, k := range []struct {
 			name      string
-			got, want func([]float32, *[8]float32, *[8]int32)
+			got, want func([]float32) ([8]float32, [8]int32)
 		}{{"maxLanes", red32.maxLanes, reduceGo.maxLanes}, {"minLanes", red32.minLanes, reduceGo.minLanes}} {
-			var gv, wv [8]float32
-			var gi, wi [8]int32
-			k.got(x, &gv, &gi)
-			k.want(x0, &wv, &wi)
+			gv, gi := k.got(x)
+			wv, wi := k.want(x0)
 			for l := range 8 {
 				if gi[l] != wi[l] || (wi[l] >= 0 && !ewSame(gv[l], wv[l])) {
 					t.Fatalf("%s n=%d: lane %d: (%v, %d), twin (%v, %d)", k.name, n, l, gv[l], gi[l], wv[l], wi[l])
 				}
 			}
+		}
+	}
+	for _, k := range []struct {
+		name      string
+		got, want func([]float32) float32
+	}{{"maxVal", red32.maxVal, reduceGo.maxVal}, {"minVal", red32.minVal, reduceGo.minVal}} {
+		if g, w := k.got(x), k.want(x0); !ewSame(g, w) && !(g == 0 && w == 0) {
+			t.Fatalf("%s n=%d: %v, twin %v", k.name, n, g, w)
 		}
 	}
 	s := float32(1.5)

@@ -1,0 +1,102 @@
+package bench
+
+import (
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	gt "github.com/goaten/goaten"
+	"gonum.org/v1/gonum/floats"
+)
+
+// Elementwise benchmarks (issue 4): add/mul and each unary op on 16M
+// float32, sum of 16M, softmax and layer_norm over the rows of 4096×1024,
+// through the public API (each op allocates its result, as in PyTorch's
+// functional calls). bench/peers/elementwise_peers.py runs the same shapes
+// in PyTorch and numpy, and bench/compare.sh prints the ratios. Gelem/s
+// counts input elements.
+
+const (
+	n16M = 1 << 24
+	rows = 4096
+	cols = 1024
+)
+
+func randFloat32s(n int, seed uint64) []float32 {
+	r := rand.New(rand.NewPCG(seed, 1))
+	v := make([]float32, n)
+	for i := range v {
+		v[i] = float32(r.NormFloat64())
+	}
+	return v
+}
+
+// run times f, reporting bytes moved and elements per second.
+func run(b *testing.B, elems, bytes int, f func()) {
+	b.SetBytes(int64(bytes))
+	b.ReportAllocs()
+	f() // warm up: first-touch page faults are not the kernel's
+	runtime.GC()
+	b.ResetTimer()
+	for b.Loop() {
+		f()
+	}
+	b.ReportMetric(float64(elems)*float64(b.N)/b.Elapsed().Seconds()/1e9, "Gelem/s")
+}
+
+func BenchmarkElementwise(b *testing.B) {
+	x := gt.FromFloat32s(randFloat32s(n16M, 1), n16M)
+	y := gt.FromFloat32s(randFloat32s(n16M, 2), n16M)
+	pos := x.Abs() // log, sqrt, rsqrt of positive numbers
+	b.Run("goaten/add/16M", func(b *testing.B) { run(b, n16M, 12*n16M, func() { x.Add(y) }) })
+	b.Run("goaten/mul/16M", func(b *testing.B) { run(b, n16M, 12*n16M, func() { x.Mul(y) }) })
+	unary := []struct {
+		name string
+		f    func() *gt.Tensor
+	}{
+		{"exp", x.Exp}, {"log", pos.Log}, {"tanh", x.Tanh}, {"sigmoid", x.Sigmoid}, {"silu", x.Silu},
+		{"gelu", x.Gelu},
+		{"gelu_tanh", func() *gt.Tensor {
+			return gt.CallKw("aten::gelu", []any{x}, map[string]any{"approximate": "tanh"}).(*gt.Tensor)
+		}},
+		{"erf", x.Erf}, {"relu", x.Relu}, {"abs", x.Abs}, {"neg", x.Neg}, {"sqrt", pos.Sqrt},
+		{"rsqrt", pos.Rsqrt}, {"reciprocal", x.Reciprocal}, {"sin", x.Sin}, {"cos", x.Cos},
+	}
+	for _, u := range unary {
+		b.Run("goaten/"+u.name+"/16M", func(b *testing.B) { run(b, n16M, 8*n16M, func() { u.f() }) })
+	}
+	b.Run("goaten/sum/16M", func(b *testing.B) { run(b, n16M, 4*n16M, func() { x.SumAll() }) })
+
+	m := gt.FromFloat32s(randFloat32s(rows*cols, 5), rows, cols)
+	w := gt.FromFloat32s(randFloat32s(cols, 3), cols)
+	bias := gt.FromFloat32s(randFloat32s(cols, 4), cols)
+	b.Run("goaten/softmax/4096x1024", func(b *testing.B) {
+		run(b, rows*cols, 8*rows*cols, func() { m.Softmax(-1, nil) })
+	})
+	b.Run("goaten/log_softmax/4096x1024", func(b *testing.B) {
+		run(b, rows*cols, 8*rows*cols, func() { m.LogSoftmax(-1, nil) })
+	})
+	b.Run("goaten/layer_norm/4096x1024", func(b *testing.B) {
+		run(b, rows*cols, 8*rows*cols, func() { gt.LayerNorm(m, []int{cols}, w, bias, 1e-5, false) })
+	})
+}
+
+// BenchmarkElementwiseGonum runs the float64 routines of gonum/floats that
+// have an elementwise counterpart above, on 16M float64 (twice the bytes).
+func BenchmarkElementwiseGonum(b *testing.B) {
+	x64 := make([]float64, n16M)
+	y64 := make([]float64, n16M)
+	for i, v := range randFloat32s(n16M, 1) {
+		x64[i] = float64(v)
+	}
+	for i, v := range randFloat32s(n16M, 2) {
+		y64[i] = float64(v)
+	}
+	b.Run("gonum/add/16M", func(b *testing.B) {
+		run(b, n16M, 24*n16M, func() { floats.AddTo(make([]float64, n16M), x64, y64) })
+	})
+	b.Run("gonum/mul/16M", func(b *testing.B) {
+		run(b, n16M, 24*n16M, func() { floats.MulTo(make([]float64, n16M), x64, y64) })
+	})
+	b.Run("gonum/sum/16M", func(b *testing.B) { run(b, n16M, 8*n16M, func() { floats.Sum(x64) }) })
+}
