@@ -34,13 +34,29 @@ func scaleShiftF32(d, x []float32, s, c float32)
 //go:noescape
 func affineF32(d, x, w, b []float32, s, c float32)
 
-func reduceKernels() *reduceTable {
-	if !useAVX2FMA {
-		return &reduceGo
-	}
-	return &reduceTable{
+//go:noescape
+func expShiftSumF32AVX512(d, x []float32, m float32) float64
+
+// reduceAVX2 and reduceAVX512 are the tables of the two paths.
+var (
+	reduceAVX2 = reduceTable{
 		sum: sumF32, dot: dotF32, sumSqDev: sumSqDevF32,
 		maxLanes: maxLanesF32, minLanes: minLanesF32, maxVal: maxValF32, minVal: minValF32,
 		expShiftSum: expShiftSumF32, scaleShift: scaleShiftF32, affine: affineF32,
 	}
+	reduceAVX512 = func() reduceTable {
+		t := reduceAVX2
+		t.expShiftSum = expShiftSumF32AVX512
+		return t
+	}()
+)
+
+func reduceKernels() *reduceTable {
+	switch {
+	case useAVX512:
+		return &reduceAVX512
+	case useAVX2FMA:
+		return &reduceAVX2
+	}
+	return &reduceGo
 }

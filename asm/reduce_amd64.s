@@ -20,9 +20,6 @@
 #define mask   Y15 // tail lane mask (8-wide kernels)
 
 C64(dZero, $0)                   // 0.0
-C32(cNegInfR, $0xff800000)       // -Inf
-C32(cPosInfR, $0x7f800000)       // +Inf
-C32(cNaN, $0x7fc00000)           // NaN
 C32(iNegOne, $0xffffffff)        // int32 -1
 C32(iEight, $0x00000008)         // int32 8
 DATA iota<>+0(SB)/4, $0          // int32 0…7: the lane of each element
@@ -499,7 +496,7 @@ done:
 
 // func maxValF32(x []float32) float32 and minValF32: see VALUE.
 TEXT ·maxValF32(SB), NOSPLIT, $0-28
-	VALUE(VMAXPS, cNegInfR<>(SB))            // running maxima from -Inf
+	VALUE(VMAXPS, cNegInf<>(SB))            // running maxima from -Inf
 
 TEXT ·minValF32(SB), NOSPLIT, $0-28
-	VALUE(VMINPS, cPosInfR<>(SB))            // running minima from +Inf
+	VALUE(VMINPS, cPosInf<>(SB))            // running minima from +Inf

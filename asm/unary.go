@@ -12,8 +12,11 @@ import "math"
 // [-320, 320] in steps of 1.6e-4 (TestUlpSweep), in float32 ulps of the
 // exact result. exp, log, tanh and sigmoid compute in float32 (polynomials
 // after range reduction, fused multiply-adds); erf, gelu, silu, sin and cos
-// compute in float64 and round once. The results are those of the pure-Go
-// twins in unary_generic.go, bit for bit.
+// compute in float64 and round once. On amd64 the kernels are AVX2+FMA,
+// and AVX-512 for the compute-bound ones (exp, sigmoid, tanh, erf, gelu,
+// silu, sin, cos) where the CPU has it; on arm64 NEON runs abs and neg.
+// Every path gives the results of the pure-Go twins in unary_generic.go,
+// bit for bit.
 
 // unaryOp names a kernel in the tables.
 type unaryOp int

@@ -64,14 +64,71 @@ func cosAVX(d, x []float32) {
 	}
 }
 
-func unaryKernels() *[numUnaryOps]func(d, x []float32) {
-	if !useAVX2FMA {
-		return &unaryGo
+// The AVX-512 kernels (unary512_amd64.s) of the compute-bound ops.
+
+//go:noescape
+func expF32AVX512(d, x []float32)
+
+//go:noescape
+func sigmoidF32AVX512(d, x []float32)
+
+//go:noescape
+func tanhF32AVX512(d, x []float32)
+
+//go:noescape
+func erfF32AVX512(d, x []float32)
+
+//go:noescape
+func geluF32AVX512(d, x []float32)
+
+//go:noescape
+func siluF32AVX512(d, x []float32)
+
+//go:noescape
+func geluTanhF32AVX512(d, x []float32)
+
+//go:noescape
+func sinF32AVX512(d, x []float32) int
+
+//go:noescape
+func cosF32AVX512(d, x []float32) int
+
+func sinAVX512(d, x []float32) {
+	if sinF32AVX512(d, x) != 0 {
+		finishSinCos(d, false)
 	}
-	return &[numUnaryOps]func(d, x []float32){
+}
+
+func cosAVX512(d, x []float32) {
+	if cosF32AVX512(d, x) != 0 {
+		finishSinCos(d, true)
+	}
+}
+
+// unaryAVX2 and unaryAVX512 are the kernel tables of the two paths; the
+// memory-bound ops have no AVX-512 version.
+var (
+	unaryAVX2 = [numUnaryOps]func(d, x []float32){
 		uExp: expF32, uLog: logF32, uTanh: tanhF32, uSigmoid: sigmoidF32,
 		uSilu: siluF32, uGelu: geluF32, uGeluTanh: geluTanhF32, uErf: erfF32,
 		uRelu: reluF32, uAbs: absF32, uNeg: negF32, uSqrt: sqrtF32,
 		uRsqrt: rsqrtF32, uReciprocal: reciprocalF32, uSin: sinAVX, uCos: cosAVX,
 	}
+	unaryAVX512 = func() [numUnaryOps]func(d, x []float32) {
+		t := unaryAVX2
+		t[uExp], t[uSigmoid], t[uTanh] = expF32AVX512, sigmoidF32AVX512, tanhF32AVX512
+		t[uErf], t[uGelu], t[uSilu], t[uGeluTanh] = erfF32AVX512, geluF32AVX512, siluF32AVX512, geluTanhF32AVX512
+		t[uSin], t[uCos] = sinAVX512, cosAVX512
+		return t
+	}()
+)
+
+func unaryKernels() *[numUnaryOps]func(d, x []float32) {
+	switch {
+	case useAVX512:
+		return &unaryAVX512
+	case useAVX2FMA:
+		return &unaryAVX2
+	}
+	return &unaryGo
 }

@@ -1,0 +1,407 @@
+//go:build !purego
+
+#include "textflag.h"
+#include "elementwise_amd64.h"
+
+// AVX-512 versions of the compute-bound unary kernels: 16 float32 (or two
+// halves of 8 float64) per step, constants broadcast from memory, compares
+// into mask registers, and VSCALEF for the 2^n of exp (one rounding, as the
+// twins' (y·s1)·s2). Lane for lane they are the AVX2 kernels and the twins
+// in unary_generic.go. Only AVX512F instructions are used.
+
+// Register roles.
+#define dPtr   DI  // next element of dst
+#define xPtr   SI  // next element of x
+#define nLeft  CX  // elements left
+#define erfMax Z28 // 10.6 in every float64 lane
+#define lo64   Z29 // exp64Lo in every float64 lane
+#define lo32   Z30 // expLo in every float32 lane
+#define hi32   Z31 // expHi in every float32 lane
+#define tailK  K7  // lanes of the last partial vector
+#define flagK  K6  // sin/cos: lanes left to the caller (|x| ≥ 1e6)
+
+// SETUP512 loads the clamp limits (registers, so that x can be the operand
+// whose NaN VMAXPS/VMINPS keep).
+#define SETUP512 \
+	VBROADCASTSD dErfcMax<>(SB), erfMax;     /* erfMax = 10.6          */ \
+	VBROADCASTSD dExpLo<>(SB), lo64;         /* lo64 = -700            */ \
+	VBROADCASTSS cExpLo<>(SB), lo32;         /* lo32 = -120            */ \
+	VBROADCASTSS cExpHi<>(SB), hi32          /* hi32 = 89              */
+
+// UNLOOP512(CORE): CORE maps Z0 to Z0 (clobbering Z1–Z13, K1–K3) for
+// func(d, x []float32), 16 elements per step, the last ones masked.
+#define UNLOOP512(CORE) \
+	MOVQ       d_base+0(FP), dPtr;           /* dPtr = &d[0]           */ \
+	MOVQ       d_len+8(FP), nLeft;           /* nLeft = len(d)         */ \
+	MOVQ       x_base+24(FP), xPtr;          /* xPtr = &x[0]           */ \
+	CMPQ       nLeft, $16;                   /* a whole vector?        */ \
+	JLT        tail; \
+loop: \
+	VMOVUPS    (xPtr), Z0;                   /* Z0 = x[0:16]           */ \
+	CORE;                                    /* Z0 = f(Z0)             */ \
+	VMOVUPS    Z0, (dPtr);                   /* d[0:16] = Z0           */ \
+	ADDQ       $64, xPtr;                    /* next vector            */ \
+	ADDQ       $64, dPtr; \
+	SUBQ       $16, nLeft;                   /* 16 done                */ \
+	CMPQ       nLeft, $16;                   /* 16 more?               */ \
+	JGE        loop; \
+tail: \
+	TESTQ      nLeft, nLeft;                 /* anything left?         */ \
+	JZ         done; \
+	MOVL       $1, AX; \
+	SHLL       CX, AX;                       /* AX = 1 << nLeft        */ \
+	DECL       AX;                           /* AX = nLeft low bits    */ \
+	KMOVW      AX, tailK;                    /* tailK = lanes in range */ \
+	VMOVUPS.Z  (xPtr), tailK, Z0;            /* Z0 = x, 0 off the end  */ \
+	CORE;                                    /* Z0 = f(Z0)             */ \
+	VMOVUPS    Z0, tailK, (dPtr);            /* d = Z0, masked         */ \
+done:
+
+// HALVES512(CORE64): CORE64(v) maps 8 float64 in v (clobbering Z3–Z13);
+// it runs on both halves of Z0, each rounded back to float32 once.
+#define HALVES512(CORE64) \
+	VEXTRACTF64X4 $1, Z0, Y2;                /* Y2 = lanes 8:16        */ \
+	VCVTPS2PD  Y0, Z1;                       /* Z1 = lanes 0:8 widened */ \
+	VCVTPS2PD  Y2, Z2;                       /* Z2 = lanes 8:16 widened */ \
+	CORE64(Z1);                              /* Z1 = f(Z1)             */ \
+	VCVTPD2PS  Z1, Y1;                       /* Y1 = Z1 rounded        */ \
+	CORE64(Z2);                              /* Z2 = f(Z2)             */ \
+	VCVTPD2PS  Z2, Y2;                       /* Y2 = Z2 rounded        */ \
+	VINSERTF64X4 $1, Y2, Z1, Z0              /* Z0 = Y1:Y2             */
+
+// EXP512(x, y, n, t): y = e^x as expGo1 (x, n, t clobbered): VSCALEFPS
+// gives y·2^n with one rounding, and 0 below expLo as the twin's zeroed y.
+#define EXP512(x, y, n, t) \
+	VMAXPS       x, lo32, x;                 /* x = max(expLo, x)      */ \
+	VMINPS       x, hi32, x;                 /* x = min(expHi, x)      */ \
+	VMULPS.BCST  cLog2e<>(SB), x, n;         /* n = x·log2e            */ \
+	VRNDSCALEPS  $0, n, n;                   /* n = nearest even       */ \
+	VFNMADD231PS.BCST cLn2Hi<>(SB), n, x;    /* x = x - n·ln2Hi        */ \
+	VFNMADD231PS.BCST cLn2Lo<>(SB), n, x;    /* x = r                  */ \
+	VBROADCASTSS cExpQ4<>(SB), y;            /* y = Q4                 */ \
+	VFMADD213PS.BCST cExpQ3<>(SB), x, y;     /* y = y·r + Q3           */ \
+	VFMADD213PS.BCST cExpQ2<>(SB), x, y;     /* y = y·r + Q2           */ \
+	VFMADD213PS.BCST cExpQ1<>(SB), x, y;     /* y = y·r + Q1           */ \
+	VFMADD213PS.BCST cExpQ0<>(SB), x, y;     /* y = Q(r)               */ \
+	VMULPS       x, x, t;                    /* t = r²                 */ \
+	VFMADD213PS  x, t, y;                    /* y = r²·Q + r           */ \
+	VADDPS.BCST  cOne<>(SB), y, y;           /* y = e^r                */ \
+	VSCALEFPS    n, y, y                     /* y = e^r·2^n            */
+
+#define EXPCORE512 EXP512(Z0, Z1, Z2, Z3); VMOVAPS Z1, Z0
+
+#define SIGMOIDCORE512 \
+	VPORD.BCST   cSign<>(SB), Z0, Z1;        /* Z1 = -|x|              */ \
+	EXP512(Z1, Z2, Z3, Z4);                  /* Z2 = e = e^-|x|        */ \
+	VADDPS.BCST  cOne<>(SB), Z2, Z3;         /* Z3 = 1 + e             */ \
+	VPXORD       Z4, Z4, Z4;                 /* Z4 = 0                 */ \
+	VCMPPS       $1, Z4, Z0, K1;             /* K1 = x < 0             */ \
+	VBROADCASTSS cOne<>(SB), Z4;             /* Z4 = 1                 */ \
+	VMOVAPS      Z2, K1, Z4;                 /* Z4 = e where x < 0     */ \
+	VDIVPS       Z3, Z4, Z0                  /* Z0 = Z4/(1 + e)        */
+
+#define TANHCORE512 \
+	VPANDD.BCST  cAbs<>(SB), Z0, Z1;         /* Z1 = a = |x|           */ \
+	VMULPS       Z0, Z0, Z2;                 /* Z2 = z = x²            */ \
+	VBROADCASTSS cTanhP4<>(SB), Z3;          /* Z3 = P4                */ \
+	VFMADD213PS.BCST cTanhP3<>(SB), Z2, Z3;  /* Z3 = Z3·z + P3         */ \
+	VFMADD213PS.BCST cTanhP2<>(SB), Z2, Z3;  /* Z3 = Z3·z + P2         */ \
+	VFMADD213PS.BCST cTanhP1<>(SB), Z2, Z3;  /* Z3 = Z3·z + P1         */ \
+	VFMADD213PS.BCST cTanhP0<>(SB), Z2, Z3;  /* Z3 = P(z)              */ \
+	VMULPS       Z2, Z0, Z4;                 /* Z4 = x·z               */ \
+	VFMADD213PS  Z0, Z3, Z4;                 /* Z4 = small = x·z·P + x */ \
+	VADDPS       Z1, Z1, Z5;                 /* Z5 = 2a                */ \
+	EXP512(Z5, Z6, Z7, Z8);                  /* Z6 = e^{2a}            */ \
+	VADDPS.BCST  cOne<>(SB), Z6, Z6;         /* Z6 = e + 1             */ \
+	VBROADCASTSS cTwo<>(SB), Z7;             /* Z7 = 2                 */ \
+	VDIVPS       Z6, Z7, Z7;                 /* Z7 = 2/(e+1)           */ \
+	VBROADCASTSS cOne<>(SB), Z8;             /* Z8 = 1                 */ \
+	VSUBPS       Z7, Z8, Z8;                 /* Z8 = big               */ \
+	VCMPPS.BCST  $1, cTanhSmall<>(SB), Z1, K1; /* K1 = a < 0.625       */ \
+	VMOVAPS      Z4, K1, Z8;                 /* Z8 = small there       */ \
+	VPANDD.BCST  cAbs<>(SB), Z8, Z8;         /* Z8 = |Z8|              */ \
+	VPANDD.BCST  cSign<>(SB), Z0, Z9;        /* Z9 = sign of x         */ \
+	VPORD        Z9, Z8, Z0                  /* Z0 = Z8 with x's sign  */
+
+// EXP64512(x, y, n, t): y = exp64(x) for x ≤ 0 (x, n, t clobbered);
+// VSCALEFPD is exact here, as the twin's y·2^n.
+#define EXP64512(x, y, n, t) \
+	VCMPPD       $5, lo64, x, K3;            /* K3 = !(x < lo): kept   */ \
+	VMAXPD       x, lo64, x;                 /* x = max(lo, x)         */ \
+	VMULPD.BCST  dLog2e<>(SB), x, n;         /* n = x·log2e            */ \
+	VRNDSCALEPD  $0, n, n;                   /* n = nearest even       */ \
+	VFNMADD231PD.BCST dLn2Hi<>(SB), n, x;    /* x = x - n·ln2Hi        */ \
+	VFNMADD231PD.BCST dLn2Lo<>(SB), n, x;    /* x = r                  */ \
+	VBROADCASTSD dExpT6<>(SB), y;            /* y = T6                 */ \
+	VFMADD213PD.BCST dExpT5<>(SB), x, y;     /* y = y·r + T5           */ \
+	VFMADD213PD.BCST dExpT4<>(SB), x, y;     /* y = y·r + T4           */ \
+	VFMADD213PD.BCST dExpT3<>(SB), x, y;     /* y = y·r + T3           */ \
+	VFMADD213PD.BCST dExpT2<>(SB), x, y;     /* y = y·r + T2           */ \
+	VFMADD213PD.BCST dExpT1<>(SB), x, y;     /* y = y·r + T1           */ \
+	VFMADD213PD.BCST dExpT0<>(SB), x, y;     /* y = T(r)               */ \
+	VMULPD       x, x, t;                    /* t = r²                 */ \
+	VFMADD213PD  x, t, y;                    /* y = r²·T + r           */ \
+	VADDPD.BCST  dOne<>(SB), y, y;           /* y = e^r                */ \
+	VSCALEFPD    n, y, y;                    /* y = e^r·2^n            */ \
+	VMOVAPD.Z    y, K3, y                    /* 0 below exp64Lo        */
+
+// ERFPOLY512(z, p, w): p = erfPoly64(z).
+#define ERFPOLY512(z, p, w) \
+	VMULPD       z, z, w;                    /* w = z²                 */ \
+	VBROADCASTSD dErfP6<>(SB), p;            /* p = P6                 */ \
+	VFMADD213PD.BCST dErfP5<>(SB), w, p;     /* p = p·w + P5           */ \
+	VFMADD213PD.BCST dErfP4<>(SB), w, p;     /* p = p·w + P4           */ \
+	VFMADD213PD.BCST dErfP3<>(SB), w, p;     /* p = p·w + P3           */ \
+	VFMADD213PD.BCST dErfP2<>(SB), w, p;     /* p = p·w + P2           */ \
+	VFMADD213PD.BCST dErfP1<>(SB), w, p;     /* p = p·w + P1           */ \
+	VFMADD213PD.BCST dErfP0<>(SB), w, p;     /* p = P(z²)              */ \
+	VMULPD       z, p, p;                    /* p = z·P                */ \
+	VFMADD231PD.BCST dErfC0<>(SB), z, p      /* p = z·C0 + z·P         */
+
+// ERFC512(a, zz, c, t, u, v, w): c = erfc64(a, zz); zz, t, u, v, w clobbered.
+#define ERFC512(a, zz, c, t, u, v, w) \
+	VPXORQ.BCST  dSign<>(SB), zz, zz;        /* zz = -zz               */ \
+	EXP64512(zz, c, u, v);                   /* c = e^{-zz}            */ \
+	VADDPD.BCST  dTwo<>(SB), a, u;           /* u = 2 + a              */ \
+	VBROADCASTSD dTwo<>(SB), t;              /* t = 2                  */ \
+	VDIVPD       u, t, t;                    /* t = 2/(2 + a)          */ \
+	VMULPD       t, c, c;                    /* c = e·t                */ \
+	VBROADCASTSD dErfcH9<>(SB), w;           /* w = H9                 */ \
+	VFMADD213PD.BCST dErfcH8<>(SB), t, w;    /* w = w·t + H8           */ \
+	VFMADD213PD.BCST dErfcH7<>(SB), t, w;    /* w = w·t + H7           */ \
+	VFMADD213PD.BCST dErfcH6<>(SB), t, w;    /* w = w·t + H6           */ \
+	VFMADD213PD.BCST dErfcH5<>(SB), t, w;    /* w = w·t + H5           */ \
+	VFMADD213PD.BCST dErfcH4<>(SB), t, w;    /* w = w·t + H4           */ \
+	VFMADD213PD.BCST dErfcH3<>(SB), t, w;    /* w = w·t + H3           */ \
+	VFMADD213PD.BCST dErfcH2<>(SB), t, w;    /* w = w·t + H2           */ \
+	VFMADD213PD.BCST dErfcH1<>(SB), t, w;    /* w = w·t + H1           */ \
+	VFMADD213PD.BCST dErfcH0<>(SB), t, w;    /* w = H(t)               */ \
+	VMULPD       w, c, c                     /* c = e·t·H(t)           */
+
+#define ERF512(z) \
+	ERFPOLY512(z, Z3, Z4);                   /* Z3 = erf by the poly   */ \
+	VPANDQ.BCST  dAbs<>(SB), z, Z4;          /* Z4 = |z|               */ \
+	VMINPD       Z4, erfMax, Z5;             /* Z5 = a = min(10.6, |z|) */ \
+	VMULPD       Z5, Z5, Z6;                 /* Z6 = a²                */ \
+	ERFC512(Z5, Z6, Z7, Z8, Z9, Z10, Z11);   /* Z7 = erfc(a)           */ \
+	VBROADCASTSD dOne<>(SB), Z8;             /* Z8 = 1                 */ \
+	VSUBPD       Z7, Z8, Z8;                 /* Z8 = 1 - erfc          */ \
+	VCMPPD.BCST  $1, dOne<>(SB), Z4, K1;     /* K1 = |z| < 1           */ \
+	VMOVAPD      Z3, K1, Z8;                 /* the poly there         */ \
+	VPANDQ.BCST  dAbs<>(SB), Z8, Z8;         /* Z8 = |Z8|              */ \
+	VPANDQ.BCST  dSign<>(SB), z, Z9;         /* Z9 = sign of z         */ \
+	VPORQ        Z9, Z8, z                   /* z = Z8 with z's sign   */
+
+#define GELU512(x) \
+	VMULPD.BCST  dHalf<>(SB), x, Z3;         /* Z3 = hx = x/2          */ \
+	VMULPD.BCST  dRsqrt2<>(SB), x, Z4;       /* Z4 = z = x/√2          */ \
+	ERFPOLY512(Z4, Z5, Z6);                  /* Z5 = erf(z), the poly  */ \
+	VADDPD.BCST  dOne<>(SB), Z5, Z5;         /* Z5 = 1 + erf(z)        */ \
+	VMULPD       Z3, Z5, Z5;                 /* Z5 = gA                */ \
+	VPANDQ.BCST  dAbs<>(SB), Z4, Z6;         /* Z6 = |z|               */ \
+	VMINPD       Z6, erfMax, Z6;             /* Z6 = a                 */ \
+	VMULPD       Z4, Z4, Z7;                 /* Z7 = z² (unclamped)    */ \
+	ERFC512(Z6, Z7, Z8, Z9, Z10, Z11, Z12);  /* Z8 = erfc(a)           */ \
+	VBROADCASTSD dTwo<>(SB), Z9;             /* Z9 = 2                 */ \
+	VSUBPD       Z8, Z9, Z9;                 /* Z9 = 2 - erfc          */ \
+	VMULPD       Z3, Z9, Z9;                 /* Z9 = hx·(2 - erfc)     */ \
+	VMULPD       Z3, Z8, Z8;                 /* Z8 = hx·erfc           */ \
+	VPXORQ       Z10, Z10, Z10;              /* Z10 = 0                */ \
+	VCMPPD       $1, Z10, x, K1;             /* K1 = x < 0             */ \
+	VMOVAPD      Z8, K1, Z9;                 /* Z9 = the erfc form     */ \
+	VCMPPD.BCST  $1, dOne<>(SB), Z4, K1;     /* K1 = z < 1             */ \
+	VCMPPD.BCST  $14, dMinusHalf<>(SB), Z4, K2; /* K2 = z > -0.5       */ \
+	KANDW        K1, K2, K1;                 /* K1 = -0.5 < z < 1      */ \
+	VMOVAPD      Z5, K1, Z9;                 /* gA there               */ \
+	VMOVAPD      Z9, x                       /* x = the result         */
+
+// SIGMUL512(x, u): x = sigmoidMul64(x, u) before rounding; Z8–Z12 clobbered.
+#define SIGMUL512(x, u) \
+	VPORQ.BCST   dSign<>(SB), u, Z8;         /* Z8 = -|u|              */ \
+	EXP64512(Z8, Z9, Z10, Z11);              /* Z9 = e = e^{-|u|}      */ \
+	VMULPD       Z9, x, Z10;                 /* Z10 = x·e              */ \
+	VPXORQ       Z11, Z11, Z11;              /* Z11 = 0                */ \
+	VCMPPD       $1, Z11, u, K1;             /* K1 = u < 0             */ \
+	VMOVAPD      x, Z12;                     /* Z12 = x                */ \
+	VMOVAPD      Z10, K1, Z12;               /* Z12 = x·e where u < 0  */ \
+	VADDPD.BCST  dOne<>(SB), Z9, Z9;         /* Z9 = 1 + e             */ \
+	VDIVPD       Z9, Z12, x                  /* x = num/(1 + e)        */
+
+#define SILU512(x) \
+	VMOVAPD      x, Z3;                      /* Z3 = u = x             */ \
+	SIGMUL512(x, Z3)
+
+#define GELUTANH512(x) \
+	VMULPD       x, x, Z3;                   /* Z3 = x²                */ \
+	VMULPD       x, Z3, Z3;                  /* Z3 = x³                */ \
+	VMOVAPD      x, Z4;                      /* Z4 = x                 */ \
+	VFMADD231PD.BCST dKappa<>(SB), Z3, Z4;   /* Z4 = x + κx³           */ \
+	VMULPD.BCST  dBeta2<>(SB), Z4, Z4;       /* Z4 = u                 */ \
+	SIGMUL512(x, Z4)
+
+// SINCOS512(Q, x): x = sinCos64 (Q = SINQ512 or COSQ512); lanes with
+// |x| ≥ 1e6 keep x and are added to flagK.
+#define SINQ512(q)
+#define COSQ512(q) VPADDQ.BCST iOne64<>(SB), q, q /* cos(x) = sin(x + π/2) */
+#define SINCOS512(Q, x) \
+	VMULPD.BCST  d2OverPi<>(SB), x, Z3;      /* Z3 = x·2/π             */ \
+	VRNDSCALEPD  $0, Z3, Z3;                 /* Z3 = n                 */ \
+	VPXORQ       Z4, Z4, Z4;                 /* Z4 = +0                */ \
+	VADDPD       Z4, Z3, Z3;                 /* n + 0: -0 becomes +0   */ \
+	VMOVAPD      x, Z4;                      /* Z4 = x                 */ \
+	VFNMADD231PD.BCST dPio2A<>(SB), Z3, Z4;  /* Z4 = x - n·A (exact)   */ \
+	VFNMADD231PD.BCST dPio2B<>(SB), Z3, Z4;  /* Z4 -= n·B              */ \
+	VFNMADD231PD.BCST dPio2C<>(SB), Z3, Z4;  /* Z4 = r                 */ \
+	VMULPD       Z4, Z4, Z5;                 /* Z5 = r²                */ \
+	VBROADCASTSD dSinT3<>(SB), Z6;           /* Z6 = S3                */ \
+	VFMADD213PD.BCST dSinT2<>(SB), Z5, Z6;   /* Z6 = Z6·r² + S2        */ \
+	VFMADD213PD.BCST dSinT1<>(SB), Z5, Z6;   /* Z6 = Z6·r² + S1        */ \
+	VFMADD213PD.BCST dSinT0<>(SB), Z5, Z6;   /* Z6 = S(r²)             */ \
+	VMULPD       Z5, Z4, Z7;                 /* Z7 = r³                */ \
+	VFMADD213PD  Z4, Z7, Z6;                 /* Z6 = sin r             */ \
+	VPANDQ.BCST  dAbs<>(SB), Z6, Z6;         /* Z6 = |sin r|           */ \
+	VPANDQ.BCST  dSign<>(SB), Z4, Z8;        /* Z8 = sign of r         */ \
+	VPORQ        Z8, Z6, Z6;                 /* sin r gets r's sign    */ \
+	VBROADCASTSD dCosT4<>(SB), Z7;           /* Z7 = C4                */ \
+	VFMADD213PD.BCST dCosT3<>(SB), Z5, Z7;   /* Z7 = Z7·r² + C3        */ \
+	VFMADD213PD.BCST dCosT2<>(SB), Z5, Z7;   /* Z7 = Z7·r² + C2        */ \
+	VFMADD213PD.BCST dCosT1<>(SB), Z5, Z7;   /* Z7 = Z7·r² + C1        */ \
+	VFMADD213PD.BCST dCosT0<>(SB), Z5, Z7;   /* Z7 = C(r²)             */ \
+	VFMADD213PD.BCST dOne<>(SB), Z5, Z7;     /* Z7 = cos r             */ \
+	VADDPD.BCST  dMagic<>(SB), Z3, Z3;       /* n into the low bits    */ \
+	Q(Z3);                                   /* the quadrant           */ \
+	VPTESTMQ.BCST iOne64<>(SB), Z3, K1;      /* K1 = q odd             */ \
+	VMOVAPD      Z7, K1, Z6;                 /* Z6 = cos there         */ \
+	VPSLLQ       $62, Z3, Z8;                /* Z8 sign = q bit 1      */ \
+	VPANDQ.BCST  dSign<>(SB), Z8, Z8;        /* just that bit          */ \
+	VPXORQ       Z8, Z6, Z6;                 /* negate in quadrants 2, 3 */ \
+	VPANDQ.BCST  dAbs<>(SB), x, Z8;          /* Z8 = |x|               */ \
+	VCMPPD.BCST  $0x1d, dSinCosMax<>(SB), Z8, K1; /* K1 = |x| ≥ 1e6    */ \
+	KORW         K1, flagK, flagK;           /* flag those lanes       */ \
+	VMOVAPD      x, K1, Z6;                  /* x itself there         */ \
+	VMOVAPD      Z6, x                       /* x = the result         */
+
+#define ERFH512    HALVES512(ERF512)
+#define GELUH512   HALVES512(GELU512)
+#define SILUH512   HALVES512(SILU512)
+#define GELUTH512  HALVES512(GELUTANH512)
+#define SIN512(x)  SINCOS512(SINQ512, x)
+#define COS512(x)  SINCOS512(COSQ512, x)
+#define SINH512    HALVES512(SIN512)
+#define COSH512    HALVES512(COS512)
+
+// func expF32AVX512(d, x []float32) and the others: d[i] = f(x[i]) for
+// i < len(d), as the AVX2 kernels. Need AVX512F.
+TEXT ·expF32AVX512(SB), NOSPLIT, $0-48
+	SETUP512                                 // clamp limits
+	UNLOOP512(EXPCORE512)
+	VZEROUPPER
+	RET
+
+TEXT ·sigmoidF32AVX512(SB), NOSPLIT, $0-48
+	SETUP512                                 // clamp limits
+	UNLOOP512(SIGMOIDCORE512)
+	VZEROUPPER
+	RET
+
+TEXT ·tanhF32AVX512(SB), NOSPLIT, $0-48
+	SETUP512                                 // clamp limits
+	UNLOOP512(TANHCORE512)
+	VZEROUPPER
+	RET
+
+TEXT ·erfF32AVX512(SB), NOSPLIT, $0-48
+	SETUP512                                 // clamp limits
+	UNLOOP512(ERFH512)
+	VZEROUPPER
+	RET
+
+TEXT ·geluF32AVX512(SB), NOSPLIT, $0-48
+	SETUP512                                 // clamp limits
+	UNLOOP512(GELUH512)
+	VZEROUPPER
+	RET
+
+TEXT ·siluF32AVX512(SB), NOSPLIT, $0-48
+	SETUP512                                 // clamp limits
+	UNLOOP512(SILUH512)
+	VZEROUPPER
+	RET
+
+TEXT ·geluTanhF32AVX512(SB), NOSPLIT, $0-48
+	SETUP512                                 // clamp limits
+	UNLOOP512(GELUTH512)
+	VZEROUPPER
+	RET
+
+// func sinF32AVX512(d, x []float32) int and cosF32AVX512: as sinF32.
+TEXT ·sinF32AVX512(SB), NOSPLIT, $0-56
+	KXORW        flagK, flagK, flagK         // no lanes flagged yet
+	UNLOOP512(SINH512)
+	KMOVW        flagK, AX                   // AX = a bit per flagged lane
+	MOVQ         AX, ret+48(FP)              // return it
+	VZEROUPPER
+	RET
+
+TEXT ·cosF32AVX512(SB), NOSPLIT, $0-56
+	KXORW        flagK, flagK, flagK         // no lanes flagged yet
+	UNLOOP512(COSH512)
+	KMOVW        flagK, AX                   // AX = a bit per flagged lane
+	MOVQ         AX, ret+48(FP)              // return it
+	VZEROUPPER
+	RET
+
+// func expShiftSumF32AVX512(d, x []float32, m float32) float64: as
+// expShiftSumF32, the 16 results of a step added to the same 8 float64
+// sums (lanes 0–7, then 8–15), as the twin's sum i mod 8.
+TEXT ·expShiftSumF32AVX512(SB), NOSPLIT, $0-64
+	SETUP512                                 // clamp limits
+	MOVQ         d_base+0(FP), dPtr          // dPtr = &d[0]
+	MOVQ         d_len+8(FP), nLeft          // nLeft = len(d)
+	MOVQ         x_base+24(FP), xPtr         // xPtr = &x[0]
+	VBROADCASTSS m+48(FP), Z14               // Z14 = m everywhere
+	VPXORQ       Z12, Z12, Z12               // sums = 0
+	CMPQ         nLeft, $16                  // 16 left?
+	JLT          tail
+loop:
+	VMOVUPS      (xPtr), Z0                  // Z0 = x[0:16]
+	VSUBPS       Z14, Z0, Z0                 // Z0 = x - m
+	EXP512(Z0, Z1, Z2, Z3)                   // Z1 = e^(x-m)
+	VMOVUPS      Z1, (dPtr)                  // d[0:16] = Z1
+	VCVTPS2PD    Y1, Z2                      // Z2 = lanes 0:8 widened
+	VEXTRACTF64X4 $1, Z1, Y3
+	VCVTPS2PD    Y3, Z3                      // Z3 = lanes 8:16 widened
+	VADDPD       Z2, Z12, Z12                // sums += lanes 0:8
+	VADDPD       Z3, Z12, Z12                // sums += lanes 8:16
+	ADDQ         $64, xPtr                   // next 16
+	ADDQ         $64, dPtr
+	SUBQ         $16, nLeft
+	CMPQ         nLeft, $16                  // 16 more?
+	JGE          loop
+tail:
+	TESTQ        nLeft, nLeft                // anything left?
+	JZ           done
+	MOVL         $1, AX
+	SHLL         CX, AX                      // AX = 1 << nLeft
+	DECL         AX                          // AX = nLeft low bits
+	KMOVW        AX, tailK                   // tailK = lanes in range
+	VMOVUPS.Z    (xPtr), tailK, Z0           // Z0 = x, 0 off the end
+	VSUBPS       Z14, Z0, Z0                 // Z0 = x - m
+	EXP512(Z0, Z1, Z2, Z3)                   // Z1 = e^(x-m)
+	VMOVUPS.Z    Z1, tailK, Z1               // 0 off the end
+	VMOVUPS      Z1, tailK, (dPtr)           // d = Z1, masked
+	VCVTPS2PD    Y1, Z2                      // widen and add
+	VEXTRACTF64X4 $1, Z1, Y3
+	VCVTPS2PD    Y3, Z3
+	VADDPD       Z2, Z12, Z12
+	VADDPD       Z3, Z12, Z12
+done:
+	VEXTRACTF64X4 $1, Z12, Y1                // Y1 = sums 4:8
+	VADDPD       Y1, Y12, Y0                 // Y0 = v = s0:4 + s4:8
+	VEXTRACTF128 $1, Y0, X1                  // X1 = v2, v3
+	VADDPD       X1, X0, X0                  // X0 = v0+v2, v1+v3
+	VPERMILPD    $1, X0, X1                  // X1 = v1+v3, v0+v2
+	VADDSD       X1, X0, X0                  // X0 = (v0+v2)+(v1+v3)
+	VMOVSD       X0, ret+56(FP)              // return it
+	VZEROUPPER
+	RET
