@@ -73,27 +73,27 @@ GLOBL tailMask<>(SB), RODATA|NOPTR, $64
 	JLT     one;                              /* no: one at a time      */ \
 quad: \
 	LX(0, Y0);                                /* Y0:Y3 = x, 4 vectors   */ \
-	LX(32, Y1); \
-	LX(64, Y2); \
-	LX(96, Y3); \
+	LX(32, Y1);                               /* next x vector into Y1 */ \
+	LX(64, Y2);                               /* next x vector into Y2 */ \
+	LX(96, Y3);                               /* next x vector into Y3 */ \
 	LY(0, Y4);                                /* Y4:Y7 = y, 4 vectors   */ \
-	LY(32, Y5); \
-	LY(64, Y6); \
-	LY(96, Y7); \
+	LY(32, Y5);                               /* next y vector into Y5 */ \
+	LY(64, Y6);                               /* next y vector into Y6 */ \
+	LY(96, Y7);                               /* next y vector into Y7 */ \
 	OP(Y0, Y4, Y8, Y12);                      /* Y0 = x op y            */ \
 	OP(Y1, Y5, Y9, Y13);                      /* Y1 = x op y            */ \
 	OP(Y2, Y6, Y10, Y4);                      /* Y2 = x op y            */ \
 	OP(Y3, Y7, Y11, Y5);                      /* Y3 = x op y            */ \
 	VMOVUPS Y0, 0(dPtr);                      /* dst = Y0:Y3            */ \
-	VMOVUPS Y1, 32(dPtr); \
-	VMOVUPS Y2, 64(dPtr); \
-	VMOVUPS Y3, 96(dPtr); \
+	VMOVUPS Y1, 32(dPtr);                     /* store Y1 */ \
+	VMOVUPS Y2, 64(dPtr);                     /* store Y2 */ \
+	VMOVUPS Y3, 96(dPtr);                     /* store Y3 */ \
 	ADDQ    $128, xPtr;                       /* next 4 vectors         */ \
-	ADDQ    $128, yPtr; \
-	ADDQ    $128, dPtr; \
+	ADDQ    $128, yPtr;                       /* advance yPtr too */ \
+	ADDQ    $128, dPtr;                       /* advance dPtr too */ \
 	SUBQ    $(4*W), nLeft;                    /* 4 vectors done         */ \
 	CMPQ    nLeft, $(4*W);                    /* 4 more?                */ \
-	JGE     quad; \
+	JGE     quad;                             /* again while 4 vectors are left */ \
 one: \
 	CMPQ    nLeft, $W;                        /* a whole vector left?   */ \
 	JLT     tail;                             /* no: the masked tail    */ \
@@ -102,13 +102,13 @@ one: \
 	OP(Y0, Y4, Y8, Y12);                      /* Y0 = x op y            */ \
 	VMOVUPS Y0, (dPtr);                       /* dst = Y0               */ \
 	ADDQ    $32, xPtr;                        /* next vector            */ \
-	ADDQ    $32, yPtr; \
-	ADDQ    $32, dPtr; \
+	ADDQ    $32, yPtr;                        /* advance yPtr too */ \
+	ADDQ    $32, dPtr;                        /* advance dPtr too */ \
 	SUBQ    $W, nLeft;                        /* one vector done        */ \
-	JMP     one; \
+	JMP     one;                              /* the single vectors */ \
 tail: \
 	TESTQ   nLeft, nLeft;                     /* anything left?         */ \
-	JZ      done; \
+	JZ      done;                             /* finished */ \
 	LEAQ    tailMask<>+32(SB), mPtr;          /* mPtr = end of the ones */ \
 	SHLQ    $SH, nLeft;                       /* nLeft = bytes left     */ \
 	SUBQ    nLeft, mPtr;                      /* back by the bytes left */ \
@@ -141,71 +141,71 @@ done: \
 // func addVV32(d, x, y []float32) and the rest of the slice-by-slice
 // kernels: d[i] = x[i] op y[i]. In: slices of len(d) elements. Needs AVX2.
 TEXT ·addVV32(SB), NOSPLIT, $0-72
-	ARGSVV
-	BINLOOP(8, 2, XL, XLM, YL, YLM, ADDS)
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	BINLOOP(8, 2, XL, XLM, YL, YLM, ADDS)    // the loop: d = x + y
 
 TEXT ·subVV32(SB), NOSPLIT, $0-72
-	ARGSVV
-	BINLOOP(8, 2, XL, XLM, YL, YLM, SUBS)
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	BINLOOP(8, 2, XL, XLM, YL, YLM, SUBS)    // the loop: d = x - y
 
 TEXT ·mulVV32(SB), NOSPLIT, $0-72
-	ARGSVV
-	BINLOOP(8, 2, XL, XLM, YL, YLM, MULS)
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	BINLOOP(8, 2, XL, XLM, YL, YLM, MULS)    // the loop: d = x · y
 
 TEXT ·divVV32(SB), NOSPLIT, $0-72
-	ARGSVV
-	BINLOOP(8, 2, XL, XLM, YL, YLM, DIVS)
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	BINLOOP(8, 2, XL, XLM, YL, YLM, DIVS)    // the loop: d = x / y
 
 TEXT ·maxVV32(SB), NOSPLIT, $0-72
-	ARGSVV
-	BINLOOP(8, 2, XL, XLM, YL, YLM, MAXS)
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	BINLOOP(8, 2, XL, XLM, YL, YLM, MAXS)    // the loop: d = x max y
 
 TEXT ·minVV32(SB), NOSPLIT, $0-72
-	ARGSVV
-	BINLOOP(8, 2, XL, XLM, YL, YLM, MINS)
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	BINLOOP(8, 2, XL, XLM, YL, YLM, MINS)    // the loop: d = x min y
 
 // func addVS32(d, x []float32, s float32) and the rest: d[i] = x[i] op s.
 TEXT ·addVS32(SB), NOSPLIT, $0-52
-	ARGSVS(VBROADCASTSS)
-	BINLOOP(8, 2, XL, XLM, BL, BLM, ADDS)
+	ARGSVS(VBROADCASTSS)                     // dPtr, xPtr, nLeft; bcast = s
+	BINLOOP(8, 2, XL, XLM, BL, BLM, ADDS)    // the loop: d = x + y
 
 TEXT ·subVS32(SB), NOSPLIT, $0-52
-	ARGSVS(VBROADCASTSS)
-	BINLOOP(8, 2, XL, XLM, BL, BLM, SUBS)
+	ARGSVS(VBROADCASTSS)                     // dPtr, xPtr, nLeft; bcast = s
+	BINLOOP(8, 2, XL, XLM, BL, BLM, SUBS)    // the loop: d = x - y
 
 TEXT ·mulVS32(SB), NOSPLIT, $0-52
-	ARGSVS(VBROADCASTSS)
-	BINLOOP(8, 2, XL, XLM, BL, BLM, MULS)
+	ARGSVS(VBROADCASTSS)                     // dPtr, xPtr, nLeft; bcast = s
+	BINLOOP(8, 2, XL, XLM, BL, BLM, MULS)    // the loop: d = x · y
 
 TEXT ·divVS32(SB), NOSPLIT, $0-52
-	ARGSVS(VBROADCASTSS)
-	BINLOOP(8, 2, XL, XLM, BL, BLM, DIVS)
+	ARGSVS(VBROADCASTSS)                     // dPtr, xPtr, nLeft; bcast = s
+	BINLOOP(8, 2, XL, XLM, BL, BLM, DIVS)    // the loop: d = x / y
 
 TEXT ·maxVS32(SB), NOSPLIT, $0-52
-	ARGSVS(VBROADCASTSS)
-	BINLOOP(8, 2, XL, XLM, BL, BLM, MAXS)
+	ARGSVS(VBROADCASTSS)                     // dPtr, xPtr, nLeft; bcast = s
+	BINLOOP(8, 2, XL, XLM, BL, BLM, MAXS)    // the loop: d = x max y
 
 TEXT ·minVS32(SB), NOSPLIT, $0-52
-	ARGSVS(VBROADCASTSS)
-	BINLOOP(8, 2, XL, XLM, BL, BLM, MINS)
+	ARGSVS(VBROADCASTSS)                     // dPtr, xPtr, nLeft; bcast = s
+	BINLOOP(8, 2, XL, XLM, BL, BLM, MINS)    // the loop: d = x min y
 
 // func subSV32(d []float32, s float32, y []float32) and the rest:
 // d[i] = s op y[i].
 TEXT ·subSV32(SB), NOSPLIT, $0-56
-	ARGSSV(VBROADCASTSS)
-	BINLOOP(8, 2, BL, BLM, YL, YLM, SUBS)
+	ARGSSV(VBROADCASTSS)                     // dPtr, yPtr, nLeft; bcast = s
+	BINLOOP(8, 2, BL, BLM, YL, YLM, SUBS)    // the loop: d = x - y
 
 TEXT ·divSV32(SB), NOSPLIT, $0-56
-	ARGSSV(VBROADCASTSS)
-	BINLOOP(8, 2, BL, BLM, YL, YLM, DIVS)
+	ARGSSV(VBROADCASTSS)                     // dPtr, yPtr, nLeft; bcast = s
+	BINLOOP(8, 2, BL, BLM, YL, YLM, DIVS)    // the loop: d = x / y
 
 TEXT ·maxSV32(SB), NOSPLIT, $0-56
-	ARGSSV(VBROADCASTSS)
-	BINLOOP(8, 2, BL, BLM, YL, YLM, MAXS)
+	ARGSSV(VBROADCASTSS)                     // dPtr, yPtr, nLeft; bcast = s
+	BINLOOP(8, 2, BL, BLM, YL, YLM, MAXS)    // the loop: d = x max y
 
 TEXT ·minSV32(SB), NOSPLIT, $0-56
-	ARGSSV(VBROADCASTSS)
-	BINLOOP(8, 2, BL, BLM, YL, YLM, MINS)
+	ARGSSV(VBROADCASTSS)                     // dPtr, yPtr, nLeft; bcast = s
+	BINLOOP(8, 2, BL, BLM, YL, YLM, MINS)    // the loop: d = x min y
 
 // func axpy32(d []float32, a float32, x, y []float32): d[i] = a·x[i] + y[i].
 // Needs AVX2 and FMA.
@@ -215,72 +215,72 @@ TEXT ·axpy32(SB), NOSPLIT, $0-80
 	VBROADCASTSS a+24(FP), bcast          // bcast = a everywhere
 	MOVQ         x_base+32(FP), xPtr      // xPtr = &x[0]
 	MOVQ         y_base+56(FP), yPtr      // yPtr = &y[0]
-	BINLOOP(8, 2, XL, XLM, YL, YLM, AXPYS)
+	BINLOOP(8, 2, XL, XLM, YL, YLM, AXPYS)   // the loop: d = x axpy y
 
 // The float64 kernels, as the float32 ones.
 TEXT ·addVV64(SB), NOSPLIT, $0-72
-	ARGSVV
-	BINLOOP(4, 3, XL, XLM, YL, YLM, ADDD)
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	BINLOOP(4, 3, XL, XLM, YL, YLM, ADDD)    // the loop: d = x + y
 
 TEXT ·subVV64(SB), NOSPLIT, $0-72
-	ARGSVV
-	BINLOOP(4, 3, XL, XLM, YL, YLM, SUBD)
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	BINLOOP(4, 3, XL, XLM, YL, YLM, SUBD)    // the loop: d = x - y
 
 TEXT ·mulVV64(SB), NOSPLIT, $0-72
-	ARGSVV
-	BINLOOP(4, 3, XL, XLM, YL, YLM, MULD)
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	BINLOOP(4, 3, XL, XLM, YL, YLM, MULD)    // the loop: d = x · y
 
 TEXT ·divVV64(SB), NOSPLIT, $0-72
-	ARGSVV
-	BINLOOP(4, 3, XL, XLM, YL, YLM, DIVD)
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	BINLOOP(4, 3, XL, XLM, YL, YLM, DIVD)    // the loop: d = x / y
 
 TEXT ·maxVV64(SB), NOSPLIT, $0-72
-	ARGSVV
-	BINLOOP(4, 3, XL, XLM, YL, YLM, MAXD)
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	BINLOOP(4, 3, XL, XLM, YL, YLM, MAXD)    // the loop: d = x max y
 
 TEXT ·minVV64(SB), NOSPLIT, $0-72
-	ARGSVV
-	BINLOOP(4, 3, XL, XLM, YL, YLM, MIND)
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	BINLOOP(4, 3, XL, XLM, YL, YLM, MIND)    // the loop: d = x min y
 
 TEXT ·addVS64(SB), NOSPLIT, $0-56
-	ARGSVS(VBROADCASTSD)
-	BINLOOP(4, 3, XL, XLM, BL, BLM, ADDD)
+	ARGSVS(VBROADCASTSD)                     // dPtr, xPtr, nLeft; bcast = s
+	BINLOOP(4, 3, XL, XLM, BL, BLM, ADDD)    // the loop: d = x + y
 
 TEXT ·subVS64(SB), NOSPLIT, $0-56
-	ARGSVS(VBROADCASTSD)
-	BINLOOP(4, 3, XL, XLM, BL, BLM, SUBD)
+	ARGSVS(VBROADCASTSD)                     // dPtr, xPtr, nLeft; bcast = s
+	BINLOOP(4, 3, XL, XLM, BL, BLM, SUBD)    // the loop: d = x - y
 
 TEXT ·mulVS64(SB), NOSPLIT, $0-56
-	ARGSVS(VBROADCASTSD)
-	BINLOOP(4, 3, XL, XLM, BL, BLM, MULD)
+	ARGSVS(VBROADCASTSD)                     // dPtr, xPtr, nLeft; bcast = s
+	BINLOOP(4, 3, XL, XLM, BL, BLM, MULD)    // the loop: d = x · y
 
 TEXT ·divVS64(SB), NOSPLIT, $0-56
-	ARGSVS(VBROADCASTSD)
-	BINLOOP(4, 3, XL, XLM, BL, BLM, DIVD)
+	ARGSVS(VBROADCASTSD)                     // dPtr, xPtr, nLeft; bcast = s
+	BINLOOP(4, 3, XL, XLM, BL, BLM, DIVD)    // the loop: d = x / y
 
 TEXT ·maxVS64(SB), NOSPLIT, $0-56
-	ARGSVS(VBROADCASTSD)
-	BINLOOP(4, 3, XL, XLM, BL, BLM, MAXD)
+	ARGSVS(VBROADCASTSD)                     // dPtr, xPtr, nLeft; bcast = s
+	BINLOOP(4, 3, XL, XLM, BL, BLM, MAXD)    // the loop: d = x max y
 
 TEXT ·minVS64(SB), NOSPLIT, $0-56
-	ARGSVS(VBROADCASTSD)
-	BINLOOP(4, 3, XL, XLM, BL, BLM, MIND)
+	ARGSVS(VBROADCASTSD)                     // dPtr, xPtr, nLeft; bcast = s
+	BINLOOP(4, 3, XL, XLM, BL, BLM, MIND)    // the loop: d = x min y
 
 TEXT ·subSV64(SB), NOSPLIT, $0-56
-	ARGSSV(VBROADCASTSD)
-	BINLOOP(4, 3, BL, BLM, YL, YLM, SUBD)
+	ARGSSV(VBROADCASTSD)                     // dPtr, yPtr, nLeft; bcast = s
+	BINLOOP(4, 3, BL, BLM, YL, YLM, SUBD)    // the loop: d = x - y
 
 TEXT ·divSV64(SB), NOSPLIT, $0-56
-	ARGSSV(VBROADCASTSD)
-	BINLOOP(4, 3, BL, BLM, YL, YLM, DIVD)
+	ARGSSV(VBROADCASTSD)                     // dPtr, yPtr, nLeft; bcast = s
+	BINLOOP(4, 3, BL, BLM, YL, YLM, DIVD)    // the loop: d = x / y
 
 TEXT ·maxSV64(SB), NOSPLIT, $0-56
-	ARGSSV(VBROADCASTSD)
-	BINLOOP(4, 3, BL, BLM, YL, YLM, MAXD)
+	ARGSSV(VBROADCASTSD)                     // dPtr, yPtr, nLeft; bcast = s
+	BINLOOP(4, 3, BL, BLM, YL, YLM, MAXD)    // the loop: d = x max y
 
 TEXT ·minSV64(SB), NOSPLIT, $0-56
-	ARGSSV(VBROADCASTSD)
-	BINLOOP(4, 3, BL, BLM, YL, YLM, MIND)
+	ARGSSV(VBROADCASTSD)                     // dPtr, yPtr, nLeft; bcast = s
+	BINLOOP(4, 3, BL, BLM, YL, YLM, MIND)    // the loop: d = x min y
 
 TEXT ·axpy64(SB), NOSPLIT, $0-80
 	MOVQ         d_base+0(FP), dPtr       // dPtr = &d[0]
@@ -288,4 +288,4 @@ TEXT ·axpy64(SB), NOSPLIT, $0-80
 	VBROADCASTSD a+24(FP), bcast          // bcast = a everywhere
 	MOVQ         x_base+32(FP), xPtr      // xPtr = &x[0]
 	MOVQ         y_base+56(FP), yPtr      // yPtr = &y[0]
-	BINLOOP(4, 3, XL, XLM, YL, YLM, AXPYD)
+	BINLOOP(4, 3, XL, XLM, YL, YLM, AXPYD)   // the loop: d = x axpy y

@@ -24,14 +24,14 @@
 #define YL4(A) VLD1.P 64(yPtr), [V4.A, V5.A, V6.A, V7.A]   /* V4:V7 = y */
 #define XB4(A) \
 	VMOV bcast.B16, V0.B16;                  /* V0:V3 = s */ \
-	VMOV bcast.B16, V1.B16; \
-	VMOV bcast.B16, V2.B16; \
-	VMOV bcast.B16, V3.B16
+	VMOV bcast.B16, V1.B16;                   /* V1 = s */ \
+	VMOV bcast.B16, V2.B16;                   /* V2 = s */ \
+	VMOV bcast.B16, V3.B16                   // V3 = s
 #define YB4(A) \
 	VMOV bcast.B16, V4.B16;                  /* V4:V7 = s */ \
-	VMOV bcast.B16, V5.B16; \
-	VMOV bcast.B16, V6.B16; \
-	VMOV bcast.B16, V7.B16
+	VMOV bcast.B16, V5.B16;                   /* V5 = s */ \
+	VMOV bcast.B16, V6.B16;                   /* V6 = s */ \
+	VMOV bcast.B16, V7.B16                   // V7 = s
 #define XL1(A) VLD1.P 16(xPtr), [V0.A]                     /* V0 = x */
 #define YL1(A) VLD1.P 16(yPtr), [V4.A]                     /* V4 = y */
 #define XB1(A) VMOV bcast.B16, V0.B16                      /* V0 = s */
@@ -74,7 +74,7 @@
 // Out: dst written; clobbers R0–R3, V0–V11.
 #define BINLOOP(A, W, LX4, LY4, LX1, LY1, EX, EY, ST, OPV, OPE) \
 	CMP   $(4*W), nLeft;                     /* 4 vectors left? */ \
-	BLT   one; \
+	BLT   one;                                /* the single vectors */ \
 quad: \
 	LX4(A);                                  /* V0:V3 = x */ \
 	LY4(A);                                  /* V4:V7 = y */ \
@@ -85,16 +85,16 @@ quad: \
 	VST1.P [V0.A, V1.A, V2.A, V3.A], 64(dPtr); /* dst = V0:V3 */ \
 	SUB   $(4*W), nLeft;                     /* 4 vectors done */ \
 	CMP   $(4*W), nLeft;                     /* 4 more? */ \
-	BGE   quad; \
+	BGE   quad;                               /* again while 4 vectors are left */ \
 one: \
 	CMP   $W, nLeft;                         /* a vector left? */ \
-	BLT   elem; \
+	BLT   elem;                               /* the single elements */ \
 	LX1(A);                                  /* V0 = x */ \
 	LY1(A);                                  /* V4 = y */ \
 	OPV(V0, V4, V8, A);                      /* V0 = x op y */ \
 	VST1.P [V0.A], 16(dPtr);                 /* dst = V0 */ \
 	SUB   $W, nLeft;                         /* one vector done */ \
-	B     one; \
+	B     one;                                /* the single vectors */ \
 elem: \
 	CBZ   nLeft, done;                       /* nothing left? */ \
 	EX;                                      /* F0 = x */ \
@@ -102,7 +102,7 @@ elem: \
 	OPE;                                     /* F0 = x op y */ \
 	ST;                                      /* dst = F0 */ \
 	SUB   $1, nLeft;                         /* one element done */ \
-	B     elem; \
+	B     elem;                               /* the single elements */ \
 done: \
 	RET
 
@@ -141,35 +141,35 @@ done: \
 
 // func addVV32(d, x, y []float32), subVV32, mulVV32: d[i] = x[i] op y[i].
 TEXT ·addVV32(SB), NOSPLIT, $0-72
-	ARGSVV
-	SETUP32
-	BINLOOP(S4, 4, XL4, YL4, XL1, YL1, XES, YES, ST32, ADDV, ADDES)
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	SETUP32                                  // ones = 1, negz = -0 (float32 lanes)
+	BINLOOP(S4, 4, XL4, YL4, XL1, YL1, XES, YES, ST32, ADDV, ADDES) // the loop: d = x ADDES y
 
 TEXT ·subVV32(SB), NOSPLIT, $0-72
-	ARGSVV
-	SETUP32
-	BINLOOP(S4, 4, XL4, YL4, XL1, YL1, XES, YES, ST32, SUBV, SUBES)
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	SETUP32                                  // ones = 1, negz = -0 (float32 lanes)
+	BINLOOP(S4, 4, XL4, YL4, XL1, YL1, XES, YES, ST32, SUBV, SUBES) // the loop: d = x SUBES y
 
 TEXT ·mulVV32(SB), NOSPLIT, $0-72
-	ARGSVV
-	SETUP32
-	BINLOOP(S4, 4, XL4, YL4, XL1, YL1, XES, YES, ST32, MULV, MULES)
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	SETUP32                                  // ones = 1, negz = -0 (float32 lanes)
+	BINLOOP(S4, 4, XL4, YL4, XL1, YL1, XES, YES, ST32, MULV, MULES) // the loop: d = x MULES y
 
 // func addVS32(d, x []float32, s float32), subVS32, mulVS32: d[i] = x[i] op s.
 TEXT ·addVS32(SB), NOSPLIT, $0-52
-	ARGSVS32
-	SETUP32
-	BINLOOP(S4, 4, XL4, YB4, XL1, YB1, XES, YBS, ST32, ADDV, ADDES)
+	ARGSVS32                                 // dPtr, xPtr, nLeft; bcast = s
+	SETUP32                                  // ones = 1, negz = -0 (float32 lanes)
+	BINLOOP(S4, 4, XL4, YB4, XL1, YB1, XES, YBS, ST32, ADDV, ADDES) // the loop: d = x ADDES y
 
 TEXT ·subVS32(SB), NOSPLIT, $0-52
-	ARGSVS32
-	SETUP32
-	BINLOOP(S4, 4, XL4, YB4, XL1, YB1, XES, YBS, ST32, SUBV, SUBES)
+	ARGSVS32                                 // dPtr, xPtr, nLeft; bcast = s
+	SETUP32                                  // ones = 1, negz = -0 (float32 lanes)
+	BINLOOP(S4, 4, XL4, YB4, XL1, YB1, XES, YBS, ST32, SUBV, SUBES) // the loop: d = x SUBES y
 
 TEXT ·mulVS32(SB), NOSPLIT, $0-52
-	ARGSVS32
-	SETUP32
-	BINLOOP(S4, 4, XL4, YB4, XL1, YB1, XES, YBS, ST32, MULV, MULES)
+	ARGSVS32                                 // dPtr, xPtr, nLeft; bcast = s
+	SETUP32                                  // ones = 1, negz = -0 (float32 lanes)
+	BINLOOP(S4, 4, XL4, YB4, XL1, YB1, XES, YBS, ST32, MULV, MULES) // the loop: d = x MULES y
 
 // func subSV32(d []float32, s float32, y []float32): d[i] = s - y[i].
 TEXT ·subSV32(SB), NOSPLIT, $0-56
@@ -178,8 +178,8 @@ TEXT ·subSV32(SB), NOSPLIT, $0-56
 	FMOVS s+24(FP), F30                      // F30 = s
 	VDUP  V30.S[0], bcast.S4                 // bcast = s everywhere
 	MOVD  y_base+32(FP), yPtr                // yPtr = &y[0]
-	SETUP32
-	BINLOOP(S4, 4, XB4, YL4, XB1, YL1, XBS, YES, ST32, SUBV, SUBES)
+	SETUP32                                  // ones = 1, negz = -0 (float32 lanes)
+	BINLOOP(S4, 4, XB4, YL4, XB1, YL1, XBS, YES, ST32, SUBV, SUBES) // the loop: d = x SUBES y
 
 // func axpy32(d []float32, a float32, x, y []float32): d[i] = a·x[i] + y[i].
 TEXT ·axpy32(SB), NOSPLIT, $0-80
@@ -189,39 +189,39 @@ TEXT ·axpy32(SB), NOSPLIT, $0-80
 	VDUP  V30.S[0], bcast.S4                 // bcast = a everywhere
 	MOVD  x_base+32(FP), xPtr                // xPtr = &x[0]
 	MOVD  y_base+56(FP), yPtr                // yPtr = &y[0]
-	SETUP32
-	BINLOOP(S4, 4, XL4, YL4, XL1, YL1, XES, YES, ST32, AXPYV, AXPYES)
+	SETUP32                                  // ones = 1, negz = -0 (float32 lanes)
+	BINLOOP(S4, 4, XL4, YL4, XL1, YL1, XES, YES, ST32, AXPYV, AXPYES) // the loop: d = x AXPYES y
 
 // The float64 kernels, as the float32 ones.
 TEXT ·addVV64(SB), NOSPLIT, $0-72
-	ARGSVV
-	SETUP64
-	BINLOOP(D2, 2, XL4, YL4, XL1, YL1, XED, YED, ST64, ADDV, ADDED)
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	SETUP64                                  // ones = 1, negz = -0 (float64 lanes)
+	BINLOOP(D2, 2, XL4, YL4, XL1, YL1, XED, YED, ST64, ADDV, ADDED) // the loop: d = x ADDED y
 
 TEXT ·subVV64(SB), NOSPLIT, $0-72
-	ARGSVV
-	SETUP64
-	BINLOOP(D2, 2, XL4, YL4, XL1, YL1, XED, YED, ST64, SUBV, SUBED)
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	SETUP64                                  // ones = 1, negz = -0 (float64 lanes)
+	BINLOOP(D2, 2, XL4, YL4, XL1, YL1, XED, YED, ST64, SUBV, SUBED) // the loop: d = x SUBED y
 
 TEXT ·mulVV64(SB), NOSPLIT, $0-72
-	ARGSVV
-	SETUP64
-	BINLOOP(D2, 2, XL4, YL4, XL1, YL1, XED, YED, ST64, MULV, MULED)
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	SETUP64                                  // ones = 1, negz = -0 (float64 lanes)
+	BINLOOP(D2, 2, XL4, YL4, XL1, YL1, XED, YED, ST64, MULV, MULED) // the loop: d = x MULED y
 
 TEXT ·addVS64(SB), NOSPLIT, $0-56
-	ARGSVS64
-	SETUP64
-	BINLOOP(D2, 2, XL4, YB4, XL1, YB1, XED, YBD, ST64, ADDV, ADDED)
+	ARGSVS64                                 // dPtr, xPtr, nLeft; bcast = s
+	SETUP64                                  // ones = 1, negz = -0 (float64 lanes)
+	BINLOOP(D2, 2, XL4, YB4, XL1, YB1, XED, YBD, ST64, ADDV, ADDED) // the loop: d = x ADDED y
 
 TEXT ·subVS64(SB), NOSPLIT, $0-56
-	ARGSVS64
-	SETUP64
-	BINLOOP(D2, 2, XL4, YB4, XL1, YB1, XED, YBD, ST64, SUBV, SUBED)
+	ARGSVS64                                 // dPtr, xPtr, nLeft; bcast = s
+	SETUP64                                  // ones = 1, negz = -0 (float64 lanes)
+	BINLOOP(D2, 2, XL4, YB4, XL1, YB1, XED, YBD, ST64, SUBV, SUBED) // the loop: d = x SUBED y
 
 TEXT ·mulVS64(SB), NOSPLIT, $0-56
-	ARGSVS64
-	SETUP64
-	BINLOOP(D2, 2, XL4, YB4, XL1, YB1, XED, YBD, ST64, MULV, MULED)
+	ARGSVS64                                 // dPtr, xPtr, nLeft; bcast = s
+	SETUP64                                  // ones = 1, negz = -0 (float64 lanes)
+	BINLOOP(D2, 2, XL4, YB4, XL1, YB1, XED, YBD, ST64, MULV, MULED) // the loop: d = x MULED y
 
 TEXT ·subSV64(SB), NOSPLIT, $0-56
 	MOVD  d_base+0(FP), dPtr                 // dPtr = &d[0]
@@ -229,8 +229,8 @@ TEXT ·subSV64(SB), NOSPLIT, $0-56
 	FMOVD s+24(FP), F30                      // F30 = s
 	VDUP  V30.D[0], bcast.D2                 // bcast = s everywhere
 	MOVD  y_base+32(FP), yPtr                // yPtr = &y[0]
-	SETUP64
-	BINLOOP(D2, 2, XB4, YL4, XB1, YL1, XBD, YED, ST64, SUBV, SUBED)
+	SETUP64                                  // ones = 1, negz = -0 (float64 lanes)
+	BINLOOP(D2, 2, XB4, YL4, XB1, YL1, XBD, YED, ST64, SUBV, SUBED) // the loop: d = x SUBED y
 
 TEXT ·axpy64(SB), NOSPLIT, $0-80
 	MOVD  d_base+0(FP), dPtr                 // dPtr = &d[0]
@@ -239,5 +239,5 @@ TEXT ·axpy64(SB), NOSPLIT, $0-80
 	VDUP  V30.D[0], bcast.D2                 // bcast = a everywhere
 	MOVD  x_base+32(FP), xPtr                // xPtr = &x[0]
 	MOVD  y_base+56(FP), yPtr                // yPtr = &y[0]
-	SETUP64
-	BINLOOP(D2, 2, XL4, YL4, XL1, YL1, XED, YED, ST64, AXPYV, AXPYED)
+	SETUP64                                  // ones = 1, negz = -0 (float64 lanes)
+	BINLOOP(D2, 2, XL4, YL4, XL1, YL1, XED, YED, ST64, AXPYV, AXPYED) // the loop: d = x AXPYED y

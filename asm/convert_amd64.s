@@ -22,13 +22,13 @@ C32(iBFNaN, $0x00007fc0)  // bfloat16 NaN
 
 // func f16to32F16C(d []float32, s []uint16): d[i] = float32(s[i]). Needs F16C.
 TEXT ·f16to32F16C(SB), NOSPLIT, $0-48
-	ARGS
+	ARGS                                     // dPtr, xPtr/sPtr, nLeft from the arguments
 loop:
 	VCVTPH2PS (sPtr), Y0                  // Y0 = s[0:8] widened, exactly
 	VMOVUPS   Y0, (dPtr)                  // d[0:8] = Y0
 	ADDQ      $16, sPtr                   // next 8
-	ADDQ      $32, dPtr
-	SUBQ      $8, nLeft
+	ADDQ      $32, dPtr                      // advance dPtr too
+	SUBQ      $8, nLeft                      // 8 done
 	JNZ       loop                        // until none left
 	VZEROUPPER
 	RET
@@ -36,27 +36,27 @@ loop:
 // func f32to16F16C(d []uint16, s []float32): d[i] = float16(s[i]), to
 // nearest even. Needs F16C.
 TEXT ·f32to16F16C(SB), NOSPLIT, $0-48
-	ARGS
+	ARGS                                     // dPtr, xPtr/sPtr, nLeft from the arguments
 loop:
 	VMOVUPS   (sPtr), Y0                  // Y0 = s[0:8]
 	VCVTPS2PH $0, Y0, (dPtr)              // d[0:8] = Y0 to nearest even
 	ADDQ      $32, sPtr                   // next 8
-	ADDQ      $16, dPtr
-	SUBQ      $8, nLeft
+	ADDQ      $16, dPtr                      // advance dPtr too
+	SUBQ      $8, nLeft                      // 8 done
 	JNZ       loop                        // until none left
 	VZEROUPPER
 	RET
 
 // func bf16to32AVX2(d []float32, s []uint16): d[i] = s[i] << 16.
 TEXT ·bf16to32AVX2(SB), NOSPLIT, $0-48
-	ARGS
+	ARGS                                     // dPtr, xPtr/sPtr, nLeft from the arguments
 loop:
 	VPMOVZXWD (sPtr), Y0                  // Y0 = s[0:8] as dwords
 	VPSLLD    $16, Y0, Y0                 // into the top halves
 	VMOVUPS   Y0, (dPtr)                  // d[0:8] = Y0
 	ADDQ      $16, sPtr                   // next 8
-	ADDQ      $32, dPtr
-	SUBQ      $8, nLeft
+	ADDQ      $32, dPtr                      // advance dPtr too
+	SUBQ      $8, nLeft                      // 8 done
 	JNZ       loop                        // until none left
 	VZEROUPPER
 	RET
@@ -64,7 +64,7 @@ loop:
 // func f32tobfAVX2(d []uint16, s []float32): d[i] = bfloat16(s[i]) as
 // f32tobfGo.
 TEXT ·f32tobfAVX2(SB), NOSPLIT, $0-48
-	ARGS
+	ARGS                                     // dPtr, xPtr/sPtr, nLeft from the arguments
 	VMOVUPS   iRound<>(SB), Y4            // Y4 = 0x7fff
 	VMOVUPS   iOneBit<>(SB), Y5           // Y5 = 1
 	VMOVUPS   iBFNaN<>(SB), Y6            // Y6 = 0x7fc0
@@ -81,8 +81,8 @@ loop:
 	VPACKUSDW X3, X1, X1                  // X1 = the 8 as words
 	VMOVDQU   X1, (dPtr)                  // d[0:8] = X1
 	ADDQ      $32, sPtr                   // next 8
-	ADDQ      $16, dPtr
-	SUBQ      $8, nLeft
+	ADDQ      $16, dPtr                      // advance dPtr too
+	SUBQ      $8, nLeft                      // 8 done
 	JNZ       loop                        // until none left
 	VZEROUPPER
 	RET

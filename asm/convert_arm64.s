@@ -26,7 +26,7 @@ loop:
 	VUXTL   V0.H4, V1.S4                    // V1 = s[0:4] widened
 	VUXTL2  V0.H8, V2.S4                    // V2 = s[4:8] widened
 	VSHL    $16, V1.S4, V1.S4               // into the top halves
-	VSHL    $16, V2.S4, V2.S4
+	VSHL    $16, V2.S4, V2.S4                // into the top halves
 	VST1.P  [V1.S4, V2.S4], 32(dPtr)        // d[0:8] = V1:V2
 	SUB     $8, nLeft                       // 8 done
 	CBNZ    nLeft, loop                     // until none left
@@ -50,15 +50,15 @@ TEXT ·f32tobfNEON(SB), NOSPLIT, $0-48
 	MOVD    d_base+0(FP), dPtr              // dPtr = &d[0]
 	MOVD    d_len+8(FP), nLeft              // nLeft = len(d)
 	MOVD    s_base+24(FP), sPtr             // sPtr = &s[0]
-	MOVW    $0x7fff, R3
+	MOVW    $0x7fff, R3                      // R3 = 0x7fff
 	VDUP    R3, round.S4                    // round = 0x7fff
-	MOVW    $1, R3
+	MOVW    $1, R3                           // R3 = 1
 	VDUP    R3, one.S4                      // one = 1
-	MOVW    $0x7fc0, R3
+	MOVW    $0x7fc0, R3                      // R3 = 0x7fc0
 	VDUP    R3, nan.S4                      // nan = 0x7fc0
-	MOVW    $0x7f800000, R3
+	MOVW    $0x7f800000, R3                  // R3 = 0x7f800000
 	VDUP    R3, inf.S4                      // inf = Inf bits
-	MOVW    $0x7fffffff, R3
+	MOVW    $0x7fffffff, R3                  // R3 = 0x7fffffff
 	VDUP    R3, absm.S4                     // absm = all but the sign
 loop:
 	VLD1.P  32(sPtr), [V0.S4, V1.S4]        // V0:V1 = s[0:8]

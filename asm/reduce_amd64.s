@@ -41,10 +41,10 @@ GLOBL iota<>(SB), RODATA|NOPTR, $32
 	MOVQ     nLeft, R11;                     /* R11 = nLeft            */ \
 	SUBQ     R10, R11;                       /* R11 = the rest         */ \
 	LEAQ     tailMask<>+32(SB), mPtr;        /* end of the ones        */ \
-	MOVQ     mPtr, mPtr2; \
+	MOVQ     mPtr, mPtr2;                     /* mPtr2 = end of the ones */ \
 	SHLQ     $2, R10;                        /* bytes                  */ \
 	SUBQ     R10, mPtr;                      /* mPtr: R10 lanes        */ \
-	SHLQ     $2, R11; \
+	SHLQ     $2, R11;                         /* R11 in bytes */ \
 	SUBQ     R11, mPtr2                      /* mPtr2: R11 lanes       */
 
 // LOAD16M(p, a, b) widens the masked last elements at p into a:b (lanes
@@ -55,10 +55,10 @@ GLOBL iota<>(SB), RODATA|NOPTR, $32
 	VMOVUPS    (mPtr2), Y8;                  /* Y8 = second mask       */ \
 	VMASKMOVPS 32(p), Y8, Y12;               /* Y12 = p[8:16], masked  */ \
 	VCVTPS2PD  X9, Y4;                       /* Y4 = p[0:4]            */ \
-	VEXTRACTF128 $1, Y9, X9; \
+	VEXTRACTF128 $1, Y9, X9;                  /* X9 = the upper half of Y9 */ \
 	VCVTPS2PD  X9, Y5;                       /* Y5 = p[4:8]            */ \
 	VCVTPS2PD  X12, Y6;                      /* Y6 = p[8:12]           */ \
-	VEXTRACTF128 $1, Y12, X12; \
+	VEXTRACTF128 $1, Y12, X12;                /* X12 = the upper half of Y12 */ \
 	VCVTPS2PD  X12, Y7                       /* Y7 = p[12:16]          */
 
 // FINISH16 adds the 16 sums up as sum16 and stores the result at ret.
@@ -84,7 +84,7 @@ GLOBL iota<>(SB), RODATA|NOPTR, $32
 	VCMPPS    $3, Y4, Y4, Y6;                /* Y6 = x is NaN          */ \
 	VCMPPS    $7, Y0, Y0, Y7;                /* Y7 = value is not NaN  */ \
 	VANDPS    Y7, Y6, Y6;                    /* Y6 = a NaN beats it    */ \
-	VORPS     Y6, Y5, Y5; \
+	VORPS     Y6, Y5, Y5;                     /* Y5 = Y5 | Y6 */ \
 	VPCMPGTD  Y1, Y8, Y6;                    /* Y6 = lane empty (0 > index) */ \
 	VPOR      Y6, Y5, Y5                     /* Y5 = replace           */
 #define LANEUPDATE \
@@ -99,26 +99,26 @@ GLOBL iota<>(SB), RODATA|NOPTR, $32
 	VMOVUPS   iota<>(SB), Y2;                /* Y2 = 0…7               */ \
 	VPXOR     Y8, Y8, Y8;                    /* Y8 = 0                 */ \
 	CMPQ      nLeft, $8;                     /* 8 left?                */ \
-	JLT       tail; \
+	JLT       tail;                           /* the last elements */ \
 loop: \
 	VMOVUPS   (xPtr), Y4;                    /* Y4 = x[0:8]            */ \
 	LANESTEP(CMP);                           /* Y5 = replace           */ \
-	LANEUPDATE; \
+	LANEUPDATE;                               /* take them */ \
 	ADDQ      $32, xPtr;                     /* next 8                 */ \
-	SUBQ      $8, nLeft; \
+	SUBQ      $8, nLeft;                      /* 8 done */ \
 	CMPQ      nLeft, $8;                     /* 8 more?                */ \
-	JGE       loop; \
+	JGE       loop;                           /* again */ \
 tail: \
 	TESTQ     nLeft, nLeft;                  /* anything left?         */ \
-	JZ        done; \
+	JZ        done;                           /* finished */ \
 	LEAQ      tailMask<>+32(SB), mPtr;       /* end of the ones        */ \
-	SHLQ      $2, nLeft; \
+	SHLQ      $2, nLeft;                      /* nLeft in bytes */ \
 	SUBQ      nLeft, mPtr;                   /* mPtr: nLeft lanes      */ \
 	VMOVUPS   (mPtr), mask;                  /* mask = lanes in range  */ \
 	VMASKMOVPS (xPtr), mask, Y4;             /* Y4 = the last, masked  */ \
 	LANESTEP(CMP);                           /* Y5 = replace           */ \
 	VANDPS    mask, Y5, Y5;                  /* only lanes in range    */ \
-	LANEUPDATE; \
+	LANEUPDATE;                               /* take them */ \
 done: \
 	VMOVUPS   Y0, v+24(FP);                  /* return the values      */ \
 	VMOVUPS   Y1, i+56(FP);                  /* and the indices        */ \
@@ -139,12 +139,12 @@ done: \
 	MOVQ      x_base+0(FP), xPtr;            /* xPtr = &x[0]           */ \
 	MOVQ      x_len+8(FP), nLeft;            /* nLeft = len(x)         */ \
 	VMOVUPS   INIT, Y0;                      /* extremes = ∓Inf        */ \
-	VMOVUPS   Y0, Y1; \
-	VMOVUPS   Y0, Y2; \
-	VMOVUPS   Y0, Y3; \
+	VMOVUPS   Y0, Y1;                         /* Y1 = Y0 */ \
+	VMOVUPS   Y0, Y2;                         /* Y2 = Y0 */ \
+	VMOVUPS   Y0, Y3;                         /* Y3 = Y0 */ \
 	VXORPS    Y8, Y8, Y8;                    /* no NaN yet             */ \
 	CMPQ      nLeft, $32;                    /* 32 left?               */ \
-	JLT       one; \
+	JLT       one;                            /* the single vectors */ \
 loop: \
 	VMOVUPS   (xPtr), Y4;                    /* Y4:Y7 = x[0:32]        */ \
 	VMOVUPS   32(xPtr), Y5; \
@@ -155,22 +155,22 @@ loop: \
 	VALSTEP(MM, Y6, Y2); \
 	VALSTEP(MM, Y7, Y3); \
 	ADDQ      $128, xPtr;                    /* next 32                */ \
-	SUBQ      $32, nLeft; \
+	SUBQ      $32, nLeft;                     /* 32 done */ \
 	CMPQ      nLeft, $32;                    /* 32 more?               */ \
-	JGE       loop; \
+	JGE       loop;                           /* again */ \
 one: \
 	CMPQ      nLeft, $8;                     /* 8 left?                */ \
-	JLT       tail; \
+	JLT       tail;                           /* the last elements */ \
 	VMOVUPS   (xPtr), Y4;                    /* Y4 = x[0:8]            */ \
 	VALSTEP(MM, Y4, Y0);                     /* fold it in             */ \
-	ADDQ      $32, xPtr; \
-	SUBQ      $8, nLeft; \
-	JMP       one; \
+	ADDQ      $32, xPtr;                      /* advance xPtr too */ \
+	SUBQ      $8, nLeft;                      /* 8 done */ \
+	JMP       one;                            /* the single vectors */ \
 tail: \
 	TESTQ     nLeft, nLeft;                  /* anything left?         */ \
-	JZ        done; \
+	JZ        done;                           /* finished */ \
 	LEAQ      tailMask<>+32(SB), mPtr;       /* end of the ones        */ \
-	SHLQ      $2, nLeft; \
+	SHLQ      $2, nLeft;                      /* nLeft in bytes */ \
 	SUBQ      nLeft, mPtr;                   /* mPtr: nLeft lanes      */ \
 	VMOVUPS   (mPtr), mask;                  /* mask = lanes in range  */ \
 	VMASKMOVPS (xPtr), mask, Y4;             /* Y4 = the last, masked  */ \
@@ -178,16 +178,16 @@ tail: \
 	VALSTEP(MM, Y4, Y0);                     /* fold it in             */ \
 done: \
 	MM        Y1, Y0, Y0;                    /* fold the 4 together    */ \
-	MM        Y3, Y2, Y2; \
-	MM        Y2, Y0, Y0; \
+	MM        Y3, Y2, Y2;                     /* fold */ \
+	MM        Y2, Y0, Y0;                     /* fold */ \
 	VEXTRACTF128 $1, Y0, X1;                 /* and the 8 lanes        */ \
-	MM        X1, X0, X0; \
-	VPERMILPS $0x4e, X0, X1; \
-	MM        X1, X0, X0; \
-	VPERMILPS $0xb1, X0, X1; \
+	MM        X1, X0, X0;                     /* fold */ \
+	VPERMILPS $0x4e, X0, X1;                  /* swap lanes */ \
+	MM        X1, X0, X0;                     /* fold */ \
+	VPERMILPS $0xb1, X0, X1;                  /* swap lanes */ \
 	MM        X1, X0, X0;                    /* X0 = the extreme       */ \
 	VPTEST    Y8, Y8;                        /* any NaN?               */ \
-	JZ        ret; \
+	JZ        ret;                            /* to ret */ \
 	VMOVSS    cNaN<>(SB), X0;                /* then NaN               */ \
 ret: \
 	VMOVSS    X0, ret+24(FP);                /* return it              */ \
@@ -203,31 +203,31 @@ TEXT ·sumF32(SB), NOSPLIT, $0-32
 	VXORPD    Y2, Y2, Y2
 	VXORPD    Y3, Y3, Y3
 	CMPQ      nLeft, $16                     // 16 left?
-	JLT       tail
+	JLT       tail                           // the last elements
 loop:
 	VCVTPS2PD (xPtr), Y4                     // Y4 = x[0:4] widened
 	VCVTPS2PD 16(xPtr), Y5                   // Y5 = x[4:8]
 	VCVTPS2PD 32(xPtr), Y6                   // Y6 = x[8:12]
 	VCVTPS2PD 48(xPtr), Y7                   // Y7 = x[12:16]
 	VADDPD    Y4, Y0, Y0                     // sums += them
-	VADDPD    Y5, Y1, Y1
-	VADDPD    Y6, Y2, Y2
-	VADDPD    Y7, Y3, Y3
+	VADDPD    Y5, Y1, Y1                     // Y1 += Y5
+	VADDPD    Y6, Y2, Y2                     // Y2 += Y6
+	VADDPD    Y7, Y3, Y3                     // Y3 += Y7
 	ADDQ      $64, xPtr                      // next 16
-	SUBQ      $16, nLeft
+	SUBQ      $16, nLeft                     // 16 done
 	CMPQ      nLeft, $16                     // 16 more?
-	JGE       loop
+	JGE       loop                           // again
 tail:
 	TESTQ     nLeft, nLeft                   // anything left?
-	JZ        done
+	JZ        done                           // finished
 	TAILMASKS16                              // masks of the last ones
 	LOAD16M(xPtr)                            // Y4:Y7 = them, 0 elsewhere
 	VADDPD    Y4, Y0, Y0                     // sums += them
-	VADDPD    Y5, Y1, Y1
-	VADDPD    Y6, Y2, Y2
-	VADDPD    Y7, Y3, Y3
+	VADDPD    Y5, Y1, Y1                     // Y1 += Y5
+	VADDPD    Y6, Y2, Y2                     // Y2 += Y6
+	VADDPD    Y7, Y3, Y3                     // Y3 += Y7
 done:
-	FINISH16(ret+24(FP))
+	FINISH16(ret+24(FP))                     // add the sums up, return
 
 // func dotF32(x, y []float32) float64: Σ x[i]·y[i] in 16 float64 sums.
 TEXT ·dotF32(SB), NOSPLIT, $0-56
@@ -239,7 +239,7 @@ TEXT ·dotF32(SB), NOSPLIT, $0-56
 	VXORPD    Y2, Y2, Y2
 	VXORPD    Y3, Y3, Y3
 	CMPQ      nLeft, $16                     // 16 left?
-	JLT       tail
+	JLT       tail                           // the last elements
 loop:
 	VCVTPS2PD (xPtr), Y4                     // Y4:Y7 = x[0:16] widened
 	VCVTPS2PD 16(xPtr), Y5
@@ -250,30 +250,30 @@ loop:
 	VCVTPS2PD 32(yPtr), Y10
 	VCVTPS2PD 48(yPtr), Y11
 	VFMADD231PD Y8, Y4, Y0                   // sums += x·y (exact products)
-	VFMADD231PD Y9, Y5, Y1
-	VFMADD231PD Y10, Y6, Y2
-	VFMADD231PD Y11, Y7, Y3
+	VFMADD231PD Y9, Y5, Y1                   // Y1 += Y5·Y9
+	VFMADD231PD Y10, Y6, Y2                  // Y2 += Y6·Y10
+	VFMADD231PD Y11, Y7, Y3                  // Y3 += Y7·Y11
 	ADDQ      $64, xPtr                      // next 16
-	ADDQ      $64, yPtr
-	SUBQ      $16, nLeft
+	ADDQ      $64, yPtr                      // advance yPtr too
+	SUBQ      $16, nLeft                     // 16 done
 	CMPQ      nLeft, $16                     // 16 more?
-	JGE       loop
+	JGE       loop                           // again
 tail:
 	TESTQ     nLeft, nLeft                   // anything left?
-	JZ        done
+	JZ        done                           // finished
 	TAILMASKS16                              // masks of the last ones
 	LOAD16M(yPtr)                            // Y4:Y7 = last of y
 	VMOVAPD   Y4, Y10                        // keep them in Y10, Y11, Y13, Y14
-	VMOVAPD   Y5, Y11
-	VMOVAPD   Y6, Y13
-	VMOVAPD   Y7, Y14
+	VMOVAPD   Y5, Y11                        // Y11 = Y5
+	VMOVAPD   Y6, Y13                        // Y13 = Y6
+	VMOVAPD   Y7, Y14                        // Y14 = Y7
 	LOAD16M(xPtr)                            // Y4:Y7 = last of x
 	VFMADD231PD Y10, Y4, Y0                  // sums += x·y
-	VFMADD231PD Y11, Y5, Y1
-	VFMADD231PD Y13, Y6, Y2
-	VFMADD231PD Y14, Y7, Y3
+	VFMADD231PD Y11, Y5, Y1                  // Y1 += Y5·Y11
+	VFMADD231PD Y13, Y6, Y2                  // Y2 += Y6·Y13
+	VFMADD231PD Y14, Y7, Y3                  // Y3 += Y7·Y14
 done:
-	FINISH16(ret+48(FP))
+	FINISH16(ret+48(FP))                     // add the sums up, return
 
 // func sumSqDevF32(x []float32, m float64) float64: Σ (x[i] - m)².
 TEXT ·sumSqDevF32(SB), NOSPLIT, $0-40
@@ -285,51 +285,51 @@ TEXT ·sumSqDevF32(SB), NOSPLIT, $0-40
 	VXORPD    Y2, Y2, Y2
 	VXORPD    Y3, Y3, Y3
 	CMPQ      nLeft, $16                     // 16 left?
-	JLT       tail
+	JLT       tail                           // the last elements
 loop:
 	VCVTPS2PD (xPtr), Y4                     // Y4:Y7 = x[0:16] widened
 	VCVTPS2PD 16(xPtr), Y5
 	VCVTPS2PD 32(xPtr), Y6
 	VCVTPS2PD 48(xPtr), Y7
 	VSUBPD    Y14, Y4, Y4                    // d = x - m
-	VSUBPD    Y14, Y5, Y5
-	VSUBPD    Y14, Y6, Y6
-	VSUBPD    Y14, Y7, Y7
+	VSUBPD    Y14, Y5, Y5                    // Y5 = Y5 - Y14
+	VSUBPD    Y14, Y6, Y6                    // Y6 = Y6 - Y14
+	VSUBPD    Y14, Y7, Y7                    // Y7 = Y7 - Y14
 	VFMADD231PD Y4, Y4, Y0                   // sums += d²
-	VFMADD231PD Y5, Y5, Y1
-	VFMADD231PD Y6, Y6, Y2
-	VFMADD231PD Y7, Y7, Y3
+	VFMADD231PD Y5, Y5, Y1                   // Y1 += Y5·Y5
+	VFMADD231PD Y6, Y6, Y2                   // Y2 += Y6·Y6
+	VFMADD231PD Y7, Y7, Y3                   // Y3 += Y7·Y7
 	ADDQ      $64, xPtr                      // next 16
-	SUBQ      $16, nLeft
+	SUBQ      $16, nLeft                     // 16 done
 	CMPQ      nLeft, $16                     // 16 more?
-	JGE       loop
+	JGE       loop                           // again
 tail:
 	TESTQ     nLeft, nLeft                   // anything left?
-	JZ        done
+	JZ        done                           // finished
 	TAILMASKS16                              // masks of the last ones
 	LOAD16M(xPtr)                            // Y4:Y7 = them, 0 elsewhere
 	VSUBPD    Y14, Y4, Y4                    // d = x - m
-	VSUBPD    Y14, Y5, Y5
-	VSUBPD    Y14, Y6, Y6
-	VSUBPD    Y14, Y7, Y7
+	VSUBPD    Y14, Y5, Y5                    // Y5 = Y5 - Y14
+	VSUBPD    Y14, Y6, Y6                    // Y6 = Y6 - Y14
+	VSUBPD    Y14, Y7, Y7                    // Y7 = Y7 - Y14
 	VMOVUPS   (mPtr), Y8                     // Y8 = first mask
 	VPMOVSXDQ X8, Y9                         // Y9 = its lanes 0:4, as qwords
 	VANDPD    Y9, Y4, Y4                     // d = 0 off the end
-	VEXTRACTF128 $1, Y8, X8
+	VEXTRACTF128 $1, Y8, X8                  // X8 = the upper half of Y8
 	VPMOVSXDQ X8, Y9                         // lanes 4:8
-	VANDPD    Y9, Y5, Y5
+	VANDPD    Y9, Y5, Y5                     // Y5 &= Y9
 	VMOVUPS   (mPtr2), Y8                    // Y8 = second mask
 	VPMOVSXDQ X8, Y9                         // lanes 8:12
-	VANDPD    Y9, Y6, Y6
-	VEXTRACTF128 $1, Y8, X8
+	VANDPD    Y9, Y6, Y6                     // Y6 &= Y9
+	VEXTRACTF128 $1, Y8, X8                  // X8 = the upper half of Y8
 	VPMOVSXDQ X8, Y9                         // lanes 12:16
-	VANDPD    Y9, Y7, Y7
+	VANDPD    Y9, Y7, Y7                     // Y7 &= Y9
 	VFMADD231PD Y4, Y4, Y0                   // sums += d²
-	VFMADD231PD Y5, Y5, Y1
-	VFMADD231PD Y6, Y6, Y2
-	VFMADD231PD Y7, Y7, Y3
+	VFMADD231PD Y5, Y5, Y1                   // Y1 += Y5·Y5
+	VFMADD231PD Y6, Y6, Y2                   // Y2 += Y6·Y6
+	VFMADD231PD Y7, Y7, Y3                   // Y3 += Y7·Y7
 done:
-	FINISH16(ret+32(FP))
+	FINISH16(ret+32(FP))                     // add the sums up, return
 
 // func maxLanesF32(x []float32) (v [8]float32, i [8]int32) and
 // minLanesF32: see LANES.
@@ -349,7 +349,7 @@ TEXT ·expShiftSumF32(SB), NOSPLIT, $0-64
 	VXORPD    Y12, Y12, Y12                  // sums = 0
 	VXORPD    Y13, Y13, Y13
 	CMPQ      nLeft, $16                     // 16 left?
-	JLT       one
+	JLT       one                            // the single vectors
 pair:
 	VMOVUPS   (xPtr), Y0                     // Y0 = x[0:8]
 	VMOVUPS   32(xPtr), Y6                   // Y6 = x[8:16]
@@ -364,40 +364,40 @@ pair:
 	VMOVUPS   Y0, (dPtr)                     // d[0:16] = Y0:Y6
 	VMOVUPS   Y6, 32(dPtr)
 	VCVTPS2PD X0, Y1                         // widen x[0:8]'s
-	VEXTRACTF128 $1, Y0, X2
-	VCVTPS2PD X2, Y2
+	VEXTRACTF128 $1, Y0, X2                  // X2 = the upper half of Y0
+	VCVTPS2PD X2, Y2                         // Y2 = X2 widened
 	VADDPD    Y1, Y12, Y12                   // sums += them
-	VADDPD    Y2, Y13, Y13
+	VADDPD    Y2, Y13, Y13                   // Y13 += Y2
 	VCVTPS2PD X6, Y1                         // widen x[8:16]'s
-	VEXTRACTF128 $1, Y6, X2
-	VCVTPS2PD X2, Y2
+	VEXTRACTF128 $1, Y6, X2                  // X2 = the upper half of Y6
+	VCVTPS2PD X2, Y2                         // Y2 = X2 widened
 	VADDPD    Y1, Y12, Y12                   // sums += them
-	VADDPD    Y2, Y13, Y13
+	VADDPD    Y2, Y13, Y13                   // Y13 += Y2
 	ADDQ      $64, xPtr                      // next 16
-	ADDQ      $64, dPtr
-	SUBQ      $16, nLeft
+	ADDQ      $64, dPtr                      // advance dPtr too
+	SUBQ      $16, nLeft                     // 16 done
 	CMPQ      nLeft, $16                     // 16 more?
-	JGE       pair
+	JGE       pair                           // again while 16 are left
 one:
 	CMPQ      nLeft, $8                      // 8 left?
-	JLT       tail
+	JLT       tail                           // the last elements
 	VMOVUPS   (xPtr), Y0                     // Y0 = x[0:8]
 	VSUBPS    Y14, Y0, Y0                    // Y0 = x - m
 	EXPCORE                                  // Y0 = e^(x-m)
 	VMOVUPS   Y0, (dPtr)                     // d[0:8] = Y0
 	VCVTPS2PD X0, Y1                         // Y1 = lanes 0:4 widened
-	VEXTRACTF128 $1, Y0, X2
+	VEXTRACTF128 $1, Y0, X2                  // X2 = the upper half of Y0
 	VCVTPS2PD X2, Y2                         // Y2 = lanes 4:8 widened
 	VADDPD    Y1, Y12, Y12                   // sums += them
-	VADDPD    Y2, Y13, Y13
+	VADDPD    Y2, Y13, Y13                   // Y13 += Y2
 	ADDQ      $32, xPtr                      // next 8
-	ADDQ      $32, dPtr
-	SUBQ      $8, nLeft
+	ADDQ      $32, dPtr                      // advance dPtr too
+	SUBQ      $8, nLeft                      // 8 done
 tail:
 	TESTQ     nLeft, nLeft                   // anything left?
-	JZ        done
+	JZ        done                           // finished
 	LEAQ      tailMask<>+32(SB), mPtr        // end of the ones
-	SHLQ      $2, nLeft
+	SHLQ      $2, nLeft                      // nLeft in bytes
 	SUBQ      nLeft, mPtr                    // mPtr: nLeft lanes
 	VMOVUPS   (mPtr), mask                   // mask = lanes in range
 	VMASKMOVPS (xPtr), mask, Y0              // Y0 = the last, masked
@@ -406,10 +406,10 @@ tail:
 	VANDPS    mask, Y0, Y0                   // 0 off the end
 	VMASKMOVPS Y0, mask, (dPtr)              // d = Y0, masked
 	VCVTPS2PD X0, Y1                         // widen and add
-	VEXTRACTF128 $1, Y0, X2
-	VCVTPS2PD X2, Y2
-	VADDPD    Y1, Y12, Y12
-	VADDPD    Y2, Y13, Y13
+	VEXTRACTF128 $1, Y0, X2                  // X2 = the upper half of Y0
+	VCVTPS2PD X2, Y2                         // Y2 = X2 widened
+	VADDPD    Y1, Y12, Y12                   // Y12 += Y1
+	VADDPD    Y2, Y13, Y13                   // Y13 += Y2
 done:
 	VADDPD    Y13, Y12, Y0                   // Y0 = v = s0:4 + s4:8
 	VEXTRACTF128 $1, Y0, X1                  // X1 = v2, v3
@@ -428,21 +428,21 @@ TEXT ·scaleShiftF32(SB), NOSPLIT, $0-56
 	VBROADCASTSS s+48(FP), Y13               // Y13 = s everywhere
 	VBROADCASTSS c+52(FP), Y14               // Y14 = c everywhere
 	CMPQ      nLeft, $8                      // 8 left?
-	JLT       tail
+	JLT       tail                           // the last elements
 loop:
 	VMOVUPS   (xPtr), Y0                     // Y0 = x[0:8]
 	VFMADD213PS Y14, Y13, Y0                 // Y0 = x·s + c
 	VMOVUPS   Y0, (dPtr)                     // d[0:8] = Y0
 	ADDQ      $32, xPtr                      // next 8
-	ADDQ      $32, dPtr
-	SUBQ      $8, nLeft
+	ADDQ      $32, dPtr                      // advance dPtr too
+	SUBQ      $8, nLeft                      // 8 done
 	CMPQ      nLeft, $8                      // 8 more?
-	JGE       loop
+	JGE       loop                           // again
 tail:
 	TESTQ     nLeft, nLeft                   // anything left?
-	JZ        done
+	JZ        done                           // finished
 	LEAQ      tailMask<>+32(SB), mPtr        // end of the ones
-	SHLQ      $2, nLeft
+	SHLQ      $2, nLeft                      // nLeft in bytes
 	SUBQ      nLeft, mPtr                    // mPtr: nLeft lanes
 	VMOVUPS   (mPtr), mask                   // mask = lanes in range
 	VMASKMOVPS (xPtr), mask, Y0              // Y0 = the last, masked
@@ -463,7 +463,7 @@ TEXT ·affineF32(SB), NOSPLIT, $0-104
 	VBROADCASTSS s+96(FP), Y13               // Y13 = s everywhere
 	VBROADCASTSS c+100(FP), Y14              // Y14 = c everywhere
 	CMPQ      nLeft, $8                      // 8 left?
-	JLT       tail
+	JLT       tail                           // the last elements
 loop:
 	VMOVUPS   (xPtr), Y0                     // Y0 = x[0:8]
 	VMOVUPS   (wPtr), Y1                     // Y1 = w[0:8]
@@ -471,17 +471,17 @@ loop:
 	VFMADD213PS (bPtr), Y1, Y0               // Y0 = t·w + b
 	VMOVUPS   Y0, (dPtr)                     // d[0:8] = Y0
 	ADDQ      $32, xPtr                      // next 8
-	ADDQ      $32, wPtr
-	ADDQ      $32, bPtr
-	ADDQ      $32, dPtr
-	SUBQ      $8, nLeft
+	ADDQ      $32, wPtr                      // advance wPtr too
+	ADDQ      $32, bPtr                      // advance bPtr too
+	ADDQ      $32, dPtr                      // advance dPtr too
+	SUBQ      $8, nLeft                      // 8 done
 	CMPQ      nLeft, $8                      // 8 more?
-	JGE       loop
+	JGE       loop                           // again
 tail:
 	TESTQ     nLeft, nLeft                   // anything left?
-	JZ        done
+	JZ        done                           // finished
 	LEAQ      tailMask<>+32(SB), mPtr        // end of the ones
-	SHLQ      $2, nLeft
+	SHLQ      $2, nLeft                      // nLeft in bytes
 	SUBQ      nLeft, mPtr                    // mPtr: nLeft lanes
 	VMOVUPS   (mPtr), mask                   // mask = lanes in range
 	VMASKMOVPS (xPtr), mask, Y0              // Y0 = x, masked

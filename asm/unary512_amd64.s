@@ -35,20 +35,20 @@
 	MOVQ       d_len+8(FP), nLeft;           /* nLeft = len(d)         */ \
 	MOVQ       x_base+24(FP), xPtr;          /* xPtr = &x[0]           */ \
 	CMPQ       nLeft, $16;                   /* a whole vector?        */ \
-	JLT        tail; \
+	JLT        tail;                          /* the last elements */ \
 loop: \
 	VMOVUPS    (xPtr), Z0;                   /* Z0 = x[0:16]           */ \
 	CORE;                                    /* Z0 = f(Z0)             */ \
 	VMOVUPS    Z0, (dPtr);                   /* d[0:16] = Z0           */ \
 	ADDQ       $64, xPtr;                    /* next vector            */ \
-	ADDQ       $64, dPtr; \
+	ADDQ       $64, dPtr;                     /* advance dPtr too */ \
 	SUBQ       $16, nLeft;                   /* 16 done                */ \
 	CMPQ       nLeft, $16;                   /* 16 more?               */ \
-	JGE        loop; \
+	JGE        loop;                          /* again */ \
 tail: \
 	TESTQ      nLeft, nLeft;                 /* anything left?         */ \
-	JZ         done; \
-	MOVL       $1, AX; \
+	JZ         done;                          /* finished */ \
+	MOVL       $1, AX;                        /* AX = 1 */ \
 	SHLL       CX, AX;                       /* AX = 1 << nLeft        */ \
 	DECL       AX;                           /* AX = nLeft low bits    */ \
 	KMOVW      AX, tailK;                    /* tailK = lanes in range */ \
@@ -229,7 +229,7 @@ done:
 
 #define SILU512(x) \
 	VMOVAPD      x, Z3;                      /* Z3 = u = x             */ \
-	SIGMUL512(x, Z3)
+	SIGMUL512(x, Z3)                         // x = x·σ(Z3)
 
 #define GELUTANH512(x) \
 	VMULPD       x, x, Z3;                   /* Z3 = x²                */ \
@@ -237,7 +237,7 @@ done:
 	VMOVAPD      x, Z4;                      /* Z4 = x                 */ \
 	VFMADD231PD.BCST dKappa<>(SB), Z3, Z4;   /* Z4 = x + κx³           */ \
 	VMULPD.BCST  dBeta2<>(SB), Z4, Z4;       /* Z4 = u                 */ \
-	SIGMUL512(x, Z4)
+	SIGMUL512(x, Z4)                         // x = x·σ(Z4)
 
 // SINCOS512(Q, x): x = sinCos64 (Q = SINQ512 or COSQ512); lanes with
 // |x| ≥ 1e6 keep x and are added to flagK.
@@ -294,50 +294,50 @@ done:
 // i < len(d), as the AVX2 kernels. Need AVX512F.
 TEXT ·expF32AVX512(SB), NOSPLIT, $0-48
 	SETUP512                                 // clamp limits
-	UNLOOP512(EXPCORE512)
+	UNLOOP512(EXPCORE512)                    // d[i] = f(x[i]) for every i
 	VZEROUPPER
 	RET
 
 TEXT ·sigmoidF32AVX512(SB), NOSPLIT, $0-48
 	SETUP512                                 // clamp limits
-	UNLOOP512(SIGMOIDCORE512)
+	UNLOOP512(SIGMOIDCORE512)                // d[i] = f(x[i]) for every i
 	VZEROUPPER
 	RET
 
 TEXT ·tanhF32AVX512(SB), NOSPLIT, $0-48
 	SETUP512                                 // clamp limits
-	UNLOOP512(TANHCORE512)
+	UNLOOP512(TANHCORE512)                   // d[i] = f(x[i]) for every i
 	VZEROUPPER
 	RET
 
 TEXT ·erfF32AVX512(SB), NOSPLIT, $0-48
 	SETUP512                                 // clamp limits
-	UNLOOP512(ERFH512)
+	UNLOOP512(ERFH512)                       // d[i] = f(x[i]) for every i
 	VZEROUPPER
 	RET
 
 TEXT ·geluF32AVX512(SB), NOSPLIT, $0-48
 	SETUP512                                 // clamp limits
-	UNLOOP512(GELUH512)
+	UNLOOP512(GELUH512)                      // d[i] = f(x[i]) for every i
 	VZEROUPPER
 	RET
 
 TEXT ·siluF32AVX512(SB), NOSPLIT, $0-48
 	SETUP512                                 // clamp limits
-	UNLOOP512(SILUH512)
+	UNLOOP512(SILUH512)                      // d[i] = f(x[i]) for every i
 	VZEROUPPER
 	RET
 
 TEXT ·geluTanhF32AVX512(SB), NOSPLIT, $0-48
 	SETUP512                                 // clamp limits
-	UNLOOP512(GELUTH512)
+	UNLOOP512(GELUTH512)                     // d[i] = f(x[i]) for every i
 	VZEROUPPER
 	RET
 
 // func sinF32AVX512(d, x []float32) int and cosF32AVX512: as sinF32.
 TEXT ·sinF32AVX512(SB), NOSPLIT, $0-56
 	KXORW        flagK, flagK, flagK         // no lanes flagged yet
-	UNLOOP512(SINH512)
+	UNLOOP512(SINH512)                       // d[i] = f(x[i]) for every i
 	KMOVW        flagK, AX                   // AX = a bit per flagged lane
 	MOVQ         AX, ret+48(FP)              // return it
 	VZEROUPPER
@@ -345,7 +345,7 @@ TEXT ·sinF32AVX512(SB), NOSPLIT, $0-56
 
 TEXT ·cosF32AVX512(SB), NOSPLIT, $0-56
 	KXORW        flagK, flagK, flagK         // no lanes flagged yet
-	UNLOOP512(COSH512)
+	UNLOOP512(COSH512)                       // d[i] = f(x[i]) for every i
 	KMOVW        flagK, AX                   // AX = a bit per flagged lane
 	MOVQ         AX, ret+48(FP)              // return it
 	VZEROUPPER
@@ -362,26 +362,26 @@ TEXT ·expShiftSumF32AVX512(SB), NOSPLIT, $0-64
 	VBROADCASTSS m+48(FP), Z14               // Z14 = m everywhere
 	VPXORQ       Z12, Z12, Z12               // sums = 0
 	CMPQ         nLeft, $16                  // 16 left?
-	JLT          tail
+	JLT          tail                        // the last elements
 loop:
 	VMOVUPS      (xPtr), Z0                  // Z0 = x[0:16]
 	VSUBPS       Z14, Z0, Z0                 // Z0 = x - m
 	EXP512(Z0, Z1, Z2, Z3)                   // Z1 = e^(x-m)
 	VMOVUPS      Z1, (dPtr)                  // d[0:16] = Z1
 	VCVTPS2PD    Y1, Z2                      // Z2 = lanes 0:8 widened
-	VEXTRACTF64X4 $1, Z1, Y3
+	VEXTRACTF64X4 $1, Z1, Y3                 // Y3 = the upper half of Z1
 	VCVTPS2PD    Y3, Z3                      // Z3 = lanes 8:16 widened
 	VADDPD       Z2, Z12, Z12                // sums += lanes 0:8
 	VADDPD       Z3, Z12, Z12                // sums += lanes 8:16
 	ADDQ         $64, xPtr                   // next 16
-	ADDQ         $64, dPtr
-	SUBQ         $16, nLeft
+	ADDQ         $64, dPtr                   // advance dPtr too
+	SUBQ         $16, nLeft                  // 16 done
 	CMPQ         nLeft, $16                  // 16 more?
-	JGE          loop
+	JGE          loop                        // again
 tail:
 	TESTQ        nLeft, nLeft                // anything left?
-	JZ           done
-	MOVL         $1, AX
+	JZ           done                        // finished
+	MOVL         $1, AX                      // AX = 1
 	SHLL         CX, AX                      // AX = 1 << nLeft
 	DECL         AX                          // AX = nLeft low bits
 	KMOVW        AX, tailK                   // tailK = lanes in range
@@ -391,10 +391,10 @@ tail:
 	VMOVUPS.Z    Z1, tailK, Z1               // 0 off the end
 	VMOVUPS      Z1, tailK, (dPtr)           // d = Z1, masked
 	VCVTPS2PD    Y1, Z2                      // widen and add
-	VEXTRACTF64X4 $1, Z1, Y3
-	VCVTPS2PD    Y3, Z3
-	VADDPD       Z2, Z12, Z12
-	VADDPD       Z3, Z12, Z12
+	VEXTRACTF64X4 $1, Z1, Y3                 // Y3 = the upper half of Z1
+	VCVTPS2PD    Y3, Z3                      // Z3 = Y3 widened
+	VADDPD       Z2, Z12, Z12                // Z12 += Z2
+	VADDPD       Z3, Z12, Z12                // Z12 += Z3
 done:
 	VEXTRACTF64X4 $1, Z12, Y1                // Y1 = sums 4:8
 	VADDPD       Y1, Y12, Y0                 // Y0 = v = s0:4 + s4:8

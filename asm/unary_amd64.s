@@ -25,19 +25,19 @@
 	MOVQ       d_len+8(FP), nLeft;           /* nLeft = len(d)         */ \
 	MOVQ       x_base+24(FP), xPtr;          /* xPtr = &x[0]           */ \
 	CMPQ       nLeft, $8;                    /* a whole vector?        */ \
-	JLT        tail; \
+	JLT        tail;                          /* the last elements */ \
 loop: \
 	VMOVUPS    (xPtr), Y0;                   /* Y0 = x[0:8]            */ \
 	CORE;                                    /* Y0 = f(Y0)             */ \
 	VMOVUPS    Y0, (dPtr);                   /* d[0:8] = Y0            */ \
 	ADDQ       $32, xPtr;                    /* next vector            */ \
-	ADDQ       $32, dPtr; \
+	ADDQ       $32, dPtr;                     /* advance dPtr too */ \
 	SUBQ       $8, nLeft;                    /* 8 done                 */ \
 	CMPQ       nLeft, $8;                    /* 8 more?                */ \
-	JGE        loop; \
+	JGE        loop;                          /* again */ \
 tail: \
 	TESTQ      nLeft, nLeft;                 /* anything left?         */ \
-	JZ         done; \
+	JZ         done;                          /* finished */ \
 	LEAQ       tailMask<>+32(SB), mPtr;      /* mPtr = end of the ones */ \
 	SHLQ       $2, nLeft;                    /* bytes left             */ \
 	SUBQ       nLeft, mPtr;                  /* back by them           */ \
@@ -277,7 +277,7 @@ done:
 // SILU64(x): x = x·σ(x).
 #define SILU64(x) \
 	VMOVAPD      x, Y3;                      /* Y3 = u = x             */ \
-	SIGMUL64(x, Y3)
+	SIGMUL64(x, Y3)                          // x = x·σ(Y3)
 
 // GELUTANH64(x): x = x·σ(u), u = 2·√(2/π)·(x + κx³).
 #define GELUTANH64(x) \
@@ -286,7 +286,7 @@ done:
 	VMOVAPD      x, Y4;                      /* Y4 = x                 */ \
 	VFMADD231PD  dKappa<>(SB), Y3, Y4;       /* Y4 = x + κx³           */ \
 	VMULPD       dBeta2<>(SB), Y4, Y4;       /* Y4 = u                 */ \
-	SIGMUL64(x, Y4)
+	SIGMUL64(x, Y4)                          // x = x·σ(Y4)
 
 // SINCOS64(Q, x): x = sin (Q = SINQ) or cos (Q = COSQ) of x as sinCos64;
 // lanes with |x| ≥ 1e6 keep x and are flagged in flags. Clobbers Y3–Y13.
@@ -341,72 +341,72 @@ done:
 // func expF32(d, x []float32) and the others: d[i] = f(x[i]) for
 // i < len(d). Needs AVX2 and FMA.
 TEXT ·expF32(SB), NOSPLIT, $0-48
-	UNLOOP(EXPCORE)
+	UNLOOP(EXPCORE)                          // d[i] = f(x[i]) for every i (EXPCORE)
 	VZEROUPPER
 	RET
 
 TEXT ·logF32(SB), NOSPLIT, $0-48
-	UNLOOP(LOGCORE)
+	UNLOOP(LOGCORE)                          // d[i] = f(x[i]) for every i (LOGCORE)
 	VZEROUPPER
 	RET
 
 TEXT ·tanhF32(SB), NOSPLIT, $0-48
-	UNLOOP(TANHCORE)
+	UNLOOP(TANHCORE)                         // d[i] = f(x[i]) for every i (TANHCORE)
 	VZEROUPPER
 	RET
 
 TEXT ·sigmoidF32(SB), NOSPLIT, $0-48
-	UNLOOP(SIGMOIDCORE)
+	UNLOOP(SIGMOIDCORE)                      // d[i] = f(x[i]) for every i (SIGMOIDCORE)
 	VZEROUPPER
 	RET
 
 TEXT ·reluF32(SB), NOSPLIT, $0-48
-	UNLOOP(RELUCORE)
+	UNLOOP(RELUCORE)                         // d[i] = f(x[i]) for every i (RELUCORE)
 	VZEROUPPER
 	RET
 
 TEXT ·absF32(SB), NOSPLIT, $0-48
-	UNLOOP(ABSCORE)
+	UNLOOP(ABSCORE)                          // d[i] = f(x[i]) for every i (ABSCORE)
 	VZEROUPPER
 	RET
 
 TEXT ·negF32(SB), NOSPLIT, $0-48
-	UNLOOP(NEGCORE)
+	UNLOOP(NEGCORE)                          // d[i] = f(x[i]) for every i (NEGCORE)
 	VZEROUPPER
 	RET
 
 TEXT ·sqrtF32(SB), NOSPLIT, $0-48
-	UNLOOP(SQRTCORE)
+	UNLOOP(SQRTCORE)                         // d[i] = f(x[i]) for every i (SQRTCORE)
 	VZEROUPPER
 	RET
 
 TEXT ·rsqrtF32(SB), NOSPLIT, $0-48
-	UNLOOP(RSQRTCORE)
+	UNLOOP(RSQRTCORE)                        // d[i] = f(x[i]) for every i (RSQRTCORE)
 	VZEROUPPER
 	RET
 
 TEXT ·reciprocalF32(SB), NOSPLIT, $0-48
-	UNLOOP(RECIPCORE)
+	UNLOOP(RECIPCORE)                        // d[i] = f(x[i]) for every i (RECIPCORE)
 	VZEROUPPER
 	RET
 
 TEXT ·erfF32(SB), NOSPLIT, $0-48
-	UNLOOP(ERFH)
+	UNLOOP(ERFH)                             // d[i] = f(x[i]) for every i (ERFH)
 	VZEROUPPER
 	RET
 
 TEXT ·geluF32(SB), NOSPLIT, $0-48
-	UNLOOP(GELUH)
+	UNLOOP(GELUH)                            // d[i] = f(x[i]) for every i (GELUH)
 	VZEROUPPER
 	RET
 
 TEXT ·siluF32(SB), NOSPLIT, $0-48
-	UNLOOP(SILUH)
+	UNLOOP(SILUH)                            // d[i] = f(x[i]) for every i (SILUH)
 	VZEROUPPER
 	RET
 
 TEXT ·geluTanhF32(SB), NOSPLIT, $0-48
-	UNLOOP(GELUTH)
+	UNLOOP(GELUTH)                           // d[i] = f(x[i]) for every i (GELUTH)
 	VZEROUPPER
 	RET
 
@@ -415,7 +415,7 @@ TEXT ·geluTanhF32(SB), NOSPLIT, $0-48
 // were any: the caller finishes those in scalar code.
 TEXT ·sinF32(SB), NOSPLIT, $0-56
 	VXORPD       flags, flags, flags         // no lanes flagged yet
-	UNLOOP(SINH)
+	UNLOOP(SINH)                             // d[i] = f(x[i]) for every i (SINH)
 	VMOVMSKPD    flags, AX                   // AX = a bit per flagged lane
 	MOVQ         AX, ret+48(FP)              // return it
 	VZEROUPPER
@@ -423,7 +423,7 @@ TEXT ·sinF32(SB), NOSPLIT, $0-56
 
 TEXT ·cosF32(SB), NOSPLIT, $0-56
 	VXORPD       flags, flags, flags         // no lanes flagged yet
-	UNLOOP(COSH)
+	UNLOOP(COSH)                             // d[i] = f(x[i]) for every i (COSH)
 	VMOVMSKPD    flags, AX                   // AX = a bit per flagged lane
 	MOVQ         AX, ret+48(FP)              // return it
 	VZEROUPPER

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	gt "github.com/goaten/goaten"
+	"github.com/goaten/goaten/asm"
 	"gonum.org/v1/gonum/floats"
 )
 
@@ -35,7 +36,9 @@ func randFloat32s(n int, seed uint64) []float32 {
 func run(b *testing.B, elems, bytes int, f func()) {
 	b.SetBytes(int64(bytes))
 	b.ReportAllocs()
-	f() // warm up: first-touch page faults are not the kernel's
+	for range 3 { // warm up: first-touch page faults and heap growth are not the kernel's
+		f()
+	}
 	runtime.GC()
 	b.ResetTimer()
 	for b.Loop() {
@@ -99,4 +102,38 @@ func BenchmarkElementwiseGonum(b *testing.B) {
 		run(b, n16M, 24*n16M, func() { floats.MulTo(make([]float64, n16M), x64, y64) })
 	})
 	b.Run("gonum/sum/16M", func(b *testing.B) { run(b, n16M, 8*n16M, func() { floats.Sum(x64) }) })
+}
+
+// BenchmarkElementwiseKernel runs the SIMD kernels of package asm on
+// preallocated slices (what torch's out= variants measure), and gonum's
+// floats with a preallocated destination: names kernel/<op>/<size> and
+// gonum-out/<op>/<size>.
+func BenchmarkElementwiseKernel(b *testing.B) {
+	x, y := randFloat32s(n16M, 1), randFloat32s(n16M, 2)
+	d := make([]float32, n16M)
+	pos := make([]float32, n16M)
+	asm.AbsF32(pos, x)
+	b.Run("kernel/add/16M", func(b *testing.B) { run(b, n16M, 12*n16M, func() { asm.AddF32(d, x, y) }) })
+	b.Run("kernel/mul/16M", func(b *testing.B) { run(b, n16M, 12*n16M, func() { asm.MulF32(d, x, y) }) })
+	unary := []struct {
+		name string
+		f    func(d, x []float32)
+		in   []float32
+	}{
+		{"exp", asm.ExpF32, x}, {"log", asm.LogF32, pos}, {"tanh", asm.TanhF32, x}, {"sigmoid", asm.SigmoidF32, x},
+		{"silu", asm.SiluF32, x}, {"gelu", asm.GeluF32, x}, {"gelu_tanh", asm.GeluTanhF32, x}, {"erf", asm.ErfF32, x},
+		{"relu", asm.ReluF32, x}, {"abs", asm.AbsF32, x}, {"neg", asm.NegF32, x}, {"sqrt", asm.SqrtF32, pos},
+		{"rsqrt", asm.RsqrtF32, pos}, {"reciprocal", asm.ReciprocalF32, x}, {"sin", asm.SinF32, x}, {"cos", asm.CosF32, x},
+	}
+	for _, u := range unary {
+		b.Run("kernel/"+u.name+"/16M", func(b *testing.B) { run(b, n16M, 8*n16M, func() { u.f(d, u.in) }) })
+	}
+	b.Run("kernel/sum/16M", func(b *testing.B) { run(b, n16M, 4*n16M, func() { asm.SumF32(x) }) })
+
+	x64, y64, d64 := make([]float64, n16M), make([]float64, n16M), make([]float64, n16M)
+	for i := range x64 {
+		x64[i], y64[i] = float64(x[i]), float64(y[i])
+	}
+	b.Run("gonum-out/add/16M", func(b *testing.B) { run(b, n16M, 24*n16M, func() { floats.AddTo(d64, x64, y64) }) })
+	b.Run("gonum-out/mul/16M", func(b *testing.B) { run(b, n16M, 24*n16M, func() { floats.MulTo(d64, x64, y64) }) })
 }
