@@ -37,6 +37,18 @@ func affineF32(d, x, w, b []float32, s, c float32)
 //go:noescape
 func expShiftSumF32AVX512(d, x []float32, m float32) float64
 
+//go:noescape
+func sumF32AVX512(x []float32) float64
+
+//go:noescape
+func sumSqDevF32AVX512(x []float32, m float64) float64
+
+//go:noescape
+func affineF32AVX512(d, x, w, b []float32, s, c float32)
+
+//go:noescape
+func scaleShiftF32AVX512(d, x []float32, s, c float32)
+
 // reduceAVX2 and reduceAVX512 are the tables of the two paths.
 var (
 	reduceAVX2 = reduceTable{
@@ -47,6 +59,8 @@ var (
 	reduceAVX512 = func() reduceTable {
 		t := reduceAVX2
 		t.expShiftSum = expShiftSumF32AVX512
+		t.sum, t.sumSqDev = sumF32AVX512, sumSqDevF32AVX512
+		t.affine, t.scaleShift = affineF32AVX512, scaleShiftF32AVX512
 		return t
 	}()
 )

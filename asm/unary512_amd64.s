@@ -405,3 +405,86 @@ done:
 	VMOVSD       X0, ret+56(FP)              // return it
 	VZEROUPPER
 	RET
+
+// SIMPLE512(OP): the memory-bound ops, 4 vectors of 16 per step (the loop
+// overhead would otherwise limit them), then single vectors, then a masked
+// one. OP(r) maps Z register r in place (Z8 scratch, Z9 = 0, Z10 = 1).
+#define SIMPLE512(OP) \
+	MOVQ       d_base+0(FP), dPtr;           /* dPtr = &d[0]           */ \
+	MOVQ       d_len+8(FP), nLeft;           /* nLeft = len(d)         */ \
+	MOVQ       x_base+24(FP), xPtr;          /* xPtr = &x[0]           */ \
+	VPXORD     Z9, Z9, Z9;                   /* Z9 = 0                 */ \
+	VBROADCASTSS cOne<>(SB), Z10;            /* Z10 = 1                */ \
+	CMPQ       nLeft, $64;                   /* 4 vectors left?        */ \
+	JLT        one; \
+quad: \
+	VMOVUPS    (xPtr), Z0;                   /* Z0:Z3 = x[0:64]        */ \
+	VMOVUPS    64(xPtr), Z1;                 /* second vector          */ \
+	VMOVUPS    128(xPtr), Z2;                /* third vector           */ \
+	VMOVUPS    192(xPtr), Z3;                /* fourth vector          */ \
+	OP(Z0);                                  /* each mapped in place   */ \
+	OP(Z1);                                  /* second                 */ \
+	OP(Z2);                                  /* third                  */ \
+	OP(Z3);                                  /* fourth                 */ \
+	VMOVUPS    Z0, (dPtr);                   /* d[0:64] = Z0:Z3        */ \
+	VMOVUPS    Z1, 64(dPtr);                 /* second vector          */ \
+	VMOVUPS    Z2, 128(dPtr);                /* third vector           */ \
+	VMOVUPS    Z3, 192(dPtr);                /* fourth vector          */ \
+	ADDQ       $256, xPtr;                   /* next 64                */ \
+	ADDQ       $256, dPtr;                   /* advance dPtr too       */ \
+	SUBQ       $64, nLeft;                   /* 64 done                */ \
+	CMPQ       nLeft, $64;                   /* 64 more?               */ \
+	JGE        quad;                         /* again                  */ \
+one: \
+	CMPQ       nLeft, $16;                   /* a whole vector left?   */ \
+	JLT        tail;                         /* no: the masked tail    */ \
+	VMOVUPS    (xPtr), Z0;                   /* Z0 = x[0:16]           */ \
+	OP(Z0);                                  /* mapped in place        */ \
+	VMOVUPS    Z0, (dPtr);                   /* d[0:16] = Z0           */ \
+	ADDQ       $64, xPtr;                    /* next vector            */ \
+	ADDQ       $64, dPtr;                    /* advance dPtr too       */ \
+	SUBQ       $16, nLeft;                   /* 16 done                */ \
+	JMP        one;                          /* the next one           */ \
+tail: \
+	TESTQ      nLeft, nLeft;                 /* anything left?         */ \
+	JZ         done;                         /* finished               */ \
+	MOVL       $1, AX;                       /* AX = 1                 */ \
+	SHLL       CX, AX;                       /* AX = 1 << nLeft        */ \
+	DECL       AX;                           /* AX = nLeft low bits    */ \
+	KMOVW      AX, tailK;                    /* tailK = lanes in range */ \
+	VMOVUPS.Z  (xPtr), tailK, Z0;            /* Z0 = x, 0 off the end  */ \
+	OP(Z0);                                  /* mapped in place        */ \
+	VMOVUPS    Z0, tailK, (dPtr);            /* d = Z0, masked         */ \
+done: \
+	VZEROUPPER;                              /* clean AVX state        */ \
+	RET
+
+#define RELU512(r) \
+	VCMPPS     $1, Z9, r, K1;                /* K1 = r < 0             */ \
+	VMOVAPS    Z9, K1, r                     /* 0 there (NaN, -0 stay) */
+#define ABS512(r)   VPANDD.BCST cAbs<>(SB), r, r  /* clear the sign      */
+#define NEG512(r)   VPXORD.BCST cSign<>(SB), r, r /* flip the sign       */
+#define SQRT512(r)  VSQRTPS r, r                  /* r = √r              */
+#define RSQRT512(r) \
+	VSQRTPS    r, Z8;                        /* Z8 = √r                */ \
+	VDIVPS     Z8, Z10, r                    /* r = 1/√r               */
+#define RECIP512(r) VDIVPS r, Z10, r             /* r = 1/r             */
+
+// func reluF32AVX512(d, x []float32) and the other memory-bound ones.
+TEXT ·reluF32AVX512(SB), NOSPLIT, $0-48
+	SIMPLE512(RELU512)                       // d = max(x, 0)
+
+TEXT ·absF32AVX512(SB), NOSPLIT, $0-48
+	SIMPLE512(ABS512)                        // d = |x|
+
+TEXT ·negF32AVX512(SB), NOSPLIT, $0-48
+	SIMPLE512(NEG512)                        // d = -x
+
+TEXT ·sqrtF32AVX512(SB), NOSPLIT, $0-48
+	SIMPLE512(SQRT512)                       // d = √x
+
+TEXT ·rsqrtF32AVX512(SB), NOSPLIT, $0-48
+	SIMPLE512(RSQRT512)                      // d = 1/√x
+
+TEXT ·reciprocalF32AVX512(SB), NOSPLIT, $0-48
+	SIMPLE512(RECIP512)                      // d = 1/x

@@ -93,6 +93,24 @@ func sinF32AVX512(d, x []float32) int
 //go:noescape
 func cosF32AVX512(d, x []float32) int
 
+//go:noescape
+func reluF32AVX512(d, x []float32)
+
+//go:noescape
+func absF32AVX512(d, x []float32)
+
+//go:noescape
+func negF32AVX512(d, x []float32)
+
+//go:noescape
+func sqrtF32AVX512(d, x []float32)
+
+//go:noescape
+func rsqrtF32AVX512(d, x []float32)
+
+//go:noescape
+func reciprocalF32AVX512(d, x []float32)
+
 func sinAVX512(d, x []float32) {
 	if sinF32AVX512(d, x) != 0 {
 		finishSinCos(d, false)
@@ -105,8 +123,8 @@ func cosAVX512(d, x []float32) {
 	}
 }
 
-// unaryAVX2 and unaryAVX512 are the kernel tables of the two paths; the
-// memory-bound ops have no AVX-512 version.
+// unaryAVX2 and unaryAVX512 are the kernel tables of the two paths (log
+// has no AVX-512 version).
 var (
 	unaryAVX2 = [numUnaryOps]func(d, x []float32){
 		uExp: expF32, uLog: logF32, uTanh: tanhF32, uSigmoid: sigmoidF32,
@@ -119,6 +137,8 @@ var (
 		t[uExp], t[uSigmoid], t[uTanh] = expF32AVX512, sigmoidF32AVX512, tanhF32AVX512
 		t[uErf], t[uGelu], t[uSilu], t[uGeluTanh] = erfF32AVX512, geluF32AVX512, siluF32AVX512, geluTanhF32AVX512
 		t[uSin], t[uCos] = sinAVX512, cosAVX512
+		t[uRelu], t[uAbs], t[uNeg] = reluF32AVX512, absF32AVX512, negF32AVX512
+		t[uSqrt], t[uRsqrt], t[uReciprocal] = sqrtF32AVX512, rsqrtF32AVX512, reciprocalF32AVX512
 		return t
 	}()
 )

@@ -1,0 +1,184 @@
+//go:build !purego
+
+#include "textflag.h"
+#include "elementwise_amd64.h"
+
+// AVX-512 versions of the sums and of the affine steps of layer norm. The
+// 16 float64 running sums are Z0 (sums 0–7) and Z1 (sums 8–15): element i
+// goes to sum i mod 16 in the same order as the AVX2 kernels and the twins
+// (reduce_generic.go), so the results are the same bits.
+
+// Register roles.
+#define xPtr   SI  // next element of x
+#define dPtr   DI  // next element of dst
+#define wPtr   R12 // next element of w
+#define bPtr   R13 // next element of b
+#define nLeft  CX  // elements left
+#define tailK  K7  // lanes of the last partial vector
+
+// low8<> maps a lane count 0…8 to its mask: (1 << count) - 1.
+DATA low8<>+0(SB)/8, $0x7f3f1f0f07030100
+DATA low8<>+8(SB)/1, $0xff
+GLOBL low8<>(SB), RODATA|NOPTR, $9
+
+// MASK8(k, c): k = the lanes of chunk c (8 elements) of the last nLeft < 32,
+// that is min(max(nLeft - 8c, 0), 8) low bits. Clobbers AX, DX, R8, R9.
+#define MASK8(k, c) \
+	MOVQ     nLeft, R8;                      /* R8 = nLeft             */ \
+	SUBQ     $(8*c), R8;                     /* minus the chunks before */ \
+	MOVQ     $0, DX;                         /* DX = 0                 */ \
+	CMPQ     R8, DX;                         /* negative?              */ \
+	CMOVQLT  DX, R8;                         /* then 0                 */ \
+	MOVQ     $8, DX;                         /* DX = 8                 */ \
+	CMPQ     R8, DX;                         /* more than 8?           */ \
+	CMOVQGT  DX, R8;                         /* then 8                 */ \
+	LEAQ     low8<>(SB), R9;                 /* R9 = the mask table    */ \
+	MOVBQZX  (R9)(R8*1), AX;                 /* AX = its entry         */ \
+	KMOVW    AX, k                           /* k = those lanes        */
+
+// FINISH512(ret) adds the 16 sums up as sum16 and returns the result.
+#define FINISH512(ret) \
+	VEXTRACTF64X4 $1, Z0, Y2;                /* Y2 = sums 4:8          */ \
+	VADDPD     Y2, Y0, Y0;                   /* Y0 = s0:4 + s4:8       */ \
+	VEXTRACTF64X4 $1, Z1, Y3;                /* Y3 = sums 12:16        */ \
+	VADDPD     Y3, Y1, Y1;                   /* Y1 = s8:12 + s12:16    */ \
+	VADDPD     Y1, Y0, Y0;                   /* Y0 = v                 */ \
+	VEXTRACTF128 $1, Y0, X1;                 /* X1 = v2, v3            */ \
+	VADDPD     X1, X0, X0;                   /* X0 = v0+v2, v1+v3      */ \
+	VPERMILPD  $1, X0, X1;                   /* X1 = v1+v3, v0+v2      */ \
+	VADDSD     X1, X0, X0;                   /* X0 = (v0+v2)+(v1+v3)   */ \
+	VMOVSD     X0, ret;                      /* return it              */ \
+	VZEROUPPER;                              /* clean AVX state        */ \
+	RET
+
+// STEP(k, off, acc) adds the 8 elements at off(xPtr) under mask k (K0:
+// all) into acc, as sums of squared deviations from Z14 when SQ is set.
+#define SUMSTEP(off, acc) \
+	VCVTPS2PD  off(xPtr), Z4;                /* Z4 = 8 widened         */ \
+	VADDPD     Z4, acc, acc                  /* acc += them            */
+#define SUMSTEPM(k, off, acc) \
+	VCVTPS2PD.Z off(xPtr), k, Z4;            /* Z4 = 8 widened, masked */ \
+	VADDPD     Z4, acc, acc                  /* acc += them            */
+#define SQSTEP(off, acc) \
+	VCVTPS2PD  off(xPtr), Z4;                /* Z4 = 8 widened         */ \
+	VSUBPD     Z14, Z4, Z4;                  /* Z4 = x - m             */ \
+	VFMADD231PD Z4, Z4, acc                  /* acc += (x - m)²        */
+#define SQSTEPM(k, off, acc) \
+	VCVTPS2PD.Z off(xPtr), k, Z4;            /* Z4 = 8 widened, masked */ \
+	VSUBPD.Z   Z14, Z4, k, Z4;               /* Z4 = x - m, 0 off the end */ \
+	VFMADD231PD Z4, Z4, acc                  /* acc += (x - m)²        */
+
+// SUMS512(STEP, STEPM, ret): the loop of sumF32AVX512 and sumSqDevF32AVX512.
+#define SUMS512(STEP, STEPM, ret) \
+	VPXORQ     Z0, Z0, Z0;                   /* sums 0:8 = 0           */ \
+	VPXORQ     Z1, Z1, Z1;                   /* sums 8:16 = 0          */ \
+	CMPQ       nLeft, $32;                   /* 32 left?               */ \
+	JLT        tail;                         /* the last elements      */ \
+loop: \
+	STEP(0, Z0);                             /* x[0:8] into sums 0:8   */ \
+	STEP(32, Z1);                            /* x[8:16] into 8:16      */ \
+	STEP(64, Z0);                            /* x[16:24] into 0:8      */ \
+	STEP(96, Z1);                            /* x[24:32] into 8:16     */ \
+	ADDQ       $128, xPtr;                   /* next 32                */ \
+	SUBQ       $32, nLeft;                   /* 32 done                */ \
+	CMPQ       nLeft, $32;                   /* 32 more?               */ \
+	JGE        loop;                         /* again                  */ \
+tail: \
+	TESTQ      nLeft, nLeft;                 /* anything left?         */ \
+	JZ         done;                         /* finished               */ \
+	MASK8(K1, 0);                            /* K1:K4 = lanes of the 4 chunks */ \
+	MASK8(K2, 1); \
+	MASK8(K3, 2); \
+	MASK8(K4, 3); \
+	STEPM(K1, 0, Z0);                        /* as in the loop, masked */ \
+	STEPM(K2, 32, Z1); \
+	STEPM(K3, 64, Z0); \
+	STEPM(K4, 96, Z1); \
+done: \
+	FINISH512(ret)
+
+// func sumF32AVX512(x []float32) float64: as sumF32.
+TEXT ·sumF32AVX512(SB), NOSPLIT, $0-32
+	MOVQ       x_base+0(FP), xPtr            // xPtr = &x[0]
+	MOVQ       x_len+8(FP), nLeft            // nLeft = len(x)
+	SUMS512(SUMSTEP, SUMSTEPM, ret+24(FP))   // the 16 sums
+
+// func sumSqDevF32AVX512(x []float32, m float64) float64: as sumSqDevF32.
+TEXT ·sumSqDevF32AVX512(SB), NOSPLIT, $0-40
+	MOVQ       x_base+0(FP), xPtr            // xPtr = &x[0]
+	MOVQ       x_len+8(FP), nLeft            // nLeft = len(x)
+	VBROADCASTSD m+24(FP), Z14               // Z14 = m everywhere
+	SUMS512(SQSTEP, SQSTEPM, ret+32(FP))     // the 16 sums of squares
+
+// func affineF32AVX512(d, x, w, b []float32, s, c float32): as affineF32.
+TEXT ·affineF32AVX512(SB), NOSPLIT, $0-104
+	MOVQ       d_base+0(FP), dPtr            // dPtr = &d[0]
+	MOVQ       d_len+8(FP), nLeft            // nLeft = len(d)
+	MOVQ       x_base+24(FP), xPtr           // xPtr = &x[0]
+	MOVQ       w_base+48(FP), wPtr           // wPtr = &w[0]
+	MOVQ       b_base+72(FP), bPtr           // bPtr = &b[0]
+	VBROADCASTSS s+96(FP), Z13               // Z13 = s everywhere
+	VBROADCASTSS c+100(FP), Z14              // Z14 = c everywhere
+	CMPQ       nLeft, $16                    // 16 left?
+	JLT        tail                          // the last elements
+loop:
+	VMOVUPS    (xPtr), Z0                    // Z0 = x[0:16]
+	VMOVUPS    (wPtr), Z1                    // Z1 = w[0:16]
+	VFMADD213PS Z14, Z13, Z0                 // Z0 = t = x·s + c
+	VFMADD213PS (bPtr), Z1, Z0               // Z0 = t·w + b
+	VMOVUPS    Z0, (dPtr)                    // d[0:16] = Z0
+	ADDQ       $64, xPtr                     // next 16
+	ADDQ       $64, wPtr                     // advance wPtr too
+	ADDQ       $64, bPtr                     // advance bPtr too
+	ADDQ       $64, dPtr                     // advance dPtr too
+	SUBQ       $16, nLeft                    // 16 done
+	CMPQ       nLeft, $16                    // 16 more?
+	JGE        loop                          // again
+tail:
+	TESTQ      nLeft, nLeft                  // anything left?
+	JZ         done                          // finished
+	MOVL       $1, AX                        // AX = 1
+	SHLL       CX, AX                        // AX = 1 << nLeft
+	DECL       AX                            // AX = nLeft low bits
+	KMOVW      AX, tailK                     // tailK = lanes in range
+	VMOVUPS.Z  (xPtr), tailK, Z0             // Z0 = x, masked
+	VMOVUPS.Z  (wPtr), tailK, Z1             // Z1 = w, masked
+	VMOVUPS.Z  (bPtr), tailK, Z2             // Z2 = b, masked
+	VFMADD213PS Z14, Z13, Z0                 // Z0 = t = x·s + c
+	VFMADD213PS Z2, Z1, Z0                   // Z0 = t·w + b
+	VMOVUPS    Z0, tailK, (dPtr)             // d = Z0, masked
+done:
+	VZEROUPPER
+	RET
+
+// func scaleShiftF32AVX512(d, x []float32, s, c float32): as scaleShiftF32.
+TEXT ·scaleShiftF32AVX512(SB), NOSPLIT, $0-56
+	MOVQ       d_base+0(FP), dPtr            // dPtr = &d[0]
+	MOVQ       d_len+8(FP), nLeft            // nLeft = len(d)
+	MOVQ       x_base+24(FP), xPtr           // xPtr = &x[0]
+	VBROADCASTSS s+48(FP), Z13               // Z13 = s everywhere
+	VBROADCASTSS c+52(FP), Z14               // Z14 = c everywhere
+	CMPQ       nLeft, $16                    // 16 left?
+	JLT        tail                          // the last elements
+loop:
+	VMOVUPS    (xPtr), Z0                    // Z0 = x[0:16]
+	VFMADD213PS Z14, Z13, Z0                 // Z0 = x·s + c
+	VMOVUPS    Z0, (dPtr)                    // d[0:16] = Z0
+	ADDQ       $64, xPtr                     // next 16
+	ADDQ       $64, dPtr                     // advance dPtr too
+	SUBQ       $16, nLeft                    // 16 done
+	CMPQ       nLeft, $16                    // 16 more?
+	JGE        loop                          // again
+tail:
+	TESTQ      nLeft, nLeft                  // anything left?
+	JZ         done                          // finished
+	MOVL       $1, AX                        // AX = 1
+	SHLL       CX, AX                        // AX = 1 << nLeft
+	DECL       AX                            // AX = nLeft low bits
+	KMOVW      AX, tailK                     // tailK = lanes in range
+	VMOVUPS.Z  (xPtr), tailK, Z0             // Z0 = x, masked
+	VFMADD213PS Z14, Z13, Z0                 // Z0 = x·s + c
+	VMOVUPS    Z0, tailK, (dPtr)             // d = Z0, masked
+done:
+	VZEROUPPER
+	RET
