@@ -7,10 +7,13 @@ import "math"
 // and signed zeros as torch gives them). dst and x must have the same
 // length (or the call panics) and may be the same slice.
 //
-// Each doc comment states the largest error measured against the float64
-// math package over a sweep of every 4093rd float32 bit pattern and of
-// [-320, 320] in steps of 1.6e-4 (TestUlpSweep), in float32 ulps of the
-// exact result. exp, log, tanh and sigmoid compute in float32 (polynomials
+// Each doc comment states a bound on the error against the float64 math
+// package, in float32 ulps of the exact result, checked over every float32
+// bit pattern (GOATEN_ULP_STEP=1 go test -run UlpSweep; the measured maxima
+// were exp 1.011, log 0.859, tanh 1.332, sigmoid 2.402, silu 0.504, gelu
+// 0.547, gelu_tanh 0.504, erf 0.520, rsqrt 1.490, sin and cos 0.529). The
+// default test sweeps every 4093rd pattern and [-320, 320] in steps of
+// 1.6e-4 and checks the same bounds. exp, log, tanh and sigmoid compute in float32 (polynomials
 // after range reduction, fused multiply-adds); erf, gelu, silu, sin and cos
 // compute in float64 and round once. On amd64 the kernels are AVX2+FMA,
 // and AVX-512 for the compute-bound ones (exp, sigmoid, tanh, erf, gelu,
