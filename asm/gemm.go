@@ -244,7 +244,8 @@ func (g *gemmArgs[T]) run(m0, m1, n0, n1 int) {
 //  1. wait until every goroutine is done with step-2, whose buffer this
 //     step reuses (two buffers let fast goroutines pack ahead);
 //  2. claim slivers of the B panel one at a time and pack them;
-//  3. wait until the whole panel is packed;
+//  3. wait until the whole panel is packed and every goroutine is done
+//     with the previous step (whose blocks add into the same rows of C);
 //  4. claim blocks of rows one at a time, pack that block of A into its
 //     own buffer and run it against the whole panel;
 //  5. count itself done with the step.
@@ -289,6 +290,12 @@ func (g *gemmArgs[T]) team(p, m, n int) {
 					}
 				}
 				ev.wait(func() bool { return s.packed.Load() == nsl })
+				if it >= 1 {
+					// Consecutive depth steps of one column block add into the
+					// same rows of C: finish the previous one first.
+					prev := &st[it-1]
+					ev.wait(func() bool { return prev.done.Load() == int32(p) })
+				}
 				for {
 					blk := int(s.blocks.Add(1) - 1)
 					if blk >= nblk {
