@@ -1,6 +1,7 @@
 package autograd
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/goaten/goaten/tensor"
@@ -58,7 +59,7 @@ func GradOf(t *T) *T {
 // SetGrad replaces t's accumulated gradient (nil clears it, as an
 // optimizer's zero_grad(set_to_none=True) does).
 func SetGrad(t, g *T) {
-	if g != nil && !sameInts(g.Sizes(), t.Sizes()) {
+	if g != nil && !slices.Equal(g.Sizes(), t.Sizes()) {
 		tensor.Panicf("assigned grad has data of a different size")
 	}
 	m := ensureMeta(t)

@@ -3,6 +3,7 @@ package autograd
 import (
 	"container/heap"
 	"fmt"
+	"slices"
 
 	"github.com/goaten/goaten/tensor"
 )
@@ -90,7 +91,7 @@ func rootsOf(outputs, grads []*T, create bool) ([]Edge, []*T) {
 				g = detached(g)
 			}
 		} else {
-			if !sameInts(g.Sizes(), out.Sizes()) {
+			if !slices.Equal(g.Sizes(), out.Sizes()) {
 				tensor.Panicf("Mismatch in shape: grad_output[%d] has a shape of torch.Size(%s) and output[%d] has a shape of torch.Size(%s).",
 					i, tensor.ShapeString(g.Sizes()), i, tensor.ShapeString(out.Sizes()))
 			}
@@ -291,7 +292,7 @@ func validateFor(n *Node, i int, g *T, want varMeta) *T {
 	if g == nil {
 		return nil
 	}
-	if !sameInts(g.Sizes(), want.sizes) {
+	if !slices.Equal(g.Sizes(), want.sizes) {
 		if !expandable(want.sizes, g.Sizes()) {
 			name := "backward"
 			if n != nil {
@@ -327,7 +328,7 @@ func expandable(from, to []int) bool {
 
 // sumTo sums g over the dims that broadcasting added to shape (at::sum_to).
 func sumTo(g *T, shape []int) *T {
-	if sameInts(g.Sizes(), shape) {
+	if slices.Equal(g.Sizes(), shape) {
 		return g
 	}
 	lead := g.Dim() - len(shape)
@@ -347,22 +348,10 @@ func sumTo(g *T, shape []int) *T {
 	if len(dims) > 0 {
 		g = g.Sum(dims, false)
 	}
-	if !sameInts(g.Sizes(), shape) {
+	if !slices.Equal(g.Sizes(), shape) {
 		g = g.Reshape(shape)
 	}
 	return g
-}
-
-func sameInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // readyQueue runs the most recently created node first (PyTorch's order).

@@ -2,6 +2,7 @@ package decomp
 
 import (
 	"math"
+	"slices"
 
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
@@ -352,7 +353,7 @@ func logSigmoidBackward(op *tensor.Op, a []any) any {
 	neg := x.LtScalar(0)
 	maxD := tensor.Where(neg, scalarLike(x, 1, x.DType()), zero0(x))
 	sign := tensor.Where(neg, scalarLike(x, 1, x.DType()), scalarLike(x, -1, x.DType()))
-	if z == nil || !equalInts(z.Sizes(), x.Sizes()) {
+	if z == nil || !slices.Equal(z.Sizes(), x.Sizes()) {
 		z = x.Abs().Neg().Exp()
 	}
 	return maxD.Sub(sign.Mul(z.Div(z.AddScalar(1, 1)))).Mul(g)

@@ -3,6 +3,7 @@ package decomp
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
@@ -56,7 +57,7 @@ func crossEntropy(op *tensor.Op, a []any) any {
 		classDim = 0
 	}
 	switch {
-	case equalInts(x.Sizes(), t.Sizes()):
+	case slices.Equal(x.Sizes(), t.Sizes()):
 		tensor.Check(t.DType().IsFloat(), "Expected floating point type for target with class probabilities, got %s", core.CTypeName(t.DType()))
 		tensor.Check(ignore < 0, "ignore_index is not supported for floating point target")
 		return crossEntropyProbs(x, t, w, red, smooth, classDim)
@@ -157,7 +158,7 @@ func nllLossND(op *tensor.Op, a []any) any {
 	}
 	n, c := x.Size(0), x.Size(1)
 	outSize := append([]int{n}, x.Sizes()[2:]...)
-	tensor.Check(equalInts(t.Sizes()[1:], x.Sizes()[2:]), "Expected target size %s, got %s", tensor.ShapeString(outSize), tensor.ShapeString(t.Sizes()))
+	tensor.Check(slices.Equal(t.Sizes()[1:], x.Sizes()[2:]), "Expected target size %s, got %s", tensor.ShapeString(outSize), tensor.ShapeString(t.Sizes()))
 	if x.Numel() > 0 {
 		x = reshape(x, []int{n, c, 1, -1})
 	} else {
@@ -314,7 +315,7 @@ func huberLoss(op *tensor.Op, a []any) any {
 // binaryCrossEntropy is (t - 1) max(log(1 - x), -100) - t max(log(x), -100).
 func binaryCrossEntropy(op *tensor.Op, a []any) any {
 	x, t, w, red := ten(a, 0), ten(a, 1), ten(a, 2), a[3].(int)
-	tensor.Check(equalInts(x.Sizes(), t.Sizes()), "Using a target size (%s) that is different to the input size (%s) is deprecated. Please ensure they have the same size.", tensor.ShapeString(t.Sizes()), tensor.ShapeString(x.Sizes()))
+	tensor.Check(slices.Equal(x.Sizes(), t.Sizes()), "Using a target size (%s) that is different to the input size (%s) is deprecated. Please ensure they have the same size.", tensor.ShapeString(t.Sizes()), tensor.ShapeString(x.Sizes()))
 	lo := x.Neg().Log1p().Clamp(-100, nil)
 	hi := x.Log().Clamp(-100, nil)
 	loss := t.SubScalar(1, 1).Mul(lo).Sub(t.Mul(hi))
@@ -328,7 +329,7 @@ func binaryCrossEntropy(op *tensor.Op, a []any) any {
 // m = max(-x, 0) and lw = 1 + (pos_weight - 1) t (1 without pos_weight).
 func bceWithLogits(op *tensor.Op, a []any) any {
 	x, t, w, pw, red := ten(a, 0), ten(a, 1), ten(a, 2), ten(a, 3), a[4].(int)
-	tensor.Check(equalInts(x.Sizes(), t.Sizes()), "Target size (%s) must be the same as input size (%s)", tensor.ShapeString(t.Sizes()), tensor.ShapeString(x.Sizes()))
+	tensor.Check(slices.Equal(x.Sizes(), t.Sizes()), "Target size (%s) must be the same as input size (%s)", tensor.ShapeString(t.Sizes()), tensor.ShapeString(x.Sizes()))
 	m := x.Neg().Clamp(0, nil)
 	lse := m.Neg().Exp().Add(x.Neg().Sub(m).Exp()).Log().Add(m)
 	var loss *T

@@ -1,6 +1,8 @@
 package decomp
 
 import (
+	"slices"
+
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -357,7 +359,7 @@ func stack(op *tensor.Op, a []any) any {
 	d := wrapDim(a[1].(int), ts[0].Dim()+1)
 	parts := make([]*T, len(ts))
 	for i, t := range ts {
-		tensor.Check(equalInts(t.Sizes(), ts[0].Sizes()), "stack expects each tensor to be equal size, but got %s at entry 0 and %s at entry %d",
+		tensor.Check(slices.Equal(t.Sizes(), ts[0].Sizes()), "stack expects each tensor to be equal size, but got %s at entry 0 and %s at entry %d",
 			tensor.ShapeString(ts[0].Sizes()), tensor.ShapeString(t.Sizes()), i)
 		parts[i] = t.Unsqueeze(d)
 	}

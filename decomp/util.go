@@ -86,18 +86,6 @@ func prod(s []int) int {
 	return n
 }
 
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 func ones(n int) []int {
 	s := make([]int, n)
 	for i := range s {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -260,7 +261,7 @@ func (d *Debugger) diffTensor(g, w *tensor.Tensor) string {
 	if g.DType() != w.DType() {
 		return fmt.Sprintf("dtype %s, the CPU gave %s", g.DType(), w.DType())
 	}
-	if !sameInts(g.Sizes(), w.Sizes()) {
+	if !slices.Equal(g.Sizes(), w.Sizes()) {
 		return fmt.Sprintf("shape %v, the CPU gave %v", g.Sizes(), w.Sizes())
 	}
 	gc := g

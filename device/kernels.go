@@ -2,6 +2,7 @@ package device
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
@@ -160,7 +161,7 @@ func (be *backend) toCPU(t *tensor.Tensor) *tensor.Tensor {
 		tensor.Panicf("device %q cannot copy its data to the CPU", be.Name)
 	}
 	c := be.ToCPU(t.Raw(), t)
-	if c == nil || c.Device() != tensor.CPU || c.DType() != t.DType() || !sameInts(c.Sizes(), t.Sizes()) {
+	if c == nil || c.Device() != tensor.CPU || c.DType() != t.DType() || !slices.Equal(c.Sizes(), t.Sizes()) {
 		desc := "nil"
 		if c != nil {
 			desc = fmt.Sprintf("%s %s tensor of shape %v", c.Device(), c.DType(), c.Sizes())
@@ -174,24 +175,12 @@ func (be *backend) toCPU(t *tensor.Tensor) *tensor.Tensor {
 // tensor an op on the CPU would have seen.
 func (be *backend) toCPUExact(t *tensor.Tensor) *tensor.Tensor {
 	c := be.toCPU(t)
-	if sameInts(c.Strides(), t.Strides()) && c.StorageOffset() == t.StorageOffset() {
+	if slices.Equal(c.Strides(), t.Strides()) && c.StorageOffset() == t.StorageOffset() {
 		return c
 	}
 	dst := tensor.Materialize(tensor.NewMeta(t.Sizes(), t.Strides(), t.StorageOffset(), t.DType(), tensor.CPU))
 	copyInto.RunBackend(tensor.CPU, []any{dst, c, false})
 	return dst
-}
-
-func sameInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // fromCPUHook is the device's tensor.DeviceHooks.FromCPU: a device tensor

@@ -3,6 +3,7 @@ package functional_test
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/goaten/goaten/tensor"
@@ -689,10 +690,10 @@ func compare(want, got *T) string {
 	if got.Device() != fdev {
 		return fmt.Sprintf("result on %s, want functest", got.Device())
 	}
-	if !equalInts(want.Sizes(), got.Sizes()) || want.DType() != got.DType() {
+	if !slices.Equal(want.Sizes(), got.Sizes()) || want.DType() != got.DType() {
 		return fmt.Sprintf("got %s %v, want %s %v", got.DType(), got.Sizes(), want.DType(), want.Sizes())
 	}
-	if !equalInts(want.Strides(), got.Strides()) || want.StorageOffset() != got.StorageOffset() {
+	if !slices.Equal(want.Strides(), got.Strides()) || want.StorageOffset() != got.StorageOffset() {
 		return fmt.Sprintf("got strides %v offset %d, want strides %v offset %d", got.Strides(), got.StorageOffset(), want.Strides(), want.StorageOffset())
 	}
 	wb, gb := contiguousBytes(want), contiguousBytes(got)
@@ -710,16 +711,4 @@ func contiguousBytes(t *T) []byte {
 		return nil
 	}
 	return append([]byte(nil), c.Storage().Bytes()[:n]...)
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -31,6 +31,7 @@
 package functional
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/goaten/goaten/tensor"
@@ -50,7 +51,7 @@ func (l layout) numel() int  { return tensor.Numel(l.sizes) }
 func (l layout) extent() int { return tensor.StorageExtent(l.sizes, l.strides, l.offset) }
 
 func (l layout) equal(o layout) bool {
-	return l.offset == o.offset && equalInts(l.sizes, o.sizes) && equalInts(l.strides, o.strides)
+	return l.offset == o.offset && slices.Equal(l.sizes, o.sizes) && slices.Equal(l.strides, o.strides)
 }
 
 func (l layout) contiguous() bool { return tensor.IsContiguousStrides(l.sizes, l.strides) }
@@ -335,7 +336,7 @@ func Commit(t, v *tensor.Tensor) {
 	if IsFunctional(v) {
 		v = value(v)
 	}
-	if !equalInts(t.Sizes(), v.Sizes()) {
+	if !slices.Equal(t.Sizes(), v.Sizes()) {
 		tensor.Panicf("functional.Commit: value of shape %s for a tensor of shape %s", tensor.ShapeString(v.Sizes()), tensor.ShapeString(t.Sizes()))
 	}
 	commit(t, castTo(v, t.DType()))
@@ -362,16 +363,4 @@ func SameStorage(a, b *tensor.Tensor) bool {
 		return false
 	}
 	return wrapperOf(a).st == wrapperOf(b).st
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -1,6 +1,8 @@
 package functional
 
 import (
+	"slices"
+
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -114,7 +116,7 @@ func newAffine(in, out []int) *affine {
 }
 
 func (a *affine) identity() bool {
-	if !equalInts(a.in, a.out) {
+	if !slices.Equal(a.in, a.out) {
 		return false
 	}
 	for k := range a.in {
@@ -245,7 +247,7 @@ func (a *affine) transposeMap() *affine {
 // reshape returns x's values laid out with the given sizes (same numel).
 func reshape(x *tensor.Tensor, out []int) *tensor.Tensor {
 	in := x.Sizes()
-	if equalInts(in, out) {
+	if slices.Equal(in, out) {
 		return x
 	}
 	n, m := len(in), len(out)

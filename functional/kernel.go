@@ -1,6 +1,7 @@
 package functional
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/goaten/goaten/aten/core"
@@ -130,7 +131,7 @@ func wrapOne(v, m *tensor.Tensor, dev tensor.Device) *tensor.Tensor {
 		return v
 	}
 	l := layoutOf(v)
-	if m != nil && equalInts(m.Sizes(), v.Sizes()) && m.DType() == v.DType() && len(m.Strides()) == len(l.sizes) {
+	if m != nil && slices.Equal(m.Sizes(), v.Sizes()) && m.DType() == v.DType() && len(m.Strides()) == len(l.sizes) {
 		l = layout{l.sizes, append([]int(nil), m.Strides()...), m.StorageOffset()}
 	}
 	return wrapValue(v, l)
@@ -314,7 +315,7 @@ func outKernel(op *tensor.Op, args []any) any {
 		if !IsFunctional(o) {
 			tensor.Panicf("functionalize: %s writes into a tensor that is not functional", op.Name)
 		}
-		if k < len(metas) && !equalInts(o.Sizes(), metas[k].Sizes()) {
+		if k < len(metas) && !slices.Equal(o.Sizes(), metas[k].Sizes()) {
 			resizeTo(o, layoutOf(metas[k]))
 		}
 		commit(o, castTo(vals[k], o.DType()))

@@ -1,6 +1,8 @@
 package functional
 
 import (
+	"slices"
+
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -139,7 +141,7 @@ func expandRec(in, out []int) *viewMeta {
 }
 
 func viewRec(in, out []int) *viewMeta {
-	if equalInts(in, out) {
+	if slices.Equal(in, out) {
 		r := identityRec()
 		r.name = "view"
 		return r

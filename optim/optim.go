@@ -21,6 +21,7 @@ package optim
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/goaten/goaten/tensor"
 )
@@ -68,25 +69,13 @@ func checkGrads(params, grads []*tensor.Tensor) {
 			continue
 		}
 		p := params[i]
-		tensor.Check(sameSizes(g.Sizes(), p.Sizes()),
+		tensor.Check(slices.Equal(g.Sizes(), p.Sizes()),
 			"optimizer step: gradient %d has shape %s but its parameter has shape %s", i, tensor.ShapeString(g.Sizes()), tensor.ShapeString(p.Sizes()))
 		tensor.Check(g.DType() == p.DType(),
 			"optimizer step: gradient %d is %s but its parameter is %s", i, g.DType(), p.DType())
 		tensor.Check(g.Device() == p.Device(),
 			"optimizer step: gradient %d is on %s but its parameter is on %s", i, g.Device(), p.Device())
 	}
-}
-
-func sameSizes(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // addAlpha_ is self.add_(other, alpha=alpha).

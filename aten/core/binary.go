@@ -1,6 +1,8 @@
 package core
 
 import (
+	"slices"
+
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -241,22 +243,10 @@ func atan2Meta(op *tensor.Op, args []any) any {
 // resize_output to sizes: unchanged when the sizes already match, else
 // contiguous at the same storage offset.
 func OutResized(out *tensor.Tensor, sizes []int) *tensor.Tensor {
-	if binSameSizes(out.Sizes(), sizes) {
+	if slices.Equal(out.Sizes(), sizes) {
 		return tensor.NewMeta(out.Sizes(), out.Strides(), out.StorageOffset(), out.DType(), out.Device())
 	}
 	return tensor.NewMeta(sizes, tensor.ContiguousStrides(sizes), out.StorageOffset(), out.DType(), out.Device())
-}
-
-func binSameSizes(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // CheckOutCast rejects an out= tensor that the common dtype cannot be cast to.

@@ -2,6 +2,7 @@ package core
 
 import (
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -283,7 +284,7 @@ func (p *ConvParams) checkGradOutput(g *tensor.Tensor) {
 	tensor.Check(gs[0] == p.N, "grad_output.size(0)=%d must be equal to input.size(0)=%d", gs[0], p.N)
 	if !p.Transposed && p.Dilated() {
 		tensor.Check(gs[1] == p.OutC, "grad_output.size(1)=%d must be equal to weight.size(0)=%d", gs[1], p.OutC)
-		if !linEqualInts(gs[2:], want[2:]) {
+		if !slices.Equal(gs[2:], want[2:]) {
 			tensor.Panicf("grad_output[2:] shape%s must be equal to output size %s", tensor.ShapeString(gs[2:]), linJoin(want[2:], " "))
 		}
 		return
@@ -449,18 +450,6 @@ func linJoin(v []int, sep string) string {
 }
 
 func linItoa(x int) string { return strconv.Itoa(x) }
-
-func linEqualInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
 
 func init() {
 	def("aten::convolution.default", convolutionMeta)

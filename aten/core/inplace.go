@@ -2,6 +2,7 @@ package core
 
 import (
 	_ "embed"
+	"slices"
 	"strings"
 
 	"github.com/goaten/goaten/tensor"
@@ -57,22 +58,10 @@ func inplaceMeta(op *tensor.Op, args []any) any {
 
 // CheckInplaceResult applies PyTorch's checks for writing a result into self.
 func CheckInplaceResult(self, res *tensor.Tensor) {
-	if !sameShape(self.Sizes(), res.Sizes()) {
+	if !slices.Equal(self.Sizes(), res.Sizes()) {
 		tensor.Panicf("output with shape %v doesn't match the broadcast shape %v", tensor.ShapeString(self.Sizes()), tensor.ShapeString(res.Sizes()))
 	}
 	if !tensor.CanCast(res.DType(), self.DType()) {
 		tensor.Panicf("result type %s can't be cast to the desired output type %s", CTypeName(res.DType()), CTypeName(self.DType()))
 	}
-}
-
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -3,6 +3,7 @@ package core
 import (
 	"math"
 	"math/bits"
+	"slices"
 
 	"github.com/goaten/goaten/tensor"
 )
@@ -127,7 +128,7 @@ func ComputeStride(oldShape, oldStride, newShape []int) (newStride []int, ok boo
 	}
 	numel := tensor.Numel(oldShape)
 	if numel == 0 {
-		if equalInts(oldShape, newShape) {
+		if slices.Equal(oldShape, newShape) {
 			copy(newStride, oldStride)
 			return newStride, true
 		}
@@ -166,18 +167,6 @@ func ComputeStride(oldShape, oldStride, newShape []int) (newStride []int, ok boo
 		return nil, false
 	}
 	return newStride, true
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func viewMeta(op *tensor.Op, args []any) any {
@@ -944,7 +933,7 @@ func resizeMeta(op *tensor.Op, args []any) any {
 	}
 	checkNumel(size)
 	strides := self.Strides()
-	if !equalInts(self.Sizes(), size) {
+	if !slices.Equal(self.Sizes(), size) {
 		strides = tensor.ContiguousStrides(size)
 	}
 	if args[2] != nil {
@@ -959,7 +948,7 @@ func resizeMeta(op *tensor.Op, args []any) any {
 // select_scatter, slice_scatter
 
 func checkScatterSrc(src []int, slice []int) {
-	tensor.Check(equalInts(src, slice), "expected src to have a size equal to the slice of self. src size = %s, slice size = %s", tensor.ShapeString(src), tensor.ShapeString(slice))
+	tensor.Check(slices.Equal(src, slice), "expected src to have a size equal to the slice of self. src size = %s, slice size = %s", tensor.ShapeString(src), tensor.ShapeString(slice))
 }
 
 func selectScatterMeta(op *tensor.Op, args []any) any {

@@ -2,6 +2,7 @@ package core
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -52,33 +53,21 @@ func normNegative(sizes []int) {
 	}
 }
 
-func normEqualInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // LayerNormDims checks native_layer_norm's inputs (_check_layer_norm_inputs)
 // and returns M (rows) and N (elements per row).
 func LayerNormDims(input *tensor.Tensor, normalized []int, weight, bias *tensor.Tensor) (m, n int) {
 	tensor.Check(len(normalized) >= 1,
 		"Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = %s",
 		tensor.ShapeString(normalized))
-	tensor.Check(weight == nil || normEqualInts(weight.Sizes(), normalized),
+	tensor.Check(weight == nil || slices.Equal(weight.Sizes(), normalized),
 		"Expected weight to be of same shape as normalized_shape, but got weight of shape %s and normalized_shape = %s",
 		normShapeOf(weight), tensor.ShapeString(normalized))
-	tensor.Check(bias == nil || normEqualInts(bias.Sizes(), normalized),
+	tensor.Check(bias == nil || slices.Equal(bias.Sizes(), normalized),
 		"Expected bias to be of same shape as normalized_shape, but got bias of shape %s and normalized_shape = %s",
 		normShapeOf(bias), tensor.ShapeString(normalized))
 	sizes := input.Sizes()
 	axis := len(sizes) - len(normalized)
-	if axis < 0 || !normEqualInts(sizes[axis:], normalized) {
+	if axis < 0 || !slices.Equal(sizes[axis:], normalized) {
 		var b strings.Builder
 		b.WriteString("Given normalized_shape=")
 		b.WriteString(tensor.ShapeString(normalized))

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"math"
+	"slices"
 
 	"github.com/goaten/goaten/asm"
 	"github.com/goaten/goaten/aten/core"
@@ -113,7 +114,7 @@ func binFast[T binElem, O tensor.Elem](out, a, b *tensor.Tensor, ct tensor.DType
 // binFastOperand returns t as a slice (a contiguous ct tensor of out's shape)
 // or as a single value converted to ct (a one-element tensor).
 func binFastOperand[T binElem](t, out *tensor.Tensor, ct tensor.DType) (s []T, v T, scalar, ok bool) {
-	if t.DType() == ct && t.IsContiguous() && binSameSizes(t.Sizes(), out.Sizes()) {
+	if t.DType() == ct && t.IsContiguous() && slices.Equal(t.Sizes(), out.Sizes()) {
 		off := t.StorageOffset()
 		return data[T](t)[off : off+out.Numel()], v, false, true
 	}
@@ -129,18 +130,6 @@ func binFastOperand[T binElem](t, out *tensor.Tensor, ct tensor.DType) (s []T, v
 	var b [1]float64
 	loadF64(b[:], t.Storage(), t.DType(), t.StorageOffset(), 0)
 	return nil, T(b[0]), true, true
-}
-
-func binSameSizes(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // binRunFloat computes out = k(a, b) for a floating common dtype ct.
@@ -632,7 +621,7 @@ func atan2OutKernel(op *tensor.Op, args []any) any {
 	m := meta(op, args)
 	a, b := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor)
 	out := args[2].(*tensor.Tensor)
-	if !binSameSizes(out.Sizes(), m.Sizes()) {
+	if !slices.Equal(out.Sizes(), m.Sizes()) {
 		out.SetMeta(m.Sizes(), m.Strides(), m.StorageOffset())
 		out.Storage().Resize(tensor.StorageExtent(m.Sizes(), m.Strides(), m.StorageOffset()) * out.DType().ItemSize())
 	}
@@ -768,7 +757,7 @@ func whereOperand[T uint8 | uint16 | uint32 | uint64](t, out *tensor.Tensor, ct 
 		return nil, v, false, false
 	}
 	off := t.StorageOffset()
-	if t.IsContiguous() && binSameSizes(t.Sizes(), out.Sizes()) {
+	if t.IsContiguous() && slices.Equal(t.Sizes(), out.Sizes()) {
 		return data[T](t)[off : off+out.Numel()], v, false, true
 	}
 	if t.Numel() == 1 {
@@ -781,7 +770,7 @@ func whereOperand[T uint8 | uint16 | uint32 | uint64](t, out *tensor.Tensor, ct 
 // share a layout (operands may also be single elements of out's dtype).
 func whereFast[T uint8 | uint16 | uint32 | uint64](out, c, a, b *tensor.Tensor) bool {
 	ct, n := out.DType(), out.Numel()
-	if !out.IsContiguous() || !c.IsContiguous() || !binSameSizes(c.Sizes(), out.Sizes()) {
+	if !out.IsContiguous() || !c.IsContiguous() || !slices.Equal(c.Sizes(), out.Sizes()) {
 		return false
 	}
 	xs, xv, xc, ok := whereOperand[T](a, out, ct)

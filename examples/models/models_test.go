@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"testing"
 
@@ -54,7 +55,7 @@ func compareTol(t *testing.T, name string, got, want *gt.Tensor, rtol, atol floa
 		t.Errorf("%s: not computed", name)
 		return
 	}
-	if !sameShape(got.Sizes(), want.Sizes()) || got.DType() != want.DType() {
+	if !slices.Equal(got.Sizes(), want.Sizes()) || got.DType() != want.DType() {
 		t.Errorf("%s: got %s %v, want %s %v", name, got.DType(), got.Sizes(), want.DType(), want.Sizes())
 		return
 	}
@@ -77,18 +78,6 @@ func compareTol(t *testing.T, name string, got, want *gt.Tensor, rtol, atol floa
 	if bad >= 0 {
 		t.Errorf("%s: element %d is %g, want %g (max |diff| %g)", name, bad, g[bad], w[bad], maxAbs)
 	}
-}
-
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // compareTrace compares every "intermediate.<name>" output with trace[name].

@@ -9,6 +9,7 @@ package models
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	gt "github.com/goaten/goaten"
 )
@@ -89,7 +90,7 @@ func (p *Params) Get(name string, shape ...int) *gt.Tensor {
 	case p.Err != nil:
 	case t == nil:
 		p.Err = fmt.Errorf("no parameter %q", name)
-	case t.DType() != gt.Float32 || !sameShape(t.Sizes(), shape):
+	case t.DType() != gt.Float32 || !slices.Equal(t.Sizes(), shape):
 		p.Err = fmt.Errorf("parameter %q is %s %v, want float32 %v", name, t.DType(), t.Sizes(), shape)
 	default:
 		return t
@@ -105,18 +106,6 @@ func (p *Params) Linear(prefix string, in, out int) Linear {
 // LayerNorm reads prefix.weight and prefix.bias, both [d].
 func (p *Params) LayerNorm(prefix string, d int, eps float64) LayerNorm {
 	return LayerNorm{Weight: p.Get(prefix+".weight", d), Bias: p.Get(prefix+".bias", d), Eps: eps}
-}
-
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // trace stores t under name when m is non-nil, and returns t.

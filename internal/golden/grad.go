@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/goaten/goaten/autograd"
@@ -257,7 +258,7 @@ func (c *gradComparer) value(path string, got, want any) error {
 // grad compares a gradient; a missing one on either side counts as zeros
 // of the input's shape.
 func (c *gradComparer) grad(path string, got, input *tensor.Tensor, want map[string]any) error {
-	if got != nil && !sameShape(got.Sizes(), input.Sizes()) {
+	if got != nil && !slices.Equal(got.Sizes(), input.Sizes()) {
 		return fmt.Errorf("%s: shape %v, want the input's %v", path, got.Sizes(), input.Sizes())
 	}
 	if want == nil {
@@ -287,8 +288,6 @@ func (c *gradComparer) grad(path string, got, input *tensor.Tensor, want map[str
 	return c.tensor(path, got, want)
 }
 
-func sameShape(a, b []int) bool { return equalInts(a, b) }
-
 func (c *gradComparer) tensor(path string, t *tensor.Tensor, w map[string]any) error {
 	spec, err := ParseSpec(w)
 	if err != nil {
@@ -297,7 +296,7 @@ func (c *gradComparer) tensor(path string, t *tensor.Tensor, w map[string]any) e
 	if t.DType() != spec.DType {
 		return fmt.Errorf("%s: dtype: want %s, got %s", path, spec.DType, t.DType())
 	}
-	if !equalInts(t.Sizes(), spec.Shape) {
+	if !slices.Equal(t.Sizes(), spec.Shape) {
 		return fmt.Errorf("%s: shape: want %v, got %v", path, spec.Shape, t.Sizes())
 	}
 	if !c.values || !spec.HasData {

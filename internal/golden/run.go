@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -289,11 +290,11 @@ func (c *comparer) tensor(path string, t *tensor.Tensor, w map[string]any) error
 	if t.DType() != spec.DType {
 		return fmt.Errorf("%s: dtype: want %s, got %s", path, spec.DType, t.DType())
 	}
-	if !equalInts(t.Sizes(), spec.Shape) {
+	if !slices.Equal(t.Sizes(), spec.Shape) {
 		return fmt.Errorf("%s: shape: want %v, got %v", path, spec.Shape, t.Sizes())
 	}
 	if c.view && tensor.Numel(spec.Shape) > 0 {
-		if !equalInts(t.Strides(), spec.Strides) {
+		if !slices.Equal(t.Strides(), spec.Strides) {
 			return fmt.Errorf("%s: strides: want %v, got %v", path, spec.Strides, t.Strides())
 		}
 		if t.StorageOffset() != spec.Offset {
@@ -401,18 +402,6 @@ func flattenTensors(v any) []map[string]any {
 		return out
 	}
 	return nil
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // ReplayError runs an error record: it passes when the call raises a
