@@ -39,34 +39,6 @@ func need(kernel string, d tensor.DType, s dtypes) {
 	}
 }
 
-// typeMetaName is the C++ type name PyTorch prints in some dtype checks
-// ("expected dtype float for `end` but got dtype c10::Half").
-func typeMetaName(d tensor.DType) string {
-	switch d {
-	case tensor.Bool:
-		return "bool"
-	case tensor.Uint8:
-		return "unsigned char"
-	case tensor.Int8:
-		return "signed char"
-	case tensor.Int16:
-		return "short int"
-	case tensor.Int32:
-		return "int"
-	case tensor.Int64:
-		return "long int"
-	case tensor.Float16:
-		return "c10::Half"
-	case tensor.BFloat16:
-		return "c10::BFloat16"
-	case tensor.Float32:
-		return "float"
-	case tensor.Float64:
-		return "double"
-	}
-	return d.String()
-}
-
 // floatDType is the dtype of ops that promote integer inputs to the
 // default float (xlogy, sinc, logit, ...): the result type of the operands
 // when floating, else float32.

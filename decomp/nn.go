@@ -3,6 +3,7 @@ package decomp
 import (
 	"math"
 
+	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -84,7 +85,7 @@ func convPaddingMode(n int, name string) tensor.Kernel {
 			asym := false
 			for i := 0; i < n; i++ {
 				d := dil[min(i, len(dil)-1)]
-				total, ok := mulFits(d, w.Size(i+2)-1)
+				total, ok := core.MulNoOverflow(d, w.Size(i+2)-1)
 				tensor.Check(ok, "padding='same': dilation %d times kernel size %d - 1 is past the int64 range", d, w.Size(i+2))
 				left := total / 2
 				padding[i] = left

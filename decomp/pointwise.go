@@ -106,7 +106,7 @@ func lerpCheck(kernel string) func([]any) {
 		for i, what := range []string{"end", "weight"} {
 			if o, ok := a[i+1].(*T); ok {
 				tensor.Check(x.DType() == o.DType(), "expected dtype %s for `%s` but got dtype %s",
-					typeMetaName(x.DType()), what, typeMetaName(o.DType()))
+					core.TypeMetaName(x.DType()), what, core.TypeMetaName(o.DType()))
 			}
 		}
 		need(kernel, x.DType(), floatsBF)
@@ -141,7 +141,7 @@ func boolMask(mask *T, what string) *T {
 	case tensor.Uint8:
 		return mask.To(tensor.Bool)
 	}
-	tensor.Panicf("%s only supports boolean masks, but got mask with dtype %s", what, typeMetaName(mask.DType()))
+	tensor.Panicf("%s only supports boolean masks, but got mask with dtype %s", what, core.TypeMetaName(mask.DType()))
 	return nil
 }
 

@@ -515,9 +515,9 @@ func pixelShuffle(op *tensor.Op, a []any) any {
 	c, h, w := x.Size(-3), x.Size(-2), x.Size(-1)
 	// A factor whose square or whose products with h and w pass int64 would
 	// wrap (PyTorch divides by the wrapped 0 and crashes).
-	ff, ok := mulFits(f, f)
-	_, okH := mulFits(h, f)
-	_, okW := mulFits(w, f)
+	ff, ok := core.MulNoOverflow(f, f)
+	_, okH := core.MulNoOverflow(h, f)
+	_, okW := core.MulNoOverflow(w, f)
 	tensor.Check(ok && okH && okW, "pixel_shuffle: upscale_factor %d is too large for input of size %s", f, tensor.ShapeString(x.Sizes()))
 	tensor.Check(c%ff == 0, "pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of upscale_factor, but input.size(-3)=%d is not divisible by %d", c, ff)
 	batch := x.Shape()[:x.Dim()-3]
@@ -535,7 +535,7 @@ func pixelUnshuffle(op *tensor.Op, a []any) any {
 	tensor.Check(h%f == 0, "pixel_unshuffle expects height to be divisible by downscale_factor, but input.size(-2)=%d is not divisible by %d", h, f)
 	tensor.Check(w%f == 0, "pixel_unshuffle expects width to be divisible by downscale_factor, but input.size(-1)=%d is not divisible by %d", w, f)
 	// c·f·f may pass int64 when h and w are 0.
-	_, ok := mulFits(c, f, f)
+	_, ok := core.MulNoOverflow(c, f, f)
 	tensor.Check(ok, "pixel_unshuffle: downscale_factor %d is too large for input of size %s", f, tensor.ShapeString(x.Sizes()))
 	batch := x.Shape()[:x.Dim()-3]
 	nb := len(batch)

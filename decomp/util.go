@@ -1,8 +1,6 @@
 package decomp
 
 import (
-	"math"
-
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -118,22 +116,4 @@ func applyReduction(loss *T, reduction int) *T {
 		return sumAll(loss)
 	}
 	return loss
-}
-
-// mulFits multiplies v and reports whether the product fits an int (a
-// product that wraps round must not pass a check).
-func mulFits(v ...int) (int, bool) {
-	p := 1
-	for _, x := range v {
-		if p == 0 || x == 0 {
-			p = 0
-			continue
-		}
-		q := p * x
-		if q/x != p || (p == -1 && x == math.MinInt) || (x == -1 && p == math.MinInt) {
-			return 0, false
-		}
-		p = q
-	}
-	return p, true
 }

@@ -40,7 +40,7 @@ func embeddingDenseBackwardMeta(op *tensor.Op, args []any) any {
 	}
 	d := grad.Size(-1)
 	n := indices.Numel()
-	if nd, ok := mulNoOverflow(n, d); !ok || grad.Numel() != nd {
+	if nd, ok := MulNoOverflow(n, d); !ok || grad.Numel() != nd {
 		tensor.Panicf("shape '[%d, %d]' is invalid for input of size %d", n, d, grad.Numel())
 	}
 	if numWeights < 0 {

@@ -851,9 +851,9 @@ func addNoOverflow(v ...int) (int, bool) {
 	return 0, false
 }
 
-// mulNoOverflow multiplies v exactly and reports whether the product fits
+// MulNoOverflow multiplies v exactly and reports whether the product fits
 // an int (a product that wraps round must not pass a numel check).
-func mulNoOverflow(v ...int) (int, bool) {
+func MulNoOverflow(v ...int) (int, bool) {
 	p := 1
 	for _, x := range v {
 		if p == 0 || x == 0 {
@@ -883,7 +883,7 @@ func satAdd(v ...int) int {
 
 // satMul multiplies a and b, saturating at the int limits instead of wrapping.
 func satMul(a, b int) int {
-	if p, ok := mulNoOverflow(a, b); ok {
+	if p, ok := MulNoOverflow(a, b); ok {
 		return p
 	}
 	if (a < 0) != (b < 0) {

@@ -64,8 +64,8 @@ func AdaptiveEnd(a, b, c int) int {
 	return int(math.Ceil(float64(float32((a+1)*c) / float32(b))))
 }
 
-// poolTypeMetaName is caffe2::TypeMeta's name of a dtype ("expected dtype float ...").
-func poolTypeMetaName(d tensor.DType) string {
+// TypeMetaName is caffe2::TypeMeta's name of a dtype ("expected dtype float ...").
+func TypeMetaName(d tensor.DType) string {
 	switch d {
 	case tensor.Bool:
 		return "bool"
@@ -366,7 +366,7 @@ func avgPool2dBackwardGeom(args []any) PoolWindow {
 	poolCheckDimSize(g, n, n-3, planes)
 	poolCheckDimSize(g, n, n-2, outH)
 	poolCheckDimSize(g, n, n-1, outW)
-	tensor.Check(x.DType() == g.DType(), "expected dtype %s for `gradOutput` but got dtype %s", poolTypeMetaName(x.DType()), poolTypeMetaName(g.DType()))
+	tensor.Check(x.DType() == g.DType(), "expected dtype %s for `gradOutput` but got dtype %s", TypeMetaName(x.DType()), TypeMetaName(g.DType()))
 	geo := poolGeom2d(x, w, outH, outW)
 	geo.Planes = poolPlanes(g, 2) // PyTorch counts planes on grad_output
 	geo.CountIncludePad, geo.Divisor = cip, div
@@ -398,7 +398,7 @@ func maxPool2dGeom(args []any, first int) PoolWindow {
 	ceil := args[first+5].(bool)
 	if first == 1 {
 		g := T(args, 0)
-		tensor.Check(x.DType() == g.DType(), "expected dtype %s for `gradOutput` but got dtype %s", poolTypeMetaName(x.DType()), poolTypeMetaName(g.DType()))
+		tensor.Check(x.DType() == g.DType(), "expected dtype %s for `gradOutput` but got dtype %s", TypeMetaName(x.DType()), TypeMetaName(g.DType()))
 	}
 	tensor.Check(!poolChannelsLast3d(x), "Unsupport memory format. Supports only ChannelsLast, Contiguous")
 	tensor.Check(x.Dim() == 3 || x.Dim() == 4, "non-empty 3D or 4D (batch mode) tensor expected for input")
@@ -586,7 +586,7 @@ func adaptivePool2dBackwardGeom(args []any) PoolWindow {
 			tensor.ShapeString(g.Sizes()), i)
 	}
 	tensor.Check(n == 3 || n == 4, "adaptive_avg_pool2d_backward(): Expected 3D or 4D tensor, but got %s", tensor.ShapeString(x.Sizes()))
-	tensor.Check(x.DType() == g.DType(), "expected dtype %s for `grad_output` but got dtype %s", poolTypeMetaName(x.DType()), poolTypeMetaName(g.DType()))
+	tensor.Check(x.DType() == g.DType(), "expected dtype %s for `grad_output` but got dtype %s", TypeMetaName(x.DType()), TypeMetaName(g.DType()))
 	inH, inW := x.Size(-2), x.Size(-1)
 	gPlanes := poolPlanes(g, 2)
 	return PoolWindow{Planes: gPlanes, In: [3]int{1, inH, inW}, Out: [3]int{1, g.Size(-2), g.Size(-1)}}
