@@ -3,6 +3,7 @@ package functional
 import (
 	"slices"
 
+	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -233,7 +234,7 @@ func viewOutputs(op *tensor.Op, args []any, self *tensor.Tensor, outs []*tensor.
 		return []*viewMeta{expandRec(in, outs[0].Sizes())}
 	case "slice.Tensor":
 		dim := tensor.WrapDim(args[1].(int), n)
-		start, end := sliceBounds(in[dim], args[2], args[3])
+		start, end := core.SliceBounds(in[dim], args[2], args[3])
 		return []*viewMeta{sliceRec(in[dim], dim, start, end, args[4].(int), outs[0].Sizes()[dim])}
 	case "select.int":
 		dim := tensor.WrapDim(args[1].(int), n)
@@ -293,27 +294,4 @@ func viewOutputs(op *tensor.Op, args []any, self *tensor.Tensor, outs []*tensor.
 	}
 	// as_strided, and any other view op: address the storage.
 	return make([]*viewMeta, len(outs))
-}
-
-// sliceBounds normalizes slice's start and end as ATen does.
-func sliceBounds(size int, start, end any) (int, int) {
-	s := tensor.OptInt(start, 0)
-	e := tensor.OptInt(end, int(^uint(0)>>1))
-	if s < 0 {
-		s += size
-	}
-	if e < 0 {
-		e += size
-	}
-	if s < 0 {
-		s = 0
-	} else if s >= size {
-		s = size
-	}
-	if e < s {
-		e = s
-	} else if e >= size {
-		e = size
-	}
-	return s, e
 }

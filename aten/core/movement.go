@@ -249,6 +249,22 @@ func aliasMeta(op *tensor.Op, args []any) any {
 // ---------------------------------------------------------------------------
 // slice, select, split_with_sizes, diagonal
 
+// SliceBounds normalizes slice's start and end (None, negative, out of
+// range) against a dim of the given size, as ATen does.
+func SliceBounds(size int, start, end any) (int, int) {
+	s := tensor.OptInt(start, 0)
+	e := tensor.OptInt(end, int(^uint(0)>>1))
+	if s < 0 {
+		s += size
+	}
+	if e < 0 {
+		e += size
+	}
+	s = min(max(s, 0), size)
+	e = min(max(e, s), size)
+	return s, e
+}
+
 // sliceGeometry returns the sizes, strides and offset of self[start:end:step]
 // along dim (dim already validated by the caller or wrapped here).
 func sliceGeometry(self *tensor.Tensor, dim int, start, end any, step int) ([]int, []int, int, int) {
@@ -258,25 +274,7 @@ func sliceGeometry(self *tensor.Tensor, dim int, start, end any, step int) ([]in
 	}
 	dim = tensor.WrapDim(dim, n)
 	tensor.Check(step > 0, "slice step must be positive")
-	size := self.Sizes()[dim]
-	s := tensor.OptInt(start, 0)
-	e := tensor.OptInt(end, int(^uint(0)>>1))
-	if s < 0 {
-		s += size
-	}
-	if e < 0 {
-		e += size
-	}
-	if s < 0 {
-		s = 0
-	} else if s >= size {
-		s = size
-	}
-	if e < s {
-		e = s
-	} else if e >= size {
-		e = size
-	}
+	s, e := SliceBounds(self.Sizes()[dim], start, end)
 	sizes := append([]int(nil), self.Sizes()...)
 	strides := append([]int(nil), self.Strides()...)
 	offset := self.StorageOffset() + s*strides[dim]
