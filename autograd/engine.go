@@ -385,6 +385,8 @@ func (a *accumulateGrad) apply(n *Node, grads []*T, create bool) []*T {
 		return nil
 	}
 	m := ensureMeta(a.leaf)
+	m.accumulating.Lock()
+	defer m.accumulating.Unlock()
 	accumMu.Lock()
 	old := m.grad
 	accumMu.Unlock()

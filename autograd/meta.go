@@ -21,6 +21,9 @@ type meta struct {
 	hooks            []*hookEntry
 	view             *viewInfo // set on differentiable views
 	attrVersion      uint64    // version when gradFn was last set (views)
+	// accumulating serialises AccumulateGrad's read-add-write of grad when
+	// backward passes that share this leaf run at once.
+	accumulating sync.Mutex
 }
 
 // viewInfo records how a view was made from its root base, so that the
