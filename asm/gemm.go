@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/goaten/goaten/internal/parallel"
 )
 
 // Sgemm computes C = alpha·op(A)·op(B) + beta·C on row-major float32
@@ -145,7 +147,7 @@ func gemm[T float32 | float64](im *gemmImpl[T], transA, transB bool, m, n, k int
 	}
 	bl := &im.bl
 	g := gemmArgs[T]{bl: bl, kern: im.kern, transA: transA, transB: transB, k: k, alpha: alpha, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc}
-	p := workers()
+	p := parallel.Workers()
 	if p == 1 || m*n*k < parallelMin {
 		g.run(0, m, 0, n)
 		return
@@ -160,12 +162,12 @@ func gemm[T float32 | float64](im *gemmImpl[T], transA, transB bool, m, n, k int
 	// worker packs its strip of B and all of the (short) A.
 	if n >= m {
 		step := ceilTo((n+p-1)/p, bl.nr)
-		parallelFor((n+step-1)/step, func(i int) {
+		parallel.For((n+step-1)/step, func(i int) {
 			gp.run(0, m, i*step, min(n, (i+1)*step))
 		})
 	} else {
 		step := ceilTo((m+p-1)/p, bl.mr)
-		parallelFor((m+step-1)/step, func(i int) {
+		parallel.For((m+step-1)/step, func(i int) {
 			gp.run(i*step, min(m, (i+1)*step), 0, n)
 		})
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/goaten/goaten/asm"
 	"github.com/goaten/goaten/aten/core"
+	"github.com/goaten/goaten/internal/parallel"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -81,34 +82,56 @@ func binFast[T binElem, O tensor.Elem](out, a, b *tensor.Tensor, ct tensor.DType
 	}
 	off := out.StorageOffset()
 	d := data[O](out)[off : off+n]
-	switch {
-	case !xc && !yc:
-		k(d, xs, ys)
-	case xc && yc:
+	if xc && yc {
 		x, y := [1]T{xv}, [1]T{yv}
 		for i := range d {
 			k(d[i:i+1], x[:], y[:])
 		}
-	default:
-		var c [binConstChunk]T
-		m := min(n, binConstChunk)
-		v := xv
-		if yc {
-			v = yv
+		return true
+	}
+	if n < 2*grain {
+		binFastRange(d, xs, ys, xv, yv, xc, k)
+		return true
+	}
+	parallel.Range(n, grain, 64, func(lo, hi int) {
+		x, y := xs, ys
+		if !xc {
+			x = xs[lo:hi]
 		}
-		for i := range c[:m] {
-			c[i] = v
+		if !yc {
+			y = ys[lo:hi]
 		}
-		for i := 0; i < n; i += binConstChunk {
-			j := min(i+binConstChunk, n)
-			if xc {
-				k(d[i:j], c[:j-i], ys[i:j])
-			} else {
-				k(d[i:j], xs[i:j], c[:j-i])
-			}
+		binFastRange(d[lo:hi], x, y, xv, yv, xc, k)
+	})
+	return true
+}
+
+// binFastRange is binFast's work on d: from slices xs and ys of d's
+// length, or with one operand a value (xv when xc, yv when ys is nil) laid
+// out in chunks.
+func binFastRange[T binElem, O tensor.Elem](d []O, xs, ys []T, xv, yv T, xc bool, k func(d []O, x, y []T)) {
+	n := len(d)
+	if xs != nil && ys != nil {
+		k(d, xs, ys)
+		return
+	}
+	var c [binConstChunk]T
+	m := min(n, binConstChunk)
+	v := yv
+	if xc {
+		v = xv
+	}
+	for i := range c[:m] {
+		c[i] = v
+	}
+	for i := 0; i < n; i += binConstChunk {
+		j := min(i+binConstChunk, n)
+		if xc {
+			k(d[i:j], c[:j-i], ys[i:j])
+		} else {
+			k(d[i:j], xs[i:j], c[:j-i])
 		}
 	}
-	return true
 }
 
 // binFastOperand returns t as a slice (a contiguous ct tensor of out's shape)
@@ -162,9 +185,8 @@ func binRunFloat(out *tensor.Tensor, ct tensor.DType, a, b *tensor.Tensor, k bin
 		f = k.reduced(binRoundBF16)
 	}
 	round := out.DType() != ct // atan2.out: the result is in ct before out's dtype
-	buf := make([]float32, 3*blockLen)
-	xb, yb, db := buf[:blockLen], buf[blockLen:2*blockLen], buf[2*blockLen:]
 	pointwiseF64(out, ct, ins, func(d []float64, s [][]float64) {
+		var xb, yb, db [blockLen]float32 // per call: blocks may run in parallel
 		n := len(d)
 		for i, v := range s[0][:n] {
 			xb[i] = float32(v)
@@ -222,10 +244,10 @@ func binRunBool(out *tensor.Tensor, ct tensor.DType, a, b *tensor.Tensor, k binB
 		}
 	}
 	ins := []*tensor.Tensor{a, b}
-	bb := make([]bool, blockLen)
 	if ct.IsFloat() {
 		// Values rounded to ct compare exactly in float64.
 		pointwiseF64(out, ct, ins, func(d []float64, s [][]float64) {
+			var bb [blockLen]bool // per call: blocks may run in parallel
 			r := bb[:len(d)]
 			k.f64(r, s[0], s[1][:len(d)])
 			for i, v := range r {
@@ -235,6 +257,7 @@ func binRunBool(out *tensor.Tensor, ct tensor.DType, a, b *tensor.Tensor, k binB
 		return
 	}
 	pointwiseI64(out, ct, ins, func(d []int64, s [][]int64) {
+		var bb [blockLen]bool
 		r := bb[:len(d)]
 		k.i64(r, s[0], s[1][:len(d)])
 		for i, v := range r {

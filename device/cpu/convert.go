@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"github.com/goaten/goaten/asm"
+	"github.com/goaten/goaten/internal/parallel"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -20,32 +21,44 @@ func copyInto(dst, src *tensor.Tensor) {
 	if copyHalf(dst, src) {
 		return
 	}
+	var l loop
+	l.over(dst, src)
+	if l.big() {
+		l.split(func(sub *loop) { copyConvert(sub, ds, dd, ss, sd) })
+		return
+	}
+	copyConvert(&l, ds, dd, ss, sd)
+}
+
+// copyConvert is copyInto's converting copy over the runs of l (operands
+// dst, src).
+func copyConvert(l *loop, ds *tensor.Storage, dd tensor.DType, ss *tensor.Storage, sd tensor.DType) {
 	viaFloat := dd.IsFloat() || sd.IsFloat()
-	var fbuf [256]float64
-	var ibuf [256]int64
-	loopOver(dst, src).run(func(offs *[maxArgs]int, n int, inner *[maxArgs]int) {
-		do, so := offs[0], offs[1]
+	var fbuf [blockLen]float64
+	var ibuf [blockLen]int64
+	for l.next() {
+		do, so, n := l.offs[0], l.offs[1], l.n
 		for n > 0 {
 			m := min(n, len(fbuf))
 			if viaFloat {
-				loadF64(fbuf[:m], ss, sd, so, inner[1])
+				loadF64(fbuf[:m], ss, sd, so, l.inner[1])
 				if dd.IsFloat() || dd == tensor.Bool {
-					storeF64(ds, dd, do, inner[0], fbuf[:m])
+					storeF64(ds, dd, do, l.inner[0], fbuf[:m])
 				} else {
 					for i, v := range fbuf[:m] {
 						ibuf[i] = tensor.FloatToInt(v, dd)
 					}
-					storeI64(ds, dd, do, inner[0], ibuf[:m])
+					storeI64(ds, dd, do, l.inner[0], ibuf[:m])
 				}
 			} else {
-				loadI64(ibuf[:m], ss, sd, so, inner[1])
-				storeI64(ds, dd, do, inner[0], ibuf[:m])
+				loadI64(ibuf[:m], ss, sd, so, l.inner[1])
+				storeI64(ds, dd, do, l.inner[0], ibuf[:m])
 			}
 			n -= m
-			do += m * inner[0]
-			so += m * inner[1]
+			do += m * l.inner[0]
+			so += m * l.inner[1]
 		}
-	})
+	}
 }
 
 // copyHalf converts between float32 and float16/bfloat16 with the SIMD
@@ -72,16 +85,23 @@ func copyHalf(dst, src *tensor.Tensor) bool {
 	if l.done || l.rank == 0 || l.strides[0][l.rank-1] != 1 || l.strides[1][l.rank-1] != 1 {
 		return false // strided or broadcast inner runs: the generic path
 	}
-	if widen != nil {
-		d, s := tensor.Elems[float32](dst.Storage()), tensor.Elems[uint16](src.Storage())
-		for l.next() {
-			widen(d[l.offs[0]:l.offs[0]+l.n], s[l.offs[1]:l.offs[1]+l.n])
+	conv := func(sub *loop) {
+		if widen != nil {
+			d, s := tensor.Elems[float32](dst.Storage()), tensor.Elems[uint16](src.Storage())
+			for sub.next() {
+				widen(d[sub.offs[0]:sub.offs[0]+sub.n], s[sub.offs[1]:sub.offs[1]+sub.n])
+			}
+			return
 		}
-		return true
+		d, s := tensor.Elems[uint16](dst.Storage()), tensor.Elems[float32](src.Storage())
+		for sub.next() {
+			narrow(d[sub.offs[0]:sub.offs[0]+sub.n], s[sub.offs[1]:sub.offs[1]+sub.n])
+		}
 	}
-	d, s := tensor.Elems[uint16](dst.Storage()), tensor.Elems[float32](src.Storage())
-	for l.next() {
-		narrow(d[l.offs[0]:l.offs[0]+l.n], s[l.offs[1]:l.offs[1]+l.n])
+	if l.big() {
+		l.split(conv)
+	} else {
+		conv(&l)
 	}
 	return true
 }
@@ -107,6 +127,15 @@ func copyTyped[T uint8 | uint16 | uint32 | uint64](dst, src *tensor.Tensor) {
 	if transposeCopy(&l, d, s) {
 		return
 	}
+	if l.big() {
+		l.split(func(sub *loop) { copyRuns(sub, d, s) })
+		return
+	}
+	copyRuns(&l, d, s)
+}
+
+// copyRuns copies s into d along the runs of l (operands d, s).
+func copyRuns[T uint8 | uint16 | uint32 | uint64](l *loop, d, s []T) {
 	for l.next() {
 		n := l.n
 		do, so, dsd, sst := l.offs[0], l.offs[1], l.inner[0], l.inner[1]
@@ -302,17 +331,24 @@ func transposeCopy[T uint8 | uint16 | uint32 | uint64](l *loop, d, s []T) bool {
 	rows, cols := l.shape[0], l.shape[1]
 	dr, sc := l.strides[0][0], l.strides[1][1]
 	do, so := l.base[0], l.base[1]
-	for i0 := 0; i0 < rows; i0 += tile {
-		i1 := min(i0+tile, rows)
-		for j0 := 0; j0 < cols; j0 += tile {
-			j1 := min(j0+tile, cols)
-			for i := i0; i < i1; i++ {
-				drow := d[do+i*dr : do+i*dr+j1]
-				for j := j0; j < j1; j++ {
-					drow[j] = s[so+i+j*sc]
+	body := func(r0, r1 int) {
+		for i0 := r0; i0 < r1; i0 += tile {
+			i1 := min(i0+tile, r1)
+			for j0 := 0; j0 < cols; j0 += tile {
+				j1 := min(j0+tile, cols)
+				for i := i0; i < i1; i++ {
+					drow := d[do+i*dr : do+i*dr+j1]
+					for j := j0; j < j1; j++ {
+						drow[j] = s[so+i+j*sc]
+					}
 				}
 			}
 		}
+	}
+	if l.big() {
+		parallel.Range(rows, (grain+cols-1)/cols, tile, body)
+	} else {
+		body(0, rows)
 	}
 	return true
 }

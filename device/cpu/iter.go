@@ -1,9 +1,17 @@
 package cpu
 
-import "github.com/goaten/goaten/tensor"
+import (
+	"github.com/goaten/goaten/internal/parallel"
+	"github.com/goaten/goaten/tensor"
+)
 
 // maxArgs bounds the operands of one strided loop.
 const maxArgs = 6
+
+// grain is the number of elements below which a loop runs on the calling
+// goroutine alone (PyTorch's at::internal::GRAIN_SIZE); above twice that a
+// walk is shared among GOMAXPROCS goroutines of the worker pool.
+const grain = 32768
 
 // maxDims bounds the rank a loop handles after coalescing; a tensor needs
 // more than 16 dims that cannot merge with their neighbours to reach it.
@@ -33,6 +41,12 @@ type loop struct {
 	order   [maxDims]int // scratch for walkOrder
 	started bool
 	done    bool
+
+	// A walk restricted by seek to a range of its elements.
+	limited bool
+	pending bool // the first run, set up by seek, is not yet returned
+	remain  int  // elements after the current run
+	pos     int  // index of the current run's first element within its row
 }
 
 // init sets up a loop over shape for operands given as (strides, offset);
@@ -43,7 +57,7 @@ func (l *loop) init(shape []int, strides [][]int, offsets []int) {
 		tensor.Panicf("strided loop: too many operands")
 	}
 	l.rank = 0
-	l.started, l.done = false, false
+	l.started, l.done, l.limited, l.pending, l.pos = false, false, false, false, 0
 	copy(l.base[:], offsets)
 	for _, d := range walkOrder(l.order[:0], shape, strides[0]) {
 		s := shape[d]
@@ -188,6 +202,10 @@ func (l *loop) next() bool {
 	if l.done {
 		return false
 	}
+	if l.pending {
+		l.pending = false
+		return true
+	}
 	if !l.started {
 		l.started = true
 		l.offs = l.base
@@ -207,6 +225,18 @@ func (l *loop) next() bool {
 		}
 		return true
 	}
+	if l.limited {
+		if l.remain == 0 {
+			l.done = true
+			return false
+		}
+		for k := 0; k < l.nargs; k++ {
+			l.offs[k] -= l.pos * l.inner[k]
+		}
+		l.pos = 0
+		l.n = min(l.shape[l.rank-1], l.remain)
+		l.remain -= l.n
+	}
 	for d := l.rank - 2; d >= 0; d-- {
 		l.idx[d]++
 		for k := 0; k < l.nargs; k++ {
@@ -222,6 +252,73 @@ func (l *loop) next() bool {
 	}
 	l.done = true
 	return false
+}
+
+// numel is the number of elements the walk visits.
+func (l *loop) numel() int {
+	if l.done && !l.started {
+		return 0 // a zero-size dim
+	}
+	n := 1
+	for d := 0; d < l.rank; d++ {
+		n *= l.shape[d]
+	}
+	return n
+}
+
+// seek restricts the walk to its elements lo, …, hi-1 (in walk order,
+// 0 <= lo < hi <= numel): the next call to next returns the run that holds
+// element lo, and the walk ends after element hi-1.
+func (l *loop) seek(lo, hi int) {
+	if l.rank == 0 {
+		return // one element: the whole walk
+	}
+	last := l.rank - 1
+	w := l.shape[last]
+	l.pos = lo % w
+	q := lo / w
+	l.offs = l.base
+	for d := last - 1; d >= 0; d-- {
+		l.idx[d] = q % l.shape[d]
+		q /= l.shape[d]
+		for k := 0; k < l.nargs; k++ {
+			l.offs[k] += l.idx[d] * l.strides[k][d]
+		}
+	}
+	for k := 0; k < l.nargs; k++ {
+		l.inner[k] = l.strides[k][last]
+		l.offs[k] += l.pos * l.inner[k]
+	}
+	l.n = min(w-l.pos, hi-lo)
+	l.remain = hi - lo - l.n
+	l.started, l.pending, l.limited = true, true, true
+}
+
+// big reports whether the walk is long enough to be shared among goroutines.
+func (l *loop) big() bool { return l.numel() >= 2*grain }
+
+// split runs fn over pieces of the walk, in parallel: each call gets its own
+// copy of l restricted by seek to a range of elements. It is for walks that
+// are big; fn must only write what its own elements determine.
+func (l *loop) split(fn func(sub *loop)) {
+	base := *l // a copy, so that only this path moves a loop to the heap
+	parallel.Range(base.numel(), grain, 64, func(lo, hi int) {
+		sub := base
+		sub.seek(lo, hi)
+		fn(&sub)
+	})
+}
+
+// forRows calls f(lo, hi) over the rows [0, rows) of a row-wise kernel
+// whose rows have n elements, in parallel pieces of at least grain elements
+// when there are enough of them. Rows are independent, so the result does
+// not depend on the split.
+func forRows(rows, n int, f func(lo, hi int)) {
+	if rows*n < 2*grain || rows < 2 {
+		f(0, rows)
+		return
+	}
+	parallel.Range(rows, (grain+n-1)/n, 1, f)
 }
 
 // run calls fn for each inner run: offs holds the storage offset of the run's

@@ -161,9 +161,11 @@ func layerNormRun[T normElem](x, w, b *tensor.Tensor, m, n int, eps float64, out
 		// and the same fused affine step as below.
 		y32, m32, r32 := any(y).([]float32), any(mean).([]float32), any(rstd).([]float32)
 		w32, b32 := any(ws).([]float32), any(bs).([]float32)
-		for i := 0; i < m; i++ {
-			m32[i], r32[i] = asm.LayerNormF32(y32[i*n:(i+1)*n], x32[i*n:(i+1)*n], w32, b32, float32(eps))
-		}
+		forRows(m, n, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				m32[i], r32[i] = asm.LayerNormF32(y32[i*n:(i+1)*n], x32[i*n:(i+1)*n], w32, b32, float32(eps))
+			}
+		})
 		doneY()
 		doneM()
 		doneR()

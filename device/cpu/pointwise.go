@@ -52,19 +52,34 @@ func pointwiseFloat(out *tensor.Tensor, ct tensor.DType, ins []*tensor.Tensor, f
 	if out.Numel() == 0 {
 		return
 	}
-	b := blockPool.Get().(*blocks)
-	defer blockPool.Put(b)
-	switch {
-	case ct == tensor.Float64 && sameDType(tensor.Float64, out, ins):
-		pointwiseTyped(b.f[:], b.srcF[:len(ins)], out, ins, f)
-		return
-	case f32 != nil && ct == tensor.Float32 && sameDType(tensor.Float32, out, ins):
-		pointwiseTyped(b.f32[:], b.s32[:len(ins)], out, ins, f32)
-		return
-	}
-	os, od := out.Storage(), out.DType()
 	var l loop
 	l.over(out, ins...)
+	switch {
+	case ct == tensor.Float64 && sameDType(tensor.Float64, out, ins):
+		if l.big() {
+			l.split(func(sub *loop) { pointwiseTyped(sub, out, ins, f) })
+			return
+		}
+		pointwiseTyped(&l, out, ins, f)
+	case f32 != nil && ct == tensor.Float32 && sameDType(tensor.Float32, out, ins):
+		if l.big() {
+			l.split(func(sub *loop) { pointwiseTyped(sub, out, ins, f32) })
+			return
+		}
+		pointwiseTyped(&l, out, ins, f32)
+	case l.big():
+		l.split(func(sub *loop) { pointwiseF64Runs(sub, out, ct, ins, f) })
+	default:
+		pointwiseF64Runs(&l, out, ct, ins, f)
+	}
+}
+
+// pointwiseF64Runs is the float64 block path of pointwiseFloat over the
+// runs of l.
+func pointwiseF64Runs(l *loop, out *tensor.Tensor, ct tensor.DType, ins []*tensor.Tensor, f func(dst []float64, src [][]float64)) {
+	b := blockPool.Get().(*blocks)
+	defer blockPool.Put(b)
+	os, od := out.Storage(), out.DType()
 	srcs := b.srcF[:len(ins)]
 	for l.next() {
 		o, n := l.offs, l.n
@@ -95,11 +110,20 @@ func pointwiseI64(out *tensor.Tensor, ct tensor.DType, ins []*tensor.Tensor, f f
 	if out.Numel() == 0 {
 		return
 	}
+	var l loop
+	l.over(out, ins...)
+	if l.big() {
+		l.split(func(sub *loop) { pointwiseI64Runs(sub, out, ct, ins, f) })
+		return
+	}
+	pointwiseI64Runs(&l, out, ct, ins, f)
+}
+
+// pointwiseI64Runs is pointwiseI64 over the runs of l.
+func pointwiseI64Runs(l *loop, out *tensor.Tensor, ct tensor.DType, ins []*tensor.Tensor, f func(dst []int64, src [][]int64)) {
 	b := blockPool.Get().(*blocks)
 	defer blockPool.Put(b)
 	os, od := out.Storage(), out.DType()
-	var l loop
-	l.over(out, ins...)
 	srcs := b.srcI[:len(ins)]
 	for l.next() {
 		o, n := l.offs, l.n
@@ -232,17 +256,18 @@ func wrapInt(x int64, ct tensor.DType) int64 {
 	return x
 }
 
-// pointwiseTyped runs a same-dtype kernel over storage slices: unit-stride
-// runs are passed as they are; strided and broadcast ones are gathered into
-// (and scattered from) the block buffers.
-func pointwiseTyped[T float32 | float64](bufs [][blockLen]T, srcs [][]T, out *tensor.Tensor, ins []*tensor.Tensor, f func(dst []T, src [][]T)) {
+// pointwiseTyped runs a same-dtype kernel over the storage slices along
+// the runs of l: unit-stride runs are passed as they are; strided and
+// broadcast ones are gathered into (and scattered from) block buffers.
+func pointwiseTyped[T float32 | float64](l *loop, out *tensor.Tensor, ins []*tensor.Tensor, f func(dst []T, src [][]T)) {
+	b := blockPool.Get().(*blocks)
+	defer blockPool.Put(b)
+	bufs, srcs := typedBlocks[T](b, len(ins))
 	od := tensor.Elems[T](out.Storage())
 	var in [maxArgs][]T
 	for k, t := range ins {
 		in[k] = tensor.Elems[T](t.Storage())
 	}
-	var l loop
-	l.over(out, ins...)
 	for l.next() {
 		o, n := l.offs, l.n
 		for n > 0 {
@@ -283,4 +308,18 @@ func pointwiseTyped[T float32 | float64](bufs [][blockLen]T, srcs [][]T, out *te
 			n -= m
 		}
 	}
+}
+
+// typedBlocks returns b's block buffers and source slices (for nin inputs)
+// of element type T.
+func typedBlocks[T float32 | float64](b *blocks, nin int) (bufs [][blockLen]T, srcs [][]T) {
+	switch p := any(&bufs).(type) {
+	case *[][blockLen]float32:
+		*p = b.f32[:]
+		srcs = any(b.s32[:nin]).([][]T)
+	case *[][blockLen]float64:
+		*p = b.f[:]
+		srcs = any(b.srcF[:nin]).([][]T)
+	}
+	return bufs, srcs
 }

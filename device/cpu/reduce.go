@@ -5,6 +5,7 @@ import (
 
 	"github.com/goaten/goaten/asm"
 	"github.com/goaten/goaten/aten/core"
+	"github.com/goaten/goaten/internal/parallel"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -187,9 +188,9 @@ func redRowsF32(x *tensor.Tensor, mask []bool) (rows []float32, n int, ok bool) 
 func sumAccF64(x *tensor.Tensor, mask []bool) []float64 {
 	acc := make([]float64, keptNumel(x.Sizes(), mask))
 	if rows, n, ok := redRowsF32(x, mask); ok {
-		for i := range acc {
-			acc[i] = asm.SumF32(rows[i*n : (i+1)*n])
-		}
+		rowsF32(acc, rows, n, func(a []float64, r []float32) {
+			a[0] = asm.SumF32(r)
+		}, func(dst, parts []float64) { dst[0] = sumF64(parts) })
 		return acc
 	}
 	walkRed(x, subStrides(x.Sizes(), mask, false), nil, func(a, as, _, _ int, v []float64) {
@@ -454,14 +455,71 @@ func extremeRowsF32(x *tensor.Tensor, mask []bool, isMax, withIdx bool) ([]float
 	if isMax {
 		f = asm.MaxF32
 	}
+	// Two slots per row, value and index; a long row's pieces are combined
+	// in order: the first NaN, else the first strictly better value.
+	vi := make([]float64, 2*len(acc))
+	rowsF32(vi, rows, n, func(a []float64, r []float32) {
+		v, k := f(r)
+		a[0], a[1] = float64(v), float64(k)
+	}, combineExtreme(isMax))
 	for i := range acc {
-		v, k := f(rows[i*n : (i+1)*n])
-		acc[i] = float64(v)
+		acc[i] = vi[2*i]
 		if withIdx {
-			idx[i] = int64(k)
+			idx[i] = int64(vi[2*i+1])
 		}
 	}
 	return acc, idx, true
+}
+
+// redChunk is the piece of a long row that one goroutine reduces. It is a
+// fixed size, so that a row's result does not depend on GOMAXPROCS.
+const redChunk = 1 << 16
+
+// rowsF32 reduces each row of n elements of rows with red, which writes a
+// row's slots (len(acc)/rows values) into acc. Rows are shared among
+// goroutines; a row of at least 2·redChunk elements is cut into pieces of
+// redChunk, reduced in parallel into slots of their own, and combine
+// merges the pieces' slots (in order, piece j starting at element
+// j·redChunk) into the row's.
+func rowsF32(acc []float64, rows []float32, n int, red func(a []float64, r []float32), combine func(dst, parts []float64)) {
+	nrows := len(rows) / n
+	slots := len(acc) / nrows
+	pieces := (n + redChunk - 1) / redChunk
+	if pieces < 2 {
+		forRows(nrows, n, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				red(acc[i*slots:(i+1)*slots], rows[i*n:(i+1)*n])
+			}
+		})
+		return
+	}
+	part := make([]float64, nrows*pieces*slots)
+	parallel.Range(nrows*pieces, 1, 1, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			i, j := p/pieces, p%pieces
+			r := rows[i*n : (i+1)*n]
+			red(part[p*slots:(p+1)*slots], r[j*redChunk:min(n, (j+1)*redChunk)])
+		}
+	})
+	for i := 0; i < nrows; i++ {
+		combine(acc[i*slots:(i+1)*slots], part[i*pieces*slots:(i+1)*pieces*slots])
+	}
+}
+
+// combineExtreme merges (value, index) slots of pieces of a max (or min)
+// row: the first NaN wins, then the first strictly greater (smaller)
+// value; indices become row positions.
+func combineExtreme(isMax bool) func(dst, parts []float64) {
+	return func(dst, parts []float64) {
+		best, at := parts[0], parts[1]
+		for j := 1; 2*j < len(parts) && best == best; j++ {
+			v := parts[2*j]
+			if v != v || (isMax && v > best) || (!isMax && v < best) {
+				best, at = v, parts[2*j+1]+float64(j*redChunk)
+			}
+		}
+		dst[0], dst[1] = best, at
+	}
 }
 
 // argExtremeAny dispatches argExtreme on x's dtype class and stores the

@@ -43,9 +43,11 @@ func softmaxKernel(log bool) tensor.Kernel {
 				f = asm.LogSoftmaxF32
 			}
 			od := data[float32](out)[out.StorageOffset():][:len(rows)]
-			for i := 0; i < len(rows); i += n {
-				f(od[i:i+n], rows[i:i+n])
-			}
+			forRows(len(rows)/n, n, func(lo, hi int) {
+				for i := lo * n; i < hi*n; i += n {
+					f(od[i:i+n], rows[i:i+n])
+				}
+			})
 			return out
 		}
 		accSt := subStrides(x.Sizes(), mask, false)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/goaten/goaten/asm"
 	"github.com/goaten/goaten/aten/core"
+	"github.com/goaten/goaten/internal/parallel"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -73,7 +74,12 @@ func mapFloat32(out, x *tensor.Tensor, f func(float64) float64, k func(d, x []fl
 		return
 	}
 	if x.IsContiguous() && out.IsContiguous() {
-		k(data[float32](out)[out.StorageOffset():][:n], data[float32](x)[x.StorageOffset():][:n])
+		d, s := data[float32](out)[out.StorageOffset():][:n], data[float32](x)[x.StorageOffset():][:n]
+		if n < 2*grain {
+			k(d, s)
+			return
+		}
+		parallel.Range(n, grain, 64, func(lo, hi int) { k(d[lo:hi], s[lo:hi]) })
 		return
 	}
 	pointwiseFloat(out, tensor.Float32, []*tensor.Tensor{x}, func(dst []float64, src [][]float64) {
@@ -92,18 +98,10 @@ func mapFloat(out, x *tensor.Tensor, f func(float64) float64) {
 	if x.DType() == out.DType() && x.IsContiguous() && out.IsContiguous() {
 		switch out.DType() {
 		case tensor.Float32:
-			d := data[float32](out)[out.StorageOffset():][:n]
-			s := data[float32](x)[x.StorageOffset():][:n]
-			for i, v := range s {
-				d[i] = float32(f(float64(v)))
-			}
+			mapSlices(data[float32](out)[out.StorageOffset():][:n], data[float32](x)[x.StorageOffset():][:n], f)
 			return
 		case tensor.Float64:
-			d := data[float64](out)[out.StorageOffset():][:n]
-			s := data[float64](x)[x.StorageOffset():][:n]
-			for i, v := range s {
-				d[i] = f(v)
-			}
+			mapSlices(data[float64](out)[out.StorageOffset():][:n], data[float64](x)[x.StorageOffset():][:n], f)
 			return
 		}
 	}
@@ -113,6 +111,21 @@ func mapFloat(out, x *tensor.Tensor, f func(float64) float64) {
 			dst[i] = f(v)
 		}
 	})
+}
+
+// mapSlices sets d[i] = f(s[i]) computed in float64, in parallel pieces
+// when the slices are long.
+func mapSlices[T float32 | float64](d, s []T, f func(float64) float64) {
+	body := func(d, s []T) {
+		for i, v := range s[:len(d)] {
+			d[i] = T(f(float64(v)))
+		}
+	}
+	if len(d) < 2*grain {
+		body(d, s)
+		return
+	}
+	parallel.Range(len(d), grain, 64, func(lo, hi int) { body(d[lo:hi], s[lo:hi]) })
 }
 
 // mapFloatTo sets out[i] = f(x[i]) for an output of any dtype, computing in

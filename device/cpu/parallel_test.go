@@ -1,0 +1,213 @@
+package cpu
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"testing"
+
+	"github.com/goaten/goaten/tensor"
+)
+
+// TestLoopSeek cuts walks into ranges and checks that the runs of the
+// pieces, in order, visit exactly the offsets of the whole walk.
+func TestLoopSeek(t *testing.T) {
+	cases := []struct {
+		shape   []int
+		strides [][]int
+	}{
+		{[]int{24}, [][]int{{1}, {1}}},                               // one run
+		{[]int{5, 7}, [][]int{{7, 1}, {1, 5}}},                       // transposed input
+		{[]int{3, 4, 5}, [][]int{{20, 5, 1}, {0, 5, 1}, {1, 0, 3}}},  // broadcast, strided
+		{[]int{4, 3, 6}, [][]int{{1, 24, 4}, {18, 6, 1}}},            // permuted output: memory order
+		{[]int{2, 1, 3, 5}, [][]int{{30, 15, 5, 1}, {15, 15, 1, 3}}}, // size-1 dim, strided inner
+		{[]int{7, 9}, [][]int{{9, 1}, {9, 1}, {0, 0}}},               // coalesced with a scalar
+		{[]int{3, 5, 2}, [][]int{{10, 2, 1}, {-10, 2, 1}}},           // negative stride
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for ci, c := range cases {
+		offs := make([]int, len(c.strides))
+		for k := range offs {
+			offs[k] = 100 * k
+		}
+		var whole loop
+		whole.init(c.shape, c.strides, offs)
+		want := collect(&whole)
+		n := whole.numel()
+		if len(want[0]) != n {
+			t.Fatalf("case %d: numel %d, walk has %d elements", ci, n, len(want[0]))
+		}
+		for trial := 0; trial < 50; trial++ {
+			cuts := []int{0, n}
+			for i := r.IntN(4); i > 0; i-- {
+				cuts = append(cuts, r.IntN(n+1))
+			}
+			slices.Sort(cuts)
+			cuts = slices.Compact(cuts)
+			got := make([][]int, len(c.strides))
+			for i := 0; i+1 < len(cuts); i++ {
+				var l loop
+				l.init(c.shape, c.strides, offs)
+				l.seek(cuts[i], cuts[i+1])
+				part := collect(&l)
+				for k := range got {
+					got[k] = append(got[k], part[k]...)
+				}
+			}
+			for k := range want {
+				if !slices.Equal(got[k], want[k]) {
+					t.Fatalf("case %d cuts %v operand %d:\n got %v\nwant %v", ci, cuts, k, got[k], want[k])
+				}
+			}
+		}
+	}
+}
+
+// bigValues is n float32 values with NaN, infinities and signed zeros sprinkled in.
+func bigValues(n int, seed uint64) []float32 {
+	r := rand.New(rand.NewPCG(seed, 9))
+	v := make([]float32, n)
+	for i := range v {
+		v[i] = float32(r.NormFloat64() * 4)
+	}
+	for i := 0; i < n; i += 9973 {
+		v[i] = float32(math.NaN())
+		if i+1 < n {
+			v[i+1] = float32(math.Inf(1))
+		}
+		if i+2 < n {
+			v[i+2] = float32(math.Copysign(0, -1))
+		}
+	}
+	return v
+}
+
+// TestParallelMatchesSerial runs ops on tensors big enough to be shared
+// among goroutines (every path that splits: the strided loop's typed and
+// generic block paths, the contiguous slice paths, copies, conversions,
+// transposes, row reductions, softmax, layer norm) with GOMAXPROCS 1 and 4
+// and checks the results are identical bit for bit. Run under -race it also
+// checks the pieces do not overlap.
+func TestParallelMatchesSerial(t *testing.T) {
+	const rows, cols = 300, 701 // 210300 elements: above 2·grain
+	x := tensor.FromSlice(bigValues(rows*cols, 1)).Reshape([]int{rows, cols})
+	y := tensor.FromSlice(bigValues(rows*cols, 2)).Reshape([]int{rows, cols})
+	row := tensor.FromSlice(bigValues(cols, 3))
+	xt := tensor.FromSlice(bigValues(rows*cols, 4)).Reshape([]int{cols, rows}).T()
+	x64 := x.To(tensor.Float64)
+	xi := x.Clamp(-1000, 1000).To(tensor.Int64)
+	long := tensor.FromSlice(bigValues(5*redChunk+123, 5))
+	cases := []struct {
+		name string
+		f    func() []*tensor.Tensor
+	}{
+		{"add", func() []*tensor.Tensor { return ts(x.Add(y)) }},
+		{"add broadcast", func() []*tensor.Tensor { return ts(x.Add(row)) }},
+		{"mul strided", func() []*tensor.Tensor { return ts(xt.Mul(x)) }},
+		{"sub scalar", func() []*tensor.Tensor { return ts(x.SubScalar(1.5, 1)) }},
+		{"exp", func() []*tensor.Tensor { return ts(x.Exp()) }},
+		{"tanh strided", func() []*tensor.Tensor { return ts(xt.Tanh()) }},
+		{"sin float64", func() []*tensor.Tensor { return ts(x64.Sin()) }},
+		{"cosh float32 (scalar map)", func() []*tensor.Tensor { return ts(x.Cosh()) }},
+		{"add float32+float64 (generic)", func() []*tensor.Tensor { return ts(x.Add(x64)) }},
+		{"int64 mul", func() []*tensor.Tensor { return ts(xi.Mul(xi)) }},
+		{"gt", func() []*tensor.Tensor { return ts(x.Gt(y)) }},
+		{"where", func() []*tensor.Tensor { return ts(tensor.Where(x.Gt(y), x, xt)) }},
+		{"to float16", func() []*tensor.Tensor { return ts(x.To(tensor.Float16)) }},
+		{"to bfloat16 strided", func() []*tensor.Tensor { return ts(xt.To(tensor.BFloat16)) }},
+		{"to int32", func() []*tensor.Tensor { return ts(x.To(tensor.Int32)) }},
+		{"contiguous of transpose", func() []*tensor.Tensor { return ts(xt.Contiguous()) }},
+		{"contiguous of permuted 3-d", func() []*tensor.Tensor {
+			return ts(x.Reshape([]int{30, 10, cols}).Permute([]int{2, 0, 1}).Contiguous())
+		}},
+		{"sum rows", func() []*tensor.Tensor { return ts(x.Sum([]int{1}, false)) }},
+		{"sum all", func() []*tensor.Tensor { return ts(x.SumAll()) }},
+		{"sum long", func() []*tensor.Tensor { return ts(long.SumAll()) }},
+		{"amax rows", func() []*tensor.Tensor { return ts(x.Amax([]int{1}, false)) }},
+		{"argmax long", func() []*tensor.Tensor { return ts(long.Argmax(nil, false)) }},
+		{"softmax", func() []*tensor.Tensor { return ts(tensor.Call("aten::_softmax", x, 1, false).(*tensor.Tensor)) }},
+		{"log_softmax", func() []*tensor.Tensor {
+			return ts(tensor.Call("aten::_log_softmax", x, 1, false).(*tensor.Tensor))
+		}},
+		{"layer_norm", func() []*tensor.Tensor {
+			a, b, c := tensor.NativeLayerNorm(x, []int{cols}, row, row, 1e-5)
+			return ts(a, b, c)
+		}},
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	for _, c := range cases {
+		runtime.GOMAXPROCS(1)
+		serial := c.f()
+		runtime.GOMAXPROCS(4)
+		par := c.f()
+		for i := range serial {
+			a, b := bitsOf(serial[i]), bitsOf(par[i])
+			if len(a) != len(b) {
+				t.Fatalf("%s: %d vs %d elements", c.name, len(a), len(b))
+			}
+			for j := range a {
+				if a[j] != b[j] {
+					t.Fatalf("%s: output %d element %d: serial %s, parallel %s", c.name, i, j,
+						serial[i].Contiguous().Reshape([]int{-1}).Select(0, j), par[i].Contiguous().Reshape([]int{-1}).Select(0, j))
+				}
+			}
+		}
+	}
+}
+
+func ts(t ...*tensor.Tensor) []*tensor.Tensor { return t }
+
+// bitsOf is t's elements as raw bytes per element, in row-major order.
+func bitsOf(t *tensor.Tensor) []string {
+	c := t.Contiguous()
+	b := tensor.Elems[byte](c.Storage())
+	sz := c.DType().ItemSize()
+	off := c.StorageOffset() * sz
+	out := make([]string, c.Numel())
+	for i := range out {
+		out[i] = fmt.Sprintf("%x", b[off+i*sz:off+(i+1)*sz])
+	}
+	return out
+}
+
+// TestLongRowReductions checks the pieces of a long row combine to the
+// right answer: the sum against a float64 sum, max/argmax with the
+// extreme (and a NaN) placed in later pieces, ties going to the first.
+func TestLongRowReductions(t *testing.T) {
+	n := 3*redChunk + 17
+	v := make([]float32, n)
+	for i := range v {
+		v[i] = float32(i%1000) * 0.001
+	}
+	v[redChunk+5] = 7    // the max, in the second piece
+	v[2*redChunk+9] = 7  // a tie, later
+	v[3*redChunk+3] = -3 // the min, in the last (short) piece
+	x := tensor.FromSlice(v)
+	var want float64
+	for _, e := range v {
+		want += float64(e)
+	}
+	if got := x.SumAll().Float64s()[0]; math.Abs(got-want) > 1e-6*math.Abs(want) {
+		t.Errorf("sum = %v, want %v", got, want)
+	}
+	if got := x.Argmax(nil, false).Int64s()[0]; got != int64(redChunk+5) {
+		t.Errorf("argmax = %d, want %d", got, redChunk+5)
+	}
+	if got := x.Max().Float64s()[0]; got != 7 {
+		t.Errorf("max = %v, want 7", got)
+	}
+	if got := tensor.Call("aten::argmin", x).(*tensor.Tensor).Int64s()[0]; got != int64(3*redChunk+3) {
+		t.Errorf("argmin = %d, want %d", got, 3*redChunk+3)
+	}
+	v[2*redChunk+100] = float32(math.NaN()) // the first NaN wins, in a later piece
+	v[3*redChunk+1] = float32(math.NaN())
+	x = tensor.FromSlice(v)
+	if got := x.Argmax(nil, false).Int64s()[0]; got != int64(2*redChunk+100) {
+		t.Errorf("argmax with NaN = %d, want %d", got, 2*redChunk+100)
+	}
+	if got := x.Max().Float64s()[0]; !math.IsNaN(got) {
+		t.Errorf("max with NaN = %v, want NaN", got)
+	}
+}

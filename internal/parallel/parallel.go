@@ -1,0 +1,104 @@
+// Package parallel is goaten's CPU worker pool: a fixed set of goroutines,
+// started on first need and never stopped, that the GEMM kernels (package
+// asm) and the CPU device's strided loops share. It is sized by GOMAXPROCS,
+// read at each call, and small problems never reach it: callers check a
+// grain size first, so a small op creates no goroutine, takes no lock and
+// allocates nothing.
+package parallel
+
+import (
+	"runtime"
+	"sync"
+)
+
+type task struct {
+	f  func(i int)
+	i  int
+	wg *sync.WaitGroup
+}
+
+var pool struct {
+	mu      sync.Mutex
+	workers int
+	tasks   chan task
+}
+
+func init() { pool.tasks = make(chan task, 256) }
+
+// Workers returns how many goroutines a parallel section may use now
+// (GOMAXPROCS).
+func Workers() int { return runtime.GOMAXPROCS(0) }
+
+// For runs f(0), …, f(n-1) and returns when all are done: f(0) on the
+// calling goroutine, the others on pool workers. While it waits, the caller
+// runs queued tasks itself, so nested calls cannot deadlock.
+func For(n int, f func(i int)) {
+	if n <= 1 {
+		if n == 1 {
+			f(0)
+		}
+		return
+	}
+	startWorkers(n - 1)
+	var wg sync.WaitGroup
+	wg.Add(n - 1)
+	for i := 1; i < n; i++ {
+		pool.tasks <- task{f, i, &wg}
+	}
+	f(0)
+	for {
+		select {
+		case t := <-pool.tasks:
+			t.run()
+			continue
+		default:
+		}
+		break
+	}
+	wg.Wait()
+}
+
+func (t task) run() {
+	t.f(t.i)
+	t.wg.Done()
+}
+
+// startWorkers makes sure at least n workers exist.
+func startWorkers(n int) {
+	pool.mu.Lock()
+	for pool.workers < n {
+		pool.workers++
+		go func() {
+			for t := range pool.tasks {
+				t.run()
+			}
+		}()
+	}
+	pool.mu.Unlock()
+}
+
+// Pieces returns how many pieces n units of work split into so that each
+// has at least grain units and no more pieces than Workers: 1 when n is
+// below twice the grain (without asking for GOMAXPROCS).
+func Pieces(n, grain int) int {
+	if n < 2*grain {
+		return 1
+	}
+	return max(1, min(Workers(), n/grain))
+}
+
+// Range splits [0, n) into p = Pieces(n, grain) contiguous ranges, whose
+// bounds other than n are multiples of align, and calls f(lo, hi) for each,
+// in parallel when p > 1. The split depends on GOMAXPROCS: callers whose
+// result would depend on where a range starts (a floating-point sum) use
+// For over pieces of a fixed size instead.
+func Range(n, grain, align int, f func(lo, hi int)) {
+	p := Pieces(n, grain)
+	if p == 1 {
+		f(0, n)
+		return
+	}
+	step := (n + p - 1) / p
+	step = (step + align - 1) / align * align
+	For((n+step-1)/step, func(i int) { f(i*step, min(n, (i+1)*step)) })
+}

@@ -1,0 +1,70 @@
+package parallel
+
+import (
+	"runtime"
+	"sync/atomic"
+	"testing"
+)
+
+// TestRange checks that every index is visited exactly once, ranges are
+// aligned, and the number of pieces follows the grain and GOMAXPROCS.
+func TestRange(t *testing.T) {
+	for _, procs := range []int{1, 2, 3, 8} {
+		old := runtime.GOMAXPROCS(procs)
+		for _, n := range []int{0, 1, 15, 16, 100, 1000, 4097, 100000} {
+			for _, grain := range []int{1, 16, 1000} {
+				seen := make([]int32, n)
+				var pieces atomic.Int32
+				Range(n, grain, 8, func(lo, hi int) {
+					pieces.Add(1)
+					if lo%8 != 0 || lo > hi || hi > n {
+						t.Errorf("n=%d grain=%d: bad range [%d,%d)", n, grain, lo, hi)
+						return
+					}
+					for i := lo; i < hi; i++ {
+						atomic.AddInt32(&seen[i], 1)
+					}
+				})
+				for i, s := range seen {
+					if s != 1 {
+						t.Fatalf("procs=%d n=%d grain=%d: index %d visited %d times", procs, n, grain, i, s)
+					}
+				}
+				if want := Pieces(n, grain); int(pieces.Load()) > want {
+					t.Errorf("procs=%d n=%d grain=%d: %d pieces, want at most %d", procs, n, grain, pieces.Load(), want)
+				}
+				if n < 2*grain && pieces.Load() > 1 {
+					t.Errorf("n=%d grain=%d: split below twice the grain", n, grain)
+				}
+			}
+		}
+		runtime.GOMAXPROCS(old)
+	}
+}
+
+// TestForNested runs For inside For deeper than there are workers: the
+// callers drain the queue themselves, so it must finish.
+func TestForNested(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	var count atomic.Int64
+	For(4, func(int) {
+		For(4, func(int) {
+			For(4, func(int) { count.Add(1) })
+		})
+	})
+	if got := count.Load(); got != 64 {
+		t.Fatalf("nested For ran %d leaves, want 64", got)
+	}
+}
+
+// TestSmallNoAlloc: a range below the grain runs inline and allocates nothing.
+func TestSmallNoAlloc(t *testing.T) {
+	sum := 0
+	f := func(lo, hi int) { sum += hi - lo }
+	if a := testing.AllocsPerRun(100, func() { Range(100, 1000, 1, f) }); a != 0 {
+		t.Fatalf("Range below the grain allocated %v times", a)
+	}
+	if sum != 100*101 {
+		t.Fatalf("sum = %d", sum)
+	}
+}
