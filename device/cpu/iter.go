@@ -294,8 +294,21 @@ func (l *loop) seek(lo, hi int) {
 	l.started, l.pending, l.limited = true, true, true
 }
 
-// big reports whether the walk is long enough to be shared among goroutines.
-func (l *loop) big() bool { return l.numel() >= 2*grain }
+// big reports whether the walk is long enough to be shared among goroutines
+// and its first operand, the output, has no broadcast (0-stride) dim: where
+// several elements write one location, the last write must win, as in a
+// serial walk.
+func (l *loop) big() bool {
+	if l.numel() < 2*grain {
+		return false
+	}
+	for d := 0; d < l.rank; d++ {
+		if l.strides[0][d] == 0 {
+			return false
+		}
+	}
+	return true
+}
 
 // split runs fn over pieces of the walk, in parallel: each call gets its own
 // copy of l restricted by seek to a range of elements. It is for walks that
