@@ -1,12 +1,32 @@
 #!/usr/bin/env bash
-# The elementwise peer comparison of issue 4: runs bench/elementwise_test.go
-# (goaten, and gonum/floats where it has the op) with GOMAXPROCS 1 and 2,
-# then the same shapes in PyTorch and numpy on one thread
-# (bench/peers/elementwise_peers.py, Debian's /usr/bin/python3 with
-# python3-torch and python3-numpy), in the same run, and prints the table of
-# throughput ratios goaten/peer (bench/peers/compare_table.py).
+# The peer comparison of issue 4, in one run, printing the tables of
+# bench/peers/compare_table.py:
 #
-#   bash bench/compare.sh            # BENCHTIME=10x COUNT=3 CPUS=1,2 by default
+# - elementwise: bench/elementwise_test.go (goaten, and gonum/floats where it
+#   has the op) with GOMAXPROCS 1 and 2, then the same shapes in PyTorch and
+#   numpy on one thread (bench/peers/elementwise_peers.py);
+# - gemm: bench/gemm_test.go (square sgemm/dgemm through mm, and conv2d of
+#   [8,64,56,56] with a 3×3 kernel; goaten on one and two cores, gonum on
+#   one), then the same shapes in PyTorch and numpy/OpenBLAS on one and two
+#   threads (bench/peers/gemm_peers.py); with GOPEERS=1 also the Go peers of
+#   bench/peers/gopeers (a module of its own; the first run downloads them).
+#
+# Peers run under Debian's /usr/bin/python3 with python3-torch and
+# python3-numpy.
+#
+#   bash bench/compare.sh                     # both parts
+#   PARTS=gemm bash bench/compare.sh          # only GEMM and convolution
+#   PARTS=elementwise bash bench/compare.sh   # only the elementwise tables
+#
+# Settings (defaults): BENCHTIME=10x COUNT=3 CPUS=1,2 for the elementwise
+# benchmarks; GEMM_BENCHTIME (BENCHTIME if set, else 0.3s) and COUNT for the
+# GEMM ones, which set GOMAXPROCS 1 and 2 themselves; PEER_MIN_TIME=0.5
+# seconds per peer case; GOPEERS=1 adds the Go peers.
+#
+# Each GOMAXPROCS value of CPUS gets its own `go test` run: with b.Loop, a
+# sub-benchmark's first measurement runs before go test applies -cpu, so
+# under -cpu 1,2 the first "-cpu 1" result of each case would have run with
+# the GOMAXPROCS the previous case left (2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=/usr/bin/python3
@@ -14,10 +34,28 @@ if ! "$PY" -c 'import numpy, torch' 2>/dev/null; then
   echo "compare.sh needs Debian's python3-torch and python3-numpy (apt-get install python3-torch python3-numpy)" >&2
   exit 1
 fi
+PARTS=${PARTS:-elementwise,gemm}
+part() { [[ ",$PARTS," == *",$1,"* ]]; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+touch "$out/go.txt" "$out/peers.txt"
 echo "# $(date -u +%Y-%m-%d) $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores, $(go version | cut -d' ' -f3)"
 echo "# goaten asm path: $(go run ./bench/peers/asmpath 2>/dev/null || echo unknown)"
-go test -run XXX -bench 'Elementwise' -benchtime "${BENCHTIME:-10x}" -count "${COUNT:-3}" -cpu "${CPUS:-1,2}" ./bench/ >"$out/go.txt"
-"$PY" bench/peers/elementwise_peers.py >"$out/peers.txt"
+if part elementwise; then
+  IFS=, read -ra cpus <<<"${CPUS:-1,2}"
+  for c in "${cpus[@]}"; do
+    go test -run XXX -bench 'Elementwise' -benchtime "${BENCHTIME:-10x}" -count "${COUNT:-3}" -cpu "$c" ./bench/ >>"$out/go.txt"
+  done
+  "$PY" bench/peers/elementwise_peers.py >"$out/peers.txt"
+fi
+if part gemm; then
+  go test -run XXX -bench 'Benchmark(Gemm|Conv2d)$' -benchtime "${GEMM_BENCHTIME:-${BENCHTIME:-0.3s}}" \
+    -count "${COUNT:-3}" -cpu 1 ./bench/ >>"$out/go.txt"
+  if [[ "${GOPEERS:-0}" == 1 ]]; then
+    (cd bench/peers/gopeers && GOFLAGS=-mod=mod go test -run XXX -bench . \
+      -benchtime "${GEMM_BENCHTIME:-${BENCHTIME:-0.3s}}" -count "${COUNT:-3}" -cpu 1 .) >>"$out/go.txt"
+  fi
+  "$PY" bench/peers/gemm_peers.py --min-time "${PEER_MIN_TIME:-0.5}" >>"$out/peers.txt"
+  grep '^# threads 1: ' "$out/peers.txt" | head -2 | sed 's/^# threads 1: /# peers: /' || true
+fi
 "$PY" bench/peers/compare_table.py "$out/go.txt" "$out/peers.txt"
