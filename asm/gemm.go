@@ -245,7 +245,7 @@ func (g *gemmArgs[T]) run(m0, m1, n0, n1 int) {
 //
 //  1. wait until every goroutine is done with step-2, whose buffer this
 //     step reuses (two buffers let fast goroutines pack ahead);
-//  2. claim slivers of the B panel one at a time and pack them;
+//  2. claim units of the B panel (packBUnits) one at a time and pack them;
 //  3. wait until the whole panel is packed and every goroutine is done
 //     with the previous step (whose blocks add into the same rows of C);
 //  4. claim blocks of rows one at a time, pack that block of A into its
@@ -273,9 +273,9 @@ func (g *gemmArgs[T]) team(p, m, n int) {
 		it := 0
 		for jc := 0; jc < n; jc += bl.nc {
 			nc := min(bl.nc, n-jc)
-			nsl := int32((nc + bl.nr - 1) / bl.nr)
 			for pc := 0; pc < k; pc += kcMax {
 				kc := min(kcMax, k-pc)
+				nsl := int32(packBUnits(g.transB, kc, nc, bl.nr)) // units of the panel to pack
 				pb, s := panels[it%2], &st[it]
 				if it >= 2 {
 					prev := &st[it-2]
@@ -417,23 +417,27 @@ func interleave[T float32 | float64](d, src []T, ld, rows, kc, stride int, alpha
 }
 
 // copyRows8, 16 and 32 copy kc rows of that many elements, ld apart in
-// src, to d back to back: a fixed-size array copy is a few vector moves
-// where copy would call memmove for each 64- or 128-byte row.
+// src, to d back to back: a fixed-size array copied through a value is a
+// few vector moves where copy (or a direct array assignment, which may
+// overlap) calls memmove for each 32- to 256-byte row.
 func copyRows8[T float32 | float64](d, src []T, ld, kc int) {
 	for p := 0; p < kc; p++ {
-		*(*[8]T)(d[p*8:]) = *(*[8]T)(src[p*ld:])
+		v := *(*[8]T)(src[p*ld:]) // through a value: no memmove call
+		*(*[8]T)(d[p*8:]) = v
 	}
 }
 
 func copyRows16[T float32 | float64](d, src []T, ld, kc int) {
 	for p := 0; p < kc; p++ {
-		*(*[16]T)(d[p*16:]) = *(*[16]T)(src[p*ld:])
+		v := *(*[16]T)(src[p*ld:]) // through a value: no memmove call
+		*(*[16]T)(d[p*16:]) = v
 	}
 }
 
 func copyRows32[T float32 | float64](d, src []T, ld, kc int) {
 	for p := 0; p < kc; p++ {
-		*(*[32]T)(d[p*32:]) = *(*[32]T)(src[p*ld:])
+		v := *(*[32]T)(src[p*ld:]) // through a value: no memmove call
+		*(*[32]T)(d[p*32:]) = v
 	}
 }
 
@@ -444,32 +448,56 @@ func packB[T float32 | float64](dst []T, trans bool, b []T, ldb, pc, jc, kc, nc,
 	packBPart(dst, trans, b, ldb, pc, jc, kc, nc, nr, 0, 1)
 }
 
-// packBPart packs the slivers first, first+step, … of packB's panel, so
-// that step goroutines can share the packing.
+// packBBand is how many rows of a non-transposed B one unit of packBPart
+// packs: a band is read along B's rows (across all slivers), so the reads
+// stream instead of striding down a 64-byte column of B a row at a time.
+const packBBand = 16
+
+// packBUnits is the number of units packBPart divides packB's panel into:
+// bands of packBBand rows for a non-transposed B, slivers for a transposed
+// one (whose slivers are read along B's rows already).
+func packBUnits(trans bool, kc, nc, nr int) int {
+	if trans {
+		return (nc + nr - 1) / nr
+	}
+	return (kc + packBBand - 1) / packBBand
+}
+
+// packBPart packs the units first, first+step, … (see packBUnits) of
+// packB's panel, so that step goroutines can share the packing.
 func packBPart[T float32 | float64](dst []T, trans bool, b []T, ldb, pc, jc, kc, nc, nr, first, step int) {
-	for jr := first * nr; jr < nc; jr += step * nr {
-		d := dst[jr*kc : (jr+nr)*kc]
-		nrr := min(nr, nc-jr)
-		if nrr < nr {
-			clear(d)
+	if trans { // op(B)[p, j] = b[j·ldb + p]
+		for jr := first * nr; jr < nc; jr += step * nr {
+			d := dst[jr*kc : (jr+nr)*kc]
+			nrr := min(nr, nc-jr)
+			if nrr < nr {
+				clear(d)
+			}
+			interleave(d, b[(jc+jr)*ldb+pc:], ldb, nrr, kc, nr, 1)
 		}
-		if !trans { // op(B)[p, j] = b[p·ldb + j]
-			src := b[pc*ldb+jc+jr:]
+		return
+	}
+	// op(B)[p, j] = b[p·ldb + j]
+	for p0 := first * packBBand; p0 < kc; p0 += step * packBBand {
+		rows := min(packBBand, kc-p0)
+		for jr := 0; jr < nc; jr += nr {
+			d := dst[jr*kc+p0*nr : jr*kc+(p0+rows)*nr]
+			src := b[(pc+p0)*ldb+jc+jr:]
+			nrr := min(nr, nc-jr)
 			switch {
 			case nrr == 8 && nr == 8:
-				copyRows8(d, src, ldb, kc)
+				copyRows8(d, src, ldb, rows)
 			case nrr == 16 && nr == 16:
-				copyRows16(d, src, ldb, kc)
+				copyRows16(d, src, ldb, rows)
 			case nrr == 32 && nr == 32:
-				copyRows32(d, src, ldb, kc)
+				copyRows32(d, src, ldb, rows)
 			default:
-				for p := 0; p < kc; p++ {
+				for p := 0; p < rows; p++ {
 					copy(d[p*nr:p*nr+nrr], src[p*ldb:])
+					clear(d[p*nr+nrr : (p+1)*nr])
 				}
 			}
-			continue
 		}
-		interleave(d, b[(jc+jr)*ldb+pc:], ldb, nrr, kc, nr, 1) // op(B)[p, j] = b[j·ldb + p]
 	}
 }
 
