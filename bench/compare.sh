@@ -7,8 +7,10 @@
 #   numpy on one thread (bench/peers/elementwise_peers.py);
 # - gemm: bench/gemm_test.go (square sgemm/dgemm through mm, and conv2d of
 #   [8,64,56,56] with a 3×3 kernel; goaten on one and two cores, gonum on
-#   one), then the same shapes in PyTorch and numpy/OpenBLAS on one and two
-#   threads (bench/peers/gemm_peers.py); with GOPEERS=1 also the Go peers of
+#   one; on an AVX-512 machine goaten once more with GOATEN_NOAVX512=1, the
+#   AVX2 kernels an AVX2-only CPU runs), then the same shapes in PyTorch and
+#   numpy/OpenBLAS on one and two threads (bench/peers/gemm_peers.py); with
+#   GOPEERS=1 also the Go peers of
 #   bench/peers/gopeers (a module of its own; the first run downloads them).
 #
 # Peers run under Debian's /usr/bin/python3 with python3-torch and
@@ -51,6 +53,12 @@ fi
 if part gemm; then
   go test -run XXX -bench 'Benchmark(Gemm|Conv2d)$' -benchtime "${GEMM_BENCHTIME:-${BENCHTIME:-0.3s}}" \
     -count "${COUNT:-3}" -cpu 1 ./bench/ >>"$out/go.txt"
+  if [[ "$(go run ./bench/peers/asmpath 2>/dev/null)" == avx512* ]]; then
+    # The AVX2 kernels too: the path of an AVX2-only CPU (the Zen 3).
+    GOATEN_NOAVX512=1 go test -run XXX -bench 'Benchmark(Gemm|Conv2d)$/goaten/' \
+      -benchtime "${GEMM_BENCHTIME:-${BENCHTIME:-0.3s}}" -count "${COUNT:-3}" -cpu 1 ./bench/ |
+      sed 's#/goaten/#/goaten-avx2/#' >>"$out/go.txt"
+  fi
   if [[ "${GOPEERS:-0}" == 1 ]]; then
     (cd bench/peers/gopeers && GOFLAGS=-mod=mod go test -run XXX -bench . \
       -benchtime "${GEMM_BENCHTIME:-${BENCHTIME:-0.3s}}" -count "${COUNT:-3}" -cpu 1 .) >>"$out/go.txt"

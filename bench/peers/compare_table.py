@@ -135,9 +135,41 @@ def gemm_table(best):
         row.append("; ".join(goals))
         print("| " + " | ".join(row) + " |")
     print()
+    avx2_table(best, rows, gf, fmt, ratio)
     print("goaten and PyTorch allocate each result (mm, conv2d); numpy's a @ b too; gonum writes a "
           "preallocated C, on one core up to N = 1024 (GoMLX's SimpleGo backend likewise, "
           "GOPEERS=1). Debian's PyTorch calls the same OpenBLAS as numpy for mm, and oneDNN for conv2d.")
+
+
+def avx2_table(best, rows, gf, fmt, ratio):
+    """On an AVX-512 machine compare.sh also runs goaten with GOATEN_NOAVX512=1
+    (lines renamed goaten-avx2): the AVX2+FMA kernels a Zen 3 runs, against the
+    same OpenBLAS, which runs its Haswell (AVX2) kernels here too."""
+    rows = [r for r in rows if any(k[0] == "goaten-avx2" and k[1:3] == r for k in best)]
+    if not rows:
+        return
+    print("**The same with goaten's AVX2 kernels (GOATEN_NOAVX512=1), the path of an AVX2-only CPU such as the "
+          "issue's Zen 3 (GFLOP/s)**")
+    print()
+    head = ["op", "size", "goaten AVX2", "goaten AVX2 (2 cores)", "numpy/OpenBLAS", "numpy/OpenBLAS (2 threads)",
+            "goaten AVX2/OpenBLAS", "goaten AVX2/OpenBLAS (2 cores)", "2-core scaling (t1/t2)", "target"]
+    print("| " + " | ".join(head) + " |")
+    print("|" + "|".join(["---"] * 2 + ["---:"] * (len(head) - 3) + ["---"]) + "|")
+    for op, size in rows:
+        a1, a2 = gf("goaten-avx2", op, size), gf("goaten-avx2", op, size, 2)
+        n1, n2 = gf("numpy", op, size), gf("numpy", op, size, 2)
+        goals = []
+        big = size.isdigit() and int(size) >= TARGET_MIN_N
+        if big and op in GEMM_TARGETS and a1 and n1:
+            goal = GEMM_TARGETS[op]
+            goals.append(f"≥ {goal:g}× OpenBLAS: " + ("met" if a1 / n1 >= goal else "**not met**"))
+        if big and op in SCALING_TARGET and a1 and a2:
+            goal = SCALING_TARGET[op]
+            goals.append(f"2 cores ≥ {goal:g}×: " + ("met" if a2 / a1 >= goal else "**not met**"))
+        row = [op, size, fmt(a1), fmt(a2), fmt(n1), fmt(n2), ratio(a1, n1), ratio(a2, n2), ratio(a2, a1),
+               "; ".join(goals)]
+        print("| " + " | ".join(row) + " |")
+    print()
 
 
 def main(paths):
