@@ -246,26 +246,30 @@ func (g *gemmArgs[T]) run(m0, m1, n0, n1 int) {
 //  1. wait until every goroutine is done with step-2, whose buffer this
 //     step reuses (two buffers let fast goroutines pack ahead);
 //  2. claim units of the B panel (packBUnits) one at a time and pack them;
-//  3. wait until the whole panel is packed and every goroutine is done
-//     with the previous step (whose blocks add into the same rows of C);
-//  4. claim blocks of rows one at a time, pack that block of A into its
-//     own buffer and run it against the whole panel;
+//  3. wait until the whole panel is packed;
+//  4. claim blocks of rows one at a time; wait until the same block of the
+//     previous depth step (which adds into the same rows of C) is done;
+//     pack that block of A into its own buffer, run it against the whole
+//     panel and mark it done;
 //  5. count itself done with the step.
 func (g *gemmArgs[T]) team(p, m, n int) {
 	bl := g.bl
 	k := g.k
 	kcMax := depthBlock(k, bl.kc)
 	ncMax := min(bl.nc, ceilTo(n, bl.nr))
-	// Row blocks: about four per goroutine for balance, at most mc.
+	// Row blocks: at least four per goroutine, at most mc rows, and of
+	// whole tiles spread evenly (block b holds tiles b·tiles/nblk up to
+	// (b+1)·tiles/nblk), so no goroutine is left with a long last block.
 	tiles := (m + bl.mr - 1) / bl.mr
-	rb := min(bl.mc, bl.mr*max(1, (tiles+4*p-1)/(4*p)))
-	nblk := (m + rb - 1) / rb
+	nblk := min(tiles, max(4*p, (tiles+bl.mc/bl.mr-1)/(bl.mc/bl.mr)))
+	rb := bl.mr * ((tiles + nblk - 1) / nblk) // rows of the largest block
 	steps := ((n + bl.nc - 1) / bl.nc) * ((k + kcMax - 1) / kcMax)
 	shared := getWork[T](0, 2*kcMax*ncMax, 0)
 	defer putWork(shared)
 	panels := [2][]T{shared.b[:kcMax*ncMax], shared.b[kcMax*ncMax:]}
 	type stepState struct{ slivers, packed, blocks, done atomic.Int32 }
 	st := make([]stepState, steps)
+	blkDone := make([]atomic.Bool, steps*nblk) // step it's block b done: [it·nblk+b]
 	var ev event
 	body := func() {
 		w := getWork[T](rb*kcMax, 0, bl.mr*bl.nr)
@@ -292,21 +296,23 @@ func (g *gemmArgs[T]) team(p, m, n int) {
 					}
 				}
 				ev.wait(func() bool { return s.packed.Load() == nsl })
-				if it >= 1 {
-					// Consecutive depth steps of one column block add into the
-					// same rows of C: finish the previous one first.
-					prev := &st[it-1]
-					ev.wait(func() bool { return prev.done.Load() == int32(p) })
-				}
 				for {
 					blk := int(s.blocks.Add(1) - 1)
 					if blk >= nblk {
 						break
 					}
-					ic := blk * rb
-					mc := min(rb, m-ic)
+					if pc > 0 {
+						// The previous depth step of this column block adds
+						// into the same rows of C: its block must be done.
+						prev := &blkDone[(it-1)*nblk+blk]
+						ev.wait(prev.Load)
+					}
+					ic := blk * tiles / nblk * bl.mr
+					mc := min((blk+1)*tiles/nblk*bl.mr, m) - ic
 					packA(w.a, g.transA, g.a, g.lda, ic, pc, mc, kc, bl.mr, g.alpha)
 					g.macro(w, pb, ic, jc, mc, nc, kc)
+					blkDone[it*nblk+blk].Store(true)
+					ev.notify()
 				}
 				if s.done.Add(1) == int32(p) {
 					ev.notify()

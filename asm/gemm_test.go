@@ -425,7 +425,7 @@ func TestGemmParallel(t *testing.T) {
 	save := parallelMin
 	defer func() { parallelMin = save }()
 	parallelMin = 0
-	shapes := [][3]int{{130, 250, 120}, {260, 70, 110}, {50, 33, 9}, {7, 300, 40}, {45, 5, 70}, {1, 1, 1}}
+	shapes := [][3]int{{130, 250, 120}, {260, 70, 110}, {397, 45, 530}, {50, 33, 9}, {7, 300, 40}, {45, 5, 70}, {1, 1, 1}}
 	var wg sync.WaitGroup
 	for w := 0; w < 3; w++ {
 		wg.Add(1)
