@@ -55,9 +55,9 @@ if part gemm; then
     -count "${COUNT:-3}" -cpu 1 ./bench/ >>"$out/go.txt"
   if [[ "$(go run ./bench/peers/asmpath 2>/dev/null)" == avx512* ]]; then
     # The AVX2 kernels too: the path of an AVX2-only CPU (the Zen 3).
-    GOATEN_NOAVX512=1 go test -run XXX -bench 'Benchmark(Gemm|Conv2d)$/goaten/' \
+    GOATEN_NOAVX512=1 go test -run XXX -bench 'Benchmark(Gemm|Conv2d)$/(goaten|kernel)/' \
       -benchtime "${GEMM_BENCHTIME:-${BENCHTIME:-0.3s}}" -count "${COUNT:-3}" -cpu 1 ./bench/ |
-      sed 's#/goaten/#/goaten-avx2/#' >>"$out/go.txt"
+      sed 's#/goaten/#/goaten-avx2/#; s#/kernel/#/kernel-avx2/#' >>"$out/go.txt"
   fi
   if [[ "${GOPEERS:-0}" == 1 ]]; then
     (cd bench/peers/gopeers && GOFLAGS=-mod=mod go test -run XXX -bench . \

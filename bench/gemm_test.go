@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	gt "github.com/goaten/goaten"
+	"github.com/goaten/goaten/asm"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 )
@@ -70,7 +71,9 @@ func randFloat64s(n int, seed uint64) []float64 {
 }
 
 // BenchmarkGemm is goaten/{sgemm,dgemm}/N (x.Mm(y), a fresh result each
-// time) and gonum/{sgemm,dgemm}/N (Implementation{}.Sgemm/Dgemm into a
+// time), kernel/{sgemm,dgemm}/N (package asm's Sgemm/Dgemm into a
+// preallocated C: the GEMM without allocation, dispatch or the garbage
+// collector) and gonum/{sgemm,dgemm}/N (Implementation{}.Sgemm/Dgemm into a
 // preallocated C, one core only), each with GOMAXPROCS 1 and 2.
 func BenchmarkGemm(b *testing.B) {
 	for _, n := range gemmSizes {
@@ -85,10 +88,20 @@ func BenchmarkGemm(b *testing.B) {
 		for _, p := range gemmProcs {
 			runProcs(b, fmt.Sprintf("goaten/dgemm/%d", n), p, fl, 3*int64(n*n)*8, func() { x64.Mm(y64) })
 		}
+		c32, c64 := make([]float32, n*n), make([]float64, n*n)
+		for _, p := range gemmProcs {
+			runProcs(b, fmt.Sprintf("kernel/sgemm/%d", n), p, fl, 3*int64(n*n)*4, func() {
+				asm.Sgemm(false, false, n, n, n, 1, a32, n, b32, n, 0, c32, n)
+			})
+		}
+		for _, p := range gemmProcs {
+			runProcs(b, fmt.Sprintf("kernel/dgemm/%d", n), p, fl, 3*int64(n*n)*8, func() {
+				asm.Dgemm(false, false, n, n, n, 1, a64, n, b64, n, 0, c64, n)
+			})
+		}
 		if n > gonumMaxSize {
 			continue
 		}
-		c32, c64 := make([]float32, n*n), make([]float64, n*n)
 		impl := gonum.Implementation{}
 		runProcs(b, fmt.Sprintf("gonum/sgemm/%d", n), 1, fl, 3*int64(n*n)*4, func() {
 			impl.Sgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, a32, n, b32, n, 0, c32, n)

@@ -136,6 +136,7 @@ def gemm_table(best):
         print("| " + " | ".join(row) + " |")
     print()
     avx2_table(best, rows, gf, fmt, ratio)
+    kernel_table(best, rows, gf, fmt, ratio)
     print("goaten and PyTorch allocate each result (mm, conv2d); numpy's a @ b too; gonum writes a "
           "preallocated C, on one core up to N = 1024 (GoMLX's SimpleGo backend likewise, "
           "GOPEERS=1). Debian's PyTorch calls the same OpenBLAS as numpy for mm, and oneDNN for conv2d.")
@@ -168,6 +169,39 @@ def avx2_table(best, rows, gf, fmt, ratio):
             goals.append(f"2 cores ≥ {goal:g}×: " + ("met" if a2 / a1 >= goal else "**not met**"))
         row = [op, size, fmt(a1), fmt(a2), fmt(n1), fmt(n2), ratio(a1, n1), ratio(a2, n2), ratio(a2, a1),
                "; ".join(goals)]
+        print("| " + " | ".join(row) + " |")
+    print()
+
+
+def kernel_table(best, rows, gf, fmt, ratio):
+    """The GEMM alone: package asm's Sgemm/Dgemm into a preallocated C
+    (kernel/..., and kernel-avx2/... with GOATEN_NOAVX512=1), without the
+    result's allocation and zeroing, the dispatcher, or the garbage collector
+    that a fresh 4-16 MiB result per call keeps busy on the second core."""
+    impls = [(i, name) for i, name in [("kernel", "default path"), ("kernel-avx2", "AVX2")]
+             if any(k[0] == i for k in best)]
+    rows = [r for r in rows if r[0] in GEMM_TARGETS]
+    if not impls or not rows:
+        return
+    print("**The GEMM kernels alone: package asm's Sgemm/Dgemm into a preallocated C (GFLOP/s)**")
+    print()
+    head = ["op", "size"]
+    for _, name in impls:
+        head += [f"{name}", f"{name} (2 cores)", f"{name}/OpenBLAS", f"{name} 2-core scaling (t1/t2)"]
+    head.append("target (2 cores ≥ 1.85×, N ≥ 512)")
+    print("| " + " | ".join(head) + " |")
+    print("|" + "|".join(["---"] * 2 + ["---:"] * (len(head) - 3) + ["---"]) + "|")
+    for op, size in rows:
+        row, goals = [op, size], []
+        n1 = gf("numpy", op, size)
+        for impl, name in impls:
+            k1, k2 = gf(impl, op, size), gf(impl, op, size, 2)
+            row += [fmt(k1), fmt(k2), ratio(k1, n1), ratio(k2, k1)]
+            big = size.isdigit() and int(size) >= TARGET_MIN_N
+            if big and op in SCALING_TARGET and k1 and k2:
+                goal = SCALING_TARGET[op]
+                goals.append(f"{name}: " + ("met" if k2 / k1 >= goal else "**not met**"))
+        row.append("; ".join(goals))
         print("| " + " | ".join(row) + " |")
     print()
 
