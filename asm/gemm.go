@@ -393,10 +393,21 @@ func packA[T float32 | float64](dst []T, trans bool, a []T, lda, ic, pc, mc, kc,
 }
 
 // interleave writes rows of src (stride ld, kc long) side by side:
-// d[p*stride+i] = alpha·src[i*ld+p] for i < rows, p < kc. It reads four rows
-// at a time so that the writes go forward through d.
+// d[p*stride+i] = alpha·src[i*ld+p] for i < rows, p < kc. It reads six (then
+// four, two, one) rows at a time so that the writes go forward through d in
+// as few passes as the AVX2 tile's six rows need.
 func interleave[T float32 | float64](d, src []T, ld, rows, kc, stride int, alpha T) {
 	i := 0
+	for ; i+6 <= rows; i += 6 {
+		r0, r1, r2 := src[i*ld:][:kc], src[(i+1)*ld:][:kc], src[(i+2)*ld:][:kc]
+		r3, r4, r5 := src[(i+3)*ld:][:kc], src[(i+4)*ld:][:kc], src[(i+5)*ld:][:kc]
+		o := d[i:]
+		for p := range r0 {
+			q := o[p*stride : p*stride+6 : p*stride+6]
+			q[0], q[1], q[2] = alpha*r0[p], alpha*r1[p], alpha*r2[p]
+			q[3], q[4], q[5] = alpha*r3[p], alpha*r4[p], alpha*r5[p]
+		}
+	}
 	for ; i+4 <= rows; i += 4 {
 		r0, r1 := src[i*ld:][:kc], src[(i+1)*ld:][:kc]
 		r2, r3 := src[(i+2)*ld:][:kc], src[(i+3)*ld:][:kc]
