@@ -3,6 +3,7 @@ package cpu
 import (
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/goaten/goaten/asm"
 	"github.com/goaten/goaten/aten/core"
@@ -185,24 +186,39 @@ func binRunFloat(out *tensor.Tensor, ct tensor.DType, a, b *tensor.Tensor, k bin
 		f = k.reduced(binRoundBF16)
 	}
 	round := out.DType() != ct // atan2.out: the result is in ct before out's dtype
-	pointwiseF64(out, ct, ins, func(d []float64, s [][]float64) {
-		var xb, yb, db [blockLen]float32 // per call: blocks may run in parallel
+	var typed func(d []float32, s [][]float32)
+	if ct == tensor.Float32 { // float32 operands of other shapes: the typed path, no conversion
+		typed = func(d []float32, s [][]float32) { f(d, s[0], s[1][:len(d)]) }
+	}
+	pointwiseFloat(out, ct, ins, func(d []float64, s [][]float64) {
+		sc := binScratchPool.Get().(*binScratch)
+		defer binScratchPool.Put(sc)
 		n := len(d)
 		for i, v := range s[0][:n] {
-			xb[i] = float32(v)
+			sc.x[i] = float32(v)
 		}
 		for i, v := range s[1][:n] {
-			yb[i] = float32(v)
+			sc.y[i] = float32(v)
 		}
-		f(db[:n], xb[:n], yb[:n])
+		f(sc.d[:n], sc.x[:n], sc.y[:n])
 		for i := range d {
-			d[i] = float64(db[i])
+			d[i] = float64(sc.d[i])
 		}
 		if round {
 			roundF64(d, ct)
 		}
-	})
+	}, typed)
 }
+
+// binScratch is the scratch of one block of the binary drivers' generic
+// paths, pooled: blocks may run in parallel, and a per-call array would
+// escape to the heap (it is handed to a kernel through a func value).
+type binScratch struct {
+	x, y, d [blockLen]float32
+	b       [blockLen]bool
+}
+
+var binScratchPool = sync.Pool{New: func() any { return new(binScratch) }}
 
 // binRunInt computes out = k(a, b) for an integral or bool common dtype ct.
 func binRunInt(out *tensor.Tensor, ct tensor.DType, a, b *tensor.Tensor, k func(d, x, y []int64)) {
@@ -247,8 +263,9 @@ func binRunBool(out *tensor.Tensor, ct tensor.DType, a, b *tensor.Tensor, k binB
 	if ct.IsFloat() {
 		// Values rounded to ct compare exactly in float64.
 		pointwiseF64(out, ct, ins, func(d []float64, s [][]float64) {
-			var bb [blockLen]bool // per call: blocks may run in parallel
-			r := bb[:len(d)]
+			sc := binScratchPool.Get().(*binScratch)
+			defer binScratchPool.Put(sc)
+			r := sc.b[:len(d)]
 			k.f64(r, s[0], s[1][:len(d)])
 			for i, v := range r {
 				d[i] = binBoolF64(v)
@@ -257,8 +274,9 @@ func binRunBool(out *tensor.Tensor, ct tensor.DType, a, b *tensor.Tensor, k binB
 		return
 	}
 	pointwiseI64(out, ct, ins, func(d []int64, s [][]int64) {
-		var bb [blockLen]bool
-		r := bb[:len(d)]
+		sc := binScratchPool.Get().(*binScratch)
+		defer binScratchPool.Put(sc)
+		r := sc.b[:len(d)]
 		k.i64(r, s[0], s[1][:len(d)])
 		for i, v := range r {
 			d[i] = int64(binBoolF64(v))

@@ -85,25 +85,24 @@ func copyHalf(dst, src *tensor.Tensor) bool {
 	if l.done || l.rank == 0 || l.strides[0][l.rank-1] != 1 || l.strides[1][l.rank-1] != 1 {
 		return false // strided or broadcast inner runs: the generic path
 	}
-	conv := func(sub *loop) {
-		if widen != nil {
-			d, s := tensor.Elems[float32](dst.Storage()), tensor.Elems[uint16](src.Storage())
-			for sub.next() {
-				widen(d[sub.offs[0]:sub.offs[0]+sub.n], s[sub.offs[1]:sub.offs[1]+sub.n])
-			}
-			return
-		}
-		d, s := tensor.Elems[uint16](dst.Storage()), tensor.Elems[float32](src.Storage())
-		for sub.next() {
-			narrow(d[sub.offs[0]:sub.offs[0]+sub.n], s[sub.offs[1]:sub.offs[1]+sub.n])
-		}
-	}
-	if l.big() {
-		l.split(conv)
+	if widen != nil {
+		runSlices(&l, tensor.Elems[float32](dst.Storage()), tensor.Elems[uint16](src.Storage()), widen)
 	} else {
-		conv(&l)
+		runSlices(&l, tensor.Elems[uint16](dst.Storage()), tensor.Elems[float32](src.Storage()), narrow)
 	}
 	return true
+}
+
+// runSlices calls k on the unit-stride runs of l (operands d, s) as
+// slices, sharing a big walk among goroutines.
+func runSlices[D, S any](l *loop, d []D, s []S, k func(d []D, s []S)) {
+	if l.big() {
+		l.split(func(sub *loop) { runSlices(sub, d, s, k) })
+		return
+	}
+	for l.next() {
+		k(d[l.offs[0]:l.offs[0]+l.n], s[l.offs[1]:l.offs[1]+l.n])
+	}
 }
 
 func copySame(dst, src *tensor.Tensor) {
@@ -327,28 +326,35 @@ func transposeCopy[T uint8 | uint16 | uint32 | uint64](l *loop, d, s []T) bool {
 	if l.rank != 2 || l.strides[0][1] != 1 || l.strides[1][0] != 1 || l.strides[1][1] == 1 {
 		return false
 	}
-	const tile = 32
 	rows, cols := l.shape[0], l.shape[1]
 	dr, sc := l.strides[0][0], l.strides[1][1]
 	do, so := l.base[0], l.base[1]
-	body := func(r0, r1 int) {
-		for i0 := r0; i0 < r1; i0 += tile {
-			i1 := min(i0+tile, r1)
-			for j0 := 0; j0 < cols; j0 += tile {
-				j1 := min(j0+tile, cols)
-				for i := i0; i < i1; i++ {
-					drow := d[do+i*dr : do+i*dr+j1]
-					for j := j0; j < j1; j++ {
-						drow[j] = s[so+i+j*sc]
-					}
+	if l.big() {
+		parallel.Range(rows, (grain+cols-1)/cols, transposeTile, func(r0, r1 int) {
+			transposeRows(d[do:], s[so:], dr, sc, cols, r0, r1)
+		})
+	} else {
+		transposeRows(d[do:], s[so:], dr, sc, cols, 0, rows)
+	}
+	return true
+}
+
+// transposeTile is the side of the square tiles transposeRows copies.
+const transposeTile = 32
+
+// transposeRows sets d[i*dr+j] = s[i+j*sc] for rows r0 ≤ i < r1 and
+// j < cols, a tile at a time so that both sides stay in cache.
+func transposeRows[T uint8 | uint16 | uint32 | uint64](d, s []T, dr, sc, cols, r0, r1 int) {
+	for i0 := r0; i0 < r1; i0 += transposeTile {
+		i1 := min(i0+transposeTile, r1)
+		for j0 := 0; j0 < cols; j0 += transposeTile {
+			j1 := min(j0+transposeTile, cols)
+			for i := i0; i < i1; i++ {
+				drow := d[i*dr : i*dr+j1]
+				for j := j0; j < j1; j++ {
+					drow[j] = s[i+j*sc]
 				}
 			}
 		}
 	}
-	if l.big() {
-		parallel.Range(rows, (grain+cols-1)/cols, tile, body)
-	} else {
-		body(0, rows)
-	}
-	return true
 }

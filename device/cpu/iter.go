@@ -295,11 +295,11 @@ func (l *loop) seek(lo, hi int) {
 }
 
 // big reports whether the walk is long enough to be shared among goroutines
-// and its first operand, the output, has no broadcast (0-stride) dim: where
+// (a piece from split never is again) and its first operand, the output, has no broadcast (0-stride) dim: where
 // several elements write one location, the last write must win, as in a
 // serial walk.
 func (l *loop) big() bool {
-	if l.numel() < 2*grain {
+	if l.limited || l.numel() < 2*grain {
 		return false
 	}
 	for d := 0; d < l.rank; d++ {

@@ -114,6 +114,10 @@ func TestParallelMatchesSerial(t *testing.T) {
 		{"add float32+float64 (generic)", func() []*tensor.Tensor { return ts(x.Add(x64)) }},
 		{"int64 mul", func() []*tensor.Tensor { return ts(xi.Mul(xi)) }},
 		{"gt", func() []*tensor.Tensor { return ts(x.Gt(y)) }},
+		{"gt broadcast (pooled scratch)", func() []*tensor.Tensor { return ts(x.Gt(row)) }},
+		{"add float16 broadcast (pooled scratch)", func() []*tensor.Tensor {
+			return ts(x.To(tensor.Float16).Add(row.To(tensor.Float16)))
+		}},
 		{"where", func() []*tensor.Tensor { return ts(tensor.Where(x.Gt(y), x, xt)) }},
 		{"to float16", func() []*tensor.Tensor { return ts(x.To(tensor.Float16)) }},
 		{"to bfloat16 strided", func() []*tensor.Tensor { return ts(xt.To(tensor.BFloat16)) }},

@@ -68,39 +68,9 @@ func pointwiseFloat(out *tensor.Tensor, ct tensor.DType, ins []*tensor.Tensor, f
 		}
 		pointwiseTyped(&l, out, ins, f32)
 	case l.big():
-		l.split(func(sub *loop) { pointwiseF64Runs(sub, out, ct, ins, f) })
+		l.split(func(sub *loop) { pointwiseRuns(sub, out, ct, ins, f) })
 	default:
-		pointwiseF64Runs(&l, out, ct, ins, f)
-	}
-}
-
-// pointwiseF64Runs is the float64 block path of pointwiseFloat over the
-// runs of l.
-func pointwiseF64Runs(l *loop, out *tensor.Tensor, ct tensor.DType, ins []*tensor.Tensor, f func(dst []float64, src [][]float64)) {
-	b := blockPool.Get().(*blocks)
-	defer blockPool.Put(b)
-	os, od := out.Storage(), out.DType()
-	srcs := b.srcF[:len(ins)]
-	for l.next() {
-		o, n := l.offs, l.n
-		for n > 0 {
-			m := min(n, blockLen)
-			for k, t := range ins {
-				buf := b.f[k+1][:m]
-				loadF64(buf, t.Storage(), t.DType(), o[k+1], l.inner[k+1])
-				if t.DType() != ct {
-					roundF64(buf, ct)
-				}
-				srcs[k] = buf
-			}
-			dst := b.f[0][:m]
-			f(dst, srcs)
-			storeAnyF64(os, od, o[0], l.inner[0], dst)
-			for k := 0; k <= len(ins); k++ {
-				o[k] += m * l.inner[k]
-			}
-			n -= m
-		}
+		pointwiseRuns(&l, out, ct, ins, f)
 	}
 }
 
@@ -113,38 +83,69 @@ func pointwiseI64(out *tensor.Tensor, ct tensor.DType, ins []*tensor.Tensor, f f
 	var l loop
 	l.over(out, ins...)
 	if l.big() {
-		l.split(func(sub *loop) { pointwiseI64Runs(sub, out, ct, ins, f) })
+		l.split(func(sub *loop) { pointwiseRuns(sub, out, ct, ins, f) })
 		return
 	}
-	pointwiseI64Runs(&l, out, ct, ins, f)
+	pointwiseRuns(&l, out, ct, ins, f)
 }
 
-// pointwiseI64Runs is pointwiseI64 over the runs of l.
-func pointwiseI64Runs(l *loop, out *tensor.Tensor, ct tensor.DType, ins []*tensor.Tensor, f func(dst []int64, src [][]int64)) {
+// pointwiseRuns is the block path of pointwiseFloat (E float64) and
+// pointwiseI64 (E int64) over the runs of l: each input's run is loaded into
+// a block of E (loadRed), cast to the common dtype ct unless it has it, f
+// computes the output block, and storeRed converts it to out's dtype.
+func pointwiseRuns[E redElem](l *loop, out *tensor.Tensor, ct tensor.DType, ins []*tensor.Tensor, f func(dst []E, src [][]E)) {
 	b := blockPool.Get().(*blocks)
 	defer blockPool.Put(b)
+	bufs, srcs := workBlocks[E](b, len(ins))
 	os, od := out.Storage(), out.DType()
-	srcs := b.srcI[:len(ins)]
 	for l.next() {
 		o, n := l.offs, l.n
 		for n > 0 {
 			m := min(n, blockLen)
 			for k, t := range ins {
-				buf := b.i[k+1][:m]
-				loadAnyI64(buf, t.Storage(), t.DType(), o[k+1], l.inner[k+1])
+				buf := bufs[k+1][:m]
+				loadRed(buf, t.Storage(), t.DType(), o[k+1], l.inner[k+1])
 				if t.DType() != ct {
-					wrapI64(buf, ct)
+					castBlock(buf, ct)
 				}
 				srcs[k] = buf
 			}
-			dst := b.i[0][:m]
+			dst := bufs[0][:m]
 			f(dst, srcs)
-			storeAnyI64(os, od, o[0], l.inner[0], dst)
+			storeRed(os, od, o[0], l.inner[0], dst)
 			for k := 0; k <= len(ins); k++ {
 				o[k] += m * l.inner[k]
 			}
 			n -= m
 		}
+	}
+}
+
+// workBlocks returns b's block buffers and source slices (for nin inputs)
+// of element type E.
+func workBlocks[E float32 | float64 | int64](b *blocks, nin int) (bufs [][blockLen]E, srcs [][]E) {
+	switch p := any(&bufs).(type) {
+	case *[][blockLen]float32:
+		*p = b.f32[:]
+		srcs = any(b.s32[:nin]).([][]E)
+	case *[][blockLen]float64:
+		*p = b.f[:]
+		srcs = any(b.srcF[:nin]).([][]E)
+	case *[][blockLen]int64:
+		*p = b.i[:]
+		srcs = any(b.srcI[:nin]).([][]E)
+	}
+	return bufs, srcs
+}
+
+// castBlock casts a block to dtype ct in place: roundF64 for float64 blocks,
+// wrapI64 for int64 ones.
+func castBlock[E redElem](v []E, ct tensor.DType) {
+	switch b := any(v).(type) {
+	case []float64:
+		roundF64(b, ct)
+	case []int64:
+		wrapI64(b, ct)
 	}
 }
 
@@ -262,7 +263,7 @@ func wrapInt(x int64, ct tensor.DType) int64 {
 func pointwiseTyped[T float32 | float64](l *loop, out *tensor.Tensor, ins []*tensor.Tensor, f func(dst []T, src [][]T)) {
 	b := blockPool.Get().(*blocks)
 	defer blockPool.Put(b)
-	bufs, srcs := typedBlocks[T](b, len(ins))
+	bufs, srcs := workBlocks[T](b, len(ins))
 	od := tensor.Elems[T](out.Storage())
 	var in [maxArgs][]T
 	for k, t := range ins {
@@ -308,18 +309,4 @@ func pointwiseTyped[T float32 | float64](l *loop, out *tensor.Tensor, ins []*ten
 			n -= m
 		}
 	}
-}
-
-// typedBlocks returns b's block buffers and source slices (for nin inputs)
-// of element type T.
-func typedBlocks[T float32 | float64](b *blocks, nin int) (bufs [][blockLen]T, srcs [][]T) {
-	switch p := any(&bufs).(type) {
-	case *[][blockLen]float32:
-		*p = b.f32[:]
-		srcs = any(b.s32[:nin]).([][]T)
-	case *[][blockLen]float64:
-		*p = b.f[:]
-		srcs = any(b.srcF[:nin]).([][]T)
-	}
-	return bufs, srcs
 }

@@ -116,16 +116,18 @@ func mapFloat(out, x *tensor.Tensor, f func(float64) float64) {
 // mapSlices sets d[i] = f(s[i]) computed in float64, in parallel pieces
 // when the slices are long.
 func mapSlices[T float32 | float64](d, s []T, f func(float64) float64) {
-	body := func(d, s []T) {
-		for i, v := range s[:len(d)] {
-			d[i] = T(f(float64(v)))
-		}
-	}
 	if len(d) < 2*grain {
-		body(d, s)
+		mapRange(d, s, f)
 		return
 	}
-	parallel.Range(len(d), grain, 64, func(lo, hi int) { body(d[lo:hi], s[lo:hi]) })
+	parallel.Range(len(d), grain, 64, func(lo, hi int) { mapRange(d[lo:hi], s[lo:hi], f) })
+}
+
+// mapRange is mapSlices on one goroutine.
+func mapRange[T float32 | float64](d, s []T, f func(float64) float64) {
+	for i, v := range s[:len(d)] {
+		d[i] = T(f(float64(v)))
+	}
 }
 
 // mapFloatTo sets out[i] = f(x[i]) for an output of any dtype, computing in
