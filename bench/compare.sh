@@ -42,7 +42,8 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 touch "$out/go.txt" "$out/peers.txt"
 echo "# $(date -u +%Y-%m-%d) $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores, $(go version | cut -d' ' -f3)"
-echo "# goaten asm path: $(go run ./bench/peers/asmpath 2>/dev/null || echo unknown)"
+asmpath=$(go run ./bench/peers/asmpath 2>/dev/null || echo unknown)
+echo "# goaten asm path: $asmpath"
 if part elementwise; then
   IFS=, read -ra cpus <<<"${CPUS:-1,2}"
   for c in "${cpus[@]}"; do
@@ -53,7 +54,7 @@ fi
 if part gemm; then
   go test -run XXX -bench 'Benchmark(Gemm|Conv2d)$' -benchtime "${GEMM_BENCHTIME:-${BENCHTIME:-0.3s}}" \
     -count "${COUNT:-3}" -cpu 1 ./bench/ >>"$out/go.txt"
-  if [[ "$(go run ./bench/peers/asmpath 2>/dev/null)" == avx512* ]]; then
+  if [[ "$asmpath" == avx512* ]]; then
     # The AVX2 kernels too: the path of an AVX2-only CPU (the issue's Zen 3).
     GOATEN_NOAVX512=1 go test -run XXX -bench 'Benchmark(Gemm|Conv2d)$/(goaten|kernel)/' \
       -benchtime "${GEMM_BENCHTIME:-${BENCHTIME:-0.3s}}" -count "${COUNT:-3}" -cpu 1 ./bench/ |
