@@ -13,6 +13,9 @@ type reduceTable struct {
 	sum      func(x []float32) float64
 	dot      func(x, y []float32) float64
 	sumSqDev func(x []float32, m float64) float64
+	// moments returns Σ x[i]-k and Σ (x[i]-k)² for len(x) a multiple of
+	// 32: element i goes to running sum i mod 32, added up by sum32.
+	moments func(x []float32, k float64) (s1, s2 float64)
 	// maxLanes/minLanes fold x into 8 lanes: lane l sees x[l], x[l+8], …
 	// and keeps the winner's value and index (-1 while empty), so that the
 	// caller picks across lanes (pickLanes).
@@ -149,11 +152,35 @@ func LogSoftmaxF32(dst, x []float32) {
 	SubScalarF32(dst, x, float32(float64(m)+math.Log(s)))
 }
 
+// MomentsF32 returns Σ (x[i] - k) and Σ (x[i] - k)², each difference and
+// both sums in float64, in one pass: the whole blocks of 32 elements in 32
+// running sums each (element i in sum i mod 32, added up by sum32), then
+// the last len(x) mod 32 elements one by one.
+func MomentsF32(x []float32, k float64) (s1, s2 float64) {
+	n := len(x) &^ 31
+	if n > 0 {
+		s1, s2 = red32.moments(x[:n], k)
+	}
+	for _, v := range x[n:] {
+		d := float64(v) - k
+		s1 += d
+		s2 = math.FMA(d, d, s2)
+	}
+	return s1, s2
+}
+
 // LayerNormF32 normalizes the row x into dst: with the mean and the biased
-// variance from two float64 passes, rstd = 1/√(var + eps) in float32 and
-// bias = -rstd·mean, dst[i] = fma(fma(x[i], rstd, bias), w[i], b[i]) —
-// PyTorch's vectorized arithmetic — where a nil w counts as ones and a nil
-// b as zeros. It returns the mean and rstd as float32.
+// variance in float64, rstd = 1/√(var + eps) in float32 and bias =
+// -rstd·mean, dst[i] = fma(fma(x[i], rstd, bias), w[i], b[i]) — PyTorch's
+// vectorized arithmetic — where a nil w counts as ones and a nil b as
+// zeros. It returns the mean and rstd as float32.
+//
+// The moments come from one pass shifted by k = x[0] (MomentsF32): mean =
+// k + Σ(x-k)/n, var = Σ(x-k)²/n - (Σ(x-k)/n)². Since k is one of the
+// elements, var ≥ (mean-k)²/n, so the cancellation costs at most a factor
+// n of float64's precision — far below float32's for any row that fits in
+// memory. A row with an Inf or NaN takes the two-pass route (mean, then
+// the squared deviations from it), whose Inf and NaN are PyTorch's.
 func LayerNormF32(dst, x, w, b []float32, eps float32) (mean, rstd float32) {
 	checkLen("LayerNormF32", len(dst), len(x))
 	if w != nil {
@@ -166,8 +193,15 @@ func LayerNormF32(dst, x, w, b []float32, eps float32) (mean, rstd float32) {
 	if n == 0 {
 		return 0, float32(math.NaN())
 	}
-	mu := SumF32(x) / float64(n)
-	variance := SumSqDevF32(x, mu) / float64(n)
+	nf := float64(n)
+	k := float64(x[0])
+	s1, s2 := MomentsF32(x, k)
+	d := s1 / nf
+	mu, variance := k+d, max(s2/nf-d*d, 0)
+	if math.IsInf(s1, 0) || math.IsInf(s2, 0) || s1 != s1 || s2 != s2 {
+		mu = SumF32(x) / nf
+		variance = SumSqDevF32(x, mu) / nf
+	}
 	mean = float32(mu)
 	rstd = 1 / float32(math.Sqrt(float64(float32(variance)+eps)))
 	bias := -rstd * mean

@@ -119,9 +119,29 @@ TEXT ·affineF32AVX512(SB), NOSPLIT, $0-104
 	MOVQ       b_base+72(FP), bPtr           // bPtr = &b[0]
 	VBROADCASTSS s+96(FP), Z13               // Z13 = s everywhere
 	VBROADCASTSS c+100(FP), Z14              // Z14 = c everywhere
-	CMPQ       nLeft, $16                    // 16 left?
-	JLT        tail                          // the last elements
+	CMPQ       nLeft, $32                    // 32 left?
+	JLT        one                           // 16 at most
 loop:
+	VMOVUPS    (xPtr), Z0                    // Z0 = x[0:16]
+	VMOVUPS    64(xPtr), Z2                  // Z2 = x[16:32]
+	VMOVUPS    (wPtr), Z1                    // Z1 = w[0:16]
+	VMOVUPS    64(wPtr), Z3                  // Z3 = w[16:32]
+	VFMADD213PS Z14, Z13, Z0                 // Z0 = t = x·s + c
+	VFMADD213PS Z14, Z13, Z2                 // Z2 likewise
+	VFMADD213PS (bPtr), Z1, Z0               // Z0 = t·w + b
+	VFMADD213PS 64(bPtr), Z3, Z2             // Z2 likewise
+	VMOVUPS    Z0, (dPtr)                    // d[0:16] = Z0
+	VMOVUPS    Z2, 64(dPtr)                  // d[16:32] = Z2
+	ADDQ       $128, xPtr                    // next 32
+	ADDQ       $128, wPtr                    // advance wPtr too
+	ADDQ       $128, bPtr                    // advance bPtr too
+	ADDQ       $128, dPtr                    // advance dPtr too
+	SUBQ       $32, nLeft                    // 32 done
+	CMPQ       nLeft, $32                    // 32 more?
+	JGE        loop                          // again
+one:
+	CMPQ       nLeft, $16                    // 16 left?
+	JLT        tail                          // fewer
 	VMOVUPS    (xPtr), Z0                    // Z0 = x[0:16]
 	VMOVUPS    (wPtr), Z1                    // Z1 = w[0:16]
 	VFMADD213PS Z14, Z13, Z0                 // Z0 = t = x·s + c
@@ -132,8 +152,6 @@ loop:
 	ADDQ       $64, bPtr                     // advance bPtr too
 	ADDQ       $64, dPtr                     // advance dPtr too
 	SUBQ       $16, nLeft                    // 16 done
-	CMPQ       nLeft, $16                    // 16 more?
-	JGE        loop                          // again
 tail:
 	TESTQ      nLeft, nLeft                  // anything left?
 	JZ         done                          // finished
@@ -180,5 +198,73 @@ tail:
 	VFMADD213PS Z14, Z13, Z0                 // Z0 = x·s + c
 	VMOVUPS    Z0, tailK, (dPtr)             // d = Z0, masked
 done:
+	VZEROUPPER
+	RET
+
+// FOLD32(zl, yl, xl, zh, yh, xh) adds up the 16 sums in zl (0–7) and zh
+// (8–15) as sum16 into the low lane of xl; clobbers Y8, Y9 and xh.
+#define FOLD32(zl, yl, xl, zh, yh, xh) \
+	VEXTRACTF64X4 $1, zl, Y8;                /* Y8 = sums 4:8          */ \
+	VADDPD     Y8, yl, yl;                   /* l = s0:4 + s4:8        */ \
+	VEXTRACTF64X4 $1, zh, Y9;                /* Y9 = sums 12:16        */ \
+	VADDPD     Y9, yh, yh;                   /* h = s8:12 + s12:16     */ \
+	VADDPD     yh, yl, yl;                   /* l = v                  */ \
+	VEXTRACTF128 $1, yl, xh;                 /* h = v2, v3             */ \
+	VADDPD     xh, xl, xl;                   /* l = v0+v2, v1+v3       */ \
+	VPERMILPD  $1, xl, xh;                   /* h = v1+v3, v0+v2       */ \
+	VADDSD     xh, xl, xl                    // l = (v0+v2)+(v1+v3)
+
+// func momentsF32AVX512(x []float32, k float64) (s1, s2 float64): as
+// momentsGo, len(x) a multiple of 32: the 32 lanes of s1 in Z0–Z3 (x - k)
+// and of s2 in Z4–Z7 ((x - k)²), eight independent chains; Z14 = k. It
+// prefetches 4 KiB ahead: the hardware's stream prefetch stops at a page,
+// and the rows of layer_norm (k = the row's first element, a load every
+// step waits for) would otherwise each start with a miss to memory.
+TEXT ·momentsF32AVX512(SB), NOSPLIT, $0-48
+	MOVQ       x_base+0(FP), xPtr            // xPtr = &x[0]
+	MOVQ       x_len+8(FP), nLeft            // nLeft = len(x)
+	VBROADCASTSD k+24(FP), Z14               // Z14 = k everywhere
+	VBROADCASTSD dOne<>(SB), Z15             // Z15 = 1 everywhere
+	VPXORQ     Z0, Z0, Z0                    // s1 lanes = 0
+	VPXORQ     Z1, Z1, Z1
+	VPXORQ     Z2, Z2, Z2
+	VPXORQ     Z3, Z3, Z3
+	VPXORQ     Z4, Z4, Z4                    // s2 lanes = 0
+	VPXORQ     Z5, Z5, Z5
+	VPXORQ     Z6, Z6, Z6
+	VPXORQ     Z7, Z7, Z7
+	TESTQ      nLeft, nLeft                  // empty?
+	JZ         fold                          // zeros, then
+loop:
+	PREFETCHT0 4096(xPtr)                    // the lines 4 KiB on, as
+	PREFETCHT0 4160(xPtr)                    // the next row of a matrix
+	VCVTPS2PD  (xPtr), Z8                    // Z8:Z11 = 32 elements widened
+	VCVTPS2PD  32(xPtr), Z9
+	VCVTPS2PD  64(xPtr), Z10
+	VCVTPS2PD  96(xPtr), Z11
+	VSUBPD     Z14, Z8, Z8                   // d = x - k
+	VSUBPD     Z14, Z9, Z9                   // Z9 -= k
+	VSUBPD     Z14, Z10, Z10                 // Z10 -= k
+	VSUBPD     Z14, Z11, Z11                 // Z11 -= k
+	VFMADD231PD Z8, Z15, Z0                  // s1 += 1·d (a sum on the FMA unit)
+	VFMADD231PD Z9, Z15, Z1                  // Z1 += Z9
+	VFMADD231PD Z10, Z15, Z2                 // Z2 += Z10
+	VFMADD231PD Z11, Z15, Z3                 // Z3 += Z11
+	VFMADD231PD Z8, Z8, Z4                   // s2 += d²
+	VFMADD231PD Z9, Z9, Z5                   // Z5 += Z9²
+	VFMADD231PD Z10, Z10, Z6                 // Z6 += Z10²
+	VFMADD231PD Z11, Z11, Z7                 // Z7 += Z11²
+	ADDQ       $128, xPtr                    // next 32
+	SUBQ       $32, nLeft                    // 32 done
+	JNZ        loop                          // again
+fold:
+	FOLD32(Z0, Y0, X0, Z1, Y1, X1)           // X0 = s1 of lanes 0–15
+	FOLD32(Z2, Y2, X2, Z3, Y3, X3)           // X2 = s1 of lanes 16–31
+	VADDSD     X2, X0, X0                    // X0 = s1
+	FOLD32(Z4, Y4, X4, Z5, Y5, X5)           // X4 = s2 of lanes 0–15
+	FOLD32(Z6, Y6, X6, Z7, Y7, X7)           // X6 = s2 of lanes 16–31
+	VADDSD     X6, X4, X4                    // X4 = s2
+	VMOVSD     X0, s1+32(FP)                 // return s1
+	VMOVSD     X4, s2+40(FP)                 // and s2
 	VZEROUPPER
 	RET

@@ -14,6 +14,12 @@ func dotF32(x, y []float32) float64
 func sumSqDevF32(x []float32, m float64) float64
 
 //go:noescape
+func momentsF32(x []float32, k float64) (s1, s2 float64)
+
+//go:noescape
+func momentsF32AVX512(x []float32, k float64) (s1, s2 float64)
+
+//go:noescape
 func maxLanesF32(x []float32) (v [8]float32, i [8]int32)
 
 //go:noescape
@@ -52,14 +58,14 @@ func scaleShiftF32AVX512(d, x []float32, s, c float32)
 // reduceAVX2 and reduceAVX512 are the tables of the two paths.
 var (
 	reduceAVX2 = reduceTable{
-		sum: sumF32, dot: dotF32, sumSqDev: sumSqDevF32,
+		sum: sumF32, dot: dotF32, sumSqDev: sumSqDevF32, moments: momentsF32,
 		maxLanes: maxLanesF32, minLanes: minLanesF32, maxVal: maxValF32, minVal: minValF32,
 		expShiftSum: expShiftSumF32, scaleShift: scaleShiftF32, affine: affineF32,
 	}
 	reduceAVX512 = func() reduceTable {
 		t := reduceAVX2
 		t.expShiftSum = expShiftSumF32AVX512
-		t.sum, t.sumSqDev = sumF32AVX512, sumSqDevF32AVX512
+		t.sum, t.sumSqDev, t.moments = sumF32AVX512, sumSqDevF32AVX512, momentsF32AVX512
 		t.affine, t.scaleShift = affineF32AVX512, scaleShiftF32AVX512
 		return t
 	}()

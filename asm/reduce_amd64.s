@@ -500,3 +500,75 @@ TEXT ·maxValF32(SB), NOSPLIT, $0-28
 
 TEXT ·minValF32(SB), NOSPLIT, $0-28
 	VALUE(VMINPS, cPosInf<>(SB))            // running minima from +Inf
+
+// FOLD16(a, b, c, d) adds up the 16 sums in a:d (four vectors, four
+// lanes each) as sum16 into the low lane of X(a); clobbers X(b).
+#define FOLD16(ya, yb, yc, yd, xa, xb) \
+	VADDPD       yb, ya, ya;                 /* a = s0:4 + s4:8        */ \
+	VADDPD       yd, yc, yc;                 /* c = s8:12 + s12:16     */ \
+	VADDPD       yc, ya, ya;                 /* a = v                  */ \
+	VEXTRACTF128 $1, ya, xb;                 /* b = v2, v3             */ \
+	VADDPD       xb, xa, xa;                 /* a = v0+v2, v1+v3       */ \
+	VPERMILPD    $1, xa, xb;                 /* b = v1+v3, v0+v2       */ \
+	VADDSD       xb, xa, xa                  // a = (v0+v2)+(v1+v3)
+
+// func momentsF32(x []float32, k float64) (s1, s2 float64): as momentsGo,
+// len(x) a multiple of 32. Two passes, one per half of the 32 lanes:
+// elements 32j+16h … 32j+16h+15 go to lanes 16h … 16h+15 of s1 (Y0–Y3,
+// x - k) and s2 (Y4–Y7, (x - k)²); Y15 = k; X12, X13 keep the first
+// half's s1, s2.
+#define base   R10 // &x[16h]
+#define halves R11 // halves left
+TEXT ·momentsF32(SB), NOSPLIT, $0-48
+	MOVQ      x_base+0(FP), base             // base = &x[0]
+	VBROADCASTSD k+24(FP), Y15               // Y15 = k everywhere
+	VXORPD    X12, X12, X12                  // s1 of no half = 0
+	VXORPD    X13, X13, X13                  // s2 likewise
+	MOVQ      $2, halves                     // two halves
+half:
+	MOVQ      base, xPtr                     // xPtr = &x[16h]
+	MOVQ      x_len+8(FP), nLeft             // nLeft = len(x)
+	VXORPD    Y0, Y0, Y0                     // s1 lanes = 0
+	VXORPD    Y1, Y1, Y1
+	VXORPD    Y2, Y2, Y2
+	VXORPD    Y3, Y3, Y3
+	VXORPD    Y4, Y4, Y4                     // s2 lanes = 0
+	VXORPD    Y5, Y5, Y5
+	VXORPD    Y6, Y6, Y6
+	VXORPD    Y7, Y7, Y7
+	TESTQ     nLeft, nLeft                   // empty?
+	JZ        fold                           // zeros, then
+loop:
+	PREFETCHT0 4096(xPtr)                    // the lines 4 KiB on (see
+	PREFETCHT0 4160(xPtr)                    // momentsF32AVX512)
+	VCVTPS2PD (xPtr), Y8                     // Y8:Y11 = 16 elements widened
+	VCVTPS2PD 16(xPtr), Y9
+	VCVTPS2PD 32(xPtr), Y10
+	VCVTPS2PD 48(xPtr), Y11
+	VSUBPD    Y15, Y8, Y8                    // d = x - k
+	VSUBPD    Y15, Y9, Y9                    // Y9 -= k
+	VSUBPD    Y15, Y10, Y10                  // Y10 -= k
+	VSUBPD    Y15, Y11, Y11                  // Y11 -= k
+	VADDPD    Y8, Y0, Y0                     // s1 += d
+	VADDPD    Y9, Y1, Y1                     // Y1 += Y9
+	VADDPD    Y10, Y2, Y2                    // Y2 += Y10
+	VADDPD    Y11, Y3, Y3                    // Y3 += Y11
+	VFMADD231PD Y8, Y8, Y4                   // s2 += d²
+	VFMADD231PD Y9, Y9, Y5                   // Y5 += Y9²
+	VFMADD231PD Y10, Y10, Y6                 // Y6 += Y10²
+	VFMADD231PD Y11, Y11, Y7                 // Y7 += Y11²
+	ADDQ      $128, xPtr                     // next block of 32
+	SUBQ      $32, nLeft                     // 32 done
+	JNZ       loop                           // again
+fold:
+	FOLD16(Y0, Y1, Y2, Y3, X0, X1)           // X0 = this half's s1
+	FOLD16(Y4, Y5, Y6, Y7, X4, X5)           // X4 = its s2
+	VADDSD    X0, X12, X12                   // X12 = first half + this
+	VADDSD    X4, X13, X13                   // X13 likewise
+	ADDQ      $64, base                      // the second half's elements
+	DECQ      halves                         // a half done
+	JNZ       half                           // the other
+	VMOVSD    X12, s1+32(FP)                 // return s1
+	VMOVSD    X13, s2+40(FP)                 // and s2
+	VZEROUPPER
+	RET

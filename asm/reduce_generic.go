@@ -15,6 +15,11 @@ func sum16(a *[16]float64) float64 {
 	return (v[0] + v[2]) + (v[1] + v[3])
 }
 
+// sum32 adds up 32 running sums: each half as sum16, then the halves.
+func sum32(a *[32]float64) float64 {
+	return sum16((*[16]float64)(a[:16])) + sum16((*[16]float64)(a[16:]))
+}
+
 // sum8 adds up 8 running sums: the two vectors, then the lanes.
 func sum8(a *[8]float64) float64 {
 	var v [4]float64
@@ -47,6 +52,16 @@ func sumSqDevGo(x []float32, m float64) float64 {
 		a[i%16] = math.FMA(d, d, a[i%16])
 	}
 	return sum16(&a)
+}
+
+func momentsGo(x []float32, k float64) (s1, s2 float64) {
+	var a, b [32]float64
+	for i, v := range x {
+		d := float64(v) - k
+		a[i%32] += d
+		b[i%32] = math.FMA(d, d, b[i%32])
+	}
+	return sum32(&a), sum32(&b)
 }
 
 // lanesGo folds x into 8 lanes; better(v, cur) says whether v replaces the
@@ -111,7 +126,7 @@ func affineGo(d, x, w, b []float32, s, c float32) {
 }
 
 var reduceGo = reduceTable{
-	sum: sumGo, dot: dotGo, sumSqDev: sumSqDevGo,
+	sum: sumGo, dot: dotGo, sumSqDev: sumSqDevGo, moments: momentsGo,
 	maxLanes: maxLanesGo, minLanes: minLanesGo, maxVal: maxValGo, minVal: minValGo,
 	expShiftSum: expShiftSumGo, scaleShift: scaleShiftGo, affine: affineGo,
 }

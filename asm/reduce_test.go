@@ -34,6 +34,13 @@ func checkReduce(t testing.TB, x0, y0 []float32, off int) {
 			t.Fatalf("%s n=%d off=%d: %v, twin %v", c.name, n, off, c.got, c.want)
 		}
 	}
+	if nb := n &^ 31; nb > 0 {
+		g1, g2 := red32.moments(x[:nb], m)
+		w1, w2 := reduceGo.moments(x0[:nb], m)
+		if !sameF64(g1, w1) || !sameF64(g2, w2) {
+			t.Fatalf("moments n=%d off=%d: %v, %v; twin %v, %v", nb, off, g1, g2, w1, w2)
+		}
+	}
 	if n > 0 {
 		for _, k := range []struct {
 			name      string
@@ -241,4 +248,68 @@ func FuzzReduce(f *testing.F) {
 		}
 		checkReduce(t, x, y, int(off%8))
 	})
+}
+
+// TestLayerNormMoments checks the one-pass shifted moments of LayerNormF32
+// against a two-pass float64 reference where a naive one-pass variance
+// would cancel: a large mean with a small spread, a first element far from
+// the rest (the shift), constant rows; and the two-pass route of rows with
+// an Inf or a NaN.
+func TestLayerNormMoments(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	rows := map[string]func(i int) float32{
+		"offset 1e4, spread 1e-2": func(int) float32 { return float32(1e4 + 1e-2*r.NormFloat64()) },
+		"offset -3e6, spread 1":   func(int) float32 { return float32(-3e6 + r.NormFloat64()) },
+		"outlier first": func(i int) float32 {
+			if i == 0 {
+				return 1e6
+			}
+			return float32(r.NormFloat64())
+		},
+		"constant":  func(int) float32 { return 7.25 },
+		"tiny":      func(int) float32 { return float32(1e-30 * r.NormFloat64()) },
+		"near zero": func(i int) float32 { return float32(i%3) * 1e-3 },
+	}
+	for name, f := range rows {
+		for _, n := range []int{1, 5, 32, 33, 1024, 4099} {
+			x := make([]float32, n)
+			for i := range x {
+				x[i] = f(i)
+			}
+			var mean, v2 float64
+			for _, v := range x {
+				mean += float64(v)
+			}
+			mean /= float64(n)
+			for _, v := range x {
+				v2 += (float64(v) - mean) * (float64(v) - mean)
+			}
+			v2 /= float64(n)
+			wantR := float32(1 / math.Sqrt(float64(float32(v2)+1e-5)))
+			d := make([]float32, n)
+			gm, gr := LayerNormF32(d, x, nil, nil, 1e-5)
+			if ulps := math.Abs(float64(gm)-mean) / ulp32(mean); ulps > 1 {
+				t.Errorf("%s n=%d: mean %v, want %v (%.2f ulp)", name, n, gm, mean, ulps)
+			}
+			if ulps := math.Abs(float64(gr-wantR)) / ulp32(float64(wantR)); ulps > 1 {
+				t.Errorf("%s n=%d: rstd %v, want %v (%.2f ulp)", name, n, gr, wantR, ulps)
+			}
+		}
+	}
+	inf, nan := float32(math.Inf(1)), float32(math.NaN())
+	d := make([]float32, 40)
+	for _, c := range []struct {
+		x          []float32
+		mean, rstd float32 // NaN: any NaN
+	}{
+		{[]float32{inf, 1, 2}, inf, nan},
+		{[]float32{1, 2, -inf}, -inf, nan},
+		{[]float32{1, nan, 2}, nan, nan},
+		{append(make([]float32, 35), inf), inf, nan},
+	} {
+		gm, gr := LayerNormF32(d[:len(c.x)], c.x, nil, nil, 1e-5)
+		if !ewSame(gm, c.mean) && !(gm != gm && c.mean != c.mean) || !(gr != gr && c.rstd != c.rstd) && gr != c.rstd {
+			t.Errorf("LayerNormF32(%v): mean, rstd %v %v, want %v %v", c.x, gm, gr, c.mean, c.rstd)
+		}
+	}
 }
