@@ -83,7 +83,7 @@ func BenchmarkRows(b *testing.B) {
 		{"softmax", SoftmaxF32}, {"log_softmax", LogSoftmaxF32},
 		{"layer_norm", func(d, x []float32) { LayerNormF32(d, x, w, bias, 1e-5) }},
 		{"amax", func(d, x []float32) { AmaxF32(x) }},
-		{"exp_shift_sum", func(d, x []float32) { red32.expShiftSum(d, x, 1) }},
+		{"exp_shift", func(d, x []float32) { red32.expShift(d, x, 1) }},
 	} {
 		b.Run(Path()+"/"+k.name+"/4096x1024", func(b *testing.B) {
 			b.SetBytes(8 * rows * cols)

@@ -24,9 +24,8 @@ type reduceTable struct {
 	// maxVal/minVal are the extreme value alone, NaN if there is one
 	// (∓Inf for an empty slice); which zero ±0 ties give is unspecified.
 	maxVal, minVal func(x []float32) float32
-	// expShiftSum sets d[i] = e^(x[i]-m) (ExpF32's exp) and returns their
-	// sum (8 float64 running sums).
-	expShiftSum func(d, x []float32, m float32) float64
+	// expShift sets d[i] = e^(x[i]-m) (ExpF32's exp).
+	expShift func(d, x []float32, m float32)
 	// scaleShift sets d[i] = fma(x[i], s, c); affine sets d[i] =
 	// fma(fma(x[i], s, c), w[i], b[i]).
 	scaleShift func(d, x []float32, s, c float32)
@@ -128,7 +127,8 @@ func pickLanes(v *[8]float32, idx *[8]int32, isMin bool) (float32, int) {
 }
 
 // SoftmaxF32 sets dst to the softmax of the row x: e^(x-max) (ExpF32's
-// exp), scaled by 1/Σ with the sum in float64. A NaN in x gives a row of
+// exp), scaled by 1/Σ with the sum in float64 (SumF32's; summing in the
+// exp pass instead made that pass half again as slow). A NaN in x gives a row of
 // NaN, a row of -Inf a row of NaN, as in PyTorch.
 func SoftmaxF32(dst, x []float32) {
 	checkLen("SoftmaxF32", len(dst), len(x))
@@ -136,8 +136,8 @@ func SoftmaxF32(dst, x []float32) {
 		return
 	}
 	m := AmaxF32(x)
-	s := red32.expShiftSum(dst, x, m)
-	MulScalarF32(dst, dst, float32(1/s))
+	red32.expShift(dst, x, m)
+	MulScalarF32(dst, dst, float32(1/SumF32(dst)))
 }
 
 // LogSoftmaxF32 sets dst to the log-softmax of the row x: x - (max +
@@ -148,7 +148,8 @@ func LogSoftmaxF32(dst, x []float32) {
 		return
 	}
 	m := AmaxF32(x)
-	s := red32.expShiftSum(dst, x, m)
+	red32.expShift(dst, x, m)
+	s := SumF32(dst)
 	SubScalarF32(dst, x, float32(float64(m)+math.Log(s)))
 }
 

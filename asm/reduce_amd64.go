@@ -32,7 +32,7 @@ func maxValF32(x []float32) float32
 func minValF32(x []float32) float32
 
 //go:noescape
-func expShiftSumF32(d, x []float32, m float32) float64
+func expShiftF32(d, x []float32, m float32)
 
 //go:noescape
 func scaleShiftF32(d, x []float32, s, c float32)
@@ -41,7 +41,7 @@ func scaleShiftF32(d, x []float32, s, c float32)
 func affineF32(d, x, w, b []float32, s, c float32)
 
 //go:noescape
-func expShiftSumF32AVX512(d, x []float32, m float32) float64
+func expShiftF32AVX512(d, x []float32, m float32)
 
 //go:noescape
 func sumF32AVX512(x []float32) float64
@@ -60,11 +60,11 @@ var (
 	reduceAVX2 = reduceTable{
 		sum: sumF32, dot: dotF32, sumSqDev: sumSqDevF32, moments: momentsF32,
 		maxLanes: maxLanesF32, minLanes: minLanesF32, maxVal: maxValF32, minVal: minValF32,
-		expShiftSum: expShiftSumF32, scaleShift: scaleShiftF32, affine: affineF32,
+		expShift: expShiftF32, scaleShift: scaleShiftF32, affine: affineF32,
 	}
 	reduceAVX512 = func() reduceTable {
 		t := reduceAVX2
-		t.expShiftSum = expShiftSumF32AVX512
+		t.expShift = expShiftF32AVX512
 		t.sum, t.sumSqDev, t.moments = sumF32AVX512, sumSqDevF32AVX512, momentsF32AVX512
 		t.affine, t.scaleShift = affineF32AVX512, scaleShiftF32AVX512
 		return t

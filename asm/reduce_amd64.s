@@ -146,6 +146,8 @@ done: \
 	CMPQ      nLeft, $32;                    /* 32 left?               */ \
 	JLT       one;                            /* the single vectors */ \
 loop: \
+	PREFETCHT0 4096(xPtr);                   /* the lines 4 KiB on (see */ \
+	PREFETCHT0 4160(xPtr);                   /* momentsF32AVX512)      */ \
 	VMOVUPS   (xPtr), Y4;                    /* Y4:Y7 = x[0:32]        */ \
 	VMOVUPS   32(xPtr), Y5; \
 	VMOVUPS   64(xPtr), Y6; \
@@ -339,15 +341,13 @@ TEXT ·maxLanesF32(SB), NOSPLIT, $0-88
 TEXT ·minLanesF32(SB), NOSPLIT, $0-88
 	LANES($0x11)                             // LT_OQ: x < value
 
-// func expShiftSumF32(d, x []float32, m float32) float64: d[i] = e^(x[i]-m),
-// returning Σ d[i] in 8 float64 sums (Y12: sums 0–3, Y13: sums 4–7).
-TEXT ·expShiftSumF32(SB), NOSPLIT, $0-64
+// func expShiftF32(d, x []float32, m float32): d[i] = e^(x[i]-m), two
+// vectors a step.
+TEXT ·expShiftF32(SB), NOSPLIT, $0-52
 	MOVQ      d_base+0(FP), dPtr             // dPtr = &d[0]
 	MOVQ      d_len+8(FP), nLeft             // nLeft = len(d)
 	MOVQ      x_base+24(FP), xPtr            // xPtr = &x[0]
 	VBROADCASTSS m+48(FP), Y14               // Y14 = m everywhere
-	VXORPD    Y12, Y12, Y12                  // sums = 0
-	VXORPD    Y13, Y13, Y13
 	CMPQ      nLeft, $16                     // 16 left?
 	JLT       one                            // the single vectors
 pair:
@@ -363,16 +363,6 @@ pair:
 	VMULPS    Y9, Y7, Y6
 	VMOVUPS   Y0, (dPtr)                     // d[0:16] = Y0:Y6
 	VMOVUPS   Y6, 32(dPtr)
-	VCVTPS2PD X0, Y1                         // widen x[0:8]'s
-	VEXTRACTF128 $1, Y0, X2                  // X2 = the upper half of Y0
-	VCVTPS2PD X2, Y2                         // Y2 = X2 widened
-	VADDPD    Y1, Y12, Y12                   // sums += them
-	VADDPD    Y2, Y13, Y13                   // Y13 += Y2
-	VCVTPS2PD X6, Y1                         // widen x[8:16]'s
-	VEXTRACTF128 $1, Y6, X2                  // X2 = the upper half of Y6
-	VCVTPS2PD X2, Y2                         // Y2 = X2 widened
-	VADDPD    Y1, Y12, Y12                   // sums += them
-	VADDPD    Y2, Y13, Y13                   // Y13 += Y2
 	ADDQ      $64, xPtr                      // next 16
 	ADDQ      $64, dPtr                      // advance dPtr too
 	SUBQ      $16, nLeft                     // 16 done
@@ -385,11 +375,6 @@ one:
 	VSUBPS    Y14, Y0, Y0                    // Y0 = x - m
 	EXPCORE                                  // Y0 = e^(x-m)
 	VMOVUPS   Y0, (dPtr)                     // d[0:8] = Y0
-	VCVTPS2PD X0, Y1                         // Y1 = lanes 0:4 widened
-	VEXTRACTF128 $1, Y0, X2                  // X2 = the upper half of Y0
-	VCVTPS2PD X2, Y2                         // Y2 = lanes 4:8 widened
-	VADDPD    Y1, Y12, Y12                   // sums += them
-	VADDPD    Y2, Y13, Y13                   // Y13 += Y2
 	ADDQ      $32, xPtr                      // next 8
 	ADDQ      $32, dPtr                      // advance dPtr too
 	SUBQ      $8, nLeft                      // 8 done
@@ -403,20 +388,8 @@ tail:
 	VMASKMOVPS (xPtr), mask, Y0              // Y0 = the last, masked
 	VSUBPS    Y14, Y0, Y0                    // Y0 = x - m
 	EXPCORE                                  // Y0 = e^(x-m)
-	VANDPS    mask, Y0, Y0                   // 0 off the end
 	VMASKMOVPS Y0, mask, (dPtr)              // d = Y0, masked
-	VCVTPS2PD X0, Y1                         // widen and add
-	VEXTRACTF128 $1, Y0, X2                  // X2 = the upper half of Y0
-	VCVTPS2PD X2, Y2                         // Y2 = X2 widened
-	VADDPD    Y1, Y12, Y12                   // Y12 += Y1
-	VADDPD    Y2, Y13, Y13                   // Y13 += Y2
 done:
-	VADDPD    Y13, Y12, Y0                   // Y0 = v = s0:4 + s4:8
-	VEXTRACTF128 $1, Y0, X1                  // X1 = v2, v3
-	VADDPD    X1, X0, X0                     // X0 = v0+v2, v1+v3
-	VPERMILPD $1, X0, X1                     // X1 = v1+v3, v0+v2
-	VADDSD    X1, X0, X0                     // X0 = (v0+v2)+(v1+v3)
-	VMOVSD    X0, ret+56(FP)                 // return it
 	VZEROUPPER
 	RET
 

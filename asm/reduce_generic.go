@@ -103,14 +103,10 @@ func valGo(x []float32, init float32, better func(v, cur float32) bool) float32 
 func maxValGo(x []float32) float32 { return valGo(x, float32(math.Inf(-1)), maxBetter) }
 func minValGo(x []float32) float32 { return valGo(x, float32(math.Inf(1)), minBetter) }
 
-func expShiftSumGo(d, x []float32, m float32) float64 {
-	var a [8]float64
+func expShiftGo(d, x []float32, m float32) {
 	for i, v := range x {
-		e := expGo1(v - m)
-		d[i] = e
-		a[i%8] += float64(e)
+		d[i] = expGo1(v - m)
 	}
-	return sum8(&a)
 }
 
 func scaleShiftGo(d, x []float32, s, c float32) {
@@ -128,5 +124,5 @@ func affineGo(d, x, w, b []float32, s, c float32) {
 var reduceGo = reduceTable{
 	sum: sumGo, dot: dotGo, sumSqDev: sumSqDevGo, moments: momentsGo,
 	maxLanes: maxLanesGo, minLanes: minLanesGo, maxVal: maxValGo, minVal: minValGo,
-	expShiftSum: expShiftSumGo, scaleShift: scaleShiftGo, affine: affineGo,
+	expShift: expShiftGo, scaleShift: scaleShiftGo, affine: affineGo,
 }

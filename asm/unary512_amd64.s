@@ -351,16 +351,13 @@ TEXT ·cosF32AVX512(SB), NOSPLIT, $0-56
 	VZEROUPPER
 	RET
 
-// func expShiftSumF32AVX512(d, x []float32, m float32) float64: as
-// expShiftSumF32, the 16 results of a step added to the same 8 float64
-// sums (lanes 0–7, then 8–15), as the twin's sum i mod 8.
-TEXT ·expShiftSumF32AVX512(SB), NOSPLIT, $0-64
+// func expShiftF32AVX512(d, x []float32, m float32): as expShiftF32.
+TEXT ·expShiftF32AVX512(SB), NOSPLIT, $0-52
 	SETUP512                                 // clamp limits
 	MOVQ         d_base+0(FP), dPtr          // dPtr = &d[0]
 	MOVQ         d_len+8(FP), nLeft          // nLeft = len(d)
 	MOVQ         x_base+24(FP), xPtr         // xPtr = &x[0]
 	VBROADCASTSS m+48(FP), Z14               // Z14 = m everywhere
-	VPXORQ       Z12, Z12, Z12               // sums = 0
 	CMPQ         nLeft, $16                  // 16 left?
 	JLT          tail                        // the last elements
 loop:
@@ -368,11 +365,6 @@ loop:
 	VSUBPS       Z14, Z0, Z0                 // Z0 = x - m
 	EXP512(Z0, Z1, Z2, Z3)                   // Z1 = e^(x-m)
 	VMOVUPS      Z1, (dPtr)                  // d[0:16] = Z1
-	VCVTPS2PD    Y1, Z2                      // Z2 = lanes 0:8 widened
-	VEXTRACTF64X4 $1, Z1, Y3                 // Y3 = the upper half of Z1
-	VCVTPS2PD    Y3, Z3                      // Z3 = lanes 8:16 widened
-	VADDPD       Z2, Z12, Z12                // sums += lanes 0:8
-	VADDPD       Z3, Z12, Z12                // sums += lanes 8:16
 	ADDQ         $64, xPtr                   // next 16
 	ADDQ         $64, dPtr                   // advance dPtr too
 	SUBQ         $16, nLeft                  // 16 done
@@ -388,21 +380,8 @@ tail:
 	VMOVUPS.Z    (xPtr), tailK, Z0           // Z0 = x, 0 off the end
 	VSUBPS       Z14, Z0, Z0                 // Z0 = x - m
 	EXP512(Z0, Z1, Z2, Z3)                   // Z1 = e^(x-m)
-	VMOVUPS.Z    Z1, tailK, Z1               // 0 off the end
 	VMOVUPS      Z1, tailK, (dPtr)           // d = Z1, masked
-	VCVTPS2PD    Y1, Z2                      // widen and add
-	VEXTRACTF64X4 $1, Z1, Y3                 // Y3 = the upper half of Z1
-	VCVTPS2PD    Y3, Z3                      // Z3 = Y3 widened
-	VADDPD       Z2, Z12, Z12                // Z12 += Z2
-	VADDPD       Z3, Z12, Z12                // Z12 += Z3
 done:
-	VEXTRACTF64X4 $1, Z12, Y1                // Y1 = sums 4:8
-	VADDPD       Y1, Y12, Y0                 // Y0 = v = s0:4 + s4:8
-	VEXTRACTF128 $1, Y0, X1                  // X1 = v2, v3
-	VADDPD       X1, X0, X0                  // X0 = v0+v2, v1+v3
-	VPERMILPD    $1, X0, X1                  // X1 = v1+v3, v0+v2
-	VADDSD       X1, X0, X0                  // X0 = (v0+v2)+(v1+v3)
-	VMOVSD       X0, ret+56(FP)              // return it
 	VZEROUPPER
 	RET
 
