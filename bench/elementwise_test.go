@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"testing"
@@ -136,4 +137,29 @@ func BenchmarkElementwiseKernel(b *testing.B) {
 	}
 	b.Run("gonum-out/add/16M", func(b *testing.B) { run(b, n16M, 24*n16M, func() { floats.AddTo(d64, x64, y64) }) })
 	b.Run("gonum-out/mul/16M", func(b *testing.B) { run(b, n16M, 24*n16M, func() { floats.MulTo(d64, x64, y64) }) })
+}
+
+// BenchmarkReduceDims reduces 4096×1024 float32 over its rows' dim 0 (and
+// scans along dim 0), the strided walks that the row kernels do not take,
+// with GOMAXPROCS 1 and 2 (names goaten/<op>/4096x1024/procs=P): the walk
+// is shared among goroutines along the kept dim.
+func BenchmarkReduceDims(b *testing.B) {
+	m := gt.FromFloat32s(randFloat32s(rows*cols, 5), rows, cols)
+	ops := []struct {
+		name string
+		f    func()
+	}{
+		{"sum_dim0", func() { m.Sum([]int{0}, false) }},
+		{"var_dim0", func() { m.VarDim([]int{0}, true, false) }},
+		{"argmax_dim0", func() { m.Argmax(0, false) }},
+		{"cumsum_dim0", func() { m.Cumsum(0) }},
+	}
+	for _, op := range ops {
+		for _, p := range []int{1, 2} {
+			b.Run(fmt.Sprintf("goaten/%s/4096x1024/procs=%d", op.name, p), func(b *testing.B) {
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(p))
+				run(b, rows*cols, 4*rows*cols, op.f)
+			})
+		}
+	}
 }

@@ -322,6 +322,42 @@ func (l *loop) split(fn func(sub *loop)) {
 	})
 }
 
+// keptDim returns the dim of a big reduction walk (operand 0 the
+// accumulator, broadcast with stride 0 over the reduced dims) to share
+// among goroutines: the longest dim the accumulator does not broadcast
+// over; -1 when there is none or the walk is small.
+func (l *loop) keptDim() int {
+	if l.limited || l.numel() < 2*grain {
+		return -1
+	}
+	best := -1
+	for d := 0; d < l.rank; d++ {
+		if l.strides[0][d] != 0 && l.shape[d] > 1 && (best < 0 || l.shape[d] > l.shape[best]) {
+			best = d
+		}
+	}
+	return best
+}
+
+// splitDim runs fn over pieces of the walk, in parallel: each call gets its
+// own copy of l with dim d narrowed to a range of its indices. With d from
+// keptDim the pieces update disjoint accumulators, and each accumulator
+// sees its elements in the order of the serial walk and, unless d is the
+// inner dim (whose runs the reductions take element by element), in the
+// same inner runs: the result does not depend on the split.
+func (l *loop) splitDim(d int, fn func(sub *loop)) {
+	base := *l // a copy, so that only this path moves a loop to the heap
+	per := base.numel() / base.shape[d]
+	parallel.Range(base.shape[d], (grain+per-1)/per, 1, func(lo, hi int) {
+		sub := base
+		sub.shape[d] = hi - lo
+		for k := 0; k < sub.nargs; k++ {
+			sub.base[k] += lo * sub.strides[k][d]
+		}
+		fn(&sub)
+	})
+}
+
 // forRows calls f(lo, hi) over the rows [0, rows) of a row-wise kernel
 // whose rows have n elements, in parallel pieces of at least grain elements
 // when there are enough of them. Rows are independent, so the result does

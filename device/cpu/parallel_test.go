@@ -87,7 +87,8 @@ func bigValues(n int, seed uint64) []float32 {
 // TestParallelMatchesSerial runs ops on tensors big enough to be shared
 // among goroutines (every path that splits: the strided loop's typed and
 // generic block paths, the contiguous slice paths, copies, conversions,
-// transposes, row reductions, softmax, layer norm) with GOMAXPROCS 1 and 4
+// transposes, row reductions, reductions over strided dims, softmax, layer
+// norm) with GOMAXPROCS 1 and 4
 // and checks the results are identical bit for bit. Run under -race it also
 // checks the pieces do not overlap.
 func TestParallelMatchesSerial(t *testing.T) {
@@ -134,6 +135,25 @@ func TestParallelMatchesSerial(t *testing.T) {
 		{"softmax", func() []*tensor.Tensor { return ts(tensor.Call("aten::_softmax", x, 1, false).(*tensor.Tensor)) }},
 		{"log_softmax", func() []*tensor.Tensor {
 			return ts(tensor.Call("aten::_log_softmax", x, 1, false).(*tensor.Tensor))
+		}},
+		// Reductions over strided dims: walkRed shares the kept dims.
+		{"sum dim 0", func() []*tensor.Tensor { return ts(x.Sum([]int{0}, false)) }},
+		{"sum of transpose rows", func() []*tensor.Tensor { return ts(xt.Sum([]int{1}, true)) }},
+		{"sum middle dim", func() []*tensor.Tensor { return ts(x.Reshape([]int{30, 10, cols}).Sum([]int{1}, false)) }},
+		{"int64 sum dim 0", func() []*tensor.Tensor { return ts(xi.Sum([]int{0}, false)) }},
+		{"mean dim 0 float64", func() []*tensor.Tensor { return ts(x64.MeanDim([]int{0}, false)) }},
+		{"var dim 0", func() []*tensor.Tensor { return ts(x.VarDim([]int{0}, true, false)) }},
+		{"var of transpose rows", func() []*tensor.Tensor { return ts(xt.VarDim([]int{1}, true, false)) }},
+		{"prod dim 0", func() []*tensor.Tensor { return ts(x64.ProdDim(0, false)) }},
+		{"amax dim 0", func() []*tensor.Tensor { return ts(x.Amax([]int{0}, false)) }},
+		{"max dim 0", func() []*tensor.Tensor { v, i := x.MaxDim(0, false); return ts(v, i) }},
+		{"argmax of transpose rows", func() []*tensor.Tensor { return ts(xt.Argmax(1, false)) }},
+		{"any dim 0", func() []*tensor.Tensor { return ts(x.Gt(y).AnyDim(0, false)) }},
+		{"cumsum dim 0", func() []*tensor.Tensor { return ts(x.Cumsum(0)) }},
+		{"cumsum of transpose rows", func() []*tensor.Tensor { return ts(xt.Cumsum(1)) }},
+		{"softmax dim 0", func() []*tensor.Tensor { return ts(tensor.Call("aten::_softmax", x, 0, false).(*tensor.Tensor)) }},
+		{"log_softmax dim 0", func() []*tensor.Tensor {
+			return ts(tensor.Call("aten::_log_softmax", x, 0, false).(*tensor.Tensor))
 		}},
 		{"layer_norm", func() []*tensor.Tensor {
 			a, b, c := tensor.NativeLayerNorm(x, []int{cols}, row, row, 1e-5)

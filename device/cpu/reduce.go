@@ -103,25 +103,35 @@ func memOrderLoop(x *tensor.Tensor, accSt, auxSt []int) *loop {
 // walkRed walks every element of x in memory order. fn gets a block of
 // values v (a scratch buffer fn may overwrite) with, for the accumulator and
 // the aux operand, the offset of the block's first element and the stride
-// between its elements.
+// between its elements. A big walk is shared among goroutines along a kept
+// dim (loop.splitDim), so fn may run concurrently on disjoint accumulators;
+// it must write only what its block's elements determine.
 func walkRed[E redElem](x *tensor.Tensor, accSt, auxSt []int, fn func(a, as, b, bs int, v []E)) {
 	if x.Numel() == 0 {
 		return
 	}
-	var buf [blockLen]E
 	s, d := x.Storage(), x.DType()
-	memOrderLoop(x, accSt, auxSt).run(func(offs *[maxArgs]int, n int, inner *[maxArgs]int) {
-		a, xo, b := offs[0], offs[1], offs[2]
-		for n > 0 {
-			m := min(n, blockLen)
-			loadRed(buf[:m], s, d, xo, inner[1])
-			fn(a, inner[0], b, inner[2], buf[:m])
-			a += m * inner[0]
-			xo += m * inner[1]
-			b += m * inner[2]
-			n -= m
-		}
-	})
+	walk := func(l *loop) {
+		var buf [blockLen]E
+		l.run(func(offs *[maxArgs]int, n int, inner *[maxArgs]int) {
+			a, xo, b := offs[0], offs[1], offs[2]
+			for n > 0 {
+				m := min(n, blockLen)
+				loadRed(buf[:m], s, d, xo, inner[1])
+				fn(a, inner[0], b, inner[2], buf[:m])
+				a += m * inner[0]
+				xo += m * inner[1]
+				b += m * inner[2]
+				n -= m
+			}
+		})
+	}
+	l := memOrderLoop(x, accSt, auxSt)
+	if k := l.keptDim(); k >= 0 {
+		l.splitDim(k, walk)
+		return
+	}
+	walk(l)
 }
 
 // sumF64 adds v pairwise (8 running sums per leaf), keeping the error of
