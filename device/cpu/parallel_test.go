@@ -235,3 +235,39 @@ func TestLongRowReductions(t *testing.T) {
 		t.Errorf("max with NaN = %v, want NaN", got)
 	}
 }
+
+// TestSumColumns checks the column path of a float32 sum over leading dims
+// (contiguous input) against walkRed's path on a strided view of the same
+// values, which adds each column's elements in the same order: the same
+// bits.
+func TestSumColumns(t *testing.T) {
+	for _, sh := range [][]int{{7, 5}, {300, 701}, {4, 3, 1, 9}, {2, 1, 3}} {
+		n := 1
+		for _, d := range sh {
+			n *= d
+		}
+		last := len(sh) - 1
+		wide := slices.Clone(sh)
+		wide[last]++ // a padded last dim: the view of it is strided
+		// ±2^70 at dim-0 indices 1 and sh[0]-2: they absorb the elements
+		// between them and cancel, so the order of the sum shows in the bits.
+		vals := bigValues(n/sh[last]*wide[last], 7)
+		if slab := len(vals) / sh[0]; sh[0] >= 4 {
+			for i := range slab {
+				vals[slab+i], vals[(sh[0]-2)*slab+i] = 0x1p70, -0x1p70
+			}
+		}
+		big := tensor.FromSlice(vals).Reshape(wide)
+		view := big.Narrow(last, 0, sh[last])
+		x := view.Contiguous()
+		for _, dims := range [][]int{{0}, {0, 1}} {
+			if dims[len(dims)-1] >= last {
+				continue
+			}
+			got, want := bitsOf(x.Sum(dims, false)), bitsOf(view.Sum(dims, false))
+			if !slices.Equal(got, want) {
+				t.Errorf("shape %v sum over %v: column path %v, strided %v", sh, dims, got[:min(4, len(got))], want[:min(4, len(want))])
+			}
+		}
+	}
+}

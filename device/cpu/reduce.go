@@ -203,6 +203,21 @@ func sumAccF64(x *tensor.Tensor, mask []bool) []float64 {
 		}, func(dst, parts []float64) { dst[0] = sumF64(parts) })
 		return acc
 	}
+	if v, c, ok := redColsF32(x, mask); ok {
+		// Each row into the columns' sums, rows in order: walkRed's
+		// element-by-element path for this layout, so the same bits,
+		// without its float64 blocks. Columns are shared among goroutines.
+		r := len(v) / c
+		parallel.Range(c, (grain+r-1)/r, 8, func(lo, hi int) {
+			a := acc[lo:hi]
+			for i := 0; i < r; i++ {
+				for j, x := range v[i*c+lo : i*c+hi] {
+					a[j] += float64(x)
+				}
+			}
+		})
+		return acc
+	}
 	walkRed(x, subStrides(x.Sizes(), mask, false), nil, func(a, as, _, _ int, v []float64) {
 		if as == 0 {
 			acc[a] += sumF64(v)
@@ -213,6 +228,32 @@ func sumAccF64(x *tensor.Tensor, mask []bool) []float64 {
 		}
 	})
 	return acc
+}
+
+// redColsF32 returns x's elements when a reduction over mask adds the rows
+// of a contiguous float32 x into one sum per column (the reduced dims
+// before the kept ones, at least one kept): rows of c elements.
+func redColsF32(x *tensor.Tensor, mask []bool) (v []float32, c int, ok bool) {
+	if x.DType() != tensor.Float32 || !x.IsContiguous() || x.Numel() == 0 {
+		return nil, 0, false
+	}
+	kept := false
+	c = 1
+	for i, m := range mask {
+		switch {
+		case x.Size(i) == 1:
+		case !m:
+			kept = true
+			c *= x.Size(i)
+		case kept:
+			return nil, 0, false // a reduced dim after a kept one
+		}
+	}
+	if !kept {
+		return nil, 0, false
+	}
+	off := x.StorageOffset()
+	return data[float32](x)[off : off+x.Numel()], c, true
 }
 
 func sumAccI64(x *tensor.Tensor, mask []bool) []int64 {
