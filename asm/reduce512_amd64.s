@@ -36,17 +36,23 @@ GLOBL low8<>(SB), RODATA|NOPTR, $9
 	MOVBQZX  (R9)(R8*1), AX;                 /* AX = its entry         */ \
 	KMOVW    AX, k                           /* k = those lanes        */
 
-// FINISH512(ret) adds the 16 sums up as sum16 and returns the result.
+// FOLD32(zl, yl, xl, zh, yh, xh) adds up the 16 sums in zl (0–7) and zh
+// (8–15) as sum16 into the low lane of xl; clobbers Y8, Y9 and xh.
+#define FOLD32(zl, yl, xl, zh, yh, xh) \
+	VEXTRACTF64X4 $1, zl, Y8;                /* Y8 = sums 4:8          */ \
+	VADDPD     Y8, yl, yl;                   /* l = s0:4 + s4:8        */ \
+	VEXTRACTF64X4 $1, zh, Y9;                /* Y9 = sums 12:16        */ \
+	VADDPD     Y9, yh, yh;                   /* h = s8:12 + s12:16     */ \
+	VADDPD     yh, yl, yl;                   /* l = v                  */ \
+	VEXTRACTF128 $1, yl, xh;                 /* h = v2, v3             */ \
+	VADDPD     xh, xl, xl;                   /* l = v0+v2, v1+v3       */ \
+	VPERMILPD  $1, xl, xh;                   /* h = v1+v3, v0+v2       */ \
+	VADDSD     xh, xl, xl                    // l = (v0+v2)+(v1+v3)
+
+// FINISH512(ret) adds the 16 sums in Z0 (0–7) and Z1 (8–15) up as sum16
+// and returns the result.
 #define FINISH512(ret) \
-	VEXTRACTF64X4 $1, Z0, Y2;                /* Y2 = sums 4:8          */ \
-	VADDPD     Y2, Y0, Y0;                   /* Y0 = s0:4 + s4:8       */ \
-	VEXTRACTF64X4 $1, Z1, Y3;                /* Y3 = sums 12:16        */ \
-	VADDPD     Y3, Y1, Y1;                   /* Y1 = s8:12 + s12:16    */ \
-	VADDPD     Y1, Y0, Y0;                   /* Y0 = v                 */ \
-	VEXTRACTF128 $1, Y0, X1;                 /* X1 = v2, v3            */ \
-	VADDPD     X1, X0, X0;                   /* X0 = v0+v2, v1+v3      */ \
-	VPERMILPD  $1, X0, X1;                   /* X1 = v1+v3, v0+v2      */ \
-	VADDSD     X1, X0, X0;                   /* X0 = (v0+v2)+(v1+v3)   */ \
+	FOLD32(Z0, Y0, X0, Z1, Y1, X1);          /* X0 = sum16             */ \
 	VMOVSD     X0, ret;                      /* return it              */ \
 	VZEROUPPER;                              /* clean AVX state        */ \
 	RET
@@ -200,19 +206,6 @@ tail:
 done:
 	VZEROUPPER
 	RET
-
-// FOLD32(zl, yl, xl, zh, yh, xh) adds up the 16 sums in zl (0–7) and zh
-// (8–15) as sum16 into the low lane of xl; clobbers Y8, Y9 and xh.
-#define FOLD32(zl, yl, xl, zh, yh, xh) \
-	VEXTRACTF64X4 $1, zl, Y8;                /* Y8 = sums 4:8          */ \
-	VADDPD     Y8, yl, yl;                   /* l = s0:4 + s4:8        */ \
-	VEXTRACTF64X4 $1, zh, Y9;                /* Y9 = sums 12:16        */ \
-	VADDPD     Y9, yh, yh;                   /* h = s8:12 + s12:16     */ \
-	VADDPD     yh, yl, yl;                   /* l = v                  */ \
-	VEXTRACTF128 $1, yl, xh;                 /* h = v2, v3             */ \
-	VADDPD     xh, xl, xl;                   /* l = v0+v2, v1+v3       */ \
-	VPERMILPD  $1, xl, xh;                   /* h = v1+v3, v0+v2       */ \
-	VADDSD     xh, xl, xl                    // l = (v0+v2)+(v1+v3)
 
 // func momentsF32AVX512(x []float32, k float64) (s1, s2 float64): as
 // momentsGo, len(x) a multiple of 32: the 32 lanes of s1 in Z0–Z3 (x - k)

@@ -61,15 +61,20 @@ GLOBL iota<>(SB), RODATA|NOPTR, $32
 	VEXTRACTF128 $1, Y12, X12;                /* X12 = the upper half of Y12 */ \
 	VCVTPS2PD  X12, Y7                       /* Y7 = p[12:16]          */
 
-// FINISH16 adds the 16 sums up as sum16 and stores the result at ret.
+// FOLD16(a, b, c, d) adds up the 16 sums in a:d (four vectors, four
+// lanes each) as sum16 into the low lane of X(a); clobbers X(b).
+#define FOLD16(ya, yb, yc, yd, xa, xb) \
+	VADDPD       yb, ya, ya;                 /* a = s0:4 + s4:8        */ \
+	VADDPD       yd, yc, yc;                 /* c = s8:12 + s12:16     */ \
+	VADDPD       yc, ya, ya;                 /* a = v                  */ \
+	VEXTRACTF128 $1, ya, xb;                 /* b = v2, v3             */ \
+	VADDPD       xb, xa, xa;                 /* a = v0+v2, v1+v3       */ \
+	VPERMILPD    $1, xa, xb;                 /* b = v1+v3, v0+v2       */ \
+	VADDSD       xb, xa, xa                  // a = (v0+v2)+(v1+v3)
+
+// FINISH16 adds the 16 sums in Y0–Y3 up as sum16 and stores the result at ret.
 #define FINISH16(ret) \
-	VADDPD       Y1, Y0, Y0;                 /* Y0 = s0:4 + s4:8       */ \
-	VADDPD       Y3, Y2, Y2;                 /* Y2 = s8:12 + s12:16    */ \
-	VADDPD       Y2, Y0, Y0;                 /* Y0 = v                 */ \
-	VEXTRACTF128 $1, Y0, X1;                 /* X1 = v2, v3            */ \
-	VADDPD       X1, X0, X0;                 /* X0 = v0+v2, v1+v3      */ \
-	VPERMILPD    $1, X0, X1;                 /* X1 = v1+v3, v0+v2      */ \
-	VADDSD       X1, X0, X0;                 /* X0 = (v0+v2)+(v1+v3)   */ \
+	FOLD16(Y0, Y1, Y2, Y3, X0, X1);          /* X0 = sum16             */ \
 	VMOVSD       X0, ret;                    /* return it              */ \
 	VZEROUPPER; \
 	RET
@@ -473,17 +478,6 @@ TEXT ·maxValF32(SB), NOSPLIT, $0-28
 
 TEXT ·minValF32(SB), NOSPLIT, $0-28
 	VALUE(VMINPS, cPosInf<>(SB))            // running minima from +Inf
-
-// FOLD16(a, b, c, d) adds up the 16 sums in a:d (four vectors, four
-// lanes each) as sum16 into the low lane of X(a); clobbers X(b).
-#define FOLD16(ya, yb, yc, yd, xa, xb) \
-	VADDPD       yb, ya, ya;                 /* a = s0:4 + s4:8        */ \
-	VADDPD       yd, yc, yc;                 /* c = s8:12 + s12:16     */ \
-	VADDPD       yc, ya, ya;                 /* a = v                  */ \
-	VEXTRACTF128 $1, ya, xb;                 /* b = v2, v3             */ \
-	VADDPD       xb, xa, xa;                 /* a = v0+v2, v1+v3       */ \
-	VPERMILPD    $1, xa, xb;                 /* b = v1+v3, v0+v2       */ \
-	VADDSD       xb, xa, xa                  // a = (v0+v2)+(v1+v3)
 
 // func momentsF32(x []float32, k float64) (s1, s2 float64): as momentsGo,
 // len(x) a multiple of 32. Two passes, one per half of the 32 lanes:

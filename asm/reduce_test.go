@@ -198,15 +198,7 @@ func TestRowKernels(t *testing.T) {
 				t.Fatalf("log_softmax n=%d [%d] = %v, want %v", n, i, d[i], want)
 			}
 		}
-		var mean, v2 float64
-		for _, v := range x {
-			mean += float64(v)
-		}
-		mean /= float64(n)
-		for _, v := range x {
-			v2 += (float64(v) - mean) * (float64(v) - mean)
-		}
-		v2 /= float64(n)
+		mean, v2 := meanVar(x)
 		rstd := 1 / math.Sqrt(v2+1e-5)
 		gm, gr := LayerNormF32(d, x, w, b, 1e-5)
 		if math.Abs(float64(gm)-mean) > 1e-6*(1+math.Abs(mean)) || math.Abs(float64(gr)-rstd) > 1e-6*rstd {
@@ -276,15 +268,7 @@ func TestLayerNormMoments(t *testing.T) {
 			for i := range x {
 				x[i] = f(i)
 			}
-			var mean, v2 float64
-			for _, v := range x {
-				mean += float64(v)
-			}
-			mean /= float64(n)
-			for _, v := range x {
-				v2 += (float64(v) - mean) * (float64(v) - mean)
-			}
-			v2 /= float64(n)
+			mean, v2 := meanVar(x)
 			wantR := float32(1 / math.Sqrt(float64(float32(v2)+1e-5)))
 			d := make([]float32, n)
 			gm, gr := LayerNormF32(d, x, nil, nil, 1e-5)
@@ -312,4 +296,16 @@ func TestLayerNormMoments(t *testing.T) {
 			t.Errorf("LayerNormF32(%v): mean, rstd %v %v, want %v %v", c.x, gm, gr, c.mean, c.rstd)
 		}
 	}
+}
+
+// meanVar is the mean and biased variance of x, two passes in float64.
+func meanVar(x []float32) (mean, variance float64) {
+	for _, v := range x {
+		mean += float64(v)
+	}
+	mean /= float64(len(x))
+	for _, v := range x {
+		variance += (float64(v) - mean) * (float64(v) - mean)
+	}
+	return mean, variance / float64(len(x))
 }
