@@ -290,49 +290,36 @@ done:
 #define SINH512    HALVES512(SIN512)
 #define COSH512    HALVES512(COS512)
 
+// UNARY512(CORE) is a whole kernel func(d, x []float32): the clamp
+// limits, the loop, the return.
+#define UNARY512(CORE) \
+	SETUP512;                                /* clamp limits           */ \
+	UNLOOP512(CORE);                         /* d[i] = f(x[i])         */ \
+	VZEROUPPER; \
+	RET
+
 // func expF32AVX512(d, x []float32) and the others: d[i] = f(x[i]) for
 // i < len(d), as the AVX2 kernels. Need AVX512F.
 TEXT ·expF32AVX512(SB), NOSPLIT, $0-48
-	SETUP512                                 // clamp limits
-	UNLOOP512(EXPCORE512)                    // d[i] = f(x[i]) for every i
-	VZEROUPPER
-	RET
+	UNARY512(EXPCORE512)                     // d[i] = f(x[i]) for every i
 
 TEXT ·sigmoidF32AVX512(SB), NOSPLIT, $0-48
-	SETUP512                                 // clamp limits
-	UNLOOP512(SIGMOIDCORE512)                // d[i] = f(x[i]) for every i
-	VZEROUPPER
-	RET
+	UNARY512(SIGMOIDCORE512)                 // d[i] = f(x[i]) for every i
 
 TEXT ·tanhF32AVX512(SB), NOSPLIT, $0-48
-	SETUP512                                 // clamp limits
-	UNLOOP512(TANHCORE512)                   // d[i] = f(x[i]) for every i
-	VZEROUPPER
-	RET
+	UNARY512(TANHCORE512)                    // d[i] = f(x[i]) for every i
 
 TEXT ·erfF32AVX512(SB), NOSPLIT, $0-48
-	SETUP512                                 // clamp limits
-	UNLOOP512(ERFH512)                       // d[i] = f(x[i]) for every i
-	VZEROUPPER
-	RET
+	UNARY512(ERFH512)                        // d[i] = f(x[i]) for every i
 
 TEXT ·geluF32AVX512(SB), NOSPLIT, $0-48
-	SETUP512                                 // clamp limits
-	UNLOOP512(GELUH512)                      // d[i] = f(x[i]) for every i
-	VZEROUPPER
-	RET
+	UNARY512(GELUH512)                       // d[i] = f(x[i]) for every i
 
 TEXT ·siluF32AVX512(SB), NOSPLIT, $0-48
-	SETUP512                                 // clamp limits
-	UNLOOP512(SILUH512)                      // d[i] = f(x[i]) for every i
-	VZEROUPPER
-	RET
+	UNARY512(SILUH512)                       // d[i] = f(x[i]) for every i
 
 TEXT ·geluTanhF32AVX512(SB), NOSPLIT, $0-48
-	SETUP512                                 // clamp limits
-	UNLOOP512(GELUTH512)                     // d[i] = f(x[i]) for every i
-	VZEROUPPER
-	RET
+	UNARY512(GELUTH512)                      // d[i] = f(x[i]) for every i
 
 // func sinF32AVX512(d, x []float32) int and cosF32AVX512: as sinF32.
 TEXT ·sinF32AVX512(SB), NOSPLIT, $0-56
