@@ -322,7 +322,8 @@ func (g *gemmArgs[T]) team(p, m, n int) {
 		}
 	}
 	// The team must run at once (its members wait for each other), so they
-	// are goroutines of their own, not pool tasks that could sit in a queue.
+	// are goroutines of their own (parallel.Go), not pool tasks that could
+	// sit in a queue.
 	var wg sync.WaitGroup
 	wg.Add(p - 1)
 	for t := 1; t < p; t++ {
@@ -399,14 +400,7 @@ func packA[T float32 | float64](dst []T, trans bool, a []T, lda, ic, pc, mc, kc,
 func interleave[T float32 | float64](d, src []T, ld, rows, kc, stride int, alpha T) {
 	i := 0
 	for ; i+6 <= rows; i += 6 {
-		r0, r1, r2 := src[i*ld:][:kc], src[(i+1)*ld:][:kc], src[(i+2)*ld:][:kc]
-		r3, r4, r5 := src[(i+3)*ld:][:kc], src[(i+4)*ld:][:kc], src[(i+5)*ld:][:kc]
-		o := d[i:]
-		for p := range r0 {
-			q := o[p*stride : p*stride+6 : p*stride+6]
-			q[0], q[1], q[2] = alpha*r0[p], alpha*r1[p], alpha*r2[p]
-			q[3], q[4], q[5] = alpha*r3[p], alpha*r4[p], alpha*r5[p]
-		}
+		interleave6(d[i:], src[i*ld:], ld, kc, stride, alpha)
 	}
 	for ; i+4 <= rows; i += 4 {
 		r0, r1 := src[i*ld:][:kc], src[(i+1)*ld:][:kc]
@@ -430,6 +424,26 @@ func interleave[T float32 | float64](d, src []T, ld, rows, kc, stride int, alpha
 		for p, v := range src[i*ld:][:kc] {
 			d[p*stride+i] = alpha * v
 		}
+	}
+}
+
+// interleave6 is interleave for six rows: the AVX packers (pack6) take
+// whole vectors of columns, interleave6Go the rest.
+func interleave6[T float32 | float64](d, src []T, ld, kc, stride int, alpha T) {
+	p := pack6(d, src, ld, kc, stride, alpha)
+	if p < kc {
+		interleave6Go(d[p*stride:], src[p:], ld, kc-p, stride, alpha)
+	}
+}
+
+// interleave6Go is the pure-Go twin of pack6.
+func interleave6Go[T float32 | float64](d, src []T, ld, kc, stride int, alpha T) {
+	r0, r1, r2 := src[:kc], src[ld:][:kc], src[2*ld:][:kc]
+	r3, r4, r5 := src[3*ld:][:kc], src[4*ld:][:kc], src[5*ld:][:kc]
+	for p := range r0 {
+		q := d[p*stride : p*stride+6 : p*stride+6]
+		q[0], q[1], q[2] = alpha*r0[p], alpha*r1[p], alpha*r2[p]
+		q[3], q[4], q[5] = alpha*r3[p], alpha*r4[p], alpha*r5[p]
 	}
 }
 

@@ -1,0 +1,43 @@
+//go:build !purego
+
+package asm
+
+// pack6F32 and pack6F64 (pack_amd64.s) are the AVX packers of six rows:
+// d[p*stride+i] = alpha·src[i*ld+p] for i < 6 and p < 8n (float32) or 4n
+// (float64), n ≥ 1; d and src must hold that.
+//
+//go:noescape
+func pack6F32(d, src *float32, ld, n, stride int, alpha float32)
+
+//go:noescape
+func pack6F64(d, src *float64, ld, n, stride int, alpha float64)
+
+// pack6 packs the leading columns of six rows of src into d as interleave6
+// does, with the AVX packers, and returns how many columns it packed: whole
+// runs of one vector (8 float32, 4 float64), none without AVX2.
+func pack6[T float32 | float64](d, src []T, ld, kc, stride int, alpha T) int {
+	if !useAVX2FMA {
+		return 0
+	}
+	switch d := any(d).(type) {
+	case []float32:
+		n := kc / 8
+		if n == 0 {
+			return 0
+		}
+		s := any(src).([]float32)
+		_, _ = s[5*ld+8*n-1], d[(8*n-1)*stride+5] // both hold the block
+		pack6F32(&d[0], &s[0], ld, n, stride, any(alpha).(float32))
+		return 8 * n
+	case []float64:
+		n := kc / 4
+		if n == 0 {
+			return 0
+		}
+		s := any(src).([]float64)
+		_, _ = s[5*ld+4*n-1], d[(4*n-1)*stride+5] // both hold the block
+		pack6F64(&d[0], &s[0], ld, n, stride, any(alpha).(float64))
+		return 4 * n
+	}
+	return 0
+}

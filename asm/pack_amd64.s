@@ -1,0 +1,136 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// Packing of six rows side by side for the GEMM drivers (gemm.go's
+// interleave): d[p*stride+i] = alpha·src[i*ld+p] for i < 6. Each step loads
+// a run of every row, transposes the 6×W block in registers and stores each
+// column's six values with a 16-byte and an 8-byte (float32) or three
+// 16-byte (float64) stores, so nothing is written between the columns when
+// stride > 6 (the AVX-512 tile's 12 rows are packed as two halves).
+
+// Register roles.
+#define dPtr  DI // column p of d
+#define row0  SI // rows 0 and 1: (row0), (row0)(ldB*1)
+#define row2  R8 // rows 2 and 3
+#define row4  R9 // rows 4 and 5
+#define ldB   DX // row stride of src in bytes
+#define strB  R10 // column stride of d in bytes
+#define steps CX // steps left
+#define alphaY Y15 // alpha in every lane
+
+// ROWS loads the six rows' next 32 bytes times alpha into Y0–Y5 and moves
+// the row pointers on. MUL is VMULPS or VMULPD.
+#define ROWS(MUL) \
+	MUL  (row0), alphaY, Y0;        /* Y0 = alpha·row 0 */ \
+	MUL  (row0)(ldB*1), alphaY, Y1; /* Y1 = alpha·row 1 */ \
+	MUL  (row2), alphaY, Y2;        /* Y2 = alpha·row 2 */ \
+	MUL  (row2)(ldB*1), alphaY, Y3; /* Y3 = alpha·row 3 */ \
+	MUL  (row4), alphaY, Y4;        /* Y4 = alpha·row 4 */ \
+	MUL  (row4)(ldB*1), alphaY, Y5; /* Y5 = alpha·row 5 */ \
+	ADDQ $32, row0;                 /* next run of rows 0, 1 */ \
+	ADDQ $32, row2;                 /* rows 2, 3 */ \
+	ADDQ $32, row4                  /* rows 4, 5 */
+
+// ARGS loads the arguments shared by both routines: the row pointers,
+// strides and the step count.
+#define ARGS(SHIFT) \
+	MOVQ d+0(FP), dPtr;             /* dPtr = &d[0] */ \
+	MOVQ src+8(FP), row0;           /* row0 = &src[0] */ \
+	MOVQ ld+16(FP), ldB;            /* ldB = ld */ \
+	SHLQ $SHIFT, ldB;               /* in bytes */ \
+	MOVQ n+24(FP), steps;           /* steps = n */ \
+	MOVQ stride+32(FP), strB;       /* strB = stride */ \
+	SHLQ $SHIFT, strB;              /* in bytes */ \
+	LEAQ (row0)(ldB*2), row2;       /* row2 = row 2 */ \
+	LEAQ (row2)(ldB*2), row4        /* row4 = row 4 */
+
+// func pack6F32(d, src *float32, ld, n, stride int, alpha float32)
+//
+// In:  src six rows ld floats apart, 8n floats each; d 8n columns stride
+//      floats apart, six floats each; n ≥ 1.
+// Out: d[p*stride+i] = alpha·src[i*ld+p], p < 8n, i < 6. Clobbers CX, DX,
+//      SI, DI, R8–R10, Y0–Y11, Y15. Needs AVX.
+TEXT ·pack6F32(SB), NOSPLIT, $0-44
+	ARGS(2)                         // pointers, strides, steps
+	VBROADCASTSS alpha+40(FP), alphaY // alphaY = alpha
+loop:
+	ROWS(VMULPS)                    // Y0–Y5 = alpha·rows[p:p+8]
+	VUNPCKLPS Y1, Y0, Y6            // Y6 = r0,r1 of columns 0,1 | 4,5
+	VUNPCKHPS Y1, Y0, Y7            // Y7 = r0,r1 of columns 2,3 | 6,7
+	VUNPCKLPS Y3, Y2, Y8            // Y8 = r2,r3 of columns 0,1 | 4,5
+	VUNPCKHPS Y3, Y2, Y9            // Y9 = r2,r3 of columns 2,3 | 6,7
+	VUNPCKLPS Y5, Y4, Y10           // Y10 = r4,r5 of columns 0,1 | 4,5
+	VUNPCKHPS Y5, Y4, Y11           // Y11 = r4,r5 of columns 2,3 | 6,7
+	VSHUFPS   $0x44, Y8, Y6, Y0     // Y0 = r0:r4 of column 0 | 4
+	VSHUFPS   $0xEE, Y8, Y6, Y1     // Y1 = r0:r4 of column 1 | 5
+	VSHUFPS   $0x44, Y9, Y7, Y2     // Y2 = r0:r4 of column 2 | 6
+	VSHUFPS   $0xEE, Y9, Y7, Y3     // Y3 = r0:r4 of column 3 | 7
+	VMOVUPS   X0, (dPtr)            // column 0, rows 0:4
+	VMOVLPS   X10, 16(dPtr)         // rows 4:6
+	ADDQ      strB, dPtr            // column 1
+	VMOVUPS   X1, (dPtr)            // rows 0:4
+	VMOVHPS   X10, 16(dPtr)         // rows 4:6
+	ADDQ      strB, dPtr            // column 2
+	VMOVUPS   X2, (dPtr)            // rows 0:4
+	VMOVLPS   X11, 16(dPtr)         // rows 4:6
+	ADDQ      strB, dPtr            // column 3
+	VMOVUPS   X3, (dPtr)            // rows 0:4
+	VMOVHPS   X11, 16(dPtr)         // rows 4:6
+	ADDQ      strB, dPtr            // column 4
+	VEXTRACTF128 $1, Y10, X10       // X10 = r4,r5 of columns 4, 5
+	VEXTRACTF128 $1, Y11, X11       // X11 = r4,r5 of columns 6, 7
+	VEXTRACTF128 $1, Y0, (dPtr)     // column 4, rows 0:4
+	VMOVLPS   X10, 16(dPtr)         // rows 4:6
+	ADDQ      strB, dPtr            // column 5
+	VEXTRACTF128 $1, Y1, (dPtr)     // rows 0:4
+	VMOVHPS   X10, 16(dPtr)         // rows 4:6
+	ADDQ      strB, dPtr            // column 6
+	VEXTRACTF128 $1, Y2, (dPtr)     // rows 0:4
+	VMOVLPS   X11, 16(dPtr)         // rows 4:6
+	ADDQ      strB, dPtr            // column 7
+	VEXTRACTF128 $1, Y3, (dPtr)     // rows 0:4
+	VMOVHPS   X11, 16(dPtr)         // rows 4:6
+	ADDQ      strB, dPtr            // column 8
+	DECQ      steps                 // one step done
+	JNZ       loop                  // more steps
+	VZEROUPPER
+	RET
+
+// func pack6F64(d, src *float64, ld, n, stride int, alpha float64)
+//
+// In:  src six rows ld floats apart, 4n floats each; d 4n columns stride
+//      floats apart, six floats each; n ≥ 1.
+// Out: d[p*stride+i] = alpha·src[i*ld+p], p < 4n, i < 6. Clobbers CX, DX,
+//      SI, DI, R8–R10, Y0–Y11, Y15. Needs AVX.
+TEXT ·pack6F64(SB), NOSPLIT, $0-48
+	ARGS(3)                         // pointers, strides, steps
+	VBROADCASTSD alpha+40(FP), alphaY // alphaY = alpha
+loop:
+	ROWS(VMULPD)                    // Y0–Y5 = alpha·rows[p:p+4]
+	VUNPCKLPD Y1, Y0, Y6            // Y6 = r0,r1 of column 0 | 2
+	VUNPCKHPD Y1, Y0, Y7            // Y7 = r0,r1 of column 1 | 3
+	VUNPCKLPD Y3, Y2, Y8            // Y8 = r2,r3 of column 0 | 2
+	VUNPCKHPD Y3, Y2, Y9            // Y9 = r2,r3 of column 1 | 3
+	VUNPCKLPD Y5, Y4, Y10           // Y10 = r4,r5 of column 0 | 2
+	VUNPCKHPD Y5, Y4, Y11           // Y11 = r4,r5 of column 1 | 3
+	VMOVUPD   X6, (dPtr)            // column 0, rows 0:2
+	VMOVUPD   X8, 16(dPtr)          // rows 2:4
+	VMOVUPD   X10, 32(dPtr)         // rows 4:6
+	ADDQ      strB, dPtr            // column 1
+	VMOVUPD   X7, (dPtr)            // rows 0:2
+	VMOVUPD   X9, 16(dPtr)          // rows 2:4
+	VMOVUPD   X11, 32(dPtr)         // rows 4:6
+	ADDQ      strB, dPtr            // column 2
+	VEXTRACTF128 $1, Y6, (dPtr)     // rows 0:2
+	VEXTRACTF128 $1, Y8, 16(dPtr)   // rows 2:4
+	VEXTRACTF128 $1, Y10, 32(dPtr)  // rows 4:6
+	ADDQ      strB, dPtr            // column 3
+	VEXTRACTF128 $1, Y7, (dPtr)     // rows 0:2
+	VEXTRACTF128 $1, Y9, 16(dPtr)   // rows 2:4
+	VEXTRACTF128 $1, Y11, 32(dPtr)  // rows 4:6
+	ADDQ      strB, dPtr            // column 4
+	DECQ      steps                 // one step done
+	JNZ       loop                  // more steps
+	VZEROUPPER
+	RET

@@ -1,0 +1,6 @@
+//go:build purego || !amd64
+
+package asm
+
+// pack6 packs nothing without the AVX packers: interleave6's twin does it all.
+func pack6[T float32 | float64](d, src []T, ld, kc, stride int, alpha T) int { return 0 }

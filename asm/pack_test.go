@@ -1,0 +1,87 @@
+package asm
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// checkPack6 runs interleave6 (the AVX packers where the CPU has them) and
+// its twin on one block, src at offset soff of its buffer and d at doff, and
+// compares them with each other and with the definition; every element of
+// d that is not a packed one (between columns when stride > 6, past the
+// end) must keep its guard.
+func checkPack6[T float32 | float64](t testing.TB, src []T, ld, kc, stride, soff, doff int, alpha T) {
+	t.Helper()
+	g := T(math.Copysign(math.NaN(), -1)) // a NaN no packer writes
+	s, _ := ewPad(src, soff, g)
+	n := 0
+	if kc > 0 {
+		n = (kc-1)*stride + 6
+	}
+	want := make([]T, n)
+	for i := range want {
+		want[i] = g
+	}
+	interleave6Go(want, s, ld, kc, stride, alpha)
+	d, buf := ewPad(want, doff, T(-7))
+	for i := range d {
+		d[i] = T(-7)
+	}
+	interleave6(d, s, ld, kc, stride, alpha)
+	what := fmt.Sprintf("kc=%d ld=%d stride=%d soff=%d doff=%d alpha=%v", kc, ld, stride, soff, doff, alpha)
+	ewCheckGuards(t, what, buf, doff, n, T(-7))
+	for p := 0; p < kc; p++ {
+		for i := 0; i < stride && p*stride+i < n; i++ {
+			at := p*stride + i
+			if i >= 6 {
+				if d[at] != T(-7) {
+					t.Fatalf("%s: d[%d] (between columns) = %v, want it untouched", what, at, d[at])
+				}
+				continue
+			}
+			def := alpha * s[i*ld+p]
+			if !ewSame(want[at], def) {
+				t.Fatalf("%s: twin d[%d] = %v, want %v", what, at, want[at], def)
+			}
+			if !ewSame(d[at], want[at]) {
+				t.Fatalf("%s: d[%d] = %v, twin %v (row %d, column %d)", what, at, d[at], want[at], i, p)
+			}
+		}
+	}
+}
+
+func testPack6[T float32 | float64](t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 6))
+	for _, kc := range ewLens() {
+		for _, stride := range []int{6, 12, 16} {
+			for _, extra := range []int{0, 3} {
+				ld := kc + extra
+				src := ewValues[T](r, 5*ld+kc)
+				for _, alpha := range []T{1, -2.5} {
+					checkPack6(t, src, ld, kc, stride, r.IntN(4), r.IntN(4), alpha)
+				}
+			}
+		}
+	}
+}
+
+func TestPack6(t *testing.T) {
+	t.Run("float32", testPack6[float32])
+	t.Run("float64", testPack6[float64])
+}
+
+func FuzzPack6(f *testing.F) {
+	f.Add(uint8(17), uint8(2), uint8(1), uint8(0), uint8(3), float64(1), uint64(1))
+	f.Add(uint8(40), uint8(0), uint8(2), uint8(1), uint8(0), -0.5, uint64(2))
+	f.Fuzz(func(t *testing.T, kc, extra, strideSel, soff, doff uint8, alpha float64, seed uint64) {
+		r := rand.New(rand.NewPCG(seed, 6))
+		stride := []int{6, 12, 16}[strideSel%3]
+		ld := int(kc) + int(extra%16)
+		src64 := ewValues[float64](r, 5*ld+int(kc))
+		checkPack6(t, src64, ld, int(kc), stride, int(soff%8), int(doff%8), alpha)
+		src32 := ewValues[float32](r, 5*ld+int(kc))
+		checkPack6(t, src32, ld, int(kc), stride, int(soff%8), int(doff%8), float32(alpha))
+	})
+}
