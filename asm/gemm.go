@@ -327,10 +327,10 @@ func (g *gemmArgs[T]) team(p, m, n int) {
 	var wg sync.WaitGroup
 	wg.Add(p - 1)
 	for t := 1; t < p; t++ {
-		go func() {
+		parallel.Go(func() {
 			defer wg.Done()
 			body()
-		}()
+		})
 	}
 	body()
 	wg.Wait()

@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestRange checks that every index is visited exactly once, ranges are
@@ -66,5 +67,36 @@ func TestSmallNoAlloc(t *testing.T) {
 	}
 	if sum != 100*101 {
 		t.Fatalf("sum = %d", sum)
+	}
+}
+
+// TestGo checks that Go starts every f at once: 16 goroutines that each
+// wait until all 16 run would deadlock (the test times out) if one sat in
+// a queue behind the others; and again with the helpers of the first round
+// idle, which must take the next jobs as well.
+func TestGo(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	for round := 0; round < 3; round++ {
+		const n = 16
+		var started atomic.Int32
+		done := make(chan struct{}, n)
+		for i := 0; i < n; i++ {
+			Go(func() {
+				started.Add(1)
+				for started.Load() < n {
+					runtime.Gosched()
+				}
+				done <- struct{}{}
+			})
+		}
+		for i := 0; i < n; i++ {
+			<-done
+		}
+	}
+	// Idle helpers beyond GOMAXPROCS exit; the rest wait for work.
+	for start := time.Now(); helpers.Load() > 2; time.Sleep(time.Millisecond) {
+		if time.Since(start) > 5*time.Second {
+			t.Fatalf("%d idle helpers stayed, want at most GOMAXPROCS = 2", helpers.Load())
+		}
 	}
 }
