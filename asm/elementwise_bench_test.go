@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 )
 
 // Benchmarks of the elementwise kernels on 16M float32 (64 MiB per
@@ -64,6 +65,36 @@ func BenchmarkBinary(b *testing.B) {
 			b.SetBytes(12 * benchLen)
 			for b.Loop() {
 				impl.tab.axpy(d, 0.5, x, y)
+			}
+			reportElems(b, benchLen)
+		})
+	}
+}
+
+// BenchmarkCompare runs lt (float32 to bool) and where (Select32) on 16M,
+// the kernel in use against its twin.
+func BenchmarkCompare(b *testing.B) {
+	x, y := benchInput(benchLen), benchInput(benchLen)
+	d := make([]bool, benchLen)
+	xs, ys := unsafe.Slice((*uint32)(unsafe.Pointer(&x[0])), benchLen), unsafe.Slice((*uint32)(unsafe.Pointer(&y[0])), benchLen)
+	c := unsafe.Slice((*uint8)(unsafe.Pointer(&d[0])), benchLen)
+	ds := make([]uint32, benchLen)
+	for _, impl := range []struct {
+		name string
+		lt   func(d []bool, x, y []float32)
+		sel  func(d []uint32, c []uint8, x, y []uint32)
+	}{{Path(), cmp32.cmp[cmpLt], selectU32}, {"go", ltGo[float32], selectGo[uint32]}} {
+		b.Run(fmt.Sprintf("%s/lt/16M", impl.name), func(b *testing.B) {
+			b.SetBytes(9 * benchLen)
+			for b.Loop() {
+				impl.lt(d, x, y)
+			}
+			reportElems(b, benchLen)
+		})
+		b.Run(fmt.Sprintf("%s/where/16M", impl.name), func(b *testing.B) {
+			b.SetBytes(13 * benchLen)
+			for b.Loop() {
+				impl.sel(ds, c, xs, ys)
 			}
 			reportElems(b, benchLen)
 		})

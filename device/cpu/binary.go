@@ -808,8 +808,10 @@ func whereOperand[T uint8 | uint16 | uint32 | uint64](t, out *tensor.Tensor, ct 
 }
 
 // whereFast selects raw elements when out, the condition and the operands
-// share a layout (operands may also be single elements of out's dtype).
-func whereFast[T uint8 | uint16 | uint32 | uint64](out, c, a, b *tensor.Tensor) bool {
+// share a layout (operands may also be single elements of out's dtype),
+// with sel (asm.Select32/Select64 for 4- and 8-byte elements), on several
+// goroutines above the grain.
+func whereFast[T uint8 | uint16 | uint32 | uint64](out, c, a, b *tensor.Tensor, sel func(d []T, c []uint8, x, y []T)) bool {
 	ct, n := out.DType(), out.Numel()
 	if !out.IsContiguous() || !c.IsContiguous() || !slices.Equal(c.Sizes(), out.Sizes()) {
 		return false
@@ -825,21 +827,53 @@ func whereFast[T uint8 | uint16 | uint32 | uint64](out, c, a, b *tensor.Tensor) 
 	off := out.StorageOffset()
 	d := data[T](out)[off : off+n]
 	cs := data[uint8](c)[c.StorageOffset():][:n]
-	for i := range d {
-		x, y := xv, yv
+	parallel.Range(n, grain, 64, func(lo, hi int) {
+		var x, y []T
 		if !xc {
-			x = xs[i]
+			x = xs[lo:hi]
 		}
 		if !yc {
-			y = ys[i]
+			y = ys[lo:hi]
 		}
-		if cs[i] != 0 {
-			d[i] = x
+		whereRange(d[lo:hi], cs[lo:hi], x, y, xv, yv, sel)
+	})
+	return true
+}
+
+// whereRange is whereFast's work on d: from slices x and y of d's length,
+// or, where one is nil, its value (xv, yv) laid out in chunks.
+func whereRange[T uint8 | uint16 | uint32 | uint64](d []T, cs []uint8, x, y []T, xv, yv T, sel func(d []T, c []uint8, x, y []T)) {
+	if x != nil && y != nil {
+		sel(d, cs, x, y)
+		return
+	}
+	var xc, yc [binConstChunk]T
+	for i := range min(len(d), binConstChunk) {
+		xc[i], yc[i] = xv, yv
+	}
+	for i := 0; i < len(d); i += binConstChunk {
+		j := min(i+binConstChunk, len(d))
+		xi, yi := xc[:j-i], yc[:j-i]
+		if x != nil {
+			xi = x[i:j]
+		}
+		if y != nil {
+			yi = y[i:j]
+		}
+		sel(d[i:j], cs[i:j], xi, yi)
+	}
+}
+
+// selectK sets d[i] = x[i] if c[i] != 0, else y[i]: where's kernel for the
+// element sizes package asm has none for.
+func selectK[T uint8 | uint16](d []T, c []uint8, x, y []T) {
+	for i := range d {
+		if c[i] != 0 {
+			d[i] = x[i]
 		} else {
-			d[i] = y
+			d[i] = y[i]
 		}
 	}
-	return true
 }
 
 func whereKernel(op *tensor.Op, args []any) any {
@@ -852,13 +886,13 @@ func whereKernel(op *tensor.Op, args []any) any {
 	var done bool
 	switch ct.ItemSize() {
 	case 1:
-		done = whereFast[uint8](out, c, a, b)
+		done = whereFast(out, c, a, b, selectK[uint8])
 	case 2:
-		done = whereFast[uint16](out, c, a, b)
+		done = whereFast(out, c, a, b, selectK[uint16])
 	case 4:
-		done = whereFast[uint32](out, c, a, b)
+		done = whereFast(out, c, a, b, asm.Select32)
 	case 8:
-		done = whereFast[uint64](out, c, a, b)
+		done = whereFast(out, c, a, b, asm.Select64)
 	}
 	if done {
 		return out
@@ -911,12 +945,12 @@ func init() {
 	impl("aten::maximum.default", sameKernel(binKernels{f32: asm.MaximumF32, f64: asm.MaximumF64, i64: maximumK[int64]}))
 	impl("aten::minimum.default", sameKernel(binKernels{f32: asm.MinimumF32, f64: asm.MinimumF64, i64: minimumK[int64]}))
 	for name, k := range map[string]binBoolKernels{
-		"eq":          {eqK[float32], eqK[float64], eqK[int64]},
-		"ne":          {neK[float32], neK[float64], neK[int64]},
-		"lt":          {ltK[float32], ltK[float64], ltK[int64]},
-		"le":          {leK[float32], leK[float64], leK[int64]},
-		"gt":          {gtK[float32], gtK[float64], gtK[int64]},
-		"ge":          {geK[float32], geK[float64], geK[int64]},
+		"eq":          {asm.EqF32, asm.EqF64, eqK[int64]},
+		"ne":          {asm.NeF32, asm.NeF64, neK[int64]},
+		"lt":          {asm.LtF32, asm.LtF64, ltK[int64]},
+		"le":          {asm.LeF32, asm.LeF64, leK[int64]},
+		"gt":          {asm.GtF32, asm.GtF64, gtK[int64]},
+		"ge":          {asm.GeF32, asm.GeF64, geK[int64]},
 		"logical_and": {landK[float32], landK[float64], landK[int64]},
 		"logical_or":  {lorK[float32], lorK[float64], lorK[int64]},
 		"logical_xor": {lxorK[float32], lxorK[float64], lxorK[int64]},

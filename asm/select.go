@@ -1,0 +1,101 @@
+package asm
+
+// Comparison and selection kernels over contiguous slices, the SIMD forms
+// of torch.eq/ne/lt/le/gt/ge and torch.where:
+//
+//   - EqF32, NeF32, LtF32, LeF32, GtF32, GeF32 (and F64) set dst[i] to
+//     x[i] op y[i] with IEEE semantics: a NaN operand makes every
+//     comparison false but ne, which it makes true; -0 == +0.
+//   - Select32 and Select64 set dst[i] = x[i] if cond[i] != 0, else y[i],
+//     moving raw bits (float32/int32/uint32 and float64/int64), NaN
+//     payloads kept.
+//
+// The results are those of the pure-Go twins in select_generic.go, bit for
+// bit. All slices of one call must have the same length, or the call
+// panics; dst may be an operand of its own type (in place).
+
+// cmpOp names a comparison in the kernel tables: gt and ge are lt and le
+// with the operands swapped (x > y is y < x, NaN included).
+type cmpOp int
+
+const (
+	cmpEq cmpOp = iota
+	cmpNe
+	cmpLt
+	cmpLe
+	numCmpOps
+)
+
+// cmpTable holds one dtype's comparison kernels and selects:
+// cmp[op](d, x, y) sets d[i] = x[i] op y[i].
+type cmpTable[T float32 | float64] struct {
+	cmp [numCmpOps]func(d []bool, x, y []T)
+}
+
+// cmp32, cmp64, selectU32 and selectU64 are the kernels in use: assembly where
+// the CPU has it (select_amd64.go), else the twins.
+var (
+	cmp32     = cmpKernels32()
+	cmp64     = cmpKernels64()
+	selectU32 = selKernel32()
+	selectU64 = selKernel64()
+)
+
+func cmpVV[T float32 | float64](t *cmpTable[T], op cmpOp, name string, dst []bool, x, y []T) {
+	checkLen(name, len(dst), len(x), len(y))
+	if len(dst) > 0 {
+		t.cmp[op](dst, x, y)
+	}
+}
+
+// EqF32 sets dst[i] = x[i] == y[i].
+func EqF32(dst []bool, x, y []float32) { cmpVV(cmp32, cmpEq, "EqF32", dst, x, y) }
+
+// NeF32 sets dst[i] = x[i] != y[i] (true when either is NaN).
+func NeF32(dst []bool, x, y []float32) { cmpVV(cmp32, cmpNe, "NeF32", dst, x, y) }
+
+// LtF32 sets dst[i] = x[i] < y[i].
+func LtF32(dst []bool, x, y []float32) { cmpVV(cmp32, cmpLt, "LtF32", dst, x, y) }
+
+// LeF32 sets dst[i] = x[i] <= y[i].
+func LeF32(dst []bool, x, y []float32) { cmpVV(cmp32, cmpLe, "LeF32", dst, x, y) }
+
+// GtF32 sets dst[i] = x[i] > y[i].
+func GtF32(dst []bool, x, y []float32) { cmpVV(cmp32, cmpLt, "GtF32", dst, y, x) }
+
+// GeF32 sets dst[i] = x[i] >= y[i].
+func GeF32(dst []bool, x, y []float32) { cmpVV(cmp32, cmpLe, "GeF32", dst, y, x) }
+
+// EqF64 sets dst[i] = x[i] == y[i].
+func EqF64(dst []bool, x, y []float64) { cmpVV(cmp64, cmpEq, "EqF64", dst, x, y) }
+
+// NeF64 sets dst[i] = x[i] != y[i] (true when either is NaN).
+func NeF64(dst []bool, x, y []float64) { cmpVV(cmp64, cmpNe, "NeF64", dst, x, y) }
+
+// LtF64 sets dst[i] = x[i] < y[i].
+func LtF64(dst []bool, x, y []float64) { cmpVV(cmp64, cmpLt, "LtF64", dst, x, y) }
+
+// LeF64 sets dst[i] = x[i] <= y[i].
+func LeF64(dst []bool, x, y []float64) { cmpVV(cmp64, cmpLe, "LeF64", dst, x, y) }
+
+// GtF64 sets dst[i] = x[i] > y[i].
+func GtF64(dst []bool, x, y []float64) { cmpVV(cmp64, cmpLt, "GtF64", dst, y, x) }
+
+// GeF64 sets dst[i] = x[i] >= y[i].
+func GeF64(dst []bool, x, y []float64) { cmpVV(cmp64, cmpLe, "GeF64", dst, y, x) }
+
+// Select32 sets dst[i] = x[i] if cond[i] != 0, else y[i].
+func Select32(dst []uint32, cond []uint8, x, y []uint32) {
+	checkLen("Select32", len(dst), len(cond), len(x), len(y))
+	if len(dst) > 0 {
+		selectU32(dst, cond, x, y)
+	}
+}
+
+// Select64 sets dst[i] = x[i] if cond[i] != 0, else y[i].
+func Select64(dst []uint64, cond []uint8, x, y []uint64) {
+	checkLen("Select64", len(dst), len(cond), len(x), len(y))
+	if len(dst) > 0 {
+		selectU64(dst, cond, x, y)
+	}
+}

@@ -1,0 +1,48 @@
+package asm
+
+// The pure-Go twins of the comparison and selection kernels (select.go).
+
+func eqGo[T float32 | float64](d []bool, x, y []T) {
+	x, y = x[:len(d)], y[:len(d)]
+	for i := range d {
+		d[i] = x[i] == y[i]
+	}
+}
+
+func neGo[T float32 | float64](d []bool, x, y []T) {
+	x, y = x[:len(d)], y[:len(d)]
+	for i := range d {
+		d[i] = x[i] != y[i]
+	}
+}
+
+func ltGo[T float32 | float64](d []bool, x, y []T) {
+	x, y = x[:len(d)], y[:len(d)]
+	for i := range d {
+		d[i] = x[i] < y[i]
+	}
+}
+
+func leGo[T float32 | float64](d []bool, x, y []T) {
+	x, y = x[:len(d)], y[:len(d)]
+	for i := range d {
+		d[i] = x[i] <= y[i]
+	}
+}
+
+// selectGo sets d[i] = x[i] if c[i] != 0, else y[i].
+func selectGo[T uint32 | uint64](d []T, c []uint8, x, y []T) {
+	c, x, y = c[:len(d)], x[:len(d)], y[:len(d)]
+	for i := range d {
+		if c[i] != 0 {
+			d[i] = x[i]
+		} else {
+			d[i] = y[i]
+		}
+	}
+}
+
+var (
+	cmpGo32 = cmpTable[float32]{cmp: [numCmpOps]func(d []bool, x, y []float32){eqGo[float32], neGo[float32], ltGo[float32], leGo[float32]}}
+	cmpGo64 = cmpTable[float64]{cmp: [numCmpOps]func(d []bool, x, y []float64){eqGo[float64], neGo[float64], ltGo[float64], leGo[float64]}}
+)
