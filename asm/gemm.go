@@ -327,10 +327,7 @@ func (g *gemmArgs[T]) team(p, m, n int) {
 	var wg sync.WaitGroup
 	wg.Add(p - 1)
 	for t := 1; t < p; t++ {
-		parallel.Go(func() {
-			defer wg.Done()
-			body()
-		})
+		parallel.Go(&wg, body)
 	}
 	body()
 	wg.Wait()

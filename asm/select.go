@@ -26,7 +26,7 @@ const (
 	numCmpOps
 )
 
-// cmpTable holds one dtype's comparison kernels and selects:
+// cmpTable holds one dtype's comparison kernels:
 // cmp[op](d, x, y) sets d[i] = x[i] op y[i].
 type cmpTable[T float32 | float64] struct {
 	cmp [numCmpOps]func(d []bool, x, y []T)

@@ -139,39 +139,52 @@ func Range(n, grain, align int, f func(lo, hi int)) {
 // job on helperJobs, or parked on it.
 var (
 	helpers    atomic.Int32
-	helperJobs = make(chan func(), 64)
+	helperJobs = make(chan helperJob, 64)
 )
 
-// Go runs f on a goroutine of its own that starts at once, for work whose
-// goroutines wait for each other (a GEMM team) and so cannot sit in the
-// pool's queue: an idle helper when there is one (still looking for work
-// after its last job, it starts within a microsecond), else a new one.
-// Helpers stay for the next job; more than GOMAXPROCS idle ones exit.
-func Go(f func()) {
+type helperJob struct {
+	f  func()
+	wg *sync.WaitGroup
+}
+
+// Go runs f on a goroutine of its own that starts at once, then calls
+// wg.Done, for work whose goroutines wait for each other (a GEMM team) and
+// so cannot sit in the pool's queue: an idle helper when there is one
+// (still looking for work after its last job, it starts within a
+// microsecond), else a new one. A helper counts itself idle before wg.Done,
+// so a caller that waits on wg and calls Go again finds it. Helpers stay
+// for the next job; beyond GOMAXPROCS-1 idle ones (what a team of
+// GOMAXPROCS needs) they exit.
+func Go(wg *sync.WaitGroup, f func()) {
 	if helpers.Add(-1) >= 0 {
-		helperJobs <- f // an idle helper is bound to take it
+		helperJobs <- helperJob{f, wg} // an idle helper is bound to take it
 		return
 	}
 	helpers.Add(1)
-	go helper(f)
+	go helper(helperJob{f, wg})
 }
 
-func helper(f func()) {
+func helper(j helperJob) {
 	for {
-		f()
-		// Idle: count in, unless enough helpers are idle already.
+		j.f()
+		stay := false
 		for {
 			n := helpers.Load()
-			if int(n) >= Workers() {
-				return
+			if int(n) >= max(1, Workers()-1) {
+				break
 			}
 			if helpers.CompareAndSwap(n, n+1) {
+				stay = true
 				break
 			}
 		}
+		j.wg.Done()
+		if !stay {
+			return
+		}
 		var ok bool
-		if f, ok = poll(helperJobs); !ok {
-			f = <-helperJobs
+		if j, ok = poll(helperJobs); !ok {
+			j = <-helperJobs
 		}
 	}
 }

@@ -2,9 +2,9 @@ package parallel
 
 import (
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 )
 
 // TestRange checks that every index is visited exactly once, ranges are
@@ -73,30 +73,28 @@ func TestSmallNoAlloc(t *testing.T) {
 // TestGo checks that Go starts every f at once: 16 goroutines that each
 // wait until all 16 run would deadlock (the test times out) if one sat in
 // a queue behind the others; and again with the helpers of the first round
-// idle, which must take the next jobs as well.
+// idle, which must take the next jobs as well. Of the 16 helpers, one
+// (GOMAXPROCS-1) stays idle once wg.Wait returns.
 func TestGo(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	for round := 0; round < 3; round++ {
 		const n = 16
 		var started atomic.Int32
-		done := make(chan struct{}, n)
+		var wg sync.WaitGroup
+		wg.Add(n)
 		for i := 0; i < n; i++ {
-			Go(func() {
+			Go(&wg, func() {
 				started.Add(1)
 				for started.Load() < n {
 					runtime.Gosched()
 				}
-				done <- struct{}{}
 			})
 		}
-		for i := 0; i < n; i++ {
-			<-done
-		}
-	}
-	// Idle helpers beyond GOMAXPROCS exit; the rest wait for work.
-	for start := time.Now(); helpers.Load() > 2; time.Sleep(time.Millisecond) {
-		if time.Since(start) > 5*time.Second {
-			t.Fatalf("%d idle helpers stayed, want at most GOMAXPROCS = 2", helpers.Load())
+		wg.Wait()
+		// The helpers counted themselves idle before wg.Done: the next
+		// round must not need new ones for its first GOMAXPROCS-1 jobs.
+		if h := helpers.Load(); h != 1 {
+			t.Fatalf("round %d: %d idle helpers after the jobs, want GOMAXPROCS-1 = 1", round, h)
 		}
 	}
 }
