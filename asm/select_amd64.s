@@ -14,36 +14,41 @@
 #define steps CX // vectors left
 #define zero  Y7 // all zeros (select)
 
-// CMP32(PRED) is the body of cmp*32 for VCMPPS predicate PRED (0 ==,
-// 4 != unordered, 1 <, 2 <=): compare 8 floats, their sign mask indexes
-// maskBools, store its 8 bools.
-#define CMP32(PRED) \
+// CMPARGS loads the arguments of a cmp* routine.
+#define CMPARGS \
 	MOVQ      d+0(FP), dPtr;          /* dPtr = &d[0] */ \
 	MOVQ      x+8(FP), xPtr;          /* xPtr = &x[0] */ \
 	MOVQ      y+16(FP), yPtr;         /* yPtr = &y[0] */ \
 	MOVQ      n+24(FP), steps;        /* steps = n */ \
-	MOVQ      tab+32(FP), tPtr;       /* tPtr = &maskBools */ \
-loop: \
-	VMOVUPS   (xPtr), Y0;             /* Y0 = x[0:8] */ \
-	VCMPPS    $PRED, (yPtr), Y0, Y0;  /* Y0 = x op y, lane by lane */ \
-	VMOVMSKPS Y0, AX;                 /* AX = the 8 results as bits */ \
-	MOVQ      (tPtr)(AX*8), BX;       /* BX = them as 8 bools */ \
+	MOVQ      tab+32(FP), tPtr        /* tPtr = &maskBools */
+
+// CMPSTORE(STEP) stores the 8 bools of the result bits in AX, moves x and
+// y on by STEP bytes and d by 8, and loops while steps are left.
+#define CMPSTORE(STEP) \
+	MOVQ      (tPtr)(AX*8), BX;       /* BX = the 8 results as bools */ \
 	MOVQ      BX, (dPtr);             /* d[0:8] = BX */ \
-	ADDQ      $32, xPtr;              /* next 8 of x */ \
-	ADDQ      $32, yPtr;              /* of y */ \
+	ADDQ      $STEP, xPtr;            /* next 8 of x */ \
+	ADDQ      $STEP, yPtr;            /* of y */ \
 	ADDQ      $8, dPtr;               /* of d */ \
-	DECQ      steps;                  /* one vector done */ \
+	DECQ      steps;                  /* one step done */ \
 	JNZ       loop;                   /* more */ \
 	VZEROUPPER; \
 	RET
 
+// CMP32(PRED) is the body of cmp*32 for VCMPPS predicate PRED (0 ==,
+// 4 != unordered, 1 <, 2 <=): compare 8 floats, their sign mask indexes
+// maskBools, store its 8 bools.
+#define CMP32(PRED) \
+	CMPARGS; \
+loop: \
+	VMOVUPS   (xPtr), Y0;             /* Y0 = x[0:8] */ \
+	VCMPPS    $PRED, (yPtr), Y0, Y0;  /* Y0 = x op y, lane by lane */ \
+	VMOVMSKPS Y0, AX;                 /* AX = the 8 results as bits */ \
+	CMPSTORE(32)
+
 // CMP64(PRED) is CMP32 for float64: two vectors of 4, their masks joined.
 #define CMP64(PRED) \
-	MOVQ      d+0(FP), dPtr;          /* dPtr = &d[0] */ \
-	MOVQ      x+8(FP), xPtr;          /* xPtr = &x[0] */ \
-	MOVQ      y+16(FP), yPtr;         /* yPtr = &y[0] */ \
-	MOVQ      n+24(FP), steps;        /* steps = n */ \
-	MOVQ      tab+32(FP), tPtr;       /* tPtr = &maskBools */ \
+	CMPARGS; \
 loop: \
 	VMOVUPD   (xPtr), Y0;             /* Y0 = x[0:4] */ \
 	VMOVUPD   32(xPtr), Y1;           /* Y1 = x[4:8] */ \
@@ -53,15 +58,7 @@ loop: \
 	VMOVMSKPD Y1, BX;                 /* BX = results 4:8 */ \
 	SHLQ      $4, BX;                 /* as bits 4:8 */ \
 	ORQ       BX, AX;                 /* AX = the 8 results */ \
-	MOVQ      (tPtr)(AX*8), BX;       /* BX = them as 8 bools */ \
-	MOVQ      BX, (dPtr);             /* d[0:8] = BX */ \
-	ADDQ      $64, xPtr;              /* next 8 of x */ \
-	ADDQ      $64, yPtr;              /* of y */ \
-	ADDQ      $8, dPtr;               /* of d */ \
-	DECQ      steps;                  /* one step done */ \
-	JNZ       loop;                   /* more */ \
-	VZEROUPPER; \
-	RET
+	CMPSTORE(64)
 
 // SEL(WIDEN, EQ, STEP, CSTEP) is the body of sel32/sel64: widen CSTEP
 // condition bytes to lanes (WIDEN), mark the zero ones (EQ), and blend y
