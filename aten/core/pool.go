@@ -293,34 +293,17 @@ func poolUnsqueeze(x *tensor.Tensor, d int) *tensor.Tensor {
 // poolChannelsLast reports whether suggest_memory_format() is
 // channels_last for a tensor: 4-d, non-empty, with strides ordered like
 // NHWC (is_channels_last_strides_2d).
-func poolChannelsLast(t *tensor.Tensor) bool {
-	if t.Dim() != 4 {
-		return false
-	}
-	sizes, strides := t.Sizes(), t.Strides()
-	if strides[1] == 0 {
-		return false
-	}
-	lo := 0
-	for _, d := range [4]int{1, 3, 2, 0} {
-		if sizes[d] == 0 || strides[d] < lo {
-			return false
-		}
-		if d == 0 && lo == strides[1] {
-			return false
-		}
-		lo = strides[d]
-		if sizes[d] > 1 {
-			lo *= sizes[d]
-		}
-	}
-	return true
-}
+func poolChannelsLast(t *tensor.Tensor) bool { return stridesOrdered(t, 1, 3, 2, 0) }
 
 // poolChannelsLast3d reports whether suggest_memory_format() is
 // channels_last_3d: 5-d, non-empty, strides ordered like NDHWC.
-func poolChannelsLast3d(t *tensor.Tensor) bool {
-	if t.Dim() != 5 {
+func poolChannelsLast3d(t *tensor.Tensor) bool { return stridesOrdered(t, 1, 4, 3, 2, 0) }
+
+// stridesOrdered reports whether t has len(order) dims, none empty, and
+// strides that grow along order (innermost first) as PyTorch's
+// is_channels_last_strides_2d/3d test them.
+func stridesOrdered(t *tensor.Tensor, order ...int) bool {
+	if t.Dim() != len(order) {
 		return false
 	}
 	sizes, strides := t.Sizes(), t.Strides()
@@ -328,7 +311,7 @@ func poolChannelsLast3d(t *tensor.Tensor) bool {
 		return false
 	}
 	lo := 0
-	for _, d := range [5]int{1, 4, 3, 2, 0} {
+	for _, d := range order {
 		if sizes[d] == 0 || strides[d] < lo {
 			return false
 		}
