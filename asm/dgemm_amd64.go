@@ -41,4 +41,4 @@ func dgemmAVX2(k int, a, b, c []float64, ldc int) {
 	dgemmKernel6x8(k, unsafe.SliceData(a), unsafe.SliceData(b), unsafe.SliceData(c), ldc)
 }
 
-func dgemmGo6x8(k int, a, b, c []float64, ldc int) { dgemmKernelGo(6, 8, k, a, b, c, ldc) }
+func dgemmGo6x8(k int, a, b, c []float64, ldc int) { gemmKernelGo[float64](6, 8, k, a, b, c, ldc) }

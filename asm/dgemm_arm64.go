@@ -24,4 +24,4 @@ func dgemmNEON(k int, a, b, c []float64, ldc int) {
 	dgemmKernel8x4(k, unsafe.SliceData(a), unsafe.SliceData(b), unsafe.SliceData(c), ldc)
 }
 
-func dgemmGo8x4(k int, a, b, c []float64, ldc int) { dgemmKernelGo(8, 4, k, a, b, c, ldc) }
+func dgemmGo8x4(k int, a, b, c []float64, ldc int) { gemmKernelGo[float64](8, 4, k, a, b, c, ldc) }

@@ -9,5 +9,5 @@ var (
 	dgemmImpls = available(gemmImpl[float64]{"go", true, blocking{mr: 4, nr: 8, kc: 256, mc: 64, nc: 4096}, dgemmGo4x8})
 )
 
-func sgemmGo4x8(k int, a, b, c []float32, ldc int) { sgemmKernelGo(4, 8, k, a, b, c, ldc) }
-func dgemmGo4x8(k int, a, b, c []float64, ldc int) { dgemmKernelGo(4, 8, k, a, b, c, ldc) }
+func sgemmGo4x8(k int, a, b, c []float32, ldc int) { gemmKernelGo[float32](4, 8, k, a, b, c, ldc) }
+func dgemmGo4x8(k int, a, b, c []float64, ldc int) { gemmKernelGo[float64](4, 8, k, a, b, c, ldc) }

@@ -195,13 +195,13 @@ func eachImpl[T float](t *testing.T, impls []gemmImpl[T], use **gemmImpl[T], f f
 func TestSgemmKernel(t *testing.T) {
 	t.Logf("path %s, features %q", Path(), Features())
 	eachImpl(t, sgemmImpls, &sgemmUse, func(t *testing.T, im *gemmImpl[float32]) {
-		testKernel(t, &im.bl, im.kern, sgemmKernelGo)
+		testKernel(t, &im.bl, im.kern, gemmKernelGo[float32])
 	})
 }
 
 func TestDgemmKernel(t *testing.T) {
 	eachImpl(t, dgemmImpls, &dgemmUse, func(t *testing.T, im *gemmImpl[float64]) {
-		testKernel(t, &im.bl, im.kern, dgemmKernelGo)
+		testKernel(t, &im.bl, im.kern, gemmKernelGo[float64])
 	})
 }
 
@@ -245,7 +245,7 @@ func FuzzSgemmKernel(f *testing.F) {
 	f.Add([]byte{0, 0, 0xc0, 0x7f, 0, 0, 0x80, 0x7f, 1, 0, 0, 0}, uint8(17), uint8(3))
 	f.Fuzz(func(t *testing.T, data []byte, k, ldcPad uint8) {
 		for _, im := range sgemmImpls {
-			fuzzKernel(t, &im.bl, im.kern, sgemmKernelGo, data, k, ldcPad)
+			fuzzKernel(t, &im.bl, im.kern, gemmKernelGo[float32], data, k, ldcPad)
 		}
 	})
 }
@@ -255,7 +255,7 @@ func FuzzDgemmKernel(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 0, 0, 0, 0xf8, 0x7f, 1, 0, 0, 0, 0, 0, 0, 0}, uint8(17), uint8(3))
 	f.Fuzz(func(t *testing.T, data []byte, k, ldcPad uint8) {
 		for _, im := range dgemmImpls {
-			fuzzKernel(t, &im.bl, im.kern, dgemmKernelGo, data, k, ldcPad)
+			fuzzKernel(t, &im.bl, im.kern, gemmKernelGo[float64], data, k, ldcPad)
 		}
 	})
 }

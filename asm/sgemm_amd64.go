@@ -42,4 +42,4 @@ func sgemmAVX2(k int, a, b, c []float32, ldc int) {
 	sgemmKernel6x16(k, unsafe.SliceData(a), unsafe.SliceData(b), unsafe.SliceData(c), ldc)
 }
 
-func sgemmGo6x16(k int, a, b, c []float32, ldc int) { sgemmKernelGo(6, 16, k, a, b, c, ldc) }
+func sgemmGo6x16(k int, a, b, c []float32, ldc int) { gemmKernelGo[float32](6, 16, k, a, b, c, ldc) }

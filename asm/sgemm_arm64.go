@@ -24,4 +24,4 @@ func sgemmNEON(k int, a, b, c []float32, ldc int) {
 	sgemmKernel8x8(k, unsafe.SliceData(a), unsafe.SliceData(b), unsafe.SliceData(c), ldc)
 }
 
-func sgemmGo8x8(k int, a, b, c []float32, ldc int) { sgemmKernelGo(8, 8, k, a, b, c, ldc) }
+func sgemmGo8x8(k int, a, b, c []float32, ldc int) { gemmKernelGo[float32](8, 8, k, a, b, c, ldc) }

@@ -1,14 +1,14 @@
 package asm
 
-// dgemmKernelGo is the pure-Go twin of the dgemm micro-kernels, for any
-// mr×nr tile up to 512 elements: with packed slivers a (k steps of mr) and
-// b (k steps of nr) it does
+// gemmKernelGo is the pure-Go twin of the sgemm and dgemm micro-kernels,
+// for any mr×nr tile up to 512 elements: with packed slivers a (k steps of
+// mr) and b (k steps of nr) it does
 //
 //	for i < mr, j < nr: c[i*ldc+j] += Σ_{p<k} a[p*mr+i] * b[p*nr+j]
 //
 // summing in a tile of registers first, as the assembly does.
-func dgemmKernelGo(mr, nr, k int, a, b, c []float64, ldc int) {
-	var acc [512]float64
+func gemmKernelGo[T float32 | float64](mr, nr, k int, a, b, c []T, ldc int) {
+	var acc [512]T
 	t := acc[:mr*nr]
 	for p := 0; p < k; p++ {
 		bp := b[p*nr : p*nr+nr]
