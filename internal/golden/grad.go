@@ -3,7 +3,6 @@ package golden
 import (
 	"fmt"
 	"math"
-	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -36,23 +35,11 @@ func GradTolerance(op string, d tensor.DType, order int) (float64, float64) {
 // record marks, then the gradients of the outputs weighted by grad_out
 // (and for order 2, the gradients of <grads, v>), compared with PyTorch's.
 func ReplayGrad(r *Record, dev tensor.Device) (res Result) {
-	op, ok := tensor.LookupOp(r.Op)
-	if !ok {
-		return Result{Skip, "op not registered"}
+	op, args, kw, bad := prepare(r, dev)
+	if bad != nil {
+		return *bad
 	}
-	args, kw, err := Args(op, r, dev)
-	if err != nil {
-		return Result{Fail, "decoding: " + err.Error()}
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			if e, ok := p.(*tensor.Error); ok {
-				res = Result{Fail, "error: " + e.Error()}
-				return
-			}
-			res = Result{Fail, fmt.Sprintf("panic: %v\n%s", p, trimStack(debug.Stack()))}
-		}
-	}()
+	defer failOnPanic(&res)
 	var inputs []*tensor.Tensor
 	var where [][2]int // (argument, element or -1) of each input
 	for i, a := range args {

@@ -52,26 +52,40 @@ type Result struct {
 	Detail  string
 }
 
-// Replay runs a forward record on dev and compares the result with it.
-// Panics other than *tensor.Error are reported as failures with a stack.
-func Replay(r *Record, dev tensor.Device, valuesToo bool) (res Result) {
+// prepare looks up r's op and decodes its arguments on dev; bad is the
+// record's result when either fails (Skip for an op goaten lacks).
+func prepare(r *Record, dev tensor.Device) (op *tensor.Op, args []any, kw map[string]any, bad *Result) {
 	op, ok := tensor.LookupOp(r.Op)
 	if !ok {
-		return Result{Skip, "op not registered"}
+		return nil, nil, nil, &Result{Skip, "op not registered"}
 	}
 	args, kw, err := Args(op, r, dev)
 	if err != nil {
-		return Result{Fail, "decoding: " + err.Error()}
+		return nil, nil, nil, &Result{Fail, "decoding: " + err.Error()}
 	}
-	defer func() {
-		if p := recover(); p != nil {
-			if e, ok := p.(*tensor.Error); ok {
-				res = Result{Fail, "error: " + e.Error()}
-				return
-			}
-			res = Result{Fail, fmt.Sprintf("panic: %v\n%s", p, trimStack(debug.Stack()))}
+	return op, args, kw, nil
+}
+
+// failOnPanic, deferred by a replay, turns a panic into a failed result: a
+// *tensor.Error by its message, anything else with its stack.
+func failOnPanic(res *Result) {
+	if p := recover(); p != nil {
+		if e, ok := p.(*tensor.Error); ok {
+			*res = Result{Fail, "error: " + e.Error()}
+			return
 		}
-	}()
+		*res = Result{Fail, fmt.Sprintf("panic: %v\n%s", p, trimStack(debug.Stack()))}
+	}
+}
+
+// Replay runs a forward record on dev and compares the result with it.
+// Panics other than *tensor.Error are reported as failures with a stack.
+func Replay(r *Record, dev tensor.Device, valuesToo bool) (res Result) {
+	op, args, kw, bad := prepare(r, dev)
+	if bad != nil {
+		return *bad
+	}
+	defer failOnPanic(&res)
 	bound := op.Bind(args, kw)
 	got := op.Invoke(bound)
 	c := &comparer{rec: r, op: op, values: valuesToo, view: op.Schema.IsView()}
@@ -409,13 +423,9 @@ func flattenTensors(v any) []map[string]any {
 // one), and fails when it returns a result or panics otherwise. matched says
 // whether the message contains the key words of PyTorch's message.
 func ReplayError(r *Record, dev tensor.Device) (res Result, matched bool) {
-	op, ok := tensor.LookupOp(r.Op)
-	if !ok {
-		return Result{Skip, "op not registered"}, false
-	}
-	args, kw, err := Args(op, r, dev)
-	if err != nil {
-		return Result{Fail, "decoding: " + err.Error()}, false
+	op, args, kw, bad := prepare(r, dev)
+	if bad != nil {
+		return *bad, false
 	}
 	defer func() {
 		if p := recover(); p != nil {
