@@ -1,8 +1,6 @@
 package autograd
 
 import (
-	"math"
-
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -81,8 +79,8 @@ func upsampleNearestBackward(c *Ctx) {
 	r := core.UpsampleGeometry(c.on.d.op, c.on.args)
 	d := c.In(0).DType()
 	mats := [][]float64{
-		oneHot(nearestIndices(r.InH, r.OutH, r.ScaleH, r.ChannelsLast, d), r.InH),
-		oneHot(nearestIndices(r.InW, r.OutW, r.ScaleW, r.ChannelsLast, d), r.InW),
+		oneHot(core.NearestIndices(r.InH, r.OutH, r.ScaleH, r.ChannelsLast, d), r.InH),
+		oneHot(core.NearestIndices(r.InW, r.OutW, r.ScaleW, r.ChannelsLast, d), r.InW),
 	}
 	c.Set(0, applyT(c.G(0), mats, []int{r.InH, r.InW}))
 }
@@ -94,54 +92,6 @@ func oneHot(idx []int, in int) []float64 {
 	}
 	return m
 }
-
-// nearestIndices is the source index of each output position, computed
-// as PyTorch's CPU kernels do (float32 arithmetic except for float64).
-func nearestIndices(in, out int, scale float64, cl bool, d tensor.DType) []int {
-	idx := make([]int, out)
-	if cl && (out == in || out == 2*in) {
-		for i := range idx {
-			if out == in {
-				idx[i] = i
-			} else {
-				idx[i] = i >> 1
-			}
-		}
-		return idx
-	}
-	if cl {
-		d = tensor.Float32
-	}
-	switch d {
-	case tensor.Float64:
-		s := float64(in) / float64(out)
-		if scale > 0 {
-			s = 1 / scale
-		}
-		for i := range idx {
-			idx[i] = min(int(math.Floor(float64(float32(float64(i)*s)))), in-1)
-		}
-	case tensor.BFloat16:
-		s := bf16(bf16(float32(in)) / bf16(float32(out)))
-		if scale > 0 {
-			s = bf16(float32(1 / scale))
-		}
-		for i := range idx {
-			idx[i] = min(int(math.Floor(float64(float32(i)*s))), in-1)
-		}
-	default:
-		s := float32(in) / float32(out)
-		if scale > 0 {
-			s = float32(1 / scale)
-		}
-		for i := range idx {
-			idx[i] = min(int(math.Floor(float64(float32(i)*s))), in-1)
-		}
-	}
-	return idx
-}
-
-func bf16(v float32) float32 { return tensor.BF16ToFloat32(tensor.Float32ToBF16(v)) }
 
 // upsampleBilinearBackward is upsample_bilinear2d.vec(input, output_size,
 // align_corners, scale_factors).

@@ -1,6 +1,8 @@
 package core
 
 import (
+	"math"
+
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -154,3 +156,56 @@ func init() {
 	def("aten::upsample_bilinear2d.vec", upsampleBilinear2dMeta)
 	def("aten::grid_sampler_2d.default", gridSampler2dMeta)
 }
+
+// NearestIndices gives, for each of out output positions, the input index
+// upsample_nearest reads along a dim of size in. scale is the caller's scale
+// factor (0 if none); cl selects PyTorch's channels-last kernel, which
+// copies for equal sizes and halves indices for a factor of 2.
+func NearestIndices(in, out int, scale float64, cl bool, d tensor.DType) []int {
+	idx := make([]int, out)
+	if cl {
+		switch {
+		case out == in:
+			for i := range idx {
+				idx[i] = i
+			}
+			return idx
+		case out == 2*in:
+			for i := range idx {
+				idx[i] = i >> 1
+			}
+			return idx
+		}
+		d = tensor.Float32
+	}
+	switch d {
+	case tensor.Float64:
+		s := float64(in) / float64(out)
+		if scale > 0 {
+			s = 1 / scale
+		}
+		for i := range idx {
+			idx[i] = min(int(math.Floor(float64(float32(float64(i)*s)))), in-1)
+		}
+	case tensor.BFloat16:
+		s := bf16Round(bf16Round(float32(in)) / bf16Round(float32(out)))
+		if scale > 0 {
+			s = bf16Round(float32(1 / scale))
+		}
+		for i := range idx {
+			idx[i] = min(int(math.Floor(float64(float32(i)*s))), in-1)
+		}
+	default: // float32, and uint8, whose indices PyTorch computes in float32
+		s := float32(in) / float32(out)
+		if scale > 0 {
+			s = float32(1 / scale)
+		}
+		for i := range idx {
+			idx[i] = min(int(math.Floor(float64(float32(i)*s))), in-1)
+		}
+	}
+	return idx
+}
+
+// bf16Round rounds a float32 to bfloat16 precision.
+func bf16Round(v float32) float32 { return tensor.BF16ToFloat32(tensor.Float32ToBF16(v)) }

@@ -15,56 +15,6 @@ import (
 // resampleBF16 rounds a float32 to bfloat16 precision.
 func resampleBF16(v float32) float32 { return tensor.BF16ToFloat32(tensor.Float32ToBF16(v)) }
 
-// upsampleNearestIndices gives, for each of out output positions, the input index
-// upsample_nearest reads along a dim of size in. scale is the caller's scale
-// factor (0 if none); cl selects PyTorch's channels-last kernel, which
-// copies for equal sizes and halves indices for a factor of 2.
-func upsampleNearestIndices(in, out int, scale float64, cl bool, d tensor.DType) []int {
-	idx := make([]int, out)
-	if cl {
-		switch {
-		case out == in:
-			for i := range idx {
-				idx[i] = i
-			}
-			return idx
-		case out == 2*in:
-			for i := range idx {
-				idx[i] = i >> 1
-			}
-			return idx
-		}
-		d = tensor.Float32
-	}
-	switch d {
-	case tensor.Float64:
-		s := float64(in) / float64(out)
-		if scale > 0 {
-			s = 1 / scale
-		}
-		for i := range idx {
-			idx[i] = min(int(math.Floor(float64(float32(float64(i)*s)))), in-1)
-		}
-	case tensor.BFloat16:
-		s := resampleBF16(resampleBF16(float32(in)) / resampleBF16(float32(out)))
-		if scale > 0 {
-			s = resampleBF16(float32(1 / scale))
-		}
-		for i := range idx {
-			idx[i] = min(int(math.Floor(float64(float32(i)*s))), in-1)
-		}
-	default: // float32, and uint8, whose indices PyTorch computes in float32
-		s := float32(in) / float32(out)
-		if scale > 0 {
-			s = float32(1 / scale)
-		}
-		for i := range idx {
-			idx[i] = min(int(math.Floor(float64(float32(i)*s))), in-1)
-		}
-	}
-	return idx
-}
-
 // upsampleGather writes dst[n, c, oh, ow] = src[n, c, ih[oh], iw[ow]] for a
 // strided 4-d src and a contiguous dst, moving raw elements.
 func upsampleGather[E uint8 | uint16 | uint32 | uint64](dst, src []E, x *tensor.Tensor, ih, iw []int) {
@@ -94,8 +44,8 @@ func upsampleNearest2dKernel(op *tensor.Op, args []any) any {
 	}
 	x := args[0].(*tensor.Tensor)
 	r := core.UpsampleGeometry(op, args)
-	ih := upsampleNearestIndices(r.InH, r.OutH, r.ScaleH, r.ChannelsLast, x.DType())
-	iw := upsampleNearestIndices(r.InW, r.OutW, r.ScaleW, r.ChannelsLast, x.DType())
+	ih := core.NearestIndices(r.InH, r.OutH, r.ScaleH, r.ChannelsLast, x.DType())
+	iw := core.NearestIndices(r.InW, r.OutW, r.ScaleW, r.ChannelsLast, x.DType())
 	switch x.DType().ItemSize() {
 	case 1:
 		upsampleGather(data[uint8](out), data[uint8](x), x, ih, iw)
