@@ -583,12 +583,9 @@ func (c *Ctx) SetAt(i, j int, g *T) {
 
 var functionalOf = map[*tensor.Op]*tensor.Op{}
 
-// inplaceKernel is the Autograd kernel of an in-place op: the functional
-// op is recorded on a copy of self's old value, its result is written into
-// self, and self (or, for a view, its base) takes the new history.
-func inplaceKernel(op *tensor.Op, args []any) any {
-	self := args[0].(*T)
-	need := false
+// anyRequiresGrad reports whether a tensor argument of op (a Tensor or an
+// element of a Tensor[]) requires grad.
+func anyRequiresGrad(op *tensor.Op, args []any) bool {
 	for i, a := range args {
 		if !op.Schema.Args[i].Type.IsTensorLike() {
 			continue
@@ -596,17 +593,25 @@ func inplaceKernel(op *tensor.Op, args []any) any {
 		switch x := a.(type) {
 		case *T:
 			if x != nil && requiresGrad(x) {
-				need = true
+				return true
 			}
 		case []*T:
 			for _, y := range x {
 				if y != nil && requiresGrad(y) {
-					need = true
+					return true
 				}
 			}
 		}
 	}
-	if !need {
+	return false
+}
+
+// inplaceKernel is the Autograd kernel of an in-place op: the functional
+// op is recorded on a copy of self's old value, its result is written into
+// self, and self (or, for a view, its base) takes the new history.
+func inplaceKernel(op *tensor.Op, args []any) any {
+	self := args[0].(*T)
+	if !anyRequiresGrad(op, args) {
 		return op.Redispatch(tensor.KeyAutograd, args)
 	}
 	checkInplace(self)
@@ -759,24 +764,7 @@ func detachKernel(op *tensor.Op, args []any) any {
 // nothing when no input requires grad, and otherwise a node that fails if
 // a gradient reaches it.
 func fallback(op *tensor.Op, args []any) any {
-	need := false
-	for i, a := range args {
-		if !op.Schema.Args[i].Type.IsTensorLike() {
-			continue
-		}
-		switch x := a.(type) {
-		case *T:
-			if x != nil && requiresGrad(x) {
-				need = true
-			}
-		case []*T:
-			for _, y := range x {
-				if y != nil && requiresGrad(y) {
-					need = true
-				}
-			}
-		}
-	}
+	need := anyRequiresGrad(op, args)
 	if need && op.Schema.IsInplace() {
 		self := args[0].(*T)
 		checkInplace(self)
