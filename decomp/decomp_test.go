@@ -3,6 +3,7 @@ package decomp_test
 import (
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -157,7 +158,7 @@ func TestMatmulRanks(t *testing.T) {
 		a, b := seq(c.a...), seq(c.b...)
 		got := a.Matmul(b)
 		want, shape := refMatmul(a, b)
-		if !equal(got.Shape(), shape) || !closeAll(f64(t, got), want, 1e-12) {
+		if !slices.Equal(got.Shape(), shape) || !closeAll(f64(t, got), want, 1e-12) {
 			t.Errorf("matmul %v @ %v: got shape %v values %v, want %v %v", c.a, c.b, got.Shape(), f64(t, got), shape, want)
 		}
 	}
@@ -226,7 +227,7 @@ func TestPadModes(t *testing.T) {
 	y := tensor.FromSlice([]float64{1, 2, 3, 4, 5, 6}, 1, 1, 2, 3)
 	got := tensor.Call("aten::pad", y, []int{1, 0, 1, 0}, "circular", nil).(*tensor.Tensor)
 	want := []float64{6, 4, 5, 6, 3, 1, 2, 3, 6, 4, 5, 6}
-	if !equal(got.Shape(), []int{1, 1, 3, 4}) || !closeAll(f64(t, got), want, 0) {
+	if !slices.Equal(got.Shape(), []int{1, 1, 3, 4}) || !closeAll(f64(t, got), want, 0) {
 		t.Errorf("2-d circular pad: got %v %v, want %v", got.Shape(), f64(t, got), want)
 	}
 }
@@ -251,7 +252,7 @@ func TestEinsum(t *testing.T) {
 	}
 	for _, c := range cases {
 		got := tensor.Einsum(c.eq, c.ops)
-		if !equal(got.Shape(), c.want.Shape()) || !closeAll(f64(t, got), f64(t, c.want), 1e-12) {
+		if !slices.Equal(got.Shape(), c.want.Shape()) || !closeAll(f64(t, got), f64(t, c.want), 1e-12) {
 			t.Errorf("einsum %q: got %v %v, want %v %v", c.eq, got.Shape(), f64(t, got), c.want.Shape(), f64(t, c.want))
 		}
 	}
@@ -274,7 +275,7 @@ func TestViewsAlias(t *testing.T) {
 		{"unflatten", x.Unflatten(2, []int{2, 2}), []int{12, 4, 2, 1}},
 	}
 	for _, c := range cases {
-		if c.got.Storage() != x.Storage() || !equal(c.got.Strides(), c.strides) {
+		if c.got.Storage() != x.Storage() || !slices.Equal(c.got.Strides(), c.strides) {
 			t.Errorf("%s: aliases %v, strides %v, want %v", c.name, c.got.Storage() == x.Storage(), c.got.Strides(), c.strides)
 		}
 	}
@@ -333,16 +334,4 @@ func TestBadInputs(t *testing.T) {
 	if _, err := tensor.CallErr("aten::addcmul_", []any{seq(3), seq(2, 3), seq(3)}, nil); err == nil || !strings.Contains(err.Error(), "doesn't match the broadcast shape") {
 		t.Errorf("addcmul_ into a smaller self: got %v", err)
 	}
-}
-
-func equal(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

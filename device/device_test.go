@@ -1,6 +1,7 @@
 package device_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -163,21 +164,21 @@ func TestDerivedViews(t *testing.T) {
 	}
 	vals := func(t *tensor.Tensor) []float64 { return t.Raw().([]float64) }
 	p := run("aten::permute", d, []int{1, 0})
-	if !equal(p.Strides(), []int{1, 3}) || !equal(vals(p), []float64{1, 4, 2, 5, 3, 6}) {
+	if !slices.Equal(p.Strides(), []int{1, 3}) || !slices.Equal(vals(p), []float64{1, 4, 2, 5, 3, 6}) {
 		t.Errorf("permute: strides %v values %v", p.Strides(), vals(p))
 	}
 	s := run("aten::select.int", d, 1, 2)
-	if !equal(vals(s), []float64{3, 6}) || s.StorageOffset() != 2 {
+	if !slices.Equal(vals(s), []float64{3, 6}) || s.StorageOffset() != 2 {
 		t.Errorf("select: %v offset %d", vals(s), s.StorageOffset())
 	}
 	e := run("aten::expand", run("aten::select.int", d, 0, 1), []int{2, 3})
-	if !equal(vals(e), []float64{4, 5, 6, 4, 5, 6}) || !equal(e.Strides(), []int{0, 1}) {
+	if !slices.Equal(vals(e), []float64{4, 5, 6, 4, 5, 6}) || !slices.Equal(e.Strides(), []int{0, 1}) {
 		t.Errorf("expand: %v strides %v", vals(e), e.Strides())
 	}
 	// as_strided addresses the storage: on a transposed input it maps the
 	// storage positions back to the input's values.
 	a := run("aten::as_strided", p, []int{3}, []int{1}, 3)
-	if !equal(vals(a), []float64{4, 5, 6}) {
+	if !slices.Equal(vals(a), []float64{4, 5, 6}) {
 		t.Errorf("as_strided over a permuted input: %v", vals(a))
 	}
 	if err := errOf(func() { run("aten::as_strided", s, []int{3}, []int{1}, 0) }); !strings.Contains(err, "has no native views") {
@@ -189,7 +190,7 @@ func TestDerivedViews(t *testing.T) {
 // decomposition; its output metadata comes from the decomposition on meta.
 func TestExtraLowering(t *testing.T) {
 	got := on(1, 2).Silu()
-	if !equal(got.Float64s(), []float64{100, 200}) || !equal(got.Sizes(), []int{2}) {
+	if !slices.Equal(got.Float64s(), []float64{100, 200}) || !slices.Equal(got.Sizes(), []int{2}) {
 		t.Errorf("silu on tiny: %v", got)
 	}
 }
@@ -244,16 +245,4 @@ func TestRegisterChecks(t *testing.T) {
 			device.Register(c.b)
 		}()
 	}
-}
-
-func equal[T comparable](a, b []T) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

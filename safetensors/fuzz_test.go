@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/goaten/goaten/safetensors"
@@ -50,7 +51,7 @@ func FuzzParse(f *testing.F) {
 		}
 		for name, x := range got.Tensors {
 			y := again.Tensors[name]
-			if y == nil || y.DType() != x.DType() || !equalInts(x.Sizes(), y.Sizes()) {
+			if y == nil || y.DType() != x.DType() || !slices.Equal(x.Sizes(), y.Sizes()) {
 				t.Fatalf("%q changed in the round trip", name)
 			}
 			if !bytes.Equal(rawBytes(x), rawBytes(y)) {

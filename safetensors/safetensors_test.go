@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -222,7 +223,7 @@ func TestRoundTrip(t *testing.T) {
 			t.Errorf("%s: missing", name)
 			continue
 		}
-		if got.DType() != want.DType() || !equalInts(got.Sizes(), want.Sizes()) || !got.IsContiguous() {
+		if got.DType() != want.DType() || !slices.Equal(got.Sizes(), want.Sizes()) || !got.IsContiguous() {
 			t.Errorf("%s: got %s %v, want %s %v", name, got.DType(), got.Sizes(), want.DType(), want.Sizes())
 			continue
 		}
@@ -230,7 +231,7 @@ func TestRoundTrip(t *testing.T) {
 			if !tensor.AllClose(got, want, 0, 0) {
 				t.Errorf("%s: got %v, want %v", name, got, want)
 			}
-		} else if !equalInt64s(got.Int64s(), want.Int64s()) {
+		} else if !slices.Equal(got.Int64s(), want.Int64s()) {
 			t.Errorf("%s: got %v, want %v", name, got, want)
 		}
 	}
@@ -333,37 +334,13 @@ func TestGoldenFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if x := f.Tensors["x"]; x.DType() != gt.Float32 || !equalInts(x.Sizes(), []int{8, 784}) {
+	if x := f.Tensors["x"]; x.DType() != gt.Float32 || !slices.Equal(x.Sizes(), []int{8, 784}) {
 		t.Errorf("x: %s %v", x.DType(), x.Sizes())
 	}
-	if l := f.Tensors["labels"]; l.DType() != gt.Int64 || !equalInts(l.Sizes(), []int{8}) {
+	if l := f.Tensors["labels"]; l.DType() != gt.Int64 || !slices.Equal(l.Sizes(), []int{8}) {
 		t.Errorf("labels: %s %v", l.DType(), l.Sizes())
 	}
 	if f.Metadata["model"] != "mlp" {
 		t.Errorf("metadata %v", f.Metadata)
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func equalInt64s(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

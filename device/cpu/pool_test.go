@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -102,18 +103,6 @@ func poolFloats(t *testing.T, v any) []float64 {
 	return v.(*tensor.Tensor).Float64s()
 }
 
-func poolSameFloats(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] && !(math.IsNaN(a[i]) && math.IsNaN(b[i])) {
-			return false
-		}
-	}
-	return true
-}
-
 func TestMaxPoolValues(t *testing.T) {
 	nan := float32(math.NaN())
 	// NaN is the maximum (the last one of a window wins); among ties the first wins.
@@ -128,21 +117,9 @@ func TestMaxPoolValues(t *testing.T) {
 	// Dilation and padding: indices are flat offsets in each input plane.
 	y := poolArange(32, 2, 1, 4, 4)
 	res = tensor.Call("aten::max_pool2d_with_indices.default", y, []int{2, 2}, []int{2, 2}, []int{1, 1}, []int{2, 2}, true).([]*tensor.Tensor)
-	if got, want := res[1].Int64s(), []int64{5, 7, 7, 13, 15, 15, 13, 15, 15, 5, 7, 7, 13, 15, 15, 13, 15, 15}; !poolEqualInts(got, want) {
+	if got, want := res[1].Int64s(), []int64{5, 7, 7, 13, 15, 15, 13, 15, 15, 5, 7, 7, 13, 15, 15, 13, 15, 15}; !slices.Equal(got, want) {
 		t.Errorf("dilated indices %v, want %v", got, want)
 	}
-}
-
-func poolEqualInts(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestAvgPoolValues(t *testing.T) {
@@ -163,14 +140,14 @@ func TestAvgPoolValues(t *testing.T) {
 	}
 	for _, c := range cases {
 		got := poolFloats(t, tensor.Call("aten::avg_pool2d.default", c.args...))
-		if !poolSameFloats(got, c.want) {
+		if !sameF64(got, c.want) {
 			t.Errorf("%s: got %v, want %v", c.name, got, c.want)
 		}
 	}
 	// int64 divides with truncation.
 	xi := tensor.FromSlice([]int64{-3, 0, 4, 0}, 1, 1, 1, 4)
 	got := tensor.Call("aten::avg_pool2d.default", xi, []int{1, 2}).(*tensor.Tensor).Int64s()
-	if !poolEqualInts(got, []int64{-1, 2}) {
+	if !slices.Equal(got, []int64{-1, 2}) {
 		t.Errorf("int64 avg_pool2d: got %v, want [-1 2]", got)
 	}
 }
@@ -180,7 +157,7 @@ func TestUpsampleNearestIndexRule(t *testing.T) {
 	x := tensor.FromSlice([]float32{0, 1, 2, 3, 0, 1, 2, 3}, 1, 2, 1, 4)
 	got := poolFloats(t, tensor.Call("aten::upsample_nearest2d.vec", x, []int{1, 6}, nil))
 	want := []float64{0, 0, 1, 2, 2, 3, 0, 0, 1, 2, 2, 3}
-	if !poolSameFloats(got, want) {
+	if !sameF64(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
 }
