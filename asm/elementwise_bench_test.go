@@ -83,7 +83,7 @@ func BenchmarkCompare(b *testing.B) {
 		name string
 		lt   func(d []bool, x, y []float32)
 		sel  func(d []uint32, c []uint8, x, y []uint32)
-	}{{Path(), cmp32.cmp[cmpLt], selectU32}, {"go", ltGo[float32], selectGo[uint32]}} {
+	}{{Path(), cmp32[cmpLt], selectU32}, {"go", ltGo[float32], selectGo[uint32]}} {
 		b.Run(fmt.Sprintf("%s/lt/16M", impl.name), func(b *testing.B) {
 			b.SetBytes(9 * benchLen)
 			for b.Loop() {

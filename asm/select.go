@@ -26,11 +26,9 @@ const (
 	numCmpOps
 )
 
-// cmpTable holds one dtype's comparison kernels:
-// cmp[op](d, x, y) sets d[i] = x[i] op y[i].
-type cmpTable[T float32 | float64] struct {
-	cmp [numCmpOps]func(d []bool, x, y []T)
-}
+// cmpTable holds one dtype's comparison kernels: t[op](d, x, y) sets
+// d[i] = x[i] op y[i].
+type cmpTable[T float32 | float64] [numCmpOps]func(d []bool, x, y []T)
 
 // cmp32, cmp64, selectU32 and selectU64 are the kernels in use: assembly where
 // the CPU has it (select_amd64.go), else the twins.
@@ -44,7 +42,7 @@ var (
 func cmpVV[T float32 | float64](t *cmpTable[T], op cmpOp, name string, dst []bool, x, y []T) {
 	checkLen(name, len(dst), len(x), len(y))
 	if len(dst) > 0 {
-		t.cmp[op](dst, x, y)
+		t[op](dst, x, y)
 	}
 }
 

@@ -69,20 +69,20 @@ func cmpKernels32() *cmpTable[float32] {
 	if !useAVX2FMA {
 		return &cmpGo32
 	}
-	return &cmpTable[float32]{cmp: [numCmpOps]func(d []bool, x, y []float32){
+	return &cmpTable[float32]{
 		cmpBulk(cmpEq32, eqGo[float32]), cmpBulk(cmpNe32, neGo[float32]),
 		cmpBulk(cmpLt32, ltGo[float32]), cmpBulk(cmpLe32, leGo[float32]),
-	}}
+	}
 }
 
 func cmpKernels64() *cmpTable[float64] {
 	if !useAVX2FMA {
 		return &cmpGo64
 	}
-	return &cmpTable[float64]{cmp: [numCmpOps]func(d []bool, x, y []float64){
+	return &cmpTable[float64]{
 		cmpBulk(cmpEq64, eqGo[float64]), cmpBulk(cmpNe64, neGo[float64]),
 		cmpBulk(cmpLt64, ltGo[float64]), cmpBulk(cmpLe64, leGo[float64]),
-	}}
+	}
 }
 
 // selBulk runs kernel k over whole vectors of w elements and the twin over

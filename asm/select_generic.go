@@ -43,6 +43,6 @@ func selectGo[T uint32 | uint64](d []T, c []uint8, x, y []T) {
 }
 
 var (
-	cmpGo32 = cmpTable[float32]{cmp: [numCmpOps]func(d []bool, x, y []float32){eqGo[float32], neGo[float32], ltGo[float32], leGo[float32]}}
-	cmpGo64 = cmpTable[float64]{cmp: [numCmpOps]func(d []bool, x, y []float64){eqGo[float64], neGo[float64], ltGo[float64], leGo[float64]}}
+	cmpGo32 = cmpTable[float32]{eqGo[float32], neGo[float32], ltGo[float32], leGo[float32]}
+	cmpGo64 = cmpTable[float64]{eqGo[float64], neGo[float64], ltGo[float64], leGo[float64]}
 )

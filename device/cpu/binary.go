@@ -849,7 +849,12 @@ func whereRange[T uint8 | uint16 | uint32 | uint64](d []T, cs []uint8, x, y []T,
 	}
 	var xc, yc [binConstChunk]T
 	for i := range min(len(d), binConstChunk) {
-		xc[i], yc[i] = xv, yv
+		if x == nil {
+			xc[i] = xv
+		}
+		if y == nil {
+			yc[i] = yv
+		}
 	}
 	for i := 0; i < len(d); i += binConstChunk {
 		j := min(i+binConstChunk, len(d))
