@@ -577,19 +577,19 @@ func registerDerivatives() {
 			c.Set(0, maybeMul(g, c.Scalar(3)))
 		}
 		if c.Needs(1) {
-			c.Set(1, maybeMul(g.Mm(c.T(2).T()), c.Scalar(4)))
+			c.Set(1, maybeMul(mmMat1Backward(g, c.T(2), c.Sizes(1), c.Strides(1)), c.Scalar(4)))
 		}
 		if c.Needs(2) {
-			c.Set(2, maybeMul(c.T(1).T().Mm(g), c.Scalar(4)))
+			c.Set(2, maybeMul(mmMat2Backward(g, c.T(1), c.Sizes(2), c.Strides(2)), c.Scalar(4)))
 		}
 	}))
 	def("aten::mm", fn(func(c *Ctx) {
 		g := c.G(0)
 		if c.Needs(0) {
-			c.Set(0, g.Mm(c.T(1).T()))
+			c.Set(0, mmMat1Backward(g, c.T(1), c.Sizes(0), c.Strides(0)))
 		}
 		if c.Needs(1) {
-			c.Set(1, c.T(0).T().Mm(g))
+			c.Set(1, mmMat2Backward(g, c.T(0), c.Sizes(1), c.Strides(1)))
 		}
 	}))
 	def("aten::bmm", fn(func(c *Ctx) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -392,10 +393,15 @@ func (a *accumulateGrad) apply(n *Node, grads []*T, create bool) []*T {
 	accumMu.Unlock()
 	var next *T
 	switch {
-	case old == nil && create:
-		next = g
 	case old == nil:
-		next = g.Clone()
+		// A copy, never g itself, which other nodes or the caller may hold
+		// (recorded under create_graph, so the copy is differentiable).
+		next = cloneObeyContract(g, a.leaf)
+	case !create:
+		// AccumulateGrad adds in place outside create_graph (variable_grad
+		// += new_grad): .grad keeps its identity and its layout.
+		old.Add_(g)
+		return nil
 	default:
 		next = old.Add(g)
 	}
@@ -403,6 +409,39 @@ func (a *accumulateGrad) apply(n *Node, grads []*T, create bool) []*T {
 	m.grad = next
 	accumMu.Unlock()
 	return nil
+}
+
+// cloneObeyContract copies a leaf's first gradient under PyTorch's gradient
+// layout contract: with the strides of the leaf when the leaf is dense and
+// non-overlapping (so a weight used transposed still gets a row-major
+// .grad, and optimizers update it with contiguous loops), contiguous
+// otherwise.
+func cloneObeyContract(g, leaf *T) *T {
+	if obeysLayoutContract(g, leaf) {
+		return g.Clone()
+	}
+	if !core.IsNonOverlappingAndDense(leaf.Sizes(), leaf.Strides()) {
+		return tensor.CallKw("aten::clone", []any{g}, map[string]any{"memory_format": tensor.ContiguousFormat}).(*T)
+	}
+	out := tensor.CallKw("aten::empty_strided", []any{leaf.Sizes(), leaf.Strides()},
+		map[string]any{"dtype": g.DType(), "device": g.Device()}).(*T)
+	return out.Copy_(g, false)
+}
+
+// obeysLayoutContract reports whether g already has the layout .grad must
+// have (obeys_layout_contract): the leaf's strides in every dim of size
+// other than 1 (and no zero stride) when the leaf is dense, else row-major.
+func obeysLayoutContract(g, leaf *T) bool {
+	if !core.IsNonOverlappingAndDense(leaf.Sizes(), leaf.Strides()) {
+		return g.IsContiguous()
+	}
+	gs, ls := g.Strides(), leaf.Strides()
+	for i, n := range g.Sizes() {
+		if n != 1 && gs[i] != ls[i] || n == 1 && gs[i] == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func (a *accumulateGrad) release() {}

@@ -28,6 +28,30 @@ func opmath(v float64, x *T) float64 {
 	return float64(float32(v))
 }
 
+// columnMajor reports whether a matrix with these sizes and strides is
+// stored column by column (the transpose of a row-major one), as a weight
+// used through .t() is.
+func columnMajor(sizes, strides []int) bool { return strides[0] == 1 && strides[1] == sizes[0] }
+
+// mmMat1Backward is the gradient of mat1 in mat1·mat2 (mm_mat1_backward):
+// g·mat2ᵀ, computed as (mat2·gᵀ)ᵀ when mat1 (of these sizes and strides) is
+// column-major, so that the gradient has mat1's layout.
+func mmMat1Backward(g, mat2 *T, sizes, strides []int) *T {
+	if columnMajor(sizes, strides) {
+		return mat2.Mm(g.T()).T()
+	}
+	return g.Mm(mat2.T())
+}
+
+// mmMat2Backward is the gradient of mat2 in mat1·mat2 (mm_mat2_backward):
+// mat1ᵀ·g, computed as (gᵀ·mat1)ᵀ when mat2 is column-major.
+func mmMat2Backward(g, mat1 *T, sizes, strides []int) *T {
+	if columnMajor(sizes, strides) {
+		return g.T().Mm(mat1).T()
+	}
+	return mat1.T().Mm(g)
+}
+
 // where0 is where(cond, g, 0).
 func where0(cond, g *T) *T { return tensor.WhereScalarOther(cond, g, 0.0) }
 

@@ -511,6 +511,9 @@ func (c *Ctx) Ts(i int) []*T {
 // shapes do not change in place).
 func (c *Ctx) Sizes(i int) []int { return c.on.args[i].(*T).Sizes() }
 
+// Strides is the strides of tensor argument i, read like Sizes.
+func (c *Ctx) Strides(i int) []int { return c.on.args[i].(*T).Strides() }
+
 // In returns tensor argument i's metadata holder without a version check,
 // for formulas that only read its shape, dtype or device.
 func (c *Ctx) In(i int) *T {
