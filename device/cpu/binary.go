@@ -362,20 +362,16 @@ func addKernels(alpha tensor.Scalar, ct tensor.DType) binKernels {
 	return binKernels{i64: addScaledI(al)}
 }
 
-func addKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
+func addKernel(out *tensor.Tensor, op *tensor.Op, args []any) {
 	a, b := binaryArgs(args)
 	ct := out.DType()
 	binRun(out, ct, a, b, addKernels(args[2].(tensor.Scalar), ct))
-	return out
 }
 
-func subKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
+func subKernel(out *tensor.Tensor, op *tensor.Op, args []any) {
 	a, b := binaryArgs(args)
 	ct := out.DType()
 	binRun(out, ct, a, b, addKernels(core.NegScalar(args[2].(tensor.Scalar)), ct))
-	return out
 }
 
 func mulK[T binElem](d, x, y []T) {
@@ -385,12 +381,10 @@ func mulK[T binElem](d, x, y []T) {
 }
 
 // sameKernel makes the kernel of an op whose output has the common dtype.
-func sameKernel(k binKernels) tensor.Kernel {
-	return func(op *tensor.Op, args []any) any {
-		out := allocMeta(op, args)
+func sameKernel(k binKernels) outKernel {
+	return func(out *tensor.Tensor, op *tensor.Op, args []any) {
 		a, b := binaryArgs(args)
 		binRun(out, out.DType(), a, b, k)
-		return out
 	}
 }
 
@@ -459,9 +453,8 @@ func divFloorI(d, x, y []int64) {
 	}
 }
 
-func divKernel(op *tensor.Op, args []any) any {
+func divKernel(out *tensor.Tensor, op *tensor.Op, args []any) {
 	mode := core.DivMode(op, args)
-	out := allocMeta(op, args)
 	a, b := binaryArgs(args)
 	ct := out.DType()
 	switch mode {
@@ -474,7 +467,6 @@ func divKernel(op *tensor.Op, args []any) any {
 		binRun(out, ct, a, b, binKernels{f32: divFloorK(binNoRound[float32]), f64: divFloorK(binNoRound[float64]),
 			i64: divFloorI, reduced: divFloorK[float32]})
 	}
-	return out
 }
 
 // --- fmod, remainder ---
@@ -930,25 +922,25 @@ func whereKernel(op *tensor.Op, args []any) any {
 }
 
 func init() {
-	impls(addKernel, "aten::add.Tensor", "aten::add.Scalar")
-	impls(subKernel, "aten::sub.Tensor", "aten::sub.Scalar")
-	impls(sameKernel(binKernels{f32: asm.MulF32, f64: asm.MulF64, i64: mulK[int64]}),
+	implsOut(addKernel, "aten::add.Tensor", "aten::add.Scalar")
+	implsOut(subKernel, "aten::sub.Tensor", "aten::sub.Scalar")
+	implsOut(sameKernel(binKernels{f32: asm.MulF32, f64: asm.MulF64, i64: mulK[int64]}),
 		"aten::mul.Tensor", "aten::mul.Scalar")
-	impls(divKernel, "aten::div.Tensor", "aten::div.Scalar", "aten::div.Tensor_mode", "aten::div.Scalar_mode")
-	impls(sameKernel(binKernels{f32: fmodK[float32], f64: fmodK[float64], i64: fmodI}),
+	implsOut(divKernel, "aten::div.Tensor", "aten::div.Scalar", "aten::div.Tensor_mode", "aten::div.Scalar_mode")
+	implsOut(sameKernel(binKernels{f32: fmodK[float32], f64: fmodK[float64], i64: fmodI}),
 		"aten::fmod.Tensor", "aten::fmod.Scalar")
-	impls(sameKernel(binKernels{f32: remK[float32], f64: remK[float64], i64: remI}),
+	implsOut(sameKernel(binKernels{f32: remK[float32], f64: remK[float64], i64: remI}),
 		"aten::remainder.Tensor", "aten::remainder.Scalar")
-	impl("aten::pow.Tensor_Tensor", sameKernel(powKernels))
+	implsOut(sameKernel(powKernels), "aten::pow.Tensor_Tensor")
 	impl("aten::pow.Tensor_Scalar", powTensorScalarKernel)
 	impl("aten::pow.Scalar", powScalarKernel)
-	impl("aten::atan2.default", sameKernel(atan2Kernels))
+	implsOut(sameKernel(atan2Kernels), "aten::atan2.default")
 	impl("aten::atan2.out", atan2OutKernel)
-	impls(sameKernel(binKernels{i64: andI}), "aten::bitwise_and.Tensor", "aten::bitwise_and.Scalar")
-	impls(sameKernel(binKernels{i64: orI}), "aten::bitwise_or.Tensor", "aten::bitwise_or.Scalar")
-	impls(sameKernel(binKernels{i64: xorI}), "aten::bitwise_xor.Tensor", "aten::bitwise_xor.Scalar")
-	impl("aten::maximum.default", sameKernel(binKernels{f32: asm.MaximumF32, f64: asm.MaximumF64, i64: maximumK[int64]}))
-	impl("aten::minimum.default", sameKernel(binKernels{f32: asm.MinimumF32, f64: asm.MinimumF64, i64: minimumK[int64]}))
+	implsOut(sameKernel(binKernels{i64: andI}), "aten::bitwise_and.Tensor", "aten::bitwise_and.Scalar")
+	implsOut(sameKernel(binKernels{i64: orI}), "aten::bitwise_or.Tensor", "aten::bitwise_or.Scalar")
+	implsOut(sameKernel(binKernels{i64: xorI}), "aten::bitwise_xor.Tensor", "aten::bitwise_xor.Scalar")
+	implsOut(sameKernel(binKernels{f32: asm.MaximumF32, f64: asm.MaximumF64, i64: maximumK[int64]}), "aten::maximum.default")
+	implsOut(sameKernel(binKernels{f32: asm.MinimumF32, f64: asm.MinimumF64, i64: minimumK[int64]}), "aten::minimum.default")
 	for name, k := range map[string]binBoolKernels{
 		"eq":          {asm.EqF32, asm.EqF64, eqK[int64]},
 		"ne":          {asm.NeF32, asm.NeF64, neK[int64]},

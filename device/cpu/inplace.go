@@ -1,21 +1,78 @@
 package cpu
 
 import (
+	"slices"
+
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
 
+// An outKernel computes a functional op's result into out, a tensor with
+// the result's shape and dtype. Every argument either does not share out's
+// storage or is exactly out (same offset, sizes and strides): elementwise
+// kernels read element i of each input before they write element i.
+type outKernel func(out *tensor.Tensor, op *tensor.Op, args []any)
+
+// outKernels are the functional ops whose in-place variants write self
+// directly through their outKernel.
+var outKernels = map[*tensor.Op]outKernel{}
+
+// implsOut registers k as the kernel of the named functional ops, writing a
+// new tensor, and for their in-place variants (inplaceKernel), writing self.
+func implsOut(k outKernel, names ...string) {
+	for _, name := range names {
+		outKernels[core.Op(name)] = k
+		impl(name, func(op *tensor.Op, args []any) any {
+			out := allocMeta(op, args)
+			k(out, op, args)
+			return out
+		})
+	}
+}
+
 // inplaceKernel runs the functional op and writes its result into self,
 // bumping self's version counter: the in-place variant derived from the
-// functional one, as STYLE.md asks.
+// functional one, as STYLE.md asks. Ops with an outKernel compute straight
+// into self when writesSelf allows; the rest compute a new tensor and copy
+// it into self.
 func inplaceKernel(op *tensor.Op, args []any) any {
 	self := args[0].(*tensor.Tensor)
 	f, _ := core.Functional(op)
-	res := f.RunBackend(tensor.CPU, args).(*tensor.Tensor)
-	core.CheckInplaceResult(self, res)
-	copyInto(self, res)
+	if k := outKernels[f]; k != nil && writesSelf(self, f, args) {
+		k(self, f, args)
+	} else {
+		res := f.RunBackend(tensor.CPU, args).(*tensor.Tensor)
+		core.CheckInplaceResult(self, res)
+		copyInto(self, res)
+	}
 	self.BumpVersion()
 	return self
+}
+
+// writesSelf reports whether f's result can be computed in self's memory:
+// self is dense without overlap, the result has self's shape and dtype (no
+// cast on the way in), and every other tensor argument sharing self's
+// storage is self's very view.
+func writesSelf(self *tensor.Tensor, f *tensor.Op, args []any) bool {
+	if !core.IsNonOverlappingAndDense(self.Sizes(), self.Strides()) {
+		return false
+	}
+	m := meta(f, args)
+	if m.DType() != self.DType() || !slices.Equal(m.Sizes(), self.Sizes()) {
+		return false
+	}
+	st := self.Storage()
+	for _, a := range args[1:] {
+		t, ok := a.(*tensor.Tensor)
+		if !ok || t == nil || t.Storage() != st {
+			continue
+		}
+		if t.StorageOffset() != self.StorageOffset() || !slices.Equal(t.Sizes(), self.Sizes()) ||
+			!slices.Equal(t.Strides(), self.Strides()) {
+			return false
+		}
+	}
+	return true
 }
 
 func init() {

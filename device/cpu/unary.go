@@ -164,31 +164,25 @@ func mapInt(out, x *tensor.Tensor, f func(int64) int64) {
 	})
 }
 
-func floatUnaryKernel(fo floatOp) tensor.Kernel {
-	return func(op *tensor.Op, args []any) any {
-		m := meta(op, args)
-		checkHalf(fo.kernel, m.DType())
-		out := alloc(m)
+func floatUnaryKernel(fo floatOp) outKernel {
+	return func(out *tensor.Tensor, op *tensor.Op, args []any) {
+		checkHalf(fo.kernel, out.DType())
 		mapFloat32(out, self0(args), fo.f, fo.f32)
-		return out
 	}
 }
 
 // intOrFloat builds a kernel for a dtype-preserving op given its float and
 // integral element functions and its float32 SIMD kernel (or nil); half is
 // the kernel name for the float16 check.
-func intOrFloat(half string, ff func(float64) float64, f32 func(d, x []float32), fi func(int64) int64) tensor.Kernel {
-	return func(op *tensor.Op, args []any) any {
-		m := meta(op, args)
-		checkHalf(half, m.DType())
-		out := alloc(m)
+func intOrFloat(half string, ff func(float64) float64, f32 func(d, x []float32), fi func(int64) int64) outKernel {
+	return func(out *tensor.Tensor, op *tensor.Op, args []any) {
+		checkHalf(half, out.DType())
 		x := self0(args)
 		if out.DType().IsFloat() {
 			mapFloat32(out, x, ff, f32)
 		} else {
 			mapInt(out, x, fi)
 		}
-		return out
 	}
 }
 
@@ -459,15 +453,12 @@ func nanLimits(lo, hi *tensor.Scalar) bool {
 	return lo != nil && hi != nil && (lo.IsNaN() || hi.IsNaN())
 }
 
-func clampKernel(op *tensor.Op, args []any) any {
+func clampKernel(out *tensor.Tensor, op *tensor.Op, args []any) {
 	lo, hi := core.OptScalarPtr(args[1]), core.OptScalarPtr(args[2])
-	m := meta(op, args)
 	if !nanLimits(lo, hi) {
-		checkHalf(core.ClampScalarKernelName(lo, hi), m.DType())
+		checkHalf(core.ClampScalarKernelName(lo, hi), out.DType())
 	}
-	out := alloc(m)
 	clampScalar(out, self0(args), lo, hi)
-	return out
 }
 
 func hardtanhKernel(op *tensor.Op, args []any) any {
@@ -578,12 +569,12 @@ func init() {
 		if !ok {
 			panic("cpu: no float kernel for " + name)
 		}
-		impl("aten::"+name+".default", floatUnaryKernel(fo))
+		implsOut(floatUnaryKernel(fo), "aten::"+name+".default")
 	}
-	impl("aten::abs.default", intOrFloat("", math.Abs, asm.AbsF32, absI))
-	impl("aten::neg.default", intOrFloat("", negF, asm.NegF32, negI))
-	impl("aten::sign.default", intOrFloat("", signF, nil, signI))
-	impl("aten::relu.default", intOrFloat("clamp_min_cpu", reluF, asm.ReluF32, reluI))
+	implsOut(intOrFloat("", math.Abs, asm.AbsF32, absI), "aten::abs.default")
+	implsOut(intOrFloat("", negF, asm.NegF32, negI), "aten::neg.default")
+	implsOut(intOrFloat("", signF, nil, signI), "aten::sign.default")
+	implsOut(intOrFloat("clamp_min_cpu", reluF, asm.ReluF32, reluI), "aten::relu.default")
 	impl("aten::ceil.default", roundingKernel("ceil_vml_cpu", math.Ceil))
 	impl("aten::floor.default", roundingKernel("floor_vml_cpu", math.Floor))
 	impl("aten::round.default", roundingKernel("round_vml_cpu", math.RoundToEven))
@@ -596,6 +587,6 @@ func init() {
 	impl("aten::elu.default", eluKernel)
 	impl("aten::leaky_relu.default", leakyReluKernel)
 	impl("aten::hardtanh.default", hardtanhKernel)
-	impl("aten::clamp.default", clampKernel)
+	implsOut(clampKernel, "aten::clamp.default")
 	impl("aten::clamp.Tensor", clampTensorKernel)
 }
