@@ -396,6 +396,12 @@ func packA[T float32 | float64](dst []T, trans bool, a []T, lda, ic, pc, mc, kc,
 // as few passes as the AVX2 tile's six rows need.
 func interleave[T float32 | float64](d, src []T, ld, rows, kc, stride int, alpha T) {
 	i := 0
+	if _, f32 := any(d).([]float32); f32 && alpha == 1 && stride%8 == 0 {
+		// float32 B slivers (16 or 32 wide): whole 8×8 transposes.
+		for ; i+8 <= rows; i += 8 {
+			interleave8(d[i:], src[i*ld:], ld, kc, stride)
+		}
+	}
 	for ; i+6 <= rows; i += 6 {
 		interleave6(d[i:], src[i*ld:], ld, kc, stride, alpha)
 	}
@@ -430,6 +436,26 @@ func interleave6[T float32 | float64](d, src []T, ld, kc, stride int, alpha T) {
 	p := pack6(d, src, ld, kc, stride, alpha)
 	if p < kc {
 		interleave6Go(d[p*stride:], src[p:], ld, kc-p, stride, alpha)
+	}
+}
+
+// interleave8 is interleave for eight rows and alpha 1: pack8 takes whole
+// vectors of columns, interleave8Go the rest.
+func interleave8[T float32 | float64](d, src []T, ld, kc, stride int) {
+	p := pack8(d, src, ld, kc, stride)
+	if p < kc {
+		interleave8Go(d[p*stride:], src[p:], ld, kc-p, stride)
+	}
+}
+
+// interleave8Go is the pure-Go twin of pack8.
+func interleave8Go[T float32 | float64](d, src []T, ld, kc, stride int) {
+	r0, r1, r2, r3 := src[:kc], src[ld:][:kc], src[2*ld:][:kc], src[3*ld:][:kc]
+	r4, r5, r6, r7 := src[4*ld:][:kc], src[5*ld:][:kc], src[6*ld:][:kc], src[7*ld:][:kc]
+	for p := range r0 {
+		q := d[p*stride : p*stride+8 : p*stride+8]
+		q[0], q[1], q[2], q[3] = r0[p], r1[p], r2[p], r3[p]
+		q[4], q[5], q[6], q[7] = r4[p], r5[p], r6[p], r7[p]
 	}
 }
 

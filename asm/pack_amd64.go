@@ -12,6 +12,28 @@ func pack6F32(d, src *float32, ld, n, stride int, alpha float32)
 //go:noescape
 func pack6F64(d, src *float64, ld, n, stride int, alpha float64)
 
+// pack8F32 (pack_amd64.s) is the AVX packer of eight float32 rows:
+// d[p*stride+i] = src[i*ld+p] for i < 8 and p < 8n, n ≥ 1; d and src must
+// hold that.
+//
+//go:noescape
+func pack8F32(d, src *float32, ld, n, stride int)
+
+// pack8 packs the leading columns of eight float32 rows of src into d as
+// interleave8 does, with pack8F32, and returns how many columns it packed:
+// whole runs of 8, none for float64 or without AVX2.
+func pack8[T float32 | float64](d, src []T, ld, kc, stride int) int {
+	d32, ok := any(d).([]float32)
+	n := kc / 8
+	if !useAVX2FMA || !ok || n == 0 {
+		return 0
+	}
+	s := any(src).([]float32)
+	_, _ = s[7*ld+8*n-1], d32[(8*n-1)*stride+7] // both hold the block
+	pack8F32(&d32[0], &s[0], ld, n, stride)
+	return 8 * n
+}
+
 // pack6 packs the leading columns of six rows of src into d as interleave6
 // does, with the AVX packers, and returns how many columns it packed: whole
 // runs of one vector (8 float32, 4 float64), none without AVX2.

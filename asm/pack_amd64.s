@@ -45,6 +45,39 @@
 	LEAQ (row0)(ldB*2), row2;       /* row2 = row 2 */ \
 	LEAQ (row2)(ldB*2), row4        /* row4 = row 4 */
 
+// Eight-row packing (pack8F32) adds rows 6 and 7.
+#define row6  R11 // rows 6 and 7
+
+// HALVES loads four columns of the eight rows, from byte offset off: the
+// Y registers y0–y3 (x0–x3 their low halves) hold rows 0–3 in their low and
+// rows 4–7 in their high lanes.
+#define HALVES(off, x0, y0, x1, y1, x2, y2, x3, y3) \
+	VMOVUPS     off(row0), x0;                 /* y0 = row 0 */ \
+	VINSERTF128 $1, off(row4), y0, y0;         /* | row 4 */ \
+	VMOVUPS     off(row0)(ldB*1), x1;          /* y1 = row 1 */ \
+	VINSERTF128 $1, off(row4)(ldB*1), y1, y1;  /* | row 5 */ \
+	VMOVUPS     off(row2), x2;                 /* y2 = row 2 */ \
+	VINSERTF128 $1, off(row6), y2, y2;         /* | row 6 */ \
+	VMOVUPS     off(row2)(ldB*1), x3;          /* y3 = row 3 */ \
+	VINSERTF128 $1, off(row6)(ldB*1), y3, y3   /* | row 7 */
+
+// T4 transposes the 4×4 blocks in each lane of y0–y3 (rows in, columns
+// out) through Y8–Y11.
+#define T4(y0, y1, y2, y3) \
+	VUNPCKLPS y1, y0, Y8;                 /* Y8 = r0,r1 of columns 0,1 */ \
+	VUNPCKHPS y1, y0, Y9;                 /* Y9 = r0,r1 of columns 2,3 */ \
+	VUNPCKLPS y3, y2, Y10;                /* Y10 = r2,r3 of columns 0,1 */ \
+	VUNPCKHPS y3, y2, Y11;                /* Y11 = r2,r3 of columns 2,3 */ \
+	VSHUFPS   $0x44, Y10, Y8, y0;         /* y0 = column 0, rows 0:4 | 4:8 */ \
+	VSHUFPS   $0xEE, Y10, Y8, y1;         /* y1 = column 1 */ \
+	VSHUFPS   $0x44, Y11, Y9, y2;         /* y2 = column 2 */ \
+	VSHUFPS   $0xEE, Y11, Y9, y3          /* y3 = column 3 */
+
+// COL stores one column's eight floats and moves dPtr to the next column.
+#define COL(y) \
+	VMOVUPS y, (dPtr);                    /* column, rows 0:8 */ \
+	ADDQ    strB, dPtr                    /* next column */
+
 // func pack6F32(d, src *float32, ld, n, stride int, alpha float32)
 //
 // In:  src six rows ld floats apart, 8n floats each; d 8n columns stride
@@ -132,5 +165,40 @@ loop:
 	ADDQ      strB, dPtr            // column 4
 	DECQ      steps                 // one step done
 	JNZ       loop                  // more steps
+	VZEROUPPER
+	RET
+
+// func pack8F32(d, src *float32, ld, n, stride int)
+//
+// In:  src eight rows ld floats apart, 8n floats each; d 8n columns stride
+//      floats apart, eight floats each; n ≥ 1.
+// Out: d[p*stride+i] = src[i*ld+p], p < 8n, i < 8: each step transposes an
+//      8×8 block (rows 0–3 and 4–7 loaded into the two lanes, a 4×4
+//      transpose per lane) and stores whole 32-byte columns. Clobbers CX,
+//      DX, SI, DI, R8–R11, Y0–Y11. Needs AVX.
+TEXT ·pack8F32(SB), NOSPLIT, $0-40
+	MOVQ d+0(FP), dPtr              // dPtr = &d[0]
+	MOVQ src+8(FP), row0            // row0 = &src[0]
+	MOVQ ld+16(FP), ldB             // ldB = ld
+	SHLQ $2, ldB                    // in bytes
+	MOVQ n+24(FP), steps            // steps = n
+	MOVQ stride+32(FP), strB        // strB = stride
+	SHLQ $2, strB                   // in bytes
+	LEAQ (row0)(ldB*2), row2        // row2 = row 2
+	LEAQ (row2)(ldB*2), row4        // row4 = row 4
+	LEAQ (row4)(ldB*2), row6        // row6 = row 6
+loop8:
+	HALVES(0, X0, Y0, X1, Y1, X2, Y2, X3, Y3)  // Y0–Y3 = columns 0:4 of rows 0–3 | 4–7
+	HALVES(16, X4, Y4, X5, Y5, X6, Y6, X7, Y7) // Y4–Y7 = columns 4:8
+	T4(Y0, Y1, Y2, Y3)              // Y0–Y3 = columns 0–3
+	T4(Y4, Y5, Y6, Y7)              // Y4–Y7 = columns 4–7
+	COL(Y0); COL(Y1); COL(Y2); COL(Y3) // columns 0–3
+	COL(Y4); COL(Y5); COL(Y6); COL(Y7) // columns 4–7
+	ADDQ $32, row0                  // next 8 columns of rows 0, 1
+	ADDQ $32, row2                  // rows 2, 3
+	ADDQ $32, row4                  // rows 4, 5
+	ADDQ $32, row6                  // rows 6, 7
+	DECQ steps                      // one step done
+	JNZ  loop8                      // more steps
 	VZEROUPPER
 	RET

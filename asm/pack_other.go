@@ -4,3 +4,6 @@ package asm
 
 // pack6 packs nothing without the AVX packers: interleave6's twin does it all.
 func pack6[T float32 | float64](d, src []T, ld, kc, stride int, alpha T) int { return 0 }
+
+// pack8 packs nothing without the AVX packers: interleave8's twin does it all.
+func pack8[T float32 | float64](d, src []T, ld, kc, stride int) int { return 0 }

@@ -85,3 +85,73 @@ func FuzzPack6(f *testing.F) {
 		checkPack6(t, src32, ld, int(kc), stride, int(soff%8), int(doff%8), float32(alpha))
 	})
 }
+
+// checkPack8 is checkPack6 for interleave8 (eight rows, alpha 1).
+func checkPack8[T float32 | float64](t testing.TB, src []T, ld, kc, stride, soff, doff int) {
+	t.Helper()
+	g := T(math.Copysign(math.NaN(), -1)) // a NaN no packer writes
+	s, _ := ewPad(src, soff, g)
+	n := 0
+	if kc > 0 {
+		n = (kc-1)*stride + 8
+	}
+	want := make([]T, n)
+	for i := range want {
+		want[i] = g
+	}
+	interleave8Go(want, s, ld, kc, stride)
+	d, buf := ewPad(want, doff, T(-7))
+	for i := range d {
+		d[i] = T(-7)
+	}
+	interleave8(d, s, ld, kc, stride)
+	what := fmt.Sprintf("kc=%d ld=%d stride=%d soff=%d doff=%d", kc, ld, stride, soff, doff)
+	ewCheckGuards(t, what, buf, doff, n, T(-7))
+	for p := 0; p < kc; p++ {
+		for i := 0; i < stride && p*stride+i < n; i++ {
+			at := p*stride + i
+			if i >= 8 {
+				if d[at] != T(-7) {
+					t.Fatalf("%s: d[%d] (between columns) = %v, want it untouched", what, at, d[at])
+				}
+				continue
+			}
+			if def := s[i*ld+p]; !ewSame(want[at], def) {
+				t.Fatalf("%s: twin d[%d] = %v, want %v", what, at, want[at], def)
+			}
+			if !ewSame(d[at], want[at]) {
+				t.Fatalf("%s: d[%d] = %v, twin %v (row %d, column %d)", what, at, d[at], want[at], i, p)
+			}
+		}
+	}
+}
+
+func testPack8[T float32 | float64](t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 8))
+	for _, kc := range ewLens() {
+		for _, stride := range []int{8, 16, 32} {
+			for _, extra := range []int{0, 3} {
+				ld := kc + extra
+				src := ewValues[T](r, 7*ld+kc)
+				checkPack8(t, src, ld, kc, stride, r.IntN(4), r.IntN(4))
+			}
+		}
+	}
+}
+
+func TestPack8(t *testing.T) {
+	t.Run("float32", testPack8[float32])
+	t.Run("float64", testPack8[float64])
+}
+
+func FuzzPack8(f *testing.F) {
+	f.Add(uint8(17), uint8(2), uint8(1), uint8(0), uint8(3), uint64(1))
+	f.Add(uint8(40), uint8(0), uint8(2), uint8(1), uint8(0), uint64(2))
+	f.Fuzz(func(t *testing.T, kc, extra, strideSel, soff, doff uint8, seed uint64) {
+		r := rand.New(rand.NewPCG(seed, 8))
+		stride := []int{8, 16, 32}[strideSel%3]
+		ld := int(kc) + int(extra%16)
+		checkPack8(t, ewValues[float32](r, 7*ld+int(kc)), ld, int(kc), stride, int(soff%8), int(doff%8))
+		checkPack8(t, ewValues[float64](r, 7*ld+int(kc)), ld, int(kc), stride, int(soff%8), int(doff%8))
+	})
+}
