@@ -323,8 +323,8 @@ func storeI64(s *tensor.Storage, d tensor.DType, off, st int, src []int64) {
 // contiguous) in 32×32 tiles, so neither side strides through memory a
 // whole row at a time. It reports whether the loop had that shape.
 func transposeCopy[T uint8 | uint16 | uint32 | uint64](l *loop, d, s []T) bool {
-	if l.rank != 2 || l.strides[0][1] != 1 || l.strides[1][0] != 1 || l.strides[1][1] == 1 {
-		return false
+	if l.rank != 2 || l.strides[0][1] != 1 || l.strides[1][0] != 1 || l.strides[1][1] <= 1 || l.strides[0][0] <= 0 {
+		return false // not that shape, or a flipped (negative) stride the tiles cannot walk
 	}
 	rows, cols := l.shape[0], l.shape[1]
 	dr, sc := l.strides[0][0], l.strides[1][1]

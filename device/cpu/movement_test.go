@@ -236,3 +236,26 @@ func TestMovementValues(t *testing.T) {
 		t.Errorf("sym_stride: %v", got)
 	}
 }
+
+// A flip of a transposed matrix copies with a unit source stride down the
+// rows and a negative one along them: the tiled transpose copy must leave it
+// to the general loop (it indexed before the source's start).
+func TestFlipTransposed(t *testing.T) {
+	for _, sz := range [][2]int{{40, 50}, {300, 400}} { // the second splits over the pool
+		r, c := sz[0], sz[1]
+		v := make([]float32, r*c)
+		for i := range v {
+			v[i] = float32(i)
+		}
+		x := tensor.FromSlice(v, r, c).T() // x[i][j] = v[j*c+i], c×r
+		y := tensor.Call("aten::fliplr", x).(*tensor.Tensor)
+		got := y.Float64s()
+		for i := 0; i < c; i++ {
+			for j := 0; j < r; j++ {
+				if want := float64(v[(r-1-j)*c+i]); got[i*r+j] != want {
+					t.Fatalf("%dx%d: fliplr(x.T)[%d][%d] = %v, want %v", r, c, i, j, got[i*r+j], want)
+				}
+			}
+		}
+	}
+}
