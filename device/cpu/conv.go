@@ -4,6 +4,7 @@ import (
 	"runtime"
 
 	"github.com/goaten/goaten/aten/core"
+	"github.com/goaten/goaten/internal/parallel"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -185,18 +186,11 @@ func batchLoop(n, work int, f func(worker, i int, parallelGemm bool)) {
 		}
 		return
 	}
-	var done = make(chan struct{}, w)
-	for t := range w {
-		go func() {
-			for i := t; i < n; i += w {
-				f(t, i, false)
-			}
-			done <- struct{}{}
-		}()
-	}
-	for range w {
-		<-done
-	}
+	parallel.For(w, func(t int) {
+		for i := t; i < n; i += w {
+			f(t, i, false)
+		}
+	})
 }
 
 func gemmFor[T gemmNum](parallel bool) func(m, n, k int, alpha T, a, b gmat[T], c []T, ldc int) {

@@ -2,7 +2,8 @@ package cpu
 
 import (
 	"runtime"
-	"sync"
+
+	"github.com/goaten/goaten/internal/parallel"
 )
 
 // A blocked GEMM over plain slices, shaped the GotoBLAS way so that an
@@ -59,29 +60,19 @@ func gemm[T gemmNum](m, n, k int, alpha T, a, b gmat[T], c []T, ldc int) {
 		return
 	}
 	// Split the longer side of C into one chunk per worker.
-	var wg sync.WaitGroup
 	if m >= n {
 		chunk := roundUp((m+w-1)/w, gemmMR)
-		for i0 := 0; i0 < m; i0 += chunk {
-			mm := min(chunk, m-i0)
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				gemmSerial(mm, n, k, alpha, a.sub(i0, 0), b, c[i0*ldc:], ldc)
-			}()
-		}
-	} else {
-		chunk := roundUp((n+w-1)/w, gemmNR)
-		for j0 := 0; j0 < n; j0 += chunk {
-			nn := min(chunk, n-j0)
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				gemmSerial(m, nn, k, alpha, a, b.sub(0, j0), c[j0:], ldc)
-			}()
-		}
+		parallel.For((m+chunk-1)/chunk, func(i int) {
+			i0 := i * chunk
+			gemmSerial(min(chunk, m-i0), n, k, alpha, a.sub(i0, 0), b, c[i0*ldc:], ldc)
+		})
+		return
 	}
-	wg.Wait()
+	chunk := roundUp((n+w-1)/w, gemmNR)
+	parallel.For((n+chunk-1)/chunk, func(j int) {
+		j0 := j * chunk
+		gemmSerial(m, min(chunk, n-j0), k, alpha, a, b.sub(0, j0), c[j0:], ldc)
+	})
 }
 
 func roundUp(x, m int) int { return (x + m - 1) / m * m }
@@ -119,20 +110,15 @@ func gemmBatched[T gemmNum](bs, m, n, k int, alpha T, a gmat[T], sa int, b gmat[
 	}
 }
 
-// parallelFor runs f(0..n-1) on up to w goroutines.
+// parallelFor runs f(0..n-1) on up to w of the pool's goroutines, each
+// taking every w-th index.
 func parallelFor(n, w int, f func(i int)) {
 	w = min(w, n)
-	var wg sync.WaitGroup
-	for t := range w {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := t; i < n; i += w {
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.For(w, func(t int) {
+		for i := t; i < n; i += w {
+			f(i)
+		}
+	})
 }
 
 // gemmSerial is gemm on the calling goroutine.

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/goaten/goaten/tensor"
@@ -269,5 +270,24 @@ func TestSumColumns(t *testing.T) {
 				t.Errorf("shape %v sum over %v: column path %v, strided %v", sh, dims, got[:min(4, len(got))], want[:min(4, len(want))])
 			}
 		}
+	}
+}
+
+// An op's error raised inside a pool worker (integer division by zero in
+// a piece other than the first) reaches the caller as the op's error, not
+// a crash of the process.
+func TestWorkerErrorReachesCaller(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	n := 1 << 18 // split over the pool
+	x, y := make([]int64, n), make([]int64, n)
+	for i := range x {
+		x[i], y[i] = int64(i), 1
+	}
+	y[n-3] = 0 // in the last piece, on a worker
+	err := tensor.Try(func() {
+		tensor.CallKw("aten::div.Tensor_mode", []any{tensor.FromSlice(x), tensor.FromSlice(y)}, map[string]any{"rounding_mode": "floor"})
+	})
+	if err == nil || !strings.Contains(err.Error(), "ZeroDivisionError") {
+		t.Fatalf("floor division by zero over %d elements: err %v, want ZeroDivisionError", n, err)
 	}
 }

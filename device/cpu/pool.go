@@ -3,9 +3,9 @@ package cpu
 import (
 	"math"
 	"runtime"
-	"sync"
 
 	"github.com/goaten/goaten/aten/core"
+	"github.com/goaten/goaten/internal/parallel"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -82,16 +82,7 @@ func poolParallel(n, cost int, fn func(lo, hi int)) {
 		return
 	}
 	chunks := min(workers, n, n*max(cost, 1)/grain)
-	var wg sync.WaitGroup
-	for c := 0; c < chunks; c++ {
-		lo, hi := n*c/chunks, n*(c+1)/chunks
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn(lo, hi)
-		}()
-	}
-	wg.Wait()
+	parallel.For(chunks, func(c int) { fn(n*c/chunks, n*(c+1)/chunks) })
 }
 
 // avgWindow is one output element's window of an average pool: the clamped

@@ -40,10 +40,15 @@ func poll[T any](ch chan T) (v T, ok bool) {
 }
 
 type task struct {
-	f  func(i int)
-	i  int
-	wg *sync.WaitGroup
+	f     func(i int)
+	i     int
+	wg    *sync.WaitGroup
+	first *atomic.Pointer[panicked] // the For call's first panic
 }
+
+// panicked is a panic value caught in a task, to be raised again on the
+// goroutine that called For.
+type panicked struct{ v any }
 
 var pool struct {
 	mu      sync.Mutex
@@ -59,7 +64,11 @@ func Workers() int { return runtime.GOMAXPROCS(0) }
 
 // For runs f(0), …, f(n-1) and returns when all are done: f(0) on the
 // calling goroutine, the others on pool workers. While it waits, the caller
-// runs queued tasks itself, so nested calls cannot deadlock.
+// runs queued tasks itself, so nested calls cannot deadlock. A panic in any
+// f(i) (an op's error, such as an integer division by zero) is raised again
+// on the caller once every f(i) has returned, with the first panic's value:
+// it neither kills the process from a worker nor leaves workers writing
+// after the caller has moved on.
 func For(n int, f func(i int)) {
 	if n <= 1 {
 		if n == 1 {
@@ -69,11 +78,12 @@ func For(n int, f func(i int)) {
 	}
 	startWorkers(n - 1)
 	var wg sync.WaitGroup
-	wg.Add(n - 1)
+	var first atomic.Pointer[panicked]
+	wg.Add(n)
 	for i := 1; i < n; i++ {
-		pool.tasks <- task{f, i, &wg}
+		pool.tasks <- task{f, i, &wg, &first}
 	}
-	f(0)
+	task{f, 0, &wg, &first}.run()
 	for {
 		select {
 		case t := <-pool.tasks:
@@ -84,11 +94,19 @@ func For(n int, f func(i int)) {
 		break
 	}
 	wg.Wait()
+	if p := first.Load(); p != nil {
+		panic(p.v)
+	}
 }
 
 func (t task) run() {
+	defer t.wg.Done()
+	defer func() {
+		if r := recover(); r != nil {
+			t.first.CompareAndSwap(nil, &panicked{r})
+		}
+	}()
 	t.f(t.i)
-	t.wg.Done()
 }
 
 // startWorkers makes sure at least n workers exist.

@@ -98,3 +98,37 @@ func TestGo(t *testing.T) {
 		}
 	}
 }
+
+// A panic in a task, on a worker or on the caller, reaches For's caller with
+// its value, after every task has returned.
+func TestForPanics(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	for _, bad := range []int{0, 1, 5} {
+		var done atomic.Int32
+		got := func() (r any) {
+			defer func() { r = recover() }()
+			For(8, func(i int) {
+				defer done.Add(1)
+				if i == bad {
+					panic("task failed")
+				}
+				for j := 0; j < 1000; j++ {
+					runtime.Gosched()
+				}
+			})
+			return nil
+		}()
+		if got != "task failed" {
+			t.Fatalf("task %d panicked; For's caller recovered %v", bad, got)
+		}
+		if n := done.Load(); n != 8 {
+			t.Fatalf("task %d panicked; For returned with %d of 8 tasks finished", bad, n)
+		}
+	}
+	// The pool still works afterwards.
+	var sum atomic.Int64
+	For(8, func(i int) { sum.Add(int64(i)) })
+	if sum.Load() != 28 {
+		t.Fatalf("after panics, For summed %d, want 28", sum.Load())
+	}
+}
