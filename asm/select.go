@@ -97,3 +97,18 @@ func Select64(dst []uint64, cond []uint8, x, y []uint64) {
 		selectU64(dst, cond, x, y)
 	}
 }
+
+// selBulk runs kernel k over whole vectors of w elements and the twin over
+// the rest.
+func selBulk[T uint32 | uint64](k func(d, x, y *T, c *uint8, n int), w int) func(d []T, c []uint8, x, y []T) {
+	return func(d []T, c []uint8, x, y []T) {
+		n := len(d) / w
+		if n > 0 {
+			_, _, _ = c[w*n-1], x[w*n-1], y[w*n-1] // all hold the vectors
+			k(&d[0], &x[0], &y[0], &c[0], n)
+		}
+		if r := w * n; r < len(d) {
+			selectGo(d[r:], c[r:], x[r:], y[r:])
+		}
+	}
+}

@@ -1,9 +1,9 @@
-//go:build purego || !amd64
+//go:build purego || !(amd64 || arm64)
 
 package asm
 
-// Without the AVX2 kernels (select_amd64.s) the twins run: Go's arm64
-// assembler has no vector float compare.
+// Without the AVX2 (select_amd64.s) or NEON (select_arm64.s) kernels, the
+// twins run.
 
 func cmpKernels32() *cmpTable[float32]                        { return &cmpGo32 }
 func cmpKernels64() *cmpTable[float64]                        { return &cmpGo64 }
