@@ -7,35 +7,36 @@ import (
 	"testing"
 )
 
-// checkPack6 runs interleave6 (the AVX packers where the CPU has them) and
-// its twin on one block, src at offset soff of its buffer and d at doff, and
-// compares them with each other and with the definition; every element of
-// d that is not a packed one (between columns when stride > 6, past the
-// end) must keep its guard.
-func checkPack6[T float32 | float64](t testing.TB, src []T, ld, kc, stride, soff, doff int, alpha T) {
+// checkPack runs a packer of rows rows (the AVX one where the CPU has it)
+// and its twin on one block, src at offset soff of its buffer and d at
+// doff, and compares them with each other and with the definition
+// d[p*stride+i] = alpha·src[i*ld+p]; every element of d that is not a
+// packed one (between columns when stride > rows, past the end) must keep
+// its guard. pack and twin get d and the offset src.
+func checkPack[T float32 | float64](t testing.TB, rows int, pack, twin func(d, s []T), src []T, ld, kc, stride, soff, doff int, alpha T) {
 	t.Helper()
 	g := T(math.Copysign(math.NaN(), -1)) // a NaN no packer writes
 	s, _ := ewPad(src, soff, g)
 	n := 0
 	if kc > 0 {
-		n = (kc-1)*stride + 6
+		n = (kc-1)*stride + rows
 	}
 	want := make([]T, n)
 	for i := range want {
 		want[i] = g
 	}
-	interleave6Go(want, s, ld, kc, stride, alpha)
+	twin(want, s)
 	d, buf := ewPad(want, doff, T(-7))
 	for i := range d {
 		d[i] = T(-7)
 	}
-	interleave6(d, s, ld, kc, stride, alpha)
-	what := fmt.Sprintf("kc=%d ld=%d stride=%d soff=%d doff=%d alpha=%v", kc, ld, stride, soff, doff, alpha)
+	pack(d, s)
+	what := fmt.Sprintf("rows=%d kc=%d ld=%d stride=%d soff=%d doff=%d alpha=%v", rows, kc, ld, stride, soff, doff, alpha)
 	ewCheckGuards(t, what, buf, doff, n, T(-7))
 	for p := 0; p < kc; p++ {
 		for i := 0; i < stride && p*stride+i < n; i++ {
 			at := p*stride + i
-			if i >= 6 {
+			if i >= rows {
 				if d[at] != T(-7) {
 					t.Fatalf("%s: d[%d] (between columns) = %v, want it untouched", what, at, d[at])
 				}
@@ -50,6 +51,20 @@ func checkPack6[T float32 | float64](t testing.TB, src []T, ld, kc, stride, soff
 			}
 		}
 	}
+}
+
+// checkPack6 checks interleave6 (pack6 and its twin) on one block.
+func checkPack6[T float32 | float64](t testing.TB, src []T, ld, kc, stride, soff, doff int, alpha T) {
+	t.Helper()
+	checkPack(t, 6, func(d, s []T) { interleave6(d, s, ld, kc, stride, alpha) },
+		func(d, s []T) { interleave6Go(d, s, ld, kc, stride, alpha) }, src, ld, kc, stride, soff, doff, alpha)
+}
+
+// checkPack8 checks interleave8 (pack8 and its twin; alpha 1) on one block.
+func checkPack8[T float32 | float64](t testing.TB, src []T, ld, kc, stride, soff, doff int) {
+	t.Helper()
+	checkPack(t, 8, func(d, s []T) { interleave8(d, s, ld, kc, stride) },
+		func(d, s []T) { interleave8Go(d, s, ld, kc, stride) }, src, ld, kc, stride, soff, doff, 1)
 }
 
 func testPack6[T float32 | float64](t *testing.T) {
@@ -84,46 +99,6 @@ func FuzzPack6(f *testing.F) {
 		src32 := ewValues[float32](r, 5*ld+int(kc))
 		checkPack6(t, src32, ld, int(kc), stride, int(soff%8), int(doff%8), float32(alpha))
 	})
-}
-
-// checkPack8 is checkPack6 for interleave8 (eight rows, alpha 1).
-func checkPack8[T float32 | float64](t testing.TB, src []T, ld, kc, stride, soff, doff int) {
-	t.Helper()
-	g := T(math.Copysign(math.NaN(), -1)) // a NaN no packer writes
-	s, _ := ewPad(src, soff, g)
-	n := 0
-	if kc > 0 {
-		n = (kc-1)*stride + 8
-	}
-	want := make([]T, n)
-	for i := range want {
-		want[i] = g
-	}
-	interleave8Go(want, s, ld, kc, stride)
-	d, buf := ewPad(want, doff, T(-7))
-	for i := range d {
-		d[i] = T(-7)
-	}
-	interleave8(d, s, ld, kc, stride)
-	what := fmt.Sprintf("kc=%d ld=%d stride=%d soff=%d doff=%d", kc, ld, stride, soff, doff)
-	ewCheckGuards(t, what, buf, doff, n, T(-7))
-	for p := 0; p < kc; p++ {
-		for i := 0; i < stride && p*stride+i < n; i++ {
-			at := p*stride + i
-			if i >= 8 {
-				if d[at] != T(-7) {
-					t.Fatalf("%s: d[%d] (between columns) = %v, want it untouched", what, at, d[at])
-				}
-				continue
-			}
-			if def := s[i*ld+p]; !ewSame(want[at], def) {
-				t.Fatalf("%s: twin d[%d] = %v, want %v", what, at, want[at], def)
-			}
-			if !ewSame(d[at], want[at]) {
-				t.Fatalf("%s: d[%d] = %v, twin %v (row %d, column %d)", what, at, d[at], want[at], i, p)
-			}
-		}
-	}
 }
 
 func testPack8[T float32 | float64](t *testing.T) {

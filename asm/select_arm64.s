@@ -15,6 +15,15 @@
 #define steps R4  // steps of 8 elements left
 #define zero  V31 // 0 in every lane
 
+// SELARGS loads the arguments of both routines and clears zero.
+#define SELARGS \
+	MOVD  d+0(FP), dPtr;                         /* dPtr = &d[0] */ \
+	MOVD  x+8(FP), xPtr;                         /* xPtr = &x[0] */ \
+	MOVD  y+16(FP), yPtr;                        /* yPtr = &y[0] */ \
+	MOVD  c+24(FP), cPtr;                        /* cPtr = &c[0] */ \
+	MOVD  n+32(FP), steps;                       /* steps = n */ \
+	VEOR  zero.B16, zero.B16, zero.B16           /* zero = 0 */
+
 // SEL4(m, x, y) sets m = m ? y : x (VBSL: where a bit of m is set, y's).
 #define SEL4(m, x, y) VBSL x.B16, y.B16, m.B16
 
@@ -23,12 +32,7 @@
 // In:  8n elements of d, x, y and c. Out: d[i] = c[i] != 0 ? x[i] : y[i].
 // Clobbers R0–R4, V0–V2, V16–V19, V31.
 TEXT ·sel32NEON(SB), NOSPLIT, $0-40
-	MOVD  d+0(FP), dPtr                          // dPtr = &d[0]
-	MOVD  x+8(FP), xPtr                          // xPtr = &x[0]
-	MOVD  y+16(FP), yPtr                         // yPtr = &y[0]
-	MOVD  c+24(FP), cPtr                         // cPtr = &c[0]
-	MOVD  n+32(FP), steps                        // steps = n
-	VEOR  zero.B16, zero.B16, zero.B16           // zero = 0
+	SELARGS                                      // pointers, steps, zero
 loop32:
 	VLD1.P 8(cPtr), [V0.B8]                      // V0 = c[0:8]
 	VUXTL  V0.B8, V0.H8                          // as 8 halves
@@ -50,12 +54,7 @@ loop32:
 // In:  8n elements of d, x, y and c. Out: d[i] = c[i] != 0 ? x[i] : y[i].
 // Clobbers R0–R4, V0–V6, V16–V23, V31.
 TEXT ·sel64NEON(SB), NOSPLIT, $0-40
-	MOVD  d+0(FP), dPtr                          // dPtr = &d[0]
-	MOVD  x+8(FP), xPtr                          // xPtr = &x[0]
-	MOVD  y+16(FP), yPtr                         // yPtr = &y[0]
-	MOVD  c+24(FP), cPtr                         // cPtr = &c[0]
-	MOVD  n+32(FP), steps                        // steps = n
-	VEOR  zero.B16, zero.B16, zero.B16           // zero = 0
+	SELARGS                                      // pointers, steps, zero
 loop64:
 	VLD1.P 8(cPtr), [V0.B8]                      // V0 = c[0:8]
 	VUXTL  V0.B8, V0.H8                          // as 8 halves
