@@ -30,7 +30,27 @@ func Dgemm(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int
 	gemm(dgemmUse, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
-// checkGemm panics unless the slices and strides hold the operands.
+// SgemmPacked is Sgemm with op(B), k×n, supplied by pack instead of a
+// matrix, for an operand that is never materialised (a convolution's
+// im2col matrix, gathered straight from the image): the GEMM calls
+// pack(dst, pc, jc, kc, w, nr) for each sliver of op(B) it needs, which
+// must set dst[p*nr+j] = op(B)[pc+p, jc+j] for p < kc, j < w and to 0 for
+// w ≤ j < nr (dst holds kc·nr elements; w ≤ nr). Calls may come from
+// several goroutines at once, for different slivers. alpha, beta, A and C
+// are as in Sgemm.
+func SgemmPacked(transA bool, m, n, k int, alpha float32, a []float32, lda int, pack func(dst []float32, pc, jc, kc, w, nr int), beta float32, c []float32, ldc int) {
+	checkGemm("SgemmPacked", transA, false, m, n, k, len(a), lda, -1, max(1, n), len(c), ldc)
+	gemmPacked(sgemmUse, transA, m, n, k, alpha, a, lda, pack, beta, c, ldc)
+}
+
+// DgemmPacked is SgemmPacked for float64.
+func DgemmPacked(transA bool, m, n, k int, alpha float64, a []float64, lda int, pack func(dst []float64, pc, jc, kc, w, nr int), beta float64, c []float64, ldc int) {
+	checkGemm("DgemmPacked", transA, false, m, n, k, len(a), lda, -1, max(1, n), len(c), ldc)
+	gemmPacked(dgemmUse, transA, m, n, k, alpha, a, lda, pack, beta, c, ldc)
+}
+
+// checkGemm panics unless the slices and strides hold the operands; nb < 0
+// means B is not a matrix (SgemmPacked).
 func checkGemm(name string, transA, transB bool, m, n, k, na, lda, nb, ldb, nc, ldc int) {
 	fail := func(format string, args ...any) {
 		panic(fmt.Sprintf("asm: %s: "+format, append([]any{name}, args...)...))
@@ -68,7 +88,7 @@ func checkGemm(name string, transA, transB bool, m, n, k, na, lda, nb, ldb, nc, 
 	if k > 0 && na < need(ar, ac, lda) {
 		fail("len(a)=%d, expected at least %d", na, need(ar, ac, lda))
 	}
-	if k > 0 && nb < need(br, bc, ldb) {
+	if k > 0 && nb >= 0 && nb < need(br, bc, ldb) {
 		fail("len(b)=%d, expected at least %d", nb, need(br, bc, ldb))
 	}
 	if nc < need(m, n, ldc) {
@@ -138,15 +158,27 @@ var parallelMin = 160 * 160 * 160
 
 // gemm is the blocked driver behind Sgemm and Dgemm; arguments are checked.
 func gemm[T float32 | float64](im *gemmImpl[T], transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
+	g := gemmArgs[T]{bl: &im.bl, kern: im.kern, transA: transA, transB: transB, k: k, alpha: alpha, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc}
+	g.product(m, n, beta)
+}
+
+// gemmPacked is the driver behind SgemmPacked and DgemmPacked.
+func gemmPacked[T float32 | float64](im *gemmImpl[T], transA bool, m, n, k int, alpha T, a []T, lda int, pack func(dst []T, pc, jc, kc, w, nr int), beta T, c []T, ldc int) {
+	g := gemmArgs[T]{bl: &im.bl, kern: im.kern, transA: transA, k: k, alpha: alpha, a: a, lda: lda, packer: pack, c: c, ldc: ldc}
+	g.product(m, n, beta)
+}
+
+// product computes C = alpha·op(A)·op(B) + beta·C for the m×n C of g, in
+// parallel when it is large.
+func (g gemmArgs[T]) product(m, n int, beta T) {
 	if m == 0 || n == 0 {
 		return
 	}
-	scaleC(m, n, beta, c, ldc)
-	if alpha == 0 || k == 0 {
+	scaleC(m, n, beta, g.c, g.ldc)
+	if g.alpha == 0 || g.k == 0 {
 		return
 	}
-	bl := &im.bl
-	g := gemmArgs[T]{bl: bl, kern: im.kern, transA: transA, transB: transB, k: k, alpha: alpha, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc}
+	bl, k := g.bl, g.k
 	p := parallel.Workers()
 	if p == 1 || m*n*k < parallelMin {
 		g.run(0, m, 0, n)
@@ -154,11 +186,12 @@ func gemm[T float32 | float64](im *gemmImpl[T], transA, transB bool, m, n, k int
 	}
 	// gp is a copy, so that only the parallel path moves it to the heap.
 	gp := g
-	if m >= 2*p*bl.mr {
+	if m >= 2*p*bl.mr && m > bl.mc {
 		gp.team(p, m, n)
 		return
 	}
-	// Too few rows to share: split n into p strips of whole tiles; each
+	// Too few rows to share (or one block of them, whose slivers of B run
+	// will pack just in time): split n into p strips of whole tiles; each
 	// worker packs its strip of B and all of the (short) A.
 	if n >= m {
 		step := ceilTo((n+p-1)/p, bl.nr)
@@ -210,8 +243,31 @@ type gemmArgs[T float32 | float64] struct {
 	lda            int
 	b              []T
 	ldb            int
+	packer         func(dst []T, pc, jc, kc, w, nr int) // packs op(B) instead of b (SgemmPacked)
 	c              []T
 	ldc            int
+}
+
+// packUnits is the number of units packPart divides the kc×nc panel of
+// op(B) into (see packBUnits): slivers when a packer supplies B.
+func (g *gemmArgs[T]) packUnits(kc, nc int) int {
+	if g.packer != nil {
+		return (nc + g.bl.nr - 1) / g.bl.nr
+	}
+	return packBUnits(g.transB, kc, nc, g.bl.nr)
+}
+
+// packPart packs the units first, first+step, … of the panel of op(B) at
+// (pc, jc) into dst, from b or through the packer.
+func (g *gemmArgs[T]) packPart(dst []T, pc, jc, kc, nc, first, step int) {
+	nr := g.bl.nr
+	if g.packer == nil {
+		packBPart(dst, g.transB, g.b, g.ldb, pc, jc, kc, nc, nr, first, step)
+		return
+	}
+	for jr := first * nr; jr < nc; jr += step * nr {
+		g.packer(dst[jr*kc:(jr+nr)*kc], pc, jc+jr, kc, min(nr, nc-jr), nr)
+	}
 }
 
 // run adds alpha·op(A)·op(B) to rows [m0,m1) and columns [n0,n1) of C, one
@@ -222,13 +278,30 @@ func (g *gemmArgs[T]) run(m0, m1, n0, n1 int) {
 	kcMax := depthBlock(k, bl.kc)
 	mcMax := min(bl.mc, ceilTo(m, bl.mr))
 	ncMax := min(bl.nc, ceilTo(n, bl.nr))
+	if m <= bl.mc {
+		// One block of A: each sliver of B is used once, so it is packed
+		// just before its use and read from L1, not packed panel-wide
+		// first and read back from L3.
+		w := getWork[T](mcMax*kcMax, kcMax*bl.nr, bl.mr*bl.nr)
+		defer putWork(w)
+		for pc := 0; pc < k; pc += kcMax {
+			kc := min(kcMax, k-pc)
+			packA(w.a, g.transA, g.a, g.lda, m0, pc, m, kc, bl.mr, g.alpha)
+			for jr := n0; jr < n1; jr += bl.nr {
+				nrr := min(bl.nr, n1-jr)
+				g.packPart(w.b, pc, jr, kc, nrr, 0, 1)
+				g.macro(w, w.b, m0, jr, m, nrr, kc)
+			}
+		}
+		return
+	}
 	w := getWork[T](mcMax*kcMax, kcMax*ncMax, bl.mr*bl.nr)
 	defer putWork(w)
 	for jc := n0; jc < n1; jc += bl.nc {
 		nc := min(bl.nc, n1-jc)
 		for pc := 0; pc < k; pc += kcMax {
 			kc := min(kcMax, k-pc)
-			packB(w.b, g.transB, g.b, g.ldb, pc, jc, kc, nc, bl.nr)
+			g.packPart(w.b, pc, jc, kc, nc, 0, 1)
 			for ic := m0; ic < m1; ic += bl.mc {
 				mc := min(bl.mc, m1-ic)
 				packA(w.a, g.transA, g.a, g.lda, ic, pc, mc, kc, bl.mr, g.alpha)
@@ -279,7 +352,7 @@ func (g *gemmArgs[T]) team(p, m, n int) {
 			nc := min(bl.nc, n-jc)
 			for pc := 0; pc < k; pc += kcMax {
 				kc := min(kcMax, k-pc)
-				nsl := int32(packBUnits(g.transB, kc, nc, bl.nr)) // units of the panel to pack
+				nsl := int32(g.packUnits(kc, nc)) // units of the panel to pack
 				pb, s := panels[it%2], &st[it]
 				if it >= 2 {
 					prev := &st[it-2]
@@ -290,7 +363,7 @@ func (g *gemmArgs[T]) team(p, m, n int) {
 					if j >= nsl {
 						break
 					}
-					packBPart(pb, g.transB, g.b, g.ldb, pc, jc, kc, nc, bl.nr, int(j), int(nsl))
+					g.packPart(pb, pc, jc, kc, nc, int(j), int(nsl))
 					if s.packed.Add(1) == nsl {
 						ev.notify()
 					}

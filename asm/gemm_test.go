@@ -416,6 +416,40 @@ func TestDgemm(t *testing.T) {
 	eachImpl(t, dgemmImpls, &dgemmUse, func(t *testing.T, _ *gemmImpl[float64]) { testGemm(t, Dgemm) })
 }
 
+// viaPacker runs SgemmPacked or DgemmPacked as a gemmFunc: op(B) reaches
+// the product only through a packer that reads it from b, sliver by sliver,
+// writing every element of the sliver it is given.
+func viaPacker[T float](packed func(transA bool, m, n, k int, alpha T, a []T, lda int, pack func(dst []T, pc, jc, kc, w, nr int), beta T, c []T, ldc int)) gemmFunc[T] {
+	return func(tA, tB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
+		packed(tA, m, n, k, alpha, a, lda, func(dst []T, pc, jc, kc, w, nr int) {
+			if len(dst) != kc*nr || w > nr {
+				panic(fmt.Sprintf("packer called with len(dst) %d for kc=%d nr=%d, w=%d", len(dst), kc, nr, w))
+			}
+			for p := 0; p < kc; p++ {
+				for j := 0; j < nr; j++ {
+					v := T(0)
+					switch {
+					case j >= w:
+					case tB:
+						v = b[(jc+j)*ldb+pc+p]
+					default:
+						v = b[(pc+p)*ldb+jc+j]
+					}
+					dst[p*nr+j] = v
+				}
+			}
+		}, beta, c, ldc)
+	}
+}
+
+func TestSgemmPacked(t *testing.T) {
+	eachImpl(t, sgemmImpls, &sgemmUse, func(t *testing.T, _ *gemmImpl[float32]) { testGemm(t, viaPacker(SgemmPacked)) })
+}
+
+func TestDgemmPacked(t *testing.T) {
+	eachImpl(t, dgemmImpls, &dgemmUse, func(t *testing.T, _ *gemmImpl[float64]) { testGemm(t, viaPacker(DgemmPacked)) })
+}
+
 // TestGemmParallel runs products with more pieces than cores, from several
 // goroutines at once (run it with -race), with the parallel threshold off so
 // that small shapes split too: teams whose strips hold a tile or none, and

@@ -3,6 +3,7 @@ package cpu
 import (
 	"runtime"
 
+	"github.com/goaten/goaten/asm"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/internal/parallel"
 	"github.com/goaten/goaten/tensor"
@@ -107,6 +108,97 @@ func im2col[T gemmNum](x []T, g *convGeom, cols []T) {
 				}
 			}
 		}
+	}
+}
+
+// im2colRow is what im2colPacker needs of one row of the im2col matrix
+// (one channel and kernel offset): where its image plane starts, the
+// offsets its kernel position adds to the input coordinates, and the range
+// [lo, hi) of output columns that read the image rather than padding.
+type im2colRow struct {
+	plane, addD, addH, offW, lo, hi int
+}
+
+// im2colPacker returns a packer for asm.SgemmPacked/DgemmPacked that
+// gathers the im2col matrix of the image x (c × img, contiguous) straight
+// into the GEMM's slivers, never writing the matrix itself:
+// dst[p*nr+j] = cols[pc+p][jc+j] for j < w, 0 for w ≤ j < nr, with cols as
+// im2col writes it.
+func im2colPacker[T float32 | float64](x []T, g *convGeom) func(dst []T, pc, jc, kc, w, nr int) {
+	D, H, W := g.img[0], g.img[1], g.img[2]
+	rows := make([]im2colRow, 0, g.c*g.kernLen)
+	for c := range g.c {
+		for kd := range g.k[0] {
+			for kh := range g.k[1] {
+				for kw := range g.k[2] {
+					offW := kw*g.d[2] - g.p[2]
+					lo, hi := validRange(g.grid[2], g.s[2], offW, W)
+					rows = append(rows, im2colRow{plane: c * D * H * W, addD: kd*g.d[0] - g.p[0],
+						addH: kh*g.d[1] - g.p[1], offW: offW, lo: lo, hi: hi})
+				}
+			}
+		}
+	}
+	gw, sw := g.grid[2], g.s[2]
+	return func(dst []T, pc, jc, kc, w, nr int) {
+		for p := 0; w < nr && p < kc; p++ {
+			clear(dst[p*nr+w : (p+1)*nr])
+		}
+		// The sliver's columns, a run along one row of output positions
+		// at a time.
+		ow, oh, od := jc%gw, jc/gw%g.grid[1], jc/gw/g.grid[1]
+		for j := 0; j < w; {
+			run := min(w-j, gw-ow)
+			for p := range kc {
+				r := &rows[pc+p]
+				seg := dst[p*nr+j : p*nr+j+run]
+				id, ih := od*g.s[0]+r.addD, oh*g.s[1]+r.addH
+				a, b := max(ow, r.lo), min(ow+run, r.hi)
+				if uint(id) >= uint(D) || uint(ih) >= uint(H) || a >= b {
+					clear(seg)
+					continue
+				}
+				src := x[r.plane+(id*H+ih)*W:]
+				clear(seg[:a-ow])
+				if sw == 1 {
+					copy(seg[a-ow:b-ow], src[a+r.offW:b+r.offW])
+				} else {
+					for o := a; o < b; o++ {
+						seg[o-ow] = src[o*sw+r.offW]
+					}
+				}
+				clear(seg[b-ow:])
+			}
+			j += run
+			if ow += run; ow == gw {
+				ow = 0
+				if oh++; oh == g.grid[1] {
+					oh, od = 0, od+1
+				}
+			}
+		}
+	}
+}
+
+// isFloat reports whether T is float32 or float64 (the element types of
+// the assembly GEMM).
+func isFloat[T gemmNum]() bool {
+	switch any(*new(T)).(type) {
+	case float32, float64:
+		return true
+	}
+	return false
+}
+
+// convPacked adds the convolution of one group of one image to y through
+// the assembly GEMM with packed im2col slivers (T float32 or float64):
+// y (m × n, row stride n) += w (m × k) · cols.
+func convPacked[T gemmNum](m, n, k int, w []T, x []T, g *convGeom, y []T) {
+	switch w := any(w).(type) {
+	case []float32:
+		asm.SgemmPacked(false, m, n, k, 1, w, k, im2colPacker(any(x).([]float32), g), 1, any(y).([]float32), n)
+	case []float64:
+		asm.DgemmPacked(false, m, n, k, 1, w, k, im2colPacker(any(x).([]float64), g), 1, any(y).([]float64), n)
 	}
 }
 
@@ -224,6 +316,19 @@ func convForward[T gemmNum](p *core.ConvParams, input, weight, bias, out *tensor
 	if !p.Transposed {
 		geom := newConvGeom(inG, p.In, p.Out, p.Kernel, p.Stride, p.Padding, p.Dilation)
 		ident := geom.identity()
+		if !ident && isFloat[T]() {
+			// The image by image products are parallel inside (a GEMM team
+			// sharing each packed panel); im2col is gathered into the panels.
+			kk := inG * kLen
+			for n := range p.N {
+				for g := range G {
+					xg := x[(n*p.InC+g*inG)*inLen : (n*p.InC+(g+1)*inG)*inLen]
+					convPacked(outG, outLen, kk, w[g*outG*kk:(g+1)*outG*kk], xg, geom, y[(n*p.OutC+g*outG)*outLen:])
+				}
+			}
+			finish(out, buf)
+			return
+		}
 		scratch := make([][]T, workers)
 		batchLoop(p.N, p.N*p.OutC*outLen*inG*kLen, func(wk, n int, par bool) {
 			mul := gemmFor[T](par)
