@@ -53,7 +53,11 @@ type Op struct {
 	Meta Kernel
 
 	keyKernels [numKeys]Kernel
-	backends   [64]Kernel
+	// backends holds the devices' kernels by device index, as long as the
+	// highest device with one: a slice, not an array of every possible
+	// device, because the garbage collector scans every op's kernels on
+	// each cycle (an eager loop of small ops runs one every few ms).
+	backends []Kernel
 	tensorArgs []int // indices of tensor-like arguments
 	deviceArg  int   // index of a Device argument, or -1
 	mutates    []int
@@ -151,8 +155,11 @@ func (op *Op) Impl(key DispatchKey, k Kernel) *Op {
 
 // ImplBackend registers the kernel of device dev. Registering twice panics.
 func (op *Op) ImplBackend(dev Device, k Kernel) *Op {
-	if op.backends[dev] != nil {
+	if op.BackendKernel(dev) != nil {
 		panic(fmt.Sprintf("tensor: %s already has a kernel for device %s", op.Name, dev))
+	}
+	if n := int(dev) + 1; n > len(op.backends) {
+		op.backends = append(op.backends, make([]Kernel, n-len(op.backends))...)
 	}
 	op.backends[dev] = k
 	return op
@@ -174,7 +181,12 @@ func (op *Op) HasKernel(key DispatchKey) bool { return op.keyKernels[key] != nil
 func (op *Op) KernelFor(key DispatchKey) Kernel { return op.keyKernels[key] }
 
 // BackendKernel returns op's own kernel for dev (nil if none).
-func (op *Op) BackendKernel(dev Device) Kernel { return op.backends[dev] }
+func (op *Op) BackendKernel(dev Device) Kernel {
+	if int(dev) < len(op.backends) {
+		return op.backends[dev]
+	}
+	return nil
+}
 
 // SetKeyFallback sets the kernel used for key when an op has none there.
 func SetKeyFallback(key DispatchKey, k Kernel) { keyFallbacks[key] = k }
@@ -283,7 +295,7 @@ func (op *Op) dispatch(ks KeySet, dev Device, args []any, below DispatchKey) (re
 		}
 	}
 	if below > KeyBackend {
-		if kern := op.backends[dev]; kern != nil {
+		if kern := op.BackendKernel(dev); kern != nil {
 			return kern(op, args)
 		}
 	}
