@@ -57,7 +57,7 @@ type Op struct {
 	// highest device with one: a slice, not an array of every possible
 	// device, because the garbage collector scans every op's kernels on
 	// each cycle (an eager loop of small ops runs one every few ms).
-	backends []Kernel
+	backends   []Kernel
 	tensorArgs []int // indices of tensor-like arguments
 	deviceArg  int   // index of a Device argument, or -1
 	mutates    []int
