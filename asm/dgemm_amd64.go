@@ -16,9 +16,9 @@ var (
 )
 
 var dgemmImpls = available(
-	gemmImpl[float64]{"avx512", useAVX512, blocking{mr: 12, nr: 16, kc: dgemmKC512, mc: l2Rows(dgemmKC512, 8, 12), nc: 4096}, dgemmAVX512},
-	gemmImpl[float64]{"avx2", useAVX2FMA, blocking{mr: 6, nr: 8, kc: dgemmKC2, mc: l2Rows(dgemmKC2, 8, 6), nc: 4080}, dgemmAVX2},
-	gemmImpl[float64]{"go", true, blocking{mr: 6, nr: 8, kc: 256, mc: 72, nc: 4080}, dgemmGo6x8},
+	gemmImpl[float64]{"avx512", useAVX512, blocking{mr: 12, nr: 16, kc: dgemmKC512, mc: l2Rows(dgemmKC512, 8, 12), nc: 4096}, dgemmAVX512, []kernel[float64]{dgemmAVX512Rows4, dgemmAVX512Rows8}},
+	gemmImpl[float64]{"avx2", useAVX2FMA, blocking{mr: 6, nr: 8, kc: dgemmKC2, mc: l2Rows(dgemmKC2, 8, 6), nc: 4080}, dgemmAVX2, nil},
+	gemmImpl[float64]{"go", true, blocking{mr: 6, nr: 8, kc: 256, mc: 72, nc: 4080}, dgemmGo6x8, nil},
 )
 
 // dgemmKernel12x16 is the AVX-512 micro-kernel for a 12×16 tile: it adds
@@ -42,3 +42,20 @@ func dgemmAVX2(k int, a, b, c []float64, ldc int) {
 }
 
 func dgemmGo6x8(k int, a, b, c []float64, ldc int) { gemmKernelGo[float64](6, 8, k, a, b, c, ldc) }
+
+// dgemmKernel8x16 and dgemmKernel4x16 (gemm12_amd64.s) do the first 8 and 4 rows of
+// the AVX-512 tile: the bottom edge of C.
+//
+//go:noescape
+func dgemmKernel8x16(k int, a, b, c *float64, ldc int)
+
+//go:noescape
+func dgemmKernel4x16(k int, a, b, c *float64, ldc int)
+
+func dgemmAVX512Rows4(k int, a, b, c []float64, ldc int) {
+	dgemmKernel4x16(k, unsafe.SliceData(a), unsafe.SliceData(b), unsafe.SliceData(c), ldc)
+}
+
+func dgemmAVX512Rows8(k int, a, b, c []float64, ldc int) {
+	dgemmKernel8x16(k, unsafe.SliceData(a), unsafe.SliceData(b), unsafe.SliceData(c), ldc)
+}

@@ -128,6 +128,10 @@ type gemmImpl[T float32 | float64] struct {
 	ok   bool // this CPU runs it (and it is not switched off)
 	bl   blocking
 	kern kernel[T]
+	// edge, when set, holds kernels for the first 4, 8, … rows of a tile
+	// (edge[i] does 4(i+1) rows; A's steps stay mr apart): the bottom edge
+	// of C computes only the rows it has.
+	edge []kernel[T]
 }
 
 // available keeps the impls whose ok is set, in order.
@@ -158,13 +162,13 @@ var parallelMin = 160 * 160 * 160
 
 // gemm is the blocked driver behind Sgemm and Dgemm; arguments are checked.
 func gemm[T float32 | float64](im *gemmImpl[T], transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
-	g := gemmArgs[T]{bl: &im.bl, kern: im.kern, transA: transA, transB: transB, k: k, alpha: alpha, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc}
+	g := gemmArgs[T]{bl: &im.bl, kern: im.kern, edge: im.edge, transA: transA, transB: transB, k: k, alpha: alpha, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc}
 	g.product(m, n, beta)
 }
 
 // gemmPacked is the driver behind SgemmPacked and DgemmPacked.
 func gemmPacked[T float32 | float64](im *gemmImpl[T], transA bool, m, n, k int, alpha T, a []T, lda int, pack func(dst []T, pc, jc, kc, w, nr int), beta T, c []T, ldc int) {
-	g := gemmArgs[T]{bl: &im.bl, kern: im.kern, transA: transA, k: k, alpha: alpha, a: a, lda: lda, packer: pack, c: c, ldc: ldc}
+	g := gemmArgs[T]{bl: &im.bl, kern: im.kern, edge: im.edge, transA: transA, k: k, alpha: alpha, a: a, lda: lda, packer: pack, c: c, ldc: ldc}
 	g.product(m, n, beta)
 }
 
@@ -236,6 +240,7 @@ func scaleC[T float32 | float64](m, n int, beta T, c []T, ldc int) {
 type gemmArgs[T float32 | float64] struct {
 	bl             *blocking
 	kern           kernel[T]
+	edge           []kernel[T] // see gemmImpl
 	transA, transB bool
 	k              int
 	alpha          T
@@ -418,13 +423,21 @@ func (g *gemmArgs[T]) macro(w *work[T], pb []T, ic, jc, mc, nc, kc int) {
 			mrr := min(mr, mc-ir)
 			ap := w.a[ir*kc : (ir+mr)*kc]
 			off := (ic+ir)*ldc + jc + jr
+			kern := g.kern
+			if e := (mrr+3)/4 - 1; e < len(g.edge) {
+				kern = g.edge[e] // a bottom-edge tile: only its rows, 4 at a time
+				if mrr%4 == 0 && nrr == nr {
+					kern(kc, ap, bp, g.c[off:], ldc)
+					continue
+				}
+			}
 			if mrr == mr && nrr == nr {
-				g.kern(kc, ap, bp, g.c[off:], ldc)
+				kern(kc, ap, bp, g.c[off:], ldc)
 				continue
 			}
 			t := w.tile
 			clear(t)
-			g.kern(kc, ap, bp, t, nr)
+			kern(kc, ap, bp, t, nr)
 			for i := 0; i < mrr; i++ {
 				row := g.c[off+i*ldc : off+i*ldc+nrr]
 				for j := range row {

@@ -38,14 +38,20 @@
 	FMA    bLo, a3, c6;                   /* C[r+3] += a3·bLo            */ \
 	FMA    bHi, a3, c7                    /* C[r+3] += a3·bHi            */
 
-// STEP does depth step p at byte offsets ao into A and bo into B: two loads
-// of B, 12 broadcasts of A, 24 FMAs. MOVU, BCAST and FMA are the element's
-// load, broadcast and fused multiply-add; E is its size in bytes.
-#define STEP(ao, bo, MOVU, BCAST, FMA, E) \
+// STEP12, STEP8 and STEP4 do depth step p for the first 12, 8 or 4 rows of
+// the tile, at byte offsets ao into A (whose steps are 12 elements apart
+// whatever the rows) and bo into B: two loads of B, a broadcast of A per
+// row, two FMAs per row. MOVU, BCAST and FMA are the element's load,
+// broadcast and fused multiply-add; E is its size in bytes.
+#define STEP4(ao, bo, MOVU, BCAST, FMA, E) \
 	MOVU   bo(bPtr), bLo;                 /* bLo = B[p], first half      */ \
 	MOVU   bo+64(bPtr), bHi;              /* bHi = B[p], second half     */ \
-	QUAD(ao, 0, E, BCAST, FMA, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15);   /* rows 0–3  */ \
-	QUAD(ao, 4, E, BCAST, FMA, Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23); /* rows 4–7  */ \
+	QUAD(ao, 0, E, BCAST, FMA, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)    /* rows 0–3  */
+#define STEP8(ao, bo, MOVU, BCAST, FMA, E) \
+	STEP4(ao, bo, MOVU, BCAST, FMA, E);   /* rows 0–3                    */ \
+	QUAD(ao, 4, E, BCAST, FMA, Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23)  /* rows 4–7  */
+#define STEP12(ao, bo, MOVU, BCAST, FMA, E) \
+	STEP8(ao, bo, MOVU, BCAST, FMA, E);   /* rows 0–7                    */ \
 	QUAD(ao, 8, E, BCAST, FMA, Z24, Z25, Z26, Z27, Z28, Z29, Z30, Z31)  /* rows 8–11 */
 
 // ADDROW adds accumulators lo, hi to the 128 bytes of C at cRow (ADDV,
@@ -69,16 +75,42 @@
 	VPXORQ  lo, lo, lo;                   /* lo = 0                      */ \
 	VPXORQ  hi, hi, hi                    /* hi = 0                      */
 
-// KERNEL12 is the body of both micro-kernels, for elements of E = 1<<LOGE
-// bytes:
+// Per block of four rows r…r+3 (QZERO, QSTORE, QPRE by the block's
+// accumulators): clear the accumulators, add them to C at cRow, prefetch C
+// at cPre; the row pointers move down four rows.
+#define QZERO(c0, c1, c2, c3, c4, c5, c6, c7) \
+	ZERO2(c0, c1); ZERO2(c2, c3);         /* rows r, r+1 accumulators = 0 */ \
+	ZERO2(c4, c5); ZERO2(c6, c7)          /* rows r+2, r+3               */
+#define QSTORE(ADDV, MOVU, c0, c1, c2, c3, c4, c5, c6, c7) \
+	ADDROW(c0, c1, ADDV, MOVU);           /* C row r += accumulators     */ \
+	ADDROW(c2, c3, ADDV, MOVU);           /* C row r+1                   */ \
+	ADDROW(c4, c5, ADDV, MOVU);           /* C row r+2                   */ \
+	ADDROW(c6, c7, ADDV, MOVU)            /* C row r+3                   */
+#define QPRE PREROW; PREROW; PREROW; PREROW
+
+// ZERO12/8/4, STORE12/8/4 and PRE12/8/4 do that for the tile's first 12, 8
+// or 4 rows (accumulators Z8–Z15, Z16–Z23, Z24–Z31 by block).
+#define ZERO4 QZERO(Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
+#define ZERO8 ZERO4; QZERO(Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23)
+#define ZERO12 ZERO8; QZERO(Z24, Z25, Z26, Z27, Z28, Z29, Z30, Z31)
+#define STORE4(ADDV, MOVU) QSTORE(ADDV, MOVU, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
+#define STORE8(ADDV, MOVU) STORE4(ADDV, MOVU); QSTORE(ADDV, MOVU, Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23)
+#define STORE12(ADDV, MOVU) STORE8(ADDV, MOVU); QSTORE(ADDV, MOVU, Z24, Z25, Z26, Z27, Z28, Z29, Z30, Z31)
+#define PRE4 QPRE
+#define PRE8 QPRE; QPRE
+#define PRE12 QPRE; QPRE; QPRE
+
+// KERNEL is the body of the micro-kernels, for the first R = 12, 8 or 4
+// rows of the tile (STEP, ZERO, STORE, PRE: the macros for R rows) and
+// elements of E = 1<<LOGE bytes:
 //
-// In:  k depth, a packed A (k×12, row i of the tile at a[p*12+i]), b packed
-//      B (k steps of 128 bytes), c the C tile (12 rows of 128 bytes, stride
-//      ldc elements).
-// Out: C[i][j] += Σ_p a[p*12+i]·b[p][j]. Clobbers CX, SI, DI, DX, R8, R9,
-//      Z0–Z5, Z8–Z31. C is prefetched first so its misses overlap the
-//      arithmetic; the depth loop is unrolled 2 times. Needs AVX-512F.
-#define KERNEL12(MOVU, BCAST, FMA, ADDV, E, LOGE) \
+// In:  k depth, a packed A (k×12, row i of the tile at a[p*12+i]; rows R…11
+//      unread), b packed B (k steps of 128 bytes), c the C tile (R rows of
+//      128 bytes, stride ldc elements).
+// Out: C[i][j] += Σ_p a[p*12+i]·b[p][j] for i < R. Clobbers CX, SI, DI, DX,
+//      R8, R9, Z0–Z5, Z8–Z31. C is prefetched first so its misses overlap
+//      the arithmetic; the depth loop is unrolled 2 times. Needs AVX-512F.
+#define KERNEL(STEP, ZERO, STORE, PRE, MOVU, BCAST, FMA, ADDV, E, LOGE) \
 	MOVQ    k+0(FP), kLeft;               /* kLeft = k                   */ \
 	MOVQ    a+8(FP), aPtr;                /* aPtr = &a[0]                */ \
 	MOVQ    b+16(FP), bPtr;               /* bPtr = &b[0]                */ \
@@ -86,15 +118,8 @@
 	MOVQ    ldc+32(FP), ldcB;             /* ldcB = ldc                  */ \
 	SHLQ    $LOGE, ldcB;                  /* in bytes                    */ \
 	MOVQ    cRow, cPre;                   /* prefetch from row 0         */ \
-	PREROW; PREROW; PREROW; PREROW;       /* C rows 0–3                  */ \
-	PREROW; PREROW; PREROW; PREROW;       /* C rows 4–7                  */ \
-	PREROW; PREROW; PREROW; PREROW;       /* C rows 8–11                 */ \
-	ZERO2(Z8, Z9); ZERO2(Z10, Z11);       /* rows 0, 1 accumulators = 0  */ \
-	ZERO2(Z12, Z13); ZERO2(Z14, Z15);     /* rows 2, 3                   */ \
-	ZERO2(Z16, Z17); ZERO2(Z18, Z19);     /* rows 4, 5                   */ \
-	ZERO2(Z20, Z21); ZERO2(Z22, Z23);     /* rows 6, 7                   */ \
-	ZERO2(Z24, Z25); ZERO2(Z26, Z27);     /* rows 8, 9                   */ \
-	ZERO2(Z28, Z29); ZERO2(Z30, Z31);     /* rows 10, 11                 */ \
+	PRE;                                  /* C's R rows                  */ \
+	ZERO;                                 /* accumulators = 0            */ \
 	CMPQ    kLeft, $2;                    /* fewer than 2 steps?         */ \
 	JLT     tail;                         /* then one at a time          */ \
 loop: \
@@ -114,27 +139,33 @@ tail: \
 	DECQ    kLeft;                        /* one step done               */ \
 	JMP     tail;                         /* next                        */ \
 store: \
-	ADDROW(Z8, Z9, ADDV, MOVU);           /* C row 0 += accumulators     */ \
-	ADDROW(Z10, Z11, ADDV, MOVU);         /* C row 1                     */ \
-	ADDROW(Z12, Z13, ADDV, MOVU);         /* C row 2                     */ \
-	ADDROW(Z14, Z15, ADDV, MOVU);         /* C row 3                     */ \
-	ADDROW(Z16, Z17, ADDV, MOVU);         /* C row 4                     */ \
-	ADDROW(Z18, Z19, ADDV, MOVU);         /* C row 5                     */ \
-	ADDROW(Z20, Z21, ADDV, MOVU);         /* C row 6                     */ \
-	ADDROW(Z22, Z23, ADDV, MOVU);         /* C row 7                     */ \
-	ADDROW(Z24, Z25, ADDV, MOVU);         /* C row 8                     */ \
-	ADDROW(Z26, Z27, ADDV, MOVU);         /* C row 9                     */ \
-	ADDROW(Z28, Z29, ADDV, MOVU);         /* C row 10                    */ \
-	ADDROW(Z30, Z31, ADDV, MOVU);         /* C row 11                    */ \
+	STORE(ADDV, MOVU);                    /* C rows += accumulators      */ \
 	VZEROUPPER;                           /* AVX state clean for SSE     */ \
 	RET
 
-// func sgemmKernel12x32(k int, a, b, c *float32, ldc int): KERNEL12 with
-// B 32 floats a step.
+// func sgemmKernel12x32(k int, a, b, c *float32, ldc int): KERNEL with
+// B 32 floats a step; sgemmKernel8x32 and sgemmKernel4x32 do the tile's
+// first 8 or 4 rows (the bottom edge of C).
 TEXT ·sgemmKernel12x32(SB), NOSPLIT, $0-40
-	KERNEL12(VMOVUPS, VBROADCASTSS, VFMADD231PS, VADDPS, 4, 2)
+	KERNEL(STEP12, ZERO12, STORE12, PRE12, VMOVUPS, VBROADCASTSS, VFMADD231PS, VADDPS, 4, 2)
 
-// func dgemmKernel12x16(k int, a, b, c *float64, ldc int): KERNEL12 with
-// B 16 doubles a step.
+// func sgemmKernel8x32(k int, a, b, c *float32, ldc int)
+TEXT ·sgemmKernel8x32(SB), NOSPLIT, $0-40
+	KERNEL(STEP8, ZERO8, STORE8, PRE8, VMOVUPS, VBROADCASTSS, VFMADD231PS, VADDPS, 4, 2)
+
+// func sgemmKernel4x32(k int, a, b, c *float32, ldc int)
+TEXT ·sgemmKernel4x32(SB), NOSPLIT, $0-40
+	KERNEL(STEP4, ZERO4, STORE4, PRE4, VMOVUPS, VBROADCASTSS, VFMADD231PS, VADDPS, 4, 2)
+
+// func dgemmKernel12x16(k int, a, b, c *float64, ldc int): KERNEL with B
+// 16 doubles a step; dgemmKernel8x16 and dgemmKernel4x16 likewise.
 TEXT ·dgemmKernel12x16(SB), NOSPLIT, $0-40
-	KERNEL12(VMOVUPD, VBROADCASTSD, VFMADD231PD, VADDPD, 8, 3)
+	KERNEL(STEP12, ZERO12, STORE12, PRE12, VMOVUPD, VBROADCASTSD, VFMADD231PD, VADDPD, 8, 3)
+
+// func dgemmKernel8x16(k int, a, b, c *float64, ldc int)
+TEXT ·dgemmKernel8x16(SB), NOSPLIT, $0-40
+	KERNEL(STEP8, ZERO8, STORE8, PRE8, VMOVUPD, VBROADCASTSD, VFMADD231PD, VADDPD, 8, 3)
+
+// func dgemmKernel4x16(k int, a, b, c *float64, ldc int)
+TEXT ·dgemmKernel4x16(SB), NOSPLIT, $0-40
+	KERNEL(STEP4, ZERO4, STORE4, PRE4, VMOVUPD, VBROADCASTSD, VFMADD231PD, VADDPD, 8, 3)

@@ -108,8 +108,9 @@ func checkGuards[T float](t *testing.T, what string, buf []T, off, n int) {
 // --- micro-kernels ---------------------------------------------------------
 
 // checkKernel runs kern and its twin on one tile and compares both with a
-// float64 reference. a has k·mr elements, b k·nr, c mr rows at stride ldc.
-func checkKernel[T float](t *testing.T, kern, twin kernel[T], mr, nr, k int, a, b, c0 []T, ldc, off int) {
+// float64 reference. a has k·mr elements, b k·nr, c rows rows at stride ldc
+// (rows < mr for the bottom-edge kernels, which read A's first rows).
+func checkKernel[T float](t *testing.T, kern, twin kernel[T], mr, rows, nr, k int, a, b, c0 []T, ldc, off int) {
 	t.Helper()
 	for _, impl := range []struct {
 		name string
@@ -120,7 +121,7 @@ func checkKernel[T float](t *testing.T, kern, twin kernel[T], mr, nr, k int, a, 
 		bb, _ := withPad(b, off)
 		impl.f(k, aa, bb, c, ldc)
 		checkGuards(t, impl.name, buf, off, len(c0))
-		for i := 0; i < mr; i++ {
+		for i := 0; i < rows; i++ {
 			for j := 0; j < ldc; j++ {
 				idx := i*ldc + j
 				if idx >= len(c0) {
@@ -138,7 +139,7 @@ func checkKernel[T float](t *testing.T, kern, twin kernel[T], mr, nr, k int, a, 
 					addProd(&want, &mag, float64(a[p*mr+i]), float64(b[p*nr+j]))
 				}
 				if !near(c[idx], want, mag, k) {
-					t.Fatalf("%s %d×%d k=%d ldc=%d off=%d: C[%d][%d] = %v, want %v", impl.name, mr, nr, k, ldc, off, i, j, c[idx], want)
+					t.Fatalf("%s %d×%d k=%d ldc=%d off=%d: C[%d][%d] = %v, want %v", impl.name, rows, nr, k, ldc, off, i, j, c[idx], want)
 				}
 			}
 		}
@@ -147,14 +148,18 @@ func checkKernel[T float](t *testing.T, kern, twin kernel[T], mr, nr, k int, a, 
 
 func testKernel[T float](t *testing.T, bl *blocking, kern kernel[T], twin func(mr, nr, k int, a, b, c []T, ldc int)) {
 	mr, nr := bl.mr, bl.nr
-	tw := func(k int, a, b, c []T, ldc int) { twin(mr, nr, k, a, b, c, ldc) }
+	testRows(t, kern, func(k int, a, b, c []T, ldc int) { twin(mr, nr, k, a, b, c, ldc) }, mr, mr, nr)
+}
+
+// testRows checks a kernel of rows rows (A's steps mr apart) against tw.
+func testRows[T float](t *testing.T, kern, tw kernel[T], mr, rows, nr int) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for k := 0; k <= 67; k++ {
 		for _, ldc := range []int{nr, nr + 1, nr + 7} {
 			off := k % 4
 			a, b := randSlice[T](r, k*mr), randSlice[T](r, k*nr)
-			c := randSlice[T](r, (mr-1)*ldc+nr)
-			checkKernel(t, kern, tw, mr, nr, k, a, b, c, ldc, off)
+			c := randSlice[T](r, (rows-1)*ldc+nr)
+			checkKernel(t, kern, tw, mr, rows, nr, k, a, b, c, ldc, off)
 		}
 	}
 	// NaN and Inf flow through as the reference says.
@@ -163,7 +168,7 @@ func testKernel[T float](t *testing.T, bl *blocking, kern kernel[T], twin func(m
 		for _, where := range []int{0, 1, 2} {
 			k := 9
 			a, b := randSlice[T](r, k*mr), randSlice[T](r, k*nr)
-			c := randSlice[T](r, mr*nr)
+			c := randSlice[T](r, rows*nr)
 			switch where {
 			case 0:
 				a[r.IntN(len(a))] = T(s)
@@ -172,7 +177,7 @@ func testKernel[T float](t *testing.T, bl *blocking, kern kernel[T], twin func(m
 			case 2:
 				c[r.IntN(len(c))] = T(s)
 			}
-			checkKernel(t, kern, tw, mr, nr, k, a, b, c, nr, 1)
+			checkKernel(t, kern, tw, mr, rows, nr, k, a, b, c, nr, 1)
 		}
 	}
 }
@@ -203,6 +208,23 @@ func TestDgemmKernel(t *testing.T) {
 	eachImpl(t, dgemmImpls, &dgemmUse, func(t *testing.T, im *gemmImpl[float64]) {
 		testKernel(t, &im.bl, im.kern, gemmKernelGo[float64])
 	})
+}
+
+// testEdgeKernels checks each bottom-edge kernel (the first 4, 8, … rows of
+// a tile) against gemmRowsGo.
+func testEdgeKernels[T float](t *testing.T, im *gemmImpl[T]) {
+	mr, nr := im.bl.mr, im.bl.nr
+	for e, kern := range im.edge {
+		rows := 4 * (e + 1)
+		t.Run(fmt.Sprintf("%d rows", rows), func(t *testing.T) {
+			testRows(t, kern, func(k int, a, b, c []T, ldc int) { gemmRowsGo(mr, rows, nr, k, a, b, c, ldc) }, mr, rows, nr)
+		})
+	}
+}
+
+func TestGemmEdgeKernels(t *testing.T) {
+	eachImpl(t, sgemmImpls, &sgemmUse, func(t *testing.T, im *gemmImpl[float32]) { testEdgeKernels(t, im) })
+	eachImpl(t, dgemmImpls, &dgemmUse, func(t *testing.T, im *gemmImpl[float64]) { testEdgeKernels(t, im) })
 }
 
 // fuzzKernel reads a depth and the tile operands from raw bytes, so the
@@ -237,7 +259,7 @@ func fuzzKernel[T float](t *testing.T, bl *blocking, kern kernel[T], twin func(m
 	}
 	a, b, c := vals[:k*mr], vals[k*mr:k*mr+k*nr], vals[k*mr+k*nr:]
 	tw := func(k int, a, b, c []T, ldc int) { twin(mr, nr, k, a, b, c, ldc) }
-	checkKernel(t, kern, tw, mr, nr, k, a, b, c, ldc, int(kb%3))
+	checkKernel(t, kern, tw, mr, mr, nr, k, a, b, c, ldc, int(kb%3))
 }
 
 func FuzzSgemmKernel(f *testing.F) {

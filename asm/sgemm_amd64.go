@@ -17,9 +17,9 @@ var (
 )
 
 var sgemmImpls = available(
-	gemmImpl[float32]{"avx512", useAVX512, blocking{mr: 12, nr: 32, kc: sgemmKC512, mc: l2Rows(sgemmKC512, 4, 12), nc: 4096}, sgemmAVX512},
-	gemmImpl[float32]{"avx2", useAVX2FMA, blocking{mr: 6, nr: 16, kc: sgemmKC2, mc: l2Rows(sgemmKC2, 4, 6), nc: 4080}, sgemmAVX2},
-	gemmImpl[float32]{"go", true, blocking{mr: 6, nr: 16, kc: 256, mc: 144, nc: 4080}, sgemmGo6x16},
+	gemmImpl[float32]{"avx512", useAVX512, blocking{mr: 12, nr: 32, kc: sgemmKC512, mc: l2Rows(sgemmKC512, 4, 12), nc: 4096}, sgemmAVX512, []kernel[float32]{sgemmAVX512Rows4, sgemmAVX512Rows8}},
+	gemmImpl[float32]{"avx2", useAVX2FMA, blocking{mr: 6, nr: 16, kc: sgemmKC2, mc: l2Rows(sgemmKC2, 4, 6), nc: 4080}, sgemmAVX2, nil},
+	gemmImpl[float32]{"go", true, blocking{mr: 6, nr: 16, kc: 256, mc: 144, nc: 4080}, sgemmGo6x16, nil},
 )
 
 // sgemmKernel12x32 is the AVX-512 micro-kernel for a 12×32 tile: it adds
@@ -43,3 +43,20 @@ func sgemmAVX2(k int, a, b, c []float32, ldc int) {
 }
 
 func sgemmGo6x16(k int, a, b, c []float32, ldc int) { gemmKernelGo[float32](6, 16, k, a, b, c, ldc) }
+
+// sgemmKernel8x32 and sgemmKernel4x32 (gemm12_amd64.s) do the first 8 and 4 rows of
+// the AVX-512 tile: the bottom edge of C.
+//
+//go:noescape
+func sgemmKernel8x32(k int, a, b, c *float32, ldc int)
+
+//go:noescape
+func sgemmKernel4x32(k int, a, b, c *float32, ldc int)
+
+func sgemmAVX512Rows4(k int, a, b, c []float32, ldc int) {
+	sgemmKernel4x32(k, unsafe.SliceData(a), unsafe.SliceData(b), unsafe.SliceData(c), ldc)
+}
+
+func sgemmAVX512Rows8(k int, a, b, c []float32, ldc int) {
+	sgemmKernel8x32(k, unsafe.SliceData(a), unsafe.SliceData(b), unsafe.SliceData(c), ldc)
+}
