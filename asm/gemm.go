@@ -561,6 +561,9 @@ func interleave6Go[T float32 | float64](d, src []T, ld, kc, stride int, alpha T)
 // few vector moves where copy (or a direct array assignment, which may
 // overlap) calls memmove for each 32- to 256-byte row.
 func copyRows8[T float32 | float64](d, src []T, ld, kc int) {
+	if copyRowsVec(d, src, ld, kc, 8) {
+		return
+	}
 	for p := 0; p < kc; p++ {
 		v := *(*[8]T)(src[p*ld:]) // through a value: no memmove call
 		*(*[8]T)(d[p*8:]) = v
@@ -568,6 +571,9 @@ func copyRows8[T float32 | float64](d, src []T, ld, kc int) {
 }
 
 func copyRows16[T float32 | float64](d, src []T, ld, kc int) {
+	if copyRowsVec(d, src, ld, kc, 16) {
+		return
+	}
 	for p := 0; p < kc; p++ {
 		v := *(*[16]T)(src[p*ld:]) // through a value: no memmove call
 		*(*[16]T)(d[p*16:]) = v
@@ -575,6 +581,9 @@ func copyRows16[T float32 | float64](d, src []T, ld, kc int) {
 }
 
 func copyRows32[T float32 | float64](d, src []T, ld, kc int) {
+	if copyRowsVec(d, src, ld, kc, 32) {
+		return
+	}
 	for p := 0; p < kc; p++ {
 		v := *(*[32]T)(src[p*ld:]) // through a value: no memmove call
 		*(*[32]T)(d[p*32:]) = v

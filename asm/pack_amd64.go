@@ -2,6 +2,8 @@
 
 package asm
 
+import "unsafe"
+
 // pack6F32 and pack6F64 (pack_amd64.s) are the AVX packers of six rows:
 // d[p*stride+i] = alpha·src[i*ld+p] for i < 6 and p < 8n (float32) or 4n
 // (float64), n ≥ 1; d and src must hold that.
@@ -62,4 +64,31 @@ func pack6[T float32 | float64](d, src []T, ld, kc, stride int, alpha T) int {
 		return 4 * n
 	}
 	return 0
+}
+
+// copyRows64 and copyRows128 (pack_amd64.s) copy n ≥ 1 rows of 64 or 128
+// bytes, ld bytes apart at s, to d back to back.
+//
+//go:noescape
+func copyRows64(d, s unsafe.Pointer, ld, n int)
+
+//go:noescape
+func copyRows128(d, s unsafe.Pointer, ld, n int)
+
+// copyRowsVec copies kc rows of w elements, ld apart in src, to d back to
+// back with the AVX row copies, and reports whether it could: rows of 64 or
+// 128 bytes on a CPU with AVX2. It is what copyRows16 and copyRows32 try
+// first; their Go loops are its twin.
+func copyRowsVec[T float32 | float64](d, src []T, ld, kc, w int) bool {
+	size := int(unsafe.Sizeof(*new(T)))
+	if !useAVX2FMA || kc == 0 || (w*size != 64 && w*size != 128) {
+		return false
+	}
+	_, _ = src[(kc-1)*ld+w-1], d[kc*w-1] // both hold the rows
+	if w*size == 64 {
+		copyRows64(unsafe.Pointer(&d[0]), unsafe.Pointer(&src[0]), ld*size, kc)
+	} else {
+		copyRows128(unsafe.Pointer(&d[0]), unsafe.Pointer(&src[0]), ld*size, kc)
+	}
+	return true
 }

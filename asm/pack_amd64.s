@@ -202,3 +202,51 @@ loop8:
 	JNZ  loop8                      // more steps
 	VZEROUPPER
 	RET
+
+// func copyRows64(d, s unsafe.Pointer, ld, n int)
+//
+// In:  n ≥ 1 rows of 64 bytes at s, ld bytes apart; d holds 64n bytes.
+// Out: the rows back to back at d (B's slivers of 16 float32 or 8 float64
+//      per step). Clobbers CX, DX, SI, DI, Y0, Y1. Needs AVX.
+TEXT ·copyRows64(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI                // DI = next row of d
+	MOVQ s+8(FP), SI                // SI = next row of s
+	MOVQ ld+16(FP), DX              // DX = row stride of s
+	MOVQ n+24(FP), CX               // CX = rows left
+rows64:
+	VMOVUPS (SI), Y0                // Y0, Y1 = the row
+	VMOVUPS 32(SI), Y1
+	VMOVUPS Y0, (DI)                // stored at d
+	VMOVUPS Y1, 32(DI)
+	ADDQ    DX, SI                  // next row of s
+	ADDQ    $64, DI                 // of d
+	DECQ    CX                      // one row done
+	JNZ     rows64                  // more
+	VZEROUPPER
+	RET
+
+// func copyRows128(d, s unsafe.Pointer, ld, n int)
+//
+// In:  n ≥ 1 rows of 128 bytes at s, ld bytes apart; d holds 128n bytes.
+// Out: the rows back to back at d (32 float32 or 16 float64 per step).
+//      Clobbers CX, DX, SI, DI, Y0–Y3. Needs AVX.
+TEXT ·copyRows128(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI                // DI = next row of d
+	MOVQ s+8(FP), SI                // SI = next row of s
+	MOVQ ld+16(FP), DX              // DX = row stride of s
+	MOVQ n+24(FP), CX               // CX = rows left
+rows128:
+	VMOVUPS (SI), Y0                // Y0–Y3 = the row
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VMOVUPS Y0, (DI)                // stored at d
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ    DX, SI                  // next row of s
+	ADDQ    $128, DI                // of d
+	DECQ    CX                      // one row done
+	JNZ     rows128                 // more
+	VZEROUPPER
+	RET

@@ -7,3 +7,7 @@ func pack6[T float32 | float64](d, src []T, ld, kc, stride int, alpha T) int { r
 
 // pack8 packs nothing without the AVX packers: interleave8's twin does it all.
 func pack8[T float32 | float64](d, src []T, ld, kc, stride int) int { return 0 }
+
+// copyRowsVec copies nothing without the AVX row copies: copyRows16 and
+// copyRows32 run their Go loops.
+func copyRowsVec[T float32 | float64](d, src []T, ld, kc, w int) bool { return false }

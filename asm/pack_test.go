@@ -130,3 +130,63 @@ func FuzzPack8(f *testing.F) {
 		checkPack8(t, ewValues[float64](r, 7*ld+int(kc)), ld, int(kc), stride, int(soff%8), int(doff%8))
 	})
 }
+
+// checkCopyRows runs copyRowsN (the AVX row copies where they apply) on kc
+// rows of w elements, ld apart in src at offset soff, into d at doff, and
+// compares with the definition d[p*w+j] = src[p*ld+j]; d's guards must hold.
+func checkCopyRows[T float32 | float64](t testing.TB, src []T, w, ld, kc, soff, doff int) {
+	t.Helper()
+	s, _ := ewPad(src, soff, T(math.Copysign(math.NaN(), -1)))
+	want := make([]T, kc*w)
+	d, buf := ewPad(want, doff, T(-7))
+	for i := range d {
+		d[i] = T(-7)
+	}
+	switch w {
+	case 8:
+		copyRows8(d, s, ld, kc)
+	case 16:
+		copyRows16(d, s, ld, kc)
+	case 32:
+		copyRows32(d, s, ld, kc)
+	}
+	what := fmt.Sprintf("copyRows%d kc=%d ld=%d soff=%d doff=%d", w, kc, ld, soff, doff)
+	ewCheckGuards(t, what, buf, doff, kc*w, T(-7))
+	for p := 0; p < kc; p++ {
+		for j := 0; j < w; j++ {
+			if !ewSame(d[p*w+j], s[p*ld+j]) {
+				t.Fatalf("%s: d[%d] = %v, want src[%d] = %v", what, p*w+j, d[p*w+j], p*ld+j, s[p*ld+j])
+			}
+		}
+	}
+}
+
+func testCopyRows[T float32 | float64](t *testing.T) {
+	r := rand.New(rand.NewPCG(16, 32))
+	for _, kc := range ewLens() {
+		for _, w := range []int{8, 16, 32} {
+			for _, extra := range []int{0, 5} {
+				ld := w + extra
+				src := ewValues[T](r, max(0, (kc-1)*ld+w))
+				checkCopyRows(t, src, w, ld, kc, r.IntN(4), r.IntN(4))
+			}
+		}
+	}
+}
+
+func TestCopyRows(t *testing.T) {
+	t.Run("float32", testCopyRows[float32])
+	t.Run("float64", testCopyRows[float64])
+}
+
+func FuzzCopyRows(f *testing.F) {
+	f.Add(uint8(17), uint8(1), uint8(3), uint8(0), uint8(2), uint64(1))
+	f.Fuzz(func(t *testing.T, kc, wSel, extra, soff, doff uint8, seed uint64) {
+		r := rand.New(rand.NewPCG(seed, 16))
+		w := []int{8, 16, 32}[wSel%3]
+		ld := w + int(extra%16)
+		n := max(0, (int(kc)-1)*ld+w)
+		checkCopyRows(t, ewValues[float32](r, n), w, ld, int(kc), int(soff%8), int(doff%8))
+		checkCopyRows(t, ewValues[float64](r, n), w, ld, int(kc), int(soff%8), int(doff%8))
+	})
+}
