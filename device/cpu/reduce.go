@@ -409,6 +409,10 @@ func aminmaxKernel(isMax bool) tensor.Kernel {
 				storeRed(out.Storage(), out.DType(), 0, 1, acc)
 				return out
 			}
+			if v, c, ok := redColsF32(x, mask); ok {
+				storeRed(out.Storage(), out.DType(), 0, 1, extremeColsF32(v, c, isMax))
+				return out
+			}
 			storeRed(out.Storage(), out.DType(), 0, 1, extremeAcc(x, mask, isMax, init))
 		} else {
 			init := int64(math.MaxInt64)
@@ -508,11 +512,23 @@ func extremeRowsF32(x *tensor.Tensor, mask []bool, isMax, withIdx bool) ([]float
 	}
 	// Two slots per row, value and index; a long row's pieces are combined
 	// in order: the first NaN, else the first strictly better value.
-	vi := make([]float64, 2*len(acc))
-	rowsF32(vi, rows, n, func(a []float64, r []float32) {
+	red := func(a []float64, r []float32) {
 		v, k := f(r)
 		a[0], a[1] = float64(v), float64(k)
-	}, combineExtreme(isMax))
+	}
+	if !withIdx && n >= 32 {
+		// amax/amin of long rows: the value alone, without tracking where
+		// it is. (Short rows keep the first of tied ±0, as PyTorch's scalar
+		// loop does; a long row's tie follows the vector lanes, as
+		// PyTorch's vectorised one does.)
+		g := asm.AminF32
+		if isMax {
+			g = asm.AmaxF32
+		}
+		red = func(a []float64, r []float32) { a[0], a[1] = float64(g(r)), 0 }
+	}
+	vi := make([]float64, 2*len(acc))
+	rowsF32(vi, rows, n, red, combineExtreme(isMax))
 	for i := range acc {
 		acc[i] = vi[2*i]
 		if withIdx {
@@ -520,6 +536,39 @@ func extremeRowsF32(x *tensor.Tensor, mask []bool, isMax, withIdx bool) ([]float
 		}
 	}
 	return acc, idx, true
+}
+
+// extremeColsF32 folds the rows (c elements each) of v into per-column
+// maxima (minima with !isMax) with the SIMD maximum/minimum, as PyTorch's
+// vectorised outer reduction does: NaN wins, and of two equal values (±0)
+// the later row's in whole groups of 32 columns, the earlier row's in the
+// columns after the last group. Columns are shared among goroutines.
+func extremeColsF32(v []float32, c int, isMax bool) []float64 {
+	r := len(v) / c
+	acc := make([]float32, c)
+	copy(acc, v[:c])
+	f := asm.MinimumF32
+	if isMax {
+		f = asm.MaximumF32 // ties give the first operand, as torch.maximum
+	}
+	vec := c - c%32
+	parallel.Range(c, (grain+r-1)/r, 32, func(lo, hi int) {
+		vh, sl := min(hi, vec), max(lo, vec)
+		for i := 1; i < r; i++ {
+			row := v[i*c : (i+1)*c]
+			if lo < vh {
+				f(acc[lo:vh], row[lo:vh], acc[lo:vh]) // the later row on ties
+			}
+			if sl < hi {
+				f(acc[sl:hi], acc[sl:hi], row[sl:hi]) // the earlier row on ties
+			}
+		}
+	})
+	out := make([]float64, c)
+	for i, a := range acc {
+		out[i] = float64(a)
+	}
+	return out
 }
 
 // redChunk is the piece of a long row that one goroutine reduces. It is a

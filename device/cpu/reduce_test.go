@@ -229,3 +229,92 @@ func BenchmarkReduce(b *testing.B) {
 		})
 	}
 }
+
+// amax/amin of float32 over the last dim (long rows: the SIMD max/min
+// without indices) and over leading dims (rows folded into per-column
+// maxima by the SIMD maximum/minimum) against the definition, NaN winning;
+// and which zero a ±0 tie gives, as PyTorch 1.13 does: over rows, the
+// first below 32 elements and the vector lanes' choice above; over
+// columns, the later row's in whole groups of 32 columns and the earlier
+// row's in the columns after them.
+func TestAmaxAminFloat32(t *testing.T) {
+	for _, sh := range [][2]int{{3, 5}, {7, 31}, {9, 32}, {5, 70}, {130, 1000}, {2000, 33}} {
+		r, c := sh[0], sh[1]
+		v := make([]float32, r*c)
+		for i := range v {
+			v[i] = float32(math.Sin(float64(i)*1.7)) * 100
+		}
+		v[(r/2)*c+c/3] = float32(math.NaN())
+		x := tensor.FromSlice(v, r, c)
+		for _, op := range []string{"aten::amax", "aten::amin"} {
+			isMax := op == "aten::amax"
+			better := func(a, b float32) bool { return a != a || (isMax && a > b) || (!isMax && a < b) }
+			for _, dim := range []int{0, 1} {
+				got := tensor.Call(op, x, []int{dim}, false).(*tensor.Tensor).Float64s()
+				n, m := r, c // reduce n values for each of m outputs
+				if dim == 1 {
+					n, m = c, r
+				}
+				for o := 0; o < m; o++ {
+					at := func(k int) float32 {
+						if dim == 0 {
+							return v[k*c+o]
+						}
+						return v[o*c+k]
+					}
+					w := at(0)
+					for k := 1; k < n; k++ {
+						if w == w && better(at(k), w) {
+							w = at(k)
+						}
+					}
+					if !sameF64([]float64{got[o]}, []float64{float64(w)}) {
+						t.Fatalf("%s %dx%d dim %d: out[%d] = %v, want %v", op, r, c, dim, o, got[o], w)
+					}
+				}
+			}
+		}
+	}
+	negz := float32(math.Copysign(0, -1))
+	signs := func(op string, x *tensor.Tensor, dim int) string {
+		s := ""
+		for _, f := range tensor.Call(op, x, []int{dim}, false).(*tensor.Tensor).Float64s() {
+			if math.Signbit(f) {
+				s += "-"
+			} else {
+				s += "+"
+			}
+		}
+		return s
+	}
+	// Rows: [-0 ×k, +0 ×k] and [+0 ×k, -0 ×k].
+	for _, c := range []struct {
+		k         int
+		negFirst  string // amax of the row starting with -0
+		plusFirst string
+	}{{1, "-", "+"}, {5, "-", "+"}, {40, "+", "-"}} {
+		a, b := make([]float32, 2*c.k), make([]float32, 2*c.k)
+		for i := range c.k {
+			a[i], b[c.k+i] = negz, negz
+		}
+		if got := signs("aten::amax", tensor.FromSlice(a, 1, 2*c.k), 1); got != c.negFirst {
+			t.Errorf("amax of -0 ×%d then +0 ×%d: %s0, want %s0", c.k, c.k, got, c.negFirst)
+		}
+		if got := signs("aten::amax", tensor.FromSlice(b, 1, 2*c.k), 1); got != c.plusFirst {
+			t.Errorf("amax of +0 ×%d then -0 ×%d: %s0, want %s0", c.k, c.k, got, c.plusFirst)
+		}
+	}
+	// Columns: row 0 all -0, rows 1 and 2 all +0.
+	for _, c := range []struct {
+		cols int
+		want string // per column: + where the later row wins
+	}{{16, strings.Repeat("-", 16)}, {33, strings.Repeat("+", 32) + "-"}, {70, strings.Repeat("+", 64) + strings.Repeat("-", 6)}} {
+		v := make([]float32, 3*c.cols)
+		for j := range c.cols {
+			v[j] = negz
+		}
+		if got := signs("aten::amax", tensor.FromSlice(v, 3, c.cols), 0); got != c.want {
+			t.Errorf("amax over rows (-0, +0, +0) of %d columns: %s, want %s", c.cols, got, c.want)
+		}
+	}
+}
