@@ -519,8 +519,8 @@ func extremeRowsF32(x *tensor.Tensor, mask []bool, isMax, withIdx bool) ([]float
 	if !withIdx && n >= 32 {
 		// amax/amin of long rows: the value alone, without tracking where
 		// it is. (Short rows keep the first of tied ±0, as PyTorch's scalar
-		// loop does; a long row's tie follows the vector lanes, as
-		// PyTorch's vectorised one does.)
+		// loop does; which one a long row gives is the kernel's choice, as
+		// it is the vector lanes' in PyTorch.)
 		g := asm.AminF32
 		if isMax {
 			g = asm.AmaxF32
