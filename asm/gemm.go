@@ -194,9 +194,9 @@ func (g gemmArgs[T]) product(m, n int, beta T) {
 		gp.team(p, m, n)
 		return
 	}
-	// Too few rows to share (or one block of them, whose slivers of B run
-	// will pack just in time): split n into p strips of whole tiles; each
-	// worker packs its strip of B and all of the (short) A.
+	// Too few rows to share, or rows that fit one block of A (for which run
+	// packs each sliver of B just in time): split n into p strips of whole
+	// tiles; each worker packs its strip of B and all of the (short) A.
 	if n >= m {
 		step := ceilTo((n+p-1)/p, bl.nr)
 		parallel.For((n+step-1)/step, func(i int) {

@@ -119,12 +119,8 @@ type im2colRow struct {
 	plane, addD, addH, offW, lo, hi int
 }
 
-// im2colPacker returns a packer for asm.SgemmPacked/DgemmPacked that
-// gathers the im2col matrix of the image x (c × img, contiguous) straight
-// into the GEMM's slivers, never writing the matrix itself:
-// dst[p*nr+j] = cols[pc+p][jc+j] for j < w, 0 for w ≤ j < nr, with cols as
-// im2col writes it.
-func im2colPacker[T float32 | float64](x []T, g *convGeom) func(dst []T, pc, jc, kc, w, nr int) {
+// im2colRows is the im2colRow of every row of g's im2col matrix.
+func im2colRows(g *convGeom) []im2colRow {
 	D, H, W := g.img[0], g.img[1], g.img[2]
 	rows := make([]im2colRow, 0, g.c*g.kernLen)
 	for c := range g.c {
@@ -139,6 +135,16 @@ func im2colPacker[T float32 | float64](x []T, g *convGeom) func(dst []T, pc, jc,
 			}
 		}
 	}
+	return rows
+}
+
+// im2colPacker returns a packer for asm.SgemmPacked/DgemmPacked that
+// gathers the im2col matrix of the image x (c × img, contiguous; rows its
+// im2colRows) straight into the GEMM's slivers, never writing the matrix
+// itself: dst[p*nr+j] = cols[pc+p][jc+j] for j < w, 0 for w ≤ j < nr, with
+// cols as im2col writes it.
+func im2colPacker[T float32 | float64](x []T, g *convGeom, rows []im2colRow) func(dst []T, pc, jc, kc, w, nr int) {
+	D, H, W := g.img[0], g.img[1], g.img[2]
 	gw, sw := g.grid[2], g.s[2]
 	return func(dst []T, pc, jc, kc, w, nr int) {
 		for p := 0; w < nr && p < kc; p++ {
@@ -193,12 +199,12 @@ func isFloat[T gemmNum]() bool {
 // convPacked adds the convolution of one group of one image to y through
 // the assembly GEMM with packed im2col slivers (T float32 or float64):
 // y (m × n, row stride n) += w (m × k) · cols.
-func convPacked[T gemmNum](m, n, k int, w []T, x []T, g *convGeom, y []T) {
+func convPacked[T gemmNum](m, n, k int, w []T, x []T, g *convGeom, rows []im2colRow, y []T) {
 	switch w := any(w).(type) {
 	case []float32:
-		asm.SgemmPacked(false, m, n, k, 1, w, k, im2colPacker(any(x).([]float32), g), 1, any(y).([]float32), n)
+		asm.SgemmPacked(false, m, n, k, 1, w, k, im2colPacker(any(x).([]float32), g, rows), 1, any(y).([]float32), n)
 	case []float64:
-		asm.DgemmPacked(false, m, n, k, 1, w, k, im2colPacker(any(x).([]float64), g), 1, any(y).([]float64), n)
+		asm.DgemmPacked(false, m, n, k, 1, w, k, im2colPacker(any(x).([]float64), g, rows), 1, any(y).([]float64), n)
 	}
 }
 
@@ -317,13 +323,14 @@ func convForward[T gemmNum](p *core.ConvParams, input, weight, bias, out *tensor
 		geom := newConvGeom(inG, p.In, p.Out, p.Kernel, p.Stride, p.Padding, p.Dilation)
 		ident := geom.identity()
 		if !ident && isFloat[T]() {
-			// The image by image products are parallel inside (a GEMM team
-			// sharing each packed panel); im2col is gathered into the panels.
-			kk := inG * kLen
+			// Image by image, group by group: each product is split among
+			// the cores by the GEMM itself, and im2col is gathered into its
+			// slivers.
+			kk, rows := inG*kLen, im2colRows(geom)
 			for n := range p.N {
 				for g := range G {
 					xg := x[(n*p.InC+g*inG)*inLen : (n*p.InC+(g+1)*inG)*inLen]
-					convPacked(outG, outLen, kk, w[g*outG*kk:(g+1)*outG*kk], xg, geom, y[(n*p.OutC+g*outG)*outLen:])
+					convPacked(outG, outLen, kk, w[g*outG*kk:(g+1)*outG*kk], xg, geom, rows, y[(n*p.OutC+g*outG)*outLen:])
 				}
 			}
 			finish(out, buf)
