@@ -1,0 +1,96 @@
+package cpu
+
+import (
+	"slices"
+
+	"github.com/goaten/goaten/asm"
+	"github.com/goaten/goaten/aten/core"
+	"github.com/goaten/goaten/internal/parallel"
+	"github.com/goaten/goaten/tensor"
+)
+
+// geluBackwardKernel is gelu_backward (not a core op) for a float32 grad
+// and input of one shape, both contiguous: the float32 operations of its
+// decomposition (decomp/activation.go), the same kernels in the same
+// order, run a chunk at a time so that the intermediates stay in L1 rather
+// than becoming a dozen tensors of the input's size. The result is the
+// decomposition's, bit for bit; other dtypes and layouts decompose.
+func geluBackwardKernel(op *tensor.Op, args []any) any {
+	g, x := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor)
+	if g.DType() != tensor.Float32 || x.DType() != tensor.Float32 || !slices.Equal(g.Sizes(), x.Sizes()) ||
+		!g.IsContiguous() || !x.IsContiguous() {
+		return op.KernelFor(tensor.KeyCompositeImplicit)(op, args)
+	}
+	out := tensor.Empty(tensor.Float32, x.Sizes()...)
+	n := x.Numel()
+	d := data[float32](out)[:n]
+	gd, xd := data[float32](g)[g.StorageOffset():][:n], data[float32](x)[x.StorageOffset():][:n]
+	chunk := geluBackwardErf
+	if core.GeluApproximate(args[2].(string)) {
+		chunk = geluBackwardTanh
+	}
+	parallel.Range(n, grain, 64, func(lo, hi int) {
+		var buf [2][geluChunk]float32
+		for i := lo; i < hi; i += geluChunk {
+			j := min(i+geluChunk, hi)
+			chunk(d[i:j], gd[i:j], xd[i:j], buf[0][:j-i], buf[1][:j-i])
+		}
+	})
+	return out
+}
+
+// geluChunk is how many elements geluBackwardKernel computes at a time.
+const geluChunk = 512
+
+// The constants of the decompositions, as their scalar operands reach a
+// float32 kernel: rounded to float32.
+const (
+	geluSqrt1_2 = float32(0.70710678118654752440)
+	geluAlpha   = float32(1.12837916709551257390 * 0.70710678118654752440 * 0.5)
+	geluBeta    = float32(1.41421356237309504880 * 1.12837916709551257390 * 0.5)
+	geluKappa   = float32(0.044715)
+	gelu3Kappa  = float32(3 * 0.044715)
+)
+
+// geluBackwardErf sets d = g·(cdf + x·pdf) with cdf = (erf(x·√½) + 1)·½
+// and pdf = e^(x·x·-½)·α, one float32 rounding per operation as the
+// decomposition's kernels do (explicit conversions keep Go from fusing a
+// multiply and an add). t and u are scratch of len(d).
+func geluBackwardErf(d, g, x, t, u []float32) {
+	for i, v := range x {
+		t[i] = v * geluSqrt1_2
+		u[i] = float32(v*v) * -0.5
+	}
+	asm.ErfF32(t, t)
+	asm.ExpF32(u, u)
+	for i, v := range x {
+		cdf := float32(t[i]+1) * 0.5
+		pdf := u[i] * geluAlpha
+		d[i] = g[i] * float32(cdf+float32(v*pdf))
+	}
+}
+
+// geluBackwardTanh is geluBackwardErf for the tanh approximation:
+// d = g·(leftD + left·thD·innerD) with inner = (x + x·x·x·κ)·β,
+// th = tanh(inner), left = x·½, leftD = (th + 1)·½, thD = 1 − th·th and
+// innerD = (x·x·3κ + 1)·β.
+func geluBackwardTanh(d, g, x, t, _ []float32) {
+	for i, v := range x {
+		xsq := v * v
+		t[i] = float32(v+float32(float32(xsq*v)*geluKappa)) * geluBeta
+	}
+	asm.TanhF32(t, t)
+	for i, v := range x {
+		th := t[i]
+		xsq := v * v
+		leftD := float32(th+1) * 0.5
+		thD := 1 - float32(th*th)
+		innerD := float32(float32(xsq*gelu3Kappa)+1) * geluBeta
+		left := v * 0.5
+		d[i] = g[i] * float32(leftD+float32(float32(left*thD)*innerD))
+	}
+}
+
+func init() {
+	impl("aten::gelu_backward", geluBackwardKernel)
+}

@@ -1,0 +1,60 @@
+package cpu_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/goaten/goaten/aten/core"
+	"github.com/goaten/goaten/tensor"
+)
+
+// The CPU's fused gelu_backward gives its decomposition's float32 result bit
+// for bit (both approximations, NaN/Inf/±0/tails, lengths across its chunks
+// and its parallel split), and decomposes what it does not take (float64,
+// a transposed grad).
+func TestGeluBackwardMatchesDecomposition(t *testing.T) {
+	op := core.Op("aten::gelu_backward")
+	dec := op.KernelFor(tensor.KeyCompositeImplicit)
+	r := rand.New(rand.NewPCG(4, 2))
+	specials := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 0, float32(math.Copysign(0, -1)),
+		-20, 20, -6, 6, 1e-30, -1e-30, 3.4e38}
+	for _, n := range []int{1, 7, 511, 512, 513, 3000, 1 << 17} {
+		for _, approx := range []string{"none", "tanh"} {
+			t.Run(fmt.Sprintf("%d/%s", n, approx), func(t *testing.T) {
+				gv, xv := make([]float32, n), make([]float32, n)
+				for i := range xv {
+					xv[i] = float32(r.NormFloat64() * 3)
+					gv[i] = float32(r.NormFloat64())
+					if i < len(specials) && n > 100 {
+						xv[i] = specials[i]
+					}
+				}
+				g, x := tensor.FromSlice(gv), tensor.FromSlice(xv)
+				args := []any{g, x, approx}
+				got := tensor.CallKw("aten::gelu_backward", []any{g, x}, map[string]any{"approximate": approx}).(*tensor.Tensor)
+				want := dec(op, args).(*tensor.Tensor)
+				gb, wb := got.Float64s(), want.Float64s()
+				for i := range gb {
+					if math.Float32bits(float32(gb[i])) != math.Float32bits(float32(wb[i])) && !(gb[i] != gb[i] && wb[i] != wb[i]) {
+						t.Fatalf("x=%v g=%v: %v, decomposition %v", xv[i], gv[i], gb[i], wb[i])
+					}
+				}
+			})
+		}
+	}
+	// Not taken: float64, and a grad that is not contiguous.
+	x64 := tensor.FromSlice([]float64{-1, 0.5, 2})
+	got := tensor.CallKw("aten::gelu_backward", []any{tensor.FromSlice([]float64{1, 1, 1}), x64}, map[string]any{"approximate": "none"}).(*tensor.Tensor)
+	if v := got.Float64s()[2]; math.Abs(v-1.0852318) > 1e-6 {
+		t.Fatalf("float64 gelu_backward at 2 = %v", v)
+	}
+	gt := tensor.FromSlice([]float32{1, 2, 3, 4, 5, 6}, 2, 3)
+	xt := tensor.FromSlice([]float32{-1, 0, 1, 2, 3, 4}, 3, 2).T()
+	a := tensor.CallKw("aten::gelu_backward", []any{gt, xt}, map[string]any{"approximate": "none"}).(*tensor.Tensor).Float64s()
+	b := dec(op, []any{gt, xt, "none"}).(*tensor.Tensor).Float64s()
+	if !sameF64(a, b) {
+		t.Fatalf("transposed input: %v, decomposition %v", a, b)
+	}
+}
