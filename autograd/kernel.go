@@ -609,6 +609,20 @@ func anyRequiresGrad(op *tensor.Op, args []any) bool {
 	return false
 }
 
+// compositeKernel is the Autograd kernel of an op with a decomposition and
+// no derivative of its own. When an argument requires grad the op
+// decomposes here, above the Autograd layer, so that gradients flow through
+// the ops of its decomposition (PyTorch's CompositeImplicitAutograd);
+// otherwise the call goes on below, where a device may run a kernel of its
+// own for the op (the CPU's fused gelu_backward in a backward pass) before
+// the decomposition.
+func compositeKernel(op *tensor.Op, args []any) any {
+	if anyRequiresGrad(op, args) {
+		return op.KernelFor(tensor.KeyCompositeImplicit)(op, args)
+	}
+	return op.Redispatch(tensor.KeyAutograd, args)
+}
+
 // inplaceKernel is the Autograd kernel of an in-place op: the functional
 // op is recorded on a copy of self's old value, its result is written into
 // self, and self (or, for a view, its base) takes the new history.
@@ -826,6 +840,8 @@ func init() {
 				functionalOf[op] = f
 				op.Impl(tensor.KeyAutograd, inplaceKernel)
 			}
+		case op.HasKernel(tensor.KeyCompositeImplicit):
+			op.Impl(tensor.KeyAutograd, compositeKernel)
 		}
 	}
 	tensor.SetKeyFallback(tensor.KeyAutograd, fallback)
