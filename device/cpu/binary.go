@@ -799,13 +799,41 @@ func whereOperand[T uint8 | uint16 | uint32 | uint64](t, out *tensor.Tensor, ct 
 	return nil, v, false, false
 }
 
+// condPeriod reports whether a contiguous condition c covers out's
+// trailing dims exactly and is broadcast only along leading ones (an
+// attention mask [T, T] over scores [B, H, T, T]), so that its elements
+// repeat every period elements of out; periods below 256 are left to the
+// general loop.
+func condPeriod(c, out *tensor.Tensor) (period int, ok bool) {
+	cs, os := c.Sizes(), out.Sizes()
+	if !c.IsContiguous() || len(cs) > len(os) {
+		return 0, false
+	}
+	lead := true // still in the leading dims, where c may be 1 and out not
+	for i, s := range cs {
+		switch o := os[len(os)-len(cs)+i]; {
+		case s == o:
+			lead = lead && s == 1
+		case !lead || s != 1:
+			return 0, false
+		}
+	}
+	period = c.Numel()
+	if period != out.Numel() && period < 256 {
+		return 0, false
+	}
+	return period, true
+}
+
 // whereFast selects raw elements when out, the condition and the operands
-// share a layout (operands may also be single elements of out's dtype),
-// with sel (asm.Select32/Select64 for 4- and 8-byte elements), on several
-// goroutines above the grain.
+// share a layout (operands may also be single elements of out's dtype, and
+// the condition may repeat along out's leading dims), with sel
+// (asm.Select32/Select64 for 4- and 8-byte elements), on several goroutines
+// above the grain.
 func whereFast[T uint8 | uint16 | uint32 | uint64](out, c, a, b *tensor.Tensor, sel func(d []T, c []uint8, x, y []T)) bool {
 	ct, n := out.DType(), out.Numel()
-	if !out.IsContiguous() || !c.IsContiguous() || !slices.Equal(c.Sizes(), out.Sizes()) {
+	period, ok := condPeriod(c, out)
+	if !out.IsContiguous() || !ok {
 		return false
 	}
 	xs, xv, xc, ok := whereOperand[T](a, out, ct)
@@ -818,16 +846,21 @@ func whereFast[T uint8 | uint16 | uint32 | uint64](out, c, a, b *tensor.Tensor, 
 	}
 	off := out.StorageOffset()
 	d := data[T](out)[off : off+n]
-	cs := data[uint8](c)[c.StorageOffset():][:n]
+	cs := data[uint8](c)[c.StorageOffset():][:period]
 	parallel.Range(n, grain, 64, func(lo, hi int) {
-		var x, y []T
-		if !xc {
-			x = xs[lo:hi]
+		for i := lo; i < hi; {
+			p := i % period // where in the condition's period i falls
+			j := min(hi, i+period-p)
+			var x, y []T
+			if !xc {
+				x = xs[i:j]
+			}
+			if !yc {
+				y = ys[i:j]
+			}
+			whereRange(d[i:j], cs[p:p+j-i], x, y, xv, yv, sel)
+			i = j
 		}
-		if !yc {
-			y = ys[lo:hi]
-		}
-		whereRange(d[lo:hi], cs[lo:hi], x, y, xv, yv, sel)
 	})
 	return true
 }

@@ -1,6 +1,7 @@
 package cpu_test
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -230,4 +231,79 @@ func BenchmarkBinary(b *testing.B) {
 	b.Run("cpu/add.Tensor/binF32/16", func(b *testing.B) {
 		binBench(b, "aten::add.Tensor", small, small)
 	})
+}
+
+// where with a condition broadcast along leading dims (an attention mask
+// [T, T] over [B, H, T, T]) runs the SIMD select period by period; the
+// result is the one a materialised condition gives, for every element
+// size, scalar operands and layouts that fall back to the general loop.
+func TestWhereBroadcastCondition(t *testing.T) {
+	cases := []struct{ cond, out []int }{
+		{[]int{20, 20}, []int{2, 3, 20, 20}}, // period 400
+		{[]int{1, 1, 30, 40}, []int{3, 2, 30, 40}},
+		{[]int{1, 300}, []int{7, 300}},
+		{[]int{8, 8}, []int{4, 2, 8, 8}}, // period 64: the general loop
+		{[]int{30, 1}, []int{2, 30, 30}}, // broadcast inside: the general loop
+		{[]int{5000}, []int{3, 5000}},    // periods split over the pool
+	}
+	for _, c := range cases {
+		for _, d := range []tensor.DType{tensor.Float32, tensor.Float64, tensor.Int64, tensor.Float16, tensor.Bool} {
+			for _, scalar := range []bool{false, true} {
+				name := fmt.Sprintf("%v/%v/%s/scalar=%v", c.cond, c.out, d, scalar)
+				n := 1
+				for _, s := range c.out {
+					n *= s
+				}
+				m := 1
+				for _, s := range c.cond {
+					m *= s
+				}
+				cv := make([]bool, m)
+				for i := range cv {
+					cv[i] = (i*7)%3 == 0
+				}
+				xv, yv := make([]float64, n), make([]float64, n)
+				for i := range xv {
+					xv[i], yv[i] = float64(i%13), -float64(i%11)
+				}
+				cond := tensor.FromSlice(cv, c.cond...)
+				x := tensor.FromSlice(xv, c.out...).To(d)
+				var y *tensor.Tensor = tensor.FromSlice(yv, c.out...).To(d)
+				if scalar {
+					y = tensor.FromScalar(tensor.Int(1), d)
+				}
+				got := tensor.Call("aten::where.self", cond, x, y).(*tensor.Tensor)
+				full := cond.Expand(c.out).Contiguous()
+				want := tensor.Call("aten::where.self", full, x, y).(*tensor.Tensor)
+				if !sameF64(got.Float64s(), want.Float64s()) {
+					t.Fatalf("%s: where differs from the materialised condition's", name)
+				}
+				// condAt is the condition element out[i] reads, by broadcasting.
+				condAt := func(i int) bool {
+					k, stride := 0, 1
+					for j := len(c.out) - 1; j >= 0; j-- {
+						idx := i % c.out[j]
+						i /= c.out[j]
+						if cj := j - (len(c.out) - len(c.cond)); cj >= 0 && c.cond[cj] > 1 {
+							k += idx * stride
+						}
+						if cj := j - (len(c.out) - len(c.cond)); cj >= 0 {
+							stride *= c.cond[cj]
+						}
+					}
+					return cv[k]
+				}
+				xs, ys := x.Float64s(), y.Float64s()
+				for i, g := range got.Float64s() {
+					w := xs[i]
+					if !condAt(i) {
+						w = ys[min(i, len(ys)-1)]
+					}
+					if g != w {
+						t.Fatalf("%s: out[%d] = %v, want %v", name, i, g, w)
+					}
+				}
+			}
+		}
+	}
 }
