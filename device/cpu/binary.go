@@ -786,15 +786,18 @@ func boolKernel(k binBoolKernels) tensor.Kernel {
 // whereOperand returns t, of dtype ct, as a slice of out's length (contiguous,
 // out's shape) or as its single element.
 func whereOperand[T uint8 | uint16 | uint32 | uint64](t, out *tensor.Tensor, ct tensor.DType) (s []T, v T, scalar, ok bool) {
+	if t.Numel() == 1 {
+		// A single value (where(mask, 0.0, g): a wrapped float64 over a
+		// float32 g) is cast to the result dtype once.
+		t = toDType(t, ct)
+		return nil, data[T](t)[t.StorageOffset()], true, true
+	}
 	if t.DType() != ct {
 		return nil, v, false, false
 	}
 	off := t.StorageOffset()
 	if t.IsContiguous() && slices.Equal(t.Sizes(), out.Sizes()) {
 		return data[T](t)[off : off+out.Numel()], v, false, true
-	}
-	if t.Numel() == 1 {
-		return nil, data[T](t)[off], true, true
 	}
 	return nil, v, false, false
 }

@@ -307,3 +307,30 @@ func TestWhereBroadcastCondition(t *testing.T) {
 		}
 	}
 }
+
+// A wrapped Python-style number in where (masked_fill's backward builds
+// where(mask, 0.0, g)) is cast to the result dtype and takes the SIMD
+// select like a scalar of that dtype.
+func TestWhereWrappedScalar(t *testing.T) {
+	n := 1000
+	cv, gv := make([]bool, n), make([]float32, n)
+	for i := range cv {
+		cv[i], gv[i] = i%3 == 0, float32(i)
+	}
+	cond, g := tensor.FromSlice(cv), tensor.FromSlice(gv)
+	for _, v := range []float64{0, 0.1, math.Inf(-1)} {
+		got := tensor.Call("aten::where.self", cond, tensor.WrappedNumber(tensor.Float(v)), g).(*tensor.Tensor)
+		if got.DType() != tensor.Float32 {
+			t.Fatalf("where(mask, %v, float32) has dtype %s", v, got.DType())
+		}
+		for i, x := range got.Float64s() {
+			want := float64(gv[i])
+			if cv[i] {
+				want = float64(float32(v))
+			}
+			if x != want {
+				t.Fatalf("where(mask, %v, g)[%d] = %v, want %v", v, i, x, want)
+			}
+		}
+	}
+}
