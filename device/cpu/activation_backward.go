@@ -94,3 +94,56 @@ func geluBackwardTanh(d, g, x, t, _ []float32) {
 func init() {
 	impl("aten::gelu_backward", geluBackwardKernel)
 }
+
+// softmaxBackwardKernel is _softmax_backward_data (not a core op) and, with
+// logSoftmax, _log_softmax_backward_data, for float32 gradients and outputs
+// of one shape, both contiguous, over the last dim, rows shorter than
+// 2·redChunk: the decomposition's operations row by row — softmax
+// y·(g − Σ g·y), log_softmax g − e^y·Σ g, the sums by asm.SumF32 in
+// float64 and rounded once as the sum op does — so the result is the
+// decomposition's, bit for bit, without its full-size intermediates. Other
+// cases decompose.
+func softmaxBackwardKernel(logSoftmax bool) tensor.Kernel {
+	return func(op *tensor.Op, args []any) any {
+		g, y := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor)
+		dim, d := args[2].(int), args[3].(tensor.DType)
+		if g.DType() != tensor.Float32 || y.DType() != tensor.Float32 || d != tensor.Float32 ||
+			!slices.Equal(g.Sizes(), y.Sizes()) || !g.IsContiguous() || !y.IsContiguous() || g.Dim() == 0 ||
+			tensor.WrapDim(dim, g.Dim()) != g.Dim()-1 || g.Size(-1) >= 2*redChunk {
+			return op.KernelFor(tensor.KeyCompositeImplicit)(op, args)
+		}
+		out := tensor.Empty(tensor.Float32, g.Sizes()...)
+		n, w := g.Numel(), g.Size(-1)
+		if n == 0 {
+			return out
+		}
+		od := data[float32](out)[:n]
+		gd, yd := data[float32](g)[g.StorageOffset():][:n], data[float32](y)[y.StorageOffset():][:n]
+		parallel.Range(n/w, max(1, grain/w), 1, func(lo, hi int) {
+			for r := lo; r < hi; r++ {
+				o, gr, yr := od[r*w:(r+1)*w], gd[r*w:(r+1)*w], yd[r*w:(r+1)*w]
+				if logSoftmax {
+					s := float32(asm.SumF32(gr))
+					asm.ExpF32(o, yr)
+					for i, e := range o {
+						o[i] = gr[i] - float32(e*s)
+					}
+					continue
+				}
+				for i, v := range gr {
+					o[i] = v * yr[i]
+				}
+				s := float32(asm.SumF32(o))
+				for i, v := range gr {
+					o[i] = yr[i] * float32(v-s)
+				}
+			}
+		})
+		return out
+	}
+}
+
+func init() {
+	impl("aten::_softmax_backward_data", softmaxBackwardKernel(false))
+	impl("aten::_log_softmax_backward_data", softmaxBackwardKernel(true))
+}

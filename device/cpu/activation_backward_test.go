@@ -58,3 +58,42 @@ func TestGeluBackwardMatchesDecomposition(t *testing.T) {
 		t.Fatalf("transposed input: %v, decomposition %v", a, b)
 	}
 }
+
+// The CPU's fused _softmax_backward_data and _log_softmax_backward_data give
+// their decompositions' float32 results bit for bit (rows of several
+// widths, a split over the pool, specials), and decompose what they do not
+// take (a non-last dim, float64).
+func TestSoftmaxBackwardMatchesDecomposition(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	for _, name := range []string{"aten::_softmax_backward_data", "aten::_log_softmax_backward_data"} {
+		op := core.Op(name)
+		dec := op.KernelFor(tensor.KeyCompositeImplicit)
+		for _, sh := range [][]int{{1}, {3, 7}, {2, 4, 128}, {300, 513}, {2, 1000}} {
+			for _, dim := range []int{-1, 0} {
+				n := 1
+				for _, s := range sh {
+					n *= s
+				}
+				gv, yv := make([]float32, n), make([]float32, n)
+				for i := range gv {
+					gv[i], yv[i] = float32(r.NormFloat64()), float32(r.Float64())
+					if name == "aten::_log_softmax_backward_data" {
+						yv[i] = -float32(r.ExpFloat64())
+					}
+				}
+				if n > 20 {
+					gv[5], yv[7] = float32(math.Inf(1)), float32(math.NaN())
+				}
+				g, y := tensor.FromSlice(gv, sh...), tensor.FromSlice(yv, sh...)
+				args := []any{g, y, dim, tensor.Float32}
+				got := tensor.Call(name, g, y, dim, tensor.Float32).(*tensor.Tensor).Float64s()
+				want := dec(op, args).(*tensor.Tensor).Float64s()
+				for i := range got {
+					if math.Float32bits(float32(got[i])) != math.Float32bits(float32(want[i])) && !(got[i] != got[i] && want[i] != want[i]) {
+						t.Fatalf("%s %v dim %d: [%d] = %v, decomposition %v", name, sh, dim, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}
