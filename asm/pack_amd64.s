@@ -78,6 +78,14 @@
 	VMOVUPS y, (dPtr);                    /* column, rows 0:8 */ \
 	ADDQ    strB, dPtr                    /* next column */
 
+// ROWARGS loads the arguments of copyRows64 and copyRows128: DI the next
+// row of d, SI of s, DX the row stride of s, CX the rows left.
+#define ROWARGS \
+	MOVQ d+0(FP), DI;               /* DI = &d */ \
+	MOVQ s+8(FP), SI;               /* SI = &s */ \
+	MOVQ ld+16(FP), DX;             /* DX = ld */ \
+	MOVQ n+24(FP), CX               /* CX = n */
+
 // func pack6F32(d, src *float32, ld, n, stride int, alpha float32)
 //
 // In:  src six rows ld floats apart, 8n floats each; d 8n columns stride
@@ -209,10 +217,7 @@ loop8:
 // Out: the rows back to back at d (B's slivers of 16 float32 or 8 float64
 //      per step). Clobbers CX, DX, SI, DI, Y0, Y1. Needs AVX.
 TEXT ·copyRows64(SB), NOSPLIT, $0-32
-	MOVQ d+0(FP), DI                // DI = next row of d
-	MOVQ s+8(FP), SI                // SI = next row of s
-	MOVQ ld+16(FP), DX              // DX = row stride of s
-	MOVQ n+24(FP), CX               // CX = rows left
+	ROWARGS                         // DI = d, SI = s, DX = ld, CX = n
 rows64:
 	VMOVUPS (SI), Y0                // Y0, Y1 = the row
 	VMOVUPS 32(SI), Y1
@@ -231,10 +236,7 @@ rows64:
 // Out: the rows back to back at d (32 float32 or 16 float64 per step).
 //      Clobbers CX, DX, SI, DI, Y0–Y3. Needs AVX.
 TEXT ·copyRows128(SB), NOSPLIT, $0-32
-	MOVQ d+0(FP), DI                // DI = next row of d
-	MOVQ s+8(FP), SI                // SI = next row of s
-	MOVQ ld+16(FP), DX              // DX = row stride of s
-	MOVQ n+24(FP), CX               // CX = rows left
+	ROWARGS                         // DI = d, SI = s, DX = ld, CX = n
 rows128:
 	VMOVUPS (SI), Y0                // Y0–Y3 = the row
 	VMOVUPS 32(SI), Y1
