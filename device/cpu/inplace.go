@@ -52,7 +52,7 @@ func inplaceKernel(op *tensor.Op, args []any) any {
 // writesSelf reports whether f's result can be computed in self's memory:
 // self is dense without overlap, the result has self's shape and dtype (no
 // cast on the way in), and every other tensor argument sharing self's
-// storage is self's very view.
+// storage is self's very view (same element size, offset, sizes, strides).
 func writesSelf(self *tensor.Tensor, f *tensor.Op, args []any) bool {
 	if !core.IsNonOverlappingAndDense(self.Sizes(), self.Strides()) {
 		return false
@@ -67,9 +67,9 @@ func writesSelf(self *tensor.Tensor, f *tensor.Op, args []any) bool {
 		if !ok || t == nil || t.Storage() != st {
 			continue
 		}
-		if t.StorageOffset() != self.StorageOffset() || !slices.Equal(t.Sizes(), self.Sizes()) ||
-			!slices.Equal(t.Strides(), self.Strides()) {
-			return false
+		if t.DType().ItemSize() != self.DType().ItemSize() || t.StorageOffset() != self.StorageOffset() ||
+			!slices.Equal(t.Sizes(), self.Sizes()) || !slices.Equal(t.Strides(), self.Strides()) {
+			return false // (a view of another element size covers other bytes)
 		}
 	}
 	return true

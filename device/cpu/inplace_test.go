@@ -122,3 +122,21 @@ func TestInplaceWritesSelf(t *testing.T) {
 		t.Fatalf("add_ made %v allocations, add %v: add_ went through a temporary", inplace, functional)
 	}
 }
+
+// An argument viewing self's storage with another element size covers other
+// bytes than self's view with the same offset, sizes and strides: add_ goes
+// through a temporary, reading other as it was.
+func TestInplaceOtherElementSize(t *testing.T) {
+	n := 5000 // several chunks of the conversion to float64
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = float64(i%97) * 1.25
+	}
+	self := tensor.FromSlice(v)
+	other := tensor.NewMeta([]int{n}, []int{1}, 0, tensor.Float32, tensor.CPU).WithRaw(self.Raw())
+	want := self.Add(other.Clone()).Float64s()
+	self.Add_(other)
+	if got := self.Float64s(); !sameF64(got, want) {
+		t.Fatalf("add_ of a float32 view of self's bytes: %v, want %v", got, want)
+	}
+}
