@@ -850,6 +850,7 @@ func whereFast[T uint8 | uint16 | uint32 | uint64](out, c, a, b *tensor.Tensor, 
 	off := out.StorageOffset()
 	d := data[T](out)[off : off+n]
 	cs := data[uint8](c)[c.StorageOffset():][:period]
+	xr, yr := repeated(xv, n, xc), repeated(yv, n, yc) // shared, read only
 	parallel.Range(n, grain, 64, func(lo, hi int) {
 		for i := lo; i < hi; {
 			p := i % period // where in the condition's period i falls
@@ -861,7 +862,7 @@ func whereFast[T uint8 | uint16 | uint32 | uint64](out, c, a, b *tensor.Tensor, 
 			if !yc {
 				y = ys[i:j]
 			}
-			whereRange(d[i:j], cs[p:p+j-i], x, y, xv, yv, sel)
+			whereRange(d[i:j], cs[p:p+j-i], x, y, xr, yr, sel)
 			i = j
 		}
 	})
@@ -869,32 +870,40 @@ func whereFast[T uint8 | uint16 | uint32 | uint64](out, c, a, b *tensor.Tensor, 
 }
 
 // whereRange is whereFast's work on d: from slices x and y of d's length,
-// or, where one is nil, its value (xv, yv) laid out in chunks.
-func whereRange[T uint8 | uint16 | uint32 | uint64](d []T, cs []uint8, x, y []T, xv, yv T, sel func(d []T, c []uint8, x, y []T)) {
+// or, where one is nil, from xc or yc, the operand's single value repeated
+// (at least min(len(d), binConstChunk) of it).
+func whereRange[T uint8 | uint16 | uint32 | uint64](d []T, cs []uint8, x, y, xc, yc []T, sel func(d []T, c []uint8, x, y []T)) {
 	if x != nil && y != nil {
 		sel(d, cs, x, y)
 		return
 	}
-	var xc, yc [binConstChunk]T
-	for i := range min(len(d), binConstChunk) {
-		if x == nil {
-			xc[i] = xv
-		}
-		if y == nil {
-			yc[i] = yv
-		}
-	}
 	for i := 0; i < len(d); i += binConstChunk {
 		j := min(i+binConstChunk, len(d))
-		xi, yi := xc[:j-i], yc[:j-i]
+		xi, yi := x, y
 		if x != nil {
 			xi = x[i:j]
+		} else {
+			xi = xc[:j-i]
 		}
 		if y != nil {
 			yi = y[i:j]
+		} else {
+			yi = yc[:j-i]
 		}
 		sel(d[i:j], cs[i:j], xi, yi)
 	}
+}
+
+// repeated is min(n, binConstChunk) copies of v, or nil when !need.
+func repeated[T any](v T, n int, need bool) []T {
+	if !need {
+		return nil
+	}
+	r := make([]T, min(n, binConstChunk))
+	for i := range r {
+		r[i] = v
+	}
+	return r
 }
 
 // selectK sets d[i] = x[i] if c[i] != 0, else y[i]: where's kernel for the
