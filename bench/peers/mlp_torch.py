@@ -4,15 +4,16 @@ training step (forward, backward, SGD).
 
 Run with Debian's python3 (apt-get install python3-torch):
     /usr/bin/python3 bench/peers/mlp_torch.py
-Prints lines in `go test -bench` style (ns/op, best of 5 rounds).
+THREADS=2 runs it on two threads. Prints lines in `go test -bench` style (ns/op, best of 5 rounds).
 """
+import os
 import time
 
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-torch.set_num_threads(1)
+torch.set_num_threads(int(os.environ.get("THREADS", "1")))  # THREADS=2 for two
 torch.manual_seed(0)
 model = nn.Sequential(nn.Linear(784, 1024), nn.ReLU(), nn.Linear(1024, 1024), nn.ReLU(), nn.Linear(1024, 10))
 x = torch.randn(256, 784)
