@@ -5,6 +5,7 @@ import (
 
 	"github.com/goaten/goaten/asm"
 	"github.com/goaten/goaten/aten/core"
+	"github.com/goaten/goaten/internal/parallel"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -222,7 +223,9 @@ func layerNormBackwardRun[T normElem](dy, x, mean, rstd, w *tensor.Tensor, m, n 
 	if outs[2] != nil {
 		db = make([]float64, n)
 	}
-	if m > 0 && n > 0 {
+	if m > 0 && n > 0 && parallel.Pieces(m*n, grain) > 1 && m > 1 {
+		layerNormBackwardParallel[T](dy, x, mean, rstd, w, m, n, outs[0], dw, db)
+	} else if m > 0 && n > 0 {
 		dys, xs := normIn[T](dy), normIn[T](x)
 		means, rstds := normIn[T](mean), normIn[T](rstd)
 		ws := normParam(w)
@@ -264,6 +267,63 @@ func layerNormBackwardRun[T normElem](dy, x, mean, rstd, w *tensor.Tensor, m, n 
 	}
 	normStore(outs[1], dw)
 	normStore(outs[2], db)
+}
+
+// layerNormBackwardParallel is layerNormBackwardRun's loop shared among the
+// cores, with its results: dx a block of rows per goroutine (each row is
+// independent), then dw and db a block of columns per goroutine, each
+// column summed over the rows in order as the serial loop sums it, so the
+// bits are the same for any GOMAXPROCS.
+func layerNormBackwardParallel[T normElem](dy, x, mean, rstd, w *tensor.Tensor, m, n int, dxOut *tensor.Tensor, dw, db []float64) {
+	dys, xs := normIn[T](dy), normIn[T](x)
+	means, rstds := normIn[T](mean), normIn[T](rstd)
+	ws := normParam(w)
+	if dx, doneX := normOut[T](dxOut); dx != nil {
+		inv := 1 / float64(n)
+		parallel.Range(m, max(1, grain/n), 1, func(lo, hi int) {
+			g, xh := make([]float64, n), make([]float64, n)
+			for i := lo; i < hi; i++ {
+				mu, rs := float64(means[i]), float64(rstds[i])
+				dyr, xr := dys[i*n:(i+1)*n], xs[i*n:(i+1)*n]
+				var s1, s2 float64
+				for j := range dyr {
+					gv := float64(dyr[j])
+					if ws != nil {
+						gv *= ws[j]
+					}
+					h := (float64(xr[j]) - mu) * rs
+					g[j], xh[j] = gv, h
+					s1 += gv
+					s2 += gv * h
+				}
+				s1 *= inv
+				s2 *= inv
+				dxr := dx[i*n : (i+1)*n]
+				for j := range dxr {
+					dxr[j] = T(rs * (g[j] - s1 - xh[j]*s2))
+				}
+			}
+		})
+		doneX()
+	}
+	if dw == nil && db == nil {
+		return
+	}
+	parallel.Range(n, max(8, grain/m), 8, func(lo, hi int) {
+		for i := 0; i < m; i++ {
+			mu, rs := float64(means[i]), float64(rstds[i])
+			dyr, xr := dys[i*n+lo:i*n+hi], xs[i*n+lo:i*n+hi]
+			for j := range dyr {
+				d := float64(dyr[j])
+				if dw != nil {
+					dw[lo+j] += d * ((float64(xr[j]) - mu) * rs)
+				}
+				if db != nil {
+					db[lo+j] += d
+				}
+			}
+		}
+	})
 }
 
 // ---- group norm ----

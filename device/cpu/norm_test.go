@@ -2,6 +2,7 @@ package cpu_test
 
 import (
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -271,6 +272,43 @@ func TestDropout(t *testing.T) {
 	for _, m := range ev[1].Float64s() {
 		if m != 1 {
 			t.Fatal("eval mask is not all true")
+		}
+	}
+}
+
+// native_layer_norm_backward shares its rows (dx) and columns (dw, db)
+// among the cores above the grain, with the one-core loop's bits.
+func TestLayerNormBackwardParallelBits(t *testing.T) {
+	m, n := 300, 257
+	mk := func(seed int) *tensor.Tensor {
+		v := make([]float32, m*n)
+		for i := range v {
+			v[i] = float32(math.Sin(float64(i*seed))) * 3
+		}
+		return tensor.FromSlice(v, m, n)
+	}
+	for _, d := range []tensor.DType{tensor.Float32, tensor.Float64} { // float64 shows any change in the sums' rounding
+		layerNormBackwardBits(t, mk(7).To(d), mk(11).To(d), m, n)
+	}
+}
+
+func layerNormBackwardBits(t *testing.T, x, g *tensor.Tensor, m, n int) {
+	wv := make([]float32, n)
+	for i := range wv {
+		wv[i] = 1 + float32(i%5)/4
+	}
+	w, b := tensor.FromSlice(wv).To(x.DType()), tensor.FromSlice(make([]float32, n)).To(x.DType())
+	mean := tensor.Call("aten::mean.dim", x, []int{1}, true).(*tensor.Tensor)
+	rstd := tensor.CallKw("aten::var.correction", []any{x, []int{1}}, map[string]any{"correction": tensor.Int(0), "keepdim": true}).(*tensor.Tensor).AddScalar(1e-5, 1).Rsqrt()
+	run := func(procs int) [][]float64 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		outs := tensor.Call("aten::native_layer_norm_backward", g, x, []int{n}, mean, rstd, w, b, []bool{true, true, true}).([]*tensor.Tensor)
+		return [][]float64{outs[0].Float64s(), outs[1].Float64s(), outs[2].Float64s()}
+	}
+	one, two := run(1), run(2)
+	for k, name := range []string{"dx", "dw", "db"} {
+		if !sameF64(one[k], two[k]) {
+			t.Fatalf("%s %s differs between GOMAXPROCS 1 and 2", x.DType(), name)
 		}
 	}
 }
