@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"math"
 	"slices"
 
 	"github.com/goaten/goaten/asm"
@@ -9,13 +10,22 @@ import (
 	"github.com/goaten/goaten/tensor"
 )
 
-// geluBackwardKernel is gelu_backward (not a core op) for a float32 grad
-// and input of one shape, both contiguous: the float32 operations of its
-// decomposition (decomp/activation.go), the same kernels in the same
-// order, run a chunk at a time so that the intermediates stay in L1 rather
-// than becoming a dozen tensors of the input's size. The result is the
-// decomposition's, bit for bit; other dtypes and layouts decompose.
-func geluBackwardKernel(op *tensor.Op, args []any) any {
+// The backward ops of activations are not core ops and decompose into a
+// handful of elementwise ops, each a full-size tensor. For a float32 grad
+// and input (or output) of one shape, both contiguous, the CPU runs the
+// decomposition's float32 operations — the same kernels, in the same
+// order — a chunk at a time instead, so that the intermediates stay in L1:
+// the result is the decomposition's, bit for bit. Other dtypes and layouts
+// decompose. Explicit float32 conversions keep Go from fusing a multiply
+// and an add.
+
+// fusedChunk computes a chunk of a backward op: d from the gradient g and
+// the op's saved tensor x, with t and u scratch of len(d).
+type fusedChunk func(d, g, x, t, u []float32)
+
+// fusedBackward runs chunk over args[0] (the gradient) and args[1] when
+// they qualify, else the op's decomposition.
+func fusedBackward(op *tensor.Op, args []any, chunk fusedChunk) any {
 	g, x := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor)
 	if g.DType() != tensor.Float32 || x.DType() != tensor.Float32 || !slices.Equal(g.Sizes(), x.Sizes()) ||
 		!g.IsContiguous() || !x.IsContiguous() {
@@ -25,22 +35,26 @@ func geluBackwardKernel(op *tensor.Op, args []any) any {
 	n := x.Numel()
 	d := data[float32](out)[:n]
 	gd, xd := data[float32](g)[g.StorageOffset():][:n], data[float32](x)[x.StorageOffset():][:n]
-	chunk := geluBackwardErf
-	if core.GeluApproximate(args[2].(string)) {
-		chunk = geluBackwardTanh
-	}
 	parallel.Range(n, grain, 64, func(lo, hi int) {
-		var buf [2][geluChunk]float32
-		for i := lo; i < hi; i += geluChunk {
-			j := min(i+geluChunk, hi)
+		var buf [2][fusedChunkLen]float32
+		for i := lo; i < hi; i += fusedChunkLen {
+			j := min(i+fusedChunkLen, hi)
 			chunk(d[i:j], gd[i:j], xd[i:j], buf[0][:j-i], buf[1][:j-i])
 		}
 	})
 	return out
 }
 
-// geluChunk is how many elements geluBackwardKernel computes at a time.
-const geluChunk = 512
+// fusedChunkLen is how many elements fusedBackward computes at a time.
+const fusedChunkLen = 512
+
+// geluBackwardKernel is gelu_backward(grad, self, approximate).
+func geluBackwardKernel(op *tensor.Op, args []any) any {
+	if core.GeluApproximate(args[2].(string)) {
+		return fusedBackward(op, args, geluBackwardTanh)
+	}
+	return fusedBackward(op, args, geluBackwardErf)
+}
 
 // The constants of the decompositions, as their scalar operands reach a
 // float32 kernel: rounded to float32.
@@ -91,8 +105,59 @@ func geluBackwardTanh(d, g, x, t, _ []float32) {
 	}
 }
 
+// sigmoidBackward is sigmoid_backward(grad, output): g·(1 − y)·y.
+func sigmoidBackward(d, g, y, _, _ []float32) {
+	for i, v := range y {
+		d[i] = float32(g[i]*float32(1-v)) * v
+	}
+}
+
+// tanhBackward is tanh_backward(grad, output): g·(1 − y·y).
+func tanhBackward(d, g, y, _, _ []float32) {
+	for i, v := range y {
+		d[i] = g[i] * float32(1-float32(v*v))
+	}
+}
+
+// siluBackward is silu_backward(grad, self): with s = 1/(e^(−x) + 1),
+// g·s·(x·(1 − s) + 1).
+func siluBackward(d, g, x, t, _ []float32) {
+	for i, v := range x {
+		t[i] = -v
+	}
+	asm.ExpF32(t, t)
+	for i, v := range x {
+		s := 1 / float32(t[i]+1)
+		d[i] = float32(g[i]*s) * float32(float32(v*float32(1-s))+1)
+	}
+}
+
+// thresholdBackwardKernel is threshold_backward(grad, self, threshold): 0
+// where self ≤ threshold (rounded to float32), else grad.
+func thresholdBackwardKernel(op *tensor.Op, args []any) any {
+	th := float32(args[2].(tensor.Scalar).Float64())
+	return fusedBackward(op, args, func(d, g, x, _, _ []float32) {
+		for i, v := range x {
+			var m uint32
+			if v <= th {
+				m = ^uint32(0) // an integer conditional move, not a branch on the data
+			}
+			d[i] = math.Float32frombits(math.Float32bits(g[i]) &^ m)
+		}
+	})
+}
+
+// fused wraps a fusedChunk as a kernel.
+func fused(chunk fusedChunk) tensor.Kernel {
+	return func(op *tensor.Op, args []any) any { return fusedBackward(op, args, chunk) }
+}
+
 func init() {
 	impl("aten::gelu_backward", geluBackwardKernel)
+	impl("aten::sigmoid_backward", fused(sigmoidBackward))
+	impl("aten::tanh_backward", fused(tanhBackward))
+	impl("aten::silu_backward", fused(siluBackward))
+	impl("aten::threshold_backward", thresholdBackwardKernel)
 }
 
 // softmaxBackwardKernel is _softmax_backward_data (not a core op) and, with

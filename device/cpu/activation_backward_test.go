@@ -10,19 +10,32 @@ import (
 	"github.com/goaten/goaten/tensor"
 )
 
-// The CPU's fused gelu_backward gives its decomposition's float32 result bit
-// for bit (both approximations, NaN/Inf/±0/tails, lengths across its chunks
-// and its parallel split), and decomposes what it does not take (float64,
-// a transposed grad).
-func TestGeluBackwardMatchesDecomposition(t *testing.T) {
-	op := core.Op("aten::gelu_backward")
-	dec := op.KernelFor(tensor.KeyCompositeImplicit)
+// The CPU's fused activation backward ops (gelu in both forms, sigmoid,
+// tanh, silu, threshold) give their decompositions' float32 results bit for
+// bit (NaN/Inf/±0/tails, lengths across the chunks and the parallel split),
+// and decompose what they do not take (float64, a transposed input).
+func TestActivationBackwardMatchesDecomposition(t *testing.T) {
 	r := rand.New(rand.NewPCG(4, 2))
 	specials := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 0, float32(math.Copysign(0, -1)),
-		-20, 20, -6, 6, 1e-30, -1e-30, 3.4e38}
-	for _, n := range []int{1, 7, 511, 512, 513, 3000, 1 << 17} {
-		for _, approx := range []string{"none", "tanh"} {
-			t.Run(fmt.Sprintf("%d/%s", n, approx), func(t *testing.T) {
+		-20, 20, -6, 6, 1e-30, -1e-30, 3.4e38, 0.5}
+	cases := []struct {
+		op string
+		kw map[string]any
+		at []any // arguments after the two tensors
+	}{
+		{"aten::gelu_backward", map[string]any{"approximate": "none"}, nil},
+		{"aten::gelu_backward", map[string]any{"approximate": "tanh"}, nil},
+		{"aten::sigmoid_backward", nil, nil},
+		{"aten::tanh_backward", nil, nil},
+		{"aten::silu_backward", nil, nil},
+		{"aten::threshold_backward", nil, []any{tensor.Float(0)}},
+		{"aten::threshold_backward", nil, []any{tensor.Float(0.5)}},
+	}
+	for _, c := range cases {
+		op := core.Op(c.op)
+		dec := op.KernelFor(tensor.KeyCompositeImplicit)
+		for _, n := range []int{1, 7, 511, 512, 513, 3000, 1 << 17} {
+			t.Run(fmt.Sprintf("%s%v%v/%d", c.op, c.kw, c.at, n), func(t *testing.T) {
 				gv, xv := make([]float32, n), make([]float32, n)
 				for i := range xv {
 					xv[i] = float32(r.NormFloat64() * 3)
@@ -32,9 +45,9 @@ func TestGeluBackwardMatchesDecomposition(t *testing.T) {
 					}
 				}
 				g, x := tensor.FromSlice(gv), tensor.FromSlice(xv)
-				args := []any{g, x, approx}
-				got := tensor.CallKw("aten::gelu_backward", []any{g, x}, map[string]any{"approximate": approx}).(*tensor.Tensor)
-				want := dec(op, args).(*tensor.Tensor)
+				bound := op.Bind(append([]any{g, x}, c.at...), c.kw)
+				got := op.Invoke(bound).(*tensor.Tensor)
+				want := dec(op, bound).(*tensor.Tensor)
 				gb, wb := got.Float64s(), want.Float64s()
 				for i := range gb {
 					if math.Float32bits(float32(gb[i])) != math.Float32bits(float32(wb[i])) && !(gb[i] != gb[i] && wb[i] != wb[i]) {
@@ -43,19 +56,17 @@ func TestGeluBackwardMatchesDecomposition(t *testing.T) {
 				}
 			})
 		}
-	}
-	// Not taken: float64, and a grad that is not contiguous.
-	x64 := tensor.FromSlice([]float64{-1, 0.5, 2})
-	got := tensor.CallKw("aten::gelu_backward", []any{tensor.FromSlice([]float64{1, 1, 1}), x64}, map[string]any{"approximate": "none"}).(*tensor.Tensor)
-	if v := got.Float64s()[2]; math.Abs(v-1.0852318) > 1e-6 {
-		t.Fatalf("float64 gelu_backward at 2 = %v", v)
-	}
-	gt := tensor.FromSlice([]float32{1, 2, 3, 4, 5, 6}, 2, 3)
-	xt := tensor.FromSlice([]float32{-1, 0, 1, 2, 3, 4}, 3, 2).T()
-	a := tensor.CallKw("aten::gelu_backward", []any{gt, xt}, map[string]any{"approximate": "none"}).(*tensor.Tensor).Float64s()
-	b := dec(op, []any{gt, xt, "none"}).(*tensor.Tensor).Float64s()
-	if !sameF64(a, b) {
-		t.Fatalf("transposed input: %v, decomposition %v", a, b)
+		// Not taken: float64, and an input that is not contiguous.
+		for _, in := range [][2]*tensor.Tensor{
+			{tensor.FromSlice([]float64{1, 2, 3}), tensor.FromSlice([]float64{-1, 0.5, 2})},
+			{tensor.FromSlice([]float32{1, 2, 3, 4, 5, 6}, 2, 3), tensor.FromSlice([]float32{-1, 0, 1, 2, 3, 4}, 3, 2).T()},
+		} {
+			bound := op.Bind(append([]any{in[0], in[1]}, c.at...), c.kw)
+			a, b := op.Invoke(bound).(*tensor.Tensor).Float64s(), dec(op, bound).(*tensor.Tensor).Float64s()
+			if !sameF64(a, b) {
+				t.Fatalf("%s on %s %v: %v, decomposition %v", c.op, in[1].DType(), in[1].Strides(), a, b)
+			}
+		}
 	}
 }
 
