@@ -2,6 +2,8 @@ package tensor
 
 import (
 	"math"
+	"os"
+	"strings"
 	"unsafe"
 
 	"github.com/x448/float16"
@@ -21,6 +23,52 @@ func NewStorage(nbytes int) *Storage {
 	}
 	words := make([]uint64, (nbytes+7)/8)
 	return &Storage{data: unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), nbytes)}
+}
+
+// uninitMin is the size from which NewStorageUninit skips zeroing; below
+// it a zeroed allocation costs next to nothing.
+const uninitMin = 64 << 10
+
+// poisonUninit (GOATEN_POISON=1, for tests) fills every storage
+// NewStorageUninit returns with 0xff bytes (NaN for floats), so that a
+// kernel that leaves an element of its output unwritten shows up.
+var poisonUninit = os.Getenv("GOATEN_POISON") == "1"
+
+// NewStorageUninit allocates a storage of nbytes whose contents are
+// unspecified, for an output that a kernel overwrites entirely: a large one
+// skips Go's zeroing, which costs about as much as an elementwise kernel's
+// pass over the result. Never hand its contents out unwritten.
+func NewStorageUninit(nbytes int) *Storage {
+	var s *Storage
+	if nbytes < uninitMin {
+		s = NewStorage(nbytes)
+	} else {
+		s = &Storage{data: makeNoZero(nbytes)}
+	}
+	if poisonUninit {
+		poison(s.data)
+	}
+	return s
+}
+
+// poison fills b with 0xff bytes (see poisonUninit).
+func poison(b []byte) {
+	for i := range b {
+		b[i] = 0xff
+	}
+}
+
+// makeNoZero returns the first n bytes of a new noscan allocation without
+// clearing them. Go has no public form of the runtime's uninitialised
+// allocation; strings.Builder.Grow uses it (internal/bytealg.MakeNoZero)
+// for its buffer, whose start a one-byte String then reaches. Should Grow
+// ever zero its buffer, this only gets slower. Allocations of this size are
+// page-aligned, as a Storage must be 8-byte aligned.
+func makeNoZero(n int) []byte {
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteByte(0)
+	return unsafe.Slice(unsafe.StringData(b.String()), n)
 }
 
 // Bytes is the whole buffer.

@@ -336,7 +336,20 @@ func checkedExtent(sizes, strides []int, offset int) int {
 
 // Materialize gives a metadata-only CPU tensor fresh storage big enough for
 // its view (the strides it has are kept).
-func Materialize(t *Tensor) *Tensor {
+func Materialize(t *Tensor) *Tensor { return materialize(t, NewStorage) }
+
+// MaterializeUninit is Materialize with a storage whose contents are
+// unspecified (NewStorageUninit): for an output its kernel overwrites
+// entirely.
+func MaterializeUninit(t *Tensor) *Tensor {
+	materialize(t, NewStorageUninit)
+	if poisonUninit { // the small tensors kept inline too
+		poison(t.Storage().data)
+	}
+	return t
+}
+
+func materialize(t *Tensor, newStorage func(nbytes int) *Storage) *Tensor {
 	n := checkedExtent(t.sizes, t.strides, t.offset)
 	checkAllocSize(n, t.dtype)
 	nb := n * t.dtype.ItemSize()
@@ -347,7 +360,7 @@ func Materialize(t *Tensor) *Tensor {
 		t.raw = &b.st
 		return t
 	}
-	t.raw = NewStorage(nb)
+	t.raw = newStorage(nb)
 	return t
 }
 

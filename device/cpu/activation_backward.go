@@ -31,7 +31,7 @@ func fusedBackward(op *tensor.Op, args []any, chunk fusedChunk) any {
 		!g.IsContiguous() || !x.IsContiguous() {
 		return op.KernelFor(tensor.KeyCompositeImplicit)(op, args)
 	}
-	out := tensor.Empty(tensor.Float32, x.Sizes()...)
+	out := emptyUninit(tensor.Float32, x.Sizes()...)
 	n := x.Numel()
 	d := data[float32](out)[:n]
 	gd, xd := data[float32](g)[g.StorageOffset():][:n], data[float32](x)[x.StorageOffset():][:n]
@@ -177,7 +177,7 @@ func softmaxBackwardKernel(logSoftmax bool) tensor.Kernel {
 			tensor.WrapDim(dim, g.Dim()) != g.Dim()-1 || g.Size(-1) >= 2*redChunk {
 			return op.KernelFor(tensor.KeyCompositeImplicit)(op, args)
 		}
-		out := tensor.Empty(tensor.Float32, g.Sizes()...)
+		out := emptyUninit(tensor.Float32, g.Sizes()...)
 		n, w := g.Numel(), g.Size(-1)
 		if n == 0 {
 			return out

@@ -46,6 +46,20 @@ func alloc(t *tensor.Tensor) *tensor.Tensor {
 // allocMeta runs op's meta function and allocates its single output.
 func allocMeta(op *tensor.Op, args []any) *tensor.Tensor { return alloc(meta(op, args)) }
 
+// allocMetaUninit is allocMeta for a kernel that writes every element of its
+// output: the storage is not zeroed first (tensor.NewStorageUninit).
+func allocMetaUninit(op *tensor.Op, args []any) *tensor.Tensor {
+	t := meta(op, args)
+	t.SetDevice(tensor.CPU)
+	return tensor.MaterializeUninit(t)
+}
+
+// emptyUninit is a contiguous tensor of dtype d whose elements a kernel is
+// about to write, all of them.
+func emptyUninit(d tensor.DType, sizes ...int) *tensor.Tensor {
+	return tensor.MaterializeUninit(tensor.NewMetaContiguous(sizes, d, tensor.CPU))
+}
+
 // data views t's storage as []T (the whole storage: index with offsets).
 func data[T tensor.Elem](t *tensor.Tensor) []T { return tensor.Elems[T](t.Storage()) }
 

@@ -8,7 +8,8 @@ import (
 )
 
 // An outKernel computes a functional op's result into out, a tensor with
-// the result's shape and dtype. Every argument either does not share out's
+// the result's shape and dtype, writing every element of it (a new out's
+// storage is not zeroed first). Every argument either does not share out's
 // storage or is exactly out (same offset, sizes and strides): elementwise
 // kernels read element i of each input before they write element i.
 type outKernel func(out *tensor.Tensor, op *tensor.Op, args []any)
@@ -23,7 +24,7 @@ func implsOut(k outKernel, names ...string) {
 	for _, name := range names {
 		outKernels[core.Op(name)] = k
 		impl(name, func(op *tensor.Op, args []any) any {
-			out := allocMeta(op, args)
+			out := allocMetaUninit(op, args)
 			k(out, op, args)
 			return out
 		})

@@ -82,6 +82,18 @@ func normStore(out *tensor.Tensor, v []float64) {
 	storeAnyF64(out.Storage(), out.DType(), 0, 1, v) // an empty input leaves integer weight gradients possible
 }
 
+// normAllocUninit is normAlloc for a kernel that writes every element of
+// every output (their storage is not zeroed first).
+func normAllocUninit(outs []*tensor.Tensor) []*tensor.Tensor {
+	for _, t := range outs {
+		if t != nil {
+			t.SetDevice(tensor.CPU)
+			tensor.MaterializeUninit(t)
+		}
+	}
+	return outs
+}
+
 // normAlloc gives every meta output fresh storage.
 func normAlloc(outs []*tensor.Tensor) []*tensor.Tensor {
 	for _, t := range outs {
@@ -134,7 +146,7 @@ func normFMA[T normElem](a, b, c T) T { return T(math.FMA(float64(a), float64(b)
 // ---- layer norm ----
 
 func layerNormKernel(op *tensor.Op, args []any) any {
-	outs := normAlloc(metaN(op, args))
+	outs := normAllocUninit(metaN(op, args))
 	x, w, b := args[0].(*tensor.Tensor), tensor.OptTensor(args[2]), tensor.OptTensor(args[3])
 	m, n := core.LayerNormDims(x, args[1].([]int), w, b)
 	eps := args[4].(float64)

@@ -17,7 +17,7 @@ func softmaxKernel(log bool) tensor.Kernel {
 	return func(op *tensor.Op, args []any) any {
 		x := args[0].(*tensor.Tensor)
 		tensor.Check(!args[2].(bool), "softmax with half to float conversion is not supported on CPU")
-		out := allocMeta(op, args)
+		out := allocMetaUninit(op, args) // every element is written below
 		if x.Numel() == 0 {
 			return out
 		}
