@@ -178,9 +178,14 @@ func (g gemmArgs[T]) product(m, n int, beta T) {
 	if m == 0 || n == 0 {
 		return
 	}
-	scaleC(m, n, beta, g.c, g.ldc)
 	if g.alpha == 0 || g.k == 0 {
+		scaleC(m, n, beta, g.c, g.ldc)
 		return
+	}
+	if beta == 0 {
+		g.zeroC = true // the first depth block writes C instead of adding to it
+	} else {
+		scaleC(m, n, beta, g.c, g.ldc)
 	}
 	bl, k := g.bl, g.k
 	p := parallel.Workers()
@@ -251,6 +256,7 @@ type gemmArgs[T float32 | float64] struct {
 	packer         func(dst []T, pc, jc, kc, w, nr int) // packs op(B) instead of b (SgemmPacked)
 	c              []T
 	ldc            int
+	zeroC          bool // beta = 0: each tile's first depth block clears it first (C is not read)
 }
 
 // packUnits is the number of units packPart divides the kc×nc panel of
@@ -295,7 +301,7 @@ func (g *gemmArgs[T]) run(m0, m1, n0, n1 int) {
 			for jr := n0; jr < n1; jr += bl.nr {
 				nrr := min(bl.nr, n1-jr)
 				g.packPart(w.b, pc, jr, kc, nrr, 0, 1)
-				g.macro(w, w.b, m0, jr, m, nrr, kc)
+				g.macro(w, w.b, m0, jr, m, nrr, kc, pc == 0)
 			}
 		}
 		return
@@ -310,7 +316,7 @@ func (g *gemmArgs[T]) run(m0, m1, n0, n1 int) {
 			for ic := m0; ic < m1; ic += bl.mc {
 				mc := min(bl.mc, m1-ic)
 				packA(w.a, g.transA, g.a, g.lda, ic, pc, mc, kc, bl.mr, g.alpha)
-				g.macro(w, w.b, ic, jc, mc, nc, kc)
+				g.macro(w, w.b, ic, jc, mc, nc, kc, pc == 0)
 			}
 		}
 	}
@@ -388,7 +394,7 @@ func (g *gemmArgs[T]) team(p, m, n int) {
 					ic := blk * tiles / nblk * bl.mr
 					mc := min((blk+1)*tiles/nblk*bl.mr, m) - ic
 					packA(w.a, g.transA, g.a, g.lda, ic, pc, mc, kc, bl.mr, g.alpha)
-					g.macro(w, pb, ic, jc, mc, nc, kc)
+					g.macro(w, pb, ic, jc, mc, nc, kc, pc == 0)
 					blkDone[it*nblk+blk].Store(true)
 					ev.notify()
 				}
@@ -413,9 +419,18 @@ func (g *gemmArgs[T]) team(p, m, n int) {
 
 // macro runs the micro-kernel over an mc×nc block of C at (ic, jc) from the
 // packed A in w and the packed B in pb. Edge tiles go through w.tile and
-// are added back.
-func (g *gemmArgs[T]) macro(w *work[T], pb []T, ic, jc, mc, nc, kc int) {
+// are added back. In the first depth block of a beta = 0 product (first)
+// each tile of C is cleared just before its kernel adds to it, or an edge
+// tile stored rather than added: C is never read, and the clearing happens
+// where the tile is about to be in cache anyway, on whichever core owns it.
+func (g *gemmArgs[T]) macro(w *work[T], pb []T, ic, jc, mc, nc, kc int, first bool) {
 	mr, nr, ldc := g.bl.mr, g.bl.nr, g.ldc
+	clearC := first && g.zeroC
+	clearRows := func(off, rows, cols int) {
+		for i := 0; i < rows; i++ {
+			clear(g.c[off+i*ldc : off+i*ldc+cols])
+		}
+	}
 	for jr := 0; jr < nc; jr += nr {
 		nrr := min(nr, nc-jr)
 		bp := pb[jr*kc : (jr+nr)*kc]
@@ -427,11 +442,17 @@ func (g *gemmArgs[T]) macro(w *work[T], pb []T, ic, jc, mc, nc, kc int) {
 			if e := (mrr+3)/4 - 1; e < len(g.edge) {
 				kern = g.edge[e] // a bottom-edge tile: only its rows, 4 at a time
 				if mrr%4 == 0 && nrr == nr {
+					if clearC {
+						clearRows(off, mrr, nr)
+					}
 					kern(kc, ap, bp, g.c[off:], ldc)
 					continue
 				}
 			}
 			if mrr == mr && nrr == nr {
+				if clearC {
+					clearRows(off, mr, nr)
+				}
 				kern(kc, ap, bp, g.c[off:], ldc)
 				continue
 			}
@@ -440,6 +461,10 @@ func (g *gemmArgs[T]) macro(w *work[T], pb []T, ic, jc, mc, nc, kc int) {
 			kern(kc, ap, bp, t, nr)
 			for i := 0; i < mrr; i++ {
 				row := g.c[off+i*ldc : off+i*ldc+nrr]
+				if clearC {
+					copy(row, t[i*nr:])
+					continue
+				}
 				for j := range row {
 					row[j] += t[i*nr+j]
 				}

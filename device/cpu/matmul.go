@@ -4,6 +4,8 @@ import (
 	"math"
 	"runtime"
 
+	"github.com/goaten/goaten/asm"
+
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -245,9 +247,41 @@ func cpublasBF16(m, n, k int, beta, alpha float32, useSelf bool, a, b gmat[float
 }
 
 func mmKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
-	matmulInto(out, nil, tensor.Int(0), tensor.Int(1), args[0].(*tensor.Tensor), args[1].(*tensor.Tensor))
+	a, b := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor)
+	out := allocMetaUninit(op, args)
+	if !mmOverwrite(out, a, b) {
+		clear(out.Storage().Bytes())
+		matmulInto(out, nil, tensor.Int(0), tensor.Int(1), a, b)
+	}
 	return out
+}
+
+// mmOverwrite writes out = a·b for 2-d float32 or float64 operands with a
+// BLAS layout through the assembly GEMM with beta = 0, which writes every
+// element of out without reading it (so out need not be zeroed first), and
+// reports whether it did. The result is the bits matmulInto's path gives
+// (the same kernels, adding to a zeroed C).
+func mmOverwrite(out, a, b *tensor.Tensor) bool {
+	d := out.DType()
+	if a.Dim() != 2 || (d != tensor.Float32 && d != tensor.Float64) || a.DType() != d || b.DType() != d ||
+		a.Size(1) == 0 || out.Numel() == 0 {
+		return false // bmm (this kernel's too), other dtypes, nothing to add up
+	}
+	m, k, n := a.Size(0), a.Size(1), b.Size(1)
+	ta, lda, okA := blasLayout(m, k, a.Stride(0), a.Stride(1))
+	tb, ldb, okB := blasLayout(k, n, b.Stride(0), b.Stride(1))
+	if !okA || !okB {
+		return false
+	}
+	switch d {
+	case tensor.Float32:
+		asm.Sgemm(ta, tb, m, n, k, 1, data[float32](a)[a.StorageOffset():], lda,
+			data[float32](b)[b.StorageOffset():], ldb, 0, data[float32](out)[:m*n], n)
+	default:
+		asm.Dgemm(ta, tb, m, n, k, 1, data[float64](a)[a.StorageOffset():], lda,
+			data[float64](b)[b.StorageOffset():], ldb, 0, data[float64](out)[:m*n], n)
+	}
+	return true
 }
 
 func addmmKernel(op *tensor.Op, args []any) any {
