@@ -285,9 +285,17 @@ func mmOverwrite(out, a, b *tensor.Tensor) bool {
 }
 
 func addmmKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
-	matmulInto(out, args[0].(*tensor.Tensor), args[3].(tensor.Scalar), args[4].(tensor.Scalar),
-		args[1].(*tensor.Tensor), args[2].(*tensor.Tensor))
+	self, beta := args[0].(*tensor.Tensor), args[3].(tensor.Scalar)
+	out := meta(op, args)
+	out.SetDevice(tensor.CPU)
+	if d := out.DType(); (d == tensor.Float32 || d == tensor.Float64) && beta.Float64() != 0 {
+		// matmulInto first copies beta·self over the whole result (linear's
+		// bias), so it need not be zeroed.
+		tensor.MaterializeUninit(out)
+	} else {
+		tensor.Materialize(out)
+	}
+	matmulInto(out, self, beta, args[4].(tensor.Scalar), args[1].(*tensor.Tensor), args[2].(*tensor.Tensor))
 	return out
 }
 
