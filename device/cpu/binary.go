@@ -774,7 +774,7 @@ func lxorK[T binElem](d []bool, x, y []T) {
 // cast to their common dtype and compared there.
 func boolKernel(k binBoolKernels) tensor.Kernel {
 	return func(op *tensor.Op, args []any) any {
-		out := allocMeta(op, args)
+		out := allocMetaUninit(op, args) // binRunBool writes every element
 		a, b := binaryArgs(args)
 		binRunBool(out, core.CommonDType(a, b), a, b, k)
 		return out
@@ -919,7 +919,7 @@ func selectK[T uint8 | uint16](d []T, c []uint8, x, y []T) {
 }
 
 func whereKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
+	out := allocMetaUninit(op, args) // every element is selected below
 	c, a, b := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor), args[2].(*tensor.Tensor)
 	ct := out.DType()
 	if out.Numel() == 0 {

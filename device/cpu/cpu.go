@@ -46,13 +46,15 @@ func alloc(t *tensor.Tensor) *tensor.Tensor {
 // allocMeta runs op's meta function and allocates its single output.
 func allocMeta(op *tensor.Op, args []any) *tensor.Tensor { return alloc(meta(op, args)) }
 
-// allocMetaUninit is allocMeta for a kernel that writes every element of its
+// allocUninit is alloc for a kernel that writes every element of its
 // output: the storage is not zeroed first (tensor.NewStorageUninit).
-func allocMetaUninit(op *tensor.Op, args []any) *tensor.Tensor {
-	t := meta(op, args)
+func allocUninit(t *tensor.Tensor) *tensor.Tensor {
 	t.SetDevice(tensor.CPU)
 	return tensor.MaterializeUninit(t)
 }
+
+// allocMetaUninit is allocMeta with allocUninit.
+func allocMetaUninit(op *tensor.Op, args []any) *tensor.Tensor { return allocUninit(meta(op, args)) }
 
 // emptyUninit is a contiguous tensor of dtype d whose elements a kernel is
 // about to write, all of them.

@@ -120,13 +120,13 @@ func constantPadKernel(op *tensor.Op, args []any) any {
 }
 
 func cloneKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
+	out := allocMetaUninit(op, args) // dense, and copyInto writes all of it
 	copyInto(out, args[0].(*tensor.Tensor))
 	return out
 }
 
 func copyKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
+	out := allocMetaUninit(op, args)
 	copyInto(out, args[1].(*tensor.Tensor))
 	return out
 }

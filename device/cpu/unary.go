@@ -337,7 +337,7 @@ func geluTanhBF16(x float64) float64 {
 func geluKernel(op *tensor.Op, args []any) any {
 	m := meta(op, args)
 	checkHalf("GeluKernelImpl", m.DType())
-	out := alloc(m)
+	out := allocUninit(m) // mapFloat32 writes every element
 	tanh := core.GeluApproximate(tensor.OptString(args[1], "none"))
 	f, k := geluF, asm.GeluF32
 	switch {
