@@ -20,8 +20,11 @@ import (
 // and an add.
 
 // fusedChunk computes a chunk of a backward op: d from the gradient g and
-// the op's saved tensor x, with t and u scratch of len(d).
-type fusedChunk func(d, g, x, t, u []float32)
+// the op's saved tensor x, with t, u and v scratch of len(d). The chunks
+// run the SIMD kernels of the decomposition's ops (IEEE operations, so the
+// same bits) on L1-resident pieces; a scalar Go loop would be slower than
+// the decomposition's full-size passes for the short ones.
+type fusedChunk func(d, g, x, t, u, v []float32)
 
 // fusedBackward runs chunk over args[0] (the gradient) and args[1] when
 // they qualify, else the op's decomposition.
@@ -36,10 +39,10 @@ func fusedBackward(op *tensor.Op, args []any, chunk fusedChunk) any {
 	d := data[float32](out)[:n]
 	gd, xd := data[float32](g)[g.StorageOffset():][:n], data[float32](x)[x.StorageOffset():][:n]
 	parallel.Range(n, grain, 64, func(lo, hi int) {
-		var buf [2][fusedChunkLen]float32
+		var buf [3][fusedChunkLen]float32
 		for i := lo; i < hi; i += fusedChunkLen {
 			j := min(i+fusedChunkLen, hi)
-			chunk(d[i:j], gd[i:j], xd[i:j], buf[0][:j-i], buf[1][:j-i])
+			chunk(d[i:j], gd[i:j], xd[i:j], buf[0][:j-i], buf[1][:j-i], buf[2][:j-i])
 		}
 	})
 	return out
@@ -67,76 +70,79 @@ const (
 )
 
 // geluBackwardErf sets d = g·(cdf + x·pdf) with cdf = (erf(x·√½) + 1)·½
-// and pdf = e^(x·x·-½)·α, one float32 rounding per operation as the
-// decomposition's kernels do (explicit conversions keep Go from fusing a
-// multiply and an add). t and u are scratch of len(d).
-func geluBackwardErf(d, g, x, t, u []float32) {
-	for i, v := range x {
-		t[i] = v * geluSqrt1_2
-		u[i] = float32(v*v) * -0.5
-	}
+// and pdf = e^(x·x·-½)·α.
+func geluBackwardErf(d, g, x, t, u, _ []float32) {
+	asm.MulScalarF32(t, x, geluSqrt1_2)
 	asm.ErfF32(t, t)
+	asm.AddScalarF32(t, t, 1)
+	asm.MulScalarF32(t, t, 0.5) // cdf
+	asm.MulF32(u, x, x)
+	asm.MulScalarF32(u, u, -0.5)
 	asm.ExpF32(u, u)
-	for i, v := range x {
-		cdf := float32(t[i]+1) * 0.5
-		pdf := u[i] * geluAlpha
-		d[i] = g[i] * float32(cdf+float32(v*pdf))
-	}
+	asm.MulScalarF32(u, u, geluAlpha) // pdf
+	asm.MulF32(u, x, u)
+	asm.AddF32(t, t, u)
+	asm.MulF32(d, g, t)
 }
 
 // geluBackwardTanh is geluBackwardErf for the tanh approximation:
 // d = g·(leftD + left·thD·innerD) with inner = (x + x·x·x·κ)·β,
 // th = tanh(inner), left = x·½, leftD = (th + 1)·½, thD = 1 − th·th and
 // innerD = (x·x·3κ + 1)·β.
-func geluBackwardTanh(d, g, x, t, _ []float32) {
-	for i, v := range x {
-		xsq := v * v
-		t[i] = float32(v+float32(float32(xsq*v)*geluKappa)) * geluBeta
-	}
-	asm.TanhF32(t, t)
-	for i, v := range x {
-		th := t[i]
-		xsq := v * v
-		leftD := float32(th+1) * 0.5
-		thD := 1 - float32(th*th)
-		innerD := float32(float32(xsq*gelu3Kappa)+1) * geluBeta
-		left := v * 0.5
-		d[i] = g[i] * float32(leftD+float32(float32(left*thD)*innerD))
-	}
+func geluBackwardTanh(d, g, x, t, u, v []float32) {
+	asm.MulF32(u, x, x) // x·x
+	asm.MulF32(t, u, x)
+	asm.MulScalarF32(t, t, geluKappa)
+	asm.AddF32(t, x, t)
+	asm.MulScalarF32(t, t, geluBeta)
+	asm.TanhF32(t, t) // th
+	asm.MulScalarF32(u, u, gelu3Kappa)
+	asm.AddScalarF32(u, u, 1)
+	asm.MulScalarF32(u, u, geluBeta) // innerD
+	asm.MulF32(v, t, t)
+	asm.ScalarSubF32(v, 1, v)   // thD
+	asm.MulScalarF32(d, x, 0.5) // left
+	asm.MulF32(d, d, v)
+	asm.MulF32(d, d, u)
+	asm.AddScalarF32(t, t, 1)
+	asm.MulScalarF32(t, t, 0.5) // leftD
+	asm.AddF32(d, t, d)
+	asm.MulF32(d, g, d)
 }
 
 // sigmoidBackward is sigmoid_backward(grad, output): g·(1 − y)·y.
-func sigmoidBackward(d, g, y, _, _ []float32) {
-	for i, v := range y {
-		d[i] = float32(g[i]*float32(1-v)) * v
-	}
+func sigmoidBackward(d, g, y, t, _, _ []float32) {
+	asm.ScalarSubF32(t, 1, y)
+	asm.MulF32(t, g, t)
+	asm.MulF32(d, t, y)
 }
 
 // tanhBackward is tanh_backward(grad, output): g·(1 − y·y).
-func tanhBackward(d, g, y, _, _ []float32) {
-	for i, v := range y {
-		d[i] = g[i] * float32(1-float32(v*v))
-	}
+func tanhBackward(d, g, y, t, _, _ []float32) {
+	asm.MulF32(t, y, y)
+	asm.ScalarSubF32(t, 1, t)
+	asm.MulF32(d, g, t)
 }
 
 // siluBackward is silu_backward(grad, self): with s = 1/(e^(−x) + 1),
 // g·s·(x·(1 − s) + 1).
-func siluBackward(d, g, x, t, _ []float32) {
-	for i, v := range x {
-		t[i] = -v
-	}
+func siluBackward(d, g, x, t, u, _ []float32) {
+	asm.NegF32(t, x)
 	asm.ExpF32(t, t)
-	for i, v := range x {
-		s := 1 / float32(t[i]+1)
-		d[i] = float32(g[i]*s) * float32(float32(v*float32(1-s))+1)
-	}
+	asm.AddScalarF32(t, t, 1)
+	asm.ScalarDivF32(t, 1, t) // s
+	asm.ScalarSubF32(u, 1, t)
+	asm.MulF32(u, x, u)
+	asm.AddScalarF32(u, u, 1)
+	asm.MulF32(t, g, t)
+	asm.MulF32(d, t, u)
 }
 
 // thresholdBackwardKernel is threshold_backward(grad, self, threshold): 0
 // where self ≤ threshold (rounded to float32), else grad.
 func thresholdBackwardKernel(op *tensor.Op, args []any) any {
 	th := float32(args[2].(tensor.Scalar).Float64())
-	return fusedBackward(op, args, func(d, g, x, _, _ []float32) {
+	return fusedBackward(op, args, func(d, g, x, _, _, _ []float32) {
 		for i, v := range x {
 			var m uint32
 			if v <= th {
@@ -144,6 +150,25 @@ func thresholdBackwardKernel(op *tensor.Op, args []any) any {
 			}
 			d[i] = math.Float32frombits(math.Float32bits(g[i]) &^ m)
 		}
+	})
+}
+
+// siluKernel is silu (not a core op either) for a contiguous float32 input:
+// its decomposition x / (e^(−x) + 1), the same float32 operations with the
+// same exp kernel, chunk by chunk; other inputs decompose.
+func siluKernel(op *tensor.Op, args []any) any {
+	x := args[0].(*tensor.Tensor)
+	if x.DType() != tensor.Float32 || !x.IsContiguous() {
+		return op.KernelFor(tensor.KeyCompositeImplicit)(op, args)
+	}
+	return fusedBackward(op, []any{x, x}, func(d, _, x, t, _, _ []float32) {
+		// The SIMD kernels of the decomposition's ops, on an L1 chunk: with
+		// only four ops a scalar Go loop (its division above all) would be
+		// slower than the decomposition's full-size passes.
+		asm.NegF32(t, x)
+		asm.ExpF32(t, t)
+		asm.AddScalarF32(t, t, 1)
+		asm.DivF32(d, x, t)
 	})
 }
 
@@ -158,6 +183,7 @@ func init() {
 	impl("aten::tanh_backward", fused(tanhBackward))
 	impl("aten::silu_backward", fused(siluBackward))
 	impl("aten::threshold_backward", thresholdBackwardKernel)
+	impl("aten::silu", siluKernel)
 }
 
 // softmaxBackwardKernel is _softmax_backward_data (not a core op) and, with

@@ -108,3 +108,31 @@ func TestSoftmaxBackwardMatchesDecomposition(t *testing.T) {
 		}
 	}
 }
+
+// The CPU's fused silu gives its decomposition's float32 result bit for
+// bit, and decomposes other inputs.
+func TestSiluMatchesDecomposition(t *testing.T) {
+	op := core.Op("aten::silu")
+	dec := op.KernelFor(tensor.KeyCompositeImplicit)
+	r := rand.New(rand.NewPCG(5, 1))
+	for _, n := range []int{1, 513, 1 << 17} {
+		v := make([]float32, n)
+		for i := range v {
+			v[i] = float32(r.NormFloat64() * 10)
+		}
+		if n > 100 {
+			copy(v, []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 0, float32(math.Copysign(0, -1)), -100, 100, -88.8, 1e-30})
+		}
+		x := tensor.FromSlice(v)
+		got, want := tensor.Call("aten::silu", x).(*tensor.Tensor).Float64s(), dec(op, []any{x}).(*tensor.Tensor).Float64s()
+		for i := range got {
+			if math.Float32bits(float32(got[i])) != math.Float32bits(float32(want[i])) && !(got[i] != got[i] && want[i] != want[i]) {
+				t.Fatalf("silu(%v) = %v, decomposition %v", v[i], got[i], want[i])
+			}
+		}
+	}
+	x64 := tensor.FromSlice([]float64{-1, 0.5, 2})
+	if a, b := tensor.Call("aten::silu", x64).(*tensor.Tensor).Float64s(), dec(op, []any{x64}).(*tensor.Tensor).Float64s(); !sameF64(a, b) {
+		t.Fatalf("float64 silu: %v, decomposition %v", a, b)
+	}
+}
