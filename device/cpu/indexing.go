@@ -226,15 +226,21 @@ func ixOffsets(shape, strides []int, base int) []int {
 	if n == 0 {
 		return out
 	}
-	k := 0
-	newLoop(shape, [][]int{strides}, []int{base}).run(func(offs *[maxArgs]int, m int, inner *[maxArgs]int) {
-		o, st := offs[0], inner[0]
+	rowMajorLoop(shape, strides, base).run(func(offs *[maxArgs]int, m int, inner *[maxArgs]int) {
+		k, o, st := offs[0], offs[1], inner[1]
 		for j := 0; j < m; j++ {
 			out[k+j] = o + j*st
 		}
-		k += m
 	})
 	return out
+}
+
+// rowMajorLoop is a loop over the view (shape, strides, base) in row-major
+// order: operand 0 is the element's row-major position (its runs have
+// stride 1), operand 1 the view. A loop over the view alone would walk a
+// transposed view in memory order.
+func rowMajorLoop(shape, strides []int, base int) *loop {
+	return newLoop(shape, [][]int{tensor.ContiguousStrides(shape), strides}, []int{0, base})
 }
 
 // ixInt64sView loads the elements of an integral or bool view in row-major order.
@@ -245,10 +251,8 @@ func ixInt64sView(t *tensor.Tensor, shape, strides []int) []int64 {
 		return out
 	}
 	s, d := t.Storage(), t.DType()
-	k := 0
-	newLoop(shape, [][]int{strides}, []int{t.StorageOffset()}).run(func(offs *[maxArgs]int, m int, inner *[maxArgs]int) {
-		loadI64(out[k:k+m], s, d, offs[0], inner[0])
-		k += m
+	rowMajorLoop(shape, strides, t.StorageOffset()).run(func(offs *[maxArgs]int, m int, inner *[maxArgs]int) {
+		loadI64(out[offs[0]:offs[0]+m], s, d, offs[1], inner[1])
 	})
 	return out
 }
@@ -690,11 +694,10 @@ func ixNonzeroFlags(t *tensor.Tensor) []bool {
 		return out
 	}
 	s, d := t.Storage(), t.DType()
-	k := 0
 	var fb [blockLen]float64
 	var ib [blockLen]int64
-	newLoop(t.Sizes(), [][]int{t.Strides()}, []int{t.StorageOffset()}).run(func(offs *[maxArgs]int, m int, inner *[maxArgs]int) {
-		o, st := offs[0], inner[0]
+	rowMajorLoop(t.Sizes(), t.Strides(), t.StorageOffset()).run(func(offs *[maxArgs]int, m int, inner *[maxArgs]int) {
+		k, o, st := offs[0], offs[1], inner[1]
 		for m > 0 {
 			c := min(m, blockLen)
 			if d.IsFloat() {

@@ -86,9 +86,71 @@ func Replay(r *Record, dev tensor.Device, valuesToo bool) (res Result) {
 		return *bad
 	}
 	defer failOnPanic(&res)
+	return replay(r, op, args, kw, dev, valuesToo, op.Schema.IsView())
+}
+
+// ReplayRelaid replays a forward record with each tensor argument of two or
+// more elements copied into another layout with the same values (dims in
+// reverse memory order, a gap after every element, a storage offset), so a
+// kernel that reads an input in memory order where it means logical order,
+// or assumes a dense or row-major input, gives other values. The result's
+// values are compared, not its strides. View ops are the caller's to leave
+// out (a view of such an input can be impossible).
+func ReplayRelaid(r *Record, dev tensor.Device) (res Result) {
+	op, args, kw, bad := prepare(r, dev)
+	if bad != nil {
+		return *bad
+	}
+	defer failOnPanic(&res)
+	for i, a := range args {
+		args[i] = relaid(a)
+	}
+	for k, a := range kw {
+		kw[k] = relaid(a)
+	}
+	return replay(r, op, args, kw, dev, true, false)
+}
+
+// relaid returns v with its tensors (also inside lists) relaid as
+// ReplayRelaid describes.
+func relaid(v any) any {
+	switch x := v.(type) {
+	case *tensor.Tensor:
+		if x == nil || x.Numel() < 2 {
+			return x
+		}
+		n := x.Dim()
+		strides := make([]int, n)
+		step := 2                // one unused element after each
+		for d := 0; d < n; d++ { // dim 0 innermost in memory
+			strides[d] = step
+			step *= max(x.Size(d), 1)
+		}
+		const offset = 3
+		base := x.NewEmpty([]int{offset + step})
+		y := base.AsStrided(x.Sizes(), strides, offset)
+		y.Copy_(x, false)
+		return y
+	case []*tensor.Tensor:
+		out := make([]*tensor.Tensor, len(x))
+		for i, t := range x {
+			out[i], _ = relaid(t).(*tensor.Tensor)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = relaid(e)
+		}
+		return out
+	}
+	return v
+}
+
+func replay(r *Record, op *tensor.Op, args []any, kw map[string]any, dev tensor.Device, valuesToo, view bool) Result {
 	bound := op.Bind(args, kw)
 	got := op.Invoke(bound)
-	c := &comparer{rec: r, op: op, values: valuesToo, view: op.Schema.IsView()}
+	c := &comparer{rec: r, op: op, values: valuesToo, view: view}
 	if err := c.value("out", got, r.Out); err != nil {
 		return Result{Fail, err.Error()}
 	}
