@@ -317,6 +317,7 @@ func TestBadInputs(t *testing.T) {
 		{"einsum dims", "aten::einsum", []any{"ij", []*tensor.Tensor{seq(3)}}, nil, "einsum(): the number of subscripts in the equation (2) does not match the number of dimensions (1) for operand 0 and no ellipsis was given"},
 		{"softmax of int", "aten::softmax.int", []any{tensor.FromSlice([]int64{1, 2}, 2), 0}, nil, "\"softmax_lastdim_kernel_impl\" not implemented for 'Long'"},
 		{"mish of half", "aten::mish", []any{x.To(tensor.Float16)}, nil, "\"mish_cpu\" not implemented for 'Half'"},
+		{"mse_loss of bfloat16", "aten::mse_loss", []any{x.To(tensor.BFloat16), x.To(tensor.BFloat16)}, nil, "\"mse_cpu\" not implemented for 'BFloat16'"},
 		{"max of empty", "aten::max", []any{seq(0)}, nil, "max(): Expected reduction dim to be specified for input.numel() == 0."},
 	}
 	for _, c := range cases {
@@ -329,6 +330,13 @@ func TestBadInputs(t *testing.T) {
 		if !strings.Contains(e.Msg, c.want) {
 			t.Errorf("%s: got %q, want it to contain %q", c.name, e.Msg, c.want)
 		}
+	}
+	// mse_cpu has a Half kernel (AT_DISPATCH_FLOATING_TYPES_AND_HALF): each
+	// square rounds to half, the mean sums in float (1.13: 3.6035).
+	h := tensor.FromSlice([]float64{1.25, -0.5, 3}, 3).To(tensor.Float16)
+	z := tensor.FromSlice([]float64{0, 0, 0}, 3).To(tensor.Float16)
+	if got := tensor.Call("aten::mse_loss", h, z).(*tensor.Tensor); got.DType() != tensor.Float16 || got.Item().Float64() != 3.603515625 {
+		t.Errorf("mse_loss of half: got %v %v, want float16 3.603515625", got.DType(), got.Item())
 	}
 	// In-place variants check that the result fits self.
 	if _, err := tensor.CallErr("aten::addcmul_", []any{seq(3), seq(2, 3), seq(3)}, nil); err == nil || !strings.Contains(err.Error(), "doesn't match the broadcast shape") {

@@ -23,6 +23,8 @@ func (s dtypes) has(d tensor.DType) bool { return s&(1<<d) != 0 }
 var (
 	// AT_DISPATCH_FLOATING_TYPES
 	floatsOnly = dtypeSet(tensor.Float32, tensor.Float64)
+	// AT_DISPATCH_FLOATING_TYPES_AND_HALF
+	floatsHalf = dtypeSet(tensor.Float32, tensor.Float64, tensor.Float16)
 	// AT_DISPATCH_FLOATING_TYPES_AND(BFloat16, ...)
 	floatsBF = dtypeSet(tensor.Float32, tensor.Float64, tensor.BFloat16)
 	// AT_DISPATCH_FLOATING_TYPES_AND2(BFloat16, Half, ...)

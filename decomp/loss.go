@@ -19,7 +19,7 @@ func init() {
 	def("aten::nll_loss_forward", nllLossForward)
 	def("aten::nll_loss2d_forward", nllLoss2dForward)
 	def("aten::nll_loss_backward", nllLossBackward)
-	def("aten::mse_loss", checked(kernelDTypes("mse_cpu", floatsOnly), mseLoss))
+	def("aten::mse_loss", checked(kernelDTypes("mse_cpu", floatsHalf), mseLoss))
 	def("aten::mse_loss_backward", mseLossBackward)
 	def("aten::l1_loss", l1Loss)
 	def("aten::smooth_l1_loss", checked(kernelDTypes("smooth_l1_cpu", floatsBF), smoothL1Loss))
