@@ -166,7 +166,7 @@ func pNorm(x *T, p float64, dims []int, keepdim bool) *T {
 	var r *T
 	switch {
 	case math.IsInf(p, 0):
-		mask := core.ReduceDims(dims, x.Dim())
+		mask := core.ReductionMask(dims, x.Dim())
 		if x.Numel() == 0 {
 			// at::norm's max and min start from 0 on an empty reduction.
 			r = fullOn(x, core.ReducedShape(x.Sizes(), mask, keepdim), 0, x.DType())

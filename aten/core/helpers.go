@@ -61,30 +61,6 @@ func FloatResult(dt tensor.DType) tensor.DType {
 	return tensor.DefaultFloat
 }
 
-// ReduceDims wraps and validates a dim list for a reduction over a tensor of
-// the given rank and returns a mask of the reduced dims. An empty or nil list
-// reduces every dim.
-func ReduceDims(dims []int, rank int) []bool {
-	mask := make([]bool, rank)
-	if len(dims) == 0 {
-		for i := range mask {
-			mask[i] = true
-		}
-		return mask
-	}
-	for _, d := range dims {
-		w := tensor.WrapDim(d, rank)
-		if rank == 0 {
-			continue
-		}
-		if mask[w] {
-			tensor.Panicf("dim %d appears multiple times in the list of dims", w)
-		}
-		mask[w] = true
-	}
-	return mask
-}
-
 // ReducedShape is the output shape of a reduction with the given mask.
 func ReducedShape(sizes []int, mask []bool, keepdim bool) []int {
 	out := make([]int, 0, len(sizes))

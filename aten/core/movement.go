@@ -735,6 +735,7 @@ func catMeta(op *tensor.Op, args []any) any {
 
 // FlipDims wraps a flip dim list and rejects repeats, returning a mask.
 func FlipDims(dims []int, rank int) []bool {
+	checkMaskRank(rank)
 	mask := make([]bool, max(rank, 1))
 	for _, d := range dims {
 		w := tensor.WrapDim(d, rank)

@@ -22,6 +22,7 @@ func ReductionMask(dims []int, rank int) []bool {
 		}
 		return mask
 	}
+	checkMaskRank(rank)
 	seen := make([]bool, max(rank, 1))
 	for _, d := range dims {
 		w := tensor.WrapDim(d, rank)
@@ -45,6 +46,19 @@ func DimMask(dim, rank int) []bool {
 		mask[w] = true
 	}
 	return mask
+}
+
+// reduceDimMask is DimMask for a reduction along dim, which 1.13 builds as
+// a bitset like a dim list.
+func reduceDimMask(dim, rank int) []bool {
+	checkMaskRank(rank)
+	return DimMask(dim, rank)
+}
+
+// checkMaskRank is dim_list_to_bitset's limit: a reduction or flip that
+// names its dims takes a 64-bit mask of them.
+func checkMaskRank(rank int) {
+	tensor.Check(rank <= 64, "only tensors with up to 64 dims are supported")
 }
 
 // ReducedNumel is the number of input elements reduced into each output.
@@ -117,7 +131,7 @@ func prodMeta(op *tensor.Op, args []any) any {
 // prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None)
 func prodDimMeta(op *tensor.Op, args []any) any {
 	x := T(args, 0)
-	mask := DimMask(args[1].(int), x.Dim())
+	mask := reduceDimMask(args[1].(int), x.Dim())
 	return reduceOut(op, args, x, mask, args[2].(bool), SumDType(x.DType(), args[3]))
 }
 
@@ -173,7 +187,7 @@ func anyMeta(op *tensor.Op, args []any) any {
 // any.dim(Tensor self, int dim, bool keepdim=False)
 func anyDimMeta(op *tensor.Op, args []any) any {
 	x := T(args, 0)
-	return reduceOut(op, args, x, DimMask(args[1].(int), x.Dim()), args[2].(bool), AnyDType(x.DType()))
+	return reduceOut(op, args, x, reduceDimMask(args[1].(int), x.Dim()), args[2].(bool), AnyDType(x.DType()))
 }
 
 // any.dims(Tensor self, int[]? dim=None, bool keepdim=False)
@@ -197,7 +211,7 @@ func argMeta(fn string) tensor.Kernel {
 		}
 		d := tensor.WrapDim(args[1].(int), x.Dim())
 		zeroNumelCheckDim(x, d, fn)
-		return reduceOut(op, args, x, DimMask(d, x.Dim()), keepdim, tensor.Int64)
+		return reduceOut(op, args, x, reduceDimMask(d, x.Dim()), keepdim, tensor.Int64)
 	}
 }
 
@@ -207,7 +221,7 @@ func minmaxDimMeta(fn string) tensor.Kernel {
 		x := T(args, 0)
 		d := tensor.WrapDim(args[1].(int), x.Dim())
 		zeroNumelCheckDim(x, d, fn)
-		mask := DimMask(d, x.Dim())
+		mask := reduceDimMask(d, x.Dim())
 		keepdim := args[2].(bool)
 		return []*tensor.Tensor{
 			reduceOut(op, args, x, mask, keepdim, x.DType()),

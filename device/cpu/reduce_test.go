@@ -17,6 +17,11 @@ func TestReduceBadInputs(t *testing.T) {
 	empty03 := tensor.Empty(tensor.Float32, 0, 3)
 	half2 := tensor.Empty(tensor.Float16, 2)
 	scalar := tensor.FromSlice([]float32{3}, []int{}...)
+	ones65 := make([]int, 65)
+	for i := range ones65 {
+		ones65[i] = 1
+	}
+	d65 := tensor.Empty(tensor.Float32, ones65...)
 	cases := []struct {
 		name   string
 		op     string
@@ -29,6 +34,18 @@ func TestReduceBadInputs(t *testing.T) {
 			tensor.IndexError, "Dimension out of range (expected to be in range of [-2, 1], but got 2)"},
 		{"sum repeated dim", "aten::sum.dim_IntList", []any{x23, []int{1, -1}}, nil,
 			tensor.RuntimeError, "dim 1 appears multiple times in the list of dims"},
+		// dim_list_to_bitset: named dims of a tensor over 64-d (full
+		// reductions, and amax's default [], are allowed).
+		{"sum over a dim of 65-d", "aten::sum.dim_IntList", []any{d65, []int{0}}, nil,
+			tensor.RuntimeError, "only tensors with up to 64 dims are supported"},
+		{"amin over a dim of 65-d", "aten::amin.default", []any{d65, []int{3}}, nil,
+			tensor.RuntimeError, "only tensors with up to 64 dims are supported"},
+		{"max.dim of 65-d", "aten::max.dim", []any{d65, 0}, nil,
+			tensor.RuntimeError, "only tensors with up to 64 dims are supported"},
+		{"argmax over a dim of 65-d", "aten::argmax", []any{d65, 1}, nil,
+			tensor.RuntimeError, "only tensors with up to 64 dims are supported"},
+		{"flip of 65-d", "aten::flip", []any{d65, []int{}}, nil,
+			tensor.RuntimeError, "only tensors with up to 64 dims are supported"},
 		{"0-d repeated dim", "aten::amax.default", []any{scalar, []int{0, -1}}, nil,
 			tensor.RuntimeError, "dim 0 appears multiple times in the list of dims"},
 		{"mean of int", "aten::mean.dim", []any{i23, []int{0}}, nil,
