@@ -317,6 +317,8 @@ func TestBadInputs(t *testing.T) {
 		{"einsum dims", "aten::einsum", []any{"ij", []*tensor.Tensor{seq(3)}}, nil, "einsum(): the number of subscripts in the equation (2) does not match the number of dimensions (1) for operand 0 and no ellipsis was given"},
 		{"softmax of int", "aten::softmax.int", []any{tensor.FromSlice([]int64{1, 2}, 2), 0}, nil, "\"softmax_lastdim_kernel_impl\" not implemented for 'Long'"},
 		{"mish of half", "aten::mish", []any{x.To(tensor.Float16)}, nil, "\"mish_cpu\" not implemented for 'Half'"},
+		{"nll_loss_forward of half", "aten::nll_loss_forward", []any{x.To(tensor.Float16), tensor.FromSlice([]int64{0, 1}, 2), nil, 1, -100}, nil, "\"nll_loss_out_frame\" not implemented for 'Half'"},
+		{"nll_loss_forward of int", "aten::nll_loss_forward", []any{x.To(tensor.Int64), tensor.FromSlice([]int64{0, 1}, 2), nil, 1, -100}, nil, "\"nll_loss_out_frame\" not implemented for 'Long'"},
 		{"mse_loss of bfloat16", "aten::mse_loss", []any{x.To(tensor.BFloat16), x.To(tensor.BFloat16)}, nil, "\"mse_cpu\" not implemented for 'BFloat16'"},
 		{"max of empty", "aten::max", []any{seq(0)}, nil, "max(): Expected reduction dim to be specified for input.numel() == 0."},
 	}

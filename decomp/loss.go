@@ -224,6 +224,7 @@ func nllLossForward(op *tensor.Op, a []any) any {
 	n := x.Size(-1)
 	tensor.Check(w == nil || (w.Dim() == 1 && w.Numel() == n), "weight tensor should be defined either for all %d classes or no classes but got weight tensor of shape: %s", n, shapeOf(w))
 	checkReduction(red, "nll_loss")
+	need("nll_loss_out_frame", x.DType(), floatsBF)
 	classDim := 1
 	if x.Dim() < 2 {
 		classDim = 0
@@ -240,6 +241,7 @@ func nllLoss2dForward(op *tensor.Op, a []any) any {
 	s, ts := x.Sizes(), t.Sizes()
 	tensor.Check(s[0] == ts[0] && s[2] == ts[1] && s[3] == ts[2], "size mismatch (got input: %s , target: %s", tensor.ShapeString(s), tensor.ShapeString(ts))
 	checkReduction(red, "nll_loss2d")
+	need("nll_loss2d_forward_out_frame", x.DType(), floatsBF)
 	return nllForward(x, t, w, red, ignore, 1)
 }
 
@@ -248,6 +250,7 @@ func nllLoss2dForward(op *tensor.Op, a []any) any {
 func nllLossBackward(op *tensor.Op, a []any) any {
 	g, x, t, w := ten(a, 0), ten(a, 1), ten(a, 2), ten(a, 3)
 	red, ignore, total := a[4].(int), a[5].(int), ten(a, 6)
+	need("nll_loss_backward_out_frame", x.DType(), floatsBF)
 	classDim := 1
 	if x.Dim() < 2 {
 		classDim = 0
