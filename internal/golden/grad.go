@@ -34,12 +34,24 @@ func GradTolerance(op string, d tensor.DType, order int) (float64, float64) {
 // ReplayGrad runs a gradient record on dev: the call with the leaves the
 // record marks, then the gradients of the outputs weighted by grad_out
 // (and for order 2, the gradients of <grads, v>), compared with PyTorch's.
-func ReplayGrad(r *Record, dev tensor.Device) (res Result) {
+func ReplayGrad(r *Record, dev tensor.Device) Result { return replayGrad(r, dev, false) }
+
+// ReplayGradRelaid is ReplayGrad with the tensor arguments and the
+// grad_outputs in other layouts of the same values, as ReplayRelaid lays
+// them out, so backward kernels also meet strided gradients.
+func ReplayGradRelaid(r *Record, dev tensor.Device) Result { return replayGrad(r, dev, true) }
+
+func replayGrad(r *Record, dev tensor.Device, relay bool) (res Result) {
 	op, args, kw, bad := prepare(r, dev)
 	if bad != nil {
 		return *bad
 	}
 	defer failOnPanic(&res)
+	if relay {
+		for i, a := range args {
+			args[i] = relaid(a)
+		}
+	}
 	var inputs []*tensor.Tensor
 	var where [][2]int // (argument, element or -1) of each input
 	for i, a := range args {
@@ -85,6 +97,9 @@ func ReplayGrad(r *Record, dev tensor.Device) (res Result) {
 		gt, err := Tensor(g, dev)
 		if err != nil {
 			return Result{Fail, "decoding grad_out: " + err.Error()}
+		}
+		if relay {
+			gt = relaid(gt).(*tensor.Tensor)
 		}
 		if r.Order == 2 {
 			autograd.SetRequiresGrad(gt, true)
