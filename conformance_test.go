@@ -158,12 +158,14 @@ func TestConformanceRelaid(t *testing.T) {
 	if dev == tensor.Meta {
 		t.Skip("the meta device has no values to compare")
 	}
-	conformance(t, dev, "relaid", func(r *golden.Record, op *tensor.Op) golden.Result {
-		if relaidLeftOut(r, op) {
-			return golden.Result{Outcome: golden.Skip}
-		}
-		return golden.ReplayRelaid(r, dev)
-	})
+	for _, l := range golden.Layouts {
+		conformance(t, dev, "relaid ("+l.String()+")", func(r *golden.Record, op *tensor.Op) golden.Result {
+			if relaidLeftOut(r, op) {
+				return golden.Result{Outcome: golden.Skip}
+			}
+			return golden.ReplayRelaid(r, dev, l)
+		})
+	}
 }
 
 // relaidLeftOut reports whether the relaid replays leave r out: views,
@@ -346,12 +348,14 @@ func TestConformanceGradRelaid(t *testing.T) {
 	if dev == tensor.Meta {
 		t.Skip("the meta device has no values to compare")
 	}
-	gradConformance(t, dev, "relaid", func(r *golden.Record) golden.Result {
-		if op, ok := tensor.LookupOp(r.Op); !ok || relaidLeftOut(r, op) {
-			return golden.Result{Outcome: golden.Skip}
-		}
-		return golden.ReplayGradRelaid(r, dev)
-	})
+	for _, l := range golden.Layouts {
+		gradConformance(t, dev, "relaid ("+l.String()+")", func(r *golden.Record) golden.Result {
+			if op, ok := tensor.LookupOp(r.Op); !ok || relaidLeftOut(r, op) {
+				return golden.Result{Outcome: golden.Skip}
+			}
+			return golden.ReplayGradRelaid(r, dev, l)
+		})
+	}
 }
 
 // gradConformance replays the gradient records with replay and reports the

@@ -34,22 +34,22 @@ func GradTolerance(op string, d tensor.DType, order int) (float64, float64) {
 // ReplayGrad runs a gradient record on dev: the call with the leaves the
 // record marks, then the gradients of the outputs weighted by grad_out
 // (and for order 2, the gradients of <grads, v>), compared with PyTorch's.
-func ReplayGrad(r *Record, dev tensor.Device) Result { return replayGrad(r, dev, false) }
+func ReplayGrad(r *Record, dev tensor.Device) Result { return replayGrad(r, dev, nil) }
 
 // ReplayGradRelaid is ReplayGrad with the tensor arguments and the
-// grad_outputs in other layouts of the same values, as ReplayRelaid lays
-// them out, so backward kernels also meet strided gradients.
-func ReplayGradRelaid(r *Record, dev tensor.Device) Result { return replayGrad(r, dev, true) }
+// grad_outputs copied into layout l, as ReplayRelaid lays them out, so
+// backward kernels also meet strided gradients.
+func ReplayGradRelaid(r *Record, dev tensor.Device, l Layout) Result { return replayGrad(r, dev, &l) }
 
-func replayGrad(r *Record, dev tensor.Device, relay bool) (res Result) {
+func replayGrad(r *Record, dev tensor.Device, relay *Layout) (res Result) {
 	op, args, kw, bad := prepare(r, dev)
 	if bad != nil {
 		return *bad
 	}
 	defer failOnPanic(&res)
-	if relay {
+	if relay != nil {
 		for i, a := range args {
-			args[i] = relaid(a)
+			args[i] = relay.relaid(a)
 		}
 	}
 	var inputs []*tensor.Tensor
@@ -98,8 +98,8 @@ func replayGrad(r *Record, dev tensor.Device, relay bool) (res Result) {
 		if err != nil {
 			return Result{Fail, "decoding grad_out: " + err.Error()}
 		}
-		if relay {
-			gt = relaid(gt).(*tensor.Tensor)
+		if relay != nil {
+			gt = relay.relaid(gt).(*tensor.Tensor)
 		}
 		if r.Order == 2 {
 			autograd.SetRequiresGrad(gt, true)

@@ -89,31 +89,46 @@ func Replay(r *Record, dev tensor.Device, valuesToo bool) (res Result) {
 	return replay(r, op, args, kw, dev, valuesToo, op.Schema.IsView())
 }
 
+// Layout is another layout of a tensor's values, for the relaid replays.
+type Layout int
+
+// The layouts: Reversed puts dim 0 innermost in memory with a gap after
+// every element; PaddedRows keeps row-major order with unit inner stride and
+// a gap after every innermost row (a slice x[..., :n] of a wider tensor).
+// Both start at a storage offset.
+const (
+	Reversed Layout = iota
+	PaddedRows
+)
+
+// Layouts lists the relaid layouts.
+var Layouts = []Layout{Reversed, PaddedRows}
+
+func (l Layout) String() string { return [...]string{"reversed", "padded rows"}[l] }
+
 // ReplayRelaid replays a forward record with each tensor argument of two or
-// more elements copied into another layout with the same values (dims in
-// reverse memory order, a gap after every element, a storage offset), so a
-// kernel that reads an input in memory order where it means logical order,
-// or assumes a dense or row-major input, gives other values. The result's
-// values are compared, not its strides. View ops are the caller's to leave
-// out (a view of such an input can be impossible).
-func ReplayRelaid(r *Record, dev tensor.Device) (res Result) {
+// more elements copied into layout l with the same values, so a kernel that
+// reads an input in memory order where it means logical order, or assumes a
+// dense or row-major input, gives other values. The result's values are
+// compared, not its strides. View ops are the caller's to leave out (a view
+// of such an input can be impossible).
+func ReplayRelaid(r *Record, dev tensor.Device, l Layout) (res Result) {
 	op, args, kw, bad := prepare(r, dev)
 	if bad != nil {
 		return *bad
 	}
 	defer failOnPanic(&res)
 	for i, a := range args {
-		args[i] = relaid(a)
+		args[i] = l.relaid(a)
 	}
 	for k, a := range kw {
-		kw[k] = relaid(a)
+		kw[k] = l.relaid(a)
 	}
 	return replay(r, op, args, kw, dev, true, false)
 }
 
-// relaid returns v with its tensors (also inside lists) relaid as
-// ReplayRelaid describes.
-func relaid(v any) any {
+// relaid returns v with its tensors (also inside lists) copied into layout l.
+func (l Layout) relaid(v any) any {
 	switch x := v.(type) {
 	case *tensor.Tensor:
 		if x == nil || x.Numel() < 2 {
@@ -121,10 +136,21 @@ func relaid(v any) any {
 		}
 		n := x.Dim()
 		strides := make([]int, n)
-		step := 2                // one unused element after each
-		for d := 0; d < n; d++ { // dim 0 innermost in memory
-			strides[d] = step
-			step *= max(x.Size(d), 1)
+		step := 1
+		if l == Reversed {
+			step = 2 // one unused element after each
+			for d := 0; d < n; d++ {
+				strides[d] = step
+				step *= max(x.Size(d), 1)
+			}
+		} else {
+			for d := n - 1; d >= 0; d-- {
+				strides[d] = step
+				step *= max(x.Size(d), 1)
+				if d == n-1 {
+					step++ // one unused element after each row
+				}
+			}
 		}
 		const offset = 3
 		base := x.NewEmpty([]int{offset + step})
@@ -134,13 +160,13 @@ func relaid(v any) any {
 	case []*tensor.Tensor:
 		out := make([]*tensor.Tensor, len(x))
 		for i, t := range x {
-			out[i], _ = relaid(t).(*tensor.Tensor)
+			out[i], _ = l.relaid(t).(*tensor.Tensor)
 		}
 		return out
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = relaid(e)
+			out[i] = l.relaid(e)
 		}
 		return out
 	}
