@@ -2,6 +2,8 @@ package decomp
 
 import (
 	"math"
+	"slices"
+	"sort"
 
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
@@ -157,9 +159,123 @@ func normDims(dims []int, rank int) []int {
 }
 
 // vectorNorm computes the p-norm over dims (nil or empty: all) in x's
-// dtype, through float32 for the 16-bit floats.
+// dtype. float16 and bfloat16 follow 1.13's CPU kernel (halfNorm) where it
+// sums in the dtype; the ±inf norms (exact either way), bfloat16's 2-norm
+// over one dense innermost block (1.13 sums it in float32 vectors) and sums
+// of more than halfNormTerms terms per output run through float32.
 func vectorNorm(x *T, p float64, dims []int, keepdim bool) *T {
+	if x.DType().IsReduced() && !math.IsInf(p, 0) {
+		mask := core.ReductionMask(dims, x.Dim())
+		bf16Vec := x.DType() == tensor.BFloat16 && p == 2 && denseInnerReduction(x, mask)
+		if !bf16Vec && core.ReducedNumel(x.Sizes(), mask) <= halfNormTerms {
+			return halfNorm(x, p, mask, keepdim)
+		}
+	}
 	return inOpmath(x, func(x *T) *T { return pNorm(x, p, dims, keepdim) })
+}
+
+// halfNormTerms bounds the terms per output halfNorm adds one by one (one
+// op per term); longer float16/bfloat16 norms sum in float32, more
+// accurately than 1.13 and without its float16 overflow past 65504.
+const halfNormTerms = 1 << 14
+
+// halfNorm is 1.13's norm of a float16 or bfloat16 x (NormOps and friends
+// with the scalar type as accumulator): per output, the terms (x ≠ 0 for
+// p = 0, |x| for p = 1, x·x rounded for p = 2, and for other p |x|^p in
+// float32 with p rounded to the dtype, the power itself rounded for
+// bfloat16, whose pow returns bfloat16) are added one by one in the
+// reduction's memory order, each sum rounded to the dtype; then √acc for
+// p = 2, or acc^(1/p) with 1/p rounded to the dtype. So a float16 count of
+// non-zeros stops at 2048.
+func halfNorm(x *T, p float64, mask []bool, keepdim bool) *T {
+	d := x.DType()
+	rows, kept := reductionRows(x, mask)
+	var terms *T // float32 where a term is not a d value
+	switch p {
+	case 0:
+		terms = rows.NeScalar(0).To(d)
+	case 1:
+		terms = rows.Abs()
+	case 2:
+		terms = rows.Mul(rows) // rounded to d like c10's Half·Half
+	default:
+		terms = rows.To(tensor.Float32).Abs().PowScalar(roundTo(p, d))
+		if d == tensor.BFloat16 {
+			terms = terms.To(d)
+		}
+	}
+	acc := fullOn(x, kept, 0, d)
+	if x.Device() != tensor.Meta { // the meta device has only the shape
+		for i := range rows.Size(-1) {
+			// d + d rounds once to d; d + float32 gives float32, rounded
+			// again as C++ assigns it to the accumulator.
+			acc = acc.Add(terms.Select(-1, i)).To(d)
+		}
+	}
+	switch p {
+	case 0, 1:
+	case 2:
+		acc = acc.To(tensor.Float32).Sqrt().To(d)
+	default:
+		inv := roundTo(float64(float32(1)/float32(roundTo(p, d))), d)
+		acc = acc.To(tensor.Float32).PowScalar(inv).To(d)
+	}
+	if keepdim {
+		acc = acc.Reshape(core.ReducedShape(x.Sizes(), mask, true))
+	}
+	return acc
+}
+
+// reductionRows lays x out as [kept dims..., reduced elements] with the
+// reduced elements of each output in TensorIterator's order: the reduced
+// dims by decreasing stride, so memory order for any layout. kept is the
+// shape of the kept dims.
+func reductionRows(x *T, mask []bool) (rows *T, kept []int) {
+	var keptDims, redDims []int
+	for i := range x.Dim() {
+		if mask[i] {
+			redDims = append(redDims, i)
+		} else {
+			keptDims = append(keptDims, i)
+			kept = append(kept, x.Size(i))
+		}
+	}
+	sort.SliceStable(redDims, func(a, b int) bool { return x.Stride(redDims[a]) > x.Stride(redDims[b]) })
+	shape := append(slices.Clone(kept), core.ReducedNumel(x.Sizes(), mask))
+	return x.Permute(append(keptDims, redDims...)).Reshape(shape), kept
+}
+
+// denseInnerReduction reports whether the reduced dims of x (those of size
+// above 1) coalesce into one dense block of unit stride: 1.13's
+// is_reduce_lastdim, which TensorIterator decides after moving the reduced
+// dims innermost and merging them.
+func denseInnerReduction(x *T, mask []bool) bool {
+	var red []int
+	for i, m := range mask {
+		if m && x.Size(i) > 1 {
+			red = append(red, i)
+		}
+	}
+	sort.Slice(red, func(a, b int) bool { return x.Stride(red[a]) < x.Stride(red[b]) })
+	want := 1
+	for _, i := range red {
+		if x.Stride(i) != want {
+			return false
+		}
+		want *= x.Size(i)
+	}
+	return len(red) > 0
+}
+
+// roundTo rounds v to dtype d (through float32, as C++ converts a double).
+func roundTo(v float64, d tensor.DType) float64 {
+	switch d {
+	case tensor.Float16:
+		return float64(tensor.HalfToFloat32(tensor.Float32ToHalf(float32(v))))
+	case tensor.BFloat16:
+		return float64(tensor.BF16ToFloat32(tensor.Float32ToBF16(float32(v))))
+	}
+	return v
 }
 
 func pNorm(x *T, p float64, dims []int, keepdim bool) *T {
