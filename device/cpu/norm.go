@@ -235,8 +235,9 @@ func layerNormBackwardRun[T normElem](dy, x, mean, rstd, w *tensor.Tensor, m, n 
 	if outs[2] != nil {
 		db = make([]float64, n)
 	}
+	exact := x.DType() == normDType[T]()
 	if m > 0 && n > 0 && parallel.Pieces(m*n, grain) > 1 && m > 1 {
-		layerNormBackwardParallel[T](dy, x, mean, rstd, w, m, n, outs[0], dw, db)
+		layerNormBackwardParallel[T](dy, x, mean, rstd, w, m, n, outs[0], dw, db, exact)
 	} else if m > 0 && n > 0 {
 		dys, xs := normIn[T](dy), normIn[T](x)
 		means, rstds := normIn[T](mean), normIn[T](rstd)
@@ -259,13 +260,8 @@ func layerNormBackwardRun[T normElem](dy, x, mean, rstd, w *tensor.Tensor, m, n 
 				g[j], xh[j] = gv, h
 				s1 += gv
 				s2 += gv * h
-				if dw != nil {
-					dw[j] += d * h
-				}
-				if db != nil {
-					db[j] += d
-				}
 			}
+			layerNormRowWB(exact, dyr, xr, means[i], rstds[i], dw, db)
 			if dx != nil {
 				s1 *= inv
 				s2 *= inv
@@ -286,7 +282,7 @@ func layerNormBackwardRun[T normElem](dy, x, mean, rstd, w *tensor.Tensor, m, n 
 // independent), then dw and db a block of columns per goroutine, each
 // column summed over the rows in order as the serial loop sums it, so the
 // bits are the same for any GOMAXPROCS.
-func layerNormBackwardParallel[T normElem](dy, x, mean, rstd, w *tensor.Tensor, m, n int, dxOut *tensor.Tensor, dw, db []float64) {
+func layerNormBackwardParallel[T normElem](dy, x, mean, rstd, w *tensor.Tensor, m, n int, dxOut *tensor.Tensor, dw, db []float64, exact bool) {
 	dys, xs := normIn[T](dy), normIn[T](x)
 	means, rstds := normIn[T](mean), normIn[T](rstd)
 	ws := normParam(w)
@@ -322,20 +318,47 @@ func layerNormBackwardParallel[T normElem](dy, x, mean, rstd, w *tensor.Tensor, 
 		return
 	}
 	parallel.Range(n, max(8, grain/m), 8, func(lo, hi int) {
+		var dwp, dbp []float64
+		if dw != nil {
+			dwp = dw[lo:hi]
+		}
+		if db != nil {
+			dbp = db[lo:hi]
+		}
 		for i := 0; i < m; i++ {
-			mu, rs := float64(means[i]), float64(rstds[i])
-			dyr, xr := dys[i*n+lo:i*n+hi], xs[i*n+lo:i*n+hi]
-			for j := range dyr {
-				d := float64(dyr[j])
-				if dw != nil {
-					dw[lo+j] += d * ((float64(xr[j]) - mu) * rs)
-				}
-				if db != nil {
-					db[lo+j] += d
-				}
-			}
+			layerNormRowWB(exact, dys[i*n+lo:i*n+hi], xs[i*n+lo:i*n+hi], means[i], rstds[i], dwp, dbp)
 		}
 	})
+}
+
+// layerNormRowWB adds one row's terms to the weight and bias gradients (nil
+// when not wanted). With exact (a float32 or float64 input) they are 1.13's,
+// in the input's precision: dw += dy·(rstd·x − rstd·mean) with both
+// multiply-adds fused, as the golden records show (rstd·mean rounded, so a
+// row of one element leaves a residue, not 0), and db += dy, each column
+// summed over the rows in order. The 16-bit floats sum in float64.
+func layerNormRowWB[T normElem](exact bool, dyr, xr []T, mean, rstd T, dw, db []float64) {
+	if !exact {
+		mu, rs := float64(mean), float64(rstd)
+		for j, d := range dyr {
+			if dw != nil {
+				dw[j] += float64(d) * ((float64(xr[j]) - mu) * rs)
+			}
+			if db != nil {
+				db[j] += float64(d)
+			}
+		}
+		return
+	}
+	b := -rstd * mean
+	for j, d := range dyr {
+		if dw != nil {
+			dw[j] = float64(normFMA(d, normFMA(rstd, xr[j], b), T(dw[j])))
+		}
+		if db != nil {
+			db[j] = float64(T(db[j]) + d)
+		}
+	}
 }
 
 // ---- group norm ----

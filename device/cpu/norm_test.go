@@ -312,3 +312,24 @@ func layerNormBackwardBits(t *testing.T, x, g *tensor.Tensor, m, n int) {
 		}
 	}
 }
+
+// TestLayerNormBackwardWeightResidue checks the weight gradient of a layer
+// norm over one element against the golden record
+// nn.functional.layer_norm|float32|s2|grad: x − mean is 0, but 1.13 computes
+// dy·fma(rstd, x, −rstd·mean) with rstd·mean rounded, which leaves
+// 1.2573361e-05; the input gradient is exactly 0.
+func TestLayerNormBackwardWeightResidue(t *testing.T) {
+	f := func(v float32) *tensor.Tensor { return tensor.FromSlice([]float32{v}, 1) }
+	x, w, b, dy := f(2.8578732), f(3.6868112), f(-1.3444464), f(0.8089214)
+	fwd := tensor.Call("aten::native_layer_norm", x, []int{1}, w, b, 1e-5).([]*tensor.Tensor)
+	g := tensor.Call("aten::native_layer_norm_backward", dy, x, []int{1}, fwd[1], fwd[2], w, b, []bool{true, true, true}).([]*tensor.Tensor)
+	if got := float32(g[0].Item().Float64()); got != 0 {
+		t.Errorf("input gradient %v, want 0", got)
+	}
+	if got := float32(g[1].Item().Float64()); got != 1.2573361e-05 {
+		t.Errorf("weight gradient %v, want 1.2573361e-05", got)
+	}
+	if got := float32(g[2].Item().Float64()); got != 0.8089214 {
+		t.Errorf("bias gradient %v, want 0.8089214", got)
+	}
+}
