@@ -125,6 +125,10 @@ func registerNonCore() {
 		x, l := c.T(0), c.Scalar(1).Float64()
 		c.Set(0, where0(x.LtScalar(-l).LogicalOr(x.GtScalar(l)), c.G(0)))
 	}))
+	// hardswish(Tensor self): hardswish_backward, as 1.13's derivatives.yaml
+	// says (through the decomposition's clamp, x = 3 would get 1.5·grad
+	// everywhere instead of the vectorized kernel's grad).
+	def("aten::hardswish", fn(func(c *Ctx) { c.Set(0, callT("aten::hardswish_backward", c.G(0), c.T(0))) }))
 	// sinc(Tensor self): 0 at x = 0.
 	def("aten::sinc", fn(func(c *Ctx) {
 		x := c.T(0)

@@ -332,10 +332,16 @@ func hardsigmoidBackward(op *tensor.Op, a []any) any {
 	return tensor.Where(inside, g.MulScalar(opmathScalar(1.0/6.0, x.DType())), zero0(g))
 }
 
+// hardswishBackward is 1.13's vectorized kernel: 0 below -3, g from 3 on,
+// g·(x/3 + 1/2) elsewhere (so NaN for a NaN x). Its scalar remainder loop
+// differs at x = 3 (1.5·g: x <= 3 takes the middle branch) and at NaN (g);
+// the vectorized rule covers all but the last numel mod 2·lanes elements, so
+// it is the one followed (as for the NaN gradients listed in
+// testdata/conformance_skip.txt).
 func hardswishBackward(op *tensor.Op, a []any) any {
 	g, x := ten(a, 0), ten(a, 1)
 	mid := g.Mul(x.DivScalar(3).AddScalar(0.5, 1))
-	return tensor.Where(x.LtScalar(-3), zero0(g), tensor.Where(x.LeScalar(3), mid, g))
+	return tensor.Where(x.LtScalar(-3), zero0(g), tensor.Where(x.GeScalar(3), g, mid))
 }
 
 func softplusBackward(op *tensor.Op, a []any) any {

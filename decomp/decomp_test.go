@@ -378,3 +378,19 @@ func TestHalfNorm(t *testing.T) {
 		}
 	}
 }
+
+// TestHardswishBackwardBoundaries pins 1.13's vectorized hardswish_backward
+// at its special points (torch 1.13: [nan, 1, -0.5, 0.8333, 0] for
+// x = [nan, 3, -3, 1, -4], grad 1): the gradient at 3 is the grad, not
+// 1.5·grad, and NaN stays NaN.
+func TestHardswishBackwardBoundaries(t *testing.T) {
+	x := tensor.FromSlice([]float64{math.NaN(), 3, -3, 1, -4}, 5)
+	g := tensor.FromSlice([]float64{1, 1, 1, 1, 1}, 5)
+	got := tensor.Call("aten::hardswish_backward", g, x).(*tensor.Tensor).Float64s()
+	want := []float64{math.NaN(), 1, -0.5, 0.8333333333333333, 0}
+	for i := range want {
+		if !(got[i] == want[i] || math.IsNaN(got[i]) && math.IsNaN(want[i])) {
+			t.Errorf("hardswish_backward at x=%v: got %v, want %v", x.Float64s()[i], got[i], want[i])
+		}
+	}
+}
