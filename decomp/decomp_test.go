@@ -394,3 +394,21 @@ func TestHardswishBackwardBoundaries(t *testing.T) {
 		}
 	}
 }
+
+// TestMaskedSelectZeroDim: 0-d operands select from their one element into a
+// 1-d result (torch 1.13: masked_select(2., True) = [2.], with False [];
+// index.Tensor itself rejects a 0-d mask).
+func TestMaskedSelectZeroDim(t *testing.T) {
+	x := tensor.FromSlice([]float32{2}, []int{}...)
+	for _, keep := range []bool{true, false} {
+		m := tensor.FromSlice([]bool{keep}, []int{}...)
+		got := tensor.Call("aten::masked_select", x, m).(*tensor.Tensor)
+		want := 0
+		if keep {
+			want = 1
+		}
+		if got.Dim() != 1 || got.Numel() != want || (keep && got.Item().Float64() != 2) {
+			t.Errorf("masked_select(2., %v): got shape %v", keep, got.Sizes())
+		}
+	}
+}

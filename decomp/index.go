@@ -121,5 +121,8 @@ func maskedSelect(op *tensor.Op, a []any) any {
 	x, mask := ten(a, 0), ten(a, 1)
 	tensor.Check(mask.DType() == tensor.Bool || mask.DType() == tensor.Uint8, "masked_select: expected BoolTensor or ByteTensor for mask")
 	shape := tensor.BroadcastShapes(x.Sizes(), mask.Sizes())
+	if len(shape) == 0 {
+		shape = []int{1} // 0-d operands select from one element (index.Tensor rejects a 0-d mask)
+	}
 	return x.Expand(shape).Index([]*T{mask.To(tensor.Bool).Expand(shape)})
 }
