@@ -256,6 +256,9 @@ func alphaDropout(op *tensor.Op, a []any) any {
 
 func geluBackward(op *tensor.Op, a []any) any {
 	g, x := ten(a, 0), ten(a, 1)
+	if d := tensor.ResultType(g, x); !d.IsReduced() {
+		g, x = g.To(d), x.To(d) // computed in the common dtype
+	}
 	const (
 		sqrt2    = 1.41421356237309504880
 		sqrt1_2  = 0.70710678118654752440

@@ -17,6 +17,7 @@ package decomp
 
 import (
 	_ "embed"
+	"slices"
 	"strings"
 
 	"github.com/goaten/goaten/aten/core"
@@ -103,7 +104,7 @@ func opmath(k tensor.Kernel) tensor.Kernel {
 	return func(op *tensor.Op, args []any) any {
 		rd := tensor.ResultType(tensorArgs(args)...)
 		if !rd.IsReduced() {
-			return k(op, args)
+			return k(op, toCommonFloat(args, rd))
 		}
 		up := make([]any, len(args))
 		for i, a := range args {
@@ -124,6 +125,28 @@ func opmath(k tensor.Kernel) tensor.Kernel {
 		}
 		return downcast(k(op, up), rd)
 	}
+}
+
+// toCommonFloat converts the floating tensor arguments of another float
+// dtype to rd, the common dtype TensorIterator computes a pointwise op in
+// (tanh_backward of a float64 grad and a float32 output runs in float64).
+func toCommonFloat(args []any, rd tensor.DType) []any {
+	if !rd.IsFloat() {
+		return args
+	}
+	var out []any
+	for i, a := range args {
+		if x, ok := a.(*tensor.Tensor); ok && x != nil && x.DType().IsFloat() && x.DType() != rd {
+			if out == nil {
+				out = slices.Clone(args)
+			}
+			out[i] = x.To(rd)
+		}
+	}
+	if out == nil {
+		return args
+	}
+	return out
 }
 
 // inOpmath is opmath for one tensor inside a body: f runs in float32 when x

@@ -412,3 +412,26 @@ func TestMaskedSelectZeroDim(t *testing.T) {
 		}
 	}
 }
+
+// TestClampNaNLimit: 1.13's clamp_min/clamp_max fill their result with NaN
+// for a NaN limit, while clamp with that one limit leaves x unchanged.
+func TestClampNaNLimit(t *testing.T) {
+	x := tensor.FromSlice([]float32{1, -2, 3}, 3)
+	nan := tensor.Float(math.NaN())
+	for _, c := range []struct {
+		name string
+		got  *tensor.Tensor
+		nan  bool
+	}{
+		{"clamp_min", tensor.Call("aten::clamp_min", x, nan).(*tensor.Tensor), true},
+		{"clamp_max", tensor.Call("aten::clamp_max", x, nan).(*tensor.Tensor), true},
+		{"clamp(x, nan, None)", tensor.Call("aten::clamp", x, nan, nil).(*tensor.Tensor), false},
+	} {
+		for i, v := range c.got.Float64s() {
+			if c.nan && !math.IsNaN(v) || !c.nan && v != x.Float64s()[i] {
+				t.Errorf("%s: got %v", c.name, c.got.Float64s())
+				break
+			}
+		}
+	}
+}

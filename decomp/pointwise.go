@@ -200,8 +200,19 @@ func scalarFirst(name string) tensor.Kernel {
 	return func(op *tensor.Op, a []any) any { return call(name, wrap(sc(a, 0)), ten(a, 1)) }
 }
 
-func clampMin(op *tensor.Op, a []any) any       { return ten(a, 0).Clamp(a[1], nil) }
-func clampMax(op *tensor.Op, a []any) any       { return ten(a, 0).Clamp(nil, a[1]) }
+func clampMin(op *tensor.Op, a []any) any { return nanFilled(ten(a, 0).Clamp(a[1], nil), a[1]) }
+func clampMax(op *tensor.Op, a []any) any { return nanFilled(ten(a, 0).Clamp(nil, a[1]), a[1]) }
+
+// nanFilled is r, or r filled with NaN when the limit is NaN: 1.13's
+// clamp_min_out and clamp_max_out fill their result then (clamp with one NaN
+// limit leaves x as it is).
+func nanFilled(r *T, limit any) *T {
+	if v := limit.(tensor.Scalar).Float64(); v != v {
+		return fullOn(r, r.Sizes(), math.NaN(), r.DType())
+	}
+	return r
+}
+
 func clampMinTensor(op *tensor.Op, a []any) any { return ten(a, 0).ClampTensor(ten(a, 1), nil) }
 func clampMaxTensor(op *tensor.Op, a []any) any { return ten(a, 0).ClampTensor(nil, ten(a, 1)) }
 func maxOther(op *tensor.Op, a []any) any       { return ten(a, 0).Maximum(ten(a, 1)) }
