@@ -319,6 +319,8 @@ func TestBadInputs(t *testing.T) {
 		{"mish of half", "aten::mish", []any{x.To(tensor.Float16)}, nil, "\"mish_cpu\" not implemented for 'Half'"},
 		{"nll_loss_forward of half", "aten::nll_loss_forward", []any{x.To(tensor.Float16), tensor.FromSlice([]int64{0, 1}, 2), nil, 1, -100}, nil, "\"nll_loss_out_frame\" not implemented for 'Half'"},
 		{"nll_loss_forward of int", "aten::nll_loss_forward", []any{x.To(tensor.Int64), tensor.FromSlice([]int64{0, 1}, 2), nil, 1, -100}, nil, "\"nll_loss_out_frame\" not implemented for 'Long'"},
+		{"huber_loss into a bool input", "aten::huber_loss", []any{tensor.FromSlice([]bool{true, false}, 2), tensor.FromSlice([]float64{0.5, 2}, 2)}, nil, "result type Double can't be cast to the desired output type Bool"},
+		{"binary_cross_entropy target dtype", "aten::binary_cross_entropy", []any{x, x.To(tensor.Float32)}, nil, "Found dtype Float but expected Double"},
 		{"mse_loss of bfloat16", "aten::mse_loss", []any{x.To(tensor.BFloat16), x.To(tensor.BFloat16)}, nil, "\"mse_cpu\" not implemented for 'BFloat16'"},
 		{"max of empty", "aten::max", []any{seq(0)}, nil, "max(): Expected reduction dim to be specified for input.numel() == 0."},
 	}
@@ -339,6 +341,14 @@ func TestBadInputs(t *testing.T) {
 	z := tensor.FromSlice([]float64{0, 0, 0}, 3).To(tensor.Float16)
 	if got := tensor.Call("aten::mse_loss", h, z).(*tensor.Tensor); got.DType() != tensor.Float16 || got.Item().Float64() != 3.603515625 {
 		t.Errorf("mse_loss of half: got %v %v, want float16 3.603515625", got.DType(), got.Item())
+	}
+	// mse and smooth_l1 compute in the common dtype, a bool operand included
+	// (1.13: 2.75 and 1.0416666666666667); l1_loss subtracts and rejects it.
+	bl, fl := tensor.FromSlice([]bool{true, false, true}, 3), tensor.FromSlice([]float64{0.5, 2, -1}, 3)
+	for op, want := range map[string]float64{"aten::mse_loss": 2.75, "aten::smooth_l1_loss": 1.0416666666666667} {
+		if got := tensor.Call(op, bl, fl).(*tensor.Tensor); got.DType() != tensor.Float64 || got.Item().Float64() != want {
+			t.Errorf("%s(bool, double): got %v %v, want %v", op, got.DType(), got.Item(), want)
+		}
 	}
 	// In-place variants check that the result fits self.
 	if _, err := tensor.CallErr("aten::addcmul_", []any{seq(3), seq(2, 3), seq(3)}, nil); err == nil || !strings.Contains(err.Error(), "doesn't match the broadcast shape") {

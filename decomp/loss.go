@@ -24,7 +24,7 @@ func init() {
 	def("aten::l1_loss", l1Loss)
 	def("aten::smooth_l1_loss", checked(kernelDTypes("smooth_l1_cpu", floatsBF), smoothL1Loss))
 	def("aten::huber_loss", checked(kernelDTypes("huber_cpu", floatsBF), huberLoss))
-	def("aten::binary_cross_entropy", checked(kernelDTypes("binary_cross_entropy", floatsOnly), binaryCrossEntropy))
+	def("aten::binary_cross_entropy", checked(bceDTypes, binaryCrossEntropy))
 	def("aten::binary_cross_entropy_with_logits", bceWithLogits)
 	def("aten::kl_div", klDiv)
 	def("aten::soft_margin_loss", softMarginLoss)
@@ -275,8 +275,17 @@ func nllLossBackward(op *tensor.Op, a []any) any {
 }
 
 func mseLoss(op *tensor.Op, a []any) any {
-	d := ten(a, 0).Sub(ten(a, 1))
+	x, y := commonOperands(ten(a, 0), ten(a, 1))
+	d := x.Sub(y)
 	return applyReduction(d.Mul(d), a[2].(int))
+}
+
+// commonOperands converts x and y to their result type, as the
+// TensorIterator of a loss kernel computes in it (so a bool operand, which
+// sub rejects, is fine).
+func commonOperands(x, y *T) (*T, *T) {
+	d := tensor.ResultType(x, y)
+	return x.To(d), y.To(d)
 }
 
 func mseLossBackward(op *tensor.Op, a []any) any {
@@ -299,6 +308,7 @@ func smoothL1Loss(op *tensor.Op, a []any) any {
 	if beta == 0 {
 		return call("aten::l1_loss", x, y, red)
 	}
+	x, y = commonOperands(x, y)
 	z := x.Sub(y).Abs()
 	b := opmathScalar(beta, z.DType())
 	loss := tensor.Where(z.LtScalar(b), z.MulScalar(0.5).Mul(z).DivScalar(b), z.SubScalar(0.5*b, 1))
@@ -309,10 +319,23 @@ func smoothL1Loss(op *tensor.Op, a []any) any {
 func huberLoss(op *tensor.Op, a []any) any {
 	x, y, red, delta := ten(a, 0), ten(a, 1), a[2].(int), a[3].(float64)
 	tensor.Check(delta > 0, "huber_loss does not support non-positive values for delta.")
+	// 1.13 writes the loss into a tensor like the input, computed in the
+	// common dtype.
+	out := x.DType()
+	x, y = commonOperands(x, y)
+	tensor.Check(tensor.CanCast(x.DType(), out), "result type %s can't be cast to the desired output type %s", core.CTypeName(x.DType()), core.CTypeName(out))
 	z := x.Sub(y).Abs()
 	dl := opmathScalar(delta, z.DType())
 	loss := tensor.Where(z.LtScalar(dl), z.MulScalar(0.5).Mul(z), z.SubScalar(0.5*dl, 1).MulScalar(dl))
-	return applyReduction(loss, red)
+	return applyReduction(loss.To(out), red)
+}
+
+// bceDTypes: 1.13's kernel takes the target in the input's dtype (its
+// TensorIterator checks all dtypes equal) and only float and double.
+func bceDTypes(a []any) {
+	x, t := ten(a, 0), ten(a, 1)
+	tensor.Check(t.DType() == x.DType(), "Found dtype %s but expected %s", core.CTypeName(t.DType()), core.CTypeName(x.DType()))
+	need("binary_cross_entropy", x.DType(), floatsOnly)
 }
 
 // binaryCrossEntropy is (t - 1) max(log(1 - x), -100) - t max(log(x), -100).
