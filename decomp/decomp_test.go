@@ -445,3 +445,21 @@ func TestClampNaNLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestStdSqrtInDouble: std takes the square root of the double variance
+// before rounding (torch 1.13: 5.000000075237331e+29 for a float32 input
+// whose variance overflows float32; 4.27243709564209 and, in float16,
+// 4.2734375 for the second input).
+func TestStdSqrtInDouble(t *testing.T) {
+	big := tensor.FromSlice([]float32{1e30, 0, 1, 2}, 4)
+	if got := tensor.Call("aten::std", big).(*tensor.Tensor).Item().Float64(); got != 5.000000075237331e+29 {
+		t.Errorf("std of a float32 input with 1e30: got %v", got)
+	}
+	x := tensor.FromSlice([]float32{1, 2, 4, 7.5, -3.25, 0.125, 9}, 7)
+	if got := tensor.Call("aten::std", x).(*tensor.Tensor).Item().Float64(); got != 4.27243709564209 {
+		t.Errorf("std float32: got %v", got)
+	}
+	if got := tensor.Call("aten::std", x.To(tensor.Float16)).(*tensor.Tensor).Item().Float64(); got != 4.2734375 {
+		t.Errorf("std float16: got %v", got)
+	}
+}
