@@ -79,20 +79,15 @@ func registerDerivatives() {
 	def("aten::gelu", fn(func(c *Ctx) {
 		c.Set(0, callKwT("aten::gelu_backward", []any{c.G(0), c.T(0)}, map[string]any{"approximate": c.Str(1)}))
 	}))
-	// elu(Tensor self, Scalar alpha, Scalar scale, Scalar input_scale):
-	// elu_backward, with the positive branch taken where x > 0 (so a NaN
-	// input gives a NaN gradient, as PyTorch's vectorized kernel does).
+	// elu(Tensor self, Scalar alpha, Scalar scale, Scalar input_scale) and
+	// hardtanh(Tensor self, Scalar min_val, Scalar max_val): their backward
+	// ops, which give a NaN input 1.13's gradient for its position (the
+	// vectorized and the scalar loop of the kernel differ there).
 	def("aten::elu", fn(func(c *Ctx) {
-		x, g := c.T(0), c.G(0)
-		alpha, scale, iscale := c.Scalar(1).Float64(), c.Scalar(2).Float64(), c.Scalar(3).Float64()
-		neg, pos, in := opmath(alpha*scale, x), opmath(scale, x), opmath(iscale, x)
-		c.Set(0, tensor.Where(x.GtScalar(0), g.MulScalar(pos), g.MulScalar(in).MulScalar(neg).Mul(x.MulScalar(in).Exp())))
+		c.Set(0, callT("aten::elu_backward", c.G(0), c.Scalar(1), c.Scalar(2), c.Scalar(3), false, c.T(0)))
 	}))
-	// hardtanh(Tensor self, Scalar min_val, Scalar max_val): the gradient
-	// passes strictly inside (min, max); not at NaN (the vectorized kernel).
 	def("aten::hardtanh", fn(func(c *Ctx) {
-		x := c.T(0)
-		c.Set(0, where0(x.GtScalar(c.Scalar(1)).LogicalAnd(x.LtScalar(c.Scalar(2))), c.G(0)))
+		c.Set(0, callT("aten::hardtanh_backward", c.G(0), c.T(0), c.Scalar(1), c.Scalar(2)))
 	}))
 	// leaky_relu(Tensor self, Scalar negative_slope)
 	def("aten::leaky_relu", fn(func(c *Ctx) {

@@ -44,11 +44,11 @@ func init() {
 	def("aten::tanh_backward", opmath(tanhBackward))
 	def("aten::threshold_backward", thresholdBackward)
 	def("aten::silu_backward", opmath(siluBackward))
-	def("aten::hardtanh_backward", opmath(hardtanhBackward))
+	def("aten::hardtanh_backward", loopRules(hardtanhBackward, hardtanhBackwardScalar, 1, anyNaN))
 	def("aten::leaky_relu_backward", opmath(leakyReluBackward))
-	def("aten::elu_backward", opmath(eluBackward))
+	def("aten::elu_backward", loopRules(eluBackward, eluBackwardScalar, 5, anyNaN))
 	def("aten::hardsigmoid_backward", opmath(hardsigmoidBackward))
-	def("aten::hardswish_backward", opmath(hardswishBackward))
+	def("aten::hardswish_backward", loopRules(hardswishBackward, hardswishBackwardScalar, 1, nanOrThree))
 	def("aten::softplus_backward", opmath(softplusBackward))
 	def("aten::log_sigmoid_backward", opmath(logSigmoidBackward))
 	def("aten::_softmax_backward_data", softmaxBackward)
@@ -306,7 +306,16 @@ func siluBackward(op *tensor.Op, a []any) any {
 	return g.Mul(s).Mul(x.Mul(rsub(1, s)).AddScalar(1, 1))
 }
 
+// hardtanhBackward passes the gradient strictly inside (min, max): a NaN
+// input gets 0 in 1.13's vectorized loop and the gradient in its scalar
+// loop (loopRules).
 func hardtanhBackward(op *tensor.Op, a []any) any {
+	g, x := ten(a, 0), ten(a, 1)
+	in := x.GtScalar(fparam(sc(a, 2), x)).LogicalAnd(x.LtScalar(fparam(sc(a, 3), x)))
+	return tensor.Where(in, g, zero0(g))
+}
+
+func hardtanhBackwardScalar(op *tensor.Op, a []any) any {
 	g, x := ten(a, 0), ten(a, 1)
 	out := x.LeScalar(fparam(sc(a, 2), x)).LogicalOr(x.GeScalar(fparam(sc(a, 3), x)))
 	return tensor.Where(out, zero0(g), g)
@@ -317,16 +326,29 @@ func leakyReluBackward(op *tensor.Op, a []any) any {
 	return tensor.Where(x.GtScalar(0), g, g.MulScalar(fparam(sc(a, 2), x)))
 }
 
-func eluBackward(op *tensor.Op, a []any) any {
+// eluBackward takes the positive branch where x > 0, so a NaN input gets
+// the negative branch's NaN, as 1.13's vectorized loop does; its scalar
+// loop (eluBackwardScalar) takes the negative branch where x <= 0.
+func eluBackward(op *tensor.Op, a []any) any { return eluBackwardRule(a, false) }
+
+func eluBackwardScalar(op *tensor.Op, a []any) any { return eluBackwardRule(a, true) }
+
+func eluBackwardRule(a []any, scalarLoop bool) *T {
 	g, x := ten(a, 0), ten(a, 5)
 	alpha, scale, iscale := sc(a, 1).Float64(), sc(a, 2).Float64(), sc(a, 3).Float64()
 	neg, pos := opmathScalar(alpha*scale, x.DType()), opmathScalar(scale, x.DType())
 	in := opmathScalar(iscale, x.DType())
+	var negBranch *T
 	if a[4].(bool) { // x is the result
 		tensor.Check(alpha >= 0, "In-place elu backward calculation is triggered with a negative slope which is not supported. This is caused by calling in-place forward function with a negative slope, please call out-of-place version instead.")
-		return tensor.Where(x.LeScalar(0), g.MulScalar(in).Mul(x.AddScalar(neg, 1)), g.MulScalar(pos))
+		negBranch = g.MulScalar(in).Mul(x.AddScalar(neg, 1))
+	} else {
+		negBranch = g.MulScalar(in).MulScalar(neg).Mul(x.MulScalar(in).Exp())
 	}
-	return tensor.Where(x.LeScalar(0), g.MulScalar(in).MulScalar(neg).Mul(x.MulScalar(in).Exp()), g.MulScalar(pos))
+	if scalarLoop {
+		return tensor.Where(x.LeScalar(0), negBranch, g.MulScalar(pos))
+	}
+	return tensor.Where(x.GtScalar(0), g.MulScalar(pos), negBranch)
 }
 
 func hardsigmoidBackward(op *tensor.Op, a []any) any {
@@ -335,17 +357,23 @@ func hardsigmoidBackward(op *tensor.Op, a []any) any {
 	return tensor.Where(inside, g.MulScalar(opmathScalar(1.0/6.0, x.DType())), zero0(g))
 }
 
-// hardswishBackward is 1.13's vectorized kernel: 0 below -3, g from 3 on,
-// g·(x/3 + 1/2) elsewhere (so NaN for a NaN x). Its scalar remainder loop
-// differs at x = 3 (1.5·g: x <= 3 takes the middle branch) and at NaN (g);
-// the vectorized rule covers all but the last numel mod 2·lanes elements, so
-// it is the one followed (as for the NaN gradients listed in
-// testdata/conformance_skip.txt).
+// hardswishBackward is 1.13's vectorized loop: 0 below -3, g from 3 on,
+// g·(x/3 + 1/2) elsewhere (so NaN for a NaN x); its scalar loop
+// (hardswishBackwardScalar) gives 1.5·g at 3 and g at NaN (loopRules).
 func hardswishBackward(op *tensor.Op, a []any) any {
 	g, x := ten(a, 0), ten(a, 1)
 	mid := g.Mul(x.DivScalar(3).AddScalar(0.5, 1))
 	return tensor.Where(x.LtScalar(-3), zero0(g), tensor.Where(x.GeScalar(3), g, mid))
 }
+
+func hardswishBackwardScalar(op *tensor.Op, a []any) any {
+	g, x := ten(a, 0), ten(a, 1)
+	mid := g.Mul(x.DivScalar(3).AddScalar(0.5, 1))
+	return tensor.Where(x.LtScalar(-3), zero0(g), tensor.Where(x.LeScalar(3), mid, g))
+}
+
+// nanOrThree marks the inputs where hardswish_backward's loops differ.
+func nanOrThree(x *T) *T { return x.Isnan().LogicalOr(x.EqScalar(3)) }
 
 func softplusBackward(op *tensor.Op, a []any) any {
 	g, x := ten(a, 0), ten(a, 1)

@@ -389,18 +389,27 @@ func TestHalfNorm(t *testing.T) {
 	}
 }
 
-// TestHardswishBackwardBoundaries pins 1.13's vectorized hardswish_backward
-// at its special points (torch 1.13: [nan, 1, -0.5, 0.8333, 0] for
-// x = [nan, 3, -3, 1, -4], grad 1): the gradient at 3 is the grad, not
-// 1.5·grad, and NaN stays NaN.
+// TestHardswishBackwardBoundaries pins 1.13's hardswish_backward at its
+// special points, which its vectorized loop (AVX2 float64: 8 elements per
+// iteration) and its scalar remainder loop treat differently: at x = 3 the
+// grad or 1.5·grad, at NaN NaN or the grad. Values from torch 1.13 for
+// x = [nan, 3, -3, 1, -4] (5 elements: all scalar) and that pattern four
+// times (16 vectorized, 4 scalar).
 func TestHardswishBackwardBoundaries(t *testing.T) {
-	x := tensor.FromSlice([]float64{math.NaN(), 3, -3, 1, -4}, 5)
-	g := tensor.FromSlice([]float64{1, 1, 1, 1, 1}, 5)
-	got := tensor.Call("aten::hardswish_backward", g, x).(*tensor.Tensor).Float64s()
-	want := []float64{math.NaN(), 1, -0.5, 0.8333333333333333, 0}
-	for i := range want {
-		if !(got[i] == want[i] || math.IsNaN(got[i]) && math.IsNaN(want[i])) {
-			t.Errorf("hardswish_backward at x=%v: got %v, want %v", x.Float64s()[i], got[i], want[i])
+	nan := math.NaN()
+	pattern := []float64{nan, 3, -3, 1, -4}
+	vec := []float64{nan, 1, -0.5, 0.8333333333333333, 0}
+	scalar := []float64{1, 1.5, -0.5, 0.8333333333333333, 0}
+	long := slices.Concat(pattern, pattern, pattern, pattern)
+	wantLong := slices.Concat(vec, vec, vec, []float64{nan, 1.5, -0.5, 0.8333333333333333, 0})
+	for _, c := range []struct{ x, want []float64 }{{pattern, scalar}, {long, wantLong}} {
+		x := tensor.FromSlice(c.x, len(c.x))
+		g := x.OnesLike()
+		got := tensor.Call("aten::hardswish_backward", g, x).(*tensor.Tensor).Float64s()
+		for i := range c.want {
+			if !(got[i] == c.want[i] || math.IsNaN(got[i]) && math.IsNaN(c.want[i])) {
+				t.Errorf("hardswish_backward of %d elements at %d (x=%v): got %v, want %v", len(c.x), i, c.x[i], got[i], c.want[i])
+			}
 		}
 	}
 }
