@@ -321,6 +321,7 @@ func TestBadInputs(t *testing.T) {
 		{"nll_loss_forward of int", "aten::nll_loss_forward", []any{x.To(tensor.Int64), tensor.FromSlice([]int64{0, 1}, 2), nil, 1, -100}, nil, "\"nll_loss_out_frame\" not implemented for 'Long'"},
 		{"huber_loss into a bool input", "aten::huber_loss", []any{tensor.FromSlice([]bool{true, false}, 2), tensor.FromSlice([]float64{0.5, 2}, 2)}, nil, "result type Double can't be cast to the desired output type Bool"},
 		{"binary_cross_entropy target dtype", "aten::binary_cross_entropy", []any{x, x.To(tensor.Float32)}, nil, "Found dtype Float but expected Double"},
+		{"addbmm self dtype", "aten::addbmm", []any{seq(2, 2).To(tensor.Float32), seq(1, 2, 2), seq(1, 2, 2)}, nil, "self and mat2 must have the same dtype"},
 		{"mse_loss of bfloat16", "aten::mse_loss", []any{x.To(tensor.BFloat16), x.To(tensor.BFloat16)}, nil, "\"mse_cpu\" not implemented for 'BFloat16'"},
 		{"max of empty", "aten::max", []any{seq(0)}, nil, "max(): Expected reduction dim to be specified for input.numel() == 0."},
 	}
@@ -349,6 +350,13 @@ func TestBadInputs(t *testing.T) {
 		if got := tensor.Call(op, bl, fl).(*tensor.Tensor); got.DType() != tensor.Float64 || got.Item().Float64() != want {
 			t.Errorf("%s(bool, double): got %v %v, want %v", op, got.DType(), got.Item(), want)
 		}
+	}
+	// baddbmm's result takes the batches' dtype, self copied in (1.13:
+	// float32 1.75 for a float64 0-d self 1.5, beta 0.5, ones).
+	one := tensor.FromSlice([]float32{1}, 1, 1, 1)
+	bd := tensor.CallKw("aten::baddbmm", []any{tensor.FromSlice([]float64{1.5}, []int{}...), one, one}, map[string]any{"beta": tensor.Float(0.5)}).(*tensor.Tensor)
+	if bd.DType() != tensor.Float32 || bd.Item().Float64() != 1.75 {
+		t.Errorf("baddbmm with a float64 self: got %v %v, want float32 1.75", bd.DType(), bd.Item())
 	}
 	// In-place variants check that the result fits self.
 	if _, err := tensor.CallErr("aten::addcmul_", []any{seq(3), seq(2, 3), seq(3)}, nil); err == nil || !strings.Contains(err.Error(), "doesn't match the broadcast shape") {

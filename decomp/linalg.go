@@ -232,7 +232,8 @@ func baddbmm(op *tensor.Op, a []any) any {
 	tensor.Check(b1.Dim() == 3, "batch1 must be a 3D tensor")
 	tensor.Check(b2.Dim() == 3, "batch2 must be a 3D tensor")
 	p := b1.Bmm(b2)
-	self = self.Expand(p.Shape())
+	// 1.13 writes into a result of the batches' dtype, self copied in.
+	self = self.Expand(p.Shape()).To(p.DType())
 	return axpby(self, p, sc(a, 3), sc(a, 4))
 }
 
@@ -243,6 +244,9 @@ func addbmm(op *tensor.Op, a []any) any {
 	tensor.Check(b2.Dim() == 3, "batch2 must be a 3D tensor")
 	tensor.Check(b1.Size(0) == b2.Size(0), "batch1 and batch2 must have same number of batches, got %d and %d", b1.Size(0), b2.Size(0))
 	tensor.Check(b1.Size(2) == b2.Size(1), "Incompatible matrix sizes for bmm (%dx%d and %dx%d)", b1.Size(1), b1.Size(2), b2.Size(1), b2.Size(2))
+	// 1.13 runs addmm_ into a result like self, batch by batch.
+	tensor.Check(self.DType() == b2.DType(), "self and mat2 must have the same dtype")
+	tensor.Check(b1.DType() == b2.DType(), "mat1 and mat2 must have the same dtype")
 	nb, n, m, p := b1.Size(0), b1.Size(1), b1.Size(2), b2.Size(2)
 	l := reshape(b1.Permute([]int{1, 0, 2}), []int{n, nb * m})
 	r := reshape(b2, []int{nb * m, p})
