@@ -127,16 +127,17 @@ func opmath(k tensor.Kernel) tensor.Kernel {
 	}
 }
 
-// toCommonFloat converts the floating tensor arguments of another float
-// dtype to rd, the common dtype TensorIterator computes a pointwise op in
-// (tanh_backward of a float64 grad and a float32 output runs in float64).
+// toCommonFloat converts the tensor arguments of another dtype to rd when
+// it is a float dtype: the common dtype TensorIterator computes a pointwise
+// op in (tanh_backward of a float64 grad and a float32 or bool output runs
+// in float64).
 func toCommonFloat(args []any, rd tensor.DType) []any {
 	if !rd.IsFloat() {
 		return args
 	}
 	var out []any
 	for i, a := range args {
-		if x, ok := a.(*tensor.Tensor); ok && x != nil && x.DType().IsFloat() && x.DType() != rd {
+		if x, ok := a.(*tensor.Tensor); ok && x != nil && x.DType() != rd {
 			if out == nil {
 				out = slices.Clone(args)
 			}

@@ -322,6 +322,7 @@ func TestBadInputs(t *testing.T) {
 		{"huber_loss into a bool input", "aten::huber_loss", []any{tensor.FromSlice([]bool{true, false}, 2), tensor.FromSlice([]float64{0.5, 2}, 2)}, nil, "result type Double can't be cast to the desired output type Bool"},
 		{"binary_cross_entropy target dtype", "aten::binary_cross_entropy", []any{x, x.To(tensor.Float32)}, nil, "Found dtype Float but expected Double"},
 		{"addbmm self dtype", "aten::addbmm", []any{seq(2, 2).To(tensor.Float32), seq(1, 2, 2), seq(1, 2, 2)}, nil, "self and mat2 must have the same dtype"},
+		{"nll_loss_forward weight dtype", "aten::nll_loss_forward", []any{x, tensor.FromSlice([]int64{0, 1}, 2), seq(3).To(tensor.Float32), 1, -100}, nil, "expected scalar type Double but found Float"},
 		{"mse_loss of bfloat16", "aten::mse_loss", []any{x.To(tensor.BFloat16), x.To(tensor.BFloat16)}, nil, "\"mse_cpu\" not implemented for 'BFloat16'"},
 		{"max of empty", "aten::max", []any{seq(0)}, nil, "max(): Expected reduction dim to be specified for input.numel() == 0."},
 	}
@@ -350,6 +351,11 @@ func TestBadInputs(t *testing.T) {
 		if got := tensor.Call(op, bl, fl).(*tensor.Tensor); got.DType() != tensor.Float64 || got.Item().Float64() != want {
 			t.Errorf("%s(bool, double): got %v %v, want %v", op, got.DType(), got.Item(), want)
 		}
+	}
+	// tanh_backward computes in the common dtype, a bool output included.
+	tb := tensor.Call("aten::tanh_backward", tensor.FromSlice([]float32{2, 2}, 2), tensor.FromSlice([]bool{true, false}, 2)).(*tensor.Tensor)
+	if !slices.Equal(tb.Float64s(), []float64{0, 2}) {
+		t.Errorf("tanh_backward with a bool output: got %v, want [0 2]", tb.Float64s())
 	}
 	// baddbmm's result takes the batches' dtype, self copied in (1.13:
 	// float32 1.75 for a float64 0-d self 1.5, beta 0.5, ones).

@@ -225,6 +225,7 @@ func nllLossForward(op *tensor.Op, a []any) any {
 	tensor.Check(w == nil || (w.Dim() == 1 && w.Numel() == n), "weight tensor should be defined either for all %d classes or no classes but got weight tensor of shape: %s", n, shapeOf(w))
 	checkReduction(red, "nll_loss")
 	need("nll_loss_out_frame", x.DType(), floatsBF)
+	nllWeightDType(x, w)
 	classDim := 1
 	if x.Dim() < 2 {
 		classDim = 0
@@ -242,7 +243,16 @@ func nllLoss2dForward(op *tensor.Op, a []any) any {
 	tensor.Check(s[0] == ts[0] && s[2] == ts[1] && s[3] == ts[2], "size mismatch (got input: %s , target: %s", tensor.ShapeString(s), tensor.ShapeString(ts))
 	checkReduction(red, "nll_loss2d")
 	need("nll_loss2d_forward_out_frame", x.DType(), floatsBF)
+	nllWeightDType(x, w)
 	return nllForward(x, t, w, red, ignore, 1)
+}
+
+// nllWeightDType: the nll kernels read the class weights as the input's
+// scalar type.
+func nllWeightDType(x, w *T) {
+	if w != nil && w.DType() != x.DType() {
+		tensor.Panicf("expected scalar type %s but found %s", core.CTypeName(x.DType()), core.CTypeName(w.DType()))
+	}
 }
 
 // nllLossBackward scatters -grad (divided by the total weight for mean) to

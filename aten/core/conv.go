@@ -311,6 +311,11 @@ func convolutionMeta(op *tensor.Op, args []any) any {
 	}
 	p.checkDType(input.DType(), false, nil)
 	linCheckScalarType(input.DType(), weight.DType())
+	if p.Transposed && bias != nil {
+		// slow_conv_transpose reads the bias as the input's scalar type (the
+		// other convolutions add it with a cast).
+		linCheckScalarType(input.DType(), bias.DType())
+	}
 	return Contig(op, args, input.DType(), sizes...)
 }
 

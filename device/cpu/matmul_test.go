@@ -61,6 +61,9 @@ func TestLinalgBadInputs(t *testing.T) {
 			"output padding must be smaller than either stride or dilation, but got output_padding_height: 1 output_padding_width: 1 stride_height: 1 stride_width: 1 dilation_height: 1 dilation_width: 1"},
 		{"aten::convolution.default", []any{x, tensor.Empty(tensor.Float64, 3, 2, 3, 3), nil, []int{1}, []int{0}, []int{1}, false, []int{0}, 1}, nil, tensor.RuntimeError,
 			"expected scalar type Float but found Double"},
+		// A transposed convolution reads its bias as the input's type.
+		{"aten::convolution.default", []any{x, tensor.Empty(tensor.Float32, 2, 3, 3, 3), tensor.Empty(tensor.Float64, 3), []int{1}, []int{0}, []int{1}, true, []int{0}, 1}, nil, tensor.RuntimeError,
+			"expected scalar type Float but found Double"},
 		{"aten::convolution_backward.default", []any{tensor.Empty(tensor.Float32, 1, 3, 2, 3), x, w, []int{3}, []int{1}, []int{0}, []int{1}, false, []int{0}, 1, []bool{true, true, true}}, nil,
 			tensor.RuntimeError, "Expected a tensor of dimension 4 and tensor.size[2] == 3 but got: dimension 4 and tensor.size[2] = 2"},
 		{"aten::_cdist_forward.default", []any{tensor.Empty(tensor.Float32, 3, 2), tensor.Empty(tensor.Float32, 4, 3), 2.0, nil}, nil, tensor.RuntimeError,
