@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/goaten/goaten/asm"
 	"github.com/goaten/goaten/aten/core"
@@ -380,6 +381,14 @@ func mulK[T binElem](d, x, y []T) {
 	}
 }
 
+// modKernel is sameKernel through modRun.
+func modKernel(k binKernels) outKernel {
+	return func(out *tensor.Tensor, op *tensor.Op, args []any) {
+		a, b := binaryArgs(args)
+		modRun(out, out.DType(), a, b, k)
+	}
+}
+
 // sameKernel makes the kernel of an op whose output has the common dtype.
 func sameKernel(k binKernels) outKernel {
 	return func(out *tensor.Tensor, op *tensor.Op, args []any) {
@@ -464,7 +473,7 @@ func divKernel(out *tensor.Tensor, op *tensor.Op, args []any) {
 		binRun(out, ct, a, b, binKernels{f32: divTruncK(binNoRound[float32]), f64: divTruncK(binNoRound[float64]),
 			i64: divTruncI, reduced: divTruncK[float32]})
 	case "floor":
-		binRun(out, ct, a, b, binKernels{f32: divFloorK(binNoRound[float32]), f64: divFloorK(binNoRound[float64]),
+		modRun(out, ct, a, b, binKernels{f32: divFloorK(binNoRound[float32]), f64: divFloorK(binNoRound[float64]),
 			i64: divFloorI, reduced: divFloorK[float32]})
 	}
 }
@@ -485,6 +494,124 @@ func fmodI(d, x, y []int64) {
 		d[i] = x[i] % y[i]
 	}
 }
+
+// fmod, remainder and floor division all start from fmod, which 1.13's
+// vectorized loops take from Sleef_fmodf8/Sleef_fmodd4 (float32, bfloat16 in
+// float32, float64; float16 runs std::fmod). Sleef is exact except where its
+// first quotient estimate overflows: |x/y| beyond the dtype's largest finite
+// value (x = 5.25, y = the smallest normal float: make_tensor's replacement
+// of a zero divisor) gives NaN there, and the exact result in the scalar
+// remainder loop of the same run. modRun reproduces that by position.
+
+// modRun is binRun for the fmod-based ops: where an element's operands make
+// Sleef's quotient overflow and 1.13's vectorized loop computes it, the
+// result is NaN.
+func modRun(out *tensor.Tensor, ct tensor.DType, a, b *tensor.Tensor, k binKernels) {
+	if ct != tensor.Float32 && ct != tensor.Float64 && ct != tensor.BFloat16 {
+		binRun(out, ct, a, b, k)
+		return
+	}
+	var hit atomic.Bool // some element overflows Sleef's quotient
+	f32, f64, reduced := k.f32, k.f64, k.reduced
+	k.f32 = func(d, x, y []float32) {
+		f32(d, x, y)
+		sleefScan(&hit, x, y, sleefOverflows32)
+	}
+	k.f64 = func(d, x, y []float64) {
+		f64(d, x, y)
+		sleefScan(&hit, x, y, sleefOverflows64)
+	}
+	if reduced != nil {
+		k.reduced = func(rnd func(float32) float32) func(d, x, y []float32) {
+			f := reduced(rnd)
+			return func(d, x, y []float32) {
+				f(d, x, y)
+				sleefScan(&hit, x, y, sleefOverflows32)
+			}
+		}
+	}
+	binRun(out, ct, a, b, k)
+	if !hit.Load() {
+		return
+	}
+	over := sleefOverflows64
+	if ct != tensor.Float64 {
+		over = func(x, y float64) bool { return sleefOverflows32(float32(x), float32(y)) }
+	}
+	vec := core.VecLoopElements(ct.ItemSize(), a, b)
+	idx := make([]int, out.Dim())
+	for _, v := range vec {
+		if v && over(binElemAt(a, idx, ct), binElemAt(b, idx, ct)) {
+			out.SetAt(tensor.Float(math.NaN()), idx...)
+		}
+		for d := len(idx) - 1; d >= 0; d-- {
+			if idx[d]++; idx[d] < out.Size(d) {
+				break
+			}
+			idx[d] = 0
+		}
+	}
+}
+
+func sleefScan[T binFloat](hit *atomic.Bool, x, y []T, over func(x, y T) bool) {
+	if hit.Load() {
+		return
+	}
+	for i, v := range x {
+		if over(v, y[i]) {
+			hit.Store(true)
+			return
+		}
+	}
+}
+
+// binElemAt is the element of t (broadcast to a shape of len(idx) dims) at
+// idx, converted to the common dtype ct.
+func binElemAt(t *tensor.Tensor, idx []int, ct tensor.DType) float64 {
+	off := len(idx) - t.Dim()
+	at := make([]int, t.Dim())
+	for d := range at {
+		if t.Size(d) != 1 {
+			at[d] = idx[off+d]
+		}
+	}
+	return binRoundTo(t.At(at...).Float64(), ct)
+}
+
+// sleefOverflows32 reports whether Sleef's fmodf gives NaN for finite x and
+// nonzero y where the exact remainder is a number: its first quotient,
+// toward0(|x|)·toward0(1/|y|) in float32 (both operands scaled by 2^25 when
+// |y| is subnormal), overflows.
+func sleefOverflows32(x, y float32) bool {
+	nu, de := float32(math.Abs(float64(x))), float32(math.Abs(float64(y)))
+	if de == 0 || nu < de || nu > math.MaxFloat32 || de != de {
+		return false
+	}
+	if de < 0x1p-126 {
+		nu, de = nu*0x1p25, de*0x1p25
+	}
+	q := towardZero32(nu) * towardZero32(1/de)
+	return q > math.MaxFloat32
+}
+
+// sleefOverflows64 is sleefOverflows32 for Sleef's fmod on float64 (2^54
+// scaling below the smallest normal).
+func sleefOverflows64(x, y float64) bool {
+	nu, de := math.Abs(x), math.Abs(y)
+	if de == 0 || nu < de || nu > math.MaxFloat64 || de != de {
+		return false
+	}
+	if de < 0x1p-1022 {
+		nu, de = nu*0x1p54, de*0x1p54
+	}
+	q := towardZero64(nu) * towardZero64(1/de)
+	return q > math.MaxFloat64
+}
+
+// towardZero32 is the float32 next to v towards zero (v > 0; Sleef's vtoward0f).
+func towardZero32(v float32) float32 { return math.Float32frombits(math.Float32bits(v) - 1) }
+
+func towardZero64(v float64) float64 { return math.Float64frombits(math.Float64bits(v) - 1) }
 
 // remK is Python's modulus: the sign follows the divisor.
 func remK[T binFloat](d, x, y []T) {
@@ -972,9 +1099,9 @@ func init() {
 	implsOut(sameKernel(binKernels{f32: asm.MulF32, f64: asm.MulF64, i64: mulK[int64]}),
 		"aten::mul.Tensor", "aten::mul.Scalar")
 	implsOut(divKernel, "aten::div.Tensor", "aten::div.Scalar", "aten::div.Tensor_mode", "aten::div.Scalar_mode")
-	implsOut(sameKernel(binKernels{f32: fmodK[float32], f64: fmodK[float64], i64: fmodI}),
+	implsOut(modKernel(binKernels{f32: fmodK[float32], f64: fmodK[float64], i64: fmodI}),
 		"aten::fmod.Tensor", "aten::fmod.Scalar")
-	implsOut(sameKernel(binKernels{f32: remK[float32], f64: remK[float64], i64: remI}),
+	implsOut(modKernel(binKernels{f32: remK[float32], f64: remK[float64], i64: remI}),
 		"aten::remainder.Tensor", "aten::remainder.Scalar")
 	implsOut(sameKernel(powKernels), "aten::pow.Tensor_Tensor")
 	impl("aten::pow.Tensor_Scalar", powTensorScalarKernel)

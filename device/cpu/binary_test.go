@@ -334,3 +334,51 @@ func TestWhereWrappedScalar(t *testing.T) {
 		}
 	}
 }
+
+// TestSleefFmodOverflow: 1.13's vectorized fmod (Sleef) gives NaN where the
+// quotient |x/y| overflows, the scalar remainder loop the exact result; fmod,
+// remainder and floor division follow it by position (values from torch 1.13:
+// -5.25 over the dtype's smallest normal, 40 elements: float32 and bfloat16
+// vectorize the first 32, float64 all 40, float16 none; a stride-2 view runs
+// the scalar loop; a broadcast row of 20 vectorizes 16 per row).
+func TestSleefFmodOverflow(t *testing.T) {
+	tiny := map[tensor.DType]float64{tensor.Float32: 0x1p-126, tensor.BFloat16: 0x1p-126, tensor.Float64: 0x1p-1022, tensor.Float16: 0x1p-14}
+	ops := []struct {
+		op     string
+		kw     map[string]any
+		scalar float64 // the scalar loop's result
+	}{
+		{"aten::fmod.Tensor", nil, math.Copysign(0, -1)},
+		{"aten::remainder.Tensor", nil, math.Copysign(0, -1)},
+		{"aten::div.Tensor_mode", map[string]any{"rounding_mode": "floor"}, math.Inf(-1)},
+	}
+	full := func(d tensor.DType, n int, v float64) *tensor.Tensor {
+		return tensor.FromScalar(tensor.Float(v), d).Expand([]int{n}).Contiguous()
+	}
+	for _, o := range ops {
+		for d, nvec := range map[tensor.DType]int{tensor.Float32: 32, tensor.BFloat16: 32, tensor.Float64: 40, tensor.Float16: 0} {
+			t.Run(fmt.Sprintf("%s/%v", o.op, d), func(t *testing.T) {
+				check := func(name string, got []float64, vec func(i int) bool) {
+					for i, v := range got {
+						want := o.scalar
+						if vec(i) {
+							want = math.NaN()
+						}
+						if !(v == want && math.Signbit(v) == math.Signbit(want)) && !(math.IsNaN(v) && math.IsNaN(want)) {
+							t.Fatalf("%s: element %d is %v, want %v (%v)", name, i, v, want, got)
+						}
+					}
+				}
+				a, b := full(d, 80, -5.25), full(d, 80, tiny[d])
+				check("contiguous", binCall(t, o.op, o.kw, a.Narrow(0, 0, 40), b.Narrow(0, 0, 40)).Float64s(),
+					func(i int) bool { return i < nvec })
+				check("strided", binCall(t, o.op, o.kw, a.Slice(0, 0, 80, 2), b.Slice(0, 0, 80, 2)).Float64s(),
+					func(int) bool { return false })
+				if d == tensor.Float32 {
+					check("broadcast rows", binCall(t, o.op, o.kw, a.View([]int{4, 20}), b.Narrow(0, 0, 20)).Float64s(),
+						func(i int) bool { return i%20 < 16 })
+				}
+			})
+		}
+	}
+}
