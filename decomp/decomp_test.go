@@ -325,6 +325,12 @@ func TestBadInputs(t *testing.T) {
 		{"nll_loss_forward weight dtype", "aten::nll_loss_forward", []any{x, tensor.FromSlice([]int64{0, 1}, 2), seq(3).To(tensor.Float32), 1, -100}, nil, "expected scalar type Double but found Float"},
 		{"mse_loss of bfloat16", "aten::mse_loss", []any{x.To(tensor.BFloat16), x.To(tensor.BFloat16)}, nil, "\"mse_cpu\" not implemented for 'BFloat16'"},
 		{"max of empty", "aten::max", []any{seq(0)}, nil, "max(): Expected reduction dim to be specified for input.numel() == 0."},
+		{"mse_loss reduction 3", "aten::mse_loss", []any{x, x, 3}, nil, "reduction == Reduction::Mean || reduction == Reduction::Sum INTERNAL ASSERT FAILED"},
+		{"smooth_l1_loss reduction -1", "aten::smooth_l1_loss", []any{x, x, -1}, nil, "reduction == Reduction::Mean || reduction == Reduction::Sum INTERNAL ASSERT FAILED"},
+		{"nll_loss_backward 0-d grad, no reduction", "aten::nll_loss_backward", []any{seq(1).Reshape([]int{}), x, tensor.FromSlice([]int64{0, 1}, 2), nil, 0, -100, seq()}, nil, "Dimension specified as 0 but tensor has no dimensions"},
+		{"nll_loss_backward grad size", "aten::nll_loss_backward", []any{seq(3), x, tensor.FromSlice([]int64{0, 1}, 2), nil, 0, -100, seq()}, nil, "Expected a tensor of dimension 1 and tensor.size[0] == 2 but got: dimension 1 and tensor.size[0] = 3"},
+		{"nll_loss_backward reduced grad", "aten::nll_loss_backward", []any{seq(2), x, tensor.FromSlice([]int64{0, 1}, 2), nil, 1, -100, seq()}, nil, "Expected a single element grad_output tensor, but got: [2]"},
+		{"logsumexp over dims []", "aten::logsumexp", []any{x, []int{}}, nil, "output with shape [] doesn't match the broadcast shape [1, 1]"},
 	}
 	for _, c := range cases {
 		_, err := tensor.CallErr(c.op, c.args, c.kw)
@@ -484,5 +490,25 @@ func TestStdSqrtInDouble(t *testing.T) {
 	}
 	if got := tensor.Call("aten::std", x.To(tensor.Float16)).(*tensor.Tensor).Item().Float64(); got != 4.2734375 {
 		t.Errorf("std float16: got %v", got)
+	}
+}
+
+// TestLossUnknownReduction: 1.13's nll_loss kernels sum for a reduction
+// other than none and mean, and soft_margin_loss resizes its unreduced
+// output to 0-d (its first element).
+func TestLossUnknownReduction(t *testing.T) {
+	x := seq(2, 3).LogSoftmax(1, tensor.Float64)
+	tg := tensor.FromSlice([]int64{2, 0}, 2)
+	sum := tensor.Call("aten::nll_loss_forward", x, tg, nil, 2, -100).([]*tensor.Tensor)[0].Item().Float64()
+	for _, r := range []int{3, -1} {
+		got := tensor.Call("aten::nll_loss_forward", x, tg, nil, r, -100).([]*tensor.Tensor)[0]
+		if got.Dim() != 0 || got.Item().Float64() != sum {
+			t.Errorf("nll_loss_forward reduction %d: got %v, want the sum %v", r, got.Float64s(), sum)
+		}
+		sm := tensor.Call("aten::soft_margin_loss", seq(2, 3), seq(2, 3), r).(*tensor.Tensor)
+		want := tensor.Call("aten::soft_margin_loss", seq(2, 3), seq(2, 3), 0).(*tensor.Tensor).Float64s()[0]
+		if sm.Dim() != 0 || sm.Item().Float64() != want {
+			t.Errorf("soft_margin_loss reduction %d: got %v, want %v", r, sm.Float64s(), want)
+		}
 	}
 }

@@ -35,8 +35,14 @@ func init() {
 	def("aten::triplet_margin_loss", tripletMarginLoss)
 }
 
-func checkReduction(r int, what string) {
-	tensor.Check(r >= 0 && r <= 2, "Invalid reduction type encountered in %s: %d", what, r)
+// checkStructuredReduction is the internal assert of 1.13's structured loss
+// kernels (mse_loss, smooth_l1_loss) for a reduction other than none, mean
+// and sum; line is where it stands in 1.13's Loss.cpp. The other losses
+// accept any value (see applyReduction).
+func checkStructuredReduction(r, line int) {
+	if r != reduceNone && r != reduceMean && r != reduceSum {
+		tensor.Panicf("reduction == Reduction::Mean || reduction == Reduction::Sum INTERNAL ASSERT FAILED at \"./aten/src/ATen/native/Loss.cpp\":%d, please report a bug to PyTorch. ", line)
+	}
 }
 
 // classWeight views a per-class weight to broadcast along the class dim.
@@ -206,11 +212,10 @@ func nllForward(x, t, w *T, red, ignore, classDim int) []*T {
 	} else {
 		total = sumDType(keep, nil, false, x.DType())
 	}
-	switch red {
-	case reduceSum:
-		res = sumAll(res)
-	case reduceMean:
-		res = sumAll(res).Div(total)
+	// 1.13's kernels sum for any reduction but none and mean.
+	res = sumAll(res)
+	if red == reduceMean {
+		res = res.Div(total)
 	}
 	return []*T{res, total}
 }
@@ -223,7 +228,6 @@ func nllLossForward(op *tensor.Op, a []any) any {
 	tensor.Check(noBatch || (t.Dim() == 1 && x.Size(0) == t.Size(0)), "size mismatch (got input: %s, target: %s)", tensor.ShapeString(x.Sizes()), tensor.ShapeString(t.Sizes()))
 	n := x.Size(-1)
 	tensor.Check(w == nil || (w.Dim() == 1 && w.Numel() == n), "weight tensor should be defined either for all %d classes or no classes but got weight tensor of shape: %s", n, shapeOf(w))
-	checkReduction(red, "nll_loss")
 	need("nll_loss_out_frame", x.DType(), floatsBF)
 	nllWeightDType(x, w)
 	classDim := 1
@@ -241,7 +245,6 @@ func nllLoss2dForward(op *tensor.Op, a []any) any {
 	tensor.Check(w == nil || w.Numel() == n, "weight tensor should be defined either for all %d classes or no classes but got weight tensor of shape: %s", n, shapeOf(w))
 	s, ts := x.Sizes(), t.Sizes()
 	tensor.Check(s[0] == ts[0] && s[2] == ts[1] && s[3] == ts[2], "size mismatch (got input: %s , target: %s", tensor.ShapeString(s), tensor.ShapeString(ts))
-	checkReduction(red, "nll_loss2d")
 	need("nll_loss2d_forward_out_frame", x.DType(), floatsBF)
 	nllWeightDType(x, w)
 	return nllForward(x, t, w, red, ignore, 1)
@@ -261,6 +264,13 @@ func nllLossBackward(op *tensor.Op, a []any) any {
 	g, x, t, w := ten(a, 0), ten(a, 1), ten(a, 2), ten(a, 3)
 	red, ignore, total := a[4].(int), a[5].(int), ten(a, 6)
 	need("nll_loss_backward_out_frame", x.DType(), floatsBF)
+	if red == reduceNone && x.Dim() == 2 {
+		// check_dim_size: a 0-d grad fails while the message reads its size.
+		tensor.Check(g.Dim() > 0, "Dimension specified as 0 but tensor has no dimensions")
+		tensor.Check(g.Dim() == 1 && g.Size(0) == x.Size(0), "Expected a tensor of dimension 1 and tensor.size[0] == %d but got: dimension %d and tensor.size[0] = %d", x.Size(0), g.Dim(), g.Size(0))
+	} else {
+		tensor.Check(g.Dim() <= 1 && g.Numel() == 1, "Expected a single element grad_output tensor, but got: %s", tensor.ShapeString(g.Sizes()))
+	}
 	classDim := 1
 	if x.Dim() < 2 {
 		classDim = 0
@@ -286,6 +296,7 @@ func nllLossBackward(op *tensor.Op, a []any) any {
 
 func mseLoss(op *tensor.Op, a []any) any {
 	x, y := commonOperands(ten(a, 0), ten(a, 1))
+	checkStructuredReduction(a[2].(int), 50)
 	d := x.Sub(y)
 	return applyReduction(d.Mul(d), a[2].(int))
 }
@@ -315,6 +326,7 @@ func l1Loss(op *tensor.Op, a []any) any {
 func smoothL1Loss(op *tensor.Op, a []any) any {
 	x, y, red, beta := ten(a, 0), ten(a, 1), a[2].(int), a[3].(float64)
 	tensor.Check(beta >= 0, "smooth_l1_loss does not support negative values for beta.")
+	checkStructuredReduction(red, 39)
 	if beta == 0 {
 		return call("aten::l1_loss", x, y, red)
 	}
@@ -394,8 +406,13 @@ func klDiv(op *tensor.Op, a []any) any {
 }
 
 func softMarginLoss(op *tensor.Op, a []any) any {
-	x, t := ten(a, 0), ten(a, 1)
-	return applyReduction(x.Neg().Mul(t).Exp().Log1p(), a[2].(int))
+	x, t, red := ten(a, 0), ten(a, 1), a[2].(int)
+	loss := x.Neg().Mul(t).Exp().Log1p()
+	if red != reduceNone && red != reduceMean && red != reduceSum {
+		// 1.13 resizes its unreduced output to 0-d in place: the first element.
+		return loss.Reshape([]int{-1}).Select(0, 0)
+	}
+	return applyReduction(loss, red)
 }
 
 func marginRankingLoss(op *tensor.Op, a []any) any {

@@ -150,10 +150,14 @@ func logsumexp(op *tensor.Op, a []any) any {
 	m := x.Amax(dims, true)
 	m = tensor.Where(m.Abs().EqScalar(math.Inf(1)), zero0(m), m)
 	r := x.Sub(m).Exp().Sum(dims, keepdim).Log()
-	if !keepdim {
+	if !keepdim && len(dims) > 0 {
 		m = m.SqueezeDims(normDims(dims, x.Dim()))
 	}
-	return r.Add(m)
+	// 1.13 adds the maxima in place (result.add_) after squeezing the listed
+	// dims, so dims = [] (every dim) without keepdim raises there.
+	out := r.Add(m)
+	core.CheckInplaceResult(r, out)
+	return out
 }
 
 // normDims wraps dims; an empty list means every dim.

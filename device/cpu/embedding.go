@@ -146,11 +146,12 @@ func embeddingBagKernel(op *tensor.Op, args []any) any {
 	dim := out.Size(1)
 	dt := weight.DType()
 
-	// offset2bag[i] is the number of offsets <= i, minus one.
+	// offset2bag[i] is the number of offsets <= i, minus one (-1 throughout
+	// for no offsets, as 1.13's index_add_ and cumsum make it).
 	if offset2bag.Numel() > 0 {
 		o2b := make([]int64, n)
-		b := int64(0)
-		k := 1
+		b := int64(-1)
+		k := 0
 		for i := int64(0); i < n; i++ {
 			for k < len(offs) && offs[k] <= i {
 				k++

@@ -308,6 +308,9 @@ const (
 	distP           // general Minkowski
 )
 
+// distKind picks the kernel as 1.13's does: std::isinf(p), so _pdist_forward
+// called with p = -inf (pdist and cdist reject p < 0 before) takes the
+// maximum too.
 func distKind(p float64) int {
 	switch {
 	case p == 0:
@@ -316,7 +319,7 @@ func distKind(p float64) int {
 		return distOne
 	case p == 2:
 		return distTwo
-	case math.IsInf(p, 1):
+	case math.IsInf(p, 0):
 		return distInf
 	}
 	return distP

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -211,6 +212,19 @@ func BenchmarkMM(b *testing.B) {
 				}
 				b.ReportMetric(2*float64(n*n*n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 			})
+		}
+	}
+}
+
+// TestPdistNegativeInf: 1.13's _pdist_forward tests std::isinf(p), so p =
+// -inf (which pdist rejects before calling it) is the Chebyshev distance too.
+func TestPdistNegativeInf(t *testing.T) {
+	x := f32([]int{3, 2}, 0, 0, 1, -3, 2, 2)
+	want := []float64{3, 2, 5}
+	for _, p := range []float64{math.Inf(1), math.Inf(-1)} {
+		got := binCall(t, "aten::_pdist_forward.default", nil, x, p).Float64s()
+		if !slices.Equal(got, want) {
+			t.Errorf("p = %v: got %v, want %v", p, got, want)
 		}
 	}
 }
