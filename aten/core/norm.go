@@ -168,6 +168,10 @@ func groupNormMeta(op *tensor.Op, args []any) any {
 	x, w, b := T(args, 0), T(args, 1), T(args, 2)
 	n, c, hw, group := args[3].(int), args[4].(int), args[5].(int), args[6].(int)
 	checkGroupNormInputs(x, w, b, c, group)
+	// native_group_norm takes X contiguous in its suggested memory format
+	// (the group_norm composite makes it so).
+	tensor.Check(x.IsContiguous() || IsContiguousFormat(x.Sizes(), x.Strides(), tensor.ChannelsLast) ||
+		IsContiguousFormat(x.Sizes(), x.Strides(), tensor.ChannelsLast3d), "Expected X.is_contiguous(memory_format)"+normImprove)
 	normNegative([]int{n, group})
 	normCheckKernelDType("GroupNormKernelImpl", x.DType())
 	nchw, ok := MulNoOverflow(n, c, hw)

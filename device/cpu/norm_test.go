@@ -44,6 +44,9 @@ func TestNormBadInputs(t *testing.T) {
 		kind tensor.ErrorKind
 		msg  string
 	}{
+		{"gn transposed input", "aten::native_group_norm.default",
+			[]any{x234.Transpose(1, 2).Contiguous().Transpose(1, 2), nil, nil, 2, 3, 4, 1, 1e-5}, nil, tensor.RuntimeError,
+			"Expected X.is_contiguous(memory_format) to be true, but got false."},
 		{"ln empty normalized_shape", "aten::native_layer_norm.default",
 			[]any{x123, []int{}, nil, nil, 1e-5}, nil, tensor.RuntimeError,
 			"Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = []"},
@@ -201,6 +204,21 @@ func TestBatchNormUpdatesRunningStats(t *testing.T) {
 	normClose(t, "eval out", ev[0].Float64s(), 0, 2/math.Sqrt(1.5))
 	if ev[1].Numel() != 0 || ev[1].Dim() != 1 {
 		t.Errorf("eval save_mean has shape %v, want [0]", ev[1].Sizes())
+	}
+}
+
+// TestGroupNormChannelsLast: native_group_norm takes a channels-last input
+// (its suggested memory format) and gives the contiguous input's values.
+func TestGroupNormChannelsLast(t *testing.T) {
+	x := normRange(2*6*3*2, 0.5).View([]int{2, 6, 3, 2})
+	cl := x.Permute([]int{0, 2, 3, 1}).Contiguous().Permute([]int{0, 3, 1, 2})
+	args := func(x *tensor.Tensor) []any { return []any{x, nil, nil, 2, 6, 6, 3, 1e-5} }
+	want := tensor.Call("aten::native_group_norm", args(x)...).([]*tensor.Tensor)[0].Float64s()
+	got := tensor.Call("aten::native_group_norm", args(cl)...).([]*tensor.Tensor)[0].Float64s()
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-5 {
+			t.Fatalf("element %d: %v, want %v", i, got[i], want[i])
+		}
 	}
 }
 
