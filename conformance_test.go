@@ -145,6 +145,7 @@ var relaidSkip = map[string]string{
 	"aten::sym_storage_offset.default":          "returns the storage offset",
 	"aten::_pdist_forward.default":              "PyTorch requires a contiguous input",
 	"aten::native_group_norm.default":           "PyTorch requires X contiguous in its suggested memory format",
+	"aten::_unsafe_view.default":                "PyTorch raises, as view does, where the strides cannot give the shape",
 	"aten::_embedding_bag.default":              "offset2bag is empty only on PyTorch's dense-weight fast path",
 	"aten::_embedding_bag_forward_only.default": "offset2bag is empty only on PyTorch's dense-weight fast path",
 	"aten::squeeze.dims":                        "a view (its 1.13 schema is synthesized)",

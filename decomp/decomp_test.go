@@ -330,6 +330,7 @@ func TestBadInputs(t *testing.T) {
 		{"nll_loss_backward 0-d grad, no reduction", "aten::nll_loss_backward", []any{seq(1).Reshape([]int{}), x, tensor.FromSlice([]int64{0, 1}, 2), nil, 0, -100, seq()}, nil, "Dimension specified as 0 but tensor has no dimensions"},
 		{"nll_loss_backward grad size", "aten::nll_loss_backward", []any{seq(3), x, tensor.FromSlice([]int64{0, 1}, 2), nil, 0, -100, seq()}, nil, "Expected a tensor of dimension 1 and tensor.size[0] == 2 but got: dimension 1 and tensor.size[0] = 3"},
 		{"nll_loss_backward reduced grad", "aten::nll_loss_backward", []any{seq(2), x, tensor.FromSlice([]int64{0, 1}, 2), nil, 1, -100, seq()}, nil, "Expected a single element grad_output tensor, but got: [2]"},
+		{"_unsafe_view of a transposed input", "aten::_unsafe_view", []any{x.Transpose(0, 1), []int{6}}, nil, "view size is not compatible with input tensor's size and stride"},
 		{"logsumexp over dims []", "aten::logsumexp", []any{x, []int{}}, nil, "output with shape [] doesn't match the broadcast shape [1, 1]"},
 	}
 	for _, c := range cases {

@@ -286,6 +286,12 @@ func (a BatchNormArgs) check() {
 		}
 		tensor.Check(t.Numel() == c, "%s should contain %d elements not %d", name, c, t.Numel())
 	}
+	for _, t := range []*tensor.Tensor{a.RunningMean, a.RunningVar} {
+		// 1.13's kernels read the running statistics through 1-d accessors.
+		if t != nil && t.Dim() != 1 {
+			tensor.Panicf("TensorAccessor expected 1 dims but tensor has %d", t.Dim())
+		}
+	}
 	feature("running_mean", a.RunningMean, !a.Training)
 	feature("running_var", a.RunningVar, !a.Training)
 	feature("weight", a.Weight, false)

@@ -44,6 +44,9 @@ func TestNormBadInputs(t *testing.T) {
 		kind tensor.ErrorKind
 		msg  string
 	}{
+		{"bn 2-d running_var", "aten::native_batch_norm.default",
+			[]any{x23, nil, nil, normOnes(3), normOnes(1, 3), false, 0.1, 1e-5}, nil, tensor.RuntimeError,
+			"TensorAccessor expected 1 dims but tensor has 2"},
 		{"gn transposed input", "aten::native_group_norm.default",
 			[]any{x234.Transpose(1, 2).Contiguous().Transpose(1, 2), nil, nil, 2, 3, 4, 1, 1e-5}, nil, tensor.RuntimeError,
 			"Expected X.is_contiguous(memory_format) to be true, but got false."},
