@@ -354,3 +354,25 @@ func TestLayerNormBackwardWeightResidue(t *testing.T) {
 		t.Errorf("bias gradient %v, want 0.8089214", got)
 	}
 }
+
+// TestGroupNormBackwardRoundings: with two elements per group the exact
+// input gradient is nearly 0 and 1.13's is its float32 roundings; the
+// kernel reproduces them bit for bit (a record from torch 1.13, where the
+// exact float64 gradient gave -0.0030263849).
+func TestGroupNormBackwardRoundings(t *testing.T) {
+	f := func(v ...float32) *tensor.Tensor { return tensor.FromSlice(v) }
+	dy, x := f(0.37120515, 0.5700048).View([]int{1, 2}), f(-5.4452343, -5.752741).View([]int{1, 2})
+	mean, rstd := f(-5.5989876).View([]int{1, 1}), f(6.502551).View([]int{1, 1})
+	w := f(6.199483, 7.8993897)
+	r := tensor.Call("aten::native_group_norm_backward", dy, x, mean, rstd, w, 1, 2, 1, 1, []bool{true, true, true}).([]*tensor.Tensor)
+	want := [][]float32{{-0.003036499, 0.0030517578}, {0.371126, -0.5698837}, {0.37120515, 0.5700048}}
+	for i, wv := range want {
+		got := r[i].Float64s()
+		for j := range wv {
+			if float32(got[j]) != wv[j] {
+				t.Errorf("output %d: got %v, want %v", i, got, wv)
+				break
+			}
+		}
+	}
+}
