@@ -1,6 +1,9 @@
 package asm
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // Elementwise binary kernels over contiguous slices: add, sub, mul, div,
 // maximum, minimum (each slice by slice, slice by scalar and, where the
@@ -36,6 +39,9 @@ type binTable[T float32 | float64] struct {
 	vs   [numBinOps]func(d, x []T, s T)
 	sv   [numBinOps]func(d []T, s T, y []T)
 	axpy func(d []T, a T, x, y []T)
+	// nt has the same kernels storing whole vectors with non-temporal
+	// stores, for a d that is 32-byte aligned (nil: none; see streamHead).
+	nt *binTable[T]
 }
 
 // bin32 and bin64 are the kernels in use: assembly where the CPU has it
@@ -116,12 +122,7 @@ func ScalarMinimumF32(dst []float32, s float32, y []float32) {
 }
 
 // AxpyF32 sets dst[i] = a·x[i] + y[i], rounded once (fused multiply-add).
-func AxpyF32(dst []float32, a float32, x, y []float32) {
-	checkLen("AxpyF32", len(dst), len(x), len(y))
-	if len(dst) > 0 {
-		bin32.axpy(dst, a, x, y)
-	}
-}
+func AxpyF32(dst []float32, a float32, x, y []float32) { binAxpy(bin32, "AxpyF32", dst, a, x, y) }
 
 // AddF64 sets dst[i] = x[i] + y[i].
 func AddF64(dst, x, y []float64) { binVV(bin64, opAdd, "AddF64", dst, x, y) }
@@ -184,30 +185,84 @@ func ScalarMinimumF64(dst []float64, s float64, y []float64) {
 }
 
 // AxpyF64 sets dst[i] = a·x[i] + y[i], rounded once (fused multiply-add).
-func AxpyF64(dst []float64, a float64, x, y []float64) {
-	checkLen("AxpyF64", len(dst), len(x), len(y))
-	if len(dst) > 0 {
-		bin64.axpy(dst, a, x, y)
-	}
-}
+func AxpyF64(dst []float64, a float64, x, y []float64) { binAxpy(bin64, "AxpyF64", dst, a, x, y) }
 
 func binVV[T float32 | float64](t *binTable[T], op binOp, name string, dst, x, y []T) {
 	checkLen(name, len(dst), len(x), len(y))
-	if len(dst) > 0 {
-		t.vv[op](dst, x, y)
+	if len(dst) == 0 {
+		return
 	}
+	if h, ok := streamHead(dst); ok && t.nt != nil {
+		t.vv[op](dst[:h], x[:h], y[:h])
+		t.nt.vv[op](dst[h:], x[h:], y[h:])
+		return
+	}
+	t.vv[op](dst, x, y)
 }
 
 func binVS[T float32 | float64](t *binTable[T], op binOp, name string, dst, x []T, s T) {
 	checkLen(name, len(dst), len(x))
-	if len(dst) > 0 {
-		t.vs[op](dst, x, s)
+	if len(dst) == 0 {
+		return
 	}
+	if h, ok := streamHead(dst); ok && t.nt != nil {
+		t.vs[op](dst[:h], x[:h], s)
+		t.nt.vs[op](dst[h:], x[h:], s)
+		return
+	}
+	t.vs[op](dst, x, s)
 }
 
 func binSV[T float32 | float64](t *binTable[T], op binOp, name string, dst []T, s T, y []T) {
 	checkLen(name, len(dst), len(y))
-	if len(dst) > 0 {
-		t.sv[op](dst, s, y)
+	if len(dst) == 0 {
+		return
 	}
+	if h, ok := streamHead(dst); ok && t.nt != nil {
+		t.sv[op](dst[:h], s, y[:h])
+		t.nt.sv[op](dst[h:], s, y[h:])
+		return
+	}
+	t.sv[op](dst, s, y)
+}
+
+func binAxpy[T float32 | float64](t *binTable[T], name string, dst []T, a T, x, y []T) {
+	checkLen(name, len(dst), len(x), len(y))
+	if len(dst) == 0 {
+		return
+	}
+	if h, ok := streamHead(dst); ok && t.nt != nil {
+		t.axpy(dst[:h], a, x[:h], y[:h])
+		t.nt.axpy(dst[h:], a, x[h:], y[h:])
+		return
+	}
+	t.axpy(dst, a, x, y)
+}
+
+// streamBytes is the result size from which the elementwise kernels store
+// with non-temporal stores (VMOVNTPS): half the last-level cache. A result
+// that large does not stay in the caches anyway (its operands stream
+// through them too), and such stores skip reading each destination line
+// before writing it: AddF32 over 16M float32 1.3x as fast on the project
+// machine. Below it the result stays cached for the op that reads it next.
+// 16 MiB where the cache size is unknown.
+var streamBytes = streamThreshold(l3)
+
+func streamThreshold(l3 int) int {
+	if l3 <= 0 {
+		return 16 << 20
+	}
+	return l3 / 2
+}
+
+// streamHead reports whether dst (non-empty) is long enough for the
+// streaming kernels and how many leading elements go to the ordinary ones,
+// up to the first 32-byte boundary.
+func streamHead[T float32 | float64](dst []T) (int, bool) {
+	size := int(unsafe.Sizeof(dst[0]))
+	if len(dst)*size < streamBytes {
+		return 0, false
+	}
+	h := (32 - int(uintptr(unsafe.Pointer(unsafe.SliceData(dst)))%32)) % 32 / size
+	return min(h, len(dst)), true
 }

@@ -107,18 +107,134 @@ func minSV64(d []float64, s float64, y []float64)
 //go:noescape
 func axpy64(d []float64, a float64, x, y []float64)
 
+// The streaming variants (non-temporal stores; d 32-byte aligned).
+
+//go:noescape
+func addVV32NT(d, x, y []float32)
+
+//go:noescape
+func subVV32NT(d, x, y []float32)
+
+//go:noescape
+func mulVV32NT(d, x, y []float32)
+
+//go:noescape
+func divVV32NT(d, x, y []float32)
+
+//go:noescape
+func maxVV32NT(d, x, y []float32)
+
+//go:noescape
+func minVV32NT(d, x, y []float32)
+
+//go:noescape
+func addVS32NT(d, x []float32, s float32)
+
+//go:noescape
+func subVS32NT(d, x []float32, s float32)
+
+//go:noescape
+func mulVS32NT(d, x []float32, s float32)
+
+//go:noescape
+func divVS32NT(d, x []float32, s float32)
+
+//go:noescape
+func maxVS32NT(d, x []float32, s float32)
+
+//go:noescape
+func minVS32NT(d, x []float32, s float32)
+
+//go:noescape
+func subSV32NT(d []float32, s float32, y []float32)
+
+//go:noescape
+func divSV32NT(d []float32, s float32, y []float32)
+
+//go:noescape
+func maxSV32NT(d []float32, s float32, y []float32)
+
+//go:noescape
+func minSV32NT(d []float32, s float32, y []float32)
+
+//go:noescape
+func axpy32NT(d []float32, a float32, x, y []float32)
+
+//go:noescape
+func addVV64NT(d, x, y []float64)
+
+//go:noescape
+func subVV64NT(d, x, y []float64)
+
+//go:noescape
+func mulVV64NT(d, x, y []float64)
+
+//go:noescape
+func divVV64NT(d, x, y []float64)
+
+//go:noescape
+func maxVV64NT(d, x, y []float64)
+
+//go:noescape
+func minVV64NT(d, x, y []float64)
+
+//go:noescape
+func addVS64NT(d, x []float64, s float64)
+
+//go:noescape
+func subVS64NT(d, x []float64, s float64)
+
+//go:noescape
+func mulVS64NT(d, x []float64, s float64)
+
+//go:noescape
+func divVS64NT(d, x []float64, s float64)
+
+//go:noescape
+func maxVS64NT(d, x []float64, s float64)
+
+//go:noescape
+func minVS64NT(d, x []float64, s float64)
+
+//go:noescape
+func subSV64NT(d []float64, s float64, y []float64)
+
+//go:noescape
+func divSV64NT(d []float64, s float64, y []float64)
+
+//go:noescape
+func maxSV64NT(d []float64, s float64, y []float64)
+
+//go:noescape
+func minSV64NT(d []float64, s float64, y []float64)
+
+//go:noescape
+func axpy64NT(d []float64, a float64, x, y []float64)
+
 var (
 	binAVX32 = binTable[float32]{
 		vv:   [numBinOps]func(d, x, y []float32){addVV32, subVV32, mulVV32, divVV32, maxVV32, minVV32},
 		vs:   [numBinOps]func(d, x []float32, s float32){addVS32, subVS32, mulVS32, divVS32, maxVS32, minVS32},
 		sv:   [numBinOps]func(d []float32, s float32, y []float32){nil, subSV32, nil, divSV32, maxSV32, minSV32},
 		axpy: axpy32,
+		nt: &binTable[float32]{
+			vv:   [numBinOps]func(d, x, y []float32){addVV32NT, subVV32NT, mulVV32NT, divVV32NT, maxVV32NT, minVV32NT},
+			vs:   [numBinOps]func(d, x []float32, s float32){addVS32NT, subVS32NT, mulVS32NT, divVS32NT, maxVS32NT, minVS32NT},
+			sv:   [numBinOps]func(d []float32, s float32, y []float32){nil, subSV32NT, nil, divSV32NT, maxSV32NT, minSV32NT},
+			axpy: axpy32NT,
+		},
 	}
 	binAVX64 = binTable[float64]{
 		vv:   [numBinOps]func(d, x, y []float64){addVV64, subVV64, mulVV64, divVV64, maxVV64, minVV64},
 		vs:   [numBinOps]func(d, x []float64, s float64){addVS64, subVS64, mulVS64, divVS64, maxVS64, minVS64},
 		sv:   [numBinOps]func(d []float64, s float64, y []float64){nil, subSV64, nil, divSV64, maxSV64, minSV64},
 		axpy: axpy64,
+		nt: &binTable[float64]{
+			vv:   [numBinOps]func(d, x, y []float64){addVV64NT, subVV64NT, mulVV64NT, divVV64NT, maxVV64NT, minVV64NT},
+			vs:   [numBinOps]func(d, x []float64, s float64){addVS64NT, subVS64NT, mulVS64NT, divVS64NT, maxVS64NT, minVS64NT},
+			sv:   [numBinOps]func(d []float64, s float64, y []float64){nil, subSV64NT, nil, divSV64NT, maxSV64NT, minSV64NT},
+			axpy: axpy64NT,
+		},
 	}
 )
 

@@ -64,11 +64,14 @@ GLOBL tailMask<>(SB), RODATA|NOPTR, $64
 #define MIND(x, y, t, u) MAXMIN(VMINPD, VCMPPD, VBLENDVPD, x, y, t, u)
 
 // BINLOOP runs OP over nLeft elements of W per vector (8 float32 or 4
-// float64, so 32 bytes either way; SH = log2 of the element size).
+// float64, so 32 bytes either way; SH = log2 of the element size). ST
+// stores a whole vector: VMOVUPS, or a non-temporal VMOVNTPS/VMOVNTPD (the
+// streaming kernels: dPtr 32-byte aligned) with FIN = SFENCE so the
+// stores are ordered before the kernel returns (FIN = NOFENCE otherwise).
 //
-// In:  dPtr, xPtr, yPtr, nLeft ≥ 1, bcast as the loaders need.
+// In:  dPtr, xPtr, yPtr, nLeft ≥ 0, bcast as the loaders need.
 // Out: dst written; clobbers CX, SI, DI, DX, R8, Y0–Y13, Y15.
-#define BINLOOP(W, SH, LX, LXM, LY, LYM, OP) \
+#define BINLOOP(W, SH, LX, LXM, LY, LYM, OP, ST, FIN) \
 	CMPQ    nLeft, $(4*W);                    /* 4 vectors left?        */ \
 	JLT     one;                              /* no: one at a time      */ \
 quad: \
@@ -84,10 +87,10 @@ quad: \
 	OP(Y1, Y5, Y9, Y13);                      /* Y1 = x op y            */ \
 	OP(Y2, Y6, Y10, Y4);                      /* Y2 = x op y            */ \
 	OP(Y3, Y7, Y11, Y5);                      /* Y3 = x op y            */ \
-	VMOVUPS Y0, 0(dPtr);                      /* dst = Y0:Y3            */ \
-	VMOVUPS Y1, 32(dPtr);                     /* store Y1 */ \
-	VMOVUPS Y2, 64(dPtr);                     /* store Y2 */ \
-	VMOVUPS Y3, 96(dPtr);                     /* store Y3 */ \
+	ST      Y0, 0(dPtr);                      /* dst = Y0:Y3            */ \
+	ST      Y1, 32(dPtr);                     /* store Y1 */ \
+	ST      Y2, 64(dPtr);                     /* store Y2 */ \
+	ST      Y3, 96(dPtr);                     /* store Y3 */ \
 	ADDQ    $128, xPtr;                       /* next 4 vectors         */ \
 	ADDQ    $128, yPtr;                       /* advance yPtr too */ \
 	ADDQ    $128, dPtr;                       /* advance dPtr too */ \
@@ -100,7 +103,7 @@ one: \
 	LX(0, Y0);                                /* Y0 = x                 */ \
 	LY(0, Y4);                                /* Y4 = y                 */ \
 	OP(Y0, Y4, Y8, Y12);                      /* Y0 = x op y            */ \
-	VMOVUPS Y0, (dPtr);                       /* dst = Y0               */ \
+	ST      Y0, (dPtr);                       /* dst = Y0               */ \
 	ADDQ    $32, xPtr;                        /* next vector            */ \
 	ADDQ    $32, yPtr;                        /* advance yPtr too */ \
 	ADDQ    $32, dPtr;                        /* advance dPtr too */ \
@@ -118,8 +121,12 @@ tail: \
 	OP(Y0, Y4, Y8, Y12);                      /* Y0 = x op y            */ \
 	VMASKMOVPS Y0, mask, (dPtr);              /* dst = Y0, masked       */ \
 done: \
+	FIN;                                      /* order the stores       */ \
 	VZEROUPPER;                               /* clean AVX state        */ \
 	RET
+
+// FIN of the kernels with ordinary stores: nothing to order.
+#define NOFENCE MOVQ nLeft, nLeft
 
 // Argument loading, by signature.
 #define ARGSVV \
@@ -142,70 +149,70 @@ done: \
 // kernels: d[i] = x[i] op y[i]. In: slices of len(d) elements. Needs AVX2.
 TEXT ·addVV32(SB), NOSPLIT, $0-72
 	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
-	BINLOOP(8, 2, XL, XLM, YL, YLM, ADDS)    // the loop: d = x + y
+	BINLOOP(8, 2, XL, XLM, YL, YLM, ADDS, VMOVUPS, NOFENCE)    // the loop: d = x + y
 
 TEXT ·subVV32(SB), NOSPLIT, $0-72
 	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
-	BINLOOP(8, 2, XL, XLM, YL, YLM, SUBS)    // the loop: d = x - y
+	BINLOOP(8, 2, XL, XLM, YL, YLM, SUBS, VMOVUPS, NOFENCE)    // the loop: d = x - y
 
 TEXT ·mulVV32(SB), NOSPLIT, $0-72
 	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
-	BINLOOP(8, 2, XL, XLM, YL, YLM, MULS)    // the loop: d = x · y
+	BINLOOP(8, 2, XL, XLM, YL, YLM, MULS, VMOVUPS, NOFENCE)    // the loop: d = x · y
 
 TEXT ·divVV32(SB), NOSPLIT, $0-72
 	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
-	BINLOOP(8, 2, XL, XLM, YL, YLM, DIVS)    // the loop: d = x / y
+	BINLOOP(8, 2, XL, XLM, YL, YLM, DIVS, VMOVUPS, NOFENCE)    // the loop: d = x / y
 
 TEXT ·maxVV32(SB), NOSPLIT, $0-72
 	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
-	BINLOOP(8, 2, XL, XLM, YL, YLM, MAXS)    // the loop: d = x max y
+	BINLOOP(8, 2, XL, XLM, YL, YLM, MAXS, VMOVUPS, NOFENCE)    // the loop: d = x max y
 
 TEXT ·minVV32(SB), NOSPLIT, $0-72
 	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
-	BINLOOP(8, 2, XL, XLM, YL, YLM, MINS)    // the loop: d = x min y
+	BINLOOP(8, 2, XL, XLM, YL, YLM, MINS, VMOVUPS, NOFENCE)    // the loop: d = x min y
 
 // func addVS32(d, x []float32, s float32) and the rest: d[i] = x[i] op s.
 TEXT ·addVS32(SB), NOSPLIT, $0-52
 	ARGSVS(VBROADCASTSS)                     // dPtr, xPtr, nLeft; bcast = s
-	BINLOOP(8, 2, XL, XLM, BL, BLM, ADDS)    // the loop: d = x + y
+	BINLOOP(8, 2, XL, XLM, BL, BLM, ADDS, VMOVUPS, NOFENCE)    // the loop: d = x + y
 
 TEXT ·subVS32(SB), NOSPLIT, $0-52
 	ARGSVS(VBROADCASTSS)                     // dPtr, xPtr, nLeft; bcast = s
-	BINLOOP(8, 2, XL, XLM, BL, BLM, SUBS)    // the loop: d = x - y
+	BINLOOP(8, 2, XL, XLM, BL, BLM, SUBS, VMOVUPS, NOFENCE)    // the loop: d = x - y
 
 TEXT ·mulVS32(SB), NOSPLIT, $0-52
 	ARGSVS(VBROADCASTSS)                     // dPtr, xPtr, nLeft; bcast = s
-	BINLOOP(8, 2, XL, XLM, BL, BLM, MULS)    // the loop: d = x · y
+	BINLOOP(8, 2, XL, XLM, BL, BLM, MULS, VMOVUPS, NOFENCE)    // the loop: d = x · y
 
 TEXT ·divVS32(SB), NOSPLIT, $0-52
 	ARGSVS(VBROADCASTSS)                     // dPtr, xPtr, nLeft; bcast = s
-	BINLOOP(8, 2, XL, XLM, BL, BLM, DIVS)    // the loop: d = x / y
+	BINLOOP(8, 2, XL, XLM, BL, BLM, DIVS, VMOVUPS, NOFENCE)    // the loop: d = x / y
 
 TEXT ·maxVS32(SB), NOSPLIT, $0-52
 	ARGSVS(VBROADCASTSS)                     // dPtr, xPtr, nLeft; bcast = s
-	BINLOOP(8, 2, XL, XLM, BL, BLM, MAXS)    // the loop: d = x max y
+	BINLOOP(8, 2, XL, XLM, BL, BLM, MAXS, VMOVUPS, NOFENCE)    // the loop: d = x max y
 
 TEXT ·minVS32(SB), NOSPLIT, $0-52
 	ARGSVS(VBROADCASTSS)                     // dPtr, xPtr, nLeft; bcast = s
-	BINLOOP(8, 2, XL, XLM, BL, BLM, MINS)    // the loop: d = x min y
+	BINLOOP(8, 2, XL, XLM, BL, BLM, MINS, VMOVUPS, NOFENCE)    // the loop: d = x min y
 
 // func subSV32(d []float32, s float32, y []float32) and the rest:
 // d[i] = s op y[i].
 TEXT ·subSV32(SB), NOSPLIT, $0-56
 	ARGSSV(VBROADCASTSS)                     // dPtr, yPtr, nLeft; bcast = s
-	BINLOOP(8, 2, BL, BLM, YL, YLM, SUBS)    // the loop: d = x - y
+	BINLOOP(8, 2, BL, BLM, YL, YLM, SUBS, VMOVUPS, NOFENCE)    // the loop: d = x - y
 
 TEXT ·divSV32(SB), NOSPLIT, $0-56
 	ARGSSV(VBROADCASTSS)                     // dPtr, yPtr, nLeft; bcast = s
-	BINLOOP(8, 2, BL, BLM, YL, YLM, DIVS)    // the loop: d = x / y
+	BINLOOP(8, 2, BL, BLM, YL, YLM, DIVS, VMOVUPS, NOFENCE)    // the loop: d = x / y
 
 TEXT ·maxSV32(SB), NOSPLIT, $0-56
 	ARGSSV(VBROADCASTSS)                     // dPtr, yPtr, nLeft; bcast = s
-	BINLOOP(8, 2, BL, BLM, YL, YLM, MAXS)    // the loop: d = x max y
+	BINLOOP(8, 2, BL, BLM, YL, YLM, MAXS, VMOVUPS, NOFENCE)    // the loop: d = x max y
 
 TEXT ·minSV32(SB), NOSPLIT, $0-56
 	ARGSSV(VBROADCASTSS)                     // dPtr, yPtr, nLeft; bcast = s
-	BINLOOP(8, 2, BL, BLM, YL, YLM, MINS)    // the loop: d = x min y
+	BINLOOP(8, 2, BL, BLM, YL, YLM, MINS, VMOVUPS, NOFENCE)    // the loop: d = x min y
 
 // func axpy32(d []float32, a float32, x, y []float32): d[i] = a·x[i] + y[i].
 // Needs AVX2 and FMA.
@@ -215,72 +222,72 @@ TEXT ·axpy32(SB), NOSPLIT, $0-80
 	VBROADCASTSS a+24(FP), bcast          // bcast = a everywhere
 	MOVQ         x_base+32(FP), xPtr      // xPtr = &x[0]
 	MOVQ         y_base+56(FP), yPtr      // yPtr = &y[0]
-	BINLOOP(8, 2, XL, XLM, YL, YLM, AXPYS)   // the loop: d = x axpy y
+	BINLOOP(8, 2, XL, XLM, YL, YLM, AXPYS, VMOVUPS, NOFENCE)   // the loop: d = x axpy y
 
 // The float64 kernels, as the float32 ones.
 TEXT ·addVV64(SB), NOSPLIT, $0-72
 	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
-	BINLOOP(4, 3, XL, XLM, YL, YLM, ADDD)    // the loop: d = x + y
+	BINLOOP(4, 3, XL, XLM, YL, YLM, ADDD, VMOVUPS, NOFENCE)    // the loop: d = x + y
 
 TEXT ·subVV64(SB), NOSPLIT, $0-72
 	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
-	BINLOOP(4, 3, XL, XLM, YL, YLM, SUBD)    // the loop: d = x - y
+	BINLOOP(4, 3, XL, XLM, YL, YLM, SUBD, VMOVUPS, NOFENCE)    // the loop: d = x - y
 
 TEXT ·mulVV64(SB), NOSPLIT, $0-72
 	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
-	BINLOOP(4, 3, XL, XLM, YL, YLM, MULD)    // the loop: d = x · y
+	BINLOOP(4, 3, XL, XLM, YL, YLM, MULD, VMOVUPS, NOFENCE)    // the loop: d = x · y
 
 TEXT ·divVV64(SB), NOSPLIT, $0-72
 	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
-	BINLOOP(4, 3, XL, XLM, YL, YLM, DIVD)    // the loop: d = x / y
+	BINLOOP(4, 3, XL, XLM, YL, YLM, DIVD, VMOVUPS, NOFENCE)    // the loop: d = x / y
 
 TEXT ·maxVV64(SB), NOSPLIT, $0-72
 	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
-	BINLOOP(4, 3, XL, XLM, YL, YLM, MAXD)    // the loop: d = x max y
+	BINLOOP(4, 3, XL, XLM, YL, YLM, MAXD, VMOVUPS, NOFENCE)    // the loop: d = x max y
 
 TEXT ·minVV64(SB), NOSPLIT, $0-72
 	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
-	BINLOOP(4, 3, XL, XLM, YL, YLM, MIND)    // the loop: d = x min y
+	BINLOOP(4, 3, XL, XLM, YL, YLM, MIND, VMOVUPS, NOFENCE)    // the loop: d = x min y
 
 TEXT ·addVS64(SB), NOSPLIT, $0-56
 	ARGSVS(VBROADCASTSD)                     // dPtr, xPtr, nLeft; bcast = s
-	BINLOOP(4, 3, XL, XLM, BL, BLM, ADDD)    // the loop: d = x + y
+	BINLOOP(4, 3, XL, XLM, BL, BLM, ADDD, VMOVUPS, NOFENCE)    // the loop: d = x + y
 
 TEXT ·subVS64(SB), NOSPLIT, $0-56
 	ARGSVS(VBROADCASTSD)                     // dPtr, xPtr, nLeft; bcast = s
-	BINLOOP(4, 3, XL, XLM, BL, BLM, SUBD)    // the loop: d = x - y
+	BINLOOP(4, 3, XL, XLM, BL, BLM, SUBD, VMOVUPS, NOFENCE)    // the loop: d = x - y
 
 TEXT ·mulVS64(SB), NOSPLIT, $0-56
 	ARGSVS(VBROADCASTSD)                     // dPtr, xPtr, nLeft; bcast = s
-	BINLOOP(4, 3, XL, XLM, BL, BLM, MULD)    // the loop: d = x · y
+	BINLOOP(4, 3, XL, XLM, BL, BLM, MULD, VMOVUPS, NOFENCE)    // the loop: d = x · y
 
 TEXT ·divVS64(SB), NOSPLIT, $0-56
 	ARGSVS(VBROADCASTSD)                     // dPtr, xPtr, nLeft; bcast = s
-	BINLOOP(4, 3, XL, XLM, BL, BLM, DIVD)    // the loop: d = x / y
+	BINLOOP(4, 3, XL, XLM, BL, BLM, DIVD, VMOVUPS, NOFENCE)    // the loop: d = x / y
 
 TEXT ·maxVS64(SB), NOSPLIT, $0-56
 	ARGSVS(VBROADCASTSD)                     // dPtr, xPtr, nLeft; bcast = s
-	BINLOOP(4, 3, XL, XLM, BL, BLM, MAXD)    // the loop: d = x max y
+	BINLOOP(4, 3, XL, XLM, BL, BLM, MAXD, VMOVUPS, NOFENCE)    // the loop: d = x max y
 
 TEXT ·minVS64(SB), NOSPLIT, $0-56
 	ARGSVS(VBROADCASTSD)                     // dPtr, xPtr, nLeft; bcast = s
-	BINLOOP(4, 3, XL, XLM, BL, BLM, MIND)    // the loop: d = x min y
+	BINLOOP(4, 3, XL, XLM, BL, BLM, MIND, VMOVUPS, NOFENCE)    // the loop: d = x min y
 
 TEXT ·subSV64(SB), NOSPLIT, $0-56
 	ARGSSV(VBROADCASTSD)                     // dPtr, yPtr, nLeft; bcast = s
-	BINLOOP(4, 3, BL, BLM, YL, YLM, SUBD)    // the loop: d = x - y
+	BINLOOP(4, 3, BL, BLM, YL, YLM, SUBD, VMOVUPS, NOFENCE)    // the loop: d = x - y
 
 TEXT ·divSV64(SB), NOSPLIT, $0-56
 	ARGSSV(VBROADCASTSD)                     // dPtr, yPtr, nLeft; bcast = s
-	BINLOOP(4, 3, BL, BLM, YL, YLM, DIVD)    // the loop: d = x / y
+	BINLOOP(4, 3, BL, BLM, YL, YLM, DIVD, VMOVUPS, NOFENCE)    // the loop: d = x / y
 
 TEXT ·maxSV64(SB), NOSPLIT, $0-56
 	ARGSSV(VBROADCASTSD)                     // dPtr, yPtr, nLeft; bcast = s
-	BINLOOP(4, 3, BL, BLM, YL, YLM, MAXD)    // the loop: d = x max y
+	BINLOOP(4, 3, BL, BLM, YL, YLM, MAXD, VMOVUPS, NOFENCE)    // the loop: d = x max y
 
 TEXT ·minSV64(SB), NOSPLIT, $0-56
 	ARGSSV(VBROADCASTSD)                     // dPtr, yPtr, nLeft; bcast = s
-	BINLOOP(4, 3, BL, BLM, YL, YLM, MIND)    // the loop: d = x min y
+	BINLOOP(4, 3, BL, BLM, YL, YLM, MIND, VMOVUPS, NOFENCE)    // the loop: d = x min y
 
 TEXT ·axpy64(SB), NOSPLIT, $0-80
 	MOVQ         d_base+0(FP), dPtr       // dPtr = &d[0]
@@ -288,4 +295,151 @@ TEXT ·axpy64(SB), NOSPLIT, $0-80
 	VBROADCASTSD a+24(FP), bcast          // bcast = a everywhere
 	MOVQ         x_base+32(FP), xPtr      // xPtr = &x[0]
 	MOVQ         y_base+56(FP), yPtr      // yPtr = &y[0]
-	BINLOOP(4, 3, XL, XLM, YL, YLM, AXPYD)   // the loop: d = x axpy y
+	BINLOOP(4, 3, XL, XLM, YL, YLM, AXPYD, VMOVUPS, NOFENCE)   // the loop: d = x axpy y
+
+// The streaming kernels: the same loops with non-temporal stores of the
+// whole vectors (dst 32-byte aligned; see streamBytes in binary.go).
+
+TEXT ·addVV32NT(SB), NOSPLIT, $0-72
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	BINLOOP(8, 2, XL, XLM, YL, YLM, ADDS, VMOVNTPS, SFENCE)    // the loop: d = x + y
+
+TEXT ·subVV32NT(SB), NOSPLIT, $0-72
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	BINLOOP(8, 2, XL, XLM, YL, YLM, SUBS, VMOVNTPS, SFENCE)    // the loop: d = x - y
+
+TEXT ·mulVV32NT(SB), NOSPLIT, $0-72
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	BINLOOP(8, 2, XL, XLM, YL, YLM, MULS, VMOVNTPS, SFENCE)    // the loop: d = x · y
+
+TEXT ·divVV32NT(SB), NOSPLIT, $0-72
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	BINLOOP(8, 2, XL, XLM, YL, YLM, DIVS, VMOVNTPS, SFENCE)    // the loop: d = x / y
+
+TEXT ·maxVV32NT(SB), NOSPLIT, $0-72
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	BINLOOP(8, 2, XL, XLM, YL, YLM, MAXS, VMOVNTPS, SFENCE)    // the loop: d = x max y
+
+TEXT ·minVV32NT(SB), NOSPLIT, $0-72
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	BINLOOP(8, 2, XL, XLM, YL, YLM, MINS, VMOVNTPS, SFENCE)    // the loop: d = x min y
+
+TEXT ·addVS32NT(SB), NOSPLIT, $0-52
+	ARGSVS(VBROADCASTSS)                     // dPtr, xPtr, nLeft; bcast = s
+	BINLOOP(8, 2, XL, XLM, BL, BLM, ADDS, VMOVNTPS, SFENCE)    // the loop: d = x + y
+
+TEXT ·subVS32NT(SB), NOSPLIT, $0-52
+	ARGSVS(VBROADCASTSS)                     // dPtr, xPtr, nLeft; bcast = s
+	BINLOOP(8, 2, XL, XLM, BL, BLM, SUBS, VMOVNTPS, SFENCE)    // the loop: d = x - y
+
+TEXT ·mulVS32NT(SB), NOSPLIT, $0-52
+	ARGSVS(VBROADCASTSS)                     // dPtr, xPtr, nLeft; bcast = s
+	BINLOOP(8, 2, XL, XLM, BL, BLM, MULS, VMOVNTPS, SFENCE)    // the loop: d = x · y
+
+TEXT ·divVS32NT(SB), NOSPLIT, $0-52
+	ARGSVS(VBROADCASTSS)                     // dPtr, xPtr, nLeft; bcast = s
+	BINLOOP(8, 2, XL, XLM, BL, BLM, DIVS, VMOVNTPS, SFENCE)    // the loop: d = x / y
+
+TEXT ·maxVS32NT(SB), NOSPLIT, $0-52
+	ARGSVS(VBROADCASTSS)                     // dPtr, xPtr, nLeft; bcast = s
+	BINLOOP(8, 2, XL, XLM, BL, BLM, MAXS, VMOVNTPS, SFENCE)    // the loop: d = x max y
+
+TEXT ·minVS32NT(SB), NOSPLIT, $0-52
+	ARGSVS(VBROADCASTSS)                     // dPtr, xPtr, nLeft; bcast = s
+	BINLOOP(8, 2, XL, XLM, BL, BLM, MINS, VMOVNTPS, SFENCE)    // the loop: d = x min y
+
+TEXT ·subSV32NT(SB), NOSPLIT, $0-56
+	ARGSSV(VBROADCASTSS)                     // dPtr, yPtr, nLeft; bcast = s
+	BINLOOP(8, 2, BL, BLM, YL, YLM, SUBS, VMOVNTPS, SFENCE)    // the loop: d = x - y
+
+TEXT ·divSV32NT(SB), NOSPLIT, $0-56
+	ARGSSV(VBROADCASTSS)                     // dPtr, yPtr, nLeft; bcast = s
+	BINLOOP(8, 2, BL, BLM, YL, YLM, DIVS, VMOVNTPS, SFENCE)    // the loop: d = x / y
+
+TEXT ·maxSV32NT(SB), NOSPLIT, $0-56
+	ARGSSV(VBROADCASTSS)                     // dPtr, yPtr, nLeft; bcast = s
+	BINLOOP(8, 2, BL, BLM, YL, YLM, MAXS, VMOVNTPS, SFENCE)    // the loop: d = x max y
+
+TEXT ·minSV32NT(SB), NOSPLIT, $0-56
+	ARGSSV(VBROADCASTSS)                     // dPtr, yPtr, nLeft; bcast = s
+	BINLOOP(8, 2, BL, BLM, YL, YLM, MINS, VMOVNTPS, SFENCE)    // the loop: d = x min y
+
+TEXT ·axpy32NT(SB), NOSPLIT, $0-80
+	MOVQ         d_base+0(FP), dPtr       // dPtr = &d[0]
+	MOVQ         d_len+8(FP), nLeft       // nLeft = len(d)
+	VBROADCASTSS a+24(FP), bcast          // bcast = a everywhere
+	MOVQ         x_base+32(FP), xPtr      // xPtr = &x[0]
+	MOVQ         y_base+56(FP), yPtr      // yPtr = &y[0]
+	BINLOOP(8, 2, XL, XLM, YL, YLM, AXPYS, VMOVNTPS, SFENCE)   // the loop: d = x axpy y
+
+TEXT ·addVV64NT(SB), NOSPLIT, $0-72
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	BINLOOP(4, 3, XL, XLM, YL, YLM, ADDD, VMOVNTPD, SFENCE)    // the loop: d = x + y
+
+TEXT ·subVV64NT(SB), NOSPLIT, $0-72
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	BINLOOP(4, 3, XL, XLM, YL, YLM, SUBD, VMOVNTPD, SFENCE)    // the loop: d = x - y
+
+TEXT ·mulVV64NT(SB), NOSPLIT, $0-72
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	BINLOOP(4, 3, XL, XLM, YL, YLM, MULD, VMOVNTPD, SFENCE)    // the loop: d = x · y
+
+TEXT ·divVV64NT(SB), NOSPLIT, $0-72
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	BINLOOP(4, 3, XL, XLM, YL, YLM, DIVD, VMOVNTPD, SFENCE)    // the loop: d = x / y
+
+TEXT ·maxVV64NT(SB), NOSPLIT, $0-72
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	BINLOOP(4, 3, XL, XLM, YL, YLM, MAXD, VMOVNTPD, SFENCE)    // the loop: d = x max y
+
+TEXT ·minVV64NT(SB), NOSPLIT, $0-72
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	BINLOOP(4, 3, XL, XLM, YL, YLM, MIND, VMOVNTPD, SFENCE)    // the loop: d = x min y
+
+TEXT ·addVS64NT(SB), NOSPLIT, $0-56
+	ARGSVS(VBROADCASTSD)                     // dPtr, xPtr, nLeft; bcast = s
+	BINLOOP(4, 3, XL, XLM, BL, BLM, ADDD, VMOVNTPD, SFENCE)    // the loop: d = x + y
+
+TEXT ·subVS64NT(SB), NOSPLIT, $0-56
+	ARGSVS(VBROADCASTSD)                     // dPtr, xPtr, nLeft; bcast = s
+	BINLOOP(4, 3, XL, XLM, BL, BLM, SUBD, VMOVNTPD, SFENCE)    // the loop: d = x - y
+
+TEXT ·mulVS64NT(SB), NOSPLIT, $0-56
+	ARGSVS(VBROADCASTSD)                     // dPtr, xPtr, nLeft; bcast = s
+	BINLOOP(4, 3, XL, XLM, BL, BLM, MULD, VMOVNTPD, SFENCE)    // the loop: d = x · y
+
+TEXT ·divVS64NT(SB), NOSPLIT, $0-56
+	ARGSVS(VBROADCASTSD)                     // dPtr, xPtr, nLeft; bcast = s
+	BINLOOP(4, 3, XL, XLM, BL, BLM, DIVD, VMOVNTPD, SFENCE)    // the loop: d = x / y
+
+TEXT ·maxVS64NT(SB), NOSPLIT, $0-56
+	ARGSVS(VBROADCASTSD)                     // dPtr, xPtr, nLeft; bcast = s
+	BINLOOP(4, 3, XL, XLM, BL, BLM, MAXD, VMOVNTPD, SFENCE)    // the loop: d = x max y
+
+TEXT ·minVS64NT(SB), NOSPLIT, $0-56
+	ARGSVS(VBROADCASTSD)                     // dPtr, xPtr, nLeft; bcast = s
+	BINLOOP(4, 3, XL, XLM, BL, BLM, MIND, VMOVNTPD, SFENCE)    // the loop: d = x min y
+
+TEXT ·subSV64NT(SB), NOSPLIT, $0-56
+	ARGSSV(VBROADCASTSD)                     // dPtr, yPtr, nLeft; bcast = s
+	BINLOOP(4, 3, BL, BLM, YL, YLM, SUBD, VMOVNTPD, SFENCE)    // the loop: d = x - y
+
+TEXT ·divSV64NT(SB), NOSPLIT, $0-56
+	ARGSSV(VBROADCASTSD)                     // dPtr, yPtr, nLeft; bcast = s
+	BINLOOP(4, 3, BL, BLM, YL, YLM, DIVD, VMOVNTPD, SFENCE)    // the loop: d = x / y
+
+TEXT ·maxSV64NT(SB), NOSPLIT, $0-56
+	ARGSSV(VBROADCASTSD)                     // dPtr, yPtr, nLeft; bcast = s
+	BINLOOP(4, 3, BL, BLM, YL, YLM, MAXD, VMOVNTPD, SFENCE)    // the loop: d = x max y
+
+TEXT ·minSV64NT(SB), NOSPLIT, $0-56
+	ARGSSV(VBROADCASTSD)                     // dPtr, yPtr, nLeft; bcast = s
+	BINLOOP(4, 3, BL, BLM, YL, YLM, MIND, VMOVNTPD, SFENCE)    // the loop: d = x min y
+
+TEXT ·axpy64NT(SB), NOSPLIT, $0-80
+	MOVQ         d_base+0(FP), dPtr       // dPtr = &d[0]
+	MOVQ         d_len+8(FP), nLeft       // nLeft = len(d)
+	VBROADCASTSD a+24(FP), bcast          // bcast = a everywhere
+	MOVQ         x_base+32(FP), xPtr      // xPtr = &x[0]
+	MOVQ         y_base+56(FP), yPtr      // yPtr = &y[0]
+	BINLOOP(4, 3, XL, XLM, YL, YLM, AXPYD, VMOVNTPD, SFENCE)   // the loop: d = x axpy y

@@ -192,3 +192,31 @@ func TestBinaryInUse(t *testing.T) {
 		t.Fatalf("path %s but the binary kernels are the twins", Path())
 	}
 }
+
+// streamed wraps the exported kernels' dispatch over tab so that every
+// result takes the streaming kernels (tab.nt: non-temporal stores after an
+// ordinary head up to the first 32-byte boundary of dst).
+func streamed[T float32 | float64](tab *binTable[T]) *binTable[T] {
+	w := &binTable[T]{axpy: func(d []T, a T, x, y []T) { binAxpy(tab, "axpy", d, a, x, y) }}
+	for op := range numBinOps {
+		w.vv[op] = func(d, x, y []T) { binVV(tab, op, "vv", d, x, y) }
+		w.vs[op] = func(d, x []T, s T) { binVS(tab, op, "vs", d, x, s) }
+		if tab.sv[op] != nil {
+			w.sv[op] = func(d []T, s T, y []T) { binSV(tab, op, "sv", d, s, y) }
+		}
+	}
+	return w
+}
+
+// TestBinaryStreaming is TestBinaryF32/F64 with every result streamed:
+// the same values as the twins, aligned or not, in place or not, and the
+// guards past the end intact.
+func TestBinaryStreaming(t *testing.T) {
+	if useAVX2FMA && (bin32.nt == nil || bin64.nt == nil) {
+		t.Fatal("the AVX2 path has no streaming kernels")
+	}
+	defer func(b int) { streamBytes = b }(streamBytes)
+	streamBytes = 0
+	t.Run("f32", func(t *testing.T) { testBinary(t, streamed(bin32), &binGo32) })
+	t.Run("f64", func(t *testing.T) { testBinary(t, streamed(bin64), &binGo64) })
+}

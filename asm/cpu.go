@@ -18,6 +18,7 @@ var (
 	forceGo    = purego || os.Getenv("GOATEN_PUREGO") == "1" // -tags purego or GOATEN_PUREGO=1
 	noAVX512   = os.Getenv("GOATEN_NOAVX512") == "1"         // stay on the AVX2 kernels
 	l1d        = cpuid.CPU.Cache.L1D                         // L1 data cache per core in bytes, -1 if unknown
+	l3         = cpuid.CPU.Cache.L3                          // last-level cache in bytes, -1 if unknown
 )
 
 // Kernel switches: true when the assembly kernels of that family run.

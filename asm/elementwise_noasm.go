@@ -9,6 +9,8 @@ func binKernels64() *binTable[float64] { return &binGo64 }
 
 func unaryKernels() *[numUnaryOps]func(d, x []float32) { return &unaryGo }
 
+func unaryStreamKernels() *[numUnaryOps]func(d, x []float32) { return nil }
+
 func reduceKernels() *reduceTable { return &reduceGo }
 
 func cvtKernels() *cvtTable { return &cvtGo }

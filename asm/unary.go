@@ -52,14 +52,27 @@ var unaryGo = [numUnaryOps]func(d, x []float32){
 	uRsqrt: mapGo(rsqrtGo1), uReciprocal: mapGo(reciprocalGo1), uSin: mapGo(sinGo1), uCos: mapGo(cosGo1),
 }
 
-// un32 are the kernels in use.
-var un32 = unaryKernels()
+// un32 are the kernels in use; un32NT the streaming ones of the
+// memory-bound ops (non-temporal stores for results of streamBytes and
+// more; nil without them).
+var (
+	un32   = unaryKernels()
+	un32NT = unaryStreamKernels()
+)
 
 func unary(op unaryOp, name string, dst, x []float32) {
 	checkLen(name, len(dst), len(x))
-	if len(dst) > 0 {
-		un32[op](dst, x)
+	if len(dst) == 0 {
+		return
 	}
+	if un32NT != nil && un32NT[op] != nil {
+		if h, ok := streamHead(dst); ok {
+			un32[op](dst[:h], x[:h])
+			un32NT[op](dst[h:], x[h:])
+			return
+		}
+	}
+	un32[op](dst, x)
 }
 
 // ExpF32 sets dst[i] = e^x[i]; max error 1.05 ulp (subnormal results

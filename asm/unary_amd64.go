@@ -143,6 +143,41 @@ var (
 	}()
 )
 
+// The streaming kernels of the memory-bound ops (non-temporal stores; d
+// 32-byte aligned).
+
+//go:noescape
+func reluF32NT(d, x []float32)
+
+//go:noescape
+func absF32NT(d, x []float32)
+
+//go:noescape
+func negF32NT(d, x []float32)
+
+//go:noescape
+func sqrtF32NT(d, x []float32)
+
+//go:noescape
+func rsqrtF32NT(d, x []float32)
+
+//go:noescape
+func reciprocalF32NT(d, x []float32)
+
+var unaryStreamAVX2 = [numUnaryOps]func(d, x []float32){
+	uRelu: reluF32NT, uAbs: absF32NT, uNeg: negF32NT, uSqrt: sqrtF32NT,
+	uRsqrt: rsqrtF32NT, uReciprocal: reciprocalF32NT,
+}
+
+// unaryStreamKernels returns the streaming kernels (nil entries for ops
+// without one), or nil without AVX2.
+func unaryStreamKernels() *[numUnaryOps]func(d, x []float32) {
+	if useAVX2FMA {
+		return &unaryStreamAVX2
+	}
+	return nil
+}
+
 func unaryKernels() *[numUnaryOps]func(d, x []float32) {
 	switch {
 	case useAVX512:

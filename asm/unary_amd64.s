@@ -19,8 +19,11 @@
 #define flags  Y14 // sin/cos: lanes left to the caller (|x| ≥ 1e6), OR-ed up
 
 // UNLOOP runs CORE (Y0 in, Y0 out, may clobber Y1–Y13) over len(d)
-// elements of func(d, x []float32).
-#define UNLOOP(CORE) \
+// elements of func(d, x []float32). UNLOOPST stores the whole vectors with
+// ST: VMOVUPS, or VMOVNTPS for the streaming kernels (d 32-byte aligned,
+// and SFENCE before they return).
+#define UNLOOP(CORE) UNLOOPST(CORE, VMOVUPS)
+#define UNLOOPST(CORE, ST) \
 	MOVQ       d_base+0(FP), dPtr;           /* dPtr = &d[0]           */ \
 	MOVQ       d_len+8(FP), nLeft;           /* nLeft = len(d)         */ \
 	MOVQ       x_base+24(FP), xPtr;          /* xPtr = &x[0]           */ \
@@ -29,7 +32,7 @@
 loop: \
 	VMOVUPS    (xPtr), Y0;                   /* Y0 = x[0:8]            */ \
 	CORE;                                    /* Y0 = f(Y0)             */ \
-	VMOVUPS    Y0, (dPtr);                   /* d[0:8] = Y0            */ \
+	ST         Y0, (dPtr);                   /* d[0:8] = Y0            */ \
 	ADDQ       $32, xPtr;                    /* next vector            */ \
 	ADDQ       $32, dPtr;                     /* advance dPtr too */ \
 	SUBQ       $8, nLeft;                    /* 8 done                 */ \
@@ -426,5 +429,43 @@ TEXT ·cosF32(SB), NOSPLIT, $0-56
 	UNLOOP(COSH)                             // d[i] = f(x[i]) for every i (COSH)
 	VMOVMSKPD    flags, AX                   // AX = a bit per flagged lane
 	MOVQ         AX, ret+48(FP)              // return it
+	VZEROUPPER
+	RET
+
+// The streaming kernels of the memory-bound ops: non-temporal stores (d
+// 32-byte aligned; see streamBytes in binary.go).
+TEXT ·reluF32NT(SB), NOSPLIT, $0-48
+	UNLOOPST(RELUCORE, VMOVNTPS)          // d[i] = f(x[i]) for every i, streamed
+	SFENCE                                   // order the stores
+	VZEROUPPER
+	RET
+
+TEXT ·absF32NT(SB), NOSPLIT, $0-48
+	UNLOOPST(ABSCORE, VMOVNTPS)          // d[i] = f(x[i]) for every i, streamed
+	SFENCE                                   // order the stores
+	VZEROUPPER
+	RET
+
+TEXT ·negF32NT(SB), NOSPLIT, $0-48
+	UNLOOPST(NEGCORE, VMOVNTPS)          // d[i] = f(x[i]) for every i, streamed
+	SFENCE                                   // order the stores
+	VZEROUPPER
+	RET
+
+TEXT ·sqrtF32NT(SB), NOSPLIT, $0-48
+	UNLOOPST(SQRTCORE, VMOVNTPS)          // d[i] = f(x[i]) for every i, streamed
+	SFENCE                                   // order the stores
+	VZEROUPPER
+	RET
+
+TEXT ·rsqrtF32NT(SB), NOSPLIT, $0-48
+	UNLOOPST(RSQRTCORE, VMOVNTPS)          // d[i] = f(x[i]) for every i, streamed
+	SFENCE                                   // order the stores
+	VZEROUPPER
+	RET
+
+TEXT ·reciprocalF32NT(SB), NOSPLIT, $0-48
+	UNLOOPST(RECIPCORE, VMOVNTPS)          // d[i] = f(x[i]) for every i, streamed
+	SFENCE                                   // order the stores
 	VZEROUPPER
 	RET

@@ -19,3 +19,6 @@ func unaryKernels() *[numUnaryOps]func(d, x []float32) {
 	t[uAbs], t[uNeg] = absF32, negF32
 	return &t
 }
+
+// unaryStreamKernels: no streaming (non-temporal) kernels on arm64.
+func unaryStreamKernels() *[numUnaryOps]func(d, x []float32) { return nil }

@@ -21,7 +21,7 @@ func checkUnary(t testing.TB, op unaryOp, x0 []float32, off int) {
 		if inPlace {
 			d, db = x, xb
 		}
-		un32[op](d, x)
+		unary(op, unaryNames[op], d, x) // un32, or the streaming kernels past streamBytes
 		for i := range want {
 			if !ewSame(d[i], want[i]) {
 				t.Fatalf("%s n=%d off=%d in place %v: f(%v) [%d] = %v (%#x), twin %v (%#x)", unaryNames[op], len(x0), off, inPlace,
@@ -42,6 +42,25 @@ func TestUnary(t *testing.T) {
 		t.Fatalf("path %s but the unary kernels are the twins", Path())
 	}
 	r := rand.New(rand.NewPCG(5, 6))
+	for op := range numUnaryOps {
+		for _, n := range ewLens() {
+			for off := 0; off < 3; off++ {
+				checkUnary(t, op, ewValues32(r, n), off)
+			}
+		}
+	}
+}
+
+// TestUnaryStreaming is TestUnary with every result streamed (the
+// memory-bound ops' non-temporal kernels after an ordinary head up to the
+// first 32-byte boundary of dst; the others as before).
+func TestUnaryStreaming(t *testing.T) {
+	if useAVX2FMA && (un32NT == nil || un32NT[uRelu] == nil) {
+		t.Fatal("the AVX2 path has no streaming kernels")
+	}
+	defer func(b int) { streamBytes = b }(streamBytes)
+	streamBytes = 0
+	r := rand.New(rand.NewPCG(7, 8))
 	for op := range numUnaryOps {
 		for _, n := range ewLens() {
 			for off := 0; off < 3; off++ {
