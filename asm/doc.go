@@ -9,7 +9,9 @@
 // (unary.go); float64-accumulated sums, dot products, max/min with index
 // and the softmax, log-softmax and layer-norm row kernels (reduce.go);
 // float16/bfloat16 conversions (convert.go). The elementwise twins give the
-// assembly's results bit for bit.
+// assembly's results bit for bit. On amd64 the streaming elementwise kernels
+// write results of half the last-level cache and more with non-temporal
+// stores (binary.go, streamBytes).
 //
 // The twins run when the CPU lacks a feature, on other architectures, when
 // the package is built with -tags purego, or when the environment variable
