@@ -100,6 +100,13 @@ done:
 	VMOVAPS      Z2, K1, Z4;                 /* Z4 = e where x < 0     */ \
 	VDIVPS       Z3, Z4, Z0                  /* Z0 = Z4/(1 + e)        */
 
+// SILUCORE512: x / (e^-x + 1) in float32, as SILUCORE.
+#define SILUCORE512 \
+	VPXORD.BCST  cSign<>(SB), Z0, Z1;        /* Z1 = -x                */ \
+	EXP512(Z1, Z2, Z3, Z4);                  /* Z2 = e^-x              */ \
+	VADDPS.BCST  cOne<>(SB), Z2, Z2;         /* Z2 = e^-x + 1          */ \
+	VDIVPS       Z2, Z0, Z0                  /* Z0 = x/(e^-x + 1)      */
+
 #define TANHCORE512 \
 	VPANDD.BCST  cAbs<>(SB), Z0, Z1;         /* Z1 = a = |x|           */ \
 	VMULPS       Z0, Z0, Z2;                 /* Z2 = z = x²            */ \
@@ -227,10 +234,6 @@ done:
 	VADDPD.BCST  dOne<>(SB), Z9, Z9;         /* Z9 = 1 + e             */ \
 	VDIVPD       Z9, Z12, x                  /* x = num/(1 + e)        */
 
-#define SILU512(x) \
-	VMOVAPD      x, Z3;                      /* Z3 = u = x             */ \
-	SIGMUL512(x, Z3)                         // x = x·σ(Z3)
-
 #define GELUTANH512(x) \
 	VMULPD       x, x, Z3;                   /* Z3 = x²                */ \
 	VMULPD       x, Z3, Z3;                  /* Z3 = x³                */ \
@@ -283,7 +286,6 @@ done:
 
 #define ERFH512    HALVES512(ERF512)
 #define GELUH512   HALVES512(GELU512)
-#define SILUH512   HALVES512(SILU512)
 #define GELUTH512  HALVES512(GELUTANH512)
 #define SIN512(x)  SINCOS512(SINQ512, x)
 #define COS512(x)  SINCOS512(COSQ512, x)
@@ -316,7 +318,7 @@ TEXT ·geluF32AVX512(SB), NOSPLIT, $0-48
 	UNARY512(GELUH512)                       // d[i] = f(x[i]) for every i
 
 TEXT ·siluF32AVX512(SB), NOSPLIT, $0-48
-	UNARY512(SILUH512)                       // d[i] = f(x[i]) for every i
+	UNARY512(SILUCORE512)                    // d[i] = f(x[i]) for every i
 
 TEXT ·geluTanhF32AVX512(SB), NOSPLIT, $0-48
 	UNARY512(GELUTH512)                      // d[i] = f(x[i]) for every i

@@ -6,7 +6,7 @@
 // Unary float32 kernels, AVX2+FMA. Each routine is a loop macro over a core
 // that maps the vector in Y0 (8 float32) to its result in Y0: UNLOOP for
 // the float32 cores, UNLOOP64 for the cores that work in float64 (erf,
-// gelu, silu, sin, cos: the 8 inputs become two vectors of 4 float64, each
+// gelu, gelu_tanh, sin, cos: the 8 inputs become two vectors of 4 float64, each
 // goes through the core, and each result is rounded to float32 once). The
 // cores are, instruction for instruction, the twins in unary_generic.go.
 
@@ -146,6 +146,16 @@ done:
 	VBLENDVPS    Y5, Y2, Y4, Y4;             /* Y4 = x < 0 ? e : 1     */ \
 	VDIVPS       Y3, Y4, Y0                  /* Y0 = Y4/(1 + e)        */
 
+// SILUCORE: x / (e^-x + 1) in float32, the operations of PyTorch's
+// kernel (and of goaten's decomposition) with EXPCORE's e^-x.
+#define SILUCORE \
+	VXORPS       cSign<>(SB), Y0, Y1;        /* Y1 = -x                */ \
+	EXPPARTS(Y1, Y2, Y3, Y4, Y5, Y6);        /* e = Y2·Y3·Y4           */ \
+	VMULPS       Y3, Y2, Y2;                 /* Y2 = y·s1              */ \
+	VMULPS       Y4, Y2, Y2;                 /* Y2 = e^-x              */ \
+	VADDPS       cOne<>(SB), Y2, Y2;         /* Y2 = e^-x + 1          */ \
+	VDIVPS       Y2, Y0, Y0                  /* Y0 = x/(e^-x + 1)      */
+
 // ---- the plain ones (float32) ----
 
 #define RELUCORE \
@@ -277,11 +287,6 @@ done:
 	VADDPD       dOne<>(SB), Y9, Y9;         /* Y9 = 1 + e             */ \
 	VDIVPD       Y9, Y10, x                  /* x = num/(1 + e)        */
 
-// SILU64(x): x = x·σ(x).
-#define SILU64(x) \
-	VMOVAPD      x, Y3;                      /* Y3 = u = x             */ \
-	SIGMUL64(x, Y3)                          // x = x·σ(Y3)
-
 // GELUTANH64(x): x = x·σ(u), u = 2·√(2/π)·(x + κx³).
 #define GELUTANH64(x) \
 	VMULPD       x, x, Y3;                   /* Y3 = x²                */ \
@@ -334,7 +339,6 @@ done:
 
 #define ERFH    HALVES(ERF64)
 #define GELUH   HALVES(GELU64)
-#define SILUH   HALVES(SILU64)
 #define GELUTH  HALVES(GELUTANH64)
 #define SIN64(x) SINCOS64(SINQ, x)
 #define COS64(x) SINCOS64(COSQ, x)
@@ -404,7 +408,7 @@ TEXT ·geluF32(SB), NOSPLIT, $0-48
 	RET
 
 TEXT ·siluF32(SB), NOSPLIT, $0-48
-	UNLOOP(SILUH)                            // d[i] = f(x[i]) for every i (SILUH)
+	UNLOOP(SILUCORE)                         // d[i] = f(x[i]) for every i (SILUCORE)
 	VZEROUPPER
 	RET
 

@@ -274,7 +274,8 @@ func sigmoidMul64(x, u float64) float32 {
 	return float32(num / (1 + e))
 }
 
-func siluGo1(x float32) float32 { return sigmoidMul64(float64(x), float64(x)) }
+// siluGo1 is x / (e^-x + 1) in float32 with expGo1, PyTorch's operations.
+func siluGo1(x float32) float32 { return x / (expGo1(-x) + 1) }
 
 // geluTanhGo1 is ½x·(1 + tanh(u/2)) = x·σ(u), u = 2·√(2/π)·(x + κx³).
 func geluTanhGo1(x float32) float32 {

@@ -154,22 +154,14 @@ func thresholdBackwardKernel(op *tensor.Op, args []any) any {
 }
 
 // siluKernel is silu (not a core op either) for a contiguous float32 input:
-// its decomposition x / (e^(−x) + 1), the same float32 operations with the
-// same exp kernel, chunk by chunk; other inputs decompose.
+// asm.SiluF32, its decomposition x / (e^(−x) + 1) in one pass (the same
+// float32 operations with the same exp kernel); other inputs decompose.
 func siluKernel(op *tensor.Op, args []any) any {
 	x := args[0].(*tensor.Tensor)
 	if x.DType() != tensor.Float32 || !x.IsContiguous() {
 		return op.KernelFor(tensor.KeyCompositeImplicit)(op, args)
 	}
-	return fusedBackward(op, []any{x, x}, func(d, _, x, t, _, _ []float32) {
-		// The SIMD kernels of the decomposition's ops, on an L1 chunk: with
-		// only four ops a scalar Go loop (its division above all) would be
-		// slower than the decomposition's full-size passes.
-		asm.NegF32(t, x)
-		asm.ExpF32(t, t)
-		asm.AddScalarF32(t, t, 1)
-		asm.DivF32(d, x, t)
-	})
+	return fusedBackward(op, []any{x, x}, func(d, _, x, _, _, _ []float32) { asm.SiluF32(d, x) })
 }
 
 // fused wraps a fusedChunk as a kernel.
