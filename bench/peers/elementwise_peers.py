@@ -2,7 +2,9 @@
 
 Run with Debian's python3 (apt-get install python3-torch python3-numpy):
     /usr/bin/python3 bench/peers/elementwise_peers.py
-Prints `go test -bench` style lines (ns/op), best of several runs, one
+Prints `go test -bench` style lines (ns/op) timed as the Go side is (`go
+test -benchtime 10x -count 3`, the best of three means of ten calls): the
+best mean of PEER_REPS batches of PEER_BATCH calls (3 and 10), one
 thread: BenchmarkElementwise/torch/<op>/<size> and .../numpy/<op>/<size>,
 each op allocating its result as the goaten benchmarks do, and
 .../torch-out/... and .../numpy-out/... with a preallocated result, the
@@ -25,7 +27,8 @@ torch.set_num_threads(1)
 
 N = 1 << 24
 ROWS, COLS = 4096, 1024
-REPS = int(os.environ.get("PEER_REPS", "7"))
+REPS = int(os.environ.get("PEER_REPS", "3"))
+BATCH = int(os.environ.get("PEER_BATCH", "10"))
 
 
 def bench(impl, name, fn):
@@ -33,9 +36,10 @@ def bench(impl, name, fn):
     best = float("inf")
     for _ in range(REPS):
         t0 = time.perf_counter_ns()
-        fn()
-        best = min(best, time.perf_counter_ns() - t0)
-    print(f"BenchmarkElementwise/{impl}/{name}\t{REPS}\t{best:.0f} ns/op", flush=True)
+        for _ in range(BATCH):
+            fn()
+        best = min(best, (time.perf_counter_ns() - t0) / BATCH)
+    print(f"BenchmarkElementwise/{impl}/{name}\t{BATCH}\t{best:.0f} ns/op", flush=True)
 
 
 def main():
