@@ -436,6 +436,15 @@ func groupNormBackwardKernel(op *tensor.Op, args []any) any {
 	return outs
 }
 
+// laneSum adds a vector's lanes in order from 0 (std::accumulate of the
+// stored lanes).
+func laneSum[T normElem](acc []T) (s T) {
+	for _, v := range acc {
+		s += v
+	}
+	return s
+}
+
 // groupNormBackwardRun is 1.13's CPU kernel (group_norm_kernel.cpp) in T's
 // precision (its accumulation type: float32 for float32 and bfloat16,
 // float64 for float64), with the fused multiply-add its AVX2 build makes of
@@ -500,11 +509,7 @@ func groupNormBackwardRun[T normElem](dy, x, mean, rstd, w *tensor.Tensor, n, c,
 				}
 			}
 		}
-		var sv, bv T
-		for k := range lanes {
-			sv += accS[k]
-			bv += accB[k]
-		}
+		sv, bv := laneSum(accS), laneSum(accB)
 		for j := inner; j < hw; j++ {
 			sv = normFMA(dyr[j], xr[j], sv)
 			bv += dyr[j]
@@ -531,11 +536,7 @@ func groupNormBackwardRun[T normElem](dy, x, mean, rstd, w *tensor.Tensor, n, c,
 					}
 				}
 			}
-			var sv, bv T
-			for k := range lanes {
-				sv += accS[k]
-				bv += accB[k]
-			}
+			sv, bv := laneSum(accS), laneSum(accB)
 			for j := inner; j < d; j++ {
 				gv := gamma(g*d + j)
 				sv = normFMA(dsr[j], gv, sv)
