@@ -511,22 +511,33 @@ func modRun(out *tensor.Tensor, ct tensor.DType, a, b *tensor.Tensor, k binKerne
 		binRun(out, ct, a, b, k)
 		return
 	}
+	// An in-place call (fmod_) computes into a itself: keep the operands'
+	// values for the fixup below.
+	va, vb := a, b
+	for _, v := range []**tensor.Tensor{&va, &vb} {
+		if (*v).Storage() == out.Storage() {
+			c := tensor.Empty((*v).DType(), (*v).Sizes()...)
+			copyInto(c, *v)
+			*v = c
+		}
+	}
 	var hit atomic.Bool // some element overflows Sleef's quotient
 	f32, f64, reduced := k.f32, k.f64, k.reduced
+	// The scans run before the kernels, whose d may be x (in place).
 	k.f32 = func(d, x, y []float32) {
-		f32(d, x, y)
 		sleefScan(&hit, x, y, sleefOverflows32)
+		f32(d, x, y)
 	}
 	k.f64 = func(d, x, y []float64) {
-		f64(d, x, y)
 		sleefScan(&hit, x, y, sleefOverflows64)
+		f64(d, x, y)
 	}
 	if reduced != nil {
 		k.reduced = func(rnd func(float32) float32) func(d, x, y []float32) {
 			f := reduced(rnd)
 			return func(d, x, y []float32) {
-				f(d, x, y)
 				sleefScan(&hit, x, y, sleefOverflows32)
+				f(d, x, y)
 			}
 		}
 	}
@@ -541,7 +552,7 @@ func modRun(out *tensor.Tensor, ct tensor.DType, a, b *tensor.Tensor, k binKerne
 	vec := core.VecLoopElements(ct.ItemSize(), a, b)
 	idx := make([]int, out.Dim())
 	for _, v := range vec {
-		if v && over(binElemAt(a, idx, ct), binElemAt(b, idx, ct)) {
+		if v && over(binElemAt(va, idx, ct), binElemAt(vb, idx, ct)) {
 			out.SetAt(tensor.Float(math.NaN()), idx...)
 		}
 		for d := len(idx) - 1; d >= 0; d-- {

@@ -382,3 +382,18 @@ func TestSleefFmodOverflow(t *testing.T) {
 		}
 	}
 }
+
+// TestSleefFmodOverflowInPlace: fmod_ and remainder_ compute into self, and
+// the NaN rule still reads the operands' values from before the call.
+func TestSleefFmodOverflowInPlace(t *testing.T) {
+	for _, op := range []string{"aten::fmod_.Tensor", "aten::remainder_.Tensor"} {
+		a := tensor.FromScalar(tensor.Float(-5.25), tensor.Float32).Expand([]int{40}).Contiguous()
+		b := tensor.FromScalar(tensor.Float(0x1p-126), tensor.Float32).Expand([]int{40}).Contiguous()
+		got := binCall(t, op, nil, a, b).Float64s()
+		for i, v := range got {
+			if want := i < 32; math.IsNaN(v) != want {
+				t.Fatalf("%s: element %d is %v, want NaN %v (%v)", op, i, v, want, got)
+			}
+		}
+	}
+}
