@@ -36,6 +36,9 @@ func fusedBackward(op *tensor.Op, args []any, chunk fusedChunk) any {
 	}
 	out := emptyUninit(tensor.Float32, x.Sizes()...)
 	n := x.Numel()
+	if n == 0 {
+		return out // an empty view may sit past the end of its storage
+	}
 	d := data[float32](out)[:n]
 	gd, xd := data[float32](g)[g.StorageOffset():][:n], data[float32](x)[x.StorageOffset():][:n]
 	parallel.Range(n, grain, 64, func(lo, hi int) {

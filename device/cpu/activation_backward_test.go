@@ -136,3 +136,26 @@ func TestSiluMatchesDecomposition(t *testing.T) {
 		t.Fatalf("float64 silu: %v, decomposition %v", a, b)
 	}
 }
+
+// TestFusedEmptyPastStorage: an empty view whose offset lies past its
+// storage's end (as_strided allows it) gives an empty result (a sweep of
+// the dispatcher fuzzer sliced past the end in silu).
+func TestFusedEmptyPastStorage(t *testing.T) {
+	x := tensor.Empty(tensor.Float32, 0).AsStrided([]int{0}, []int{1}, 4)
+	for _, c := range []struct {
+		op   string
+		args []any
+	}{
+		{"aten::silu", []any{x}},
+		{"aten::silu_backward", []any{x, x}},
+		{"aten::sigmoid_backward", []any{x, x}},
+	} {
+		r, err := tensor.CallErr(c.op, c.args, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.op, err)
+		}
+		if got := r.(*tensor.Tensor); got.Numel() != 0 || got.Dim() != 1 {
+			t.Fatalf("%s: got shape %v", c.op, got.Sizes())
+		}
+	}
+}
