@@ -257,12 +257,12 @@ func streamThreshold(l3 int) int {
 
 // streamHead reports whether dst (non-empty) is long enough for the
 // streaming kernels and how many leading elements go to the ordinary ones,
-// up to the first 32-byte boundary.
+// up to the first 64-byte boundary (an AVX-512 store's alignment).
 func streamHead[T float32 | float64](dst []T) (int, bool) {
 	size := int(unsafe.Sizeof(dst[0]))
 	if len(dst)*size < streamBytes {
 		return 0, false
 	}
-	h := (32 - int(uintptr(unsafe.Pointer(unsafe.SliceData(dst)))%32)) % 32 / size
+	h := (64 - int(uintptr(unsafe.Pointer(unsafe.SliceData(dst)))%64)) % 64 / size
 	return min(h, len(dst)), true
 }

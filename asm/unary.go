@@ -18,9 +18,10 @@ import "math"
 // multiply-adds; silu as PyTorch's x/(e^-x + 1) on that exp); erf, gelu,
 // sin and cos compute in float64 and round once. On amd64 the kernels are AVX2+FMA,
 // and AVX-512 for the compute-bound ones (exp, sigmoid, tanh, erf, gelu,
-// silu, sin, cos) where the CPU has it, and the memory-bound ones (relu,
-// abs, neg, sqrt, rsqrt, reciprocal) store results of streamBytes and more
-// with non-temporal stores; on arm64 NEON runs abs and neg.
+// silu, sin, cos) where the CPU has it, and relu, abs, neg, sqrt, rsqrt,
+// reciprocal, exp, sigmoid and silu (the loops that run near memory speed)
+// store results of streamBytes and more with non-temporal stores; on arm64
+// NEON runs abs and neg.
 // Every path gives the results of the pure-Go twins in unary_generic.go,
 // bit for bit.
 

@@ -30,7 +30,10 @@
 
 // UNLOOP512(CORE): CORE maps Z0 to Z0 (clobbering Z1–Z13, K1–K3) for
 // func(d, x []float32), 16 elements per step, the last ones masked.
-#define UNLOOP512(CORE) \
+#define UNLOOP512(CORE) UNLOOP512ST(CORE, VMOVUPS)
+// UNLOOP512ST stores the whole vectors with ST: VMOVUPS, or VMOVNTPS for
+// the streaming kernels (d 64-byte aligned, SFENCE before they return).
+#define UNLOOP512ST(CORE, ST) \
 	MOVQ       d_base+0(FP), dPtr;           /* dPtr = &d[0]           */ \
 	MOVQ       d_len+8(FP), nLeft;           /* nLeft = len(d)         */ \
 	MOVQ       x_base+24(FP), xPtr;          /* xPtr = &x[0]           */ \
@@ -39,7 +42,7 @@
 loop: \
 	VMOVUPS    (xPtr), Z0;                   /* Z0 = x[0:16]           */ \
 	CORE;                                    /* Z0 = f(Z0)             */ \
-	VMOVUPS    Z0, (dPtr);                   /* d[0:16] = Z0           */ \
+	ST         Z0, (dPtr);                   /* d[0:16] = Z0           */ \
 	ADDQ       $64, xPtr;                    /* next vector            */ \
 	ADDQ       $64, dPtr;                     /* advance dPtr too */ \
 	SUBQ       $16, nLeft;                   /* 16 done                */ \
@@ -456,3 +459,21 @@ TEXT ·rsqrtF32AVX512(SB), NOSPLIT, $0-48
 
 TEXT ·reciprocalF32AVX512(SB), NOSPLIT, $0-48
 	SIMPLE512(RECIP512)                      // d = 1/x
+
+// The streaming kernels of the ops whose loops run near memory speed:
+// non-temporal stores (d 64-byte aligned; see streamBytes in binary.go).
+#define UNARY512NT(CORE) \
+	SETUP512;                                /* clamp limits           */ \
+	UNLOOP512ST(CORE, VMOVNTPS);             /* d[i] = f(x[i])         */ \
+	SFENCE;                                  /* order the stores       */ \
+	VZEROUPPER; \
+	RET
+
+TEXT ·expF32AVX512NT(SB), NOSPLIT, $0-48
+	UNARY512NT(EXPCORE512)                   // d[i] = f(x[i]) for every i, streamed
+
+TEXT ·sigmoidF32AVX512NT(SB), NOSPLIT, $0-48
+	UNARY512NT(SIGMOIDCORE512)               // d[i] = f(x[i]) for every i, streamed
+
+TEXT ·siluF32AVX512NT(SB), NOSPLIT, $0-48
+	UNARY512NT(SILUCORE512)                  // d[i] = f(x[i]) for every i, streamed

@@ -436,8 +436,8 @@ TEXT ·cosF32(SB), NOSPLIT, $0-56
 	VZEROUPPER
 	RET
 
-// The streaming kernels of the memory-bound ops: non-temporal stores (d
-// 32-byte aligned; see streamBytes in binary.go).
+// The streaming kernels of the ops whose loops run near memory speed:
+// non-temporal stores (d 32-byte aligned; see streamBytes in binary.go).
 TEXT ·reluF32NT(SB), NOSPLIT, $0-48
 	UNLOOPST(RELUCORE, VMOVNTPS)          // d[i] = f(x[i]) for every i, streamed
 	SFENCE                                   // order the stores
@@ -470,6 +470,24 @@ TEXT ·rsqrtF32NT(SB), NOSPLIT, $0-48
 
 TEXT ·reciprocalF32NT(SB), NOSPLIT, $0-48
 	UNLOOPST(RECIPCORE, VMOVNTPS)          // d[i] = f(x[i]) for every i, streamed
+	SFENCE                                   // order the stores
+	VZEROUPPER
+	RET
+
+TEXT ·expF32NT(SB), NOSPLIT, $0-48
+	UNLOOPST(EXPCORE, VMOVNTPS)          // d[i] = f(x[i]) for every i, streamed
+	SFENCE                                   // order the stores
+	VZEROUPPER
+	RET
+
+TEXT ·sigmoidF32NT(SB), NOSPLIT, $0-48
+	UNLOOPST(SIGMOIDCORE, VMOVNTPS)          // d[i] = f(x[i]) for every i, streamed
+	SFENCE                                   // order the stores
+	VZEROUPPER
+	RET
+
+TEXT ·siluF32NT(SB), NOSPLIT, $0-48
+	UNLOOPST(SILUCORE, VMOVNTPS)          // d[i] = f(x[i]) for every i, streamed
 	SFENCE                                   // order the stores
 	VZEROUPPER
 	RET
