@@ -77,35 +77,50 @@ func gemm[T gemmNum](m, n, k int, alpha T, a, b gmat[T], c []T, ldc int) {
 
 func roundUp(x, m int) int { return (x + m - 1) / m * m }
 
-// gemmBatched runs bs independent products; A, B and C advance by their
-// batch strides (sa, sb and m·n for C). Many small products run in parallel
-// across the batch.
-func gemmBatched[T gemmNum](bs, m, n, k int, alpha T, a gmat[T], sa int, b gmat[T], sb int, c []T) {
-	if bs == 0 || m == 0 || n == 0 || k == 0 {
+// gemmBatched runs bs independent products C += alpha·A·B; A, B and C
+// advance by their batch strides (sa, sb and m·n for C). Many small products
+// run in parallel across the batch. With over, C's prior contents are
+// ignored: each batch's C is written whole, by the assembly GEMM with
+// beta = 0 or cleared by the goroutine that then adds into it (the bits of
+// a zeroed C either way).
+func gemmBatched[T gemmNum](bs, m, n, k int, alpha T, a gmat[T], sa int, b gmat[T], sb int, c []T, over bool) {
+	if bs == 0 || m == 0 || n == 0 {
+		return
+	}
+	if k == 0 {
+		if over {
+			clear(c[:bs*m*n])
+		}
 		return
 	}
 	w := runtime.GOMAXPROCS(0)
-	at := func(i int) (gmat[T], gmat[T], []T) {
+	run := func(i int, serial bool) {
 		ai, bi := a, b
 		ai.off += i * sa
 		bi.off += i * sb
-		return ai, bi, c[i*m*n : (i+1)*m*n]
+		ci := c[i*m*n : (i+1)*m*n]
+		if over {
+			if gemmBLASBeta(m, n, k, alpha, 0, ai, bi, ci, n) {
+				return
+			}
+			clear(ci) // on the goroutine that then adds into it
+		}
+		if serial {
+			gemmSerial(m, n, k, alpha, ai, bi, ci, n)
+		} else {
+			gemm(m, n, k, alpha, ai, bi, ci, n)
+		}
 	}
 	switch {
 	case w == 1 || bs*m*n*k < gemmParallel:
 		for i := range bs {
-			ai, bi, ci := at(i)
-			gemmSerial(m, n, k, alpha, ai, bi, ci, n)
+			run(i, true)
 		}
 	case bs >= w:
-		parallelFor(bs, w, func(i int) {
-			ai, bi, ci := at(i)
-			gemmSerial(m, n, k, alpha, ai, bi, ci, n)
-		})
+		parallelFor(bs, w, func(i int) { run(i, true) })
 	default:
 		for i := range bs {
-			ai, bi, ci := at(i)
-			gemm(m, n, k, alpha, ai, bi, ci, n)
+			run(i, false)
 		}
 	}
 }

@@ -82,7 +82,13 @@ func matmulTyped[T gemmNum](c, self *tensor.Tensor, beta, alpha T, a, b *tensor.
 			}
 		}
 	}
+	// Without self (or with beta 0) c's prior contents do not count: the
+	// GEMM overwrites it rather than adding to it.
+	over := self == nil || beta == 0
 	if alpha == 0 {
+		if over {
+			clear(cd)
+		}
 		return
 	}
 	if a.DType() != ct {
@@ -97,7 +103,7 @@ func matmulTyped[T gemmNum](c, self *tensor.Tensor, beta, alpha T, a, b *tensor.
 	if c.Dim() == 3 {
 		bs = c.Size(0)
 	}
-	gemmBatched(bs, m, n, k, alpha, matOf[T](a), batchStride(a), matOf[T](b), batchStride(b), cd)
+	gemmBatched(bs, m, n, k, alpha, matOf[T](a), batchStride(a), matOf[T](b), batchStride(b), cd, over)
 }
 
 // matmulBF16 reproduces PyTorch 1.13's bfloat16 products bit for bit on
@@ -134,7 +140,7 @@ func matmulBF16(out, self *tensor.Tensor, beta, alpha tensor.Scalar, a, b *tenso
 		}
 	case m*n*k > 16*16*16:
 		dot := make([]float32, len(cd))
-		gemmBatched(bs, m, n, k, 1, am, sa, bm, sb, dot)
+		gemmBatched(bs, m, n, k, 1, am, sa, bm, sb, dot, false)
 		for i := range cd {
 			v := al * dot[i]
 			if self != nil && bt != 0 {
@@ -250,8 +256,10 @@ func mmKernel(op *tensor.Op, args []any) any {
 	a, b := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor)
 	out := allocMetaUninit(op, args)
 	if !mmOverwrite(out, a, b) {
-		clear(out.Storage().Bytes())
-		matmulInto(out, nil, tensor.Int(0), tensor.Int(1), a, b)
+		if out.DType() == tensor.BFloat16 {
+			clear(out.Storage().Bytes()) // matmulBF16 adds into out
+		}
+		matmulInto(out, nil, tensor.Int(0), tensor.Int(1), a, b) // overwrites out
 	}
 	return out
 }
@@ -428,7 +436,7 @@ func euclidMM(bs, r1, r2, c int, a, b, res []float64) {
 		}
 	}
 	gemmBatched(bs, r1, r2, c, -2, gmat[float64]{data: a, rs: c, cs: 1}, r1*c,
-		gmat[float64]{data: b, rs: 1, cs: c}, r2*c, res)
+		gmat[float64]{data: b, rs: 1, cs: c}, r2*c, res, false)
 	for bi := range bs {
 		for i := range r1 {
 			o := res[(bi*r1+i)*r2 : (bi*r1+i+1)*r2]

@@ -228,3 +228,35 @@ func TestPdistNegativeInf(t *testing.T) {
 		}
 	}
 }
+
+// TestBMMOverwrites: bmm writes its uninitialized result whole on every
+// path of the batched GEMM (serial, across the batch, one batch at a time
+// in parallel; BLAS layouts through the assembly GEMM with beta = 0, other
+// layouts and integers cleared first; an empty inner dim), as a naive
+// product says (GOATEN_POISON=1 fills the result with 0xff first).
+func TestBMMOverwrites(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, s := range [][4]int{{3, 5, 7, 4}, {4, 40, 50, 60}, {1, 130, 140, 150}, {2, 3, 0, 4}, {5, 33, 17, 65}} {
+		bs, n, k, p := s[0], s[1], s[2], s[3]
+		for _, layout := range []string{"contiguous", "strided"} {
+			for _, dt := range []tensor.DType{tensor.Float64, tensor.Float32, tensor.Int64} {
+				a := randF64(r, bs, n, k).MulScalar(4).Floor().To(dt)
+				b := randF64(r, bs, k, p).MulScalar(4).Floor().To(dt)
+				if layout == "strided" && k > 0 {
+					// The same values as a view of every other element (no BLAS layout).
+					a = tensor.Stack([]*tensor.Tensor{a, a}, 3).Reshape([]int{bs, n, 2 * k}).Slice(2, 0, 2*k, 2)
+				}
+				got := tensor.Call("aten::bmm.default", a, b).(*tensor.Tensor)
+				for i := range bs {
+					want := naiveMM(a.Select(0, i), b.Select(0, i))
+					g := got.Select(0, i).Float64s()
+					for j := range want {
+						if math.Abs(g[j]-want[j]) > 1e-3*(1+math.Abs(want[j])) {
+							t.Fatalf("%v %s %v batch %d element %d: got %v, want %v", s, layout, dt, i, j, g[j], want[j])
+						}
+					}
+				}
+			}
+		}
+	}
+}
