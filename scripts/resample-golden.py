@@ -31,8 +31,6 @@
 #   norm statistics: Debian builds 1.13 with other flags than the pip wheel
 #   the public records come from (goaten follows the public records, which
 #   pass);
-# - layer_norm backward of a one-element row: Debian leaves a rounding residue
-#   in the input gradient where the pip wheel gives 0 (a public record);
 # - conv_transpose3d backward float32: 1.13's value is 1.6e-5 off the exact
 #   one, goaten's 2e-6, just past the 1e-5 tolerance;
 # - dtype-error records of bfloat16 conv_transpose: this machine's 1.13

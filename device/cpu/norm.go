@@ -245,6 +245,7 @@ func layerNormBackwardRun[T normElem](dy, x, mean, rstd, w *tensor.Tensor, m, n 
 		dx, doneX := normOut[T](outs[0])
 		g := make([]float64, n)
 		xh := make([]float64, n)
+		sc := make([]float32, 2*n)
 		inv := 1 / float64(n)
 		for i := 0; i < m; i++ {
 			mu, rs := float64(means[i]), float64(rstds[i])
@@ -263,9 +264,12 @@ func layerNormBackwardRun[T normElem](dy, x, mean, rstd, w *tensor.Tensor, m, n 
 			}
 			layerNormRowWB(exact, dyr, xr, means[i], rstds[i], dw, db)
 			if dx != nil {
+				dxr := dx[i*n : (i+1)*n]
+				if layerNormRowDX113(exact, dxr, dyr, xr, ws, means[i], rstds[i], sc) {
+					continue
+				}
 				s1 *= inv
 				s2 *= inv
-				dxr := dx[i*n : (i+1)*n]
 				for j := range dxr {
 					dxr[j] = T(rs * (g[j] - s1 - xh[j]*s2))
 				}
@@ -275,6 +279,73 @@ func layerNormBackwardRun[T normElem](dy, x, mean, rstd, w *tensor.Tensor, m, n 
 	}
 	normStore(outs[1], dw)
 	normStore(outs[2], db)
+}
+
+// layerNormRowDX113 computes a float32 row's input gradient as 1.13's CPU
+// kernel does (layer_norm_kernel.cpp, float32 throughout, with the fused
+// multiply-adds of its AVX2 build) and reports whether it did: only for a
+// float32 input (exact; T float32). ds = Σ (dy·x)·γ and db = Σ dy·γ
+// (mapReduce8), b = (db·mean − ds)·rstd³/N, c = −b·mean − db·rstd/N, dx =
+// (rstd·dy)·γ + b·x + c. Where the row's normalized values nearly cancel (two
+// elements) dx is these roundings, not the exact gradient (2% apart in a
+// resampled record); bit for bit every float32 record of the public set and
+// of six resampled seeds. sc is scratch of 2·len(x). float64 keeps the
+// float64 formula, which is within its tolerance there.
+func layerNormRowDX113[T normElem](exact bool, dxT, dyT, xT []T, w []float64, meanT, rstdT T, sc []float32) bool {
+	dx, ok := any(dxT).([]float32)
+	if !ok || !exact {
+		return false
+	}
+	dy, x := any(dyT).([]float32), any(xT).([]float32)
+	mu, rs := float32(meanT), float32(rstdT)
+	n := len(x)
+	ps, pb := sc[:n], sc[n:2*n]
+	for j := range x {
+		ps[j] = dy[j] * x[j]
+		pb[j] = dy[j]
+		if w != nil {
+			ps[j] = float32(ps[j] * float32(w[j]))
+			pb[j] = float32(dy[j] * float32(w[j]))
+		}
+	}
+	ds, db := mapReduce8(ps), mapReduce8(pb)
+	scale := 1 / float32(n)
+	b := float32(float32(float32(float32(normFMA(db, mu, -ds)*rs)*rs)*rs) * scale)
+	c := normFMA(-b, mu, -float32(float32(db*rs)*scale))
+	for j := range dx {
+		t := float32(rs * dy[j])
+		if w != nil {
+			t = float32(t * float32(w[j]))
+		}
+		dx[j] = float32(normFMA(b, x[j], t) + c)
+	}
+	return true
+}
+
+// mapReduce8 sums v as 1.13's vec::map_reduce_all does over AVX2 vectors of
+// 8 float32: fewer than 8 in order; else 8 lanes over the whole vectors
+// and then the partial one, reduced as a tree ((l0+l4)+(l2+l6)) +
+// ((l1+l5)+(l3+l7)).
+func mapReduce8(v []float32) float32 {
+	if len(v) < 8 {
+		s := v[0]
+		for _, e := range v[1:] {
+			s += e
+		}
+		return s
+	}
+	var acc [8]float32
+	copy(acc[:], v[:8])
+	for d := 8; d < len(v); d += 8 {
+		for j, e := range v[d:min(d+8, len(v))] {
+			acc[j] += e
+		}
+	}
+	for i := range 4 {
+		acc[i] += acc[i+4]
+	}
+	acc[0], acc[1] = acc[0]+acc[2], acc[1]+acc[3]
+	return acc[0] + acc[1]
 }
 
 // layerNormBackwardParallel is layerNormBackwardRun's loop shared among the
@@ -290,9 +361,14 @@ func layerNormBackwardParallel[T normElem](dy, x, mean, rstd, w *tensor.Tensor, 
 		inv := 1 / float64(n)
 		parallel.Range(m, max(1, grain/n), 1, func(lo, hi int) {
 			g, xh := make([]float64, n), make([]float64, n)
+			sc := make([]float32, 2*n)
 			for i := lo; i < hi; i++ {
 				mu, rs := float64(means[i]), float64(rstds[i])
 				dyr, xr := dys[i*n:(i+1)*n], xs[i*n:(i+1)*n]
+				dxr := dx[i*n : (i+1)*n]
+				if layerNormRowDX113(exact, dxr, dyr, xr, ws, means[i], rstds[i], sc) {
+					continue
+				}
 				var s1, s2 float64
 				for j := range dyr {
 					gv := float64(dyr[j])
@@ -306,7 +382,6 @@ func layerNormBackwardParallel[T normElem](dy, x, mean, rstd, w *tensor.Tensor, 
 				}
 				s1 *= inv
 				s2 *= inv
-				dxr := dx[i*n : (i+1)*n]
 				for j := range dxr {
 					dxr[j] = T(rs * (g[j] - s1 - xh[j]*s2))
 				}

@@ -376,3 +376,21 @@ func TestGroupNormBackwardRoundings(t *testing.T) {
 		}
 	}
 }
+
+// TestLayerNormBackwardRoundings: with two elements per row the exact input
+// gradient nearly cancels and 1.13's is its float32 roundings, which the
+// kernel reproduces bit for bit (a record from torch 1.13; the float64
+// formula gave 0.0021260620).
+func TestLayerNormBackwardRoundings(t *testing.T) {
+	f := func(v ...float32) *tensor.Tensor { return tensor.FromSlice(v) }
+	dy, x := f(2.591825, 0.1860759).View([]int{1, 2}), f(-6.6333895, -7.105524).View([]int{1, 2})
+	mean, rstd := f(-6.869457).View([]int{1, 1}), f(4.2357).View([]int{1, 1})
+	w, b := f(2.2953024, 1.9063909), f(-5.7109346, -6.102709)
+	r := tensor.Call("aten::native_layer_norm_backward", dy, x, []int{2}, mean, rstd, w, b, []bool{true, true, true}).([]*tensor.Tensor)
+	got, want := r[0].Float64s(), []float32{0.0020751953, -0.002105713}
+	for i := range want {
+		if float32(got[i]) != want[i] {
+			t.Fatalf("dx = %v, want %v", got, want)
+		}
+	}
+}
