@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"math"
+	"slices"
 
 	"github.com/goaten/goaten/asm"
 	"github.com/goaten/goaten/aten/core"
@@ -225,8 +226,8 @@ func layerNormBackwardKernel(op *tensor.Op, args []any) any {
 	return outs
 }
 
-// layerNormBackwardRun computes, per row with xhat = (x-mean)*rstd and g = dy*w,
-// dx = rstd*(g - mean(g) - xhat*mean(g*xhat)); dw = Σrows dy*xhat; db = Σrows dy.
+// layerNormBackwardRun computes dx row by row (layerNormRowDX), dw = Σrows
+// dy·xhat and db = Σrows dy (layerNormRowWB).
 func layerNormBackwardRun[T normElem](dy, x, mean, rstd, w *tensor.Tensor, m, n int, outs []*tensor.Tensor) {
 	var dw, db []float64
 	if outs[1] != nil {
@@ -243,36 +244,12 @@ func layerNormBackwardRun[T normElem](dy, x, mean, rstd, w *tensor.Tensor, m, n 
 		means, rstds := normIn[T](mean), normIn[T](rstd)
 		ws := normParam(w)
 		dx, doneX := normOut[T](outs[0])
-		g := make([]float64, n)
-		xh := make([]float64, n)
-		sc := make([]float32, 2*n)
-		inv := 1 / float64(n)
+		var sc layerNormScratch
 		for i := 0; i < m; i++ {
-			mu, rs := float64(means[i]), float64(rstds[i])
 			dyr, xr := dys[i*n:(i+1)*n], xs[i*n:(i+1)*n]
-			var s1, s2 float64
-			for j := range dyr {
-				d := float64(dyr[j])
-				h := (float64(xr[j]) - mu) * rs
-				gv := d
-				if ws != nil {
-					gv *= ws[j]
-				}
-				g[j], xh[j] = gv, h
-				s1 += gv
-				s2 += gv * h
-			}
 			layerNormRowWB(exact, dyr, xr, means[i], rstds[i], dw, db)
 			if dx != nil {
-				dxr := dx[i*n : (i+1)*n]
-				if layerNormRowDX113(exact, dxr, dyr, xr, ws, means[i], rstds[i], sc) {
-					continue
-				}
-				s1 *= inv
-				s2 *= inv
-				for j := range dxr {
-					dxr[j] = T(rs * (g[j] - s1 - xh[j]*s2))
-				}
+				layerNormRowDX(exact, dx[i*n:(i+1)*n], dyr, xr, ws, means[i], rstds[i], &sc)
 			}
 		}
 		doneX()
@@ -281,45 +258,70 @@ func layerNormBackwardRun[T normElem](dy, x, mean, rstd, w *tensor.Tensor, m, n 
 	normStore(outs[2], db)
 }
 
-// layerNormRowDX113 computes a float32 row's input gradient as 1.13's CPU
-// kernel does (layer_norm_kernel.cpp, float32 throughout, with the fused
-// multiply-adds of its AVX2 build) and reports whether it did: only for a
-// float32 input (exact; T float32). ds = Σ (dy·x)·γ and db = Σ dy·γ
-// (mapReduce8), b = (db·mean − ds)·rstd³/N, c = −b·mean − db·rstd/N, dx =
-// (rstd·dy)·γ + b·x + c. Where the row's normalized values nearly cancel (two
-// elements) dx is these roundings, not the exact gradient (2% apart in a
-// resampled record); bit for bit every float32 record of the public set and
-// of six resampled seeds. sc is scratch of 2·len(x). float64 keeps the
-// float64 formula, which is within its tolerance there.
-func layerNormRowDX113[T normElem](exact bool, dxT, dyT, xT []T, w []float64, meanT, rstdT T, sc []float32) bool {
-	dx, ok := any(dxT).([]float32)
-	if !ok || !exact {
-		return false
-	}
-	dy, x := any(dyT).([]float32), any(xT).([]float32)
-	mu, rs := float32(meanT), float32(rstdT)
-	n := len(x)
-	ps, pb := sc[:n], sc[n:2*n]
-	for j := range x {
-		ps[j] = dy[j] * x[j]
-		pb[j] = dy[j]
-		if w != nil {
-			ps[j] = float32(ps[j] * float32(w[j]))
-			pb[j] = float32(dy[j] * float32(w[j]))
+// layerNormScratch is the scratch of layerNormRowDX, grown to the row length.
+type layerNormScratch struct {
+	g, xh  []float64
+	ps, pb []float32
+}
+
+// layerNormRowDX computes one row's input gradient. A float32 input (exact;
+// T float32) takes 1.13's CPU kernel (layer_norm_kernel.cpp, float32
+// throughout, with the fused multiply-adds of its AVX2 build): ds = Σ (dy·x)·γ
+// and db = Σ dy·γ (mapReduce8), b = (db·mean − ds)·rstd³/N, c = −b·mean −
+// db·rstd/N, dx = (rstd·dy)·γ + b·x + c. Where the row's normalized values
+// nearly cancel (two elements) dx is these roundings, not the exact gradient
+// (2% apart in a resampled record); bit for bit every float32 record of the
+// public set and of six resampled seeds. Other inputs compute in float64,
+// with xhat = (x−mean)·rstd and g = dy·γ: dx = rstd·(g − mean(g) −
+// xhat·mean(g·xhat)), within float64's tolerance there.
+func layerNormRowDX[T normElem](exact bool, dxT, dyT, xT []T, w []float64, meanT, rstdT T, sc *layerNormScratch) {
+	n := len(xT)
+	if dx, ok := any(dxT).([]float32); ok && exact {
+		dy, x := any(dyT).([]float32), any(xT).([]float32)
+		mu, rs := float32(meanT), float32(rstdT)
+		sc.ps, sc.pb = slices.Grow(sc.ps[:0], n)[:n], slices.Grow(sc.pb[:0], n)[:n]
+		ps, pb := sc.ps, sc.pb
+		for j := range x {
+			ps[j] = dy[j] * x[j]
+			pb[j] = dy[j]
+			if w != nil {
+				ps[j] = float32(ps[j] * float32(w[j]))
+				pb[j] = float32(dy[j] * float32(w[j]))
+			}
 		}
-	}
-	ds, db := mapReduce8(ps), mapReduce8(pb)
-	scale := 1 / float32(n)
-	b := float32(float32(float32(float32(normFMA(db, mu, -ds)*rs)*rs)*rs) * scale)
-	c := normFMA(-b, mu, -float32(float32(db*rs)*scale))
-	for j := range dx {
-		t := float32(rs * dy[j])
-		if w != nil {
-			t = float32(t * float32(w[j]))
+		ds, db := mapReduce8(ps), mapReduce8(pb)
+		scale := 1 / float32(n)
+		b := float32(float32(float32(float32(normFMA(db, mu, -ds)*rs)*rs)*rs) * scale)
+		c := normFMA(-b, mu, -float32(float32(db*rs)*scale))
+		for j := range dx {
+			t := float32(rs * dy[j])
+			if w != nil {
+				t = float32(t * float32(w[j]))
+			}
+			dx[j] = float32(normFMA(b, x[j], t) + c)
 		}
-		dx[j] = float32(normFMA(b, x[j], t) + c)
+		return
 	}
-	return true
+	mu, rs := float64(meanT), float64(rstdT)
+	sc.g, sc.xh = slices.Grow(sc.g[:0], n)[:n], slices.Grow(sc.xh[:0], n)[:n]
+	g, xh := sc.g, sc.xh
+	var s1, s2 float64
+	for j, d := range dyT {
+		gv := float64(d)
+		if w != nil {
+			gv *= w[j]
+		}
+		h := (float64(xT[j]) - mu) * rs
+		g[j], xh[j] = gv, h
+		s1 += gv
+		s2 += gv * h
+	}
+	inv := 1 / float64(n)
+	s1 *= inv
+	s2 *= inv
+	for j := range dxT {
+		dxT[j] = T(rs * (g[j] - s1 - xh[j]*s2))
+	}
 }
 
 // mapReduce8 sums v as 1.13's vec::map_reduce_all does over AVX2 vectors of
@@ -358,33 +360,10 @@ func layerNormBackwardParallel[T normElem](dy, x, mean, rstd, w *tensor.Tensor, 
 	means, rstds := normIn[T](mean), normIn[T](rstd)
 	ws := normParam(w)
 	if dx, doneX := normOut[T](dxOut); dx != nil {
-		inv := 1 / float64(n)
 		parallel.Range(m, max(1, grain/n), 1, func(lo, hi int) {
-			g, xh := make([]float64, n), make([]float64, n)
-			sc := make([]float32, 2*n)
+			var sc layerNormScratch
 			for i := lo; i < hi; i++ {
-				mu, rs := float64(means[i]), float64(rstds[i])
-				dyr, xr := dys[i*n:(i+1)*n], xs[i*n:(i+1)*n]
-				dxr := dx[i*n : (i+1)*n]
-				if layerNormRowDX113(exact, dxr, dyr, xr, ws, means[i], rstds[i], sc) {
-					continue
-				}
-				var s1, s2 float64
-				for j := range dyr {
-					gv := float64(dyr[j])
-					if ws != nil {
-						gv *= ws[j]
-					}
-					h := (float64(xr[j]) - mu) * rs
-					g[j], xh[j] = gv, h
-					s1 += gv
-					s2 += gv * h
-				}
-				s1 *= inv
-				s2 *= inv
-				for j := range dxr {
-					dxr[j] = T(rs * (g[j] - s1 - xh[j]*s2))
-				}
+				layerNormRowDX(exact, dx[i*n:(i+1)*n], dys[i*n:(i+1)*n], xs[i*n:(i+1)*n], ws, means[i], rstds[i], &sc)
 			}
 		})
 		doneX()
