@@ -537,40 +537,7 @@ func IsNonOverlappingAndDense(sizes, strides []int) bool {
 // given strides (the layout empty_like picks for a non-dense input).
 func InferDenseStrides(sizes, strides []int) []int {
 	n := len(sizes)
-	perm := make([]int, n)
-	for i := range perm {
-		perm[i] = n - 1 - i
-	}
-	// 1 if dims a and b must swap (b is faster-varying than a), -1 if they
-	// are in order, 0 if ambiguous.
-	shouldSwap := func(a, b int) int {
-		sa, sb := strides[a], strides[b]
-		if sa == 0 || sb == 0 {
-			return 0
-		}
-		if sa < sb {
-			return -1
-		}
-		if sa > sb {
-			return 1
-		}
-		if sizes[a] > sizes[b] {
-			return 1
-		}
-		return 0
-	}
-	for i := 1; i < n; i++ {
-		d1 := i
-		for d0 := i - 1; d0 >= 0; d0-- {
-			c := shouldSwap(perm[d0], perm[d1])
-			if c > 0 {
-				perm[d0], perm[d1] = perm[d1], perm[d0]
-				d1 = d0
-			} else if c < 0 {
-				break
-			}
-		}
-	}
+	perm := IterDimOrder(sizes, strides)
 	out := make([]int, n)
 	acc := 1
 	for _, d := range perm {

@@ -37,41 +37,7 @@ func VecLoopElements(itemSize int, ops ...*tensor.Tensor) []bool {
 	if rank == 0 || len(out) == 0 {
 		return out
 	}
-	// TensorIterator's reorder_dimensions: an insertion sort of the dims,
-	// last dim first, by the first operand whose strides decide.
-	perm := make([]int, rank)
-	for i := range perm {
-		perm[i] = rank - 1 - i
-	}
-	shouldSwap := func(d0, d1 int) int {
-		for _, st := range strides {
-			s0, s1 := st[d0], st[d1]
-			switch {
-			case s0 == 0 || s1 == 0:
-				continue
-			case s0 < s1:
-				return -1
-			case s0 > s1:
-				return 1
-			}
-			if shape[d0] > shape[d1] {
-				return 1
-			}
-		}
-		return 0
-	}
-	for i := 1; i < rank; i++ {
-		d1 := i
-		for d0 := i - 1; d0 >= 0; d0-- {
-			c := shouldSwap(perm[d0], perm[d1])
-			if c > 0 {
-				perm[d0], perm[d1] = perm[d1], perm[d0]
-				d1 = d0
-			} else if c < 0 {
-				break
-			}
-		}
-	}
+	perm := IterDimOrder(shape, strides...)
 	// The innermost run: perm[0] coalesced with the following dims while
 	// every operand's strides chain (coalesce_dimensions: a size-1 side
 	// always merges, and the merged dim keeps the stride of its first dim
@@ -141,4 +107,48 @@ func VecLoopElements(itemSize int, ops ...*tensor.Tensor) []bool {
 		}
 	}
 	return out
+}
+
+// IterDimOrder is TensorIterator's reorder_dimensions: the dims of shape,
+// fastest-varying first, by an insertion sort (last dim first) in which the
+// first operand whose strides tell two dims apart decides (a stride of 0
+// tells nothing; equal strides put the larger dim outside).
+func IterDimOrder(shape []int, strides ...[]int) []int {
+	rank := len(shape)
+	perm := make([]int, rank)
+	for i := range perm {
+		perm[i] = rank - 1 - i
+	}
+	// 1 if dims d0 and d1 must swap (d1 varies faster), -1 if they are in
+	// order, 0 if no operand tells.
+	shouldSwap := func(d0, d1 int) int {
+		for _, st := range strides {
+			s0, s1 := st[d0], st[d1]
+			switch {
+			case s0 == 0 || s1 == 0:
+				continue
+			case s0 < s1:
+				return -1
+			case s0 > s1:
+				return 1
+			}
+			if shape[d0] > shape[d1] {
+				return 1
+			}
+		}
+		return 0
+	}
+	for i := 1; i < rank; i++ {
+		d1 := i
+		for d0 := i - 1; d0 >= 0; d0-- {
+			c := shouldSwap(perm[d0], perm[d1])
+			if c > 0 {
+				perm[d0], perm[d1] = perm[d1], perm[d0]
+				d1 = d0
+			} else if c < 0 {
+				break
+			}
+		}
+	}
+	return perm
 }
