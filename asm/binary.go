@@ -40,7 +40,7 @@ type binTable[T float32 | float64] struct {
 	sv   [numBinOps]func(d []T, s T, y []T)
 	axpy func(d []T, a T, x, y []T)
 	// nt has the same kernels storing whole vectors with non-temporal
-	// stores, for a d that is 32-byte aligned (nil: none; see streamHead).
+	// stores, for a d aligned as streamHead leaves it (nil: none).
 	nt *binTable[T]
 }
 

@@ -56,9 +56,9 @@ var unaryGo = [numUnaryOps]func(d, x []float32){
 	uRsqrt: mapGo(rsqrtGo1), uReciprocal: mapGo(reciprocalGo1), uSin: mapGo(sinGo1), uCos: mapGo(cosGo1),
 }
 
-// un32 are the kernels in use; un32NT the streaming ones of the
-// memory-bound ops (non-temporal stores for results of streamBytes and
-// more; nil without them).
+// un32 are the kernels in use; un32NT the streaming ones (non-temporal
+// stores for results of streamBytes and more; nil without any, a nil entry
+// for an op without one).
 var (
 	un32   = unaryKernels()
 	un32NT = unaryStreamKernels()
