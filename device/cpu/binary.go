@@ -589,40 +589,35 @@ func binElemAt(t *tensor.Tensor, idx []int, ct tensor.DType) float64 {
 	return binRoundTo(t.At(at...).Float64(), ct)
 }
 
-// sleefOverflows32 reports whether Sleef's fmodf gives NaN for finite x and
+// sleefOverflows reports whether Sleef's fmod gives NaN for finite x and
 // nonzero y where the exact remainder is a number: its first quotient,
-// toward0(|x|)·toward0(1/|y|) in float32 (both operands scaled by 2^25 when
-// |y| is subnormal), overflows.
-func sleefOverflows32(x, y float32) bool {
-	nu, de := float32(math.Abs(float64(x))), float32(math.Abs(float64(y)))
-	if de == 0 || nu < de || nu > math.MaxFloat32 || de != de {
+// toward0(|x|)·toward0(1/|y|) in T (both operands scaled by scale when |y|
+// is below the smallest normal: 2^25 for float32, 2^54 for float64),
+// overflows.
+func sleefOverflows[T binFloat](x, y, minNormal, scale T) bool {
+	nu, de := T(math.Abs(float64(x))), T(math.Abs(float64(y)))
+	if de == 0 || nu < de || math.IsInf(float64(nu), 1) || de != de {
 		return false
 	}
-	if de < 0x1p-126 {
-		nu, de = nu*0x1p25, de*0x1p25
+	if de < minNormal {
+		nu, de = nu*scale, de*scale
 	}
-	q := towardZero32(nu) * towardZero32(1/de)
-	return q > math.MaxFloat32
+	return math.IsInf(float64(towardZero(nu)*towardZero(1/de)), 1)
 }
 
-// sleefOverflows64 is sleefOverflows32 for Sleef's fmod on float64 (2^54
-// scaling below the smallest normal).
-func sleefOverflows64(x, y float64) bool {
-	nu, de := math.Abs(x), math.Abs(y)
-	if de == 0 || nu < de || nu > math.MaxFloat64 || de != de {
-		return false
+func sleefOverflows32(x, y float32) bool { return sleefOverflows(x, y, 0x1p-126, 0x1p25) }
+func sleefOverflows64(x, y float64) bool { return sleefOverflows(x, y, 0x1p-1022, 0x1p54) }
+
+// towardZero is the float next to v > 0 towards zero (Sleef's vtoward0).
+func towardZero[T binFloat](v T) T {
+	switch p := any(&v).(type) {
+	case *float32:
+		*p = math.Float32frombits(math.Float32bits(*p) - 1)
+	case *float64:
+		*p = math.Float64frombits(math.Float64bits(*p) - 1)
 	}
-	if de < 0x1p-1022 {
-		nu, de = nu*0x1p54, de*0x1p54
-	}
-	q := towardZero64(nu) * towardZero64(1/de)
-	return q > math.MaxFloat64
+	return v
 }
-
-// towardZero32 is the float32 next to v towards zero (v > 0; Sleef's vtoward0f).
-func towardZero32(v float32) float32 { return math.Float32frombits(math.Float32bits(v) - 1) }
-
-func towardZero64(v float64) float64 { return math.Float64frombits(math.Float64bits(v) - 1) }
 
 // remK is Python's modulus: the sign follows the divisor.
 func remK[T binFloat](d, x, y []T) {
