@@ -36,8 +36,6 @@
 # - dtype-error records of bfloat16 conv_transpose: this machine's 1.13
 #   takes oneDNN's bfloat16 path, which checks the weight as a forward
 #   convolution's and raises (the public set has no bfloat16 conv_transpose);
-# - direct calls of max.dim/min.dim with a tensor where the schema has an
-#   int (torch.ops converts it; no generator emits that);
 # - relaid replays of fmod/remainder/floor division by a divisor whose
 #   quotient overflows: 1.13 gives NaN in its vectorized loop only, which
 #   the layout decides;

@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -457,6 +458,30 @@ func toInt(v any) (int, bool) {
 	return 0, false
 }
 
+// tensorItem is the value of a one-element tensor given for an int, float
+// or bool argument, which torch.ops (1.13) accepts as Python's int(t),
+// float(t) and bool(t); an int list accepts such tensors as its elements,
+// though not one in place of the list, and a Scalar argument accepts none.
+func tensorItem(v any) (Scalar, bool) {
+	x, ok := v.(*Tensor)
+	if !ok || x == nil || x.Numel() != 1 || (x.device != CPU && x.device.hooks().ToCPU == nil) {
+		return Scalar{}, false
+	}
+	return x.Item(), true
+}
+
+// truncInt is int(s): a float is truncated and NaN or an infinity is not
+// an int.
+func truncInt(s Scalar) (any, bool) {
+	if s.IsFloat() {
+		f := s.Float64()
+		if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) >= 1<<63 {
+			return nil, false
+		}
+	}
+	return int(s.Int64()), true
+}
+
 // convertValue converts v to the canonical Go value of type t.
 func convertValue(t *Type, v any) (any, bool) {
 	if t.Kind == TOptional {
@@ -479,8 +504,14 @@ func convertValue(t *Type, v any) (any, bool) {
 			}
 		}
 	case TInt:
+		if s, ok := tensorItem(v); ok {
+			return truncInt(s)
+		}
 		return toInt(v)
 	case TFloat:
+		if s, ok := tensorItem(v); ok {
+			return s.Float64(), true
+		}
 		switch x := v.(type) {
 		case float64:
 			return x, true
@@ -497,6 +528,9 @@ func convertValue(t *Type, v any) (any, bool) {
 			}
 		}
 	case TBool:
+		if s, ok := tensorItem(v); ok {
+			return s.Bool(), true
+		}
 		switch x := v.(type) {
 		case bool:
 			return x, true
@@ -599,11 +633,11 @@ func convertList(t *Type, v any) (any, bool) {
 		case []any:
 			out := make([]int, len(x))
 			for i, y := range x {
-				n, ok := toInt(y)
+				n, ok := convertValue(e, y)
 				if !ok {
 					return nil, false
 				}
-				out[i] = n
+				out[i] = n.(int)
 			}
 			return out, true
 		}

@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -82,6 +83,38 @@ func TestBindErrors(t *testing.T) {
 	}
 	if args[1] != 1 || args[3] != false || args[4] != "m" {
 		t.Errorf("bound %v", args)
+	}
+}
+
+// TestBindOneElementTensors: torch.ops (1.13) takes a one-element tensor
+// for an int, float or bool argument and for an int list's element, as
+// Python's int(t), float(t), bool(t); not in place of a whole list, and not
+// when int(t) fails.
+func TestBindOneElementTensors(t *testing.T) {
+	op := fresh("test::bind1(Tensor self, int dim, int[2] size=1, float eps=0., bool flag=False) -> Tensor")
+	op.ImplBackend(CPU, func(op *Op, args []any) any { return args[0] })
+	x := Empty(Float32, 2)
+	args := op.Bind([]any{x, FromScalar(Float(-1.7), Float32), []any{FromSlice([]int64{3}, 1, 1), 4},
+		FromSlice([]float64{0.5}, 1), FromScalar(Int(2), Int64)}, nil)
+	if args[1] != -1 {
+		t.Errorf("dim bound to %v, want -1", args[1])
+	}
+	if s := args[2].([]int); s[0] != 3 || s[1] != 4 {
+		t.Errorf("size bound to %v, want [3 4]", s)
+	}
+	if args[3] != 0.5 || args[4] != true {
+		t.Errorf("eps, flag bound to %v, %v", args[3], args[4])
+	}
+	for _, bad := range [][]any{
+		{x, FromScalar(Float(math.NaN()), Float32)},
+		{x, FromScalar(Float(math.Inf(-1)), Float32)},
+		{x, FromSlice([]int64{1, 1}, 2)},
+		{x, Empty(Int64, 0)},
+		{x, 0, FromScalar(Int(2), Int64)},
+	} {
+		if _, err := CallErr(op.Name, bad, nil); err == nil || !strings.Contains(err.Error(), "Expected a value of type") {
+			t.Errorf("%v: err %v", bad[len(bad)-1], err)
+		}
 	}
 }
 
