@@ -71,61 +71,110 @@ func layerNormBackward(c *Ctx) {
 
 // layerNormDoubleBackward differentiates native_layer_norm_backward
 // (grad_out, input, normalized_shape, mean, rstd, weight, bias,
-// output_mask) as PyTorch's layer_norm_double_backward does: mean and rstd
-// are functions of the input.
+// output_mask) with PyTorch's explicit layer_norm_double_backward formula,
+// op for op in the input's dtype: with two elements in a row the exact
+// result is a cancellation, and only the same roundings give 1.13's value.
+// mean and rstd are read as constants, as 1.13 reads them.
 func layerNormDoubleBackward(c *Ctx) {
+	ggI, ggG, ggB := c.G(0), c.G(1), c.G(2)
+	x0, w := c.T(1), c.T(5)
 	ns := c.Ints(2)
-	mean0, rstd0 := c.T(3), c.T(4)
-	x0 := c.In(1)
-	batch := x0.Dim() - len(ns)
-	axes := make([]int, len(ns))
-	for i := range axes {
-		axes[i] = batch + i
-	}
-	bdims := make([]int, batch)
-	for i := range bdims {
-		bdims[i] = i
-	}
-	n := float64(tensor.Numel(ns))
-	keep := append(x0.Shape()[:batch:batch], make([]int, len(ns))...)
-	for i := batch; i < len(keep); i++ {
-		keep[i] = 1
-	}
-	f := func(in []*T) []*T {
-		gO, x, w := in[0], in[1], in[2]
-		mu0 := detached(mean0).Reshape(keep)
-		r0 := detached(rstd0).Reshape(keep)
-		mu := constGrad(mu0, x.MeanDim(axes, true), x.MeanDim(axes, true).OnesLike())
-		xc := x.Sub(mu)
-		v := xc.Mul(xc).MeanDim(axes, true)
-		rstd := constGrad(r0, v, r0.Mul(r0).Mul(r0).MulScalar(-0.5))
-		xhat := xc.Mul(rstd)
-		gx := gO
-		if w != nil {
-			gx = gO.Mul(w)
+	shape := x0.Shape()
+	N := tensor.Numel(ns)
+	M := tensor.Numel(shape[:len(shape)-len(ns)])
+	x := x0.Reshape([]int{M, N})
+	gO := c.T(0).Reshape([]int{M, N})
+	dt := x.DType()
+	affine := w != nil
+	var gamma, ggGe, ggBe, ggIe *T
+	if affine {
+		gamma = w.Reshape([]int{1, N})
+		if ggG != nil {
+			ggGe = ggG.Reshape([]int{1, N})
 		}
-		dI := rstd.DivScalar(n).Mul(gx.MulScalar(n).Sub(gx.Sum(axes, true)).Sub(xhat.Mul(gx.Mul(xhat).Sum(axes, true))))
-		out := []*T{dI, nil, nil}
-		if w != nil {
-			if len(bdims) > 0 {
-				out[1] = gO.Mul(xhat).Sum(bdims, false)
-			} else {
-				out[1] = gO.Mul(xhat)
-			}
+		if ggB != nil {
+			ggBe = ggB.Reshape([]int{1, N})
 		}
-		if len(bdims) > 0 {
-			out[2] = gO.Sum(bdims, false)
+	} else {
+		gamma = x.NewOnes([]int{1})
+	}
+	if ggI != nil {
+		ggIe = ggI.Reshape([]int{M, N})
+	}
+	xmu := x.Sub(c.T(3).Reshape([]int{M, 1}).To(dt))
+	s12 := c.T(4).Reshape([]int{M, 1}).To(dt) // (sigma^2 + eps)^(-1/2)
+	s1 := s12.PowScalar(2)
+	s32 := s12.PowScalar(3)
+	xs32 := xmu.Mul(s32)
+	rowSum := func(t *T) *T { return t.Sum([]int{1}, true) }
+
+	var gI *T
+	if ggIe != nil && c.Needs(1) {
+		gxhat := gO.Mul(gamma)
+		gxhatMuSum := rowSum(gxhat.Mul(xmu))
+		gxhatSum := rowSum(gxhat)
+		ggISum := rowSum(ggIe)
+		ggIMuSum := rowSum(ggIe.Mul(xmu))
+		allSub := ggISum.Mul(gxhatSum).DivScalar(N).
+			Sub(rowSum(ggIe.Mul(gxhat))).
+			Add(s1.Mul(gxhatMuSum).Mul(ggIMuSum).MulScalar(3.0 / float64(N)))
+		gI0 := xs32.Mul(allSub).DivScalar(N)
+		gI1 := ggIMuSum.Mul(s32).DivScalar(N).Mul(gxhatSum.DivScalar(N).Sub(gxhat))
+		gI2 := gxhatMuSum.Mul(s32).DivScalar(N).Mul(ggISum.DivScalar(N).Sub(ggIe))
+		gI = gI0.Add(gI1).Add(gI2)
+	}
+	if affine && ggGe != nil && c.Needs(1) {
+		gOG := gO.Mul(ggGe)
+		t0 := gOG.Mul(s12)
+		t1 := s12.Mul(rowSum(gOG)).DivScalar(-N)
+		t2 := xs32.Mul(rowSum(gOG.Mul(xmu))).DivScalar(-N)
+		term := t0.Add(t1).Add(t2)
+		if gI != nil {
+			gI = gI.Add(term)
 		} else {
-			out[2] = gO
+			gI = term
 		}
-		return out
 	}
-	var gO, x, w *T
-	gO, x, w = c.T(0), c.T(1), c.T(5)
-	r := vjp(f, []*T{gO, x, w}, []bool{c.Needs(0), c.Needs(1), c.Needs(5)}, []*T{c.G(0), c.G(1), c.G(2)}, c.Create())
-	c.Set(0, r[0])
-	c.Set(1, r[1])
-	c.Set(5, r[2])
+	if gI != nil {
+		c.Set(1, gI.Reshape(shape))
+	}
+
+	// firstInputGrad is native_layer_norm_backward's input gradient for
+	// grad_out g and weight gm, written as 1.13's formula writes it.
+	firstInputGrad := func(g, gm *T) *T {
+		h0 := gm.Mul(s12).DivScalar(N)
+		h1 := g.MulScalar(N).Sub(rowSum(g)).Sub(xmu.Mul(s1).Mul(rowSum(g.Mul(xmu))))
+		return h0.Mul(h1)
+	}
+	if affine && ggIe != nil && c.Needs(5) {
+		gG := firstInputGrad(ggIe, s12.NewOnes(nil))
+		c.Set(5, gO.Mul(gG).Sum([]int{0}, false).ReshapeAs(w))
+	}
+	if !c.Needs(0) {
+		return
+	}
+	var ggO *T
+	if ggIe != nil {
+		ggO = firstInputGrad(ggIe, gamma)
+	}
+	if ggGe != nil {
+		term := ggGe.Mul(xmu).Mul(s12)
+		if ggO != nil {
+			ggO = ggO.Add(term)
+		} else {
+			ggO = term
+		}
+	}
+	if ggBe != nil {
+		if ggO != nil {
+			ggO = ggO.Add(ggBe)
+		} else {
+			ggO = ggBe
+		}
+	}
+	if ggO != nil {
+		c.Set(0, ggO.Expand([]int{M, N}).Reshape(shape))
+	}
 }
 
 // groupNormBackward is native_group_norm(input, weight, bias, N, C, HxW,
