@@ -365,14 +365,31 @@ func addKernels(alpha tensor.Scalar, ct tensor.DType) binKernels {
 
 func addKernel(out *tensor.Tensor, op *tensor.Op, args []any) {
 	a, b := binaryArgs(args)
-	ct := out.DType()
-	binRun(out, ct, a, b, addKernels(args[2].(tensor.Scalar), ct))
+	addRun(out, a, b, args[2].(tensor.Scalar))
 }
 
 func subKernel(out *tensor.Tensor, op *tensor.Op, args []any) {
 	a, b := binaryArgs(args)
+	addRun(out, a, b, core.NegScalar(args[2].(tensor.Scalar)))
+}
+
+// addRun computes a + alpha·b into out. For bfloat16 with alpha other than
+// ±1, 1.13's vectorized loop fuses the multiply into the add (fmadd in
+// float32) while its scalar loop runs BFloat16 arithmetic, a + bf16(alpha·b),
+// rounding the product first: the elements of the scalar loop (all of a run
+// shorter than 32) are recomputed that way.
+func addRun(out, a, b *tensor.Tensor, alpha tensor.Scalar) {
 	ct := out.DType()
-	binRun(out, ct, a, b, addKernels(core.NegScalar(args[2].(tensor.Scalar)), ct))
+	al := float32(binRoundTo(alpha.Float64(), ct))
+	if ct != tensor.BFloat16 || al == 1 || al == -1 {
+		binRun(out, ct, a, b, addKernels(alpha, ct))
+		return
+	}
+	va, vb := operandValues(out, a, b)
+	binRun(out, ct, a, b, addKernels(alpha, ct))
+	vecLoopFixup(out, ct, a, b, va, vb, false, func(x, y float64) (float64, bool) {
+		return float64(float32(x) + binRoundBF16(al*float32(y))), true
+	})
 }
 
 func mulK[T binElem](d, x, y []T) {
@@ -513,14 +530,7 @@ func modRun(out *tensor.Tensor, ct tensor.DType, a, b *tensor.Tensor, k binKerne
 	}
 	// An in-place call (fmod_) computes into a itself: keep the operands'
 	// values for the fixup below.
-	va, vb := a, b
-	for _, v := range []**tensor.Tensor{&va, &vb} {
-		if (*v).Storage() == out.Storage() {
-			c := tensor.Empty((*v).DType(), (*v).Sizes()...)
-			copyInto(c, *v)
-			*v = c
-		}
-	}
+	va, vb := operandValues(out, a, b)
 	var hit atomic.Bool // some element overflows Sleef's quotient
 	f32, f64, reduced := k.f32, k.f64, k.reduced
 	// The scans run before the kernels, whose d may be x (in place).
@@ -549,11 +559,37 @@ func modRun(out *tensor.Tensor, ct tensor.DType, a, b *tensor.Tensor, k binKerne
 	if ct != tensor.Float64 {
 		over = func(x, y float64) bool { return sleefOverflows32(float32(x), float32(y)) }
 	}
-	vec := core.VecLoopElements(ct.ItemSize(), a, b)
+	vecLoopFixup(out, ct, a, b, va, vb, true, func(x, y float64) (float64, bool) {
+		return math.NaN(), over(x, y)
+	})
+}
+
+// operandValues is a and b, each copied where it shares out's storage (an
+// in-place call computes into it), for a fixup that reads them after the
+// kernel has run.
+func operandValues(out, a, b *tensor.Tensor) (*tensor.Tensor, *tensor.Tensor) {
+	vs := []*tensor.Tensor{a, b}
+	for i, v := range vs {
+		if v.Storage() == out.Storage() {
+			c := tensor.Empty(v.DType(), v.Sizes()...)
+			copyInto(c, v)
+			vs[i] = c
+		}
+	}
+	return vs[0], vs[1]
+}
+
+// vecLoopFixup recomputes the elements of out that 1.13's cpu_kernel_vec
+// computes in its vectorized loop (vec true) or in its scalar loop (vec
+// false), for operands laid out as a and b: fix(x, y), given their values
+// from va and vb in ct, returns the element's value and whether to set it.
+func vecLoopFixup(out *tensor.Tensor, ct tensor.DType, a, b, va, vb *tensor.Tensor, vec bool, fix func(x, y float64) (float64, bool)) {
 	idx := make([]int, out.Dim())
-	for _, v := range vec {
-		if v && over(binElemAt(va, idx, ct), binElemAt(vb, idx, ct)) {
-			out.SetAt(tensor.Float(math.NaN()), idx...)
+	for _, v := range core.VecLoopElements(ct.ItemSize(), a, b) {
+		if v == vec {
+			if r, ok := fix(binElemAt(va, idx, ct), binElemAt(vb, idx, ct)); ok {
+				out.SetAt(tensor.Float(r), idx...)
+			}
 		}
 		for d := len(idx) - 1; d >= 0; d-- {
 			if idx[d]++; idx[d] < out.Size(d) {

@@ -397,3 +397,35 @@ func TestSleefFmodOverflowInPlace(t *testing.T) {
 		}
 	}
 }
+
+// TestAddAlphaBFloat16Loops: 1.13 computes bfloat16 a + alpha·b with one
+// rounding of a fused multiply-add in its vectorized loop and as a +
+// bf16(alpha·b) in its scalar loop; 5.6875 - (-3.14)·(-1.8125) is
+// -0.0048828125 in the first and 0 in the second (values of torch 1.13).
+func TestAddAlphaBFloat16Loops(t *testing.T) {
+	full := func(v float64, n ...int) *tensor.Tensor {
+		return tensor.FromScalar(tensor.Float(v), tensor.BFloat16).Expand(n).Contiguous()
+	}
+	check := func(name string, got []float64, vec func(i int) bool) {
+		t.Helper()
+		for i, v := range got {
+			want := 0.0
+			if vec(i) {
+				want = -0.0048828125
+			}
+			if v != want {
+				t.Fatalf("%s: element %d is %v, want %v (%v)", name, i, v, want, got)
+			}
+		}
+	}
+	a, b := full(5.6875, 40), full(-1.8125, 40)
+	first32 := func(i int) bool { return i < 32 }
+	check("sub", binCall(t, "aten::sub.Tensor", map[string]any{"alpha": -3.14}, a, b).Float64s(), first32)
+	check("add", binCall(t, "aten::add.Tensor", map[string]any{"alpha": 3.14}, a, b).Float64s(), first32)
+	check("sub_", binCall(t, "aten::sub_.Tensor", map[string]any{"alpha": -3.14}, a.Clone(), b).Float64s(), first32)
+	// A transposed operand against a contiguous one: no unit stride shared,
+	// every element in the scalar loop.
+	at := full(5.6875, 40, 2).T()
+	check("transposed", binCall(t, "aten::add.Tensor", map[string]any{"alpha": 3.14}, at, full(-1.8125, 2, 40)).Contiguous().Float64s(),
+		func(int) bool { return false })
+}
