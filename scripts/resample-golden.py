@@ -18,6 +18,8 @@
 #   dtype-errors  samples in dtypes the OpInfo marks unsupported that raise
 #   grad SRC      gradient records (order 1) of the forward records in SRC
 #   grad2 SRC     order-2 records for the overloads the public set has them for
+#   extras SRC    the public generator's "extras:" records of SRC re-run in
+#                 the other dtypes of their overload's grid
 #   mutate SRC    the records in SRC with one argument changed (dtype, layout,
 #                 rank, empty dim, NaN/Inf, an int or list off by one): a
 #                 forward record where torch accepts it, an error record where
@@ -610,9 +612,9 @@ def run_mutate(src):
             continue
         try:
             args[j] = mutate_value(args[j])
-        except Exception:
+            fn = overload(key)
+        except Exception:  # also the synthesized overloads 1.13 lacks
             continue
-        fn = overload(key)
         snap = snapshot(key, args, kwargs)
         if snap is None:
             continue
@@ -635,6 +637,57 @@ def run_mutate(src):
         os.wait()
 
 
+def retype(t, dt):
+    """t converted to dt with its strides and storage offset."""
+    st = torch.empty(0, dtype=t.dtype).set_(t.storage(), 0, (t.storage().size(),), (1,)).to(dt)
+    return st.as_strided(t.shape, t.stride(), t.storage_offset())
+
+
+def run_extras(src):
+    """The public generator's "extras" records (source extras:OP|DTYPE|...)
+    are points of a grid of dtypes, shapes, layouts and parameters per
+    overload; each is re-run in the other dtypes its overload's grid has,
+    converting the arguments of the record's dtype (not index, offset or
+    target arguments)."""
+    recs, dts = [], collections.defaultdict(set)
+    for r, key, args, kwargs in each_record(src):
+        f = r.get("source", "").split("|")
+        if f[0].startswith("extras:") and len(f) > 1 and f[1] in RDT:
+            recs.append((r, key, args, kwargs, f))
+            dts[key].add(f[1])
+    for r, key, args, kwargs, f in recs:
+        try:
+            fn = overload(key)
+        except AttributeError:  # synthesized overloads (_native_batch_norm_legit)
+            continue
+        names = [a["name"] for a in SCHEMAS[key].get("arguments", [])]
+        for d in sorted(dts[key] - {f[1]}):
+            def conv(i, a):
+                skip = i < len(names) and any(w in names[i] for w in ("ind", "offset", "target"))
+                if isinstance(a, torch.Tensor) and DT.get(a.dtype) == f[1] and not skip:
+                    return retype(a, RDT[d])
+                return a
+            vargs = [conv(i, a) for i, a in enumerate(args)]
+            vkw = {k: conv(names.index(k) if k in names else -1, v) for k, v in kwargs.items()}
+            snap = snapshot(key, vargs, vkw)
+            if snap is None:
+                continue
+            source = "|".join([f[0], d] + f[2:]) + f"|xdt{SEED}"
+            if os.fork() == 0:
+                try:
+                    try:
+                        out = fn(*vargs, **vkw)
+                    except Exception as e:
+                        error_record(key, fn, snap, e, source)
+                    else:
+                        forward_record(key, fn, vargs, vkw, out, snap, source)
+                    for fl in files.values():
+                        fl.close()
+                finally:
+                    os._exit(0)
+            os.wait()
+
+
 if MODE in ("forward", "direct", "backward"):
     run_samples()
 elif MODE in ("errors", "dtype-errors"):
@@ -643,11 +696,13 @@ elif MODE in ("grad", "grad2"):
     run_grad(ARG, 1 if MODE == "grad" else 2)
 elif MODE == "mutate":
     run_mutate(ARG)
+elif MODE == "extras":
+    run_extras(ARG)
 else:
     sys.exit(f"unknown mode {MODE}")
 for f in files.values():
     f.close()
-if MODE == "mutate":  # the children wrote the records
+if MODE in ("mutate", "extras"):  # the children wrote the records
     n = sum(1 for k in ("core", "noncore", "errors") if os.path.exists(os.path.join(OUT, k + ".jsonl"))
             for _ in open(os.path.join(OUT, k + ".jsonl")))
     print(MODE, n, "records in", OUT, file=sys.stderr)
