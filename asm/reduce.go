@@ -30,6 +30,11 @@ type reduceTable struct {
 	// fma(fma(x[i], s, c), w[i], b[i]).
 	scaleShift func(d, x []float32, s, c float32)
 	affine     func(d, x, w, b []float32, s, c float32)
+	// The layer-norm gradient kernels (LayerNormGrad*F32); normGradSums
+	// takes a length that is a multiple of 8.
+	normGradSums func(dy, x, w []float32) (s, b [8]float32)
+	normGradDX   func(dx, dy, x, w []float32, rs, b, c float32)
+	normGradWB   func(dw, db, dy, x []float32, rs, nb float32)
 }
 
 var red32 = reduceKernels()
@@ -234,3 +239,61 @@ func AffineF32(dst, x, w, b []float32, s, c float32) {
 		AddF32(dst, dst, b)
 	}
 }
+
+// LayerNormGradSumsF32 returns ds = Σ (dy[i]·x[i])·w[i] and db = Σ
+// dy[i]·w[i] in float32, summed as 1.13's vec::map_reduce_all sums over
+// AVX2 vectors of 8 (layer_norm_kernel.cpp's backward): fewer than 8
+// elements in order; else 8 lanes, lane l adding element l, l+8, … of the
+// whole vectors (the first vector is the start, not added to zeros), then
+// the first lanes the elements of the partial last vector, and the lanes
+// reduced as ((l0+l4) + (l2+l6)) + ((l1+l5) + (l3+l7)).
+func LayerNormGradSumsF32(dy, x, w []float32) (ds, db float32) {
+	checkLen("LayerNormGradSumsF32", len(dy), len(x), len(w))
+	n := len(dy)
+	if n < 8 {
+		for i := range dy {
+			ps, pb := (dy[i]*x[i])*w[i], dy[i]*w[i]
+			if i == 0 {
+				ds, db = ps, pb
+			} else {
+				ds, db = ds+ps, db+pb
+			}
+		}
+		return ds, db
+	}
+	full := n &^ 7
+	s, b := red32.normGradSums(dy[:full], x[:full], w[:full])
+	for i := full; i < n; i++ {
+		s[i-full] += (dy[i] * x[i]) * w[i]
+		b[i-full] += dy[i] * w[i]
+	}
+	return lanes8Tree(&s), lanes8Tree(&b)
+}
+
+// lanes8Tree is ((l0+l4) + (l2+l6)) + ((l1+l5) + (l3+l7)).
+func lanes8Tree(a *[8]float32) float32 {
+	return ((a[0] + a[4]) + (a[2] + a[6])) + ((a[1] + a[5]) + (a[3] + a[7]))
+}
+
+// LayerNormGradDXF32 sets dx[i] = fma(b, x[i], (rs·dy[i])·w[i]) + c in
+// float32, the fused multiply-add rounded once: 1.13's input gradient of a
+// layer-norm row given its coefficients.
+func LayerNormGradDXF32(dx, dy, x, w []float32, rs, b, c float32) {
+	checkLen("LayerNormGradDXF32", len(dx), len(dy), len(x), len(w))
+	if len(dx) > 0 {
+		red32.normGradDX(dx, dy, x, w, rs, b, c)
+	}
+}
+
+// LayerNormGradWBF32 adds a layer-norm row to the weight and bias gradients
+// in float32: dw[i] = fma(dy[i], fma(rs, x[i], nb), dw[i]) and db[i] =
+// db[i] + dy[i], each multiply-add rounded once (nb = -rs·mean).
+func LayerNormGradWBF32(dw, db, dy, x []float32, rs, nb float32) {
+	checkLen("LayerNormGradWBF32", len(dw), len(db), len(dy), len(x))
+	if len(dw) > 0 {
+		red32.normGradWB(dw, db, dy, x, rs, nb)
+	}
+}
+
+// FMAF32 is a·b + c in float32, rounded once.
+func FMAF32(a, b, c float32) float32 { return fma32(a, b, c) }

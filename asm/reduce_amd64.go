@@ -61,6 +61,7 @@ var (
 		sum: sumF32, dot: dotF32, sumSqDev: sumSqDevF32, moments: momentsF32,
 		maxLanes: maxLanesF32, minLanes: minLanesF32, maxVal: maxValF32, minVal: minValF32,
 		expShift: expShiftF32, scaleShift: scaleShiftF32, affine: affineF32,
+		normGradSums: normGradSumsF32, normGradDX: normGradDXF32, normGradWB: normGradWBF32,
 	}
 	reduceAVX512 = func() reduceTable {
 		t := reduceAVX2
@@ -80,3 +81,12 @@ func reduceKernels() *reduceTable {
 	}
 	return &reduceGo
 }
+
+//go:noescape
+func normGradSumsF32(dy, x, w []float32) (s, b [8]float32)
+
+//go:noescape
+func normGradDXF32(dx, dy, x, w []float32, rs, b, c float32)
+
+//go:noescape
+func normGradWBF32(dw, db, dy, x []float32, rs, nb float32)

@@ -539,3 +539,130 @@ fold:
 	VMOVSD    X13, s2+40(FP)                 // and s2
 	VZEROUPPER
 	RET
+
+// func normGradSumsF32(dy, x, w []float32) (s, b [8]float32)
+//
+// In:  len(dy) = len(x) = len(w) = 8n, n ≥ 1.
+// Out: lane l of s holds ps[l] + ps[l+8] + … in that order, ps[i] =
+//      (dy[i]·x[i])·w[i], and lane l of b the same of pb[i] = dy[i]·w[i]:
+//      1.13's vec::map_reduce_all accumulators (the first vector is the
+//      starting value, not added to zeros). Clobbers Y0–Y5.
+TEXT ·normGradSumsF32(SB), NOSPLIT, $0-136
+	MOVQ      dy_base+0(FP), dPtr            // dPtr = &dy[0]
+	MOVQ      dy_len+8(FP), nLeft            // nLeft = len(dy)
+	MOVQ      x_base+24(FP), xPtr            // xPtr = &x[0]
+	MOVQ      w_base+48(FP), wPtr            // wPtr = &w[0]
+	VMOVUPS   (dPtr), Y0                     // Y0 = dy[0:8]
+	VMULPS    (wPtr), Y0, Y5                 // Y5 = b = dy·w
+	VMULPS    (xPtr), Y0, Y4                 // Y4 = dy·x
+	VMULPS    (wPtr), Y4, Y4                 // Y4 = s = (dy·x)·w
+	JMP       gsnext                         // the first vector is done
+gsloop:
+	VMOVUPS   (dPtr), Y0                     // Y0 = dy[0:8]
+	VMULPS    (wPtr), Y0, Y1                 // Y1 = dy·w
+	VMULPS    (xPtr), Y0, Y2                 // Y2 = dy·x
+	VMULPS    (wPtr), Y2, Y2                 // Y2 = (dy·x)·w
+	VADDPS    Y1, Y5, Y5                     // b += dy·w
+	VADDPS    Y2, Y4, Y4                     // s += (dy·x)·w
+gsnext:
+	ADDQ      $32, dPtr                      // next 8
+	ADDQ      $32, xPtr                      // of x
+	ADDQ      $32, wPtr                      // of w
+	SUBQ      $8, nLeft                      // 8 done
+	JNZ       gsloop                         // more
+	VMOVUPS   Y4, s+72(FP)                   // s
+	VMOVUPS   Y5, b+104(FP)                  // b
+	VZEROUPPER
+	RET
+
+// func normGradDXF32(dx, dy, x, w []float32, rs, b, c float32):
+// dx[i] = fma(b, x[i], (rs·dy[i])·w[i]) + c.
+TEXT ·normGradDXF32(SB), NOSPLIT, $0-108
+	MOVQ      dx_base+0(FP), dPtr            // dPtr = &dx[0]
+	MOVQ      dx_len+8(FP), nLeft            // nLeft = len(dx)
+	MOVQ      dy_base+24(FP), yPtr           // yPtr = &dy[0]
+	MOVQ      x_base+48(FP), xPtr            // xPtr = &x[0]
+	MOVQ      w_base+72(FP), wPtr            // wPtr = &w[0]
+	VBROADCASTSS rs+96(FP), Y12              // Y12 = rs everywhere
+	VBROADCASTSS b+100(FP), Y13              // Y13 = b everywhere
+	VBROADCASTSS c+104(FP), Y14              // Y14 = c everywhere
+	CMPQ      nLeft, $8                      // 8 left?
+	JLT       dxtail                         // the last elements
+dxloop:
+	VMULPS    (yPtr), Y12, Y0                // Y0 = rs·dy
+	VMULPS    (wPtr), Y0, Y0                 // Y0 = t = (rs·dy)·w
+	VFMADD231PS (xPtr), Y13, Y0              // Y0 = b·x + t
+	VADDPS    Y14, Y0, Y0                    // Y0 = that + c
+	VMOVUPS   Y0, (dPtr)                     // dx[0:8] = Y0
+	ADDQ      $32, yPtr                      // next 8
+	ADDQ      $32, xPtr                      // of x
+	ADDQ      $32, wPtr                      // of w
+	ADDQ      $32, dPtr                      // of dx
+	SUBQ      $8, nLeft                      // 8 done
+	CMPQ      nLeft, $8                      // 8 more?
+	JGE       dxloop                         // again
+dxtail:
+	TESTQ     nLeft, nLeft                   // anything left?
+	JZ        dxdone                         // finished
+	LEAQ      tailMask<>+32(SB), mPtr        // end of the ones
+	SHLQ      $2, nLeft                      // nLeft in bytes
+	SUBQ      nLeft, mPtr                    // mPtr: nLeft lanes
+	VMOVUPS   (mPtr), mask                   // mask = lanes in range
+	VMASKMOVPS (yPtr), mask, Y0              // Y0 = dy, masked
+	VMASKMOVPS (xPtr), mask, Y1              // Y1 = x, masked
+	VMASKMOVPS (wPtr), mask, Y2              // Y2 = w, masked
+	VMULPS    Y12, Y0, Y0                    // Y0 = rs·dy
+	VMULPS    Y2, Y0, Y0                     // Y0 = t = (rs·dy)·w
+	VFMADD231PS Y1, Y13, Y0                  // Y0 = b·x + t
+	VADDPS    Y14, Y0, Y0                    // Y0 = that + c
+	VMASKMOVPS Y0, mask, (dPtr)              // dx = Y0, masked
+dxdone:
+	VZEROUPPER
+	RET
+
+// func normGradWBF32(dw, db, dy, x []float32, rs, nb float32):
+// dw[i] = fma(dy[i], fma(rs, x[i], nb), dw[i]), db[i] = db[i] + dy[i].
+TEXT ·normGradWBF32(SB), NOSPLIT, $0-104
+	MOVQ      dw_base+0(FP), dPtr            // dPtr = &dw[0]
+	MOVQ      dw_len+8(FP), nLeft            // nLeft = len(dw)
+	MOVQ      db_base+24(FP), bPtr           // bPtr = &db[0]
+	MOVQ      dy_base+48(FP), yPtr           // yPtr = &dy[0]
+	MOVQ      x_base+72(FP), xPtr            // xPtr = &x[0]
+	VBROADCASTSS rs+96(FP), Y12              // Y12 = rs everywhere
+	VBROADCASTSS nb+100(FP), Y13             // Y13 = nb everywhere
+	CMPQ      nLeft, $8                      // 8 left?
+	JLT       wbtail                         // the last elements
+wbloop:
+	VMOVUPS   (xPtr), Y0                     // Y0 = x[0:8]
+	VFMADD213PS Y13, Y12, Y0                 // Y0 = h = rs·x + nb
+	VMOVUPS   (yPtr), Y1                     // Y1 = dy[0:8]
+	VFMADD213PS (dPtr), Y1, Y0               // Y0 = dy·h + dw
+	VMOVUPS   Y0, (dPtr)                     // dw[0:8] = Y0
+	VADDPS    (bPtr), Y1, Y1                 // Y1 = db + dy
+	VMOVUPS   Y1, (bPtr)                     // db[0:8] = Y1
+	ADDQ      $32, yPtr                      // next 8
+	ADDQ      $32, xPtr                      // of x
+	ADDQ      $32, bPtr                      // of db
+	ADDQ      $32, dPtr                      // of dw
+	SUBQ      $8, nLeft                      // 8 done
+	CMPQ      nLeft, $8                      // 8 more?
+	JGE       wbloop                         // again
+wbtail:
+	TESTQ     nLeft, nLeft                   // anything left?
+	JZ        wbdone                         // finished
+	LEAQ      tailMask<>+32(SB), mPtr        // end of the ones
+	SHLQ      $2, nLeft                      // nLeft in bytes
+	SUBQ      nLeft, mPtr                    // mPtr: nLeft lanes
+	VMOVUPS   (mPtr), mask                   // mask = lanes in range
+	VMASKMOVPS (xPtr), mask, Y0              // Y0 = x, masked
+	VMASKMOVPS (yPtr), mask, Y1              // Y1 = dy, masked
+	VMASKMOVPS (dPtr), mask, Y2              // Y2 = dw, masked
+	VMASKMOVPS (bPtr), mask, Y3              // Y3 = db, masked
+	VFMADD213PS Y13, Y12, Y0                 // Y0 = h = rs·x + nb
+	VFMADD213PS Y2, Y1, Y0                   // Y0 = dy·h + dw
+	VADDPS    Y3, Y1, Y1                     // Y1 = db + dy
+	VMASKMOVPS Y0, mask, (dPtr)              // dw = Y0, masked
+	VMASKMOVPS Y1, mask, (bPtr)              // db = Y1, masked
+wbdone:
+	VZEROUPPER
+	RET

@@ -125,4 +125,31 @@ var reduceGo = reduceTable{
 	sum: sumGo, dot: dotGo, sumSqDev: sumSqDevGo, moments: momentsGo,
 	maxLanes: maxLanesGo, minLanes: minLanesGo, maxVal: maxValGo, minVal: minValGo,
 	expShift: expShiftGo, scaleShift: scaleShiftGo, affine: affineGo,
+	normGradSums: normGradSumsGo, normGradDX: normGradDXGo, normGradWB: normGradWBGo,
+}
+
+func normGradSumsGo(dy, x, w []float32) (s, b [8]float32) {
+	for i := range dy {
+		ps, pb := (dy[i]*x[i])*w[i], dy[i]*w[i]
+		if i < 8 {
+			s[i], b[i] = ps, pb
+		} else {
+			s[i%8] += ps
+			b[i%8] += pb
+		}
+	}
+	return s, b
+}
+
+func normGradDXGo(dx, dy, x, w []float32, rs, b, c float32) {
+	for i := range dx {
+		dx[i] = fma32(b, x[i], (rs*dy[i])*w[i]) + c
+	}
+}
+
+func normGradWBGo(dw, db, dy, x []float32, rs, nb float32) {
+	for i := range dw {
+		dw[i] = fma32(dy[i], fma32(rs, x[i], nb), dw[i])
+		db[i] += dy[i]
+	}
 }

@@ -2,6 +2,7 @@ package asm
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -308,4 +309,118 @@ func meanVar(x []float32) (mean, variance float64) {
 		variance += (float64(v) - mean) * (float64(v) - mean)
 	}
 	return mean, variance / float64(len(x))
+}
+
+// checkNormGrad runs the layer-norm gradient kernels of the CPU's path and
+// their twins on one row at offset off of guarded buffers and compares
+// both with the definitions (map_reduce_all's lanes for the sums, fma32
+// for the fused steps); outputs past the row keep their guards.
+func checkNormGrad(t testing.TB, dy, x, w []float32, rs, b, c, nb float32, off int) {
+	t.Helper()
+	n := len(x)
+	what := fmt.Sprintf("n=%d off=%d rs=%v b=%v c=%v nb=%v", n, off, rs, b, c, nb)
+	const g = float32(-7)
+	dyp, _ := ewPad(dy, off, g)
+	xp, _ := ewPad(x, off, g)
+	wp, _ := ewPad(w, off, g)
+
+	// The sums: sequential below 8, else lanes and their tree.
+	var ds, db float32
+	if n < 8 {
+		for i := range n {
+			ps, pb := (dy[i]*x[i])*w[i], dy[i]*w[i]
+			if i == 0 {
+				ds, db = ps, pb
+			} else {
+				ds, db = ds+ps, db+pb
+			}
+		}
+	} else {
+		var ls, lb [8]float32
+		for i := range n {
+			ps, pb := (dy[i]*x[i])*w[i], dy[i]*w[i]
+			if i < 8 {
+				ls[i], lb[i] = ps, pb
+			} else {
+				ls[i%8] += ps
+				lb[i%8] += pb
+			}
+		}
+		ds, db = lanes8Tree(&ls), lanes8Tree(&lb)
+	}
+	gs, gb := LayerNormGradSumsF32(dyp, xp, wp)
+	if !ewSame(gs, ds) || !ewSame(gb, db) {
+		t.Fatalf("%s: sums %v %v, want %v %v", what, gs, gb, ds, db)
+	}
+	if n >= 8 {
+		full := n &^ 7
+		ks, kb := red32.normGradSums(dyp[:full], xp[:full], wp[:full])
+		ts, tb := normGradSumsGo(dy[:full], x[:full], w[:full])
+		for l := range 8 {
+			if !ewSame(ks[l], ts[l]) || !ewSame(kb[l], tb[l]) {
+				t.Fatalf("%s: kernel lanes %v %v, twin %v %v", what, ks, kb, ts, tb)
+			}
+		}
+	}
+
+	dx, dxBuf := ewPad(make([]float32, n), off, g)
+	LayerNormGradDXF32(dx, dyp, xp, wp, rs, b, c)
+	ewCheckGuards(t, what+" dx", dxBuf, off, n, g)
+	twin := make([]float32, n)
+	normGradDXGo(twin, dy, x, w, rs, b, c)
+	for i := range n {
+		def := fma32(b, x[i], (rs*dy[i])*w[i]) + c
+		if !ewSame(twin[i], def) || !ewSame(dx[i], def) {
+			t.Fatalf("%s: dx[%d] = %v (twin %v), want %v", what, i, dx[i], twin[i], def)
+		}
+	}
+
+	acc := ewValues[float32](rand.New(rand.NewPCG(uint64(n), 3)), 2*n)
+	dw, dwBuf := ewPad(acc[:n], off, g)
+	dbs, dbBuf := ewPad(acc[n:], off, g)
+	LayerNormGradWBF32(dw, dbs, dyp, xp, rs, nb)
+	ewCheckGuards(t, what+" dw", dwBuf, off, n, g)
+	ewCheckGuards(t, what+" db", dbBuf, off, n, g)
+	tw, tb := append([]float32(nil), acc[:n]...), append([]float32(nil), acc[n:]...)
+	normGradWBGo(tw, tb, dy, x, rs, nb)
+	for i := range n {
+		defW := fma32(dy[i], fma32(rs, x[i], nb), acc[i])
+		defB := acc[n+i] + dy[i]
+		if !ewSame(tw[i], defW) || !ewSame(dw[i], defW) || !ewSame(tb[i], defB) || !ewSame(dbs[i], defB) {
+			t.Fatalf("%s: dw, db [%d] = %v %v (twin %v %v), want %v %v", what, i, dw[i], dbs[i], tw[i], tb[i], defW, defB)
+		}
+	}
+}
+
+// TestLayerNormGrad: the layer-norm gradient kernels over lengths 0..67
+// and more, unaligned, with NaN, Inf and signed zeros among the values.
+func TestLayerNormGrad(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	for _, n := range ewLens() {
+		dy, x, w := ewValues[float32](r, n), ewValues[float32](r, n), ewValues[float32](r, n)
+		checkNormGrad(t, dy, x, w, float32(r.NormFloat64()), float32(r.NormFloat64()), float32(r.NormFloat64()), float32(r.NormFloat64()), r.IntN(8))
+	}
+	// A lane whose terms are all -0 keeps -0 (the first vector starts it).
+	z := float32(math.Copysign(0, -1))
+	dy := make([]float32, 16)
+	for i := range dy {
+		dy[i] = z
+	}
+	x, w := make([]float32, 16), make([]float32, 16)
+	for i := range x {
+		x[i], w[i] = 1, 1
+	}
+	if _, db := LayerNormGradSumsF32(dy, x, w); math.Float32bits(db) != math.Float32bits(z) {
+		t.Errorf("sum of -0 terms = %v, want -0", db)
+	}
+}
+
+func FuzzLayerNormGrad(f *testing.F) {
+	f.Add(uint8(17), uint8(1), float32(0.5), float32(-2), float32(3), float32(0.25), uint64(1))
+	f.Add(uint8(64), uint8(0), float32(1e20), float32(1e-20), float32(0), float32(-1), uint64(2))
+	f.Fuzz(func(t *testing.T, n, off uint8, rs, b, c, nb float32, seed uint64) {
+		r := rand.New(rand.NewPCG(seed, 16))
+		k := int(n % 100)
+		checkNormGrad(t, ewValues[float32](r, k), ewValues[float32](r, k), ewValues[float32](r, k), rs, b, c, nb, int(off%8))
+	})
 }

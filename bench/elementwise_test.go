@@ -12,7 +12,8 @@ import (
 )
 
 // Elementwise benchmarks (issue 4): add/mul and each unary op on 16M
-// float32, sum of 16M, softmax and layer_norm over the rows of 4096×1024,
+// float32, sum of 16M, softmax and layer_norm (and layer_norm's backward)
+// over the rows of 4096×1024,
 // through the public API (each op allocates its result, as in PyTorch's
 // functional calls). bench/peers/elementwise_peers.py runs the same shapes
 // in PyTorch and numpy, and bench/compare.sh prints the ratios. Gelem/s
@@ -82,6 +83,14 @@ func BenchmarkElementwise(b *testing.B) {
 	})
 	b.Run("goaten/layer_norm/4096x1024", func(b *testing.B) {
 		run(b, rows*cols, 8*rows*cols, func() { gt.LayerNorm(m, []int{cols}, w, bias, 1e-5, false) })
+	})
+	// The gradient of all three inputs, as a training step asks for it.
+	_, mean, rstd := gt.NativeLayerNorm(m, []int{cols}, w, bias, 1e-5)
+	dy := gt.FromFloat32s(randFloat32s(rows*cols, 6), rows, cols)
+	b.Run("goaten/layer_norm_backward/4096x1024", func(b *testing.B) {
+		run(b, rows*cols, 12*rows*cols, func() {
+			gt.NativeLayerNormBackward(dy, m, []int{cols}, mean, rstd, w, bias, []bool{true, true, true})
+		})
 	})
 }
 

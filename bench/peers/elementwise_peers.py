@@ -50,6 +50,8 @@ def main():
     m = torch.randn(ROWS, COLS, generator=g)
     w = torch.randn(COLS, generator=g)
     b = torch.randn(COLS, generator=g)
+    dy = torch.randn(ROWS, COLS, generator=g)
+    _, ln_mean, ln_rstd = torch.ops.aten.native_layer_norm(m, [COLS], w, b, 1e-5)
     F = torch.nn.functional
 
     torch_ops = [
@@ -75,6 +77,8 @@ def main():
         ("softmax/4096x1024", lambda: torch.softmax(m, -1)),
         ("log_softmax/4096x1024", lambda: torch.log_softmax(m, -1)),
         ("layer_norm/4096x1024", lambda: F.layer_norm(m, (COLS,), w, b, 1e-5)),
+        ("layer_norm_backward/4096x1024",
+         lambda: torch.ops.aten.native_layer_norm_backward(dy, m, [COLS], ln_mean, ln_rstd, w, b, [True, True, True])),
     ]
     for name, fn in torch_ops:
         bench("torch", name, fn)

@@ -213,11 +213,16 @@ func layerNormRun[T normElem](x, w, b *tensor.Tensor, m, n int, eps float64, out
 }
 
 func layerNormBackwardKernel(op *tensor.Op, args []any) any {
-	outs := normAlloc(metaN(op, args))
 	dy, x := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor)
 	mean, rstd := args[3].(*tensor.Tensor), args[4].(*tensor.Tensor)
 	w, b := tensor.OptTensor(args[5]), tensor.OptTensor(args[6])
 	m, n := core.LayerNormDims(x, args[2].([]int), w, b)
+	if x.DType() == tensor.Float32 && m > 0 && n > 0 {
+		outs := normAllocUninit(metaN(op, args)) // every element is written
+		layerNormBackwardF32(dy, x, mean, rstd, w, m, n, outs)
+		return outs
+	}
+	outs := normAlloc(metaN(op, args))
 	if normUseF64(x.DType()) {
 		layerNormBackwardRun[float64](dy, x, mean, rstd, w, m, n, outs)
 	} else {
@@ -226,7 +231,8 @@ func layerNormBackwardKernel(op *tensor.Op, args []any) any {
 	return outs
 }
 
-// layerNormBackwardRun computes dx row by row (layerNormRowDX), dw = Σrows
+// layerNormBackwardRun (float64 and 16-bit float inputs; float32 ones take
+// layerNormBackwardF32) computes dx row by row (layerNormRowDX), dw = Σrows
 // dy·xhat and db = Σrows dy (layerNormRowWB).
 func layerNormBackwardRun[T normElem](dy, x, mean, rstd, w *tensor.Tensor, m, n int, outs []*tensor.Tensor) {
 	var dw, db []float64
@@ -249,7 +255,7 @@ func layerNormBackwardRun[T normElem](dy, x, mean, rstd, w *tensor.Tensor, m, n 
 			dyr, xr := dys[i*n:(i+1)*n], xs[i*n:(i+1)*n]
 			layerNormRowWB(exact, dyr, xr, means[i], rstds[i], dw, db)
 			if dx != nil {
-				layerNormRowDX(exact, dx[i*n:(i+1)*n], dyr, xr, ws, means[i], rstds[i], &sc)
+				layerNormRowDX(dx[i*n:(i+1)*n], dyr, xr, ws, means[i], rstds[i], &sc)
 			}
 		}
 		doneX()
@@ -258,50 +264,104 @@ func layerNormBackwardRun[T normElem](dy, x, mean, rstd, w *tensor.Tensor, m, n 
 	normStore(outs[2], db)
 }
 
-// layerNormScratch is the scratch of layerNormRowDX, grown to the row length.
-type layerNormScratch struct {
-	g, xh  []float64
-	ps, pb []float32
-}
-
-// layerNormRowDX computes one row's input gradient. A float32 input (exact;
-// T float32) takes 1.13's CPU kernel (layer_norm_kernel.cpp, float32
-// throughout, with the fused multiply-adds of its AVX2 build): ds = Σ (dy·x)·γ
-// and db = Σ dy·γ (mapReduce8), b = (db·mean − ds)·rstd³/N, c = −b·mean −
-// db·rstd/N, dx = (rstd·dy)·γ + b·x + c. Where the row's normalized values
-// nearly cancel (two elements) dx is these roundings, not the exact gradient
-// (2% apart in a resampled record); bit for bit every float32 record of the
-// public set and of six resampled seeds. Other inputs compute in float64,
-// with xhat = (x−mean)·rstd and g = dy·γ: dx = rstd·(g − mean(g) −
-// xhat·mean(g·xhat)), within float64's tolerance there.
-func layerNormRowDX[T normElem](exact bool, dxT, dyT, xT []T, w []float64, meanT, rstdT T, sc *layerNormScratch) {
-	n := len(xT)
-	if dx, ok := any(dxT).([]float32); ok && exact {
-		dy, x := any(dyT).([]float32), any(xT).([]float32)
-		mu, rs := float32(meanT), float32(rstdT)
-		sc.ps, sc.pb = slices.Grow(sc.ps[:0], n)[:n], slices.Grow(sc.pb[:0], n)[:n]
-		ps, pb := sc.ps, sc.pb
-		for j := range x {
-			ps[j] = dy[j] * x[j]
-			pb[j] = dy[j]
-			if w != nil {
-				ps[j] = float32(ps[j] * float32(w[j]))
-				pb[j] = float32(dy[j] * float32(w[j]))
+// layerNormBackwardF32 is layerNormBackwardRun for a float32 input: 1.13's
+// CPU kernel (layer_norm_kernel.cpp), float32 throughout with the fused
+// multiply-adds of its AVX2 build, through package asm's row kernels: dx
+// row by row (layerNormRowDX32), dw = Σrows dy·(rstd·x − rstd·mean) and db
+// = Σrows dy, each column summed over the rows in order in float32 with
+// both multiply-adds fused (as the golden records show: rstd·mean rounded,
+// so a row of one element leaves a residue, not 0). One goroutine does
+// both for each row in turn; several share the rows for dx and then the
+// columns for dw and db, so the bits are the same for any GOMAXPROCS. A
+// nil weight multiplies by ones, which is exact.
+func layerNormBackwardF32(dy, x, mean, rstd, w *tensor.Tensor, m, n int, outs []*tensor.Tensor) {
+	dys, xs := normIn[float32](dy), normIn[float32](x)
+	means, rstds := normIn[float32](mean), normIn[float32](rstd)
+	w32 := make([]float32, n)
+	if ws := normParam(w); ws != nil {
+		for j, v := range ws {
+			w32[j] = float32(v)
+		}
+	} else {
+		for j := range w32 {
+			w32[j] = 1
+		}
+	}
+	dx, doneX := normOut[float32](outs[0])
+	var dw, db []float32
+	if outs[1] != nil || outs[2] != nil {
+		dw, db = make([]float32, n), make([]float32, n)
+	}
+	wb := func(i, lo, hi int) {
+		asm.LayerNormGradWBF32(dw[lo:hi], db[lo:hi], dys[i*n+lo:i*n+hi], xs[i*n+lo:i*n+hi], rstds[i], -rstds[i]*means[i])
+	}
+	if parallel.Pieces(m*n, grain) == 1 {
+		// One goroutine: both passes over a row while it is in cache.
+		for i := range m {
+			if dx != nil {
+				layerNormRowDX32(dx[i*n:(i+1)*n], dys[i*n:(i+1)*n], xs[i*n:(i+1)*n], w32, means[i], rstds[i])
+			}
+			if dw != nil {
+				wb(i, 0, n)
 			}
 		}
-		ds, db := mapReduce8(ps), mapReduce8(pb)
-		scale := 1 / float32(n)
-		b := float32(float32(float32(float32(normFMA(db, mu, -ds)*rs)*rs)*rs) * scale)
-		c := normFMA(-b, mu, -float32(float32(db*rs)*scale))
-		for j := range dx {
-			t := float32(rs * dy[j])
-			if w != nil {
-				t = float32(t * float32(w[j]))
-			}
-			dx[j] = float32(normFMA(b, x[j], t) + c)
+	} else {
+		if dx != nil {
+			parallel.Range(m, max(1, grain/n), 1, func(lo, hi int) {
+				for i := lo; i < hi; i++ {
+					layerNormRowDX32(dx[i*n:(i+1)*n], dys[i*n:(i+1)*n], xs[i*n:(i+1)*n], w32, means[i], rstds[i])
+				}
+			})
 		}
+		if dw != nil {
+			parallel.Range(n, max(8, grain/m), 8, func(lo, hi int) {
+				for i := range m {
+					wb(i, lo, hi)
+				}
+			})
+		}
+	}
+	doneX()
+	if dw == nil {
 		return
 	}
+	for _, o := range []struct {
+		t *tensor.Tensor
+		v []float32
+	}{{outs[1], dw}, {outs[2], db}} {
+		if o.t != nil {
+			copyInto(o.t, tensor.FromSlice(o.v, n).Reshape(o.t.Sizes()))
+		}
+	}
+}
+
+// layerNormRowDX32 is one float32 row's input gradient as 1.13's kernel
+// computes it: ds = Σ (dy·x)·γ and db = Σ dy·γ summed in its vectorized
+// map-reduce's order, b = (db·mean − ds)·rstd³/N, c = −b·mean − db·rstd/N,
+// dx = (rstd·dy)·γ + b·x + c. Where the row's normalized values nearly
+// cancel (two elements) dx is these roundings, not the exact gradient (2%
+// apart in a resampled record); bit for bit every float32 record of the
+// public set and of the resampled seeds.
+func layerNormRowDX32(dx, dy, x, w []float32, mu, rs float32) {
+	ds, db := asm.LayerNormGradSumsF32(dy, x, w)
+	scale := 1 / float32(len(x))
+	b := float32(float32(float32(asm.FMAF32(db, mu, -ds)*rs)*rs)*rs) * scale
+	c := asm.FMAF32(-b, mu, -float32(float32(db*rs)*scale))
+	asm.LayerNormGradDXF32(dx, dy, x, w, rs, b, c)
+}
+
+// layerNormScratch is the scratch of layerNormRowDX, grown to the row length.
+type layerNormScratch struct {
+	g, xh []float64
+}
+
+// layerNormRowDX computes one row's input gradient of a float64 or 16-bit
+// float input (a float32 one takes layerNormRowDX32), in float64 with xhat
+// = (x−mean)·rstd and g = dy·γ: dx = rstd·(g − mean(g) − xhat·mean(g·xhat)),
+// within float64's tolerance (1.13 computes float64 rows in another order,
+// which did not emerge).
+func layerNormRowDX[T normElem](dxT, dyT, xT []T, w []float64, meanT, rstdT T, sc *layerNormScratch) {
+	n := len(xT)
 	mu, rs := float64(meanT), float64(rstdT)
 	sc.g, sc.xh = slices.Grow(sc.g[:0], n)[:n], slices.Grow(sc.xh[:0], n)[:n]
 	g, xh := sc.g, sc.xh
@@ -324,32 +384,6 @@ func layerNormRowDX[T normElem](exact bool, dxT, dyT, xT []T, w []float64, meanT
 	}
 }
 
-// mapReduce8 sums v as 1.13's vec::map_reduce_all does over AVX2 vectors of
-// 8 float32: fewer than 8 in order; else 8 lanes over the whole vectors
-// and then the partial one, reduced as a tree ((l0+l4)+(l2+l6)) +
-// ((l1+l5)+(l3+l7)).
-func mapReduce8(v []float32) float32 {
-	if len(v) < 8 {
-		s := v[0]
-		for _, e := range v[1:] {
-			s += e
-		}
-		return s
-	}
-	var acc [8]float32
-	copy(acc[:], v[:8])
-	for d := 8; d < len(v); d += 8 {
-		for j, e := range v[d:min(d+8, len(v))] {
-			acc[j] += e
-		}
-	}
-	for i := range 4 {
-		acc[i] += acc[i+4]
-	}
-	acc[0], acc[1] = acc[0]+acc[2], acc[1]+acc[3]
-	return acc[0] + acc[1]
-}
-
 // layerNormBackwardParallel is layerNormBackwardRun's loop shared among the
 // cores, with its results: dx a block of rows per goroutine (each row is
 // independent), then dw and db a block of columns per goroutine, each
@@ -363,7 +397,7 @@ func layerNormBackwardParallel[T normElem](dy, x, mean, rstd, w *tensor.Tensor, 
 		parallel.Range(m, max(1, grain/n), 1, func(lo, hi int) {
 			var sc layerNormScratch
 			for i := lo; i < hi; i++ {
-				layerNormRowDX(exact, dx[i*n:(i+1)*n], dys[i*n:(i+1)*n], xs[i*n:(i+1)*n], ws, means[i], rstds[i], &sc)
+				layerNormRowDX(dx[i*n:(i+1)*n], dys[i*n:(i+1)*n], xs[i*n:(i+1)*n], ws, means[i], rstds[i], &sc)
 			}
 		})
 		doneX()
