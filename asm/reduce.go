@@ -195,24 +195,34 @@ func LayerNormF32(dst, x, w, b []float32, eps float32) (mean, rstd float32) {
 	if b != nil {
 		checkLen("LayerNormF32", len(x), len(b))
 	}
-	n := len(x)
-	if n == 0 {
+	if len(x) == 0 {
 		return 0, float32(math.NaN())
 	}
-	nf := float64(n)
-	k := float64(x[0])
-	s1, s2 := MomentsF32(x, k)
-	d := s1 / nf
-	mu, variance := k+d, max(s2/nf-d*d, 0)
-	if math.IsInf(s1, 0) || math.IsInf(s2, 0) || s1 != s1 || s2 != s2 {
-		mu = SumF32(x) / nf
-		variance = SumSqDevF32(x, mu) / nf
-	}
+	mu, variance := MeanVarF32(x)
 	mean = float32(mu)
 	rstd = 1 / float32(math.Sqrt(float64(float32(variance)+eps)))
 	bias := -rstd * mean
 	AffineF32(dst, x, w, b, rstd, bias)
 	return mean, rstd
+}
+
+// MeanVarF32 returns the mean and the biased variance of x in float64, as
+// LayerNormF32 computes them (see there); (0, NaN) for an empty x.
+func MeanVarF32(x []float32) (mean, variance float64) {
+	n := len(x)
+	if n == 0 {
+		return 0, math.NaN()
+	}
+	nf := float64(n)
+	k := float64(x[0])
+	s1, s2 := MomentsF32(x, k)
+	d := s1 / nf
+	mean, variance = k+d, max(s2/nf-d*d, 0)
+	if math.IsInf(s1, 0) || math.IsInf(s2, 0) || s1 != s1 || s2 != s2 {
+		mean = SumF32(x) / nf
+		variance = SumSqDevF32(x, mean) / nf
+	}
+	return mean, variance
 }
 
 // AffineF32 sets dst[i] = fma(fma(x[i], s, c), w[i], b[i]); a nil w counts

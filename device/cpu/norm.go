@@ -123,6 +123,38 @@ func normMoments[T normElem](row []T) (mean, variance float64) {
 	return mean, ss / float64(len(row))
 }
 
+// rowMeanVar is normMoments, for float32 rows by asm.MeanVarF32 (one
+// vectorized pass in float64, the same accuracy).
+func rowMeanVar[T normElem](row []T) (mean, variance float64) {
+	if r, ok := any(row).([]float32); ok {
+		return asm.MeanVarF32(r)
+	}
+	return normMoments(row)
+}
+
+// rowFMA sets y[j] = fma(s, x[j], c), rounded once.
+func rowFMA[T normElem](y, x []T, s, c T) {
+	if y32, ok := any(y).([]float32); ok {
+		asm.AffineF32(y32, any(x).([]float32), nil, nil, float32(s), float32(c))
+		return
+	}
+	for j, v := range x {
+		y[j] = normFMA(s, v, c)
+	}
+}
+
+// rowShiftScale sets y[j] = (x[j] − m)·s, each step rounded to T.
+func rowShiftScale[T normElem](y, x []T, m, s T) {
+	if y32, ok := any(y).([]float32); ok {
+		asm.SubScalarF32(y32, any(x).([]float32), float32(m))
+		asm.MulScalarF32(y32, y32, float32(s))
+		return
+	}
+	for j, v := range x {
+		y[j] = T(T(v-m) * s)
+	}
+}
+
 // normStats rounds a row's statistics to T as PyTorch's kernels hold them:
 // mean, and rstd = 1/sqrt(var + eps) evaluated in T. With reduced (a
 // bfloat16 tensor) both are rounded to bfloat16 as well.
@@ -476,36 +508,32 @@ func groupNormRun[T normElem](x, w, b *tensor.Tensor, n, c, hw, group int, eps f
 	rstd, doneR := normOut[T](outs[2])
 	d := c / group
 	size := d * hw
-	for i := 0; i < n*group; i++ {
-		base := i * size
-		m64, v64 := normMoments(xs[base : base+size])
-		mu, rs := normStats[T](m64, v64, eps, reduced)
-		mean[i], rstd[i] = mu, rs
-		if ws == nil && bs == nil {
-			yr := y[base : base+size]
-			for j, v := range xs[base : base+size] {
-				yr[j] = T(T(v-mu) * rs)
+	parallel.Range(n*group, max(1, grain/max(size, 1)), 1, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			base := i * size
+			m64, v64 := rowMeanVar(xs[base : base+size])
+			mu, rs := normStats[T](m64, v64, eps, reduced)
+			mean[i], rstd[i] = mu, rs
+			if ws == nil && bs == nil {
+				rowShiftScale(y[base:base+size], xs[base:base+size], mu, rs)
+				continue
 			}
-			continue
-		}
-		g := i % group
-		for k := 0; k < d; k++ {
-			ch := g*d + k
-			scale := rs
-			if ws != nil {
-				scale = T(rs * ws[ch])
-			}
-			bias := T(-scale * mu)
-			if bs != nil {
-				bias = T(bias + bs[ch])
-			}
-			off := base + k*hw
-			yr := y[off : off+hw]
-			for j, v := range xs[off : off+hw] {
-				yr[j] = normFMA(scale, v, bias)
+			g := i % group
+			for k := 0; k < d; k++ {
+				ch := g*d + k
+				scale := rs
+				if ws != nil {
+					scale = T(rs * ws[ch])
+				}
+				bias := T(-scale * mu)
+				if bs != nil {
+					bias = T(bias + bs[ch])
+				}
+				off := base + k*hw
+				rowFMA(y[off:off+hw], xs[off:off+hw], scale, bias)
 			}
 		}
-	}
+	})
 	doneY()
 	doneM()
 	doneR()
