@@ -35,6 +35,10 @@ type reduceTable struct {
 	normGradSums func(dy, x, w []float32) (s, b [8]float32)
 	normGradDX   func(dx, dy, x, w []float32, rs, b, c float32)
 	normGradWB   func(dw, db, dy, x []float32, rs, nb float32)
+	// The group-norm gradient kernels (GroupNormGrad*F32); groupGradSums
+	// takes a length that is a multiple of 8.
+	groupGradSums func(dy, x []float32) (s, b [8]float32)
+	groupGradDX   func(dx, dy, x []float32, c1, c2, c3 float32)
 }
 
 var red32 = reduceKernels()
@@ -307,3 +311,36 @@ func LayerNormGradWBF32(dw, db, dy, x []float32, rs, nb float32) {
 
 // FMAF32 is a·b + c in float32, rounded once.
 func FMAF32(a, b, c float32) float32 { return fma32(a, b, c) }
+
+// GroupNormGradSumsF32 returns ds = Σ dy[i]·x[i] and db = Σ dy[i] in
+// float32 as 1.13's group-norm backward sums a channel plane over AVX2
+// vectors of 8 (group_norm_kernel.cpp, ComputeInternalGradients): lane l
+// from +0 takes fma(dy, x, ·) and + dy of elements l, l+8, … of the whole
+// vectors, the lanes are added in order from +0, and the elements past
+// the last whole vector one by one in order (fused the same way).
+func GroupNormGradSumsF32(dy, x []float32) (ds, db float32) {
+	checkLen("GroupNormGradSumsF32", len(dy), len(x))
+	full := len(dy) &^ 7
+	if full > 0 {
+		s, b := red32.groupGradSums(dy[:full], x[:full])
+		for l := range 8 {
+			ds += s[l]
+			db += b[l]
+		}
+	}
+	for i := full; i < len(dy); i++ {
+		ds = fma32(dy[i], x[i], ds)
+		db += dy[i]
+	}
+	return ds, db
+}
+
+// GroupNormGradDXF32 sets dx[i] = fma(c1, dy[i], c2·x[i]) + c3 in float32,
+// the fused multiply-add rounded once: 1.13's group-norm input gradient of
+// a channel plane given its coefficients.
+func GroupNormGradDXF32(dx, dy, x []float32, c1, c2, c3 float32) {
+	checkLen("GroupNormGradDXF32", len(dx), len(dy), len(x))
+	if len(dx) > 0 {
+		red32.groupGradDX(dx, dy, x, c1, c2, c3)
+	}
+}

@@ -666,3 +666,68 @@ wbtail:
 wbdone:
 	VZEROUPPER
 	RET
+
+// func groupGradSumsF32(dy, x []float32) (s, b [8]float32)
+//
+// In:  len(dy) = len(x) = 8n, n ≥ 1.
+// Out: lane l of s = fma(dy[i], x[i], s) and of b = b + dy[i] over i = l,
+//      l+8, … in that order from +0: group_norm_kernel.cpp's backward
+//      accumulators. Clobbers Y0, Y4, Y5.
+TEXT ·groupGradSumsF32(SB), NOSPLIT, $0-112
+	MOVQ      dy_base+0(FP), dPtr            // dPtr = &dy[0]
+	MOVQ      dy_len+8(FP), nLeft            // nLeft = len(dy)
+	MOVQ      x_base+24(FP), xPtr            // xPtr = &x[0]
+	VXORPS    Y4, Y4, Y4                     // s = +0
+	VXORPS    Y5, Y5, Y5                     // b = +0
+ggloop:
+	VMOVUPS   (dPtr), Y0                     // Y0 = dy[0:8]
+	VFMADD231PS (xPtr), Y0, Y4               // s = dy·x + s
+	VADDPS    Y0, Y5, Y5                     // b = b + dy
+	ADDQ      $32, dPtr                      // next 8
+	ADDQ      $32, xPtr                      // of x
+	SUBQ      $8, nLeft                      // 8 done
+	JNZ       ggloop                         // more
+	VMOVUPS   Y4, s+48(FP)                   // s
+	VMOVUPS   Y5, b+80(FP)                   // b
+	VZEROUPPER
+	RET
+
+// func groupGradDXF32(dx, dy, x []float32, c1, c2, c3 float32):
+// dx[i] = fma(c1, dy[i], c2·x[i]) + c3.
+TEXT ·groupGradDXF32(SB), NOSPLIT, $0-84
+	MOVQ      dx_base+0(FP), dPtr            // dPtr = &dx[0]
+	MOVQ      dx_len+8(FP), nLeft            // nLeft = len(dx)
+	MOVQ      dy_base+24(FP), yPtr           // yPtr = &dy[0]
+	MOVQ      x_base+48(FP), xPtr            // xPtr = &x[0]
+	VBROADCASTSS c1+72(FP), Y12              // Y12 = c1 everywhere
+	VBROADCASTSS c2+76(FP), Y13              // Y13 = c2 everywhere
+	VBROADCASTSS c3+80(FP), Y14              // Y14 = c3 everywhere
+	CMPQ      nLeft, $8                      // 8 left?
+	JLT       gdtail                         // the last elements
+gdloop:
+	VMULPS    (xPtr), Y13, Y0                // Y0 = c2·x
+	VFMADD231PS (yPtr), Y12, Y0              // Y0 = c1·dy + c2·x
+	VADDPS    Y14, Y0, Y0                    // Y0 = that + c3
+	VMOVUPS   Y0, (dPtr)                     // dx[0:8] = Y0
+	ADDQ      $32, yPtr                      // next 8
+	ADDQ      $32, xPtr                      // of x
+	ADDQ      $32, dPtr                      // of dx
+	SUBQ      $8, nLeft                      // 8 done
+	CMPQ      nLeft, $8                      // 8 more?
+	JGE       gdloop                         // again
+gdtail:
+	TESTQ     nLeft, nLeft                   // anything left?
+	JZ        gddone                         // finished
+	LEAQ      tailMask<>+32(SB), mPtr        // end of the ones
+	SHLQ      $2, nLeft                      // nLeft in bytes
+	SUBQ      nLeft, mPtr                    // mPtr: nLeft lanes
+	VMOVUPS   (mPtr), mask                   // mask = lanes in range
+	VMASKMOVPS (yPtr), mask, Y1              // Y1 = dy, masked
+	VMASKMOVPS (xPtr), mask, Y2              // Y2 = x, masked
+	VMULPS    Y2, Y13, Y0                    // Y0 = c2·x
+	VFMADD231PS Y1, Y12, Y0                  // Y0 = c1·dy + c2·x
+	VADDPS    Y14, Y0, Y0                    // Y0 = that + c3
+	VMASKMOVPS Y0, mask, (dPtr)              // dx = Y0, masked
+gddone:
+	VZEROUPPER
+	RET

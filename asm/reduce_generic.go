@@ -126,6 +126,21 @@ var reduceGo = reduceTable{
 	maxLanes: maxLanesGo, minLanes: minLanesGo, maxVal: maxValGo, minVal: minValGo,
 	expShift: expShiftGo, scaleShift: scaleShiftGo, affine: affineGo,
 	normGradSums: normGradSumsGo, normGradDX: normGradDXGo, normGradWB: normGradWBGo,
+	groupGradSums: groupGradSumsGo, groupGradDX: groupGradDXGo,
+}
+
+func groupGradSumsGo(dy, x []float32) (s, b [8]float32) {
+	for i := range dy {
+		s[i%8] = fma32(dy[i], x[i], s[i%8])
+		b[i%8] += dy[i]
+	}
+	return s, b
+}
+
+func groupGradDXGo(dx, dy, x []float32, c1, c2, c3 float32) {
+	for i := range dx {
+		dx[i] = fma32(c1, dy[i], c2*x[i]) + c3
+	}
 }
 
 func normGradSumsGo(dy, x, w []float32) (s, b [8]float32) {

@@ -609,65 +609,54 @@ func groupNormBackwardRun[T normElem](dy, x, mean, rstd, w *tensor.Tensor, n, c,
 		}
 		return ws[ch]
 	}
-	// ComputeInternalGradients.
+	// float32 planes go through package asm's kernels, in the same order.
+	_, f32 := any(dys).([]float32)
+	f32 = f32 && xStep == 8
+	// ComputeInternalGradients, a share of the (n, c) planes per goroutine.
 	dsA, dbA := make([]T, n*c), make([]T, n*c)
-	accS, accB := make([]T, lanes), make([]T, lanes)
-	for i := range dsA {
-		dyr, xr := dys[i*hw:(i+1)*hw], xs[i*hw:(i+1)*hw]
-		clear(accS)
-		clear(accB)
-		inner := hw / xStep * xStep
-		for j := 0; j < inner; j += xStep {
-			for h := 0; h < xStep; h += lanes {
-				for k := range lanes {
-					accS[k] = normFMA(dyr[j+h+k], xr[j+h+k], accS[k])
-					accB[k] += dyr[j+h+k]
-				}
+	parallel.Range(n*c, max(1, grain/hw), 1, func(lo, hi int) {
+		accS, accB := make([]T, lanes), make([]T, lanes)
+		for i := lo; i < hi; i++ {
+			dyr, xr := dys[i*hw:(i+1)*hw], xs[i*hw:(i+1)*hw]
+			if f32 {
+				s, b := asm.GroupNormGradSumsF32(any(dyr).([]float32), any(xr).([]float32))
+				dsA[i], dbA[i] = T(s), T(b)
+				continue
 			}
-		}
-		sv, bv := laneSum(accS), laneSum(accB)
-		for j := inner; j < hw; j++ {
-			sv = normFMA(dyr[j], xr[j], sv)
-			bv += dyr[j]
-		}
-		dsA[i], dbA[i] = sv, bv
-	}
-	dx, doneX := normOut[T](outs[0])
-	s := 1 / T(d*hw)
-	for i := 0; i < n*group; i++ {
-		g := i % group
-		dsr, dbr := dsA[i*d:(i+1)*d], dbA[i*d:(i+1)*d]
-		mu, rs := means[i], rstds[i]
-		if dx != nil {
-			// GroupNormInputBackward.
 			clear(accS)
 			clear(accB)
-			inner := d / gStep * gStep
-			for j := 0; j < inner; j += gStep {
-				for h := 0; h < gStep; h += lanes {
+			inner := hw / xStep * xStep
+			for j := 0; j < inner; j += xStep {
+				for h := 0; h < xStep; h += lanes {
 					for k := range lanes {
-						gv := gamma(g*d + j + h + k)
-						accS[k] = normFMA(dsr[j+h+k], gv, accS[k])
-						accB[k] = normFMA(dbr[j+h+k], gv, accB[k])
+						accS[k] = normFMA(dyr[j+h+k], xr[j+h+k], accS[k])
+						accB[k] += dyr[j+h+k]
 					}
 				}
 			}
 			sv, bv := laneSum(accS), laneSum(accB)
-			for j := inner; j < d; j++ {
-				gv := gamma(g*d + j)
-				sv = normFMA(dsr[j], gv, sv)
-				bv = normFMA(dbr[j], gv, bv)
+			for j := inner; j < hw; j++ {
+				sv = normFMA(dyr[j], xr[j], sv)
+				bv += dyr[j]
 			}
-			c2 := T(T(T(T(normFMA(bv, mu, -sv)*rs)*rs)*rs) * s)
-			c3 := normFMA(-c2, mu, -T(T(bv*rs)*s))
-			for j := range d {
-				c1 := T(rs * gamma(g*d+j))
-				off := (i*d + j) * hw
-				for k := off; k < off+hw; k++ {
-					dx[k] = T(normFMA(c1, dys[k], T(c2*xs[k])) + c3)
-				}
-			}
+			dsA[i], dbA[i] = sv, bv
 		}
+	})
+	dx, doneX := normOut[T](outs[0])
+	s := 1 / T(d*hw)
+	if dx != nil {
+		// GroupNormInputBackward, a share of the (n, group) rows per goroutine.
+		parallel.Range(n*group, max(1, grain/max(d*hw, 1)), 1, func(lo, hi int) {
+			accS, accB := make([]T, lanes), make([]T, lanes)
+			for i := lo; i < hi; i++ {
+				groupNormRowDX(dx, dys, xs, dsA, dbA, gamma, accS, accB, i, group, d, hw, gStep, means[i], rstds[i], s, f32)
+			}
+		})
+	}
+	for i := 0; i < n*group; i++ {
+		g := i % group
+		dsr, dbr := dsA[i*d:(i+1)*d], dbA[i*d:(i+1)*d]
+		mu, rs := means[i], rstds[i]
 		// GammaBackward and BetaBackward accumulate in T too.
 		for j := range d {
 			ch := g*d + j
@@ -870,4 +859,46 @@ func init() {
 		"aten::_native_batch_norm_legit.no_stats",
 		"aten::_native_batch_norm_legit_no_training.default")
 	impl("aten::native_dropout.default", dropoutKernel)
+}
+
+// groupNormRowDX is GroupNormInputBackward for row i (one (n, group)) of
+// groupNormBackwardRun: the channels' sums weighted by gamma in lanes (accS,
+// accB scratch), the row's c2 and c3, then dx = c1·dy + c2·x + c3 per
+// channel plane (f32: asm.GroupNormGradDXF32, the same operations).
+func groupNormRowDX[T normElem](dx, dys, xs, dsA, dbA []T, gamma func(int) T, accS, accB []T, i, group, d, hw, gStep int, mu, rs, s T, f32 bool) {
+	lanes := len(accS)
+	g := i % group
+	dsr, dbr := dsA[i*d:(i+1)*d], dbA[i*d:(i+1)*d]
+	clear(accS)
+	clear(accB)
+	inner := d / gStep * gStep
+	for j := 0; j < inner; j += gStep {
+		for h := 0; h < gStep; h += lanes {
+			for k := range lanes {
+				gv := gamma(g*d + j + h + k)
+				accS[k] = normFMA(dsr[j+h+k], gv, accS[k])
+				accB[k] = normFMA(dbr[j+h+k], gv, accB[k])
+			}
+		}
+	}
+	sv, bv := laneSum(accS), laneSum(accB)
+	for j := inner; j < d; j++ {
+		gv := gamma(g*d + j)
+		sv = normFMA(dsr[j], gv, sv)
+		bv = normFMA(dbr[j], gv, bv)
+	}
+	c2 := T(T(T(T(normFMA(bv, mu, -sv)*rs)*rs)*rs) * s)
+	c3 := normFMA(-c2, mu, -T(T(bv*rs)*s))
+	for j := range d {
+		c1 := T(rs * gamma(g*d+j))
+		off := (i*d + j) * hw
+		if f32 {
+			asm.GroupNormGradDXF32(any(dx[off:off+hw]).([]float32), any(dys[off:off+hw]).([]float32),
+				any(xs[off:off+hw]).([]float32), float32(c1), float32(c2), float32(c3))
+			continue
+		}
+		for k := off; k < off+hw; k++ {
+			dx[k] = T(normFMA(c1, dys[k], T(c2*xs[k])) + c3)
+		}
+	}
 }
