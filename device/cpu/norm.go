@@ -132,6 +132,31 @@ func rowMeanVar[T normElem](row []T) (mean, variance float64) {
 	return normMoments(row)
 }
 
+// segSum is Σ row in float64 (asm.SumF32's vectorized sums for float32).
+func segSum[T normElem](row []T) float64 {
+	if r, ok := any(row).([]float32); ok {
+		return asm.SumF32(r)
+	}
+	var sum float64
+	for _, v := range row {
+		sum += float64(v)
+	}
+	return sum
+}
+
+// segSqDev is Σ (row − mu)² in float64 (asm.SumSqDevF32 for float32).
+func segSqDev[T normElem](row []T, mu float64) float64 {
+	if r, ok := any(row).([]float32); ok {
+		return asm.SumSqDevF32(r, mu)
+	}
+	var ss float64
+	for _, v := range row {
+		d := float64(v) - mu
+		ss += d * d
+	}
+	return ss
+}
+
 // rowFMA sets y[j] = fma(s, x[j], c), rounded once.
 func rowFMA[T normElem](y, x []T, s, c T) {
 	if y32, ok := any(y).([]float32); ok {
@@ -709,30 +734,21 @@ func batchNormRun[T normElem](a core.BatchNormArgs, outs []*tensor.Tensor) {
 	}
 	if a.Training {
 		if count := n * s; count > 0 {
-			for i := 0; i < n; i++ {
-				for ch := 0; ch < c; ch++ {
-					var sum float64
-					for _, v := range xs[(i*c+ch)*s : (i*c+ch+1)*s] {
-						sum += float64(v)
-					}
-					mean[ch] += sum
-				}
-			}
-			for ch := range mean {
-				mean[ch] /= float64(count)
-			}
+			// Per channel (a share of them per goroutine): the mean, then
+			// the squared deviations from it, each plane summed in float64
+			// and the planes added in batch order.
 			varSum := make([]float64, c)
-			for i := 0; i < n; i++ {
-				for ch := 0; ch < c; ch++ {
-					mu := mean[ch]
-					var ss float64
-					for _, v := range xs[(i*c+ch)*s : (i*c+ch+1)*s] {
-						dv := float64(v) - mu
-						ss += dv * dv
+			parallel.Range(c, max(1, grain/count), 1, func(lo, hi int) {
+				for ch := lo; ch < hi; ch++ {
+					for i := range n {
+						mean[ch] += segSum(xs[(i*c+ch)*s : (i*c+ch+1)*s])
 					}
-					varSum[ch] += ss
+					mean[ch] /= float64(count)
+					for i := range n {
+						varSum[ch] += segSqDev(xs[(i*c+ch)*s:(i*c+ch+1)*s], mean[ch])
+					}
 				}
-			}
+			})
 			for ch := range invstd {
 				invstd[ch] = batchNormInvStd(varSum[ch]/float64(count), a.Eps)
 			}
@@ -786,16 +802,12 @@ func batchNormRun[T normElem](a core.BatchNormArgs, outs []*tensor.Tensor) {
 		}
 		alpha[ch], beta[ch] = al, normFMA(-T(mean[ch]), al, bc)
 	}
-	for i := 0; i < n; i++ {
-		for ch := 0; ch < c; ch++ {
-			al, be := alpha[ch], beta[ch]
-			off := (i*c + ch) * s
-			yr := y[off : off+s]
-			for j, v := range xs[off : off+s] {
-				yr[j] = normFMA(v, al, be)
-			}
+	parallel.Range(n*c, max(1, grain/max(s, 1)), 1, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			ch := p % c
+			rowFMA(y[p*s:(p+1)*s], xs[p*s:(p+1)*s], alpha[ch], beta[ch])
 		}
-	}
+	})
 	doneY()
 }
 
