@@ -394,11 +394,53 @@ func roundScalar(v float64, dt tensor.DType) float64 {
 // scalar limits, as clamp_scalar / clamp_min_scalar / clamp_max_scalar do:
 // std::min/std::max, so a NaN input stays NaN and a lone NaN limit is
 // ignored, while two limits of which one is NaN give NaN everywhere.
+// clampFast clamps a contiguous float32 or float64 x into out of its dtype
+// with the SIMD torch.maximum and torch.minimum against the limits (NaN
+// limits excluded): max(x, lo) then min(·, hi) keep x's NaN and, on a tie
+// of zeros, x's sign, as the loops below do. It reports whether it could.
+func clampFast(out, x *tensor.Tensor, lo, hi *tensor.Scalar) bool {
+	n := out.Numel()
+	if n == 0 || x.DType() != out.DType() || !x.IsContiguous() || !out.IsContiguous() {
+		return false
+	}
+	switch out.DType() {
+	case tensor.Float32:
+		d, s := data[float32](out)[out.StorageOffset():][:n], data[float32](x)[x.StorageOffset():][:n]
+		clampSlices(d, s, lo, hi, asm.MaximumScalarF32, asm.MinimumScalarF32)
+	case tensor.Float64:
+		d, s := data[float64](out)[out.StorageOffset():][:n], data[float64](x)[x.StorageOffset():][:n]
+		clampSlices(d, s, lo, hi, asm.MaximumScalarF64, asm.MinimumScalarF64)
+	default:
+		return false
+	}
+	return true
+}
+
+func clampSlices[T float32 | float64](d, s []T, lo, hi *tensor.Scalar, maxS, minS func(d, x []T, v T)) {
+	ct := tensor.Float32
+	if _, ok := any(d).([]float64); ok {
+		ct = tensor.Float64
+	}
+	parallel.Range(len(d), grain, 64, func(a, b int) {
+		src := s[a:b]
+		if lo != nil {
+			maxS(d[a:b], src, T(roundScalar(lo.Float64(), ct)))
+			src = d[a:b]
+		}
+		if hi != nil {
+			minS(d[a:b], src, T(roundScalar(hi.Float64(), ct)))
+		}
+	})
+}
+
 func clampScalar(out, x *tensor.Tensor, lo, hi *tensor.Scalar) {
 	ct := out.DType()
 	if ct.IsFloat() {
 		if nanLimits(lo, hi) {
 			fillValue(out, tensor.Float(math.NaN()))
+			return
+		}
+		if clampFast(out, x, lo, hi) {
 			return
 		}
 		switch {

@@ -144,3 +144,42 @@ func TestUnaryStrided(t *testing.T) {
 		}
 	}
 }
+
+// TestClampFastPath: clamp of a contiguous float tensor (SIMD maximum and
+// minimum against the limits) gives what the strided loop gives for the
+// same values, NaN, infinities and both zeros included, with either limit
+// or both, also in place.
+func TestClampFastPath(t *testing.T) {
+	vals := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), -1.5, -0.5, 0.25, 0.5, 2, 1e30}
+	limits := []any{nil, 0.0, math.Copysign(0, -1), -0.5, 0.5}
+	for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64} {
+		var xs []float64
+		for range 7 { // long enough for whole vectors and a tail
+			xs = append(xs, vals...)
+		}
+		x := tensor.FromSlice(xs, len(xs)).To(dt)
+		// The same values as a strided view: every other element of a
+		// buffer twice as long.
+		wide := tensor.Empty(dt, 2*len(xs))
+		strided := wide.AsStrided([]int{len(xs)}, []int{2}, 0)
+		strided.Copy_(x, false)
+		for _, lo := range limits {
+			for _, hi := range limits {
+				if lo == nil && hi == nil {
+					continue
+				}
+				fast := tensor.Call("aten::clamp.default", x, lo, hi).(*tensor.Tensor).Float64s()
+				slow := tensor.Call("aten::clamp.default", strided, lo, hi).(*tensor.Tensor).Float64s()
+				inPlace := x.Clone()
+				tensor.Call("aten::clamp_.default", inPlace, lo, hi)
+				for i := range fast {
+					for _, got := range []float64{fast[i], inPlace.Float64s()[i]} {
+						if !(got == slow[i] && math.Signbit(got) == math.Signbit(slow[i])) && !(got != got && slow[i] != slow[i]) {
+							t.Fatalf("%v clamp(%v, %v, %v) = %v, strided loop %v", dt, xs[i], lo, hi, got, slow[i])
+						}
+					}
+				}
+			}
+		}
+	}
+}
