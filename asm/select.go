@@ -112,3 +112,10 @@ func selBulk[T uint32 | uint64](k func(d, x, y *T, c *uint8, n int), w int) func
 		}
 	}
 }
+
+// ThresholdBackwardF32 sets dst[i] = +0 where x[i] ≤ th, else g[i]: the
+// gradient of threshold and relu (threshold_backward); a NaN x passes g.
+func ThresholdBackwardF32(dst, g, x []float32, th float32) {
+	checkLen("ThresholdBackwardF32", len(dst), len(g), len(x))
+	thresholdBackward(dst, g, x, th)
+}

@@ -98,3 +98,22 @@ func selKernel64() func(d []uint64, c []uint8, x, y []uint64) {
 	}
 	return selBulk(sel64, 4)
 }
+
+// thresholdBwd32 sets d[i] = +0 if x[i] ≤ th, else gr[i], for i < 8n.
+//
+//go:noescape
+func thresholdBwd32(d, gr, x *float32, th float32, n int)
+
+// thresholdBackward runs thresholdBwd32 over the whole vectors of 8 with
+// AVX2 and the twin over the rest.
+func thresholdBackward(d, g, x []float32, th float32) {
+	n := 0
+	if useAVX2FMA {
+		n = len(d) / 8
+	}
+	if n > 0 {
+		_, _ = g[8*n-1], x[8*n-1] // both hold the vectors
+		thresholdBwd32(&d[0], &g[0], &x[0], th, n)
+	}
+	thresholdBackwardGo(d[8*n:], g[8*n:], x[8*n:], th)
+}

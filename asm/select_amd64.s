@@ -133,3 +133,26 @@ TEXT ·sel32(SB), NOSPLIT, $0-40
 // Clobbers CX, DX, SI, DI, R8, Y0, Y1, Y7.
 TEXT ·sel64(SB), NOSPLIT, $0-40
 	SEL(VPMOVZXBQ, VPCMPEQQ, 32, 4)   // 4 qwords a step
+
+// func thresholdBwd32(d, gr, x *float32, th float32, n int)
+//
+// In:  8n elements of d, g, x. Out: d[i] = +0 if x[i] ≤ th, else g[i]
+// (a NaN x compares false: d[i] = g[i]). Clobbers CX, DX, SI, DI, Y0–Y3.
+TEXT ·thresholdBwd32(SB), NOSPLIT, $0-40
+	MOVQ         d+0(FP), dPtr        // dPtr = &d[0]
+	MOVQ         gr+8(FP), yPtr       // yPtr = &gr[0]
+	MOVQ         x+16(FP), xPtr       // xPtr = &x[0]
+	VBROADCASTSS th+24(FP), Y2        // Y2 = th everywhere
+	MOVQ         n+32(FP), steps      // steps = n
+thloop:
+	VMOVUPS      (xPtr), Y0           // Y0 = x[0:8]
+	VCMPPS       $0x12, Y2, Y0, Y1    // Y1 = x ≤ th (ordered, quiet)
+	VANDNPS      (yPtr), Y1, Y3       // Y3 = g where not, +0 where so
+	VMOVUPS      Y3, (dPtr)           // d[0:8] = Y3
+	ADDQ         $32, xPtr            // next 8
+	ADDQ         $32, yPtr            // of g
+	ADDQ         $32, dPtr            // of d
+	DECQ         steps                // one vector done
+	JNZ          thloop               // more
+	VZEROUPPER
+	RET

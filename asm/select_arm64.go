@@ -31,3 +31,7 @@ func selKernel64() func(d []uint64, c []uint8, x, y []uint64) {
 	}
 	return selBulk(sel64NEON, 8)
 }
+
+// thresholdBackward runs the twin on arm64 (no float compare in Go's
+// arm64 assembler).
+func thresholdBackward(d, g, x []float32, th float32) { thresholdBackwardGo(d, g, x, th) }

@@ -46,3 +46,14 @@ var (
 	cmpGo32 = cmpTable[float32]{eqGo[float32], neGo[float32], ltGo[float32], leGo[float32]}
 	cmpGo64 = cmpTable[float64]{eqGo[float64], neGo[float64], ltGo[float64], leGo[float64]}
 )
+
+// thresholdBackwardGo sets d[i] = +0 if x[i] ≤ th, else g[i].
+func thresholdBackwardGo(d, g, x []float32, th float32) {
+	for i, v := range x {
+		if v <= th {
+			d[i] = 0
+		} else {
+			d[i] = g[i]
+		}
+	}
+}

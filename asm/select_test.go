@@ -2,6 +2,7 @@ package asm
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -153,5 +154,45 @@ func FuzzSelect(f *testing.F) {
 		checkSelect(t, Select32, c, x, y, int(off%8))
 		c, x64, y64 := selectOperands[uint64](r, int(n))
 		checkSelect(t, Select64, c, x64, y64, int(off%8))
+	})
+}
+
+// checkThreshold runs ThresholdBackwardF32 (the AVX2 loop where the CPU
+// has it) at offset off of guarded buffers against its definition.
+func checkThreshold(t testing.TB, g, x []float32, th float32, off int) {
+	t.Helper()
+	const guard = float32(-7)
+	gp, _ := ewPad(g, off, guard)
+	xp, _ := ewPad(x, off, guard)
+	d, buf := ewPad(make([]float32, len(x)), off, guard)
+	ThresholdBackwardF32(d, gp, xp, th)
+	what := fmt.Sprintf("n=%d off=%d th=%v", len(x), off, th)
+	ewCheckGuards(t, what, buf, off, len(x), guard)
+	twin := make([]float32, len(x))
+	thresholdBackwardGo(twin, g, x, th)
+	for i := range x {
+		want := g[i]
+		if x[i] <= th {
+			want = 0
+		}
+		if !ewSame(d[i], want) || !ewSame(twin[i], want) {
+			t.Fatalf("%s: [%d] x=%v g=%v: %v (twin %v), want %v", what, i, x[i], g[i], d[i], twin[i], want)
+		}
+	}
+}
+
+func TestThresholdBackward(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 20))
+	ths := []float32{0, float32(math.Copysign(0, -1)), -1, 0.5, float32(math.NaN()), float32(math.Inf(1))}
+	for _, n := range ewLens() {
+		checkThreshold(t, ewValues[float32](r, n), ewValues[float32](r, n), ths[r.IntN(len(ths))], r.IntN(8))
+	}
+}
+
+func FuzzThresholdBackward(f *testing.F) {
+	f.Add(uint8(19), uint8(1), float32(0), uint64(1))
+	f.Fuzz(func(t *testing.T, n, off uint8, th float32, seed uint64) {
+		r := rand.New(rand.NewPCG(seed, 20))
+		checkThreshold(t, ewValues[float32](r, int(n)), ewValues[float32](r, int(n)), th, int(off%8))
 	})
 }

@@ -1,7 +1,6 @@
 package cpu
 
 import (
-	"math"
 	"slices"
 
 	"github.com/goaten/goaten/asm"
@@ -145,15 +144,7 @@ func siluBackward(d, g, x, t, u, _ []float32) {
 // where self ≤ threshold (rounded to float32), else grad.
 func thresholdBackwardKernel(op *tensor.Op, args []any) any {
 	th := float32(args[2].(tensor.Scalar).Float64())
-	return fusedBackward(op, args, func(d, g, x, _, _, _ []float32) {
-		for i, v := range x {
-			var m uint32
-			if v <= th {
-				m = ^uint32(0) // an integer conditional move, not a branch on the data
-			}
-			d[i] = math.Float32frombits(math.Float32bits(g[i]) &^ m)
-		}
-	})
+	return fusedBackward(op, args, func(d, g, x, _, _, _ []float32) { asm.ThresholdBackwardF32(d, g, x, th) })
 }
 
 // siluKernel is silu (not a core op either) for a contiguous float32 input:
