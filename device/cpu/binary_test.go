@@ -3,6 +3,7 @@ package cpu_test
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -428,4 +429,68 @@ func TestAddAlphaBFloat16Loops(t *testing.T) {
 	at := full(5.6875, 40, 2).T()
 	check("transposed", binCall(t, "aten::add.Tensor", map[string]any{"alpha": 3.14}, at, full(-1.8125, 2, 40)).Contiguous().Float64s(),
 		func(int) bool { return false })
+}
+
+// TestBinaryBroadcastRuns: broadcast operands taken a run at a time (a row
+// bias, a broadcast middle dim, a constant per row, size-1 dims, a
+// negative stride) give each element's own result.
+func TestBinaryBroadcastRuns(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	mk := func(shape ...int) *tensor.Tensor {
+		v := make([]float32, tensor.Numel(shape))
+		for i := range v {
+			v[i] = float32(r.NormFloat64())
+		}
+		return tensor.FromSlice(v, shape...)
+	}
+	cases := []struct {
+		name string
+		a, b *tensor.Tensor
+	}{
+		{"row bias", mk(16, 96), mk(96)},
+		{"bias first", mk(96), mk(16, 96)},
+		{"middle", mk(4, 8, 80), mk(4, 1, 80)},
+		{"per row", mk(16, 96), mk(16, 1)},
+		{"size-1 dims", mk(3, 1, 70), mk(1, 1, 70)},
+		{"flipped rows", mk(16, 96).Flip([]int{0}), mk(96)},
+		{"flipped bias", mk(16, 96), mk(96).Flip([]int{0})},
+		{"4-d", mk(2, 3, 4, 64), mk(3, 1, 64)},
+	}
+	ops := []struct {
+		op string
+		f  func(x, y float32) float32
+	}{
+		{"aten::add.Tensor", func(x, y float32) float32 { return x + y }},
+		{"aten::mul.Tensor", func(x, y float32) float32 { return x * y }},
+		{"aten::div.Tensor", func(x, y float32) float32 { return x / y }},
+		{"aten::sub.Tensor", func(x, y float32) float32 { return x - y }},
+	}
+	for _, c := range cases {
+		for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64} {
+			a, b := c.a.To(dt), c.b.To(dt)
+			shape := tensor.BroadcastShapes(a.Sizes(), b.Sizes())
+			ae, be := a.Expand(shape).Contiguous().Float64s(), b.Expand(shape).Contiguous().Float64s()
+			for _, o := range ops {
+				got := binCall(t, o.op, nil, a, b).Float64s()
+				for i := range got {
+					want := float64(o.f(float32(ae[i]), float32(be[i])))
+					if dt == tensor.Float64 {
+						switch o.op {
+						case "aten::add.Tensor":
+							want = ae[i] + be[i]
+						case "aten::mul.Tensor":
+							want = ae[i] * be[i]
+						case "aten::div.Tensor":
+							want = ae[i] / be[i]
+						case "aten::sub.Tensor":
+							want = ae[i] - be[i]
+						}
+					}
+					if got[i] != want {
+						t.Fatalf("%s %v %s: element %d = %v, want %v", c.name, dt, o.op, i, got[i], want)
+					}
+				}
+			}
+		}
+	}
 }
