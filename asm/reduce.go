@@ -39,6 +39,8 @@ type reduceTable struct {
 	// takes a length that is a multiple of 8.
 	groupGradSums func(dy, x []float32) (s, b [8]float32)
 	groupGradDX   func(dx, dy, x []float32, c1, c2, c3 float32)
+	// accumulate adds x into acc, lengths a multiple of 8.
+	accumulate func(acc []float64, x []float32)
 }
 
 var red32 = reduceKernels()
@@ -160,6 +162,18 @@ func LogSoftmaxF32(dst, x []float32) {
 	red32.expShift(dst, x, m)
 	s := SumF32(dst)
 	SubScalarF32(dst, x, float32(float64(m)+math.Log(s)))
+}
+
+// AccumulateF32 sets acc[i] += float64(x[i]) (the rows of a column sum).
+func AccumulateF32(acc []float64, x []float32) {
+	checkLen("AccumulateF32", len(acc), len(x))
+	full := len(x) &^ 7
+	if full > 0 {
+		red32.accumulate(acc[:full], x[:full])
+	}
+	for i := full; i < len(x); i++ {
+		acc[i] += float64(x[i])
+	}
 }
 
 // MomentsF32 returns Σ (x[i] - k) and Σ (x[i] - k)², each difference and

@@ -731,3 +731,25 @@ gdtail:
 gddone:
 	VZEROUPPER
 	RET
+
+// func accumulateF32(acc []float64, x []float32)
+//
+// In:  len(acc) = len(x) = 8n, n ≥ 1. Out: acc[i] += float64(x[i]), each
+// conversion exact and each add rounded once, as the twin. Clobbers Y0–Y3.
+TEXT ·accumulateF32(SB), NOSPLIT, $0-48
+	MOVQ      acc_base+0(FP), dPtr           // dPtr = &acc[0]
+	MOVQ      acc_len+8(FP), nLeft           // nLeft = len(acc)
+	MOVQ      x_base+24(FP), xPtr            // xPtr = &x[0]
+acloop:
+	VCVTPS2PD (xPtr), Y0                     // Y0 = float64(x[0:4])
+	VCVTPS2PD 16(xPtr), Y1                   // Y1 = float64(x[4:8])
+	VADDPD    (dPtr), Y0, Y0                 // Y0 += acc[0:4]
+	VADDPD    32(dPtr), Y1, Y1               // Y1 += acc[4:8]
+	VMOVUPD   Y0, (dPtr)                     // acc[0:4] = Y0
+	VMOVUPD   Y1, 32(dPtr)                   // acc[4:8] = Y1
+	ADDQ      $32, xPtr                      // next 8
+	ADDQ      $64, dPtr                      // of acc
+	SUBQ      $8, nLeft                      // 8 done
+	JNZ       acloop                         // more
+	VZEROUPPER
+	RET

@@ -126,7 +126,13 @@ var reduceGo = reduceTable{
 	maxLanes: maxLanesGo, minLanes: minLanesGo, maxVal: maxValGo, minVal: minValGo,
 	expShift: expShiftGo, scaleShift: scaleShiftGo, affine: affineGo,
 	normGradSums: normGradSumsGo, normGradDX: normGradDXGo, normGradWB: normGradWBGo,
-	groupGradSums: groupGradSumsGo, groupGradDX: groupGradDXGo,
+	groupGradSums: groupGradSumsGo, groupGradDX: groupGradDXGo, accumulate: accumulateGo,
+}
+
+func accumulateGo(acc []float64, x []float32) {
+	for i, v := range x {
+		acc[i] += float64(v)
+	}
 }
 
 func groupGradSumsGo(dy, x []float32) (s, b [8]float32) {

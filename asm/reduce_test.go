@@ -495,3 +495,24 @@ func FuzzGroupNormGrad(f *testing.F) {
 		checkGroupGrad(t, ewValues[float32](r, k), ewValues[float32](r, k), c1, c2, c3, int(off%8))
 	})
 }
+
+// TestAccumulate: AccumulateF32 (the AVX2 loop where the CPU has it) adds
+// each float32 into its float64 exactly as float64(x) + acc, unaligned,
+// with NaN, Inf and signed zeros, the accumulators past the end untouched.
+func TestAccumulate(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	for _, n := range ewLens() {
+		x := ewValues[float32](r, n)
+		start := ewValues[float64](r, n)
+		off := r.IntN(8)
+		xp, _ := ewPad(x, off, -7)
+		acc, buf := ewPad(start, off, -7)
+		AccumulateF32(acc, xp)
+		ewCheckGuards(t, fmt.Sprintf("n=%d", n), buf, off, n, -7)
+		for i := range n {
+			if want := start[i] + float64(x[i]); !ewSame(acc[i], want) {
+				t.Fatalf("n=%d [%d]: %v + %v = %v, want %v", n, i, start[i], x[i], acc[i], want)
+			}
+		}
+	}
+}

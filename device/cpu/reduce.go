@@ -203,17 +203,21 @@ func sumAccF64(x *tensor.Tensor, mask []bool) []float64 {
 		}, func(dst, parts []float64) { dst[0] = sumF64(parts) })
 		return acc
 	}
-	if v, c, ok := redColsF32(x, mask); ok {
+	if v, outer, c, ok := redColsF32(x, mask); ok {
 		// Each row into the columns' sums, rows in order: walkRed's
 		// element-by-element path for this layout, so the same bits,
-		// without its float64 blocks. Columns are shared among goroutines.
-		r := len(v) / c
-		parallel.Range(c, (grain+r-1)/r, 8, func(lo, hi int) {
-			a := acc[lo:hi]
-			for i := 0; i < r; i++ {
-				for j, x := range v[i*c+lo : i*c+hi] {
-					a[j] += float64(x)
+		// without its float64 blocks. Blocks and columns are shared among
+		// goroutines.
+		r := len(v) / (outer * c)
+		parallel.Range(outer*c, (grain+r-1)/r, 8, func(lo, hi int) {
+			for lo < hi {
+				o := lo / c
+				j0, j1 := lo%c, min(c, lo%c+hi-lo)
+				a, blk := acc[o*c+j0:o*c+j1], v[o*r*c:(o+1)*r*c]
+				for i := 0; i < r; i++ {
+					asm.AccumulateF32(a, blk[i*c+j0:i*c+j1])
 				}
+				lo += j1 - j0
 			}
 		})
 		return acc
@@ -230,30 +234,36 @@ func sumAccF64(x *tensor.Tensor, mask []bool) []float64 {
 	return acc
 }
 
-// redColsF32 returns x's elements when a reduction over mask adds the rows
-// of a contiguous float32 x into one sum per column (the reduced dims
-// before the kept ones, at least one kept): rows of c elements.
-func redColsF32(x *tensor.Tensor, mask []bool) (v []float32, c int, ok bool) {
+// redColsF32 returns x's elements when a reduction over mask adds rows of
+// a contiguous float32 x into one sum per column: outer blocks (the kept
+// dims before the reduced ones; 1 when there are none) of r rows of c
+// elements (the reduced dims, then at least one kept dim), size-1 dims
+// ignored.
+func redColsF32(x *tensor.Tensor, mask []bool) (v []float32, outer, c int, ok bool) {
 	if x.DType() != tensor.Float32 || !x.IsContiguous() || x.Numel() == 0 {
-		return nil, 0, false
+		return nil, 0, 0, false
 	}
-	kept := false
-	c = 1
+	outer, c = 1, 1
+	reduced := false
 	for i, m := range mask {
 		switch {
 		case x.Size(i) == 1:
-		case !m:
-			kept = true
+		case m:
+			if reduced && c > 1 {
+				return nil, 0, 0, false // a reduced dim after a kept one after a reduced one
+			}
+			reduced = true
+		case !reduced:
+			outer *= x.Size(i)
+		default:
 			c *= x.Size(i)
-		case kept:
-			return nil, 0, false // a reduced dim after a kept one
 		}
 	}
-	if !kept {
-		return nil, 0, false
+	if !reduced || c == 1 {
+		return nil, 0, 0, false
 	}
 	off := x.StorageOffset()
-	return data[float32](x)[off : off+x.Numel()], c, true
+	return data[float32](x)[off : off+x.Numel()], outer, c, true
 }
 
 func sumAccI64(x *tensor.Tensor, mask []bool) []int64 {
@@ -409,8 +419,13 @@ func aminmaxKernel(isMax bool) tensor.Kernel {
 				storeRed(out.Storage(), out.DType(), 0, 1, acc)
 				return out
 			}
-			if v, c, ok := redColsF32(x, mask); ok {
-				storeRed(out.Storage(), out.DType(), 0, 1, extremeColsF32(v, c, isMax))
+			if v, outer, c, ok := redColsF32(x, mask); ok {
+				var acc []float64
+				blk := len(v) / outer
+				for o := range outer {
+					acc = append(acc, extremeColsF32(v[o*blk:(o+1)*blk], c, isMax)...)
+				}
+				storeRed(out.Storage(), out.DType(), 0, 1, acc)
 				return out
 			}
 			storeRed(out.Storage(), out.DType(), 0, 1, extremeAcc(x, mask, isMax, init))

@@ -2,6 +2,7 @@ package cpu_test
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -332,6 +333,40 @@ func TestAmaxAminFloat32(t *testing.T) {
 		}
 		if got := signs("aten::amax", tensor.FromSlice(v, 3, c.cols), 0); got != c.want {
 			t.Errorf("amax over rows (-0, +0, +0) of %d columns: %s, want %s", c.cols, got, c.want)
+		}
+	}
+}
+
+// TestReduceMiddleDims: sum and amax over a middle dim of a contiguous
+// float32 tensor (outer blocks of rows into column sums) give each
+// column's rows added in order in float64, and the column's maximum.
+func TestReduceMiddleDims(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 26))
+	for _, sh := range [][3]int{{3, 50, 70}, {4, 7, 9}, {2, 1, 33}, {5, 130, 1}} {
+		b, m, c := sh[0], sh[1], sh[2]
+		v := make([]float32, b*m*c)
+		for i := range v {
+			v[i] = float32(r.NormFloat64())
+		}
+		x := tensor.FromSlice(v, b, m, c)
+		sum := tensor.Call("aten::sum.dim_IntList", x, []int{1}).(*tensor.Tensor).Float64s()
+		amax := tensor.Call("aten::amax.default", x, []int{1}).(*tensor.Tensor).Float64s()
+		for o := range b {
+			for j := range c {
+				var s float64
+				mx := float32(math.Inf(-1))
+				for i := range m {
+					e := v[(o*m+i)*c+j]
+					s += float64(e)
+					mx = max(mx, e)
+				}
+				if got := sum[o*c+j]; float32(got) != float32(s) {
+					t.Fatalf("%v: sum[%d,%d] = %v, want %v", sh, o, j, got, float32(s))
+				}
+				if got := amax[o*c+j]; float32(got) != mx {
+					t.Fatalf("%v: amax[%d,%d] = %v, want %v", sh, o, j, got, mx)
+				}
+			}
 		}
 	}
 }
