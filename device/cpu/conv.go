@@ -319,6 +319,13 @@ func convForward[T gemmNum](p *core.ConvParams, input, weight, bias, out *tensor
 		}
 	}
 	workers := runtime.GOMAXPROCS(0)
+	if depthwise2d(p) {
+		if y32, ok := any(y).([]float32); ok {
+			convDepthwise(p, any(x).([]float32), any(w).([]float32), y32)
+			finish(out, buf)
+			return
+		}
+	}
 	if !p.Transposed {
 		geom := newConvGeom(inG, p.In, p.Out, p.Kernel, p.Stride, p.Padding, p.Dilation)
 		ident := geom.identity()
@@ -374,6 +381,58 @@ func convForward[T gemmNum](p *core.ConvParams, input, weight, bias, out *tensor
 		})
 	}
 	finish(out, buf)
+}
+
+// depthwise2d reports whether p is a 2-d convolution of stride 1 with one
+// input and one output channel per group (a depthwise convolution), which
+// convDepthwise computes.
+func depthwise2d(p *core.ConvParams) bool {
+	if p.Transposed || p.Dim != 2 || p.Groups != p.InC || p.OutC != p.InC || p.N*p.InC == 0 {
+		return false
+	}
+	return p.Stride[0] == 1 && p.Stride[1] == 1 && prod(p.Out) > 0
+}
+
+// convDepthwise adds a depthwise convolution to y (holding the bias or
+// zeros): each (image, channel) plane is padded into a row of width Wp =
+// W + 2·pw, and each kernel tap adds w·(the plane shifted by the tap) to a
+// result of the same width with one axpy (asm.AxpyF32, fused) over all its
+// rows at once, taps in order; the result's first OW columns are the
+// output. Planes are shared among the cores.
+func convDepthwise(p *core.ConvParams, x, w, y []float32) {
+	H, W := p.In[0], p.In[1]
+	OH, OW := p.Out[0], p.Out[1]
+	kH, kW := p.Kernel[0], p.Kernel[1]
+	ph, pw := p.Padding[0], p.Padding[1]
+	dh, dw := p.Dilation[0], p.Dilation[1]
+	Hp, Wp := H+2*ph, W+2*pw
+	L := (OH-1)*Wp + OW // the wide result's span
+	planes := p.N * p.InC
+	parallel.Range(planes, max(1, grain/(OH*Wp*kH*kW)), 1, func(lo, hi int) {
+		xp := make([]float32, Hp*Wp)
+		wide := make([]float32, L)
+		for pl := lo; pl < hi; pl++ {
+			c := pl % p.InC
+			src := x[pl*H*W : (pl+1)*H*W]
+			for h := range H {
+				copy(xp[(h+ph)*Wp+pw:(h+ph)*Wp+pw+W], src[h*W:(h+1)*W])
+			}
+			dst := y[pl*OH*OW : (pl+1)*OH*OW]
+			for oh := range OH {
+				copy(wide[oh*Wp:oh*Wp+OW], dst[oh*OW:(oh+1)*OW])
+			}
+			taps := w[c*kH*kW : (c+1)*kH*kW]
+			for kh := range kH {
+				for kw := range kW {
+					off := kh*dh*Wp + kw*dw
+					asm.AxpyF32(wide, taps[kh*kW+kw], xp[off:off+L], wide)
+				}
+			}
+			for oh := range OH {
+				copy(dst[oh*OW:(oh+1)*OW], wide[oh*Wp:oh*Wp+OW])
+			}
+		}
+	})
 }
 
 // convBackward computes the gradients selected by mask into gi, gw (may be nil).

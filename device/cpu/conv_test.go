@@ -126,3 +126,51 @@ func TestConvPackedIm2col(t *testing.T) {
 		}
 	}
 }
+
+// TestConvDepthwise: a 2-d convolution with one channel per group and
+// stride 1 (convDepthwise: padded planes, a fused axpy per tap) against a
+// direct float64 sum, with padding, dilation, a bias, odd sizes and a
+// 1×1 kernel.
+func TestConvDepthwise(t *testing.T) {
+	r := rand.New(rand.NewPCG(27, 28))
+	mk := func(shape ...int) *tensor.Tensor {
+		v := make([]float32, tensor.Numel(shape))
+		for i := range v {
+			v[i] = float32(r.NormFloat64())
+		}
+		return tensor.FromSlice(v, shape...)
+	}
+	for _, c := range []struct{ n, ch, h, w, kh, kw, ph, pw, dh, dw int }{
+		{2, 5, 7, 9, 3, 2, 1, 0, 1, 2},
+		{1, 3, 14, 14, 3, 3, 1, 1, 1, 1},
+		{3, 2, 5, 4, 1, 1, 0, 0, 1, 1},
+		{1, 4, 6, 6, 5, 5, 2, 2, 1, 1},
+	} {
+		x, w, b := mk(c.n, c.ch, c.h, c.w), mk(c.ch, 1, c.kh, c.kw), mk(c.ch)
+		y := tensor.Call("aten::convolution.default", x, w, b, []int{1, 1}, []int{c.ph, c.pw}, []int{c.dh, c.dw},
+			false, []int{0, 0}, c.ch).(*tensor.Tensor)
+		oh, ow := y.Size(2), y.Size(3)
+		xs, ws, bs, ys := x.Float64s(), w.Float64s(), b.Float64s(), y.Float64s()
+		for n := range c.n {
+			for ch := range c.ch {
+				for i := range oh {
+					for j := range ow {
+						want := bs[ch]
+						for a := range c.kh {
+							for e := range c.kw {
+								ih, iw := i-c.ph+a*c.dh, j-c.pw+e*c.dw
+								if ih >= 0 && ih < c.h && iw >= 0 && iw < c.w {
+									want += ws[(ch*c.kh+a)*c.kw+e] * xs[((n*c.ch+ch)*c.h+ih)*c.w+iw]
+								}
+							}
+						}
+						got := ys[((n*c.ch+ch)*oh+i)*ow+j]
+						if math.Abs(got-want) > 1e-5*(1+math.Abs(want)) {
+							t.Fatalf("%+v: y[%d,%d,%d,%d] = %v, want %v", c, n, ch, i, j, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
