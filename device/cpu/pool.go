@@ -92,18 +92,33 @@ type avgWindow struct {
 	div    int
 }
 
+// avgSpans holds, per dim and output position, what avgWindowAt needs:
+// the clamped input range and the padded window's extent.
+type avgSpans [3][]struct{ lo, hi, pool int }
+
+// avgSpansOf computes g's spans once for all the output positions.
+func avgSpansOf(g *core.PoolWindow) (sp avgSpans) {
+	for d := range 3 {
+		sp[d] = make([]struct{ lo, hi, pool int }, g.Out[d])
+		for o := range g.Out[d] {
+			lo := o*g.Stride[d] - g.Pad[d]
+			hi := min(lo+g.Kernel[d], g.In[d]+g.Pad[d])
+			sp[d][o].pool = hi - lo
+			sp[d][o].lo, sp[d][o].hi = max(lo, 0), min(hi, g.In[d])
+		}
+	}
+	return sp
+}
+
 // window returns the window of output position o (D, H, W).
-func avgWindowAt(g *core.PoolWindow, o [3]int) (w avgWindow) {
+func avgWindowAt(g *core.PoolWindow, sp *avgSpans, o [3]int) (w avgWindow) {
 	pool := 1
 	count := 1
 	for d := 0; d < 3; d++ {
-		lo := o[d]*g.Stride[d] - g.Pad[d]
-		hi := min(lo+g.Kernel[d], g.In[d]+g.Pad[d])
-		pool *= hi - lo
-		lo = max(lo, 0)
-		hi = min(hi, g.In[d])
-		w.lo[d], w.hi[d] = lo, hi
-		count *= max(hi-lo, 0)
+		s := &sp[d][o[d]]
+		pool *= s.pool
+		w.lo[d], w.hi[d] = s.lo, s.hi
+		count *= max(s.hi-s.lo, 0)
 	}
 	switch {
 	case g.Divisor != 0:
@@ -129,6 +144,7 @@ func (w *avgWindow) empty() bool {
 func avgPool[T poolNum](dst, src []T, g *core.PoolWindow) {
 	in, out := g.In, g.Out
 	inPlane, outPlane := in[0]*in[1]*in[2], out[0]*out[1]*out[2]
+	sp := avgSpansOf(g)
 	poolParallel(g.Planes, outPlane*g.Kernel[0]*g.Kernel[1]*g.Kernel[2], func(lo, hi int) {
 		for p := lo; p < hi; p++ {
 			s := src[p*inPlane : (p+1)*inPlane]
@@ -137,7 +153,7 @@ func avgPool[T poolNum](dst, src []T, g *core.PoolWindow) {
 			for od := 0; od < out[0]; od++ {
 				for oh := 0; oh < out[1]; oh++ {
 					for ow := 0; ow < out[2]; ow++ {
-						w := avgWindowAt(g, [3]int{od, oh, ow})
+						w := avgWindowAt(g, &sp, [3]int{od, oh, ow})
 						if w.empty() {
 							d[k] = 0
 							k++
@@ -167,6 +183,7 @@ func avgPool[T poolNum](dst, src []T, g *core.PoolWindow) {
 func avgPoolBackward[T poolNum](dst, grad []T, g *core.PoolWindow, rnd func(T) T) {
 	in, out := g.In, g.Out
 	inPlane, outPlane := in[0]*in[1]*in[2], out[0]*out[1]*out[2]
+	sp := avgSpansOf(g)
 	poolParallel(g.Planes, outPlane*g.Kernel[0]*g.Kernel[1]*g.Kernel[2], func(lo, hi int) {
 		for p := lo; p < hi; p++ {
 			d := dst[p*inPlane : (p+1)*inPlane]
@@ -175,7 +192,7 @@ func avgPoolBackward[T poolNum](dst, grad []T, g *core.PoolWindow, rnd func(T) T
 			for od := 0; od < out[0]; od++ {
 				for oh := 0; oh < out[1]; oh++ {
 					for ow := 0; ow < out[2]; ow++ {
-						w := avgWindowAt(g, [3]int{od, oh, ow})
+						w := avgWindowAt(g, &sp, [3]int{od, oh, ow})
 						delta := gr[k] / T(w.div)
 						k++
 						if rnd != nil {
@@ -207,6 +224,21 @@ func maxPool[T poolFloat](dst []T, idx []int64, src []T, g *core.PoolWindow) {
 	in, out := g.In, g.Out
 	inPlane, outPlane := in[0]*in[1]*in[2], out[0]*out[1]*out[2]
 	negInf := T(math.Inf(-1))
+	// Each dim's window per output position: from the first tap inside the
+	// input to the end of the last one.
+	var span [3][][2]int
+	for dd := range 3 {
+		span[dd] = make([][2]int, out[dd])
+		for o := range out[dd] {
+			start := o*g.Stride[dd] - g.Pad[dd]
+			end := min(start+(g.Kernel[dd]-1)*g.Dilation[dd]+1, in[dd])
+			if start < 0 {
+				dil := g.Dilation[dd]
+				start += (-start + dil - 1) / dil * dil
+			}
+			span[dd][o] = [2]int{start, end}
+		}
+	}
 	poolParallel(g.Planes, outPlane*g.Kernel[0]*g.Kernel[1]*g.Kernel[2], func(lo, hi int) {
 		var wlo, whi [3]int
 		for p := lo; p < hi; p++ {
@@ -218,14 +250,8 @@ func maxPool[T poolFloat](dst []T, idx []int64, src []T, g *core.PoolWindow) {
 				for oh := 0; oh < out[1]; oh++ {
 					for ow := 0; ow < out[2]; ow++ {
 						o := [3]int{od, oh, ow}
-						for dd := 0; dd < 3; dd++ {
-							start := o[dd]*g.Stride[dd] - g.Pad[dd]
-							end := min(start+(g.Kernel[dd]-1)*g.Dilation[dd]+1, in[dd])
-							if start < 0 { // first tap inside the input
-								dil := g.Dilation[dd]
-								start += (-start + dil - 1) / dil * dil
-							}
-							wlo[dd], whi[dd] = start, end
+						for dd := range 3 {
+							wlo[dd], whi[dd] = span[dd][o[dd]][0], span[dd][o[dd]][1]
 						}
 						best := int64((wlo[0]*in[1]+wlo[1])*in[2] + wlo[2])
 						bv := negInf

@@ -395,13 +395,14 @@ func roundScalar(v float64, dt tensor.DType) float64 {
 // std::min/std::max, so a NaN input stays NaN and a lone NaN limit is
 // ignored, while two limits of which one is NaN give NaN everywhere.
 // clampFast clamps a contiguous float32 or float64 x into out of its dtype
-// with the SIMD torch.maximum and torch.minimum against the limits (NaN
-// limits excluded): max(x, lo) then min(·, hi) keep x's NaN and, on a tie
+// with the SIMD torch.maximum and torch.minimum against the limits (not
+// for a NaN limit): max(x, lo) then min(·, hi) keep x's NaN and, on a tie
 // of zeros, x's sign, as the loops below do. It reports whether it could.
 func clampFast(out, x *tensor.Tensor, lo, hi *tensor.Scalar) bool {
 	n := out.Numel()
-	if n == 0 || x.DType() != out.DType() || !x.IsContiguous() || !out.IsContiguous() {
-		return false
+	if n == 0 || x.DType() != out.DType() || !x.IsContiguous() || !out.IsContiguous() ||
+		lo != nil && lo.IsNaN() || hi != nil && hi.IsNaN() {
+		return false // a NaN limit alone compares false and keeps x, unlike torch.maximum
 	}
 	switch out.DType() {
 	case tensor.Float32:

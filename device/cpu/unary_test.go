@@ -151,7 +151,7 @@ func TestUnaryStrided(t *testing.T) {
 // or both, also in place.
 func TestClampFastPath(t *testing.T) {
 	vals := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), -1.5, -0.5, 0.25, 0.5, 2, 1e30}
-	limits := []any{nil, 0.0, math.Copysign(0, -1), -0.5, 0.5}
+	limits := []any{nil, 0.0, math.Copysign(0, -1), -0.5, 0.5, math.NaN()}
 	for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64} {
 		var xs []float64
 		for range 7 { // long enough for whole vectors and a tail
