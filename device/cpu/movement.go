@@ -1,6 +1,8 @@
 package cpu
 
 import (
+	"math"
+
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -101,11 +103,17 @@ func repeatKernel(op *tensor.Op, args []any) any {
 }
 
 func constantPadKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
 	self := args[0].(*tensor.Tensor)
 	_, inLo, outLo, n := core.ConstantPadGeometry(self.Sizes(), args[1].([]int))
-	if tensor.Numel(n) != out.Numel() {
-		fillValue(out, args[2].(tensor.Scalar))
+	v := args[2].(tensor.Scalar)
+	var out *tensor.Tensor
+	if f := v.Float64(); f == 0 && !math.Signbit(f) {
+		out = allocMeta(op, args) // zeroed storage: the padding is 0 already
+	} else {
+		out = allocMetaUninit(op, args) // every element is written below
+		if tensor.Numel(n) != out.Numel() {
+			fillValue(out, v)
+		}
 	}
 	if tensor.Numel(n) == 0 {
 		return out

@@ -1,6 +1,7 @@
 package cpu_test
 
 import (
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -255,6 +256,25 @@ func TestFlipTransposed(t *testing.T) {
 				if want := float64(v[(r-1-j)*c+i]); got[i*r+j] != want {
 					t.Fatalf("%dx%d: fliplr(x.T)[%d][%d] = %v, want %v", r, c, i, j, got[i*r+j], want)
 				}
+			}
+		}
+	}
+}
+
+// TestConstantPadValues: the padding holds the value with its sign (+0 from
+// the zeroed storage, -0 and NaN filled), the interior the input.
+func TestConstantPadValues(t *testing.T) {
+	x := tensor.FromSlice([]float32{1, 2, 3, 4}, 2, 2)
+	for _, v := range []float64{0, math.Copysign(0, -1), math.NaN(), 2.5} {
+		got := tensor.Call("aten::constant_pad_nd.default", x, []int{1, 1, 0, 1}, v).(*tensor.Tensor).Float64s()
+		for i, g := range got {
+			r, c := i/4, i%4
+			want := v
+			if r < 2 && c >= 1 && c <= 2 {
+				want = float64(r*2 + c)
+			}
+			if !(g == want && math.Signbit(g) == math.Signbit(want)) && !(g != g && want != want) {
+				t.Fatalf("pad %v: element (%d,%d) = %v, want %v", v, r, c, g, want)
 			}
 		}
 	}
