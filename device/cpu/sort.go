@@ -213,6 +213,19 @@ func floatKey(v float64) uint32 {
 	return b | 1<<31
 }
 
+// float32Key is floatKey of a float32, from its bits: ^b for a negative
+// value, b with the sign bit set otherwise; -0 as +0, NaN last.
+func float32Key(v float32) uint32 {
+	b := math.Float32bits(v)
+	switch {
+	case b&0x7fffffff > 0x7f800000:
+		return math.MaxUint32
+	case b == 1<<31:
+		b = 0
+	}
+	return b ^ (uint32(int32(b)>>31) | 1<<31)
+}
+
 // intKey maps a value of a 32-bit or narrower integer dtype to an
 // order-preserving uint32.
 func intKey(v int64) uint32 { return uint32(int32(v)) ^ 1<<31 }
@@ -235,16 +248,26 @@ func selectLanesKeyed[E redElem](x *tensor.Tensor, dim, k int, desc bool, vals, 
 	}
 	xs, xd := x.Storage(), x.DType()
 	xst, vst, ist := laneStride(x, dim), laneStride(vals, dim), laneStride(idx, dim)
+	var x32 []float32 // a float32 x with contiguous lanes: keys from its bits
+	if xd == tensor.Float32 && xst == 1 {
+		x32 = data[float32](x)
+	}
 	eachLane(x, dim, []*tensor.Tensor{vals, idx}, func(o *[maxArgs]int) {
-		loadRed(buf, xs, xd, o[0], xst)
-		switch b := any(buf).(type) {
-		case []float64:
-			for i, v := range b {
-				keys[i] = uint64(floatKey(v)^flip)<<32 | uint64(i)
+		if x32 != nil {
+			for i, v := range x32[o[0] : o[0]+n] {
+				keys[i] = uint64(float32Key(v)^flip)<<32 | uint64(i)
 			}
-		case []int64:
-			for i, v := range b {
-				keys[i] = uint64(intKey(v)^flip)<<32 | uint64(i)
+		} else {
+			loadRed(buf, xs, xd, o[0], xst)
+			switch b := any(buf).(type) {
+			case []float64:
+				for i, v := range b {
+					keys[i] = uint64(floatKey(v)^flip)<<32 | uint64(i)
+				}
+			case []int64:
+				for i, v := range b {
+					keys[i] = uint64(intKey(v)^flip)<<32 | uint64(i)
+				}
 			}
 		}
 		var sel []uint64
@@ -256,7 +279,12 @@ func selectLanesKeyed[E redElem](x *tensor.Tensor, dim, k int, desc bool, vals, 
 		}
 		for i, key := range sel {
 			j := uint32(key)
-			vb[i], ib[i] = buf[j], int64(j)
+			if x32 != nil {
+				vb[i] = E(x32[o[0]+int(j)])
+			} else {
+				vb[i] = buf[j]
+			}
+			ib[i] = int64(j)
 		}
 		storeRed(vals.Storage(), vals.DType(), o[1], vst, vb)
 		storeI64(idx.Storage(), tensor.Int64, o[2], ist, ib)
