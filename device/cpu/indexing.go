@@ -2,8 +2,10 @@ package cpu
 
 import (
 	"math"
+	"slices"
 
 	"github.com/goaten/goaten/aten/core"
+	"github.com/goaten/goaten/internal/parallel"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -298,6 +300,92 @@ func ixScatterIndex(t *tensor.Tensor, dim int, index *tensor.Tensor) (offs []int
 	return offs, ishape
 }
 
+// ixLastDim is gather (src nil: out[r, j] = self[r, index[r, j]]) or
+// scatter_add (self nil: out[r, index[r, j]] += src[r, j], out already a
+// copy of self) along the last dim, for contiguous float32 or float64
+// tensors, a contiguous int64 index and a src shaped like it: row by row,
+// each row's indices in order (the generic path's order and checks), rows
+// shared among the cores. It reports whether it could.
+func ixLastDim(out, self, index, src *tensor.Tensor, dim int) bool {
+	t := self
+	if t == nil {
+		t = out
+	}
+	if dim != t.Dim()-1 || index.Dim() != t.Dim() || index.DType() != tensor.Int64 || !index.IsContiguous() ||
+		!t.IsContiguous() || !out.IsContiguous() || index.Numel() == 0 {
+		return false
+	}
+	if src != nil && (src.DType() != out.DType() || !src.IsContiguous() || !slices.Equal(src.Sizes(), index.Sizes())) {
+		return false
+	}
+	switch out.DType() {
+	case tensor.Float32:
+		ixLastDimT[float32](out, self, index, src, dim)
+	case tensor.Float64:
+		ixLastDimT[float64](out, self, index, src, dim)
+	default:
+		return false
+	}
+	return true
+}
+
+func ixLastDimT[T float32 | float64](out, self, index, src *tensor.Tensor, dim int) {
+	t := self
+	if t == nil {
+		t = out
+	}
+	ish, tsh := index.Sizes(), t.Sizes()
+	J, K := ish[dim], tsh[dim]
+	rows := index.Numel() / J
+	ix := data[int64](index)[index.StorageOffset():][:index.Numel()]
+	o := data[T](out)[out.StorageOffset():]
+	var s []T
+	if self != nil {
+		s = data[T](self)[self.StorageOffset():]
+	} else {
+		s = data[T](src)[src.StorageOffset():]
+	}
+	for _, v := range ix { // every index checked first, in order, as the generic path does
+		if uint64(v) >= uint64(K) {
+			tensor.Panicf("index %d is out of bounds for dimension %d with size %d", v, dim, K)
+		}
+	}
+	parallel.Range(rows, max(1, grain/J), 1, func(lo, hi int) {
+		// base: the row's start in t, from its index in index's leading dims.
+		lead := make([]int, dim)
+		rem := lo
+		for d := dim - 1; d >= 0; d-- {
+			lead[d] = rem % ish[d]
+			rem /= ish[d]
+		}
+		for r := lo; r < hi; r++ {
+			base := 0
+			for d, v := range lead {
+				base = base*tsh[d] + v
+			}
+			base *= K
+			ir := ix[r*J : (r+1)*J]
+			if self != nil {
+				sr, or := s[base:base+K], o[r*J:(r+1)*J]
+				for j, v := range ir {
+					or[j] = sr[v]
+				}
+			} else {
+				sr, or := s[r*J:(r+1)*J], o[base:base+K]
+				for j, v := range ir {
+					or[v] += sr[j]
+				}
+			}
+			for d := dim - 1; d >= 0; d-- {
+				if lead[d]++; lead[d] < ish[d] {
+					break
+				}
+				lead[d] = 0
+			}
+		}
+	})
+}
+
 func gatherKernel(op *tensor.Op, args []any) any {
 	out := allocMeta(op, args)
 	self, index := args[0].(*tensor.Tensor), args[2].(*tensor.Tensor)
@@ -305,6 +393,9 @@ func gatherKernel(op *tensor.Op, args []any) any {
 		return out
 	}
 	dim := tensor.WrapDim(args[1].(int), self.Dim())
+	if ixLastDim(out, self, index, nil, dim) {
+		return out
+	}
 	src, _ := ixScatterIndex(self, dim, index)
 	ixCopy(out, self, &ixMoves{src: src, run: 1})
 	return out
@@ -320,6 +411,9 @@ func ixScatter(op *tensor.Op, args []any, src *tensor.Tensor, constant bool, red
 		return out
 	}
 	dim := tensor.WrapDim(args[1].(int), self.Dim())
+	if red == ixSum && !constant && !mean && includeSelf && ixLastDim(out, nil, index, src, dim) {
+		return out
+	}
 	dst, ishape := ixScatterIndex(out, dim, index)
 	mv := &ixMoves{dst: dst, run: 1}
 	if constant {

@@ -2,8 +2,10 @@ package cpu_test
 
 import (
 	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -286,5 +288,49 @@ func TestIndexingErrorRecords(t *testing.T) {
 	}
 	if n == 0 {
 		t.Error("no error records found for the indexing family")
+	}
+}
+
+// TestGatherScatterAddLastDim: gather and scatter_add along the last dim of
+// contiguous float tensors (the row-by-row path), with an index smaller
+// than self in the leading dims and repeated indices, equal the strided
+// path's results for the same values (self given as a transposed copy).
+func TestGatherScatterAddLastDim(t *testing.T) {
+	r := rand.New(rand.NewPCG(33, 34))
+	for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64} {
+		v := make([]float64, 3*5*7)
+		for i := range v {
+			v[i] = r.NormFloat64()
+		}
+		self := tensor.FromSlice(v, 3, 5, 7).To(dt)
+		strided := self.Transpose(0, 1).Contiguous().Transpose(0, 1) // same values, not contiguous
+		iv := make([]int64, 2*4*9)
+		for i := range iv {
+			iv[i] = int64(r.IntN(7))
+		}
+		index := tensor.FromSlice(iv, 2, 4, 9)
+		sv := make([]float64, len(iv))
+		for i := range sv {
+			sv[i] = r.NormFloat64()
+		}
+		src := tensor.FromSlice(sv, 2, 4, 9).To(dt)
+		for _, c := range []struct {
+			op   string
+			args func(s *tensor.Tensor) []any
+		}{
+			{"aten::gather.default", func(s *tensor.Tensor) []any { return []any{s, -1, index} }},
+			{"aten::scatter_add.default", func(s *tensor.Tensor) []any { return []any{s, 2, index, src} }},
+		} {
+			fast := tensor.Call(c.op, c.args(self)...).(*tensor.Tensor).Float64s()
+			slow := tensor.Call(c.op, c.args(strided)...).(*tensor.Tensor).Float64s()
+			if !slices.Equal(fast, slow) {
+				t.Fatalf("%v %s: %v, strided path %v", dt, c.op, fast, slow)
+			}
+		}
+	}
+	// An index out of range raises the generic path's error.
+	_, err := tensor.CallErr("aten::gather.default", []any{tensor.FromSlice([]float32{1, 2}, 1, 2), 1, tensor.FromSlice([]int64{0, 2}, 1, 2)}, nil)
+	if err == nil || !strings.Contains(err.Error(), "index 2 is out of bounds for dimension 1 with size 2") {
+		t.Fatalf("err %v", err)
 	}
 }
