@@ -293,8 +293,9 @@ func TestIndexingErrorRecords(t *testing.T) {
 
 // TestGatherScatterAddLastDim: gather and scatter_add along the last dim of
 // contiguous float tensors (the row-by-row path), with an index smaller
-// than self in the leading dims and repeated indices, equal the strided
-// path's results for the same values (self given as a transposed copy).
+// than self in the leading dims and repeated indices: gather equals the
+// strided path's result for the same values (self as a transposed copy),
+// scatter_add the additions in row-major order.
 func TestGatherScatterAddLastDim(t *testing.T) {
 	r := rand.New(rand.NewPCG(33, 34))
 	for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64} {
@@ -314,18 +315,27 @@ func TestGatherScatterAddLastDim(t *testing.T) {
 			sv[i] = r.NormFloat64()
 		}
 		src := tensor.FromSlice(sv, 2, 4, 9).To(dt)
-		for _, c := range []struct {
-			op   string
-			args func(s *tensor.Tensor) []any
-		}{
-			{"aten::gather.default", func(s *tensor.Tensor) []any { return []any{s, -1, index} }},
-			{"aten::scatter_add.default", func(s *tensor.Tensor) []any { return []any{s, 2, index, src} }},
-		} {
-			fast := tensor.Call(c.op, c.args(self)...).(*tensor.Tensor).Float64s()
-			slow := tensor.Call(c.op, c.args(strided)...).(*tensor.Tensor).Float64s()
-			if !slices.Equal(fast, slow) {
-				t.Fatalf("%v %s: %v, strided path %v", dt, c.op, fast, slow)
+		fast := tensor.Call("aten::gather.default", self, -1, index).(*tensor.Tensor).Float64s()
+		slow := tensor.Call("aten::gather.default", strided, -1, index).(*tensor.Tensor).Float64s()
+		if !slices.Equal(fast, slow) {
+			t.Fatalf("%v gather: %v, strided path %v", dt, fast, slow)
+		}
+		// scatter_add: self's values, then each src element added at its
+		// index in row-major order, in the dtype.
+		want := self.Float64s()
+		srcV := src.Float64s()
+		for i, v := range iv {
+			a, b := i/36, i/9%4
+			at := (a*5+b)*7 + int(v)
+			if dt == tensor.Float32 {
+				want[at] = float64(float32(want[at]) + float32(srcV[i]))
+			} else {
+				want[at] += srcV[i]
 			}
+		}
+		got := tensor.Call("aten::scatter_add.default", self, 2, index, src).(*tensor.Tensor).Float64s()
+		if !slices.Equal(got, want) {
+			t.Fatalf("%v scatter_add: %v, want %v", dt, got, want)
 		}
 	}
 	// An index out of range raises the generic path's error.
