@@ -370,3 +370,38 @@ func TestReduceMiddleDims(t *testing.T) {
 		}
 	}
 }
+
+// TestSoftmaxColumns: softmax and log_softmax over a dim that is not the
+// last of a contiguous float32 tensor (float32 SIMD columns) agree with the
+// float64 strided path within float32 rounding, and give its NaN for a
+// column with a NaN or all -Inf.
+func TestSoftmaxColumns(t *testing.T) {
+	r := rand.New(rand.NewPCG(35, 36))
+	v := make([]float32, 3*5*40)
+	for i := range v {
+		v[i] = float32(r.NormFloat64() * 4)
+	}
+	v[7] = float32(math.NaN()) // column 7 of block 0
+	for row := range 5 {
+		v[row*40+9] = float32(math.Inf(-1)) // column 9 of block 0: all -Inf
+	}
+	v[40*5+3] = float32(math.Inf(-1)) // one -Inf in a column of block 1
+	x := tensor.FromSlice(v, 3, 5, 40)
+	strided := x.Transpose(0, 2).Contiguous().Transpose(0, 2)
+	for _, op := range []string{"aten::_softmax.default", "aten::_log_softmax.default"} {
+		got := tensor.Call(op, x, 1, false).(*tensor.Tensor).Float64s()
+		want := tensor.Call(op, strided, 1, false).(*tensor.Tensor).Float64s()
+		for i := range got {
+			g, w := got[i], want[i]
+			if w != w || g != g {
+				if !(w != w && g != g) {
+					t.Fatalf("%s [%d] = %v, strided path %v", op, i, g, w)
+				}
+				continue
+			}
+			if math.Abs(g-w) > 2e-6*(1+math.Abs(w)) && !(math.IsInf(g, -1) && math.IsInf(w, -1)) {
+				t.Fatalf("%s [%d] = %v, strided path %v", op, i, g, w)
+			}
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/goaten/goaten/asm"
 	"github.com/goaten/goaten/aten/core"
+	"github.com/goaten/goaten/internal/parallel"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -48,6 +49,9 @@ func softmaxKernel(log bool) tensor.Kernel {
 					f(od[i:i+n], rows[i:i+n])
 				}
 			})
+			return out
+		}
+		if softmaxColumnsF32(x, out, dim, log) {
 			return out
 		}
 		accSt := subStrides(x.Sizes(), mask, false)
@@ -99,4 +103,73 @@ func softmaxKernel(log bool) tensor.Kernel {
 func init() {
 	impl("aten::_softmax.default", softmaxKernel(false))
 	impl("aten::_log_softmax.default", softmaxKernel(true))
+}
+
+// softmaxColumnsF32 is softmax (log_softmax with log) over a dim that is not
+// the last of a contiguous float32 x, in float32 as PyTorch's vectorized
+// kernel for such dims: x seen as [outer, D, inner], each column of D
+// elements reduced across the rows of inner elements with the SIMD
+// kernels — the maximum, e^(x − max) and its sum, then the scaling by
+// 1/sum (or x − max − log(sum)) — a block of columns at a time, blocks
+// shared among the cores. It reports whether it could.
+func softmaxColumnsF32(x, out *tensor.Tensor, dim int, log bool) bool {
+	if x.DType() != tensor.Float32 || out.DType() != tensor.Float32 || !x.IsContiguous() || !out.IsContiguous() {
+		return false
+	}
+	sh := x.Sizes()
+	D, inner := sh[dim], tensor.Numel(sh[dim+1:])
+	if inner < 8 || D == 0 {
+		return false
+	}
+	outer := tensor.Numel(sh[:dim])
+	xs := data[float32](x)[x.StorageOffset():][:x.Numel()]
+	ys := data[float32](out)[out.StorageOffset():][:out.Numel()]
+	const blk = 512 // columns at a time
+	nb := (inner + blk - 1) / blk
+	parallel.Range(outer*nb, max(1, grain/(D*min(blk, inner))), 1, func(lo, hi int) {
+		var mx, sum [blk]float32
+		for it := lo; it < hi; it++ {
+			o, c0 := it/nb, it%nb*blk
+			c1 := min(inner, c0+blk)
+			m, s := mx[:c1-c0], sum[:c1-c0]
+			row := func(r int) (xr, yr []float32) {
+				base := (o*D + r) * inner
+				return xs[base+c0 : base+c1], ys[base+c0 : base+c1]
+			}
+			x0, _ := row(0)
+			copy(m, x0)
+			for r := 1; r < D; r++ {
+				xr, _ := row(r)
+				asm.MaximumF32(m, m, xr)
+			}
+			clear(s)
+			for r := range D {
+				xr, yr := row(r)
+				asm.SubF32(yr, xr, m)
+				if log {
+					t := yr // e^(x − max) into the output row as scratch, summed
+					asm.ExpF32(t, t)
+					asm.AddF32(s, s, t)
+					asm.SubF32(yr, xr, m) // x − max again for the result
+					continue
+				}
+				asm.ExpF32(yr, yr)
+				asm.AddF32(s, s, yr)
+			}
+			if log {
+				asm.LogF32(s, s)
+				for r := range D {
+					_, yr := row(r)
+					asm.SubF32(yr, yr, s)
+				}
+				continue
+			}
+			asm.ScalarDivF32(s, 1, s)
+			for r := range D {
+				_, yr := row(r)
+				asm.MulF32(yr, yr, s)
+			}
+		}
+	})
+	return true
 }
