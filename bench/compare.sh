@@ -13,12 +13,18 @@
 #   GOPEERS=1 also the Go peers of
 #   bench/peers/gopeers (a module of its own; the first run downloads them).
 #
+# - ops: bench/ops_test.go, the op survey of bench/peers/ops_cases.json
+#   (pooling, reductions over other dims, backward ops, indexing, norms,
+#   convolution variants) with GOMAXPROCS 1 and 2, then the same cases in
+#   PyTorch on one thread (bench/peers/ops_peers.py).
+#
 # Peers run under Debian's /usr/bin/python3 with python3-torch and
 # python3-numpy.
 #
-#   bash bench/compare.sh                     # both parts
+#   bash bench/compare.sh                     # every part
 #   PARTS=gemm bash bench/compare.sh          # only GEMM and convolution
 #   PARTS=elementwise bash bench/compare.sh   # only the elementwise tables
+#   PARTS=ops bash bench/compare.sh           # only the op survey
 #
 # Settings (defaults): BENCHTIME=10x COUNT=3 CPUS=1,2 for the elementwise
 # benchmarks; GEMM_BENCHTIME (BENCHTIME if set, else 0.3s) and COUNT for the
@@ -36,7 +42,7 @@ if ! "$PY" -c 'import numpy, torch' 2>/dev/null; then
   echo "compare.sh needs Debian's python3-torch and python3-numpy (apt-get install python3-torch python3-numpy)" >&2
   exit 1
 fi
-PARTS=${PARTS:-elementwise,gemm}
+PARTS=${PARTS:-elementwise,gemm,ops}
 part() { [[ ",$PARTS," == *",$1,"* ]]; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -66,5 +72,12 @@ if part gemm; then
   fi
   "$PY" bench/peers/gemm_peers.py --min-time "${PEER_MIN_TIME:-0.5}" >>"$out/peers.txt"
   grep '^# threads 1: ' "$out/peers.txt" | head -2 | sed 's/^# threads 1: /# peers: /' || true
+fi
+if part ops; then
+  IFS=, read -ra cpus <<<"${CPUS:-1,2}"
+  for c in "${cpus[@]}"; do
+    go test -run XXX -bench 'BenchmarkOps$' -benchtime "${BENCHTIME:-10x}" -count "${COUNT:-3}" -cpu "$c" ./bench/ >>"$out/go.txt"
+  done
+  "$PY" bench/peers/ops_peers.py >>"$out/peers.txt"
 fi
 "$PY" bench/peers/compare_table.py "$out/go.txt" "$out/peers.txt"

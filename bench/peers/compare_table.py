@@ -207,6 +207,7 @@ def kernel_table(best, rows, gf, fmt, ratio):
 def main(paths):
     elem = {}  # (impl, op, size, procs) -> ns, bench/elementwise_test.go
     gemm = {}  # the same, bench/gemm_test.go
+    ops = {}  # the same, bench/ops_test.go
     for p in paths:
         for line in open(p):
             m = LINE.match(line.strip())
@@ -217,6 +218,8 @@ def main(paths):
                 best = elem
             elif bench in ("Gemm", "Conv2d"):
                 best = gemm
+            elif bench == "Ops":
+                best = ops
             else:
                 continue
             key = (impl, op, size, int(procs or suffix or 1))
@@ -229,6 +232,31 @@ def main(paths):
         print("gonum/floats works on float64 (twice the bytes per element).")
         print()
     gemm_table(gemm)
+    ops_table(ops)
+
+
+def ops_table(best):
+    """The op survey: time per call (ms) of goaten on one core (and on two
+    when run) and of PyTorch on one thread, and the speed ratio (above 1:
+    goaten is faster). No targets: issue 4 names none for these ops."""
+    rows = [(op, size) for (impl, op, size, procs) in best if impl == "goaten" and procs == 1]
+    if not rows:
+        return
+    print("**Op survey (bench/ops_test.go, bench/peers/ops_cases.json): ms per call**")
+    print()
+    print("| op | size | goaten | goaten (GOMAXPROCS 2) | PyTorch | goaten/PyTorch (speed) |")
+    print("|---|---|---:|---:|---:|---:|")
+
+    def ms(impl, op, size, procs=1):
+        ns = best.get((impl, op, size, procs))
+        return None if ns is None else ns / 1e6
+
+    for op, size in rows:
+        g1, g2, t = ms("goaten", op, size), ms("goaten", op, size, 2), ms("torch", op, size)
+        cells = ["—" if v is None else f"{v:.3f}" for v in (g1, g2, t)]
+        ratio = f"{t / g1:.2f}×" if g1 and t else "—"
+        print(f"| {op} | {size} | " + " | ".join(cells) + f" | {ratio} |")
+    print()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,61 @@
+"""The op survey of bench/ops_test.go (cases in bench/peers/ops_cases.json)
+in PyTorch.
+
+Run with Debian's python3 (apt-get install python3-torch):
+    /usr/bin/python3 bench/peers/ops_peers.py
+Prints `go test -bench` style lines, BenchmarkOps/torch/<case> N X ns/op,
+each case called through torch.ops.aten.<op>.<overload> on one thread and
+timed as the Go side is (`go test -benchtime 10x -count 3`): the best mean
+of PEER_REPS batches of PEER_BATCH calls (3 and 10). Operands are random,
+as the Go side's: float32 normal ("t") or positive ("p") values, int64
+indices below "hi" ("i"), bools ("b"), or the transpose of a contiguous
+tensor ("tT").
+"""
+import json
+import os
+import time
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+import torch  # noqa: E402
+
+torch.set_num_threads(1)
+REPS = int(os.environ.get("PEER_REPS", "3"))
+BATCH = int(os.environ.get("PEER_BATCH", "10"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+g = torch.Generator().manual_seed(1)
+
+
+def arg(a):
+    if isinstance(a, dict):
+        if "t" in a:
+            return torch.randn(*a["t"], generator=g)
+        if "p" in a:
+            return torch.rand(*a["p"], generator=g) + 0.1
+        if "i" in a:
+            return torch.randint(0, a["hi"], a["i"], generator=g)
+        if "b" in a:
+            return torch.rand(*a["b"], generator=g) > 0.5
+        if "tT" in a:
+            return torch.randn(*a["tT"][::-1], generator=g).t()
+    if isinstance(a, list) and a and isinstance(a[0], dict):
+        return [arg(x) for x in a]
+    return a
+
+
+def main():
+    for c in json.load(open(os.path.join(HERE, "ops_cases.json"))):
+        name, ov = c["op"].split("::")[1].split(".")
+        fn = getattr(getattr(torch.ops.aten, name), ov)
+        args = [arg(a) for a in c["args"]]
+        fn(*args)  # warm up
+        best = float("inf")
+        for _ in range(REPS):
+            t0 = time.perf_counter_ns()
+            for _ in range(BATCH):
+                fn(*args)
+            best = min(best, (time.perf_counter_ns() - t0) / BATCH)
+        print(f"BenchmarkOps/torch/{c['name']}\t{BATCH}\t{best:.0f} ns/op", flush=True)
+
+
+if __name__ == "__main__":
+    main()
