@@ -31,7 +31,7 @@ func window(base *tensor.Tensor, sizes, strides []int, offset int) *tensor.Tenso
 }
 
 func catKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
+	out := allocMetaUninit(op, args) // the inputs' copies tile it along dim
 	ts := args[0].([]*tensor.Tensor)
 	dim := args[1].(int)
 	for _, t := range ts {
@@ -59,7 +59,7 @@ func catKernel(op *tensor.Op, args []any) any {
 }
 
 func flipKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
+	out := allocMetaUninit(op, args) // the copy writes all of it
 	self := args[0].(*tensor.Tensor)
 	mask := core.FlipDims(args[1].([]int), self.Dim())
 	strides := append([]int(nil), self.Strides()...)
