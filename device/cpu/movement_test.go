@@ -279,3 +279,28 @@ func TestConstantPadValues(t *testing.T) {
 		}
 	}
 }
+
+// TestUpsampleNearestRows: upsample_nearest2d repeats source rows (output
+// rows that read the row above's source row are copied from it) and
+// picks floor(o·in/out) in each dim.
+func TestUpsampleNearestRows(t *testing.T) {
+	for _, c := range [][4]int{{2, 2, 4, 4}, {3, 3, 7, 5}, {5, 4, 3, 9}} {
+		ih, iw, oh, ow := c[0], c[1], c[2], c[3]
+		v := make([]float32, 2*ih*iw)
+		for i := range v {
+			v[i] = float32(i)
+		}
+		x := tensor.FromSlice(v, 1, 2, ih, iw)
+		got := tensor.Call("aten::upsample_nearest2d.vec", x, []int{oh, ow}, nil).(*tensor.Tensor).Float64s()
+		for p := range 2 {
+			for i := range oh {
+				for j := range ow {
+					want := float64(p*ih*iw + (i*ih/oh)*iw + j*iw/ow)
+					if g := got[(p*oh+i)*ow+j]; g != want {
+						t.Fatalf("%v: [%d,%d,%d] = %v, want %v", c, p, i, j, g, want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -20,25 +20,35 @@ func resampleBF16(v float32) float32 { return tensor.BF16ToFloat32(tensor.Float3
 func upsampleGather[E uint8 | uint16 | uint32 | uint64](dst, src []E, x *tensor.Tensor, ih, iw []int) {
 	s := x.Sizes()
 	st := x.Strides()
-	plane := len(ih) * len(iw)
+	ow := len(iw)
+	plane := len(ih) * ow
+	woff := make([]int, ow) // each output column's offset in a source row
+	for j, w := range iw {
+		woff[j] = w * st[3]
+	}
 	poolParallel(s[0]*s[1], plane, func(lo, hi int) {
 		for p := lo; p < hi; p++ {
 			n, c := p/s[1], p%s[1]
 			base := x.StorageOffset() + n*st[0] + c*st[1]
 			k := p * plane
-			for _, h := range ih {
-				row := base + h*st[2]
-				for _, w := range iw {
-					dst[k] = src[row+w*st[3]]
-					k++
+			for oh, h := range ih {
+				d := dst[k : k+ow]
+				if oh > 0 && h == ih[oh-1] {
+					copy(d, dst[k-ow:k]) // the same source row as the output row above
+				} else {
+					row := base + h*st[2]
+					for j, o := range woff {
+						d[j] = src[row+o]
+					}
 				}
+				k += ow
 			}
 		}
 	})
 }
 
 func upsampleNearest2dKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
+	out := allocMetaUninit(op, args) // upsampleGather writes all of it
 	if out.Numel() == 0 {
 		return out
 	}
