@@ -760,11 +760,52 @@ func cumsumKernel(op *tensor.Op, args []any) any {
 	x = castForReduce(x, od)
 	mask := core.DimMask(args[1].(int), x.Dim())
 	if od.IsFloat() {
-		cumsumInto[float64](out, x, mask)
+		if !cumsumRowsF32(out, x, mask) {
+			cumsumInto[float64](out, x, mask)
+		}
 	} else {
 		cumsumInto[int64](out, x, mask)
 	}
 	return out
+}
+
+// cumsumRowsF32 is cumsumInto for a cumsum over the last dim of a
+// contiguous float32 x into a contiguous float32 out: each row's running
+// sum in float64, rounded at every element, as the loop below; four rows
+// at a time, so that their additions overlap, rows shared among the cores.
+// It reports whether it could.
+func cumsumRowsF32(out, x *tensor.Tensor, mask []bool) bool {
+	if x.DType() != tensor.Float32 || out.DType() != tensor.Float32 || x.Dim() == 0 || !mask[x.Dim()-1] ||
+		!x.IsContiguous() || !out.IsContiguous() || x.Numel() == 0 {
+		return false
+	}
+	n := x.Size(x.Dim() - 1)
+	rows := x.Numel() / n
+	xs := data[float32](x)[x.StorageOffset():][:rows*n]
+	ys := data[float32](out)[out.StorageOffset():][:rows*n]
+	parallel.Range(rows, max(1, grain/n), 4, func(lo, hi int) {
+		r := lo
+		for ; r+4 <= hi; r += 4 {
+			x0, x1, x2, x3 := xs[r*n:(r+1)*n], xs[(r+1)*n:(r+2)*n], xs[(r+2)*n:(r+3)*n], xs[(r+3)*n:(r+4)*n]
+			y0, y1, y2, y3 := ys[r*n:(r+1)*n], ys[(r+1)*n:(r+2)*n], ys[(r+2)*n:(r+3)*n], ys[(r+3)*n:(r+4)*n]
+			var s0, s1, s2, s3 float64
+			for i := range x0 {
+				s0 += float64(x0[i])
+				s1 += float64(x1[i])
+				s2 += float64(x2[i])
+				s3 += float64(x3[i])
+				y0[i], y1[i], y2[i], y3[i] = float32(s0), float32(s1), float32(s2), float32(s3)
+			}
+		}
+		for ; r < hi; r++ {
+			var s float64
+			for i, v := range xs[r*n : (r+1)*n] {
+				s += float64(v)
+				ys[r*n+i] = float32(s)
+			}
+		}
+	})
+	return true
 }
 
 func cumsumInto[E redElem](out, x *tensor.Tensor, mask []bool) {

@@ -405,3 +405,36 @@ func TestSoftmaxColumns(t *testing.T) {
 		}
 	}
 }
+
+// TestCumsumRows: a float32 cumsum over the last dim (four rows at a time,
+// then the rest) is each row's running float64 sum rounded at every
+// element, and over another dim the same along that dim.
+func TestCumsumRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(37, 38))
+	v := make([]float32, 7*33)
+	for i := range v {
+		v[i] = float32(r.NormFloat64() * 1e3)
+	}
+	x := tensor.FromSlice(v, 7, 33)
+	for _, dim := range []int{1, 0, -1} {
+		got := tensor.Call("aten::cumsum.default", x, dim).(*tensor.Tensor).Float64s()
+		d := (dim + 2) % 2
+		for i := range 7 {
+			for j := range 33 {
+				var s float64
+				if d == 1 {
+					for k := 0; k <= j; k++ {
+						s += float64(v[i*33+k])
+					}
+				} else {
+					for k := 0; k <= i; k++ {
+						s += float64(v[k*33+j])
+					}
+				}
+				if g := got[i*33+j]; float32(g) != float32(s) {
+					t.Fatalf("dim %d: [%d,%d] = %v, want %v", dim, i, j, g, float32(s))
+				}
+			}
+		}
+	}
+}
