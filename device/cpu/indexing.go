@@ -885,7 +885,7 @@ func indexPutKernel(op *tensor.Op, args []any) any {
 }
 
 func indexSelectKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
+	out := allocMetaUninit(op, args) // every element is one selected element's copy
 	self, index := args[0].(*tensor.Tensor), args[2].(*tensor.Tensor)
 	dim := tensor.WrapDim(args[1].(int), self.Dim())
 	idx := ixInt64s(index)
