@@ -128,12 +128,7 @@ func layerNormDoubleBackward(c *Ctx) {
 		t0 := gOG.Mul(s12)
 		t1 := s12.Mul(rowSum(gOG)).DivScalar(-N)
 		t2 := xs32.Mul(rowSum(gOG.Mul(xmu))).DivScalar(-N)
-		term := t0.Add(t1).Add(t2)
-		if gI != nil {
-			gI = gI.Add(term)
-		} else {
-			gI = term
-		}
+		gI = addTerm(gI, t0.Add(t1).Add(t2))
 	}
 	if gI != nil {
 		c.Set(1, gI.Reshape(shape))
@@ -158,23 +153,22 @@ func layerNormDoubleBackward(c *Ctx) {
 		ggO = firstInputGrad(ggIe, gamma)
 	}
 	if ggGe != nil {
-		term := ggGe.Mul(xmu).Mul(s12)
-		if ggO != nil {
-			ggO = ggO.Add(term)
-		} else {
-			ggO = term
-		}
+		ggO = addTerm(ggO, ggGe.Mul(xmu).Mul(s12))
 	}
 	if ggBe != nil {
-		if ggO != nil {
-			ggO = ggO.Add(ggBe)
-		} else {
-			ggO = ggBe
-		}
+		ggO = addTerm(ggO, ggBe)
 	}
 	if ggO != nil {
 		c.Set(0, ggO.Expand([]int{M, N}).Reshape(shape))
 	}
+}
+
+// addTerm is sum + term, or term when there is no sum yet.
+func addTerm(sum, term *T) *T {
+	if sum == nil {
+		return term
+	}
+	return sum.Add(term)
 }
 
 // groupNormBackward is native_group_norm(input, weight, bias, N, C, HxW,
