@@ -502,17 +502,28 @@ func FuzzGroupNormGrad(f *testing.F) {
 func TestAccumulate(t *testing.T) {
 	r := rand.New(rand.NewPCG(23, 24))
 	for _, n := range ewLens() {
-		x := ewValues[float32](r, n)
-		start := ewValues[float64](r, n)
-		off := r.IntN(8)
-		xp, _ := ewPad(x, off, -7)
-		acc, buf := ewPad(start, off, -7)
-		AccumulateF32(acc, xp)
-		ewCheckGuards(t, fmt.Sprintf("n=%d", n), buf, off, n, -7)
-		for i := range n {
-			if want := start[i] + float64(x[i]); !ewSame(acc[i], want) {
-				t.Fatalf("n=%d [%d]: %v + %v = %v, want %v", n, i, start[i], x[i], acc[i], want)
-			}
+		checkAccumulate(t, ewValues[float32](r, n), ewValues[float64](r, n), r.IntN(8))
+	}
+}
+
+func checkAccumulate(t testing.TB, x []float32, start []float64, off int) {
+	t.Helper()
+	n := len(x)
+	xp, _ := ewPad(x, off, -7)
+	acc, buf := ewPad(start, off, -7)
+	AccumulateF32(acc, xp)
+	ewCheckGuards(t, fmt.Sprintf("n=%d", n), buf, off, n, -7)
+	for i := range n {
+		if want := start[i] + float64(x[i]); !ewSame(acc[i], want) {
+			t.Fatalf("n=%d [%d]: %v + %v = %v, want %v", n, i, start[i], x[i], acc[i], want)
 		}
 	}
+}
+
+func FuzzAccumulate(f *testing.F) {
+	f.Add(uint8(19), uint8(3), uint64(1))
+	f.Fuzz(func(t *testing.T, n, off uint8, seed uint64) {
+		r := rand.New(rand.NewPCG(seed, 24))
+		checkAccumulate(t, ewValues[float32](r, int(n)), ewValues[float64](r, int(n)), int(off%8))
+	})
 }
