@@ -581,6 +581,18 @@ func convolutionBackwardKernel(op *tensor.Op, args []any) any {
 // biasGrad sums grad_output over every dim but the channels into gb.
 func biasGrad(gout, gb *tensor.Tensor, p *core.ConvParams) {
 	outLen := prod(p.Out)
+	if gout.DType() == tensor.Float32 && gout.IsContiguous() {
+		// Each plane summed in float64 by the SIMD sum, planes in order.
+		g := data[float32](gout)[gout.StorageOffset():][:gout.Numel()]
+		s := make([]float64, p.OutC)
+		for n := range p.N {
+			for c := range p.OutC {
+				s[c] += asm.SumF32(g[(n*p.OutC+c)*outLen : (n*p.OutC+c+1)*outLen])
+			}
+		}
+		storeF64(gb.Storage(), gb.DType(), 0, 1, s)
+		return
+	}
 	if gout.DType().IsFloat() {
 		g := asCompute[float64](gout, tensor.Float64)
 		s := make([]float64, p.OutC)
