@@ -145,6 +145,10 @@ func avgPool[T poolNum](dst, src []T, g *core.PoolWindow) {
 	in, out := g.In, g.Out
 	inPlane, outPlane := in[0]*in[1]*in[2], out[0]*out[1]*out[2]
 	sp := avgSpansOf(g)
+	if in[0] == 1 && out[0] == 1 && sp[0][0].lo == 0 && sp[0][0].hi == 1 {
+		avgPool2d(dst, src, g, &sp)
+		return
+	}
 	poolParallel(g.Planes, outPlane*g.Kernel[0]*g.Kernel[1]*g.Kernel[2], func(lo, hi int) {
 		for p := lo; p < hi; p++ {
 			s := src[p*inPlane : (p+1)*inPlane]
@@ -171,6 +175,49 @@ func avgPool[T poolNum](dst, src []T, g *core.PoolWindow) {
 						d[k] = sum / T(w.div)
 						k++
 					}
+				}
+			}
+		}
+	})
+}
+
+// avgPool2d is avgPool for planes of one depth: the same windows, sums in
+// the same order (row by row, each row left to right) and divisors, with
+// the loops over depth and the per-element window setup taken out.
+func avgPool2d[T poolNum](dst, src []T, g *core.PoolWindow, sp *avgSpans) {
+	H, W := g.In[1], g.In[2]
+	OH, OW := g.Out[1], g.Out[2]
+	pd := sp[0][0].pool
+	poolParallel(g.Planes, OH*OW*g.Kernel[1]*g.Kernel[2], func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			s := src[p*H*W : (p+1)*H*W]
+			d := dst[p*OH*OW : (p+1)*OH*OW]
+			for oh := range OH {
+				hs := sp[1][oh]
+				dr := d[oh*OW : (oh+1)*OW]
+				for ow := range OW {
+					ws := sp[2][ow]
+					if hs.lo >= hs.hi || ws.lo >= ws.hi {
+						dr[ow] = 0
+						continue
+					}
+					var sum T
+					for h := hs.lo; h < hs.hi; h++ {
+						for _, v := range s[h*W+ws.lo : h*W+ws.hi] {
+							sum += v
+						}
+					}
+					div := (hs.hi - hs.lo) * (ws.hi - ws.lo)
+					switch {
+					case g.Divisor != 0:
+						div = g.Divisor
+					case g.CountIncludePad:
+						div = pd * hs.pool * ws.pool
+					}
+					if div == 0 {
+						div = math.MaxInt64 // as avgWindowAt: absurd kernel sizes only
+					}
+					dr[ow] = sum / T(div)
 				}
 			}
 		}
