@@ -286,6 +286,10 @@ func maxPool[T poolFloat](dst []T, idx []int64, src []T, g *core.PoolWindow) {
 			span[dd][o] = [2]int{start, end}
 		}
 	}
+	if out[0] == 1 && span[0][0] == [2]int{0, 1} {
+		maxPool2d(dst, idx, src, g, &span)
+		return
+	}
 	poolParallel(g.Planes, outPlane*g.Kernel[0]*g.Kernel[1]*g.Kernel[2], func(lo, hi int) {
 		var wlo, whi [3]int
 		for p := lo; p < hi; p++ {
@@ -316,6 +320,41 @@ func maxPool[T poolFloat](dst []T, idx []int64, src []T, g *core.PoolWindow) {
 						d[k], ix[k] = bv, best
 						k++
 					}
+				}
+			}
+		}
+	})
+}
+
+// maxPool2d is maxPool for planes of one depth (one depth tap at 0): the
+// same windows, scan order and comparisons, with the depth loop and the
+// per-element window setup taken out.
+func maxPool2d[T poolFloat](dst []T, idx []int64, src []T, g *core.PoolWindow, span *[3][][2]int) {
+	inPlane, W := g.In[0]*g.In[1]*g.In[2], g.In[2]
+	OH, OW := g.Out[1], g.Out[2]
+	dh, dw := g.Dilation[1], g.Dilation[2]
+	negInf := T(math.Inf(-1))
+	poolParallel(g.Planes, OH*OW*g.Kernel[1]*g.Kernel[2], func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			s := src[p*inPlane : (p+1)*inPlane]
+			d := dst[p*OH*OW : (p+1)*OH*OW]
+			ix := idx[p*OH*OW : (p+1)*OH*OW]
+			for oh := range OH {
+				hs := span[1][oh]
+				for ow := range OW {
+					ws := span[2][ow]
+					best := int64(hs[0]*W + ws[0])
+					bv := negInf
+					for h := hs[0]; h < hs[1]; h += dh {
+						base := h * W
+						for x := ws[0]; x < ws[1]; x += dw {
+							v := s[base+x]
+							if v > bv || v != v {
+								bv, best = v, int64(base+x)
+							}
+						}
+					}
+					d[oh*OW+ow], ix[oh*OW+ow] = bv, best
 				}
 			}
 		}
