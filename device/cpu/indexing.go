@@ -271,9 +271,10 @@ func ixNonempty(t *tensor.Tensor) (sizes, strides []int) {
 	return t.Sizes(), t.Strides()
 }
 
-// ixClone allocates op's output and copies self into it (broadcasting).
+// ixClone allocates op's output and copies self into it (broadcasting),
+// which writes every element: the allocation is not zeroed first.
 func ixClone(op *tensor.Op, args []any, self *tensor.Tensor) *tensor.Tensor {
-	out := allocMeta(op, args)
+	out := allocMetaUninit(op, args)
 	copyInto(out, self)
 	return out
 }
