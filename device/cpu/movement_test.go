@@ -3,6 +3,7 @@ package cpu_test
 import (
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -302,5 +303,26 @@ func TestUpsampleNearestRows(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestConstantPadNoPositivePad: with no positive pad, 1.13 returns a
+// (narrowed) clone without converting the value, so a NaN value for an
+// int64 tensor raises only when some pad is positive.
+func TestConstantPadNoPositivePad(t *testing.T) {
+	x := tensor.FromSlice([]int64{16, 25, 3}, 1, 3)
+	nan := math.NaN()
+	for _, c := range []struct {
+		pad  []int
+		want []float64
+	}{{[]int{0, 0}, []float64{16, 25, 3}}, {[]int{-1, 0}, []float64{25, 3}}} {
+		got := tensor.Call("aten::constant_pad_nd.default", x, c.pad, nan).(*tensor.Tensor).Float64s()
+		if !slices.Equal(got, c.want) {
+			t.Errorf("pad %v: %v, want %v", c.pad, got, c.want)
+		}
+	}
+	if _, err := tensor.CallErr("aten::constant_pad_nd.default", []any{x, []int{1, 0}, nan}, nil); err == nil ||
+		!strings.Contains(err.Error(), "value cannot be converted to type int64_t without overflow") {
+		t.Errorf("a positive pad with NaN for int64: err %v", err)
 	}
 }
