@@ -113,13 +113,17 @@ func lerpCheck(kernel string) func([]any) {
 	}
 }
 
-// lerpScalar is self + w*(end-self) for |w| < 0.5, else end - (end-self)*(1-w),
-// the two forms PyTorch uses for accuracy at both ends.
+// lerpScalar is self + w*(end-self) for w < 0.5, else end - (end-self)*(1-w),
+// the two forms PyTorch uses for accuracy at both ends. The condition is
+// 1.13's: zabs of a real weight is the weight itself, so every negative
+// weight takes the first form (-5.75 + -4.69·(∞ + 5.75) is -∞, where the
+// second form gives ∞ − ∞). The CPU runs its own kernel (lerpKernel), which
+// also fuses each form's multiply-add as 1.13's build does.
 func lerpScalar(op *tensor.Op, a []any) any {
 	x, end := ten(a, 0), ten(a, 1)
 	w := opmathScalar(sc(a, 2).Float64(), x.DType())
 	diff := end.Sub(x)
-	if math.Abs(w) < 0.5 {
+	if w < 0.5 {
 		return x.Add(diff.MulScalar(w))
 	}
 	return end.Sub(diff.MulScalar(1 - w))
@@ -130,7 +134,7 @@ func lerpTensor(op *tensor.Op, a []any) any {
 	diff := end.Sub(x)
 	lo := x.Add(w.Mul(diff))
 	hi := end.Sub(diff.Mul(rsub(1, w)))
-	return tensor.Where(w.Abs().LtScalar(0.5), lo, hi)
+	return tensor.Where(w.LtScalar(0.5), lo, hi)
 }
 
 // boolMask accepts bool masks and, as 1.13 still does, uint8 ones.

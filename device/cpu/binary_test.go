@@ -529,3 +529,37 @@ func TestPowScalarSpecialExponents(t *testing.T) {
 		}
 	}
 }
+
+// TestLerpKernel holds torch 1.13's float32 lerp where a plain formula
+// picked by |w| < 0.5 differs: the signed condition w < 0.5 and the fused
+// multiply-adds (values of torch 1.13), and -5.75 lerped to ∞ by -4.6875
+// is -∞ in float32 and bfloat16 (1.13), not ∞ − ∞.
+func TestLerpKernel(t *testing.T) {
+	cases := [][4]float32{
+		{-0.7820168137550354, -28.419109344482422, 2.108964443206787, -59.06766128540039},
+		{0.6648393869400024, -2.0842785835266113, 0.2858709692955017, -0.12105359882116318},
+		{-0.30597570538520813, -32.33800506591797, -7.1879072189331055, 229.93727111816406},
+		{0.9131519198417664, 83.40145111083984, -0.2819977402687073, -22.34836196899414},
+		{0.2043411135673523, -226.24795532226562, -4.071513652801514, 922.2079467773438},
+		{0.41633129119873047, 237.55587768554688, 0.21993449330329895, 52.571495056152344},
+	}
+	for _, c := range cases {
+		s, e, w := tensor.FromSlice([]float32{c[0]}, 1), tensor.FromSlice([]float32{c[1]}, 1), tensor.FromSlice([]float32{c[2]}, 1)
+		for _, got := range []*tensor.Tensor{
+			binCall(t, "aten::lerp.Tensor", nil, s, e, w),
+			binCall(t, "aten::lerp.Scalar", nil, s, e, float64(c[2])),
+		} {
+			if g := float32(got.Float64s()[0]); g != c[3] {
+				t.Errorf("lerp(%v, %v, %v) = %v, torch 1.13 %v", c[0], c[1], c[2], g, c[3])
+			}
+		}
+	}
+	for _, dt := range []tensor.DType{tensor.Float32, tensor.BFloat16} {
+		s := tensor.FromSlice([]float32{-5.75}, 1).To(dt)
+		e := tensor.FromSlice([]float32{float32(math.Inf(1))}, 1).To(dt)
+		w := tensor.FromSlice([]float32{-4.6875}, 1).To(dt)
+		if g := binCall(t, "aten::lerp.Tensor", nil, s, e, w).Float64s()[0]; !math.IsInf(g, -1) {
+			t.Errorf("%v lerp(-5.75, inf, -4.6875) = %v, torch 1.13 -inf", dt, g)
+		}
+	}
+}
