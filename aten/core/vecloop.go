@@ -114,6 +114,12 @@ func VecLoopElements(itemSize int, ops ...*tensor.Tensor) []bool {
 // first operand whose strides tell two dims apart decides (a stride of 0
 // tells nothing; equal strides put the larger dim outside).
 func IterDimOrder(shape []int, strides ...[]int) []int {
+	return iterDimOrder(shape, false, strides)
+}
+
+// iterDimOrder is IterDimOrder; for a reduction (the first operand the
+// output, of stride 0 on the reduced dims) the reduced dims go first.
+func iterDimOrder(shape []int, reduction bool, strides [][]int) []int {
 	rank := len(shape)
 	perm := make([]int, rank)
 	for i := range perm {
@@ -122,8 +128,14 @@ func IterDimOrder(shape []int, strides ...[]int) []int {
 	// 1 if dims d0 and d1 must swap (d1 varies faster), -1 if they are in
 	// order, 0 if no operand tells.
 	shouldSwap := func(d0, d1 int) int {
-		for _, st := range strides {
+		for i, st := range strides {
 			s0, s1 := st[d0], st[d1]
+			if reduction && i == 0 && (s0 == 0) != (s1 == 0) {
+				if s1 == 0 {
+					return 1
+				}
+				return -1
+			}
 			switch {
 			case s0 == 0 || s1 == 0:
 				continue
@@ -151,4 +163,42 @@ func IterDimOrder(shape []int, strides ...[]int) []int {
 		}
 	}
 	return perm
+}
+
+// IterDims is TensorIterator's loop over shape: its dims in iterDimOrder,
+// then adjacent dims coalesced where every operand's strides chain (a
+// size-1 dim always merges, its strides replaced by the other dim's). It
+// returns the loop's sizes, fastest first, and each operand's strides
+// along them; reduction is as in iterDimOrder.
+func IterDims(shape []int, reduction bool, strides ...[]int) ([]int, [][]int) {
+	perm := iterDimOrder(shape, reduction, strides)
+	sizes := make([]int, 0, len(perm))
+	st := make([][]int, len(strides))
+	for _, d := range perm {
+		n := len(sizes)
+		merge := n > 0
+		if merge && sizes[n-1] != 1 && shape[d] != 1 {
+			for i, s := range strides {
+				if sizes[n-1]*st[i][n-1] != s[d] {
+					merge = false
+					break
+				}
+			}
+		}
+		switch {
+		case !merge:
+			sizes = append(sizes, shape[d])
+			for i, s := range strides {
+				st[i] = append(st[i], s[d])
+			}
+		case sizes[n-1] == 1:
+			sizes[n-1] = shape[d]
+			for i, s := range strides {
+				st[i][n-1] = s[d]
+			}
+		default:
+			sizes[n-1] *= shape[d]
+		}
+	}
+	return sizes, st
 }

@@ -9,26 +9,17 @@ import (
 	"github.com/goaten/goaten/tensor"
 )
 
-// naiveConv is the definition of a (non-transposed) convolution over
-// float64 values: x is N×C×spatial, w is O×(C/groups)×kernel, both
-// contiguous; the spatial rank is len(k).
-func naiveConv(x []float64, xs []int, w []float64, ws []int, stride, pad, dil []int, groups int) ([]float64, []int) {
+// naiveConvTerms visits every product term of a (non-transposed)
+// convolution: x is N×C×spatial, w is O×(C/groups)×kernel, both contiguous,
+// the spatial rank is len(ws)-2; f(yi, xi, wi) says that y[yi] has the term
+// x[xi]·w[wi]. It returns the shape of y.
+func naiveConvTerms(xs, ws, stride, pad, dil []int, groups int, f func(yi, xi, wi int)) []int {
 	nd := len(ws) - 2
 	N, C, O := xs[0], xs[1], ws[0]
 	cg, og := C/groups, O/groups
-	in, k, out := xs[2:], ws[2:], make([]int, nd)
-	for i := range nd {
-		out[i] = (in[i]+2*pad[i]-dil[i]*(k[i]-1)-1)/stride[i] + 1
-	}
-	prod := func(v []int) int {
-		p := 1
-		for _, x := range v {
-			p *= x
-		}
-		return p
-	}
-	inLen, kLen, outLen := prod(in), prod(k), prod(out)
-	y := make([]float64, N*O*outLen)
+	shape := naiveConvShape(xs, ws, stride, pad, dil)
+	in, k, out := xs[2:], ws[2:], shape[2:]
+	inLen, kLen, outLen := numel(in), numel(k), numel(out)
 	idx := make([]int, nd)
 	kidx := make([]int, nd)
 	for n := range N {
@@ -40,7 +31,6 @@ func naiveConv(x []float64, xs []int, w []float64, ws []int, stride, pad, dil []
 					idx[d] = r % out[d]
 					r /= out[d]
 				}
-				var s float64
 				for c := range cg {
 					for kk := range kLen {
 						r := kk
@@ -58,15 +48,40 @@ func naiveConv(x []float64, xs []int, w []float64, ws []int, stride, pad, dil []
 							off = off*in[d] + p
 						}
 						if ok {
-							s += x[(n*C+g*cg+c)*inLen+off] * w[(o*cg+c)*kLen+kk]
+							f((n*O+o)*outLen+q, (n*C+g*cg+c)*inLen+off, (o*cg+c)*kLen+kk)
 						}
 					}
 				}
-				y[(n*O+o)*outLen+q] = s
 			}
 		}
 	}
-	return y, append([]int{N, O}, out...)
+	return shape
+}
+
+// naiveConvShape is the shape of the convolution of naiveConvTerms.
+func naiveConvShape(xs, ws, stride, pad, dil []int) []int {
+	shape := []int{xs[0], ws[0]}
+	for i, in := range xs[2:] {
+		shape = append(shape, (in+2*pad[i]-dil[i]*(ws[2+i]-1)-1)/stride[i]+1)
+	}
+	return shape
+}
+
+func numel(shape []int) int {
+	n := 1
+	for _, s := range shape {
+		n *= s
+	}
+	return n
+}
+
+// naiveConv is the definition of a (non-transposed) convolution over
+// float64 values (shapes as naiveConvTerms).
+func naiveConv(x []float64, xs []int, w []float64, ws []int, stride, pad, dil []int, groups int) ([]float64, []int) {
+	shape := naiveConvShape(xs, ws, stride, pad, dil)
+	y := make([]float64, numel(shape))
+	naiveConvTerms(xs, ws, stride, pad, dil, groups, func(yi, xi, wi int) { y[yi] += x[xi] * w[wi] })
+	return y, shape
 }
 
 // Convolutions run as GEMMs whose im2col operand is gathered straight into
@@ -74,21 +89,22 @@ func naiveConv(x []float64, xs []int, w []float64, ws []int, stride, pad, dil []
 // and 3-d shapes with strides, padding, dilation and groups, output rows
 // narrower and wider than a sliver, more than one sliver per row, and
 // enough output channels for the GEMM team.
+var convCases = []struct {
+	x, w             []int
+	stride, pad, dil []int
+	groups           int
+}{
+	{[]int{2, 3, 70}, []int{4, 3, 3}, []int{1}, []int{1}, []int{1}, 1},
+	{[]int{1, 4, 9, 11}, []int{6, 2, 3, 3}, []int{2, 1}, []int{1, 2}, []int{1, 2}, 2},
+	{[]int{2, 8, 56, 56}, []int{16, 8, 3, 3}, []int{1, 1}, []int{1, 1}, []int{1, 1}, 1},
+	{[]int{1, 3, 33, 47}, []int{5, 3, 5, 4}, []int{3, 2}, []int{2, 0}, []int{1, 1}, 1},
+	{[]int{1, 2, 5, 6, 7}, []int{3, 2, 2, 3, 2}, []int{1, 2, 1}, []int{1, 0, 1}, []int{2, 1, 1}, 1},
+	{[]int{1, 16, 20, 20}, []int{150, 16, 3, 3}, []int{1, 1}, []int{1, 1}, []int{1, 1}, 1},
+}
+
 func TestConvPackedIm2col(t *testing.T) {
-	cases := []struct {
-		x, w             []int
-		stride, pad, dil []int
-		groups           int
-	}{
-		{[]int{2, 3, 70}, []int{4, 3, 3}, []int{1}, []int{1}, []int{1}, 1},
-		{[]int{1, 4, 9, 11}, []int{6, 2, 3, 3}, []int{2, 1}, []int{1, 2}, []int{1, 2}, 2},
-		{[]int{2, 8, 56, 56}, []int{16, 8, 3, 3}, []int{1, 1}, []int{1, 1}, []int{1, 1}, 1},
-		{[]int{1, 3, 33, 47}, []int{5, 3, 5, 4}, []int{3, 2}, []int{2, 0}, []int{1, 1}, 1},
-		{[]int{1, 2, 5, 6, 7}, []int{3, 2, 2, 3, 2}, []int{1, 2, 1}, []int{1, 0, 1}, []int{2, 1, 1}, 1},
-		{[]int{1, 16, 20, 20}, []int{150, 16, 3, 3}, []int{1, 1}, []int{1, 1}, []int{1, 1}, 1},
-	}
 	r := rand.New(rand.NewPCG(5, 7))
-	for _, c := range cases {
+	for _, c := range convCases {
 		for _, d := range []tensor.DType{tensor.Float32, tensor.Float64} {
 			t.Run(fmt.Sprintf("%v*%v/s%v/p%v/d%v/g%d/%s", c.x, c.w, c.stride, c.pad, c.dil, c.groups, d), func(t *testing.T) {
 				rnd := func(shape []int) []float64 {
@@ -123,6 +139,65 @@ func TestConvPackedIm2col(t *testing.T) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// The weight gradients of ordinary and transposed convolutions against the
+// definition over the shapes of TestConvPackedIm2col (the transposed
+// convolution is the adjoint of the ordinary one with the same weight, its
+// output padding making up the ordinary one's uncovered rows).
+func TestConvWeightGrad(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 11))
+	for _, c := range convCases {
+		for _, d := range []tensor.DType{tensor.Float32, tensor.Float64} {
+			for _, transposed := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%v*%v/s%v/p%v/d%v/g%d/%s/T%v", c.x, c.w, c.stride, c.pad, c.dil, c.groups, d, transposed), func(t *testing.T) {
+					rnd := func(n int) []float64 {
+						v := make([]float64, n)
+						for i := range v {
+							v[i] = r.Float64()*2 - 1
+							if d == tensor.Float32 {
+								v[i] = float64(float32(v[i]))
+							}
+						}
+						return v
+					}
+					yShape := naiveConvShape(c.x, c.w, c.stride, c.pad, c.dil)
+					// xv and yv are the tensors of the x and y shapes: the
+					// input and output gradient of the ordinary convolution,
+					// the output gradient and input of the transposed one.
+					xv, yv, wv := rnd(numel(c.x)), rnd(numel(yShape)), rnd(numel(c.w))
+					want := make([]float64, len(wv))
+					naiveConvTerms(c.x, c.w, c.stride, c.pad, c.dil, c.groups, func(yi, xi, wi int) { want[wi] += yv[yi] * xv[xi] })
+					x := tensor.FromSlice(xv, c.x...).To(d)
+					y := tensor.FromSlice(yv, yShape...).To(d)
+					w := tensor.FromSlice(wv, c.w...).To(d)
+					outPad := make([]int, len(c.stride))
+					gout, input := y, x
+					if transposed {
+						gout, input = x, y
+						for i, s := range c.stride {
+							outPad[i] = (c.x[2+i] + 2*c.pad[i] - c.dil[i]*(c.w[2+i]-1) - 1) % s
+						}
+					}
+					outs := tensor.Call("aten::convolution_backward", gout, input, w, nil, c.stride, c.pad, c.dil, transposed, outPad, c.groups, []bool{false, true, false}).([]*tensor.Tensor)
+					gw := outs[1]
+					if fmt.Sprint(gw.Sizes()) != fmt.Sprint(c.w) {
+						t.Fatalf("shape %v, want %v", gw.Sizes(), c.w)
+					}
+					tol := 1e-12
+					if d == tensor.Float32 {
+						tol = 1e-5
+					}
+					terms := float64(numel(yShape) / yShape[1])
+					for i, g := range gw.Float64s() {
+						if math.Abs(g-want[i]) > tol*(1+math.Abs(want[i]))*terms {
+							t.Fatalf("dw[%d] = %v, want %v", i, g, want[i])
+						}
+					}
+				})
+			}
 		}
 	}
 }

@@ -291,12 +291,88 @@ func sumKernel(op *tensor.Op, args []any) any {
 	mask := core.ReductionMask(tensor.OptInts(args[1]), x.Dim())
 	od := out.DType()
 	x = castForReduce(x, od)
-	if od.IsFloat() {
+	if od.IsReduced() && x.Numel() > 0 {
+		storeRed(out.Storage(), od, 0, 1, sumReduced(x, mask, od))
+	} else if od.IsFloat() {
 		storeRed(out.Storage(), od, 0, 1, sumAccF64(x, mask))
 	} else {
 		storeRed(out.Storage(), od, 0, 1, sumAccI64(x, mask))
 	}
 	return out
+}
+
+// sumReduced is the sum over mask of x (non-empty, float16 or bfloat16 od)
+// as 1.13's cascade_sum computes it: TensorIterator's loop over the
+// reduction (reduced dims first, coalesced), each row along the two
+// innermost loop dims summed in float32, rounded to od and added into its
+// result in od (CastStoreAccumulate's *out += sum converts the float sum to
+// od first). A result whose reduced elements do not coalesce into one row
+// is rounded more than once: the sum of a [3,2,1,2] float16 tensor over
+// dims 0 and 3 adds three rounded row sums.
+func sumReduced(x *tensor.Tensor, mask []bool, od tensor.DType) []float64 {
+	shape := x.Sizes()
+	outSt := make([]int, len(shape)) // contiguous over the kept dims, 0 on the reduced
+	m := 1
+	for d := len(shape) - 1; d >= 0; d-- {
+		if !mask[d] {
+			outSt[d] = m
+			m *= shape[d]
+		}
+	}
+	acc := make([]float64, m)
+	sizes, st := core.IterDims(shape, true, outSt, x.Strides())
+	for len(sizes) < 2 {
+		sizes = append(sizes, 1)
+		st[0], st[1] = append(st[0], 0), append(st[1], 0)
+	}
+	round := func(v float32) float64 {
+		r := []float64{float64(v)}
+		roundF64(r, od)
+		return r[0]
+	}
+	s, d := x.Storage(), x.DType()
+	// loop2d is one call of the kernel's 2-d loop (its first two dims)
+	// with the result and input starting at a and b.
+	loop2d := func(a, b int) {
+		n0, n1 := sizes[0], sizes[1]
+		o0, o1, i0, i1 := st[0][0], st[0][1], st[1][0], st[1][1]
+		if o0 != 0 && o1 == 0 {
+			n0, n1, o0, o1, i0, i1 = n1, n0, o1, o0, i1, i0
+		}
+		row := make([]float64, n0)
+		for j := range n1 {
+			loadF64(row, s, d, b+j*i1, i0)
+			if o0 != 0 { // no reduction: each element added to its result
+				for i, v := range row {
+					r := a + j*o1 + i*o0
+					acc[r] = round(float32(acc[r]) + float32(v))
+				}
+				continue
+			}
+			r := a + j*o1
+			acc[r] = round(float32(acc[r]) + float32(round(float32(sumF64(row)))))
+		}
+	}
+	// The outer loop dims, fastest first.
+	idx := make([]int, len(sizes))
+	a, b := 0, x.StorageOffset()
+	for {
+		loop2d(a, b)
+		k := 2
+		for ; k < len(sizes); k++ {
+			a += st[0][k]
+			b += st[1][k]
+			if idx[k]++; idx[k] < sizes[k] {
+				break
+			}
+			a -= sizes[k] * st[0][k]
+			b -= sizes[k] * st[1][k]
+			idx[k] = 0
+		}
+		if k == len(sizes) {
+			return acc
+		}
+	}
 }
 
 // mean.default / mean.dim: the sum rounded to the result dtype (float32 for

@@ -438,3 +438,23 @@ func TestCumsumRows(t *testing.T) {
 		}
 	}
 }
+
+// A float16/bfloat16 sum whose reduced elements do not coalesce into one
+// row of TensorIterator's loop rounds each row's sum and the running
+// result to the dtype, as 1.13's cascade_sum (values from torch 1.13; the
+// exactly rounded sums are -0.408203125 and -20.0).
+func TestSumReducedRowRounding(t *testing.T) {
+	x := tensor.FromSlice([]float64{4.03125, -3.8515625, 3.671875, -6.5546875, 1.373046875, -2.328125,
+		-3.560546875, 7.76171875, 4.0625, -3.8046875, 5.0703125, -6.796875}, 3, 2, 1, 2).To(tensor.Float16)
+	y := tensor.Call("aten::sum.dim_IntList", x, []int{0, -1}, true).(*tensor.Tensor)
+	if got := y.Float64s(); !slices.Equal(got, []float64{-0.517578125, -0.40625}) || !slices.Equal(y.Sizes(), []int{1, 2, 1, 1}) {
+		t.Errorf("float16 sum over dims 0, 3 = %v %v, want [-0.517578125 -0.40625] [1 2 1 1]", got, y.Sizes())
+	}
+	b := tensor.FromSlice([]float64{-2.359375, -8.9375, -4.21875, 0.1728515625, 1.484375, -1.2890625,
+		-1.0234375, -5.84375, 4.625, -2.171875, -6.15625, -2.171875}, 3, 4).To(tensor.BFloat16)
+	b = tensor.Call("aten::slice.Tensor", b, 1, 0, 3).(*tensor.Tensor)
+	s := tensor.Call("aten::sum.dim_IntList", b, []int{0, 1}).(*tensor.Tensor)
+	if got := s.Float64s(); !slices.Equal(got, []float64{-20.125}) {
+		t.Errorf("bfloat16 sum of a [3,3] slice = %v, want [-20.125]", got)
+	}
+}
