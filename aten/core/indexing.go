@@ -330,6 +330,12 @@ func IndexPutFillPath(indices []*tensor.Tensor, values *tensor.Tensor, accumulat
 	return mask != nil
 }
 
+// IndexNoTensors is 1.13's error for index and index_put (other than the
+// masked_fill path) with only None and 0-d masks, which leave its CPU index
+// kernel no index tensor (Python's x[True] never gets there: it unsqueezes
+// instead).
+const IndexNoTensors = `ntensor >= 3 INTERNAL ASSERT FAILED at "./aten/src/ATen/native/cpu/IndexKernelUtils.h":10, please report a bug to PyTorch. `
+
 func indexMeta(op *tensor.Op, args []any) any {
 	self := T(args, 0)
 	indices := args[1].([]*tensor.Tensor)
@@ -337,10 +343,7 @@ func indexMeta(op *tensor.Op, args []any) any {
 	if info.HasMask {
 		DataDependentPanic("index.Tensor", "the number of true elements of a boolean index")
 	}
-	if info.Entries == 0 {
-		// Only None and 0-d masks: PyTorch 1.13 asserts; we return a copy.
-		return Like(op, args, self, tensor.Invalid)
-	}
+	tensor.Check(info.Entries > 0, IndexNoTensors)
 	res, _, _ := AdvancedIndexShape(self.Sizes(), IndexEntryShapes(indices, self.Dim()))
 	return Contig(op, args, self.DType(), res...)
 }
@@ -370,11 +373,9 @@ func indexPutMeta(op *tensor.Op, args []any) any {
 	if IndexPutFillPath(indices, values, args[3].(bool)) {
 		return Like(op, args, self, tensor.Invalid)
 	}
+	tensor.Check(info.Entries > 0, IndexNoTensors)
 	if !info.HasMask {
-		res := self.Sizes()
-		if info.Entries > 0 {
-			res, _, _ = AdvancedIndexShape(self.Sizes(), IndexEntryShapes(indices, self.Dim()))
-		}
+		res, _, _ := AdvancedIndexShape(self.Sizes(), IndexEntryShapes(indices, self.Dim()))
 		IndexPutValueCheck(values, res)
 	}
 	tensor.Check(values.DType() == self.DType(),

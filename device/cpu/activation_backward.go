@@ -53,11 +53,17 @@ func fusedBackward(op *tensor.Op, args []any, chunk fusedChunk) any {
 // fusedChunkLen is how many elements fusedBackward computes at a time.
 const fusedChunkLen = 512
 
-// geluBackwardKernel is gelu_backward(grad, self, approximate).
+// geluBackwardKernel is gelu_backward(grad, self, approximate). For the
+// erf form with a contiguous float32 self of more than one element, 1.13's
+// CPU kernel is oneDNN's, which cannot broadcast: a grad of another shape
+// fails there.
 func geluBackwardKernel(op *tensor.Op, args []any) any {
 	if core.GeluApproximate(args[2].(string)) {
 		return fusedBackward(op, args, geluBackwardTanh)
 	}
+	g, x := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor)
+	tensor.Check(x.DType() != tensor.Float32 || !x.IsContiguous() || x.Numel() <= 1 || slices.Equal(g.Sizes(), x.Sizes()),
+		"could not create a primitive descriptor for a reorder primitive")
 	return fusedBackward(op, args, geluBackwardErf)
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/goaten/goaten/aten/core"
@@ -156,6 +158,42 @@ func TestFusedEmptyPastStorage(t *testing.T) {
 		}
 		if got := r.(*tensor.Tensor); got.Numel() != 0 || got.Dim() != 1 {
 			t.Fatalf("%s: got shape %v", c.op, got.Sizes())
+		}
+	}
+}
+
+// gelu_backward's erf form fails as 1.13's oneDNN kernel does when a
+// contiguous float32 self of more than one element meets a grad of another
+// shape; the tanh form, float64, a one-element self and a strided self
+// broadcast (shapes from torch 1.13).
+func TestGeluBackwardBroadcast(t *testing.T) {
+	f32 := func(s ...int) *tensor.Tensor { return tensor.FullOf(tensor.Float32, 0.5, s...) }
+	call := func(g, x *tensor.Tensor, approx string) (*tensor.Tensor, error) {
+		var out *tensor.Tensor
+		err := tensor.Try(func() {
+			out = tensor.CallKw("aten::gelu_backward", []any{g, x}, map[string]any{"approximate": approx}).(*tensor.Tensor)
+		})
+		return out, err
+	}
+	for _, c := range []struct{ g, x []int }{{[]int{10}, []int{10, 10}}, {[]int{10, 10}, []int{10}}, {[]int{1}, []int{3}}} {
+		if _, err := call(f32(c.g...), f32(c.x...), "none"); err == nil || !strings.Contains(err.Error(), "reorder primitive") {
+			t.Errorf("grad %v, self %v: error %v, want the oneDNN reorder error", c.g, c.x, err)
+		}
+	}
+	strided := tensor.Call("aten::t", f32(10, 10)).(*tensor.Tensor)
+	for _, c := range []struct {
+		g, x   *tensor.Tensor
+		approx string
+		want   []int
+	}{
+		{f32(10), f32(10, 10), "tanh", []int{10, 10}},
+		{f32(10).To(tensor.Float64), f32(10, 10).To(tensor.Float64), "none", []int{10, 10}},
+		{f32(3), f32(1), "none", []int{3}},
+		{f32(10), strided, "none", []int{10, 10}},
+	} {
+		out, err := call(c.g, c.x, c.approx)
+		if err != nil || !slices.Equal(out.Sizes(), c.want) {
+			t.Errorf("grad %v, self %v (%s): %v, %v; want shape %v", c.g.Sizes(), c.x.Sizes(), c.approx, out, err, c.want)
 		}
 	}
 }

@@ -819,12 +819,7 @@ func indexKernel(op *tensor.Op, args []any) any {
 	indices := args[1].([]*tensor.Tensor)
 	core.CheckIndices(self, indices)
 	p := ixPlanIndices(self.Sizes(), self.Strides(), self.StorageOffset(), indices)
-	if p == nil {
-		// Only None and 0-d masks: PyTorch 1.13 asserts; we return a copy.
-		out := tensor.Empty(self.DType(), self.Sizes()...)
-		copyInto(out, self)
-		return out
-	}
+	tensor.Check(p != nil, core.IndexNoTensors)
 	out := tensor.Empty(self.DType(), p.result...)
 	ixCopy(out, self, &ixMoves{src: p.offsets(), run: p.run})
 	return out
@@ -855,7 +850,8 @@ func indexPutKernel(op *tensor.Op, args []any) any {
 	if accumulate {
 		red = ixSum
 	}
-	if core.IndexPutFillPath(indices, values, accumulate) {
+	fill := core.IndexPutFillPath(indices, values, accumulate)
+	if fill {
 		// PyTorch's masked_fill shortcut: the value is cast to self's dtype.
 		v := tensor.Empty(self.DType())
 		copyInto(v, tensor.NewMeta(nil, nil, values.StorageOffset(), values.DType(), tensor.CPU).WithRaw(values.Raw()))
@@ -867,7 +863,9 @@ func indexPutKernel(op *tensor.Op, args []any) any {
 	}
 	p := ixPlanIndices(out.Sizes(), out.Strides(), out.StorageOffset(), indices)
 	if p == nil {
-		// Only None and 0-d masks: the whole tensor.
+		// The whole tensor: the masked_fill path with a true 0-d mask (only
+		// None and 0-d masks elsewhere have 1.13 assert).
+		tensor.Check(fill, core.IndexNoTensors)
 		core.IndexPutValueCheck(values, out.Sizes())
 		v := tensor.Empty(values.DType(), out.Sizes()...)
 		copyInto(v, values)

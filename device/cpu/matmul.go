@@ -333,16 +333,26 @@ func distKind(p float64) int {
 	return distP
 }
 
-// dist is the p-distance between rows x and y. PyTorch's cdist takes the
-// maximum with std::max, which skips NaN, while pdist's vectorised maximum
-// propagates it: nanMax selects the latter.
-func dist(x, y []float64, kind int, p float64, nanMax bool) float64 {
+// dist is the p-distance between rows x and y, computed in float32 when
+// f32 is set (float32 inputs: 1.13 computes in the input's dtype, so a
+// coordinate difference of 1e30 overflows its cube). PyTorch's cdist takes
+// the maximum with std::max, which skips NaN, while pdist's vectorised
+// maximum propagates it: nanMax selects the latter.
+func dist(x, y []float64, kind int, p float64, nanMax, f32 bool) float64 {
+	if f32 {
+		return distIn[float32](x, y, kind, p, nanMax)
+	}
+	return distIn[float64](x, y, kind, p, nanMax)
+}
+
+func distIn[T float32 | float64](x, y []float64, kind int, p float64, nanMax bool) float64 {
 	y = y[:len(x)]
-	var agg float64
+	abs := func(v T) T { return T(math.Abs(float64(v))) }
+	var agg T
 	switch kind {
 	case distZero:
 		for i, v := range x {
-			d := v - y[i]
+			d := T(v) - T(y[i])
 			if d != 0 {
 				if d != d {
 					agg += d
@@ -353,17 +363,17 @@ func dist(x, y []float64, kind int, p float64, nanMax bool) float64 {
 		}
 	case distOne:
 		for i, v := range x {
-			agg += math.Abs(v - y[i])
+			agg += abs(T(v) - T(y[i]))
 		}
 	case distTwo:
 		for i, v := range x {
-			d := v - y[i]
+			d := T(v) - T(y[i])
 			agg += d * d
 		}
-		agg = math.Sqrt(agg)
+		agg = T(math.Sqrt(float64(agg)))
 	case distInf:
 		for i, v := range x {
-			d := math.Abs(v - y[i])
+			d := abs(T(v) - T(y[i]))
 			if d > agg || (nanMax && d != d) {
 				agg = d
 			}
@@ -373,11 +383,11 @@ func dist(x, y []float64, kind int, p float64, nanMax bool) float64 {
 		}
 	default:
 		for i, v := range x {
-			agg += math.Pow(math.Abs(v-y[i]), p)
+			agg += T(math.Pow(float64(abs(T(v)-T(y[i]))), p))
 		}
-		agg = math.Pow(agg, 1/p)
+		agg = T(math.Pow(float64(agg), 1/p))
 	}
-	return agg
+	return float64(agg)
 }
 
 func cdistKernel(op *tensor.Op, args []any) any {
@@ -404,14 +414,14 @@ func cdistKernel(op *tensor.Op, args []any) any {
 	if p == 2 && (mode == 1 || (mode == 0 && (r1 > 25 || r2 > 25))) {
 		euclidMM(bs, r1, r2, c, a, b, res)
 	} else {
-		kind := distKind(p)
+		kind, f32 := distKind(p), x1.DType() == tensor.Float32
 		parallelFor(bs*r1, workers(bs*r1*r2*c), func(row int) {
 			bi := row / r1
 			x := a[row*c : (row+1)*c]
 			o := res[row*r2 : (row+1)*r2]
 			for j := range o {
 				y := b[(bi*r2+j)*c : (bi*r2+j+1)*c]
-				o[j] = dist(x, y, kind, p, false)
+				o[j] = dist(x, y, kind, p, false, f32)
 			}
 		})
 	}
@@ -474,14 +484,14 @@ func pdistKernel(op *tensor.Op, args []any) any {
 	copyInto(buf, src)
 	a := data[float64](buf)[:total]
 	res := make([]float64, out.Numel())
-	kind := distKind(p)
+	kind, f32 := distKind(p), x.DType() == tensor.Float32
 	if total == n*m {
 		parallelFor(n-1, workers(n*n*m/2), func(i int) {
 			// pairs (i, j>i) start at index i·n − i(i+1)/2 in row-major order.
 			k := i*n - i*(i+1)/2
 			x := a[i*m : (i+1)*m]
 			for j := i + 1; j < n; j++ {
-				res[k] = dist(x, a[j*m:(j+1)*m], kind, p, true)
+				res[k] = dist(x, a[j*m:(j+1)*m], kind, p, true, f32)
 				k++
 			}
 		})
@@ -490,7 +500,7 @@ func pdistKernel(op *tensor.Op, args []any) any {
 		// end of the whole input before moving the first one on.
 		xi, xj := 0, m
 		for k := range res {
-			res[k] = dist(a[xi:xi+m], a[xj:xj+m], kind, p, true)
+			res[k] = dist(a[xi:xi+m], a[xj:xj+m], kind, p, true, f32)
 			xj += m
 			if xj == total {
 				xi += m

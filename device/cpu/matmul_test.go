@@ -229,6 +229,25 @@ func TestPdistNegativeInf(t *testing.T) {
 	}
 }
 
+// Distances of float32 inputs are computed in float32, as 1.13: a
+// coordinate difference whose p-th power overflows gives +Inf where the
+// float64 result would be finite (values from torch 1.13).
+func TestDistFloat32Overflow(t *testing.T) {
+	inf := math.Inf(1)
+	a, b := f32([]int{2, 2}, 1e30, 0, 1, 2), f32([]int{2, 2}, 0, 0, 3, 1)
+	if got := binCall(t, "aten::_cdist_forward.default", nil, a, b, 3.0, nil).Float64s(); got[0] != inf || got[1] != inf || math.Abs(got[2]-2.0800838470458984) > 1e-6 {
+		t.Errorf("cdist p = 3: %v, want [+Inf +Inf 2.0800838 2.0800838]", got)
+	}
+	a = f32([]int{2, 2}, 1e20, 0, 1, 2)
+	if got := binCall(t, "aten::_cdist_forward.default", nil, a, b, 2.0, nil).Float64s(); got[0] != inf || got[1] != inf {
+		t.Errorf("cdist p = 2: %v, want +Inf first", got)
+	}
+	x := f32([]int{3, 2}, 1e27, 0, 0, 0, 1e-30, 1)
+	if got := binCall(t, "aten::_pdist_forward.default", nil, x, 1.5).Float64s(); !slices.Equal(got, []float64{inf, inf, 1}) {
+		t.Errorf("pdist p = 1.5: %v, want [+Inf +Inf 1]", got)
+	}
+}
+
 // TestBMMOverwrites: bmm writes its uninitialized result whole on every
 // path of the batched GEMM (serial, across the batch, one batch at a time
 // in parallel; BLAS layouts through the assembly GEMM with beta = 0, other

@@ -733,12 +733,16 @@ func batchNormRun[T normElem](a core.BatchNormArgs, outs []*tensor.Tensor) {
 		xs = normIn[T](x)
 	}
 	if a.Training {
-		if count := n * s; count > 0 {
+		// An empty batch is left with zero statistics (1.13 divides an
+		// integer by zero); empty planes give 0/0 as in 1.13: NaN means and
+		// inverse deviations, a NaN running mean, and a running variance
+		// that adds momentum times 0/-1.
+		if count := n * s; n > 0 {
 			// Per channel (a share of them per goroutine): the mean, then
 			// the squared deviations from it, each plane summed in float64
 			// and the planes added in batch order.
 			varSum := make([]float64, c)
-			parallel.Range(c, max(1, grain/count), 1, func(lo, hi int) {
+			parallel.Range(c, max(1, grain/max(count, 1)), 1, func(lo, hi int) {
 				for ch := lo; ch < hi; ch++ {
 					for i := range n {
 						mean[ch] += segSum(xs[(i*c+ch)*s : (i*c+ch+1)*s])

@@ -3,6 +3,7 @@ package cpu_test
 import (
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -392,5 +393,47 @@ func TestLayerNormBackwardRoundings(t *testing.T) {
 		if float32(got[i]) != want[i] {
 			t.Fatalf("dx = %v, want %v", got, want)
 		}
+	}
+}
+
+// Training batch norm over empty planes (a batch of one [2, 0] sample)
+// computes its statistics as 0/0, as 1.13: NaN means and inverse standard
+// deviations, a NaN running mean, and the running variance scaled by
+// 1 - momentum (values from torch 1.13).
+func TestBatchNormEmptyPlanes(t *testing.T) {
+	x := tensor.Empty(tensor.Float32, 1, 2, 0)
+	rm := tensor.FromSlice([]float32{0, 0}, 2)
+	rv := tensor.FromSlice([]float32{1, 1}, 2)
+	outs := tensor.Call("aten::native_batch_norm", x, nil, nil, rm, rv, true, 0.1, 1e-5).([]*tensor.Tensor)
+	nan := func(v []float64) bool { return len(v) == 2 && math.IsNaN(v[0]) && math.IsNaN(v[1]) }
+	if !nan(outs[1].Float64s()) || !nan(outs[2].Float64s()) || !nan(rm.Float64s()) {
+		t.Errorf("save_mean %v, save_invstd %v, running_mean %v; want NaN", outs[1].Float64s(), outs[2].Float64s(), rm.Float64s())
+	}
+	if got := rv.Float64s(); got[0] != float64(float32(0.9)) || got[1] != float64(float32(0.9)) {
+		t.Errorf("running_var %v, want [0.9 0.9]", got)
+	}
+}
+
+// native_group_norm and its backward check only numel == N·C·HxW, as
+// 1.13: an empty input with a negative HxW is accepted (shapes and values
+// from torch 1.13), and negative sizes with work to do are still rejected.
+func TestGroupNormEmptyBatchNegativeHxW(t *testing.T) {
+	e := func(s ...int) *tensor.Tensor { return tensor.Empty(tensor.Float32, s...) }
+	o := tensor.Call("aten::native_group_norm", e(0, 2), normOnes(2), nil, 0, 2, -1, 1, 1e-5).([]*tensor.Tensor)
+	if !slices.Equal(o[0].Sizes(), []int{0, 2}) || !slices.Equal(o[1].Sizes(), []int{0, 1}) {
+		t.Errorf("native_group_norm sizes %v %v, want [0 2] [0 1]", o[0].Sizes(), o[1].Sizes())
+	}
+	b := tensor.Call("aten::native_group_norm_backward", e(0, 2), e(0, 2), e(0, 1), e(0, 1), normOnes(2), 0, 2, -1, 1, []bool{true, true, true}).([]*tensor.Tensor)
+	if !slices.Equal(b[1].Float64s(), []float64{0, 0}) || !slices.Equal(b[2].Float64s(), []float64{0, 0}) {
+		t.Errorf("grad_weight %v, grad_bias %v, want zeros", b[1].Float64s(), b[2].Float64s())
+	}
+	o = tensor.Call("aten::native_group_norm", e(2, 0), nil, nil, 2, 0, -1, 1, 1e-5).([]*tensor.Tensor)
+	if m, r := o[1].Float64s(), o[2].Float64s(); !slices.Equal(m, []float64{0, 0}) || !math.IsNaN(r[0]) || !math.IsNaN(r[1]) {
+		t.Errorf("native_group_norm of no channels: mean %v rstd %v, want [0 0] [NaN NaN]", m, r)
+	}
+	if err := tensor.Try(func() {
+		tensor.Call("aten::native_group_norm", e(2, 2), nil, nil, 2, -2, -1, 1, 1e-5)
+	}); err == nil {
+		t.Error("native_group_norm with C = -2, HxW = -1 did not fail")
 	}
 }
