@@ -39,14 +39,15 @@
 #   takes oneDNN's bfloat16 path, which checks the weight as a forward
 #   convolution's and raises (the public set has no bfloat16 conv_transpose);
 # - relaid replays of fmod/remainder/floor division by a divisor whose
-#   quotient overflows: 1.13 gives NaN in its vectorized loop only, which
-#   the layout decides;
+#   quotient overflows (1.13 gives NaN in its vectorized loop only) and of
+#   float16/bfloat16 sums (1.13 rounds once per row of its loop): the
+#   layout decides;
 # - mutated records: 1.13 accepting what it should reject or reading
 #   undefined memory (reflection_pad with short padding lists, masked_fill and
 #   masked_scatter with a float mask read byte by byte, 2-d or bool
 #   embedding_bag offsets, index_select of a 0-d tensor by an empty index,
 #   negative output sizes, batch_norm running statistics of another length,
-#   grid_sampler with an unknown mode, a oneDNN reorder failure),
+#   grid_sampler with an unknown mode, _reshape_alias to negative strides),
 #   and Welford means (var_mean, layer_norm statistics) that turn an infinity
 #   into NaN.
 # torch.testing._internal imports expecttest, which Debian does not
