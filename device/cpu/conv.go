@@ -450,7 +450,32 @@ func convBackward[T gemmNum](p *core.ConvParams, gout, input, weight, gi, gw *te
 	workers := runtime.GOMAXPROCS(0)
 	if !p.Transposed {
 		geom := newConvGeom(inG, p.In, p.Out, p.Kernel, p.Stride, p.Padding, p.Dilation)
-		if gi != nil {
+		if gi != nil && isFloat[T]() && unitStrideAdjoint(p) {
+			// The input gradient of a stride-1 convolution is the
+			// convolution of gy by the flipped, transposed weight with the
+			// complementary padding: a packed GEMM, image by image.
+			buf, dx := resultBuf[T](gi, ct)
+			wt := flipTransposeWeight(w, G, outG, inG, kLen)
+			pad := make([]int, len(p.Padding))
+			for i := range pad {
+				pad[i] = p.Dilation[i]*(p.Kernel[i]-1) - p.Padding[i]
+			}
+			adj := newConvGeom(outG, p.Out, p.In, p.Kernel, p.Stride, pad, p.Dilation)
+			ident := adj.identity()
+			kk, rows := outG*kLen, im2colRows(adj)
+			for n := range p.N {
+				for g := range G {
+					gyg := gy[(n*p.OutC+g*outG)*outLen : (n*p.OutC+(g+1)*outG)*outLen]
+					wtg, dxg := wt[g*inG*kk:(g+1)*inG*kk], dx[(n*p.InC+g*inG)*inLen:]
+					if ident { // a 1×1 kernel: gy is the column matrix
+						gemm(inG, inLen, kk, 1, gmat[T]{data: wtg, rs: kk, cs: 1}, gmat[T]{data: gyg, rs: outLen, cs: 1}, dxg, inLen)
+						continue
+					}
+					convPacked(inG, inLen, kk, wtg, gyg, adj, rows, dxg)
+				}
+			}
+			finish(gi, buf)
+		} else if gi != nil {
 			buf, dx := resultBuf[T](gi, ct)
 			scratch := make([][]T, workers)
 			batchLoop(p.N, p.N*p.OutC*outLen*inG*kLen, func(wk, n int, par bool) {
@@ -523,6 +548,39 @@ func convBackward[T gemmNum](p *core.ConvParams, gout, input, weight, gi, gw *te
 		}
 		finish(gw, buf)
 	}
+}
+
+// unitStrideAdjoint reports whether the input gradient of the ordinary
+// convolution p is itself an ordinary convolution of the output gradient
+// (stride 1 everywhere and padding at most the dilated kernel's reach, so
+// that the complementary padding is not negative).
+func unitStrideAdjoint(p *core.ConvParams) bool {
+	for i, s := range p.Stride {
+		if s != 1 || p.Padding[i] > p.Dilation[i]*(p.Kernel[i]-1) {
+			return false
+		}
+	}
+	return true
+}
+
+// flipTransposeWeight returns the weight of the adjoint convolution: for
+// each group, wt[c][o][kLen-1-k] = w[o][c][k] (every spatial dim flipped is
+// the flat kernel index reversed), c < inG input and o < outG output
+// channels.
+func flipTransposeWeight[T gemmNum](w []T, groups, outG, inG, kLen int) []T {
+	wt := make([]T, len(w))
+	for g := range groups {
+		for o := range outG {
+			for c := range inG {
+				src := w[((g*outG+o)*inG+c)*kLen:][:kLen]
+				dst := wt[((g*inG+c)*outG+o)*kLen:][:kLen]
+				for k, v := range src {
+					dst[kLen-1-k] = v
+				}
+			}
+		}
+	}
+	return wt
 }
 
 func prod(v []int) int {

@@ -100,6 +100,8 @@ var convCases = []struct {
 	{[]int{1, 3, 33, 47}, []int{5, 3, 5, 4}, []int{3, 2}, []int{2, 0}, []int{1, 1}, 1},
 	{[]int{1, 2, 5, 6, 7}, []int{3, 2, 2, 3, 2}, []int{1, 2, 1}, []int{1, 0, 1}, []int{2, 1, 1}, 1},
 	{[]int{1, 16, 20, 20}, []int{150, 16, 3, 3}, []int{1, 1}, []int{1, 1}, []int{1, 1}, 1},
+	{[]int{2, 6, 5, 7}, []int{4, 3, 1, 1}, []int{1, 1}, []int{0, 0}, []int{1, 1}, 2},
+	{[]int{1, 3, 6, 6}, []int{2, 3, 2, 2}, []int{1, 1}, []int{2, 1}, []int{1, 1}, 1},
 }
 
 func TestConvPackedIm2col(t *testing.T) {
@@ -143,11 +145,13 @@ func TestConvPackedIm2col(t *testing.T) {
 	}
 }
 
-// The weight gradients of ordinary and transposed convolutions against the
-// definition over the shapes of TestConvPackedIm2col (the transposed
-// convolution is the adjoint of the ordinary one with the same weight, its
-// output padding making up the ordinary one's uncovered rows).
-func TestConvWeightGrad(t *testing.T) {
+// The input and weight gradients of ordinary and transposed convolutions
+// against the definition over the shapes of TestConvPackedIm2col (the
+// transposed convolution is the adjoint of the ordinary one with the same
+// weight, its output padding making up the ordinary one's uncovered rows;
+// the input gradient of a stride-1 ordinary convolution is a convolution by
+// the flipped weight).
+func TestConvBackward(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 11))
 	for _, c := range convCases {
 		for _, d := range []tensor.DType{tensor.Float32, tensor.Float64} {
@@ -168,8 +172,15 @@ func TestConvWeightGrad(t *testing.T) {
 					// input and output gradient of the ordinary convolution,
 					// the output gradient and input of the transposed one.
 					xv, yv, wv := rnd(numel(c.x)), rnd(numel(yShape)), rnd(numel(c.w))
-					want := make([]float64, len(wv))
-					naiveConvTerms(c.x, c.w, c.stride, c.pad, c.dil, c.groups, func(yi, xi, wi int) { want[wi] += yv[yi] * xv[xi] })
+					// The weight gradient, and the input gradient: of x for
+					// the ordinary convolution, of y for the transposed one.
+					wantW := make([]float64, len(wv))
+					wantX, wantY := make([]float64, len(xv)), make([]float64, len(yv))
+					naiveConvTerms(c.x, c.w, c.stride, c.pad, c.dil, c.groups, func(yi, xi, wi int) {
+						wantW[wi] += yv[yi] * xv[xi]
+						wantX[xi] += yv[yi] * wv[wi]
+						wantY[yi] += xv[xi] * wv[wi]
+					})
 					x := tensor.FromSlice(xv, c.x...).To(d)
 					y := tensor.FromSlice(yv, yShape...).To(d)
 					w := tensor.FromSlice(wv, c.w...).To(d)
@@ -181,19 +192,29 @@ func TestConvWeightGrad(t *testing.T) {
 							outPad[i] = (c.x[2+i] + 2*c.pad[i] - c.dil[i]*(c.w[2+i]-1) - 1) % s
 						}
 					}
-					outs := tensor.Call("aten::convolution_backward", gout, input, w, nil, c.stride, c.pad, c.dil, transposed, outPad, c.groups, []bool{false, true, false}).([]*tensor.Tensor)
-					gw := outs[1]
-					if fmt.Sprint(gw.Sizes()) != fmt.Sprint(c.w) {
-						t.Fatalf("shape %v, want %v", gw.Sizes(), c.w)
+					outs := tensor.Call("aten::convolution_backward", gout, input, w, nil, c.stride, c.pad, c.dil, transposed, outPad, c.groups, []bool{true, true, false}).([]*tensor.Tensor)
+					wantIn := wantX
+					if transposed {
+						wantIn = wantY
 					}
 					tol := 1e-12
 					if d == tensor.Float32 {
 						tol = 1e-5
 					}
-					terms := float64(numel(yShape) / yShape[1])
-					for i, g := range gw.Float64s() {
-						if math.Abs(g-want[i]) > tol*(1+math.Abs(want[i]))*terms {
-							t.Fatalf("dw[%d] = %v, want %v", i, g, want[i])
+					for _, cmp := range []struct {
+						got   *tensor.Tensor
+						want  []float64
+						shape []int
+						name  string
+						terms int
+					}{{outs[0], wantIn, input.Sizes(), "grad_input", numel(c.w) / c.w[1]}, {outs[1], wantW, c.w, "grad_weight", numel(yShape) / yShape[1]}} {
+						if fmt.Sprint(cmp.got.Sizes()) != fmt.Sprint(cmp.shape) {
+							t.Fatalf("%s shape %v, want %v", cmp.name, cmp.got.Sizes(), cmp.shape)
+						}
+						for i, g := range cmp.got.Float64s() {
+							if math.Abs(g-cmp.want[i]) > tol*(1+math.Abs(cmp.want[i]))*float64(cmp.terms) {
+								t.Fatalf("%s[%d] = %v, want %v", cmp.name, i, g, cmp.want[i])
+							}
 						}
 					}
 				})
