@@ -513,3 +513,17 @@ func TestLossUnknownReduction(t *testing.T) {
 		}
 	}
 }
+
+// nll_loss2d reads the class weights' elements whatever the weight's shape,
+// as 1.13: a [1, C] weight is C class weights (nll_loss requires a vector).
+func TestNLLWeightAnyShape(t *testing.T) {
+	x := seq(2, 3, 1, 2)
+	tg := tensor.FromSlice([]int64{2, 0, 1, 2}, 2, 1, 2)
+	w := tensor.FromSlice([]float64{1, 2, 3}, 1, 3)
+	got := tensor.Call("aten::nll_loss2d_forward", x, tg, w, 0, -100).([]*tensor.Tensor)[0]
+	xv := x.Float64s() // x[n][c][0][j] at ((n*3+c)*2+j)
+	want := []float64{-3 * xv[(0*3+2)*2+0], -1 * xv[(0*3+0)*2+1], -2 * xv[(1*3+1)*2+0], -3 * xv[(1*3+2)*2+1]}
+	if !slices.Equal(got.Float64s(), want) {
+		t.Errorf("nll_loss2d with a [1, 3] weight: %v, want %v", got.Float64s(), want)
+	}
+}

@@ -45,14 +45,13 @@ func checkStructuredReduction(r, line int) {
 	}
 }
 
-// classWeight views a per-class weight to broadcast along the class dim.
+// classWeight reshapes a per-class weight to broadcast along the class
+// dim. 1.13's kernels read the weight's elements, whatever its shape (a
+// [1, C] weight is accepted).
 func classWeight(w *T, rank, classDim int) *T {
-	if rank <= 1 {
-		return w
-	}
-	shape := ones(rank)
-	shape[classDim] = w.Size(0)
-	return w.View(shape)
+	shape := ones(max(rank, 1))
+	shape[classDim] = w.Numel()
+	return w.Reshape(shape)
 }
 
 func crossEntropy(op *tensor.Op, a []any) any {

@@ -125,6 +125,9 @@ func embeddingBagKernel(op *tensor.Op, args []any) any {
 	idx := ixInt64s(indices)
 	offs := ixInt64s(offsets)
 	n := int64(len(idx))
+	if indices.Dim() > 1 {
+		n = int64(indices.Size(0)) // 1.13 checks the last offset against the rows of a 2-d input
+	}
 	if len(offs) > 0 {
 		tensor.Check(offs[0] == 0, "offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from position 0. However, got %d", offs[0])
 		tensor.Check(offs[len(offs)-1] <= n, "offsets[-1] can not be greater than input's length %d but got offsets[-1] of %d", n, offs[len(offs)-1])

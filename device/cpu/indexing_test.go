@@ -121,6 +121,8 @@ func TestIndexingBadInputs(t *testing.T) {
 			tensor.RuntimeError, "offsets[0] has to be 0"},
 		{"embedding_bag offsets[-1]", "aten::_embedding_bag", []any{x, ixI64(ixShp(3), 0, 1, 2), ixI64(ixShp(2), 0, 9)}, nil,
 			tensor.RuntimeError, "offsets[-1] can not be greater than input's length 3 but got offsets[-1] of 9"},
+		{"embedding_bag offsets[-1] of a 2-d input", "aten::_embedding_bag", []any{x, ixI64(ixShp(1, 3), 0, 1, 2), ixI64(ixShp(2), 0, 2)}, nil,
+			tensor.RuntimeError, "offsets[-1] can not be greater than input's length 1 but got offsets[-1] of 2"},
 		{"embedding_bag psw mode", "aten::_embedding_bag", []any{x, ixI64(ixShp(2), 0, 1), ixI64(ixShp(1), 0), false, 1, false, ixF32(ixShp(2), 1, 1)}, nil,
 			tensor.RuntimeError, "embedding_bag: per_sample_weights only supported with mode='sum'"},
 		{"embedding_bag index", "aten::_embedding_bag", []any{x, ixI64(ixShp(2), 0, 9), ixI64(ixShp(1), 0)}, nil,
