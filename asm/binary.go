@@ -187,6 +187,45 @@ func ScalarMinimumF64(dst []float64, s float64, y []float64) {
 // AxpyF64 sets dst[i] = a·x[i] + y[i], rounded once (fused multiply-add).
 func AxpyF64(dst []float64, a float64, x, y []float64) { binAxpy(bin64, "AxpyF64", dst, a, x, y) }
 
+// ClampScalarF32 sets dst[i] = torch.minimum(torch.maximum(x[i], lo), hi)
+// (MaximumScalarF32 then MinimumScalarF32, so the same bits) in one pass
+// over memory: the maxima go through a buffer that stays in L1 a chunk at
+// a time, and the minima into dst, streamed as the other kernels stream.
+func ClampScalarF32(dst, x []float32, lo, hi float32) {
+	clampVS(bin32, "ClampScalarF32", dst, x, lo, hi)
+}
+
+// ClampScalarF64 is ClampScalarF32 for float64.
+func ClampScalarF64(dst, x []float64, lo, hi float64) {
+	clampVS(bin64, "ClampScalarF64", dst, x, lo, hi)
+}
+
+// clampChunk is how many elements clampVS passes through its buffer at a
+// time: 8 or 16 KiB, a multiple of 16 so that chunks after an aligned head
+// stay 64-byte aligned for the streaming kernels.
+const clampChunk = 2048
+
+func clampVS[T float32 | float64](t *binTable[T], name string, dst, x []T, lo, hi T) {
+	checkLen(name, len(dst), len(x))
+	if len(dst) == 0 {
+		return
+	}
+	buf := make([]T, min(len(dst), clampChunk))
+	minK := t.vs[opMin]
+	i := 0
+	if h, ok := streamHead(dst); ok && t.nt != nil {
+		t.vs[opMax](buf[:h], x[:h], lo)
+		minK(dst[:h], buf[:h], hi)
+		i, minK = h, t.nt.vs[opMin]
+	}
+	for i < len(dst) {
+		j := min(len(dst), i+clampChunk)
+		t.vs[opMax](buf[:j-i], x[i:j], lo)
+		minK(dst[i:j], buf[:j-i], hi)
+		i = j
+	}
+}
+
 func binVV[T float32 | float64](t *binTable[T], op binOp, name string, dst, x, y []T) {
 	checkLen(name, len(dst), len(x), len(y))
 	if len(dst) == 0 {

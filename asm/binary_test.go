@@ -220,3 +220,70 @@ func TestBinaryStreaming(t *testing.T) {
 	t.Run("f32", func(t *testing.T) { testBinary(t, streamed(bin32), &binGo32) })
 	t.Run("f64", func(t *testing.T) { testBinary(t, streamed(bin64), &binGo64) })
 }
+
+// TestClampScalar: the one-pass clamp gives the twins' maximum then
+// minimum bit for bit (NaN, ±Inf, ±0 ties), over lengths across its chunks,
+// unaligned starts and in place, the guards past the end intact, with and
+// without streamed results.
+func TestClampScalar(t *testing.T) {
+	defer func(b int) { streamBytes = b }(streamBytes)
+	r := rand.New(rand.NewPCG(3, 4))
+	special := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), -0.5, 0.5}
+	for _, sb := range []int{streamBytes, 0} {
+		streamBytes = sb
+		for _, n := range []int{0, 1, 7, 15, 16, 17, 67, clampChunk - 1, clampChunk + 5, 3*clampChunk + 33} {
+			for off := range 3 {
+				x := make([]float64, n)
+				for i := range x {
+					x[i] = r.NormFloat64()
+					if r.IntN(8) == 0 {
+						x[i] = special[r.IntN(len(special))]
+					}
+				}
+				for _, lim := range [][2]float64{{-0.5, 0.5}, {0, 0}, {math.Copysign(0, -1), 1}, {math.Inf(-1), math.Inf(1)}, {1, -1}} {
+					clampCheck(t, x, lim[0], lim[1], off, ClampScalarF32, &binGo32)
+					clampCheck(t, x, lim[0], lim[1], off, ClampScalarF64, &binGo64)
+				}
+			}
+		}
+	}
+}
+
+func clampCheck[T float32 | float64](t *testing.T, x0 []float64, lo, hi float64, off int, clamp func(d, x []T, lo, hi T), twin *binTable[T]) {
+	t.Helper()
+	n := len(x0)
+	want := make([]T, n)
+	for i, v := range x0 {
+		want[i] = T(v)
+	}
+	twin.vs[opMax](want, want, T(lo))
+	twin.vs[opMin](want, want, T(hi))
+	same := func(a, b T) bool { return a == b && math.Signbit(float64(a)) == math.Signbit(float64(b)) || a != a && b != b }
+	buf := make([]T, off+n+4)
+	x := make([]T, n)
+	for i, v := range x0 {
+		x[i] = T(v)
+	}
+	const guard = 12345
+	for i := range buf {
+		buf[i] = guard
+	}
+	d := buf[off : off+n]
+	clamp(d, x, T(lo), T(hi))
+	for i := range d {
+		if !same(d[i], want[i]) {
+			t.Fatalf("n=%d off=%d clamp(%v, %v, %v) = %v, want %v", n, off, x[i], lo, hi, d[i], want[i])
+		}
+	}
+	for _, g := range buf[off+n:] {
+		if g != guard {
+			t.Fatalf("n=%d off=%d: guard overwritten", n, off)
+		}
+	}
+	clamp(x, x, T(lo), T(hi)) // in place
+	for i := range x {
+		if !same(x[i], want[i]) {
+			t.Fatalf("n=%d in place: clamp = %v, want %v", n, x[i], want[i])
+		}
+	}
+}

@@ -407,23 +407,27 @@ func clampFast(out, x *tensor.Tensor, lo, hi *tensor.Scalar) bool {
 	switch out.DType() {
 	case tensor.Float32:
 		d, s := data[float32](out)[out.StorageOffset():][:n], data[float32](x)[x.StorageOffset():][:n]
-		clampSlices(d, s, lo, hi, asm.MaximumScalarF32, asm.MinimumScalarF32)
+		clampSlices(d, s, lo, hi, asm.MaximumScalarF32, asm.MinimumScalarF32, asm.ClampScalarF32)
 	case tensor.Float64:
 		d, s := data[float64](out)[out.StorageOffset():][:n], data[float64](x)[x.StorageOffset():][:n]
-		clampSlices(d, s, lo, hi, asm.MaximumScalarF64, asm.MinimumScalarF64)
+		clampSlices(d, s, lo, hi, asm.MaximumScalarF64, asm.MinimumScalarF64, asm.ClampScalarF64)
 	default:
 		return false
 	}
 	return true
 }
 
-func clampSlices[T float32 | float64](d, s []T, lo, hi *tensor.Scalar, maxS, minS func(d, x []T, v T)) {
+func clampSlices[T float32 | float64](d, s []T, lo, hi *tensor.Scalar, maxS, minS func(d, x []T, v T), clamp func(d, x []T, lo, hi T)) {
 	ct := tensor.Float32
 	if _, ok := any(d).([]float64); ok {
 		ct = tensor.Float64
 	}
 	parallel.Range(len(d), grain, 64, func(a, b int) {
 		src := s[a:b]
+		if lo != nil && hi != nil {
+			clamp(d[a:b], src, T(roundScalar(lo.Float64(), ct)), T(roundScalar(hi.Float64(), ct)))
+			return
+		}
 		if lo != nil {
 			maxS(d[a:b], src, T(roundScalar(lo.Float64(), ct)))
 			src = d[a:b]
