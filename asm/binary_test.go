@@ -258,7 +258,9 @@ func clampCheck[T float32 | float64](t *testing.T, x0 []float64, lo, hi float64,
 	}
 	twin.vs[opMax](want, want, T(lo))
 	twin.vs[opMin](want, want, T(hi))
-	same := func(a, b T) bool { return a == b && math.Signbit(float64(a)) == math.Signbit(float64(b)) || a != a && b != b }
+	same := func(a, b T) bool {
+		return a == b && math.Signbit(float64(a)) == math.Signbit(float64(b)) || a != a && b != b
+	}
 	buf := make([]T, off+n+4)
 	x := make([]T, n)
 	for i, v := range x0 {
