@@ -1,6 +1,9 @@
 package asm
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // Reductions over float32 slices and the row kernels built on them. Sums
 // accumulate in float64 (16 running sums, element i in sum i mod 16, added
@@ -39,8 +42,11 @@ type reduceTable struct {
 	// takes a length that is a multiple of 8.
 	groupGradSums func(dy, x []float32) (s, b [8]float32)
 	groupGradDX   func(dx, dy, x []float32, c1, c2, c3 float32)
-	// accumulate adds x into acc, lengths a multiple of 8.
-	accumulate func(acc []float64, x []float32)
+	// accumulate adds x into acc, lengths a multiple of 8;
+	// accumulateRows adds rows ≥ 1 rows of x (stride apart) into acc in
+	// turn, len(acc) a multiple of 8.
+	accumulate     func(acc []float64, x []float32)
+	accumulateRows func(acc []float64, x []float32, rows, stride int)
 }
 
 var red32 = reduceKernels()
@@ -162,6 +168,28 @@ func LogSoftmaxF32(dst, x []float32) {
 	red32.expShift(dst, x, m)
 	s := SumF32(dst)
 	SubScalarF32(dst, x, float32(float64(m)+math.Log(s)))
+}
+
+// AccumulateRowsF32 sets acc[i] += float64(x[r*stride+i]) for the rows r
+// = 0, 1, ..., rows-1 in turn: AccumulateF32 of each row, the same bits,
+// in one call.
+func AccumulateRowsF32(acc []float64, x []float32, rows, stride int) {
+	n := len(acc)
+	if rows <= 0 || n == 0 {
+		return
+	}
+	if stride < n || len(x) < (rows-1)*stride+n {
+		panic(fmt.Sprintf("asm.AccumulateRowsF32: %d rows of %d at stride %d in %d elements", rows, n, stride, len(x)))
+	}
+	full := n &^ 7
+	if full > 0 {
+		red32.accumulateRows(acc[:full], x, rows, stride)
+	}
+	for i := full; i < n; i++ {
+		for r := range rows {
+			acc[i] += float64(x[r*stride+i])
+		}
+	}
 }
 
 // AccumulateF32 sets acc[i] += float64(x[i]) (the rows of a column sum).

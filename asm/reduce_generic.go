@@ -127,6 +127,13 @@ var reduceGo = reduceTable{
 	expShift: expShiftGo, scaleShift: scaleShiftGo, affine: affineGo,
 	normGradSums: normGradSumsGo, normGradDX: normGradDXGo, normGradWB: normGradWBGo,
 	groupGradSums: groupGradSumsGo, groupGradDX: groupGradDXGo, accumulate: accumulateGo,
+	accumulateRows: accumulateRowsGo,
+}
+
+func accumulateRowsGo(acc []float64, x []float32, rows, stride int) {
+	for r := range rows {
+		accumulateGo(acc, x[r*stride:r*stride+len(acc)])
+	}
 }
 
 func accumulateGo(acc []float64, x []float32) {

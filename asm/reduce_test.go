@@ -520,6 +520,35 @@ func checkAccumulate(t testing.TB, x []float32, start []float64, off int) {
 	}
 }
 
+// TestAccumulateRows: AccumulateRowsF32 gives AccumulateF32 row by row
+// bit for bit, for widths across its 16-column blocks, 1 to 9 rows, strides
+// past the width and unaligned starts, the accumulators past the end
+// untouched.
+func TestAccumulateRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 26))
+	for _, n := range ewLens() {
+		for _, rows := range []int{1, 2, 5, 9} {
+			stride := n + r.IntN(5)
+			x := ewValues[float32](r, (rows-1)*stride+n)
+			start := ewValues[float64](r, n)
+			want := append([]float64(nil), start...)
+			for k := range rows {
+				AccumulateF32(want, x[k*stride:k*stride+n])
+			}
+			off := r.IntN(8)
+			xp, _ := ewPad(x, off, -7)
+			acc, buf := ewPad(start, off, -7)
+			AccumulateRowsF32(acc, xp, rows, stride)
+			ewCheckGuards(t, fmt.Sprintf("n=%d rows=%d", n, rows), buf, off, n, -7)
+			for i := range n {
+				if !ewSame(acc[i], want[i]) {
+					t.Fatalf("n=%d rows=%d stride=%d [%d] = %v, want %v", n, rows, stride, i, acc[i], want[i])
+				}
+			}
+		}
+	}
+}
+
 func FuzzAccumulate(f *testing.F) {
 	f.Add(uint8(19), uint8(3), uint64(1))
 	f.Fuzz(func(t *testing.T, n, off uint8, seed uint64) {

@@ -214,9 +214,7 @@ func sumAccF64(x *tensor.Tensor, mask []bool) []float64 {
 				o := lo / c
 				j0, j1 := lo%c, min(c, lo%c+hi-lo)
 				a, blk := acc[o*c+j0:o*c+j1], v[o*r*c:(o+1)*r*c]
-				for i := 0; i < r; i++ {
-					asm.AccumulateF32(a, blk[i*c+j0:i*c+j1])
-				}
+				asm.AccumulateRowsF32(a, blk[j0:], r, c)
 				lo += j1 - j0
 			}
 		})
