@@ -509,7 +509,7 @@ func layerNormRowWB[T normElem](exact bool, dyr, xr []T, mean, rstd T, dw, db []
 // ---- group norm ----
 
 func groupNormKernel(op *tensor.Op, args []any) any {
-	outs := normAlloc(metaN(op, args))
+	outs := normAllocUninit(metaN(op, args)) // every element is written
 	x, w, b := args[0].(*tensor.Tensor), tensor.OptTensor(args[1]), tensor.OptTensor(args[2])
 	n, c, hw, group := args[3].(int), args[4].(int), args[5].(int), args[6].(int)
 	eps := args[7].(float64)
@@ -565,7 +565,7 @@ func groupNormRun[T normElem](x, w, b *tensor.Tensor, n, c, hw, group int, eps f
 }
 
 func groupNormBackwardKernel(op *tensor.Op, args []any) any {
-	outs := normAlloc(metaN(op, args))
+	outs := normAllocUninit(metaN(op, args)) // every element is written
 	dy, x := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor)
 	mean, rstd, w := args[2].(*tensor.Tensor), args[3].(*tensor.Tensor), tensor.OptTensor(args[4])
 	n, c, hw, group := args[5].(int), args[6].(int), args[7].(int), args[8].(int)
