@@ -136,7 +136,7 @@ func TestConvPackedIm2col(t *testing.T) {
 					tol = 1e-5
 				}
 				for i, g := range y.Float64s() {
-					if math.Abs(g-want[i]) > tol*(1+math.Abs(want[i]))*float64(c.w[1]*9) {
+					if !(math.Abs(g-want[i]) <= tol*(1+math.Abs(want[i]))*float64(c.w[1]*9)) { // NaN fails too
 						t.Fatalf("y[%d] = %v, want %v", i, g, want[i])
 					}
 				}
@@ -212,7 +212,7 @@ func TestConvBackward(t *testing.T) {
 							t.Fatalf("%s shape %v, want %v", cmp.name, cmp.got.Sizes(), cmp.shape)
 						}
 						for i, g := range cmp.got.Float64s() {
-							if math.Abs(g-cmp.want[i]) > tol*(1+math.Abs(cmp.want[i]))*float64(cmp.terms) {
+							if !(math.Abs(g-cmp.want[i]) <= tol*(1+math.Abs(cmp.want[i]))*float64(cmp.terms)) { // NaN fails too
 								t.Fatalf("%s[%d] = %v, want %v", cmp.name, i, g, cmp.want[i])
 							}
 						}
@@ -261,7 +261,7 @@ func TestConvDepthwise(t *testing.T) {
 							}
 						}
 						got := ys[((n*c.ch+ch)*oh+i)*ow+j]
-						if math.Abs(got-want) > 1e-5*(1+math.Abs(want)) {
+						if !(math.Abs(got-want) <= 1e-5*(1+math.Abs(want))) { // NaN fails too
 							t.Fatalf("%+v: y[%d,%d,%d,%d] = %v, want %v", c, n, ch, i, j, got, want)
 						}
 					}
