@@ -16,9 +16,10 @@ var (
 )
 
 var dgemmImpls = available(
-	gemmImpl[float64]{"avx512", useAVX512, blocking{mr: 12, nr: 16, kc: dgemmKC512, mc: l2Rows(dgemmKC512, 8, 12), nc: 4096}, dgemmAVX512, []kernel[float64]{dgemmAVX512Rows4, dgemmAVX512Rows8}},
-	gemmImpl[float64]{"avx2", useAVX2FMA, blocking{mr: 6, nr: 8, kc: dgemmKC2, mc: l2Rows(dgemmKC2, 8, 6), nc: 4080}, dgemmAVX2, nil},
-	gemmImpl[float64]{"go", true, blocking{mr: 6, nr: 8, kc: 256, mc: 72, nc: 4080}, dgemmGo6x8, nil},
+	gemmImpl[float64]{"avx512", useAVX512, blocking{mr: 12, nr: 16, kc: dgemmKC512, mc: l2Rows(dgemmKC512, 8, 12), nc: 4096}, dgemmAVX512, []kernel[float64]{dgemmAVX512Rows4, dgemmAVX512Rows8},
+		dgemmAVX512Set, []kernel[float64]{dgemmAVX512SetRows4, dgemmAVX512SetRows8}},
+	gemmImpl[float64]{"avx2", useAVX2FMA, blocking{mr: 6, nr: 8, kc: dgemmKC2, mc: l2Rows(dgemmKC2, 8, 6), nc: 4080}, dgemmAVX2, nil, dgemmAVX2Set, nil},
+	gemmImpl[float64]{"go", true, blocking{mr: 6, nr: 8, kc: 256, mc: 72, nc: 4080}, dgemmGo6x8, nil, nil, nil},
 )
 
 // dgemmKernel12x16 is the AVX-512 micro-kernel for a 12×16 tile: it adds
@@ -58,4 +59,34 @@ func dgemmAVX512Rows4(k int, a, b, c []float64, ldc int) {
 
 func dgemmAVX512Rows8(k int, a, b, c []float64, ldc int) {
 	dgemmKernel8x16(k, unsafe.SliceData(a), unsafe.SliceData(b), unsafe.SliceData(c), ldc)
+}
+
+// The Set kernels: see sgemm_amd64.go.
+//
+//go:noescape
+func dgemmKernelSet12x16(k int, a, b, c *float64, ldc int)
+
+//go:noescape
+func dgemmKernelSet8x16(k int, a, b, c *float64, ldc int)
+
+//go:noescape
+func dgemmKernelSet4x16(k int, a, b, c *float64, ldc int)
+
+//go:noescape
+func dgemmKernelSet6x8(k int, a, b, c *float64, ldc int)
+
+func dgemmAVX512Set(k int, a, b, c []float64, ldc int) {
+	dgemmKernelSet12x16(k, unsafe.SliceData(a), unsafe.SliceData(b), unsafe.SliceData(c), ldc)
+}
+
+func dgemmAVX512SetRows4(k int, a, b, c []float64, ldc int) {
+	dgemmKernelSet4x16(k, unsafe.SliceData(a), unsafe.SliceData(b), unsafe.SliceData(c), ldc)
+}
+
+func dgemmAVX512SetRows8(k int, a, b, c []float64, ldc int) {
+	dgemmKernelSet8x16(k, unsafe.SliceData(a), unsafe.SliceData(b), unsafe.SliceData(c), ldc)
+}
+
+func dgemmAVX2Set(k int, a, b, c []float64, ldc int) {
+	dgemmKernelSet6x8(k, unsafe.SliceData(a), unsafe.SliceData(b), unsafe.SliceData(c), ldc)
 }

@@ -10,8 +10,8 @@ import "unsafe"
 // Blocking: an 8×4 tile (16 NEON accumulators); a 256-deep sliver of B is
 // 8 KiB (L1), a 64×256 block of A 128 KiB (L2).
 var dgemmImpls = available(
-	gemmImpl[float64]{"neon", useNEON, blocking{mr: 8, nr: 4, kc: 256, mc: 64, nc: 4096}, dgemmNEON, nil},
-	gemmImpl[float64]{"go", true, blocking{mr: 8, nr: 4, kc: 256, mc: 64, nc: 4096}, dgemmGo8x4, nil},
+	gemmImpl[float64]{"neon", useNEON, blocking{mr: 8, nr: 4, kc: 256, mc: 64, nc: 4096}, dgemmNEON, nil, nil, nil},
+	gemmImpl[float64]{"go", true, blocking{mr: 8, nr: 4, kc: 256, mc: 64, nc: 4096}, dgemmGo8x4, nil, nil, nil},
 )
 
 // dgemmKernel8x4 is the NEON micro-kernel for an 8×4 tile: it adds

@@ -132,6 +132,11 @@ type gemmImpl[T float32 | float64] struct {
 	// (edge[i] does 4(i+1) rows; A's steps stay mr apart): the bottom edge
 	// of C computes only the rows it has.
 	edge []kernel[T]
+	// set and setEdge, when set, are kern and edge storing the sums into
+	// C instead of adding them (C not read): the first depth block of a
+	// product with beta = 0, which would otherwise clear each tile first.
+	set     kernel[T]
+	setEdge []kernel[T]
 }
 
 // available keeps the impls whose ok is set, in order.
@@ -162,13 +167,13 @@ var parallelMin = 160 * 160 * 160
 
 // gemm is the blocked driver behind Sgemm and Dgemm; arguments are checked.
 func gemm[T float32 | float64](im *gemmImpl[T], transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
-	g := gemmArgs[T]{bl: &im.bl, kern: im.kern, edge: im.edge, transA: transA, transB: transB, k: k, alpha: alpha, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc}
+	g := gemmArgs[T]{bl: &im.bl, kern: im.kern, edge: im.edge, set: im.set, setEdge: im.setEdge, transA: transA, transB: transB, k: k, alpha: alpha, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc}
 	g.product(m, n, beta)
 }
 
 // gemmPacked is the driver behind SgemmPacked and DgemmPacked.
 func gemmPacked[T float32 | float64](im *gemmImpl[T], transA bool, m, n, k int, alpha T, a []T, lda int, pack func(dst []T, pc, jc, kc, w, nr int), beta T, c []T, ldc int) {
-	g := gemmArgs[T]{bl: &im.bl, kern: im.kern, edge: im.edge, transA: transA, k: k, alpha: alpha, a: a, lda: lda, packer: pack, c: c, ldc: ldc}
+	g := gemmArgs[T]{bl: &im.bl, kern: im.kern, edge: im.edge, set: im.set, setEdge: im.setEdge, transA: transA, k: k, alpha: alpha, a: a, lda: lda, packer: pack, c: c, ldc: ldc}
 	g.product(m, n, beta)
 }
 
@@ -246,6 +251,8 @@ type gemmArgs[T float32 | float64] struct {
 	bl             *blocking
 	kern           kernel[T]
 	edge           []kernel[T] // see gemmImpl
+	set            kernel[T]   // see gemmImpl
+	setEdge        []kernel[T] // see gemmImpl
 	transA, transB bool
 	k              int
 	alpha          T
@@ -426,11 +433,6 @@ func (g *gemmArgs[T]) team(p, m, n int) {
 func (g *gemmArgs[T]) macro(w *work[T], pb []T, ic, jc, mc, nc, kc int, first bool) {
 	mr, nr, ldc := g.bl.mr, g.bl.nr, g.ldc
 	clearC := first && g.zeroC
-	clearRows := func(off, rows, cols int) {
-		for i := 0; i < rows; i++ {
-			clear(g.c[off+i*ldc : off+i*ldc+cols])
-		}
-	}
 	for jr := 0; jr < nc; jr += nr {
 		nrr := min(nr, nc-jr)
 		bp := pb[jr*kc : (jr+nr)*kc]
@@ -438,22 +440,19 @@ func (g *gemmArgs[T]) macro(w *work[T], pb []T, ic, jc, mc, nc, kc int, first bo
 			mrr := min(mr, mc-ir)
 			ap := w.a[ir*kc : (ir+mr)*kc]
 			off := (ic+ir)*ldc + jc + jr
-			kern := g.kern
+			kern, set := g.kern, g.set
 			if e := (mrr+3)/4 - 1; e < len(g.edge) {
-				kern = g.edge[e] // a bottom-edge tile: only its rows, 4 at a time
+				kern, set = g.edge[e], nil // a bottom-edge tile: only its rows, 4 at a time
+				if e < len(g.setEdge) {
+					set = g.setEdge[e]
+				}
 				if mrr%4 == 0 && nrr == nr {
-					if clearC {
-						clearRows(off, mrr, nr)
-					}
-					kern(kc, ap, bp, g.c[off:], ldc)
+					g.tile(kern, set, clearC, kc, ap, bp, off, mrr)
 					continue
 				}
 			}
 			if mrr == mr && nrr == nr {
-				if clearC {
-					clearRows(off, mr, nr)
-				}
-				kern(kc, ap, bp, g.c[off:], ldc)
+				g.tile(kern, set, clearC, kc, ap, bp, off, mr)
 				continue
 			}
 			t := w.tile
@@ -471,6 +470,22 @@ func (g *gemmArgs[T]) macro(w *work[T], pb []T, ic, jc, mc, nc, kc int, first bo
 			}
 		}
 	}
+}
+
+// tile runs a whole-width tile of rows rows at C offset off: kern adds
+// into C, or, on a first depth block with beta = 0 (clearC), set stores
+// into it, or where there is no set kernel kern adds into the cleared rows.
+func (g *gemmArgs[T]) tile(kern, set kernel[T], clearC bool, kc int, ap, bp []T, off, rows int) {
+	if clearC {
+		if set != nil {
+			set(kc, ap, bp, g.c[off:], g.ldc)
+			return
+		}
+		for i := range rows {
+			clear(g.c[off+i*g.ldc : off+i*g.ldc+g.bl.nr])
+		}
+	}
+	kern(kc, ap, bp, g.c[off:], g.ldc)
 }
 
 // packA copies alpha·op(A)[ic:ic+mc, pc:pc+kc] into dst as mr-row slivers:

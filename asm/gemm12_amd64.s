@@ -100,6 +100,23 @@
 #define PRE8 QPRE; QPRE
 #define PRE12 QPRE; QPRE; QPRE
 
+// SETROW stores accumulators lo, hi into the 128 bytes of C at cRow,
+// without reading C: what ADDROW leaves in a cleared C (the sums start at
+// +0, so none is -0). SET12/8/4 do that for the tile's first 12, 8 or 4
+// rows (ADDV unused).
+#define SETROW(lo, hi, MOVU) \
+	MOVU    lo, (cRow);                   /* C[i], first half = lo       */ \
+	MOVU    hi, 64(cRow);                 /* C[i], second half = hi      */ \
+	ADDQ    ldcB, cRow                    /* next row of C               */
+#define QSET(MOVU, c0, c1, c2, c3, c4, c5, c6, c7) \
+	SETROW(c0, c1, MOVU);                 /* C row r = accumulators      */ \
+	SETROW(c2, c3, MOVU);                 /* C row r+1                   */ \
+	SETROW(c4, c5, MOVU);                 /* C row r+2                   */ \
+	SETROW(c6, c7, MOVU)                  /* C row r+3                   */
+#define SET4(ADDV, MOVU) QSET(MOVU, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
+#define SET8(ADDV, MOVU) SET4(ADDV, MOVU); QSET(MOVU, Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23)
+#define SET12(ADDV, MOVU) SET8(ADDV, MOVU); QSET(MOVU, Z24, Z25, Z26, Z27, Z28, Z29, Z30, Z31)
+
 // KERNEL is the body of the micro-kernels, for the first R = 12, 8 or 4
 // rows of the tile (STEP, ZERO, STORE, PRE: the macros for R rows) and
 // elements of E = 1<<LOGE bytes:
@@ -107,7 +124,8 @@
 // In:  k depth, a packed A (k×12, row i of the tile at a[p*12+i]; rows R…11
 //      unread), b packed B (k steps of 128 bytes), c the C tile (R rows of
 //      128 bytes, stride ldc elements).
-// Out: C[i][j] += Σ_p a[p*12+i]·b[p][j] for i < R. Clobbers CX, SI, DI, DX,
+// Out: C[i][j] += Σ_p a[p*12+i]·b[p][j] for i < R (with STORE a SET
+//      macro: C[i][j] = that sum, C not read). Clobbers CX, SI, DI, DX,
 //      R8, R9, Z0–Z5, Z8–Z31. C is prefetched first so its misses overlap
 //      the arithmetic; the depth loop is unrolled 2 times. Needs AVX-512F.
 #define KERNEL(STEP, ZERO, STORE, PRE, MOVU, BCAST, FMA, ADDV, E, LOGE) \
@@ -169,3 +187,30 @@ TEXT ·dgemmKernel8x16(SB), NOSPLIT, $0-40
 // func dgemmKernel4x16(k int, a, b, c *float64, ldc int)
 TEXT ·dgemmKernel4x16(SB), NOSPLIT, $0-40
 	KERNEL(STEP4, ZERO4, STORE4, PRE4, VMOVUPD, VBROADCASTSD, VFMADD231PD, VADDPD, 8, 3)
+
+// The Set kernels are the kernels above with C[i][j] = Σ_p … instead of +=
+// (C is not read): a product's first depth block with beta = 0.
+
+// func sgemmKernelSet12x32(k int, a, b, c *float32, ldc int)
+TEXT ·sgemmKernelSet12x32(SB), NOSPLIT, $0-40
+	KERNEL(STEP12, ZERO12, SET12, PRE12, VMOVUPS, VBROADCASTSS, VFMADD231PS, VADDPS, 4, 2)
+
+// func sgemmKernelSet8x32(k int, a, b, c *float32, ldc int)
+TEXT ·sgemmKernelSet8x32(SB), NOSPLIT, $0-40
+	KERNEL(STEP8, ZERO8, SET8, PRE8, VMOVUPS, VBROADCASTSS, VFMADD231PS, VADDPS, 4, 2)
+
+// func sgemmKernelSet4x32(k int, a, b, c *float32, ldc int)
+TEXT ·sgemmKernelSet4x32(SB), NOSPLIT, $0-40
+	KERNEL(STEP4, ZERO4, SET4, PRE4, VMOVUPS, VBROADCASTSS, VFMADD231PS, VADDPS, 4, 2)
+
+// func dgemmKernelSet12x16(k int, a, b, c *float64, ldc int)
+TEXT ·dgemmKernelSet12x16(SB), NOSPLIT, $0-40
+	KERNEL(STEP12, ZERO12, SET12, PRE12, VMOVUPD, VBROADCASTSD, VFMADD231PD, VADDPD, 8, 3)
+
+// func dgemmKernelSet8x16(k int, a, b, c *float64, ldc int)
+TEXT ·dgemmKernelSet8x16(SB), NOSPLIT, $0-40
+	KERNEL(STEP8, ZERO8, SET8, PRE8, VMOVUPD, VBROADCASTSD, VFMADD231PD, VADDPD, 8, 3)
+
+// func dgemmKernelSet4x16(k int, a, b, c *float64, ldc int)
+TEXT ·dgemmKernelSet4x16(SB), NOSPLIT, $0-40
+	KERNEL(STEP4, ZERO4, SET4, PRE4, VMOVUPD, VBROADCASTSD, VFMADD231PD, VADDPD, 8, 3)

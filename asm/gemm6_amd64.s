@@ -64,8 +64,33 @@
 	VXORPS  lo, lo, lo;                   /* lo = 0                      */ \
 	VXORPS  hi, hi, hi                    /* hi = 0                      */
 
+// SETROW stores accumulators lo, hi into the 64 bytes of C at cRow,
+// without reading C: what ADDROW leaves in a cleared C (the sums start at
+// +0, so none is -0).
+#define SETROW(lo, hi, MOVU) \
+	MOVU    lo, (cRow);                   /* C[i], first half = lo       */ \
+	MOVU    hi, 32(cRow);                 /* C[i], second half = hi      */ \
+	ADDQ    ldcB, cRow                    /* next row of C               */
+
+// STORE6 adds the accumulators to the tile's 6 rows of C; SET6 stores them
+// there (C not read; ADDV unused).
+#define STORE6(ADDV, MOVU) \
+	ADDROW(Y4, Y5, ADDV, MOVU);           /* C row 0 += accumulators     */ \
+	ADDROW(Y6, Y7, ADDV, MOVU);           /* C row 1                     */ \
+	ADDROW(Y8, Y9, ADDV, MOVU);           /* C row 2                     */ \
+	ADDROW(Y10, Y11, ADDV, MOVU);         /* C row 3                     */ \
+	ADDROW(Y12, Y13, ADDV, MOVU);         /* C row 4                     */ \
+	ADDROW(Y14, Y15, ADDV, MOVU)          /* C row 5                     */
+#define SET6(ADDV, MOVU) \
+	SETROW(Y4, Y5, MOVU);                 /* C row 0 = accumulators      */ \
+	SETROW(Y6, Y7, MOVU);                 /* C row 1                     */ \
+	SETROW(Y8, Y9, MOVU);                 /* C row 2                     */ \
+	SETROW(Y10, Y11, MOVU);               /* C row 3                     */ \
+	SETROW(Y12, Y13, MOVU);               /* C row 4                     */ \
+	SETROW(Y14, Y15, MOVU)                /* C row 5                     */
+
 // KERNEL6 is the body of both micro-kernels, for elements of E = 1<<LOGE
-// bytes:
+// bytes, adding to C with STORE = STORE6 or setting it with SET6:
 //
 // In:  k depth, a packed A (k×6, row i of the tile at a[p*6+i]), b packed
 //      B (k steps of 64 bytes), c the C tile (6 rows of 64 bytes, stride
@@ -73,7 +98,7 @@
 // Out: C[i][j] += Σ_p a[p*6+i]·b[p][j]. Clobbers CX, SI, DI, DX, R8, R9,
 //      Y0–Y15. C is prefetched first so its misses overlap the
 //      arithmetic; the depth loop is unrolled 4 times. Needs AVX2 and FMA.
-#define KERNEL6(MOVU, BCAST, FMA, ADDV, E, LOGE) \
+#define KERNEL6(STORE, MOVU, BCAST, FMA, ADDV, E, LOGE) \
 	MOVQ    k+0(FP), kLeft;               /* kLeft = k                   */ \
 	MOVQ    a+8(FP), aPtr;                /* aPtr = &a[0]                */ \
 	MOVQ    b+16(FP), bPtr;               /* bPtr = &b[0]                */ \
@@ -107,21 +132,25 @@ tail: \
 	DECQ    kLeft;                        /* one step done               */ \
 	JMP     tail;                         /* next                        */ \
 store: \
-	ADDROW(Y4, Y5, ADDV, MOVU);           /* C row 0 += accumulators     */ \
-	ADDROW(Y6, Y7, ADDV, MOVU);           /* C row 1                     */ \
-	ADDROW(Y8, Y9, ADDV, MOVU);           /* C row 2                     */ \
-	ADDROW(Y10, Y11, ADDV, MOVU);         /* C row 3                     */ \
-	ADDROW(Y12, Y13, ADDV, MOVU);         /* C row 4                     */ \
-	ADDROW(Y14, Y15, ADDV, MOVU);         /* C row 5                     */ \
+	STORE(ADDV, MOVU);                    /* C rows += (or =) the sums   */ \
 	VZEROUPPER;                           /* AVX state clean for SSE     */ \
 	RET
 
 // func sgemmKernel6x16(k int, a, b, c *float32, ldc int): KERNEL6 with
 // B 16 floats a step.
 TEXT ·sgemmKernel6x16(SB), NOSPLIT, $0-40
-	KERNEL6(VMOVUPS, VBROADCASTSS, VFMADD231PS, VADDPS, 4, 2)
+	KERNEL6(STORE6, VMOVUPS, VBROADCASTSS, VFMADD231PS, VADDPS, 4, 2)
 
 // func dgemmKernel6x8(k int, a, b, c *float64, ldc int): KERNEL6 with B 8
 // doubles a step.
 TEXT ·dgemmKernel6x8(SB), NOSPLIT, $0-40
-	KERNEL6(VMOVUPD, VBROADCASTSD, VFMADD231PD, VADDPD, 8, 3)
+	KERNEL6(STORE6, VMOVUPD, VBROADCASTSD, VFMADD231PD, VADDPD, 8, 3)
+
+// func sgemmKernelSet6x16(k int, a, b, c *float32, ldc int): sgemmKernel6x16
+// with C[i][j] = Σ_p … (C not read): a first depth block with beta = 0.
+TEXT ·sgemmKernelSet6x16(SB), NOSPLIT, $0-40
+	KERNEL6(SET6, VMOVUPS, VBROADCASTSS, VFMADD231PS, VADDPS, 4, 2)
+
+// func dgemmKernelSet6x8(k int, a, b, c *float64, ldc int): likewise.
+TEXT ·dgemmKernelSet6x8(SB), NOSPLIT, $0-40
+	KERNEL6(SET6, VMOVUPD, VBROADCASTSD, VFMADD231PD, VADDPD, 8, 3)

@@ -548,3 +548,58 @@ func FuzzDgemm(f *testing.F) {
 	f.Add(uint8(25), uint8(17), uint8(70), uint8(0x12), uint64(5))
 	f.Fuzz(func(t *testing.T, m, n, k, flags uint8, seed uint64) { fuzzGemm(t, Dgemm, m, n, k, flags, seed) })
 }
+
+// TestGemmSetKernels: each Set kernel (a first depth block with beta = 0)
+// leaves in C what its kernel leaves in a cleared tile, bit for bit,
+// whatever C held (NaN, Inf, garbage), and C past the tile untouched.
+func TestGemmSetKernels(t *testing.T) {
+	eachImpl(t, sgemmImpls, &sgemmUse, func(t *testing.T, im *gemmImpl[float32]) { testSetKernels(t, im) })
+	eachImpl(t, dgemmImpls, &dgemmUse, func(t *testing.T, im *gemmImpl[float64]) { testSetKernels(t, im) })
+}
+
+func testSetKernels[T float](t *testing.T, im *gemmImpl[T]) {
+	if im.name != "go" && Path() != "go" && runtime.GOARCH == "amd64" && im.set == nil {
+		t.Fatalf("%s has no Set kernel", im.name)
+	}
+	mr, nr := im.bl.mr, im.bl.nr
+	type pair struct {
+		set, kern kernel[T]
+		rows      int
+	}
+	var pairs []pair
+	if im.set != nil {
+		pairs = append(pairs, pair{im.set, im.kern, mr})
+	}
+	for e, set := range im.setEdge {
+		pairs = append(pairs, pair{set, im.edge[e], 4 * (e + 1)})
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, p := range pairs {
+		for k := 1; k <= 40; k++ {
+			for _, ldc := range []int{nr, nr + 3} {
+				a, b := randSlice[T](r, k*mr), randSlice[T](r, k*nr)
+				if k%7 == 0 {
+					a[r.IntN(len(a))] = T(math.Inf(-1))
+				}
+				c0 := randSlice[T](r, (p.rows-1)*ldc+nr)
+				for i := range c0 {
+					if r.IntN(4) == 0 {
+						c0[i] = T(math.NaN())
+					}
+				}
+				want := append([]T(nil), c0...)
+				for i := range p.rows {
+					clear(want[i*ldc : i*ldc+nr])
+				}
+				p.kern(k, a, b, want, ldc)
+				got := append([]T(nil), c0...)
+				p.set(k, a, b, got, ldc)
+				for i := range got {
+					if math.Float64bits(float64(got[i])) != math.Float64bits(float64(want[i])) {
+						t.Fatalf("%d rows k=%d ldc=%d: C[%d] = %v, want %v", p.rows, k, ldc, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}

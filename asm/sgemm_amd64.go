@@ -17,9 +17,10 @@ var (
 )
 
 var sgemmImpls = available(
-	gemmImpl[float32]{"avx512", useAVX512, blocking{mr: 12, nr: 32, kc: sgemmKC512, mc: l2Rows(sgemmKC512, 4, 12), nc: 4096}, sgemmAVX512, []kernel[float32]{sgemmAVX512Rows4, sgemmAVX512Rows8}},
-	gemmImpl[float32]{"avx2", useAVX2FMA, blocking{mr: 6, nr: 16, kc: sgemmKC2, mc: l2Rows(sgemmKC2, 4, 6), nc: 4080}, sgemmAVX2, nil},
-	gemmImpl[float32]{"go", true, blocking{mr: 6, nr: 16, kc: 256, mc: 144, nc: 4080}, sgemmGo6x16, nil},
+	gemmImpl[float32]{"avx512", useAVX512, blocking{mr: 12, nr: 32, kc: sgemmKC512, mc: l2Rows(sgemmKC512, 4, 12), nc: 4096}, sgemmAVX512, []kernel[float32]{sgemmAVX512Rows4, sgemmAVX512Rows8},
+		sgemmAVX512Set, []kernel[float32]{sgemmAVX512SetRows4, sgemmAVX512SetRows8}},
+	gemmImpl[float32]{"avx2", useAVX2FMA, blocking{mr: 6, nr: 16, kc: sgemmKC2, mc: l2Rows(sgemmKC2, 4, 6), nc: 4080}, sgemmAVX2, nil, sgemmAVX2Set, nil},
+	gemmImpl[float32]{"go", true, blocking{mr: 6, nr: 16, kc: 256, mc: 144, nc: 4080}, sgemmGo6x16, nil, nil, nil},
 )
 
 // sgemmKernel12x32 is the AVX-512 micro-kernel for a 12×32 tile: it adds
@@ -59,4 +60,35 @@ func sgemmAVX512Rows4(k int, a, b, c []float32, ldc int) {
 
 func sgemmAVX512Rows8(k int, a, b, c []float32, ldc int) {
 	sgemmKernel8x32(k, unsafe.SliceData(a), unsafe.SliceData(b), unsafe.SliceData(c), ldc)
+}
+
+// The Set kernels (gemm12_amd64.s, gemm6_amd64.s) are the kernels above
+// that store the tile's sums into c instead of adding them (c not read).
+//
+//go:noescape
+func sgemmKernelSet12x32(k int, a, b, c *float32, ldc int)
+
+//go:noescape
+func sgemmKernelSet8x32(k int, a, b, c *float32, ldc int)
+
+//go:noescape
+func sgemmKernelSet4x32(k int, a, b, c *float32, ldc int)
+
+//go:noescape
+func sgemmKernelSet6x16(k int, a, b, c *float32, ldc int)
+
+func sgemmAVX512Set(k int, a, b, c []float32, ldc int) {
+	sgemmKernelSet12x32(k, unsafe.SliceData(a), unsafe.SliceData(b), unsafe.SliceData(c), ldc)
+}
+
+func sgemmAVX512SetRows4(k int, a, b, c []float32, ldc int) {
+	sgemmKernelSet4x32(k, unsafe.SliceData(a), unsafe.SliceData(b), unsafe.SliceData(c), ldc)
+}
+
+func sgemmAVX512SetRows8(k int, a, b, c []float32, ldc int) {
+	sgemmKernelSet8x32(k, unsafe.SliceData(a), unsafe.SliceData(b), unsafe.SliceData(c), ldc)
+}
+
+func sgemmAVX2Set(k int, a, b, c []float32, ldc int) {
+	sgemmKernelSet6x16(k, unsafe.SliceData(a), unsafe.SliceData(b), unsafe.SliceData(c), ldc)
 }

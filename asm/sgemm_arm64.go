@@ -10,8 +10,8 @@ import "unsafe"
 // Blocking: an 8×8 tile (16 NEON accumulators); a 256-deep sliver of B is
 // 8 KiB (L1), a 128×256 block of A 128 KiB (L2).
 var sgemmImpls = available(
-	gemmImpl[float32]{"neon", useNEON, blocking{mr: 8, nr: 8, kc: 256, mc: 128, nc: 4096}, sgemmNEON, nil},
-	gemmImpl[float32]{"go", true, blocking{mr: 8, nr: 8, kc: 256, mc: 128, nc: 4096}, sgemmGo8x8, nil},
+	gemmImpl[float32]{"neon", useNEON, blocking{mr: 8, nr: 8, kc: 256, mc: 128, nc: 4096}, sgemmNEON, nil, nil, nil},
+	gemmImpl[float32]{"go", true, blocking{mr: 8, nr: 8, kc: 256, mc: 128, nc: 4096}, sgemmGo8x8, nil, nil, nil},
 )
 
 // sgemmKernel8x8 is the NEON micro-kernel for an 8×8 tile: it adds
