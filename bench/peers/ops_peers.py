@@ -28,15 +28,15 @@ g = torch.Generator().manual_seed(1)
 def arg(a):
     if isinstance(a, dict):
         if "t" in a:
-            return torch.randn(*a["t"], generator=g)
+            return torch.randn(a["t"], generator=g)
         if "p" in a:
-            return torch.rand(*a["p"], generator=g) + 0.1
+            return torch.rand(a["p"], generator=g) + 0.1
         if "i" in a:
             return torch.randint(0, a["hi"], a["i"], generator=g)
         if "b" in a:
-            return torch.rand(*a["b"], generator=g) > 0.5
+            return torch.rand(a["b"], generator=g) > 0.5
         if "tT" in a:
-            return torch.randn(*a["tT"][::-1], generator=g).t()
+            return torch.randn(a["tT"][::-1], generator=g).t()
     if isinstance(a, list) and a and isinstance(a[0], dict):
         return [arg(x) for x in a]
     return a

@@ -1,0 +1,222 @@
+package cpu
+
+import (
+	"math/bits"
+
+	"github.com/goaten/goaten/tensor"
+)
+
+// nllLossForwardKernel is nll_loss_forward(self, target, weight, reduction,
+// ignore_index) for a float32 or float64 input of one or two dims, computed
+// as 1.13's nll_loss_out_frame does: per sample -x[t]·w[t] (no fused
+// multiply-add), and for the sum and mean reductions a cascade of 8 levels
+// of partial sums in the input's dtype (level j takes level j-1 whenever
+// the sample index has no bit set in level j-1's span), added up in level
+// order. Where the arguments are anything else, or a target is out of
+// range, the op's decomposition (with its checks and errors) runs instead:
+// it is a shortcut, not a second definition. The decomposition's gather,
+// where and sums cost several small ops and allocations per call.
+func nllLossForwardKernel(op *tensor.Op, args []any) any {
+	x, t, w := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor), tensor.OptTensor(args[2])
+	red, ignore := args[3].(int), int64(args[4].(int))
+	if out, ok := nllForward(x, t, w, red, ignore); ok {
+		return out
+	}
+	return op.KernelFor(tensor.KeyCompositeImplicit)(op, args)
+}
+
+// nllTargets returns the targets of an nll_loss call the kernels take: a
+// float32 or float64 input of [N, C] with N int64 targets or of [C] with a
+// 0-d one, a weight of C elements of the input's dtype or none, a known
+// reduction, every target a class or ignore.
+func nllTargets(x, t, w *tensor.Tensor, red int, ignore int64) ([]int64, bool) {
+	dt := x.DType()
+	if dt != tensor.Float32 && dt != tensor.Float64 || t.DType() != tensor.Int64 || red < 0 || red > 2 {
+		return nil, false
+	}
+	if !(x.Dim() == 2 && t.Dim() == 1 && t.Size(0) == x.Size(0) || x.Dim() == 1 && t.Dim() == 0) {
+		return nil, false
+	}
+	c := x.Size(-1)
+	if w != nil && (w.Dim() != 1 || w.Numel() != c || w.DType() != dt) {
+		return nil, false
+	}
+	tg := ixInt64s(t)
+	for _, v := range tg {
+		if v != ignore && (v < 0 || v >= int64(c)) {
+			return nil, false // the decomposition raises
+		}
+	}
+	return tg, true
+}
+
+func nllForward(x, t, w *tensor.Tensor, red int, ignore int64) ([]*tensor.Tensor, bool) {
+	tg, ok := nllTargets(x, t, w, red, ignore)
+	if !ok {
+		return nil, false
+	}
+	dt, batch, c := x.DType(), len(tg), x.Size(-1)
+	var out *tensor.Tensor
+	if red == 0 && x.Dim() == 2 {
+		out = tensor.Empty(dt, batch)
+	} else {
+		out = tensor.Empty(dt)
+	}
+	total := tensor.Empty(dt)
+	if dt == tensor.Float32 {
+		nllFrame[float32](out, total, x, w, tg, batch, c, red, ignore)
+	} else {
+		nllFrame[float64](out, total, x, w, tg, batch, c, red, ignore)
+	}
+	return []*tensor.Tensor{out, total}, true
+}
+
+// nllFrame fills out and total (see nllLossForwardKernel).
+func nllFrame[T float32 | float64](out, total, x, w *tensor.Tensor, tg []int64, batch, c, red int, ignore int64) {
+	xc := contiguous(x)
+	xs := data[T](xc)[xc.StorageOffset():][:batch*c]
+	var ws []T
+	if w != nil {
+		wc := contiguous(w)
+		ws = data[T](wc)[wc.StorageOffset():][:c]
+	}
+	weight := func(cls int64) T {
+		if ws == nil {
+			return 1
+		}
+		return ws[cls]
+	}
+	od := data[T](out)
+	if red == 0 && x.Dim() == 2 {
+		for i, cls := range tg {
+			if cls == ignore {
+				od[i] = 0
+				continue
+			}
+			od[i] = -xs[i*c+int(cls)] * weight(cls)
+		}
+		data[T](total)[0] = 0
+		return
+	}
+	const levels = 8
+	power := max(4, ceilLog2(batch)/levels)
+	mask := 1<<power - 1
+	var lossSums, weightSums [levels]T
+	ignored := 0
+	for b := range batch {
+		cls := tg[b]
+		if cls == ignore {
+			ignored++
+			continue
+		}
+		v := xs[b*c+int(cls)]
+		if ws != nil {
+			wv := ws[cls]
+			lossSums[0] -= T(v * wv)
+			weightSums[0] += wv
+		} else {
+			lossSums[0] -= v
+		}
+		for j := 0; j+1 < levels; j++ {
+			if b&(mask<<(j*power)) != 0 {
+				break
+			}
+			weightSums[j+1] += weightSums[j]
+			lossSums[j+1] += lossSums[j]
+			weightSums[j], lossSums[j] = 0, 0
+		}
+	}
+	var tw, loss T
+	if ws == nil {
+		tw = T(batch - ignored)
+	} else {
+		for _, s := range weightSums {
+			tw += s
+		}
+	}
+	for _, s := range lossSums {
+		loss += s
+	}
+	if red == 1 {
+		loss /= tw
+	}
+	od[0] = loss
+	data[T](total)[0] = tw
+}
+
+// ceilLog2 is 1.13's utils::CeilLog2: 1 up to 2, else ⌈log2 x⌉.
+func ceilLog2(x int) int {
+	if x <= 2 {
+		return 1
+	}
+	return bits.Len64(uint64(x - 1))
+}
+
+// nllLossBackwardKernel is nll_loss_backward(grad_output, self, target,
+// weight, reduction, ignore_index, total_weight) for what
+// nllLossForwardKernel takes, as 1.13's nll_loss_backward_out_frame: a
+// zeroed gradient with, at each sample's target, -w·g (no reduction) or
+// w·(-(g / total_weight)) (mean; -g for sum). Anything else takes the
+// decomposition, which writes a full-size scatter and product.
+func nllLossBackwardKernel(op *tensor.Op, args []any) any {
+	if gi, ok := nllBackward(args); ok {
+		return gi
+	}
+	return op.KernelFor(tensor.KeyCompositeImplicit)(op, args)
+}
+
+func nllBackward(args []any) (*tensor.Tensor, bool) {
+	g, x, t := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor), args[2].(*tensor.Tensor)
+	w, red, ignore := tensor.OptTensor(args[3]), args[4].(int), int64(args[5].(int))
+	total := args[6].(*tensor.Tensor)
+	tg, ok := nllTargets(x, t, w, red, ignore)
+	if !ok || g.DType() != x.DType() || total.DType() != x.DType() || total.Numel() != 1 {
+		return nil, false
+	}
+	none := red == 0 && x.Dim() == 2
+	if none && (g.Dim() != 1 || g.Size(0) != len(tg)) || !none && (g.Dim() > 1 || g.Numel() != 1) {
+		return nil, false // the decomposition's checks
+	}
+	gi := tensor.Empty(x.DType(), x.Sizes()...)
+	if x.DType() == tensor.Float32 {
+		nllGrad[float32](gi, g, w, total, tg, x.Size(-1), red, none, ignore)
+	} else {
+		nllGrad[float64](gi, g, w, total, tg, x.Size(-1), red, none, ignore)
+	}
+	return gi, true
+}
+
+func nllGrad[T float32 | float64](gi, g, w, total *tensor.Tensor, tg []int64, c, red int, none bool, ignore int64) {
+	var ws []T
+	if w != nil {
+		wc := contiguous(w)
+		ws = data[T](wc)[wc.StorageOffset():][:c]
+	}
+	gc := contiguous(g)
+	gs := data[T](gc)[gc.StorageOffset():][:g.Numel()]
+	d := data[T](gi)
+	grad := -gs[0]
+	if !none && red == 1 {
+		grad = -(gs[0] / T(total.Item().Float64()))
+	}
+	for i, cls := range tg {
+		if cls == ignore {
+			continue
+		}
+		switch {
+		case none && ws != nil:
+			d[i*c+int(cls)] = -ws[cls] * gs[i]
+		case none:
+			d[i*c+int(cls)] = -gs[i]
+		case ws != nil:
+			d[i*c+int(cls)] = ws[cls] * grad
+		default:
+			d[i*c+int(cls)] = grad
+		}
+	}
+}
+
+func init() {
+	impl("aten::nll_loss_forward", nllLossForwardKernel)
+	impl("aten::nll_loss_backward", nllLossBackwardKernel)
+}
