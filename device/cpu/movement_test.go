@@ -281,6 +281,76 @@ func TestConstantPadValues(t *testing.T) {
 	}
 }
 
+// TestConstantPadRows: constant_pad_nd of contiguous inputs (written row
+// by row) against the definition, with pads and crops on every dim, in
+// dtypes of 1, 2, 4 and 8 bytes, zero, negative-zero and other values,
+// and enough rows to share among the cores.
+func TestConstantPadRows(t *testing.T) {
+	cases := []struct {
+		shape, pad []int
+	}{
+		{[]int{5}, []int{2, 3}},
+		{[]int{3, 4}, []int{1, 1, 1, 1}},
+		{[]int{2, 3, 4}, []int{-1, 2, 0, -1, 1, 1}},
+		{[]int{64, 40, 33}, []int{1, 0, 2, 1}},
+		{[]int{2, 2, 3, 5}, []int{0, 0, 0, 0, 1, -1, 0, 2}},
+	}
+	for _, c := range cases {
+		n := tensor.Numel(c.shape)
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = float64(i%23) - 11
+		}
+		rank := len(c.shape)
+		oshape := append([]int(nil), c.shape...)
+		for k := 0; k < len(c.pad)/2; k++ {
+			oshape[rank-1-k] += c.pad[2*k] + c.pad[2*k+1]
+		}
+		for _, d := range []tensor.DType{tensor.Float32, tensor.Float64, tensor.Float16, tensor.Int8, tensor.Int64} {
+			for _, val := range []float64{0, math.Copysign(0, -1), 3} {
+				x := tensor.FromSlice(v, c.shape...).To(d)
+				got := tensor.Call("aten::constant_pad_nd.default", x, c.pad, val).(*tensor.Tensor)
+				if !slices.Equal(got.Sizes(), oshape) {
+					t.Fatalf("%v pad %v: shape %v, want %v", c.shape, c.pad, got.Sizes(), oshape)
+				}
+				g := got.Float64s()
+				idx := make([]int, rank)
+				for i := range g {
+					// The definition: input index = output index − low pad.
+					want, src := val, 0
+					for dd := range rank {
+						lo := 0
+						if k := rank - 1 - dd; 2*k < len(c.pad) {
+							lo = c.pad[2*k]
+						}
+						j := idx[dd] - lo
+						if j < 0 || j >= c.shape[dd] {
+							src = -1
+							break
+						}
+						src = src*c.shape[dd] + j
+					}
+					if src >= 0 {
+						want = v[src]
+					}
+					if d.IsIntegral(false) && val != 0 {
+						want = math.Trunc(want)
+					}
+					if g[i] != want || (want == 0 && math.Signbit(g[i]) != math.Signbit(want) && d.IsFloat()) {
+						t.Fatalf("%v pad %v %s value %v: out%v = %v, want %v", c.shape, c.pad, d, val, idx, g[i], want)
+					}
+					for dd := rank - 1; dd >= 0; dd-- {
+						if idx[dd]++; idx[dd] < oshape[dd] {
+							break
+						}
+						idx[dd] = 0
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestUpsampleNearestRows: upsample_nearest2d repeats source rows (output
 // rows that read the row above's source row are copied from it) and
 // picks floor(o·in/out) in each dim.
