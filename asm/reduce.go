@@ -42,10 +42,8 @@ type reduceTable struct {
 	// takes a length that is a multiple of 8.
 	groupGradSums func(dy, x []float32) (s, b [8]float32)
 	groupGradDX   func(dx, dy, x []float32, c1, c2, c3 float32)
-	// accumulate adds x into acc, lengths a multiple of 8;
 	// accumulateRows adds rows ≥ 1 rows of x (stride apart) into acc in
 	// turn, len(acc) a multiple of 8.
-	accumulate     func(acc []float64, x []float32)
 	accumulateRows func(acc []float64, x []float32, rows, stride int)
 }
 
@@ -197,7 +195,7 @@ func AccumulateF32(acc []float64, x []float32) {
 	checkLen("AccumulateF32", len(acc), len(x))
 	full := len(x) &^ 7
 	if full > 0 {
-		red32.accumulate(acc[:full], x[:full])
+		red32.accumulateRows(acc[:full], x[:full], 1, full)
 	}
 	for i := full; i < len(x); i++ {
 		acc[i] += float64(x[i])

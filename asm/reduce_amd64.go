@@ -62,8 +62,7 @@ var (
 		maxLanes: maxLanesF32, minLanes: minLanesF32, maxVal: maxValF32, minVal: minValF32,
 		expShift: expShiftF32, scaleShift: scaleShiftF32, affine: affineF32,
 		normGradSums: normGradSumsF32, normGradDX: normGradDXF32, normGradWB: normGradWBF32,
-		groupGradSums: groupGradSumsF32, groupGradDX: groupGradDXF32, accumulate: accumulateF32,
-		accumulateRows: accumulateRowsF32,
+		groupGradSums: groupGradSumsF32, groupGradDX: groupGradDXF32, accumulateRows: accumulateRowsF32,
 	}
 	reduceAVX512 = func() reduceTable {
 		t := reduceAVX2
@@ -98,9 +97,6 @@ func groupGradSumsF32(dy, x []float32) (s, b [8]float32)
 
 //go:noescape
 func groupGradDXF32(dx, dy, x []float32, c1, c2, c3 float32)
-
-//go:noescape
-func accumulateF32(acc []float64, x []float32)
 
 //go:noescape
 func accumulateRowsF32(acc []float64, x []float32, rows, stride int)

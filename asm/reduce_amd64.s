@@ -732,33 +732,13 @@ gddone:
 	VZEROUPPER
 	RET
 
-// func accumulateF32(acc []float64, x []float32)
-//
-// In:  len(acc) = len(x) = 8n, n ≥ 1. Out: acc[i] += float64(x[i]), each
-// conversion exact and each add rounded once, as the twin. Clobbers Y0–Y3.
-TEXT ·accumulateF32(SB), NOSPLIT, $0-48
-	MOVQ      acc_base+0(FP), dPtr           // dPtr = &acc[0]
-	MOVQ      acc_len+8(FP), nLeft           // nLeft = len(acc)
-	MOVQ      x_base+24(FP), xPtr            // xPtr = &x[0]
-acloop:
-	VCVTPS2PD (xPtr), Y0                     // Y0 = float64(x[0:4])
-	VCVTPS2PD 16(xPtr), Y1                   // Y1 = float64(x[4:8])
-	VADDPD    (dPtr), Y0, Y0                 // Y0 += acc[0:4]
-	VADDPD    32(dPtr), Y1, Y1               // Y1 += acc[4:8]
-	VMOVUPD   Y0, (dPtr)                     // acc[0:4] = Y0
-	VMOVUPD   Y1, 32(dPtr)                   // acc[4:8] = Y1
-	ADDQ      $32, xPtr                      // next 8
-	ADDQ      $64, dPtr                      // of acc
-	SUBQ      $8, nLeft                      // 8 done
-	JNZ       acloop                         // more
-	VZEROUPPER
-	RET
-
 // func accumulateRowsF32(acc []float64, x []float32, rows, stride int)
-// acc[j] += float64(x[r*stride+j]) for r = 0, 1, ..., rows-1 in turn
-// (rows ≥ 1, len(acc) a multiple of 8): accumulateF32's loop over each row,
-// reading x in order. R10 is &acc[0], R11 len(acc), R12 the row, AX the
-// rows left, BX the stride in bytes.
+//
+// In:  rows ≥ 1, len(acc) = 8n, n ≥ 1, x holding the rows (stride apart).
+// Out: acc[j] += float64(x[r*stride+j]) for r = 0, 1, ..., rows-1 in turn,
+// each conversion exact and each add rounded once, as the twin; x is read
+// in order. R10 is &acc[0], R11 len(acc), R12 the row, AX the rows left,
+// BX the stride in bytes. Clobbers Y0, Y1.
 TEXT ·accumulateRowsF32(SB), NOSPLIT, $0-64
 	MOVQ      acc_base+0(FP), R10            // R10 = &acc[0]
 	MOVQ      acc_len+8(FP), R11             // R11 = len(acc)

@@ -126,8 +126,7 @@ var reduceGo = reduceTable{
 	maxLanes: maxLanesGo, minLanes: minLanesGo, maxVal: maxValGo, minVal: minValGo,
 	expShift: expShiftGo, scaleShift: scaleShiftGo, affine: affineGo,
 	normGradSums: normGradSumsGo, normGradDX: normGradDXGo, normGradWB: normGradWBGo,
-	groupGradSums: groupGradSumsGo, groupGradDX: groupGradDXGo, accumulate: accumulateGo,
-	accumulateRows: accumulateRowsGo,
+	groupGradSums: groupGradSumsGo, groupGradDX: groupGradDXGo, accumulateRows: accumulateRowsGo,
 }
 
 func accumulateRowsGo(acc []float64, x []float32, rows, stride int) {

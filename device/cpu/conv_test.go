@@ -67,6 +67,18 @@ func naiveConvShape(xs, ws, stride, pad, dil []int) []int {
 	return shape
 }
 
+// convRand is n values uniform in [-1, 1), representable in dtype d.
+func convRand(r *rand.Rand, n int, d tensor.DType) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = r.Float64()*2 - 1
+		if d == tensor.Float32 {
+			v[i] = float64(float32(v[i]))
+		}
+	}
+	return v
+}
+
 func numel(shape []int) int {
 	n := 1
 	for _, s := range shape {
@@ -109,21 +121,7 @@ func TestConvPackedIm2col(t *testing.T) {
 	for _, c := range convCases {
 		for _, d := range []tensor.DType{tensor.Float32, tensor.Float64} {
 			t.Run(fmt.Sprintf("%v*%v/s%v/p%v/d%v/g%d/%s", c.x, c.w, c.stride, c.pad, c.dil, c.groups, d), func(t *testing.T) {
-				rnd := func(shape []int) []float64 {
-					n := 1
-					for _, s := range shape {
-						n *= s
-					}
-					v := make([]float64, n)
-					for i := range v {
-						v[i] = r.Float64()*2 - 1
-						if d == tensor.Float32 {
-							v[i] = float64(float32(v[i]))
-						}
-					}
-					return v
-				}
-				xv, wv := rnd(c.x), rnd(c.w)
+				xv, wv := convRand(r, numel(c.x), d), convRand(r, numel(c.w), d)
 				want, shape := naiveConv(xv, c.x, wv, c.w, c.stride, c.pad, c.dil, c.groups)
 				x := tensor.FromSlice(xv, c.x...).To(d)
 				w := tensor.FromSlice(wv, c.w...).To(d)
@@ -157,21 +155,11 @@ func TestConvBackward(t *testing.T) {
 		for _, d := range []tensor.DType{tensor.Float32, tensor.Float64} {
 			for _, transposed := range []bool{false, true} {
 				t.Run(fmt.Sprintf("%v*%v/s%v/p%v/d%v/g%d/%s/T%v", c.x, c.w, c.stride, c.pad, c.dil, c.groups, d, transposed), func(t *testing.T) {
-					rnd := func(n int) []float64 {
-						v := make([]float64, n)
-						for i := range v {
-							v[i] = r.Float64()*2 - 1
-							if d == tensor.Float32 {
-								v[i] = float64(float32(v[i]))
-							}
-						}
-						return v
-					}
 					yShape := naiveConvShape(c.x, c.w, c.stride, c.pad, c.dil)
 					// xv and yv are the tensors of the x and y shapes: the
 					// input and output gradient of the ordinary convolution,
 					// the output gradient and input of the transposed one.
-					xv, yv, wv := rnd(numel(c.x)), rnd(numel(yShape)), rnd(numel(c.w))
+					xv, yv, wv := convRand(r, numel(c.x), d), convRand(r, numel(yShape), d), convRand(r, numel(c.w), d)
 					// The weight gradient, and the input gradient: of x for
 					// the ordinary convolution, of y for the transposed one.
 					wantW := make([]float64, len(wv))
