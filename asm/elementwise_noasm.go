@@ -14,3 +14,5 @@ func unaryStreamKernels() *[numUnaryOps]func(d, x []float32) { return nil }
 func reduceKernels() *reduceTable { return &reduceGo }
 
 func cvtKernels() *cvtTable { return &cvtGo }
+
+func convKernels() depthwiseKernel { return depthwiseGo }

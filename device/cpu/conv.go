@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"math"
 	"runtime"
 
 	"github.com/goaten/goaten/asm"
@@ -307,6 +308,17 @@ func convForward[T gemmNum](p *core.ConvParams, input, weight, bias, out *tensor
 	inG, outG := p.InC/G, p.OutC/G
 	inLen, outLen := prod(p.In), prod(p.Out)
 	kLen := prod(p.Kernel)
+	if depthwise2d(p) {
+		if y32, ok := any(y).([]float32); ok {
+			var b []float32
+			if bias != nil {
+				b = asCompute[float32](bias, ct)
+			}
+			convDepthwise(newDWGeom(p), p.N*p.InC, p.InC, any(x).([]float32), any(w).([]float32), b, y32)
+			finish(out, buf)
+			return
+		}
+	}
 	if bias != nil {
 		b := asCompute[T](bias, ct)
 		for n := range p.N {
@@ -319,13 +331,6 @@ func convForward[T gemmNum](p *core.ConvParams, input, weight, bias, out *tensor
 		}
 	}
 	workers := runtime.GOMAXPROCS(0)
-	if depthwise2d(p) {
-		if y32, ok := any(y).([]float32); ok {
-			convDepthwise(p, any(x).([]float32), any(w).([]float32), y32)
-			finish(out, buf)
-			return
-		}
-	}
 	if !p.Transposed {
 		geom := newConvGeom(inG, p.In, p.Out, p.Kernel, p.Stride, p.Padding, p.Dilation)
 		ident := geom.identity()
@@ -393,43 +398,113 @@ func depthwise2d(p *core.ConvParams) bool {
 	return p.Stride[0] == 1 && p.Stride[1] == 1 && prod(p.Out) > 0
 }
 
-// convDepthwise adds a depthwise convolution to y (holding the bias or
-// zeros): each (image, channel) plane is padded into a row of width Wp =
-// W + 2·pw, and each kernel tap adds w·(the plane shifted by the tap) to a
-// result of the same width with one axpy (asm.AxpyF32, fused) over all its
-// rows at once, taps in order; the result's first OW columns are the
-// output. Planes are shared among the cores.
-func convDepthwise(p *core.ConvParams, x, w, y []float32) {
-	H, W := p.In[0], p.In[1]
-	OH, OW := p.Out[0], p.Out[1]
-	kH, kW := p.Kernel[0], p.Kernel[1]
-	ph, pw := p.Padding[0], p.Padding[1]
-	dh, dw := p.Dilation[0], p.Dilation[1]
-	Hp, Wp := H+2*ph, W+2*pw
-	L := (OH-1)*Wp + OW // the wide result's span
-	planes := p.N * p.InC
-	parallel.Range(planes, max(1, grain/(OH*Wp*kH*kW)), 1, func(lo, hi int) {
-		xp := make([]float32, Hp*Wp)
-		wide := make([]float32, L)
+// dwGeom is the geometry of one plane of a depthwise convolution of stride
+// 1: an H×W input padded by ph rows and pw columns on each side, a kH×kW
+// kernel dilated by dh, dw, an OH×OW output.
+type dwGeom struct{ H, W, OH, OW, kH, kW, ph, pw, dh, dw int }
+
+func newDWGeom(p *core.ConvParams) dwGeom {
+	return dwGeom{p.In[0], p.In[1], p.Out[0], p.Out[1], p.Kernel[0], p.Kernel[1], p.Padding[0], p.Padding[1], p.Dilation[0], p.Dilation[1]}
+}
+
+// adjoint is the geometry of the input gradient's convolution: the output
+// gradient (OH×OW) by the flipped kernel with the complementary padding
+// (not negative where unitStrideAdjoint holds) into an H×W result.
+func (g dwGeom) adjoint() dwGeom {
+	return dwGeom{g.OH, g.OW, g.H, g.W, g.kH, g.kW, g.dh*(g.kH-1) - g.ph, g.dw*(g.kW-1) - g.pw, g.dh, g.dw}
+}
+
+// padded returns the padded plane's row length and the offset of each tap
+// in it, taps in the weight's order.
+func (g dwGeom) padded() (Wp int, off []int) {
+	Wp = g.W + 2*g.pw
+	off = make([]int, 0, g.kH*g.kW)
+	for kh := range g.kH {
+		for kw := range g.kW {
+			off = append(off, kh*g.dh*Wp+kw*g.dw)
+		}
+	}
+	return Wp, off
+}
+
+// pad returns plane src (H×W) padded into xp, whose zero borders are never
+// written; an unpadded plane is src itself.
+func (g dwGeom) pad(xp, src []float32) []float32 {
+	if g.ph == 0 && g.pw == 0 {
+		return src
+	}
+	Wp := g.W + 2*g.pw
+	for h := range g.H {
+		copy(xp[(h+g.ph)*Wp+g.pw:][:g.W], src[h*g.W:(h+1)*g.W])
+	}
+	return xp
+}
+
+// convDepthwise sets y to the depthwise convolution of x by w (planes
+// planes of C channels, each channel's kH·kW taps in w) plus bias (nil:
+// none): each plane is padded (when it needs to be) and asm.DepthwiseF32
+// computes its output rows from the bias and the taps in order, each tap
+// fused. Planes are shared among the cores.
+func convDepthwise(g dwGeom, planes, C int, x, w, bias, y []float32) {
+	Wp, off := g.padded()
+	inLen, outLen, kLen := g.H*g.W, g.OH*g.OW, g.kH*g.kW
+	parallel.Range(planes, max(1, grain/(outLen*kLen)), 1, func(lo, hi int) {
+		xp := make([]float32, (g.H+2*g.ph)*Wp)
 		for pl := lo; pl < hi; pl++ {
-			c := pl % p.InC
-			src := x[pl*H*W : (pl+1)*H*W]
-			for h := range H {
-				copy(xp[(h+ph)*Wp+pw:(h+ph)*Wp+pw+W], src[h*W:(h+1)*W])
+			c := pl % C
+			init := float32(0)
+			if bias != nil {
+				init = bias[c]
 			}
-			dst := y[pl*OH*OW : (pl+1)*OH*OW]
-			for oh := range OH {
-				copy(wide[oh*Wp:oh*Wp+OW], dst[oh*OW:(oh+1)*OW])
-			}
-			taps := w[c*kH*kW : (c+1)*kH*kW]
-			for kh := range kH {
-				for kw := range kW {
-					off := kh*dh*Wp + kw*dw
-					asm.AxpyF32(wide, taps[kh*kW+kw], xp[off:off+L], wide)
+			src := g.pad(xp, x[pl*inLen:(pl+1)*inLen])
+			asm.DepthwiseF32(y[pl*outLen:(pl+1)*outLen], g.OW, src, Wp, w[c*kLen:(c+1)*kLen], off, g.OH, g.OW, init)
+		}
+	})
+}
+
+// convDepthwiseWeightGrad sets gw to the weight gradient of a depthwise
+// convolution: gw[c][t] = Σ over images and outputs of gy·x at tap t, each
+// image's sum a float64 dot product (asm.DotF32) of gy laid out with the
+// padded plane's row length (zero in the columns past OW) against the
+// padded plane shifted by the tap, the images added in float64. A plane
+// holding an infinity or a NaN is summed row by row instead, so that the
+// zero columns never meet it. Channels are shared among the cores.
+func convDepthwiseWeightGrad(g dwGeom, N, C int, x, gy, gw []float32) {
+	Wp, off := g.padded()
+	inLen, outLen, kLen := g.H*g.W, g.OH*g.OW, g.kH*g.kW
+	L := (g.OH-1)*Wp + g.OW // the wide gradient's span
+	parallel.Range(C, max(1, grain/(N*outLen*kLen)), 1, func(lo, hi int) {
+		xp := make([]float32, (g.H+2*g.ph)*Wp)
+		wide := make([]float32, L)
+		acc := make([]float64, kLen)
+		for c := lo; c < hi; c++ {
+			clear(acc)
+			for n := range N {
+				pl := n*C + c
+				src := x[pl*inLen : (pl+1)*inLen]
+				gp := gy[pl*outLen : (pl+1)*outLen]
+				xs := g.pad(xp, src)
+				if s := asm.SumF32(src); math.IsInf(s, 0) || s != s {
+					for t, o := range off {
+						for oh := range g.OH {
+							acc[t] += asm.DotF32(gp[oh*g.OW:][:g.OW], xs[oh*Wp+o:][:g.OW])
+						}
+					}
+					continue
+				}
+				gs := gp
+				if Wp != g.OW {
+					for oh := range g.OH {
+						copy(wide[oh*Wp:][:g.OW], gp[oh*g.OW:(oh+1)*g.OW])
+					}
+					gs = wide
+				}
+				for t, o := range off {
+					acc[t] += asm.DotF32(gs, xs[o:o+L])
 				}
 			}
-			for oh := range OH {
-				copy(dst[oh*OW:(oh+1)*OW], wide[oh*Wp:oh*Wp+OW])
+			for t, v := range acc {
+				gw[c*kLen+t] = float32(v)
 			}
 		}
 	})
@@ -448,6 +523,28 @@ func convBackward[T gemmNum](p *core.ConvParams, gout, input, weight, gi, gw *te
 		x = asCompute[T](input, ct)
 	}
 	workers := runtime.GOMAXPROCS(0)
+	if _, f32 := any(gy).([]float32); f32 && depthwise2d(p) {
+		// Depthwise: the weight gradient is per-channel dot products, the
+		// input gradient (stride 1) the depthwise convolution of gy by the
+		// flipped kernel.
+		g := newDWGeom(p)
+		if gw != nil {
+			buf, dw := resultBuf[T](gw, ct)
+			convDepthwiseWeightGrad(g, p.N, p.InC, any(x).([]float32), any(gy).([]float32), any(dw).([]float32))
+			finish(gw, buf)
+			gw = nil
+		}
+		if gi != nil && unitStrideAdjoint(p) {
+			buf, dx := resultBuf[T](gi, ct)
+			wt := flipTransposeWeight(any(w).([]float32), p.InC, 1, 1, kLen)
+			convDepthwise(g.adjoint(), p.N*p.InC, p.InC, any(gy).([]float32), wt, nil, any(dx).([]float32))
+			finish(gi, buf)
+			gi = nil
+		}
+		if gi == nil {
+			return
+		}
+	}
 	if !p.Transposed {
 		geom := newConvGeom(inG, p.In, p.Out, p.Kernel, p.Stride, p.Padding, p.Dilation)
 		if gi != nil && isFloat[T]() && unitStrideAdjoint(p) {
@@ -591,10 +688,21 @@ func prod(v []int) int {
 	return n
 }
 
+// depthwiseWrites reports whether the float32 depthwise kernels compute p
+// (and so write every element of their results, which need no zeroing).
+func depthwiseWrites(p *core.ConvParams, d tensor.DType) bool {
+	return !p.Empty && d == tensor.Float32 && depthwise2d(p)
+}
+
 func convolutionKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
+	out := meta(op, args)
 	input, weight, bias := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor), tensor.OptTensor(args[2])
 	p := core.ParseConv(input, weight, bias, args[3:], false)
+	if depthwiseWrites(p, out.DType()) {
+		out = allocUninit(out)
+	} else {
+		out = alloc(out)
+	}
 	if p.Empty || out.Numel() == 0 {
 		return out
 	}
@@ -611,11 +719,16 @@ func convolutionKernel(op *tensor.Op, args []any) any {
 
 func convolutionBackwardKernel(op *tensor.Op, args []any) any {
 	outs := metaN(op, args)
-	for _, t := range outs {
-		alloc(t)
-	}
 	gout, input, weight := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor), args[2].(*tensor.Tensor)
 	p := core.ParseConv(input, weight, nil, args[4:10], true)
+	dw := depthwiseWrites(p, input.DType()) && gout.DType() == tensor.Float32
+	for i, t := range outs {
+		if t != nil && dw && (i == 1 || i == 0 && unitStrideAdjoint(p)) {
+			allocUninit(t)
+		} else {
+			alloc(t)
+		}
+	}
 	if p.Empty {
 		return outs
 	}

@@ -114,6 +114,13 @@ var convCases = []struct {
 	{[]int{1, 16, 20, 20}, []int{150, 16, 3, 3}, []int{1, 1}, []int{1, 1}, []int{1, 1}, 1},
 	{[]int{2, 6, 5, 7}, []int{4, 3, 1, 1}, []int{1, 1}, []int{0, 0}, []int{1, 1}, 2},
 	{[]int{1, 3, 6, 6}, []int{2, 3, 2, 2}, []int{1, 1}, []int{2, 1}, []int{1, 1}, 1},
+	// Depthwise (convDepthwise and convDepthwiseWeightGrad for float32):
+	// padded, dilated, unpadded, and padded past the kernel's reach (the
+	// input gradient then takes the general path).
+	{[]int{2, 6, 9, 11}, []int{6, 1, 3, 3}, []int{1, 1}, []int{1, 1}, []int{1, 1}, 6},
+	{[]int{1, 4, 8, 7}, []int{4, 1, 3, 2}, []int{1, 1}, []int{2, 0}, []int{2, 1}, 4},
+	{[]int{2, 5, 7, 9}, []int{5, 1, 3, 3}, []int{1, 1}, []int{0, 0}, []int{1, 1}, 5},
+	{[]int{1, 3, 6, 6}, []int{3, 1, 2, 2}, []int{1, 1}, []int{2, 1}, []int{1, 1}, 3},
 }
 
 func TestConvPackedIm2col(t *testing.T) {
@@ -256,5 +263,47 @@ func TestConvDepthwise(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestConvDepthwiseGradNonFinite checks the depthwise weight gradient where
+// an input plane holds an infinity or a NaN that some taps never meet: the
+// gradient of those taps must stay finite (the wide layout's zero columns
+// would meet them).
+func TestConvDepthwiseGradNonFinite(t *testing.T) {
+	r := rand.New(rand.NewPCG(29, 30))
+	xs, ws := []int{2, 2, 4, 5}, []int{2, 1, 3, 3}
+	stride, pad, dil := []int{1, 1}, []int{1, 1}, []int{1, 1}
+	yShape := naiveConvShape(xs, ws, stride, pad, dil)
+	xv, yv, wv := convRand(r, numel(xs), tensor.Float32), convRand(r, numel(yShape), tensor.Float32), convRand(r, numel(ws), tensor.Float32)
+	xv[4] = math.Inf(1)        // image 0, channel 0: the top right corner
+	xv[20+15] = math.NaN()     // image 0, channel 1: the bottom left corner
+	xv[40+20+9] = math.Inf(-1) // image 1, channel 1
+	want := make([]float64, len(wv))
+	naiveConvTerms(xs, ws, stride, pad, dil, 2, func(yi, xi, wi int) { want[wi] += yv[yi] * xv[xi] })
+	x := tensor.FromSlice(xv, xs...).To(tensor.Float32)
+	y := tensor.FromSlice(yv, yShape...).To(tensor.Float32)
+	w := tensor.FromSlice(wv, ws...).To(tensor.Float32)
+	outs := tensor.Call("aten::convolution_backward", y, x, w, nil, stride, pad, dil, false, []int{0, 0}, 2, []bool{false, true, false}).([]*tensor.Tensor)
+	finite := 0
+	for i, g := range outs[1].Float64s() {
+		switch wi := want[i]; {
+		case math.IsNaN(wi):
+			if !math.IsNaN(g) {
+				t.Errorf("grad_weight[%d] = %v, want NaN", i, g)
+			}
+		case math.IsInf(wi, 0):
+			if g != wi {
+				t.Errorf("grad_weight[%d] = %v, want %v", i, g, wi)
+			}
+		default:
+			finite++
+			if !(math.Abs(g-wi) <= 1e-5*(1+math.Abs(wi))*20) {
+				t.Errorf("grad_weight[%d] = %v, want %v", i, g, wi)
+			}
+		}
+	}
+	if finite == 0 || finite == len(want) {
+		t.Fatalf("%d of %d taps finite: the case does not test what it should", finite, len(want))
 	}
 }
