@@ -45,6 +45,9 @@ type reduceTable struct {
 	// accumulateRows adds rows ≥ 1 rows of x (stride apart) into acc in
 	// turn, len(acc) a multiple of 8.
 	accumulateRows func(acc []float64, x []float32, rows, stride int)
+	// sqDiffLanes adds float32((x[i]-y[i])²) to acc[i mod 16], len(x) a
+	// multiple of 16.
+	sqDiffLanes func(acc *[16]float64, x, y []float32)
 }
 
 var red32 = reduceKernels()
@@ -64,6 +67,22 @@ func DotF32(x, y []float32) float64 {
 		return 0
 	}
 	return red32.dot(x, y)
+}
+
+// SumSqDiffF32 returns Σ (x[i] - y[i])², each difference and each square
+// rounded to float32 (the terms of PyTorch's float32 mse_loss, so the same
+// as summing the result of SubF32 then MulF32) and the squares added in
+// float64 in SumF32's order: for any x, y it equals SumF32 of those squares
+// bit for bit.
+func SumSqDiffF32(x, y []float32) float64 {
+	checkLen("SumSqDiffF32", len(x), len(y))
+	var a [16]float64
+	full := len(x) &^ 15
+	if full > 0 {
+		red32.sqDiffLanes(&a, x[:full], y[:full])
+	}
+	sqDiffLanesGo(&a, x[full:], y[full:]) // the tail: its lanes start at 0 again
+	return sum16(&a)
 }
 
 // SumSqF32 returns Σ x[i]², accumulated in float64.

@@ -63,6 +63,7 @@ var (
 		expShift: expShiftF32, scaleShift: scaleShiftF32, affine: affineF32,
 		normGradSums: normGradSumsF32, normGradDX: normGradDXF32, normGradWB: normGradWBF32,
 		groupGradSums: groupGradSumsF32, groupGradDX: groupGradDXF32, accumulateRows: accumulateRowsF32,
+		sqDiffLanes: sqDiffLanesF32,
 	}
 	reduceAVX512 = func() reduceTable {
 		t := reduceAVX2
@@ -100,3 +101,6 @@ func groupGradDXF32(dx, dy, x []float32, c1, c2, c3 float32)
 
 //go:noescape
 func accumulateRowsF32(acc []float64, x []float32, rows, stride int)
+
+//go:noescape
+func sqDiffLanesF32(acc *[16]float64, x, y []float32)

@@ -766,3 +766,45 @@ arcol:
 	JNZ       arrow                          // more rows
 	VZEROUPPER
 	RET
+
+// func sqDiffLanesF32(acc *[16]float64, x, y []float32): acc[i mod 16] +=
+// float32((x[i] - y[i])²), len(x) a multiple of 16 (≥ 16).
+// In:  acc holds the running sums: Y0 elements 0–3 mod 16, Y1 4–7, Y2
+//      8–11, Y3 12–15, as sumF32's.
+// Out: acc updated. Clobbers Y0–Y7.
+TEXT ·sqDiffLanesF32(SB), NOSPLIT, $0-56
+	MOVQ      acc+0(FP), AX                  // AX = acc
+	MOVQ      x_base+8(FP), xPtr             // xPtr = &x[0]
+	MOVQ      x_len+16(FP), nLeft            // nLeft = len(x)
+	MOVQ      y_base+32(FP), yPtr            // yPtr = &y[0]
+	VMOVUPD   (AX), Y0                       // Y0:Y3 = the sums
+	VMOVUPD   32(AX), Y1                     // Y1 = acc[4:8]
+	VMOVUPD   64(AX), Y2                     // Y2 = acc[8:12]
+	VMOVUPD   96(AX), Y3                     // Y3 = acc[12:16]
+sqloop:
+	VMOVUPS   (xPtr), Y4                     // Y4 = x[0:8]
+	VMOVUPS   32(xPtr), Y5                   // Y5 = x[8:16]
+	VSUBPS    (yPtr), Y4, Y4                 // Y4 = d = x - y, float32
+	VSUBPS    32(yPtr), Y5, Y5               // Y5 = d of 8:16
+	VMULPS    Y4, Y4, Y4                     // Y4 = d², float32
+	VMULPS    Y5, Y5, Y5                     // Y5 = d² of 8:16
+	VCVTPS2PD X4, Y6                         // Y6 = squares 0:4 widened
+	VEXTRACTF128 $1, Y4, X7                  // X7 = squares 4:8
+	VCVTPS2PD X7, Y7                         // Y7 = them widened
+	VADDPD    Y6, Y0, Y0                     // sums 0:4 += them
+	VADDPD    Y7, Y1, Y1                     // sums 4:8 += them
+	VCVTPS2PD X5, Y6                         // Y6 = squares 8:12 widened
+	VEXTRACTF128 $1, Y5, X7                  // X7 = squares 12:16
+	VCVTPS2PD X7, Y7                         // Y7 = them widened
+	VADDPD    Y6, Y2, Y2                     // sums 8:12 += them
+	VADDPD    Y7, Y3, Y3                     // sums 12:16 += them
+	ADDQ      $64, xPtr                      // next 16
+	ADDQ      $64, yPtr                      // of y too
+	SUBQ      $16, nLeft                     // 16 done
+	JNZ       sqloop                         // more
+	VMOVUPD   Y0, (AX)                       // acc = the sums
+	VMOVUPD   Y1, 32(AX)                     // acc[4:8]
+	VMOVUPD   Y2, 64(AX)                     // acc[8:12]
+	VMOVUPD   Y3, 96(AX)                     // acc[12:16]
+	VZEROUPPER
+	RET

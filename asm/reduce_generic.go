@@ -45,6 +45,13 @@ func dotGo(x, y []float32) float64 {
 	return sum16(&a)
 }
 
+func sqDiffLanesGo(a *[16]float64, x, y []float32) {
+	for i, v := range x {
+		d := v - y[i]
+		a[i%16] += float64(float32(d * d)) // float32 difference and square (no fused multiply-add), as SubF32 and MulF32
+	}
+}
+
 func sumSqDevGo(x []float32, m float64) float64 {
 	var a [16]float64
 	for i, v := range x {
@@ -127,6 +134,7 @@ var reduceGo = reduceTable{
 	expShift: expShiftGo, scaleShift: scaleShiftGo, affine: affineGo,
 	normGradSums: normGradSumsGo, normGradDX: normGradDXGo, normGradWB: normGradWBGo,
 	groupGradSums: groupGradSumsGo, groupGradDX: groupGradDXGo, accumulateRows: accumulateRowsGo,
+	sqDiffLanes: sqDiffLanesGo,
 }
 
 func accumulateRowsGo(acc []float64, x []float32, rows, stride int) {

@@ -35,6 +35,19 @@ func checkReduce(t testing.TB, x0, y0 []float32, off int) {
 			t.Fatalf("%s n=%d off=%d: %v, twin %v", c.name, n, off, c.got, c.want)
 		}
 	}
+	if nb := n &^ 15; nb > 0 {
+		var g, w [16]float64
+		for i := range g {
+			g[i], w[i] = float64(i)/7, float64(i)/7
+		}
+		red32.sqDiffLanes(&g, x[:nb], y[:nb])
+		reduceGo.sqDiffLanes(&w, x0[:nb], y0[:nb])
+		for i := range g {
+			if !sameF64(g[i], w[i]) {
+				t.Fatalf("sqDiffLanes n=%d off=%d: lane %d = %v, twin %v", nb, off, i, g[i], w[i])
+			}
+		}
+	}
 	if nb := n &^ 31; nb > 0 {
 		g1, g2 := red32.moments(x[:nb], m)
 		w1, w2 := reduceGo.moments(x0[:nb], m)
@@ -555,4 +568,27 @@ func FuzzAccumulate(f *testing.F) {
 		r := rand.New(rand.NewPCG(seed, 24))
 		checkAccumulate(t, ewValues[float32](r, int(n)), ewValues[float64](r, int(n)), int(off%8))
 	})
+}
+
+// TestSumSqDiff checks SumSqDiffF32 against SumF32 of MulF32(d, d), d =
+// SubF32(x, y): the sum of the float32 squares, bit for bit, at every
+// length of ewLens.
+func TestSumSqDiff(t *testing.T) {
+	r := rand.New(rand.NewPCG(45, 46))
+	for _, n := range ewLens() {
+		for _, special := range []bool{false, true} {
+			x, y := ewValues32(r, n), ewValues32(r, n)
+			if !special {
+				for i := range x {
+					x[i], y[i] = float32(r.NormFloat64()), float32(r.NormFloat64()*3)
+				}
+			}
+			d := make([]float32, n)
+			SubF32(d, x, y)
+			MulF32(d, d, d)
+			if got, want := SumSqDiffF32(x, y), SumF32(d); !sameF64(got, want) {
+				t.Fatalf("n=%d: %v, the sum of the squares %v", n, got, want)
+			}
+		}
+	}
 }

@@ -2,7 +2,10 @@ package cpu
 
 import (
 	"math/bits"
+	"slices"
 
+	"github.com/goaten/goaten/asm"
+	"github.com/goaten/goaten/internal/parallel"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -219,4 +222,81 @@ func nllGrad[T float32 | float64](gi, g, w, total *tensor.Tensor, tg []int64, c,
 func init() {
 	impl("aten::nll_loss_forward", nllLossForwardKernel)
 	impl("aten::nll_loss_backward", nllLossBackwardKernel)
+	impl("aten::mse_loss", mseLossKernel)
+	impl("aten::mse_loss_backward", mseLossBackwardKernel)
+}
+
+// mseLossKernel is mse_loss(self, target, reduction) for float32 operands of
+// one shape, both contiguous, with the mean or sum reduction: the squares of
+// the float32 differences summed in float64 in one pass
+// (asm.SumSqDiffF32), piece by piece as sum and mean take a float32 row, so
+// the same bits as the decomposition's sub, mul and mean or sum, without
+// its two full-size temporaries. Anything else runs the decomposition.
+func mseLossKernel(op *tensor.Op, args []any) any {
+	x, y, red := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor), args[2].(int)
+	if x.DType() != tensor.Float32 || y.DType() != tensor.Float32 || !slices.Equal(x.Sizes(), y.Sizes()) ||
+		!x.IsContiguous() || !y.IsContiguous() || x.Numel() == 0 || red != 1 && red != 2 {
+		return op.KernelFor(tensor.KeyCompositeImplicit)(op, args)
+	}
+	n := x.Numel()
+	xs, ys := data[float32](x)[x.StorageOffset():][:n], data[float32](y)[y.StorageOffset():][:n]
+	pieces := (n + redChunk - 1) / redChunk
+	part := make([]float64, pieces)
+	parallel.Range(pieces, 1, 1, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			a, b := p*redChunk, min(n, (p+1)*redChunk)
+			part[p] = asm.SumSqDiffF32(xs[a:b], ys[a:b])
+		}
+	})
+	acc := []float64{sumF64(part)}
+	if pieces == 1 {
+		acc[0] = part[0]
+	}
+	if red == 1 { // mean: as meanKernel, the float32 sum over n
+		roundF64(acc, tensor.Float32)
+		acc[0] /= float64(n)
+	}
+	out := emptyUninit(tensor.Float32)
+	storeRed(out.Storage(), tensor.Float32, 0, 1, acc)
+	return out
+}
+
+// mseLossBackwardKernel is mse_loss_backward(grad_output, self, target,
+// reduction) for float32 operands: self and target of one shape, contiguous,
+// and a 0-d or same-shape contiguous gradient. It runs the decomposition's
+// ((self - target)·norm)·grad (norm = 2, or 2/numel for the mean) with the
+// same float32 kernels chunk by chunk, so the same bits without two
+// full-size temporaries. Anything else runs the decomposition.
+func mseLossBackwardKernel(op *tensor.Op, args []any) any {
+	g, x, y, red := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor), args[2].(*tensor.Tensor), args[3].(int)
+	scalarG := g.Dim() == 0
+	if x.DType() != tensor.Float32 || y.DType() != tensor.Float32 || g.DType() != tensor.Float32 ||
+		!slices.Equal(x.Sizes(), y.Sizes()) || !scalarG && !slices.Equal(g.Sizes(), x.Sizes()) ||
+		!x.IsContiguous() || !y.IsContiguous() || !g.IsContiguous() || x.Numel() == 0 {
+		return op.KernelFor(tensor.KeyCompositeImplicit)(op, args)
+	}
+	n := x.Numel()
+	norm := 2.0
+	if red == 1 {
+		norm = 2.0 / float64(n)
+	}
+	nf := float32(norm) // mul.Scalar's wrapped double in a float32 op
+	out := emptyUninit(tensor.Float32, x.Sizes()...)
+	d := data[float32](out)[:n]
+	xs, ys := data[float32](x)[x.StorageOffset():][:n], data[float32](y)[y.StorageOffset():][:n]
+	gs := data[float32](g)[g.StorageOffset():]
+	parallel.Range(n, grain, 64, func(lo, hi int) {
+		for i := lo; i < hi; i += fusedChunkLen {
+			j := min(hi, i+fusedChunkLen)
+			c := d[i:j]
+			asm.SubF32(c, xs[i:j], ys[i:j])
+			asm.MulScalarF32(c, c, nf)
+			if scalarG {
+				asm.MulScalarF32(c, c, gs[0])
+			} else {
+				asm.MulF32(c, c, gs[i:j])
+			}
+		}
+	})
+	return out
 }

@@ -2,8 +2,11 @@ package cpu_test
 
 import (
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -98,4 +101,102 @@ func nllCheckGrad(t *testing.T, what string, gi *tensor.Tensor, nonzero int, bit
 			t.Errorf("%s: grad[%d] = %v, want %v", what, i, v[i], math.Float32frombits(b))
 		}
 	}
+}
+
+// The CPU's mse_loss (float32, mean and sum) gives its decomposition's
+// result bit for bit: one piece and several, with and without specials; and
+// the cases it leaves to the decomposition (none, float64, broadcast
+// shapes, a transposed operand, empty) still give its results.
+func TestMSELossMatchesDecomposition(t *testing.T) {
+	r := rand.New(rand.NewPCG(47, 48))
+	op := core.Op("aten::mse_loss")
+	dec := op.KernelFor(tensor.KeyCompositeImplicit)
+	same := func(a, b []float64) bool {
+		if len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			if math.Float32bits(float32(a[i])) != math.Float32bits(float32(b[i])) && !(a[i] != a[i] && b[i] != b[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, n := range []int{1, 15, 16, 17, 1000, 1 << 16, 1<<16 + 1, 3<<16 + 5} {
+		for _, special := range []bool{false, true} {
+			xv, yv := make([]float32, n), make([]float32, n)
+			for i := range xv {
+				xv[i], yv[i] = float32(r.NormFloat64()*3), float32(r.NormFloat64())
+			}
+			if special {
+				xv[n/2] = float32(math.Inf(1))
+				yv[n-1] = 3e38
+			}
+			for red := 1; red <= 2; red++ {
+				bound := op.Bind([]any{tensor.FromSlice(xv), tensor.FromSlice(yv), red}, nil)
+				got, want := op.Invoke(bound).(*tensor.Tensor), dec(op, bound).(*tensor.Tensor)
+				if got.DType() != tensor.Float32 || got.Dim() != 0 || !same(got.Float64s(), want.Float64s()) {
+					t.Fatalf("n=%d special=%v reduction %d: %v %v %v, decomposition %v", n, special, red, got.DType(), got.Sizes(), got.Float64s(), want.Float64s())
+				}
+			}
+		}
+	}
+	a := tensor.FromSlice([]float32{1, 2, 3, 4, 5, 6}, 2, 3)
+	for _, c := range [][]any{
+		{a, tensor.FromSlice([]float32{6, 5, 4, 3, 2, 1}, 2, 3), 0},
+		{a.To(tensor.Float64), a.To(tensor.Float64).Neg(), 1},
+		{a, tensor.FromSlice([]float32{1, -1, 2}, 3), 1},
+		{a, tensor.FromSlice([]float32{1, 2, 3, 4, 5, 6}, 3, 2).T(), 2},
+		{tensor.Empty(tensor.Float32, 0), tensor.Empty(tensor.Float32, 0), 1},
+	} {
+		bound := op.Bind(c, nil)
+		got, want := op.Invoke(bound).(*tensor.Tensor), dec(op, bound).(*tensor.Tensor)
+		if !slices.Equal(got.Sizes(), want.Sizes()) || !same(got.Float64s(), want.Float64s()) {
+			t.Fatalf("%v: %v, decomposition %v", c, got.Float64s(), want.Float64s())
+		}
+	}
+}
+
+// The CPU's mse_loss_backward (float32) gives its decomposition's result
+// bit for bit, for a 0-d and a full-size gradient and every reduction; the
+// cases it leaves to the decomposition still give its results.
+func TestMSELossBackwardMatchesDecomposition(t *testing.T) {
+	r := rand.New(rand.NewPCG(49, 50))
+	op := core.Op("aten::mse_loss_backward")
+	dec := op.KernelFor(tensor.KeyCompositeImplicit)
+	rnd := func(shape ...int) *tensor.Tensor {
+		v := make([]float32, tensor.Numel(shape))
+		for i := range v {
+			v[i] = float32(r.NormFloat64() * 3)
+		}
+		if len(v) > 10 {
+			v[3], v[7] = float32(math.Inf(-1)), float32(math.NaN())
+		}
+		return tensor.FromSlice(v, shape...)
+	}
+	check := func(args []any) {
+		t.Helper()
+		bound := op.Bind(args, nil)
+		got, want := op.Invoke(bound).(*tensor.Tensor), dec(op, bound).(*tensor.Tensor)
+		a, b := got.Float64s(), want.Float64s()
+		if !slices.Equal(got.Sizes(), want.Sizes()) || got.DType() != want.DType() || len(a) != len(b) {
+			t.Fatalf("%v: %v %v, decomposition %v %v", args[1:], got.DType(), got.Sizes(), want.DType(), want.Sizes())
+		}
+		for i := range a {
+			if math.Float32bits(float32(a[i])) != math.Float32bits(float32(b[i])) && !(a[i] != a[i] && b[i] != b[i]) {
+				t.Fatalf("%v: [%d] = %v, decomposition %v", args[3], i, a[i], b[i])
+			}
+		}
+	}
+	for _, n := range []int{1, 7, 511, 512, 513, 5000, 1 << 17} {
+		x, y := rnd(n), rnd(n)
+		for red := range 3 {
+			check([]any{rnd(), x, y, red})
+			check([]any{rnd(n), x, y, red})
+		}
+	}
+	x := rnd(2, 3)
+	check([]any{rnd(3), x, rnd(2, 3), 0})                                                 // a broadcast gradient
+	check([]any{rnd(), x, rnd(3, 2).T(), 1})                                              // a transposed target
+	check([]any{rnd().To(tensor.Float64), x.To(tensor.Float64), x.To(tensor.Float64), 2}) // float64
 }
