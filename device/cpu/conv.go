@@ -467,8 +467,9 @@ func convDepthwise(g dwGeom, planes, C int, x, w, bias, y []float32) {
 // image's sum a float64 dot product (asm.DotF32) of gy laid out with the
 // padded plane's row length (zero in the columns past OW) against the
 // padded plane shifted by the tap, the images added in float64. A plane
-// holding an infinity or a NaN is summed row by row instead, so that the
-// zero columns never meet it. Channels are shared among the cores.
+// whose dot products are not all finite is summed again row by row, so
+// that an infinity or a NaN meets only the gradients it is paired with,
+// never the zero columns (0·Inf). Channels are shared among the cores.
 func convDepthwiseWeightGrad(g dwGeom, N, C int, x, gy, gw []float32) {
 	Wp, off := g.padded()
 	inLen, outLen, kLen := g.H*g.W, g.OH*g.OW, g.kH*g.kW
@@ -476,7 +477,7 @@ func convDepthwiseWeightGrad(g dwGeom, N, C int, x, gy, gw []float32) {
 	parallel.Range(C, max(1, grain/(N*outLen*kLen)), 1, func(lo, hi int) {
 		xp := make([]float32, (g.H+2*g.ph)*Wp)
 		wide := make([]float32, L)
-		acc := make([]float64, kLen)
+		acc, dot := make([]float64, kLen), make([]float64, kLen)
 		for c := lo; c < hi; c++ {
 			clear(acc)
 			for n := range N {
@@ -484,14 +485,6 @@ func convDepthwiseWeightGrad(g dwGeom, N, C int, x, gy, gw []float32) {
 				src := x[pl*inLen : (pl+1)*inLen]
 				gp := gy[pl*outLen : (pl+1)*outLen]
 				xs := g.pad(xp, src)
-				if s := asm.SumF32(src); math.IsInf(s, 0) || s != s {
-					for t, o := range off {
-						for oh := range g.OH {
-							acc[t] += asm.DotF32(gp[oh*g.OW:][:g.OW], xs[oh*Wp+o:][:g.OW])
-						}
-					}
-					continue
-				}
 				gs := gp
 				if Wp != g.OW {
 					for oh := range g.OH {
@@ -499,8 +492,21 @@ func convDepthwiseWeightGrad(g dwGeom, N, C int, x, gy, gw []float32) {
 					}
 					gs = wide
 				}
+				finite := true
 				for t, o := range off {
-					acc[t] += asm.DotF32(gs, xs[o:o+L])
+					dot[t] = asm.DotF32(gs, xs[o:o+L])
+					finite = finite && !math.IsInf(dot[t], 0) && dot[t] == dot[t]
+				}
+				if !finite { // an Inf or NaN met: perhaps a zero column
+					for t, o := range off {
+						dot[t] = 0
+						for oh := range g.OH {
+							dot[t] += asm.DotF32(gp[oh*g.OW:][:g.OW], xs[oh*Wp+o:][:g.OW])
+						}
+					}
+				}
+				for t, v := range dot {
+					acc[t] += v
 				}
 			}
 			for t, v := range acc {
