@@ -1,6 +1,7 @@
 //go:build !purego
 
 #include "textflag.h"
+#include "tailmask_amd64.h"
 
 // Elementwise binary kernels, AVX2 (+FMA for axpy), float32 and float64.
 // Every routine is BINLOOP over one operation: 4 vectors of 32 bytes per
@@ -16,17 +17,6 @@
 #define bcast  Y14 // the scalar operand (or axpy's a) in every lane
 #define mask   Y15 // tail lane mask: all ones in lanes < nLeft
 
-// tailMask<> is 8 dwords of ones then 8 of zeros: the 32 bytes at
-// tailMask<>+32-r·size hold r elements' worth of ones, then zeros.
-DATA tailMask<>+0(SB)/8, $-1
-DATA tailMask<>+8(SB)/8, $-1
-DATA tailMask<>+16(SB)/8, $-1
-DATA tailMask<>+24(SB)/8, $-1
-DATA tailMask<>+32(SB)/8, $0
-DATA tailMask<>+40(SB)/8, $0
-DATA tailMask<>+48(SB)/8, $0
-DATA tailMask<>+56(SB)/8, $0
-GLOBL tailMask<>(SB), RODATA|NOPTR, $64
 
 // Operand loaders: L(off, r) loads the vector at byte offset off into r,
 // LM(r) the masked last vector. The B forms copy the broadcast scalar.

@@ -1,16 +1,7 @@
 // Shared by the amd64 elementwise .s files (#include "elementwise_amd64.h"):
-// the tail lane mask, the constant macros, and the float32 exp core.
+// the tail lane mask (tailmask_amd64.h), the constant macros, and the float32 exp core.
 
-// tailMask<> is 8 dwords of ones then 8 of zeros (see binary_amd64.s).
-DATA tailMask<>+0(SB)/8, $-1
-DATA tailMask<>+8(SB)/8, $-1
-DATA tailMask<>+16(SB)/8, $-1
-DATA tailMask<>+24(SB)/8, $-1
-DATA tailMask<>+32(SB)/8, $0
-DATA tailMask<>+40(SB)/8, $0
-DATA tailMask<>+48(SB)/8, $0
-DATA tailMask<>+56(SB)/8, $0
-GLOBL tailMask<>(SB), RODATA|NOPTR, $64
+#include "tailmask_amd64.h"
 
 // C32 and C64 define a 32-byte constant: 8 float32 or 4 float64 lanes of bits.
 #define C32(name, bits) \

@@ -212,13 +212,7 @@ func AccumulateRowsF32(acc []float64, x []float32, rows, stride int) {
 // AccumulateF32 sets acc[i] += float64(x[i]) (the rows of a column sum).
 func AccumulateF32(acc []float64, x []float32) {
 	checkLen("AccumulateF32", len(acc), len(x))
-	full := len(x) &^ 7
-	if full > 0 {
-		red32.accumulateRows(acc[:full], x[:full], 1, full)
-	}
-	for i := full; i < len(x); i++ {
-		acc[i] += float64(x[i])
-	}
+	AccumulateRowsF32(acc, x, 1, len(x))
 }
 
 // MomentsF32 returns Σ (x[i] - k) and Σ (x[i] - k)², each difference and
@@ -280,7 +274,7 @@ func MeanVarF32(x []float32) (mean, variance float64) {
 	k := float64(x[0])
 	s1, s2 := MomentsF32(x, k)
 	d := s1 / nf
-	mean, variance = k+d, max(s2/nf-d*d, 0)
+	mean, variance = k+d, max(s2/nf-float64(d*d), 0) // d² rounded: no fused subtract
 	if math.IsInf(s1, 0) || math.IsInf(s2, 0) || s1 != s1 || s2 != s2 {
 		mean = SumF32(x) / nf
 		variance = SumSqDevF32(x, mean) / nf
@@ -325,7 +319,7 @@ func LayerNormGradSumsF32(dy, x, w []float32) (ds, db float32) {
 	n := len(dy)
 	if n < 8 {
 		for i := range dy {
-			ps, pb := (dy[i]*x[i])*w[i], dy[i]*w[i]
+			ps, pb := float32((dy[i]*x[i])*w[i]), float32(dy[i]*w[i]) // rounded: no fused add
 			if i == 0 {
 				ds, db = ps, pb
 			} else {
@@ -337,8 +331,8 @@ func LayerNormGradSumsF32(dy, x, w []float32) (ds, db float32) {
 	full := n &^ 7
 	s, b := red32.normGradSums(dy[:full], x[:full], w[:full])
 	for i := full; i < n; i++ {
-		s[i-full] += (dy[i] * x[i]) * w[i]
-		b[i-full] += dy[i] * w[i]
+		s[i-full] += float32((dy[i] * x[i]) * w[i]) // rounded: no fused add
+		b[i-full] += float32(dy[i] * w[i])
 	}
 	return lanes8Tree(&s), lanes8Tree(&b)
 }

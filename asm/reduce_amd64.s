@@ -116,10 +116,7 @@ loop: \
 tail: \
 	TESTQ     nLeft, nLeft;                  /* anything left?         */ \
 	JZ        done;                           /* finished */ \
-	LEAQ      tailMask<>+32(SB), mPtr;       /* end of the ones        */ \
-	SHLQ      $2, nLeft;                      /* nLeft in bytes */ \
-	SUBQ      nLeft, mPtr;                   /* mPtr: nLeft lanes      */ \
-	VMOVUPS   (mPtr), mask;                  /* mask = lanes in range  */ \
+	TAILMASK32(nLeft, mPtr, mask);           /* mask = the last lanes  */ \
 	VMASKMOVPS (xPtr), mask, Y4;             /* Y4 = the last, masked  */ \
 	LANESTEP(CMP);                           /* Y5 = replace           */ \
 	VANDPS    mask, Y5, Y5;                  /* only lanes in range    */ \
@@ -176,10 +173,7 @@ one: \
 tail: \
 	TESTQ     nLeft, nLeft;                  /* anything left?         */ \
 	JZ        done;                           /* finished */ \
-	LEAQ      tailMask<>+32(SB), mPtr;       /* end of the ones        */ \
-	SHLQ      $2, nLeft;                      /* nLeft in bytes */ \
-	SUBQ      nLeft, mPtr;                   /* mPtr: nLeft lanes      */ \
-	VMOVUPS   (mPtr), mask;                  /* mask = lanes in range  */ \
+	TAILMASK32(nLeft, mPtr, mask);           /* mask = the last lanes  */ \
 	VMASKMOVPS (xPtr), mask, Y4;             /* Y4 = the last, masked  */ \
 	VBLENDVPS mask, Y4, Y1, Y4;              /* off the end: a neutral extreme */ \
 	VALSTEP(MM, Y4, Y0);                     /* fold it in             */ \
@@ -386,10 +380,7 @@ one:
 tail:
 	TESTQ     nLeft, nLeft                   // anything left?
 	JZ        done                           // finished
-	LEAQ      tailMask<>+32(SB), mPtr        // end of the ones
-	SHLQ      $2, nLeft                      // nLeft in bytes
-	SUBQ      nLeft, mPtr                    // mPtr: nLeft lanes
-	VMOVUPS   (mPtr), mask                   // mask = lanes in range
+	TAILMASK32(nLeft, mPtr, mask)            // mask = the last lanes
 	VMASKMOVPS (xPtr), mask, Y0              // Y0 = the last, masked
 	VSUBPS    Y14, Y0, Y0                    // Y0 = x - m
 	EXPCORE                                  // Y0 = e^(x-m)
@@ -419,10 +410,7 @@ loop:
 tail:
 	TESTQ     nLeft, nLeft                   // anything left?
 	JZ        done                           // finished
-	LEAQ      tailMask<>+32(SB), mPtr        // end of the ones
-	SHLQ      $2, nLeft                      // nLeft in bytes
-	SUBQ      nLeft, mPtr                    // mPtr: nLeft lanes
-	VMOVUPS   (mPtr), mask                   // mask = lanes in range
+	TAILMASK32(nLeft, mPtr, mask)            // mask = the last lanes
 	VMASKMOVPS (xPtr), mask, Y0              // Y0 = the last, masked
 	VFMADD213PS Y14, Y13, Y0                 // Y0 = x·s + c
 	VMASKMOVPS Y0, mask, (dPtr)              // d = Y0, masked
@@ -458,10 +446,7 @@ loop:
 tail:
 	TESTQ     nLeft, nLeft                   // anything left?
 	JZ        done                           // finished
-	LEAQ      tailMask<>+32(SB), mPtr        // end of the ones
-	SHLQ      $2, nLeft                      // nLeft in bytes
-	SUBQ      nLeft, mPtr                    // mPtr: nLeft lanes
-	VMOVUPS   (mPtr), mask                   // mask = lanes in range
+	TAILMASK32(nLeft, mPtr, mask)            // mask = the last lanes
 	VMASKMOVPS (xPtr), mask, Y0              // Y0 = x, masked
 	VMASKMOVPS (wPtr), mask, Y1              // Y1 = w, masked
 	VMASKMOVPS (bPtr), mask, Y2              // Y2 = b, masked
@@ -604,10 +589,7 @@ dxloop:
 dxtail:
 	TESTQ     nLeft, nLeft                   // anything left?
 	JZ        dxdone                         // finished
-	LEAQ      tailMask<>+32(SB), mPtr        // end of the ones
-	SHLQ      $2, nLeft                      // nLeft in bytes
-	SUBQ      nLeft, mPtr                    // mPtr: nLeft lanes
-	VMOVUPS   (mPtr), mask                   // mask = lanes in range
+	TAILMASK32(nLeft, mPtr, mask)            // mask = the last lanes
 	VMASKMOVPS (yPtr), mask, Y0              // Y0 = dy, masked
 	VMASKMOVPS (xPtr), mask, Y1              // Y1 = x, masked
 	VMASKMOVPS (wPtr), mask, Y2              // Y2 = w, masked
@@ -650,10 +632,7 @@ wbloop:
 wbtail:
 	TESTQ     nLeft, nLeft                   // anything left?
 	JZ        wbdone                         // finished
-	LEAQ      tailMask<>+32(SB), mPtr        // end of the ones
-	SHLQ      $2, nLeft                      // nLeft in bytes
-	SUBQ      nLeft, mPtr                    // mPtr: nLeft lanes
-	VMOVUPS   (mPtr), mask                   // mask = lanes in range
+	TAILMASK32(nLeft, mPtr, mask)            // mask = the last lanes
 	VMASKMOVPS (xPtr), mask, Y0              // Y0 = x, masked
 	VMASKMOVPS (yPtr), mask, Y1              // Y1 = dy, masked
 	VMASKMOVPS (dPtr), mask, Y2              // Y2 = dw, masked
@@ -718,10 +697,7 @@ gdloop:
 gdtail:
 	TESTQ     nLeft, nLeft                   // anything left?
 	JZ        gddone                         // finished
-	LEAQ      tailMask<>+32(SB), mPtr        // end of the ones
-	SHLQ      $2, nLeft                      // nLeft in bytes
-	SUBQ      nLeft, mPtr                    // mPtr: nLeft lanes
-	VMOVUPS   (mPtr), mask                   // mask = lanes in range
+	TAILMASK32(nLeft, mPtr, mask)            // mask = the last lanes
 	VMASKMOVPS (yPtr), mask, Y1              // Y1 = dy, masked
 	VMASKMOVPS (xPtr), mask, Y2              // Y2 = x, masked
 	VMULPS    Y2, Y13, Y0                    // Y0 = c2·x

@@ -165,7 +165,7 @@ func groupGradDXGo(dx, dy, x []float32, c1, c2, c3 float32) {
 
 func normGradSumsGo(dy, x, w []float32) (s, b [8]float32) {
 	for i := range dy {
-		ps, pb := (dy[i]*x[i])*w[i], dy[i]*w[i]
+		ps, pb := float32((dy[i]*x[i])*w[i]), float32(dy[i]*w[i]) // rounded: no fused add
 		if i < 8 {
 			s[i], b[i] = ps, pb
 		} else {

@@ -341,7 +341,7 @@ func checkNormGrad(t testing.TB, dy, x, w []float32, rs, b, c, nb float32, off i
 	var ds, db float32
 	if n < 8 {
 		for i := range n {
-			ps, pb := (dy[i]*x[i])*w[i], dy[i]*w[i]
+			ps, pb := float32((dy[i]*x[i])*w[i]), float32(dy[i]*w[i]) // no fused add (arm64)
 			if i == 0 {
 				ds, db = ps, pb
 			} else {
@@ -351,7 +351,7 @@ func checkNormGrad(t testing.TB, dy, x, w []float32, rs, b, c, nb float32, off i
 	} else {
 		var ls, lb [8]float32
 		for i := range n {
-			ps, pb := (dy[i]*x[i])*w[i], dy[i]*w[i]
+			ps, pb := float32((dy[i]*x[i])*w[i]), float32(dy[i]*w[i]) // no fused add (arm64)
 			if i < 8 {
 				ls[i], lb[i] = ps, pb
 			} else {

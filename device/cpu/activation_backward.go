@@ -39,7 +39,7 @@ func fusedBackward(op *tensor.Op, args []any, chunk fusedChunk) any {
 		return out // an empty view may sit past the end of its storage
 	}
 	d := data[float32](out)[:n]
-	gd, xd := data[float32](g)[g.StorageOffset():][:n], data[float32](x)[x.StorageOffset():][:n]
+	gd, xd := elems[float32](g), elems[float32](x)
 	parallel.Range(n, grain, 64, func(lo, hi int) {
 		var buf [3][fusedChunkLen]float32
 		for i := lo; i < hi; i += fusedChunkLen {
@@ -201,7 +201,7 @@ func softmaxBackwardKernel(logSoftmax bool) tensor.Kernel {
 			return out
 		}
 		od := data[float32](out)[:n]
-		gd, yd := data[float32](g)[g.StorageOffset():][:n], data[float32](y)[y.StorageOffset():][:n]
+		gd, yd := elems[float32](g), elems[float32](y)
 		parallel.Range(n/w, max(1, grain/w), 1, func(lo, hi int) {
 			for r := lo; r < hi; r++ {
 				o, gr, yr := od[r*w:(r+1)*w], gd[r*w:(r+1)*w], yd[r*w:(r+1)*w]

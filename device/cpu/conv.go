@@ -255,7 +255,7 @@ func col2im[T gemmNum](cols []T, g *convGeom, x []T) {
 // asCompute returns t as a contiguous tensor of dtype ct and its elements.
 func asCompute[T gemmNum](t *tensor.Tensor, ct tensor.DType) []T {
 	c := contiguousAs(t, ct)
-	return data[T](c)[c.StorageOffset() : c.StorageOffset()+c.Numel()]
+	return elems[T](c)
 }
 
 // resultBuf returns out's elements when out already has dtype ct, else a
@@ -760,7 +760,7 @@ func biasGrad(gout, gb *tensor.Tensor, p *core.ConvParams) {
 	outLen := prod(p.Out)
 	if gout.DType() == tensor.Float32 && gout.IsContiguous() {
 		// Each plane summed in float64 by the SIMD sum, planes in order.
-		g := data[float32](gout)[gout.StorageOffset():][:gout.Numel()]
+		g := elems[float32](gout)
 		s := make([]float64, p.OutC)
 		for n := range p.N {
 			for c := range p.OutC {

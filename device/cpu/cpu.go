@@ -65,6 +65,9 @@ func emptyUninit(d tensor.DType, sizes ...int) *tensor.Tensor {
 // data views t's storage as []T (the whole storage: index with offsets).
 func data[T tensor.Elem](t *tensor.Tensor) []T { return tensor.Elems[T](t.Storage()) }
 
+// elems returns the elements of a contiguous tensor t, in order.
+func elems[T tensor.Elem](t *tensor.Tensor) []T { return data[T](t)[t.StorageOffset():][:t.Numel()] }
+
 // view makes a tensor that aliases base's storage with the metadata of m.
 func view(base, m *tensor.Tensor) *tensor.Tensor {
 	m.SetDevice(base.Device())

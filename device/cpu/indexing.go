@@ -338,7 +338,7 @@ func ixLastDimT[T float32 | float64](out, self, index, src *tensor.Tensor, dim i
 	ish, tsh := index.Sizes(), t.Sizes()
 	J, K := ish[dim], tsh[dim]
 	rows := index.Numel() / J
-	ix := data[int64](index)[index.StorageOffset():][:index.Numel()]
+	ix := elems[int64](index)
 	o := data[T](out)[out.StorageOffset():]
 	var s []T
 	if self != nil {

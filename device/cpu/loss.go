@@ -77,11 +77,11 @@ func nllForward(x, t, w *tensor.Tensor, red int, ignore int64) ([]*tensor.Tensor
 // nllFrame fills out and total (see nllLossForwardKernel).
 func nllFrame[T float32 | float64](out, total, x, w *tensor.Tensor, tg []int64, batch, c, red int, ignore int64) {
 	xc := contiguous(x)
-	xs := data[T](xc)[xc.StorageOffset():][:batch*c]
+	xs := elems[T](xc)
 	var ws []T
 	if w != nil {
 		wc := contiguous(w)
-		ws = data[T](wc)[wc.StorageOffset():][:c]
+		ws = elems[T](wc)
 	}
 	weight := func(cls int64) T {
 		if ws == nil {
@@ -193,10 +193,10 @@ func nllGrad[T float32 | float64](gi, g, w, total *tensor.Tensor, tg []int64, c,
 	var ws []T
 	if w != nil {
 		wc := contiguous(w)
-		ws = data[T](wc)[wc.StorageOffset():][:c]
+		ws = elems[T](wc)
 	}
 	gc := contiguous(g)
-	gs := data[T](gc)[gc.StorageOffset():][:g.Numel()]
+	gs := elems[T](gc)
 	d := data[T](gi)
 	grad := -gs[0]
 	if !none && red == 1 {
@@ -239,7 +239,7 @@ func mseLossKernel(op *tensor.Op, args []any) any {
 		return op.KernelFor(tensor.KeyCompositeImplicit)(op, args)
 	}
 	n := x.Numel()
-	xs, ys := data[float32](x)[x.StorageOffset():][:n], data[float32](y)[y.StorageOffset():][:n]
+	xs, ys := elems[float32](x), elems[float32](y)
 	pieces := (n + redChunk - 1) / redChunk
 	part := make([]float64, pieces)
 	parallel.Range(pieces, 1, 1, func(lo, hi int) {
@@ -283,7 +283,7 @@ func mseLossBackwardKernel(op *tensor.Op, args []any) any {
 	nf := float32(norm) // mul.Scalar's wrapped double in a float32 op
 	out := emptyUninit(tensor.Float32, x.Sizes()...)
 	d := data[float32](out)[:n]
-	xs, ys := data[float32](x)[x.StorageOffset():][:n], data[float32](y)[y.StorageOffset():][:n]
+	xs, ys := elems[float32](x), elems[float32](y)
 	gs := data[float32](g)[g.StorageOffset():]
 	parallel.Range(n, grain, 64, func(lo, hi int) {
 		for i := lo; i < hi; i += fusedChunkLen {

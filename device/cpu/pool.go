@@ -120,20 +120,26 @@ func avgWindowAt(g *core.PoolWindow, sp *avgSpans, o [3]int) (w avgWindow) {
 		w.lo[d], w.hi[d] = s.lo, s.hi
 		count *= max(s.hi-s.lo, 0)
 	}
+	w.div = avgDivisor(g, pool, count)
+	return w
+}
+
+// avgDivisor is an average pool's divisor for a window of pool positions
+// (padding included) of which count are inside the input.
+func avgDivisor(g *core.PoolWindow, pool, count int) int {
+	div := count
 	switch {
 	case g.Divisor != 0:
-		w.div = g.Divisor
+		div = g.Divisor
 	case g.CountIncludePad:
-		w.div = pool
-	default:
-		w.div = count
+		div = pool
 	}
-	if w.div == 0 {
+	if div == 0 {
 		// Only reachable when absurd kernel sizes overflow the product;
 		// keep integer kernels from dividing by zero.
-		w.div = math.MaxInt64
+		div = math.MaxInt64
 	}
-	return w
+	return div
 }
 
 func (w *avgWindow) empty() bool {
@@ -207,17 +213,7 @@ func avgPool2d[T poolNum](dst, src []T, g *core.PoolWindow, sp *avgSpans) {
 							sum += v
 						}
 					}
-					div := (hs.hi - hs.lo) * (ws.hi - ws.lo)
-					switch {
-					case g.Divisor != 0:
-						div = g.Divisor
-					case g.CountIncludePad:
-						div = pd * hs.pool * ws.pool
-					}
-					if div == 0 {
-						div = math.MaxInt64 // as avgWindowAt: absurd kernel sizes only
-					}
-					dr[ow] = sum / T(div)
+					dr[ow] = sum / T(avgDivisor(g, pd*hs.pool*ws.pool, (hs.hi-hs.lo)*(ws.hi-ws.lo)))
 				}
 			}
 		}

@@ -323,11 +323,7 @@ func sumReduced(x *tensor.Tensor, mask []bool, od tensor.DType) []float64 {
 		sizes = append(sizes, 1)
 		st[0], st[1] = append(st[0], 0), append(st[1], 0)
 	}
-	round := func(v float32) float64 {
-		r := []float64{float64(v)}
-		roundF64(r, od)
-		return r[0]
-	}
+	round := func(v float32) float64 { return roundScalar(float64(v), od) }
 	s, d := x.Storage(), x.DType()
 	// loop2d is one call of the kernel's 2-d loop (its first two dims)
 	// with the result and input starting at a and b.
@@ -855,8 +851,8 @@ func cumsumRowsF32(out, x *tensor.Tensor, mask []bool) bool {
 	}
 	n := x.Size(x.Dim() - 1)
 	rows := x.Numel() / n
-	xs := data[float32](x)[x.StorageOffset():][:rows*n]
-	ys := data[float32](out)[out.StorageOffset():][:rows*n]
+	xs := elems[float32](x)
+	ys := elems[float32](out)
 	parallel.Range(rows, max(1, grain/n), 4, func(lo, hi int) {
 		r := lo
 		for ; r+4 <= hi; r += 4 {

@@ -122,16 +122,16 @@ func softmaxColumnsF32(x, out *tensor.Tensor, dim int, log bool) bool {
 		return false
 	}
 	outer := tensor.Numel(sh[:dim])
-	xs := data[float32](x)[x.StorageOffset():][:x.Numel()]
-	ys := data[float32](out)[out.StorageOffset():][:out.Numel()]
+	xs := elems[float32](x)
+	ys := elems[float32](out)
 	const blk = 512 // columns at a time
 	nb := (inner + blk - 1) / blk
 	parallel.Range(outer*nb, max(1, grain/(D*min(blk, inner))), 1, func(lo, hi int) {
-		var mx, sum [blk]float32
+		var mx, sum, ex [blk]float32
 		for it := lo; it < hi; it++ {
 			o, c0 := it/nb, it%nb*blk
 			c1 := min(inner, c0+blk)
-			m, s := mx[:c1-c0], sum[:c1-c0]
+			m, s, e := mx[:c1-c0], sum[:c1-c0], ex[:c1-c0]
 			row := func(r int) (xr, yr []float32) {
 				base := (o*D + r) * inner
 				return xs[base+c0 : base+c1], ys[base+c0 : base+c1]
@@ -146,11 +146,9 @@ func softmaxColumnsF32(x, out *tensor.Tensor, dim int, log bool) bool {
 			for r := range D {
 				xr, yr := row(r)
 				asm.SubF32(yr, xr, m)
-				if log {
-					t := yr // e^(x − max) into the output row as scratch, summed
-					asm.ExpF32(t, t)
-					asm.AddF32(s, s, t)
-					asm.SubF32(yr, xr, m) // x − max again for the result
+				if log { // yr keeps x − max; e^(x − max) is summed from e
+					asm.ExpF32(e, yr)
+					asm.AddF32(s, s, e)
 					continue
 				}
 				asm.ExpF32(yr, yr)

@@ -74,7 +74,7 @@ func mapFloat32(out, x *tensor.Tensor, f func(float64) float64, k func(d, x []fl
 		return
 	}
 	if x.IsContiguous() && out.IsContiguous() {
-		d, s := data[float32](out)[out.StorageOffset():][:n], data[float32](x)[x.StorageOffset():][:n]
+		d, s := elems[float32](out), elems[float32](x)
 		if n < 2*grain {
 			k(d, s)
 			return
@@ -98,10 +98,10 @@ func mapFloat(out, x *tensor.Tensor, f func(float64) float64) {
 	if x.DType() == out.DType() && x.IsContiguous() && out.IsContiguous() {
 		switch out.DType() {
 		case tensor.Float32:
-			mapSlices(data[float32](out)[out.StorageOffset():][:n], data[float32](x)[x.StorageOffset():][:n], f)
+			mapSlices(elems[float32](out), elems[float32](x), f)
 			return
 		case tensor.Float64:
-			mapSlices(data[float64](out)[out.StorageOffset():][:n], data[float64](x)[x.StorageOffset():][:n], f)
+			mapSlices(elems[float64](out), elems[float64](x), f)
 			return
 		}
 	}
@@ -149,8 +149,8 @@ func mapInt(out, x *tensor.Tensor, f func(int64) int64) {
 		return
 	}
 	if out.DType() == tensor.Int64 && x.DType() == tensor.Int64 && x.IsContiguous() && out.IsContiguous() {
-		d := data[int64](out)[out.StorageOffset():][:n]
-		s := data[int64](x)[x.StorageOffset():][:n]
+		d := elems[int64](out)
+		s := elems[int64](x)
 		for i, v := range s {
 			d[i] = f(v)
 		}
@@ -406,10 +406,10 @@ func clampFast(out, x *tensor.Tensor, lo, hi *tensor.Scalar) bool {
 	}
 	switch out.DType() {
 	case tensor.Float32:
-		d, s := data[float32](out)[out.StorageOffset():][:n], data[float32](x)[x.StorageOffset():][:n]
+		d, s := elems[float32](out), elems[float32](x)
 		clampSlices(d, s, lo, hi, asm.MaximumScalarF32, asm.MinimumScalarF32, asm.ClampScalarF32)
 	case tensor.Float64:
-		d, s := data[float64](out)[out.StorageOffset():][:n], data[float64](x)[x.StorageOffset():][:n]
+		d, s := elems[float64](out), elems[float64](x)
 		clampSlices(d, s, lo, hi, asm.MaximumScalarF64, asm.MinimumScalarF64, asm.ClampScalarF64)
 	default:
 		return false
