@@ -64,6 +64,19 @@ C32(cMant, $0x007fffff)      // the mantissa bits
 C32(cHalfBits, $0x3f000000)  // exponent bits of 0.5
 C32(i23, $0x00000017)        // int32 23
 C32(i126, $0x0000007e)       // int32 126
+C32(cGeluTMax, $0x41680000)    // geluTMax = 14.5
+C32(cGeluNegTMax, $0xc1680000) // -geluTMax
+C32(cGeluC, $0x40206c99)       // geluC = √(2π)
+C32(cGeluA0, $0x4447fb5a)      // geluA[0..4]
+C32(cGeluA1, $0x43fc3a5e)
+C32(cGeluA2, $0x4326b340)
+C32(cGeluA3, $0x41efab1a)
+C32(cGeluA4, $0x4020709e)
+C32(cGeluB0, $0x43c7fb5a)      // geluB[0..4] (geluB[5] = 1)
+C32(cGeluB1, $0x43d93110)
+C32(cGeluB2, $0x436289b4)
+C32(cGeluB3, $0x4288cac8)
+C32(cGeluB4, $0x413f4e76)
 
 // float64 constants.
 C64(dOne, $0x3ff0000000000000)       // 1

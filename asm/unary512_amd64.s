@@ -202,28 +202,51 @@ done:
 	VPANDQ.BCST  dSign<>(SB), z, Z9;         /* Z9 = sign of z         */ \
 	VPORQ        Z9, Z8, z                   /* z = Z8 with z's sign   */
 
-#define GELU512(x) \
-	VMULPD.BCST  dHalf<>(SB), x, Z3;         /* Z3 = hx = x/2          */ \
-	VMULPD.BCST  dRsqrt2<>(SB), x, Z4;       /* Z4 = z = x/√2          */ \
-	ERFPOLY512(Z4, Z5, Z6);                  /* Z5 = erf(z), the poly  */ \
-	VADDPD.BCST  dOne<>(SB), Z5, Z5;         /* Z5 = 1 + erf(z)        */ \
-	VMULPD       Z3, Z5, Z5;                 /* Z5 = gA                */ \
-	VPANDQ.BCST  dAbs<>(SB), Z4, Z6;         /* Z6 = |z|               */ \
-	VMINPD       Z6, erfMax, Z6;             /* Z6 = a                 */ \
-	VMULPD       Z4, Z4, Z7;                 /* Z7 = z² (unclamped)    */ \
-	ERFC512(Z6, Z7, Z8, Z9, Z10, Z11, Z12);  /* Z8 = erfc(a)           */ \
-	VBROADCASTSD dTwo<>(SB), Z9;             /* Z9 = 2                 */ \
-	VSUBPD       Z8, Z9, Z9;                 /* Z9 = 2 - erfc          */ \
-	VMULPD       Z3, Z9, Z9;                 /* Z9 = hx·(2 - erfc)     */ \
-	VMULPD       Z3, Z8, Z8;                 /* Z8 = hx·erfc           */ \
-	VPXORQ       Z10, Z10, Z10;              /* Z10 = 0                */ \
-	VCMPPD       $1, Z10, x, K1;             /* K1 = x < 0             */ \
-	VMOVAPD      Z8, K1, Z9;                 /* Z9 = the erfc form     */ \
-	VCMPPD.BCST  $1, dOne<>(SB), Z4, K1;     /* K1 = z < 1             */ \
-	VCMPPD.BCST  $14, dMinusHalf<>(SB), Z4, K2; /* K2 = z > -0.5       */ \
-	KANDW        K1, K2, K1;                 /* K1 = -0.5 < z < 1      */ \
-	VMOVAPD      Z5, K1, Z9;                 /* gA there               */ \
-	VMOVAPD      Z9, x                       /* x = the result         */
+// GELUCORE512: Z0 = geluGo1(Z0) in float32: the twin's steps, VSCALEFPS
+// for its (w·s1)·s2 (one rounding), and -(v'·ym) - v' for fma(v, ym, v)
+// with v = -v' (the same bits: rounding is symmetric).
+#define GELUCORE512 \
+	VPANDD.BCST  cAbs<>(SB), Z0, Z1;         /* Z1 = |x|               */ \
+	VBROADCASTSS cGeluTMax<>(SB), Z2;        /* Z2 = geluTMax          */ \
+	VMINPS       Z1, Z2, Z1;                 /* Z1 = t (a NaN stays)   */ \
+	VMULPS       Z1, Z1, Z2;                 /* Z2 = s = t², rounded   */ \
+	VMOVAPS      Z2, Z3;                     /* Z3 = s                 */ \
+	VFMSUB231PS  Z1, Z1, Z3;                 /* Z3 = e = t·t - s       */ \
+	VMULPS.BCST  cMinusHalf<>(SB), Z2, Z2;   /* Z2 = a = -s/2          */ \
+	VMULPS.BCST  cLog2e<>(SB), Z2, Z4;       /* Z4 = a·log2e           */ \
+	VRNDSCALEPS  $0, Z4, Z4;                 /* Z4 = n, nearest even   */ \
+	VFNMADD231PS.BCST cLn2Hi<>(SB), Z4, Z2;  /* Z2 = a - n·ln2Hi       */ \
+	VFNMADD231PS.BCST cLn2Lo<>(SB), Z4, Z2;  /* Z2 -= n·ln2Lo          */ \
+	VFMADD231PS.BCST cMinusHalf<>(SB), Z3, Z2; /* Z2 = r = Z2 - e/2    */ \
+	VBROADCASTSS cExpQ4<>(SB), Z5;           /* Z5 = Q4                */ \
+	VFMADD213PS.BCST cExpQ3<>(SB), Z2, Z5;   /* Z5 = Z5·r + Q3         */ \
+	VFMADD213PS.BCST cExpQ2<>(SB), Z2, Z5;   /* Z5 = Z5·r + Q2         */ \
+	VFMADD213PS.BCST cExpQ1<>(SB), Z2, Z5;   /* Z5 = Z5·r + Q1         */ \
+	VFMADD213PS.BCST cExpQ0<>(SB), Z2, Z5;   /* Z5 = Q(r)              */ \
+	VMULPS       Z2, Z2, Z6;                 /* Z6 = r²                */ \
+	VFMADD213PS  Z2, Z6, Z5;                 /* Z5 = ym = r²·Q + r     */ \
+	VADDPS.BCST  cGeluB4<>(SB), Z1, Z7;      /* Z7 = t + B4            */ \
+	VFMADD213PS.BCST cGeluB3<>(SB), Z1, Z7;  /* Z7 = Z7·t + B3         */ \
+	VFMADD213PS.BCST cGeluB2<>(SB), Z1, Z7;  /* Z7 = Z7·t + B2         */ \
+	VFMADD213PS.BCST cGeluB1<>(SB), Z1, Z7;  /* Z7 = Z7·t + B1         */ \
+	VFMADD213PS.BCST cGeluB0<>(SB), Z1, Z7;  /* Z7 = b(t)              */ \
+	VBROADCASTSS cGeluA4<>(SB), Z8;          /* Z8 = A4                */ \
+	VFMADD213PS.BCST cGeluA3<>(SB), Z1, Z8;  /* Z8 = Z8·t + A3         */ \
+	VFMADD213PS.BCST cGeluA2<>(SB), Z1, Z8;  /* Z8 = Z8·t + A2         */ \
+	VFMADD213PS.BCST cGeluA1<>(SB), Z1, Z8;  /* Z8 = Z8·t + A1         */ \
+	VFMADD213PS.BCST cGeluA0<>(SB), Z1, Z8;  /* Z8 = a(t)              */ \
+	VMULPS.BCST  cGeluC<>(SB), Z1, Z9;       /* Z9 = c·t               */ \
+	VFMADD213PS  Z8, Z7, Z9;                 /* Z9 = c·t·b + a         */ \
+	VDIVPS       Z9, Z7, Z7;                 /* Z7 = q = b/Z9          */ \
+	VMULPS       Z1, Z7, Z7;                 /* Z7 = v' = t·q          */ \
+	VFNMSUB213PS Z7, Z5, Z7;                 /* Z7 = -(v'·ym) - v'     */ \
+	VSCALEFPS    Z4, Z7, Z7;                 /* Z7 = g = gelu(-t)      */ \
+	VPXORD       Z10, Z10, Z10;              /* Z10 = 0                */ \
+	VCMPPS       $5, Z10, Z0, K1;            /* K1 = !(x < 0)          */ \
+	VADDPS       Z0, Z7, K1, Z7;             /* Z7 = x + g there       */ \
+	VCMPPS.BCST  $1, cGeluNegTMax<>(SB), Z0, K2; /* K2 = x < -geluTMax */ \
+	VMULPS       Z10, Z0, K2, Z7;            /* Z7 = x·0 there         */ \
+	VMOVAPS      Z7, Z0                      /* Z0 = the result        */
 
 // SIGMUL512(x, u): x = sigmoidMul64(x, u) before rounding; Z8–Z12 clobbered.
 #define SIGMUL512(x, u) \
@@ -288,7 +311,6 @@ done:
 	VMOVAPD      Z6, x                       /* x = the result         */
 
 #define ERFH512    HALVES512(ERF512)
-#define GELUH512   HALVES512(GELU512)
 #define GELUTH512  HALVES512(GELUTANH512)
 #define SIN512(x)  SINCOS512(SINQ512, x)
 #define COS512(x)  SINCOS512(COSQ512, x)
@@ -318,7 +340,7 @@ TEXT ·erfF32AVX512(SB), NOSPLIT, $0-48
 	UNARY512(ERFH512)                        // d[i] = f(x[i]) for every i
 
 TEXT ·geluF32AVX512(SB), NOSPLIT, $0-48
-	UNARY512(GELUH512)                       // d[i] = f(x[i]) for every i
+	UNARY512(GELUCORE512)                    // d[i] = f(x[i]) for every i
 
 TEXT ·siluF32AVX512(SB), NOSPLIT, $0-48
 	UNARY512(SILUCORE512)                    // d[i] = f(x[i]) for every i

@@ -251,29 +251,58 @@ done:
 	VANDPD       dSign<>(SB), z, Y9;         /* Y9 = sign of z         */ \
 	VORPD        Y9, Y8, z                   /* z = Y8 with z's sign   */
 
-// GELU64(x): x = geluGo1 in float64. Clobbers Y3–Y13.
-#define GELU64(x) \
-	VMULPD       dHalf<>(SB), x, Y3;         /* Y3 = hx = x/2          */ \
-	VMULPD       dRsqrt2<>(SB), x, Y4;       /* Y4 = z = x/√2          */ \
-	ERFPOLY(Y4, Y5, Y6);                     /* Y5 = erf(z), the poly  */ \
-	VADDPD       dOne<>(SB), Y5, Y5;         /* Y5 = 1 + erf(z)        */ \
-	VMULPD       Y3, Y5, Y5;                 /* Y5 = gA = hx·(1+erf)   */ \
-	VANDPD       dAbs<>(SB), Y4, Y6;         /* Y6 = |z|               */ \
-	VMOVUPD      dErfcMax<>(SB), Y7;         /* Y7 = 10.6              */ \
-	VMINPD       Y6, Y7, Y6;                 /* Y6 = a = min(10.6, |z|) */ \
-	VMULPD       Y4, Y4, Y7;                 /* Y7 = z² (unclamped)    */ \
-	ERFC(Y6, Y7, Y8, Y9, Y10, Y11, Y12);     /* Y8 = erfc(a)           */ \
-	VMOVUPD      dTwo<>(SB), Y9;             /* Y9 = 2                 */ \
-	VSUBPD       Y8, Y9, Y9;                 /* Y9 = 2 - erfc          */ \
-	VMULPD       Y3, Y9, Y9;                 /* Y9 = hx·(2 - erfc)     */ \
-	VMULPD       Y3, Y8, Y8;                 /* Y8 = hx·erfc           */ \
-	VXORPD       Y10, Y10, Y10;              /* Y10 = 0                */ \
-	VCMPPD       $1, Y10, x, Y10;            /* Y10 = x < 0            */ \
-	VBLENDVPD    Y10, Y8, Y9, Y9;            /* Y9 = the erfc form     */ \
-	VCMPPD       $1, dOne<>(SB), Y4, Y10;    /* Y10 = z < 1            */ \
-	VCMPPD       $14, dMinusHalf<>(SB), Y4, Y11; /* Y11 = z > -0.5     */ \
-	VANDPD       Y11, Y10, Y10;              /* Y10 = -0.5 < z < 1     */ \
-	VBLENDVPD    Y10, Y5, Y9, x              /* x = gA there, else Y9  */
+// GELUCORE: Y0 = geluGo1(Y0) in float32, the twin's steps (fma(v, ym, v)
+// with v = -v' as -(v'·ym) - v', the same bits). Clobbers Y1–Y10.
+#define GELUCORE \
+	VANDPS       cAbs<>(SB), Y0, Y1;         /* Y1 = |x|               */ \
+	VMOVUPS      cGeluTMax<>(SB), Y2;        /* Y2 = geluTMax          */ \
+	VMINPS       Y1, Y2, Y1;                 /* Y1 = t (a NaN stays)   */ \
+	VMULPS       Y1, Y1, Y2;                 /* Y2 = s = t², rounded   */ \
+	VMOVAPS      Y2, Y3;                     /* Y3 = s                 */ \
+	VFMSUB231PS  Y1, Y1, Y3;                 /* Y3 = e = t·t - s       */ \
+	VMULPS       cMinusHalf<>(SB), Y2, Y2;   /* Y2 = a = -s/2          */ \
+	VMULPS       cLog2e<>(SB), Y2, Y4;       /* Y4 = a·log2e           */ \
+	VROUNDPS     $0, Y4, Y4;                 /* Y4 = n, nearest even   */ \
+	VFNMADD231PS cLn2Hi<>(SB), Y4, Y2;       /* Y2 = a - n·ln2Hi       */ \
+	VFNMADD231PS cLn2Lo<>(SB), Y4, Y2;       /* Y2 -= n·ln2Lo          */ \
+	VFMADD231PS  cMinusHalf<>(SB), Y3, Y2;   /* Y2 = r = Y2 - e/2      */ \
+	VMOVUPS      cExpQ4<>(SB), Y5;           /* Y5 = Q4                */ \
+	VFMADD213PS  cExpQ3<>(SB), Y2, Y5;       /* Y5 = Y5·r + Q3         */ \
+	VFMADD213PS  cExpQ2<>(SB), Y2, Y5;       /* Y5 = Y5·r + Q2         */ \
+	VFMADD213PS  cExpQ1<>(SB), Y2, Y5;       /* Y5 = Y5·r + Q1         */ \
+	VFMADD213PS  cExpQ0<>(SB), Y2, Y5;       /* Y5 = Q(r)              */ \
+	VMULPS       Y2, Y2, Y6;                 /* Y6 = r²                */ \
+	VFMADD213PS  Y2, Y6, Y5;                 /* Y5 = ym = r²·Q + r     */ \
+	VADDPS       cGeluB4<>(SB), Y1, Y7;      /* Y7 = t + B4            */ \
+	VFMADD213PS  cGeluB3<>(SB), Y1, Y7;      /* Y7 = Y7·t + B3         */ \
+	VFMADD213PS  cGeluB2<>(SB), Y1, Y7;      /* Y7 = Y7·t + B2         */ \
+	VFMADD213PS  cGeluB1<>(SB), Y1, Y7;      /* Y7 = Y7·t + B1         */ \
+	VFMADD213PS  cGeluB0<>(SB), Y1, Y7;      /* Y7 = b(t)              */ \
+	VMOVUPS      cGeluA4<>(SB), Y8;          /* Y8 = A4                */ \
+	VFMADD213PS  cGeluA3<>(SB), Y1, Y8;      /* Y8 = Y8·t + A3         */ \
+	VFMADD213PS  cGeluA2<>(SB), Y1, Y8;      /* Y8 = Y8·t + A2         */ \
+	VFMADD213PS  cGeluA1<>(SB), Y1, Y8;      /* Y8 = Y8·t + A1         */ \
+	VFMADD213PS  cGeluA0<>(SB), Y1, Y8;      /* Y8 = a(t)              */ \
+	VMULPS       cGeluC<>(SB), Y1, Y9;       /* Y9 = c·t               */ \
+	VFMADD213PS  Y8, Y7, Y9;                 /* Y9 = c·t·b + a         */ \
+	VDIVPS       Y9, Y7, Y7;                 /* Y7 = q = b/Y9          */ \
+	VMULPS       Y1, Y7, Y7;                 /* Y7 = v' = t·q          */ \
+	VFNMSUB213PS Y7, Y5, Y7;                 /* Y7 = w = -(v'·ym) - v' */ \
+	VCVTPS2DQ    Y4, Y4;                     /* Y4 = n as int32        */ \
+	VPSRAD       $1, Y4, Y5;                 /* Y5 = k1 = n >> 1       */ \
+	VPSUBD       Y5, Y4, Y4;                 /* Y4 = k2 = n - k1       */ \
+	VPADDD       iBias<>(SB), Y5, Y5;        /* Y5 = k1 + 127          */ \
+	VPSLLD       $23, Y5, Y5;                /* Y5 = s1 = 2^k1         */ \
+	VPADDD       iBias<>(SB), Y4, Y4;        /* Y4 = k2 + 127          */ \
+	VPSLLD       $23, Y4, Y4;                /* Y4 = s2 = 2^k2         */ \
+	VMULPS       Y5, Y7, Y7;                 /* Y7 = w·s1              */ \
+	VMULPS       Y4, Y7, Y7;                 /* Y7 = g = gelu(-t)      */ \
+	VADDPS       Y0, Y7, Y8;                 /* Y8 = x + g             */ \
+	VBLENDVPS    Y0, Y7, Y8, Y7;             /* Y7 = x's sign ? g : x + g */ \
+	VCMPPS       $1, cGeluNegTMax<>(SB), Y0, Y9; /* Y9 = x < -geluTMax */ \
+	VXORPS       Y10, Y10, Y10;              /* Y10 = 0                */ \
+	VMULPS       Y10, Y0, Y10;               /* Y10 = x·0              */ \
+	VBLENDVPS    Y9, Y10, Y7, Y0             /* Y0 = x·0 there, else Y7 */
 
 // SIGMUL64(x, u): x = sigmoidMul64(x, u) before the rounding. Clobbers u,
 // Y8–Y13.
@@ -338,7 +367,6 @@ done:
 	VBLENDVPD    Y8, x, Y6, x                /* x = result, or x there */
 
 #define ERFH    HALVES(ERF64)
-#define GELUH   HALVES(GELU64)
 #define GELUTH  HALVES(GELUTANH64)
 #define SIN64(x) SINCOS64(SINQ, x)
 #define COS64(x) SINCOS64(COSQ, x)
@@ -403,7 +431,7 @@ TEXT ·erfF32(SB), NOSPLIT, $0-48
 	RET
 
 TEXT ·geluF32(SB), NOSPLIT, $0-48
-	UNLOOP(GELUH)                            // d[i] = f(x[i]) for every i (GELUH)
+	UNLOOP(GELUCORE)                         // d[i] = f(x[i]) for every i
 	VZEROUPPER
 	RET
 

@@ -162,10 +162,11 @@ func sigmoidGo1(x float32) float32 {
 	return num / (1 + e)
 }
 
-// The erf family computes in float64 and rounds once at the end: the tail
-// of gelu is steep (erfc(z) ~ e^{-z²}), so float32 rounding of z or of
+// erf and gelu_tanh compute in float64 and round once at the end: erfc's
+// tail is steep (erfc(z) ~ e^{-z²}), so float32 rounding of z or of
 // t = 2/(2+z) would be amplified several times in the result; in float64
 // the result is within about half an ulp of float32. exp64 serves them.
+// (gelu has its own float32 form below, with t² split exactly.)
 
 const (
 	ln2Hi64 = 6.93147180369123816490e-01 // 43 bits of ln 2: n·ln2Hi64 is exact
@@ -239,22 +240,54 @@ func erfGo1(x float32) float32 {
 	return float32(math.Copysign(r, z)) // erf is odd; this keeps erf(-0) = -0
 }
 
-// geluGo1 is x·Φ(x) = ½x·(1 + erf(x/√2)): by the erf polynomial for
-// -0.5 < x/√2 < 1, else ½x·(2 - erfc(z)) or, for x < 0, ½x·erfc(|z|).
+// geluA and geluB: Φ(-t) = e^{-t²/2}·q, q = b/(c·t·b + a) with c = √(2π) and the
+// polynomials a(t), b(t) (b monic) fitted on 0 ≤ t ≤ geluTMax. That is
+// the Mills ratio 1/(t + ρ), ρ = a/(c·b) > 0: the sum does not cancel, and
+// the rounding errors of a and b reach the result damped by ρ/(t + ρ)
+// (and those of b in part cancel). Every coefficient is positive; a(0) =
+// 2·b(0), so that Φ(0) = ½ exactly; relative error of the fit 2.2e-9.
+var (
+	geluA = [5]float32{799.9273681640625, 504.45599365234375, 166.7001953125, 29.958545684814453, 2.506873607635498}
+	geluB = [6]float32{399.96368408203125, 434.38330078125, 226.53790283203125, 68.39605712890625, 11.956655502319336, 1}
+)
+
+const (
+	geluC    = float32(2.5066282746310002) // √(2π)
+	geluTMax = 14.5                        // |x·Φ(x)| < 2^-150 below -geluTMax: the result is x·0
+)
+
+// geluGo1 is x·Φ(x) = ½x·(1 + erf(x/√2)) in float32. With t = |x|
+// (clamped to geluTMax) it computes gelu(-t) = -t·Φ(-t), Φ(-t) =
+// e^{-t²/2}·q as above, and returns it for x < 0 and x + gelu(-t) for
+// x ≥ 0. e^{-t²/2} comes from t² split exactly into s + e (e = fma(t, t,
+// -s)): n = round(-s/2·log2 e), r = -s/2 - n·ln 2 - e/2, e^r = 1 + ym,
+// and 2^n = s1·s2 as in expParts. 1 + ym is applied by one fused step
+// (v + v·ym) and 2^n last, so that a subnormal result is rounded once.
 func geluGo1(x float32) float32 {
-	xd := float64(x)
-	hx := 0.5 * xd
-	z := xd * (1 / math.Sqrt2)
-	gA := hx * (1 + erfPoly64(z))
-	erfc := erfc64(vmin64(10.6, math.Abs(z)), z*z)
-	g := hx * (2 - erfc)
-	if xd < 0 {
-		g = hx * erfc
+	t := vmin(geluTMax, abs32(x)) // a NaN stays
+	s := t * t
+	e := fma32(t, t, -s) // t² = s + e exactly
+	a := -0.5 * s        // exact, in [-105.125, 0]
+	n := float32(math.RoundToEven(float64(a * log2e)))
+	r := fma32(n, -ln2Hi, a)
+	r = fma32(n, -ln2Lo, r)
+	r = fma32(e, -0.5, r)
+	ym := fma32(horner(expQ[:], r), r*r, r) // e^r - 1
+	k := cvt(n)
+	k1 := k >> 1
+	s1 := math.Float32frombits(uint32(k1+127) << 23)
+	s2 := math.Float32frombits(uint32(k-k1+127) << 23)
+	b := horner(geluB[:], t)
+	q := b / fma32(t*geluC, b, horner(geluA[:], t)) // e^{t²/2}·Φ(-t)
+	v := -t * q
+	g := (fma32(v, ym, v) * s1) * s2 // gelu(-t) = -t·Φ(-t)
+	if !(x < 0) {
+		g = x + g // gelu(x) = x - t·Φ(-t)
 	}
-	if -0.5 < z && z < 1 {
-		g = gA
+	if x < -geluTMax {
+		g = x * 0 // -0, and NaN for -Inf as PyTorch's ½x·(1 + erf)
 	}
-	return float32(g)
+	return g
 }
 
 const (

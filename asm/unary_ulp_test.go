@@ -74,7 +74,7 @@ var ulpRefs = [numUnaryOps]struct {
 	bound float64
 }{
 	uExp: {math.Exp, 1.05}, uLog: {math.Log, 0.9}, uTanh: {math.Tanh, 1.4}, uSigmoid: {refSigmoid, 2.5},
-	uSilu: {refSilu, 2.5}, uGelu: {refGelu, 0.55}, uGeluTanh: {refGeluTanh, 0.51}, uErf: {math.Erf, 0.53},
+	uSilu: {refSilu, 2.5}, uGelu: {refGelu, 3.7}, uGeluTanh: {refGeluTanh, 0.51}, uErf: {math.Erf, 0.53},
 	uRelu: {refRelu, 0}, uAbs: {math.Abs, 0}, uNeg: {func(x float64) float64 { return -x }, 0},
 	uSqrt: {math.Sqrt, 0.5}, uRsqrt: {refRsqrt, 1.5}, uReciprocal: {func(x float64) float64 { return 1 / x }, 0.5},
 	uSin: {math.Sin, 0.53}, uCos: {math.Cos, 0.53},
