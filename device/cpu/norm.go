@@ -760,7 +760,7 @@ func batchNormRun[T normElem](a core.BatchNormArgs, outs []*tensor.Tensor) {
 			if rm := a.RunningMean; rm != nil && c > 0 {
 				old := rm.Float64s()
 				for ch := range old {
-					old[ch] = mom*mean[ch] + (1-mom)*old[ch]
+					old[ch] = float64(mom*mean[ch]) + float64((1-mom)*old[ch])
 				}
 				copyInto(rm, tensor.FromSlice(old, rm.Sizes()...))
 				rm.BumpVersion()
@@ -768,7 +768,7 @@ func batchNormRun[T normElem](a core.BatchNormArgs, outs []*tensor.Tensor) {
 			if rv := a.RunningVar; rv != nil && c > 0 {
 				old := rv.Float64s()
 				for ch := range old {
-					old[ch] = mom*(varSum[ch]/float64(count-1)) + (1-mom)*old[ch]
+					old[ch] = float64(mom*(varSum[ch]/float64(count-1))) + float64((1-mom)*old[ch])
 				}
 				copyInto(rv, tensor.FromSlice(old, rv.Sizes()...))
 				rv.BumpVersion()

@@ -112,7 +112,7 @@ func upsampleLinearWeights[T poolFloat](in, out int, align bool, scale float64, 
 		if align {
 			real = s * T(i)
 		} else {
-			real = T(float64(s)*(float64(i)+0.5) - 0.5)
+			real = T(float64(float64(s)*(float64(i)+0.5)) - 0.5)
 			if real < 0 {
 				real = 0
 			}
@@ -282,7 +282,7 @@ func (a *gridAxis[T]) reflect(c T) T {
 		in = -in
 	}
 	flips := T(math.Trunc(float64(in / a.twiceSpan)))
-	extra := in - flips*a.twiceSpan
+	extra := in - T(flips*a.twiceSpan)
 	other := a.twiceSpan - extra
 	if other < extra || other != other {
 		extra = other
@@ -314,8 +314,18 @@ func (a *gridAxis[T]) index(c T) int {
 // taps around a point at fraction t past the second tap.
 func gridCubicCoeffs[T poolFloat](t T) [4]T {
 	const A = -0.75
-	c1 := func(x T) T { return ((A+2)*x-(A+3))*x*x + 1 }
-	c2 := func(x T) T { return ((A*x-5*A)*x+8*A)*x - 4*A }
+	// Each product is rounded before its sum, as amd64 builds compute them:
+	// the explicit conversions keep compilers for FMA machines (arm64) from
+	// fusing them.
+	c1 := func(x T) T {
+		p := T((A+2)*x) - (A + 3)
+		return T(p*x*x) + 1
+	}
+	c2 := func(x T) T {
+		p := T(A*x) - 5*A
+		p = T(p*x) + 8*A
+		return T(p*x) - 4*A
+	}
 	return [4]T{c2(t + 1), c1(t), c1(1 - t), c2(1 - t + 1)}
 }
 
