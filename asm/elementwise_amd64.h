@@ -77,6 +77,8 @@ C32(cGeluB1, $0x43d93110)
 C32(cGeluB2, $0x436289b4)
 C32(cGeluB3, $0x4288cac8)
 C32(cGeluB4, $0x413f4e76)
+C32(cGeluMagic, $0x4b4000bf)   // 1.5·2^23 + 191: n + it has n + 191 in its low bits
+C32(c2m64, $0x1f800000)        // 2^-64
 
 // float64 constants.
 C64(dOne, $0x3ff0000000000000)       // 1

@@ -241,11 +241,12 @@ done:
 	VMULPS       Z1, Z7, Z7;                 /* Z7 = v' = t·q          */ \
 	VFNMSUB213PS Z7, Z5, Z7;                 /* Z7 = -(v'·ym) - v'     */ \
 	VSCALEFPS    Z4, Z7, Z7;                 /* Z7 = g = gelu(-t)      */ \
+	VSUBPS       Z0, Z0, Z9;                 /* Z9 = x - x (NaN: ±Inf) */ \
 	VPXORD       Z10, Z10, Z10;              /* Z10 = 0                */ \
-	VCMPPS       $5, Z10, Z0, K1;            /* K1 = !(x < 0)          */ \
+	VCMPPS       $1, Z10, Z0, K1;            /* K1 = x < 0             */ \
+	VSUBPS       Z9, Z7, K1, Z7;             /* Z7 = g - (x - x) there */ \
+	KNOTW        K1, K1;                     /* K1 = !(x < 0)          */ \
 	VADDPS       Z0, Z7, K1, Z7;             /* Z7 = x + g there       */ \
-	VCMPPS.BCST  $1, cGeluNegTMax<>(SB), Z0, K2; /* K2 = x < -geluTMax */ \
-	VMULPS       Z10, Z0, K2, Z7;            /* Z7 = x·0 there         */ \
 	VMOVAPS      Z7, Z0                      /* Z0 = the result        */
 
 // SIGMUL512(x, u): x = sigmoidMul64(x, u) before rounding; Z8–Z12 clobbered.

@@ -252,7 +252,7 @@ done:
 	VORPD        Y9, Y8, z                   /* z = Y8 with z's sign   */
 
 // GELUCORE: Y0 = geluGo1(Y0) in float32, the twin's steps (fma(v, ym, v)
-// with v = -v' as -(v'·ym) - v', the same bits). Clobbers Y1–Y10.
+// with v = -v' as -(v'·ym) - v', the same bits). Clobbers Y1–Y9.
 #define GELUCORE \
 	VANDPS       cAbs<>(SB), Y0, Y1;         /* Y1 = |x|               */ \
 	VMOVUPS      cGeluTMax<>(SB), Y2;        /* Y2 = geluTMax          */ \
@@ -288,21 +288,14 @@ done:
 	VDIVPS       Y9, Y7, Y7;                 /* Y7 = q = b/Y9          */ \
 	VMULPS       Y1, Y7, Y7;                 /* Y7 = v' = t·q          */ \
 	VFNMSUB213PS Y7, Y5, Y7;                 /* Y7 = w = -(v'·ym) - v' */ \
-	VCVTPS2DQ    Y4, Y4;                     /* Y4 = n as int32        */ \
-	VPSRAD       $1, Y4, Y5;                 /* Y5 = k1 = n >> 1       */ \
-	VPSUBD       Y5, Y4, Y4;                 /* Y4 = k2 = n - k1       */ \
-	VPADDD       iBias<>(SB), Y5, Y5;        /* Y5 = k1 + 127          */ \
-	VPSLLD       $23, Y5, Y5;                /* Y5 = s1 = 2^k1         */ \
-	VPADDD       iBias<>(SB), Y4, Y4;        /* Y4 = k2 + 127          */ \
-	VPSLLD       $23, Y4, Y4;                /* Y4 = s2 = 2^k2         */ \
-	VMULPS       Y5, Y7, Y7;                 /* Y7 = w·s1              */ \
-	VMULPS       Y4, Y7, Y7;                 /* Y7 = g = gelu(-t)      */ \
+	VADDPS       cGeluMagic<>(SB), Y4, Y4;   /* Y4 low bits = n + 191  */ \
+	VPSLLD       $23, Y4, Y4;                /* Y4 = 2^(n+64)          */ \
+	VMULPS       Y4, Y7, Y7;                 /* Y7 = w·2^(n+64), exact */ \
+	VMULPS       c2m64<>(SB), Y7, Y7;        /* Y7 = g = gelu(-t)      */ \
 	VADDPS       Y0, Y7, Y8;                 /* Y8 = x + g             */ \
-	VBLENDVPS    Y0, Y7, Y8, Y7;             /* Y7 = x's sign ? g : x + g */ \
-	VCMPPS       $1, cGeluNegTMax<>(SB), Y0, Y9; /* Y9 = x < -geluTMax */ \
-	VXORPS       Y10, Y10, Y10;              /* Y10 = 0                */ \
-	VMULPS       Y10, Y0, Y10;               /* Y10 = x·0              */ \
-	VBLENDVPS    Y9, Y10, Y7, Y0             /* Y0 = x·0 there, else Y7 */
+	VSUBPS       Y0, Y0, Y9;                 /* Y9 = x - x (NaN: ±Inf) */ \
+	VSUBPS       Y9, Y7, Y7;                 /* Y7 = g - (x - x)       */ \
+	VBLENDVPS    Y0, Y7, Y8, Y0              /* Y0 = x's sign ? Y7 : Y8 */
 
 // SIGMUL64(x, u): x = sigmoidMul64(x, u) before the rounding. Clobbers u,
 // Y8–Y13.

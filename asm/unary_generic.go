@@ -253,16 +253,17 @@ var (
 
 const (
 	geluC    = float32(2.5066282746310002) // √(2π)
-	geluTMax = 14.5                        // |x·Φ(x)| < 2^-150 below -geluTMax: the result is x·0
+	geluTMax = 14.5                        // |x·Φ(x)| < 2^-150 below -geluTMax: the result is -0
 )
 
 // geluGo1 is x·Φ(x) = ½x·(1 + erf(x/√2)) in float32. With t = |x|
 // (clamped to geluTMax) it computes gelu(-t) = -t·Φ(-t), Φ(-t) =
-// e^{-t²/2}·q as above, and returns it for x < 0 and x + gelu(-t) for
-// x ≥ 0. e^{-t²/2} comes from t² split exactly into s + e (e = fma(t, t,
-// -s)): n = round(-s/2·log2 e), r = -s/2 - n·ln 2 - e/2, e^r = 1 + ym,
-// and 2^n = s1·s2 as in expParts. 1 + ym is applied by one fused step
-// (v + v·ym) and 2^n last, so that a subnormal result is rounded once.
+// e^{-t²/2}·q as above, and returns it for x < 0 (-0 below -geluTMax)
+// and x + gelu(-t) for x ≥ 0. e^{-t²/2} comes from t² split exactly into
+// s + e (e = fma(t, t, -s)): n = round(-s/2·log2 e), r = -s/2 - n·ln 2 -
+// e/2, e^r = 1 + ym. 1 + ym is applied by one fused step (v + v·ym), and
+// 2^n last as 2^(n+64) (exact) and 2^-64, so that a subnormal result is
+// rounded once.
 func geluGo1(x float32) float32 {
 	t := vmin(geluTMax, abs32(x)) // a NaN stays
 	s := t * t
@@ -272,20 +273,16 @@ func geluGo1(x float32) float32 {
 	r := fma32(n, -ln2Hi, a)
 	r = fma32(n, -ln2Lo, r)
 	r = fma32(e, -0.5, r)
-	ym := fma32(horner(expQ[:], r), r*r, r) // e^r - 1
-	k := cvt(n)
-	k1 := k >> 1
-	s1 := math.Float32frombits(uint32(k1+127) << 23)
-	s2 := math.Float32frombits(uint32(k-k1+127) << 23)
+	ym := fma32(horner(expQ[:], r), r*r, r)                 // e^r - 1
+	sc := math.Float32frombits(uint32(cvt(n)+127+64) << 23) // 2^(n+64), n ≥ -152
 	b := horner(geluB[:], t)
 	q := b / fma32(t*geluC, b, horner(geluA[:], t)) // e^{t²/2}·Φ(-t)
 	v := -t * q
-	g := (fma32(v, ym, v) * s1) * s2 // gelu(-t) = -t·Φ(-t)
-	if !(x < 0) {
-		g = x + g // gelu(x) = x - t·Φ(-t)
-	}
-	if x < -geluTMax {
-		g = x * 0 // -0, and NaN for -Inf as PyTorch's ½x·(1 + erf)
+	g := (fma32(v, ym, v) * sc) * 0x1p-64 // gelu(-t) = -t·Φ(-t), rounded once
+	if x < 0 {
+		g -= x - x // g; NaN for -Inf, as PyTorch's ½x·(1 + erf)
+	} else {
+		g = x + g // gelu(x) = x - t·Φ(-t); a NaN x stays
 	}
 	return g
 }
