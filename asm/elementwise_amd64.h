@@ -83,8 +83,6 @@ C32(c2m64, $0x1f800000)        // 2^-64
 // float64 constants.
 C64(dOne, $0x3ff0000000000000)       // 1
 C64(dTwo, $0x4000000000000000)       // 2
-C64(dHalf, $0x3fe0000000000000)      // 0.5
-C64(dMinusHalf, $0xbfe0000000000000) // -0.5
 C64(dSign, $0x8000000000000000)      // the sign bit
 C64(dAbs, $0x7fffffffffffffff)       // all bits but the sign
 C64(iBias64, $0x00000000000003ff)    // int64 1023
@@ -120,7 +118,6 @@ C64(dErfcH7, $0x3fa76b6560000000)
 C64(dErfcH8, $0x3fb3687780000000)
 C64(dErfcH9, $0xbfa0941380000000)
 C64(dErfcMax, $0x4025333333333333)   // 10.6
-C64(dRsqrt2, $0x3fe6a09e667f3bcd)    // 1/√2
 C64(dBeta2, $0x3ff9884533d43651)     // 2·√(2/π)
 C64(dKappa, $0x3fa6e4e26d4801f7)     // 0.044715
 C64(d2OverPi, $0x3fe45f306dc9c883)   // 2/π

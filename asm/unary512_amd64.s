@@ -203,8 +203,8 @@ done:
 	VPORQ        Z9, Z8, z                   /* z = Z8 with z's sign   */
 
 // GELUCORE512: Z0 = geluGo1(Z0) in float32: the twin's steps, VSCALEFPS
-// for its (w·s1)·s2 (one rounding), and -(v'·ym) - v' for fma(v, ym, v)
-// with v = -v' (the same bits: rounding is symmetric).
+// for its w·2^(n+64)·2^-64 (one rounding either way), and -(v'·ym) - v'
+// for fma(v, ym, v) with v = -v' (the same bits: rounding is symmetric).
 #define GELUCORE512 \
 	VPANDD.BCST  cAbs<>(SB), Z0, Z1;         /* Z1 = |x|               */ \
 	VBROADCASTSS cGeluTMax<>(SB), Z2;        /* Z2 = geluTMax          */ \
