@@ -135,6 +135,23 @@ C64(dCosT3, $0x3efa01a01a01a01a)
 C64(dCosT4, $0xbe927e4fb7789f5c)
 C64(dSinCosMax, $0x412e848000000000) // sinCosMax = 1e6
 
+// EXPRED(x, n): n = round(x·log2e) and x = r = x - n·ln 2, as expReduce.
+#define EXPRED(x, n) \
+	VMULPS       cLog2e<>(SB), x, n;         /* n = x·log2e            */ \
+	VROUNDPS     $0, n, n;                   /* n = nearest even       */ \
+	VFNMADD231PS cLn2Hi<>(SB), n, x;         /* x = x - n·ln2Hi        */ \
+	VFNMADD231PS cLn2Lo<>(SB), n, x          /* x = r = x - n·ln2Lo    */
+
+// EXPM1POLY(r, y, t): y = r + r²·Q(r) = e^r - 1, as expm1Poly; t clobbered.
+#define EXPM1POLY(r, y, t) \
+	VMOVUPS      cExpQ4<>(SB), y;            /* y = Q4                 */ \
+	VFMADD213PS  cExpQ3<>(SB), r, y;         /* y = y·r + Q3           */ \
+	VFMADD213PS  cExpQ2<>(SB), r, y;         /* y = y·r + Q2           */ \
+	VFMADD213PS  cExpQ1<>(SB), r, y;         /* y = y·r + Q1           */ \
+	VFMADD213PS  cExpQ0<>(SB), r, y;         /* y = Q(r)               */ \
+	VMULPS       r, r, t;                    /* t = r²                 */ \
+	VFMADD213PS  r, t, y                     /* y = r²·Q + r           */
+
 // EXPPARTS(x, y, s1, s2, t, u): y, s1, s2 with e^x = (y·s1)·s2, as
 // expParts. Clobbers x, t, u.
 #define EXPPARTS(x, y, s1, s2, t, u) \
@@ -143,17 +160,8 @@ C64(dSinCosMax, $0x412e848000000000) // sinCosMax = 1e6
 	VMAXPS       x, u, x;                    /* x = max(expLo, x)      */ \
 	VMOVUPS      cExpHi<>(SB), u;            /* u = expHi              */ \
 	VMINPS       x, u, x;                    /* x = min(expHi, x)      */ \
-	VMULPS       cLog2e<>(SB), x, s2;        /* s2 = x·log2e           */ \
-	VROUNDPS     $0, s2, s2;                 /* s2 = n, nearest even   */ \
-	VFNMADD231PS cLn2Hi<>(SB), s2, x;        /* x = x - n·ln2Hi        */ \
-	VFNMADD231PS cLn2Lo<>(SB), s2, x;        /* x = r = x - n·ln2Lo    */ \
-	VMOVUPS      cExpQ4<>(SB), y;            /* y = Q4                 */ \
-	VFMADD213PS  cExpQ3<>(SB), x, y;         /* y = y·r + Q3           */ \
-	VFMADD213PS  cExpQ2<>(SB), x, y;         /* y = y·r + Q2           */ \
-	VFMADD213PS  cExpQ1<>(SB), x, y;         /* y = y·r + Q1           */ \
-	VFMADD213PS  cExpQ0<>(SB), x, y;         /* y = Q(r)               */ \
-	VMULPS       x, x, u;                    /* u = r²                 */ \
-	VFMADD213PS  x, u, y;                    /* y = r²·Q + r           */ \
+	EXPRED(x, s2);                           /* s2 = n, x = r          */ \
+	EXPM1POLY(x, y, u);                      /* y = r + r²·Q(r)        */ \
 	VADDPS       cOne<>(SB), y, y;           /* y = 1 + r + r²·Q       */ \
 	VCVTPS2DQ    s2, s2;                     /* s2 = n as int32        */ \
 	VPSRAD       $1, s2, s1;                 /* s1 = k1 = n >> 1       */ \

@@ -72,22 +72,30 @@ done:
 	VCVTPD2PS  Z2, Y2;                       /* Y2 = Z2 rounded        */ \
 	VINSERTF64X4 $1, Y2, Z1, Z0              /* Z0 = Y1:Y2             */
 
+// EXPRED512(x, n): n = round(x·log2e), x = r = x - n·ln 2 (expReduce).
+#define EXPRED512(x, n) \
+	VMULPS.BCST  cLog2e<>(SB), x, n;         /* n = x·log2e            */ \
+	VRNDSCALEPS  $0, n, n;                   /* n = nearest even       */ \
+	VFNMADD231PS.BCST cLn2Hi<>(SB), n, x;    /* x = x - n·ln2Hi        */ \
+	VFNMADD231PS.BCST cLn2Lo<>(SB), n, x     /* x = r                  */
+
+// EXPM1POLY512(r, y, t): y = r + r²·Q(r) = e^r - 1 (expm1Poly); t clobbered.
+#define EXPM1POLY512(r, y, t) \
+	VBROADCASTSS cExpQ4<>(SB), y;            /* y = Q4                 */ \
+	VFMADD213PS.BCST cExpQ3<>(SB), r, y;     /* y = y·r + Q3           */ \
+	VFMADD213PS.BCST cExpQ2<>(SB), r, y;     /* y = y·r + Q2           */ \
+	VFMADD213PS.BCST cExpQ1<>(SB), r, y;     /* y = y·r + Q1           */ \
+	VFMADD213PS.BCST cExpQ0<>(SB), r, y;     /* y = Q(r)               */ \
+	VMULPS       r, r, t;                    /* t = r²                 */ \
+	VFMADD213PS  r, t, y                     /* y = r²·Q + r           */
+
 // EXP512(x, y, n, t): y = e^x as expGo1 (x, n, t clobbered): VSCALEFPS
 // gives y·2^n with one rounding, and 0 below expLo as the twin's zeroed y.
 #define EXP512(x, y, n, t) \
 	VMAXPS       x, lo32, x;                 /* x = max(expLo, x)      */ \
 	VMINPS       x, hi32, x;                 /* x = min(expHi, x)      */ \
-	VMULPS.BCST  cLog2e<>(SB), x, n;         /* n = x·log2e            */ \
-	VRNDSCALEPS  $0, n, n;                   /* n = nearest even       */ \
-	VFNMADD231PS.BCST cLn2Hi<>(SB), n, x;    /* x = x - n·ln2Hi        */ \
-	VFNMADD231PS.BCST cLn2Lo<>(SB), n, x;    /* x = r                  */ \
-	VBROADCASTSS cExpQ4<>(SB), y;            /* y = Q4                 */ \
-	VFMADD213PS.BCST cExpQ3<>(SB), x, y;     /* y = y·r + Q3           */ \
-	VFMADD213PS.BCST cExpQ2<>(SB), x, y;     /* y = y·r + Q2           */ \
-	VFMADD213PS.BCST cExpQ1<>(SB), x, y;     /* y = y·r + Q1           */ \
-	VFMADD213PS.BCST cExpQ0<>(SB), x, y;     /* y = Q(r)               */ \
-	VMULPS       x, x, t;                    /* t = r²                 */ \
-	VFMADD213PS  x, t, y;                    /* y = r²·Q + r           */ \
+	EXPRED512(x, n);                         /* n, and x = r           */ \
+	EXPM1POLY512(x, y, t);                   /* y = r + r²·Q(r)        */ \
 	VADDPS.BCST  cOne<>(SB), y, y;           /* y = e^r                */ \
 	VSCALEFPS    n, y, y                     /* y = e^r·2^n            */
 
@@ -213,18 +221,9 @@ done:
 	VMOVAPS      Z2, Z3;                     /* Z3 = s                 */ \
 	VFMSUB231PS  Z1, Z1, Z3;                 /* Z3 = e = t·t - s       */ \
 	VMULPS.BCST  cMinusHalf<>(SB), Z2, Z2;   /* Z2 = a = -s/2          */ \
-	VMULPS.BCST  cLog2e<>(SB), Z2, Z4;       /* Z4 = a·log2e           */ \
-	VRNDSCALEPS  $0, Z4, Z4;                 /* Z4 = n, nearest even   */ \
-	VFNMADD231PS.BCST cLn2Hi<>(SB), Z4, Z2;  /* Z2 = a - n·ln2Hi       */ \
-	VFNMADD231PS.BCST cLn2Lo<>(SB), Z4, Z2;  /* Z2 -= n·ln2Lo          */ \
+	EXPRED512(Z2, Z4);                       /* Z4 = n, Z2 = a - n·ln 2 */ \
 	VFMADD231PS.BCST cMinusHalf<>(SB), Z3, Z2; /* Z2 = r = Z2 - e/2    */ \
-	VBROADCASTSS cExpQ4<>(SB), Z5;           /* Z5 = Q4                */ \
-	VFMADD213PS.BCST cExpQ3<>(SB), Z2, Z5;   /* Z5 = Z5·r + Q3         */ \
-	VFMADD213PS.BCST cExpQ2<>(SB), Z2, Z5;   /* Z5 = Z5·r + Q2         */ \
-	VFMADD213PS.BCST cExpQ1<>(SB), Z2, Z5;   /* Z5 = Z5·r + Q1         */ \
-	VFMADD213PS.BCST cExpQ0<>(SB), Z2, Z5;   /* Z5 = Q(r)              */ \
-	VMULPS       Z2, Z2, Z6;                 /* Z6 = r²                */ \
-	VFMADD213PS  Z2, Z6, Z5;                 /* Z5 = ym = r²·Q + r     */ \
+	EXPM1POLY512(Z2, Z5, Z6);                /* Z5 = ym = e^r - 1      */ \
 	VADDPS.BCST  cGeluB4<>(SB), Z1, Z7;      /* Z7 = t + B4            */ \
 	VFMADD213PS.BCST cGeluB3<>(SB), Z1, Z7;  /* Z7 = Z7·t + B3         */ \
 	VFMADD213PS.BCST cGeluB2<>(SB), Z1, Z7;  /* Z7 = Z7·t + B2         */ \

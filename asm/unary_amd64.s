@@ -261,18 +261,9 @@ done:
 	VMOVAPS      Y2, Y3;                     /* Y3 = s                 */ \
 	VFMSUB231PS  Y1, Y1, Y3;                 /* Y3 = e = t·t - s       */ \
 	VMULPS       cMinusHalf<>(SB), Y2, Y2;   /* Y2 = a = -s/2          */ \
-	VMULPS       cLog2e<>(SB), Y2, Y4;       /* Y4 = a·log2e           */ \
-	VROUNDPS     $0, Y4, Y4;                 /* Y4 = n, nearest even   */ \
-	VFNMADD231PS cLn2Hi<>(SB), Y4, Y2;       /* Y2 = a - n·ln2Hi       */ \
-	VFNMADD231PS cLn2Lo<>(SB), Y4, Y2;       /* Y2 -= n·ln2Lo          */ \
+	EXPRED(Y2, Y4);                          /* Y4 = n, Y2 = a - n·ln 2 */ \
 	VFMADD231PS  cMinusHalf<>(SB), Y3, Y2;   /* Y2 = r = Y2 - e/2      */ \
-	VMOVUPS      cExpQ4<>(SB), Y5;           /* Y5 = Q4                */ \
-	VFMADD213PS  cExpQ3<>(SB), Y2, Y5;       /* Y5 = Y5·r + Q3         */ \
-	VFMADD213PS  cExpQ2<>(SB), Y2, Y5;       /* Y5 = Y5·r + Q2         */ \
-	VFMADD213PS  cExpQ1<>(SB), Y2, Y5;       /* Y5 = Y5·r + Q1         */ \
-	VFMADD213PS  cExpQ0<>(SB), Y2, Y5;       /* Y5 = Q(r)              */ \
-	VMULPS       Y2, Y2, Y6;                 /* Y6 = r²                */ \
-	VFMADD213PS  Y2, Y6, Y5;                 /* Y5 = ym = r²·Q + r     */ \
+	EXPM1POLY(Y2, Y5, Y6);                   /* Y5 = ym = e^r - 1      */ \
 	VADDPS       cGeluB4<>(SB), Y1, Y7;      /* Y7 = t + B4            */ \
 	VFMADD213PS  cGeluB3<>(SB), Y1, Y7;      /* Y7 = Y7·t + B3         */ \
 	VFMADD213PS  cGeluB2<>(SB), Y1, Y7;      /* Y7 = Y7·t + B2         */ \

@@ -78,6 +78,17 @@ func copysign32(x, s float32) float32 {
 	return math.Float32frombits(math.Float32bits(x)&^(1<<31) | math.Float32bits(s)&(1<<31))
 }
 
+// expReduce returns n = round(x·log2 e) and r = x - n·ln 2 (ln 2 in two
+// parts, n·ln2Hi exact), |r| ≤ ln2/2 + a little.
+func expReduce(x float32) (n, r float32) {
+	n = float32(math.RoundToEven(float64(x * log2e)))
+	r = fma32(n, -ln2Hi, x)
+	return n, fma32(n, -ln2Lo, r)
+}
+
+// expm1Poly is e^r - 1 = r + r²·Q(r) for the reduced r.
+func expm1Poly(r float32) float32 { return fma32(horner(expQ[:], r), r*r, r) }
+
 // expParts returns y, s1, s2 with e^x = (y·s1)·s2: y = e^r for the
 // reduced r = x - n·ln 2 and s1·s2 = 2^n split so that both are normal
 // (that way a subnormal e^x is rounded once, by the last multiply). x is
@@ -85,11 +96,8 @@ func copysign32(x, s float32) float32 {
 func expParts(x float32) (y, s1, s2 float32) {
 	below := x < expLo
 	x = vmin(expHi, vmax(expLo, x))
-	n := float32(math.RoundToEven(float64(x * log2e)))
-	r := fma32(n, -ln2Hi, x)
-	r = fma32(n, -ln2Lo, r)
-	rr := r * r
-	y = fma32(horner(expQ[:], r), rr, r) + 1
+	n, r := expReduce(x)
+	y = expm1Poly(r) + 1
 	k := cvt(n)
 	k1 := k >> 1
 	k2 := k - k1
@@ -269,11 +277,9 @@ func geluGo1(x float32) float32 {
 	s := t * t
 	e := fma32(t, t, -s) // t² = s + e exactly
 	a := -0.5 * s        // exact, in [-105.125, 0]
-	n := float32(math.RoundToEven(float64(a * log2e)))
-	r := fma32(n, -ln2Hi, a)
-	r = fma32(n, -ln2Lo, r)
+	n, r := expReduce(a)
 	r = fma32(e, -0.5, r)
-	ym := fma32(horner(expQ[:], r), r*r, r)                 // e^r - 1
+	ym := expm1Poly(r)                                      // e^r - 1
 	sc := math.Float32frombits(uint32(cvt(n)+127+64) << 23) // 2^(n+64), n ≥ -152
 	b := horner(geluB[:], t)
 	q := b / fma32(t*geluC, b, horner(geluA[:], t)) // e^{t²/2}·Φ(-t)
