@@ -17,6 +17,7 @@ func unaryKernels() *[numUnaryOps]func(d, x []float32) {
 	}
 	t := unaryGo
 	t[uAbs], t[uNeg] = absF32, negF32
+	expKernelsNEON(&t)
 	return &t
 }
 
