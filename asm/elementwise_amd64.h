@@ -61,6 +61,7 @@ C32(cNaN, $0x7fc00000)       // NaN
 C32(cAbs, $0x7fffffff)       // all bits but the sign
 C32(cSign, $0x80000000)      // the sign bit
 C32(cMant, $0x007fffff)      // the mantissa bits
+C32(cLsb, $0x00000001)       // the lowest bit
 C32(cHalfBits, $0x3f000000)  // exponent bits of 0.5
 C32(i23, $0x00000017)        // int32 23
 C32(i126, $0x0000007e)       // int32 126

@@ -458,9 +458,24 @@ done: \
 #define ABS512(r)   VPANDD.BCST cAbs<>(SB), r, r  /* clear the sign      */
 #define NEG512(r)   VPXORD.BCST cSign<>(SB), r, r /* flip the sign       */
 #define SQRT512(r)  VSQRTPS r, r                  /* r = √r              */
+// RSQRT512 is RSQRTCORE (unary_amd64.s) with the 14-bit VRCP14PS seed;
+// Z11, Z12, Z13, K2 and K3 scratch.
 #define RSQRT512(r) \
-	VSQRTPS    r, Z8;                        /* Z8 = √r                */ \
-	VDIVPS     Z8, Z10, r                    /* r = 1/√r               */
+	VSQRTPS    r, Z8;                        /* Z8 = s = √r            */ \
+	VRCP14PS   Z8, Z11;                      /* Z11 = y0 ≈ 1/s         */ \
+	VMOVAPS    Z10, Z12;                     /* Z12 = 1                */ \
+	VFNMADD231PS Z11, Z8, Z12;               /* Z12 = r = 1 - s·y0     */ \
+	VFMADD213PS Z12, Z12, Z12;               /* Z12 = t = r·r + r      */ \
+	VCMPPS     $3, Z12, Z12, K2;             /* K2 = t is NaN          */ \
+	VMOVAPS    Z11, r;                       /* r = y0                 */ \
+	VFMADD231PS Z12, Z11, r;                 /* r = y1 = y0·t + y0     */ \
+	VMOVAPS    Z10, Z13;                     /* Z13 = 1                */ \
+	VFNMADD231PS r, Z8, Z13;                 /* Z13 = r1 = 1 - s·y1    */ \
+	VFMADD231PS Z13, r, r;                   /* r = y1·r1 + y1         */ \
+	VMOVAPS    Z11, K2, r;                   /* NaN t: r = y0          */ \
+	VPANDD.BCST cMant<>(SB), Z8, Z13;        /* Z13 = s's significand  */ \
+	VPCMPEQD.BCST cMant<>(SB), Z13, K3;      /* K3 = all ones there    */ \
+	VPORD.BCST cLsb<>(SB), r, K3, r          /* their lowest bit set   */
 #define RECIP512(r) VDIVPS r, Z10, r             /* r = 1/r             */
 
 // func reluF32AVX512(d, x []float32) and the other memory-bound ones.

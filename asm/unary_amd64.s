@@ -165,10 +165,37 @@ done:
 #define ABSCORE VANDPS cAbs<>(SB), Y0, Y0    /* clear the sign         */
 #define NEGCORE VXORPS cSign<>(SB), Y0, Y0   /* flip the sign          */
 #define SQRTCORE VSQRTPS Y0, Y0              /* Y0 = √x                */
+// RSQRTCORE is 1/s, s = √x, rounded once as the twin's (and PyTorch's)
+// division, with one divider instruction (the VSQRTPS) instead of two: the
+// 12-bit VRCPPS seed y0 = (1+ε)/s, |ε| ≤ 1.5·2^-12, is refined by one
+// second-order step y1 = y0 + y0·(r + r²), r = 1 - s·y0, to within
+// 0.5 ulp + 2^-33 relative of 1/s, so y1 is one of the two float32
+// neighbours of 1/s whatever the vendor's seed table; then Markstein's
+// correction r1 = 1 - s·y1 (exact), y1 + y1·r1 rounds to 1/s correctly:
+// TestRecipCorrection checks that last step for every float32 significand
+// and both neighbours: it holds for all but the significand of all ones,
+// s = (2 - 2^-23)·2^k, where from the lower neighbour 2^-(k+1) the exact
+// y1 + y1·r1 is a tie and rounds to even, though 1/s lies just above it;
+// 1/s rounds to 2^-(k+1)·(1 + 2^-23) there, so setting the lowest bit of
+// those lanes' results makes them right. s = ±0, ±Inf or NaN make r NaN;
+// those lanes take the seed, which is then exact (±Inf, ±0, the NaN).
 #define RSQRTCORE \
-	VSQRTPS      Y0, Y1;                     /* Y1 = √x                */ \
-	VMOVUPS      cOne<>(SB), Y0;             /* Y0 = 1                 */ \
-	VDIVPS       Y1, Y0, Y0                  /* Y0 = 1/√x              */
+	VSQRTPS      Y0, Y1;                     /* Y1 = s = √x            */ \
+	VRCPPS       Y1, Y2;                     /* Y2 = y0 ≈ 1/s          */ \
+	VMOVUPS      cOne<>(SB), Y3;             /* Y3 = 1                 */ \
+	VMOVAPS      Y3, Y4;                     /* Y4 = 1                 */ \
+	VFNMADD231PS Y2, Y1, Y4;                 /* Y4 = r = 1 - s·y0      */ \
+	VFMADD213PS  Y4, Y4, Y4;                 /* Y4 = t = r·r + r       */ \
+	VMOVAPS      Y2, Y0;                     /* Y0 = y0                */ \
+	VFMADD231PS  Y4, Y2, Y0;                 /* Y0 = y1 = y0·t + y0    */ \
+	VFNMADD231PS Y0, Y1, Y3;                 /* Y3 = r1 = 1 - s·y1     */ \
+	VFMADD231PS  Y3, Y0, Y0;                 /* Y0 = y1·r1 + y1        */ \
+	VCMPPS       $3, Y4, Y4, Y5;             /* Y5 = t is NaN          */ \
+	VBLENDVPS    Y5, Y2, Y0, Y0;             /* there: Y0 = y0         */ \
+	VPAND        cMant<>(SB), Y1, Y6;        /* Y6 = s's significand   */ \
+	VPCMPEQD     cMant<>(SB), Y6, Y6;        /* Y6 = all ones there    */ \
+	VPSRLD       $31, Y6, Y6;                /* Y6 = 1 there, else 0   */ \
+	VPOR         Y6, Y0, Y0                  /* their lowest bit set   */
 #define RECIPCORE \
 	VMOVUPS      cOne<>(SB), Y1;             /* Y1 = 1                 */ \
 	VDIVPS       Y0, Y1, Y0                  /* Y0 = 1/x               */

@@ -3,7 +3,12 @@ package asm
 import (
 	"encoding/binary"
 	"math"
+	"math/bits"
 	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -72,20 +77,36 @@ func TestUnaryStreaming(t *testing.T) {
 
 // TestUnaryDense compares kernel and twin on a dense sweep of bit patterns
 // and of the range where the polynomials and their seams are.
+// TestUnaryDense compares each kernel in use with its twin on every
+// 65537th float32 bit pattern and on [-20, 20] in steps of 1e-4.
+// GOATEN_DENSE_STEP=k takes every k-th pattern instead (1: all of them),
+// and GOATEN_DENSE_OPS=rsqrt,exp limits the check to those kernels.
 func TestUnaryDense(t *testing.T) {
-	var xs []float32
 	step := uint64(65537)
 	if testing.Short() || raceEnabled {
 		step = 1 << 20
 	}
-	for b := uint64(0); b < 1<<32; b += step {
-		xs = append(xs, math.Float32frombits(uint32(b)))
+	if s := os.Getenv("GOATEN_DENSE_STEP"); s != "" {
+		step, _ = strconv.ParseUint(s, 10, 64)
 	}
+	var ops []unaryOp
+	for op := range numUnaryOps {
+		if os.Getenv("GOATEN_DENSE_OPS") == "" || slices.Contains(strings.Split(os.Getenv("GOATEN_DENSE_OPS"), ","), unaryNames[op]) {
+			ops = append(ops, op)
+		}
+	}
+	var xs []float32
 	for i := -200000; i <= 200000; i++ {
 		xs = append(xs, float32(i)*1e-4)
 	}
-	for op := range numUnaryOps {
-		checkUnary(t, op, xs, 0)
+	for b := uint64(0); b < 1<<32; b += step {
+		xs = append(xs, math.Float32frombits(uint32(b)))
+		if len(xs) == 1<<22 || b+step >= 1<<32 {
+			for _, op := range ops {
+				checkUnary(t, op, xs, 0)
+			}
+			xs = xs[:0]
+		}
 	}
 }
 
@@ -142,4 +163,38 @@ func FuzzUnary(f *testing.F) {
 			checkUnary(t, op, x, int(off%8))
 		}
 	})
+}
+
+// TestRecipCorrection checks the last step of the rsqrt kernels (RSQRTCORE
+// in unary_amd64.s), 1/s rounded correctly from either float32 neighbour
+// y of 1/s: r = 1 - s·y is exact and y + y·r, rounded once, is 1/s
+// rounded, for every significand but all ones, whose result the kernels
+// set right by its lowest bit. The scaling by 2^k being exact, the
+// significands m = M·2^-23 in [1, 2) are all the cases; in integers, y =
+// Y·2^-24 and r = R·2^-47 with R = 2^47 - M·Y.
+func TestRecipCorrection(t *testing.T) {
+	for M := int64(1<<23 + 1); M < 1<<24; M++ { // m = 1 has 1/m exact
+		want := (1<<47 + M/2) / M // 1/m rounded (no ties: m is not a power of 2)
+		lo := (1 << 47) / M
+		for _, Y := range []int64{lo, lo + 1} {
+			R := 1<<47 - M*Y
+			if a := R >> bits.TrailingZeros64(uint64(R)); a >= 1<<24 || a <= -1<<24 {
+				t.Fatalf("m = %#x, y = %#x: r = %d·2^-47 is not a float32", M, Y, R)
+			}
+			// y + y·r = (Y·2^47 + Y·R)·2^-71, on the grid 2^-24 of [1/2, 1]:
+			// Y plus Y·R/2^47 rounded to nearest, ties to even.
+			p := Y * R
+			q, rem := p>>47, p&(1<<47-1) // floor, and what it dropped
+			if rem > 1<<46 || rem == 1<<46 && (Y+q)&1 == 1 {
+				q++
+			}
+			got := Y + q
+			if M == 1<<24-1 {
+				got |= 1
+			}
+			if got != want {
+				t.Fatalf("m = %#x from y = %#x: %#x, want %#x", M, Y, got, want)
+			}
+		}
+	}
 }
