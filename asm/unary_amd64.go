@@ -174,6 +174,24 @@ func sigmoidF32NT(d, x []float32)
 func siluF32NT(d, x []float32)
 
 //go:noescape
+func reluF32AVX512NT(d, x []float32)
+
+//go:noescape
+func absF32AVX512NT(d, x []float32)
+
+//go:noescape
+func negF32AVX512NT(d, x []float32)
+
+//go:noescape
+func sqrtF32AVX512NT(d, x []float32)
+
+//go:noescape
+func rsqrtF32AVX512NT(d, x []float32)
+
+//go:noescape
+func reciprocalF32AVX512NT(d, x []float32)
+
+//go:noescape
 func expF32AVX512NT(d, x []float32)
 
 //go:noescape
@@ -194,6 +212,8 @@ var (
 	unaryStreamAVX512 = func() [numUnaryOps]func(d, x []float32) {
 		t := unaryStreamAVX2
 		t[uExp], t[uSigmoid], t[uSilu] = expF32AVX512NT, sigmoidF32AVX512NT, siluF32AVX512NT
+		t[uRelu], t[uAbs], t[uNeg] = reluF32AVX512NT, absF32AVX512NT, negF32AVX512NT
+		t[uSqrt], t[uRsqrt], t[uReciprocal] = sqrtF32AVX512NT, rsqrtF32AVX512NT, reciprocalF32AVX512NT
 		return t
 	}()
 )

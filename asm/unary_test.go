@@ -75,10 +75,9 @@ func TestUnaryStreaming(t *testing.T) {
 	}
 }
 
-// TestUnaryDense compares kernel and twin on a dense sweep of bit patterns
-// and of the range where the polynomials and their seams are.
 // TestUnaryDense compares each kernel in use with its twin on every
-// 65537th float32 bit pattern and on [-20, 20] in steps of 1e-4.
+// 65537th float32 bit pattern and on [-20, 20] in steps of 1e-4, where the
+// polynomials and their seams are.
 // GOATEN_DENSE_STEP=k takes every k-th pattern instead (1: all of them),
 // and GOATEN_DENSE_OPS=rsqrt,exp limits the check to those kernels.
 func TestUnaryDense(t *testing.T) {
