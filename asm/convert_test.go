@@ -130,3 +130,63 @@ func FuzzConvert(f *testing.F) {
 		checkCvt(t, x, h, int(off%8))
 	})
 }
+
+// TestConvertF16Edges converts the float32 and float16 values next to the
+// thresholds of the float16 kernels (the subnormal/normal boundary 2^-14,
+// half the smallest subnormal 2^-25, the overflow 65520, Inf, NaN
+// payloads that the narrowing cuts or keeps, float32 subnormals), both
+// signs, each in every lane of a kernel step.
+func TestConvertF16Edges(t *testing.T) {
+	var f []float32
+	for _, b := range []uint32{
+		0, 1, 0x7fffff, 0x800000, // ±0, float32 subnormals, the smallest normal
+		0x32ffffff, 0x33000000, 0x33000001, 0x337fffff, 0x33800000, 0x33800001, // 2^-25 (ties to 0), 2^-24
+		0x33c00000, 0x34200000, 0x34300000, 0x34500000, // 3·2^-25, ties on odd and even subnormals
+		0x387fbfff, 0x387fc000, 0x387fc001, 0x387fdfff, 0x387fe000, 0x387fffff, // rounding up to 2^-14
+		0x38800000, 0x38800fff, 0x38801000, 0x38801001, 0x38803000, 0x38000000, 0x37ffffff,
+		0x3f800000, 0x3f801000, 0x3f803000, 0x3f802fff, // 1, ties
+		0x477fdfff, 0x477fe000, 0x477fefff, 0x477ff000, 0x477fffff, 0x47800000, 0x47800001, // 65504, 65520, 65536
+		0x7f7fffff, 0x7f800000, // the largest float32, Inf
+		0x7f800001, 0x7f801fff, 0x7f802000, 0x7fbfffff, 0x7fc00000, 0x7fc00001, 0x7fffe000, 0x7fffffff, // NaNs
+	} {
+		f = append(f, math.Float32frombits(b), math.Float32frombits(b|0x80000000))
+	}
+	var h []uint16
+	for _, b := range []uint16{0, 1, 0x3ff, 0x400, 0x401, 0x7bff, 0x7c00, 0x7c01, 0x7dff, 0x7e00, 0x7e01, 0x7fff} {
+		h = append(h, b, b|0x8000)
+	}
+	for len(h) < len(f) {
+		h = append(h, h[:min(len(h), len(f)-len(h))]...)
+	}
+	for rot := range 8 {
+		fr := append(append([]float32{}, f[rot:]...), f[:rot]...)
+		hr := append(append([]uint16{}, h[rot:]...), h[:rot]...)
+		for off := 0; off < 3; off++ {
+			checkCvt(t, fr, hr, off)
+		}
+	}
+}
+
+// TestF32ToF16All compares F32ToF16 with its twin on every float32 bit
+// pattern when GOATEN_F16_ALL=1 (skipped otherwise; TestConvertSweep takes
+// every 257th).
+func TestF32ToF16All(t *testing.T) {
+	if os.Getenv("GOATEN_F16_ALL") != "1" {
+		t.Skip("GOATEN_F16_ALL=1 runs it")
+	}
+	const block = 1 << 16
+	f := make([]float32, block)
+	got, want := make([]uint16, block), make([]uint16, block)
+	for hi := uint64(0); hi < 1<<32; hi += block {
+		for i := range f {
+			f[i] = math.Float32frombits(uint32(hi) + uint32(i))
+		}
+		F32ToF16(got, f)
+		f32to16Go(want, f)
+		for i := range f {
+			if got[i] != want[i] {
+				t.Fatalf("F32ToF16(%#x) = %#04x, twin %#04x", uint32(hi)+uint32(i), got[i], want[i])
+			}
+		}
+	}
+}
