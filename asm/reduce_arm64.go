@@ -2,7 +2,122 @@
 
 package asm
 
-// No NEON reductions: Go's arm64 assembler cannot widen float32 vectors to
-// float64 (FCVTL), which the float64 running sums need, nor compare floats;
-// the twins run on arm64.
-func reduceKernels() *reduceTable { return &reduceGo }
+import "math"
+
+// The NEON reductions (reduce_arm64.s): sum, dot, sumSqDev, moments and
+// accumulateRows. They widen float32 to float64 without FCVTL (which Go's
+// arm64 assembler lacks) and see finite values only: when x holds an Inf
+// or a NaN the kernel says so and the twin runs instead (from the start,
+// or for that block of columns), so NaN payloads and the order of NaN
+// operands are the twin's by construction (called through reduceGo: an
+// inlined copy of a twin may order the operands of an addition the other
+// way, and with two NaNs that picks the other payload). The sums are added up by the
+// twins' sum16/sum32 and the tails past the whole blocks by the twins'
+// loop bodies. The other entries of the table keep their twins: Go's
+// arm64 assembler has no vector float compare, FDIV or FCVTN.
+
+// sumNEON sets a[l] = Σ float64(x[i]) over i mod 16 = l for len(x) a
+// positive multiple of 16; false (a meaningless) if x holds an Inf or NaN.
+//
+//go:noescape
+func sumNEON(a *[16]float64, x []float32) bool
+
+// dotNEON sets a[l] = Σ float64(x[i])·float64(y[i]) over i mod 16 = l,
+// as sumNEON.
+//
+//go:noescape
+func dotNEON(a *[16]float64, x, y []float32) bool
+
+// sumSqDevNEON sets a[l] = Σ (float64(x[i]) - m)² over i mod 16 = l (m
+// not NaN), as sumNEON.
+//
+//go:noescape
+func sumSqDevNEON(a *[16]float64, x []float32, m float64) bool
+
+// momentsNEON sets a[l] = Σ d and b[l] = Σ d², d = float64(x[32j+l]) -
+// k, for l < 16 over every j with 32j+16 ≤ len(x) (k not NaN): half of
+// momentsGo's sums. False if those elements hold an Inf or NaN.
+//
+//go:noescape
+func momentsNEON(a, b *[16]float64, x []float32, k float64) bool
+
+// accRowsNEON is accumulateRowsGo block by block of 8 columns (len(acc)
+// a positive multiple of 8); it stops before the first block whose rows
+// hold an Inf or NaN, leaving it untouched, and returns the columns done.
+//
+//go:noescape
+func accRowsNEON(acc []float64, x []float32, rows, stride int) int
+
+func reduceKernels() *reduceTable {
+	if !useNEON {
+		return &reduceGo
+	}
+	t := reduceGo
+	t.sum, t.dot, t.sumSqDev, t.moments = sumF32NEON, dotF32NEON, sumSqDevF32NEON, momentsF32NEON
+	t.accumulateRows = accumulateRowsNEON
+	return &t
+}
+
+func sumF32NEON(x []float32) float64 {
+	var a [16]float64
+	n := len(x) &^ 15
+	if n > 0 && !sumNEON(&a, x[:n]) {
+		return reduceGo.sum(x)
+	}
+	for i := n; i < len(x); i++ {
+		a[i%16] += float64(x[i]) // each sum finite, then one addition
+	}
+	return sum16(&a)
+}
+
+func dotF32NEON(x, y []float32) float64 {
+	var a [16]float64
+	n := len(x) &^ 15
+	if n > 0 && !dotNEON(&a, x[:n], y[:n]) {
+		return reduceGo.dot(x, y)
+	}
+	for i := n; i < len(x); i++ {
+		if x[i] != x[i] && y[i] != y[i] {
+			return reduceGo.dot(x, y) // two NaN operands: the twin's order picks the payload
+		}
+		a[i%16] += float64(x[i]) * float64(y[i])
+	}
+	return sum16(&a)
+}
+
+func sumSqDevF32NEON(x []float32, m float64) float64 {
+	var a [16]float64
+	n := len(x) &^ 15
+	if m != m || n > 0 && !sumSqDevNEON(&a, x[:n], m) {
+		return reduceGo.sumSqDev(x, m)
+	}
+	for i := n; i < len(x); i++ {
+		d := float64(x[i]) - m
+		a[i%16] = math.FMA(d, d, a[i%16])
+	}
+	return sum16(&a)
+}
+
+// momentsF32NEON takes len(x) a positive multiple of 32, as the table's
+// moments: the sums 0–15 from x, then 16–31 from x[16:].
+func momentsF32NEON(x []float32, k float64) (s1, s2 float64) {
+	var a, b [32]float64
+	if k != k ||
+		!momentsNEON((*[16]float64)(a[:16]), (*[16]float64)(b[:16]), x, k) ||
+		!momentsNEON((*[16]float64)(a[16:]), (*[16]float64)(b[16:]), x[16:], k) {
+		return reduceGo.moments(x, k)
+	}
+	return sum32(&a), sum32(&b)
+}
+
+// accumulateRowsNEON takes len(acc) a positive multiple of 8, as the
+// table's accumulateRows; a block of 8 columns with an Inf or a NaN in
+// its rows runs the twin.
+func accumulateRowsNEON(acc []float64, x []float32, rows, stride int) {
+	for c := 0; c < len(acc); c += 8 {
+		c += accRowsNEON(acc[c:], x[c:], rows, stride)
+		if c < len(acc) {
+			reduceGo.accumulateRows(acc[c:c+8], x[c:], rows, stride)
+		}
+	}
+}

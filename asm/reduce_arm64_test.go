@@ -1,0 +1,107 @@
+//go:build !purego
+
+package asm
+
+import (
+	"math"
+	"os"
+	"reflect"
+	"testing"
+)
+
+// TestReduceNEONInUse: with NEON the table holds the NEON reductions.
+func TestReduceNEONInUse(t *testing.T) {
+	if !useNEON {
+		t.Skip("no NEON")
+	}
+	ptr := func(f any) uintptr { return reflect.ValueOf(f).Pointer() }
+	for _, c := range []struct {
+		name      string
+		got, want any
+	}{
+		{"sum", red32.sum, sumF32NEON}, {"dot", red32.dot, dotF32NEON},
+		{"sumSqDev", red32.sumSqDev, sumSqDevF32NEON}, {"moments", red32.moments, momentsF32NEON},
+		{"accumulateRows", red32.accumulateRows, accumulateRowsNEON},
+	} {
+		if ptr(c.got) != ptr(c.want) {
+			t.Errorf("%s: not the NEON kernel", c.name)
+		}
+	}
+}
+
+// TestReduceNEONStops: each kernel reports an Inf or a NaN in any lane of
+// any block (and only those: the largest finite magnitude passes).
+func TestReduceNEONStops(t *testing.T) {
+	if !useNEON {
+		t.Skip("no NEON")
+	}
+	for _, bits := range []uint32{0x7f7fffff, 0xff7fffff, 0x7f800000, 0xff800000, 0x7f800001, 0xffffffff} {
+		want := bits&0x7f800000 != 0x7f800000
+		for at := range 64 {
+			x, y := make([]float32, 64), make([]float32, 64)
+			for i := range x {
+				x[i], y[i] = 1, 1
+			}
+			x[at] = math.Float32frombits(bits)
+			var a, b [16]float64
+			acc := make([]float64, 64)
+			for _, c := range []struct {
+				name string
+				ok   bool
+			}{
+				{"sumNEON", sumNEON(&a, x)},
+				{"dotNEON(x, y)", dotNEON(&a, x, y)},
+				{"dotNEON(y, x)", dotNEON(&a, y, x)},
+				{"sumSqDevNEON", sumSqDevNEON(&a, x, 0.5)},
+				{"momentsNEON", momentsNEON(&a, &b, x, 0.5) && momentsNEON(&a, &b, x[16:], 0.5)},
+				{"accRowsNEON", accRowsNEON(acc[:16], x, 4, 16) == 16},
+			} {
+				if c.ok != want {
+					t.Errorf("%s, x[%d] = %#x: finite %v, want %v", c.name, at, bits, c.ok, want)
+				}
+			}
+		}
+	}
+}
+
+// TestWidenNEON checks the widening of reduce_arm64.s (SIGNS, MAG) on
+// float32 bit patterns through accRowsNEON, one row onto -0 (-0 + w = w
+// exactly, ±0 included): every chunk of 2^16 patterns with exponent below
+// 255 must widen to float64(x), every chunk of exponent 255 stop at its
+// first block. By default a sample of chunks (the first and last of each
+// range and every 509th); GOATEN_WIDEN_ALL=1 checks all 2^32 patterns.
+func TestWidenNEON(t *testing.T) {
+	if !useNEON {
+		t.Skip("no NEON")
+	}
+	all := os.Getenv("GOATEN_WIDEN_ALL") == "1"
+	const chunk = 1 << 16
+	x := make([]float32, chunk)
+	acc := make([]float64, chunk)
+	negz := math.Copysign(0, -1)
+	for c := range uint32(1 << 16) {
+		if lo := c & 0x7fff; !all && c%509 != 0 && lo != 0 && lo != 0x7f && lo != 0x80 && lo != 0x7f7f && lo != 0x7f80 && lo != 0x7fff {
+			continue
+		}
+		base := c << 16
+		for i := range x {
+			x[i] = math.Float32frombits(base + uint32(i))
+			acc[i] = negz
+		}
+		done := accRowsNEON(acc, x, 1, chunk)
+		if base&0x7f800000 == 0x7f800000 {
+			if done != 0 {
+				t.Fatalf("chunk %#x (exponent 255): %d columns done, want 0", base, done)
+			}
+			continue
+		}
+		if done != chunk {
+			t.Fatalf("chunk %#x: %d columns done, want %d", base, done, chunk)
+		}
+		for i, v := range x {
+			if w := float64(v); math.Float64bits(acc[i]) != math.Float64bits(w) {
+				t.Fatalf("float64(%#x) = %#x, want %#x", math.Float32bits(v), math.Float64bits(acc[i]), math.Float64bits(w))
+			}
+		}
+	}
+}
