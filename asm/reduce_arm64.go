@@ -8,13 +8,14 @@ import "math"
 // accumulateRows. They widen float32 to float64 without FCVTL (which Go's
 // arm64 assembler lacks) and see finite values only: when x holds an Inf
 // or a NaN the kernel says so and the twin runs instead (from the start,
-// or for that block of columns), so NaN payloads and the order of NaN
-// operands are the twin's by construction (called through reduceGo: an
-// inlined copy of a twin may order the operands of an addition the other
-// way, and with two NaNs that picks the other payload). The sums are added up by the
-// twins' sum16/sum32 and the tails past the whole blocks by the twins'
-// loop bodies. The other entries of the table keep their twins: Go's
-// arm64 assembler has no vector float compare, FDIV or FCVTN.
+// or for that block of columns), so NaN payloads are the twin's by
+// construction. The twin is called through reduceGo, not directly: an
+// inlined copy may order the operands of an addition the other way, and
+// with two NaNs that picks the other payload. The 16 (32) running sums
+// are added up by the twins' sum16 (sum32), the tails past the whole
+// blocks by the twins' loop bodies. The other entries of the table keep
+// their twins (the extremes need float compares, which Go's arm64
+// assembler lacks).
 
 // sumNEON sets a[l] = Σ float64(x[i]) over i mod 16 = l for len(x) a
 // positive multiple of 16; false (a meaningless) if x holds an Inf or NaN.
