@@ -9,7 +9,9 @@ import (
 // accumulate in float64 (16 running sums, element i in sum i mod 16, added
 // up in a fixed tree), so they are exact up to float64 rounding whatever
 // the length: the caller need not split long slices for accuracy. The
-// results equal the twins' in reduce_generic.go bit for bit.
+// results equal the twins' in reduce_generic.go bit for bit, but for which
+// NaN's payload a result carries when two NaNs meet (or a NaN m or k) on
+// amd64, whose kernels add in the other operand order.
 
 // reduceTable holds the reduction kernels in use.
 type reduceTable struct {
