@@ -2,9 +2,10 @@
 
 package asm
 
-// The NEON binary kernels (binary_arm64.s): add, sub, mul and axpy. Go's
-// arm64 assembler has no vector FDIV, FMAX or FMIN and the style forbids
-// raw encodings, so div, maximum and minimum run their twins.
+// The NEON binary kernels (binary_arm64.s): add, sub, mul and axpy, and
+// float32 maximum and minimum (integer compares of order keys). Go's arm64
+// assembler has no vector FDIV, FMAX or FMIN and the style forbids raw
+// encodings, so div and float64 maximum and minimum run their twins.
 
 //go:noescape
 func addVV32(d, x, y []float32)
@@ -29,6 +30,24 @@ func subSV32(d []float32, s float32, y []float32)
 
 //go:noescape
 func axpy32(d []float32, a float32, x, y []float32)
+
+//go:noescape
+func maxVV32(d, x, y []float32)
+
+//go:noescape
+func minVV32(d, x, y []float32)
+
+//go:noescape
+func maxVS32(d, x []float32, s float32)
+
+//go:noescape
+func minVS32(d, x []float32, s float32)
+
+//go:noescape
+func maxSV32(d []float32, s float32, y []float32)
+
+//go:noescape
+func minSV32(d []float32, s float32, y []float32)
 
 //go:noescape
 func addVV64(d, x, y []float64)
@@ -62,6 +81,9 @@ func binKernels32() *binTable[float32] {
 	t.vv[opAdd], t.vv[opSub], t.vv[opMul] = addVV32, subVV32, mulVV32
 	t.vs[opAdd], t.vs[opSub], t.vs[opMul] = addVS32, subVS32, mulVS32
 	t.sv[opSub], t.axpy = subSV32, axpy32
+	t.vv[opMax], t.vv[opMin] = maxVV32, minVV32
+	t.vs[opMax], t.vs[opMin] = maxVS32, minVS32
+	t.sv[opMax], t.sv[opMin] = maxSV32, minSV32
 	return &t
 }
 

@@ -1,13 +1,17 @@
 //go:build !purego
 
 #include "textflag.h"
+#include "floatkey_arm64.h"
 
 // Elementwise binary kernels, NEON, float32 (S4) and float64 (D2). Go's
 // arm64 assembler has no vector FADD, FSUB or FMUL, so they are fused
 // multiply-adds that round the same way: x + y = x + 1·y (VFMLA), x - y =
 // x - 1·y (VFMLS), x·y = -0 + x·y (-0 keeps the sign of a zero product).
+// It has no FMAX or FMIN either: float32 maximum and minimum compare the
+// order keys of floatkey_arm64.h and pick an operand (MMVV below).
 // Every routine is BINLOOP: 4 vectors (64 bytes) per step, one vector per
-// step, then one element per step with the scalar instruction.
+// step, then one element per step with the scalar instruction (maximum and
+// minimum: the vector one on lane 0).
 
 // Register roles.
 #define dPtr   R0  // next element of dst
@@ -17,6 +21,9 @@
 #define ones   V28 // 1 in every lane
 #define negz   V29 // -0 in every lane
 #define bcast  V30 // the scalar operand (or axpy's a) in every lane; F30 its lane 0
+#define skey   V25 // maximum/minimum: the key of the scalar operand in every lane
+#define bias   V26 // maximum/minimum: FKEY's bias in every lane
+#define nank   V27 // maximum/minimum: the one key all NaNs get in every lane
 
 // Vector loaders L4(A) (4 vectors into V0:V3 or V4:V7), L1(A) (one into
 // V0 or V4) and element loaders E (F0 or F4); the B forms copy bcast.
@@ -67,11 +74,75 @@
 #define MULED FMULD F4, F0, F0
 #define AXPYED FMADDD F0, F4, F30, F0
 
+// Maximum and minimum, float32 (the A argument is S4). maximum(a, b) is a
+// if a is NaN, else b if b is NaN or b > a, else a (ties, ±0 included, give
+// a); minimum likewise with b < a. With keys that put every NaN above the
+// numbers (maximum) or below them (minimum), all NaNs clamped to one key,
+// that is: a where PICK(key a, key b) == key a, PICK = VUMAX (maximum) or
+// VUMIN (minimum), else b. SETUPMM sets the bias and the NaN key:
+//
+//	maximum: bias 2^23, NaNs above +Inf (0xff000000) clamped down (VUMIN)
+//	         to 0xff000001;
+//	minimum: bias 0xff800001, keys 2^24-1 higher: numbers 0x00ffffff up to
+//	         0xffffffff, NaNs wrapped to 0..0x00fffffe, clamped up (VUMAX)
+//	         to 0x00fffffe.
+//
+// MMKEY(u, k, CLAMP): k = the key of u, NaNs clamped. Clobbers V13.
+#define MMKEY(u, k, CLAMP) \
+	FKEY(u, k, V13, negz, bias);             /* k = the key of u */ \
+	CLAMP nank.S4, k.S4, k.S4                /* every NaN the same key */
+
+// MMPICK(x, y, kx, ky, PICK): x = y where PICK(kx, ky) != kx. Clobbers V13.
+#define MMPICK(x, y, kx, ky, PICK) \
+	PICK  ky.S4, kx.S4, V13.S4;              /* V13 = the winning key */ \
+	VCMEQ kx.S4, V13.S4, V13.S4;             /* all ones where x wins or ties */ \
+	VBIF  V13.B16, y.B16, x.B16              /* x = y elsewhere */
+
+// MMVV, MMVS and MMSV are the vector-vector, vector-scalar and
+// scalar-vector forms (the scalar's key is skey); t and V12 are scratch.
+#define MMVV(x, y, t, CLAMP, PICK) \
+	MMKEY(x, t, CLAMP);                      /* t = key of x */ \
+	MMKEY(y, V12, CLAMP);                    /* V12 = key of y */ \
+	MMPICK(x, y, t, V12, PICK)               /* x = x or y */
+#define MMVS(x, y, t, CLAMP, PICK) \
+	MMKEY(x, t, CLAMP);                      /* t = key of x */ \
+	MMPICK(x, y, t, skey, PICK)              /* x = x or s */
+#define MMSV(x, y, t, CLAMP, PICK) \
+	MMKEY(y, t, CLAMP);                      /* t = key of y */ \
+	MMPICK(x, y, skey, t, PICK)              /* x = s or y */
+
+#define MAXVV(x, y, t, A) MMVV(x, y, t, VUMIN, VUMAX)
+#define MINVV(x, y, t, A) MMVV(x, y, t, VUMAX, VUMIN)
+#define MAXVS(x, y, t, A) MMVS(x, y, t, VUMIN, VUMAX)
+#define MINVS(x, y, t, A) MMVS(x, y, t, VUMAX, VUMIN)
+#define MAXSV(x, y, t, A) MMSV(x, y, t, VUMIN, VUMAX)
+#define MINSV(x, y, t, A) MMSV(x, y, t, VUMAX, VUMIN)
+
+// The element forms: F0 and F4 were loaded by FMOVS, which clears the other
+// lanes; the vector form runs on lane 0.
+#define MAXVVE MAXVV(V0, V4, V8, S4)
+#define MINVVE MINVV(V0, V4, V8, S4)
+#define MAXVSE MAXVS(V0, V4, V8, S4)
+#define MINVSE MINVS(V0, V4, V8, S4)
+#define MAXSVE MAXSV(V0, V4, V8, S4)
+#define MINSVE MINSV(V0, V4, V8, S4)
+
+// SETUPMM(B, N) puts the sign bit in negz, B in bias and N in nank.
+#define SETUPMM(B, N) \
+	MOVD  $0x80000000, R4;                   /* R4 = the sign bit */ \
+	VDUP  R4, negz.S4;                       /* negz = sign bit everywhere */ \
+	MOVW  $B, R4;                            /* R4 = the bias */ \
+	VDUP  R4, bias.S4;                       /* bias everywhere */ \
+	MOVW  $N, R4;                            /* R4 = the NaN key */ \
+	VDUP  R4, nank.S4                        /* nank everywhere */
+#define SETUPMAX SETUPMM(0x00800000, 0xff000001)
+#define SETUPMIN SETUPMM(0xff800001, 0x00fffffe)
+
 // BINLOOP(A, W, LX4, LY4, LX1, LY1, EX, EY, ST, OPV, OPE) runs the
 // operation over nLeft elements, W per vector of arrangement A; ST stores F0.
 //
 // In:  dPtr, xPtr, yPtr, nLeft, bcast/F30 and ones/negz set up.
-// Out: dst written; clobbers R0–R3, V0–V11.
+// Out: dst written; clobbers R0–R3, V0–V11 (maximum/minimum: V0–V13).
 #define BINLOOP(A, W, LX4, LY4, LX1, LY1, EX, EY, ST, OPV, OPE) \
 	CMP   $(4*W), nLeft;                     /* 4 vectors left? */ \
 	BLT   one;                                /* the single vectors */ \
@@ -191,6 +262,51 @@ TEXT ·axpy32(SB), NOSPLIT, $0-80
 	MOVD  y_base+56(FP), yPtr                // yPtr = &y[0]
 	SETUP32                                  // ones = 1, negz = -0 (float32 lanes)
 	BINLOOP(S4, 4, XL4, YL4, XL1, YL1, XES, YES, ST32, AXPYV, AXPYES) // the loop: d = x AXPYES y
+
+// func maxVV32(d, x, y []float32), minVV32: d[i] = maximum/minimum(x[i], y[i]).
+TEXT ·maxVV32(SB), NOSPLIT, $0-72
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	SETUPMAX                                 // negz, bias, nank for maximum
+	BINLOOP(S4, 4, XL4, YL4, XL1, YL1, XES, YES, ST32, MAXVV, MAXVVE) // the loop: d = maximum(x, y)
+
+TEXT ·minVV32(SB), NOSPLIT, $0-72
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	SETUPMIN                                 // negz, bias, nank for minimum
+	BINLOOP(S4, 4, XL4, YL4, XL1, YL1, XES, YES, ST32, MINVV, MINVVE) // the loop: d = minimum(x, y)
+
+// func maxVS32(d, x []float32, s float32), minVS32: d[i] = maximum/minimum(x[i], s).
+TEXT ·maxVS32(SB), NOSPLIT, $0-52
+	ARGSVS32                                 // dPtr, xPtr, nLeft; bcast = s
+	SETUPMAX                                 // negz, bias, nank for maximum
+	MMKEY(bcast, skey, VUMIN)                // skey = key of s
+	BINLOOP(S4, 4, XL4, YB4, XL1, YB1, XES, YBS, ST32, MAXVS, MAXVSE) // the loop: d = maximum(x, s)
+
+TEXT ·minVS32(SB), NOSPLIT, $0-52
+	ARGSVS32                                 // dPtr, xPtr, nLeft; bcast = s
+	SETUPMIN                                 // negz, bias, nank for minimum
+	MMKEY(bcast, skey, VUMAX)                // skey = key of s
+	BINLOOP(S4, 4, XL4, YB4, XL1, YB1, XES, YBS, ST32, MINVS, MINVSE) // the loop: d = minimum(x, s)
+
+// func maxSV32(d []float32, s float32, y []float32), minSV32: d[i] = maximum/minimum(s, y[i]).
+TEXT ·maxSV32(SB), NOSPLIT, $0-56
+	MOVD  d_base+0(FP), dPtr                 // dPtr = &d[0]
+	MOVD  d_len+8(FP), nLeft                 // nLeft = len(d)
+	FMOVS s+24(FP), F30                      // F30 = s
+	VDUP  V30.S[0], bcast.S4                 // bcast = s everywhere
+	MOVD  y_base+32(FP), yPtr                // yPtr = &y[0]
+	SETUPMAX                                 // negz, bias, nank for maximum
+	MMKEY(bcast, skey, VUMIN)                // skey = key of s
+	BINLOOP(S4, 4, XB4, YL4, XB1, YL1, XBS, YES, ST32, MAXSV, MAXSVE) // the loop: d = maximum(s, y)
+
+TEXT ·minSV32(SB), NOSPLIT, $0-56
+	MOVD  d_base+0(FP), dPtr                 // dPtr = &d[0]
+	MOVD  d_len+8(FP), nLeft                 // nLeft = len(d)
+	FMOVS s+24(FP), F30                      // F30 = s
+	VDUP  V30.S[0], bcast.S4                 // bcast = s everywhere
+	MOVD  y_base+32(FP), yPtr                // yPtr = &y[0]
+	SETUPMIN                                 // negz, bias, nank for minimum
+	MMKEY(bcast, skey, VUMAX)                // skey = key of s
+	BINLOOP(S4, 4, XB4, YL4, XB1, YL1, XBS, YES, ST32, MINSV, MINSVE) // the loop: d = minimum(s, y)
 
 // The float64 kernels, as the float32 ones.
 TEXT ·addVV64(SB), NOSPLIT, $0-72

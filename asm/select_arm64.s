@@ -1,6 +1,7 @@
 //go:build !purego
 
 #include "textflag.h"
+#include "floatkey_arm64.h"
 
 // torch.where's blend, NEON: d[i] = c[i] != 0 ? x[i] : y[i] on raw 4-byte
 // (sel32NEON) and 8-byte (sel64NEON) lanes. Each step widens 8 condition
@@ -26,6 +27,91 @@
 
 // SEL4(m, x, y) sets m = m ? y : x (VBSL: where a bit of m is set, y's).
 #define SEL4(m, x, y) VBSL x.B16, y.B16, m.B16
+
+// The float32 comparisons and threshold_backward, NEON, 8 elements per
+// step (the caller runs the twin on the last len%8). Go's arm64 assembler
+// has no vector float compare, so they compare the order keys of
+// floatkey_arm64.h (bias 2^23: numbers 0..0xff000000, ±0 equal, NaNs above):
+//
+//	x == y ⇔ key x == key y, y not NaN
+//	x <= y ⇔ umax(key x, key y) == key y, y not NaN
+//	x <  y ⇔ umax(key x, key y) != key x, y not NaN
+//	x != y ⇔ not x == y
+//
+// (a NaN x has a key above every number's, so only y needs the NaN test).
+
+// Register roles (besides dPtr, xPtr, yPtr, steps and zero above).
+#define sign V28 // 0x80000000 in every lane
+#define bias V29 // 2^23 in every lane
+#define infk V30 // 0xff000000, the key of +Inf, in every lane
+#define one  V27 // 1 in every byte
+
+// CMPSETUP fills sign, bias, infk, one and zero.
+#define CMPSETUP \
+	MOVW  $0x80000000, R5;                       /* R5 = the sign bit */ \
+	VDUP  R5, sign.S4;                           /* sign everywhere */ \
+	MOVW  $0x00800000, R5;                       /* R5 = 2^23 */ \
+	VDUP  R5, bias.S4;                           /* bias everywhere */ \
+	MOVW  $0xff000000, R5;                       /* R5 = key of +Inf */ \
+	VDUP  R5, infk.S4;                           /* infk everywhere */ \
+	MOVW  $1, R5;                                /* R5 = 1 */ \
+	VDUP  R5, one.B16;                           /* one in every byte */ \
+	VEOR  zero.B16, zero.B16, zero.B16           /* zero = 0 */
+
+// The comparisons OP(kx, ky, m, t): m holds all ones where y is a number;
+// they leave m = all ones where x op y. Clobber t.
+#define EQOP(kx, ky, m, t) \
+	VCMEQ kx.S4, ky.S4, t.S4;                    /* t = keys equal */ \
+	VAND  t.B16, m.B16, m.B16                    /* m = equal and y a number */
+#define LEOP(kx, ky, m, t) \
+	VUMAX kx.S4, ky.S4, t.S4;                    /* t = the larger key */ \
+	VCMEQ ky.S4, t.S4, t.S4;                     /* t = key x <= key y */ \
+	VAND  t.B16, m.B16, m.B16                    /* m = that and y a number */
+#define LTOP(kx, ky, m, t) \
+	VUMAX kx.S4, ky.S4, t.S4;                    /* t = the larger key */ \
+	VCMEQ kx.S4, t.S4, t.S4;                     /* t = key x >= key y */ \
+	VBIT  t.B16, zero.B16, m.B16                 /* m = not that, and y a number */
+#define NEOP EQOP
+
+// CMPV(x, y, kx, ky, m, t, OP): m = all ones where x[i] OP y[i], in lanes.
+// Clobbers kx, ky, t.
+#define CMPV(x, y, kx, ky, m, t, OP) \
+	FKEY(x, kx, t, sign, bias);                  /* kx = key of x */ \
+	FKEY(y, ky, t, sign, bias);                  /* ky = key of y */ \
+	VUMAX infk.S4, ky.S4, m.S4;                  /* m = max(ky, key of +Inf) */ \
+	VCMEQ infk.S4, m.S4, m.S4;                   /* m = y is a number */ \
+	OP(kx, ky, m, t)                             /* m = x op y */
+
+// BOOLS(b) turns the 0/0xff bytes of b into bools; NEBOOLS into their
+// negations (ne is not eq).
+#define BOOLS(b) VAND one.B16, b.B16, b.B16       /* b = 1 where set */
+#define NEBOOLS(b) \
+	VAND  one.B16, b.B16, b.B16;                 /* b = 1 where eq */ \
+	VEOR  one.B16, b.B16, b.B16                  /* b = 1 where not */
+
+// CMPLOOP(OP, OUT) stores 8 bools per step: two vectors of masks narrowed
+// to bytes (VUZP1 keeps the low half of each lane: S4 → H8 → B16).
+//
+// In:  dPtr, xPtr, yPtr, steps (> 0). Out: d[0:8·steps]; clobbers R0–R5,
+// V0–V9, V16–V19, V27–V31.
+#define CMPLOOP(OP, OUT) \
+	MOVD  d+0(FP), dPtr;                         /* dPtr = &d[0] */ \
+	MOVD  x+8(FP), xPtr;                         /* xPtr = &x[0] */ \
+	MOVD  y+16(FP), yPtr;                        /* yPtr = &y[0] */ \
+	MOVD  n+24(FP), steps;                       /* steps = n */ \
+	CMPSETUP;                                    /* the constants */ \
+loop: \
+	VLD1.P 32(xPtr), [V0.S4, V1.S4];             /* V0:V1 = x[0:8] */ \
+	VLD1.P 32(yPtr), [V2.S4, V3.S4];             /* V2:V3 = y[0:8] */ \
+	CMPV(V0, V2, V4, V5, V16, V6, OP);           /* V16 = x op y, 0:4 */ \
+	CMPV(V1, V3, V7, V8, V17, V9, OP);           /* V17 = x op y, 4:8 */ \
+	VUZP1 V17.H8, V16.H8, V18.H8;                /* V18 = the 8 masks as halves */ \
+	VUZP1 V18.B16, V18.B16, V19.B16;             /* V19[0:8] = as bytes */ \
+	OUT(V19);                                    /* as bools */ \
+	VST1.P [V19.B8], 8(dPtr);                    /* d[0:8] = V19[0:8] */ \
+	SUBS  $1, steps;                             /* one step done */ \
+	BNE   loop;                                  /* more */ \
+	RET
 
 // func sel32NEON(d, x, y *uint32, c *uint8, n int)
 //
@@ -77,4 +163,48 @@ loop64:
 	VST1.P [V3.D2, V4.D2, V5.D2, V6.D2], 64(dPtr) // d[0:8] = V3:V6
 	SUBS   $1, steps                             // one step done
 	BNE    loop64                                // more
+	RET
+
+// func cmpEq32NEON(d *bool, x, y *float32, n int), cmpNe32NEON,
+// cmpLt32NEON, cmpLe32NEON: d[i] = x[i] op y[i] for i < 8n (n > 0).
+TEXT ·cmpEq32NEON(SB), NOSPLIT, $0-32
+	CMPLOOP(EQOP, BOOLS)                         // d = x == y
+
+TEXT ·cmpNe32NEON(SB), NOSPLIT, $0-32
+	CMPLOOP(NEOP, NEBOOLS)                       // d = not x == y
+
+TEXT ·cmpLt32NEON(SB), NOSPLIT, $0-32
+	CMPLOOP(LTOP, BOOLS)                         // d = x < y
+
+TEXT ·cmpLe32NEON(SB), NOSPLIT, $0-32
+	CMPLOOP(LEOP, BOOLS)                         // d = x <= y
+
+// func thresholdBwdNEON(d, gr, x *float32, th float32, n int)
+//
+// In:  8n elements of d, gr, x (n > 0), th not NaN. Out: d[i] = +0 if
+// x[i] ≤ th, else gr[i] (a NaN x: its key is above th's). Clobbers R0–R5,
+// V0–V7, V16, V28–V31.
+TEXT ·thresholdBwdNEON(SB), NOSPLIT, $0-40
+	MOVD  d+0(FP), dPtr                          // dPtr = &d[0]
+	MOVD  gr+8(FP), yPtr                         // yPtr = &gr[0]
+	MOVD  x+16(FP), xPtr                         // xPtr = &x[0]
+	FMOVS th+24(FP), F0                          // F0 = th
+	VDUP  V0.S[0], V0.S4                         // V0 = th everywhere
+	MOVD  n+32(FP), steps                        // steps = n
+	CMPSETUP                                     // the constants
+	FKEY(V0, V16, V1, sign, bias)                // V16 = key of th
+thloop:
+	VLD1.P 32(xPtr), [V0.S4, V1.S4]              // V0:V1 = x[0:8]
+	VLD1.P 32(yPtr), [V2.S4, V3.S4]              // V2:V3 = gr[0:8]
+	FKEY(V0, V4, V6, sign, bias)                 // V4 = key of x, 0:4
+	FKEY(V1, V5, V7, sign, bias)                 // V5 = key of x, 4:8
+	VUMAX V16.S4, V4.S4, V4.S4                   // V4 = max(key x, key th)
+	VUMAX V16.S4, V5.S4, V5.S4                   // V5 likewise
+	VCMEQ V16.S4, V4.S4, V4.S4                   // V4 = x ≤ th
+	VCMEQ V16.S4, V5.S4, V5.S4                   // V5 likewise
+	VBIT  V4.B16, zero.B16, V2.B16               // V2 = +0 where x ≤ th, else gr
+	VBIT  V5.B16, zero.B16, V3.B16               // V3 likewise
+	VST1.P [V2.S4, V3.S4], 32(dPtr)              // d[0:8] = V2:V3
+	SUBS  $1, steps                              // one step done
+	BNE   thloop                                 // more
 	RET
