@@ -6,12 +6,3 @@ package asm
 //
 //go:noescape
 func reluF32NEON(d, x []float32)
-
-// reluKernelNEON returns the NEON relu kernel for unaryKernels (the twin
-// without NEON).
-func reluKernelNEON() func(d, x []float32) {
-	if !useNEON {
-		return unaryGo[uRelu]
-	}
-	return reluF32NEON
-}

@@ -2,8 +2,10 @@
 
 package asm
 
-// The NEON unary kernels (unary_arm64.s): abs and neg; the others run
-// their twins (Go's arm64 assembler lacks the vector float instructions).
+// The NEON unary kernels: abs and neg (unary_arm64.s), relu
+// (relu_arm64.s) and those expKernelsNEON installs; the others run their
+// twins (Go's arm64 assembler lacks the vector float instructions: no
+// FDIV, FSQRT, float compare or conversion).
 
 //go:noescape
 func absF32(d, x []float32)
@@ -16,7 +18,7 @@ func unaryKernels() *[numUnaryOps]func(d, x []float32) {
 		return &unaryGo
 	}
 	t := unaryGo
-	t[uAbs], t[uNeg] = absF32, negF32
+	t[uAbs], t[uNeg], t[uRelu] = absF32, negF32, reluF32NEON
 	expKernelsNEON(&t)
 	return &t
 }
