@@ -56,6 +56,7 @@ func reduceKernels() *reduceTable {
 	t := reduceGo
 	t.sum, t.dot, t.sumSqDev, t.moments = sumF32NEON, dotF32NEON, sumSqDevF32NEON, momentsF32NEON
 	t.accumulateRows = accumulateRowsNEON
+	t.scaleShift, t.affine = scaleShiftF32NEON, affineF32NEON
 	return &t
 }
 
@@ -121,4 +122,60 @@ func accumulateRowsNEON(acc []float64, x []float32, rows, stride int) {
 			reduceGo.accumulateRows(acc[c:c+8], x[c:], rows, stride)
 		}
 	}
+}
+
+// The float32 row kernels (rows_arm64.s). A row kernel does the blocks of
+// 8 elements, stopping before a block whose results hold a NaN, and
+// returns the elements done; byBlocks runs the twin on that block and on
+// the tail, and calls the kernel again past them.
+
+// scaleShiftNEON is scaleShiftGo on the blocks of 8 (it does them all).
+//
+//go:noescape
+func scaleShiftNEON(d, x []float32, s, c float32) int
+
+// affineNEON is affineGo on the blocks of 8, as a row kernel.
+//
+//go:noescape
+func affineNEON(d, x, w, b []float32, s, c float32) int
+
+// byBlocks runs kernel(i) on elements i… of a row of n and twin(i, j) on
+// the elements i:j the kernel leaves.
+func byBlocks(n int, kernel func(i int) int, twin func(i, j int)) {
+	for i := 0; i < n; {
+		i += kernel(i)
+		j := min(i+8, n)
+		if i < j {
+			twin(i, j)
+		}
+		i = j
+	}
+}
+
+// nan reports whether some of the scalars are NaN (their twins run).
+func nan(s ...float32) bool {
+	for _, v := range s {
+		if v != v {
+			return true
+		}
+	}
+	return false
+}
+
+func scaleShiftF32NEON(d, x []float32, s, c float32) {
+	if nan(s, c) {
+		reduceGo.scaleShift(d, x, s, c)
+		return
+	}
+	n := scaleShiftNEON(d, x, s, c)
+	reduceGo.scaleShift(d[n:], x[n:], s, c)
+}
+
+func affineF32NEON(d, x, w, b []float32, s, c float32) {
+	if nan(s, c) {
+		reduceGo.affine(d, x, w, b, s, c)
+		return
+	}
+	byBlocks(len(x), func(i int) int { return affineNEON(d[i:], x[i:], w[i:], b[i:], s, c) },
+		func(i, j int) { reduceGo.affine(d[i:j], x[i:j], w[i:j], b[i:j], s, c) })
 }
