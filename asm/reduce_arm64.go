@@ -57,6 +57,8 @@ func reduceKernels() *reduceTable {
 	t.sum, t.dot, t.sumSqDev, t.moments = sumF32NEON, dotF32NEON, sumSqDevF32NEON, momentsF32NEON
 	t.accumulateRows = accumulateRowsNEON
 	t.scaleShift, t.affine = scaleShiftF32NEON, affineF32NEON
+	t.normGradSums, t.normGradDX, t.normGradWB = normGradSumsF32NEON, normGradDXF32NEON, normGradWBF32NEON
+	t.groupGradSums, t.groupGradDX = groupGradSumsF32NEON, groupGradDXF32NEON
 	return &t
 }
 
@@ -139,6 +141,34 @@ func scaleShiftNEON(d, x []float32, s, c float32) int
 //go:noescape
 func affineNEON(d, x, w, b []float32, s, c float32) int
 
+// normGradDXNEON is normGradDXGo on the blocks of 8, as a row kernel.
+//
+//go:noescape
+func normGradDXNEON(dx, dy, x, w []float32, rs, b, c float32) int
+
+// normGradWBNEON is normGradWBGo on the blocks of 8, as a row kernel (a
+// NaN in dw or db stops it).
+//
+//go:noescape
+func normGradWBNEON(dw, db, dy, x []float32, rs, nb float32) int
+
+// groupGradDXNEON is groupGradDXGo on the blocks of 8, as a row kernel.
+//
+//go:noescape
+func groupGradDXNEON(dx, dy, x []float32, c1, c2, c3 float32) int
+
+// normGradSumsNEON is normGradSumsGo (len(dy) a positive multiple of 8)
+// but for NaNs: a lane that met one holds a NaN.
+//
+//go:noescape
+func normGradSumsNEON(s, b *[8]float32, dy, x, w []float32)
+
+// groupGradSumsNEON is groupGradSumsGo (len(dy) a positive multiple of 8)
+// but for NaNs, as normGradSumsNEON.
+//
+//go:noescape
+func groupGradSumsNEON(s, b *[8]float32, dy, x []float32)
+
 // byBlocks runs kernel(i) on elements i… of a row of n and twin(i, j) on
 // the elements i:j the kernel leaves.
 func byBlocks(n int, kernel func(i int) int, twin func(i, j int)) {
@@ -178,4 +208,55 @@ func affineF32NEON(d, x, w, b []float32, s, c float32) {
 	}
 	byBlocks(len(x), func(i int) int { return affineNEON(d[i:], x[i:], w[i:], b[i:], s, c) },
 		func(i, j int) { reduceGo.affine(d[i:j], x[i:j], w[i:j], b[i:j], s, c) })
+}
+
+func normGradDXF32NEON(dx, dy, x, w []float32, rs, b, c float32) {
+	if nan(rs, b, c) {
+		reduceGo.normGradDX(dx, dy, x, w, rs, b, c)
+		return
+	}
+	byBlocks(len(dx), func(i int) int { return normGradDXNEON(dx[i:], dy[i:], x[i:], w[i:], rs, b, c) },
+		func(i, j int) { reduceGo.normGradDX(dx[i:j], dy[i:j], x[i:j], w[i:j], rs, b, c) })
+}
+
+func normGradWBF32NEON(dw, db, dy, x []float32, rs, nb float32) {
+	if nan(rs, nb) {
+		reduceGo.normGradWB(dw, db, dy, x, rs, nb)
+		return
+	}
+	byBlocks(len(dw), func(i int) int { return normGradWBNEON(dw[i:], db[i:], dy[i:], x[i:], rs, nb) },
+		func(i, j int) { reduceGo.normGradWB(dw[i:j], db[i:j], dy[i:j], x[i:j], rs, nb) })
+}
+
+func groupGradDXF32NEON(dx, dy, x []float32, c1, c2, c3 float32) {
+	if nan(c1, c2, c3) {
+		reduceGo.groupGradDX(dx, dy, x, c1, c2, c3)
+		return
+	}
+	byBlocks(len(dx), func(i int) int { return groupGradDXNEON(dx[i:], dy[i:], x[i:], c1, c2, c3) },
+		func(i, j int) { reduceGo.groupGradDX(dx[i:j], dy[i:j], x[i:j], c1, c2, c3) })
+}
+
+// normGradSumsF32NEON runs the twin when a lane sum is NaN: an operand
+// was a NaN, or one arose, and the twin picks the payload.
+func normGradSumsF32NEON(dy, x, w []float32) (s, b [8]float32) {
+	if len(dy) == 0 {
+		return reduceGo.normGradSums(dy, x, w)
+	}
+	normGradSumsNEON(&s, &b, dy, x, w)
+	if nan(s[:]...) || nan(b[:]...) {
+		return reduceGo.normGradSums(dy, x, w)
+	}
+	return s, b
+}
+
+func groupGradSumsF32NEON(dy, x []float32) (s, b [8]float32) {
+	if len(dy) == 0 {
+		return reduceGo.groupGradSums(dy, x)
+	}
+	groupGradSumsNEON(&s, &b, dy, x)
+	if nan(s[:]...) || nan(b[:]...) {
+		return reduceGo.groupGradSums(dy, x)
+	}
+	return s, b
 }

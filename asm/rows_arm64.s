@@ -160,3 +160,182 @@ TEXT ·affineNEON(SB), NOSPLIT, $0-112
 	SCALAR(s+96(FP), F20, sc1)               // sc1 = s
 	SCALAR(c+100(FP), F21, sc2)              // sc2 = c
 	ROWLOOP(AFFINESTEP, CHECK1, STORED, ret+104(FP))
+
+// The layer/group-norm backward rows: sc1, sc2, sc3 hold their scalars.
+
+// NGDX4(dy, x, w, d): d = fma(b, x, (rs·dy)·w) + c, sc1 = rs, sc2 = b,
+// sc3 = c. Clobbers V6.
+#define NGDX4(dy, x, w, d) \
+	FMUL4(sc1, dy, V6);                      /* V6 = rs·dy */ \
+	FMUL4(V6, w, d);                         /* d = (rs·dy)·w */ \
+	VFMLA sc2.S4, x.S4, d.S4;                /* d += b·x, rounded once */ \
+	FADD4(sc3, d)                            /* d += c */
+#define NGDXSTEP \
+	VLD1.P 32(xPtr), [V8.S4, V9.S4];         /* V8:V9 = dy[0:8] */ \
+	VLD1.P 32(yPtr), [V10.S4, V11.S4];       /* V10:V11 = x[0:8] */ \
+	VLD1.P 32(zPtr), [V12.S4, V13.S4];       /* V12:V13 = w[0:8] */ \
+	NGDX4(V8, V10, V12, V0);                 /* V0 = dx[0:4] */ \
+	NGDX4(V9, V11, V13, V1)                  // V1 = dx[4:8]
+
+// func normGradDXNEON(dx, dy, x, w []float32, rs, b, c float32) int
+//
+// In:  the lengths equal, the scalars not NaN. Out: dx[i] = fma(b, x[i],
+// (rs·dy[i])·w[i]) + c for i < the returned count, as affineNEON.
+// Clobbers R0, R2–R6, R9, R10, V0, V1, V6, V8–V13, V20–V22, V26–V31.
+TEXT ·normGradDXNEON(SB), NOSPLIT, $0-120
+	MOVD  dx_base+0(FP), dPtr                // dPtr = &dx[0]
+	MOVD  dx_len+8(FP), nSteps               // nSteps = len(dx)
+	LSR   $3, nSteps                         // in steps of 8
+	MOVD  dy_base+24(FP), xPtr               // xPtr = &dy[0]
+	MOVD  x_base+48(FP), yPtr                // yPtr = &x[0]
+	MOVD  w_base+72(FP), zPtr                // zPtr = &w[0]
+	ROWSETUP                                 // the constants
+	SCALAR(rs+96(FP), F20, sc1)              // sc1 = rs
+	SCALAR(b+100(FP), F21, sc2)              // sc2 = b
+	SCALAR(c+104(FP), F22, sc3)              // sc3 = c
+	ROWLOOP(NGDXSTEP, CHECK1, STORED, ret+112(FP))
+
+// NGWB4(dy, x, dw, db): dw = fma(dy, fma(rs, x, nb), dw), db += dy, sc1 =
+// rs, sc2 = nb. Clobbers V6.
+#define NGWB4(dy, x, dw, db) \
+	VMOV  sc2.B16, V6.B16;                   /* V6 = nb */ \
+	VFMLA sc1.S4, x.S4, V6.S4;               /* V6 = nb + rs·x, rounded once */ \
+	VFMLA V6.S4, dy.S4, dw.S4;               /* dw += dy·V6, rounded once */ \
+	FADD4(dy, db)                            /* db += dy */
+#define NGWBSTEP \
+	VLD1  (dPtr), [V0.S4, V1.S4];            /* V0:V1 = dw[0:8] */ \
+	VLD1  (ePtr), [V2.S4, V3.S4];            /* V2:V3 = db[0:8] */ \
+	VLD1.P 32(xPtr), [V8.S4, V9.S4];         /* V8:V9 = dy[0:8] */ \
+	VLD1.P 32(yPtr), [V10.S4, V11.S4];       /* V10:V11 = x[0:8] */ \
+	NGWB4(V8, V10, V0, V2);                  /* dw, db [0:4] */ \
+	NGWB4(V9, V11, V1, V3)                   // dw, db [4:8]
+#define STOREWB \
+	VST1.P [V0.S4, V1.S4], 32(dPtr);         /* dw[0:8] = V0:V1 */ \
+	VST1.P [V2.S4, V3.S4], 32(ePtr)          // db[0:8] = V2:V3
+
+// func normGradWBNEON(dw, db, dy, x []float32, rs, nb float32) int
+//
+// In:  the lengths equal, the scalars not NaN. Out: dw[i] = fma(dy[i],
+// fma(rs, x[i], nb), dw[i]), db[i] += dy[i] for i < the returned count,
+// as affineNEON (a block stops when dw or db would hold a NaN). Clobbers
+// R0–R5, R9, R10, V0–V3, V6, V8–V11, V20, V21, V26–V31.
+TEXT ·normGradWBNEON(SB), NOSPLIT, $0-112
+	MOVD  dw_base+0(FP), dPtr                // dPtr = &dw[0]
+	MOVD  dw_len+8(FP), nSteps               // nSteps = len(dw)
+	LSR   $3, nSteps                         // in steps of 8
+	MOVD  db_base+24(FP), ePtr               // ePtr = &db[0]
+	MOVD  dy_base+48(FP), xPtr               // xPtr = &dy[0]
+	MOVD  x_base+72(FP), yPtr                // yPtr = &x[0]
+	ROWSETUP                                 // the constants
+	SCALAR(rs+96(FP), F20, sc1)              // sc1 = rs
+	SCALAR(nb+100(FP), F21, sc2)             // sc2 = nb
+	ROWLOOP(NGWBSTEP, CHECK2, STOREWB, ret+104(FP))
+
+// GGDX4(dy, x, d): d = fma(c1, dy, c2·x) + c3, sc1:sc3 = c1:c3.
+#define GGDX4(dy, x, d) \
+	FMUL4(sc2, x, d);                        /* d = c2·x */ \
+	VFMLA sc1.S4, dy.S4, d.S4;               /* d += c1·dy, rounded once */ \
+	FADD4(sc3, d)                            /* d += c3 */
+#define GGDXSTEP \
+	VLD1.P 32(xPtr), [V8.S4, V9.S4];         /* V8:V9 = dy[0:8] */ \
+	VLD1.P 32(yPtr), [V10.S4, V11.S4];       /* V10:V11 = x[0:8] */ \
+	GGDX4(V8, V10, V0);                      /* V0 = dx[0:4] */ \
+	GGDX4(V9, V11, V1)                       // V1 = dx[4:8]
+
+// func groupGradDXNEON(dx, dy, x []float32, c1, c2, c3 float32) int
+//
+// In:  the lengths equal, the scalars not NaN. Out: dx[i] = fma(c1,
+// dy[i], c2·x[i]) + c3 for i < the returned count, as affineNEON.
+// Clobbers R0, R2–R5, R9, R10, V0, V1, V8–V11, V20–V22, V26–V31.
+TEXT ·groupGradDXNEON(SB), NOSPLIT, $0-96
+	MOVD  dx_base+0(FP), dPtr                // dPtr = &dx[0]
+	MOVD  dx_len+8(FP), nSteps               // nSteps = len(dx)
+	LSR   $3, nSteps                         // in steps of 8
+	MOVD  dy_base+24(FP), xPtr               // xPtr = &dy[0]
+	MOVD  x_base+48(FP), yPtr                // yPtr = &x[0]
+	ROWSETUP                                 // the constants
+	SCALAR(c1+72(FP), F20, sc1)              // sc1 = c1
+	SCALAR(c2+76(FP), F21, sc2)              // sc2 = c2
+	SCALAR(c3+80(FP), F22, sc3)              // sc3 = c3
+	ROWLOOP(GGDXSTEP, CHECK1, STORED, ret+88(FP))
+
+// The sums kernels keep 8 lane sums s (V0:V1) and b (V2:V3), lane l
+// taking the elements l, l+8, …; they store them at dPtr and ePtr. A NaN
+// they meet stays in its lane, so the Go side tells by the sums.
+
+// PRODS(dy, x, w, ps, pb): ps = (dy·x)·w and pb = dy·w, each product
+// rounded (as the twin's float32(…), no fused add). Clobbers V6.
+#define PRODS(dy, x, w, ps, pb) \
+	FMUL4(dy, x, V6);                        /* V6 = dy·x */ \
+	FMUL4(V6, w, ps);                        /* ps = (dy·x)·w */ \
+	FMUL4(dy, w, pb)                         /* pb = dy·w */
+#define NGSLOAD \
+	VLD1.P 32(xPtr), [V8.S4, V9.S4];         /* V8:V9 = dy[0:8] */ \
+	VLD1.P 32(yPtr), [V10.S4, V11.S4];       /* V10:V11 = x[0:8] */ \
+	VLD1.P 32(zPtr), [V12.S4, V13.S4]        /* V12:V13 = w[0:8] */
+
+// func normGradSumsNEON(s, b *[8]float32, dy, x, w []float32)
+//
+// In:  len(dy) = len(x) = len(w) a positive multiple of 8. Out: s[l] and
+// b[l] as normGradSumsGo: the products of elements l < 8 are the start,
+// those of l+8, l+16, … added in turn. Clobbers R0–R4, R6, R9, V0–V3,
+// V6, V8–V17, V28–V31.
+TEXT ·normGradSumsNEON(SB), NOSPLIT, $0-88
+	MOVD  s+0(FP), dPtr                      // dPtr = s
+	MOVD  b+8(FP), ePtr                      // ePtr = b
+	MOVD  dy_base+16(FP), xPtr               // xPtr = &dy[0]
+	MOVD  dy_len+24(FP), nSteps              // nSteps = len(dy)
+	LSR   $3, nSteps                         // in steps of 8
+	MOVD  x_base+40(FP), yPtr                // yPtr = &x[0]
+	MOVD  w_base+64(FP), zPtr                // zPtr = &w[0]
+	ROWSETUP                                 // the constants
+	NGSLOAD                                  // the first 8 elements
+	PRODS(V8, V10, V12, V0, V2)              // s, b [0:4] = their products
+	PRODS(V9, V11, V13, V1, V3)              // s, b [4:8] likewise
+	SUBS  $1, nSteps                         // one step done
+	BEQ   ngsDone                            // no more
+ngsLoop:
+	NGSLOAD                                  // the next 8
+	PRODS(V8, V10, V12, V14, V16)            // V14, V16 = ps, pb [0:4]
+	PRODS(V9, V11, V13, V15, V17)            // V15, V17 = ps, pb [4:8]
+	FADD4(V14, V0)                           // s[0:4] += ps
+	FADD4(V15, V1)                           // s[4:8] += ps
+	FADD4(V16, V2)                           // b[0:4] += pb
+	FADD4(V17, V3)                           // b[4:8] += pb
+	SUBS  $1, nSteps                         // one step done
+	BNE   ngsLoop                            // more
+ngsDone:
+	VST1  [V0.S4, V1.S4], (dPtr)             // s = V0:V1
+	VST1  [V2.S4, V3.S4], (ePtr)             // b = V2:V3
+	RET
+
+// func groupGradSumsNEON(s, b *[8]float32, dy, x []float32)
+//
+// In:  len(dy) = len(x) a positive multiple of 8. Out: s[l] and b[l] as
+// groupGradSumsGo: from +0, s[l] = fma(dy, x, s[l]) and b[l] += dy over
+// the elements l, l+8, … in turn. Clobbers R0–R4, R9, V0–V3, V8–V11,
+// V28–V31.
+TEXT ·groupGradSumsNEON(SB), NOSPLIT, $0-64
+	MOVD  s+0(FP), dPtr                      // dPtr = s
+	MOVD  b+8(FP), ePtr                      // ePtr = b
+	MOVD  dy_base+16(FP), xPtr               // xPtr = &dy[0]
+	MOVD  dy_len+24(FP), nSteps              // nSteps = len(dy)
+	LSR   $3, nSteps                         // in steps of 8
+	MOVD  x_base+40(FP), yPtr                // yPtr = &x[0]
+	ROWSETUP                                 // the constants
+	VEOR  V0.B16, V0.B16, V0.B16             // s[0:4] = +0
+	VEOR  V1.B16, V1.B16, V1.B16             // s[4:8] = +0
+	VEOR  V2.B16, V2.B16, V2.B16             // b[0:4] = +0
+	VEOR  V3.B16, V3.B16, V3.B16             // b[4:8] = +0
+ggsLoop:
+	VLD1.P 32(xPtr), [V8.S4, V9.S4]          // V8:V9 = dy[0:8]
+	VLD1.P 32(yPtr), [V10.S4, V11.S4]        // V10:V11 = x[0:8]
+	VFMLA V10.S4, V8.S4, V0.S4               // s[0:4] += dy·x, rounded once
+	VFMLA V11.S4, V9.S4, V1.S4               // s[4:8] likewise
+	FADD4(V8, V2)                            // b[0:4] += dy
+	FADD4(V9, V3)                            // b[4:8] += dy
+	SUBS  $1, nSteps                         // one step done
+	BNE   ggsLoop                            // more
+	VST1  [V0.S4, V1.S4], (dPtr)             // s = V0:V1
+	VST1  [V2.S4, V3.S4], (ePtr)             // b = V2:V3
+	RET

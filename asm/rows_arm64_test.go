@@ -29,7 +29,8 @@ var rowSpecials = func() []float32 {
 
 // rowValues returns n values: plain ones (of any exponent now and then),
 // with specials at the given density (kind 0: none; 1: no NaNs; 2: one
-// in 16; 3: one in 3).
+// in 16; 3: one in 3); kind 4 is mostly signed zeros, the rest specials
+// but NaNs (sums of zeros, products that underflow to zero).
 func rowValues(r *rand.Rand, n, kind int) []float32 {
 	v := make([]float32, n)
 	for i := range v {
@@ -53,6 +54,11 @@ func rowValues(r *rand.Rand, n, kind int) []float32 {
 				continue
 			}
 			s = rowSpecials[r.IntN(len(rowSpecials))]
+		case 4:
+			s = float32(math.Copysign(0, float64(r.IntN(2)*2-1)))
+			if t := rowSpecials[r.IntN(len(rowSpecials))]; r.IntN(4) == 0 && t == t {
+				s = t
+			}
 		default:
 			continue
 		}
@@ -90,6 +96,9 @@ func TestRowsNEONInUse(t *testing.T) {
 		got, want any
 	}{
 		{"scaleShift", red32.scaleShift, scaleShiftF32NEON}, {"affine", red32.affine, affineF32NEON},
+		{"normGradSums", red32.normGradSums, normGradSumsF32NEON}, {"normGradDX", red32.normGradDX, normGradDXF32NEON},
+		{"normGradWB", red32.normGradWB, normGradWBF32NEON},
+		{"groupGradSums", red32.groupGradSums, groupGradSumsF32NEON}, {"groupGradDX", red32.groupGradDX, groupGradDXF32NEON},
 	} {
 		if ptr(c.got) != ptr(c.want) {
 			t.Errorf("%s: not the NEON kernel", c.name)
@@ -119,6 +128,26 @@ var rowCases = []rowCase{
 		tab.affine(a[0], a[1], a[2], a[3], s[0], s[1])
 		return a[:1]
 	}, 4, 1, 2, 1},
+	{"normGradSums", func(tab *reduceTable, a [][]float32, _ []float32) [][]float32 {
+		s, b := tab.normGradSums(a[0], a[1], a[2])
+		return [][]float32{s[:], b[:]}
+	}, 3, 0, 0, 8},
+	{"normGradDX", func(tab *reduceTable, a [][]float32, s []float32) [][]float32 {
+		tab.normGradDX(a[0], a[1], a[2], a[3], s[0], s[1], s[2])
+		return a[:1]
+	}, 4, 1, 3, 1},
+	{"normGradWB", func(tab *reduceTable, a [][]float32, s []float32) [][]float32 {
+		tab.normGradWB(a[0], a[1], a[2], a[3], s[0], s[1])
+		return a[:2]
+	}, 4, 2, 2, 1},
+	{"groupGradSums", func(tab *reduceTable, a [][]float32, _ []float32) [][]float32 {
+		s, b := tab.groupGradSums(a[0], a[1])
+		return [][]float32{s[:], b[:]}
+	}, 2, 0, 0, 8},
+	{"groupGradDX", func(tab *reduceTable, a [][]float32, s []float32) [][]float32 {
+		tab.groupGradDX(a[0], a[1], a[2], s[0], s[1], s[2])
+		return a[:1]
+	}, 3, 1, 3, 1},
 }
 
 // TestRowsNEONBits compares each NEON row kernel in use with its twin bit
@@ -132,8 +161,8 @@ func TestRowsNEONBits(t *testing.T) {
 			if n%c.blk != 0 {
 				continue
 			}
-			for trial := range 8 {
-				checkRowCase(t, r, c, n, trial%4, trial >= 4)
+			for trial := range 10 {
+				checkRowCase(t, r, c, n, trial%5, trial >= 5)
 			}
 		}
 	}
@@ -152,8 +181,9 @@ func checkRowCase(t *testing.T, r *rand.Rand, c rowCase, n, kind int, alias bool
 		p, buf := ewPad(v, off, -7)
 		mine, twin, bufs = append(mine, p), append(twin, v), append(bufs, buf)
 	}
-	if alias && c.outs < c.ins {
-		// The first output is the first input after the outputs.
+	if alias && c.outs == 1 {
+		// The output is the first input (normGradWB's dw and db are
+		// in/out already; its twin reads dy after writing dw).
 		mine[0], twin[0] = mine[c.outs], twin[c.outs]
 	}
 	what := fmt.Sprintf("%s n=%d kind=%d off=%d alias=%v scalars=%v", c.name, n, kind, off, alias, sc)
@@ -164,5 +194,48 @@ func checkRowCase(t *testing.T, r *rand.Rand, c rowCase, n, kind int, alias bool
 	}
 	for k := range bufs {
 		ewCheckGuards(t, what, bufs[k], off, n, -7)
+	}
+}
+
+// TestRowsNEONStops: each row kernel stops before the block of 8 where an
+// operand in any lane is a NaN (the smallest and the largest payloads),
+// and not for an Inf or the largest finite value.
+func TestRowsNEONStops(t *testing.T) {
+	if !useNEON {
+		t.Skip("no NEON")
+	}
+	const n = 64
+	for _, bits := range []uint32{0x7f7fffff, 0xff800000, 0x7f800001, 0xff800001, 0x7fffffff, 0xffc00000} {
+		nanIn := bits&0x7fffffff > 0x7f800000
+		for op := range 4 {
+			for at := range n {
+				var a [4][]float32
+				for k := range a {
+					a[k] = make([]float32, n)
+					for i := range a[k] {
+						a[k][i] = 1
+					}
+				}
+				a[op][at] = math.Float32frombits(bits)
+				want := n
+				if nanIn {
+					want = at &^ 7
+				}
+				for _, c := range []struct {
+					name string
+					ops  int // operands (outputs that are inputs too first)
+					done int
+				}{
+					{"affineNEON", 3, affineNEON(make([]float32, n), a[0], a[1], a[2], 1, 1)},
+					{"normGradDXNEON", 3, normGradDXNEON(make([]float32, n), a[0], a[1], a[2], 1, 1, 1)},
+					{"groupGradDXNEON", 2, groupGradDXNEON(make([]float32, n), a[0], a[1], 1, 1, 1)},
+					{"normGradWBNEON", 4, normGradWBNEON(a[0], a[1], a[2], a[3], 1, 1)}, // last: it writes a[0], a[1]
+				} {
+					if op < c.ops && c.done != want {
+						t.Errorf("%s, operand %d [%d] = %#x: %d done, want %d", c.name, op, at, bits, c.done, want)
+					}
+				}
+			}
+		}
 	}
 }
