@@ -4,18 +4,18 @@ package asm
 
 import "math"
 
-// The NEON reductions (reduce_arm64.s): sum, dot, sumSqDev, moments and
-// accumulateRows. They widen float32 to float64 without FCVTL (which Go's
-// arm64 assembler lacks) and see finite values only: when x holds an Inf
-// or a NaN the kernel says so and the twin runs instead (from the start,
-// or for that block of columns), so NaN payloads are the twin's by
-// construction. The twin is called through reduceGo, not directly: an
-// inlined copy may order the operands of an addition the other way, and
-// with two NaNs that picks the other payload. The 16 (32) running sums
-// are added up by the twins' sum16 (sum32), the tails past the whole
-// blocks by the twins' loop bodies. The other entries of the table keep
-// their twins (the extremes need float compares, which Go's arm64
-// assembler lacks).
+// The NEON reductions (reduce_arm64.s): sum, dot, sumSqDev, moments,
+// accumulateRows and sqDiffLanes. They widen float32 to float64 without
+// FCVTL (which Go's arm64 assembler lacks) and see finite values only:
+// when x holds an Inf or a NaN (sqDiffLanes: a square is one) the kernel
+// says so and the twin runs instead (from the start, or for that block of
+// columns), so NaN payloads are the twin's by construction. The twin is
+// called through reduceGo, not directly: an inlined copy may order the
+// operands of an addition the other way, and with two NaNs that picks the
+// other payload. The 16 (32) running sums are added up by the twins'
+// sum16 (sum32), the tails past the whole blocks by the twins' loop
+// bodies. The float32 row kernels (rows_arm64.s, below) leave what saw a
+// NaN to the twins likewise. expShift keeps its twin.
 
 // sumNEON sets a[l] = Σ float64(x[i]) over i mod 16 = l for len(x) a
 // positive multiple of 16; false (a meaningless) if x holds an Inf or NaN.
@@ -42,6 +42,13 @@ func sumSqDevNEON(a *[16]float64, x []float32, m float64) bool
 //go:noescape
 func momentsNEON(a, b *[16]float64, x []float32, k float64) bool
 
+// sqDiffNEON adds float64(float32((x[i]-y[i])²)) to a[i mod 16] in turn
+// for len(x) a positive multiple of 16, as sqDiffLanesGo; false (a
+// meaningless) if a square is an Inf or a NaN.
+//
+//go:noescape
+func sqDiffNEON(a *[16]float64, x, y []float32) bool
+
 // accRowsNEON is accumulateRowsGo block by block of 8 columns (len(acc)
 // a positive multiple of 8); it stops before the first block whose rows
 // hold an Inf or NaN, leaving it untouched, and returns the columns done.
@@ -55,7 +62,7 @@ func reduceKernels() *reduceTable {
 	}
 	t := reduceGo
 	t.sum, t.dot, t.sumSqDev, t.moments = sumF32NEON, dotF32NEON, sumSqDevF32NEON, momentsF32NEON
-	t.accumulateRows = accumulateRowsNEON
+	t.accumulateRows, t.sqDiffLanes = accumulateRowsNEON, sqDiffLanesF32NEON
 	t.scaleShift, t.affine = scaleShiftF32NEON, affineF32NEON
 	t.normGradSums, t.normGradDX, t.normGradWB = normGradSumsF32NEON, normGradDXF32NEON, normGradWBF32NEON
 	t.groupGradSums, t.groupGradDX = groupGradSumsF32NEON, groupGradDXF32NEON
@@ -124,6 +131,17 @@ func accumulateRowsNEON(acc []float64, x []float32, rows, stride int) {
 			reduceGo.accumulateRows(acc[c:c+8], x[c:], rows, stride)
 		}
 	}
+}
+
+// sqDiffLanesF32NEON takes len(x) a multiple of 16, as the table's
+// sqDiffLanes; acc is left to the twin when a square is an Inf or a NaN.
+func sqDiffLanesF32NEON(acc *[16]float64, x, y []float32) {
+	a := *acc
+	if len(x) == 0 || !sqDiffNEON(&a, x, y) {
+		reduceGo.sqDiffLanes(acc, x, y)
+		return
+	}
+	*acc = a
 }
 
 // The float32 row kernels (rows_arm64.s). A row kernel does the blocks of

@@ -267,6 +267,48 @@ momLoop:
 	VST1.P [V12.D2, V13.D2, V14.D2, V15.D2], 64(bPtr)  // b[8:16] = V12:V15
 	RETOK(ret+48(FP))                        // all finite?
 
+// SQD4(x, y, a0, a1) adds float64(float32((x-y)²)), 4 lanes, to the sums
+// a0:a1, V12 = 1 and V13 = -0 in every float32 lane: x - 1·y and -0 +
+// d·d round as the twin's float32 difference and square (binary_arm64.s's
+// SubF32 and MulF32); the square, never negative, is widened and added
+// (ADDW) unless it is an Inf or a NaN (seen). Clobbers x, V14, V20–V23.
+#define SQD4(x, y, a0, a1) \
+	VFMLS y.S4, V12.S4, x.S4;                /* x = x - y, rounded once */ \
+	VMOV  V13.B16, V14.B16;                  /* V14 = -0 */ \
+	VFMLA x.S4, x.S4, V14.S4;                /* V14 = (x-y)², rounded once */ \
+	ADDW(V14, a0, a1)                        /* a0:a1 += float64(V14) */
+
+// func sqDiffNEON(a *[16]float64, x, y []float32) bool
+//
+// In:  len(x) = len(y) a positive multiple of 16. Out: a[l] += Σ
+// float64(float32((x[i]-y[i])²)) over i mod 16 = l in turn, as
+// sqDiffLanesGo, and true; false when a square is an Inf or a NaN (a is
+// then meaningless). Clobbers R0–R4, R9, R10, V0–V23, V26–V31.
+TEXT ·sqDiffNEON(SB), NOSPLIT, $0-57
+	MOVD  a+0(FP), aPtr                      // aPtr = a
+	MOVD  x_base+8(FP), xPtr                 // xPtr = &x[0]
+	MOVD  x_len+16(FP), nLeft                // nLeft = len(x)
+	MOVD  y_base+32(FP), yPtr                // yPtr = &y[0]
+	SETUP                                    // constants, seen = 0
+	FMOVS $1.0, F12                          // F12 = 1
+	VDUP  V12.S[0], V12.S4                   // V12 = 1 in every float32 lane
+	MOVW  $0x80000000, R9                    // R9 = bits of float32 -0
+	VDUP  R9, V13.S4                         // V13 = -0 in every float32 lane
+	MOVD  aPtr, bPtr                         // bPtr = a
+	VLD1.P 64(bPtr), [V0.D2, V1.D2, V2.D2, V3.D2] // V0:V3 = a[0:8]
+	VLD1  (bPtr), [V4.D2, V5.D2, V6.D2, V7.D2] // V4:V7 = a[8:16]
+sqdLoop:
+	VLD1.P 64(xPtr), [V16.S4, V17.S4, V18.S4, V19.S4] // V16:V19 = x[0:16]
+	VLD1.P 64(yPtr), [V8.S4, V9.S4, V10.S4, V11.S4]   // V8:V11 = y[0:16]
+	SQD4(V16, V8, V0, V1)                    // sums 0:4
+	SQD4(V17, V9, V2, V3)                    // sums 4:8
+	SQD4(V18, V10, V4, V5)                   // sums 8:12
+	SQD4(V19, V11, V6, V7)                   // sums 12:16
+	SUBS  $16, nLeft                         // 16 done
+	BNE   sqdLoop                            // more
+	STORE8(aPtr)                             // a = the sums
+	RETOK(ret+56(FP))                        // all finite?
+
 // Register roles of accRowsNEON.
 #define nCols   R5  // len(acc)
 #define xCol    R6  // row 0 of the block of columns at hand

@@ -99,6 +99,7 @@ func TestRowsNEONInUse(t *testing.T) {
 		{"normGradSums", red32.normGradSums, normGradSumsF32NEON}, {"normGradDX", red32.normGradDX, normGradDXF32NEON},
 		{"normGradWB", red32.normGradWB, normGradWBF32NEON},
 		{"groupGradSums", red32.groupGradSums, groupGradSumsF32NEON}, {"groupGradDX", red32.groupGradDX, groupGradDXF32NEON},
+		{"sqDiffLanes", red32.sqDiffLanes, sqDiffLanesF32NEON},
 	} {
 		if ptr(c.got) != ptr(c.want) {
 			t.Errorf("%s: not the NEON kernel", c.name)
@@ -234,6 +235,38 @@ func TestRowsNEONStops(t *testing.T) {
 					if op < c.ops && c.done != want {
 						t.Errorf("%s, operand %d [%d] = %#x: %d done, want %d", c.name, op, at, bits, c.done, want)
 					}
+				}
+			}
+		}
+	}
+}
+
+// TestSqDiffNEONBits compares sqDiffLanes in use with its twin bit for
+// bit, the running sums starting from plain values or specials (NaN
+// payloads included), the operands as TestRowsNEONBits (squares that
+// overflow, underflow, are subnormal or zero).
+func TestSqDiffNEONBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(63, 64))
+	for _, n := range []int{0, 16, 32, 48, 64, 128, 1024} {
+		for trial := range 10 {
+			kind := trial % 5
+			x, y := rowValues(r, n, kind), rowValues(r, n, kind)
+			if trial == 9 {
+				copy(y, x) // zero differences
+			}
+			var got, want [16]float64
+			for l := range got {
+				got[l] = r.NormFloat64()
+				if trial >= 5 && r.IntN(3) == 0 {
+					got[l] = float64(rowSpecials[r.IntN(len(rowSpecials))])
+				}
+				want[l] = got[l]
+			}
+			red32.sqDiffLanes(&got, x, y)
+			reduceGo.sqDiffLanes(&want, x, y)
+			for l := range got {
+				if g, w := math.Float64bits(got[l]), math.Float64bits(want[l]); g != w {
+					t.Fatalf("n=%d kind=%d lane %d: %#x, twin %#x", n, kind, l, g, w)
 				}
 			}
 		}
