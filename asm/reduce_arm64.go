@@ -14,8 +14,8 @@ import "math"
 // operands of an addition the other way, and with two NaNs that picks the
 // other payload. The 16 (32) running sums are added up by the twins'
 // sum16 (sum32), the tails past the whole blocks by the twins' loop
-// bodies. The float32 row kernels (rows_arm64.s, below) leave what saw a
-// NaN to the twins likewise. expShift keeps its twin.
+// bodies. The float32 row kernels and the extremes (rows_arm64.s, below)
+// leave what saw a NaN to the twins likewise. expShift keeps its twin.
 
 // sumNEON sets a[l] = Σ float64(x[i]) over i mod 16 = l for len(x) a
 // positive multiple of 16; false (a meaningless) if x holds an Inf or NaN.
@@ -66,6 +66,7 @@ func reduceKernels() *reduceTable {
 	t.scaleShift, t.affine = scaleShiftF32NEON, affineF32NEON
 	t.normGradSums, t.normGradDX, t.normGradWB = normGradSumsF32NEON, normGradDXF32NEON, normGradWBF32NEON
 	t.groupGradSums, t.groupGradDX = groupGradSumsF32NEON, groupGradDXF32NEON
+	t.maxLanes, t.minLanes, t.maxVal, t.minVal = maxLanesF32NEON, minLanesF32NEON, maxValF32NEON, minValF32NEON
 	return &t
 }
 
@@ -187,6 +188,28 @@ func normGradSumsNEON(s, b *[8]float32, dy, x, w []float32)
 //go:noescape
 func groupGradSumsNEON(s, b *[8]float32, dy, x []float32)
 
+// maxLanesNEON is maxLanesGo for len(x) a positive multiple of 8.
+//
+//go:noescape
+func maxLanesNEON(v *[8]float32, idx *[8]int32, x []float32)
+
+// minLanesNEON is minLanesGo for len(x) a positive multiple of 8.
+//
+//go:noescape
+func minLanesNEON(v *[8]float32, idx *[8]int32, x []float32)
+
+// maxKeyNEON returns the largest floatKey(x[i], maxKeyBias), len(x) a
+// positive multiple of 8.
+//
+//go:noescape
+func maxKeyNEON(x []float32) uint32
+
+// minKeyNEON returns the smallest floatKey(x[i], minKeyBias), as
+// maxKeyNEON.
+//
+//go:noescape
+func minKeyNEON(x []float32) uint32
+
 // byBlocks runs kernel(i) on elements i… of a row of n and twin(i, j) on
 // the elements i:j the kernel leaves.
 func byBlocks(n int, kernel func(i int) int, twin func(i, j int)) {
@@ -277,4 +300,96 @@ func groupGradSumsF32NEON(dy, x []float32) (s, b [8]float32) {
 		return reduceGo.groupGradSums(dy, x)
 	}
 	return s, b
+}
+
+func maxLanesF32NEON(x []float32) ([8]float32, [8]int32) {
+	return lanesNEON(x, maxLanesNEON, maxBetter, reduceGo.maxLanes)
+}
+
+func minLanesF32NEON(x []float32) ([8]float32, [8]int32) {
+	return lanesNEON(x, minLanesNEON, minBetter, reduceGo.minLanes)
+}
+
+// lanesNEON runs kernel on the blocks of 8 of x, then the twin's steps on
+// the rest (twin alone below 8 elements).
+func lanesNEON(x []float32, kernel func(*[8]float32, *[8]int32, []float32),
+	better func(v, cur float32) bool, twin func([]float32) ([8]float32, [8]int32)) (v [8]float32, idx [8]int32) {
+	n := len(x) &^ 7
+	if n == 0 {
+		return twin(x)
+	}
+	kernel(&v, &idx, x[:n])
+	for i := n; i < len(x); i++ {
+		if l := i % 8; better(x[i], v[l]) {
+			v[l], idx[l] = x[i], int32(i)
+		}
+	}
+	return v, idx
+}
+
+// The biases of the order keys (floatkey_arm64.h) of maxKeyNEON and
+// minKeyNEON, binary_arm64.s's SETUPMAX and SETUPMIN.
+const (
+	maxKeyBias = 0x00800000 // numbers 0 (-Inf) to 0xff000000 (+Inf), NaNs above
+	minKeyBias = 0xff800001 // numbers 0x00ffffff (-Inf) up, NaNs below
+)
+
+// floatKey is FKEY: -u for negative bits u, else u | 2^31, minus bias.
+func floatKey(v float32, bias uint32) uint32 {
+	u := math.Float32bits(v)
+	if u>>31 != 0 {
+		u = -u
+	} else {
+		u |= 1 << 31
+	}
+	return u - bias
+}
+
+// keyValue is the number whose key (bias taken off) is k; for the zeros'
+// key 2^31, the first zero in x, which the twins return.
+func keyValue(x []float32, k uint32) float32 {
+	switch {
+	case k > 1<<31:
+		return math.Float32frombits(k &^ (1 << 31))
+	case k < 1<<31:
+		return math.Float32frombits(-k)
+	}
+	for _, v := range x {
+		if v == 0 {
+			return v
+		}
+	}
+	return 0 // not reached: a zero has that key
+}
+
+// maxValF32NEON (minValF32NEON) leaves a slice holding a NaN to the twin,
+// which returns the first NaN.
+func maxValF32NEON(x []float32) float32 {
+	n := len(x) &^ 7
+	if n == 0 {
+		return reduceGo.maxVal(x)
+	}
+	k := maxKeyNEON(x[:n])
+	for _, v := range x[n:] {
+		k = max(k, floatKey(v, maxKeyBias))
+	}
+	if k > 0xff000000 {
+		return reduceGo.maxVal(x)
+	}
+	return keyValue(x, k+maxKeyBias)
+}
+
+func minValF32NEON(x []float32) float32 {
+	n := len(x) &^ 7
+	if n == 0 {
+		return reduceGo.minVal(x)
+	}
+	k := minKeyNEON(x[:n])
+	for _, v := range x[n:] {
+		k = min(k, floatKey(v, minKeyBias))
+	}
+	if k < 0x00ffffff {
+		return reduceGo.minVal(x)
+	}
+	return keyValue(x, k+minKeyBias)
 }

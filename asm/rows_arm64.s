@@ -339,3 +339,154 @@ ggsLoop:
 	VST1  [V0.S4, V1.S4], (dPtr)             // s = V0:V1
 	VST1  [V2.S4, V3.S4], (ePtr)             // b = V2:V3
 	RET
+
+// The extremes compare the order keys of floatkey_arm64.h with VUMAX or
+// VUMIN, biased as binary_arm64.s's maximum and minimum:
+//
+//	max: bias 2^23, numbers 0..0xff000000, NaNs above, clamped (VUMIN)
+//	     to 0xff000001;
+//	min: bias 0xff800001, numbers 0x00ffffff..0xffffffff, NaNs below,
+//	     clamped (VUMAX) to 0x00fffffe.
+//
+// A lane of maxLanes/minLanes takes x where its clamped key strictly wins
+// over the lane's (PICK(key x, key lane) != key lane): a NaN replaces a
+// number, never another NaN, ±0 tie, as the twins' maxBetter/minBetter.
+
+// Register roles of the extremes (besides xPtr, nSteps and negz above).
+#define vPtr  R0  // maxLanes/minLanes: the lanes' values out
+#define iPtr  R1  // maxLanes/minLanes: the lanes' indices out
+#define bias  V24 // the keys' bias in every lane
+#define nank  V25 // the key every NaN is clamped to
+#define eight V26 // 8 in every lane
+
+// KEYSETUP(B, N) puts the sign bit in negz, B in bias and N in nank.
+#define KEYSETUP(B, N) \
+	MOVW  $0x80000000, R9;                   /* R9 = the sign bit */ \
+	VDUP  R9, negz.S4;                       /* negz = it everywhere */ \
+	MOVW  $B, R9;                            /* R9 = the bias */ \
+	VDUP  R9, bias.S4;                       /* bias everywhere */ \
+	MOVW  $N, R9;                            /* R9 = the NaN key */ \
+	VDUP  R9, nank.S4                        /* nank everywhere */
+
+// KEY(u, k, CLAMP): k = the key of u, NaNs clamped to nank. Clobbers V27.
+#define KEY(u, k, CLAMP) \
+	FKEY(u, k, V27, negz, bias);             /* k = the key of u */ \
+	CLAMP nank.S4, k.S4, k.S4                /* every NaN one key */
+
+// LANES4(x, v, k, i, c, CLAMP, PICK): where the key of x strictly wins
+// over k, v = x, i = c and k = its key. Clobbers V23, V27.
+#define LANES4(x, v, k, i, c, CLAMP, PICK) \
+	KEY(x, V23, CLAMP);                      /* V23 = the key of x */ \
+	PICK  V23.S4, k.S4, V27.S4;              /* V27 = the winning key */ \
+	VCMEQ k.S4, V27.S4, V23.S4;              /* V23 = all ones where k wins or ties */ \
+	VMOV  V27.B16, k.B16;                    /* k = the winning key */ \
+	VBIF  V23.B16, x.B16, v.B16;             /* v = x where x wins */ \
+	VBIF  V23.B16, c.B16, i.B16              /* i = its index there */
+
+// LANES(B, N, CLAMP, PICK) is maxLanesNEON (minLanesNEON): lane l in V0:V1
+// (values), V2:V3 (their keys), V4:V5 (indices); V6:V7 the indices of
+// the elements at hand.
+//
+// In:  vPtr, iPtr, xPtr, nSteps > 0 (LANESARGS). Out: v, idx. Clobbers
+// R0–R2, R4, R9, V0–V7, V16, V17, V23–V27, V29.
+#define LANES(B, N, CLAMP, PICK) \
+	KEYSETUP(B, N);                          /* negz, bias, nank */ \
+	MOVD  $0x0000000100000000, R9;           /* R9 = indices 0, 1 */ \
+	VMOV  R9, V4.D[0];                       /* V4[0:2] = 0, 1 */ \
+	MOVD  $0x0000000300000002, R9;           /* R9 = indices 2, 3 */ \
+	VMOV  R9, V4.D[1];                       /* V4 = 0, 1, 2, 3 */ \
+	MOVW  $4, R9;                            /* R9 = 4 */ \
+	VDUP  R9, eight.S4;                      /* eight = 4 for now */ \
+	VADD  eight.S4, V4.S4, V5.S4;            /* V5 = 4, 5, 6, 7 */ \
+	VADD  eight.S4, eight.S4, eight.S4;      /* eight = 8 */ \
+	VADD  eight.S4, V4.S4, V6.S4;            /* V6 = 8, …, 11 */ \
+	VADD  eight.S4, V5.S4, V7.S4;            /* V7 = 12, …, 15 */ \
+	VLD1.P 32(xPtr), [V0.S4, V1.S4];         /* the lanes = x[0:8] */ \
+	KEY(V0, V2, CLAMP);                      /* V2 = their keys */ \
+	KEY(V1, V3, CLAMP);                      /* V3 likewise */ \
+	SUBS  $1, nSteps;                        /* one step done */ \
+	BEQ   done;                              /* no more */ \
+loop: \
+	VLD1.P 32(xPtr), [V16.S4, V17.S4];       /* V16:V17 = x[0:8] */ \
+	LANES4(V16, V0, V2, V4, V6, CLAMP, PICK); /* lanes 0:4 */ \
+	LANES4(V17, V1, V3, V5, V7, CLAMP, PICK); /* lanes 4:8 */ \
+	VADD  eight.S4, V6.S4, V6.S4;            /* the next indices */ \
+	VADD  eight.S4, V7.S4, V7.S4;            /* likewise */ \
+	SUBS  $1, nSteps;                        /* one step done */ \
+	BNE   loop;                              /* more */ \
+done: \
+	VST1  [V0.S4, V1.S4], (vPtr);            /* v = the lanes' values */ \
+	VST1  [V4.S4, V5.S4], (iPtr);            /* idx = their indices */ \
+	RET
+
+// func maxLanesNEON(v *[8]float32, idx *[8]int32, x []float32)
+//
+// maxLanesGo for len(x) a positive multiple of 8 (LANES).
+TEXT ·maxLanesNEON(SB), NOSPLIT, $0-40
+	MOVD  v+0(FP), vPtr                      // vPtr = v
+	MOVD  idx+8(FP), iPtr                    // iPtr = idx
+	MOVD  x_base+16(FP), xPtr                // xPtr = &x[0]
+	MOVD  x_len+24(FP), nSteps               // nSteps = len(x)
+	LSR   $3, nSteps                         // in steps of 8
+	LANES(0x00800000, 0xff000001, VUMIN, VUMAX)
+
+// func minLanesNEON(v *[8]float32, idx *[8]int32, x []float32)
+//
+// minLanesGo for len(x) a positive multiple of 8 (LANES).
+TEXT ·minLanesNEON(SB), NOSPLIT, $0-40
+	MOVD  v+0(FP), vPtr                      // vPtr = v
+	MOVD  idx+8(FP), iPtr                    // iPtr = idx
+	MOVD  x_base+16(FP), xPtr                // xPtr = &x[0]
+	MOVD  x_len+24(FP), nSteps               // nSteps = len(x)
+	LSR   $3, nSteps                         // in steps of 8
+	LANES(0xff800001, 0x00fffffe, VUMAX, VUMIN)
+
+// EXTKEY(B, PICK) is maxKeyNEON (minKeyNEON): the PICK of the keys of x
+// (bias B, NaNs not clamped), folded in V0:V1, then across the lanes.
+//
+// In:  xPtr, nSteps > 0. Out: the key in R9. Clobbers R2, R4, R9, V0–V3,
+// V16, V17, V24, V27, V29.
+#define EXTKEY(B, PICK) \
+	KEYSETUP(B, 0);                          /* negz, bias */ \
+	VLD1.P 32(xPtr), [V16.S4, V17.S4];       /* V16:V17 = x[0:8] */ \
+	FKEY(V16, V0, V27, negz, bias);          /* V0 = their keys */ \
+	FKEY(V17, V1, V27, negz, bias);          /* V1 likewise */ \
+	SUBS  $1, nSteps;                        /* one step done */ \
+	BEQ   fold;                              /* no more */ \
+loop: \
+	VLD1.P 32(xPtr), [V16.S4, V17.S4];       /* V16:V17 = x[0:8] */ \
+	FKEY(V16, V2, V27, negz, bias);          /* V2 = their keys */ \
+	FKEY(V17, V3, V27, negz, bias);          /* V3 likewise */ \
+	PICK  V2.S4, V0.S4, V0.S4;               /* V0 = PICK(V0, V2) */ \
+	PICK  V3.S4, V1.S4, V1.S4;               /* V1 = PICK(V1, V3) */ \
+	SUBS  $1, nSteps;                        /* one step done */ \
+	BNE   loop;                              /* more */ \
+fold: \
+	PICK  V1.S4, V0.S4, V0.S4;               /* V0 = PICK of both */ \
+	VEXT  $8, V0.B16, V0.B16, V1.B16;        /* V1 = V0's halves swapped */ \
+	PICK  V1.S4, V0.S4, V0.S4;               /* lanes 0, 1 = PICK of the halves */ \
+	VEXT  $4, V0.B16, V0.B16, V1.B16;        /* V1 = V0 rotated by a lane */ \
+	PICK  V1.S4, V0.S4, V0.S4;               /* lane 0 = PICK of all */ \
+	VMOV  V0.S[0], R9                        // R9 = it
+
+// func maxKeyNEON(x []float32) uint32
+//
+// The largest key of x (max bias: a NaN's is above 0xff000000).
+TEXT ·maxKeyNEON(SB), NOSPLIT, $0-28
+	MOVD  x_base+0(FP), xPtr                 // xPtr = &x[0]
+	MOVD  x_len+8(FP), nSteps                // nSteps = len(x)
+	LSR   $3, nSteps                         // in steps of 8
+	EXTKEY(0x00800000, VUMAX)
+	MOVW  R9, ret+24(FP)                     // returned
+	RET
+
+// func minKeyNEON(x []float32) uint32
+//
+// The smallest key of x (min bias: a NaN's is below 0x00ffffff).
+TEXT ·minKeyNEON(SB), NOSPLIT, $0-28
+	MOVD  x_base+0(FP), xPtr                 // xPtr = &x[0]
+	MOVD  x_len+8(FP), nSteps                // nSteps = len(x)
+	LSR   $3, nSteps                         // in steps of 8
+	EXTKEY(0xff800001, VUMIN)
+	MOVW  R9, ret+24(FP)                     // returned
+	RET

@@ -100,6 +100,8 @@ func TestRowsNEONInUse(t *testing.T) {
 		{"normGradWB", red32.normGradWB, normGradWBF32NEON},
 		{"groupGradSums", red32.groupGradSums, groupGradSumsF32NEON}, {"groupGradDX", red32.groupGradDX, groupGradDXF32NEON},
 		{"sqDiffLanes", red32.sqDiffLanes, sqDiffLanesF32NEON},
+		{"maxLanes", red32.maxLanes, maxLanesF32NEON}, {"minLanes", red32.minLanes, minLanesF32NEON},
+		{"maxVal", red32.maxVal, maxValF32NEON}, {"minVal", red32.minVal, minValF32NEON},
 	} {
 		if ptr(c.got) != ptr(c.want) {
 			t.Errorf("%s: not the NEON kernel", c.name)
@@ -268,6 +270,52 @@ func TestSqDiffNEONBits(t *testing.T) {
 				if g, w := math.Float64bits(got[l]), math.Float64bits(want[l]); g != w {
 					t.Fatalf("n=%d kind=%d lane %d: %#x, twin %#x", n, kind, l, g, w)
 				}
+			}
+		}
+	}
+}
+
+// TestExtremesNEONBits compares maxLanes, minLanes, maxVal and minVal in
+// use with their twins: values and indices, bits and all (NaN payloads,
+// which zero), on the operands of TestRowsNEONBits and on rows of many
+// ties (small integers, ±0, ±Inf, NaNs of several payloads).
+func TestExtremesNEONBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(65, 66))
+	ties := []float32{0, float32(math.Copysign(0, -1)), 1, -1, 2, float32(math.Inf(1)), float32(math.Inf(-1)),
+		math.Float32frombits(0x7fc00000), math.Float32frombits(0xffc00001), math.Float32frombits(0x7f800001)}
+	for _, n := range ewLens() {
+		for trial := range 12 {
+			x := rowValues(r, n, trial%5)
+			if trial >= 5 {
+				// Ties; from trial 8 on without NaNs, from 10 on nothing but zeros and negatives (or positives).
+				for i := range x {
+					k := len(ties)
+					if trial >= 8 {
+						k = 7
+					}
+					x[i] = ties[r.IntN(k)]
+					if trial >= 10 && x[i] != 0 && (x[i] > 0) == (trial == 10) {
+						x[i] = -x[i]
+					}
+				}
+			}
+			what := fmt.Sprintf("n=%d trial=%d", n, trial)
+			for _, c := range []struct {
+				name      string
+				got, want func([]float32) ([8]float32, [8]int32)
+			}{{"maxLanes", red32.maxLanes, reduceGo.maxLanes}, {"minLanes", red32.minLanes, reduceGo.minLanes}} {
+				gv, gi := c.got(x)
+				wv, wi := c.want(x)
+				if gi != wi {
+					t.Fatalf("%s %s: indices %v, twin %v", c.name, what, gi, wi)
+				}
+				rowSameBits(t, c.name+" "+what, gv[:], wv[:])
+			}
+			for _, c := range []struct {
+				name      string
+				got, want func([]float32) float32
+			}{{"maxVal", red32.maxVal, reduceGo.maxVal}, {"minVal", red32.minVal, reduceGo.minVal}} {
+				rowSameBits(t, c.name+" "+what, []float32{c.got(x)}, []float32{c.want(x)})
 			}
 		}
 	}
