@@ -302,29 +302,33 @@ func groupGradSumsF32NEON(dy, x []float32) (s, b [8]float32) {
 	return s, b
 }
 
-func maxLanesF32NEON(x []float32) ([8]float32, [8]int32) {
-	return lanesNEON(x, maxLanesNEON, maxBetter, reduceGo.maxLanes)
-}
-
-func minLanesF32NEON(x []float32) ([8]float32, [8]int32) {
-	return lanesNEON(x, minLanesNEON, minBetter, reduceGo.minLanes)
-}
-
-// lanesNEON runs kernel on the blocks of 8 of x, then the twin's steps on
-// the rest (twin alone below 8 elements).
-func lanesNEON(x []float32, kernel func(*[8]float32, *[8]int32, []float32),
-	better func(v, cur float32) bool, twin func([]float32) ([8]float32, [8]int32)) (v [8]float32, idx [8]int32) {
+func maxLanesF32NEON(x []float32) (v [8]float32, idx [8]int32) {
 	n := len(x) &^ 7
 	if n == 0 {
-		return twin(x)
+		return reduceGo.maxLanes(x)
 	}
-	kernel(&v, &idx, x[:n])
+	maxLanesNEON(&v, &idx, x[:n]) // called directly: v and idx stay on the stack
+	lanesTail(&v, &idx, x, n, maxBetter)
+	return v, idx
+}
+
+func minLanesF32NEON(x []float32) (v [8]float32, idx [8]int32) {
+	n := len(x) &^ 7
+	if n == 0 {
+		return reduceGo.minLanes(x)
+	}
+	minLanesNEON(&v, &idx, x[:n])
+	lanesTail(&v, &idx, x, n, minBetter)
+	return v, idx
+}
+
+// lanesTail runs the twin's steps on x[n:] (lanesGo's loop).
+func lanesTail(v *[8]float32, idx *[8]int32, x []float32, n int, better func(v, cur float32) bool) {
 	for i := n; i < len(x); i++ {
 		if l := i % 8; better(x[i], v[l]) {
 			v[l], idx[l] = x[i], int32(i)
 		}
 	}
-	return v, idx
 }
 
 // The biases of the order keys (floatkey_arm64.h) of maxKeyNEON and
