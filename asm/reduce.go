@@ -356,7 +356,8 @@ func LayerNormGradDXF32(dx, dy, x, w []float32, rs, b, c float32) {
 
 // LayerNormGradWBF32 adds a layer-norm row to the weight and bias gradients
 // in float32: dw[i] = fma(dy[i], fma(rs, x[i], nb), dw[i]) and db[i] =
-// db[i] + dy[i], each multiply-add rounded once (nb = -rs·mean).
+// db[i] + dy[i], each multiply-add rounded once (nb = -rs·mean). dw and
+// db may not overlap dy or x (the kernels read a block before they write).
 func LayerNormGradWBF32(dw, db, dy, x []float32, rs, nb float32) {
 	checkLen("LayerNormGradWBF32", len(dw), len(db), len(dy), len(x))
 	if len(dw) > 0 {
