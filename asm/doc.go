@@ -13,6 +13,20 @@
 // write results of half the last-level cache and more with non-temporal
 // stores (binary.go, streamBytes).
 //
+// On arm64 Go's assembler has no vector float add, multiply, divide,
+// square root, compare or conversion (and the style allows no raw
+// encodings), so the NEON kernels build them from fused multiply-adds
+// (VFMLA: x + 1·y, -0 + x·y, each rounded once as the plain operation) and
+// integer operations: order keys for compares, minimum and maximum
+// (floatkey_arm64.h), float32 widened to float64 by a shift and an exact
+// multiply, float16 rounded by integer arithmetic. They run sgemm/dgemm,
+// add/sub/mul (float32 and float64), float32 maximum/minimum and the
+// comparisons, where, threshold_backward, relu/abs/neg, the reductions and
+// row kernels (all but expShift), the float16/bfloat16 conversions and the
+// depthwise convolution; a kernel that meets a value its trick cannot take
+// (an Inf or NaN in a float64 sum, say) hands that block to its twin, so
+// the results stay the twins'. The rest run their twins on arm64.
+//
 // The twins run when the CPU lacks a feature, on other architectures, when
 // the package is built with -tags purego, or when the environment variable
 // GOATEN_PUREGO=1 is set at start-up; GOATEN_NOAVX512=1 keeps an AVX-512
