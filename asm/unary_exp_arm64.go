@@ -2,6 +2,13 @@
 
 package asm
 
-// expKernelsNEON installs the NEON kernels of the exp family into t (none
-// yet: they run their twins).
-func expKernelsNEON(t *[numUnaryOps]func(d, x []float32)) {}
+// The NEON kernels of the exp family (unary_exp_arm64.s).
+
+//go:noescape
+func expF32(d, x []float32)
+
+// expKernelsNEON installs the NEON kernels of the exp family into t: exp
+// (the others run their twins).
+func expKernelsNEON(t *[numUnaryOps]func(d, x []float32)) {
+	t[uExp] = expF32
+}

@@ -1,0 +1,75 @@
+//go:build !purego
+
+package asm
+
+import (
+	"math"
+	"testing"
+)
+
+// checkExpNEON runs the NEON kernel expF32 on xs (one call, so every
+// length takes the 8-, 4- and 1-element paths it reaches) and compares the
+// bits, NaN payloads included, with expGo1's.
+func checkExpNEON(t *testing.T, xs []float32) {
+	t.Helper()
+	d := make([]float32, len(xs))
+	expF32(d, xs)
+	for i, x := range xs {
+		if want := expGo1(x); math.Float32bits(d[i]) != math.Float32bits(want) {
+			t.Fatalf("exp(%v (%#x)) [%d of %d] = %v (%#x), twin %v (%#x)", x, math.Float32bits(x), i, len(xs),
+				d[i], math.Float32bits(d[i]), want, math.Float32bits(want))
+		}
+	}
+}
+
+// expNEONSpecials are the inputs the kernel's tricks are sensitive to:
+// ±0, subnormals, ±Inf, NaNs (quiet and signalling, both signs, with
+// payloads), the neighbours of the clamp bounds expLo = -120 and
+// expHi = 89 and of the overflow and underflow thresholds, and points
+// where x·log2e is near a half-integer (the rounding of n).
+func expNEONSpecials() []float32 {
+	bits := []uint32{
+		0, 0x80000000, 1, 0x80000001, 0x007fffff, 0x807fffff, 0x00800000, 0x80800000,
+		0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000, 0x7f800001, 0xff800001, 0x7fbfffff,
+		0xffbfffff, 0x7fc12345, 0xffd54321, 0x7fffffff, 0xffffffff, 0x7f812345, 0xff812345,
+		0x7f7fffff, 0xff7fffff, 0x3f800000, 0xbf800000,
+	}
+	var xs []float32
+	for _, b := range bits {
+		xs = append(xs, math.Float32frombits(b))
+	}
+	for _, c := range []float32{expLo, expHi, -87.33655, 88.72284, -103.97208, -104, -126, -149, 128, -173, 174} {
+		b := math.Float32bits(c)
+		for i := uint32(0); i < 8; i++ {
+			xs = append(xs, math.Float32frombits(b-i), math.Float32frombits(b+i))
+		}
+	}
+	for n := -174; n <= 130; n++ { // x·log2e = n + ½ and its neighbours
+		x := float32((float64(n) + 0.5) / math.Log2E)
+		b := math.Float32bits(x)
+		for i := uint32(0); i < 4; i++ {
+			xs = append(xs, math.Float32frombits(b-i), math.Float32frombits(b+i))
+		}
+	}
+	return xs
+}
+
+// TestExpNEON compares expF32 with expGo1 bit for bit on the specials, at
+// every length up to 40 and every start (the vector paths and the
+// one-element tail), and in place.
+func TestExpNEON(t *testing.T) {
+	xs := expNEONSpecials()
+	checkExpNEON(t, xs)
+	for n := 0; n <= 40; n++ {
+		for off := 0; off+n <= len(xs); off += 37 {
+			checkExpNEON(t, xs[off:off+n])
+		}
+	}
+	in := append([]float32(nil), xs...)
+	expF32(in, in)
+	for i, x := range xs {
+		if want := expGo1(x); math.Float32bits(in[i]) != math.Float32bits(want) {
+			t.Fatalf("in place: exp(%#x) = %#x, twin %#x", math.Float32bits(x), math.Float32bits(in[i]), math.Float32bits(want))
+		}
+	}
+}
