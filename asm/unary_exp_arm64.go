@@ -7,8 +7,14 @@ package asm
 //go:noescape
 func expF32(d, x []float32)
 
-// expKernelsNEON installs the NEON kernels of the exp family into t: exp
-// (the others run their twins).
+//go:noescape
+func sigmoidF32(d, x []float32)
+
+//go:noescape
+func siluF32(d, x []float32)
+
+// expKernelsNEON installs the NEON kernels of the exp family into t: exp,
+// sigmoid and silu (the others run their twins).
 func expKernelsNEON(t *[numUnaryOps]func(d, x []float32)) {
-	t[uExp] = expF32
+	t[uExp], t[uSigmoid], t[uSilu] = expF32, sigmoidF32, siluF32
 }

@@ -2,8 +2,9 @@
 
 #include "textflag.h"
 
-// exp, NEON, float32, as expGo1 lane for lane. Go's arm64 assembler has no
-// vector FMUL, FADD, FCMP, FMAX/FMIN or FRINT, so:
+// exp and sigmoid, NEON, float32, as expGo1 and sigmoidGo1 lane for lane.
+// Go's arm64 assembler has no vector FMUL, FADD, FDIV, FCMP, FMAX/FMIN,
+// FRINT or FRECPE, so:
 //   - products and sums are fused multiply-adds that round the same way:
 //     x·y = -0 + x·y (VFMLA into -0), x + y = x + 1·y;
 //   - the clamp to [expLo, expHi] is unsigned integer min on the bits:
@@ -17,12 +18,26 @@
 //     w = bits(M) + n;
 //   - a NaN x gives x with its quiet bit set, as the twin's arithmetic
 //     does (its clamp leaves a NaN alone, and every operation after
-//     propagates it; its scales are then 1).
+//     propagates it; its scales are then 1);
+//   - sigmoid's quotient num/(1 + e), with 1 + e in [1, 2] and num in
+//     [0, 1], is Markstein's: y = 1/b from the integer seed
+//     0x7ef311c3 - bits(b) and four Newton steps y += y·(1 - b·y), then
+//     q = num·y, r = num - b·q (exact) and q + r·y, rounded once. That is
+//     the correctly rounded quotient when y = RN(1/b) (Markstein), which
+//     the Newton steps give except for b = 2 - 2^-23 (y stalls at the
+//     tie 0.5 + 2^-25, rounded to 0.5), set apart by a compare
+//     (TestSigmoidRecip: every b in [1, 2)). Nothing underflows: num =
+//     e ≤ 2^-24 gives b = 1, y = 1 and q = e exactly, a larger e a
+//     quotient above 2^-26.
 
 // Register roles.
 #define dPtr   R0  // next element of dst
 #define xPtr   R1  // next element of x
 #define nLeft  R2  // elements left
+#define silulo V13 // (2^-60 bits) << 1 (silu)
+#define siluw  V14 // ((64 bits) << 1) - silulo (silu)
+#define mant   V15 // 0x007fffff: the mantissa bits (sigmoid, silu)
+#define seed   V16 // 0x7ef311c3, the reciprocal's seed (sigmoid)
 #define sgn    V17 // 0x80000000 (the sign bit, -0) in every lane
 #define lo     V18 // bits of expLo = -120
 #define hi     V19 // bits of expHi = 89 with the sign flipped
@@ -89,53 +104,210 @@
 	VORR    quiet.B16, x.B16, x.B16;        /* x = x, quiet if NaN */ \
 	VBIT    c.B16, b.B16, x.B16             /* x = b where x is not NaN */
 
-// func expF32(d, x []float32): d[i] = expGo1(x[i]); two vectors per step,
-// then one, then one element at a time in lane 0.
+// SIGMOIDV(x, a, b, c, d, e, f): f = sigmoid(x) in every lane, as
+// sigmoidGo1. In: the constants above. Clobbers a–e.
+#define SIGMOIDV(x, a, b, c, d, e, f) \
+	VORR    sgn.B16, x.B16, f.B16;          /* f = -|x| */ \
+	EXPV(f, a, b, c, d, e);                 /* f = e^-|x|; c = ones where not NaN */ \
+	VUMAX   sgn.S4, x.S4, a.S4;             /* a = max(bits, bits of -0) */ \
+	VCMEQ   sgn.S4, a.S4, a.S4;             /* a = ones where !(x < 0) */ \
+	VMOV    f.B16, b.B16;                   /* b = e */ \
+	VBIT    a.B16, ones.B16, b.B16;         /* b = num = 1 where !(x < 0) */ \
+	VMOV    ones.B16, d.B16;                /* d = 1 */ \
+	VFMLA   ones.S4, f.S4, d.S4;            /* d = 1 + e, in [1, 2] */ \
+	VSUB    d.S4, seed.S4, e.S4;            /* e = y0 = seed - bits of d */ \
+	NEWTON(d, e, a);                        /* y1 */ \
+	NEWTON(d, e, a);                        /* y2 */ \
+	NEWTON(d, e, a);                        /* y3 */ \
+	NEWTON(d, e, a);                        /* y4 = RN(1/d) but for 2 - 2^-23 */ \
+	RECIPFIX(d, e, a);                      /* e = y = RN(1/d) */ \
+	VMOV    sgn.B16, a.B16;                 /* a = -0 */ \
+	VFMLA   e.S4, b.S4, a.S4;               /* a = q = num·y */ \
+	VFMLS   d.S4, a.S4, b.S4;               /* b = r = num - d·q */ \
+	VFMLA   b.S4, e.S4, a.S4;               /* a = q + r·y = num/d */ \
+	VBIT    c.B16, a.B16, f.B16             /* f = a where not NaN (else -|x|, quiet) */
+
+// RECIPFIX(b, y, t): y = RN(1/b) from the four Newton steps' y: one ulp
+// more where b's mantissa is all ones (2^k·(2 - 2^-23), where y stalls at
+// the tie 2^-k·(0.5 + 2^-25), rounded to 2^-k·0.5). Clobbers t.
+#define RECIPFIX(b, y, t) \
+	VAND    mant.B16, b.B16, t.B16;         /* t = the mantissa of b */ \
+	VCMEQ   mant.S4, t.S4, t.S4;            /* t = -1 where it is all ones */ \
+	VSUB    t.S4, y.S4, y.S4                /* y = y + 1 ulp there */
+
+// SILUV(x, a, b, c, d, e, f): f = silu(x) = x/(e^-x + 1) in every lane,
+// as siluGo1: Markstein's quotient as in SIGMOIDV (the Newton steps and
+// RECIPFIX scale with b's exponent) where 2^-60 ≤ |x| ≤ 64, so that
+// 1 ≤ b < 2^93 and nothing overflows or underflows; if a lane is outside
+// that range (0, tiny, below -64, above 64, ±Inf, NaN), all four lanes are
+// divided again with FDIVS, the twin's instruction. Clobbers a–e, R5, R6,
+// F8, F9.
+#define SILUV(x, a, b, c, d, e, f) \
+	VEOR    sgn.B16, x.B16, f.B16;          /* f = -x */ \
+	EXPV(f, a, b, c, d, e);                 /* f = e = e^-x */ \
+	VMOV    ones.B16, d.B16;                /* d = 1 */ \
+	VFMLA   ones.S4, f.S4, d.S4;            /* d = e + 1 */ \
+	VSUB    d.S4, seed.S4, e.S4;            /* e = y0 = seed - bits of d */ \
+	NEWTON(d, e, a);                        /* y1 */ \
+	NEWTON(d, e, a);                        /* y2 */ \
+	NEWTON(d, e, a);                        /* y3 */ \
+	NEWTON(d, e, a);                        /* y4 */ \
+	RECIPFIX(d, e, a);                      /* e = y = RN(1/d) */ \
+	VMOV    sgn.B16, f.B16;                 /* f = -0 */ \
+	VFMLA   e.S4, x.S4, f.S4;               /* f = q = x·y */ \
+	VMOV    x.B16, b.B16;                   /* b = x */ \
+	VFMLS   d.S4, f.S4, b.S4;               /* b = r = x - d·q */ \
+	VFMLA   b.S4, e.S4, f.S4;               /* f = q + r·y = x/d */ \
+	VSHL    $1, x.S4, a.S4;                 /* a = bits of |x| << 1 */ \
+	VSUB    silulo.S4, a.S4, a.S4;          /* a -= 2^-60's */ \
+	VUMAX   siluw.S4, a.S4, a.S4;           /* a = max(a, siluw) */ \
+	VCMEQ   siluw.S4, a.S4, a.S4;           /* a = ones where 2^-60 ≤ |x| ≤ 64 */ \
+	VMOV    a.D[0], R5;                     /* R5 = lanes 0, 1 */ \
+	VMOV    a.D[1], R6;                     /* R6 = lanes 2, 3 */ \
+	AND     R5, R6;                         /* R6 = all four */ \
+	CMN     $1, R6;                         /* all ones? */ \
+	BEQ     safe;                           /* then f stands */ \
+	DIVLANE(x, d, f, 0);                    /* f[0] = x[0] / d[0] */ \
+	DIVLANE(x, d, f, 1);                    /* f[1] = x[1] / d[1] */ \
+	DIVLANE(x, d, f, 2);                    /* f[2] = x[2] / d[2] */ \
+	DIVLANE(x, d, f, 3);                    /* f[3] = x[3] / d[3] */ \
+safe:
+
+// DIVLANE(x, d, f, i): f[i] = x[i] / d[i] with FDIVS. Clobbers R5, F8, F9.
+#define DIVLANE(x, d, f, i) \
+	VMOV    x.S[i], R5;                     /* R5 = x[i] */ \
+	FMOVS   R5, F8;                         /* F8 = x[i] */ \
+	VMOV    d.S[i], R5;                     /* R5 = d[i] */ \
+	FMOVS   R5, F9;                         /* F9 = d[i] */ \
+	FDIVS   F9, F8, F8;                     /* F8 = x[i] / d[i] */ \
+	FMOVS   F8, R5;                         /* R5 = the quotient */ \
+	VMOV    R5, f.S[i]                      /* f[i] = R5 */
+
+// NEWTON(b, y, t): y += y·(1 - b·y), a Newton step towards 1/b. Clobbers t.
+#define NEWTON(b, y, t) \
+	VMOV    ones.B16, t.B16;                /* t = 1 */ \
+	VFMLS   b.S4, y.S4, t.S4;               /* t = 1 - b·y */ \
+	VFMLA   t.S4, y.S4, y.S4                /* y = y + t·y */
+
+// UNLOOP(V2STEP, V1STEP) runs d[i] = f(x[i]) over nLeft elements: two
+// vectors per step (V2STEP: V12:V13 = f(V0:V1)), then one, then one element
+// at a time in lane 0 (V1STEP: V12 = f(V0)).
+//
+// In:  dPtr, xPtr, nLeft and the constants.
+// Out: dst written; clobbers R0–R2, V0–V13.
+#define UNLOOP(V2STEP, V1STEP) \
+	CMP     $8, nLeft;                      /* two vectors left? */ \
+	BLT     four;                           /* the single vector */ \
+loop8: \
+	VLD1.P  32(xPtr), [V0.S4, V1.S4];       /* V0:V1 = x */ \
+	V2STEP;                                 /* V12:V13 = f(V0:V1) */ \
+	VST1.P  [V12.S4, V13.S4], 32(dPtr);     /* dst = V12:V13 */ \
+	SUB     $8, nLeft;                      /* 8 done */ \
+	CMP     $8, nLeft;                      /* 8 more? */ \
+	BGE     loop8;                          /* again while 8 are left */ \
+four: \
+	CMP     $4, nLeft;                      /* a vector left? */ \
+	BLT     one;                            /* the single elements */ \
+	VLD1.P  16(xPtr), [V0.S4];              /* V0 = x */ \
+	V1STEP;                                 /* V12 = f(V0) */ \
+	VST1.P  [V12.S4], 16(dPtr);             /* dst = V12 */ \
+	SUB     $4, nLeft;                      /* 4 done */ \
+one: \
+	CBZ     nLeft, done;                    /* nothing left? */ \
+	FMOVS.P 4(xPtr), F0;                    /* V0 = x[i], 0, 0, 0 */ \
+	V1STEP;                                 /* V12 = f(V0) */ \
+	FMOVS.P F12, 4(dPtr);                   /* dst = lane 0 */ \
+	SUB     $1, nLeft;                      /* one done */ \
+	B       one;                            /* the single elements */ \
+done: \
+	RET
+
+// The steps of UNLOOP for exp and sigmoid.
+#define EXP2 \
+	VMOV    V0.B16, V12.B16;                /* V12 = x */ \
+	VMOV    V1.B16, V13.B16;                /* V13 = x */ \
+	EXPV(V12, V2, V3, V4, V5, V6);          /* V12 = e^x */ \
+	EXPV(V13, V7, V8, V9, V10, V11)         /* V13 = e^x */
+#define EXP1 \
+	VMOV    V0.B16, V12.B16;                /* V12 = x */ \
+	EXPV(V12, V2, V3, V4, V5, V6)           /* V12 = e^x */
+#define SIGMOID2 \
+	SIGMOIDV(V0, V2, V3, V4, V5, V6, V12);  /* V12 = sigmoid(x) */ \
+	SIGMOIDV(V1, V7, V8, V9, V10, V11, V13) /* V13 = sigmoid(x) */
+#define SIGMOID1 \
+	SIGMOIDV(V0, V2, V3, V4, V5, V6, V12)   /* V12 = sigmoid(x) */
+
+#define ARGS \
+	MOVD    d_base+0(FP), dPtr;             /* dPtr = &d[0] */ \
+	MOVD    d_len+8(FP), nLeft;             /* nLeft = len(d) */ \
+	MOVD    x_base+24(FP), xPtr             /* xPtr = &x[0] */
+
+// CONSTS sets the constants of the register roles above.
+#define CONSTS \
+	BCAST(0x43000000, silulo);              /* silulo = bits of 2^-60 << 1 */ \
+	BCAST(0x42000000, siluw);               /* siluw = (bits of 64 << 1) - silulo */ \
+	BCAST(0x007fffff, mant);                /* mant = the mantissa bits */ \
+	BCAST(0x7ef311c3, seed);                /* seed = 0x7ef311c3 */ \
+	BCAST(0x80000000, sgn);                 /* sgn = -0 */ \
+	BCAST(0xc2f00000, lo);                  /* lo = -120 */ \
+	BCAST(0xc2b20000, hi);                  /* hi = 89 with the sign flipped */ \
+	BCAST(0x3fb8aa3b, log2e);               /* log2e = 1.442695 */ \
+	BCAST(0x4b4000fe, magic);               /* magic = 12583166 = 1.5·2^23 + 254 */ \
+	BCAST(0x3f800000, ones);                /* ones = 1 */ \
+	BCAST(0xbf318000, nln2hi);              /* nln2hi = -0.693359375 */ \
+	BCAST(0x395e8083, nln2lo);              /* nln2lo = 2.12194440e-4 */ \
+	BCAST(0x3efffffe, q0);                  /* q0 = 0.49999994 */ \
+	BCAST(0x3e2aaa49, q1);                  /* q1 = 0.16666521 */ \
+	BCAST(0x3d2aac56, q2);                  /* q2 = 0.04166826 */ \
+	BCAST(0x3c091cbd, q3);                  /* q3 = 0.008368668 */ \
+	BCAST(0x3ab528b3, q4);                  /* q4 = 0.0013821333 */ \
+	BCAST(0xff000000, nanlim);              /* nanlim = Inf's bits << 1 */ \
+	BCAST(0x00400000, quiet)                /* quiet = the quiet bit */
+
+// func expF32(d, x []float32): d[i] = expGo1(x[i]).
 //
 // In:  d, x with len(x) ≥ len(d).
-// Out: d written; clobbers R0–R2, R4, V0–V11, V17–V31.
+// Out: d written; clobbers R0–R2, R4, V0–V31.
 TEXT ·expF32(SB), NOSPLIT, $0-48
-	MOVD    d_base+0(FP), dPtr              // dPtr = &d[0]
-	MOVD    d_len+8(FP), nLeft              // nLeft = len(d)
-	MOVD    x_base+24(FP), xPtr             // xPtr = &x[0]
-	BCAST(0x80000000, sgn)                  // sgn = -0
-	BCAST(0xc2f00000, lo)                   // lo = -120
-	BCAST(0xc2b20000, hi)                   // hi = 89 with the sign flipped
-	BCAST(0x3fb8aa3b, log2e)                // log2e = 1.442695
-	BCAST(0x4b4000fe, magic)                // magic = 12583166 = 1.5·2^23 + 254
-	BCAST(0x3f800000, ones)                 // ones = 1
-	BCAST(0xbf318000, nln2hi)               // nln2hi = -0.693359375
-	BCAST(0x395e8083, nln2lo)               // nln2lo = 2.12194440e-4
-	BCAST(0x3efffffe, q0)                   // q0 = 0.49999994
-	BCAST(0x3e2aaa49, q1)                   // q1 = 0.16666521
-	BCAST(0x3d2aac56, q2)                   // q2 = 0.04166826
-	BCAST(0x3c091cbd, q3)                   // q3 = 0.008368668
-	BCAST(0x3ab528b3, q4)                   // q4 = 0.0013821333
-	BCAST(0xff000000, nanlim)               // nanlim = Inf's bits << 1
-	BCAST(0x00400000, quiet)                // quiet = the quiet bit
-	CMP     $8, nLeft                       // two vectors left?
-	BLT     four                            // the single vector
-loop8:
-	VLD1.P  32(xPtr), [V0.S4, V1.S4]        // V0:V1 = x
-	EXPV(V0, V2, V3, V4, V5, V6)            // V0 = e^V0
-	EXPV(V1, V7, V8, V9, V10, V11)          // V1 = e^V1
-	VST1.P  [V0.S4, V1.S4], 32(dPtr)        // dst = V0:V1
-	SUB     $8, nLeft                       // 8 done
-	CMP     $8, nLeft                       // 8 more?
-	BGE     loop8                           // again while 8 are left
-four:
-	CMP     $4, nLeft                       // a vector left?
-	BLT     one                             // the single elements
-	VLD1.P  16(xPtr), [V0.S4]               // V0 = x
-	EXPV(V0, V2, V3, V4, V5, V6)            // V0 = e^V0
-	VST1.P  [V0.S4], 16(dPtr)               // dst = V0
-	SUB     $4, nLeft                       // 4 done
-one:
+	ARGS                                    // dPtr, xPtr, nLeft from the arguments
+	CONSTS                                  // the constants
+	UNLOOP(EXP2, EXP1)                      // d = e^x
+
+// func sigmoidF32(d, x []float32): d[i] = sigmoidGo1(x[i]).
+//
+// In:  d, x with len(x) ≥ len(d).
+// Out: d written; clobbers R0–R2, R4, V0–V31.
+TEXT ·sigmoidF32(SB), NOSPLIT, $0-48
+	ARGS                                    // dPtr, xPtr, nLeft from the arguments
+	CONSTS                                  // the constants
+	UNLOOP(SIGMOID2, SIGMOID1)              // d = sigmoid(x)
+
+// func siluF32(d, x []float32): d[i] = siluGo1(x[i]); one vector per step,
+// then one element at a time in lane 0, through the one SILUV.
+//
+// In:  d, x with len(x) ≥ len(d).
+// Out: d written; clobbers R0–R2, R4–R6, V0–V31.
+TEXT ·siluF32(SB), NOSPLIT, $0-48
+	ARGS                                    // dPtr, xPtr, nLeft from the arguments
+	CONSTS                                  // the constants
+loop:
 	CBZ     nLeft, done                     // nothing left?
+	CMP     $4, nLeft                       // a vector left?
+	BLT     load1                           // no: one element
+	VLD1.P  16(xPtr), [V0.S4]               // V0 = x
+	B       compute                         // to compute
+load1:
 	FMOVS.P 4(xPtr), F0                     // V0 = x[i], 0, 0, 0
-	EXPV(V0, V2, V3, V4, V5, V6)            // V0 = e^V0
-	FMOVS.P F0, 4(dPtr)                     // dst = lane 0
+compute:
+	SILUV(V0, V2, V3, V4, V5, V6, V12)      // V12 = silu(V0)
+	CMP     $4, nLeft                       // a vector?
+	BLT     store1                          // no: one element
+	VST1.P  [V12.S4], 16(dPtr)              // dst = V12
+	SUB     $4, nLeft                       // 4 done
+	B       loop                            // the next
+store1:
+	FMOVS.P F12, 4(dPtr)                    // dst = lane 0
 	SUB     $1, nLeft                       // one done
-	B       one                             // the single elements
+	B       loop                            // the next
 done:
 	RET

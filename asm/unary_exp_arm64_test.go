@@ -7,16 +7,23 @@ import (
 	"testing"
 )
 
-// checkExpNEON runs the NEON kernel expF32 on xs (one call, so every
-// length takes the 8-, 4- and 1-element paths it reaches) and compares the
-// bits, NaN payloads included, with expGo1's.
-func checkExpNEON(t *testing.T, xs []float32) {
+// expNEONKernels are the NEON kernels of unary_exp_arm64.s and their twins.
+var expNEONKernels = []struct {
+	name   string
+	kernel func(d, x []float32)
+	twin   func(float32) float32
+}{{"exp", expF32, expGo1}, {"sigmoid", sigmoidF32, sigmoidGo1}, {"silu", siluF32, siluGo1}}
+
+// checkExpNEON runs kernel on xs (one call, so every length takes the 8-,
+// 4- and 1-element paths it reaches) and compares the bits, NaN payloads
+// included, with twin's.
+func checkExpNEON(t *testing.T, name string, kernel func(d, x []float32), twin func(float32) float32, xs []float32) {
 	t.Helper()
 	d := make([]float32, len(xs))
-	expF32(d, xs)
+	kernel(d, xs)
 	for i, x := range xs {
-		if want := expGo1(x); math.Float32bits(d[i]) != math.Float32bits(want) {
-			t.Fatalf("exp(%v (%#x)) [%d of %d] = %v (%#x), twin %v (%#x)", x, math.Float32bits(x), i, len(xs),
+		if want := twin(x); math.Float32bits(d[i]) != math.Float32bits(want) {
+			t.Fatalf("%s(%v (%#x)) [%d of %d] = %v (%#x), twin %v (%#x)", name, x, math.Float32bits(x), i, len(xs),
 				d[i], math.Float32bits(d[i]), want, math.Float32bits(want))
 		}
 	}
@@ -25,8 +32,9 @@ func checkExpNEON(t *testing.T, xs []float32) {
 // expNEONSpecials are the inputs the kernel's tricks are sensitive to:
 // ±0, subnormals, ±Inf, NaNs (quiet and signalling, both signs, with
 // payloads), the neighbours of the clamp bounds expLo = -120 and
-// expHi = 89 and of the overflow and underflow thresholds, and points
-// where x·log2e is near a half-integer (the rounding of n).
+// expHi = 89, of the overflow and underflow thresholds and of the
+// divisions' special ranges, and points where x·log2e is near a
+// half-integer (the rounding of n).
 func expNEONSpecials() []float32 {
 	bits := []uint32{
 		0, 0x80000000, 1, 0x80000001, 0x007fffff, 0x807fffff, 0x00800000, 0x80800000,
@@ -38,7 +46,8 @@ func expNEONSpecials() []float32 {
 	for _, b := range bits {
 		xs = append(xs, math.Float32frombits(b))
 	}
-	for _, c := range []float32{expLo, expHi, -87.33655, 88.72284, -103.97208, -104, -126, -149, 128, -173, 174} {
+	for _, c := range []float32{expLo, expHi, -87.33655, 88.72284, -103.97208, -104, -126, -149, 128, -173, 174,
+		0x1p-23, 0x1p-24, 0x1p-60, 64, -64, 17, -17} { // the last: sigmoid's 1 + e = 2 - 2^-23, silu's vector range
 		b := math.Float32bits(c)
 		for i := uint32(0); i < 8; i++ {
 			xs = append(xs, math.Float32frombits(b-i), math.Float32frombits(b+i))
@@ -54,22 +63,28 @@ func expNEONSpecials() []float32 {
 	return xs
 }
 
-// TestExpNEON compares expF32 with expGo1 bit for bit on the specials, at
-// every length up to 40 and every start (the vector paths and the
-// one-element tail), and in place.
+// TestExpNEON compares the NEON kernels with their twins bit for bit on
+// the specials (and their negations, for sigmoid's two sides), at every
+// length up to 40 and every start (the vector paths and the one-element
+// tail), and in place.
 func TestExpNEON(t *testing.T) {
 	xs := expNEONSpecials()
-	checkExpNEON(t, xs)
-	for n := 0; n <= 40; n++ {
-		for off := 0; off+n <= len(xs); off += 37 {
-			checkExpNEON(t, xs[off:off+n])
-		}
+	for _, x := range expNEONSpecials() {
+		xs = append(xs, -x)
 	}
-	in := append([]float32(nil), xs...)
-	expF32(in, in)
-	for i, x := range xs {
-		if want := expGo1(x); math.Float32bits(in[i]) != math.Float32bits(want) {
-			t.Fatalf("in place: exp(%#x) = %#x, twin %#x", math.Float32bits(x), math.Float32bits(in[i]), math.Float32bits(want))
+	for _, k := range expNEONKernels {
+		checkExpNEON(t, k.name, k.kernel, k.twin, xs)
+		for n := 0; n <= 40; n++ {
+			for off := 0; off+n <= len(xs); off += 37 {
+				checkExpNEON(t, k.name, k.kernel, k.twin, xs[off:off+n])
+			}
+		}
+		in := append([]float32(nil), xs...)
+		k.kernel(in, in)
+		for i, x := range xs {
+			if want := k.twin(x); math.Float32bits(in[i]) != math.Float32bits(want) {
+				t.Fatalf("in place: %s(%#x) = %#x, twin %#x", k.name, math.Float32bits(x), math.Float32bits(in[i]), math.Float32bits(want))
+			}
 		}
 	}
 }
