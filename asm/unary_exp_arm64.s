@@ -60,13 +60,14 @@
 	MOVW    $bits, R4;                      /* R4 = bits */ \
 	VDUP    R4, v.S4                        /* in every lane of v */
 
-// EXPV(x, a, b, c, d, e): x = e^x in every lane, as expGo1 (expParts'
-// lines as comments). In: the constants above. Clobbers a–e.
+// EXPV(x, a, b, c, d, e): x = e^x in every lane, as expGo1. In: the
+// constants above. Out: x, and c = ones where x is not NaN (SIGMOIDV uses
+// it). Clobbers a, b, d, e.
 #define EXPV(x, a, b, c, d, e) \
 	VUMIN   lo.S4, x.S4, a.S4;              /* a = x, or -120 where x < -120 */ \
-	VCMEQ   a.S4, x.S4, e.S4;               /* e = ones where !(x < expLo) (or NaN) */ \
+	VCMEQ   a.S4, x.S4, e.S4;               /* e = ones where !(x < expLo) (NaN: either) */ \
 	VEOR    sgn.B16, a.B16, a.B16;          /* a = bits, sign flipped */ \
-	VUMIN   hi.S4, a.S4, a.S4;              /* 89 where x > 89 */ \
+	VUMIN   hi.S4, a.S4, a.S4;              /* a = 89's where x > 89 */ \
 	VEOR    sgn.B16, a.B16, a.B16;          /* a = vmin(expHi, vmax(expLo, x)) */ \
 	VMOV    sgn.B16, b.B16;                 /* b = -0 */ \
 	VFMLA   log2e.S4, a.S4, b.S4;           /* b = x·log2e */ \
