@@ -21,11 +21,13 @@
 // (floatkey_arm64.h), float32 widened to float64 by a shift and an exact
 // multiply, float16 rounded by integer arithmetic. They run sgemm/dgemm,
 // add/sub/mul (float32 and float64), float32 maximum/minimum and the
-// comparisons, where, threshold_backward, relu/abs/neg, the reductions and
-// row kernels (all but expShift), the float16/bfloat16 conversions and the
-// depthwise convolution; a kernel that meets a value its trick cannot take
-// (an Inf or NaN in a float64 sum, say) hands that block to its twin, so
-// the results stay the twins'. The rest run their twins on arm64.
+// comparisons, where, threshold_backward, relu/abs/neg, exp/sigmoid/silu
+// (the quotient by Markstein's correction of a Newton reciprocal), the
+// reductions and row kernels (all but expShift), the float16/bfloat16
+// conversions and the depthwise convolution; a kernel that meets a value
+// its trick cannot take (an Inf or NaN in a float64 sum, say) hands that
+// block to its twin, so the results stay the twins'. The rest run their
+// twins on arm64.
 //
 // The twins run when the CPU lacks a feature, on other architectures, when
 // the package is built with -tags purego, or when the environment variable

@@ -3,9 +3,10 @@
 package asm
 
 // The NEON unary kernels: abs and neg (unary_arm64.s), relu
-// (relu_arm64.s) and those expKernelsNEON installs; the others run their
-// twins (Go's arm64 assembler lacks the vector float instructions: no
-// FDIV, FSQRT, float compare or conversion).
+// (relu_arm64.s), exp, sigmoid and silu (expKernelsNEON,
+// unary_exp_arm64.go); the others run their twins (Go's arm64 assembler
+// lacks the vector float instructions: no FDIV, FSQRT, float compare or
+// conversion; see doc.go).
 
 //go:noescape
 func absF32(d, x []float32)

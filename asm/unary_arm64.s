@@ -2,9 +2,10 @@
 
 #include "textflag.h"
 
-// Unary float32 kernels, NEON: the sign-bit ones. Go's arm64 assembler has
-// no vector FCMP, FMAX, FSQRT, FDIV or FRINT, so the other unary kernels
-// run their twins on arm64.
+// Unary float32 kernels, NEON: the sign-bit ones (relu: relu_arm64.s; exp,
+// sigmoid, silu: unary_exp_arm64.s). Go's arm64 assembler has no vector
+// FSQRT, and the rest (log, tanh, gelu, erf, sin, cos, sqrt, rsqrt,
+// reciprocal) run their twins on arm64.
 
 // Register roles.
 #define dPtr  R0  // next element of dst
