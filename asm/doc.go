@@ -23,7 +23,7 @@
 // add/sub/mul (float32 and float64), float32 maximum/minimum and the
 // comparisons, where, threshold_backward, relu/abs/neg, exp/sigmoid/silu
 // (the quotient by Markstein's correction of a Newton reciprocal), the
-// reductions and row kernels (all but expShift), the float16/bfloat16
+// reductions and row kernels, the float16/bfloat16
 // conversions and the depthwise convolution; a kernel that meets a value
 // its trick cannot take (an Inf or NaN in a float64 sum, say) hands that
 // block to its twin, so the results stay the twins'. The rest run their

@@ -15,7 +15,8 @@ import "math"
 // other payload. The 16 (32) running sums are added up by the twins'
 // sum16 (sum32), the tails past the whole blocks by the twins' loop
 // bodies. The float32 row kernels and the extremes (rows_arm64.s, below)
-// leave what saw a NaN to the twins likewise. expShift keeps its twin.
+// leave what saw a NaN to the twins likewise; expShift is exp's kernel
+// (unary_exp_arm64.s).
 
 // sumNEON sets a[l] = Σ float64(x[i]) over i mod 16 = l for len(x) a
 // positive multiple of 16; false (a meaningless) if x holds an Inf or NaN.
@@ -67,6 +68,7 @@ func reduceKernels() *reduceTable {
 	t.normGradSums, t.normGradDX, t.normGradWB = normGradSumsF32NEON, normGradDXF32NEON, normGradWBF32NEON
 	t.groupGradSums, t.groupGradDX = groupGradSumsF32NEON, groupGradDXF32NEON
 	t.maxLanes, t.minLanes, t.maxVal, t.minVal = maxLanesF32NEON, minLanesF32NEON, maxValF32NEON, minValF32NEON
+	t.expShift = expShiftNEON // unary_exp_arm64.go
 	return &t
 }
 

@@ -13,6 +13,19 @@ func sigmoidF32(d, x []float32)
 //go:noescape
 func siluF32(d, x []float32)
 
+//go:noescape
+func expShiftF32(d, x []float32, m float32)
+
+// expShiftNEON is the reductions table's expShift: expShiftF32 but for a
+// NaN m, which the twin takes.
+func expShiftNEON(d, x []float32, m float32) {
+	if m != m {
+		reduceGo.expShift(d, x, m)
+		return
+	}
+	expShiftF32(d, x, m)
+}
+
 // expKernelsNEON installs the NEON kernels of the exp family into t: exp,
 // sigmoid and silu (the others run their twins).
 func expKernelsNEON(t *[numUnaryOps]func(d, x []float32)) {

@@ -38,6 +38,7 @@
 #define siluw  V14 // ((64 bits) << 1) - silulo (silu)
 #define mant   V15 // 0x007fffff: the mantissa bits (sigmoid, silu)
 #define seed   V16 // 0x7ef311c3, the reciprocal's seed (sigmoid)
+#define shift  V16 // m in every lane (expShift; seed's register)
 #define sgn    V17 // 0x80000000 (the sign bit, -0) in every lane
 #define lo     V18 // bits of expLo = -120
 #define hi     V19 // bits of expHi = 89 with the sign flipped
@@ -232,6 +233,17 @@ done: \
 #define EXP1 \
 	VMOV    V0.B16, V12.B16;                /* V12 = x */ \
 	EXPV(V12, V2, V3, V4, V5, V6)           /* V12 = e^x */
+#define EXPSHIFT2 \
+	VMOV    V0.B16, V12.B16;                /* V12 = x */ \
+	VMOV    V1.B16, V13.B16;                /* V13 = x */ \
+	VFMLS   shift.S4, ones.S4, V12.S4;      /* V12 = x - 1·m */ \
+	VFMLS   shift.S4, ones.S4, V13.S4;      /* V13 = x - 1·m */ \
+	EXPV(V12, V2, V3, V4, V5, V6);          /* V12 = e^(x-m) */ \
+	EXPV(V13, V7, V8, V9, V10, V11)         /* V13 = e^(x-m) */
+#define EXPSHIFT1 \
+	VMOV    V0.B16, V12.B16;                /* V12 = x */ \
+	VFMLS   shift.S4, ones.S4, V12.S4;      /* V12 = x - 1·m */ \
+	EXPV(V12, V2, V3, V4, V5, V6)           /* V12 = e^(x-m) */
 #define SIGMOID2 \
 	SIGMOIDV(V0, V2, V3, V4, V5, V6, V12);  /* V12 = sigmoid(x) */ \
 	SIGMOIDV(V1, V7, V8, V9, V10, V11, V13) /* V13 = sigmoid(x) */
@@ -312,3 +324,16 @@ store1:
 	B       loop                            // the next
 done:
 	RET
+
+// func expShiftF32(d, x []float32, m float32): d[i] = expGo1(x[i] - m),
+// the difference rounded once as the twin's (m is not NaN: the caller's
+// twin takes that case, whose payload the fused form would not keep).
+//
+// In:  d, x with len(x) ≥ len(d).
+// Out: d written; clobbers R0–R2, R4, V0–V31.
+TEXT ·expShiftF32(SB), NOSPLIT, $0-52
+	ARGS                                    // dPtr, xPtr, nLeft from the arguments
+	CONSTS                                  // the constants
+	FMOVS   m+48(FP), F16                   // shift lane 0 = m
+	VDUP    shift.S[0], shift.S4            // m in every lane
+	UNLOOP(EXPSHIFT2, EXPSHIFT1)            // d = e^(x-m)

@@ -88,3 +88,40 @@ func TestExpNEON(t *testing.T) {
 		}
 	}
 }
+
+// TestExpShiftNEON compares the reductions table's expShift (softmax's
+// e^(x-m)) with its twin bit for bit on the specials and their negations,
+// for shifts m that are ordinary, huge, infinite, subnormal or NaN, at
+// lengths up to 40 and in place.
+func TestExpShiftNEON(t *testing.T) {
+	xs := expNEONSpecials()
+	for _, x := range expNEONSpecials() {
+		xs = append(xs, -x)
+	}
+	inf := float32(math.Inf(1))
+	for _, m := range []float32{0, 1.5, -3, 88.7, -100, 1e30, -1e30, inf, -inf, 0x1p-149, float32(math.NaN()),
+		math.Float32frombits(0xffc12345)} {
+		check := func(x []float32, inPlace bool) {
+			want := make([]float32, len(x))
+			expShiftGo(want, x, m)
+			d := make([]float32, len(x))
+			if inPlace {
+				d = append(d[:0], x...)
+				red32.expShift(d, d, m)
+			} else {
+				red32.expShift(d, x, m)
+			}
+			for i := range x {
+				if math.Float32bits(d[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("e^(%#x - %v) [%d of %d, in place %v] = %#x, twin %#x", math.Float32bits(x[i]), m, i, len(x), inPlace,
+						math.Float32bits(d[i]), math.Float32bits(want[i]))
+				}
+			}
+		}
+		check(xs, false)
+		check(xs, true)
+		for n := 0; n <= 40; n++ {
+			check(xs[n*3:n*4], false)
+		}
+	}
+}
