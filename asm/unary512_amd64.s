@@ -399,14 +399,10 @@ done:
 	VZEROUPPER
 	RET
 
-// SIMPLE512ST(OP, ST): the memory-bound ops, 4 vectors of 16 per step (the
-// loop overhead would otherwise limit them), then single vectors, then a
-// masked one; the whole vectors stored with ST (VMOVUPS, or VMOVNTPS for
-// the streaming kernels, d 64-byte aligned). OP(r) maps Z register r in
-// place (Z8 scratch, Z9 = 0, Z10 = 1). SIMPLE512 and SIMPLE512NT return.
-#define SIMPLE512(OP) SIMPLE512ST(OP, VMOVUPS); VZEROUPPER; RET
-#define SIMPLE512NT(OP) SIMPLE512ST(OP, VMOVNTPS); SFENCE; VZEROUPPER; RET
-#define SIMPLE512ST(OP, ST) \
+// SIMPLE512(OP): the memory-bound ops, 4 vectors of 16 per step (the loop
+// overhead would otherwise limit them), then single vectors, then a masked
+// one. OP(r) maps Z register r in place (Z8 scratch, Z9 = 0, Z10 = 1).
+#define SIMPLE512(OP) \
 	MOVQ       d_base+0(FP), dPtr;           /* dPtr = &d[0]           */ \
 	MOVQ       d_len+8(FP), nLeft;           /* nLeft = len(d)         */ \
 	MOVQ       x_base+24(FP), xPtr;          /* xPtr = &x[0]           */ \
@@ -423,10 +419,10 @@ quad: \
 	OP(Z1);                                  /* second                 */ \
 	OP(Z2);                                  /* third                  */ \
 	OP(Z3);                                  /* fourth                 */ \
-	ST         Z0, (dPtr);                   /* d[0:64] = Z0:Z3        */ \
-	ST         Z1, 64(dPtr);                 /* second vector          */ \
-	ST         Z2, 128(dPtr);                /* third vector           */ \
-	ST         Z3, 192(dPtr);                /* fourth vector          */ \
+	VMOVUPS    Z0, (dPtr);                   /* d[0:64] = Z0:Z3        */ \
+	VMOVUPS    Z1, 64(dPtr);                 /* second vector          */ \
+	VMOVUPS    Z2, 128(dPtr);                /* third vector           */ \
+	VMOVUPS    Z3, 192(dPtr);                /* fourth vector          */ \
 	ADDQ       $256, xPtr;                   /* next 64                */ \
 	ADDQ       $256, dPtr;                   /* advance dPtr too       */ \
 	SUBQ       $64, nLeft;                   /* 64 done                */ \
@@ -437,7 +433,7 @@ one: \
 	JLT        tail;                         /* no: the masked tail    */ \
 	VMOVUPS    (xPtr), Z0;                   /* Z0 = x[0:16]           */ \
 	OP(Z0);                                  /* mapped in place        */ \
-	ST         Z0, (dPtr);                   /* d[0:16] = Z0           */ \
+	VMOVUPS    Z0, (dPtr);                   /* d[0:16] = Z0           */ \
 	ADDQ       $64, xPtr;                    /* next vector            */ \
 	ADDQ       $64, dPtr;                    /* advance dPtr too       */ \
 	SUBQ       $16, nLeft;                   /* 16 done                */ \
@@ -452,7 +448,20 @@ tail: \
 	VMOVUPS.Z  (xPtr), tailK, Z0;            /* Z0 = x, 0 off the end  */ \
 	OP(Z0);                                  /* mapped in place        */ \
 	VMOVUPS    Z0, tailK, (dPtr);            /* d = Z0, masked         */ \
-done:
+done: \
+	VZEROUPPER;                              /* clean AVX state        */ \
+	RET
+
+// SIMPLE512NT(OP) is SIMPLE512's streaming form: UNLOOP512ST's one vector
+// per step with non-temporal stores (d 64-byte aligned). It runs on results
+// of streamBytes and more, where memory sets the pace, not the loop.
+#define SIMPLE512NT(OP) \
+	VPXORD     Z9, Z9, Z9;                   /* Z9 = 0                 */ \
+	VBROADCASTSS cOne<>(SB), Z10;            /* Z10 = 1                */ \
+	UNLOOP512ST(OP(Z0), VMOVNTPS);           /* d[i] = f(x[i])         */ \
+	SFENCE;                                  /* order the stores       */ \
+	VZEROUPPER; \
+	RET
 
 #define RELU512(r) \
 	VCMPPS     $1, Z9, r, K1;                /* K1 = r < 0             */ \
