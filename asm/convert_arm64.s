@@ -1,6 +1,7 @@
 //go:build !purego
 
 #include "textflag.h"
+#include "neon_arm64.h"
 
 // Conversions between float32 and the 16-bit float formats, NEON, 8
 // elements per step (the caller converts the last len%8). Go's arm64
@@ -28,11 +29,6 @@
 #define subl  V29 // 0x387fffff in every lane: the largest float32 below 2^-14
 #define quiet V30 // 0x200 in every lane: float16's quiet bit
 #define hsign V31 // 0x8000 in every halfword
-
-// SPLAT(c, v) puts the 32-bit c in every lane of v. Clobbers R3.
-#define SPLAT(c, v) \
-	MOVW    $c, R3;                         /* R3 = c */ \
-	VDUP    R3, v.S4                        /* in every lane */
 
 #define ARGS \
 	MOVD    d_base+0(FP), dPtr;             /* dPtr = &d[0] */ \

@@ -1,6 +1,7 @@
 //go:build !purego
 
 #include "textflag.h"
+#include "neon_arm64.h"
 
 // exp and sigmoid, NEON, float32, as expGo1 and sigmoidGo1 lane for lane.
 // Go's arm64 assembler has no vector FMUL, FADD, FDIV, FCMP, FMAX/FMIN,
@@ -54,12 +55,6 @@
 #define q4     V29 // expQ[4]
 #define nanlim V30 // 0xff000000: the bits of ±Inf shifted left by one
 #define quiet  V31 // 0x00400000: the quiet bit of a NaN
-
-// BCAST(bits, v) puts the 32-bit constant bits in every lane of v
-// (through R4).
-#define BCAST(bits, v) \
-	MOVW    $bits, R4;                      /* R4 = bits */ \
-	VDUP    R4, v.S4                        /* in every lane of v */
 
 // EXPV(x, a, b, c, d, e): x = e^x in every lane, as expGo1. In: the
 // constants above. Out: x, and c = ones where x is not NaN (SIGMOIDV uses
@@ -257,30 +252,30 @@ done: \
 
 // CONSTS sets the constants of the register roles above.
 #define CONSTS \
-	BCAST(0x43000000, silulo);              /* silulo = bits of 2^-60 << 1 */ \
-	BCAST(0x42000000, siluw);               /* siluw = (bits of 64 << 1) - silulo */ \
-	BCAST(0x007fffff, mant);                /* mant = the mantissa bits */ \
-	BCAST(0x7ef311c3, seed);                /* seed = 0x7ef311c3 */ \
-	BCAST(0x80000000, sgn);                 /* sgn = -0 */ \
-	BCAST(0xc2f00000, lo);                  /* lo = -120 */ \
-	BCAST(0xc2b20000, hi);                  /* hi = 89 with the sign flipped */ \
-	BCAST(0x3fb8aa3b, log2e);               /* log2e = 1.442695 */ \
-	BCAST(0x4b4000fe, magic);               /* magic = 12583166 = 1.5·2^23 + 254 */ \
-	BCAST(0x3f800000, ones);                /* ones = 1 */ \
-	BCAST(0xbf318000, nln2hi);              /* nln2hi = -0.693359375 */ \
-	BCAST(0x395e8083, nln2lo);              /* nln2lo = 2.12194440e-4 */ \
-	BCAST(0x3efffffe, q0);                  /* q0 = 0.49999994 */ \
-	BCAST(0x3e2aaa49, q1);                  /* q1 = 0.16666521 */ \
-	BCAST(0x3d2aac56, q2);                  /* q2 = 0.04166826 */ \
-	BCAST(0x3c091cbd, q3);                  /* q3 = 0.008368668 */ \
-	BCAST(0x3ab528b3, q4);                  /* q4 = 0.0013821333 */ \
-	BCAST(0xff000000, nanlim);              /* nanlim = Inf's bits << 1 */ \
-	BCAST(0x00400000, quiet)                /* quiet = the quiet bit */
+	SPLAT(0x43000000, silulo);              /* silulo = bits of 2^-60 << 1 */ \
+	SPLAT(0x42000000, siluw);               /* siluw = (bits of 64 << 1) - silulo */ \
+	SPLAT(0x007fffff, mant);                /* mant = the mantissa bits */ \
+	SPLAT(0x7ef311c3, seed);                /* seed = 0x7ef311c3 */ \
+	SPLAT(0x80000000, sgn);                 /* sgn = -0 */ \
+	SPLAT(0xc2f00000, lo);                  /* lo = -120 */ \
+	SPLAT(0xc2b20000, hi);                  /* hi = 89 with the sign flipped */ \
+	SPLAT(0x3fb8aa3b, log2e);               /* log2e = 1.442695 */ \
+	SPLAT(0x4b4000fe, magic);               /* magic = 12583166 = 1.5·2^23 + 254 */ \
+	SPLAT(0x3f800000, ones);                /* ones = 1 */ \
+	SPLAT(0xbf318000, nln2hi);              /* nln2hi = -0.693359375 */ \
+	SPLAT(0x395e8083, nln2lo);              /* nln2lo = 2.12194440e-4 */ \
+	SPLAT(0x3efffffe, q0);                  /* q0 = 0.49999994 */ \
+	SPLAT(0x3e2aaa49, q1);                  /* q1 = 0.16666521 */ \
+	SPLAT(0x3d2aac56, q2);                  /* q2 = 0.04166826 */ \
+	SPLAT(0x3c091cbd, q3);                  /* q3 = 0.008368668 */ \
+	SPLAT(0x3ab528b3, q4);                  /* q4 = 0.0013821333 */ \
+	SPLAT(0xff000000, nanlim);              /* nanlim = Inf's bits << 1 */ \
+	SPLAT(0x00400000, quiet)                /* quiet = the quiet bit */
 
 // func expF32(d, x []float32): d[i] = expGo1(x[i]).
 //
 // In:  d, x with len(x) ≥ len(d).
-// Out: d written; clobbers R0–R2, R4, V0–V31.
+// Out: d written; clobbers R0–R3, V0–V31.
 TEXT ·expF32(SB), NOSPLIT, $0-48
 	ARGS                                    // dPtr, xPtr, nLeft from the arguments
 	CONSTS                                  // the constants
@@ -289,7 +284,7 @@ TEXT ·expF32(SB), NOSPLIT, $0-48
 // func sigmoidF32(d, x []float32): d[i] = sigmoidGo1(x[i]).
 //
 // In:  d, x with len(x) ≥ len(d).
-// Out: d written; clobbers R0–R2, R4, V0–V31.
+// Out: d written; clobbers R0–R3, V0–V31.
 TEXT ·sigmoidF32(SB), NOSPLIT, $0-48
 	ARGS                                    // dPtr, xPtr, nLeft from the arguments
 	CONSTS                                  // the constants
@@ -299,7 +294,7 @@ TEXT ·sigmoidF32(SB), NOSPLIT, $0-48
 // then one element at a time in lane 0, through the one SILUV.
 //
 // In:  d, x with len(x) ≥ len(d).
-// Out: d written; clobbers R0–R2, R4–R6, V0–V31.
+// Out: d written; clobbers R0–R3, R5, R6, V0–V31.
 TEXT ·siluF32(SB), NOSPLIT, $0-48
 	ARGS                                    // dPtr, xPtr, nLeft from the arguments
 	CONSTS                                  // the constants
@@ -330,7 +325,7 @@ done:
 // twin takes that case, whose payload the fused form would not keep).
 //
 // In:  d, x with len(x) ≥ len(d).
-// Out: d written; clobbers R0–R2, R4, V0–V31.
+// Out: d written; clobbers R0–R3, V0–V31.
 TEXT ·expShiftF32(SB), NOSPLIT, $0-52
 	ARGS                                    // dPtr, xPtr, nLeft from the arguments
 	CONSTS                                  // the constants
