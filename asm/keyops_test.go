@@ -140,9 +140,10 @@ func TestKeyOpsPairs(t *testing.T) {
 //     block.
 //
 // GOATEN_KEYOPS_STEP=k takes every k-th block (1: all 2^32 patterns; 64
-// still holds every block where the exponent changes); unset, every
-// 257th (-short: every 1021st). Under qemu-aarch64 on a loaded 2-core machine: unary with k = 1
-// 7 minutes, pairs with k = 64 47 seconds (k = 1 would take about 50).
+// still holds every block where the exponent changes); unset, every 257th
+// (-short: every 1021st). Under qemu-aarch64 on a loaded 2-core machine:
+// unary with k = 1 7 minutes, pairs with k = 64 47 seconds (k = 1 would
+// take about 50).
 func TestKeyOpsExhaustive(t *testing.T) {
 	step, _ := strconv.Atoi(os.Getenv("GOATEN_KEYOPS_STEP"))
 	if step < 1 {
