@@ -16,7 +16,7 @@ import (
 	"time"
 )
 
-// The exhaustive check of exp, sigmoid and silu: every float32 bit pattern, in
+// The exhaustive check of exp, sigmoid, silu, tanh and log: every float32 bit pattern, in
 // 256 blocks of 2^24 in order, each summarised by the CRC-32 of its
 // results' bits. testdata/OP_crc32.txt holds the twin's sums (written
 // natively, where the twin is fast); under qemu the kernel's sums are
@@ -26,8 +26,8 @@ import (
 // payloads included).
 const expAllBlock = 1 << 24
 
-// expAllOps are the ops checked (the exp family's NEON kernels).
-var expAllOps = []unaryOp{uExp, uSigmoid, uSilu}
+// expAllOps are the ops checked (the NEON kernels of unary_exp_arm64.s).
+var expAllOps = []unaryOp{uExp, uSigmoid, uSilu, uTanh, uLog}
 
 func expAllFile(op unaryOp) string { return "testdata/" + unaryNames[op] + "_crc32.txt" }
 
@@ -84,12 +84,12 @@ func expAllSums(f func(d, x []float32), blocks []int) []uint32 {
 	return sums
 }
 
-// TestExpAll compares the exp, sigmoid and silu kernels in use with their
-// twins on all 2^32 float32 bit patterns when GOATEN_EXP_ALL is set: =1
-// through the sums (on arm64 under qemu-aarch64, about 15 minutes of one
-// core per op; where a block differs, its first differing pattern is
-// reported), =write writes the twins' sums to testdata (run natively, a
-// few minutes). GOATEN_EXP_ALL_OPS=sigmoid limits it to those ops.
+// TestExpAll compares the exp, sigmoid, silu, tanh and log kernels in use
+// with their twins on all 2^32 float32 bit patterns when GOATEN_EXP_ALL is
+// set: =1 through the sums (on arm64 under qemu-aarch64, about 15 minutes
+// of one core per op; where a block differs, its first differing pattern
+// is reported), =write writes the twins' sums to testdata (run natively, a
+// few minutes). GOATEN_EXP_ALL_OPS=sigmoid,tanh limits it to those ops.
 func TestExpAll(t *testing.T) {
 	mode := os.Getenv("GOATEN_EXP_ALL")
 	if mode == "" {

@@ -14,6 +14,12 @@ func sigmoidF32(d, x []float32)
 func siluF32(d, x []float32)
 
 //go:noescape
+func tanhF32(d, x []float32)
+
+//go:noescape
+func logF32(d, x []float32)
+
+//go:noescape
 func expShiftF32(d, x []float32, m float32)
 
 // expShiftNEON is the reductions table's expShift: expShiftF32 but for a
@@ -27,7 +33,7 @@ func expShiftNEON(d, x []float32, m float32) {
 }
 
 // expKernelsNEON installs the NEON kernels of the exp family into t: exp,
-// sigmoid and silu (the others run their twins).
+// sigmoid, silu, tanh and log (the others run their twins).
 func expKernelsNEON(t *[numUnaryOps]func(d, x []float32)) {
-	t[uExp], t[uSigmoid], t[uSilu] = expF32, sigmoidF32, siluF32
+	t[uExp], t[uSigmoid], t[uSilu], t[uTanh], t[uLog] = expF32, sigmoidF32, siluF32, tanhF32, logF32
 }

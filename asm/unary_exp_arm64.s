@@ -35,8 +35,15 @@
 #define dPtr   R0  // next element of dst
 #define xPtr   R1  // next element of x
 #define nLeft  R2  // elements left
+#define tp0    V7  // tanhP[0] (tanh)
+#define tp1    V8  // tanhP[1] (tanh)
+#define tp2    V9  // tanhP[2] (tanh)
+#define tp3    V10 // tanhP[3] (tanh)
+#define tp4    V11 // tanhP[4] (tanh)
 #define silulo V13 // (2^-60 bits) << 1 (silu)
+#define tsmall V13 // 0x3f1fffff: the largest float below 0.625 (tanh; silulo's register)
 #define siluw  V14 // ((64 bits) << 1) - silulo (silu)
+#define tbig   V14 // 2^27, where tanh's 1 + e is clamped (tanh; siluw's register)
 #define mant   V15 // 0x007fffff: the mantissa bits (sigmoid, silu)
 #define seed   V16 // 0x7ef311c3, the reciprocal's seed (sigmoid)
 #define shift  V16 // m in every lane (expShift; seed's register)
@@ -55,6 +62,25 @@
 #define q4     V29 // expQ[4]
 #define nanlim V30 // 0xff000000: the bits of ±Inf shifted left by one
 #define quiet  V31 // 0x00400000: the quiet bit of a NaN
+
+// log's registers (LOGCONSTS), in those of the constants above that log
+// does not use.
+#define lp0    V7  // logP[0]
+#define lp1    V8  // logP[1]
+#define lp2    V9  // logP[2]
+#define lp3    V10 // logP[3]
+#define lp4    V11 // logP[4]
+#define lp5    V25 // logP[5]
+#define lp6    V26 // logP[6]
+#define lp7    V27 // logP[7]
+#define lhalf  V13 // 0.5 (0x3f000000: also [0.5, 1)'s exponent bits)
+#define lmthr  V14 // 0x003504f2: the mantissa bits of √½'s predecessor
+#define lbias  V16 // bits(lmagic) - 126
+#define lscale V18 // 2^23
+#define l23    V19 // 23
+#define lnan   V20 // 0x7fc00000, the twin's NaN for x < 0
+#define lmagic V21 // 1.5·2^23
+#define lninf  V28 // -Inf
 
 // EXPV(x, a, b, c, d, e): x = e^x in every lane, as expGo1. In: the
 // constants above. Out: x, and c = ones where x is not NaN (SIGMOIDV uses
@@ -180,6 +206,119 @@ safe:
 	FMOVS   F8, R5;                         /* R5 = the quotient */ \
 	VMOV    R5, f.S[i]                      /* f[i] = R5 */
 
+// TANHV(x, a, b, c, d, e, f): f = tanh(x) in every lane, as tanhGo1:
+// x + x³·P(x²) where |x| < 0.625, else 1 - 2/(e + 1) with e = e^(2|x|),
+// given x's sign. The quotient: 2/b = 2·RN(1/b), y = RN(1/b) from the seed,
+// the Newton steps and RECIPFIX as in SIGMOIDV (they scale with b's
+// exponent). b ≥ 1 + e^1.25 > 4 is clamped to 2^27: from b = 2^26 on,
+// 2/b ≤ 2^-25 and 1 - 2/b rounds to 1 (the tie 1 - 2^-25 to even), so the
+// clamp changes no result and keeps 1/b normal (e = +Inf from 2|x| ≈ 88.7
+// on). A NaN x gives x, quiet. Clobbers a–e.
+#define TANHV(x, a, b, c, d, e, f) \
+	VSHL    $1, x.S4, f.S4;                 /* f = bits of |x| << 1 */ \
+	VUSHR   $1, f.S4, f.S4;                 /* f = |x| */ \
+	VFMLA   ones.S4, f.S4, f.S4;            /* f = |x| + 1·|x| = 2|x| */ \
+	EXPV(f, a, b, c, d, e);                 /* f = e = e^2|x|; c = ones where not NaN */ \
+	VMOV    ones.B16, d.B16;                /* d = 1 */ \
+	VFMLA   ones.S4, f.S4, d.S4;            /* d = b = e + 1 */ \
+	VUMIN   tbig.S4, d.S4, d.S4;            /* d = min(b, 2^27) (b is positive) */ \
+	VSUB    d.S4, seed.S4, e.S4;            /* e = y0 = seed - bits of d */ \
+	NEWTON(d, e, a);                        /* y1 */ \
+	NEWTON(d, e, a);                        /* y2 */ \
+	NEWTON(d, e, a);                        /* y3 */ \
+	NEWTON(d, e, a);                        /* y4 */ \
+	RECIPFIX(d, e, a);                      /* e = y = RN(1/d) */ \
+	VFMLA   ones.S4, e.S4, e.S4;            /* e = q = y + 1·y = RN(2/d) */ \
+	VMOV    ones.B16, f.B16;                /* f = 1 */ \
+	VFMLS   ones.S4, e.S4, f.S4;            /* f = 1 - 1·q */ \
+	VMOV    sgn.B16, a.B16;                 /* a = -0 */ \
+	VFMLA   x.S4, x.S4, a.S4;               /* a = z = x·x */ \
+	VMOV    tp3.B16, b.B16;                 /* b = P3 */ \
+	VFMLA   tp4.S4, a.S4, b.S4;             /* b = P3 + P4·z */ \
+	VMOV    tp2.B16, d.B16;                 /* d = P2 */ \
+	VFMLA   b.S4, a.S4, d.S4;               /* d = P2 + b·z */ \
+	VMOV    tp1.B16, b.B16;                 /* b = P1 */ \
+	VFMLA   d.S4, a.S4, b.S4;               /* b = P1 + d·z */ \
+	VMOV    tp0.B16, d.B16;                 /* d = P0 */ \
+	VFMLA   b.S4, a.S4, d.S4;               /* d = P(z) = P0 + b·z */ \
+	VMOV    sgn.B16, b.B16;                 /* b = -0 */ \
+	VFMLA   a.S4, x.S4, b.S4;               /* b = x·z */ \
+	VMOV    x.B16, e.B16;                   /* e = x */ \
+	VFMLA   b.S4, d.S4, e.S4;               /* e = x + (x·z)·P(z) */ \
+	VSHL    $1, x.S4, a.S4;                 /* a = bits of |x| << 1 */ \
+	VUSHR   $1, a.S4, a.S4;                 /* a = |x| */ \
+	VUMIN   tsmall.S4, a.S4, b.S4;          /* b = min(|x|, 0.625's predecessor) */ \
+	VCMEQ   b.S4, a.S4, b.S4;               /* b = ones where |x| < 0.625 */ \
+	VBIT    b.B16, e.B16, f.B16;            /* f = the polynomial there */ \
+	VBIT    sgn.B16, x.B16, f.B16;          /* f gets x's sign */ \
+	VORR    quiet.B16, x.B16, a.B16;        /* a = x, quiet if NaN */ \
+	VBIF    c.B16, a.B16, f.B16             /* f = a where x is NaN */
+
+// LOGV(x, a, b, c, d, e, f): f = log(x) in every lane, as logGo1: x =
+// 2^e·m with m in [√½, √2) (a subnormal x scaled by 2^23 first), f =
+// m - 1, log x = f - f²/2 + f³·P(f) + e·ln2 (ln2 in two parts). m is x's
+// mantissa under the exponent of [0.5, 1), doubled (exponent + 1) and e
+// lowered by one where it is below √½, which its mantissa bits tell.
+// float(e) is exact by the magic number: bits(M) + e read as a float, less
+// M (M = 1.5·2^23). Then x = ±0 gives -Inf, x < 0 the NaN 0x7fc00000, +Inf
+// and NaN x itself (a NaN unchanged, as the twin). Clobbers a–e.
+#define LOGV(x, a, b, c, d, e, f) \
+	VUMIN   mant.S4, x.S4, a.S4;            /* a = min(bits, 0x007fffff) */ \
+	VCMEQ   a.S4, x.S4, a.S4;               /* a = ones where x is +0 or subnormal */ \
+	VMOV    sgn.B16, b.B16;                 /* b = -0 */ \
+	VFMLA   lscale.S4, x.S4, b.S4;          /* b = x·2^23 */ \
+	VBIF    a.B16, x.B16, b.B16;            /* b = xs = x where not subnormal */ \
+	VUSHR   $23, b.S4, c.S4;                /* c = xs's exponent field (and sign) */ \
+	VADD    lbias.S4, c.S4, c.S4;           /* c = bits(M) + exponent - 126 */ \
+	VAND    l23.B16, a.B16, a.B16;          /* a = 23 where x was scaled */ \
+	VSUB    a.S4, c.S4, c.S4;               /* c = w = bits(M) + e */ \
+	VAND    mant.B16, b.B16, b.B16;         /* b = xs's mantissa bits */ \
+	VUMIN   lmthr.S4, b.S4, a.S4;           /* a = min(them, √½'s predecessor's) */ \
+	VCMEQ   a.S4, b.S4, a.S4;               /* a = ones where m < √½ */ \
+	VORR    lhalf.B16, b.B16, b.B16;        /* b = m in [0.5, 1) */ \
+	VADD    a.S4, c.S4, c.S4;               /* c = w - 1 there (e - 1) */ \
+	VSHL    $23, a.S4, a.S4;                /* a = -1 << 23 there */ \
+	VSUB    a.S4, b.S4, b.S4;               /* b = m + m there (exponent + 1) */ \
+	VFMLS   ones.S4, ones.S4, b.S4;         /* b = f = m - 1·1 */ \
+	VFMLS   ones.S4, lmagic.S4, c.S4;       /* c = ef = float(e) = w - 1·M */ \
+	VMOV    sgn.B16, a.B16;                 /* a = -0 */ \
+	VFMLA   b.S4, b.S4, a.S4;               /* a = z = f·f */ \
+	VMOV    lp6.B16, d.B16;                 /* d = P6 */ \
+	VFMLA   lp7.S4, b.S4, d.S4;             /* d = P6 + P7·f */ \
+	VMOV    lp5.B16, e.B16;                 /* e = P5 */ \
+	VFMLA   d.S4, b.S4, e.S4;               /* e = P5 + d·f */ \
+	VMOV    lp4.B16, d.B16;                 /* d = P4 */ \
+	VFMLA   e.S4, b.S4, d.S4;               /* d = P4 + e·f */ \
+	VMOV    lp3.B16, e.B16;                 /* e = P3 */ \
+	VFMLA   d.S4, b.S4, e.S4;               /* e = P3 + d·f */ \
+	VMOV    lp2.B16, d.B16;                 /* d = P2 */ \
+	VFMLA   e.S4, b.S4, d.S4;               /* d = P2 + e·f */ \
+	VMOV    lp1.B16, e.B16;                 /* e = P1 */ \
+	VFMLA   d.S4, b.S4, e.S4;               /* e = P1 + d·f */ \
+	VMOV    lp0.B16, d.B16;                 /* d = P0 */ \
+	VFMLA   e.S4, b.S4, d.S4;               /* d = P(f) = P0 + e·f */ \
+	VMOV    sgn.B16, e.B16;                 /* e = -0 */ \
+	VFMLA   d.S4, a.S4, e.S4;               /* e = P·z */ \
+	VMOV    sgn.B16, d.B16;                 /* d = -0 */ \
+	VFMLA   e.S4, b.S4, d.S4;               /* d = y = (P·z)·f */ \
+	VFMLS   nln2lo.S4, c.S4, d.S4;          /* d = y + ef·ln2Lo */ \
+	VFMLS   lhalf.S4, a.S4, d.S4;           /* d = y - z·0.5 */ \
+	VMOV    b.B16, f.B16;                   /* f = f */ \
+	VFMLA   ones.S4, d.S4, f.S4;            /* f = r = f + 1·y */ \
+	VFMLS   nln2hi.S4, c.S4, f.S4;          /* f = r + ef·ln2Hi */ \
+	VSHL    $1, x.S4, a.S4;                 /* a = bits of |x| << 1 */ \
+	VUMAX   nanlim.S4, a.S4, c.S4;          /* c = max(a, Inf's) */ \
+	VCMEQ   nanlim.S4, c.S4, c.S4;          /* c = ones where x is not NaN */ \
+	VCMTST  sgn.S4, x.S4, b.S4;             /* b = ones where x's sign is set */ \
+	VAND    c.B16, b.B16, b.B16;            /* b = ones where x < 0 or x = -0 */ \
+	VBIT    b.B16, lnan.B16, f.B16;         /* f = NaN there */ \
+	VCMTST  a.S4, a.S4, b.S4;               /* b = ones where x is not ±0 */ \
+	VBIF    b.B16, lninf.B16, f.B16;        /* f = -Inf where x = ±0 */ \
+	VBIF    c.B16, x.B16, f.B16;            /* f = x where x is NaN */ \
+	VUSHR   $1, nanlim.S4, b.S4;            /* b = +Inf */ \
+	VCMEQ   b.S4, x.S4, b.S4;               /* b = ones where x = +Inf */ \
+	VBIT    b.B16, x.B16, f.B16             /* f = +Inf there */
+
 // NEWTON(b, y, t): y += y·(1 - b·y), a Newton step towards 1/b. Clobbers t.
 #define NEWTON(b, y, t) \
 	VMOV    ones.B16, t.B16;                /* t = 1 */ \
@@ -216,6 +355,37 @@ one: \
 	FMOVS.P F12, 4(dPtr);                   /* dst = lane 0 */ \
 	SUB     $1, nLeft;                      /* one done */ \
 	B       one;                            /* the single elements */ \
+done: \
+	RET
+
+// UNLOOP1(STEP) runs d[i] = f(x[i]) over nLeft elements with one copy of
+// STEP (V12 = f(V0)): one vector per step, then one element at a time in
+// lane 0. For the kernels that keep more constants than UNLOOP's two
+// vectors leave registers for (tanh, log), or whose STEP has a label
+// (silu).
+//
+// In:  dPtr, xPtr, nLeft and the constants.
+// Out: dst written; clobbers R0–R2, V0–V12.
+#define UNLOOP1(STEP) \
+loop: \
+	CBZ     nLeft, done;                    /* nothing left? */ \
+	CMP     $4, nLeft;                      /* a vector left? */ \
+	BLT     load1;                          /* no: one element */ \
+	VLD1.P  16(xPtr), [V0.S4];              /* V0 = x */ \
+	B       compute;                        /* to compute */ \
+load1: \
+	FMOVS.P 4(xPtr), F0;                    /* V0 = x[i], 0, 0, 0 */ \
+compute: \
+	STEP;                                   /* V12 = f(V0) */ \
+	CMP     $4, nLeft;                      /* a vector? */ \
+	BLT     store1;                         /* no: one element */ \
+	VST1.P  [V12.S4], 16(dPtr);             /* dst = V12 */ \
+	SUB     $4, nLeft;                      /* 4 done */ \
+	B       loop;                           /* the next */ \
+store1: \
+	FMOVS.P F12, 4(dPtr);                   /* dst = lane 0 */ \
+	SUB     $1, nLeft;                      /* one done */ \
+	B       loop;                           /* the next */ \
 done: \
 	RET
 
@@ -272,6 +442,37 @@ done: \
 	SPLAT(0xff000000, nanlim);              /* nanlim = Inf's bits << 1 */ \
 	SPLAT(0x00400000, quiet)                /* quiet = the quiet bit */
 
+// TANHCONSTS sets tanh's constants after CONSTS (in silu's registers and
+// V7–V11, which UNLOOP1's STEP leaves alone).
+#define TANHCONSTS \
+	SPLAT(0xbeaaaa99, tp0);                 /* tp0 = -0.3333328 */ \
+	SPLAT(0x3e08837c, tp1);                 /* tp1 = 0.13331407 */ \
+	SPLAT(0xbd5c1b08, tp2);                 /* tp2 = -0.053736717 */ \
+	SPLAT(0x3ca8fe27, tp3);                 /* tp3 = 0.020629002 */ \
+	SPLAT(0xbbba8f8d, tp4);                 /* tp4 = -0.005693382 */ \
+	SPLAT(0x3f1fffff, tsmall);              /* tsmall = 0.625's predecessor */ \
+	SPLAT(0x4d000000, tbig)                 /* tbig = 2^27 */
+
+// LOGCONSTS sets log's constants after CONSTS (in registers of exp's
+// that log does not use, and V7–V11, which UNLOOP1's STEP leaves alone).
+#define LOGCONSTS \
+	SPLAT(0x3eaaaaaa, lp0);                 /* lp0 = 0.33333331 */ \
+	SPLAT(0xbe800113, lp1);                 /* lp1 = -0.2500082 */ \
+	SPLAT(0x3e4cd00f, lp2);                 /* lp2 = 0.20001243 */ \
+	SPLAT(0xbe2a3946, lp3);                 /* lp3 = -0.1662341 */ \
+	SPLAT(0x3e116c7c, lp4);                 /* lp4 = 0.1420154 */ \
+	SPLAT(0xbe06c0f9, lp5);                 /* lp5 = -0.1315955 */ \
+	SPLAT(0x3e02b017, lp6);                 /* lp6 = 0.12762485 */ \
+	SPLAT(0xbd9c6790, lp7);                 /* lp7 = -0.076369405 */ \
+	SPLAT(0x3f000000, lhalf);               /* lhalf = 0.5 */ \
+	SPLAT(0x003504f2, lmthr);               /* lmthr = √½'s predecessor's mantissa */ \
+	SPLAT(0x4b3fff82, lbias);               /* lbias = bits(1.5·2^23) - 126 */ \
+	SPLAT(0x4b000000, lscale);              /* lscale = 2^23 */ \
+	SPLAT(0x00000017, l23);                 /* l23 = 23 */ \
+	SPLAT(0x7fc00000, lnan);                /* lnan = the NaN */ \
+	SPLAT(0x4b400000, lmagic);              /* lmagic = 1.5·2^23 */ \
+	SPLAT(0xff800000, lninf)                /* lninf = -Inf */
+
 // func expF32(d, x []float32): d[i] = expGo1(x[i]).
 //
 // In:  d, x with len(x) ≥ len(d).
@@ -290,35 +491,15 @@ TEXT ·sigmoidF32(SB), NOSPLIT, $0-48
 	CONSTS                                  // the constants
 	UNLOOP(SIGMOID2, SIGMOID1)              // d = sigmoid(x)
 
-// func siluF32(d, x []float32): d[i] = siluGo1(x[i]); one vector per step,
-// then one element at a time in lane 0, through the one SILUV.
+// func siluF32(d, x []float32): d[i] = siluGo1(x[i]), one vector per step
+// (SILUV's lane fallback has a label, so UNLOOP1 has it once).
 //
 // In:  d, x with len(x) ≥ len(d).
 // Out: d written; clobbers R0–R3, R5, R6, V0–V31.
 TEXT ·siluF32(SB), NOSPLIT, $0-48
 	ARGS                                    // dPtr, xPtr, nLeft from the arguments
 	CONSTS                                  // the constants
-loop:
-	CBZ     nLeft, done                     // nothing left?
-	CMP     $4, nLeft                       // a vector left?
-	BLT     load1                           // no: one element
-	VLD1.P  16(xPtr), [V0.S4]               // V0 = x
-	B       compute                         // to compute
-load1:
-	FMOVS.P 4(xPtr), F0                     // V0 = x[i], 0, 0, 0
-compute:
-	SILUV(V0, V2, V3, V4, V5, V6, V12)      // V12 = silu(V0)
-	CMP     $4, nLeft                       // a vector?
-	BLT     store1                          // no: one element
-	VST1.P  [V12.S4], 16(dPtr)              // dst = V12
-	SUB     $4, nLeft                       // 4 done
-	B       loop                            // the next
-store1:
-	FMOVS.P F12, 4(dPtr)                    // dst = lane 0
-	SUB     $1, nLeft                       // one done
-	B       loop                            // the next
-done:
-	RET
+	UNLOOP1(SILUV(V0, V2, V3, V4, V5, V6, V12)) // d = silu(x)
 
 // func expShiftF32(d, x []float32, m float32): d[i] = expGo1(x[i] - m),
 // the difference rounded once as the twin's (m is not NaN: the caller's
@@ -332,3 +513,23 @@ TEXT ·expShiftF32(SB), NOSPLIT, $0-52
 	FMOVS   m+48(FP), F16                   // shift lane 0 = m
 	VDUP    shift.S[0], shift.S4            // m in every lane
 	UNLOOP(EXPSHIFT2, EXPSHIFT1)            // d = e^(x-m)
+
+// func tanhF32(d, x []float32): d[i] = tanhGo1(x[i]), one vector per step.
+//
+// In:  d, x with len(x) ≥ len(d).
+// Out: d written; clobbers R0–R3, V0–V31.
+TEXT ·tanhF32(SB), NOSPLIT, $0-48
+	ARGS                                    // dPtr, xPtr, nLeft from the arguments
+	CONSTS                                  // the constants
+	TANHCONSTS                              // and tanh's
+	UNLOOP1(TANHV(V0, V1, V2, V3, V4, V5, V12)) // d = tanh(x)
+
+// func logF32(d, x []float32): d[i] = logGo1(x[i]), one vector per step.
+//
+// In:  d, x with len(x) ≥ len(d).
+// Out: d written; clobbers R0–R3, V0–V31.
+TEXT ·logF32(SB), NOSPLIT, $0-48
+	ARGS                                    // dPtr, xPtr, nLeft from the arguments
+	CONSTS                                  // the constants
+	LOGCONSTS                               // and log's
+	UNLOOP1(LOGV(V0, V1, V2, V3, V4, V5, V12)) // d = log(x)

@@ -12,7 +12,8 @@ var expNEONKernels = []struct {
 	name   string
 	kernel func(d, x []float32)
 	twin   func(float32) float32
-}{{"exp", expF32, expGo1}, {"sigmoid", sigmoidF32, sigmoidGo1}, {"silu", siluF32, siluGo1}}
+}{{"exp", expF32, expGo1}, {"sigmoid", sigmoidF32, sigmoidGo1}, {"silu", siluF32, siluGo1},
+	{"tanh", tanhF32, tanhGo1}, {"log", logF32, logGo1}}
 
 // checkExpNEON runs kernel on xs (one call, so every length takes the 8-,
 // 4- and 1-element paths it reaches) and compares the bits, NaN payloads
@@ -47,7 +48,9 @@ func expNEONSpecials() []float32 {
 		xs = append(xs, math.Float32frombits(b))
 	}
 	for _, c := range []float32{expLo, expHi, -87.33655, 88.72284, -103.97208, -104, -126, -149, 128, -173, 174,
-		0x1p-23, 0x1p-24, 0x1p-60, 64, -64, 17, -17} { // the last: sigmoid's 1 + e = 2 - 2^-23, silu's vector range
+		0x1p-23, 0x1p-24, 0x1p-60, 64, -64, 17, -17, // sigmoid's 1 + e = 2 - 2^-23, silu's vector range
+		0.625, expHi / 2, 44.36142, 9.010913, 9.357487, 0x1p-126, 0x1p-63, // tanh's: its two forms, the clamp of 2|x|, e^2|x| overflowing, 1 + e = 2^26, 2^27, subnormal x², x³
+		0.70710678, 1.41421356, 0.5, 2, 0x1p-127, 0x1p-149, 0x1p-130 * 0.70710678} { // log's: m at √½, powers of two, subnormals
 		b := math.Float32bits(c)
 		for i := uint32(0); i < 8; i++ {
 			xs = append(xs, math.Float32frombits(b-i), math.Float32frombits(b+i))
