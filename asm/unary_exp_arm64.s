@@ -3,7 +3,8 @@
 #include "textflag.h"
 #include "neon_arm64.h"
 
-// exp and sigmoid, NEON, float32, as expGo1 and sigmoidGo1 lane for lane.
+// exp, sigmoid, silu, tanh and log, NEON, float32, as their twins (expGo1,
+// sigmoidGo1, siluGo1, tanhGo1, logGo1) lane for lane.
 // Go's arm64 assembler has no vector FMUL, FADD, FDIV, FCMP, FMAX/FMIN,
 // FRINT or FRECPE, so:
 //   - products and sums are fused multiply-adds that round the same way:
@@ -44,8 +45,8 @@
 #define tsmall V13 // 0x3f1fffff: the largest float below 0.625 (tanh; silulo's register)
 #define siluw  V14 // ((64 bits) << 1) - silulo (silu)
 #define tbig   V14 // 2^27, where tanh's 1 + e is clamped (tanh; siluw's register)
-#define mant   V15 // 0x007fffff: the mantissa bits (sigmoid, silu)
-#define seed   V16 // 0x7ef311c3, the reciprocal's seed (sigmoid)
+#define mant   V15 // 0x007fffff: the mantissa bits (sigmoid, silu, tanh, log)
+#define seed   V16 // 0x7ef311c3, the reciprocal's seed (sigmoid, silu, tanh)
 #define shift  V16 // m in every lane (expShift; seed's register)
 #define sgn    V17 // 0x80000000 (the sign bit, -0) in every lane
 #define lo     V18 // bits of expLo = -120
