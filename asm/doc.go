@@ -21,7 +21,7 @@
 // (floatkey_arm64.h), float32 widened to float64 by a shift and an exact
 // multiply, float16 rounded by integer arithmetic. They run sgemm/dgemm,
 // add/sub/mul (float32 and float64), float32 maximum/minimum and the
-// comparisons, where, threshold_backward, relu/abs/neg, exp/sigmoid/silu
+// comparisons, where, threshold_backward, relu/abs/neg, exp/sigmoid/silu/tanh/log
 // (the quotient by Markstein's correction of a Newton reciprocal), the
 // reductions and row kernels, the float16/bfloat16
 // conversions and the depthwise convolution; a kernel that meets a value

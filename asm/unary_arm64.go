@@ -3,7 +3,7 @@
 package asm
 
 // The NEON unary kernels: abs and neg (unary_arm64.s), relu
-// (relu_arm64.s), exp, sigmoid and silu (expKernelsNEON,
+// (relu_arm64.s), exp, sigmoid, silu, tanh and log (expKernelsNEON,
 // unary_exp_arm64.go); the others run their twins (Go's arm64 assembler
 // lacks the vector float instructions: no FDIV, FSQRT, float compare or
 // conversion; see doc.go).

@@ -86,10 +86,10 @@ func expAllSums(f func(d, x []float32), blocks []int) []uint32 {
 
 // TestExpAll compares the exp, sigmoid, silu, tanh and log kernels in use
 // with their twins on all 2^32 float32 bit patterns when GOATEN_EXP_ALL is
-// set: =1 through the sums (on arm64 under qemu-aarch64, about 15 minutes
-// of one core per op; where a block differs, its first differing pattern
-// is reported), =write writes the twins' sums to testdata (run natively, a
-// few minutes). GOATEN_EXP_ALL_OPS=sigmoid,tanh limits it to those ops.
+// set: =1 through the sums (on arm64 under qemu-aarch64 5 to 20 minutes an
+// op on this 2-core machine, natively seconds; where a block differs, its
+// first differing pattern is reported), =write writes the twins' sums to
+// testdata (run natively, 1 to 6 minutes an op). GOATEN_EXP_ALL_OPS=sigmoid,tanh limits it to those ops.
 func TestExpAll(t *testing.T) {
 	mode := os.Getenv("GOATEN_EXP_ALL")
 	if mode == "" {
