@@ -9,10 +9,14 @@ import (
 	"testing"
 )
 
-// TestReduceNEONInUse: with NEON the table holds the NEON reductions.
+// TestReduceNEONInUse: the table holds the NEON reductions and row
+// kernels (the twins with GOATEN_PUREGO=1).
 func TestReduceNEONInUse(t *testing.T) {
 	if !useNEON {
-		t.Skip("no NEON")
+		if red32 != &reduceGo {
+			t.Fatal("NEON off but the reductions are not the twins")
+		}
+		return
 	}
 	ptr := func(f any) uintptr { return reflect.ValueOf(f).Pointer() }
 	for _, c := range []struct {
@@ -21,7 +25,14 @@ func TestReduceNEONInUse(t *testing.T) {
 	}{
 		{"sum", red32.sum, sumF32NEON}, {"dot", red32.dot, dotF32NEON},
 		{"sumSqDev", red32.sumSqDev, sumSqDevF32NEON}, {"moments", red32.moments, momentsF32NEON},
-		{"accumulateRows", red32.accumulateRows, accumulateRowsNEON},
+		{"accumulateRows", red32.accumulateRows, accumulateRowsNEON}, {"sqDiffLanes", red32.sqDiffLanes, sqDiffLanesF32NEON},
+		{"scaleShift", red32.scaleShift, scaleShiftF32NEON}, {"affine", red32.affine, affineF32NEON},
+		{"normGradSums", red32.normGradSums, normGradSumsF32NEON}, {"normGradDX", red32.normGradDX, normGradDXF32NEON},
+		{"normGradWB", red32.normGradWB, normGradWBF32NEON},
+		{"groupGradSums", red32.groupGradSums, groupGradSumsF32NEON}, {"groupGradDX", red32.groupGradDX, groupGradDXF32NEON},
+		{"maxLanes", red32.maxLanes, maxLanesF32NEON}, {"minLanes", red32.minLanes, minLanesF32NEON},
+		{"maxVal", red32.maxVal, maxValF32NEON}, {"minVal", red32.minVal, minValF32NEON},
+		{"expShift", red32.expShift, expShiftNEON},
 	} {
 		if ptr(c.got) != ptr(c.want) {
 			t.Errorf("%s: not the NEON kernel", c.name)
@@ -32,9 +43,6 @@ func TestReduceNEONInUse(t *testing.T) {
 // TestReduceNEONStops: each kernel reports an Inf or a NaN in any lane of
 // any block (and only those: the largest finite magnitude passes).
 func TestReduceNEONStops(t *testing.T) {
-	if !useNEON {
-		t.Skip("no NEON")
-	}
 	for _, bits := range []uint32{0x7f7fffff, 0xff7fffff, 0x7f800000, 0xff800000, 0x7f800001, 0xffffffff} {
 		want := bits&0x7f800000 != 0x7f800000
 		for at := range 64 {
@@ -71,9 +79,6 @@ func TestReduceNEONStops(t *testing.T) {
 // first block. By default a sample of chunks (the first and last of each
 // range and every 509th); GOATEN_WIDEN_ALL=1 checks all 2^32 patterns.
 func TestWidenNEON(t *testing.T) {
-	if !useNEON {
-		t.Skip("no NEON")
-	}
 	all := os.Getenv("GOATEN_WIDEN_ALL") == "1"
 	const chunk = 1 << 16
 	x := make([]float32, chunk)

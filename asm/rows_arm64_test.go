@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"reflect"
 	"strconv"
 	"testing"
 )
@@ -83,30 +82,6 @@ func rowSameBits(t *testing.T, what string, got, want []float32) {
 	for i := range want {
 		if g, w := math.Float32bits(got[i]), math.Float32bits(want[i]); g != w {
 			t.Fatalf("%s: [%d] = %#08x, twin %#08x", what, i, g, w)
-		}
-	}
-}
-
-// TestRowsNEONInUse: with NEON the table holds the NEON row kernels.
-func TestRowsNEONInUse(t *testing.T) {
-	if !useNEON {
-		t.Skip("no NEON")
-	}
-	ptr := func(f any) uintptr { return reflect.ValueOf(f).Pointer() }
-	for _, c := range []struct {
-		name      string
-		got, want any
-	}{
-		{"scaleShift", red32.scaleShift, scaleShiftF32NEON}, {"affine", red32.affine, affineF32NEON},
-		{"normGradSums", red32.normGradSums, normGradSumsF32NEON}, {"normGradDX", red32.normGradDX, normGradDXF32NEON},
-		{"normGradWB", red32.normGradWB, normGradWBF32NEON},
-		{"groupGradSums", red32.groupGradSums, groupGradSumsF32NEON}, {"groupGradDX", red32.groupGradDX, groupGradDXF32NEON},
-		{"sqDiffLanes", red32.sqDiffLanes, sqDiffLanesF32NEON},
-		{"maxLanes", red32.maxLanes, maxLanesF32NEON}, {"minLanes", red32.minLanes, minLanesF32NEON},
-		{"maxVal", red32.maxVal, maxValF32NEON}, {"minVal", red32.minVal, minValF32NEON},
-	} {
-		if ptr(c.got) != ptr(c.want) {
-			t.Errorf("%s: not the NEON kernel", c.name)
 		}
 	}
 }
@@ -206,9 +181,6 @@ func checkRowCase(t *testing.T, r *rand.Rand, c rowCase, n, kind int, alias bool
 // operand in any lane is a NaN (the smallest and the largest payloads),
 // and not for an Inf or the largest finite value.
 func TestRowsNEONStops(t *testing.T) {
-	if !useNEON {
-		t.Skip("no NEON")
-	}
 	const n = 64
 	for _, bits := range []uint32{0x7f7fffff, 0xff800000, 0x7f800001, 0xff800001, 0x7fffffff, 0xffc00000} {
 		nanIn := bits&0x7fffffff > 0x7f800000
