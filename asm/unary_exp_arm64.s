@@ -92,35 +92,26 @@
 	VEOR    sgn.B16, a.B16, a.B16;          /* a = bits, sign flipped */ \
 	VUMIN   hi.S4, a.S4, a.S4;              /* a = 89's where x > 89 */ \
 	VEOR    sgn.B16, a.B16, a.B16;          /* a = vmin(expHi, vmax(expLo, x)) */ \
-	VMOV    sgn.B16, b.B16;                 /* b = -0 */ \
-	VFMLA   log2e.S4, a.S4, b.S4;           /* b = x·log2e */ \
+	MULV(log2e, a, b);                      /* b = x·log2e */ \
 	VMOV    magic.B16, c.B16;               /* c = M */ \
 	VFMLA   ones.S4, b.S4, c.S4;            /* c = M + n, n = round(x·log2e) */ \
 	VMOV    c.B16, b.B16;                   /* b = M + n */ \
 	VFMLS   ones.S4, magic.S4, b.S4;        /* b = n */ \
 	VFMLA   nln2hi.S4, b.S4, a.S4;          /* a = x - n·ln2Hi */ \
 	VFMLA   nln2lo.S4, b.S4, a.S4;          /* a = r = a - n·ln2Lo */ \
-	VMOV    q3.B16, b.B16;                  /* b = Q3 */ \
-	VFMLA   q4.S4, a.S4, b.S4;              /* b = Q3 + Q4·r */ \
-	VMOV    q2.B16, d.B16;                  /* d = Q2 */ \
-	VFMLA   b.S4, a.S4, d.S4;               /* d = Q2 + b·r */ \
-	VMOV    q1.B16, b.B16;                  /* b = Q1 */ \
-	VFMLA   d.S4, a.S4, b.S4;               /* b = Q1 + d·r */ \
-	VMOV    q0.B16, d.B16;                  /* d = Q0 */ \
-	VFMLA   b.S4, a.S4, d.S4;               /* d = Q(r) = Q0 + b·r */ \
-	VMOV    sgn.B16, b.B16;                 /* b = -0 */ \
-	VFMLA   a.S4, a.S4, b.S4;               /* b = r² */ \
+	HSTEP(q3, q4, a, b);                    /* b = Q3 + Q4·r */ \
+	HSTEP(q2, b, a, d);                     /* d = Q2 + b·r */ \
+	HSTEP(q1, d, a, b);                     /* b = Q1 + d·r */ \
+	HSTEP(q0, b, a, d);                     /* d = Q(r) = Q0 + b·r */ \
+	MULV(a, a, b);                          /* b = r² */ \
 	VFMLA   d.S4, b.S4, a.S4;               /* a = r + r²·Q = e^r - 1 */ \
-	VMOV    ones.B16, b.B16;                /* b = 1 */ \
-	VFMLA   ones.S4, a.S4, b.S4;            /* b = y = e^r - 1 + 1 */ \
+	HSTEP(ones, ones, a, b);                /* b = y = e^r - 1 + 1 */ \
 	VUSHR   $1, c.S4, d.S4;                 /* d = w>>1 = 127 + k1 (mod 512) */ \
 	VSUB    d.S4, c.S4, c.S4;               /* c = w - w>>1 = 127 + k2 (mod 512) */ \
 	VSHL    $23, d.S4, d.S4;                /* d = s1 = 2^k1 */ \
 	VSHL    $23, c.S4, c.S4;                /* c = s2 = 2^k2 */ \
-	VMOV    sgn.B16, a.B16;                 /* a = -0 */ \
-	VFMLA   d.S4, b.S4, a.S4;               /* a = y·s1 */ \
-	VMOV    sgn.B16, b.B16;                 /* b = -0 */ \
-	VFMLA   c.S4, a.S4, b.S4;               /* b = (y·s1)·s2 */ \
+	MULV(d, b, a);                          /* a = y·s1 */ \
+	MULV(c, a, b);                          /* b = (y·s1)·s2 */ \
 	VAND    e.B16, b.B16, b.B16;            /* b = 0 where x < expLo */ \
 	VSHL    $1, x.S4, c.S4;                 /* c = bits of |x| << 1 */ \
 	VUMAX   nanlim.S4, c.S4, c.S4;          /* c = max(c, Inf's) */ \
@@ -137,16 +128,9 @@
 	VCMEQ   sgn.S4, a.S4, a.S4;             /* a = ones where !(x < 0) */ \
 	VMOV    f.B16, b.B16;                   /* b = e */ \
 	VBIT    a.B16, ones.B16, b.B16;         /* b = num = 1 where !(x < 0) */ \
-	VMOV    ones.B16, d.B16;                /* d = 1 */ \
-	VFMLA   ones.S4, f.S4, d.S4;            /* d = 1 + e, in [1, 2] */ \
-	VSUB    d.S4, seed.S4, e.S4;            /* e = y0 = seed - bits of d */ \
-	NEWTON(d, e, a);                        /* y1 */ \
-	NEWTON(d, e, a);                        /* y2 */ \
-	NEWTON(d, e, a);                        /* y3 */ \
-	NEWTON(d, e, a);                        /* y4 = RN(1/d) but for 2 - 2^-23 */ \
-	RECIPFIX(d, e, a);                      /* e = y = RN(1/d) */ \
-	VMOV    sgn.B16, a.B16;                 /* a = -0 */ \
-	VFMLA   e.S4, b.S4, a.S4;               /* a = q = num·y */ \
+	HSTEP(ones, ones, f, d);                /* d = 1 + e, in [1, 2] */ \
+	RECIP(d, e, a);                         /* e = y = RN(1/d) */ \
+	MULV(e, b, a);                          /* a = q = num·y */ \
 	VFMLS   d.S4, a.S4, b.S4;               /* b = r = num - d·q */ \
 	VFMLA   b.S4, e.S4, a.S4;               /* a = q + r·y = num/d */ \
 	VBIT    c.B16, a.B16, f.B16             /* f = a where not NaN (else -|x|, quiet) */
@@ -169,16 +153,9 @@
 #define SILUV(x, a, b, c, d, e, f) \
 	VEOR    sgn.B16, x.B16, f.B16;          /* f = -x */ \
 	EXPV(f, a, b, c, d, e);                 /* f = e = e^-x */ \
-	VMOV    ones.B16, d.B16;                /* d = 1 */ \
-	VFMLA   ones.S4, f.S4, d.S4;            /* d = e + 1 */ \
-	VSUB    d.S4, seed.S4, e.S4;            /* e = y0 = seed - bits of d */ \
-	NEWTON(d, e, a);                        /* y1 */ \
-	NEWTON(d, e, a);                        /* y2 */ \
-	NEWTON(d, e, a);                        /* y3 */ \
-	NEWTON(d, e, a);                        /* y4 */ \
-	RECIPFIX(d, e, a);                      /* e = y = RN(1/d) */ \
-	VMOV    sgn.B16, f.B16;                 /* f = -0 */ \
-	VFMLA   e.S4, x.S4, f.S4;               /* f = q = x·y */ \
+	HSTEP(ones, ones, f, d);                /* d = e + 1 */ \
+	RECIP(d, e, a);                         /* e = y = RN(1/d) */ \
+	MULV(e, x, f);                          /* f = q = x·y */ \
 	VMOV    x.B16, b.B16;                   /* b = x */ \
 	VFMLS   d.S4, f.S4, b.S4;               /* b = r = x - d·q */ \
 	VFMLA   b.S4, e.S4, f.S4;               /* f = q + r·y = x/d */ \
@@ -220,32 +197,19 @@ safe:
 	VUSHR   $1, f.S4, f.S4;                 /* f = |x| */ \
 	VFMLA   ones.S4, f.S4, f.S4;            /* f = |x| + 1·|x| = 2|x| */ \
 	EXPV(f, a, b, c, d, e);                 /* f = e = e^2|x|; c = ones where not NaN */ \
-	VMOV    ones.B16, d.B16;                /* d = 1 */ \
-	VFMLA   ones.S4, f.S4, d.S4;            /* d = b = e + 1 */ \
+	HSTEP(ones, ones, f, d);                /* d = b = e + 1 */ \
 	VUMIN   tbig.S4, d.S4, d.S4;            /* d = min(b, 2^27) (b is positive) */ \
-	VSUB    d.S4, seed.S4, e.S4;            /* e = y0 = seed - bits of d */ \
-	NEWTON(d, e, a);                        /* y1 */ \
-	NEWTON(d, e, a);                        /* y2 */ \
-	NEWTON(d, e, a);                        /* y3 */ \
-	NEWTON(d, e, a);                        /* y4 */ \
-	RECIPFIX(d, e, a);                      /* e = y = RN(1/d) */ \
+	RECIP(d, e, a);                         /* e = y = RN(1/d) */ \
 	VFMLA   ones.S4, e.S4, e.S4;            /* e = q = y + 1·y = RN(2/d) */ \
 	VMOV    ones.B16, f.B16;                /* f = 1 */ \
 	VFMLS   ones.S4, e.S4, f.S4;            /* f = 1 - 1·q */ \
-	VMOV    sgn.B16, a.B16;                 /* a = -0 */ \
-	VFMLA   x.S4, x.S4, a.S4;               /* a = z = x·x */ \
-	VMOV    tp3.B16, b.B16;                 /* b = P3 */ \
-	VFMLA   tp4.S4, a.S4, b.S4;             /* b = P3 + P4·z */ \
-	VMOV    tp2.B16, d.B16;                 /* d = P2 */ \
-	VFMLA   b.S4, a.S4, d.S4;               /* d = P2 + b·z */ \
-	VMOV    tp1.B16, b.B16;                 /* b = P1 */ \
-	VFMLA   d.S4, a.S4, b.S4;               /* b = P1 + d·z */ \
-	VMOV    tp0.B16, d.B16;                 /* d = P0 */ \
-	VFMLA   b.S4, a.S4, d.S4;               /* d = P(z) = P0 + b·z */ \
-	VMOV    sgn.B16, b.B16;                 /* b = -0 */ \
-	VFMLA   a.S4, x.S4, b.S4;               /* b = x·z */ \
-	VMOV    x.B16, e.B16;                   /* e = x */ \
-	VFMLA   b.S4, d.S4, e.S4;               /* e = x + (x·z)·P(z) */ \
+	MULV(x, x, a);                          /* a = z = x·x */ \
+	HSTEP(tp3, tp4, a, b);                  /* b = P3 + P4·z */ \
+	HSTEP(tp2, b, a, d);                    /* d = P2 + b·z */ \
+	HSTEP(tp1, d, a, b);                    /* b = P1 + d·z */ \
+	HSTEP(tp0, b, a, d);                    /* d = P(z) = P0 + b·z */ \
+	MULV(a, x, b);                          /* b = x·z */ \
+	HSTEP(x, b, d, e);                      /* e = x + (x·z)·P(z) */ \
 	VSHL    $1, x.S4, a.S4;                 /* a = bits of |x| << 1 */ \
 	VUSHR   $1, a.S4, a.S4;                 /* a = |x| */ \
 	VUMIN   tsmall.S4, a.S4, b.S4;          /* b = min(|x|, 0.625's predecessor) */ \
@@ -266,8 +230,7 @@ safe:
 #define LOGV(x, a, b, c, d, e, f) \
 	VUMIN   mant.S4, x.S4, a.S4;            /* a = min(bits, 0x007fffff) */ \
 	VCMEQ   a.S4, x.S4, a.S4;               /* a = ones where x is +0 or subnormal */ \
-	VMOV    sgn.B16, b.B16;                 /* b = -0 */ \
-	VFMLA   lscale.S4, x.S4, b.S4;          /* b = x·2^23 */ \
+	MULV(lscale, x, b);                     /* b = x·2^23 */ \
 	VBIF    a.B16, x.B16, b.B16;            /* b = xs = x where not subnormal */ \
 	VUSHR   $23, b.S4, c.S4;                /* c = xs's exponent field (and sign) */ \
 	VADD    lbias.S4, c.S4, c.S4;           /* c = bits(M) + exponent - 126 */ \
@@ -282,26 +245,16 @@ safe:
 	VSUB    a.S4, b.S4, b.S4;               /* b = m + m there (exponent + 1) */ \
 	VFMLS   ones.S4, ones.S4, b.S4;         /* b = f = m - 1·1 */ \
 	VFMLS   ones.S4, lmagic.S4, c.S4;       /* c = ef = float(e) = w - 1·M */ \
-	VMOV    sgn.B16, a.B16;                 /* a = -0 */ \
-	VFMLA   b.S4, b.S4, a.S4;               /* a = z = f·f */ \
-	VMOV    lp6.B16, d.B16;                 /* d = P6 */ \
-	VFMLA   lp7.S4, b.S4, d.S4;             /* d = P6 + P7·f */ \
-	VMOV    lp5.B16, e.B16;                 /* e = P5 */ \
-	VFMLA   d.S4, b.S4, e.S4;               /* e = P5 + d·f */ \
-	VMOV    lp4.B16, d.B16;                 /* d = P4 */ \
-	VFMLA   e.S4, b.S4, d.S4;               /* d = P4 + e·f */ \
-	VMOV    lp3.B16, e.B16;                 /* e = P3 */ \
-	VFMLA   d.S4, b.S4, e.S4;               /* e = P3 + d·f */ \
-	VMOV    lp2.B16, d.B16;                 /* d = P2 */ \
-	VFMLA   e.S4, b.S4, d.S4;               /* d = P2 + e·f */ \
-	VMOV    lp1.B16, e.B16;                 /* e = P1 */ \
-	VFMLA   d.S4, b.S4, e.S4;               /* e = P1 + d·f */ \
-	VMOV    lp0.B16, d.B16;                 /* d = P0 */ \
-	VFMLA   e.S4, b.S4, d.S4;               /* d = P(f) = P0 + e·f */ \
-	VMOV    sgn.B16, e.B16;                 /* e = -0 */ \
-	VFMLA   d.S4, a.S4, e.S4;               /* e = P·z */ \
-	VMOV    sgn.B16, d.B16;                 /* d = -0 */ \
-	VFMLA   e.S4, b.S4, d.S4;               /* d = y = (P·z)·f */ \
+	MULV(b, b, a);                          /* a = z = f·f */ \
+	HSTEP(lp6, lp7, b, d);                  /* d = P6 + P7·f */ \
+	HSTEP(lp5, d, b, e);                    /* e = P5 + d·f */ \
+	HSTEP(lp4, e, b, d);                    /* d = P4 + e·f */ \
+	HSTEP(lp3, d, b, e);                    /* e = P3 + d·f */ \
+	HSTEP(lp2, e, b, d);                    /* d = P2 + e·f */ \
+	HSTEP(lp1, d, b, e);                    /* e = P1 + d·f */ \
+	HSTEP(lp0, e, b, d);                    /* d = P(f) = P0 + e·f */ \
+	MULV(d, a, e);                          /* e = P·z */ \
+	MULV(e, b, d);                          /* d = y = (P·z)·f */ \
 	VFMLS   nln2lo.S4, c.S4, d.S4;          /* d = y + ef·ln2Lo */ \
 	VFMLS   lhalf.S4, a.S4, d.S4;           /* d = y - z·0.5 */ \
 	VMOV    b.B16, f.B16;                   /* f = f */ \
@@ -319,6 +272,28 @@ safe:
 	VUSHR   $1, nanlim.S4, b.S4;            /* b = +Inf */ \
 	VCMEQ   b.S4, x.S4, b.S4;               /* b = ones where x = +Inf */ \
 	VBIT    b.B16, x.B16, f.B16             /* f = +Inf there */
+
+// MULV(m, n, d): d = n·m, rounded once (-0 + n·m).
+#define MULV(m, n, d) \
+	VMOV    sgn.B16, d.B16;                 /* d = -0 */ \
+	VFMLA   m.S4, n.S4, d.S4                /* d = -0 + n·m */
+
+// HSTEP(p, m, n, d): d = p + n·m, rounded once: a Horner step, or with
+// m = ones the sum p + n.
+#define HSTEP(p, m, n, d) \
+	VMOV    p.B16, d.B16;                   /* d = p */ \
+	VFMLA   m.S4, n.S4, d.S4                /* d = p + n·m */
+
+// RECIP(b, y, t): y = RN(1/b) for a normal b: the seed 0x7ef311c3 - bits(b),
+// four NEWTON steps (which reach RN(1/b) but for a mantissa of all ones,
+// where they stall at a tie) and RECIPFIX. Clobbers t.
+#define RECIP(b, y, t) \
+	VSUB    b.S4, seed.S4, y.S4;            /* y = y0 = seed - bits of b */ \
+	NEWTON(b, y, t);                        /* y1 */ \
+	NEWTON(b, y, t);                        /* y2 */ \
+	NEWTON(b, y, t);                        /* y3 */ \
+	NEWTON(b, y, t);                        /* y4 */ \
+	RECIPFIX(b, y, t)                       /* y = RN(1/b) */
 
 // NEWTON(b, y, t): y += y·(1 - b·y), a Newton step towards 1/b. Clobbers t.
 #define NEWTON(b, y, t) \
