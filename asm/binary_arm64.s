@@ -209,6 +209,12 @@ done: \
 	MOVD  x_base+24(FP), xPtr;               /* xPtr = &x[0] */ \
 	FMOVD s+48(FP), F30;                     /* F30 = s */ \
 	VDUP  V30.D[0], bcast.D2                 /* bcast = s everywhere */
+#define ARGSSV32 \
+	MOVD  d_base+0(FP), dPtr;                /* dPtr = &d[0] */ \
+	MOVD  d_len+8(FP), nLeft;                /* nLeft = len(d) */ \
+	FMOVS s+24(FP), F30;                     /* F30 = s */ \
+	VDUP  V30.S[0], bcast.S4;                /* bcast = s everywhere */ \
+	MOVD  y_base+32(FP), yPtr                /* yPtr = &y[0] */
 
 // func addVV32(d, x, y []float32), subVV32, mulVV32: d[i] = x[i] op y[i].
 TEXT ·addVV32(SB), NOSPLIT, $0-72
@@ -244,11 +250,7 @@ TEXT ·mulVS32(SB), NOSPLIT, $0-52
 
 // func subSV32(d []float32, s float32, y []float32): d[i] = s - y[i].
 TEXT ·subSV32(SB), NOSPLIT, $0-56
-	MOVD  d_base+0(FP), dPtr                 // dPtr = &d[0]
-	MOVD  d_len+8(FP), nLeft                 // nLeft = len(d)
-	FMOVS s+24(FP), F30                      // F30 = s
-	VDUP  V30.S[0], bcast.S4                 // bcast = s everywhere
-	MOVD  y_base+32(FP), yPtr                // yPtr = &y[0]
+	ARGSSV32                                 // dPtr, yPtr, nLeft; bcast = s
 	SETUP32                                  // ones = 1, negz = -0 (float32 lanes)
 	BINLOOP(S4, 4, XB4, YL4, XB1, YL1, XBS, YES, ST32, SUBV, SUBES) // the loop: d = x SUBES y
 
@@ -289,21 +291,13 @@ TEXT ·minVS32(SB), NOSPLIT, $0-52
 
 // func maxSV32(d []float32, s float32, y []float32), minSV32: d[i] = maximum/minimum(s, y[i]).
 TEXT ·maxSV32(SB), NOSPLIT, $0-56
-	MOVD  d_base+0(FP), dPtr                 // dPtr = &d[0]
-	MOVD  d_len+8(FP), nLeft                 // nLeft = len(d)
-	FMOVS s+24(FP), F30                      // F30 = s
-	VDUP  V30.S[0], bcast.S4                 // bcast = s everywhere
-	MOVD  y_base+32(FP), yPtr                // yPtr = &y[0]
+	ARGSSV32                                 // dPtr, yPtr, nLeft; bcast = s
 	SETUPMAX                                 // negz, bias, nank for maximum
 	MMKEY(bcast, skey, VUMIN)                // skey = key of s
 	BINLOOP(S4, 4, XB4, YL4, XB1, YL1, XBS, YES, ST32, MAXSV, MAXSVE) // the loop: d = maximum(s, y)
 
 TEXT ·minSV32(SB), NOSPLIT, $0-56
-	MOVD  d_base+0(FP), dPtr                 // dPtr = &d[0]
-	MOVD  d_len+8(FP), nLeft                 // nLeft = len(d)
-	FMOVS s+24(FP), F30                      // F30 = s
-	VDUP  V30.S[0], bcast.S4                 // bcast = s everywhere
-	MOVD  y_base+32(FP), yPtr                // yPtr = &y[0]
+	ARGSSV32                                 // dPtr, yPtr, nLeft; bcast = s
 	SETUPMIN                                 // negz, bias, nank for minimum
 	MMKEY(bcast, skey, VUMAX)                // skey = key of s
 	BINLOOP(S4, 4, XB4, YL4, XB1, YL1, XBS, YES, ST32, MINSV, MINSVE) // the loop: d = minimum(s, y)
