@@ -33,6 +33,13 @@
 #define sgn   V30 // 0x8000000000000000 in every D lane: the sign, and -0
 #define scale V31 // 2^896 (0x77f0000000000000) in every D lane
 
+// ARGSAXY loads the arguments of func(a *[16]float64, x, y []float32).
+#define ARGSAXY \
+	MOVD  a+0(FP), aPtr;                     /* aPtr = a */ \
+	MOVD  x_base+8(FP), xPtr;                /* xPtr = &x[0] */ \
+	MOVD  x_len+16(FP), nLeft;               /* nLeft = len(x) */ \
+	MOVD  y_base+32(FP), yPtr                /* yPtr = &y[0] */
+
 // SETUP sets the constants and clears seen.
 #define SETUP \
 	VEOR  zero.B16, zero.B16, zero.B16;      /* zero = 0 */ \
@@ -163,10 +170,7 @@ sumLoop:
 // float64(x[i])·float64(y[i]) over i mod 16 = l, and true; false when x
 // or y holds an Inf or a NaN. Clobbers R0, R2–R4, R9, R10, V0–V31.
 TEXT ·dotNEON(SB), NOSPLIT, $0-57
-	MOVD  a+0(FP), aPtr                      // aPtr = a
-	MOVD  x_base+8(FP), xPtr                 // xPtr = &x[0]
-	MOVD  x_len+16(FP), nLeft                // nLeft = len(x)
-	MOVD  y_base+32(FP), yPtr                // yPtr = &y[0]
+	ARGSAXY                                  // aPtr, xPtr, yPtr, nLeft from the arguments
 	SETUP                                    // constants, seen = 0
 	ZERO8                                    // the sums = 0
 dotLoop:
@@ -285,10 +289,7 @@ momLoop:
 // sqDiffLanesGo, and true; false when a square is an Inf or a NaN (a is
 // then meaningless). Clobbers R0–R4, R9, R10, V0–V23, V26–V31.
 TEXT ·sqDiffNEON(SB), NOSPLIT, $0-57
-	MOVD  a+0(FP), aPtr                      // aPtr = a
-	MOVD  x_base+8(FP), xPtr                 // xPtr = &x[0]
-	MOVD  x_len+16(FP), nLeft                // nLeft = len(x)
-	MOVD  y_base+32(FP), yPtr                // yPtr = &y[0]
+	ARGSAXY                                  // aPtr, xPtr, yPtr, nLeft from the arguments
 	SETUP                                    // constants, seen = 0
 	FMOVS $1.0, F12                          // F12 = 1
 	VDUP  V12.S[0], V12.S4                   // V12 = 1 in every float32 lane
