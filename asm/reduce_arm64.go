@@ -310,7 +310,7 @@ func maxLanesF32NEON(x []float32) (v [8]float32, idx [8]int32) {
 		return reduceGo.maxLanes(x)
 	}
 	maxLanesNEON(&v, &idx, x[:n]) // called directly: v and idx stay on the stack
-	lanesTail(&v, &idx, x, n, maxBetter)
+	lanesFrom(&v, &idx, x, n, maxBetter)
 	return v, idx
 }
 
@@ -320,17 +320,8 @@ func minLanesF32NEON(x []float32) (v [8]float32, idx [8]int32) {
 		return reduceGo.minLanes(x)
 	}
 	minLanesNEON(&v, &idx, x[:n])
-	lanesTail(&v, &idx, x, n, minBetter)
+	lanesFrom(&v, &idx, x, n, minBetter)
 	return v, idx
-}
-
-// lanesTail runs the twin's steps on x[n:] (lanesGo's loop).
-func lanesTail(v *[8]float32, idx *[8]int32, x []float32, n int, better func(v, cur float32) bool) {
-	for i := n; i < len(x); i++ {
-		if l := i % 8; better(x[i], v[l]) {
-			v[l], idx[l] = x[i], int32(i)
-		}
-	}
 }
 
 // The biases of the order keys (floatkey_arm64.h) of maxKeyNEON and
@@ -368,34 +359,28 @@ func keyValue(x []float32, k uint32) float32 {
 	return 0 // not reached: a zero has that key
 }
 
-// maxValF32NEON (minValF32NEON) leaves a slice holding a NaN to the twin,
-// which returns the first NaN.
-func maxValF32NEON(x []float32) float32 {
-	n := len(x) &^ 7
-	if n == 0 {
-		return reduceGo.maxVal(x)
-	}
-	k := maxKeyNEON(x[:n])
-	for _, v := range x[n:] {
-		k = max(k, floatKey(v, maxKeyBias))
-	}
-	if k > 0xff000000 {
-		return reduceGo.maxVal(x)
-	}
-	return keyValue(x, k+maxKeyBias)
-}
+// maxValF32NEON and minValF32NEON fold the order keys (extremeNEON); a
+// slice holding a NaN goes to the twin, which returns the first NaN.
+func maxValF32NEON(x []float32) float32 { return extremeNEON(x, true) }
+func minValF32NEON(x []float32) float32 { return extremeNEON(x, false) }
 
-func minValF32NEON(x []float32) float32 {
+func extremeNEON(x []float32, isMax bool) float32 {
+	bias, keys, twin := uint32(minKeyBias), minKeyNEON, reduceGo.minVal
+	if isMax {
+		bias, keys, twin = maxKeyBias, maxKeyNEON, reduceGo.maxVal
+	}
 	n := len(x) &^ 7
 	if n == 0 {
-		return reduceGo.minVal(x)
+		return twin(x)
 	}
-	k := minKeyNEON(x[:n])
+	k := keys(x[:n])
 	for _, v := range x[n:] {
-		k = min(k, floatKey(v, minKeyBias))
+		if kv := floatKey(v, bias); isMax && kv > k || !isMax && kv < k {
+			k = kv
+		}
 	}
-	if k < 0x00ffffff {
-		return reduceGo.minVal(x)
+	if isMax && k > 0xff000000 || !isMax && k < 0x00ffffff { // a NaN's key
+		return twin(x)
 	}
-	return keyValue(x, k+minKeyBias)
+	return keyValue(x, k+bias)
 }

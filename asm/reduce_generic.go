@@ -77,13 +77,17 @@ func lanesGo(x []float32, better func(v, cur float32) bool) (v [8]float32, idx [
 	for l := range 8 {
 		idx[l] = -1
 	}
-	for i, x := range x {
-		l := i % 8
-		if idx[l] < 0 || better(x, v[l]) {
-			v[l], idx[l] = x, int32(i)
+	lanesFrom(&v, &idx, x, 0, better)
+	return v, idx
+}
+
+// lanesFrom folds x[n:] into the lanes v, idx (those of x[:n]).
+func lanesFrom(v *[8]float32, idx *[8]int32, x []float32, n int, better func(v, cur float32) bool) {
+	for i := n; i < len(x); i++ {
+		if l := i % 8; idx[l] < 0 || better(x[i], v[l]) {
+			v[l], idx[l] = x[i], int32(i)
 		}
 	}
-	return v, idx
 }
 
 // A NaN replaces a number, never another NaN; a number replaces only a
