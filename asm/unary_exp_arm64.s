@@ -2,6 +2,7 @@
 
 #include "textflag.h"
 #include "neon_arm64.h"
+#include "neonmath_arm64.h"
 
 // exp, sigmoid, silu, tanh and log, NEON, float32, as their twins (expGo1,
 // sigmoidGo1, siluGo1, tanhGo1, logGo1) lane for lane.
@@ -135,14 +136,6 @@
 	VFMLA   b.S4, e.S4, a.S4;               /* a = q + r·y = num/d */ \
 	VBIT    c.B16, a.B16, f.B16             /* f = a where not NaN (else -|x|, quiet) */
 
-// RECIPFIX(b, y, t): y = RN(1/b) from the four Newton steps' y: one ulp
-// more where b's mantissa is all ones (2^k·(2 - 2^-23), where y stalls at
-// the tie 2^-k·(0.5 + 2^-25), rounded to 2^-k·0.5). Clobbers t.
-#define RECIPFIX(b, y, t) \
-	VAND    mant.B16, b.B16, t.B16;         /* t = the mantissa of b */ \
-	VCMEQ   mant.S4, t.S4, t.S4;            /* t = -1 where it is all ones */ \
-	VSUB    t.S4, y.S4, y.S4                /* y = y + 1 ulp there */
-
 // SILUV(x, a, b, c, d, e, f): f = silu(x) = x/(e^-x + 1) in every lane,
 // as siluGo1: Markstein's quotient as in SIGMOIDV (the Newton steps and
 // RECIPFIX scale with b's exponent) where 2^-60 ≤ |x| ≤ 64, so that
@@ -173,16 +166,6 @@
 	DIVLANE(x, d, f, 2);                    /* f[2] = x[2] / d[2] */ \
 	DIVLANE(x, d, f, 3);                    /* f[3] = x[3] / d[3] */ \
 safe:
-
-// DIVLANE(x, d, f, i): f[i] = x[i] / d[i] with FDIVS. Clobbers R5, F8, F9.
-#define DIVLANE(x, d, f, i) \
-	VMOV    x.S[i], R5;                     /* R5 = x[i] */ \
-	FMOVS   R5, F8;                         /* F8 = x[i] */ \
-	VMOV    d.S[i], R5;                     /* R5 = d[i] */ \
-	FMOVS   R5, F9;                         /* F9 = d[i] */ \
-	FDIVS   F9, F8, F8;                     /* F8 = x[i] / d[i] */ \
-	FMOVS   F8, R5;                         /* R5 = the quotient */ \
-	VMOV    R5, f.S[i]                      /* f[i] = R5 */
 
 // TANHV(x, a, b, c, d, e, f): f = tanh(x) in every lane, as tanhGo1:
 // x + x³·P(x²) where |x| < 0.625, else 1 - 2/(e + 1) with e = e^(2|x|),
@@ -272,98 +255,6 @@ safe:
 	VUSHR   $1, nanlim.S4, b.S4;            /* b = +Inf */ \
 	VCMEQ   b.S4, x.S4, b.S4;               /* b = ones where x = +Inf */ \
 	VBIT    b.B16, x.B16, f.B16             /* f = +Inf there */
-
-// MULV(m, n, d): d = n·m, rounded once (-0 + n·m).
-#define MULV(m, n, d) \
-	VMOV    sgn.B16, d.B16;                 /* d = -0 */ \
-	VFMLA   m.S4, n.S4, d.S4                /* d = -0 + n·m */
-
-// HSTEP(p, m, n, d): d = p + n·m, rounded once: a Horner step, or with
-// m = ones the sum p + n.
-#define HSTEP(p, m, n, d) \
-	VMOV    p.B16, d.B16;                   /* d = p */ \
-	VFMLA   m.S4, n.S4, d.S4                /* d = p + n·m */
-
-// RECIP(b, y, t): y = RN(1/b) for a normal b: the seed 0x7ef311c3 - bits(b),
-// four NEWTON steps (which reach RN(1/b) but for a mantissa of all ones,
-// where they stall at a tie) and RECIPFIX. Clobbers t.
-#define RECIP(b, y, t) \
-	VSUB    b.S4, seed.S4, y.S4;            /* y = y0 = seed - bits of b */ \
-	NEWTON(b, y, t);                        /* y1 */ \
-	NEWTON(b, y, t);                        /* y2 */ \
-	NEWTON(b, y, t);                        /* y3 */ \
-	NEWTON(b, y, t);                        /* y4 */ \
-	RECIPFIX(b, y, t)                       /* y = RN(1/b) */
-
-// NEWTON(b, y, t): y += y·(1 - b·y), a Newton step towards 1/b. Clobbers t.
-#define NEWTON(b, y, t) \
-	VMOV    ones.B16, t.B16;                /* t = 1 */ \
-	VFMLS   b.S4, y.S4, t.S4;               /* t = 1 - b·y */ \
-	VFMLA   t.S4, y.S4, y.S4                /* y = y + t·y */
-
-// UNLOOP(V2STEP, V1STEP) runs d[i] = f(x[i]) over nLeft elements: two
-// vectors per step (V2STEP: V12:V13 = f(V0:V1)), then one, then one element
-// at a time in lane 0 (V1STEP: V12 = f(V0)).
-//
-// In:  dPtr, xPtr, nLeft and the constants.
-// Out: dst written; clobbers R0–R2, V0–V13.
-#define UNLOOP(V2STEP, V1STEP) \
-	CMP     $8, nLeft;                      /* two vectors left? */ \
-	BLT     four;                           /* the single vector */ \
-loop8: \
-	VLD1.P  32(xPtr), [V0.S4, V1.S4];       /* V0:V1 = x */ \
-	V2STEP;                                 /* V12:V13 = f(V0:V1) */ \
-	VST1.P  [V12.S4, V13.S4], 32(dPtr);     /* dst = V12:V13 */ \
-	SUB     $8, nLeft;                      /* 8 done */ \
-	CMP     $8, nLeft;                      /* 8 more? */ \
-	BGE     loop8;                          /* again while 8 are left */ \
-four: \
-	CMP     $4, nLeft;                      /* a vector left? */ \
-	BLT     one;                            /* the single elements */ \
-	VLD1.P  16(xPtr), [V0.S4];              /* V0 = x */ \
-	V1STEP;                                 /* V12 = f(V0) */ \
-	VST1.P  [V12.S4], 16(dPtr);             /* dst = V12 */ \
-	SUB     $4, nLeft;                      /* 4 done */ \
-one: \
-	CBZ     nLeft, done;                    /* nothing left? */ \
-	FMOVS.P 4(xPtr), F0;                    /* V0 = x[i], 0, 0, 0 */ \
-	V1STEP;                                 /* V12 = f(V0) */ \
-	FMOVS.P F12, 4(dPtr);                   /* dst = lane 0 */ \
-	SUB     $1, nLeft;                      /* one done */ \
-	B       one;                            /* the single elements */ \
-done: \
-	RET
-
-// UNLOOP1(STEP) runs d[i] = f(x[i]) over nLeft elements with one copy of
-// STEP (V12 = f(V0)): one vector per step, then one element at a time in
-// lane 0. For the kernels that keep more constants than UNLOOP's two
-// vectors leave registers for (tanh, log), or whose STEP has a label
-// (silu).
-//
-// In:  dPtr, xPtr, nLeft and the constants.
-// Out: dst written; clobbers R0–R2, V0–V12.
-#define UNLOOP1(STEP) \
-loop: \
-	CBZ     nLeft, done;                    /* nothing left? */ \
-	CMP     $4, nLeft;                      /* a vector left? */ \
-	BLT     load1;                          /* no: one element */ \
-	VLD1.P  16(xPtr), [V0.S4];              /* V0 = x */ \
-	B       compute;                        /* to compute */ \
-load1: \
-	FMOVS.P 4(xPtr), F0;                    /* V0 = x[i], 0, 0, 0 */ \
-compute: \
-	STEP;                                   /* V12 = f(V0) */ \
-	CMP     $4, nLeft;                      /* a vector? */ \
-	BLT     store1;                         /* no: one element */ \
-	VST1.P  [V12.S4], 16(dPtr);             /* dst = V12 */ \
-	SUB     $4, nLeft;                      /* 4 done */ \
-	B       loop;                           /* the next */ \
-store1: \
-	FMOVS.P F12, 4(dPtr);                   /* dst = lane 0 */ \
-	SUB     $1, nLeft;                      /* one done */ \
-	B       loop;                           /* the next */ \
-done: \
-	RET
 
 // The steps of UNLOOP for exp and sigmoid.
 #define EXP2 \
