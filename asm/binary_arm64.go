@@ -3,9 +3,9 @@
 package asm
 
 // The NEON binary kernels (binary_arm64.s): add, sub, mul and axpy, and
-// float32 maximum and minimum (integer compares of order keys). Go's arm64
+// maximum and minimum (integer compares of order keys). Go's arm64
 // assembler has no vector FDIV, FMAX or FMIN and the style forbids raw
-// encodings, so div and float64 maximum and minimum run their twins.
+// encodings, so div runs its twins.
 
 //go:noescape
 func addVV32(d, x, y []float32)
@@ -73,6 +73,24 @@ func subSV64(d []float64, s float64, y []float64)
 //go:noescape
 func axpy64(d []float64, a float64, x, y []float64)
 
+//go:noescape
+func maxVV64(d, x, y []float64)
+
+//go:noescape
+func minVV64(d, x, y []float64)
+
+//go:noescape
+func maxVS64(d, x []float64, s float64)
+
+//go:noescape
+func minVS64(d, x []float64, s float64)
+
+//go:noescape
+func maxSV64(d []float64, s float64, y []float64)
+
+//go:noescape
+func minSV64(d []float64, s float64, y []float64)
+
 func binKernels32() *binTable[float32] {
 	if !useNEON {
 		return &binGo32
@@ -95,5 +113,8 @@ func binKernels64() *binTable[float64] {
 	t.vv[opAdd], t.vv[opSub], t.vv[opMul] = addVV64, subVV64, mulVV64
 	t.vs[opAdd], t.vs[opSub], t.vs[opMul] = addVS64, subVS64, mulVS64
 	t.sv[opSub], t.axpy = subSV64, axpy64
+	t.vv[opMax], t.vv[opMin] = maxVV64, minVV64
+	t.vs[opMax], t.vs[opMin] = maxVS64, minVS64
+	t.sv[opMax], t.sv[opMin] = maxSV64, minSV64
 	return &t
 }

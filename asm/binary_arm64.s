@@ -7,8 +7,8 @@
 // arm64 assembler has no vector FADD, FSUB or FMUL, so they are fused
 // multiply-adds that round the same way: x + y = x + 1·y (VFMLA), x - y =
 // x - 1·y (VFMLS), x·y = -0 + x·y (-0 keeps the sign of a zero product).
-// It has no FMAX or FMIN either: float32 maximum and minimum compare the
-// order keys of floatkey_arm64.h and pick an operand (MMVV below).
+// It has no FMAX or FMIN either: maximum and minimum compare the order keys
+// of floatkey_arm64.h and pick an operand (MMVV and MMVV64 below).
 // Every routine is BINLOOP: 4 vectors (64 bytes) per step, one vector per
 // step, then one element per step with the scalar instruction (maximum and
 // minimum: the vector one on lane 0).
@@ -24,6 +24,8 @@
 #define skey   V25 // maximum/minimum: the key of the scalar operand in every lane
 #define bias   V26 // maximum/minimum: FKEY's bias in every lane
 #define nank   V27 // maximum/minimum: the one key all NaNs get in every lane
+#define nanc   V24 // float64 maximum/minimum: 2^52-1 in every lane (FNAN64)
+#define zero   V23 // float64 minimum: 0 in every lane
 
 // Vector loaders L4(A) (4 vectors into V0:V3 or V4:V7), L1(A) (one into
 // V0 or V4) and element loaders E (F0 or F4); the B forms copy bcast.
@@ -138,11 +140,86 @@
 #define SETUPMAX SETUPMM(0x00800000, 0xff000001)
 #define SETUPMIN SETUPMM(0xff800001, 0x00fffffe)
 
+// Maximum and minimum, float64 (the A argument is D2), the same rule with
+// FKEY64's keys. NEON has no 64-bit VUMAX or VUMIN to clamp the NaN keys
+// with, so the pick is ULT64, a strict unsigned a < b, and only a's key is
+// adjusted where a is NaN (FNAN64), to a key nothing is beyond:
+//
+//	maximum: bias 2^52 (NaNs above +Inf, 0xffe0000000000000); b where
+//	         key a < key b, a's key all ones where a is NaN;
+//	minimum: bias 0xfff0000000000001, keys 2^53-1 higher: numbers
+//	         0x001fffffffffffff up to all ones, NaNs wrapped to
+//	         0..0x001ffffffffffffe; b where key b < key a, a's key 0 where
+//	         a is NaN.
+//
+// (A number a loses to a NaN b: its key is above (minimum: below) every
+// NaN's; a NaN a wins, its key adjusted; ±0 have one key, so ties keep a.)
+//
+// MMKEYA64(u, k, SAT): k = the key of a = u, adjusted by SAT where u is NaN;
+// MMKEYB64(u, k): k = the key of b = u. Both clobber V13.
+#define MMKEYA64(u, k, SAT) \
+	FKEY64(u, k, V13, negz, bias);           /* k = the key of u */ \
+	FNAN64(u, V13, nanc, negz);              /* V13 = all ones where u is NaN */ \
+	SAT(V13, k)                              /* the NaN keys adjusted */
+#define MMKEYB64(u, k) FKEY64(u, k, V13, negz, bias) /* k = the key of u */
+#define SATMAX(n, k) VORR n.B16, k.B16, k.B16       /* k = all ones where n */
+#define SATMIN(n, k) VBIT n.B16, zero.B16, k.B16    /* k = 0 where n */
+
+// MMPICK64(x, y, ka, kb, LT): x = y where LT(ka, kb), the lanes where b
+// wins: LTMAX (key a < key b) or LTMIN (key b < key a). Clobbers V13, V14.
+#define LTMAX(ka, kb, m, t) ULT64(ka, kb, m, t, negz)
+#define LTMIN(ka, kb, m, t) ULT64(kb, ka, m, t, negz)
+#define MMPICK64(x, y, ka, kb, LT) \
+	LT(ka, kb, V13, V14);                    /* V13 = all ones where y wins */ \
+	VBIT V13.B16, y.B16, x.B16               /* x = y there */
+
+// MMVV64, MMVS64 and MMSV64 are the three forms (the scalar's key, adjusted
+// for MMSV64 where it is a, is skey); t and V12 are scratch.
+#define MMVV64(x, y, t, SAT, LT) \
+	MMKEYA64(x, t, SAT);                     /* t = key of x */ \
+	MMKEYB64(y, V12);                        /* V12 = key of y */ \
+	MMPICK64(x, y, t, V12, LT)               /* x = x or y */
+#define MMVS64(x, y, t, SAT, LT) \
+	MMKEYA64(x, t, SAT);                     /* t = key of x */ \
+	MMPICK64(x, y, t, skey, LT)              /* x = x or s */
+#define MMSV64(x, y, t, SAT, LT) \
+	MMKEYB64(y, t);                          /* t = key of y */ \
+	MMPICK64(x, y, skey, t, LT)              /* x = s or y */
+
+#define MAXVV64(x, y, t, A) MMVV64(x, y, t, SATMAX, LTMAX)
+#define MINVV64(x, y, t, A) MMVV64(x, y, t, SATMIN, LTMIN)
+#define MAXVS64(x, y, t, A) MMVS64(x, y, t, SATMAX, LTMAX)
+#define MINVS64(x, y, t, A) MMVS64(x, y, t, SATMIN, LTMIN)
+#define MAXSV64(x, y, t, A) MMSV64(x, y, t, SATMAX, LTMAX)
+#define MINSV64(x, y, t, A) MMSV64(x, y, t, SATMIN, LTMIN)
+
+// The element forms: FMOVD clears the other lane; the vector form runs on
+// lane 0.
+#define MAXVVE64 MAXVV64(V0, V4, V8, D2)
+#define MINVVE64 MINVV64(V0, V4, V8, D2)
+#define MAXVSE64 MAXVS64(V0, V4, V8, D2)
+#define MINVSE64 MINVS64(V0, V4, V8, D2)
+#define MAXSVE64 MAXSV64(V0, V4, V8, D2)
+#define MINSVE64 MINSV64(V0, V4, V8, D2)
+
+// SETUPMM64(B) puts the sign bit in negz, B in bias, 2^52-1 in nanc and 0
+// in zero (64-bit lanes).
+#define SETUPMM64(B) \
+	MOVD  $0x8000000000000000, R4;           /* R4 = the sign bit */ \
+	VDUP  R4, negz.D2;                       /* negz = sign bit everywhere */ \
+	MOVD  $B, R4;                            /* R4 = the bias */ \
+	VDUP  R4, bias.D2;                       /* bias everywhere */ \
+	MOVD  $0x000fffffffffffff, R4;           /* R4 = 2^52-1 */ \
+	VDUP  R4, nanc.D2;                       /* nanc everywhere */ \
+	VEOR  zero.B16, zero.B16, zero.B16       /* zero = 0 */
+#define SETUPMAX64 SETUPMM64(0x0010000000000000)
+#define SETUPMIN64 SETUPMM64(0xfff0000000000001)
+
 // BINLOOP(A, W, LX4, LY4, LX1, LY1, EX, EY, ST, OPV, OPE) runs the
 // operation over nLeft elements, W per vector of arrangement A; ST stores F0.
 //
 // In:  dPtr, xPtr, yPtr, nLeft, bcast/F30 and ones/negz set up.
-// Out: dst written; clobbers R0–R3, V0–V11 (maximum/minimum: V0–V13).
+// Out: dst written; clobbers R0–R3, V0–V11 (maximum/minimum: V0–V14).
 #define BINLOOP(A, W, LX4, LY4, LX1, LY1, EX, EY, ST, OPV, OPE) \
 	CMP   $(4*W), nLeft;                     /* 4 vectors left? */ \
 	BLT   one;                                /* the single vectors */ \
@@ -214,6 +291,12 @@ done: \
 	MOVD  d_len+8(FP), nLeft;                /* nLeft = len(d) */ \
 	FMOVS s+24(FP), F30;                     /* F30 = s */ \
 	VDUP  V30.S[0], bcast.S4;                /* bcast = s everywhere */ \
+	MOVD  y_base+32(FP), yPtr                /* yPtr = &y[0] */
+#define ARGSSV64 \
+	MOVD  d_base+0(FP), dPtr;                /* dPtr = &d[0] */ \
+	MOVD  d_len+8(FP), nLeft;                /* nLeft = len(d) */ \
+	FMOVD s+24(FP), F30;                     /* F30 = s */ \
+	VDUP  V30.D[0], bcast.D2;                /* bcast = s everywhere */ \
 	MOVD  y_base+32(FP), yPtr                /* yPtr = &y[0] */
 
 // func addVV32(d, x, y []float32), subVV32, mulVV32: d[i] = x[i] op y[i].
@@ -334,11 +417,7 @@ TEXT ·mulVS64(SB), NOSPLIT, $0-56
 	BINLOOP(D2, 2, XL4, YB4, XL1, YB1, XED, YBD, ST64, MULV, MULED) // the loop: d = x MULED y
 
 TEXT ·subSV64(SB), NOSPLIT, $0-56
-	MOVD  d_base+0(FP), dPtr                 // dPtr = &d[0]
-	MOVD  d_len+8(FP), nLeft                 // nLeft = len(d)
-	FMOVD s+24(FP), F30                      // F30 = s
-	VDUP  V30.D[0], bcast.D2                 // bcast = s everywhere
-	MOVD  y_base+32(FP), yPtr                // yPtr = &y[0]
+	ARGSSV64                                 // dPtr, yPtr, nLeft; bcast = s
 	SETUP64                                  // ones = 1, negz = -0 (float64 lanes)
 	BINLOOP(D2, 2, XB4, YL4, XB1, YL1, XBD, YED, ST64, SUBV, SUBED) // the loop: d = x SUBED y
 
@@ -351,3 +430,40 @@ TEXT ·axpy64(SB), NOSPLIT, $0-80
 	MOVD  y_base+56(FP), yPtr                // yPtr = &y[0]
 	SETUP64                                  // ones = 1, negz = -0 (float64 lanes)
 	BINLOOP(D2, 2, XL4, YL4, XL1, YL1, XED, YED, ST64, AXPYV, AXPYED) // the loop: d = x AXPYED y
+
+// func maxVV64(d, x, y []float64), minVV64, maxVS64(d, x []float64, s float64),
+// minVS64, maxSV64(d []float64, s float64, y []float64), minSV64: as the
+// float32 ones, with the keys of MMVV64.
+TEXT ·maxVV64(SB), NOSPLIT, $0-72
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	SETUPMAX64                               // negz, bias, nanc, zero for maximum
+	BINLOOP(D2, 2, XL4, YL4, XL1, YL1, XED, YED, ST64, MAXVV64, MAXVVE64) // the loop: d = maximum(x, y)
+
+TEXT ·minVV64(SB), NOSPLIT, $0-72
+	ARGSVV                                   // dPtr, xPtr, yPtr, nLeft from the arguments
+	SETUPMIN64                               // negz, bias, nanc, zero for minimum
+	BINLOOP(D2, 2, XL4, YL4, XL1, YL1, XED, YED, ST64, MINVV64, MINVVE64) // the loop: d = minimum(x, y)
+
+TEXT ·maxVS64(SB), NOSPLIT, $0-56
+	ARGSVS64                                 // dPtr, xPtr, nLeft; bcast = s
+	SETUPMAX64                               // negz, bias, nanc, zero for maximum
+	MMKEYB64(bcast, skey)                    // skey = key of s (it is b)
+	BINLOOP(D2, 2, XL4, YB4, XL1, YB1, XED, YBD, ST64, MAXVS64, MAXVSE64) // the loop: d = maximum(x, s)
+
+TEXT ·minVS64(SB), NOSPLIT, $0-56
+	ARGSVS64                                 // dPtr, xPtr, nLeft; bcast = s
+	SETUPMIN64                               // negz, bias, nanc, zero for minimum
+	MMKEYB64(bcast, skey)                    // skey = key of s (it is b)
+	BINLOOP(D2, 2, XL4, YB4, XL1, YB1, XED, YBD, ST64, MINVS64, MINVSE64) // the loop: d = minimum(x, s)
+
+TEXT ·maxSV64(SB), NOSPLIT, $0-56
+	ARGSSV64                                 // dPtr, yPtr, nLeft; bcast = s
+	SETUPMAX64                               // negz, bias, nanc, zero for maximum
+	MMKEYA64(bcast, skey, SATMAX)            // skey = key of s (it is a), all ones if NaN
+	BINLOOP(D2, 2, XB4, YL4, XB1, YL1, XBD, YED, ST64, MAXSV64, MAXSVE64) // the loop: d = maximum(s, y)
+
+TEXT ·minSV64(SB), NOSPLIT, $0-56
+	ARGSSV64                                 // dPtr, yPtr, nLeft; bcast = s
+	SETUPMIN64                               // negz, bias, nanc, zero for minimum
+	MMKEYA64(bcast, skey, SATMIN)            // skey = key of s (it is a), 0 if NaN
+	BINLOOP(D2, 2, XB4, YL4, XB1, YL1, XBD, YED, ST64, MINSV64, MINSVE64) // the loop: d = minimum(s, y)

@@ -19,3 +19,38 @@
 	VEOR   u.B16, k.B16, k.B16;              /* k = ^u (negative) or u | sign */ \
 	VSUB   t.S4, k.S4, k.S4;                 /* k -= t: ^u + 1 = -u where negative */ \
 	VSUB   bias.S4, k.S4, k.S4               /* k -= bias */
+
+// FKEY64(u, k, t, sign, bias) is FKEY for float64 lanes (D2): sign holds
+// 0x8000000000000000 in every lane. With bias = 2^52 the keys are
+//
+//	-Inf → 0, ±0 → 0x7ff0000000000000, +Inf → 0xffe0000000000000,
+//	NaNs → 0xffe0000000000001 and up.
+//
+// Clobbers t (u may not be k).
+#define FKEY64(u, k, t, sign, bias) \
+	VCMTST sign.D2, u.D2, t.D2;              /* t = all ones where u is negative */ \
+	VORR   sign.B16, t.B16, k.B16;           /* k = t | sign */ \
+	VEOR   u.B16, k.B16, k.B16;              /* k = ^u (negative) or u | sign */ \
+	VSUB   t.D2, k.D2, k.D2;                 /* k -= t: ^u + 1 = -u where negative */ \
+	VSUB   bias.D2, k.D2, k.D2               /* k -= bias */
+
+// ULT64(a, b, m, t, sign): m = all ones in the 64-bit lanes where a < b
+// (unsigned), else 0. NEON has no 64-bit VUMAX, VUMIN or VCMHI; a < b is
+// the borrow out of a - b, which is bit 63 of b where the top bits of a
+// and b differ and bit 63 of a - b where they are the same. Clobbers t
+// (m may not be a or b).
+#define ULT64(a, b, m, t, sign) \
+	VEOR   a.B16, b.B16, t.B16;              /* t = a ^ b */ \
+	VSUB   b.D2, a.D2, m.D2;                 /* m = a - b */ \
+	VBIT   t.B16, b.B16, m.B16;              /* m = b's bits where a and b differ */ \
+	VCMTST sign.D2, m.D2, m.D2               /* all ones where bit 63 (the borrow) is set */
+
+// FNAN64(u, m, nanc, sign): m = all ones in the lanes where the float64 u
+// is NaN (|u| > 0x7ff0000000000000), else 0; nanc holds 2^52-1 in every
+// lane. u + nanc carries into bit 63 for a positive NaN and out of it for
+// a negative one, and for no other u, so the sign of u + nanc differs from
+// u's exactly for NaNs.
+#define FNAN64(u, m, nanc, sign) \
+	VADD   nanc.D2, u.D2, m.D2;              /* m = u + 2^52-1 */ \
+	VEOR   u.B16, m.B16, m.B16;              /* bit 63: the sign changed */ \
+	VCMTST sign.D2, m.D2, m.D2               /* all ones where it did: NaN */

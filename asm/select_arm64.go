@@ -2,11 +2,11 @@
 
 package asm
 
-// The NEON blend of where, the float32 comparisons and threshold_backward
+// The NEON blend of where, the comparisons and threshold_backward
 // (select_arm64.s) do whole runs of 8 elements; the twins finish the rest.
 // Go's arm64 assembler has no vector float compare (FCMEQ, FCMGT, FCMGE)
 // and the style forbids raw encodings, so the comparisons compare integer
-// order keys of the floats (floatkey_arm64.h); float64 runs its twins.
+// order keys of the floats (floatkey_arm64.h).
 
 // sel32NEON and sel64NEON set d[i] = c[i] != 0 ? x[i] : y[i] for i < 8n.
 //
@@ -30,9 +30,23 @@ func cmpLt32NEON(d *bool, x, y *float32, n int)
 //go:noescape
 func cmpLe32NEON(d *bool, x, y *float32, n int)
 
+// cmp*64NEON set d[i] = x[i] op y[i] for i < 8n.
+//
+//go:noescape
+func cmpEq64NEON(d *bool, x, y *float64, n int)
+
+//go:noescape
+func cmpNe64NEON(d *bool, x, y *float64, n int)
+
+//go:noescape
+func cmpLt64NEON(d *bool, x, y *float64, n int)
+
+//go:noescape
+func cmpLe64NEON(d *bool, x, y *float64, n int)
+
 // cmpBulk8 runs kernel k over the whole runs of 8 and twin over the rest.
-func cmpBulk8(k func(d *bool, x, y *float32, n int), twin func(d []bool, x, y []float32)) func(d []bool, x, y []float32) {
-	return func(d []bool, x, y []float32) {
+func cmpBulk8[T float32 | float64](k func(d *bool, x, y *T, n int), twin func(d []bool, x, y []T)) func(d []bool, x, y []T) {
+	return func(d []bool, x, y []T) {
 		n := len(d) / 8
 		if n > 0 {
 			_, _ = x[8*n-1], y[8*n-1] // both hold the runs
@@ -54,7 +68,15 @@ func cmpKernels32() *cmpTable[float32] {
 	}
 }
 
-func cmpKernels64() *cmpTable[float64] { return &cmpGo64 }
+func cmpKernels64() *cmpTable[float64] {
+	if !useNEON {
+		return &cmpGo64
+	}
+	return &cmpTable[float64]{
+		cmpBulk8(cmpEq64NEON, eqGo[float64]), cmpBulk8(cmpNe64NEON, neGo[float64]),
+		cmpBulk8(cmpLt64NEON, ltGo[float64]), cmpBulk8(cmpLe64NEON, leGo[float64]),
+	}
+}
 
 func selKernel32() func(d []uint32, c []uint8, x, y []uint32) {
 	if !useNEON {

@@ -113,6 +113,81 @@ loop: \
 	BNE   loop;                                  /* more */ \
 	RET
 
+// The float64 comparisons, 8 elements per step as well, with FKEY64's keys
+// (bias 2^52). NEON has no 64-bit VUMAX or VCMHI, so x < y is ULT64 of the
+// keys, and y's NaN lanes come from FNAN64:
+//
+//	x == y ⇔ key x == key y, y not NaN
+//	x <  y ⇔ key x < key y, y not NaN
+//	x <= y ⇔ not (key y < key x or y NaN)
+//	x != y ⇔ not x == y
+//
+// The constants: sign, bias, one and zero as above (sign and bias in 64-bit
+// lanes), and nanc.
+#define nanc V26 // 2^52-1 in every lane (FNAN64)
+
+// CMPSETUP64 fills sign, bias, nanc, one and zero.
+#define CMPSETUP64 \
+	MOVD  $0x8000000000000000, R5;               /* R5 = the sign bit */ \
+	VDUP  R5, sign.D2;                           /* sign everywhere */ \
+	MOVD  $0x0010000000000000, R5;               /* R5 = 2^52 */ \
+	VDUP  R5, bias.D2;                           /* bias everywhere */ \
+	MOVD  $0x000fffffffffffff, R5;               /* R5 = 2^52-1 */ \
+	VDUP  R5, nanc.D2;                           /* nanc everywhere */ \
+	MOVW  $1, R5;                                /* R5 = 1 */ \
+	VDUP  R5, one.B16;                           /* one in every byte */ \
+	VEOR  zero.B16, zero.B16, zero.B16           /* zero = 0 */
+
+// The comparisons OP64(kx, ky, n, m, t): n holds all ones where y is NaN;
+// they leave m = all ones where x op y (NLEOP64: where not x <= y, for
+// NEBOOLS). Clobber t.
+#define EQOP64(kx, ky, n, m, t) \
+	VCMEQ kx.D2, ky.D2, m.D2;                    /* m = keys equal */ \
+	VBIT  n.B16, zero.B16, m.B16                 /* m = 0 where y is NaN */
+#define LTOP64(kx, ky, n, m, t) \
+	ULT64(kx, ky, m, t, sign);                   /* m = key x < key y */ \
+	VBIT  n.B16, zero.B16, m.B16                 /* m = 0 where y is NaN */
+#define NLEOP64(kx, ky, n, m, t) \
+	ULT64(ky, kx, m, t, sign);                   /* m = key y < key x */ \
+	VORR  n.B16, m.B16, m.B16                    /* m = that or y NaN */
+
+// CMPV64(x, y, m, OP): m = all ones where x[i] OP y[i], in 64-bit lanes.
+// Clobbers V8–V11.
+#define CMPV64(x, y, m, OP) \
+	FKEY64(x, V8, V11, sign, bias);              /* V8 = key of x */ \
+	FKEY64(y, V9, V11, sign, bias);              /* V9 = key of y */ \
+	FNAN64(y, V10, nanc, sign);                  /* V10 = y is NaN */ \
+	OP(V8, V9, V10, m, V11)                      /* m = x op y */
+
+// CMPLOOP64(OP, OUT) stores 8 bools per step: four vectors of masks
+// narrowed to bytes (VUZP1 keeps the low half of each lane: D2 → S4 → H8
+// → B16).
+//
+// In:  dPtr, xPtr, yPtr, steps (> 0). Out: d[0:8·steps]; clobbers R0–R5,
+// V0–V11, V16–V23, V26–V31.
+#define CMPLOOP64(OP, OUT) \
+	MOVD  d+0(FP), dPtr;                         /* dPtr = &d[0] */ \
+	MOVD  x+8(FP), xPtr;                         /* xPtr = &x[0] */ \
+	MOVD  y+16(FP), yPtr;                        /* yPtr = &y[0] */ \
+	MOVD  n+24(FP), steps;                       /* steps = n */ \
+	CMPSETUP64;                                  /* the constants */ \
+loop: \
+	VLD1.P 64(xPtr), [V0.D2, V1.D2, V2.D2, V3.D2]; /* V0:V3 = x[0:8] */ \
+	VLD1.P 64(yPtr), [V4.D2, V5.D2, V6.D2, V7.D2]; /* V4:V7 = y[0:8] */ \
+	CMPV64(V0, V4, V16, OP);                     /* V16 = x op y, 0:2 */ \
+	CMPV64(V1, V5, V17, OP);                     /* V17 = x op y, 2:4 */ \
+	CMPV64(V2, V6, V18, OP);                     /* V18 = x op y, 4:6 */ \
+	CMPV64(V3, V7, V19, OP);                     /* V19 = x op y, 6:8 */ \
+	VUZP1 V17.S4, V16.S4, V20.S4;                /* V20 = the masks 0:4 as words */ \
+	VUZP1 V19.S4, V18.S4, V21.S4;                /* V21 = 4:8 */ \
+	VUZP1 V21.H8, V20.H8, V22.H8;                /* V22 = the 8 masks as halves */ \
+	VUZP1 V22.B16, V22.B16, V23.B16;             /* V23[0:8] = as bytes */ \
+	OUT(V23);                                    /* as bools */ \
+	VST1.P [V23.B8], 8(dPtr);                    /* d[0:8] = V23[0:8] */ \
+	SUBS  $1, steps;                             /* one step done */ \
+	BNE   loop;                                  /* more */ \
+	RET
+
 // func sel32NEON(d, x, y *uint32, c *uint8, n int)
 //
 // In:  8n elements of d, x, y and c. Out: d[i] = c[i] != 0 ? x[i] : y[i].
@@ -178,6 +253,20 @@ TEXT ·cmpLt32NEON(SB), NOSPLIT, $0-32
 
 TEXT ·cmpLe32NEON(SB), NOSPLIT, $0-32
 	CMPLOOP(LEOP, BOOLS)                         // d = x <= y
+
+// func cmpEq64NEON(d *bool, x, y *float64, n int), cmpNe64NEON,
+// cmpLt64NEON, cmpLe64NEON: d[i] = x[i] op y[i] for i < 8n (n > 0).
+TEXT ·cmpEq64NEON(SB), NOSPLIT, $0-32
+	CMPLOOP64(EQOP64, BOOLS)                     // d = x == y
+
+TEXT ·cmpNe64NEON(SB), NOSPLIT, $0-32
+	CMPLOOP64(EQOP64, NEBOOLS)                   // d = not x == y
+
+TEXT ·cmpLt64NEON(SB), NOSPLIT, $0-32
+	CMPLOOP64(LTOP64, BOOLS)                     // d = x < y
+
+TEXT ·cmpLe64NEON(SB), NOSPLIT, $0-32
+	CMPLOOP64(NLEOP64, NEBOOLS)                  // d = not (x > y or y NaN)
 
 // func thresholdBwdNEON(d, gr, x *float32, th float32, n int)
 //
