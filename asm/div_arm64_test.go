@@ -3,9 +3,11 @@
 package asm
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -87,22 +89,32 @@ func TestReciprocalNEON(t *testing.T) {
 // (s, y), each in one call, and compares their bits with the twins'.
 func checkDivNEON(t *testing.T, x, y []float32, s float32) {
 	t.Helper()
+	checkDivForm(t, "vv", x, y, s)
+	checkDivForm(t, "vs", x, y, s)
+	checkDivForm(t, "sv", x, y, s)
+}
+
+// checkDivForm runs one form: x / y (vv), x / s (vs) or s / y (sv).
+func checkDivForm(t *testing.T, form string, x, y []float32, s float32) {
+	t.Helper()
 	n := len(x)
 	d, want := make([]float32, n), make([]float32, n)
-	divVV32(d, x, y)
-	divGo(want, x, y)
-	if i := sameBits(d, want); i >= 0 {
-		t.Fatalf("vv: %#x / %#x = %#x, twin %#x (n %d)", math.Float32bits(x[i]), math.Float32bits(y[i]), math.Float32bits(d[i]), math.Float32bits(want[i]), n)
+	a, b := x, y
+	switch form {
+	case "vv":
+		divVV32(d, x, y)
+		divGo(want, x, y)
+	case "vs":
+		divVSNEON(d, x, s)
+		divVSGo(want, x, s)
+		b = slices.Repeat([]float32{s}, n)
+	case "sv":
+		divSVNEON(d, s, y)
+		divSVGo(want, s, y)
+		a = slices.Repeat([]float32{s}, n)
 	}
-	divVSNEON(d, x, s)
-	divVSGo(want, x, s)
 	if i := sameBits(d, want); i >= 0 {
-		t.Fatalf("vs: %#x / %#x = %#x, twin %#x (n %d)", math.Float32bits(x[i]), math.Float32bits(s), math.Float32bits(d[i]), math.Float32bits(want[i]), n)
-	}
-	divSVNEON(d, s, y)
-	divSVGo(want, s, y)
-	if i := sameBits(d, want); i >= 0 {
-		t.Fatalf("sv: %#x / %#x = %#x, twin %#x (n %d)", math.Float32bits(s), math.Float32bits(y[i]), math.Float32bits(d[i]), math.Float32bits(want[i]), n)
+		t.Fatalf("%s: %#x / %#x = %#x, twin %#x (n %d)", form, math.Float32bits(a[i]), math.Float32bits(b[i]), math.Float32bits(d[i]), math.Float32bits(want[i]), n)
 	}
 }
 
@@ -168,10 +180,9 @@ func TestDivSignificands(t *testing.T) {
 	}
 	scale := func(ai uint32, e int) float32 { return float32(math.Ldexp(float64(ai)*0x1p-23, e)) }
 	var x, y []float32
-	d, want := make([]float32, len(spread)), make([]float32, len(spread))
 	flush := func() {
-		checkDivNEON(t, x, y, y[0])
-		checkDivNEON(t, x, y, x[len(x)/2])
+		checkDivForm(t, "vv", x, y, 0)
+		checkDivForm(t, "sv", x, y, x[len(x)/2])
 		x, y = x[:0], y[:0]
 	}
 	count := 0
@@ -192,13 +203,7 @@ func TestDivSignificands(t *testing.T) {
 		for len(x)%4 != 0 { // the next divisor's lanes start a vector
 			x, y = append(x, 1.25), append(y, b)
 		}
-		// spread / b in one call (vs), the scalar's reciprocal once.
-		d, want = d[:len(spread)], want[:len(spread)]
-		divVSNEON(d, spread, b)
-		divVSGo(want, spread, b)
-		if i := sameBits(d, want); i >= 0 {
-			t.Fatalf("vs: %#x / %#x = %#x, twin %#x", math.Float32bits(spread[i]), math.Float32bits(b), math.Float32bits(d[i]), math.Float32bits(want[i]))
-		}
+		checkDivForm(t, "vs", spread, nil, b) // spread / b in one call, the scalar's reciprocal once
 		if len(x) >= 1<<14 {
 			count += len(x)
 			flush()
@@ -209,4 +214,32 @@ func TestDivSignificands(t *testing.T) {
 		flush()
 	}
 	t.Logf("%d pairs (divisor step %d)", count, step)
+}
+
+// BenchmarkDiv runs the float32 division forms on 16M elements, the NEON
+// kernels against their twins (BenchmarkUnary has reciprocal).
+func BenchmarkDiv(b *testing.B) {
+	x, y := benchInput(benchLen), benchInput(benchLen)
+	d := make([]float32, benchLen)
+	for _, impl := range []struct {
+		name string
+		tab  *binTable[float32]
+	}{{Path(), bin32}, {"go", &binGo32}} {
+		for _, form := range []string{"vv", "vs", "sv"} {
+			b.Run(fmt.Sprintf("%s/div_%s/16M", impl.name, form), func(b *testing.B) {
+				b.SetBytes(12 * benchLen)
+				for b.Loop() {
+					switch form {
+					case "vv":
+						impl.tab.vv[opDiv](d, x, y)
+					case "vs":
+						impl.tab.vs[opDiv](d, x, 1.7)
+					case "sv":
+						impl.tab.sv[opDiv](d, 1.7, y)
+					}
+				}
+				reportElems(b, benchLen)
+			})
+		}
+	}
 }
