@@ -71,7 +71,7 @@ func TestDivMarkstein(t *testing.T) {
 		step = uint32(max(n, 1))
 	}
 	// divHard against a search of every dividend, for a few divisors.
-	for _, bi := range []uint32{1<<23 + 1, 0xb504f3, 0xfffffe, 0xc0000c, 0x9abcd6, 1<<24 - 1} {
+	for _, bi := range []uint32{0xb504f3, 0xfffffe, 0xc0000c} {
 		var want, got []uint32
 		for ai := uint32(1 << 23); ai < 1<<24; ai++ {
 			sh, maxN := 25, int64(7)
