@@ -3,9 +3,10 @@
 package asm
 
 // The NEON binary kernels (binary_arm64.s): add, sub, mul and axpy, and
-// maximum and minimum (integer compares of order keys). Go's arm64
-// assembler has no vector FDIV, FMAX or FMIN and the style forbids raw
-// encodings, so div runs its twins.
+// maximum and minimum (integer compares of order keys); float32 div
+// (Markstein's quotient from a Newton reciprocal, divKernelsNEON in
+// div_arm64.go). Go's arm64 assembler has no vector FDIV, FMAX or FMIN and
+// the style forbids raw encodings, so float64 div runs its twins.
 
 //go:noescape
 func addVV32(d, x, y []float32)
@@ -102,6 +103,7 @@ func binKernels32() *binTable[float32] {
 	t.vv[opMax], t.vv[opMin] = maxVV32, minVV32
 	t.vs[opMax], t.vs[opMin] = maxVS32, minVS32
 	t.sv[opMax], t.sv[opMin] = maxSV32, minSV32
+	divKernelsNEON(&t)
 	return &t
 }
 

@@ -4,7 +4,8 @@ package asm
 
 // The NEON unary kernels: abs and neg (unary_arm64.s), relu
 // (relu_arm64.s), exp, sigmoid, silu, tanh and log (expKernelsNEON,
-// unary_exp_arm64.go); the others run their twins (Go's arm64 assembler
+// unary_exp_arm64.go), reciprocal (recipKernelsNEON, div_arm64.go); the
+// others run their twins (Go's arm64 assembler
 // lacks the vector float instructions: no FDIV, FSQRT, float compare or
 // conversion; see doc.go).
 
@@ -21,6 +22,7 @@ func unaryKernels() *[numUnaryOps]func(d, x []float32) {
 	t := unaryGo
 	t[uAbs], t[uNeg], t[uRelu] = absF32, negF32, reluF32NEON
 	expKernelsNEON(&t)
+	recipKernelsNEON(&t)
 	return &t
 }
 
