@@ -3,8 +3,17 @@
 package asm
 
 import (
+	"fmt"
 	"math"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // sqrtNEONKernels are the NEON kernels of sqrt_arm64.s and their twins.
@@ -80,5 +89,52 @@ func TestSqrtNEON(t *testing.T) {
 				t.Fatalf("in place: %s(%#x) = %#x, twin %#x", k.name, math.Float32bits(x), math.Float32bits(in[i]), math.Float32bits(want))
 			}
 		}
+	}
+}
+
+// TestSqrtAll compares the NEON kernels with their twins bit for bit on
+// every float32 bit pattern, one kernel call per block of 2^16 patterns,
+// the blocks shared out among GOMAXPROCS goroutines (under qemu-aarch64,
+// each a thread). GOATEN_SQRT_ALL=1 runs it (k: every k-th block only);
+// GOATEN_SQRT_ALL_OPS=rsqrt limits it to that kernel.
+func TestSqrtAll(t *testing.T) {
+	step, _ := strconv.Atoi(os.Getenv("GOATEN_SQRT_ALL"))
+	if step < 1 {
+		t.Skip("GOATEN_SQRT_ALL=1 checks every float32")
+	}
+	const block = 1 << 16
+	for _, k := range sqrtNEONKernels {
+		if ops := os.Getenv("GOATEN_SQRT_ALL_OPS"); ops != "" && !slices.Contains(strings.Split(ops, ","), k.name) {
+			continue
+		}
+		start := time.Now()
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		errs := make(chan string, runtime.GOMAXPROCS(0))
+		for range runtime.GOMAXPROCS(0) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				x, d := make([]float32, block), make([]float32, block)
+				for b := next.Add(int64(step)) - int64(step); b < 1<<32/block; b = next.Add(int64(step)) - int64(step) {
+					for i := range x {
+						x[i] = math.Float32frombits(uint32(b*block + int64(i)))
+					}
+					k.kernel(d, x)
+					for i, v := range x {
+						if want := k.twin(v); math.Float32bits(d[i]) != math.Float32bits(want) {
+							errs <- fmt.Sprintf("%s(%#x) = %#x, twin %#x", k.name, math.Float32bits(v), math.Float32bits(d[i]), math.Float32bits(want))
+							return
+						}
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for e := range errs {
+			t.Error(e)
+		}
+		t.Logf("%s: every %d-th block of 2^16 patterns in %v", k.name, step, time.Since(start).Round(time.Second))
 	}
 }
