@@ -1,0 +1,106 @@
+//go:build !purego
+
+package asm
+
+import (
+	"math"
+	"testing"
+)
+
+// sinCosNEONSpecials are the inputs sincos_arm64.s is sensitive to: ±0,
+// subnormals (sin x = x, rounded by NARROW's subnormal path) and the
+// neighbours of 2^-126, ±Inf and NaNs with payloads (the twin's lanes),
+// the neighbours of 1e6 (the kernel's limit), points where x·2/π is near
+// a half-integer (the rounding of n) or an integer (r near 0, the sign of
+// sin r) for n up to 2^20 (the exact n·pio2A), and 1, π/4 and the largest
+// values below the limit.
+func sinCosNEONSpecials() []float32 {
+	bits := []uint32{
+		0, 1, 2, 3, 0x007fffff, 0x00800000, 0x00800001, 0x007ffffe, 0x00400000, 0x00400001, 0x7f800000,
+		0x7fc00000, 0x7f800001, 0x7fbfffff, 0x7fc12345, 0x7fffffff, 0x7f812345, 0x7f7fffff, 0x3f800000,
+		0x0c000000, 0x20000000, 0x39800000, 0x3f490fdb,
+	}
+	var xs []float32
+	for _, b := range bits {
+		xs = append(xs, math.Float32frombits(b))
+	}
+	for _, c := range []float32{1e6, 0x1p-126, 0x1p-125, 0x1p-60, 0x1p-12, 524288, 999999.94} {
+		b := math.Float32bits(c)
+		for i := uint32(0); i < 8; i++ {
+			xs = append(xs, math.Float32frombits(b-i), math.Float32frombits(b+i))
+		}
+	}
+	for _, n := range []float64{0, 1, 2, 3, 4, 5, 7, 100, 1000, 12345, 1 << 16, 1<<20 - 1, 1 << 19, 636619, 636620} {
+		for _, h := range []float64{0.5, 1} { // x·2/π = n + ½ and n + 1
+			b := math.Float32bits(float32((n + h) * math.Pi / 2))
+			for i := uint32(0); i < 4; i++ {
+				xs = append(xs, math.Float32frombits(b-i), math.Float32frombits(b+i))
+			}
+		}
+	}
+	return xs
+}
+
+// TestSinCosNEON compares sin's and cos's tables in use (the kernel and,
+// where it stops, the twin) with their twins bit for bit on the specials
+// and their negations, at every length up to 40 and several starts (so
+// that a stopping lane sits at each place of a vector and in the tail),
+// and in place.
+func TestSinCosNEON(t *testing.T) {
+	xs := sinCosNEONSpecials()
+	for _, x := range sinCosNEONSpecials() {
+		xs = append(xs, -x)
+	}
+	for _, k := range []struct {
+		name   string
+		kernel func(d, x []float32)
+		twin   func(float32) float32
+	}{{"sin", sinF32NEON, sinGo1}, {"cos", cosF32NEON, cosGo1}} {
+		checkExpNEON(t, k.name, k.kernel, k.twin, xs)
+		for n := 0; n <= 40; n++ {
+			for off := 0; off+n <= len(xs); off += 13 {
+				checkExpNEON(t, k.name, k.kernel, k.twin, xs[off:off+n])
+			}
+		}
+		in := append([]float32(nil), xs...)
+		k.kernel(in, in)
+		for i, x := range xs {
+			if want := k.twin(x); math.Float32bits(in[i]) != math.Float32bits(want) {
+				t.Fatalf("in place: %s(%#x) = %#x, twin %#x", k.name, math.Float32bits(x), math.Float32bits(in[i]), math.Float32bits(want))
+			}
+		}
+	}
+}
+
+// TestSinCosNEONStops calls sinCosF32 directly: it stops at the vector
+// (or tail element) holding the first lane it leaves to the twin and
+// writes nothing from there on.
+func TestSinCosNEONStops(t *testing.T) {
+	for _, bad := range []float32{1e6, -1e6, float32(math.Inf(1)), float32(math.NaN()), math.Float32frombits(0xff812345)} {
+		for n := 1; n <= 13; n++ {
+			for at := 0; at < n; at++ {
+				x := make([]float32, n)
+				for i := range x {
+					x[i] = float32(i) + 0.5
+				}
+				x[at] = bad
+				d := make([]float32, n)
+				for i := range d {
+					d[i] = -7
+				}
+				want := at &^ 3 // the vector holding it
+				if at >= n&^3 {
+					want = at // in the tail: the element itself
+				}
+				if got := sinCosF32(d, x, 0); got != want {
+					t.Fatalf("n=%d, x[%d] = %v: stopped after %d, want %d", n, at, bad, got, want)
+				}
+				for i := range d {
+					if i < want && d[i] != sinGo1(x[i]) || i >= want && d[i] != -7 {
+						t.Fatalf("n=%d, x[%d] = %v: d[%d] = %v", n, at, bad, i, d[i])
+					}
+				}
+			}
+		}
+	}
+}
