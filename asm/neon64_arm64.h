@@ -27,6 +27,8 @@
 //   tiny   2^-97 (NARROW)
 //   sublim 0x380fffffffffffff: the high word of 2^-126's bits less one,
 //          the low word all ones (NARROW)
+//   log2e, ln2hi, ln2lo, c1023 and et0–et6: log2 e, ln2Hi64, ln2Lo64,
+//          1023 as an integer and expT (EXPD)
 // and dPtr, xPtr, nLeft, the loop's pointers and count (UNLOOPSTOP).
 
 // SPLATD(c, v) puts the 64-bit constant c in every D lane of v. Clobbers R3.
@@ -68,6 +70,40 @@
 	VFMLA   oned.D2, t.D2, q.D2;            /* q = M + t, rounded to an integer */ \
 	VMOV    q.B16, n.B16;                   /* n = q */ \
 	VFMLS   oned.D2, magic.D2, n.D2         /* n = q - M, exactly */
+
+// EXPD(w, e, a, b, c, d): e = exp64(w) for w in [-700, 0] (no clamp):
+// n = RoundToEven(w·log2 e), r = w - n·ln2Hi64 - n·ln2Lo64, y = r +
+// r²·T(r) + 1 (expT by Horner steps), times 2^n from the bits of n + M.
+// Clobbers w, a–d.
+#define EXPD(w, e, a, b, c, d) \
+	MULD(log2e, w, a);                      /* a = w·log2 e */ \
+	ROUNDN(a, b, a);                        /* a = n, b = n + M */ \
+	VFMLS   ln2hi.D2, a.D2, w.D2;           /* w = r = w - n·ln2Hi64 */ \
+	VFMLS   ln2lo.D2, a.D2, w.D2;           /* r -= n·ln2Lo64 */ \
+	HSTEPD(et5, et6, w, a);                 /* a = T5 + r·T6 */ \
+	HSTEPD(et4, a, w, c);                   /* c = T4 + r·a */ \
+	HSTEPD(et3, c, w, a);                   /* a = T3 + r·c */ \
+	HSTEPD(et2, a, w, c);                   /* c = T2 + r·a */ \
+	HSTEPD(et1, c, w, a);                   /* a = T1 + r·c */ \
+	HSTEPD(et0, a, w, c);                   /* c = T(r) = T0 + r·a */ \
+	MULD(w, w, a);                          /* a = r² */ \
+	HSTEPD(w, c, a, d);                     /* d = r + r²·T(r) */ \
+	VFMLA   oned.D2, oned.D2, d.D2;         /* d = y = d + 1 */ \
+	VADD    c1023.D2, b.D2, b.D2;           /* b = bits(M) + n + 1023 */ \
+	VSHL    $52, b.D2, b.D2;                /* b = 2^n: n + 1023 in the exponent */ \
+	MULD(b, d, e)                           /* e = y·2^n */
+
+// DIVLANED(n, d, q, i, fn, fd): q[i] = n[i] / d[i] (FDIVD, rounded
+// once); fn and fd are the F names of two spare vector registers.
+// Clobbers R4, fn, fd.
+#define DIVLANED(n, d, q, i, fn, fd) \
+	VMOV    n.D[i], R4;                     /* R4 = n[i] */ \
+	FMOVD   R4, fn;                         /* fn = n[i] */ \
+	VMOV    d.D[i], R4;                     /* R4 = d[i] */ \
+	FMOVD   R4, fd;                         /* fd = d[i] */ \
+	FDIVD   fd, fn, fn;                     /* fn = n[i] / d[i] */ \
+	FMOVD   fn, R4;                         /* R4 = the quotient */ \
+	VMOV    R4, q.D[i]                      /* q[i] = R4 */
 
 // NARROW(v, f, a, b, c): f = the float32 bits of v (rounded to nearest,
 // ties to even) in the low word of each D lane, the high word 0, for

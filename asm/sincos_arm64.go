@@ -2,7 +2,8 @@
 
 package asm
 
-// The NEON kernels of sin and cos (sincos_arm64.s).
+// The NEON kernels of sin and cos (sincos_arm64.s), and the hand-off that
+// they and gelu_tanh's (gelutanh_arm64.go) share.
 
 // sinCosF32 sets d[i] = sinGo1(x[i]) (k = 0) or cosGo1(x[i]) (k = 1) up to
 // the first vector of four (or, in the tail, the first element) holding
@@ -11,21 +12,21 @@ package asm
 //go:noescape
 func sinCosF32(d, x []float32, k int) int
 
-func sinF32NEON(d, x []float32) { sinCosNEON(d, x, uSin) }
-func cosF32NEON(d, x []float32) { sinCosNEON(d, x, uCos) }
+func sinStop(d, x []float32) int { return sinCosF32(d, x, 0) }
+func cosStop(d, x []float32) int { return sinCosF32(d, x, 1) }
 
-// sinCosNEON runs sinCosF32 and, where it stops, the twin on the next
-// four elements (or fewer at the end), and then the kernel again. The
-// twin is called through unaryGo, not directly: that is the function the
-// tests compare with (an inlined copy could fuse its arithmetic
+func sinF32NEON(d, x []float32) { runStopping(d, x, sinStop, uSin) }
+func cosF32NEON(d, x []float32) { runStopping(d, x, cosStop, uCos) }
+
+// runStopping runs kernel, which stops before a vector it leaves to the
+// twin and returns the elements done, and where it stops the twin of op
+// on the next four elements (or fewer at the end), then the kernel again.
+// The twin is called through unaryGo, not directly: that is the function
+// the tests compare with (an inlined copy could fuse its arithmetic
 // differently).
-func sinCosNEON(d, x []float32, op unaryOp) {
-	k := 0
-	if op == uCos {
-		k = 1
-	}
+func runStopping(d, x []float32, kernel func(d, x []float32) int, op unaryOp) {
 	for i := 0; i < len(d); {
-		i += sinCosF32(d[i:], x[i:], k)
+		i += kernel(d[i:], x[i:])
 		if i < len(d) {
 			m := min(i+4, len(d))
 			unaryGo[op](d[i:m], x[i:m])

@@ -104,3 +104,49 @@ func TestSinCosNEONStops(t *testing.T) {
 		}
 	}
 }
+
+// geluTanhNEONSpecials are the inputs gelutanh_arm64.s is sensitive to:
+// ±0, subnormals, ±Inf and NaNs (the twin's lanes), the largest finite
+// values, points where |u| is near 512 (where e is set to 0) and 700
+// (exp64's clamp), where the result becomes subnormal or zero (x near
+// -10 to -14), and where u·log2 e is near a half-integer.
+func geluTanhNEONSpecials() []float32 {
+	bits := []uint32{0, 1, 2, 0x007fffff, 0x00800000, 0x7f800000, 0x7fc00000, 0x7f800001, 0x7fc12345, 0x7f7fffff, 0x3f800000}
+	var xs []float32
+	for _, b := range bits {
+		xs = append(xs, math.Float32frombits(b))
+	}
+	for _, c := range []float32{21.4, 24.5, 24.55, 27.5, 9.9, 10.5, 11, 11.5, 12, 12.5, 13, 14, 0x1p-126, 0x1p-20, 1e20, 3e38} {
+		b := math.Float32bits(c)
+		for i := uint32(0); i < 8; i++ {
+			xs = append(xs, math.Float32frombits(b-i), math.Float32frombits(b+i))
+		}
+	}
+	for v := 1e-3; v < 30; v *= 1.01 {
+		xs = append(xs, float32(v))
+	}
+	return xs
+}
+
+// TestGeluTanhNEON compares gelu_tanh's table in use with its twin bit for
+// bit on the specials and their negations, at every length up to 40 and
+// several starts, and in place.
+func TestGeluTanhNEON(t *testing.T) {
+	xs := geluTanhNEONSpecials()
+	for _, x := range geluTanhNEONSpecials() {
+		xs = append(xs, -x)
+	}
+	checkExpNEON(t, "gelu_tanh", geluTanhF32NEON, geluTanhGo1, xs)
+	for n := 0; n <= 40; n++ {
+		for off := 0; off+n <= len(xs); off += 97 {
+			checkExpNEON(t, "gelu_tanh", geluTanhF32NEON, geluTanhGo1, xs[off:off+n])
+		}
+	}
+	in := append([]float32(nil), xs...)
+	geluTanhF32NEON(in, in)
+	for i, x := range xs {
+		if want := geluTanhGo1(x); math.Float32bits(in[i]) != math.Float32bits(want) {
+			t.Fatalf("in place: gelu_tanh(%#x) = %#x, twin %#x", math.Float32bits(x), math.Float32bits(in[i]), math.Float32bits(want))
+		}
+	}
+}
