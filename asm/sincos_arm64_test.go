@@ -4,6 +4,7 @@ package asm
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -148,5 +149,59 @@ func TestGeluTanhNEON(t *testing.T) {
 		if want := geluTanhGo1(x); math.Float32bits(in[i]) != math.Float32bits(want) {
 			t.Fatalf("in place: gelu_tanh(%#x) = %#x, twin %#x", math.Float32bits(x), math.Float32bits(in[i]), math.Float32bits(want))
 		}
+	}
+}
+
+// narrowModel is NARROW (neon64_arm64.h) in Go: the float32 bits of v from
+// the integer rounding at bit 29 for |v| ≥ 2^-126, and below from the
+// float64 sum 2^-97 + |v|.
+func narrowModel(v float64) uint32 {
+	b := math.Float64bits(v)
+	s := b & (1 << 63)
+	a := b ^ s
+	var f uint64
+	if a>>32 <= 0x380fffff { // |v| < 2^-126
+		f = math.Float64bits(0x1p-97+math.Float64frombits(a)) - math.Float64bits(0x1p-97)
+	} else {
+		f = (a + (a>>29)&1 + 0xc80000000fffffff) >> 29
+	}
+	return uint32(f) | uint32(s>>32)
+}
+
+// TestNarrowModel checks NARROW's arithmetic against float32(v) on the
+// ties and their neighbours at every float32 exponent (normal and
+// subnormal, up to the overflow to Inf) and on random float64 values
+// below 2^128: the sums of the sin, cos and gelu_tanh kernels reach ties
+// too rarely to test them.
+func TestNarrowModel(t *testing.T) {
+	check := func(v float64) {
+		if got, want := narrowModel(v), math.Float32bits(float32(v)); got != want {
+			t.Fatalf("narrow(%v = %#x) = %#x, float32 %#x", v, math.Float64bits(v), got, want)
+		}
+	}
+	for e := -151; e <= 128; e++ {
+		for _, m := range []float64{1, 1.5, 1 + 0x1p-23, 2 - 0x1p-23, 1.25 + 0x1p-24, 1 + 0x1p-24, 1 + 3*0x1p-24} {
+			v := math.Ldexp(m, e)
+			for _, w := range []float64{v, math.Nextafter(v, 0), math.Nextafter(v, 4*v)} {
+				if w < 0x1p128 {
+					check(w)
+					check(-w)
+				}
+			}
+		}
+		for k := 1; k < 64; k++ { // ties and near-ties below 2^-126: odd multiples of 2^-150
+			v := math.Ldexp(float64(2*k+1), -150)
+			check(v)
+			check(math.Nextafter(v, 0))
+			check(math.Nextafter(v, 1))
+		}
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 1 << 20 {
+		v := math.Float64frombits(r.Uint64() &^ (1 << 62)) // |v| < 2, any exponent below, both signs
+		if math.Abs(v) < 0x1p128 {
+			check(v)
+		}
+		check(math.Ldexp(float64(r.Uint64()>>11)/0x1p53, -r.IntN(160)))
 	}
 }
