@@ -145,11 +145,11 @@ func SinF32(dst, x []float32) { unary(uSin, "SinF32", dst, x) }
 func CosF32(dst, x []float32) { unary(uCos, "CosF32", dst, x) }
 
 // finishSinCos recomputes the lanes a sin/cos kernel left to its caller:
-// they hold x itself, |x| ≥ sinCosMax or infinite, while every other
-// result is in [-1, 1] or NaN.
+// they hold x itself, |x| ≥ sinCosMax, infinite or NaN (math.Cos gives
+// its own NaN, not x's), while every other result is in [-1, 1].
 func finishSinCos(d []float32, cos bool) {
 	for i, v := range d {
-		if a := math.Abs(float64(v)); a >= sinCosMax {
+		if a := math.Abs(float64(v)); !(a < sinCosMax) {
 			if cos {
 				d[i] = float32(math.Cos(float64(v)))
 			} else {

@@ -18,7 +18,7 @@
 #define lo32   Z30 // expLo in every float32 lane
 #define hi32   Z31 // expHi in every float32 lane
 #define tailK  K7  // lanes of the last partial vector
-#define flagK  K6  // sin/cos: lanes left to the caller (|x| ≥ 1e6)
+#define flagK  K6  // sin/cos: lanes left to the caller (|x| ≥ 1e6 or NaN)
 
 // SETUP512 loads the clamp limits (registers, so that x can be the operand
 // whose NaN VMAXPS/VMINPS keep).
@@ -269,7 +269,7 @@ done:
 	SIGMUL512(x, Z4)                         // x = x·σ(Z4)
 
 // SINCOS512(Q, x): x = sinCos64 (Q = SINQ512 or COSQ512); lanes with
-// |x| ≥ 1e6 keep x and are added to flagK.
+// |x| ≥ 1e6 or NaN keep x and are added to flagK.
 #define SINQ512(q)
 #define COSQ512(q) VPADDQ.BCST iOne64<>(SB), q, q /* cos(x) = sin(x + π/2) */
 #define SINCOS512(Q, x) \
@@ -305,7 +305,7 @@ done:
 	VPANDQ.BCST  dSign<>(SB), Z8, Z8;        /* just that bit          */ \
 	VPXORQ       Z8, Z6, Z6;                 /* negate in quadrants 2, 3 */ \
 	VPANDQ.BCST  dAbs<>(SB), x, Z8;          /* Z8 = |x|               */ \
-	VCMPPD.BCST  $0x1d, dSinCosMax<>(SB), Z8, K1; /* K1 = |x| ≥ 1e6    */ \
+	VCMPPD.BCST  $0x15, dSinCosMax<>(SB), Z8, K1; /* K1 = !(|x| < 1e6) */ \
 	KORW         K1, flagK, flagK;           /* flag those lanes       */ \
 	VMOVAPD      x, K1, Z6;                  /* x itself there         */ \
 	VMOVAPD      Z6, x                       /* x = the result         */

@@ -16,7 +16,7 @@
 #define nLeft  CX  // elements left
 #define mPtr   R8  // into tailMask<>: the lane mask of the last vector
 #define mask   Y15 // tail lane mask: all ones in lanes < nLeft
-#define flags  Y14 // sin/cos: lanes left to the caller (|x| ≥ 1e6), OR-ed up
+#define flags  Y14 // sin/cos: lanes left to the caller (|x| ≥ 1e6 or NaN), OR-ed up
 
 // UNLOOP runs CORE (Y0 in, Y0 out, may clobber Y1–Y13) over len(d)
 // elements of func(d, x []float32). UNLOOPST stores the whole vectors with
@@ -337,7 +337,7 @@ done:
 	SIGMUL64(x, Y4)                          // x = x·σ(Y4)
 
 // SINCOS64(Q, x): x = sin (Q = SINQ) or cos (Q = COSQ) of x as sinCos64;
-// lanes with |x| ≥ 1e6 keep x and are flagged in flags. Clobbers Y3–Y13.
+// lanes with |x| ≥ 1e6 or NaN keep x and are flagged in flags. Clobbers Y3–Y13.
 #define SINQ(q)
 #define COSQ(q) VPADDQ iOne64<>(SB), q, q    /* cos(x) = sin(x + π/2)  */
 #define SINCOS64(Q, x) \
@@ -373,7 +373,7 @@ done:
 	VANDPD       dSign<>(SB), Y8, Y8;        /* just that bit          */ \
 	VXORPD       Y8, Y6, Y6;                 /* negate in quadrants 2, 3 */ \
 	VANDPD       dAbs<>(SB), x, Y8;          /* Y8 = |x|               */ \
-	VCMPPD       $0x1d, dSinCosMax<>(SB), Y8, Y8; /* Y8 = |x| ≥ 1e6    */ \
+	VCMPPD       $0x15, dSinCosMax<>(SB), Y8, Y8; /* Y8 = !(|x| < 1e6) */ \
 	VORPD        Y8, flags, flags;           /* flag those lanes       */ \
 	VBLENDVPD    Y8, x, Y6, x                /* x = result, or x there */
 
@@ -457,7 +457,7 @@ TEXT ·geluTanhF32(SB), NOSPLIT, $0-48
 	RET
 
 // func sinF32(d, x []float32) int and cosF32: as the others, but lanes with
-// |x| ≥ 1e6 (or ±Inf) get x itself, and the result is non-zero when there
+// |x| ≥ 1e6 (±Inf, NaN) get x itself, and the result is non-zero when there
 // were any: the caller finishes those in scalar code.
 TEXT ·sinF32(SB), NOSPLIT, $0-56
 	VXORPD       flags, flags, flags         // no lanes flagged yet

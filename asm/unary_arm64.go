@@ -5,9 +5,10 @@ package asm
 // The NEON unary kernels: abs and neg (unary_arm64.s), relu
 // (relu_arm64.s), exp, sigmoid, silu, tanh and log (expKernelsNEON,
 // unary_exp_arm64.go), reciprocal (recipKernelsNEON, div_arm64.go), sqrt
-// and rsqrt (sqrtKernelsNEON, sqrt_arm64.go); the others run their twins
-// (Go's arm64 assembler lacks the vector float instructions: no FDIV,
-// FSQRT, float compare or conversion; see doc.go).
+// and rsqrt (sqrtKernelsNEON, sqrt_arm64.go), sin and cos
+// (sincos_arm64.go) and gelu_tanh (gelutanh_arm64.go); the others run
+// their twins (Go's arm64 assembler lacks the vector float instructions:
+// no FDIV, FSQRT, float compare or conversion; see doc.go).
 
 //go:noescape
 func absF32(d, x []float32)
@@ -24,6 +25,7 @@ func unaryKernels() *[numUnaryOps]func(d, x []float32) {
 	expKernelsNEON(&t)
 	recipKernelsNEON(&t)
 	sqrtKernelsNEON(&t)
+	t[uSin], t[uCos], t[uGeluTanh] = sinF32NEON, cosF32NEON, geluTanhF32NEON
 	return &t
 }
 
