@@ -1,14 +1,16 @@
 // The pieces of e^x that the NEON kernels share (unary_exp_arm64.s's EXPV,
 // gelu_arm64.s's GELUV): the reduction of expReduce and the polynomial of
 // expm1Poly (unary_generic.go), written with neonmath_arm64.h's MULV and
-// HSTEP (include that first).
+// HSTEP (include that first), and the constants they take (EXPCONSTS, with
+// neon_arm64.h's SPLAT).
 //
 // The including file #defines the register roles these use (besides
 // neonmath_arm64.h's sgn and ones):
 //   log2e          log2e
 //   magic          M = 1.5·2^23 + K, K even, in every lane: M + x·log2e
 //                  rounds x·log2e to the nearest integer n, ties to even
-//                  (M's parity is n's), and bits(M + n) = bits(M) + n
+//                  (M being even, M + n has n's parity), and
+//                  bits(M + n) = bits(M) + n
 //   nln2hi, nln2lo -ln2Hi, -ln2Lo
 //   q0–q4          expQ[0..4]
 
@@ -33,3 +35,14 @@
 	HSTEP(q0, b, a, d);                     /* d = Q(r) = Q0 + b·r */ \
 	MULV(a, a, b);                          /* b = r² */ \
 	VFMLA   d.S4, b.S4, a.S4                /* a = r + r²·Q = e^r - 1 */
+
+// EXPCONSTS sets nln2hi, nln2lo and q0–q4 (neon_arm64.h's SPLAT: clobbers
+// R3).
+#define EXPCONSTS \
+	SPLAT(0xbf318000, nln2hi);              /* nln2hi = -0.693359375 */ \
+	SPLAT(0x395e8083, nln2lo);              /* nln2lo = 2.12194440e-4 */ \
+	SPLAT(0x3efffffe, q0);                  /* q0 = 0.49999994 */ \
+	SPLAT(0x3e2aaa49, q1);                  /* q1 = 0.16666521 */ \
+	SPLAT(0x3d2aac56, q2);                  /* q2 = 0.04166826 */ \
+	SPLAT(0x3c091cbd, q3);                  /* q3 = 0.008368668 */ \
+	SPLAT(0x3ab528b3, q4)                   /* q4 = 0.0013821333 */

@@ -27,7 +27,7 @@ import (
 const expAllBlock = 1 << 24
 
 // expAllOps are the ops checked (the NEON kernels of unary_exp_arm64.s).
-var expAllOps = []unaryOp{uExp, uSigmoid, uSilu, uTanh, uLog}
+var expAllOps = []unaryOp{uExp, uSigmoid, uSilu, uTanh, uLog, uGelu}
 
 func expAllFile(op unaryOp) string { return "testdata/" + unaryNames[op] + "_crc32.txt" }
 

@@ -289,13 +289,7 @@ safe:
 	SPLAT(0x3fb8aa3b, log2e);               /* log2e = 1.442695 */ \
 	SPLAT(0x4b4000fe, magic);               /* magic = 12583166 = 1.5·2^23 + 254 */ \
 	SPLAT(0x3f800000, ones);                /* ones = 1 */ \
-	SPLAT(0xbf318000, nln2hi);              /* nln2hi = -0.693359375 */ \
-	SPLAT(0x395e8083, nln2lo);              /* nln2lo = 2.12194440e-4 */ \
-	SPLAT(0x3efffffe, q0);                  /* q0 = 0.49999994 */ \
-	SPLAT(0x3e2aaa49, q1);                  /* q1 = 0.16666521 */ \
-	SPLAT(0x3d2aac56, q2);                  /* q2 = 0.04166826 */ \
-	SPLAT(0x3c091cbd, q3);                  /* q3 = 0.008368668 */ \
-	SPLAT(0x3ab528b3, q4);                  /* q4 = 0.0013821333 */ \
+	EXPCONSTS;                              /* nln2hi, nln2lo, q0–q4 */ \
 	SPLAT(0xff000000, nanlim);              /* nanlim = Inf's bits << 1 */ \
 	SPLAT(0x00400000, quiet)                /* quiet = the quiet bit */
 
