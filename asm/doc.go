@@ -19,15 +19,18 @@
 // (VFMLA: x + 1·y, -0 + x·y, each rounded once as the plain operation) and
 // integer operations: order keys for compares, minimum and maximum
 // (floatkey_arm64.h), float32 widened to float64 by a shift and an exact
-// multiply, float16 rounded by integer arithmetic. They run sgemm/dgemm,
-// add/sub/mul (float32 and float64), float32 maximum/minimum and the
-// comparisons, where, threshold_backward, relu/abs/neg, exp/sigmoid/silu/tanh/log
-// (the quotient by Markstein's correction of a Newton reciprocal), the
-// reductions and row kernels, the float16/bfloat16
-// conversions and the depthwise convolution; a kernel that meets a value
-// its trick cannot take (an Inf or NaN in a float64 sum, say) hands that
-// block to its twin, so the results stay the twins'. The rest run their
-// twins on arm64.
+// multiply (and narrowed back by integer rounding), float16 rounded by
+// integer arithmetic, quotients by Markstein's correction of a Newton
+// reciprocal grown from an integer seed, square roots by Tuckerman's exact
+// test. They run sgemm/dgemm, add/sub/mul and maximum/minimum (float32 and
+// float64), float32 div, the comparisons, where, threshold_backward,
+// relu/abs/neg, exp/sigmoid/silu/tanh/log, gelu, sqrt/rsqrt/reciprocal,
+// sin/cos and gelu_tanh (in float64, as their twins), the reductions and row
+// kernels, the float16/bfloat16 conversions and the depthwise convolution;
+// a kernel that meets a value its trick cannot take (an Inf or NaN in a
+// float64 sum, a divisor out of range, |x| ≥ 1e6 for sin) hands that vector
+// or block to its twin or to the scalar instruction, so the results stay
+// the twins'. Only erf and float64 div run their twins on arm64.
 //
 // The twins run when the CPU lacks a feature, on other architectures, when
 // the package is built with -tags purego, or when the environment variable

@@ -4,11 +4,11 @@ package asm
 
 // The NEON unary kernels: abs and neg (unary_arm64.s), relu
 // (relu_arm64.s), exp, sigmoid, silu, tanh and log (expKernelsNEON,
-// unary_exp_arm64.go), reciprocal (recipKernelsNEON, div_arm64.go), sqrt
-// and rsqrt (sqrtKernelsNEON, sqrt_arm64.go), sin and cos
-// (sincos_arm64.go) and gelu_tanh (gelutanh_arm64.go); the others run
-// their twins (Go's arm64 assembler lacks the vector float instructions:
-// no FDIV, FSQRT, float compare or conversion; see doc.go).
+// unary_exp_arm64.go), gelu (gelu_arm64.s), reciprocal (recipKernelsNEON,
+// div_arm64.go), sqrt and rsqrt (sqrtKernelsNEON, sqrt_arm64.go), sin and
+// cos (sincos_arm64.go) and gelu_tanh (gelutanh_arm64.go); erf runs its
+// twin (Go's arm64 assembler lacks the vector float instructions: no FDIV,
+// FSQRT, float compare or conversion; see doc.go).
 
 //go:noescape
 func absF32(d, x []float32)
@@ -23,6 +23,7 @@ func unaryKernels() *[numUnaryOps]func(d, x []float32) {
 	t := unaryGo
 	t[uAbs], t[uNeg], t[uRelu] = absF32, negF32, reluF32NEON
 	expKernelsNEON(&t)
+	t[uGelu] = geluF32
 	recipKernelsNEON(&t)
 	sqrtKernelsNEON(&t)
 	t[uSin], t[uCos], t[uGeluTanh] = sinF32NEON, cosF32NEON, geluTanhF32NEON

@@ -2,10 +2,8 @@
 
 #include "textflag.h"
 
-// Unary float32 kernels, NEON: the sign-bit ones (relu: relu_arm64.s; exp,
-// sigmoid, silu, tanh, log: unary_exp_arm64.s). Go's arm64 assembler has
-// no vector FSQRT or FDIV, and the rest (gelu, gelu_tanh, erf, sin, cos,
-// sqrt, rsqrt, reciprocal) run their twins on arm64.
+// Unary float32 kernels, NEON: the sign-bit ones, abs and neg. The others
+// are in files of their own (unary_arm64.go lists them).
 
 // Register roles.
 #define dPtr  R0  // next element of dst

@@ -3,6 +3,7 @@
 #include "textflag.h"
 #include "neon_arm64.h"
 #include "neonmath_arm64.h"
+#include "neonexp_arm64.h"
 
 // exp, sigmoid, silu, tanh and log, NEON, float32, as their twins (expGo1,
 // sigmoidGo1, siluGo1, tanhGo1, logGo1) lane for lane.
@@ -93,19 +94,8 @@
 	VEOR    sgn.B16, a.B16, a.B16;          /* a = bits, sign flipped */ \
 	VUMIN   hi.S4, a.S4, a.S4;              /* a = 89's where x > 89 */ \
 	VEOR    sgn.B16, a.B16, a.B16;          /* a = vmin(expHi, vmax(expLo, x)) */ \
-	MULV(log2e, a, b);                      /* b = x·log2e */ \
-	VMOV    magic.B16, c.B16;               /* c = M */ \
-	VFMLA   ones.S4, b.S4, c.S4;            /* c = M + n, n = round(x·log2e) */ \
-	VMOV    c.B16, b.B16;                   /* b = M + n */ \
-	VFMLS   ones.S4, magic.S4, b.S4;        /* b = n */ \
-	VFMLA   nln2hi.S4, b.S4, a.S4;          /* a = x - n·ln2Hi */ \
-	VFMLA   nln2lo.S4, b.S4, a.S4;          /* a = r = a - n·ln2Lo */ \
-	HSTEP(q3, q4, a, b);                    /* b = Q3 + Q4·r */ \
-	HSTEP(q2, b, a, d);                     /* d = Q2 + b·r */ \
-	HSTEP(q1, d, a, b);                     /* b = Q1 + d·r */ \
-	HSTEP(q0, b, a, d);                     /* d = Q(r) = Q0 + b·r */ \
-	MULV(a, a, b);                          /* b = r² */ \
-	VFMLA   d.S4, b.S4, a.S4;               /* a = r + r²·Q = e^r - 1 */ \
+	EXPREDUCE(a, b, c);                     /* a = r = x - n·ln 2, b = n, c = M + n */ \
+	EXPM1POLY(a, b, d);                     /* a = e^r - 1 */ \
 	HSTEP(ones, ones, a, b);                /* b = y = e^r - 1 + 1 */ \
 	VUSHR   $1, c.S4, d.S4;                 /* d = w>>1 = 127 + k1 (mod 512) */ \
 	VSUB    d.S4, c.S4, c.S4;               /* c = w - w>>1 = 127 + k2 (mod 512) */ \
@@ -299,13 +289,7 @@ safe:
 	SPLAT(0x3fb8aa3b, log2e);               /* log2e = 1.442695 */ \
 	SPLAT(0x4b4000fe, magic);               /* magic = 12583166 = 1.5·2^23 + 254 */ \
 	SPLAT(0x3f800000, ones);                /* ones = 1 */ \
-	SPLAT(0xbf318000, nln2hi);              /* nln2hi = -0.693359375 */ \
-	SPLAT(0x395e8083, nln2lo);              /* nln2lo = 2.12194440e-4 */ \
-	SPLAT(0x3efffffe, q0);                  /* q0 = 0.49999994 */ \
-	SPLAT(0x3e2aaa49, q1);                  /* q1 = 0.16666521 */ \
-	SPLAT(0x3d2aac56, q2);                  /* q2 = 0.04166826 */ \
-	SPLAT(0x3c091cbd, q3);                  /* q3 = 0.008368668 */ \
-	SPLAT(0x3ab528b3, q4);                  /* q4 = 0.0013821333 */ \
+	EXPCONSTS;                              /* nln2hi, nln2lo, q0–q4 */ \
 	SPLAT(0xff000000, nanlim);              /* nanlim = Inf's bits << 1 */ \
 	SPLAT(0x00400000, quiet)                /* quiet = the quiet bit */
 

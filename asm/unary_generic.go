@@ -285,13 +285,21 @@ func geluGo1(x float32) float32 {
 	q := b / fma32(t*geluC, b, horner(geluA[:], t)) // e^{t²/2}·Φ(-t)
 	v := -t * q
 	g := (fma32(v, ym, v) * sc) * 0x1p-64 // gelu(-t) = -t·Φ(-t), rounded once
-	if x < 0 {
-		g -= x - x // g; NaN for -Inf, as PyTorch's ½x·(1 + erf)
-	} else {
-		g = x + g // gelu(x) = x - t·Φ(-t); a NaN x stays
+	switch {
+	case x != x:
+		return t + t // a NaN x: quiet, its sign cleared (t = |x|), as the kernels
+	case x < 0:
+		if x < -math.MaxFloat32 {
+			return geluNaN // -Inf: NaN, as PyTorch's ½x·(1 + erf)
+		}
+		return g
 	}
-	return g
+	return x + g // gelu(x) = x - t·Φ(-t)
 }
+
+// geluNaN is gelu(-Inf): amd64's default NaN (-Inf - -Inf), which the
+// kernels give on every machine (arm64's own default NaN is positive).
+var geluNaN = math.Float32frombits(0xffc00000)
 
 const (
 	geluBeta2 = 2 * 0.7978845608028654 // 2·√(2/π)
