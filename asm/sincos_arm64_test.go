@@ -48,29 +48,7 @@ func sinCosNEONSpecials() []float32 {
 // that a stopping lane sits at each place of a vector and in the tail),
 // and in place.
 func TestSinCosNEON(t *testing.T) {
-	xs := sinCosNEONSpecials()
-	for _, x := range sinCosNEONSpecials() {
-		xs = append(xs, -x)
-	}
-	for _, k := range []struct {
-		name   string
-		kernel func(d, x []float32)
-		twin   func(float32) float32
-	}{{"sin", sinF32NEON, sinGo1}, {"cos", cosF32NEON, cosGo1}} {
-		checkExpNEON(t, k.name, k.kernel, k.twin, xs)
-		for n := 0; n <= 40; n++ {
-			for off := 0; off+n <= len(xs); off += 13 {
-				checkExpNEON(t, k.name, k.kernel, k.twin, xs[off:off+n])
-			}
-		}
-		in := append([]float32(nil), xs...)
-		k.kernel(in, in)
-		for i, x := range xs {
-			if want := k.twin(x); math.Float32bits(in[i]) != math.Float32bits(want) {
-				t.Fatalf("in place: %s(%#x) = %#x, twin %#x", k.name, math.Float32bits(x), math.Float32bits(in[i]), math.Float32bits(want))
-			}
-		}
-	}
+	checkNEONKernels(t, []neonKernel{{"sin", sinF32NEON, sinGo1}, {"cos", cosF32NEON, cosGo1}}, sinCosNEONSpecials(), 13)
 }
 
 // TestSinCosNEONStops calls sinCosF32 directly: it stops at the vector
@@ -133,23 +111,7 @@ func geluTanhNEONSpecials() []float32 {
 // bit on the specials and their negations, at every length up to 40 and
 // several starts, and in place.
 func TestGeluTanhNEON(t *testing.T) {
-	xs := geluTanhNEONSpecials()
-	for _, x := range geluTanhNEONSpecials() {
-		xs = append(xs, -x)
-	}
-	checkExpNEON(t, "gelu_tanh", geluTanhF32NEON, geluTanhGo1, xs)
-	for n := 0; n <= 40; n++ {
-		for off := 0; off+n <= len(xs); off += 97 {
-			checkExpNEON(t, "gelu_tanh", geluTanhF32NEON, geluTanhGo1, xs[off:off+n])
-		}
-	}
-	in := append([]float32(nil), xs...)
-	geluTanhF32NEON(in, in)
-	for i, x := range xs {
-		if want := geluTanhGo1(x); math.Float32bits(in[i]) != math.Float32bits(want) {
-			t.Fatalf("in place: gelu_tanh(%#x) = %#x, twin %#x", math.Float32bits(x), math.Float32bits(in[i]), math.Float32bits(want))
-		}
-	}
+	checkNEONKernels(t, []neonKernel{{"gelu_tanh", geluTanhF32NEON, geluTanhGo1}}, geluTanhNEONSpecials(), 97)
 }
 
 // narrowModel is NARROW (neon64_arm64.h) in Go: the float32 bits of v from

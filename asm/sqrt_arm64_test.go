@@ -17,11 +17,7 @@ import (
 )
 
 // sqrtNEONKernels are the NEON kernels of sqrt_arm64.s and their twins.
-var sqrtNEONKernels = []struct {
-	name   string
-	kernel func(d, x []float32)
-	twin   func(float32) float32
-}{{"sqrt", sqrtF32, sqrtGo1}, {"rsqrt", rsqrtF32, rsqrtGo1}}
+var sqrtNEONKernels = []neonKernel{{"sqrt", sqrtF32, sqrtGo1}, {"rsqrt", rsqrtF32, rsqrtGo1}}
 
 // sqrtNEONSpecials are the inputs the kernels' tricks are sensitive to:
 // ±0, subnormals (scaled by 2^24) and the boundary to the normals, ±Inf,
@@ -70,27 +66,7 @@ func sqrtNEONSpecials() []float32 {
 // the specials and their negations (the default NaN), at every length up
 // to 40 and every start (the vector paths and the one-element tail), and
 // in place.
-func TestSqrtNEON(t *testing.T) {
-	xs := sqrtNEONSpecials()
-	for _, x := range sqrtNEONSpecials() {
-		xs = append(xs, -x)
-	}
-	for _, k := range sqrtNEONKernels {
-		checkExpNEON(t, k.name, k.kernel, k.twin, xs)
-		for n := 0; n <= 40; n++ {
-			for off := 0; off+n <= len(xs); off += 37 {
-				checkExpNEON(t, k.name, k.kernel, k.twin, xs[off:off+n])
-			}
-		}
-		in := append([]float32(nil), xs...)
-		k.kernel(in, in)
-		for i, x := range xs {
-			if want := k.twin(x); math.Float32bits(in[i]) != math.Float32bits(want) {
-				t.Fatalf("in place: %s(%#x) = %#x, twin %#x", k.name, math.Float32bits(x), math.Float32bits(in[i]), math.Float32bits(want))
-			}
-		}
-	}
-}
+func TestSqrtNEON(t *testing.T) { checkNEONKernels(t, sqrtNEONKernels, sqrtNEONSpecials(), 37) }
 
 // TestSqrtAll compares the NEON kernels with their twins bit for bit on
 // every float32 bit pattern, one kernel call per block of 2^16 patterns,

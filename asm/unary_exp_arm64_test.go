@@ -7,12 +7,15 @@ import (
 	"testing"
 )
 
-// expNEONKernels are the NEON kernels of unary_exp_arm64.s and their twins.
-var expNEONKernels = []struct {
+// neonKernel is a NEON unary kernel and its twin.
+type neonKernel struct {
 	name   string
 	kernel func(d, x []float32)
 	twin   func(float32) float32
-}{{"exp", expF32, expGo1}, {"sigmoid", sigmoidF32, sigmoidGo1}, {"silu", siluF32, siluGo1},
+}
+
+// expNEONKernels are the NEON kernels of unary_exp_arm64.s and their twins.
+var expNEONKernels = []neonKernel{{"exp", expF32, expGo1}, {"sigmoid", sigmoidF32, sigmoidGo1}, {"silu", siluF32, siluGo1},
 	{"tanh", tanhF32, tanhGo1}, {"log", logF32, logGo1}}
 
 // checkExpNEON runs kernel on xs (one call, so every length takes the 8-,
@@ -26,6 +29,32 @@ func checkExpNEON(t *testing.T, name string, kernel func(d, x []float32), twin f
 		if want := twin(x); math.Float32bits(d[i]) != math.Float32bits(want) {
 			t.Fatalf("%s(%v (%#x)) [%d of %d] = %v (%#x), twin %v (%#x)", name, x, math.Float32bits(x), i, len(xs),
 				d[i], math.Float32bits(d[i]), want, math.Float32bits(want))
+		}
+	}
+}
+
+// checkNEONKernels compares each kernel of ks with its twin bit for bit on
+// xs and their negations: all of them in one call, every length up to 40
+// from every step-th start (the vector paths and the one-element tail),
+// and in place.
+func checkNEONKernels(t *testing.T, ks []neonKernel, xs []float32, step int) {
+	t.Helper()
+	for _, x := range xs[:len(xs):len(xs)] {
+		xs = append(xs, -x)
+	}
+	for _, k := range ks {
+		checkExpNEON(t, k.name, k.kernel, k.twin, xs)
+		for n := 0; n <= 40; n++ {
+			for off := 0; off+n <= len(xs); off += step {
+				checkExpNEON(t, k.name, k.kernel, k.twin, xs[off:off+n])
+			}
+		}
+		in := append([]float32(nil), xs...)
+		k.kernel(in, in)
+		for i, x := range xs {
+			if want := k.twin(x); math.Float32bits(in[i]) != math.Float32bits(want) {
+				t.Fatalf("in place: %s(%#x) = %#x, twin %#x", k.name, math.Float32bits(x), math.Float32bits(in[i]), math.Float32bits(want))
+			}
 		}
 	}
 }
@@ -70,27 +99,7 @@ func expNEONSpecials() []float32 {
 // the specials (and their negations, for sigmoid's two sides), at every
 // length up to 40 and every start (the vector paths and the one-element
 // tail), and in place.
-func TestExpNEON(t *testing.T) {
-	xs := expNEONSpecials()
-	for _, x := range expNEONSpecials() {
-		xs = append(xs, -x)
-	}
-	for _, k := range expNEONKernels {
-		checkExpNEON(t, k.name, k.kernel, k.twin, xs)
-		for n := 0; n <= 40; n++ {
-			for off := 0; off+n <= len(xs); off += 37 {
-				checkExpNEON(t, k.name, k.kernel, k.twin, xs[off:off+n])
-			}
-		}
-		in := append([]float32(nil), xs...)
-		k.kernel(in, in)
-		for i, x := range xs {
-			if want := k.twin(x); math.Float32bits(in[i]) != math.Float32bits(want) {
-				t.Fatalf("in place: %s(%#x) = %#x, twin %#x", k.name, math.Float32bits(x), math.Float32bits(in[i]), math.Float32bits(want))
-			}
-		}
-	}
-}
+func TestExpNEON(t *testing.T) { checkNEONKernels(t, expNEONKernels, expNEONSpecials(), 37) }
 
 // TestExpShiftNEON compares the reductions table's expShift (softmax's
 // e^(x-m)) with its twin bit for bit on the specials and their negations,
