@@ -99,12 +99,5 @@ TEXT ·geluTanhF32(SB), NOSPLIT, $0-56
 	SPLATD(0x3f56c16c16c16c17, et4)         // et4 = 1/720
 	SPLATD(0x3f2a01a01a01a01a, et5)         // et5 = 1/5040
 	SPLATD(0x3efa01a01a01a01a, et6)         // et6 = 1/40320
-	SPLATD(0x8000000000000000, sgnd)        // sgnd = -0
-	SPLATD(0x77f0000000000000, scale)       // scale = 2^896
-	SPLATD(0x3ff0000000000000, oned)        // oned = 1
-	SPLATD(0x0000000000000001, int1)        // int1 = 1
-	SPLATD(0x4338000000000000, magic)       // magic = 1.5·2^52
-	SPLATD(0xc80000000fffffff, rbias)       // rbias = 2^28 - 1 - 896<<52
-	SPLATD(0x39e0000000000000, tiny)        // tiny = 2^-97
-	SPLATD(0x380fffffffffffff, sublim)      // sublim = 2^-126's high word - 1, ones
+	F64CONSTS                               // sgnd, scale, oned, int1, magic, rbias, tiny, sublim
 	UNLOOPSTOP(GELUTV, ret+48(FP))          // d = gelu_tanh(x), up to a stop

@@ -36,6 +36,18 @@
 	MOVD    $c, R3;                         /* R3 = c */ \
 	VDUP    R3, v.D2                        /* in every D lane */
 
+// F64CONSTS sets the constants of the register roles this file uses:
+// sgnd, scale, oned, int1, magic, rbias, tiny and sublim.
+#define F64CONSTS \
+	SPLATD(0x8000000000000000, sgnd);       /* sgnd = -0 */ \
+	SPLATD(0x77f0000000000000, scale);      /* scale = 2^896 */ \
+	SPLATD(0x3ff0000000000000, oned);       /* oned = 1 */ \
+	SPLATD(0x0000000000000001, int1);       /* int1 = 1 */ \
+	SPLATD(0x4338000000000000, magic);      /* magic = 1.5·2^52 */ \
+	SPLATD(0xc80000000fffffff, rbias);      /* rbias = 2^28 - 1 - 896<<52 */ \
+	SPLATD(0x39e0000000000000, tiny);       /* tiny = 2^-97 */ \
+	SPLATD(0x380fffffffffffff, sublim)      /* sublim = 2^-126's high word - 1, ones */
+
 // WIDEN(u, x0, x1, t0, t1): x0 = float64(u[0:2]), x1 = float64(u[2:4])
 // of the float32 lanes u, exactly. Clobbers u, t0, t1.
 #define WIDEN(u, x0, x1, t0, t1) \
