@@ -3,10 +3,10 @@
 package asm
 
 // The NEON binary kernels (binary_arm64.s): add, sub, mul and axpy, and
-// maximum and minimum (integer compares of order keys); float32 div
-// (Markstein's quotient from a Newton reciprocal, divKernelsNEON in
-// div_arm64.go). Go's arm64 assembler has no vector FDIV, FMAX or FMIN and
-// the style forbids raw encodings, so float64 div runs its twins.
+// maximum and minimum (integer compares of order keys); float32 and float64
+// div (Markstein's quotient from a Newton reciprocal, divKernelsNEON and
+// divKernelsNEON64 in div_arm64.go: Go's arm64 assembler has no vector
+// FDIV). No binary op runs its twin.
 
 //go:noescape
 func addVV32(d, x, y []float32)
@@ -118,5 +118,6 @@ func binKernels64() *binTable[float64] {
 	t.vv[opMax], t.vv[opMin] = maxVV64, minVV64
 	t.vs[opMax], t.vs[opMin] = maxVS64, minVS64
 	t.sv[opMax], t.sv[opMin] = maxSV64, minSV64
+	divKernelsNEON64(&t)
 	return &t
 }

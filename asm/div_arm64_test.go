@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"reflect"
 	"slices"
 	"strconv"
 	"testing"
@@ -241,5 +242,133 @@ func BenchmarkDiv(b *testing.B) {
 				reportElems(b, benchLen)
 			})
 		}
+	}
+}
+
+// divSpecials64 are the float64 operands of the same kinds: ±0,
+// subnormals, ±Inf, NaNs with payloads, the largest finite, the ends of
+// the division's range [2^-256, 2^256) and their neighbours, numbers far
+// past them (quotients that overflow or underflow), mantissas of all ones
+// (RECIPD's fix) and ordinary numbers.
+func divSpecials64() []float64 {
+	bits := []uint64{
+		0, 1, 0x000fffffffffffff, 0x0008000000000000, 0x7ff0000000000000, 0x7ff8000000000000,
+		0x7ff0000000000001, 0x7ff7ffffffffffff, 0x7ff8123456789abc, 0x7ff4000000000321, 0x7fffffffffffffff,
+		0x7fefffffffffffff, 0x3ff0000000000000, 0x3fffffffffffffff, 0x3ff8000000000000, 0x3ffffffffffffffe,
+		0x0010000000000000, 0x7fe0000000000000,
+	}
+	var xs []float64
+	for _, b := range bits {
+		xs = append(xs, math.Float64frombits(b))
+	}
+	for _, c := range []float64{0x1p-256, 0x1p256, 0x1p-255, 0x1p255, 0x1p-257, 0x1p257, 0x1p-511, 0x1p511,
+		0x1p-1021, 0x1p1022, 0x1.fp255, 0x1.8p-256, 3, 0.1, 1e-300, 1e300, 7, 1e-30, 1e30} {
+		b := math.Float64bits(c)
+		for i := uint64(0); i < 3; i++ {
+			xs = append(xs, math.Float64frombits(b-i), math.Float64frombits(b+i))
+		}
+	}
+	for _, x := range xs[:len(xs):len(xs)] {
+		xs = append(xs, -x)
+	}
+	return xs
+}
+
+// firstDiff64 reports the first index where d and want differ in bits, or -1.
+func firstDiff64(d, want []float64) int {
+	for i := range want {
+		if math.Float64bits(d[i]) != math.Float64bits(want[i]) {
+			return i
+		}
+	}
+	return -1
+}
+
+// checkDivForm64 runs one float64 form: x / y (vv), x / s (vs) or s / y
+// (sv), through the table (bin64), and compares its bits with the twin's.
+func checkDivForm64(t *testing.T, form string, x, y []float64, s float64) {
+	t.Helper()
+	n := len(x)
+	d, want := make([]float64, n), make([]float64, n)
+	a, b := x, y
+	switch form {
+	case "vv":
+		bin64.vv[opDiv](d, x, y)
+		divGo(want, x, y)
+	case "vs":
+		bin64.vs[opDiv](d, x, s)
+		divVSGo(want, x, s)
+		b = slices.Repeat([]float64{s}, n)
+	case "sv":
+		bin64.sv[opDiv](d, s, y)
+		divSVGo(want, s, y)
+		a = slices.Repeat([]float64{s}, n)
+	}
+	if i := firstDiff64(d, want); i >= 0 {
+		t.Fatalf("%s: %#x / %#x = %#x, twin %#x (n %d)", form, math.Float64bits(a[i]), math.Float64bits(b[i]), math.Float64bits(d[i]), math.Float64bits(want[i]), n)
+	}
+}
+
+// checkDivNEON64 runs the three float64 forms on (x, y), (x, s), (s, y).
+func checkDivNEON64(t *testing.T, x, y []float64, s float64) {
+	t.Helper()
+	checkDivForm64(t, "vv", x, y, s)
+	checkDivForm64(t, "vs", x, y, s)
+	checkDivForm64(t, "sv", x, y, s)
+}
+
+// TestDiv64NEON compares the float64 division kernels (through the table,
+// so divKernelsNEON64 is installed) with their twins bit for bit on every
+// pair of specials (0/0, Inf/Inf, x/±0, NaN payloads, over- and underflow,
+// the range ends), at lengths up to 7 and every start, every special as
+// the scalar, in place, and on random pairs: random bits, and significands
+// at exponents within and just past the range.
+func TestDiv64NEON(t *testing.T) {
+	if !useNEON {
+		t.Skip("no NEON")
+	}
+	if reflect.ValueOf(bin64.vv[opDiv]).Pointer() != reflect.ValueOf(divVV64).Pointer() {
+		t.Fatal("bin64.vv[opDiv] is not divVV64")
+	}
+	sp := divSpecials64()
+	var x, y []float64
+	for _, a := range sp {
+		for _, b := range sp {
+			x, y = append(x, a), append(y, b)
+		}
+	}
+	for n := 0; n <= 7; n++ {
+		for off := n; off+n <= len(x); off += 257 {
+			checkDivNEON64(t, x[off:off+n], y[off:off+n], x[off-n])
+		}
+	}
+	checkDivNEON64(t, x, y, 1)
+	for _, s := range sp {
+		checkDivNEON64(t, sp, sp, s)
+	}
+	want := make([]float64, len(x))
+	divGo(want, x, y)
+	in := append([]float64(nil), x...)
+	bin64.vv[opDiv](in, in, y)
+	if i := firstDiff64(in, want); i >= 0 {
+		t.Fatalf("in place: %#x / %#x = %#x, twin %#x", math.Float64bits(x[i]), math.Float64bits(y[i]), math.Float64bits(in[i]), math.Float64bits(want[i]))
+	}
+	r := rand.New(rand.NewPCG(15, 16))
+	rnd := func() float64 {
+		if r.IntN(4) == 0 {
+			return math.Float64frombits(r.Uint64())
+		}
+		f := math.Ldexp(1+r.Float64(), r.IntN(540)-270)
+		if r.IntN(2) == 0 {
+			f = -f
+		}
+		return f
+	}
+	for range 64 {
+		x, y = x[:0], y[:0]
+		for range 4096 {
+			x, y = append(x, rnd()), append(y, rnd())
+		}
+		checkDivNEON64(t, x, y, rnd())
 	}
 }
