@@ -269,10 +269,11 @@ TEXT ·divSV32(SB), NOSPLIT, $0-56
 //     a tie rounded to ½. RECIPFIXD adds the ulp there.
 //
 //   - a/b for a, b in [1, 2), z = a/b: q0 = RN(a·y) with |a·y - z| =
-//     z·|1 - b·y| ≤ a·2^-54 < 2^-53, so |q0 - z| < 2^-52 + ...: 1.5 ulp of
-//     z at most; r0 = RN(a - b·q0), q1 = RN(q0 + r0·y), within 2^-104 of
-//     z before rounding (z - (z - q0)(1 - b·y) plus r0's rounding, below
-//     2^-105·y), so within ½ ulp + 2^-104 < 1 ulp of z; then r1 = a - b·q1
+//     z·|1 - b·y| ≤ a·2^-54 < 2^-53, so |q0 - z| < 1.5 ulp of z (the
+//     rounding adds at most ½ ulp); r0 = RN(a - b·q0), q1 = RN(q0 + r0·y),
+//     within 2^-104 of z before rounding (z - (z - q0)(1 - b·y) plus r0's
+//     rounding, below 2^-105·y), so within ½ ulp + 2^-104 < 1 ulp of z
+//     (the test checks this and r1's exactness on its samples); then r1 = a - b·q1
 //     is exact (a multiple of 2^-105, resp. 2^-104 from z = 1 on, below
 //     2^53 of those) and q2 = RN(q1 + r1·y) is RN(z) by Markstein's theorem
 //     (y = RN(1/b), q1 within one ulp of a/b, r1 exact: P. Markstein, IBM

@@ -149,3 +149,191 @@ func TestDivMarkstein(t *testing.T) {
 	}
 	t.Logf("%d quotients near a rounding boundary checked (divisor step %d)", count, step)
 }
+
+// recip64 is RECIPD (div_arm64.s) in Go, math.FMA standing for VFMLA and
+// VFMLS: the seed 0x7fde5f73aabb2400 - bits(b), steps Newton steps, and
+// (fix) one ulp more where b's mantissa is all ones.
+func recip64(b float64, steps int, fix bool) float64 {
+	y := math.Float64frombits(0x7fde5f73aabb2400 - math.Float64bits(b))
+	for range steps {
+		t := math.FMA(-b, y, 1)
+		y = math.FMA(t, y, y)
+	}
+	if fix && math.Float64bits(b)&(1<<52-1) == 1<<52-1 {
+		y = math.Float64frombits(math.Float64bits(y) + 1)
+	}
+	return y
+}
+
+// markstein64 is MARKSTEIND in Go: q0 = RN(a·y), q1 = RN(q0 + RN(a -
+// b·q0)·y), RN(q1 + RN(a - b·q1)·y); also q1 and r1 = RN(a - b·q1).
+func markstein64(a, b, y float64) (q, q1, r1 float64) {
+	q0 := a * y
+	q1 = math.FMA(math.FMA(-b, q0, a), y, q0)
+	r1 = math.FMA(-b, q1, a)
+	return math.FMA(r1, y, q1), q1, r1
+}
+
+// divHard64 calls f with dividend significands A (a = A·2^-52 in [1, 2))
+// whose quotient by B (b = B·2^-52, B in (2^52, 2^53)) lies within
+// maxN·2^-106/b of a midpoint of floats below 1, or maxN·2^-105/b from 1
+// on: A·2^sh - M·B = n, 0 < |n| ≤ maxN, sh = 54 (A < B), 53 (A ≥ B); as
+// divHard, some are near a float instead (M even).
+func divHard64(bi uint64, maxN int64, f func(ai uint64)) {
+	v := uint(bits.TrailingZeros64(bi))
+	bo := bi >> v
+	for _, c := range []struct {
+		sh     uint
+		lo, hi uint64
+	}{{54, 1 << 52, bi}, {53, bi, 1 << 53}} {
+		for n := -maxN; n <= maxN; n++ {
+			if n == 0 || n%(1<<v) != 0 {
+				continue
+			}
+			// A·2^(sh-v) ≡ n/2^v (mod bo): halve n/2^v (sh - v) times mod bo.
+			x := uint64((n>>v%int64(bo) + int64(bo)) % int64(bo))
+			for range c.sh - v {
+				if x&1 == 1 {
+					x += bo
+				}
+				x >>= 1
+			}
+			for ai := c.lo + (x+bo-c.lo%bo)%bo; ai < c.hi; ai += bo {
+				f(ai)
+			}
+		}
+	}
+}
+
+// TestDiv64Model checks the float64 division of div_arm64.s step by step
+// against its proof (the comment above DIVCONSTSD's kernels):
+//   - the seed's error |1 - b·y0| over [1, 2), exactly from its two
+//     linear pieces, is below 0.0509, and the error bound carried through
+//     four Newton steps puts y4 within 2^-53 (one ulp) of 1/b;
+//   - the fifth step from y4 stalls at ½ for b = 2 - 2^-52 (the one
+//     exception of the proof), which the fix corrects;
+//   - the model (recip64, markstein64) gives RN(1/b) and RN(a/b), with q1
+//     within one ulp of a/b and r1 exact, on random significands, on
+//     the divisors nearest the all-ones and 1, and on the dividends whose
+//     quotient is within 8·2^-106/b of a midpoint (divHard64) for random
+//     divisors: GOATEN_DIV64_DIVISORS of them (default 20000).
+func TestDiv64Model(t *testing.T) {
+	// The seed: b = 1 + f, y0 = (1 + m0 - f)/2 for f ≤ m0, (2 + m0 - f)/4
+	// above; b·y0's extremes are at the ends and the vertices.
+	m0 := new(big.Rat).SetFrac(new(big.Int).SetUint64(0xe5f73aabb2400), new(big.Int).Lsh(big.NewInt(1), 52))
+	one := big.NewRat(1, 1)
+	rat := func(f float64) *big.Rat { return new(big.Rat).SetFloat64(f) }
+	e0 := new(big.Rat)
+	for _, c := range []struct{ f, y *big.Rat }{
+		{new(big.Rat), new(big.Rat).Quo(new(big.Rat).Add(one, m0), big.NewRat(2, 1))},                                                                                                             // f = 0 (and f = m0, f = 1: the same)
+		{new(big.Rat).Quo(m0, big.NewRat(2, 1)), new(big.Rat).Quo(new(big.Rat).Add(one, new(big.Rat).Quo(m0, big.NewRat(2, 1))), big.NewRat(2, 1))},                                               // vertex 1
+		{new(big.Rat).Quo(new(big.Rat).Add(one, m0), big.NewRat(2, 1)), new(big.Rat).Quo(new(big.Rat).Add(one, new(big.Rat).Quo(new(big.Rat).Add(one, m0), big.NewRat(2, 1))), big.NewRat(4, 1))}, // vertex 2
+	} {
+		e := new(big.Rat).Sub(one, new(big.Rat).Mul(new(big.Rat).Add(one, c.f), c.y))
+		if e.Abs(e).Cmp(e0) > 0 {
+			e0 = e
+		}
+	}
+	if e0.Cmp(rat(0.0509)) >= 0 {
+		t.Fatalf("seed error %s", e0.FloatString(6))
+	}
+	r := rand.New(rand.NewPCG(17, 18))
+	for range 100000 { // the bound holds on samples
+		b := math.Float64frombits(0x3ff0000000000000 | r.Uint64()>>12)
+		e := new(big.Rat).Sub(one, new(big.Rat).Mul(rat(b), rat(recip64(b, 0, false))))
+		if e.Abs(e).Cmp(e0) > 0 {
+			t.Fatalf("seed error at %v above the bound", b)
+		}
+	}
+	// The steps: E' = P + (1 + P)·u, P = E²(1 + u) + E·u.
+	u := rat(0x1p-53)
+	e, p := new(big.Rat).Set(e0), new(big.Rat)
+	for range 4 {
+		p = new(big.Rat).Add(new(big.Rat).Mul(new(big.Rat).Mul(e, e), new(big.Rat).Add(one, u)), new(big.Rat).Mul(e, u))
+		e = new(big.Rat).Add(p, new(big.Rat).Mul(new(big.Rat).Add(one, p), u))
+	}
+	// p is now P3, the bound on |y3(1 + t3) - 1/b|·b; y4 is within 2^-54 + 2·P3.
+	abs4 := new(big.Rat).Add(rat(0x1p-54), new(big.Rat).Mul(big.NewRat(2, 1), p))
+	if abs4.Cmp(rat(0x1p-53)) >= 0 || p.Cmp(rat(0x1p-67)) >= 0 {
+		t.Fatalf("y4 not within an ulp: P3 = %s", p.FloatString(30))
+	}
+	// The all-ones exception.
+	b := math.Float64frombits(0x3fffffffffffffff)
+	if recip64(b, 4, false) != 0.5 || recip64(b, 5, false) != 0.5 || recip64(b, 5, true) != 1/b {
+		t.Fatalf("all ones: y4 %x, y5 %x", math.Float64bits(recip64(b, 4, false)), math.Float64bits(recip64(b, 5, false)))
+	}
+	// The model on divisors and dividends.
+	count := 0
+	check := func(a, b float64) {
+		count++
+		y := recip64(b, 5, true)
+		if y != 1/b {
+			t.Fatalf("1/%x: %x, want %x", math.Float64bits(b), math.Float64bits(y), math.Float64bits(1/b))
+		}
+		d := new(big.Rat).Sub(rat(recip64(b, 4, false)), new(big.Rat).Quo(one, rat(b)))
+		if d.Abs(d).Cmp(rat(0x1p-53)) >= 0 {
+			t.Fatalf("1/%x: y4 not within an ulp", math.Float64bits(b))
+		}
+		q, q1, r1 := markstein64(a, b, y)
+		z := a / b
+		if q != z {
+			t.Fatalf("%x / %x: %x, want %x", math.Float64bits(a), math.Float64bits(b), math.Float64bits(q), math.Float64bits(z))
+		}
+		exact := new(big.Rat).Sub(rat(a), new(big.Rat).Mul(rat(b), rat(q1)))
+		if exact.Cmp(rat(r1)) != 0 {
+			t.Fatalf("%x / %x: r1 not exact", math.Float64bits(a), math.Float64bits(b))
+		}
+		ulp := 0x1p-53
+		if z >= 1 {
+			ulp = 0x1p-52
+		}
+		d = new(big.Rat).Sub(rat(q1), new(big.Rat).Quo(rat(a), rat(b)))
+		if d.Abs(d).Cmp(rat(ulp)) >= 0 {
+			t.Fatalf("%x / %x: q1 not within an ulp", math.Float64bits(a), math.Float64bits(b))
+		}
+	}
+	sig := func(i uint64) float64 { return float64(i) * 0x1p-52 }
+	for range 100000 {
+		check(sig(1<<52|r.Uint64()>>12), sig(1<<52|r.Uint64()>>12))
+	}
+	for k := range uint64(2000) {
+		for _, bi := range []uint64{1<<53 - 1 - k, 1<<52 + k} {
+			check(sig(1<<52|r.Uint64()>>12), sig(bi))
+			check(sig(1<<53-1-k), sig(bi))
+			check(sig(1<<52+k), sig(bi))
+		}
+	}
+	divisors := 20000
+	if s := os.Getenv("GOATEN_DIV64_DIVISORS"); s != "" {
+		divisors, _ = strconv.Atoi(s)
+	}
+	hard := 0
+	for i := range divisors {
+		bi := 1<<52 | r.Uint64()>>12
+		switch i % 8 { // some with trailing zeros, some near the ends
+		case 1:
+			bi &^= 1<<uint(r.IntN(40)) - 1
+		case 2:
+			bi = 1<<53 - 1 - uint64(r.IntN(1<<20))
+		}
+		if bi == 1<<52 {
+			continue
+		}
+		divHard64(bi, 8, func(ai uint64) {
+			hard++
+			sh := uint(54) // the quotient's distance to the nearest multiple of 2^-sh, in 2^-(sh+52)/b
+			if ai >= bi {
+				sh = 53
+			}
+			n := new(big.Int).Mod(new(big.Int).Lsh(new(big.Int).SetUint64(ai), sh), new(big.Int).SetUint64(bi)).Int64()
+			if n > int64(bi/2) {
+				n -= int64(bi)
+			}
+			if n == 0 || n < -8 || n > 8 {
+				t.Fatalf("divHard64(%#x) gave %#x, %d from a multiple", bi, ai, n)
+			}
+			check(sig(ai), sig(bi))
+		})
+	}
+	t.Logf("%d quotients checked, %d of them near a rounding boundary (%d divisors)", count, hard, divisors)
+}
