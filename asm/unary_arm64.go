@@ -6,9 +6,8 @@ package asm
 // (relu_arm64.s), exp, sigmoid, silu, tanh and log (expKernelsNEON,
 // unary_exp_arm64.go), gelu (gelu_arm64.s), reciprocal (recipKernelsNEON,
 // div_arm64.go), sqrt and rsqrt (sqrtKernelsNEON, sqrt_arm64.go), sin and
-// cos (sincos_arm64.go) and gelu_tanh (gelutanh_arm64.go); erf runs its
-// twin (Go's arm64 assembler lacks the vector float instructions: no FDIV,
-// FSQRT, float compare or conversion; see doc.go).
+// cos (sincos_arm64.go), gelu_tanh (gelutanh_arm64.go) and erf
+// (erf_arm64.go): every op.
 
 //go:noescape
 func absF32(d, x []float32)
@@ -27,6 +26,7 @@ func unaryKernels() *[numUnaryOps]func(d, x []float32) {
 	recipKernelsNEON(&t)
 	sqrtKernelsNEON(&t)
 	t[uSin], t[uCos], t[uGeluTanh] = sinF32NEON, cosF32NEON, geluTanhF32NEON
+	t[uErf] = erfF32NEON
 	return &t
 }
 

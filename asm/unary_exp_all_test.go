@@ -28,7 +28,7 @@ const expAllBlock = 1 << 24
 
 // expAllOps are the ops checked: those whose NEON kernels compute with
 // tricks a differential sample could miss (the twins are cheap natively).
-var expAllOps = []unaryOp{uExp, uSigmoid, uSilu, uTanh, uLog, uGelu, uSin, uCos, uGeluTanh}
+var expAllOps = []unaryOp{uExp, uSigmoid, uSilu, uTanh, uLog, uGelu, uSin, uCos, uGeluTanh, uErf}
 
 func expAllFile(op unaryOp) string { return "testdata/" + unaryNames[op] + "_crc32.txt" }
 
