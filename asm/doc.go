@@ -25,12 +25,12 @@
 // test. They run sgemm/dgemm, add/sub/mul and maximum/minimum (float32 and
 // float64), div (float32 and float64), the comparisons, where, threshold_backward,
 // relu/abs/neg, exp/sigmoid/silu/tanh/log, gelu, sqrt/rsqrt/reciprocal,
-// sin/cos and gelu_tanh (in float64, as their twins), the reductions and row
+// sin/cos, gelu_tanh and erf (in float64, as their twins), the reductions and row
 // kernels, the float16/bfloat16 conversions and the depthwise convolution;
 // a kernel that meets a value its trick cannot take (an Inf or NaN in a
 // float64 sum, a divisor out of range, |x| ≥ 1e6 for sin) hands that vector
 // or block to its twin or to the scalar instruction, so the results stay
-// the twins'. Only erf runs its twin on arm64.
+// the twins'. Every kernel family runs NEON on arm64.
 //
 // The twins run when the CPU lacks a feature, on other architectures, when
 // the package is built with -tags purego, or when the environment variable

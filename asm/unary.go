@@ -21,8 +21,8 @@ import "math"
 // silu, sin, cos) where the CPU has it, and relu, abs, neg, sqrt, rsqrt,
 // reciprocal, exp, sigmoid and silu (the loops that run near memory speed)
 // store results of streamBytes and more with non-temporal stores; on arm64
-// NEON runs all but erf (doc.go says how without vector float instructions
-// in Go's assembler).
+// NEON runs every one of them (doc.go says how without vector float
+// instructions in Go's assembler).
 // Every path gives the results of the pure-Go twins in unary_generic.go,
 // bit for bit.
 
