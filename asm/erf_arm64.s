@@ -156,16 +156,6 @@ TEXT ·erfF32(SB), NOSPLIT, $0-56
 	SPLAT(0xff000000, spec)                 // spec = Inf's bits << 1
 	SPLAT(0x82533332, clim)                 // clim = the largest float32 ≤ 10.6, << 1
 	SPLAT(0x7efffffe, plim)                 // plim = the largest float32 < 1, << 1
-	SPLATD(0x3ff71547652b82fe, log2e)       // log2e = 1.4426950408889634
-	SPLATD(0x3fe62e42fee00000, ln2hi)       // ln2hi = 0.6931471803691238
-	SPLATD(0x3dea39ef35793c76, ln2lo)       // ln2lo = 1.9082149292705877e-10
-	SPLATD(0x00000000000003ff, c1023)       // c1023 = 1023
-	SPLATD(0x3fe0000000000000, et0)         // et0 = 1/2
-	SPLATD(0x3fc5555555555555, et1)         // et1 = 1/6
-	SPLATD(0x3fa5555555555555, et2)         // et2 = 1/24
-	SPLATD(0x3f81111111111111, et3)         // et3 = 1/120
-	SPLATD(0x3f56c16c16c16c17, et4)         // et4 = 1/720
-	SPLATD(0x3f2a01a01a01a01a, et5)         // et5 = 1/5040
-	SPLATD(0x3efa01a01a01a01a, et6)         // et6 = 1/40320
+	EXPDCONSTS                              // log2e, ln2hi, ln2lo, c1023, et0–et6
 	F64CONSTS                               // sgnd, scale, oned, int1, magic, rbias, tiny, sublim
 	UNLOOPSTOP(ERFV, ret+48(FP))            // d = erf(x), up to a stop

@@ -88,16 +88,6 @@ TEXT ·geluTanhF32(SB), NOSPLIT, $0-56
 	SPLATD(0x3fa6e4e26d4801f7, kappa)       // kappa = 0.044715
 	SPLATD(0x3ff9884533d43651, beta2)       // beta2 = 1.5957691216057308
 	SPLATD(0xc07fffffffffffff, ulim)        // ulim = -512's high word - 1, ones
-	SPLATD(0x3ff71547652b82fe, log2e)       // log2e = 1.4426950408889634
-	SPLATD(0x3fe62e42fee00000, ln2hi)       // ln2hi = 0.6931471803691238
-	SPLATD(0x3dea39ef35793c76, ln2lo)       // ln2lo = 1.9082149292705877e-10
-	SPLATD(0x00000000000003ff, c1023)       // c1023 = 1023
-	SPLATD(0x3fe0000000000000, et0)         // et0 = 1/2
-	SPLATD(0x3fc5555555555555, et1)         // et1 = 1/6
-	SPLATD(0x3fa5555555555555, et2)         // et2 = 1/24
-	SPLATD(0x3f81111111111111, et3)         // et3 = 1/120
-	SPLATD(0x3f56c16c16c16c17, et4)         // et4 = 1/720
-	SPLATD(0x3f2a01a01a01a01a, et5)         // et5 = 1/5040
-	SPLATD(0x3efa01a01a01a01a, et6)         // et6 = 1/40320
+	EXPDCONSTS                              // log2e, ln2hi, ln2lo, c1023, et0–et6
 	F64CONSTS                               // sgnd, scale, oned, int1, magic, rbias, tiny, sublim
 	UNLOOPSTOP(GELUTV, ret+48(FP))          // d = gelu_tanh(x), up to a stop
