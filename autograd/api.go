@@ -139,74 +139,39 @@ func RetainGrad(t *T) {
 
 // ---- grad modes ----
 
-// The grad mode is process-wide (see the package documentation): gradients
-// are recorded unless a NoGrad scope is open and no EnableGrad scope is.
-var (
-	modeMu    sync.Mutex
-	noGradN   int    // open NoGrad scopes
-	enableN   int    // open EnableGrad scopes
-	undoNoGrd func() // set while the Autograd key is excluded
-)
+// The grad mode belongs to the goroutine that set it, as PyTorch's is
+// thread-local: a NoGrad scope in one goroutine never changes what another
+// records, and a new goroutine starts with recording on. Recording is off
+// exactly while the goroutine excludes the Autograd key (package tensor
+// keeps the per-goroutine modes; see tensor/modes.go). Scopes nest as in
+// PyTorch: the innermost one decides, and leaving it — by return or by
+// panic — restores the mode it found.
 
-// applyMode excludes the Autograd key from every call exactly while
-// recording is off.
-func applyMode() {
-	off := noGradN > 0 && enableN == 0
-	switch {
-	case off && undoNoGrd == nil:
-		undoNoGrd = tensor.ExcludeKey(tensor.KeyAutograd)
-	case !off && undoNoGrd != nil:
-		undoNoGrd()
-		undoNoGrd = nil
-	}
-}
-
-func enterMode(counter *int) func() {
-	modeMu.Lock()
-	*counter++
-	applyMode()
-	modeMu.Unlock()
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			modeMu.Lock()
-			*counter--
-			applyMode()
-			modeMu.Unlock()
-		})
-	}
-}
-
-// NoGrad runs f with gradient recording switched off (torch.no_grad): ops
-// skip the Autograd layer entirely. The mode is process-wide.
+// NoGrad runs f with gradient recording switched off in the calling
+// goroutine (torch.no_grad): its ops skip the Autograd layer entirely.
 func NoGrad(f func()) {
-	defer enterMode(&noGradN)()
+	defer SetGradEnabled(false)()
 	f()
 }
 
-// EnableGrad runs f with gradient recording on, even inside NoGrad
-// (torch.enable_grad).
+// EnableGrad runs f with gradient recording on in the calling goroutine,
+// even inside NoGrad (torch.enable_grad).
 func EnableGrad(f func()) {
-	defer enterMode(&enableN)()
+	defer SetGradEnabled(true)()
 	f()
 }
 
-// InferenceMode runs f with the Autograd layer switched off
-// (torch.inference_mode); in goaten it is the same as NoGrad.
+// InferenceMode runs f with the Autograd layer switched off in the calling
+// goroutine (torch.inference_mode); in goaten it is the same as NoGrad.
 func InferenceMode(f func()) { NoGrad(f) }
 
-// IsGradEnabled reports whether gradients are being recorded.
-func IsGradEnabled() bool {
-	modeMu.Lock()
-	defer modeMu.Unlock()
-	return !(noGradN > 0 && enableN == 0)
-}
+// IsGradEnabled reports whether the calling goroutine records gradients.
+func IsGradEnabled() bool { return !tensor.KeyExcluded(tensor.KeyAutograd) }
 
-// SetGradEnabled switches gradient recording off (false) or on (true) until
-// the returned function is called (torch.set_grad_enabled as a scope).
+// SetGradEnabled switches gradient recording in the calling goroutine off
+// (false) or on (true) until the returned function is called, which puts
+// back the mode it found (torch.set_grad_enabled as a scope). Call it from
+// the same goroutine, typically with defer.
 func SetGradEnabled(on bool) (restore func()) {
-	if on {
-		return enterMode(&enableN)
-	}
-	return enterMode(&noGradN)
+	return tensor.SetKeyExcluded(tensor.KeyAutograd, !on)
 }

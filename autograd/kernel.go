@@ -106,9 +106,9 @@ func (d *Deriv) nonDiff(i int) bool {
 type slot struct{ arg, elem int }
 
 // kernel is the Autograd kernel of an op with a table entry.
-func (d *Deriv) kernel(op *tensor.Op, args []any) any {
+func (d *Deriv) kernel(op *tensor.Op, ds tensor.Dispatch, args []any) any {
 	if d.Backward == nil {
-		return op.Redispatch(tensor.KeyAutograd, args)
+		return op.Redispatch(ds, tensor.KeyAutograd, args)
 	}
 	var b *recordBlock
 	for _, i := range d.tensorArgs {
@@ -136,9 +136,9 @@ func (d *Deriv) kernel(op *tensor.Op, args []any) any {
 		// A non-core op with a derivative of its own runs its
 		// decomposition below this layer: on detached inputs, so that the
 		// ops inside record nothing.
-		out = op.Redispatch(tensor.KeyAutograd, detachArgs(args))
+		out = op.Redispatch(ds, tensor.KeyAutograd, detachArgs(args))
 	} else {
-		out = op.Redispatch(tensor.KeyAutograd, args)
+		out = op.Redispatch(ds, tensor.KeyAutograd, args)
 	}
 	isView := op.Schema.IsView()
 	if b != nil {
@@ -584,58 +584,19 @@ func (c *Ctx) SetAt(i, j int, g *T) {
 
 // ---- in-place ops ----
 
-var functionalOf = map[*tensor.Op]*tensor.Op{}
-
-// anyRequiresGrad reports whether a tensor argument of op (a Tensor or an
-// element of a Tensor[]) requires grad.
-func anyRequiresGrad(op *tensor.Op, args []any) bool {
-	for i, a := range args {
-		if !op.Schema.Args[i].Type.IsTensorLike() {
-			continue
-		}
-		switch x := a.(type) {
-		case *T:
-			if x != nil && requiresGrad(x) {
-				return true
-			}
-		case []*T:
-			for _, y := range x {
-				if y != nil && requiresGrad(y) {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-// compositeKernel is the Autograd kernel of an op with a decomposition and
-// no derivative of its own. When an argument requires grad the op
-// decomposes here, above the Autograd layer, so that gradients flow through
-// the ops of its decomposition (PyTorch's CompositeImplicitAutograd);
-// otherwise the call goes on below, where a device may run a kernel of its
-// own for the op (the CPU's fused gelu_backward in a backward pass) before
-// the decomposition.
-func compositeKernel(op *tensor.Op, args []any) any {
-	if anyRequiresGrad(op, args) {
-		return op.KernelFor(tensor.KeyCompositeImplicit)(op, args)
-	}
-	return op.Redispatch(tensor.KeyAutograd, args)
-}
-
 // inplaceKernel is the Autograd kernel of an in-place op: the functional
 // op is recorded on a copy of self's old value, its result is written into
 // self, and self (or, for a view, its base) takes the new history.
-func inplaceKernel(op *tensor.Op, args []any) any {
+func inplaceKernel(op *tensor.Op, ds tensor.Dispatch, args []any) any {
 	self := args[0].(*T)
-	if !anyRequiresGrad(op, args) {
-		return op.Redispatch(tensor.KeyAutograd, args)
+	if !op.AnyRequiresGrad(args) {
+		return op.Redispatch(ds, tensor.KeyAutograd, args)
 	}
 	checkInplace(self)
-	f := functionalOf[op]
+	f, _, _ := op.Functional()
 	d := derivatives[f]
 	if d == nil || d.Backward == nil || !isDifferentiable(self.DType()) {
-		out := op.Redispatch(tensor.KeyAutograd, args)
+		out := op.Redispatch(ds, tensor.KeyAutograd, args)
 		if isDifferentiable(self.DType()) {
 			n := newNode(nodeName(op), &notImplemented{op: op.Schema.Name}, nil, []varMeta{metaOf(self)})
 			rebase(self, n, 0)
@@ -659,11 +620,14 @@ func inplaceKernel(op *tensor.Op, args []any) any {
 	return self
 }
 
-var opCopy_ = tensor.MustOp("aten::copy_")
+var (
+	opCopy_ = tensor.MustOp("aten::copy_")
+	opAlias = tensor.MustOp("aten::alias")
+)
 
 // copyInPlace writes src into dst below the Autograd layer.
 func copyInPlace(dst, src *T) {
-	opCopy_.Redispatch(tensor.KeyAutograd, []any{dst, src, false})
+	opCopy_.InvokeBelow(tensor.KeyAutograd, []any{dst, src, false})
 }
 
 // checkInplace refuses in-place writes PyTorch refuses.
@@ -749,28 +713,27 @@ func (cs *copySlices) apply(n *Node, grads []*T, create bool) []*T {
 func (cs *copySlices) release() {}
 
 // resizeKernel refuses to resize a tensor that requires grad.
-func resizeKernel(op *tensor.Op, args []any) any {
+func resizeKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 	if requiresGrad(args[0].(*T)) {
 		tensor.Panicf("cannot resize variables that require grad")
 	}
-	return op.Redispatch(tensor.KeyAutograd, args)
+	return op.Redispatch(d, tensor.KeyAutograd, args)
 }
 
 // outKernel refuses out= calls with inputs that require grad.
-func outKernel(op *tensor.Op, args []any) any {
-	for i, a := range args {
+func outKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
+	for _, a := range args {
 		if x, ok := a.(*T); ok && x != nil && requiresGrad(x) {
-			_ = i
 			tensor.Panicf("%s(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad.", op.Schema.Name)
 		}
 	}
-	return op.Redispatch(tensor.KeyAutograd, args)
+	return op.Redispatch(d, tensor.KeyAutograd, args)
 }
 
 // detachKernel returns an alias of its input with no history.
-func detachKernel(op *tensor.Op, args []any) any {
+func detachKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 	x := args[0].(*T)
-	out := tensor.MustOp("aten::alias").Redispatch(tensor.KeyAutograd, []any{x})
+	out := opAlias.Redispatch(d, tensor.KeyAutograd, []any{x})
 	o := out.(*T)
 	o.AutogradMeta = nil
 	o.Keys = o.Keys.Without(tensor.KeyAutograd)
@@ -780,18 +743,18 @@ func detachKernel(op *tensor.Op, args []any) any {
 // fallback is the Autograd kernel of ops outside the table: it records
 // nothing when no input requires grad, and otherwise a node that fails if
 // a gradient reaches it.
-func fallback(op *tensor.Op, args []any) any {
-	need := anyRequiresGrad(op, args)
+func fallback(op *tensor.Op, d tensor.Dispatch, args []any) any {
+	need := op.AnyRequiresGrad(args)
 	if need && op.Schema.IsInplace() {
 		self := args[0].(*T)
 		checkInplace(self)
-		out := op.Redispatch(tensor.KeyAutograd, args)
+		out := op.Redispatch(d, tensor.KeyAutograd, args)
 		if isDifferentiable(self.DType()) {
 			rebase(self, newNode(nodeName(op), &notImplemented{op: op.Schema.Name}, nil, []varMeta{metaOf(self)}), 0)
 		}
 		return out
 	}
-	out := op.Redispatch(tensor.KeyAutograd, args)
+	out := op.Redispatch(d, tensor.KeyAutograd, args)
 	isView := op.Schema.IsView()
 	if need {
 		outs := flatten(out)
@@ -836,13 +799,13 @@ func init() {
 		case derivatives[op] != nil:
 			op.Impl(tensor.KeyAutograd, derivatives[op].kernel)
 		case s.IsInplace() && !op.HasKernel(tensor.KeyCompositeImplicit):
-			if f, ok := core.Functional(op); ok {
-				functionalOf[op] = f
+			if _, _, ok := op.Functional(); ok {
 				op.Impl(tensor.KeyAutograd, inplaceKernel)
 			}
-		case op.HasKernel(tensor.KeyCompositeImplicit):
-			op.Impl(tensor.KeyAutograd, compositeKernel)
 		}
+		// An op with a decomposition and no derivative of its own gets no
+		// Autograd kernel: the dispatcher decomposes it above this layer
+		// when an argument requires grad (tensor.Op.decomposeAt).
 	}
 	tensor.SetKeyFallback(tensor.KeyAutograd, fallback)
 	tensor.SetAutogradHooks(tensor.AutogradHooks{

@@ -168,7 +168,7 @@ func arm() {
 	armMu.Lock()
 	defer armMu.Unlock()
 	if !armed.Load() {
-		tensor.IncludeKey(tensor.KeyAutograd)
+		tensor.ArmKey(tensor.KeyAutograd)
 		armed.Store(true)
 	}
 }

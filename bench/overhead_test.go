@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	gt "github.com/goaten/goaten"
+	"github.com/goaten/goaten/autograd"
 )
 
 // BenchmarkEager measures eager dispatch overhead: an add of small tensors
@@ -31,4 +32,27 @@ func BenchmarkEager(b *testing.B) {
 			}
 		})
 	}
+	// Modes are per goroutine: with none set anywhere a call pays one atomic
+	// load for them; with some goroutine in a scope, every call looks its
+	// own goroutine's modes up (nograd-elsewhere); inside a scope of its own
+	// the look-up finds them (nograd).
+	x, y := gt.Ones(1), gt.Ones(1)
+	b.Run("goaten/add/1/nograd-elsewhere", func(b *testing.B) {
+		b.ReportAllocs()
+		in, done := make(chan struct{}), make(chan struct{})
+		go autograd.NoGrad(func() { close(in); <-done })
+		<-in
+		defer close(done)
+		for b.Loop() {
+			_ = x.Add(y)
+		}
+	})
+	b.Run("goaten/add/1/nograd", func(b *testing.B) {
+		b.ReportAllocs()
+		autograd.NoGrad(func() {
+			for b.Loop() {
+				_ = x.Add(y)
+			}
+		})
+	})
 }

@@ -41,10 +41,15 @@ func registerTable() []string {
 			continue
 		}
 		op := tensor.RegisterOp(line)
-		if f, ok := functionalOf(op); ok {
-			op.Impl(tensor.KeyCompositeImplicit, inplaceOf(f))
-		}
 		names = append(names, qualified(op))
+	}
+	// In-place variants derive from their functional ops, which may come
+	// later in the table.
+	for _, name := range names {
+		op := tensor.MustOp(name)
+		if f, _, ok := op.Functional(); ok && op.Schema.IsInplace() {
+			op.ImplComposite(inplaceOf(f))
+		}
 	}
 	return names
 }
@@ -62,25 +67,7 @@ func def(name string, fn tensor.Kernel) {
 	if !ok {
 		panic("decomp: unknown op " + name)
 	}
-	op.Impl(tensor.KeyCompositeImplicit, fn)
-}
-
-// functionalOf finds the functional op an in-place op (addcmul_, tril_, ...)
-// is derived from: the same name without the trailing underscore.
-func functionalOf(op *tensor.Op) (*tensor.Op, bool) {
-	s := op.Schema
-	if !s.IsInplace() || !strings.HasSuffix(s.Name, "_") {
-		return nil, false
-	}
-	name := s.Namespace + "::" + strings.TrimSuffix(s.Name, "_")
-	if f, ok := tensor.LookupOp(name + "." + s.Overload); ok && s.Overload != "" {
-		return f, true
-	}
-	// floor_divide_.Tensor is the in-place form of floor_divide (no overload name).
-	if s.Overload == "" || s.Overload == "Tensor" {
-		return tensor.LookupOp(name)
-	}
-	return nil, false
+	op.ImplComposite(fn)
 }
 
 // inplaceOf derives an in-place op from its functional op: run the

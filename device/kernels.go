@@ -203,7 +203,7 @@ func (be *backend) toCPUHook(t *tensor.Tensor) *tensor.Tensor {
 	if t.Keys.Has(tensor.KeyFunctionalize) {
 		op := core.Op("aten::_to_copy.default")
 		args := op.Bind([]any{t}, map[string]any{"device": tensor.CPU})
-		return op.Redispatch(tensor.KeyAutograd, args).(*tensor.Tensor)
+		return op.InvokeBelow(tensor.KeyAutograd, args).(*tensor.Tensor)
 	}
 	return be.toCPU(t)
 }
@@ -265,7 +265,7 @@ func (be *backend) metaOf(op *tensor.Op, args []any) any {
 	if op.Meta != nil {
 		return op.Meta(op, args)
 	}
-	k := op.KernelFor(tensor.KeyCompositeImplicit)
+	k := op.Composite()
 	if k == nil {
 		tensor.Panicf("device %q lowers %s, but it has no meta function or decomposition to compute its output metadata", be.Name, op.Name)
 	}
@@ -584,7 +584,7 @@ func (be *backend) mutatingKernel(l Lowering) tensor.Kernel {
 // derivedInplaceKernel runs an in-place op as its functional op followed by
 // the backend's copy_ lowering, when both exist.
 func (be *backend) derivedInplaceKernel(op *tensor.Op) tensor.Kernel {
-	f, ok := core.Functional(op)
+	f, _, ok := op.Functional()
 	cp := be.lower[copyInto]
 	if !ok || cp == nil || op == copyInto || be.lower[f] == nil {
 		return nil

@@ -47,7 +47,7 @@ func init() {
 
 // below runs op on inner values below the Functionalize key.
 func below(r *opRef, args ...any) *tensor.Tensor {
-	res := r.get().Redispatch(tensor.KeyFunctionalize, args).(*tensor.Tensor)
+	res := r.get().InvokeBelow(tensor.KeyFunctionalize, args).(*tensor.Tensor)
 	res.Keys = res.Keys.Without(tensor.KeyFunctionalize)
 	return res
 }

@@ -2,7 +2,6 @@ package functional
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
@@ -14,7 +13,7 @@ func init() {
 }
 
 // special ops the layer handles itself.
-var special = map[string]tensor.Kernel{
+var special = map[string]tensor.KeyKernel{
 	"aten::resize_":            resizeKernel,
 	"aten::sym_size.int":       metadataQuery,
 	"aten::sym_stride.int":     metadataQuery,
@@ -25,32 +24,29 @@ var special = map[string]tensor.Kernel{
 
 // kernel is the KeyFunctionalize fallback: every op with a functional tensor
 // among its arguments comes here.
-func kernel(op *tensor.Op, args []any) any {
+//
+// Composite ops that are views or mutate, or that the device has no kernel
+// for, never come here: the dispatcher decomposes them above this layer, on
+// the wrappers, so that the views and mutations inside them are
+// functionalized too.
+func kernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 	if k := special[op.Name]; k != nil {
-		return k(op, args)
+		return k(op, d, args)
 	}
 	s := op.Schema
 	isView := s.IsView()
 	mutates := len(s.Mutates()) > 0
-	// Composite ops decompose above this layer, on the wrappers, so that
-	// views and mutations inside them are functionalized too. A backend's
-	// own kernel for a functional composite wins, as it does elsewhere.
-	if comp := op.KernelFor(tensor.KeyCompositeImplicit); comp != nil {
-		if isView || mutates || op.BackendKernel(op.DeviceOf(args)) == nil {
-			return comp(op, args)
-		}
-	}
 	switch {
 	case isView && !mutates:
 		return viewKernel(op, args)
 	case s.IsInplace():
-		return inplaceKernel(op, args)
+		return inplaceKernel(op, d, args)
 	case s.IsOut():
-		return outKernel(op, args)
+		return outKernel(op, d, args)
 	case mutates:
-		return mutatingKernel(op, args)
+		return mutatingKernel(op, d, args)
 	}
-	return functionalKernel(op, args)
+	return functionalKernel(op, d, args)
 }
 
 // unwrapArgs replaces every functional tensor by its synced inner value.
@@ -83,32 +79,19 @@ func unwrapArgs(args []any) []any {
 
 // functionalKernel runs a functional op on the inner values and wraps its
 // tensor results as new bases.
-func functionalKernel(op *tensor.Op, args []any) any {
-	res := op.Redispatch(tensor.KeyFunctionalize, unwrapArgs(args))
-	return wrapResults(op, args, res)
-}
-
-// dataDependent lists ops whose meta function cannot give the output shape.
-var dataDependent = map[string]bool{
-	"aten::nonzero":      true,
-	"aten::index.Tensor": true,
-}
-
-// wrapResults wraps the tensors of res that live on a functionalized device.
-// Their metadata is what the op's meta function says for the wrappers'
-// metadata (the strides the CPU would give), when it agrees with the value.
-func wrapResults(op *tensor.Op, args []any, res any) any {
-	dev := op.DeviceOf(args)
+func functionalKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
+	// The wrappers take the metadata the op's meta function gives for
+	// theirs (the strides the CPU would give), not the inner values' (the
+	// backend's own layout). It runs first, as the CPU kernel's checks do.
 	var metas any
 	if op.Meta != nil && !dataDependent[op.Name] {
-		if err := tensor.Try(func() { metas = op.Meta(op, args) }); err != nil {
-			metas = nil
-		}
+		metas = op.Meta(op, args)
 	}
+	res := op.Redispatch(d, tensor.KeyFunctionalize, unwrapArgs(args))
 	switch r := res.(type) {
 	case *tensor.Tensor:
 		m, _ := metas.(*tensor.Tensor)
-		return wrapOne(r, m, dev)
+		return wrapOne(r, m, d.Device)
 	case []*tensor.Tensor:
 		ms, _ := metas.([]*tensor.Tensor)
 		out := make([]*tensor.Tensor, len(r))
@@ -117,11 +100,17 @@ func wrapResults(op *tensor.Op, args []any, res any) any {
 			if len(ms) == len(r) {
 				m = ms[i]
 			}
-			out[i] = wrapOne(t, m, dev)
+			out[i] = wrapOne(t, m, d.Device)
 		}
 		return out
 	}
 	return res
+}
+
+// dataDependent lists ops whose meta function cannot give the output shape.
+var dataDependent = map[string]bool{
+	"aten::nonzero":      true,
+	"aten::index.Tensor": true,
 }
 
 // wrapOne wraps an inner result on dev, the functionalized device of the
@@ -139,7 +128,7 @@ func wrapOne(v, m *tensor.Tensor, dev tensor.Device) *tensor.Tensor {
 
 // metadataQuery answers sym_size, sym_stride, ... from the wrapper's own
 // metadata (the inner value's strides are the backend's business).
-func metadataQuery(op *tensor.Op, args []any) any { return op.Meta(op, args) }
+func metadataQuery(op *tensor.Op, _ tensor.Dispatch, args []any) any { return op.Meta(op, args) }
 
 // viewKernel creates views: wrappers sharing the base's storage, whose
 // metadata comes from the view's meta function and whose value is replayed
@@ -212,34 +201,12 @@ func checkAsStridedBounds(self *tensor.Tensor, args []any) {
 		tensor.ShapeString(sizes), tensor.ShapeString(strides), offset, item, total, have)
 }
 
-// functionalOf finds the functional op an in-place op derives from:
-// core.Functional's table, else the name without its trailing underscore.
-func functionalOf(op *tensor.Op) *tensor.Op {
-	if f, ok := core.Functional(op); ok {
-		return f
-	}
-	s := op.Schema
-	if !strings.HasSuffix(s.Name, "_") {
-		return nil
-	}
-	name := s.Namespace + "::" + strings.TrimSuffix(s.Name, "_")
-	if s.Overload != "" {
-		if f, ok := tensor.LookupOp(name + "." + s.Overload); ok {
-			return f
-		}
-	}
-	if f, ok := tensor.LookupOp(name); ok && len(f.Schema.Args) == len(s.Args) {
-		return f
-	}
-	return nil
-}
-
 // inplaceKernel runs the functional op and writes its result into self
 // (through self's view chain into its base, visible to every alias).
-func inplaceKernel(op *tensor.Op, args []any) any {
-	f := functionalOf(op)
-	if f == nil {
-		return mutatingKernel(op, args)
+func inplaceKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
+	f, _, ok := op.Functional()
+	if !ok {
+		return mutatingKernel(op, d, args)
 	}
 	self := args[0].(*tensor.Tensor)
 	if !IsFunctional(self) {
@@ -250,47 +217,23 @@ func inplaceKernel(op *tensor.Op, args []any) any {
 	}
 	// The functional op's meta checks run below (as the CPU's in-place
 	// kernels run them), then PyTorch's checks for writing into self.
-	res := f.Redispatch(tensor.KeyFunctionalize, unwrapArgs(args)).(*tensor.Tensor)
+	res := f.Redispatch(d, tensor.KeyFunctionalize, unwrapArgs(args)).(*tensor.Tensor)
 	core.CheckInplaceResult(self, res)
 	commit(self, castTo(res, self.DType()))
 	self.BumpVersion()
 	return self
 }
 
-// outFunctional finds the functional op of an out= op: add.out -> add,
-// foo.bar_out -> foo.bar.
-func outFunctional(op *tensor.Op) *tensor.Op {
-	s := op.Schema
-	base := s.Namespace + "::" + s.Name
-	ov := strings.TrimSuffix(strings.TrimSuffix(s.Overload, "out"), "_")
-	if ov != "" {
-		if f, ok := tensor.LookupOp(base + "." + ov); ok {
-			return f
-		}
-	}
-	if f, ok := tensor.LookupOp(base); ok {
-		return f
-	}
-	return nil
-}
-
 // outKernel runs an out= op as its functional op and writes the results
 // into the out tensors, resizing them as the op's meta function says.
-func outKernel(op *tensor.Op, args []any) any {
-	f := outFunctional(op)
-	if f == nil {
-		return mutatingKernel(op, args)
+func outKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
+	f, _, ok := op.Functional()
+	if !ok {
+		return mutatingKernel(op, d, args)
 	}
 	s := op.Schema
 	muts := s.Mutates()
-	fargs := make([]any, len(f.Schema.Args))
-	for i, a := range f.Schema.Args {
-		j := s.ArgIndex(a.Name)
-		if j < 0 {
-			tensor.Panicf("functionalize: %s has no argument %q of %s", op.Name, a.Name, f.Name)
-		}
-		fargs[i] = args[j]
-	}
+	fargs := op.FunctionalArgs(args)
 	var metas []*tensor.Tensor
 	switch m := op.Meta(op, args).(type) {
 	case *tensor.Tensor:
@@ -298,7 +241,7 @@ func outKernel(op *tensor.Op, args []any) any {
 	case []*tensor.Tensor:
 		metas = m
 	}
-	res := f.Redispatch(tensor.KeyFunctionalize, unwrapArgs(fargs))
+	res := f.Redispatch(d, tensor.KeyFunctionalize, unwrapArgs(fargs))
 	var vals []*tensor.Tensor
 	switch r := res.(type) {
 	case *tensor.Tensor:
@@ -331,7 +274,7 @@ func outKernel(op *tensor.Op, args []any) any {
 // mutatingKernel handles any other op that writes into its arguments
 // (PyTorch's auto_functionalize): the written tensors are cloned, the op
 // runs below on the clones, and the clones become the new values.
-func mutatingKernel(op *tensor.Op, args []any) any {
+func mutatingKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 	s := op.Schema
 	inner := unwrapArgs(args)
 	muts := s.Mutates()
@@ -348,7 +291,7 @@ func mutatingKernel(op *tensor.Op, args []any) any {
 			tensor.Panicf("functionalize: %s writes into a list of tensors, which is not supported", op.Name)
 		}
 	}
-	res := op.Redispatch(tensor.KeyFunctionalize, inner)
+	res := op.Redispatch(d, tensor.KeyFunctionalize, inner)
 	for i, c := range clones {
 		o := args[i].(*tensor.Tensor)
 		if !IsFunctional(o) {
@@ -374,7 +317,7 @@ func mutatingKernel(op *tensor.Op, args []any) any {
 		}
 		return nil
 	}
-	dev := op.DeviceOf(args)
+	dev := d.Device
 	switch r := res.(type) {
 	case *tensor.Tensor:
 		if t := aliasOf(0); t != nil {
@@ -397,7 +340,7 @@ func mutatingKernel(op *tensor.Op, args []any) any {
 
 // resizeKernel is resize_: the tensor gets the layout resize_'s meta
 // function gives, over a storage grown with zeros as needed.
-func resizeKernel(op *tensor.Op, args []any) any {
+func resizeKernel(op *tensor.Op, _ tensor.Dispatch, args []any) any {
 	self := args[0].(*tensor.Tensor)
 	if !IsFunctional(self) {
 		tensor.Panicf("functionalize: resize_ of a tensor that is not functional")

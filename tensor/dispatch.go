@@ -40,8 +40,23 @@ func (s KeySet) Without(k DispatchKey) KeySet { return s &^ (1 << k) }
 
 // Kernel is a boxed kernel: it receives the op and its complete, canonical
 // argument list (see Bind) and returns *Tensor, []*Tensor (tuples and lists),
-// Scalar, int or bool.
+// Scalar, int or bool. Backends, decompositions and meta functions are
+// Kernels.
 type Kernel func(op *Op, args []any) any
+
+// Dispatch is what the dispatcher works out once per call: the call's keys
+// (the arguments' keys, the armed keys and the calling goroutine's included
+// keys, less its excluded ones) and its device. The kernels of the keys
+// above the backend receive it and pass it down to Redispatch, as PyTorch's
+// kernels pass their DispatchKeySet, so a call walks its arguments once.
+type Dispatch struct {
+	Keys   KeySet
+	Device Device
+}
+
+// KeyKernel is the kernel of a key above the backend (Autograd,
+// Functionalize, Trace) or a key's fallback.
+type KeyKernel func(op *Op, d Dispatch, args []any) any
 
 // Op is one operator overload: its schema, its meta function and its kernels.
 type Op struct {
@@ -53,7 +68,8 @@ type Op struct {
 	// arguments without touching data; view ops also return the view's offset.
 	Meta Kernel
 
-	keyKernels [numKeys]Kernel
+	keyKernels [numKeys]KeyKernel
+	composite  Kernel
 	// backends holds the devices' kernels by device index, as long as the
 	// highest device with one: a slice, not an array of every possible
 	// device, because the garbage collector scans every op's kernels on
@@ -62,18 +78,17 @@ type Op struct {
 	tensorArgs []int // indices of tensor-like arguments
 	deviceArg  int   // index of a Device argument, or -1
 	mutates    []int
+	isView     bool
+
+	variant atomic.Pointer[variant] // see Functional
 }
 
 var (
 	regMu sync.RWMutex
 	ops   = map[string]*Op{}
 	// fallbacks run for a key when an op has no kernel of its own there.
-	keyFallbacks     [numKeys]Kernel
+	keyFallbacks     [numKeys]KeyKernel
 	backendFallbacks [64]Kernel
-	// globalKeys are keys every call includes (modes such as tracing).
-	globalKeys atomic.Uint32
-	// excludedKeys are keys no call sees (no-grad and similar guards).
-	excludedKeys atomic.Uint32
 )
 
 // RegisterOp parses schema and adds the op. Registering a name twice panics.
@@ -89,6 +104,7 @@ func RegisterOp(schema string) *Op {
 		}
 	}
 	op.mutates = s.Mutates()
+	op.isView = s.IsView()
 	regMu.Lock()
 	defer regMu.Unlock()
 	if _, ok := ops[op.Name]; ok {
@@ -141,16 +157,28 @@ func Ops() []*Op {
 	return out
 }
 
-// Impl registers kernel for a dispatch key other than KeyBackend. Registering
-// a key twice panics.
-func (op *Op) Impl(key DispatchKey, k Kernel) *Op {
-	if key == KeyBackend {
-		panic("tensor: use ImplBackend for backend kernels")
+// Impl registers the kernel of a key above the backend (Functionalize,
+// Autograd, Trace). Registering a key twice panics; backends use
+// ImplBackend and decompositions ImplComposite.
+func (op *Op) Impl(key DispatchKey, k KeyKernel) *Op {
+	if key <= KeyBackend {
+		panic("tensor: use ImplBackend or ImplComposite for " + key.String() + " kernels")
 	}
 	if op.keyKernels[key] != nil {
 		panic(fmt.Sprintf("tensor: %s already has a %s kernel", op.Name, key))
 	}
 	op.keyKernels[key] = k
+	return op
+}
+
+// ImplComposite registers op's decomposition (its CompositeImplicit
+// kernel). Registering twice panics. Where it runs is the dispatcher's
+// decision alone (see dispatch).
+func (op *Op) ImplComposite(k Kernel) *Op {
+	if op.composite != nil {
+		panic(fmt.Sprintf("tensor: %s already has a decomposition", op.Name))
+	}
+	op.composite = k
 	return op
 }
 
@@ -176,10 +204,18 @@ func (op *Op) SetMeta(k Kernel) *Op {
 }
 
 // HasKernel reports whether op has its own kernel for key.
-func (op *Op) HasKernel(key DispatchKey) bool { return op.keyKernels[key] != nil }
+func (op *Op) HasKernel(key DispatchKey) bool {
+	if key == KeyCompositeImplicit {
+		return op.composite != nil
+	}
+	return key > KeyBackend && op.keyKernels[key] != nil
+}
 
-// KernelFor returns op's kernel for key (nil if none).
-func (op *Op) KernelFor(key DispatchKey) Kernel { return op.keyKernels[key] }
+// KernelFor returns op's kernel for a key above the backend (nil if none).
+func (op *Op) KernelFor(key DispatchKey) KeyKernel { return op.keyKernels[key] }
+
+// Composite returns op's decomposition (nil if none).
+func (op *Op) Composite() Kernel { return op.composite }
 
 // BackendKernel returns op's own kernel for dev (nil if none).
 func (op *Op) BackendKernel(dev Device) Kernel {
@@ -190,30 +226,20 @@ func (op *Op) BackendKernel(dev Device) Kernel {
 }
 
 // SetKeyFallback sets the kernel used for key when an op has none there.
-func SetKeyFallback(key DispatchKey, k Kernel) { keyFallbacks[key] = k }
+func SetKeyFallback(key DispatchKey, k KeyKernel) { keyFallbacks[key] = k }
 
 // SetBackendFallback sets the kernel used on dev when an op has none there.
 func SetBackendFallback(dev Device, k Kernel) { backendFallbacks[dev] = k }
 
-// IncludeKey makes every call see key (a mode); it returns a function that undoes it.
-func IncludeKey(k DispatchKey) func() {
-	for {
-		old := globalKeys.Load()
-		if globalKeys.CompareAndSwap(old, old|1<<k) {
-			return func() { globalKeys.And(^uint32(1 << k)) }
-		}
+// Dispatch computes the dispatch keys and the device of a call with these
+// arguments, in the calling goroutine's modes.
+func (op *Op) Dispatch(args []any) Dispatch {
+	ks := KeySet(armedKeys.Load())
+	var excluded KeySet
+	if m := currentModes(); m != nil {
+		ks |= m.include
+		excluded = m.exclude
 	}
-}
-
-// ExcludeKey hides key from every call; it returns a function that undoes it.
-func ExcludeKey(k DispatchKey) func() {
-	excludedKeys.Or(1 << k)
-	return func() { excludedKeys.And(^uint32(1 << k)) }
-}
-
-// keysAndDevice computes the dispatch keys and the device of a call.
-func (op *Op) keysAndDevice(args []any) (KeySet, Device) {
-	ks := KeySet(globalKeys.Load())
 	dev, found, scalarDev := CPU, false, false
 	see := func(t *Tensor) {
 		if t == nil {
@@ -246,28 +272,83 @@ func (op *Op) keysAndDevice(args []any) (KeySet, Device) {
 			dev = d
 		}
 	}
-	ks &^= KeySet(excludedKeys.Load())
-	return ks, dev
+	return Dispatch{Keys: ks &^ excluded, Device: dev}
 }
 
 // Invoke runs op on complete, canonical arguments through every dispatch key.
 func (op *Op) Invoke(args []any) any {
-	ks, dev := op.keysAndDevice(args)
-	return op.dispatch(ks, dev, args, numKeys)
+	return op.dispatch(op.Dispatch(args), args, numKeys)
 }
 
-// Redispatch runs op starting below key (a kernel calls this to fall through).
-func (op *Op) Redispatch(below DispatchKey, args []any) any {
-	ks, dev := op.keysAndDevice(args)
-	return op.dispatch(ks, dev, args, below)
+// Redispatch runs op starting below key, with the keys and device of the
+// call its caller received (a key kernel calls this to fall through).
+func (op *Op) Redispatch(d Dispatch, below DispatchKey, args []any) any {
+	return op.dispatch(d, args, below)
+}
+
+// InvokeBelow runs op starting below key, with the keys and device its
+// arguments give: for a key kernel that runs another op than its own below
+// its layer (autograd's copy into self).
+func (op *Op) InvokeBelow(below DispatchKey, args []any) any {
+	return op.dispatch(op.Dispatch(args), args, below)
 }
 
 // RunBackend runs op's kernel for device dev directly.
 func (op *Op) RunBackend(dev Device, args []any) any {
-	return op.dispatch(0, dev, args, KeyBackend+1)
+	return op.dispatch(Dispatch{Device: dev}, args, KeyBackend+1)
 }
 
-func (op *Op) dispatch(ks KeySet, dev Device, args []any, below DispatchKey) (res any) {
+// decomposeAt is the one place that decides where a composite op without
+// a kernel of its own at key k decomposes:
+//   - at Autograd, when an argument requires grad, so that gradients flow
+//     through the ops of the decomposition (PyTorch's
+//     CompositeImplicitAutograd); otherwise the layer is skipped (nothing to
+//     record) and the call goes on below, where a device may have a kernel
+//     of its own for the op (the CPU's fused gelu_backward);
+//   - at Functionalize, when the op is a view or mutates, or the device has
+//     no kernel of its own for it, so that the views and mutations inside
+//     the decomposition are functionalized too;
+//   - below the backend, when the device has no kernel for it.
+//
+// It returns (decompose, skip the layer).
+func (op *Op) decomposeAt(k DispatchKey, d Dispatch, args []any) (bool, bool) {
+	switch k {
+	case KeyAutograd:
+		if op.AnyRequiresGrad(args) {
+			return true, false
+		}
+		return false, true
+	case KeyFunctionalize:
+		return op.isView || len(op.mutates) > 0 || op.BackendKernel(d.Device) == nil, false
+	}
+	return false, false
+}
+
+// AnyRequiresGrad reports whether a tensor argument of the call (a Tensor
+// or an element of a Tensor[]) records gradients.
+func (op *Op) AnyRequiresGrad(args []any) bool {
+	h := autogradHooks
+	if h == nil {
+		return false
+	}
+	for _, i := range op.tensorArgs {
+		switch x := args[i].(type) {
+		case *Tensor:
+			if x != nil && x.AutogradMeta != nil && h.RequiresGrad(x) {
+				return true
+			}
+		case []*Tensor:
+			for _, t := range x {
+				if t != nil && t.AutogradMeta != nil && h.RequiresGrad(t) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func (op *Op) dispatch(d Dispatch, args []any, below DispatchKey) (res any) {
 	defer func() {
 		if r := recover(); r != nil {
 			if e, ok := r.(*Error); ok && e.Op == "" {
@@ -277,39 +358,40 @@ func (op *Op) dispatch(ks KeySet, dev Device, args []any, below DispatchKey) (re
 		}
 	}()
 	for k := below - 1; k > KeyBackend; k-- {
-		if !ks.Has(k) {
+		if !d.Keys.Has(k) {
 			continue
 		}
 		if kern := op.keyKernels[k]; kern != nil {
-			return kern(op, args)
+			return kern(op, d, args)
 		}
-		if k == KeyAutograd {
-			// An op without a derivative of its own decomposes above
-			// Autograd, so gradients flow through the ops of its
-			// decomposition (PyTorch's CompositeImplicitAutograd).
-			if kern := op.keyKernels[KeyCompositeImplicit]; kern != nil {
-				return kern(op, args)
+		if op.composite != nil {
+			decompose, skip := op.decomposeAt(k, d, args)
+			if decompose {
+				return op.composite(op, args)
+			}
+			if skip {
+				continue
 			}
 		}
 		if kern := keyFallbacks[k]; kern != nil {
-			return kern(op, args)
+			return kern(op, d, args)
 		}
 	}
 	if below > KeyBackend {
-		if kern := op.BackendKernel(dev); kern != nil {
+		if kern := op.BackendKernel(d.Device); kern != nil {
 			return kern(op, args)
 		}
 	}
-	if kern := op.keyKernels[KeyCompositeImplicit]; kern != nil {
-		return kern(op, args)
+	if op.composite != nil {
+		return op.composite(op, args)
 	}
 	if below > KeyBackend {
-		if kern := backendFallbacks[dev]; kern != nil {
+		if kern := backendFallbacks[d.Device]; kern != nil {
 			return kern(op, args)
 		}
 	}
 	panic(&Error{Op: op.Name, Kind: NotImplementedError,
-		Msg: fmt.Sprintf("%s has no lowering on device %q and no decomposition", op.Name, dev.String())})
+		Msg: fmt.Sprintf("%s has no lowering on device %q and no decomposition", op.Name, d.Device.String())})
 }
 
 // Call looks an op up by name, binds positional args (defaults filled from
@@ -720,7 +802,4 @@ func convertList(t *Type, v any) (any, bool) {
 }
 
 // DeviceOf returns the device a call with these arguments runs on.
-func (op *Op) DeviceOf(args []any) Device {
-	_, d := op.keysAndDevice(args)
-	return d
-}
+func (op *Op) DeviceOf(args []any) Device { return op.Dispatch(args).Device }

@@ -24,11 +24,11 @@ func TestDispatchOrderAndFallthrough(t *testing.T) {
 	op := fresh("test::layers(Tensor self, int n=3, *, Scalar alpha=1) -> Tensor")
 	var trail []string
 	op.ImplBackend(CPU, func(op *Op, args []any) any { trail = append(trail, "cpu"); return args[0] })
-	op.Impl(KeyAutograd, func(op *Op, args []any) any {
+	op.Impl(KeyAutograd, func(op *Op, d Dispatch, args []any) any {
 		trail = append(trail, "autograd")
-		return op.Redispatch(KeyAutograd, args)
+		return op.Redispatch(d, KeyAutograd, args)
 	})
-	op.Impl(KeyCompositeImplicit, func(op *Op, args []any) any { trail = append(trail, "composite"); return args[0] })
+	op.ImplComposite(func(op *Op, args []any) any { trail = append(trail, "composite"); return args[0] })
 	x := Empty(Float32, 2)
 	Call(op.Name, x)
 	x.Keys = x.Keys.With(KeyAutograd)
@@ -152,31 +152,37 @@ func TestRegisterTwicePanics(t *testing.T) {
 }
 
 // An op with no Autograd kernel of its own but with a decomposition runs the
-// decomposition above Autograd when the Autograd key is active, and its
-// backend kernel otherwise.
+// decomposition above Autograd when an argument requires grad, and its
+// backend kernel otherwise (the layer is skipped).
 func TestDispatchCompositeAboveAutograd(t *testing.T) {
+	saved := autogradHooks
+	defer func() { autogradHooks = saved }()
+	type marker struct{}
+	autogradHooks = &AutogradHooks{RequiresGrad: func(t *Tensor) bool { _, ok := t.AutogradMeta.(marker); return ok }}
 	var trail []string
 	op := fresh("test::composite_above(Tensor self) -> Tensor")
 	op.ImplBackend(CPU, func(op *Op, args []any) any { trail = append(trail, "cpu"); return args[0] })
-	op.Impl(KeyCompositeImplicit, func(op *Op, args []any) any { trail = append(trail, "composite"); return args[0] })
+	op.ImplComposite(func(op *Op, args []any) any { trail = append(trail, "composite"); return args[0] })
 	own := fresh("test::composite_own(Tensor self) -> Tensor")
 	own.ImplBackend(CPU, func(op *Op, args []any) any { trail = append(trail, "cpu"); return args[0] })
-	own.Impl(KeyCompositeImplicit, func(op *Op, args []any) any { trail = append(trail, "composite"); return args[0] })
-	own.Impl(KeyAutograd, func(op *Op, args []any) any {
+	own.ImplComposite(func(op *Op, args []any) any { trail = append(trail, "composite"); return args[0] })
+	own.Impl(KeyAutograd, func(op *Op, d Dispatch, args []any) any {
 		trail = append(trail, "autograd")
-		return op.Redispatch(KeyAutograd, args)
+		return op.Redispatch(d, KeyAutograd, args)
 	})
 	x := Empty(Float32, 2)
 	Call(op.Name, x)
 	Call(own.Name, x)
 	x.Keys = x.Keys.With(KeyAutograd)
+	Call(op.Name, x) // the key, but nothing requires grad: the layer is skipped
+	x.AutogradMeta = marker{}
 	Call(op.Name, x)
 	Call(own.Name, x)
 	undo := ExcludeKey(KeyAutograd)
 	Call(op.Name, x)
 	undo()
 	got := strings.Join(trail, ",")
-	if want := "cpu,cpu,composite,autograd,cpu,cpu"; got != want {
+	if want := "cpu,cpu,cpu,composite,autograd,cpu,cpu"; got != want {
 		t.Fatalf("trail %s, want %s", got, want)
 	}
 }

@@ -18,39 +18,24 @@ var inplaceOps string
 // InplaceNames lists the qualified names of the in-place variants.
 var InplaceNames = registerInplace()
 
-var functionalOf = map[*tensor.Op]*tensor.Op{}
-
 func registerInplace() []string {
 	names := make([]string, 0, len(Names)) // Names first: the functional ops must exist
 	for _, line := range strings.Split(strings.TrimSpace(inplaceOps), "\n") {
 		op := tensor.RegisterOp(line)
-		s := op.Schema
-		fname := "aten::" + strings.TrimSuffix(s.Name, "_")
-		if s.Overload != "" {
-			fname += "." + s.Overload
+		if _, _, ok := op.Functional(); !ok {
+			panic("core: in-place op " + op.Name + " has no functional op")
 		}
-		f, ok := tensor.LookupOp(fname)
-		if !ok {
-			panic("core: in-place op " + op.Name + " has no functional op " + fname)
-		}
-		functionalOf[op] = f
 		op.SetMeta(inplaceMeta)
 		names = append(names, op.Name)
 	}
 	return names
 }
 
-// Functional returns the functional op an in-place op is derived from.
-func Functional(op *tensor.Op) (*tensor.Op, bool) {
-	f, ok := functionalOf[op]
-	return f, ok
-}
-
 // inplaceMeta checks that the functional result fits self (same shape, a
 // dtype that casts to self's) and returns self.
 func inplaceMeta(op *tensor.Op, args []any) any {
 	self := args[0].(*tensor.Tensor)
-	f := functionalOf[op]
+	f, _, _ := op.Functional()
 	res := RunMeta(f, args).(*tensor.Tensor)
 	CheckInplaceResult(self, res)
 	return self

@@ -31,7 +31,7 @@ func fusedBackward(op *tensor.Op, args []any, chunk fusedChunk) any {
 	g, x := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor)
 	if g.DType() != tensor.Float32 || x.DType() != tensor.Float32 || !slices.Equal(g.Sizes(), x.Sizes()) ||
 		!g.IsContiguous() || !x.IsContiguous() {
-		return op.KernelFor(tensor.KeyCompositeImplicit)(op, args)
+		return op.Composite()(op, args)
 	}
 	out := emptyUninit(tensor.Float32, x.Sizes()...)
 	n := x.Numel()
@@ -159,7 +159,7 @@ func thresholdBackwardKernel(op *tensor.Op, args []any) any {
 func siluKernel(op *tensor.Op, args []any) any {
 	x := args[0].(*tensor.Tensor)
 	if x.DType() != tensor.Float32 || !x.IsContiguous() {
-		return op.KernelFor(tensor.KeyCompositeImplicit)(op, args)
+		return op.Composite()(op, args)
 	}
 	return fusedBackward(op, []any{x, x}, func(d, _, x, _, _, _ []float32) { asm.SiluF32(d, x) })
 }
@@ -193,7 +193,7 @@ func softmaxBackwardKernel(logSoftmax bool) tensor.Kernel {
 		if g.DType() != tensor.Float32 || y.DType() != tensor.Float32 || d != tensor.Float32 ||
 			!slices.Equal(g.Sizes(), y.Sizes()) || !g.IsContiguous() || !y.IsContiguous() || g.Dim() == 0 ||
 			tensor.WrapDim(dim, g.Dim()) != g.Dim()-1 || g.Size(-1) >= 2*redChunk {
-			return op.KernelFor(tensor.KeyCompositeImplicit)(op, args)
+			return op.Composite()(op, args)
 		}
 		out := emptyUninit(tensor.Float32, g.Sizes()...)
 		n, w := g.Numel(), g.Size(-1)

@@ -35,7 +35,7 @@ func TestActivationBackwardMatchesDecomposition(t *testing.T) {
 	}
 	for _, c := range cases {
 		op := core.Op(c.op)
-		dec := op.KernelFor(tensor.KeyCompositeImplicit)
+		dec := op.Composite()
 		for _, n := range []int{1, 7, 511, 512, 513, 3000, 1 << 17} {
 			t.Run(fmt.Sprintf("%s%v%v/%d", c.op, c.kw, c.at, n), func(t *testing.T) {
 				gv, xv := make([]float32, n), make([]float32, n)
@@ -80,7 +80,7 @@ func TestSoftmaxBackwardMatchesDecomposition(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	for _, name := range []string{"aten::_softmax_backward_data", "aten::_log_softmax_backward_data"} {
 		op := core.Op(name)
-		dec := op.KernelFor(tensor.KeyCompositeImplicit)
+		dec := op.Composite()
 		for _, sh := range [][]int{{1}, {3, 7}, {2, 4, 128}, {300, 513}, {2, 1000}} {
 			for _, dim := range []int{-1, 0} {
 				n := 1
@@ -115,7 +115,7 @@ func TestSoftmaxBackwardMatchesDecomposition(t *testing.T) {
 // bit, and decomposes other inputs.
 func TestSiluMatchesDecomposition(t *testing.T) {
 	op := core.Op("aten::silu")
-	dec := op.KernelFor(tensor.KeyCompositeImplicit)
+	dec := op.Composite()
 	r := rand.New(rand.NewPCG(5, 1))
 	for _, n := range []int{1, 513, 1 << 17} {
 		v := make([]float32, n)

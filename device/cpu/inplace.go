@@ -38,7 +38,7 @@ func implsOut(k outKernel, names ...string) {
 // it into self.
 func inplaceKernel(op *tensor.Op, args []any) any {
 	self := args[0].(*tensor.Tensor)
-	f, _ := core.Functional(op)
+	f, _, _ := op.Functional()
 	if k := outKernels[f]; k != nil && writesSelf(self, f, args) {
 		k(self, f, args)
 	} else {

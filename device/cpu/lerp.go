@@ -39,7 +39,7 @@ func lerpKernel(op *tensor.Op, args []any) any {
 		}
 	}
 	if !ok {
-		return op.KernelFor(tensor.KeyCompositeImplicit)(op, args)
+		return op.Composite()(op, args)
 	}
 	out := emptyUninit(ct, shape...)
 	if out.Numel() == 0 {

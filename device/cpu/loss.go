@@ -25,7 +25,7 @@ func nllLossForwardKernel(op *tensor.Op, args []any) any {
 	if out, ok := nllForward(x, t, w, red, ignore); ok {
 		return out
 	}
-	return op.KernelFor(tensor.KeyCompositeImplicit)(op, args)
+	return op.Composite()(op, args)
 }
 
 // nllTargets returns the targets of an nll_loss call the kernels take: a
@@ -165,7 +165,7 @@ func nllLossBackwardKernel(op *tensor.Op, args []any) any {
 	if gi, ok := nllBackward(args); ok {
 		return gi
 	}
-	return op.KernelFor(tensor.KeyCompositeImplicit)(op, args)
+	return op.Composite()(op, args)
 }
 
 func nllBackward(args []any) (*tensor.Tensor, bool) {
@@ -236,7 +236,7 @@ func mseLossKernel(op *tensor.Op, args []any) any {
 	x, y, red := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor), args[2].(int)
 	if x.DType() != tensor.Float32 || y.DType() != tensor.Float32 || !slices.Equal(x.Sizes(), y.Sizes()) ||
 		!x.IsContiguous() || !y.IsContiguous() || x.Numel() == 0 || red != 1 && red != 2 {
-		return op.KernelFor(tensor.KeyCompositeImplicit)(op, args)
+		return op.Composite()(op, args)
 	}
 	n := x.Numel()
 	xs, ys := elems[float32](x), elems[float32](y)
@@ -273,7 +273,7 @@ func mseLossBackwardKernel(op *tensor.Op, args []any) any {
 	if x.DType() != tensor.Float32 || y.DType() != tensor.Float32 || g.DType() != tensor.Float32 ||
 		!slices.Equal(x.Sizes(), y.Sizes()) || !scalarG && !slices.Equal(g.Sizes(), x.Sizes()) ||
 		!x.IsContiguous() || !y.IsContiguous() || !g.IsContiguous() || x.Numel() == 0 {
-		return op.KernelFor(tensor.KeyCompositeImplicit)(op, args)
+		return op.Composite()(op, args)
 	}
 	n := x.Numel()
 	norm := 2.0

@@ -110,7 +110,7 @@ func nllCheckGrad(t *testing.T, what string, gi *tensor.Tensor, nonzero int, bit
 func TestMSELossMatchesDecomposition(t *testing.T) {
 	r := rand.New(rand.NewPCG(47, 48))
 	op := core.Op("aten::mse_loss")
-	dec := op.KernelFor(tensor.KeyCompositeImplicit)
+	dec := op.Composite()
 	same := func(a, b []float64) bool {
 		if len(a) != len(b) {
 			return false
@@ -163,7 +163,7 @@ func TestMSELossMatchesDecomposition(t *testing.T) {
 func TestMSELossBackwardMatchesDecomposition(t *testing.T) {
 	r := rand.New(rand.NewPCG(49, 50))
 	op := core.Op("aten::mse_loss_backward")
-	dec := op.KernelFor(tensor.KeyCompositeImplicit)
+	dec := op.Composite()
 	rnd := func(shape ...int) *tensor.Tensor {
 		v := make([]float32, tensor.Numel(shape))
 		for i := range v {
