@@ -1,8 +1,10 @@
 // Package autograd is goaten's reverse-mode automatic differentiation: the
 // Autograd dispatch key of DESIGN.md.
 //
-// Every core op has an entry in one derivative table (derivatives.go and
-// the files beside it): the formula of PyTorch's derivatives.yaml, written
+// Every core op has an entry in one derivative table, filled per op family
+// in the file named as the family's file in aten/core (unary.go, binary.go,
+// reduce.go, movement.go, indexing.go, ...; derivatives.go calls them all):
+// the formula of PyTorch's derivatives.yaml, written
 // in ops called through the dispatcher, so it runs on every device, can be
 // differentiated again (double backward) and can later be traced. Non-core
 // ops decompose above this layer, so their gradients flow through their

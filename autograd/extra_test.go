@@ -21,12 +21,12 @@ func TestExtraGradRecords(t *testing.T) {
 	pass := 0
 	for _, r := range recs {
 		res := golden.ReplayGrad(r, tensor.CPU)
-		switch res.Outcome {
-		case golden.Pass:
+		if res.Outcome == golden.Pass {
 			pass++
-		case golden.Fail:
-			t.Errorf("%s line %d (%s, order %d): %.400s", r.Op, r.Line, r.Source, r.Order, res.Detail)
+			continue
 		}
+		// Every record must run and pass: an op goaten lacks fails too.
+		t.Errorf("%s line %d (%s, order %d): %.400s", r.Op, r.Line, r.Source, r.Order, res.Detail)
 	}
 	fmt.Printf("extra grad records: %d of %d passed\n", pass, len(recs))
 }

@@ -28,30 +28,6 @@ func opmath(v float64, x *T) float64 {
 	return float64(float32(v))
 }
 
-// columnMajor reports whether a matrix with these sizes and strides is
-// stored column by column (the transpose of a row-major one), as a weight
-// used through .t() is.
-func columnMajor(sizes, strides []int) bool { return strides[0] == 1 && strides[1] == sizes[0] }
-
-// mmMat1Backward is the gradient of mat1 in mat1·mat2 (mm_mat1_backward):
-// g·mat2ᵀ, computed as (mat2·gᵀ)ᵀ when mat1 (of these sizes and strides) is
-// column-major, so that the gradient has mat1's layout.
-func mmMat1Backward(g, mat2 *T, sizes, strides []int) *T {
-	if columnMajor(sizes, strides) {
-		return mat2.Mm(g.T()).T()
-	}
-	return g.Mm(mat2.T())
-}
-
-// mmMat2Backward is the gradient of mat2 in mat1·mat2 (mm_mat2_backward):
-// mat1ᵀ·g, computed as (gᵀ·mat1)ᵀ when mat2 is column-major.
-func mmMat2Backward(g, mat1 *T, sizes, strides []int) *T {
-	if columnMajor(sizes, strides) {
-		return g.T().Mm(mat1).T()
-	}
-	return mat1.T().Mm(g)
-}
-
 // where0 is where(cond, g, 0).
 func where0(cond, g *T) *T { return tensor.WhereScalarOther(cond, g, 0.0) }
 
@@ -168,3 +144,56 @@ func hasMask(idx []*T) bool {
 	}
 	return false
 }
+
+// vjp returns the gradients of f's outputs, weighted by gouts, with
+// respect to those of ins that are wanted: the derivative of a formula
+// written as a differentiable composite. Outside create_graph it runs on
+// fresh leaves; inside, on the live tensors, so that the result is
+// differentiable again.
+func vjp(f func(ins []*T) []*T, ins []*T, want []bool, gouts []*T, create bool) []*T {
+	args := make([]*T, len(ins))
+	var leaves []*T
+	var at []int
+	for i, x := range ins {
+		switch {
+		case x == nil:
+		case create:
+			args[i] = x
+			if want[i] && requiresGrad(x) {
+				leaves = append(leaves, x)
+				at = append(at, i)
+			}
+		default:
+			args[i] = detached(x)
+			if want[i] {
+				SetRequiresGrad(args[i], true)
+				leaves = append(leaves, args[i])
+				at = append(at, i)
+			}
+		}
+	}
+	res := make([]*T, len(ins))
+	if len(leaves) == 0 {
+		return res
+	}
+	outs := f(args)
+	var os, gs []*T
+	for k, o := range outs {
+		if o != nil && k < len(gouts) && gouts[k] != nil && requiresGrad(o) {
+			os = append(os, o)
+			gs = append(gs, gouts[k])
+		}
+	}
+	if len(os) == 0 {
+		return res
+	}
+	gr := Grad(os, leaves, gs, Options{CreateGraph: create, AllowUnused: true})
+	for j, i := range at {
+		res[i] = gr[j]
+	}
+	return res
+}
+
+// hasData reports whether t's values can be read (not a meta tensor).
+// Formulas that branch on values take a value-independent path otherwise.
+func hasData(t *T) bool { return t.Device() != tensor.Meta }

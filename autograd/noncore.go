@@ -115,6 +115,14 @@ func evenlyDistribute(g, x, value *T) *T {
 }
 
 func registerNonCore() {
+	// _reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride): its
+	// decomposition is an as_strided, but the gradient is a reshape.
+	def("aten::_reshape_alias", &Deriv{SelfUnused: true, Backward: func(c *Ctx) { c.Set(0, c.G(0).Reshape(c.Sizes(0))) }})
+	// softplus(Tensor self, Scalar beta, Scalar threshold): the where of the
+	// decomposition would send NaN (0 * inf) into the unused branch.
+	def("aten::softplus", fn(func(c *Ctx) {
+		c.Set(0, tensor.SoftplusBackward(c.G(0), c.T(0), c.Scalar(1), c.Scalar(2)))
+	}))
 	// max(Tensor self) / min(Tensor self): the gradient is shared by ties.
 	for _, n := range []string{"aten::max", "aten::min"} {
 		def(n, fn(func(c *Ctx) { c.Set(0, evenlyDistribute(c.G(0), c.T(0), c.Out(0))) }))

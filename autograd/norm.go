@@ -4,55 +4,6 @@ import (
 	"github.com/goaten/goaten/tensor"
 )
 
-// vjp returns the gradients of f's outputs, weighted by gouts, with
-// respect to those of ins that are wanted: the derivative of a formula
-// written as a differentiable composite. Outside create_graph it runs on
-// fresh leaves; inside, on the live tensors, so that the result is
-// differentiable again.
-func vjp(f func(ins []*T) []*T, ins []*T, want []bool, gouts []*T, create bool) []*T {
-	args := make([]*T, len(ins))
-	var leaves []*T
-	var at []int
-	for i, x := range ins {
-		switch {
-		case x == nil:
-		case create:
-			args[i] = x
-			if want[i] && requiresGrad(x) {
-				leaves = append(leaves, x)
-				at = append(at, i)
-			}
-		default:
-			args[i] = detached(x)
-			if want[i] {
-				SetRequiresGrad(args[i], true)
-				leaves = append(leaves, args[i])
-				at = append(at, i)
-			}
-		}
-	}
-	res := make([]*T, len(ins))
-	if len(leaves) == 0 {
-		return res
-	}
-	outs := f(args)
-	var os, gs []*T
-	for k, o := range outs {
-		if o != nil && k < len(gouts) && gouts[k] != nil && requiresGrad(o) {
-			os = append(os, o)
-			gs = append(gs, gouts[k])
-		}
-	}
-	if len(os) == 0 {
-		return res
-	}
-	gr := Grad(os, leaves, gs, Options{CreateGraph: create, AllowUnused: true})
-	for j, i := range at {
-		res[i] = gr[j]
-	}
-	return res
-}
-
 // constGrad is v's value with the gradient of x: v + (x - detach(x)) * k.
 func constGrad(v, x, k *T) *T {
 	return v.Add(x.Sub(x.Detach()).Mul(k))
@@ -285,4 +236,41 @@ func batchNormBackward(c *Ctx, rmArg, rvArg int, training bool, eps float64) {
 	}
 	c.Set(1, gW)
 	c.Set(2, gB)
+}
+
+// registerNorm registers the derivatives of the norm family
+// (aten/core/norm.go): layer, group and batch norm and dropout.
+func registerNorm() {
+	// native_layer_norm(input, normalized_shape, weight, bias, eps) -> (out, mean, rstd)
+	def("aten::native_layer_norm", &Deriv{Outputs: []int{0}, Backward: layerNormBackward})
+	// native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask)
+	def("aten::native_layer_norm_backward", &Deriv{NonDiff: []int{3, 4}, Backward: layerNormDoubleBackward})
+	// native_group_norm(input, weight, bias, N, C, HxW, group, eps) -> (out, mean, rstd)
+	def("aten::native_group_norm", fn(groupNormBackward))
+	// _native_batch_norm_legit(input, weight, bias, running_mean, running_var, training, momentum, eps)
+	def("aten::_native_batch_norm_legit", &Deriv{Outputs: []int{0}, NonDiff: []int{3, 4}, Backward: func(c *Ctx) {
+		batchNormBackward(c, 3, 4, c.Bool(5), c.Float(7))
+	}})
+	// _native_batch_norm_legit.no_stats(input, weight, bias, training, momentum, eps)
+	def("aten::_native_batch_norm_legit.no_stats", &Deriv{Outputs: []int{0}, Backward: func(c *Ctx) {
+		batchNormBackward(c, -1, -1, c.Bool(3), c.Float(5))
+	}})
+	// _native_batch_norm_legit_no_training(input, weight, bias, running_mean, running_var, momentum, eps)
+	def("aten::_native_batch_norm_legit_no_training", &Deriv{Outputs: []int{0}, NonDiff: []int{3, 4}, Backward: func(c *Ctx) {
+		batchNormBackward(c, 3, 4, false, c.Float(6))
+	}})
+	// native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)
+	def("aten::native_dropout", &Deriv{Outputs: []int{0}, SelfUnused: true, Backward: func(c *Ctx) {
+		scale := 1.0
+		if train, ok := c.Arg(2).(bool); ok && train {
+			if p := c.Float(1); p == 1 {
+				scale = 0
+			} else {
+				scale = 1 / (1 - p)
+			}
+		}
+		g := c.G(0)
+		c.Set(0, g.Mul(c.Out(1).To(g.DType()).MulScalar(scale)))
+	}})
+	def("aten::native_group_norm_backward", notImpl("PyTorch 1.13 has no derivative for it (\"derivative for aten::native_group_norm_backward is not implemented\")"))
 }

@@ -74,84 +74,75 @@ func adaptiveAvgPool3dBackward(c *Ctx) {
 	c.Set(0, applyT(c.G(0), mats, geo.In[:]))
 }
 
-// upsampleNearestBackward is upsample_nearest2d.vec(input, output_size, scale_factors).
-func upsampleNearestBackward(c *Ctx) {
-	r := core.UpsampleGeometry(c.on.d.op, c.on.args)
-	d := c.In(0).DType()
-	mats := [][]float64{
-		oneHot(core.NearestIndices(r.InH, r.OutH, r.ScaleH, r.ChannelsLast, d), r.InH),
-		oneHot(core.NearestIndices(r.InW, r.OutW, r.ScaleW, r.ChannelsLast, d), r.InW),
-	}
-	c.Set(0, applyT(c.G(0), mats, []int{r.InH, r.InW}))
-}
-
-func oneHot(idx []int, in int) []float64 {
-	m := make([]float64, len(idx)*in)
-	for o, i := range idx {
-		m[o*in+i] = 1
-	}
-	return m
-}
-
-// upsampleBilinearBackward is upsample_bilinear2d.vec(input, output_size,
-// align_corners, scale_factors).
-func upsampleBilinearBackward(c *Ctx) {
-	r := core.UpsampleGeometry(c.on.d.op, c.on.args)
-	align := c.Bool(2)
-	d := c.In(0).DType()
-	mats := [][]float64{
-		linearWeights(r.InH, r.OutH, align, r.ScaleH, d),
-		linearWeights(r.InW, r.OutW, align, r.ScaleW, d),
-	}
-	c.Set(0, applyT(c.G(0), mats, []int{r.InH, r.InW}))
-}
-
-// linearWeights is the interpolation matrix of one dim of a bilinear
-// upsample (PyTorch's compute_source_index_and_lambda), with the weights
-// rounded as the forward kernel computes them.
-func linearWeights(in, out int, align bool, scale float64, d tensor.DType) []float64 {
-	m := make([]float64, out*in)
-	f32 := d != tensor.Float64
-	rd := func(v float64) float64 {
-		if f32 {
-			return float64(float32(v))
+// registerPool registers the derivatives of the pooling family
+// (aten/core/pool.go).
+func registerPool() {
+	// max_pool2d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode) -> (out, indices)
+	def("aten::max_pool2d_with_indices", &Deriv{Outputs: []int{0}, Backward: func(c *Ctx) {
+		c.Set(0, tensor.MaxPool2dWithIndicesBackward(c.G(0), c.T(0), c.Ints(1), c.Ints(2), c.Ints(3), c.Ints(4), c.Bool(5), c.Out(1)))
+	}})
+	// max_pool2d_with_indices_backward(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices)
+	def("aten::max_pool2d_with_indices_backward", &Deriv{NonDiff: []int{7}, Backward: func(c *Ctx) {
+		g, idx := c.G(0), c.T(7)
+		if c.Needs(0) {
+			c.Set(0, g.Flatten(-2, -1).Gather(-1, idx.Flatten(-2, -1)).View(idx.Shape()))
 		}
-		return v
-	}
-	var s float64
-	switch {
-	case align:
-		if out > 1 {
-			s = rd(rd(float64(in-1)) / rd(float64(out-1)))
+		if c.Needs(1) {
+			c.Set(1, c.In(1).ZerosLike())
 		}
-	case scale > 0:
-		s = rd(1 / scale)
-	default:
-		s = rd(float64(in) / float64(out))
-	}
-	for o := 0; o < out; o++ {
-		if out == in {
-			m[o*in+o] = 1
-			continue
+	}})
+	// max_pool3d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode) -> (out, indices)
+	def("aten::max_pool3d_with_indices", &Deriv{Outputs: []int{0}, SelfUnused: true, Backward: func(c *Ctx) {
+		sizes := c.Sizes(0)
+		g, idx := c.G(0), c.Out(1)
+		flat := append(append([]int(nil), sizes[:len(sizes)-3]...), -1)
+		z := zerosOf(g, append(append([]int(nil), sizes[:len(sizes)-3]...), sizes[len(sizes)-3]*sizes[len(sizes)-2]*sizes[len(sizes)-1]))
+		c.Set(0, z.ScatterAdd(-1, idx.Reshape(flat), g.Reshape(flat)).View(sizes))
+	}})
+	// avg_pool2d(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+	def("aten::avg_pool2d", fn(func(c *Ctx) {
+		c.Set(0, tensor.AvgPool2dBackward(c.G(0), c.T(0), c.Ints(1), c.Ints(2), c.Ints(3), c.Bool(4), c.Bool(5), c.Arg(6)))
+	}))
+	// avg_pool2d_backward(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+	def("aten::avg_pool2d_backward", &Deriv{Backward: func(c *Ctx) {
+		if c.Needs(0) {
+			c.Set(0, c.G(0).AvgPool2d(c.Ints(2), c.Ints(3), c.Ints(4), c.Bool(5), c.Bool(6), c.Arg(7)))
 		}
-		var real float64
-		if align {
-			real = rd(s * float64(o))
-		} else {
-			real = rd(s*(float64(o)+0.5) - 0.5)
-			if real < 0 {
-				real = 0
-			}
+		if c.Needs(1) {
+			c.Set(1, c.In(1).ZerosLike())
 		}
-		i0 := int(real)
-		i1 := i0
-		if i0 < in-1 {
-			i1++
+	}})
+	// avg_pool1d(self, kernel_size, stride, padding, ceil_mode, count_include_pad)
+	def("aten::avg_pool1d", fn(func(c *Ctx) {
+		k, s, p := c.Ints(1), c.Ints(2), c.Ints(3)
+		if len(s) == 0 {
+			s = k
 		}
-		l1 := rd(real - float64(i0))
-		l0 := rd(1 - l1)
-		m[o*in+i0] += l0
-		m[o*in+i1] += l1
-	}
-	return m
+		x := c.T(0).Unsqueeze(-2)
+		gi := tensor.AvgPool2dBackward(c.G(0).Unsqueeze(-2), x, []int{1, k[0]}, []int{1, s[0]}, []int{0, p[0]}, c.Bool(4), c.Bool(5), nil)
+		c.Set(0, gi.Squeeze(-2))
+	}))
+	// avg_pool3d(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+	def("aten::avg_pool3d", &Deriv{SelfUnused: true, Backward: avgPool3dBackward})
+	// _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size)
+	def("aten::_adaptive_avg_pool2d", fn(func(c *Ctx) {
+		c.Set(0, callT("aten::_adaptive_avg_pool2d_backward", c.G(0), c.T(0)))
+	}))
+	// _adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self)
+	def("aten::_adaptive_avg_pool2d_backward", fn(func(c *Ctx) {
+		if c.Needs(0) {
+			go_ := c.In(0)
+			c.Set(0, c.G(0).AdaptiveAvgPool2d([]int{go_.Size(-2), go_.Size(-1)}))
+		}
+		if c.Needs(1) {
+			c.Set(1, c.In(1).ZerosLike())
+		}
+	}))
+	// adaptive_avg_pool1d(Tensor self, int[1] output_size)
+	def("aten::adaptive_avg_pool1d", fn(func(c *Ctx) {
+		gi := callT("aten::_adaptive_avg_pool2d_backward", c.G(0).Unsqueeze(-2), c.T(0).Unsqueeze(-2))
+		c.Set(0, gi.Squeeze(-2))
+	}))
+	// _adaptive_avg_pool3d(Tensor self, SymInt[3] output_size)
+	def("aten::_adaptive_avg_pool3d", &Deriv{SelfUnused: true, Backward: adaptiveAvgPool3dBackward})
 }

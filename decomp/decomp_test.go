@@ -527,3 +527,55 @@ func TestNLLWeightAnyShape(t *testing.T) {
 		t.Errorf("nll_loss2d with a [1, 3] weight: %v, want %v", got.Float64s(), want)
 	}
 }
+
+// TestFmaxFmin: the NaN-ignoring maximum and minimum (torch 1.13's docs
+// examples), type promotion, and the gradient: self takes it on ties and
+// where other is NaN, as in derivatives.yaml, summed over broadcast dims.
+func TestFmaxFmin(t *testing.T) {
+	nan := math.NaN()
+	same := func(got, want []float64) bool {
+		if len(got) != len(want) {
+			return false
+		}
+		for i := range got {
+			if got[i] != want[i] && !(math.IsNaN(got[i]) && math.IsNaN(want[i])) {
+				return false
+			}
+		}
+		return true
+	}
+	a := tensor.FromSlice([]float32{9.7, float32(nan), 3.1, float32(nan)}, 4)
+	b := tensor.FromSlice([]float32{-2.2, 0.5, float32(nan), float32(nan)}, 4)
+	if got, want := f64(t, a.Fmax(b)), f64(t, tensor.FromSlice([]float32{9.7, 0.5, 3.1, float32(nan)}, 4)); !same(got, want) {
+		t.Errorf("fmax: got %v, want %v", got, want)
+	}
+	a = tensor.FromSlice([]float32{2.2, float32(nan), 2.1, float32(nan)}, 4)
+	b = tensor.FromSlice([]float32{-9.3, 0.1, float32(nan), float32(nan)}, 4)
+	if got, want := f64(t, a.Fmin(b)), f64(t, tensor.FromSlice([]float32{-9.3, 0.1, 2.1, float32(nan)}, 4)); !same(got, want) {
+		t.Errorf("fmin: got %v, want %v", got, want)
+	}
+	i := tensor.FromSlice([]int64{1, 5}, 2)
+	f := tensor.FromSlice([]float32{2, float32(nan)}, 2)
+	if r := i.Fmax(f); r.DType() != tensor.Float32 || !same(r.Float64s(), []float64{2, 5}) {
+		t.Errorf("fmax(int64, float32): got %v %v, want float32 [2 5]", r.DType(), r.Float64s())
+	}
+
+	x := tensor.FromSlice([]float64{1, nan, 2, 3, 0, nan}, 2, 3).SetRequiresGrad(true)
+	y := tensor.FromSlice([]float64{1, 0, nan}, 3).SetRequiresGrad(true)
+	x.Fmax(y).SumAll().Backward()
+	if got, want := x.Grad().Float64s(), []float64{1, 0, 1, 1, 1, 1}; !same(got, want) {
+		t.Errorf("fmax: grad of self %v, want %v", got, want)
+	}
+	if got, want := y.Grad().Float64s(), []float64{0, 1, 0}; !same(got, want) {
+		t.Errorf("fmax: grad of other %v, want %v", got, want)
+	}
+	x = tensor.FromSlice([]float64{1, nan, 2, 3, 0, nan}, 2, 3).SetRequiresGrad(true)
+	y = tensor.FromSlice([]float64{1, 0, nan}, 3).SetRequiresGrad(true)
+	x.Fmin(y).SumAll().Backward()
+	if got, want := x.Grad().Float64s(), []float64{1, 0, 1, 0, 1, 1}; !same(got, want) {
+		t.Errorf("fmin: grad of self %v, want %v", got, want)
+	}
+	if got, want := y.Grad().Float64s(), []float64{1, 1, 0}; !same(got, want) {
+		t.Errorf("fmin: grad of other %v, want %v", got, want)
+	}
+}

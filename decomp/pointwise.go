@@ -34,6 +34,8 @@ func init() {
 	def("aten::clamp_max.Tensor", clampMaxTensor)
 	def("aten::max.other", maxOther)
 	def("aten::min.other", minOther)
+	def("aten::fmax", fmax)
+	def("aten::fmin", fmin)
 	def("aten::round.decimals", checked(kernelDTypes("round_cpu", floatsBF), roundDecimals))
 	def("aten::square", square)
 	def("aten::frac", frac)
@@ -221,6 +223,23 @@ func clampMinTensor(op *tensor.Op, a []any) any { return ten(a, 0).ClampTensor(t
 func clampMaxTensor(op *tensor.Op, a []any) any { return ten(a, 0).ClampTensor(nil, ten(a, 1)) }
 func maxOther(op *tensor.Op, a []any) any       { return ten(a, 0).Maximum(ten(a, 1)) }
 func minOther(op *tensor.Op, a []any) any       { return ten(a, 0).Minimum(ten(a, 1)) }
+
+// fmax and fmin are the maximum and minimum that ignore NaN, as C's fmax and
+// fmin: where one operand is NaN the result is the other (NaN only where
+// both are). On a tie the result is self, so self takes the gradient there,
+// as in 1.13's derivatives.yaml (self: grad where self >= other or other is
+// NaN, other: grad elsewhere).
+func fmax(op *tensor.Op, a []any) any {
+	ts, _ := common(ten(a, 0), ten(a, 1))
+	x, y := ts[0], ts[1]
+	return tensor.Where(y.Isnan().LogicalOr(x.Ge(y)), x, y)
+}
+
+func fmin(op *tensor.Op, a []any) any {
+	ts, _ := common(ten(a, 0), ten(a, 1))
+	x, y := ts[0], ts[1]
+	return tensor.Where(y.Isnan().LogicalOr(x.Le(y)), x, y)
+}
 
 // roundDecimals is nearbyint(x*10^d)/10^d, or nearbyint(x/10^-d)*10^-d for
 // negative d, with 10^d in the kernel's opmath type.

@@ -1303,6 +1303,20 @@ func (t *Tensor) FloorDivideTensor_(other *Tensor) *Tensor {
 	return op_floor_divide__Tensor.call(t, other).(*Tensor)
 }
 
+var op_fmax = opRef{name: "aten::fmax"}
+
+// Fmax runs aten::fmax(Tensor self, Tensor other) -> Tensor.
+func (t *Tensor) Fmax(other *Tensor) *Tensor {
+	return op_fmax.call(t, other).(*Tensor)
+}
+
+var op_fmin = opRef{name: "aten::fmin"}
+
+// Fmin runs aten::fmin(Tensor self, Tensor other) -> Tensor.
+func (t *Tensor) Fmin(other *Tensor) *Tensor {
+	return op_fmin.call(t, other).(*Tensor)
+}
+
 var op_fmod_Scalar = opRef{name: "aten::fmod.Scalar"}
 
 // FmodScalar runs aten::fmod.Scalar(Tensor self, Scalar other) -> Tensor.

@@ -113,7 +113,7 @@ func replayGrad(r *Record, dev tensor.Device, relay *Layout) (res Result) {
 		gys = append(gys, gt)
 	}
 	if len(inputs) == 0 {
-		return Result{Skip, "nothing to differentiate"}
+		return Result{Fail, "nothing to differentiate: no tensor argument requires grad"}
 	}
 	grads := make([]*tensor.Tensor, len(inputs))
 	if len(ys) > 0 {

@@ -15,7 +15,8 @@ import (
 // Outcome of replaying a record.
 type Outcome int
 
-// Outcomes.
+// Outcomes. The replays here return Pass or Fail; Skip is for a test that
+// leaves a record out on purpose, by a rule or list that gives the reason.
 const (
 	Pass Outcome = iota
 	Fail
@@ -53,11 +54,13 @@ type Result struct {
 }
 
 // prepare looks up r's op and decodes its arguments on dev; bad is the
-// record's result when either fails (Skip for an op goaten lacks).
+// record's result when either fails (Fail for an op goaten lacks: a test
+// that means to leave a record out lists it, with a reason, and never
+// replays it).
 func prepare(r *Record, dev tensor.Device) (op *tensor.Op, args []any, kw map[string]any, bad *Result) {
 	op, ok := tensor.LookupOp(r.Op)
 	if !ok {
-		return nil, nil, nil, &Result{Skip, "op not registered"}
+		return nil, nil, nil, &Result{Fail, "op not registered: " + r.Op}
 	}
 	args, kw, err := Args(op, r, dev)
 	if err != nil {

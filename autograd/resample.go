@@ -1,6 +1,7 @@
 package autograd
 
 import (
+	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -151,4 +152,97 @@ func gridSample(x, grid *T, mode, pad int, align bool) *T {
 	out = out.Add(gather(x, x0, y1).Mul(ns.Mul(ew).Unsqueeze(1)))
 	out = out.Add(gather(x, x1, y1).Mul(ns.Mul(we).Unsqueeze(1)))
 	return out
+}
+
+// registerResample registers the derivatives of the resampling family
+// (aten/core/resample.go): upsampling and grid_sampler_2d.
+func registerResample() {
+	// upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors)
+	def("aten::upsample_nearest2d.vec", &Deriv{SelfUnused: true, Backward: upsampleNearestBackward})
+	// upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors)
+	def("aten::upsample_bilinear2d.vec", &Deriv{SelfUnused: true, Backward: upsampleBilinearBackward})
+	// grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners)
+	def("aten::grid_sampler_2d", fn(gridSamplerBackward))
+}
+
+// upsampleNearestBackward is upsample_nearest2d.vec(input, output_size, scale_factors).
+func upsampleNearestBackward(c *Ctx) {
+	r := core.UpsampleGeometry(c.on.d.op, c.on.args)
+	d := c.In(0).DType()
+	mats := [][]float64{
+		oneHot(core.NearestIndices(r.InH, r.OutH, r.ScaleH, r.ChannelsLast, d), r.InH),
+		oneHot(core.NearestIndices(r.InW, r.OutW, r.ScaleW, r.ChannelsLast, d), r.InW),
+	}
+	c.Set(0, applyT(c.G(0), mats, []int{r.InH, r.InW}))
+}
+
+func oneHot(idx []int, in int) []float64 {
+	m := make([]float64, len(idx)*in)
+	for o, i := range idx {
+		m[o*in+i] = 1
+	}
+	return m
+}
+
+// upsampleBilinearBackward is upsample_bilinear2d.vec(input, output_size,
+// align_corners, scale_factors).
+func upsampleBilinearBackward(c *Ctx) {
+	r := core.UpsampleGeometry(c.on.d.op, c.on.args)
+	align := c.Bool(2)
+	d := c.In(0).DType()
+	mats := [][]float64{
+		linearWeights(r.InH, r.OutH, align, r.ScaleH, d),
+		linearWeights(r.InW, r.OutW, align, r.ScaleW, d),
+	}
+	c.Set(0, applyT(c.G(0), mats, []int{r.InH, r.InW}))
+}
+
+// linearWeights is the interpolation matrix of one dim of a bilinear
+// upsample (PyTorch's compute_source_index_and_lambda), with the weights
+// rounded as the forward kernel computes them.
+func linearWeights(in, out int, align bool, scale float64, d tensor.DType) []float64 {
+	m := make([]float64, out*in)
+	f32 := d != tensor.Float64
+	rd := func(v float64) float64 {
+		if f32 {
+			return float64(float32(v))
+		}
+		return v
+	}
+	var s float64
+	switch {
+	case align:
+		if out > 1 {
+			s = rd(rd(float64(in-1)) / rd(float64(out-1)))
+		}
+	case scale > 0:
+		s = rd(1 / scale)
+	default:
+		s = rd(float64(in) / float64(out))
+	}
+	for o := 0; o < out; o++ {
+		if out == in {
+			m[o*in+o] = 1
+			continue
+		}
+		var real float64
+		if align {
+			real = rd(s * float64(o))
+		} else {
+			real = rd(s*(float64(o)+0.5) - 0.5)
+			if real < 0 {
+				real = 0
+			}
+		}
+		i0 := int(real)
+		i1 := i0
+		if i0 < in-1 {
+			i1++
+		}
+		l1 := rd(real - float64(i0))
+		l0 := rd(1 - l1)
+		m[o*in+i0] += l0
+		m[o*in+i1] += l1
+	}
+	return m
 }

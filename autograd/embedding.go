@@ -2,6 +2,7 @@ package autograd
 
 import (
 	"github.com/goaten/goaten/aten/core"
+	"github.com/goaten/goaten/tensor"
 )
 
 // embeddingBagBackward is _embedding_bag(weight, indices, offsets,
@@ -104,4 +105,24 @@ func embeddingBagBackward(c *Ctx) {
 		d := g.IndexSelect(0, tb).Mul(rows).Sum([]int{1}, false)
 		c.Set(6, d.Mul(floats(mask, []int{n}, g.DType(), g)).Reshape(c.Sizes(6)))
 	}
+}
+
+// registerEmbedding registers the derivatives of the embedding family
+// (aten/core/embedding.go).
+func registerEmbedding() {
+	// embedding(Tensor weight, Tensor indices, SymInt padding_idx, bool scale_grad_by_freq, bool sparse)
+	def("aten::embedding", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
+		c.Set(0, tensor.EmbeddingDenseBackward(c.G(0), c.T(1), c.Sizes(0)[0], c.Int(2), c.Bool(3)))
+	}})
+	// embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq)
+	def("aten::embedding_dense_backward", fn(func(c *Ctx) {
+		g, idx := c.G(0), c.T(1)
+		gg := g.IndexSelect(0, idx.Reshape([]int{-1}))
+		if p := c.Int(3); p >= 0 {
+			gg = gg.MaskedFillScalar(idx.EqScalar(p).Reshape([]int{-1, 1}), 0.0)
+		}
+		c.Set(0, gg.View(append(idx.Shape(), -1)))
+	}))
+	// _embedding_bag(weight, indices, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights, include_last_offset, padding_idx)
+	def("aten::_embedding_bag", &Deriv{Outputs: []int{0}, Backward: embeddingBagBackward})
 }

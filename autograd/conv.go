@@ -1,0 +1,109 @@
+package autograd
+
+import (
+	"github.com/goaten/goaten/tensor"
+)
+
+// registerConv registers the derivatives of the convolution family
+// (aten/core/conv.go): convolution, its backward and col2im.
+func registerConv() {
+	// convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
+	def("aten::convolution", fn(convolutionBackward))
+	// convolution_backward(grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask)
+	def("aten::convolution_backward", fn(convolutionDoubleBackward))
+	// col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride)
+	def("aten::col2im", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
+		c.Set(0, im2col(c.G(0), c.Ints(2), c.Ints(3), c.Ints(4), c.Ints(5)))
+	}})
+}
+
+// convolutionBackward is convolution: convolution_backward with the mask
+// of the inputs that need a gradient.
+func convolutionBackward(c *Ctx) {
+	x, w, g := c.T(0), c.T(1), c.G(0)
+	var biasSizes any
+	if b := c.In(2); b != nil {
+		biasSizes = b.Shape()
+	}
+	mask := []bool{c.Needs(0), c.Needs(1), c.Needs(2)}
+	res := tensor.Call("aten::convolution_backward", g, x, w, biasSizes, c.Ints(3), c.Ints(4), c.Ints(5),
+		c.Bool(6), c.Ints(7), c.Int(8), mask).([]*T)
+	for i := 0; i < 3; i++ {
+		c.Set(i, res[i])
+	}
+}
+
+// convolutionDoubleBackward differentiates convolution_backward. The
+// convolution is bilinear in (input, weight), so each gradient is again a
+// convolution or one of its adjoints.
+func convolutionDoubleBackward(c *Ctx) {
+	gO, x, w := c.T(0), c.T(1), c.T(2)
+	ggI, ggW, ggB := c.G(0), c.G(1), c.G(2)
+	stride, pad, dil, tr, opad, groups := c.Ints(4), c.Ints(5), c.Ints(6), c.Bool(7), c.Ints(8), c.Int(9)
+	conv := func(in, wt *T) *T {
+		return tensor.Convolution(in, wt, nil, stride, pad, dil, tr, opad, groups)
+	}
+	if c.Needs(0) {
+		var r *T
+		if ggI != nil {
+			r = conv(ggI, w)
+		}
+		if ggW != nil {
+			t := conv(x, ggW)
+			if r == nil {
+				r = t
+			} else {
+				r = r.Add(t)
+			}
+		}
+		if ggB != nil {
+			s := make([]int, gO.Dim())
+			for i := range s {
+				s[i] = 1
+			}
+			s[1] = ggB.Numel()
+			b := ggB.Reshape(s)
+			if r == nil {
+				r = b.Expand(gO.Sizes())
+			} else {
+				r = r.Add(b)
+			}
+		}
+		c.Set(0, r)
+	}
+	if c.Needs(1) && ggW != nil {
+		r := tensor.Call("aten::convolution_backward", gO, x, ggW, nil, stride, pad, dil, tr, opad, groups, []bool{true, false, false}).([]*T)
+		c.Set(1, r[0])
+	}
+	if c.Needs(2) && ggI != nil {
+		r := tensor.Call("aten::convolution_backward", gO, ggI, w, nil, stride, pad, dil, tr, opad, groups, []bool{false, true, false}).([]*T)
+		c.Set(2, r[1])
+	}
+}
+
+// im2col unfolds sliding blocks of an (N, C, H, W) or (C, H, W) image into
+// columns (N, C*kh*kw, L): the adjoint of col2im.
+func im2col(g *T, kernel, dilation, padding, stride []int) *T {
+	batched := g.Dim() == 4
+	if !batched {
+		g = g.Unsqueeze(0)
+	}
+	N, C, H, W := g.Size(0), g.Size(1), g.Size(2), g.Size(3)
+	ph, pw := padding[0], padding[1]
+	oh := (H+2*ph-(dilation[0]*(kernel[0]-1)+1))/stride[0] + 1
+	ow := (W+2*pw-(dilation[1]*(kernel[1]-1)+1))/stride[1] + 1
+	p := g.ConstantPadNd([]int{pw, pw, ph, ph}, 0)
+	var cols []*T
+	for i := 0; i < kernel[0]; i++ {
+		for j := 0; j < kernel[1]; j++ {
+			h0, w0 := i*dilation[0], j*dilation[1]
+			s := p.Slice(2, h0, h0+stride[0]*(oh-1)+1, stride[0]).Slice(3, w0, w0+stride[1]*(ow-1)+1, stride[1])
+			cols = append(cols, s)
+		}
+	}
+	out := tensor.Stack(cols, 2).Reshape([]int{N, C * kernel[0] * kernel[1], oh * ow})
+	if !batched {
+		out = out.Squeeze(0)
+	}
+	return out
+}

@@ -1,0 +1,47 @@
+package autograd
+
+// registerPad registers the derivatives of the padding family
+// (aten/core/pad.go): reflection and replication padding.
+func registerPad() {
+	// reflection_padNd / replication_padNd(Tensor self, SymInt[] padding)
+	def("aten::reflection_pad1d", &Deriv{SelfUnused: true, Backward: padBackward(true)})
+	def("aten::reflection_pad2d", &Deriv{SelfUnused: true, Backward: padBackward(true)})
+	def("aten::reflection_pad3d", &Deriv{SelfUnused: true, Backward: padBackward(true)})
+	def("aten::replication_pad2d", &Deriv{SelfUnused: true, Backward: padBackward(false)})
+	def("aten::replication_pad3d", &Deriv{SelfUnused: true, Backward: padBackward(false)})
+}
+
+// padBackward folds the gradient of a reflection or replication pad back
+// onto the input, one padded dim at a time.
+func padBackward(reflect bool) func(c *Ctx) {
+	return func(c *Ctx) {
+		sizes := c.Sizes(0)
+		pad := c.Ints(1)
+		g := c.G(0)
+		r := len(sizes)
+		for k := 0; 2*k < len(pad); k++ {
+			d := r - 1 - k
+			n, lo := sizes[d], pad[2*k]
+			L := g.Size(d)
+			idx := make([]int64, L)
+			for o := range idx {
+				i := o - lo
+				if reflect {
+					if i < 0 {
+						i = -i
+					}
+					if i >= n {
+						i = 2*(n-1) - i
+					}
+				} else {
+					i = min(max(i, 0), n-1)
+				}
+				idx[o] = int64(i)
+			}
+			s := g.Shape()
+			s[d] = n
+			g = indexAdd(g, s, d, ints(idx, g))
+		}
+		c.Set(0, g)
+	}
+}

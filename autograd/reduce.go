@@ -1,0 +1,167 @@
+package autograd
+
+import (
+	"math"
+
+	"github.com/goaten/goaten/tensor"
+)
+
+// registerReduce registers the derivatives of the reduction family
+// (aten/core/reduce.go): sum, mean, prod, amax/amin, var, cumsum and max/min
+// along a dim.
+func registerReduce() {
+	// sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim, *, ScalarType? dtype)
+	def("aten::sum.dim_IntList", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
+		c.Set(0, sumBackward(c.G(0), c.Sizes(0), c.Ints(1), c.Bool(2)))
+	}})
+	// mean(Tensor self, *, ScalarType? dtype)
+	def("aten::mean", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
+		c.Set(0, c.G(0).Expand(c.Sizes(0)).DivScalar(float64(c.In(0).Numel())))
+	}})
+	// mean.dim(Tensor self, int[1]? dim, bool keepdim, *, ScalarType? dtype)
+	def("aten::mean.dim", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
+		n := countOf(c.Sizes(0), c.Ints(1))
+		c.Set(0, sumBackward(c.G(0), c.Sizes(0), c.Ints(1), c.Bool(2)).DivScalar(float64(n)))
+	}})
+	def("aten::prod", fn(func(c *Ctx) { c.Set(0, prodBackward(c.G(0), c.T(0).To(c.Out(0).DType()), c.Out(0))) }))
+	// prod.dim_int(Tensor self, int dim, bool keepdim, *, ScalarType? dtype)
+	def("aten::prod.dim_int", fn(func(c *Ctx) {
+		c.Set(0, prodDimBackward(c.G(0), c.T(0).To(c.Out(0).DType()), c.Out(0), c.Int(1), c.Bool(2)))
+	}))
+	// amax(Tensor self, int[1] dim, bool keepdim)
+	amaxBackward := func(c *Ctx) {
+		x, dims, keep := c.T(0), c.Ints(1), c.Bool(2)
+		g, r := c.G(0), c.Out(0)
+		if !keep && x.Dim() > 0 {
+			g = unsqueezeDims(g, dims, x.Dim())
+			r = unsqueezeDims(r, dims, x.Dim())
+		}
+		mask := r.Eq(x)
+		var cnt *T
+		if x.Dim() == 0 {
+			cnt = mask.To(g.DType())
+		} else {
+			cnt = mask.Sum(reduceDims(dims, x.Dim()), true)
+		}
+		c.Set(0, g.Div(cnt).Mul(mask.To(g.DType())))
+	}
+	def("aten::amax", fn(amaxBackward))
+	def("aten::amin", fn(amaxBackward))
+	// var.correction(Tensor self, int[1]? dim, *, Scalar? correction, bool keepdim)
+	def("aten::var.correction", fn(func(c *Ctx) {
+		corr := 1.0
+		if s, ok := c.OptScalar(2); ok {
+			corr = s.Float64()
+		}
+		c.Set(0, varBackward(c.G(0), c.T(0), c.Ints(1), c.Arg(1) == nil, corr, c.Bool(3)))
+	}))
+	// var.dim(Tensor self, int[1]? dim, bool unbiased, bool keepdim)
+	def("aten::var.dim", fn(func(c *Ctx) {
+		corr := 0.0
+		if c.Bool(2) {
+			corr = 1
+		}
+		c.Set(0, varBackward(c.G(0), c.T(0), c.Ints(1), c.Arg(1) == nil, corr, c.Bool(3)))
+	}))
+	// cumsum(Tensor self, int dim, *, ScalarType? dtype)
+	def("aten::cumsum", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
+		g := c.G(0).To(c.In(0).DType())
+		d := tensor.WrapDim(c.Int(1), c.In(0).Dim())
+		if g.Numel() <= 1 || g.Dim() == 0 || g.Size(d) == 1 {
+			c.Set(0, g)
+			return
+		}
+		c.Set(0, reversedCumsum(g, d))
+	}})
+	// max.dim / min.dim(Tensor self, int dim, bool keepdim) -> (values, indices)
+	maxDim := &Deriv{Outputs: []int{0}, SelfUnused: true, Backward: func(c *Ctx) {
+		x := c.In(0)
+		d := tensor.WrapDim(c.Int(1), x.Dim())
+		c.Set(0, valueSelecting(c.G(0), d, c.Out(1), x.Sizes(), c.Bool(2)))
+	}}
+	def("aten::max.dim", maxDim)
+	minDim := *maxDim
+	def("aten::min.dim", &minDim)
+	// PyTorch does not differentiate these.
+	for _, n := range []string{"aten::any", "aten::any.dim", "aten::any.dims"} {
+		def(n, nondiff("returns a bool tensor"))
+	}
+	for _, n := range []string{"aten::argmax", "aten::argmin"} {
+		def(n, nondiff("returns integer indices"))
+	}
+	def("aten::_local_scalar_dense", nondiff("returns a Scalar, not a tensor"))
+}
+
+// prodBackward is the gradient of prod over all elements, exact where the
+// input has a zero.
+func prodBackward(g, x, result *T) *T {
+	if x.Dim() == 0 {
+		return g
+	}
+	if !hasData(x) {
+		// Which formula applies depends on the values; any has the right metadata.
+		return prodSafeZeros(g, x.Contiguous().View([]int{-1}), 0).View(x.Shape())
+	}
+	zeros := x.EqScalar(0.0).SumAll().Item().Int64()
+	switch {
+	case zeros == 0:
+		return g.Mul(result.Div(x))
+	case zeros > 1:
+		return x.ZerosLike()
+	}
+	return prodSafeZeros(g, x.Contiguous().View([]int{-1}), 0).View(x.Shape())
+}
+
+func prodDimBackward(g, x, result *T, dim int, keepdim bool) *T {
+	if x.Dim() == 0 {
+		return g
+	}
+	dim = tensor.WrapDim(dim, x.Dim())
+	if !keepdim {
+		g = g.Unsqueeze(dim)
+		result = result.Unsqueeze(dim)
+	}
+	if hasData(x) && x.EqScalar(0.0).SumAll().Item().Int64() == 0 {
+		return g.Mul(result.Div(x))
+	}
+	return prodSafeZeros(g, x, dim)
+}
+
+// prodSafeZeros is the gradient of a product along dim as the product of
+// the elements before and after each position (no division).
+func prodSafeZeros(g, x *T, dim int) *T {
+	if x.Numel() == 0 {
+		return g.Expand(x.Sizes())
+	}
+	n := x.Size(dim)
+	os := x.Shape()
+	os[dim] = 1
+	ones := g.NewOnes(os)
+	excl := tensor.Cat([]*T{ones, x.Narrow(dim, 0, n-1)}, dim).Cumprod(dim)
+	rev := x.Narrow(dim, 1, n-1).Flip([]int{dim})
+	exclRev := tensor.Cat([]*T{ones, rev}, dim).Cumprod(dim).Flip([]int{dim})
+	return g.Mul(excl.Mul(exclRev))
+}
+
+// varBackward is 2/(n - correction) * g * (x - mean).
+func varBackward(g, x *T, dims []int, all bool, corr float64, keepdim bool) *T {
+	if x.Dim() == 0 || all {
+		n := float64(x.Numel())
+		if n == corr {
+			return g.MulScalar(math.Inf(1))
+		}
+		return g.MulScalar(2.0 / (n - corr)).Mul(x.Sub(x.Mean()))
+	}
+	if !keepdim && x.Dim() > 1 {
+		g = unsqueezeDims(g, dims, x.Dim())
+	}
+	// PyTorch 1.13 counts the elements of an empty dim list as 1 here
+	// (_safe_size), though the mean runs over every dim.
+	n := 1
+	if len(dims) > 0 {
+		n = countOf(x.Sizes(), dims)
+	}
+	dof := float64(n) - corr
+	rd := reduceDims(dims, x.Dim())
+	return g.MulScalar(2.0 / dof).Mul(x.Sub(x.MeanDim(rd, true)))
+}
