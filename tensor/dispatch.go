@@ -10,20 +10,27 @@ import (
 )
 
 // DispatchKey orders the layers an op call passes through, lowest first.
+//
+// Trace sits just above the backend, where PyTorch's Python dispatch key
+// (and so make_fx's proxy mode) sits: a traced call has passed Autograd,
+// which records the backward on the proxies, and Functionalize, which turns
+// views and mutations into functional ops, before the tracer records it.
+// (DESIGN.md's first map put Trace on top; graphs printed as PyTorch's need
+// it here.)
 type DispatchKey uint8
 
 // Dispatch keys, from lowest to highest priority.
 const (
 	KeyCompositeImplicit DispatchKey = iota // a decomposition into other ops
 	KeyBackend                              // the device's own kernel
+	KeyTrace                                // graph capture (compile.Trace)
 	KeyFunctionalize
 	KeyAutograd
-	KeyTrace
 	numKeys
 )
 
 func (k DispatchKey) String() string {
-	return [...]string{"CompositeImplicit", "Backend", "Functionalize", "Autograd", "Trace"}[k]
+	return [...]string{"CompositeImplicit", "Backend", "Trace", "Functionalize", "Autograd"}[k]
 }
 
 // KeySet is a set of dispatch keys.
@@ -308,6 +315,8 @@ func (op *Op) RunBackend(dev Device, args []any) any {
 //   - at Functionalize, when the op is a view or mutates, or the device has
 //     no kernel of its own for it, so that the views and mutations inside
 //     the decomposition are functionalized too;
+//   - at Trace, always: a graph records the core ops a composite runs, as
+//     make_fx records what PyTorch's CompositeImplicitAutograd ops run;
 //   - below the backend, when the device has no kernel for it.
 //
 // It returns (decompose, skip the layer).
@@ -320,6 +329,8 @@ func (op *Op) decomposeAt(k DispatchKey, d Dispatch, args []any) (bool, bool) {
 		return false, true
 	case KeyFunctionalize:
 		return op.isView || len(op.mutates) > 0 || op.BackendKernel(d.Device) == nil, false
+	case KeyTrace:
+		return true, false
 	}
 	return false, false
 }
