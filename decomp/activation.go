@@ -44,11 +44,11 @@ func init() {
 	def("aten::tanh_backward", opmath(tanhBackward))
 	def("aten::threshold_backward", thresholdBackward)
 	def("aten::silu_backward", opmath(siluBackward))
-	def("aten::hardtanh_backward", loopRules(hardtanhBackward, hardtanhBackwardScalar, 1, anyNaN))
+	def("aten::hardtanh_backward", opmath(hardtanhBackward))
 	def("aten::leaky_relu_backward", opmath(leakyReluBackward))
-	def("aten::elu_backward", loopRules(eluBackward, eluBackwardScalar, 5, anyNaN))
+	def("aten::elu_backward", opmath(eluBackward))
 	def("aten::hardsigmoid_backward", opmath(hardsigmoidBackward))
-	def("aten::hardswish_backward", loopRules(hardswishBackward, hardswishBackwardScalar, 1, nanOrThree))
+	def("aten::hardswish_backward", opmath(hardswishBackward))
 	def("aten::softplus_backward", opmath(softplusBackward))
 	def("aten::log_sigmoid_backward", opmath(logSigmoidBackward))
 	def("aten::_softmax_backward_data", softmaxBackward)
@@ -306,16 +306,16 @@ func siluBackward(op *tensor.Op, a []any) any {
 	return g.Mul(s).Mul(x.Mul(rsub(1, s)).AddScalar(1, 1))
 }
 
-// hardtanhBackward passes the gradient strictly inside (min, max): a NaN
-// input gets 0 in 1.13's vectorized loop and the gradient in its scalar
-// loop (loopRules).
-func hardtanhBackward(op *tensor.Op, a []any) any {
-	g, x := ten(a, 0), ten(a, 1)
-	in := x.GtScalar(fparam(sc(a, 2), x)).LogicalAnd(x.LtScalar(fparam(sc(a, 3), x)))
-	return tensor.Where(in, g, zero0(g))
-}
+// The backward kernels of hardtanh, elu and hardswish are written twice in
+// 1.13's CPU kernel, once for its vectorized loop and once for its scalar
+// loop, and the two disagree at special inputs (NaN; 3 for hardswish). The
+// decompositions follow the scalar loop's rule, as torch._decomp's do, on
+// every device; the CPU's kernels (device/cpu, loopRuleKernel) give the
+// vectorized loop's value at the elements that loop computes.
 
-func hardtanhBackwardScalar(op *tensor.Op, a []any) any {
+// hardtanhBackward is 0 where x <= min or x >= max, else the gradient (so
+// the gradient at NaN; 1.13's vectorized loop gives 0 there).
+func hardtanhBackward(op *tensor.Op, a []any) any {
 	g, x := ten(a, 0), ten(a, 1)
 	out := x.LeScalar(fparam(sc(a, 2), x)).LogicalOr(x.GeScalar(fparam(sc(a, 3), x)))
 	return tensor.Where(out, zero0(g), g)
@@ -326,14 +326,10 @@ func leakyReluBackward(op *tensor.Op, a []any) any {
 	return tensor.Where(x.GtScalar(0), g, g.MulScalar(fparam(sc(a, 2), x)))
 }
 
-// eluBackward takes the positive branch where x > 0, so a NaN input gets
-// the negative branch's NaN, as 1.13's vectorized loop does; its scalar
-// loop (eluBackwardScalar) takes the negative branch where x <= 0.
-func eluBackward(op *tensor.Op, a []any) any { return eluBackwardRule(a, false) }
-
-func eluBackwardScalar(op *tensor.Op, a []any) any { return eluBackwardRule(a, true) }
-
-func eluBackwardRule(a []any, scalarLoop bool) *T {
+// eluBackward takes the negative branch where x <= 0, else the positive
+// one (so the positive branch at NaN; 1.13's vectorized loop takes the
+// negative branch's NaN there).
+func eluBackward(op *tensor.Op, a []any) any {
 	g, x := ten(a, 0), ten(a, 5)
 	alpha, scale, iscale := sc(a, 1).Float64(), sc(a, 2).Float64(), sc(a, 3).Float64()
 	neg, pos := opmathScalar(alpha*scale, x.DType()), opmathScalar(scale, x.DType())
@@ -345,10 +341,7 @@ func eluBackwardRule(a []any, scalarLoop bool) *T {
 	} else {
 		negBranch = g.MulScalar(in).MulScalar(neg).Mul(x.MulScalar(in).Exp())
 	}
-	if scalarLoop {
-		return tensor.Where(x.LeScalar(0), negBranch, g.MulScalar(pos))
-	}
-	return tensor.Where(x.GtScalar(0), g.MulScalar(pos), negBranch)
+	return tensor.Where(x.LeScalar(0), negBranch, g.MulScalar(pos))
 }
 
 func hardsigmoidBackward(op *tensor.Op, a []any) any {
@@ -357,23 +350,14 @@ func hardsigmoidBackward(op *tensor.Op, a []any) any {
 	return tensor.Where(inside, g.MulScalar(opmathScalar(1.0/6.0, x.DType())), zero0(g))
 }
 
-// hardswishBackward is 1.13's vectorized loop: 0 below -3, g from 3 on,
-// g·(x/3 + 1/2) elsewhere (so NaN for a NaN x); its scalar loop
-// (hardswishBackwardScalar) gives 1.5·g at 3 and g at NaN (loopRules).
+// hardswishBackward is 0 below -3, g·(x/3 + 1/2) up to 3, g above (so
+// 1.5·g at 3 and g at NaN; 1.13's vectorized loop gives g at 3 and NaN at
+// NaN).
 func hardswishBackward(op *tensor.Op, a []any) any {
-	g, x := ten(a, 0), ten(a, 1)
-	mid := g.Mul(x.DivScalar(3).AddScalar(0.5, 1))
-	return tensor.Where(x.LtScalar(-3), zero0(g), tensor.Where(x.GeScalar(3), g, mid))
-}
-
-func hardswishBackwardScalar(op *tensor.Op, a []any) any {
 	g, x := ten(a, 0), ten(a, 1)
 	mid := g.Mul(x.DivScalar(3).AddScalar(0.5, 1))
 	return tensor.Where(x.LtScalar(-3), zero0(g), tensor.Where(x.LeScalar(3), mid, g))
 }
-
-// nanOrThree marks the inputs where hardswish_backward's loops differ.
-func nanOrThree(x *T) *T { return x.Isnan().LogicalOr(x.EqScalar(3)) }
 
 func softplusBackward(op *tensor.Op, a []any) any {
 	g, x := ten(a, 0), ten(a, 1)

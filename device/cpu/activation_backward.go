@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"math"
 	"slices"
 
 	"github.com/goaten/goaten/asm"
@@ -167,6 +168,49 @@ func siluKernel(op *tensor.Op, args []any) any {
 // fused wraps a fusedChunk as a kernel.
 func fused(chunk fusedChunk) tensor.Kernel {
 	return func(op *tensor.Op, args []any) any { return fusedBackward(op, args, chunk) }
+}
+
+// loopRuleKernel is the kernel of hardtanh_backward, elu_backward and
+// hardswish_backward, which 1.13's CPU kernel writes twice, for
+// cpu_kernel_vec's vectorized loop and for its scalar loop, the two
+// disagreeing at special inputs. The decomposition is the scalar loop's
+// rule; where special(x) marks an element the vectorized loop computes
+// (vecLoopElements, over the operands grad and args[xArg]), vec gives it
+// that loop's value from its grad and input converted to the result's dtype.
+func loopRuleKernel(xArg int, special func(x *tensor.Tensor) *tensor.Tensor, vec func(g, x float64) (float64, bool)) tensor.Kernel {
+	return func(op *tensor.Op, args []any) any {
+		out := op.KernelFor(tensor.KeyCompositeImplicit)(op, args).(*tensor.Tensor)
+		g, x := args[0].(*tensor.Tensor), args[xArg].(*tensor.Tensor)
+		if out.Numel() == 0 || !special(x).Any().Item().Bool() {
+			return out
+		}
+		vg, vx := operandValues(out, g, x)
+		vecLoopFixup(out, out.DType(), g, x, vg, vx, true, vec)
+		return out
+	}
+}
+
+func isNaN(x *tensor.Tensor) *tensor.Tensor { return x.Isnan() }
+
+// The vectorized loops' values at special inputs: hardtanh_backward's is 0
+// at NaN (x > min && x < max fails), elu_backward's the negative branch's
+// NaN (x > 0 fails), hardswish_backward's NaN at NaN (g·(x/3 + 1/2)) and g at 3
+// (x >= 3).
+func init() {
+	impl("aten::hardtanh_backward", loopRuleKernel(1, isNaN, func(_, x float64) (float64, bool) {
+		return 0, math.IsNaN(x)
+	}))
+	impl("aten::elu_backward", loopRuleKernel(5, isNaN, func(_, x float64) (float64, bool) {
+		return x, math.IsNaN(x)
+	}))
+	impl("aten::hardswish_backward", loopRuleKernel(1, func(x *tensor.Tensor) *tensor.Tensor {
+		return x.Isnan().LogicalOr(x.EqScalar(3))
+	}, func(g, x float64) (float64, bool) {
+		if x == 3 {
+			return g, true
+		}
+		return x, math.IsNaN(x)
+	}))
 }
 
 func init() {

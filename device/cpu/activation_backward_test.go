@@ -197,3 +197,53 @@ func TestGeluBackwardBroadcast(t *testing.T) {
 		}
 	}
 }
+
+// TestLoopRuleKernels pins hardtanh_backward, elu_backward and
+// hardswish_backward at the inputs where 1.13's vectorized loop (two AVX2
+// vectors, 8 float64 elements, an iteration) and its scalar remainder
+// loop disagree: hardswish at x = 3 gives the grad or 1.5·grad, at NaN NaN
+// or the grad; hardtanh at NaN 0 or the grad; elu at NaN NaN or
+// grad·scale. Inputs x = [nan, 3, -3, 1, -4] (5 elements: all scalar) and
+// that pattern four times (16 vectorized, 4 scalar); hardswish's values are
+// torch 1.13's, hardtanh's and elu's follow its kernels as the golden
+// gradient records of hardtanh and selu do (float64, NaN at 6, 7 and 8 of 9
+// elements). The decomposition, called directly, is the scalar loop's rule
+// on every element.
+func TestLoopRuleKernels(t *testing.T) {
+	nan := math.NaN()
+	pattern := []float64{nan, 3, -3, 1, -4}
+	cases := []struct {
+		op          string
+		call        func(g, x *tensor.Tensor) []any
+		vec, scalar []float64
+	}{
+		{"aten::hardswish_backward", func(g, x *tensor.Tensor) []any { return []any{g, x} },
+			[]float64{nan, 1, -0.5, 0.8333333333333333, 0}, []float64{1, 1.5, -0.5, 0.8333333333333333, 0}},
+		{"aten::hardtanh_backward", func(g, x *tensor.Tensor) []any { return []any{g, x, tensor.Float(-1), tensor.Float(1)} },
+			[]float64{0, 0, 0, 0, 0}, []float64{1, 0, 0, 0, 0}},
+		{"aten::elu_backward", func(g, x *tensor.Tensor) []any {
+			return []any{g, tensor.Float(1), tensor.Float(2), tensor.Float(1), false, x}
+		}, []float64{nan, 2, 2 * math.Exp(-3), 2, 2 * math.Exp(-4)}, []float64{2, 2, 2 * math.Exp(-3), 2, 2 * math.Exp(-4)}},
+	}
+	same := func(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) || math.Abs(a-b) < 1e-15 }
+	for _, c := range cases {
+		op := core.Op(c.op)
+		long := slices.Concat(pattern, pattern, pattern, pattern)
+		scalarLong := slices.Concat(c.scalar, c.scalar, c.scalar, c.scalar)
+		wantLong := slices.Concat(c.vec, c.vec, c.vec, c.vec[:1], c.scalar[1:]) // the first 16 vectorized
+		for _, in := range []struct{ x, want, scalar []float64 }{{pattern, c.scalar, c.scalar}, {long, wantLong, scalarLong}} {
+			x := tensor.FromSlice(in.x, len(in.x))
+			args := c.call(x.OnesLike(), x)
+			got := tensor.Call(c.op, args...).(*tensor.Tensor).Float64s()
+			dec := op.KernelFor(tensor.KeyCompositeImplicit)(op, op.Bind(args, nil)).(*tensor.Tensor).Float64s()
+			for i := range in.want {
+				if !same(got[i], in.want[i]) {
+					t.Errorf("%s of %d elements at %d (x=%v): got %v, want %v", c.op, len(in.x), i, in.x[i], got[i], in.want[i])
+				}
+				if !same(dec[i], in.scalar[i]) {
+					t.Errorf("%s's decomposition of %d elements at %d (x=%v): got %v, want %v", c.op, len(in.x), i, in.x[i], dec[i], in.scalar[i])
+				}
+			}
+		}
+	}
+}

@@ -585,7 +585,7 @@ func operandValues(out, a, b *tensor.Tensor) (*tensor.Tensor, *tensor.Tensor) {
 // from va and vb in ct, returns the element's value and whether to set it.
 func vecLoopFixup(out *tensor.Tensor, ct tensor.DType, a, b, va, vb *tensor.Tensor, vec bool, fix func(x, y float64) (float64, bool)) {
 	idx := make([]int, out.Dim())
-	for _, v := range core.VecLoopElements(ct.ItemSize(), a, b) {
+	for _, v := range vecLoopElements(ct.ItemSize(), a, b) {
 		if v == vec {
 			if r, ok := fix(binElemAt(va, idx, ct), binElemAt(vb, idx, ct)); ok {
 				out.SetAt(tensor.Float(r), idx...)
