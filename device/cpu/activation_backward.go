@@ -179,7 +179,7 @@ func fused(chunk fusedChunk) tensor.Kernel {
 // that loop's value from its grad and input converted to the result's dtype.
 func loopRuleKernel(xArg int, special func(x *tensor.Tensor) *tensor.Tensor, vec func(g, x float64) (float64, bool)) tensor.Kernel {
 	return func(op *tensor.Op, args []any) any {
-		out := op.KernelFor(tensor.KeyCompositeImplicit)(op, args).(*tensor.Tensor)
+		out := op.Composite()(op, args).(*tensor.Tensor)
 		g, x := args[0].(*tensor.Tensor), args[xArg].(*tensor.Tensor)
 		if out.Numel() == 0 || !special(x).Any().Item().Bool() {
 			return out
