@@ -247,7 +247,7 @@ func runDecomposition(op *tensor.Op, sample func() ([]any, map[string]any, error
 	if err != nil {
 		return false, err
 	}
-	op.KernelFor(tensor.KeyCompositeImplicit)(op, op.Bind(args, kw))
+	op.Composite()(op, op.Bind(args, kw))
 	return false, nil
 }
 

@@ -235,7 +235,7 @@ func TestLoopRuleKernels(t *testing.T) {
 			x := tensor.FromSlice(in.x, len(in.x))
 			args := c.call(x.OnesLike(), x)
 			got := tensor.Call(c.op, args...).(*tensor.Tensor).Float64s()
-			dec := op.KernelFor(tensor.KeyCompositeImplicit)(op, op.Bind(args, nil)).(*tensor.Tensor).Float64s()
+			dec := op.Composite()(op, op.Bind(args, nil)).(*tensor.Tensor).Float64s()
 			for i := range in.want {
 				if !same(got[i], in.want[i]) {
 					t.Errorf("%s of %d elements at %d (x=%v): got %v, want %v", c.op, len(in.x), i, in.x[i], got[i], in.want[i])
