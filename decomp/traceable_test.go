@@ -125,25 +125,13 @@ var extraSamples = map[string]func() []any{
 		return []any{trapEmpty(2, 3, 4), trapEmpty(2, 5, 4), trapEmpty(2, 5, 6), trapEmpty(3, 5), 0.0, false}
 	},
 	"aten::unfold": func() []any { return []any{trapEmpty(5, 4), 0, 2, 1} },
+	"aten::fmax":   func() []any { return []any{trapEmpty(2, 3), trapEmpty(3)} },
+	"aten::fmin":   func() []any { return []any{trapEmpty(2, 3), trapEmpty(3)} },
 }
 
 // trapEmpty is a float32 tensor of the given sizes on trapDevice.
 func trapEmpty(sizes ...int) *tensor.Tensor {
 	return tensor.Empty(tensor.Float32, sizes...).ToDevice(trapDevice)
-}
-
-// functionalName is the functional op of an in-place op (aten::add_.Tensor:
-// aten::add.Tensor).
-func functionalName(name string) (string, bool) {
-	base, overload, dotted := strings.Cut(name, ".")
-	if !strings.HasSuffix(base, "_") {
-		return "", false
-	}
-	base = strings.TrimSuffix(base, "_")
-	if dotted {
-		return base + "." + overload, true
-	}
-	return base, true
 }
 
 // TestDecompositionsReadNoData runs each op's decomposition (its
@@ -184,8 +172,8 @@ func TestDecompositionsReadNoData(t *testing.T) {
 		op, _ := tensor.LookupOp(name)
 		var samples []func() ([]any, map[string]any, error)
 		recs := records[name]
-		if f, ok := functionalName(name); ok && len(recs) == 0 {
-			recs = records[f]
+		if f, _, ok := op.Functional(); ok && op.Schema.IsInplace() && len(recs) == 0 {
+			recs = records[f.Name]
 		}
 		for _, r := range recs {
 			samples = append(samples, func() ([]any, map[string]any, error) {
