@@ -29,6 +29,12 @@ import (
 //go:embed ops.txt
 var opsTable string
 
+// explicitTable names the non-core ops PyTorch 1.13 gives kernels of their
+// own (not CompositeImplicitAutograd): graphs record them whole.
+//
+//go:embed explicit.txt
+var explicitTable string
+
 // Names lists the qualified names ("aten::name.overload", "default" for the
 // default overload) of the ops this package registers, in table order.
 var Names = registerTable()
@@ -42,6 +48,11 @@ func registerTable() []string {
 		}
 		op := tensor.RegisterOp(line)
 		names = append(names, qualified(op))
+	}
+	for _, line := range strings.Split(explicitTable, "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			tensor.MustOp(line).Explicit = true
+		}
 	}
 	// In-place variants derive from their functional ops, which may come
 	// later in the table.

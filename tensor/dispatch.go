@@ -71,6 +71,11 @@ type Op struct {
 	Schema *Schema
 	// Core marks the ops of the core ATen opset.
 	Core bool
+	// Explicit marks a non-core op that PyTorch gives a kernel of its own
+	// (CompositeExplicitAutograd or per backend) rather than implementing
+	// it as a decomposition (CompositeImplicitAutograd): a graph records a
+	// call of it whole.
+	Explicit bool
 	// Meta computes output metadata (sizes, strides, dtype, device) from the
 	// arguments without touching data; view ops also return the view's offset.
 	Meta Kernel
@@ -315,8 +320,9 @@ func (op *Op) RunBackend(dev Device, args []any) any {
 //   - at Functionalize, when the op is a view or mutates, or the device has
 //     no kernel of its own for it, so that the views and mutations inside
 //     the decomposition are functionalized too;
-//   - at Trace, always: a graph records the core ops a composite runs, as
-//     make_fx records what PyTorch's CompositeImplicitAutograd ops run;
+//   - at Trace, unless the op is Explicit: a graph records the ops a
+//     composite runs where PyTorch's op is CompositeImplicitAutograd, and
+//     the call itself where PyTorch gives the op a kernel, as make_fx does;
 //   - below the backend, when the device has no kernel for it.
 //
 // It returns (decompose, skip the layer).
@@ -330,7 +336,7 @@ func (op *Op) decomposeAt(k DispatchKey, d Dispatch, args []any) (bool, bool) {
 	case KeyFunctionalize:
 		return op.isView || len(op.mutates) > 0 || op.BackendKernel(d.Device) == nil, false
 	case KeyTrace:
-		return true, false
+		return !op.Explicit, false
 	}
 	return false, false
 }

@@ -1,0 +1,511 @@
+package compile
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"runtime"
+	"strings"
+
+	"github.com/goaten/goaten/autograd"
+	"github.com/goaten/goaten/compile/fx"
+	"github.com/goaten/goaten/tensor"
+)
+
+// Mode says what a trace computes while it records.
+type Mode uint8
+
+const (
+	// Real runs every op on the real inputs as it records it (make_fx's
+	// tracing_mode="real"): the example values are real tensors.
+	Real Mode = iota
+	// Fake runs every op on meta tensors (make_fx's tracing_mode="fake",
+	// PyTorch's FakeTensor): shapes, strides and dtypes are propagated and
+	// nothing is computed. A data-dependent read is an error.
+	Fake
+)
+
+func (m Mode) String() string {
+	if m == Fake {
+		return "fake"
+	}
+	return "real"
+}
+
+// Decompositions maps ops to Go functions that compute them from other ops
+// (PyTorch's decomposition_table): while tracing, a call of such an op runs
+// the function instead, so the graph records the ops it calls.
+type Decompositions map[*tensor.Op]tensor.Kernel
+
+// TraceOptions configure Trace.
+type TraceOptions struct {
+	Mode Mode
+	// Decompositions replace ops by the ops they are written in.
+	Decompositions Decompositions
+	// ArgNames name the inputs; a placeholder is named name + "_1", as
+	// make_fx names the proxies of a function's parameters. Default: arg0,
+	// arg1, ...
+	ArgNames []string
+}
+
+// tracerKey is where the tracing goroutine keeps its tracer (a per-goroutine
+// mode value: factory calls with no traced argument find it there).
+var tracerKey = new(byte)
+
+func init() { tensor.SetKeyFallback(tensor.KeyTrace, traceKernel) }
+
+// tracer records the calls that reach the Trace key into a graph.
+type tracer struct {
+	gm      *fx.GraphModule
+	mode    Mode
+	decomps Decompositions
+	proxies map[*tensor.Tensor]*fx.Node // traced tensors and the nodes that made them
+	consts  map[*tensor.Tensor]*fx.Node // closed-over tensors and their get_attr nodes
+	metas   map[*tensor.Tensor]*tensor.Tensor
+}
+
+// Trace runs fn on traced stand-ins of inputs and returns the graph of the
+// ATen ops it called (PyTorch's make_fx). fn is a Go function whose
+// parameters are *tensor.Tensor (one per input) and whose results are
+// *tensor.Tensor values or one []*tensor.Tensor.
+//
+// The ops are recorded below Autograd and Functionalize, where PyTorch's
+// proxy mode sits: composite ops appear as the core ops they run, a
+// Backward inside fn records the backward ops, and a functionalized fn
+// records functional ops. Tensors fn closes over become "_tensor_constantN"
+// attributes; factory calls inside fn are recorded too (they reach the
+// tracer through the calling goroutine's modes, so another goroutine's
+// eager ops and traces are never mixed in).
+func Trace(fn any, inputs []*tensor.Tensor, opts ...TraceOptions) (gm *fx.GraphModule, err error) {
+	var o TraceOptions
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	fv := reflect.ValueOf(fn)
+	if err := checkSignature(fv, len(inputs)); err != nil {
+		return nil, err
+	}
+	tr := &tracer{
+		gm:      fx.NewGraphModule(fx.New()),
+		mode:    o.Mode,
+		decomps: o.Decompositions,
+		proxies: map[*tensor.Tensor]*fx.Node{},
+		consts:  map[*tensor.Tensor]*fx.Node{},
+		metas:   map[*tensor.Tensor]*tensor.Tensor{},
+	}
+	in := make([]reflect.Value, len(inputs))
+	for i, x := range inputs {
+		name := fmt.Sprintf("arg%d", i)
+		if i < len(o.ArgNames) {
+			name = o.ArgNames[i]
+		}
+		if x == nil {
+			return nil, fmt.Errorf("compile.Trace: input %d (%s) is nil", i, name)
+		}
+		p := tr.proxyInput(x)
+		n := tr.gm.Graph.Placeholder(name + "_1")
+		n.Meta[fx.MetaVal] = tr.exampleValue(p)
+		tr.proxies[p] = n
+		in[i] = reflect.ValueOf(p)
+	}
+	var out []reflect.Value
+	err = tensor.Try(func() {
+		defer tensor.IncludeKey(tensor.KeyTrace)()
+		defer tensor.SetModeValue(tracerKey, tr)()
+		out = fv.Call(in)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("compile.Trace: %w", err)
+	}
+	if err := tr.output(out); err != nil {
+		return nil, err
+	}
+	if err := tr.gm.Lint(); err != nil {
+		return nil, fmt.Errorf("compile.Trace: the recorded graph is malformed: %w", err)
+	}
+	return tr.gm, nil
+}
+
+var tensorType = reflect.TypeOf((*tensor.Tensor)(nil))
+
+func checkSignature(fv reflect.Value, n int) error {
+	if fv.Kind() != reflect.Func {
+		return fmt.Errorf("compile.Trace: fn is a %T, not a function", fv.Interface())
+	}
+	ft := fv.Type()
+	if ft.IsVariadic() {
+		if ft.NumIn() != 1 || ft.In(0).Elem() != tensorType {
+			return fmt.Errorf("compile.Trace: a variadic fn must be func(...*tensor.Tensor), not %s", ft)
+		}
+	} else {
+		if ft.NumIn() != n {
+			return fmt.Errorf("compile.Trace: fn takes %d arguments, %d inputs given", ft.NumIn(), n)
+		}
+		for i := range ft.NumIn() {
+			if ft.In(i) != tensorType {
+				return fmt.Errorf("compile.Trace: argument %d of fn is %s, not *tensor.Tensor", i, ft.In(i))
+			}
+		}
+	}
+	for i := range ft.NumOut() {
+		if t := ft.Out(i); t != tensorType && t != reflect.TypeOf([]*tensor.Tensor(nil)) {
+			return fmt.Errorf("compile.Trace: result %d of fn is %s, not *tensor.Tensor or []*tensor.Tensor", i, t)
+		}
+	}
+	return nil
+}
+
+// proxyInput makes the traced stand-in of an input: a meta tensor of the
+// same layout in fake mode, an alias of the input in real mode (the input
+// itself is not marked: other goroutines may be using it).
+func (tr *tracer) proxyInput(x *tensor.Tensor) *tensor.Tensor {
+	var p *tensor.Tensor
+	if tr.mode == Fake {
+		p = tensor.NewMeta(x.Sizes(), x.Strides(), x.StorageOffset(), x.DType(), tensor.Meta)
+		p.SetWrappedNumber(x.IsWrappedNumber())
+	} else {
+		p = tensor.NewMeta(x.Sizes(), x.Strides(), x.StorageOffset(), x.DType(), x.Device()).WithRaw(x.Raw()).ShareVersion(x)
+		p.SetWrappedNumber(x.IsWrappedNumber())
+		p.Keys = x.Keys.Without(tensor.KeyAutograd)
+	}
+	p.Keys = p.Keys.With(tensor.KeyTrace)
+	if x.RequiresGrad() {
+		autograd.SetRequiresGrad(p, true)
+	}
+	return p
+}
+
+// exampleValue is what a node's "val" holds: the value itself in real
+// mode, a metadata-only copy in fake mode.
+func (tr *tracer) exampleValue(t *tensor.Tensor) *tensor.Tensor {
+	if tr.mode == Real {
+		return t
+	}
+	return tensor.NewMeta(t.Sizes(), t.Strides(), t.StorageOffset(), t.DType(), tensor.Meta)
+}
+
+// metaOf is the meta stand-in of a real tensor fn closed over (fake mode).
+func (tr *tracer) metaOf(t *tensor.Tensor) *tensor.Tensor {
+	if t.Device() == tensor.Meta {
+		return t
+	}
+	m, ok := tr.metas[t]
+	if !ok {
+		m = tensor.NewMeta(t.Sizes(), t.Strides(), t.StorageOffset(), t.DType(), tensor.Meta)
+		m.SetWrappedNumber(t.IsWrappedNumber())
+		tr.metas[t] = m
+	}
+	return m
+}
+
+func (tr *tracer) output(out []reflect.Value) error {
+	var vals []any
+	for _, v := range out {
+		switch x := v.Interface().(type) {
+		case *tensor.Tensor:
+			n, err := tr.outputNode(x)
+			if err != nil {
+				return err
+			}
+			vals = append(vals, n)
+		case []*tensor.Tensor:
+			l := make([]any, len(x))
+			for i, t := range x {
+				n, err := tr.outputNode(t)
+				if err != nil {
+					return err
+				}
+				l[i] = n
+			}
+			if len(out) == 1 {
+				tr.gm.Graph.Output(l)
+				return nil
+			}
+			vals = append(vals, l)
+		}
+	}
+	switch len(vals) {
+	case 0:
+		tr.gm.Graph.Output(nil)
+	case 1:
+		tr.gm.Graph.Output(vals[0])
+	default:
+		tr.gm.Graph.Output(fx.Tuple(vals))
+	}
+	return nil
+}
+
+func (tr *tracer) outputNode(t *tensor.Tensor) (*fx.Node, error) {
+	if t == nil {
+		return nil, fmt.Errorf("compile.Trace: fn returned a nil tensor")
+	}
+	if n, ok := tr.proxies[t]; ok {
+		return n, nil
+	}
+	return tr.constant(t), nil
+}
+
+// constant is the get_attr node of a tensor fn closed over.
+func (tr *tracer) constant(t *tensor.Tensor) *fx.Node {
+	if n, ok := tr.consts[t]; ok {
+		return n
+	}
+	n := tr.gm.AddConstant(t)
+	n.Meta[fx.MetaVal] = tr.exampleValue(t)
+	tr.consts[t] = n
+	return n
+}
+
+// dataDependent lists the ops whose result (or result shape) depends on
+// tensor values, which fake tracing cannot know.
+var dataDependent = map[string]bool{
+	"aten::_local_scalar_dense":     true,
+	"aten::nonzero":                 true,
+	"aten::masked_select":           true,
+	"aten::repeat_interleave.Tensor": true,
+	"aten::unique_consecutive":      true,
+	"aten::_unique2":                true,
+	"aten::equal":                   true,
+	"aten::is_nonzero":              true,
+}
+
+// traceKernel is the Trace key's fallback: it computes the call below the
+// Trace key (on meta tensors in fake mode) and records it.
+func traceKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
+	tr, _ := tensor.ModeValue(tracerKey).(*tracer)
+	if tr == nil {
+		// A traced tensor outside its trace (the trace has ended, or the
+		// tensor went to another goroutine): it computes as a plain tensor.
+		return op.Redispatch(d, tensor.KeyTrace, args)
+	}
+	if k := tr.decomps[op]; k != nil {
+		return k(op, args)
+	}
+	if tr.mode == Fake && (dataDependent[op.Name] || isBoolMaskIndex(op, args)) {
+		panic(&tensor.Error{Kind: tensor.RuntimeError, Op: op.Name, Msg: fmt.Sprintf(
+			"%s reads tensor data, which fake tracing cannot (%s): the value is data-dependent; trace in real mode or leave the read out of the traced function",
+			op.Name, userLine())})
+	}
+	nargs, cargs := tr.nodeArgs(op, args)
+	cd := d
+	if tr.mode == Fake {
+		cd.Device = tensor.Meta
+	}
+	res := tr.compute(op, cd, cargs)
+	pargs, kwargs := normalize(op, nargs)
+	n := tr.gm.Graph.CallFunction(op, pargs, kwargs)
+	n.Meta[fx.MetaStackTrace] = fx.StackTrace(1)
+	return tr.track(n, res, args)
+}
+
+// compute runs the call below the Trace key. The ops it runs in turn (an
+// Explicit op's decomposition at the backend) are part of this call, not
+// calls of the traced function: the goroutine excludes the Trace key while
+// it runs, as PyTorch's proxy mode runs a call with itself switched off.
+func (tr *tracer) compute(op *tensor.Op, d tensor.Dispatch, args []any) any {
+	defer tensor.ExcludeKey(tensor.KeyTrace)()
+	return op.Redispatch(d, tensor.KeyTrace, args)
+}
+
+// isBoolMaskIndex reports an index.Tensor call with a boolean index, whose
+// result size is the number of true elements.
+func isBoolMaskIndex(op *tensor.Op, args []any) bool {
+	if op.Name != "aten::index.Tensor" {
+		return false
+	}
+	idx, _ := args[1].([]*tensor.Tensor)
+	for _, t := range idx {
+		if t != nil && (t.DType() == tensor.Bool || t.DType() == tensor.Uint8) {
+			return true
+		}
+	}
+	return false
+}
+
+// userLine is the first caller outside goaten's own (non-test) packages.
+func userLine() string {
+	pcs := make([]uintptr, 64)
+	n := runtime.Callers(3, pcs)
+	frames := runtime.CallersFrames(pcs[:n])
+	for {
+		f, more := frames.Next()
+		internal := strings.HasPrefix(f.Function, "github.com/goaten/goaten/") || strings.HasPrefix(f.Function, "runtime.") || strings.HasPrefix(f.Function, "reflect.")
+		if !internal || strings.HasSuffix(f.File, "_test.go") || strings.Contains(f.File, "/examples/") {
+			return fmt.Sprintf("at %s:%d", f.File, f.Line)
+		}
+		if !more {
+			return "at an unknown line"
+		}
+	}
+}
+
+// nodeArgs turns a call's arguments into a node's (tensors become the
+// nodes that made them, wrapped numbers their Python numbers) and into the
+// arguments the call computes with (meta stand-ins in fake mode).
+func (tr *tracer) nodeArgs(op *tensor.Op, args []any) (nargs, cargs []any) {
+	nargs = make([]any, len(args))
+	cargs = make([]any, len(args))
+	one := func(t *tensor.Tensor) (any, *tensor.Tensor) {
+		if t == nil {
+			return nil, nil
+		}
+		if n, ok := tr.proxies[t]; ok {
+			return n, t
+		}
+		c := t
+		if tr.mode == Fake {
+			c = tr.metaOf(t)
+		}
+		if t.IsWrappedNumber() && t.Device() != tensor.Meta {
+			return wrappedValue(t), c
+		}
+		return tr.constant(t), c
+	}
+	for i, a := range args {
+		switch x := a.(type) {
+		case *tensor.Tensor:
+			nargs[i], cargs[i] = one(x)
+		case []*tensor.Tensor:
+			nl := make([]any, len(x))
+			cl := make([]*tensor.Tensor, len(x))
+			for j, t := range x {
+				nl[j], cl[j] = one(t)
+			}
+			nargs[i], cargs[i] = nl, cl
+		case tensor.Device:
+			nargs[i], cargs[i] = x, x
+			if tr.mode == Fake {
+				cargs[i] = tensor.Meta
+			}
+		default:
+			nargs[i], cargs[i] = a, a
+		}
+	}
+	return nargs, cargs
+}
+
+// wrappedValue is the Python number a wrapped-number tensor stands for.
+func wrappedValue(t *tensor.Tensor) any {
+	s := t.Item()
+	switch {
+	case s.IsBool():
+		return s.Bool()
+	case s.IsFloat():
+		return s.Float64()
+	}
+	return int(s.Int64())
+}
+
+// normalize drops the arguments PyTorch leaves out when it hands a call to
+// a dispatch mode (parseIValuesToPyArgsKwargs): trailing positional
+// arguments equal to their defaults, and keyword-only ones equal to theirs.
+func normalize(op *tensor.Op, nargs []any) ([]any, fx.Kwargs) {
+	s := op.Schema
+	last := -1
+	for i, a := range s.Args {
+		if !a.KwargOnly && !(a.HasDefault && sameValue(nargs[i], a.Default)) {
+			last = i
+		}
+	}
+	var pos []any
+	var kw fx.Kwargs
+	for i, a := range s.Args {
+		switch {
+		case !a.KwargOnly && i <= last:
+			pos = append(pos, nargs[i])
+		case a.KwargOnly && !(a.HasDefault && sameValue(nargs[i], a.Default)):
+			kw = append(kw, fx.Kwarg{Name: a.Name, Value: nargs[i]})
+		}
+	}
+	return pos, kw
+}
+
+// sameValue compares a bound argument with a schema default.
+func sameValue(v, def any) bool {
+	if _, isNode := v.(*fx.Node); isNode {
+		return false
+	}
+	switch d := def.(type) {
+	case float64:
+		f, ok := v.(float64)
+		return ok && math.Float64bits(f) == math.Float64bits(d)
+	case tensor.Scalar:
+		s, ok := v.(tensor.Scalar)
+		if !ok {
+			return false
+		}
+		switch {
+		case d.IsBool():
+			return s.IsBool() && s.Bool() == d.Bool()
+		case d.IsFloat():
+			return s.IsFloat() && math.Float64bits(s.Float64()) == math.Float64bits(d.Float64())
+		}
+		return !s.IsBool() && !s.IsFloat() && s.Int64() == d.Int64()
+	}
+	if v == nil || def == nil {
+		return v == nil && def == nil
+	}
+	return reflect.DeepEqual(v, def)
+}
+
+// track records the results of node n: each tensor becomes (or, for an
+// in-place op returning self, is again) a traced tensor made by n, and the
+// elements of a tuple or list result come out through getitem nodes, as
+// make_fx records them.
+func (tr *tracer) track(n *fx.Node, res any, args []any) any {
+	switch r := res.(type) {
+	case *tensor.Tensor:
+		out := tr.mark(r, args)
+		tr.proxies[out] = n
+		n.Meta[fx.MetaVal] = tr.exampleValue(out)
+		return out
+	case []*tensor.Tensor:
+		vals := make([]*tensor.Tensor, len(r))
+		out := make([]*tensor.Tensor, len(r))
+		for i, t := range r {
+			if t == nil {
+				continue
+			}
+			o := tr.mark(t, args)
+			g := tr.gm.Graph.CallFunction(fx.GetItem, []any{n, i}, nil)
+			g.Meta[fx.MetaVal] = tr.exampleValue(o)
+			tr.proxies[o] = g
+			out[i], vals[i] = o, tr.exampleValue(o)
+		}
+		n.Meta[fx.MetaVal] = vals
+		return out
+	}
+	n.Meta[fx.MetaVal] = res
+	return res
+}
+
+// mark makes t a traced tensor. A result that is one of the call's own
+// untraced arguments (an in-place op on a tensor fn closed over) is aliased
+// first, so the caller's tensor object is never marked.
+func (tr *tracer) mark(t *tensor.Tensor, args []any) *tensor.Tensor {
+	if _, ok := tr.proxies[t]; !ok && isArg(t, args) {
+		a := tensor.NewMeta(t.Sizes(), t.Strides(), t.StorageOffset(), t.DType(), t.Device()).WithRaw(t.Raw()).ShareVersion(t)
+		a.Keys = t.Keys
+		t = a
+	}
+	t.Keys = t.Keys.With(tensor.KeyTrace)
+	return t
+}
+
+func isArg(t *tensor.Tensor, args []any) bool {
+	for _, a := range args {
+		switch x := a.(type) {
+		case *tensor.Tensor:
+			if x == t {
+				return true
+			}
+		case []*tensor.Tensor:
+			for _, y := range x {
+				if y == t {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
