@@ -30,7 +30,7 @@ func TestConcurrentOps(t *testing.T) {
 				var got, want float64
 				switch i % 6 {
 				case 0:
-					got, want = a.Add(a).Sum(nil, false).Item().Float64(), float64(2*(k+15))
+					got, want = a.Add(a).Sum(nil).Item().Float64(), float64(2*(k+15))
 				case 1:
 					v := a.Permute([]int{1, 0})
 					v.MulScalar_(2)
@@ -38,7 +38,7 @@ func TestConcurrentOps(t *testing.T) {
 				case 2:
 					got, want = a.Mm(a.Permute([]int{1, 0})).At(0, 0).Float64(), float64(k*k+5)
 				case 3:
-					vals, _ := a.MaxDim(1, false)
+					vals, _ := a.MaxDim(1)
 					got, want = vals.At(1).Float64(), 5
 				case 4:
 					s := a.String()
@@ -49,7 +49,7 @@ func TestConcurrentOps(t *testing.T) {
 					got, want = 1, 1
 				case 5:
 					r := gt.Call("aten::_softmax", a, 1, false).(*gt.Tensor)
-					got, want = r.Sum(nil, false).Item().Float64(), 2
+					got, want = r.Sum(nil).Item().Float64(), 2
 					if u[0] < 0 || u[0] >= 1 {
 						errs <- fmt.Errorf("worker %d: uniform draw %v", w, u[0])
 						return

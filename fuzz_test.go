@@ -80,7 +80,7 @@ func (r *fuzzBytes) tensor() *tensor.Tensor {
 		}
 	case 3:
 		if rank >= 1 && shape[0] >= 2 {
-			t = t.Slice(0, 1, nil, 2)
+			t = t.Slice(tensor.WithStart(1), tensor.WithStep(2))
 		}
 	case 4:
 		// A large stride-0 broadcast of a small storage: anything that
@@ -94,7 +94,7 @@ func (r *fuzzBytes) tensor() *tensor.Tensor {
 		// Overlapping windows: [n-k+1, k] with strides [1, 1] over a 1-d view.
 		if n >= 2 {
 			k := 1 + r.pick(n)
-			t = t.AsStrided([]int{n - k + 1, k}, []int{1, 1}, 0)
+			t = t.AsStrided([]int{n - k + 1, k}, []int{1, 1}, tensor.WithStorageOffset(0))
 		}
 	}
 	return t
@@ -568,20 +568,20 @@ func (r *fuzzBytes) mutateTensor1(t *tensor.Tensor) *tensor.Tensor {
 	case 3:
 		if rank >= 1 {
 			d := r.pick(rank)
-			return t.Slice(d, 0, 0, 1) // empty along d
+			return t.Slice(tensor.WithDim(d), tensor.WithStart(0), tensor.WithEnd(0)) // empty along d
 		}
 	case 4:
 		if rank >= 1 {
 			d := r.pick(rank)
-			return t.Slice(d, 0, 1, 1).Squeeze(d)
+			return t.Slice(tensor.WithDim(d), tensor.WithStart(0), tensor.WithEnd(1)).Squeeze(d)
 		}
 	case 5:
 		if rank >= 1 && t.Size(0) >= 2 {
-			return t.Slice(0, 1, nil, 2)
+			return t.Slice(tensor.WithStart(1), tensor.WithStep(2))
 		}
 	case 6:
 		// Every element aliased to the first one.
-		return t.AsStrided(t.Sizes(), make([]int, rank), t.StorageOffset())
+		return t.AsStrided(t.Sizes(), make([]int, rank), tensor.WithStorageOffset(t.StorageOffset()))
 	case 7:
 		// Values out of every usual range: negative, NaN, huge.
 		c := t.Clone()

@@ -1,6 +1,32 @@
 // Package goaten is a pure-Go tensor runtime with PyTorch semantics. Import
 // this package alone: it re-exports the Tensor type with its methods, the
 // dtypes and constructors, and links in the core ops and the CPU device.
+//
+// # Default arguments are options
+//
+// Every op has a typed wrapper generated from its PyTorch schema: a method
+// when its first argument is "Tensor self", else a function. Its parameters
+// are the schema's required arguments, in order. Every argument with a
+// default, and every optional keyword-only argument, is left out of the
+// parameter list and passed, when wanted, as a trailing functional option
+// named after the schema argument:
+//
+//	y := x.Gelu(goaten.WithApproximate("tanh"))    // gelu(self, *, str approximate="none")
+//	p := x.Softmax(1)                              // softmax.int(self, int dim, ScalarType? dtype=None)
+//	s := x.Sum([]int{1}, goaten.WithKeepdim(true)) // sum.dim_IntList(self, int[1]? dim, bool keepdim=False, ...)
+//	r := goaten.Randn([]int{3}, goaten.WithDtype(goaten.Float64))
+//	l := logits.CrossEntropyLoss(target, goaten.WithLabelSmoothing(0.1))
+//
+// There is one With* constructor per argument name (WithAlpha, WithDim,
+// WithReduction, WithIgnoreIndex, ...), typed where all schemas agree on the
+// argument's type and taking any otherwise; Kw("name", v) passes any
+// argument by name. Options are keyword arguments, checked by the schema as
+// PyTorch checks them: one the op does not have panics with "Unknown keyword
+// argument 'x' for operator 'aten::...'", a value of the wrong type with
+// PyTorch's TypeError. A call without options costs no more than before.
+//
+// Call and CallKw reach every op, internal ones included, by its qualified
+// name with positional and keyword arguments.
 package goaten
 
 import (

@@ -6,6 +6,12 @@ package goaten
 
 import "github.com/goaten/goaten/tensor"
 
+// Option is tensor.Option: an optional op argument, named as in the schema.
+type Option = tensor.Option
+
+// Kw is tensor.Kw: the option that passes any schema argument by name.
+var Kw = tensor.Kw
+
 // AlphaDropout is tensor.AlphaDropout: aten::alpha_dropout(Tensor input, float p, bool train) -> Tensor
 var AlphaDropout = tensor.AlphaDropout
 
@@ -275,3 +281,255 @@ var Where = tensor.Where
 
 // ZerosOf is tensor.ZerosOf: aten::zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
 var ZerosOf = tensor.ZerosOf
+
+// WithAccumulate is tensor.WithAccumulate: the argument accumulate=v.
+var WithAccumulate = tensor.WithAccumulate
+
+// WithAlpha is tensor.WithAlpha: the argument alpha=v.
+var WithAlpha = tensor.WithAlpha
+
+// WithApproximate is tensor.WithApproximate: the argument approximate=v.
+var WithApproximate = tensor.WithApproximate
+
+// WithAttnMask is tensor.WithAttnMask: the argument attn_mask=v.
+var WithAttnMask = tensor.WithAttnMask
+
+// WithBase is tensor.WithBase: the argument base=v.
+var WithBase = tensor.WithBase
+
+// WithBeta is tensor.WithBeta: the argument beta=v.
+var WithBeta = tensor.WithBeta
+
+// WithBias is tensor.WithBias: the argument bias=v.
+var WithBias = tensor.WithBias
+
+// WithCeilMode is tensor.WithCeilMode: the argument ceil_mode=v.
+var WithCeilMode = tensor.WithCeilMode
+
+// WithComputeMode is tensor.WithComputeMode: the argument compute_mode=v.
+var WithComputeMode = tensor.WithComputeMode
+
+// WithCorrection is tensor.WithCorrection: the argument correction=v.
+var WithCorrection = tensor.WithCorrection
+
+// WithCountIncludePad is tensor.WithCountIncludePad: the argument count_include_pad=v.
+var WithCountIncludePad = tensor.WithCountIncludePad
+
+// WithCudnnEnable is tensor.WithCudnnEnable: the argument cudnn_enable=v.
+var WithCudnnEnable = tensor.WithCudnnEnable
+
+// WithCudnnEnabled is tensor.WithCudnnEnabled: the argument cudnn_enabled=v.
+var WithCudnnEnabled = tensor.WithCudnnEnabled
+
+// WithDelta is tensor.WithDelta: the argument delta=v.
+var WithDelta = tensor.WithDelta
+
+// WithDescending is tensor.WithDescending: the argument descending=v.
+var WithDescending = tensor.WithDescending
+
+// WithDevice is tensor.WithDevice: the argument device=v.
+var WithDevice = tensor.WithDevice
+
+// WithDiagonal is tensor.WithDiagonal: the argument diagonal=v.
+var WithDiagonal = tensor.WithDiagonal
+
+// WithDilation is tensor.WithDilation: the argument dilation=v.
+var WithDilation = tensor.WithDilation
+
+// WithDim is tensor.WithDim: the argument dim=v.
+var WithDim = tensor.WithDim
+
+// WithDim1 is tensor.WithDim1: the argument dim1=v.
+var WithDim1 = tensor.WithDim1
+
+// WithDim2 is tensor.WithDim2: the argument dim2=v.
+var WithDim2 = tensor.WithDim2
+
+// WithDims is tensor.WithDims: the argument dims=v.
+var WithDims = tensor.WithDims
+
+// WithDivisorOverride is tensor.WithDivisorOverride: the argument divisor_override=v.
+var WithDivisorOverride = tensor.WithDivisorOverride
+
+// WithDropoutP is tensor.WithDropoutP: the argument dropout_p=v.
+var WithDropoutP = tensor.WithDropoutP
+
+// WithDtype is tensor.WithDtype: the argument dtype=v.
+var WithDtype = tensor.WithDtype
+
+// WithEnd is tensor.WithEnd: the argument end=v.
+var WithEnd = tensor.WithEnd
+
+// WithEndDim is tensor.WithEndDim: the argument end_dim=v.
+var WithEndDim = tensor.WithEndDim
+
+// WithEps is tensor.WithEps: the argument eps=v.
+var WithEps = tensor.WithEps
+
+// WithGroups is tensor.WithGroups: the argument groups=v.
+var WithGroups = tensor.WithGroups
+
+// WithIgnoreIndex is tensor.WithIgnoreIndex: the argument ignore_index=v.
+var WithIgnoreIndex = tensor.WithIgnoreIndex
+
+// WithImplicit is tensor.WithImplicit: the argument implicit=v.
+var WithImplicit = tensor.WithImplicit
+
+// WithIncludeLastOffset is tensor.WithIncludeLastOffset: the argument include_last_offset=v.
+var WithIncludeLastOffset = tensor.WithIncludeLastOffset
+
+// WithIncludeSelf is tensor.WithIncludeSelf: the argument include_self=v.
+var WithIncludeSelf = tensor.WithIncludeSelf
+
+// WithInputScale is tensor.WithInputScale: the argument input_scale=v.
+var WithInputScale = tensor.WithInputScale
+
+// WithIsCausal is tensor.WithIsCausal: the argument is_causal=v.
+var WithIsCausal = tensor.WithIsCausal
+
+// WithK is tensor.WithK: the argument k=v.
+var WithK = tensor.WithK
+
+// WithKeepdim is tensor.WithKeepdim: the argument keepdim=v.
+var WithKeepdim = tensor.WithKeepdim
+
+// WithLabelSmoothing is tensor.WithLabelSmoothing: the argument label_smoothing=v.
+var WithLabelSmoothing = tensor.WithLabelSmoothing
+
+// WithLambd is tensor.WithLambd: the argument lambd=v.
+var WithLambd = tensor.WithLambd
+
+// WithLargest is tensor.WithLargest: the argument largest=v.
+var WithLargest = tensor.WithLargest
+
+// WithLayout is tensor.WithLayout: the argument layout=v.
+var WithLayout = tensor.WithLayout
+
+// WithLogTarget is tensor.WithLogTarget: the argument log_target=v.
+var WithLogTarget = tensor.WithLogTarget
+
+// WithMargin is tensor.WithMargin: the argument margin=v.
+var WithMargin = tensor.WithMargin
+
+// WithMax is tensor.WithMax: the argument max=v.
+var WithMax = tensor.WithMax
+
+// WithMaxVal is tensor.WithMaxVal: the argument max_val=v.
+var WithMaxVal = tensor.WithMaxVal
+
+// WithMemoryFormat is tensor.WithMemoryFormat: the argument memory_format=v.
+var WithMemoryFormat = tensor.WithMemoryFormat
+
+// WithMin is tensor.WithMin: the argument min=v.
+var WithMin = tensor.WithMin
+
+// WithMinVal is tensor.WithMinVal: the argument min_val=v.
+var WithMinVal = tensor.WithMinVal
+
+// WithMode is tensor.WithMode: the argument mode=v.
+var WithMode = tensor.WithMode
+
+// WithNan is tensor.WithNan: the argument nan=v.
+var WithNan = tensor.WithNan
+
+// WithNegativeSlope is tensor.WithNegativeSlope: the argument negative_slope=v.
+var WithNegativeSlope = tensor.WithNegativeSlope
+
+// WithNeginf is tensor.WithNeginf: the argument neginf=v.
+var WithNeginf = tensor.WithNeginf
+
+// WithNonBlocking is tensor.WithNonBlocking: the argument non_blocking=v.
+var WithNonBlocking = tensor.WithNonBlocking
+
+// WithNumClasses is tensor.WithNumClasses: the argument num_classes=v.
+var WithNumClasses = tensor.WithNumClasses
+
+// WithOffset is tensor.WithOffset: the argument offset=v.
+var WithOffset = tensor.WithOffset
+
+// WithOrd is tensor.WithOrd: the argument ord=v.
+var WithOrd = tensor.WithOrd
+
+// WithOutputPadding is tensor.WithOutputPadding: the argument output_padding=v.
+var WithOutputPadding = tensor.WithOutputPadding
+
+// WithOutputSize is tensor.WithOutputSize: the argument output_size=v.
+var WithOutputSize = tensor.WithOutputSize
+
+// WithP is tensor.WithP: the argument p=v.
+var WithP = tensor.WithP
+
+// WithPadding is tensor.WithPadding: the argument padding=v.
+var WithPadding = tensor.WithPadding
+
+// WithPaddingIdx is tensor.WithPaddingIdx: the argument padding_idx=v.
+var WithPaddingIdx = tensor.WithPaddingIdx
+
+// WithPath is tensor.WithPath: the argument path=v.
+var WithPath = tensor.WithPath
+
+// WithPerSampleWeights is tensor.WithPerSampleWeights: the argument per_sample_weights=v.
+var WithPerSampleWeights = tensor.WithPerSampleWeights
+
+// WithPinMemory is tensor.WithPinMemory: the argument pin_memory=v.
+var WithPinMemory = tensor.WithPinMemory
+
+// WithPosWeight is tensor.WithPosWeight: the argument pos_weight=v.
+var WithPosWeight = tensor.WithPosWeight
+
+// WithPosinf is tensor.WithPosinf: the argument posinf=v.
+var WithPosinf = tensor.WithPosinf
+
+// WithReduction is tensor.WithReduction: the argument reduction=v.
+var WithReduction = tensor.WithReduction
+
+// WithRoundingMode is tensor.WithRoundingMode: the argument rounding_mode=v.
+var WithRoundingMode = tensor.WithRoundingMode
+
+// WithScale is tensor.WithScale: the argument scale=v.
+var WithScale = tensor.WithScale
+
+// WithScaleGradByFreq is tensor.WithScaleGradByFreq: the argument scale_grad_by_freq=v.
+var WithScaleGradByFreq = tensor.WithScaleGradByFreq
+
+// WithSorted is tensor.WithSorted: the argument sorted=v.
+var WithSorted = tensor.WithSorted
+
+// WithSparse is tensor.WithSparse: the argument sparse=v.
+var WithSparse = tensor.WithSparse
+
+// WithSparseGrad is tensor.WithSparseGrad: the argument sparse_grad=v.
+var WithSparseGrad = tensor.WithSparseGrad
+
+// WithStable is tensor.WithStable: the argument stable=v.
+var WithStable = tensor.WithStable
+
+// WithStart is tensor.WithStart: the argument start=v.
+var WithStart = tensor.WithStart
+
+// WithStartDim is tensor.WithStartDim: the argument start_dim=v.
+var WithStartDim = tensor.WithStartDim
+
+// WithStep is tensor.WithStep: the argument step=v.
+var WithStep = tensor.WithStep
+
+// WithStorageOffset is tensor.WithStorageOffset: the argument storage_offset=v.
+var WithStorageOffset = tensor.WithStorageOffset
+
+// WithStride is tensor.WithStride: the argument stride=v.
+var WithStride = tensor.WithStride
+
+// WithSwap is tensor.WithSwap: the argument swap=v.
+var WithSwap = tensor.WithSwap
+
+// WithThreshold is tensor.WithThreshold: the argument threshold=v.
+var WithThreshold = tensor.WithThreshold
+
+// WithUnbiased is tensor.WithUnbiased: the argument unbiased=v.
+var WithUnbiased = tensor.WithUnbiased
+
+// WithValue is tensor.WithValue: the argument value=v.
+var WithValue = tensor.WithValue
+
+// WithWeight is tensor.WithWeight: the argument weight=v.
+var WithWeight = tensor.WithWeight

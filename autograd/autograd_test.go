@@ -77,7 +77,7 @@ func TestRetainGraph(t *testing.T) {
 	wantVals(t, "twice", x.Grad(), 2*math.E, 2*math.Exp(2))
 	mustPanic(t, "Trying to backward through the graph a second time", func() { y.Backward() })
 	// A graph whose nodes saved nothing can run again (PyTorch too).
-	z := x.AddScalar(1, 1).SumAll()
+	z := x.AddScalar(1).SumAll()
 	z.Backward()
 	z.Backward()
 }
@@ -133,7 +133,7 @@ func TestDetachAndModes(t *testing.T) {
 			t.Fatal("grad enabled inside NoGrad")
 		}
 		y = x.MulScalar(2)
-		x.AddScalar_(1, 1) // in-place on a leaf is allowed without grad
+		x.AddScalar_(1) // in-place on a leaf is allowed without grad
 	})
 	if y.RequiresGrad() || !autograd.IsGradEnabled() {
 		t.Fatal("NoGrad recorded or did not restore")
@@ -157,7 +157,7 @@ func TestHooks(t *testing.T) {
 	var seen *T
 	h := autograd.RegisterHook(x, func(g *T) *T { seen = g; return g.MulScalar(10) })
 	y := x.MulScalar(3)
-	autograd.RegisterHook(y, func(g *T) *T { return g.AddScalar(1, 1) })
+	autograd.RegisterHook(y, func(g *T) *T { return g.AddScalar(1) })
 	autograd.RetainGrad(y)
 	y.SumAll().Backward()
 	wantVals(t, "hooked leaf", x.Grad(), 60, 60)
@@ -178,7 +178,7 @@ func TestSavedTensorModifiedInPlace(t *testing.T) {
 	x := leaf(1, 2)
 	y := x.MulScalar(2)
 	z := y.Exp() // exp saves its result
-	z.AddScalar_(1, 1)
+	z.AddScalar_(1)
 	mustPanic(t, "one of the variables needed for gradient computation has been modified by an inplace operation: [torch.DoubleTensor [2]], which is output 0 of ExpBackward0, is at version 1; expected version 0 instead", func() {
 		z.SumAll().Backward()
 	})
@@ -188,7 +188,7 @@ func TestSavedTensorModifiedInPlace(t *testing.T) {
 	mustPanic(t, "modified by an inplace operation", func() { w.SumAll().Backward() })
 	// add saves nothing it reads: modifying its input is fine.
 	a := x.MulScalar(1)
-	b := a.AddScalar(1, 1)
+	b := a.AddScalar(1)
 	a.MulScalar_(5)
 	b.SumAll().Backward()
 	wantVals(t, "add", x.Grad(), 1, 1)
@@ -196,11 +196,11 @@ func TestSavedTensorModifiedInPlace(t *testing.T) {
 
 func TestInPlaceOnLeafRefused(t *testing.T) {
 	x := leaf(1, 2)
-	mustPanic(t, "a leaf Variable that requires grad is being used in an in-place operation.", func() { x.AddScalar_(1, 1) })
+	mustPanic(t, "a leaf Variable that requires grad is being used in an in-place operation.", func() { x.AddScalar_(1) })
 	mustPanic(t, "a view of a leaf Variable that requires grad is being used in an in-place operation.", func() {
 		x.Select(0, 0).MulScalar_(2)
 	})
-	parts := x.MulScalar(1).SplitWithSizes([]int{1, 1}, 0)
+	parts := x.MulScalar(1).SplitWithSizes([]int{1, 1})
 	mustPanic(t, "is a view and is being modified inplace. This view is the output of a function that returns multiple views.", func() {
 		parts[0].MulScalar_(2)
 	})
@@ -221,7 +221,7 @@ func TestInPlaceRebasesHistory(t *testing.T) {
 func TestInPlaceOnView(t *testing.T) {
 	x := leaf(1, 2, 3)
 	base := x.MulScalar(1)
-	base.Slice(0, 1, 3, 1).MulScalar_(10)
+	base.Slice(tensor.WithStart(1), tensor.WithEnd(3)).MulScalar_(10)
 	base.Mul(base).SumAll().Backward()
 	// base = [x0, 10 x1, 10 x2]; d sum(base^2) = [2 x0, 200 x1, 200 x2]
 	wantVals(t, "through view", x.Grad(), 2, 400, 600)
@@ -233,7 +233,7 @@ func TestInPlaceOnView(t *testing.T) {
 	// makes the base require grad.
 	v := leaf(5, 6)
 	out := tensor.FullOf(tensor.Float64, 0, 2, 3)
-	out.Select(1, 1).Copy_(v, false)
+	out.Select(1, 1).Copy_(v)
 	if !out.RequiresGrad() {
 		t.Fatal("base does not require grad after copy_ into its view")
 	}
@@ -243,7 +243,7 @@ func TestInPlaceOnView(t *testing.T) {
 	// A view made before an in-place change of its base sees the new history.
 	a := leaf(1, 2, 3)
 	b := a.MulScalar(1)
-	view := b.Slice(0, 0, 2, 1)
+	view := b.Slice(tensor.WithStart(0), tensor.WithEnd(2))
 	b.MulScalar_(3)
 	view.SumAll().Backward()
 	wantVals(t, "stale view", a.Grad(), 3, 3, 0)
@@ -253,7 +253,7 @@ func TestInPlaceOnView(t *testing.T) {
 	q := p.MulScalar(1).View([]int{2, 2})
 	row := q.Select(0, 1)
 	row.Select(0, 0).MulScalar_(5)
-	row.AddScalar_(1, 1)
+	row.AddScalar_(1)
 	q.SumAll().Backward()
 	wantVals(t, "nested views", p.Grad(), 1, 1, 5, 1)
 }
@@ -263,8 +263,8 @@ func TestInPlaceViewGradcheck(t *testing.T) {
 	f := func(in []*T) []*T {
 		b := in[0].Clone()
 		b.Select(0, 1).Mul_(in[1])
-		b.Slice(1, 0, 2, 1).Sigmoid_()
-		b.Diagonal(0, 0, 1).AddScalar_(1, 1)
+		b.Slice(tensor.WithDim(1), tensor.WithStart(0), tensor.WithEnd(2)).Sigmoid_()
+		b.Diagonal().AddScalar_(1)
 		return []*T{b.Exp()}
 	}
 	x := tensor.FromSlice([]float64{0.1, -0.2, 0.3, 0.4, 0.5, -0.6, 0.7, 0.8, -0.9}, 3, 3).SetRequiresGrad(true)
@@ -294,12 +294,12 @@ func TestInPlaceViewsMixedGradcheck(t *testing.T) {
 		x, w := in[0], in[1]
 		b := x.MulScalar(1) // 3x4
 		tv := b.Permute([]int{1, 0})
-		tv.Select(0, 2).Mul_(w)                   // column 2 of b *= w
-		b.AsStrided([]int{2}, []int{5}, 1).Exp_() // b[0,1], b[1,2]
+		tv.Select(0, 2).Mul_(w)                                             // column 2 of b *= w
+		b.AsStrided([]int{2}, []int{5}, tensor.WithStorageOffset(1)).Exp_() // b[0,1], b[1,2]
 		r := b.Select(0, 2)
-		r.Slice(0, 1, 3, 1).Tanh_()
-		r.Slice(0, 0, 2, 1).Mul_(w.Slice(0, 0, 2, 1))
-		early := b.Slice(1, 0, 2, 1)
+		r.Slice(tensor.WithStart(1), tensor.WithEnd(3)).Tanh_()
+		r.Slice(tensor.WithStart(0), tensor.WithEnd(2)).Mul_(w.Slice(tensor.WithStart(0), tensor.WithEnd(2)))
+		early := b.Slice(tensor.WithDim(1), tensor.WithStart(0), tensor.WithEnd(2))
 		b.MulScalar_(0.5)
 		return []*T{b.Sin(), early.Cos()}
 	}

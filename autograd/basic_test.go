@@ -25,12 +25,12 @@ func near(a, b []float64, tol float64) bool {
 
 func TestBasicBackward(t *testing.T) {
 	x := tensor.FromSlice([]float64{1, 2, 3}).SetRequiresGrad(true)
-	y := x.Mul(x).Sum(nil, false)
+	y := x.Mul(x).Sum(nil)
 	y.Backward()
 	if got := vals(x.Grad()); !near(got, []float64{2, 4, 6}, 1e-12) {
 		t.Fatalf("grad %v", got)
 	}
-	z := x.Exp().Sin().Sum(nil, false)
+	z := x.Exp().Sin().Sum(nil)
 	g := autograd.Grad([]*tensor.Tensor{z}, []*tensor.Tensor{x}, nil)
 	want := make([]float64, 3)
 	for i, v := range []float64{1, 2, 3} {

@@ -104,7 +104,7 @@ func registerBinary() {
 	def("aten::pow.Tensor_Tensor", fn(func(c *Ctx) {
 		x, e, g := c.T(0), c.T(1), c.G(0)
 		if c.Needs(0) {
-			c.Set(0, zeroWhere(e.EqScalar(0.0), g.Mul(e.Mul(x.Pow(e.SubScalar(1, 1))))))
+			c.Set(0, zeroWhere(e.EqScalar(0.0), g.Mul(e.Mul(x.Pow(e.SubScalar(1))))))
 		}
 		if c.Needs(1) {
 			cond := x.EqScalar(0.0).LogicalAnd(e.GeScalar(0))

@@ -92,16 +92,16 @@ func im2col(g *T, kernel, dilation, padding, stride []int) *T {
 	ph, pw := padding[0], padding[1]
 	oh := (H+2*ph-(dilation[0]*(kernel[0]-1)+1))/stride[0] + 1
 	ow := (W+2*pw-(dilation[1]*(kernel[1]-1)+1))/stride[1] + 1
-	p := g.ConstantPadNd([]int{pw, pw, ph, ph}, 0)
+	p := g.ConstantPadNd([]int{pw, pw, ph, ph})
 	var cols []*T
 	for i := 0; i < kernel[0]; i++ {
 		for j := 0; j < kernel[1]; j++ {
 			h0, w0 := i*dilation[0], j*dilation[1]
-			s := p.Slice(2, h0, h0+stride[0]*(oh-1)+1, stride[0]).Slice(3, w0, w0+stride[1]*(ow-1)+1, stride[1])
+			s := p.Slice(tensor.WithDim(2), tensor.WithStart(h0), tensor.WithEnd(h0+stride[0]*(oh-1)+1), tensor.WithStep(stride[0])).Slice(tensor.WithDim(3), tensor.WithStart(w0), tensor.WithEnd(w0+stride[1]*(ow-1)+1), tensor.WithStep(stride[1]))
 			cols = append(cols, s)
 		}
 	}
-	out := tensor.Stack(cols, 2).Reshape([]int{N, C * kernel[0] * kernel[1], oh * ow})
+	out := tensor.Stack(cols, tensor.WithDim(2)).Reshape([]int{N, C * kernel[0] * kernel[1], oh * ow})
 	if !batched {
 		out = out.Squeeze(0)
 	}

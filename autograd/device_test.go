@@ -181,13 +181,13 @@ func TestInPlaceViewsOnFunctionalDevice(t *testing.T) {
 		w.SetRequiresGrad(true)
 		b := x.Clone()
 		b.Select(0, 1).Mul_(w)
-		b.Slice(1, 0, 2, 1).Sigmoid_()
-		b.Diagonal(0, 0, 1).AddScalar_(1, 1)
+		b.Slice(tensor.WithDim(1), tensor.WithStart(0), tensor.WithEnd(2)).Sigmoid_()
+		b.Diagonal().AddScalar_(1)
 		out := tensor.FullOf(tensor.Float64, 0, 3, 3)
 		if dev != tensor.CPU {
 			out = agTensor(out)
 		}
-		out.Select(0, 2).Copy_(w, false)
+		out.Select(0, 2).Copy_(w)
 		y := b.Exp().Add(out).Mul(b).SumAll()
 		gs := autograd.Grad([]*tensor.Tensor{y}, []*tensor.Tensor{x, w}, nil)
 		return []*tensor.Tensor{gs[0].CPUView(), gs[1].CPUView()}

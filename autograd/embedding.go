@@ -102,7 +102,7 @@ func embeddingBagBackward(c *Ctx) {
 			}
 		}
 		rows := weight.IndexSelect(0, ints(safe, g))
-		d := g.IndexSelect(0, tb).Mul(rows).Sum([]int{1}, false)
+		d := g.IndexSelect(0, tb).Mul(rows).Sum([]int{1})
 		c.Set(6, d.Mul(floats(mask, []int{n}, g.DType(), g)).Reshape(c.Sizes(6)))
 	}
 }

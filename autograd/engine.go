@@ -344,10 +344,10 @@ func sumTo(g *T, shape []int) *T {
 		}
 	}
 	if len(keep) > 0 {
-		g = g.Sum(keep, true)
+		g = g.Sum(keep, tensor.WithKeepdim(true))
 	}
 	if len(dims) > 0 {
-		g = g.Sum(dims, false)
+		g = g.Sum(dims)
 	}
 	if !slices.Equal(g.Sizes(), shape) {
 		g = g.Reshape(shape)
@@ -421,11 +421,10 @@ func cloneObeyContract(g, leaf *T) *T {
 		return g.Clone()
 	}
 	if !core.IsNonOverlappingAndDense(leaf.Sizes(), leaf.Strides()) {
-		return tensor.CallKw("aten::clone", []any{g}, map[string]any{"memory_format": tensor.ContiguousFormat}).(*T)
+		return g.Clone(tensor.WithMemoryFormat(tensor.ContiguousFormat))
 	}
-	out := tensor.CallKw("aten::empty_strided", []any{leaf.Sizes(), leaf.Strides()},
-		map[string]any{"dtype": g.DType(), "device": g.Device()}).(*T)
-	return out.Copy_(g, false)
+	out := tensor.EmptyStrided(leaf.Sizes(), leaf.Strides(), tensor.WithDtype(g.DType()), tensor.WithDevice(g.Device()))
+	return out.Copy_(g)
 }
 
 // obeysLayoutContract reports whether g already has the layout .grad must

@@ -191,8 +191,7 @@ func (cf *customFn) apply(n *Node, grads []*T, create bool) []*T {
 	if cf.ctx.materialize {
 		for k, g := range gs {
 			if g == nil && n.outs[k].dtype.IsFloat() {
-				gs[k] = tensor.CallKw("aten::zeros", []any{n.outs[k].sizes},
-					map[string]any{"dtype": n.outs[k].dtype, "device": n.outs[k].device}).(*T)
+				gs[k] = tensor.ZerosOf(n.outs[k].sizes, tensor.WithDtype(n.outs[k].dtype), tensor.WithDevice(n.outs[k].device))
 			}
 		}
 	}

@@ -50,7 +50,7 @@ func (f *scaledMul) Backward(ctx *autograd.FunctionCtx, g ...*T) []*T {
 type sortWithIndices struct{ gotGrads []*T }
 
 func (f *sortWithIndices) Forward(ctx *autograd.FunctionCtx, in ...any) []*T {
-	v, i := in[0].(*T).Sort(0, false)
+	v, i := in[0].(*T).Sort(tensor.WithDim(0))
 	ctx.MarkNonDifferentiable(i)
 	ctx.SaveForBackward(i)
 	return []*T{v, i}
@@ -99,7 +99,7 @@ func TestCustomFunction(t *testing.T) {
 	}
 	// Modifying the saved output in place is caught.
 	z := autograd.Apply(myExp{}, x)[0]
-	z.AddScalar_(1, 1)
+	z.AddScalar_(1)
 	mustPanic(t, "modified by an inplace operation", func() { z.SumAll().Backward() })
 }
 
@@ -148,7 +148,7 @@ func TestCustomFunctionMarkDirty(t *testing.T) {
 	// A dirty view rebases its base.
 	p := leaf(1, 2, 3)
 	q := p.MulScalar(1)
-	autograd.Apply(double_{}, q.Slice(0, 1, 3, 1))
+	autograd.Apply(double_{}, q.Slice(tensor.WithStart(1), tensor.WithEnd(3)))
 	q.SumAll().Backward()
 	wantVals(t, "dirty view", p.Grad(), 1, 2, 2)
 }

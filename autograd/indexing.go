@@ -11,7 +11,7 @@ func registerIndexing() {
 	// index.Tensor(Tensor self, Tensor?[] indices)
 	def("aten::index.Tensor", &Deriv{SelfUnused: true, NonDiff: []int{1}, Backward: func(c *Ctx) {
 		g := c.G(0)
-		c.Set(0, zerosOf(g, c.Sizes(0)).IndexPut(c.Ts(1), g, true))
+		c.Set(0, zerosOf(g, c.Sizes(0)).IndexPut(c.Ts(1), g, tensor.WithAccumulate(true)))
 	}})
 	// index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate)
 	def("aten::index_put", &Deriv{SelfUnused: true, NonDiff: []int{1}, Backward: func(c *Ctx) {
@@ -20,7 +20,7 @@ func registerIndexing() {
 			if c.Bool(3) {
 				c.Set(0, g)
 			} else {
-				c.Set(0, g.IndexPut(idx, c.In(2).ZerosLike(), false))
+				c.Set(0, g.IndexPut(idx, c.In(2).ZerosLike()))
 			}
 		}
 		if c.Needs(2) {
@@ -85,7 +85,7 @@ func registerIndexing() {
 			}
 			sel := g.MaskedSelect(mask)
 			if diff := tensor.Numel(sizes) - sel.Numel(); diff > 0 {
-				sel = tensor.Cat([]*T{sel, zerosOf(g, []int{diff})}, 0)
+				sel = tensor.Cat([]*T{sel, zerosOf(g, []int{diff})})
 			}
 			c.Set(2, sel.View(sizes))
 		}

@@ -697,10 +697,9 @@ func (cs *copySlices) apply(n *Node, grads []*T, create bool) []*T {
 	if cs.view.hasAsStrided() {
 		// as_strided addresses the storage: give the copy the base's geometry.
 		ext := tensor.StorageExtent(cs.base.sizes, cs.strides, cs.offset)
-		buf := tensor.CallKw("aten::empty_strided", []any{[]int{ext}, []int{1}},
-			map[string]any{"dtype": g.DType(), "device": g.Device()}).(*T)
-		r = buf.AsStrided(cs.base.sizes, cs.strides, cs.offset)
-		r.Copy_(g, false)
+		buf := tensor.EmptyStrided([]int{ext}, []int{1}, tensor.WithDtype(g.DType()), tensor.WithDevice(g.Device()))
+		r = buf.AsStrided(cs.base.sizes, cs.strides, tensor.WithStorageOffset(cs.offset))
+		r.Copy_(g)
 	} else {
 		r = g.Clone()
 	}

@@ -99,10 +99,10 @@ func cdistBackward(c *Ctx) {
 	diff := x1.Unsqueeze(-2).Sub(x2.Unsqueeze(-3))
 	t := g.Unsqueeze(-1).Mul(distTerm(diff, d.Unsqueeze(-1), p))
 	if c.Needs(0) {
-		c.Set(0, t.Sum([]int{-2}, false))
+		c.Set(0, t.Sum([]int{-2}))
 	}
 	if c.Needs(1) {
-		c.Set(1, t.Sum([]int{-3}, false).Neg())
+		c.Set(1, t.Sum([]int{-3}).Neg())
 	}
 }
 

@@ -41,13 +41,13 @@ func registerMovement() {
 	// slice.Tensor(Tensor(a) self, int dim, SymInt? start, SymInt? end, SymInt step)
 	def("aten::slice.Tensor", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
 		g := c.G(0)
-		c.Set(0, zerosOf(g, c.Sizes(0)).SliceScatter(g, c.Int(1), c.Arg(2), c.Arg(3), c.Int(4)))
+		c.Set(0, zerosOf(g, c.Sizes(0)).SliceScatter(g, tensor.WithDim(c.Int(1)), tensor.Kw("start", c.Arg(2)), tensor.Kw("end", c.Arg(3)), tensor.WithStep(c.Int(4))))
 	}})
 	// diagonal(Tensor(a) self, int offset, int dim1, int dim2)
 	def("aten::diagonal", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
 		g := c.G(0)
 		z := zerosOf(g, c.Sizes(0))
-		z.Diagonal(c.Int(1), c.Int(2), c.Int(3)).Copy_(g, false)
+		z.Diagonal(tensor.WithOffset(c.Int(1)), tensor.WithDim1(c.Int(2)), tensor.WithDim2(c.Int(3))).Copy_(g)
 		c.Set(0, z)
 	}})
 	// unsqueeze(Tensor(a) self, int dim)
@@ -102,7 +102,7 @@ func registerMovement() {
 				parts[k] = zerosOf(like, s)
 			}
 		}
-		c.Set(0, tensor.Cat(parts, d))
+		c.Set(0, tensor.Cat(parts, tensor.WithDim(d)))
 	}})
 	// cat(Tensor[] tensors, int dim)
 	def("aten::cat", &Deriv{Backward: catBackward})
@@ -117,7 +117,7 @@ func registerMovement() {
 		for i, p := range pad {
 			neg[i] = -p
 		}
-		c.Set(0, c.G(0).ConstantPadNd(neg, 0))
+		c.Set(0, c.G(0).ConstantPadNd(neg))
 	}})
 	// select_scatter(Tensor self, Tensor src, int dim, SymInt index)
 	def("aten::select_scatter", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
@@ -133,10 +133,10 @@ func registerMovement() {
 	def("aten::slice_scatter", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
 		g := c.G(0)
 		if c.Needs(0) {
-			c.Set(0, g.SliceScatter(c.In(1).ZerosLike(), c.Int(2), c.Arg(3), c.Arg(4), c.Int(5)))
+			c.Set(0, g.SliceScatter(c.In(1).ZerosLike(), tensor.WithDim(c.Int(2)), tensor.Kw("start", c.Arg(3)), tensor.Kw("end", c.Arg(4)), tensor.WithStep(c.Int(5))))
 		}
 		if c.Needs(1) {
-			c.Set(1, g.Slice(c.Int(2), c.Arg(3), c.Arg(4), c.Int(5)))
+			c.Set(1, g.Slice(tensor.WithDim(c.Int(2)), tensor.Kw("start", c.Arg(3)), tensor.Kw("end", c.Arg(4)), tensor.WithStep(c.Int(5))))
 		}
 	}})
 	// PyTorch does not differentiate these.
@@ -169,11 +169,11 @@ func asStridedBackward(c *Ctx) {
 		}
 		seen[p] = true
 	}
-	store := zerosOf(g, []int{int(n)}).IndexPut([]*T{ints(posOut, g)}, g.Reshape([]int{-1}), true)
+	store := zerosOf(g, []int{int(n)}).IndexPut([]*T{ints(posOut, g)}, g.Reshape([]int{-1}), tensor.WithAccumulate(true))
 	pin := ints(posIn, g)
 	gi := store.Index([]*T{pin})
 	if overlap {
-		cnt := zerosOf(g, []int{int(n)}).IndexPut([]*T{pin}, g.NewOnes([]int{len(posIn)}), true)
+		cnt := zerosOf(g, []int{int(n)}).IndexPut([]*T{pin}, g.NewOnes([]int{len(posIn)}), tensor.WithAccumulate(true))
 		gi = gi.Div(cnt.Index([]*T{pin}))
 	}
 	c.Set(0, gi.View(x.Shape()))
@@ -231,7 +231,7 @@ func catBackward(c *Ctx) {
 		}
 		n := t.Size(dim)
 		if c.NeedsAt(0, j) {
-			c.SetAt(0, j, g.Slice(dim, off, off+n, 1))
+			c.SetAt(0, j, g.Slice(tensor.WithDim(dim), tensor.WithStart(off), tensor.WithEnd(off+n)))
 		}
 		off += n
 	}
@@ -257,5 +257,5 @@ func repeatBackward(c *Ctx) {
 		c.Set(0, g)
 		return
 	}
-	c.Set(0, g.Reshape(shape).Sum(sum, false).Reshape(sizes))
+	c.Set(0, g.Reshape(shape).Sum(sum).Reshape(sizes))
 }

@@ -32,7 +32,7 @@ func normBackward(g, x *T, p float64, result *T, dims []int, keepdim bool) *T {
 		if x.Dim() == 0 {
 			cnt = mask.To(g.DType())
 		} else {
-			cnt = mask.Sum(reduceDims(dims, x.Dim()), true)
+			cnt = mask.Sum(reduceDims(dims, x.Dim()), tensor.WithKeepdim(true))
 		}
 		return x.Sign().Mul(g.Div(cnt).Mul(mask.To(g.DType())))
 	case p < 1:
@@ -148,7 +148,7 @@ func registerNonCore() {
 	// 0 outside [eps, 1-eps] with it.
 	def("aten::logit", fn(func(c *Ctx) {
 		x, g := c.T(0), c.G(0)
-		d := g.Div(x.Mul(x.RsubScalar(1, 1)))
+		d := g.Div(x.Mul(x.RsubScalar(1)))
 		if eps, ok := c.Arg(1).(float64); ok && eps >= 0 {
 			c.Set(0, zeroWhere(x.LtScalar(eps).LogicalOr(x.GtScalar(1-eps)), d))
 			return
@@ -167,9 +167,9 @@ func registerNonCore() {
 			x1, x2 = x1.To(d), x2.To(d)
 			shape := tensor.BroadcastShapes(x1.Sizes(), x2.Sizes())
 			x1, x2 = x1.Expand(shape), x2.Expand(shape)
-			n1 := x1.LinalgVectorNorm(2, []int{dim}, true).ClampMin(eps)
-			n2 := x2.LinalgVectorNorm(2, []int{dim}, true).ClampMin(eps)
-			return []*T{x1.Div(n1).Mul(x2.Div(n2)).Sum([]int{dim}, false)}
+			n1 := x1.LinalgVectorNorm(tensor.WithDim([]int{dim}), tensor.WithKeepdim(true)).ClampMin(eps)
+			n2 := x2.LinalgVectorNorm(tensor.WithDim([]int{dim}), tensor.WithKeepdim(true)).ClampMin(eps)
+			return []*T{x1.Div(n1).Mul(x2.Div(n2)).Sum([]int{dim})}
 		}
 		r := vjp(f, []*T{c.T(0), c.T(1)}, []bool{c.Needs(0), c.Needs(1)}, []*T{c.G(0)}, c.Create())
 		c.Set(0, r[0])
@@ -249,11 +249,11 @@ func registerNonCore() {
 			return v
 		}
 		if c.Needs(0) {
-			d := x.Sub(t).Div(x.RsubScalar(1, 1).Mul(x).ClampMin(1e-12))
+			d := x.Sub(t).Div(x.RsubScalar(1).Mul(x).ClampMin(1e-12))
 			c.Set(0, scale(g.Mul(d)))
 		}
 		if c.Needs(1) {
-			c.Set(1, scale(x.Logit(nil).Neg()).Mul(g))
+			c.Set(1, scale(x.Logit().Neg()).Mul(g))
 		}
 	}})
 }

@@ -57,7 +57,7 @@ func layerNormDoubleBackward(c *Ctx) {
 	s1 := s12.PowScalar(2)
 	s32 := s12.PowScalar(3)
 	xs32 := xmu.Mul(s32)
-	rowSum := func(t *T) *T { return t.Sum([]int{1}, true) }
+	rowSum := func(t *T) *T { return t.Sum([]int{1}, tensor.WithKeepdim(true)) }
 
 	var gI *T
 	if ggIe != nil && c.Needs(1) {
@@ -94,7 +94,7 @@ func layerNormDoubleBackward(c *Ctx) {
 	}
 	if affine && ggIe != nil && c.Needs(5) {
 		gG := firstInputGrad(ggIe, s12.NewOnes(nil))
-		c.Set(5, gO.Mul(gG).Sum([]int{0}, false).ReshapeAs(w))
+		c.Set(5, gO.Mul(gG).Sum([]int{0}).ReshapeAs(w))
 	}
 	if !c.Needs(0) {
 		return
@@ -139,10 +139,10 @@ func groupNormBackward(c *Ctx) {
 	f := func(in []*T) []*T {
 		x, w, b := in[0], in[1], in[2]
 		xr := x.Reshape([]int{N, group, C / max(group, 1) * HxW})
-		mean := xr.MeanDim([]int{-1}, true)
+		mean := xr.MeanDim([]int{-1}, tensor.WithKeepdim(true))
 		xc := xr.Sub(mean)
-		v := xc.Mul(xc).MeanDim([]int{-1}, true)
-		rstd := v.AddScalar(eps, 1).Rsqrt()
+		v := xc.Mul(xc).MeanDim([]int{-1}, tensor.WithKeepdim(true))
+		rstd := v.AddScalar(eps).Rsqrt()
 		y := xc.Mul(rstd).Reshape(shape)
 		bc := make([]int, len(shape))
 		for i := range bc {
@@ -191,12 +191,12 @@ func batchNormBackward(c *Ctx, rmArg, rvArg int, training bool, eps float64) {
 			x, w, b := in[0], in[1], in[2]
 			var y *T
 			if training {
-				mean := x.MeanDim(axes, true)
+				mean := x.MeanDim(axes, tensor.WithKeepdim(true))
 				xc := x.Sub(mean)
-				v := xc.Mul(xc).MeanDim(axes, true)
-				y = xc.Mul(v.AddScalar(eps, 1).Rsqrt())
+				v := xc.Mul(xc).MeanDim(axes, tensor.WithKeepdim(true))
+				y = xc.Mul(v.AddScalar(eps).Rsqrt())
 			} else {
-				y = x.Sub(detached(rm).Reshape(bc)).Mul(detached(rv).AddScalar(eps, 1).Rsqrt().Reshape(bc))
+				y = x.Sub(detached(rm).Reshape(bc)).Mul(detached(rv).AddScalar(eps).Rsqrt().Reshape(bc))
 			}
 			if w != nil {
 				y = y.Mul(w.Reshape(bc))
@@ -216,12 +216,12 @@ func batchNormBackward(c *Ctx, rmArg, rvArg int, training bool, eps float64) {
 	if training {
 		mean, invstd = c.Out(1).Reshape(bc), c.Out(2).Reshape(bc)
 	} else {
-		mean, invstd = rm.Reshape(bc), rv.AddScalar(eps, 1).Rsqrt().Reshape(bc)
+		mean, invstd = rm.Reshape(bc), rv.AddScalar(eps).Rsqrt().Reshape(bc)
 	}
 	n := float64(x.Numel() / max(C, 1))
-	gB := g.Sum(axes, false)
+	gB := g.Sum(axes)
 	xhat := x.Sub(mean).Mul(invstd)
-	gW := g.Mul(xhat).Sum(axes, false)
+	gW := g.Mul(xhat).Sum(axes)
 	if c.Needs(0) {
 		var gi *T
 		if training {

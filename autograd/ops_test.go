@@ -55,55 +55,63 @@ func TestGradcheckOps(t *testing.T) {
 		{"asin acos atan", func(in []*T) *T {
 			return in[0].MulScalar(0.5).Asin().Add(in[0].MulScalar(0.5).Acos()).Add(in[0].Atan())
 		}, []*T{randn(r, 4)}, true},
-		{"sum mean", func(in []*T) *T { return in[0].Sum([]int{1}, true).Mul(in[0].MeanDim([]int{0}, false)) }, []*T{randn(r, 2, 3)}, true},
-		{"var", func(in []*T) *T { return in[0].Var([]int{1}) }, []*T{randn(r, 3, 4)}, true},
-		{"prod with a zero", func(in []*T) *T { return in[0].ProdDim(1, false) }, []*T{tensor.FromSlice([]float64{1, 0, 2, 3, 4, 5}, 2, 3).SetRequiresGrad(true)}, false},
-		{"amax", func(in []*T) *T { return in[0].Amax([]int{1}, false) }, []*T{randn(r, 3, 4)}, false},
+		{"sum mean", func(in []*T) *T { return in[0].Sum([]int{1}, tensor.WithKeepdim(true)).Mul(in[0].MeanDim([]int{0})) }, []*T{randn(r, 2, 3)}, true},
+		{"var", func(in []*T) *T { return in[0].Var(tensor.WithDim([]int{1})) }, []*T{randn(r, 3, 4)}, true},
+		{"prod with a zero", func(in []*T) *T { return in[0].ProdDim(1) }, []*T{tensor.FromSlice([]float64{1, 0, 2, 3, 4, 5}, 2, 3).SetRequiresGrad(true)}, false},
+		{"amax", func(in []*T) *T { return in[0].Amax(tensor.WithDim([]int{1})) }, []*T{randn(r, 3, 4)}, false},
 		{"cumsum", func(in []*T) *T { return in[0].Cumsum(1) }, []*T{randn(r, 2, 4)}, false},
 		{"mm addmm", func(in []*T) *T { return in[2].Addmm(in[0], in[1]) }, []*T{randn(r, 2, 3), randn(r, 3, 4), randn(r, 4)}, true},
 		{"bmm", func(in []*T) *T { return in[0].Bmm(in[1]) }, []*T{randn(r, 2, 2, 3), randn(r, 2, 3, 2)}, true},
-		{"softmax", func(in []*T) *T { return in[0].Softmax(1, nil) }, []*T{randn(r, 2, 4)}, true},
-		{"log_softmax", func(in []*T) *T { return in[0].LogSoftmax(0, nil) }, []*T{randn(r, 3, 2)}, true},
-		{"layer_norm", func(in []*T) *T { return tensor.LayerNorm(in[0], []int{4}, in[1], in[2], 1e-5, true) }, []*T{randn(r, 3, 4), randn(r, 4), randn(r, 4)}, true},
-		{"group_norm", func(in []*T) *T { return tensor.GroupNorm(in[0], 2, in[1], in[2], 1e-5, true) }, []*T{randn(r, 2, 4, 3), randn(r, 4), randn(r, 4)}, true},
+		{"softmax", func(in []*T) *T { return in[0].Softmax(1) }, []*T{randn(r, 2, 4)}, true},
+		{"log_softmax", func(in []*T) *T { return in[0].LogSoftmax(0) }, []*T{randn(r, 3, 2)}, true},
+		{"layer_norm", func(in []*T) *T {
+			return tensor.LayerNorm(in[0], []int{4}, tensor.WithWeight(in[1]), tensor.WithBias(in[2]))
+		}, []*T{randn(r, 3, 4), randn(r, 4), randn(r, 4)}, true},
+		{"group_norm", func(in []*T) *T { return tensor.GroupNorm(in[0], 2, tensor.WithWeight(in[1]), tensor.WithBias(in[2])) }, []*T{randn(r, 2, 4, 3), randn(r, 4), randn(r, 4)}, true},
 		{"batch_norm", func(in []*T) *T {
 			return tensor.BatchNorm(in[0], in[1], in[2], nil, nil, true, 0.1, 1e-5, true)
 		}, []*T{randn(r, 4, 3, 2), randn(r, 3), randn(r, 3)}, true},
-		{"conv2d", func(in []*T) *T { return tensor.Conv2d(in[0], in[1], in[2], []int{1, 1}, []int{1, 0}, []int{1, 1}, 1) }, []*T{randn(r, 1, 2, 4, 3), randn(r, 3, 2, 2, 2), randn(r, 3)}, true},
+		{"conv2d", func(in []*T) *T {
+			return tensor.Conv2d(in[0], in[1], tensor.WithBias(in[2]), tensor.WithPadding([]int{1, 0}))
+		}, []*T{randn(r, 1, 2, 4, 3), randn(r, 3, 2, 2, 2), randn(r, 3)}, true},
 		{"conv_transpose2d", func(in []*T) *T {
-			return tensor.ConvTranspose2d(in[0], in[1], nil, []int{2, 1}, []int{0, 0}, []int{0, 0}, 1, []int{1, 1})
+			return tensor.ConvTranspose2d(in[0], in[1], tensor.WithStride([]int{2, 1}))
 		}, []*T{randn(r, 1, 2, 3, 2), randn(r, 2, 2, 2, 2)}, true},
-		{"avg_pool2d", func(in []*T) *T { return in[0].AvgPool2d([]int{2, 2}, []int{1, 2}, []int{1, 0}, false, false, nil) }, []*T{randn(r, 1, 2, 4, 4)}, true},
+		{"avg_pool2d", func(in []*T) *T {
+			return in[0].AvgPool2d([]int{2, 2}, tensor.WithStride([]int{1, 2}), tensor.WithPadding([]int{1, 0}), tensor.WithCountIncludePad(false))
+		}, []*T{randn(r, 1, 2, 4, 4)}, true},
 		{"avg_pool3d", func(in []*T) *T {
-			return in[0].AvgPool3d([]int{2, 2, 2}, []int{1, 2, 1}, []int{1, 0, 1}, true, true, nil)
+			return in[0].AvgPool3d([]int{2, 2, 2}, tensor.WithStride([]int{1, 2, 1}), tensor.WithPadding([]int{1, 0, 1}), tensor.WithCeilMode(true))
 		}, []*T{randn(r, 1, 1, 3, 4, 3)}, false},
-		{"max_pool2d", func(in []*T) *T { return in[0].MaxPool2d([]int{2, 2}, []int{2, 2}, []int{0, 0}, []int{1, 1}, false) }, []*T{randn(r, 1, 1, 4, 4)}, true},
+		{"max_pool2d", func(in []*T) *T { return in[0].MaxPool2d([]int{2, 2}, tensor.WithStride([]int{2, 2})) }, []*T{randn(r, 1, 1, 4, 4)}, true},
 		{"adaptive_avg_pool3d", func(in []*T) *T { return in[0].AdaptiveAvgPool3d([]int{2, 1, 3}) }, []*T{randn(r, 1, 2, 3, 3, 4)}, false},
 		{"upsample_bilinear", func(in []*T) *T { return tensor.UpsampleBilinear2d(in[0], []int{5, 3}, false, nil) }, []*T{randn(r, 1, 1, 3, 2)}, false},
 		{"upsample_nearest", func(in []*T) *T { return tensor.UpsampleNearest2d(in[0], []int{5, 3}, nil) }, []*T{randn(r, 1, 1, 3, 2)}, false},
 		{"reflection_pad2d", func(in []*T) *T { return in[0].ReflectionPad2d([]int{2, 1, 1, 2}) }, []*T{randn(r, 1, 1, 3, 4)}, false},
 		{"replication_pad3d", func(in []*T) *T { return in[0].ReplicationPad3d([]int{1, 0, 2, 1, 0, 1}) }, []*T{randn(r, 1, 1, 2, 2, 3)}, false},
 		{"index_select gather", func(in []*T) *T { return in[0].IndexSelect(0, idx).Gather(1, idx.View([]int{4, 1})) }, []*T{randn(r, 3, 3)}, false},
-		{"index put", func(in []*T) *T { return in[0].IndexPut([]*T{idx}, in[1], true) }, []*T{randn(r, 3), randn(r, 4)}, false},
-		{"cat stack", func(in []*T) *T { return tensor.Cat([]*T{in[0], tensor.Stack([]*T{in[1], in[1]}, 0)}, 0) }, []*T{randn(r, 1, 3), randn(r, 3)}, false},
+		{"index put", func(in []*T) *T { return in[0].IndexPut([]*T{idx}, in[1], tensor.WithAccumulate(true)) }, []*T{randn(r, 3), randn(r, 4)}, false},
+		{"cat stack", func(in []*T) *T { return tensor.Cat([]*T{in[0], tensor.Stack([]*T{in[1], in[1]})}) }, []*T{randn(r, 1, 3), randn(r, 3)}, false},
 		{"views", func(in []*T) *T { return in[0].Permute([]int{1, 0}).Select(0, 1).Unsqueeze(0).Expand([]int{2, 3}) }, []*T{randn(r, 3, 2)}, false},
-		{"as_strided overlapping", func(in []*T) *T { return in[0].AsStrided([]int{3, 2}, []int{1, 1}, 0) }, []*T{randn(r, 4)}, false},
-		{"diagonal", func(in []*T) *T { return in[0].Diagonal(1, 0, 1) }, []*T{randn(r, 3, 4)}, false},
-		{"where clamp", func(in []*T) *T { return tensor.Where(in[0].GtScalar(0), in[0], in[1]).Clamp(-0.5, 0.5) }, []*T{randn(r, 5), randn(r, 5)}, false},
+		{"as_strided overlapping", func(in []*T) *T { return in[0].AsStrided([]int{3, 2}, []int{1, 1}, tensor.WithStorageOffset(0)) }, []*T{randn(r, 4)}, false},
+		{"diagonal", func(in []*T) *T { return in[0].Diagonal(tensor.WithOffset(1)) }, []*T{randn(r, 3, 4)}, false},
+		{"where clamp", func(in []*T) *T {
+			return tensor.Where(in[0].GtScalar(0), in[0], in[1]).Clamp(tensor.WithMin(-0.5), tensor.WithMax(0.5))
+		}, []*T{randn(r, 5), randn(r, 5)}, false},
 		{"sort topk", func(in []*T) *T {
-			v, _ := in[0].Sort(0, false)
-			k, _ := v.Topk(2, 0, true, true)
+			v, _ := in[0].Sort(tensor.WithDim(0))
+			k, _ := v.Topk(2, tensor.WithDim(0))
 			return k
 		}, []*T{randn(r, 5)}, false},
-		{"cdist", func(in []*T) *T { return tensor.Cdist(in[0], in[1], 2, nil) }, []*T{randn(r, 3, 2), randn(r, 2, 2)}, false},
+		{"cdist", func(in []*T) *T { return tensor.Cdist(in[0], in[1]) }, []*T{randn(r, 3, 2), randn(r, 2, 2)}, false},
 		{"grid_sampler bilinear", func(in []*T) *T { return tensor.GridSampler2d(in[0], in[1], 0, 0, false) }, []*T{randn(r, 1, 2, 3, 3), tensor.FromSlice([]float64{-0.3, 0.2, 0.45, -0.7, 0.1, 0.61}, 1, 1, 3, 2).SetRequiresGrad(true)}, false},
 		{"grid_sampler bicubic reflection", func(in []*T) *T { return tensor.GridSampler2d(in[0], in[1], 2, 2, true) }, []*T{randn(r, 1, 1, 3, 4), tensor.FromSlice([]float64{-0.3, 0.2, 0.45, -0.7, 1.1, 0.61}, 1, 1, 3, 2).SetRequiresGrad(true)}, false},
 		{"embedding_bag mean", func(in []*T) *T {
-			out, _, _, _ := tensor.EmbeddingBag(in[0], idx, tensor.FromSlice([]int64{0, 1}), false, 1, false, nil, false)
+			out, _, _, _ := tensor.EmbeddingBag(in[0], idx, tensor.FromSlice([]int64{0, 1}), tensor.WithMode(1))
 			return out
 		}, []*T{randn(r, 3, 2)}, false},
 		{"cross_entropy", func(in []*T) *T {
-			return in[0].CrossEntropyLoss(tensor.FromSlice([]int64{1, 0, 2}), nil, 1, -100, 0.1)
+			return in[0].CrossEntropyLoss(tensor.FromSlice([]int64{1, 0, 2}), tensor.WithLabelSmoothing(0.1))
 		}, []*T{randn(r, 3, 3)}, true},
 		{"col2im", func(in []*T) *T { return in[0].Col2im([]int{3, 3}, []int{2, 2}, []int{1, 1}, []int{0, 0}, []int{1, 1}) }, []*T{randn(r, 1, 4, 4)}, false},
 	}

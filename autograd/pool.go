@@ -85,7 +85,7 @@ func registerPool() {
 	def("aten::max_pool2d_with_indices_backward", &Deriv{NonDiff: []int{7}, Backward: func(c *Ctx) {
 		g, idx := c.G(0), c.T(7)
 		if c.Needs(0) {
-			c.Set(0, g.Flatten(-2, -1).Gather(-1, idx.Flatten(-2, -1)).View(idx.Shape()))
+			c.Set(0, g.Flatten(tensor.WithStartDim(-2)).Gather(-1, idx.Flatten(tensor.WithStartDim(-2))).View(idx.Shape()))
 		}
 		if c.Needs(1) {
 			c.Set(1, c.In(1).ZerosLike())
@@ -106,7 +106,7 @@ func registerPool() {
 	// avg_pool2d_backward(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
 	def("aten::avg_pool2d_backward", &Deriv{Backward: func(c *Ctx) {
 		if c.Needs(0) {
-			c.Set(0, c.G(0).AvgPool2d(c.Ints(2), c.Ints(3), c.Ints(4), c.Bool(5), c.Bool(6), c.Arg(7)))
+			c.Set(0, c.G(0).AvgPool2d(c.Ints(2), tensor.WithStride(c.Ints(3)), tensor.WithPadding(c.Ints(4)), tensor.WithCeilMode(c.Bool(5)), tensor.WithCountIncludePad(c.Bool(6)), tensor.Kw("divisor_override", c.Arg(7))))
 		}
 		if c.Needs(1) {
 			c.Set(1, c.In(1).ZerosLike())

@@ -41,7 +41,7 @@ func registerReduce() {
 		if x.Dim() == 0 {
 			cnt = mask.To(g.DType())
 		} else {
-			cnt = mask.Sum(reduceDims(dims, x.Dim()), true)
+			cnt = mask.Sum(reduceDims(dims, x.Dim()), tensor.WithKeepdim(true))
 		}
 		c.Set(0, g.Div(cnt).Mul(mask.To(g.DType())))
 	}
@@ -137,9 +137,9 @@ func prodSafeZeros(g, x *T, dim int) *T {
 	os := x.Shape()
 	os[dim] = 1
 	ones := g.NewOnes(os)
-	excl := tensor.Cat([]*T{ones, x.Narrow(dim, 0, n-1)}, dim).Cumprod(dim)
+	excl := tensor.Cat([]*T{ones, x.Narrow(dim, 0, n-1)}, tensor.WithDim(dim)).Cumprod(dim)
 	rev := x.Narrow(dim, 1, n-1).Flip([]int{dim})
-	exclRev := tensor.Cat([]*T{ones, rev}, dim).Cumprod(dim).Flip([]int{dim})
+	exclRev := tensor.Cat([]*T{ones, rev}, tensor.WithDim(dim)).Cumprod(dim).Flip([]int{dim})
 	return g.Mul(excl.Mul(exclRev))
 }
 
@@ -163,5 +163,5 @@ func varBackward(g, x *T, dims []int, all bool, corr float64, keepdim bool) *T {
 	}
 	dof := float64(n) - corr
 	rd := reduceDims(dims, x.Dim())
-	return g.MulScalar(2.0 / dof).Mul(x.Sub(x.MeanDim(rd, true)))
+	return g.MulScalar(2.0 / dof).Mul(x.Sub(x.MeanDim(rd, tensor.WithKeepdim(true))))
 }

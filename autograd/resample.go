@@ -50,9 +50,9 @@ func newAxis(n int, align bool, pad int) gridAxis {
 
 func (a gridAxis) unnormalize(g *T) *T {
 	if a.align {
-		return g.AddScalar(1, 1).MulScalar(float64(a.n-1) / 2)
+		return g.AddScalar(1).MulScalar(float64(a.n-1) / 2)
 	}
-	return g.AddScalar(1, 1).MulScalar(float64(a.n)/2).SubScalar(0.5, 1)
+	return g.AddScalar(1).MulScalar(float64(a.n) / 2).SubScalar(0.5)
 }
 
 // clip keeps c inside [0, n-1]; the gradient passes only strictly inside.
@@ -65,14 +65,14 @@ func (a gridAxis) reflect(c *T) *T {
 	if a.span2 == 0 {
 		return c.ZerosLike()
 	}
-	in := c.SubScalar(a.low, 1)
+	in := c.SubScalar(a.low)
 	sign := tensor.WhereScalar(in.LtScalar(0.0), -1.0, 1.0).To(c.DType())
 	ain := in.Mul(sign)
 	flips := ain.DivScalar(a.span2).Trunc()
 	extra := ain.Sub(flips.MulScalar(a.span2))
-	other := extra.RsubScalar(a.span2, 1)
+	other := extra.RsubScalar(a.span2)
 	r := tensor.Where(other.Lt(extra).LogicalOr(other.Isnan()), other, extra)
-	return r.AddScalar(a.low, 1)
+	return r.AddScalar(a.low)
 }
 
 func (a gridAxis) padded(c *T) *T {
@@ -99,12 +99,12 @@ func gather(x, cx, cy *T) *T {
 
 func cubic1(x *T) *T { // ((A+2)x - (A+3)) x x + 1
 	const A = -0.75
-	return x.MulScalar(A+2).SubScalar(A+3, 1).Mul(x).Mul(x).AddScalar(1, 1)
+	return x.MulScalar(A + 2).SubScalar(A + 3).Mul(x).Mul(x).AddScalar(1)
 }
 
 func cubic2(x *T) *T { // ((A x - 5A) x + 8A) x - 4A
 	const A = -0.75
-	return x.MulScalar(A).SubScalar(5*A, 1).Mul(x).AddScalar(8*A, 1).Mul(x).SubScalar(4*A, 1)
+	return x.MulScalar(A).SubScalar(5 * A).Mul(x).AddScalar(8 * A).Mul(x).SubScalar(4 * A)
 }
 
 func gridSample(x, grid *T, mode, pad int, align bool) *T {
@@ -118,14 +118,14 @@ func gridSample(x, grid *T, mode, pad int, align bool) *T {
 	case gridBicubic:
 		fx, fy := ix.Floor().Detach(), iy.Floor().Detach()
 		tx, ty := ix.Sub(fx), iy.Sub(fy)
-		cx := []*T{cubic2(tx.AddScalar(1, 1)), cubic1(tx), cubic1(tx.RsubScalar(1, 1)), cubic2(tx.RsubScalar(2, 1))}
-		cy := []*T{cubic2(ty.AddScalar(1, 1)), cubic1(ty), cubic1(ty.RsubScalar(1, 1)), cubic2(ty.RsubScalar(2, 1))}
+		cx := []*T{cubic2(tx.AddScalar(1)), cubic1(tx), cubic1(tx.RsubScalar(1)), cubic2(tx.RsubScalar(2))}
+		cy := []*T{cubic2(ty.AddScalar(1)), cubic1(ty), cubic1(ty.RsubScalar(1)), cubic2(ty.RsubScalar(2))}
 		var out *T
 		for i := 0; i < 4; i++ {
-			yi := ay.padded(fy.AddScalar(float64(i-1), 1)).Detach()
+			yi := ay.padded(fy.AddScalar(float64(i - 1))).Detach()
 			var row *T
 			for j := 0; j < 4; j++ {
-				xj := ax.padded(fx.AddScalar(float64(j-1), 1)).Detach()
+				xj := ax.padded(fx.AddScalar(float64(j - 1))).Detach()
 				t := gather(x, xj, yi).Mul(cx[j].Unsqueeze(1))
 				if row == nil {
 					row = t
@@ -145,8 +145,8 @@ func gridSample(x, grid *T, mode, pad int, align bool) *T {
 	ix, iy = ax.padded(ix), ay.padded(iy)
 	x0, y0 := ix.Floor().Detach(), iy.Floor().Detach()
 	we, ns := ix.Sub(x0), iy.Sub(y0)
-	ew, sn := we.RsubScalar(1, 1), ns.RsubScalar(1, 1)
-	x1, y1 := x0.AddScalar(1, 1), y0.AddScalar(1, 1)
+	ew, sn := we.RsubScalar(1), ns.RsubScalar(1)
+	x1, y1 := x0.AddScalar(1), y0.AddScalar(1)
 	out := gather(x, x0, y0).Mul(sn.Mul(ew).Unsqueeze(1))
 	out = out.Add(gather(x, x1, y0).Mul(sn.Mul(we).Unsqueeze(1)))
 	out = out.Add(gather(x, x0, y1).Mul(ns.Mul(ew).Unsqueeze(1)))

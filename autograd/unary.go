@@ -13,27 +13,27 @@ func registerUnary() {
 	def("aten::abs", fn(func(c *Ctx) { c.Set(0, c.G(0).Mul(c.T(0).Sign())) }))
 	def("aten::acos", fn(func(c *Ctx) {
 		x := c.T(0)
-		c.Set(0, c.G(0).Mul(x.Neg().Mul(x).AddScalar(1, 1).Rsqrt().Neg()))
+		c.Set(0, c.G(0).Mul(x.Neg().Mul(x).AddScalar(1).Rsqrt().Neg()))
 	}))
 	def("aten::acosh", fn(func(c *Ctx) {
 		x := c.T(0)
-		c.Set(0, c.G(0).Mul(x.Mul(x).SubScalar(1, 1).Rsqrt()))
+		c.Set(0, c.G(0).Mul(x.Mul(x).SubScalar(1).Rsqrt()))
 	}))
 	def("aten::asin", fn(func(c *Ctx) {
 		x := c.T(0)
-		c.Set(0, c.G(0).Mul(x.Neg().Mul(x).AddScalar(1, 1).Rsqrt()))
+		c.Set(0, c.G(0).Mul(x.Neg().Mul(x).AddScalar(1).Rsqrt()))
 	}))
 	def("aten::asinh", fn(func(c *Ctx) {
 		x := c.T(0)
-		c.Set(0, c.G(0).Mul(x.Mul(x).AddScalar(1, 1).Rsqrt()))
+		c.Set(0, c.G(0).Mul(x.Mul(x).AddScalar(1).Rsqrt()))
 	}))
 	def("aten::atan", fn(func(c *Ctx) {
 		x := c.T(0)
-		c.Set(0, c.G(0).Div(x.Mul(x).AddScalar(1, 1)))
+		c.Set(0, c.G(0).Div(x.Mul(x).AddScalar(1)))
 	}))
 	def("aten::atanh", fn(func(c *Ctx) {
 		x := c.T(0)
-		c.Set(0, c.G(0).MulScalar(1).Div(x.Mul(x).RsubScalar(1, 1)))
+		c.Set(0, c.G(0).MulScalar(1).Div(x.Mul(x).RsubScalar(1)))
 	}))
 	zero := &Deriv{SelfUnused: true, Backward: func(c *Ctx) { c.Set(0, c.G(0).ZerosLike()) }}
 	for _, n := range []string{"aten::ceil", "aten::floor", "aten::round", "aten::trunc", "aten::sign"} {
@@ -47,10 +47,10 @@ func registerUnary() {
 		c.Set(0, x.Mul(x).Neg().Exp().MulScalar(2.0/math.Sqrt(math.Pi)).Mul(c.G(0)))
 	}))
 	def("aten::exp", &Deriv{SelfUnused: true, Backward: func(c *Ctx) { c.Set(0, c.G(0).Mul(c.Out(0))) }})
-	def("aten::expm1", &Deriv{SelfUnused: true, Backward: func(c *Ctx) { c.Set(0, c.G(0).Mul(c.Out(0).AddScalar(1, 1))) }})
+	def("aten::expm1", &Deriv{SelfUnused: true, Backward: func(c *Ctx) { c.Set(0, c.G(0).Mul(c.Out(0).AddScalar(1))) }})
 	def("aten::log", fn(func(c *Ctx) { c.Set(0, c.G(0).Div(c.T(0))) }))
 	def("aten::log10", fn(func(c *Ctx) { c.Set(0, c.G(0).Div(c.T(0).MulScalar(math.Ln10))) }))
-	def("aten::log1p", fn(func(c *Ctx) { c.Set(0, c.G(0).Div(c.T(0).AddScalar(1, 1))) }))
+	def("aten::log1p", fn(func(c *Ctx) { c.Set(0, c.G(0).Div(c.T(0).AddScalar(1))) }))
 	def("aten::log2", fn(func(c *Ctx) { c.Set(0, c.G(0).Div(c.T(0).MulScalar(math.Ln2))) }))
 	def("aten::neg", &Deriv{SelfUnused: true, Backward: func(c *Ctx) { c.Set(0, c.G(0).Neg()) }})
 	def("aten::reciprocal", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
@@ -70,7 +70,7 @@ func registerUnary() {
 	def("aten::sqrt", &Deriv{SelfUnused: true, Backward: func(c *Ctx) { c.Set(0, c.G(0).Div(c.Out(0).MulScalar(2))) }})
 	def("aten::tan", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
 		r := c.Out(0)
-		c.Set(0, c.G(0).Mul(r.Mul(r).AddScalar(1, 1)))
+		c.Set(0, c.G(0).Mul(r.Mul(r).AddScalar(1)))
 	}})
 	def("aten::tanh", &Deriv{SelfUnused: true, Backward: func(c *Ctx) { c.Set(0, tensor.TanhBackward(c.G(0), c.Out(0))) }})
 	// gelu(Tensor self, *, str approximate='none')

@@ -60,10 +60,8 @@ func BenchmarkElementwise(b *testing.B) {
 		f    func() *gt.Tensor
 	}{
 		{"exp", x.Exp}, {"log", pos.Log}, {"tanh", x.Tanh}, {"sigmoid", x.Sigmoid}, {"silu", x.Silu},
-		{"gelu", x.Gelu},
-		{"gelu_tanh", func() *gt.Tensor {
-			return gt.CallKw("aten::gelu", []any{x}, map[string]any{"approximate": "tanh"}).(*gt.Tensor)
-		}},
+		{"gelu", func() *gt.Tensor { return x.Gelu() }},
+		{"gelu_tanh", func() *gt.Tensor { return x.Gelu(gt.WithApproximate("tanh")) }},
 		{"erf", x.Erf}, {"relu", x.Relu}, {"abs", x.Abs}, {"neg", x.Neg}, {"sqrt", pos.Sqrt},
 		{"rsqrt", pos.Rsqrt}, {"reciprocal", x.Reciprocal}, {"sin", x.Sin}, {"cos", x.Cos},
 	}
@@ -76,13 +74,13 @@ func BenchmarkElementwise(b *testing.B) {
 	w := gt.FromFloat32s(randFloat32s(cols, 3), cols)
 	bias := gt.FromFloat32s(randFloat32s(cols, 4), cols)
 	b.Run("goaten/softmax/4096x1024", func(b *testing.B) {
-		run(b, rows*cols, 8*rows*cols, func() { m.Softmax(-1, nil) })
+		run(b, rows*cols, 8*rows*cols, func() { m.Softmax(-1) })
 	})
 	b.Run("goaten/log_softmax/4096x1024", func(b *testing.B) {
-		run(b, rows*cols, 8*rows*cols, func() { m.LogSoftmax(-1, nil) })
+		run(b, rows*cols, 8*rows*cols, func() { m.LogSoftmax(-1) })
 	})
 	b.Run("goaten/layer_norm/4096x1024", func(b *testing.B) {
-		run(b, rows*cols, 8*rows*cols, func() { gt.LayerNorm(m, []int{cols}, w, bias, 1e-5, false) })
+		run(b, rows*cols, 8*rows*cols, func() { gt.LayerNorm(m, []int{cols}, gt.WithWeight(w), gt.WithBias(bias), gt.WithCudnnEnable(false)) })
 	})
 	// The gradient of all three inputs, as a training step asks for it.
 	_, mean, rstd := gt.NativeLayerNorm(m, []int{cols}, w, bias, 1e-5)
@@ -158,9 +156,9 @@ func BenchmarkReduceDims(b *testing.B) {
 		name string
 		f    func()
 	}{
-		{"sum_dim0", func() { m.Sum([]int{0}, false) }},
-		{"var_dim0", func() { m.VarDim([]int{0}, true, false) }},
-		{"argmax_dim0", func() { m.Argmax(0, false) }},
+		{"sum_dim0", func() { m.Sum([]int{0}) }},
+		{"var_dim0", func() { m.VarDim([]int{0}) }},
+		{"argmax_dim0", func() { m.Argmax(gt.WithDim(0)) }},
 		{"cumsum_dim0", func() { m.Cumsum(0) }},
 	}
 	for _, op := range ops {

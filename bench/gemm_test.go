@@ -123,7 +123,7 @@ func BenchmarkConv2d(b *testing.B) {
 	bytes := 4 * int64(convN*convC*convH*convW+convK*convC*convR*convR+convN*convK*convH*convW)
 	for _, p := range gemmProcs {
 		runProcs(b, "goaten/conv2d/"+convName, p, flops, bytes, func() {
-			gt.Conv2d(x, w, nil, []int{1, 1}, []int{1, 1}, []int{1, 1}, 1)
+			gt.Conv2d(x, w, gt.WithPadding([]int{1, 1}))
 		})
 	}
 }

@@ -24,8 +24,8 @@ func newMLP() *mlp {
 	for i := 0; i+1 < len(mlpSizes); i++ {
 		in, out := mlpSizes[i], mlpSizes[i+1]
 		bound := 1 / math.Sqrt(float64(in))
-		m.w = append(m.w, gt.Rand([]int{out, in}).MulScalar(2*bound).AddScalar(-bound, 1))
-		m.b = append(m.b, gt.Rand([]int{out}).MulScalar(2*bound).AddScalar(-bound, 1))
+		m.w = append(m.w, gt.Rand([]int{out, in}).MulScalar(2*bound).AddScalar(-bound))
+		m.b = append(m.b, gt.Rand([]int{out}).MulScalar(2*bound).AddScalar(-bound))
 	}
 	return m
 }
@@ -34,12 +34,12 @@ func newMLP() *mlp {
 func (m *mlp) forward(x, labels *gt.Tensor) *gt.Tensor {
 	h := x
 	for i := range m.w {
-		h = gt.Linear(h, m.w[i], m.b[i])
+		h = gt.Linear(h, m.w[i], gt.WithBias(m.b[i]))
 		if i+1 < len(m.w) {
 			h = h.Relu()
 		}
 	}
-	return h.CrossEntropyLoss(labels, nil, 1, -100, 0)
+	return h.CrossEntropyLoss(labels)
 }
 
 // mlpFlops is the multiply-adds of one forward pass, ×2.

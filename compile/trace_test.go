@@ -65,7 +65,7 @@ func TestTraceChain(t *testing.T) {
 	}
 }
 
-func mlp(x, w, b *T) *T { return x.Matmul(w).Add(b).Gelu().Softmax(-1, nil) }
+func mlp(x, w, b *T) *T { return x.Matmul(w).Add(b).Gelu().Softmax(-1) }
 
 func TestTraceMLP(t *testing.T) {
 	x, w, b := tensor.Randn([]int{2, 4}), tensor.Randn([]int{4, 3}), tensor.Randn([]int{3})

@@ -73,7 +73,7 @@ func fparam(v tensor.Scalar, x *T) float64 { return opmathScalar(v.Float64(), x.
 // silu is x / (1 + exp(-x)).
 func silu(op *tensor.Op, a []any) any {
 	x := ten(a, 0)
-	return x.Div(x.Neg().Exp().AddScalar(1, 1))
+	return x.Div(x.Neg().Exp().AddScalar(1))
 }
 
 // mish is x * tanh(log1p(exp(x))).
@@ -85,12 +85,12 @@ func mish(op *tensor.Op, a []any) any {
 // hardswish is x * min(max(x + 3, 0), 6) / 6.
 func hardswish(op *tensor.Op, a []any) any {
 	x := ten(a, 0)
-	return x.Mul(x.AddScalar(3, 1).Clamp(0, 6)).DivScalar(6)
+	return x.Mul(x.AddScalar(3).Clamp(tensor.WithMin(0), tensor.WithMax(6))).DivScalar(6)
 }
 
 // hardsigmoid is min(max(x + 3, 0), 6) / 6.
 func hardsigmoid(op *tensor.Op, a []any) any {
-	return ten(a, 0).AddScalar(3, 1).Clamp(0, 6).DivScalar(6)
+	return ten(a, 0).AddScalar(3).Clamp(tensor.WithMin(0), tensor.WithMax(6)).DivScalar(6)
 }
 
 // softplus is x where x*beta > threshold, else log1p(exp(x*beta)) / beta.
@@ -101,12 +101,14 @@ func softplus(op *tensor.Op, a []any) any {
 	return tensor.Where(xb.GtScalar(th), x, xb.Exp().Log1p().DivScalar(beta))
 }
 
-func selu(op *tensor.Op, a []any) any { return ten(a, 0).Elu(seluAlpha, seluScale, 1) }
+func selu(op *tensor.Op, a []any) any {
+	return ten(a, 0).Elu(tensor.WithAlpha(seluAlpha), tensor.WithScale(seluScale))
+}
 
 func celu(op *tensor.Op, a []any) any {
 	alpha := sc(a, 1).Float64()
 	tensor.Check(alpha != 0, "ZeroDivisionError: alpha cannot be 0 for CELU")
-	return ten(a, 0).Elu(sc(a, 1), 1, 1/alpha)
+	return ten(a, 0).Elu(tensor.WithAlpha(sc(a, 1)), tensor.WithInputScale(1/alpha))
 }
 
 // glu splits dim in halves a, b and returns a * sigmoid(b).
@@ -117,10 +119,12 @@ func glu(op *tensor.Op, a []any) any {
 	n := x.Size(d)
 	tensor.Check(n%2 == 0, "Halving dimension must be even, but dimension %d is size %d", d, n)
 	h := n / 2
-	return x.Slice(d, 0, h, 1).Mul(x.Slice(d, h, n, 1).Sigmoid())
+	return x.Slice(tensor.WithDim(d), tensor.WithStart(0), tensor.WithEnd(h)).Mul(x.Slice(tensor.WithDim(d), tensor.WithStart(h), tensor.WithEnd(n)).Sigmoid())
 }
 
-func relu6(op *tensor.Op, a []any) any { return ten(a, 0).Hardtanh(0, 6) }
+func relu6(op *tensor.Op, a []any) any {
+	return ten(a, 0).Hardtanh(tensor.WithMinVal(0), tensor.WithMaxVal(6))
+}
 
 // hardshrink is 0 for -lambd <= x <= lambd, else x.
 func hardshrink(op *tensor.Op, a []any) any {
@@ -135,8 +139,8 @@ func hardshrink(op *tensor.Op, a []any) any {
 func softshrink(op *tensor.Op, a []any) any {
 	x := ten(a, 0)
 	l := fparam(sc(a, 1), x)
-	return tensor.Where(x.GtScalar(l), x.SubScalar(l, 1),
-		tensor.Where(x.LtScalar(-l), x.AddScalar(l, 1), zero0(x)))
+	return tensor.Where(x.GtScalar(l), x.SubScalar(l),
+		tensor.Where(x.LtScalar(-l), x.AddScalar(l), zero0(x)))
 }
 
 // threshold is value where x <= threshold, else x.
@@ -154,7 +158,7 @@ func logSigmoid(op *tensor.Op, a []any) any {
 func logSigmoidForward(op *tensor.Op, a []any) any {
 	x := ten(a, 0)
 	z := x.Abs().Neg().Exp()
-	return []*T{x.Clamp(nil, 0).Sub(z.Log1p()), z}
+	return []*T{x.Clamp(tensor.WithMax(0)).Sub(z.Log1p()), z}
 }
 
 // prelu is x where x > 0, else weight*x, weight broadcast along dim 1.
@@ -250,7 +254,7 @@ func alphaDropout(op *tensor.Op, a []any) any {
 	const alpha = 1.7580993408473766
 	k := 1 / math.Sqrt((alpha*alpha*p+1)*(1-p))
 	noise := keepMask(x, p, false)
-	b := noise.AddScalar(-1, 1).MulScalar(alpha*k).AddScalar(alpha*k*p, 1)
+	b := noise.AddScalar(-1).MulScalar(alpha * k).AddScalar(alpha * k * p)
 	return x.Mul(noise.MulScalar(k)).Add(b)
 }
 
@@ -270,13 +274,13 @@ func geluBackward(op *tensor.Op, a []any) any {
 		inner := x.Add(xsq.Mul(x).MulScalar(kappa)).MulScalar(beta)
 		th := inner.Tanh()
 		left := x.MulScalar(0.5)
-		leftD := th.AddScalar(1, 1).MulScalar(0.5)
+		leftD := th.AddScalar(1).MulScalar(0.5)
 		thD := rsub(1, th.Mul(th))
-		innerD := xsq.MulScalar(3*kappa).AddScalar(1, 1).MulScalar(beta)
+		innerD := xsq.MulScalar(3 * kappa).AddScalar(1).MulScalar(beta)
 		return g.Mul(leftD.Add(left.Mul(thD).Mul(innerD)))
 	}
 	const alpha = twoSqrtP * sqrt1_2 * 0.5
-	cdf := x.MulScalar(sqrt1_2).Erf().AddScalar(1, 1).MulScalar(0.5)
+	cdf := x.MulScalar(sqrt1_2).Erf().AddScalar(1).MulScalar(0.5)
 	pdf := x.Mul(x).MulScalar(-0.5).Exp().MulScalar(alpha)
 	return g.Mul(cdf.Add(x.Mul(pdf)))
 }
@@ -302,8 +306,8 @@ func thresholdBackward(op *tensor.Op, a []any) any {
 
 func siluBackward(op *tensor.Op, a []any) any {
 	g, x := ten(a, 0), ten(a, 1)
-	s := x.Neg().Exp().AddScalar(1, 1).Reciprocal()
-	return g.Mul(s).Mul(x.Mul(rsub(1, s)).AddScalar(1, 1))
+	s := x.Neg().Exp().AddScalar(1).Reciprocal()
+	return g.Mul(s).Mul(x.Mul(rsub(1, s)).AddScalar(1))
 }
 
 // The backward kernels of hardtanh, elu and hardswish are written twice in
@@ -337,7 +341,7 @@ func eluBackward(op *tensor.Op, a []any) any {
 	var negBranch *T
 	if a[4].(bool) { // x is the result
 		tensor.Check(alpha >= 0, "In-place elu backward calculation is triggered with a negative slope which is not supported. This is caused by calling in-place forward function with a negative slope, please call out-of-place version instead.")
-		negBranch = g.MulScalar(in).Mul(x.AddScalar(neg, 1))
+		negBranch = g.MulScalar(in).Mul(x.AddScalar(neg))
 	} else {
 		negBranch = g.MulScalar(in).MulScalar(neg).Mul(x.MulScalar(in).Exp())
 	}
@@ -355,7 +359,7 @@ func hardsigmoidBackward(op *tensor.Op, a []any) any {
 // NaN).
 func hardswishBackward(op *tensor.Op, a []any) any {
 	g, x := ten(a, 0), ten(a, 1)
-	mid := g.Mul(x.DivScalar(3).AddScalar(0.5, 1))
+	mid := g.Mul(x.DivScalar(3).AddScalar(0.5))
 	return tensor.Where(x.LtScalar(-3), zero0(g), tensor.Where(x.LeScalar(3), mid, g))
 }
 
@@ -364,7 +368,7 @@ func softplusBackward(op *tensor.Op, a []any) any {
 	beta, th := fparam(sc(a, 2), x), fparam(sc(a, 3), x)
 	xb := x.MulScalar(beta)
 	z := xb.Exp()
-	return tensor.Where(xb.GtScalar(th), g, g.Mul(z).Div(z.AddScalar(1, 1)))
+	return tensor.Where(xb.GtScalar(th), g, g.Mul(z).Div(z.AddScalar(1)))
 }
 
 // logSigmoidBackward is (max' - sign * z/(1+z)) * grad with z = exp(-|x|),
@@ -377,19 +381,19 @@ func logSigmoidBackward(op *tensor.Op, a []any) any {
 	if z == nil || !slices.Equal(z.Sizes(), x.Sizes()) {
 		z = x.Abs().Neg().Exp()
 	}
-	return maxD.Sub(sign.Mul(z.Div(z.AddScalar(1, 1)))).Mul(g)
+	return maxD.Sub(sign.Mul(z.Div(z.AddScalar(1)))).Mul(g)
 }
 
 // softmaxBackward is out * (grad - sum(grad*out, dim)).
 func softmaxBackward(op *tensor.Op, a []any) any {
 	g, out, dim, d := ten(a, 0), ten(a, 1), a[2].(int), a[3].(tensor.DType)
-	gi := out.Mul(g.Sub(g.Mul(out).Sum([]int{dim}, true)))
+	gi := out.Mul(g.Sub(g.Mul(out).Sum([]int{dim}, tensor.WithKeepdim(true))))
 	return gi.To(d)
 }
 
 // logSoftmaxBackward is grad - exp(out) * sum(grad, dim).
 func logSoftmaxBackward(op *tensor.Op, a []any) any {
 	g, out, dim, d := ten(a, 0), ten(a, 1), a[2].(int), a[3].(tensor.DType)
-	gi := g.Sub(out.Exp().Mul(g.Sum([]int{dim}, true)))
+	gi := g.Sub(out.Exp().Mul(g.Sum([]int{dim}, tensor.WithKeepdim(true))))
 	return gi.To(d)
 }

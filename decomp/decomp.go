@@ -89,7 +89,7 @@ func inplaceOf(f *tensor.Op) tensor.Kernel {
 		self := args[0].(*tensor.Tensor)
 		res := f.Invoke(args).(*tensor.Tensor)
 		core.CheckInplaceResult(self, res)
-		return self.Copy_(res, false)
+		return self.Copy_(res)
 	}
 }
 

@@ -179,7 +179,7 @@ func TestCrossEntropy(t *testing.T) {
 	x := tensor.FromSlice([]float32{0.5, -1.0, 2.0, 0.0, 1.5, 0.25, -0.5, 3.0, -2.0, 1.0, 0.5, 0.5}, 3, 4)
 	target := tensor.FromSlice([]int64{2, -100, 1}, 3)
 	w := tensor.FromSlice([]float32{1.0, 2.0, 0.5, 1.5}, 4)
-	probs := tensor.FromSlice([]float32{1, 0, 0, 0, 0, 0, 2, 1, 0.5, 0.5, 0.5, 0.5}, 3, 4).Softmax(1, nil)
+	probs := tensor.FromSlice([]float32{1, 0, 0, 0, 0, 0, 2, 1, 0.5, 0.5, 0.5, 0.5}, 3, 4).Softmax(1)
 	ce := func(target, weight *tensor.Tensor, reduction, ignore int, smoothing float64) *tensor.Tensor {
 		return tensor.Call("aten::cross_entropy_loss", x, target, weight, reduction, ignore, smoothing).(*tensor.Tensor)
 	}
@@ -243,7 +243,7 @@ func TestEinsum(t *testing.T) {
 	}{
 		{"bij,bjk->bik", []*tensor.Tensor{a, b}, a.Bmm(b)},
 		{"...ij,...jk", []*tensor.Tensor{a, seq(4, 5)}, a.Matmul(seq(4, 5))},
-		{"ii->i", []*tensor.Tensor{m}, m.Diagonal(0, 0, 1)},
+		{"ii->i", []*tensor.Tensor{m}, m.Diagonal()},
 		{"ii", []*tensor.Tensor{m}, m.Trace()},
 		{"i,j->ij", []*tensor.Tensor{u, v}, u.Outer(v)},
 		{"ijk->kji", []*tensor.Tensor{a}, a.Permute([]int{2, 1, 0})},
@@ -269,7 +269,7 @@ func TestViewsAlias(t *testing.T) {
 	}{
 		{"transpose", x.Transpose(0, 2), []int{1, 4, 12}},
 		{"reshape", x.Reshape([]int{6, 4}), []int{4, 1}},
-		{"flatten", x.Flatten(1, 2), []int{12, 1}},
+		{"flatten", x.Flatten(tensor.WithStartDim(1), tensor.WithEndDim(2)), []int{12, 1}},
 		{"movedim", x.MovedimInt(0, -1), []int{4, 1, 12}},
 		{"narrow", x.Narrow(2, 1, 2), []int{12, 4, 1}},
 		{"unflatten", x.Unflatten(2, []int{2, 2}), []int{12, 4, 2, 1}},
@@ -367,7 +367,7 @@ func TestBadInputs(t *testing.T) {
 	// baddbmm's result takes the batches' dtype, self copied in (1.13:
 	// float32 1.75 for a float64 0-d self 1.5, beta 0.5, ones).
 	one := tensor.FromSlice([]float32{1}, 1, 1, 1)
-	bd := tensor.CallKw("aten::baddbmm", []any{tensor.FromSlice([]float64{1.5}, []int{}...), one, one}, map[string]any{"beta": tensor.Float(0.5)}).(*tensor.Tensor)
+	bd := tensor.FromSlice([]float64{1.5}, []int{}...).Baddbmm(one, one, tensor.WithBeta(tensor.Float(0.5)))
 	if bd.DType() != tensor.Float32 || bd.Item().Float64() != 1.75 {
 		t.Errorf("baddbmm with a float64 self: got %v %v, want float32 1.75", bd.DType(), bd.Item())
 	}
@@ -385,7 +385,7 @@ func TestHalfNorm(t *testing.T) {
 	x := tensor.FromSlice([]float64{6.5234375, -4.34375, -8.34375, 0.6171875, -3.390625, -1.169921875, -1.6953125,
 		-2.8046875, 0.84375, 8.03125, -2.390625, 7.375, -3.6015625, -2.65625, 8.421875, -7.359375, -7.18359375, -4.5,
 		-6.5546875, -2.40625, 3.3671875, 4.78125, 8.6875, -7.52734375, -7.6875}, 5, 5)
-	ones := tensor.FromSlice(make([]float64, 3000), 3000).AddScalar(1, 1)
+	ones := tensor.FromSlice(make([]float64, 3000), 3000).AddScalar(1)
 	cases := []struct {
 		name string
 		op   string
@@ -473,7 +473,7 @@ func TestStdSqrtInDouble(t *testing.T) {
 // other than none and mean, and soft_margin_loss resizes its unreduced
 // output to 0-d (its first element).
 func TestLossUnknownReduction(t *testing.T) {
-	x := seq(2, 3).LogSoftmax(1, tensor.Float64)
+	x := seq(2, 3).LogSoftmax(1, tensor.WithDtype(tensor.Float64))
 	tg := tensor.FromSlice([]int64{2, 0}, 2)
 	sum := tensor.Call("aten::nll_loss_forward", x, tg, nil, 2, -100).([]*tensor.Tensor)[0].Item().Float64()
 	for _, r := range []int{3, -1} {

@@ -12,7 +12,7 @@ func Example() {
 	x := tensor.FromSlice([]float32{1, 2, 3, 4, 5, 6}, 2, 3)
 	fmt.Println(x.Reshape([]int{3, 2}).Shape())
 	fmt.Println(x.T().Strides())
-	fmt.Println(x.Softmax(1, nil).SumAll())
+	fmt.Println(x.Softmax(1).SumAll())
 	fmt.Println(tensor.Einsum("ij,kj->ik", []*tensor.Tensor{x, x}))
 	// Output:
 	// [3 2]

@@ -147,15 +147,15 @@ func spaced(a []any, kwAt int, start, end float64, steps int, f func(*T) *T) *T 
 	kw["dtype"] = cd
 	idx := callKw("aten::arange.start_step", []any{0, steps, 1}, kw)
 	if steps <= 1 {
-		return f(idx.MulScalar(0).AddScalar(start, 1)).To(d)
+		return f(idx.MulScalar(0).AddScalar(start)).To(d)
 	}
 	s, e := opmathScalar(start, cd), opmathScalar(end, cd)
 	step := (e - s) / float64(steps-1)
 	if cd != tensor.Float64 {
 		step = float64(float32(float32(e-s) / float32(steps-1)))
 	}
-	lo := idx.MulScalar(step).AddScalar(s, 1)
-	hi := rsub(float64(steps-1), idx).MulScalar(step).Neg().AddScalar(e, 1)
+	lo := idx.MulScalar(step).AddScalar(s)
+	hi := rsub(float64(steps-1), idx).MulScalar(step).Neg().AddScalar(e)
 	half := steps / 2
 	return f(tensor.Where(idx.LtScalar(half), lo, hi)).To(d)
 }
@@ -181,11 +181,11 @@ func oneHot(op *tensor.Op, a []any) any {
 		return fullOn(x, append(x.Shape(), n), 0, tensor.Int64)
 	}
 	item := func(t *T) int64 { return tensor.Call("aten::_local_scalar_dense", t).(tensor.Scalar).Int64() }
-	tensor.Check(item(x.Amin(nil, false)) >= 0, "Class values must be non-negative.")
+	tensor.Check(item(x.Amin()) >= 0, "Class values must be non-negative.")
 	if n == -1 {
-		n = int(item(x.Amax(nil, false))) + 1
+		n = int(item(x.Amax())) + 1
 	} else {
-		tensor.Check(int64(n) > item(x.Amax(nil, false)), "Class values must be smaller than num_classes.")
+		tensor.Check(int64(n) > item(x.Amax()), "Class values must be smaller than num_classes.")
 	}
 	return x.Unsqueeze(-1).Eq(arangeOn(x, n)).To(tensor.Int64)
 }

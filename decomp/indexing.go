@@ -59,7 +59,7 @@ func indexInto(self *T, dim int, idx, src *T, accumulate bool) *T {
 	if src.Dim() == 0 {
 		src = reshape(src, []int{1})
 	}
-	return self.IndexPut(alongDim(d, reshape(idx, []int{-1})), src, accumulate)
+	return self.IndexPut(alongDim(d, reshape(idx, []int{-1})), src, tensor.WithAccumulate(accumulate))
 }
 
 func indexAdd(op *tensor.Op, a []any) any {
@@ -95,7 +95,7 @@ func indexFill(x *T, dim int, idx, v *T) *T {
 		return reshape(indexFill(reshape(x, []int{1}), 0, idx, v), nil)
 	}
 	d := wrapDim(dim, x.Dim())
-	return x.IndexPut(alongDim(d, reshape(idx, []int{-1})), v.To(x.DType()), false)
+	return x.IndexPut(alongDim(d, reshape(idx, []int{-1})), v.To(x.DType()))
 }
 
 func indexFillScalar(op *tensor.Op, a []any) any {

@@ -70,7 +70,7 @@ func crossEntropy(op *tensor.Op, a []any) any {
 		tensor.Check(smooth <= 1, "label_smoothing must be between 0.0 and 1.0. Got: %v", smooth)
 		return crossEntropySmoothed(x, t, w, red, ignore, smooth, classDim)
 	}
-	return call("aten::nll_loss_nd", x.LogSoftmax(classDim, x.DType()), t, w, red, ignore)
+	return call("aten::nll_loss_nd", x.LogSoftmax(classDim, tensor.WithDtype(x.DType())), t, w, red, ignore)
 }
 
 // crossEntropyProbs is -(log_softmax(x) * target [* weight]) summed over
@@ -78,10 +78,10 @@ func crossEntropy(op *tensor.Op, a []any) any {
 func crossEntropyProbs(x, t, w *T, red int, smooth float64, classDim int) *T {
 	n := x.Size(classDim)
 	tensor.Check(w == nil || (w.Dim() == 1 && w.Numel() == n), "cross_entropy: weight tensor should be defined either for all %d classes or no classes but got weight tensor of shape: %s", n, shapeOf(w))
-	in := x.LogSoftmax(classDim, x.DType())
+	in := x.LogSoftmax(classDim, tensor.WithDtype(x.DType()))
 	if smooth > 0 {
 		tensor.Check(smooth <= 1, "label_smoothing must be between 0.0 and 1.0. Got: %v", smooth)
-		t = t.MulScalar(1-smooth).AddScalar(smooth/float64(n), 1)
+		t = t.MulScalar(1 - smooth).AddScalar(smooth / float64(n))
 	}
 	p := in.Mul(t)
 	if w != nil {
@@ -96,7 +96,7 @@ func crossEntropyProbs(x, t, w *T, red int, smooth float64, classDim int) *T {
 	case reduceSum:
 		return sumAll(p).Neg()
 	case reduceNone:
-		return p.Sum([]int{classDim}, false).Neg()
+		return p.Sum([]int{classDim}).Neg()
 	}
 	tensor.Panicf("Invalid reduction type encountered in cross_entropy: %d", red)
 	return nil
@@ -106,15 +106,15 @@ func crossEntropyProbs(x, t, w *T, red int, smooth float64, classDim int) *T {
 // target: (1-eps)*nll + eps/C * (-sum of log-probabilities), ignored
 // targets contributing nothing.
 func crossEntropySmoothed(x, t, w *T, red, ignore int, smooth float64, classDim int) *T {
-	in := x.LogSoftmax(classDim, x.DType())
+	in := x.LogSoftmax(classDim, tensor.WithDtype(x.DType()))
 	nll := call("aten::nll_loss_nd", in, t, w, red, ignore)
 	n := in.Size(classDim)
 	ignored := t.EqScalar(ignore)
 	var sm *T
 	if w != nil {
-		sm = in.Mul(classWeight(w, in.Dim(), classDim)).Sum([]int{classDim}, false).Neg()
+		sm = in.Mul(classWeight(w, in.Dim(), classDim)).Sum([]int{classDim}).Neg()
 	} else {
-		sm = in.Sum([]int{classDim}, false).Neg()
+		sm = in.Sum([]int{classDim}).Neg()
 	}
 	sm = tensor.Where(ignored, zero0(sm), sm)
 	var ret *T
@@ -125,7 +125,7 @@ func crossEntropySmoothed(x, t, w *T, red, ignore int, smooth float64, classDim 
 			tw := reshape(w.Gather(0, reshape(safe, []int{-1})), t.Shape())
 			ret = sumAll(sm).Div(sumAll(tensor.Where(ignored, zero0(tw), tw)))
 		} else {
-			ret = sumAll(sm).Div(ignored.LogicalNot().Sum(nil, false))
+			ret = sumAll(sm).Div(ignored.LogicalNot().Sum(nil))
 		}
 	case reduceSum:
 		ret = sumAll(sm)
@@ -332,7 +332,7 @@ func smoothL1Loss(op *tensor.Op, a []any) any {
 	x, y = commonOperands(x, y)
 	z := x.Sub(y).Abs()
 	b := opmathScalar(beta, z.DType())
-	loss := tensor.Where(z.LtScalar(b), z.MulScalar(0.5).Mul(z).DivScalar(b), z.SubScalar(0.5*b, 1))
+	loss := tensor.Where(z.LtScalar(b), z.MulScalar(0.5).Mul(z).DivScalar(b), z.SubScalar(0.5*b))
 	return applyReduction(loss, red)
 }
 
@@ -347,7 +347,7 @@ func huberLoss(op *tensor.Op, a []any) any {
 	tensor.Check(tensor.CanCast(x.DType(), out), "result type %s can't be cast to the desired output type %s", core.CTypeName(x.DType()), core.CTypeName(out))
 	z := x.Sub(y).Abs()
 	dl := opmathScalar(delta, z.DType())
-	loss := tensor.Where(z.LtScalar(dl), z.MulScalar(0.5).Mul(z), z.SubScalar(0.5*dl, 1).MulScalar(dl))
+	loss := tensor.Where(z.LtScalar(dl), z.MulScalar(0.5).Mul(z), z.SubScalar(0.5*dl).MulScalar(dl))
 	return applyReduction(loss.To(out), red)
 }
 
@@ -363,9 +363,9 @@ func bceDTypes(a []any) {
 func binaryCrossEntropy(op *tensor.Op, a []any) any {
 	x, t, w, red := ten(a, 0), ten(a, 1), ten(a, 2), a[3].(int)
 	tensor.Check(slices.Equal(x.Sizes(), t.Sizes()), "Using a target size (%s) that is different to the input size (%s) is deprecated. Please ensure they have the same size.", tensor.ShapeString(t.Sizes()), tensor.ShapeString(x.Sizes()))
-	lo := x.Neg().Log1p().Clamp(-100, nil)
-	hi := x.Log().Clamp(-100, nil)
-	loss := t.SubScalar(1, 1).Mul(lo).Sub(t.Mul(hi))
+	lo := x.Neg().Log1p().Clamp(tensor.WithMin(-100))
+	hi := x.Log().Clamp(tensor.WithMin(-100))
+	loss := t.SubScalar(1).Mul(lo).Sub(t.Mul(hi))
 	if w != nil {
 		loss = loss.Mul(w)
 	}
@@ -377,11 +377,11 @@ func binaryCrossEntropy(op *tensor.Op, a []any) any {
 func bceWithLogits(op *tensor.Op, a []any) any {
 	x, t, w, pw, red := ten(a, 0), ten(a, 1), ten(a, 2), ten(a, 3), a[4].(int)
 	tensor.Check(slices.Equal(x.Sizes(), t.Sizes()), "Target size (%s) must be the same as input size (%s)", tensor.ShapeString(t.Sizes()), tensor.ShapeString(x.Sizes()))
-	m := x.Neg().Clamp(0, nil)
+	m := x.Neg().Clamp(tensor.WithMin(0))
 	lse := m.Neg().Exp().Add(x.Neg().Sub(m).Exp()).Log().Add(m)
 	var loss *T
 	if pw != nil {
-		lw := pw.SubScalar(1, 1).Mul(t).AddScalar(1, 1)
+		lw := pw.SubScalar(1).Mul(t).AddScalar(1)
 		loss = rsub(1, t).Mul(x).Add(lw.Mul(lse))
 	} else {
 		loss = rsub(1, t).Mul(x).Add(m).Add(m.Neg().Exp().Add(x.Neg().Sub(m).Exp()).Log())
@@ -416,14 +416,14 @@ func softMarginLoss(op *tensor.Op, a []any) any {
 
 func marginRankingLoss(op *tensor.Op, a []any) any {
 	x1, x2, t, margin := ten(a, 0), ten(a, 1), ten(a, 2), a[3].(float64)
-	out := t.Neg().Mul(x1.Sub(x2)).AddScalar(margin, 1).Clamp(0, nil)
+	out := t.Neg().Mul(x1.Sub(x2)).AddScalar(margin).Clamp(tensor.WithMin(0))
 	return applyReduction(out, a[4].(int))
 }
 
 func hingeEmbeddingLoss(op *tensor.Op, a []any) any {
 	x, t, margin := ten(a, 0), ten(a, 1), a[2].(float64)
 	zeros := fullOn(x, x.Shape(), 0, x.DType())
-	outMargin := tensor.Where(t.NeScalar(1), rsub(margin, x).Clamp(0, nil), zeros)
+	outMargin := tensor.Where(t.NeScalar(1), rsub(margin, x).Clamp(tensor.WithMin(0)), zeros)
 	outSelf := tensor.Where(t.NeScalar(-1), x, zeros)
 	return applyReduction(outMargin.Add(outSelf), a[3].(int))
 }
@@ -438,13 +438,13 @@ func cosineEmbeddingLoss(op *tensor.Op, a []any) any {
 		tensor.Check(x1.Dim() == 1 && x2.Dim() == 1, "0D target tensor expects 1D input tensors, but found inputs with sizes %s and %s.", tensor.ShapeString(x1.Sizes()), tensor.ShapeString(x2.Sizes()))
 	}
 	const eps = 1e-12
-	prodSum := x1.Mul(x2).Sum([]int{td}, false)
-	m1 := x1.Mul(x1).Sum([]int{td}, false).AddScalar(eps, 1)
-	m2 := x2.Mul(x2).Sum([]int{td}, false).AddScalar(eps, 1)
+	prodSum := x1.Mul(x2).Sum([]int{td})
+	m1 := x1.Mul(x1).Sum([]int{td}).AddScalar(eps)
+	m2 := x2.Mul(x2).Sum([]int{td}).AddScalar(eps)
 	cos := prodSum.Div(m1.Mul(m2).Sqrt())
 	zeros := fullOn(cos, cos.Shape(), 0, cos.DType())
 	pos := rsub(1, cos)
-	neg := cos.SubScalar(margin, 1).Clamp(0, nil)
+	neg := cos.SubScalar(margin).Clamp(tensor.WithMin(0))
 	out := tensor.Where(t.EqScalar(1), pos, zeros).Add(tensor.Where(t.EqScalar(-1), neg, zeros))
 	return applyReduction(out, a[4].(int))
 }
@@ -455,7 +455,7 @@ func poissonNLLLoss(op *tensor.Op, a []any) any {
 	if logInput {
 		loss = x.Exp().Sub(t.Mul(x))
 	} else {
-		loss = x.Sub(t.Mul(x.AddScalar(eps, 1).Log()))
+		loss = x.Sub(t.Mul(x.AddScalar(eps).Log()))
 	}
 	if full {
 		st := t.Mul(t.Log()).Sub(t).Add(t.MulScalar(2 * math.Pi).Log().MulScalar(0.5))
@@ -475,5 +475,5 @@ func tripletMarginLoss(op *tensor.Op, a []any) any {
 	if swap {
 		dn = dn.Minimum(dist(po, ne))
 	}
-	return applyReduction(dp.Sub(dn).AddScalar(margin, 1).Clamp(0, nil), red)
+	return applyReduction(dp.Sub(dn).AddScalar(margin).Clamp(tensor.WithMin(0)), red)
 }

@@ -149,7 +149,7 @@ func bilinear(op *tensor.Op, a []any) any {
 	f1, f2 := reshape(x1, []int{-1, i}), reshape(x2, []int{-1, j})
 	// out[b, o] = sum_ij x1[b, i] w[o, i, j] x2[b, j]
 	t := f1.Mm(reshape(w.Permute([]int{1, 0, 2}), []int{i, o * j})).View([]int{-1, o, j})
-	out := reshape(t.Mul(f2.Unsqueeze(1)).Sum([]int{2}, false), outShape)
+	out := reshape(t.Mul(f2.Unsqueeze(1)).Sum([]int{2}), outShape)
 	if bias != nil {
 		out = out.Add(bias)
 	}
@@ -275,12 +275,12 @@ func crossAlong(x, y *T, dim int) *T {
 	tensor.Check(x.Dim() == y.Dim(), "linalg.cross: inputs must have the same number of dimensions.")
 	tensor.Check(x.Size(dim) == 3 && y.Size(dim) == 3, "linalg.cross: inputs dimension %d must have length 3. Got %d and %d", dim, x.Size(dim), y.Size(dim))
 	d := wrapDim(dim, x.Dim())
-	xs := func(i int) *T { return x.Slice(d, i, i+1, 1) }
-	ys := func(i int) *T { return y.Slice(d, i, i+1, 1) }
+	xs := func(i int) *T { return x.Slice(tensor.WithDim(d), tensor.WithStart(i), tensor.WithEnd(i+1)) }
+	ys := func(i int) *T { return y.Slice(tensor.WithDim(d), tensor.WithStart(i), tensor.WithEnd(i+1)) }
 	c0 := xs(1).Mul(ys(2)).Sub(xs(2).Mul(ys(1)))
 	c1 := xs(2).Mul(ys(0)).Sub(xs(0).Mul(ys(2)))
 	c2 := xs(0).Mul(ys(1)).Sub(xs(1).Mul(ys(0)))
-	return tensor.Cat([]*T{c0, c1, c2}, d)
+	return tensor.Cat([]*T{c0, c1, c2}, tensor.WithDim(d))
 }
 
 func cdist(op *tensor.Op, a []any) any {
@@ -294,7 +294,7 @@ func cdist(op *tensor.Op, a []any) any {
 func pairwiseDistance(op *tensor.Op, a []any) any {
 	x1, x2, p, eps, keepdim := ten(a, 0), ten(a, 1), a[2].(float64), a[3].(float64), a[4].(bool)
 	last := max(x1.Dim(), x2.Dim()) - 1
-	return norm(x1.Sub(x2).AddScalar(eps, 1), tensor.Float(p), []int{last}, keepdim, nil)
+	return norm(x1.Sub(x2).AddScalar(eps), tensor.Float(p), []int{last}, keepdim, nil)
 }
 
 func cosineSimilarity(op *tensor.Op, a []any) any {
@@ -304,9 +304,9 @@ func cosineSimilarity(op *tensor.Op, a []any) any {
 	x1, x2 = x1.To(d), x2.To(d)
 	shape := tensor.BroadcastShapes(x1.Sizes(), x2.Sizes())
 	x1, x2 = x1.Expand(shape), x2.Expand(shape)
-	n1 := vectorNorm(x1, 2, []int{dim}, true).Clamp(eps, nil)
-	n2 := vectorNorm(x2, 2, []int{dim}, true).Clamp(eps, nil)
-	return x1.Div(n1).Mul(x2.Div(n2)).Sum([]int{dim}, false)
+	n1 := vectorNorm(x1, 2, []int{dim}, true).Clamp(tensor.WithMin(eps))
+	n2 := vectorNorm(x2, 2, []int{dim}, true).Clamp(tensor.WithMin(eps))
+	return x1.Div(n1).Mul(x2.Div(n2)).Sum([]int{dim})
 }
 
 // einsum parses the equation, aligns every operand to one label order
@@ -501,7 +501,7 @@ func (s *einsumSpec) align(ops []*T) ([]*T, []int) {
 			default: // a repeated label: take the diagonal
 				prev := perm[s.dimOf[l]]
 				tensor.Check(x.Size(dim) == x.Size(prev), "einsum(): subscript %c is repeated for operand %d but the sizes don't match, %d != %d", labelChar(l), i, x.Size(dim), x.Size(prev))
-				x = movedim(x.Diagonal(0, prev, dim), []int{-1}, []int{prev})
+				x = movedim(x.Diagonal(tensor.WithDim1(prev), tensor.WithDim2(dim)), []int{-1}, []int{prev})
 			}
 		}
 		for k := range perm {
@@ -553,10 +553,10 @@ func (s *einsumSpec) contract(list []*T, counts, path []int) *T {
 			}
 		}
 		if len(xSum) > 0 {
-			x = x.Sum(xSum, true)
+			x = x.Sum(xSum, tensor.WithKeepdim(true))
 		}
 		if len(ySum) > 0 {
-			y = y.Sum(ySum, true)
+			y = y.Sum(ySum, tensor.WithKeepdim(true))
 		}
 		r := sumproductPair(x, y, sumDims)
 		if path != nil {
@@ -572,7 +572,7 @@ func (s *einsumSpec) contract(list []*T, counts, path []int) *T {
 	case s.nOperand > 1: // the contracted dims are all 1 by now
 		return res.View(res.Shape()[:s.outDims])
 	}
-	return res.Sum(iota(s.allDims)[s.outDims:], false)
+	return res.Sum(iota(s.allDims)[s.outDims:])
 }
 
 // sumproductPair is (left*right).sum(sumDims, keepdim=True) for operands of
@@ -598,9 +598,9 @@ func sumproductPair(l, r *T, sumDims []int) *T {
 				tensor.Check(l.Size(i) == r.Size(i), "non-broadcast dimensions must match")
 				sumSize *= l.Size(i)
 			case sl:
-				l = l.Sum([]int{i}, true)
+				l = l.Sum([]int{i}, tensor.WithKeepdim(true))
 			case sr:
-				r = r.Sum([]int{i}, true)
+				r = r.Sum([]int{i}, tensor.WithKeepdim(true))
 			}
 		case sl && sr:
 			tensor.Check(l.Size(i) == r.Size(i), "non-broadcast dimensions must match")

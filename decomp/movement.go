@@ -71,7 +71,7 @@ func reshape(x *T, shape []int) *T {
 // _reshape_alias: the view with the given sizes and strides at x's offset.
 func reshapeAlias(op *tensor.Op, a []any) any {
 	x := ten(a, 0)
-	return x.AsStrided(a[1].([]int), a[2].([]int), x.StorageOffset())
+	return x.AsStrided(a[1].([]int), a[2].([]int), tensor.WithStorageOffset(x.StorageOffset()))
 }
 
 // unsafeView is view's result without the view relation (the result is
@@ -211,7 +211,7 @@ func narrow(op *tensor.Op, a []any) any {
 		start = wrapDim(start, n)
 	}
 	tensor.Check(length >= 0 && start <= n-length, "start (%d) + length (%d) exceeds dimension size (%d).", start, length, n)
-	return x.Slice(d, start, start+length, 1)
+	return x.Slice(tensor.WithDim(d), tensor.WithStart(start), tensor.WithEnd(start+length))
 }
 
 func contiguous(op *tensor.Op, a []any) any {
@@ -234,7 +234,7 @@ func chunk(op *tensor.Op, a []any) any {
 	if size == 0 && n == 0 {
 		// chunks empty tensors, as PyTorch makes: the list is an allocation.
 		tensor.Check(chunks <= tensor.MaxElements, "refusing to allocate a list of %d tensors", chunks)
-		return x.SplitWithSizes(make([]int, chunks), d)
+		return x.SplitWithSizes(make([]int, chunks), tensor.WithDim(d))
 	}
 	return split(x, size, d)
 }
@@ -255,12 +255,12 @@ func split(x *T, size, d int) []*T {
 		sz[i] = size
 	}
 	sz[k-1] = size - (size*k - n)
-	return x.SplitWithSizes(sz, d)
+	return x.SplitWithSizes(sz, tensor.WithDim(d))
 }
 
 func splitTensor(op *tensor.Op, a []any) any { return split(ten(a, 0), a[1].(int), a[2].(int)) }
 func splitSizes(op *tensor.Op, a []any) any {
-	return ten(a, 0).SplitWithSizes(a[1].([]int), a[2].(int))
+	return ten(a, 0).SplitWithSizes(a[1].([]int), tensor.WithDim(a[2].(int)))
 }
 
 func tensorSplitSections(op *tensor.Op, a []any) any {
@@ -279,7 +279,7 @@ func tensorSplitSections(op *tensor.Op, a []any) any {
 		if i < n%k {
 			size++
 		}
-		out[i] = x.Slice(d, start, start+size, 1)
+		out[i] = x.Slice(tensor.WithDim(d), tensor.WithStart(start), tensor.WithEnd(start+size))
 		start += size
 	}
 	return out
@@ -292,10 +292,10 @@ func tensorSplitIndices(op *tensor.Op, a []any) any {
 	out := make([]*T, 0, len(idx)+1)
 	start := 0
 	for _, end := range idx {
-		out = append(out, x.Slice(d, start, end, 1))
+		out = append(out, x.Slice(tensor.WithDim(d), tensor.WithStart(start), tensor.WithEnd(end)))
 		start = end
 	}
-	return append(out, x.Slice(d, start, x.Size(d), 1))
+	return append(out, x.Slice(tensor.WithDim(d), tensor.WithStart(start), tensor.WithEnd(x.Size(d))))
 }
 
 func hsplit(op *tensor.Op, a []any) any {
@@ -306,14 +306,14 @@ func hsplit(op *tensor.Op, a []any) any {
 		d = 0
 	}
 	tensor.Check(k != 0 && x.Size(d)%k == 0, "torch.hsplit attempted to split along dimension %d, but the size of the dimension %d is not divisible by the split_size %d!", d, x.Size(d), k)
-	return x.TensorSplitSections(k, d)
+	return x.TensorSplitSections(k, tensor.WithDim(d))
 }
 
 func vsplit(op *tensor.Op, a []any) any {
 	x, k := ten(a, 0), a[1].(int)
 	tensor.Check(x.Dim() >= 2, "torch.vsplit requires a tensor with at least 2 dimension, but got a tensor with %d dimensions!", x.Dim())
 	tensor.Check(k != 0 && x.Size(0)%k == 0, "torch.vsplit attempted to split along dimension 0, but the size of the dimension %d is not divisible by the split_size %d!", x.Size(0), k)
-	return x.TensorSplitSections(k, 0)
+	return x.TensorSplitSections(k)
 }
 
 func unbind(op *tensor.Op, a []any) any {
@@ -348,7 +348,7 @@ func unfold(op *tensor.Op, a []any) any {
 		sizes[d] = (sizes[d]-size)/step + 1
 		strides[d] *= step
 	}
-	return x.AsStrided(sizes, strides, nil)
+	return x.AsStrided(sizes, strides)
 }
 
 func stack(op *tensor.Op, a []any) any {
@@ -361,7 +361,7 @@ func stack(op *tensor.Op, a []any) any {
 			tensor.ShapeString(ts[0].Sizes()), tensor.ShapeString(t.Sizes()), i)
 		parts[i] = t.Unsqueeze(d)
 	}
-	return tensor.Cat(parts, d)
+	return tensor.Cat(parts, tensor.WithDim(d))
 }
 
 // atleast reshapes each tensor to at least n dims the way atleast_{1,2,3}d do.
@@ -389,21 +389,21 @@ func hstack(op *tensor.Op, a []any) any {
 	tensor.Check(len(ts) > 0, "hstack expects a non-empty TensorList")
 	r := atleast(ts, 1)
 	if r[0].Dim() == 1 {
-		return tensor.Cat(r, 0)
+		return tensor.Cat(r)
 	}
-	return tensor.Cat(r, 1)
+	return tensor.Cat(r, tensor.WithDim(1))
 }
 
 func vstack(op *tensor.Op, a []any) any {
 	ts := a[0].([]*T)
 	tensor.Check(len(ts) > 0, "vstack expects a non-empty TensorList")
-	return tensor.Cat(atleast(ts, 2), 0)
+	return tensor.Cat(atleast(ts, 2))
 }
 
 func dstack(op *tensor.Op, a []any) any {
 	ts := a[0].([]*T)
 	tensor.Check(len(ts) > 0, "dstack expects a non-empty TensorList")
-	return tensor.Cat(atleast(ts, 3), 2)
+	return tensor.Cat(atleast(ts, 3), tensor.WithDim(2))
 }
 
 func columnStack(op *tensor.Op, a []any) any {
@@ -417,7 +417,7 @@ func columnStack(op *tensor.Op, a []any) any {
 			r[i] = t
 		}
 	}
-	return tensor.Cat(r, 1)
+	return tensor.Cat(r, tensor.WithDim(1))
 }
 
 func flipud(op *tensor.Op, a []any) any {
@@ -472,7 +472,7 @@ func rollDims(x *T, shifts, dims []int) *T {
 		if start < 0 {
 			start += n
 		}
-		return tensor.Cat([]*T{x.Slice(d, start, n, 1), x.Slice(d, 0, start, 1)}, d)
+		return tensor.Cat([]*T{x.Slice(tensor.WithDim(d), tensor.WithStart(start), tensor.WithEnd(n)), x.Slice(tensor.WithDim(d), tensor.WithStart(0), tensor.WithEnd(start))}, tensor.WithDim(d))
 	}
 	tensor.Check(len(shifts) > 0, "`shifts` required")
 	if len(dims) == 0 && len(shifts) == 1 {
@@ -492,7 +492,7 @@ func diagEmbed(op *tensor.Op, a []any) any {
 	d1, d2 := wrapDim(a[2].(int), r), wrapDim(a[3].(int), r)
 	tensor.Check(d1 != d2, "diagonal dimensions cannot be identical %d, %d", a[2].(int), a[3].(int))
 	n := abs(off) + x.Size(-1)
-	padded := x.ConstantPadNd([]int{0, abs(off)}, 0)
+	padded := x.ConstantPadNd([]int{0, abs(off)})
 	ar := arangeOn(x, n)
 	var vals, diff *T
 	if off >= 0 {
@@ -575,8 +575,8 @@ func repeatIndices(rep *T, outSize any) *T {
 	}
 	// Mark where each index starts; a running count of marks is the index.
 	starts := csum.Sub(rep).To(tensor.Int64)
-	marks := fullOn(rep, []int{n + 1}, 0, tensor.Int64).IndexPut([]*T{starts}, fullOn(rep, []int{rep.Size(0)}, 1, tensor.Int64), true)
-	return marks.Slice(0, 0, n, 1).Cumsum(0).SubScalar(1, 1).To(rep.DType())
+	marks := fullOn(rep, []int{n + 1}, 0, tensor.Int64).IndexPut([]*T{starts}, fullOn(rep, []int{rep.Size(0)}, 1, tensor.Int64), tensor.WithAccumulate(true))
+	return marks.Slice(tensor.WithStart(0), tensor.WithEnd(n)).Cumsum(0).SubScalar(1).To(rep.DType())
 }
 
 func repeatInterleaveTensor(op *tensor.Op, a []any) any {

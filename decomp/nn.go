@@ -95,7 +95,7 @@ func convPaddingMode(n int, name string) tensor.Kernel {
 				}
 			}
 			if asym {
-				x = x.ConstantPadNd(extra, 0)
+				x = x.ConstantPadNd(extra)
 			}
 		default:
 			tensor.Panicf("Invalid padding string: '%s'", mode)
@@ -130,17 +130,17 @@ func maxPool1d(op *tensor.Op, a []any) any {
 	tensor.Check(p[0] >= 0, "max_pool1d() padding must be non-negative, but got %d", p[0])
 	tensor.Check(p[0] <= k[0]/2, "max_pool1d() padding should be at most half of kernel size, but got padding=%d and kernel_size=%d", p[0], k[0])
 	tensor.Check(d[0] > 0, "max_pool1d() dilation must be greater than zero, but got %d", d[0])
-	out, _ := x.Unsqueeze(-2).MaxPool2dWithIndices([]int{1, k[0]}, []int{1, s[0]}, []int{0, p[0]}, []int{1, d[0]}, ceil)
+	out, _ := x.Unsqueeze(-2).MaxPool2dWithIndices([]int{1, k[0]}, tensor.WithStride([]int{1, s[0]}), tensor.WithPadding([]int{0, p[0]}), tensor.WithDilation([]int{1, d[0]}), tensor.WithCeilMode(ceil))
 	return out.Squeeze(-2)
 }
 
 func maxPool2d(op *tensor.Op, a []any) any {
-	out, _ := ten(a, 0).MaxPool2dWithIndices(a[1].([]int), a[2].([]int), a[3].([]int), a[4].([]int), a[5].(bool))
+	out, _ := ten(a, 0).MaxPool2dWithIndices(a[1].([]int), tensor.WithStride(a[2].([]int)), tensor.WithPadding(a[3].([]int)), tensor.WithDilation(a[4].([]int)), tensor.WithCeilMode(a[5].(bool)))
 	return out
 }
 
 func maxPool3d(op *tensor.Op, a []any) any {
-	out, _ := ten(a, 0).MaxPool3dWithIndices(a[1].([]int), a[2].([]int), a[3].([]int), a[4].([]int), a[5].(bool))
+	out, _ := ten(a, 0).MaxPool3dWithIndices(a[1].([]int), tensor.WithStride(a[2].([]int)), tensor.WithPadding(a[3].([]int)), tensor.WithDilation(a[4].([]int)), tensor.WithCeilMode(a[5].(bool)))
 	return out
 }
 
@@ -164,7 +164,7 @@ func adaptiveAvgPool(n int) tensor.Kernel {
 			for i := range dims {
 				dims[i] = -1 - i
 			}
-			return x.MeanDim(dims, true)
+			return x.MeanDim(dims, tensor.WithKeepdim(true))
 		}
 		return call("aten::_"+name, x, size)
 	}
@@ -183,7 +183,7 @@ func pad(op *tensor.Op, a []any) any {
 	tensor.Check(len(p)%2 == 0, "Padding length must be divisible by 2")
 	tensor.Check(len(p) <= 2*r, "Padding length should be less than or equal to two times the input dimension but got padding length %d and input of dimension %d", len(p), r)
 	if mode == "constant" {
-		return x.ConstantPadNd(p, tensor.OptFloat(a[3], 0))
+		return x.ConstantPadNd(p, tensor.WithValue(tensor.OptFloat(a[3], 0)))
 	}
 	tensor.Check(a[3] == nil || a[3].(float64) == 0, "Padding mode \"%s\" doesn't take in value argument", mode)
 	k := len(p) / 2
@@ -220,7 +220,7 @@ func padCircular(x *T, p []int) *T {
 		d := 2 + i
 		l, r := p[2*(n-i-1)], p[2*(n-i-1)+1]
 		s := x.Size(d)
-		x = x.Slice(d, max(-l, 0), s-max(-r, 0), 1)
+		x = x.Slice(tensor.WithDim(d), tensor.WithStart(max(-l, 0)), tensor.WithEnd(s-max(-r, 0)))
 	}
 	for i := 0; i < n; i++ {
 		d := 2 + i
@@ -228,13 +228,13 @@ func padCircular(x *T, p []int) *T {
 		s := x.Size(d)
 		parts := []*T{}
 		if l > 0 {
-			parts = append(parts, x.Slice(d, s-l, s, 1))
+			parts = append(parts, x.Slice(tensor.WithDim(d), tensor.WithStart(s-l), tensor.WithEnd(s)))
 		}
 		parts = append(parts, x)
 		if r > 0 {
-			parts = append(parts, x.Slice(d, 0, r, 1))
+			parts = append(parts, x.Slice(tensor.WithDim(d), tensor.WithStart(0), tensor.WithEnd(r)))
 		}
-		x = tensor.Cat(parts, d)
+		x = tensor.Cat(parts, tensor.WithDim(d))
 	}
 	return x
 }
@@ -255,7 +255,7 @@ func attention(q, k, v, mask *T, dropout float64, causal bool, scaleQK func(*T) 
 	if mask != nil {
 		attn = attn.Add(mask)
 	}
-	attn = attn.Softmax(-1, nil)
+	attn = attn.Softmax(-1)
 	if dropout > 0 {
 		attn = call("aten::dropout", attn, dropout, true)
 	}

@@ -115,10 +115,10 @@ func instanceNorm(op *tensor.Op, a []any) any {
 	rm2, rv2 := rep(rm), rep(rv)
 	out := call("aten::batch_norm", reshape(x, shape), rep(w), rep(b), rm2, rv2, useStats, a[6], a[7], a[8])
 	if rm != nil {
-		rm.Copy_(rm2.View([]int{n, c}).MeanDim([]int{0}, false), false)
+		rm.Copy_(rm2.View([]int{n, c}).MeanDim([]int{0}))
 	}
 	if rv != nil {
-		rv.Copy_(rv2.View([]int{n, c}).MeanDim([]int{0}, false), false)
+		rv.Copy_(rv2.View([]int{n, c}).MeanDim([]int{0}))
 	}
 	return out.View(x.Shape())
 }

@@ -183,7 +183,7 @@ func whereScalar(op *tensor.Op, a []any) any {
 func fillTensor(op *tensor.Op, a []any) any {
 	x, v := ten(a, 0), ten(a, 1)
 	tensor.Check(v.Dim() == 0, "fill_ only supports 0-dimension value tensor but got tensor with %d dimensions.", v.Dim())
-	return x.Copy(v, false)
+	return x.Copy(v)
 }
 
 func floorDivide(op *tensor.Op, a []any) any { return divMode(ten(a, 0), ten(a, 1), "floor") }
@@ -206,8 +206,12 @@ func scalarFirst(name string) tensor.Kernel {
 	return func(op *tensor.Op, a []any) any { return call(name, wrap(sc(a, 0)), ten(a, 1)) }
 }
 
-func clampMin(op *tensor.Op, a []any) any { return nanFilled(ten(a, 0).Clamp(a[1], nil), a[1]) }
-func clampMax(op *tensor.Op, a []any) any { return nanFilled(ten(a, 0).Clamp(nil, a[1]), a[1]) }
+func clampMin(op *tensor.Op, a []any) any {
+	return nanFilled(ten(a, 0).Clamp(tensor.WithMin(a[1])), a[1])
+}
+func clampMax(op *tensor.Op, a []any) any {
+	return nanFilled(ten(a, 0).Clamp(tensor.WithMax(a[1])), a[1])
+}
 
 // nanFilled is r, or r filled with NaN when the limit is NaN: 1.13's
 // clamp_min_out and clamp_max_out fill their result then (clamp with one NaN
@@ -219,10 +223,14 @@ func nanFilled(r *T, limit any) *T {
 	return r
 }
 
-func clampMinTensor(op *tensor.Op, a []any) any { return ten(a, 0).ClampTensor(ten(a, 1), nil) }
-func clampMaxTensor(op *tensor.Op, a []any) any { return ten(a, 0).ClampTensor(nil, ten(a, 1)) }
-func maxOther(op *tensor.Op, a []any) any       { return ten(a, 0).Maximum(ten(a, 1)) }
-func minOther(op *tensor.Op, a []any) any       { return ten(a, 0).Minimum(ten(a, 1)) }
+func clampMinTensor(op *tensor.Op, a []any) any {
+	return ten(a, 0).ClampTensor(tensor.WithMin(ten(a, 1)))
+}
+func clampMaxTensor(op *tensor.Op, a []any) any {
+	return ten(a, 0).ClampTensor(tensor.WithMax(ten(a, 1)))
+}
+func maxOther(op *tensor.Op, a []any) any { return ten(a, 0).Maximum(ten(a, 1)) }
+func minOther(op *tensor.Op, a []any) any { return ten(a, 0).Minimum(ten(a, 1)) }
 
 // fmax and fmin are the maximum and minimum that ignore NaN, as C's fmax and
 // fmin: where one operand is NaN the result is the other (NaN only where
@@ -353,7 +361,7 @@ func logit(op *tensor.Op, a []any) any {
 	xf := x.To(d)
 	if a[1] != nil {
 		if eps := a[1].(float64); eps >= 0 {
-			xf = xf.Clamp(eps, 1-eps)
+			xf = xf.Clamp(tensor.WithMin(eps), tensor.WithMax(1-eps))
 		}
 	}
 	return xf.Div(rsub(1, xf)).Log()

@@ -52,13 +52,13 @@ func sumDefault(op *tensor.Op, a []any) any {
 func maxAll(op *tensor.Op, a []any) any {
 	x := ten(a, 0)
 	tensor.Check(x.Numel() > 0, "max(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
-	return x.Amax(nil, false)
+	return x.Amax()
 }
 
 func minAll(op *tensor.Op, a []any) any {
 	x := ten(a, 0)
 	tensor.Check(x.Numel() > 0, "min(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
-	return x.Amin(nil, false)
+	return x.Amin()
 }
 
 // variance is var.correction with an integer correction (nil: None).
@@ -145,11 +145,11 @@ func logsumexp(op *tensor.Op, a []any) any {
 		x = x.To(tensor.DefaultFloat)
 	}
 	if x.Numel() == 0 {
-		return x.Exp().Sum(dims, keepdim).Log()
+		return x.Exp().Sum(dims, tensor.WithKeepdim(keepdim)).Log()
 	}
-	m := x.Amax(dims, true)
+	m := x.Amax(tensor.WithDim(dims), tensor.WithKeepdim(true))
 	m = tensor.Where(m.Abs().EqScalar(math.Inf(1)), zero0(m), m)
-	r := x.Sub(m).Exp().Sum(dims, keepdim).Log()
+	r := x.Sub(m).Exp().Sum(dims, tensor.WithKeepdim(keepdim)).Log()
 	if !keepdim && len(dims) > 0 {
 		m = m.SqueezeDims(normDims(dims, x.Dim()))
 	}
@@ -301,18 +301,18 @@ func pNorm(x *T, p float64, dims []int, keepdim bool) *T {
 			// at::norm's max and min start from 0 on an empty reduction.
 			r = fullOn(x, core.ReducedShape(x.Sizes(), mask, keepdim), 0, x.DType())
 		} else if p > 0 {
-			r = x.Abs().Amax(dims, keepdim)
+			r = x.Abs().Amax(tensor.WithDim(dims), tensor.WithKeepdim(keepdim))
 		} else {
-			r = x.Abs().Amin(dims, keepdim)
+			r = x.Abs().Amin(tensor.WithDim(dims), tensor.WithKeepdim(keepdim))
 		}
 	case p == 0:
 		r = sumDType(x.NeScalar(0), dims, keepdim, x.DType())
 	case p == 1:
-		r = x.Abs().Sum(dims, keepdim)
+		r = x.Abs().Sum(dims, tensor.WithKeepdim(keepdim))
 	case p == 2:
-		r = x.Mul(x).Sum(dims, keepdim).Sqrt()
+		r = x.Mul(x).Sum(dims, tensor.WithKeepdim(keepdim)).Sqrt()
 	default:
-		r = x.Abs().PowScalar(p).Sum(dims, keepdim).PowScalar(1 / p)
+		r = x.Abs().PowScalar(p).Sum(dims, tensor.WithKeepdim(keepdim)).PowScalar(1 / p)
 	}
 	return r
 }
@@ -371,7 +371,7 @@ func frobeniusNorm(op *tensor.Op, a []any) any {
 	}
 	w := normDims(dims, x.Dim())
 	tensor.Check(w[0] != w[1], "Expected dims to be different, got %s instead", tensor.ShapeString(dims))
-	return x.Mul(x).Sum(w, keepdim).Sqrt()
+	return x.Mul(x).Sum(w, tensor.WithKeepdim(keepdim)).Sqrt()
 }
 
 func aminmax(op *tensor.Op, a []any) any {
@@ -389,7 +389,7 @@ func aminmax(op *tensor.Op, a []any) any {
 	} else {
 		tensor.Check(x.Size(dims[0]) > 0, "aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity.")
 	}
-	return []*T{x.Amin(dims, keepdim), x.Amax(dims, keepdim)}
+	return []*T{x.Amin(tensor.WithDim(dims), tensor.WithKeepdim(keepdim)), x.Amax(tensor.WithDim(dims), tensor.WithKeepdim(keepdim))}
 }
 
 // all is not(any(not x)); uint8 inputs give uint8, as in 1.13.
@@ -407,7 +407,7 @@ func allDefault(op *tensor.Op, a []any) any {
 
 func allDim(op *tensor.Op, a []any) any {
 	x := ten(a, 0)
-	return allOf(x, x.LogicalNot().AnyDim(a[1].(int), a[2].(bool)).LogicalNot())
+	return allOf(x, x.LogicalNot().AnyDim(a[1].(int), tensor.WithKeepdim(a[2].(bool))).LogicalNot())
 }
 
 func countNonzero(op *tensor.Op, a []any) any {
@@ -466,9 +466,9 @@ func cumprod(op *tensor.Op, a []any) any {
 	dim := wrapDim(a[1].(int), y.Dim())
 	n := y.Size(dim)
 	for shift := 1; shift < n; shift *= 2 {
-		head := y.Slice(dim, 0, shift, 1)
-		tail := y.Slice(dim, shift, n, 1).Mul(y.Slice(dim, 0, n-shift, 1))
-		y = tensor.Cat([]*T{head, tail}, dim)
+		head := y.Slice(tensor.WithDim(dim), tensor.WithStart(0), tensor.WithEnd(shift))
+		tail := y.Slice(tensor.WithDim(dim), tensor.WithStart(shift), tensor.WithEnd(n)).Mul(y.Slice(tensor.WithDim(dim), tensor.WithStart(0), tensor.WithEnd(n-shift)))
+		y = tensor.Cat([]*T{head, tail}, tensor.WithDim(dim))
 	}
 	if y == x {
 		y = y.Clone()
@@ -477,22 +477,22 @@ func cumprod(op *tensor.Op, a []any) any {
 }
 
 func sortStable(op *tensor.Op, a []any) any {
-	v, i := ten(a, 0).Sort(a[2].(int), a[3].(bool))
+	v, i := ten(a, 0).Sort(tensor.WithDim(a[2].(int)), tensor.WithDescending(a[3].(bool)))
 	return []*T{v, i}
 }
 
 func argsort(op *tensor.Op, a []any) any {
-	_, i := ten(a, 0).Sort(a[1].(int), a[2].(bool))
+	_, i := ten(a, 0).Sort(tensor.WithDim(a[1].(int)), tensor.WithDescending(a[2].(bool)))
 	return i
 }
 
 func msort(op *tensor.Op, a []any) any {
-	v, _ := ten(a, 0).Sort(0, false)
+	v, _ := ten(a, 0).Sort(tensor.WithDim(0))
 	return v
 }
 
 func trace(op *tensor.Op, a []any) any {
 	x := ten(a, 0)
 	tensor.Check(x.Dim() == 2, "trace: expected a matrix, but got tensor with dim %d", x.Dim())
-	return sumAll(x.Diagonal(0, 0, 1))
+	return sumAll(x.Diagonal())
 }

@@ -243,7 +243,7 @@ func runDecomposition(op *tensor.Op, sample func() ([]any, map[string]any, error
 // panics as a data read (isDataRead), and work on metadata alone runs.
 func TestTrapDevice(t *testing.T) {
 	reads := map[string]func(x *tensor.Tensor){
-		"Item":                func(x *tensor.Tensor) { x.Sum(nil, false).Item() },
+		"Item":                func(x *tensor.Tensor) { x.Sum(nil).Item() },
 		"Float64s":            func(x *tensor.Tensor) { x.Float64s() },
 		"At":                  func(x *tensor.Tensor) { x.At(0, 0) },
 		"ToDevice(CPU)":       func(x *tensor.Tensor) { x.ToDevice(tensor.CPU) },
@@ -256,7 +256,7 @@ func TestTrapDevice(t *testing.T) {
 			t.Errorf("%s: no data read trapped", name)
 		}
 	}
-	if runReads(t, func(x *tensor.Tensor) { x.Exp().Softmax(1, nil).T().Contiguous().Add(x.T()).Sum([]int{0}, true) }) {
+	if runReads(t, func(x *tensor.Tensor) { x.Exp().Softmax(1).T().Contiguous().Add(x.T()).Sum([]int{0}, tensor.WithKeepdim(true)) }) {
 		t.Errorf("ops on metadata alone read data")
 	}
 }

@@ -120,7 +120,7 @@ func TestLowering(t *testing.T) {
 	if got := tensor.Call("aten::add.Tensor", x, 1.0).(*tensor.Tensor).Float64s(); got[0] != 2 {
 		t.Errorf("add a number: %v", got)
 	}
-	if got := x.Sum(nil, false).Item().Float64(); got != 6 {
+	if got := x.Sum(nil).Item().Float64(); got != 6 {
 		t.Errorf("sum: %v", got)
 	}
 }

@@ -27,7 +27,7 @@ var errorPrograms = []program{
 	}},
 	{"as_strided past the storage", func(dev tensor.Device) []*T {
 		x := seq(dev, 4, 4)
-		return list(x.Slice(0, 1, 2, 1).AsStrided([]int{4, 4}, []int{4, 1}, 4))
+		return list(x.Slice(tensor.WithStart(1), tensor.WithEnd(2)).AsStrided([]int{4, 4}, []int{4, 1}, tensor.WithStorageOffset(4)))
 	}},
 	{"select out of range on a view", func(dev tensor.Device) []*T {
 		return list(seq(dev, 3, 4).T().Select(0, 4))
@@ -39,7 +39,7 @@ var errorPrograms = []program{
 	}},
 	{"copy_ with a bad shape into a slice", func(dev tensor.Device) []*T {
 		x := seq(dev, 3, 4)
-		x.Slice(1, 0, 2, 1).Copy_(seq(dev, 3), false)
+		x.Slice(tensor.WithDim(1), tensor.WithStart(0), tensor.WithEnd(2)).Copy_(seq(dev, 3))
 		return list(x)
 	}},
 	{"unfold window too large", func(dev tensor.Device) []*T {
@@ -74,7 +74,7 @@ func TestAPI(t *testing.T) {
 	if n := functional.Mutations(x); n != 0 {
 		t.Fatalf("Mutations before = %d", n)
 	}
-	v.AddScalar_(1, 1)
+	v.AddScalar_(1)
 	if n := functional.Mutations(x); n != 1 {
 		t.Fatalf("Mutations after = %d", n)
 	}
@@ -84,7 +84,7 @@ func TestAPI(t *testing.T) {
 		t.Fatalf("Unwrap gave a functional tensor or the wrong device")
 	}
 	want := seq(tensor.CPU, 2, 3)
-	want.Select(0, 1).AddScalar_(1, 1)
+	want.Select(0, 1).AddScalar_(1)
 	if msg := compare(want, functional.Wrap(in)); msg != "" {
 		t.Fatal(msg)
 	}
@@ -100,7 +100,7 @@ func TestAPI(t *testing.T) {
 	// Commit writes through a view's chain.
 	c := x.T().Select(0, 2)
 	functional.Commit(c, functional.Unwrap(seq(fdev, 2).MulScalar(10)))
-	want.T().Select(0, 2).Copy_(seq(tensor.CPU, 2).MulScalar(10), false)
+	want.T().Select(0, 2).Copy_(seq(tensor.CPU, 2).MulScalar(10))
 	if msg := compare(want, x); msg != "" {
 		t.Fatal(msg)
 	}
@@ -113,7 +113,7 @@ func TestConstructorsOnDevice(t *testing.T) {
 		x := tensor.CallKw("aten::full", []any{[]int{3, 4}, 1.5}, map[string]any{"device": dev}).(*T)
 		a := tensor.CallKw("aten::arange.start_step", []any{0, 12, 1}, map[string]any{"device": dev, "dtype": tensor.Float32}).(*T)
 		v := x.T()
-		v.Select(0, 2).Copy_(a.Slice(0, 0, 3, 1), false)
+		v.Select(0, 2).Copy_(a.Slice(tensor.WithStart(0), tensor.WithEnd(3)))
 		a.View([]int{3, 4}).Select(1, 0).MulScalar_(-1)
 		return list(x, v, a)
 	}}
@@ -152,8 +152,8 @@ func TestConcurrent(t *testing.T) {
 				}
 			}
 			for r := 0; r < 4; r++ {
-				v := shared.Select(0, r).Slice(0, g%3, 6, 2)
-				if msg := compare(want.Select(0, r).Slice(0, g%3, 6, 2).SumAll(), v.SumAll()); msg != "" {
+				v := shared.Select(0, r).Slice(tensor.WithStart(g%3), tensor.WithEnd(6), tensor.WithStep(2))
+				if msg := compare(want.Select(0, r).Slice(tensor.WithStart(g%3), tensor.WithEnd(6), tensor.WithStep(2)).SumAll(), v.SumAll()); msg != "" {
 					errs <- "shared: " + msg
 				}
 			}

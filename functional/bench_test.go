@@ -10,7 +10,7 @@ func benchLoop(b *testing.B, dev tensor.Device) {
 	x := seq(dev, 64, 64)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		x.Select(0, i%64).AddScalar_(1, 1)
+		x.Select(0, i%64).AddScalar_(1)
 		if i%16 == 15 {
 			x.SumAll()
 		}
@@ -24,7 +24,7 @@ func benchView(b *testing.B, dev tensor.Device) {
 	x := seq(dev, 64, 64)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		x.T().Slice(0, 1, 33, 2).SumAll()
+		x.T().Slice(tensor.WithStart(1), tensor.WithEnd(33), tensor.WithStep(2)).SumAll()
 	}
 }
 

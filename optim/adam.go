@@ -121,17 +121,17 @@ func (o *Adam) step(grads []*tensor.Tensor) {
 			g = addAlpha(g, p, o.WeightDecay)
 		}
 		addAlpha_(s.expAvg.MulScalar_(o.Beta1), g, 1-o.Beta1)
-		tensor.CallKw("aten::addcmul_", []any{s.expAvgSq.MulScalar_(o.Beta2), g, g}, map[string]any{"value": 1 - o.Beta2})
+		s.expAvgSq.MulScalar_(o.Beta2).Addcmul_(g, g, tensor.WithValue(1-o.Beta2))
 
 		bc1 := 1 - powInt(o.Beta1, s.step)
 		bc2 := 1 - powInt(o.Beta2, s.step)
 		stepSize := o.LR / bc1
 		v := s.expAvgSq
 		if o.AMSGrad {
-			s.max.Copy_(s.max.Maximum(s.expAvgSq), false)
+			s.max.Copy_(s.max.Maximum(s.expAvgSq))
 			v = s.max
 		}
-		denom := v.Sqrt().DivScalar(math.Sqrt(bc2)).AddScalar_(o.Eps, 1)
-		tensor.CallKw("aten::addcdiv_", []any{p, s.expAvg, denom}, map[string]any{"value": -stepSize})
+		denom := v.Sqrt().DivScalar(math.Sqrt(bc2)).AddScalar_(o.Eps)
+		p.Addcdiv_(s.expAvg, denom, tensor.WithValue(-stepSize))
 	}
 }

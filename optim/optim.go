@@ -80,10 +80,10 @@ func checkGrads(params, grads []*tensor.Tensor) {
 
 // addAlpha_ is self.add_(other, alpha=alpha).
 func addAlpha_(self, other *tensor.Tensor, alpha float64) {
-	tensor.CallKw("aten::add_.Tensor", []any{self, other}, map[string]any{"alpha": alpha})
+	self.Add_(other, tensor.WithAlpha(alpha))
 }
 
 // addAlpha is self.add(other, alpha=alpha).
 func addAlpha(self, other *tensor.Tensor, alpha float64) *tensor.Tensor {
-	return tensor.CallKw("aten::add.Tensor", []any{self, other}, map[string]any{"alpha": alpha}).(*tensor.Tensor)
+	return self.Add(other, tensor.WithAlpha(alpha))
 }

@@ -193,7 +193,7 @@ func TestRoundTrip(t *testing.T) {
 		"i32":      gt.FromInt32s([]int32{math.MinInt32, 7, math.MaxInt32}, 3),
 		"i16":      x.MulScalar(1000).To(gt.Int16),
 		"i8":       x.MulScalar(40).To(gt.Int8),
-		"u8":       x.AddScalar(3, 1).MulScalar(40).To(gt.Uint8),
+		"u8":       x.AddScalar(3).MulScalar(40).To(gt.Uint8),
 		"bool":     gt.FromBools([]bool{true, false, true}, 3, 1),
 		"scalar":   tensor.FromScalar(tensor.Float(2.5), gt.Float32),
 		"empty":    gt.Empty(gt.Float32, 0, 5),

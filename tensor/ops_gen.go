@@ -70,92 +70,92 @@ func (t *Tensor) AdaptiveAvgPool3d(outputSize []int) *Tensor {
 var op_add_Scalar = opRef{name: "aten::add.Scalar"}
 
 // AddScalar runs aten::add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor.
-func (t *Tensor) AddScalar(other any, alpha any) *Tensor {
-	return op_add_Scalar.call(t, other, alpha).(*Tensor)
+func (t *Tensor) AddScalar(other any, opts ...Option) *Tensor {
+	return op_add_Scalar.callOpts(opts, t, other).(*Tensor)
 }
 
 var op_add_Tensor = opRef{name: "aten::add.Tensor"}
 
 // Add runs aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor.
-func (t *Tensor) Add(other *Tensor) *Tensor {
-	return op_add_Tensor.call(t, other).(*Tensor)
+func (t *Tensor) Add(other *Tensor, opts ...Option) *Tensor {
+	return op_add_Tensor.callOpts(opts, t, other).(*Tensor)
 }
 
 var op_add__Scalar = opRef{name: "aten::add_.Scalar"}
 
 // AddScalar_ runs aten::add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!).
-func (t *Tensor) AddScalar_(other any, alpha any) *Tensor {
-	return op_add__Scalar.call(t, other, alpha).(*Tensor)
+func (t *Tensor) AddScalar_(other any, opts ...Option) *Tensor {
+	return op_add__Scalar.callOpts(opts, t, other).(*Tensor)
 }
 
 var op_add__Tensor = opRef{name: "aten::add_.Tensor"}
 
 // Add_ runs aten::add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!).
-func (t *Tensor) Add_(other *Tensor) *Tensor {
-	return op_add__Tensor.call(t, other).(*Tensor)
+func (t *Tensor) Add_(other *Tensor, opts ...Option) *Tensor {
+	return op_add__Tensor.callOpts(opts, t, other).(*Tensor)
 }
 
 var op_addbmm = opRef{name: "aten::addbmm"}
 
 // Addbmm runs aten::addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor.
-func (t *Tensor) Addbmm(batch1 *Tensor, batch2 *Tensor) *Tensor {
-	return op_addbmm.call(t, batch1, batch2).(*Tensor)
+func (t *Tensor) Addbmm(batch1 *Tensor, batch2 *Tensor, opts ...Option) *Tensor {
+	return op_addbmm.callOpts(opts, t, batch1, batch2).(*Tensor)
 }
 
 var op_addbmm_ = opRef{name: "aten::addbmm_"}
 
 // Addbmm_ runs aten::addbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!).
-func (t *Tensor) Addbmm_(batch1 *Tensor, batch2 *Tensor) *Tensor {
-	return op_addbmm_.call(t, batch1, batch2).(*Tensor)
+func (t *Tensor) Addbmm_(batch1 *Tensor, batch2 *Tensor, opts ...Option) *Tensor {
+	return op_addbmm_.callOpts(opts, t, batch1, batch2).(*Tensor)
 }
 
 var op_addcdiv = opRef{name: "aten::addcdiv"}
 
 // Addcdiv runs aten::addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor.
-func (t *Tensor) Addcdiv(tensor1 *Tensor, tensor2 *Tensor) *Tensor {
-	return op_addcdiv.call(t, tensor1, tensor2).(*Tensor)
+func (t *Tensor) Addcdiv(tensor1 *Tensor, tensor2 *Tensor, opts ...Option) *Tensor {
+	return op_addcdiv.callOpts(opts, t, tensor1, tensor2).(*Tensor)
 }
 
 var op_addcdiv_ = opRef{name: "aten::addcdiv_"}
 
 // Addcdiv_ runs aten::addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!).
-func (t *Tensor) Addcdiv_(tensor1 *Tensor, tensor2 *Tensor) *Tensor {
-	return op_addcdiv_.call(t, tensor1, tensor2).(*Tensor)
+func (t *Tensor) Addcdiv_(tensor1 *Tensor, tensor2 *Tensor, opts ...Option) *Tensor {
+	return op_addcdiv_.callOpts(opts, t, tensor1, tensor2).(*Tensor)
 }
 
 var op_addcmul = opRef{name: "aten::addcmul"}
 
 // Addcmul runs aten::addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor.
-func (t *Tensor) Addcmul(tensor1 *Tensor, tensor2 *Tensor) *Tensor {
-	return op_addcmul.call(t, tensor1, tensor2).(*Tensor)
+func (t *Tensor) Addcmul(tensor1 *Tensor, tensor2 *Tensor, opts ...Option) *Tensor {
+	return op_addcmul.callOpts(opts, t, tensor1, tensor2).(*Tensor)
 }
 
 var op_addcmul_ = opRef{name: "aten::addcmul_"}
 
 // Addcmul_ runs aten::addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!).
-func (t *Tensor) Addcmul_(tensor1 *Tensor, tensor2 *Tensor) *Tensor {
-	return op_addcmul_.call(t, tensor1, tensor2).(*Tensor)
+func (t *Tensor) Addcmul_(tensor1 *Tensor, tensor2 *Tensor, opts ...Option) *Tensor {
+	return op_addcmul_.callOpts(opts, t, tensor1, tensor2).(*Tensor)
 }
 
 var op_addmm = opRef{name: "aten::addmm"}
 
 // Addmm runs aten::addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor.
-func (t *Tensor) Addmm(mat1 *Tensor, mat2 *Tensor) *Tensor {
-	return op_addmm.call(t, mat1, mat2).(*Tensor)
+func (t *Tensor) Addmm(mat1 *Tensor, mat2 *Tensor, opts ...Option) *Tensor {
+	return op_addmm.callOpts(opts, t, mat1, mat2).(*Tensor)
 }
 
 var op_addr = opRef{name: "aten::addr"}
 
 // Addr runs aten::addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor.
-func (t *Tensor) Addr(vec1 *Tensor, vec2 *Tensor) *Tensor {
-	return op_addr.call(t, vec1, vec2).(*Tensor)
+func (t *Tensor) Addr(vec1 *Tensor, vec2 *Tensor, opts ...Option) *Tensor {
+	return op_addr.callOpts(opts, t, vec1, vec2).(*Tensor)
 }
 
 var op_addr_ = opRef{name: "aten::addr_"}
 
 // Addr_ runs aten::addr_(Tensor(a!) self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!).
-func (t *Tensor) Addr_(vec1 *Tensor, vec2 *Tensor) *Tensor {
-	return op_addr_.call(t, vec1, vec2).(*Tensor)
+func (t *Tensor) Addr_(vec1 *Tensor, vec2 *Tensor, opts ...Option) *Tensor {
+	return op_addr_.callOpts(opts, t, vec1, vec2).(*Tensor)
 }
 
 var op_alias = opRef{name: "aten::alias"}
@@ -175,8 +175,8 @@ func (t *Tensor) All() *Tensor {
 var op_all_dim = opRef{name: "aten::all.dim"}
 
 // AllDim runs aten::all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor.
-func (t *Tensor) AllDim(dim int, keepdim bool) *Tensor {
-	return op_all_dim.call(t, dim, keepdim).(*Tensor)
+func (t *Tensor) AllDim(dim int, opts ...Option) *Tensor {
+	return op_all_dim.callOpts(opts, t, dim).(*Tensor)
 }
 
 var op_alpha_dropout = opRef{name: "aten::alpha_dropout"}
@@ -189,22 +189,22 @@ func AlphaDropout(input *Tensor, p float64, train bool) *Tensor {
 var op_amax = opRef{name: "aten::amax"}
 
 // Amax runs aten::amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor.
-func (t *Tensor) Amax(dim []int, keepdim bool) *Tensor {
-	return op_amax.call(t, dim, keepdim).(*Tensor)
+func (t *Tensor) Amax(opts ...Option) *Tensor {
+	return op_amax.callOpts(opts, t).(*Tensor)
 }
 
 var op_amin = opRef{name: "aten::amin"}
 
 // Amin runs aten::amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor.
-func (t *Tensor) Amin(dim []int, keepdim bool) *Tensor {
-	return op_amin.call(t, dim, keepdim).(*Tensor)
+func (t *Tensor) Amin(opts ...Option) *Tensor {
+	return op_amin.callOpts(opts, t).(*Tensor)
 }
 
 var op_aminmax = opRef{name: "aten::aminmax"}
 
 // Aminmax runs aten::aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max).
-func (t *Tensor) Aminmax() (*Tensor, *Tensor) {
-	r := op_aminmax.call(t).([]*Tensor)
+func (t *Tensor) Aminmax(opts ...Option) (*Tensor, *Tensor) {
+	r := op_aminmax.callOpts(opts, t).([]*Tensor)
 	return r[0], r[1]
 }
 
@@ -218,64 +218,64 @@ func (t *Tensor) Any() *Tensor {
 var op_any_dim = opRef{name: "aten::any.dim"}
 
 // AnyDim runs aten::any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor.
-func (t *Tensor) AnyDim(dim int, keepdim bool) *Tensor {
-	return op_any_dim.call(t, dim, keepdim).(*Tensor)
+func (t *Tensor) AnyDim(dim int, opts ...Option) *Tensor {
+	return op_any_dim.callOpts(opts, t, dim).(*Tensor)
 }
 
 var op_any_dims = opRef{name: "aten::any.dims"}
 
 // AnyDims runs aten::any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor.
-func (t *Tensor) AnyDims(dim []int, keepdim bool) *Tensor {
-	return op_any_dims.call(t, dim, keepdim).(*Tensor)
+func (t *Tensor) AnyDims(opts ...Option) *Tensor {
+	return op_any_dims.callOpts(opts, t).(*Tensor)
 }
 
 var op_arange = opRef{name: "aten::arange"}
 
 // ArangeEnd runs aten::arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
-func ArangeEnd(end any) *Tensor {
-	return op_arange.call(end).(*Tensor)
+func ArangeEnd(end any, opts ...Option) *Tensor {
+	return op_arange.callOpts(opts, end).(*Tensor)
 }
 
 var op_arange_start = opRef{name: "aten::arange.start"}
 
 // ArangeStart runs aten::arange.start(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
-func ArangeStart(start any, end any) *Tensor {
-	return op_arange_start.call(start, end).(*Tensor)
+func ArangeStart(start any, end any, opts ...Option) *Tensor {
+	return op_arange_start.callOpts(opts, start, end).(*Tensor)
 }
 
 var op_arange_start_step = opRef{name: "aten::arange.start_step"}
 
 // Arange runs aten::arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
-func Arange(start any, end any, step any) *Tensor {
-	return op_arange_start_step.call(start, end, step).(*Tensor)
+func Arange(start any, end any, opts ...Option) *Tensor {
+	return op_arange_start_step.callOpts(opts, start, end).(*Tensor)
 }
 
 var op_argmax = opRef{name: "aten::argmax"}
 
 // Argmax runs aten::argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor.
-func (t *Tensor) Argmax(dim any, keepdim bool) *Tensor {
-	return op_argmax.call(t, dim, keepdim).(*Tensor)
+func (t *Tensor) Argmax(opts ...Option) *Tensor {
+	return op_argmax.callOpts(opts, t).(*Tensor)
 }
 
 var op_argmin = opRef{name: "aten::argmin"}
 
 // Argmin runs aten::argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor.
-func (t *Tensor) Argmin(dim any, keepdim bool) *Tensor {
-	return op_argmin.call(t, dim, keepdim).(*Tensor)
+func (t *Tensor) Argmin(opts ...Option) *Tensor {
+	return op_argmin.callOpts(opts, t).(*Tensor)
 }
 
 var op_argsort = opRef{name: "aten::argsort"}
 
 // Argsort runs aten::argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor.
-func (t *Tensor) Argsort(dim int, descending bool) *Tensor {
-	return op_argsort.call(t, dim, descending).(*Tensor)
+func (t *Tensor) Argsort(opts ...Option) *Tensor {
+	return op_argsort.callOpts(opts, t).(*Tensor)
 }
 
 var op_as_strided = opRef{name: "aten::as_strided"}
 
 // AsStrided runs aten::as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a).
-func (t *Tensor) AsStrided(size []int, stride []int, storageOffset any) *Tensor {
-	return op_as_strided.call(t, size, stride, storageOffset).(*Tensor)
+func (t *Tensor) AsStrided(size []int, stride []int, opts ...Option) *Tensor {
+	return op_as_strided.callOpts(opts, t, size, stride).(*Tensor)
 }
 
 var op_asin = opRef{name: "aten::asin"}
@@ -358,15 +358,15 @@ func (t *Tensor) Atanh_() *Tensor {
 var op_avg_pool1d = opRef{name: "aten::avg_pool1d"}
 
 // AvgPool1d runs aten::avg_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, bool ceil_mode=False, bool count_include_pad=True) -> Tensor.
-func (t *Tensor) AvgPool1d(kernelSize []int, stride []int, padding []int, ceilMode bool, countIncludePad bool) *Tensor {
-	return op_avg_pool1d.call(t, kernelSize, stride, padding, ceilMode, countIncludePad).(*Tensor)
+func (t *Tensor) AvgPool1d(kernelSize []int, opts ...Option) *Tensor {
+	return op_avg_pool1d.callOpts(opts, t, kernelSize).(*Tensor)
 }
 
 var op_avg_pool2d = opRef{name: "aten::avg_pool2d"}
 
 // AvgPool2d runs aten::avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor.
-func (t *Tensor) AvgPool2d(kernelSize []int, stride []int, padding []int, ceilMode bool, countIncludePad bool, divisorOverride any) *Tensor {
-	return op_avg_pool2d.call(t, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride).(*Tensor)
+func (t *Tensor) AvgPool2d(kernelSize []int, opts ...Option) *Tensor {
+	return op_avg_pool2d.callOpts(opts, t, kernelSize).(*Tensor)
 }
 
 var op_avg_pool2d_backward = opRef{name: "aten::avg_pool2d_backward"}
@@ -379,22 +379,22 @@ func AvgPool2dBackward(gradOutput *Tensor, self *Tensor, kernelSize []int, strid
 var op_avg_pool3d = opRef{name: "aten::avg_pool3d"}
 
 // AvgPool3d runs aten::avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor.
-func (t *Tensor) AvgPool3d(kernelSize []int, stride []int, padding []int, ceilMode bool, countIncludePad bool, divisorOverride any) *Tensor {
-	return op_avg_pool3d.call(t, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride).(*Tensor)
+func (t *Tensor) AvgPool3d(kernelSize []int, opts ...Option) *Tensor {
+	return op_avg_pool3d.callOpts(opts, t, kernelSize).(*Tensor)
 }
 
 var op_baddbmm = opRef{name: "aten::baddbmm"}
 
 // Baddbmm runs aten::baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor.
-func (t *Tensor) Baddbmm(batch1 *Tensor, batch2 *Tensor) *Tensor {
-	return op_baddbmm.call(t, batch1, batch2).(*Tensor)
+func (t *Tensor) Baddbmm(batch1 *Tensor, batch2 *Tensor, opts ...Option) *Tensor {
+	return op_baddbmm.callOpts(opts, t, batch1, batch2).(*Tensor)
 }
 
 var op_baddbmm_ = opRef{name: "aten::baddbmm_"}
 
 // Baddbmm_ runs aten::baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!).
-func (t *Tensor) Baddbmm_(batch1 *Tensor, batch2 *Tensor) *Tensor {
-	return op_baddbmm_.call(t, batch1, batch2).(*Tensor)
+func (t *Tensor) Baddbmm_(batch1 *Tensor, batch2 *Tensor, opts ...Option) *Tensor {
+	return op_baddbmm_.callOpts(opts, t, batch1, batch2).(*Tensor)
 }
 
 var op_batch_norm = opRef{name: "aten::batch_norm"}
@@ -407,22 +407,22 @@ func BatchNorm(input *Tensor, weight *Tensor, bias *Tensor, runningMean *Tensor,
 var op_bilinear = opRef{name: "aten::bilinear"}
 
 // Bilinear runs aten::bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor.
-func Bilinear(input1 *Tensor, input2 *Tensor, weight *Tensor, bias *Tensor) *Tensor {
-	return op_bilinear.call(input1, input2, weight, bias).(*Tensor)
+func Bilinear(input1 *Tensor, input2 *Tensor, weight *Tensor, opts ...Option) *Tensor {
+	return op_bilinear.callOpts(opts, input1, input2, weight).(*Tensor)
 }
 
 var op_binary_cross_entropy = opRef{name: "aten::binary_cross_entropy"}
 
 // BinaryCrossEntropy runs aten::binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor.
-func (t *Tensor) BinaryCrossEntropy(target *Tensor, weight *Tensor, reduction int) *Tensor {
-	return op_binary_cross_entropy.call(t, target, weight, reduction).(*Tensor)
+func (t *Tensor) BinaryCrossEntropy(target *Tensor, opts ...Option) *Tensor {
+	return op_binary_cross_entropy.callOpts(opts, t, target).(*Tensor)
 }
 
 var op_binary_cross_entropy_with_logits = opRef{name: "aten::binary_cross_entropy_with_logits"}
 
 // BinaryCrossEntropyWithLogits runs aten::binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor.
-func (t *Tensor) BinaryCrossEntropyWithLogits(target *Tensor, weight *Tensor, posWeight *Tensor, reduction int) *Tensor {
-	return op_binary_cross_entropy_with_logits.call(t, target, weight, posWeight, reduction).(*Tensor)
+func (t *Tensor) BinaryCrossEntropyWithLogits(target *Tensor, opts ...Option) *Tensor {
+	return op_binary_cross_entropy_with_logits.callOpts(opts, t, target).(*Tensor)
 }
 
 var op_bitwise_and_Scalar = opRef{name: "aten::bitwise_and.Scalar"}
@@ -554,15 +554,15 @@ func (t *Tensor) Bmm(mat2 *Tensor) *Tensor {
 var op_cat = opRef{name: "aten::cat"}
 
 // Cat runs aten::cat(Tensor[] tensors, int dim=0) -> Tensor.
-func Cat(tensors []*Tensor, dim int) *Tensor {
-	return op_cat.call(tensors, dim).(*Tensor)
+func Cat(tensors []*Tensor, opts ...Option) *Tensor {
+	return op_cat.callOpts(opts, tensors).(*Tensor)
 }
 
 var op_cdist = opRef{name: "aten::cdist"}
 
 // Cdist runs aten::cdist(Tensor x1, Tensor x2, float p=2., int? compute_mode=None) -> Tensor.
-func Cdist(x1 *Tensor, x2 *Tensor, p float64, computeMode any) *Tensor {
-	return op_cdist.call(x1, x2, p, computeMode).(*Tensor)
+func Cdist(x1 *Tensor, x2 *Tensor, opts ...Option) *Tensor {
+	return op_cdist.callOpts(opts, x1, x2).(*Tensor)
 }
 
 var op_ceil = opRef{name: "aten::ceil"}
@@ -582,15 +582,15 @@ func (t *Tensor) Ceil_() *Tensor {
 var op_celu = opRef{name: "aten::celu"}
 
 // Celu runs aten::celu(Tensor self, Scalar alpha=1.) -> Tensor.
-func (t *Tensor) Celu(alpha any) *Tensor {
-	return op_celu.call(t, alpha).(*Tensor)
+func (t *Tensor) Celu(opts ...Option) *Tensor {
+	return op_celu.callOpts(opts, t).(*Tensor)
 }
 
 var op_celu_ = opRef{name: "aten::celu_"}
 
 // Celu_ runs aten::celu_(Tensor(a!) self, Scalar alpha=1.) -> Tensor(a!).
-func (t *Tensor) Celu_(alpha any) *Tensor {
-	return op_celu_.call(t, alpha).(*Tensor)
+func (t *Tensor) Celu_(opts ...Option) *Tensor {
+	return op_celu_.callOpts(opts, t).(*Tensor)
 }
 
 var op_channel_shuffle = opRef{name: "aten::channel_shuffle"}
@@ -603,36 +603,36 @@ func (t *Tensor) ChannelShuffle(groups int) *Tensor {
 var op_chunk = opRef{name: "aten::chunk"}
 
 // Chunk runs aten::chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[].
-func (t *Tensor) Chunk(chunks int, dim int) []*Tensor {
-	return op_chunk.call(t, chunks, dim).([]*Tensor)
+func (t *Tensor) Chunk(chunks int, opts ...Option) []*Tensor {
+	return op_chunk.callOpts(opts, t, chunks).([]*Tensor)
 }
 
 var op_clamp = opRef{name: "aten::clamp"}
 
 // Clamp runs aten::clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor.
-func (t *Tensor) Clamp(min any, max any) *Tensor {
-	return op_clamp.call(t, min, max).(*Tensor)
+func (t *Tensor) Clamp(opts ...Option) *Tensor {
+	return op_clamp.callOpts(opts, t).(*Tensor)
 }
 
 var op_clamp_Tensor = opRef{name: "aten::clamp.Tensor"}
 
 // ClampTensor runs aten::clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor.
-func (t *Tensor) ClampTensor(min *Tensor, max *Tensor) *Tensor {
-	return op_clamp_Tensor.call(t, min, max).(*Tensor)
+func (t *Tensor) ClampTensor(opts ...Option) *Tensor {
+	return op_clamp_Tensor.callOpts(opts, t).(*Tensor)
 }
 
 var op_clamp_ = opRef{name: "aten::clamp_"}
 
 // Clamp_ runs aten::clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!).
-func (t *Tensor) Clamp_(min any, max any) *Tensor {
-	return op_clamp_.call(t, min, max).(*Tensor)
+func (t *Tensor) Clamp_(opts ...Option) *Tensor {
+	return op_clamp_.callOpts(opts, t).(*Tensor)
 }
 
 var op_clamp__Tensor = opRef{name: "aten::clamp_.Tensor"}
 
 // ClampTensor_ runs aten::clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!).
-func (t *Tensor) ClampTensor_(min *Tensor, max *Tensor) *Tensor {
-	return op_clamp__Tensor.call(t, min, max).(*Tensor)
+func (t *Tensor) ClampTensor_(opts ...Option) *Tensor {
+	return op_clamp__Tensor.callOpts(opts, t).(*Tensor)
 }
 
 var op_clamp_max = opRef{name: "aten::clamp_max"}
@@ -694,8 +694,8 @@ func (t *Tensor) ClampMinTensor_(min *Tensor) *Tensor {
 var op_clone = opRef{name: "aten::clone"}
 
 // Clone runs aten::clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor.
-func (t *Tensor) Clone() *Tensor {
-	return op_clone.call(t).(*Tensor)
+func (t *Tensor) Clone(opts ...Option) *Tensor {
+	return op_clone.callOpts(opts, t).(*Tensor)
 }
 
 var op_col2im = opRef{name: "aten::col2im"}
@@ -715,78 +715,78 @@ func ColumnStack(tensors []*Tensor) *Tensor {
 var op_constant_pad_nd = opRef{name: "aten::constant_pad_nd"}
 
 // ConstantPadNd runs aten::constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor.
-func (t *Tensor) ConstantPadNd(pad []int, value any) *Tensor {
-	return op_constant_pad_nd.call(t, pad, value).(*Tensor)
+func (t *Tensor) ConstantPadNd(pad []int, opts ...Option) *Tensor {
+	return op_constant_pad_nd.callOpts(opts, t, pad).(*Tensor)
 }
 
 var op_contiguous = opRef{name: "aten::contiguous"}
 
 // Contiguous runs aten::contiguous(Tensor(a) self, *, MemoryFormat memory_format=contiguous_format) -> Tensor(a).
-func (t *Tensor) Contiguous() *Tensor {
-	return op_contiguous.call(t).(*Tensor)
+func (t *Tensor) Contiguous(opts ...Option) *Tensor {
+	return op_contiguous.callOpts(opts, t).(*Tensor)
 }
 
 var op_conv1d = opRef{name: "aten::conv1d"}
 
 // Conv1d runs aten::conv1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=[1], int[1] padding=[0], int[1] dilation=[1], int groups=1) -> Tensor.
-func Conv1d(input *Tensor, weight *Tensor, bias *Tensor, stride []int, padding []int, dilation []int, groups int) *Tensor {
-	return op_conv1d.call(input, weight, bias, stride, padding, dilation, groups).(*Tensor)
+func Conv1d(input *Tensor, weight *Tensor, opts ...Option) *Tensor {
+	return op_conv1d.callOpts(opts, input, weight).(*Tensor)
 }
 
 var op_conv1d_padding = opRef{name: "aten::conv1d.padding"}
 
 // Conv1dPadding runs aten::conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=[1], str padding="valid", int[1] dilation=[1], int groups=1) -> Tensor.
-func Conv1dPadding(input *Tensor, weight *Tensor, bias *Tensor, stride []int, padding string, dilation []int, groups int) *Tensor {
-	return op_conv1d_padding.call(input, weight, bias, stride, padding, dilation, groups).(*Tensor)
+func Conv1dPadding(input *Tensor, weight *Tensor, opts ...Option) *Tensor {
+	return op_conv1d_padding.callOpts(opts, input, weight).(*Tensor)
 }
 
 var op_conv2d = opRef{name: "aten::conv2d"}
 
 // Conv2d runs aten::conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] dilation=1, int groups=1) -> Tensor.
-func Conv2d(input *Tensor, weight *Tensor, bias *Tensor, stride []int, padding []int, dilation []int, groups int) *Tensor {
-	return op_conv2d.call(input, weight, bias, stride, padding, dilation, groups).(*Tensor)
+func Conv2d(input *Tensor, weight *Tensor, opts ...Option) *Tensor {
+	return op_conv2d.callOpts(opts, input, weight).(*Tensor)
 }
 
 var op_conv2d_padding = opRef{name: "aten::conv2d.padding"}
 
 // Conv2dPadding runs aten::conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, str padding="valid", int[2] dilation=1, int groups=1) -> Tensor.
-func Conv2dPadding(input *Tensor, weight *Tensor, bias *Tensor, stride []int, padding string, dilation []int, groups int) *Tensor {
-	return op_conv2d_padding.call(input, weight, bias, stride, padding, dilation, groups).(*Tensor)
+func Conv2dPadding(input *Tensor, weight *Tensor, opts ...Option) *Tensor {
+	return op_conv2d_padding.callOpts(opts, input, weight).(*Tensor)
 }
 
 var op_conv3d = opRef{name: "aten::conv3d"}
 
 // Conv3d runs aten::conv3d(Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, int[3] padding=0, int[3] dilation=1, int groups=1) -> Tensor.
-func Conv3d(input *Tensor, weight *Tensor, bias *Tensor, stride []int, padding []int, dilation []int, groups int) *Tensor {
-	return op_conv3d.call(input, weight, bias, stride, padding, dilation, groups).(*Tensor)
+func Conv3d(input *Tensor, weight *Tensor, opts ...Option) *Tensor {
+	return op_conv3d.callOpts(opts, input, weight).(*Tensor)
 }
 
 var op_conv3d_padding = opRef{name: "aten::conv3d.padding"}
 
 // Conv3dPadding runs aten::conv3d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, str padding="valid", int[3] dilation=1, int groups=1) -> Tensor.
-func Conv3dPadding(input *Tensor, weight *Tensor, bias *Tensor, stride []int, padding string, dilation []int, groups int) *Tensor {
-	return op_conv3d_padding.call(input, weight, bias, stride, padding, dilation, groups).(*Tensor)
+func Conv3dPadding(input *Tensor, weight *Tensor, opts ...Option) *Tensor {
+	return op_conv3d_padding.callOpts(opts, input, weight).(*Tensor)
 }
 
 var op_conv_transpose1d = opRef{name: "aten::conv_transpose1d"}
 
 // ConvTranspose1d runs aten::conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=[1], int[1] padding=[0], int[1] output_padding=[0], int groups=1, int[1] dilation=[1]) -> Tensor.
-func ConvTranspose1d(input *Tensor, weight *Tensor, bias *Tensor, stride []int, padding []int, outputPadding []int, groups int, dilation []int) *Tensor {
-	return op_conv_transpose1d.call(input, weight, bias, stride, padding, outputPadding, groups, dilation).(*Tensor)
+func ConvTranspose1d(input *Tensor, weight *Tensor, opts ...Option) *Tensor {
+	return op_conv_transpose1d.callOpts(opts, input, weight).(*Tensor)
 }
 
 var op_conv_transpose2d_input = opRef{name: "aten::conv_transpose2d.input"}
 
 // ConvTranspose2d runs aten::conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor.
-func ConvTranspose2d(input *Tensor, weight *Tensor, bias *Tensor, stride []int, padding []int, outputPadding []int, groups int, dilation []int) *Tensor {
-	return op_conv_transpose2d_input.call(input, weight, bias, stride, padding, outputPadding, groups, dilation).(*Tensor)
+func ConvTranspose2d(input *Tensor, weight *Tensor, opts ...Option) *Tensor {
+	return op_conv_transpose2d_input.callOpts(opts, input, weight).(*Tensor)
 }
 
 var op_conv_transpose3d_input = opRef{name: "aten::conv_transpose3d.input"}
 
 // ConvTranspose3d runs aten::conv_transpose3d.input(Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, int[3] padding=0, int[3] output_padding=0, int groups=1, int[3] dilation=1) -> Tensor.
-func ConvTranspose3d(input *Tensor, weight *Tensor, bias *Tensor, stride []int, padding []int, outputPadding []int, groups int, dilation []int) *Tensor {
-	return op_conv_transpose3d_input.call(input, weight, bias, stride, padding, outputPadding, groups, dilation).(*Tensor)
+func ConvTranspose3d(input *Tensor, weight *Tensor, opts ...Option) *Tensor {
+	return op_conv_transpose3d_input.callOpts(opts, input, weight).(*Tensor)
 }
 
 var op_convolution = opRef{name: "aten::convolution"}
@@ -807,15 +807,15 @@ func ConvolutionBackward(gradOutput *Tensor, input *Tensor, weight *Tensor, bias
 var op_copy = opRef{name: "aten::copy"}
 
 // Copy runs aten::copy(Tensor self, Tensor src, bool non_blocking=False) -> Tensor.
-func (t *Tensor) Copy(src *Tensor, nonBlocking bool) *Tensor {
-	return op_copy.call(t, src, nonBlocking).(*Tensor)
+func (t *Tensor) Copy(src *Tensor, opts ...Option) *Tensor {
+	return op_copy.callOpts(opts, t, src).(*Tensor)
 }
 
 var op_copy_ = opRef{name: "aten::copy_"}
 
 // Copy_ runs aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!).
-func (t *Tensor) Copy_(src *Tensor, nonBlocking bool) *Tensor {
-	return op_copy_.call(t, src, nonBlocking).(*Tensor)
+func (t *Tensor) Copy_(src *Tensor, opts ...Option) *Tensor {
+	return op_copy_.callOpts(opts, t, src).(*Tensor)
 }
 
 var op_cos = opRef{name: "aten::cos"}
@@ -849,22 +849,22 @@ func (t *Tensor) Cosh_() *Tensor {
 var op_cosine_embedding_loss = opRef{name: "aten::cosine_embedding_loss"}
 
 // CosineEmbeddingLoss runs aten::cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0., int reduction=1) -> Tensor.
-func CosineEmbeddingLoss(input1 *Tensor, input2 *Tensor, target *Tensor, margin float64, reduction int) *Tensor {
-	return op_cosine_embedding_loss.call(input1, input2, target, margin, reduction).(*Tensor)
+func CosineEmbeddingLoss(input1 *Tensor, input2 *Tensor, target *Tensor, opts ...Option) *Tensor {
+	return op_cosine_embedding_loss.callOpts(opts, input1, input2, target).(*Tensor)
 }
 
 var op_cosine_similarity = opRef{name: "aten::cosine_similarity"}
 
 // CosineSimilarity runs aten::cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor.
-func CosineSimilarity(x1 *Tensor, x2 *Tensor, dim int, eps float64) *Tensor {
-	return op_cosine_similarity.call(x1, x2, dim, eps).(*Tensor)
+func CosineSimilarity(x1 *Tensor, x2 *Tensor, opts ...Option) *Tensor {
+	return op_cosine_similarity.callOpts(opts, x1, x2).(*Tensor)
 }
 
 var op_count_nonzero = opRef{name: "aten::count_nonzero"}
 
 // CountNonzero runs aten::count_nonzero(Tensor self, int? dim=None) -> Tensor.
-func (t *Tensor) CountNonzero(dim any) *Tensor {
-	return op_count_nonzero.call(t, dim).(*Tensor)
+func (t *Tensor) CountNonzero(opts ...Option) *Tensor {
+	return op_count_nonzero.callOpts(opts, t).(*Tensor)
 }
 
 var op_count_nonzero_dim_IntList = opRef{name: "aten::count_nonzero.dim_IntList"}
@@ -877,36 +877,36 @@ func (t *Tensor) CountNonzeroDims(dim []int) *Tensor {
 var op_cross = opRef{name: "aten::cross"}
 
 // Cross runs aten::cross(Tensor self, Tensor other, int? dim=None) -> Tensor.
-func (t *Tensor) Cross(other *Tensor, dim any) *Tensor {
-	return op_cross.call(t, other, dim).(*Tensor)
+func (t *Tensor) Cross(other *Tensor, opts ...Option) *Tensor {
+	return op_cross.callOpts(opts, t, other).(*Tensor)
 }
 
 var op_cross_entropy_loss = opRef{name: "aten::cross_entropy_loss"}
 
 // CrossEntropyLoss runs aten::cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, float label_smoothing=0.) -> Tensor.
-func (t *Tensor) CrossEntropyLoss(target *Tensor, weight *Tensor, reduction int, ignoreIndex int, labelSmoothing float64) *Tensor {
-	return op_cross_entropy_loss.call(t, target, weight, reduction, ignoreIndex, labelSmoothing).(*Tensor)
+func (t *Tensor) CrossEntropyLoss(target *Tensor, opts ...Option) *Tensor {
+	return op_cross_entropy_loss.callOpts(opts, t, target).(*Tensor)
 }
 
 var op_cumprod = opRef{name: "aten::cumprod"}
 
 // Cumprod runs aten::cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor.
-func (t *Tensor) Cumprod(dim int) *Tensor {
-	return op_cumprod.call(t, dim).(*Tensor)
+func (t *Tensor) Cumprod(dim int, opts ...Option) *Tensor {
+	return op_cumprod.callOpts(opts, t, dim).(*Tensor)
 }
 
 var op_cumprod_ = opRef{name: "aten::cumprod_"}
 
 // Cumprod_ runs aten::cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!).
-func (t *Tensor) Cumprod_(dim int) *Tensor {
-	return op_cumprod_.call(t, dim).(*Tensor)
+func (t *Tensor) Cumprod_(dim int, opts ...Option) *Tensor {
+	return op_cumprod_.callOpts(opts, t, dim).(*Tensor)
 }
 
 var op_cumsum = opRef{name: "aten::cumsum"}
 
 // Cumsum runs aten::cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor.
-func (t *Tensor) Cumsum(dim int) *Tensor {
-	return op_cumsum.call(t, dim).(*Tensor)
+func (t *Tensor) Cumsum(dim int, opts ...Option) *Tensor {
+	return op_cumsum.callOpts(opts, t, dim).(*Tensor)
 }
 
 var op_deg2rad = opRef{name: "aten::deg2rad"}
@@ -933,15 +933,15 @@ func (t *Tensor) Detach() *Tensor {
 var op_diag_embed = opRef{name: "aten::diag_embed"}
 
 // DiagEmbed runs aten::diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor.
-func (t *Tensor) DiagEmbed(offset int, dim1 int, dim2 int) *Tensor {
-	return op_diag_embed.call(t, offset, dim1, dim2).(*Tensor)
+func (t *Tensor) DiagEmbed(opts ...Option) *Tensor {
+	return op_diag_embed.callOpts(opts, t).(*Tensor)
 }
 
 var op_diagonal = opRef{name: "aten::diagonal"}
 
 // Diagonal runs aten::diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a).
-func (t *Tensor) Diagonal(offset int, dim1 int, dim2 int) *Tensor {
-	return op_diagonal.call(t, offset, dim1, dim2).(*Tensor)
+func (t *Tensor) Diagonal(opts ...Option) *Tensor {
+	return op_diagonal.callOpts(opts, t).(*Tensor)
 }
 
 var op_div_Scalar = opRef{name: "aten::div.Scalar"}
@@ -954,8 +954,8 @@ func (t *Tensor) DivScalar(other any) *Tensor {
 var op_div_Scalar_mode = opRef{name: "aten::div.Scalar_mode"}
 
 // DivScalarMode runs aten::div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor.
-func (t *Tensor) DivScalarMode(other any) *Tensor {
-	return op_div_Scalar_mode.call(t, other).(*Tensor)
+func (t *Tensor) DivScalarMode(other any, opts ...Option) *Tensor {
+	return op_div_Scalar_mode.callOpts(opts, t, other).(*Tensor)
 }
 
 var op_div_Tensor = opRef{name: "aten::div.Tensor"}
@@ -968,8 +968,8 @@ func (t *Tensor) Div(other *Tensor) *Tensor {
 var op_div_Tensor_mode = opRef{name: "aten::div.Tensor_mode"}
 
 // DivTensorMode runs aten::div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor.
-func (t *Tensor) DivTensorMode(other *Tensor) *Tensor {
-	return op_div_Tensor_mode.call(t, other).(*Tensor)
+func (t *Tensor) DivTensorMode(other *Tensor, opts ...Option) *Tensor {
+	return op_div_Tensor_mode.callOpts(opts, t, other).(*Tensor)
 }
 
 var op_div__Scalar = opRef{name: "aten::div_.Scalar"}
@@ -982,8 +982,8 @@ func (t *Tensor) DivScalar_(other any) *Tensor {
 var op_div__Scalar_mode = opRef{name: "aten::div_.Scalar_mode"}
 
 // DivScalarMode_ runs aten::div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!).
-func (t *Tensor) DivScalarMode_(other any) *Tensor {
-	return op_div__Scalar_mode.call(t, other).(*Tensor)
+func (t *Tensor) DivScalarMode_(other any, opts ...Option) *Tensor {
+	return op_div__Scalar_mode.callOpts(opts, t, other).(*Tensor)
 }
 
 var op_div__Tensor = opRef{name: "aten::div_.Tensor"}
@@ -996,8 +996,8 @@ func (t *Tensor) Div_(other *Tensor) *Tensor {
 var op_div__Tensor_mode = opRef{name: "aten::div_.Tensor_mode"}
 
 // DivTensorMode_ runs aten::div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!).
-func (t *Tensor) DivTensorMode_(other *Tensor) *Tensor {
-	return op_div__Tensor_mode.call(t, other).(*Tensor)
+func (t *Tensor) DivTensorMode_(other *Tensor, opts ...Option) *Tensor {
+	return op_div__Tensor_mode.callOpts(opts, t, other).(*Tensor)
 }
 
 var op_dot = opRef{name: "aten::dot"}
@@ -1024,22 +1024,22 @@ func Dstack(tensors []*Tensor) *Tensor {
 var op_einsum = opRef{name: "aten::einsum"}
 
 // Einsum runs aten::einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor.
-func Einsum(equation string, tensors []*Tensor) *Tensor {
-	return op_einsum.call(equation, tensors).(*Tensor)
+func Einsum(equation string, tensors []*Tensor, opts ...Option) *Tensor {
+	return op_einsum.callOpts(opts, equation, tensors).(*Tensor)
 }
 
 var op_elu = opRef{name: "aten::elu"}
 
 // Elu runs aten::elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor.
-func (t *Tensor) Elu(alpha any, scale any, inputScale any) *Tensor {
-	return op_elu.call(t, alpha, scale, inputScale).(*Tensor)
+func (t *Tensor) Elu(opts ...Option) *Tensor {
+	return op_elu.callOpts(opts, t).(*Tensor)
 }
 
 var op_elu_ = opRef{name: "aten::elu_"}
 
 // Elu_ runs aten::elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!).
-func (t *Tensor) Elu_(alpha any, scale any, inputScale any) *Tensor {
-	return op_elu_.call(t, alpha, scale, inputScale).(*Tensor)
+func (t *Tensor) Elu_(opts ...Option) *Tensor {
+	return op_elu_.callOpts(opts, t).(*Tensor)
 }
 
 var op_elu_backward = opRef{name: "aten::elu_backward"}
@@ -1052,15 +1052,15 @@ func EluBackward(gradOutput *Tensor, alpha any, scale any, inputScale any, isRes
 var op_embedding = opRef{name: "aten::embedding"}
 
 // Embedding runs aten::embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor.
-func Embedding(weight *Tensor, indices *Tensor, paddingIdx int, scaleGradByFreq bool, sparse bool) *Tensor {
-	return op_embedding.call(weight, indices, paddingIdx, scaleGradByFreq, sparse).(*Tensor)
+func Embedding(weight *Tensor, indices *Tensor, opts ...Option) *Tensor {
+	return op_embedding.callOpts(opts, weight, indices).(*Tensor)
 }
 
 var op_embedding_bag = opRef{name: "aten::embedding_bag"}
 
 // EmbeddingBag runs aten::embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False) -> (Tensor, Tensor, Tensor, Tensor).
-func EmbeddingBag(weight *Tensor, indices *Tensor, offsets *Tensor, scaleGradByFreq bool, mode int, sparse bool, perSampleWeights *Tensor, includeLastOffset bool) (*Tensor, *Tensor, *Tensor, *Tensor) {
-	r := op_embedding_bag.call(weight, indices, offsets, scaleGradByFreq, mode, sparse, perSampleWeights, includeLastOffset).([]*Tensor)
+func EmbeddingBag(weight *Tensor, indices *Tensor, offsets *Tensor, opts ...Option) (*Tensor, *Tensor, *Tensor, *Tensor) {
+	r := op_embedding_bag.callOpts(opts, weight, indices, offsets).([]*Tensor)
 	return r[0], r[1], r[2], r[3]
 }
 
@@ -1082,22 +1082,22 @@ func EmbeddingDenseBackward(gradOutput *Tensor, indices *Tensor, numWeights int,
 var op_empty_memory_format = opRef{name: "aten::empty.memory_format"}
 
 // EmptyOf runs aten::empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor.
-func EmptyOf(size []int) *Tensor {
-	return op_empty_memory_format.call(size).(*Tensor)
+func EmptyOf(size []int, opts ...Option) *Tensor {
+	return op_empty_memory_format.callOpts(opts, size).(*Tensor)
 }
 
 var op_empty_like = opRef{name: "aten::empty_like"}
 
 // EmptyLike runs aten::empty_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor.
-func (t *Tensor) EmptyLike() *Tensor {
-	return op_empty_like.call(t).(*Tensor)
+func (t *Tensor) EmptyLike(opts ...Option) *Tensor {
+	return op_empty_like.callOpts(opts, t).(*Tensor)
 }
 
 var op_empty_strided = opRef{name: "aten::empty_strided"}
 
 // EmptyStrided runs aten::empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
-func EmptyStrided(size []int, stride []int) *Tensor {
-	return op_empty_strided.call(size, stride).(*Tensor)
+func EmptyStrided(size []int, stride []int, opts ...Option) *Tensor {
+	return op_empty_strided.callOpts(opts, size, stride).(*Tensor)
 }
 
 var op_eq_Scalar = opRef{name: "aten::eq.Scalar"}
@@ -1159,8 +1159,8 @@ func (t *Tensor) Exp_() *Tensor {
 var op_expand = opRef{name: "aten::expand"}
 
 // Expand runs aten::expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a).
-func (t *Tensor) Expand(size []int) *Tensor {
-	return op_expand.call(t, size).(*Tensor)
+func (t *Tensor) Expand(size []int, opts ...Option) *Tensor {
+	return op_expand.callOpts(opts, t, size).(*Tensor)
 }
 
 var op_expand_as = opRef{name: "aten::expand_as"}
@@ -1187,15 +1187,15 @@ func (t *Tensor) Expm1_() *Tensor {
 var op_eye = opRef{name: "aten::eye"}
 
 // Eye runs aten::eye(int n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
-func Eye(n int) *Tensor {
-	return op_eye.call(n).(*Tensor)
+func Eye(n int, opts ...Option) *Tensor {
+	return op_eye.callOpts(opts, n).(*Tensor)
 }
 
 var op_eye_m = opRef{name: "aten::eye.m"}
 
 // EyeM runs aten::eye.m(int n, int m, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
-func EyeM(n int, m int) *Tensor {
-	return op_eye_m.call(n, m).(*Tensor)
+func EyeM(n int, m int, opts ...Option) *Tensor {
+	return op_eye_m.callOpts(opts, n, m).(*Tensor)
 }
 
 var op_feature_dropout = opRef{name: "aten::feature_dropout"}
@@ -1236,8 +1236,8 @@ func (t *Tensor) FillTensor_(value *Tensor) *Tensor {
 var op_flatten_using_ints = opRef{name: "aten::flatten.using_ints"}
 
 // Flatten runs aten::flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a).
-func (t *Tensor) Flatten(startDim int, endDim int) *Tensor {
-	return op_flatten_using_ints.call(t, startDim, endDim).(*Tensor)
+func (t *Tensor) Flatten(opts ...Option) *Tensor {
+	return op_flatten_using_ints.callOpts(opts, t).(*Tensor)
 }
 
 var op_flip = opRef{name: "aten::flip"}
@@ -1362,29 +1362,29 @@ func (t *Tensor) Frac_() *Tensor {
 var op_frobenius_norm_dim = opRef{name: "aten::frobenius_norm.dim"}
 
 // FrobeniusNorm runs aten::frobenius_norm.dim(Tensor self, int[1] dim, bool keepdim=False) -> Tensor.
-func (t *Tensor) FrobeniusNorm(dim []int, keepdim bool) *Tensor {
-	return op_frobenius_norm_dim.call(t, dim, keepdim).(*Tensor)
+func (t *Tensor) FrobeniusNorm(dim []int, opts ...Option) *Tensor {
+	return op_frobenius_norm_dim.callOpts(opts, t, dim).(*Tensor)
 }
 
 var op_full = opRef{name: "aten::full"}
 
 // Full runs aten::full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
-func Full(size []int, fillValue any) *Tensor {
-	return op_full.call(size, fillValue).(*Tensor)
+func Full(size []int, fillValue any, opts ...Option) *Tensor {
+	return op_full.callOpts(opts, size, fillValue).(*Tensor)
 }
 
 var op_full_like = opRef{name: "aten::full_like"}
 
 // FullLike runs aten::full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor.
-func (t *Tensor) FullLike(fillValue any) *Tensor {
-	return op_full_like.call(t, fillValue).(*Tensor)
+func (t *Tensor) FullLike(fillValue any, opts ...Option) *Tensor {
+	return op_full_like.callOpts(opts, t, fillValue).(*Tensor)
 }
 
 var op_gather = opRef{name: "aten::gather"}
 
 // Gather runs aten::gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor.
-func (t *Tensor) Gather(dim int, index *Tensor) *Tensor {
-	return op_gather.call(t, dim, index).(*Tensor)
+func (t *Tensor) Gather(dim int, index *Tensor, opts ...Option) *Tensor {
+	return op_gather.callOpts(opts, t, dim, index).(*Tensor)
 }
 
 var op_ge_Scalar = opRef{name: "aten::ge.Scalar"}
@@ -1418,22 +1418,22 @@ func (t *Tensor) Ge_(other *Tensor) *Tensor {
 var op_gelu = opRef{name: "aten::gelu"}
 
 // Gelu runs aten::gelu(Tensor self, *, str approximate='none') -> Tensor.
-func (t *Tensor) Gelu() *Tensor {
-	return op_gelu.call(t).(*Tensor)
+func (t *Tensor) Gelu(opts ...Option) *Tensor {
+	return op_gelu.callOpts(opts, t).(*Tensor)
 }
 
 var op_gelu_backward = opRef{name: "aten::gelu_backward"}
 
 // GeluBackward runs aten::gelu_backward(Tensor grad_output, Tensor self, *, str approximate="none") -> Tensor.
-func GeluBackward(gradOutput *Tensor, self *Tensor) *Tensor {
-	return op_gelu_backward.call(gradOutput, self).(*Tensor)
+func GeluBackward(gradOutput *Tensor, self *Tensor, opts ...Option) *Tensor {
+	return op_gelu_backward.callOpts(opts, gradOutput, self).(*Tensor)
 }
 
 var op_glu = opRef{name: "aten::glu"}
 
 // Glu runs aten::glu(Tensor self, int dim=-1) -> Tensor.
-func (t *Tensor) Glu(dim int) *Tensor {
-	return op_glu.call(t, dim).(*Tensor)
+func (t *Tensor) Glu(opts ...Option) *Tensor {
+	return op_glu.callOpts(opts, t).(*Tensor)
 }
 
 var op_grid_sampler_2d = opRef{name: "aten::grid_sampler_2d"}
@@ -1446,8 +1446,8 @@ func GridSampler2d(input *Tensor, grid *Tensor, interpolationMode int, paddingMo
 var op_group_norm = opRef{name: "aten::group_norm"}
 
 // GroupNorm runs aten::group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enabled=True) -> Tensor.
-func GroupNorm(input *Tensor, numGroups int, weight *Tensor, bias *Tensor, eps float64, cudnnEnabled bool) *Tensor {
-	return op_group_norm.call(input, numGroups, weight, bias, eps, cudnnEnabled).(*Tensor)
+func GroupNorm(input *Tensor, numGroups int, opts ...Option) *Tensor {
+	return op_group_norm.callOpts(opts, input, numGroups).(*Tensor)
 }
 
 var op_gt_Scalar = opRef{name: "aten::gt.Scalar"}
@@ -1481,8 +1481,8 @@ func (t *Tensor) Gt_(other *Tensor) *Tensor {
 var op_hardshrink = opRef{name: "aten::hardshrink"}
 
 // Hardshrink runs aten::hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor.
-func (t *Tensor) Hardshrink(lambd any) *Tensor {
-	return op_hardshrink.call(t, lambd).(*Tensor)
+func (t *Tensor) Hardshrink(opts ...Option) *Tensor {
+	return op_hardshrink.callOpts(opts, t).(*Tensor)
 }
 
 var op_hardsigmoid = opRef{name: "aten::hardsigmoid"}
@@ -1530,15 +1530,15 @@ func HardswishBackward(gradOutput *Tensor, self *Tensor) *Tensor {
 var op_hardtanh = opRef{name: "aten::hardtanh"}
 
 // Hardtanh runs aten::hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor.
-func (t *Tensor) Hardtanh(minVal any, maxVal any) *Tensor {
-	return op_hardtanh.call(t, minVal, maxVal).(*Tensor)
+func (t *Tensor) Hardtanh(opts ...Option) *Tensor {
+	return op_hardtanh.callOpts(opts, t).(*Tensor)
 }
 
 var op_hardtanh_ = opRef{name: "aten::hardtanh_"}
 
 // Hardtanh_ runs aten::hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!).
-func (t *Tensor) Hardtanh_(minVal any, maxVal any) *Tensor {
-	return op_hardtanh_.call(t, minVal, maxVal).(*Tensor)
+func (t *Tensor) Hardtanh_(opts ...Option) *Tensor {
+	return op_hardtanh_.callOpts(opts, t).(*Tensor)
 }
 
 var op_hardtanh_backward = opRef{name: "aten::hardtanh_backward"}
@@ -1565,8 +1565,8 @@ func (t *Tensor) Heaviside_(values *Tensor) *Tensor {
 var op_hinge_embedding_loss = opRef{name: "aten::hinge_embedding_loss"}
 
 // HingeEmbeddingLoss runs aten::hinge_embedding_loss(Tensor self, Tensor target, float margin=1., int reduction=1) -> Tensor.
-func (t *Tensor) HingeEmbeddingLoss(target *Tensor, margin float64, reduction int) *Tensor {
-	return op_hinge_embedding_loss.call(t, target, margin, reduction).(*Tensor)
+func (t *Tensor) HingeEmbeddingLoss(target *Tensor, opts ...Option) *Tensor {
+	return op_hinge_embedding_loss.callOpts(opts, t, target).(*Tensor)
 }
 
 var op_hsplit_int = opRef{name: "aten::hsplit.int"}
@@ -1586,8 +1586,8 @@ func Hstack(tensors []*Tensor) *Tensor {
 var op_huber_loss = opRef{name: "aten::huber_loss"}
 
 // HuberLoss runs aten::huber_loss(Tensor self, Tensor target, int reduction=1, float delta=1.) -> Tensor.
-func (t *Tensor) HuberLoss(target *Tensor, reduction int, delta float64) *Tensor {
-	return op_huber_loss.call(t, target, reduction, delta).(*Tensor)
+func (t *Tensor) HuberLoss(target *Tensor, opts ...Option) *Tensor {
+	return op_huber_loss.callOpts(opts, t, target).(*Tensor)
 }
 
 var op_index_Tensor = opRef{name: "aten::index.Tensor"}
@@ -1600,15 +1600,15 @@ func (t *Tensor) Index(indices []*Tensor) *Tensor {
 var op_index_add = opRef{name: "aten::index_add"}
 
 // IndexAdd runs aten::index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor.
-func (t *Tensor) IndexAdd(dim int, index *Tensor, source *Tensor) *Tensor {
-	return op_index_add.call(t, dim, index, source).(*Tensor)
+func (t *Tensor) IndexAdd(dim int, index *Tensor, source *Tensor, opts ...Option) *Tensor {
+	return op_index_add.callOpts(opts, t, dim, index, source).(*Tensor)
 }
 
 var op_index_add_ = opRef{name: "aten::index_add_"}
 
 // IndexAdd_ runs aten::index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!).
-func (t *Tensor) IndexAdd_(dim int, index *Tensor, source *Tensor) *Tensor {
-	return op_index_add_.call(t, dim, index, source).(*Tensor)
+func (t *Tensor) IndexAdd_(dim int, index *Tensor, source *Tensor, opts ...Option) *Tensor {
+	return op_index_add_.callOpts(opts, t, dim, index, source).(*Tensor)
 }
 
 var op_index_copy = opRef{name: "aten::index_copy"}
@@ -1656,15 +1656,15 @@ func (t *Tensor) IndexFillIntTensor_(dim int, index *Tensor, value *Tensor) *Ten
 var op_index_put = opRef{name: "aten::index_put"}
 
 // IndexPut runs aten::index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor.
-func (t *Tensor) IndexPut(indices []*Tensor, values *Tensor, accumulate bool) *Tensor {
-	return op_index_put.call(t, indices, values, accumulate).(*Tensor)
+func (t *Tensor) IndexPut(indices []*Tensor, values *Tensor, opts ...Option) *Tensor {
+	return op_index_put.callOpts(opts, t, indices, values).(*Tensor)
 }
 
 var op_index_put_ = opRef{name: "aten::index_put_"}
 
 // IndexPut_ runs aten::index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!).
-func (t *Tensor) IndexPut_(indices []*Tensor, values *Tensor, accumulate bool) *Tensor {
-	return op_index_put_.call(t, indices, values, accumulate).(*Tensor)
+func (t *Tensor) IndexPut_(indices []*Tensor, values *Tensor, opts ...Option) *Tensor {
+	return op_index_put_.callOpts(opts, t, indices, values).(*Tensor)
 }
 
 var op_index_select = opRef{name: "aten::index_select"}
@@ -1712,22 +1712,22 @@ func (t *Tensor) Isposinf() *Tensor {
 var op_kl_div = opRef{name: "aten::kl_div"}
 
 // KlDiv runs aten::kl_div(Tensor self, Tensor target, int reduction=1, *, bool log_target=False) -> Tensor.
-func (t *Tensor) KlDiv(target *Tensor, reduction int) *Tensor {
-	return op_kl_div.call(t, target, reduction).(*Tensor)
+func (t *Tensor) KlDiv(target *Tensor, opts ...Option) *Tensor {
+	return op_kl_div.callOpts(opts, t, target).(*Tensor)
 }
 
 var op_l1_loss = opRef{name: "aten::l1_loss"}
 
 // L1Loss runs aten::l1_loss(Tensor self, Tensor target, int reduction=1) -> Tensor.
-func (t *Tensor) L1Loss(target *Tensor, reduction int) *Tensor {
-	return op_l1_loss.call(t, target, reduction).(*Tensor)
+func (t *Tensor) L1Loss(target *Tensor, opts ...Option) *Tensor {
+	return op_l1_loss.callOpts(opts, t, target).(*Tensor)
 }
 
 var op_layer_norm = opRef{name: "aten::layer_norm"}
 
 // LayerNorm runs aten::layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enable=True) -> Tensor.
-func LayerNorm(input *Tensor, normalizedShape []int, weight *Tensor, bias *Tensor, eps float64, cudnnEnable bool) *Tensor {
-	return op_layer_norm.call(input, normalizedShape, weight, bias, eps, cudnnEnable).(*Tensor)
+func LayerNorm(input *Tensor, normalizedShape []int, opts ...Option) *Tensor {
+	return op_layer_norm.callOpts(opts, input, normalizedShape).(*Tensor)
 }
 
 var op_le_Scalar = opRef{name: "aten::le.Scalar"}
@@ -1761,15 +1761,15 @@ func (t *Tensor) Le_(other *Tensor) *Tensor {
 var op_leaky_relu = opRef{name: "aten::leaky_relu"}
 
 // LeakyRelu runs aten::leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor.
-func (t *Tensor) LeakyRelu(negativeSlope any) *Tensor {
-	return op_leaky_relu.call(t, negativeSlope).(*Tensor)
+func (t *Tensor) LeakyRelu(opts ...Option) *Tensor {
+	return op_leaky_relu.callOpts(opts, t).(*Tensor)
 }
 
 var op_leaky_relu_ = opRef{name: "aten::leaky_relu_"}
 
 // LeakyRelu_ runs aten::leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!).
-func (t *Tensor) LeakyRelu_(negativeSlope any) *Tensor {
-	return op_leaky_relu_.call(t, negativeSlope).(*Tensor)
+func (t *Tensor) LeakyRelu_(opts ...Option) *Tensor {
+	return op_leaky_relu_.callOpts(opts, t).(*Tensor)
 }
 
 var op_leaky_relu_backward = opRef{name: "aten::leaky_relu_backward"}
@@ -1810,29 +1810,29 @@ func (t *Tensor) Lerp_(end *Tensor, weight *Tensor) *Tensor {
 var op_linalg_cross = opRef{name: "aten::linalg_cross"}
 
 // LinalgCross runs aten::linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor.
-func (t *Tensor) LinalgCross(other *Tensor) *Tensor {
-	return op_linalg_cross.call(t, other).(*Tensor)
+func (t *Tensor) LinalgCross(other *Tensor, opts ...Option) *Tensor {
+	return op_linalg_cross.callOpts(opts, t, other).(*Tensor)
 }
 
 var op_linalg_vector_norm = opRef{name: "aten::linalg_vector_norm"}
 
 // LinalgVectorNorm runs aten::linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor.
-func (t *Tensor) LinalgVectorNorm(ord any, dim []int, keepdim bool) *Tensor {
-	return op_linalg_vector_norm.call(t, ord, dim, keepdim).(*Tensor)
+func (t *Tensor) LinalgVectorNorm(opts ...Option) *Tensor {
+	return op_linalg_vector_norm.callOpts(opts, t).(*Tensor)
 }
 
 var op_linear = opRef{name: "aten::linear"}
 
 // Linear runs aten::linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor.
-func Linear(input *Tensor, weight *Tensor, bias *Tensor) *Tensor {
-	return op_linear.call(input, weight, bias).(*Tensor)
+func Linear(input *Tensor, weight *Tensor, opts ...Option) *Tensor {
+	return op_linear.callOpts(opts, input, weight).(*Tensor)
 }
 
 var op_linspace = opRef{name: "aten::linspace"}
 
 // Linspace runs aten::linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
-func Linspace(start any, end any, steps int) *Tensor {
-	return op_linspace.call(start, end, steps).(*Tensor)
+func Linspace(start any, end any, steps int, opts ...Option) *Tensor {
+	return op_linspace.callOpts(opts, start, end, steps).(*Tensor)
 }
 
 var op_log = opRef{name: "aten::log"}
@@ -1916,8 +1916,8 @@ func (t *Tensor) LogSigmoidForward() (*Tensor, *Tensor) {
 var op_log_softmax_int = opRef{name: "aten::log_softmax.int"}
 
 // LogSoftmax runs aten::log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor.
-func (t *Tensor) LogSoftmax(dim int, dtype any) *Tensor {
-	return op_log_softmax_int.call(t, dim, dtype).(*Tensor)
+func (t *Tensor) LogSoftmax(dim int, opts ...Option) *Tensor {
+	return op_log_softmax_int.callOpts(opts, t, dim).(*Tensor)
 }
 
 var op_logaddexp = opRef{name: "aten::logaddexp"}
@@ -1993,29 +1993,29 @@ func (t *Tensor) LogicalXor_(other *Tensor) *Tensor {
 var op_logit = opRef{name: "aten::logit"}
 
 // Logit runs aten::logit(Tensor self, float? eps=None) -> Tensor.
-func (t *Tensor) Logit(eps any) *Tensor {
-	return op_logit.call(t, eps).(*Tensor)
+func (t *Tensor) Logit(opts ...Option) *Tensor {
+	return op_logit.callOpts(opts, t).(*Tensor)
 }
 
 var op_logit_ = opRef{name: "aten::logit_"}
 
 // Logit_ runs aten::logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!).
-func (t *Tensor) Logit_(eps any) *Tensor {
-	return op_logit_.call(t, eps).(*Tensor)
+func (t *Tensor) Logit_(opts ...Option) *Tensor {
+	return op_logit_.callOpts(opts, t).(*Tensor)
 }
 
 var op_logspace = opRef{name: "aten::logspace"}
 
 // Logspace runs aten::logspace(Scalar start, Scalar end, int steps, float base=10., *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
-func Logspace(start any, end any, steps int, base float64) *Tensor {
-	return op_logspace.call(start, end, steps, base).(*Tensor)
+func Logspace(start any, end any, steps int, opts ...Option) *Tensor {
+	return op_logspace.callOpts(opts, start, end, steps).(*Tensor)
 }
 
 var op_logsumexp = opRef{name: "aten::logsumexp"}
 
 // Logsumexp runs aten::logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor.
-func (t *Tensor) Logsumexp(dim []int, keepdim bool) *Tensor {
-	return op_logsumexp.call(t, dim, keepdim).(*Tensor)
+func (t *Tensor) Logsumexp(dim []int, opts ...Option) *Tensor {
+	return op_logsumexp.callOpts(opts, t, dim).(*Tensor)
 }
 
 var op_lt_Scalar = opRef{name: "aten::lt.Scalar"}
@@ -2049,8 +2049,8 @@ func (t *Tensor) Lt_(other *Tensor) *Tensor {
 var op_margin_ranking_loss = opRef{name: "aten::margin_ranking_loss"}
 
 // MarginRankingLoss runs aten::margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0., int reduction=1) -> Tensor.
-func MarginRankingLoss(input1 *Tensor, input2 *Tensor, target *Tensor, margin float64, reduction int) *Tensor {
-	return op_margin_ranking_loss.call(input1, input2, target, margin, reduction).(*Tensor)
+func MarginRankingLoss(input1 *Tensor, input2 *Tensor, target *Tensor, opts ...Option) *Tensor {
+	return op_margin_ranking_loss.callOpts(opts, input1, input2, target).(*Tensor)
 }
 
 var op_masked_fill_Scalar = opRef{name: "aten::masked_fill.Scalar"}
@@ -2119,8 +2119,8 @@ func (t *Tensor) Max() *Tensor {
 var op_max_dim = opRef{name: "aten::max.dim"}
 
 // MaxDim runs aten::max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices).
-func (t *Tensor) MaxDim(dim int, keepdim bool) (*Tensor, *Tensor) {
-	r := op_max_dim.call(t, dim, keepdim).([]*Tensor)
+func (t *Tensor) MaxDim(dim int, opts ...Option) (*Tensor, *Tensor) {
+	r := op_max_dim.callOpts(opts, t, dim).([]*Tensor)
 	return r[0], r[1]
 }
 
@@ -2134,22 +2134,22 @@ func (t *Tensor) MaxOther(other *Tensor) *Tensor {
 var op_max_pool1d = opRef{name: "aten::max_pool1d"}
 
 // MaxPool1d runs aten::max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=[0], int[1] dilation=[1], bool ceil_mode=False) -> Tensor.
-func (t *Tensor) MaxPool1d(kernelSize []int, stride []int, padding []int, dilation []int, ceilMode bool) *Tensor {
-	return op_max_pool1d.call(t, kernelSize, stride, padding, dilation, ceilMode).(*Tensor)
+func (t *Tensor) MaxPool1d(kernelSize []int, opts ...Option) *Tensor {
+	return op_max_pool1d.callOpts(opts, t, kernelSize).(*Tensor)
 }
 
 var op_max_pool2d = opRef{name: "aten::max_pool2d"}
 
 // MaxPool2d runs aten::max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor.
-func (t *Tensor) MaxPool2d(kernelSize []int, stride []int, padding []int, dilation []int, ceilMode bool) *Tensor {
-	return op_max_pool2d.call(t, kernelSize, stride, padding, dilation, ceilMode).(*Tensor)
+func (t *Tensor) MaxPool2d(kernelSize []int, opts ...Option) *Tensor {
+	return op_max_pool2d.callOpts(opts, t, kernelSize).(*Tensor)
 }
 
 var op_max_pool2d_with_indices = opRef{name: "aten::max_pool2d_with_indices"}
 
 // MaxPool2dWithIndices runs aten::max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor).
-func (t *Tensor) MaxPool2dWithIndices(kernelSize []int, stride []int, padding []int, dilation []int, ceilMode bool) (*Tensor, *Tensor) {
-	r := op_max_pool2d_with_indices.call(t, kernelSize, stride, padding, dilation, ceilMode).([]*Tensor)
+func (t *Tensor) MaxPool2dWithIndices(kernelSize []int, opts ...Option) (*Tensor, *Tensor) {
+	r := op_max_pool2d_with_indices.callOpts(opts, t, kernelSize).([]*Tensor)
 	return r[0], r[1]
 }
 
@@ -2163,15 +2163,15 @@ func MaxPool2dWithIndicesBackward(gradOutput *Tensor, self *Tensor, kernelSize [
 var op_max_pool3d = opRef{name: "aten::max_pool3d"}
 
 // MaxPool3d runs aten::max_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> Tensor.
-func (t *Tensor) MaxPool3d(kernelSize []int, stride []int, padding []int, dilation []int, ceilMode bool) *Tensor {
-	return op_max_pool3d.call(t, kernelSize, stride, padding, dilation, ceilMode).(*Tensor)
+func (t *Tensor) MaxPool3d(kernelSize []int, opts ...Option) *Tensor {
+	return op_max_pool3d.callOpts(opts, t, kernelSize).(*Tensor)
 }
 
 var op_max_pool3d_with_indices = opRef{name: "aten::max_pool3d_with_indices"}
 
 // MaxPool3dWithIndices runs aten::max_pool3d_with_indices(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor).
-func (t *Tensor) MaxPool3dWithIndices(kernelSize []int, stride []int, padding []int, dilation []int, ceilMode bool) (*Tensor, *Tensor) {
-	r := op_max_pool3d_with_indices.call(t, kernelSize, stride, padding, dilation, ceilMode).([]*Tensor)
+func (t *Tensor) MaxPool3dWithIndices(kernelSize []int, opts ...Option) (*Tensor, *Tensor) {
+	r := op_max_pool3d_with_indices.callOpts(opts, t, kernelSize).([]*Tensor)
 	return r[0], r[1]
 }
 
@@ -2185,15 +2185,15 @@ func (t *Tensor) Maximum(other *Tensor) *Tensor {
 var op_mean = opRef{name: "aten::mean"}
 
 // Mean runs aten::mean(Tensor self, *, ScalarType? dtype=None) -> Tensor.
-func (t *Tensor) Mean() *Tensor {
-	return op_mean.call(t).(*Tensor)
+func (t *Tensor) Mean(opts ...Option) *Tensor {
+	return op_mean.callOpts(opts, t).(*Tensor)
 }
 
 var op_mean_dim = opRef{name: "aten::mean.dim"}
 
 // MeanDim runs aten::mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor.
-func (t *Tensor) MeanDim(dim []int, keepdim bool) *Tensor {
-	return op_mean_dim.call(t, dim, keepdim).(*Tensor)
+func (t *Tensor) MeanDim(dim []int, opts ...Option) *Tensor {
+	return op_mean_dim.callOpts(opts, t, dim).(*Tensor)
 }
 
 var op_min = opRef{name: "aten::min"}
@@ -2206,8 +2206,8 @@ func (t *Tensor) Min() *Tensor {
 var op_min_dim = opRef{name: "aten::min.dim"}
 
 // MinDim runs aten::min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices).
-func (t *Tensor) MinDim(dim int, keepdim bool) (*Tensor, *Tensor) {
-	r := op_min_dim.call(t, dim, keepdim).([]*Tensor)
+func (t *Tensor) MinDim(dim int, opts ...Option) (*Tensor, *Tensor) {
+	r := op_min_dim.callOpts(opts, t, dim).([]*Tensor)
 	return r[0], r[1]
 }
 
@@ -2263,8 +2263,8 @@ func (t *Tensor) MovedimIntlist(source []int, destination []int) *Tensor {
 var op_mse_loss = opRef{name: "aten::mse_loss"}
 
 // MseLoss runs aten::mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor.
-func (t *Tensor) MseLoss(target *Tensor, reduction int) *Tensor {
-	return op_mse_loss.call(t, target, reduction).(*Tensor)
+func (t *Tensor) MseLoss(target *Tensor, opts ...Option) *Tensor {
+	return op_mse_loss.callOpts(opts, t, target).(*Tensor)
 }
 
 var op_mse_loss_backward = opRef{name: "aten::mse_loss_backward"}
@@ -2319,22 +2319,22 @@ func (t *Tensor) Mv(vec *Tensor) *Tensor {
 var op_nan_to_num = opRef{name: "aten::nan_to_num"}
 
 // NanToNum runs aten::nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor.
-func (t *Tensor) NanToNum(nan any, posinf any, neginf any) *Tensor {
-	return op_nan_to_num.call(t, nan, posinf, neginf).(*Tensor)
+func (t *Tensor) NanToNum(opts ...Option) *Tensor {
+	return op_nan_to_num.callOpts(opts, t).(*Tensor)
 }
 
 var op_nan_to_num_ = opRef{name: "aten::nan_to_num_"}
 
 // NanToNum_ runs aten::nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!).
-func (t *Tensor) NanToNum_(nan any, posinf any, neginf any) *Tensor {
-	return op_nan_to_num_.call(t, nan, posinf, neginf).(*Tensor)
+func (t *Tensor) NanToNum_(opts ...Option) *Tensor {
+	return op_nan_to_num_.callOpts(opts, t).(*Tensor)
 }
 
 var op_nansum = opRef{name: "aten::nansum"}
 
 // Nansum runs aten::nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor.
-func (t *Tensor) Nansum(dim []int, keepdim bool) *Tensor {
-	return op_nansum.call(t, dim, keepdim).(*Tensor)
+func (t *Tensor) Nansum(opts ...Option) *Tensor {
+	return op_nansum.callOpts(opts, t).(*Tensor)
 }
 
 var op_narrow = opRef{name: "aten::narrow"}
@@ -2437,43 +2437,43 @@ func (t *Tensor) Neg_() *Tensor {
 var op_new_empty = opRef{name: "aten::new_empty"}
 
 // NewEmpty runs aten::new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
-func (t *Tensor) NewEmpty(size []int) *Tensor {
-	return op_new_empty.call(t, size).(*Tensor)
+func (t *Tensor) NewEmpty(size []int, opts ...Option) *Tensor {
+	return op_new_empty.callOpts(opts, t, size).(*Tensor)
 }
 
 var op_new_full = opRef{name: "aten::new_full"}
 
 // NewFull runs aten::new_full(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
-func (t *Tensor) NewFull(size []int, fillValue any) *Tensor {
-	return op_new_full.call(t, size, fillValue).(*Tensor)
+func (t *Tensor) NewFull(size []int, fillValue any, opts ...Option) *Tensor {
+	return op_new_full.callOpts(opts, t, size, fillValue).(*Tensor)
 }
 
 var op_new_ones = opRef{name: "aten::new_ones"}
 
 // NewOnes runs aten::new_ones(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
-func (t *Tensor) NewOnes(size []int) *Tensor {
-	return op_new_ones.call(t, size).(*Tensor)
+func (t *Tensor) NewOnes(size []int, opts ...Option) *Tensor {
+	return op_new_ones.callOpts(opts, t, size).(*Tensor)
 }
 
 var op_new_zeros = opRef{name: "aten::new_zeros"}
 
 // NewZeros runs aten::new_zeros(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
-func (t *Tensor) NewZeros(size []int) *Tensor {
-	return op_new_zeros.call(t, size).(*Tensor)
+func (t *Tensor) NewZeros(size []int, opts ...Option) *Tensor {
+	return op_new_zeros.callOpts(opts, t, size).(*Tensor)
 }
 
 var op_nll_loss = opRef{name: "aten::nll_loss"}
 
 // NllLoss runs aten::nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor.
-func (t *Tensor) NllLoss(target *Tensor, weight *Tensor, reduction int, ignoreIndex int) *Tensor {
-	return op_nll_loss.call(t, target, weight, reduction, ignoreIndex).(*Tensor)
+func (t *Tensor) NllLoss(target *Tensor, opts ...Option) *Tensor {
+	return op_nll_loss.callOpts(opts, t, target).(*Tensor)
 }
 
 var op_nll_loss2d = opRef{name: "aten::nll_loss2d"}
 
 // NllLoss2d runs aten::nll_loss2d(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor.
-func (t *Tensor) NllLoss2d(target *Tensor, weight *Tensor, reduction int, ignoreIndex int) *Tensor {
-	return op_nll_loss2d.call(t, target, weight, reduction, ignoreIndex).(*Tensor)
+func (t *Tensor) NllLoss2d(target *Tensor, opts ...Option) *Tensor {
+	return op_nll_loss2d.callOpts(opts, t, target).(*Tensor)
 }
 
 var op_nll_loss2d_forward = opRef{name: "aten::nll_loss2d_forward"}
@@ -2502,8 +2502,8 @@ func (t *Tensor) NllLossForward(target *Tensor, weight *Tensor, reduction int, i
 var op_nll_loss_nd = opRef{name: "aten::nll_loss_nd"}
 
 // NllLossNd runs aten::nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor.
-func (t *Tensor) NllLossNd(target *Tensor, weight *Tensor, reduction int, ignoreIndex int) *Tensor {
-	return op_nll_loss_nd.call(t, target, weight, reduction, ignoreIndex).(*Tensor)
+func (t *Tensor) NllLossNd(target *Tensor, opts ...Option) *Tensor {
+	return op_nll_loss_nd.callOpts(opts, t, target).(*Tensor)
 }
 
 var op_nonzero = opRef{name: "aten::nonzero"}
@@ -2516,15 +2516,15 @@ func (t *Tensor) Nonzero() *Tensor {
 var op_norm_Scalar = opRef{name: "aten::norm.Scalar"}
 
 // NormAll runs aten::norm.Scalar(Tensor self, Scalar p=2) -> Tensor.
-func (t *Tensor) NormAll(p any) *Tensor {
-	return op_norm_Scalar.call(t, p).(*Tensor)
+func (t *Tensor) NormAll(opts ...Option) *Tensor {
+	return op_norm_Scalar.callOpts(opts, t).(*Tensor)
 }
 
 var op_norm_ScalarOpt_dim = opRef{name: "aten::norm.ScalarOpt_dim"}
 
 // Norm runs aten::norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor.
-func (t *Tensor) Norm(p any, dim []int, keepdim bool) *Tensor {
-	return op_norm_ScalarOpt_dim.call(t, p, dim, keepdim).(*Tensor)
+func (t *Tensor) Norm(p any, dim []int, opts ...Option) *Tensor {
+	return op_norm_ScalarOpt_dim.callOpts(opts, t, p, dim).(*Tensor)
 }
 
 var op_norm_ScalarOpt_dim_dtype = opRef{name: "aten::norm.ScalarOpt_dim_dtype"}
@@ -2544,22 +2544,22 @@ func (t *Tensor) NormScalarOptDtype(p any, dtype DType) *Tensor {
 var op_one_hot = opRef{name: "aten::one_hot"}
 
 // OneHot runs aten::one_hot(Tensor self, int num_classes=-1) -> Tensor.
-func (t *Tensor) OneHot(numClasses int) *Tensor {
-	return op_one_hot.call(t, numClasses).(*Tensor)
+func (t *Tensor) OneHot(opts ...Option) *Tensor {
+	return op_one_hot.callOpts(opts, t).(*Tensor)
 }
 
 var op_ones = opRef{name: "aten::ones"}
 
 // OnesOf runs aten::ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
-func OnesOf(size []int) *Tensor {
-	return op_ones.call(size).(*Tensor)
+func OnesOf(size []int, opts ...Option) *Tensor {
+	return op_ones.callOpts(opts, size).(*Tensor)
 }
 
 var op_ones_like = opRef{name: "aten::ones_like"}
 
 // OnesLike runs aten::ones_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor.
-func (t *Tensor) OnesLike() *Tensor {
-	return op_ones_like.call(t).(*Tensor)
+func (t *Tensor) OnesLike(opts ...Option) *Tensor {
+	return op_ones_like.callOpts(opts, t).(*Tensor)
 }
 
 var op_outer = opRef{name: "aten::outer"}
@@ -2572,15 +2572,15 @@ func (t *Tensor) Outer(vec2 *Tensor) *Tensor {
 var op_pad = opRef{name: "aten::pad"}
 
 // Pad runs aten::pad(Tensor self, int[] pad, str mode="constant", float? value=None) -> Tensor.
-func (t *Tensor) Pad(pad []int, mode string, value any) *Tensor {
-	return op_pad.call(t, pad, mode, value).(*Tensor)
+func (t *Tensor) Pad(pad []int, opts ...Option) *Tensor {
+	return op_pad.callOpts(opts, t, pad).(*Tensor)
 }
 
 var op_pairwise_distance = opRef{name: "aten::pairwise_distance"}
 
 // PairwiseDistance runs aten::pairwise_distance(Tensor x1, Tensor x2, float p=2., float eps=9.9999999999999995e-07, bool keepdim=False) -> Tensor.
-func PairwiseDistance(x1 *Tensor, x2 *Tensor, p float64, eps float64, keepdim bool) *Tensor {
-	return op_pairwise_distance.call(x1, x2, p, eps, keepdim).(*Tensor)
+func PairwiseDistance(x1 *Tensor, x2 *Tensor, opts ...Option) *Tensor {
+	return op_pairwise_distance.callOpts(opts, x1, x2).(*Tensor)
 }
 
 var op_permute = opRef{name: "aten::permute"}
@@ -2656,15 +2656,15 @@ func (t *Tensor) Prelu(weight *Tensor) *Tensor {
 var op_prod = opRef{name: "aten::prod"}
 
 // Prod runs aten::prod(Tensor self, *, ScalarType? dtype=None) -> Tensor.
-func (t *Tensor) Prod() *Tensor {
-	return op_prod.call(t).(*Tensor)
+func (t *Tensor) Prod(opts ...Option) *Tensor {
+	return op_prod.callOpts(opts, t).(*Tensor)
 }
 
 var op_prod_dim_int = opRef{name: "aten::prod.dim_int"}
 
 // ProdDim runs aten::prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor.
-func (t *Tensor) ProdDim(dim int, keepdim bool) *Tensor {
-	return op_prod_dim_int.call(t, dim, keepdim).(*Tensor)
+func (t *Tensor) ProdDim(dim int, opts ...Option) *Tensor {
+	return op_prod_dim_int.callOpts(opts, t, dim).(*Tensor)
 }
 
 var op_rad2deg = opRef{name: "aten::rad2deg"}
@@ -2684,22 +2684,22 @@ func (t *Tensor) Rad2deg_() *Tensor {
 var op_rand = opRef{name: "aten::rand"}
 
 // Rand runs aten::rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
-func Rand(size []int) *Tensor {
-	return op_rand.call(size).(*Tensor)
+func Rand(size []int, opts ...Option) *Tensor {
+	return op_rand.callOpts(opts, size).(*Tensor)
 }
 
 var op_randn = opRef{name: "aten::randn"}
 
 // Randn runs aten::randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
-func Randn(size []int) *Tensor {
-	return op_randn.call(size).(*Tensor)
+func Randn(size []int, opts ...Option) *Tensor {
+	return op_randn.callOpts(opts, size).(*Tensor)
 }
 
 var op_randperm = opRef{name: "aten::randperm"}
 
 // Randperm runs aten::randperm(SymInt n, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
-func Randperm(n int) *Tensor {
-	return op_randperm.call(n).(*Tensor)
+func Randperm(n int, opts ...Option) *Tensor {
+	return op_randperm.callOpts(opts, n).(*Tensor)
 }
 
 var op_ravel = opRef{name: "aten::ravel"}
@@ -2817,22 +2817,22 @@ func (t *Tensor) Repeat(repeats []int) *Tensor {
 var op_repeat_interleave_Tensor = opRef{name: "aten::repeat_interleave.Tensor"}
 
 // RepeatInterleave runs aten::repeat_interleave.Tensor(Tensor repeats, *, int? output_size=None) -> Tensor.
-func RepeatInterleave(repeats *Tensor) *Tensor {
-	return op_repeat_interleave_Tensor.call(repeats).(*Tensor)
+func RepeatInterleave(repeats *Tensor, opts ...Option) *Tensor {
+	return op_repeat_interleave_Tensor.callOpts(opts, repeats).(*Tensor)
 }
 
 var op_repeat_interleave_self_Tensor = opRef{name: "aten::repeat_interleave.self_Tensor"}
 
 // RepeatInterleaveSelfTensor runs aten::repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, int? output_size=None) -> Tensor.
-func (t *Tensor) RepeatInterleaveSelfTensor(repeats *Tensor, dim any) *Tensor {
-	return op_repeat_interleave_self_Tensor.call(t, repeats, dim).(*Tensor)
+func (t *Tensor) RepeatInterleaveSelfTensor(repeats *Tensor, opts ...Option) *Tensor {
+	return op_repeat_interleave_self_Tensor.callOpts(opts, t, repeats).(*Tensor)
 }
 
 var op_repeat_interleave_self_int = opRef{name: "aten::repeat_interleave.self_int"}
 
 // RepeatInterleaveSelfInt runs aten::repeat_interleave.self_int(Tensor self, int repeats, int? dim=None, *, int? output_size=None) -> Tensor.
-func (t *Tensor) RepeatInterleaveSelfInt(repeats int, dim any) *Tensor {
-	return op_repeat_interleave_self_int.call(t, repeats, dim).(*Tensor)
+func (t *Tensor) RepeatInterleaveSelfInt(repeats int, opts ...Option) *Tensor {
+	return op_repeat_interleave_self_int.callOpts(opts, t, repeats).(*Tensor)
 }
 
 var op_replication_pad2d = opRef{name: "aten::replication_pad2d"}
@@ -2866,22 +2866,22 @@ func (t *Tensor) ReshapeAs(other *Tensor) *Tensor {
 var op_resize_ = opRef{name: "aten::resize_"}
 
 // Resize_ runs aten::resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!).
-func (t *Tensor) Resize_(size []int) *Tensor {
-	return op_resize_.call(t, size).(*Tensor)
+func (t *Tensor) Resize_(size []int, opts ...Option) *Tensor {
+	return op_resize_.callOpts(opts, t, size).(*Tensor)
 }
 
 var op_roll = opRef{name: "aten::roll"}
 
 // Roll runs aten::roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor.
-func (t *Tensor) Roll(shifts []int, dims []int) *Tensor {
-	return op_roll.call(t, shifts, dims).(*Tensor)
+func (t *Tensor) Roll(shifts []int, opts ...Option) *Tensor {
+	return op_roll.callOpts(opts, t, shifts).(*Tensor)
 }
 
 var op_rot90 = opRef{name: "aten::rot90"}
 
 // Rot90 runs aten::rot90(Tensor self, int k=1, int[] dims=[0, 1]) -> Tensor.
-func (t *Tensor) Rot90(k int, dims []int) *Tensor {
-	return op_rot90.call(t, k, dims).(*Tensor)
+func (t *Tensor) Rot90(opts ...Option) *Tensor {
+	return op_rot90.callOpts(opts, t).(*Tensor)
 }
 
 var op_round = opRef{name: "aten::round"}
@@ -2922,29 +2922,29 @@ func (t *Tensor) Rsqrt_() *Tensor {
 var op_rsub_Scalar = opRef{name: "aten::rsub.Scalar"}
 
 // RsubScalar runs aten::rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor.
-func (t *Tensor) RsubScalar(other any, alpha any) *Tensor {
-	return op_rsub_Scalar.call(t, other, alpha).(*Tensor)
+func (t *Tensor) RsubScalar(other any, opts ...Option) *Tensor {
+	return op_rsub_Scalar.callOpts(opts, t, other).(*Tensor)
 }
 
 var op_rsub_Tensor = opRef{name: "aten::rsub.Tensor"}
 
 // Rsub runs aten::rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor.
-func (t *Tensor) Rsub(other *Tensor) *Tensor {
-	return op_rsub_Tensor.call(t, other).(*Tensor)
+func (t *Tensor) Rsub(other *Tensor, opts ...Option) *Tensor {
+	return op_rsub_Tensor.callOpts(opts, t, other).(*Tensor)
 }
 
 var op_scalar_tensor = opRef{name: "aten::scalar_tensor"}
 
 // ScalarTensor runs aten::scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
-func ScalarTensor(s any) *Tensor {
-	return op_scalar_tensor.call(s).(*Tensor)
+func ScalarTensor(s any, opts ...Option) *Tensor {
+	return op_scalar_tensor.callOpts(opts, s).(*Tensor)
 }
 
 var op_scaled_dot_product_attention = opRef{name: "aten::scaled_dot_product_attention"}
 
 // ScaledDotProductAttention runs aten::scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None) -> Tensor.
-func ScaledDotProductAttention(query *Tensor, key *Tensor, value *Tensor, attnMask *Tensor, dropoutP float64, isCausal bool) *Tensor {
-	return op_scaled_dot_product_attention.call(query, key, value, attnMask, dropoutP, isCausal).(*Tensor)
+func ScaledDotProductAttention(query *Tensor, key *Tensor, value *Tensor, opts ...Option) *Tensor {
+	return op_scaled_dot_product_attention.callOpts(opts, query, key, value).(*Tensor)
 }
 
 var op_scatter_reduce = opRef{name: "aten::scatter.reduce"}
@@ -3006,15 +3006,15 @@ func (t *Tensor) ScatterAdd_(dim int, index *Tensor, src *Tensor) *Tensor {
 var op_scatter_reduce_two = opRef{name: "aten::scatter_reduce.two"}
 
 // ScatterReduce runs aten::scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor.
-func (t *Tensor) ScatterReduce(dim int, index *Tensor, src *Tensor, reduce string) *Tensor {
-	return op_scatter_reduce_two.call(t, dim, index, src, reduce).(*Tensor)
+func (t *Tensor) ScatterReduce(dim int, index *Tensor, src *Tensor, reduce string, opts ...Option) *Tensor {
+	return op_scatter_reduce_two.callOpts(opts, t, dim, index, src, reduce).(*Tensor)
 }
 
 var op_scatter_reduce__two = opRef{name: "aten::scatter_reduce_.two"}
 
 // ScatterReduce_ runs aten::scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!).
-func (t *Tensor) ScatterReduce_(dim int, index *Tensor, src *Tensor, reduce string) *Tensor {
-	return op_scatter_reduce__two.call(t, dim, index, src, reduce).(*Tensor)
+func (t *Tensor) ScatterReduce_(dim int, index *Tensor, src *Tensor, reduce string, opts ...Option) *Tensor {
+	return op_scatter_reduce__two.callOpts(opts, t, dim, index, src, reduce).(*Tensor)
 }
 
 var op_select_int = opRef{name: "aten::select.int"}
@@ -3160,43 +3160,43 @@ func (t *Tensor) Sinh_() *Tensor {
 var op_slice_Tensor = opRef{name: "aten::slice.Tensor"}
 
 // Slice runs aten::slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a).
-func (t *Tensor) Slice(dim int, start any, end any, step int) *Tensor {
-	return op_slice_Tensor.call(t, dim, start, end, step).(*Tensor)
+func (t *Tensor) Slice(opts ...Option) *Tensor {
+	return op_slice_Tensor.callOpts(opts, t).(*Tensor)
 }
 
 var op_slice_scatter = opRef{name: "aten::slice_scatter"}
 
 // SliceScatter runs aten::slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor.
-func (t *Tensor) SliceScatter(src *Tensor, dim int, start any, end any, step int) *Tensor {
-	return op_slice_scatter.call(t, src, dim, start, end, step).(*Tensor)
+func (t *Tensor) SliceScatter(src *Tensor, opts ...Option) *Tensor {
+	return op_slice_scatter.callOpts(opts, t, src).(*Tensor)
 }
 
 var op_smooth_l1_loss = opRef{name: "aten::smooth_l1_loss"}
 
 // SmoothL1Loss runs aten::smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.) -> Tensor.
-func (t *Tensor) SmoothL1Loss(target *Tensor, reduction int, beta float64) *Tensor {
-	return op_smooth_l1_loss.call(t, target, reduction, beta).(*Tensor)
+func (t *Tensor) SmoothL1Loss(target *Tensor, opts ...Option) *Tensor {
+	return op_smooth_l1_loss.callOpts(opts, t, target).(*Tensor)
 }
 
 var op_soft_margin_loss = opRef{name: "aten::soft_margin_loss"}
 
 // SoftMarginLoss runs aten::soft_margin_loss(Tensor self, Tensor target, int reduction=1) -> Tensor.
-func (t *Tensor) SoftMarginLoss(target *Tensor, reduction int) *Tensor {
-	return op_soft_margin_loss.call(t, target, reduction).(*Tensor)
+func (t *Tensor) SoftMarginLoss(target *Tensor, opts ...Option) *Tensor {
+	return op_soft_margin_loss.callOpts(opts, t, target).(*Tensor)
 }
 
 var op_softmax_int = opRef{name: "aten::softmax.int"}
 
 // Softmax runs aten::softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor.
-func (t *Tensor) Softmax(dim int, dtype any) *Tensor {
-	return op_softmax_int.call(t, dim, dtype).(*Tensor)
+func (t *Tensor) Softmax(dim int, opts ...Option) *Tensor {
+	return op_softmax_int.callOpts(opts, t, dim).(*Tensor)
 }
 
 var op_softplus = opRef{name: "aten::softplus"}
 
 // Softplus runs aten::softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor.
-func (t *Tensor) Softplus(beta any, threshold any) *Tensor {
-	return op_softplus.call(t, beta, threshold).(*Tensor)
+func (t *Tensor) Softplus(opts ...Option) *Tensor {
+	return op_softplus.callOpts(opts, t).(*Tensor)
 }
 
 var op_softplus_backward = opRef{name: "aten::softplus_backward"}
@@ -3209,45 +3209,45 @@ func SoftplusBackward(gradOutput *Tensor, self *Tensor, beta any, threshold any)
 var op_softshrink = opRef{name: "aten::softshrink"}
 
 // Softshrink runs aten::softshrink(Tensor self, Scalar lambd=0.5) -> Tensor.
-func (t *Tensor) Softshrink(lambd any) *Tensor {
-	return op_softshrink.call(t, lambd).(*Tensor)
+func (t *Tensor) Softshrink(opts ...Option) *Tensor {
+	return op_softshrink.callOpts(opts, t).(*Tensor)
 }
 
 var op_sort = opRef{name: "aten::sort"}
 
 // Sort runs aten::sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices).
-func (t *Tensor) Sort(dim int, descending bool) (*Tensor, *Tensor) {
-	r := op_sort.call(t, dim, descending).([]*Tensor)
+func (t *Tensor) Sort(opts ...Option) (*Tensor, *Tensor) {
+	r := op_sort.callOpts(opts, t).([]*Tensor)
 	return r[0], r[1]
 }
 
 var op_sort_stable = opRef{name: "aten::sort.stable"}
 
 // SortStable runs aten::sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices).
-func (t *Tensor) SortStable() (*Tensor, *Tensor) {
-	r := op_sort_stable.call(t).([]*Tensor)
+func (t *Tensor) SortStable(opts ...Option) (*Tensor, *Tensor) {
+	r := op_sort_stable.callOpts(opts, t).([]*Tensor)
 	return r[0], r[1]
 }
 
 var op_split_Tensor = opRef{name: "aten::split.Tensor"}
 
 // Split runs aten::split.Tensor(Tensor(a -> *) self, int split_size, int dim=0) -> Tensor(a)[].
-func (t *Tensor) Split(splitSize int, dim int) []*Tensor {
-	return op_split_Tensor.call(t, splitSize, dim).([]*Tensor)
+func (t *Tensor) Split(splitSize int, opts ...Option) []*Tensor {
+	return op_split_Tensor.callOpts(opts, t, splitSize).([]*Tensor)
 }
 
 var op_split_sizes = opRef{name: "aten::split.sizes"}
 
 // SplitSizes runs aten::split.sizes(Tensor(a -> *) self, int[] split_size, int dim=0) -> Tensor(a)[].
-func (t *Tensor) SplitSizes(splitSize []int, dim int) []*Tensor {
-	return op_split_sizes.call(t, splitSize, dim).([]*Tensor)
+func (t *Tensor) SplitSizes(splitSize []int, opts ...Option) []*Tensor {
+	return op_split_sizes.callOpts(opts, t, splitSize).([]*Tensor)
 }
 
 var op_split_with_sizes = opRef{name: "aten::split_with_sizes"}
 
 // SplitWithSizes runs aten::split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[].
-func (t *Tensor) SplitWithSizes(splitSizes []int, dim int) []*Tensor {
-	return op_split_with_sizes.call(t, splitSizes, dim).([]*Tensor)
+func (t *Tensor) SplitWithSizes(splitSizes []int, opts ...Option) []*Tensor {
+	return op_split_with_sizes.callOpts(opts, t, splitSizes).([]*Tensor)
 }
 
 var op_sqrt = opRef{name: "aten::sqrt"}
@@ -3302,95 +3302,95 @@ func (t *Tensor) SqueezeDims(dim []int) *Tensor {
 var op_stack = opRef{name: "aten::stack"}
 
 // Stack runs aten::stack(Tensor[] tensors, int dim=0) -> Tensor.
-func Stack(tensors []*Tensor, dim int) *Tensor {
-	return op_stack.call(tensors, dim).(*Tensor)
+func Stack(tensors []*Tensor, opts ...Option) *Tensor {
+	return op_stack.callOpts(opts, tensors).(*Tensor)
 }
 
 var op_std = opRef{name: "aten::std"}
 
 // StdAll runs aten::std(Tensor self, bool unbiased=True) -> Tensor.
-func (t *Tensor) StdAll(unbiased bool) *Tensor {
-	return op_std.call(t, unbiased).(*Tensor)
+func (t *Tensor) StdAll(opts ...Option) *Tensor {
+	return op_std.callOpts(opts, t).(*Tensor)
 }
 
 var op_std_correction = opRef{name: "aten::std.correction"}
 
 // Std runs aten::std.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor.
-func (t *Tensor) Std(dim []int) *Tensor {
-	return op_std_correction.call(t, dim).(*Tensor)
+func (t *Tensor) Std(dim []int, opts ...Option) *Tensor {
+	return op_std_correction.callOpts(opts, t, dim).(*Tensor)
 }
 
 var op_std_dim = opRef{name: "aten::std.dim"}
 
 // StdDim runs aten::std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor.
-func (t *Tensor) StdDim(dim []int, unbiased bool, keepdim bool) *Tensor {
-	return op_std_dim.call(t, dim, unbiased, keepdim).(*Tensor)
+func (t *Tensor) StdDim(dim []int, opts ...Option) *Tensor {
+	return op_std_dim.callOpts(opts, t, dim).(*Tensor)
 }
 
 var op_std_mean = opRef{name: "aten::std_mean"}
 
 // StdMeanAll runs aten::std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor).
-func (t *Tensor) StdMeanAll(unbiased bool) (*Tensor, *Tensor) {
-	r := op_std_mean.call(t, unbiased).([]*Tensor)
+func (t *Tensor) StdMeanAll(opts ...Option) (*Tensor, *Tensor) {
+	r := op_std_mean.callOpts(opts, t).([]*Tensor)
 	return r[0], r[1]
 }
 
 var op_std_mean_correction = opRef{name: "aten::std_mean.correction"}
 
 // StdMean runs aten::std_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor).
-func (t *Tensor) StdMean(dim []int) (*Tensor, *Tensor) {
-	r := op_std_mean_correction.call(t, dim).([]*Tensor)
+func (t *Tensor) StdMean(dim []int, opts ...Option) (*Tensor, *Tensor) {
+	r := op_std_mean_correction.callOpts(opts, t, dim).([]*Tensor)
 	return r[0], r[1]
 }
 
 var op_std_mean_dim = opRef{name: "aten::std_mean.dim"}
 
 // StdMeanDim runs aten::std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor).
-func (t *Tensor) StdMeanDim(dim []int, unbiased bool, keepdim bool) (*Tensor, *Tensor) {
-	r := op_std_mean_dim.call(t, dim, unbiased, keepdim).([]*Tensor)
+func (t *Tensor) StdMeanDim(dim []int, opts ...Option) (*Tensor, *Tensor) {
+	r := op_std_mean_dim.callOpts(opts, t, dim).([]*Tensor)
 	return r[0], r[1]
 }
 
 var op_sub_Scalar = opRef{name: "aten::sub.Scalar"}
 
 // SubScalar runs aten::sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor.
-func (t *Tensor) SubScalar(other any, alpha any) *Tensor {
-	return op_sub_Scalar.call(t, other, alpha).(*Tensor)
+func (t *Tensor) SubScalar(other any, opts ...Option) *Tensor {
+	return op_sub_Scalar.callOpts(opts, t, other).(*Tensor)
 }
 
 var op_sub_Tensor = opRef{name: "aten::sub.Tensor"}
 
 // Sub runs aten::sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor.
-func (t *Tensor) Sub(other *Tensor) *Tensor {
-	return op_sub_Tensor.call(t, other).(*Tensor)
+func (t *Tensor) Sub(other *Tensor, opts ...Option) *Tensor {
+	return op_sub_Tensor.callOpts(opts, t, other).(*Tensor)
 }
 
 var op_sub__Scalar = opRef{name: "aten::sub_.Scalar"}
 
 // SubScalar_ runs aten::sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!).
-func (t *Tensor) SubScalar_(other any, alpha any) *Tensor {
-	return op_sub__Scalar.call(t, other, alpha).(*Tensor)
+func (t *Tensor) SubScalar_(other any, opts ...Option) *Tensor {
+	return op_sub__Scalar.callOpts(opts, t, other).(*Tensor)
 }
 
 var op_sub__Tensor = opRef{name: "aten::sub_.Tensor"}
 
 // Sub_ runs aten::sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!).
-func (t *Tensor) Sub_(other *Tensor) *Tensor {
-	return op_sub__Tensor.call(t, other).(*Tensor)
+func (t *Tensor) Sub_(other *Tensor, opts ...Option) *Tensor {
+	return op_sub__Tensor.callOpts(opts, t, other).(*Tensor)
 }
 
 var op_sum = opRef{name: "aten::sum"}
 
 // SumAll runs aten::sum(Tensor self, *, ScalarType? dtype=None) -> Tensor.
-func (t *Tensor) SumAll() *Tensor {
-	return op_sum.call(t).(*Tensor)
+func (t *Tensor) SumAll(opts ...Option) *Tensor {
+	return op_sum.callOpts(opts, t).(*Tensor)
 }
 
 var op_sum_dim_IntList = opRef{name: "aten::sum.dim_IntList"}
 
 // Sum runs aten::sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor.
-func (t *Tensor) Sum(dim []int, keepdim bool) *Tensor {
-	return op_sum_dim_IntList.call(t, dim, keepdim).(*Tensor)
+func (t *Tensor) Sum(dim []int, opts ...Option) *Tensor {
+	return op_sum_dim_IntList.callOpts(opts, t, dim).(*Tensor)
 }
 
 var op_swapaxes = opRef{name: "aten::swapaxes"}
@@ -3410,8 +3410,8 @@ func (t *Tensor) Swapdims(dim0 int, dim1 int) *Tensor {
 var op_sym_is_contiguous = opRef{name: "aten::sym_is_contiguous"}
 
 // SymIsContiguous runs aten::sym_is_contiguous(Tensor self, MemoryFormat memory_format=contiguous_format) -> SymBool.
-func (t *Tensor) SymIsContiguous(memoryFormat MemoryFormat) bool {
-	return op_sym_is_contiguous.call(t, memoryFormat).(bool)
+func (t *Tensor) SymIsContiguous(opts ...Option) bool {
+	return op_sym_is_contiguous.callOpts(opts, t).(bool)
 }
 
 var op_sym_numel = opRef{name: "aten::sym_numel"}
@@ -3494,15 +3494,15 @@ func TanhBackward(gradOutput *Tensor, output *Tensor) *Tensor {
 var op_tensor_split_indices = opRef{name: "aten::tensor_split.indices"}
 
 // TensorSplitIndices runs aten::tensor_split.indices(Tensor(a -> *) self, int[] indices, int dim=0) -> Tensor(a)[].
-func (t *Tensor) TensorSplitIndices(indices []int, dim int) []*Tensor {
-	return op_tensor_split_indices.call(t, indices, dim).([]*Tensor)
+func (t *Tensor) TensorSplitIndices(indices []int, opts ...Option) []*Tensor {
+	return op_tensor_split_indices.callOpts(opts, t, indices).([]*Tensor)
 }
 
 var op_tensor_split_sections = opRef{name: "aten::tensor_split.sections"}
 
 // TensorSplitSections runs aten::tensor_split.sections(Tensor(a -> *) self, int sections, int dim=0) -> Tensor(a)[].
-func (t *Tensor) TensorSplitSections(sections int, dim int) []*Tensor {
-	return op_tensor_split_sections.call(t, sections, dim).([]*Tensor)
+func (t *Tensor) TensorSplitSections(sections int, opts ...Option) []*Tensor {
+	return op_tensor_split_sections.callOpts(opts, t, sections).([]*Tensor)
 }
 
 var op_threshold = opRef{name: "aten::threshold"}
@@ -3529,8 +3529,8 @@ func ThresholdBackward(gradOutput *Tensor, self *Tensor, threshold any) *Tensor 
 var op_topk = opRef{name: "aten::topk"}
 
 // Topk runs aten::topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices).
-func (t *Tensor) Topk(k int, dim int, largest bool, sorted bool) (*Tensor, *Tensor) {
-	r := op_topk.call(t, k, dim, largest, sorted).([]*Tensor)
+func (t *Tensor) Topk(k int, opts ...Option) (*Tensor, *Tensor) {
+	r := op_topk.callOpts(opts, t, k).([]*Tensor)
 	return r[0], r[1]
 }
 
@@ -3551,36 +3551,36 @@ func (t *Tensor) Transpose(dim0 int, dim1 int) *Tensor {
 var op_tril = opRef{name: "aten::tril"}
 
 // Tril runs aten::tril(Tensor self, int diagonal=0) -> Tensor.
-func (t *Tensor) Tril(diagonal int) *Tensor {
-	return op_tril.call(t, diagonal).(*Tensor)
+func (t *Tensor) Tril(opts ...Option) *Tensor {
+	return op_tril.callOpts(opts, t).(*Tensor)
 }
 
 var op_tril_ = opRef{name: "aten::tril_"}
 
 // Tril_ runs aten::tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!).
-func (t *Tensor) Tril_(diagonal int) *Tensor {
-	return op_tril_.call(t, diagonal).(*Tensor)
+func (t *Tensor) Tril_(opts ...Option) *Tensor {
+	return op_tril_.callOpts(opts, t).(*Tensor)
 }
 
 var op_triplet_margin_loss = opRef{name: "aten::triplet_margin_loss"}
 
 // TripletMarginLoss runs aten::triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1., float p=2., float eps=9.9999999999999995e-07, bool swap=False, int reduction=1) -> Tensor.
-func TripletMarginLoss(anchor *Tensor, positive *Tensor, negative *Tensor, margin float64, p float64, eps float64, swap bool, reduction int) *Tensor {
-	return op_triplet_margin_loss.call(anchor, positive, negative, margin, p, eps, swap, reduction).(*Tensor)
+func TripletMarginLoss(anchor *Tensor, positive *Tensor, negative *Tensor, opts ...Option) *Tensor {
+	return op_triplet_margin_loss.callOpts(opts, anchor, positive, negative).(*Tensor)
 }
 
 var op_triu = opRef{name: "aten::triu"}
 
 // Triu runs aten::triu(Tensor self, int diagonal=0) -> Tensor.
-func (t *Tensor) Triu(diagonal int) *Tensor {
-	return op_triu.call(t, diagonal).(*Tensor)
+func (t *Tensor) Triu(opts ...Option) *Tensor {
+	return op_triu.callOpts(opts, t).(*Tensor)
 }
 
 var op_triu_ = opRef{name: "aten::triu_"}
 
 // Triu_ runs aten::triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!).
-func (t *Tensor) Triu_(diagonal int) *Tensor {
-	return op_triu_.call(t, diagonal).(*Tensor)
+func (t *Tensor) Triu_(opts ...Option) *Tensor {
+	return op_triu_.callOpts(opts, t).(*Tensor)
 }
 
 var op_trunc = opRef{name: "aten::trunc"}
@@ -3607,8 +3607,8 @@ func (t *Tensor) TypeAs(other *Tensor) *Tensor {
 var op_unbind_int = opRef{name: "aten::unbind.int"}
 
 // Unbind runs aten::unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[].
-func (t *Tensor) Unbind(dim int) []*Tensor {
-	return op_unbind_int.call(t, dim).([]*Tensor)
+func (t *Tensor) Unbind(opts ...Option) []*Tensor {
+	return op_unbind_int.callOpts(opts, t).([]*Tensor)
 }
 
 var op_unflatten_int = opRef{name: "aten::unflatten.int"}
@@ -3649,45 +3649,45 @@ func UpsampleNearest2d(input *Tensor, outputSize []int, scaleFactors []float64) 
 var op_var = opRef{name: "aten::var"}
 
 // VarAll runs aten::var(Tensor self, bool unbiased=True) -> Tensor.
-func (t *Tensor) VarAll(unbiased bool) *Tensor {
-	return op_var.call(t, unbiased).(*Tensor)
+func (t *Tensor) VarAll(opts ...Option) *Tensor {
+	return op_var.callOpts(opts, t).(*Tensor)
 }
 
 var op_var_correction = opRef{name: "aten::var.correction"}
 
 // Var runs aten::var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor.
-func (t *Tensor) Var(dim []int) *Tensor {
-	return op_var_correction.call(t, dim).(*Tensor)
+func (t *Tensor) Var(opts ...Option) *Tensor {
+	return op_var_correction.callOpts(opts, t).(*Tensor)
 }
 
 var op_var_dim = opRef{name: "aten::var.dim"}
 
 // VarDim runs aten::var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor.
-func (t *Tensor) VarDim(dim []int, unbiased bool, keepdim bool) *Tensor {
-	return op_var_dim.call(t, dim, unbiased, keepdim).(*Tensor)
+func (t *Tensor) VarDim(dim []int, opts ...Option) *Tensor {
+	return op_var_dim.callOpts(opts, t, dim).(*Tensor)
 }
 
 var op_var_mean = opRef{name: "aten::var_mean"}
 
 // VarMeanAll runs aten::var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor).
-func (t *Tensor) VarMeanAll(unbiased bool) (*Tensor, *Tensor) {
-	r := op_var_mean.call(t, unbiased).([]*Tensor)
+func (t *Tensor) VarMeanAll(opts ...Option) (*Tensor, *Tensor) {
+	r := op_var_mean.callOpts(opts, t).([]*Tensor)
 	return r[0], r[1]
 }
 
 var op_var_mean_correction = opRef{name: "aten::var_mean.correction"}
 
 // VarMean runs aten::var_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor).
-func (t *Tensor) VarMean(dim []int) (*Tensor, *Tensor) {
-	r := op_var_mean_correction.call(t, dim).([]*Tensor)
+func (t *Tensor) VarMean(dim []int, opts ...Option) (*Tensor, *Tensor) {
+	r := op_var_mean_correction.callOpts(opts, t, dim).([]*Tensor)
 	return r[0], r[1]
 }
 
 var op_var_mean_dim = opRef{name: "aten::var_mean.dim"}
 
 // VarMeanDim runs aten::var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor).
-func (t *Tensor) VarMeanDim(dim []int, unbiased bool, keepdim bool) (*Tensor, *Tensor) {
-	r := op_var_mean_dim.call(t, dim, unbiased, keepdim).([]*Tensor)
+func (t *Tensor) VarMeanDim(dim []int, opts ...Option) (*Tensor, *Tensor) {
+	r := op_var_mean_dim.callOpts(opts, t, dim).([]*Tensor)
 	return r[0], r[1]
 }
 
@@ -3778,13 +3778,265 @@ func (t *Tensor) Zero_() *Tensor {
 var op_zeros = opRef{name: "aten::zeros"}
 
 // ZerosOf runs aten::zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
-func ZerosOf(size []int) *Tensor {
-	return op_zeros.call(size).(*Tensor)
+func ZerosOf(size []int, opts ...Option) *Tensor {
+	return op_zeros.callOpts(opts, size).(*Tensor)
 }
 
 var op_zeros_like = opRef{name: "aten::zeros_like"}
 
 // ZerosLike runs aten::zeros_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor.
-func (t *Tensor) ZerosLike() *Tensor {
-	return op_zeros_like.call(t).(*Tensor)
+func (t *Tensor) ZerosLike(opts ...Option) *Tensor {
+	return op_zeros_like.callOpts(opts, t).(*Tensor)
 }
+
+// WithAccumulate passes the argument accumulate=v (of index_put, index_put_).
+func WithAccumulate(v bool) Option { return Option{name: "accumulate", value: v} }
+
+// WithAlpha passes the argument alpha=v (of add.Scalar, add.Tensor, add_.Scalar, add_.Tensor and 19 more).
+func WithAlpha(v any) Option { return Option{name: "alpha", value: v} }
+
+// WithApproximate passes the argument approximate=v (of gelu, gelu_backward).
+func WithApproximate(v string) Option { return Option{name: "approximate", value: v} }
+
+// WithAttnMask passes the argument attn_mask=v (of scaled_dot_product_attention).
+func WithAttnMask(v *Tensor) Option { return Option{name: "attn_mask", value: v} }
+
+// WithBase passes the argument base=v (of logspace).
+func WithBase(v float64) Option { return Option{name: "base", value: v} }
+
+// WithBeta passes the argument beta=v (of addbmm, addbmm_, addmm, addr and 5 more).
+func WithBeta(v any) Option { return Option{name: "beta", value: v} }
+
+// WithBias passes the argument bias=v (of bilinear, conv1d, conv1d.padding, conv2d and 9 more).
+func WithBias(v *Tensor) Option { return Option{name: "bias", value: v} }
+
+// WithCeilMode passes the argument ceil_mode=v (of avg_pool1d, avg_pool2d, avg_pool3d, max_pool1d and 4 more).
+func WithCeilMode(v bool) Option { return Option{name: "ceil_mode", value: v} }
+
+// WithComputeMode passes the argument compute_mode=v (of cdist).
+func WithComputeMode(v int) Option { return Option{name: "compute_mode", value: v} }
+
+// WithCorrection passes the argument correction=v (of std.correction, std_mean.correction, var.correction, var_mean.correction).
+func WithCorrection(v any) Option { return Option{name: "correction", value: v} }
+
+// WithCountIncludePad passes the argument count_include_pad=v (of avg_pool1d, avg_pool2d, avg_pool3d).
+func WithCountIncludePad(v bool) Option { return Option{name: "count_include_pad", value: v} }
+
+// WithCudnnEnable passes the argument cudnn_enable=v (of layer_norm).
+func WithCudnnEnable(v bool) Option { return Option{name: "cudnn_enable", value: v} }
+
+// WithCudnnEnabled passes the argument cudnn_enabled=v (of group_norm).
+func WithCudnnEnabled(v bool) Option { return Option{name: "cudnn_enabled", value: v} }
+
+// WithDelta passes the argument delta=v (of huber_loss).
+func WithDelta(v float64) Option { return Option{name: "delta", value: v} }
+
+// WithDescending passes the argument descending=v (of argsort, sort, sort.stable).
+func WithDescending(v bool) Option { return Option{name: "descending", value: v} }
+
+// WithDevice passes the argument device=v (of arange, arange.start, arange.start_step, empty.memory_format and 20 more).
+func WithDevice(v Device) Option { return Option{name: "device", value: v} }
+
+// WithDiagonal passes the argument diagonal=v (of tril, tril_, triu, triu_).
+func WithDiagonal(v int) Option { return Option{name: "diagonal", value: v} }
+
+// WithDilation passes the argument dilation=v (of conv1d, conv1d.padding, conv2d, conv2d.padding and 10 more).
+func WithDilation(v []int) Option { return Option{name: "dilation", value: v} }
+
+// WithDim passes the argument dim=v (of amax, amin, aminmax, any.dims and 27 more).
+func WithDim(v any) Option { return Option{name: "dim", value: v} }
+
+// WithDim1 passes the argument dim1=v (of diag_embed, diagonal).
+func WithDim1(v int) Option { return Option{name: "dim1", value: v} }
+
+// WithDim2 passes the argument dim2=v (of diag_embed, diagonal).
+func WithDim2(v int) Option { return Option{name: "dim2", value: v} }
+
+// WithDims passes the argument dims=v (of roll, rot90).
+func WithDims(v []int) Option { return Option{name: "dims", value: v} }
+
+// WithDivisorOverride passes the argument divisor_override=v (of avg_pool2d, avg_pool3d).
+func WithDivisorOverride(v int) Option { return Option{name: "divisor_override", value: v} }
+
+// WithDropoutP passes the argument dropout_p=v (of scaled_dot_product_attention).
+func WithDropoutP(v float64) Option { return Option{name: "dropout_p", value: v} }
+
+// WithDtype passes the argument dtype=v (of arange, arange.start, arange.start_step, cumprod and 33 more).
+func WithDtype(v DType) Option { return Option{name: "dtype", value: v} }
+
+// WithEnd passes the argument end=v (of slice.Tensor, slice_scatter).
+func WithEnd(v int) Option { return Option{name: "end", value: v} }
+
+// WithEndDim passes the argument end_dim=v (of flatten.using_ints).
+func WithEndDim(v int) Option { return Option{name: "end_dim", value: v} }
+
+// WithEps passes the argument eps=v (of cosine_similarity, group_norm, layer_norm, logit and 3 more).
+func WithEps(v float64) Option { return Option{name: "eps", value: v} }
+
+// WithGroups passes the argument groups=v (of conv1d, conv1d.padding, conv2d, conv2d.padding and 5 more).
+func WithGroups(v int) Option { return Option{name: "groups", value: v} }
+
+// WithIgnoreIndex passes the argument ignore_index=v (of cross_entropy_loss, nll_loss, nll_loss2d, nll_loss_nd).
+func WithIgnoreIndex(v int) Option { return Option{name: "ignore_index", value: v} }
+
+// WithImplicit passes the argument implicit=v (of expand).
+func WithImplicit(v bool) Option { return Option{name: "implicit", value: v} }
+
+// WithIncludeLastOffset passes the argument include_last_offset=v (of embedding_bag).
+func WithIncludeLastOffset(v bool) Option { return Option{name: "include_last_offset", value: v} }
+
+// WithIncludeSelf passes the argument include_self=v (of scatter_reduce.two, scatter_reduce_.two).
+func WithIncludeSelf(v bool) Option { return Option{name: "include_self", value: v} }
+
+// WithInputScale passes the argument input_scale=v (of elu, elu_).
+func WithInputScale(v any) Option { return Option{name: "input_scale", value: v} }
+
+// WithIsCausal passes the argument is_causal=v (of scaled_dot_product_attention).
+func WithIsCausal(v bool) Option { return Option{name: "is_causal", value: v} }
+
+// WithK passes the argument k=v (of rot90).
+func WithK(v int) Option { return Option{name: "k", value: v} }
+
+// WithKeepdim passes the argument keepdim=v (of all.dim, amax, amin, aminmax and 23 more).
+func WithKeepdim(v bool) Option { return Option{name: "keepdim", value: v} }
+
+// WithLabelSmoothing passes the argument label_smoothing=v (of cross_entropy_loss).
+func WithLabelSmoothing(v float64) Option { return Option{name: "label_smoothing", value: v} }
+
+// WithLambd passes the argument lambd=v (of hardshrink, softshrink).
+func WithLambd(v any) Option { return Option{name: "lambd", value: v} }
+
+// WithLargest passes the argument largest=v (of topk).
+func WithLargest(v bool) Option { return Option{name: "largest", value: v} }
+
+// WithLayout passes the argument layout=v (of arange, arange.start, arange.start_step, empty.memory_format and 20 more).
+func WithLayout(v any) Option { return Option{name: "layout", value: v} }
+
+// WithLogTarget passes the argument log_target=v (of kl_div).
+func WithLogTarget(v bool) Option { return Option{name: "log_target", value: v} }
+
+// WithMargin passes the argument margin=v (of cosine_embedding_loss, hinge_embedding_loss, margin_ranking_loss, triplet_margin_loss).
+func WithMargin(v float64) Option { return Option{name: "margin", value: v} }
+
+// WithMax passes the argument max=v (of clamp, clamp.Tensor, clamp_, clamp_.Tensor).
+func WithMax(v any) Option { return Option{name: "max", value: v} }
+
+// WithMaxVal passes the argument max_val=v (of hardtanh, hardtanh_).
+func WithMaxVal(v any) Option { return Option{name: "max_val", value: v} }
+
+// WithMemoryFormat passes the argument memory_format=v (of clone, contiguous, empty.memory_format, empty_like and 5 more).
+func WithMemoryFormat(v MemoryFormat) Option { return Option{name: "memory_format", value: v} }
+
+// WithMin passes the argument min=v (of clamp, clamp.Tensor, clamp_, clamp_.Tensor).
+func WithMin(v any) Option { return Option{name: "min", value: v} }
+
+// WithMinVal passes the argument min_val=v (of hardtanh, hardtanh_).
+func WithMinVal(v any) Option { return Option{name: "min_val", value: v} }
+
+// WithMode passes the argument mode=v (of embedding_bag, pad).
+func WithMode(v any) Option { return Option{name: "mode", value: v} }
+
+// WithNan passes the argument nan=v (of nan_to_num, nan_to_num_).
+func WithNan(v float64) Option { return Option{name: "nan", value: v} }
+
+// WithNegativeSlope passes the argument negative_slope=v (of leaky_relu, leaky_relu_).
+func WithNegativeSlope(v any) Option { return Option{name: "negative_slope", value: v} }
+
+// WithNeginf passes the argument neginf=v (of nan_to_num, nan_to_num_).
+func WithNeginf(v float64) Option { return Option{name: "neginf", value: v} }
+
+// WithNonBlocking passes the argument non_blocking=v (of copy, copy_).
+func WithNonBlocking(v bool) Option { return Option{name: "non_blocking", value: v} }
+
+// WithNumClasses passes the argument num_classes=v (of one_hot).
+func WithNumClasses(v int) Option { return Option{name: "num_classes", value: v} }
+
+// WithOffset passes the argument offset=v (of diag_embed, diagonal).
+func WithOffset(v int) Option { return Option{name: "offset", value: v} }
+
+// WithOrd passes the argument ord=v (of linalg_vector_norm).
+func WithOrd(v any) Option { return Option{name: "ord", value: v} }
+
+// WithOutputPadding passes the argument output_padding=v (of conv_transpose1d, conv_transpose2d.input, conv_transpose3d.input).
+func WithOutputPadding(v []int) Option { return Option{name: "output_padding", value: v} }
+
+// WithOutputSize passes the argument output_size=v (of repeat_interleave.Tensor, repeat_interleave.self_Tensor, repeat_interleave.self_int).
+func WithOutputSize(v int) Option { return Option{name: "output_size", value: v} }
+
+// WithP passes the argument p=v (of cdist, norm.Scalar, pairwise_distance, triplet_margin_loss).
+func WithP(v any) Option { return Option{name: "p", value: v} }
+
+// WithPadding passes the argument padding=v (of avg_pool1d, avg_pool2d, avg_pool3d, conv1d and 13 more).
+func WithPadding(v any) Option { return Option{name: "padding", value: v} }
+
+// WithPaddingIdx passes the argument padding_idx=v (of embedding).
+func WithPaddingIdx(v int) Option { return Option{name: "padding_idx", value: v} }
+
+// WithPath passes the argument path=v (of einsum).
+func WithPath(v []int) Option { return Option{name: "path", value: v} }
+
+// WithPerSampleWeights passes the argument per_sample_weights=v (of embedding_bag).
+func WithPerSampleWeights(v *Tensor) Option { return Option{name: "per_sample_weights", value: v} }
+
+// WithPinMemory passes the argument pin_memory=v (of arange, arange.start, arange.start_step, empty.memory_format and 20 more).
+func WithPinMemory(v bool) Option { return Option{name: "pin_memory", value: v} }
+
+// WithPosWeight passes the argument pos_weight=v (of binary_cross_entropy_with_logits).
+func WithPosWeight(v *Tensor) Option { return Option{name: "pos_weight", value: v} }
+
+// WithPosinf passes the argument posinf=v (of nan_to_num, nan_to_num_).
+func WithPosinf(v float64) Option { return Option{name: "posinf", value: v} }
+
+// WithReduction passes the argument reduction=v (of binary_cross_entropy, binary_cross_entropy_with_logits, cosine_embedding_loss, cross_entropy_loss and 12 more).
+func WithReduction(v int) Option { return Option{name: "reduction", value: v} }
+
+// WithRoundingMode passes the argument rounding_mode=v (of div.Scalar_mode, div.Tensor_mode, div_.Scalar_mode, div_.Tensor_mode).
+func WithRoundingMode(v string) Option { return Option{name: "rounding_mode", value: v} }
+
+// WithScale passes the argument scale=v (of elu, elu_, scaled_dot_product_attention).
+func WithScale(v any) Option { return Option{name: "scale", value: v} }
+
+// WithScaleGradByFreq passes the argument scale_grad_by_freq=v (of embedding, embedding_bag).
+func WithScaleGradByFreq(v bool) Option { return Option{name: "scale_grad_by_freq", value: v} }
+
+// WithSorted passes the argument sorted=v (of topk).
+func WithSorted(v bool) Option { return Option{name: "sorted", value: v} }
+
+// WithSparse passes the argument sparse=v (of embedding, embedding_bag).
+func WithSparse(v bool) Option { return Option{name: "sparse", value: v} }
+
+// WithSparseGrad passes the argument sparse_grad=v (of gather).
+func WithSparseGrad(v bool) Option { return Option{name: "sparse_grad", value: v} }
+
+// WithStable passes the argument stable=v (of sort.stable).
+func WithStable(v bool) Option { return Option{name: "stable", value: v} }
+
+// WithStart passes the argument start=v (of slice.Tensor, slice_scatter).
+func WithStart(v int) Option { return Option{name: "start", value: v} }
+
+// WithStartDim passes the argument start_dim=v (of flatten.using_ints).
+func WithStartDim(v int) Option { return Option{name: "start_dim", value: v} }
+
+// WithStep passes the argument step=v (of arange.start_step, slice.Tensor, slice_scatter).
+func WithStep(v any) Option { return Option{name: "step", value: v} }
+
+// WithStorageOffset passes the argument storage_offset=v (of as_strided).
+func WithStorageOffset(v int) Option { return Option{name: "storage_offset", value: v} }
+
+// WithStride passes the argument stride=v (of avg_pool1d, avg_pool2d, avg_pool3d, conv1d and 13 more).
+func WithStride(v []int) Option { return Option{name: "stride", value: v} }
+
+// WithSwap passes the argument swap=v (of triplet_margin_loss).
+func WithSwap(v bool) Option { return Option{name: "swap", value: v} }
+
+// WithThreshold passes the argument threshold=v (of softplus).
+func WithThreshold(v any) Option { return Option{name: "threshold", value: v} }
+
+// WithUnbiased passes the argument unbiased=v (of std, std.dim, std_mean, std_mean.dim and 4 more).
+func WithUnbiased(v bool) Option { return Option{name: "unbiased", value: v} }
+
+// WithValue passes the argument value=v (of addcdiv, addcdiv_, addcmul, addcmul_ and 2 more).
+func WithValue(v any) Option { return Option{name: "value", value: v} }
+
+// WithWeight passes the argument weight=v (of binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy_loss, group_norm and 4 more).
+func WithWeight(v *Tensor) Option { return Option{name: "weight", value: v} }

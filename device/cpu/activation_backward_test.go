@@ -143,7 +143,7 @@ func TestSiluMatchesDecomposition(t *testing.T) {
 // storage's end (as_strided allows it) gives an empty result (a sweep of
 // the dispatcher fuzzer sliced past the end in silu).
 func TestFusedEmptyPastStorage(t *testing.T) {
-	x := tensor.Empty(tensor.Float32, 0).AsStrided([]int{0}, []int{1}, 4)
+	x := tensor.Empty(tensor.Float32, 0).AsStrided([]int{0}, []int{1}, tensor.WithStorageOffset(4))
 	for _, c := range []struct {
 		op   string
 		args []any
@@ -171,7 +171,7 @@ func TestGeluBackwardBroadcast(t *testing.T) {
 	call := func(g, x *tensor.Tensor, approx string) (*tensor.Tensor, error) {
 		var out *tensor.Tensor
 		err := tensor.Try(func() {
-			out = tensor.CallKw("aten::gelu_backward", []any{g, x}, map[string]any{"approximate": approx}).(*tensor.Tensor)
+			out = tensor.GeluBackward(g, x, tensor.WithApproximate(approx))
 		})
 		return out, err
 	}

@@ -17,7 +17,7 @@ import (
 // emptyPastEnd is a [1, 0] view at storage offset 1 of an empty storage, as
 // x[1::2] of a [2, 0] tensor is in PyTorch.
 func emptyPastEnd(d tensor.DType) *tensor.Tensor {
-	return tensor.Empty(d, 2, 0).Slice(0, 1, nil, 2)
+	return tensor.Empty(d, 2, 0).Slice(tensor.WithStart(1), tensor.WithStep(2))
 }
 
 func TestFuzzRegressions(t *testing.T) {

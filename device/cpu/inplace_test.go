@@ -39,15 +39,21 @@ func TestInplaceMatchesFunctional(t *testing.T) {
 	layouts := []layout{
 		{"contiguous", func(x *tensor.Tensor) *tensor.Tensor { return x }, func(s, f *tensor.Tensor) *tensor.Tensor { return f }},
 		{"transposed self", func(x *tensor.Tensor) *tensor.Tensor { return x.View([]int{6, 4}).T() }, func(s, f *tensor.Tensor) *tensor.Tensor { return f }},
-		{"strided self", func(x *tensor.Tensor) *tensor.Tensor { return x.Slice(1, 0, nil, 2) }, func(s, f *tensor.Tensor) *tensor.Tensor { return f.Slice(1, 1, nil, 2) }},
+		{"strided self", func(x *tensor.Tensor) *tensor.Tensor {
+			return x.Slice(tensor.WithDim(1), tensor.WithStart(0), tensor.WithStep(2))
+		}, func(s, f *tensor.Tensor) *tensor.Tensor {
+			return f.Slice(tensor.WithDim(1), tensor.WithStart(1), tensor.WithStep(2))
+		}},
 		{"self twice", func(x *tensor.Tensor) *tensor.Tensor { return x }, func(s, f *tensor.Tensor) *tensor.Tensor { return s }},
-		{"other overlaps self transposed", func(x *tensor.Tensor) *tensor.Tensor { return x.Slice(1, 0, 4, 1) },
+		{"other overlaps self transposed", func(x *tensor.Tensor) *tensor.Tensor {
+			return x.Slice(tensor.WithDim(1), tensor.WithStart(0), tensor.WithEnd(4))
+		},
 			func(s, f *tensor.Tensor) *tensor.Tensor { return s.T() }},
-		{"other shifted in self's storage", func(x *tensor.Tensor) *tensor.Tensor { return x.Slice(0, 1, nil, 1) },
+		{"other shifted in self's storage", func(x *tensor.Tensor) *tensor.Tensor { return x.Slice(tensor.WithStart(1)) },
 			func(s, f *tensor.Tensor) *tensor.Tensor {
-				return s.AsStrided(s.Sizes(), s.Strides(), s.StorageOffset()-6)
+				return s.AsStrided(s.Sizes(), s.Strides(), tensor.WithStorageOffset(s.StorageOffset()-6))
 			}},
-		{"broadcast other", func(x *tensor.Tensor) *tensor.Tensor { return x }, func(s, f *tensor.Tensor) *tensor.Tensor { return f.Slice(0, 0, 1, 1) }},
+		{"broadcast other", func(x *tensor.Tensor) *tensor.Tensor { return x }, func(s, f *tensor.Tensor) *tensor.Tensor { return f.Slice(tensor.WithStart(0), tensor.WithEnd(1)) }},
 	}
 	cases := []struct {
 		op     string
@@ -80,9 +86,9 @@ func TestInplaceMatchesFunctional(t *testing.T) {
 					args := []any{s}
 					var other *tensor.Tensor
 					if c.binary {
-						fresh := mk(d).Neg().AddScalar(0.75, 1).To(d)
+						fresh := mk(d).Neg().AddScalar(0.75).To(d)
 						if d == tensor.Int64 { // nonzero divisors
-							fresh = mk(d).RemainderScalar(5).AddScalar(6, 1)
+							fresh = mk(d).RemainderScalar(5).AddScalar(6)
 						}
 						other = l.other(s, fresh)
 						args = append(args, other)

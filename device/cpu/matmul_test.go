@@ -149,7 +149,7 @@ func TestMMValues(t *testing.T) {
 	// beta = 0 ignores NaN in self; self broadcasts.
 	self := tensor.FromSlice([]float64{math.NaN()}, 1)
 	x := tensor.FromSlice([]float64{1, 2, 3, 4}, 2, 2)
-	got = tensor.CallKw("aten::addmm.default", []any{self, x, x}, map[string]any{"beta": 0}).(*tensor.Tensor)
+	got = self.Addmm(x, x, tensor.WithBeta(0))
 	if want := []float64{7, 10, 15, 22}; fmt.Sprint(got.Float64s()) != fmt.Sprint(want) {
 		t.Errorf("addmm beta=0: got %v, want %v", got.Float64s(), want)
 	}
@@ -263,7 +263,7 @@ func TestBMMOverwrites(t *testing.T) {
 				b := randF64(r, bs, k, p).MulScalar(4).Floor().To(dt)
 				if layout == "strided" && k > 0 {
 					// The same values as a view of every other element (no BLAS layout).
-					a = tensor.Stack([]*tensor.Tensor{a, a}, 3).Reshape([]int{bs, n, 2 * k}).Slice(2, 0, 2*k, 2)
+					a = tensor.Stack([]*tensor.Tensor{a, a}, tensor.WithDim(3)).Reshape([]int{bs, n, 2 * k}).Slice(tensor.WithDim(2), tensor.WithStart(0), tensor.WithEnd(2*k), tensor.WithStep(2))
 				}
 				got := tensor.Call("aten::bmm.default", a, b).(*tensor.Tensor)
 				for i := range bs {

@@ -240,8 +240,8 @@ func TestGroupNormMatchesLayerNormPerGroup(t *testing.T) {
 func TestRandomOpsFollowTheSeed(t *testing.T) {
 	draw := func() []float64 {
 		tensor.ManualSeed(1234)
-		a := tensor.CallKw("aten::rand.default", []any{[]int{64}}, nil).(*tensor.Tensor).Float64s()
-		b := tensor.CallKw("aten::randn.default", []any{[]int{8}}, map[string]any{"dtype": tensor.Float64}).(*tensor.Tensor).Float64s()
+		a := tensor.Rand([]int{64}).Float64s()
+		b := tensor.Randn([]int{8}, tensor.WithDtype(tensor.Float64)).Float64s()
 		return append(a, b...)
 	}
 	first, second := draw(), draw()
@@ -255,7 +255,7 @@ func TestRandomOpsFollowTheSeed(t *testing.T) {
 			t.Fatalf("rand value %v outside [0, 1)", v)
 		}
 	}
-	p := tensor.CallKw("aten::randperm.default", []any{50}, map[string]any{"dtype": tensor.Int32}).(*tensor.Tensor)
+	p := tensor.Randperm(50, tensor.WithDtype(tensor.Int32))
 	if p.DType() != tensor.Int32 {
 		t.Fatalf("randperm dtype %v, want int32", p.DType())
 	}
@@ -321,7 +321,7 @@ func layerNormBackwardBits(t *testing.T, x, g *tensor.Tensor, m, n int) {
 	}
 	w, b := tensor.FromSlice(wv).To(x.DType()), tensor.FromSlice(make([]float32, n)).To(x.DType())
 	mean := tensor.Call("aten::mean.dim", x, []int{1}, true).(*tensor.Tensor)
-	rstd := tensor.CallKw("aten::var.correction", []any{x, []int{1}}, map[string]any{"correction": tensor.Int(0), "keepdim": true}).(*tensor.Tensor).AddScalar(1e-5, 1).Rsqrt()
+	rstd := x.Var(tensor.WithDim([]int{1}), tensor.WithCorrection(0), tensor.WithKeepdim(true)).AddScalar(1e-5).Rsqrt()
 	run := func(procs int) [][]float64 {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		outs := tensor.Call("aten::native_layer_norm_backward", g, x, []int{n}, mean, rstd, w, b, []bool{true, true, true}).([]*tensor.Tensor)

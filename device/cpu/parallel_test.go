@@ -99,7 +99,7 @@ func TestParallelMatchesSerial(t *testing.T) {
 	row := tensor.FromSlice(bigValues(cols, 3))
 	xt := tensor.FromSlice(bigValues(rows*cols, 4)).Reshape([]int{cols, rows}).T()
 	x64 := x.To(tensor.Float64)
-	xi := x.Clamp(-1000, 1000).To(tensor.Int64)
+	xi := x.Clamp(tensor.WithMin(-1000), tensor.WithMax(1000)).To(tensor.Int64)
 	long := tensor.FromSlice(bigValues(5*redChunk+123, 5))
 	cases := []struct {
 		name string
@@ -108,7 +108,7 @@ func TestParallelMatchesSerial(t *testing.T) {
 		{"add", func() []*tensor.Tensor { return ts(x.Add(y)) }},
 		{"add broadcast", func() []*tensor.Tensor { return ts(x.Add(row)) }},
 		{"mul strided", func() []*tensor.Tensor { return ts(xt.Mul(x)) }},
-		{"sub scalar", func() []*tensor.Tensor { return ts(x.SubScalar(1.5, 1)) }},
+		{"sub scalar", func() []*tensor.Tensor { return ts(x.SubScalar(1.5)) }},
 		{"exp", func() []*tensor.Tensor { return ts(x.Exp()) }},
 		{"tanh strided", func() []*tensor.Tensor { return ts(xt.Tanh()) }},
 		{"sin float64", func() []*tensor.Tensor { return ts(x64.Sin()) }},
@@ -128,28 +128,28 @@ func TestParallelMatchesSerial(t *testing.T) {
 		{"contiguous of permuted 3-d", func() []*tensor.Tensor {
 			return ts(x.Reshape([]int{30, 10, cols}).Permute([]int{2, 0, 1}).Contiguous())
 		}},
-		{"sum rows", func() []*tensor.Tensor { return ts(x.Sum([]int{1}, false)) }},
+		{"sum rows", func() []*tensor.Tensor { return ts(x.Sum([]int{1})) }},
 		{"sum all", func() []*tensor.Tensor { return ts(x.SumAll()) }},
 		{"sum long", func() []*tensor.Tensor { return ts(long.SumAll()) }},
-		{"amax rows", func() []*tensor.Tensor { return ts(x.Amax([]int{1}, false)) }},
-		{"argmax long", func() []*tensor.Tensor { return ts(long.Argmax(nil, false)) }},
+		{"amax rows", func() []*tensor.Tensor { return ts(x.Amax(tensor.WithDim([]int{1}))) }},
+		{"argmax long", func() []*tensor.Tensor { return ts(long.Argmax()) }},
 		{"softmax", func() []*tensor.Tensor { return ts(tensor.Call("aten::_softmax", x, 1, false).(*tensor.Tensor)) }},
 		{"log_softmax", func() []*tensor.Tensor {
 			return ts(tensor.Call("aten::_log_softmax", x, 1, false).(*tensor.Tensor))
 		}},
 		// Reductions over strided dims: walkRed shares the kept dims.
-		{"sum dim 0", func() []*tensor.Tensor { return ts(x.Sum([]int{0}, false)) }},
-		{"sum of transpose rows", func() []*tensor.Tensor { return ts(xt.Sum([]int{1}, true)) }},
-		{"sum middle dim", func() []*tensor.Tensor { return ts(x.Reshape([]int{30, 10, cols}).Sum([]int{1}, false)) }},
-		{"int64 sum dim 0", func() []*tensor.Tensor { return ts(xi.Sum([]int{0}, false)) }},
-		{"mean dim 0 float64", func() []*tensor.Tensor { return ts(x64.MeanDim([]int{0}, false)) }},
-		{"var dim 0", func() []*tensor.Tensor { return ts(x.VarDim([]int{0}, true, false)) }},
-		{"var of transpose rows", func() []*tensor.Tensor { return ts(xt.VarDim([]int{1}, true, false)) }},
-		{"prod dim 0", func() []*tensor.Tensor { return ts(x64.ProdDim(0, false)) }},
-		{"amax dim 0", func() []*tensor.Tensor { return ts(x.Amax([]int{0}, false)) }},
-		{"max dim 0", func() []*tensor.Tensor { v, i := x.MaxDim(0, false); return ts(v, i) }},
-		{"argmax of transpose rows", func() []*tensor.Tensor { return ts(xt.Argmax(1, false)) }},
-		{"any dim 0", func() []*tensor.Tensor { return ts(x.Gt(y).AnyDim(0, false)) }},
+		{"sum dim 0", func() []*tensor.Tensor { return ts(x.Sum([]int{0})) }},
+		{"sum of transpose rows", func() []*tensor.Tensor { return ts(xt.Sum([]int{1}, tensor.WithKeepdim(true))) }},
+		{"sum middle dim", func() []*tensor.Tensor { return ts(x.Reshape([]int{30, 10, cols}).Sum([]int{1})) }},
+		{"int64 sum dim 0", func() []*tensor.Tensor { return ts(xi.Sum([]int{0})) }},
+		{"mean dim 0 float64", func() []*tensor.Tensor { return ts(x64.MeanDim([]int{0})) }},
+		{"var dim 0", func() []*tensor.Tensor { return ts(x.VarDim([]int{0})) }},
+		{"var of transpose rows", func() []*tensor.Tensor { return ts(xt.VarDim([]int{1})) }},
+		{"prod dim 0", func() []*tensor.Tensor { return ts(x64.ProdDim(0)) }},
+		{"amax dim 0", func() []*tensor.Tensor { return ts(x.Amax(tensor.WithDim([]int{0}))) }},
+		{"max dim 0", func() []*tensor.Tensor { v, i := x.MaxDim(0); return ts(v, i) }},
+		{"argmax of transpose rows", func() []*tensor.Tensor { return ts(xt.Argmax(tensor.WithDim(1))) }},
+		{"any dim 0", func() []*tensor.Tensor { return ts(x.Gt(y).AnyDim(0)) }},
 		{"cumsum dim 0", func() []*tensor.Tensor { return ts(x.Cumsum(0)) }},
 		{"cumsum of transpose rows", func() []*tensor.Tensor { return ts(xt.Cumsum(1)) }},
 		{"softmax dim 0", func() []*tensor.Tensor { return ts(tensor.Call("aten::_softmax", x, 0, false).(*tensor.Tensor)) }},
@@ -217,7 +217,7 @@ func TestLongRowReductions(t *testing.T) {
 	if got := x.SumAll().Float64s()[0]; math.Abs(got-want) > 1e-6*math.Abs(want) {
 		t.Errorf("sum = %v, want %v", got, want)
 	}
-	if got := x.Argmax(nil, false).Int64s()[0]; got != int64(redChunk+5) {
+	if got := x.Argmax().Int64s()[0]; got != int64(redChunk+5) {
 		t.Errorf("argmax = %d, want %d", got, redChunk+5)
 	}
 	if got := x.Max().Float64s()[0]; got != 7 {
@@ -229,7 +229,7 @@ func TestLongRowReductions(t *testing.T) {
 	v[2*redChunk+100] = float32(math.NaN()) // the first NaN wins, in a later piece
 	v[3*redChunk+1] = float32(math.NaN())
 	x = tensor.FromSlice(v)
-	if got := x.Argmax(nil, false).Int64s()[0]; got != int64(2*redChunk+100) {
+	if got := x.Argmax().Int64s()[0]; got != int64(2*redChunk+100) {
 		t.Errorf("argmax with NaN = %d, want %d", got, 2*redChunk+100)
 	}
 	if got := x.Max().Float64s()[0]; !math.IsNaN(got) {
@@ -265,7 +265,7 @@ func TestSumColumns(t *testing.T) {
 			if dims[len(dims)-1] >= last {
 				continue
 			}
-			got, want := bitsOf(x.Sum(dims, false)), bitsOf(view.Sum(dims, false))
+			got, want := bitsOf(x.Sum(dims)), bitsOf(view.Sum(dims))
 			if !slices.Equal(got, want) {
 				t.Errorf("shape %v sum over %v: column path %v, strided %v", sh, dims, got[:min(4, len(got))], want[:min(4, len(want))])
 			}
@@ -285,7 +285,7 @@ func TestWorkerErrorReachesCaller(t *testing.T) {
 	}
 	y[n-3] = 0 // in the last piece, on a worker
 	err := tensor.Try(func() {
-		tensor.CallKw("aten::div.Tensor_mode", []any{tensor.FromSlice(x), tensor.FromSlice(y)}, map[string]any{"rounding_mode": "floor"})
+		tensor.FromSlice(x).DivTensorMode(tensor.FromSlice(y), tensor.WithRoundingMode("floor"))
 	})
 	if err == nil || !strings.Contains(err.Error(), "ZeroDivisionError") {
 		t.Fatalf("floor division by zero over %d elements: err %v, want ZeroDivisionError", n, err)

@@ -161,8 +161,8 @@ func TestClampFastPath(t *testing.T) {
 		// The same values as a strided view: every other element of a
 		// buffer twice as long.
 		wide := tensor.Empty(dt, 2*len(xs))
-		strided := wide.AsStrided([]int{len(xs)}, []int{2}, 0)
-		strided.Copy_(x, false)
+		strided := wide.AsStrided([]int{len(xs)}, []int{2}, tensor.WithStorageOffset(0))
+		strided.Copy_(x)
 		for _, lo := range limits {
 			for _, hi := range limits {
 				if lo == nil && hi == nil {

@@ -30,7 +30,7 @@ func TestViewsStayInsideStorage(t *testing.T) {
 		}
 	}
 	// A view of a view is checked against the shared storage, not the view.
-	tail := base.Slice(0, 4, nil, 1) // elements 4, 5
+	tail := base.Slice(tensor.WithStart(4)) // elements 4, 5
 	if _, err := tensor.CallErr("aten::as_strided", []any{tail, []int{6}, []int{1}, 0}, nil); err != nil {
 		t.Errorf("as_strided over the whole storage from a view: %v", err)
 	}
@@ -50,7 +50,7 @@ func TestViewsStayInsideStorage(t *testing.T) {
 
 	// resize_ grows the shared storage; a view made before sees the same data.
 	x := tensor.FromSlice([]float32{1, 2, 3, 4})
-	v := x.Slice(0, 1, nil, 1)
+	v := x.Slice(tensor.WithStart(1))
 	x.Resize_([]int{4, 4})
 	if x.Storage().NBytes() < 16*4 || x.Storage() != v.Storage() {
 		t.Fatalf("resize_ did not grow the shared storage: %d bytes", x.Storage().NBytes())

@@ -30,7 +30,7 @@ func TestShapesAndDTypes(t *testing.T) {
 		t.Errorf("printed as %s", got)
 	}
 	// Non-core ops decompose on meta too.
-	s := tensor.Empty(tensor.Float32, 4, 6).ToDevice(tensor.Meta).Softmax(1, nil)
+	s := tensor.Empty(tensor.Float32, 4, 6).ToDevice(tensor.Meta).Softmax(1)
 	if tensor.ShapeString(s.Sizes()) != "[4, 6]" {
 		t.Errorf("softmax: %v", s.Sizes())
 	}
@@ -63,13 +63,13 @@ func TestDataDependent(t *testing.T) {
 		f    func()
 		want string
 	}{
-		{func() { a.Sum(nil, false).Item() }, "Cannot copy out of meta tensor; no data!"},
-		{func() { tensor.Call("aten::_local_scalar_dense", a.Sum(nil, false)) }, "Tensor.item() cannot be called on meta tensors"},
+		{func() { a.Sum(nil).Item() }, "Cannot copy out of meta tensor; no data!"},
+		{func() { tensor.Call("aten::_local_scalar_dense", a.Sum(nil)) }, "Tensor.item() cannot be called on meta tensors"},
 		{func() { a.Nonzero() }, `aten::nonzero has no lowering on device "meta"`},
 		{func() {
 			tensor.Call("aten::index.Tensor", a, []any{a.Gt(tensor.Empty(tensor.Float32).ToDevice(tensor.Meta))})
 		}, "the output shape depends on the input's data"},
-		{func() { a.AsStrided([]int{10}, []int{1}, nil) }, "out of bounds for storage of size 24"},
+		{func() { a.AsStrided([]int{10}, []int{1}) }, "out of bounds for storage of size 24"},
 		{func() { a.Mm(a) }, "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)"},
 	} {
 		if got := errOf(c.f); !strings.Contains(got, c.want) {

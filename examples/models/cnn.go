@@ -27,9 +27,9 @@ func (m *CNN) Forward(x *gt.Tensor) *gt.Tensor {
 	t := m.Trace
 	x = trace(t, "conv1", m.Conv1.Forward(x))
 	x = trace(t, "relu1", x.Relu())
-	x = trace(t, "pool1", x.MaxPool2d([]int{2, 2}, []int{2, 2}, []int{0, 0}, []int{1, 1}, false))
+	x = trace(t, "pool1", x.MaxPool2d([]int{2, 2}, gt.WithStride([]int{2, 2})))
 	x = trace(t, "conv2", m.Conv2.Forward(x))
 	x = trace(t, "relu2", x.Relu())
-	x = trace(t, "gap", x.AdaptiveAvgPool2d([]int{1, 1}).Flatten(1, -1))
+	x = trace(t, "gap", x.AdaptiveAvgPool2d([]int{1, 1}).Flatten(gt.WithStartDim(1)))
 	return m.FC.Forward(x)
 }

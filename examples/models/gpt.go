@@ -69,12 +69,12 @@ func NewGPT(weights map[string]*gt.Tensor, c GPTConfig) (*GPT, error) {
 // Forward maps tokens [B, T] (int64, T ≤ block size) to logits [B, T, vocab].
 func (m *GPT) Forward(tokens *gt.Tensor) *gt.Tensor {
 	t := tokens.Size(1)
-	pos := m.WPE.Slice(0, 0, t, 1)
-	x := trace(m.Trace, "embed", gt.Embedding(m.WTE, tokens, -1, false, false).Add(pos))
+	pos := m.WPE.Slice(gt.WithStart(0), gt.WithEnd(t))
+	x := trace(m.Trace, "embed", gt.Embedding(m.WTE, tokens).Add(pos))
 	for i := range m.Blocks {
 		x = trace(m.Trace, fmt.Sprintf("block%d", i), m.Blocks[i].Forward(x))
 	}
-	return gt.Linear(m.LNF.Forward(x), m.WTE, nil)
+	return gt.Linear(m.LNF.Forward(x), m.WTE)
 }
 
 // GPTLoss is the mean cross-entropy of logits [B, T, V] against targets [B, T].

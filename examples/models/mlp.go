@@ -33,5 +33,5 @@ func (m *MLP) Forward(x *gt.Tensor) *gt.Tensor {
 
 // Loss is the mean cross-entropy of logits [N, C] against class labels [N].
 func Loss(logits, labels *gt.Tensor) *gt.Tensor {
-	return logits.CrossEntropyLoss(labels, nil, 1, -100, 0)
+	return logits.CrossEntropyLoss(labels)
 }

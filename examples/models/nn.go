@@ -20,7 +20,7 @@ type Linear struct {
 }
 
 // Forward applies the layer to x [..., in] giving [..., out].
-func (l *Linear) Forward(x *gt.Tensor) *gt.Tensor { return gt.Linear(x, l.Weight, l.Bias) }
+func (l *Linear) Forward(x *gt.Tensor) *gt.Tensor { return gt.Linear(x, l.Weight, gt.WithBias(l.Bias)) }
 
 // LayerNorm is nn.LayerNorm over the last dimension.
 type LayerNorm struct {
@@ -30,7 +30,7 @@ type LayerNorm struct {
 
 // Forward normalises x over its last dimension.
 func (n *LayerNorm) Forward(x *gt.Tensor) *gt.Tensor {
-	return gt.LayerNorm(x, []int{n.Weight.Size(0)}, n.Weight, n.Bias, n.Eps, true)
+	return gt.LayerNorm(x, []int{n.Weight.Size(0)}, gt.WithWeight(n.Weight), gt.WithBias(n.Bias), gt.WithEps(n.Eps))
 }
 
 // Conv2d is nn.Conv2d with square stride, padding 'zeros' and no dilation.
@@ -41,7 +41,7 @@ type Conv2d struct {
 
 // Forward convolves x [N, C, H, W].
 func (c *Conv2d) Forward(x *gt.Tensor) *gt.Tensor {
-	return gt.Conv2d(x, c.Weight, c.Bias, []int{c.Stride, c.Stride}, []int{c.Padding, c.Padding}, []int{1, 1}, 1)
+	return gt.Conv2d(x, c.Weight, gt.WithBias(c.Bias), gt.WithStride([]int{c.Stride, c.Stride}), gt.WithPadding([]int{c.Padding, c.Padding}))
 }
 
 // Attention is multi-head scaled dot-product attention with a packed
@@ -58,17 +58,17 @@ type Attention struct {
 func (a *Attention) Forward(x *gt.Tensor) (y, probs *gt.Tensor) {
 	b, t, d := x.Size(0), x.Size(1), x.Size(2)
 	hd := d / a.Heads
-	qkv := a.In.Forward(x).Split(d, -1)
+	qkv := a.In.Forward(x).Split(d, gt.WithDim(-1))
 	heads := func(z *gt.Tensor) *gt.Tensor { // [B,T,D] -> [B,H,T,hd]
 		return z.View([]int{b, t, a.Heads, hd}).Transpose(1, 2)
 	}
 	q, k, v := heads(qkv[0]), heads(qkv[1]), heads(qkv[2])
 	scores := q.Matmul(k.Transpose(-2, -1)).DivScalar(math.Sqrt(float64(hd)))
 	if a.Causal {
-		future := gt.FullOf(gt.Bool, true, t, t).Triu(1) // j > i
+		future := gt.FullOf(gt.Bool, true, t, t).Triu(gt.WithDiagonal(1)) // j > i
 		scores = scores.MaskedFillScalar(future, math.Inf(-1))
 	}
-	probs = scores.Softmax(-1, nil)
+	probs = scores.Softmax(-1)
 	merged := probs.Matmul(v).Transpose(1, 2).Reshape([]int{b, t, d})
 	return a.Out.Forward(merged), probs
 }

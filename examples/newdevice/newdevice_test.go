@@ -12,8 +12,8 @@ import (
 // mlp is a two-layer perceptron with a softmax head: the forward pass of a
 // small classifier.
 func mlp(x, w1, b1, w2, b2 *gt.Tensor) *gt.Tensor {
-	h := gt.Linear(x, w1, b1).Relu()
-	return gt.Linear(h, w2, b2).Softmax(-1, nil)
+	h := gt.Linear(x, w1, gt.WithBias(b1)).Relu()
+	return gt.Linear(h, w2, gt.WithBias(b2)).Softmax(-1)
 }
 
 // TestMLPForward runs the same MLP on the CPU and on the gonum device.
@@ -33,7 +33,7 @@ func TestMLPForward(t *testing.T) {
 	if !gt.AllClose(back, want, 1e-5, 1e-6) {
 		t.Errorf("MLP on gonum:\n%v\nwant (cpu):\n%v", back, want)
 	}
-	if s := got.Sum(nil, false).Item().Float64(); s < 7.999 || s > 8.001 {
+	if s := got.Sum(nil).Item().Float64(); s < 7.999 || s > 8.001 {
 		t.Errorf("softmax rows sum to %v, want 8", s)
 	}
 }

@@ -36,7 +36,7 @@ func tour(w io.Writer, dev gt.Device) {
 	a := on(gt.FromFloat32s([]float32{1, 2, 3, 4, 5, 6}, 2, 3))
 	println("a =", a)
 	println("a.Sizes() =", a.Sizes(), " a.Strides() =", a.Strides(), " a.DType() =", a.DType())
-	println("arange(0, 6, 1) =", on(gt.Arange(0, 6, 1)))
+	println("arange(0, 6, 1) =", on(gt.Arange(0, 6)))
 	println("ones(2, 2) =", on(gt.Ones(2, 2)))
 	gt.ManualSeed(0)
 	println("rand(2, 3) has shape", on(gt.Rand([]int{2, 3})).Sizes())
@@ -44,7 +44,7 @@ func tour(w io.Writer, dev gt.Device) {
 	section("dtypes and type promotion")
 	i := on(gt.FromInt32s([]int32{1, 2, 3}))
 	println("int32 tensor:", i)
-	println("int32 + 2.5 ->", i.AddScalar(2.5, 1))
+	println("int32 + 2.5 ->", i.AddScalar(2.5))
 	println("int32 / int32 (true division) ->", i.Div(i))
 	println("as float16:", a.To(gt.Float16))
 
@@ -60,9 +60,9 @@ func tour(w io.Writer, dev gt.Device) {
 	println("a @ w =", a.Mm(wt))
 
 	section("reductions")
-	println("sum(a) =", a.Sum(nil, false))
-	println("mean over dim 1 =", a.MeanDim([]int{1}, false))
-	vals, idx := a.MaxDim(0, false)
+	println("sum(a) =", a.Sum(nil))
+	println("mean over dim 1 =", a.MeanDim([]int{1}))
+	vals, idx := a.MaxDim(0)
 	println("max over dim 0 =", vals, "at", idx)
 	println("softmax over dim 1 =", gt.Call("aten::_softmax", a, 1, false))
 

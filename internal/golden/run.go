@@ -157,8 +157,8 @@ func (l Layout) relaid(v any) any {
 		}
 		const offset = 3
 		base := x.NewEmpty([]int{offset + step})
-		y := base.AsStrided(x.Sizes(), strides, offset)
-		y.Copy_(x, false)
+		y := base.AsStrided(x.Sizes(), strides, tensor.WithStorageOffset(offset))
+		y.Copy_(x)
 		return y
 	case []*tensor.Tensor:
 		out := make([]*tensor.Tensor, len(x))
