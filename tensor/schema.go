@@ -165,6 +165,38 @@ func (s *Schema) Mutates() []int {
 	return out
 }
 
+// IsRandom reports whether the op draws random numbers, as PyTorch's
+// nondeterministic_seeded tag says: it takes a Generator, or its name, less
+// leading and trailing underscores (private and in-place variants), starts
+// with "rand" (rand, randn, randint, randperm, rand_like, random_), contains
+// "dropout" (dropout, native_dropout, alpha_dropout, feature_dropout; not
+// the *_backward ops, which replay a mask), or is one of bernoulli, normal,
+// uniform, exponential, multinomial, cauchy, log_normal, geometric, poisson,
+// binomial, standard_gamma, sample_dirichlet, rrelu, rrelu_with_noise. The
+// rule reads only the schema, so it holds for every namespace. Such an op
+// changes the generator's state, so graph passes neither drop, merge nor
+// precompute its calls.
+func (s *Schema) IsRandom() bool {
+	for _, a := range s.Args {
+		if a.Type.Base().Kind == TGenerator {
+			return true
+		}
+	}
+	name := strings.Trim(s.Name, "_")
+	switch {
+	case strings.HasPrefix(name, "rand"):
+		return true
+	case strings.Contains(name, "dropout"):
+		return !strings.HasSuffix(name, "_backward")
+	}
+	switch name {
+	case "bernoulli", "normal", "uniform", "exponential", "multinomial", "cauchy", "log_normal",
+		"geometric", "poisson", "binomial", "standard_gamma", "sample_dirichlet", "rrelu", "rrelu_with_noise":
+		return true
+	}
+	return false
+}
+
 // ArgIndex returns the index of the named argument, or -1.
 func (s *Schema) ArgIndex(name string) int {
 	for i, a := range s.Args {

@@ -196,3 +196,42 @@ func TestParseRecordedSchemas(t *testing.T) {
 		}
 	}
 }
+
+func TestSchemaIsRandom(t *testing.T) {
+	random := []string{
+		"aten::rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+		"aten::randn_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
+		"aten::randint.low(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+		"aten::random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)",
+		"aten::native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)",
+		"aten::_fused_dropout(Tensor self, float p, Generator? generator=None) -> (Tensor, Tensor)",
+		"aten::feature_alpha_dropout(Tensor input, float p, bool train) -> Tensor",
+		"aten::bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor",
+		"aten::normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)",
+		"aten::uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)",
+		"aten::exponential_(Tensor(a!) self, float lambd=1, *, Generator? generator=None) -> Tensor(a!)",
+		"aten::multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor",
+		"aten::_standard_gamma(Tensor self, Generator? generator=None) -> Tensor",
+		"aten::rrelu(Tensor self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor",
+		"mylib::sample(Tensor x, Generator? gen) -> Tensor", // any namespace
+	}
+	deterministic := []string{
+		"aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+		"aten::native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor",
+		"aten::_standard_gamma_grad(Tensor self, Tensor output) -> Tensor",
+		"aten::native_norm(Tensor self, Scalar p=2) -> Tensor",
+		"aten::range(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+		"aten::empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
+		"aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)",
+	}
+	for _, text := range random {
+		if !MustParseSchema(text).IsRandom() {
+			t.Errorf("%s: IsRandom false", text)
+		}
+	}
+	for _, text := range deterministic {
+		if MustParseSchema(text).IsRandom() {
+			t.Errorf("%s: IsRandom true", text)
+		}
+	}
+}

@@ -278,9 +278,9 @@ func usersRepr(users []*Node) string {
 }
 
 // EliminateDeadCode erases, from the last node to the first, every node
-// nobody uses that is neither a placeholder, an output, an op that mutates
-// its arguments nor an impure Target. It lints the graph first and reports
-// whether anything changed.
+// nobody uses that is not impure (see IsImpure: placeholders, outputs, ops
+// that mutate an argument or draw random numbers, impure Targets stay). It
+// lints the graph first and reports whether anything changed.
 func (g *Graph) EliminateDeadCode() (bool, error) {
 	if err := g.Lint(); err != nil {
 		return false, err
@@ -299,9 +299,18 @@ func (g *Graph) EliminateDeadCode() (bool, error) {
 	return changed, nil
 }
 
-// IsImpure reports whether n must stay even when unused: placeholders and
-// outputs, calls of ops that write an argument (add_, copy_), and Targets
-// whose Impure method says so.
+// IsImpure reports whether n does more than compute its value, so that
+// passes must neither drop it when unused, merge it with an equal call nor
+// evaluate it ahead of time. This is the one purity rule of goaten's graph
+// passes, after FX's Node.is_impure:
+//   - placeholders and outputs are impure;
+//   - a call of an op is impure when its schema writes an argument (an alias
+//     annotation Tensor(a!): add_, copy_, out= variants, mutable ops of any
+//     namespace), draws random numbers (Schema.IsRandom: PyTorch's
+//     nondeterministic_seeded), or is unknown (an op without a schema);
+//   - a call of a Target is impure when the Target implements Impure and
+//     says so (with_effects, call_torchbind);
+//   - everything else (get_attr, getitem, Python operators) is pure.
 func (n *Node) IsImpure() bool {
 	switch n.Op {
 	case OpPlaceholder, OpOutput:
@@ -309,7 +318,8 @@ func (n *Node) IsImpure() bool {
 	case OpCallFunction:
 		switch t := n.Target.(type) {
 		case *tensor.Op:
-			return t.Schema != nil && len(t.Schema.Mutates()) > 0
+			s := t.Schema
+			return s == nil || len(s.Mutates()) > 0 || s.IsRandom()
 		case Impure:
 			return t.Impure()
 		}

@@ -291,12 +291,16 @@ func TestEliminateDeadCode(t *testing.T) {
 	b.call(op("aten::add_.Tensor"), x, 1) // mutates x: kept
 	b.call(&fx.Function{Name: "effect", Qualified: "my.effect", SideEffects: true}, x)
 	b.call(&fx.Function{Name: "pure", Qualified: "my.pure"}, x)
+	b.call(op("aten::native_dropout"), x, 0.5, true)                                                               // draws random numbers: kept
+	b.call(schemaOp("mylib::bump(Tensor(a!) x) -> ()"), x)                                                         // mutates, in another namespace: kept
+	b.named("unknown", &tensor.Op{Name: "mylib::unknown"}, x)                                                      // no schema: kept
+	b.call(schemaOp("native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor"), x, x, 2.0) // deterministic: erased
 	b.g.Output(x)
 	changed, err := b.g.EliminateDeadCode()
 	if err != nil || !changed {
 		t.Fatal(changed, err)
 	}
-	if got := names(b.g.Nodes()); got != "x add_ effect output" {
+	if got := names(b.g.Nodes()); got != "x add_ effect native_dropout bump unknown output" {
 		t.Errorf("after DCE %q", got)
 	}
 	if changed, _ := b.g.EliminateDeadCode(); changed {
@@ -351,6 +355,15 @@ func TestCodeForms(t *testing.T) {
 	}
 	if got := strings.Join(gm.AttrNames(), " "); got != "_tensor_constant0 _tensor_constant1 layers" {
 		t.Errorf("AttrNames %q", got)
+	}
+	if !gm.DelAttr("_tensor_constant0") || gm.DelAttr("_tensor_constant0") || !gm.DelAttr("layers.0") || gm.DelAttr("nope.0") {
+		t.Error("DelAttr")
+	}
+	if got := strings.Join(gm.AttrNames(), " "); got != "_tensor_constant1 layers" || len(sub.AttrNames()) != 0 {
+		t.Errorf("AttrNames after DelAttr %q, sub %q", got, sub.AttrNames())
+	}
+	if gm.FreshAttrName("_tensor_constant") != "_tensor_constant0" {
+		t.Error("FreshAttrName after DelAttr")
 	}
 }
 

@@ -49,6 +49,31 @@ func (gm *GraphModule) SetAttr(name string, v any) {
 	gm.attrs[name] = v
 }
 
+// DelAttr removes the attribute at the qualified name ("c", "sub.weight")
+// and reports whether it was there, as Python's delattr on the module.
+func (gm *GraphModule) DelAttr(qualname string) bool {
+	owner, name := gm, qualname
+	if i := strings.LastIndexByte(qualname, '.'); i >= 0 {
+		parent, ok := gm.Attr(qualname[:i])
+		sub, isGM := parent.(*GraphModule)
+		if !ok || !isGM {
+			return false
+		}
+		owner, name = sub, qualname[i+1:]
+	}
+	if _, ok := owner.attrs[name]; !ok {
+		return false
+	}
+	delete(owner.attrs, name)
+	for i, x := range owner.order {
+		if x == name {
+			owner.order = append(owner.order[:i], owner.order[i+1:]...)
+			break
+		}
+	}
+	return true
+}
+
 // Attr returns the attribute at the qualified name.
 func (gm *GraphModule) Attr(qualname string) (any, bool) {
 	cur := gm
