@@ -1,6 +1,7 @@
 // Command opgen generates the typed Go wrappers of the op table: methods on
 // *tensor.Tensor for ops whose first argument is "Tensor self", package
-// functions for the others, and their re-exports in the root package.
+// functions for the others, and their re-exports in the root package; with
+// -args, the typed argument views of package aten/args (see args.go).
 // Run it with `go generate ./...` from the module root.
 package main
 
@@ -123,6 +124,9 @@ func main() {
 	}
 	write(*outT, t.Bytes())
 	write(*outRoot, root.Bytes())
+	if *outArgs != "" {
+		writeArgs(*outArgs, schemas, overloads)
+	}
 	fmt.Printf("opgen: %d methods, %d functions\n", len(methods), len(funcs))
 }
 
