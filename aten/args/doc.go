@@ -76,7 +76,10 @@
 // one another, so the shared code takes one of them and each op converts
 // (the conversion stops compiling if the schemas ever differ):
 //
-//	def("aten::amin.default", aminmaxMeta(func(a []any) args.Amax { return args.Amax(args.AminOf(a)) }))
+//	func aminmaxMeta(fn string, of func([]any) args.Amax) tensor.Kernel { ... p := of(a) ... }
+//
+//	def("aten::amax.default", aminmaxMeta("amax()", args.AmaxOf))
+//	def("aten::amin.default", aminmaxMeta("amin()", func(a []any) args.Amax { return args.Amax(args.AminOf(a)) }))
 //
 // Otherwise register a small adapter per op, or switch on op.Schema. Two
 // family views cover what is shared by construction: Self, the first
