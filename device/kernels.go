@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -179,7 +180,7 @@ func (be *backend) toCPUExact(t *tensor.Tensor) *tensor.Tensor {
 		return c
 	}
 	dst := tensor.Materialize(tensor.NewMeta(t.Sizes(), t.Strides(), t.StorageOffset(), t.DType(), tensor.CPU))
-	copyInto.RunBackend(tensor.CPU, []any{dst, c, false})
+	copyInto.RunBackend(tensor.CPU, args.Copy_{Self: dst, Src: c}.Box())
 	return dst
 }
 
@@ -320,11 +321,11 @@ func (be *backend) metaOf(op *tensor.Op, args []any) any {
 // nativeViewKernel runs a view op on a device with native views: the
 // meta function's metadata over the base's raw value, sharing its version
 // counter.
-func (be *backend) nativeViewKernel(op *tensor.Op, args []any) any {
-	m := core.RunMeta(op, args)
-	base := args[0].(*tensor.Tensor)
+func (be *backend) nativeViewKernel(op *tensor.Op, a []any) any {
+	m := core.RunMeta(op, a)
+	base := args.Self(a) // every view op views its first argument
 	be.checkDType(base.DType())
-	keys := be.keys(args)
+	keys := be.keys(a)
 	for _, t := range outTensors(m) {
 		if t == nil {
 			continue
@@ -339,17 +340,17 @@ func (be *backend) nativeViewKernel(op *tensor.Op, args []any) any {
 // derivedViewKernel runs a view op on a device without native views and
 // without a lowering of it: a dense copy through the as_strided lowering,
 // with the view's geometry computed over the input's dense layout.
-func (be *backend) derivedViewKernel(op *tensor.Op, args []any) any {
-	m := core.RunMeta(op, args)
-	base := args[0].(*tensor.Tensor)
+func (be *backend) derivedViewKernel(op *tensor.Op, a []any) any {
+	m := core.RunMeta(op, a)
+	base := args.Self(a) // every view op views its first argument
 	dense := tensor.NewMetaContiguous(base.Sizes(), base.DType(), be.dev)
-	args2 := append([]any(nil), args...)
-	args2[0] = dense
-	geo := outTensors(core.RunMeta(op, args2))
+	a2 := append([]any(nil), a...)
+	a2[0] = dense
+	geo := outTensors(core.RunMeta(op, a2))
 	outs := outTensors(m)
-	be.checkDTypes(args[:1], outs)
+	be.checkDTypes(a[:1], outs)
 	l := be.lower[asStridedOp]
-	keys := be.keys(args)
+	keys := be.keys(a)
 	for i, g := range geo {
 		raw := be.asStrided(l, base, g.Sizes(), g.Strides(), g.StorageOffset(), outs[i])
 		be.finish(outs[i], raw, keys)
@@ -360,8 +361,8 @@ func (be *backend) derivedViewKernel(op *tensor.Op, args []any) any {
 // asStrided calls the as_strided lowering l: elements of base's dense value
 // at the given geometry, as a dense value with out's metadata.
 func (be *backend) asStrided(l Lowering, base *tensor.Tensor, sizes, strides []int, offset int, out *tensor.Tensor) any {
-	args := []any{base, sizes, strides, offset}
-	return l(&Call{Op: asStridedOp, Args: args, Out: []*tensor.Tensor{out}})
+	a := args.AsStrided{Self: base, Size: sizes, Stride: strides, StorageOffset: args.Some(offset)}.Box()
+	return l(&Call{Op: asStridedOp, Args: a, Out: []*tensor.Tensor{out}})
 }
 
 // asStridedKernel runs as_strided on a device without native views. The
@@ -370,16 +371,16 @@ func (be *backend) asStrided(l Lowering, base *tensor.Tensor, sizes, strides []i
 // positions in the dense value, which must themselves form a strided
 // pattern.
 func (be *backend) asStridedKernel(l Lowering) tensor.Kernel {
-	return func(op *tensor.Op, args []any) any {
-		m := core.RunMeta(op, args).(*tensor.Tensor)
-		x := args[0].(*tensor.Tensor)
-		be.checkDTypes(args[:1], []*tensor.Tensor{m})
+	return func(op *tensor.Op, a []any) any {
+		m := core.RunMeta(op, a).(*tensor.Tensor)
+		x := args.AsStridedOf(a).Self
+		be.checkDTypes(a[:1], []*tensor.Tensor{m})
 		sizes, strides, off, ok := denseGeometry(x, m.Sizes(), m.Strides(), m.StorageOffset())
 		if !ok {
 			tensor.Panicf("as_strided: device %q has no native views: it holds only the %d elements of the input (sizes %v, strides %v, offset %d), and sizes %v, strides %v, storage offset %d read other storage",
 				be.Name, x.Numel(), x.Sizes(), x.Strides(), x.StorageOffset(), m.Sizes(), m.Strides(), m.StorageOffset())
 		}
-		be.finish(m, be.asStrided(l, x, sizes, strides, off, m), be.keys(args))
+		be.finish(m, be.asStrided(l, x, sizes, strides, off, m), be.keys(a))
 		return m
 	}
 }
@@ -471,18 +472,20 @@ func denseGeometry(x *tensor.Tensor, sizes, strides []int, offset int) ([]int, [
 
 // constructKernel runs a constructor the backend does not lower: on the
 // CPU, moved with FromCPU.
-func (be *backend) constructKernel(op *tensor.Op, args []any) any {
-	m := core.RunMeta(op, args)
+func (be *backend) constructKernel(op *tensor.Op, a []any) any {
+	m := core.RunMeta(op, a)
 	outs := outTensors(m)
 	be.checkDTypes(nil, outs)
-	args2 := append([]any(nil), args...)
-	args2[deviceArg(op)] = tensor.CPU
-	if t, ok := args2[0].(*tensor.Tensor); ok && t.Device() == be.dev {
+	a2 := append([]any(nil), a...)
+	a2[deviceArg(op)] = tensor.CPU
+	if op.Schema.Args[0].Type.Base().Kind == tensor.TTensor {
 		// A *_like op reads its input's metadata only.
-		args2[0] = tensor.NewMeta(t.Sizes(), t.Strides(), t.StorageOffset(), t.DType(), tensor.CPU)
+		if t := args.Self(a); t != nil && t.Device() == be.dev {
+			a2[0] = tensor.NewMeta(t.Sizes(), t.Strides(), t.StorageOffset(), t.DType(), tensor.CPU)
+		}
 	}
-	cpu := outTensors(op.RunBackend(tensor.CPU, args2))
-	keys := be.keys(args)
+	cpu := outTensors(op.RunBackend(tensor.CPU, a2))
+	keys := be.keys(a)
 	for i, t := range outs {
 		if t != nil {
 			be.finish(t, be.rawFromCPU(cpu[i]), keys)
@@ -495,25 +498,24 @@ func (be *backend) constructKernel(op *tensor.Op, args []any) any {
 // ToCPU, to another device through the CPU, and a dtype or layout change on
 // the device with the backend's lowering if it has one, else through the CPU.
 func (be *backend) toCopyKernel(l Lowering) tensor.Kernel {
-	const devArg = 3 // _to_copy(self, *, dtype, layout, device, ...)
-	return func(op *tensor.Op, args []any) any {
-		m := core.RunMeta(op, args).(*tensor.Tensor)
-		x := args[0].(*tensor.Tensor)
+	return func(op *tensor.Op, a []any) any {
+		m := core.RunMeta(op, a).(*tensor.Tensor)
+		p := args.InternalToCopyOf(a)
+		x := p.Self
 		target := m.Device()
 		if target == be.dev && l != nil {
-			return be.lower1(op, args, m, l)
+			return be.lower1(op, a, m, l)
 		}
 		be.checkDType(x.DType())
-		args2 := append([]any(nil), args...)
-		args2[0] = be.toCPUExact(x)
+		p.Self = be.toCPUExact(x)
 		if target != be.dev {
 			// To the CPU, or to another device through the CPU's hand-off.
-			return op.RunBackend(tensor.CPU, args2)
+			return op.RunBackend(tensor.CPU, p.Box())
 		}
 		be.checkDType(m.DType())
-		args2[devArg] = tensor.CPU
-		c := op.RunBackend(tensor.CPU, args2).(*tensor.Tensor)
-		be.finish(m, be.rawFromCPU(c), be.keys(args))
+		p.Device = args.Some(tensor.CPU)
+		c := op.RunBackend(tensor.CPU, p.Box()).(*tensor.Tensor)
+		be.finish(m, be.rawFromCPU(c), be.keys(a))
 		return m
 	}
 }
@@ -591,11 +593,11 @@ func (be *backend) derivedInplaceKernel(op *tensor.Op) tensor.Kernel {
 	}
 	copyK := be.mutatingKernel(cp)
 	fk := be.functionalKernel(be.lower[f])
-	return func(op *tensor.Op, args []any) any {
-		self := args[0].(*tensor.Tensor)
-		res := fk(f, args).(*tensor.Tensor)
+	return func(op *tensor.Op, a []any) any {
+		self := args.Self(a) // every in-place op writes its first argument
+		res := fk(f, a).(*tensor.Tensor)
 		core.CheckInplaceResult(self, res)
-		return copyK(copyInto, copyInto.Bind([]any{self, res}, nil))
+		return copyK(copyInto, args.Copy_{Self: self, Src: res}.Box())
 	}
 }
 
@@ -610,17 +612,17 @@ type Shaped struct {
 // nonzeroKernel runs nonzero, whose meta function cannot know the output
 // shape: the lowering returns a Shaped.
 func (be *backend) nonzeroKernel(l Lowering) tensor.Kernel {
-	return func(op *tensor.Op, args []any) any {
-		x := args[0].(*tensor.Tensor)
+	return func(op *tensor.Op, a []any) any {
+		x := args.NonzeroOf(a).Self
 		be.checkDType(x.DType())
 		be.checkDType(tensor.Int64)
-		res := l(&Call{Op: op, Args: be.prepare(args)})
+		res := l(&Call{Op: op, Args: be.prepare(a)})
 		s, ok := res.(Shaped)
 		if !ok {
 			tensor.Panicf("device %q: the lowering of %s returned %T; want device.Shaped (its output shape depends on the data)", be.Name, op.Name, res)
 		}
 		out := tensor.NewMetaContiguous(s.Sizes, tensor.Int64, be.dev)
-		be.finish(out, s.Raw, be.keys(args))
+		be.finish(out, s.Raw, be.keys(a))
 		return out
 	}
 }
@@ -635,9 +637,18 @@ var (
 // maskIndices rewrites the boolean (bool or uint8) masks of an index list
 // as PyTorch does before indexing: a mask of k dims becomes the k columns of
 // its nonzero(). The lowerings of index and index_put then see integer
-// indices only. It returns args itself when there is no mask.
-func (be *backend) maskIndices(args []any) []any {
-	indices := args[1].([]*tensor.Tensor)
+// indices only. It returns a itself when there is no mask.
+func (be *backend) maskIndices(op *tensor.Op, a []any) []any {
+	var self *tensor.Tensor
+	var indices []*tensor.Tensor
+	var put args.IndexPut
+	if op == indexPutOp {
+		put = args.IndexPutOf(a)
+		self, indices = put.Self, put.Indices
+	} else {
+		p := args.IndexOf(a)
+		self, indices = p.Self, p.Indices
+	}
 	hasMask := false
 	for _, ix := range indices {
 		if ix != nil && ix.Dim() > 0 && (ix.DType() == tensor.Bool || ix.DType() == tensor.Uint8) {
@@ -645,9 +656,9 @@ func (be *backend) maskIndices(args []any) []any {
 		}
 	}
 	if !hasMask {
-		return args
+		return a
 	}
-	core.CheckIndices(args[0].(*tensor.Tensor), indices)
+	core.CheckIndices(self, indices)
 	var out []*tensor.Tensor
 	for _, ix := range indices {
 		if ix == nil || ix.Dim() == 0 || (ix.DType() != tensor.Bool && ix.DType() != tensor.Uint8) {
@@ -657,23 +668,25 @@ func (be *backend) maskIndices(args []any) []any {
 		if ix.Device() == tensor.CPU {
 			ix = be.scalarToDevice(ix)
 		}
-		nz := nonzeroOp.RunBackend(be.dev, []any{ix}).(*tensor.Tensor)
+		nz := nonzeroOp.RunBackend(be.dev, args.Nonzero{Self: ix}.Box()).(*tensor.Tensor)
 		for j := 0; j < ix.Dim(); j++ {
-			out = append(out, selectOp.RunBackend(be.dev, []any{nz, 1, j}).(*tensor.Tensor))
+			out = append(out, selectOp.RunBackend(be.dev, args.Select{Self: nz, Dim: 1, Index: j}.Box()).(*tensor.Tensor))
 		}
 	}
-	args2 := append([]any(nil), args...)
-	args2[1] = out
-	return args2
+	if op == indexPutOp {
+		put.Indices = out
+		return put.Box()
+	}
+	return args.Index{Self: self, Indices: out}.Box()
 }
 
 // indexKernel runs index.Tensor or index_put with boolean masks turned into
 // integer indices first.
 func (be *backend) indexKernel(l Lowering) tensor.Kernel {
-	return func(op *tensor.Op, args []any) any {
+	return func(op *tensor.Op, a []any) any {
 		if be.lower[nonzeroOp] != nil {
-			args = be.maskIndices(args)
+			a = be.maskIndices(op, a)
 		}
-		return be.lower1(op, args, core.RunMeta(op, args), l)
+		return be.lower1(op, a, core.RunMeta(op, a), l)
 	}
 }

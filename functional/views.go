@@ -3,6 +3,7 @@ package functional
 import (
 	"slices"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -210,7 +211,7 @@ func nonOverlapping(v layout) bool {
 // viewed tensor, outs the outputs' metadata from the op's meta function.
 // A nil record means "address the storage" (storageRec, built by newView
 // against the current root).
-func viewOutputs(op *tensor.Op, args []any, self *tensor.Tensor, outs []*tensor.Tensor) []*viewMeta {
+func viewOutputs(op *tensor.Op, a []any, self *tensor.Tensor, outs []*tensor.Tensor) []*viewMeta {
 	in := self.Sizes()
 	n := len(in)
 	s := op.Schema
@@ -224,36 +225,39 @@ func viewOutputs(op *tensor.Op, args []any, self *tensor.Tensor, outs []*tensor.
 	case "view":
 		return []*viewMeta{viewRec(in, outs[0].Sizes())}
 	case "permute":
-		dims := args[1].([]int)
-		a := newAffine(in, outs[0].Sizes())
+		dims := args.PermuteOf(a).Dims
+		aff := newAffine(in, outs[0].Sizes())
 		for i, d := range dims {
-			a.coef[tensor.WrapDim(d, n)][i] = 1
+			aff.coef[tensor.WrapDim(d, n)][i] = 1
 		}
-		return []*viewMeta{dimMapRec("permute", a)}
+		return []*viewMeta{dimMapRec("permute", aff)}
 	case "expand":
 		return []*viewMeta{expandRec(in, outs[0].Sizes())}
 	case "slice.Tensor":
-		dim := tensor.WrapDim(args[1].(int), n)
-		start, end := core.SliceBounds(in[dim], args[2], args[3])
-		return []*viewMeta{sliceRec(in[dim], dim, start, end, args[4].(int), outs[0].Sizes()[dim])}
+		p := args.SliceOf(a)
+		dim := tensor.WrapDim(p.Dim, n)
+		start, end := core.SliceBounds(in[dim], p.Start, p.End)
+		return []*viewMeta{sliceRec(in[dim], dim, start, end, p.Step, outs[0].Sizes()[dim])}
 	case "select.int":
-		dim := tensor.WrapDim(args[1].(int), n)
-		index := args[2].(int)
+		p := args.SelectOf(a)
+		dim := tensor.WrapDim(p.Dim, n)
+		index := p.Index
 		if index < 0 {
 			index += in[dim]
 		}
 		return []*viewMeta{selectRec(in, dim, index)}
 	case "diagonal":
-		d1, d2 := tensor.WrapDim(args[2].(int), n), tensor.WrapDim(args[3].(int), n)
-		return []*viewMeta{diagonalRec(in, outs[0].Sizes(), args[1].(int), d1, d2)}
+		p := args.DiagonalOf(a)
+		d1, d2 := tensor.WrapDim(p.Dim1, n), tensor.WrapDim(p.Dim2, n)
+		return []*viewMeta{diagonalRec(in, outs[0].Sizes(), p.Offset, d1, d2)}
 	case "squeeze.dim", "squeeze.dims", "squeeze":
-		a := newAffine(in, outs[0].Sizes())
+		aff := newAffine(in, outs[0].Sizes())
 		mask := make([]bool, max(n, 1))
 		switch name {
 		case "squeeze.dim":
-			mask[tensor.WrapDim(args[1].(int), n)] = true
+			mask[tensor.WrapDim(args.SqueezeOf(a).Dim, n)] = true
 		case "squeeze.dims":
-			for _, d := range args[1].([]int) {
+			for _, d := range args.SqueezeDimsOf(a).Dim {
 				mask[tensor.WrapDim(d, n)] = true
 			}
 		default:
@@ -266,23 +270,23 @@ func viewOutputs(op *tensor.Op, args []any, self *tensor.Tensor, outs []*tensor.
 			if mask[k] && in[k] == 1 {
 				continue
 			}
-			a.coef[k][i] = 1
+			aff.coef[k][i] = 1
 			i++
 		}
-		return []*viewMeta{dimMapRec("squeeze", a)}
+		return []*viewMeta{dimMapRec("squeeze", aff)}
 	case "unsqueeze":
-		dim := tensor.WrapDim(args[1].(int), n+1)
-		a := newAffine(in, outs[0].Sizes())
+		dim := tensor.WrapDim(args.UnsqueezeOf(a).Dim, n+1)
+		aff := newAffine(in, outs[0].Sizes())
 		for k := 0; k < n; k++ {
 			if k < dim {
-				a.coef[k][k] = 1
+				aff.coef[k][k] = 1
 			} else {
-				a.coef[k][k+1] = 1
+				aff.coef[k][k+1] = 1
 			}
 		}
-		return []*viewMeta{dimMapRec("unsqueeze", a)}
+		return []*viewMeta{dimMapRec("unsqueeze", aff)}
 	case "split_with_sizes":
-		dim := tensor.WrapDim(args[2].(int), n)
+		dim := tensor.WrapDim(args.SplitWithSizesOf(a).Dim, n)
 		recs := make([]*viewMeta, len(outs))
 		start := 0
 		for i, o := range outs {

@@ -28,7 +28,7 @@ package tensor
 
 import "sync/atomic"
 
-//go:generate go run -tags opgen ../internal/cmd/opgen -tables ../aten/core/core_ops.txt,../aten/core/inplace_ops.txt,../decomp/ops.txt -tensor ops_gen.go -root ../ops_gen.go
+//go:generate go run -tags opgen ../internal/cmd/opgen -tables ../aten/core/core_ops.txt,../aten/core/inplace_ops.txt,../decomp/ops.txt -tensor ops_gen.go -root ../ops_gen.go -args ../aten/args/args_gen.go
 
 // opRef is a lazily resolved handle on a registered op, used by the
 // generated wrappers (ops register from init functions in higher packages).

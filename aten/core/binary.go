@@ -3,6 +3,7 @@ package core
 import (
 	"slices"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -15,12 +16,6 @@ import (
 // inputs, except that when every input already has the same dtype no
 // promotion is computed at all. That is why add.Tensor(1.5, 2.5), two wrapped
 // float64 numbers, gives float64 and not the default float32.
-
-// BinaryOperands returns the operands of a binary op: self, and other as a
-// *tensor.Tensor or a tensor.Scalar.
-func BinaryOperands(args []any) (*tensor.Tensor, any) {
-	return T(args, 0), args[1]
-}
 
 // binOperandDType is the dtype an operand enters TensorIterator with: a
 // tensor's own dtype, or a Scalar's wrapped-number dtype.
@@ -70,9 +65,9 @@ func ScalarEquals(s tensor.Scalar, v float64) bool {
 }
 
 // binaryOut is the contiguous output of a binary op with dtype dt.
-func binaryOut(op *tensor.Op, args []any, dt tensor.DType, a *tensor.Tensor, b any) *tensor.Tensor {
+func binaryOut(op *tensor.Op, list []any, dt tensor.DType, a *tensor.Tensor, b any) *tensor.Tensor {
 	bt, _ := b.(*tensor.Tensor)
-	return Elementwise(op, args, dt, a, bt)
+	return Elementwise(op, list, dt, a, bt)
 }
 
 // checkAlpha applies PyTorch's alpha_check.
@@ -97,15 +92,16 @@ func NegScalar(s tensor.Scalar) tensor.Scalar {
 }
 
 // addSubMeta checks alpha (sub converts -alpha to the common dtype, as it
-// runs add's kernel with it) and returns the common-dtype output.
-func addSubMeta(sub bool) tensor.Kernel {
-	return func(op *tensor.Op, args []any) any {
-		a, b := BinaryOperands(args)
+// runs add's kernel with it) and returns the common-dtype output. alphaOf
+// reads alpha from the overload's view.
+func addSubMeta(sub bool, alphaOf func([]any) tensor.Scalar) tensor.Kernel {
+	return func(op *tensor.Op, a []any) any {
+		p := args.BinaryOf(a)
 		if sub {
-			checkSub(a, b)
+			checkSub(p.Self, p.Other)
 		}
-		dt := CommonDType(a, b)
-		alpha := args[2].(tensor.Scalar)
+		dt := CommonDType(p.Self, p.Other)
+		alpha := alphaOf(a)
 		checkAlpha(dt, alpha)
 		if sub && !alpha.IsBool() {
 			alpha = NegScalar(alpha)
@@ -113,33 +109,38 @@ func addSubMeta(sub bool) tensor.Kernel {
 		if dt != tensor.Bool {
 			CheckScalarFits(alpha, dt)
 		}
-		return binaryOut(op, args, dt, a, b)
+		return binaryOut(op, a, dt, p.Self, p.Other)
 	}
 }
 
 // commonDTypeMeta is the meta of ops whose output has the common dtype.
-func commonDTypeMeta(op *tensor.Op, args []any) any {
-	a, b := BinaryOperands(args)
-	return binaryOut(op, args, CommonDType(a, b), a, b)
+func commonDTypeMeta(op *tensor.Op, a []any) any {
+	p := args.BinaryOf(a)
+	return binaryOut(op, a, CommonDType(p.Self, p.Other), p.Self, p.Other)
 }
 
-// DivMode returns the rounding mode of a div overload ("" for true division),
-// checking it is one PyTorch knows.
-func DivMode(op *tensor.Op, args []any) string {
-	if len(args) < 3 {
+// DivMode returns the rounding mode of a div overload, or of its in-place
+// variant ("" for true division), checking it is one PyTorch knows.
+func DivMode(op *tensor.Op, a []any) string {
+	var m args.Opt[string]
+	switch op.Schema.Overload {
+	case "Tensor_mode":
+		m = args.DivTensorModeOf(a).RoundingMode
+	case "Scalar_mode":
+		m = args.DivScalarModeOf(a).RoundingMode
+	default:
 		return ""
 	}
-	m := tensor.OptString(args[2], "")
-	if args[2] != nil && m != "trunc" && m != "floor" {
-		tensor.Panicf("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '%s'", m)
+	if m.Ok && m.V != "trunc" && m.V != "floor" {
+		tensor.Panicf("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '%s'", m.V)
 	}
-	return m
+	return m.V
 }
 
-func divMeta(op *tensor.Op, args []any) any {
-	a, b := BinaryOperands(args)
-	dt := CommonDType(a, b)
-	switch m := DivMode(op, args); m {
+func divMeta(op *tensor.Op, a []any) any {
+	p := args.BinaryOf(a)
+	dt := CommonDType(p.Self, p.Other)
+	switch m := DivMode(op, a); m {
 	case "":
 		if !dt.IsFloat() {
 			dt = tensor.DefaultFloat
@@ -149,28 +150,28 @@ func divMeta(op *tensor.Op, args []any) any {
 			NotImplementedFor("div_"+m+"_cpu", dt)
 		}
 	}
-	return binaryOut(op, args, dt, a, b)
+	return binaryOut(op, a, dt, p.Self, p.Other)
 }
 
 // intOrFloatMeta is the meta of fmod and remainder: the common dtype, bool rejected.
 func intOrFloatMeta(kernel string) tensor.Kernel {
-	return func(op *tensor.Op, args []any) any {
-		a, b := BinaryOperands(args)
-		dt := CommonDType(a, b)
+	return func(op *tensor.Op, a []any) any {
+		p := args.BinaryOf(a)
+		dt := CommonDType(p.Self, p.Other)
 		if dt == tensor.Bool {
 			NotImplementedFor(kernel, dt)
 		}
-		return binaryOut(op, args, dt, a, b)
+		return binaryOut(op, a, dt, p.Self, p.Other)
 	}
 }
 
-func powTensorTensorMeta(op *tensor.Op, args []any) any {
-	a, b := BinaryOperands(args)
-	dt := CommonDType(a, b)
+func powTensorTensorMeta(op *tensor.Op, a []any) any {
+	p := args.PowOf(a)
+	dt := CommonDType(p.Self, p.Exponent)
 	if dt == tensor.Bool {
 		NotImplementedFor("pow", dt)
 	}
-	return binaryOut(op, args, dt, a, b)
+	return binaryOut(op, a, dt, p.Self, p.Exponent)
 }
 
 // PowScalarExponentKind classifies pow.Tensor_Scalar's exponent: 0 (the
@@ -185,12 +186,12 @@ func PowScalarExponentKind(exp tensor.Scalar) int {
 	return -1
 }
 
-func powTensorScalarMeta(op *tensor.Op, args []any) any {
-	a := T(args, 0)
-	exp := args[1].(tensor.Scalar)
-	tensor.Check(!(a.DType().IsIntegral(true) && !exp.IsFloat() && exp.Int64() < 0),
+func powTensorScalarMeta(op *tensor.Op, a []any) any {
+	p := args.PowScalarOf(a)
+	x, exp := p.Self, p.Exponent
+	tensor.Check(!(x.DType().IsIntegral(true) && !exp.IsFloat() && exp.Int64() < 0),
 		"Integers to negative integer powers are not allowed.")
-	dt := tensor.ResultType(a, exp)
+	dt := tensor.ResultType(x, exp)
 	if PowScalarExponentKind(exp) < 0 {
 		switch {
 		case dt == tensor.Bool:
@@ -203,17 +204,16 @@ func powTensorScalarMeta(op *tensor.Op, args []any) any {
 			}
 		}
 	}
-	return Like(op, args, a, dt)
+	return Like(op, a, x, dt)
 }
 
-func powScalarMeta(op *tensor.Op, args []any) any {
-	base := args[0].(tensor.Scalar)
-	e := T(args, 1)
-	dt := tensor.ResultType(base, e)
-	if dt == tensor.Bool && !ScalarEquals(base, 1) {
+func powScalarMeta(op *tensor.Op, a []any) any {
+	p := args.PowScalarBaseOf(a)
+	dt := tensor.ResultType(p.Self, p.Exponent)
+	if dt == tensor.Bool && !ScalarEquals(p.Self, 1) {
 		NotImplementedFor("pow", dt)
 	}
-	return Like(op, args, e, dt)
+	return Like(op, a, p.Exponent, dt)
 }
 
 // FloatOpDType is the compute dtype of ops that promote integer inputs to the default float.
@@ -234,9 +234,9 @@ func atan2DType(a *tensor.Tensor, b any) tensor.DType {
 	return dt
 }
 
-func atan2Meta(op *tensor.Op, args []any) any {
-	a, b := BinaryOperands(args)
-	return binaryOut(op, args, atan2DType(a, b), a, b)
+func atan2Meta(op *tensor.Op, a []any) any {
+	p := args.Atan2Of(a)
+	return binaryOut(op, a, atan2DType(p.Self, p.Other), p.Self, p.Other)
 }
 
 // OutResized is the metadata an out= tensor has after PyTorch's
@@ -257,43 +257,45 @@ func CheckOutCast(common, out tensor.DType) {
 
 // atan2OutMeta describes the out= tensor after the call: atan2's broadcast
 // shape, out's own dtype.
-func atan2OutMeta(op *tensor.Op, args []any) any {
-	a, b := T(args, 0), T(args, 1)
-	out := T(args, 2)
-	dt := atan2DType(a, b)
-	CheckOutCast(dt, out.DType())
-	shape := tensor.BroadcastShapes(a.Sizes(), b.Sizes())
-	return OutResized(out, shape)
+func atan2OutMeta(op *tensor.Op, a []any) any {
+	p := args.Atan2OutOf(a)
+	dt := atan2DType(p.Self, p.Other)
+	CheckOutCast(dt, p.Out.DType())
+	shape := tensor.BroadcastShapes(p.Self.Sizes(), p.Other.Sizes())
+	return OutResized(p.Out, shape)
 }
 
 // bitwiseMeta rejects floating common dtypes.
 func bitwiseMeta(kernel string) tensor.Kernel {
-	return func(op *tensor.Op, args []any) any {
-		a, b := BinaryOperands(args)
-		dt := CommonDType(a, b)
+	return func(op *tensor.Op, a []any) any {
+		p := args.BinaryOf(a)
+		dt := CommonDType(p.Self, p.Other)
 		if dt.IsFloat() {
 			NotImplementedFor(kernel, dt)
 		}
-		return binaryOut(op, args, dt, a, b)
+		return binaryOut(op, a, dt, p.Self, p.Other)
 	}
 }
 
 // boolOutMeta is the meta of comparison and logical ops: a bool result of the broadcast shape.
-func boolOutMeta(op *tensor.Op, args []any) any {
-	a, b := BinaryOperands(args)
-	return binaryOut(op, args, tensor.Bool, a, b)
+func boolOutMeta(op *tensor.Op, a []any) any {
+	p := args.BinaryOf(a)
+	return binaryOut(op, a, tensor.Bool, p.Self, p.Other)
 }
 
-func whereMeta(op *tensor.Op, args []any) any {
-	c, a, b := T(args, 0), T(args, 1), T(args, 2)
+func whereMeta(op *tensor.Op, a []any) any {
+	p := args.WhereOf(a)
+	c := p.Condition
 	tensor.Check(c.DType() == tensor.Bool || c.DType() == tensor.Uint8,
 		"where expected condition to be a boolean tensor, but got a tensor with dtype %s", CTypeName(c.DType()))
-	return Elementwise(op, args, tensor.ResultType(a, b), c, a, b)
+	return Elementwise(op, a, tensor.ResultType(p.Self, p.Other), c, p.Self, p.Other)
 }
 
 func init() {
-	defs(addSubMeta(false), "aten::add.Tensor", "aten::add.Scalar")
-	defs(addSubMeta(true), "aten::sub.Tensor", "aten::sub.Scalar")
+	def("aten::add.Tensor", addSubMeta(false, func(a []any) tensor.Scalar { return args.AddOf(a).Alpha }))
+	def("aten::add.Scalar", addSubMeta(false, func(a []any) tensor.Scalar { return args.AddScalarOf(a).Alpha }))
+	def("aten::sub.Tensor", addSubMeta(true, func(a []any) tensor.Scalar { return args.SubOf(a).Alpha }))
+	def("aten::sub.Scalar", addSubMeta(true, func(a []any) tensor.Scalar { return args.SubScalarOf(a).Alpha }))
 	defs(commonDTypeMeta, "aten::mul.Tensor", "aten::mul.Scalar", "aten::maximum.default", "aten::minimum.default")
 	defs(divMeta, "aten::div.Tensor", "aten::div.Scalar", "aten::div.Tensor_mode", "aten::div.Scalar_mode")
 	defs(intOrFloatMeta("fmod_cpu"), "aten::fmod.Tensor", "aten::fmod.Scalar")

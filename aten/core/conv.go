@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -58,21 +59,35 @@ func linAnyBelow(v []int, lim int) bool {
 	return false
 }
 
-// ParseConv validates a convolution (forward when backward is false, else
-// convolution_backward, which passes no bias) and returns its geometry.
-// args are convolution's from index 3: stride, padding, dilation,
-// transposed, output_padding, groups.
-func ParseConv(input, weight, bias *tensor.Tensor, rest []any, backward bool) *ConvParams {
+// ParseConv validates the arguments a of op, convolution or
+// convolution_backward, and returns the convolution's geometry.
+func ParseConv(op *tensor.Op, a []any) *ConvParams {
+	if op.Schema.Name == "convolution_backward" {
+		return parseConv(convOfBackward(args.ConvolutionBackwardOf(a)), true)
+	}
+	return parseConv(args.ConvolutionOf(a), false)
+}
+
+// convOfBackward is the convolution whose backward b computes, without bias.
+func convOfBackward(b args.ConvolutionBackward) args.Convolution {
+	return args.Convolution{Input: b.Input, Weight: b.Weight, Stride: b.Stride, Padding: b.Padding,
+		Dilation: b.Dilation, Transposed: b.Transposed, OutputPadding: b.OutputPadding, Groups: b.Groups}
+}
+
+// parseConv validates a convolution (forward when backward is false, else
+// convolution_backward's, which has no bias) and returns its geometry.
+func parseConv(c args.Convolution, backward bool) *ConvParams {
+	input, weight, bias := c.Input, c.Weight, c.Bias
 	k := weight.Dim()
 	dim := k - 2
 	tensor.Check(dim > 0, "weight should have at least three dimensions")
-	groups := rest[5].(int)
+	groups := c.Groups
 	tensor.Check(groups > 0, "non-positive groups is not supported")
-	p := &ConvParams{Dim: dim, Groups: groups, Transposed: rest[3].(bool)}
-	p.Stride = linExpandParam(rest[0].([]int), "stride", dim)
-	p.Padding = linExpandParam(rest[1].([]int), "padding", dim)
-	p.Dilation = linExpandParam(rest[2].([]int), "dilation", dim)
-	p.OutPadding = linExpandParam(rest[4].([]int), "output_padding", dim)
+	p := &ConvParams{Dim: dim, Groups: groups, Transposed: c.Transposed}
+	p.Stride = linExpandParam(c.Stride, "stride", dim)
+	p.Padding = linExpandParam(c.Padding, "padding", dim)
+	p.Dilation = linExpandParam(c.Dilation, "dilation", dim)
+	p.OutPadding = linExpandParam(c.OutputPadding, "output_padding", dim)
 
 	// check_shape_forward
 	ws := weight.Sizes()
@@ -297,9 +312,10 @@ func (p *ConvParams) checkGradOutput(g *tensor.Tensor) {
 	}
 }
 
-func convolutionMeta(op *tensor.Op, args []any) any {
-	input, weight, bias := T(args, 0), T(args, 1), T(args, 2)
-	p := ParseConv(input, weight, bias, args[3:], false)
+func convolutionMeta(op *tensor.Op, a []any) any {
+	c := args.ConvolutionOf(a)
+	input, weight, bias := c.Input, c.Weight, c.Bias
+	p := parseConv(c, false)
 	sizes := append([]int{p.N, p.OutC}, p.Out...)
 	if p.Empty {
 		if p.N > 0 && weight.Numel() == 0 {
@@ -307,7 +323,7 @@ func convolutionMeta(op *tensor.Op, args []any) any {
 		}
 		// PyTorch computes weight.view(-1)[0] * input: a 0-d weight element.
 		w0 := tensor.NewMetaContiguous(nil, weight.DType(), weight.Device())
-		return Contig(op, args, tensor.ResultType(w0, input), sizes...)
+		return Contig(op, a, tensor.ResultType(w0, input), sizes...)
 	}
 	p.checkDType(input.DType(), false, nil)
 	linCheckScalarType(input.DType(), weight.DType())
@@ -316,18 +332,19 @@ func convolutionMeta(op *tensor.Op, args []any) any {
 		// other convolutions add it with a cast).
 		linCheckScalarType(input.DType(), bias.DType())
 	}
-	return Contig(op, args, input.DType(), sizes...)
+	return Contig(op, a, input.DType(), sizes...)
 }
 
-func convolutionBackwardMeta(op *tensor.Op, args []any) any {
-	gout, input, weight := T(args, 0), T(args, 1), T(args, 2)
-	mask := args[10].([]bool)
+func convolutionBackwardMeta(op *tensor.Op, a []any) any {
+	b := args.ConvolutionBackwardOf(a)
+	gout, input, weight := b.GradOutput, b.Input, b.Weight
+	mask := b.OutputMask
 	tensor.Check(len(mask) == 3, "output_mask must have 3 entries, got %d", len(mask))
-	p := ParseConv(input, weight, nil, args[4:10], true)
+	p := parseConv(convOfBackward(b), true)
 	if input.Dim() != gout.Dim() {
 		tensor.Panicf("Expected input and grad_output to have the same number of dimensions, but got: %d and %d", input.Dim(), gout.Dim())
 	}
-	dev := op.DeviceOf(args)
+	dev := op.DeviceOf(a)
 	out := make([]*tensor.Tensor, 3)
 	if p.Empty {
 		if mask[0] {
@@ -337,11 +354,11 @@ func convolutionBackwardMeta(op *tensor.Op, args []any) any {
 			out[1] = tensor.NewMetaContiguous(weight.Sizes(), weight.DType(), dev)
 		}
 		if mask[2] {
-			bs := tensor.OptInts(args[3])
+			bs := b.BiasSizes
 			if bs == nil {
 				bs = []int{p.OutC}
 			}
-			out[2] = Contig(op, args, weight.DType(), bs...)
+			out[2] = Contig(op, a, weight.DType(), bs...)
 		}
 		return out
 	}
@@ -358,7 +375,7 @@ func convolutionBackwardMeta(op *tensor.Op, args []any) any {
 		out[1] = tensor.NewMetaContiguous(weight.Sizes(), weight.DType(), dev)
 	}
 	if mask[2] {
-		out[2] = Contig(op, args, gout.DType(), p.OutC)
+		out[2] = Contig(op, a, gout.DType(), p.OutC)
 	}
 	return out
 }
@@ -372,12 +389,13 @@ type Col2imParams struct {
 	BlocksH, BlocksW                   int
 }
 
-// ParseCol2im validates col2im's arguments (col2im_shape_check).
-func ParseCol2im(input *tensor.Tensor, args []any) *Col2imParams {
+// ParseCol2im validates col2im's arguments a (col2im_shape_check); input
+// is its self.
+func ParseCol2im(input *tensor.Tensor, a []any) *Col2imParams {
+	p := args.Col2imOf(a)
 	names := []string{"output_size", "kernel_size", "dilation", "padding", "stride"}
-	var v [5][]int
+	v := [5][]int{p.OutputSize, p.KernelSize, p.Dilation, p.Padding, p.Stride}
 	for i, n := range names {
-		v[i] = args[1+i].([]int)
 		tensor.Check(len(v[i]) == 2, "It is expected %s equals to 2, but got size %d", n, len(v[i]))
 	}
 	c := &Col2imParams{OutH: v[0][0], OutW: v[0][1], KH: v[1][0], KW: v[1][1], DH: v[2][0], DW: v[2][1],
@@ -425,16 +443,16 @@ func ParseCol2im(input *tensor.Tensor, args []any) *Col2imParams {
 	return c
 }
 
-func col2imMeta(op *tensor.Op, args []any) any {
-	x := T(args, 0)
-	c := ParseCol2im(x, args)
+func col2imMeta(op *tensor.Op, a []any) any {
+	x := args.Col2imOf(a).Self
+	c := ParseCol2im(x, a)
 	if d := x.DType(); !d.IsFloat() {
 		linNotImplemented("col2im_out_cpu", d)
 	}
 	if c.Batched {
-		return Contig(op, args, x.DType(), c.N, c.C, c.OutH, c.OutW)
+		return Contig(op, a, x.DType(), c.N, c.C, c.OutH, c.OutW)
 	}
-	return Contig(op, args, x.DType(), c.C, c.OutH, c.OutW)
+	return Contig(op, a, x.DType(), c.C, c.OutH, c.OutW)
 }
 
 // linDivRtn divides rounding toward negative infinity.

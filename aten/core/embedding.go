@@ -3,6 +3,7 @@ package core
 import (
 	"strings"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -23,17 +24,19 @@ func ixCheckScalarTypes(fn string, t *tensor.Tensor, argNo int, argName string, 
 		argNo, argName, strings.Join(names, ", "), IndexLegacyTypeName(t.DType()), fn)
 }
 
-func embeddingMeta(op *tensor.Op, args []any) any {
-	weight, indices := T(args, 0), T(args, 1)
+func embeddingMeta(op *tensor.Op, a []any) any {
+	p := args.EmbeddingOf(a)
+	weight, indices := p.Weight, p.Indices
 	tensor.Check(weight.Dim() == 2, "'weight' must be 2-D")
 	ixCheckScalarTypes("embedding", indices, 1, "indices", tensor.Int64, tensor.Int32)
 	shape := append(indices.Shape(), weight.Size(1))
-	return Contig(op, args, weight.DType(), shape...)
+	return Contig(op, a, weight.DType(), shape...)
 }
 
-func embeddingDenseBackwardMeta(op *tensor.Op, args []any) any {
-	grad, indices := T(args, 0), T(args, 1)
-	numWeights := args[2].(int)
+func embeddingDenseBackwardMeta(op *tensor.Op, a []any) any {
+	p := args.EmbeddingDenseBackwardOf(a)
+	grad, indices := p.GradOutput, p.Indices
+	numWeights := p.NumWeights
 	ixCheckScalarTypes("embedding_backward", indices, 2, "indices", tensor.Int64, tensor.Int32)
 	if grad.Dim() == 0 {
 		tensor.IndexPanicf("Dimension specified as -1 but tensor has no dimensions")
@@ -46,7 +49,7 @@ func embeddingDenseBackwardMeta(op *tensor.Op, args []any) any {
 	if numWeights < 0 {
 		tensor.Panicf("Trying to create tensor with negative dimension %d: [%d, %d]", numWeights, numWeights, d)
 	}
-	return Contig(op, args, grad.DType(), numWeights, d)
+	return Contig(op, a, grad.DType(), numWeights, d)
 }
 
 // Embedding bag modes.
@@ -73,12 +76,13 @@ func EmbeddingBagFastPath(weight *tensor.Tensor, mode int, psw *tensor.Tensor, p
 	return psw == nil || psw.Stride(0) == 1
 }
 
-func embeddingBagMeta(op *tensor.Op, args []any) any {
-	weight, indices, offsets := T(args, 0), T(args, 1), T(args, 2)
-	mode := args[4].(int)
-	psw := T(args, 6)
-	includeLast := args[7].(bool)
-	paddingIdx := args[8].(int)
+func embeddingBagMeta(op *tensor.Op, a []any) any {
+	p := args.InternalEmbeddingBagOf(a)
+	weight, indices, offsets := p.Weight, p.Indices, p.Offsets
+	mode := p.Mode
+	psw := p.PerSampleWeights
+	includeLast := p.IncludeLastOffset
+	paddingIdx := p.PaddingIdx
 
 	ixCheckScalarTypes("embedding_bag", indices, 1, "indices", tensor.Int64, tensor.Int32)
 	ixCheckScalarTypes("embedding_bag", offsets, 3, "offsets", tensor.Int64, tensor.Int32)
@@ -115,7 +119,7 @@ func embeddingBagMeta(op *tensor.Op, args []any) any {
 	if indices.DType() == tensor.Int64 || offsets.DType() == tensor.Int64 {
 		it = tensor.Int64
 	}
-	dev := op.DeviceOf(args)
+	dev := op.DeviceOf(a)
 	out := tensor.NewMetaContiguous([]int{numBags, dim}, weight.DType(), dev)
 	n := indices.Numel()
 	if EmbeddingBagFastPath(weight, mode, psw, paddingIdx) {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -14,22 +15,24 @@ import (
 // ---------------------------------------------------------------------------
 // empty, empty_strided
 
-func emptyMeta(op *tensor.Op, args []any) any {
-	size := args[0].([]int)
+func emptyMeta(op *tensor.Op, a []any) any {
+	p := args.EmptyOfOf(a)
+	size := p.Size
 	checkSizesNonNegative(size)
-	dt := tensor.OptDType(args[1], tensor.DefaultFloat)
-	m := optMemoryFormat(args[5], tensor.ContiguousFormat)
+	dt := p.Dtype.Or(tensor.DefaultFloat)
+	m := p.MemoryFormat.Or(tensor.ContiguousFormat)
 	tensor.Check(m != tensor.PreserveFormat, "unsupported memory format %s", memoryFormatName(m))
-	return tensor.NewMeta(size, FormatStrides(size, m), 0, dt, op.DeviceOf(args))
+	return tensor.NewMeta(size, FormatStrides(size, m), 0, dt, op.DeviceOf(a))
 }
 
-func emptyStridedMeta(op *tensor.Op, args []any) any {
-	size, stride := args[0].([]int), args[1].([]int)
+func emptyStridedMeta(op *tensor.Op, a []any) any {
+	p := args.EmptyStridedOf(a)
+	size, stride := p.Size, p.Stride
 	checkSizesNonNegative(size)
 	tensor.Check(len(size) == len(stride), "dimensionality of sizes (%d) must match dimensionality of strides (%d)", len(size), len(stride))
-	dt := tensor.OptDType(args[2], tensor.DefaultFloat)
+	dt := p.Dtype.Or(tensor.DefaultFloat)
 	StorageNBytes(size, stride, dt.ItemSize(), 0)
-	return tensor.NewMeta(size, stride, 0, dt, op.DeviceOf(args))
+	return tensor.NewMeta(size, stride, 0, dt, op.DeviceOf(a))
 }
 
 // ---------------------------------------------------------------------------
@@ -47,32 +50,32 @@ func FullDType(v tensor.Scalar) tensor.DType {
 	return tensor.Int64
 }
 
-func fullMeta(op *tensor.Op, args []any) any {
-	size := args[0].([]int)
-	v := args[1].(tensor.Scalar)
+func fullMeta(op *tensor.Op, a []any) any {
+	p := args.FullOf(a)
+	size := p.Size
+	v := p.FillValue
 	checkSizesNonNegative(size)
-	dt := tensor.OptDType(args[2], FullDType(v))
+	dt := p.Dtype.Or(FullDType(v))
 	CheckScalarFits(v, dt)
-	return tensor.NewMetaContiguous(size, dt, op.DeviceOf(args))
+	return tensor.NewMetaContiguous(size, dt, op.DeviceOf(a))
 }
 
-func fullLikeMeta(op *tensor.Op, args []any) any {
-	self := T(args, 0)
-	v := args[1].(tensor.Scalar)
-	dt := tensor.OptDType(args[2], self.DType())
-	dev := self.Device()
-	if d, ok := args[4].(tensor.Device); ok {
-		dev = d
-	}
+func fullLikeMeta(op *tensor.Op, a []any) any {
+	p := args.FullLikeOf(a)
+	self := p.Self
+	v := p.FillValue
+	dt := p.Dtype.Or(self.DType())
+	dev := p.Device.Or(self.Device())
 	CheckScalarFits(v, dt)
-	return likeMeta(self, dt, optMemoryFormat(args[6], tensor.PreserveFormat), dev)
+	return likeMeta(self, dt, p.MemoryFormat.Or(tensor.PreserveFormat), dev)
 }
 
-func scalarTensorMeta(op *tensor.Op, args []any) any {
-	v := args[0].(tensor.Scalar)
-	dt := tensor.OptDType(args[1], tensor.DefaultFloat)
+func scalarTensorMeta(op *tensor.Op, a []any) any {
+	p := args.ScalarTensorOf(a)
+	v := p.S
+	dt := p.Dtype.Or(tensor.DefaultFloat)
 	CheckScalarFits(v, dt)
-	return tensor.NewMetaContiguous(nil, dt, op.DeviceOf(args))
+	return tensor.NewMetaContiguous(nil, dt, op.DeviceOf(a))
 }
 
 // ---------------------------------------------------------------------------
@@ -160,12 +163,13 @@ func accString(f float64, dt tensor.DType) string {
 	return strconv.FormatFloat(f, 'g', 6, 64)
 }
 
-func arangeMeta(op *tensor.Op, args []any) any {
-	start, end, step := args[0].(tensor.Scalar), args[1].(tensor.Scalar), args[2].(tensor.Scalar)
-	dt := tensor.OptDType(args[3], ArangeDType(start, end, step))
+func arangeMeta(op *tensor.Op, a []any) any {
+	p := args.ArangeOf(a)
+	start, end, step := p.Start, p.End, p.Step
+	dt := p.Dtype.Or(ArangeDType(start, end, step))
 	n, _, _, _, _ := ArangeParams(start, end, step, dt)
 	tensor.Check(n <= tensor.MaxElements, "invalid size, possible overflow?")
-	return tensor.NewMetaContiguous([]int{n}, dt, op.DeviceOf(args))
+	return tensor.NewMetaContiguous([]int{n}, dt, op.DeviceOf(a))
 }
 
 // ---------------------------------------------------------------------------
@@ -181,28 +185,29 @@ func symDim(t *tensor.Tensor, d int) int {
 }
 
 // SymSize is aten::sym_size.int.
-func SymSize(op *tensor.Op, args []any) any {
-	t := T(args, 0)
-	return t.Sizes()[symDim(t, args[1].(int))]
+func SymSize(op *tensor.Op, a []any) any {
+	p := args.SymSizeOf(a)
+	return p.Self.Sizes()[symDim(p.Self, p.Dim)]
 }
 
 // SymStride is aten::sym_stride.int.
-func SymStride(op *tensor.Op, args []any) any {
-	t := T(args, 0)
-	return t.Strides()[symDim(t, args[1].(int))]
+func SymStride(op *tensor.Op, a []any) any {
+	p := args.SymStrideOf(a)
+	return p.Self.Strides()[symDim(p.Self, p.Dim)]
 }
 
 // SymNumel is aten::sym_numel.default.
-func SymNumel(op *tensor.Op, args []any) any { return T(args, 0).Numel() }
+func SymNumel(op *tensor.Op, a []any) any { return args.SymNumelOf(a).Self.Numel() }
 
 // SymStorageOffset is aten::sym_storage_offset.default.
-func SymStorageOffset(op *tensor.Op, args []any) any { return T(args, 0).StorageOffset() }
+func SymStorageOffset(op *tensor.Op, a []any) any {
+	return args.SymStorageOffsetOf(a).Self.StorageOffset()
+}
 
 // SymIsContiguous is aten::sym_is_contiguous.default.
-func SymIsContiguous(op *tensor.Op, args []any) any {
-	t := T(args, 0)
-	m := optMemoryFormat(args[1], tensor.ContiguousFormat)
-	return IsContiguousFormat(t.Sizes(), t.Strides(), m)
+func SymIsContiguous(op *tensor.Op, a []any) any {
+	p := args.SymIsContiguousOf(a)
+	return IsContiguousFormat(p.Self.Sizes(), p.Self.Strides(), p.MemoryFormat)
 }
 
 func init() {

@@ -9,12 +9,9 @@ import (
 
 // Shared helpers for meta functions.
 
-// T returns args[i] as a tensor (nil for None).
-func T(args []any, i int) *tensor.Tensor { return tensor.OptTensor(args[i]) }
-
 // Elementwise returns a contiguous output of dtype dt with the broadcast
 // shape of ts, on the call's device. nil entries of ts are skipped.
-func Elementwise(op *tensor.Op, args []any, dt tensor.DType, ts ...*tensor.Tensor) *tensor.Tensor {
+func Elementwise(op *tensor.Op, a []any, dt tensor.DType, ts ...*tensor.Tensor) *tensor.Tensor {
 	var sbuf [8][]int
 	shapes := sbuf[:0]
 	for _, t := range ts {
@@ -23,11 +20,11 @@ func Elementwise(op *tensor.Op, args []any, dt tensor.DType, ts ...*tensor.Tenso
 		}
 	}
 	var dims [16]int
-	return tensor.NewMetaContiguous(tensor.BroadcastShapesInto(dims[:0], shapes...), dt, op.DeviceOf(args))
+	return tensor.NewMetaContiguous(tensor.BroadcastShapesInto(dims[:0], shapes...), dt, op.DeviceOf(a))
 }
 
 // Contig returns a contiguous meta tensor of the given sizes and dtype on the call's device.
-func Contig(op *tensor.Op, args []any, dt tensor.DType, sizes ...int) *tensor.Tensor {
+func Contig(op *tensor.Op, a []any, dt tensor.DType, sizes ...int) *tensor.Tensor {
 	n := uint64(dt.ItemSize())
 	overflow := false
 	for _, s := range sizes {
@@ -41,15 +38,15 @@ func Contig(op *tensor.Op, args []any, dt tensor.DType, sizes ...int) *tensor.Te
 		// Also on the meta device, as PyTorch's empty_meta computes the storage size.
 		tensor.Panicf("Storage size calculation overflowed with sizes=%s", tensor.ShapeString(sizes))
 	}
-	return tensor.NewMetaContiguous(sizes, dt, op.DeviceOf(args))
+	return tensor.NewMetaContiguous(sizes, dt, op.DeviceOf(a))
 }
 
 // Like returns a contiguous meta tensor with t's shape and dtype dt (t's own dtype when dt is Invalid).
-func Like(op *tensor.Op, args []any, t *tensor.Tensor, dt tensor.DType) *tensor.Tensor {
+func Like(op *tensor.Op, a []any, t *tensor.Tensor, dt tensor.DType) *tensor.Tensor {
 	if dt == tensor.Invalid {
 		dt = t.DType()
 	}
-	return tensor.NewMetaContiguous(t.Sizes(), dt, op.DeviceOf(args))
+	return tensor.NewMetaContiguous(t.Sizes(), dt, op.DeviceOf(a))
 }
 
 // FloatResult is the dtype of a unary float op (exp, sin, ...) on t: t's dtype

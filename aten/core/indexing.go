@@ -3,6 +3,7 @@ package core
 import (
 	"strings"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -51,14 +52,15 @@ func gatherShapeCheck(self *tensor.Tensor, dim int, index *tensor.Tensor) {
 	}
 }
 
-func gatherMeta(op *tensor.Op, args []any) any {
-	self, index := T(args, 0), T(args, 2)
-	dim := tensor.WrapDim(args[1].(int), self.Dim())
+func gatherMeta(op *tensor.Op, a []any) any {
+	p := args.GatherOf(a)
+	self, index := p.Self, p.Index
+	dim := tensor.WrapDim(p.Dim, self.Dim())
 	if index.Numel() != 0 {
 		tensor.Check(index.DType() == tensor.Int64, "gather(): Expected dtype int64 for index")
 		gatherShapeCheck(self, dim, index)
 	}
-	return Like(op, args, index, self.DType())
+	return Like(op, a, index, self.DType())
 }
 
 // ixSrcSize is ensure_nonempty_size on src, which raises PyTorch's IndexError
@@ -128,29 +130,38 @@ func scatterCheck(self *tensor.Tensor, dim int, index, src *tensor.Tensor, reduc
 	return d
 }
 
-func scatterSrcMeta(op *tensor.Op, args []any) any {
-	self := T(args, 0)
-	scatterCheck(self, args[1].(int), T(args, 2), T(args, 3), "")
-	return Like(op, args, self, tensor.Invalid)
+// scatterSrc is the meta of scatter.src and of scatter_add, whose
+// arguments are the same.
+func scatterSrc(op *tensor.Op, a []any, p args.Scatter) any {
+	scatterCheck(p.Self, p.Dim, p.Index, p.Src, "")
+	return Like(op, a, p.Self, tensor.Invalid)
 }
 
-func scatterValueMeta(op *tensor.Op, args []any) any {
-	self, index := T(args, 0), T(args, 2)
-	scatterCheck(self, args[1].(int), index, nil, "")
+func scatterSrcMeta(op *tensor.Op, a []any) any { return scatterSrc(op, a, args.ScatterOf(a)) }
+
+func scatterAddMeta(op *tensor.Op, a []any) any {
+	return scatterSrc(op, a, args.Scatter(args.ScatterAddOf(a)))
+}
+
+func scatterValueMeta(op *tensor.Op, a []any) any {
+	p := args.ScatterValueOf(a)
+	self, index := p.Self, p.Index
+	scatterCheck(self, p.Dim, index, nil, "")
 	if index.Numel() != 0 {
-		CheckScalarFits(args[3].(tensor.Scalar), self.DType())
+		CheckScalarFits(p.Value, self.DType())
 	}
-	return Like(op, args, self, tensor.Invalid)
+	return Like(op, a, self, tensor.Invalid)
 }
 
-func scatterReduceMeta(op *tensor.Op, args []any) any {
-	self := T(args, 0)
-	reduce := args[4].(string)
-	scatterCheck(self, args[1].(int), T(args, 2), T(args, 3), reduce)
+func scatterReduceMeta(op *tensor.Op, a []any) any {
+	p := args.ScatterReduceOf(a)
+	self := p.Self
+	reduce := p.Reduce
+	scatterCheck(self, p.Dim, p.Index, p.Src, reduce)
 	if reduce == "mean" && self.DType() == tensor.Bool {
 		tensor.Panicf("\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'")
 	}
-	return Like(op, args, self, tensor.Invalid)
+	return Like(op, a, self, tensor.Invalid)
 }
 
 // IndexInfo is the analysis of a Tensor?[] index list against self, before
@@ -336,16 +347,17 @@ func IndexPutFillPath(indices []*tensor.Tensor, values *tensor.Tensor, accumulat
 // instead).
 const IndexNoTensors = `ntensor >= 3 INTERNAL ASSERT FAILED at "./aten/src/ATen/native/cpu/IndexKernelUtils.h":10, please report a bug to PyTorch. `
 
-func indexMeta(op *tensor.Op, args []any) any {
-	self := T(args, 0)
-	indices := args[1].([]*tensor.Tensor)
+func indexMeta(op *tensor.Op, a []any) any {
+	p := args.IndexOf(a)
+	self := p.Self
+	indices := p.Indices
 	info := CheckIndices(self, indices)
 	if info.HasMask {
 		DataDependentPanic("index.Tensor", "the number of true elements of a boolean index")
 	}
 	tensor.Check(info.Entries > 0, IndexNoTensors)
 	res, _, _ := AdvancedIndexShape(self.Sizes(), IndexEntryShapes(indices, self.Dim()))
-	return Contig(op, args, self.DType(), res...)
+	return Contig(op, a, self.DType(), res...)
 }
 
 // IndexPutValueCheck checks that values broadcast to the indexing result
@@ -365,13 +377,14 @@ func IndexPutValueCheck(values *tensor.Tensor, result []int) {
 		tensor.ShapeString(values.Sizes()), tensor.ShapeString(result))
 }
 
-func indexPutMeta(op *tensor.Op, args []any) any {
-	self := T(args, 0)
-	indices := args[1].([]*tensor.Tensor)
-	values := T(args, 2)
+func indexPutMeta(op *tensor.Op, a []any) any {
+	p := args.IndexPutOf(a)
+	self := p.Self
+	indices := p.Indices
+	values := p.Values
 	info := CheckIndices(self, indices)
-	if IndexPutFillPath(indices, values, args[3].(bool)) {
-		return Like(op, args, self, tensor.Invalid)
+	if IndexPutFillPath(indices, values, p.Accumulate) {
+		return Like(op, a, self, tensor.Invalid)
 	}
 	tensor.Check(info.Entries > 0, IndexNoTensors)
 	if !info.HasMask {
@@ -381,12 +394,13 @@ func indexPutMeta(op *tensor.Op, args []any) any {
 	tensor.Check(values.DType() == self.DType(),
 		"Index put requires the source and destination dtypes match, got %s for the destination and %s for the source.",
 		CTypeName(self.DType()), CTypeName(values.DType()))
-	return Like(op, args, self, tensor.Invalid)
+	return Like(op, a, self, tensor.Invalid)
 }
 
-func indexSelectMeta(op *tensor.Op, args []any) any {
-	self, index := T(args, 0), T(args, 2)
-	dim := tensor.WrapDim(args[1].(int), self.Dim())
+func indexSelectMeta(op *tensor.Op, a []any) any {
+	p := args.IndexSelectOf(a)
+	self, index := p.Self, p.Index
+	dim := tensor.WrapDim(p.Dim, self.Dim())
 	if index.Dim() > 1 {
 		tensor.IndexPanicf("index_select(): Index is supposed to be a vector")
 	}
@@ -399,18 +413,19 @@ func indexSelectMeta(op *tensor.Op, args []any) any {
 			tensor.Panicf("index_select(): self indexing axis dim should be positive")
 		}
 	}
-	return Contig(op, args, self.DType(), shape...)
+	return Contig(op, a, self.DType(), shape...)
 }
 
-func maskedScatterMeta(op *tensor.Op, args []any) any {
-	self, mask, source := T(args, 0), T(args, 1), T(args, 2)
+func maskedScatterMeta(op *tensor.Op, a []any) any {
+	p := args.MaskedScatterOf(a)
+	self, mask, source := p.Self, p.Mask, p.Source
 	shape := tensor.BroadcastShapes(mask.Sizes(), self.Sizes())
 	tensor.Check(self.DType() == source.DType(),
 		"masked_scatter: expected self and source to have same dtypes but got%s and %s",
 		CTypeName(self.DType()), CTypeName(source.DType()))
 	tensor.Check(!mask.DType().IsFloat(),
 		"masked_scatter_ only supports boolean masks, but got mask with dtype %s", CTypeName(mask.DType()))
-	return Contig(op, args, self.DType(), shape...)
+	return Contig(op, a, self.DType(), shape...)
 }
 
 func nonzeroMeta(op *tensor.Op, args []any) any {
@@ -422,7 +437,7 @@ func init() {
 	def("aten::gather.default", gatherMeta)
 	def("aten::scatter.src", scatterSrcMeta)
 	def("aten::scatter.value", scatterValueMeta)
-	def("aten::scatter_add.default", scatterSrcMeta)
+	def("aten::scatter_add.default", scatterAddMeta)
 	def("aten::scatter_reduce.two", scatterReduceMeta)
 	def("aten::index.Tensor", indexMeta)
 	def("aten::index_put.default", indexPutMeta)

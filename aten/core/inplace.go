@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -33,10 +34,10 @@ func registerInplace() []string {
 
 // inplaceMeta checks that the functional result fits self (same shape, a
 // dtype that casts to self's) and returns self.
-func inplaceMeta(op *tensor.Op, args []any) any {
-	self := args[0].(*tensor.Tensor)
+func inplaceMeta(op *tensor.Op, a []any) any {
+	self := args.Self(a)
 	f, _, _ := op.Functional()
-	res := RunMeta(f, args).(*tensor.Tensor)
+	res := RunMeta(f, a).(*tensor.Tensor)
 	CheckInplaceResult(self, res)
 	return self
 }

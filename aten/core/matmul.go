@@ -3,6 +3,7 @@ package core
 import (
 	"math"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -45,8 +46,9 @@ func linGemmDType(d tensor.DType) bool {
 	return d != tensor.Bool && d != tensor.Float16
 }
 
-func mmMeta(op *tensor.Op, args []any) any {
-	a, b := T(args, 0), T(args, 1)
+func mmMeta(op *tensor.Op, in []any) any {
+	v := args.MmOf(in)
+	a, b := v.Self, v.Mat2
 	tensor.Check(a.Dim() == 2, "self must be a matrix")
 	tensor.Check(b.Dim() == 2, "mat2 must be a matrix")
 	linCheckMatShapes(a, b)
@@ -57,7 +59,7 @@ func mmMeta(op *tensor.Op, args []any) any {
 		}
 		linCheckScalarType(a.DType(), b.DType())
 	}
-	return Contig(op, args, a.DType(), n, p)
+	return Contig(op, in, a.DType(), n, p)
 }
 
 func linCheckMatShapes(a, b *tensor.Tensor) {
@@ -66,8 +68,9 @@ func linCheckMatShapes(a, b *tensor.Tensor) {
 	}
 }
 
-func bmmMeta(op *tensor.Op, args []any) any {
-	a, b := T(args, 0), T(args, 1)
+func bmmMeta(op *tensor.Op, in []any) any {
+	v := args.BmmOf(in)
+	a, b := v.Self, v.Mat2
 	tensor.Check(a.Dim() == 3, "batch1 must be a 3D tensor")
 	tensor.Check(b.Dim() == 3, "batch2 must be a 3D tensor")
 	bs, n, k := a.Size(0), a.Size(1), a.Size(2)
@@ -81,11 +84,12 @@ func bmmMeta(op *tensor.Op, args []any) any {
 		}
 		linCheckScalarType(a.DType(), b.DType())
 	}
-	return Contig(op, args, b.DType(), bs, n, p)
+	return Contig(op, in, b.DType(), bs, n, p)
 }
 
-func addmmMeta(op *tensor.Op, args []any) any {
-	self, a, b := T(args, 0), T(args, 1), T(args, 2)
+func addmmMeta(op *tensor.Op, in []any) any {
+	v := args.AddmmOf(in)
+	self, a, b := v.Self, v.Mat1, v.Mat2
 	tensor.Check(self.DType() == b.DType(), "self and mat2 must have the same dtype")
 	tensor.Check(a.DType() == b.DType(), "mat1 and mat2 must have the same dtype")
 	tensor.Check(a.Dim() == 2, "mat1 must be a matrix, got %d-D tensor", a.Dim())
@@ -99,11 +103,11 @@ func addmmMeta(op *tensor.Op, args []any) any {
 			linNotImplemented("addmm_impl_cpu_", dt)
 		}
 		if !dt.IsFloat() {
-			GemmIntScalar(args[3].(tensor.Scalar), dt)
-			GemmIntScalar(args[4].(tensor.Scalar), dt)
+			GemmIntScalar(v.Beta, dt)
+			GemmIntScalar(v.Alpha, dt)
 		}
 	}
-	return Contig(op, args, dt, n, p)
+	return Contig(op, in, dt, n, p)
 }
 
 // linCheckExpand panics with PyTorch's expand error unless t can be expanded to sizes.
@@ -155,11 +159,12 @@ func GemmIntScalar(s tensor.Scalar, d tensor.DType) int64 {
 
 // CdistMode is _cdist_forward's compute_mode: 0 (None: the matrix-product
 // formula for p=2 when either row count exceeds 25), 1 (always) or 2 (never).
-func CdistMode(args []any) int { return tensor.OptInt(args[3], 0) }
+func CdistMode(a []any) int { return args.InternalCdistForwardOf(a).ComputeMode.Or(0) }
 
-func cdistMeta(op *tensor.Op, args []any) any {
-	x1, x2 := T(args, 0), T(args, 1)
-	p := args[2].(float64)
+func cdistMeta(op *tensor.Op, a []any) any {
+	v := args.InternalCdistForwardOf(a)
+	x1, x2 := v.X1, v.X2
+	p := v.P
 	if x1.Dim() < 2 {
 		tensor.Panicf("cdist only supports at least 2D tensors, X1 got: %dD", x1.Dim())
 	}
@@ -177,7 +182,7 @@ func cdistMeta(op *tensor.Op, args []any) any {
 		tensor.Panicf("cdist only supports floating-point dtypes, X2 got: %s", CTypeName(x2.DType()))
 	}
 	tensor.Check(p >= 0, "cdist only supports non-negative p values")
-	mode := CdistMode(args)
+	mode := v.ComputeMode.Or(0)
 	tensor.Check(mode >= 0 && mode <= 2, "possible modes: 0, 1, 2, but was: %d", mode)
 	r1, r2 := x1.Size(-2), x2.Size(-2)
 	batch := tensor.BroadcastShapes(x1.Sizes()[:x1.Dim()-2], x2.Sizes()[:x2.Dim()-2])
@@ -189,24 +194,24 @@ func cdistMeta(op *tensor.Op, args []any) any {
 		}
 		linCheckScalarType(d, x2.DType())
 	}
-	return Contig(op, args, x1.DType(), out...)
+	return Contig(op, a, x1.DType(), out...)
 }
 
-func pdistMeta(op *tensor.Op, args []any) any {
-	x := T(args, 0)
+func pdistMeta(op *tensor.Op, a []any) any {
+	x := args.InternalPdistForwardOf(a).Self
 	tensor.Check(x.IsContiguous(), "_pdist_forward requires contiguous input")
 	if x.Dim() == 0 {
 		tensor.IndexPanicf("Dimension specified as 0 but tensor has no dimensions")
 	}
 	n := x.Size(0)
 	if n <= 1 {
-		return Contig(op, args, x.DType(), 0)
+		return Contig(op, a, x.DType(), 0)
 	}
 	m := x.Size(1)
 	if m > 0 && x.DType() != tensor.Float32 && x.DType() != tensor.Float64 {
 		linNotImplemented("pdist", x.DType())
 	}
-	return Contig(op, args, x.DType(), n*(n-1)/2)
+	return Contig(op, a, x.DType(), n*(n-1)/2)
 }
 
 func init() {

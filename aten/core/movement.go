@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -169,20 +170,22 @@ func ComputeStride(oldShape, oldStride, newShape []int) (newStride []int, ok boo
 	return newStride, true
 }
 
-func viewMeta(op *tensor.Op, args []any) any {
-	self := T(args, 0)
-	shape := InferSize(args[1].([]int), self.Numel())
+func viewMeta(op *tensor.Op, a []any) any {
+	p := args.ViewOf(a)
+	self := p.Self
+	shape := InferSize(p.Size, self.Numel())
 	st, ok := ComputeStride(self.Sizes(), self.Strides(), shape)
 	tensor.Check(ok, "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
-	return viewOf(self, shape, st, self.StorageOffset(), op.DeviceOf(args))
+	return viewOf(self, shape, st, self.StorageOffset(), op.DeviceOf(a))
 }
 
 // ---------------------------------------------------------------------------
 // permute, expand, alias
 
-func permuteMeta(op *tensor.Op, args []any) any {
-	self := T(args, 0)
-	dims := args[1].([]int)
+func permuteMeta(op *tensor.Op, a []any) any {
+	p := args.PermuteOf(a)
+	self := p.Self
+	dims := p.Dims
 	n := self.Dim()
 	tensor.Check(len(dims) == n, "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = %d is not equal to len(dims) = %d", n, len(dims))
 	sizes := make([]int, n)
@@ -195,7 +198,7 @@ func permuteMeta(op *tensor.Op, args []any) any {
 		sizes[i] = self.Sizes()[w]
 		strides[i] = self.Strides()[w]
 	}
-	return viewOf(self, sizes, strides, self.StorageOffset(), op.DeviceOf(args))
+	return viewOf(self, sizes, strides, self.StorageOffset(), op.DeviceOf(a))
 }
 
 // ExpandGeometry computes the sizes and strides of t expanded to sizes
@@ -235,15 +238,16 @@ func ExpandGeometry(t *tensor.Tensor, sizes []int) ([]int, []int) {
 	return outSizes, outStrides
 }
 
-func expandMeta(op *tensor.Op, args []any) any {
-	self := T(args, 0)
-	sizes, strides := ExpandGeometry(self, args[1].([]int))
-	return viewOf(self, sizes, strides, self.StorageOffset(), op.DeviceOf(args))
+func expandMeta(op *tensor.Op, a []any) any {
+	p := args.ExpandOf(a)
+	self := p.Self
+	sizes, strides := ExpandGeometry(self, p.Size)
+	return viewOf(self, sizes, strides, self.StorageOffset(), op.DeviceOf(a))
 }
 
-func aliasMeta(op *tensor.Op, args []any) any {
-	self := T(args, 0)
-	return viewOf(self, self.Sizes(), self.Strides(), self.StorageOffset(), op.DeviceOf(args))
+func aliasMeta(op *tensor.Op, a []any) any {
+	self := args.AliasOf(a).Self
+	return viewOf(self, self.Sizes(), self.Strides(), self.StorageOffset(), op.DeviceOf(a))
 }
 
 // ---------------------------------------------------------------------------
@@ -251,9 +255,9 @@ func aliasMeta(op *tensor.Op, args []any) any {
 
 // SliceBounds normalizes slice's start and end (None, negative, out of
 // range) against a dim of the given size, as ATen does.
-func SliceBounds(size int, start, end any) (int, int) {
-	s := tensor.OptInt(start, 0)
-	e := tensor.OptInt(end, int(^uint(0)>>1))
+func SliceBounds(size int, start, end args.Opt[int]) (int, int) {
+	s := start.Or(0)
+	e := end.Or(int(^uint(0) >> 1))
 	if s < 0 {
 		s += size
 	}
@@ -267,7 +271,7 @@ func SliceBounds(size int, start, end any) (int, int) {
 
 // sliceGeometry returns the sizes, strides and offset of self[start:end:step]
 // along dim (dim already validated by the caller or wrapped here).
-func sliceGeometry(self *tensor.Tensor, dim int, start, end any, step int) ([]int, []int, int, int) {
+func sliceGeometry(self *tensor.Tensor, dim int, start, end args.Opt[int], step int) ([]int, []int, int, int) {
 	n := self.Dim()
 	if n == 0 {
 		tensor.IndexPanicf("slice() cannot be applied to a 0-dim tensor.")
@@ -293,10 +297,10 @@ func sliceGeometry(self *tensor.Tensor, dim int, start, end any, step int) ([]in
 	return sizes, strides, offset, dim
 }
 
-func sliceMeta(op *tensor.Op, args []any) any {
-	self := T(args, 0)
-	sizes, strides, offset, _ := sliceGeometry(self, args[1].(int), args[2], args[3], args[4].(int))
-	return viewOf(self, sizes, strides, offset, op.DeviceOf(args))
+func sliceMeta(op *tensor.Op, a []any) any {
+	p := args.SliceOf(a)
+	sizes, strides, offset, _ := sliceGeometry(p.Self, p.Dim, p.Start, p.End, p.Step)
+	return viewOf(p.Self, sizes, strides, offset, op.DeviceOf(a))
 }
 
 // selectGeometry returns the sizes, strides and offset of self.select(dim, index).
@@ -320,17 +324,18 @@ func selectGeometry(self *tensor.Tensor, dim, index int) ([]int, []int, int) {
 	return sizes, strides, self.StorageOffset() + index*self.Strides()[dim]
 }
 
-func selectMeta(op *tensor.Op, args []any) any {
-	self := T(args, 0)
-	sizes, strides, offset := selectGeometry(self, args[1].(int), args[2].(int))
-	return viewOf(self, sizes, strides, offset, op.DeviceOf(args))
+func selectMeta(op *tensor.Op, a []any) any {
+	p := args.SelectOf(a)
+	sizes, strides, offset := selectGeometry(p.Self, p.Dim, p.Index)
+	return viewOf(p.Self, sizes, strides, offset, op.DeviceOf(a))
 }
 
-func splitWithSizesMeta(op *tensor.Op, args []any) any {
-	self := T(args, 0)
-	splits := args[1].([]int)
+func splitWithSizesMeta(op *tensor.Op, a []any) any {
+	p := args.SplitWithSizesOf(a)
+	self := p.Self
+	splits := p.SplitSizes
 	tensor.Check(self.Dim() != 0, "split expects at least a 1-dimensional tensor")
-	dim := tensor.WrapDim(args[2].(int), self.Dim())
+	dim := tensor.WrapDim(p.Dim, self.Dim())
 	for _, l := range splits {
 		tensor.Check(l >= 0, "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=%s", tensor.ShapeString(splits))
 	}
@@ -338,7 +343,7 @@ func splitWithSizesMeta(op *tensor.Op, args []any) any {
 	total, ok := addNoOverflow(splits...)
 	dimSize := self.Sizes()[dim]
 	tensor.Check(ok && total == dimSize, "split_with_sizes expects split_sizes to sum exactly to %d (input tensor's size at dimension %d), but got split_sizes=%s", dimSize, dim, tensor.ShapeString(splits))
-	dev := op.DeviceOf(args)
+	dev := op.DeviceOf(a)
 	out := make([]*tensor.Tensor, len(splits))
 	start := 0
 	for i, l := range splits {
@@ -350,9 +355,10 @@ func splitWithSizesMeta(op *tensor.Op, args []any) any {
 	return out
 }
 
-func diagonalMeta(op *tensor.Op, args []any) any {
-	self := T(args, 0)
-	offset, d1, d2 := args[1].(int), args[2].(int), args[3].(int)
+func diagonalMeta(op *tensor.Op, a []any) any {
+	p := args.DiagonalOf(a)
+	self := p.Self
+	offset, d1, d2 := p.Offset, p.Dim1, p.Dim2
 	n := self.Dim()
 	dim1 := tensor.WrapDim(d1, n)
 	dim2 := tensor.WrapDim(d2, n)
@@ -382,7 +388,7 @@ func diagonalMeta(op *tensor.Op, args []any) any {
 	}
 	sizes = append(sizes, diag)
 	strides = append(strides, st[dim1]+st[dim2])
-	return viewOf(self, sizes, strides, off, op.DeviceOf(args))
+	return viewOf(self, sizes, strides, off, op.DeviceOf(a))
 }
 
 // ---------------------------------------------------------------------------
@@ -412,10 +418,11 @@ func StorageNBytes(sizes, strides []int, itemsize, offset int) int {
 	return int(total)
 }
 
-func asStridedMeta(op *tensor.Op, args []any) any {
-	self := T(args, 0)
-	sizes, strides := args[1].([]int), args[2].([]int)
-	offset := tensor.OptInt(args[3], self.StorageOffset())
+func asStridedMeta(op *tensor.Op, a []any) any {
+	p := args.AsStridedOf(a)
+	self := p.Self
+	sizes, strides := p.Size, p.Stride
+	offset := p.StorageOffset.Or(self.StorageOffset())
 	for _, s := range strides {
 		tensor.Check(s >= 0, "as_strided: Negative strides are not supported at the moment, got strides: %s", tensor.ShapeString(strides))
 	}
@@ -438,23 +445,23 @@ func asStridedMeta(op *tensor.Op, args []any) any {
 		}
 	}
 	tensor.Check(offset >= 0, "Tensor: invalid storage offset %d", offset)
-	return viewOf(self, sizes, strides, offset, op.DeviceOf(args))
+	return viewOf(self, sizes, strides, offset, op.DeviceOf(a))
 }
 
 // ---------------------------------------------------------------------------
 // squeeze, unsqueeze
 
-func squeezeDimMeta(op *tensor.Op, args []any) any {
-	self := T(args, 0)
-	return squeezeMask(op, args, self, []int{args[1].(int)}, false)
+func squeezeDimMeta(op *tensor.Op, a []any) any {
+	p := args.SqueezeOf(a)
+	return squeezeMask(op, a, p.Self, []int{p.Dim}, false)
 }
 
-func squeezeDimsMeta(op *tensor.Op, args []any) any {
-	self := T(args, 0)
-	return squeezeMask(op, args, self, args[1].([]int), true)
+func squeezeDimsMeta(op *tensor.Op, a []any) any {
+	p := args.SqueezeDimsOf(a)
+	return squeezeMask(op, a, p.Self, p.Dim, true)
 }
 
-func squeezeMask(op *tensor.Op, args []any, self *tensor.Tensor, dims []int, checkDup bool) *tensor.Tensor {
+func squeezeMask(op *tensor.Op, a []any, self *tensor.Tensor, dims []int, checkDup bool) *tensor.Tensor {
 	n := self.Dim()
 	mask := make([]bool, max(n, 1))
 	for _, d := range dims {
@@ -473,13 +480,14 @@ func squeezeMask(op *tensor.Op, args []any, self *tensor.Tensor, dims []int, che
 		sizes = append(sizes, self.Sizes()[i])
 		strides = append(strides, self.Strides()[i])
 	}
-	return viewOf(self, sizes, strides, self.StorageOffset(), op.DeviceOf(args))
+	return viewOf(self, sizes, strides, self.StorageOffset(), op.DeviceOf(a))
 }
 
-func unsqueezeMeta(op *tensor.Op, args []any) any {
-	self := T(args, 0)
+func unsqueezeMeta(op *tensor.Op, a []any) any {
+	p := args.UnsqueezeOf(a)
+	self := p.Self
 	n := self.Dim()
-	dim := tensor.WrapDim(args[1].(int), n+1)
+	dim := tensor.WrapDim(p.Dim, n+1)
 	newStride := 1
 	if dim < n {
 		newStride = self.Sizes()[dim] * self.Strides()[dim]
@@ -488,7 +496,7 @@ func unsqueezeMeta(op *tensor.Op, args []any) any {
 	strides := make([]int, 0, n+1)
 	sizes = append(append(append(sizes, self.Sizes()[:dim]...), 1), self.Sizes()[dim:]...)
 	strides = append(append(append(strides, self.Strides()[:dim]...), newStride), self.Strides()[dim:]...)
-	return viewOf(self, sizes, strides, self.StorageOffset(), op.DeviceOf(args))
+	return viewOf(self, sizes, strides, self.StorageOffset(), op.DeviceOf(a))
 }
 
 // ---------------------------------------------------------------------------
@@ -630,13 +638,6 @@ func LikeStrides(self *tensor.Tensor, m tensor.MemoryFormat) []int {
 	return InferDenseStrides(self.Sizes(), self.Strides())
 }
 
-func optMemoryFormat(v any, def tensor.MemoryFormat) tensor.MemoryFormat {
-	if v == nil {
-		return def
-	}
-	return v.(tensor.MemoryFormat)
-}
-
 // likeMeta is a new tensor with self's sizes, dtype dt and the layout of memory format m.
 func likeMeta(self *tensor.Tensor, dt tensor.DType, m tensor.MemoryFormat, dev tensor.Device) *tensor.Tensor {
 	return tensor.NewMeta(self.Sizes(), LikeStrides(self, m), 0, dt, dev)
@@ -647,9 +648,10 @@ func likeMeta(self *tensor.Tensor, dt tensor.DType, m tensor.MemoryFormat, dev t
 
 func catSkip(t *tensor.Tensor) bool { return t.Dim() == 1 && t.Sizes()[0] == 0 }
 
-func catMeta(op *tensor.Op, args []any) any {
-	ts := args[0].([]*tensor.Tensor)
-	dim := args[1].(int)
+func catMeta(op *tensor.Op, a []any) any {
+	p := args.CatOf(a)
+	ts := p.Tensors
+	dim := p.Dim
 	tensor.Check(len(ts) > 0, "torch.cat(): expected a non-empty list of Tensors")
 	for i, t := range ts {
 		tensor.Check(t.Dim() > 0, "zero-dimensional tensor (at position %d) cannot be concatenated", i)
@@ -665,7 +667,7 @@ func catMeta(op *tensor.Op, args []any) any {
 		ops[i] = t
 	}
 	dt := tensor.ResultType(ops...)
-	dev := op.DeviceOf(args)
+	dev := op.DeviceOf(a)
 	valid := -1
 	for i, t := range ts {
 		if !catSkip(t) {
@@ -712,15 +714,16 @@ func FlipDims(dims []int, rank int) []bool {
 	return mask[:rank]
 }
 
-func flipMeta(op *tensor.Op, args []any) any {
-	self := T(args, 0)
-	FlipDims(args[1].([]int), self.Dim())
-	return Like(op, args, self, tensor.Invalid)
+func flipMeta(op *tensor.Op, a []any) any {
+	p := args.FlipOf(a)
+	FlipDims(p.Dims, p.Self.Dim())
+	return Like(op, a, p.Self, tensor.Invalid)
 }
 
-func repeatMeta(op *tensor.Op, args []any) any {
-	self := T(args, 0)
-	reps := args[1].([]int)
+func repeatMeta(op *tensor.Op, a []any) any {
+	v := args.RepeatOf(a)
+	self := v.Self
+	reps := v.Repeats
 	tensor.Check(len(reps) >= self.Dim(), "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
 	pad := len(reps) - self.Dim()
 	target := make([]int, len(reps))
@@ -731,7 +734,7 @@ func repeatMeta(op *tensor.Op, args []any) any {
 		}
 		target[i] = p * r
 	}
-	return contigMeta(target, self.DType(), op.DeviceOf(args))
+	return contigMeta(target, self.DType(), op.DeviceOf(a))
 }
 
 // ---------------------------------------------------------------------------
@@ -858,47 +861,48 @@ func satMul(a, b int) int {
 	return math.MaxInt
 }
 
-func constantPadMeta(op *tensor.Op, args []any) any {
-	self := T(args, 0)
-	pad := args[1].([]int)
+func constantPadMeta(op *tensor.Op, a []any) any {
+	v := args.ConstantPadNdOf(a)
+	self := v.Self
+	pad := v.Pad
 	out, _, _, _ := ConstantPadGeometry(self.Sizes(), pad)
 	// 1.13 returns a clone when no pad is positive, never converting the
 	// value (a NaN pad value for an integer tensor is then no error).
 	if slices.ContainsFunc(pad, func(p int) bool { return p > 0 }) {
-		CheckScalarFits(args[2].(tensor.Scalar), self.DType())
+		CheckScalarFits(v.Value, self.DType())
 	}
-	return contigMeta(out, self.DType(), op.DeviceOf(args))
+	return contigMeta(out, self.DType(), op.DeviceOf(a))
 }
 
 // ---------------------------------------------------------------------------
 // clone, copy, _to_copy, resize_
 
-func cloneMeta(op *tensor.Op, args []any) any {
-	self := T(args, 0)
-	m := optMemoryFormat(args[1], tensor.PreserveFormat)
-	return likeMeta(self, self.DType(), m, op.DeviceOf(args))
+func cloneMeta(op *tensor.Op, a []any) any {
+	p := args.CloneOf(a)
+	m := p.MemoryFormat.Or(tensor.PreserveFormat)
+	return likeMeta(p.Self, p.Self.DType(), m, op.DeviceOf(a))
 }
 
-func copyMeta(op *tensor.Op, args []any) any {
-	self, src := T(args, 0), T(args, 1)
+func copyMeta(op *tensor.Op, a []any) any {
+	p := args.CopyOf(a)
+	self, src := p.Self, p.Src
 	ExpandGeometry(src, self.Sizes())
-	return tensor.NewMetaContiguous(self.Sizes(), self.DType(), op.DeviceOf(args))
+	return tensor.NewMetaContiguous(self.Sizes(), self.DType(), op.DeviceOf(a))
 }
 
-func toCopyMeta(op *tensor.Op, args []any) any {
-	self := T(args, 0)
-	dt := tensor.OptDType(args[1], self.DType())
-	dev := self.Device()
-	if d, ok := args[3].(tensor.Device); ok {
-		dev = d
-	}
-	m := optMemoryFormat(args[6], tensor.PreserveFormat)
+func toCopyMeta(op *tensor.Op, a []any) any {
+	p := args.InternalToCopyOf(a)
+	self := p.Self
+	dt := p.Dtype.Or(self.DType())
+	dev := p.Device.Or(self.Device())
+	m := p.MemoryFormat.Or(tensor.PreserveFormat)
 	return likeMeta(self, dt, m, dev)
 }
 
-func resizeMeta(op *tensor.Op, args []any) any {
-	self := T(args, 0)
-	size := args[1].([]int)
+func resizeMeta(op *tensor.Op, a []any) any {
+	p := args.Resize_Of(a)
+	self := p.Self
+	size := p.Size
 	for _, s := range size {
 		tensor.Check(s >= 0, "numel: integer multiplication overflow")
 	}
@@ -907,12 +911,12 @@ func resizeMeta(op *tensor.Op, args []any) any {
 	if !slices.Equal(self.Sizes(), size) {
 		strides = tensor.ContiguousStrides(size)
 	}
-	if args[2] != nil {
-		m := args[2].(tensor.MemoryFormat)
+	if p.MemoryFormat.Ok {
+		m := p.MemoryFormat.V
 		tensor.Check(m != tensor.PreserveFormat, "Unsupported memory format%s", memoryFormatName(m))
 		strides = FormatStrides(size, m)
 	}
-	return tensor.NewMeta(size, strides, self.StorageOffset(), self.DType(), op.DeviceOf(args))
+	return tensor.NewMeta(size, strides, self.StorageOffset(), self.DType(), op.DeviceOf(a))
 }
 
 // ---------------------------------------------------------------------------
@@ -922,18 +926,18 @@ func checkScatterSrc(src []int, slice []int) {
 	tensor.Check(slices.Equal(src, slice), "expected src to have a size equal to the slice of self. src size = %s, slice size = %s", tensor.ShapeString(src), tensor.ShapeString(slice))
 }
 
-func selectScatterMeta(op *tensor.Op, args []any) any {
-	self, src := T(args, 0), T(args, 1)
-	sizes, _, _ := selectGeometry(self, args[2].(int), args[3].(int))
-	checkScatterSrc(src.Sizes(), sizes)
-	return likeMeta(self, self.DType(), tensor.PreserveFormat, op.DeviceOf(args))
+func selectScatterMeta(op *tensor.Op, a []any) any {
+	p := args.SelectScatterOf(a)
+	sizes, _, _ := selectGeometry(p.Self, p.Dim, p.Index)
+	checkScatterSrc(p.Src.Sizes(), sizes)
+	return likeMeta(p.Self, p.Self.DType(), tensor.PreserveFormat, op.DeviceOf(a))
 }
 
-func sliceScatterMeta(op *tensor.Op, args []any) any {
-	self, src := T(args, 0), T(args, 1)
-	sizes, _, _, _ := sliceGeometry(self, args[2].(int), args[3], args[4], args[5].(int))
-	checkScatterSrc(src.Sizes(), sizes)
-	return likeMeta(self, self.DType(), tensor.PreserveFormat, op.DeviceOf(args))
+func sliceScatterMeta(op *tensor.Op, a []any) any {
+	p := args.SliceScatterOf(a)
+	sizes, _, _, _ := sliceGeometry(p.Self, p.Dim, p.Start, p.End, p.Step)
+	checkScatterSrc(p.Src.Sizes(), sizes)
+	return likeMeta(p.Self, p.Self.DType(), tensor.PreserveFormat, op.DeviceOf(a))
 }
 
 // SelectView and SliceView describe the window select_scatter/slice_scatter
@@ -943,10 +947,19 @@ func SelectView(t *tensor.Tensor, dim, index int) *tensor.Tensor {
 	return tensor.NewMeta(sizes, strides, off, t.DType(), t.Device())
 }
 
-// SliceView: see SelectView.
+// SliceView: see SelectView. start and end are slice_scatter's boxed
+// arguments, int or nil for None.
 func SliceView(t *tensor.Tensor, dim int, start, end any, step int) *tensor.Tensor {
-	sizes, strides, off, _ := sliceGeometry(t, dim, start, end, step)
+	sizes, strides, off, _ := sliceGeometry(t, dim, boxedOptInt(start), boxedOptInt(end), step)
 	return tensor.NewMeta(sizes, strides, off, t.DType(), t.Device())
+}
+
+// boxedOptInt is a boxed int? (an int, or nil for None) as an Opt.
+func boxedOptInt(v any) args.Opt[int] {
+	if v == nil {
+		return args.Opt[int]{}
+	}
+	return args.Some(v.(int))
 }
 
 func init() {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -92,8 +93,9 @@ func normShapeOf(t *tensor.Tensor) string {
 
 // native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps)
 // -> (out, mean, rstd); mean and rstd keep the normalized dims as size 1.
-func layerNormMeta(op *tensor.Op, args []any) any {
-	x, normalized, w, b := T(args, 0), args[1].([]int), T(args, 2), T(args, 3)
+func layerNormMeta(op *tensor.Op, a []any) any {
+	p := args.NativeLayerNormOf(a)
+	x, normalized, w, b := p.Input, p.NormalizedShape, p.Weight, p.Bias
 	LayerNormDims(x, normalized, w, b)
 	normCheckKernelDType("LayerNormKernelImpl", x.DType())
 	normCheckSameDType(x.DType(), w, b)
@@ -103,9 +105,9 @@ func layerNormMeta(op *tensor.Op, args []any) any {
 		stat = append(stat, 1)
 	}
 	return []*tensor.Tensor{
-		Like(op, args, x, tensor.Invalid),
-		Contig(op, args, x.DType(), stat...),
-		Contig(op, args, x.DType(), stat...),
+		Like(op, a, x, tensor.Invalid),
+		Contig(op, a, x.DType(), stat...),
+		Contig(op, a, x.DType(), stat...),
 	}
 }
 
@@ -117,10 +119,11 @@ func normNoDevice(cond bool) {
 
 // native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean,
 // Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (grad_input, grad_weight, grad_bias)
-func layerNormBackwardMeta(op *tensor.Op, args []any) any {
-	dy, x, normalized := T(args, 0), T(args, 1), args[2].([]int)
-	mean, rstd, w, b := T(args, 3), T(args, 4), T(args, 5), T(args, 6)
-	mask := args[7].([]bool)
+func layerNormBackwardMeta(op *tensor.Op, a []any) any {
+	p := args.NativeLayerNormBackwardOf(a)
+	dy, x, normalized := p.GradOut, p.Input, p.NormalizedShape
+	mean, rstd, w, b := p.Mean, p.Rstd, p.Weight, p.Bias
+	mask := p.OutputMask
 	m, n := LayerNormDims(x, normalized, w, b)
 	normNoDevice(!mask[1] || w != nil)
 	normNoDevice(!mask[2] || b != nil)
@@ -136,13 +139,13 @@ func layerNormBackwardMeta(op *tensor.Op, args []any) any {
 	}
 	out := make([]*tensor.Tensor, 3)
 	if mask[0] {
-		out[0] = Like(op, args, x, tensor.Invalid)
+		out[0] = Like(op, a, x, tensor.Invalid)
 	}
 	if mask[1] {
-		out[1] = Like(op, args, w, tensor.Invalid)
+		out[1] = Like(op, a, w, tensor.Invalid)
 	}
 	if mask[2] {
-		out[2] = Like(op, args, b, tensor.Invalid)
+		out[2] = Like(op, a, b, tensor.Invalid)
 	}
 	return out
 }
@@ -164,9 +167,10 @@ func checkGroupNormInputs(x, w, b *tensor.Tensor, c, group int) {
 
 // native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps)
 // -> (out, mean [N, group], rstd [N, group]). The input is read as a flat N×C×HxW block.
-func groupNormMeta(op *tensor.Op, args []any) any {
-	x, w, b := T(args, 0), T(args, 1), T(args, 2)
-	n, c, hw, group := args[3].(int), args[4].(int), args[5].(int), args[6].(int)
+func groupNormMeta(op *tensor.Op, a []any) any {
+	p := args.NativeGroupNormOf(a)
+	x, w, b := p.Input, p.Weight, p.Bias
+	n, c, hw, group := p.N, p.C, p.HxW, p.Group
 	checkGroupNormInputs(x, w, b, c, group)
 	// native_group_norm takes X contiguous in its suggested memory format
 	// (the group_norm composite makes it so).
@@ -180,9 +184,9 @@ func groupNormMeta(op *tensor.Op, args []any) any {
 	tensor.Check((nchw == 0 || c >= 0 && hw >= 0) && ok && x.Numel() == nchw, "Expected X.numel() == N * C * HxW"+normImprove)
 	normCheckSameDType(x.DType(), w, b)
 	return []*tensor.Tensor{
-		Like(op, args, x, tensor.Invalid),
-		Contig(op, args, x.DType(), n, group),
-		Contig(op, args, x.DType(), n, group),
+		Like(op, a, x, tensor.Invalid),
+		Contig(op, a, x.DType(), n, group),
+		Contig(op, a, x.DType(), n, group),
 	}
 }
 
@@ -190,10 +194,11 @@ const normImprove = " to be true, but got false.  (Could this error message be i
 
 // native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight,
 // SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask) -> (grad_input, grad_weight, grad_bias)
-func groupNormBackwardMeta(op *tensor.Op, args []any) any {
-	dy, x, mean, rstd, w := T(args, 0), T(args, 1), T(args, 2), T(args, 3), T(args, 4)
-	n, c, hw, group := args[5].(int), args[6].(int), args[7].(int), args[8].(int)
-	mask := args[9].([]bool)
+func groupNormBackwardMeta(op *tensor.Op, a []any) any {
+	p := args.NativeGroupNormBackwardOf(a)
+	dy, x, mean, rstd, w := p.GradOut, p.Input, p.Mean, p.Rstd, p.Weight
+	n, c, hw, group := p.N, p.C, p.HxW, p.Group
+	mask := p.OutputMask
 	normNoDevice(!mask[1] || w != nil)
 	normNoDevice(!mask[2] || w != nil)
 	normCheckKernelDType("GroupNormBackwardKernelImpl", x.DType())
@@ -211,18 +216,19 @@ func groupNormBackwardMeta(op *tensor.Op, args []any) any {
 	normCheckSameDType(x.DType(), dy, mean, rstd, w)
 	out := make([]*tensor.Tensor, 3)
 	if mask[0] {
-		out[0] = Like(op, args, x, tensor.Invalid)
+		out[0] = Like(op, a, x, tensor.Invalid)
 	}
 	if mask[1] {
-		out[1] = Like(op, args, w, tensor.Invalid)
+		out[1] = Like(op, a, w, tensor.Invalid)
 	}
 	if mask[2] {
-		out[2] = Like(op, args, w, tensor.Invalid)
+		out[2] = Like(op, a, w, tensor.Invalid)
 	}
 	return out
 }
 
-// BatchNormArgs are the arguments of the _native_batch_norm_legit overloads in one shape.
+// BatchNormArgs are the arguments of the _native_batch_norm_legit overloads
+// in one shape: _native_batch_norm_legit's (args.InternalNativeBatchNormLegit).
 type BatchNormArgs struct {
 	Input, Weight, Bias     *tensor.Tensor
 	RunningMean, RunningVar *tensor.Tensor
@@ -231,24 +237,18 @@ type BatchNormArgs struct {
 }
 
 // BatchNormArgsOf reads the arguments of any _native_batch_norm_legit overload.
-func BatchNormArgsOf(op *tensor.Op, args []any) BatchNormArgs {
-	a := BatchNormArgs{Input: T(args, 0), Weight: T(args, 1), Bias: T(args, 2)}
+func BatchNormArgsOf(op *tensor.Op, a []any) BatchNormArgs {
 	switch {
 	case op.Schema.Name == "_native_batch_norm_legit_no_training":
-		// (input, weight, bias, running_mean, running_var, momentum, eps)
-		a.RunningMean, a.RunningVar = T(args, 3), T(args, 4)
-		a.Momentum, a.Eps = args[5].(float64), args[6].(float64)
+		p := args.InternalNativeBatchNormLegitNoTrainingOf(a)
+		return BatchNormArgs{Input: p.Input, Weight: p.Weight, Bias: p.Bias,
+			RunningMean: p.RunningMean, RunningVar: p.RunningVar, Momentum: p.Momentum, Eps: p.Eps}
 	case op.Schema.Overload == "no_stats":
-		// (input, weight, bias, training, momentum, eps)
-		a.Training = args[3].(bool)
-		a.Momentum, a.Eps = args[4].(float64), args[5].(float64)
-	default:
-		// (input, weight, bias, running_mean, running_var, training, momentum, eps)
-		a.RunningMean, a.RunningVar = T(args, 3), T(args, 4)
-		a.Training = args[5].(bool)
-		a.Momentum, a.Eps = args[6].(float64), args[7].(float64)
+		p := args.InternalNativeBatchNormLegitNoStatsOf(a)
+		return BatchNormArgs{Input: p.Input, Weight: p.Weight, Bias: p.Bias,
+			Training: p.Training, Momentum: p.Momentum, Eps: p.Eps}
 	}
-	return a
+	return BatchNormArgs(args.InternalNativeBatchNormLegitOf(a))
 }
 
 // Mixed reports PyTorch's is_mixed_type: the first parameter given (weight,
@@ -313,26 +313,27 @@ func (a BatchNormArgs) check() {
 
 // _native_batch_norm_legit*: -> (out, save_mean, save_invstd). In training
 // the saved statistics have C elements; in evaluation they are empty ([0]).
-func batchNormMeta(op *tensor.Op, args []any) any {
-	a := BatchNormArgsOf(op, args)
-	a.check()
-	sd := a.StatDType()
+func batchNormMeta(op *tensor.Op, a []any) any {
+	p := BatchNormArgsOf(op, a)
+	p.check()
+	sd := p.StatDType()
 	c := 0
-	if a.Training {
-		c = a.Input.Size(1)
+	if p.Training {
+		c = p.Input.Size(1)
 	}
 	return []*tensor.Tensor{
-		Like(op, args, a.Input, tensor.Invalid),
-		Contig(op, args, sd, c),
-		Contig(op, args, sd, c),
+		Like(op, a, p.Input, tensor.Invalid),
+		Contig(op, a, sd, c),
+		Contig(op, a, sd, c),
 	}
 }
 
 // native_dropout(Tensor input, float p, bool? train) -> (out, mask). train=None
 // means training. An empty input gives a mask of the input's dtype.
-func dropoutMeta(op *tensor.Op, args []any) any {
-	x, p := T(args, 0), args[1].(float64)
-	train := tensor.OptBool(args[2], true)
+func dropoutMeta(op *tensor.Op, a []any) any {
+	v := args.NativeDropoutOf(a)
+	x, p := v.Input, v.P
+	train := v.Train.Or(true)
 	mdt := tensor.Bool
 	if x.Numel() == 0 {
 		mdt = x.DType()
@@ -342,8 +343,8 @@ func dropoutMeta(op *tensor.Op, args []any) any {
 		tensor.Check(x.DType().IsFloat(), "result type Float can't be cast to the desired output type %s", CTypeName(x.DType()))
 	}
 	return []*tensor.Tensor{
-		Like(op, args, x, tensor.Invalid),
-		Like(op, args, x, mdt),
+		Like(op, a, x, tensor.Invalid),
+		Like(op, a, x, mdt),
 	}
 }
 

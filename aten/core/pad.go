@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -60,13 +61,13 @@ func padDTypeCheck(name string, dt tensor.DType) {
 
 // padOutput builds the output meta: leading dims kept, the k trailing dims
 // grown by their pads.
-func padOutput(op *tensor.Op, args []any, in *tensor.Tensor, spec *PadSpec) *tensor.Tensor {
+func padOutput(op *tensor.Op, a []any, in *tensor.Tensor, spec *PadSpec) *tensor.Tensor {
 	sizes := append([]int(nil), in.Sizes()...)
 	lead := len(sizes) - spec.Dims
 	for i := 0; i < spec.Dims; i++ {
 		sizes[lead+i] = satAdd(sizes[lead+i], spec.Before[i], spec.After[i])
 	}
-	return contigMeta(sizes, in.DType(), op.DeviceOf(args))
+	return contigMeta(sizes, in.DType(), op.DeviceOf(a))
 }
 
 // ReflectionPadSpec validates reflection_pad{1,2,3}d and returns the spec.
@@ -183,25 +184,39 @@ func PadSource(mode PadMode, n, before, after int) []int {
 	return out
 }
 
-func padMeta(name string, k int, mode PadMode) tensor.Kernel {
-	return func(op *tensor.Op, args []any) any {
-		in := T(args, 0)
+// padArgs are the arguments of every reflection and replication pad op,
+// which take the same ones: a view of any converts to padArgs.
+type padArgs struct {
+	Self    *tensor.Tensor
+	Padding []int
+}
+
+// padMeta is the meta of a pad op; of reads the op's view.
+func padMeta(name string, k int, mode PadMode, of func([]any) padArgs) tensor.Kernel {
+	return func(op *tensor.Op, a []any) any {
+		p := of(a)
+		in := p.Self
 		var spec *PadSpec
 		if mode == Reflect {
-			spec = ReflectionPadSpec(in, args[1].([]int), k)
+			spec = ReflectionPadSpec(in, p.Padding, k)
 		} else {
-			spec = ReplicationPadSpec(in, args[1].([]int), k)
+			spec = ReplicationPadSpec(in, p.Padding, k)
 		}
-		out := padOutput(op, args, in, spec)
+		out := padOutput(op, a, in, spec)
 		padDTypeCheck(name, in.DType())
 		return out
 	}
 }
 
 func init() {
-	def("aten::reflection_pad1d.default", padMeta("reflection_pad1d", 1, Reflect))
-	def("aten::reflection_pad2d.default", padMeta("reflection_pad2d", 2, Reflect))
-	def("aten::reflection_pad3d.default", padMeta("reflection_pad3d_cpu", 3, Reflect))
-	def("aten::replication_pad2d.default", padMeta("replication_pad2d_cpu", 2, Replicate))
-	def("aten::replication_pad3d.default", padMeta("replication_pad3d_cpu", 3, Replicate))
+	def("aten::reflection_pad1d.default", padMeta("reflection_pad1d", 1, Reflect,
+		func(a []any) padArgs { return padArgs(args.ReflectionPad1dOf(a)) }))
+	def("aten::reflection_pad2d.default", padMeta("reflection_pad2d", 2, Reflect,
+		func(a []any) padArgs { return padArgs(args.ReflectionPad2dOf(a)) }))
+	def("aten::reflection_pad3d.default", padMeta("reflection_pad3d_cpu", 3, Reflect,
+		func(a []any) padArgs { return padArgs(args.ReflectionPad3dOf(a)) }))
+	def("aten::replication_pad2d.default", padMeta("replication_pad2d_cpu", 2, Replicate,
+		func(a []any) padArgs { return padArgs(args.ReplicationPad2dOf(a)) }))
+	def("aten::replication_pad3d.default", padMeta("replication_pad3d_cpu", 3, Replicate,
+		func(a []any) padArgs { return padArgs(args.ReplicationPad3dOf(a)) }))
 }

@@ -3,6 +3,7 @@ package core
 import (
 	"math"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -25,30 +26,31 @@ type PoolWindow struct {
 // PoolGeometry validates the arguments of a pooling op (any of this file's
 // ops) and returns its window geometry. Kernels call it to learn what the
 // meta function checked.
-func PoolGeometry(op *tensor.Op, args []any) PoolWindow {
+func PoolGeometry(op *tensor.Op, a []any) PoolWindow {
 	switch op.Schema.Name {
 	case "avg_pool1d":
-		return avgPool1dGeom(args)
+		return avgPool1dGeom(args.AvgPool1dOf(a))
 	case "avg_pool2d":
-		return avgPool2dGeom(args)
+		return avgPool2dGeom(args.AvgPool2dOf(a))
 	case "avg_pool2d_backward":
-		return avgPool2dBackwardGeom(args)
+		return avgPool2dBackwardGeom(args.AvgPool2dBackwardOf(a))
 	case "avg_pool3d":
-		return avgPool3dGeom(args)
+		return avgPool3dGeom(args.AvgPool3dOf(a))
 	case "max_pool2d_with_indices":
-		return maxPool2dGeom(args, 0)
+		return maxPool2dGeom(args.MaxPool2dWithIndicesOf(a), nil)
 	case "max_pool2d_with_indices_backward":
-		return maxPool2dBackwardGeom(args)
+		return maxPool2dBackwardGeom(args.MaxPool2dWithIndicesBackwardOf(a))
 	case "max_pool3d_with_indices":
-		return maxPool3dGeom(args)
+		return maxPool3dGeom(args.MaxPool3dWithIndicesOf(a))
 	case "adaptive_avg_pool1d":
-		return adaptivePool1dGeom(args)
+		return adaptivePool1dGeom(args.AdaptiveAvgPool1dOf(a))
 	case "_adaptive_avg_pool2d":
-		return adaptivePool2dGeom(T(args, 0), args[1].([]int))
+		p := args.InternalAdaptiveAvgPool2dOf(a)
+		return adaptivePool2dGeom(p.Self, p.OutputSize)
 	case "_adaptive_avg_pool2d_backward":
-		return adaptivePool2dBackwardGeom(args)
+		return adaptivePool2dBackwardGeom(args.InternalAdaptiveAvgPool2dBackwardOf(a))
 	case "_adaptive_avg_pool3d":
-		return adaptivePool3dGeom(args)
+		return adaptivePool3dGeom(args.InternalAdaptiveAvgPool3dOf(a))
 	}
 	panic("core: PoolGeometry of " + op.Name)
 }
@@ -243,13 +245,13 @@ func poolGeom2d(x *tensor.Tensor, w poolWin2d, outH, outW int) PoolWindow {
 	}
 }
 
-// avgPool2dGeom checks avg_pool2d's arguments (args as its schema).
-func avgPool2dGeom(args []any) PoolWindow {
-	x := T(args, 0)
-	w := avgPool2dArgs(args[1].([]int), args[2].([]int), args[3].([]int))
-	ceil, cip := args[4].(bool), args[5].(bool)
-	div := tensor.OptInt(args[6], 0)
-	tensor.Check(args[6] == nil || div != 0, "divisor must be not zero")
+// avgPool2dGeom checks avg_pool2d's arguments.
+func avgPool2dGeom(p args.AvgPool2d) PoolWindow {
+	x := p.Self
+	w := avgPool2dArgs(p.KernelSize, p.Stride, p.Padding)
+	ceil, cip := p.CeilMode, p.CountIncludePad
+	div := p.DivisorOverride.Or(0)
+	tensor.Check(!p.DivisorOverride.Ok || div != 0, "divisor must be not zero")
 	planes, inH, inW := x.Size(-3), x.Size(-2), x.Size(-1)
 	outH := poolOutputSize(inH, w.kH, w.pH, w.dH, 1, ceil)
 	outW := poolOutputSize(inW, w.kW, w.pW, w.dW, 1, ceil)
@@ -259,9 +261,9 @@ func avgPool2dGeom(args []any) PoolWindow {
 	return g
 }
 
-func avgPool1dGeom(args []any) PoolWindow {
-	x := T(args, 0)
-	kernel, stride, padding := args[1].([]int), args[2].([]int), args[3].([]int)
+func avgPool1dGeom(p args.AvgPool1d) PoolWindow {
+	x := p.Self
+	kernel, stride, padding := p.KernelSize, p.Stride, p.Padding
 	if len(stride) == 0 {
 		stride = kernel
 	}
@@ -271,7 +273,8 @@ func avgPool1dGeom(args []any) PoolWindow {
 	poolCheck1d("avg_pool1d", "stride", stride)
 	poolCheck1d("avg_pool1d", "padding", padding)
 	x2 := poolUnsqueeze(x, x.Dim()-1)
-	return avgPool2dGeom([]any{x2, []int{1, kernel[0]}, []int{1, stride[0]}, []int{0, padding[0]}, args[4], args[5], nil})
+	return avgPool2dGeom(args.AvgPool2d{Self: x2, KernelSize: []int{1, kernel[0]}, Stride: []int{1, stride[0]}, Padding: []int{0, padding[0]},
+		CeilMode: p.CeilMode, CountIncludePad: p.CountIncludePad})
 }
 
 func poolCheck1d(fn, arg string, v []int) {
@@ -335,12 +338,12 @@ func poolKernelName(name string, t *tensor.Tensor) string {
 	return name
 }
 
-func avgPool2dBackwardGeom(args []any) PoolWindow {
-	g, x := T(args, 0), T(args, 1)
-	w := avgPool2dArgs(args[2].([]int), args[3].([]int), args[4].([]int))
-	ceil, cip := args[5].(bool), args[6].(bool)
-	div := tensor.OptInt(args[7], 0)
-	tensor.Check(args[7] == nil || div != 0, "divisor must be not zero")
+func avgPool2dBackwardGeom(p args.AvgPool2dBackward) PoolWindow {
+	g, x := p.GradOutput, p.Self
+	w := avgPool2dArgs(p.KernelSize, p.Stride, p.Padding)
+	ceil, cip := p.CeilMode, p.CountIncludePad
+	div := p.DivisorOverride.Or(0)
+	tensor.Check(!p.DivisorOverride.Ok || div != 0, "divisor must be not zero")
 	planes, inH, inW := x.Size(-3), x.Size(-2), x.Size(-1)
 	outW := poolOutputSize(inW, w.kW, w.pW, w.dW, 1, ceil)
 	outH := poolOutputSize(inH, w.kH, w.pH, w.dH, 1, ceil)
@@ -373,14 +376,13 @@ func poolCheckGradPlanes(fn string, g, x *tensor.Tensor) {
 		fn, tensor.ShapeString(g.Sizes()), tensor.ShapeString(x.Sizes()))
 }
 
-// maxPool2dGeom checks max_pool2d_with_indices' arguments; first is the index
-// of self in args (0 forward, 1 backward).
-func maxPool2dGeom(args []any, first int) PoolWindow {
-	x := T(args, first)
-	w := maxPool2dArgs(args[first+1].([]int), args[first+2].([]int), args[first+3].([]int), args[first+4].([]int))
-	ceil := args[first+5].(bool)
-	if first == 1 {
-		g := T(args, 0)
+// maxPool2dGeom checks max_pool2d_with_indices' arguments; g is the
+// backward's grad_output, nil for the forward.
+func maxPool2dGeom(p args.MaxPool2dWithIndices, g *tensor.Tensor) PoolWindow {
+	x := p.Self
+	w := maxPool2dArgs(p.KernelSize, p.Stride, p.Padding, p.Dilation)
+	ceil := p.CeilMode
+	if g != nil {
 		tensor.Check(x.DType() == g.DType(), "expected dtype %s for `gradOutput` but got dtype %s", TypeMetaName(x.DType()), TypeMetaName(g.DType()))
 	}
 	tensor.Check(!poolChannelsLast3d(x), "Unsupport memory format. Supports only ChannelsLast, Contiguous")
@@ -392,9 +394,10 @@ func maxPool2dGeom(args []any, first int) PoolWindow {
 	return poolGeom2d(x, w, outH, outW)
 }
 
-func maxPool2dBackwardGeom(args []any) PoolWindow {
-	g, x, idx := T(args, 0), T(args, 1), T(args, 7)
-	geo := maxPool2dGeom(args, 1)
+func maxPool2dBackwardGeom(p args.MaxPool2dWithIndicesBackward) PoolWindow {
+	g, x, idx := p.GradOutput, p.Self, p.Indices
+	geo := maxPool2dGeom(args.MaxPool2dWithIndices{Self: x, KernelSize: p.KernelSize, Stride: p.Stride, Padding: p.Padding,
+		Dilation: p.Dilation, CeilMode: p.CeilMode}, g)
 	n := x.Dim()
 	planes, outH, outW := x.Size(-3), geo.Out[1], geo.Out[2]
 	for _, t := range []*tensor.Tensor{g, idx} {
@@ -459,10 +462,10 @@ func poolGeom3d(x *tensor.Tensor, w poolWin3d, out [3]int) PoolWindow {
 	}
 }
 
-func avgPool3dGeom(args []any) PoolWindow {
-	x := T(args, 0)
-	kernel, stride, padding := args[1].([]int), args[2].([]int), args[3].([]int)
-	ceil, cip := args[4].(bool), args[5].(bool)
+func avgPool3dGeom(p args.AvgPool3d) PoolWindow {
+	x := p.Self
+	kernel, stride, padding := p.KernelSize, p.Stride, p.Padding
+	ceil, cip := p.CeilMode, p.CountIncludePad
 	tensor.Check(len(kernel) == 1 || len(kernel) == 3, "avg_pool3d: kernel_size must be a single int, or a tuple of three ints")
 	var w poolWin3d
 	w.k = poolTo3(kernel)
@@ -475,8 +478,8 @@ func avgPool3dGeom(args []any) PoolWindow {
 	w.p = poolTo3(padding)
 	w.dil = [3]int{1, 1, 1}
 	tensor.Check(x.Dim() == 4 || x.Dim() == 5, "non-empty 4D or 5D (batch mode) tensor expected for input")
-	div := tensor.OptInt(args[6], 0)
-	tensor.Check(args[6] == nil || div != 0, "divisor must be not zero")
+	div := p.DivisorOverride.Or(0)
+	tensor.Check(!p.DivisorOverride.Ok || div != 0, "divisor must be not zero")
 	planes := x.Size(-4)
 	in := [3]int{x.Size(-3), x.Size(-2), x.Size(-1)}
 	var out [3]int
@@ -489,10 +492,10 @@ func avgPool3dGeom(args []any) PoolWindow {
 	return g
 }
 
-func maxPool3dGeom(args []any) PoolWindow {
-	x := T(args, 0)
-	kernel, stride, padding, dilation := args[1].([]int), args[2].([]int), args[3].([]int), args[4].([]int)
-	ceil := args[5].(bool)
+func maxPool3dGeom(p args.MaxPool3dWithIndices) PoolWindow {
+	x := p.Self
+	kernel, stride, padding, dilation := p.KernelSize, p.Stride, p.Padding, p.Dilation
+	ceil := p.CeilMode
 	var w poolWin3d
 	tensor.Check(len(kernel) == 1 || len(kernel) == 3, "max_pool3d: kernel_size must either be a single int, or a tuple of three ints")
 	w.k = poolTo3(kernel)
@@ -542,8 +545,8 @@ func adaptivePool2dGeom(x *tensor.Tensor, osize []int) PoolWindow {
 	return PoolWindow{Planes: planes, In: [3]int{1, x.Size(-2), x.Size(-1)}, Out: [3]int{1, osize[0], osize[1]}}
 }
 
-func adaptivePool1dGeom(args []any) PoolWindow {
-	x, osize := T(args, 0), args[1].([]int)
+func adaptivePool1dGeom(p args.AdaptiveAvgPool1d) PoolWindow {
+	x, osize := p.Self, p.OutputSize
 	tensor.Check(x.Dim() >= 2 && x.Dim() < 4,
 		"Expected 2 to 3 dimensions, but got %d-dimensional tensor for argument #1 'self' (while checking arguments for adaptive_avg_pool1d)", x.Dim())
 	poolCheck1d("adaptive_avg_pool1d", "output_size", osize)
@@ -560,8 +563,8 @@ func adaptivePool1dGeom(args []any) PoolWindow {
 	return adaptivePool2dGeom(poolUnsqueeze(x, x.Dim()-1), []int{1, osize[0]})
 }
 
-func adaptivePool2dBackwardGeom(args []any) PoolWindow {
-	g, x := T(args, 0), T(args, 1)
+func adaptivePool2dBackwardGeom(p args.InternalAdaptiveAvgPool2dBackward) PoolWindow {
+	g, x := p.GradOutput, p.Self
 	n := g.Dim()
 	for i := 1; i < n; i++ {
 		tensor.Check(g.Size(i) > 0,
@@ -575,8 +578,8 @@ func adaptivePool2dBackwardGeom(args []any) PoolWindow {
 	return PoolWindow{Planes: gPlanes, In: [3]int{1, inH, inW}, Out: [3]int{1, g.Size(-2), g.Size(-1)}}
 }
 
-func adaptivePool3dGeom(args []any) PoolWindow {
-	x, osize := T(args, 0), args[1].([]int)
+func adaptivePool3dGeom(p args.InternalAdaptiveAvgPool3d) PoolWindow {
+	x, osize := p.Self, p.OutputSize
 	tensor.Check(len(osize) == 3, "adaptive_avg_pool3d: output_size must be 3")
 	n := x.Dim()
 	for i := 1; i < n; i++ {
@@ -599,66 +602,74 @@ func pooledShape(sizes []int, out [3]int, k int) []int {
 	return append(s, out[3-k:]...)
 }
 
-func avgPool1dMeta(op *tensor.Op, args []any) any {
-	x := T(args, 0)
-	g := avgPool1dGeom(args)
+func avgPool1dMeta(op *tensor.Op, a []any) any {
+	p := args.AvgPool1dOf(a)
+	x := p.Self
+	g := avgPool1dGeom(p)
 	poolCheckDType(poolKernelName("avg_pool2d", poolUnsqueeze(x, x.Dim()-1)), x.DType(), tensor.Float32, tensor.Float64, tensor.BFloat16, tensor.Int64)
-	return Contig(op, args, x.DType(), pooledShape(x.Sizes(), g.Out, 1)...)
+	return Contig(op, a, x.DType(), pooledShape(x.Sizes(), g.Out, 1)...)
 }
 
-func avgPool2dMeta(op *tensor.Op, args []any) any {
-	x := T(args, 0)
-	g := avgPool2dGeom(args)
+func avgPool2dMeta(op *tensor.Op, a []any) any {
+	p := args.AvgPool2dOf(a)
+	x := p.Self
+	g := avgPool2dGeom(p)
 	poolCheckDType(poolKernelName("avg_pool2d", x), x.DType(), tensor.Float32, tensor.Float64, tensor.BFloat16, tensor.Int64)
-	return Contig(op, args, x.DType(), pooledShape(x.Sizes(), g.Out, 2)...)
+	return Contig(op, a, x.DType(), pooledShape(x.Sizes(), g.Out, 2)...)
 }
 
-func avgPool2dBackwardMeta(op *tensor.Op, args []any) any {
-	x := T(args, 1)
-	avgPool2dBackwardGeom(args)
-	poolCheckDType(poolKernelName("avg_pool2d_backward", T(args, 0)), x.DType(), tensor.Float32, tensor.Float64, tensor.BFloat16, tensor.Int64)
-	poolCheckGradPlanes("avg_pool2d_backward", T(args, 0), x)
-	return Like(op, args, x, tensor.Invalid)
+func avgPool2dBackwardMeta(op *tensor.Op, a []any) any {
+	p := args.AvgPool2dBackwardOf(a)
+	x := p.Self
+	avgPool2dBackwardGeom(p)
+	poolCheckDType(poolKernelName("avg_pool2d_backward", p.GradOutput), x.DType(), tensor.Float32, tensor.Float64, tensor.BFloat16, tensor.Int64)
+	poolCheckGradPlanes("avg_pool2d_backward", p.GradOutput, x)
+	return Like(op, a, x, tensor.Invalid)
 }
 
-func avgPool3dMeta(op *tensor.Op, args []any) any {
-	x := T(args, 0)
-	g := avgPool3dGeom(args)
+func avgPool3dMeta(op *tensor.Op, a []any) any {
+	p := args.AvgPool3dOf(a)
+	x := p.Self
+	g := avgPool3dGeom(p)
 	poolCheckDType("avg_pool3d_out_frame", x.DType(), tensor.Float32, tensor.Float64, tensor.Int64)
-	return Contig(op, args, x.DType(), pooledShape(x.Sizes(), g.Out, 3)...)
+	return Contig(op, a, x.DType(), pooledShape(x.Sizes(), g.Out, 3)...)
 }
 
-func maxPool2dMeta(op *tensor.Op, args []any) any {
-	x := T(args, 0)
-	g := maxPool2dGeom(args, 0)
+func maxPool2dMeta(op *tensor.Op, a []any) any {
+	p := args.MaxPool2dWithIndicesOf(a)
+	x := p.Self
+	g := maxPool2dGeom(p, nil)
 	poolCheckDType(poolKernelName("max_pool2d", x), x.DType(), tensor.Float32, tensor.Float64, tensor.BFloat16)
 	shape := pooledShape(x.Sizes(), g.Out, 2)
-	return []*tensor.Tensor{Contig(op, args, x.DType(), shape...), Contig(op, args, tensor.Int64, shape...)}
+	return []*tensor.Tensor{Contig(op, a, x.DType(), shape...), Contig(op, a, tensor.Int64, shape...)}
 }
 
-func maxPool2dBackwardMeta(op *tensor.Op, args []any) any {
-	x := T(args, 1)
-	maxPool2dBackwardGeom(args)
-	poolCheckDType(poolKernelName("max_pool2d_backward", T(args, 0)), x.DType(), tensor.Float32, tensor.Float64, tensor.BFloat16)
-	poolCheckScalarType(T(args, 7), tensor.Int64)
-	poolCheckGradPlanes("max_pool2d_with_indices_backward", T(args, 0), x)
-	tensor.Check(poolPlanes(T(args, 7), 2) >= poolPlanes(T(args, 0), 2),
+func maxPool2dBackwardMeta(op *tensor.Op, a []any) any {
+	p := args.MaxPool2dWithIndicesBackwardOf(a)
+	x, g, idx := p.Self, p.GradOutput, p.Indices
+	maxPool2dBackwardGeom(p)
+	poolCheckDType(poolKernelName("max_pool2d_backward", g), x.DType(), tensor.Float32, tensor.Float64, tensor.BFloat16)
+	poolCheckScalarType(idx, tensor.Int64)
+	poolCheckGradPlanes("max_pool2d_with_indices_backward", g, x)
+	tensor.Check(poolPlanes(idx, 2) >= poolPlanes(g, 2),
 		"max_pool2d_with_indices_backward(): indices with sizes %s do not match grad_output with sizes %s",
-		tensor.ShapeString(T(args, 7).Sizes()), tensor.ShapeString(T(args, 0).Sizes()))
-	return Like(op, args, x, tensor.Invalid)
+		tensor.ShapeString(idx.Sizes()), tensor.ShapeString(g.Sizes()))
+	return Like(op, a, x, tensor.Invalid)
 }
 
-func maxPool3dMeta(op *tensor.Op, args []any) any {
-	x := T(args, 0)
-	g := maxPool3dGeom(args)
+func maxPool3dMeta(op *tensor.Op, a []any) any {
+	p := args.MaxPool3dWithIndicesOf(a)
+	x := p.Self
+	g := maxPool3dGeom(p)
 	poolCheckDType("max_pool3d_with_indices_cpu", x.DType(), tensor.Float32, tensor.Float64)
 	shape := pooledShape(x.Sizes(), g.Out, 3)
-	return []*tensor.Tensor{Contig(op, args, x.DType(), shape...), Contig(op, args, tensor.Int64, shape...)}
+	return []*tensor.Tensor{Contig(op, a, x.DType(), shape...), Contig(op, a, tensor.Int64, shape...)}
 }
 
-func adaptivePool1dMeta(op *tensor.Op, args []any) any {
-	x := T(args, 0)
-	g := adaptivePool1dGeom(args)
+func adaptivePool1dMeta(op *tensor.Op, a []any) any {
+	p := args.AdaptiveAvgPool1dOf(a)
+	x := p.Self
+	g := adaptivePool1dGeom(p)
 	shape := pooledShape(x.Sizes(), g.Out, 1)
 	if g.Out[2] == 1 {
 		tensor.Check(x.DType().IsFloat(),
@@ -666,32 +677,35 @@ func adaptivePool1dMeta(op *tensor.Op, args []any) any {
 	} else if tensor.Numel(shape) > 0 {
 		poolCheckDType(poolKernelName("adaptive_avg_pool2d", poolUnsqueeze(x, x.Dim()-1)), x.DType(), tensor.Float32, tensor.Float64, tensor.BFloat16)
 	}
-	return Contig(op, args, x.DType(), shape...)
+	return Contig(op, a, x.DType(), shape...)
 }
 
-func adaptivePool2dMeta(op *tensor.Op, args []any) any {
-	x := T(args, 0)
-	g := adaptivePool2dGeom(x, args[1].([]int))
+func adaptivePool2dMeta(op *tensor.Op, a []any) any {
+	p := args.InternalAdaptiveAvgPool2dOf(a)
+	x := p.Self
+	g := adaptivePool2dGeom(x, p.OutputSize)
 	shape := pooledShape(x.Sizes(), g.Out, 2)
 	if tensor.Numel(shape) > 0 {
 		poolCheckDType(poolKernelName("adaptive_avg_pool2d", x), x.DType(), tensor.Float32, tensor.Float64, tensor.BFloat16)
 	}
-	return Contig(op, args, x.DType(), shape...)
+	return Contig(op, a, x.DType(), shape...)
 }
 
-func adaptivePool2dBackwardMeta(op *tensor.Op, args []any) any {
-	x := T(args, 1)
-	adaptivePool2dBackwardGeom(args)
-	poolCheckDType(poolKernelName("adaptive_avg_pool2d_backward", T(args, 0)), x.DType(), tensor.Float32, tensor.Float64, tensor.BFloat16)
-	poolCheckGradPlanes("adaptive_avg_pool2d_backward", T(args, 0), x)
-	return Like(op, args, x, tensor.Invalid)
+func adaptivePool2dBackwardMeta(op *tensor.Op, a []any) any {
+	p := args.InternalAdaptiveAvgPool2dBackwardOf(a)
+	x := p.Self
+	adaptivePool2dBackwardGeom(p)
+	poolCheckDType(poolKernelName("adaptive_avg_pool2d_backward", p.GradOutput), x.DType(), tensor.Float32, tensor.Float64, tensor.BFloat16)
+	poolCheckGradPlanes("adaptive_avg_pool2d_backward", p.GradOutput, x)
+	return Like(op, a, x, tensor.Invalid)
 }
 
-func adaptivePool3dMeta(op *tensor.Op, args []any) any {
-	x := T(args, 0)
-	g := adaptivePool3dGeom(args)
+func adaptivePool3dMeta(op *tensor.Op, a []any) any {
+	p := args.InternalAdaptiveAvgPool3dOf(a)
+	x := p.Self
+	g := adaptivePool3dGeom(p)
 	poolCheckDType("adaptive_avg_pool3d_cpu", x.DType(), tensor.Float32, tensor.Float64, tensor.Float16)
-	return Contig(op, args, x.DType(), pooledShape(x.Sizes(), g.Out, 3)...)
+	return Contig(op, a, x.DType(), pooledShape(x.Sizes(), g.Out, 3)...)
 }
 
 func init() {

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -8,15 +9,18 @@ import (
 
 // randFloatMeta is rand/randn(SymInt[] size, *, ScalarType? dtype, Layout? layout,
 // Device? device, bool? pin_memory): floating dtypes only (default float32).
-func randFloatMeta(kernel string) tensor.Kernel {
-	return func(op *tensor.Op, args []any) any {
-		size := args[0].([]int)
+// of reads the op's view (randn's converts to rand's: their arguments are
+// the same).
+func randFloatMeta(kernel string, of func([]any) args.Rand) tensor.Kernel {
+	return func(op *tensor.Op, a []any) any {
+		p := of(a)
+		size := p.Size
 		normNegative(size)
-		dt := tensor.OptDType(args[1], tensor.DefaultFloat)
+		dt := p.Dtype.Or(tensor.DefaultFloat)
 		if !dt.IsFloat() {
 			tensor.Panicf("%q not implemented for '%s'", kernel, CTypeName(dt))
 		}
-		return Contig(op, args, dt, size...)
+		return Contig(op, a, dt, size...)
 	}
 }
 
@@ -40,10 +44,11 @@ var randpermMax = map[tensor.DType]int{
 
 // randperm(SymInt n, *, ScalarType? dtype=long, Layout? layout, Device? device, bool? pin_memory):
 // a 1-d tensor of n elements of dtype, with check_supported_max_int_with_precision's limits.
-func randpermMeta(op *tensor.Op, args []any) any {
-	n := args[0].(int)
+func randpermMeta(op *tensor.Op, a []any) any {
+	p := args.RandpermOf(a)
+	n := p.N
 	normNegative([]int{n})
-	dt := tensor.OptDType(args[1], tensor.Int64)
+	dt := p.Dtype.Or(tensor.Int64)
 	if lim, ok := randpermMax[dt]; ok && n-1 > lim {
 		tensor.Panicf("value cannot be converted to type %s without overflow", randpermIntName[dt])
 	}
@@ -57,11 +62,11 @@ func randpermMeta(op *tensor.Op, args []any) any {
 	case tensor.Bool:
 		tensor.Panicf("%q not implemented for '%s'", "randperm", CTypeName(dt))
 	}
-	return Contig(op, args, dt, n)
+	return Contig(op, a, dt, n)
 }
 
 func init() {
-	def("aten::rand.default", randFloatMeta("check_uniform_bounds"))
-	def("aten::randn.default", randFloatMeta("normal_kernel_cpu"))
+	def("aten::rand.default", randFloatMeta("check_uniform_bounds", args.RandOf))
+	def("aten::randn.default", randFloatMeta("normal_kernel_cpu", func(a []any) args.Rand { return args.Rand(args.RandnOf(a)) }))
 	def("aten::randperm.default", randpermMeta)
 }

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -74,9 +75,9 @@ func ReducedNumel(sizes []int, mask []bool) int {
 
 // SumDType is the result dtype of sum, prod and cumsum: dtype when given,
 // else int64 for integral and bool inputs, else the input's dtype.
-func SumDType(in tensor.DType, dtype any) tensor.DType {
-	if dtype != nil {
-		return dtype.(tensor.DType)
+func SumDType(in tensor.DType, dtype args.Opt[tensor.DType]) tensor.DType {
+	if dtype.Ok {
+		return dtype.V
 	}
 	if in.IsIntegral(true) {
 		return tensor.Int64
@@ -85,22 +86,23 @@ func SumDType(in tensor.DType, dtype any) tensor.DType {
 }
 
 // reduceOut is the contiguous output of a reduction of x over mask.
-func reduceOut(op *tensor.Op, args []any, x *tensor.Tensor, mask []bool, keepdim bool, dt tensor.DType) *tensor.Tensor {
-	return tensor.NewMetaContiguous(ReducedShape(x.Sizes(), mask, keepdim), dt, op.DeviceOf(args))
+func reduceOut(op *tensor.Op, a []any, x *tensor.Tensor, mask []bool, keepdim bool, dt tensor.DType) *tensor.Tensor {
+	return tensor.NewMetaContiguous(ReducedShape(x.Sizes(), mask, keepdim), dt, op.DeviceOf(a))
 }
 
 // sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)
-func sumMeta(op *tensor.Op, args []any) any {
-	x := T(args, 0)
-	mask := ReductionMask(tensor.OptInts(args[1]), x.Dim())
-	return reduceOut(op, args, x, mask, args[2].(bool), SumDType(x.DType(), args[3]))
+func sumMeta(op *tensor.Op, a []any) any {
+	p := args.SumOf(a)
+	x := p.Self
+	mask := ReductionMask(p.Dim, x.Dim())
+	return reduceOut(op, a, x, mask, p.Keepdim, SumDType(x.DType(), p.Dtype))
 }
 
 // MeanDType checks mean's dtype rule and returns its result dtype.
-func MeanDType(in tensor.DType, dtype any) tensor.DType {
+func MeanDType(in tensor.DType, dtype args.Opt[tensor.DType]) tensor.DType {
 	dt, what := in, "Input"
-	if dtype != nil {
-		dt, what = dtype.(tensor.DType), "Optional"
+	if dtype.Ok {
+		dt, what = dtype.V, "Optional"
 	}
 	tensor.Check(dt.IsFloat(), "mean(): could not infer output dtype. %s dtype must be either a floating point or complex dtype. Got: %s",
 		what, CTypeName(dt))
@@ -108,31 +110,35 @@ func MeanDType(in tensor.DType, dtype any) tensor.DType {
 }
 
 // mean(Tensor self, *, ScalarType? dtype=None)
-func meanMeta(op *tensor.Op, args []any) any {
-	x := T(args, 0)
-	dt := MeanDType(x.DType(), args[1])
-	return reduceOut(op, args, x, ReductionMask(nil, x.Dim()), false, dt)
+func meanMeta(op *tensor.Op, a []any) any {
+	p := args.MeanOf(a)
+	x := p.Self
+	dt := MeanDType(x.DType(), p.Dtype)
+	return reduceOut(op, a, x, ReductionMask(nil, x.Dim()), false, dt)
 }
 
 // mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)
-func meanDimMeta(op *tensor.Op, args []any) any {
-	x := T(args, 0)
-	dt := MeanDType(x.DType(), args[3])
-	mask := ReductionMask(tensor.OptInts(args[1]), x.Dim())
-	return reduceOut(op, args, x, mask, args[2].(bool), dt)
+func meanDimMeta(op *tensor.Op, a []any) any {
+	p := args.MeanDimOf(a)
+	x := p.Self
+	dt := MeanDType(x.DType(), p.Dtype)
+	mask := ReductionMask(p.Dim, x.Dim())
+	return reduceOut(op, a, x, mask, p.Keepdim, dt)
 }
 
 // prod(Tensor self, *, ScalarType? dtype=None)
-func prodMeta(op *tensor.Op, args []any) any {
-	x := T(args, 0)
-	return reduceOut(op, args, x, ReductionMask(nil, x.Dim()), false, SumDType(x.DType(), args[1]))
+func prodMeta(op *tensor.Op, a []any) any {
+	p := args.ProdOf(a)
+	x := p.Self
+	return reduceOut(op, a, x, ReductionMask(nil, x.Dim()), false, SumDType(x.DType(), p.Dtype))
 }
 
 // prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None)
-func prodDimMeta(op *tensor.Op, args []any) any {
-	x := T(args, 0)
-	mask := reduceDimMask(args[1].(int), x.Dim())
-	return reduceOut(op, args, x, mask, args[2].(bool), SumDType(x.DType(), args[3]))
+func prodDimMeta(op *tensor.Op, a []any) any {
+	p := args.ProdDimOf(a)
+	x := p.Self
+	mask := reduceDimMask(p.Dim, x.Dim())
+	return reduceOut(op, a, x, mask, p.Keepdim, SumDType(x.DType(), p.Dtype))
 }
 
 // zeroNumelCheck is PyTorch's zero_numel_check_dims for an empty input: the
@@ -159,14 +165,16 @@ func zeroNumelCheckDim(x *tensor.Tensor, d int, fn string) {
 	}
 }
 
-// amax/amin(Tensor self, int[1] dim=[], bool keepdim=False)
-func aminmaxMeta(fn string) tensor.Kernel {
-	return func(op *tensor.Op, args []any) any {
-		x := T(args, 0)
-		dims := tensor.OptInts(args[1])
+// amax/amin(Tensor self, int[1] dim=[], bool keepdim=False); of reads the
+// op's view (amin's converts to amax's).
+func aminmaxMeta(fn string, of func([]any) args.Amax) tensor.Kernel {
+	return func(op *tensor.Op, a []any) any {
+		p := of(a)
+		x := p.Self
+		dims := p.Dim
 		zeroNumelCheck(x, dims, fn)
 		mask := ReductionMask(dims, x.Dim())
-		return reduceOut(op, args, x, mask, args[2].(bool), x.DType())
+		return reduceOut(op, a, x, mask, p.Keepdim, x.DType())
 	}
 }
 
@@ -179,53 +187,59 @@ func AnyDType(in tensor.DType) tensor.DType {
 }
 
 // any(Tensor self)
-func anyMeta(op *tensor.Op, args []any) any {
-	x := T(args, 0)
-	return reduceOut(op, args, x, ReductionMask(nil, x.Dim()), false, AnyDType(x.DType()))
+func anyMeta(op *tensor.Op, a []any) any {
+	x := args.AnyOf(a).Self
+	return reduceOut(op, a, x, ReductionMask(nil, x.Dim()), false, AnyDType(x.DType()))
 }
 
 // any.dim(Tensor self, int dim, bool keepdim=False)
-func anyDimMeta(op *tensor.Op, args []any) any {
-	x := T(args, 0)
-	return reduceOut(op, args, x, reduceDimMask(args[1].(int), x.Dim()), args[2].(bool), AnyDType(x.DType()))
+func anyDimMeta(op *tensor.Op, a []any) any {
+	p := args.AnyDimOf(a)
+	x := p.Self
+	return reduceOut(op, a, x, reduceDimMask(p.Dim, x.Dim()), p.Keepdim, AnyDType(x.DType()))
 }
 
 // any.dims(Tensor self, int[]? dim=None, bool keepdim=False)
-func anyDimsMeta(op *tensor.Op, args []any) any {
-	x := T(args, 0)
-	mask := ReductionMask(tensor.OptInts(args[1]), x.Dim())
-	return reduceOut(op, args, x, mask, args[2].(bool), AnyDType(x.DType()))
+func anyDimsMeta(op *tensor.Op, a []any) any {
+	p := args.AnyDimsOf(a)
+	x := p.Self
+	mask := ReductionMask(p.Dim, x.Dim())
+	return reduceOut(op, a, x, mask, p.Keepdim, AnyDType(x.DType()))
 }
 
-// argmax/argmin(Tensor self, int? dim=None, bool keepdim=False)
-func argMeta(fn string) tensor.Kernel {
-	return func(op *tensor.Op, args []any) any {
-		x := T(args, 0)
-		keepdim := args[2].(bool)
-		if args[1] == nil {
+// argmax/argmin(Tensor self, int? dim=None, bool keepdim=False); of reads
+// the op's view (argmin's converts to argmax's).
+func argMeta(fn string, of func([]any) args.Argmax) tensor.Kernel {
+	return func(op *tensor.Op, a []any) any {
+		p := of(a)
+		x := p.Self
+		keepdim := p.Keepdim
+		if !p.Dim.Ok {
 			if x.Numel() == 0 {
 				tensor.IndexPanicf("%s: Expected reduction dim to be specified for input.numel() == 0.", fn)
 			}
 			mask := ReductionMask(nil, x.Dim())
-			return reduceOut(op, args, x, mask, keepdim, tensor.Int64)
+			return reduceOut(op, a, x, mask, keepdim, tensor.Int64)
 		}
-		d := tensor.WrapDim(args[1].(int), x.Dim())
+		d := tensor.WrapDim(p.Dim.V, x.Dim())
 		zeroNumelCheckDim(x, d, fn)
-		return reduceOut(op, args, x, reduceDimMask(d, x.Dim()), keepdim, tensor.Int64)
+		return reduceOut(op, a, x, reduceDimMask(d, x.Dim()), keepdim, tensor.Int64)
 	}
 }
 
-// max.dim/min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
-func minmaxDimMeta(fn string) tensor.Kernel {
-	return func(op *tensor.Op, args []any) any {
-		x := T(args, 0)
-		d := tensor.WrapDim(args[1].(int), x.Dim())
+// max.dim/min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices);
+// of reads the op's view (min.dim's converts to max.dim's).
+func minmaxDimMeta(fn string, of func([]any) args.MaxDim) tensor.Kernel {
+	return func(op *tensor.Op, a []any) any {
+		p := of(a)
+		x := p.Self
+		d := tensor.WrapDim(p.Dim, x.Dim())
 		zeroNumelCheckDim(x, d, fn)
 		mask := reduceDimMask(d, x.Dim())
-		keepdim := args[2].(bool)
+		keepdim := p.Keepdim
 		return []*tensor.Tensor{
-			reduceOut(op, args, x, mask, keepdim, x.DType()),
-			reduceOut(op, args, x, mask, keepdim, tensor.Int64),
+			reduceOut(op, a, x, mask, keepdim, x.DType()),
+			reduceOut(op, a, x, mask, keepdim, tensor.Int64),
 		}
 	}
 }
@@ -236,46 +250,49 @@ func checkVarDType(x *tensor.Tensor) {
 }
 
 // var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)
-func varCorrectionMeta(op *tensor.Op, args []any) any {
-	x := T(args, 0)
+func varCorrectionMeta(op *tensor.Op, a []any) any {
+	p := args.VarOf(a)
+	x := p.Self
 	checkVarDType(x)
-	mask := ReductionMask(tensor.OptInts(args[1]), x.Dim())
-	return reduceOut(op, args, x, mask, args[3].(bool), x.DType())
+	mask := ReductionMask(p.Dim, x.Dim())
+	return reduceOut(op, a, x, mask, p.Keepdim, x.DType())
 }
 
 // var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False)
-func varDimMeta(op *tensor.Op, args []any) any {
-	x := T(args, 0)
+func varDimMeta(op *tensor.Op, a []any) any {
+	p := args.VarDimOf(a)
+	x := p.Self
 	checkVarDType(x)
-	mask := ReductionMask(tensor.OptInts(args[1]), x.Dim())
-	return reduceOut(op, args, x, mask, args[3].(bool), x.DType())
+	mask := ReductionMask(p.Dim, x.Dim())
+	return reduceOut(op, a, x, mask, p.Keepdim, x.DType())
 }
 
 // VarCorrection is the correction of a var overload's arguments (1 when None).
-func VarCorrection(op *tensor.Op, args []any) float64 {
+func VarCorrection(op *tensor.Op, a []any) float64 {
 	if op.Schema.Overload == "dim" {
-		if args[2].(bool) {
+		if args.VarDimOf(a).Unbiased {
 			return 1
 		}
 		return 0
 	}
-	if c, ok := tensor.OptScalar(args[2]); ok {
-		return c.Float64()
+	if c := args.VarOf(a).Correction; c.Ok {
+		return c.V.Float64()
 	}
 	return 1
 }
 
 // cumsum(Tensor self, int dim, *, ScalarType? dtype=None)
-func cumsumMeta(op *tensor.Op, args []any) any {
-	x := T(args, 0)
-	tensor.WrapDim(args[1].(int), x.Dim())
-	return Like(op, args, x, SumDType(x.DType(), args[2]))
+func cumsumMeta(op *tensor.Op, a []any) any {
+	p := args.CumsumOf(a)
+	x := p.Self
+	tensor.WrapDim(p.Dim, x.Dim())
+	return Like(op, a, x, SumDType(x.DType(), p.Dtype))
 }
 
 // _local_scalar_dense(Tensor self) -> Scalar. The meta result is a zero of
 // the right kind: the value is data-dependent.
-func localScalarDenseMeta(op *tensor.Op, args []any) any {
-	x := T(args, 0)
+func localScalarDenseMeta(op *tensor.Op, a []any) any {
+	x := args.InternalLocalScalarDenseOf(a).Self
 	tensor.Check(x.Numel() == 1, "a Tensor with %d elements cannot be converted to Scalar", x.Numel())
 	switch {
 	case x.DType() == tensor.Bool:
@@ -292,15 +309,15 @@ func init() {
 	def("aten::mean.dim", meanDimMeta)
 	def("aten::prod.default", prodMeta)
 	def("aten::prod.dim_int", prodDimMeta)
-	def("aten::amax.default", aminmaxMeta("amax()"))
-	def("aten::amin.default", aminmaxMeta("amin()"))
+	def("aten::amax.default", aminmaxMeta("amax()", args.AmaxOf))
+	def("aten::amin.default", aminmaxMeta("amin()", func(a []any) args.Amax { return args.Amax(args.AminOf(a)) }))
 	def("aten::any.default", anyMeta)
 	def("aten::any.dim", anyDimMeta)
 	def("aten::any.dims", anyDimsMeta)
-	def("aten::argmax.default", argMeta("argmax()"))
-	def("aten::argmin.default", argMeta("argmin()"))
-	def("aten::max.dim", minmaxDimMeta("max()"))
-	def("aten::min.dim", minmaxDimMeta("min()"))
+	def("aten::argmax.default", argMeta("argmax()", args.ArgmaxOf))
+	def("aten::argmin.default", argMeta("argmin()", func(a []any) args.Argmax { return args.Argmax(args.ArgminOf(a)) }))
+	def("aten::max.dim", minmaxDimMeta("max()", args.MaxDimOf))
+	def("aten::min.dim", minmaxDimMeta("min()", func(a []any) args.MaxDim { return args.MaxDim(args.MinDimOf(a)) }))
 	def("aten::var.correction", varCorrectionMeta)
 	def("aten::var.dim", varDimMeta)
 	def("aten::cumsum.default", cumsumMeta)

@@ -3,6 +3,7 @@ package core
 import (
 	"math"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -63,13 +64,19 @@ func upsampleOutputSize(in []int, osize []int, scales []float64, haveOsize, have
 }
 
 // UpsampleGeometry validates an upsample_*2d.vec call and returns its geometry.
-func UpsampleGeometry(op *tensor.Op, args []any) Resample2d {
-	x := T(args, 0)
-	scaleArg := args[len(args)-1]
-	scales, _ := scaleArg.([]float64)
-	osize, _ := args[1].([]int)
-	out := upsampleOutputSize(x.Sizes(), osize, scales, args[1] != nil, scaleArg != nil)
-	if scaleArg != nil && len(scales) < 2 {
+func UpsampleGeometry(op *tensor.Op, a []any) Resample2d {
+	var x *tensor.Tensor
+	var osize []int
+	var scales []float64 // nil for None, as osize
+	if op.Schema.Name == "upsample_bilinear2d" {
+		p := args.UpsampleBilinear2dOf(a)
+		x, osize, scales = p.Input, p.OutputSize, p.ScaleFactors
+	} else {
+		p := args.UpsampleNearest2dOf(a)
+		x, osize, scales = p.Input, p.OutputSize, p.ScaleFactors
+	}
+	out := upsampleOutputSize(x.Sizes(), osize, scales, osize != nil, scales != nil)
+	if scales != nil && len(scales) < 2 {
 		// get_scale_value reads scale_factors[0] and [1] unchecked.
 		tensor.Panicf("ArrayRef: invalid index Index = %d; Length = %d", len(scales), len(scales))
 	}
@@ -82,33 +89,33 @@ func UpsampleGeometry(op *tensor.Op, args []any) Resample2d {
 		r.InH, r.InW, r.OutH, r.OutW)
 	tensor.Check(x.Numel() != 0 || tensor.Numel(s[1:]) != 0,
 		"Non-empty 4D data tensor expected but got a tensor with sizes %s", tensor.ShapeString(s))
-	if scaleArg != nil {
+	if scales != nil {
 		r.ScaleH, r.ScaleW = scales[0], scales[1]
 	}
 	r.ChannelsLast = resampleChannelsLast(s, x.Strides())
 	return r
 }
 
-func upsampleNearest2dMeta(op *tensor.Op, args []any) any {
-	x := T(args, 0)
-	r := UpsampleGeometry(op, args)
+func upsampleNearest2dMeta(op *tensor.Op, a []any) any {
+	x := args.UpsampleNearest2dOf(a).Input
+	r := UpsampleGeometry(op, a)
 	name := "compute_indices_weights_nearest"
 	if r.ChannelsLast {
 		name = "upsample_nearest2d_channels_last"
 	}
 	poolCheckDType(name, x.DType(), tensor.Float32, tensor.Float64, tensor.BFloat16, tensor.Uint8)
-	return Contig(op, args, x.DType(), r.N, r.C, r.OutH, r.OutW)
+	return Contig(op, a, x.DType(), r.N, r.C, r.OutH, r.OutW)
 }
 
-func upsampleBilinear2dMeta(op *tensor.Op, args []any) any {
-	x := T(args, 0)
-	r := UpsampleGeometry(op, args)
+func upsampleBilinear2dMeta(op *tensor.Op, a []any) any {
+	x := args.UpsampleBilinear2dOf(a).Input
+	r := UpsampleGeometry(op, a)
 	name := "compute_indices_weights_linear"
 	if r.ChannelsLast {
 		name = "upsample_bilinear2d_channels_last"
 	}
 	poolCheckDType(name, x.DType(), tensor.Float32, tensor.Float64, tensor.BFloat16)
-	return Contig(op, args, x.DType(), r.N, r.C, r.OutH, r.OutW)
+	return Contig(op, a, x.DType(), r.N, r.C, r.OutH, r.OutW)
 }
 
 // Grid sampler modes (GridSamplerInterpolation, GridSamplerPadding).
@@ -122,9 +129,10 @@ const (
 	GridPadReflection = 2
 )
 
-func gridSampler2dMeta(op *tensor.Op, args []any) any {
-	x, grid := T(args, 0), T(args, 1)
-	mode, pad := args[2].(int), args[3].(int)
+func gridSampler2dMeta(op *tensor.Op, a []any) any {
+	p := args.GridSampler2dOf(a)
+	x, grid := p.Input, p.Grid
+	mode, pad := p.InterpolationMode, p.PaddingMode
 	if x.Dim() == 0 || grid.Dim() == 0 {
 		tensor.IndexPanicf("Dimension specified as 0 but tensor has no dimensions")
 	}
@@ -148,7 +156,7 @@ func gridSampler2dMeta(op *tensor.Op, args []any) any {
 	// PyTorch leaves the output uninitialised for an unknown mode; refuse instead.
 	tensor.Check(mode >= GridBilinear && mode <= GridBicubic, "grid_sampler(): unknown interpolation mode %d (expected 0, 1 or 2)", mode)
 	tensor.Check(pad >= GridPadZeros && pad <= GridPadReflection, "grid_sampler(): unknown padding mode %d (expected 0, 1 or 2)", pad)
-	return Contig(op, args, d, x.Size(0), x.Size(1), grid.Size(1), grid.Size(2))
+	return Contig(op, a, d, x.Size(0), x.Size(1), grid.Size(1), grid.Size(2))
 }
 
 func init() {

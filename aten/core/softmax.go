@@ -1,22 +1,31 @@
 package core
 
-import "github.com/goaten/goaten/tensor"
+import (
+	"github.com/goaten/goaten/aten/args"
+	"github.com/goaten/goaten/tensor"
+)
 
 // Meta functions of _softmax and _log_softmax.
 
 // _softmax/_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor.
 // half_to_float asks for a float32 result (PyTorch's meta allows it for any
 // input; kernels that cannot convert reject it).
-func softmaxMeta(op *tensor.Op, args []any) any {
-	x := T(args, 0)
-	tensor.WrapDim(args[1].(int), x.Dim())
+// _log_softmax's view converts to _softmax's: their arguments are the same.
+func softmaxMeta(op *tensor.Op, a []any, p args.InternalSoftmax) any {
+	x := p.Self
+	tensor.WrapDim(p.Dim, x.Dim())
 	dt := x.DType()
-	if args[2].(bool) {
+	if p.HalfToFloat {
 		dt = tensor.Float32
 	}
-	return Like(op, args, x, dt)
+	return Like(op, a, x, dt)
 }
 
 func init() {
-	defs(softmaxMeta, "aten::_softmax.default", "aten::_log_softmax.default")
+	def("aten::_softmax.default", func(op *tensor.Op, a []any) any {
+		return softmaxMeta(op, a, args.InternalSoftmaxOf(a))
+	})
+	def("aten::_log_softmax.default", func(op *tensor.Op, a []any) any {
+		return softmaxMeta(op, a, args.InternalSoftmax(args.InternalLogSoftmaxOf(a)))
+	})
 }

@@ -3,6 +3,7 @@ package core
 import (
 	"math"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -142,60 +143,61 @@ func CheckScalarFits(v tensor.Scalar, d tensor.DType) {
 	}
 }
 
-func self(args []any) *tensor.Tensor { return T(args, 0) }
+// The unary metas below serve every op of a family (floatUnaryMeta every op
+// of FloatUnaryOps): they read self, the first argument of all of them.
 
 // floatUnaryMeta: result is self's dtype if floating, else float32.
-func floatUnaryMeta(op *tensor.Op, args []any) any {
-	x := self(args)
-	return Like(op, args, x, FloatResult(x.DType()))
+func floatUnaryMeta(op *tensor.Op, a []any) any {
+	x := args.Self(a)
+	return Like(op, a, x, FloatResult(x.DType()))
 }
 
 // sameDTypeMeta: result has self's dtype, any dtype allowed (sign).
-func sameDTypeMeta(op *tensor.Op, args []any) any {
-	return Like(op, args, self(args), tensor.Invalid)
+func sameDTypeMeta(op *tensor.Op, a []any) any {
+	return Like(op, a, args.Self(a), tensor.Invalid)
 }
 
 // boolResultMeta: isnan, isinf, logical_not.
-func boolResultMeta(op *tensor.Op, args []any) any {
-	return Like(op, args, self(args), tensor.Bool)
+func boolResultMeta(op *tensor.Op, a []any) any {
+	return Like(op, a, args.Self(a), tensor.Bool)
 }
 
-func absMeta(op *tensor.Op, args []any) any {
-	x := self(args)
+func absMeta(op *tensor.Op, a []any) any {
+	x := args.AbsOf(a).Self
 	if x.DType() == tensor.Bool {
 		NotImplementedFor("abs_cpu", x.DType())
 	}
-	return Like(op, args, x, tensor.Invalid)
+	return Like(op, a, x, tensor.Invalid)
 }
 
-func negMeta(op *tensor.Op, args []any) any {
-	x := self(args)
+func negMeta(op *tensor.Op, a []any) any {
+	x := args.NegOf(a).Self
 	tensor.Check(x.DType() != tensor.Bool, "Negation, the `-` operator, on a bool tensor is not supported. "+
 		"If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
-	return Like(op, args, x, tensor.Invalid)
+	return Like(op, a, x, tensor.Invalid)
 }
 
 // roundingMeta: ceil, floor, round, trunc keep the dtype; bool is rejected.
-func roundingMeta(op *tensor.Op, args []any) any {
-	x := self(args)
+func roundingMeta(op *tensor.Op, a []any) any {
+	x := args.Self(a)
 	if x.DType() == tensor.Bool {
 		NotImplementedFor(op.Schema.Name+"_vml_cpu", x.DType())
 	}
-	return Like(op, args, x, tensor.Invalid)
+	return Like(op, a, x, tensor.Invalid)
 }
 
-func bitwiseNotMeta(op *tensor.Op, args []any) any {
-	x := self(args)
+func bitwiseNotMeta(op *tensor.Op, a []any) any {
+	x := args.BitwiseNotOf(a).Self
 	if x.DType().IsFloat() {
 		NotImplementedFor("bitwise_not_cpu", x.DType())
 	}
-	return Like(op, args, x, tensor.Invalid)
+	return Like(op, a, x, tensor.Invalid)
 }
 
-func reluMeta(op *tensor.Op, args []any) any {
-	x := self(args)
+func reluMeta(op *tensor.Op, a []any) any {
+	x := args.ReluOf(a).Self
 	tensor.Check(x.DType() != tensor.Bool, "Boolean inputs not supported for relu")
-	return Like(op, args, x, tensor.Invalid)
+	return Like(op, a, x, tensor.Invalid)
 }
 
 // GeluApproximate validates gelu's approximate argument and reports whether it is "tanh".
@@ -204,22 +206,23 @@ func GeluApproximate(s string) bool {
 	return s == "tanh"
 }
 
-func geluMeta(op *tensor.Op, args []any) any {
-	x := self(args)
-	GeluApproximate(tensor.OptString(args[1], "none"))
+func geluMeta(op *tensor.Op, a []any) any {
+	p := args.GeluOf(a)
+	x := p.Self
+	GeluApproximate(p.Approximate)
 	if !x.DType().IsFloat() {
 		NotImplementedFor("GeluKernelImpl", x.DType())
 	}
-	return Like(op, args, x, tensor.Invalid)
+	return Like(op, a, x, tensor.Invalid)
 }
 
 // floatOnlyMeta: elu and leaky_relu accept floating dtypes only.
-func floatOnlyMeta(op *tensor.Op, args []any) any {
-	x := self(args)
+func floatOnlyMeta(op *tensor.Op, a []any) any {
+	x := args.Self(a)
 	if !x.DType().IsFloat() {
 		NotImplementedFor(op.Schema.Name+"_cpu", x.DType())
 	}
-	return Like(op, args, x, tensor.Invalid)
+	return Like(op, a, x, tensor.Invalid)
 }
 
 // HardtanhLimits checks hardtanh's arguments and returns the clamp limits it
@@ -245,11 +248,12 @@ func scalarToLong(v tensor.Scalar) int64 {
 	return v.Int64()
 }
 
-func hardtanhMeta(op *tensor.Op, args []any) any {
-	x := self(args)
-	lo, hi := HardtanhLimits(x, args[1].(tensor.Scalar), args[2].(tensor.Scalar))
+func hardtanhMeta(op *tensor.Op, a []any) any {
+	p := args.HardtanhOf(a)
+	x := p.Self
+	lo, hi := HardtanhLimits(x, p.MinVal, p.MaxVal)
 	checkClampScalars(x.DType(), &lo, &hi)
-	return Like(op, args, x, tensor.Invalid)
+	return Like(op, a, x, tensor.Invalid)
 }
 
 // ClampScalarDType is the result dtype of clamp.default: self's dtype if
@@ -307,32 +311,42 @@ func OptScalarPtr(v any) *tensor.Scalar {
 	return &s
 }
 
+// scalarPtr is OptScalarPtr of an Opt.
+func scalarPtr(o args.Opt[tensor.Scalar]) *tensor.Scalar {
+	if !o.Ok {
+		return nil
+	}
+	return &o.V
+}
+
 const clampNoneMsg = "torch.clamp: At least one of 'min' or 'max' must not be None"
 
-func clampMeta(op *tensor.Op, args []any) any {
-	x := self(args)
-	lo, hi := OptScalarPtr(args[1]), OptScalarPtr(args[2])
+func clampMeta(op *tensor.Op, a []any) any {
+	p := args.ClampOf(a)
+	x := p.Self
+	lo, hi := scalarPtr(p.Min), scalarPtr(p.Max)
 	tensor.Check(lo != nil || hi != nil, clampNoneMsg)
 	dt := ClampScalarDType(x, lo, hi)
 	checkClampScalars(dt, lo, hi)
-	return Like(op, args, x, dt)
+	return Like(op, a, x, dt)
 }
 
-func clampTensorMeta(op *tensor.Op, args []any) any {
-	x, lo, hi := self(args), T(args, 1), T(args, 2)
+func clampTensorMeta(op *tensor.Op, a []any) any {
+	p := args.ClampTensorOf(a)
+	x, lo, hi := p.Self, p.Min, p.Max
 	tensor.Check(lo != nil || hi != nil, clampNoneMsg)
 	dt := tensor.ResultType(x, lo, hi)
-	out := Elementwise(op, args, dt, x, lo, hi)
+	out := Elementwise(op, a, dt, x, lo, hi)
 	if dt == tensor.Bool && lo != nil && hi != nil {
 		NotImplementedFor("clamp_cpu", dt)
 	}
 	return out
 }
 
-func fillScalarMeta(op *tensor.Op, args []any) any {
-	x := self(args)
-	CheckScalarFits(args[1].(tensor.Scalar), x.DType())
-	return Like(op, args, x, tensor.Invalid)
+func fillScalarMeta(op *tensor.Op, a []any) any {
+	p := args.FillOf(a)
+	CheckScalarFits(p.Value, p.Self.DType())
+	return Like(op, a, p.Self, tensor.Invalid)
 }
 
 func init() {

@@ -703,7 +703,7 @@ func depthwiseWrites(p *core.ConvParams, d tensor.DType) bool {
 func convolutionKernel(op *tensor.Op, args []any) any {
 	out := meta(op, args)
 	input, weight, bias := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor), tensor.OptTensor(args[2])
-	p := core.ParseConv(input, weight, bias, args[3:], false)
+	p := core.ParseConv(op, args)
 	if depthwiseWrites(p, out.DType()) {
 		out = allocUninit(out)
 	} else {
@@ -726,7 +726,7 @@ func convolutionKernel(op *tensor.Op, args []any) any {
 func convolutionBackwardKernel(op *tensor.Op, args []any) any {
 	outs := metaN(op, args)
 	gout, input, weight := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor), args[2].(*tensor.Tensor)
-	p := core.ParseConv(input, weight, nil, args[4:10], true)
+	p := core.ParseConv(op, args)
 	dw := depthwiseWrites(p, input.DType()) && gout.DType() == tensor.Float32
 	for i, t := range outs {
 		if t != nil && dw && (i == 1 || i == 0 && unitStrideAdjoint(p)) {

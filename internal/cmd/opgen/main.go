@@ -4,6 +4,8 @@
 // A wrapper's parameters are the schema's required arguments; the others
 // (with a default, or optional and keyword-only) are passed as trailing
 // options, one With* constructor per argument name (see writeOptions).
+// With -args it also writes the typed argument views of package aten/args
+// (see args.go).
 // Run it with `go generate ./...` from the module root.
 package main
 
@@ -129,6 +131,9 @@ func main() {
 	writeOptions(&t, &root)
 	write(*outT, t.Bytes())
 	write(*outRoot, root.Bytes())
+	if *outArgs != "" {
+		writeArgs(*outArgs, schemas, overloads)
+	}
 	fmt.Printf("opgen: %d methods, %d functions\n", len(methods), len(funcs))
 }
 
