@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -21,7 +22,10 @@ const (
 	Real Mode = iota
 	// Fake runs every op on meta tensors (make_fx's tracing_mode="fake",
 	// PyTorch's FakeTensor): shapes, strides and dtypes are propagated and
-	// nothing is computed. A data-dependent read is an error.
+	// nothing is computed. The traced tensors keep their devices (a fake
+	// CPU tensor is a CPU tensor with no data), so they mix with the
+	// tensors the function closes over as real ones do. A data-dependent
+	// read is an error.
 	Fake
 )
 
@@ -60,14 +64,56 @@ type tracer struct {
 	mode    Mode
 	decomps Decompositions
 	proxies map[*tensor.Tensor]*fx.Node // traced tensors and the nodes that made them
+	aliases map[aliasKey]*fx.Node       // the same, by data and layout (see nodeOf)
 	consts  map[*tensor.Tensor]*fx.Node // closed-over tensors and their get_attr nodes
-	metas   map[*tensor.Tensor]*tensor.Tensor
+}
+
+// aliasKey identifies a traced tensor's value by its data and layout, so
+// that another tensor object with both — autograd's detached copy of a
+// traced tensor, which it makes without an op — is the same graph value.
+// A fake tensor's data is a fakeStorage of its own.
+type aliasKey struct {
+	raw            any
+	offset         int
+	dtype          tensor.DType
+	sizes, strides string
+}
+
+func keyOf(t *tensor.Tensor) (aliasKey, bool) {
+	if t.Raw() == nil {
+		return aliasKey{}, false
+	}
+	return aliasKey{t.Raw(), t.StorageOffset(), t.DType(), fmt.Sprint(t.Sizes()), fmt.Sprint(t.Strides())}, true
+}
+
+// fakeStorage is the data of a fake tensor: nothing, but its own.
+type fakeStorage struct{ _ byte }
+
+// nodeOf is the node that made traced tensor t, if t is one.
+func (tr *tracer) nodeOf(t *tensor.Tensor) (*fx.Node, bool) {
+	if n, ok := tr.proxies[t]; ok {
+		return n, true
+	}
+	if k, ok := keyOf(t); ok && t.Keys.Has(tensor.KeyTrace) {
+		n, ok := tr.aliases[k]
+		return n, ok
+	}
+	return nil, false
+}
+
+// setNode records that node n made traced tensor t.
+func (tr *tracer) setNode(t *tensor.Tensor, n *fx.Node) {
+	tr.proxies[t] = n
+	if k, ok := keyOf(t); ok {
+		tr.aliases[k] = n
+	}
 }
 
 // Trace runs fn on traced stand-ins of inputs and returns the graph of the
 // ATen ops it called (PyTorch's make_fx). fn is a Go function whose
-// parameters are *tensor.Tensor (one per input) and whose results are
-// *tensor.Tensor values or one []*tensor.Tensor.
+// parameters are *tensor.Tensor (one per input, or variadic) and whose
+// results are *tensor.Tensor values, one []*tensor.Tensor, or any (holding
+// a tensor, a list of them, or a constant the graph returns as is).
 //
 // The ops are recorded below Autograd and Functionalize, where PyTorch's
 // proxy mode sits: composite ops appear as the core ops they run, a
@@ -90,8 +136,8 @@ func Trace(fn any, inputs []*tensor.Tensor, opts ...TraceOptions) (gm *fx.GraphM
 		mode:    o.Mode,
 		decomps: o.Decompositions,
 		proxies: map[*tensor.Tensor]*fx.Node{},
+		aliases: map[aliasKey]*fx.Node{},
 		consts:  map[*tensor.Tensor]*fx.Node{},
-		metas:   map[*tensor.Tensor]*tensor.Tensor{},
 	}
 	in := make([]reflect.Value, len(inputs))
 	for i, x := range inputs {
@@ -105,7 +151,7 @@ func Trace(fn any, inputs []*tensor.Tensor, opts ...TraceOptions) (gm *fx.GraphM
 		p := tr.proxyInput(x)
 		n := tr.gm.Graph.Placeholder(name + "_1")
 		n.Meta[fx.MetaVal] = tr.exampleValue(p)
-		tr.proxies[p] = n
+		tr.setNode(p, n)
 		in[i] = reflect.ValueOf(p)
 	}
 	var out []reflect.Value
@@ -126,7 +172,10 @@ func Trace(fn any, inputs []*tensor.Tensor, opts ...TraceOptions) (gm *fx.GraphM
 	return tr.gm, nil
 }
 
-var tensorType = reflect.TypeOf((*tensor.Tensor)(nil))
+var (
+	tensorType = reflect.TypeOf((*tensor.Tensor)(nil))
+	anyType    = reflect.TypeOf((*any)(nil)).Elem()
+)
 
 func checkSignature(fv reflect.Value, n int) error {
 	if fv.Kind() != reflect.Func {
@@ -148,8 +197,8 @@ func checkSignature(fv reflect.Value, n int) error {
 		}
 	}
 	for i := range ft.NumOut() {
-		if t := ft.Out(i); t != tensorType && t != reflect.TypeOf([]*tensor.Tensor(nil)) {
-			return fmt.Errorf("compile.Trace: result %d of fn is %s, not *tensor.Tensor or []*tensor.Tensor", i, t)
+		if t := ft.Out(i); t != tensorType && t != reflect.TypeOf([]*tensor.Tensor(nil)) && t != anyType {
+			return fmt.Errorf("compile.Trace: result %d of fn is %s, not *tensor.Tensor, []*tensor.Tensor or any", i, t)
 		}
 	}
 	return nil
@@ -161,47 +210,50 @@ func checkSignature(fv reflect.Value, n int) error {
 func (tr *tracer) proxyInput(x *tensor.Tensor) *tensor.Tensor {
 	var p *tensor.Tensor
 	if tr.mode == Fake {
-		p = tensor.NewMeta(x.Sizes(), x.Strides(), x.StorageOffset(), x.DType(), tensor.Meta)
-		p.SetWrappedNumber(x.IsWrappedNumber())
+		p = fakeOf(x, x.Device())
 	} else {
 		p = tensor.NewMeta(x.Sizes(), x.Strides(), x.StorageOffset(), x.DType(), x.Device()).WithRaw(x.Raw()).ShareVersion(x)
 		p.SetWrappedNumber(x.IsWrappedNumber())
-		p.Keys = x.Keys.Without(tensor.KeyAutograd)
+		p.Keys = x.Keys.Without(tensor.KeyAutograd).With(tensor.KeyTrace)
 	}
-	p.Keys = p.Keys.With(tensor.KeyTrace)
 	if x.RequiresGrad() {
 		autograd.SetRequiresGrad(p, true)
 	}
 	return p
 }
 
-// exampleValue is what a node's "val" holds: the value itself in real
-// mode, a metadata-only copy in fake mode.
-func (tr *tracer) exampleValue(t *tensor.Tensor) *tensor.Tensor {
-	if tr.mode == Real {
-		return t
-	}
-	return tensor.NewMeta(t.Sizes(), t.Strides(), t.StorageOffset(), t.DType(), tensor.Meta)
+// fakeOf is a fake tensor with t's metadata on device dev: no data, the
+// Trace key (PyTorch's FakeTensor).
+func fakeOf(t *tensor.Tensor, dev tensor.Device) *tensor.Tensor {
+	f := tensor.NewMeta(t.Sizes(), t.Strides(), t.StorageOffset(), t.DType(), dev).WithRaw(&fakeStorage{})
+	f.SetWrappedNumber(t.IsWrappedNumber())
+	f.Keys = f.Keys.With(tensor.KeyTrace)
+	return f
 }
 
-// metaOf is the meta stand-in of a real tensor fn closed over (fake mode).
-func (tr *tracer) metaOf(t *tensor.Tensor) *tensor.Tensor {
-	if t.Device() == tensor.Meta {
+// metaOf is the meta tensor a fake or closed-over tensor computes as in
+// fake mode.
+func metaOf(t *tensor.Tensor) *tensor.Tensor {
+	m := tensor.NewMeta(t.Sizes(), t.Strides(), t.StorageOffset(), t.DType(), tensor.Meta)
+	m.SetWrappedNumber(t.IsWrappedNumber())
+	return m
+}
+
+// exampleValue is what a node's "val" holds: the value itself in real
+// mode, a fake (metadata-only) copy in fake mode.
+func (tr *tracer) exampleValue(t *tensor.Tensor) *tensor.Tensor {
+	if _, fake := t.Raw().(*fakeStorage); tr.mode == Real || fake {
 		return t
 	}
-	m, ok := tr.metas[t]
-	if !ok {
-		m = tensor.NewMeta(t.Sizes(), t.Strides(), t.StorageOffset(), t.DType(), tensor.Meta)
-		m.SetWrappedNumber(t.IsWrappedNumber())
-		tr.metas[t] = m
-	}
-	return m
+	return fakeOf(t, t.Device())
 }
 
 func (tr *tracer) output(out []reflect.Value) error {
 	var vals []any
 	for _, v := range out {
 		switch x := v.Interface().(type) {
+		default:
+			vals = append(vals, x) // a constant (a metadata query's int, a Scalar)
 		case *tensor.Tensor:
 			n, err := tr.outputNode(x)
 			if err != nil {
@@ -235,11 +287,11 @@ func (tr *tracer) output(out []reflect.Value) error {
 	return nil
 }
 
-func (tr *tracer) outputNode(t *tensor.Tensor) (*fx.Node, error) {
+func (tr *tracer) outputNode(t *tensor.Tensor) (any, error) {
 	if t == nil {
-		return nil, fmt.Errorf("compile.Trace: fn returned a nil tensor")
+		return nil, nil // an undefined tensor (a backward's masked-out gradient): None
 	}
-	if n, ok := tr.proxies[t]; ok {
+	if n, ok := tr.nodeOf(t); ok {
 		return n, nil
 	}
 	return tr.constant(t), nil
@@ -259,14 +311,14 @@ func (tr *tracer) constant(t *tensor.Tensor) *fx.Node {
 // dataDependent lists the ops whose result (or result shape) depends on
 // tensor values, which fake tracing cannot know.
 var dataDependent = map[string]bool{
-	"aten::_local_scalar_dense":     true,
-	"aten::nonzero":                 true,
-	"aten::masked_select":           true,
+	"aten::_local_scalar_dense":      true,
+	"aten::nonzero":                  true,
+	"aten::masked_select":            true,
 	"aten::repeat_interleave.Tensor": true,
-	"aten::unique_consecutive":      true,
-	"aten::_unique2":                true,
-	"aten::equal":                   true,
-	"aten::is_nonzero":              true,
+	"aten::unique_consecutive":       true,
+	"aten::_unique2":                 true,
+	"aten::equal":                    true,
+	"aten::is_nonzero":               true,
 }
 
 // traceKernel is the Trace key's fallback: it computes the call below the
@@ -283,19 +335,48 @@ func traceKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 	}
 	if tr.mode == Fake && (dataDependent[op.Name] || isBoolMaskIndex(op, args)) {
 		panic(&tensor.Error{Kind: tensor.RuntimeError, Op: op.Name, Msg: fmt.Sprintf(
-			"%s reads tensor data, which fake tracing cannot (%s): the value is data-dependent; trace in real mode or leave the read out of the traced function",
-			op.Name, userLine())})
+			"%s %s (%s): the value is data-dependent; trace in real mode or leave the read out of the traced function",
+			op.Name, dataDependentMsg, userLine())})
 	}
-	nargs, cargs := tr.nodeArgs(op, args)
+	nargs, cargs, back := tr.nodeArgs(op, args)
 	cd := d
 	if tr.mode == Fake {
 		cd.Device = tensor.Meta
 	}
 	res := tr.compute(op, cd, cargs)
+	if tr.mode == Fake {
+		res = fakeResults(res, back, d.Device)
+	}
 	pargs, kwargs := normalize(op, nargs)
 	n := tr.gm.Graph.CallFunction(op, pargs, kwargs)
 	n.Meta[fx.MetaStackTrace] = fx.StackTrace(1)
 	return tr.track(n, res, args)
+}
+
+// fakeResults turns the meta results of a fake-mode call into fake tensors
+// on the call's device; a result that is one of the meta stand-ins of the
+// arguments (an in-place op's self) is that argument again.
+func fakeResults(res any, back map[*tensor.Tensor]*tensor.Tensor, dev tensor.Device) any {
+	one := func(t *tensor.Tensor) *tensor.Tensor {
+		if t == nil {
+			return nil
+		}
+		if a, ok := back[t]; ok {
+			return a
+		}
+		return fakeOf(t, dev)
+	}
+	switch r := res.(type) {
+	case *tensor.Tensor:
+		return one(r)
+	case []*tensor.Tensor:
+		out := make([]*tensor.Tensor, len(r))
+		for i, t := range r {
+			out[i] = one(t)
+		}
+		return out
+	}
+	return res
 }
 
 // compute runs the call below the Trace key. The ops it runs in turn (an
@@ -305,6 +386,15 @@ func traceKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 func (tr *tracer) compute(op *tensor.Op, d tensor.Dispatch, args []any) any {
 	defer tensor.ExcludeKey(tensor.KeyTrace)()
 	return op.Redispatch(d, tensor.KeyTrace, args)
+}
+
+const dataDependentMsg = "reads tensor data, which fake tracing cannot"
+
+// IsDataDependent reports whether err is a fake trace's refusal of a
+// data-dependent read (Item, nonzero, a boolean mask).
+func IsDataDependent(err error) bool {
+	var te *tensor.Error
+	return errors.As(err, &te) && strings.Contains(te.Msg, dataDependentMsg)
 }
 
 // isBoolMaskIndex reports an index.Tensor call with a boolean index, whose
@@ -341,22 +431,27 @@ func userLine() string {
 
 // nodeArgs turns a call's arguments into a node's (tensors become the
 // nodes that made them, wrapped numbers their Python numbers) and into the
-// arguments the call computes with (meta stand-ins in fake mode).
-func (tr *tracer) nodeArgs(op *tensor.Op, args []any) (nargs, cargs []any) {
+// arguments the call computes with (meta stand-ins in fake mode, with the
+// map back from each stand-in to its tensor).
+func (tr *tracer) nodeArgs(op *tensor.Op, args []any) (nargs, cargs []any, back map[*tensor.Tensor]*tensor.Tensor) {
 	nargs = make([]any, len(args))
 	cargs = make([]any, len(args))
+	if tr.mode == Fake {
+		back = map[*tensor.Tensor]*tensor.Tensor{}
+	}
 	one := func(t *tensor.Tensor) (any, *tensor.Tensor) {
 		if t == nil {
 			return nil, nil
 		}
-		if n, ok := tr.proxies[t]; ok {
-			return n, t
-		}
 		c := t
 		if tr.mode == Fake {
-			c = tr.metaOf(t)
+			c = metaOf(t)
+			back[c] = t
 		}
-		if t.IsWrappedNumber() && t.Device() != tensor.Meta {
+		if n, ok := tr.nodeOf(t); ok {
+			return n, c
+		}
+		if _, fake := t.Raw().(*fakeStorage); t.IsWrappedNumber() && !fake {
 			return wrappedValue(t), c
 		}
 		return tr.constant(t), c
@@ -381,7 +476,7 @@ func (tr *tracer) nodeArgs(op *tensor.Op, args []any) (nargs, cargs []any) {
 			nargs[i], cargs[i] = a, a
 		}
 	}
-	return nargs, cargs
+	return nargs, cargs, back
 }
 
 // wrappedValue is the Python number a wrapped-number tensor stands for.
@@ -455,8 +550,12 @@ func sameValue(v, def any) bool {
 func (tr *tracer) track(n *fx.Node, res any, args []any) any {
 	switch r := res.(type) {
 	case *tensor.Tensor:
+		if r == nil {
+			n.Meta[fx.MetaVal] = nil
+			return r
+		}
 		out := tr.mark(r, args)
-		tr.proxies[out] = n
+		tr.setNode(out, n)
 		n.Meta[fx.MetaVal] = tr.exampleValue(out)
 		return out
 	case []*tensor.Tensor:
@@ -469,7 +568,7 @@ func (tr *tracer) track(n *fx.Node, res any, args []any) any {
 			o := tr.mark(t, args)
 			g := tr.gm.Graph.CallFunction(fx.GetItem, []any{n, i}, nil)
 			g.Meta[fx.MetaVal] = tr.exampleValue(o)
-			tr.proxies[o] = g
+			tr.setNode(o, g)
 			out[i], vals[i] = o, tr.exampleValue(o)
 		}
 		n.Meta[fx.MetaVal] = vals
@@ -483,7 +582,7 @@ func (tr *tracer) track(n *fx.Node, res any, args []any) any {
 // untraced arguments (an in-place op on a tensor fn closed over) is aliased
 // first, so the caller's tensor object is never marked.
 func (tr *tracer) mark(t *tensor.Tensor, args []any) *tensor.Tensor {
-	if _, ok := tr.proxies[t]; !ok && isArg(t, args) {
+	if _, ok := tr.nodeOf(t); !ok && isArg(t, args) {
 		a := tensor.NewMeta(t.Sizes(), t.Strides(), t.StorageOffset(), t.DType(), t.Device()).WithRaw(t.Raw()).ShareVersion(t)
 		a.Keys = t.Keys
 		t = a

@@ -1,29 +1,3 @@
-// Package tensor holds goaten's Tensor value, dtypes, scalars, devices, the
-// schema parser and the dispatcher, and the typed op wrappers generated from
-// the schema tables (ops_gen.go).
-//
-// # Default arguments are options
-//
-// The typed wrappers follow one convention for PyTorch's default arguments:
-// functional options named after the schema argument.
-// Required arguments are parameters, in schema order; every argument with a
-// default, and every optional keyword-only argument, is left out and passed
-// by name through the wrapper's trailing opts:
-//
-//	x.Softmax(1)                               // softmax.int(self, int dim, ScalarType? dtype=None)
-//	x.Gelu(WithApproximate("tanh"))            // gelu(self, *, str approximate="none")
-//	x.Sum([]int{1}, WithKeepdim(true))         // sum.dim_IntList(self, int[1]? dim, bool keepdim=False, ...)
-//	Randn([]int{3}, WithDtype(Float64))        // randn(SymInt[] size, *, ScalarType? dtype=None, ...)
-//	logits.CrossEntropyLoss(y, WithLabelSmoothing(0.1))
-//
-// There is one With* constructor per argument name over all the op tables
-// (WithAlpha, WithDim, WithReduction, ...), typed when every schema gives
-// that name the same Go type, else taking any; Kw passes any argument by
-// name. Options become keyword arguments of Bind, so an option the op does
-// not have fails as PyTorch does ("Unknown keyword argument 'x' for operator
-// 'aten::...'"), as does a value of the wrong type; of two options with the
-// same name the last wins. A wrapper whose op has no such argument takes no
-// options.
 package tensor
 
 import "sync/atomic"
@@ -96,3 +70,6 @@ func (r *opRef) callKw(args []any, kwargs map[string]any) any {
 	op := r.get()
 	return op.Invoke(op.Bind(args, kwargs))
 }
+
+// opLocalScalarDense is the op Item runs on a traced tensor.
+var opLocalScalarDense = opRef{name: "aten::_local_scalar_dense"}

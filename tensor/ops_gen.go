@@ -1298,8 +1298,8 @@ func (t *Tensor) FloorDivideScalar_(other any) *Tensor {
 
 var op_floor_divide__Tensor = opRef{name: "aten::floor_divide_.Tensor"}
 
-// FloorDivideTensor_ runs aten::floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!).
-func (t *Tensor) FloorDivideTensor_(other *Tensor) *Tensor {
+// FloorDivide_ runs aten::floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!).
+func (t *Tensor) FloorDivide_(other *Tensor) *Tensor {
 	return op_floor_divide__Tensor.call(t, other).(*Tensor)
 }
 

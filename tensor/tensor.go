@@ -434,6 +434,11 @@ func (t *Tensor) Item() Scalar {
 	if t.Numel() != 1 {
 		Panicf("a Tensor with %d elements cannot be converted to Scalar", t.Numel())
 	}
+	if t.Keys.Has(KeyTrace) {
+		// A traced tensor: the read is an op the tracer sees (and, in
+		// fake mode, refuses as data-dependent).
+		return opLocalScalarDense.call(t).(Scalar)
+	}
 	c := t.CPUView()
 	return c.At(make([]int, c.Dim())...)
 }

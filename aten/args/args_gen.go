@@ -5464,27 +5464,27 @@ func (x FloorDivideScalar_) Box() []any {
 	return []any{boxTensor(x.Self), x.Other}
 }
 
-// FloorDivideTensor_ holds the arguments of aten::floor_divide_.Tensor:
+// FloorDivide_ holds the arguments of aten::floor_divide_.Tensor:
 //
 //	aten::floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
-type FloorDivideTensor_ struct {
+type FloorDivide_ struct {
 	Self  *tensor.Tensor
 	Other *tensor.Tensor
 }
 
-// FloorDivideTensor_Of reads the canonical argument list of aten::floor_divide_.Tensor (tensor.Op.Bind).
-func FloorDivideTensor_Of(a []any) FloorDivideTensor_ {
+// FloorDivide_Of reads the canonical argument list of aten::floor_divide_.Tensor (tensor.Op.Bind).
+func FloorDivide_Of(a []any) FloorDivide_ {
 	if len(a) != 2 {
 		panic(badLen("aten::floor_divide_.Tensor", 2, len(a)))
 	}
-	return FloorDivideTensor_{
+	return FloorDivide_{
 		Self:  ten(a[0]),
 		Other: ten(a[1]),
 	}
 }
 
 // Box returns the canonical argument list of aten::floor_divide_.Tensor that x holds.
-func (x FloorDivideTensor_) Box() []any {
+func (x FloorDivide_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 

@@ -831,8 +831,8 @@ var views = map[string]view{
 		box: func(a []any) []any { return args.FloorDivideScalar_Of(a).Box() },
 	},
 	"aten::floor_divide_.Tensor": {
-		of:  func(a []any) any { return args.FloorDivideTensor_Of(a) },
-		box: func(a []any) []any { return args.FloorDivideTensor_Of(a).Box() },
+		of:  func(a []any) any { return args.FloorDivide_Of(a) },
+		box: func(a []any) []any { return args.FloorDivide_Of(a).Box() },
 	},
 	"aten::fmax": {
 		of:  func(a []any) any { return args.FmaxOf(a) },

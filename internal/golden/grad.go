@@ -79,7 +79,7 @@ func replayGrad(r *Record, dev tensor.Device, relay *Layout) (res Result) {
 		}
 	}
 	values := dev != tensor.Meta
-	got := op.Invoke(op.Bind(args, kw))
+	got := Invoke(op, op.Bind(args, kw))
 	c := &gradComparer{op: r.Op, order: r.Order, values: values}
 	if err := c.value("out", got, r.Out); err != nil {
 		return Result{Fail, err.Error()}

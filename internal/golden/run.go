@@ -73,6 +73,10 @@ func prepare(r *Record, dev tensor.Device) (op *tensor.Op, args []any, kw map[st
 // *tensor.Error by its message, anything else with its stack.
 func failOnPanic(res *Result) {
 	if p := recover(); p != nil {
+		if s, ok := p.(Skipped); ok {
+			*res = Result{Skip, s.Reason}
+			return
+		}
 		if e, ok := p.(*tensor.Error); ok {
 			*res = Result{Fail, "error: " + e.Error()}
 			return
@@ -80,6 +84,15 @@ func failOnPanic(res *Result) {
 		*res = Result{Fail, fmt.Sprintf("panic: %v\n%s", p, trimStack(debug.Stack()))}
 	}
 }
+
+// Skipped, panicked by Invoke, makes the replay skip its record (the
+// compiled replay cannot trace a data-dependent call in fake mode).
+type Skipped struct{ Reason string }
+
+// Invoke runs an op on its bound arguments for the replays: op.Invoke, or
+// (for the compiled conformance, GOLDEN_COMPILE=1) the call traced as a
+// one-op graph, compiled and run.
+var Invoke = func(op *tensor.Op, args []any) any { return op.Invoke(args) }
 
 // Replay runs a forward record on dev and compares the result with it.
 // Panics other than *tensor.Error are reported as failures with a stack.
@@ -178,7 +191,7 @@ func (l Layout) relaid(v any) any {
 
 func replay(r *Record, op *tensor.Op, args []any, kw map[string]any, dev tensor.Device, valuesToo, view bool) Result {
 	bound := op.Bind(args, kw)
-	got := op.Invoke(bound)
+	got := Invoke(op, bound)
 	c := &comparer{rec: r, op: op, values: valuesToo, view: view}
 	if err := c.value("out", got, r.Out); err != nil {
 		return Result{Fail, err.Error()}
@@ -524,10 +537,14 @@ func ReplayError(r *Record, dev tensor.Device) (res Result, matched bool) {
 				res, matched = Result{Pass, e.Error()}, MessageMatches(e.Msg, r.ErrorMessage)
 				return
 			}
+			if s, ok := p.(Skipped); ok {
+				res = Result{Skip, s.Reason}
+				return
+			}
 			res = Result{Fail, fmt.Sprintf("panic: %v\n%s", p, trimStack(debug.Stack()))}
 		}
 	}()
-	got := op.Invoke(op.Bind(args, kw))
+	got := Invoke(op, op.Bind(args, kw))
 	return Result{Fail, fmt.Sprintf("returned a result (%T) where PyTorch raised: %s", got, r.ErrorMessage)}, false
 }
 

@@ -93,6 +93,9 @@ func main() {
 			schemas = append(schemas, s)
 		}
 	}
+	for _, s := range schemas {
+		bySchemaName[s.QualifiedName()] = s
+	}
 	overloads := map[string][]string{}
 	for _, s := range schemas {
 		overloads[s.Name] = append(overloads[s.Name], s.Overload)
@@ -175,16 +178,20 @@ func camel(s string) string {
 
 // goName picks the Go name: the plain CamelCase name for the only overload,
 // the default one, or "Tensor" when there is no default; else name+overload.
+// bySchemaName holds the tables' schemas by qualified name.
+var bySchemaName = map[string]*tensor.Schema{}
+
 func goName(s *tensor.Schema, ovs []string, all map[string][]string) string {
 	if n, ok := names[s.QualifiedName()]; ok {
 		return n
 	}
-	if f := strings.TrimSuffix(s.Name, "_"); f != s.Name {
-		if fovs, ok := all[f]; ok {
-			// An in-place variant is named after its functional op: Add_, AddScalar_.
-			fs := *s
-			fs.Name = f
-			return goName(&fs, fovs, all) + "_"
+	if s.IsInplace() {
+		// An in-place variant is named after its functional op (the one
+		// tensor.FunctionalName derives it from): Add_, AddScalar_.
+		exists := func(q string) bool { _, ok := bySchemaName[q]; return ok }
+		if q := tensor.FunctionalName(s, exists); q != "" {
+			fs := bySchemaName[q]
+			return goName(fs, all[fs.Name], all) + "_"
 		}
 	}
 	base := camel(s.Name)
