@@ -10,6 +10,7 @@ import (
 
 	"github.com/goaten/goaten/autograd"
 	"github.com/goaten/goaten/compile/fx"
+	"github.com/goaten/goaten/functional"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -50,6 +51,10 @@ type TraceOptions struct {
 	// make_fx names the proxies of a function's parameters. Default: arg0,
 	// arg1, ...
 	ArgNames []string
+	// Functionalize traces fn functionalized (make_fx(functionalize(fn))):
+	// the graph has no views' aliasing or in-place ops; an input fn writes
+	// into gets its new value by a copy_ at the end.
+	Functionalize bool
 }
 
 // tracerKey is where the tracing goroutine keeps its tracer (a per-goroutine
@@ -152,6 +157,9 @@ func Trace(fn any, inputs []*tensor.Tensor, opts ...TraceOptions) (gm *fx.GraphM
 		n := tr.gm.Graph.Placeholder(name + "_1")
 		n.Meta[fx.MetaVal] = tr.exampleValue(p)
 		tr.setNode(p, n)
+		if o.Functionalize {
+			p = functional.Wrap(p)
+		}
 		in[i] = reflect.ValueOf(p)
 	}
 	var out []reflect.Value
@@ -159,6 +167,9 @@ func Trace(fn any, inputs []*tensor.Tensor, opts ...TraceOptions) (gm *fx.GraphM
 		defer tensor.IncludeKey(tensor.KeyTrace)()
 		defer tensor.SetModeValue(tracerKey, tr)()
 		out = fv.Call(in)
+		if o.Functionalize {
+			out = tr.unwrapFunctional(in, out)
+		}
 	})
 	if err != nil {
 		return nil, fmt.Errorf("compile.Trace: %w", err)
@@ -246,6 +257,43 @@ func (tr *tracer) exampleValue(t *tensor.Tensor) *tensor.Tensor {
 		return t
 	}
 	return fakeOf(t, t.Device())
+}
+
+// unwrapFunctional ends a functionalized trace: the results are the
+// wrappers' synced values, and each input fn wrote into is given its final
+// value by a copy_ (PyTorch's functionalize puts the copy_ after the graph's
+// other ops, in input order).
+func (tr *tracer) unwrapFunctional(in, out []reflect.Value) []reflect.Value {
+	res := make([]reflect.Value, len(out))
+	for i, v := range out {
+		switch x := v.Interface().(type) {
+		case *tensor.Tensor:
+			res[i] = reflect.ValueOf(functional.Unwrap(x))
+		case []*tensor.Tensor:
+			l := make([]*tensor.Tensor, len(x))
+			for j, t := range x {
+				l[j] = functional.Unwrap(t)
+			}
+			res[i] = reflect.ValueOf(l)
+		default:
+			res[i] = v
+		}
+	}
+	copyOp := tensor.MustOp("aten::copy_")
+	for i, v := range in {
+		w := v.Interface().(*tensor.Tensor)
+		if functional.Mutations(w) == 0 {
+			continue
+		}
+		final := functional.Unwrap(w)
+		dst := tr.gm.Graph.Placeholders()[i]
+		src, ok := tr.nodeOf(final)
+		if !ok {
+			src = tr.constant(final)
+		}
+		tr.gm.Graph.CallFunction(copyOp, []any{dst, src}, nil)
+	}
+	return res
 }
 
 func (tr *tracer) output(out []reflect.Value) error {
