@@ -23,6 +23,14 @@
 // (topological order, users in step with arguments, unique names, one
 // output, existing attributes), naming the node at fault.
 //
+// An Interpreter runs a GraphModule through the dispatcher on whatever device
+// its inputs are on, freeing each value after its last use, as
+// torch.fx.Interpreter; a type embedding *Interpreter overrides its
+// per-opcode methods (Placeholder, GetAttr, CallFunction, Output, RunNode)
+// and runs with Run. Failures, kernel panics included, come back as a
+// *RunError naming the node. ShapeProp is an Interpreter on the meta device
+// that records each node's value in its Meta.
+//
 // The package imports only package tensor, for ops, dtypes, devices and
 // tensors.
 package fx

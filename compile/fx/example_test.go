@@ -65,3 +65,65 @@ func ExampleTarget() {
 	//     getitem = cond[0];  cond = None
 	//     return getitem
 }
+
+// The interpreter runs a graph through the dispatcher on its inputs' device
+// and returns the output as written: here a Tuple.
+func ExampleInterpreter() {
+	g := fx.New()
+	x := g.Placeholder("x")
+	mx := g.CallFunction(tensor.MustOp("aten::max.dim"), []any{x, 1}, nil)
+	values := g.CallFunction(fx.GetItem, []any{mx, 0}, nil)
+	indices := g.CallFunction(fx.GetItem, []any{mx, 1}, nil)
+	g.Output(fx.Tuple{g.CallFunction(tensor.MustOp("aten::mul.Tensor"), []any{values, 2}, nil), indices})
+
+	out, err := fx.NewInterpreter(fx.NewGraphModule(g)).Run(tensor.FromSlice([]float32{1, 5, 2, 7, 3, 4}, 2, 3))
+	fmt.Println(out, err)
+	// Output:
+	// [tensor([10., 14.]) tensor([1, 0])] <nil>
+}
+
+// negForSigmoid overrides one method of the Interpreter it embeds.
+type negForSigmoid struct{ *fx.Interpreter }
+
+func (s negForSigmoid) CallFunction(n *fx.Node, target any, args []any, kwargs fx.Kwargs) (any, error) {
+	if target == tensor.MustOp("aten::sigmoid") {
+		target = tensor.MustOp("aten::neg")
+	}
+	return s.Interpreter.CallFunction(n, target, args, kwargs)
+}
+
+// A type embedding *Interpreter changes what calls do; Run calls its
+// methods (S24's test_interpreter_onthefly_swap).
+func ExampleRun() {
+	g := fx.New()
+	x := g.Placeholder("x")
+	g.Output(g.CallFunction(tensor.MustOp("aten::sigmoid"), []any{x}, nil))
+	gm := fx.NewGraphModule(g)
+
+	out, _ := fx.Run(negForSigmoid{fx.NewInterpreter(gm)}, tensor.FromSlice([]float32{1, -2}, 2))
+	fmt.Println(out)
+	// Output:
+	// tensor([-1.,  2.])
+}
+
+// ShapeProp runs a graph on the meta device and records each node's value.
+func ExampleShapeProp() {
+	g := fx.New()
+	x, w := g.Placeholder("x"), g.Placeholder("w")
+	mm := g.CallFunction(tensor.MustOp("aten::mm"), []any{x, w}, nil)
+	g.Output(g.CallFunction(tensor.MustOp("aten::relu"), []any{mm}, nil))
+
+	_, err := fx.NewShapeProp(fx.NewGraphModule(g)).Propagate(
+		tensor.FromSlice(make([]float32, 8), 2, 4), tensor.FromSlice(make([]float32, 12), 4, 3))
+	for _, n := range g.Nodes() {
+		fmt.Printf("%s %+v\n", n.Name, n.Meta[fx.MetaTensorMeta])
+	}
+	fmt.Println(err)
+	// Output:
+	// x {Sizes:[2 4] Strides:[4 1] DType:float32 Contiguous:true}
+	// w {Sizes:[4 3] Strides:[3 1] DType:float32 Contiguous:true}
+	// mm {Sizes:[2 3] Strides:[3 1] DType:float32 Contiguous:true}
+	// relu {Sizes:[2 3] Strides:[3 1] DType:float32 Contiguous:true}
+	// output {Sizes:[2 3] Strides:[3 1] DType:float32 Contiguous:true}
+	// <nil>
+}
