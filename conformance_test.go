@@ -2,16 +2,19 @@ package goaten_test
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	_ "github.com/goaten/goaten"
+	"github.com/goaten/goaten/compile"
 	"github.com/goaten/goaten/device"
 	_ "github.com/goaten/goaten/examples/newdevice" // the example device, GOLDEN_DEVICE=gonum
 	"github.com/goaten/goaten/internal/golden"
@@ -131,7 +134,8 @@ func unsupportedDType(r *golden.Record, dev tensor.Device) bool {
 // GOLDEN_OPS (a regexp) limits the ops run; GOLDEN_VERBOSE=1 prints every failure.
 func TestConformance(t *testing.T) {
 	dev := goldenDevice(t)
-	conformance(t, dev, "conformance", func(r *golden.Record, _ *tensor.Op) golden.Result {
+	name := compiledMode(t)
+	conformance(t, dev, name, func(r *golden.Record, _ *tensor.Op) golden.Result {
 		return golden.Replay(r, dev, dev != tensor.Meta)
 	})
 }
@@ -288,6 +292,7 @@ func hasKernels(op *tensor.Op) bool {
 // often the message carries the key words of PyTorch's message.
 func TestConformanceErrors(t *testing.T) {
 	dev := goldenDevice(t)
+	name := compiledMode(t)
 	skips := skipList(t, dev)
 	recs, err := loadGolden(t, "errors")
 	if err != nil {
@@ -326,15 +331,18 @@ func TestConformanceErrors(t *testing.T) {
 				matched++
 			}
 		case golden.Skip:
+			if verbose := os.Getenv("GOLDEN_VERBOSE") != ""; verbose {
+				fmt.Printf("skipped %s line %d (%s): %s\n", r.Op, r.Line, r.Source, o.res.Detail)
+			}
 			skip++
 		default:
 			fail++
 			failures = append(failures, fmt.Sprintf("%s line %d (%s): %s", r.Op, r.Line, r.Source, o.res.Detail))
 		}
 	}
-	line := fmt.Sprintf("conformance %s errors: %d passed, %d failed, %d skipped", dev, pass, fail, skip)
+	line := fmt.Sprintf("%s %s errors: %d passed, %d failed, %d skipped", name, dev, pass, fail, skip)
 	fmt.Println(line)
-	fmt.Printf("conformance %s errors: %d of %d raised errors carry PyTorch's key words (%.1f%%)\n", dev, matched, pass, 100*float64(matched)/float64(max(pass, 1)))
+	fmt.Printf("%s %s errors: %d of %d raised errors carry PyTorch's key words (%.1f%%)\n", name, dev, matched, pass, 100*float64(matched)/float64(max(pass, 1)))
 	t.Log(line)
 	if fail > 0 {
 		t.Errorf("%d error records failed:\n  %s", fail, strings.Join(failures, "\n  "))
@@ -347,7 +355,7 @@ func TestConformanceErrors(t *testing.T) {
 // GOLDEN_OPS and GOLDEN_VERBOSE work as for TestConformance.
 func TestConformanceGrad(t *testing.T) {
 	dev := goldenDevice(t)
-	gradConformance(t, dev, "conformance", func(r *golden.Record) golden.Result { return golden.ReplayGrad(r, dev) })
+	gradConformance(t, dev, compiledMode(t), func(r *golden.Record) golden.Result { return golden.ReplayGrad(r, dev) })
 }
 
 // TestConformanceGradRelaid replays the gradient records with the tensor
@@ -436,4 +444,80 @@ func gradConformance(t *testing.T, dev tensor.Device, name string, replay func(*
 		}
 		t.Error(b.String())
 	}
+}
+
+// compiledMode reads GOLDEN_COMPILE: with 1, the replays run each call as a
+// one-op graph (compiledInvoke) and the summary lines read "conformance
+// compiled"; the test's cleanup puts the eager replay back.
+func compiledMode(t *testing.T) string {
+	if os.Getenv("GOLDEN_COMPILE") != "1" {
+		return "conformance"
+	}
+	saved := golden.Invoke
+	golden.Invoke = compiledInvoke
+	t.Cleanup(func() { golden.Invoke = saved })
+	return "conformance compiled"
+}
+
+// compiledInvoke runs a call as torch.compile would run a function making
+// only that call: the function of the call's tensor arguments is traced in
+// fake mode, compiled (Fullgraph, the eager backend: the Interpreter over
+// the dispatcher) and run on them. Wrapped numbers stay constants of the
+// graph; an error at trace or run time panics with the op's *tensor.Error,
+// as the eager call does.
+func compiledInvoke(op *tensor.Op, args []any) any {
+	type slot struct{ arg, elem int }
+	var inputs []*tensor.Tensor
+	var slots []slot
+	for i, a := range args {
+		switch x := a.(type) {
+		case *tensor.Tensor:
+			if x != nil && !x.IsWrappedNumber() {
+				inputs = append(inputs, x)
+				slots = append(slots, slot{i, -1})
+			}
+		case []*tensor.Tensor:
+			for j, e := range x {
+				if e != nil {
+					inputs = append(inputs, e)
+					slots = append(slots, slot{i, j})
+				}
+			}
+		}
+	}
+	fn := func(ts ...*tensor.Tensor) any {
+		a := slices.Clone(args)
+		cloned := map[int]bool{}
+		for k, s := range slots {
+			if s.elem < 0 {
+				a[s.arg] = ts[k]
+				continue
+			}
+			if !cloned[s.arg] {
+				a[s.arg] = slices.Clone(a[s.arg].([]*tensor.Tensor))
+				cloned[s.arg] = true
+			}
+			a[s.arg].([]*tensor.Tensor)[s.elem] = ts[k]
+		}
+		return op.Invoke(a)
+	}
+	res, err := compile.Compile(fn, compile.Options{Fullgraph: true}).Call(inputs...)
+	if compile.IsDataDependent(err) {
+		panic(golden.Skipped{Reason: "data-dependent: " + err.Error()})
+	}
+	if err != nil {
+		var te *tensor.Error
+		if errors.As(err, &te) {
+			panic(te)
+		}
+		panic(&tensor.Error{Kind: tensor.RuntimeError, Op: op.Name, Msg: err.Error()})
+	}
+	if l, ok := res.([]any); ok {
+		out := make([]*tensor.Tensor, len(l))
+		for i, v := range l {
+			out[i], _ = v.(*tensor.Tensor)
+		}
+		return out
+	}
+	return res
 }

@@ -73,6 +73,19 @@ func TestTraceMLP(t *testing.T) {
 	checkGolden(t, "make_fx mlp (no decomp)", gm, err)
 }
 
+func TestTraceDecompositions(t *testing.T) {
+	x, w, b := tensor.Randn([]int{2, 4}), tensor.Randn([]int{4, 3}), tensor.Randn([]int{3})
+	d, err := compile.GetDecompositions("aten::gelu", "aten::_softmax", "aten::addmm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gm, err := compile.Trace(mlp, []*T{x, w, b}, compile.TraceOptions{Mode: compile.Fake, ArgNames: []string{"x", "w", "b"}, Decompositions: d})
+	checkGolden(t, "make_fx mlp (gelu/_softmax/addmm decomposed)", gm, err)
+	if _, err := compile.GetDecompositions("aten::mm"); err == nil {
+		t.Error("no error for an op without a decomposition")
+	}
+}
+
 func mutate(a *T) *T {
 	b := a.View([]int{-1})
 	b.Add_(num(1))

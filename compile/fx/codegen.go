@@ -137,6 +137,9 @@ func (c *codegen) call(n *Node) string {
 func qualifiedName(t any) string {
 	switch v := t.(type) {
 	case *tensor.Op:
+		if v == nil || v.Schema == nil {
+			return "<unknown>"
+		}
 		return OpQualifiedName(v)
 	case Target:
 		return v.QualifiedName()

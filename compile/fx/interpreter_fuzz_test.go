@@ -54,7 +54,7 @@ func num(p int) float64 { return float64(p%9-4) * 0.5 }
 
 // reduction is a (Tensor self, int[1]? dim, bool keepdim=False) op in its
 // normalized form: keepdim left out when false.
-func reduction(name string, f func(*tensor.Tensor, []int, bool) *tensor.Tensor) fuzzOp {
+func reduction(name string, f func(*tensor.Tensor, []int, ...tensor.Option) *tensor.Tensor) fuzzOp {
 	return fuzzOp{name, 1,
 		func(in []*fx.Node, p int) ([]any, fx.Kwargs) {
 			if keep(p) {
@@ -62,7 +62,7 @@ func reduction(name string, f func(*tensor.Tensor, []int, bool) *tensor.Tensor) 
 			}
 			return []any{in[0], []int{dim(p)}}, nil
 		},
-		func(in []*tensor.Tensor, p int) any { return f(in[0], []int{dim(p)}, keep(p)) }}
+		func(in []*tensor.Tensor, p int) any { return f(in[0], []int{dim(p)}, tensor.WithKeepdim(keep(p))) }}
 }
 
 var fuzzOps = []fuzzOp{
@@ -73,9 +73,9 @@ var fuzzOps = []fuzzOp{
 	unary("aten::abs", (*tensor.Tensor).Abs),
 	unary("aten::tanh", (*tensor.Tensor).Tanh),
 	binary("aten::mul.Tensor", (*tensor.Tensor).Mul),
-	binary("aten::sub.Tensor", (*tensor.Tensor).Sub),
+	binary("aten::sub.Tensor", func(a, b *tensor.Tensor) *tensor.Tensor { return a.Sub(b) }),
 	binary("aten::maximum", (*tensor.Tensor).Maximum),
-	binary("aten::div.Tensor", (*tensor.Tensor).Div),
+	binary("aten::div.Tensor", func(a, b *tensor.Tensor) *tensor.Tensor { return a.Div(b) }),
 	{"aten::add.Tensor", 2, // alpha as a kwarg, left out when 1
 		func(in []*fx.Node, p int) ([]any, fx.Kwargs) {
 			if p%2 == 0 {
@@ -97,7 +97,9 @@ var fuzzOps = []fuzzOp{
 		func(in []*tensor.Tensor, p int) any { return in[0].Add(tensor.WrappedNumber(tensor.Int(int64(p % 3)))) }},
 	reduction("aten::sum.dim_IntList", (*tensor.Tensor).Sum),
 	reduction("aten::mean.dim", (*tensor.Tensor).MeanDim),
-	reduction("aten::amax", (*tensor.Tensor).Amax),
+	reduction("aten::amax", func(x *tensor.Tensor, d []int, o ...tensor.Option) *tensor.Tensor {
+		return x.Amax(append(o, tensor.WithDim(d))...)
+	}),
 	{"aten::max.dim", 1, // followed by a getitem
 		func(in []*fx.Node, p int) ([]any, fx.Kwargs) {
 			if keep(p) {
@@ -106,12 +108,12 @@ var fuzzOps = []fuzzOp{
 			return []any{in[0], dim(p)}, nil
 		},
 		func(in []*tensor.Tensor, p int) any {
-			v, ix := in[0].MaxDim(dim(p), keep(p))
+			v, ix := in[0].MaxDim(dim(p), tensor.WithKeepdim(keep(p)))
 			return []*tensor.Tensor{v, ix}
 		}},
 	{"aten::_softmax", 1,
 		func(in []*fx.Node, p int) ([]any, fx.Kwargs) { return []any{in[0], dim(p), false}, nil },
-		func(in []*tensor.Tensor, p int) any { return in[0].Softmax(dim(p), nil) }},
+		func(in []*tensor.Tensor, p int) any { return in[0].Softmax(dim(p)) }},
 	{"aten::clamp", 1, // min only, or a None min before a max
 		func(in []*fx.Node, p int) ([]any, fx.Kwargs) {
 			if p%2 == 0 {
@@ -121,9 +123,9 @@ var fuzzOps = []fuzzOp{
 		},
 		func(in []*tensor.Tensor, p int) any {
 			if p%2 == 0 {
-				return in[0].Clamp(num(p), nil)
+				return in[0].Clamp(tensor.WithMin(num(p)))
 			}
-			return in[0].Clamp(nil, num(p))
+			return in[0].Clamp(tensor.WithMax(num(p)))
 		}},
 }
 

@@ -136,8 +136,8 @@ func smallEager(x, y, w *tensor.Tensor) fx.Tuple {
 	add := x.Mm(w).Add(y)
 	relu := add.Relu()
 	ln0, _, ln2 := tensor.NativeLayerNorm(relu, []int{5}, nil, nil, 1e-05)
-	v, ix := x.MaxDim(1, false)
-	return fx.Tuple{ln0, ln2, v, ix, relu.Sum([]int{0}, false), []any{add}}
+	v, ix := x.MaxDim(1)
+	return fx.Tuple{ln0, ln2, v, ix, relu.Sum([]int{0}), []any{add}}
 }
 
 // TestInterpreterMatchesEager runs one graph on the CPU, on the meta device
@@ -703,8 +703,8 @@ func TestInterpreterTupleArgs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ct := tensor.Cat([]*tensor.Tensor{xt, yt}, 1)
-	if err := sameValue(got, []any{ct.Sum([]int{0}, true), fx.Tuple{ct}}); err != nil {
+	ct := tensor.Cat([]*tensor.Tensor{xt, yt}, tensor.WithDim(1))
+	if err := sameValue(got, []any{ct.Sum([]int{0}, tensor.WithKeepdim(true)), fx.Tuple{ct}}); err != nil {
 		t.Error(err)
 	}
 }

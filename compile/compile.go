@@ -1,0 +1,476 @@
+package compile
+
+import (
+	"errors"
+	"fmt"
+	"log"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/goaten/goaten/autograd"
+	"github.com/goaten/goaten/compile/fx"
+	"github.com/goaten/goaten/tensor"
+)
+
+// Backend turns a traced graph into something that runs it. The inputs are
+// the call's (example) inputs.
+type Backend func(gm *fx.GraphModule, inputs []*tensor.Tensor) (Runnable, error)
+
+// Runnable runs a compiled graph on inputs that pass its guards.
+type Runnable func(inputs []*tensor.Tensor) (any, error)
+
+// Eager is the backend that runs a graph with the FX Interpreter through
+// the dispatcher: every registered device runs compiled code with no code
+// of its own (a device that gives only conversions and core lowerings gets
+// compile for free).
+func Eager(gm *fx.GraphModule, _ []*tensor.Tensor) (Runnable, error) {
+	return func(inputs []*tensor.Tensor) (any, error) {
+		in := make([]any, len(inputs))
+		for i, x := range inputs {
+			in[i] = x
+		}
+		return fx.NewInterpreter(gm).Run(in...)
+	}, nil
+}
+
+// DefaultRecompileLimit is how many graphs a compiled function keeps before
+// it stops compiling (PyTorch's cache_size_limit).
+const DefaultRecompileLimit = 8
+
+// Options configure Compile.
+type Options struct {
+	// Backend runs the traced graphs (default Eager).
+	Backend Backend
+	// Fullgraph makes every failure to compile an error: hitting the
+	// recompile limit, or a trace that fails.
+	Fullgraph bool
+	// RecompileLimit bounds the graphs kept (default DefaultRecompileLimit);
+	// past it the function runs eagerly (or fails, with Fullgraph).
+	RecompileLimit int
+	// Dynamic lists input dimensions to treat as dynamic from the first
+	// call (PyTorch's mark_dynamic): Dynamic[i] are dims of input i.
+	Dynamic map[int][]int
+	// Decompositions are applied while tracing.
+	Decompositions Decompositions
+	// Logf receives the recompilation and fallback log (default log.Printf
+	// for fallbacks only).
+	Logf func(format string, args ...any)
+}
+
+// Compiled is a Go function compiled to graphs (torch.compile's result):
+// calling it traces on a guard miss and runs the cached graph otherwise.
+type Compiled struct {
+	fn   any
+	opts Options
+	name string
+
+	mu      sync.Mutex
+	entries []*entry
+	dynamic map[int]map[int]bool // input -> dims found dynamic
+	last    []inputSpec          // inputs of the last trace, for automatic dynamic dims
+	stats   Stats
+}
+
+// Stats counts what a Compiled did.
+type Stats struct {
+	// Frames is how many graphs were compiled (PyTorch's frame_count).
+	Frames int
+	// Calls, Hits: calls, and those served by a cached graph.
+	Calls, Hits int
+	// Eager counts calls run eagerly after the recompile limit was hit.
+	Eager int
+	// Recompiles lists the reason of each compile after the first: the
+	// guard each cached graph failed, newest graph first.
+	Recompiles []string
+}
+
+// entry is one compiled graph with its guards.
+type entry struct {
+	guards   []inputSpec
+	gradMode bool
+	gm       *fx.GraphModule
+	run      Runnable
+}
+
+// inputSpec is what a graph assumes of one input.
+type inputSpec struct {
+	name         string
+	dtype        tensor.DType
+	device       tensor.Device
+	sizes        []int
+	strides      []int
+	requiresGrad bool
+	dynamic      map[int]bool // dims whose size may vary
+}
+
+// Compile compiles fn, a Go function of *tensor.Tensor parameters and
+// *tensor.Tensor or []*tensor.Tensor results (see Trace). The result's Call
+// runs it; Fn1, Fn2 and Fn3 give back a function of fn's own type.
+func Compile(fn any, opts ...Options) *Compiled {
+	c := &Compiled{fn: fn, dynamic: map[int]map[int]bool{}}
+	if len(opts) > 0 {
+		c.opts = opts[0]
+	}
+	if c.opts.Backend == nil {
+		c.opts.Backend = Eager
+	}
+	if c.opts.RecompileLimit == 0 {
+		c.opts.RecompileLimit = DefaultRecompileLimit
+	}
+	for i, dims := range c.opts.Dynamic {
+		for _, d := range dims {
+			c.markDynamic(i, d)
+		}
+	}
+	if fv := reflect.ValueOf(fn); fv.Kind() == reflect.Func {
+		c.name = fv.Type().String()
+	}
+	return c
+}
+
+func (c *Compiled) markDynamic(input, dim int) {
+	if c.dynamic[input] == nil {
+		c.dynamic[input] = map[int]bool{}
+	}
+	c.dynamic[input][dim] = true
+}
+
+// Stats returns a copy of the counters.
+func (c *Compiled) Stats() Stats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.stats
+	s.Recompiles = slices.Clone(s.Recompiles)
+	return s
+}
+
+// Explain describes the compiled graphs and why each recompile happened
+// (torch._dynamo.explain).
+func (c *Compiled) Explain() string {
+	s := c.Stats()
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d graph(s) compiled, %d call(s), %d cache hit(s), %d eager fallback(s)\n", s.Frames, s.Calls, s.Hits, s.Eager)
+	for i, r := range s.Recompiles {
+		fmt.Fprintf(&b, "recompile %d: %s\n", i+1, r)
+	}
+	return b.String()
+}
+
+// Graphs returns the cached graphs, oldest first.
+func (c *Compiled) Graphs() []*fx.GraphModule {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []*fx.GraphModule
+	for _, e := range c.entries {
+		out = append(out, e.gm)
+	}
+	return out
+}
+
+// Call runs the compiled function on inputs and returns its results (a
+// *tensor.Tensor, or a []any of them for several results).
+func (c *Compiled) Call(inputs ...*tensor.Tensor) (any, error) {
+	if err := checkSignature(reflect.ValueOf(c.fn), len(inputs)); err != nil {
+		return nil, err
+	}
+	for i, x := range inputs {
+		if x == nil {
+			return nil, fmt.Errorf("compile: %s: input %d is nil", c.name, i)
+		}
+	}
+	grad := autograd.IsGradEnabled()
+	c.mu.Lock()
+	c.stats.Calls++
+	var reasons []string
+	for _, e := range c.entries {
+		if why := e.check(inputs, grad); why == "" {
+			c.stats.Hits++
+			c.mu.Unlock()
+			return e.run(inputs)
+		} else {
+			reasons = append(reasons, why)
+		}
+	}
+	if len(c.entries) >= c.opts.RecompileLimit {
+		c.stats.Eager++
+		c.mu.Unlock()
+		msg := fmt.Sprintf("compile: %s: recompile limit (%d) reached; last reason: %s", c.name, c.opts.RecompileLimit, lastOf(reasons))
+		if c.opts.Fullgraph {
+			return nil, errors.New(msg + " (FailOnRecompileLimitHit: fullgraph=True)")
+		}
+		c.logf("%s; running eagerly", msg)
+		return c.eager(inputs)
+	}
+	specs := c.specs(inputs)
+	e, err := c.compile(inputs, specs, grad)
+	if err != nil {
+		c.mu.Unlock()
+		if c.opts.Fullgraph {
+			return nil, err
+		}
+		c.logf("compile: %s: %v; running eagerly", c.name, err)
+		c.mu.Lock()
+		c.stats.Eager++
+		c.mu.Unlock()
+		return c.eager(inputs)
+	}
+	if len(c.entries) > 0 {
+		c.stats.Recompiles = append(c.stats.Recompiles, lastOf(reasons))
+		if c.opts.Logf != nil {
+			c.opts.Logf("compile: %s: recompiling: %s", c.name, lastOf(reasons))
+		}
+	}
+	c.entries = append(c.entries, e)
+	c.stats.Frames++
+	c.last = specs
+	c.mu.Unlock()
+	return e.run(inputs)
+}
+
+// lastOf joins the guard failures of the cached graphs, newest first (as
+// PyTorch lists a recompile's guard failures).
+func lastOf(s []string) string {
+	r := slices.Clone(s)
+	slices.Reverse(r)
+	return strings.Join(r, "; ")
+}
+
+func (c *Compiled) logf(format string, args ...any) {
+	if c.opts.Logf != nil {
+		c.opts.Logf(format, args...)
+		return
+	}
+	log.Printf(format, args...)
+}
+
+// eager runs fn itself.
+func (c *Compiled) eager(inputs []*tensor.Tensor) (res any, err error) {
+	fv := reflect.ValueOf(c.fn)
+	in := make([]reflect.Value, len(inputs))
+	for i, x := range inputs {
+		in[i] = reflect.ValueOf(x)
+	}
+	err = tensor.Try(func() {
+		out := fv.Call(in)
+		res = results(out)
+	})
+	return res, err
+}
+
+func results(out []reflect.Value) any {
+	if len(out) == 1 {
+		return out[0].Interface()
+	}
+	l := make([]any, len(out))
+	for i, v := range out {
+		l[i] = v.Interface()
+	}
+	return l
+}
+
+// specs describes the inputs of a new trace. A dim whose size differs from
+// the last trace's (same rank, everything else equal) becomes dynamic, as
+// PyTorch's automatic dynamic shapes.
+func (c *Compiled) specs(inputs []*tensor.Tensor) []inputSpec {
+	out := make([]inputSpec, len(inputs))
+	for i, x := range inputs {
+		s := inputSpec{
+			name:         fmt.Sprintf("inputs[%d]", i),
+			dtype:        x.DType(),
+			device:       x.Device(),
+			sizes:        slices.Clone(x.Sizes()),
+			strides:      slices.Clone(x.Strides()),
+			requiresGrad: x.RequiresGrad(),
+		}
+		if i < len(c.last) {
+			p := c.last[i]
+			if p.dtype == s.dtype && p.device == s.device && len(p.sizes) == len(s.sizes) {
+				for d := range s.sizes {
+					if p.sizes[d] != s.sizes[d] {
+						c.markDynamic(i, d)
+					}
+				}
+			}
+		}
+		s.dynamic = map[int]bool{}
+		for d := range c.dynamic[i] {
+			if d < len(s.sizes) {
+				s.dynamic[d] = true
+			}
+		}
+		out[i] = s
+	}
+	return out
+}
+
+// compile traces fn for these inputs. A graph that marks dims dynamic is
+// kept only if it does not depend on them: it is traced again with each
+// dynamic dim's size changed, and the two graphs must print the same (no
+// size of those dims baked into the graph). Otherwise the dims stay static.
+func (c *Compiled) compile(inputs []*tensor.Tensor, specs []inputSpec, grad bool) (*entry, error) {
+	// A fake trace: nothing runs while tracing, so the function's effects
+	// (writes into its inputs) happen once, when the graph runs.
+	gm, err := Trace(c.fn, inputs, TraceOptions{Mode: Fake, Decompositions: c.opts.Decompositions})
+	if err != nil {
+		return nil, err
+	}
+	if anyDynamic(specs) && !c.sizeIndependent(gm, inputs, specs) {
+		for i := range specs {
+			specs[i].dynamic = nil
+		}
+	}
+	run, err := c.opts.Backend(gm, inputs)
+	if err != nil {
+		return nil, fmt.Errorf("compile: backend: %w", err)
+	}
+	return &entry{guards: specs, gradMode: grad, gm: gm, run: run}, nil
+}
+
+func anyDynamic(specs []inputSpec) bool {
+	for _, s := range specs {
+		if len(s.dynamic) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// sizeIndependent retraces fn in fake mode with every dynamic dim one
+// larger and compares the graphs.
+func (c *Compiled) sizeIndependent(gm *fx.GraphModule, inputs []*tensor.Tensor, specs []inputSpec) bool {
+	probe := make([]*tensor.Tensor, len(inputs))
+	for i, x := range inputs {
+		sizes := slices.Clone(x.Sizes())
+		for d := range specs[i].dynamic {
+			sizes[d]++
+		}
+		probe[i] = tensor.NewMetaContiguous(sizes, x.DType(), tensor.Meta)
+		if x.RequiresGrad() {
+			autograd.SetRequiresGrad(probe[i], true)
+		}
+	}
+	other, err := Trace(c.fn, probe, TraceOptions{Mode: Fake, Decompositions: c.opts.Decompositions})
+	return err == nil && other.Code() == gm.Code()
+}
+
+// check returns "" when inputs pass the entry's guards, else PyTorch's
+// reason for the first that fails.
+func (e *entry) check(inputs []*tensor.Tensor, grad bool) string {
+	if len(inputs) != len(e.guards) {
+		return fmt.Sprintf("expected %d inputs, got %d", len(e.guards), len(inputs))
+	}
+	if grad != e.gradMode {
+		return fmt.Sprintf("grad_mode mismatch. expected %v, actual %v", pyBool(e.gradMode), pyBool(grad))
+	}
+	for i, x := range inputs {
+		if why := e.guards[i].check(x); why != "" {
+			return fmt.Sprintf("tensor '%s' %s", e.guards[i].name, why)
+		}
+	}
+	return ""
+}
+
+func pyBool(b bool) string {
+	if b {
+		return "True"
+	}
+	return "False"
+}
+
+// check is PyTorch's TensorCheck: dtype, device, requires_grad, rank, then
+// each static size and stride.
+func (s *inputSpec) check(x *tensor.Tensor) string {
+	switch {
+	case x.DType() != s.dtype:
+		return fmt.Sprintf("dtype mismatch. expected %s, actual %s", scalarTypeName(s.dtype), scalarTypeName(x.DType()))
+	case x.Device() != s.device:
+		return fmt.Sprintf("device mismatch. expected %s, actual %s", s.device, x.Device())
+	case x.RequiresGrad() != s.requiresGrad:
+		return fmt.Sprintf("requires_grad mismatch. expected requires_grad=%d", b2i(s.requiresGrad))
+	case x.Dim() != len(s.sizes):
+		return fmt.Sprintf("rank mismatch. expected %d, actual %d", len(s.sizes), x.Dim())
+	}
+	for d, n := range x.Sizes() {
+		if !s.dynamic[d] && n != s.sizes[d] {
+			return fmt.Sprintf("size mismatch at index %d. expected %d, actual %d", d, s.sizes[d], n)
+		}
+	}
+	if len(s.dynamic) == 0 {
+		for d, st := range x.Strides() {
+			if st != s.strides[d] && x.Sizes()[d] > 1 {
+				return fmt.Sprintf("stride mismatch at index %d. expected %d, actual %d", d, s.strides[d], st)
+			}
+		}
+	} else if !x.IsContiguous() {
+		return "stride mismatch: a graph with dynamic dims expects contiguous inputs"
+	}
+	return ""
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// scalarTypeName is c10's name of a dtype (Float, Double, Long, ...), as
+// PyTorch's guard messages print it.
+func scalarTypeName(d tensor.DType) string {
+	switch d {
+	case tensor.Float32:
+		return "Float"
+	case tensor.Float64:
+		return "Double"
+	case tensor.Float16:
+		return "Half"
+	case tensor.BFloat16:
+		return "BFloat16"
+	case tensor.Int64:
+		return "Long"
+	case tensor.Int32:
+		return "Int"
+	case tensor.Int16:
+		return "Short"
+	case tensor.Int8:
+		return "Char"
+	case tensor.Uint8:
+		return "Byte"
+	case tensor.Bool:
+		return "Bool"
+	}
+	return d.String()
+}
+
+// Fn1 compiles a function of one tensor and returns a function of the same
+// type. A failure panics with a *tensor.Error, as an eager op does.
+func Fn1(fn func(*tensor.Tensor) *tensor.Tensor, opts ...Options) func(*tensor.Tensor) *tensor.Tensor {
+	c := Compile(fn, opts...)
+	return func(x *tensor.Tensor) *tensor.Tensor { return one(c.Call(x)) }
+}
+
+// Fn2 is Fn1 for functions of two tensors.
+func Fn2(fn func(a, b *tensor.Tensor) *tensor.Tensor, opts ...Options) func(a, b *tensor.Tensor) *tensor.Tensor {
+	c := Compile(fn, opts...)
+	return func(a, b *tensor.Tensor) *tensor.Tensor { return one(c.Call(a, b)) }
+}
+
+// Fn3 is Fn1 for functions of three tensors.
+func Fn3(fn func(a, b, c *tensor.Tensor) *tensor.Tensor, opts ...Options) func(a, b, c *tensor.Tensor) *tensor.Tensor {
+	cc := Compile(fn, opts...)
+	return func(a, b, c *tensor.Tensor) *tensor.Tensor { return one(cc.Call(a, b, c)) }
+}
+
+func one(res any, err error) *tensor.Tensor {
+	if err != nil {
+		var te *tensor.Error
+		if errors.As(err, &te) {
+			panic(te)
+		}
+		panic(&tensor.Error{Kind: tensor.RuntimeError, Msg: err.Error()})
+	}
+	t, _ := res.(*tensor.Tensor)
+	return t
+}

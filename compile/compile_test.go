@@ -1,0 +1,155 @@
+package compile_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/goaten/goaten/autograd"
+	"github.com/goaten/goaten/compile"
+	"github.com/goaten/goaten/tensor"
+)
+
+func sameValues(t *testing.T, what string, got, want *T) {
+	t.Helper()
+	if !slices.Equal(got.Sizes(), want.Sizes()) || got.DType() != want.DType() {
+		t.Fatalf("%s: got %v %s, want %v %s", what, got.Sizes(), got.DType(), want.Sizes(), want.DType())
+	}
+	g, w := got.Float64s(), want.Float64s()
+	for i := range g {
+		if g[i] != w[i] && !(g[i] != g[i] && w[i] != w[i]) {
+			t.Fatalf("%s: element %d: got %v, want %v", what, i, g[i], w[i])
+		}
+	}
+}
+
+// Recompiles happen on a guard miss, each with PyTorch's reason, and their
+// count follows PyTorch's: static sizes, a dtype change, a requires-grad
+// change, a dim that changed becoming dynamic (no recompile after), and the
+// recompile limit.
+func TestCompileRecompiles(t *testing.T) {
+	var logged []string
+	c := compile.Compile(chain, compile.Options{Logf: func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }})
+	call := func(x *T) {
+		t.Helper()
+		res, err := c.Call(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameValues(t, "compiled chain", res.(*T), chain(x))
+	}
+	x := tensor.Randn([]int{2, 3})
+	call(x)
+	call(tensor.Randn([]int{2, 3})) // same guards: a cache hit
+	call(x.To(tensor.Float64))      // dtype
+	xr := tensor.Randn([]int{2, 3}).SetRequiresGrad(true)
+	call(xr) // requires_grad
+	s := c.Stats()
+	if s.Frames != 3 || s.Hits != 1 {
+		t.Fatalf("frames %d hits %d, want 3 and 1", s.Frames, s.Hits)
+	}
+	want := []string{
+		"tensor 'inputs[0]' dtype mismatch. expected Float, actual Double",
+		"tensor 'inputs[0]' dtype mismatch. expected Double, actual Float; tensor 'inputs[0]' requires_grad mismatch. expected requires_grad=0",
+	}
+	if !slices.Equal(s.Recompiles[:2], want) {
+		t.Fatalf("reasons %q, want %q", s.Recompiles, want)
+	}
+	// Automatic dynamic shapes: (2,3) -> (2,4) recompiles once with dim 1
+	// dynamic; (2,5) does not recompile.
+	d := compile.Compile(chain)
+	for _, n := range []int{3, 4, 5, 6} {
+		if _, err := d.Call(tensor.Randn([]int{2, n})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s := d.Stats(); s.Frames != 2 || s.Recompiles[0] != "tensor 'inputs[0]' size mismatch at index 1. expected 3, actual 4" {
+		t.Fatalf("automatic dynamic: frames %d, reasons %q", s.Frames, s.Recompiles)
+	}
+	if !strings.Contains(c.Explain(), "recompile 1: tensor 'inputs[0]' dtype mismatch") {
+		t.Errorf("Explain:\n%s", c.Explain())
+	}
+}
+
+// A graph that bakes a size in (a view to a fixed shape) cannot make that
+// dim dynamic: each new size recompiles, until the limit; then the
+// function runs eagerly (logged) or, with Fullgraph, fails.
+func TestCompileRecompileLimit(t *testing.T) {
+	flat := func(x *T) *T { return x.View([]int{x.Sizes()[0] * x.Sizes()[1]}).Mul(num(2)) }
+	for _, full := range []bool{false, true} {
+		var logged []string
+		c := compile.Compile(flat, compile.Options{RecompileLimit: 3, Fullgraph: full,
+			Logf: func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }})
+		var err error
+		for n := 1; n <= 5; n++ {
+			var res any
+			res, err = c.Call(tensor.Randn([]int{2, n}))
+			if err != nil {
+				break
+			}
+			if res.(*T).Numel() != 2*n {
+				t.Fatalf("n=%d: %v", n, res.(*T).Sizes())
+			}
+		}
+		s := c.Stats()
+		if s.Frames != 3 {
+			t.Fatalf("fullgraph=%v: %d frames, want 3", full, s.Frames)
+		}
+		if full {
+			if err == nil || !strings.Contains(err.Error(), "recompile limit (3) reached; last reason: tensor 'inputs[0]' size mismatch at index 1. expected 3, actual 4") {
+				t.Fatalf("fullgraph: err %v", err)
+			}
+			continue
+		}
+		if err != nil || s.Eager != 2 || len(logged) == 0 || !strings.Contains(logged[len(logged)-1], "running eagerly") {
+			t.Fatalf("fallback: err %v, eager %d, log %q", err, s.Eager, logged)
+		}
+	}
+}
+
+// The grad mode is guarded: the same inputs under NoGrad recompile.
+func TestCompileGradModeGuard(t *testing.T) {
+	c := compile.Compile(chain)
+	x := tensor.Randn([]int{3}).SetRequiresGrad(true)
+	if _, err := c.Call(x); err != nil {
+		t.Fatal(err)
+	}
+	autograd.NoGrad(func() {
+		if _, err := c.Call(x); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if s := c.Stats(); s.Frames != 2 || s.Recompiles[0] != "grad_mode mismatch. expected True, actual False" {
+		t.Fatalf("frames %d reasons %q", s.Frames, s.Recompiles)
+	}
+}
+
+// Gradients flow through a compiled call (autograd over the interpreted
+// graph) and equal eager ones.
+func TestCompileGradients(t *testing.T) {
+	f := compile.Fn2(func(x, w *T) *T { return x.Matmul(w).Tanh().SumAll() })
+	x := tensor.Randn([]int{3, 4})
+	w1 := tensor.Randn([]int{4, 2}).SetRequiresGrad(true)
+	w2 := w1.Detach().SetRequiresGrad(true)
+	f(x, w1).Backward()
+	x.Matmul(w2).Tanh().SumAll().Backward()
+	sameValues(t, "grad", w1.Grad(), w2.Grad())
+}
+
+// Bad input: a wrong number of inputs, a function that panics while traced.
+func TestCompileBadInput(t *testing.T) {
+	c := compile.Compile(chain)
+	if _, err := c.Call(); err == nil {
+		t.Error("no error for a missing input")
+	}
+	bad := compile.Compile(func(x *T) *T { return x.Mm(x) }, compile.Options{Fullgraph: true})
+	_, err := bad.Call(tensor.Randn([]int{2, 3}))
+	if err == nil || !strings.Contains(err.Error(), "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)") {
+		t.Fatalf("err %v", err)
+	}
+	// Still usable.
+	if res, err := bad.Call(tensor.Randn([]int{3, 3})); err != nil || res.(*T).Numel() != 9 {
+		t.Fatalf("after an error: %v %v", res, err)
+	}
+}
