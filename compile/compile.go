@@ -25,7 +25,14 @@ type Runnable func(inputs []*tensor.Tensor) (any, error)
 // the dispatcher: every registered device runs compiled code with no code
 // of its own (a device that gives only conversions and core lowerings gets
 // compile for free).
+//
+// The graph is flattened once into a program (program.go) that runs the
+// same dispatcher calls without the Interpreter's per-node work; graphs with
+// nodes it does not handle (higher-order ops) run on fx.Interpreter itself.
 func Eager(gm *fx.GraphModule, _ []*tensor.Tensor) (Runnable, error) {
+	if p, ok := compileProgram(gm); ok {
+		return p.run, nil
+	}
 	return func(inputs []*tensor.Tensor) (any, error) {
 		in := make([]any, len(inputs))
 		for i, x := range inputs {
@@ -62,9 +69,11 @@ type Options struct {
 // Compiled is a Go function compiled to graphs (torch.compile's result):
 // calling it traces on a guard miss and runs the cached graph otherwise.
 type Compiled struct {
-	fn   any
-	opts Options
-	name string
+	fn     any
+	opts   Options
+	name   string
+	arity  int   // fn's number of inputs (-1: variadic)
+	sigErr error // what checkSignature says of fn for arity inputs
 
 	mu      sync.Mutex
 	entries []*entry
@@ -124,9 +133,15 @@ func Compile(fn any, opts ...Options) *Compiled {
 			c.markDynamic(i, d)
 		}
 	}
-	if fv := reflect.ValueOf(fn); fv.Kind() == reflect.Func {
+	fv := reflect.ValueOf(fn)
+	if fv.Kind() == reflect.Func {
 		c.name = fv.Type().String()
+		c.arity = fv.Type().NumIn()
+		if fv.Type().IsVariadic() {
+			c.arity = -1
+		}
 	}
+	c.sigErr = checkSignature(fv, c.arity)
 	return c
 }
 
@@ -172,8 +187,10 @@ func (c *Compiled) Graphs() []*fx.GraphModule {
 // Call runs the compiled function on inputs and returns its results (a
 // *tensor.Tensor, or a []any of them for several results).
 func (c *Compiled) Call(inputs ...*tensor.Tensor) (any, error) {
-	if err := checkSignature(reflect.ValueOf(c.fn), len(inputs)); err != nil {
-		return nil, err
+	if c.arity != len(inputs) || c.sigErr != nil {
+		if err := checkSignature(reflect.ValueOf(c.fn), len(inputs)); err != nil {
+			return nil, err
+		}
 	}
 	for i, x := range inputs {
 		if x == nil {
@@ -188,7 +205,7 @@ func (c *Compiled) Call(inputs ...*tensor.Tensor) (any, error) {
 		if why := e.check(inputs, grad); why == "" {
 			c.stats.Hits++
 			c.mu.Unlock()
-			return e.run(inputs)
+			return plain(e.run(inputs))
 		} else {
 			reasons = append(reasons, why)
 		}
@@ -226,7 +243,15 @@ func (c *Compiled) Call(inputs ...*tensor.Tensor) (any, error) {
 	c.stats.Frames++
 	c.last = specs
 	c.mu.Unlock()
-	return e.run(inputs)
+	return plain(e.run(inputs))
+}
+
+// plain gives several results as a []any (a graph returns a Tuple).
+func plain(res any, err error) (any, error) {
+	if t, ok := res.(fx.Tuple); ok {
+		return []any(t), err
+	}
+	return res, err
 }
 
 // lastOf joins the guard failures of the cached graphs, newest first (as

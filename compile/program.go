@@ -1,0 +1,360 @@
+package compile
+
+import (
+	"fmt"
+
+	"github.com/goaten/goaten/compile/fx"
+	"github.com/goaten/goaten/tensor"
+)
+
+// program is a graph flattened for the Eager backend: the FX Interpreter's
+// work done once, when the graph is compiled, instead of on every call.
+// Each op's arguments are bound (defaults filled, numbers converted) once;
+// a call copies the bound list, puts the values of the nodes it uses in
+// their places and invokes the op through the dispatcher, exactly as the
+// Interpreter would. Values live in numbered slots, cleared after their
+// last use. Graphs with targets the program does not know (higher-order
+// ops, non-tensor values flowing between nodes) run on the Interpreter.
+type program struct {
+	nslots int
+	inputs []int // slot of each placeholder, in order
+	consts []constSlot
+	steps  []step
+	out    any // the output's shape: slotRef, fx.Tuple or []any of them, or a constant
+}
+
+type constSlot struct {
+	slot int
+	val  any
+}
+
+// slotRef marks where a node's value goes in an output.
+type slotRef int
+
+// step is one call_function node.
+type step struct {
+	node  *fx.Node
+	op    *tensor.Op // nil for getitem
+	args  []any      // the bound argument list, node values left out
+	holes []hole     // where node values go into args
+	item  int        // getitem's index
+	src   int        // getitem's source slot
+	out   int
+	free  []int // slots whose last use this step is
+}
+
+// hole is one node value in an argument list: argument arg, element elem
+// of a tensor list (-1 for a plain argument), from slot.
+type hole struct{ arg, elem, slot int }
+
+// compileProgram flattens gm; ok is false when some node needs the
+// Interpreter.
+func compileProgram(gm *fx.GraphModule) (p *program, ok bool) {
+	p = &program{}
+	slots := map[*fx.Node]int{}
+	var nodes []*fx.Node // by slot
+	newSlot := func(n *fx.Node) int {
+		slots[n] = p.nslots
+		nodes = append(nodes, n)
+		p.nslots++
+		return slots[n]
+	}
+	last := map[*fx.Node]int{} // node -> index of the step that uses it last
+	var outNode *fx.Node
+	for n := gm.Graph.First(); n != nil; n = n.Next() {
+		switch n.Op {
+		case fx.OpPlaceholder:
+			if len(n.Args()) > 0 {
+				return nil, false // a default value: the Interpreter's business
+			}
+			p.inputs = append(p.inputs, newSlot(n))
+		case fx.OpGetAttr:
+			v, found := gm.Attr(n.Target.(string))
+			if _, isT := v.(*tensor.Tensor); !found || !isT {
+				return nil, false
+			}
+			p.consts = append(p.consts, constSlot{newSlot(n), v})
+		case fx.OpCallFunction:
+			s, good := p.step(n, slots)
+			if !good {
+				return nil, false
+			}
+			for _, h := range s.holes {
+				last[nodes[h.slot]] = len(p.steps)
+			}
+			if s.op == nil {
+				last[nodes[s.src]] = len(p.steps)
+			}
+			s.out = newSlot(n)
+			p.steps = append(p.steps, s)
+		case fx.OpOutput:
+			outNode = n
+		default:
+			return nil, false
+		}
+	}
+	if outNode == nil || len(outNode.Args()) != 1 {
+		return nil, false
+	}
+	out, good := outputShape(outNode.Args()[0], slots)
+	if !good {
+		return nil, false
+	}
+	p.out = out
+	used := map[*fx.Node]bool{}
+	markOutput(outNode.Args()[0], used)
+	for n, i := range last {
+		if !used[n] {
+			p.steps[i].free = append(p.steps[i].free, slots[n])
+		}
+	}
+	return p, true
+}
+
+// marker is a tensor that stands for a node's value while an argument list
+// is bound; each is its own object, so the bound list shows where it went.
+func marker() *tensor.Tensor { return tensor.NewMetaContiguous(nil, tensor.Float32, tensor.Meta) }
+
+func (p *program) step(n *fx.Node, slots map[*fx.Node]int) (step, bool) {
+	s := step{node: n}
+	if n.Target == fx.GetItem {
+		args := n.Args()
+		src, ok1 := args[0].(*fx.Node)
+		idx, ok2 := args[1].(int)
+		if !ok1 || !ok2 || len(n.Kwargs()) > 0 {
+			return s, false
+		}
+		s.src, s.item = slots[src], idx
+		return s, true
+	}
+	op, ok := n.Target.(*tensor.Op)
+	if !ok || op == nil || op.Schema == nil {
+		return s, false
+	}
+	// Bind with a marker tensor in each node's place, then find the markers.
+	markers := map[*tensor.Tensor]int{}
+	conv := func(a any) (any, bool) {
+		switch v := a.(type) {
+		case *fx.Node:
+			sl, ok := slots[v]
+			if !ok {
+				return nil, false
+			}
+			m := marker()
+			markers[m] = sl
+			return m, true
+		case []any:
+			out := make([]any, len(v))
+			for i, x := range v {
+				y, ok := convElem(x, slots, markers)
+				if !ok {
+					return nil, false
+				}
+				out[i] = y
+			}
+			return out, true
+		case fx.Tuple:
+			return nil, false
+		}
+		return a, true
+	}
+	pos := make([]any, len(n.Args()))
+	for i, a := range n.Args() {
+		v, ok := conv(a)
+		if !ok {
+			return s, false
+		}
+		pos[i] = v
+	}
+	var kw map[string]any
+	for _, k := range n.Kwargs() {
+		v, ok := conv(k.Value)
+		if !ok {
+			return s, false
+		}
+		if kw == nil {
+			kw = map[string]any{}
+		}
+		kw[k.Name] = v
+	}
+	var bound []any
+	if err := tensor.Try(func() { bound = op.Bind(pos, kw) }); err != nil {
+		return s, false // the Interpreter reports it, naming the node
+	}
+	for i, a := range bound {
+		switch v := a.(type) {
+		case *tensor.Tensor:
+			if sl, ok := markers[v]; ok {
+				s.holes = append(s.holes, hole{i, -1, sl})
+				bound[i] = nil
+			}
+		case []*tensor.Tensor:
+			for j, t := range v {
+				if sl, ok := markers[t]; ok {
+					s.holes = append(s.holes, hole{i, j, sl})
+				}
+			}
+		}
+	}
+	if len(s.holes) < len(markers) {
+		return s, false // a node value went where no tensor goes
+	}
+	s.op, s.args = op, bound
+	return s, true
+}
+
+func convElem(x any, slots map[*fx.Node]int, markers map[*tensor.Tensor]int) (any, bool) {
+	if n, ok := x.(*fx.Node); ok {
+		sl, ok := slots[n]
+		if !ok {
+			return nil, false
+		}
+		m := marker()
+		markers[m] = sl
+		return m, true
+	}
+	if _, ok := x.([]any); ok {
+		return nil, false
+	}
+	return x, true
+}
+
+func outputShape(a any, slots map[*fx.Node]int) (any, bool) {
+	switch v := a.(type) {
+	case *fx.Node:
+		sl, ok := slots[v]
+		return slotRef(sl), ok
+	case fx.Tuple:
+		out := make(fx.Tuple, len(v))
+		for i, x := range v {
+			y, ok := outputShape(x, slots)
+			if !ok {
+				return nil, false
+			}
+			out[i] = y
+		}
+		return out, true
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			y, ok := outputShape(x, slots)
+			if !ok {
+				return nil, false
+			}
+			out[i] = y
+		}
+		return out, true
+	}
+	return a, true
+}
+
+func markOutput(a any, used map[*fx.Node]bool) {
+	switch v := a.(type) {
+	case *fx.Node:
+		used[v] = true
+	case fx.Tuple:
+		for _, x := range v {
+			markOutput(x, used)
+		}
+	case []any:
+		for _, x := range v {
+			markOutput(x, used)
+		}
+	}
+}
+
+// run runs the program on inputs. A failure is an error naming the node,
+// as the Interpreter's.
+func (p *program) run(inputs []*tensor.Tensor) (res any, err error) {
+	if len(inputs) != len(p.inputs) {
+		return nil, fmt.Errorf("compile: the graph takes %d inputs, %d given", len(p.inputs), len(inputs))
+	}
+	vals := make([]any, p.nslots)
+	for i, s := range p.inputs {
+		vals[s] = inputs[i]
+	}
+	for _, c := range p.consts {
+		vals[c.slot] = c.val
+	}
+	cur := -1
+	err = tensor.Try(func() {
+		for i := range p.steps {
+			cur = i
+			s := &p.steps[i]
+			if s.op == nil {
+				vals[s.out] = getItem(vals[s.src], s.item)
+			} else {
+				args := make([]any, len(s.args))
+				copy(args, s.args)
+				for _, h := range s.holes {
+					v, _ := vals[h.slot].(*tensor.Tensor)
+					if h.elem < 0 {
+						args[h.arg] = v
+						continue
+					}
+					l, _ := args[h.arg].([]*tensor.Tensor)
+					if isTemplate(l, s.args[h.arg]) {
+						l = append([]*tensor.Tensor(nil), l...)
+						args[h.arg] = l
+					}
+					l[h.elem] = v
+				}
+				vals[s.out] = s.op.Invoke(args)
+			}
+			for _, f := range s.free {
+				vals[f] = nil
+			}
+		}
+	})
+	if err != nil {
+		if cur >= 0 {
+			return nil, fmt.Errorf("%w\n\nWhile executing %s", err, p.steps[cur].node.Format())
+		}
+		return nil, err
+	}
+	return p.result(p.out, vals), nil
+}
+
+// isTemplate reports whether l is still the bound template's list (not yet
+// copied for this call).
+func isTemplate(l []*tensor.Tensor, tmpl any) bool {
+	t, _ := tmpl.([]*tensor.Tensor)
+	return len(l) > 0 && len(t) > 0 && &l[0] == &t[0]
+}
+
+func getItem(v any, i int) any {
+	switch l := v.(type) {
+	case []*tensor.Tensor:
+		if i < 0 {
+			i += len(l)
+		}
+		return l[i]
+	case []any:
+		if i < 0 {
+			i += len(l)
+		}
+		return l[i]
+	}
+	tensor.Panicf("getitem: '%T' object is not subscriptable", v)
+	return nil
+}
+
+func (p *program) result(shape any, vals []any) any {
+	switch v := shape.(type) {
+	case slotRef:
+		return vals[v]
+	case fx.Tuple:
+		out := make(fx.Tuple, len(v))
+		for i, x := range v {
+			out[i] = p.result(x, vals)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = p.result(x, vals)
+		}
+		return out
+	}
+	return shape
+}
