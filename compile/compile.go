@@ -75,8 +75,10 @@ type Compiled struct {
 	arity  int   // fn's number of inputs (-1: variadic)
 	sigErr error // what checkSignature says of fn for arity inputs
 
-	mu      sync.Mutex
-	entries []*entry
+	mu        sync.Mutex
+	entries   []*entry
+	segmented bool                // fn reads data: it runs in segments (segments.go)
+	segments  map[string]Runnable // compiled segments by their guards
 	dynamic map[int]map[int]bool // input -> dims found dynamic
 	last    []inputSpec          // inputs of the last trace, for automatic dynamic dims
 	stats   Stats
@@ -93,6 +95,10 @@ type Stats struct {
 	// Recompiles lists the reason of each compile after the first: the
 	// guard each cached graph failed, newest graph first.
 	Recompiles []string
+	// Segments counts the segments compiled for a function that reads
+	// tensor data (see segments.go), SegmentHits the segment runs served
+	// from the cache.
+	Segments, SegmentHits int
 }
 
 // entry is one compiled graph with its guards.
@@ -200,6 +206,10 @@ func (c *Compiled) Call(inputs ...*tensor.Tensor) (any, error) {
 	grad := autograd.IsGradEnabled()
 	c.mu.Lock()
 	c.stats.Calls++
+	if c.segmented {
+		c.mu.Unlock()
+		return c.callSegments(inputs)
+	}
 	var reasons []string
 	for _, e := range c.entries {
 		if why := e.check(inputs, grad); why == "" {
@@ -223,6 +233,12 @@ func (c *Compiled) Call(inputs ...*tensor.Tensor) (any, error) {
 	specs := c.specs(inputs)
 	e, err := c.compile(inputs, specs, grad)
 	if err != nil {
+		if IsDataDependent(err) && !c.opts.Fullgraph {
+			c.segmented = true
+			c.mu.Unlock()
+			c.logf("compile: %s reads tensor data; it runs in segments: %v", c.name, err)
+			return c.callSegments(inputs)
+		}
 		c.mu.Unlock()
 		if c.opts.Fullgraph {
 			return nil, err

@@ -153,3 +153,38 @@ func TestCompileBadInput(t *testing.T) {
 		t.Fatalf("after an error: %v %v", res, err)
 	}
 }
+
+// A function that reads tensor data runs in segments: the graph before the
+// read and each branch after it are compiled and cached under their own
+// guards, and the results are the eager ones. With Fullgraph the read is an
+// error naming the op and the line.
+func TestCompileSegments(t *testing.T) {
+	step := func(x, w *T) *T {
+		loss := x.Mul(w).SumAll()
+		if loss.Item().Float64() > 0 {
+			return x.Mul(num(2)).Add(loss)
+		}
+		return x.Neg().Exp()
+	}
+	c := compile.Compile(step, compile.Options{Logf: func(string, ...any) {}})
+	w := tensor.FromSlice([]float32{1, 2, 3})
+	pos, neg := tensor.FromSlice([]float32{1, 1, 1}), tensor.FromSlice([]float32{-1, -1, -1})
+	for i, x := range []*T{pos, pos, neg, pos, neg} {
+		res, err := c.Call(x, w)
+		if err != nil {
+			t.Fatalf("call %d: %v", i, err)
+		}
+		sameValues(t, fmt.Sprintf("call %d", i), res.(*T), step(x, w))
+	}
+	s := c.Stats()
+	// Calls 1-2: the segment before the read, the positive branch; call 3:
+	// the negative branch; then cache hits only.
+	if s.Segments != 3 || s.SegmentHits != 7 {
+		t.Fatalf("segments %d, hits %d, want 3 and 7", s.Segments, s.SegmentHits)
+	}
+	full := compile.Compile(step, compile.Options{Fullgraph: true})
+	_, err := full.Call(pos, w)
+	if err == nil || !compile.IsDataDependent(err) || !strings.Contains(err.Error(), "aten::_local_scalar_dense reads tensor data") || !strings.Contains(err.Error(), "compile_test.go") {
+		t.Fatalf("fullgraph: %v", err)
+	}
+}

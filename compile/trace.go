@@ -71,6 +71,7 @@ type tracer struct {
 	proxies map[*tensor.Tensor]*fx.Node // traced tensors and the nodes that made them
 	aliases map[aliasKey]*fx.Node       // the same, by data and layout (see nodeOf)
 	consts  map[*tensor.Tensor]*fx.Node // closed-over tensors and their get_attr nodes
+	seg     *segmenter                  // set when fn runs in segments (segments.go)
 }
 
 // aliasKey identifies a traced tensor's value by its data and layout, so
@@ -111,6 +112,9 @@ func (tr *tracer) setNode(t *tensor.Tensor, n *fx.Node) {
 	tr.proxies[t] = n
 	if k, ok := keyOf(t); ok {
 		tr.aliases[k] = n
+	}
+	if tr.seg != nil && n.Op == fx.OpCallFunction {
+		tr.seg.made = append(tr.seg.made, t)
 	}
 }
 
@@ -382,6 +386,9 @@ func traceKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 		return k(op, args)
 	}
 	if tr.mode == Fake && (dataDependent[op.Name] || isBoolMaskIndex(op, args)) {
+		if tr.seg != nil {
+			return tr.seg.breakAt(tr, op, d, args)
+		}
 		panic(&tensor.Error{Kind: tensor.RuntimeError, Op: op.Name, Msg: fmt.Sprintf(
 			"%s %s (%s): the value is data-dependent; trace in real mode or leave the read out of the traced function",
 			op.Name, dataDependentMsg, userLine())})
@@ -497,6 +504,9 @@ func (tr *tracer) nodeArgs(op *tensor.Op, args []any) (nargs, cargs []any, back 
 			back[c] = t
 		}
 		if n, ok := tr.nodeOf(t); ok {
+			return n, c
+		}
+		if n, ok := tr.seg.input(tr, t); ok {
 			return n, c
 		}
 		if _, fake := t.Raw().(*fakeStorage); t.IsWrappedNumber() && !fake {

@@ -434,9 +434,10 @@ func (t *Tensor) Item() Scalar {
 	if t.Numel() != 1 {
 		Panicf("a Tensor with %d elements cannot be converted to Scalar", t.Numel())
 	}
-	if t.Keys.Has(KeyTrace) {
+	if t.Keys.Has(KeyTrace) && !KeyExcluded(KeyTrace) {
 		// A traced tensor: the read is an op the tracer sees (and, in
-		// fake mode, refuses as data-dependent).
+		// fake mode, refuses as data-dependent). The op's own kernel
+		// runs with the Trace key excluded and reads the data here.
 		return opLocalScalarDense.call(t).(Scalar)
 	}
 	c := t.CPUView()

@@ -1,0 +1,207 @@
+package compile
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/goaten/goaten/compile/fx"
+	"github.com/goaten/goaten/tensor"
+)
+
+// Segments instead of graph breaks. A Go function that reads tensor data
+// (if loss.Item() > x {...}) cannot be one graph: the value decides which
+// Go code runs next. PyTorch's Dynamo breaks the graph and resumes the
+// bytecode; Go has no bytecode to resume, but the function itself can be
+// re-run on lazy tensors. In segment mode each call runs fn on fake traced
+// tensors; at a data-dependent read the graph recorded so far (a segment)
+// is compiled — or found in the cache under its own guards — and run on the
+// real values, its results become the real values of the traced tensors,
+// the read gets its real value, and tracing goes on in a new segment whose
+// inputs are the real values it uses. The function's results are the real
+// values of its traced results. Fullgraph refuses all this.
+
+// maxSegments bounds the segment cache of one compiled function.
+const maxSegments = 256
+
+// segmenter is the state of one call in segment mode.
+type segmenter struct {
+	c      *Compiled
+	real   map[*tensor.Tensor]*tensor.Tensor // traced tensor -> real value, once its segment ran
+	inputs []*tensor.Tensor                  // real values of the current segment's placeholders
+	made   []*tensor.Tensor                  // traced tensors the current segment computes
+}
+
+// input makes a placeholder of the current segment for t, a traced tensor
+// an earlier segment computed (nothing when s is nil or t is not one).
+func (s *segmenter) input(tr *tracer, t *tensor.Tensor) (*fx.Node, bool) {
+	if s == nil {
+		return nil, false
+	}
+	r, ok := s.real[t]
+	if !ok {
+		return nil, false
+	}
+	n := tr.gm.Graph.Placeholder(fmt.Sprintf("arg%d_1", len(s.inputs)))
+	n.Meta[fx.MetaVal] = tr.exampleValue(t)
+	tr.setNode(t, n)
+	s.inputs = append(s.inputs, r)
+	return n, true
+}
+
+// run ends the current segment: its graph returns every tensor it made, is
+// compiled (or found) and run, and a new segment begins.
+func (s *segmenter) run(tr *tracer) error {
+	var outs []any
+	var made []*tensor.Tensor
+	index := map[*fx.Node]int{}
+	for _, t := range s.made {
+		n := tr.proxies[t]
+		if _, ok := index[n]; !ok {
+			index[n] = len(outs)
+			outs = append(outs, n)
+		}
+		made = append(made, t)
+	}
+	if len(outs) > 0 {
+		tr.gm.Graph.Output(outs)
+		res, err := s.c.runSegment(tr.gm, s.inputs)
+		if err != nil {
+			return err
+		}
+		vals, _ := res.([]any)
+		for _, t := range made {
+			r, _ := vals[index[tr.proxies[t]]].(*tensor.Tensor)
+			s.real[t] = r
+		}
+	}
+	tr.gm = fx.NewGraphModule(fx.New())
+	clear(tr.proxies)
+	clear(tr.aliases)
+	clear(tr.consts)
+	s.inputs, s.made = nil, nil
+	return nil
+}
+
+// breakAt is a data-dependent call in segment mode: the segment so far
+// runs, then the call runs on the real values.
+func (s *segmenter) breakAt(tr *tracer, op *tensor.Op, d tensor.Dispatch, args []any) any {
+	if err := s.run(tr); err != nil {
+		panic(asTensorError(err))
+	}
+	realArgs := make([]any, len(args))
+	for i, a := range args {
+		switch x := a.(type) {
+		case *tensor.Tensor:
+			realArgs[i] = s.realOf(x)
+		case []*tensor.Tensor:
+			l := make([]*tensor.Tensor, len(x))
+			for j, t := range x {
+				l[j] = s.realOf(t)
+			}
+			realArgs[i] = l
+		default:
+			realArgs[i] = a
+		}
+	}
+	defer tensor.ExcludeKey(tensor.KeyTrace)()
+	return op.Redispatch(op.Dispatch(realArgs), tensor.KeyTrace, realArgs)
+}
+
+func (s *segmenter) realOf(t *tensor.Tensor) *tensor.Tensor {
+	if r, ok := s.real[t]; ok {
+		return r
+	}
+	return t
+}
+
+func asTensorError(err error) *tensor.Error {
+	if te, ok := tensor.AsError(err); ok {
+		return te
+	}
+	return &tensor.Error{Kind: tensor.RuntimeError, Msg: err.Error()}
+}
+
+// callSegments runs fn in segment mode on the real inputs.
+func (c *Compiled) callSegments(inputs []*tensor.Tensor) (res any, err error) {
+	s := &segmenter{c: c, real: map[*tensor.Tensor]*tensor.Tensor{}}
+	tr := &tracer{
+		gm:      fx.NewGraphModule(fx.New()),
+		mode:    Fake,
+		decomps: c.opts.Decompositions,
+		proxies: map[*tensor.Tensor]*fx.Node{},
+		aliases: map[aliasKey]*fx.Node{},
+		consts:  map[*tensor.Tensor]*fx.Node{},
+		seg:     s,
+	}
+	in := make([]reflect.Value, len(inputs))
+	for i, x := range inputs {
+		p := tr.proxyInput(x)
+		s.real[p] = x
+		in[i] = reflect.ValueOf(p)
+	}
+	err = tensor.Try(func() {
+		defer tensor.IncludeKey(tensor.KeyTrace)()
+		defer tensor.SetModeValue(tracerKey, tr)()
+		out := reflect.ValueOf(c.fn).Call(in)
+		if err := s.run(tr); err != nil {
+			panic(asTensorError(err))
+		}
+		vals := make([]reflect.Value, len(out))
+		for i, v := range out {
+			switch x := v.Interface().(type) {
+			case *tensor.Tensor:
+				vals[i] = reflect.ValueOf(s.realOf(x))
+			case []*tensor.Tensor:
+				l := make([]*tensor.Tensor, len(x))
+				for j, t := range x {
+					l[j] = s.realOf(t)
+				}
+				vals[i] = reflect.ValueOf(l)
+			default:
+				vals[i] = v
+			}
+		}
+		res = results(vals)
+	})
+	return res, err
+}
+
+// runSegment runs a segment's graph on its inputs, compiling it on the
+// first call with these guards: the graph's text, its inputs' dtypes,
+// devices, sizes and strides, and the constants it reads.
+func (c *Compiled) runSegment(gm *fx.GraphModule, inputs []*tensor.Tensor) (any, error) {
+	var key strings.Builder
+	key.WriteString(gm.Code())
+	for _, x := range inputs {
+		fmt.Fprintf(&key, "|%s %s %v %v %v", x.DType(), x.Device(), x.Sizes(), x.Strides(), x.RequiresGrad())
+	}
+	for _, name := range gm.AttrNames() {
+		v, _ := gm.Attr(name)
+		fmt.Fprintf(&key, "|%s=%p", name, v)
+	}
+	k := key.String()
+	c.mu.Lock()
+	run, ok := c.segments[k]
+	if !ok {
+		var err error
+		run, err = c.opts.Backend(gm, inputs)
+		if err != nil {
+			c.mu.Unlock()
+			return nil, err
+		}
+		if c.segments == nil || len(c.segments) >= maxSegments {
+			// A function whose closure holds new tensors on every call
+			// makes new keys every call: start over rather than grow.
+			c.segments = map[string]Runnable{}
+		}
+		c.segments[k] = run
+		c.stats.Segments++
+	} else {
+		c.stats.SegmentHits++
+	}
+	c.mu.Unlock()
+	// The segment runs for real, not into the trace of the next one.
+	defer tensor.ExcludeKey(tensor.KeyTrace)()
+	return run(inputs)
+}
