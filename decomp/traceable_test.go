@@ -256,7 +256,9 @@ func TestTrapDevice(t *testing.T) {
 			t.Errorf("%s: no data read trapped", name)
 		}
 	}
-	if runReads(t, func(x *tensor.Tensor) { x.Exp().Softmax(1).T().Contiguous().Add(x.T()).Sum([]int{0}, tensor.WithKeepdim(true)) }) {
+	if runReads(t, func(x *tensor.Tensor) {
+		x.Exp().Softmax(1).T().Contiguous().Add(x.T()).Sum([]int{0}, tensor.WithKeepdim(true))
+	}) {
 		t.Errorf("ops on metadata alone read data")
 	}
 }
