@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -72,50 +73,53 @@ func fparam(v tensor.Scalar, x *T) float64 { return opmathScalar(v.Float64(), x.
 
 // silu is x / (1 + exp(-x)).
 func silu(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
+	x := args.SiluOf(a).Self
 	return x.Div(x.Neg().Exp().AddScalar(1))
 }
 
 // mish is x * tanh(log1p(exp(x))).
 func mish(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
+	x := args.MishOf(a).Self
 	return x.Mul(x.Exp().Log1p().Tanh())
 }
 
 // hardswish is x * min(max(x + 3, 0), 6) / 6.
 func hardswish(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
+	x := args.HardswishOf(a).Self
 	return x.Mul(x.AddScalar(3).Clamp(tensor.WithMin(0), tensor.WithMax(6))).DivScalar(6)
 }
 
 // hardsigmoid is min(max(x + 3, 0), 6) / 6.
 func hardsigmoid(op *tensor.Op, a []any) any {
-	return ten(a, 0).AddScalar(3).Clamp(tensor.WithMin(0), tensor.WithMax(6)).DivScalar(6)
+	return args.HardsigmoidOf(a).Self.AddScalar(3).Clamp(tensor.WithMin(0), tensor.WithMax(6)).DivScalar(6)
 }
 
 // softplus is x where x*beta > threshold, else log1p(exp(x*beta)) / beta.
 func softplus(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
-	beta, th := fparam(sc(a, 1), x), fparam(sc(a, 2), x)
+	p := args.SoftplusOf(a)
+	x := p.Self
+	beta, th := fparam(p.Beta, x), fparam(p.Threshold, x)
 	xb := x.MulScalar(beta)
 	return tensor.Where(xb.GtScalar(th), x, xb.Exp().Log1p().DivScalar(beta))
 }
 
 func selu(op *tensor.Op, a []any) any {
-	return ten(a, 0).Elu(tensor.WithAlpha(seluAlpha), tensor.WithScale(seluScale))
+	return args.SeluOf(a).Self.Elu(tensor.WithAlpha(seluAlpha), tensor.WithScale(seluScale))
 }
 
 func celu(op *tensor.Op, a []any) any {
-	alpha := sc(a, 1).Float64()
+	p := args.CeluOf(a)
+	alpha := p.Alpha.Float64()
 	tensor.Check(alpha != 0, "ZeroDivisionError: alpha cannot be 0 for CELU")
-	return ten(a, 0).Elu(tensor.WithAlpha(sc(a, 1)), tensor.WithInputScale(1/alpha))
+	return p.Self.Elu(tensor.WithAlpha(p.Alpha), tensor.WithInputScale(1/alpha))
 }
 
 // glu splits dim in halves a, b and returns a * sigmoid(b).
 func glu(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
+	p := args.GluOf(a)
+	x := p.Self
 	tensor.Check(x.Dim() > 0, "glu does not support scalars because halving size must be even")
-	d := wrapDim(a[1].(int), x.Dim())
+	d := wrapDim(p.Dim, x.Dim())
 	n := x.Size(d)
 	tensor.Check(n%2 == 0, "Halving dimension must be even, but dimension %d is size %d", d, n)
 	h := n / 2
@@ -123,13 +127,14 @@ func glu(op *tensor.Op, a []any) any {
 }
 
 func relu6(op *tensor.Op, a []any) any {
-	return ten(a, 0).Hardtanh(tensor.WithMinVal(0), tensor.WithMaxVal(6))
+	return args.Relu6Of(a).Self.Hardtanh(tensor.WithMinVal(0), tensor.WithMaxVal(6))
 }
 
 // hardshrink is 0 for -lambd <= x <= lambd, else x.
 func hardshrink(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
-	l := fparam(sc(a, 1), x)
+	p := args.HardshrinkOf(a)
+	x := p.Self
+	l := fparam(p.Lambd, x)
 	inside := x.GeScalar(-l).LogicalAnd(x.LeScalar(l))
 	return tensor.Where(inside, zero0(x), x)
 }
@@ -137,33 +142,36 @@ func hardshrink(op *tensor.Op, a []any) any {
 // softshrink is x - lambd above lambd, x + lambd below -lambd, else 0
 // (NaN included).
 func softshrink(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
-	l := fparam(sc(a, 1), x)
+	p := args.SoftshrinkOf(a)
+	x := p.Self
+	l := fparam(p.Lambd, x)
 	return tensor.Where(x.GtScalar(l), x.SubScalar(l),
 		tensor.Where(x.LtScalar(-l), x.AddScalar(l), zero0(x)))
 }
 
 // threshold is value where x <= threshold, else x.
 func threshold(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
+	p := args.ThresholdOf(a)
+	x := p.Self
 	d := x.DType()
-	return tensor.Where(x.LeScalar(scalarAs(sc(a, 1), d)), scalarLike(x, scalarAs(sc(a, 2), d), d), x)
+	return tensor.Where(x.LeScalar(scalarAs(p.Threshold, d)), scalarLike(x, scalarAs(p.Value, d), d), x)
 }
 
 func logSigmoid(op *tensor.Op, a []any) any {
-	return tensor.Call("aten::log_sigmoid_forward", ten(a, 0)).([]*T)[0]
+	return tensor.Call("aten::log_sigmoid_forward", args.LogSigmoidOf(a).Self).([]*T)[0]
 }
 
 // logSigmoidForward is min(x, 0) - log1p(exp(-|x|)), with exp(-|x|) as the buffer.
 func logSigmoidForward(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
+	x := args.LogSigmoidForwardOf(a).Self
 	z := x.Abs().Neg().Exp()
 	return []*T{x.Clamp(tensor.WithMax(0)).Sub(z.Log1p()), z}
 }
 
 // prelu is x where x > 0, else weight*x, weight broadcast along dim 1.
 func prelu(op *tensor.Op, a []any) any {
-	x, w := ten(a, 0), ten(a, 1)
+	p := args.PreluOf(a)
+	x, w := p.Self, p.Weight
 	if n := w.Numel(); n != 1 {
 		tensor.Check(x.Dim() > 0, "Not allow zero-dim input tensor.")
 		c := 1
@@ -184,19 +192,21 @@ func prelu(op *tensor.Op, a []any) any {
 }
 
 func softmaxInt(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
-	if a[2] != nil {
-		x = x.To(a[2].(tensor.DType))
+	p := args.SoftmaxOf(a)
+	x := p.Self
+	if p.Dtype.Ok {
+		x = x.To(p.Dtype.V)
 	}
-	return call("aten::_softmax", x, a[1], false)
+	return call("aten::_softmax", x, p.Dim, false)
 }
 
 func logSoftmaxInt(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
-	if a[2] != nil {
-		x = x.To(a[2].(tensor.DType))
+	p := args.LogSoftmaxOf(a)
+	x := p.Self
+	if p.Dtype.Ok {
+		x = x.To(p.Dtype.V)
 	}
-	return call("aten::_log_softmax", x, a[1], false)
+	return call("aten::_log_softmax", x, p.Dim, false)
 }
 
 func checkDropoutP(p float64) {
@@ -205,7 +215,8 @@ func checkDropoutP(p float64) {
 
 // dropout is native_dropout in training, the input itself otherwise.
 func dropout(op *tensor.Op, a []any) any {
-	x, p, train := ten(a, 0), a[1].(float64), a[2].(bool)
+	v := args.DropoutOf(a)
+	x, p, train := v.Input, v.P, v.Train
 	checkDropoutP(p)
 	if p == 0 || !train || x.Numel() == 0 {
 		return x
@@ -229,7 +240,8 @@ func keepMask(x *T, p float64, feature bool) *T {
 }
 
 func featureDropout(op *tensor.Op, a []any) any {
-	x, p, train := ten(a, 0), a[1].(float64), a[2].(bool)
+	v := args.FeatureDropoutOf(a)
+	x, p, train := v.Input, v.P, v.Train
 	checkDropoutP(p)
 	if p == 0 || !train || x.Numel() == 0 {
 		return x
@@ -243,7 +255,8 @@ func featureDropout(op *tensor.Op, a []any) any {
 // alphaDropout keeps SELU's mean and variance: dropped units go to the
 // negative saturation value, then an affine map restores the moments.
 func alphaDropout(op *tensor.Op, a []any) any {
-	x, p, train := ten(a, 0), a[1].(float64), a[2].(bool)
+	v := args.AlphaDropoutOf(a)
+	x, p, train := v.Input, v.P, v.Train
 	checkDropoutP(p)
 	if p == 0 || !train || x.Numel() == 0 {
 		return x
@@ -259,7 +272,8 @@ func alphaDropout(op *tensor.Op, a []any) any {
 }
 
 func geluBackward(op *tensor.Op, a []any) any {
-	g, x := ten(a, 0), ten(a, 1)
+	p := args.GeluBackwardOf(a)
+	g, x := p.GradOutput, p.Self
 	if d := tensor.ResultType(g, x); !d.IsReduced() {
 		g, x = g.To(d), x.To(d) // computed in the common dtype
 	}
@@ -268,7 +282,7 @@ func geluBackward(op *tensor.Op, a []any) any {
 		sqrt1_2  = 0.70710678118654752440
 		twoSqrtP = 1.12837916709551257390
 	)
-	if core.GeluApproximate(a[2].(string)) {
+	if core.GeluApproximate(p.Approximate) {
 		const beta, kappa = sqrt2 * twoSqrtP * 0.5, 0.044715
 		xsq := x.Mul(x)
 		inner := x.Add(xsq.Mul(x).MulScalar(kappa)).MulScalar(beta)
@@ -287,25 +301,29 @@ func geluBackward(op *tensor.Op, a []any) any {
 
 // sigmoidBackward is grad * (1 - y) * y.
 func sigmoidBackward(op *tensor.Op, a []any) any {
-	g, y := ten(a, 0), ten(a, 1)
+	p := args.SigmoidBackwardOf(a)
+	g, y := p.GradOutput, p.Output
 	return g.Mul(rsub(1, y)).Mul(y)
 }
 
 // tanhBackward is grad * (1 - y*y).
 func tanhBackward(op *tensor.Op, a []any) any {
-	g, y := ten(a, 0), ten(a, 1)
+	p := args.TanhBackwardOf(a)
+	g, y := p.GradOutput, p.Output
 	return g.Mul(rsub(1, y.Mul(y)))
 }
 
 // thresholdBackward is 0 where self <= threshold, else grad.
 func thresholdBackward(op *tensor.Op, a []any) any {
-	ts, d := common(ten(a, 0), ten(a, 1))
+	p := args.ThresholdBackwardOf(a)
+	ts, d := common(p.GradOutput, p.Self)
 	g, x := ts[0], ts[1]
-	return tensor.Where(x.LeScalar(scalarAs(sc(a, 2), d)), zero0(g), g)
+	return tensor.Where(x.LeScalar(scalarAs(p.Threshold, d)), zero0(g), g)
 }
 
 func siluBackward(op *tensor.Op, a []any) any {
-	g, x := ten(a, 0), ten(a, 1)
+	p := args.SiluBackwardOf(a)
+	g, x := p.GradOutput, p.Self
 	s := x.Neg().Exp().AddScalar(1).Reciprocal()
 	return g.Mul(s).Mul(x.Mul(rsub(1, s)).AddScalar(1))
 }
@@ -320,26 +338,29 @@ func siluBackward(op *tensor.Op, a []any) any {
 // hardtanhBackward is 0 where x <= min or x >= max, else the gradient (so
 // the gradient at NaN; 1.13's vectorized loop gives 0 there).
 func hardtanhBackward(op *tensor.Op, a []any) any {
-	g, x := ten(a, 0), ten(a, 1)
-	out := x.LeScalar(fparam(sc(a, 2), x)).LogicalOr(x.GeScalar(fparam(sc(a, 3), x)))
+	p := args.HardtanhBackwardOf(a)
+	g, x := p.GradOutput, p.Self
+	out := x.LeScalar(fparam(p.MinVal, x)).LogicalOr(x.GeScalar(fparam(p.MaxVal, x)))
 	return tensor.Where(out, zero0(g), g)
 }
 
 func leakyReluBackward(op *tensor.Op, a []any) any {
-	g, x := ten(a, 0), ten(a, 1)
-	return tensor.Where(x.GtScalar(0), g, g.MulScalar(fparam(sc(a, 2), x)))
+	p := args.LeakyReluBackwardOf(a)
+	g, x := p.GradOutput, p.Self
+	return tensor.Where(x.GtScalar(0), g, g.MulScalar(fparam(p.NegativeSlope, x)))
 }
 
 // eluBackward takes the negative branch where x <= 0, else the positive
 // one (so the positive branch at NaN; 1.13's vectorized loop takes the
 // negative branch's NaN there).
 func eluBackward(op *tensor.Op, a []any) any {
-	g, x := ten(a, 0), ten(a, 5)
-	alpha, scale, iscale := sc(a, 1).Float64(), sc(a, 2).Float64(), sc(a, 3).Float64()
+	p := args.EluBackwardOf(a)
+	g, x := p.GradOutput, p.SelfOrResult
+	alpha, scale, iscale := p.Alpha.Float64(), p.Scale.Float64(), p.InputScale.Float64()
 	neg, pos := opmathScalar(alpha*scale, x.DType()), opmathScalar(scale, x.DType())
 	in := opmathScalar(iscale, x.DType())
 	var negBranch *T
-	if a[4].(bool) { // x is the result
+	if p.IsResult { // x is the result
 		tensor.Check(alpha >= 0, "In-place elu backward calculation is triggered with a negative slope which is not supported. This is caused by calling in-place forward function with a negative slope, please call out-of-place version instead.")
 		negBranch = g.MulScalar(in).Mul(x.AddScalar(neg))
 	} else {
@@ -349,7 +370,8 @@ func eluBackward(op *tensor.Op, a []any) any {
 }
 
 func hardsigmoidBackward(op *tensor.Op, a []any) any {
-	g, x := ten(a, 0), ten(a, 1)
+	p := args.HardsigmoidBackwardOf(a)
+	g, x := p.GradOutput, p.Self
 	inside := x.GtScalar(-3).LogicalAnd(x.LtScalar(3))
 	return tensor.Where(inside, g.MulScalar(opmathScalar(1.0/6.0, x.DType())), zero0(g))
 }
@@ -358,14 +380,16 @@ func hardsigmoidBackward(op *tensor.Op, a []any) any {
 // 1.5·g at 3 and g at NaN; 1.13's vectorized loop gives g at 3 and NaN at
 // NaN).
 func hardswishBackward(op *tensor.Op, a []any) any {
-	g, x := ten(a, 0), ten(a, 1)
+	p := args.HardswishBackwardOf(a)
+	g, x := p.GradOutput, p.Self
 	mid := g.Mul(x.DivScalar(3).AddScalar(0.5))
 	return tensor.Where(x.LtScalar(-3), zero0(g), tensor.Where(x.LeScalar(3), mid, g))
 }
 
 func softplusBackward(op *tensor.Op, a []any) any {
-	g, x := ten(a, 0), ten(a, 1)
-	beta, th := fparam(sc(a, 2), x), fparam(sc(a, 3), x)
+	p := args.SoftplusBackwardOf(a)
+	g, x := p.GradOutput, p.Self
+	beta, th := fparam(p.Beta, x), fparam(p.Threshold, x)
 	xb := x.MulScalar(beta)
 	z := xb.Exp()
 	return tensor.Where(xb.GtScalar(th), g, g.Mul(z).Div(z.AddScalar(1)))
@@ -374,7 +398,8 @@ func softplusBackward(op *tensor.Op, a []any) any {
 // logSigmoidBackward is (max' - sign * z/(1+z)) * grad with z = exp(-|x|),
 // taken from the forward's buffer when it has one (the CPU kernel's form).
 func logSigmoidBackward(op *tensor.Op, a []any) any {
-	g, x, z := ten(a, 0), ten(a, 1), ten(a, 2)
+	p := args.LogSigmoidBackwardOf(a)
+	g, x, z := p.GradOutput, p.Self, p.Buffer
 	neg := x.LtScalar(0)
 	maxD := tensor.Where(neg, scalarLike(x, 1, x.DType()), zero0(x))
 	sign := tensor.Where(neg, scalarLike(x, 1, x.DType()), scalarLike(x, -1, x.DType()))
@@ -386,14 +411,16 @@ func logSigmoidBackward(op *tensor.Op, a []any) any {
 
 // softmaxBackward is out * (grad - sum(grad*out, dim)).
 func softmaxBackward(op *tensor.Op, a []any) any {
-	g, out, dim, d := ten(a, 0), ten(a, 1), a[2].(int), a[3].(tensor.DType)
+	p := args.InternalSoftmaxBackwardDataOf(a)
+	g, out, dim, d := p.GradOutput, p.Output, p.Dim, p.InputDtype
 	gi := out.Mul(g.Sub(g.Mul(out).Sum([]int{dim}, tensor.WithKeepdim(true))))
 	return gi.To(d)
 }
 
 // logSoftmaxBackward is grad - exp(out) * sum(grad, dim).
 func logSoftmaxBackward(op *tensor.Op, a []any) any {
-	g, out, dim, d := ten(a, 0), ten(a, 1), a[2].(int), a[3].(tensor.DType)
+	p := args.InternalLogSoftmaxBackwardDataOf(a)
+	g, out, dim, d := p.GradOutput, p.Output, p.Dim, p.InputDtype
 	gi := g.Sub(out.Exp().Mul(g.Sum([]int{dim}, tensor.WithKeepdim(true))))
 	return gi.To(d)
 }

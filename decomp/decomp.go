@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -85,9 +86,9 @@ func def(name string, fn tensor.Kernel) {
 // functional op on the same arguments, check that its result fits self, and
 // copy it into self.
 func inplaceOf(f *tensor.Op) tensor.Kernel {
-	return func(op *tensor.Op, args []any) any {
-		self := args[0].(*tensor.Tensor)
-		res := f.Invoke(args).(*tensor.Tensor)
+	return func(op *tensor.Op, a []any) any {
+		self := args.Self(a)
+		res := f.Invoke(a).(*tensor.Tensor)
 		core.CheckInplaceResult(self, res)
 		return self.Copy_(res)
 	}
@@ -99,14 +100,14 @@ func inplaceOf(f *tensor.Op) tensor.Kernel {
 // pw_cast_for_opmath). It is the one place where reduced precision is
 // upcast; the bodies stay free of dtype juggling.
 func opmath(k tensor.Kernel) tensor.Kernel {
-	return func(op *tensor.Op, args []any) any {
-		rd := tensor.ResultType(tensorArgs(args)...)
+	return func(op *tensor.Op, a []any) any {
+		rd := tensor.ResultType(tensorArgs(a)...)
 		if !rd.IsReduced() {
-			return k(op, toCommonFloat(args, rd))
+			return k(op, toCommonFloat(a, rd))
 		}
-		up := make([]any, len(args))
-		for i, a := range args {
-			switch x := a.(type) {
+		up := make([]any, len(a))
+		for i, v := range a {
+			switch x := v.(type) {
 			case *tensor.Tensor:
 				if x != nil {
 					up[i] = upcast(x)
@@ -118,7 +119,7 @@ func opmath(k tensor.Kernel) tensor.Kernel {
 				}
 				up[i] = l
 			default:
-				up[i] = a
+				up[i] = v
 			}
 		}
 		return downcast(k(op, up), rd)
@@ -129,21 +130,21 @@ func opmath(k tensor.Kernel) tensor.Kernel {
 // it is a float dtype: the common dtype TensorIterator computes a pointwise
 // op in (tanh_backward of a float64 grad and a float32 or bool output runs
 // in float64).
-func toCommonFloat(args []any, rd tensor.DType) []any {
+func toCommonFloat(a []any, rd tensor.DType) []any {
 	if !rd.IsFloat() {
-		return args
+		return a
 	}
 	var out []any
-	for i, a := range args {
-		if x, ok := a.(*tensor.Tensor); ok && x != nil && x.DType() != rd {
+	for i, v := range a {
+		if x, ok := v.(*tensor.Tensor); ok && x != nil && x.DType() != rd {
 			if out == nil {
-				out = slices.Clone(args)
+				out = slices.Clone(a)
 			}
 			out[i] = x.To(rd)
 		}
 	}
 	if out == nil {
-		return args
+		return a
 	}
 	return out
 }
@@ -181,11 +182,12 @@ func downcast(r any, d tensor.DType) any {
 	return r
 }
 
-// tensorArgs lists the tensors among args (list elements included).
-func tensorArgs(args []any) []any {
+// tensorArgs lists the tensors among the arguments a (list elements
+// included).
+func tensorArgs(a []any) []any {
 	var ts []any
-	for _, a := range args {
-		switch x := a.(type) {
+	for _, v := range a {
+		switch x := v.(type) {
 		case *tensor.Tensor:
 			if x != nil {
 				ts = append(ts, x)
@@ -203,21 +205,21 @@ func tensorArgs(args []any) []any {
 
 // checked runs check on the arguments as given, before k (and before any
 // upcasting k does).
-func checked(check func(args []any), k tensor.Kernel) tensor.Kernel {
-	return func(op *tensor.Op, args []any) any {
-		check(args)
-		return k(op, args)
+func checked(check func(a []any), k tensor.Kernel) tensor.Kernel {
+	return func(op *tensor.Op, a []any) any {
+		check(a)
+		return k(op, a)
 	}
 }
 
 // kernelDTypes checks that the result type of the tensor arguments is one
 // the named 1.13 CPU kernel supports.
 func kernelDTypes(kernel string, s dtypes) func([]any) {
-	return func(args []any) { need(kernel, tensor.ResultType(tensorArgs(args)...), s) }
+	return func(a []any) { need(kernel, tensor.ResultType(tensorArgs(a)...), s) }
 }
 
 // kernelFloatDTypes is kernelDTypes for ops that promote integers to the
 // default float first.
 func kernelFloatDTypes(kernel string, s dtypes) func([]any) {
-	return func(args []any) { need(kernel, floatDType(tensorArgs(args)...), s) }
+	return func(a []any) { need(kernel, floatDType(tensorArgs(a)...), s) }
 }

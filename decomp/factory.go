@@ -1,6 +1,7 @@
 package decomp
 
 import (
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -9,13 +10,13 @@ import (
 // scalar_tensor.
 
 func init() {
-	def("aten::zeros", fullWith(0))
-	def("aten::ones", fullWith(1))
-	def("aten::zeros_like", fullLikeWith(0))
-	def("aten::ones_like", fullLikeWith(1))
+	def("aten::zeros", fullWith(0, args.ZerosOfOf))
+	def("aten::ones", fullWith(1, func(a []any) args.ZerosOf { return args.ZerosOf(args.OnesOfOf(a)) }))
+	def("aten::zeros_like", fullLikeWith(0, args.ZerosLikeOf))
+	def("aten::ones_like", fullLikeWith(1, func(a []any) args.ZerosLike { return args.ZerosLike(args.OnesLikeOf(a)) }))
 	def("aten::empty_like", emptyLike)
-	def("aten::new_zeros", newFullWith(0))
-	def("aten::new_ones", newFullWith(1))
+	def("aten::new_zeros", newFullWith(0, args.NewZerosOf))
+	def("aten::new_ones", newFullWith(1, func(a []any) args.NewZeros { return args.NewZeros(args.NewOnesOf(a)) }))
 	def("aten::new_full", newFull)
 	def("aten::new_empty", newEmpty)
 	def("aten::arange", arangeEnd)
@@ -28,122 +29,137 @@ func init() {
 	def("aten::zero", zeroOp)
 }
 
-// factoryKw turns the trailing (dtype, layout, device, pin_memory) arguments
-// starting at i into keyword arguments, with dtype defaulted to d.
-func factoryKw(a []any, i int, d tensor.DType) map[string]any {
-	kw := map[string]any{"dtype": tensor.OptDType(a[i], d), "device": a[i+2]}
-	if kw["device"] == nil {
-		delete(kw, "device")
+// factoryKw turns a factory's dtype and device arguments into keyword
+// arguments, with dtype defaulted to d.
+func factoryKw(dtype args.Opt[tensor.DType], device args.Opt[tensor.Device], d tensor.DType) map[string]any {
+	kw := map[string]any{"dtype": dtype.Or(d)}
+	if device.Ok {
+		kw["device"] = device.V
 	}
 	return kw
 }
 
-func fullWith(v int) tensor.Kernel {
+// fullWith is zeros and ones; of reads the op's view (ones' converts to
+// zeros').
+func fullWith(v int, of func([]any) args.ZerosOf) tensor.Kernel {
 	return func(op *tensor.Op, a []any) any {
-		return callKw("aten::full", []any{a[0], v}, factoryKw(a, 1, tensor.DefaultFloat))
+		p := of(a)
+		return callKw("aten::full", []any{p.Size, v}, factoryKw(p.Dtype, p.Device, tensor.DefaultFloat))
 	}
 }
 
-func likeKw(a []any) map[string]any {
-	kw := map[string]any{"dtype": a[1], "device": a[3], "memory_format": a[5]}
-	for k, v := range kw {
-		if v == nil {
-			delete(kw, k)
-		}
+// likeKw is the keyword arguments of a *_like factory: those given.
+func likeKw(p args.ZerosLike) map[string]any {
+	kw := map[string]any{}
+	if p.Dtype.Ok {
+		kw["dtype"] = p.Dtype.V
+	}
+	if p.Device.Ok {
+		kw["device"] = p.Device.V
+	}
+	if p.MemoryFormat.Ok {
+		kw["memory_format"] = p.MemoryFormat.V
 	}
 	return kw
 }
 
-func fullLikeWith(v int) tensor.Kernel {
+// fullLikeWith is zeros_like and ones_like; of reads the op's view
+// (ones_like's converts to zeros_like's).
+func fullLikeWith(v int, of func([]any) args.ZerosLike) tensor.Kernel {
 	return func(op *tensor.Op, a []any) any {
-		return callKw("aten::full_like", []any{ten(a, 0), v}, likeKw(a))
+		p := of(a)
+		return callKw("aten::full_like", []any{p.Self, v}, likeKw(p))
 	}
 }
 
 // emptyLike keeps self's layout (dense strides) unless a memory format says otherwise.
 func emptyLike(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
-	m := tensor.PreserveFormat
-	if a[5] != nil {
-		m = a[5].(tensor.MemoryFormat)
-	}
-	kw := map[string]any{"dtype": tensor.OptDType(a[1], x.DType()), "device": x.Device()}
-	if a[3] != nil {
-		kw["device"] = a[3]
-	}
+	p := args.EmptyLikeOf(a)
+	x := p.Self
+	m := p.MemoryFormat.Or(tensor.PreserveFormat)
+	kw := map[string]any{"dtype": p.Dtype.Or(x.DType()), "device": p.Device.Or(x.Device())}
 	return callKw("aten::empty_strided", []any{x.Shape(), core.LikeStrides(x, m)}, kw)
 }
 
 // newKw is the keyword arguments of a new_* factory: self's dtype and
 // device unless given.
-func newKw(x *T, a []any, i int) map[string]any {
-	kw := map[string]any{"dtype": tensor.OptDType(a[i], x.DType()), "device": x.Device()}
-	if a[i+2] != nil {
-		kw["device"] = a[i+2]
-	}
-	return kw
+func newKw(x *T, dtype args.Opt[tensor.DType], device args.Opt[tensor.Device]) map[string]any {
+	return map[string]any{"dtype": dtype.Or(x.DType()), "device": device.Or(x.Device())}
 }
 
-func newFullWith(v int) tensor.Kernel {
+// newFullWith is new_zeros and new_ones; of reads the op's view
+// (new_ones' converts to new_zeros').
+func newFullWith(v int, of func([]any) args.NewZeros) tensor.Kernel {
 	return func(op *tensor.Op, a []any) any {
-		return callKw("aten::full", []any{a[1], v}, newKw(ten(a, 0), a, 2))
+		p := of(a)
+		return callKw("aten::full", []any{p.Size, v}, newKw(p.Self, p.Dtype, p.Device))
 	}
 }
 
 func newFull(op *tensor.Op, a []any) any {
-	return callKw("aten::full", []any{a[1], a[2]}, newKw(ten(a, 0), a, 3))
+	p := args.NewFullOf(a)
+	return callKw("aten::full", []any{p.Size, p.FillValue}, newKw(p.Self, p.Dtype, p.Device))
 }
 
 func newEmpty(op *tensor.Op, a []any) any {
-	return callKw("aten::empty.memory_format", []any{a[1]}, newKw(ten(a, 0), a, 2))
+	p := args.NewEmptyOf(a)
+	return callKw("aten::empty.memory_format", []any{p.Size}, newKw(p.Self, p.Dtype, p.Device))
 }
 
-func arangeKw(a []any, i int) map[string]any {
-	kw := map[string]any{"dtype": a[i], "device": a[i+2]}
-	for k, v := range kw {
-		if v == nil {
-			delete(kw, k)
-		}
+// arangeKw is the keyword arguments of a factory calling arange: the dtype
+// and device given.
+func arangeKw(dtype args.Opt[tensor.DType], device args.Opt[tensor.Device]) map[string]any {
+	kw := map[string]any{}
+	if dtype.Ok {
+		kw["dtype"] = dtype.V
+	}
+	if device.Ok {
+		kw["device"] = device.V
 	}
 	return kw
 }
 
 func arangeEnd(op *tensor.Op, a []any) any {
-	return callKw("aten::arange.start_step", []any{0, a[0], 1}, arangeKw(a, 1))
+	p := args.ArangeEndOf(a)
+	return callKw("aten::arange.start_step", []any{0, p.End, 1}, arangeKw(p.Dtype, p.Device))
 }
 
 func arangeStart(op *tensor.Op, a []any) any {
-	return callKw("aten::arange.start_step", []any{a[0], a[1], 1}, arangeKw(a, 2))
+	p := args.ArangeStartOf(a)
+	return callKw("aten::arange.start_step", []any{p.Start, p.End, 1}, arangeKw(p.Dtype, p.Device))
 }
 
 func eye(op *tensor.Op, a []any) any {
-	n := a[0].(int)
-	return eyeOf(n, n, a, 1)
+	p := args.EyeOf(a)
+	return eyeOf(p.N, p.N, p.Dtype, p.Device)
 }
 
-func eyeM(op *tensor.Op, a []any) any { return eyeOf(a[0].(int), a[1].(int), a, 2) }
+func eyeM(op *tensor.Op, a []any) any {
+	p := args.EyeMOf(a)
+	return eyeOf(p.N, p.M, p.Dtype, p.Device)
+}
 
-func eyeOf(n, m int, a []any, i int) *T {
+func eyeOf(n, m int, dtype args.Opt[tensor.DType], device args.Opt[tensor.Device]) *T {
 	tensor.Check(n >= 0, "n must be greater or equal to 0, got %d", n)
 	tensor.Check(m >= 0, "m must be greater or equal to 0, got %d", m)
-	kw := arangeKw(a, i)
+	kw := arangeKw(dtype, device)
 	kw["dtype"] = tensor.Int64
 	rows := callKw("aten::arange.start_step", []any{0, n, 1}, kw)
 	cols := callKw("aten::arange.start_step", []any{0, m, 1}, kw)
-	return rows.Unsqueeze(1).Eq(cols).To(tensor.OptDType(a[i], tensor.DefaultFloat))
+	return rows.Unsqueeze(1).Eq(cols).To(dtype.Or(tensor.DefaultFloat))
 }
 
 // spaced fills steps points the way the CPU linspace kernel does: the first
 // half counts up from start, the second half down from end, in the dtype's
 // arithmetic (double for integer dtypes).
-func spaced(a []any, kwAt int, start, end float64, steps int, f func(*T) *T) *T {
+func spaced(dtype args.Opt[tensor.DType], device args.Opt[tensor.Device], start, end float64, steps int, f func(*T) *T) *T {
 	tensor.Check(steps >= 0, "number of steps must be non-negative")
-	d := tensor.OptDType(a[kwAt], tensor.DefaultFloat)
+	d := dtype.Or(tensor.DefaultFloat)
 	cd := d
 	if !d.IsFloat() {
 		cd = tensor.Float64
 	}
-	kw := arangeKw(a, kwAt)
+	kw := arangeKw(dtype, device)
 	kw["dtype"] = cd
 	idx := callKw("aten::arange.start_step", []any{0, steps, 1}, kw)
 	if steps <= 1 {
@@ -161,12 +177,14 @@ func spaced(a []any, kwAt int, start, end float64, steps int, f func(*T) *T) *T 
 }
 
 func linspace(op *tensor.Op, a []any) any {
-	return spaced(a, 3, sc(a, 0).Float64(), sc(a, 1).Float64(), a[2].(int), func(x *T) *T { return x })
+	p := args.LinspaceOf(a)
+	return spaced(p.Dtype, p.Device, p.Start.Float64(), p.End.Float64(), p.Steps, func(x *T) *T { return x })
 }
 
 func logspace(op *tensor.Op, a []any) any {
-	base := a[3].(float64)
-	return spaced(a, 4, sc(a, 0).Float64(), sc(a, 1).Float64(), a[2].(int), func(x *T) *T {
+	p := args.LogspaceOf(a)
+	base := p.Base
+	return spaced(p.Dtype, p.Device, p.Start.Float64(), p.End.Float64(), p.Steps, func(x *T) *T {
 		return tensor.PowScalarBase(opmathScalar(base, x.DType()), x)
 	})
 }
@@ -174,7 +192,8 @@ func logspace(op *tensor.Op, a []any) any {
 // oneHot compares each index with arange(num_classes); num_classes -1 means
 // max + 1, which reads the data.
 func oneHot(op *tensor.Op, a []any) any {
-	x, n := ten(a, 0), a[1].(int)
+	p := args.OneHotOf(a)
+	x, n := p.Self, p.NumClasses
 	tensor.Check(x.DType() == tensor.Int64, "one_hot is only applicable to index tensor.")
 	if x.Numel() == 0 {
 		tensor.Check(n > 0, "Can not infer total number of classes from empty tensor.")
@@ -190,4 +209,4 @@ func oneHot(op *tensor.Op, a []any) any {
 	return x.Unsqueeze(-1).Eq(arangeOn(x, n)).To(tensor.Int64)
 }
 
-func zeroOp(op *tensor.Op, a []any) any { return ten(a, 0).FullLike(0) }
+func zeroOp(op *tensor.Op, a []any) any { return args.ZeroOf(a).Self.FullLike(0) }

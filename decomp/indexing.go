@@ -1,6 +1,7 @@
 package decomp
 
 import (
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -31,15 +32,17 @@ func scatterMode(s string) string {
 }
 
 func scatterReduceMode(op *tensor.Op, a []any) any {
-	mode := scatterMode(a[4].(string))
-	return ten(a, 0).ScatterReduce(a[1].(int), ten(a, 2), ten(a, 3), mode)
+	p := args.ScatterModeOf(a)
+	mode := scatterMode(p.Reduce)
+	return p.Self.ScatterReduce(p.Dim, p.Index, p.Src, mode)
 }
 
 func scatterValueReduceMode(op *tensor.Op, a []any) any {
-	x, idx := ten(a, 0), ten(a, 2)
-	mode := scatterMode(a[4].(string))
-	src := fullOn(x, idx.Shape(), sc(a, 3), x.DType())
-	return x.ScatterReduce(a[1].(int), idx, src, mode)
+	p := args.ScatterValueModeOf(a)
+	x, idx := p.Self, p.Index
+	mode := scatterMode(p.Reduce)
+	src := fullOn(x, idx.Shape(), p.Value, x.DType())
+	return x.ScatterReduce(p.Dim, idx, src, mode)
 }
 
 // alongDim is the index list that puts idx at dim for index/index_put.
@@ -63,7 +66,8 @@ func indexInto(self *T, dim int, idx, src *T, accumulate bool) *T {
 }
 
 func indexAdd(op *tensor.Op, a []any) any {
-	x, dim, idx, src, alpha := ten(a, 0), a[1].(int), ten(a, 2), ten(a, 3), sc(a, 4)
+	p := args.IndexAddOf(a)
+	x, dim, idx, src, alpha := p.Self, p.Dim, p.Index, p.Source, p.Alpha
 	if idx.Dim() > 1 {
 		tensor.IndexPanicf("index_add_(): Index is supposed to be a vector, but got dim: %d with type: %s and size: %s", idx.Dim(), core.CTypeName(idx.DType()), tensor.ShapeString(idx.Sizes()))
 	}
@@ -79,7 +83,8 @@ func indexAdd(op *tensor.Op, a []any) any {
 }
 
 func indexCopy(op *tensor.Op, a []any) any {
-	x, dim, idx, src := ten(a, 0), a[1].(int), ten(a, 2), ten(a, 3)
+	p := args.IndexCopyOf(a)
+	x, dim, idx, src := p.Self, p.Dim, p.Index, p.Source
 	tensor.Check(idx.DType() == tensor.Int64, "index_copy_(): Expected a long tensor for index, but got %s", core.CTypeName(idx.DType()))
 	tensor.Check(x.DType() == src.DType(), "index_copy_(): self and source expected to have the same dtype, but got (self) %s and (source) %s", core.CTypeName(x.DType()), core.CTypeName(src.DType()))
 	tensor.Check(idx.Dim() <= 1, "index_copy_(): Index should have dimension 1 or 0 (got %d)", idx.Dim())
@@ -99,26 +104,30 @@ func indexFill(x *T, dim int, idx, v *T) *T {
 }
 
 func indexFillScalar(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
-	v := scalarAs(sc(a, 3), x.DType())
+	p := args.IndexFillIntScalarOf(a)
+	x := p.Self
+	v := scalarAs(p.Value, x.DType())
 	core.CheckScalarFits(v, x.DType())
-	return indexFill(x, a[1].(int), ten(a, 2), scalarLike(x, v, x.DType()))
+	return indexFill(x, p.Dim, p.Index, scalarLike(x, v, x.DType()))
 }
 
 func indexFillTensor(op *tensor.Op, a []any) any {
-	v := ten(a, 3)
+	p := args.IndexFillIntTensorOf(a)
+	v := p.Value
 	tensor.Check(v.Dim() == 0, "index_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", v.Dim())
-	return indexFill(ten(a, 0), a[1].(int), ten(a, 2), v)
+	return indexFill(p.Self, p.Dim, p.Index, v)
 }
 
 func take(op *tensor.Op, a []any) any {
-	x, idx := ten(a, 0), ten(a, 1)
+	p := args.TakeOf(a)
+	x, idx := p.Self, p.Index
 	tensor.Check(idx.DType() == tensor.Int64, "take(): Expected a long tensor for index, but got %s", core.CTypeName(idx.DType()))
 	return reshape(x, []int{-1}).Index([]*T{idx})
 }
 
 func maskedSelect(op *tensor.Op, a []any) any {
-	x, mask := ten(a, 0), ten(a, 1)
+	p := args.MaskedSelectOf(a)
+	x, mask := p.Self, p.Mask
 	tensor.Check(mask.DType() == tensor.Bool || mask.DType() == tensor.Uint8, "masked_select: expected BoolTensor or ByteTensor for mask")
 	shape := tensor.BroadcastShapes(x.Sizes(), mask.Sizes())
 	if len(shape) == 0 {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -55,8 +56,9 @@ func classWeight(w *T, rank, classDim int) *T {
 }
 
 func crossEntropy(op *tensor.Op, a []any) any {
-	x, t, w := ten(a, 0), ten(a, 1), ten(a, 2)
-	red, ignore, smooth := a[3].(int), a[4].(int), a[5].(float64)
+	p := args.CrossEntropyLossOf(a)
+	x, t, w := p.Self, p.Target, p.Weight
+	red, ignore, smooth := p.Reduction, p.IgnoreIndex, p.LabelSmoothing
 	classDim := 1
 	if x.Dim() == 1 {
 		classDim = 0
@@ -137,18 +139,21 @@ func crossEntropySmoothed(x, t, w *T, red, ignore int, smooth float64, classDim 
 	return nll.MulScalar(1 - smooth).Add(ret.MulScalar(smooth / float64(n)))
 }
 
+// nllLoss and nllLoss2d are the output of their forward ops, whose
+// arguments are theirs.
 func nllLoss(op *tensor.Op, a []any) any {
-	return tensor.Call("aten::nll_loss_forward", a...).([]*T)[0]
+	return invoke("aten::nll_loss_forward", args.NllLossForward(args.NllLossOf(a)).Box()).([]*T)[0]
 }
 
 func nllLoss2d(op *tensor.Op, a []any) any {
-	return tensor.Call("aten::nll_loss2d_forward", a...).([]*T)[0]
+	return invoke("aten::nll_loss2d_forward", args.NllLoss2dForward(args.NllLoss2dOf(a)).Box()).([]*T)[0]
 }
 
 // nllLossND dispatches on rank: 1-2 d to nll_loss, 4-d to nll_loss2d, other
 // ranks reshaped to (N, C, 1, -1) for nll_loss2d.
 func nllLossND(op *tensor.Op, a []any) any {
-	x, t, w, red, ignore := ten(a, 0), ten(a, 1), ten(a, 2), a[3].(int), a[4].(int)
+	p := args.NllLossNdOf(a)
+	x, t, w, red, ignore := p.Self, p.Target, p.Weight, p.Reduction, p.IgnoreIndex
 	if x.Dim() < 1 {
 		panic(&tensor.Error{Kind: tensor.ValueError, Msg: fmt.Sprintf("Expected 1 or more dimensions (got %d)", x.Dim())})
 	}
@@ -220,7 +225,8 @@ func nllForward(x, t, w *T, red, ignore, classDim int) []*T {
 }
 
 func nllLossForward(op *tensor.Op, a []any) any {
-	x, t, w, red, ignore := ten(a, 0), ten(a, 1), ten(a, 2), a[3].(int), a[4].(int)
+	p := args.NllLossForwardOf(a)
+	x, t, w, red, ignore := p.Self, p.Target, p.Weight, p.Reduction, p.IgnoreIndex
 	tensor.Check(x.Dim() > 0 && x.Dim() <= 2, "input tensor should be 1D or 2D")
 	tensor.Check(t.Dim() <= 1, "0D or 1D target tensor expected, multi-target not supported")
 	noBatch := x.Dim() == 1 && t.Dim() == 0
@@ -237,7 +243,8 @@ func nllLossForward(op *tensor.Op, a []any) any {
 }
 
 func nllLoss2dForward(op *tensor.Op, a []any) any {
-	x, t, w, red, ignore := ten(a, 0), ten(a, 1), ten(a, 2), a[3].(int), a[4].(int)
+	p := args.NllLoss2dForwardOf(a)
+	x, t, w, red, ignore := p.Self, p.Target, p.Weight, p.Reduction, p.IgnoreIndex
 	tensor.Check(t.Dim() == 3, "only batches of spatial targets supported (3D tensors) but got targets of dimension: %d", t.Dim())
 	tensor.Check(x.Dim() == 4, "only batches of spatial inputs supported (4D tensors), but got input of dimension: %d", x.Dim())
 	n := x.Size(1)
@@ -260,8 +267,9 @@ func nllWeightDType(x, w *T) {
 // nllLossBackward scatters -grad (divided by the total weight for mean) to
 // the target classes.
 func nllLossBackward(op *tensor.Op, a []any) any {
-	g, x, t, w := ten(a, 0), ten(a, 1), ten(a, 2), ten(a, 3)
-	red, ignore, total := a[4].(int), a[5].(int), ten(a, 6)
+	p := args.NllLossBackwardOf(a)
+	g, x, t, w := p.GradOutput, p.Self, p.Target, p.Weight
+	red, ignore, total := p.Reduction, p.IgnoreIndex, p.TotalWeight
 	need("nll_loss_backward_out_frame", x.DType(), floatsBF)
 	if red == reduceNone && x.Dim() == 2 {
 		// check_dim_size: a 0-d grad fails while the message reads its size.
@@ -294,10 +302,11 @@ func nllLossBackward(op *tensor.Op, a []any) any {
 }
 
 func mseLoss(op *tensor.Op, a []any) any {
-	x, y := commonOperands(ten(a, 0), ten(a, 1))
-	checkStructuredReduction(a[2].(int), 50)
+	p := args.MseLossOf(a)
+	x, y := commonOperands(p.Self, p.Target)
+	checkStructuredReduction(p.Reduction, 50)
 	d := x.Sub(y)
-	return applyReduction(d.Mul(d), a[2].(int))
+	return applyReduction(d.Mul(d), p.Reduction)
 }
 
 // commonOperands converts x and y to their result type, as the
@@ -309,7 +318,8 @@ func commonOperands(x, y *T) (*T, *T) {
 }
 
 func mseLossBackward(op *tensor.Op, a []any) any {
-	g, x, t, red := ten(a, 0), ten(a, 1), ten(a, 2), a[3].(int)
+	p := args.MseLossBackwardOf(a)
+	g, x, t, red := p.GradOutput, p.Self, p.Target, p.Reduction
 	norm := 2.0
 	if red == reduceMean {
 		norm = 2.0 / float64(x.Numel())
@@ -318,12 +328,14 @@ func mseLossBackward(op *tensor.Op, a []any) any {
 }
 
 func l1Loss(op *tensor.Op, a []any) any {
-	return applyReduction(ten(a, 0).Sub(ten(a, 1)).Abs(), a[2].(int))
+	p := args.L1LossOf(a)
+	return applyReduction(p.Self.Sub(p.Target).Abs(), p.Reduction)
 }
 
 // smoothL1Loss is 0.5 z^2 / beta below beta, z - beta/2 above, z = |x - y|.
 func smoothL1Loss(op *tensor.Op, a []any) any {
-	x, y, red, beta := ten(a, 0), ten(a, 1), a[2].(int), a[3].(float64)
+	p := args.SmoothL1LossOf(a)
+	x, y, red, beta := p.Self, p.Target, p.Reduction, p.Beta
 	tensor.Check(beta >= 0, "smooth_l1_loss does not support negative values for beta.")
 	checkStructuredReduction(red, 39)
 	if beta == 0 {
@@ -338,7 +350,8 @@ func smoothL1Loss(op *tensor.Op, a []any) any {
 
 // huberLoss is 0.5 z^2 below delta, delta (z - delta/2) above.
 func huberLoss(op *tensor.Op, a []any) any {
-	x, y, red, delta := ten(a, 0), ten(a, 1), a[2].(int), a[3].(float64)
+	p := args.HuberLossOf(a)
+	x, y, red, delta := p.Self, p.Target, p.Reduction, p.Delta
 	tensor.Check(delta > 0, "huber_loss does not support non-positive values for delta.")
 	// 1.13 writes the loss into a tensor like the input, computed in the
 	// common dtype.
@@ -354,14 +367,16 @@ func huberLoss(op *tensor.Op, a []any) any {
 // bceDTypes: 1.13's kernel takes the target in the input's dtype (its
 // TensorIterator checks all dtypes equal) and only float and double.
 func bceDTypes(a []any) {
-	x, t := ten(a, 0), ten(a, 1)
+	p := args.BinaryCrossEntropyOf(a)
+	x, t := p.Self, p.Target
 	tensor.Check(t.DType() == x.DType(), "Found dtype %s but expected %s", core.CTypeName(t.DType()), core.CTypeName(x.DType()))
 	need("binary_cross_entropy", x.DType(), floatsOnly)
 }
 
 // binaryCrossEntropy is (t - 1) max(log(1 - x), -100) - t max(log(x), -100).
 func binaryCrossEntropy(op *tensor.Op, a []any) any {
-	x, t, w, red := ten(a, 0), ten(a, 1), ten(a, 2), a[3].(int)
+	p := args.BinaryCrossEntropyOf(a)
+	x, t, w, red := p.Self, p.Target, p.Weight, p.Reduction
 	tensor.Check(slices.Equal(x.Sizes(), t.Sizes()), "Using a target size (%s) that is different to the input size (%s) is deprecated. Please ensure they have the same size.", tensor.ShapeString(t.Sizes()), tensor.ShapeString(x.Sizes()))
 	lo := x.Neg().Log1p().Clamp(tensor.WithMin(-100))
 	hi := x.Log().Clamp(tensor.WithMin(-100))
@@ -375,7 +390,8 @@ func binaryCrossEntropy(op *tensor.Op, a []any) any {
 // bceWithLogits is (1 - t) x + lw (log(exp(-m) + exp(-x - m)) + m) with
 // m = max(-x, 0) and lw = 1 + (pos_weight - 1) t (1 without pos_weight).
 func bceWithLogits(op *tensor.Op, a []any) any {
-	x, t, w, pw, red := ten(a, 0), ten(a, 1), ten(a, 2), ten(a, 3), a[4].(int)
+	p := args.BinaryCrossEntropyWithLogitsOf(a)
+	x, t, w, pw, red := p.Self, p.Target, p.Weight, p.PosWeight, p.Reduction
 	tensor.Check(slices.Equal(x.Sizes(), t.Sizes()), "Target size (%s) must be the same as input size (%s)", tensor.ShapeString(t.Sizes()), tensor.ShapeString(x.Sizes()))
 	m := x.Neg().Clamp(tensor.WithMin(0))
 	lse := m.Neg().Exp().Add(x.Neg().Sub(m).Exp()).Log().Add(m)
@@ -393,7 +409,8 @@ func bceWithLogits(op *tensor.Op, a []any) any {
 }
 
 func klDiv(op *tensor.Op, a []any) any {
-	x, t, red, logTarget := ten(a, 0), ten(a, 1), a[2].(int), a[3].(bool)
+	p := args.KlDivOf(a)
+	x, t, red, logTarget := p.Self, p.Target, p.Reduction, p.LogTarget
 	tensor.Check(x.DType().IsFloat() && t.DType().IsFloat(), "kl_div: Integral inputs not supported.")
 	var out *T
 	if logTarget {
@@ -405,7 +422,8 @@ func klDiv(op *tensor.Op, a []any) any {
 }
 
 func softMarginLoss(op *tensor.Op, a []any) any {
-	x, t, red := ten(a, 0), ten(a, 1), a[2].(int)
+	p := args.SoftMarginLossOf(a)
+	x, t, red := p.Self, p.Target, p.Reduction
 	loss := x.Neg().Mul(t).Exp().Log1p()
 	if red != reduceNone && red != reduceMean && red != reduceSum {
 		// 1.13 resizes its unreduced output to 0-d in place: the first element.
@@ -415,21 +433,24 @@ func softMarginLoss(op *tensor.Op, a []any) any {
 }
 
 func marginRankingLoss(op *tensor.Op, a []any) any {
-	x1, x2, t, margin := ten(a, 0), ten(a, 1), ten(a, 2), a[3].(float64)
+	p := args.MarginRankingLossOf(a)
+	x1, x2, t, margin := p.Input1, p.Input2, p.Target, p.Margin
 	out := t.Neg().Mul(x1.Sub(x2)).AddScalar(margin).Clamp(tensor.WithMin(0))
-	return applyReduction(out, a[4].(int))
+	return applyReduction(out, p.Reduction)
 }
 
 func hingeEmbeddingLoss(op *tensor.Op, a []any) any {
-	x, t, margin := ten(a, 0), ten(a, 1), a[2].(float64)
+	p := args.HingeEmbeddingLossOf(a)
+	x, t, margin := p.Self, p.Target, p.Margin
 	zeros := fullOn(x, x.Shape(), 0, x.DType())
 	outMargin := tensor.Where(t.NeScalar(1), rsub(margin, x).Clamp(tensor.WithMin(0)), zeros)
 	outSelf := tensor.Where(t.NeScalar(-1), x, zeros)
-	return applyReduction(outMargin.Add(outSelf), a[3].(int))
+	return applyReduction(outMargin.Add(outSelf), p.Reduction)
 }
 
 func cosineEmbeddingLoss(op *tensor.Op, a []any) any {
-	x1, x2, t, margin := ten(a, 0), ten(a, 1), ten(a, 2), a[3].(float64)
+	p := args.CosineEmbeddingLossOf(a)
+	x1, x2, t, margin := p.Input1, p.Input2, p.Target, p.Margin
 	td := t.Dim()
 	tensor.Check(td == 1 || td == 0, "0D or 1D target tensor expected, multi-target not supported")
 	if td == 1 {
@@ -446,11 +467,12 @@ func cosineEmbeddingLoss(op *tensor.Op, a []any) any {
 	pos := rsub(1, cos)
 	neg := cos.SubScalar(margin).Clamp(tensor.WithMin(0))
 	out := tensor.Where(t.EqScalar(1), pos, zeros).Add(tensor.Where(t.EqScalar(-1), neg, zeros))
-	return applyReduction(out, a[4].(int))
+	return applyReduction(out, p.Reduction)
 }
 
 func poissonNLLLoss(op *tensor.Op, a []any) any {
-	x, t, logInput, full, eps, red := ten(a, 0), ten(a, 1), a[2].(bool), a[3].(bool), a[4].(float64), a[5].(int)
+	p := args.PoissonNllLossOf(a)
+	x, t, logInput, full, eps, red := p.Input, p.Target, p.LogInput, p.Full, p.Eps, p.Reduction
 	var loss *T
 	if logInput {
 		loss = x.Exp().Sub(t.Mul(x))
@@ -465,8 +487,9 @@ func poissonNLLLoss(op *tensor.Op, a []any) any {
 }
 
 func tripletMarginLoss(op *tensor.Op, a []any) any {
-	an, po, ne := ten(a, 0), ten(a, 1), ten(a, 2)
-	margin, p, eps, swap, red := a[3].(float64), a[4].(float64), a[5].(float64), a[6].(bool), a[7].(int)
+	v := args.TripletMarginLossOf(a)
+	an, po, ne := v.Anchor, v.Positive, v.Negative
+	margin, p, eps, swap, red := v.Margin, v.P, v.Eps, v.Swap, v.Reduction
 	tensor.Check(an.Dim() == po.Dim() && po.Dim() == ne.Dim(), "The anchor, positive, and negative tensors are expected to have the same number of dimensions, but got: anchor %dD, positive %dD, and negative %dD inputs", an.Dim(), po.Dim(), ne.Dim())
 	dist := func(x, y *T) *T {
 		return call("aten::pairwise_distance", x, y, p, eps, false)

@@ -3,6 +3,7 @@ package decomp
 import (
 	"strings"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -28,7 +29,10 @@ func init() {
 	def("aten::cosine_similarity", cosineSimilarity)
 }
 
-func matmulOp(op *tensor.Op, a []any) any { return matmul(ten(a, 0), ten(a, 1)) }
+func matmulOp(op *tensor.Op, a []any) any {
+	p := args.MatmulOf(a)
+	return matmul(p.Self, p.Other)
+}
 
 // mT swaps the last two dims.
 func mT(x *T) *T { return transpose(x, -2, -1) }
@@ -111,7 +115,8 @@ func shouldFold(t1 *T, d2 int) bool {
 }
 
 func linear(op *tensor.Op, a []any) any {
-	x, w, bias := ten(a, 0), ten(a, 1), ten(a, 2)
+	p := args.LinearOf(a)
+	x, w, bias := p.Input, p.Weight, p.Bias
 	if x.Dim() == 2 && bias != nil {
 		return bias.Addmm(x, transposeOf(w))
 	}
@@ -136,7 +141,8 @@ func linear(op *tensor.Op, a []any) any {
 func transposeOf(x *T) *T { return x.T() }
 
 func bilinear(op *tensor.Op, a []any) any {
-	x1, x2, w, bias := ten(a, 0), ten(a, 1), ten(a, 2), ten(a, 3)
+	p := args.BilinearOf(a)
+	x1, x2, w, bias := p.Input1, p.Input2, p.Weight, p.Bias
 	tensor.Check(x1.Dim() == x2.Dim(), "bilinear(): input dimensions do not match: got %d and %d", x1.Dim(), x2.Dim())
 	for i := 0; i < x1.Dim()-1; i++ {
 		tensor.Check(x1.Size(i) == x2.Size(i), "bilinear(): input batch dimensions do not match: got %d and %d", x1.Size(i), x2.Size(i))
@@ -164,7 +170,8 @@ func biasSize(b *T) int {
 }
 
 func dot(op *tensor.Op, a []any) any {
-	x, y := ten(a, 0), ten(a, 1)
+	p := args.DotOf(a)
+	x, y := p.Self, p.Tensor
 	tensor.Check(x.Dim() == 1 && y.Dim() == 1, "1D tensors expected, but got %dD and %dD tensors", x.Dim(), y.Dim())
 	tensor.Check(x.DType() == y.DType(), "dot : expected both vectors to have same dtype, but found %s and %s", core.CTypeName(x.DType()), core.CTypeName(y.DType()))
 	tensor.Check(x.Numel() == y.Numel(), "inconsistent tensor size, expected tensor [%d] and src [%d] to have the same number of elements, but got %d and %d elements respectively",
@@ -174,14 +181,16 @@ func dot(op *tensor.Op, a []any) any {
 }
 
 func mv(op *tensor.Op, a []any) any {
-	m, v := ten(a, 0), ten(a, 1)
+	p := args.MvOf(a)
+	m, v := p.Self, p.Vec
 	tensor.Check(m.Dim() == 2 && v.Dim() == 1, "vector + matrix @ vector expected, got 1, %d, %d", m.Dim(), v.Dim())
 	tensor.Check(m.Size(1) == v.Size(0), "size mismatch, got %d, %dx%d,%d", m.Size(0), m.Size(0), m.Size(1), v.Size(0))
 	return m.Mm(v.Unsqueeze(1)).Squeeze(1)
 }
 
 func outer(op *tensor.Op, a []any) any {
-	x, y := ten(a, 0), ten(a, 1)
+	p := args.OuterOf(a)
+	x, y := p.Self, p.Vec2
 	tensor.Check(x.Dim() == 1, "outer: Expected 1-D argument self, but got %d-D", x.Dim())
 	tensor.Check(y.Dim() == 1, "outer: Expected 1-D argument vec2, but got %d-D", y.Dim())
 	return reshape(x, []int{x.Size(0), 1}).Mul(y)
@@ -210,7 +219,8 @@ func isOne(s tensor.Scalar) bool  { return s.Float64() == 1 }
 func isZero(s tensor.Scalar) bool { return s.Float64() == 0 }
 
 func addr(op *tensor.Op, a []any) any {
-	self, v1, v2, beta, alpha := ten(a, 0), ten(a, 1), ten(a, 2), sc(a, 3), sc(a, 4)
+	p := args.AddrOf(a)
+	self, v1, v2, beta, alpha := p.Self, p.Vec1, p.Vec2, p.Beta, p.Alpha
 	tensor.Check(v1.Dim() == 1, "addr: Expected 1-D argument vec1, but got %d-D", v1.Dim())
 	tensor.Check(v2.Dim() == 1, "addr: Expected 1-D argument vec2, but got %d-D", v2.Dim())
 	self = self.Expand([]int{v1.Size(0), v2.Size(0)})
@@ -228,18 +238,20 @@ func addr(op *tensor.Op, a []any) any {
 }
 
 func baddbmm(op *tensor.Op, a []any) any {
-	self, b1, b2 := ten(a, 0), ten(a, 1), ten(a, 2)
+	v := args.BaddbmmOf(a)
+	self, b1, b2 := v.Self, v.Batch1, v.Batch2
 	tensor.Check(b1.Dim() == 3, "batch1 must be a 3D tensor")
 	tensor.Check(b2.Dim() == 3, "batch2 must be a 3D tensor")
 	p := b1.Bmm(b2)
 	// 1.13 writes into a result of the batches' dtype, self copied in.
 	self = self.Expand(p.Shape()).To(p.DType())
-	return axpby(self, p, sc(a, 3), sc(a, 4))
+	return axpby(self, p, v.Beta, v.Alpha)
 }
 
 // addbmm sums the batch of products as one mm over the concatenated batch.
 func addbmm(op *tensor.Op, a []any) any {
-	self, b1, b2 := ten(a, 0), ten(a, 1), ten(a, 2)
+	v := args.AddbmmOf(a)
+	self, b1, b2 := v.Self, v.Batch1, v.Batch2
 	tensor.Check(b1.Dim() == 3, "batch1 must be a 3D tensor")
 	tensor.Check(b2.Dim() == 3, "batch2 must be a 3D tensor")
 	tensor.Check(b1.Size(0) == b2.Size(0), "batch1 and batch2 must have same number of batches, got %d and %d", b1.Size(0), b2.Size(0))
@@ -252,13 +264,14 @@ func addbmm(op *tensor.Op, a []any) any {
 	r := reshape(b2, []int{nb * m, p})
 	prodT := l.Mm(r)
 	self = self.Expand([]int{n, p})
-	return axpby(self, prodT, sc(a, 3), sc(a, 4))
+	return axpby(self, prodT, v.Beta, v.Alpha)
 }
 
 func cross(op *tensor.Op, a []any) any {
-	x, y := ten(a, 0), ten(a, 1)
-	if a[2] != nil {
-		return crossAlong(x, y, a[2].(int))
+	p := args.CrossOf(a)
+	x, y := p.Self, p.Other
+	if p.Dim.Ok {
+		return crossAlong(x, y, p.Dim.V)
 	}
 	for i, s := range x.Sizes() {
 		if s == 3 {
@@ -269,7 +282,10 @@ func cross(op *tensor.Op, a []any) any {
 	return nil
 }
 
-func linalgCross(op *tensor.Op, a []any) any { return crossAlong(ten(a, 0), ten(a, 1), a[2].(int)) }
+func linalgCross(op *tensor.Op, a []any) any {
+	p := args.LinalgCrossOf(a)
+	return crossAlong(p.Self, p.Other, p.Dim)
+}
 
 func crossAlong(x, y *T, dim int) *T {
 	tensor.Check(x.Dim() == y.Dim(), "linalg.cross: inputs must have the same number of dimensions.")
@@ -284,21 +300,24 @@ func crossAlong(x, y *T, dim int) *T {
 }
 
 func cdist(op *tensor.Op, a []any) any {
-	x1, x2 := ten(a, 0), ten(a, 1)
+	p := args.CdistOf(a)
+	x1, x2 := p.X1, p.X2
 	tensor.Check(x1.Dim() >= 2, "cdist only supports at least 2D tensors, X1 got: %dD", x1.Dim())
 	tensor.Check(x2.Dim() >= 2, "cdist only supports at least 2D tensors, X2 got: %dD", x2.Dim())
 	tensor.Check(x1.Size(-1) == x2.Size(-1), "X1 and X2 must have the same number of columns. X1: %d X2: %d", x1.Size(-1), x2.Size(-1))
-	return call("aten::_cdist_forward", x1, x2, a[2], a[3])
+	return invoke("aten::_cdist_forward", args.InternalCdistForward{X1: x1, X2: x2, P: p.P, ComputeMode: p.ComputeMode}.Box()).(*T)
 }
 
 func pairwiseDistance(op *tensor.Op, a []any) any {
-	x1, x2, p, eps, keepdim := ten(a, 0), ten(a, 1), a[2].(float64), a[3].(float64), a[4].(bool)
+	v := args.PairwiseDistanceOf(a)
+	x1, x2, p, eps, keepdim := v.X1, v.X2, v.P, v.Eps, v.Keepdim
 	last := max(x1.Dim(), x2.Dim()) - 1
-	return norm(x1.Sub(x2).AddScalar(eps), tensor.Float(p), []int{last}, keepdim, nil)
+	return norm(x1.Sub(x2).AddScalar(eps), args.Some(tensor.Float(p)), []int{last}, keepdim, args.Opt[tensor.DType]{})
 }
 
 func cosineSimilarity(op *tensor.Op, a []any) any {
-	x1, x2, dim, eps := ten(a, 0), ten(a, 1), a[2].(int), a[3].(float64)
+	p := args.CosineSimilarityOf(a)
+	x1, x2, dim, eps := p.X1, p.X2, p.Dim, p.Eps
 	d := tensor.ResultType(x1, x2)
 	tensor.Check(d.IsFloat(), "expected common dtype to be floating point, yet common dtype is %s", core.CTypeName(d))
 	x1, x2 = x1.To(d), x2.To(d)
@@ -314,10 +333,11 @@ func cosineSimilarity(op *tensor.Op, a []any) any {
 // contracts operands pairwise (left to right, or along path) with
 // sumproductPair, and sums what is left of the contracted labels.
 func einsum(op *tensor.Op, a []any) any {
-	eq, ops := a[0].(string), a[1].([]*T)
+	p := args.EinsumOf(a)
+	eq, ops := p.Equation, p.Tensors
 	tensor.Check(len(ops) > 0, "einsum(): must provide at least one operand")
-	path := tensor.OptInts(a[2])
-	if a[2] != nil {
+	path := p.Path
+	if path != nil {
 		want := 1
 		if len(ops) > 1 {
 			want = (len(ops) - 1) * 2

@@ -3,6 +3,7 @@ package decomp
 import (
 	"slices"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -23,8 +24,8 @@ func init() {
 	def("aten::ravel", ravel)
 	def("aten::t", transposeT)
 	def("aten::transpose.int", transposeInt)
-	def("aten::swapaxes", transposeInt)
-	def("aten::swapdims", transposeInt)
+	def("aten::swapaxes", swapaxes)
+	def("aten::swapdims", swapdims)
 	def("aten::movedim.int", movedimInt)
 	def("aten::movedim.intlist", movedimList)
 	def("aten::squeeze", squeezeAll)
@@ -70,27 +71,46 @@ func reshape(x *T, shape []int) *T {
 
 // _reshape_alias: the view with the given sizes and strides at x's offset.
 func reshapeAlias(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
-	return x.AsStrided(a[1].([]int), a[2].([]int), tensor.WithStorageOffset(x.StorageOffset()))
+	p := args.InternalReshapeAliasOf(a)
+	x := p.Self
+	return x.AsStrided(p.Size, p.Stride, tensor.WithStorageOffset(x.StorageOffset()))
 }
 
 // unsafeView is view's result without the view relation (the result is
 // not an alias as far as functionalization is concerned); like view, 1.13
 // raises when the strides cannot give the shape.
 func unsafeView(op *tensor.Op, a []any) any {
-	return ten(a, 0).View(a[1].([]int))
+	p := args.InternalUnsafeViewOf(a)
+	return p.Self.View(p.Size)
 }
 
-func reshapeOp(op *tensor.Op, a []any) any { return reshape(ten(a, 0), a[1].([]int)) }
-func reshapeAs(op *tensor.Op, a []any) any { return reshape(ten(a, 0), ten(a, 1).Shape()) }
-func viewAs(op *tensor.Op, a []any) any    { return ten(a, 0).View(ten(a, 1).Shape()) }
-func expandAs(op *tensor.Op, a []any) any  { return ten(a, 0).Expand(ten(a, 1).Shape()) }
-func ravel(op *tensor.Op, a []any) any     { return reshape(ten(a, 0), []int{-1}) }
+func reshapeOp(op *tensor.Op, a []any) any {
+	p := args.ReshapeOf(a)
+	return reshape(p.Self, p.Shape)
+}
+
+func reshapeAs(op *tensor.Op, a []any) any {
+	p := args.ReshapeAsOf(a)
+	return reshape(p.Self, p.Other.Shape())
+}
+
+func viewAs(op *tensor.Op, a []any) any {
+	p := args.ViewAsOf(a)
+	return p.Self.View(p.Other.Shape())
+}
+
+func expandAs(op *tensor.Op, a []any) any {
+	p := args.ExpandAsOf(a)
+	return p.Self.Expand(p.Other.Shape())
+}
+
+func ravel(op *tensor.Op, a []any) any { return reshape(args.RavelOf(a).Self, []int{-1}) }
 
 func flatten(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
+	p := args.FlattenOf(a)
+	x := p.Self
 	r := x.Dim()
-	start, end := wrapDim(a[1].(int), r), wrapDim(a[2].(int), r)
+	start, end := wrapDim(p.StartDim, r), wrapDim(p.EndDim, r)
 	tensor.Check(start <= end, "flatten() has invalid args: start_dim cannot come after end_dim")
 	if r == 0 {
 		return reshape(x, []int{1})
@@ -104,13 +124,14 @@ func flatten(op *tensor.Op, a []any) any {
 }
 
 func unflatten(op *tensor.Op, a []any) any {
-	x, sz := ten(a, 0), a[2].([]int)
-	d := wrapDim(a[1].(int), x.Dim())
+	p := args.UnflattenOf(a)
+	x, sz := p.Self, p.Sizes
+	d := wrapDim(p.Dim, x.Dim())
 	tensor.Check(len(sz) > 0, "unflatten: sizes must be non-empty")
 	n := x.Size(d)
 	if err := tensor.Try(func() { sz = core.InferSize(sz, n) }); err != nil {
 		tensor.Panicf("unflatten: Provided sizes %s don't multiply up to the size of dim %d (%d) in the input tensor",
-			tensor.ShapeString(a[2].([]int)), d, n)
+			tensor.ShapeString(p.Sizes), d, n)
 	}
 	s := x.Sizes()
 	shape := append(append(append([]int{}, s[:d]...), sz...), s[d+1:]...)
@@ -129,10 +150,23 @@ func transpose(x *T, d0, d1 int) *T {
 	return x.Permute(perm)
 }
 
-func transposeInt(op *tensor.Op, a []any) any { return transpose(ten(a, 0), a[1].(int), a[2].(int)) }
+func transposeInt(op *tensor.Op, a []any) any {
+	p := args.TransposeOf(a)
+	return transpose(p.Self, p.Dim0, p.Dim1)
+}
+
+func swapaxes(op *tensor.Op, a []any) any {
+	p := args.SwapaxesOf(a)
+	return transpose(p.Self, p.Axis0, p.Axis1)
+}
+
+func swapdims(op *tensor.Op, a []any) any {
+	p := args.SwapdimsOf(a)
+	return transpose(p.Self, p.Dim0, p.Dim1)
+}
 
 func transposeT(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
+	x := args.TOf(a).Self
 	tensor.Check(x.Dim() <= 2, "t() expects a tensor with <= 2 dimensions, but self is %dD", x.Dim())
 	if x.Dim() < 2 {
 		return transpose(x, 0, 0)
@@ -141,10 +175,14 @@ func transposeT(op *tensor.Op, a []any) any {
 }
 
 func movedimInt(op *tensor.Op, a []any) any {
-	return movedim(ten(a, 0), []int{a[1].(int)}, []int{a[2].(int)})
+	p := args.MovedimIntOf(a)
+	return movedim(p.Self, []int{p.Source}, []int{p.Destination})
 }
 
-func movedimList(op *tensor.Op, a []any) any { return movedim(ten(a, 0), a[1].([]int), a[2].([]int)) }
+func movedimList(op *tensor.Op, a []any) any {
+	p := args.MovedimIntlistOf(a)
+	return movedim(p.Self, p.Source, p.Destination)
+}
 
 // movedim moves dims src to positions dst, keeping the others in order.
 func movedim(x *T, src, dst []int) *T {
@@ -192,7 +230,7 @@ func unique(s []int) bool {
 }
 
 func squeezeAll(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
+	x := args.SqueezeAllOf(a).Self
 	var dims []int
 	for i, s := range x.Sizes() {
 		if s == 1 {
@@ -203,9 +241,10 @@ func squeezeAll(op *tensor.Op, a []any) any {
 }
 
 func narrow(op *tensor.Op, a []any) any {
-	x, start, length := ten(a, 0), a[2].(int), a[3].(int)
+	p := args.NarrowOf(a)
+	x, start, length := p.Self, p.Start, p.Length
 	tensor.Check(x.Dim() > 0, "narrow() cannot be applied to a 0-dim tensor.")
-	d := wrapDim(a[1].(int), x.Dim())
+	d := wrapDim(p.Dim, x.Dim())
 	n := x.Size(d)
 	if start != n {
 		start = wrapDim(start, n)
@@ -215,20 +254,22 @@ func narrow(op *tensor.Op, a []any) any {
 }
 
 func contiguous(op *tensor.Op, a []any) any {
-	x, m := ten(a, 0), a[1].(tensor.MemoryFormat)
+	p := args.ContiguousOf(a)
+	x, m := p.Self, p.MemoryFormat
 	if core.IsContiguousFormat(x.Sizes(), x.Strides(), m) {
 		return x.Alias()
 	}
 	return callKw("aten::clone", []any{x}, map[string]any{"memory_format": m})
 }
 
-func detach(op *tensor.Op, a []any) any { return ten(a, 0).Alias() }
+func detach(op *tensor.Op, a []any) any { return args.DetachOf(a).Self.Alias() }
 
 func chunk(op *tensor.Op, a []any) any {
-	x, chunks := ten(a, 0), a[1].(int)
+	p := args.ChunkOf(a)
+	x, chunks := p.Self, p.Chunks
 	tensor.Check(x.Dim() > 0, "chunk expects at least a 1-dimensional tensor")
 	tensor.Check(chunks > 0, "chunk expects `chunks` to be greater than 0, got: %d", chunks)
-	d := wrapDim(a[2].(int), x.Dim())
+	d := wrapDim(p.Dim, x.Dim())
 	n := x.Size(d)
 	size := (n + chunks - 1) / chunks
 	if size == 0 && n == 0 {
@@ -258,15 +299,21 @@ func split(x *T, size, d int) []*T {
 	return x.SplitWithSizes(sz, tensor.WithDim(d))
 }
 
-func splitTensor(op *tensor.Op, a []any) any { return split(ten(a, 0), a[1].(int), a[2].(int)) }
+func splitTensor(op *tensor.Op, a []any) any {
+	p := args.SplitOf(a)
+	return split(p.Self, p.SplitSize, p.Dim)
+}
+
 func splitSizes(op *tensor.Op, a []any) any {
-	return ten(a, 0).SplitWithSizes(a[1].([]int), tensor.WithDim(a[2].(int)))
+	p := args.SplitSizesOf(a)
+	return p.Self.SplitWithSizes(p.SplitSize, tensor.WithDim(p.Dim))
 }
 
 func tensorSplitSections(op *tensor.Op, a []any) any {
-	x, k := ten(a, 0), a[1].(int)
+	p := args.TensorSplitSectionsOf(a)
+	x, k := p.Self, p.Sections
 	tensor.Check(x.Dim() > 0, "tensor_split expected at least a 1-dimensional tensor, but got a tensor with %d dims", x.Dim())
-	d := wrapDim(a[2].(int), x.Dim())
+	d := wrapDim(p.Dim, x.Dim())
 	tensor.Check(k > 0, "number of sections must be larger than 0, got %d", k)
 	// Sections past the dim size are empty views, but each is a tensor:
 	// the list is an allocation like any other.
@@ -286,9 +333,10 @@ func tensorSplitSections(op *tensor.Op, a []any) any {
 }
 
 func tensorSplitIndices(op *tensor.Op, a []any) any {
-	x, idx := ten(a, 0), a[1].([]int)
+	p := args.TensorSplitIndicesOf(a)
+	x, idx := p.Self, p.Indices
 	tensor.Check(x.Dim() > 0, "tensor_split expected at least a 1-dimensional tensor, but got a tensor with %d dims", x.Dim())
-	d := wrapDim(a[2].(int), x.Dim())
+	d := wrapDim(p.Dim, x.Dim())
 	out := make([]*T, 0, len(idx)+1)
 	start := 0
 	for _, end := range idx {
@@ -299,7 +347,8 @@ func tensorSplitIndices(op *tensor.Op, a []any) any {
 }
 
 func hsplit(op *tensor.Op, a []any) any {
-	x, k := ten(a, 0), a[1].(int)
+	p := args.HsplitOf(a)
+	x, k := p.Self, p.Sections
 	tensor.Check(x.Dim() >= 1, "torch.hsplit requires a tensor with at least 1 dimension, but got a tensor with %d dimensions!", x.Dim())
 	d := 1
 	if x.Dim() == 1 {
@@ -310,18 +359,20 @@ func hsplit(op *tensor.Op, a []any) any {
 }
 
 func vsplit(op *tensor.Op, a []any) any {
-	x, k := ten(a, 0), a[1].(int)
+	p := args.VsplitOf(a)
+	x, k := p.Self, p.Sections
 	tensor.Check(x.Dim() >= 2, "torch.vsplit requires a tensor with at least 2 dimension, but got a tensor with %d dimensions!", x.Dim())
 	tensor.Check(k != 0 && x.Size(0)%k == 0, "torch.vsplit attempted to split along dimension 0, but the size of the dimension %d is not divisible by the split_size %d!", x.Size(0), k)
 	return x.TensorSplitSections(k)
 }
 
 func unbind(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
+	p := args.UnbindOf(a)
+	x := p.Self
 	if x.Dim() == 0 {
-		tensor.IndexPanicf("Dimension specified as %d but tensor has no dimensions", a[1].(int))
+		tensor.IndexPanicf("Dimension specified as %d but tensor has no dimensions", p.Dim)
 	}
-	d := wrapDim(a[1].(int), x.Dim())
+	d := wrapDim(p.Dim, x.Dim())
 	out := make([]*T, x.Size(d))
 	for i := range out {
 		out[i] = x.Select(d, i)
@@ -333,9 +384,10 @@ func unbind(op *tensor.Op, a []any) any {
 // step apart along dimension, as a view (as_strided) whose new last dim
 // runs along a window.
 func unfold(op *tensor.Op, a []any) any {
-	x, size, step := ten(a, 0), a[2].(int), a[3].(int)
+	p := args.UnfoldOf(a)
+	x, size, step := p.Self, p.Size, p.Step
 	n := x.Dim()
-	d := tensor.WrapDim(a[1].(int), n) // a 0-d tensor takes dim 0 or -1
+	d := tensor.WrapDim(p.Dimension, n) // a 0-d tensor takes dim 0 or -1
 	maxSize, lastStride := 1, 1
 	if n > 0 {
 		maxSize, lastStride = x.Size(d), x.Stride(d)
@@ -352,9 +404,10 @@ func unfold(op *tensor.Op, a []any) any {
 }
 
 func stack(op *tensor.Op, a []any) any {
-	ts := a[0].([]*T)
+	p := args.StackOf(a)
+	ts := p.Tensors
 	tensor.Check(len(ts) > 0, "stack expects a non-empty TensorList")
-	d := wrapDim(a[1].(int), ts[0].Dim()+1)
+	d := wrapDim(p.Dim, ts[0].Dim()+1)
 	parts := make([]*T, len(ts))
 	for i, t := range ts {
 		tensor.Check(slices.Equal(t.Sizes(), ts[0].Sizes()), "stack expects each tensor to be equal size, but got %s at entry 0 and %s at entry %d",
@@ -385,7 +438,7 @@ func atleast(ts []*T, n int) []*T {
 }
 
 func hstack(op *tensor.Op, a []any) any {
-	ts := a[0].([]*T)
+	ts := args.HstackOf(a).Tensors
 	tensor.Check(len(ts) > 0, "hstack expects a non-empty TensorList")
 	r := atleast(ts, 1)
 	if r[0].Dim() == 1 {
@@ -395,19 +448,19 @@ func hstack(op *tensor.Op, a []any) any {
 }
 
 func vstack(op *tensor.Op, a []any) any {
-	ts := a[0].([]*T)
+	ts := args.VstackOf(a).Tensors
 	tensor.Check(len(ts) > 0, "vstack expects a non-empty TensorList")
 	return tensor.Cat(atleast(ts, 2))
 }
 
 func dstack(op *tensor.Op, a []any) any {
-	ts := a[0].([]*T)
+	ts := args.DstackOf(a).Tensors
 	tensor.Check(len(ts) > 0, "dstack expects a non-empty TensorList")
 	return tensor.Cat(atleast(ts, 3), tensor.WithDim(2))
 }
 
 func columnStack(op *tensor.Op, a []any) any {
-	ts := a[0].([]*T)
+	ts := args.ColumnStackOf(a).Tensors
 	tensor.Check(len(ts) > 0, "column_stack expects a non-empty TensorList")
 	r := make([]*T, len(ts))
 	for i, t := range ts {
@@ -421,19 +474,20 @@ func columnStack(op *tensor.Op, a []any) any {
 }
 
 func flipud(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
+	x := args.FlipudOf(a).Self
 	tensor.Check(x.Dim() >= 1, "Input must be >= 1-d.")
 	return x.Flip([]int{0})
 }
 
 func fliplr(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
+	x := args.FliplrOf(a).Self
 	tensor.Check(x.Dim() >= 2, "Input must be >= 2-d.")
 	return x.Flip([]int{1})
 }
 
 func rot90(op *tensor.Op, a []any) any {
-	x, k, dims := ten(a, 0), a[1].(int), a[2].([]int)
+	p := args.Rot90Of(a)
+	x, k, dims := p.Self, p.K, p.Dims
 	r := x.Dim()
 	tensor.Check(len(dims) == 2, "expected total rotation dims == 2, but got dims = %d", len(dims))
 	tensor.Check(r >= 2, "expected total dims >= 2, but got total dims = %d", r)
@@ -459,7 +513,10 @@ func abs(v int) int {
 	return v
 }
 
-func roll(op *tensor.Op, a []any) any { return rollDims(ten(a, 0), a[1].([]int), a[2].([]int)) }
+func roll(op *tensor.Op, a []any) any {
+	p := args.RollOf(a)
+	return rollDims(p.Self, p.Shifts, p.Dims)
+}
 
 func rollDims(x *T, shifts, dims []int) *T {
 	if len(dims) == 1 && len(shifts) == 1 {
@@ -487,10 +544,11 @@ func rollDims(x *T, shifts, dims []int) *T {
 // out[..., i, j] = x[..., i] where j - i == offset (x[..., j] for a
 // negative offset), zero elsewhere.
 func diagEmbed(op *tensor.Op, a []any) any {
-	x, off := ten(a, 0), a[1].(int)
+	p := args.DiagEmbedOf(a)
+	x, off := p.Self, p.Offset
 	r := x.Dim() + 1
-	d1, d2 := wrapDim(a[2].(int), r), wrapDim(a[3].(int), r)
-	tensor.Check(d1 != d2, "diagonal dimensions cannot be identical %d, %d", a[2].(int), a[3].(int))
+	d1, d2 := wrapDim(p.Dim1, r), wrapDim(p.Dim2, r)
+	tensor.Check(d1 != d2, "diagonal dimensions cannot be identical %d, %d", p.Dim1, p.Dim2)
 	n := abs(off) + x.Size(-1)
 	padded := x.ConstantPadNd([]int{0, abs(off)})
 	ar := arangeOn(x, n)
@@ -507,7 +565,8 @@ func diagEmbed(op *tensor.Op, a []any) any {
 }
 
 func pixelShuffle(op *tensor.Op, a []any) any {
-	x, f := ten(a, 0), a[1].(int)
+	p := args.PixelShuffleOf(a)
+	x, f := p.Self, p.UpscaleFactor
 	tensor.Check(x.Dim() >= 3, "pixel_shuffle expects input to have at least 3 dimensions, but got input with %d dimension(s)", x.Dim())
 	tensor.Check(f > 0, "pixel_shuffle expects a positive upscale_factor, but got %d", f)
 	c, h, w := x.Size(-3), x.Size(-2), x.Size(-1)
@@ -526,7 +585,8 @@ func pixelShuffle(op *tensor.Op, a []any) any {
 }
 
 func pixelUnshuffle(op *tensor.Op, a []any) any {
-	x, f := ten(a, 0), a[1].(int)
+	p := args.PixelUnshuffleOf(a)
+	x, f := p.Self, p.DownscaleFactor
 	tensor.Check(x.Dim() >= 3, "pixel_unshuffle expects input to have at least 3 dimensions, but got input with %d dimension(s)", x.Dim())
 	tensor.Check(f > 0, "pixel_unshuffle expects a positive downscale_factor, but got %d", f)
 	c, h, w := x.Size(-3), x.Size(-2), x.Size(-1)
@@ -543,7 +603,8 @@ func pixelUnshuffle(op *tensor.Op, a []any) any {
 }
 
 func channelShuffle(op *tensor.Op, a []any) any {
-	x, g := ten(a, 0), a[1].(int)
+	p := args.ChannelShuffleOf(a)
+	x, g := p.Self, p.Groups
 	tensor.Check(x.Dim() > 2, "channel_shuffle expects input to have at least 3 dimensions, but got input with %d dims", x.Dim())
 	tensor.Check(g > 0, "Number of groups to divide channels in must be positive. Value of groups:%d", g)
 	tensor.Check(x.Size(1)%g == 0, "Number of channels must be divisible by groups. Got %d channels and %d groups.", x.Size(1), g)
@@ -556,13 +617,14 @@ func channelShuffle(op *tensor.Op, a []any) any {
 // repeat_interleave(repeats): the index i repeated repeats[i] times. The
 // output length is data dependent: output_size, or the sum of repeats.
 func repeatInterleaveIndices(op *tensor.Op, a []any) any {
-	return repeatIndices(ten(a, 0), a[1])
+	p := args.RepeatInterleaveOf(a)
+	return repeatIndices(p.Repeats, p.OutputSize)
 }
 
-func repeatIndices(rep *T, outSize any) *T {
+func repeatIndices(rep *T, outSize args.Opt[int]) *T {
 	tensor.Check(rep.Dim() == 1, "repeat_interleave only accept 1D vector as repeat")
 	tensor.Check(rep.DType() == tensor.Int64 || rep.DType() == tensor.Int32, "repeats has to be Long or Int tensor")
-	n := tensor.OptInt(outSize, -1)
+	n := outSize.Or(-1)
 	if rep.Size(0) > 0 {
 		tensor.Check(!tensor.Call("aten::_local_scalar_dense", rep.LtScalar(0).Any()).(tensor.Scalar).Bool(), "repeats can not be negative")
 	}
@@ -580,12 +642,13 @@ func repeatIndices(rep *T, outSize any) *T {
 }
 
 func repeatInterleaveTensor(op *tensor.Op, a []any) any {
-	x, rep := ten(a, 0), ten(a, 1)
+	p := args.RepeatInterleaveSelfTensorOf(a)
+	x, rep := p.Self, p.Repeats
 	d := 0
-	if a[2] == nil {
+	if !p.Dim.Ok {
 		x = reshape(x, []int{-1})
 	} else {
-		d = wrapDim(a[2].(int), x.Dim())
+		d = wrapDim(p.Dim.V, x.Dim())
 	}
 	switch {
 	case rep.Dim() == 0 || (rep.Dim() == 1 && rep.Size(0) == 1):
@@ -595,17 +658,18 @@ func repeatInterleaveTensor(op *tensor.Op, a []any) any {
 	default:
 		tensor.Panicf("repeats must be 0-dim or 1-dim tensor")
 	}
-	return x.IndexSelect(d, repeatIndices(rep, a[3]))
+	return x.IndexSelect(d, repeatIndices(rep, p.OutputSize))
 }
 
 func repeatInterleaveInt(op *tensor.Op, a []any) any {
-	x, rep := ten(a, 0), a[1].(int)
+	p := args.RepeatInterleaveSelfIntOf(a)
+	x, rep := p.Self, p.Repeats
 	tensor.Check(rep >= 0, "repeats can not be negative")
 	d := 0
-	if a[2] == nil {
+	if !p.Dim.Ok {
 		x = reshape(x, []int{-1})
 	} else {
-		d = wrapDim(a[2].(int), x.Dim())
+		d = wrapDim(p.Dim.V, x.Dim())
 	}
 	if x.Dim() == 0 {
 		x = reshape(x, []int{1})

@@ -3,6 +3,7 @@ package decomp
 import (
 	"math"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -11,23 +12,35 @@ import (
 // and attention.
 
 func init() {
-	def("aten::conv1d", convN(1, "conv1d"))
-	def("aten::conv2d", convN(2, "conv2d"))
-	def("aten::conv3d", convN(3, "conv3d"))
-	def("aten::conv1d.padding", convPaddingMode(1, "conv1d"))
-	def("aten::conv2d.padding", convPaddingMode(2, "conv2d"))
-	def("aten::conv3d.padding", convPaddingMode(3, "conv3d"))
-	def("aten::conv_transpose1d", convTransposeN(1, "conv_transpose1d"))
-	def("aten::conv_transpose2d.input", convTransposeN(2, "conv_transpose2d"))
-	def("aten::conv_transpose3d.input", convTransposeN(3, "conv_transpose3d"))
+	def("aten::conv1d", convN(1, "conv1d", args.Conv1dOf))
+	def("aten::conv2d", convN(2, "conv2d", func(a []any) args.Conv1d { return args.Conv1d(args.Conv2dOf(a)) }))
+	def("aten::conv3d", convN(3, "conv3d", func(a []any) args.Conv1d { return args.Conv1d(args.Conv3dOf(a)) }))
+	def("aten::conv1d.padding", convPaddingMode(1, "conv1d", args.Conv1dPaddingOf))
+	def("aten::conv2d.padding", convPaddingMode(2, "conv2d", func(a []any) args.Conv1dPadding {
+		return args.Conv1dPadding(args.Conv2dPaddingOf(a))
+	}))
+	def("aten::conv3d.padding", convPaddingMode(3, "conv3d", func(a []any) args.Conv1dPadding {
+		return args.Conv1dPadding(args.Conv3dPaddingOf(a))
+	}))
+	def("aten::conv_transpose1d", convTransposeN(1, "conv_transpose1d", args.ConvTranspose1dOf))
+	def("aten::conv_transpose2d.input", convTransposeN(2, "conv_transpose2d", func(a []any) args.ConvTranspose1d {
+		return args.ConvTranspose1d(args.ConvTranspose2dOf(a))
+	}))
+	def("aten::conv_transpose3d.input", convTransposeN(3, "conv_transpose3d", func(a []any) args.ConvTranspose1d {
+		return args.ConvTranspose1d(args.ConvTranspose3dOf(a))
+	}))
 	def("aten::max_pool1d", maxPool1d)
 	def("aten::max_pool2d", maxPool2d)
 	def("aten::max_pool3d", maxPool3d)
-	def("aten::adaptive_avg_pool2d", adaptiveAvgPool(2))
-	def("aten::adaptive_avg_pool3d", adaptiveAvgPool(3))
+	def("aten::adaptive_avg_pool2d", adaptiveAvgPool(2, args.AdaptiveAvgPool2dOf))
+	def("aten::adaptive_avg_pool3d", adaptiveAvgPool(3, func(a []any) args.AdaptiveAvgPool2d {
+		return args.AdaptiveAvgPool2d(args.AdaptiveAvgPool3dOf(a))
+	}))
 	def("aten::pad", pad)
-	def("aten::_scaled_dot_product_attention", sdpa113)
-	def("aten::_scaled_dot_product_attention_math", sdpa113)
+	def("aten::_scaled_dot_product_attention", sdpa113(args.InternalScaledDotProductAttentionOf))
+	def("aten::_scaled_dot_product_attention_math", sdpa113(func(a []any) args.InternalScaledDotProductAttention {
+		return args.InternalScaledDotProductAttention(args.InternalScaledDotProductAttentionMathOf(a))
+	}))
 	def("aten::scaled_dot_product_attention", sdpa)
 	def("aten::embedding_bag", embeddingBag)
 	def("aten::embedding_bag.padding_idx", embeddingBagPadding)
@@ -52,21 +65,26 @@ func unbatch(out *T, batched bool) *T {
 	return out.Squeeze(0)
 }
 
-func convN(n int, name string) tensor.Kernel {
+// convN is conv1d, conv2d and conv3d; of reads the op's view (conv2d's
+// and conv3d's convert to conv1d's).
+func convN(n int, name string, of func([]any) args.Conv1d) tensor.Kernel {
 	return func(op *tensor.Op, a []any) any {
-		x, batched := batchify(ten(a, 0), n, name)
-		out := tensor.Convolution(x, ten(a, 1), ten(a, 2), a[3].([]int), a[4].([]int), a[5].([]int), false, make([]int, n), a[6].(int))
+		p := of(a)
+		x, batched := batchify(p.Input, n, name)
+		out := tensor.Convolution(x, p.Weight, p.Bias, p.Stride, p.Padding, p.Dilation, false, make([]int, n), p.Groups)
 		return unbatch(out, batched)
 	}
 }
 
 // convPaddingMode handles padding="valid" (none) and "same": the output
 // keeps the input size; odd total padding puts the extra element on the
-// right with an explicit constant pad.
-func convPaddingMode(n int, name string) tensor.Kernel {
+// right with an explicit constant pad. of reads the op's view (the 2-d and
+// 3-d ones convert to conv1d.padding's).
+func convPaddingMode(n int, name string, of func([]any) args.Conv1dPadding) tensor.Kernel {
 	return func(op *tensor.Op, a []any) any {
-		x, batched := batchify(ten(a, 0), n, name)
-		w, b, stride, mode, dil, groups := ten(a, 1), ten(a, 2), a[3].([]int), a[4].(string), a[5].([]int), a[6].(int)
+		p := of(a)
+		x, batched := batchify(p.Input, n, name)
+		w, b, stride, mode, dil, groups := p.Weight, p.Bias, p.Stride, p.Padding, p.Dilation, p.Groups
 		padding := make([]int, n)
 		switch mode {
 		case "valid":
@@ -105,18 +123,22 @@ func convPaddingMode(n int, name string) tensor.Kernel {
 	}
 }
 
-func convTransposeN(n int, name string) tensor.Kernel {
+// convTransposeN is conv_transpose1d, 2d and 3d; of reads the op's view
+// (the 2-d and 3-d ones convert to conv_transpose1d's).
+func convTransposeN(n int, name string, of func([]any) args.ConvTranspose1d) tensor.Kernel {
 	return func(op *tensor.Op, a []any) any {
-		x, batched := batchify(ten(a, 0), n, name)
-		out := tensor.Convolution(x, ten(a, 1), ten(a, 2), a[3].([]int), a[4].([]int), a[7].([]int), true, a[5].([]int), a[6].(int))
+		p := of(a)
+		x, batched := batchify(p.Input, n, name)
+		out := tensor.Convolution(x, p.Weight, p.Bias, p.Stride, p.Padding, p.Dilation, true, p.OutputPadding, p.Groups)
 		return unbatch(out, batched)
 	}
 }
 
 func maxPool1d(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
+	v := args.MaxPool1dOf(a)
+	x := v.Self
 	tensor.Check(x.Dim() == 2 || x.Dim() == 3, "max_pool1d() Expected 2D or 3D input tensor, but got %s", tensor.ShapeString(x.Sizes()))
-	k, s, p, d, ceil := a[1].([]int), a[2].([]int), a[3].([]int), a[4].([]int), a[5].(bool)
+	k, s, p, d, ceil := v.KernelSize, v.Stride, v.Padding, v.Dilation, v.CeilMode
 	// check_max_pool1d
 	tensor.Check(len(k) == 1, "max_pool1d() kernel_size must be an int, list of ints or tuple of ints of size 1 but got size %d", len(k))
 	tensor.Check(len(s) <= 1, "max_pool1d() stride must be None, an int, list of ints, or tuple of ints of size 1 but got size %d", len(s))
@@ -135,20 +157,24 @@ func maxPool1d(op *tensor.Op, a []any) any {
 }
 
 func maxPool2d(op *tensor.Op, a []any) any {
-	out, _ := ten(a, 0).MaxPool2dWithIndices(a[1].([]int), tensor.WithStride(a[2].([]int)), tensor.WithPadding(a[3].([]int)), tensor.WithDilation(a[4].([]int)), tensor.WithCeilMode(a[5].(bool)))
+	p := args.MaxPool2dOf(a)
+	out, _ := p.Self.MaxPool2dWithIndices(p.KernelSize, tensor.WithStride(p.Stride), tensor.WithPadding(p.Padding), tensor.WithDilation(p.Dilation), tensor.WithCeilMode(p.CeilMode))
 	return out
 }
 
 func maxPool3d(op *tensor.Op, a []any) any {
-	out, _ := ten(a, 0).MaxPool3dWithIndices(a[1].([]int), tensor.WithStride(a[2].([]int)), tensor.WithPadding(a[3].([]int)), tensor.WithDilation(a[4].([]int)), tensor.WithCeilMode(a[5].(bool)))
+	p := args.MaxPool3dOf(a)
+	out, _ := p.Self.MaxPool3dWithIndices(p.KernelSize, tensor.WithStride(p.Stride), tensor.WithPadding(p.Padding), tensor.WithDilation(p.Dilation), tensor.WithCeilMode(p.CeilMode))
 	return out
 }
 
 // adaptiveAvgPool is a mean over the spatial dims for a 1x1(x1) output,
-// else the core adaptive pooling.
-func adaptiveAvgPool(n int) tensor.Kernel {
+// else the core adaptive pooling; of reads the op's view (the 3-d one
+// converts to the 2-d one's).
+func adaptiveAvgPool(n int, of func([]any) args.AdaptiveAvgPool2d) tensor.Kernel {
 	return func(op *tensor.Op, a []any) any {
-		x, size := ten(a, 0), a[1].([]int)
+		p := of(a)
+		x, size := p.Self, p.OutputSize
 		name := "adaptive_avg_pool2d"
 		if n == 3 {
 			name = "adaptive_avg_pool3d"
@@ -173,7 +199,8 @@ func adaptiveAvgPool(n int) tensor.Kernel {
 // pad is F.pad: constant_pad_nd, or the reflection, replication and
 // circular pads of the last 1 to 3 dims.
 func pad(op *tensor.Op, a []any) any {
-	x, p, mode := ten(a, 0), a[1].([]int), a[2].(string)
+	v := args.PadOf(a)
+	x, p, mode := v.Self, v.Pad, v.Mode
 	switch mode {
 	case "reflect", "constant", "replicate", "circular":
 	default:
@@ -183,9 +210,9 @@ func pad(op *tensor.Op, a []any) any {
 	tensor.Check(len(p)%2 == 0, "Padding length must be divisible by 2")
 	tensor.Check(len(p) <= 2*r, "Padding length should be less than or equal to two times the input dimension but got padding length %d and input of dimension %d", len(p), r)
 	if mode == "constant" {
-		return x.ConstantPadNd(p, tensor.WithValue(tensor.OptFloat(a[3], 0)))
+		return x.ConstantPadNd(p, tensor.WithValue(v.Value.Or(0)))
 	}
-	tensor.Check(a[3] == nil || a[3].(float64) == 0, "Padding mode \"%s\" doesn't take in value argument", mode)
+	tensor.Check(!v.Value.Ok || v.Value.V == 0, "Padding mode \"%s\" doesn't take in value argument", mode)
 	k := len(p) / 2
 	if k >= 1 && k <= 3 && (r == k+1 || r == k+2) {
 		switch mode {
@@ -263,41 +290,52 @@ func attention(q, k, v, mask *T, dropout float64, causal bool, scaleQK func(*T) 
 }
 
 // sdpa113 is 1.13's math path: q and k divided by the fourth root of the
-// embedding size; it returns the attention weights too.
-func sdpa113(op *tensor.Op, a []any) any {
-	q := ten(a, 0)
-	f := math.Sqrt(math.Sqrt(float64(q.Size(-1))))
-	div := func(x *T) *T { return x.DivScalar(f) }
-	out, w := attention(q, ten(a, 1), ten(a, 2), ten(a, 3), a[4].(float64), a[6].(bool), div)
-	return []*T{out, w}
+// embedding size; it returns the attention weights too. of reads the op's
+// view (_scaled_dot_product_attention_math's converts to
+// _scaled_dot_product_attention's).
+func sdpa113(of func([]any) args.InternalScaledDotProductAttention) tensor.Kernel {
+	return func(op *tensor.Op, a []any) any {
+		p := of(a)
+		q := p.Query
+		f := math.Sqrt(math.Sqrt(float64(q.Size(-1))))
+		div := func(x *T) *T { return x.DivScalar(f) }
+		out, w := attention(q, p.Key, p.Value, p.AttnMask, p.DropoutP, p.IsCausal, div)
+		return []*T{out, w}
+	}
 }
 
 func sdpa(op *tensor.Op, a []any) any {
-	q := ten(a, 0)
-	s := math.Sqrt(tensor.OptFloat(a[6], 1/math.Sqrt(float64(q.Size(-1)))))
+	p := args.ScaledDotProductAttentionOf(a)
+	q := p.Query
+	s := math.Sqrt(p.Scale.Or(1 / math.Sqrt(float64(q.Size(-1)))))
 	mul := func(x *T) *T { return x.MulScalar(s) }
-	out, _ := attention(q, ten(a, 1), ten(a, 2), ten(a, 3), a[4].(float64), a[5].(bool), mul)
+	out, _ := attention(q, p.Key, p.Value, p.AttnMask, p.DropoutP, p.IsCausal, mul)
 	return out
 }
 
 func embeddingBag(op *tensor.Op, a []any) any {
-	return tensor.Call("aten::_embedding_bag", append(append([]any{}, a...), -1)...)
+	p := args.EmbeddingBagOf(a)
+	return invoke("aten::_embedding_bag", args.InternalEmbeddingBag{
+		Weight: p.Weight, Indices: p.Indices, Offsets: p.Offsets, ScaleGradByFreq: p.ScaleGradByFreq, Mode: p.Mode,
+		Sparse: p.Sparse, PerSampleWeights: p.PerSampleWeights, IncludeLastOffset: p.IncludeLastOffset, PaddingIdx: -1,
+	}.Box())
 }
 
 func embeddingBagPadding(op *tensor.Op, a []any) any {
-	args := append([]any{}, a...)
-	if args[8] == nil {
-		args[8] = -1
-	}
-	return tensor.Call("aten::_embedding_bag", args...)
+	p := args.EmbeddingBagPaddingIdxOf(a)
+	return invoke("aten::_embedding_bag", args.InternalEmbeddingBag{
+		Weight: p.Weight, Indices: p.Indices, Offsets: p.Offsets, ScaleGradByFreq: p.ScaleGradByFreq, Mode: p.Mode,
+		Sparse: p.Sparse, PerSampleWeights: p.PerSampleWeights, IncludeLastOffset: p.IncludeLastOffset, PaddingIdx: p.PaddingIdx.Or(-1),
+	}.Box())
 }
 
 // embeddingBagForward is _embedding_bag without the backward's bookkeeping:
 // in sum mode with include_last_offset, bag_size and max_indices keep
 // offsets' length (PyTorch leaves them unfilled; they are zeros here).
 func embeddingBagForward(op *tensor.Op, a []any) any {
-	r := tensor.Call("aten::_embedding_bag", a...).([]*T)
-	if off := ten(a, 2); a[4].(int) == 0 && a[7].(bool) {
+	p := args.InternalEmbeddingBagForwardOnlyOf(a)
+	r := invoke("aten::_embedding_bag", args.InternalEmbeddingBag(p).Box()).([]*T)
+	if off := p.Offsets; p.Mode == 0 && p.IncludeLastOffset {
 		r[2] = fullOn(off, off.Shape(), 0, off.DType())
 		r[3] = fullOn(off, off.Shape(), 0, off.DType())
 	}

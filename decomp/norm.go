@@ -1,6 +1,7 @@
 package decomp
 
 import (
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -16,12 +17,14 @@ func init() {
 }
 
 func layerNorm(op *tensor.Op, a []any) any {
-	out, _, _ := tensor.NativeLayerNorm(ten(a, 0), a[1].([]int), ten(a, 2), ten(a, 3), a[4].(float64))
+	p := args.LayerNormOf(a)
+	out, _, _ := tensor.NativeLayerNorm(p.Input, p.NormalizedShape, p.Weight, p.Bias, p.Eps)
 	return out
 }
 
 func groupNorm(op *tensor.Op, a []any) any {
-	x, g, w, b, eps := ten(a, 0), a[1].(int), ten(a, 2), ten(a, 3), a[4].(float64)
+	p := args.GroupNormOf(a)
+	x, g, w, b, eps := p.Input, p.NumGroups, p.Weight, p.Bias, p.Eps
 	tensor.Check(x.Dim() >= 2, "Expected at least 2 dimensions for input tensor but received %d", x.Dim())
 	n, c := x.Size(0), x.Size(1)
 	tensor.Check(g > 0 && c%g == 0, "Expected number of channels in input to be divisible by num_groups, but got input of shape %s and num_groups=%d", tensor.ShapeString(x.Sizes()), g)
@@ -46,8 +49,9 @@ func checkFeatures(name string, want int, t *T) {
 // nativeBatchNorm picks the functional core variant: with running stats in
 // training (which it updates in place), without them, or in evaluation.
 func nativeBatchNorm(op *tensor.Op, a []any) any {
-	x, w, b, rm, rv := ten(a, 0), ten(a, 1), ten(a, 2), ten(a, 3), ten(a, 4)
-	training, momentum, eps := a[5].(bool), a[6].(float64), a[7].(float64)
+	p := args.NativeBatchNormOf(a)
+	x, w, b, rm, rv := p.Input, p.Weight, p.Bias, p.RunningMean, p.RunningVar
+	training, momentum, eps := p.Training, p.Momentum, p.Eps
 	var r []*T
 	switch {
 	case training && rm != nil && rv != nil:
@@ -63,8 +67,9 @@ func nativeBatchNorm(op *tensor.Op, a []any) any {
 }
 
 func batchNorm(op *tensor.Op, a []any) any {
-	x, w, b, rm, rv := ten(a, 0), ten(a, 1), ten(a, 2), ten(a, 3), ten(a, 4)
-	training := a[5].(bool)
+	p := args.BatchNormOf(a)
+	x, w, b, rm, rv := p.Input, p.Weight, p.Bias, p.RunningMean, p.RunningVar
+	training := p.Training
 	tensor.Check(x.Dim() >= 2, "batch_norm: expected an input with at least 2 dimensions, got %d", x.Dim())
 	c := x.Size(1)
 	if x.Numel() == 0 {
@@ -93,14 +98,15 @@ func batchNorm(op *tensor.Op, a []any) any {
 	if b != nil {
 		checkFeatures("bias", c, b)
 	}
-	return tensor.Call("aten::native_batch_norm", x, w, b, rm, rv, training, a[6], a[7]).([]*T)[0]
+	return tensor.Call("aten::native_batch_norm", x, w, b, rm, rv, training, p.Momentum, p.Eps).([]*T)[0]
 }
 
 // instanceNorm is batch norm over a (1, N*C, ...) view, with the per-channel
 // parameters repeated per sample and running stats averaged back.
 func instanceNorm(op *tensor.Op, a []any) any {
-	x, w, b, rm, rv := ten(a, 0), ten(a, 1), ten(a, 2), ten(a, 3), ten(a, 4)
-	useStats := a[5].(bool)
+	p := args.InstanceNormOf(a)
+	x, w, b, rm, rv := p.Input, p.Weight, p.Bias, p.RunningMean, p.RunningVar
+	useStats := p.UseInputStats
 	tensor.Check(useStats || (rm != nil && rv != nil), "Expected running_mean and running_var to be defined when use_input_stats is false")
 	tensor.Check(x.Dim() >= 2, "instance_norm: expected an input with at least 2 dimensions, got %d", x.Dim())
 	n, c := x.Size(0), x.Size(1)
@@ -113,7 +119,7 @@ func instanceNorm(op *tensor.Op, a []any) any {
 		return t.Repeat([]int{n})
 	}
 	rm2, rv2 := rep(rm), rep(rv)
-	out := call("aten::batch_norm", reshape(x, shape), rep(w), rep(b), rm2, rv2, useStats, a[6], a[7], a[8])
+	out := call("aten::batch_norm", reshape(x, shape), rep(w), rep(b), rm2, rv2, useStats, p.Momentum, p.Eps, p.CudnnEnabled)
 	if rm != nil {
 		rm.Copy_(rm2.View([]int{n, c}).MeanDim([]int{0}))
 	}

@@ -3,6 +3,7 @@ package decomp
 import (
 	"math"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -12,8 +13,8 @@ import (
 func init() {
 	def("aten::addcmul", checked(kernelDTypes("addcmul_cpu_out", realsBF), opmath(addcmul)))
 	def("aten::addcdiv", checked(addcdivCheck, opmath(addcdiv)))
-	def("aten::lerp.Scalar", checked(lerpCheck("lerp_kernel_scalar"), opmath(lerpScalar)))
-	def("aten::lerp.Tensor", checked(lerpCheck("lerp_kernel_tensor"), opmath(lerpTensor)))
+	def("aten::lerp.Scalar", checked(lerpScalarCheck, opmath(lerpScalar)))
+	def("aten::lerp.Tensor", checked(lerpTensorCheck, opmath(lerpTensor)))
 	def("aten::masked_fill.Scalar", maskedFillScalar)
 	def("aten::masked_fill.Tensor", maskedFillTensor)
 	def("aten::where.ScalarOther", whereScalarOther)
@@ -24,10 +25,16 @@ func init() {
 	def("aten::floor_divide.Scalar", floorDivideScalar)
 	def("aten::rsub.Tensor", rsubTensor)
 	def("aten::rsub.Scalar", rsubScalar)
-	def("aten::bitwise_and.Scalar_Tensor", scalarFirst("aten::bitwise_and.Tensor"))
-	def("aten::bitwise_or.Scalar_Tensor", scalarFirst("aten::bitwise_or.Tensor"))
-	def("aten::bitwise_xor.Scalar_Tensor", scalarFirst("aten::bitwise_xor.Tensor"))
-	def("aten::remainder.Scalar_Tensor", scalarFirst("aten::remainder.Tensor"))
+	def("aten::bitwise_and.Scalar_Tensor", scalarFirst("aten::bitwise_and.Tensor", args.BitwiseAndScalarTensorOf))
+	def("aten::bitwise_or.Scalar_Tensor", scalarFirst("aten::bitwise_or.Tensor", func(a []any) args.BitwiseAndScalarTensor {
+		return args.BitwiseAndScalarTensor(args.BitwiseOrScalarTensorOf(a))
+	}))
+	def("aten::bitwise_xor.Scalar_Tensor", scalarFirst("aten::bitwise_xor.Tensor", func(a []any) args.BitwiseAndScalarTensor {
+		return args.BitwiseAndScalarTensor(args.BitwiseXorScalarTensorOf(a))
+	}))
+	def("aten::remainder.Scalar_Tensor", scalarFirst("aten::remainder.Tensor", func(a []any) args.BitwiseAndScalarTensor {
+		return args.BitwiseAndScalarTensor(args.RemainderScalarTensorOf(a))
+	}))
 	def("aten::clamp_min", clampMin)
 	def("aten::clamp_min.Tensor", clampMinTensor)
 	def("aten::clamp_max", clampMax)
@@ -84,35 +91,48 @@ func scaleBy(x *T, v tensor.Scalar) *T {
 }
 
 func addcmul(op *tensor.Op, a []any) any {
-	ts, _ := common(ten(a, 0), ten(a, 1), ten(a, 2))
-	return ts[0].Add(scaleBy(ts[1], sc(a, 3)).Mul(ts[2]))
+	p := args.AddcmulOf(a)
+	ts, _ := common(p.Self, p.Tensor1, p.Tensor2)
+	return ts[0].Add(scaleBy(ts[1], p.Value).Mul(ts[2]))
 }
 
 func addcdivCheck(a []any) {
-	t1, t2 := ten(a, 1), ten(a, 2)
+	p := args.AddcdivOf(a)
+	t1, t2 := p.Tensor1, p.Tensor2
 	if t1.DType().IsIntegral(true) && t2.DType().IsIntegral(true) {
 		tensor.Panicf("Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes.")
 	}
-	need("addcdiv_cpu_out", tensor.ResultType(ten(a, 0), t1, t2), realsBF)
+	need("addcdiv_cpu_out", tensor.ResultType(p.Self, t1, t2), realsBF)
 }
 
 func addcdiv(op *tensor.Op, a []any) any {
-	ts, _ := common(ten(a, 0), ten(a, 1), ten(a, 2))
-	return ts[0].Add(scaleBy(ts[1], sc(a, 3)).Div(ts[2]))
+	p := args.AddcdivOf(a)
+	ts, _ := common(p.Self, p.Tensor1, p.Tensor2)
+	return ts[0].Add(scaleBy(ts[1], p.Value).Div(ts[2]))
 }
 
-// lerpCheck follows lerp's meta function: one dtype for all operands.
-func lerpCheck(kernel string) func([]any) {
-	return func(a []any) {
-		x := ten(a, 0)
-		for i, what := range []string{"end", "weight"} {
-			if o, ok := a[i+1].(*T); ok {
-				tensor.Check(x.DType() == o.DType(), "expected dtype %s for `%s` but got dtype %s",
-					core.TypeMetaName(x.DType()), what, core.TypeMetaName(o.DType()))
-			}
-		}
-		need(kernel, x.DType(), floatsBF)
+// lerpCheck follows lerp's meta function: one dtype for all operands (a
+// nil weight is lerp.Scalar's Scalar weight).
+func lerpCheck(kernel string, x, end, weight *T) {
+	same := func(o *T, what string) {
+		tensor.Check(x.DType() == o.DType(), "expected dtype %s for `%s` but got dtype %s",
+			core.TypeMetaName(x.DType()), what, core.TypeMetaName(o.DType()))
 	}
+	same(end, "end")
+	if weight != nil {
+		same(weight, "weight")
+	}
+	need(kernel, x.DType(), floatsBF)
+}
+
+func lerpScalarCheck(a []any) {
+	p := args.LerpScalarOf(a)
+	lerpCheck("lerp_kernel_scalar", p.Self, p.End, nil)
+}
+
+func lerpTensorCheck(a []any) {
+	p := args.LerpOf(a)
+	lerpCheck("lerp_kernel_tensor", p.Self, p.End, p.Weight)
 }
 
 // lerpScalar is self + w*(end-self) for w < 0.5, else end - (end-self)*(1-w),
@@ -122,8 +142,9 @@ func lerpCheck(kernel string) func([]any) {
 // second form gives ∞ − ∞). The CPU runs its own kernel (lerpKernel), which
 // also fuses each form's multiply-add as 1.13's build does.
 func lerpScalar(op *tensor.Op, a []any) any {
-	x, end := ten(a, 0), ten(a, 1)
-	w := opmathScalar(sc(a, 2).Float64(), x.DType())
+	p := args.LerpScalarOf(a)
+	x, end := p.Self, p.End
+	w := opmathScalar(p.Weight.Float64(), x.DType())
 	diff := end.Sub(x)
 	if w < 0.5 {
 		return x.Add(diff.MulScalar(w))
@@ -132,7 +153,8 @@ func lerpScalar(op *tensor.Op, a []any) any {
 }
 
 func lerpTensor(op *tensor.Op, a []any) any {
-	x, end, w := ten(a, 0), ten(a, 1), ten(a, 2)
+	p := args.LerpOf(a)
+	x, end, w := p.Self, p.End, p.Weight
 	diff := end.Sub(x)
 	lo := x.Add(w.Mul(diff))
 	hi := end.Sub(diff.Mul(rsub(1, w)))
@@ -152,8 +174,9 @@ func boolMask(mask *T, what string) *T {
 }
 
 func maskedFillScalar(op *tensor.Op, a []any) any {
-	x, v := ten(a, 0), sc(a, 2)
-	mask := boolMask(ten(a, 1), "masked_fill_")
+	p := args.MaskedFillScalarOf(a)
+	x, v := p.Self, p.Value
+	mask := boolMask(p.Mask, "masked_fill_")
 	if !x.DType().IsFloat() && v.IsFloat() && !math.IsNaN(v.Float64()) && !math.IsInf(v.Float64(), 0) {
 		v = tensor.Int(int64(v.Float64()))
 	}
@@ -162,75 +185,100 @@ func maskedFillScalar(op *tensor.Op, a []any) any {
 }
 
 func maskedFillTensor(op *tensor.Op, a []any) any {
-	x, v := ten(a, 0), ten(a, 2)
+	p := args.MaskedFillOf(a)
+	x, v := p.Self, p.Value
 	tensor.Check(v.Dim() == 0, "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", v.Dim())
-	mask := boolMask(ten(a, 1), "masked_fill_")
+	mask := boolMask(p.Mask, "masked_fill_")
 	return tensor.Where(mask, v.To(x.DType()), x)
 }
 
 func whereScalarOther(op *tensor.Op, a []any) any {
-	return tensor.Where(ten(a, 0), ten(a, 1), wrap(sc(a, 2)))
+	p := args.WhereScalarOtherOf(a)
+	return tensor.Where(p.Condition, p.Self, wrap(p.Other))
 }
 
 func whereScalarSelf(op *tensor.Op, a []any) any {
-	return tensor.Where(ten(a, 0), wrap(sc(a, 1)), ten(a, 2))
+	p := args.WhereScalarSelfOf(a)
+	return tensor.Where(p.Condition, wrap(p.Self), p.Other)
 }
 
 func whereScalar(op *tensor.Op, a []any) any {
-	return tensor.Where(ten(a, 0), wrap(sc(a, 1)), wrap(sc(a, 2)))
+	p := args.WhereScalarOf(a)
+	return tensor.Where(p.Condition, wrap(p.Self), wrap(p.Other))
 }
 
 func fillTensor(op *tensor.Op, a []any) any {
-	x, v := ten(a, 0), ten(a, 1)
+	p := args.FillTensorOf(a)
+	x, v := p.Self, p.Value
 	tensor.Check(v.Dim() == 0, "fill_ only supports 0-dimension value tensor but got tensor with %d dimensions.", v.Dim())
 	return x.Copy(v)
 }
 
-func floorDivide(op *tensor.Op, a []any) any { return divMode(ten(a, 0), ten(a, 1), "floor") }
+func floorDivide(op *tensor.Op, a []any) any {
+	p := args.FloorDivideOf(a)
+	return divMode(p.Self, p.Other, "floor")
+}
 
 func floorDivideScalar(op *tensor.Op, a []any) any {
-	return callKw("aten::div.Scalar_mode", []any{ten(a, 0), a[1]}, map[string]any{"rounding_mode": "floor"})
+	p := args.FloorDivideScalarOf(a)
+	return callKw("aten::div.Scalar_mode", []any{p.Self, p.Other}, map[string]any{"rounding_mode": "floor"})
 }
 
 func rsubTensor(op *tensor.Op, a []any) any {
-	return callKw("aten::sub.Tensor", []any{ten(a, 1), ten(a, 0)}, map[string]any{"alpha": a[2]})
+	p := args.RsubOf(a)
+	return callKw("aten::sub.Tensor", []any{p.Other, p.Self}, map[string]any{"alpha": p.Alpha})
 }
 
 func rsubScalar(op *tensor.Op, a []any) any {
-	return callKw("aten::sub.Tensor", []any{wrap(sc(a, 1)), ten(a, 0)}, map[string]any{"alpha": a[2]})
+	p := args.RsubScalarOf(a)
+	return callKw("aten::sub.Tensor", []any{wrap(p.Other), p.Self}, map[string]any{"alpha": p.Alpha})
 }
 
 // scalarFirst decomposes an op(Scalar self, Tensor other) into its
-// Tensor-Tensor overload with self as a wrapped number.
-func scalarFirst(name string) tensor.Kernel {
-	return func(op *tensor.Op, a []any) any { return call(name, wrap(sc(a, 0)), ten(a, 1)) }
+// Tensor-Tensor overload with self as a wrapped number; of reads the op's
+// view (the four ops' views convert to bitwise_and's).
+func scalarFirst(name string, of func([]any) args.BitwiseAndScalarTensor) tensor.Kernel {
+	return func(op *tensor.Op, a []any) any {
+		p := of(a)
+		return call(name, wrap(p.Self), p.Other)
+	}
 }
 
 func clampMin(op *tensor.Op, a []any) any {
-	return nanFilled(ten(a, 0).Clamp(tensor.WithMin(a[1])), a[1])
+	p := args.ClampMinOf(a)
+	return nanFilled(p.Self.Clamp(tensor.WithMin(p.Min)), p.Min)
 }
 func clampMax(op *tensor.Op, a []any) any {
-	return nanFilled(ten(a, 0).Clamp(tensor.WithMax(a[1])), a[1])
+	p := args.ClampMaxOf(a)
+	return nanFilled(p.Self.Clamp(tensor.WithMax(p.Max)), p.Max)
 }
 
 // nanFilled is r, or r filled with NaN when the limit is NaN: 1.13's
 // clamp_min_out and clamp_max_out fill their result then (clamp with one NaN
 // limit leaves x as it is).
-func nanFilled(r *T, limit any) *T {
-	if v := limit.(tensor.Scalar).Float64(); v != v {
+func nanFilled(r *T, limit tensor.Scalar) *T {
+	if v := limit.Float64(); v != v {
 		return fullOn(r, r.Sizes(), math.NaN(), r.DType())
 	}
 	return r
 }
 
 func clampMinTensor(op *tensor.Op, a []any) any {
-	return ten(a, 0).ClampTensor(tensor.WithMin(ten(a, 1)))
+	p := args.ClampMinTensorOf(a)
+	return p.Self.ClampTensor(tensor.WithMin(p.Min))
 }
 func clampMaxTensor(op *tensor.Op, a []any) any {
-	return ten(a, 0).ClampTensor(tensor.WithMax(ten(a, 1)))
+	p := args.ClampMaxTensorOf(a)
+	return p.Self.ClampTensor(tensor.WithMax(p.Max))
 }
-func maxOther(op *tensor.Op, a []any) any { return ten(a, 0).Maximum(ten(a, 1)) }
-func minOther(op *tensor.Op, a []any) any { return ten(a, 0).Minimum(ten(a, 1)) }
+func maxOther(op *tensor.Op, a []any) any {
+	p := args.MaxOtherOf(a)
+	return p.Self.Maximum(p.Other)
+}
+func minOther(op *tensor.Op, a []any) any {
+	p := args.MinOtherOf(a)
+	return p.Self.Minimum(p.Other)
+}
 
 // fmax and fmin are the maximum and minimum that ignore NaN, as C's fmax and
 // fmin: where one operand is NaN the result is the other (NaN only where
@@ -238,13 +286,15 @@ func minOther(op *tensor.Op, a []any) any { return ten(a, 0).Minimum(ten(a, 1)) 
 // as in 1.13's derivatives.yaml (self: grad where self >= other or other is
 // NaN, other: grad elsewhere).
 func fmax(op *tensor.Op, a []any) any {
-	ts, _ := common(ten(a, 0), ten(a, 1))
+	p := args.FmaxOf(a)
+	ts, _ := common(p.Self, p.Other)
 	x, y := ts[0], ts[1]
 	return tensor.Where(y.Isnan().LogicalOr(x.Ge(y)), x, y)
 }
 
 func fmin(op *tensor.Op, a []any) any {
-	ts, _ := common(ten(a, 0), ten(a, 1))
+	p := args.FminOf(a)
+	ts, _ := common(p.Self, p.Other)
 	x, y := ts[0], ts[1]
 	return tensor.Where(y.Isnan().LogicalOr(x.Le(y)), x, y)
 }
@@ -252,7 +302,8 @@ func fmin(op *tensor.Op, a []any) any {
 // roundDecimals is nearbyint(x*10^d)/10^d, or nearbyint(x/10^-d)*10^-d for
 // negative d, with 10^d in the kernel's opmath type.
 func roundDecimals(op *tensor.Op, a []any) any {
-	x, d := ten(a, 0), a[1].(int)
+	v := args.RoundDecimalsOf(a)
+	x, d := v.Self, v.Decimals
 	if d == 0 {
 		return x.Round()
 	}
@@ -263,32 +314,33 @@ func roundDecimals(op *tensor.Op, a []any) any {
 	return x.MulScalar(p).Round().DivScalar(p)
 }
 
-func square(op *tensor.Op, a []any) any { return ten(a, 0).PowScalar(2) }
+func square(op *tensor.Op, a []any) any { return args.SquareOf(a).Self.PowScalar(2) }
 
 func frac(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
+	x := args.FracOf(a).Self
 	need("frac_cpu", x.DType(), floatsAll)
 	return x.Sub(x.Trunc())
 }
 
 func deg2rad(op *tensor.Op, a []any) any {
-	return ten(a, 0).MulScalar(0.017453292519943295769236907684886127134428718885417)
+	return args.Deg2radOf(a).Self.MulScalar(0.017453292519943295769236907684886127134428718885417)
 }
 
 func rad2deg(op *tensor.Op, a []any) any {
-	return ten(a, 0).MulScalar(57.295779513082320876798154814105170332405472466564)
+	return args.Rad2degOf(a).Self.MulScalar(57.295779513082320876798154814105170332405472466564)
 }
 
-func sgn(op *tensor.Op, a []any) any { return ten(a, 0).Sign() }
+func sgn(op *tensor.Op, a []any) any { return args.SgnOf(a).Self.Sign() }
 
 func heaviside(op *tensor.Op, a []any) any {
-	x, v := ten(a, 0), ten(a, 1)
+	p := args.HeavisideOf(a)
+	x, v := p.Self, p.Values
 	tensor.Check(x.DType() == v.DType(), "heaviside is not yet implemented for tensors with different dtypes.")
 	return tensor.Where(x.EqScalar(0), v, x.GtScalar(0).To(x.DType()))
 }
 
-func isneginf(op *tensor.Op, a []any) any { return ten(a, 0).EqScalar(math.Inf(-1)) }
-func isposinf(op *tensor.Op, a []any) any { return ten(a, 0).EqScalar(math.Inf(1)) }
+func isneginf(op *tensor.Op, a []any) any { return args.IsneginfOf(a).Self.EqScalar(math.Inf(-1)) }
+func isposinf(op *tensor.Op, a []any) any { return args.IsposinfOf(a).Self.EqScalar(math.Inf(1)) }
 
 // finiteLimit is the largest finite value of a float dtype.
 func finiteLimit(d tensor.DType) float64 {
@@ -304,14 +356,15 @@ func finiteLimit(d tensor.DType) float64 {
 }
 
 func nanToNum(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
+	p := args.NanToNumOf(a)
+	x := p.Self
 	d := x.DType()
 	if !d.IsFloat() {
 		return x.Clone()
 	}
-	nan := tensor.OptFloat(a[1], 0)
-	pos := tensor.OptFloat(a[2], finiteLimit(d))
-	neg := tensor.OptFloat(a[3], -finiteLimit(d))
+	nan := p.Nan.Or(0)
+	pos := p.Posinf.Or(finiteLimit(d))
+	neg := p.Neginf.Or(-finiteLimit(d))
 	r := tensor.Where(x.Isnan(), scalarLike(x, nan, d), x)
 	r = tensor.Where(x.EqScalar(math.Inf(1)), scalarLike(x, pos, d), r)
 	return tensor.Where(x.EqScalar(math.Inf(-1)), scalarLike(x, neg, d), r)
@@ -319,7 +372,8 @@ func nanToNum(op *tensor.Op, a []any) any {
 
 // xlogy is x*log(y), 0 where x == 0, NaN where y is NaN.
 func xlogy(op *tensor.Op, a []any) any {
-	x, y := ten(a, 0), ten(a, 1)
+	p := args.XlogyOf(a)
+	x, y := p.Self, p.Other
 	d := floatDType(x, y)
 	xf, yf := x.To(d), y.To(d)
 	r := tensor.Where(xf.EqScalar(0), scalarLike(xf, 0, d), xf.Mul(yf.Log()))
@@ -329,14 +383,16 @@ func xlogy(op *tensor.Op, a []any) any {
 // logaddexp is m + log1p(exp(-|a-b|)) with m = max(a, b), and a itself where
 // a == b is infinite.
 func logaddexp(op *tensor.Op, a []any) any {
-	ts, _ := common(ten(a, 0), ten(a, 1))
+	p := args.LogaddexpOf(a)
+	ts, _ := common(p.Self, p.Other)
 	x, y := ts[0], ts[1]
 	r := x.Maximum(y).Add(x.Sub(y).Abs().Neg().Exp().Log1p())
 	return tensor.Where(x.Isinf().LogicalAnd(x.Eq(y)), x, r)
 }
 
 func logaddexp2(op *tensor.Op, a []any) any {
-	ts, d := common(ten(a, 0), ten(a, 1))
+	p := args.Logaddexp2Of(a)
+	ts, d := common(p.Self, p.Other)
 	x, y := ts[0], ts[1]
 	e := tensor.PowScalarBase(2, x.Sub(y).Abs().Neg())
 	r := x.Maximum(y).Add(e.Log1p().MulScalar(opmathScalar(1/math.Ln2, d)))
@@ -346,7 +402,7 @@ func logaddexp2(op *tensor.Op, a []any) any {
 // sinc is sin(pi x)/(pi x), 1 at 0; pi x is rounded to x's dtype, the
 // rest computed in float (the 1.13 kernel's scalar arithmetic).
 func sinc(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
+	x := args.SincOf(a).Self
 	d := floatDType(x)
 	xf := x.To(d)
 	p := xf.MulScalar(math.Pi)
@@ -356,18 +412,21 @@ func sinc(op *tensor.Op, a []any) any {
 
 // logit is log(x/(1-x)), with x clamped to [eps, 1-eps] when eps is given.
 func logit(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
-	d := floatDType(x)
-	xf := x.To(d)
-	if a[1] != nil {
-		if eps := a[1].(float64); eps >= 0 {
+	p := args.LogitOf(a)
+	d := floatDType(p.Self)
+	xf := p.Self.To(d)
+	if p.Eps.Ok {
+		if eps := p.Eps.V; eps >= 0 {
 			xf = xf.Clamp(tensor.WithMin(eps), tensor.WithMax(1-eps))
 		}
 	}
 	return xf.Div(rsub(1, xf)).Log()
 }
 
-func typeAs(op *tensor.Op, a []any) any { return ten(a, 0).To(ten(a, 1).DType()) }
+func typeAs(op *tensor.Op, a []any) any {
+	p := args.TypeAsOf(a)
+	return p.Self.To(p.Other.DType())
+}
 
 // triangle keeps the elements with col - row on the kept side of diagonal.
 func triangle(x *T, diagonal int, lower bool) *T {
@@ -382,5 +441,11 @@ func triangle(x *T, diagonal int, lower bool) *T {
 	return tensor.Where(keep, x, zero0(x))
 }
 
-func tril(op *tensor.Op, a []any) any { return triangle(ten(a, 0), a[1].(int), true) }
-func triu(op *tensor.Op, a []any) any { return triangle(ten(a, 0), a[1].(int), false) }
+func tril(op *tensor.Op, a []any) any {
+	p := args.TrilOf(a)
+	return triangle(p.Self, p.Diagonal, true)
+}
+func triu(op *tensor.Op, a []any) any {
+	p := args.TriuOf(a)
+	return triangle(p.Self, p.Diagonal, false)
+}

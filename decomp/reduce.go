@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -46,31 +47,37 @@ func init() {
 }
 
 func sumDefault(op *tensor.Op, a []any) any {
-	return callKw("aten::sum.dim_IntList", []any{ten(a, 0), nil}, map[string]any{"dtype": a[1]})
+	p := args.SumAllOf(a)
+	return invoke("aten::sum.dim_IntList", args.Sum{Self: p.Self, Dtype: p.Dtype}.Box())
 }
 
 func maxAll(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
+	x := args.MaxOf(a).Self
 	tensor.Check(x.Numel() > 0, "max(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
 	return x.Amax()
 }
 
 func minAll(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
+	x := args.MinOf(a).Self
 	tensor.Check(x.Numel() > 0, "min(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
 	return x.Amin()
 }
 
-// variance is var.correction with an integer correction (nil: None).
-func variance(x *T, dims any, correction any, keepdim bool) *T {
-	return callKw("aten::var.correction", []any{x, dims}, map[string]any{"correction": correction, "keepdim": keepdim})
+// variance is var.correction with an integer correction (dims nil: all).
+func variance(x *T, dims []int, correction args.Opt[int], keepdim bool) *T {
+	var c any // None
+	if correction.Ok {
+		c = correction.V
+	}
+	return callKw("aten::var.correction", []any{x, dims}, map[string]any{"correction": c, "keepdim": keepdim})
 }
 
-func unbiased(b bool) any {
+// unbiased is the correction an unbiased argument stands for.
+func unbiased(b bool) args.Opt[int] {
 	if b {
-		return 1
+		return args.Some(1)
 	}
-	return 0
+	return args.Some(0)
 }
 
 // stdOf is the square root of variance(x, ...), taken in float64 and then
@@ -78,7 +85,7 @@ func unbiased(b bool) any {
 // accumulators: rounding the variance first differs in the last bit in about
 // one case in eight (checked on float32, float16 and bfloat16) and
 // overflows once |x| passes 1.8e19 in float32.
-func stdOf(x *T, dims, correction any, keepdim bool) *T {
+func stdOf(x *T, dims []int, correction args.Opt[int], keepdim bool) *T {
 	if d := x.DType(); d.IsFloat() && d != tensor.Float64 {
 		return variance(x.To(tensor.Float64), dims, correction, keepdim).Sqrt().To(d)
 	}
@@ -86,23 +93,27 @@ func stdOf(x *T, dims, correction any, keepdim bool) *T {
 }
 
 func stdDefault(op *tensor.Op, a []any) any {
-	return stdOf(ten(a, 0), nil, unbiased(a[1].(bool)), false)
+	p := args.StdAllOf(a)
+	return stdOf(p.Self, nil, unbiased(p.Unbiased), false)
 }
 
 func stdDim(op *tensor.Op, a []any) any {
-	return stdOf(ten(a, 0), a[1], unbiased(a[2].(bool)), a[3].(bool))
+	p := args.StdDimOf(a)
+	return stdOf(p.Self, p.Dim, unbiased(p.Unbiased), p.Keepdim)
 }
 
 func stdCorrection(op *tensor.Op, a []any) any {
-	return stdOf(ten(a, 0), a[1], a[2], a[3].(bool))
+	p := args.StdOf(a)
+	return stdOf(p.Self, p.Dim, p.Correction, p.Keepdim)
 }
 
 func varDefault(op *tensor.Op, a []any) any {
-	return variance(ten(a, 0), nil, unbiased(a[1].(bool)), false)
+	p := args.VarAllOf(a)
+	return variance(p.Self, nil, unbiased(p.Unbiased), false)
 }
 
 // varMean is (var, mean) over dims; the mean check wording is var_mean's.
-func varMean(x *T, dims, correction any, keepdim bool, name string, sqrt bool) []*T {
+func varMean(x *T, dims []int, correction args.Opt[int], keepdim bool, name string, sqrt bool) []*T {
 	tensor.Check(x.DType().IsFloat(), "%s only support floating point and complex dtypes", name)
 	var v *T
 	if sqrt {
@@ -114,33 +125,40 @@ func varMean(x *T, dims, correction any, keepdim bool, name string, sqrt bool) [
 }
 
 func varMeanDefault(op *tensor.Op, a []any) any {
-	return varMean(ten(a, 0), nil, unbiased(a[1].(bool)), false, "var_mean", false)
+	p := args.VarMeanAllOf(a)
+	return varMean(p.Self, nil, unbiased(p.Unbiased), false, "var_mean", false)
 }
 
 func varMeanDim(op *tensor.Op, a []any) any {
-	return varMean(ten(a, 0), a[1], unbiased(a[2].(bool)), a[3].(bool), "var_mean", false)
+	p := args.VarMeanDimOf(a)
+	return varMean(p.Self, p.Dim, unbiased(p.Unbiased), p.Keepdim, "var_mean", false)
 }
 
 func varMeanCorrection(op *tensor.Op, a []any) any {
-	return varMean(ten(a, 0), a[1], a[2], a[3].(bool), "var_mean", false)
+	p := args.VarMeanOf(a)
+	return varMean(p.Self, p.Dim, p.Correction, p.Keepdim, "var_mean", false)
 }
 
 func stdMeanDefault(op *tensor.Op, a []any) any {
-	return varMean(ten(a, 0), nil, unbiased(a[1].(bool)), false, "std_mean", true)
+	p := args.StdMeanAllOf(a)
+	return varMean(p.Self, nil, unbiased(p.Unbiased), false, "std_mean", true)
 }
 
 func stdMeanDim(op *tensor.Op, a []any) any {
-	return varMean(ten(a, 0), a[1], unbiased(a[2].(bool)), a[3].(bool), "std_mean", true)
+	p := args.StdMeanDimOf(a)
+	return varMean(p.Self, p.Dim, unbiased(p.Unbiased), p.Keepdim, "std_mean", true)
 }
 
 func stdMeanCorrection(op *tensor.Op, a []any) any {
-	return varMean(ten(a, 0), a[1], a[2], a[3].(bool), "std_mean", true)
+	p := args.StdMeanOf(a)
+	return varMean(p.Self, p.Dim, p.Correction, p.Keepdim, "std_mean", true)
 }
 
 // logsumexp is log(sum(exp(x - m))) + m with m = amax(x) where finite
 // (0 where infinite, so an all -inf slice gives -inf and not NaN).
 func logsumexp(op *tensor.Op, a []any) any {
-	x, dims, keepdim := ten(a, 0), a[1].([]int), a[2].(bool)
+	p := args.LogsumexpOf(a)
+	x, dims, keepdim := p.Self, p.Dim, p.Keepdim
 	if !x.DType().IsFloat() {
 		x = x.To(tensor.DefaultFloat)
 	}
@@ -317,45 +335,54 @@ func pNorm(x *T, p float64, dims []int, keepdim bool) *T {
 	return r
 }
 
-// norm is at::norm: the vector norm with p (default 2) and an optional dtype.
-func norm(x *T, p any, dims []int, keepdim bool, dtype any) *T {
+// norm is at::norm: the vector norm with p (None: 2) and an optional dtype.
+func norm(x *T, p args.Opt[tensor.Scalar], dims []int, keepdim bool, dtype args.Opt[tensor.DType]) *T {
 	tensor.Check(x.DType().IsFloat(), "norm(): input dtype should be either floating point or complex. Got %s instead.", core.CTypeName(x.DType()))
-	if dtype != nil {
-		d := dtype.(tensor.DType)
+	if dtype.Ok {
+		d := dtype.V
 		tensor.Check(d.IsFloat(), "norm(): the desired output dtype should be either floating point or complex. Got %s instead.", core.CTypeName(d))
 		x = x.To(d)
 	}
 	pv := 2.0
-	if p != nil {
-		pv = p.(tensor.Scalar).Float64()
+	if p.Ok {
+		pv = p.V.Float64()
 	}
 	return vectorNorm(x, pv, dims, keepdim)
 }
 
-func normScalar(op *tensor.Op, a []any) any { return norm(ten(a, 0), a[1], nil, false, nil) }
+func normScalar(op *tensor.Op, a []any) any {
+	p := args.NormAllOf(a)
+	return norm(p.Self, args.Some(p.P), nil, false, args.Opt[tensor.DType]{})
+}
 
 func normScalarOptDim(op *tensor.Op, a []any) any {
-	return norm(ten(a, 0), a[1], a[2].([]int), a[3].(bool), nil)
+	p := args.NormOf(a)
+	return norm(p.Self, p.P, p.Dim, p.Keepdim, args.Opt[tensor.DType]{})
 }
 
 func normScalarOptDimDtype(op *tensor.Op, a []any) any {
-	return norm(ten(a, 0), a[1], a[2].([]int), a[3].(bool), a[4])
+	p := args.NormScalarOptDimDtypeOf(a)
+	return norm(p.Self, p.P, p.Dim, p.Keepdim, args.Some(p.Dtype))
 }
 
-func normScalarOptDtype(op *tensor.Op, a []any) any { return norm(ten(a, 0), a[1], nil, false, a[2]) }
+func normScalarOptDtype(op *tensor.Op, a []any) any {
+	p := args.NormScalarOptDtypeOf(a)
+	return norm(p.Self, p.P, nil, false, args.Some(p.Dtype))
+}
 
 func linalgVectorNorm(op *tensor.Op, a []any) any {
-	x, ord, keepdim := ten(a, 0), sc(a, 1).Float64(), a[3].(bool)
-	dims := tensor.OptInts(a[2])
+	p := args.LinalgVectorNormOf(a)
+	x, ord, keepdim := p.Self, p.Ord.Float64(), p.Keepdim
+	dims := p.Dim
 	tensor.Check(x.DType().IsFloat(), "linalg.vector_norm: Expected a floating point or complex tensor as input. Got %s", core.CTypeName(x.DType()))
 	if x.Numel() == 0 && (ord < 0 || math.IsInf(ord, 1)) {
-		tensor.Check(len(dims) > 0, "linalg.vector_norm cannot compute the %s norm on an empty tensor because the operation does not have an identity", sc(a, 1))
+		tensor.Check(len(dims) > 0, "linalg.vector_norm cannot compute the %s norm on an empty tensor because the operation does not have an identity", p.Ord)
 		for _, d := range dims {
-			tensor.Check(x.Size(d) != 0, "linalg.vector_norm cannot compute the %s norm on the dimension %dbecause this dimension is empty and the operation does not have an identity", sc(a, 1), d)
+			tensor.Check(x.Size(d) != 0, "linalg.vector_norm cannot compute the %s norm on the dimension %dbecause this dimension is empty and the operation does not have an identity", p.Ord, d)
 		}
 	}
-	if a[4] != nil {
-		d := a[4].(tensor.DType)
+	if p.Dtype.Ok {
+		d := p.Dtype.V
 		tensor.Check(d.IsFloat(), "linalg.vector_norm: dtype should be floating point or complex, but got %s", core.CTypeName(d))
 		tensor.Check(tensor.PromoteTypes(x.DType(), d) == d, "linalg.vector_norm: the dtype of the input (%s) should be convertible without narrowing to the specified dtype (%s)", core.CTypeName(x.DType()), core.CTypeName(d))
 		x = x.To(d)
@@ -364,10 +391,11 @@ func linalgVectorNorm(op *tensor.Op, a []any) any {
 }
 
 func frobeniusNorm(op *tensor.Op, a []any) any {
-	x, dims, keepdim := ten(a, 0), a[1].([]int), a[2].(bool)
+	p := args.FrobeniusNormOf(a)
+	x, dims, keepdim := p.Self, p.Dim, p.Keepdim
 	tensor.Check(len(dims) <= 2, "Expected at most 2 dimensions, but got %d dimensions instead.", len(dims))
 	if len(dims) <= 1 {
-		return norm(x, tensor.Float(2), dims, keepdim, nil)
+		return norm(x, args.Some(tensor.Float(2)), dims, keepdim, args.Opt[tensor.DType]{})
 	}
 	w := normDims(dims, x.Dim())
 	tensor.Check(w[0] != w[1], "Expected dims to be different, got %s instead", tensor.ShapeString(dims))
@@ -375,12 +403,13 @@ func frobeniusNorm(op *tensor.Op, a []any) any {
 }
 
 func aminmax(op *tensor.Op, a []any) any {
-	x, keepdim := ten(a, 0), a[2].(bool)
+	p := args.AminmaxOf(a)
+	x, keepdim := p.Self, p.Keepdim
 	var dims []int
-	if a[1] != nil {
-		dims = []int{a[1].(int)}
+	if p.Dim.Ok {
+		dims = []int{p.Dim.V}
 		if x.Dim() == 0 {
-			wrapDim(a[1].(int), 0)
+			wrapDim(p.Dim.V, 0)
 			dims = nil
 		}
 	}
@@ -401,39 +430,43 @@ func allOf(x *T, r *T) *T {
 }
 
 func allDefault(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
+	x := args.AllOf(a).Self
 	return allOf(x, x.LogicalNot().Any().LogicalNot())
 }
 
 func allDim(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
-	return allOf(x, x.LogicalNot().AnyDim(a[1].(int), tensor.WithKeepdim(a[2].(bool))).LogicalNot())
+	p := args.AllDimOf(a)
+	x := p.Self
+	return allOf(x, x.LogicalNot().AnyDim(p.Dim, tensor.WithKeepdim(p.Keepdim)).LogicalNot())
 }
 
 func countNonzero(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
+	p := args.CountNonzeroOf(a)
+	x := p.Self
 	var dims []int
-	if a[1] != nil {
-		dims = []int{a[1].(int)}
+	if p.Dim.Ok {
+		dims = []int{p.Dim.V}
 	}
 	return sumDType(x.NeScalar(0), dims, false, tensor.Int64)
 }
 
 func countNonzeroDims(op *tensor.Op, a []any) any {
-	return sumDType(ten(a, 0).NeScalar(0), a[1].([]int), false, tensor.Int64)
+	p := args.CountNonzeroDimsOf(a)
+	return sumDType(p.Self.NeScalar(0), p.Dim, false, tensor.Int64)
 }
 
+// nansum is sum with NaN read as 0 (nansum's arguments are sum's).
 func nansum(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
-	if x.DType().IsFloat() {
-		x = tensor.Where(x.Isnan(), zero0(x), x)
+	p := args.NansumOf(a)
+	if x := p.Self; x.DType().IsFloat() {
+		p.Self = tensor.Where(x.Isnan(), zero0(x), x)
 	}
-	return callKw("aten::sum.dim_IntList", []any{x, a[1], a[2]}, map[string]any{"dtype": a[3]})
+	return invoke("aten::sum.dim_IntList", args.Sum(p).Box())
 }
 
-func cumprodDType(x *T, dtype any) tensor.DType {
-	if dtype != nil {
-		return dtype.(tensor.DType)
+func cumprodDType(x *T, dtype args.Opt[tensor.DType]) tensor.DType {
+	if dtype.Ok {
+		return dtype.V
 	}
 	if x.DType().IsIntegral(true) {
 		return tensor.Int64
@@ -442,15 +475,17 @@ func cumprodDType(x *T, dtype any) tensor.DType {
 }
 
 func cumprodCheck(a []any) {
-	need("cumprod_out_cpu", cumprodDType(ten(a, 0), a[2]), realsBF)
+	p := args.CumprodOf(a)
+	need("cumprod_out_cpu", cumprodDType(p.Self, p.Dtype), realsBF)
 }
 
 // cumprod is a parallel prefix product (log2(n) shifted multiplies),
 // accumulated like the CPU kernel: double for float32 and float64, float
 // for the 16-bit floats, int64 for integers.
 func cumprod(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
-	d := cumprodDType(x, a[2])
+	p := args.CumprodOf(a)
+	x := p.Self
+	d := cumprodDType(x, p.Dtype)
 	acc := tensor.Int64
 	switch {
 	case d == tensor.Float32 || d == tensor.Float64:
@@ -460,10 +495,10 @@ func cumprod(op *tensor.Op, a []any) any {
 	}
 	y := x.To(d).To(acc)
 	if y.Dim() == 0 {
-		wrapDim(a[1].(int), 0)
+		wrapDim(p.Dim, 0)
 		return y.Clone().To(d)
 	}
-	dim := wrapDim(a[1].(int), y.Dim())
+	dim := wrapDim(p.Dim, y.Dim())
 	n := y.Size(dim)
 	for shift := 1; shift < n; shift *= 2 {
 		head := y.Slice(tensor.WithDim(dim), tensor.WithStart(0), tensor.WithEnd(shift))
@@ -477,22 +512,24 @@ func cumprod(op *tensor.Op, a []any) any {
 }
 
 func sortStable(op *tensor.Op, a []any) any {
-	v, i := ten(a, 0).Sort(tensor.WithDim(a[2].(int)), tensor.WithDescending(a[3].(bool)))
+	p := args.SortStableOf(a)
+	v, i := p.Self.Sort(tensor.WithDim(p.Dim), tensor.WithDescending(p.Descending))
 	return []*T{v, i}
 }
 
 func argsort(op *tensor.Op, a []any) any {
-	_, i := ten(a, 0).Sort(tensor.WithDim(a[1].(int)), tensor.WithDescending(a[2].(bool)))
+	p := args.ArgsortOf(a)
+	_, i := p.Self.Sort(tensor.WithDim(p.Dim), tensor.WithDescending(p.Descending))
 	return i
 }
 
 func msort(op *tensor.Op, a []any) any {
-	v, _ := ten(a, 0).Sort(tensor.WithDim(0))
+	v, _ := args.MsortOf(a).Self.Sort(tensor.WithDim(0))
 	return v
 }
 
 func trace(op *tensor.Op, a []any) any {
-	x := ten(a, 0)
+	x := args.TraceOf(a).Self
 	tensor.Check(x.Dim() == 2, "trace: expected a matrix, but got tensor with dim %d", x.Dim())
 	return sumAll(x.Diagonal())
 }

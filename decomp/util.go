@@ -9,14 +9,12 @@ import (
 
 type T = tensor.Tensor
 
-// ten returns args[i] as a tensor (nil for None).
-func ten(args []any, i int) *T { return tensor.OptTensor(args[i]) }
-
-// sc returns args[i] as a Scalar.
-func sc(args []any, i int) tensor.Scalar { return args[i].(tensor.Scalar) }
-
 // call runs an op by name with positional arguments and returns its tensor.
 func call(name string, args ...any) *T { return tensor.Call(name, args...).(*T) }
+
+// invoke runs an op by name on its canonical argument list (a view's Box:
+// every argument, keyword-only ones included, in schema order).
+func invoke(name string, a []any) any { return tensor.MustOp(name).Invoke(a) }
 
 // callKw runs an op by name with keyword arguments and returns its tensor.
 func callKw(name string, args []any, kw map[string]any) *T {
