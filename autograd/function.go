@@ -59,6 +59,10 @@ func (c *FunctionCtx) SavedTensors() []*T {
 	return out
 }
 
+// CreateGraph reports whether the running Backward is recorded for a
+// higher-order gradient (Backward or Grad with CreateGraph).
+func (c *FunctionCtx) CreateGraph() bool { return c.create }
+
 // NeedsInputGrad reports whether input i needs a gradient.
 func (c *FunctionCtx) NeedsInputGrad(i int) bool { return i < len(c.needs) && c.needs[i] }
 

@@ -77,11 +77,11 @@ type Compiled struct {
 
 	mu        sync.Mutex
 	entries   []*entry
-	segmented bool                // fn reads data: it runs in segments (segments.go)
-	segments  map[string]Runnable // compiled segments by their guards
-	dynamic map[int]map[int]bool // input -> dims found dynamic
-	last    []inputSpec          // inputs of the last trace, for automatic dynamic dims
-	stats   Stats
+	segmented bool                 // fn reads data: it runs in segments (segments.go)
+	segments  map[string]Runnable  // compiled segments by their guards
+	dynamic   map[int]map[int]bool // input -> dims found dynamic
+	last      []inputSpec          // inputs of the last trace, for automatic dynamic dims
+	stats     Stats
 }
 
 // Stats counts what a Compiled did.
@@ -106,6 +106,7 @@ type entry struct {
 	guards   []inputSpec
 	gradMode bool
 	gm       *fx.GraphModule
+	joint    *Joint // the forward and backward graphs of a training graph
 	run      Runnable
 }
 
@@ -177,6 +178,18 @@ func (c *Compiled) Explain() string {
 		fmt.Fprintf(&b, "recompile %d: %s\n", i+1, r)
 	}
 	return b.String()
+}
+
+// Joints returns the forward/backward splits of the cached training graphs
+// (nil for inference graphs), in the order of Graphs.
+func (c *Compiled) Joints() []*Joint {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []*Joint
+	for _, e := range c.entries {
+		out = append(out, e.joint)
+	}
+	return out
 }
 
 // Graphs returns the cached graphs, oldest first.
@@ -362,11 +375,92 @@ func (c *Compiled) compile(inputs []*tensor.Tensor, specs []inputSpec, grad bool
 			specs[i].dynamic = nil
 		}
 	}
+	if grad && needsGrad(gm, inputs) && !mutates(gm) && !outputsAlias(gm) {
+		// Training: AOT autograd (aot.go) traces the backward too and
+		// runs both graphs as an autograd function.
+		// A backward that reads tensor data (a derivative formula with
+		// a data-dependent step) cannot be traced in fake mode: autograd
+		// then runs the backward over the compiled forward.
+		j, err := TraceJoint(c.fn, inputs, c.opts.Decompositions)
+		if err != nil && !IsDataDependent(err) {
+			return nil, err
+		}
+		if err == nil {
+			run, err := compileJoint(j, c.fn, c.opts.Backend, inputs)
+			if err != nil {
+				return nil, fmt.Errorf("compile: backend: %w", err)
+			}
+			return &entry{guards: specs, gradMode: grad, gm: j.Graph, joint: j, run: run}, nil
+		}
+	}
 	run, err := c.opts.Backend(gm, inputs)
 	if err != nil {
 		return nil, fmt.Errorf("compile: backend: %w", err)
 	}
 	return &entry{guards: specs, gradMode: grad, gm: gm, run: run}, nil
+}
+
+// needsGrad reports whether the graph computes with an input or a constant
+// that requires grad.
+func needsGrad(gm *fx.GraphModule, inputs []*tensor.Tensor) bool {
+	for _, x := range inputs {
+		if x.RequiresGrad() {
+			return true
+		}
+	}
+	for _, name := range gm.AttrNames() {
+		if t, ok := gm.Attr(name); ok {
+			if t, ok := t.(*tensor.Tensor); ok && t.RequiresGrad() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// outputsAlias reports whether an output of the graph is a view (a view
+// op's result, or an element of a multi-output view such as split): AOT
+// autograd leaves those to autograd over the interpreted graph.
+func outputsAlias(gm *fx.GraphModule) bool {
+	var walk func(a any) bool
+	walk = func(a any) bool {
+		switch v := a.(type) {
+		case *fx.Node:
+			if v.Target == fx.GetItem {
+				if src, ok := v.Args()[0].(*fx.Node); ok {
+					return walk(src)
+				}
+			}
+			op, ok := v.Target.(*tensor.Op)
+			return ok && op != nil && op.Schema.IsView()
+		case fx.Tuple:
+			for _, x := range v {
+				if walk(x) {
+					return true
+				}
+			}
+		case []any:
+			for _, x := range v {
+				if walk(x) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	out := gm.Graph.OutputNode()
+	return out != nil && len(out.Args()) > 0 && walk(out.Args()[0])
+}
+
+// mutates reports whether a node of the graph writes into an argument (AOT
+// autograd leaves such graphs to autograd over the interpreted graph).
+func mutates(gm *fx.GraphModule) bool {
+	for _, n := range gm.Graph.Nodes() {
+		if op, ok := n.Target.(*tensor.Op); ok && op != nil && len(op.Schema.Mutates()) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func anyDynamic(specs []inputSpec) bool {

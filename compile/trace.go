@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"runtime"
 	"strings"
 
 	"github.com/goaten/goaten/autograd"
@@ -72,6 +71,8 @@ type tracer struct {
 	aliases map[aliasKey]*fx.Node       // the same, by data and layout (see nodeOf)
 	consts  map[*tensor.Tensor]*fx.Node // closed-over tensors and their get_attr nodes
 	seg     *segmenter                  // set when fn runs in segments (segments.go)
+	lift    bool                        // closed-over tensors that require grad become inputs (aot.go)
+	lifted  []*tensor.Tensor
 }
 
 // aliasKey identifies a traced tensor's value by its data and layout, so
@@ -92,8 +93,12 @@ func keyOf(t *tensor.Tensor) (aliasKey, bool) {
 	return aliasKey{t.Raw(), t.StorageOffset(), t.DType(), fmt.Sprint(t.Sizes()), fmt.Sprint(t.Strides())}, true
 }
 
-// fakeStorage is the data of a fake tensor: nothing, but its own.
+// fakeStorage is the data of a fake tensor: nothing, but its own. Reading
+// it (Float64s, Item on an untraced path) is the data-dependent error.
 type fakeStorage struct{ _ byte }
+
+// FakeData names the tensor in tensor.CPUView's refusal.
+func (*fakeStorage) FakeData() string { return "a fake tensor of a trace" }
 
 // nodeOf is the node that made traced tensor t, if t is one.
 func (tr *tracer) nodeOf(t *tensor.Tensor) (*fx.Node, bool) {
@@ -354,6 +359,9 @@ func (tr *tracer) constant(t *tensor.Tensor) *fx.Node {
 	if n, ok := tr.consts[t]; ok {
 		return n
 	}
+	if tr.lift && t.RequiresGrad() {
+		return tr.liftParam(t)
+	}
 	n := tr.gm.AddConstant(t)
 	n.Meta[fx.MetaVal] = tr.exampleValue(t)
 	tr.consts[t] = n
@@ -391,7 +399,7 @@ func traceKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 		}
 		panic(&tensor.Error{Kind: tensor.RuntimeError, Op: op.Name, Msg: fmt.Sprintf(
 			"%s %s (%s): the value is data-dependent; trace in real mode or leave the read out of the traced function",
-			op.Name, dataDependentMsg, userLine())})
+			op.Name, tensor.DataDependentMsg, tensor.CallerLine())})
 	}
 	nargs, cargs, back := tr.nodeArgs(op, args)
 	cd := d
@@ -400,12 +408,25 @@ func traceKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 	}
 	res := tr.compute(op, cd, cargs)
 	if tr.mode == Fake {
-		res = fakeResults(res, back, d.Device)
+		res = fakeResults(res, back, resultDevice(op, args, d.Device))
 	}
 	pargs, kwargs := normalize(op, nargs)
 	n := tr.gm.Graph.CallFunction(op, pargs, kwargs)
 	n.Meta[fx.MetaStackTrace] = fx.StackTrace(1)
 	return tr.track(n, res, args)
+}
+
+// resultDevice is where a call's results live: its Device argument when it
+// has one set (a factory call, _to_copy to a device), else the call's.
+func resultDevice(op *tensor.Op, args []any, dev tensor.Device) tensor.Device {
+	for i, a := range op.Schema.Args {
+		if a.Type.Base().Kind == tensor.TDevice {
+			if d, ok := args[i].(tensor.Device); ok {
+				return d
+			}
+		}
+	}
+	return dev
 }
 
 // fakeResults turns the meta results of a fake-mode call into fake tensors
@@ -443,13 +464,12 @@ func (tr *tracer) compute(op *tensor.Op, d tensor.Dispatch, args []any) any {
 	return op.Redispatch(d, tensor.KeyTrace, args)
 }
 
-const dataDependentMsg = "reads tensor data, which fake tracing cannot"
 
 // IsDataDependent reports whether err is a fake trace's refusal of a
 // data-dependent read (Item, nonzero, a boolean mask).
 func IsDataDependent(err error) bool {
 	var te *tensor.Error
-	return errors.As(err, &te) && strings.Contains(te.Msg, dataDependentMsg)
+	return errors.As(err, &te) && strings.Contains(te.Msg, tensor.DataDependentMsg)
 }
 
 // isBoolMaskIndex reports an index.Tensor call with a boolean index, whose
@@ -467,22 +487,6 @@ func isBoolMaskIndex(op *tensor.Op, args []any) bool {
 	return false
 }
 
-// userLine is the first caller outside goaten's own (non-test) packages.
-func userLine() string {
-	pcs := make([]uintptr, 64)
-	n := runtime.Callers(3, pcs)
-	frames := runtime.CallersFrames(pcs[:n])
-	for {
-		f, more := frames.Next()
-		internal := strings.HasPrefix(f.Function, "github.com/goaten/goaten/") || strings.HasPrefix(f.Function, "runtime.") || strings.HasPrefix(f.Function, "reflect.")
-		if !internal || strings.HasSuffix(f.File, "_test.go") || strings.Contains(f.File, "/examples/") {
-			return fmt.Sprintf("at %s:%d", f.File, f.Line)
-		}
-		if !more {
-			return "at an unknown line"
-		}
-	}
-}
 
 // nodeArgs turns a call's arguments into a node's (tensors become the
 // nodes that made them, wrapped numbers their Python numbers) and into the

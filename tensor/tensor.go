@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"runtime"
 	"strconv"
+	"strings"
 	"unsafe"
 )
 
@@ -416,6 +418,10 @@ func WrappedNumber(v Scalar) *Tensor {
 // CPUView returns t itself if it is on the CPU, else a CPU copy made by the
 // device's ToCPU hook.
 func (t *Tensor) CPUView() *Tensor {
+	if f, ok := t.raw.(interface{ FakeData() string }); ok {
+		// A fake tensor of a trace (compile's FakeTensor) has no data.
+		Panicf("%s %s (%s)", f.FakeData(), DataDependentMsg, CallerLine())
+	}
 	if t.device == CPU {
 		return t
 	}
@@ -427,6 +433,28 @@ func (t *Tensor) CPUView() *Tensor {
 		Panicf("device %q cannot copy its data to the CPU", t.device)
 	}
 	return h.ToCPU(t)
+}
+
+// DataDependentMsg is what a fake trace's refusal of a data read says
+// (compile.IsDataDependent looks for it).
+const DataDependentMsg = "reads tensor data, which fake tracing cannot"
+
+// CallerLine is "at file:line" of the first caller outside goaten's own
+// non-test, non-example packages: the user's line an error points at.
+func CallerLine() string {
+	pcs := make([]uintptr, 64)
+	n := runtime.Callers(2, pcs)
+	frames := runtime.CallersFrames(pcs[:n])
+	for {
+		f, more := frames.Next()
+		internal := strings.HasPrefix(f.Function, "github.com/goaten/goaten/") || strings.HasPrefix(f.Function, "runtime.") || strings.HasPrefix(f.Function, "reflect.")
+		if !internal || strings.HasSuffix(f.File, "_test.go") || strings.Contains(f.File, "/examples/") {
+			return fmt.Sprintf("at %s:%d", f.File, f.Line)
+		}
+		if !more {
+			return "at an unknown line"
+		}
+	}
 }
 
 // Item returns the value of a one-element tensor.

@@ -1,0 +1,417 @@
+package compile
+
+import (
+	"fmt"
+	"reflect"
+
+	"github.com/goaten/goaten/autograd"
+	"github.com/goaten/goaten/compile/fx"
+	"github.com/goaten/goaten/tensor"
+)
+
+// AOT autograd: a compiled function whose results need gradients is traced
+// forward and backward into one joint graph, which is split into a forward
+// graph (returning the activations the backward needs) and a backward graph
+// (taking them and the output gradients, "tangents"); a call runs the
+// forward graph inside a custom autograd function whose backward runs the
+// backward graph. Tensors the function closes over that require grad (its
+// parameters) are lifted to inputs of the joint graph, so their gradients
+// reach them as a backward of the eager function would deliver them.
+
+// Joint is a traced forward-and-backward graph and its split.
+type Joint struct {
+	// Graph is the joint graph: placeholders primals_1.. (the inputs, then
+	// the lifted parameters) and tangents_1.. (one per differentiable
+	// output), returning the outputs and then the gradients of the primals
+	// that need them.
+	Graph *fx.GraphModule
+	// Forward returns the outputs and then the saved activations; Backward
+	// takes the saved activations and the tangents and returns the
+	// gradients.
+	Forward, Backward *fx.GraphModule
+	// Params are the lifted tensors, in the order of their placeholders.
+	Params []*tensor.Tensor
+	// NumOut is the number of outputs, NumSaved of saved activations;
+	// GradOf[i] is the primal whose gradient backward output i is.
+	NumOut, NumSaved int
+	GradOf           []int
+	numPrimals       int
+	outDiff          []bool // which outputs get a tangent
+}
+
+// TraceJoint traces fn (as Compile's fn) and its backward into a Joint in
+// fake mode. Gradients are taken of every output that requires grad with
+// respect to every input and lifted parameter that requires grad.
+func TraceJoint(fn any, inputs []*tensor.Tensor, decomps Decompositions) (j *Joint, err error) {
+	fv := reflect.ValueOf(fn)
+	if err := checkSignature(fv, len(inputs)); err != nil {
+		return nil, err
+	}
+	tr := &tracer{
+		gm:      fx.NewGraphModule(fx.New()),
+		mode:    Fake,
+		decomps: decomps,
+		proxies: map[*tensor.Tensor]*fx.Node{},
+		aliases: map[aliasKey]*fx.Node{},
+		consts:  map[*tensor.Tensor]*fx.Node{},
+		lift:    true,
+	}
+	j = &Joint{Graph: tr.gm}
+	g := tr.gm.Graph
+	in := make([]reflect.Value, len(inputs))
+	var diff []*tensor.Tensor // differentiable primals: proxies of inputs, real lifted params
+	var diffIdx []int
+	for i, x := range inputs {
+		p := tr.proxyInput(x)
+		n := g.Placeholder(fmt.Sprintf("primals_%d", i+1))
+		n.Meta[fx.MetaVal] = tr.exampleValue(p)
+		tr.setNode(p, n)
+		in[i] = reflect.ValueOf(p)
+		if p.RequiresGrad() {
+			diff = append(diff, p)
+			diffIdx = append(diffIdx, i)
+		}
+	}
+	var outs []*tensor.Tensor
+	err = tensor.Try(func() {
+		defer tensor.IncludeKey(tensor.KeyTrace)()
+		defer tensor.SetModeValue(tracerKey, tr)()
+		res := fv.Call(in)
+		for _, v := range res {
+			switch x := v.Interface().(type) {
+			case *tensor.Tensor:
+				outs = append(outs, x)
+			case []*tensor.Tensor:
+				outs = append(outs, x...)
+			default:
+				tensor.Panicf("compile: AOT autograd needs tensor results, got %T", x)
+			}
+		}
+		for k, p := range tr.lifted {
+			diff = append(diff, p)
+			diffIdx = append(diffIdx, len(inputs)+k)
+		}
+		j.Params = tr.lifted
+		// One tangent per output that requires grad, as placeholders after
+		// the primals.
+		var douts, tangents []*tensor.Tensor
+		for _, o := range outs {
+			needs := o != nil && o.RequiresGrad()
+			j.outDiff = append(j.outDiff, needs)
+			if !needs {
+				continue
+			}
+			t := fakeOf(tensor.NewMetaContiguous(o.Sizes(), o.DType(), tensor.Meta), o.Device())
+			last := g.Placeholders()
+			restore := g.InsertingAfter(last[len(last)-1])
+			n := g.Placeholder(fmt.Sprintf("tangents_%d", len(tangents)+1))
+			restore()
+			n.Meta[fx.MetaVal] = tr.exampleValue(t)
+			tr.setNode(t, n)
+			douts, tangents = append(douts, o), append(tangents, t)
+		}
+		if len(douts) == 0 || len(diff) == 0 {
+			tensor.Panicf("compile: no output of the function requires grad")
+		}
+		grads := autograd.Grad(douts, diff, tangents, autograd.Options{AllowUnused: true})
+		vals := fx.Tuple{}
+		for _, o := range outs {
+			n, err := tr.outputNode(o)
+			if err != nil {
+				panic(asTensorError(err))
+			}
+			vals = append(vals, n)
+		}
+		for k, gr := range grads {
+			if gr == nil {
+				continue
+			}
+			n, err := tr.outputNode(gr)
+			if err != nil {
+				panic(asTensorError(err))
+			}
+			vals = append(vals, n)
+			j.GradOf = append(j.GradOf, diffIdx[k])
+		}
+		g.Output(vals)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("compile: tracing the joint graph: %w", err)
+	}
+	j.NumOut = len(outs)
+	j.numPrimals = len(inputs) + len(j.Params)
+	if err := tr.gm.Lint(); err != nil {
+		return nil, err
+	}
+	if err := j.partition(); err != nil {
+		return nil, err
+	}
+	return j, nil
+}
+
+// liftParam makes the closed-over tensor t, which requires grad, a primal
+// of the joint graph instead of a constant.
+func (tr *tracer) liftParam(t *tensor.Tensor) *fx.Node {
+	g := tr.gm.Graph
+	ph := g.Placeholders()
+	restore := g.InsertingAfter(ph[len(ph)-1])
+	n := g.Placeholder(fmt.Sprintf("primals_%d", len(ph)+1))
+	restore()
+	n.Meta[fx.MetaVal] = tr.exampleValue(fakeOf(t, t.Device()))
+	tr.consts[t] = n
+	tr.lifted = append(tr.lifted, t)
+	return n
+}
+
+// partition splits the joint graph: the forward part is every node that
+// does not depend on a tangent; the backward part the rest. The forward
+// graph returns the outputs and every forward value a backward node uses
+// (PyTorch's default partition: save, do not recompute).
+func (j *Joint) partition() error {
+	g := j.Graph.Graph
+	bwd := map[*fx.Node]bool{}
+	for _, n := range g.Nodes() {
+		if n.Op == fx.OpPlaceholder {
+			if s, _ := n.Target.(string); len(s) > 9 && s[:9] == "tangents_" {
+				bwd[n] = true
+			}
+			continue
+		}
+		for _, in := range n.InputNodes() {
+			if bwd[in] {
+				bwd[n] = true
+				break
+			}
+		}
+	}
+	out := g.OutputNode()
+	vals := out.Args()[0].(fx.Tuple)
+	// Saved: forward values a backward node or a gradient output uses.
+	var saved []*fx.Node
+	isSaved := map[*fx.Node]bool{}
+	save := func(n *fx.Node) {
+		if !bwd[n] && !isSaved[n] {
+			isSaved[n] = true
+			saved = append(saved, n)
+		}
+	}
+	for _, n := range g.Nodes() {
+		if bwd[n] && n.Op == fx.OpCallFunction {
+			for _, in := range n.InputNodes() {
+				save(in)
+			}
+		}
+	}
+	for _, v := range vals[j.NumOut:] {
+		if n, ok := v.(*fx.Node); ok {
+			save(n)
+		}
+	}
+	// The forward graph.
+	fg := fx.New()
+	fwdMap := map[*fx.Node]*fx.Node{}
+	remapF := func(n *fx.Node) *fx.Node { return fwdMap[n] }
+	for _, n := range g.Nodes() {
+		if bwd[n] || n.Op == fx.OpOutput {
+			continue
+		}
+		fwdMap[n] = fg.CopyNode(n, remapF)
+	}
+	var fouts fx.Tuple
+	for _, v := range vals[:j.NumOut] {
+		fouts = append(fouts, mapOut(v, remapF))
+	}
+	for _, n := range saved {
+		fouts = append(fouts, fwdMap[n])
+	}
+	fg.Output(fouts)
+	j.Forward = fx.NewGraphModule(fg)
+	copyAttrs(j.Graph, j.Forward)
+	j.NumSaved = len(saved)
+	// The backward graph.
+	bg := fx.New()
+	bwdMap := map[*fx.Node]*fx.Node{}
+	for _, n := range saved {
+		p := bg.Placeholder(n.Name)
+		p.Meta[fx.MetaVal] = n.Meta[fx.MetaVal]
+		bwdMap[n] = p
+	}
+	remapB := func(n *fx.Node) *fx.Node { return bwdMap[n] }
+	for _, n := range g.Nodes() {
+		if bwd[n] && n.Op != fx.OpOutput {
+			bwdMap[n] = bg.CopyNode(n, remapB)
+		}
+	}
+	var bouts fx.Tuple
+	for _, v := range vals[j.NumOut:] {
+		bouts = append(bouts, mapOut(v, remapB))
+	}
+	bg.Output(bouts)
+	j.Backward = fx.NewGraphModule(bg)
+	copyAttrs(j.Graph, j.Backward)
+	if err := j.Forward.Lint(); err != nil {
+		return fmt.Errorf("compile: the forward graph: %w", err)
+	}
+	if err := j.Backward.Lint(); err != nil {
+		return fmt.Errorf("compile: the backward graph: %w", err)
+	}
+	return nil
+}
+
+func mapOut(v any, remap func(*fx.Node) *fx.Node) any {
+	if n, ok := v.(*fx.Node); ok {
+		return remap(n)
+	}
+	return v
+}
+
+func copyAttrs(from, to *fx.GraphModule) {
+	for _, name := range from.AttrNames() {
+		v, _ := from.Attr(name)
+		to.SetAttr(name, v)
+	}
+}
+
+// aotFunction runs a Joint's compiled graphs as an autograd function.
+type aotFunction struct {
+	j        *Joint
+	fwd, bwd Runnable
+	fn       any              // the traced function, for a recorded backward
+	primals  []*tensor.Tensor // this call's inputs and parameters
+}
+
+func (f *aotFunction) Forward(ctx *autograd.FunctionCtx, inputs ...any) []*tensor.Tensor {
+	in := make([]*tensor.Tensor, len(inputs))
+	for i, x := range inputs {
+		in[i], _ = x.(*tensor.Tensor)
+	}
+	res, err := f.fwd(in)
+	if err != nil {
+		panic(asTensorError(err))
+	}
+	vals := tensorsOf(res)
+	ctx.Data = vals[f.j.NumOut:]
+	outs := vals[:f.j.NumOut]
+	for i, o := range outs {
+		if !f.j.outDiff[i] && o != nil {
+			ctx.MarkNonDifferentiable(o)
+		}
+	}
+	return outs
+}
+
+func (f *aotFunction) Backward(ctx *autograd.FunctionCtx, grads ...*tensor.Tensor) []*tensor.Tensor {
+	if ctx.CreateGraph() {
+		return f.recordedBackward(grads)
+	}
+	saved := ctx.Data.([]*tensor.Tensor)
+	in := append([]*tensor.Tensor(nil), saved...)
+	for i, g := range grads {
+		if f.j.outDiff[i] {
+			in = append(in, g)
+		}
+	}
+	res, err := f.bwd(in)
+	if err != nil {
+		panic(asTensorError(err))
+	}
+	out := make([]*tensor.Tensor, f.j.numPrimals)
+	for k, g := range tensorsOf(res) {
+		out[f.j.GradOf[k]] = g
+	}
+	return out
+}
+
+// recordedBackward is the backward of a backward that is itself
+// differentiated (CreateGraph): the compiled backward ran on activations
+// computed without recording, so instead the function runs again eagerly,
+// recorded, and autograd differentiates it with create_graph. (PyTorch's
+// AOT autograd refuses double backward; this recomputes.)
+func (f *aotFunction) recordedBackward(grads []*tensor.Tensor) []*tensor.Tensor {
+	n := len(f.primals) - len(f.j.Params)
+	in := make([]reflect.Value, n)
+	for i := range n {
+		in[i] = reflect.ValueOf(f.primals[i])
+	}
+	var outs []*tensor.Tensor
+	for _, v := range reflect.ValueOf(f.fn).Call(in) {
+		switch x := v.Interface().(type) {
+		case *tensor.Tensor:
+			outs = append(outs, x)
+		case []*tensor.Tensor:
+			outs = append(outs, x...)
+		}
+	}
+	var douts, dgrads, prim []*tensor.Tensor
+	var pidx []int
+	for i, o := range outs {
+		if f.j.outDiff[i] && grads[i] != nil {
+			douts, dgrads = append(douts, o), append(dgrads, grads[i])
+		}
+	}
+	for i, p := range f.primals {
+		if p.RequiresGrad() {
+			prim, pidx = append(prim, p), append(pidx, i)
+		}
+	}
+	res := autograd.Grad(douts, prim, dgrads, autograd.Options{CreateGraph: true, AllowUnused: true})
+	out := make([]*tensor.Tensor, len(f.primals))
+	for k, g := range res {
+		out[pidx[k]] = g
+	}
+	return out
+}
+
+func tensorsOf(res any) []*tensor.Tensor {
+	var l []any
+	switch v := res.(type) {
+	case fx.Tuple:
+		l = v
+	case []any:
+		l = v
+	case *tensor.Tensor:
+		return []*tensor.Tensor{v}
+	}
+	out := make([]*tensor.Tensor, len(l))
+	for i, x := range l {
+		out[i], _ = x.(*tensor.Tensor)
+	}
+	return out
+}
+
+// compileJoint compiles a Joint's graphs with the backend into a Runnable
+// that runs them as an autograd function on the inputs and the lifted
+// parameters.
+func compileJoint(j *Joint, fnOf any, backend Backend, inputs []*tensor.Tensor) (Runnable, error) {
+	fwd, err := backend(j.Forward, append(append([]*tensor.Tensor(nil), inputs...), j.Params...))
+	if err != nil {
+		return nil, err
+	}
+	bwd, err := backend(j.Backward, nil)
+	if err != nil {
+		return nil, err
+	}
+	return func(inputs []*tensor.Tensor) (any, error) {
+		args := make([]any, 0, len(inputs)+len(j.Params))
+		primals := make([]*tensor.Tensor, 0, len(inputs)+len(j.Params))
+		for _, x := range inputs {
+			args, primals = append(args, x), append(primals, x)
+		}
+		for _, p := range j.Params {
+			args, primals = append(args, p), append(primals, p)
+		}
+		fn := &aotFunction{j: j, fwd: fwd, bwd: bwd, fn: fnOf, primals: primals}
+		var outs []*tensor.Tensor
+		if err := tensor.Try(func() { outs = autograd.Apply(fn, args...) }); err != nil {
+			return nil, err
+		}
+		if len(outs) == 1 {
+			return outs[0], nil
+		}
+		l := make([]any, len(outs))
+		for i, o := range outs {
+			l[i] = o
+		}
+		return l, nil
+	}, nil
+}
