@@ -464,7 +464,6 @@ func (tr *tracer) compute(op *tensor.Op, d tensor.Dispatch, args []any) any {
 	return op.Redispatch(d, tensor.KeyTrace, args)
 }
 
-
 // IsDataDependent reports whether err is a fake trace's refusal of a
 // data-dependent read (Item, nonzero, a boolean mask).
 func IsDataDependent(err error) bool {
@@ -486,7 +485,6 @@ func isBoolMaskIndex(op *tensor.Op, args []any) bool {
 	}
 	return false
 }
-
 
 // nodeArgs turns a call's arguments into a node's (tensors become the
 // nodes that made them, wrapped numbers their Python numbers) and into the
