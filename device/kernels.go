@@ -20,7 +20,7 @@ var (
 )
 
 // metadataKernel answers sym_size, sym_stride, ... from metadata.
-func metadataKernel(op *tensor.Op, args []any) any { return core.RunMeta(op, args) }
+func metadataKernel(op *tensor.Op, a []any) any { return core.RunMeta(op, a) }
 
 // outTensors lists the tensors of a meta result (nil for a number).
 func outTensors(m any) []*tensor.Tensor {
@@ -38,7 +38,7 @@ func outTensors(m any) []*tensor.Tensor {
 // input tensor on the device carries it, or when no input is on the device
 // (a constructor). Outputs computed from unwrapped ("inner") tensors of the
 // functionalization layer carry no key.
-func (be *backend) keys(args []any) tensor.KeySet {
+func (be *backend) keys(list []any) tensor.KeySet {
 	if !be.functionalize {
 		return 0
 	}
@@ -49,7 +49,7 @@ func (be *backend) keys(args []any) tensor.KeySet {
 			keyed = keyed || t.Keys.Has(tensor.KeyFunctionalize)
 		}
 	}
-	for _, a := range args {
+	for _, a := range list {
 		switch x := a.(type) {
 		case *tensor.Tensor:
 			see(x)
@@ -72,8 +72,8 @@ func (be *backend) checkDType(d tensor.DType) {
 	}
 }
 
-func (be *backend) checkDTypes(args []any, outs []*tensor.Tensor) {
-	for _, a := range args {
+func (be *backend) checkDTypes(list []any, outs []*tensor.Tensor) {
+	for _, a := range list {
 		switch x := a.(type) {
 		case *tensor.Tensor:
 			if x != nil {
@@ -94,16 +94,16 @@ func (be *backend) checkDTypes(args []any, outs []*tensor.Tensor) {
 	}
 }
 
-// prepare returns args with every CPU tensor (the 0-d ones the dispatcher
-// lets through as scalars) moved to the device. args itself is not changed.
-func (be *backend) prepare(args []any) []any {
+// prepare returns list with every CPU tensor (the 0-d ones the dispatcher
+// lets through as scalars) moved to the device. list itself is not changed.
+func (be *backend) prepare(list []any) []any {
 	var out []any
-	for i, a := range args {
+	for i, a := range list {
 		switch x := a.(type) {
 		case *tensor.Tensor:
 			if x != nil && x.Device() == tensor.CPU {
 				if out == nil {
-					out = append([]any(nil), args...)
+					out = append([]any(nil), list...)
 				}
 				out[i] = be.scalarToDevice(x)
 			}
@@ -119,14 +119,14 @@ func (be *backend) prepare(args []any) []any {
 			}
 			if l != nil {
 				if out == nil {
-					out = append([]any(nil), args...)
+					out = append([]any(nil), list...)
 				}
 				out[i] = l
 			}
 		}
 	}
 	if out == nil {
-		return args
+		return list
 	}
 	return out
 }
@@ -203,8 +203,8 @@ func (be *backend) fromCPUHook(t *tensor.Tensor) *tensor.Tensor {
 func (be *backend) toCPUHook(t *tensor.Tensor) *tensor.Tensor {
 	if t.Keys.Has(tensor.KeyFunctionalize) {
 		op := core.Op("aten::_to_copy.default")
-		args := op.Bind([]any{t}, map[string]any{"device": tensor.CPU})
-		return op.InvokeBelow(tensor.KeyAutograd, args).(*tensor.Tensor)
+		a := op.Bind([]any{t}, map[string]any{"device": tensor.CPU})
+		return op.InvokeBelow(tensor.KeyAutograd, a).(*tensor.Tensor)
 	}
 	return be.toCPU(t)
 }
@@ -238,18 +238,18 @@ func (be *backend) finish(t *tensor.Tensor, raw any, keys tensor.KeySet) {
 }
 
 // lower runs lowering l on a call whose output metadata is m.
-func (be *backend) lower1(op *tensor.Op, args []any, m any, l Lowering) any {
+func (be *backend) lower1(op *tensor.Op, a []any, m any, l Lowering) any {
 	outs := outTensors(m)
-	largs := be.prepare(args)
+	largs := be.prepare(a)
 	be.checkDTypes(largs, outs)
 	res := l(&Call{Op: op, Args: largs, Out: outs})
-	return be.wrap(op, m, res, be.keys(args))
+	return be.wrap(op, m, res, be.keys(a))
 }
 
 // functionalKernel runs a lowering of a functional op.
 func (be *backend) functionalKernel(l Lowering) tensor.Kernel {
-	return func(op *tensor.Op, args []any) any {
-		return be.lower1(op, args, core.RunMeta(op, args), l)
+	return func(op *tensor.Op, a []any) any {
+		return be.lower1(op, a, core.RunMeta(op, a), l)
 	}
 }
 
@@ -257,20 +257,20 @@ func (be *backend) functionalKernel(l Lowering) tensor.Kernel {
 // comes from its meta function if it has one, else from its decomposition
 // run on the meta device.
 func (be *backend) extraKernel(op *tensor.Op, l Lowering) tensor.Kernel {
-	return func(op *tensor.Op, args []any) any {
-		return be.lower1(op, args, be.metaOf(op, args), l)
+	return func(op *tensor.Op, a []any) any {
+		return be.lower1(op, a, be.metaOf(op, a), l)
 	}
 }
 
-func (be *backend) metaOf(op *tensor.Op, args []any) any {
+func (be *backend) metaOf(op *tensor.Op, list []any) any {
 	if op.Meta != nil {
-		return op.Meta(op, args)
+		return op.Meta(op, list)
 	}
 	k := op.Composite()
 	if k == nil {
 		tensor.Panicf("device %q lowers %s, but it has no meta function or decomposition to compute its output metadata", be.Name, op.Name)
 	}
-	margs := make([]any, len(args))
+	margs := make([]any, len(list))
 	toMeta := func(t *tensor.Tensor) *tensor.Tensor {
 		if t == nil || t.Device() != be.dev {
 			return t
@@ -279,7 +279,7 @@ func (be *backend) metaOf(op *tensor.Op, args []any) any {
 		m.SetWrappedNumber(t.IsWrappedNumber())
 		return m
 	}
-	for i, a := range args {
+	for i, a := range list {
 		switch x := a.(type) {
 		case *tensor.Tensor:
 			margs[i] = toMeta(x)
@@ -548,12 +548,12 @@ func returnedArg(op *tensor.Op) int {
 // values followed by one new raw value per updated argument (nil: unchanged,
 // or written in place on an Inplace backend), which the framework rebinds.
 func (be *backend) mutatingKernel(l Lowering) tensor.Kernel {
-	return func(op *tensor.Op, args []any) any {
-		m := core.RunMeta(op, args)
-		largs := be.prepare(args)
+	return func(op *tensor.Op, a []any) any {
+		m := core.RunMeta(op, a)
+		largs := be.prepare(a)
 		if i := returnedArg(op); i >= 0 {
 			m := m.(*tensor.Tensor)
-			self := args[i].(*tensor.Tensor)
+			self := a[i].(*tensor.Tensor)
 			be.checkDTypes(largs, nil)
 			if m != self {
 				self.SetMeta(m.Sizes(), m.Strides(), m.StorageOffset())
@@ -570,7 +570,7 @@ func (be *backend) mutatingKernel(l Lowering) tensor.Kernel {
 		mut := op.Schema.Mutates()
 		if rs, ok := res.([]any); ok && len(rs) == len(outs)+len(mut) {
 			for j, i := range mut {
-				if t, ok := args[i].(*tensor.Tensor); ok && t != nil {
+				if t, ok := a[i].(*tensor.Tensor); ok && t != nil {
 					if rs[len(outs)+j] != nil {
 						t.WithRaw(rs[len(outs)+j])
 					}
@@ -579,7 +579,7 @@ func (be *backend) mutatingKernel(l Lowering) tensor.Kernel {
 			}
 			res = rs[:len(outs)]
 		}
-		return be.wrap(op, m, res, be.keys(args))
+		return be.wrap(op, m, res, be.keys(a))
 	}
 }
 

@@ -947,19 +947,11 @@ func SelectView(t *tensor.Tensor, dim, index int) *tensor.Tensor {
 	return tensor.NewMeta(sizes, strides, off, t.DType(), t.Device())
 }
 
-// SliceView: see SelectView. start and end are slice_scatter's boxed
-// arguments, int or nil for None.
-func SliceView(t *tensor.Tensor, dim int, start, end any, step int) *tensor.Tensor {
-	sizes, strides, off, _ := sliceGeometry(t, dim, boxedOptInt(start), boxedOptInt(end), step)
+// SliceView: see SelectView. start and end are slice_scatter's (None when
+// not Ok).
+func SliceView(t *tensor.Tensor, dim int, start, end args.Opt[int], step int) *tensor.Tensor {
+	sizes, strides, off, _ := sliceGeometry(t, dim, start, end, step)
 	return tensor.NewMeta(sizes, strides, off, t.DType(), t.Device())
-}
-
-// boxedOptInt is a boxed int? (an int, or nil for None) as an Opt.
-func boxedOptInt(v any) args.Opt[int] {
-	if v == nil {
-		return args.Opt[int]{}
-	}
-	return args.Some(v.(int))
 }
 
 func init() {

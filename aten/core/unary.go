@@ -302,17 +302,9 @@ func checkClampScalars(dt tensor.DType, lo, hi *tensor.Scalar) {
 	}
 }
 
-// OptScalarPtr returns a pointer to an optional Scalar argument, nil for None.
-func OptScalarPtr(v any) *tensor.Scalar {
-	s, ok := tensor.OptScalar(v)
-	if !ok {
-		return nil
-	}
-	return &s
-}
-
-// scalarPtr is OptScalarPtr of an Opt.
-func scalarPtr(o args.Opt[tensor.Scalar]) *tensor.Scalar {
+// ScalarPtr returns a pointer to an optional Scalar argument's value, nil
+// for None.
+func ScalarPtr(o args.Opt[tensor.Scalar]) *tensor.Scalar {
 	if !o.Ok {
 		return nil
 	}
@@ -324,7 +316,7 @@ const clampNoneMsg = "torch.clamp: At least one of 'min' or 'max' must not be No
 func clampMeta(op *tensor.Op, a []any) any {
 	p := args.ClampOf(a)
 	x := p.Self
-	lo, hi := scalarPtr(p.Min), scalarPtr(p.Max)
+	lo, hi := ScalarPtr(p.Min), ScalarPtr(p.Max)
 	tensor.Check(lo != nil || hi != nil, clampNoneMsg)
 	dt := ClampScalarDType(x, lo, hi)
 	checkClampScalars(dt, lo, hi)

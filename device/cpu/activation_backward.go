@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/goaten/goaten/asm"
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/internal/parallel"
 	"github.com/goaten/goaten/tensor"
@@ -26,13 +27,13 @@ import (
 // the decomposition's full-size passes for the short ones.
 type fusedChunk func(d, g, x, t, u, v []float32)
 
-// fusedBackward runs chunk over args[0] (the gradient) and args[1] when
-// they qualify, else the op's decomposition.
-func fusedBackward(op *tensor.Op, args []any, chunk fusedChunk) any {
-	g, x := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor)
+// fusedBackward runs chunk over the gradient g and the op's saved tensor x
+// (two arguments of the list a) when they qualify, else the op's
+// decomposition of a.
+func fusedBackward(op *tensor.Op, a []any, g, x *tensor.Tensor, chunk fusedChunk) any {
 	if g.DType() != tensor.Float32 || x.DType() != tensor.Float32 || !slices.Equal(g.Sizes(), x.Sizes()) ||
 		!g.IsContiguous() || !x.IsContiguous() {
-		return op.Composite()(op, args)
+		return op.Composite()(op, a)
 	}
 	out := emptyUninit(tensor.Float32, x.Sizes()...)
 	n := x.Numel()
@@ -58,14 +59,15 @@ const fusedChunkLen = 512
 // erf form with a contiguous float32 self of more than one element, 1.13's
 // CPU kernel is oneDNN's, which cannot broadcast: a grad of another shape
 // fails there.
-func geluBackwardKernel(op *tensor.Op, args []any) any {
-	if core.GeluApproximate(args[2].(string)) {
-		return fusedBackward(op, args, geluBackwardTanh)
+func geluBackwardKernel(op *tensor.Op, a []any) any {
+	p := args.GeluBackwardOf(a)
+	g, x := p.GradOutput, p.Self
+	if core.GeluApproximate(p.Approximate) {
+		return fusedBackward(op, a, g, x, geluBackwardTanh)
 	}
-	g, x := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor)
 	tensor.Check(x.DType() != tensor.Float32 || !x.IsContiguous() || x.Numel() <= 1 || slices.Equal(g.Sizes(), x.Sizes()),
 		"could not create a primitive descriptor for a reorder primitive")
-	return fusedBackward(op, args, geluBackwardErf)
+	return fusedBackward(op, a, g, x, geluBackwardErf)
 }
 
 // The constants of the decompositions, as their scalar operands reach a
@@ -149,25 +151,33 @@ func siluBackward(d, g, x, t, u, _ []float32) {
 
 // thresholdBackwardKernel is threshold_backward(grad, self, threshold): 0
 // where self ≤ threshold (rounded to float32), else grad.
-func thresholdBackwardKernel(op *tensor.Op, args []any) any {
-	th := float32(args[2].(tensor.Scalar).Float64())
-	return fusedBackward(op, args, func(d, g, x, _, _, _ []float32) { asm.ThresholdBackwardF32(d, g, x, th) })
+func thresholdBackwardKernel(op *tensor.Op, a []any) any {
+	p := args.ThresholdBackwardOf(a)
+	th := float32(p.Threshold.Float64())
+	return fusedBackward(op, a, p.GradOutput, p.Self, func(d, g, x, _, _, _ []float32) { asm.ThresholdBackwardF32(d, g, x, th) })
 }
 
 // siluKernel is silu (not a core op either) for a contiguous float32 input:
 // asm.SiluF32, its decomposition x / (e^(−x) + 1) in one pass (the same
 // float32 operations with the same exp kernel); other inputs decompose.
-func siluKernel(op *tensor.Op, args []any) any {
-	x := args[0].(*tensor.Tensor)
+func siluKernel(op *tensor.Op, a []any) any {
+	x := args.SiluOf(a).Self
 	if x.DType() != tensor.Float32 || !x.IsContiguous() {
-		return op.Composite()(op, args)
+		return op.Composite()(op, a)
 	}
-	return fusedBackward(op, []any{x, x}, func(d, _, x, _, _, _ []float32) { asm.SiluF32(d, x) })
+	return fusedBackward(op, a, x, x, func(d, _, x, _, _, _ []float32) { asm.SiluF32(d, x) })
 }
 
-// fused wraps a fusedChunk as a kernel.
-func fused(chunk fusedChunk) tensor.Kernel {
-	return func(op *tensor.Op, args []any) any { return fusedBackward(op, args, chunk) }
+// operands reads the gradient and the saved tensor of a backward op's
+// argument list, with the op's view.
+type operands func(a []any) (g, x *tensor.Tensor)
+
+// fused wraps a fusedChunk as a kernel over the operands of.
+func fused(of operands, chunk fusedChunk) tensor.Kernel {
+	return func(op *tensor.Op, a []any) any {
+		g, x := of(a)
+		return fusedBackward(op, a, g, x, chunk)
+	}
 }
 
 // loopRuleKernel is the kernel of hardtanh_backward, elu_backward and
@@ -175,12 +185,13 @@ func fused(chunk fusedChunk) tensor.Kernel {
 // cpu_kernel_vec's vectorized loop and for its scalar loop, the two
 // disagreeing at special inputs. The decomposition is the scalar loop's
 // rule; where special(x) marks an element the vectorized loop computes
-// (vecLoopElements, over the operands grad and args[xArg]), vec gives it
-// that loop's value from its grad and input converted to the result's dtype.
-func loopRuleKernel(xArg int, special func(x *tensor.Tensor) *tensor.Tensor, vec func(g, x float64) (float64, bool)) tensor.Kernel {
-	return func(op *tensor.Op, args []any) any {
-		out := op.Composite()(op, args).(*tensor.Tensor)
-		g, x := args[0].(*tensor.Tensor), args[xArg].(*tensor.Tensor)
+// (vecLoopElements, over the operands grad and x that of reads), vec gives
+// it that loop's value from its grad and input converted to the result's
+// dtype.
+func loopRuleKernel(of operands, special func(x *tensor.Tensor) *tensor.Tensor, vec func(g, x float64) (float64, bool)) tensor.Kernel {
+	return func(op *tensor.Op, a []any) any {
+		out := op.Composite()(op, a).(*tensor.Tensor)
+		g, x := of(a)
 		if out.Numel() == 0 || !special(x).Any().Item().Bool() {
 			return out
 		}
@@ -197,13 +208,22 @@ func isNaN(x *tensor.Tensor) *tensor.Tensor { return x.Isnan() }
 // NaN (x > 0 fails), hardswish_backward's NaN at NaN (g·(x/3 + 1/2)) and g at 3
 // (x >= 3).
 func init() {
-	impl("aten::hardtanh_backward", loopRuleKernel(1, isNaN, func(_, x float64) (float64, bool) {
+	impl("aten::hardtanh_backward", loopRuleKernel(func(a []any) (g, x *tensor.Tensor) {
+		p := args.HardtanhBackwardOf(a)
+		return p.GradOutput, p.Self
+	}, isNaN, func(_, x float64) (float64, bool) {
 		return 0, math.IsNaN(x)
 	}))
-	impl("aten::elu_backward", loopRuleKernel(5, isNaN, func(_, x float64) (float64, bool) {
+	impl("aten::elu_backward", loopRuleKernel(func(a []any) (g, x *tensor.Tensor) {
+		p := args.EluBackwardOf(a)
+		return p.GradOutput, p.SelfOrResult
+	}, isNaN, func(_, x float64) (float64, bool) {
 		return x, math.IsNaN(x)
 	}))
-	impl("aten::hardswish_backward", loopRuleKernel(1, func(x *tensor.Tensor) *tensor.Tensor {
+	impl("aten::hardswish_backward", loopRuleKernel(func(a []any) (g, x *tensor.Tensor) {
+		p := args.HardswishBackwardOf(a)
+		return p.GradOutput, p.Self
+	}, func(x *tensor.Tensor) *tensor.Tensor {
 		return x.Isnan().LogicalOr(x.EqScalar(3))
 	}, func(g, x float64) (float64, bool) {
 		if x == 3 {
@@ -215,9 +235,18 @@ func init() {
 
 func init() {
 	impl("aten::gelu_backward", geluBackwardKernel)
-	impl("aten::sigmoid_backward", fused(sigmoidBackward))
-	impl("aten::tanh_backward", fused(tanhBackward))
-	impl("aten::silu_backward", fused(siluBackward))
+	impl("aten::sigmoid_backward", fused(func(a []any) (g, y *tensor.Tensor) {
+		p := args.SigmoidBackwardOf(a)
+		return p.GradOutput, p.Output
+	}, sigmoidBackward))
+	impl("aten::tanh_backward", fused(func(a []any) (g, y *tensor.Tensor) {
+		p := args.TanhBackwardOf(a)
+		return p.GradOutput, p.Output
+	}, tanhBackward))
+	impl("aten::silu_backward", fused(func(a []any) (g, x *tensor.Tensor) {
+		p := args.SiluBackwardOf(a)
+		return p.GradOutput, p.Self
+	}, siluBackward))
 	impl("aten::threshold_backward", thresholdBackwardKernel)
 	impl("aten::silu", siluKernel)
 }
@@ -229,15 +258,17 @@ func init() {
 // y·(g − Σ g·y), log_softmax g − e^y·Σ g, the sums by asm.SumF32 in
 // float64 and rounded once as the sum op does — so the result is the
 // decomposition's, bit for bit, without its full-size intermediates. Other
-// cases decompose.
-func softmaxBackwardKernel(logSoftmax bool) tensor.Kernel {
-	return func(op *tensor.Op, args []any) any {
-		g, y := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor)
-		dim, d := args[2].(int), args[3].(tensor.DType)
+// cases decompose. of reads the op's view (_log_softmax_backward_data's
+// converts to _softmax_backward_data's).
+func softmaxBackwardKernel(logSoftmax bool, of func([]any) args.InternalSoftmaxBackwardData) tensor.Kernel {
+	return func(op *tensor.Op, a []any) any {
+		p := of(a)
+		g, y := p.GradOutput, p.Output
+		dim, d := p.Dim, p.InputDtype
 		if g.DType() != tensor.Float32 || y.DType() != tensor.Float32 || d != tensor.Float32 ||
 			!slices.Equal(g.Sizes(), y.Sizes()) || !g.IsContiguous() || !y.IsContiguous() || g.Dim() == 0 ||
 			tensor.WrapDim(dim, g.Dim()) != g.Dim()-1 || g.Size(-1) >= 2*redChunk {
-			return op.Composite()(op, args)
+			return op.Composite()(op, a)
 		}
 		out := emptyUninit(tensor.Float32, g.Sizes()...)
 		n, w := g.Numel(), g.Size(-1)
@@ -271,6 +302,8 @@ func softmaxBackwardKernel(logSoftmax bool) tensor.Kernel {
 }
 
 func init() {
-	impl("aten::_softmax_backward_data", softmaxBackwardKernel(false))
-	impl("aten::_log_softmax_backward_data", softmaxBackwardKernel(true))
+	impl("aten::_softmax_backward_data", softmaxBackwardKernel(false, args.InternalSoftmaxBackwardDataOf))
+	impl("aten::_log_softmax_backward_data", softmaxBackwardKernel(true, func(a []any) args.InternalSoftmaxBackwardData {
+		return args.InternalSoftmaxBackwardData(args.InternalLogSoftmaxBackwardDataOf(a))
+	}))
 }

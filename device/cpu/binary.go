@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/goaten/goaten/asm"
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/internal/parallel"
 	"github.com/goaten/goaten/tensor"
@@ -25,15 +26,15 @@ import (
 //     the output's dtype. float16/bfloat16 compute in float32, like PyTorch's
 //     opmath, and narrow integers compute in int64 and wrap.
 
-// binaryArgs returns the two operands of a binary op, turning a Scalar
-// second operand into a wrapped-number tensor.
-func binaryArgs(args []any) (*tensor.Tensor, *tensor.Tensor) {
-	a := args[0].(*tensor.Tensor)
-	switch b := args[1].(type) {
+// binaryArgs returns the two operands of a binary op (args.BinaryOf),
+// turning a Scalar second operand into a wrapped-number tensor.
+func binaryArgs(a []any) (*tensor.Tensor, *tensor.Tensor) {
+	p := args.BinaryOf(a)
+	switch b := p.Other.(type) {
 	case *tensor.Tensor:
-		return a, b
+		return p.Self, b
 	case tensor.Scalar:
-		return a, tensor.WrappedNumber(b)
+		return p.Self, tensor.WrappedNumber(b)
 	}
 	panic("binaryArgs: bad operand")
 }
@@ -363,14 +364,17 @@ func addKernels(alpha tensor.Scalar, ct tensor.DType) binKernels {
 	return binKernels{i64: addScaledI(al)}
 }
 
-func addKernel(out *tensor.Tensor, op *tensor.Op, args []any) {
-	a, b := binaryArgs(args)
-	addRun(out, a, b, args[2].(tensor.Scalar))
-}
-
-func subKernel(out *tensor.Tensor, op *tensor.Op, args []any) {
-	a, b := binaryArgs(args)
-	addRun(out, a, b, core.NegScalar(args[2].(tensor.Scalar)))
+// addKernel is the kernel of an add overload, or with sub of a sub
+// overload (add's with -alpha); alphaOf reads alpha from the overload's view.
+func addKernel(sub bool, alphaOf func([]any) tensor.Scalar) outKernel {
+	return func(out *tensor.Tensor, op *tensor.Op, a []any) {
+		x, y := binaryArgs(a)
+		alpha := alphaOf(a)
+		if sub {
+			alpha = core.NegScalar(alpha)
+		}
+		addRun(out, x, y, alpha)
+	}
 }
 
 // addRun computes a + alpha·b into out. For bfloat16 with alpha other than
@@ -400,16 +404,16 @@ func mulK[T binElem](d, x, y []T) {
 
 // modKernel is sameKernel through modRun.
 func modKernel(k binKernels) outKernel {
-	return func(out *tensor.Tensor, op *tensor.Op, args []any) {
-		a, b := binaryArgs(args)
+	return func(out *tensor.Tensor, op *tensor.Op, list []any) {
+		a, b := binaryArgs(list)
 		modRun(out, out.DType(), a, b, k)
 	}
 }
 
 // sameKernel makes the kernel of an op whose output has the common dtype.
 func sameKernel(k binKernels) outKernel {
-	return func(out *tensor.Tensor, op *tensor.Op, args []any) {
-		a, b := binaryArgs(args)
+	return func(out *tensor.Tensor, op *tensor.Op, list []any) {
+		a, b := binaryArgs(list)
 		binRun(out, out.DType(), a, b, k)
 	}
 }
@@ -479,9 +483,9 @@ func divFloorI(d, x, y []int64) {
 	}
 }
 
-func divKernel(out *tensor.Tensor, op *tensor.Op, args []any) {
-	mode := core.DivMode(op, args)
-	a, b := binaryArgs(args)
+func divKernel(out *tensor.Tensor, op *tensor.Op, list []any) {
+	mode := core.DivMode(op, list)
+	a, b := binaryArgs(list)
 	ct := out.DType()
 	switch mode {
 	case "":
@@ -811,10 +815,10 @@ func powScalarK[T binFloat](e T) func(d, x, y []T) {
 	}
 }
 
-func powTensorScalarKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
-	a := args[0].(*tensor.Tensor)
-	exp := args[1].(tensor.Scalar)
+func powTensorScalarKernel(op *tensor.Op, list []any) any {
+	out := allocMeta(op, list)
+	p := args.PowScalarOf(list)
+	a, exp := p.Self, p.Exponent
 	ct := out.DType()
 	switch core.PowScalarExponentKind(exp) {
 	case 0:
@@ -836,10 +840,10 @@ func powTensorScalarKernel(op *tensor.Op, args []any) any {
 	return out
 }
 
-func powScalarKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
-	base := args[0].(tensor.Scalar)
-	e := args[1].(*tensor.Tensor)
+func powScalarKernel(op *tensor.Op, a []any) any {
+	out := allocMeta(op, a)
+	p := args.PowScalarBaseOf(a)
+	base, e := p.Self, p.Exponent
 	if core.ScalarEquals(base, 1) {
 		fillValue(out, tensor.Int(1))
 		return out
@@ -858,10 +862,10 @@ func atan2K[T binFloat](d, x, y []T) {
 
 var atan2Kernels = binKernels{f32: atan2K[float32], f64: atan2K[float64]}
 
-func atan2OutKernel(op *tensor.Op, args []any) any {
-	m := meta(op, args)
-	a, b := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor)
-	out := args[2].(*tensor.Tensor)
+func atan2OutKernel(op *tensor.Op, list []any) any {
+	m := meta(op, list)
+	p := args.Atan2OutOf(list)
+	a, b, out := p.Self, p.Other, p.Out
 	if !slices.Equal(out.Sizes(), m.Sizes()) {
 		out.SetMeta(m.Sizes(), m.Strides(), m.StorageOffset())
 		out.Storage().Resize(tensor.StorageExtent(m.Sizes(), m.Strides(), m.StorageOffset()) * out.DType().ItemSize())
@@ -981,9 +985,9 @@ func lxorK[T binElem](d []bool, x, y []T) {
 // boolKernel makes the kernel of a comparison or logical op: the inputs are
 // cast to their common dtype and compared there.
 func boolKernel(k binBoolKernels) tensor.Kernel {
-	return func(op *tensor.Op, args []any) any {
-		out := allocMetaUninit(op, args) // binRunBool writes every element
-		a, b := binaryArgs(args)
+	return func(op *tensor.Op, list []any) any {
+		out := allocMetaUninit(op, list) // binRunBool writes every element
+		a, b := binaryArgs(list)
 		binRunBool(out, core.CommonDType(a, b), a, b, k)
 		return out
 	}
@@ -1126,9 +1130,10 @@ func selectK[T uint8 | uint16](d []T, c []uint8, x, y []T) {
 	}
 }
 
-func whereKernel(op *tensor.Op, args []any) any {
-	out := allocMetaUninit(op, args) // every element is selected below
-	c, a, b := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor), args[2].(*tensor.Tensor)
+func whereKernel(op *tensor.Op, list []any) any {
+	out := allocMetaUninit(op, list) // every element is selected below
+	p := args.WhereOf(list)
+	c, a, b := p.Condition, p.Self, p.Other
 	ct := out.DType()
 	if out.Numel() == 0 {
 		return out
@@ -1175,8 +1180,10 @@ func whereKernel(op *tensor.Op, args []any) any {
 }
 
 func init() {
-	implsOut(addKernel, "aten::add.Tensor", "aten::add.Scalar")
-	implsOut(subKernel, "aten::sub.Tensor", "aten::sub.Scalar")
+	implsOut(addKernel(false, func(a []any) tensor.Scalar { return args.AddOf(a).Alpha }), "aten::add.Tensor")
+	implsOut(addKernel(false, func(a []any) tensor.Scalar { return args.AddScalarOf(a).Alpha }), "aten::add.Scalar")
+	implsOut(addKernel(true, func(a []any) tensor.Scalar { return args.SubOf(a).Alpha }), "aten::sub.Tensor")
+	implsOut(addKernel(true, func(a []any) tensor.Scalar { return args.SubScalarOf(a).Alpha }), "aten::sub.Scalar")
 	implsOut(sameKernel(binKernels{f32: asm.MulF32, f64: asm.MulF64, i64: mulK[int64]}),
 		"aten::mul.Tensor", "aten::mul.Scalar")
 	implsOut(divKernel, "aten::div.Tensor", "aten::div.Scalar", "aten::div.Tensor_mode", "aten::div.Scalar_mode")

@@ -5,6 +5,7 @@ import (
 	"runtime"
 
 	"github.com/goaten/goaten/asm"
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/internal/parallel"
 	"github.com/goaten/goaten/tensor"
@@ -700,10 +701,11 @@ func depthwiseWrites(p *core.ConvParams, d tensor.DType) bool {
 	return !p.Empty && d == tensor.Float32 && depthwise2d(p)
 }
 
-func convolutionKernel(op *tensor.Op, args []any) any {
-	out := meta(op, args)
-	input, weight, bias := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor), tensor.OptTensor(args[2])
-	p := core.ParseConv(op, args)
+func convolutionKernel(op *tensor.Op, a []any) any {
+	out := meta(op, a)
+	v := args.ConvolutionOf(a)
+	input, weight, bias := v.Input, v.Weight, v.Bias
+	p := core.ParseConv(op, a)
 	if depthwiseWrites(p, out.DType()) {
 		out = allocUninit(out)
 	} else {
@@ -723,10 +725,11 @@ func convolutionKernel(op *tensor.Op, args []any) any {
 	return out
 }
 
-func convolutionBackwardKernel(op *tensor.Op, args []any) any {
-	outs := metaN(op, args)
-	gout, input, weight := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor), args[2].(*tensor.Tensor)
-	p := core.ParseConv(op, args)
+func convolutionBackwardKernel(op *tensor.Op, a []any) any {
+	outs := metaN(op, a)
+	v := args.ConvolutionBackwardOf(a)
+	gout, input, weight := v.GradOutput, v.Input, v.Weight
+	p := core.ParseConv(op, a)
 	dw := depthwiseWrites(p, input.DType()) && gout.DType() == tensor.Float32
 	for i, t := range outs {
 		if t != nil && dw && (i == 1 || i == 0 && unitStrideAdjoint(p)) {
@@ -795,10 +798,10 @@ func biasGrad(gout, gb *tensor.Tensor, p *core.ConvParams) {
 	storeI64(gb.Storage(), gb.DType(), 0, 1, s)
 }
 
-func col2imKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
-	input := args[0].(*tensor.Tensor)
-	c := core.ParseCol2im(input, args)
+func col2imKernel(op *tensor.Op, a []any) any {
+	out := allocMeta(op, a)
+	input := args.Col2imOf(a).Self
+	c := core.ParseCol2im(input, a)
 	if out.Numel() == 0 {
 		return out
 	}

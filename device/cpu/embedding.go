@@ -3,15 +3,17 @@ package cpu
 import (
 	"math"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
 
 // Kernels of embedding, embedding_dense_backward and _embedding_bag.
 
-func embeddingKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
-	weight, indices := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor)
+func embeddingKernel(op *tensor.Op, a []any) any {
+	out := allocMeta(op, a)
+	p := args.EmbeddingOf(a)
+	weight, indices := p.Weight, p.Indices
 	idx := ixInt64s(indices)
 	rows := int64(weight.Size(0))
 	for _, v := range idx {
@@ -23,8 +25,8 @@ func embeddingKernel(op *tensor.Op, args []any) any {
 		return out
 	}
 	e := ixEntry{dim: 0, shape: indices.Sizes(), vals: idx}
-	p := ixPlan(weight.Sizes(), weight.Strides(), weight.StorageOffset(), []ixEntry{e})
-	ixCopy(out, weight, &ixMoves{src: p.offsets(), run: p.run})
+	plan := ixPlan(weight.Sizes(), weight.Strides(), weight.StorageOffset(), []ixEntry{e})
+	ixCopy(out, weight, &ixMoves{src: plan.offsets(), run: plan.run})
 	return out
 }
 
@@ -41,10 +43,11 @@ func ixRound(v float64, d tensor.DType) float64 {
 	return v
 }
 
-func embeddingDenseBackwardKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
-	grad, indices := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor)
-	numWeights, padding, scale := args[2].(int), int64(args[3].(int)), args[4].(bool)
+func embeddingDenseBackwardKernel(op *tensor.Op, a []any) any {
+	out := allocMeta(op, a)
+	p := args.EmbeddingDenseBackwardOf(a)
+	grad, indices := p.GradOutput, p.Indices
+	numWeights, padding, scale := p.NumWeights, int64(p.PaddingIdx), p.ScaleGradByFreq
 	if out.Numel() == 0 {
 		return out
 	}
@@ -110,16 +113,17 @@ func embeddingDenseBackwardKernel(op *tensor.Op, args []any) any {
 	return out
 }
 
-func embeddingBagKernel(op *tensor.Op, args []any) any {
-	metas := metaN(op, args)
+func embeddingBagKernel(op *tensor.Op, a []any) any {
+	metas := metaN(op, a)
 	for _, m := range metas {
 		alloc(m)
 	}
 	out, offset2bag, bagSize, maxIdx := metas[0], metas[1], metas[2], metas[3]
-	weight, indices, offsets := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor), args[2].(*tensor.Tensor)
-	mode := args[4].(int)
-	psw := tensor.OptTensor(args[6])
-	padding := int64(args[8].(int))
+	p := args.InternalEmbeddingBagOf(a)
+	weight, indices, offsets := p.Weight, p.Indices, p.Offsets
+	mode := p.Mode
+	psw := p.PerSampleWeights
+	padding := int64(p.PaddingIdx)
 	hasPad := padding >= 0
 
 	idx := ixInt64s(indices)
@@ -176,7 +180,7 @@ func embeddingBagKernel(op *tensor.Op, args []any) any {
 	// float32 weights (float64 for float64), rounding the product by the
 	// per-sample weight and then the sum. The result is rounded to the
 	// weight's dtype at the end of each bag.
-	fast := core.EmbeddingBagFastPath(weight, mode, psw, args[8].(int))
+	fast := core.EmbeddingBagFastPath(weight, mode, psw, p.PaddingIdx)
 	accT := tensor.Float32
 	if dt == tensor.Float64 {
 		accT = tensor.Float64

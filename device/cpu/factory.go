@@ -3,6 +3,7 @@ package cpu
 import (
 	"math"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -49,24 +50,29 @@ func fillTyped[T uint8 | uint16 | uint32 | uint64](t *tensor.Tensor, x T) {
 	})
 }
 
-func fillKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
+func fillKernel(op *tensor.Op, a []any) any {
+	out := allocMeta(op, a)
 	var v tensor.Scalar
 	switch op.Schema.Name {
-	case "full", "full_like", "fill":
-		v = args[1].(tensor.Scalar)
+	case "full":
+		v = args.FullOf(a).FillValue
+	case "full_like":
+		v = args.FullLikeOf(a).FillValue
+	case "fill":
+		v = args.FillOf(a).Value
 	default: // scalar_tensor
-		v = args[0].(tensor.Scalar)
+		v = args.ScalarTensorOf(a).S
 	}
 	fillValue(out, v)
 	return out
 }
 
-func emptyKernel(op *tensor.Op, args []any) any { return allocMeta(op, args) }
+func emptyKernel(op *tensor.Op, a []any) any { return allocMeta(op, a) }
 
-func arangeKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
-	start, end, step := args[0].(tensor.Scalar), args[1].(tensor.Scalar), args[2].(tensor.Scalar)
+func arangeKernel(op *tensor.Op, a []any) any {
+	out := allocMeta(op, a)
+	p := args.ArangeOf(a)
+	start, end, step := p.Start, p.End, p.Step
 	dt := out.DType()
 	n, istart, istep, fstart, fstep := core.ArangeParams(start, end, step, dt)
 	if n == 0 {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/internal/parallel"
 	"github.com/goaten/goaten/tensor"
@@ -273,8 +274,8 @@ func ixNonempty(t *tensor.Tensor) (sizes, strides []int) {
 
 // ixClone allocates op's output and copies self into it (broadcasting),
 // which writes every element: the allocation is not zeroed first.
-func ixClone(op *tensor.Op, args []any, self *tensor.Tensor) *tensor.Tensor {
-	out := allocMetaUninit(op, args)
+func ixClone(op *tensor.Op, a []any, self *tensor.Tensor) *tensor.Tensor {
+	out := allocMetaUninit(op, a)
 	copyInto(out, self)
 	return out
 }
@@ -387,13 +388,14 @@ func ixLastDimT[T float32 | float64](out, self, index, src *tensor.Tensor, dim i
 	})
 }
 
-func gatherKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
-	self, index := args[0].(*tensor.Tensor), args[2].(*tensor.Tensor)
+func gatherKernel(op *tensor.Op, a []any) any {
+	out := allocMeta(op, a)
+	p := args.GatherOf(a)
+	self, index := p.Self, p.Index
 	if out.Numel() == 0 {
 		return out
 	}
-	dim := tensor.WrapDim(args[1].(int), self.Dim())
+	dim := tensor.WrapDim(p.Dim, self.Dim())
 	if ixLastDim(out, self, index, nil, dim) {
 		return out
 	}
@@ -402,16 +404,16 @@ func gatherKernel(op *tensor.Op, args []any) any {
 	return out
 }
 
-// ixScatter runs scatter/scatter_add/scatter_reduce: out starts as a copy of
-// self, and src (a tensor shaped like index, or a one-element tensor for
-// scatter.value) is combined into it.
-func ixScatter(op *tensor.Op, args []any, src *tensor.Tensor, constant bool, red ixReduce, mean, includeSelf bool) *tensor.Tensor {
-	self, index := args[0].(*tensor.Tensor), args[2].(*tensor.Tensor)
-	out := ixClone(op, args, self)
+// ixScatter runs scatter/scatter_add/scatter_reduce (self, dim and index
+// the arguments of the list a that every one takes first): out starts as a
+// copy of self, and src (a tensor shaped like index, or a one-element tensor
+// for scatter.value) is combined into it.
+func ixScatter(op *tensor.Op, a []any, self *tensor.Tensor, dim int, index, src *tensor.Tensor, constant bool, red ixReduce, mean, includeSelf bool) *tensor.Tensor {
+	out := ixClone(op, a, self)
 	if index.Numel() == 0 {
 		return out
 	}
-	dim := tensor.WrapDim(args[1].(int), self.Dim())
+	dim = tensor.WrapDim(dim, self.Dim())
 	if red == ixSum && !constant && !mean && includeSelf && ixLastDim(out, nil, index, src, dim) {
 		return out
 	}
@@ -552,24 +554,27 @@ func ixMeanDivide(out *tensor.Tensor, dst []int, includeSelf bool) {
 	storeI64(s, d, 0, 1, v)
 }
 
-func scatterSrcKernel(op *tensor.Op, args []any) any {
-	return ixScatter(op, args, args[3].(*tensor.Tensor), false, ixAssign, false, true)
+func scatterSrcKernel(op *tensor.Op, a []any) any {
+	p := args.ScatterOf(a)
+	return ixScatter(op, a, p.Self, p.Dim, p.Index, p.Src, false, ixAssign, false, true)
 }
 
-func scatterValueKernel(op *tensor.Op, args []any) any {
-	self := args[0].(*tensor.Tensor)
-	v := tensor.FromScalar(args[3].(tensor.Scalar), self.DType())
-	return ixScatter(op, args, v, true, ixAssign, false, true)
+func scatterValueKernel(op *tensor.Op, a []any) any {
+	p := args.ScatterValueOf(a)
+	v := tensor.FromScalar(p.Value, p.Self.DType())
+	return ixScatter(op, a, p.Self, p.Dim, p.Index, v, true, ixAssign, false, true)
 }
 
-func scatterAddKernel(op *tensor.Op, args []any) any {
-	return ixScatter(op, args, args[3].(*tensor.Tensor), false, ixSum, false, true)
+func scatterAddKernel(op *tensor.Op, a []any) any {
+	p := args.ScatterAddOf(a)
+	return ixScatter(op, a, p.Self, p.Dim, p.Index, p.Src, false, ixSum, false, true)
 }
 
-func scatterReduceKernel(op *tensor.Op, args []any) any {
+func scatterReduceKernel(op *tensor.Op, a []any) any {
+	p := args.ScatterReduceOf(a)
 	var red ixReduce
 	mean := false
-	switch args[4].(string) {
+	switch p.Reduce {
 	case "sum":
 		red = ixSum
 	case "prod":
@@ -581,7 +586,7 @@ func scatterReduceKernel(op *tensor.Op, args []any) any {
 	case "amin":
 		red = ixMin
 	}
-	return ixScatter(op, args, args[3].(*tensor.Tensor), false, red, mean, args[5].(bool))
+	return ixScatter(op, a, p.Self, p.Dim, p.Index, p.Src, false, red, mean, p.IncludeSelf)
 }
 
 // ---- advanced indexing ----
@@ -814,9 +819,9 @@ func ixNonzeroFlags(t *tensor.Tensor) []bool {
 	return out
 }
 
-func indexKernel(op *tensor.Op, args []any) any {
-	self := args[0].(*tensor.Tensor)
-	indices := args[1].([]*tensor.Tensor)
+func indexKernel(op *tensor.Op, a []any) any {
+	v := args.IndexOf(a)
+	self, indices := v.Self, v.Indices
 	core.CheckIndices(self, indices)
 	p := ixPlanIndices(self.Sizes(), self.Strides(), self.StorageOffset(), indices)
 	tensor.Check(p != nil, core.IndexNoTensors)
@@ -840,12 +845,10 @@ func ixFillIndices(indices []*tensor.Tensor) []*tensor.Tensor {
 	return indices
 }
 
-func indexPutKernel(op *tensor.Op, args []any) any {
-	self := args[0].(*tensor.Tensor)
-	indices := args[1].([]*tensor.Tensor)
-	values := args[2].(*tensor.Tensor)
-	accumulate := args[3].(bool)
-	out := ixClone(op, args, self)
+func indexPutKernel(op *tensor.Op, a []any) any {
+	put := args.IndexPutOf(a)
+	self, indices, values, accumulate := put.Self, put.Indices, put.Values, put.Accumulate
+	out := ixClone(op, a, self)
 	red := ixAssign
 	if accumulate {
 		red = ixSum
@@ -883,10 +886,11 @@ func indexPutKernel(op *tensor.Op, args []any) any {
 	return out
 }
 
-func indexSelectKernel(op *tensor.Op, args []any) any {
-	out := allocMetaUninit(op, args) // every element is one selected element's copy
-	self, index := args[0].(*tensor.Tensor), args[2].(*tensor.Tensor)
-	dim := tensor.WrapDim(args[1].(int), self.Dim())
+func indexSelectKernel(op *tensor.Op, a []any) any {
+	out := allocMetaUninit(op, a) // every element is one selected element's copy
+	sel := args.IndexSelectOf(a)
+	self, index := sel.Self, sel.Index
+	dim := tensor.WrapDim(sel.Dim, self.Dim())
 	idx := ixInt64s(index)
 	if self.Dim() == 0 {
 		for _, v := range idx {
@@ -915,9 +919,10 @@ func indexSelectKernel(op *tensor.Op, args []any) any {
 	return out
 }
 
-func maskedScatterKernel(op *tensor.Op, args []any) any {
-	self, mask, source := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor), args[2].(*tensor.Tensor)
-	out := ixClone(op, args, self)
+func maskedScatterKernel(op *tensor.Op, a []any) any {
+	p := args.MaskedScatterOf(a)
+	self, mask, source := p.Self, p.Mask, p.Source
+	out := ixClone(op, a, self)
 	if out.Numel() == 0 {
 		return out
 	}
@@ -944,8 +949,8 @@ func maskedScatterKernel(op *tensor.Op, args []any) any {
 	return out
 }
 
-func nonzeroKernel(op *tensor.Op, args []any) any {
-	self := args[0].(*tensor.Tensor)
+func nonzeroKernel(op *tensor.Op, a []any) any {
+	self := args.NonzeroOf(a).Self
 	rank := self.Dim()
 	if rank == 0 {
 		cnt := 0

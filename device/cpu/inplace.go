@@ -3,6 +3,7 @@ package cpu
 import (
 	"slices"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -12,7 +13,7 @@ import (
 // storage is not zeroed first). Every argument either does not share out's
 // storage or is exactly out (same offset, sizes and strides): elementwise
 // kernels read element i of each input before they write element i.
-type outKernel func(out *tensor.Tensor, op *tensor.Op, args []any)
+type outKernel func(out *tensor.Tensor, op *tensor.Op, a []any)
 
 // outKernels are the functional ops whose in-place variants write self
 // directly through their outKernel.
@@ -23,9 +24,9 @@ var outKernels = map[*tensor.Op]outKernel{}
 func implsOut(k outKernel, names ...string) {
 	for _, name := range names {
 		outKernels[core.Op(name)] = k
-		impl(name, func(op *tensor.Op, args []any) any {
-			out := allocMetaUninit(op, args)
-			k(out, op, args)
+		impl(name, func(op *tensor.Op, a []any) any {
+			out := allocMetaUninit(op, a)
+			k(out, op, a)
 			return out
 		})
 	}
@@ -36,13 +37,13 @@ func implsOut(k outKernel, names ...string) {
 // functional one, as STYLE.md asks. Ops with an outKernel compute straight
 // into self when writesSelf allows; the rest compute a new tensor and copy
 // it into self.
-func inplaceKernel(op *tensor.Op, args []any) any {
-	self := args[0].(*tensor.Tensor)
+func inplaceKernel(op *tensor.Op, a []any) any {
+	self := args.Self(a) // every in-place op writes its first argument
 	f, _, _ := op.Functional()
-	if k := outKernels[f]; k != nil && writesSelf(self, f, args) {
-		k(self, f, args)
+	if k := outKernels[f]; k != nil && writesSelf(self, f, a) {
+		k(self, f, a)
 	} else {
-		res := f.RunBackend(tensor.CPU, args).(*tensor.Tensor)
+		res := f.RunBackend(tensor.CPU, a).(*tensor.Tensor)
 		core.CheckInplaceResult(self, res)
 		copyInto(self, res)
 	}
@@ -54,17 +55,17 @@ func inplaceKernel(op *tensor.Op, args []any) any {
 // self is dense without overlap, the result has self's shape and dtype (no
 // cast on the way in), and every other tensor argument sharing self's
 // storage is self's very view (same element size, offset, sizes, strides).
-func writesSelf(self *tensor.Tensor, f *tensor.Op, args []any) bool {
+func writesSelf(self *tensor.Tensor, f *tensor.Op, a []any) bool {
 	if !core.IsNonOverlappingAndDense(self.Sizes(), self.Strides()) {
 		return false
 	}
-	m := meta(f, args)
+	m := meta(f, a)
 	if m.DType() != self.DType() || !slices.Equal(m.Sizes(), self.Sizes()) {
 		return false
 	}
 	st := self.Storage()
-	for _, a := range args[1:] {
-		t, ok := a.(*tensor.Tensor)
+	for _, v := range a[1:] {
+		t, ok := v.(*tensor.Tensor)
 		if !ok || t == nil || t.Storage() != st {
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/goaten/goaten/asm"
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -16,11 +17,19 @@ import (
 // form (-5.75 + -4.69·∞ is -∞ there, not ∞ − ∞). Every float32 and
 // float64 element of the public lerp records is this bit for bit. bfloat16
 // computes in float32 and rounds the result. Other operands decompose.
-func lerpKernel(op *tensor.Op, args []any) any {
-	x, end := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor)
+func lerpKernel(op *tensor.Op, a []any) any {
+	var x, end, wT *tensor.Tensor
+	var wS tensor.Scalar
+	isTensor := op.Schema.Overload == "Tensor"
+	if isTensor {
+		p := args.LerpOf(a)
+		x, end, wT = p.Self, p.End, p.Weight
+	} else {
+		p := args.LerpScalarOf(a)
+		x, end, wS = p.Self, p.End, p.Weight
+	}
 	ct := x.DType()
 	ins := []*tensor.Tensor{x, end}
-	wT, isTensor := args[2].(*tensor.Tensor)
 	if isTensor {
 		ins = append(ins, wT)
 	}
@@ -39,7 +48,7 @@ func lerpKernel(op *tensor.Op, args []any) any {
 		}
 	}
 	if !ok {
-		return op.Composite()(op, args)
+		return op.Composite()(op, a)
 	}
 	out := emptyUninit(ct, shape...)
 	if out.Numel() == 0 {
@@ -48,7 +57,7 @@ func lerpKernel(op *tensor.Op, args []any) any {
 	if ct == tensor.Float64 {
 		ws := 0.0
 		if !isTensor {
-			ws = args[2].(tensor.Scalar).Float64()
+			ws = wS.Float64()
 		}
 		pointwiseF64(out, ct, ins, func(dst []float64, src [][]float64) {
 			for i := range dst {
@@ -68,7 +77,7 @@ func lerpKernel(op *tensor.Op, args []any) any {
 	}
 	ws := float32(0)
 	if !isTensor {
-		ws = float32(args[2].(tensor.Scalar).Float64())
+		ws = float32(wS.Float64())
 	}
 	pointwiseF64(out, ct, ins, func(dst []float64, src [][]float64) {
 		for i := range dst {

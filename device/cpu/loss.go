@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/goaten/goaten/asm"
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/internal/parallel"
 	"github.com/goaten/goaten/tensor"
 )
@@ -19,13 +20,14 @@ import (
 // range, the op's decomposition (with its checks and errors) runs instead:
 // it is a shortcut, not a second definition. The decomposition's gather,
 // where and sums cost several small ops and allocations per call.
-func nllLossForwardKernel(op *tensor.Op, args []any) any {
-	x, t, w := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor), tensor.OptTensor(args[2])
-	red, ignore := args[3].(int), int64(args[4].(int))
+func nllLossForwardKernel(op *tensor.Op, a []any) any {
+	p := args.NllLossForwardOf(a)
+	x, t, w := p.Self, p.Target, p.Weight
+	red, ignore := p.Reduction, int64(p.IgnoreIndex)
 	if out, ok := nllForward(x, t, w, red, ignore); ok {
 		return out
 	}
-	return op.Composite()(op, args)
+	return op.Composite()(op, a)
 }
 
 // nllTargets returns the targets of an nll_loss call the kernels take: a
@@ -161,17 +163,17 @@ func ceilLog2(x int) int {
 // zeroed gradient with, at each sample's target, -w·g (no reduction) or
 // w·(-(g / total_weight)) (mean; -g for sum). Anything else takes the
 // decomposition, which writes a full-size scatter and product.
-func nllLossBackwardKernel(op *tensor.Op, args []any) any {
-	if gi, ok := nllBackward(args); ok {
+func nllLossBackwardKernel(op *tensor.Op, a []any) any {
+	if gi, ok := nllBackward(args.NllLossBackwardOf(a)); ok {
 		return gi
 	}
-	return op.Composite()(op, args)
+	return op.Composite()(op, a)
 }
 
-func nllBackward(args []any) (*tensor.Tensor, bool) {
-	g, x, t := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor), args[2].(*tensor.Tensor)
-	w, red, ignore := tensor.OptTensor(args[3]), args[4].(int), int64(args[5].(int))
-	total := args[6].(*tensor.Tensor)
+func nllBackward(p args.NllLossBackward) (*tensor.Tensor, bool) {
+	g, x, t := p.GradOutput, p.Self, p.Target
+	w, red, ignore := p.Weight, p.Reduction, int64(p.IgnoreIndex)
+	total := p.TotalWeight
 	tg, ok := nllTargets(x, t, w, red, ignore)
 	if !ok || g.DType() != x.DType() || total.DType() != x.DType() || total.Numel() != 1 {
 		return nil, false
@@ -232,11 +234,12 @@ func init() {
 // (asm.SumSqDiffF32), piece by piece as sum and mean take a float32 row, so
 // the same bits as the decomposition's sub, mul and mean or sum, without
 // its two full-size temporaries. Anything else runs the decomposition.
-func mseLossKernel(op *tensor.Op, args []any) any {
-	x, y, red := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor), args[2].(int)
+func mseLossKernel(op *tensor.Op, a []any) any {
+	p := args.MseLossOf(a)
+	x, y, red := p.Self, p.Target, p.Reduction
 	if x.DType() != tensor.Float32 || y.DType() != tensor.Float32 || !slices.Equal(x.Sizes(), y.Sizes()) ||
 		!x.IsContiguous() || !y.IsContiguous() || x.Numel() == 0 || red != 1 && red != 2 {
-		return op.Composite()(op, args)
+		return op.Composite()(op, a)
 	}
 	n := x.Numel()
 	xs, ys := elems[float32](x), elems[float32](y)
@@ -267,13 +270,14 @@ func mseLossKernel(op *tensor.Op, args []any) any {
 // ((self - target)·norm)·grad (norm = 2, or 2/numel for the mean) with the
 // same float32 kernels chunk by chunk, so the same bits without two
 // full-size temporaries. Anything else runs the decomposition.
-func mseLossBackwardKernel(op *tensor.Op, args []any) any {
-	g, x, y, red := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor), args[2].(*tensor.Tensor), args[3].(int)
+func mseLossBackwardKernel(op *tensor.Op, a []any) any {
+	p := args.MseLossBackwardOf(a)
+	g, x, y, red := p.GradOutput, p.Self, p.Target, p.Reduction
 	scalarG := g.Dim() == 0
 	if x.DType() != tensor.Float32 || y.DType() != tensor.Float32 || g.DType() != tensor.Float32 ||
 		!slices.Equal(x.Sizes(), y.Sizes()) || !scalarG && !slices.Equal(g.Sizes(), x.Sizes()) ||
 		!x.IsContiguous() || !y.IsContiguous() || !g.IsContiguous() || x.Numel() == 0 {
-		return op.Composite()(op, args)
+		return op.Composite()(op, a)
 	}
 	n := x.Numel()
 	norm := 2.0

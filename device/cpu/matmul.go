@@ -6,6 +6,7 @@ import (
 
 	"github.com/goaten/goaten/asm"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -252,16 +253,21 @@ func cpublasBF16(m, n, k int, beta, alpha float32, useSelf bool, a, b gmat[float
 	}
 }
 
-func mmKernel(op *tensor.Op, args []any) any {
-	a, b := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor)
-	out := allocMetaUninit(op, args)
-	if !mmOverwrite(out, a, b) {
-		if out.DType() == tensor.BFloat16 {
-			clear(out.Storage().Bytes()) // matmulBF16 adds into out
+// mmKernel is the kernel of mm and bmm; of reads the op's view (bmm's
+// converts to mm's).
+func mmKernel(of func([]any) args.Mm) tensor.Kernel {
+	return func(op *tensor.Op, list []any) any {
+		p := of(list)
+		a, b := p.Self, p.Mat2
+		out := allocMetaUninit(op, list)
+		if !mmOverwrite(out, a, b) {
+			if out.DType() == tensor.BFloat16 {
+				clear(out.Storage().Bytes()) // matmulBF16 adds into out
+			}
+			matmulInto(out, nil, tensor.Int(0), tensor.Int(1), a, b) // overwrites out
 		}
-		matmulInto(out, nil, tensor.Int(0), tensor.Int(1), a, b) // overwrites out
+		return out
 	}
-	return out
 }
 
 // mmOverwrite writes out = a·b for 2-d float32 or float64 operands with a
@@ -292,9 +298,10 @@ func mmOverwrite(out, a, b *tensor.Tensor) bool {
 	return true
 }
 
-func addmmKernel(op *tensor.Op, args []any) any {
-	self, beta := args[0].(*tensor.Tensor), args[3].(tensor.Scalar)
-	out := meta(op, args)
+func addmmKernel(op *tensor.Op, a []any) any {
+	p := args.AddmmOf(a)
+	self, beta := p.Self, p.Beta
+	out := meta(op, a)
 	out.SetDevice(tensor.CPU)
 	if d := out.DType(); (d == tensor.Float32 || d == tensor.Float64) && beta.Float64() != 0 {
 		// matmulInto first copies beta·self over the whole result (linear's
@@ -303,7 +310,7 @@ func addmmKernel(op *tensor.Op, args []any) any {
 	} else {
 		tensor.Materialize(out)
 	}
-	matmulInto(out, self, beta, args[4].(tensor.Scalar), args[1].(*tensor.Tensor), args[2].(*tensor.Tensor))
+	matmulInto(out, self, beta, p.Alpha, p.Mat1, p.Mat2)
 	return out
 }
 
@@ -390,10 +397,10 @@ func distIn[T float32 | float64](x, y []float64, kind int, p float64, nanMax boo
 	return float64(agg)
 }
 
-func cdistKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
-	x1, x2 := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor)
-	p := args[2].(float64)
+func cdistKernel(op *tensor.Op, list []any) any {
+	out := allocMeta(op, list)
+	cd := args.InternalCdistForwardOf(list)
+	x1, x2, p := cd.X1, cd.X2, cd.P
 	r1, r2, c := x1.Size(-2), x2.Size(-2), x1.Size(-1)
 	if out.Numel() == 0 || c == 0 {
 		return out
@@ -410,7 +417,7 @@ func cdistKernel(op *tensor.Op, args []any) any {
 	}
 	a, b := expand(x1, r1), expand(x2, r2)
 	res := make([]float64, bs*r1*r2)
-	mode := core.CdistMode(args)
+	mode := core.CdistMode(list)
 	if p == 2 && (mode == 1 || (mode == 0 && (r1 > 25 || r2 > 25))) {
 		euclidMM(bs, r1, r2, c, a, b, res)
 	} else {
@@ -465,10 +472,10 @@ func workers(n int) int {
 	return max(1, min(n>>16, runtime.GOMAXPROCS(0)))
 }
 
-func pdistKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
-	x := args[0].(*tensor.Tensor)
-	p := args[1].(float64)
+func pdistKernel(op *tensor.Op, list []any) any {
+	out := allocMeta(op, list)
+	pd := args.InternalPdistForwardOf(list)
+	x, p := pd.Self, pd.P
 	if out.Numel() == 0 {
 		return out
 	}
@@ -513,8 +520,8 @@ func pdistKernel(op *tensor.Op, args []any) any {
 }
 
 func init() {
-	impl("aten::mm.default", mmKernel)
-	impl("aten::bmm.default", mmKernel)
+	impl("aten::mm.default", mmKernel(args.MmOf))
+	impl("aten::bmm.default", mmKernel(func(a []any) args.Mm { return args.Mm(args.BmmOf(a)) }))
 	impl("aten::addmm.default", addmmKernel)
 	impl("aten::_cdist_forward.default", cdistKernel)
 	impl("aten::_pdist_forward.default", pdistKernel)

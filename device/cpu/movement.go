@@ -3,6 +3,7 @@ package cpu
 import (
 	"math"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -11,13 +12,13 @@ import (
 // function's sizes/strides/offset to the input's storage. Copies move data
 // with copyInto over strided windows of the input and output.
 
-func viewKernel(op *tensor.Op, args []any) any {
-	return view(args[0].(*tensor.Tensor), meta(op, args))
+func viewKernel(op *tensor.Op, a []any) any {
+	return view(args.Self(a), meta(op, a)) // every view op views its first argument
 }
 
-func splitWithSizesKernel(op *tensor.Op, args []any) any {
-	self := args[0].(*tensor.Tensor)
-	ms := metaN(op, args)
+func splitWithSizesKernel(op *tensor.Op, a []any) any {
+	self := args.SplitWithSizesOf(a).Self
+	ms := metaN(op, a)
 	for i, m := range ms {
 		ms[i] = view(self, m)
 	}
@@ -30,10 +31,10 @@ func window(base *tensor.Tensor, sizes, strides []int, offset int) *tensor.Tenso
 	return tensor.NewMeta(sizes, strides, offset, base.DType(), base.Device()).WithRaw(base.Raw())
 }
 
-func catKernel(op *tensor.Op, args []any) any {
-	out := allocMetaUninit(op, args) // the inputs' copies tile it along dim
-	ts := args[0].([]*tensor.Tensor)
-	dim := args[1].(int)
+func catKernel(op *tensor.Op, a []any) any {
+	out := allocMetaUninit(op, a) // the inputs' copies tile it along dim
+	p := args.CatOf(a)
+	ts, dim := p.Tensors, p.Dim
 	for _, t := range ts {
 		if !(t.Dim() == 1 && t.Sizes()[0] == 0) {
 			dim = tensor.WrapDim(dim, t.Dim())
@@ -58,10 +59,11 @@ func catKernel(op *tensor.Op, args []any) any {
 	return out
 }
 
-func flipKernel(op *tensor.Op, args []any) any {
-	out := allocMetaUninit(op, args) // the copy writes all of it
-	self := args[0].(*tensor.Tensor)
-	mask := core.FlipDims(args[1].([]int), self.Dim())
+func flipKernel(op *tensor.Op, a []any) any {
+	out := allocMetaUninit(op, a) // the copy writes all of it
+	p := args.FlipOf(a)
+	self := p.Self
+	mask := core.FlipDims(p.Dims, self.Dim())
 	strides := append([]int(nil), self.Strides()...)
 	off := self.StorageOffset()
 	for d, f := range mask {
@@ -74,13 +76,13 @@ func flipKernel(op *tensor.Op, args []any) any {
 	return out
 }
 
-func repeatKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
+func repeatKernel(op *tensor.Op, a []any) any {
+	out := allocMeta(op, a)
 	if out.Numel() == 0 {
 		return out
 	}
-	self := args[0].(*tensor.Tensor)
-	reps := args[1].([]int)
+	v := args.RepeatOf(a)
+	self, reps := v.Self, v.Repeats
 	pad := len(reps) - self.Dim()
 	n := len(reps)
 	// Split each output dim of size r*p into (r, p): the source repeats
@@ -102,15 +104,16 @@ func repeatKernel(op *tensor.Op, args []any) any {
 	return out
 }
 
-func constantPadKernel(op *tensor.Op, args []any) any {
-	self := args[0].(*tensor.Tensor)
-	_, inLo, outLo, n := core.ConstantPadGeometry(self.Sizes(), args[1].([]int))
-	v := args[2].(tensor.Scalar)
+func constantPadKernel(op *tensor.Op, a []any) any {
+	p := args.ConstantPadNdOf(a)
+	self := p.Self
+	_, inLo, outLo, n := core.ConstantPadGeometry(self.Sizes(), p.Pad)
+	v := p.Value
 	var out *tensor.Tensor
 	if f := v.Float64(); f == 0 && !math.Signbit(f) {
-		out = allocMeta(op, args) // zeroed storage: the padding is 0 already
+		out = allocMeta(op, a) // zeroed storage: the padding is 0 already
 	} else {
-		out = allocMetaUninit(op, args) // every element is written below
+		out = allocMetaUninit(op, a) // every element is written below
 		if tensor.Numel(n) != out.Numel() {
 			fillValue(out, v)
 		}
@@ -127,20 +130,20 @@ func constantPadKernel(op *tensor.Op, args []any) any {
 	return out
 }
 
-func cloneKernel(op *tensor.Op, args []any) any {
-	out := allocMetaUninit(op, args) // dense, and copyInto writes all of it
-	copyInto(out, args[0].(*tensor.Tensor))
+func cloneKernel(op *tensor.Op, a []any) any {
+	out := allocMetaUninit(op, a) // dense, and copyInto writes all of it
+	copyInto(out, args.CloneOf(a).Self)
 	return out
 }
 
-func copyKernel(op *tensor.Op, args []any) any {
-	out := allocMetaUninit(op, args)
-	copyInto(out, args[1].(*tensor.Tensor))
+func copyKernel(op *tensor.Op, a []any) any {
+	out := allocMetaUninit(op, a)
+	copyInto(out, args.CopyOf(a).Src)
 	return out
 }
 
-func toCopyKernel(op *tensor.Op, args []any) any {
-	m := meta(op, args)
+func toCopyKernel(op *tensor.Op, a []any) any {
+	m := meta(op, a)
 	dev := m.Device()
 	var out *tensor.Tensor
 	if dev == tensor.Meta {
@@ -149,7 +152,7 @@ func toCopyKernel(op *tensor.Op, args []any) any {
 		out.SetDevice(tensor.CPU)
 	} else {
 		out = alloc(m)
-		copyInto(out, args[0].(*tensor.Tensor))
+		copyInto(out, args.InternalToCopyOf(a).Self)
 		if dev == tensor.CPU {
 			return out
 		}
@@ -162,9 +165,9 @@ func toCopyKernel(op *tensor.Op, args []any) any {
 	return h.FromCPU(out)
 }
 
-func resizeKernel(op *tensor.Op, args []any) any {
-	self := args[0].(*tensor.Tensor)
-	m := meta(op, args)
+func resizeKernel(op *tensor.Op, a []any) any {
+	self := args.Resize_Of(a).Self
+	m := meta(op, a)
 	self.SetMeta(m.Sizes(), m.Strides(), m.StorageOffset())
 	if need := tensor.StorageExtent(m.Sizes(), m.Strides(), m.StorageOffset()); need > 0 {
 		if need > tensor.MaxElements {
@@ -175,19 +178,21 @@ func resizeKernel(op *tensor.Op, args []any) any {
 	return self
 }
 
-func selectScatterKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
-	copyInto(out, args[0].(*tensor.Tensor))
-	w := core.SelectView(out, args[2].(int), args[3].(int))
-	copyInto(w.WithRaw(out.Raw()), args[1].(*tensor.Tensor))
+func selectScatterKernel(op *tensor.Op, a []any) any {
+	out := allocMeta(op, a)
+	p := args.SelectScatterOf(a)
+	copyInto(out, p.Self)
+	w := core.SelectView(out, p.Dim, p.Index)
+	copyInto(w.WithRaw(out.Raw()), p.Src)
 	return out
 }
 
-func sliceScatterKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
-	copyInto(out, args[0].(*tensor.Tensor))
-	w := core.SliceView(out, args[2].(int), args[3], args[4], args[5].(int))
-	copyInto(w.WithRaw(out.Raw()), args[1].(*tensor.Tensor))
+func sliceScatterKernel(op *tensor.Op, a []any) any {
+	out := allocMeta(op, a)
+	p := args.SliceScatterOf(a)
+	copyInto(out, p.Self)
+	w := core.SliceView(out, p.Dim, p.Start, p.End, p.Step)
+	copyInto(w.WithRaw(out.Raw()), p.Src)
 	return out
 }
 

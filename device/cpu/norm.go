@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/goaten/goaten/asm"
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/internal/parallel"
 	"github.com/goaten/goaten/tensor"
@@ -203,11 +204,12 @@ func normFMA[T normElem](a, b, c T) T { return T(math.FMA(float64(a), float64(b)
 
 // ---- layer norm ----
 
-func layerNormKernel(op *tensor.Op, args []any) any {
-	outs := normAllocUninit(metaN(op, args))
-	x, w, b := args[0].(*tensor.Tensor), tensor.OptTensor(args[2]), tensor.OptTensor(args[3])
-	m, n := core.LayerNormDims(x, args[1].([]int), w, b)
-	eps := args[4].(float64)
+func layerNormKernel(op *tensor.Op, a []any) any {
+	outs := normAllocUninit(metaN(op, a))
+	p := args.NativeLayerNormOf(a)
+	x, w, b := p.Input, p.Weight, p.Bias
+	m, n := core.LayerNormDims(x, p.NormalizedShape, w, b)
+	eps := p.Eps
 	if normUseF64(x.DType()) {
 		layerNormRun[float64](x, w, b, m, n, eps, outs)
 	} else {
@@ -269,17 +271,18 @@ func layerNormRun[T normElem](x, w, b *tensor.Tensor, m, n int, eps float64, out
 	doneR()
 }
 
-func layerNormBackwardKernel(op *tensor.Op, args []any) any {
-	dy, x := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor)
-	mean, rstd := args[3].(*tensor.Tensor), args[4].(*tensor.Tensor)
-	w, b := tensor.OptTensor(args[5]), tensor.OptTensor(args[6])
-	m, n := core.LayerNormDims(x, args[2].([]int), w, b)
+func layerNormBackwardKernel(op *tensor.Op, a []any) any {
+	p := args.NativeLayerNormBackwardOf(a)
+	dy, x := p.GradOut, p.Input
+	mean, rstd := p.Mean, p.Rstd
+	w, b := p.Weight, p.Bias
+	m, n := core.LayerNormDims(x, p.NormalizedShape, w, b)
 	if x.DType() == tensor.Float32 && m > 0 && n > 0 {
-		outs := normAllocUninit(metaN(op, args)) // every element is written
+		outs := normAllocUninit(metaN(op, a)) // every element is written
 		layerNormBackwardF32(dy, x, mean, rstd, w, m, n, outs)
 		return outs
 	}
-	outs := normAlloc(metaN(op, args))
+	outs := normAlloc(metaN(op, a))
 	if normUseF64(x.DType()) {
 		layerNormBackwardRun[float64](dy, x, mean, rstd, w, m, n, outs)
 	} else {
@@ -508,11 +511,12 @@ func layerNormRowWB[T normElem](exact bool, dyr, xr []T, mean, rstd T, dw, db []
 
 // ---- group norm ----
 
-func groupNormKernel(op *tensor.Op, args []any) any {
-	outs := normAllocUninit(metaN(op, args)) // every element is written
-	x, w, b := args[0].(*tensor.Tensor), tensor.OptTensor(args[1]), tensor.OptTensor(args[2])
-	n, c, hw, group := args[3].(int), args[4].(int), args[5].(int), args[6].(int)
-	eps := args[7].(float64)
+func groupNormKernel(op *tensor.Op, a []any) any {
+	outs := normAllocUninit(metaN(op, a)) // every element is written
+	p := args.NativeGroupNormOf(a)
+	x, w, b := p.Input, p.Weight, p.Bias
+	n, c, hw, group := p.N, p.C, p.HxW, p.Group
+	eps := p.Eps
 	if normUseF64(x.DType()) {
 		groupNormRun[float64](x, w, b, n, c, hw, group, eps, outs)
 	} else {
@@ -564,11 +568,12 @@ func groupNormRun[T normElem](x, w, b *tensor.Tensor, n, c, hw, group int, eps f
 	doneR()
 }
 
-func groupNormBackwardKernel(op *tensor.Op, args []any) any {
-	outs := normAllocUninit(metaN(op, args)) // every element is written
-	dy, x := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor)
-	mean, rstd, w := args[2].(*tensor.Tensor), args[3].(*tensor.Tensor), tensor.OptTensor(args[4])
-	n, c, hw, group := args[5].(int), args[6].(int), args[7].(int), args[8].(int)
+func groupNormBackwardKernel(op *tensor.Op, a []any) any {
+	outs := normAllocUninit(metaN(op, a)) // every element is written
+	p := args.NativeGroupNormBackwardOf(a)
+	dy, x := p.GradOut, p.Input
+	mean, rstd, w := p.Mean, p.Rstd, p.Weight
+	n, c, hw, group := p.N, p.C, p.HxW, p.Group
 	if normUseF64(x.DType()) {
 		groupNormBackwardRun[float64](dy, x, mean, rstd, w, n, c, hw, group, outs)
 	} else {
@@ -700,9 +705,9 @@ func groupNormBackwardRun[T normElem](dy, x, mean, rstd, w *tensor.Tensor, n, c,
 
 // ---- batch norm ----
 
-func batchNormKernel(op *tensor.Op, args []any) any {
-	outs := normAlloc(metaN(op, args))
-	a := core.BatchNormArgsOf(op, args)
+func batchNormKernel(op *tensor.Op, list []any) any {
+	outs := normAlloc(metaN(op, list))
+	a := core.BatchNormArgsOf(op, list)
 	if normUseF64(a.Input.DType()) {
 		batchNormRun[float64](a, outs)
 	} else {
@@ -820,11 +825,11 @@ func batchNormRun[T normElem](a core.BatchNormArgs, outs []*tensor.Tensor) {
 // dropoutKernel keeps each element with probability 1-p (a Bernoulli draw
 // from the default generator) and scales the kept ones by 1/(1-p), rounding
 // the scale to the input's dtype first as input.mul(mask).mul_(scale) does.
-func dropoutKernel(op *tensor.Op, args []any) any {
-	outs := normAlloc(metaN(op, args))
-	x := args[0].(*tensor.Tensor)
-	p := args[1].(float64)
-	train := tensor.OptBool(args[2], true)
+func dropoutKernel(op *tensor.Op, a []any) any {
+	outs := normAlloc(metaN(op, a))
+	v := args.NativeDropoutOf(a)
+	x, p := v.Input, v.P
+	train := v.Train.Or(true)
 	if x.Numel() == 0 {
 		return outs
 	}

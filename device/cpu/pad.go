@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -54,19 +55,22 @@ func gatherCopy[T any](dst, src []T, base int, offs [][]int) {
 	}
 }
 
-// padKernel runs a reflection or replication pad over the last k dims.
-func padKernel(k int, mode core.PadMode) tensor.Kernel {
-	return func(op *tensor.Op, args []any) any {
-		out := allocMeta(op, args)
+// padKernel runs a reflection or replication pad over the last k dims; of
+// reads the op's view (the pad ops take the same arguments: every other
+// one's converts to reflection_pad1d's).
+func padKernel(k int, mode core.PadMode, of func([]any) args.ReflectionPad1d) tensor.Kernel {
+	return func(op *tensor.Op, a []any) any {
+		out := allocMeta(op, a)
 		if out.Numel() == 0 {
 			return out
 		}
-		in := args[0].(*tensor.Tensor)
+		v := of(a)
+		in := v.Self
 		var spec *core.PadSpec
 		if mode == core.Reflect {
-			spec = core.ReflectionPadSpec(in, args[1].([]int), k)
+			spec = core.ReflectionPadSpec(in, v.Padding, k)
 		} else {
-			spec = core.ReplicationPadSpec(in, args[1].([]int), k)
+			spec = core.ReplicationPadSpec(in, v.Padding, k)
 		}
 		rank := in.Dim()
 		lead := rank - k
@@ -104,9 +108,13 @@ func padKernel(k int, mode core.PadMode) tensor.Kernel {
 }
 
 func init() {
-	impl("aten::reflection_pad1d.default", padKernel(1, core.Reflect))
-	impl("aten::reflection_pad2d.default", padKernel(2, core.Reflect))
-	impl("aten::reflection_pad3d.default", padKernel(3, core.Reflect))
-	impl("aten::replication_pad2d.default", padKernel(2, core.Replicate))
-	impl("aten::replication_pad3d.default", padKernel(3, core.Replicate))
+	impl("aten::reflection_pad1d.default", padKernel(1, core.Reflect, args.ReflectionPad1dOf))
+	impl("aten::reflection_pad2d.default", padKernel(2, core.Reflect,
+		func(a []any) args.ReflectionPad1d { return args.ReflectionPad1d(args.ReflectionPad2dOf(a)) }))
+	impl("aten::reflection_pad3d.default", padKernel(3, core.Reflect,
+		func(a []any) args.ReflectionPad1d { return args.ReflectionPad1d(args.ReflectionPad3dOf(a)) }))
+	impl("aten::replication_pad2d.default", padKernel(2, core.Replicate,
+		func(a []any) args.ReflectionPad1d { return args.ReflectionPad1d(args.ReplicationPad2dOf(a)) }))
+	impl("aten::replication_pad3d.default", padKernel(3, core.Replicate,
+		func(a []any) args.ReflectionPad1d { return args.ReflectionPad1d(args.ReplicationPad3dOf(a)) }))
 }

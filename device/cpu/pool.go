@@ -4,6 +4,7 @@ import (
 	"math"
 	"runtime"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/internal/parallel"
 	"github.com/goaten/goaten/tensor"
@@ -437,13 +438,14 @@ func adaptiveAvgPoolBackward[T poolFloat](dst, grad []T, g *core.PoolWindow, rnd
 	})
 }
 
-func avgPoolKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
-	x := args[0].(*tensor.Tensor)
+// avgPoolKernel is avg_pool1d, avg_pool2d and avg_pool3d.
+func avgPoolKernel(op *tensor.Op, a []any) any {
+	out := allocMeta(op, a)
+	x := args.Self(a)
 	if out.Numel() == 0 {
 		return out
 	}
-	g := core.PoolGeometry(op, args)
+	g := core.PoolGeometry(op, a)
 	in, res := poolBuffers(out, x)
 	switch res.DType() {
 	case tensor.Float32:
@@ -457,13 +459,13 @@ func avgPoolKernel(op *tensor.Op, args []any) any {
 	return out
 }
 
-func avgPool2dBackwardKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
+func avgPool2dBackwardKernel(op *tensor.Op, a []any) any {
+	out := allocMeta(op, a)
 	if out.Numel() == 0 {
 		return out
 	}
-	g := core.PoolGeometry(op, args)
-	grad := args[0].(*tensor.Tensor)
+	g := core.PoolGeometry(op, a)
+	grad := args.AvgPool2dBackwardOf(a).GradOutput
 	gr, res := poolBuffers(out, grad)
 	rnd := poolRound(out.DType())
 	switch res.DType() {
@@ -478,14 +480,15 @@ func avgPool2dBackwardKernel(op *tensor.Op, args []any) any {
 	return out
 }
 
-func maxPoolKernel(op *tensor.Op, args []any) any {
-	outs := metaN(op, args)
+// maxPoolKernel is max_pool2d_with_indices and max_pool3d_with_indices.
+func maxPoolKernel(op *tensor.Op, a []any) any {
+	outs := metaN(op, a)
 	out, idx := alloc(outs[0]), alloc(outs[1])
 	if out.Numel() == 0 {
 		return []*tensor.Tensor{out, idx}
 	}
-	g := core.PoolGeometry(op, args)
-	in, res := poolBuffers(out, args[0].(*tensor.Tensor))
+	g := core.PoolGeometry(op, a)
+	in, res := poolBuffers(out, args.Self(a))
 	ix := poolElems[int64](idx)
 	switch res.DType() {
 	case tensor.Float32:
@@ -497,13 +500,14 @@ func maxPoolKernel(op *tensor.Op, args []any) any {
 	return []*tensor.Tensor{out, idx}
 }
 
-func maxPool2dBackwardKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
+func maxPool2dBackwardKernel(op *tensor.Op, a []any) any {
+	out := allocMeta(op, a)
 	if out.Numel() == 0 {
 		return out
 	}
-	g := core.PoolGeometry(op, args)
-	grad, indices := args[0].(*tensor.Tensor), contiguous(args[7].(*tensor.Tensor))
+	g := core.PoolGeometry(op, a)
+	p := args.MaxPool2dWithIndicesBackwardOf(a)
+	grad, indices := p.GradOutput, contiguous(p.Indices)
 	inPlane, outPlane := g.In[1]*g.In[2], g.Out[1]*g.Out[2]
 	ix := poolElems[int64](indices)
 	for _, i := range ix {
@@ -543,13 +547,15 @@ func maxPoolBackward[T poolFloat](dst, grad []T, idx []int64, planes, inPlane, o
 	})
 }
 
-func adaptivePoolKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
+// adaptivePoolKernel is adaptive_avg_pool1d, _adaptive_avg_pool2d and
+// _adaptive_avg_pool3d.
+func adaptivePoolKernel(op *tensor.Op, a []any) any {
+	out := allocMeta(op, a)
 	if out.Numel() == 0 {
 		return out
 	}
-	g := core.PoolGeometry(op, args)
-	in, res := poolBuffers(out, args[0].(*tensor.Tensor))
+	g := core.PoolGeometry(op, a)
+	in, res := poolBuffers(out, args.Self(a))
 	var rnd func(float32) float32
 	if op.Schema.Name == "_adaptive_avg_pool3d" {
 		rnd = poolRound(out.DType()) // the 3-d kernel accumulates float16 in float16
@@ -564,13 +570,13 @@ func adaptivePoolKernel(op *tensor.Op, args []any) any {
 	return out
 }
 
-func adaptivePool2dBackwardKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
+func adaptivePool2dBackwardKernel(op *tensor.Op, a []any) any {
+	out := allocMeta(op, a)
 	if out.Numel() == 0 {
 		return out
 	}
-	g := core.PoolGeometry(op, args)
-	grad := args[0].(*tensor.Tensor)
+	g := core.PoolGeometry(op, a)
+	grad := args.InternalAdaptiveAvgPool2dBackwardOf(a).GradOutput
 	if grad.Numel() == 0 {
 		return out
 	}

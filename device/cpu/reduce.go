@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/goaten/goaten/asm"
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/internal/parallel"
 	"github.com/goaten/goaten/tensor"
@@ -283,10 +284,11 @@ func sumAccI64(x *tensor.Tensor, mask []bool) []int64 {
 }
 
 // sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)
-func sumKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
-	x := args[0].(*tensor.Tensor)
-	mask := core.ReductionMask(tensor.OptInts(args[1]), x.Dim())
+func sumKernel(op *tensor.Op, a []any) any {
+	out := allocMeta(op, a)
+	p := args.SumOf(a)
+	x := p.Self
+	mask := core.ReductionMask(p.Dim, x.Dim())
 	od := out.DType()
 	x = castForReduce(x, od)
 	if od.IsReduced() && x.Numel() > 0 {
@@ -371,12 +373,15 @@ func sumReduced(x *tensor.Tensor, mask []bool, od tensor.DType) []float64 {
 
 // mean.default / mean.dim: the sum rounded to the result dtype (float32 for
 // float16/bfloat16, which PyTorch sums in float32), divided by the count.
-func meanKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
-	x := args[0].(*tensor.Tensor)
+func meanKernel(op *tensor.Op, a []any) any {
+	out := allocMeta(op, a)
+	var x *tensor.Tensor
 	var dims []int
 	if op.Schema.Overload == "dim" {
-		dims = tensor.OptInts(args[1])
+		p := args.MeanDimOf(a)
+		x, dims = p.Self, p.Dim
+	} else {
+		x = args.MeanOf(a).Self
 	}
 	mask := core.ReductionMask(dims, x.Dim())
 	od := out.DType()
@@ -396,13 +401,16 @@ func meanKernel(op *tensor.Op, args []any) any {
 }
 
 // prod / prod.dim_int
-func prodKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
-	x := args[0].(*tensor.Tensor)
+func prodKernel(op *tensor.Op, a []any) any {
+	out := allocMeta(op, a)
+	var x *tensor.Tensor
 	var mask []bool
 	if op.Schema.Overload == "dim_int" {
-		mask = core.DimMask(args[1].(int), x.Dim())
+		p := args.ProdDimOf(a)
+		x = p.Self
+		mask = core.DimMask(p.Dim, x.Dim())
 	} else {
+		x = args.ProdOf(a).Self
 		mask = core.ReductionMask(nil, x.Dim())
 	}
 	od := out.DType()
@@ -474,12 +482,13 @@ func extremeAcc[E redElem](x *tensor.Tensor, mask []bool, isMax bool, init E) []
 	return acc
 }
 
-// amax / amin
-func aminmaxKernel(isMax bool) tensor.Kernel {
-	return func(op *tensor.Op, args []any) any {
-		out := allocMeta(op, args)
-		x := args[0].(*tensor.Tensor)
-		mask := core.ReductionMask(tensor.OptInts(args[1]), x.Dim())
+// amax / amin; of reads the op's view (amin's converts to amax's).
+func aminmaxKernel(isMax bool, of func([]any) args.Amax) tensor.Kernel {
+	return func(op *tensor.Op, a []any) any {
+		out := allocMeta(op, a)
+		p := of(a)
+		x := p.Self
+		mask := core.ReductionMask(p.Dim, x.Dim())
 		if x.DType().IsFloat() {
 			init := math.Inf(1)
 			if isMax {
@@ -511,16 +520,21 @@ func aminmaxKernel(isMax bool) tensor.Kernel {
 }
 
 // any / any.dim / any.dims
-func anyKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
-	x := args[0].(*tensor.Tensor)
+func anyKernel(op *tensor.Op, a []any) any {
+	out := allocMeta(op, a)
+	var x *tensor.Tensor
 	var mask []bool
 	switch op.Schema.Overload {
 	case "dim":
-		mask = core.DimMask(args[1].(int), x.Dim())
+		p := args.AnyDimOf(a)
+		x = p.Self
+		mask = core.DimMask(p.Dim, x.Dim())
 	case "dims":
-		mask = core.ReductionMask(tensor.OptInts(args[1]), x.Dim())
+		p := args.AnyDimsOf(a)
+		x = p.Self
+		mask = core.ReductionMask(p.Dim, x.Dim())
 	default:
+		x = args.AnyOf(a).Self
 		mask = core.ReductionMask(nil, x.Dim())
 	}
 	if x.DType().IsFloat() {
@@ -742,17 +756,18 @@ func argExtremeAny(x *tensor.Tensor, mask []bool, isMax bool, vals, idxOut *tens
 	storeRed(idxOut.Storage(), tensor.Int64, 0, 1, idx)
 }
 
-// argmax / argmin
-func argKernel(isMax bool, name string) tensor.Kernel {
-	return func(op *tensor.Op, args []any) any {
-		out := allocMeta(op, args)
-		x := args[0].(*tensor.Tensor)
+// argmax / argmin; of reads the op's view (argmin's converts to argmax's).
+func argKernel(isMax bool, name string, of func([]any) args.Argmax) tensor.Kernel {
+	return func(op *tensor.Op, a []any) any {
+		out := allocMeta(op, a)
+		p := of(a)
+		x := p.Self
 		var mask []bool
 		trivial := false // PyTorch fills 0 without dispatching on dtype
-		if args[1] == nil {
+		if !p.Dim.Ok {
 			mask = core.ReductionMask(nil, x.Dim())
 		} else {
-			d := tensor.WrapDim(args[1].(int), x.Dim())
+			d := tensor.WrapDim(p.Dim.V, x.Dim())
 			mask = core.DimMask(d, x.Dim())
 			trivial = x.Dim() > 0 && x.Size(d) == 1
 		}
@@ -764,13 +779,14 @@ func argKernel(isMax bool, name string) tensor.Kernel {
 	}
 }
 
-// max.dim / min.dim
-func minmaxDimKernel(isMax bool) tensor.Kernel {
-	return func(op *tensor.Op, args []any) any {
-		outs := metaN(op, args)
+// max.dim / min.dim; of reads the op's view (min.dim's converts to max.dim's).
+func minmaxDimKernel(isMax bool, of func([]any) args.MaxDim) tensor.Kernel {
+	return func(op *tensor.Op, a []any) any {
+		outs := metaN(op, a)
 		vals, idx := alloc(outs[0]), alloc(outs[1])
-		x := args[0].(*tensor.Tensor)
-		argExtremeAny(x, core.DimMask(args[1].(int), x.Dim()), isMax, vals, idx)
+		p := of(a)
+		x := p.Self
+		argExtremeAny(x, core.DimMask(p.Dim, x.Dim()), isMax, vals, idx)
 		return []*tensor.Tensor{vals, idx}
 	}
 }
@@ -778,11 +794,19 @@ func minmaxDimKernel(isMax bool) tensor.Kernel {
 // var.correction / var.dim: two passes in float64 (mean, then the sum of
 // squared deviations), divided by max(0, N - correction) as PyTorch does,
 // which gives inf or nan when N <= correction.
-func varKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
-	x := args[0].(*tensor.Tensor)
-	mask := core.ReductionMask(tensor.OptInts(args[1]), x.Dim())
-	corr := core.VarCorrection(op, args)
+func varKernel(op *tensor.Op, list []any) any {
+	out := allocMeta(op, list)
+	var x *tensor.Tensor
+	var dims []int
+	if op.Schema.Overload == "dim" {
+		p := args.VarDimOf(list)
+		x, dims = p.Self, p.Dim
+	} else {
+		p := args.VarOf(list)
+		x, dims = p.Self, p.Dim
+	}
+	mask := core.ReductionMask(dims, x.Dim())
+	corr := core.VarCorrection(op, list)
 	if x.Numel() == 0 {
 		fillValue(out, tensor.Float(math.NaN()))
 		return out
@@ -820,15 +844,16 @@ func varKernel(op *tensor.Op, args []any) any {
 // stride 0 along dim. Walking in any dim order visits each lane in
 // increasing index order, so the walk can follow memory order. Float sums
 // run in float64 (PyTorch accumulates in double on the CPU too).
-func cumsumKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
-	x := args[0].(*tensor.Tensor)
+func cumsumKernel(op *tensor.Op, a []any) any {
+	out := allocMeta(op, a)
+	p := args.CumsumOf(a)
+	x := p.Self
 	od := out.DType()
 	if x.Dim() > 0 && x.Numel() > 0 && (od == tensor.Float16 || od == tensor.Bool) {
 		notImplementedFor("cumsum_out_cpu", od)
 	}
 	x = castForReduce(x, od)
-	mask := core.DimMask(args[1].(int), x.Dim())
+	mask := core.DimMask(p.Dim, x.Dim())
 	if od.IsFloat() {
 		if !cumsumRowsF32(out, x, mask) {
 			cumsumInto[float64](out, x, mask)
@@ -901,9 +926,9 @@ func cumsumInto[E redElem](out, x *tensor.Tensor, mask []bool) {
 }
 
 // _local_scalar_dense: the value of a one-element tensor.
-func localScalarDenseKernel(op *tensor.Op, args []any) any {
-	core.RunMeta(op, args)
-	return args[0].(*tensor.Tensor).Item()
+func localScalarDenseKernel(op *tensor.Op, a []any) any {
+	core.RunMeta(op, a)
+	return args.InternalLocalScalarDenseOf(a).Self.Item()
 }
 
 // notImplementedFor panics with the message of a failed ATen dtype dispatch.
@@ -915,13 +940,13 @@ func init() {
 	impl("aten::sum.dim_IntList", sumKernel)
 	impls(meanKernel, "aten::mean.default", "aten::mean.dim")
 	impls(prodKernel, "aten::prod.default", "aten::prod.dim_int")
-	impl("aten::amax.default", aminmaxKernel(true))
-	impl("aten::amin.default", aminmaxKernel(false))
+	impl("aten::amax.default", aminmaxKernel(true, args.AmaxOf))
+	impl("aten::amin.default", aminmaxKernel(false, func(a []any) args.Amax { return args.Amax(args.AminOf(a)) }))
 	impls(anyKernel, "aten::any.default", "aten::any.dim", "aten::any.dims")
-	impl("aten::argmax.default", argKernel(true, "argmax_cpu"))
-	impl("aten::argmin.default", argKernel(false, "argmin_cpu"))
-	impl("aten::max.dim", minmaxDimKernel(true))
-	impl("aten::min.dim", minmaxDimKernel(false))
+	impl("aten::argmax.default", argKernel(true, "argmax_cpu", args.ArgmaxOf))
+	impl("aten::argmin.default", argKernel(false, "argmin_cpu", func(a []any) args.Argmax { return args.Argmax(args.ArgminOf(a)) }))
+	impl("aten::max.dim", minmaxDimKernel(true, args.MaxDimOf))
+	impl("aten::min.dim", minmaxDimKernel(false, func(a []any) args.MaxDim { return args.MaxDim(args.MinDimOf(a)) }))
 	impls(varKernel, "aten::var.correction", "aten::var.dim")
 	impl("aten::cumsum.default", cumsumKernel)
 	impl("aten::_local_scalar_dense.default", localScalarDenseKernel)

@@ -3,6 +3,7 @@ package cpu
 import (
 	"math"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -47,13 +48,13 @@ func upsampleGather[E uint8 | uint16 | uint32 | uint64](dst, src []E, x *tensor.
 	})
 }
 
-func upsampleNearest2dKernel(op *tensor.Op, args []any) any {
-	out := allocMetaUninit(op, args) // upsampleGather writes all of it
+func upsampleNearest2dKernel(op *tensor.Op, a []any) any {
+	out := allocMetaUninit(op, a) // upsampleGather writes all of it
 	if out.Numel() == 0 {
 		return out
 	}
-	x := args[0].(*tensor.Tensor)
-	r := core.UpsampleGeometry(op, args)
+	x := args.UpsampleNearest2dOf(a).Input
+	r := core.UpsampleGeometry(op, a)
 	ih := core.NearestIndices(r.InH, r.OutH, r.ScaleH, r.ChannelsLast, x.DType())
 	iw := core.NearestIndices(r.InW, r.OutW, r.ScaleW, r.ChannelsLast, x.DType())
 	switch x.DType().ItemSize() {
@@ -205,14 +206,14 @@ func bilinear[T poolFloat](dst, src []T, planes, inH, inW int, th, tw upsampleTa
 	})
 }
 
-func upsampleBilinear2dKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
+func upsampleBilinear2dKernel(op *tensor.Op, a []any) any {
+	out := allocMeta(op, a)
 	if out.Numel() == 0 {
 		return out
 	}
-	x := args[0].(*tensor.Tensor)
-	align := args[2].(bool)
-	r := core.UpsampleGeometry(op, args)
+	p := args.UpsampleBilinear2dOf(a)
+	x, align := p.Input, p.AlignCorners
+	r := core.UpsampleGeometry(op, a)
 	in, res := poolBuffers(out, x)
 	planes := r.N * r.C
 	switch res.DType() {
@@ -414,13 +415,14 @@ func gridSample[T poolFloat](dst, src []T, grid *tensor.Tensor, gdata []T, N, C,
 	})
 }
 
-func gridSampler2dKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
+func gridSampler2dKernel(op *tensor.Op, a []any) any {
+	out := allocMeta(op, a)
 	if out.Numel() == 0 {
 		return out
 	}
-	x, grid := args[0].(*tensor.Tensor), args[1].(*tensor.Tensor)
-	mode, padding, align := args[2].(int), args[3].(int), args[4].(bool)
+	p := args.GridSampler2dOf(a)
+	x, grid := p.Input, p.Grid
+	mode, padding, align := p.InterpolationMode, p.PaddingMode, p.AlignCorners
 	in := contiguous(x)
 	s := x.Sizes()
 	N, C, H, W := s[0], s[1], s[2], s[3]

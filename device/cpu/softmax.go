@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/goaten/goaten/asm"
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/internal/parallel"
 	"github.com/goaten/goaten/tensor"
@@ -13,16 +14,18 @@ import (
 // the max along dim (a NaN wins); the sum of exp(x - max); then x - max -
 // log(sum) into the output, or, for softmax, exp(x - max) goes to the output
 // in the second walk and the third scales it by 1/sum. Values are computed
-// in float64 and rounded to the output dtype.
-func softmaxKernel(log bool) tensor.Kernel {
-	return func(op *tensor.Op, args []any) any {
-		x := args[0].(*tensor.Tensor)
-		tensor.Check(!args[2].(bool), "softmax with half to float conversion is not supported on CPU")
-		out := allocMetaUninit(op, args) // every element is written below
+// in float64 and rounded to the output dtype. of reads the op's view
+// (_log_softmax's converts to _softmax's).
+func softmaxKernel(log bool, of func([]any) args.InternalSoftmax) tensor.Kernel {
+	return func(op *tensor.Op, a []any) any {
+		p := of(a)
+		x := p.Self
+		tensor.Check(!p.HalfToFloat, "softmax with half to float conversion is not supported on CPU")
+		out := allocMetaUninit(op, a) // every element is written below
 		if x.Numel() == 0 {
 			return out
 		}
-		dim := tensor.WrapDim(args[1].(int), x.Dim())
+		dim := tensor.WrapDim(p.Dim, x.Dim())
 		switch x.DType() {
 		case tensor.Float32, tensor.Float64, tensor.BFloat16:
 		default:
@@ -101,8 +104,10 @@ func softmaxKernel(log bool) tensor.Kernel {
 }
 
 func init() {
-	impl("aten::_softmax.default", softmaxKernel(false))
-	impl("aten::_log_softmax.default", softmaxKernel(true))
+	impl("aten::_softmax.default", softmaxKernel(false, args.InternalSoftmaxOf))
+	impl("aten::_log_softmax.default", softmaxKernel(true, func(a []any) args.InternalSoftmax {
+		return args.InternalSoftmax(args.InternalLogSoftmaxOf(a))
+	}))
 }
 
 // softmaxColumnsF32 is softmax (log_softmax with log) over a dim that is not

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -91,15 +92,16 @@ func pairOrder[E redElem](desc bool) func(p, q sortPair[E]) int {
 }
 
 // sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)
-func sortKernel(op *tensor.Op, args []any) any {
-	outs := metaN(op, args)
+func sortKernel(op *tensor.Op, a []any) any {
+	outs := metaN(op, a)
 	vals, idx := alloc(outs[0]), alloc(outs[1])
-	x := args[0].(*tensor.Tensor)
+	p := args.SortOf(a)
+	x := p.Self
 	if x.Numel() == 0 {
 		return []*tensor.Tensor{vals, idx}
 	}
-	dim := tensor.WrapDim(args[1].(int), x.Dim())
-	desc := args[2].(bool)
+	dim := tensor.WrapDim(p.Dim, x.Dim())
+	desc := p.Descending
 	if x.DType().IsFloat() {
 		selectLanes[float64](x, dim, -1, desc, vals, idx)
 	} else {
@@ -326,10 +328,11 @@ func smallestKeys(keys []uint64, k int) []uint64 {
 
 // topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True)
 // -> (Tensor values, Tensor indices). The result is always sorted.
-func topkKernel(op *tensor.Op, args []any) any {
-	outs := metaN(op, args)
+func topkKernel(op *tensor.Op, a []any) any {
+	outs := metaN(op, a)
 	vals, idx := alloc(outs[0]), alloc(outs[1])
-	x := args[0].(*tensor.Tensor)
+	p := args.TopkOf(a)
+	x := p.Self
 	if x.Dim() == 0 {
 		// PyTorch copies a 0-d input whatever k is (0 or 1).
 		copyInto(vals, x)
@@ -338,9 +341,9 @@ func topkKernel(op *tensor.Op, args []any) any {
 	if d := x.DType(); d == tensor.Bool || d == tensor.Float16 {
 		notImplementedFor("topk_cpu", d)
 	}
-	k := args[1].(int)
-	dim := tensor.WrapDim(args[2].(int), x.Dim())
-	largest := args[3].(bool)
+	k := p.K
+	dim := tensor.WrapDim(p.Dim, x.Dim())
+	largest := p.Largest
 	if x.DType().IsFloat() {
 		selectLanes[float64](x, dim, k, largest, vals, idx)
 	} else {

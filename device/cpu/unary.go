@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/goaten/goaten/asm"
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/internal/parallel"
 	"github.com/goaten/goaten/tensor"
@@ -59,8 +60,6 @@ func checkHalf(kernel string, dt tensor.DType) {
 		core.NotImplementedFor(kernel, dt)
 	}
 }
-
-func self0(args []any) *tensor.Tensor { return args[0].(*tensor.Tensor) }
 
 // mapFloat32 is mapFloat with a SIMD kernel k for float32: when out and x
 // are float32, k runs on the storage (strided operands go through blocks).
@@ -165,9 +164,9 @@ func mapInt(out, x *tensor.Tensor, f func(int64) int64) {
 }
 
 func floatUnaryKernel(fo floatOp) outKernel {
-	return func(out *tensor.Tensor, op *tensor.Op, args []any) {
+	return func(out *tensor.Tensor, op *tensor.Op, a []any) {
 		checkHalf(fo.kernel, out.DType())
-		mapFloat32(out, self0(args), fo.f, fo.f32)
+		mapFloat32(out, args.Self(a), fo.f, fo.f32)
 	}
 }
 
@@ -175,9 +174,9 @@ func floatUnaryKernel(fo floatOp) outKernel {
 // integral element functions and its float32 SIMD kernel (or nil); half is
 // the kernel name for the float16 check.
 func intOrFloat(half string, ff func(float64) float64, f32 func(d, x []float32), fi func(int64) int64) outKernel {
-	return func(out *tensor.Tensor, op *tensor.Op, args []any) {
+	return func(out *tensor.Tensor, op *tensor.Op, a []any) {
 		checkHalf(half, out.DType())
-		x := self0(args)
+		x := args.Self(a)
 		if out.DType().IsFloat() {
 			mapFloat32(out, x, ff, f32)
 		} else {
@@ -229,11 +228,11 @@ func reluI(x int64) int64 { return max(x, 0) }
 
 // roundingKernel: ceil, floor, round, trunc; identity on integral dtypes.
 func roundingKernel(half string, f func(float64) float64) tensor.Kernel {
-	return func(op *tensor.Op, args []any) any {
-		m := meta(op, args)
+	return func(op *tensor.Op, a []any) any {
+		m := meta(op, a)
 		checkHalf(half, m.DType())
 		out := alloc(m)
-		x := self0(args)
+		x := args.Self(a)
 		if out.DType().IsFloat() {
 			mapFloat(out, x, f)
 		} else {
@@ -250,9 +249,9 @@ func b2f(b bool) float64 {
 	return 0
 }
 
-func isnanKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
-	x := self0(args)
+func isnanKernel(op *tensor.Op, a []any) any {
+	out := allocMeta(op, a)
+	x := args.IsnanOf(a).Self
 	if x.DType().IsFloat() {
 		mapFloatTo(out, x, func(v float64) float64 { return b2f(v != v) })
 	} else {
@@ -261,9 +260,9 @@ func isnanKernel(op *tensor.Op, args []any) any {
 	return out
 }
 
-func isinfKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
-	x := self0(args)
+func isinfKernel(op *tensor.Op, a []any) any {
+	out := allocMeta(op, a)
+	x := args.IsinfOf(a).Self
 	if x.DType().IsFloat() {
 		mapFloatTo(out, x, func(v float64) float64 { return b2f(math.IsInf(v, 0)) })
 	} else {
@@ -272,9 +271,9 @@ func isinfKernel(op *tensor.Op, args []any) any {
 	return out
 }
 
-func logicalNotKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
-	x := self0(args)
+func logicalNotKernel(op *tensor.Op, a []any) any {
+	out := allocMeta(op, a)
+	x := args.LogicalNotOf(a).Self
 	if x.DType().IsFloat() {
 		mapFloatTo(out, x, func(v float64) float64 { return b2f(v == 0) })
 	} else {
@@ -292,9 +291,9 @@ func logicalNotKernel(op *tensor.Op, args []any) any {
 	return out
 }
 
-func bitwiseNotKernel(op *tensor.Op, args []any) any {
-	out := allocMeta(op, args)
-	x := self0(args)
+func bitwiseNotKernel(op *tensor.Op, a []any) any {
+	out := allocMeta(op, a)
+	x := args.BitwiseNotOf(a).Self
 	if x.DType() == tensor.Bool {
 		mapInt(out, x, func(v int64) int64 { return 1 - v })
 	} else {
@@ -334,11 +333,12 @@ func geluTanhBF16(x float64) float64 {
 	return bf16(bf16(0.5*x) * bf16(1+bf16(math.Tanh(inner))))
 }
 
-func geluKernel(op *tensor.Op, args []any) any {
-	m := meta(op, args)
+func geluKernel(op *tensor.Op, a []any) any {
+	m := meta(op, a)
 	checkHalf("GeluKernelImpl", m.DType())
 	out := allocUninit(m) // mapFloat32 writes every element
-	tanh := core.GeluApproximate(tensor.OptString(args[1], "none"))
+	p := args.GeluOf(a)
+	tanh := core.GeluApproximate(p.Approximate)
 	f, k := geluF, asm.GeluF32
 	switch {
 	case tanh && out.DType() == tensor.BFloat16:
@@ -348,19 +348,20 @@ func geluKernel(op *tensor.Op, args []any) any {
 	case out.DType() == tensor.BFloat16:
 		f = geluBF16
 	}
-	mapFloat32(out, self0(args), f, k)
+	mapFloat32(out, p.Self, f, k)
 	return out
 }
 
-func eluKernel(op *tensor.Op, args []any) any {
-	m := meta(op, args)
+func eluKernel(op *tensor.Op, a []any) any {
+	m := meta(op, a)
 	checkHalf("elu_cpu", m.DType())
 	out := alloc(m)
 	dt := out.DType()
-	negcoef := roundScalar(args[1].(tensor.Scalar).Float64()*args[2].(tensor.Scalar).Float64(), dt)
-	poscoef := roundScalar(args[2].(tensor.Scalar).Float64(), dt)
-	inscale := roundScalar(args[3].(tensor.Scalar).Float64(), dt)
-	mapFloat(out, self0(args), func(x float64) float64 {
+	p := args.EluOf(a)
+	negcoef := roundScalar(p.Alpha.Float64()*p.Scale.Float64(), dt)
+	poscoef := roundScalar(p.Scale.Float64(), dt)
+	inscale := roundScalar(p.InputScale.Float64(), dt)
+	mapFloat(out, p.Self, func(x float64) float64 {
 		if x <= 0 {
 			return math.Expm1(x*inscale) * negcoef
 		}
@@ -369,12 +370,13 @@ func eluKernel(op *tensor.Op, args []any) any {
 	return out
 }
 
-func leakyReluKernel(op *tensor.Op, args []any) any {
-	m := meta(op, args)
+func leakyReluKernel(op *tensor.Op, a []any) any {
+	m := meta(op, a)
 	checkHalf("leaky_relu_cpu", m.DType())
 	out := alloc(m)
-	slope := roundScalar(args[1].(tensor.Scalar).Float64(), out.DType())
-	mapFloat(out, self0(args), func(x float64) float64 {
+	p := args.LeakyReluOf(a)
+	slope := roundScalar(p.NegativeSlope.Float64(), out.DType())
+	mapFloat(out, p.Self, func(x float64) float64 {
 		if x > 0 {
 			return x
 		}
@@ -500,18 +502,20 @@ func nanLimits(lo, hi *tensor.Scalar) bool {
 	return lo != nil && hi != nil && (lo.IsNaN() || hi.IsNaN())
 }
 
-func clampKernel(out *tensor.Tensor, op *tensor.Op, args []any) {
-	lo, hi := core.OptScalarPtr(args[1]), core.OptScalarPtr(args[2])
+func clampKernel(out *tensor.Tensor, op *tensor.Op, a []any) {
+	p := args.ClampOf(a)
+	lo, hi := core.ScalarPtr(p.Min), core.ScalarPtr(p.Max)
 	if !nanLimits(lo, hi) {
 		checkHalf(core.ClampScalarKernelName(lo, hi), out.DType())
 	}
-	clampScalar(out, self0(args), lo, hi)
+	clampScalar(out, p.Self, lo, hi)
 }
 
-func hardtanhKernel(op *tensor.Op, args []any) any {
-	m := meta(op, args)
-	x := self0(args)
-	lo, hi := core.HardtanhLimits(x, args[1].(tensor.Scalar), args[2].(tensor.Scalar))
+func hardtanhKernel(op *tensor.Op, a []any) any {
+	m := meta(op, a)
+	p := args.HardtanhOf(a)
+	x := p.Self
+	lo, hi := core.HardtanhLimits(x, p.MinVal, p.MaxVal)
 	if !nanLimits(&lo, &hi) {
 		checkHalf("clamp_scalar_cpu", m.DType())
 	}
@@ -523,9 +527,10 @@ func hardtanhKernel(op *tensor.Op, args []any) any {
 // clampTensorKernel: with both limits, a NaN limit gives NaN and otherwise
 // std::min(std::max(x, lo), hi); with one, torch.maximum / torch.minimum,
 // which propagate NaN from either side.
-func clampTensorKernel(op *tensor.Op, args []any) any {
-	x, lo, hi := self0(args), tensor.OptTensor(args[1]), tensor.OptTensor(args[2])
-	m := meta(op, args)
+func clampTensorKernel(op *tensor.Op, list []any) any {
+	p := args.ClampTensorOf(list)
+	x, lo, hi := p.Self, p.Min, p.Max
+	m := meta(op, list)
 	if lo != nil && hi != nil {
 		checkHalf("clamp_cpu", m.DType())
 	}
