@@ -1,6 +1,7 @@
 package autograd
 
 import (
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -10,128 +11,148 @@ import (
 func registerBinary() {
 	// add.Tensor(Tensor self, Tensor other, *, Scalar alpha)
 	def("aten::add.Tensor", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
-		c.Set(0, c.G(0))
-		if c.Needs(1) {
-			c.Set(1, maybeMul(c.G(0), c.Scalar(2)))
+		p, at := args.AddOf(c.Args()), args.AddAt()
+		c.Set(at.Self, c.G(0))
+		if c.Needs(at.Other) {
+			c.Set(at.Other, maybeMul(c.G(0), p.Alpha))
 		}
 	}})
-	def("aten::add.Scalar", &Deriv{SelfUnused: true, Backward: func(c *Ctx) { c.Set(0, c.G(0)) }})
+	def("aten::add.Scalar", &Deriv{SelfUnused: true, Backward: func(c *Ctx) { c.Set(args.AddScalarAt().Self, c.G(0)) }})
 	def("aten::sub.Tensor", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
-		c.Set(0, c.G(0))
-		if c.Needs(1) {
-			c.Set(1, maybeMul(c.G(0).Neg(), c.Scalar(2)))
+		p, at := args.SubOf(c.Args()), args.SubAt()
+		c.Set(at.Self, c.G(0))
+		if c.Needs(at.Other) {
+			c.Set(at.Other, maybeMul(c.G(0).Neg(), p.Alpha))
 		}
 	}})
-	def("aten::sub.Scalar", &Deriv{SelfUnused: true, Backward: func(c *Ctx) { c.Set(0, c.G(0)) }})
+	def("aten::sub.Scalar", &Deriv{SelfUnused: true, Backward: func(c *Ctx) { c.Set(args.SubScalarAt().Self, c.G(0)) }})
 	def("aten::mul.Tensor", fn(func(c *Ctx) {
-		if c.Needs(0) {
-			c.Set(0, c.G(0).Mul(c.T(1)))
+		at := args.MulAt()
+		if c.Needs(at.Self) {
+			c.Set(at.Self, c.G(0).Mul(c.T(at.Other)))
 		}
-		if c.Needs(1) {
-			c.Set(1, c.G(0).Mul(c.T(0)))
+		if c.Needs(at.Other) {
+			c.Set(at.Other, c.G(0).Mul(c.T(at.Self)))
 		}
 	}))
-	def("aten::mul.Scalar", &Deriv{SelfUnused: true, Backward: func(c *Ctx) { c.Set(0, c.G(0).MulScalar(c.Scalar(1))) }})
-	divTensor := func(c *Ctx) {
-		if c.Needs(0) {
-			c.Set(0, c.G(0).Div(c.T(1)))
+	def("aten::mul.Scalar", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
+		p, at := args.MulScalarOf(c.Args()), args.MulScalarAt()
+		c.Set(at.Self, c.G(0).MulScalar(p.Other))
+	}})
+	// div.Tensor(Tensor self, Tensor other), and div.Tensor_mode without a
+	// rounding mode, at the positions of its own tensor arguments.
+	divTensor := func(c *Ctx, at struct{ Self, Other int }) {
+		if c.Needs(at.Self) {
+			c.Set(at.Self, c.G(0).Div(c.T(at.Other)))
 		}
-		if c.Needs(1) {
-			x, y := c.T(0), c.T(1)
-			c.Set(1, c.G(0).Neg().Mul(x.Div(y).Div(y)))
+		if c.Needs(at.Other) {
+			x, y := c.T(at.Self), c.T(at.Other)
+			c.Set(at.Other, c.G(0).Neg().Mul(x.Div(y).Div(y)))
 		}
 	}
-	def("aten::div.Tensor", fn(divTensor))
+	def("aten::div.Tensor", fn(func(c *Ctx) { divTensor(c, args.DivAt()) }))
 	// div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode)
 	def("aten::div.Tensor_mode", fn(func(c *Ctx) {
-		if c.Arg(2) == nil {
-			divTensor(c)
+		p, at := args.DivTensorModeOf(c.Args()), args.DivTensorModeAt()
+		if !p.RoundingMode.Ok {
+			divTensor(c, at)
 			return
 		}
-		c.Set(0, c.G(0).ZerosLike())
-		if c.Needs(1) {
-			c.Set(1, c.G(0).ZerosLike())
+		c.Set(at.Self, c.G(0).ZerosLike())
+		if c.Needs(at.Other) {
+			c.Set(at.Other, c.G(0).ZerosLike())
 		}
 	}))
-	def("aten::div.Scalar", &Deriv{SelfUnused: true, Backward: func(c *Ctx) { c.Set(0, c.G(0).DivScalar(c.Scalar(1))) }})
+	def("aten::div.Scalar", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
+		p, at := args.DivScalarOf(c.Args()), args.DivScalarAt()
+		c.Set(at.Self, c.G(0).DivScalar(p.Other))
+	}})
 	def("aten::div.Scalar_mode", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
-		if c.Arg(2) == nil {
-			c.Set(0, c.G(0).DivScalar(c.Scalar(1)))
+		p, at := args.DivScalarModeOf(c.Args()), args.DivScalarModeAt()
+		if !p.RoundingMode.Ok {
+			c.Set(at.Self, c.G(0).DivScalar(p.Other))
 		} else {
-			c.Set(0, c.G(0).ZerosLike())
+			c.Set(at.Self, c.G(0).ZerosLike())
 		}
 	}})
 	def("aten::atan2", fn(func(c *Ctx) {
-		x, y, g := c.T(0), c.T(1), c.G(0)
+		at := args.Atan2At()
+		x, y, g := c.T(at.Self), c.T(at.Other), c.G(0)
 		recip := x.Mul(x).Add(y.Mul(y)).Reciprocal()
-		if c.Needs(0) {
-			c.Set(0, g.Mul(y).Mul(recip))
+		if c.Needs(at.Self) {
+			c.Set(at.Self, g.Mul(y).Mul(recip))
 		}
-		if c.Needs(1) {
-			c.Set(1, g.Mul(x.Neg()).Mul(recip))
+		if c.Needs(at.Other) {
+			c.Set(at.Other, g.Mul(x.Neg()).Mul(recip))
 		}
 	}))
-	def("aten::fmod.Scalar", &Deriv{SelfUnused: true, Backward: func(c *Ctx) { c.Set(0, c.G(0)) }})
+	def("aten::fmod.Scalar", &Deriv{SelfUnused: true, Backward: func(c *Ctx) { c.Set(args.FmodScalarAt().Self, c.G(0)) }})
 	def("aten::fmod.Tensor", fn(func(c *Ctx) {
-		c.Set(0, c.G(0))
-		if c.Needs(1) {
-			q := callKwT("aten::div.Tensor_mode", []any{c.T(0), c.T(1)}, map[string]any{"rounding_mode": "trunc"})
-			c.Set(1, c.G(0).Neg().Mul(q))
+		at := args.FmodAt()
+		c.Set(at.Self, c.G(0))
+		if c.Needs(at.Other) {
+			q := callKwT("aten::div.Tensor_mode", []any{c.T(at.Self), c.T(at.Other)}, map[string]any{"rounding_mode": "trunc"})
+			c.Set(at.Other, c.G(0).Neg().Mul(q))
 		}
 	}))
-	def("aten::remainder.Scalar", &Deriv{SelfUnused: true, Backward: func(c *Ctx) { c.Set(0, c.G(0)) }})
+	def("aten::remainder.Scalar", &Deriv{SelfUnused: true, Backward: func(c *Ctx) { c.Set(args.RemainderScalarAt().Self, c.G(0)) }})
 	def("aten::remainder.Tensor", fn(func(c *Ctx) {
-		c.Set(0, c.G(0))
-		if c.Needs(1) {
-			q := callKwT("aten::div.Tensor_mode", []any{c.T(0), c.T(1)}, map[string]any{"rounding_mode": "floor"})
-			c.Set(1, c.G(0).Neg().Mul(q))
+		at := args.RemainderAt()
+		c.Set(at.Self, c.G(0))
+		if c.Needs(at.Other) {
+			q := callKwT("aten::div.Tensor_mode", []any{c.T(at.Self), c.T(at.Other)}, map[string]any{"rounding_mode": "floor"})
+			c.Set(at.Other, c.G(0).Neg().Mul(q))
 		}
 	}))
-	def("aten::maximum", fn(func(c *Ctx) { minMaxBackward(c, true) }))
-	def("aten::minimum", fn(func(c *Ctx) { minMaxBackward(c, false) }))
+	def("aten::maximum", fn(func(c *Ctx) { minMaxBackward(c, args.MaximumAt(), true) }))
+	def("aten::minimum", fn(func(c *Ctx) { minMaxBackward(c, args.MinimumAt(), false) }))
 	// pow.Tensor_Scalar(Tensor self, Scalar exponent)
 	def("aten::pow.Tensor_Scalar", fn(func(c *Ctx) {
-		e := c.Scalar(1)
+		p, at := args.PowScalarOf(c.Args()), args.PowScalarAt()
+		e := p.Exponent
 		if e.Float64() == 0 {
-			c.Set(0, c.G(0).ZerosLike())
+			c.Set(at.Self, c.G(0).ZerosLike())
 			return
 		}
-		x := c.T(0)
+		x := c.T(at.Self)
 		ef := e.Float64()
-		c.Set(0, c.G(0).Mul(x.PowScalar(ef-1).MulScalar(ef)))
+		c.Set(at.Self, c.G(0).Mul(x.PowScalar(ef-1).MulScalar(ef)))
 	}))
 	// pow.Tensor_Tensor(Tensor self, Tensor exponent)
 	def("aten::pow.Tensor_Tensor", fn(func(c *Ctx) {
-		x, e, g := c.T(0), c.T(1), c.G(0)
-		if c.Needs(0) {
-			c.Set(0, zeroWhere(e.EqScalar(0.0), g.Mul(e.Mul(x.Pow(e.SubScalar(1))))))
+		at := args.PowAt()
+		x, e, g := c.T(at.Self), c.T(at.Exponent), c.G(0)
+		if c.Needs(at.Self) {
+			c.Set(at.Self, zeroWhere(e.EqScalar(0.0), g.Mul(e.Mul(x.Pow(e.SubScalar(1))))))
 		}
-		if c.Needs(1) {
+		if c.Needs(at.Exponent) {
 			cond := x.EqScalar(0.0).LogicalAnd(e.GeScalar(0))
 			xp := x.To(tensor.ResultType(x, e))
-			c.Set(1, g.Mul(zeroWhere(cond, c.Out(0).Mul(xp.Log()))))
+			c.Set(at.Exponent, g.Mul(zeroWhere(cond, c.Out(0).Mul(xp.Log()))))
 		}
 	}))
 	// pow.Scalar(Scalar self, Tensor exponent)
 	def("aten::pow.Scalar", fn(func(c *Ctx) {
-		base, g := c.Scalar(0), c.G(0)
+		p, at := args.PowScalarBaseOf(c.Args()), args.PowScalarBaseAt()
+		base, g := p.Self, c.G(0)
 		lb := g.FullLike(base).Log()
 		if base.Float64() == 0 {
-			c.Set(1, g.Mul(zeroWhere(c.T(1).GeScalar(0), c.Out(0).Mul(lb))))
+			c.Set(at.Exponent, g.Mul(zeroWhere(c.T(at.Exponent).GeScalar(0), c.Out(0).Mul(lb))))
 			return
 		}
-		c.Set(1, g.Mul(c.Out(0).Mul(lb)))
+		c.Set(at.Exponent, g.Mul(c.Out(0).Mul(lb)))
 	}))
 	// where.self(Tensor condition, Tensor self, Tensor other)
 	def("aten::where.self", &Deriv{Backward: func(c *Ctx) {
-		cond, g := c.T(0), c.G(0)
-		if c.Needs(1) {
-			c.Set(1, where0(cond, g))
+		at := args.WhereAt()
+		cond, g := c.T(at.Condition), c.G(0)
+		if c.Needs(at.Self) {
+			c.Set(at.Self, where0(cond, g))
 		}
-		if c.Needs(2) {
-			c.Set(2, zeroWhere(cond, g))
+		if c.Needs(at.Other) {
+			c.Set(at.Other, zeroWhere(cond, g))
 		}
-	}, NonDiff: []int{0}})
+	}, NonDiff: []int{args.WhereAt().Condition}})
 	// PyTorch does not differentiate these.
 	for _, n := range []string{"aten::eq.Scalar", "aten::eq.Tensor", "aten::ne.Scalar", "aten::ne.Tensor",
 		"aten::ge.Scalar", "aten::ge.Tensor", "aten::gt.Scalar", "aten::gt.Tensor", "aten::le.Scalar",
@@ -147,18 +168,19 @@ func registerBinary() {
 	def("aten::atan2.out", nondiff("out= overload: PyTorch refuses autograd on out= calls with inputs that require grad"))
 }
 
-// minMaxBackward is maximum/minimum: ties split the gradient in half.
-func minMaxBackward(c *Ctx, isMax bool) {
-	x, y, g := c.T(0), c.T(1), c.G(0)
+// minMaxBackward is maximum/minimum(Tensor self, Tensor other): ties split
+// the gradient in half.
+func minMaxBackward(c *Ctx, at struct{ Self, Other int }, isMax bool) {
+	x, y, g := c.T(at.Self), c.T(at.Other), c.G(0)
 	half := tensor.Where(x.Eq(y), g.DivScalar(2), g)
 	lt, gt := x.Lt(y), x.Gt(y)
 	if !isMax {
 		lt, gt = gt, lt
 	}
-	if c.Needs(0) {
-		c.Set(0, half.MaskedFillScalar(lt, 0.0))
+	if c.Needs(at.Self) {
+		c.Set(at.Self, half.MaskedFillScalar(lt, 0.0))
 	}
-	if c.Needs(1) {
-		c.Set(1, half.MaskedFillScalar(gt, 0.0))
+	if c.Needs(at.Other) {
+		c.Set(at.Other, half.MaskedFillScalar(gt, 0.0))
 	}
 }

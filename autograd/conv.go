@@ -1,6 +1,7 @@
 package autograd
 
 import (
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -13,37 +14,40 @@ func registerConv() {
 	def("aten::convolution_backward", fn(convolutionDoubleBackward))
 	// col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride)
 	def("aten::col2im", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
-		c.Set(0, im2col(c.G(0), c.Ints(2), c.Ints(3), c.Ints(4), c.Ints(5)))
+		p, at := args.Col2imOf(c.Args()), args.Col2imAt()
+		c.Set(at.Self, im2col(c.G(0), p.KernelSize, p.Dilation, p.Padding, p.Stride))
 	}})
 }
 
 // convolutionBackward is convolution: convolution_backward with the mask
 // of the inputs that need a gradient.
 func convolutionBackward(c *Ctx) {
-	x, w, g := c.T(0), c.T(1), c.G(0)
+	p, at := args.ConvolutionOf(c.Args()), args.ConvolutionAt()
+	x, w, g := c.T(at.Input), c.T(at.Weight), c.G(0)
 	var biasSizes any
-	if b := c.In(2); b != nil {
+	if b := c.In(at.Bias); b != nil {
 		biasSizes = b.Shape()
 	}
-	mask := []bool{c.Needs(0), c.Needs(1), c.Needs(2)}
-	res := tensor.Call("aten::convolution_backward", g, x, w, biasSizes, c.Ints(3), c.Ints(4), c.Ints(5),
-		c.Bool(6), c.Ints(7), c.Int(8), mask).([]*T)
-	for i := 0; i < 3; i++ {
-		c.Set(i, res[i])
-	}
+	mask := []bool{c.Needs(at.Input), c.Needs(at.Weight), c.Needs(at.Bias)}
+	res := tensor.Call("aten::convolution_backward", g, x, w, biasSizes, p.Stride, p.Padding, p.Dilation,
+		p.Transposed, p.OutputPadding, p.Groups, mask).([]*T)
+	c.Set(at.Input, res[0])
+	c.Set(at.Weight, res[1])
+	c.Set(at.Bias, res[2])
 }
 
 // convolutionDoubleBackward differentiates convolution_backward. The
 // convolution is bilinear in (input, weight), so each gradient is again a
 // convolution or one of its adjoints.
 func convolutionDoubleBackward(c *Ctx) {
-	gO, x, w := c.T(0), c.T(1), c.T(2)
+	p, at := args.ConvolutionBackwardOf(c.Args()), args.ConvolutionBackwardAt()
+	gO, x, w := c.T(at.GradOutput), c.T(at.Input), c.T(at.Weight)
 	ggI, ggW, ggB := c.G(0), c.G(1), c.G(2)
-	stride, pad, dil, tr, opad, groups := c.Ints(4), c.Ints(5), c.Ints(6), c.Bool(7), c.Ints(8), c.Int(9)
+	stride, pad, dil, tr, opad, groups := p.Stride, p.Padding, p.Dilation, p.Transposed, p.OutputPadding, p.Groups
 	conv := func(in, wt *T) *T {
 		return tensor.Convolution(in, wt, nil, stride, pad, dil, tr, opad, groups)
 	}
-	if c.Needs(0) {
+	if c.Needs(at.GradOutput) {
 		var r *T
 		if ggI != nil {
 			r = conv(ggI, w)
@@ -69,15 +73,15 @@ func convolutionDoubleBackward(c *Ctx) {
 				r = r.Add(b)
 			}
 		}
-		c.Set(0, r)
+		c.Set(at.GradOutput, r)
 	}
-	if c.Needs(1) && ggW != nil {
+	if c.Needs(at.Input) && ggW != nil {
 		r := tensor.Call("aten::convolution_backward", gO, x, ggW, nil, stride, pad, dil, tr, opad, groups, []bool{true, false, false}).([]*T)
-		c.Set(1, r[0])
+		c.Set(at.Input, r[0])
 	}
-	if c.Needs(2) && ggI != nil {
+	if c.Needs(at.Weight) && ggI != nil {
 		r := tensor.Call("aten::convolution_backward", gO, ggI, w, nil, stride, pad, dil, tr, opad, groups, []bool{false, true, false}).([]*T)
-		c.Set(2, r[1])
+		c.Set(at.Weight, r[1])
 	}
 }
 

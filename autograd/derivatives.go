@@ -6,9 +6,12 @@ import (
 
 // registerDerivatives fills the derivative table: one entry per core op,
 // with PyTorch 1.13's derivatives.yaml as the reference for which inputs
-// are differentiable and what the formulas compute. Argument numbers are
-// positions in the op's schema (quoted above each group). Each op family
-// registers its entries in the file named as its family's file in aten/core
+// are differentiable and what the formulas compute. A formula reads the
+// op's non-tensor arguments through its view in package args
+// (args.XOf(c.Args())) and names its tensor arguments, the saved values it
+// reads and the inputs whose gradients it sets, by the positions args.XAt
+// gives (schemas are quoted above the entries). Each op family registers
+// its entries in the file named as its family's file in aten/core
 // (unary.go, binary.go, reduce.go, movement.go, indexing.go, ...), with the
 // formulas too long to sit in the table beside them; non-core ops with a
 // derivative of their own are in noncore.go. The order does not matter: def

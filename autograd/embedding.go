@@ -1,6 +1,7 @@
 package autograd
 
 import (
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -10,20 +11,21 @@ import (
 // include_last_offset, padding_idx) -> (out, offset2bag, bag_size,
 // max_indices). The bag of each index is worked out from the offsets.
 func embeddingBagBackward(c *Ctx) {
-	weight, g := c.T(0), c.G(0)
+	p, at := args.InternalEmbeddingBagOf(c.Args()), args.InternalEmbeddingBagAt()
+	weight, g := c.T(at.Weight), c.G(0)
 	if !hasData(g) {
-		c.Set(0, zerosOf(g, weight.Sizes()))
-		if p := c.In(6); p != nil {
-			c.Set(6, zerosOf(g, p.Sizes()))
+		c.Set(at.Weight, zerosOf(g, weight.Sizes()))
+		if w := c.In(at.PerSampleWeights); w != nil {
+			c.Set(at.PerSampleWeights, zerosOf(g, w.Sizes()))
 		}
 		return
 	}
-	idxT := c.T(1)
+	idxT := c.T(at.Indices)
 	idx := idxT.Reshape([]int{-1}).Int64s()
-	offs := c.T(2).Int64s()
-	scaleFreq, mode := c.Bool(3), c.Int(4)
-	psw := c.T(6)
-	pad := int64(c.Int(8))
+	offs := c.T(at.Offsets).Int64s()
+	scaleFreq, mode := p.ScaleGradByFreq, p.Mode
+	psw := c.T(at.PerSampleWeights)
+	pad := int64(p.PaddingIdx)
 	numBags := g.Size(0)
 	n := len(idx)
 	bag := make([]int, n)
@@ -59,7 +61,7 @@ func embeddingBagBackward(c *Ctx) {
 		bagIdx[i] = int64(b)
 	}
 	tb := ints(bagIdx, g)
-	if c.Needs(0) {
+	if c.Needs(at.Weight) {
 		if mode == core.EmbeddingBagMax {
 			mi := c.Out(3)
 			keep := make([]float64, numBags)
@@ -69,7 +71,7 @@ func embeddingBagBackward(c *Ctx) {
 				}
 			}
 			gm := g.Mul(floats(keep, []int{numBags, 1}, g.DType(), g))
-			c.Set(0, zerosOf(g, weight.Sizes()).ScatterAdd(0, mi, gm))
+			c.Set(at.Weight, zerosOf(g, weight.Sizes()).ScatterAdd(0, mi, gm))
 		} else {
 			scale := make([]float64, n)
 			for i, v := range idx {
@@ -89,10 +91,10 @@ func embeddingBagBackward(c *Ctx) {
 			if psw != nil {
 				rows = rows.Mul(psw.Reshape([]int{-1, 1}))
 			}
-			c.Set(0, indexAdd(rows, weight.Sizes(), 0, ints(idx, g)))
+			c.Set(at.Weight, indexAdd(rows, weight.Sizes(), 0, ints(idx, g)))
 		}
 	}
-	if c.Needs(6) {
+	if c.Needs(at.PerSampleWeights) {
 		mask := make([]float64, n)
 		safe := make([]int64, n)
 		for i, v := range idx {
@@ -103,7 +105,7 @@ func embeddingBagBackward(c *Ctx) {
 		}
 		rows := weight.IndexSelect(0, ints(safe, g))
 		d := g.IndexSelect(0, tb).Mul(rows).Sum([]int{1})
-		c.Set(6, d.Mul(floats(mask, []int{n}, g.DType(), g)).Reshape(c.Sizes(6)))
+		c.Set(at.PerSampleWeights, d.Mul(floats(mask, []int{n}, g.DType(), g)).Reshape(c.Sizes(at.PerSampleWeights)))
 	}
 }
 
@@ -112,16 +114,18 @@ func embeddingBagBackward(c *Ctx) {
 func registerEmbedding() {
 	// embedding(Tensor weight, Tensor indices, SymInt padding_idx, bool scale_grad_by_freq, bool sparse)
 	def("aten::embedding", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
-		c.Set(0, tensor.EmbeddingDenseBackward(c.G(0), c.T(1), c.Sizes(0)[0], c.Int(2), c.Bool(3)))
+		p, at := args.EmbeddingOf(c.Args()), args.EmbeddingAt()
+		c.Set(at.Weight, tensor.EmbeddingDenseBackward(c.G(0), c.T(at.Indices), c.Sizes(at.Weight)[0], p.PaddingIdx, p.ScaleGradByFreq))
 	}})
 	// embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq)
 	def("aten::embedding_dense_backward", fn(func(c *Ctx) {
-		g, idx := c.G(0), c.T(1)
+		p, at := args.EmbeddingDenseBackwardOf(c.Args()), args.EmbeddingDenseBackwardAt()
+		g, idx := c.G(0), c.T(at.Indices)
 		gg := g.IndexSelect(0, idx.Reshape([]int{-1}))
-		if p := c.Int(3); p >= 0 {
-			gg = gg.MaskedFillScalar(idx.EqScalar(p).Reshape([]int{-1, 1}), 0.0)
+		if pad := p.PaddingIdx; pad >= 0 {
+			gg = gg.MaskedFillScalar(idx.EqScalar(pad).Reshape([]int{-1, 1}), 0.0)
 		}
-		c.Set(0, gg.View(append(idx.Shape(), -1)))
+		c.Set(at.GradOutput, gg.View(append(idx.Shape(), -1)))
 	}))
 	// _embedding_bag(weight, indices, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights, include_last_offset, padding_idx)
 	def("aten::_embedding_bag", &Deriv{Outputs: []int{0}, Backward: embeddingBagBackward})

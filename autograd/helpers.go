@@ -3,6 +3,7 @@ package autograd
 import (
 	"sort"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -127,12 +128,12 @@ func indexAdd(g *T, sizes []int, dim int, index *T) *T {
 	return g.NewZeros(sizes).IndexAdd(dim, index, g)
 }
 
-func callT(name string, args ...any) *T { return tensor.Call(name, args...).(*T) }
+func callT(name string, a ...any) *T { return tensor.Call(name, a...).(*T) }
 
-func callTs(name string, args ...any) []*T { return tensor.Call(name, args...).([]*T) }
+func callTs(name string, a ...any) []*T { return tensor.Call(name, a...).([]*T) }
 
-func callKwT(name string, args []any, kw map[string]any) *T {
-	return tensor.CallKw(name, args, kw).(*T)
+func callKwT(name string, a []any, kw map[string]any) *T {
+	return tensor.CallKw(name, a, kw).(*T)
 }
 
 // hasMask reports whether an index list holds a boolean mask.
@@ -151,23 +152,23 @@ func hasMask(idx []*T) bool {
 // fresh leaves; inside, on the live tensors, so that the result is
 // differentiable again.
 func vjp(f func(ins []*T) []*T, ins []*T, want []bool, gouts []*T, create bool) []*T {
-	args := make([]*T, len(ins))
+	xs := make([]*T, len(ins))
 	var leaves []*T
 	var at []int
 	for i, x := range ins {
 		switch {
 		case x == nil:
 		case create:
-			args[i] = x
+			xs[i] = x
 			if want[i] && requiresGrad(x) {
 				leaves = append(leaves, x)
 				at = append(at, i)
 			}
 		default:
-			args[i] = detached(x)
+			xs[i] = detached(x)
 			if want[i] {
-				SetRequiresGrad(args[i], true)
-				leaves = append(leaves, args[i])
+				SetRequiresGrad(xs[i], true)
+				leaves = append(leaves, xs[i])
 				at = append(at, i)
 			}
 		}
@@ -176,7 +177,7 @@ func vjp(f func(ins []*T) []*T, ins []*T, want []bool, gouts []*T, create bool) 
 	if len(leaves) == 0 {
 		return res
 	}
-	outs := f(args)
+	outs := f(xs)
 	var os, gs []*T
 	for k, o := range outs {
 		if o != nil && k < len(gouts) && gouts[k] != nil && requiresGrad(o) {
@@ -197,3 +198,12 @@ func vjp(f func(ins []*T) []*T, ins []*T, want []bool, gouts []*T, create bool) 
 // hasData reports whether t's values can be read (not a meta tensor).
 // Formulas that branch on values take a value-independent path otherwise.
 func hasData(t *T) bool { return t.Device() != tensor.Meta }
+
+// boxOpt is an optional argument as an argument list holds it, to pass
+// it on to an op: its value, or nil for None.
+func boxOpt[V any](o args.Opt[V]) any {
+	if !o.Ok {
+		return nil
+	}
+	return o.V
+}

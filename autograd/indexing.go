@@ -1,6 +1,7 @@
 package autograd
 
 import (
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -9,85 +10,93 @@ import (
 // and masked_scatter.
 func registerIndexing() {
 	// index.Tensor(Tensor self, Tensor?[] indices)
-	def("aten::index.Tensor", &Deriv{SelfUnused: true, NonDiff: []int{1}, Backward: func(c *Ctx) {
+	def("aten::index.Tensor", &Deriv{SelfUnused: true, NonDiff: []int{args.IndexAt().Indices}, Backward: func(c *Ctx) {
+		at := args.IndexAt()
 		g := c.G(0)
-		c.Set(0, zerosOf(g, c.Sizes(0)).IndexPut(c.Ts(1), g, tensor.WithAccumulate(true)))
+		c.Set(at.Self, zerosOf(g, c.Sizes(at.Self)).IndexPut(c.Ts(at.Indices), g, tensor.WithAccumulate(true)))
 	}})
 	// index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate)
-	def("aten::index_put", &Deriv{SelfUnused: true, NonDiff: []int{1}, Backward: func(c *Ctx) {
-		g, idx := c.G(0), c.Ts(1)
-		if c.Needs(0) {
-			if c.Bool(3) {
-				c.Set(0, g)
+	def("aten::index_put", &Deriv{SelfUnused: true, NonDiff: []int{args.IndexPutAt().Indices}, Backward: func(c *Ctx) {
+		p, at := args.IndexPutOf(c.Args()), args.IndexPutAt()
+		g, idx := c.G(0), c.Ts(at.Indices)
+		if c.Needs(at.Self) {
+			if p.Accumulate {
+				c.Set(at.Self, g)
 			} else {
-				c.Set(0, g.IndexPut(idx, c.In(2).ZerosLike()))
+				c.Set(at.Self, g.IndexPut(idx, c.In(at.Values).ZerosLike()))
 			}
 		}
-		if c.Needs(2) {
+		if c.Needs(at.Values) {
 			if !hasData(g) && hasMask(idx) {
 				// The indexed shape depends on a boolean mask's values.
-				c.Set(2, zerosOf(g, c.Sizes(2)))
+				c.Set(at.Values, zerosOf(g, c.Sizes(at.Values)))
 				return
 			}
-			c.Set(2, g.Index(idx))
+			c.Set(at.Values, g.Index(idx))
 		}
 	}})
 	// index_select(Tensor self, int dim, Tensor index)
 	def("aten::index_select", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
-		sizes := c.Sizes(0)
+		p, at := args.IndexSelectOf(c.Args()), args.IndexSelectAt()
+		sizes := c.Sizes(at.Self)
 		g := c.G(0)
 		if len(sizes) == 0 {
-			c.Set(0, g.Reshape(nil).Clone())
+			c.Set(at.Self, g.Reshape(nil).Clone())
 			return
 		}
-		c.Set(0, indexAdd(g, sizes, tensor.WrapDim(c.Int(1), len(sizes)), c.T(2)))
+		c.Set(at.Self, indexAdd(g, sizes, tensor.WrapDim(p.Dim, len(sizes)), c.T(at.Index)))
 	}})
 	// gather(Tensor self, int dim, Tensor index, *, bool sparse_grad)
 	def("aten::gather", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
+		p, at := args.GatherOf(c.Args()), args.GatherAt()
 		g := c.G(0)
-		c.Set(0, zerosOf(g, c.Sizes(0)).ScatterAdd(c.Int(1), c.T(2), g))
+		c.Set(at.Self, zerosOf(g, c.Sizes(at.Self)).ScatterAdd(p.Dim, c.T(at.Index), g))
 	}})
 	// scatter.src(Tensor self, int dim, Tensor index, Tensor src)
 	def("aten::scatter.src", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
-		g, idx := c.G(0), c.T(2)
-		if c.Needs(0) {
-			c.Set(0, g.ScatterValue(c.Int(1), idx, 0.0))
+		p, at := args.ScatterOf(c.Args()), args.ScatterAt()
+		g, idx := c.G(0), c.T(at.Index)
+		if c.Needs(at.Self) {
+			c.Set(at.Self, g.ScatterValue(p.Dim, idx, 0.0))
 		}
-		if c.Needs(3) {
-			c.Set(3, g.Gather(c.Int(1), idx))
+		if c.Needs(at.Src) {
+			c.Set(at.Src, g.Gather(p.Dim, idx))
 		}
 	}})
 	// scatter.value(Tensor self, int dim, Tensor index, Scalar value)
 	def("aten::scatter.value", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
-		c.Set(0, c.G(0).ScatterValue(c.Int(1), c.T(2), 0.0))
+		p, at := args.ScatterValueOf(c.Args()), args.ScatterValueAt()
+		c.Set(at.Self, c.G(0).ScatterValue(p.Dim, c.T(at.Index), 0.0))
 	}})
 	// scatter_add(Tensor self, int dim, Tensor index, Tensor src)
 	def("aten::scatter_add", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
-		c.Set(0, c.G(0))
-		if c.Needs(3) {
-			c.Set(3, c.G(0).Gather(c.Int(1), c.T(2)))
+		p, at := args.ScatterAddOf(c.Args()), args.ScatterAddAt()
+		c.Set(at.Self, c.G(0))
+		if c.Needs(at.Src) {
+			c.Set(at.Src, c.G(0).Gather(p.Dim, c.T(at.Index)))
 		}
 	}})
 	// scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self)
 	def("aten::scatter_reduce.two", fn(scatterReduceBackward))
 	// masked_scatter(Tensor self, Tensor mask, Tensor source)
 	def("aten::masked_scatter", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
-		g, mask := c.G(0), c.T(1)
-		if c.Needs(0) {
-			c.Set(0, g.MaskedFillScalar(mask, 0.0))
+		at := args.MaskedScatterAt()
+		g, mask := c.G(0), c.T(at.Mask)
+		if c.Needs(at.Self) {
+			c.Set(at.Self, g.MaskedFillScalar(mask, 0.0))
 		}
-		if c.Needs(2) {
-			sizes := c.Sizes(2)
+		if c.Needs(at.Source) {
+			sizes := c.Sizes(at.Source)
 			if !hasData(g) {
 				// Which elements are selected depends on the mask's values.
-				c.Set(2, zerosOf(g, sizes))
+				c.Set(at.Source, zerosOf(g, sizes))
 				return
 			}
 			sel := g.MaskedSelect(mask)
 			if diff := tensor.Numel(sizes) - sel.Numel(); diff > 0 {
 				sel = tensor.Cat([]*T{sel, zerosOf(g, []int{diff})})
 			}
-			c.Set(2, sel.View(sizes))
+			c.Set(at.Source, sel.View(sizes))
 		}
 	}})
 	// PyTorch does not differentiate these.
@@ -96,8 +105,9 @@ func registerIndexing() {
 
 // scatterReduceBackward follows PyTorch's scatter_reduce_backward.
 func scatterReduceBackward(c *Ctx) {
-	x, idx, src, g, res := c.T(0), c.T(2), c.T(3), c.G(0), c.Out(0)
-	dim, reduce, incl := c.Int(1), c.Str(4), c.Bool(5)
+	p, at := args.ScatterReduceOf(c.Args()), args.ScatterReduceAt()
+	x, idx, src, g, res := c.T(at.Self), c.T(at.Index), c.T(at.Src), c.G(0), c.Out(0)
+	dim, reduce, incl := p.Dim, p.Reduce, p.IncludeSelf
 	var gs, gsrc *T
 	switch reduce {
 	case "sum":
@@ -138,6 +148,6 @@ func scatterReduceBackward(c *Ctx) {
 	if !incl {
 		gs = gs.ScatterValue(dim, idx, 0.0)
 	}
-	c.Set(0, gs)
-	c.Set(3, gsrc)
+	c.Set(at.Self, gs)
+	c.Set(at.Src, gsrc)
 }

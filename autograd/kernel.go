@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	_ "github.com/goaten/goaten/decomp" // formulas call decomposed ops; their ops must exist at init
 	"github.com/goaten/goaten/tensor"
@@ -106,13 +107,13 @@ func (d *Deriv) nonDiff(i int) bool {
 type slot struct{ arg, elem int }
 
 // kernel is the Autograd kernel of an op with a table entry.
-func (d *Deriv) kernel(op *tensor.Op, ds tensor.Dispatch, args []any) any {
+func (d *Deriv) kernel(op *tensor.Op, ds tensor.Dispatch, a []any) any {
 	if d.Backward == nil {
-		return op.Redispatch(ds, tensor.KeyAutograd, args)
+		return op.Redispatch(ds, tensor.KeyAutograd, a)
 	}
 	var b *recordBlock
 	for _, i := range d.tensorArgs {
-		switch x := args[i].(type) {
+		switch x := a[i].(type) {
 		case *T:
 			if x != nil && requiresGrad(x) {
 				if d.nonDiff(i) {
@@ -136,17 +137,17 @@ func (d *Deriv) kernel(op *tensor.Op, ds tensor.Dispatch, args []any) any {
 		// A non-core op with a derivative of its own runs its
 		// decomposition below this layer: on detached inputs, so that the
 		// ops inside record nothing.
-		out = op.Redispatch(ds, tensor.KeyAutograd, detachArgs(args))
+		out = op.Redispatch(ds, tensor.KeyAutograd, detachArgs(a))
 	} else {
-		out = op.Redispatch(ds, tensor.KeyAutograd, args)
+		out = op.Redispatch(ds, tensor.KeyAutograd, a)
 	}
 	isView := op.Schema.IsView()
 	if b != nil {
-		out = unalias(args, out, isView)
-		b.record(d, args, out)
+		out = unalias(a, out, isView)
+		b.record(d, a, out)
 	}
 	if isView {
-		trackView(op, args, out)
+		trackView(op, a, out)
 	}
 	return out
 }
@@ -180,11 +181,11 @@ func notDifferentiable(op *tensor.Op, i int) {
 		op.Schema.Name, op.Schema.Args[i].Name)
 }
 
-// detachArgs replaces the tensors of args by detached aliases.
-func detachArgs(args []any) []any {
-	out := make([]any, len(args))
-	for i, a := range args {
-		switch x := a.(type) {
+// detachArgs replaces the tensors of a by detached aliases.
+func detachArgs(a []any) []any {
+	out := make([]any, len(a))
+	for i, v := range a {
+		switch x := v.(type) {
 		case *T:
 			if x != nil {
 				out[i] = detached(x)
@@ -200,17 +201,17 @@ func detachArgs(args []any) []any {
 			out[i] = l
 			continue
 		}
-		out[i] = a
+		out[i] = v
 	}
 	return out
 }
 
 // unalias gives a fresh tensor object to an output that is one of the
 // inputs (its history is about to be set).
-func unalias(args []any, out any, isView bool) any {
+func unalias(a []any, out any, isView bool) any {
 	same := func(o *T) bool {
-		for _, a := range args {
-			if a == any(o) {
+		for _, v := range a {
+			if v == any(o) {
 				return true
 			}
 		}
@@ -249,7 +250,7 @@ func flatten(out any) []*T {
 }
 
 // record makes the node of one call and sets the outputs' history.
-func (b *recordBlock) record(d *Deriv, args []any, out any) {
+func (b *recordBlock) record(d *Deriv, a []any, out any) {
 	var outs []*T
 	switch o := out.(type) {
 	case *T:
@@ -259,10 +260,10 @@ func (b *recordBlock) record(d *Deriv, args []any, out any) {
 		outs = o
 	}
 	on := &b.on
-	on.d, on.args, on.outs = d, args, outs
+	on.d, on.args, on.outs = d, a, outs
 	on.versions = b.verArr[:0]
 	for _, i := range d.tensorArgs {
-		switch x := args[i].(type) {
+		switch x := a[i].(type) {
 		case *T:
 			if x != nil {
 				on.versions = append(on.versions, x.Version())
@@ -304,8 +305,8 @@ func (b *recordBlock) record(d *Deriv, args []any, out any) {
 }
 
 // trackView records how the outputs of a view op view their base.
-func trackView(op *tensor.Op, args []any, out any) {
-	src, _ := args[0].(*T)
+func trackView(op *tensor.Op, a []any, out any) {
+	src := args.Self(a)
 	if src == nil {
 		return
 	}
@@ -321,8 +322,8 @@ func trackView(op *tensor.Op, args []any, out any) {
 		// (up to two) and their arguments, and the meta if o has none.
 		vb := &viewBlock{}
 		vb.info = viewInfo{base: base, multiOutput: multi || multiOut}
-		stepArgs := append(vb.argArr[:0], args...)
-		stepArgs[0] = nil
+		stepArgs := append(vb.argArr[:0], a...)
+		stepArgs[args.SelfAt] = nil
 		vb.info.steps = append(append(vb.stepArr[:0], steps...), viewStep{op: op, args: stepArgs, idx: idx})
 		if o.AutogradMeta == nil {
 			o.AutogradMeta = &vb.m
@@ -367,12 +368,12 @@ func (on *opNode) release() {
 		return
 	}
 	on.released = true
-	args := append([]any(nil), on.args...)
-	for i, a := range args {
-		switch x := a.(type) {
+	saved := append([]any(nil), on.args...)
+	for i, v := range saved {
+		switch x := v.(type) {
 		case *T:
 			if x != nil {
-				args[i] = stub(x)
+				saved[i] = stub(x)
 			}
 		case []*T:
 			l := make([]*T, len(x))
@@ -381,7 +382,7 @@ func (on *opNode) release() {
 					l[j] = stub(y)
 				}
 			}
-			args[i] = l
+			saved[i] = l
 		}
 	}
 	outs := make([]*T, len(on.outs))
@@ -390,7 +391,7 @@ func (on *opNode) release() {
 			outs[k] = stub(o)
 		}
 	}
-	on.args, on.outs = args, outs
+	on.args, on.outs = saved, outs
 }
 
 // stub is a data-less tensor with t's metadata.
@@ -413,6 +414,14 @@ func (on *opNode) apply(n *Node, grads []*T, create bool) []*T {
 // Ctx is what a derivative formula sees: the arguments and outputs of the
 // forward call and the gradients of its outputs; it sets the gradients of
 // the inputs.
+//
+// A formula reads the non-tensor arguments through the op's view in
+// package args, and names the tensor arguments by the positions the op's
+// position function gives:
+//
+//	p, at := args.ConvolutionOf(c.Args()), args.ConvolutionAt()
+//	w := c.T(at.Weight) // checked: not modified in place since the forward
+//	c.Set(at.Input, tensor.Convolution(g, w, nil, p.Stride, ...))
 type Ctx struct {
 	on     *opNode
 	node   *Node
@@ -420,21 +429,28 @@ type Ctx struct {
 	create bool
 	res    []*T
 	cache  map[int]*T
+	masked []any // Args
 }
 
-// Arg returns argument i as the kernel received it (non-tensor values).
-func (c *Ctx) Arg(i int) any { return c.on.args[i] }
-
-// Int, Ints, Float, Bool, Str and Scalar read non-tensor arguments.
-func (c *Ctx) Int(i int) int              { return c.on.args[i].(int) }
-func (c *Ctx) Ints(i int) []int           { return tensor.OptInts(c.on.args[i]) }
-func (c *Ctx) Float(i int) float64        { return c.on.args[i].(float64) }
-func (c *Ctx) Bool(i int) bool            { return c.on.args[i].(bool) }
-func (c *Ctx) Str(i int) string           { return tensor.OptString(c.on.args[i], "") }
-func (c *Ctx) Scalar(i int) tensor.Scalar { return c.on.args[i].(tensor.Scalar) }
-
-// OptScalar reads an optional Scalar argument.
-func (c *Ctx) OptScalar(i int) (tensor.Scalar, bool) { return tensor.OptScalar(c.on.args[i]) }
+// Args returns the forward call's argument list, to read its non-tensor
+// arguments with the op's view (args.XOf(c.Args())). Its tensor arguments
+// are nil there (a tensor list is a nil list): a saved tensor is read with T or Ts, which check that it
+// was not modified in place since the forward call, or with In, Ins, Sizes
+// and Strides for its metadata. The list is the formula's own.
+func (c *Ctx) Args() []any {
+	if c.masked == nil {
+		c.masked = make([]any, len(c.on.args))
+		copy(c.masked, c.on.args)
+		for _, i := range c.on.d.tensorArgs {
+			if _, ok := c.masked[i].([]*T); ok {
+				c.masked[i] = []*T(nil) // what a view reads as a Tensor[]
+			} else {
+				c.masked[i] = nil
+			}
+		}
+	}
+	return c.masked
+}
 
 func (c *Ctx) versionIndex(arg, elem int) int {
 	k := 0
@@ -481,8 +497,8 @@ func typeName(t *T) string {
 	return "torch." + n
 }
 
-// T returns tensor argument i (nil for None), checking that it was not
-// modified in place since the forward call.
+// T returns the tensor argument at position i (nil for None), checking
+// that it was not modified in place since the forward call.
 func (c *Ctx) T(i int) *T {
 	if x, ok := c.cache[i]; ok {
 		return x
@@ -496,7 +512,7 @@ func (c *Ctx) T(i int) *T {
 	return r
 }
 
-// Ts returns the tensor-list argument i.
+// Ts returns the tensor-list argument at position i, checked as T checks.
 func (c *Ctx) Ts(i int) []*T {
 	l, _ := c.on.args[i].([]*T)
 	out := make([]*T, len(l))
@@ -519,6 +535,13 @@ func (c *Ctx) Strides(i int) []int { return c.on.args[i].(*T).Strides() }
 func (c *Ctx) In(i int) *T {
 	t, _ := c.on.args[i].(*T)
 	return t
+}
+
+// Ins returns the tensor-list argument at position i without a version
+// check, as In does, for formulas that only read its tensors' metadata.
+func (c *Ctx) Ins(i int) []*T {
+	l, _ := c.on.args[i].([]*T)
+	return l
 }
 
 // Out returns output k of the forward call.
@@ -587,16 +610,16 @@ func (c *Ctx) SetAt(i, j int, g *T) {
 // inplaceKernel is the Autograd kernel of an in-place op: the functional
 // op is recorded on a copy of self's old value, its result is written into
 // self, and self (or, for a view, its base) takes the new history.
-func inplaceKernel(op *tensor.Op, ds tensor.Dispatch, args []any) any {
-	self := args[0].(*T)
-	if !op.AnyRequiresGrad(args) {
-		return op.Redispatch(ds, tensor.KeyAutograd, args)
+func inplaceKernel(op *tensor.Op, ds tensor.Dispatch, a []any) any {
+	self := args.Self(a)
+	if !op.AnyRequiresGrad(a) {
+		return op.Redispatch(ds, tensor.KeyAutograd, a)
 	}
 	checkInplace(self)
 	f, _, _ := op.Functional()
 	d := derivatives[f]
 	if d == nil || d.Backward == nil || !isDifferentiable(self.DType()) {
-		out := op.Redispatch(ds, tensor.KeyAutograd, args)
+		out := op.Redispatch(ds, tensor.KeyAutograd, a)
 		if isDifferentiable(self.DType()) {
 			n := newNode(nodeName(op), &notImplemented{op: op.Schema.Name}, nil, []varMeta{metaOf(self)})
 			rebase(self, n, 0)
@@ -607,8 +630,8 @@ func inplaceKernel(op *tensor.Op, ds tensor.Dispatch, args []any) any {
 	if !d.SelfUnused {
 		src = self.Clone()
 	}
-	fargs := append([]any(nil), args...)
-	fargs[0] = src
+	fargs := append([]any(nil), a...)
+	fargs[args.SelfAt] = src
 	res := f.Invoke(fargs).(*T)
 	core.CheckInplaceResult(self, res)
 	if res.DType() != self.DType() {
@@ -627,7 +650,7 @@ var (
 
 // copyInPlace writes src into dst below the Autograd layer.
 func copyInPlace(dst, src *T) {
-	opCopy_.InvokeBelow(tensor.KeyAutograd, []any{dst, src, false})
+	opCopy_.InvokeBelow(tensor.KeyAutograd, args.Copy_{Self: dst, Src: src}.Box())
 }
 
 // checkInplace refuses in-place writes PyTorch refuses.
@@ -712,27 +735,27 @@ func (cs *copySlices) apply(n *Node, grads []*T, create bool) []*T {
 func (cs *copySlices) release() {}
 
 // resizeKernel refuses to resize a tensor that requires grad.
-func resizeKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
-	if requiresGrad(args[0].(*T)) {
+func resizeKernel(op *tensor.Op, d tensor.Dispatch, a []any) any {
+	if requiresGrad(args.Resize_Of(a).Self) {
 		tensor.Panicf("cannot resize variables that require grad")
 	}
-	return op.Redispatch(d, tensor.KeyAutograd, args)
+	return op.Redispatch(d, tensor.KeyAutograd, a)
 }
 
 // outKernel refuses out= calls with inputs that require grad.
-func outKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
-	for _, a := range args {
-		if x, ok := a.(*T); ok && x != nil && requiresGrad(x) {
+func outKernel(op *tensor.Op, d tensor.Dispatch, a []any) any {
+	for _, v := range a {
+		if x, ok := v.(*T); ok && x != nil && requiresGrad(x) {
 			tensor.Panicf("%s(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad.", op.Schema.Name)
 		}
 	}
-	return op.Redispatch(d, tensor.KeyAutograd, args)
+	return op.Redispatch(d, tensor.KeyAutograd, a)
 }
 
 // detachKernel returns an alias of its input with no history.
-func detachKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
-	x := args[0].(*T)
-	out := opAlias.Redispatch(d, tensor.KeyAutograd, []any{x})
+func detachKernel(op *tensor.Op, d tensor.Dispatch, a []any) any {
+	x := args.DetachOf(a).Self
+	out := opAlias.Redispatch(d, tensor.KeyAutograd, args.Alias{Self: x}.Box())
 	o := out.(*T)
 	o.AutogradMeta = nil
 	o.Keys = o.Keys.Without(tensor.KeyAutograd)
@@ -742,18 +765,18 @@ func detachKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 // fallback is the Autograd kernel of ops outside the table: it records
 // nothing when no input requires grad, and otherwise a node that fails if
 // a gradient reaches it.
-func fallback(op *tensor.Op, d tensor.Dispatch, args []any) any {
-	need := op.AnyRequiresGrad(args)
+func fallback(op *tensor.Op, d tensor.Dispatch, a []any) any {
+	need := op.AnyRequiresGrad(a)
 	if need && op.Schema.IsInplace() {
-		self := args[0].(*T)
+		self := args.Self(a)
 		checkInplace(self)
-		out := op.Redispatch(d, tensor.KeyAutograd, args)
+		out := op.Redispatch(d, tensor.KeyAutograd, a)
 		if isDifferentiable(self.DType()) {
 			rebase(self, newNode(nodeName(op), &notImplemented{op: op.Schema.Name}, nil, []varMeta{metaOf(self)}), 0)
 		}
 		return out
 	}
-	out := op.Redispatch(d, tensor.KeyAutograd, args)
+	out := op.Redispatch(d, tensor.KeyAutograd, a)
 	isView := op.Schema.IsView()
 	if need {
 		outs := flatten(out)
@@ -768,7 +791,7 @@ func fallback(op *tensor.Op, d tensor.Dispatch, args []any) any {
 			}
 		}
 		if diff {
-			out = unalias(args, out, isView)
+			out = unalias(a, out, isView)
 			outs = flatten(out)
 			n := newNode(nodeName(op), &notImplemented{op: op.Schema.Name}, nil, om)
 			for k, o := range outs {
@@ -779,7 +802,7 @@ func fallback(op *tensor.Op, d tensor.Dispatch, args []any) any {
 		}
 	}
 	if isView {
-		trackView(op, args, out)
+		trackView(op, a, out)
 	}
 	return out
 }

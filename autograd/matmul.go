@@ -2,6 +2,8 @@ package autograd
 
 import (
 	"math"
+
+	"github.com/goaten/goaten/aten/args"
 )
 
 // registerMatmul registers the derivatives of the matmul family
@@ -9,33 +11,38 @@ import (
 func registerMatmul() {
 	// addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta, Scalar alpha)
 	def("aten::addmm", fn(func(c *Ctx) {
+		p, at := args.AddmmOf(c.Args()), args.AddmmAt()
 		g := c.G(0)
-		if c.Needs(0) {
-			c.Set(0, maybeMul(g, c.Scalar(3)))
+		if c.Needs(at.Self) {
+			c.Set(at.Self, maybeMul(g, p.Beta))
 		}
-		if c.Needs(1) {
-			c.Set(1, maybeMul(mmMat1Backward(g, c.T(2), c.Sizes(1), c.Strides(1)), c.Scalar(4)))
+		if c.Needs(at.Mat1) {
+			c.Set(at.Mat1, maybeMul(mmMat1Backward(g, c.T(at.Mat2), c.Sizes(at.Mat1), c.Strides(at.Mat1)), p.Alpha))
 		}
-		if c.Needs(2) {
-			c.Set(2, maybeMul(mmMat2Backward(g, c.T(1), c.Sizes(2), c.Strides(2)), c.Scalar(4)))
+		if c.Needs(at.Mat2) {
+			c.Set(at.Mat2, maybeMul(mmMat2Backward(g, c.T(at.Mat1), c.Sizes(at.Mat2), c.Strides(at.Mat2)), p.Alpha))
 		}
 	}))
+	// mm(Tensor self, Tensor mat2)
 	def("aten::mm", fn(func(c *Ctx) {
+		at := args.MmAt()
 		g := c.G(0)
-		if c.Needs(0) {
-			c.Set(0, mmMat1Backward(g, c.T(1), c.Sizes(0), c.Strides(0)))
+		if c.Needs(at.Self) {
+			c.Set(at.Self, mmMat1Backward(g, c.T(at.Mat2), c.Sizes(at.Self), c.Strides(at.Self)))
 		}
-		if c.Needs(1) {
-			c.Set(1, mmMat2Backward(g, c.T(0), c.Sizes(1), c.Strides(1)))
+		if c.Needs(at.Mat2) {
+			c.Set(at.Mat2, mmMat2Backward(g, c.T(at.Self), c.Sizes(at.Mat2), c.Strides(at.Mat2)))
 		}
 	}))
+	// bmm(Tensor self, Tensor mat2)
 	def("aten::bmm", fn(func(c *Ctx) {
+		at := args.BmmAt()
 		g := c.G(0)
-		if c.Needs(0) {
-			c.Set(0, g.Bmm(c.T(1).Transpose(1, 2)))
+		if c.Needs(at.Self) {
+			c.Set(at.Self, g.Bmm(c.T(at.Mat2).Transpose(1, 2)))
 		}
-		if c.Needs(1) {
-			c.Set(1, c.T(0).Transpose(1, 2).Bmm(g))
+		if c.Needs(at.Mat2) {
+			c.Set(at.Mat2, c.T(at.Self).Transpose(1, 2).Bmm(g))
 		}
 	}))
 	// _cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode)
@@ -94,22 +101,24 @@ func distTerm(diff, d *T, p float64) *T {
 
 // cdistBackward is _cdist_forward(x1 [.., P, M], x2 [.., R, M], p).
 func cdistBackward(c *Ctx) {
-	x1, x2, g, d := c.T(0), c.T(1), c.G(0), c.Out(0)
-	p := c.Float(2)
+	at := args.InternalCdistForwardAt()
+	x1, x2, g, d := c.T(at.X1), c.T(at.X2), c.G(0), c.Out(0)
+	p := args.InternalCdistForwardOf(c.Args()).P
 	diff := x1.Unsqueeze(-2).Sub(x2.Unsqueeze(-3))
 	t := g.Unsqueeze(-1).Mul(distTerm(diff, d.Unsqueeze(-1), p))
-	if c.Needs(0) {
-		c.Set(0, t.Sum([]int{-2}))
+	if c.Needs(at.X1) {
+		c.Set(at.X1, t.Sum([]int{-2}))
 	}
-	if c.Needs(1) {
-		c.Set(1, t.Sum([]int{-3}).Neg())
+	if c.Needs(at.X2) {
+		c.Set(at.X2, t.Sum([]int{-3}).Neg())
 	}
 }
 
 // pdistBackward is _pdist_forward(self [N, M], p): distances of the pairs
 // i < j in row-major order.
 func pdistBackward(c *Ctx) {
-	x, g, d := c.T(0), c.G(0), c.Out(0)
+	p, at := args.InternalPdistForwardOf(c.Args()), args.InternalPdistForwardAt()
+	x, g, d := c.T(at.Self), c.G(0), c.Out(0)
 	n := x.Size(0)
 	var I, J []int64
 	for i := 0; i < n; i++ {
@@ -119,12 +128,12 @@ func pdistBackward(c *Ctx) {
 		}
 	}
 	if len(I) == 0 {
-		c.Set(0, x.ZerosLike())
+		c.Set(at.Self, x.ZerosLike())
 		return
 	}
 	ti, tj := ints(I, x), ints(J, x)
 	diff := x.IndexSelect(0, ti).Sub(x.IndexSelect(0, tj))
-	t := g.Unsqueeze(-1).Mul(distTerm(diff, d.Unsqueeze(-1), c.Float(1)))
+	t := g.Unsqueeze(-1).Mul(distTerm(diff, d.Unsqueeze(-1), p.P))
 	z := zerosOf(g, x.Sizes())
-	c.Set(0, z.IndexAdd(0, ti, t).IndexAdd(0, tj, t.Neg()))
+	c.Set(at.Self, z.IndexAdd(0, ti, t).IndexAdd(0, tj, t.Neg()))
 }

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -38,14 +39,14 @@ type viewInfo struct {
 // viewStep is one view op applied to the previous tensor of the chain.
 type viewStep struct {
 	op   *tensor.Op
-	args []any // args[0] is nil: the tensor the step applies to
+	args []any // args[args.SelfAt] is nil: the tensor the step applies to
 	idx  int   // which output of a multi-output view op
 }
 
 func (v *viewInfo) replay(x *T) *T {
 	for _, s := range v.steps {
 		a := append([]any(nil), s.args...)
-		a[0] = x
+		a[args.SelfAt] = x
 		switch r := s.op.Invoke(a).(type) {
 		case *T:
 			x = r

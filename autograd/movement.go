@@ -1,6 +1,7 @@
 package autograd
 
 import (
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -9,82 +10,96 @@ import (
 // and the *_scatter inverses of views.
 func registerMovement() {
 	// _to_copy(Tensor self, *, dtype, layout, device, pin_memory, non_blocking, memory_format)
-	def("aten::_to_copy", &Deriv{SelfUnused: true, Backward: func(c *Ctx) { c.Set(0, c.G(0)) }})
-	def("aten::clone", &Deriv{SelfUnused: true, Backward: func(c *Ctx) { c.Set(0, c.G(0)) }})
-	def("aten::alias", &Deriv{SelfUnused: true, Backward: func(c *Ctx) { c.Set(0, c.G(0)) }})
+	def("aten::_to_copy", &Deriv{SelfUnused: true, Backward: func(c *Ctx) { c.Set(args.InternalToCopyAt().Self, c.G(0)) }})
+	def("aten::clone", &Deriv{SelfUnused: true, Backward: func(c *Ctx) { c.Set(args.CloneAt().Self, c.G(0)) }})
+	def("aten::alias", &Deriv{SelfUnused: true, Backward: func(c *Ctx) { c.Set(args.AliasAt().Self, c.G(0)) }})
 	// copy(Tensor self, Tensor src, bool non_blocking)
 	def("aten::copy", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
+		at := args.CopyAt()
 		g := c.G(0)
-		if c.Needs(0) {
-			c.Set(0, g.ZerosLike())
+		if c.Needs(at.Self) {
+			c.Set(at.Self, g.ZerosLike())
 		}
-		c.Set(1, g)
+		c.Set(at.Src, g)
 	}})
 	// view(Tensor(a) self, SymInt[] size)
-	def("aten::view", &Deriv{SelfUnused: true, Backward: func(c *Ctx) { c.Set(0, c.G(0).Reshape(c.Sizes(0))) }})
+	def("aten::view", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
+		at := args.ViewAt()
+		c.Set(at.Self, c.G(0).Reshape(c.Sizes(at.Self)))
+	}})
 	// expand(Tensor(a) self, SymInt[] size, *, bool implicit)
-	def("aten::expand", &Deriv{SelfUnused: true, Backward: func(c *Ctx) { c.Set(0, sumTo(c.G(0), c.Sizes(0))) }})
+	def("aten::expand", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
+		at := args.ExpandAt()
+		c.Set(at.Self, sumTo(c.G(0), c.Sizes(at.Self)))
+	}})
 	// permute(Tensor(a) self, int[] dims)
 	def("aten::permute", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
-		dims := c.Ints(1)
-		inv := make([]int, len(dims))
-		for i, d := range dims {
-			inv[tensor.WrapDim(d, len(dims))] = i
+		p, at := args.PermuteOf(c.Args()), args.PermuteAt()
+		inv := make([]int, len(p.Dims))
+		for i, d := range p.Dims {
+			inv[tensor.WrapDim(d, len(p.Dims))] = i
 		}
-		c.Set(0, c.G(0).Permute(inv))
+		c.Set(at.Self, c.G(0).Permute(inv))
 	}})
 	// select.int(Tensor(a) self, int dim, SymInt index)
 	def("aten::select.int", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
+		p, at := args.SelectOf(c.Args()), args.SelectAt()
 		g := c.G(0)
-		c.Set(0, zerosOf(g, c.Sizes(0)).SelectScatter(g, c.Int(1), c.Int(2)))
+		c.Set(at.Self, zerosOf(g, c.Sizes(at.Self)).SelectScatter(g, p.Dim, p.Index))
 	}})
 	// slice.Tensor(Tensor(a) self, int dim, SymInt? start, SymInt? end, SymInt step)
 	def("aten::slice.Tensor", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
+		p, at := args.SliceOf(c.Args()), args.SliceAt()
 		g := c.G(0)
-		c.Set(0, zerosOf(g, c.Sizes(0)).SliceScatter(g, tensor.WithDim(c.Int(1)), tensor.Kw("start", c.Arg(2)), tensor.Kw("end", c.Arg(3)), tensor.WithStep(c.Int(4))))
+		c.Set(at.Self, zerosOf(g, c.Sizes(at.Self)).SliceScatter(g, tensor.WithDim(p.Dim), tensor.Kw("start", boxOpt(p.Start)), tensor.Kw("end", boxOpt(p.End)), tensor.WithStep(p.Step)))
 	}})
 	// diagonal(Tensor(a) self, int offset, int dim1, int dim2)
 	def("aten::diagonal", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
+		p, at := args.DiagonalOf(c.Args()), args.DiagonalAt()
 		g := c.G(0)
-		z := zerosOf(g, c.Sizes(0))
-		z.Diagonal(tensor.WithOffset(c.Int(1)), tensor.WithDim1(c.Int(2)), tensor.WithDim2(c.Int(3))).Copy_(g)
-		c.Set(0, z)
+		z := zerosOf(g, c.Sizes(at.Self))
+		z.Diagonal(tensor.WithOffset(p.Offset), tensor.WithDim1(p.Dim1), tensor.WithDim2(p.Dim2)).Copy_(g)
+		c.Set(at.Self, z)
 	}})
 	// unsqueeze(Tensor(a) self, int dim)
 	def("aten::unsqueeze", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
-		c.Set(0, c.G(0).Squeeze(tensor.WrapDim(c.Int(1), c.In(0).Dim()+1)))
+		p, at := args.UnsqueezeOf(c.Args()), args.UnsqueezeAt()
+		c.Set(at.Self, c.G(0).Squeeze(tensor.WrapDim(p.Dim, c.In(at.Self).Dim()+1)))
 	}})
 	// squeeze.dim(Tensor(a) self, int dim)
 	def("aten::squeeze.dim", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
-		sizes := c.Sizes(0)
+		p, at := args.SqueezeOf(c.Args()), args.SqueezeAt()
+		sizes := c.Sizes(at.Self)
 		g := c.G(0)
 		if len(sizes) > 0 {
-			d := tensor.WrapDim(c.Int(1), len(sizes))
+			d := tensor.WrapDim(p.Dim, len(sizes))
 			if sizes[d] == 1 {
 				g = g.Unsqueeze(d)
 			}
 		}
-		c.Set(0, g)
+		c.Set(at.Self, g)
 	}})
 	// squeeze.dims(Tensor(a) self, int[] dim)
 	def("aten::squeeze.dims", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
-		sizes := c.Sizes(0)
+		p, at := args.SqueezeDimsOf(c.Args()), args.SqueezeDimsAt()
+		sizes := c.Sizes(at.Self)
 		g := c.G(0)
 		if len(sizes) > 0 {
-			for _, d := range reduceDims(c.Ints(1), len(sizes)) {
+			for _, d := range reduceDims(p.Dim, len(sizes)) {
 				if sizes[d] == 1 {
 					g = g.Unsqueeze(d)
 				}
 			}
 		}
-		c.Set(0, g)
+		c.Set(at.Self, g)
 	}})
 	// as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset)
 	def("aten::as_strided", &Deriv{SelfUnused: true, Backward: asStridedBackward})
 	// split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim)
 	def("aten::split_with_sizes", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
-		x := c.In(0)
-		d := tensor.WrapDim(c.Int(2), x.Dim())
+		p, at := args.SplitWithSizesOf(c.Args()), args.SplitWithSizesAt()
+		x := c.In(at.Self)
+		d := tensor.WrapDim(p.Dim, x.Dim())
 		var like *T
 		for k := 0; k < c.NumOut(); k++ {
 			if c.G(k) != nil {
@@ -98,45 +113,50 @@ func registerMovement() {
 				parts[k] = g
 			} else {
 				s := x.Shape()
-				s[d] = c.Ints(1)[k]
+				s[d] = p.SplitSizes[k]
 				parts[k] = zerosOf(like, s)
 			}
 		}
-		c.Set(0, tensor.Cat(parts, tensor.WithDim(d)))
+		c.Set(at.Self, tensor.Cat(parts, tensor.WithDim(d)))
 	}})
 	// cat(Tensor[] tensors, int dim)
 	def("aten::cat", &Deriv{Backward: catBackward})
 	// flip(Tensor self, int[] dims)
-	def("aten::flip", &Deriv{SelfUnused: true, Backward: func(c *Ctx) { c.Set(0, c.G(0).Flip(c.Ints(1))) }})
+	def("aten::flip", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
+		p, at := args.FlipOf(c.Args()), args.FlipAt()
+		c.Set(at.Self, c.G(0).Flip(p.Dims))
+	}})
 	// repeat(Tensor self, SymInt[] repeats)
 	def("aten::repeat", &Deriv{SelfUnused: true, Backward: repeatBackward})
 	// constant_pad_nd(Tensor self, SymInt[] pad, Scalar value)
 	def("aten::constant_pad_nd", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
-		pad := c.Ints(1)
-		neg := make([]int, len(pad))
-		for i, p := range pad {
-			neg[i] = -p
+		p, at := args.ConstantPadNdOf(c.Args()), args.ConstantPadNdAt()
+		neg := make([]int, len(p.Pad))
+		for i, v := range p.Pad {
+			neg[i] = -v
 		}
-		c.Set(0, c.G(0).ConstantPadNd(neg))
+		c.Set(at.Self, c.G(0).ConstantPadNd(neg))
 	}})
 	// select_scatter(Tensor self, Tensor src, int dim, SymInt index)
 	def("aten::select_scatter", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
+		p, at := args.SelectScatterOf(c.Args()), args.SelectScatterAt()
 		g := c.G(0)
-		if c.Needs(0) {
-			c.Set(0, g.SelectScatter(c.In(1).ZerosLike(), c.Int(2), c.Int(3)))
+		if c.Needs(at.Self) {
+			c.Set(at.Self, g.SelectScatter(c.In(at.Src).ZerosLike(), p.Dim, p.Index))
 		}
-		if c.Needs(1) {
-			c.Set(1, g.Select(c.Int(2), c.Int(3)))
+		if c.Needs(at.Src) {
+			c.Set(at.Src, g.Select(p.Dim, p.Index))
 		}
 	}})
 	// slice_scatter(Tensor self, Tensor src, int dim, SymInt? start, SymInt? end, SymInt step)
 	def("aten::slice_scatter", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
+		p, at := args.SliceScatterOf(c.Args()), args.SliceScatterAt()
 		g := c.G(0)
-		if c.Needs(0) {
-			c.Set(0, g.SliceScatter(c.In(1).ZerosLike(), tensor.WithDim(c.Int(2)), tensor.Kw("start", c.Arg(3)), tensor.Kw("end", c.Arg(4)), tensor.WithStep(c.Int(5))))
+		if c.Needs(at.Self) {
+			c.Set(at.Self, g.SliceScatter(c.In(at.Src).ZerosLike(), tensor.WithDim(p.Dim), tensor.Kw("start", boxOpt(p.Start)), tensor.Kw("end", boxOpt(p.End)), tensor.WithStep(p.Step)))
 		}
-		if c.Needs(1) {
-			c.Set(1, g.Slice(tensor.WithDim(c.Int(2)), tensor.Kw("start", c.Arg(3)), tensor.Kw("end", c.Arg(4)), tensor.WithStep(c.Int(5))))
+		if c.Needs(at.Src) {
+			c.Set(at.Src, g.Slice(tensor.WithDim(p.Dim), tensor.Kw("start", boxOpt(p.Start)), tensor.Kw("end", boxOpt(p.End)), tensor.WithStep(p.Step)))
 		}
 	}})
 	// PyTorch does not differentiate these.
@@ -148,13 +168,14 @@ func registerMovement() {
 // element takes its slot's sum (divided among input elements sharing a
 // slot).
 func asStridedBackward(c *Ctx) {
-	x, g := c.In(0), c.G(0)
+	p, at := args.AsStridedOf(c.Args()), args.AsStridedAt()
+	x, g := c.In(at.Self), c.G(0)
 	if g.Numel() == 0 || x.Numel() == 0 {
-		c.Set(0, zerosOf(g, x.Sizes()))
+		c.Set(at.Self, zerosOf(g, x.Sizes()))
 		return
 	}
-	outOff := tensor.OptInt(c.Arg(3), x.StorageOffset())
-	posOut := positions(c.Ints(1), c.Ints(2), outOff)
+	outOff := p.StorageOffset.Or(x.StorageOffset())
+	posOut := positions(p.Size, p.Stride, outOff)
 	posIn := positions(x.Sizes(), x.Strides(), x.StorageOffset())
 	n := int64(0)
 	for _, p := range posOut {
@@ -176,7 +197,7 @@ func asStridedBackward(c *Ctx) {
 		cnt := zerosOf(g, []int{int(n)}).IndexPut([]*T{pin}, g.NewOnes([]int{len(posIn)}), tensor.WithAccumulate(true))
 		gi = gi.Div(cnt.Index([]*T{pin}))
 	}
-	c.Set(0, gi.View(x.Shape()))
+	c.Set(at.Self, gi.View(x.Shape()))
 }
 
 // positions lists the storage offsets of the elements of a strided view,
@@ -207,7 +228,8 @@ func positions(sizes, strides []int, off int) []int64 {
 // catBackward slices the gradient of cat back into its inputs; legacy
 // empty inputs (shape [0]) get an empty gradient.
 func catBackward(c *Ctx) {
-	ts := c.Arg(0).([]*T)
+	p, at := args.CatOf(c.Args()), args.CatAt()
+	ts := c.Ins(at.Tensors)
 	g := c.G(0)
 	rank := -1
 	for _, t := range ts {
@@ -218,20 +240,20 @@ func catBackward(c *Ctx) {
 	}
 	if rank < 0 {
 		for j := range ts {
-			c.SetAt(0, j, zerosOf(g, []int{0}))
+			c.SetAt(at.Tensors, j, zerosOf(g, []int{0}))
 		}
 		return
 	}
-	dim := tensor.WrapDim(c.Int(1), rank)
+	dim := tensor.WrapDim(p.Dim, rank)
 	off := 0
 	for j, t := range ts {
 		if t.Dim() == 1 && t.Size(0) == 0 {
-			c.SetAt(0, j, zerosOf(g, []int{0}))
+			c.SetAt(at.Tensors, j, zerosOf(g, []int{0}))
 			continue
 		}
 		n := t.Size(dim)
-		if c.NeedsAt(0, j) {
-			c.SetAt(0, j, g.Slice(tensor.WithDim(dim), tensor.WithStart(off), tensor.WithEnd(off+n)))
+		if c.NeedsAt(at.Tensors, j) {
+			c.SetAt(at.Tensors, j, g.Slice(tensor.WithDim(dim), tensor.WithStart(off), tensor.WithEnd(off+n)))
 		}
 		off += n
 	}
@@ -239,8 +261,9 @@ func catBackward(c *Ctx) {
 
 // repeatBackward sums the gradient over the repeated blocks.
 func repeatBackward(c *Ctx) {
-	sizes := c.Sizes(0)
-	reps := c.Ints(1)
+	p, at := args.RepeatOf(c.Args()), args.RepeatAt()
+	sizes := c.Sizes(at.Self)
+	reps := p.Repeats
 	g := c.G(0)
 	pad := len(reps) - len(sizes)
 	var shape, sum []int
@@ -254,8 +277,8 @@ func repeatBackward(c *Ctx) {
 		shape = append(shape, r, sizes[i-pad])
 	}
 	if len(sum) == 0 {
-		c.Set(0, g)
+		c.Set(at.Self, g)
 		return
 	}
-	c.Set(0, g.Reshape(shape).Sum(sum).Reshape(sizes))
+	c.Set(at.Self, g.Reshape(shape).Sum(sum).Reshape(sizes))
 }

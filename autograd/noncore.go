@@ -3,6 +3,7 @@ package autograd
 import (
 	"math"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -48,18 +49,19 @@ func normBackward(g, x *T, p float64, result *T, dims []int, keepdim bool) *T {
 	return s.Mul(v)
 }
 
-func optP(v any, def float64) float64 {
-	if s, ok := tensor.OptScalar(v); ok {
-		return s.Float64()
-	}
-	return def
-}
-
 // stdBackward is PyTorch's std_backward: var_backward of g / (2 std),
 // with 0 where the std is 0.
 func stdBackward(g, x, result *T, dims []int, all bool, corr float64, keepdim bool) *T {
 	gv := g.Div(result.MulScalar(2)).MaskedFillScalar(result.EqScalar(0.0), 0.0)
 	return varBackward(gv, x, dims, all, corr, keepdim)
+}
+
+// optP is a Scalar? p, 2 for None.
+func optP(p args.Opt[tensor.Scalar]) float64 {
+	if p.Ok {
+		return p.V.Float64()
+	}
+	return 2
 }
 
 func unbiasedCorr(unbiased bool) float64 {
@@ -69,19 +71,12 @@ func unbiasedCorr(unbiased bool) float64 {
 	return 0
 }
 
-func optCorr(v any) float64 {
-	switch x := v.(type) {
-	case tensor.Scalar:
-		return x.Float64()
-	case int:
-		return float64(x)
-	}
-	return 1
-}
+// optCorr is an int? correction, 1 for None.
+func optCorr(v args.Opt[int]) float64 { return float64(v.Or(1)) }
 
 // stdMeanBackward adds the gradients of the std and the mean outputs.
-func stdMeanBackward(c *Ctx, dims []int, all bool, corr float64, keepdim bool) {
-	x := c.T(0)
+func stdMeanBackward(c *Ctx, self int, dims []int, all bool, corr float64, keepdim bool) {
+	x := c.T(self)
 	var gi *T
 	if g := c.G(0); g != nil {
 		gi = stdBackward(g, x, c.Out(0), dims, all, corr, keepdim)
@@ -99,7 +94,7 @@ func stdMeanBackward(c *Ctx, dims []int, all bool, corr float64, keepdim bool) {
 			gi = gi.Add(gm)
 		}
 	}
-	c.Set(0, gi)
+	c.Set(self, gi)
 }
 
 // evenlyDistribute is the gradient of max/min over all elements: split
@@ -117,50 +112,61 @@ func evenlyDistribute(g, x, value *T) *T {
 func registerNonCore() {
 	// _reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride): its
 	// decomposition is an as_strided, but the gradient is a reshape.
-	def("aten::_reshape_alias", &Deriv{SelfUnused: true, Backward: func(c *Ctx) { c.Set(0, c.G(0).Reshape(c.Sizes(0))) }})
+	def("aten::_reshape_alias", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
+		at := args.InternalReshapeAliasAt()
+		c.Set(at.Self, c.G(0).Reshape(c.Sizes(at.Self)))
+	}})
 	// softplus(Tensor self, Scalar beta, Scalar threshold): the where of the
 	// decomposition would send NaN (0 * inf) into the unused branch.
 	def("aten::softplus", fn(func(c *Ctx) {
-		c.Set(0, tensor.SoftplusBackward(c.G(0), c.T(0), c.Scalar(1), c.Scalar(2)))
+		p, at := args.SoftplusOf(c.Args()), args.SoftplusAt()
+		c.Set(at.Self, tensor.SoftplusBackward(c.G(0), c.T(at.Self), p.Beta, p.Threshold))
 	}))
 	// max(Tensor self) / min(Tensor self): the gradient is shared by ties.
 	for _, n := range []string{"aten::max", "aten::min"} {
-		def(n, fn(func(c *Ctx) { c.Set(0, evenlyDistribute(c.G(0), c.T(0), c.Out(0))) }))
+		def(n, fn(func(c *Ctx) { c.Set(args.SelfAt, evenlyDistribute(c.G(0), c.T(args.SelfAt), c.Out(0))) }))
 	}
 	// hardshrink(Tensor self, Scalar lambd=0.5): the gradient passes where
 	// |x| > lambd; not at NaN (the rule of 1.13's vectorized kernel).
 	def("aten::hardshrink", fn(func(c *Ctx) {
-		x, l := c.T(0), c.Scalar(1).Float64()
-		c.Set(0, where0(x.LtScalar(-l).LogicalOr(x.GtScalar(l)), c.G(0)))
+		p, at := args.HardshrinkOf(c.Args()), args.HardshrinkAt()
+		x, l := c.T(at.Self), p.Lambd.Float64()
+		c.Set(at.Self, where0(x.LtScalar(-l).LogicalOr(x.GtScalar(l)), c.G(0)))
 	}))
 	// hardswish(Tensor self): hardswish_backward, as 1.13's derivatives.yaml
 	// says (through the decomposition's clamp, x = 3 would get 1.5·grad
 	// everywhere instead of the vectorized kernel's grad).
-	def("aten::hardswish", fn(func(c *Ctx) { c.Set(0, callT("aten::hardswish_backward", c.G(0), c.T(0))) }))
+	def("aten::hardswish", fn(func(c *Ctx) {
+		at := args.HardswishAt()
+		c.Set(at.Self, callT("aten::hardswish_backward", c.G(0), c.T(at.Self)))
+	}))
 	// sinc(Tensor self): 0 at x = 0.
 	def("aten::sinc", fn(func(c *Ctx) {
-		x := c.T(0)
+		at := args.SincAt()
+		x := c.T(at.Self)
 		p := x.MulScalar(math.Pi)
 		d := p.Mul(p.Cos()).Sub(p.Sin()).Div(p.Mul(x))
-		c.Set(0, d.MaskedFillScalar(x.EqScalar(0.0), 0.0).Mul(c.G(0)))
+		c.Set(at.Self, d.MaskedFillScalar(x.EqScalar(0.0), 0.0).Mul(c.G(0)))
 	}))
 	// logit(Tensor self, float? eps=None): NaN outside [0, 1] without eps,
 	// 0 outside [eps, 1-eps] with it.
 	def("aten::logit", fn(func(c *Ctx) {
-		x, g := c.T(0), c.G(0)
+		p, at := args.LogitOf(c.Args()), args.LogitAt()
+		x, g := c.T(at.Self), c.G(0)
 		d := g.Div(x.Mul(x.RsubScalar(1)))
-		if eps, ok := c.Arg(1).(float64); ok && eps >= 0 {
-			c.Set(0, zeroWhere(x.LtScalar(eps).LogicalOr(x.GtScalar(1-eps)), d))
+		if eps := p.Eps; eps.Ok && eps.V >= 0 {
+			c.Set(at.Self, zeroWhere(x.LtScalar(eps.V).LogicalOr(x.GtScalar(1-eps.V)), d))
 			return
 		}
 		out := x.LtScalar(0.0).LogicalOr(x.GtScalar(1.0))
-		c.Set(0, tensor.Where(out, g.FullLike(math.NaN()), d))
+		c.Set(at.Self, tensor.Where(out, g.FullLike(math.NaN()), d))
 	}))
 	// cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08):
 	// the gradient of sum(x1/max(|x1|, eps) * x2/max(|x2|, eps)), with the
 	// norm's own (masked) gradient.
 	def("aten::cosine_similarity", fn(func(c *Ctx) {
-		dim, eps := c.Int(2), c.Float(3)
+		p, at := args.CosineSimilarityOf(c.Args()), args.CosineSimilarityAt()
+		dim, eps := p.Dim, p.Eps
 		f := func(in []*T) []*T {
 			x1, x2 := in[0], in[1]
 			d := tensor.ResultType(x1, x2)
@@ -171,74 +177,91 @@ func registerNonCore() {
 			n2 := x2.LinalgVectorNorm(tensor.WithDim([]int{dim}), tensor.WithKeepdim(true)).ClampMin(eps)
 			return []*T{x1.Div(n1).Mul(x2.Div(n2)).Sum([]int{dim})}
 		}
-		r := vjp(f, []*T{c.T(0), c.T(1)}, []bool{c.Needs(0), c.Needs(1)}, []*T{c.G(0)}, c.Create())
-		c.Set(0, r[0])
-		c.Set(1, r[1])
+		r := vjp(f, []*T{c.T(at.X1), c.T(at.X2)}, []bool{c.Needs(at.X1), c.Needs(at.X2)}, []*T{c.G(0)}, c.Create())
+		c.Set(at.X1, r[0])
+		c.Set(at.X2, r[1])
 	}))
 	// norm.Scalar(Tensor self, Scalar p=2)
 	def("aten::norm.Scalar", fn(func(c *Ctx) {
-		c.Set(0, normBackward(c.G(0), c.T(0), optP(c.Arg(1), 2), c.Out(0), nil, false))
+		p, at := args.NormAllOf(c.Args()), args.NormAllAt()
+		c.Set(at.Self, normBackward(c.G(0), c.T(at.Self), p.P.Float64(), c.Out(0), nil, false))
 	}))
 	// norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim)
 	def("aten::norm.ScalarOpt_dim", fn(func(c *Ctx) {
-		c.Set(0, normBackward(c.G(0), c.T(0), optP(c.Arg(1), 2), c.Out(0), c.Ints(2), c.Bool(3)))
+		p, at := args.NormOf(c.Args()), args.NormAt()
+		c.Set(at.Self, normBackward(c.G(0), c.T(at.Self), optP(p.P), c.Out(0), p.Dim, p.Keepdim))
 	}))
 	// norm.ScalarOpt_dim_dtype(Tensor self, Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype)
 	def("aten::norm.ScalarOpt_dim_dtype", fn(func(c *Ctx) {
-		c.Set(0, normBackward(c.G(0), c.T(0), optP(c.Arg(1), 2), c.Out(0), c.Ints(2), c.Bool(3)))
+		p, at := args.NormScalarOptDimDtypeOf(c.Args()), args.NormScalarOptDimDtypeAt()
+		c.Set(at.Self, normBackward(c.G(0), c.T(at.Self), optP(p.P), c.Out(0), p.Dim, p.Keepdim))
 	}))
 	// norm.ScalarOpt_dtype(Tensor self, Scalar? p, *, ScalarType dtype)
 	def("aten::norm.ScalarOpt_dtype", fn(func(c *Ctx) {
-		c.Set(0, normBackward(c.G(0), c.T(0), optP(c.Arg(1), 2), c.Out(0), nil, false))
+		p, at := args.NormScalarOptDtypeOf(c.Args()), args.NormScalarOptDtypeAt()
+		c.Set(at.Self, normBackward(c.G(0), c.T(at.Self), optP(p.P), c.Out(0), nil, false))
 	}))
 	// linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None)
 	def("aten::linalg_vector_norm", fn(func(c *Ctx) {
-		c.Set(0, normBackward(c.G(0), c.T(0), optP(c.Arg(1), 2), c.Out(0), c.Ints(2), c.Bool(3)))
+		p, at := args.LinalgVectorNormOf(c.Args()), args.LinalgVectorNormAt()
+		c.Set(at.Self, normBackward(c.G(0), c.T(at.Self), p.Ord.Float64(), c.Out(0), p.Dim, p.Keepdim))
 	}))
 	// frobenius_norm.dim(Tensor self, int[1] dim, bool keepdim=False)
 	def("aten::frobenius_norm.dim", fn(func(c *Ctx) {
-		c.Set(0, normBackward(c.G(0), c.T(0), 2, c.Out(0), c.Ints(1), c.Bool(2)))
+		p, at := args.FrobeniusNormOf(c.Args()), args.FrobeniusNormAt()
+		c.Set(at.Self, normBackward(c.G(0), c.T(at.Self), 2, c.Out(0), p.Dim, p.Keepdim))
 	}))
 	// std(Tensor self, bool unbiased=True)
 	def("aten::std", fn(func(c *Ctx) {
-		c.Set(0, stdBackward(c.G(0), c.T(0), c.Out(0), nil, true, unbiasedCorr(c.Bool(1)), false))
+		p, at := args.StdAllOf(c.Args()), args.StdAllAt()
+		c.Set(at.Self, stdBackward(c.G(0), c.T(at.Self), c.Out(0), nil, true, unbiasedCorr(p.Unbiased), false))
 	}))
 	// std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False)
 	def("aten::std.dim", fn(func(c *Ctx) {
-		c.Set(0, stdBackward(c.G(0), c.T(0), c.Out(0), c.Ints(1), c.Arg(1) == nil, unbiasedCorr(c.Bool(2)), c.Bool(3)))
+		p, at := args.StdDimOf(c.Args()), args.StdDimAt()
+		c.Set(at.Self, stdBackward(c.G(0), c.T(at.Self), c.Out(0), p.Dim, p.Dim == nil, unbiasedCorr(p.Unbiased), p.Keepdim))
 	}))
-	// std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)
+	// std.correction(Tensor self, int[1]? dim=None, *, int? correction=None, bool keepdim=False)
 	def("aten::std.correction", fn(func(c *Ctx) {
-		c.Set(0, stdBackward(c.G(0), c.T(0), c.Out(0), c.Ints(1), c.Arg(1) == nil, optCorr(c.Arg(2)), c.Bool(3)))
+		p, at := args.StdOf(c.Args()), args.StdAt()
+		c.Set(at.Self, stdBackward(c.G(0), c.T(at.Self), c.Out(0), p.Dim, p.Dim == nil, optCorr(p.Correction), p.Keepdim))
 	}))
 	// std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)
-	def("aten::std_mean", fn(func(c *Ctx) { stdMeanBackward(c, nil, true, unbiasedCorr(c.Bool(1)), false) }))
+	def("aten::std_mean", fn(func(c *Ctx) {
+		p, at := args.StdMeanAllOf(c.Args()), args.StdMeanAllAt()
+		stdMeanBackward(c, at.Self, nil, true, unbiasedCorr(p.Unbiased), false)
+	}))
 	// std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False)
 	def("aten::std_mean.dim", fn(func(c *Ctx) {
-		stdMeanBackward(c, c.Ints(1), c.Arg(1) == nil, unbiasedCorr(c.Bool(2)), c.Bool(3))
+		p, at := args.StdMeanDimOf(c.Args()), args.StdMeanDimAt()
+		stdMeanBackward(c, at.Self, p.Dim, p.Dim == nil, unbiasedCorr(p.Unbiased), p.Keepdim)
 	}))
-	// std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)
+	// std_mean.correction(Tensor self, int[1]? dim=None, *, int? correction=None, bool keepdim=False)
 	def("aten::std_mean.correction", fn(func(c *Ctx) {
-		stdMeanBackward(c, c.Ints(1), c.Arg(1) == nil, optCorr(c.Arg(2)), c.Bool(3))
+		p, at := args.StdMeanOf(c.Args()), args.StdMeanAt()
+		stdMeanBackward(c, at.Self, p.Dim, p.Dim == nil, optCorr(p.Correction), p.Keepdim)
 	}))
 	// log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)
 	def("aten::log_sigmoid_forward", &Deriv{Outputs: []int{0}, Backward: func(c *Ctx) {
-		c.Set(0, tensor.LogSigmoidBackward(c.G(0), c.T(0), c.Out(1)))
+		at := args.LogSigmoidForwardAt()
+		c.Set(at.Self, tensor.LogSigmoidBackward(c.G(0), c.T(at.Self), c.Out(1)))
 	}})
 	// xlogy.Tensor(Tensor self, Tensor other)
 	def("aten::xlogy.Tensor", fn(func(c *Ctx) {
-		x, y, g := c.T(0), c.T(1), c.G(0)
-		if c.Needs(0) {
-			c.Set(0, g.Mul(x.NeScalar(0.0).To(g.DType()).Xlogy(y)))
+		at := args.XlogyAt()
+		x, y, g := c.T(at.Self), c.T(at.Other), c.G(0)
+		if c.Needs(at.Self) {
+			c.Set(at.Self, g.Mul(x.NeScalar(0.0).To(g.DType()).Xlogy(y)))
 		}
-		if c.Needs(1) {
-			c.Set(1, g.Mul(x).Div(y))
+		if c.Needs(at.Other) {
+			c.Set(at.Other, g.Mul(x).Div(y))
 		}
 	}))
 	// binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean)
-	def("aten::binary_cross_entropy", &Deriv{NonDiff: []int{2}, Backward: func(c *Ctx) {
-		x, t, w, g := c.T(0), c.T(1), c.T(2), c.G(0)
-		red := c.Int(3)
+	def("aten::binary_cross_entropy", &Deriv{NonDiff: []int{args.BinaryCrossEntropyAt().Weight}, Backward: func(c *Ctx) {
+		p, at := args.BinaryCrossEntropyOf(c.Args()), args.BinaryCrossEntropyAt()
+		x, t, w, g := c.T(at.Self), c.T(at.Target), c.T(at.Weight), c.G(0)
+		red := p.Reduction
 		scale := func(v *T) *T {
 			if w != nil {
 				v = v.Mul(w)
@@ -248,12 +271,12 @@ func registerNonCore() {
 			}
 			return v
 		}
-		if c.Needs(0) {
+		if c.Needs(at.Self) {
 			d := x.Sub(t).Div(x.RsubScalar(1).Mul(x).ClampMin(1e-12))
-			c.Set(0, scale(g.Mul(d)))
+			c.Set(at.Self, scale(g.Mul(d)))
 		}
-		if c.Needs(1) {
-			c.Set(1, scale(x.Logit().Neg()).Mul(g))
+		if c.Needs(at.Target) {
+			c.Set(at.Target, scale(x.Logit().Neg()).Mul(g))
 		}
 	}})
 }

@@ -1,6 +1,7 @@
 package autograd
 
 import (
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -12,12 +13,13 @@ func constGrad(v, x, k *T) *T {
 // layerNormBackward is native_layer_norm(input, normalized_shape, weight,
 // bias, eps) -> (out, mean, rstd).
 func layerNormBackward(c *Ctx) {
-	mask := []bool{c.Needs(0), c.Needs(2), c.Needs(3)}
-	r := tensor.Call("aten::native_layer_norm_backward", c.G(0), c.T(0), c.Ints(1), c.Out(1), c.Out(2),
-		c.T(2), c.T(3), mask).([]*T)
-	c.Set(0, r[0])
-	c.Set(2, r[1])
-	c.Set(3, r[2])
+	p, at := args.NativeLayerNormOf(c.Args()), args.NativeLayerNormAt()
+	mask := []bool{c.Needs(at.Input), c.Needs(at.Weight), c.Needs(at.Bias)}
+	r := tensor.Call("aten::native_layer_norm_backward", c.G(0), c.T(at.Input), p.NormalizedShape, c.Out(1), c.Out(2),
+		c.T(at.Weight), c.T(at.Bias), mask).([]*T)
+	c.Set(at.Input, r[0])
+	c.Set(at.Weight, r[1])
+	c.Set(at.Bias, r[2])
 }
 
 // layerNormDoubleBackward differentiates native_layer_norm_backward
@@ -27,14 +29,15 @@ func layerNormBackward(c *Ctx) {
 // result is a cancellation, and only the same roundings give 1.13's value.
 // mean and rstd are read as constants, as 1.13 reads them.
 func layerNormDoubleBackward(c *Ctx) {
+	p, at := args.NativeLayerNormBackwardOf(c.Args()), args.NativeLayerNormBackwardAt()
 	ggI, ggG, ggB := c.G(0), c.G(1), c.G(2)
-	x0, w := c.T(1), c.T(5)
-	ns := c.Ints(2)
+	x0, w := c.T(at.Input), c.T(at.Weight)
+	ns := p.NormalizedShape
 	shape := x0.Shape()
 	N := tensor.Numel(ns)
 	M := tensor.Numel(shape[:len(shape)-len(ns)])
 	x := x0.Reshape([]int{M, N})
-	gO := c.T(0).Reshape([]int{M, N})
+	gO := c.T(at.GradOut).Reshape([]int{M, N})
 	dt := x.DType()
 	affine := w != nil
 	var gamma, ggGe, ggBe, ggIe *T
@@ -52,15 +55,15 @@ func layerNormDoubleBackward(c *Ctx) {
 	if ggI != nil {
 		ggIe = ggI.Reshape([]int{M, N})
 	}
-	xmu := x.Sub(c.T(3).Reshape([]int{M, 1}).To(dt))
-	s12 := c.T(4).Reshape([]int{M, 1}).To(dt) // (sigma^2 + eps)^(-1/2)
+	xmu := x.Sub(c.T(at.Mean).Reshape([]int{M, 1}).To(dt))
+	s12 := c.T(at.Rstd).Reshape([]int{M, 1}).To(dt) // (sigma^2 + eps)^(-1/2)
 	s1 := s12.PowScalar(2)
 	s32 := s12.PowScalar(3)
 	xs32 := xmu.Mul(s32)
 	rowSum := func(t *T) *T { return t.Sum([]int{1}, tensor.WithKeepdim(true)) }
 
 	var gI *T
-	if ggIe != nil && c.Needs(1) {
+	if ggIe != nil && c.Needs(at.Input) {
 		gxhat := gO.Mul(gamma)
 		gxhatMuSum := rowSum(gxhat.Mul(xmu))
 		gxhatSum := rowSum(gxhat)
@@ -74,7 +77,7 @@ func layerNormDoubleBackward(c *Ctx) {
 		gI2 := gxhatMuSum.Mul(s32).DivScalar(N).Mul(ggISum.DivScalar(N).Sub(ggIe))
 		gI = gI0.Add(gI1).Add(gI2)
 	}
-	if affine && ggGe != nil && c.Needs(1) {
+	if affine && ggGe != nil && c.Needs(at.Input) {
 		gOG := gO.Mul(ggGe)
 		t0 := gOG.Mul(s12)
 		t1 := s12.Mul(rowSum(gOG)).DivScalar(-N)
@@ -82,7 +85,7 @@ func layerNormDoubleBackward(c *Ctx) {
 		gI = addTerm(gI, t0.Add(t1).Add(t2))
 	}
 	if gI != nil {
-		c.Set(1, gI.Reshape(shape))
+		c.Set(at.Input, gI.Reshape(shape))
 	}
 
 	// firstInputGrad is native_layer_norm_backward's input gradient for
@@ -92,11 +95,11 @@ func layerNormDoubleBackward(c *Ctx) {
 		h1 := g.MulScalar(N).Sub(rowSum(g)).Sub(xmu.Mul(s1).Mul(rowSum(g.Mul(xmu))))
 		return h0.Mul(h1)
 	}
-	if affine && ggIe != nil && c.Needs(5) {
+	if affine && ggIe != nil && c.Needs(at.Weight) {
 		gG := firstInputGrad(ggIe, s12.NewOnes(nil))
-		c.Set(5, gO.Mul(gG).Sum([]int{0}).ReshapeAs(w))
+		c.Set(at.Weight, gO.Mul(gG).Sum([]int{0}).ReshapeAs(w))
 	}
-	if !c.Needs(0) {
+	if !c.Needs(at.GradOut) {
 		return
 	}
 	var ggO *T
@@ -110,7 +113,7 @@ func layerNormDoubleBackward(c *Ctx) {
 		ggO = addTerm(ggO, ggBe)
 	}
 	if ggO != nil {
-		c.Set(0, ggO.Expand([]int{M, N}).Reshape(shape))
+		c.Set(at.GradOut, ggO.Expand([]int{M, N}).Reshape(shape))
 	}
 }
 
@@ -125,17 +128,18 @@ func addTerm(sum, term *T) *T {
 // groupNormBackward is native_group_norm(input, weight, bias, N, C, HxW,
 // group, eps) -> (out, mean, rstd); all three outputs are differentiable.
 func groupNormBackward(c *Ctx) {
-	N, C, HxW, group, eps := c.Int(3), c.Int(4), c.Int(5), c.Int(6), c.Float(7)
+	p, at := args.NativeGroupNormOf(c.Args()), args.NativeGroupNormAt()
+	N, C, HxW, group, eps := p.N, p.C, p.HxW, p.Group, p.Eps
 	if !c.Create() && c.G(1) == nil && c.G(2) == nil {
-		mask := []bool{c.Needs(0), c.Needs(1), c.Needs(2)}
-		r := tensor.Call("aten::native_group_norm_backward", c.G(0), c.T(0), c.Out(1), c.Out(2), c.T(1),
+		mask := []bool{c.Needs(at.Input), c.Needs(at.Weight), c.Needs(at.Bias)}
+		r := tensor.Call("aten::native_group_norm_backward", c.G(0), c.T(at.Input), c.Out(1), c.Out(2), c.T(at.Weight),
 			N, C, HxW, group, mask).([]*T)
-		c.Set(0, r[0])
-		c.Set(1, r[1])
-		c.Set(2, r[2])
+		c.Set(at.Input, r[0])
+		c.Set(at.Weight, r[1])
+		c.Set(at.Bias, r[2])
 		return
 	}
-	shape := c.In(0).Shape()
+	shape := c.In(at.Input).Shape()
 	f := func(in []*T) []*T {
 		x, w, b := in[0], in[1], in[2]
 		xr := x.Reshape([]int{N, group, C / max(group, 1) * HxW})
@@ -159,20 +163,25 @@ func groupNormBackward(c *Ctx) {
 		}
 		return []*T{y, mean.Reshape([]int{N, group}), rstd.Reshape([]int{N, group})}
 	}
-	r := vjp(f, []*T{c.T(0), c.T(1), c.T(2)}, []bool{c.Needs(0), c.Needs(1), c.Needs(2)}, []*T{c.G(0), c.G(1), c.G(2)}, c.Create())
-	c.Set(0, r[0])
-	c.Set(1, r[1])
-	c.Set(2, r[2])
+	r := vjp(f, []*T{c.T(at.Input), c.T(at.Weight), c.T(at.Bias)}, []bool{c.Needs(at.Input), c.Needs(at.Weight), c.Needs(at.Bias)},
+		[]*T{c.G(0), c.G(1), c.G(2)}, c.Create())
+	c.Set(at.Input, r[0])
+	c.Set(at.Weight, r[1])
+	c.Set(at.Bias, r[2])
 }
+
+// batchNormAt are the positions of the tensor arguments of the batch
+// norms; an op without running statistics has -1 for them.
+type batchNormAt struct{ Input, Weight, Bias, RunningMean, RunningVar int }
 
 // batchNormBackward is the gradient of the batch norms: (input, weight,
 // bias, ...) -> (out, save_mean, save_invstd). training uses the batch
 // statistics the forward saved; otherwise the running ones.
-func batchNormBackward(c *Ctx, rmArg, rvArg int, training bool, eps float64) {
-	x, w, g := c.T(0), c.T(1), c.G(0)
+func batchNormBackward(c *Ctx, at batchNormAt, training bool, eps float64) {
+	x, w, g := c.T(at.Input), c.T(at.Weight), c.G(0)
 	var rm, rv *T
 	if !training {
-		rm, rv = c.T(rmArg), c.T(rvArg)
+		rm, rv = c.T(at.RunningMean), c.T(at.RunningVar)
 	}
 	C := x.Size(1)
 	bc := make([]int, x.Dim())
@@ -206,10 +215,10 @@ func batchNormBackward(c *Ctx, rmArg, rvArg int, training bool, eps float64) {
 			}
 			return []*T{y}
 		}
-		r := vjp(f, []*T{x, w, c.T(2)}, []bool{c.Needs(0), c.Needs(1), c.Needs(2)}, []*T{g}, true)
-		c.Set(0, r[0])
-		c.Set(1, r[1])
-		c.Set(2, r[2])
+		r := vjp(f, []*T{x, w, c.T(at.Bias)}, []bool{c.Needs(at.Input), c.Needs(at.Weight), c.Needs(at.Bias)}, []*T{g}, true)
+		c.Set(at.Input, r[0])
+		c.Set(at.Weight, r[1])
+		c.Set(at.Bias, r[2])
 		return
 	}
 	var mean, invstd *T
@@ -222,7 +231,7 @@ func batchNormBackward(c *Ctx, rmArg, rvArg int, training bool, eps float64) {
 	gB := g.Sum(axes)
 	xhat := x.Sub(mean).Mul(invstd)
 	gW := g.Mul(xhat).Sum(axes)
-	if c.Needs(0) {
+	if c.Needs(at.Input) {
 		var gi *T
 		if training {
 			gi = g.Sub(gB.Reshape(bc).DivScalar(n)).Sub(xhat.Mul(gW.Reshape(bc).DivScalar(n))).Mul(invstd)
@@ -232,10 +241,10 @@ func batchNormBackward(c *Ctx, rmArg, rvArg int, training bool, eps float64) {
 		if w != nil {
 			gi = gi.Mul(w.Reshape(bc))
 		}
-		c.Set(0, gi)
+		c.Set(at.Input, gi)
 	}
-	c.Set(1, gW)
-	c.Set(2, gB)
+	c.Set(at.Weight, gW)
+	c.Set(at.Bias, gB)
 }
 
 // registerNorm registers the derivatives of the norm family
@@ -244,33 +253,39 @@ func registerNorm() {
 	// native_layer_norm(input, normalized_shape, weight, bias, eps) -> (out, mean, rstd)
 	def("aten::native_layer_norm", &Deriv{Outputs: []int{0}, Backward: layerNormBackward})
 	// native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask)
-	def("aten::native_layer_norm_backward", &Deriv{NonDiff: []int{3, 4}, Backward: layerNormDoubleBackward})
+	lnb := args.NativeLayerNormBackwardAt()
+	def("aten::native_layer_norm_backward", &Deriv{NonDiff: []int{lnb.Mean, lnb.Rstd}, Backward: layerNormDoubleBackward})
 	// native_group_norm(input, weight, bias, N, C, HxW, group, eps) -> (out, mean, rstd)
 	def("aten::native_group_norm", fn(groupNormBackward))
 	// _native_batch_norm_legit(input, weight, bias, running_mean, running_var, training, momentum, eps)
-	def("aten::_native_batch_norm_legit", &Deriv{Outputs: []int{0}, NonDiff: []int{3, 4}, Backward: func(c *Ctx) {
-		batchNormBackward(c, 3, 4, c.Bool(5), c.Float(7))
+	bn := batchNormAt(args.InternalNativeBatchNormLegitAt())
+	def("aten::_native_batch_norm_legit", &Deriv{Outputs: []int{0}, NonDiff: []int{bn.RunningMean, bn.RunningVar}, Backward: func(c *Ctx) {
+		p := args.InternalNativeBatchNormLegitOf(c.Args())
+		batchNormBackward(c, bn, p.Training, p.Eps)
 	}})
 	// _native_batch_norm_legit.no_stats(input, weight, bias, training, momentum, eps)
 	def("aten::_native_batch_norm_legit.no_stats", &Deriv{Outputs: []int{0}, Backward: func(c *Ctx) {
-		batchNormBackward(c, -1, -1, c.Bool(3), c.Float(5))
+		p, at := args.InternalNativeBatchNormLegitNoStatsOf(c.Args()), args.InternalNativeBatchNormLegitNoStatsAt()
+		batchNormBackward(c, batchNormAt{at.Input, at.Weight, at.Bias, -1, -1}, p.Training, p.Eps)
 	}})
 	// _native_batch_norm_legit_no_training(input, weight, bias, running_mean, running_var, momentum, eps)
-	def("aten::_native_batch_norm_legit_no_training", &Deriv{Outputs: []int{0}, NonDiff: []int{3, 4}, Backward: func(c *Ctx) {
-		batchNormBackward(c, 3, 4, false, c.Float(6))
+	bnt := batchNormAt(args.InternalNativeBatchNormLegitNoTrainingAt())
+	def("aten::_native_batch_norm_legit_no_training", &Deriv{Outputs: []int{0}, NonDiff: []int{bnt.RunningMean, bnt.RunningVar}, Backward: func(c *Ctx) {
+		batchNormBackward(c, bnt, false, args.InternalNativeBatchNormLegitNoTrainingOf(c.Args()).Eps)
 	}})
 	// native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)
 	def("aten::native_dropout", &Deriv{Outputs: []int{0}, SelfUnused: true, Backward: func(c *Ctx) {
+		p, at := args.NativeDropoutOf(c.Args()), args.NativeDropoutAt()
 		scale := 1.0
-		if train, ok := c.Arg(2).(bool); ok && train {
-			if p := c.Float(1); p == 1 {
+		if p.Train.Or(false) {
+			if p.P == 1 {
 				scale = 0
 			} else {
-				scale = 1 / (1 - p)
+				scale = 1 / (1 - p.P)
 			}
 		}
 		g := c.G(0)
-		c.Set(0, g.Mul(c.Out(1).To(g.DType()).MulScalar(scale)))
+		c.Set(at.Input, g.Mul(c.Out(1).To(g.DType()).MulScalar(scale)))
 	}})
 	def("aten::native_group_norm_backward", notImpl("PyTorch 1.13 has no derivative for it (\"derivative for aten::native_group_norm_backward is not implemented\")"))
 }

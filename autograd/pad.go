@@ -1,22 +1,30 @@
 package autograd
 
+import "github.com/goaten/goaten/aten/args"
+
 // registerPad registers the derivatives of the padding family
 // (aten/core/pad.go): reflection and replication padding.
 func registerPad() {
 	// reflection_padNd / replication_padNd(Tensor self, SymInt[] padding)
-	def("aten::reflection_pad1d", &Deriv{SelfUnused: true, Backward: padBackward(true)})
-	def("aten::reflection_pad2d", &Deriv{SelfUnused: true, Backward: padBackward(true)})
-	def("aten::reflection_pad3d", &Deriv{SelfUnused: true, Backward: padBackward(true)})
-	def("aten::replication_pad2d", &Deriv{SelfUnused: true, Backward: padBackward(false)})
-	def("aten::replication_pad3d", &Deriv{SelfUnused: true, Backward: padBackward(false)})
+	def("aten::reflection_pad1d", &Deriv{SelfUnused: true, Backward: padBackward(true, args.ReflectionPad1dAt(),
+		args.ReflectionPad1dOf)})
+	def("aten::reflection_pad2d", &Deriv{SelfUnused: true, Backward: padBackward(true, args.ReflectionPad2dAt(),
+		func(a []any) args.ReflectionPad1d { return args.ReflectionPad1d(args.ReflectionPad2dOf(a)) })})
+	def("aten::reflection_pad3d", &Deriv{SelfUnused: true, Backward: padBackward(true, args.ReflectionPad3dAt(),
+		func(a []any) args.ReflectionPad1d { return args.ReflectionPad1d(args.ReflectionPad3dOf(a)) })})
+	def("aten::replication_pad2d", &Deriv{SelfUnused: true, Backward: padBackward(false, args.ReplicationPad2dAt(),
+		func(a []any) args.ReflectionPad1d { return args.ReflectionPad1d(args.ReplicationPad2dOf(a)) })})
+	def("aten::replication_pad3d", &Deriv{SelfUnused: true, Backward: padBackward(false, args.ReplicationPad3dAt(),
+		func(a []any) args.ReflectionPad1d { return args.ReflectionPad1d(args.ReplicationPad3dOf(a)) })})
 }
 
 // padBackward folds the gradient of a reflection or replication pad back
-// onto the input, one padded dim at a time.
-func padBackward(reflect bool) func(c *Ctx) {
+// onto the input, one padded dim at a time. The five pad ops take the same
+// arguments: of reads the op's view as reflection_pad1d's.
+func padBackward(reflect bool, at struct{ Self int }, of func([]any) args.ReflectionPad1d) func(c *Ctx) {
 	return func(c *Ctx) {
-		sizes := c.Sizes(0)
-		pad := c.Ints(1)
+		sizes := c.Sizes(at.Self)
+		pad := of(c.Args()).Padding
 		g := c.G(0)
 		r := len(sizes)
 		for k := 0; 2*k < len(pad); k++ {
@@ -42,6 +50,6 @@ func padBackward(reflect bool) func(c *Ctx) {
 			s[d] = n
 			g = indexAdd(g, s, d, ints(idx, g))
 		}
-		c.Set(0, g)
+		c.Set(at.Self, g)
 	}
 }

@@ -1,6 +1,7 @@
 package autograd
 
 import (
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -53,7 +54,7 @@ func avgPool3dBackward(c *Ctx) {
 		}
 		mats[d] = m
 	}
-	c.Set(0, applyT(c.G(0), mats, geo.In[:]))
+	c.Set(args.AvgPool3dAt().Self, applyT(c.G(0), mats, geo.In[:]))
 }
 
 // adaptiveAvgPool3dBackward is _adaptive_avg_pool3d(self, output_size).
@@ -71,7 +72,7 @@ func adaptiveAvgPool3dBackward(c *Ctx) {
 		}
 		mats[d] = m
 	}
-	c.Set(0, applyT(c.G(0), mats, geo.In[:]))
+	c.Set(args.InternalAdaptiveAvgPool3dAt().Self, applyT(c.G(0), mats, geo.In[:]))
 }
 
 // registerPool registers the derivatives of the pooling family
@@ -79,69 +80,78 @@ func adaptiveAvgPool3dBackward(c *Ctx) {
 func registerPool() {
 	// max_pool2d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode) -> (out, indices)
 	def("aten::max_pool2d_with_indices", &Deriv{Outputs: []int{0}, Backward: func(c *Ctx) {
-		c.Set(0, tensor.MaxPool2dWithIndicesBackward(c.G(0), c.T(0), c.Ints(1), c.Ints(2), c.Ints(3), c.Ints(4), c.Bool(5), c.Out(1)))
+		p, at := args.MaxPool2dWithIndicesOf(c.Args()), args.MaxPool2dWithIndicesAt()
+		c.Set(at.Self, tensor.MaxPool2dWithIndicesBackward(c.G(0), c.T(at.Self), p.KernelSize, p.Stride, p.Padding, p.Dilation, p.CeilMode, c.Out(1)))
 	}})
 	// max_pool2d_with_indices_backward(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices)
-	def("aten::max_pool2d_with_indices_backward", &Deriv{NonDiff: []int{7}, Backward: func(c *Ctx) {
-		g, idx := c.G(0), c.T(7)
-		if c.Needs(0) {
-			c.Set(0, g.Flatten(tensor.WithStartDim(-2)).Gather(-1, idx.Flatten(tensor.WithStartDim(-2))).View(idx.Shape()))
+	def("aten::max_pool2d_with_indices_backward", &Deriv{NonDiff: []int{args.MaxPool2dWithIndicesBackwardAt().Indices}, Backward: func(c *Ctx) {
+		at := args.MaxPool2dWithIndicesBackwardAt()
+		g, idx := c.G(0), c.T(at.Indices)
+		if c.Needs(at.GradOutput) {
+			c.Set(at.GradOutput, g.Flatten(tensor.WithStartDim(-2)).Gather(-1, idx.Flatten(tensor.WithStartDim(-2))).View(idx.Shape()))
 		}
-		if c.Needs(1) {
-			c.Set(1, c.In(1).ZerosLike())
+		if c.Needs(at.Self) {
+			c.Set(at.Self, c.In(at.Self).ZerosLike())
 		}
 	}})
 	// max_pool3d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode) -> (out, indices)
 	def("aten::max_pool3d_with_indices", &Deriv{Outputs: []int{0}, SelfUnused: true, Backward: func(c *Ctx) {
-		sizes := c.Sizes(0)
+		at := args.MaxPool3dWithIndicesAt()
+		sizes := c.Sizes(at.Self)
 		g, idx := c.G(0), c.Out(1)
 		flat := append(append([]int(nil), sizes[:len(sizes)-3]...), -1)
 		z := zerosOf(g, append(append([]int(nil), sizes[:len(sizes)-3]...), sizes[len(sizes)-3]*sizes[len(sizes)-2]*sizes[len(sizes)-1]))
-		c.Set(0, z.ScatterAdd(-1, idx.Reshape(flat), g.Reshape(flat)).View(sizes))
+		c.Set(at.Self, z.ScatterAdd(-1, idx.Reshape(flat), g.Reshape(flat)).View(sizes))
 	}})
 	// avg_pool2d(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
 	def("aten::avg_pool2d", fn(func(c *Ctx) {
-		c.Set(0, tensor.AvgPool2dBackward(c.G(0), c.T(0), c.Ints(1), c.Ints(2), c.Ints(3), c.Bool(4), c.Bool(5), c.Arg(6)))
+		p, at := args.AvgPool2dOf(c.Args()), args.AvgPool2dAt()
+		c.Set(at.Self, tensor.AvgPool2dBackward(c.G(0), c.T(at.Self), p.KernelSize, p.Stride, p.Padding, p.CeilMode, p.CountIncludePad, boxOpt(p.DivisorOverride)))
 	}))
 	// avg_pool2d_backward(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
 	def("aten::avg_pool2d_backward", &Deriv{Backward: func(c *Ctx) {
-		if c.Needs(0) {
-			c.Set(0, c.G(0).AvgPool2d(c.Ints(2), tensor.WithStride(c.Ints(3)), tensor.WithPadding(c.Ints(4)), tensor.WithCeilMode(c.Bool(5)), tensor.WithCountIncludePad(c.Bool(6)), tensor.Kw("divisor_override", c.Arg(7))))
+		p, at := args.AvgPool2dBackwardOf(c.Args()), args.AvgPool2dBackwardAt()
+		if c.Needs(at.GradOutput) {
+			c.Set(at.GradOutput, c.G(0).AvgPool2d(p.KernelSize, tensor.WithStride(p.Stride), tensor.WithPadding(p.Padding), tensor.WithCeilMode(p.CeilMode), tensor.WithCountIncludePad(p.CountIncludePad), tensor.Kw("divisor_override", boxOpt(p.DivisorOverride))))
 		}
-		if c.Needs(1) {
-			c.Set(1, c.In(1).ZerosLike())
+		if c.Needs(at.Self) {
+			c.Set(at.Self, c.In(at.Self).ZerosLike())
 		}
 	}})
 	// avg_pool1d(self, kernel_size, stride, padding, ceil_mode, count_include_pad)
 	def("aten::avg_pool1d", fn(func(c *Ctx) {
-		k, s, p := c.Ints(1), c.Ints(2), c.Ints(3)
+		p, at := args.AvgPool1dOf(c.Args()), args.AvgPool1dAt()
+		k, s, pad := p.KernelSize, p.Stride, p.Padding
 		if len(s) == 0 {
 			s = k
 		}
-		x := c.T(0).Unsqueeze(-2)
-		gi := tensor.AvgPool2dBackward(c.G(0).Unsqueeze(-2), x, []int{1, k[0]}, []int{1, s[0]}, []int{0, p[0]}, c.Bool(4), c.Bool(5), nil)
-		c.Set(0, gi.Squeeze(-2))
+		x := c.T(at.Self).Unsqueeze(-2)
+		gi := tensor.AvgPool2dBackward(c.G(0).Unsqueeze(-2), x, []int{1, k[0]}, []int{1, s[0]}, []int{0, pad[0]}, p.CeilMode, p.CountIncludePad, nil)
+		c.Set(at.Self, gi.Squeeze(-2))
 	}))
 	// avg_pool3d(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
 	def("aten::avg_pool3d", &Deriv{SelfUnused: true, Backward: avgPool3dBackward})
 	// _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size)
 	def("aten::_adaptive_avg_pool2d", fn(func(c *Ctx) {
-		c.Set(0, callT("aten::_adaptive_avg_pool2d_backward", c.G(0), c.T(0)))
+		at := args.InternalAdaptiveAvgPool2dAt()
+		c.Set(at.Self, callT("aten::_adaptive_avg_pool2d_backward", c.G(0), c.T(at.Self)))
 	}))
 	// _adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self)
 	def("aten::_adaptive_avg_pool2d_backward", fn(func(c *Ctx) {
-		if c.Needs(0) {
-			go_ := c.In(0)
-			c.Set(0, c.G(0).AdaptiveAvgPool2d([]int{go_.Size(-2), go_.Size(-1)}))
+		at := args.InternalAdaptiveAvgPool2dBackwardAt()
+		if c.Needs(at.GradOutput) {
+			go_ := c.In(at.GradOutput)
+			c.Set(at.GradOutput, c.G(0).AdaptiveAvgPool2d([]int{go_.Size(-2), go_.Size(-1)}))
 		}
-		if c.Needs(1) {
-			c.Set(1, c.In(1).ZerosLike())
+		if c.Needs(at.Self) {
+			c.Set(at.Self, c.In(at.Self).ZerosLike())
 		}
 	}))
 	// adaptive_avg_pool1d(Tensor self, int[1] output_size)
 	def("aten::adaptive_avg_pool1d", fn(func(c *Ctx) {
-		gi := callT("aten::_adaptive_avg_pool2d_backward", c.G(0).Unsqueeze(-2), c.T(0).Unsqueeze(-2))
-		c.Set(0, gi.Squeeze(-2))
+		at := args.AdaptiveAvgPool1dAt()
+		gi := callT("aten::_adaptive_avg_pool2d_backward", c.G(0).Unsqueeze(-2), c.T(at.Self).Unsqueeze(-2))
+		c.Set(at.Self, gi.Squeeze(-2))
 	}))
 	// _adaptive_avg_pool3d(Tensor self, SymInt[3] output_size)
 	def("aten::_adaptive_avg_pool3d", &Deriv{SelfUnused: true, Backward: adaptiveAvgPool3dBackward})

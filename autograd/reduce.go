@@ -3,6 +3,7 @@ package autograd
 import (
 	"math"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -12,25 +13,33 @@ import (
 func registerReduce() {
 	// sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim, *, ScalarType? dtype)
 	def("aten::sum.dim_IntList", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
-		c.Set(0, sumBackward(c.G(0), c.Sizes(0), c.Ints(1), c.Bool(2)))
+		p, at := args.SumOf(c.Args()), args.SumAt()
+		c.Set(at.Self, sumBackward(c.G(0), c.Sizes(at.Self), p.Dim, p.Keepdim))
 	}})
 	// mean(Tensor self, *, ScalarType? dtype)
 	def("aten::mean", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
-		c.Set(0, c.G(0).Expand(c.Sizes(0)).DivScalar(float64(c.In(0).Numel())))
+		at := args.MeanAt()
+		c.Set(at.Self, c.G(0).Expand(c.Sizes(at.Self)).DivScalar(float64(c.In(at.Self).Numel())))
 	}})
 	// mean.dim(Tensor self, int[1]? dim, bool keepdim, *, ScalarType? dtype)
 	def("aten::mean.dim", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
-		n := countOf(c.Sizes(0), c.Ints(1))
-		c.Set(0, sumBackward(c.G(0), c.Sizes(0), c.Ints(1), c.Bool(2)).DivScalar(float64(n)))
+		p, at := args.MeanDimOf(c.Args()), args.MeanDimAt()
+		n := countOf(c.Sizes(at.Self), p.Dim)
+		c.Set(at.Self, sumBackward(c.G(0), c.Sizes(at.Self), p.Dim, p.Keepdim).DivScalar(float64(n)))
 	}})
-	def("aten::prod", fn(func(c *Ctx) { c.Set(0, prodBackward(c.G(0), c.T(0).To(c.Out(0).DType()), c.Out(0))) }))
+	def("aten::prod", fn(func(c *Ctx) {
+		at := args.ProdAt()
+		c.Set(at.Self, prodBackward(c.G(0), c.T(at.Self).To(c.Out(0).DType()), c.Out(0)))
+	}))
 	// prod.dim_int(Tensor self, int dim, bool keepdim, *, ScalarType? dtype)
 	def("aten::prod.dim_int", fn(func(c *Ctx) {
-		c.Set(0, prodDimBackward(c.G(0), c.T(0).To(c.Out(0).DType()), c.Out(0), c.Int(1), c.Bool(2)))
+		p, at := args.ProdDimOf(c.Args()), args.ProdDimAt()
+		c.Set(at.Self, prodDimBackward(c.G(0), c.T(at.Self).To(c.Out(0).DType()), c.Out(0), p.Dim, p.Keepdim))
 	}))
-	// amax(Tensor self, int[1] dim, bool keepdim)
-	amaxBackward := func(c *Ctx) {
-		x, dims, keep := c.T(0), c.Ints(1), c.Bool(2)
+	// amax(Tensor self, int[1] dim, bool keepdim); amin reads its view as
+	// amax's.
+	amaxBackward := func(c *Ctx, p args.Amax, at struct{ Self int }) {
+		x, dims, keep := c.T(at.Self), p.Dim, p.Keepdim
 		g, r := c.G(0), c.Out(0)
 		if !keep && x.Dim() > 0 {
 			g = unsqueezeDims(g, dims, x.Dim())
@@ -43,45 +52,51 @@ func registerReduce() {
 		} else {
 			cnt = mask.Sum(reduceDims(dims, x.Dim()), tensor.WithKeepdim(true))
 		}
-		c.Set(0, g.Div(cnt).Mul(mask.To(g.DType())))
+		c.Set(at.Self, g.Div(cnt).Mul(mask.To(g.DType())))
 	}
-	def("aten::amax", fn(amaxBackward))
-	def("aten::amin", fn(amaxBackward))
+	def("aten::amax", fn(func(c *Ctx) { amaxBackward(c, args.AmaxOf(c.Args()), args.AmaxAt()) }))
+	def("aten::amin", fn(func(c *Ctx) { amaxBackward(c, args.Amax(args.AminOf(c.Args())), args.AminAt()) }))
 	// var.correction(Tensor self, int[1]? dim, *, Scalar? correction, bool keepdim)
 	def("aten::var.correction", fn(func(c *Ctx) {
+		p, at := args.VarOf(c.Args()), args.VarAt()
 		corr := 1.0
-		if s, ok := c.OptScalar(2); ok {
-			corr = s.Float64()
+		if p.Correction.Ok {
+			corr = p.Correction.V.Float64()
 		}
-		c.Set(0, varBackward(c.G(0), c.T(0), c.Ints(1), c.Arg(1) == nil, corr, c.Bool(3)))
+		c.Set(at.Self, varBackward(c.G(0), c.T(at.Self), p.Dim, p.Dim == nil, corr, p.Keepdim))
 	}))
 	// var.dim(Tensor self, int[1]? dim, bool unbiased, bool keepdim)
 	def("aten::var.dim", fn(func(c *Ctx) {
+		p, at := args.VarDimOf(c.Args()), args.VarDimAt()
 		corr := 0.0
-		if c.Bool(2) {
+		if p.Unbiased {
 			corr = 1
 		}
-		c.Set(0, varBackward(c.G(0), c.T(0), c.Ints(1), c.Arg(1) == nil, corr, c.Bool(3)))
+		c.Set(at.Self, varBackward(c.G(0), c.T(at.Self), p.Dim, p.Dim == nil, corr, p.Keepdim))
 	}))
 	// cumsum(Tensor self, int dim, *, ScalarType? dtype)
 	def("aten::cumsum", &Deriv{SelfUnused: true, Backward: func(c *Ctx) {
-		g := c.G(0).To(c.In(0).DType())
-		d := tensor.WrapDim(c.Int(1), c.In(0).Dim())
+		p, at := args.CumsumOf(c.Args()), args.CumsumAt()
+		g := c.G(0).To(c.In(at.Self).DType())
+		d := tensor.WrapDim(p.Dim, c.In(at.Self).Dim())
 		if g.Numel() <= 1 || g.Dim() == 0 || g.Size(d) == 1 {
-			c.Set(0, g)
+			c.Set(at.Self, g)
 			return
 		}
-		c.Set(0, reversedCumsum(g, d))
+		c.Set(at.Self, reversedCumsum(g, d))
 	}})
 	// max.dim / min.dim(Tensor self, int dim, bool keepdim) -> (values, indices)
-	maxDim := &Deriv{Outputs: []int{0}, SelfUnused: true, Backward: func(c *Ctx) {
-		x := c.In(0)
-		d := tensor.WrapDim(c.Int(1), x.Dim())
-		c.Set(0, valueSelecting(c.G(0), d, c.Out(1), x.Sizes(), c.Bool(2)))
-	}}
-	def("aten::max.dim", maxDim)
-	minDim := *maxDim
-	def("aten::min.dim", &minDim)
+	maxDim := func(c *Ctx, p args.MaxDim, at struct{ Self int }) {
+		x := c.In(at.Self)
+		d := tensor.WrapDim(p.Dim, x.Dim())
+		c.Set(at.Self, valueSelecting(c.G(0), d, c.Out(1), x.Sizes(), p.Keepdim))
+	}
+	def("aten::max.dim", &Deriv{Outputs: []int{0}, SelfUnused: true, Backward: func(c *Ctx) {
+		maxDim(c, args.MaxDimOf(c.Args()), args.MaxDimAt())
+	}})
+	def("aten::min.dim", &Deriv{Outputs: []int{0}, SelfUnused: true, Backward: func(c *Ctx) {
+		maxDim(c, args.MaxDim(args.MinDimOf(c.Args())), args.MinDimAt())
+	}})
 	// PyTorch does not differentiate these.
 	for _, n := range []string{"aten::any", "aten::any.dim", "aten::any.dims"} {
 		def(n, nondiff("returns a bool tensor"))

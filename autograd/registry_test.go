@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -62,5 +63,30 @@ func TestInplaceOpsHaveFunctionalDerivatives(t *testing.T) {
 		if derivatives[f] == nil {
 			t.Errorf("%s: functional op %s has no derivative entry", name, f.Name)
 		}
+	}
+}
+
+// TestCtxArgs checks what a formula sees through Args: the forward call's
+// non-tensor arguments, and nil in place of its tensors (a nil list for a
+// Tensor[]), which it reads with the checked accessors at the positions
+// of the op's position function.
+func TestCtxArgs(t *testing.T) {
+	x := SetRequiresGrad(tensor.FromSlice([]float64{1, 2, 3, 4}, 2, 2), true)
+	y := tensor.FromSlice([]float64{5, 6}, 2, 1)
+	out := tensor.Cat([]*T{x, y}, tensor.WithDim(1))
+	n := GradFn(out)
+	c := &Ctx{on: n.fn.(*opNode), node: n}
+	p, at := args.CatOf(c.Args()), args.CatAt()
+	if p.Tensors != nil || p.Dim != 1 {
+		t.Errorf("cat's view through Args: tensors %v, dim %d; want nil, 1", p.Tensors, p.Dim)
+	}
+	if l, ok := c.Args()[at.Tensors].([]*T); !ok || l != nil {
+		t.Errorf("Args()[%d] is %#v, want a nil []*T", at.Tensors, c.Args()[at.Tensors])
+	}
+	if ts := c.Ts(at.Tensors); len(ts) != 2 || ts[1].Size(1) != 1 {
+		t.Errorf("Ts gives %v", ts)
+	}
+	if l, _ := c.on.args[at.Tensors].([]*T); len(l) != 2 || l[0] != x {
+		t.Errorf("Args changed the saved list: %v", c.on.args[at.Tensors])
 	}
 }

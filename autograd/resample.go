@@ -1,6 +1,7 @@
 package autograd
 
 import (
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -21,11 +22,12 @@ const (
 )
 
 func gridSamplerBackward(c *Ctx) {
-	mode, padding, align := c.Int(2), c.Int(3), c.Bool(4)
+	p, at := args.GridSampler2dOf(c.Args()), args.GridSampler2dAt()
+	mode, padding, align := p.InterpolationMode, p.PaddingMode, p.AlignCorners
 	f := func(in []*T) []*T { return []*T{gridSample(in[0], in[1], mode, padding, align)} }
-	r := vjp(f, []*T{c.T(0), c.T(1)}, []bool{c.Needs(0), c.Needs(1)}, []*T{c.G(0)}, c.Create())
-	c.Set(0, r[0])
-	c.Set(1, r[1])
+	r := vjp(f, []*T{c.T(at.Input), c.T(at.Grid)}, []bool{c.Needs(at.Input), c.Needs(at.Grid)}, []*T{c.G(0)}, c.Create())
+	c.Set(at.Input, r[0])
+	c.Set(at.Grid, r[1])
 }
 
 type gridAxis struct {
@@ -167,13 +169,14 @@ func registerResample() {
 
 // upsampleNearestBackward is upsample_nearest2d.vec(input, output_size, scale_factors).
 func upsampleNearestBackward(c *Ctx) {
+	at := args.UpsampleNearest2dAt()
 	r := core.UpsampleGeometry(c.on.d.op, c.on.args)
-	d := c.In(0).DType()
+	d := c.In(at.Input).DType()
 	mats := [][]float64{
 		oneHot(core.NearestIndices(r.InH, r.OutH, r.ScaleH, r.ChannelsLast, d), r.InH),
 		oneHot(core.NearestIndices(r.InW, r.OutW, r.ScaleW, r.ChannelsLast, d), r.InW),
 	}
-	c.Set(0, applyT(c.G(0), mats, []int{r.InH, r.InW}))
+	c.Set(at.Input, applyT(c.G(0), mats, []int{r.InH, r.InW}))
 }
 
 func oneHot(idx []int, in int) []float64 {
@@ -187,14 +190,14 @@ func oneHot(idx []int, in int) []float64 {
 // upsampleBilinearBackward is upsample_bilinear2d.vec(input, output_size,
 // align_corners, scale_factors).
 func upsampleBilinearBackward(c *Ctx) {
+	p, at := args.UpsampleBilinear2dOf(c.Args()), args.UpsampleBilinear2dAt()
 	r := core.UpsampleGeometry(c.on.d.op, c.on.args)
-	align := c.Bool(2)
-	d := c.In(0).DType()
+	d := c.In(at.Input).DType()
 	mats := [][]float64{
-		linearWeights(r.InH, r.OutH, align, r.ScaleH, d),
-		linearWeights(r.InW, r.OutW, align, r.ScaleW, d),
+		linearWeights(r.InH, r.OutH, p.AlignCorners, r.ScaleH, d),
+		linearWeights(r.InW, r.OutW, p.AlignCorners, r.ScaleW, d),
 	}
-	c.Set(0, applyT(c.G(0), mats, []int{r.InH, r.InW}))
+	c.Set(at.Input, applyT(c.G(0), mats, []int{r.InH, r.InW}))
 }
 
 // linearWeights is the interpolation matrix of one dim of a bilinear

@@ -3,6 +3,7 @@ package functional
 import (
 	"slices"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
@@ -29,31 +30,31 @@ var special = map[string]tensor.KeyKernel{
 // for, never come here: the dispatcher decomposes them above this layer, on
 // the wrappers, so that the views and mutations inside them are
 // functionalized too.
-func kernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
+func kernel(op *tensor.Op, d tensor.Dispatch, a []any) any {
 	if k := special[op.Name]; k != nil {
-		return k(op, d, args)
+		return k(op, d, a)
 	}
 	s := op.Schema
 	isView := s.IsView()
 	mutates := len(s.Mutates()) > 0
 	switch {
 	case isView && !mutates:
-		return viewKernel(op, args)
+		return viewKernel(op, a)
 	case s.IsInplace():
-		return inplaceKernel(op, d, args)
+		return inplaceKernel(op, d, a)
 	case s.IsOut():
-		return outKernel(op, d, args)
+		return outKernel(op, d, a)
 	case mutates:
-		return mutatingKernel(op, d, args)
+		return mutatingKernel(op, d, a)
 	}
-	return functionalKernel(op, d, args)
+	return functionalKernel(op, d, a)
 }
 
-// unwrapArgs replaces every functional tensor by its synced inner value.
-func unwrapArgs(args []any) []any {
-	out := make([]any, len(args))
-	for i, a := range args {
-		switch x := a.(type) {
+// unwrapArgs replaces every functional tensor of a by its synced inner value.
+func unwrapArgs(a []any) []any {
+	out := make([]any, len(a))
+	for i, v := range a {
+		switch x := v.(type) {
 		case *tensor.Tensor:
 			if IsFunctional(x) {
 				out[i] = value(x)
@@ -71,7 +72,7 @@ func unwrapArgs(args []any) []any {
 			}
 			out[i] = l
 		default:
-			out[i] = a
+			out[i] = v
 		}
 	}
 	return out
@@ -79,15 +80,15 @@ func unwrapArgs(args []any) []any {
 
 // functionalKernel runs a functional op on the inner values and wraps its
 // tensor results as new bases.
-func functionalKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
+func functionalKernel(op *tensor.Op, d tensor.Dispatch, a []any) any {
 	// The wrappers take the metadata the op's meta function gives for
 	// theirs (the strides the CPU would give), not the inner values' (the
 	// backend's own layout). It runs first, as the CPU kernel's checks do.
 	var metas any
 	if op.Meta != nil && !dataDependent[op.Name] {
-		metas = op.Meta(op, args)
+		metas = op.Meta(op, a)
 	}
-	res := op.Redispatch(d, tensor.KeyFunctionalize, unwrapArgs(args))
+	res := op.Redispatch(d, tensor.KeyFunctionalize, unwrapArgs(a))
 	switch r := res.(type) {
 	case *tensor.Tensor:
 		m, _ := metas.(*tensor.Tensor)
@@ -128,21 +129,21 @@ func wrapOne(v, m *tensor.Tensor, dev tensor.Device) *tensor.Tensor {
 
 // metadataQuery answers sym_size, sym_stride, ... from the wrapper's own
 // metadata (the inner value's strides are the backend's business).
-func metadataQuery(op *tensor.Op, _ tensor.Dispatch, args []any) any { return op.Meta(op, args) }
+func metadataQuery(op *tensor.Op, _ tensor.Dispatch, a []any) any { return op.Meta(op, a) }
 
 // viewKernel creates views: wrappers sharing the base's storage, whose
 // metadata comes from the view's meta function and whose value is replayed
 // from the base (lazily, on first use).
-func viewKernel(op *tensor.Op, args []any) any {
-	self, ok := args[0].(*tensor.Tensor)
-	if !ok || !IsFunctional(self) {
+func viewKernel(op *tensor.Op, a []any) any {
+	self := args.Self(a)
+	if !IsFunctional(self) {
 		tensor.Panicf("functionalize: %s views a tensor that is not functional", op.Name)
 	}
 	if op.Name == "aten::as_strided" {
-		checkAsStridedBounds(self, args)
+		checkAsStridedBounds(self, a)
 	}
 	var outs []*tensor.Tensor
-	res := op.Meta(op, args)
+	res := op.Meta(op, a)
 	switch r := res.(type) {
 	case *tensor.Tensor:
 		outs = []*tensor.Tensor{r}
@@ -151,7 +152,7 @@ func viewKernel(op *tensor.Op, args []any) any {
 	default:
 		tensor.Panicf("functionalize: unexpected result of %s's meta function", op.Name)
 	}
-	recs := viewOutputs(op, args, self, outs)
+	recs := viewOutputs(op, a, self, outs)
 	wrapped := make([]*tensor.Tensor, len(outs))
 	for i, m := range outs {
 		if m.DType() != self.DType() {
@@ -172,8 +173,9 @@ func viewKernel(op *tensor.Op, args []any) any {
 
 // checkAsStridedBounds is as_strided's storage bounds check, against the
 // size of the functional storage (the meta function cannot see it).
-func checkAsStridedBounds(self *tensor.Tensor, args []any) {
-	sizes, strides := args[1].([]int), args[2].([]int)
+func checkAsStridedBounds(self *tensor.Tensor, a []any) {
+	p := args.AsStridedOf(a)
+	sizes, strides := p.Size, p.Stride
 	if len(sizes) != len(strides) {
 		return // the meta function reports it
 	}
@@ -182,7 +184,7 @@ func checkAsStridedBounds(self *tensor.Tensor, args []any) {
 			return
 		}
 	}
-	offset := tensor.OptInt(args[3], self.StorageOffset())
+	offset := p.StorageOffset.Or(self.StorageOffset())
 	if offset < 0 {
 		return
 	}
@@ -203,12 +205,12 @@ func checkAsStridedBounds(self *tensor.Tensor, args []any) {
 
 // inplaceKernel runs the functional op and writes its result into self
 // (through self's view chain into its base, visible to every alias).
-func inplaceKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
+func inplaceKernel(op *tensor.Op, d tensor.Dispatch, a []any) any {
 	f, _, ok := op.Functional()
 	if !ok {
-		return mutatingKernel(op, d, args)
+		return mutatingKernel(op, d, a)
 	}
-	self := args[0].(*tensor.Tensor)
+	self := args.Self(a)
 	if !IsFunctional(self) {
 		tensor.Panicf("functionalize: %s writes into a tensor that is not functional", op.Name)
 	}
@@ -217,7 +219,7 @@ func inplaceKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 	}
 	// The functional op's meta checks run below (as the CPU's in-place
 	// kernels run them), then PyTorch's checks for writing into self.
-	res := f.Redispatch(d, tensor.KeyFunctionalize, unwrapArgs(args)).(*tensor.Tensor)
+	res := f.Redispatch(d, tensor.KeyFunctionalize, unwrapArgs(a)).(*tensor.Tensor)
 	core.CheckInplaceResult(self, res)
 	commit(self, castTo(res, self.DType()))
 	self.BumpVersion()
@@ -226,16 +228,16 @@ func inplaceKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 
 // outKernel runs an out= op as its functional op and writes the results
 // into the out tensors, resizing them as the op's meta function says.
-func outKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
+func outKernel(op *tensor.Op, d tensor.Dispatch, a []any) any {
 	f, _, ok := op.Functional()
 	if !ok {
-		return mutatingKernel(op, d, args)
+		return mutatingKernel(op, d, a)
 	}
 	s := op.Schema
 	muts := s.Mutates()
-	fargs := op.FunctionalArgs(args)
+	fargs := op.FunctionalArgs(a)
 	var metas []*tensor.Tensor
-	switch m := op.Meta(op, args).(type) {
+	switch m := op.Meta(op, a).(type) {
 	case *tensor.Tensor:
 		metas = []*tensor.Tensor{m}
 	case []*tensor.Tensor:
@@ -254,7 +256,7 @@ func outKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 	}
 	outs := make([]*tensor.Tensor, len(muts))
 	for k, i := range muts {
-		o := args[i].(*tensor.Tensor)
+		o := a[i].(*tensor.Tensor)
 		if !IsFunctional(o) {
 			tensor.Panicf("functionalize: %s writes into a tensor that is not functional", op.Name)
 		}
@@ -274,9 +276,9 @@ func outKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 // mutatingKernel handles any other op that writes into its arguments
 // (PyTorch's auto_functionalize): the written tensors are cloned, the op
 // runs below on the clones, and the clones become the new values.
-func mutatingKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
+func mutatingKernel(op *tensor.Op, d tensor.Dispatch, a []any) any {
 	s := op.Schema
-	inner := unwrapArgs(args)
+	inner := unwrapArgs(a)
 	muts := s.Mutates()
 	clones := map[int]*tensor.Tensor{}
 	for _, i := range muts {
@@ -293,7 +295,7 @@ func mutatingKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 	}
 	res := op.Redispatch(d, tensor.KeyFunctionalize, inner)
 	for i, c := range clones {
-		o := args[i].(*tensor.Tensor)
+		o := a[i].(*tensor.Tensor)
 		if !IsFunctional(o) {
 			tensor.Panicf("functionalize: %s writes into a tensor that is not functional", op.Name)
 		}
@@ -305,13 +307,13 @@ func mutatingKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 		if r >= len(s.Returns) {
 			return nil
 		}
-		a := s.Returns[r].Type.Alias
-		if a == nil {
+		ra := s.Returns[r].Type.Alias
+		if ra == nil {
 			return nil
 		}
 		for _, i := range muts {
-			if b := s.Args[i].Type.Base().Alias; b != nil && b.Set == a.Set {
-				t, _ := args[i].(*tensor.Tensor)
+			if b := s.Args[i].Type.Base().Alias; b != nil && b.Set == ra.Set {
+				t, _ := a[i].(*tensor.Tensor)
 				return t
 			}
 		}
@@ -327,8 +329,8 @@ func mutatingKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 	case []*tensor.Tensor:
 		out := make([]*tensor.Tensor, len(r))
 		for k, t := range r {
-			if a := aliasOf(k); a != nil {
-				out[k] = a
+			if al := aliasOf(k); al != nil {
+				out[k] = al
 			} else {
 				out[k] = wrapOne(t, nil, dev)
 			}
@@ -340,12 +342,12 @@ func mutatingKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 
 // resizeKernel is resize_: the tensor gets the layout resize_'s meta
 // function gives, over a storage grown with zeros as needed.
-func resizeKernel(op *tensor.Op, _ tensor.Dispatch, args []any) any {
-	self := args[0].(*tensor.Tensor)
+func resizeKernel(op *tensor.Op, _ tensor.Dispatch, a []any) any {
+	self := args.Resize_Of(a).Self
 	if !IsFunctional(self) {
 		tensor.Panicf("functionalize: resize_ of a tensor that is not functional")
 	}
-	m := op.Meta(op, args).(*tensor.Tensor)
+	m := op.Meta(op, a).(*tensor.Tensor)
 	resizeTo(self, layoutOf(m))
 	return self
 }

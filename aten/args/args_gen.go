@@ -28,6 +28,11 @@ func (x InternalAdaptiveAvgPool2d) Box() []any {
 	return []any{boxTensor(x.Self), x.OutputSize}
 }
 
+// InternalAdaptiveAvgPool2dAt gives the positions of the tensor arguments of aten::_adaptive_avg_pool2d in its list.
+func InternalAdaptiveAvgPool2dAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // InternalAdaptiveAvgPool2dBackward holds the arguments of aten::_adaptive_avg_pool2d_backward:
 //
 //	aten::_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor
@@ -52,6 +57,11 @@ func (x InternalAdaptiveAvgPool2dBackward) Box() []any {
 	return []any{boxTensor(x.GradOutput), boxTensor(x.Self)}
 }
 
+// InternalAdaptiveAvgPool2dBackwardAt gives the positions of the tensor arguments of aten::_adaptive_avg_pool2d_backward in its list.
+func InternalAdaptiveAvgPool2dBackwardAt() struct{ GradOutput, Self int } {
+	return struct{ GradOutput, Self int }{0, 1}
+}
+
 // InternalAdaptiveAvgPool3d holds the arguments of aten::_adaptive_avg_pool3d:
 //
 //	aten::_adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor
@@ -74,6 +84,11 @@ func InternalAdaptiveAvgPool3dOf(a []any) InternalAdaptiveAvgPool3d {
 // Box returns the canonical argument list of aten::_adaptive_avg_pool3d that x holds.
 func (x InternalAdaptiveAvgPool3d) Box() []any {
 	return []any{boxTensor(x.Self), x.OutputSize}
+}
+
+// InternalAdaptiveAvgPool3dAt gives the positions of the tensor arguments of aten::_adaptive_avg_pool3d in its list.
+func InternalAdaptiveAvgPool3dAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // InternalCdistForward holds the arguments of aten::_cdist_forward:
@@ -102,6 +117,11 @@ func InternalCdistForwardOf(a []any) InternalCdistForward {
 // Box returns the canonical argument list of aten::_cdist_forward that x holds.
 func (x InternalCdistForward) Box() []any {
 	return []any{boxTensor(x.X1), boxTensor(x.X2), x.P, x.ComputeMode.box()}
+}
+
+// InternalCdistForwardAt gives the positions of the tensor arguments of aten::_cdist_forward in its list.
+func InternalCdistForwardAt() struct{ X1, X2 int } {
+	return struct{ X1, X2 int }{0, 1}
 }
 
 // InternalEmbeddingBag holds the arguments of aten::_embedding_bag:
@@ -142,6 +162,11 @@ func (x InternalEmbeddingBag) Box() []any {
 	return []any{boxTensor(x.Weight), boxTensor(x.Indices), boxTensor(x.Offsets), x.ScaleGradByFreq, x.Mode, x.Sparse, boxTensor(x.PerSampleWeights), x.IncludeLastOffset, x.PaddingIdx}
 }
 
+// InternalEmbeddingBagAt gives the positions of the tensor arguments of aten::_embedding_bag in its list.
+func InternalEmbeddingBagAt() struct{ Weight, Indices, Offsets, PerSampleWeights int } {
+	return struct{ Weight, Indices, Offsets, PerSampleWeights int }{0, 1, 2, 6}
+}
+
 // InternalEmbeddingBagForwardOnly holds the arguments of aten::_embedding_bag_forward_only:
 //
 //	aten::_embedding_bag_forward_only(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) -> (Tensor, Tensor, Tensor, Tensor)
@@ -180,6 +205,11 @@ func (x InternalEmbeddingBagForwardOnly) Box() []any {
 	return []any{boxTensor(x.Weight), boxTensor(x.Indices), boxTensor(x.Offsets), x.ScaleGradByFreq, x.Mode, x.Sparse, boxTensor(x.PerSampleWeights), x.IncludeLastOffset, x.PaddingIdx}
 }
 
+// InternalEmbeddingBagForwardOnlyAt gives the positions of the tensor arguments of aten::_embedding_bag_forward_only in its list.
+func InternalEmbeddingBagForwardOnlyAt() struct{ Weight, Indices, Offsets, PerSampleWeights int } {
+	return struct{ Weight, Indices, Offsets, PerSampleWeights int }{0, 1, 2, 6}
+}
+
 // InternalFftC2r holds the arguments of aten::_fft_c2r:
 //
 //	aten::_fft_c2r(Tensor self, int[] dim, int normalization, SymInt last_dim_size) -> Tensor
@@ -206,6 +236,11 @@ func InternalFftC2rOf(a []any) InternalFftC2r {
 // Box returns the canonical argument list of aten::_fft_c2r that x holds.
 func (x InternalFftC2r) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, x.Normalization, x.LastDimSize}
+}
+
+// InternalFftC2rAt gives the positions of the tensor arguments of aten::_fft_c2r in its list.
+func InternalFftC2rAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // InternalFftR2c holds the arguments of aten::_fft_r2c:
@@ -236,6 +271,11 @@ func (x InternalFftR2c) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, x.Normalization, x.Onesided}
 }
 
+// InternalFftR2cAt gives the positions of the tensor arguments of aten::_fft_r2c in its list.
+func InternalFftR2cAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // InternalLocalScalarDense holds the arguments of aten::_local_scalar_dense:
 //
 //	aten::_local_scalar_dense(Tensor self) -> Scalar
@@ -256,6 +296,11 @@ func InternalLocalScalarDenseOf(a []any) InternalLocalScalarDense {
 // Box returns the canonical argument list of aten::_local_scalar_dense that x holds.
 func (x InternalLocalScalarDense) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// InternalLocalScalarDenseAt gives the positions of the tensor arguments of aten::_local_scalar_dense in its list.
+func InternalLocalScalarDenseAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // InternalLogSoftmax holds the arguments of aten::_log_softmax:
@@ -284,6 +329,11 @@ func (x InternalLogSoftmax) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, x.HalfToFloat}
 }
 
+// InternalLogSoftmaxAt gives the positions of the tensor arguments of aten::_log_softmax in its list.
+func InternalLogSoftmaxAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // InternalLogSoftmaxBackwardData holds the arguments of aten::_log_softmax_backward_data:
 //
 //	aten::_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor
@@ -310,6 +360,11 @@ func InternalLogSoftmaxBackwardDataOf(a []any) InternalLogSoftmaxBackwardData {
 // Box returns the canonical argument list of aten::_log_softmax_backward_data that x holds.
 func (x InternalLogSoftmaxBackwardData) Box() []any {
 	return []any{boxTensor(x.GradOutput), boxTensor(x.Output), x.Dim, x.InputDtype}
+}
+
+// InternalLogSoftmaxBackwardDataAt gives the positions of the tensor arguments of aten::_log_softmax_backward_data in its list.
+func InternalLogSoftmaxBackwardDataAt() struct{ GradOutput, Output int } {
+	return struct{ GradOutput, Output int }{0, 1}
 }
 
 // InternalNativeBatchNormLegit holds the arguments of aten::_native_batch_norm_legit:
@@ -348,6 +403,11 @@ func (x InternalNativeBatchNormLegit) Box() []any {
 	return []any{boxTensor(x.Input), boxTensor(x.Weight), boxTensor(x.Bias), boxTensor(x.RunningMean), boxTensor(x.RunningVar), x.Training, x.Momentum, x.Eps}
 }
 
+// InternalNativeBatchNormLegitAt gives the positions of the tensor arguments of aten::_native_batch_norm_legit in its list.
+func InternalNativeBatchNormLegitAt() struct{ Input, Weight, Bias, RunningMean, RunningVar int } {
+	return struct{ Input, Weight, Bias, RunningMean, RunningVar int }{0, 1, 2, 3, 4}
+}
+
 // InternalNativeBatchNormLegitNoStats holds the arguments of aten::_native_batch_norm_legit.no_stats:
 //
 //	aten::_native_batch_norm_legit.no_stats(Tensor input, Tensor? weight, Tensor? bias, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)
@@ -378,6 +438,11 @@ func InternalNativeBatchNormLegitNoStatsOf(a []any) InternalNativeBatchNormLegit
 // Box returns the canonical argument list of aten::_native_batch_norm_legit.no_stats that x holds.
 func (x InternalNativeBatchNormLegitNoStats) Box() []any {
 	return []any{boxTensor(x.Input), boxTensor(x.Weight), boxTensor(x.Bias), x.Training, x.Momentum, x.Eps}
+}
+
+// InternalNativeBatchNormLegitNoStatsAt gives the positions of the tensor arguments of aten::_native_batch_norm_legit.no_stats in its list.
+func InternalNativeBatchNormLegitNoStatsAt() struct{ Input, Weight, Bias int } {
+	return struct{ Input, Weight, Bias int }{0, 1, 2}
 }
 
 // InternalNativeBatchNormLegitNoTraining holds the arguments of aten::_native_batch_norm_legit_no_training:
@@ -414,6 +479,11 @@ func (x InternalNativeBatchNormLegitNoTraining) Box() []any {
 	return []any{boxTensor(x.Input), boxTensor(x.Weight), boxTensor(x.Bias), boxTensor(x.RunningMean), boxTensor(x.RunningVar), x.Momentum, x.Eps}
 }
 
+// InternalNativeBatchNormLegitNoTrainingAt gives the positions of the tensor arguments of aten::_native_batch_norm_legit_no_training in its list.
+func InternalNativeBatchNormLegitNoTrainingAt() struct{ Input, Weight, Bias, RunningMean, RunningVar int } {
+	return struct{ Input, Weight, Bias, RunningMean, RunningVar int }{0, 1, 2, 3, 4}
+}
+
 // InternalPdistForward holds the arguments of aten::_pdist_forward:
 //
 //	aten::_pdist_forward(Tensor self, float p=2) -> Tensor
@@ -436,6 +506,11 @@ func InternalPdistForwardOf(a []any) InternalPdistForward {
 // Box returns the canonical argument list of aten::_pdist_forward that x holds.
 func (x InternalPdistForward) Box() []any {
 	return []any{boxTensor(x.Self), x.P}
+}
+
+// InternalPdistForwardAt gives the positions of the tensor arguments of aten::_pdist_forward in its list.
+func InternalPdistForwardAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // InternalReshapeAlias holds the arguments of aten::_reshape_alias:
@@ -462,6 +537,11 @@ func InternalReshapeAliasOf(a []any) InternalReshapeAlias {
 // Box returns the canonical argument list of aten::_reshape_alias that x holds.
 func (x InternalReshapeAlias) Box() []any {
 	return []any{boxTensor(x.Self), x.Size, x.Stride}
+}
+
+// InternalReshapeAliasAt gives the positions of the tensor arguments of aten::_reshape_alias in its list.
+func InternalReshapeAliasAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // InternalScaledDotProductAttention holds the arguments of aten::_scaled_dot_product_attention:
@@ -498,6 +578,11 @@ func (x InternalScaledDotProductAttention) Box() []any {
 	return []any{boxTensor(x.Query), boxTensor(x.Key), boxTensor(x.Value), boxTensor(x.AttnMask), x.DropoutP, x.NeedAttnWeights, x.IsCausal}
 }
 
+// InternalScaledDotProductAttentionAt gives the positions of the tensor arguments of aten::_scaled_dot_product_attention in its list.
+func InternalScaledDotProductAttentionAt() struct{ Query, Key, Value, AttnMask int } {
+	return struct{ Query, Key, Value, AttnMask int }{0, 1, 2, 3}
+}
+
 // InternalScaledDotProductAttentionMath holds the arguments of aten::_scaled_dot_product_attention_math:
 //
 //	aten::_scaled_dot_product_attention_math(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0., bool need_attn_weights=False, bool is_causal=False) -> (Tensor, Tensor)
@@ -532,6 +617,11 @@ func (x InternalScaledDotProductAttentionMath) Box() []any {
 	return []any{boxTensor(x.Query), boxTensor(x.Key), boxTensor(x.Value), boxTensor(x.AttnMask), x.DropoutP, x.NeedAttnWeights, x.IsCausal}
 }
 
+// InternalScaledDotProductAttentionMathAt gives the positions of the tensor arguments of aten::_scaled_dot_product_attention_math in its list.
+func InternalScaledDotProductAttentionMathAt() struct{ Query, Key, Value, AttnMask int } {
+	return struct{ Query, Key, Value, AttnMask int }{0, 1, 2, 3}
+}
+
 // InternalSoftmax holds the arguments of aten::_softmax:
 //
 //	aten::_softmax(Tensor self, int dim, bool half_to_float) -> Tensor
@@ -556,6 +646,11 @@ func InternalSoftmaxOf(a []any) InternalSoftmax {
 // Box returns the canonical argument list of aten::_softmax that x holds.
 func (x InternalSoftmax) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, x.HalfToFloat}
+}
+
+// InternalSoftmaxAt gives the positions of the tensor arguments of aten::_softmax in its list.
+func InternalSoftmaxAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // InternalSoftmaxBackwardData holds the arguments of aten::_softmax_backward_data:
@@ -584,6 +679,11 @@ func InternalSoftmaxBackwardDataOf(a []any) InternalSoftmaxBackwardData {
 // Box returns the canonical argument list of aten::_softmax_backward_data that x holds.
 func (x InternalSoftmaxBackwardData) Box() []any {
 	return []any{boxTensor(x.GradOutput), boxTensor(x.Output), x.Dim, x.InputDtype}
+}
+
+// InternalSoftmaxBackwardDataAt gives the positions of the tensor arguments of aten::_softmax_backward_data in its list.
+func InternalSoftmaxBackwardDataAt() struct{ GradOutput, Output int } {
+	return struct{ GradOutput, Output int }{0, 1}
 }
 
 // InternalToCopy holds the arguments of aten::_to_copy:
@@ -620,6 +720,11 @@ func (x InternalToCopy) Box() []any {
 	return []any{boxTensor(x.Self), x.Dtype.box(), x.Layout.box(), x.Device.box(), x.PinMemory.box(), x.NonBlocking, x.MemoryFormat.box()}
 }
 
+// InternalToCopyAt gives the positions of the tensor arguments of aten::_to_copy in its list.
+func InternalToCopyAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // InternalUnsafeView holds the arguments of aten::_unsafe_view:
 //
 //	aten::_unsafe_view(Tensor self, SymInt[] size) -> Tensor
@@ -644,6 +749,11 @@ func (x InternalUnsafeView) Box() []any {
 	return []any{boxTensor(x.Self), x.Size}
 }
 
+// InternalUnsafeViewAt gives the positions of the tensor arguments of aten::_unsafe_view in its list.
+func InternalUnsafeViewAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Abs holds the arguments of aten::abs:
 //
 //	aten::abs(Tensor self) -> Tensor
@@ -664,6 +774,11 @@ func AbsOf(a []any) Abs {
 // Box returns the canonical argument list of aten::abs that x holds.
 func (x Abs) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// AbsAt gives the positions of the tensor arguments of aten::abs in its list.
+func AbsAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Abs_ holds the arguments of aten::abs_:
@@ -688,6 +803,11 @@ func (x Abs_) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// Abs_At gives the positions of the tensor arguments of aten::abs_ in its list.
+func Abs_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Acos holds the arguments of aten::acos:
 //
 //	aten::acos(Tensor self) -> Tensor
@@ -708,6 +828,11 @@ func AcosOf(a []any) Acos {
 // Box returns the canonical argument list of aten::acos that x holds.
 func (x Acos) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// AcosAt gives the positions of the tensor arguments of aten::acos in its list.
+func AcosAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Acos_ holds the arguments of aten::acos_:
@@ -732,6 +857,11 @@ func (x Acos_) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// Acos_At gives the positions of the tensor arguments of aten::acos_ in its list.
+func Acos_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Acosh holds the arguments of aten::acosh:
 //
 //	aten::acosh(Tensor self) -> Tensor
@@ -754,6 +884,11 @@ func (x Acosh) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// AcoshAt gives the positions of the tensor arguments of aten::acosh in its list.
+func AcoshAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Acosh_ holds the arguments of aten::acosh_:
 //
 //	aten::acosh_(Tensor(a!) self) -> Tensor(a!)
@@ -774,6 +909,11 @@ func Acosh_Of(a []any) Acosh_ {
 // Box returns the canonical argument list of aten::acosh_ that x holds.
 func (x Acosh_) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// Acosh_At gives the positions of the tensor arguments of aten::acosh_ in its list.
+func Acosh_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // AdaptiveAvgPool1d holds the arguments of aten::adaptive_avg_pool1d:
@@ -800,6 +940,11 @@ func (x AdaptiveAvgPool1d) Box() []any {
 	return []any{boxTensor(x.Self), x.OutputSize}
 }
 
+// AdaptiveAvgPool1dAt gives the positions of the tensor arguments of aten::adaptive_avg_pool1d in its list.
+func AdaptiveAvgPool1dAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // AdaptiveAvgPool2d holds the arguments of aten::adaptive_avg_pool2d:
 //
 //	aten::adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor
@@ -824,6 +969,11 @@ func (x AdaptiveAvgPool2d) Box() []any {
 	return []any{boxTensor(x.Self), x.OutputSize}
 }
 
+// AdaptiveAvgPool2dAt gives the positions of the tensor arguments of aten::adaptive_avg_pool2d in its list.
+func AdaptiveAvgPool2dAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // AdaptiveAvgPool3d holds the arguments of aten::adaptive_avg_pool3d:
 //
 //	aten::adaptive_avg_pool3d(Tensor self, int[3] output_size) -> Tensor
@@ -846,6 +996,11 @@ func AdaptiveAvgPool3dOf(a []any) AdaptiveAvgPool3d {
 // Box returns the canonical argument list of aten::adaptive_avg_pool3d that x holds.
 func (x AdaptiveAvgPool3d) Box() []any {
 	return []any{boxTensor(x.Self), x.OutputSize}
+}
+
+// AdaptiveAvgPool3dAt gives the positions of the tensor arguments of aten::adaptive_avg_pool3d in its list.
+func AdaptiveAvgPool3dAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // AddScalar holds the arguments of aten::add.Scalar:
@@ -874,6 +1029,11 @@ func (x AddScalar) Box() []any {
 	return []any{boxTensor(x.Self), x.Other, x.Alpha}
 }
 
+// AddScalarAt gives the positions of the tensor arguments of aten::add.Scalar in its list.
+func AddScalarAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Add holds the arguments of aten::add.Tensor:
 //
 //	aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
@@ -898,6 +1058,11 @@ func AddOf(a []any) Add {
 // Box returns the canonical argument list of aten::add.Tensor that x holds.
 func (x Add) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other), x.Alpha}
+}
+
+// AddAt gives the positions of the tensor arguments of aten::add.Tensor in its list.
+func AddAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
 }
 
 // AddScalar_ holds the arguments of aten::add_.Scalar:
@@ -926,6 +1091,11 @@ func (x AddScalar_) Box() []any {
 	return []any{boxTensor(x.Self), x.Other, x.Alpha}
 }
 
+// AddScalar_At gives the positions of the tensor arguments of aten::add_.Scalar in its list.
+func AddScalar_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Add_ holds the arguments of aten::add_.Tensor:
 //
 //	aten::add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)
@@ -950,6 +1120,11 @@ func Add_Of(a []any) Add_ {
 // Box returns the canonical argument list of aten::add_.Tensor that x holds.
 func (x Add_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other), x.Alpha}
+}
+
+// Add_At gives the positions of the tensor arguments of aten::add_.Tensor in its list.
+func Add_At() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
 }
 
 // Addbmm holds the arguments of aten::addbmm:
@@ -982,6 +1157,11 @@ func (x Addbmm) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Batch1), boxTensor(x.Batch2), x.Beta, x.Alpha}
 }
 
+// AddbmmAt gives the positions of the tensor arguments of aten::addbmm in its list.
+func AddbmmAt() struct{ Self, Batch1, Batch2 int } {
+	return struct{ Self, Batch1, Batch2 int }{0, 1, 2}
+}
+
 // Addbmm_ holds the arguments of aten::addbmm_:
 //
 //	aten::addbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)
@@ -1012,6 +1192,11 @@ func (x Addbmm_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Batch1), boxTensor(x.Batch2), x.Beta, x.Alpha}
 }
 
+// Addbmm_At gives the positions of the tensor arguments of aten::addbmm_ in its list.
+func Addbmm_At() struct{ Self, Batch1, Batch2 int } {
+	return struct{ Self, Batch1, Batch2 int }{0, 1, 2}
+}
+
 // Addcdiv holds the arguments of aten::addcdiv:
 //
 //	aten::addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor
@@ -1038,6 +1223,11 @@ func AddcdivOf(a []any) Addcdiv {
 // Box returns the canonical argument list of aten::addcdiv that x holds.
 func (x Addcdiv) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Tensor1), boxTensor(x.Tensor2), x.Value}
+}
+
+// AddcdivAt gives the positions of the tensor arguments of aten::addcdiv in its list.
+func AddcdivAt() struct{ Self, Tensor1, Tensor2 int } {
+	return struct{ Self, Tensor1, Tensor2 int }{0, 1, 2}
 }
 
 // Addcdiv_ holds the arguments of aten::addcdiv_:
@@ -1068,6 +1258,11 @@ func (x Addcdiv_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Tensor1), boxTensor(x.Tensor2), x.Value}
 }
 
+// Addcdiv_At gives the positions of the tensor arguments of aten::addcdiv_ in its list.
+func Addcdiv_At() struct{ Self, Tensor1, Tensor2 int } {
+	return struct{ Self, Tensor1, Tensor2 int }{0, 1, 2}
+}
+
 // Addcmul holds the arguments of aten::addcmul:
 //
 //	aten::addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor
@@ -1096,6 +1291,11 @@ func (x Addcmul) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Tensor1), boxTensor(x.Tensor2), x.Value}
 }
 
+// AddcmulAt gives the positions of the tensor arguments of aten::addcmul in its list.
+func AddcmulAt() struct{ Self, Tensor1, Tensor2 int } {
+	return struct{ Self, Tensor1, Tensor2 int }{0, 1, 2}
+}
+
 // Addcmul_ holds the arguments of aten::addcmul_:
 //
 //	aten::addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)
@@ -1122,6 +1322,11 @@ func Addcmul_Of(a []any) Addcmul_ {
 // Box returns the canonical argument list of aten::addcmul_ that x holds.
 func (x Addcmul_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Tensor1), boxTensor(x.Tensor2), x.Value}
+}
+
+// Addcmul_At gives the positions of the tensor arguments of aten::addcmul_ in its list.
+func Addcmul_At() struct{ Self, Tensor1, Tensor2 int } {
+	return struct{ Self, Tensor1, Tensor2 int }{0, 1, 2}
 }
 
 // Addmm holds the arguments of aten::addmm:
@@ -1154,6 +1359,11 @@ func (x Addmm) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Mat1), boxTensor(x.Mat2), x.Beta, x.Alpha}
 }
 
+// AddmmAt gives the positions of the tensor arguments of aten::addmm in its list.
+func AddmmAt() struct{ Self, Mat1, Mat2 int } {
+	return struct{ Self, Mat1, Mat2 int }{0, 1, 2}
+}
+
 // Addr holds the arguments of aten::addr:
 //
 //	aten::addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
@@ -1182,6 +1392,11 @@ func AddrOf(a []any) Addr {
 // Box returns the canonical argument list of aten::addr that x holds.
 func (x Addr) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Vec1), boxTensor(x.Vec2), x.Beta, x.Alpha}
+}
+
+// AddrAt gives the positions of the tensor arguments of aten::addr in its list.
+func AddrAt() struct{ Self, Vec1, Vec2 int } {
+	return struct{ Self, Vec1, Vec2 int }{0, 1, 2}
 }
 
 // Addr_ holds the arguments of aten::addr_:
@@ -1214,6 +1429,11 @@ func (x Addr_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Vec1), boxTensor(x.Vec2), x.Beta, x.Alpha}
 }
 
+// Addr_At gives the positions of the tensor arguments of aten::addr_ in its list.
+func Addr_At() struct{ Self, Vec1, Vec2 int } {
+	return struct{ Self, Vec1, Vec2 int }{0, 1, 2}
+}
+
 // Alias holds the arguments of aten::alias:
 //
 //	aten::alias(Tensor(a) self) -> Tensor(a)
@@ -1236,6 +1456,11 @@ func (x Alias) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// AliasAt gives the positions of the tensor arguments of aten::alias in its list.
+func AliasAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // All holds the arguments of aten::all:
 //
 //	aten::all(Tensor self) -> Tensor
@@ -1256,6 +1481,11 @@ func AllOf(a []any) All {
 // Box returns the canonical argument list of aten::all that x holds.
 func (x All) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// AllAt gives the positions of the tensor arguments of aten::all in its list.
+func AllAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // AllDim holds the arguments of aten::all.dim:
@@ -1284,6 +1514,11 @@ func (x AllDim) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, x.Keepdim}
 }
 
+// AllDimAt gives the positions of the tensor arguments of aten::all.dim in its list.
+func AllDimAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // AlphaDropout holds the arguments of aten::alpha_dropout:
 //
 //	aten::alpha_dropout(Tensor input, float p, bool train) -> Tensor
@@ -1308,6 +1543,11 @@ func AlphaDropoutOf(a []any) AlphaDropout {
 // Box returns the canonical argument list of aten::alpha_dropout that x holds.
 func (x AlphaDropout) Box() []any {
 	return []any{boxTensor(x.Input), x.P, x.Train}
+}
+
+// AlphaDropoutAt gives the positions of the tensor arguments of aten::alpha_dropout in its list.
+func AlphaDropoutAt() struct{ Input int } {
+	return struct{ Input int }{0}
 }
 
 // Amax holds the arguments of aten::amax:
@@ -1336,6 +1576,11 @@ func (x Amax) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, x.Keepdim}
 }
 
+// AmaxAt gives the positions of the tensor arguments of aten::amax in its list.
+func AmaxAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Amin holds the arguments of aten::amin:
 //
 //	aten::amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor
@@ -1360,6 +1605,11 @@ func AminOf(a []any) Amin {
 // Box returns the canonical argument list of aten::amin that x holds.
 func (x Amin) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, x.Keepdim}
+}
+
+// AminAt gives the positions of the tensor arguments of aten::amin in its list.
+func AminAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Aminmax holds the arguments of aten::aminmax:
@@ -1388,6 +1638,11 @@ func (x Aminmax) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim.box(), x.Keepdim}
 }
 
+// AminmaxAt gives the positions of the tensor arguments of aten::aminmax in its list.
+func AminmaxAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Any holds the arguments of aten::any:
 //
 //	aten::any(Tensor self) -> Tensor
@@ -1408,6 +1663,11 @@ func AnyOf(a []any) Any {
 // Box returns the canonical argument list of aten::any that x holds.
 func (x Any) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// AnyAt gives the positions of the tensor arguments of aten::any in its list.
+func AnyAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // AnyDim holds the arguments of aten::any.dim:
@@ -1436,6 +1696,11 @@ func (x AnyDim) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, x.Keepdim}
 }
 
+// AnyDimAt gives the positions of the tensor arguments of aten::any.dim in its list.
+func AnyDimAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // AnyDims holds the arguments of aten::any.dims:
 //
 //	aten::any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor
@@ -1460,6 +1725,11 @@ func AnyDimsOf(a []any) AnyDims {
 // Box returns the canonical argument list of aten::any.dims that x holds.
 func (x AnyDims) Box() []any {
 	return []any{boxTensor(x.Self), boxInts(x.Dim), x.Keepdim}
+}
+
+// AnyDimsAt gives the positions of the tensor arguments of aten::any.dims in its list.
+func AnyDimsAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // ArangeEnd holds the arguments of aten::arange:
@@ -1584,6 +1854,11 @@ func (x Argmax) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim.box(), x.Keepdim}
 }
 
+// ArgmaxAt gives the positions of the tensor arguments of aten::argmax in its list.
+func ArgmaxAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Argmin holds the arguments of aten::argmin:
 //
 //	aten::argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor
@@ -1610,6 +1885,11 @@ func (x Argmin) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim.box(), x.Keepdim}
 }
 
+// ArgminAt gives the positions of the tensor arguments of aten::argmin in its list.
+func ArgminAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Argsort holds the arguments of aten::argsort:
 //
 //	aten::argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor
@@ -1634,6 +1914,11 @@ func ArgsortOf(a []any) Argsort {
 // Box returns the canonical argument list of aten::argsort that x holds.
 func (x Argsort) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, x.Descending}
+}
+
+// ArgsortAt gives the positions of the tensor arguments of aten::argsort in its list.
+func ArgsortAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // AsStrided holds the arguments of aten::as_strided:
@@ -1664,6 +1949,11 @@ func (x AsStrided) Box() []any {
 	return []any{boxTensor(x.Self), x.Size, x.Stride, x.StorageOffset.box()}
 }
 
+// AsStridedAt gives the positions of the tensor arguments of aten::as_strided in its list.
+func AsStridedAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Asin holds the arguments of aten::asin:
 //
 //	aten::asin(Tensor self) -> Tensor
@@ -1684,6 +1974,11 @@ func AsinOf(a []any) Asin {
 // Box returns the canonical argument list of aten::asin that x holds.
 func (x Asin) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// AsinAt gives the positions of the tensor arguments of aten::asin in its list.
+func AsinAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Asin_ holds the arguments of aten::asin_:
@@ -1708,6 +2003,11 @@ func (x Asin_) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// Asin_At gives the positions of the tensor arguments of aten::asin_ in its list.
+func Asin_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Asinh holds the arguments of aten::asinh:
 //
 //	aten::asinh(Tensor self) -> Tensor
@@ -1728,6 +2028,11 @@ func AsinhOf(a []any) Asinh {
 // Box returns the canonical argument list of aten::asinh that x holds.
 func (x Asinh) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// AsinhAt gives the positions of the tensor arguments of aten::asinh in its list.
+func AsinhAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Asinh_ holds the arguments of aten::asinh_:
@@ -1752,6 +2057,11 @@ func (x Asinh_) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// Asinh_At gives the positions of the tensor arguments of aten::asinh_ in its list.
+func Asinh_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Atan holds the arguments of aten::atan:
 //
 //	aten::atan(Tensor self) -> Tensor
@@ -1772,6 +2082,11 @@ func AtanOf(a []any) Atan {
 // Box returns the canonical argument list of aten::atan that x holds.
 func (x Atan) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// AtanAt gives the positions of the tensor arguments of aten::atan in its list.
+func AtanAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Atan2 holds the arguments of aten::atan2:
@@ -1796,6 +2111,11 @@ func Atan2Of(a []any) Atan2 {
 // Box returns the canonical argument list of aten::atan2 that x holds.
 func (x Atan2) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
+}
+
+// Atan2At gives the positions of the tensor arguments of aten::atan2 in its list.
+func Atan2At() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
 }
 
 // Atan2Out holds the arguments of aten::atan2.out:
@@ -1824,6 +2144,11 @@ func (x Atan2Out) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other), boxTensor(x.Out)}
 }
 
+// Atan2OutAt gives the positions of the tensor arguments of aten::atan2.out in its list.
+func Atan2OutAt() struct{ Self, Other, Out int } {
+	return struct{ Self, Other, Out int }{0, 1, 2}
+}
+
 // Atan2_ holds the arguments of aten::atan2_:
 //
 //	aten::atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)
@@ -1848,6 +2173,11 @@ func (x Atan2_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// Atan2_At gives the positions of the tensor arguments of aten::atan2_ in its list.
+func Atan2_At() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // Atan_ holds the arguments of aten::atan_:
 //
 //	aten::atan_(Tensor(a!) self) -> Tensor(a!)
@@ -1868,6 +2198,11 @@ func Atan_Of(a []any) Atan_ {
 // Box returns the canonical argument list of aten::atan_ that x holds.
 func (x Atan_) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// Atan_At gives the positions of the tensor arguments of aten::atan_ in its list.
+func Atan_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Atanh holds the arguments of aten::atanh:
@@ -1892,6 +2227,11 @@ func (x Atanh) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// AtanhAt gives the positions of the tensor arguments of aten::atanh in its list.
+func AtanhAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Atanh_ holds the arguments of aten::atanh_:
 //
 //	aten::atanh_(Tensor(a!) self) -> Tensor(a!)
@@ -1912,6 +2252,11 @@ func Atanh_Of(a []any) Atanh_ {
 // Box returns the canonical argument list of aten::atanh_ that x holds.
 func (x Atanh_) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// Atanh_At gives the positions of the tensor arguments of aten::atanh_ in its list.
+func Atanh_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // AvgPool1d holds the arguments of aten::avg_pool1d:
@@ -1946,6 +2291,11 @@ func (x AvgPool1d) Box() []any {
 	return []any{boxTensor(x.Self), x.KernelSize, x.Stride, x.Padding, x.CeilMode, x.CountIncludePad}
 }
 
+// AvgPool1dAt gives the positions of the tensor arguments of aten::avg_pool1d in its list.
+func AvgPool1dAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // AvgPool2d holds the arguments of aten::avg_pool2d:
 //
 //	aten::avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor
@@ -1978,6 +2328,11 @@ func AvgPool2dOf(a []any) AvgPool2d {
 // Box returns the canonical argument list of aten::avg_pool2d that x holds.
 func (x AvgPool2d) Box() []any {
 	return []any{boxTensor(x.Self), x.KernelSize, x.Stride, x.Padding, x.CeilMode, x.CountIncludePad, x.DivisorOverride.box()}
+}
+
+// AvgPool2dAt gives the positions of the tensor arguments of aten::avg_pool2d in its list.
+func AvgPool2dAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // AvgPool2dBackward holds the arguments of aten::avg_pool2d_backward:
@@ -2016,6 +2371,11 @@ func (x AvgPool2dBackward) Box() []any {
 	return []any{boxTensor(x.GradOutput), boxTensor(x.Self), x.KernelSize, x.Stride, x.Padding, x.CeilMode, x.CountIncludePad, x.DivisorOverride.box()}
 }
 
+// AvgPool2dBackwardAt gives the positions of the tensor arguments of aten::avg_pool2d_backward in its list.
+func AvgPool2dBackwardAt() struct{ GradOutput, Self int } {
+	return struct{ GradOutput, Self int }{0, 1}
+}
+
 // AvgPool3d holds the arguments of aten::avg_pool3d:
 //
 //	aten::avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor
@@ -2050,6 +2410,11 @@ func (x AvgPool3d) Box() []any {
 	return []any{boxTensor(x.Self), x.KernelSize, x.Stride, x.Padding, x.CeilMode, x.CountIncludePad, x.DivisorOverride.box()}
 }
 
+// AvgPool3dAt gives the positions of the tensor arguments of aten::avg_pool3d in its list.
+func AvgPool3dAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Baddbmm holds the arguments of aten::baddbmm:
 //
 //	aten::baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
@@ -2080,6 +2445,11 @@ func (x Baddbmm) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Batch1), boxTensor(x.Batch2), x.Beta, x.Alpha}
 }
 
+// BaddbmmAt gives the positions of the tensor arguments of aten::baddbmm in its list.
+func BaddbmmAt() struct{ Self, Batch1, Batch2 int } {
+	return struct{ Self, Batch1, Batch2 int }{0, 1, 2}
+}
+
 // Baddbmm_ holds the arguments of aten::baddbmm_:
 //
 //	aten::baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)
@@ -2108,6 +2478,11 @@ func Baddbmm_Of(a []any) Baddbmm_ {
 // Box returns the canonical argument list of aten::baddbmm_ that x holds.
 func (x Baddbmm_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Batch1), boxTensor(x.Batch2), x.Beta, x.Alpha}
+}
+
+// Baddbmm_At gives the positions of the tensor arguments of aten::baddbmm_ in its list.
+func Baddbmm_At() struct{ Self, Batch1, Batch2 int } {
+	return struct{ Self, Batch1, Batch2 int }{0, 1, 2}
 }
 
 // BatchNorm holds the arguments of aten::batch_norm:
@@ -2148,6 +2523,11 @@ func (x BatchNorm) Box() []any {
 	return []any{boxTensor(x.Input), boxTensor(x.Weight), boxTensor(x.Bias), boxTensor(x.RunningMean), boxTensor(x.RunningVar), x.Training, x.Momentum, x.Eps, x.CudnnEnabled}
 }
 
+// BatchNormAt gives the positions of the tensor arguments of aten::batch_norm in its list.
+func BatchNormAt() struct{ Input, Weight, Bias, RunningMean, RunningVar int } {
+	return struct{ Input, Weight, Bias, RunningMean, RunningVar int }{0, 1, 2, 3, 4}
+}
+
 // Bilinear holds the arguments of aten::bilinear:
 //
 //	aten::bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor
@@ -2176,6 +2556,11 @@ func (x Bilinear) Box() []any {
 	return []any{boxTensor(x.Input1), boxTensor(x.Input2), boxTensor(x.Weight), boxTensor(x.Bias)}
 }
 
+// BilinearAt gives the positions of the tensor arguments of aten::bilinear in its list.
+func BilinearAt() struct{ Input1, Input2, Weight, Bias int } {
+	return struct{ Input1, Input2, Weight, Bias int }{0, 1, 2, 3}
+}
+
 // BinaryCrossEntropy holds the arguments of aten::binary_cross_entropy:
 //
 //	aten::binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor
@@ -2202,6 +2587,11 @@ func BinaryCrossEntropyOf(a []any) BinaryCrossEntropy {
 // Box returns the canonical argument list of aten::binary_cross_entropy that x holds.
 func (x BinaryCrossEntropy) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Target), boxTensor(x.Weight), x.Reduction}
+}
+
+// BinaryCrossEntropyAt gives the positions of the tensor arguments of aten::binary_cross_entropy in its list.
+func BinaryCrossEntropyAt() struct{ Self, Target, Weight int } {
+	return struct{ Self, Target, Weight int }{0, 1, 2}
 }
 
 // BinaryCrossEntropyWithLogits holds the arguments of aten::binary_cross_entropy_with_logits:
@@ -2234,6 +2624,11 @@ func (x BinaryCrossEntropyWithLogits) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Target), boxTensor(x.Weight), boxTensor(x.PosWeight), x.Reduction}
 }
 
+// BinaryCrossEntropyWithLogitsAt gives the positions of the tensor arguments of aten::binary_cross_entropy_with_logits in its list.
+func BinaryCrossEntropyWithLogitsAt() struct{ Self, Target, Weight, PosWeight int } {
+	return struct{ Self, Target, Weight, PosWeight int }{0, 1, 2, 3}
+}
+
 // BitwiseAndScalar holds the arguments of aten::bitwise_and.Scalar:
 //
 //	aten::bitwise_and.Scalar(Tensor self, Scalar other) -> Tensor
@@ -2256,6 +2651,11 @@ func BitwiseAndScalarOf(a []any) BitwiseAndScalar {
 // Box returns the canonical argument list of aten::bitwise_and.Scalar that x holds.
 func (x BitwiseAndScalar) Box() []any {
 	return []any{boxTensor(x.Self), x.Other}
+}
+
+// BitwiseAndScalarAt gives the positions of the tensor arguments of aten::bitwise_and.Scalar in its list.
+func BitwiseAndScalarAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // BitwiseAndScalarTensor holds the arguments of aten::bitwise_and.Scalar_Tensor:
@@ -2282,6 +2682,11 @@ func (x BitwiseAndScalarTensor) Box() []any {
 	return []any{x.Self, boxTensor(x.Other)}
 }
 
+// BitwiseAndScalarTensorAt gives the positions of the tensor arguments of aten::bitwise_and.Scalar_Tensor in its list.
+func BitwiseAndScalarTensorAt() struct{ Other int } {
+	return struct{ Other int }{1}
+}
+
 // BitwiseAnd holds the arguments of aten::bitwise_and.Tensor:
 //
 //	aten::bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor
@@ -2304,6 +2709,11 @@ func BitwiseAndOf(a []any) BitwiseAnd {
 // Box returns the canonical argument list of aten::bitwise_and.Tensor that x holds.
 func (x BitwiseAnd) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
+}
+
+// BitwiseAndAt gives the positions of the tensor arguments of aten::bitwise_and.Tensor in its list.
+func BitwiseAndAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
 }
 
 // BitwiseAndScalar_ holds the arguments of aten::bitwise_and_.Scalar:
@@ -2330,6 +2740,11 @@ func (x BitwiseAndScalar_) Box() []any {
 	return []any{boxTensor(x.Self), x.Other}
 }
 
+// BitwiseAndScalar_At gives the positions of the tensor arguments of aten::bitwise_and_.Scalar in its list.
+func BitwiseAndScalar_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // BitwiseAnd_ holds the arguments of aten::bitwise_and_.Tensor:
 //
 //	aten::bitwise_and_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
@@ -2354,6 +2769,11 @@ func (x BitwiseAnd_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// BitwiseAnd_At gives the positions of the tensor arguments of aten::bitwise_and_.Tensor in its list.
+func BitwiseAnd_At() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // BitwiseNot holds the arguments of aten::bitwise_not:
 //
 //	aten::bitwise_not(Tensor self) -> Tensor
@@ -2376,6 +2796,11 @@ func (x BitwiseNot) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// BitwiseNotAt gives the positions of the tensor arguments of aten::bitwise_not in its list.
+func BitwiseNotAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // BitwiseNot_ holds the arguments of aten::bitwise_not_:
 //
 //	aten::bitwise_not_(Tensor(a!) self) -> Tensor(a!)
@@ -2396,6 +2821,11 @@ func BitwiseNot_Of(a []any) BitwiseNot_ {
 // Box returns the canonical argument list of aten::bitwise_not_ that x holds.
 func (x BitwiseNot_) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// BitwiseNot_At gives the positions of the tensor arguments of aten::bitwise_not_ in its list.
+func BitwiseNot_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // BitwiseOrScalar holds the arguments of aten::bitwise_or.Scalar:
@@ -2422,6 +2852,11 @@ func (x BitwiseOrScalar) Box() []any {
 	return []any{boxTensor(x.Self), x.Other}
 }
 
+// BitwiseOrScalarAt gives the positions of the tensor arguments of aten::bitwise_or.Scalar in its list.
+func BitwiseOrScalarAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // BitwiseOrScalarTensor holds the arguments of aten::bitwise_or.Scalar_Tensor:
 //
 //	aten::bitwise_or.Scalar_Tensor(Scalar self, Tensor other) -> Tensor
@@ -2444,6 +2879,11 @@ func BitwiseOrScalarTensorOf(a []any) BitwiseOrScalarTensor {
 // Box returns the canonical argument list of aten::bitwise_or.Scalar_Tensor that x holds.
 func (x BitwiseOrScalarTensor) Box() []any {
 	return []any{x.Self, boxTensor(x.Other)}
+}
+
+// BitwiseOrScalarTensorAt gives the positions of the tensor arguments of aten::bitwise_or.Scalar_Tensor in its list.
+func BitwiseOrScalarTensorAt() struct{ Other int } {
+	return struct{ Other int }{1}
 }
 
 // BitwiseOr holds the arguments of aten::bitwise_or.Tensor:
@@ -2470,6 +2910,11 @@ func (x BitwiseOr) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// BitwiseOrAt gives the positions of the tensor arguments of aten::bitwise_or.Tensor in its list.
+func BitwiseOrAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // BitwiseOrScalar_ holds the arguments of aten::bitwise_or_.Scalar:
 //
 //	aten::bitwise_or_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
@@ -2492,6 +2937,11 @@ func BitwiseOrScalar_Of(a []any) BitwiseOrScalar_ {
 // Box returns the canonical argument list of aten::bitwise_or_.Scalar that x holds.
 func (x BitwiseOrScalar_) Box() []any {
 	return []any{boxTensor(x.Self), x.Other}
+}
+
+// BitwiseOrScalar_At gives the positions of the tensor arguments of aten::bitwise_or_.Scalar in its list.
+func BitwiseOrScalar_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // BitwiseOr_ holds the arguments of aten::bitwise_or_.Tensor:
@@ -2518,6 +2968,11 @@ func (x BitwiseOr_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// BitwiseOr_At gives the positions of the tensor arguments of aten::bitwise_or_.Tensor in its list.
+func BitwiseOr_At() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // BitwiseXorScalar holds the arguments of aten::bitwise_xor.Scalar:
 //
 //	aten::bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor
@@ -2540,6 +2995,11 @@ func BitwiseXorScalarOf(a []any) BitwiseXorScalar {
 // Box returns the canonical argument list of aten::bitwise_xor.Scalar that x holds.
 func (x BitwiseXorScalar) Box() []any {
 	return []any{boxTensor(x.Self), x.Other}
+}
+
+// BitwiseXorScalarAt gives the positions of the tensor arguments of aten::bitwise_xor.Scalar in its list.
+func BitwiseXorScalarAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // BitwiseXorScalarTensor holds the arguments of aten::bitwise_xor.Scalar_Tensor:
@@ -2566,6 +3026,11 @@ func (x BitwiseXorScalarTensor) Box() []any {
 	return []any{x.Self, boxTensor(x.Other)}
 }
 
+// BitwiseXorScalarTensorAt gives the positions of the tensor arguments of aten::bitwise_xor.Scalar_Tensor in its list.
+func BitwiseXorScalarTensorAt() struct{ Other int } {
+	return struct{ Other int }{1}
+}
+
 // BitwiseXor holds the arguments of aten::bitwise_xor.Tensor:
 //
 //	aten::bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor
@@ -2588,6 +3053,11 @@ func BitwiseXorOf(a []any) BitwiseXor {
 // Box returns the canonical argument list of aten::bitwise_xor.Tensor that x holds.
 func (x BitwiseXor) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
+}
+
+// BitwiseXorAt gives the positions of the tensor arguments of aten::bitwise_xor.Tensor in its list.
+func BitwiseXorAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
 }
 
 // BitwiseXorScalar_ holds the arguments of aten::bitwise_xor_.Scalar:
@@ -2614,6 +3084,11 @@ func (x BitwiseXorScalar_) Box() []any {
 	return []any{boxTensor(x.Self), x.Other}
 }
 
+// BitwiseXorScalar_At gives the positions of the tensor arguments of aten::bitwise_xor_.Scalar in its list.
+func BitwiseXorScalar_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // BitwiseXor_ holds the arguments of aten::bitwise_xor_.Tensor:
 //
 //	aten::bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
@@ -2636,6 +3111,11 @@ func BitwiseXor_Of(a []any) BitwiseXor_ {
 // Box returns the canonical argument list of aten::bitwise_xor_.Tensor that x holds.
 func (x BitwiseXor_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
+}
+
+// BitwiseXor_At gives the positions of the tensor arguments of aten::bitwise_xor_.Tensor in its list.
+func BitwiseXor_At() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
 }
 
 // Bmm holds the arguments of aten::bmm:
@@ -2662,6 +3142,11 @@ func (x Bmm) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Mat2)}
 }
 
+// BmmAt gives the positions of the tensor arguments of aten::bmm in its list.
+func BmmAt() struct{ Self, Mat2 int } {
+	return struct{ Self, Mat2 int }{0, 1}
+}
+
 // Cat holds the arguments of aten::cat:
 //
 //	aten::cat(Tensor[] tensors, int dim=0) -> Tensor
@@ -2684,6 +3169,11 @@ func CatOf(a []any) Cat {
 // Box returns the canonical argument list of aten::cat that x holds.
 func (x Cat) Box() []any {
 	return []any{x.Tensors, x.Dim}
+}
+
+// CatAt gives the positions of the tensor arguments of aten::cat in its list.
+func CatAt() struct{ Tensors int } {
+	return struct{ Tensors int }{0}
 }
 
 // Cdist holds the arguments of aten::cdist:
@@ -2714,6 +3204,11 @@ func (x Cdist) Box() []any {
 	return []any{boxTensor(x.X1), boxTensor(x.X2), x.P, x.ComputeMode.box()}
 }
 
+// CdistAt gives the positions of the tensor arguments of aten::cdist in its list.
+func CdistAt() struct{ X1, X2 int } {
+	return struct{ X1, X2 int }{0, 1}
+}
+
 // Ceil holds the arguments of aten::ceil:
 //
 //	aten::ceil(Tensor self) -> Tensor
@@ -2736,6 +3231,11 @@ func (x Ceil) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// CeilAt gives the positions of the tensor arguments of aten::ceil in its list.
+func CeilAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Ceil_ holds the arguments of aten::ceil_:
 //
 //	aten::ceil_(Tensor(a!) self) -> Tensor(a!)
@@ -2756,6 +3256,11 @@ func Ceil_Of(a []any) Ceil_ {
 // Box returns the canonical argument list of aten::ceil_ that x holds.
 func (x Ceil_) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// Ceil_At gives the positions of the tensor arguments of aten::ceil_ in its list.
+func Ceil_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Celu holds the arguments of aten::celu:
@@ -2782,6 +3287,11 @@ func (x Celu) Box() []any {
 	return []any{boxTensor(x.Self), x.Alpha}
 }
 
+// CeluAt gives the positions of the tensor arguments of aten::celu in its list.
+func CeluAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Celu_ holds the arguments of aten::celu_:
 //
 //	aten::celu_(Tensor(a!) self, Scalar alpha=1.) -> Tensor(a!)
@@ -2806,6 +3316,11 @@ func (x Celu_) Box() []any {
 	return []any{boxTensor(x.Self), x.Alpha}
 }
 
+// Celu_At gives the positions of the tensor arguments of aten::celu_ in its list.
+func Celu_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // ChannelShuffle holds the arguments of aten::channel_shuffle:
 //
 //	aten::channel_shuffle(Tensor self, int groups) -> Tensor
@@ -2828,6 +3343,11 @@ func ChannelShuffleOf(a []any) ChannelShuffle {
 // Box returns the canonical argument list of aten::channel_shuffle that x holds.
 func (x ChannelShuffle) Box() []any {
 	return []any{boxTensor(x.Self), x.Groups}
+}
+
+// ChannelShuffleAt gives the positions of the tensor arguments of aten::channel_shuffle in its list.
+func ChannelShuffleAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Chunk holds the arguments of aten::chunk:
@@ -2856,6 +3376,11 @@ func (x Chunk) Box() []any {
 	return []any{boxTensor(x.Self), x.Chunks, x.Dim}
 }
 
+// ChunkAt gives the positions of the tensor arguments of aten::chunk in its list.
+func ChunkAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Clamp holds the arguments of aten::clamp:
 //
 //	aten::clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor
@@ -2880,6 +3405,11 @@ func ClampOf(a []any) Clamp {
 // Box returns the canonical argument list of aten::clamp that x holds.
 func (x Clamp) Box() []any {
 	return []any{boxTensor(x.Self), x.Min.box(), x.Max.box()}
+}
+
+// ClampAt gives the positions of the tensor arguments of aten::clamp in its list.
+func ClampAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // ClampTensor holds the arguments of aten::clamp.Tensor:
@@ -2908,6 +3438,11 @@ func (x ClampTensor) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Min), boxTensor(x.Max)}
 }
 
+// ClampTensorAt gives the positions of the tensor arguments of aten::clamp.Tensor in its list.
+func ClampTensorAt() struct{ Self, Min, Max int } {
+	return struct{ Self, Min, Max int }{0, 1, 2}
+}
+
 // Clamp_ holds the arguments of aten::clamp_:
 //
 //	aten::clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)
@@ -2932,6 +3467,11 @@ func Clamp_Of(a []any) Clamp_ {
 // Box returns the canonical argument list of aten::clamp_ that x holds.
 func (x Clamp_) Box() []any {
 	return []any{boxTensor(x.Self), x.Min.box(), x.Max.box()}
+}
+
+// Clamp_At gives the positions of the tensor arguments of aten::clamp_ in its list.
+func Clamp_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // ClampTensor_ holds the arguments of aten::clamp_.Tensor:
@@ -2960,6 +3500,11 @@ func (x ClampTensor_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Min), boxTensor(x.Max)}
 }
 
+// ClampTensor_At gives the positions of the tensor arguments of aten::clamp_.Tensor in its list.
+func ClampTensor_At() struct{ Self, Min, Max int } {
+	return struct{ Self, Min, Max int }{0, 1, 2}
+}
+
 // ClampMax holds the arguments of aten::clamp_max:
 //
 //	aten::clamp_max(Tensor self, Scalar max) -> Tensor
@@ -2982,6 +3527,11 @@ func ClampMaxOf(a []any) ClampMax {
 // Box returns the canonical argument list of aten::clamp_max that x holds.
 func (x ClampMax) Box() []any {
 	return []any{boxTensor(x.Self), x.Max}
+}
+
+// ClampMaxAt gives the positions of the tensor arguments of aten::clamp_max in its list.
+func ClampMaxAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // ClampMaxTensor holds the arguments of aten::clamp_max.Tensor:
@@ -3008,6 +3558,11 @@ func (x ClampMaxTensor) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Max)}
 }
 
+// ClampMaxTensorAt gives the positions of the tensor arguments of aten::clamp_max.Tensor in its list.
+func ClampMaxTensorAt() struct{ Self, Max int } {
+	return struct{ Self, Max int }{0, 1}
+}
+
 // ClampMax_ holds the arguments of aten::clamp_max_:
 //
 //	aten::clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)
@@ -3030,6 +3585,11 @@ func ClampMax_Of(a []any) ClampMax_ {
 // Box returns the canonical argument list of aten::clamp_max_ that x holds.
 func (x ClampMax_) Box() []any {
 	return []any{boxTensor(x.Self), x.Max}
+}
+
+// ClampMax_At gives the positions of the tensor arguments of aten::clamp_max_ in its list.
+func ClampMax_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // ClampMaxTensor_ holds the arguments of aten::clamp_max_.Tensor:
@@ -3056,6 +3616,11 @@ func (x ClampMaxTensor_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Max)}
 }
 
+// ClampMaxTensor_At gives the positions of the tensor arguments of aten::clamp_max_.Tensor in its list.
+func ClampMaxTensor_At() struct{ Self, Max int } {
+	return struct{ Self, Max int }{0, 1}
+}
+
 // ClampMin holds the arguments of aten::clamp_min:
 //
 //	aten::clamp_min(Tensor self, Scalar min) -> Tensor
@@ -3078,6 +3643,11 @@ func ClampMinOf(a []any) ClampMin {
 // Box returns the canonical argument list of aten::clamp_min that x holds.
 func (x ClampMin) Box() []any {
 	return []any{boxTensor(x.Self), x.Min}
+}
+
+// ClampMinAt gives the positions of the tensor arguments of aten::clamp_min in its list.
+func ClampMinAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // ClampMinTensor holds the arguments of aten::clamp_min.Tensor:
@@ -3104,6 +3674,11 @@ func (x ClampMinTensor) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Min)}
 }
 
+// ClampMinTensorAt gives the positions of the tensor arguments of aten::clamp_min.Tensor in its list.
+func ClampMinTensorAt() struct{ Self, Min int } {
+	return struct{ Self, Min int }{0, 1}
+}
+
 // ClampMin_ holds the arguments of aten::clamp_min_:
 //
 //	aten::clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)
@@ -3126,6 +3701,11 @@ func ClampMin_Of(a []any) ClampMin_ {
 // Box returns the canonical argument list of aten::clamp_min_ that x holds.
 func (x ClampMin_) Box() []any {
 	return []any{boxTensor(x.Self), x.Min}
+}
+
+// ClampMin_At gives the positions of the tensor arguments of aten::clamp_min_ in its list.
+func ClampMin_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // ClampMinTensor_ holds the arguments of aten::clamp_min_.Tensor:
@@ -3152,6 +3732,11 @@ func (x ClampMinTensor_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Min)}
 }
 
+// ClampMinTensor_At gives the positions of the tensor arguments of aten::clamp_min_.Tensor in its list.
+func ClampMinTensor_At() struct{ Self, Min int } {
+	return struct{ Self, Min int }{0, 1}
+}
+
 // Clone holds the arguments of aten::clone:
 //
 //	aten::clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor
@@ -3174,6 +3759,11 @@ func CloneOf(a []any) Clone {
 // Box returns the canonical argument list of aten::clone that x holds.
 func (x Clone) Box() []any {
 	return []any{boxTensor(x.Self), x.MemoryFormat.box()}
+}
+
+// CloneAt gives the positions of the tensor arguments of aten::clone in its list.
+func CloneAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Col2im holds the arguments of aten::col2im:
@@ -3208,6 +3798,11 @@ func (x Col2im) Box() []any {
 	return []any{boxTensor(x.Self), x.OutputSize, x.KernelSize, x.Dilation, x.Padding, x.Stride}
 }
 
+// Col2imAt gives the positions of the tensor arguments of aten::col2im in its list.
+func Col2imAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // ColumnStack holds the arguments of aten::column_stack:
 //
 //	aten::column_stack(Tensor[] tensors) -> Tensor
@@ -3228,6 +3823,11 @@ func ColumnStackOf(a []any) ColumnStack {
 // Box returns the canonical argument list of aten::column_stack that x holds.
 func (x ColumnStack) Box() []any {
 	return []any{x.Tensors}
+}
+
+// ColumnStackAt gives the positions of the tensor arguments of aten::column_stack in its list.
+func ColumnStackAt() struct{ Tensors int } {
+	return struct{ Tensors int }{0}
 }
 
 // ConstantPadNd holds the arguments of aten::constant_pad_nd:
@@ -3256,6 +3856,11 @@ func (x ConstantPadNd) Box() []any {
 	return []any{boxTensor(x.Self), x.Pad, x.Value}
 }
 
+// ConstantPadNdAt gives the positions of the tensor arguments of aten::constant_pad_nd in its list.
+func ConstantPadNdAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Contiguous holds the arguments of aten::contiguous:
 //
 //	aten::contiguous(Tensor(a) self, *, MemoryFormat memory_format=contiguous_format) -> Tensor(a)
@@ -3278,6 +3883,11 @@ func ContiguousOf(a []any) Contiguous {
 // Box returns the canonical argument list of aten::contiguous that x holds.
 func (x Contiguous) Box() []any {
 	return []any{boxTensor(x.Self), x.MemoryFormat}
+}
+
+// ContiguousAt gives the positions of the tensor arguments of aten::contiguous in its list.
+func ContiguousAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Conv1d holds the arguments of aten::conv1d:
@@ -3314,6 +3924,11 @@ func (x Conv1d) Box() []any {
 	return []any{boxTensor(x.Input), boxTensor(x.Weight), boxTensor(x.Bias), x.Stride, x.Padding, x.Dilation, x.Groups}
 }
 
+// Conv1dAt gives the positions of the tensor arguments of aten::conv1d in its list.
+func Conv1dAt() struct{ Input, Weight, Bias int } {
+	return struct{ Input, Weight, Bias int }{0, 1, 2}
+}
+
 // Conv1dPadding holds the arguments of aten::conv1d.padding:
 //
 //	aten::conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=[1], str padding="valid", int[1] dilation=[1], int groups=1) -> Tensor
@@ -3346,6 +3961,11 @@ func Conv1dPaddingOf(a []any) Conv1dPadding {
 // Box returns the canonical argument list of aten::conv1d.padding that x holds.
 func (x Conv1dPadding) Box() []any {
 	return []any{boxTensor(x.Input), boxTensor(x.Weight), boxTensor(x.Bias), x.Stride, x.Padding, x.Dilation, x.Groups}
+}
+
+// Conv1dPaddingAt gives the positions of the tensor arguments of aten::conv1d.padding in its list.
+func Conv1dPaddingAt() struct{ Input, Weight, Bias int } {
+	return struct{ Input, Weight, Bias int }{0, 1, 2}
 }
 
 // Conv2d holds the arguments of aten::conv2d:
@@ -3382,6 +4002,11 @@ func (x Conv2d) Box() []any {
 	return []any{boxTensor(x.Input), boxTensor(x.Weight), boxTensor(x.Bias), x.Stride, x.Padding, x.Dilation, x.Groups}
 }
 
+// Conv2dAt gives the positions of the tensor arguments of aten::conv2d in its list.
+func Conv2dAt() struct{ Input, Weight, Bias int } {
+	return struct{ Input, Weight, Bias int }{0, 1, 2}
+}
+
 // Conv2dPadding holds the arguments of aten::conv2d.padding:
 //
 //	aten::conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, str padding="valid", int[2] dilation=1, int groups=1) -> Tensor
@@ -3414,6 +4039,11 @@ func Conv2dPaddingOf(a []any) Conv2dPadding {
 // Box returns the canonical argument list of aten::conv2d.padding that x holds.
 func (x Conv2dPadding) Box() []any {
 	return []any{boxTensor(x.Input), boxTensor(x.Weight), boxTensor(x.Bias), x.Stride, x.Padding, x.Dilation, x.Groups}
+}
+
+// Conv2dPaddingAt gives the positions of the tensor arguments of aten::conv2d.padding in its list.
+func Conv2dPaddingAt() struct{ Input, Weight, Bias int } {
+	return struct{ Input, Weight, Bias int }{0, 1, 2}
 }
 
 // Conv3d holds the arguments of aten::conv3d:
@@ -3450,6 +4080,11 @@ func (x Conv3d) Box() []any {
 	return []any{boxTensor(x.Input), boxTensor(x.Weight), boxTensor(x.Bias), x.Stride, x.Padding, x.Dilation, x.Groups}
 }
 
+// Conv3dAt gives the positions of the tensor arguments of aten::conv3d in its list.
+func Conv3dAt() struct{ Input, Weight, Bias int } {
+	return struct{ Input, Weight, Bias int }{0, 1, 2}
+}
+
 // Conv3dPadding holds the arguments of aten::conv3d.padding:
 //
 //	aten::conv3d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[3] stride=1, str padding="valid", int[3] dilation=1, int groups=1) -> Tensor
@@ -3482,6 +4117,11 @@ func Conv3dPaddingOf(a []any) Conv3dPadding {
 // Box returns the canonical argument list of aten::conv3d.padding that x holds.
 func (x Conv3dPadding) Box() []any {
 	return []any{boxTensor(x.Input), boxTensor(x.Weight), boxTensor(x.Bias), x.Stride, x.Padding, x.Dilation, x.Groups}
+}
+
+// Conv3dPaddingAt gives the positions of the tensor arguments of aten::conv3d.padding in its list.
+func Conv3dPaddingAt() struct{ Input, Weight, Bias int } {
+	return struct{ Input, Weight, Bias int }{0, 1, 2}
 }
 
 // ConvTranspose1d holds the arguments of aten::conv_transpose1d:
@@ -3520,6 +4160,11 @@ func (x ConvTranspose1d) Box() []any {
 	return []any{boxTensor(x.Input), boxTensor(x.Weight), boxTensor(x.Bias), x.Stride, x.Padding, x.OutputPadding, x.Groups, x.Dilation}
 }
 
+// ConvTranspose1dAt gives the positions of the tensor arguments of aten::conv_transpose1d in its list.
+func ConvTranspose1dAt() struct{ Input, Weight, Bias int } {
+	return struct{ Input, Weight, Bias int }{0, 1, 2}
+}
+
 // ConvTranspose2d holds the arguments of aten::conv_transpose2d.input:
 //
 //	aten::conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor
@@ -3554,6 +4199,11 @@ func ConvTranspose2dOf(a []any) ConvTranspose2d {
 // Box returns the canonical argument list of aten::conv_transpose2d.input that x holds.
 func (x ConvTranspose2d) Box() []any {
 	return []any{boxTensor(x.Input), boxTensor(x.Weight), boxTensor(x.Bias), x.Stride, x.Padding, x.OutputPadding, x.Groups, x.Dilation}
+}
+
+// ConvTranspose2dAt gives the positions of the tensor arguments of aten::conv_transpose2d.input in its list.
+func ConvTranspose2dAt() struct{ Input, Weight, Bias int } {
+	return struct{ Input, Weight, Bias int }{0, 1, 2}
 }
 
 // ConvTranspose3d holds the arguments of aten::conv_transpose3d.input:
@@ -3592,6 +4242,11 @@ func (x ConvTranspose3d) Box() []any {
 	return []any{boxTensor(x.Input), boxTensor(x.Weight), boxTensor(x.Bias), x.Stride, x.Padding, x.OutputPadding, x.Groups, x.Dilation}
 }
 
+// ConvTranspose3dAt gives the positions of the tensor arguments of aten::conv_transpose3d.input in its list.
+func ConvTranspose3dAt() struct{ Input, Weight, Bias int } {
+	return struct{ Input, Weight, Bias int }{0, 1, 2}
+}
+
 // Convolution holds the arguments of aten::convolution:
 //
 //	aten::convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor
@@ -3628,6 +4283,11 @@ func ConvolutionOf(a []any) Convolution {
 // Box returns the canonical argument list of aten::convolution that x holds.
 func (x Convolution) Box() []any {
 	return []any{boxTensor(x.Input), boxTensor(x.Weight), boxTensor(x.Bias), x.Stride, x.Padding, x.Dilation, x.Transposed, x.OutputPadding, x.Groups}
+}
+
+// ConvolutionAt gives the positions of the tensor arguments of aten::convolution in its list.
+func ConvolutionAt() struct{ Input, Weight, Bias int } {
+	return struct{ Input, Weight, Bias int }{0, 1, 2}
 }
 
 // ConvolutionBackward holds the arguments of aten::convolution_backward:
@@ -3672,6 +4332,11 @@ func (x ConvolutionBackward) Box() []any {
 	return []any{boxTensor(x.GradOutput), boxTensor(x.Input), boxTensor(x.Weight), boxInts(x.BiasSizes), x.Stride, x.Padding, x.Dilation, x.Transposed, x.OutputPadding, x.Groups, x.OutputMask}
 }
 
+// ConvolutionBackwardAt gives the positions of the tensor arguments of aten::convolution_backward in its list.
+func ConvolutionBackwardAt() struct{ GradOutput, Input, Weight int } {
+	return struct{ GradOutput, Input, Weight int }{0, 1, 2}
+}
+
 // Copy holds the arguments of aten::copy:
 //
 //	aten::copy(Tensor self, Tensor src, bool non_blocking=False) -> Tensor
@@ -3696,6 +4361,11 @@ func CopyOf(a []any) Copy {
 // Box returns the canonical argument list of aten::copy that x holds.
 func (x Copy) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Src), x.NonBlocking}
+}
+
+// CopyAt gives the positions of the tensor arguments of aten::copy in its list.
+func CopyAt() struct{ Self, Src int } {
+	return struct{ Self, Src int }{0, 1}
 }
 
 // Copy_ holds the arguments of aten::copy_:
@@ -3724,6 +4394,11 @@ func (x Copy_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Src), x.NonBlocking}
 }
 
+// Copy_At gives the positions of the tensor arguments of aten::copy_ in its list.
+func Copy_At() struct{ Self, Src int } {
+	return struct{ Self, Src int }{0, 1}
+}
+
 // Cos holds the arguments of aten::cos:
 //
 //	aten::cos(Tensor self) -> Tensor
@@ -3744,6 +4419,11 @@ func CosOf(a []any) Cos {
 // Box returns the canonical argument list of aten::cos that x holds.
 func (x Cos) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// CosAt gives the positions of the tensor arguments of aten::cos in its list.
+func CosAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Cos_ holds the arguments of aten::cos_:
@@ -3768,6 +4448,11 @@ func (x Cos_) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// Cos_At gives the positions of the tensor arguments of aten::cos_ in its list.
+func Cos_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Cosh holds the arguments of aten::cosh:
 //
 //	aten::cosh(Tensor self) -> Tensor
@@ -3790,6 +4475,11 @@ func (x Cosh) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// CoshAt gives the positions of the tensor arguments of aten::cosh in its list.
+func CoshAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Cosh_ holds the arguments of aten::cosh_:
 //
 //	aten::cosh_(Tensor(a!) self) -> Tensor(a!)
@@ -3810,6 +4500,11 @@ func Cosh_Of(a []any) Cosh_ {
 // Box returns the canonical argument list of aten::cosh_ that x holds.
 func (x Cosh_) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// Cosh_At gives the positions of the tensor arguments of aten::cosh_ in its list.
+func Cosh_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // CosineEmbeddingLoss holds the arguments of aten::cosine_embedding_loss:
@@ -3842,6 +4537,11 @@ func (x CosineEmbeddingLoss) Box() []any {
 	return []any{boxTensor(x.Input1), boxTensor(x.Input2), boxTensor(x.Target), x.Margin, x.Reduction}
 }
 
+// CosineEmbeddingLossAt gives the positions of the tensor arguments of aten::cosine_embedding_loss in its list.
+func CosineEmbeddingLossAt() struct{ Input1, Input2, Target int } {
+	return struct{ Input1, Input2, Target int }{0, 1, 2}
+}
+
 // CosineSimilarity holds the arguments of aten::cosine_similarity:
 //
 //	aten::cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor
@@ -3870,6 +4570,11 @@ func (x CosineSimilarity) Box() []any {
 	return []any{boxTensor(x.X1), boxTensor(x.X2), x.Dim, x.Eps}
 }
 
+// CosineSimilarityAt gives the positions of the tensor arguments of aten::cosine_similarity in its list.
+func CosineSimilarityAt() struct{ X1, X2 int } {
+	return struct{ X1, X2 int }{0, 1}
+}
+
 // CountNonzero holds the arguments of aten::count_nonzero:
 //
 //	aten::count_nonzero(Tensor self, int? dim=None) -> Tensor
@@ -3892,6 +4597,11 @@ func CountNonzeroOf(a []any) CountNonzero {
 // Box returns the canonical argument list of aten::count_nonzero that x holds.
 func (x CountNonzero) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim.box()}
+}
+
+// CountNonzeroAt gives the positions of the tensor arguments of aten::count_nonzero in its list.
+func CountNonzeroAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // CountNonzeroDims holds the arguments of aten::count_nonzero.dim_IntList:
@@ -3918,6 +4628,11 @@ func (x CountNonzeroDims) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim}
 }
 
+// CountNonzeroDimsAt gives the positions of the tensor arguments of aten::count_nonzero.dim_IntList in its list.
+func CountNonzeroDimsAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Cross holds the arguments of aten::cross:
 //
 //	aten::cross(Tensor self, Tensor other, int? dim=None) -> Tensor
@@ -3942,6 +4657,11 @@ func CrossOf(a []any) Cross {
 // Box returns the canonical argument list of aten::cross that x holds.
 func (x Cross) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other), x.Dim.box()}
+}
+
+// CrossAt gives the positions of the tensor arguments of aten::cross in its list.
+func CrossAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
 }
 
 // CrossEntropyLoss holds the arguments of aten::cross_entropy_loss:
@@ -3976,6 +4696,11 @@ func (x CrossEntropyLoss) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Target), boxTensor(x.Weight), x.Reduction, x.IgnoreIndex, x.LabelSmoothing}
 }
 
+// CrossEntropyLossAt gives the positions of the tensor arguments of aten::cross_entropy_loss in its list.
+func CrossEntropyLossAt() struct{ Self, Target, Weight int } {
+	return struct{ Self, Target, Weight int }{0, 1, 2}
+}
+
 // Cumprod holds the arguments of aten::cumprod:
 //
 //	aten::cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor
@@ -4000,6 +4725,11 @@ func CumprodOf(a []any) Cumprod {
 // Box returns the canonical argument list of aten::cumprod that x holds.
 func (x Cumprod) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, x.Dtype.box()}
+}
+
+// CumprodAt gives the positions of the tensor arguments of aten::cumprod in its list.
+func CumprodAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Cumprod_ holds the arguments of aten::cumprod_:
@@ -4028,6 +4758,11 @@ func (x Cumprod_) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, x.Dtype.box()}
 }
 
+// Cumprod_At gives the positions of the tensor arguments of aten::cumprod_ in its list.
+func Cumprod_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Cumsum holds the arguments of aten::cumsum:
 //
 //	aten::cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor
@@ -4054,6 +4789,11 @@ func (x Cumsum) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, x.Dtype.box()}
 }
 
+// CumsumAt gives the positions of the tensor arguments of aten::cumsum in its list.
+func CumsumAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Deg2rad holds the arguments of aten::deg2rad:
 //
 //	aten::deg2rad(Tensor self) -> Tensor
@@ -4074,6 +4814,11 @@ func Deg2radOf(a []any) Deg2rad {
 // Box returns the canonical argument list of aten::deg2rad that x holds.
 func (x Deg2rad) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// Deg2radAt gives the positions of the tensor arguments of aten::deg2rad in its list.
+func Deg2radAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Deg2rad_ holds the arguments of aten::deg2rad_:
@@ -4098,6 +4843,11 @@ func (x Deg2rad_) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// Deg2rad_At gives the positions of the tensor arguments of aten::deg2rad_ in its list.
+func Deg2rad_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Detach holds the arguments of aten::detach:
 //
 //	aten::detach(Tensor(a) self) -> Tensor(a)
@@ -4118,6 +4868,11 @@ func DetachOf(a []any) Detach {
 // Box returns the canonical argument list of aten::detach that x holds.
 func (x Detach) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// DetachAt gives the positions of the tensor arguments of aten::detach in its list.
+func DetachAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // DiagEmbed holds the arguments of aten::diag_embed:
@@ -4148,6 +4903,11 @@ func (x DiagEmbed) Box() []any {
 	return []any{boxTensor(x.Self), x.Offset, x.Dim1, x.Dim2}
 }
 
+// DiagEmbedAt gives the positions of the tensor arguments of aten::diag_embed in its list.
+func DiagEmbedAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Diagonal holds the arguments of aten::diagonal:
 //
 //	aten::diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)
@@ -4176,6 +4936,11 @@ func (x Diagonal) Box() []any {
 	return []any{boxTensor(x.Self), x.Offset, x.Dim1, x.Dim2}
 }
 
+// DiagonalAt gives the positions of the tensor arguments of aten::diagonal in its list.
+func DiagonalAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // DivScalar holds the arguments of aten::div.Scalar:
 //
 //	aten::div.Scalar(Tensor self, Scalar other) -> Tensor
@@ -4198,6 +4963,11 @@ func DivScalarOf(a []any) DivScalar {
 // Box returns the canonical argument list of aten::div.Scalar that x holds.
 func (x DivScalar) Box() []any {
 	return []any{boxTensor(x.Self), x.Other}
+}
+
+// DivScalarAt gives the positions of the tensor arguments of aten::div.Scalar in its list.
+func DivScalarAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // DivScalarMode holds the arguments of aten::div.Scalar_mode:
@@ -4226,6 +4996,11 @@ func (x DivScalarMode) Box() []any {
 	return []any{boxTensor(x.Self), x.Other, x.RoundingMode.box()}
 }
 
+// DivScalarModeAt gives the positions of the tensor arguments of aten::div.Scalar_mode in its list.
+func DivScalarModeAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Div holds the arguments of aten::div.Tensor:
 //
 //	aten::div.Tensor(Tensor self, Tensor other) -> Tensor
@@ -4248,6 +5023,11 @@ func DivOf(a []any) Div {
 // Box returns the canonical argument list of aten::div.Tensor that x holds.
 func (x Div) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
+}
+
+// DivAt gives the positions of the tensor arguments of aten::div.Tensor in its list.
+func DivAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
 }
 
 // DivTensorMode holds the arguments of aten::div.Tensor_mode:
@@ -4276,6 +5056,11 @@ func (x DivTensorMode) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other), x.RoundingMode.box()}
 }
 
+// DivTensorModeAt gives the positions of the tensor arguments of aten::div.Tensor_mode in its list.
+func DivTensorModeAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // DivScalar_ holds the arguments of aten::div_.Scalar:
 //
 //	aten::div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
@@ -4298,6 +5083,11 @@ func DivScalar_Of(a []any) DivScalar_ {
 // Box returns the canonical argument list of aten::div_.Scalar that x holds.
 func (x DivScalar_) Box() []any {
 	return []any{boxTensor(x.Self), x.Other}
+}
+
+// DivScalar_At gives the positions of the tensor arguments of aten::div_.Scalar in its list.
+func DivScalar_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // DivScalarMode_ holds the arguments of aten::div_.Scalar_mode:
@@ -4326,6 +5116,11 @@ func (x DivScalarMode_) Box() []any {
 	return []any{boxTensor(x.Self), x.Other, x.RoundingMode.box()}
 }
 
+// DivScalarMode_At gives the positions of the tensor arguments of aten::div_.Scalar_mode in its list.
+func DivScalarMode_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Div_ holds the arguments of aten::div_.Tensor:
 //
 //	aten::div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
@@ -4348,6 +5143,11 @@ func Div_Of(a []any) Div_ {
 // Box returns the canonical argument list of aten::div_.Tensor that x holds.
 func (x Div_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
+}
+
+// Div_At gives the positions of the tensor arguments of aten::div_.Tensor in its list.
+func Div_At() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
 }
 
 // DivTensorMode_ holds the arguments of aten::div_.Tensor_mode:
@@ -4376,6 +5176,11 @@ func (x DivTensorMode_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other), x.RoundingMode.box()}
 }
 
+// DivTensorMode_At gives the positions of the tensor arguments of aten::div_.Tensor_mode in its list.
+func DivTensorMode_At() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // Dot holds the arguments of aten::dot:
 //
 //	aten::dot(Tensor self, Tensor tensor) -> Tensor
@@ -4398,6 +5203,11 @@ func DotOf(a []any) Dot {
 // Box returns the canonical argument list of aten::dot that x holds.
 func (x Dot) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Tensor)}
+}
+
+// DotAt gives the positions of the tensor arguments of aten::dot in its list.
+func DotAt() struct{ Self, Tensor int } {
+	return struct{ Self, Tensor int }{0, 1}
 }
 
 // Dropout holds the arguments of aten::dropout:
@@ -4426,6 +5236,11 @@ func (x Dropout) Box() []any {
 	return []any{boxTensor(x.Input), x.P, x.Train}
 }
 
+// DropoutAt gives the positions of the tensor arguments of aten::dropout in its list.
+func DropoutAt() struct{ Input int } {
+	return struct{ Input int }{0}
+}
+
 // Dstack holds the arguments of aten::dstack:
 //
 //	aten::dstack(Tensor[] tensors) -> Tensor
@@ -4446,6 +5261,11 @@ func DstackOf(a []any) Dstack {
 // Box returns the canonical argument list of aten::dstack that x holds.
 func (x Dstack) Box() []any {
 	return []any{x.Tensors}
+}
+
+// DstackAt gives the positions of the tensor arguments of aten::dstack in its list.
+func DstackAt() struct{ Tensors int } {
+	return struct{ Tensors int }{0}
 }
 
 // Einsum holds the arguments of aten::einsum:
@@ -4472,6 +5292,11 @@ func EinsumOf(a []any) Einsum {
 // Box returns the canonical argument list of aten::einsum that x holds.
 func (x Einsum) Box() []any {
 	return []any{x.Equation, x.Tensors, boxInts(x.Path)}
+}
+
+// EinsumAt gives the positions of the tensor arguments of aten::einsum in its list.
+func EinsumAt() struct{ Tensors int } {
+	return struct{ Tensors int }{1}
 }
 
 // Elu holds the arguments of aten::elu:
@@ -4502,6 +5327,11 @@ func (x Elu) Box() []any {
 	return []any{boxTensor(x.Self), x.Alpha, x.Scale, x.InputScale}
 }
 
+// EluAt gives the positions of the tensor arguments of aten::elu in its list.
+func EluAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Elu_ holds the arguments of aten::elu_:
 //
 //	aten::elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!)
@@ -4528,6 +5358,11 @@ func Elu_Of(a []any) Elu_ {
 // Box returns the canonical argument list of aten::elu_ that x holds.
 func (x Elu_) Box() []any {
 	return []any{boxTensor(x.Self), x.Alpha, x.Scale, x.InputScale}
+}
+
+// Elu_At gives the positions of the tensor arguments of aten::elu_ in its list.
+func Elu_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // EluBackward holds the arguments of aten::elu_backward:
@@ -4562,6 +5397,11 @@ func (x EluBackward) Box() []any {
 	return []any{boxTensor(x.GradOutput), x.Alpha, x.Scale, x.InputScale, x.IsResult, boxTensor(x.SelfOrResult)}
 }
 
+// EluBackwardAt gives the positions of the tensor arguments of aten::elu_backward in its list.
+func EluBackwardAt() struct{ GradOutput, SelfOrResult int } {
+	return struct{ GradOutput, SelfOrResult int }{0, 5}
+}
+
 // Embedding holds the arguments of aten::embedding:
 //
 //	aten::embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor
@@ -4590,6 +5430,11 @@ func EmbeddingOf(a []any) Embedding {
 // Box returns the canonical argument list of aten::embedding that x holds.
 func (x Embedding) Box() []any {
 	return []any{boxTensor(x.Weight), boxTensor(x.Indices), x.PaddingIdx, x.ScaleGradByFreq, x.Sparse}
+}
+
+// EmbeddingAt gives the positions of the tensor arguments of aten::embedding in its list.
+func EmbeddingAt() struct{ Weight, Indices int } {
+	return struct{ Weight, Indices int }{0, 1}
 }
 
 // EmbeddingBag holds the arguments of aten::embedding_bag:
@@ -4626,6 +5471,11 @@ func EmbeddingBagOf(a []any) EmbeddingBag {
 // Box returns the canonical argument list of aten::embedding_bag that x holds.
 func (x EmbeddingBag) Box() []any {
 	return []any{boxTensor(x.Weight), boxTensor(x.Indices), boxTensor(x.Offsets), x.ScaleGradByFreq, x.Mode, x.Sparse, boxTensor(x.PerSampleWeights), x.IncludeLastOffset}
+}
+
+// EmbeddingBagAt gives the positions of the tensor arguments of aten::embedding_bag in its list.
+func EmbeddingBagAt() struct{ Weight, Indices, Offsets, PerSampleWeights int } {
+	return struct{ Weight, Indices, Offsets, PerSampleWeights int }{0, 1, 2, 6}
 }
 
 // EmbeddingBagPaddingIdx holds the arguments of aten::embedding_bag.padding_idx:
@@ -4666,6 +5516,11 @@ func (x EmbeddingBagPaddingIdx) Box() []any {
 	return []any{boxTensor(x.Weight), boxTensor(x.Indices), boxTensor(x.Offsets), x.ScaleGradByFreq, x.Mode, x.Sparse, boxTensor(x.PerSampleWeights), x.IncludeLastOffset, x.PaddingIdx.box()}
 }
 
+// EmbeddingBagPaddingIdxAt gives the positions of the tensor arguments of aten::embedding_bag.padding_idx in its list.
+func EmbeddingBagPaddingIdxAt() struct{ Weight, Indices, Offsets, PerSampleWeights int } {
+	return struct{ Weight, Indices, Offsets, PerSampleWeights int }{0, 1, 2, 6}
+}
+
 // EmbeddingDenseBackward holds the arguments of aten::embedding_dense_backward:
 //
 //	aten::embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq) -> Tensor
@@ -4694,6 +5549,11 @@ func EmbeddingDenseBackwardOf(a []any) EmbeddingDenseBackward {
 // Box returns the canonical argument list of aten::embedding_dense_backward that x holds.
 func (x EmbeddingDenseBackward) Box() []any {
 	return []any{boxTensor(x.GradOutput), boxTensor(x.Indices), x.NumWeights, x.PaddingIdx, x.ScaleGradByFreq}
+}
+
+// EmbeddingDenseBackwardAt gives the positions of the tensor arguments of aten::embedding_dense_backward in its list.
+func EmbeddingDenseBackwardAt() struct{ GradOutput, Indices int } {
+	return struct{ GradOutput, Indices int }{0, 1}
 }
 
 // EmptyOf holds the arguments of aten::empty.memory_format:
@@ -4760,6 +5620,11 @@ func (x EmptyLike) Box() []any {
 	return []any{boxTensor(x.Self), x.Dtype.box(), x.Layout.box(), x.Device.box(), x.PinMemory.box(), x.MemoryFormat.box()}
 }
 
+// EmptyLikeAt gives the positions of the tensor arguments of aten::empty_like in its list.
+func EmptyLikeAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // EmptyStrided holds the arguments of aten::empty_strided:
 //
 //	aten::empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
@@ -4816,6 +5681,11 @@ func (x EqScalar) Box() []any {
 	return []any{boxTensor(x.Self), x.Other}
 }
 
+// EqScalarAt gives the positions of the tensor arguments of aten::eq.Scalar in its list.
+func EqScalarAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Eq holds the arguments of aten::eq.Tensor:
 //
 //	aten::eq.Tensor(Tensor self, Tensor other) -> Tensor
@@ -4838,6 +5708,11 @@ func EqOf(a []any) Eq {
 // Box returns the canonical argument list of aten::eq.Tensor that x holds.
 func (x Eq) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
+}
+
+// EqAt gives the positions of the tensor arguments of aten::eq.Tensor in its list.
+func EqAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
 }
 
 // EqScalar_ holds the arguments of aten::eq_.Scalar:
@@ -4864,6 +5739,11 @@ func (x EqScalar_) Box() []any {
 	return []any{boxTensor(x.Self), x.Other}
 }
 
+// EqScalar_At gives the positions of the tensor arguments of aten::eq_.Scalar in its list.
+func EqScalar_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Eq_ holds the arguments of aten::eq_.Tensor:
 //
 //	aten::eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
@@ -4888,6 +5768,11 @@ func (x Eq_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// Eq_At gives the positions of the tensor arguments of aten::eq_.Tensor in its list.
+func Eq_At() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // Erf holds the arguments of aten::erf:
 //
 //	aten::erf(Tensor self) -> Tensor
@@ -4908,6 +5793,11 @@ func ErfOf(a []any) Erf {
 // Box returns the canonical argument list of aten::erf that x holds.
 func (x Erf) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// ErfAt gives the positions of the tensor arguments of aten::erf in its list.
+func ErfAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Erf_ holds the arguments of aten::erf_:
@@ -4932,6 +5822,11 @@ func (x Erf_) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// Erf_At gives the positions of the tensor arguments of aten::erf_ in its list.
+func Erf_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Exp holds the arguments of aten::exp:
 //
 //	aten::exp(Tensor self) -> Tensor
@@ -4954,6 +5849,11 @@ func (x Exp) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// ExpAt gives the positions of the tensor arguments of aten::exp in its list.
+func ExpAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Exp_ holds the arguments of aten::exp_:
 //
 //	aten::exp_(Tensor(a!) self) -> Tensor(a!)
@@ -4974,6 +5874,11 @@ func Exp_Of(a []any) Exp_ {
 // Box returns the canonical argument list of aten::exp_ that x holds.
 func (x Exp_) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// Exp_At gives the positions of the tensor arguments of aten::exp_ in its list.
+func Exp_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Expand holds the arguments of aten::expand:
@@ -5002,6 +5907,11 @@ func (x Expand) Box() []any {
 	return []any{boxTensor(x.Self), x.Size, x.Implicit}
 }
 
+// ExpandAt gives the positions of the tensor arguments of aten::expand in its list.
+func ExpandAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // ExpandAs holds the arguments of aten::expand_as:
 //
 //	aten::expand_as(Tensor(a) self, Tensor other) -> Tensor(a)
@@ -5026,6 +5936,11 @@ func (x ExpandAs) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// ExpandAsAt gives the positions of the tensor arguments of aten::expand_as in its list.
+func ExpandAsAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // Expm1 holds the arguments of aten::expm1:
 //
 //	aten::expm1(Tensor self) -> Tensor
@@ -5048,6 +5963,11 @@ func (x Expm1) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// Expm1At gives the positions of the tensor arguments of aten::expm1 in its list.
+func Expm1At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Expm1_ holds the arguments of aten::expm1_:
 //
 //	aten::expm1_(Tensor(a!) self) -> Tensor(a!)
@@ -5068,6 +5988,11 @@ func Expm1_Of(a []any) Expm1_ {
 // Box returns the canonical argument list of aten::expm1_ that x holds.
 func (x Expm1_) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// Expm1_At gives the positions of the tensor arguments of aten::expm1_ in its list.
+func Expm1_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Eye holds the arguments of aten::eye:
@@ -5158,6 +6083,11 @@ func (x FeatureDropout) Box() []any {
 	return []any{boxTensor(x.Input), x.P, x.Train}
 }
 
+// FeatureDropoutAt gives the positions of the tensor arguments of aten::feature_dropout in its list.
+func FeatureDropoutAt() struct{ Input int } {
+	return struct{ Input int }{0}
+}
+
 // Fill holds the arguments of aten::fill.Scalar:
 //
 //	aten::fill.Scalar(Tensor self, Scalar value) -> Tensor
@@ -5180,6 +6110,11 @@ func FillOf(a []any) Fill {
 // Box returns the canonical argument list of aten::fill.Scalar that x holds.
 func (x Fill) Box() []any {
 	return []any{boxTensor(x.Self), x.Value}
+}
+
+// FillAt gives the positions of the tensor arguments of aten::fill.Scalar in its list.
+func FillAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // FillTensor holds the arguments of aten::fill.Tensor:
@@ -5206,6 +6141,11 @@ func (x FillTensor) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Value)}
 }
 
+// FillTensorAt gives the positions of the tensor arguments of aten::fill.Tensor in its list.
+func FillTensorAt() struct{ Self, Value int } {
+	return struct{ Self, Value int }{0, 1}
+}
+
 // Fill_ holds the arguments of aten::fill_.Scalar:
 //
 //	aten::fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)
@@ -5230,6 +6170,11 @@ func (x Fill_) Box() []any {
 	return []any{boxTensor(x.Self), x.Value}
 }
 
+// Fill_At gives the positions of the tensor arguments of aten::fill_.Scalar in its list.
+func Fill_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // FillTensor_ holds the arguments of aten::fill_.Tensor:
 //
 //	aten::fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)
@@ -5252,6 +6197,11 @@ func FillTensor_Of(a []any) FillTensor_ {
 // Box returns the canonical argument list of aten::fill_.Tensor that x holds.
 func (x FillTensor_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Value)}
+}
+
+// FillTensor_At gives the positions of the tensor arguments of aten::fill_.Tensor in its list.
+func FillTensor_At() struct{ Self, Value int } {
+	return struct{ Self, Value int }{0, 1}
 }
 
 // Flatten holds the arguments of aten::flatten.using_ints:
@@ -5280,6 +6230,11 @@ func (x Flatten) Box() []any {
 	return []any{boxTensor(x.Self), x.StartDim, x.EndDim}
 }
 
+// FlattenAt gives the positions of the tensor arguments of aten::flatten.using_ints in its list.
+func FlattenAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Flip holds the arguments of aten::flip:
 //
 //	aten::flip(Tensor self, int[] dims) -> Tensor
@@ -5304,6 +6259,11 @@ func (x Flip) Box() []any {
 	return []any{boxTensor(x.Self), x.Dims}
 }
 
+// FlipAt gives the positions of the tensor arguments of aten::flip in its list.
+func FlipAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Fliplr holds the arguments of aten::fliplr:
 //
 //	aten::fliplr(Tensor self) -> Tensor
@@ -5324,6 +6284,11 @@ func FliplrOf(a []any) Fliplr {
 // Box returns the canonical argument list of aten::fliplr that x holds.
 func (x Fliplr) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// FliplrAt gives the positions of the tensor arguments of aten::fliplr in its list.
+func FliplrAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Flipud holds the arguments of aten::flipud:
@@ -5348,6 +6313,11 @@ func (x Flipud) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// FlipudAt gives the positions of the tensor arguments of aten::flipud in its list.
+func FlipudAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Floor holds the arguments of aten::floor:
 //
 //	aten::floor(Tensor self) -> Tensor
@@ -5370,6 +6340,11 @@ func (x Floor) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// FloorAt gives the positions of the tensor arguments of aten::floor in its list.
+func FloorAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Floor_ holds the arguments of aten::floor_:
 //
 //	aten::floor_(Tensor(a!) self) -> Tensor(a!)
@@ -5390,6 +6365,11 @@ func Floor_Of(a []any) Floor_ {
 // Box returns the canonical argument list of aten::floor_ that x holds.
 func (x Floor_) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// Floor_At gives the positions of the tensor arguments of aten::floor_ in its list.
+func Floor_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // FloorDivide holds the arguments of aten::floor_divide:
@@ -5416,6 +6396,11 @@ func (x FloorDivide) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// FloorDivideAt gives the positions of the tensor arguments of aten::floor_divide in its list.
+func FloorDivideAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // FloorDivideScalar holds the arguments of aten::floor_divide.Scalar:
 //
 //	aten::floor_divide.Scalar(Tensor self, Scalar other) -> Tensor
@@ -5438,6 +6423,11 @@ func FloorDivideScalarOf(a []any) FloorDivideScalar {
 // Box returns the canonical argument list of aten::floor_divide.Scalar that x holds.
 func (x FloorDivideScalar) Box() []any {
 	return []any{boxTensor(x.Self), x.Other}
+}
+
+// FloorDivideScalarAt gives the positions of the tensor arguments of aten::floor_divide.Scalar in its list.
+func FloorDivideScalarAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // FloorDivideScalar_ holds the arguments of aten::floor_divide_.Scalar:
@@ -5464,6 +6454,11 @@ func (x FloorDivideScalar_) Box() []any {
 	return []any{boxTensor(x.Self), x.Other}
 }
 
+// FloorDivideScalar_At gives the positions of the tensor arguments of aten::floor_divide_.Scalar in its list.
+func FloorDivideScalar_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // FloorDivide_ holds the arguments of aten::floor_divide_.Tensor:
 //
 //	aten::floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
@@ -5486,6 +6481,11 @@ func FloorDivide_Of(a []any) FloorDivide_ {
 // Box returns the canonical argument list of aten::floor_divide_.Tensor that x holds.
 func (x FloorDivide_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
+}
+
+// FloorDivide_At gives the positions of the tensor arguments of aten::floor_divide_.Tensor in its list.
+func FloorDivide_At() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
 }
 
 // Fmax holds the arguments of aten::fmax:
@@ -5512,6 +6512,11 @@ func (x Fmax) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// FmaxAt gives the positions of the tensor arguments of aten::fmax in its list.
+func FmaxAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // Fmin holds the arguments of aten::fmin:
 //
 //	aten::fmin(Tensor self, Tensor other) -> Tensor
@@ -5534,6 +6539,11 @@ func FminOf(a []any) Fmin {
 // Box returns the canonical argument list of aten::fmin that x holds.
 func (x Fmin) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
+}
+
+// FminAt gives the positions of the tensor arguments of aten::fmin in its list.
+func FminAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
 }
 
 // FmodScalar holds the arguments of aten::fmod.Scalar:
@@ -5560,6 +6570,11 @@ func (x FmodScalar) Box() []any {
 	return []any{boxTensor(x.Self), x.Other}
 }
 
+// FmodScalarAt gives the positions of the tensor arguments of aten::fmod.Scalar in its list.
+func FmodScalarAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Fmod holds the arguments of aten::fmod.Tensor:
 //
 //	aten::fmod.Tensor(Tensor self, Tensor other) -> Tensor
@@ -5582,6 +6597,11 @@ func FmodOf(a []any) Fmod {
 // Box returns the canonical argument list of aten::fmod.Tensor that x holds.
 func (x Fmod) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
+}
+
+// FmodAt gives the positions of the tensor arguments of aten::fmod.Tensor in its list.
+func FmodAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
 }
 
 // FmodScalar_ holds the arguments of aten::fmod_.Scalar:
@@ -5608,6 +6628,11 @@ func (x FmodScalar_) Box() []any {
 	return []any{boxTensor(x.Self), x.Other}
 }
 
+// FmodScalar_At gives the positions of the tensor arguments of aten::fmod_.Scalar in its list.
+func FmodScalar_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Fmod_ holds the arguments of aten::fmod_.Tensor:
 //
 //	aten::fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
@@ -5632,6 +6657,11 @@ func (x Fmod_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// Fmod_At gives the positions of the tensor arguments of aten::fmod_.Tensor in its list.
+func Fmod_At() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // Frac holds the arguments of aten::frac:
 //
 //	aten::frac(Tensor self) -> Tensor
@@ -5654,6 +6684,11 @@ func (x Frac) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// FracAt gives the positions of the tensor arguments of aten::frac in its list.
+func FracAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Frac_ holds the arguments of aten::frac_:
 //
 //	aten::frac_(Tensor(a!) self) -> Tensor(a!)
@@ -5674,6 +6709,11 @@ func Frac_Of(a []any) Frac_ {
 // Box returns the canonical argument list of aten::frac_ that x holds.
 func (x Frac_) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// Frac_At gives the positions of the tensor arguments of aten::frac_ in its list.
+func Frac_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // FrobeniusNorm holds the arguments of aten::frobenius_norm.dim:
@@ -5700,6 +6740,11 @@ func FrobeniusNormOf(a []any) FrobeniusNorm {
 // Box returns the canonical argument list of aten::frobenius_norm.dim that x holds.
 func (x FrobeniusNorm) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, x.Keepdim}
+}
+
+// FrobeniusNormAt gives the positions of the tensor arguments of aten::frobenius_norm.dim in its list.
+func FrobeniusNormAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Full holds the arguments of aten::full:
@@ -5768,6 +6813,11 @@ func (x FullLike) Box() []any {
 	return []any{boxTensor(x.Self), x.FillValue, x.Dtype.box(), x.Layout.box(), x.Device.box(), x.PinMemory.box(), x.MemoryFormat.box()}
 }
 
+// FullLikeAt gives the positions of the tensor arguments of aten::full_like in its list.
+func FullLikeAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Gather holds the arguments of aten::gather:
 //
 //	aten::gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor
@@ -5796,6 +6846,11 @@ func (x Gather) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, boxTensor(x.Index), x.SparseGrad}
 }
 
+// GatherAt gives the positions of the tensor arguments of aten::gather in its list.
+func GatherAt() struct{ Self, Index int } {
+	return struct{ Self, Index int }{0, 2}
+}
+
 // GeScalar holds the arguments of aten::ge.Scalar:
 //
 //	aten::ge.Scalar(Tensor self, Scalar other) -> Tensor
@@ -5818,6 +6873,11 @@ func GeScalarOf(a []any) GeScalar {
 // Box returns the canonical argument list of aten::ge.Scalar that x holds.
 func (x GeScalar) Box() []any {
 	return []any{boxTensor(x.Self), x.Other}
+}
+
+// GeScalarAt gives the positions of the tensor arguments of aten::ge.Scalar in its list.
+func GeScalarAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Ge holds the arguments of aten::ge.Tensor:
@@ -5844,6 +6904,11 @@ func (x Ge) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// GeAt gives the positions of the tensor arguments of aten::ge.Tensor in its list.
+func GeAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // GeScalar_ holds the arguments of aten::ge_.Scalar:
 //
 //	aten::ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
@@ -5866,6 +6931,11 @@ func GeScalar_Of(a []any) GeScalar_ {
 // Box returns the canonical argument list of aten::ge_.Scalar that x holds.
 func (x GeScalar_) Box() []any {
 	return []any{boxTensor(x.Self), x.Other}
+}
+
+// GeScalar_At gives the positions of the tensor arguments of aten::ge_.Scalar in its list.
+func GeScalar_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Ge_ holds the arguments of aten::ge_.Tensor:
@@ -5892,6 +6962,11 @@ func (x Ge_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// Ge_At gives the positions of the tensor arguments of aten::ge_.Tensor in its list.
+func Ge_At() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // Gelu holds the arguments of aten::gelu:
 //
 //	aten::gelu(Tensor self, *, str approximate='none') -> Tensor
@@ -5914,6 +6989,11 @@ func GeluOf(a []any) Gelu {
 // Box returns the canonical argument list of aten::gelu that x holds.
 func (x Gelu) Box() []any {
 	return []any{boxTensor(x.Self), x.Approximate}
+}
+
+// GeluAt gives the positions of the tensor arguments of aten::gelu in its list.
+func GeluAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // GeluBackward holds the arguments of aten::gelu_backward:
@@ -5942,6 +7022,11 @@ func (x GeluBackward) Box() []any {
 	return []any{boxTensor(x.GradOutput), boxTensor(x.Self), x.Approximate}
 }
 
+// GeluBackwardAt gives the positions of the tensor arguments of aten::gelu_backward in its list.
+func GeluBackwardAt() struct{ GradOutput, Self int } {
+	return struct{ GradOutput, Self int }{0, 1}
+}
+
 // Glu holds the arguments of aten::glu:
 //
 //	aten::glu(Tensor self, int dim=-1) -> Tensor
@@ -5964,6 +7049,11 @@ func GluOf(a []any) Glu {
 // Box returns the canonical argument list of aten::glu that x holds.
 func (x Glu) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim}
+}
+
+// GluAt gives the positions of the tensor arguments of aten::glu in its list.
+func GluAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // GridSampler2d holds the arguments of aten::grid_sampler_2d:
@@ -5994,6 +7084,11 @@ func GridSampler2dOf(a []any) GridSampler2d {
 // Box returns the canonical argument list of aten::grid_sampler_2d that x holds.
 func (x GridSampler2d) Box() []any {
 	return []any{boxTensor(x.Input), boxTensor(x.Grid), x.InterpolationMode, x.PaddingMode, x.AlignCorners}
+}
+
+// GridSampler2dAt gives the positions of the tensor arguments of aten::grid_sampler_2d in its list.
+func GridSampler2dAt() struct{ Input, Grid int } {
+	return struct{ Input, Grid int }{0, 1}
 }
 
 // GroupNorm holds the arguments of aten::group_norm:
@@ -6028,6 +7123,11 @@ func (x GroupNorm) Box() []any {
 	return []any{boxTensor(x.Input), x.NumGroups, boxTensor(x.Weight), boxTensor(x.Bias), x.Eps, x.CudnnEnabled}
 }
 
+// GroupNormAt gives the positions of the tensor arguments of aten::group_norm in its list.
+func GroupNormAt() struct{ Input, Weight, Bias int } {
+	return struct{ Input, Weight, Bias int }{0, 2, 3}
+}
+
 // GtScalar holds the arguments of aten::gt.Scalar:
 //
 //	aten::gt.Scalar(Tensor self, Scalar other) -> Tensor
@@ -6050,6 +7150,11 @@ func GtScalarOf(a []any) GtScalar {
 // Box returns the canonical argument list of aten::gt.Scalar that x holds.
 func (x GtScalar) Box() []any {
 	return []any{boxTensor(x.Self), x.Other}
+}
+
+// GtScalarAt gives the positions of the tensor arguments of aten::gt.Scalar in its list.
+func GtScalarAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Gt holds the arguments of aten::gt.Tensor:
@@ -6076,6 +7181,11 @@ func (x Gt) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// GtAt gives the positions of the tensor arguments of aten::gt.Tensor in its list.
+func GtAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // GtScalar_ holds the arguments of aten::gt_.Scalar:
 //
 //	aten::gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
@@ -6098,6 +7208,11 @@ func GtScalar_Of(a []any) GtScalar_ {
 // Box returns the canonical argument list of aten::gt_.Scalar that x holds.
 func (x GtScalar_) Box() []any {
 	return []any{boxTensor(x.Self), x.Other}
+}
+
+// GtScalar_At gives the positions of the tensor arguments of aten::gt_.Scalar in its list.
+func GtScalar_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Gt_ holds the arguments of aten::gt_.Tensor:
@@ -6124,6 +7239,11 @@ func (x Gt_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// Gt_At gives the positions of the tensor arguments of aten::gt_.Tensor in its list.
+func Gt_At() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // Hardshrink holds the arguments of aten::hardshrink:
 //
 //	aten::hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor
@@ -6148,6 +7268,11 @@ func (x Hardshrink) Box() []any {
 	return []any{boxTensor(x.Self), x.Lambd}
 }
 
+// HardshrinkAt gives the positions of the tensor arguments of aten::hardshrink in its list.
+func HardshrinkAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Hardsigmoid holds the arguments of aten::hardsigmoid:
 //
 //	aten::hardsigmoid(Tensor self) -> Tensor
@@ -6170,6 +7295,11 @@ func (x Hardsigmoid) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// HardsigmoidAt gives the positions of the tensor arguments of aten::hardsigmoid in its list.
+func HardsigmoidAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Hardsigmoid_ holds the arguments of aten::hardsigmoid_:
 //
 //	aten::hardsigmoid_(Tensor(a!) self) -> Tensor(a!)
@@ -6190,6 +7320,11 @@ func Hardsigmoid_Of(a []any) Hardsigmoid_ {
 // Box returns the canonical argument list of aten::hardsigmoid_ that x holds.
 func (x Hardsigmoid_) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// Hardsigmoid_At gives the positions of the tensor arguments of aten::hardsigmoid_ in its list.
+func Hardsigmoid_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // HardsigmoidBackward holds the arguments of aten::hardsigmoid_backward:
@@ -6216,6 +7351,11 @@ func (x HardsigmoidBackward) Box() []any {
 	return []any{boxTensor(x.GradOutput), boxTensor(x.Self)}
 }
 
+// HardsigmoidBackwardAt gives the positions of the tensor arguments of aten::hardsigmoid_backward in its list.
+func HardsigmoidBackwardAt() struct{ GradOutput, Self int } {
+	return struct{ GradOutput, Self int }{0, 1}
+}
+
 // Hardswish holds the arguments of aten::hardswish:
 //
 //	aten::hardswish(Tensor self) -> Tensor
@@ -6236,6 +7376,11 @@ func HardswishOf(a []any) Hardswish {
 // Box returns the canonical argument list of aten::hardswish that x holds.
 func (x Hardswish) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// HardswishAt gives the positions of the tensor arguments of aten::hardswish in its list.
+func HardswishAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Hardswish_ holds the arguments of aten::hardswish_:
@@ -6260,6 +7405,11 @@ func (x Hardswish_) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// Hardswish_At gives the positions of the tensor arguments of aten::hardswish_ in its list.
+func Hardswish_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // HardswishBackward holds the arguments of aten::hardswish_backward:
 //
 //	aten::hardswish_backward(Tensor grad_output, Tensor self) -> Tensor
@@ -6282,6 +7432,11 @@ func HardswishBackwardOf(a []any) HardswishBackward {
 // Box returns the canonical argument list of aten::hardswish_backward that x holds.
 func (x HardswishBackward) Box() []any {
 	return []any{boxTensor(x.GradOutput), boxTensor(x.Self)}
+}
+
+// HardswishBackwardAt gives the positions of the tensor arguments of aten::hardswish_backward in its list.
+func HardswishBackwardAt() struct{ GradOutput, Self int } {
+	return struct{ GradOutput, Self int }{0, 1}
 }
 
 // Hardtanh holds the arguments of aten::hardtanh:
@@ -6310,6 +7465,11 @@ func (x Hardtanh) Box() []any {
 	return []any{boxTensor(x.Self), x.MinVal, x.MaxVal}
 }
 
+// HardtanhAt gives the positions of the tensor arguments of aten::hardtanh in its list.
+func HardtanhAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Hardtanh_ holds the arguments of aten::hardtanh_:
 //
 //	aten::hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)
@@ -6334,6 +7494,11 @@ func Hardtanh_Of(a []any) Hardtanh_ {
 // Box returns the canonical argument list of aten::hardtanh_ that x holds.
 func (x Hardtanh_) Box() []any {
 	return []any{boxTensor(x.Self), x.MinVal, x.MaxVal}
+}
+
+// Hardtanh_At gives the positions of the tensor arguments of aten::hardtanh_ in its list.
+func Hardtanh_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // HardtanhBackward holds the arguments of aten::hardtanh_backward:
@@ -6364,6 +7529,11 @@ func (x HardtanhBackward) Box() []any {
 	return []any{boxTensor(x.GradOutput), boxTensor(x.Self), x.MinVal, x.MaxVal}
 }
 
+// HardtanhBackwardAt gives the positions of the tensor arguments of aten::hardtanh_backward in its list.
+func HardtanhBackwardAt() struct{ GradOutput, Self int } {
+	return struct{ GradOutput, Self int }{0, 1}
+}
+
 // Heaviside holds the arguments of aten::heaviside:
 //
 //	aten::heaviside(Tensor self, Tensor values) -> Tensor
@@ -6388,6 +7558,11 @@ func (x Heaviside) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Values)}
 }
 
+// HeavisideAt gives the positions of the tensor arguments of aten::heaviside in its list.
+func HeavisideAt() struct{ Self, Values int } {
+	return struct{ Self, Values int }{0, 1}
+}
+
 // Heaviside_ holds the arguments of aten::heaviside_:
 //
 //	aten::heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!)
@@ -6410,6 +7585,11 @@ func Heaviside_Of(a []any) Heaviside_ {
 // Box returns the canonical argument list of aten::heaviside_ that x holds.
 func (x Heaviside_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Values)}
+}
+
+// Heaviside_At gives the positions of the tensor arguments of aten::heaviside_ in its list.
+func Heaviside_At() struct{ Self, Values int } {
+	return struct{ Self, Values int }{0, 1}
 }
 
 // HingeEmbeddingLoss holds the arguments of aten::hinge_embedding_loss:
@@ -6440,6 +7620,11 @@ func (x HingeEmbeddingLoss) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Target), x.Margin, x.Reduction}
 }
 
+// HingeEmbeddingLossAt gives the positions of the tensor arguments of aten::hinge_embedding_loss in its list.
+func HingeEmbeddingLossAt() struct{ Self, Target int } {
+	return struct{ Self, Target int }{0, 1}
+}
+
 // Hsplit holds the arguments of aten::hsplit.int:
 //
 //	aten::hsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]
@@ -6464,6 +7649,11 @@ func (x Hsplit) Box() []any {
 	return []any{boxTensor(x.Self), x.Sections}
 }
 
+// HsplitAt gives the positions of the tensor arguments of aten::hsplit.int in its list.
+func HsplitAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Hstack holds the arguments of aten::hstack:
 //
 //	aten::hstack(Tensor[] tensors) -> Tensor
@@ -6484,6 +7674,11 @@ func HstackOf(a []any) Hstack {
 // Box returns the canonical argument list of aten::hstack that x holds.
 func (x Hstack) Box() []any {
 	return []any{x.Tensors}
+}
+
+// HstackAt gives the positions of the tensor arguments of aten::hstack in its list.
+func HstackAt() struct{ Tensors int } {
+	return struct{ Tensors int }{0}
 }
 
 // HuberLoss holds the arguments of aten::huber_loss:
@@ -6514,6 +7709,11 @@ func (x HuberLoss) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Target), x.Reduction, x.Delta}
 }
 
+// HuberLossAt gives the positions of the tensor arguments of aten::huber_loss in its list.
+func HuberLossAt() struct{ Self, Target int } {
+	return struct{ Self, Target int }{0, 1}
+}
+
 // Index holds the arguments of aten::index.Tensor:
 //
 //	aten::index.Tensor(Tensor self, Tensor?[] indices) -> Tensor
@@ -6536,6 +7736,11 @@ func IndexOf(a []any) Index {
 // Box returns the canonical argument list of aten::index.Tensor that x holds.
 func (x Index) Box() []any {
 	return []any{boxTensor(x.Self), x.Indices}
+}
+
+// IndexAt gives the positions of the tensor arguments of aten::index.Tensor in its list.
+func IndexAt() struct{ Self, Indices int } {
+	return struct{ Self, Indices int }{0, 1}
 }
 
 // IndexAdd holds the arguments of aten::index_add:
@@ -6568,6 +7773,11 @@ func (x IndexAdd) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, boxTensor(x.Index), boxTensor(x.Source), x.Alpha}
 }
 
+// IndexAddAt gives the positions of the tensor arguments of aten::index_add in its list.
+func IndexAddAt() struct{ Self, Index, Source int } {
+	return struct{ Self, Index, Source int }{0, 2, 3}
+}
+
 // IndexAdd_ holds the arguments of aten::index_add_:
 //
 //	aten::index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)
@@ -6598,6 +7808,11 @@ func (x IndexAdd_) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, boxTensor(x.Index), boxTensor(x.Source), x.Alpha}
 }
 
+// IndexAdd_At gives the positions of the tensor arguments of aten::index_add_ in its list.
+func IndexAdd_At() struct{ Self, Index, Source int } {
+	return struct{ Self, Index, Source int }{0, 2, 3}
+}
+
 // IndexCopy holds the arguments of aten::index_copy:
 //
 //	aten::index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor
@@ -6624,6 +7839,11 @@ func IndexCopyOf(a []any) IndexCopy {
 // Box returns the canonical argument list of aten::index_copy that x holds.
 func (x IndexCopy) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, boxTensor(x.Index), boxTensor(x.Source)}
+}
+
+// IndexCopyAt gives the positions of the tensor arguments of aten::index_copy in its list.
+func IndexCopyAt() struct{ Self, Index, Source int } {
+	return struct{ Self, Index, Source int }{0, 2, 3}
 }
 
 // IndexCopy_ holds the arguments of aten::index_copy_:
@@ -6654,6 +7874,11 @@ func (x IndexCopy_) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, boxTensor(x.Index), boxTensor(x.Source)}
 }
 
+// IndexCopy_At gives the positions of the tensor arguments of aten::index_copy_ in its list.
+func IndexCopy_At() struct{ Self, Index, Source int } {
+	return struct{ Self, Index, Source int }{0, 2, 3}
+}
+
 // IndexFillIntScalar holds the arguments of aten::index_fill.int_Scalar:
 //
 //	aten::index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor
@@ -6680,6 +7905,11 @@ func IndexFillIntScalarOf(a []any) IndexFillIntScalar {
 // Box returns the canonical argument list of aten::index_fill.int_Scalar that x holds.
 func (x IndexFillIntScalar) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, boxTensor(x.Index), x.Value}
+}
+
+// IndexFillIntScalarAt gives the positions of the tensor arguments of aten::index_fill.int_Scalar in its list.
+func IndexFillIntScalarAt() struct{ Self, Index int } {
+	return struct{ Self, Index int }{0, 2}
 }
 
 // IndexFillIntTensor holds the arguments of aten::index_fill.int_Tensor:
@@ -6710,6 +7940,11 @@ func (x IndexFillIntTensor) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, boxTensor(x.Index), boxTensor(x.Value)}
 }
 
+// IndexFillIntTensorAt gives the positions of the tensor arguments of aten::index_fill.int_Tensor in its list.
+func IndexFillIntTensorAt() struct{ Self, Index, Value int } {
+	return struct{ Self, Index, Value int }{0, 2, 3}
+}
+
 // IndexFillIntScalar_ holds the arguments of aten::index_fill_.int_Scalar:
 //
 //	aten::index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)
@@ -6736,6 +7971,11 @@ func IndexFillIntScalar_Of(a []any) IndexFillIntScalar_ {
 // Box returns the canonical argument list of aten::index_fill_.int_Scalar that x holds.
 func (x IndexFillIntScalar_) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, boxTensor(x.Index), x.Value}
+}
+
+// IndexFillIntScalar_At gives the positions of the tensor arguments of aten::index_fill_.int_Scalar in its list.
+func IndexFillIntScalar_At() struct{ Self, Index int } {
+	return struct{ Self, Index int }{0, 2}
 }
 
 // IndexFillIntTensor_ holds the arguments of aten::index_fill_.int_Tensor:
@@ -6766,6 +8006,11 @@ func (x IndexFillIntTensor_) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, boxTensor(x.Index), boxTensor(x.Value)}
 }
 
+// IndexFillIntTensor_At gives the positions of the tensor arguments of aten::index_fill_.int_Tensor in its list.
+func IndexFillIntTensor_At() struct{ Self, Index, Value int } {
+	return struct{ Self, Index, Value int }{0, 2, 3}
+}
+
 // IndexPut holds the arguments of aten::index_put:
 //
 //	aten::index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor
@@ -6792,6 +8037,11 @@ func IndexPutOf(a []any) IndexPut {
 // Box returns the canonical argument list of aten::index_put that x holds.
 func (x IndexPut) Box() []any {
 	return []any{boxTensor(x.Self), x.Indices, boxTensor(x.Values), x.Accumulate}
+}
+
+// IndexPutAt gives the positions of the tensor arguments of aten::index_put in its list.
+func IndexPutAt() struct{ Self, Indices, Values int } {
+	return struct{ Self, Indices, Values int }{0, 1, 2}
 }
 
 // IndexPut_ holds the arguments of aten::index_put_:
@@ -6822,6 +8072,11 @@ func (x IndexPut_) Box() []any {
 	return []any{boxTensor(x.Self), x.Indices, boxTensor(x.Values), x.Accumulate}
 }
 
+// IndexPut_At gives the positions of the tensor arguments of aten::index_put_ in its list.
+func IndexPut_At() struct{ Self, Indices, Values int } {
+	return struct{ Self, Indices, Values int }{0, 1, 2}
+}
+
 // IndexSelect holds the arguments of aten::index_select:
 //
 //	aten::index_select(Tensor self, int dim, Tensor index) -> Tensor
@@ -6846,6 +8101,11 @@ func IndexSelectOf(a []any) IndexSelect {
 // Box returns the canonical argument list of aten::index_select that x holds.
 func (x IndexSelect) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, boxTensor(x.Index)}
+}
+
+// IndexSelectAt gives the positions of the tensor arguments of aten::index_select in its list.
+func IndexSelectAt() struct{ Self, Index int } {
+	return struct{ Self, Index int }{0, 2}
 }
 
 // InstanceNorm holds the arguments of aten::instance_norm:
@@ -6886,6 +8146,11 @@ func (x InstanceNorm) Box() []any {
 	return []any{boxTensor(x.Input), boxTensor(x.Weight), boxTensor(x.Bias), boxTensor(x.RunningMean), boxTensor(x.RunningVar), x.UseInputStats, x.Momentum, x.Eps, x.CudnnEnabled}
 }
 
+// InstanceNormAt gives the positions of the tensor arguments of aten::instance_norm in its list.
+func InstanceNormAt() struct{ Input, Weight, Bias, RunningMean, RunningVar int } {
+	return struct{ Input, Weight, Bias, RunningMean, RunningVar int }{0, 1, 2, 3, 4}
+}
+
 // Isinf holds the arguments of aten::isinf:
 //
 //	aten::isinf(Tensor self) -> Tensor
@@ -6906,6 +8171,11 @@ func IsinfOf(a []any) Isinf {
 // Box returns the canonical argument list of aten::isinf that x holds.
 func (x Isinf) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// IsinfAt gives the positions of the tensor arguments of aten::isinf in its list.
+func IsinfAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Isnan holds the arguments of aten::isnan:
@@ -6930,6 +8200,11 @@ func (x Isnan) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// IsnanAt gives the positions of the tensor arguments of aten::isnan in its list.
+func IsnanAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Isneginf holds the arguments of aten::isneginf:
 //
 //	aten::isneginf(Tensor self) -> Tensor
@@ -6952,6 +8227,11 @@ func (x Isneginf) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// IsneginfAt gives the positions of the tensor arguments of aten::isneginf in its list.
+func IsneginfAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Isposinf holds the arguments of aten::isposinf:
 //
 //	aten::isposinf(Tensor self) -> Tensor
@@ -6972,6 +8252,11 @@ func IsposinfOf(a []any) Isposinf {
 // Box returns the canonical argument list of aten::isposinf that x holds.
 func (x Isposinf) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// IsposinfAt gives the positions of the tensor arguments of aten::isposinf in its list.
+func IsposinfAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // KlDiv holds the arguments of aten::kl_div:
@@ -7002,6 +8287,11 @@ func (x KlDiv) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Target), x.Reduction, x.LogTarget}
 }
 
+// KlDivAt gives the positions of the tensor arguments of aten::kl_div in its list.
+func KlDivAt() struct{ Self, Target int } {
+	return struct{ Self, Target int }{0, 1}
+}
+
 // L1Loss holds the arguments of aten::l1_loss:
 //
 //	aten::l1_loss(Tensor self, Tensor target, int reduction=1) -> Tensor
@@ -7026,6 +8316,11 @@ func L1LossOf(a []any) L1Loss {
 // Box returns the canonical argument list of aten::l1_loss that x holds.
 func (x L1Loss) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Target), x.Reduction}
+}
+
+// L1LossAt gives the positions of the tensor arguments of aten::l1_loss in its list.
+func L1LossAt() struct{ Self, Target int } {
+	return struct{ Self, Target int }{0, 1}
 }
 
 // LayerNorm holds the arguments of aten::layer_norm:
@@ -7060,6 +8355,11 @@ func (x LayerNorm) Box() []any {
 	return []any{boxTensor(x.Input), x.NormalizedShape, boxTensor(x.Weight), boxTensor(x.Bias), x.Eps, x.CudnnEnable}
 }
 
+// LayerNormAt gives the positions of the tensor arguments of aten::layer_norm in its list.
+func LayerNormAt() struct{ Input, Weight, Bias int } {
+	return struct{ Input, Weight, Bias int }{0, 2, 3}
+}
+
 // LeScalar holds the arguments of aten::le.Scalar:
 //
 //	aten::le.Scalar(Tensor self, Scalar other) -> Tensor
@@ -7082,6 +8382,11 @@ func LeScalarOf(a []any) LeScalar {
 // Box returns the canonical argument list of aten::le.Scalar that x holds.
 func (x LeScalar) Box() []any {
 	return []any{boxTensor(x.Self), x.Other}
+}
+
+// LeScalarAt gives the positions of the tensor arguments of aten::le.Scalar in its list.
+func LeScalarAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Le holds the arguments of aten::le.Tensor:
@@ -7108,6 +8413,11 @@ func (x Le) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// LeAt gives the positions of the tensor arguments of aten::le.Tensor in its list.
+func LeAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // LeScalar_ holds the arguments of aten::le_.Scalar:
 //
 //	aten::le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
@@ -7130,6 +8440,11 @@ func LeScalar_Of(a []any) LeScalar_ {
 // Box returns the canonical argument list of aten::le_.Scalar that x holds.
 func (x LeScalar_) Box() []any {
 	return []any{boxTensor(x.Self), x.Other}
+}
+
+// LeScalar_At gives the positions of the tensor arguments of aten::le_.Scalar in its list.
+func LeScalar_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Le_ holds the arguments of aten::le_.Tensor:
@@ -7156,6 +8471,11 @@ func (x Le_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// Le_At gives the positions of the tensor arguments of aten::le_.Tensor in its list.
+func Le_At() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // LeakyRelu holds the arguments of aten::leaky_relu:
 //
 //	aten::leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor
@@ -7180,6 +8500,11 @@ func (x LeakyRelu) Box() []any {
 	return []any{boxTensor(x.Self), x.NegativeSlope}
 }
 
+// LeakyReluAt gives the positions of the tensor arguments of aten::leaky_relu in its list.
+func LeakyReluAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // LeakyRelu_ holds the arguments of aten::leaky_relu_:
 //
 //	aten::leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!)
@@ -7202,6 +8527,11 @@ func LeakyRelu_Of(a []any) LeakyRelu_ {
 // Box returns the canonical argument list of aten::leaky_relu_ that x holds.
 func (x LeakyRelu_) Box() []any {
 	return []any{boxTensor(x.Self), x.NegativeSlope}
+}
+
+// LeakyRelu_At gives the positions of the tensor arguments of aten::leaky_relu_ in its list.
+func LeakyRelu_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // LeakyReluBackward holds the arguments of aten::leaky_relu_backward:
@@ -7232,6 +8562,11 @@ func (x LeakyReluBackward) Box() []any {
 	return []any{boxTensor(x.GradOutput), boxTensor(x.Self), x.NegativeSlope, x.SelfIsResult}
 }
 
+// LeakyReluBackwardAt gives the positions of the tensor arguments of aten::leaky_relu_backward in its list.
+func LeakyReluBackwardAt() struct{ GradOutput, Self int } {
+	return struct{ GradOutput, Self int }{0, 1}
+}
+
 // LerpScalar holds the arguments of aten::lerp.Scalar:
 //
 //	aten::lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor
@@ -7256,6 +8591,11 @@ func LerpScalarOf(a []any) LerpScalar {
 // Box returns the canonical argument list of aten::lerp.Scalar that x holds.
 func (x LerpScalar) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.End), x.Weight}
+}
+
+// LerpScalarAt gives the positions of the tensor arguments of aten::lerp.Scalar in its list.
+func LerpScalarAt() struct{ Self, End int } {
+	return struct{ Self, End int }{0, 1}
 }
 
 // Lerp holds the arguments of aten::lerp.Tensor:
@@ -7284,6 +8624,11 @@ func (x Lerp) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.End), boxTensor(x.Weight)}
 }
 
+// LerpAt gives the positions of the tensor arguments of aten::lerp.Tensor in its list.
+func LerpAt() struct{ Self, End, Weight int } {
+	return struct{ Self, End, Weight int }{0, 1, 2}
+}
+
 // LerpScalar_ holds the arguments of aten::lerp_.Scalar:
 //
 //	aten::lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)
@@ -7308,6 +8653,11 @@ func LerpScalar_Of(a []any) LerpScalar_ {
 // Box returns the canonical argument list of aten::lerp_.Scalar that x holds.
 func (x LerpScalar_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.End), x.Weight}
+}
+
+// LerpScalar_At gives the positions of the tensor arguments of aten::lerp_.Scalar in its list.
+func LerpScalar_At() struct{ Self, End int } {
+	return struct{ Self, End int }{0, 1}
 }
 
 // Lerp_ holds the arguments of aten::lerp_.Tensor:
@@ -7336,6 +8686,11 @@ func (x Lerp_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.End), boxTensor(x.Weight)}
 }
 
+// Lerp_At gives the positions of the tensor arguments of aten::lerp_.Tensor in its list.
+func Lerp_At() struct{ Self, End, Weight int } {
+	return struct{ Self, End, Weight int }{0, 1, 2}
+}
+
 // LinalgCross holds the arguments of aten::linalg_cross:
 //
 //	aten::linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor
@@ -7360,6 +8715,11 @@ func LinalgCrossOf(a []any) LinalgCross {
 // Box returns the canonical argument list of aten::linalg_cross that x holds.
 func (x LinalgCross) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other), x.Dim}
+}
+
+// LinalgCrossAt gives the positions of the tensor arguments of aten::linalg_cross in its list.
+func LinalgCrossAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
 }
 
 // LinalgVectorNorm holds the arguments of aten::linalg_vector_norm:
@@ -7392,6 +8752,11 @@ func (x LinalgVectorNorm) Box() []any {
 	return []any{boxTensor(x.Self), x.Ord, boxInts(x.Dim), x.Keepdim, x.Dtype.box()}
 }
 
+// LinalgVectorNormAt gives the positions of the tensor arguments of aten::linalg_vector_norm in its list.
+func LinalgVectorNormAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Linear holds the arguments of aten::linear:
 //
 //	aten::linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor
@@ -7416,6 +8781,11 @@ func LinearOf(a []any) Linear {
 // Box returns the canonical argument list of aten::linear that x holds.
 func (x Linear) Box() []any {
 	return []any{boxTensor(x.Input), boxTensor(x.Weight), boxTensor(x.Bias)}
+}
+
+// LinearAt gives the positions of the tensor arguments of aten::linear in its list.
+func LinearAt() struct{ Input, Weight, Bias int } {
+	return struct{ Input, Weight, Bias int }{0, 1, 2}
 }
 
 // Linspace holds the arguments of aten::linspace:
@@ -7474,6 +8844,11 @@ func (x Log) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// LogAt gives the positions of the tensor arguments of aten::log in its list.
+func LogAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Log10 holds the arguments of aten::log10:
 //
 //	aten::log10(Tensor self) -> Tensor
@@ -7494,6 +8869,11 @@ func Log10Of(a []any) Log10 {
 // Box returns the canonical argument list of aten::log10 that x holds.
 func (x Log10) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// Log10At gives the positions of the tensor arguments of aten::log10 in its list.
+func Log10At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Log10_ holds the arguments of aten::log10_:
@@ -7518,6 +8898,11 @@ func (x Log10_) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// Log10_At gives the positions of the tensor arguments of aten::log10_ in its list.
+func Log10_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Log1p holds the arguments of aten::log1p:
 //
 //	aten::log1p(Tensor self) -> Tensor
@@ -7538,6 +8923,11 @@ func Log1pOf(a []any) Log1p {
 // Box returns the canonical argument list of aten::log1p that x holds.
 func (x Log1p) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// Log1pAt gives the positions of the tensor arguments of aten::log1p in its list.
+func Log1pAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Log1p_ holds the arguments of aten::log1p_:
@@ -7562,6 +8952,11 @@ func (x Log1p_) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// Log1p_At gives the positions of the tensor arguments of aten::log1p_ in its list.
+func Log1p_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Log2 holds the arguments of aten::log2:
 //
 //	aten::log2(Tensor self) -> Tensor
@@ -7582,6 +8977,11 @@ func Log2Of(a []any) Log2 {
 // Box returns the canonical argument list of aten::log2 that x holds.
 func (x Log2) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// Log2At gives the positions of the tensor arguments of aten::log2 in its list.
+func Log2At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Log2_ holds the arguments of aten::log2_:
@@ -7606,6 +9006,11 @@ func (x Log2_) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// Log2_At gives the positions of the tensor arguments of aten::log2_ in its list.
+func Log2_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Log_ holds the arguments of aten::log_:
 //
 //	aten::log_(Tensor(a!) self) -> Tensor(a!)
@@ -7628,6 +9033,11 @@ func (x Log_) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// Log_At gives the positions of the tensor arguments of aten::log_ in its list.
+func Log_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // LogSigmoid holds the arguments of aten::log_sigmoid:
 //
 //	aten::log_sigmoid(Tensor self) -> Tensor
@@ -7648,6 +9058,11 @@ func LogSigmoidOf(a []any) LogSigmoid {
 // Box returns the canonical argument list of aten::log_sigmoid that x holds.
 func (x LogSigmoid) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// LogSigmoidAt gives the positions of the tensor arguments of aten::log_sigmoid in its list.
+func LogSigmoidAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // LogSigmoidBackward holds the arguments of aten::log_sigmoid_backward:
@@ -7676,6 +9091,11 @@ func (x LogSigmoidBackward) Box() []any {
 	return []any{boxTensor(x.GradOutput), boxTensor(x.Self), boxTensor(x.Buffer)}
 }
 
+// LogSigmoidBackwardAt gives the positions of the tensor arguments of aten::log_sigmoid_backward in its list.
+func LogSigmoidBackwardAt() struct{ GradOutput, Self, Buffer int } {
+	return struct{ GradOutput, Self, Buffer int }{0, 1, 2}
+}
+
 // LogSigmoidForward holds the arguments of aten::log_sigmoid_forward:
 //
 //	aten::log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)
@@ -7696,6 +9116,11 @@ func LogSigmoidForwardOf(a []any) LogSigmoidForward {
 // Box returns the canonical argument list of aten::log_sigmoid_forward that x holds.
 func (x LogSigmoidForward) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// LogSigmoidForwardAt gives the positions of the tensor arguments of aten::log_sigmoid_forward in its list.
+func LogSigmoidForwardAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // LogSoftmax holds the arguments of aten::log_softmax.int:
@@ -7724,6 +9149,11 @@ func (x LogSoftmax) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, x.Dtype.box()}
 }
 
+// LogSoftmaxAt gives the positions of the tensor arguments of aten::log_softmax.int in its list.
+func LogSoftmaxAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Logaddexp holds the arguments of aten::logaddexp:
 //
 //	aten::logaddexp(Tensor self, Tensor other) -> Tensor
@@ -7746,6 +9176,11 @@ func LogaddexpOf(a []any) Logaddexp {
 // Box returns the canonical argument list of aten::logaddexp that x holds.
 func (x Logaddexp) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
+}
+
+// LogaddexpAt gives the positions of the tensor arguments of aten::logaddexp in its list.
+func LogaddexpAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
 }
 
 // Logaddexp2 holds the arguments of aten::logaddexp2:
@@ -7772,6 +9207,11 @@ func (x Logaddexp2) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// Logaddexp2At gives the positions of the tensor arguments of aten::logaddexp2 in its list.
+func Logaddexp2At() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // LogicalAnd holds the arguments of aten::logical_and:
 //
 //	aten::logical_and(Tensor self, Tensor other) -> Tensor
@@ -7794,6 +9234,11 @@ func LogicalAndOf(a []any) LogicalAnd {
 // Box returns the canonical argument list of aten::logical_and that x holds.
 func (x LogicalAnd) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
+}
+
+// LogicalAndAt gives the positions of the tensor arguments of aten::logical_and in its list.
+func LogicalAndAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
 }
 
 // LogicalAnd_ holds the arguments of aten::logical_and_:
@@ -7820,6 +9265,11 @@ func (x LogicalAnd_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// LogicalAnd_At gives the positions of the tensor arguments of aten::logical_and_ in its list.
+func LogicalAnd_At() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // LogicalNot holds the arguments of aten::logical_not:
 //
 //	aten::logical_not(Tensor self) -> Tensor
@@ -7842,6 +9292,11 @@ func (x LogicalNot) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// LogicalNotAt gives the positions of the tensor arguments of aten::logical_not in its list.
+func LogicalNotAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // LogicalNot_ holds the arguments of aten::logical_not_:
 //
 //	aten::logical_not_(Tensor(a!) self) -> Tensor(a!)
@@ -7862,6 +9317,11 @@ func LogicalNot_Of(a []any) LogicalNot_ {
 // Box returns the canonical argument list of aten::logical_not_ that x holds.
 func (x LogicalNot_) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// LogicalNot_At gives the positions of the tensor arguments of aten::logical_not_ in its list.
+func LogicalNot_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // LogicalOr holds the arguments of aten::logical_or:
@@ -7888,6 +9348,11 @@ func (x LogicalOr) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// LogicalOrAt gives the positions of the tensor arguments of aten::logical_or in its list.
+func LogicalOrAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // LogicalOr_ holds the arguments of aten::logical_or_:
 //
 //	aten::logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)
@@ -7910,6 +9375,11 @@ func LogicalOr_Of(a []any) LogicalOr_ {
 // Box returns the canonical argument list of aten::logical_or_ that x holds.
 func (x LogicalOr_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
+}
+
+// LogicalOr_At gives the positions of the tensor arguments of aten::logical_or_ in its list.
+func LogicalOr_At() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
 }
 
 // LogicalXor holds the arguments of aten::logical_xor:
@@ -7936,6 +9406,11 @@ func (x LogicalXor) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// LogicalXorAt gives the positions of the tensor arguments of aten::logical_xor in its list.
+func LogicalXorAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // LogicalXor_ holds the arguments of aten::logical_xor_:
 //
 //	aten::logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)
@@ -7958,6 +9433,11 @@ func LogicalXor_Of(a []any) LogicalXor_ {
 // Box returns the canonical argument list of aten::logical_xor_ that x holds.
 func (x LogicalXor_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
+}
+
+// LogicalXor_At gives the positions of the tensor arguments of aten::logical_xor_ in its list.
+func LogicalXor_At() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
 }
 
 // Logit holds the arguments of aten::logit:
@@ -7984,6 +9464,11 @@ func (x Logit) Box() []any {
 	return []any{boxTensor(x.Self), x.Eps.box()}
 }
 
+// LogitAt gives the positions of the tensor arguments of aten::logit in its list.
+func LogitAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Logit_ holds the arguments of aten::logit_:
 //
 //	aten::logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)
@@ -8006,6 +9491,11 @@ func Logit_Of(a []any) Logit_ {
 // Box returns the canonical argument list of aten::logit_ that x holds.
 func (x Logit_) Box() []any {
 	return []any{boxTensor(x.Self), x.Eps.box()}
+}
+
+// Logit_At gives the positions of the tensor arguments of aten::logit_ in its list.
+func Logit_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Logspace holds the arguments of aten::logspace:
@@ -8070,6 +9560,11 @@ func (x Logsumexp) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, x.Keepdim}
 }
 
+// LogsumexpAt gives the positions of the tensor arguments of aten::logsumexp in its list.
+func LogsumexpAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // LtScalar holds the arguments of aten::lt.Scalar:
 //
 //	aten::lt.Scalar(Tensor self, Scalar other) -> Tensor
@@ -8092,6 +9587,11 @@ func LtScalarOf(a []any) LtScalar {
 // Box returns the canonical argument list of aten::lt.Scalar that x holds.
 func (x LtScalar) Box() []any {
 	return []any{boxTensor(x.Self), x.Other}
+}
+
+// LtScalarAt gives the positions of the tensor arguments of aten::lt.Scalar in its list.
+func LtScalarAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Lt holds the arguments of aten::lt.Tensor:
@@ -8118,6 +9618,11 @@ func (x Lt) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// LtAt gives the positions of the tensor arguments of aten::lt.Tensor in its list.
+func LtAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // LtScalar_ holds the arguments of aten::lt_.Scalar:
 //
 //	aten::lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
@@ -8142,6 +9647,11 @@ func (x LtScalar_) Box() []any {
 	return []any{boxTensor(x.Self), x.Other}
 }
 
+// LtScalar_At gives the positions of the tensor arguments of aten::lt_.Scalar in its list.
+func LtScalar_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Lt_ holds the arguments of aten::lt_.Tensor:
 //
 //	aten::lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
@@ -8164,6 +9674,11 @@ func Lt_Of(a []any) Lt_ {
 // Box returns the canonical argument list of aten::lt_.Tensor that x holds.
 func (x Lt_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
+}
+
+// Lt_At gives the positions of the tensor arguments of aten::lt_.Tensor in its list.
+func Lt_At() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
 }
 
 // MarginRankingLoss holds the arguments of aten::margin_ranking_loss:
@@ -8196,6 +9711,11 @@ func (x MarginRankingLoss) Box() []any {
 	return []any{boxTensor(x.Input1), boxTensor(x.Input2), boxTensor(x.Target), x.Margin, x.Reduction}
 }
 
+// MarginRankingLossAt gives the positions of the tensor arguments of aten::margin_ranking_loss in its list.
+func MarginRankingLossAt() struct{ Input1, Input2, Target int } {
+	return struct{ Input1, Input2, Target int }{0, 1, 2}
+}
+
 // MaskedFillScalar holds the arguments of aten::masked_fill.Scalar:
 //
 //	aten::masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor
@@ -8220,6 +9740,11 @@ func MaskedFillScalarOf(a []any) MaskedFillScalar {
 // Box returns the canonical argument list of aten::masked_fill.Scalar that x holds.
 func (x MaskedFillScalar) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Mask), x.Value}
+}
+
+// MaskedFillScalarAt gives the positions of the tensor arguments of aten::masked_fill.Scalar in its list.
+func MaskedFillScalarAt() struct{ Self, Mask int } {
+	return struct{ Self, Mask int }{0, 1}
 }
 
 // MaskedFill holds the arguments of aten::masked_fill.Tensor:
@@ -8248,6 +9773,11 @@ func (x MaskedFill) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Mask), boxTensor(x.Value)}
 }
 
+// MaskedFillAt gives the positions of the tensor arguments of aten::masked_fill.Tensor in its list.
+func MaskedFillAt() struct{ Self, Mask, Value int } {
+	return struct{ Self, Mask, Value int }{0, 1, 2}
+}
+
 // MaskedFillScalar_ holds the arguments of aten::masked_fill_.Scalar:
 //
 //	aten::masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)
@@ -8272,6 +9802,11 @@ func MaskedFillScalar_Of(a []any) MaskedFillScalar_ {
 // Box returns the canonical argument list of aten::masked_fill_.Scalar that x holds.
 func (x MaskedFillScalar_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Mask), x.Value}
+}
+
+// MaskedFillScalar_At gives the positions of the tensor arguments of aten::masked_fill_.Scalar in its list.
+func MaskedFillScalar_At() struct{ Self, Mask int } {
+	return struct{ Self, Mask int }{0, 1}
 }
 
 // MaskedFill_ holds the arguments of aten::masked_fill_.Tensor:
@@ -8300,6 +9835,11 @@ func (x MaskedFill_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Mask), boxTensor(x.Value)}
 }
 
+// MaskedFill_At gives the positions of the tensor arguments of aten::masked_fill_.Tensor in its list.
+func MaskedFill_At() struct{ Self, Mask, Value int } {
+	return struct{ Self, Mask, Value int }{0, 1, 2}
+}
+
 // MaskedScatter holds the arguments of aten::masked_scatter:
 //
 //	aten::masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor
@@ -8324,6 +9864,11 @@ func MaskedScatterOf(a []any) MaskedScatter {
 // Box returns the canonical argument list of aten::masked_scatter that x holds.
 func (x MaskedScatter) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Mask), boxTensor(x.Source)}
+}
+
+// MaskedScatterAt gives the positions of the tensor arguments of aten::masked_scatter in its list.
+func MaskedScatterAt() struct{ Self, Mask, Source int } {
+	return struct{ Self, Mask, Source int }{0, 1, 2}
 }
 
 // MaskedScatter_ holds the arguments of aten::masked_scatter_:
@@ -8352,6 +9897,11 @@ func (x MaskedScatter_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Mask), boxTensor(x.Source)}
 }
 
+// MaskedScatter_At gives the positions of the tensor arguments of aten::masked_scatter_ in its list.
+func MaskedScatter_At() struct{ Self, Mask, Source int } {
+	return struct{ Self, Mask, Source int }{0, 1, 2}
+}
+
 // MaskedSelect holds the arguments of aten::masked_select:
 //
 //	aten::masked_select(Tensor self, Tensor mask) -> Tensor
@@ -8374,6 +9924,11 @@ func MaskedSelectOf(a []any) MaskedSelect {
 // Box returns the canonical argument list of aten::masked_select that x holds.
 func (x MaskedSelect) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Mask)}
+}
+
+// MaskedSelectAt gives the positions of the tensor arguments of aten::masked_select in its list.
+func MaskedSelectAt() struct{ Self, Mask int } {
+	return struct{ Self, Mask int }{0, 1}
 }
 
 // Matmul holds the arguments of aten::matmul:
@@ -8400,6 +9955,11 @@ func (x Matmul) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// MatmulAt gives the positions of the tensor arguments of aten::matmul in its list.
+func MatmulAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // Max holds the arguments of aten::max:
 //
 //	aten::max(Tensor self) -> Tensor
@@ -8420,6 +9980,11 @@ func MaxOf(a []any) Max {
 // Box returns the canonical argument list of aten::max that x holds.
 func (x Max) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// MaxAt gives the positions of the tensor arguments of aten::max in its list.
+func MaxAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // MaxDim holds the arguments of aten::max.dim:
@@ -8448,6 +10013,11 @@ func (x MaxDim) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, x.Keepdim}
 }
 
+// MaxDimAt gives the positions of the tensor arguments of aten::max.dim in its list.
+func MaxDimAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // MaxOther holds the arguments of aten::max.other:
 //
 //	aten::max.other(Tensor self, Tensor other) -> Tensor
@@ -8470,6 +10040,11 @@ func MaxOtherOf(a []any) MaxOther {
 // Box returns the canonical argument list of aten::max.other that x holds.
 func (x MaxOther) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
+}
+
+// MaxOtherAt gives the positions of the tensor arguments of aten::max.other in its list.
+func MaxOtherAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
 }
 
 // MaxPool1d holds the arguments of aten::max_pool1d:
@@ -8504,6 +10079,11 @@ func (x MaxPool1d) Box() []any {
 	return []any{boxTensor(x.Self), x.KernelSize, x.Stride, x.Padding, x.Dilation, x.CeilMode}
 }
 
+// MaxPool1dAt gives the positions of the tensor arguments of aten::max_pool1d in its list.
+func MaxPool1dAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // MaxPool2d holds the arguments of aten::max_pool2d:
 //
 //	aten::max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor
@@ -8536,6 +10116,11 @@ func (x MaxPool2d) Box() []any {
 	return []any{boxTensor(x.Self), x.KernelSize, x.Stride, x.Padding, x.Dilation, x.CeilMode}
 }
 
+// MaxPool2dAt gives the positions of the tensor arguments of aten::max_pool2d in its list.
+func MaxPool2dAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // MaxPool2dWithIndices holds the arguments of aten::max_pool2d_with_indices:
 //
 //	aten::max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)
@@ -8566,6 +10151,11 @@ func MaxPool2dWithIndicesOf(a []any) MaxPool2dWithIndices {
 // Box returns the canonical argument list of aten::max_pool2d_with_indices that x holds.
 func (x MaxPool2dWithIndices) Box() []any {
 	return []any{boxTensor(x.Self), x.KernelSize, x.Stride, x.Padding, x.Dilation, x.CeilMode}
+}
+
+// MaxPool2dWithIndicesAt gives the positions of the tensor arguments of aten::max_pool2d_with_indices in its list.
+func MaxPool2dWithIndicesAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // MaxPool2dWithIndicesBackward holds the arguments of aten::max_pool2d_with_indices_backward:
@@ -8604,6 +10194,11 @@ func (x MaxPool2dWithIndicesBackward) Box() []any {
 	return []any{boxTensor(x.GradOutput), boxTensor(x.Self), x.KernelSize, x.Stride, x.Padding, x.Dilation, x.CeilMode, boxTensor(x.Indices)}
 }
 
+// MaxPool2dWithIndicesBackwardAt gives the positions of the tensor arguments of aten::max_pool2d_with_indices_backward in its list.
+func MaxPool2dWithIndicesBackwardAt() struct{ GradOutput, Self, Indices int } {
+	return struct{ GradOutput, Self, Indices int }{0, 1, 7}
+}
+
 // MaxPool3d holds the arguments of aten::max_pool3d:
 //
 //	aten::max_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> Tensor
@@ -8634,6 +10229,11 @@ func MaxPool3dOf(a []any) MaxPool3d {
 // Box returns the canonical argument list of aten::max_pool3d that x holds.
 func (x MaxPool3d) Box() []any {
 	return []any{boxTensor(x.Self), x.KernelSize, x.Stride, x.Padding, x.Dilation, x.CeilMode}
+}
+
+// MaxPool3dAt gives the positions of the tensor arguments of aten::max_pool3d in its list.
+func MaxPool3dAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // MaxPool3dWithIndices holds the arguments of aten::max_pool3d_with_indices:
@@ -8668,6 +10268,11 @@ func (x MaxPool3dWithIndices) Box() []any {
 	return []any{boxTensor(x.Self), x.KernelSize, x.Stride, x.Padding, x.Dilation, x.CeilMode}
 }
 
+// MaxPool3dWithIndicesAt gives the positions of the tensor arguments of aten::max_pool3d_with_indices in its list.
+func MaxPool3dWithIndicesAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Maximum holds the arguments of aten::maximum:
 //
 //	aten::maximum(Tensor self, Tensor other) -> Tensor
@@ -8692,6 +10297,11 @@ func (x Maximum) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// MaximumAt gives the positions of the tensor arguments of aten::maximum in its list.
+func MaximumAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // Mean holds the arguments of aten::mean:
 //
 //	aten::mean(Tensor self, *, ScalarType? dtype=None) -> Tensor
@@ -8714,6 +10324,11 @@ func MeanOf(a []any) Mean {
 // Box returns the canonical argument list of aten::mean that x holds.
 func (x Mean) Box() []any {
 	return []any{boxTensor(x.Self), x.Dtype.box()}
+}
+
+// MeanAt gives the positions of the tensor arguments of aten::mean in its list.
+func MeanAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // MeanDim holds the arguments of aten::mean.dim:
@@ -8744,6 +10359,11 @@ func (x MeanDim) Box() []any {
 	return []any{boxTensor(x.Self), boxInts(x.Dim), x.Keepdim, x.Dtype.box()}
 }
 
+// MeanDimAt gives the positions of the tensor arguments of aten::mean.dim in its list.
+func MeanDimAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Min holds the arguments of aten::min:
 //
 //	aten::min(Tensor self) -> Tensor
@@ -8764,6 +10384,11 @@ func MinOf(a []any) Min {
 // Box returns the canonical argument list of aten::min that x holds.
 func (x Min) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// MinAt gives the positions of the tensor arguments of aten::min in its list.
+func MinAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // MinDim holds the arguments of aten::min.dim:
@@ -8792,6 +10417,11 @@ func (x MinDim) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, x.Keepdim}
 }
 
+// MinDimAt gives the positions of the tensor arguments of aten::min.dim in its list.
+func MinDimAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // MinOther holds the arguments of aten::min.other:
 //
 //	aten::min.other(Tensor self, Tensor other) -> Tensor
@@ -8814,6 +10444,11 @@ func MinOtherOf(a []any) MinOther {
 // Box returns the canonical argument list of aten::min.other that x holds.
 func (x MinOther) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
+}
+
+// MinOtherAt gives the positions of the tensor arguments of aten::min.other in its list.
+func MinOtherAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
 }
 
 // Minimum holds the arguments of aten::minimum:
@@ -8840,6 +10475,11 @@ func (x Minimum) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// MinimumAt gives the positions of the tensor arguments of aten::minimum in its list.
+func MinimumAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // Mish holds the arguments of aten::mish:
 //
 //	aten::mish(Tensor self) -> Tensor
@@ -8860,6 +10500,11 @@ func MishOf(a []any) Mish {
 // Box returns the canonical argument list of aten::mish that x holds.
 func (x Mish) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// MishAt gives the positions of the tensor arguments of aten::mish in its list.
+func MishAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Mish_ holds the arguments of aten::mish_:
@@ -8884,6 +10529,11 @@ func (x Mish_) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// Mish_At gives the positions of the tensor arguments of aten::mish_ in its list.
+func Mish_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Mm holds the arguments of aten::mm:
 //
 //	aten::mm(Tensor self, Tensor mat2) -> Tensor
@@ -8906,6 +10556,11 @@ func MmOf(a []any) Mm {
 // Box returns the canonical argument list of aten::mm that x holds.
 func (x Mm) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Mat2)}
+}
+
+// MmAt gives the positions of the tensor arguments of aten::mm in its list.
+func MmAt() struct{ Self, Mat2 int } {
+	return struct{ Self, Mat2 int }{0, 1}
 }
 
 // MovedimInt holds the arguments of aten::movedim.int:
@@ -8934,6 +10589,11 @@ func (x MovedimInt) Box() []any {
 	return []any{boxTensor(x.Self), x.Source, x.Destination}
 }
 
+// MovedimIntAt gives the positions of the tensor arguments of aten::movedim.int in its list.
+func MovedimIntAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // MovedimIntlist holds the arguments of aten::movedim.intlist:
 //
 //	aten::movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)
@@ -8960,6 +10620,11 @@ func (x MovedimIntlist) Box() []any {
 	return []any{boxTensor(x.Self), x.Source, x.Destination}
 }
 
+// MovedimIntlistAt gives the positions of the tensor arguments of aten::movedim.intlist in its list.
+func MovedimIntlistAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // MseLoss holds the arguments of aten::mse_loss:
 //
 //	aten::mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor
@@ -8984,6 +10649,11 @@ func MseLossOf(a []any) MseLoss {
 // Box returns the canonical argument list of aten::mse_loss that x holds.
 func (x MseLoss) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Target), x.Reduction}
+}
+
+// MseLossAt gives the positions of the tensor arguments of aten::mse_loss in its list.
+func MseLossAt() struct{ Self, Target int } {
+	return struct{ Self, Target int }{0, 1}
 }
 
 // MseLossBackward holds the arguments of aten::mse_loss_backward:
@@ -9014,6 +10684,11 @@ func (x MseLossBackward) Box() []any {
 	return []any{boxTensor(x.GradOutput), boxTensor(x.Self), boxTensor(x.Target), x.Reduction}
 }
 
+// MseLossBackwardAt gives the positions of the tensor arguments of aten::mse_loss_backward in its list.
+func MseLossBackwardAt() struct{ GradOutput, Self, Target int } {
+	return struct{ GradOutput, Self, Target int }{0, 1, 2}
+}
+
 // Msort holds the arguments of aten::msort:
 //
 //	aten::msort(Tensor self) -> Tensor
@@ -9034,6 +10709,11 @@ func MsortOf(a []any) Msort {
 // Box returns the canonical argument list of aten::msort that x holds.
 func (x Msort) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// MsortAt gives the positions of the tensor arguments of aten::msort in its list.
+func MsortAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // MulScalar holds the arguments of aten::mul.Scalar:
@@ -9060,6 +10740,11 @@ func (x MulScalar) Box() []any {
 	return []any{boxTensor(x.Self), x.Other}
 }
 
+// MulScalarAt gives the positions of the tensor arguments of aten::mul.Scalar in its list.
+func MulScalarAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Mul holds the arguments of aten::mul.Tensor:
 //
 //	aten::mul.Tensor(Tensor self, Tensor other) -> Tensor
@@ -9082,6 +10767,11 @@ func MulOf(a []any) Mul {
 // Box returns the canonical argument list of aten::mul.Tensor that x holds.
 func (x Mul) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
+}
+
+// MulAt gives the positions of the tensor arguments of aten::mul.Tensor in its list.
+func MulAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
 }
 
 // MulScalar_ holds the arguments of aten::mul_.Scalar:
@@ -9108,6 +10798,11 @@ func (x MulScalar_) Box() []any {
 	return []any{boxTensor(x.Self), x.Other}
 }
 
+// MulScalar_At gives the positions of the tensor arguments of aten::mul_.Scalar in its list.
+func MulScalar_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Mul_ holds the arguments of aten::mul_.Tensor:
 //
 //	aten::mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
@@ -9132,6 +10827,11 @@ func (x Mul_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// Mul_At gives the positions of the tensor arguments of aten::mul_.Tensor in its list.
+func Mul_At() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // Mv holds the arguments of aten::mv:
 //
 //	aten::mv(Tensor self, Tensor vec) -> Tensor
@@ -9154,6 +10854,11 @@ func MvOf(a []any) Mv {
 // Box returns the canonical argument list of aten::mv that x holds.
 func (x Mv) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Vec)}
+}
+
+// MvAt gives the positions of the tensor arguments of aten::mv in its list.
+func MvAt() struct{ Self, Vec int } {
+	return struct{ Self, Vec int }{0, 1}
 }
 
 // NanToNum holds the arguments of aten::nan_to_num:
@@ -9184,6 +10889,11 @@ func (x NanToNum) Box() []any {
 	return []any{boxTensor(x.Self), x.Nan.box(), x.Posinf.box(), x.Neginf.box()}
 }
 
+// NanToNumAt gives the positions of the tensor arguments of aten::nan_to_num in its list.
+func NanToNumAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // NanToNum_ holds the arguments of aten::nan_to_num_:
 //
 //	aten::nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)
@@ -9210,6 +10920,11 @@ func NanToNum_Of(a []any) NanToNum_ {
 // Box returns the canonical argument list of aten::nan_to_num_ that x holds.
 func (x NanToNum_) Box() []any {
 	return []any{boxTensor(x.Self), x.Nan.box(), x.Posinf.box(), x.Neginf.box()}
+}
+
+// NanToNum_At gives the positions of the tensor arguments of aten::nan_to_num_ in its list.
+func NanToNum_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Nansum holds the arguments of aten::nansum:
@@ -9240,6 +10955,11 @@ func (x Nansum) Box() []any {
 	return []any{boxTensor(x.Self), boxInts(x.Dim), x.Keepdim, x.Dtype.box()}
 }
 
+// NansumAt gives the positions of the tensor arguments of aten::nansum in its list.
+func NansumAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Narrow holds the arguments of aten::narrow:
 //
 //	aten::narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a)
@@ -9266,6 +10986,11 @@ func NarrowOf(a []any) Narrow {
 // Box returns the canonical argument list of aten::narrow that x holds.
 func (x Narrow) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, x.Start, x.Length}
+}
+
+// NarrowAt gives the positions of the tensor arguments of aten::narrow in its list.
+func NarrowAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // NativeBatchNorm holds the arguments of aten::native_batch_norm:
@@ -9304,6 +11029,11 @@ func (x NativeBatchNorm) Box() []any {
 	return []any{boxTensor(x.Input), boxTensor(x.Weight), boxTensor(x.Bias), boxTensor(x.RunningMean), boxTensor(x.RunningVar), x.Training, x.Momentum, x.Eps}
 }
 
+// NativeBatchNormAt gives the positions of the tensor arguments of aten::native_batch_norm in its list.
+func NativeBatchNormAt() struct{ Input, Weight, Bias, RunningMean, RunningVar int } {
+	return struct{ Input, Weight, Bias, RunningMean, RunningVar int }{0, 1, 2, 3, 4}
+}
+
 // NativeDropout holds the arguments of aten::native_dropout:
 //
 //	aten::native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)
@@ -9328,6 +11058,11 @@ func NativeDropoutOf(a []any) NativeDropout {
 // Box returns the canonical argument list of aten::native_dropout that x holds.
 func (x NativeDropout) Box() []any {
 	return []any{boxTensor(x.Input), x.P, x.Train.box()}
+}
+
+// NativeDropoutAt gives the positions of the tensor arguments of aten::native_dropout in its list.
+func NativeDropoutAt() struct{ Input int } {
+	return struct{ Input int }{0}
 }
 
 // NativeGroupNorm holds the arguments of aten::native_group_norm:
@@ -9364,6 +11099,11 @@ func NativeGroupNormOf(a []any) NativeGroupNorm {
 // Box returns the canonical argument list of aten::native_group_norm that x holds.
 func (x NativeGroupNorm) Box() []any {
 	return []any{boxTensor(x.Input), boxTensor(x.Weight), boxTensor(x.Bias), x.N, x.C, x.HxW, x.Group, x.Eps}
+}
+
+// NativeGroupNormAt gives the positions of the tensor arguments of aten::native_group_norm in its list.
+func NativeGroupNormAt() struct{ Input, Weight, Bias int } {
+	return struct{ Input, Weight, Bias int }{0, 1, 2}
 }
 
 // NativeGroupNormBackward holds the arguments of aten::native_group_norm_backward:
@@ -9406,6 +11146,11 @@ func (x NativeGroupNormBackward) Box() []any {
 	return []any{boxTensor(x.GradOut), boxTensor(x.Input), boxTensor(x.Mean), boxTensor(x.Rstd), boxTensor(x.Weight), x.N, x.C, x.HxW, x.Group, x.OutputMask}
 }
 
+// NativeGroupNormBackwardAt gives the positions of the tensor arguments of aten::native_group_norm_backward in its list.
+func NativeGroupNormBackwardAt() struct{ GradOut, Input, Mean, Rstd, Weight int } {
+	return struct{ GradOut, Input, Mean, Rstd, Weight int }{0, 1, 2, 3, 4}
+}
+
 // NativeLayerNorm holds the arguments of aten::native_layer_norm:
 //
 //	aten::native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)
@@ -9434,6 +11179,11 @@ func NativeLayerNormOf(a []any) NativeLayerNorm {
 // Box returns the canonical argument list of aten::native_layer_norm that x holds.
 func (x NativeLayerNorm) Box() []any {
 	return []any{boxTensor(x.Input), x.NormalizedShape, boxTensor(x.Weight), boxTensor(x.Bias), x.Eps}
+}
+
+// NativeLayerNormAt gives the positions of the tensor arguments of aten::native_layer_norm in its list.
+func NativeLayerNormAt() struct{ Input, Weight, Bias int } {
+	return struct{ Input, Weight, Bias int }{0, 2, 3}
 }
 
 // NativeLayerNormBackward holds the arguments of aten::native_layer_norm_backward:
@@ -9472,6 +11222,11 @@ func (x NativeLayerNormBackward) Box() []any {
 	return []any{boxTensor(x.GradOut), boxTensor(x.Input), x.NormalizedShape, boxTensor(x.Mean), boxTensor(x.Rstd), boxTensor(x.Weight), boxTensor(x.Bias), x.OutputMask}
 }
 
+// NativeLayerNormBackwardAt gives the positions of the tensor arguments of aten::native_layer_norm_backward in its list.
+func NativeLayerNormBackwardAt() struct{ GradOut, Input, Mean, Rstd, Weight, Bias int } {
+	return struct{ GradOut, Input, Mean, Rstd, Weight, Bias int }{0, 1, 3, 4, 5, 6}
+}
+
 // NeScalar holds the arguments of aten::ne.Scalar:
 //
 //	aten::ne.Scalar(Tensor self, Scalar other) -> Tensor
@@ -9494,6 +11249,11 @@ func NeScalarOf(a []any) NeScalar {
 // Box returns the canonical argument list of aten::ne.Scalar that x holds.
 func (x NeScalar) Box() []any {
 	return []any{boxTensor(x.Self), x.Other}
+}
+
+// NeScalarAt gives the positions of the tensor arguments of aten::ne.Scalar in its list.
+func NeScalarAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Ne holds the arguments of aten::ne.Tensor:
@@ -9520,6 +11280,11 @@ func (x Ne) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// NeAt gives the positions of the tensor arguments of aten::ne.Tensor in its list.
+func NeAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // NeScalar_ holds the arguments of aten::ne_.Scalar:
 //
 //	aten::ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
@@ -9542,6 +11307,11 @@ func NeScalar_Of(a []any) NeScalar_ {
 // Box returns the canonical argument list of aten::ne_.Scalar that x holds.
 func (x NeScalar_) Box() []any {
 	return []any{boxTensor(x.Self), x.Other}
+}
+
+// NeScalar_At gives the positions of the tensor arguments of aten::ne_.Scalar in its list.
+func NeScalar_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Ne_ holds the arguments of aten::ne_.Tensor:
@@ -9568,6 +11338,11 @@ func (x Ne_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// Ne_At gives the positions of the tensor arguments of aten::ne_.Tensor in its list.
+func Ne_At() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // Neg holds the arguments of aten::neg:
 //
 //	aten::neg(Tensor self) -> Tensor
@@ -9590,6 +11365,11 @@ func (x Neg) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// NegAt gives the positions of the tensor arguments of aten::neg in its list.
+func NegAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Neg_ holds the arguments of aten::neg_:
 //
 //	aten::neg_(Tensor(a!) self) -> Tensor(a!)
@@ -9610,6 +11390,11 @@ func Neg_Of(a []any) Neg_ {
 // Box returns the canonical argument list of aten::neg_ that x holds.
 func (x Neg_) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// Neg_At gives the positions of the tensor arguments of aten::neg_ in its list.
+func Neg_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // NewEmpty holds the arguments of aten::new_empty:
@@ -9642,6 +11427,11 @@ func NewEmptyOf(a []any) NewEmpty {
 // Box returns the canonical argument list of aten::new_empty that x holds.
 func (x NewEmpty) Box() []any {
 	return []any{boxTensor(x.Self), x.Size, x.Dtype.box(), x.Layout.box(), x.Device.box(), x.PinMemory.box()}
+}
+
+// NewEmptyAt gives the positions of the tensor arguments of aten::new_empty in its list.
+func NewEmptyAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // NewFull holds the arguments of aten::new_full:
@@ -9678,6 +11468,11 @@ func (x NewFull) Box() []any {
 	return []any{boxTensor(x.Self), x.Size, x.FillValue, x.Dtype.box(), x.Layout.box(), x.Device.box(), x.PinMemory.box()}
 }
 
+// NewFullAt gives the positions of the tensor arguments of aten::new_full in its list.
+func NewFullAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // NewOnes holds the arguments of aten::new_ones:
 //
 //	aten::new_ones(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
@@ -9708,6 +11503,11 @@ func NewOnesOf(a []any) NewOnes {
 // Box returns the canonical argument list of aten::new_ones that x holds.
 func (x NewOnes) Box() []any {
 	return []any{boxTensor(x.Self), x.Size, x.Dtype.box(), x.Layout.box(), x.Device.box(), x.PinMemory.box()}
+}
+
+// NewOnesAt gives the positions of the tensor arguments of aten::new_ones in its list.
+func NewOnesAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // NewZeros holds the arguments of aten::new_zeros:
@@ -9742,6 +11542,11 @@ func (x NewZeros) Box() []any {
 	return []any{boxTensor(x.Self), x.Size, x.Dtype.box(), x.Layout.box(), x.Device.box(), x.PinMemory.box()}
 }
 
+// NewZerosAt gives the positions of the tensor arguments of aten::new_zeros in its list.
+func NewZerosAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // NllLoss holds the arguments of aten::nll_loss:
 //
 //	aten::nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor
@@ -9770,6 +11575,11 @@ func NllLossOf(a []any) NllLoss {
 // Box returns the canonical argument list of aten::nll_loss that x holds.
 func (x NllLoss) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Target), boxTensor(x.Weight), x.Reduction, x.IgnoreIndex}
+}
+
+// NllLossAt gives the positions of the tensor arguments of aten::nll_loss in its list.
+func NllLossAt() struct{ Self, Target, Weight int } {
+	return struct{ Self, Target, Weight int }{0, 1, 2}
 }
 
 // NllLoss2d holds the arguments of aten::nll_loss2d:
@@ -9802,6 +11612,11 @@ func (x NllLoss2d) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Target), boxTensor(x.Weight), x.Reduction, x.IgnoreIndex}
 }
 
+// NllLoss2dAt gives the positions of the tensor arguments of aten::nll_loss2d in its list.
+func NllLoss2dAt() struct{ Self, Target, Weight int } {
+	return struct{ Self, Target, Weight int }{0, 1, 2}
+}
+
 // NllLoss2dForward holds the arguments of aten::nll_loss2d_forward:
 //
 //	aten::nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight)
@@ -9830,6 +11645,11 @@ func NllLoss2dForwardOf(a []any) NllLoss2dForward {
 // Box returns the canonical argument list of aten::nll_loss2d_forward that x holds.
 func (x NllLoss2dForward) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Target), boxTensor(x.Weight), x.Reduction, x.IgnoreIndex}
+}
+
+// NllLoss2dForwardAt gives the positions of the tensor arguments of aten::nll_loss2d_forward in its list.
+func NllLoss2dForwardAt() struct{ Self, Target, Weight int } {
+	return struct{ Self, Target, Weight int }{0, 1, 2}
 }
 
 // NllLossBackward holds the arguments of aten::nll_loss_backward:
@@ -9866,6 +11686,11 @@ func (x NllLossBackward) Box() []any {
 	return []any{boxTensor(x.GradOutput), boxTensor(x.Self), boxTensor(x.Target), boxTensor(x.Weight), x.Reduction, x.IgnoreIndex, boxTensor(x.TotalWeight)}
 }
 
+// NllLossBackwardAt gives the positions of the tensor arguments of aten::nll_loss_backward in its list.
+func NllLossBackwardAt() struct{ GradOutput, Self, Target, Weight, TotalWeight int } {
+	return struct{ GradOutput, Self, Target, Weight, TotalWeight int }{0, 1, 2, 3, 6}
+}
+
 // NllLossForward holds the arguments of aten::nll_loss_forward:
 //
 //	aten::nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight)
@@ -9894,6 +11719,11 @@ func NllLossForwardOf(a []any) NllLossForward {
 // Box returns the canonical argument list of aten::nll_loss_forward that x holds.
 func (x NllLossForward) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Target), boxTensor(x.Weight), x.Reduction, x.IgnoreIndex}
+}
+
+// NllLossForwardAt gives the positions of the tensor arguments of aten::nll_loss_forward in its list.
+func NllLossForwardAt() struct{ Self, Target, Weight int } {
+	return struct{ Self, Target, Weight int }{0, 1, 2}
 }
 
 // NllLossNd holds the arguments of aten::nll_loss_nd:
@@ -9926,6 +11756,11 @@ func (x NllLossNd) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Target), boxTensor(x.Weight), x.Reduction, x.IgnoreIndex}
 }
 
+// NllLossNdAt gives the positions of the tensor arguments of aten::nll_loss_nd in its list.
+func NllLossNdAt() struct{ Self, Target, Weight int } {
+	return struct{ Self, Target, Weight int }{0, 1, 2}
+}
+
 // Nonzero holds the arguments of aten::nonzero:
 //
 //	aten::nonzero(Tensor self) -> Tensor
@@ -9946,6 +11781,11 @@ func NonzeroOf(a []any) Nonzero {
 // Box returns the canonical argument list of aten::nonzero that x holds.
 func (x Nonzero) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// NonzeroAt gives the positions of the tensor arguments of aten::nonzero in its list.
+func NonzeroAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // NormAll holds the arguments of aten::norm.Scalar:
@@ -9970,6 +11810,11 @@ func NormAllOf(a []any) NormAll {
 // Box returns the canonical argument list of aten::norm.Scalar that x holds.
 func (x NormAll) Box() []any {
 	return []any{boxTensor(x.Self), x.P}
+}
+
+// NormAllAt gives the positions of the tensor arguments of aten::norm.Scalar in its list.
+func NormAllAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Norm holds the arguments of aten::norm.ScalarOpt_dim:
@@ -9998,6 +11843,11 @@ func NormOf(a []any) Norm {
 // Box returns the canonical argument list of aten::norm.ScalarOpt_dim that x holds.
 func (x Norm) Box() []any {
 	return []any{boxTensor(x.Self), x.P.box(), x.Dim, x.Keepdim}
+}
+
+// NormAt gives the positions of the tensor arguments of aten::norm.ScalarOpt_dim in its list.
+func NormAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // NormScalarOptDimDtype holds the arguments of aten::norm.ScalarOpt_dim_dtype:
@@ -10030,6 +11880,11 @@ func (x NormScalarOptDimDtype) Box() []any {
 	return []any{boxTensor(x.Self), x.P.box(), x.Dim, x.Keepdim, x.Dtype}
 }
 
+// NormScalarOptDimDtypeAt gives the positions of the tensor arguments of aten::norm.ScalarOpt_dim_dtype in its list.
+func NormScalarOptDimDtypeAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // NormScalarOptDtype holds the arguments of aten::norm.ScalarOpt_dtype:
 //
 //	aten::norm.ScalarOpt_dtype(Tensor self, Scalar? p, *, ScalarType dtype) -> Tensor
@@ -10056,6 +11911,11 @@ func (x NormScalarOptDtype) Box() []any {
 	return []any{boxTensor(x.Self), x.P.box(), x.Dtype}
 }
 
+// NormScalarOptDtypeAt gives the positions of the tensor arguments of aten::norm.ScalarOpt_dtype in its list.
+func NormScalarOptDtypeAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // OneHot holds the arguments of aten::one_hot:
 //
 //	aten::one_hot(Tensor self, int num_classes=-1) -> Tensor
@@ -10078,6 +11938,11 @@ func OneHotOf(a []any) OneHot {
 // Box returns the canonical argument list of aten::one_hot that x holds.
 func (x OneHot) Box() []any {
 	return []any{boxTensor(x.Self), x.NumClasses}
+}
+
+// OneHotAt gives the positions of the tensor arguments of aten::one_hot in its list.
+func OneHotAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // OnesOf holds the arguments of aten::ones:
@@ -10142,6 +12007,11 @@ func (x OnesLike) Box() []any {
 	return []any{boxTensor(x.Self), x.Dtype.box(), x.Layout.box(), x.Device.box(), x.PinMemory.box(), x.MemoryFormat.box()}
 }
 
+// OnesLikeAt gives the positions of the tensor arguments of aten::ones_like in its list.
+func OnesLikeAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Outer holds the arguments of aten::outer:
 //
 //	aten::outer(Tensor self, Tensor vec2) -> Tensor
@@ -10164,6 +12034,11 @@ func OuterOf(a []any) Outer {
 // Box returns the canonical argument list of aten::outer that x holds.
 func (x Outer) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Vec2)}
+}
+
+// OuterAt gives the positions of the tensor arguments of aten::outer in its list.
+func OuterAt() struct{ Self, Vec2 int } {
+	return struct{ Self, Vec2 int }{0, 1}
 }
 
 // Pad holds the arguments of aten::pad:
@@ -10192,6 +12067,11 @@ func PadOf(a []any) Pad {
 // Box returns the canonical argument list of aten::pad that x holds.
 func (x Pad) Box() []any {
 	return []any{boxTensor(x.Self), x.Pad, x.Mode, x.Value.box()}
+}
+
+// PadAt gives the positions of the tensor arguments of aten::pad in its list.
+func PadAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // PairwiseDistance holds the arguments of aten::pairwise_distance:
@@ -10224,6 +12104,11 @@ func (x PairwiseDistance) Box() []any {
 	return []any{boxTensor(x.X1), boxTensor(x.X2), x.P, x.Eps, x.Keepdim}
 }
 
+// PairwiseDistanceAt gives the positions of the tensor arguments of aten::pairwise_distance in its list.
+func PairwiseDistanceAt() struct{ X1, X2 int } {
+	return struct{ X1, X2 int }{0, 1}
+}
+
 // Permute holds the arguments of aten::permute:
 //
 //	aten::permute(Tensor(a) self, int[] dims) -> Tensor(a)
@@ -10246,6 +12131,11 @@ func PermuteOf(a []any) Permute {
 // Box returns the canonical argument list of aten::permute that x holds.
 func (x Permute) Box() []any {
 	return []any{boxTensor(x.Self), x.Dims}
+}
+
+// PermuteAt gives the positions of the tensor arguments of aten::permute in its list.
+func PermuteAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // PixelShuffle holds the arguments of aten::pixel_shuffle:
@@ -10272,6 +12162,11 @@ func (x PixelShuffle) Box() []any {
 	return []any{boxTensor(x.Self), x.UpscaleFactor}
 }
 
+// PixelShuffleAt gives the positions of the tensor arguments of aten::pixel_shuffle in its list.
+func PixelShuffleAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // PixelUnshuffle holds the arguments of aten::pixel_unshuffle:
 //
 //	aten::pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor
@@ -10294,6 +12189,11 @@ func PixelUnshuffleOf(a []any) PixelUnshuffle {
 // Box returns the canonical argument list of aten::pixel_unshuffle that x holds.
 func (x PixelUnshuffle) Box() []any {
 	return []any{boxTensor(x.Self), x.DownscaleFactor}
+}
+
+// PixelUnshuffleAt gives the positions of the tensor arguments of aten::pixel_unshuffle in its list.
+func PixelUnshuffleAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // PoissonNllLoss holds the arguments of aten::poisson_nll_loss:
@@ -10328,6 +12228,11 @@ func (x PoissonNllLoss) Box() []any {
 	return []any{boxTensor(x.Input), boxTensor(x.Target), x.LogInput, x.Full, x.Eps, x.Reduction}
 }
 
+// PoissonNllLossAt gives the positions of the tensor arguments of aten::poisson_nll_loss in its list.
+func PoissonNllLossAt() struct{ Input, Target int } {
+	return struct{ Input, Target int }{0, 1}
+}
+
 // PowScalarBase holds the arguments of aten::pow.Scalar:
 //
 //	aten::pow.Scalar(Scalar self, Tensor exponent) -> Tensor
@@ -10350,6 +12255,11 @@ func PowScalarBaseOf(a []any) PowScalarBase {
 // Box returns the canonical argument list of aten::pow.Scalar that x holds.
 func (x PowScalarBase) Box() []any {
 	return []any{x.Self, boxTensor(x.Exponent)}
+}
+
+// PowScalarBaseAt gives the positions of the tensor arguments of aten::pow.Scalar in its list.
+func PowScalarBaseAt() struct{ Exponent int } {
+	return struct{ Exponent int }{1}
 }
 
 // PowScalar holds the arguments of aten::pow.Tensor_Scalar:
@@ -10376,6 +12286,11 @@ func (x PowScalar) Box() []any {
 	return []any{boxTensor(x.Self), x.Exponent}
 }
 
+// PowScalarAt gives the positions of the tensor arguments of aten::pow.Tensor_Scalar in its list.
+func PowScalarAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Pow holds the arguments of aten::pow.Tensor_Tensor:
 //
 //	aten::pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor
@@ -10398,6 +12313,11 @@ func PowOf(a []any) Pow {
 // Box returns the canonical argument list of aten::pow.Tensor_Tensor that x holds.
 func (x Pow) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Exponent)}
+}
+
+// PowAt gives the positions of the tensor arguments of aten::pow.Tensor_Tensor in its list.
+func PowAt() struct{ Self, Exponent int } {
+	return struct{ Self, Exponent int }{0, 1}
 }
 
 // PowScalar_ holds the arguments of aten::pow_.Tensor_Scalar:
@@ -10424,6 +12344,11 @@ func (x PowScalar_) Box() []any {
 	return []any{boxTensor(x.Self), x.Exponent}
 }
 
+// PowScalar_At gives the positions of the tensor arguments of aten::pow_.Tensor_Scalar in its list.
+func PowScalar_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Pow_ holds the arguments of aten::pow_.Tensor_Tensor:
 //
 //	aten::pow_.Tensor_Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)
@@ -10446,6 +12371,11 @@ func Pow_Of(a []any) Pow_ {
 // Box returns the canonical argument list of aten::pow_.Tensor_Tensor that x holds.
 func (x Pow_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Exponent)}
+}
+
+// Pow_At gives the positions of the tensor arguments of aten::pow_.Tensor_Tensor in its list.
+func Pow_At() struct{ Self, Exponent int } {
+	return struct{ Self, Exponent int }{0, 1}
 }
 
 // Prelu holds the arguments of aten::prelu:
@@ -10472,6 +12402,11 @@ func (x Prelu) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Weight)}
 }
 
+// PreluAt gives the positions of the tensor arguments of aten::prelu in its list.
+func PreluAt() struct{ Self, Weight int } {
+	return struct{ Self, Weight int }{0, 1}
+}
+
 // Prod holds the arguments of aten::prod:
 //
 //	aten::prod(Tensor self, *, ScalarType? dtype=None) -> Tensor
@@ -10494,6 +12429,11 @@ func ProdOf(a []any) Prod {
 // Box returns the canonical argument list of aten::prod that x holds.
 func (x Prod) Box() []any {
 	return []any{boxTensor(x.Self), x.Dtype.box()}
+}
+
+// ProdAt gives the positions of the tensor arguments of aten::prod in its list.
+func ProdAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // ProdDim holds the arguments of aten::prod.dim_int:
@@ -10524,6 +12464,11 @@ func (x ProdDim) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, x.Keepdim, x.Dtype.box()}
 }
 
+// ProdDimAt gives the positions of the tensor arguments of aten::prod.dim_int in its list.
+func ProdDimAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Rad2deg holds the arguments of aten::rad2deg:
 //
 //	aten::rad2deg(Tensor self) -> Tensor
@@ -10546,6 +12491,11 @@ func (x Rad2deg) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// Rad2degAt gives the positions of the tensor arguments of aten::rad2deg in its list.
+func Rad2degAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Rad2deg_ holds the arguments of aten::rad2deg_:
 //
 //	aten::rad2deg_(Tensor(a!) self) -> Tensor(a!)
@@ -10566,6 +12516,11 @@ func Rad2deg_Of(a []any) Rad2deg_ {
 // Box returns the canonical argument list of aten::rad2deg_ that x holds.
 func (x Rad2deg_) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// Rad2deg_At gives the positions of the tensor arguments of aten::rad2deg_ in its list.
+func Rad2deg_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Rand holds the arguments of aten::rand:
@@ -10680,6 +12635,11 @@ func (x Ravel) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// RavelAt gives the positions of the tensor arguments of aten::ravel in its list.
+func RavelAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Reciprocal holds the arguments of aten::reciprocal:
 //
 //	aten::reciprocal(Tensor self) -> Tensor
@@ -10702,6 +12662,11 @@ func (x Reciprocal) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// ReciprocalAt gives the positions of the tensor arguments of aten::reciprocal in its list.
+func ReciprocalAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Reciprocal_ holds the arguments of aten::reciprocal_:
 //
 //	aten::reciprocal_(Tensor(a!) self) -> Tensor(a!)
@@ -10722,6 +12687,11 @@ func Reciprocal_Of(a []any) Reciprocal_ {
 // Box returns the canonical argument list of aten::reciprocal_ that x holds.
 func (x Reciprocal_) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// Reciprocal_At gives the positions of the tensor arguments of aten::reciprocal_ in its list.
+func Reciprocal_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // ReflectionPad1d holds the arguments of aten::reflection_pad1d:
@@ -10748,6 +12718,11 @@ func (x ReflectionPad1d) Box() []any {
 	return []any{boxTensor(x.Self), x.Padding}
 }
 
+// ReflectionPad1dAt gives the positions of the tensor arguments of aten::reflection_pad1d in its list.
+func ReflectionPad1dAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // ReflectionPad2d holds the arguments of aten::reflection_pad2d:
 //
 //	aten::reflection_pad2d(Tensor self, SymInt[4] padding) -> Tensor
@@ -10770,6 +12745,11 @@ func ReflectionPad2dOf(a []any) ReflectionPad2d {
 // Box returns the canonical argument list of aten::reflection_pad2d that x holds.
 func (x ReflectionPad2d) Box() []any {
 	return []any{boxTensor(x.Self), x.Padding}
+}
+
+// ReflectionPad2dAt gives the positions of the tensor arguments of aten::reflection_pad2d in its list.
+func ReflectionPad2dAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // ReflectionPad3d holds the arguments of aten::reflection_pad3d:
@@ -10796,6 +12776,11 @@ func (x ReflectionPad3d) Box() []any {
 	return []any{boxTensor(x.Self), x.Padding}
 }
 
+// ReflectionPad3dAt gives the positions of the tensor arguments of aten::reflection_pad3d in its list.
+func ReflectionPad3dAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Relu holds the arguments of aten::relu:
 //
 //	aten::relu(Tensor self) -> Tensor
@@ -10816,6 +12801,11 @@ func ReluOf(a []any) Relu {
 // Box returns the canonical argument list of aten::relu that x holds.
 func (x Relu) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// ReluAt gives the positions of the tensor arguments of aten::relu in its list.
+func ReluAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Relu6 holds the arguments of aten::relu6:
@@ -10840,6 +12830,11 @@ func (x Relu6) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// Relu6At gives the positions of the tensor arguments of aten::relu6 in its list.
+func Relu6At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Relu6_ holds the arguments of aten::relu6_:
 //
 //	aten::relu6_(Tensor(a!) self) -> Tensor(a!)
@@ -10862,6 +12857,11 @@ func (x Relu6_) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// Relu6_At gives the positions of the tensor arguments of aten::relu6_ in its list.
+func Relu6_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Relu_ holds the arguments of aten::relu_:
 //
 //	aten::relu_(Tensor(a!) self) -> Tensor(a!)
@@ -10882,6 +12882,11 @@ func Relu_Of(a []any) Relu_ {
 // Box returns the canonical argument list of aten::relu_ that x holds.
 func (x Relu_) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// Relu_At gives the positions of the tensor arguments of aten::relu_ in its list.
+func Relu_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // RemainderScalar holds the arguments of aten::remainder.Scalar:
@@ -10908,6 +12913,11 @@ func (x RemainderScalar) Box() []any {
 	return []any{boxTensor(x.Self), x.Other}
 }
 
+// RemainderScalarAt gives the positions of the tensor arguments of aten::remainder.Scalar in its list.
+func RemainderScalarAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // RemainderScalarTensor holds the arguments of aten::remainder.Scalar_Tensor:
 //
 //	aten::remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor
@@ -10930,6 +12940,11 @@ func RemainderScalarTensorOf(a []any) RemainderScalarTensor {
 // Box returns the canonical argument list of aten::remainder.Scalar_Tensor that x holds.
 func (x RemainderScalarTensor) Box() []any {
 	return []any{x.Self, boxTensor(x.Other)}
+}
+
+// RemainderScalarTensorAt gives the positions of the tensor arguments of aten::remainder.Scalar_Tensor in its list.
+func RemainderScalarTensorAt() struct{ Other int } {
+	return struct{ Other int }{1}
 }
 
 // Remainder holds the arguments of aten::remainder.Tensor:
@@ -10956,6 +12971,11 @@ func (x Remainder) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// RemainderAt gives the positions of the tensor arguments of aten::remainder.Tensor in its list.
+func RemainderAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // RemainderScalar_ holds the arguments of aten::remainder_.Scalar:
 //
 //	aten::remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
@@ -10978,6 +12998,11 @@ func RemainderScalar_Of(a []any) RemainderScalar_ {
 // Box returns the canonical argument list of aten::remainder_.Scalar that x holds.
 func (x RemainderScalar_) Box() []any {
 	return []any{boxTensor(x.Self), x.Other}
+}
+
+// RemainderScalar_At gives the positions of the tensor arguments of aten::remainder_.Scalar in its list.
+func RemainderScalar_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Remainder_ holds the arguments of aten::remainder_.Tensor:
@@ -11004,6 +13029,11 @@ func (x Remainder_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// Remainder_At gives the positions of the tensor arguments of aten::remainder_.Tensor in its list.
+func Remainder_At() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // Repeat holds the arguments of aten::repeat:
 //
 //	aten::repeat(Tensor self, SymInt[] repeats) -> Tensor
@@ -11028,6 +13058,11 @@ func (x Repeat) Box() []any {
 	return []any{boxTensor(x.Self), x.Repeats}
 }
 
+// RepeatAt gives the positions of the tensor arguments of aten::repeat in its list.
+func RepeatAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // RepeatInterleave holds the arguments of aten::repeat_interleave.Tensor:
 //
 //	aten::repeat_interleave.Tensor(Tensor repeats, *, int? output_size=None) -> Tensor
@@ -11050,6 +13085,11 @@ func RepeatInterleaveOf(a []any) RepeatInterleave {
 // Box returns the canonical argument list of aten::repeat_interleave.Tensor that x holds.
 func (x RepeatInterleave) Box() []any {
 	return []any{boxTensor(x.Repeats), x.OutputSize.box()}
+}
+
+// RepeatInterleaveAt gives the positions of the tensor arguments of aten::repeat_interleave.Tensor in its list.
+func RepeatInterleaveAt() struct{ Repeats int } {
+	return struct{ Repeats int }{0}
 }
 
 // RepeatInterleaveSelfTensor holds the arguments of aten::repeat_interleave.self_Tensor:
@@ -11080,6 +13120,11 @@ func (x RepeatInterleaveSelfTensor) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Repeats), x.Dim.box(), x.OutputSize.box()}
 }
 
+// RepeatInterleaveSelfTensorAt gives the positions of the tensor arguments of aten::repeat_interleave.self_Tensor in its list.
+func RepeatInterleaveSelfTensorAt() struct{ Self, Repeats int } {
+	return struct{ Self, Repeats int }{0, 1}
+}
+
 // RepeatInterleaveSelfInt holds the arguments of aten::repeat_interleave.self_int:
 //
 //	aten::repeat_interleave.self_int(Tensor self, int repeats, int? dim=None, *, int? output_size=None) -> Tensor
@@ -11108,6 +13153,11 @@ func (x RepeatInterleaveSelfInt) Box() []any {
 	return []any{boxTensor(x.Self), x.Repeats, x.Dim.box(), x.OutputSize.box()}
 }
 
+// RepeatInterleaveSelfIntAt gives the positions of the tensor arguments of aten::repeat_interleave.self_int in its list.
+func RepeatInterleaveSelfIntAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // ReplicationPad2d holds the arguments of aten::replication_pad2d:
 //
 //	aten::replication_pad2d(Tensor self, SymInt[4] padding) -> Tensor
@@ -11130,6 +13180,11 @@ func ReplicationPad2dOf(a []any) ReplicationPad2d {
 // Box returns the canonical argument list of aten::replication_pad2d that x holds.
 func (x ReplicationPad2d) Box() []any {
 	return []any{boxTensor(x.Self), x.Padding}
+}
+
+// ReplicationPad2dAt gives the positions of the tensor arguments of aten::replication_pad2d in its list.
+func ReplicationPad2dAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // ReplicationPad3d holds the arguments of aten::replication_pad3d:
@@ -11156,6 +13211,11 @@ func (x ReplicationPad3d) Box() []any {
 	return []any{boxTensor(x.Self), x.Padding}
 }
 
+// ReplicationPad3dAt gives the positions of the tensor arguments of aten::replication_pad3d in its list.
+func ReplicationPad3dAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Reshape holds the arguments of aten::reshape:
 //
 //	aten::reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)
@@ -11180,6 +13240,11 @@ func (x Reshape) Box() []any {
 	return []any{boxTensor(x.Self), x.Shape}
 }
 
+// ReshapeAt gives the positions of the tensor arguments of aten::reshape in its list.
+func ReshapeAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // ReshapeAs holds the arguments of aten::reshape_as:
 //
 //	aten::reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)
@@ -11202,6 +13267,11 @@ func ReshapeAsOf(a []any) ReshapeAs {
 // Box returns the canonical argument list of aten::reshape_as that x holds.
 func (x ReshapeAs) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
+}
+
+// ReshapeAsAt gives the positions of the tensor arguments of aten::reshape_as in its list.
+func ReshapeAsAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
 }
 
 // Resize_ holds the arguments of aten::resize_:
@@ -11230,6 +13300,11 @@ func (x Resize_) Box() []any {
 	return []any{boxTensor(x.Self), x.Size, x.MemoryFormat.box()}
 }
 
+// Resize_At gives the positions of the tensor arguments of aten::resize_ in its list.
+func Resize_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Roll holds the arguments of aten::roll:
 //
 //	aten::roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor
@@ -11254,6 +13329,11 @@ func RollOf(a []any) Roll {
 // Box returns the canonical argument list of aten::roll that x holds.
 func (x Roll) Box() []any {
 	return []any{boxTensor(x.Self), x.Shifts, x.Dims}
+}
+
+// RollAt gives the positions of the tensor arguments of aten::roll in its list.
+func RollAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Rot90 holds the arguments of aten::rot90:
@@ -11282,6 +13362,11 @@ func (x Rot90) Box() []any {
 	return []any{boxTensor(x.Self), x.K, x.Dims}
 }
 
+// Rot90At gives the positions of the tensor arguments of aten::rot90 in its list.
+func Rot90At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Round holds the arguments of aten::round:
 //
 //	aten::round(Tensor self) -> Tensor
@@ -11302,6 +13387,11 @@ func RoundOf(a []any) Round {
 // Box returns the canonical argument list of aten::round that x holds.
 func (x Round) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// RoundAt gives the positions of the tensor arguments of aten::round in its list.
+func RoundAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // RoundDecimals holds the arguments of aten::round.decimals:
@@ -11328,6 +13418,11 @@ func (x RoundDecimals) Box() []any {
 	return []any{boxTensor(x.Self), x.Decimals}
 }
 
+// RoundDecimalsAt gives the positions of the tensor arguments of aten::round.decimals in its list.
+func RoundDecimalsAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Round_ holds the arguments of aten::round_:
 //
 //	aten::round_(Tensor(a!) self) -> Tensor(a!)
@@ -11348,6 +13443,11 @@ func Round_Of(a []any) Round_ {
 // Box returns the canonical argument list of aten::round_ that x holds.
 func (x Round_) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// Round_At gives the positions of the tensor arguments of aten::round_ in its list.
+func Round_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Rsqrt holds the arguments of aten::rsqrt:
@@ -11372,6 +13472,11 @@ func (x Rsqrt) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// RsqrtAt gives the positions of the tensor arguments of aten::rsqrt in its list.
+func RsqrtAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Rsqrt_ holds the arguments of aten::rsqrt_:
 //
 //	aten::rsqrt_(Tensor(a!) self) -> Tensor(a!)
@@ -11392,6 +13497,11 @@ func Rsqrt_Of(a []any) Rsqrt_ {
 // Box returns the canonical argument list of aten::rsqrt_ that x holds.
 func (x Rsqrt_) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// Rsqrt_At gives the positions of the tensor arguments of aten::rsqrt_ in its list.
+func Rsqrt_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // RsubScalar holds the arguments of aten::rsub.Scalar:
@@ -11420,6 +13530,11 @@ func (x RsubScalar) Box() []any {
 	return []any{boxTensor(x.Self), x.Other, x.Alpha}
 }
 
+// RsubScalarAt gives the positions of the tensor arguments of aten::rsub.Scalar in its list.
+func RsubScalarAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Rsub holds the arguments of aten::rsub.Tensor:
 //
 //	aten::rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
@@ -11444,6 +13559,11 @@ func RsubOf(a []any) Rsub {
 // Box returns the canonical argument list of aten::rsub.Tensor that x holds.
 func (x Rsub) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other), x.Alpha}
+}
+
+// RsubAt gives the positions of the tensor arguments of aten::rsub.Tensor in its list.
+func RsubAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
 }
 
 // ScalarTensor holds the arguments of aten::scalar_tensor:
@@ -11510,6 +13630,11 @@ func (x ScaledDotProductAttention) Box() []any {
 	return []any{boxTensor(x.Query), boxTensor(x.Key), boxTensor(x.Value), boxTensor(x.AttnMask), x.DropoutP, x.IsCausal, x.Scale.box()}
 }
 
+// ScaledDotProductAttentionAt gives the positions of the tensor arguments of aten::scaled_dot_product_attention in its list.
+func ScaledDotProductAttentionAt() struct{ Query, Key, Value, AttnMask int } {
+	return struct{ Query, Key, Value, AttnMask int }{0, 1, 2, 3}
+}
+
 // ScatterMode holds the arguments of aten::scatter.reduce:
 //
 //	aten::scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor
@@ -11540,6 +13665,11 @@ func (x ScatterMode) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, boxTensor(x.Index), boxTensor(x.Src), x.Reduce}
 }
 
+// ScatterModeAt gives the positions of the tensor arguments of aten::scatter.reduce in its list.
+func ScatterModeAt() struct{ Self, Index, Src int } {
+	return struct{ Self, Index, Src int }{0, 2, 3}
+}
+
 // Scatter holds the arguments of aten::scatter.src:
 //
 //	aten::scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor
@@ -11568,6 +13698,11 @@ func (x Scatter) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, boxTensor(x.Index), boxTensor(x.Src)}
 }
 
+// ScatterAt gives the positions of the tensor arguments of aten::scatter.src in its list.
+func ScatterAt() struct{ Self, Index, Src int } {
+	return struct{ Self, Index, Src int }{0, 2, 3}
+}
+
 // ScatterValue holds the arguments of aten::scatter.value:
 //
 //	aten::scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor
@@ -11594,6 +13729,11 @@ func ScatterValueOf(a []any) ScatterValue {
 // Box returns the canonical argument list of aten::scatter.value that x holds.
 func (x ScatterValue) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, boxTensor(x.Index), x.Value}
+}
+
+// ScatterValueAt gives the positions of the tensor arguments of aten::scatter.value in its list.
+func ScatterValueAt() struct{ Self, Index int } {
+	return struct{ Self, Index int }{0, 2}
 }
 
 // ScatterValueMode holds the arguments of aten::scatter.value_reduce:
@@ -11626,6 +13766,11 @@ func (x ScatterValueMode) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, boxTensor(x.Index), x.Value, x.Reduce}
 }
 
+// ScatterValueModeAt gives the positions of the tensor arguments of aten::scatter.value_reduce in its list.
+func ScatterValueModeAt() struct{ Self, Index int } {
+	return struct{ Self, Index int }{0, 2}
+}
+
 // Scatter_ holds the arguments of aten::scatter_.src:
 //
 //	aten::scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)
@@ -11652,6 +13797,11 @@ func Scatter_Of(a []any) Scatter_ {
 // Box returns the canonical argument list of aten::scatter_.src that x holds.
 func (x Scatter_) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, boxTensor(x.Index), boxTensor(x.Src)}
+}
+
+// Scatter_At gives the positions of the tensor arguments of aten::scatter_.src in its list.
+func Scatter_At() struct{ Self, Index, Src int } {
+	return struct{ Self, Index, Src int }{0, 2, 3}
 }
 
 // ScatterValue_ holds the arguments of aten::scatter_.value:
@@ -11682,6 +13832,11 @@ func (x ScatterValue_) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, boxTensor(x.Index), x.Value}
 }
 
+// ScatterValue_At gives the positions of the tensor arguments of aten::scatter_.value in its list.
+func ScatterValue_At() struct{ Self, Index int } {
+	return struct{ Self, Index int }{0, 2}
+}
+
 // ScatterAdd holds the arguments of aten::scatter_add:
 //
 //	aten::scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor
@@ -11710,6 +13865,11 @@ func (x ScatterAdd) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, boxTensor(x.Index), boxTensor(x.Src)}
 }
 
+// ScatterAddAt gives the positions of the tensor arguments of aten::scatter_add in its list.
+func ScatterAddAt() struct{ Self, Index, Src int } {
+	return struct{ Self, Index, Src int }{0, 2, 3}
+}
+
 // ScatterAdd_ holds the arguments of aten::scatter_add_:
 //
 //	aten::scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)
@@ -11736,6 +13896,11 @@ func ScatterAdd_Of(a []any) ScatterAdd_ {
 // Box returns the canonical argument list of aten::scatter_add_ that x holds.
 func (x ScatterAdd_) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, boxTensor(x.Index), boxTensor(x.Src)}
+}
+
+// ScatterAdd_At gives the positions of the tensor arguments of aten::scatter_add_ in its list.
+func ScatterAdd_At() struct{ Self, Index, Src int } {
+	return struct{ Self, Index, Src int }{0, 2, 3}
 }
 
 // ScatterReduce holds the arguments of aten::scatter_reduce.two:
@@ -11770,6 +13935,11 @@ func (x ScatterReduce) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, boxTensor(x.Index), boxTensor(x.Src), x.Reduce, x.IncludeSelf}
 }
 
+// ScatterReduceAt gives the positions of the tensor arguments of aten::scatter_reduce.two in its list.
+func ScatterReduceAt() struct{ Self, Index, Src int } {
+	return struct{ Self, Index, Src int }{0, 2, 3}
+}
+
 // ScatterReduce_ holds the arguments of aten::scatter_reduce_.two:
 //
 //	aten::scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)
@@ -11802,6 +13972,11 @@ func (x ScatterReduce_) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, boxTensor(x.Index), boxTensor(x.Src), x.Reduce, x.IncludeSelf}
 }
 
+// ScatterReduce_At gives the positions of the tensor arguments of aten::scatter_reduce_.two in its list.
+func ScatterReduce_At() struct{ Self, Index, Src int } {
+	return struct{ Self, Index, Src int }{0, 2, 3}
+}
+
 // Select holds the arguments of aten::select.int:
 //
 //	aten::select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)
@@ -11826,6 +14001,11 @@ func SelectOf(a []any) Select {
 // Box returns the canonical argument list of aten::select.int that x holds.
 func (x Select) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, x.Index}
+}
+
+// SelectAt gives the positions of the tensor arguments of aten::select.int in its list.
+func SelectAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // SelectScatter holds the arguments of aten::select_scatter:
@@ -11856,6 +14036,11 @@ func (x SelectScatter) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Src), x.Dim, x.Index}
 }
 
+// SelectScatterAt gives the positions of the tensor arguments of aten::select_scatter in its list.
+func SelectScatterAt() struct{ Self, Src int } {
+	return struct{ Self, Src int }{0, 1}
+}
+
 // Selu holds the arguments of aten::selu:
 //
 //	aten::selu(Tensor self) -> Tensor
@@ -11876,6 +14061,11 @@ func SeluOf(a []any) Selu {
 // Box returns the canonical argument list of aten::selu that x holds.
 func (x Selu) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// SeluAt gives the positions of the tensor arguments of aten::selu in its list.
+func SeluAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Selu_ holds the arguments of aten::selu_:
@@ -11900,6 +14090,11 @@ func (x Selu_) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// Selu_At gives the positions of the tensor arguments of aten::selu_ in its list.
+func Selu_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Sgn holds the arguments of aten::sgn:
 //
 //	aten::sgn(Tensor self) -> Tensor
@@ -11920,6 +14115,11 @@ func SgnOf(a []any) Sgn {
 // Box returns the canonical argument list of aten::sgn that x holds.
 func (x Sgn) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// SgnAt gives the positions of the tensor arguments of aten::sgn in its list.
+func SgnAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Sgn_ holds the arguments of aten::sgn_:
@@ -11944,6 +14144,11 @@ func (x Sgn_) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// Sgn_At gives the positions of the tensor arguments of aten::sgn_ in its list.
+func Sgn_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Sigmoid holds the arguments of aten::sigmoid:
 //
 //	aten::sigmoid(Tensor self) -> Tensor
@@ -11966,6 +14171,11 @@ func (x Sigmoid) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// SigmoidAt gives the positions of the tensor arguments of aten::sigmoid in its list.
+func SigmoidAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Sigmoid_ holds the arguments of aten::sigmoid_:
 //
 //	aten::sigmoid_(Tensor(a!) self) -> Tensor(a!)
@@ -11986,6 +14196,11 @@ func Sigmoid_Of(a []any) Sigmoid_ {
 // Box returns the canonical argument list of aten::sigmoid_ that x holds.
 func (x Sigmoid_) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// Sigmoid_At gives the positions of the tensor arguments of aten::sigmoid_ in its list.
+func Sigmoid_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // SigmoidBackward holds the arguments of aten::sigmoid_backward:
@@ -12012,6 +14227,11 @@ func (x SigmoidBackward) Box() []any {
 	return []any{boxTensor(x.GradOutput), boxTensor(x.Output)}
 }
 
+// SigmoidBackwardAt gives the positions of the tensor arguments of aten::sigmoid_backward in its list.
+func SigmoidBackwardAt() struct{ GradOutput, Output int } {
+	return struct{ GradOutput, Output int }{0, 1}
+}
+
 // Sign holds the arguments of aten::sign:
 //
 //	aten::sign(Tensor self) -> Tensor
@@ -12032,6 +14252,11 @@ func SignOf(a []any) Sign {
 // Box returns the canonical argument list of aten::sign that x holds.
 func (x Sign) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// SignAt gives the positions of the tensor arguments of aten::sign in its list.
+func SignAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Sign_ holds the arguments of aten::sign_:
@@ -12056,6 +14281,11 @@ func (x Sign_) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// Sign_At gives the positions of the tensor arguments of aten::sign_ in its list.
+func Sign_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Silu holds the arguments of aten::silu:
 //
 //	aten::silu(Tensor self) -> Tensor
@@ -12078,6 +14308,11 @@ func (x Silu) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// SiluAt gives the positions of the tensor arguments of aten::silu in its list.
+func SiluAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Silu_ holds the arguments of aten::silu_:
 //
 //	aten::silu_(Tensor(a!) self) -> Tensor(a!)
@@ -12098,6 +14333,11 @@ func Silu_Of(a []any) Silu_ {
 // Box returns the canonical argument list of aten::silu_ that x holds.
 func (x Silu_) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// Silu_At gives the positions of the tensor arguments of aten::silu_ in its list.
+func Silu_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // SiluBackward holds the arguments of aten::silu_backward:
@@ -12124,6 +14364,11 @@ func (x SiluBackward) Box() []any {
 	return []any{boxTensor(x.GradOutput), boxTensor(x.Self)}
 }
 
+// SiluBackwardAt gives the positions of the tensor arguments of aten::silu_backward in its list.
+func SiluBackwardAt() struct{ GradOutput, Self int } {
+	return struct{ GradOutput, Self int }{0, 1}
+}
+
 // Sin holds the arguments of aten::sin:
 //
 //	aten::sin(Tensor self) -> Tensor
@@ -12144,6 +14389,11 @@ func SinOf(a []any) Sin {
 // Box returns the canonical argument list of aten::sin that x holds.
 func (x Sin) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// SinAt gives the positions of the tensor arguments of aten::sin in its list.
+func SinAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Sin_ holds the arguments of aten::sin_:
@@ -12168,6 +14418,11 @@ func (x Sin_) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// Sin_At gives the positions of the tensor arguments of aten::sin_ in its list.
+func Sin_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Sinc holds the arguments of aten::sinc:
 //
 //	aten::sinc(Tensor self) -> Tensor
@@ -12188,6 +14443,11 @@ func SincOf(a []any) Sinc {
 // Box returns the canonical argument list of aten::sinc that x holds.
 func (x Sinc) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// SincAt gives the positions of the tensor arguments of aten::sinc in its list.
+func SincAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Sinc_ holds the arguments of aten::sinc_:
@@ -12212,6 +14472,11 @@ func (x Sinc_) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// Sinc_At gives the positions of the tensor arguments of aten::sinc_ in its list.
+func Sinc_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Sinh holds the arguments of aten::sinh:
 //
 //	aten::sinh(Tensor self) -> Tensor
@@ -12234,6 +14499,11 @@ func (x Sinh) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// SinhAt gives the positions of the tensor arguments of aten::sinh in its list.
+func SinhAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Sinh_ holds the arguments of aten::sinh_:
 //
 //	aten::sinh_(Tensor(a!) self) -> Tensor(a!)
@@ -12254,6 +14524,11 @@ func Sinh_Of(a []any) Sinh_ {
 // Box returns the canonical argument list of aten::sinh_ that x holds.
 func (x Sinh_) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// Sinh_At gives the positions of the tensor arguments of aten::sinh_ in its list.
+func Sinh_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Slice holds the arguments of aten::slice.Tensor:
@@ -12284,6 +14559,11 @@ func SliceOf(a []any) Slice {
 // Box returns the canonical argument list of aten::slice.Tensor that x holds.
 func (x Slice) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, x.Start.box(), x.End.box(), x.Step}
+}
+
+// SliceAt gives the positions of the tensor arguments of aten::slice.Tensor in its list.
+func SliceAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // SliceScatter holds the arguments of aten::slice_scatter:
@@ -12318,6 +14598,11 @@ func (x SliceScatter) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Src), x.Dim, x.Start.box(), x.End.box(), x.Step}
 }
 
+// SliceScatterAt gives the positions of the tensor arguments of aten::slice_scatter in its list.
+func SliceScatterAt() struct{ Self, Src int } {
+	return struct{ Self, Src int }{0, 1}
+}
+
 // SmoothL1Loss holds the arguments of aten::smooth_l1_loss:
 //
 //	aten::smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.) -> Tensor
@@ -12346,6 +14631,11 @@ func (x SmoothL1Loss) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Target), x.Reduction, x.Beta}
 }
 
+// SmoothL1LossAt gives the positions of the tensor arguments of aten::smooth_l1_loss in its list.
+func SmoothL1LossAt() struct{ Self, Target int } {
+	return struct{ Self, Target int }{0, 1}
+}
+
 // SoftMarginLoss holds the arguments of aten::soft_margin_loss:
 //
 //	aten::soft_margin_loss(Tensor self, Tensor target, int reduction=1) -> Tensor
@@ -12370,6 +14660,11 @@ func SoftMarginLossOf(a []any) SoftMarginLoss {
 // Box returns the canonical argument list of aten::soft_margin_loss that x holds.
 func (x SoftMarginLoss) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Target), x.Reduction}
+}
+
+// SoftMarginLossAt gives the positions of the tensor arguments of aten::soft_margin_loss in its list.
+func SoftMarginLossAt() struct{ Self, Target int } {
+	return struct{ Self, Target int }{0, 1}
 }
 
 // Softmax holds the arguments of aten::softmax.int:
@@ -12398,6 +14693,11 @@ func (x Softmax) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, x.Dtype.box()}
 }
 
+// SoftmaxAt gives the positions of the tensor arguments of aten::softmax.int in its list.
+func SoftmaxAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Softplus holds the arguments of aten::softplus:
 //
 //	aten::softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor
@@ -12422,6 +14722,11 @@ func SoftplusOf(a []any) Softplus {
 // Box returns the canonical argument list of aten::softplus that x holds.
 func (x Softplus) Box() []any {
 	return []any{boxTensor(x.Self), x.Beta, x.Threshold}
+}
+
+// SoftplusAt gives the positions of the tensor arguments of aten::softplus in its list.
+func SoftplusAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // SoftplusBackward holds the arguments of aten::softplus_backward:
@@ -12452,6 +14757,11 @@ func (x SoftplusBackward) Box() []any {
 	return []any{boxTensor(x.GradOutput), boxTensor(x.Self), x.Beta, x.Threshold}
 }
 
+// SoftplusBackwardAt gives the positions of the tensor arguments of aten::softplus_backward in its list.
+func SoftplusBackwardAt() struct{ GradOutput, Self int } {
+	return struct{ GradOutput, Self int }{0, 1}
+}
+
 // Softshrink holds the arguments of aten::softshrink:
 //
 //	aten::softshrink(Tensor self, Scalar lambd=0.5) -> Tensor
@@ -12474,6 +14784,11 @@ func SoftshrinkOf(a []any) Softshrink {
 // Box returns the canonical argument list of aten::softshrink that x holds.
 func (x Softshrink) Box() []any {
 	return []any{boxTensor(x.Self), x.Lambd}
+}
+
+// SoftshrinkAt gives the positions of the tensor arguments of aten::softshrink in its list.
+func SoftshrinkAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Sort holds the arguments of aten::sort:
@@ -12500,6 +14815,11 @@ func SortOf(a []any) Sort {
 // Box returns the canonical argument list of aten::sort that x holds.
 func (x Sort) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, x.Descending}
+}
+
+// SortAt gives the positions of the tensor arguments of aten::sort in its list.
+func SortAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // SortStable holds the arguments of aten::sort.stable:
@@ -12530,6 +14850,11 @@ func (x SortStable) Box() []any {
 	return []any{boxTensor(x.Self), x.Stable.box(), x.Dim, x.Descending}
 }
 
+// SortStableAt gives the positions of the tensor arguments of aten::sort.stable in its list.
+func SortStableAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Split holds the arguments of aten::split.Tensor:
 //
 //	aten::split.Tensor(Tensor(a -> *) self, int split_size, int dim=0) -> Tensor(a)[]
@@ -12554,6 +14879,11 @@ func SplitOf(a []any) Split {
 // Box returns the canonical argument list of aten::split.Tensor that x holds.
 func (x Split) Box() []any {
 	return []any{boxTensor(x.Self), x.SplitSize, x.Dim}
+}
+
+// SplitAt gives the positions of the tensor arguments of aten::split.Tensor in its list.
+func SplitAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // SplitSizes holds the arguments of aten::split.sizes:
@@ -12582,6 +14912,11 @@ func (x SplitSizes) Box() []any {
 	return []any{boxTensor(x.Self), x.SplitSize, x.Dim}
 }
 
+// SplitSizesAt gives the positions of the tensor arguments of aten::split.sizes in its list.
+func SplitSizesAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // SplitWithSizes holds the arguments of aten::split_with_sizes:
 //
 //	aten::split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]
@@ -12608,6 +14943,11 @@ func (x SplitWithSizes) Box() []any {
 	return []any{boxTensor(x.Self), x.SplitSizes, x.Dim}
 }
 
+// SplitWithSizesAt gives the positions of the tensor arguments of aten::split_with_sizes in its list.
+func SplitWithSizesAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Sqrt holds the arguments of aten::sqrt:
 //
 //	aten::sqrt(Tensor self) -> Tensor
@@ -12628,6 +14968,11 @@ func SqrtOf(a []any) Sqrt {
 // Box returns the canonical argument list of aten::sqrt that x holds.
 func (x Sqrt) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// SqrtAt gives the positions of the tensor arguments of aten::sqrt in its list.
+func SqrtAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Sqrt_ holds the arguments of aten::sqrt_:
@@ -12652,6 +14997,11 @@ func (x Sqrt_) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// Sqrt_At gives the positions of the tensor arguments of aten::sqrt_ in its list.
+func Sqrt_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Square holds the arguments of aten::square:
 //
 //	aten::square(Tensor self) -> Tensor
@@ -12672,6 +15022,11 @@ func SquareOf(a []any) Square {
 // Box returns the canonical argument list of aten::square that x holds.
 func (x Square) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// SquareAt gives the positions of the tensor arguments of aten::square in its list.
+func SquareAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Square_ holds the arguments of aten::square_:
@@ -12696,6 +15051,11 @@ func (x Square_) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// Square_At gives the positions of the tensor arguments of aten::square_ in its list.
+func Square_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // SqueezeAll holds the arguments of aten::squeeze:
 //
 //	aten::squeeze(Tensor(a) self) -> Tensor(a)
@@ -12716,6 +15076,11 @@ func SqueezeAllOf(a []any) SqueezeAll {
 // Box returns the canonical argument list of aten::squeeze that x holds.
 func (x SqueezeAll) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// SqueezeAllAt gives the positions of the tensor arguments of aten::squeeze in its list.
+func SqueezeAllAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Squeeze holds the arguments of aten::squeeze.dim:
@@ -12742,6 +15107,11 @@ func (x Squeeze) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim}
 }
 
+// SqueezeAt gives the positions of the tensor arguments of aten::squeeze.dim in its list.
+func SqueezeAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // SqueezeDims holds the arguments of aten::squeeze.dims:
 //
 //	aten::squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)
@@ -12764,6 +15134,11 @@ func SqueezeDimsOf(a []any) SqueezeDims {
 // Box returns the canonical argument list of aten::squeeze.dims that x holds.
 func (x SqueezeDims) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim}
+}
+
+// SqueezeDimsAt gives the positions of the tensor arguments of aten::squeeze.dims in its list.
+func SqueezeDimsAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Stack holds the arguments of aten::stack:
@@ -12790,6 +15165,11 @@ func (x Stack) Box() []any {
 	return []any{x.Tensors, x.Dim}
 }
 
+// StackAt gives the positions of the tensor arguments of aten::stack in its list.
+func StackAt() struct{ Tensors int } {
+	return struct{ Tensors int }{0}
+}
+
 // StdAll holds the arguments of aten::std:
 //
 //	aten::std(Tensor self, bool unbiased=True) -> Tensor
@@ -12812,6 +15192,11 @@ func StdAllOf(a []any) StdAll {
 // Box returns the canonical argument list of aten::std that x holds.
 func (x StdAll) Box() []any {
 	return []any{boxTensor(x.Self), x.Unbiased}
+}
+
+// StdAllAt gives the positions of the tensor arguments of aten::std in its list.
+func StdAllAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Std holds the arguments of aten::std.correction:
@@ -12842,6 +15227,11 @@ func (x Std) Box() []any {
 	return []any{boxTensor(x.Self), boxInts(x.Dim), x.Correction.box(), x.Keepdim}
 }
 
+// StdAt gives the positions of the tensor arguments of aten::std.correction in its list.
+func StdAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // StdDim holds the arguments of aten::std.dim:
 //
 //	aten::std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor
@@ -12870,6 +15260,11 @@ func (x StdDim) Box() []any {
 	return []any{boxTensor(x.Self), boxInts(x.Dim), x.Unbiased, x.Keepdim}
 }
 
+// StdDimAt gives the positions of the tensor arguments of aten::std.dim in its list.
+func StdDimAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // StdMeanAll holds the arguments of aten::std_mean:
 //
 //	aten::std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)
@@ -12892,6 +15287,11 @@ func StdMeanAllOf(a []any) StdMeanAll {
 // Box returns the canonical argument list of aten::std_mean that x holds.
 func (x StdMeanAll) Box() []any {
 	return []any{boxTensor(x.Self), x.Unbiased}
+}
+
+// StdMeanAllAt gives the positions of the tensor arguments of aten::std_mean in its list.
+func StdMeanAllAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // StdMean holds the arguments of aten::std_mean.correction:
@@ -12922,6 +15322,11 @@ func (x StdMean) Box() []any {
 	return []any{boxTensor(x.Self), boxInts(x.Dim), x.Correction.box(), x.Keepdim}
 }
 
+// StdMeanAt gives the positions of the tensor arguments of aten::std_mean.correction in its list.
+func StdMeanAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // StdMeanDim holds the arguments of aten::std_mean.dim:
 //
 //	aten::std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)
@@ -12950,6 +15355,11 @@ func (x StdMeanDim) Box() []any {
 	return []any{boxTensor(x.Self), boxInts(x.Dim), x.Unbiased, x.Keepdim}
 }
 
+// StdMeanDimAt gives the positions of the tensor arguments of aten::std_mean.dim in its list.
+func StdMeanDimAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // SubScalar holds the arguments of aten::sub.Scalar:
 //
 //	aten::sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor
@@ -12974,6 +15384,11 @@ func SubScalarOf(a []any) SubScalar {
 // Box returns the canonical argument list of aten::sub.Scalar that x holds.
 func (x SubScalar) Box() []any {
 	return []any{boxTensor(x.Self), x.Other, x.Alpha}
+}
+
+// SubScalarAt gives the positions of the tensor arguments of aten::sub.Scalar in its list.
+func SubScalarAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Sub holds the arguments of aten::sub.Tensor:
@@ -13002,6 +15417,11 @@ func (x Sub) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other), x.Alpha}
 }
 
+// SubAt gives the positions of the tensor arguments of aten::sub.Tensor in its list.
+func SubAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // SubScalar_ holds the arguments of aten::sub_.Scalar:
 //
 //	aten::sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)
@@ -13026,6 +15446,11 @@ func SubScalar_Of(a []any) SubScalar_ {
 // Box returns the canonical argument list of aten::sub_.Scalar that x holds.
 func (x SubScalar_) Box() []any {
 	return []any{boxTensor(x.Self), x.Other, x.Alpha}
+}
+
+// SubScalar_At gives the positions of the tensor arguments of aten::sub_.Scalar in its list.
+func SubScalar_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Sub_ holds the arguments of aten::sub_.Tensor:
@@ -13054,6 +15479,11 @@ func (x Sub_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other), x.Alpha}
 }
 
+// Sub_At gives the positions of the tensor arguments of aten::sub_.Tensor in its list.
+func Sub_At() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // SumAll holds the arguments of aten::sum:
 //
 //	aten::sum(Tensor self, *, ScalarType? dtype=None) -> Tensor
@@ -13076,6 +15506,11 @@ func SumAllOf(a []any) SumAll {
 // Box returns the canonical argument list of aten::sum that x holds.
 func (x SumAll) Box() []any {
 	return []any{boxTensor(x.Self), x.Dtype.box()}
+}
+
+// SumAllAt gives the positions of the tensor arguments of aten::sum in its list.
+func SumAllAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Sum holds the arguments of aten::sum.dim_IntList:
@@ -13106,6 +15541,11 @@ func (x Sum) Box() []any {
 	return []any{boxTensor(x.Self), boxInts(x.Dim), x.Keepdim, x.Dtype.box()}
 }
 
+// SumAt gives the positions of the tensor arguments of aten::sum.dim_IntList in its list.
+func SumAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Swapaxes holds the arguments of aten::swapaxes:
 //
 //	aten::swapaxes(Tensor(a) self, int axis0, int axis1) -> Tensor(a)
@@ -13130,6 +15570,11 @@ func SwapaxesOf(a []any) Swapaxes {
 // Box returns the canonical argument list of aten::swapaxes that x holds.
 func (x Swapaxes) Box() []any {
 	return []any{boxTensor(x.Self), x.Axis0, x.Axis1}
+}
+
+// SwapaxesAt gives the positions of the tensor arguments of aten::swapaxes in its list.
+func SwapaxesAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Swapdims holds the arguments of aten::swapdims:
@@ -13158,6 +15603,11 @@ func (x Swapdims) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim0, x.Dim1}
 }
 
+// SwapdimsAt gives the positions of the tensor arguments of aten::swapdims in its list.
+func SwapdimsAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // SymIsContiguous holds the arguments of aten::sym_is_contiguous:
 //
 //	aten::sym_is_contiguous(Tensor self, MemoryFormat memory_format=contiguous_format) -> SymBool
@@ -13182,6 +15632,11 @@ func (x SymIsContiguous) Box() []any {
 	return []any{boxTensor(x.Self), x.MemoryFormat}
 }
 
+// SymIsContiguousAt gives the positions of the tensor arguments of aten::sym_is_contiguous in its list.
+func SymIsContiguousAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // SymNumel holds the arguments of aten::sym_numel:
 //
 //	aten::sym_numel(Tensor self) -> SymInt
@@ -13202,6 +15657,11 @@ func SymNumelOf(a []any) SymNumel {
 // Box returns the canonical argument list of aten::sym_numel that x holds.
 func (x SymNumel) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// SymNumelAt gives the positions of the tensor arguments of aten::sym_numel in its list.
+func SymNumelAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // SymSize holds the arguments of aten::sym_size.int:
@@ -13228,6 +15688,11 @@ func (x SymSize) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim}
 }
 
+// SymSizeAt gives the positions of the tensor arguments of aten::sym_size.int in its list.
+func SymSizeAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // SymStorageOffset holds the arguments of aten::sym_storage_offset:
 //
 //	aten::sym_storage_offset(Tensor self) -> SymInt
@@ -13248,6 +15713,11 @@ func SymStorageOffsetOf(a []any) SymStorageOffset {
 // Box returns the canonical argument list of aten::sym_storage_offset that x holds.
 func (x SymStorageOffset) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// SymStorageOffsetAt gives the positions of the tensor arguments of aten::sym_storage_offset in its list.
+func SymStorageOffsetAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // SymStride holds the arguments of aten::sym_stride.int:
@@ -13274,6 +15744,11 @@ func (x SymStride) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim}
 }
 
+// SymStrideAt gives the positions of the tensor arguments of aten::sym_stride.int in its list.
+func SymStrideAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // T holds the arguments of aten::t:
 //
 //	aten::t(Tensor(a) self) -> Tensor(a)
@@ -13294,6 +15769,11 @@ func TOf(a []any) T {
 // Box returns the canonical argument list of aten::t that x holds.
 func (x T) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// TAt gives the positions of the tensor arguments of aten::t in its list.
+func TAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Take holds the arguments of aten::take:
@@ -13320,6 +15800,11 @@ func (x Take) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Index)}
 }
 
+// TakeAt gives the positions of the tensor arguments of aten::take in its list.
+func TakeAt() struct{ Self, Index int } {
+	return struct{ Self, Index int }{0, 1}
+}
+
 // Tan holds the arguments of aten::tan:
 //
 //	aten::tan(Tensor self) -> Tensor
@@ -13340,6 +15825,11 @@ func TanOf(a []any) Tan {
 // Box returns the canonical argument list of aten::tan that x holds.
 func (x Tan) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// TanAt gives the positions of the tensor arguments of aten::tan in its list.
+func TanAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Tan_ holds the arguments of aten::tan_:
@@ -13364,6 +15854,11 @@ func (x Tan_) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// Tan_At gives the positions of the tensor arguments of aten::tan_ in its list.
+func Tan_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Tanh holds the arguments of aten::tanh:
 //
 //	aten::tanh(Tensor self) -> Tensor
@@ -13384,6 +15879,11 @@ func TanhOf(a []any) Tanh {
 // Box returns the canonical argument list of aten::tanh that x holds.
 func (x Tanh) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// TanhAt gives the positions of the tensor arguments of aten::tanh in its list.
+func TanhAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Tanh_ holds the arguments of aten::tanh_:
@@ -13408,6 +15908,11 @@ func (x Tanh_) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// Tanh_At gives the positions of the tensor arguments of aten::tanh_ in its list.
+func Tanh_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // TanhBackward holds the arguments of aten::tanh_backward:
 //
 //	aten::tanh_backward(Tensor grad_output, Tensor output) -> Tensor
@@ -13430,6 +15935,11 @@ func TanhBackwardOf(a []any) TanhBackward {
 // Box returns the canonical argument list of aten::tanh_backward that x holds.
 func (x TanhBackward) Box() []any {
 	return []any{boxTensor(x.GradOutput), boxTensor(x.Output)}
+}
+
+// TanhBackwardAt gives the positions of the tensor arguments of aten::tanh_backward in its list.
+func TanhBackwardAt() struct{ GradOutput, Output int } {
+	return struct{ GradOutput, Output int }{0, 1}
 }
 
 // TensorSplitIndices holds the arguments of aten::tensor_split.indices:
@@ -13458,6 +15968,11 @@ func (x TensorSplitIndices) Box() []any {
 	return []any{boxTensor(x.Self), x.Indices, x.Dim}
 }
 
+// TensorSplitIndicesAt gives the positions of the tensor arguments of aten::tensor_split.indices in its list.
+func TensorSplitIndicesAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // TensorSplitSections holds the arguments of aten::tensor_split.sections:
 //
 //	aten::tensor_split.sections(Tensor(a -> *) self, int sections, int dim=0) -> Tensor(a)[]
@@ -13482,6 +15997,11 @@ func TensorSplitSectionsOf(a []any) TensorSplitSections {
 // Box returns the canonical argument list of aten::tensor_split.sections that x holds.
 func (x TensorSplitSections) Box() []any {
 	return []any{boxTensor(x.Self), x.Sections, x.Dim}
+}
+
+// TensorSplitSectionsAt gives the positions of the tensor arguments of aten::tensor_split.sections in its list.
+func TensorSplitSectionsAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Threshold holds the arguments of aten::threshold:
@@ -13510,6 +16030,11 @@ func (x Threshold) Box() []any {
 	return []any{boxTensor(x.Self), x.Threshold, x.Value}
 }
 
+// ThresholdAt gives the positions of the tensor arguments of aten::threshold in its list.
+func ThresholdAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Threshold_ holds the arguments of aten::threshold_:
 //
 //	aten::threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!)
@@ -13536,6 +16061,11 @@ func (x Threshold_) Box() []any {
 	return []any{boxTensor(x.Self), x.Threshold, x.Value}
 }
 
+// Threshold_At gives the positions of the tensor arguments of aten::threshold_ in its list.
+func Threshold_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // ThresholdBackward holds the arguments of aten::threshold_backward:
 //
 //	aten::threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor
@@ -13560,6 +16090,11 @@ func ThresholdBackwardOf(a []any) ThresholdBackward {
 // Box returns the canonical argument list of aten::threshold_backward that x holds.
 func (x ThresholdBackward) Box() []any {
 	return []any{boxTensor(x.GradOutput), boxTensor(x.Self), x.Threshold}
+}
+
+// ThresholdBackwardAt gives the positions of the tensor arguments of aten::threshold_backward in its list.
+func ThresholdBackwardAt() struct{ GradOutput, Self int } {
+	return struct{ GradOutput, Self int }{0, 1}
 }
 
 // Topk holds the arguments of aten::topk:
@@ -13592,6 +16127,11 @@ func (x Topk) Box() []any {
 	return []any{boxTensor(x.Self), x.K, x.Dim, x.Largest, x.Sorted}
 }
 
+// TopkAt gives the positions of the tensor arguments of aten::topk in its list.
+func TopkAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Trace holds the arguments of aten::trace:
 //
 //	aten::trace(Tensor self) -> Tensor
@@ -13612,6 +16152,11 @@ func TraceOf(a []any) Trace {
 // Box returns the canonical argument list of aten::trace that x holds.
 func (x Trace) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// TraceAt gives the positions of the tensor arguments of aten::trace in its list.
+func TraceAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Transpose holds the arguments of aten::transpose.int:
@@ -13640,6 +16185,11 @@ func (x Transpose) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim0, x.Dim1}
 }
 
+// TransposeAt gives the positions of the tensor arguments of aten::transpose.int in its list.
+func TransposeAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Tril holds the arguments of aten::tril:
 //
 //	aten::tril(Tensor self, int diagonal=0) -> Tensor
@@ -13664,6 +16214,11 @@ func (x Tril) Box() []any {
 	return []any{boxTensor(x.Self), x.Diagonal}
 }
 
+// TrilAt gives the positions of the tensor arguments of aten::tril in its list.
+func TrilAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Tril_ holds the arguments of aten::tril_:
 //
 //	aten::tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)
@@ -13686,6 +16241,11 @@ func Tril_Of(a []any) Tril_ {
 // Box returns the canonical argument list of aten::tril_ that x holds.
 func (x Tril_) Box() []any {
 	return []any{boxTensor(x.Self), x.Diagonal}
+}
+
+// Tril_At gives the positions of the tensor arguments of aten::tril_ in its list.
+func Tril_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // TripletMarginLoss holds the arguments of aten::triplet_margin_loss:
@@ -13724,6 +16284,11 @@ func (x TripletMarginLoss) Box() []any {
 	return []any{boxTensor(x.Anchor), boxTensor(x.Positive), boxTensor(x.Negative), x.Margin, x.P, x.Eps, x.Swap, x.Reduction}
 }
 
+// TripletMarginLossAt gives the positions of the tensor arguments of aten::triplet_margin_loss in its list.
+func TripletMarginLossAt() struct{ Anchor, Positive, Negative int } {
+	return struct{ Anchor, Positive, Negative int }{0, 1, 2}
+}
+
 // Triu holds the arguments of aten::triu:
 //
 //	aten::triu(Tensor self, int diagonal=0) -> Tensor
@@ -13746,6 +16311,11 @@ func TriuOf(a []any) Triu {
 // Box returns the canonical argument list of aten::triu that x holds.
 func (x Triu) Box() []any {
 	return []any{boxTensor(x.Self), x.Diagonal}
+}
+
+// TriuAt gives the positions of the tensor arguments of aten::triu in its list.
+func TriuAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Triu_ holds the arguments of aten::triu_:
@@ -13772,6 +16342,11 @@ func (x Triu_) Box() []any {
 	return []any{boxTensor(x.Self), x.Diagonal}
 }
 
+// Triu_At gives the positions of the tensor arguments of aten::triu_ in its list.
+func Triu_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Trunc holds the arguments of aten::trunc:
 //
 //	aten::trunc(Tensor self) -> Tensor
@@ -13794,6 +16369,11 @@ func (x Trunc) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// TruncAt gives the positions of the tensor arguments of aten::trunc in its list.
+func TruncAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Trunc_ holds the arguments of aten::trunc_:
 //
 //	aten::trunc_(Tensor(a!) self) -> Tensor(a!)
@@ -13814,6 +16394,11 @@ func Trunc_Of(a []any) Trunc_ {
 // Box returns the canonical argument list of aten::trunc_ that x holds.
 func (x Trunc_) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// Trunc_At gives the positions of the tensor arguments of aten::trunc_ in its list.
+func Trunc_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // TypeAs holds the arguments of aten::type_as:
@@ -13840,6 +16425,11 @@ func (x TypeAs) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// TypeAsAt gives the positions of the tensor arguments of aten::type_as in its list.
+func TypeAsAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // Unbind holds the arguments of aten::unbind.int:
 //
 //	aten::unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]
@@ -13862,6 +16452,11 @@ func UnbindOf(a []any) Unbind {
 // Box returns the canonical argument list of aten::unbind.int that x holds.
 func (x Unbind) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim}
+}
+
+// UnbindAt gives the positions of the tensor arguments of aten::unbind.int in its list.
+func UnbindAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Unflatten holds the arguments of aten::unflatten.int:
@@ -13888,6 +16483,11 @@ func UnflattenOf(a []any) Unflatten {
 // Box returns the canonical argument list of aten::unflatten.int that x holds.
 func (x Unflatten) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim, x.Sizes}
+}
+
+// UnflattenAt gives the positions of the tensor arguments of aten::unflatten.int in its list.
+func UnflattenAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Unfold holds the arguments of aten::unfold:
@@ -13918,6 +16518,11 @@ func (x Unfold) Box() []any {
 	return []any{boxTensor(x.Self), x.Dimension, x.Size, x.Step}
 }
 
+// UnfoldAt gives the positions of the tensor arguments of aten::unfold in its list.
+func UnfoldAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Unsqueeze holds the arguments of aten::unsqueeze:
 //
 //	aten::unsqueeze(Tensor(a) self, int dim) -> Tensor(a)
@@ -13940,6 +16545,11 @@ func UnsqueezeOf(a []any) Unsqueeze {
 // Box returns the canonical argument list of aten::unsqueeze that x holds.
 func (x Unsqueeze) Box() []any {
 	return []any{boxTensor(x.Self), x.Dim}
+}
+
+// UnsqueezeAt gives the positions of the tensor arguments of aten::unsqueeze in its list.
+func UnsqueezeAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // UpsampleBilinear2d holds the arguments of aten::upsample_bilinear2d.vec:
@@ -13970,6 +16580,11 @@ func (x UpsampleBilinear2d) Box() []any {
 	return []any{boxTensor(x.Input), boxInts(x.OutputSize), x.AlignCorners, boxFloats(x.ScaleFactors)}
 }
 
+// UpsampleBilinear2dAt gives the positions of the tensor arguments of aten::upsample_bilinear2d.vec in its list.
+func UpsampleBilinear2dAt() struct{ Input int } {
+	return struct{ Input int }{0}
+}
+
 // UpsampleNearest2d holds the arguments of aten::upsample_nearest2d.vec:
 //
 //	aten::upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor
@@ -13996,6 +16611,11 @@ func (x UpsampleNearest2d) Box() []any {
 	return []any{boxTensor(x.Input), boxInts(x.OutputSize), boxFloats(x.ScaleFactors)}
 }
 
+// UpsampleNearest2dAt gives the positions of the tensor arguments of aten::upsample_nearest2d.vec in its list.
+func UpsampleNearest2dAt() struct{ Input int } {
+	return struct{ Input int }{0}
+}
+
 // VarAll holds the arguments of aten::var:
 //
 //	aten::var(Tensor self, bool unbiased=True) -> Tensor
@@ -14018,6 +16638,11 @@ func VarAllOf(a []any) VarAll {
 // Box returns the canonical argument list of aten::var that x holds.
 func (x VarAll) Box() []any {
 	return []any{boxTensor(x.Self), x.Unbiased}
+}
+
+// VarAllAt gives the positions of the tensor arguments of aten::var in its list.
+func VarAllAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Var holds the arguments of aten::var.correction:
@@ -14048,6 +16673,11 @@ func (x Var) Box() []any {
 	return []any{boxTensor(x.Self), boxInts(x.Dim), x.Correction.box(), x.Keepdim}
 }
 
+// VarAt gives the positions of the tensor arguments of aten::var.correction in its list.
+func VarAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // VarDim holds the arguments of aten::var.dim:
 //
 //	aten::var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor
@@ -14076,6 +16706,11 @@ func (x VarDim) Box() []any {
 	return []any{boxTensor(x.Self), boxInts(x.Dim), x.Unbiased, x.Keepdim}
 }
 
+// VarDimAt gives the positions of the tensor arguments of aten::var.dim in its list.
+func VarDimAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // VarMeanAll holds the arguments of aten::var_mean:
 //
 //	aten::var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)
@@ -14098,6 +16733,11 @@ func VarMeanAllOf(a []any) VarMeanAll {
 // Box returns the canonical argument list of aten::var_mean that x holds.
 func (x VarMeanAll) Box() []any {
 	return []any{boxTensor(x.Self), x.Unbiased}
+}
+
+// VarMeanAllAt gives the positions of the tensor arguments of aten::var_mean in its list.
+func VarMeanAllAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // VarMean holds the arguments of aten::var_mean.correction:
@@ -14128,6 +16768,11 @@ func (x VarMean) Box() []any {
 	return []any{boxTensor(x.Self), boxInts(x.Dim), x.Correction.box(), x.Keepdim}
 }
 
+// VarMeanAt gives the positions of the tensor arguments of aten::var_mean.correction in its list.
+func VarMeanAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // VarMeanDim holds the arguments of aten::var_mean.dim:
 //
 //	aten::var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)
@@ -14156,6 +16801,11 @@ func (x VarMeanDim) Box() []any {
 	return []any{boxTensor(x.Self), boxInts(x.Dim), x.Unbiased, x.Keepdim}
 }
 
+// VarMeanDimAt gives the positions of the tensor arguments of aten::var_mean.dim in its list.
+func VarMeanDimAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // View holds the arguments of aten::view:
 //
 //	aten::view(Tensor(a) self, SymInt[] size) -> Tensor(a)
@@ -14178,6 +16828,11 @@ func ViewOf(a []any) View {
 // Box returns the canonical argument list of aten::view that x holds.
 func (x View) Box() []any {
 	return []any{boxTensor(x.Self), x.Size}
+}
+
+// ViewAt gives the positions of the tensor arguments of aten::view in its list.
+func ViewAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // ViewAs holds the arguments of aten::view_as:
@@ -14204,6 +16859,11 @@ func (x ViewAs) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// ViewAsAt gives the positions of the tensor arguments of aten::view_as in its list.
+func ViewAsAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // Vsplit holds the arguments of aten::vsplit.int:
 //
 //	aten::vsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]
@@ -14228,6 +16888,11 @@ func (x Vsplit) Box() []any {
 	return []any{boxTensor(x.Self), x.Sections}
 }
 
+// VsplitAt gives the positions of the tensor arguments of aten::vsplit.int in its list.
+func VsplitAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Vstack holds the arguments of aten::vstack:
 //
 //	aten::vstack(Tensor[] tensors) -> Tensor
@@ -14248,6 +16913,11 @@ func VstackOf(a []any) Vstack {
 // Box returns the canonical argument list of aten::vstack that x holds.
 func (x Vstack) Box() []any {
 	return []any{x.Tensors}
+}
+
+// VstackAt gives the positions of the tensor arguments of aten::vstack in its list.
+func VstackAt() struct{ Tensors int } {
+	return struct{ Tensors int }{0}
 }
 
 // WhereScalar holds the arguments of aten::where.Scalar:
@@ -14276,6 +16946,11 @@ func (x WhereScalar) Box() []any {
 	return []any{boxTensor(x.Condition), x.Self, x.Other}
 }
 
+// WhereScalarAt gives the positions of the tensor arguments of aten::where.Scalar in its list.
+func WhereScalarAt() struct{ Condition int } {
+	return struct{ Condition int }{0}
+}
+
 // WhereScalarOther holds the arguments of aten::where.ScalarOther:
 //
 //	aten::where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor
@@ -14300,6 +16975,11 @@ func WhereScalarOtherOf(a []any) WhereScalarOther {
 // Box returns the canonical argument list of aten::where.ScalarOther that x holds.
 func (x WhereScalarOther) Box() []any {
 	return []any{boxTensor(x.Condition), boxTensor(x.Self), x.Other}
+}
+
+// WhereScalarOtherAt gives the positions of the tensor arguments of aten::where.ScalarOther in its list.
+func WhereScalarOtherAt() struct{ Condition, Self int } {
+	return struct{ Condition, Self int }{0, 1}
 }
 
 // WhereScalarSelf holds the arguments of aten::where.ScalarSelf:
@@ -14328,6 +17008,11 @@ func (x WhereScalarSelf) Box() []any {
 	return []any{boxTensor(x.Condition), x.Self, boxTensor(x.Other)}
 }
 
+// WhereScalarSelfAt gives the positions of the tensor arguments of aten::where.ScalarSelf in its list.
+func WhereScalarSelfAt() struct{ Condition, Other int } {
+	return struct{ Condition, Other int }{0, 2}
+}
+
 // Where holds the arguments of aten::where.self:
 //
 //	aten::where.self(Tensor condition, Tensor self, Tensor other) -> Tensor
@@ -14354,6 +17039,11 @@ func (x Where) Box() []any {
 	return []any{boxTensor(x.Condition), boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// WhereAt gives the positions of the tensor arguments of aten::where.self in its list.
+func WhereAt() struct{ Condition, Self, Other int } {
+	return struct{ Condition, Self, Other int }{0, 1, 2}
+}
+
 // Xlogy holds the arguments of aten::xlogy.Tensor:
 //
 //	aten::xlogy.Tensor(Tensor self, Tensor other) -> Tensor
@@ -14376,6 +17066,11 @@ func XlogyOf(a []any) Xlogy {
 // Box returns the canonical argument list of aten::xlogy.Tensor that x holds.
 func (x Xlogy) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
+}
+
+// XlogyAt gives the positions of the tensor arguments of aten::xlogy.Tensor in its list.
+func XlogyAt() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
 }
 
 // Xlogy_ holds the arguments of aten::xlogy_.Tensor:
@@ -14402,6 +17097,11 @@ func (x Xlogy_) Box() []any {
 	return []any{boxTensor(x.Self), boxTensor(x.Other)}
 }
 
+// Xlogy_At gives the positions of the tensor arguments of aten::xlogy_.Tensor in its list.
+func Xlogy_At() struct{ Self, Other int } {
+	return struct{ Self, Other int }{0, 1}
+}
+
 // Zero holds the arguments of aten::zero:
 //
 //	aten::zero(Tensor self) -> Tensor
@@ -14424,6 +17124,11 @@ func (x Zero) Box() []any {
 	return []any{boxTensor(x.Self)}
 }
 
+// ZeroAt gives the positions of the tensor arguments of aten::zero in its list.
+func ZeroAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Zero_ holds the arguments of aten::zero_:
 //
 //	aten::zero_(Tensor(a!) self) -> Tensor(a!)
@@ -14444,6 +17149,11 @@ func Zero_Of(a []any) Zero_ {
 // Box returns the canonical argument list of aten::zero_ that x holds.
 func (x Zero_) Box() []any {
 	return []any{boxTensor(x.Self)}
+}
+
+// Zero_At gives the positions of the tensor arguments of aten::zero_ in its list.
+func Zero_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // ZerosOf holds the arguments of aten::zeros:
@@ -14506,4 +17216,9 @@ func ZerosLikeOf(a []any) ZerosLike {
 // Box returns the canonical argument list of aten::zeros_like that x holds.
 func (x ZerosLike) Box() []any {
 	return []any{boxTensor(x.Self), x.Dtype.box(), x.Layout.box(), x.Device.box(), x.PinMemory.box(), x.MemoryFormat.box()}
+}
+
+// ZerosLikeAt gives the positions of the tensor arguments of aten::zeros_like in its list.
+func ZerosLikeAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }

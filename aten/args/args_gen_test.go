@@ -9,218 +9,272 @@ var views = map[string]view{
 	"aten::_adaptive_avg_pool2d": {
 		of:  func(a []any) any { return args.InternalAdaptiveAvgPool2dOf(a) },
 		box: func(a []any) []any { return args.InternalAdaptiveAvgPool2dOf(a).Box() },
+		at:  func() any { return args.InternalAdaptiveAvgPool2dAt() },
 	},
 	"aten::_adaptive_avg_pool2d_backward": {
 		of:  func(a []any) any { return args.InternalAdaptiveAvgPool2dBackwardOf(a) },
 		box: func(a []any) []any { return args.InternalAdaptiveAvgPool2dBackwardOf(a).Box() },
+		at:  func() any { return args.InternalAdaptiveAvgPool2dBackwardAt() },
 	},
 	"aten::_adaptive_avg_pool3d": {
 		of:  func(a []any) any { return args.InternalAdaptiveAvgPool3dOf(a) },
 		box: func(a []any) []any { return args.InternalAdaptiveAvgPool3dOf(a).Box() },
+		at:  func() any { return args.InternalAdaptiveAvgPool3dAt() },
 	},
 	"aten::_cdist_forward": {
 		of:  func(a []any) any { return args.InternalCdistForwardOf(a) },
 		box: func(a []any) []any { return args.InternalCdistForwardOf(a).Box() },
+		at:  func() any { return args.InternalCdistForwardAt() },
 	},
 	"aten::_embedding_bag": {
 		of:  func(a []any) any { return args.InternalEmbeddingBagOf(a) },
 		box: func(a []any) []any { return args.InternalEmbeddingBagOf(a).Box() },
+		at:  func() any { return args.InternalEmbeddingBagAt() },
 	},
 	"aten::_embedding_bag_forward_only": {
 		of:  func(a []any) any { return args.InternalEmbeddingBagForwardOnlyOf(a) },
 		box: func(a []any) []any { return args.InternalEmbeddingBagForwardOnlyOf(a).Box() },
+		at:  func() any { return args.InternalEmbeddingBagForwardOnlyAt() },
 	},
 	"aten::_fft_c2r": {
 		of:  func(a []any) any { return args.InternalFftC2rOf(a) },
 		box: func(a []any) []any { return args.InternalFftC2rOf(a).Box() },
+		at:  func() any { return args.InternalFftC2rAt() },
 	},
 	"aten::_fft_r2c": {
 		of:  func(a []any) any { return args.InternalFftR2cOf(a) },
 		box: func(a []any) []any { return args.InternalFftR2cOf(a).Box() },
+		at:  func() any { return args.InternalFftR2cAt() },
 	},
 	"aten::_local_scalar_dense": {
 		of:  func(a []any) any { return args.InternalLocalScalarDenseOf(a) },
 		box: func(a []any) []any { return args.InternalLocalScalarDenseOf(a).Box() },
+		at:  func() any { return args.InternalLocalScalarDenseAt() },
 	},
 	"aten::_log_softmax": {
 		of:  func(a []any) any { return args.InternalLogSoftmaxOf(a) },
 		box: func(a []any) []any { return args.InternalLogSoftmaxOf(a).Box() },
+		at:  func() any { return args.InternalLogSoftmaxAt() },
 	},
 	"aten::_log_softmax_backward_data": {
 		of:  func(a []any) any { return args.InternalLogSoftmaxBackwardDataOf(a) },
 		box: func(a []any) []any { return args.InternalLogSoftmaxBackwardDataOf(a).Box() },
+		at:  func() any { return args.InternalLogSoftmaxBackwardDataAt() },
 	},
 	"aten::_native_batch_norm_legit": {
 		of:  func(a []any) any { return args.InternalNativeBatchNormLegitOf(a) },
 		box: func(a []any) []any { return args.InternalNativeBatchNormLegitOf(a).Box() },
+		at:  func() any { return args.InternalNativeBatchNormLegitAt() },
 	},
 	"aten::_native_batch_norm_legit.no_stats": {
 		of:  func(a []any) any { return args.InternalNativeBatchNormLegitNoStatsOf(a) },
 		box: func(a []any) []any { return args.InternalNativeBatchNormLegitNoStatsOf(a).Box() },
+		at:  func() any { return args.InternalNativeBatchNormLegitNoStatsAt() },
 	},
 	"aten::_native_batch_norm_legit_no_training": {
 		of:  func(a []any) any { return args.InternalNativeBatchNormLegitNoTrainingOf(a) },
 		box: func(a []any) []any { return args.InternalNativeBatchNormLegitNoTrainingOf(a).Box() },
+		at:  func() any { return args.InternalNativeBatchNormLegitNoTrainingAt() },
 	},
 	"aten::_pdist_forward": {
 		of:  func(a []any) any { return args.InternalPdistForwardOf(a) },
 		box: func(a []any) []any { return args.InternalPdistForwardOf(a).Box() },
+		at:  func() any { return args.InternalPdistForwardAt() },
 	},
 	"aten::_reshape_alias": {
 		of:  func(a []any) any { return args.InternalReshapeAliasOf(a) },
 		box: func(a []any) []any { return args.InternalReshapeAliasOf(a).Box() },
+		at:  func() any { return args.InternalReshapeAliasAt() },
 	},
 	"aten::_scaled_dot_product_attention": {
 		of:  func(a []any) any { return args.InternalScaledDotProductAttentionOf(a) },
 		box: func(a []any) []any { return args.InternalScaledDotProductAttentionOf(a).Box() },
+		at:  func() any { return args.InternalScaledDotProductAttentionAt() },
 	},
 	"aten::_scaled_dot_product_attention_math": {
 		of:  func(a []any) any { return args.InternalScaledDotProductAttentionMathOf(a) },
 		box: func(a []any) []any { return args.InternalScaledDotProductAttentionMathOf(a).Box() },
+		at:  func() any { return args.InternalScaledDotProductAttentionMathAt() },
 	},
 	"aten::_softmax": {
 		of:  func(a []any) any { return args.InternalSoftmaxOf(a) },
 		box: func(a []any) []any { return args.InternalSoftmaxOf(a).Box() },
+		at:  func() any { return args.InternalSoftmaxAt() },
 	},
 	"aten::_softmax_backward_data": {
 		of:  func(a []any) any { return args.InternalSoftmaxBackwardDataOf(a) },
 		box: func(a []any) []any { return args.InternalSoftmaxBackwardDataOf(a).Box() },
+		at:  func() any { return args.InternalSoftmaxBackwardDataAt() },
 	},
 	"aten::_to_copy": {
 		of:  func(a []any) any { return args.InternalToCopyOf(a) },
 		box: func(a []any) []any { return args.InternalToCopyOf(a).Box() },
+		at:  func() any { return args.InternalToCopyAt() },
 	},
 	"aten::_unsafe_view": {
 		of:  func(a []any) any { return args.InternalUnsafeViewOf(a) },
 		box: func(a []any) []any { return args.InternalUnsafeViewOf(a).Box() },
+		at:  func() any { return args.InternalUnsafeViewAt() },
 	},
 	"aten::abs": {
 		of:  func(a []any) any { return args.AbsOf(a) },
 		box: func(a []any) []any { return args.AbsOf(a).Box() },
+		at:  func() any { return args.AbsAt() },
 	},
 	"aten::abs_": {
 		of:  func(a []any) any { return args.Abs_Of(a) },
 		box: func(a []any) []any { return args.Abs_Of(a).Box() },
+		at:  func() any { return args.Abs_At() },
 	},
 	"aten::acos": {
 		of:  func(a []any) any { return args.AcosOf(a) },
 		box: func(a []any) []any { return args.AcosOf(a).Box() },
+		at:  func() any { return args.AcosAt() },
 	},
 	"aten::acos_": {
 		of:  func(a []any) any { return args.Acos_Of(a) },
 		box: func(a []any) []any { return args.Acos_Of(a).Box() },
+		at:  func() any { return args.Acos_At() },
 	},
 	"aten::acosh": {
 		of:  func(a []any) any { return args.AcoshOf(a) },
 		box: func(a []any) []any { return args.AcoshOf(a).Box() },
+		at:  func() any { return args.AcoshAt() },
 	},
 	"aten::acosh_": {
 		of:  func(a []any) any { return args.Acosh_Of(a) },
 		box: func(a []any) []any { return args.Acosh_Of(a).Box() },
+		at:  func() any { return args.Acosh_At() },
 	},
 	"aten::adaptive_avg_pool1d": {
 		of:  func(a []any) any { return args.AdaptiveAvgPool1dOf(a) },
 		box: func(a []any) []any { return args.AdaptiveAvgPool1dOf(a).Box() },
+		at:  func() any { return args.AdaptiveAvgPool1dAt() },
 	},
 	"aten::adaptive_avg_pool2d": {
 		of:  func(a []any) any { return args.AdaptiveAvgPool2dOf(a) },
 		box: func(a []any) []any { return args.AdaptiveAvgPool2dOf(a).Box() },
+		at:  func() any { return args.AdaptiveAvgPool2dAt() },
 	},
 	"aten::adaptive_avg_pool3d": {
 		of:  func(a []any) any { return args.AdaptiveAvgPool3dOf(a) },
 		box: func(a []any) []any { return args.AdaptiveAvgPool3dOf(a).Box() },
+		at:  func() any { return args.AdaptiveAvgPool3dAt() },
 	},
 	"aten::add.Scalar": {
 		of:  func(a []any) any { return args.AddScalarOf(a) },
 		box: func(a []any) []any { return args.AddScalarOf(a).Box() },
+		at:  func() any { return args.AddScalarAt() },
 	},
 	"aten::add.Tensor": {
 		of:  func(a []any) any { return args.AddOf(a) },
 		box: func(a []any) []any { return args.AddOf(a).Box() },
+		at:  func() any { return args.AddAt() },
 	},
 	"aten::add_.Scalar": {
 		of:  func(a []any) any { return args.AddScalar_Of(a) },
 		box: func(a []any) []any { return args.AddScalar_Of(a).Box() },
+		at:  func() any { return args.AddScalar_At() },
 	},
 	"aten::add_.Tensor": {
 		of:  func(a []any) any { return args.Add_Of(a) },
 		box: func(a []any) []any { return args.Add_Of(a).Box() },
+		at:  func() any { return args.Add_At() },
 	},
 	"aten::addbmm": {
 		of:  func(a []any) any { return args.AddbmmOf(a) },
 		box: func(a []any) []any { return args.AddbmmOf(a).Box() },
+		at:  func() any { return args.AddbmmAt() },
 	},
 	"aten::addbmm_": {
 		of:  func(a []any) any { return args.Addbmm_Of(a) },
 		box: func(a []any) []any { return args.Addbmm_Of(a).Box() },
+		at:  func() any { return args.Addbmm_At() },
 	},
 	"aten::addcdiv": {
 		of:  func(a []any) any { return args.AddcdivOf(a) },
 		box: func(a []any) []any { return args.AddcdivOf(a).Box() },
+		at:  func() any { return args.AddcdivAt() },
 	},
 	"aten::addcdiv_": {
 		of:  func(a []any) any { return args.Addcdiv_Of(a) },
 		box: func(a []any) []any { return args.Addcdiv_Of(a).Box() },
+		at:  func() any { return args.Addcdiv_At() },
 	},
 	"aten::addcmul": {
 		of:  func(a []any) any { return args.AddcmulOf(a) },
 		box: func(a []any) []any { return args.AddcmulOf(a).Box() },
+		at:  func() any { return args.AddcmulAt() },
 	},
 	"aten::addcmul_": {
 		of:  func(a []any) any { return args.Addcmul_Of(a) },
 		box: func(a []any) []any { return args.Addcmul_Of(a).Box() },
+		at:  func() any { return args.Addcmul_At() },
 	},
 	"aten::addmm": {
 		of:  func(a []any) any { return args.AddmmOf(a) },
 		box: func(a []any) []any { return args.AddmmOf(a).Box() },
+		at:  func() any { return args.AddmmAt() },
 	},
 	"aten::addr": {
 		of:  func(a []any) any { return args.AddrOf(a) },
 		box: func(a []any) []any { return args.AddrOf(a).Box() },
+		at:  func() any { return args.AddrAt() },
 	},
 	"aten::addr_": {
 		of:  func(a []any) any { return args.Addr_Of(a) },
 		box: func(a []any) []any { return args.Addr_Of(a).Box() },
+		at:  func() any { return args.Addr_At() },
 	},
 	"aten::alias": {
 		of:  func(a []any) any { return args.AliasOf(a) },
 		box: func(a []any) []any { return args.AliasOf(a).Box() },
+		at:  func() any { return args.AliasAt() },
 	},
 	"aten::all": {
 		of:  func(a []any) any { return args.AllOf(a) },
 		box: func(a []any) []any { return args.AllOf(a).Box() },
+		at:  func() any { return args.AllAt() },
 	},
 	"aten::all.dim": {
 		of:  func(a []any) any { return args.AllDimOf(a) },
 		box: func(a []any) []any { return args.AllDimOf(a).Box() },
+		at:  func() any { return args.AllDimAt() },
 	},
 	"aten::alpha_dropout": {
 		of:  func(a []any) any { return args.AlphaDropoutOf(a) },
 		box: func(a []any) []any { return args.AlphaDropoutOf(a).Box() },
+		at:  func() any { return args.AlphaDropoutAt() },
 	},
 	"aten::amax": {
 		of:  func(a []any) any { return args.AmaxOf(a) },
 		box: func(a []any) []any { return args.AmaxOf(a).Box() },
+		at:  func() any { return args.AmaxAt() },
 	},
 	"aten::amin": {
 		of:  func(a []any) any { return args.AminOf(a) },
 		box: func(a []any) []any { return args.AminOf(a).Box() },
+		at:  func() any { return args.AminAt() },
 	},
 	"aten::aminmax": {
 		of:  func(a []any) any { return args.AminmaxOf(a) },
 		box: func(a []any) []any { return args.AminmaxOf(a).Box() },
+		at:  func() any { return args.AminmaxAt() },
 	},
 	"aten::any": {
 		of:  func(a []any) any { return args.AnyOf(a) },
 		box: func(a []any) []any { return args.AnyOf(a).Box() },
+		at:  func() any { return args.AnyAt() },
 	},
 	"aten::any.dim": {
 		of:  func(a []any) any { return args.AnyDimOf(a) },
 		box: func(a []any) []any { return args.AnyDimOf(a).Box() },
+		at:  func() any { return args.AnyDimAt() },
 	},
 	"aten::any.dims": {
 		of:  func(a []any) any { return args.AnyDimsOf(a) },
 		box: func(a []any) []any { return args.AnyDimsOf(a).Box() },
+		at:  func() any { return args.AnyDimsAt() },
 	},
 	"aten::arange": {
 		of:  func(a []any) any { return args.ArangeEndOf(a) },
@@ -237,474 +291,592 @@ var views = map[string]view{
 	"aten::argmax": {
 		of:  func(a []any) any { return args.ArgmaxOf(a) },
 		box: func(a []any) []any { return args.ArgmaxOf(a).Box() },
+		at:  func() any { return args.ArgmaxAt() },
 	},
 	"aten::argmin": {
 		of:  func(a []any) any { return args.ArgminOf(a) },
 		box: func(a []any) []any { return args.ArgminOf(a).Box() },
+		at:  func() any { return args.ArgminAt() },
 	},
 	"aten::argsort": {
 		of:  func(a []any) any { return args.ArgsortOf(a) },
 		box: func(a []any) []any { return args.ArgsortOf(a).Box() },
+		at:  func() any { return args.ArgsortAt() },
 	},
 	"aten::as_strided": {
 		of:  func(a []any) any { return args.AsStridedOf(a) },
 		box: func(a []any) []any { return args.AsStridedOf(a).Box() },
+		at:  func() any { return args.AsStridedAt() },
 	},
 	"aten::asin": {
 		of:  func(a []any) any { return args.AsinOf(a) },
 		box: func(a []any) []any { return args.AsinOf(a).Box() },
+		at:  func() any { return args.AsinAt() },
 	},
 	"aten::asin_": {
 		of:  func(a []any) any { return args.Asin_Of(a) },
 		box: func(a []any) []any { return args.Asin_Of(a).Box() },
+		at:  func() any { return args.Asin_At() },
 	},
 	"aten::asinh": {
 		of:  func(a []any) any { return args.AsinhOf(a) },
 		box: func(a []any) []any { return args.AsinhOf(a).Box() },
+		at:  func() any { return args.AsinhAt() },
 	},
 	"aten::asinh_": {
 		of:  func(a []any) any { return args.Asinh_Of(a) },
 		box: func(a []any) []any { return args.Asinh_Of(a).Box() },
+		at:  func() any { return args.Asinh_At() },
 	},
 	"aten::atan": {
 		of:  func(a []any) any { return args.AtanOf(a) },
 		box: func(a []any) []any { return args.AtanOf(a).Box() },
+		at:  func() any { return args.AtanAt() },
 	},
 	"aten::atan2": {
 		of:  func(a []any) any { return args.Atan2Of(a) },
 		box: func(a []any) []any { return args.Atan2Of(a).Box() },
+		at:  func() any { return args.Atan2At() },
 	},
 	"aten::atan2.out": {
 		of:  func(a []any) any { return args.Atan2OutOf(a) },
 		box: func(a []any) []any { return args.Atan2OutOf(a).Box() },
+		at:  func() any { return args.Atan2OutAt() },
 	},
 	"aten::atan2_": {
 		of:  func(a []any) any { return args.Atan2_Of(a) },
 		box: func(a []any) []any { return args.Atan2_Of(a).Box() },
+		at:  func() any { return args.Atan2_At() },
 	},
 	"aten::atan_": {
 		of:  func(a []any) any { return args.Atan_Of(a) },
 		box: func(a []any) []any { return args.Atan_Of(a).Box() },
+		at:  func() any { return args.Atan_At() },
 	},
 	"aten::atanh": {
 		of:  func(a []any) any { return args.AtanhOf(a) },
 		box: func(a []any) []any { return args.AtanhOf(a).Box() },
+		at:  func() any { return args.AtanhAt() },
 	},
 	"aten::atanh_": {
 		of:  func(a []any) any { return args.Atanh_Of(a) },
 		box: func(a []any) []any { return args.Atanh_Of(a).Box() },
+		at:  func() any { return args.Atanh_At() },
 	},
 	"aten::avg_pool1d": {
 		of:  func(a []any) any { return args.AvgPool1dOf(a) },
 		box: func(a []any) []any { return args.AvgPool1dOf(a).Box() },
+		at:  func() any { return args.AvgPool1dAt() },
 	},
 	"aten::avg_pool2d": {
 		of:  func(a []any) any { return args.AvgPool2dOf(a) },
 		box: func(a []any) []any { return args.AvgPool2dOf(a).Box() },
+		at:  func() any { return args.AvgPool2dAt() },
 	},
 	"aten::avg_pool2d_backward": {
 		of:  func(a []any) any { return args.AvgPool2dBackwardOf(a) },
 		box: func(a []any) []any { return args.AvgPool2dBackwardOf(a).Box() },
+		at:  func() any { return args.AvgPool2dBackwardAt() },
 	},
 	"aten::avg_pool3d": {
 		of:  func(a []any) any { return args.AvgPool3dOf(a) },
 		box: func(a []any) []any { return args.AvgPool3dOf(a).Box() },
+		at:  func() any { return args.AvgPool3dAt() },
 	},
 	"aten::baddbmm": {
 		of:  func(a []any) any { return args.BaddbmmOf(a) },
 		box: func(a []any) []any { return args.BaddbmmOf(a).Box() },
+		at:  func() any { return args.BaddbmmAt() },
 	},
 	"aten::baddbmm_": {
 		of:  func(a []any) any { return args.Baddbmm_Of(a) },
 		box: func(a []any) []any { return args.Baddbmm_Of(a).Box() },
+		at:  func() any { return args.Baddbmm_At() },
 	},
 	"aten::batch_norm": {
 		of:  func(a []any) any { return args.BatchNormOf(a) },
 		box: func(a []any) []any { return args.BatchNormOf(a).Box() },
+		at:  func() any { return args.BatchNormAt() },
 	},
 	"aten::bilinear": {
 		of:  func(a []any) any { return args.BilinearOf(a) },
 		box: func(a []any) []any { return args.BilinearOf(a).Box() },
+		at:  func() any { return args.BilinearAt() },
 	},
 	"aten::binary_cross_entropy": {
 		of:  func(a []any) any { return args.BinaryCrossEntropyOf(a) },
 		box: func(a []any) []any { return args.BinaryCrossEntropyOf(a).Box() },
+		at:  func() any { return args.BinaryCrossEntropyAt() },
 	},
 	"aten::binary_cross_entropy_with_logits": {
 		of:  func(a []any) any { return args.BinaryCrossEntropyWithLogitsOf(a) },
 		box: func(a []any) []any { return args.BinaryCrossEntropyWithLogitsOf(a).Box() },
+		at:  func() any { return args.BinaryCrossEntropyWithLogitsAt() },
 	},
 	"aten::bitwise_and.Scalar": {
 		of:  func(a []any) any { return args.BitwiseAndScalarOf(a) },
 		box: func(a []any) []any { return args.BitwiseAndScalarOf(a).Box() },
+		at:  func() any { return args.BitwiseAndScalarAt() },
 	},
 	"aten::bitwise_and.Scalar_Tensor": {
 		of:  func(a []any) any { return args.BitwiseAndScalarTensorOf(a) },
 		box: func(a []any) []any { return args.BitwiseAndScalarTensorOf(a).Box() },
+		at:  func() any { return args.BitwiseAndScalarTensorAt() },
 	},
 	"aten::bitwise_and.Tensor": {
 		of:  func(a []any) any { return args.BitwiseAndOf(a) },
 		box: func(a []any) []any { return args.BitwiseAndOf(a).Box() },
+		at:  func() any { return args.BitwiseAndAt() },
 	},
 	"aten::bitwise_and_.Scalar": {
 		of:  func(a []any) any { return args.BitwiseAndScalar_Of(a) },
 		box: func(a []any) []any { return args.BitwiseAndScalar_Of(a).Box() },
+		at:  func() any { return args.BitwiseAndScalar_At() },
 	},
 	"aten::bitwise_and_.Tensor": {
 		of:  func(a []any) any { return args.BitwiseAnd_Of(a) },
 		box: func(a []any) []any { return args.BitwiseAnd_Of(a).Box() },
+		at:  func() any { return args.BitwiseAnd_At() },
 	},
 	"aten::bitwise_not": {
 		of:  func(a []any) any { return args.BitwiseNotOf(a) },
 		box: func(a []any) []any { return args.BitwiseNotOf(a).Box() },
+		at:  func() any { return args.BitwiseNotAt() },
 	},
 	"aten::bitwise_not_": {
 		of:  func(a []any) any { return args.BitwiseNot_Of(a) },
 		box: func(a []any) []any { return args.BitwiseNot_Of(a).Box() },
+		at:  func() any { return args.BitwiseNot_At() },
 	},
 	"aten::bitwise_or.Scalar": {
 		of:  func(a []any) any { return args.BitwiseOrScalarOf(a) },
 		box: func(a []any) []any { return args.BitwiseOrScalarOf(a).Box() },
+		at:  func() any { return args.BitwiseOrScalarAt() },
 	},
 	"aten::bitwise_or.Scalar_Tensor": {
 		of:  func(a []any) any { return args.BitwiseOrScalarTensorOf(a) },
 		box: func(a []any) []any { return args.BitwiseOrScalarTensorOf(a).Box() },
+		at:  func() any { return args.BitwiseOrScalarTensorAt() },
 	},
 	"aten::bitwise_or.Tensor": {
 		of:  func(a []any) any { return args.BitwiseOrOf(a) },
 		box: func(a []any) []any { return args.BitwiseOrOf(a).Box() },
+		at:  func() any { return args.BitwiseOrAt() },
 	},
 	"aten::bitwise_or_.Scalar": {
 		of:  func(a []any) any { return args.BitwiseOrScalar_Of(a) },
 		box: func(a []any) []any { return args.BitwiseOrScalar_Of(a).Box() },
+		at:  func() any { return args.BitwiseOrScalar_At() },
 	},
 	"aten::bitwise_or_.Tensor": {
 		of:  func(a []any) any { return args.BitwiseOr_Of(a) },
 		box: func(a []any) []any { return args.BitwiseOr_Of(a).Box() },
+		at:  func() any { return args.BitwiseOr_At() },
 	},
 	"aten::bitwise_xor.Scalar": {
 		of:  func(a []any) any { return args.BitwiseXorScalarOf(a) },
 		box: func(a []any) []any { return args.BitwiseXorScalarOf(a).Box() },
+		at:  func() any { return args.BitwiseXorScalarAt() },
 	},
 	"aten::bitwise_xor.Scalar_Tensor": {
 		of:  func(a []any) any { return args.BitwiseXorScalarTensorOf(a) },
 		box: func(a []any) []any { return args.BitwiseXorScalarTensorOf(a).Box() },
+		at:  func() any { return args.BitwiseXorScalarTensorAt() },
 	},
 	"aten::bitwise_xor.Tensor": {
 		of:  func(a []any) any { return args.BitwiseXorOf(a) },
 		box: func(a []any) []any { return args.BitwiseXorOf(a).Box() },
+		at:  func() any { return args.BitwiseXorAt() },
 	},
 	"aten::bitwise_xor_.Scalar": {
 		of:  func(a []any) any { return args.BitwiseXorScalar_Of(a) },
 		box: func(a []any) []any { return args.BitwiseXorScalar_Of(a).Box() },
+		at:  func() any { return args.BitwiseXorScalar_At() },
 	},
 	"aten::bitwise_xor_.Tensor": {
 		of:  func(a []any) any { return args.BitwiseXor_Of(a) },
 		box: func(a []any) []any { return args.BitwiseXor_Of(a).Box() },
+		at:  func() any { return args.BitwiseXor_At() },
 	},
 	"aten::bmm": {
 		of:  func(a []any) any { return args.BmmOf(a) },
 		box: func(a []any) []any { return args.BmmOf(a).Box() },
+		at:  func() any { return args.BmmAt() },
 	},
 	"aten::cat": {
 		of:  func(a []any) any { return args.CatOf(a) },
 		box: func(a []any) []any { return args.CatOf(a).Box() },
+		at:  func() any { return args.CatAt() },
 	},
 	"aten::cdist": {
 		of:  func(a []any) any { return args.CdistOf(a) },
 		box: func(a []any) []any { return args.CdistOf(a).Box() },
+		at:  func() any { return args.CdistAt() },
 	},
 	"aten::ceil": {
 		of:  func(a []any) any { return args.CeilOf(a) },
 		box: func(a []any) []any { return args.CeilOf(a).Box() },
+		at:  func() any { return args.CeilAt() },
 	},
 	"aten::ceil_": {
 		of:  func(a []any) any { return args.Ceil_Of(a) },
 		box: func(a []any) []any { return args.Ceil_Of(a).Box() },
+		at:  func() any { return args.Ceil_At() },
 	},
 	"aten::celu": {
 		of:  func(a []any) any { return args.CeluOf(a) },
 		box: func(a []any) []any { return args.CeluOf(a).Box() },
+		at:  func() any { return args.CeluAt() },
 	},
 	"aten::celu_": {
 		of:  func(a []any) any { return args.Celu_Of(a) },
 		box: func(a []any) []any { return args.Celu_Of(a).Box() },
+		at:  func() any { return args.Celu_At() },
 	},
 	"aten::channel_shuffle": {
 		of:  func(a []any) any { return args.ChannelShuffleOf(a) },
 		box: func(a []any) []any { return args.ChannelShuffleOf(a).Box() },
+		at:  func() any { return args.ChannelShuffleAt() },
 	},
 	"aten::chunk": {
 		of:  func(a []any) any { return args.ChunkOf(a) },
 		box: func(a []any) []any { return args.ChunkOf(a).Box() },
+		at:  func() any { return args.ChunkAt() },
 	},
 	"aten::clamp": {
 		of:  func(a []any) any { return args.ClampOf(a) },
 		box: func(a []any) []any { return args.ClampOf(a).Box() },
+		at:  func() any { return args.ClampAt() },
 	},
 	"aten::clamp.Tensor": {
 		of:  func(a []any) any { return args.ClampTensorOf(a) },
 		box: func(a []any) []any { return args.ClampTensorOf(a).Box() },
+		at:  func() any { return args.ClampTensorAt() },
 	},
 	"aten::clamp_": {
 		of:  func(a []any) any { return args.Clamp_Of(a) },
 		box: func(a []any) []any { return args.Clamp_Of(a).Box() },
+		at:  func() any { return args.Clamp_At() },
 	},
 	"aten::clamp_.Tensor": {
 		of:  func(a []any) any { return args.ClampTensor_Of(a) },
 		box: func(a []any) []any { return args.ClampTensor_Of(a).Box() },
+		at:  func() any { return args.ClampTensor_At() },
 	},
 	"aten::clamp_max": {
 		of:  func(a []any) any { return args.ClampMaxOf(a) },
 		box: func(a []any) []any { return args.ClampMaxOf(a).Box() },
+		at:  func() any { return args.ClampMaxAt() },
 	},
 	"aten::clamp_max.Tensor": {
 		of:  func(a []any) any { return args.ClampMaxTensorOf(a) },
 		box: func(a []any) []any { return args.ClampMaxTensorOf(a).Box() },
+		at:  func() any { return args.ClampMaxTensorAt() },
 	},
 	"aten::clamp_max_": {
 		of:  func(a []any) any { return args.ClampMax_Of(a) },
 		box: func(a []any) []any { return args.ClampMax_Of(a).Box() },
+		at:  func() any { return args.ClampMax_At() },
 	},
 	"aten::clamp_max_.Tensor": {
 		of:  func(a []any) any { return args.ClampMaxTensor_Of(a) },
 		box: func(a []any) []any { return args.ClampMaxTensor_Of(a).Box() },
+		at:  func() any { return args.ClampMaxTensor_At() },
 	},
 	"aten::clamp_min": {
 		of:  func(a []any) any { return args.ClampMinOf(a) },
 		box: func(a []any) []any { return args.ClampMinOf(a).Box() },
+		at:  func() any { return args.ClampMinAt() },
 	},
 	"aten::clamp_min.Tensor": {
 		of:  func(a []any) any { return args.ClampMinTensorOf(a) },
 		box: func(a []any) []any { return args.ClampMinTensorOf(a).Box() },
+		at:  func() any { return args.ClampMinTensorAt() },
 	},
 	"aten::clamp_min_": {
 		of:  func(a []any) any { return args.ClampMin_Of(a) },
 		box: func(a []any) []any { return args.ClampMin_Of(a).Box() },
+		at:  func() any { return args.ClampMin_At() },
 	},
 	"aten::clamp_min_.Tensor": {
 		of:  func(a []any) any { return args.ClampMinTensor_Of(a) },
 		box: func(a []any) []any { return args.ClampMinTensor_Of(a).Box() },
+		at:  func() any { return args.ClampMinTensor_At() },
 	},
 	"aten::clone": {
 		of:  func(a []any) any { return args.CloneOf(a) },
 		box: func(a []any) []any { return args.CloneOf(a).Box() },
+		at:  func() any { return args.CloneAt() },
 	},
 	"aten::col2im": {
 		of:  func(a []any) any { return args.Col2imOf(a) },
 		box: func(a []any) []any { return args.Col2imOf(a).Box() },
+		at:  func() any { return args.Col2imAt() },
 	},
 	"aten::column_stack": {
 		of:  func(a []any) any { return args.ColumnStackOf(a) },
 		box: func(a []any) []any { return args.ColumnStackOf(a).Box() },
+		at:  func() any { return args.ColumnStackAt() },
 	},
 	"aten::constant_pad_nd": {
 		of:  func(a []any) any { return args.ConstantPadNdOf(a) },
 		box: func(a []any) []any { return args.ConstantPadNdOf(a).Box() },
+		at:  func() any { return args.ConstantPadNdAt() },
 	},
 	"aten::contiguous": {
 		of:  func(a []any) any { return args.ContiguousOf(a) },
 		box: func(a []any) []any { return args.ContiguousOf(a).Box() },
+		at:  func() any { return args.ContiguousAt() },
 	},
 	"aten::conv1d": {
 		of:  func(a []any) any { return args.Conv1dOf(a) },
 		box: func(a []any) []any { return args.Conv1dOf(a).Box() },
+		at:  func() any { return args.Conv1dAt() },
 	},
 	"aten::conv1d.padding": {
 		of:  func(a []any) any { return args.Conv1dPaddingOf(a) },
 		box: func(a []any) []any { return args.Conv1dPaddingOf(a).Box() },
+		at:  func() any { return args.Conv1dPaddingAt() },
 	},
 	"aten::conv2d": {
 		of:  func(a []any) any { return args.Conv2dOf(a) },
 		box: func(a []any) []any { return args.Conv2dOf(a).Box() },
+		at:  func() any { return args.Conv2dAt() },
 	},
 	"aten::conv2d.padding": {
 		of:  func(a []any) any { return args.Conv2dPaddingOf(a) },
 		box: func(a []any) []any { return args.Conv2dPaddingOf(a).Box() },
+		at:  func() any { return args.Conv2dPaddingAt() },
 	},
 	"aten::conv3d": {
 		of:  func(a []any) any { return args.Conv3dOf(a) },
 		box: func(a []any) []any { return args.Conv3dOf(a).Box() },
+		at:  func() any { return args.Conv3dAt() },
 	},
 	"aten::conv3d.padding": {
 		of:  func(a []any) any { return args.Conv3dPaddingOf(a) },
 		box: func(a []any) []any { return args.Conv3dPaddingOf(a).Box() },
+		at:  func() any { return args.Conv3dPaddingAt() },
 	},
 	"aten::conv_transpose1d": {
 		of:  func(a []any) any { return args.ConvTranspose1dOf(a) },
 		box: func(a []any) []any { return args.ConvTranspose1dOf(a).Box() },
+		at:  func() any { return args.ConvTranspose1dAt() },
 	},
 	"aten::conv_transpose2d.input": {
 		of:  func(a []any) any { return args.ConvTranspose2dOf(a) },
 		box: func(a []any) []any { return args.ConvTranspose2dOf(a).Box() },
+		at:  func() any { return args.ConvTranspose2dAt() },
 	},
 	"aten::conv_transpose3d.input": {
 		of:  func(a []any) any { return args.ConvTranspose3dOf(a) },
 		box: func(a []any) []any { return args.ConvTranspose3dOf(a).Box() },
+		at:  func() any { return args.ConvTranspose3dAt() },
 	},
 	"aten::convolution": {
 		of:  func(a []any) any { return args.ConvolutionOf(a) },
 		box: func(a []any) []any { return args.ConvolutionOf(a).Box() },
+		at:  func() any { return args.ConvolutionAt() },
 	},
 	"aten::convolution_backward": {
 		of:  func(a []any) any { return args.ConvolutionBackwardOf(a) },
 		box: func(a []any) []any { return args.ConvolutionBackwardOf(a).Box() },
+		at:  func() any { return args.ConvolutionBackwardAt() },
 	},
 	"aten::copy": {
 		of:  func(a []any) any { return args.CopyOf(a) },
 		box: func(a []any) []any { return args.CopyOf(a).Box() },
+		at:  func() any { return args.CopyAt() },
 	},
 	"aten::copy_": {
 		of:  func(a []any) any { return args.Copy_Of(a) },
 		box: func(a []any) []any { return args.Copy_Of(a).Box() },
+		at:  func() any { return args.Copy_At() },
 	},
 	"aten::cos": {
 		of:  func(a []any) any { return args.CosOf(a) },
 		box: func(a []any) []any { return args.CosOf(a).Box() },
+		at:  func() any { return args.CosAt() },
 	},
 	"aten::cos_": {
 		of:  func(a []any) any { return args.Cos_Of(a) },
 		box: func(a []any) []any { return args.Cos_Of(a).Box() },
+		at:  func() any { return args.Cos_At() },
 	},
 	"aten::cosh": {
 		of:  func(a []any) any { return args.CoshOf(a) },
 		box: func(a []any) []any { return args.CoshOf(a).Box() },
+		at:  func() any { return args.CoshAt() },
 	},
 	"aten::cosh_": {
 		of:  func(a []any) any { return args.Cosh_Of(a) },
 		box: func(a []any) []any { return args.Cosh_Of(a).Box() },
+		at:  func() any { return args.Cosh_At() },
 	},
 	"aten::cosine_embedding_loss": {
 		of:  func(a []any) any { return args.CosineEmbeddingLossOf(a) },
 		box: func(a []any) []any { return args.CosineEmbeddingLossOf(a).Box() },
+		at:  func() any { return args.CosineEmbeddingLossAt() },
 	},
 	"aten::cosine_similarity": {
 		of:  func(a []any) any { return args.CosineSimilarityOf(a) },
 		box: func(a []any) []any { return args.CosineSimilarityOf(a).Box() },
+		at:  func() any { return args.CosineSimilarityAt() },
 	},
 	"aten::count_nonzero": {
 		of:  func(a []any) any { return args.CountNonzeroOf(a) },
 		box: func(a []any) []any { return args.CountNonzeroOf(a).Box() },
+		at:  func() any { return args.CountNonzeroAt() },
 	},
 	"aten::count_nonzero.dim_IntList": {
 		of:  func(a []any) any { return args.CountNonzeroDimsOf(a) },
 		box: func(a []any) []any { return args.CountNonzeroDimsOf(a).Box() },
+		at:  func() any { return args.CountNonzeroDimsAt() },
 	},
 	"aten::cross": {
 		of:  func(a []any) any { return args.CrossOf(a) },
 		box: func(a []any) []any { return args.CrossOf(a).Box() },
+		at:  func() any { return args.CrossAt() },
 	},
 	"aten::cross_entropy_loss": {
 		of:  func(a []any) any { return args.CrossEntropyLossOf(a) },
 		box: func(a []any) []any { return args.CrossEntropyLossOf(a).Box() },
+		at:  func() any { return args.CrossEntropyLossAt() },
 	},
 	"aten::cumprod": {
 		of:  func(a []any) any { return args.CumprodOf(a) },
 		box: func(a []any) []any { return args.CumprodOf(a).Box() },
+		at:  func() any { return args.CumprodAt() },
 	},
 	"aten::cumprod_": {
 		of:  func(a []any) any { return args.Cumprod_Of(a) },
 		box: func(a []any) []any { return args.Cumprod_Of(a).Box() },
+		at:  func() any { return args.Cumprod_At() },
 	},
 	"aten::cumsum": {
 		of:  func(a []any) any { return args.CumsumOf(a) },
 		box: func(a []any) []any { return args.CumsumOf(a).Box() },
+		at:  func() any { return args.CumsumAt() },
 	},
 	"aten::deg2rad": {
 		of:  func(a []any) any { return args.Deg2radOf(a) },
 		box: func(a []any) []any { return args.Deg2radOf(a).Box() },
+		at:  func() any { return args.Deg2radAt() },
 	},
 	"aten::deg2rad_": {
 		of:  func(a []any) any { return args.Deg2rad_Of(a) },
 		box: func(a []any) []any { return args.Deg2rad_Of(a).Box() },
+		at:  func() any { return args.Deg2rad_At() },
 	},
 	"aten::detach": {
 		of:  func(a []any) any { return args.DetachOf(a) },
 		box: func(a []any) []any { return args.DetachOf(a).Box() },
+		at:  func() any { return args.DetachAt() },
 	},
 	"aten::diag_embed": {
 		of:  func(a []any) any { return args.DiagEmbedOf(a) },
 		box: func(a []any) []any { return args.DiagEmbedOf(a).Box() },
+		at:  func() any { return args.DiagEmbedAt() },
 	},
 	"aten::diagonal": {
 		of:  func(a []any) any { return args.DiagonalOf(a) },
 		box: func(a []any) []any { return args.DiagonalOf(a).Box() },
+		at:  func() any { return args.DiagonalAt() },
 	},
 	"aten::div.Scalar": {
 		of:  func(a []any) any { return args.DivScalarOf(a) },
 		box: func(a []any) []any { return args.DivScalarOf(a).Box() },
+		at:  func() any { return args.DivScalarAt() },
 	},
 	"aten::div.Scalar_mode": {
 		of:  func(a []any) any { return args.DivScalarModeOf(a) },
 		box: func(a []any) []any { return args.DivScalarModeOf(a).Box() },
+		at:  func() any { return args.DivScalarModeAt() },
 	},
 	"aten::div.Tensor": {
 		of:  func(a []any) any { return args.DivOf(a) },
 		box: func(a []any) []any { return args.DivOf(a).Box() },
+		at:  func() any { return args.DivAt() },
 	},
 	"aten::div.Tensor_mode": {
 		of:  func(a []any) any { return args.DivTensorModeOf(a) },
 		box: func(a []any) []any { return args.DivTensorModeOf(a).Box() },
+		at:  func() any { return args.DivTensorModeAt() },
 	},
 	"aten::div_.Scalar": {
 		of:  func(a []any) any { return args.DivScalar_Of(a) },
 		box: func(a []any) []any { return args.DivScalar_Of(a).Box() },
+		at:  func() any { return args.DivScalar_At() },
 	},
 	"aten::div_.Scalar_mode": {
 		of:  func(a []any) any { return args.DivScalarMode_Of(a) },
 		box: func(a []any) []any { return args.DivScalarMode_Of(a).Box() },
+		at:  func() any { return args.DivScalarMode_At() },
 	},
 	"aten::div_.Tensor": {
 		of:  func(a []any) any { return args.Div_Of(a) },
 		box: func(a []any) []any { return args.Div_Of(a).Box() },
+		at:  func() any { return args.Div_At() },
 	},
 	"aten::div_.Tensor_mode": {
 		of:  func(a []any) any { return args.DivTensorMode_Of(a) },
 		box: func(a []any) []any { return args.DivTensorMode_Of(a).Box() },
+		at:  func() any { return args.DivTensorMode_At() },
 	},
 	"aten::dot": {
 		of:  func(a []any) any { return args.DotOf(a) },
 		box: func(a []any) []any { return args.DotOf(a).Box() },
+		at:  func() any { return args.DotAt() },
 	},
 	"aten::dropout": {
 		of:  func(a []any) any { return args.DropoutOf(a) },
 		box: func(a []any) []any { return args.DropoutOf(a).Box() },
+		at:  func() any { return args.DropoutAt() },
 	},
 	"aten::dstack": {
 		of:  func(a []any) any { return args.DstackOf(a) },
 		box: func(a []any) []any { return args.DstackOf(a).Box() },
+		at:  func() any { return args.DstackAt() },
 	},
 	"aten::einsum": {
 		of:  func(a []any) any { return args.EinsumOf(a) },
 		box: func(a []any) []any { return args.EinsumOf(a).Box() },
+		at:  func() any { return args.EinsumAt() },
 	},
 	"aten::elu": {
 		of:  func(a []any) any { return args.EluOf(a) },
 		box: func(a []any) []any { return args.EluOf(a).Box() },
+		at:  func() any { return args.EluAt() },
 	},
 	"aten::elu_": {
 		of:  func(a []any) any { return args.Elu_Of(a) },
 		box: func(a []any) []any { return args.Elu_Of(a).Box() },
+		at:  func() any { return args.Elu_At() },
 	},
 	"aten::elu_backward": {
 		of:  func(a []any) any { return args.EluBackwardOf(a) },
 		box: func(a []any) []any { return args.EluBackwardOf(a).Box() },
+		at:  func() any { return args.EluBackwardAt() },
 	},
 	"aten::embedding": {
 		of:  func(a []any) any { return args.EmbeddingOf(a) },
 		box: func(a []any) []any { return args.EmbeddingOf(a).Box() },
+		at:  func() any { return args.EmbeddingAt() },
 	},
 	"aten::embedding_bag": {
 		of:  func(a []any) any { return args.EmbeddingBagOf(a) },
 		box: func(a []any) []any { return args.EmbeddingBagOf(a).Box() },
+		at:  func() any { return args.EmbeddingBagAt() },
 	},
 	"aten::embedding_bag.padding_idx": {
 		of:  func(a []any) any { return args.EmbeddingBagPaddingIdxOf(a) },
 		box: func(a []any) []any { return args.EmbeddingBagPaddingIdxOf(a).Box() },
+		at:  func() any { return args.EmbeddingBagPaddingIdxAt() },
 	},
 	"aten::embedding_dense_backward": {
 		of:  func(a []any) any { return args.EmbeddingDenseBackwardOf(a) },
 		box: func(a []any) []any { return args.EmbeddingDenseBackwardOf(a).Box() },
+		at:  func() any { return args.EmbeddingDenseBackwardAt() },
 	},
 	"aten::empty.memory_format": {
 		of:  func(a []any) any { return args.EmptyOfOf(a) },
@@ -713,6 +885,7 @@ var views = map[string]view{
 	"aten::empty_like": {
 		of:  func(a []any) any { return args.EmptyLikeOf(a) },
 		box: func(a []any) []any { return args.EmptyLikeOf(a).Box() },
+		at:  func() any { return args.EmptyLikeAt() },
 	},
 	"aten::empty_strided": {
 		of:  func(a []any) any { return args.EmptyStridedOf(a) },
@@ -721,50 +894,62 @@ var views = map[string]view{
 	"aten::eq.Scalar": {
 		of:  func(a []any) any { return args.EqScalarOf(a) },
 		box: func(a []any) []any { return args.EqScalarOf(a).Box() },
+		at:  func() any { return args.EqScalarAt() },
 	},
 	"aten::eq.Tensor": {
 		of:  func(a []any) any { return args.EqOf(a) },
 		box: func(a []any) []any { return args.EqOf(a).Box() },
+		at:  func() any { return args.EqAt() },
 	},
 	"aten::eq_.Scalar": {
 		of:  func(a []any) any { return args.EqScalar_Of(a) },
 		box: func(a []any) []any { return args.EqScalar_Of(a).Box() },
+		at:  func() any { return args.EqScalar_At() },
 	},
 	"aten::eq_.Tensor": {
 		of:  func(a []any) any { return args.Eq_Of(a) },
 		box: func(a []any) []any { return args.Eq_Of(a).Box() },
+		at:  func() any { return args.Eq_At() },
 	},
 	"aten::erf": {
 		of:  func(a []any) any { return args.ErfOf(a) },
 		box: func(a []any) []any { return args.ErfOf(a).Box() },
+		at:  func() any { return args.ErfAt() },
 	},
 	"aten::erf_": {
 		of:  func(a []any) any { return args.Erf_Of(a) },
 		box: func(a []any) []any { return args.Erf_Of(a).Box() },
+		at:  func() any { return args.Erf_At() },
 	},
 	"aten::exp": {
 		of:  func(a []any) any { return args.ExpOf(a) },
 		box: func(a []any) []any { return args.ExpOf(a).Box() },
+		at:  func() any { return args.ExpAt() },
 	},
 	"aten::exp_": {
 		of:  func(a []any) any { return args.Exp_Of(a) },
 		box: func(a []any) []any { return args.Exp_Of(a).Box() },
+		at:  func() any { return args.Exp_At() },
 	},
 	"aten::expand": {
 		of:  func(a []any) any { return args.ExpandOf(a) },
 		box: func(a []any) []any { return args.ExpandOf(a).Box() },
+		at:  func() any { return args.ExpandAt() },
 	},
 	"aten::expand_as": {
 		of:  func(a []any) any { return args.ExpandAsOf(a) },
 		box: func(a []any) []any { return args.ExpandAsOf(a).Box() },
+		at:  func() any { return args.ExpandAsAt() },
 	},
 	"aten::expm1": {
 		of:  func(a []any) any { return args.Expm1Of(a) },
 		box: func(a []any) []any { return args.Expm1Of(a).Box() },
+		at:  func() any { return args.Expm1At() },
 	},
 	"aten::expm1_": {
 		of:  func(a []any) any { return args.Expm1_Of(a) },
 		box: func(a []any) []any { return args.Expm1_Of(a).Box() },
+		at:  func() any { return args.Expm1_At() },
 	},
 	"aten::eye": {
 		of:  func(a []any) any { return args.EyeOf(a) },
@@ -777,98 +962,122 @@ var views = map[string]view{
 	"aten::feature_dropout": {
 		of:  func(a []any) any { return args.FeatureDropoutOf(a) },
 		box: func(a []any) []any { return args.FeatureDropoutOf(a).Box() },
+		at:  func() any { return args.FeatureDropoutAt() },
 	},
 	"aten::fill.Scalar": {
 		of:  func(a []any) any { return args.FillOf(a) },
 		box: func(a []any) []any { return args.FillOf(a).Box() },
+		at:  func() any { return args.FillAt() },
 	},
 	"aten::fill.Tensor": {
 		of:  func(a []any) any { return args.FillTensorOf(a) },
 		box: func(a []any) []any { return args.FillTensorOf(a).Box() },
+		at:  func() any { return args.FillTensorAt() },
 	},
 	"aten::fill_.Scalar": {
 		of:  func(a []any) any { return args.Fill_Of(a) },
 		box: func(a []any) []any { return args.Fill_Of(a).Box() },
+		at:  func() any { return args.Fill_At() },
 	},
 	"aten::fill_.Tensor": {
 		of:  func(a []any) any { return args.FillTensor_Of(a) },
 		box: func(a []any) []any { return args.FillTensor_Of(a).Box() },
+		at:  func() any { return args.FillTensor_At() },
 	},
 	"aten::flatten.using_ints": {
 		of:  func(a []any) any { return args.FlattenOf(a) },
 		box: func(a []any) []any { return args.FlattenOf(a).Box() },
+		at:  func() any { return args.FlattenAt() },
 	},
 	"aten::flip": {
 		of:  func(a []any) any { return args.FlipOf(a) },
 		box: func(a []any) []any { return args.FlipOf(a).Box() },
+		at:  func() any { return args.FlipAt() },
 	},
 	"aten::fliplr": {
 		of:  func(a []any) any { return args.FliplrOf(a) },
 		box: func(a []any) []any { return args.FliplrOf(a).Box() },
+		at:  func() any { return args.FliplrAt() },
 	},
 	"aten::flipud": {
 		of:  func(a []any) any { return args.FlipudOf(a) },
 		box: func(a []any) []any { return args.FlipudOf(a).Box() },
+		at:  func() any { return args.FlipudAt() },
 	},
 	"aten::floor": {
 		of:  func(a []any) any { return args.FloorOf(a) },
 		box: func(a []any) []any { return args.FloorOf(a).Box() },
+		at:  func() any { return args.FloorAt() },
 	},
 	"aten::floor_": {
 		of:  func(a []any) any { return args.Floor_Of(a) },
 		box: func(a []any) []any { return args.Floor_Of(a).Box() },
+		at:  func() any { return args.Floor_At() },
 	},
 	"aten::floor_divide": {
 		of:  func(a []any) any { return args.FloorDivideOf(a) },
 		box: func(a []any) []any { return args.FloorDivideOf(a).Box() },
+		at:  func() any { return args.FloorDivideAt() },
 	},
 	"aten::floor_divide.Scalar": {
 		of:  func(a []any) any { return args.FloorDivideScalarOf(a) },
 		box: func(a []any) []any { return args.FloorDivideScalarOf(a).Box() },
+		at:  func() any { return args.FloorDivideScalarAt() },
 	},
 	"aten::floor_divide_.Scalar": {
 		of:  func(a []any) any { return args.FloorDivideScalar_Of(a) },
 		box: func(a []any) []any { return args.FloorDivideScalar_Of(a).Box() },
+		at:  func() any { return args.FloorDivideScalar_At() },
 	},
 	"aten::floor_divide_.Tensor": {
 		of:  func(a []any) any { return args.FloorDivide_Of(a) },
 		box: func(a []any) []any { return args.FloorDivide_Of(a).Box() },
+		at:  func() any { return args.FloorDivide_At() },
 	},
 	"aten::fmax": {
 		of:  func(a []any) any { return args.FmaxOf(a) },
 		box: func(a []any) []any { return args.FmaxOf(a).Box() },
+		at:  func() any { return args.FmaxAt() },
 	},
 	"aten::fmin": {
 		of:  func(a []any) any { return args.FminOf(a) },
 		box: func(a []any) []any { return args.FminOf(a).Box() },
+		at:  func() any { return args.FminAt() },
 	},
 	"aten::fmod.Scalar": {
 		of:  func(a []any) any { return args.FmodScalarOf(a) },
 		box: func(a []any) []any { return args.FmodScalarOf(a).Box() },
+		at:  func() any { return args.FmodScalarAt() },
 	},
 	"aten::fmod.Tensor": {
 		of:  func(a []any) any { return args.FmodOf(a) },
 		box: func(a []any) []any { return args.FmodOf(a).Box() },
+		at:  func() any { return args.FmodAt() },
 	},
 	"aten::fmod_.Scalar": {
 		of:  func(a []any) any { return args.FmodScalar_Of(a) },
 		box: func(a []any) []any { return args.FmodScalar_Of(a).Box() },
+		at:  func() any { return args.FmodScalar_At() },
 	},
 	"aten::fmod_.Tensor": {
 		of:  func(a []any) any { return args.Fmod_Of(a) },
 		box: func(a []any) []any { return args.Fmod_Of(a).Box() },
+		at:  func() any { return args.Fmod_At() },
 	},
 	"aten::frac": {
 		of:  func(a []any) any { return args.FracOf(a) },
 		box: func(a []any) []any { return args.FracOf(a).Box() },
+		at:  func() any { return args.FracAt() },
 	},
 	"aten::frac_": {
 		of:  func(a []any) any { return args.Frac_Of(a) },
 		box: func(a []any) []any { return args.Frac_Of(a).Box() },
+		at:  func() any { return args.Frac_At() },
 	},
 	"aten::frobenius_norm.dim": {
 		of:  func(a []any) any { return args.FrobeniusNormOf(a) },
 		box: func(a []any) []any { return args.FrobeniusNormOf(a).Box() },
+		at:  func() any { return args.FrobeniusNormAt() },
 	},
 	"aten::full": {
 		of:  func(a []any) any { return args.FullOf(a) },
@@ -877,262 +1086,327 @@ var views = map[string]view{
 	"aten::full_like": {
 		of:  func(a []any) any { return args.FullLikeOf(a) },
 		box: func(a []any) []any { return args.FullLikeOf(a).Box() },
+		at:  func() any { return args.FullLikeAt() },
 	},
 	"aten::gather": {
 		of:  func(a []any) any { return args.GatherOf(a) },
 		box: func(a []any) []any { return args.GatherOf(a).Box() },
+		at:  func() any { return args.GatherAt() },
 	},
 	"aten::ge.Scalar": {
 		of:  func(a []any) any { return args.GeScalarOf(a) },
 		box: func(a []any) []any { return args.GeScalarOf(a).Box() },
+		at:  func() any { return args.GeScalarAt() },
 	},
 	"aten::ge.Tensor": {
 		of:  func(a []any) any { return args.GeOf(a) },
 		box: func(a []any) []any { return args.GeOf(a).Box() },
+		at:  func() any { return args.GeAt() },
 	},
 	"aten::ge_.Scalar": {
 		of:  func(a []any) any { return args.GeScalar_Of(a) },
 		box: func(a []any) []any { return args.GeScalar_Of(a).Box() },
+		at:  func() any { return args.GeScalar_At() },
 	},
 	"aten::ge_.Tensor": {
 		of:  func(a []any) any { return args.Ge_Of(a) },
 		box: func(a []any) []any { return args.Ge_Of(a).Box() },
+		at:  func() any { return args.Ge_At() },
 	},
 	"aten::gelu": {
 		of:  func(a []any) any { return args.GeluOf(a) },
 		box: func(a []any) []any { return args.GeluOf(a).Box() },
+		at:  func() any { return args.GeluAt() },
 	},
 	"aten::gelu_backward": {
 		of:  func(a []any) any { return args.GeluBackwardOf(a) },
 		box: func(a []any) []any { return args.GeluBackwardOf(a).Box() },
+		at:  func() any { return args.GeluBackwardAt() },
 	},
 	"aten::glu": {
 		of:  func(a []any) any { return args.GluOf(a) },
 		box: func(a []any) []any { return args.GluOf(a).Box() },
+		at:  func() any { return args.GluAt() },
 	},
 	"aten::grid_sampler_2d": {
 		of:  func(a []any) any { return args.GridSampler2dOf(a) },
 		box: func(a []any) []any { return args.GridSampler2dOf(a).Box() },
+		at:  func() any { return args.GridSampler2dAt() },
 	},
 	"aten::group_norm": {
 		of:  func(a []any) any { return args.GroupNormOf(a) },
 		box: func(a []any) []any { return args.GroupNormOf(a).Box() },
+		at:  func() any { return args.GroupNormAt() },
 	},
 	"aten::gt.Scalar": {
 		of:  func(a []any) any { return args.GtScalarOf(a) },
 		box: func(a []any) []any { return args.GtScalarOf(a).Box() },
+		at:  func() any { return args.GtScalarAt() },
 	},
 	"aten::gt.Tensor": {
 		of:  func(a []any) any { return args.GtOf(a) },
 		box: func(a []any) []any { return args.GtOf(a).Box() },
+		at:  func() any { return args.GtAt() },
 	},
 	"aten::gt_.Scalar": {
 		of:  func(a []any) any { return args.GtScalar_Of(a) },
 		box: func(a []any) []any { return args.GtScalar_Of(a).Box() },
+		at:  func() any { return args.GtScalar_At() },
 	},
 	"aten::gt_.Tensor": {
 		of:  func(a []any) any { return args.Gt_Of(a) },
 		box: func(a []any) []any { return args.Gt_Of(a).Box() },
+		at:  func() any { return args.Gt_At() },
 	},
 	"aten::hardshrink": {
 		of:  func(a []any) any { return args.HardshrinkOf(a) },
 		box: func(a []any) []any { return args.HardshrinkOf(a).Box() },
+		at:  func() any { return args.HardshrinkAt() },
 	},
 	"aten::hardsigmoid": {
 		of:  func(a []any) any { return args.HardsigmoidOf(a) },
 		box: func(a []any) []any { return args.HardsigmoidOf(a).Box() },
+		at:  func() any { return args.HardsigmoidAt() },
 	},
 	"aten::hardsigmoid_": {
 		of:  func(a []any) any { return args.Hardsigmoid_Of(a) },
 		box: func(a []any) []any { return args.Hardsigmoid_Of(a).Box() },
+		at:  func() any { return args.Hardsigmoid_At() },
 	},
 	"aten::hardsigmoid_backward": {
 		of:  func(a []any) any { return args.HardsigmoidBackwardOf(a) },
 		box: func(a []any) []any { return args.HardsigmoidBackwardOf(a).Box() },
+		at:  func() any { return args.HardsigmoidBackwardAt() },
 	},
 	"aten::hardswish": {
 		of:  func(a []any) any { return args.HardswishOf(a) },
 		box: func(a []any) []any { return args.HardswishOf(a).Box() },
+		at:  func() any { return args.HardswishAt() },
 	},
 	"aten::hardswish_": {
 		of:  func(a []any) any { return args.Hardswish_Of(a) },
 		box: func(a []any) []any { return args.Hardswish_Of(a).Box() },
+		at:  func() any { return args.Hardswish_At() },
 	},
 	"aten::hardswish_backward": {
 		of:  func(a []any) any { return args.HardswishBackwardOf(a) },
 		box: func(a []any) []any { return args.HardswishBackwardOf(a).Box() },
+		at:  func() any { return args.HardswishBackwardAt() },
 	},
 	"aten::hardtanh": {
 		of:  func(a []any) any { return args.HardtanhOf(a) },
 		box: func(a []any) []any { return args.HardtanhOf(a).Box() },
+		at:  func() any { return args.HardtanhAt() },
 	},
 	"aten::hardtanh_": {
 		of:  func(a []any) any { return args.Hardtanh_Of(a) },
 		box: func(a []any) []any { return args.Hardtanh_Of(a).Box() },
+		at:  func() any { return args.Hardtanh_At() },
 	},
 	"aten::hardtanh_backward": {
 		of:  func(a []any) any { return args.HardtanhBackwardOf(a) },
 		box: func(a []any) []any { return args.HardtanhBackwardOf(a).Box() },
+		at:  func() any { return args.HardtanhBackwardAt() },
 	},
 	"aten::heaviside": {
 		of:  func(a []any) any { return args.HeavisideOf(a) },
 		box: func(a []any) []any { return args.HeavisideOf(a).Box() },
+		at:  func() any { return args.HeavisideAt() },
 	},
 	"aten::heaviside_": {
 		of:  func(a []any) any { return args.Heaviside_Of(a) },
 		box: func(a []any) []any { return args.Heaviside_Of(a).Box() },
+		at:  func() any { return args.Heaviside_At() },
 	},
 	"aten::hinge_embedding_loss": {
 		of:  func(a []any) any { return args.HingeEmbeddingLossOf(a) },
 		box: func(a []any) []any { return args.HingeEmbeddingLossOf(a).Box() },
+		at:  func() any { return args.HingeEmbeddingLossAt() },
 	},
 	"aten::hsplit.int": {
 		of:  func(a []any) any { return args.HsplitOf(a) },
 		box: func(a []any) []any { return args.HsplitOf(a).Box() },
+		at:  func() any { return args.HsplitAt() },
 	},
 	"aten::hstack": {
 		of:  func(a []any) any { return args.HstackOf(a) },
 		box: func(a []any) []any { return args.HstackOf(a).Box() },
+		at:  func() any { return args.HstackAt() },
 	},
 	"aten::huber_loss": {
 		of:  func(a []any) any { return args.HuberLossOf(a) },
 		box: func(a []any) []any { return args.HuberLossOf(a).Box() },
+		at:  func() any { return args.HuberLossAt() },
 	},
 	"aten::index.Tensor": {
 		of:  func(a []any) any { return args.IndexOf(a) },
 		box: func(a []any) []any { return args.IndexOf(a).Box() },
+		at:  func() any { return args.IndexAt() },
 	},
 	"aten::index_add": {
 		of:  func(a []any) any { return args.IndexAddOf(a) },
 		box: func(a []any) []any { return args.IndexAddOf(a).Box() },
+		at:  func() any { return args.IndexAddAt() },
 	},
 	"aten::index_add_": {
 		of:  func(a []any) any { return args.IndexAdd_Of(a) },
 		box: func(a []any) []any { return args.IndexAdd_Of(a).Box() },
+		at:  func() any { return args.IndexAdd_At() },
 	},
 	"aten::index_copy": {
 		of:  func(a []any) any { return args.IndexCopyOf(a) },
 		box: func(a []any) []any { return args.IndexCopyOf(a).Box() },
+		at:  func() any { return args.IndexCopyAt() },
 	},
 	"aten::index_copy_": {
 		of:  func(a []any) any { return args.IndexCopy_Of(a) },
 		box: func(a []any) []any { return args.IndexCopy_Of(a).Box() },
+		at:  func() any { return args.IndexCopy_At() },
 	},
 	"aten::index_fill.int_Scalar": {
 		of:  func(a []any) any { return args.IndexFillIntScalarOf(a) },
 		box: func(a []any) []any { return args.IndexFillIntScalarOf(a).Box() },
+		at:  func() any { return args.IndexFillIntScalarAt() },
 	},
 	"aten::index_fill.int_Tensor": {
 		of:  func(a []any) any { return args.IndexFillIntTensorOf(a) },
 		box: func(a []any) []any { return args.IndexFillIntTensorOf(a).Box() },
+		at:  func() any { return args.IndexFillIntTensorAt() },
 	},
 	"aten::index_fill_.int_Scalar": {
 		of:  func(a []any) any { return args.IndexFillIntScalar_Of(a) },
 		box: func(a []any) []any { return args.IndexFillIntScalar_Of(a).Box() },
+		at:  func() any { return args.IndexFillIntScalar_At() },
 	},
 	"aten::index_fill_.int_Tensor": {
 		of:  func(a []any) any { return args.IndexFillIntTensor_Of(a) },
 		box: func(a []any) []any { return args.IndexFillIntTensor_Of(a).Box() },
+		at:  func() any { return args.IndexFillIntTensor_At() },
 	},
 	"aten::index_put": {
 		of:  func(a []any) any { return args.IndexPutOf(a) },
 		box: func(a []any) []any { return args.IndexPutOf(a).Box() },
+		at:  func() any { return args.IndexPutAt() },
 	},
 	"aten::index_put_": {
 		of:  func(a []any) any { return args.IndexPut_Of(a) },
 		box: func(a []any) []any { return args.IndexPut_Of(a).Box() },
+		at:  func() any { return args.IndexPut_At() },
 	},
 	"aten::index_select": {
 		of:  func(a []any) any { return args.IndexSelectOf(a) },
 		box: func(a []any) []any { return args.IndexSelectOf(a).Box() },
+		at:  func() any { return args.IndexSelectAt() },
 	},
 	"aten::instance_norm": {
 		of:  func(a []any) any { return args.InstanceNormOf(a) },
 		box: func(a []any) []any { return args.InstanceNormOf(a).Box() },
+		at:  func() any { return args.InstanceNormAt() },
 	},
 	"aten::isinf": {
 		of:  func(a []any) any { return args.IsinfOf(a) },
 		box: func(a []any) []any { return args.IsinfOf(a).Box() },
+		at:  func() any { return args.IsinfAt() },
 	},
 	"aten::isnan": {
 		of:  func(a []any) any { return args.IsnanOf(a) },
 		box: func(a []any) []any { return args.IsnanOf(a).Box() },
+		at:  func() any { return args.IsnanAt() },
 	},
 	"aten::isneginf": {
 		of:  func(a []any) any { return args.IsneginfOf(a) },
 		box: func(a []any) []any { return args.IsneginfOf(a).Box() },
+		at:  func() any { return args.IsneginfAt() },
 	},
 	"aten::isposinf": {
 		of:  func(a []any) any { return args.IsposinfOf(a) },
 		box: func(a []any) []any { return args.IsposinfOf(a).Box() },
+		at:  func() any { return args.IsposinfAt() },
 	},
 	"aten::kl_div": {
 		of:  func(a []any) any { return args.KlDivOf(a) },
 		box: func(a []any) []any { return args.KlDivOf(a).Box() },
+		at:  func() any { return args.KlDivAt() },
 	},
 	"aten::l1_loss": {
 		of:  func(a []any) any { return args.L1LossOf(a) },
 		box: func(a []any) []any { return args.L1LossOf(a).Box() },
+		at:  func() any { return args.L1LossAt() },
 	},
 	"aten::layer_norm": {
 		of:  func(a []any) any { return args.LayerNormOf(a) },
 		box: func(a []any) []any { return args.LayerNormOf(a).Box() },
+		at:  func() any { return args.LayerNormAt() },
 	},
 	"aten::le.Scalar": {
 		of:  func(a []any) any { return args.LeScalarOf(a) },
 		box: func(a []any) []any { return args.LeScalarOf(a).Box() },
+		at:  func() any { return args.LeScalarAt() },
 	},
 	"aten::le.Tensor": {
 		of:  func(a []any) any { return args.LeOf(a) },
 		box: func(a []any) []any { return args.LeOf(a).Box() },
+		at:  func() any { return args.LeAt() },
 	},
 	"aten::le_.Scalar": {
 		of:  func(a []any) any { return args.LeScalar_Of(a) },
 		box: func(a []any) []any { return args.LeScalar_Of(a).Box() },
+		at:  func() any { return args.LeScalar_At() },
 	},
 	"aten::le_.Tensor": {
 		of:  func(a []any) any { return args.Le_Of(a) },
 		box: func(a []any) []any { return args.Le_Of(a).Box() },
+		at:  func() any { return args.Le_At() },
 	},
 	"aten::leaky_relu": {
 		of:  func(a []any) any { return args.LeakyReluOf(a) },
 		box: func(a []any) []any { return args.LeakyReluOf(a).Box() },
+		at:  func() any { return args.LeakyReluAt() },
 	},
 	"aten::leaky_relu_": {
 		of:  func(a []any) any { return args.LeakyRelu_Of(a) },
 		box: func(a []any) []any { return args.LeakyRelu_Of(a).Box() },
+		at:  func() any { return args.LeakyRelu_At() },
 	},
 	"aten::leaky_relu_backward": {
 		of:  func(a []any) any { return args.LeakyReluBackwardOf(a) },
 		box: func(a []any) []any { return args.LeakyReluBackwardOf(a).Box() },
+		at:  func() any { return args.LeakyReluBackwardAt() },
 	},
 	"aten::lerp.Scalar": {
 		of:  func(a []any) any { return args.LerpScalarOf(a) },
 		box: func(a []any) []any { return args.LerpScalarOf(a).Box() },
+		at:  func() any { return args.LerpScalarAt() },
 	},
 	"aten::lerp.Tensor": {
 		of:  func(a []any) any { return args.LerpOf(a) },
 		box: func(a []any) []any { return args.LerpOf(a).Box() },
+		at:  func() any { return args.LerpAt() },
 	},
 	"aten::lerp_.Scalar": {
 		of:  func(a []any) any { return args.LerpScalar_Of(a) },
 		box: func(a []any) []any { return args.LerpScalar_Of(a).Box() },
+		at:  func() any { return args.LerpScalar_At() },
 	},
 	"aten::lerp_.Tensor": {
 		of:  func(a []any) any { return args.Lerp_Of(a) },
 		box: func(a []any) []any { return args.Lerp_Of(a).Box() },
+		at:  func() any { return args.Lerp_At() },
 	},
 	"aten::linalg_cross": {
 		of:  func(a []any) any { return args.LinalgCrossOf(a) },
 		box: func(a []any) []any { return args.LinalgCrossOf(a).Box() },
+		at:  func() any { return args.LinalgCrossAt() },
 	},
 	"aten::linalg_vector_norm": {
 		of:  func(a []any) any { return args.LinalgVectorNormOf(a) },
 		box: func(a []any) []any { return args.LinalgVectorNormOf(a).Box() },
+		at:  func() any { return args.LinalgVectorNormAt() },
 	},
 	"aten::linear": {
 		of:  func(a []any) any { return args.LinearOf(a) },
 		box: func(a []any) []any { return args.LinearOf(a).Box() },
+		at:  func() any { return args.LinearAt() },
 	},
 	"aten::linspace": {
 		of:  func(a []any) any { return args.LinspaceOf(a) },
@@ -1141,98 +1415,122 @@ var views = map[string]view{
 	"aten::log": {
 		of:  func(a []any) any { return args.LogOf(a) },
 		box: func(a []any) []any { return args.LogOf(a).Box() },
+		at:  func() any { return args.LogAt() },
 	},
 	"aten::log10": {
 		of:  func(a []any) any { return args.Log10Of(a) },
 		box: func(a []any) []any { return args.Log10Of(a).Box() },
+		at:  func() any { return args.Log10At() },
 	},
 	"aten::log10_": {
 		of:  func(a []any) any { return args.Log10_Of(a) },
 		box: func(a []any) []any { return args.Log10_Of(a).Box() },
+		at:  func() any { return args.Log10_At() },
 	},
 	"aten::log1p": {
 		of:  func(a []any) any { return args.Log1pOf(a) },
 		box: func(a []any) []any { return args.Log1pOf(a).Box() },
+		at:  func() any { return args.Log1pAt() },
 	},
 	"aten::log1p_": {
 		of:  func(a []any) any { return args.Log1p_Of(a) },
 		box: func(a []any) []any { return args.Log1p_Of(a).Box() },
+		at:  func() any { return args.Log1p_At() },
 	},
 	"aten::log2": {
 		of:  func(a []any) any { return args.Log2Of(a) },
 		box: func(a []any) []any { return args.Log2Of(a).Box() },
+		at:  func() any { return args.Log2At() },
 	},
 	"aten::log2_": {
 		of:  func(a []any) any { return args.Log2_Of(a) },
 		box: func(a []any) []any { return args.Log2_Of(a).Box() },
+		at:  func() any { return args.Log2_At() },
 	},
 	"aten::log_": {
 		of:  func(a []any) any { return args.Log_Of(a) },
 		box: func(a []any) []any { return args.Log_Of(a).Box() },
+		at:  func() any { return args.Log_At() },
 	},
 	"aten::log_sigmoid": {
 		of:  func(a []any) any { return args.LogSigmoidOf(a) },
 		box: func(a []any) []any { return args.LogSigmoidOf(a).Box() },
+		at:  func() any { return args.LogSigmoidAt() },
 	},
 	"aten::log_sigmoid_backward": {
 		of:  func(a []any) any { return args.LogSigmoidBackwardOf(a) },
 		box: func(a []any) []any { return args.LogSigmoidBackwardOf(a).Box() },
+		at:  func() any { return args.LogSigmoidBackwardAt() },
 	},
 	"aten::log_sigmoid_forward": {
 		of:  func(a []any) any { return args.LogSigmoidForwardOf(a) },
 		box: func(a []any) []any { return args.LogSigmoidForwardOf(a).Box() },
+		at:  func() any { return args.LogSigmoidForwardAt() },
 	},
 	"aten::log_softmax.int": {
 		of:  func(a []any) any { return args.LogSoftmaxOf(a) },
 		box: func(a []any) []any { return args.LogSoftmaxOf(a).Box() },
+		at:  func() any { return args.LogSoftmaxAt() },
 	},
 	"aten::logaddexp": {
 		of:  func(a []any) any { return args.LogaddexpOf(a) },
 		box: func(a []any) []any { return args.LogaddexpOf(a).Box() },
+		at:  func() any { return args.LogaddexpAt() },
 	},
 	"aten::logaddexp2": {
 		of:  func(a []any) any { return args.Logaddexp2Of(a) },
 		box: func(a []any) []any { return args.Logaddexp2Of(a).Box() },
+		at:  func() any { return args.Logaddexp2At() },
 	},
 	"aten::logical_and": {
 		of:  func(a []any) any { return args.LogicalAndOf(a) },
 		box: func(a []any) []any { return args.LogicalAndOf(a).Box() },
+		at:  func() any { return args.LogicalAndAt() },
 	},
 	"aten::logical_and_": {
 		of:  func(a []any) any { return args.LogicalAnd_Of(a) },
 		box: func(a []any) []any { return args.LogicalAnd_Of(a).Box() },
+		at:  func() any { return args.LogicalAnd_At() },
 	},
 	"aten::logical_not": {
 		of:  func(a []any) any { return args.LogicalNotOf(a) },
 		box: func(a []any) []any { return args.LogicalNotOf(a).Box() },
+		at:  func() any { return args.LogicalNotAt() },
 	},
 	"aten::logical_not_": {
 		of:  func(a []any) any { return args.LogicalNot_Of(a) },
 		box: func(a []any) []any { return args.LogicalNot_Of(a).Box() },
+		at:  func() any { return args.LogicalNot_At() },
 	},
 	"aten::logical_or": {
 		of:  func(a []any) any { return args.LogicalOrOf(a) },
 		box: func(a []any) []any { return args.LogicalOrOf(a).Box() },
+		at:  func() any { return args.LogicalOrAt() },
 	},
 	"aten::logical_or_": {
 		of:  func(a []any) any { return args.LogicalOr_Of(a) },
 		box: func(a []any) []any { return args.LogicalOr_Of(a).Box() },
+		at:  func() any { return args.LogicalOr_At() },
 	},
 	"aten::logical_xor": {
 		of:  func(a []any) any { return args.LogicalXorOf(a) },
 		box: func(a []any) []any { return args.LogicalXorOf(a).Box() },
+		at:  func() any { return args.LogicalXorAt() },
 	},
 	"aten::logical_xor_": {
 		of:  func(a []any) any { return args.LogicalXor_Of(a) },
 		box: func(a []any) []any { return args.LogicalXor_Of(a).Box() },
+		at:  func() any { return args.LogicalXor_At() },
 	},
 	"aten::logit": {
 		of:  func(a []any) any { return args.LogitOf(a) },
 		box: func(a []any) []any { return args.LogitOf(a).Box() },
+		at:  func() any { return args.LogitAt() },
 	},
 	"aten::logit_": {
 		of:  func(a []any) any { return args.Logit_Of(a) },
 		box: func(a []any) []any { return args.Logit_Of(a).Box() },
+		at:  func() any { return args.Logit_At() },
 	},
 	"aten::logspace": {
 		of:  func(a []any) any { return args.LogspaceOf(a) },
@@ -1241,302 +1539,377 @@ var views = map[string]view{
 	"aten::logsumexp": {
 		of:  func(a []any) any { return args.LogsumexpOf(a) },
 		box: func(a []any) []any { return args.LogsumexpOf(a).Box() },
+		at:  func() any { return args.LogsumexpAt() },
 	},
 	"aten::lt.Scalar": {
 		of:  func(a []any) any { return args.LtScalarOf(a) },
 		box: func(a []any) []any { return args.LtScalarOf(a).Box() },
+		at:  func() any { return args.LtScalarAt() },
 	},
 	"aten::lt.Tensor": {
 		of:  func(a []any) any { return args.LtOf(a) },
 		box: func(a []any) []any { return args.LtOf(a).Box() },
+		at:  func() any { return args.LtAt() },
 	},
 	"aten::lt_.Scalar": {
 		of:  func(a []any) any { return args.LtScalar_Of(a) },
 		box: func(a []any) []any { return args.LtScalar_Of(a).Box() },
+		at:  func() any { return args.LtScalar_At() },
 	},
 	"aten::lt_.Tensor": {
 		of:  func(a []any) any { return args.Lt_Of(a) },
 		box: func(a []any) []any { return args.Lt_Of(a).Box() },
+		at:  func() any { return args.Lt_At() },
 	},
 	"aten::margin_ranking_loss": {
 		of:  func(a []any) any { return args.MarginRankingLossOf(a) },
 		box: func(a []any) []any { return args.MarginRankingLossOf(a).Box() },
+		at:  func() any { return args.MarginRankingLossAt() },
 	},
 	"aten::masked_fill.Scalar": {
 		of:  func(a []any) any { return args.MaskedFillScalarOf(a) },
 		box: func(a []any) []any { return args.MaskedFillScalarOf(a).Box() },
+		at:  func() any { return args.MaskedFillScalarAt() },
 	},
 	"aten::masked_fill.Tensor": {
 		of:  func(a []any) any { return args.MaskedFillOf(a) },
 		box: func(a []any) []any { return args.MaskedFillOf(a).Box() },
+		at:  func() any { return args.MaskedFillAt() },
 	},
 	"aten::masked_fill_.Scalar": {
 		of:  func(a []any) any { return args.MaskedFillScalar_Of(a) },
 		box: func(a []any) []any { return args.MaskedFillScalar_Of(a).Box() },
+		at:  func() any { return args.MaskedFillScalar_At() },
 	},
 	"aten::masked_fill_.Tensor": {
 		of:  func(a []any) any { return args.MaskedFill_Of(a) },
 		box: func(a []any) []any { return args.MaskedFill_Of(a).Box() },
+		at:  func() any { return args.MaskedFill_At() },
 	},
 	"aten::masked_scatter": {
 		of:  func(a []any) any { return args.MaskedScatterOf(a) },
 		box: func(a []any) []any { return args.MaskedScatterOf(a).Box() },
+		at:  func() any { return args.MaskedScatterAt() },
 	},
 	"aten::masked_scatter_": {
 		of:  func(a []any) any { return args.MaskedScatter_Of(a) },
 		box: func(a []any) []any { return args.MaskedScatter_Of(a).Box() },
+		at:  func() any { return args.MaskedScatter_At() },
 	},
 	"aten::masked_select": {
 		of:  func(a []any) any { return args.MaskedSelectOf(a) },
 		box: func(a []any) []any { return args.MaskedSelectOf(a).Box() },
+		at:  func() any { return args.MaskedSelectAt() },
 	},
 	"aten::matmul": {
 		of:  func(a []any) any { return args.MatmulOf(a) },
 		box: func(a []any) []any { return args.MatmulOf(a).Box() },
+		at:  func() any { return args.MatmulAt() },
 	},
 	"aten::max": {
 		of:  func(a []any) any { return args.MaxOf(a) },
 		box: func(a []any) []any { return args.MaxOf(a).Box() },
+		at:  func() any { return args.MaxAt() },
 	},
 	"aten::max.dim": {
 		of:  func(a []any) any { return args.MaxDimOf(a) },
 		box: func(a []any) []any { return args.MaxDimOf(a).Box() },
+		at:  func() any { return args.MaxDimAt() },
 	},
 	"aten::max.other": {
 		of:  func(a []any) any { return args.MaxOtherOf(a) },
 		box: func(a []any) []any { return args.MaxOtherOf(a).Box() },
+		at:  func() any { return args.MaxOtherAt() },
 	},
 	"aten::max_pool1d": {
 		of:  func(a []any) any { return args.MaxPool1dOf(a) },
 		box: func(a []any) []any { return args.MaxPool1dOf(a).Box() },
+		at:  func() any { return args.MaxPool1dAt() },
 	},
 	"aten::max_pool2d": {
 		of:  func(a []any) any { return args.MaxPool2dOf(a) },
 		box: func(a []any) []any { return args.MaxPool2dOf(a).Box() },
+		at:  func() any { return args.MaxPool2dAt() },
 	},
 	"aten::max_pool2d_with_indices": {
 		of:  func(a []any) any { return args.MaxPool2dWithIndicesOf(a) },
 		box: func(a []any) []any { return args.MaxPool2dWithIndicesOf(a).Box() },
+		at:  func() any { return args.MaxPool2dWithIndicesAt() },
 	},
 	"aten::max_pool2d_with_indices_backward": {
 		of:  func(a []any) any { return args.MaxPool2dWithIndicesBackwardOf(a) },
 		box: func(a []any) []any { return args.MaxPool2dWithIndicesBackwardOf(a).Box() },
+		at:  func() any { return args.MaxPool2dWithIndicesBackwardAt() },
 	},
 	"aten::max_pool3d": {
 		of:  func(a []any) any { return args.MaxPool3dOf(a) },
 		box: func(a []any) []any { return args.MaxPool3dOf(a).Box() },
+		at:  func() any { return args.MaxPool3dAt() },
 	},
 	"aten::max_pool3d_with_indices": {
 		of:  func(a []any) any { return args.MaxPool3dWithIndicesOf(a) },
 		box: func(a []any) []any { return args.MaxPool3dWithIndicesOf(a).Box() },
+		at:  func() any { return args.MaxPool3dWithIndicesAt() },
 	},
 	"aten::maximum": {
 		of:  func(a []any) any { return args.MaximumOf(a) },
 		box: func(a []any) []any { return args.MaximumOf(a).Box() },
+		at:  func() any { return args.MaximumAt() },
 	},
 	"aten::mean": {
 		of:  func(a []any) any { return args.MeanOf(a) },
 		box: func(a []any) []any { return args.MeanOf(a).Box() },
+		at:  func() any { return args.MeanAt() },
 	},
 	"aten::mean.dim": {
 		of:  func(a []any) any { return args.MeanDimOf(a) },
 		box: func(a []any) []any { return args.MeanDimOf(a).Box() },
+		at:  func() any { return args.MeanDimAt() },
 	},
 	"aten::min": {
 		of:  func(a []any) any { return args.MinOf(a) },
 		box: func(a []any) []any { return args.MinOf(a).Box() },
+		at:  func() any { return args.MinAt() },
 	},
 	"aten::min.dim": {
 		of:  func(a []any) any { return args.MinDimOf(a) },
 		box: func(a []any) []any { return args.MinDimOf(a).Box() },
+		at:  func() any { return args.MinDimAt() },
 	},
 	"aten::min.other": {
 		of:  func(a []any) any { return args.MinOtherOf(a) },
 		box: func(a []any) []any { return args.MinOtherOf(a).Box() },
+		at:  func() any { return args.MinOtherAt() },
 	},
 	"aten::minimum": {
 		of:  func(a []any) any { return args.MinimumOf(a) },
 		box: func(a []any) []any { return args.MinimumOf(a).Box() },
+		at:  func() any { return args.MinimumAt() },
 	},
 	"aten::mish": {
 		of:  func(a []any) any { return args.MishOf(a) },
 		box: func(a []any) []any { return args.MishOf(a).Box() },
+		at:  func() any { return args.MishAt() },
 	},
 	"aten::mish_": {
 		of:  func(a []any) any { return args.Mish_Of(a) },
 		box: func(a []any) []any { return args.Mish_Of(a).Box() },
+		at:  func() any { return args.Mish_At() },
 	},
 	"aten::mm": {
 		of:  func(a []any) any { return args.MmOf(a) },
 		box: func(a []any) []any { return args.MmOf(a).Box() },
+		at:  func() any { return args.MmAt() },
 	},
 	"aten::movedim.int": {
 		of:  func(a []any) any { return args.MovedimIntOf(a) },
 		box: func(a []any) []any { return args.MovedimIntOf(a).Box() },
+		at:  func() any { return args.MovedimIntAt() },
 	},
 	"aten::movedim.intlist": {
 		of:  func(a []any) any { return args.MovedimIntlistOf(a) },
 		box: func(a []any) []any { return args.MovedimIntlistOf(a).Box() },
+		at:  func() any { return args.MovedimIntlistAt() },
 	},
 	"aten::mse_loss": {
 		of:  func(a []any) any { return args.MseLossOf(a) },
 		box: func(a []any) []any { return args.MseLossOf(a).Box() },
+		at:  func() any { return args.MseLossAt() },
 	},
 	"aten::mse_loss_backward": {
 		of:  func(a []any) any { return args.MseLossBackwardOf(a) },
 		box: func(a []any) []any { return args.MseLossBackwardOf(a).Box() },
+		at:  func() any { return args.MseLossBackwardAt() },
 	},
 	"aten::msort": {
 		of:  func(a []any) any { return args.MsortOf(a) },
 		box: func(a []any) []any { return args.MsortOf(a).Box() },
+		at:  func() any { return args.MsortAt() },
 	},
 	"aten::mul.Scalar": {
 		of:  func(a []any) any { return args.MulScalarOf(a) },
 		box: func(a []any) []any { return args.MulScalarOf(a).Box() },
+		at:  func() any { return args.MulScalarAt() },
 	},
 	"aten::mul.Tensor": {
 		of:  func(a []any) any { return args.MulOf(a) },
 		box: func(a []any) []any { return args.MulOf(a).Box() },
+		at:  func() any { return args.MulAt() },
 	},
 	"aten::mul_.Scalar": {
 		of:  func(a []any) any { return args.MulScalar_Of(a) },
 		box: func(a []any) []any { return args.MulScalar_Of(a).Box() },
+		at:  func() any { return args.MulScalar_At() },
 	},
 	"aten::mul_.Tensor": {
 		of:  func(a []any) any { return args.Mul_Of(a) },
 		box: func(a []any) []any { return args.Mul_Of(a).Box() },
+		at:  func() any { return args.Mul_At() },
 	},
 	"aten::mv": {
 		of:  func(a []any) any { return args.MvOf(a) },
 		box: func(a []any) []any { return args.MvOf(a).Box() },
+		at:  func() any { return args.MvAt() },
 	},
 	"aten::nan_to_num": {
 		of:  func(a []any) any { return args.NanToNumOf(a) },
 		box: func(a []any) []any { return args.NanToNumOf(a).Box() },
+		at:  func() any { return args.NanToNumAt() },
 	},
 	"aten::nan_to_num_": {
 		of:  func(a []any) any { return args.NanToNum_Of(a) },
 		box: func(a []any) []any { return args.NanToNum_Of(a).Box() },
+		at:  func() any { return args.NanToNum_At() },
 	},
 	"aten::nansum": {
 		of:  func(a []any) any { return args.NansumOf(a) },
 		box: func(a []any) []any { return args.NansumOf(a).Box() },
+		at:  func() any { return args.NansumAt() },
 	},
 	"aten::narrow": {
 		of:  func(a []any) any { return args.NarrowOf(a) },
 		box: func(a []any) []any { return args.NarrowOf(a).Box() },
+		at:  func() any { return args.NarrowAt() },
 	},
 	"aten::native_batch_norm": {
 		of:  func(a []any) any { return args.NativeBatchNormOf(a) },
 		box: func(a []any) []any { return args.NativeBatchNormOf(a).Box() },
+		at:  func() any { return args.NativeBatchNormAt() },
 	},
 	"aten::native_dropout": {
 		of:  func(a []any) any { return args.NativeDropoutOf(a) },
 		box: func(a []any) []any { return args.NativeDropoutOf(a).Box() },
+		at:  func() any { return args.NativeDropoutAt() },
 	},
 	"aten::native_group_norm": {
 		of:  func(a []any) any { return args.NativeGroupNormOf(a) },
 		box: func(a []any) []any { return args.NativeGroupNormOf(a).Box() },
+		at:  func() any { return args.NativeGroupNormAt() },
 	},
 	"aten::native_group_norm_backward": {
 		of:  func(a []any) any { return args.NativeGroupNormBackwardOf(a) },
 		box: func(a []any) []any { return args.NativeGroupNormBackwardOf(a).Box() },
+		at:  func() any { return args.NativeGroupNormBackwardAt() },
 	},
 	"aten::native_layer_norm": {
 		of:  func(a []any) any { return args.NativeLayerNormOf(a) },
 		box: func(a []any) []any { return args.NativeLayerNormOf(a).Box() },
+		at:  func() any { return args.NativeLayerNormAt() },
 	},
 	"aten::native_layer_norm_backward": {
 		of:  func(a []any) any { return args.NativeLayerNormBackwardOf(a) },
 		box: func(a []any) []any { return args.NativeLayerNormBackwardOf(a).Box() },
+		at:  func() any { return args.NativeLayerNormBackwardAt() },
 	},
 	"aten::ne.Scalar": {
 		of:  func(a []any) any { return args.NeScalarOf(a) },
 		box: func(a []any) []any { return args.NeScalarOf(a).Box() },
+		at:  func() any { return args.NeScalarAt() },
 	},
 	"aten::ne.Tensor": {
 		of:  func(a []any) any { return args.NeOf(a) },
 		box: func(a []any) []any { return args.NeOf(a).Box() },
+		at:  func() any { return args.NeAt() },
 	},
 	"aten::ne_.Scalar": {
 		of:  func(a []any) any { return args.NeScalar_Of(a) },
 		box: func(a []any) []any { return args.NeScalar_Of(a).Box() },
+		at:  func() any { return args.NeScalar_At() },
 	},
 	"aten::ne_.Tensor": {
 		of:  func(a []any) any { return args.Ne_Of(a) },
 		box: func(a []any) []any { return args.Ne_Of(a).Box() },
+		at:  func() any { return args.Ne_At() },
 	},
 	"aten::neg": {
 		of:  func(a []any) any { return args.NegOf(a) },
 		box: func(a []any) []any { return args.NegOf(a).Box() },
+		at:  func() any { return args.NegAt() },
 	},
 	"aten::neg_": {
 		of:  func(a []any) any { return args.Neg_Of(a) },
 		box: func(a []any) []any { return args.Neg_Of(a).Box() },
+		at:  func() any { return args.Neg_At() },
 	},
 	"aten::new_empty": {
 		of:  func(a []any) any { return args.NewEmptyOf(a) },
 		box: func(a []any) []any { return args.NewEmptyOf(a).Box() },
+		at:  func() any { return args.NewEmptyAt() },
 	},
 	"aten::new_full": {
 		of:  func(a []any) any { return args.NewFullOf(a) },
 		box: func(a []any) []any { return args.NewFullOf(a).Box() },
+		at:  func() any { return args.NewFullAt() },
 	},
 	"aten::new_ones": {
 		of:  func(a []any) any { return args.NewOnesOf(a) },
 		box: func(a []any) []any { return args.NewOnesOf(a).Box() },
+		at:  func() any { return args.NewOnesAt() },
 	},
 	"aten::new_zeros": {
 		of:  func(a []any) any { return args.NewZerosOf(a) },
 		box: func(a []any) []any { return args.NewZerosOf(a).Box() },
+		at:  func() any { return args.NewZerosAt() },
 	},
 	"aten::nll_loss": {
 		of:  func(a []any) any { return args.NllLossOf(a) },
 		box: func(a []any) []any { return args.NllLossOf(a).Box() },
+		at:  func() any { return args.NllLossAt() },
 	},
 	"aten::nll_loss2d": {
 		of:  func(a []any) any { return args.NllLoss2dOf(a) },
 		box: func(a []any) []any { return args.NllLoss2dOf(a).Box() },
+		at:  func() any { return args.NllLoss2dAt() },
 	},
 	"aten::nll_loss2d_forward": {
 		of:  func(a []any) any { return args.NllLoss2dForwardOf(a) },
 		box: func(a []any) []any { return args.NllLoss2dForwardOf(a).Box() },
+		at:  func() any { return args.NllLoss2dForwardAt() },
 	},
 	"aten::nll_loss_backward": {
 		of:  func(a []any) any { return args.NllLossBackwardOf(a) },
 		box: func(a []any) []any { return args.NllLossBackwardOf(a).Box() },
+		at:  func() any { return args.NllLossBackwardAt() },
 	},
 	"aten::nll_loss_forward": {
 		of:  func(a []any) any { return args.NllLossForwardOf(a) },
 		box: func(a []any) []any { return args.NllLossForwardOf(a).Box() },
+		at:  func() any { return args.NllLossForwardAt() },
 	},
 	"aten::nll_loss_nd": {
 		of:  func(a []any) any { return args.NllLossNdOf(a) },
 		box: func(a []any) []any { return args.NllLossNdOf(a).Box() },
+		at:  func() any { return args.NllLossNdAt() },
 	},
 	"aten::nonzero": {
 		of:  func(a []any) any { return args.NonzeroOf(a) },
 		box: func(a []any) []any { return args.NonzeroOf(a).Box() },
+		at:  func() any { return args.NonzeroAt() },
 	},
 	"aten::norm.Scalar": {
 		of:  func(a []any) any { return args.NormAllOf(a) },
 		box: func(a []any) []any { return args.NormAllOf(a).Box() },
+		at:  func() any { return args.NormAllAt() },
 	},
 	"aten::norm.ScalarOpt_dim": {
 		of:  func(a []any) any { return args.NormOf(a) },
 		box: func(a []any) []any { return args.NormOf(a).Box() },
+		at:  func() any { return args.NormAt() },
 	},
 	"aten::norm.ScalarOpt_dim_dtype": {
 		of:  func(a []any) any { return args.NormScalarOptDimDtypeOf(a) },
 		box: func(a []any) []any { return args.NormScalarOptDimDtypeOf(a).Box() },
+		at:  func() any { return args.NormScalarOptDimDtypeAt() },
 	},
 	"aten::norm.ScalarOpt_dtype": {
 		of:  func(a []any) any { return args.NormScalarOptDtypeOf(a) },
 		box: func(a []any) []any { return args.NormScalarOptDtypeOf(a).Box() },
+		at:  func() any { return args.NormScalarOptDtypeAt() },
 	},
 	"aten::one_hot": {
 		of:  func(a []any) any { return args.OneHotOf(a) },
 		box: func(a []any) []any { return args.OneHotOf(a).Box() },
+		at:  func() any { return args.OneHotAt() },
 	},
 	"aten::ones": {
 		of:  func(a []any) any { return args.OnesOfOf(a) },
@@ -1545,74 +1918,92 @@ var views = map[string]view{
 	"aten::ones_like": {
 		of:  func(a []any) any { return args.OnesLikeOf(a) },
 		box: func(a []any) []any { return args.OnesLikeOf(a).Box() },
+		at:  func() any { return args.OnesLikeAt() },
 	},
 	"aten::outer": {
 		of:  func(a []any) any { return args.OuterOf(a) },
 		box: func(a []any) []any { return args.OuterOf(a).Box() },
+		at:  func() any { return args.OuterAt() },
 	},
 	"aten::pad": {
 		of:  func(a []any) any { return args.PadOf(a) },
 		box: func(a []any) []any { return args.PadOf(a).Box() },
+		at:  func() any { return args.PadAt() },
 	},
 	"aten::pairwise_distance": {
 		of:  func(a []any) any { return args.PairwiseDistanceOf(a) },
 		box: func(a []any) []any { return args.PairwiseDistanceOf(a).Box() },
+		at:  func() any { return args.PairwiseDistanceAt() },
 	},
 	"aten::permute": {
 		of:  func(a []any) any { return args.PermuteOf(a) },
 		box: func(a []any) []any { return args.PermuteOf(a).Box() },
+		at:  func() any { return args.PermuteAt() },
 	},
 	"aten::pixel_shuffle": {
 		of:  func(a []any) any { return args.PixelShuffleOf(a) },
 		box: func(a []any) []any { return args.PixelShuffleOf(a).Box() },
+		at:  func() any { return args.PixelShuffleAt() },
 	},
 	"aten::pixel_unshuffle": {
 		of:  func(a []any) any { return args.PixelUnshuffleOf(a) },
 		box: func(a []any) []any { return args.PixelUnshuffleOf(a).Box() },
+		at:  func() any { return args.PixelUnshuffleAt() },
 	},
 	"aten::poisson_nll_loss": {
 		of:  func(a []any) any { return args.PoissonNllLossOf(a) },
 		box: func(a []any) []any { return args.PoissonNllLossOf(a).Box() },
+		at:  func() any { return args.PoissonNllLossAt() },
 	},
 	"aten::pow.Scalar": {
 		of:  func(a []any) any { return args.PowScalarBaseOf(a) },
 		box: func(a []any) []any { return args.PowScalarBaseOf(a).Box() },
+		at:  func() any { return args.PowScalarBaseAt() },
 	},
 	"aten::pow.Tensor_Scalar": {
 		of:  func(a []any) any { return args.PowScalarOf(a) },
 		box: func(a []any) []any { return args.PowScalarOf(a).Box() },
+		at:  func() any { return args.PowScalarAt() },
 	},
 	"aten::pow.Tensor_Tensor": {
 		of:  func(a []any) any { return args.PowOf(a) },
 		box: func(a []any) []any { return args.PowOf(a).Box() },
+		at:  func() any { return args.PowAt() },
 	},
 	"aten::pow_.Tensor_Scalar": {
 		of:  func(a []any) any { return args.PowScalar_Of(a) },
 		box: func(a []any) []any { return args.PowScalar_Of(a).Box() },
+		at:  func() any { return args.PowScalar_At() },
 	},
 	"aten::pow_.Tensor_Tensor": {
 		of:  func(a []any) any { return args.Pow_Of(a) },
 		box: func(a []any) []any { return args.Pow_Of(a).Box() },
+		at:  func() any { return args.Pow_At() },
 	},
 	"aten::prelu": {
 		of:  func(a []any) any { return args.PreluOf(a) },
 		box: func(a []any) []any { return args.PreluOf(a).Box() },
+		at:  func() any { return args.PreluAt() },
 	},
 	"aten::prod": {
 		of:  func(a []any) any { return args.ProdOf(a) },
 		box: func(a []any) []any { return args.ProdOf(a).Box() },
+		at:  func() any { return args.ProdAt() },
 	},
 	"aten::prod.dim_int": {
 		of:  func(a []any) any { return args.ProdDimOf(a) },
 		box: func(a []any) []any { return args.ProdDimOf(a).Box() },
+		at:  func() any { return args.ProdDimAt() },
 	},
 	"aten::rad2deg": {
 		of:  func(a []any) any { return args.Rad2degOf(a) },
 		box: func(a []any) []any { return args.Rad2degOf(a).Box() },
+		at:  func() any { return args.Rad2degAt() },
 	},
 	"aten::rad2deg_": {
 		of:  func(a []any) any { return args.Rad2deg_Of(a) },
 		box: func(a []any) []any { return args.Rad2deg_Of(a).Box() },
+		at:  func() any { return args.Rad2deg_At() },
 	},
 	"aten::rand": {
 		of:  func(a []any) any { return args.RandOf(a) },
@@ -1629,134 +2020,167 @@ var views = map[string]view{
 	"aten::ravel": {
 		of:  func(a []any) any { return args.RavelOf(a) },
 		box: func(a []any) []any { return args.RavelOf(a).Box() },
+		at:  func() any { return args.RavelAt() },
 	},
 	"aten::reciprocal": {
 		of:  func(a []any) any { return args.ReciprocalOf(a) },
 		box: func(a []any) []any { return args.ReciprocalOf(a).Box() },
+		at:  func() any { return args.ReciprocalAt() },
 	},
 	"aten::reciprocal_": {
 		of:  func(a []any) any { return args.Reciprocal_Of(a) },
 		box: func(a []any) []any { return args.Reciprocal_Of(a).Box() },
+		at:  func() any { return args.Reciprocal_At() },
 	},
 	"aten::reflection_pad1d": {
 		of:  func(a []any) any { return args.ReflectionPad1dOf(a) },
 		box: func(a []any) []any { return args.ReflectionPad1dOf(a).Box() },
+		at:  func() any { return args.ReflectionPad1dAt() },
 	},
 	"aten::reflection_pad2d": {
 		of:  func(a []any) any { return args.ReflectionPad2dOf(a) },
 		box: func(a []any) []any { return args.ReflectionPad2dOf(a).Box() },
+		at:  func() any { return args.ReflectionPad2dAt() },
 	},
 	"aten::reflection_pad3d": {
 		of:  func(a []any) any { return args.ReflectionPad3dOf(a) },
 		box: func(a []any) []any { return args.ReflectionPad3dOf(a).Box() },
+		at:  func() any { return args.ReflectionPad3dAt() },
 	},
 	"aten::relu": {
 		of:  func(a []any) any { return args.ReluOf(a) },
 		box: func(a []any) []any { return args.ReluOf(a).Box() },
+		at:  func() any { return args.ReluAt() },
 	},
 	"aten::relu6": {
 		of:  func(a []any) any { return args.Relu6Of(a) },
 		box: func(a []any) []any { return args.Relu6Of(a).Box() },
+		at:  func() any { return args.Relu6At() },
 	},
 	"aten::relu6_": {
 		of:  func(a []any) any { return args.Relu6_Of(a) },
 		box: func(a []any) []any { return args.Relu6_Of(a).Box() },
+		at:  func() any { return args.Relu6_At() },
 	},
 	"aten::relu_": {
 		of:  func(a []any) any { return args.Relu_Of(a) },
 		box: func(a []any) []any { return args.Relu_Of(a).Box() },
+		at:  func() any { return args.Relu_At() },
 	},
 	"aten::remainder.Scalar": {
 		of:  func(a []any) any { return args.RemainderScalarOf(a) },
 		box: func(a []any) []any { return args.RemainderScalarOf(a).Box() },
+		at:  func() any { return args.RemainderScalarAt() },
 	},
 	"aten::remainder.Scalar_Tensor": {
 		of:  func(a []any) any { return args.RemainderScalarTensorOf(a) },
 		box: func(a []any) []any { return args.RemainderScalarTensorOf(a).Box() },
+		at:  func() any { return args.RemainderScalarTensorAt() },
 	},
 	"aten::remainder.Tensor": {
 		of:  func(a []any) any { return args.RemainderOf(a) },
 		box: func(a []any) []any { return args.RemainderOf(a).Box() },
+		at:  func() any { return args.RemainderAt() },
 	},
 	"aten::remainder_.Scalar": {
 		of:  func(a []any) any { return args.RemainderScalar_Of(a) },
 		box: func(a []any) []any { return args.RemainderScalar_Of(a).Box() },
+		at:  func() any { return args.RemainderScalar_At() },
 	},
 	"aten::remainder_.Tensor": {
 		of:  func(a []any) any { return args.Remainder_Of(a) },
 		box: func(a []any) []any { return args.Remainder_Of(a).Box() },
+		at:  func() any { return args.Remainder_At() },
 	},
 	"aten::repeat": {
 		of:  func(a []any) any { return args.RepeatOf(a) },
 		box: func(a []any) []any { return args.RepeatOf(a).Box() },
+		at:  func() any { return args.RepeatAt() },
 	},
 	"aten::repeat_interleave.Tensor": {
 		of:  func(a []any) any { return args.RepeatInterleaveOf(a) },
 		box: func(a []any) []any { return args.RepeatInterleaveOf(a).Box() },
+		at:  func() any { return args.RepeatInterleaveAt() },
 	},
 	"aten::repeat_interleave.self_Tensor": {
 		of:  func(a []any) any { return args.RepeatInterleaveSelfTensorOf(a) },
 		box: func(a []any) []any { return args.RepeatInterleaveSelfTensorOf(a).Box() },
+		at:  func() any { return args.RepeatInterleaveSelfTensorAt() },
 	},
 	"aten::repeat_interleave.self_int": {
 		of:  func(a []any) any { return args.RepeatInterleaveSelfIntOf(a) },
 		box: func(a []any) []any { return args.RepeatInterleaveSelfIntOf(a).Box() },
+		at:  func() any { return args.RepeatInterleaveSelfIntAt() },
 	},
 	"aten::replication_pad2d": {
 		of:  func(a []any) any { return args.ReplicationPad2dOf(a) },
 		box: func(a []any) []any { return args.ReplicationPad2dOf(a).Box() },
+		at:  func() any { return args.ReplicationPad2dAt() },
 	},
 	"aten::replication_pad3d": {
 		of:  func(a []any) any { return args.ReplicationPad3dOf(a) },
 		box: func(a []any) []any { return args.ReplicationPad3dOf(a).Box() },
+		at:  func() any { return args.ReplicationPad3dAt() },
 	},
 	"aten::reshape": {
 		of:  func(a []any) any { return args.ReshapeOf(a) },
 		box: func(a []any) []any { return args.ReshapeOf(a).Box() },
+		at:  func() any { return args.ReshapeAt() },
 	},
 	"aten::reshape_as": {
 		of:  func(a []any) any { return args.ReshapeAsOf(a) },
 		box: func(a []any) []any { return args.ReshapeAsOf(a).Box() },
+		at:  func() any { return args.ReshapeAsAt() },
 	},
 	"aten::resize_": {
 		of:  func(a []any) any { return args.Resize_Of(a) },
 		box: func(a []any) []any { return args.Resize_Of(a).Box() },
+		at:  func() any { return args.Resize_At() },
 	},
 	"aten::roll": {
 		of:  func(a []any) any { return args.RollOf(a) },
 		box: func(a []any) []any { return args.RollOf(a).Box() },
+		at:  func() any { return args.RollAt() },
 	},
 	"aten::rot90": {
 		of:  func(a []any) any { return args.Rot90Of(a) },
 		box: func(a []any) []any { return args.Rot90Of(a).Box() },
+		at:  func() any { return args.Rot90At() },
 	},
 	"aten::round": {
 		of:  func(a []any) any { return args.RoundOf(a) },
 		box: func(a []any) []any { return args.RoundOf(a).Box() },
+		at:  func() any { return args.RoundAt() },
 	},
 	"aten::round.decimals": {
 		of:  func(a []any) any { return args.RoundDecimalsOf(a) },
 		box: func(a []any) []any { return args.RoundDecimalsOf(a).Box() },
+		at:  func() any { return args.RoundDecimalsAt() },
 	},
 	"aten::round_": {
 		of:  func(a []any) any { return args.Round_Of(a) },
 		box: func(a []any) []any { return args.Round_Of(a).Box() },
+		at:  func() any { return args.Round_At() },
 	},
 	"aten::rsqrt": {
 		of:  func(a []any) any { return args.RsqrtOf(a) },
 		box: func(a []any) []any { return args.RsqrtOf(a).Box() },
+		at:  func() any { return args.RsqrtAt() },
 	},
 	"aten::rsqrt_": {
 		of:  func(a []any) any { return args.Rsqrt_Of(a) },
 		box: func(a []any) []any { return args.Rsqrt_Of(a).Box() },
+		at:  func() any { return args.Rsqrt_At() },
 	},
 	"aten::rsub.Scalar": {
 		of:  func(a []any) any { return args.RsubScalarOf(a) },
 		box: func(a []any) []any { return args.RsubScalarOf(a).Box() },
+		at:  func() any { return args.RsubScalarAt() },
 	},
 	"aten::rsub.Tensor": {
 		of:  func(a []any) any { return args.RsubOf(a) },
 		box: func(a []any) []any { return args.RsubOf(a).Box() },
+		at:  func() any { return args.RsubAt() },
 	},
 	"aten::scalar_tensor": {
 		of:  func(a []any) any { return args.ScalarTensorOf(a) },
@@ -1765,474 +2189,592 @@ var views = map[string]view{
 	"aten::scaled_dot_product_attention": {
 		of:  func(a []any) any { return args.ScaledDotProductAttentionOf(a) },
 		box: func(a []any) []any { return args.ScaledDotProductAttentionOf(a).Box() },
+		at:  func() any { return args.ScaledDotProductAttentionAt() },
 	},
 	"aten::scatter.reduce": {
 		of:  func(a []any) any { return args.ScatterModeOf(a) },
 		box: func(a []any) []any { return args.ScatterModeOf(a).Box() },
+		at:  func() any { return args.ScatterModeAt() },
 	},
 	"aten::scatter.src": {
 		of:  func(a []any) any { return args.ScatterOf(a) },
 		box: func(a []any) []any { return args.ScatterOf(a).Box() },
+		at:  func() any { return args.ScatterAt() },
 	},
 	"aten::scatter.value": {
 		of:  func(a []any) any { return args.ScatterValueOf(a) },
 		box: func(a []any) []any { return args.ScatterValueOf(a).Box() },
+		at:  func() any { return args.ScatterValueAt() },
 	},
 	"aten::scatter.value_reduce": {
 		of:  func(a []any) any { return args.ScatterValueModeOf(a) },
 		box: func(a []any) []any { return args.ScatterValueModeOf(a).Box() },
+		at:  func() any { return args.ScatterValueModeAt() },
 	},
 	"aten::scatter_.src": {
 		of:  func(a []any) any { return args.Scatter_Of(a) },
 		box: func(a []any) []any { return args.Scatter_Of(a).Box() },
+		at:  func() any { return args.Scatter_At() },
 	},
 	"aten::scatter_.value": {
 		of:  func(a []any) any { return args.ScatterValue_Of(a) },
 		box: func(a []any) []any { return args.ScatterValue_Of(a).Box() },
+		at:  func() any { return args.ScatterValue_At() },
 	},
 	"aten::scatter_add": {
 		of:  func(a []any) any { return args.ScatterAddOf(a) },
 		box: func(a []any) []any { return args.ScatterAddOf(a).Box() },
+		at:  func() any { return args.ScatterAddAt() },
 	},
 	"aten::scatter_add_": {
 		of:  func(a []any) any { return args.ScatterAdd_Of(a) },
 		box: func(a []any) []any { return args.ScatterAdd_Of(a).Box() },
+		at:  func() any { return args.ScatterAdd_At() },
 	},
 	"aten::scatter_reduce.two": {
 		of:  func(a []any) any { return args.ScatterReduceOf(a) },
 		box: func(a []any) []any { return args.ScatterReduceOf(a).Box() },
+		at:  func() any { return args.ScatterReduceAt() },
 	},
 	"aten::scatter_reduce_.two": {
 		of:  func(a []any) any { return args.ScatterReduce_Of(a) },
 		box: func(a []any) []any { return args.ScatterReduce_Of(a).Box() },
+		at:  func() any { return args.ScatterReduce_At() },
 	},
 	"aten::select.int": {
 		of:  func(a []any) any { return args.SelectOf(a) },
 		box: func(a []any) []any { return args.SelectOf(a).Box() },
+		at:  func() any { return args.SelectAt() },
 	},
 	"aten::select_scatter": {
 		of:  func(a []any) any { return args.SelectScatterOf(a) },
 		box: func(a []any) []any { return args.SelectScatterOf(a).Box() },
+		at:  func() any { return args.SelectScatterAt() },
 	},
 	"aten::selu": {
 		of:  func(a []any) any { return args.SeluOf(a) },
 		box: func(a []any) []any { return args.SeluOf(a).Box() },
+		at:  func() any { return args.SeluAt() },
 	},
 	"aten::selu_": {
 		of:  func(a []any) any { return args.Selu_Of(a) },
 		box: func(a []any) []any { return args.Selu_Of(a).Box() },
+		at:  func() any { return args.Selu_At() },
 	},
 	"aten::sgn": {
 		of:  func(a []any) any { return args.SgnOf(a) },
 		box: func(a []any) []any { return args.SgnOf(a).Box() },
+		at:  func() any { return args.SgnAt() },
 	},
 	"aten::sgn_": {
 		of:  func(a []any) any { return args.Sgn_Of(a) },
 		box: func(a []any) []any { return args.Sgn_Of(a).Box() },
+		at:  func() any { return args.Sgn_At() },
 	},
 	"aten::sigmoid": {
 		of:  func(a []any) any { return args.SigmoidOf(a) },
 		box: func(a []any) []any { return args.SigmoidOf(a).Box() },
+		at:  func() any { return args.SigmoidAt() },
 	},
 	"aten::sigmoid_": {
 		of:  func(a []any) any { return args.Sigmoid_Of(a) },
 		box: func(a []any) []any { return args.Sigmoid_Of(a).Box() },
+		at:  func() any { return args.Sigmoid_At() },
 	},
 	"aten::sigmoid_backward": {
 		of:  func(a []any) any { return args.SigmoidBackwardOf(a) },
 		box: func(a []any) []any { return args.SigmoidBackwardOf(a).Box() },
+		at:  func() any { return args.SigmoidBackwardAt() },
 	},
 	"aten::sign": {
 		of:  func(a []any) any { return args.SignOf(a) },
 		box: func(a []any) []any { return args.SignOf(a).Box() },
+		at:  func() any { return args.SignAt() },
 	},
 	"aten::sign_": {
 		of:  func(a []any) any { return args.Sign_Of(a) },
 		box: func(a []any) []any { return args.Sign_Of(a).Box() },
+		at:  func() any { return args.Sign_At() },
 	},
 	"aten::silu": {
 		of:  func(a []any) any { return args.SiluOf(a) },
 		box: func(a []any) []any { return args.SiluOf(a).Box() },
+		at:  func() any { return args.SiluAt() },
 	},
 	"aten::silu_": {
 		of:  func(a []any) any { return args.Silu_Of(a) },
 		box: func(a []any) []any { return args.Silu_Of(a).Box() },
+		at:  func() any { return args.Silu_At() },
 	},
 	"aten::silu_backward": {
 		of:  func(a []any) any { return args.SiluBackwardOf(a) },
 		box: func(a []any) []any { return args.SiluBackwardOf(a).Box() },
+		at:  func() any { return args.SiluBackwardAt() },
 	},
 	"aten::sin": {
 		of:  func(a []any) any { return args.SinOf(a) },
 		box: func(a []any) []any { return args.SinOf(a).Box() },
+		at:  func() any { return args.SinAt() },
 	},
 	"aten::sin_": {
 		of:  func(a []any) any { return args.Sin_Of(a) },
 		box: func(a []any) []any { return args.Sin_Of(a).Box() },
+		at:  func() any { return args.Sin_At() },
 	},
 	"aten::sinc": {
 		of:  func(a []any) any { return args.SincOf(a) },
 		box: func(a []any) []any { return args.SincOf(a).Box() },
+		at:  func() any { return args.SincAt() },
 	},
 	"aten::sinc_": {
 		of:  func(a []any) any { return args.Sinc_Of(a) },
 		box: func(a []any) []any { return args.Sinc_Of(a).Box() },
+		at:  func() any { return args.Sinc_At() },
 	},
 	"aten::sinh": {
 		of:  func(a []any) any { return args.SinhOf(a) },
 		box: func(a []any) []any { return args.SinhOf(a).Box() },
+		at:  func() any { return args.SinhAt() },
 	},
 	"aten::sinh_": {
 		of:  func(a []any) any { return args.Sinh_Of(a) },
 		box: func(a []any) []any { return args.Sinh_Of(a).Box() },
+		at:  func() any { return args.Sinh_At() },
 	},
 	"aten::slice.Tensor": {
 		of:  func(a []any) any { return args.SliceOf(a) },
 		box: func(a []any) []any { return args.SliceOf(a).Box() },
+		at:  func() any { return args.SliceAt() },
 	},
 	"aten::slice_scatter": {
 		of:  func(a []any) any { return args.SliceScatterOf(a) },
 		box: func(a []any) []any { return args.SliceScatterOf(a).Box() },
+		at:  func() any { return args.SliceScatterAt() },
 	},
 	"aten::smooth_l1_loss": {
 		of:  func(a []any) any { return args.SmoothL1LossOf(a) },
 		box: func(a []any) []any { return args.SmoothL1LossOf(a).Box() },
+		at:  func() any { return args.SmoothL1LossAt() },
 	},
 	"aten::soft_margin_loss": {
 		of:  func(a []any) any { return args.SoftMarginLossOf(a) },
 		box: func(a []any) []any { return args.SoftMarginLossOf(a).Box() },
+		at:  func() any { return args.SoftMarginLossAt() },
 	},
 	"aten::softmax.int": {
 		of:  func(a []any) any { return args.SoftmaxOf(a) },
 		box: func(a []any) []any { return args.SoftmaxOf(a).Box() },
+		at:  func() any { return args.SoftmaxAt() },
 	},
 	"aten::softplus": {
 		of:  func(a []any) any { return args.SoftplusOf(a) },
 		box: func(a []any) []any { return args.SoftplusOf(a).Box() },
+		at:  func() any { return args.SoftplusAt() },
 	},
 	"aten::softplus_backward": {
 		of:  func(a []any) any { return args.SoftplusBackwardOf(a) },
 		box: func(a []any) []any { return args.SoftplusBackwardOf(a).Box() },
+		at:  func() any { return args.SoftplusBackwardAt() },
 	},
 	"aten::softshrink": {
 		of:  func(a []any) any { return args.SoftshrinkOf(a) },
 		box: func(a []any) []any { return args.SoftshrinkOf(a).Box() },
+		at:  func() any { return args.SoftshrinkAt() },
 	},
 	"aten::sort": {
 		of:  func(a []any) any { return args.SortOf(a) },
 		box: func(a []any) []any { return args.SortOf(a).Box() },
+		at:  func() any { return args.SortAt() },
 	},
 	"aten::sort.stable": {
 		of:  func(a []any) any { return args.SortStableOf(a) },
 		box: func(a []any) []any { return args.SortStableOf(a).Box() },
+		at:  func() any { return args.SortStableAt() },
 	},
 	"aten::split.Tensor": {
 		of:  func(a []any) any { return args.SplitOf(a) },
 		box: func(a []any) []any { return args.SplitOf(a).Box() },
+		at:  func() any { return args.SplitAt() },
 	},
 	"aten::split.sizes": {
 		of:  func(a []any) any { return args.SplitSizesOf(a) },
 		box: func(a []any) []any { return args.SplitSizesOf(a).Box() },
+		at:  func() any { return args.SplitSizesAt() },
 	},
 	"aten::split_with_sizes": {
 		of:  func(a []any) any { return args.SplitWithSizesOf(a) },
 		box: func(a []any) []any { return args.SplitWithSizesOf(a).Box() },
+		at:  func() any { return args.SplitWithSizesAt() },
 	},
 	"aten::sqrt": {
 		of:  func(a []any) any { return args.SqrtOf(a) },
 		box: func(a []any) []any { return args.SqrtOf(a).Box() },
+		at:  func() any { return args.SqrtAt() },
 	},
 	"aten::sqrt_": {
 		of:  func(a []any) any { return args.Sqrt_Of(a) },
 		box: func(a []any) []any { return args.Sqrt_Of(a).Box() },
+		at:  func() any { return args.Sqrt_At() },
 	},
 	"aten::square": {
 		of:  func(a []any) any { return args.SquareOf(a) },
 		box: func(a []any) []any { return args.SquareOf(a).Box() },
+		at:  func() any { return args.SquareAt() },
 	},
 	"aten::square_": {
 		of:  func(a []any) any { return args.Square_Of(a) },
 		box: func(a []any) []any { return args.Square_Of(a).Box() },
+		at:  func() any { return args.Square_At() },
 	},
 	"aten::squeeze": {
 		of:  func(a []any) any { return args.SqueezeAllOf(a) },
 		box: func(a []any) []any { return args.SqueezeAllOf(a).Box() },
+		at:  func() any { return args.SqueezeAllAt() },
 	},
 	"aten::squeeze.dim": {
 		of:  func(a []any) any { return args.SqueezeOf(a) },
 		box: func(a []any) []any { return args.SqueezeOf(a).Box() },
+		at:  func() any { return args.SqueezeAt() },
 	},
 	"aten::squeeze.dims": {
 		of:  func(a []any) any { return args.SqueezeDimsOf(a) },
 		box: func(a []any) []any { return args.SqueezeDimsOf(a).Box() },
+		at:  func() any { return args.SqueezeDimsAt() },
 	},
 	"aten::stack": {
 		of:  func(a []any) any { return args.StackOf(a) },
 		box: func(a []any) []any { return args.StackOf(a).Box() },
+		at:  func() any { return args.StackAt() },
 	},
 	"aten::std": {
 		of:  func(a []any) any { return args.StdAllOf(a) },
 		box: func(a []any) []any { return args.StdAllOf(a).Box() },
+		at:  func() any { return args.StdAllAt() },
 	},
 	"aten::std.correction": {
 		of:  func(a []any) any { return args.StdOf(a) },
 		box: func(a []any) []any { return args.StdOf(a).Box() },
+		at:  func() any { return args.StdAt() },
 	},
 	"aten::std.dim": {
 		of:  func(a []any) any { return args.StdDimOf(a) },
 		box: func(a []any) []any { return args.StdDimOf(a).Box() },
+		at:  func() any { return args.StdDimAt() },
 	},
 	"aten::std_mean": {
 		of:  func(a []any) any { return args.StdMeanAllOf(a) },
 		box: func(a []any) []any { return args.StdMeanAllOf(a).Box() },
+		at:  func() any { return args.StdMeanAllAt() },
 	},
 	"aten::std_mean.correction": {
 		of:  func(a []any) any { return args.StdMeanOf(a) },
 		box: func(a []any) []any { return args.StdMeanOf(a).Box() },
+		at:  func() any { return args.StdMeanAt() },
 	},
 	"aten::std_mean.dim": {
 		of:  func(a []any) any { return args.StdMeanDimOf(a) },
 		box: func(a []any) []any { return args.StdMeanDimOf(a).Box() },
+		at:  func() any { return args.StdMeanDimAt() },
 	},
 	"aten::sub.Scalar": {
 		of:  func(a []any) any { return args.SubScalarOf(a) },
 		box: func(a []any) []any { return args.SubScalarOf(a).Box() },
+		at:  func() any { return args.SubScalarAt() },
 	},
 	"aten::sub.Tensor": {
 		of:  func(a []any) any { return args.SubOf(a) },
 		box: func(a []any) []any { return args.SubOf(a).Box() },
+		at:  func() any { return args.SubAt() },
 	},
 	"aten::sub_.Scalar": {
 		of:  func(a []any) any { return args.SubScalar_Of(a) },
 		box: func(a []any) []any { return args.SubScalar_Of(a).Box() },
+		at:  func() any { return args.SubScalar_At() },
 	},
 	"aten::sub_.Tensor": {
 		of:  func(a []any) any { return args.Sub_Of(a) },
 		box: func(a []any) []any { return args.Sub_Of(a).Box() },
+		at:  func() any { return args.Sub_At() },
 	},
 	"aten::sum": {
 		of:  func(a []any) any { return args.SumAllOf(a) },
 		box: func(a []any) []any { return args.SumAllOf(a).Box() },
+		at:  func() any { return args.SumAllAt() },
 	},
 	"aten::sum.dim_IntList": {
 		of:  func(a []any) any { return args.SumOf(a) },
 		box: func(a []any) []any { return args.SumOf(a).Box() },
+		at:  func() any { return args.SumAt() },
 	},
 	"aten::swapaxes": {
 		of:  func(a []any) any { return args.SwapaxesOf(a) },
 		box: func(a []any) []any { return args.SwapaxesOf(a).Box() },
+		at:  func() any { return args.SwapaxesAt() },
 	},
 	"aten::swapdims": {
 		of:  func(a []any) any { return args.SwapdimsOf(a) },
 		box: func(a []any) []any { return args.SwapdimsOf(a).Box() },
+		at:  func() any { return args.SwapdimsAt() },
 	},
 	"aten::sym_is_contiguous": {
 		of:  func(a []any) any { return args.SymIsContiguousOf(a) },
 		box: func(a []any) []any { return args.SymIsContiguousOf(a).Box() },
+		at:  func() any { return args.SymIsContiguousAt() },
 	},
 	"aten::sym_numel": {
 		of:  func(a []any) any { return args.SymNumelOf(a) },
 		box: func(a []any) []any { return args.SymNumelOf(a).Box() },
+		at:  func() any { return args.SymNumelAt() },
 	},
 	"aten::sym_size.int": {
 		of:  func(a []any) any { return args.SymSizeOf(a) },
 		box: func(a []any) []any { return args.SymSizeOf(a).Box() },
+		at:  func() any { return args.SymSizeAt() },
 	},
 	"aten::sym_storage_offset": {
 		of:  func(a []any) any { return args.SymStorageOffsetOf(a) },
 		box: func(a []any) []any { return args.SymStorageOffsetOf(a).Box() },
+		at:  func() any { return args.SymStorageOffsetAt() },
 	},
 	"aten::sym_stride.int": {
 		of:  func(a []any) any { return args.SymStrideOf(a) },
 		box: func(a []any) []any { return args.SymStrideOf(a).Box() },
+		at:  func() any { return args.SymStrideAt() },
 	},
 	"aten::t": {
 		of:  func(a []any) any { return args.TOf(a) },
 		box: func(a []any) []any { return args.TOf(a).Box() },
+		at:  func() any { return args.TAt() },
 	},
 	"aten::take": {
 		of:  func(a []any) any { return args.TakeOf(a) },
 		box: func(a []any) []any { return args.TakeOf(a).Box() },
+		at:  func() any { return args.TakeAt() },
 	},
 	"aten::tan": {
 		of:  func(a []any) any { return args.TanOf(a) },
 		box: func(a []any) []any { return args.TanOf(a).Box() },
+		at:  func() any { return args.TanAt() },
 	},
 	"aten::tan_": {
 		of:  func(a []any) any { return args.Tan_Of(a) },
 		box: func(a []any) []any { return args.Tan_Of(a).Box() },
+		at:  func() any { return args.Tan_At() },
 	},
 	"aten::tanh": {
 		of:  func(a []any) any { return args.TanhOf(a) },
 		box: func(a []any) []any { return args.TanhOf(a).Box() },
+		at:  func() any { return args.TanhAt() },
 	},
 	"aten::tanh_": {
 		of:  func(a []any) any { return args.Tanh_Of(a) },
 		box: func(a []any) []any { return args.Tanh_Of(a).Box() },
+		at:  func() any { return args.Tanh_At() },
 	},
 	"aten::tanh_backward": {
 		of:  func(a []any) any { return args.TanhBackwardOf(a) },
 		box: func(a []any) []any { return args.TanhBackwardOf(a).Box() },
+		at:  func() any { return args.TanhBackwardAt() },
 	},
 	"aten::tensor_split.indices": {
 		of:  func(a []any) any { return args.TensorSplitIndicesOf(a) },
 		box: func(a []any) []any { return args.TensorSplitIndicesOf(a).Box() },
+		at:  func() any { return args.TensorSplitIndicesAt() },
 	},
 	"aten::tensor_split.sections": {
 		of:  func(a []any) any { return args.TensorSplitSectionsOf(a) },
 		box: func(a []any) []any { return args.TensorSplitSectionsOf(a).Box() },
+		at:  func() any { return args.TensorSplitSectionsAt() },
 	},
 	"aten::threshold": {
 		of:  func(a []any) any { return args.ThresholdOf(a) },
 		box: func(a []any) []any { return args.ThresholdOf(a).Box() },
+		at:  func() any { return args.ThresholdAt() },
 	},
 	"aten::threshold_": {
 		of:  func(a []any) any { return args.Threshold_Of(a) },
 		box: func(a []any) []any { return args.Threshold_Of(a).Box() },
+		at:  func() any { return args.Threshold_At() },
 	},
 	"aten::threshold_backward": {
 		of:  func(a []any) any { return args.ThresholdBackwardOf(a) },
 		box: func(a []any) []any { return args.ThresholdBackwardOf(a).Box() },
+		at:  func() any { return args.ThresholdBackwardAt() },
 	},
 	"aten::topk": {
 		of:  func(a []any) any { return args.TopkOf(a) },
 		box: func(a []any) []any { return args.TopkOf(a).Box() },
+		at:  func() any { return args.TopkAt() },
 	},
 	"aten::trace": {
 		of:  func(a []any) any { return args.TraceOf(a) },
 		box: func(a []any) []any { return args.TraceOf(a).Box() },
+		at:  func() any { return args.TraceAt() },
 	},
 	"aten::transpose.int": {
 		of:  func(a []any) any { return args.TransposeOf(a) },
 		box: func(a []any) []any { return args.TransposeOf(a).Box() },
+		at:  func() any { return args.TransposeAt() },
 	},
 	"aten::tril": {
 		of:  func(a []any) any { return args.TrilOf(a) },
 		box: func(a []any) []any { return args.TrilOf(a).Box() },
+		at:  func() any { return args.TrilAt() },
 	},
 	"aten::tril_": {
 		of:  func(a []any) any { return args.Tril_Of(a) },
 		box: func(a []any) []any { return args.Tril_Of(a).Box() },
+		at:  func() any { return args.Tril_At() },
 	},
 	"aten::triplet_margin_loss": {
 		of:  func(a []any) any { return args.TripletMarginLossOf(a) },
 		box: func(a []any) []any { return args.TripletMarginLossOf(a).Box() },
+		at:  func() any { return args.TripletMarginLossAt() },
 	},
 	"aten::triu": {
 		of:  func(a []any) any { return args.TriuOf(a) },
 		box: func(a []any) []any { return args.TriuOf(a).Box() },
+		at:  func() any { return args.TriuAt() },
 	},
 	"aten::triu_": {
 		of:  func(a []any) any { return args.Triu_Of(a) },
 		box: func(a []any) []any { return args.Triu_Of(a).Box() },
+		at:  func() any { return args.Triu_At() },
 	},
 	"aten::trunc": {
 		of:  func(a []any) any { return args.TruncOf(a) },
 		box: func(a []any) []any { return args.TruncOf(a).Box() },
+		at:  func() any { return args.TruncAt() },
 	},
 	"aten::trunc_": {
 		of:  func(a []any) any { return args.Trunc_Of(a) },
 		box: func(a []any) []any { return args.Trunc_Of(a).Box() },
+		at:  func() any { return args.Trunc_At() },
 	},
 	"aten::type_as": {
 		of:  func(a []any) any { return args.TypeAsOf(a) },
 		box: func(a []any) []any { return args.TypeAsOf(a).Box() },
+		at:  func() any { return args.TypeAsAt() },
 	},
 	"aten::unbind.int": {
 		of:  func(a []any) any { return args.UnbindOf(a) },
 		box: func(a []any) []any { return args.UnbindOf(a).Box() },
+		at:  func() any { return args.UnbindAt() },
 	},
 	"aten::unflatten.int": {
 		of:  func(a []any) any { return args.UnflattenOf(a) },
 		box: func(a []any) []any { return args.UnflattenOf(a).Box() },
+		at:  func() any { return args.UnflattenAt() },
 	},
 	"aten::unfold": {
 		of:  func(a []any) any { return args.UnfoldOf(a) },
 		box: func(a []any) []any { return args.UnfoldOf(a).Box() },
+		at:  func() any { return args.UnfoldAt() },
 	},
 	"aten::unsqueeze": {
 		of:  func(a []any) any { return args.UnsqueezeOf(a) },
 		box: func(a []any) []any { return args.UnsqueezeOf(a).Box() },
+		at:  func() any { return args.UnsqueezeAt() },
 	},
 	"aten::upsample_bilinear2d.vec": {
 		of:  func(a []any) any { return args.UpsampleBilinear2dOf(a) },
 		box: func(a []any) []any { return args.UpsampleBilinear2dOf(a).Box() },
+		at:  func() any { return args.UpsampleBilinear2dAt() },
 	},
 	"aten::upsample_nearest2d.vec": {
 		of:  func(a []any) any { return args.UpsampleNearest2dOf(a) },
 		box: func(a []any) []any { return args.UpsampleNearest2dOf(a).Box() },
+		at:  func() any { return args.UpsampleNearest2dAt() },
 	},
 	"aten::var": {
 		of:  func(a []any) any { return args.VarAllOf(a) },
 		box: func(a []any) []any { return args.VarAllOf(a).Box() },
+		at:  func() any { return args.VarAllAt() },
 	},
 	"aten::var.correction": {
 		of:  func(a []any) any { return args.VarOf(a) },
 		box: func(a []any) []any { return args.VarOf(a).Box() },
+		at:  func() any { return args.VarAt() },
 	},
 	"aten::var.dim": {
 		of:  func(a []any) any { return args.VarDimOf(a) },
 		box: func(a []any) []any { return args.VarDimOf(a).Box() },
+		at:  func() any { return args.VarDimAt() },
 	},
 	"aten::var_mean": {
 		of:  func(a []any) any { return args.VarMeanAllOf(a) },
 		box: func(a []any) []any { return args.VarMeanAllOf(a).Box() },
+		at:  func() any { return args.VarMeanAllAt() },
 	},
 	"aten::var_mean.correction": {
 		of:  func(a []any) any { return args.VarMeanOf(a) },
 		box: func(a []any) []any { return args.VarMeanOf(a).Box() },
+		at:  func() any { return args.VarMeanAt() },
 	},
 	"aten::var_mean.dim": {
 		of:  func(a []any) any { return args.VarMeanDimOf(a) },
 		box: func(a []any) []any { return args.VarMeanDimOf(a).Box() },
+		at:  func() any { return args.VarMeanDimAt() },
 	},
 	"aten::view": {
 		of:  func(a []any) any { return args.ViewOf(a) },
 		box: func(a []any) []any { return args.ViewOf(a).Box() },
+		at:  func() any { return args.ViewAt() },
 	},
 	"aten::view_as": {
 		of:  func(a []any) any { return args.ViewAsOf(a) },
 		box: func(a []any) []any { return args.ViewAsOf(a).Box() },
+		at:  func() any { return args.ViewAsAt() },
 	},
 	"aten::vsplit.int": {
 		of:  func(a []any) any { return args.VsplitOf(a) },
 		box: func(a []any) []any { return args.VsplitOf(a).Box() },
+		at:  func() any { return args.VsplitAt() },
 	},
 	"aten::vstack": {
 		of:  func(a []any) any { return args.VstackOf(a) },
 		box: func(a []any) []any { return args.VstackOf(a).Box() },
+		at:  func() any { return args.VstackAt() },
 	},
 	"aten::where.Scalar": {
 		of:  func(a []any) any { return args.WhereScalarOf(a) },
 		box: func(a []any) []any { return args.WhereScalarOf(a).Box() },
+		at:  func() any { return args.WhereScalarAt() },
 	},
 	"aten::where.ScalarOther": {
 		of:  func(a []any) any { return args.WhereScalarOtherOf(a) },
 		box: func(a []any) []any { return args.WhereScalarOtherOf(a).Box() },
+		at:  func() any { return args.WhereScalarOtherAt() },
 	},
 	"aten::where.ScalarSelf": {
 		of:  func(a []any) any { return args.WhereScalarSelfOf(a) },
 		box: func(a []any) []any { return args.WhereScalarSelfOf(a).Box() },
+		at:  func() any { return args.WhereScalarSelfAt() },
 	},
 	"aten::where.self": {
 		of:  func(a []any) any { return args.WhereOf(a) },
 		box: func(a []any) []any { return args.WhereOf(a).Box() },
+		at:  func() any { return args.WhereAt() },
 	},
 	"aten::xlogy.Tensor": {
 		of:  func(a []any) any { return args.XlogyOf(a) },
 		box: func(a []any) []any { return args.XlogyOf(a).Box() },
+		at:  func() any { return args.XlogyAt() },
 	},
 	"aten::xlogy_.Tensor": {
 		of:  func(a []any) any { return args.Xlogy_Of(a) },
 		box: func(a []any) []any { return args.Xlogy_Of(a).Box() },
+		at:  func() any { return args.Xlogy_At() },
 	},
 	"aten::zero": {
 		of:  func(a []any) any { return args.ZeroOf(a) },
 		box: func(a []any) []any { return args.ZeroOf(a).Box() },
+		at:  func() any { return args.ZeroAt() },
 	},
 	"aten::zero_": {
 		of:  func(a []any) any { return args.Zero_Of(a) },
 		box: func(a []any) []any { return args.Zero_Of(a).Box() },
+		at:  func() any { return args.Zero_At() },
 	},
 	"aten::zeros": {
 		of:  func(a []any) any { return args.ZerosOfOf(a) },
@@ -2241,5 +2783,6 @@ var views = map[string]view{
 	"aten::zeros_like": {
 		of:  func(a []any) any { return args.ZerosLikeOf(a) },
 		box: func(a []any) []any { return args.ZerosLikeOf(a).Box() },
+		at:  func() any { return args.ZerosLikeAt() },
 	},
 }

@@ -17,6 +17,7 @@ import (
 type view struct {
 	of  func([]any) any   // the struct, as any
 	box func([]any) []any // the struct's Box()
+	at  func() any        // the positions of its tensor arguments; nil if it has none
 }
 
 // fieldName is the CamelCase the generator promises: self -> Self,
@@ -208,6 +209,43 @@ func checkFamilies(t *testing.T, name string, s *tensor.Schema, bound []any) {
 		}
 		if p := args.BinaryOf(bound); p.Self != bound[0] || p.Other != bound[1] {
 			t.Fatalf("%s: BinaryOf gives %v, %v; want %v, %v", name, p.Self, p.Other, bound[0], bound[1])
+		}
+	}
+}
+
+// TestAt checks the position functions: one field per tensor argument (a
+// Tensor, Tensor?, Tensor[] or Tensor?[]), in schema order, named as the
+// view's field and holding the argument's index; none for ops without
+// tensor arguments. SelfAt is the first field's index where the first
+// argument is a tensor.
+func TestAt(t *testing.T) {
+	for name, v := range views {
+		op, ok := tensor.LookupOp(name)
+		if !ok {
+			continue // TestViews reports it
+		}
+		var want []string
+		for i, a := range op.Schema.Args {
+			if a.Type.IsTensorLike() {
+				want = append(want, fmt.Sprintf("%s=%d", fieldName(a.Name), i))
+			}
+		}
+		if v.at == nil {
+			if len(want) > 0 {
+				t.Errorf("%s has tensor arguments %v but no position function", name, want)
+			}
+			continue
+		}
+		st := reflect.ValueOf(v.at())
+		var got []string
+		for i := 0; i < st.NumField(); i++ {
+			got = append(got, fmt.Sprintf("%s=%d", st.Type().Field(i).Name, st.Field(i).Int()))
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: positions %v, want %v", name, got, want)
+		}
+		if op.Schema.Args[0].Type.Kind == tensor.TTensor && st.Field(0).Int() != args.SelfAt {
+			t.Errorf("%s takes a tensor first, at %d; SelfAt is %d", name, st.Field(0).Int(), args.SelfAt)
 		}
 	}
 }

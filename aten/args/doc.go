@@ -17,7 +17,8 @@
 // NativeBatchNorm, empty.memory_format is EmptyOf. An op whose name starts
 // with an underscore takes the prefix Internal: _softmax is InternalSoftmax,
 // _native_batch_norm_legit.no_stats is InternalNativeBatchNormLegitNoStats.
-// The constructor adds Of: AddOf, Add_Of, InternalSoftmaxOf, EmptyOfOf. A
+// The constructor adds Of: AddOf, Add_Of, InternalSoftmaxOf, EmptyOfOf;
+// the position function (see Positions) adds At: AddAt, ConvolutionAt. A
 // field is the CamelCase of the argument's name: self is Self, running_mean
 // RunningMean, output_size OutputSize, HxW HxW.
 //
@@ -69,6 +70,27 @@
 //
 // Name the list a, not args, in code that uses this package.
 //
+// # Positions
+//
+// Code that must name an argument's index, not only read its value, takes
+// it from the op's position function: for every op with tensor arguments
+// (Tensor, Tensor?, Tensor[], Tensor?[]) there is one, named as the struct
+// with At, returning a struct with one int field per tensor argument, named
+// as the view's field:
+//
+//	at := args.ConvolutionAt() // struct{ Input, Weight, Bias int }{0, 1, 2}
+//
+// Autograd's formulas read the saved tensors and set the gradients of the
+// inputs by index (c.T(at.Weight), c.Set(at.Bias, g)), because a saved
+// tensor is checked against its version before it is read. Position
+// functions return anonymous struct types, the same type for ops whose
+// tensor arguments have the same names, so code serving several such ops
+// takes the positions as a parameter and each op passes its own:
+//
+//	func minMaxBackward(c *Ctx, at struct{ Self, Other int }, isMax bool)
+//
+//	def("aten::maximum", fn(func(c *Ctx) { minMaxBackward(c, args.MaximumAt(), true) }))
+//
 // # Code serving several ops
 //
 // A function registered for several ops reads each op's own view. Ops whose
@@ -85,5 +107,6 @@
 // family views cover what is shared by construction: Self, the first
 // argument of any op that takes a tensor first (unary pointwise ops, views,
 // in-place variants), and BinaryOf, the two operands of either overload of
-// a binary pointwise op, Tensor other or Scalar other.
+// a binary pointwise op, Tensor other or Scalar other. SelfAt is the
+// position Self reads.
 package args

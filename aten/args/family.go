@@ -27,3 +27,8 @@ func BinaryOf(a []any) Binary {
 	_ = a[1]
 	return Binary{ten(a[0]), a[1]}
 }
+
+// SelfAt is the position of the argument Self reads, for code serving a
+// family of ops that take a tensor first and must name its index (the
+// op's own position function gives the same: args.AbsAt().Self).
+const SelfAt = 0

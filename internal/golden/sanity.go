@@ -4,12 +4,13 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/tensor"
 )
 
 // Sanity checks the values of a nondeterministic op's result: the right
 // distribution or structure, since the exact values cannot match PyTorch's.
-func Sanity(op *tensor.Op, args []any, got any) error {
+func Sanity(op *tensor.Op, a []any, got any) error {
 	switch op.Schema.Name {
 	case "rand":
 		v := got.(*tensor.Tensor).Float64s()
@@ -32,10 +33,11 @@ func Sanity(op *tensor.Op, args []any, got any) error {
 		}
 	case "native_dropout":
 		res := got.([]*tensor.Tensor)
-		in := args[0].(*tensor.Tensor).Float64s()
+		v := args.NativeDropoutOf(a)
+		in := v.Input.Float64s()
 		out, mask := res[0].Float64s(), res[1].Float64s()
-		p := args[1].(float64)
-		train := args[2] == nil || args[2].(bool)
+		p := v.P
+		train := v.Train.Or(true)
 		if !train || p == 0 {
 			return nil
 		}

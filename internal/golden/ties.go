@@ -4,15 +4,16 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/tensor"
 )
 
 // checkTies verifies index outputs of ops whose input has duplicate values:
 // the indices need not equal PyTorch's, but each must point to a value equal
 // to the one PyTorch's index points to.
-func checkTies(op *tensor.Op, args []any, got, want any, dev tensor.Device) error {
-	in, ok := args[0].(*tensor.Tensor)
-	if !ok {
+func checkTies(op *tensor.Op, a []any, got, want any, dev tensor.Device) error {
+	in := args.Self(a) // the ops marked ties all take a tensor first
+	if in == nil {
 		return nil
 	}
 	var gi *tensor.Tensor
@@ -53,13 +54,15 @@ func checkTies(op *tensor.Op, args []any, got, want any, dev tensor.Device) erro
 		}
 		pick = func(idx *tensor.Tensor) ([]float64, error) { return planeGather(x, idx, spatial) }
 	default:
+		// argmax, max.dim, sort, topk, ...: the argument named dim, by
+		// name, for every op the flag marks; None flattens.
 		dim, flat := -1, false
-		for i, a := range op.Schema.Args {
-			if a.Name == "dim" {
-				if args[i] == nil {
+		for i, arg := range op.Schema.Args {
+			if arg.Name == "dim" {
+				if a[i] == nil {
 					flat = true
 				} else {
-					dim = args[i].(int)
+					dim = a[i].(int)
 				}
 			}
 		}

@@ -2,8 +2,10 @@ package main
 
 // The typed argument views of package aten/args: for every op of the tables
 // a struct with one field per schema argument and a constructor reading the
-// op's canonical argument list (tensor.Op.Bind), plus a test table beside
-// it that names every constructor.
+// op's canonical argument list (tensor.Op.Bind); for every op with tensor
+// arguments, a function giving their positions in that list (XAt); and a
+// test table beside them that names every constructor and position
+// function.
 
 import (
 	"bytes"
@@ -30,7 +32,7 @@ func argsName(s *tensor.Schema, overloads map[string][]string) string {
 }
 
 // argsHelpers are the names package args declares by hand.
-var argsHelpers = map[string]bool{"Opt": true, "Some": true, "Self": true, "Binary": true, "BinaryOf": true}
+var argsHelpers = map[string]bool{"Opt": true, "Some": true, "Self": true, "SelfAt": true, "Binary": true, "BinaryOf": true}
 
 // argField says how one schema argument becomes a struct field: its Go
 // type, the expression reading it from a[i] (one type assertion at most),
@@ -136,6 +138,8 @@ func writeArgs(path string, schemas []*tensor.Schema, overloads map[string][]str
 		claim(name, q)
 		claim(name+"Of", q)
 		fields := make([]argField, len(s.Args))
+		var at []string // the fields of the tensor arguments
+		var pos []string
 		seen := map[string]bool{"Box": true}
 		for i := range s.Args {
 			f, err := argsField(&s.Args[i], i)
@@ -147,6 +151,10 @@ func writeArgs(path string, schemas []*tensor.Schema, overloads map[string][]str
 			}
 			seen[f.name] = true
 			fields[i] = f
+			if s.Args[i].Type.IsTensorLike() {
+				at = append(at, f.name)
+				pos = append(pos, fmt.Sprint(i))
+			}
 		}
 		fmt.Fprintf(&w, "// %s holds the arguments of %s:\n//\n//\t%s\ntype %s struct {\n", name, q, s, name)
 		for _, f := range fields {
@@ -174,7 +182,15 @@ func writeArgs(path string, schemas []*tensor.Schema, overloads map[string][]str
 			fmt.Fprintf(&w, f.box, f.name)
 		}
 		w.WriteString("}\n}\n\n")
-		fmt.Fprintf(&t, "\t%q: {\n\t\tof:  func(a []any) any { return args.%sOf(a) },\n\t\tbox: func(a []any) []any { return args.%sOf(a).Box() },\n\t},\n", q, name, name)
+		fmt.Fprintf(&t, "\t%q: {\n\t\tof:  func(a []any) any { return args.%sOf(a) },\n\t\tbox: func(a []any) []any { return args.%sOf(a).Box() },\n", q, name, name)
+		if len(at) > 0 {
+			claim(name+"At", q)
+			typ := "struct{ " + strings.Join(at, ", ") + " int }"
+			fmt.Fprintf(&w, "// %sAt gives the positions of the tensor arguments of %s in its list.\n", name, q)
+			fmt.Fprintf(&w, "func %sAt() %s {\n\treturn %s{%s}\n}\n\n", name, typ, typ, strings.Join(pos, ", "))
+			fmt.Fprintf(&t, "\t\tat:  func() any { return args.%sAt() },\n", name)
+		}
+		t.WriteString("\t},\n")
 	}
 	t.WriteString("}\n")
 	write(path, w.Bytes())
