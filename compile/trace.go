@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/autograd"
 	"github.com/goaten/goaten/compile/fx"
 	"github.com/goaten/goaten/functional"
@@ -473,12 +474,11 @@ func IsDataDependent(err error) bool {
 
 // isBoolMaskIndex reports an index.Tensor call with a boolean index, whose
 // result size is the number of true elements.
-func isBoolMaskIndex(op *tensor.Op, args []any) bool {
+func isBoolMaskIndex(op *tensor.Op, a []any) bool {
 	if op.Name != "aten::index.Tensor" {
 		return false
 	}
-	idx, _ := args[1].([]*tensor.Tensor)
-	for _, t := range idx {
+	for _, t := range args.IndexOf(a).Indices {
 		if t != nil && (t.DType() == tensor.Bool || t.DType() == tensor.Uint8) {
 			return true
 		}
