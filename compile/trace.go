@@ -307,31 +307,11 @@ func (tr *tracer) unwrapFunctional(in, out []reflect.Value) []reflect.Value {
 }
 
 func (tr *tracer) output(out []reflect.Value) error {
-	var vals []any
-	for _, v := range out {
-		switch x := v.Interface().(type) {
-		default:
-			vals = append(vals, x) // a constant (a metadata query's int, a Scalar)
-		case *tensor.Tensor:
-			n, err := tr.outputNode(x)
-			if err != nil {
-				return err
-			}
-			vals = append(vals, n)
-		case []*tensor.Tensor:
-			l := make([]any, len(x))
-			for i, t := range x {
-				n, err := tr.outputNode(t)
-				if err != nil {
-					return err
-				}
-				l[i] = n
-			}
-			if len(out) == 1 {
-				tr.gm.Graph.Output(l)
-				return nil
-			}
-			vals = append(vals, l)
+	vals := make([]any, len(out))
+	for i, v := range out {
+		var err error
+		if vals[i], err = tr.outputValue(v.Interface()); err != nil {
+			return err
 		}
 	}
 	switch len(vals) {
@@ -343,6 +323,42 @@ func (tr *tracer) output(out []reflect.Value) error {
 		tr.gm.Graph.Output(fx.Tuple(vals))
 	}
 	return nil
+}
+
+// outputValue is what the output node returns for a result of fn: tensors
+// become their nodes, lists and tuples keep their shape, other values are
+// constants (a metadata query's int, a Scalar).
+func (tr *tracer) outputValue(v any) (any, error) {
+	switch x := v.(type) {
+	case *tensor.Tensor:
+		return tr.outputNode(x)
+	case []*tensor.Tensor:
+		l := make([]any, len(x))
+		for i, t := range x {
+			n, err := tr.outputNode(t)
+			if err != nil {
+				return nil, err
+			}
+			l[i] = n
+		}
+		return l, nil
+	case fx.Tuple:
+		l, err := tr.outputValue([]any(x))
+		if err != nil {
+			return nil, err
+		}
+		return fx.Tuple(l.([]any)), nil
+	case []any:
+		l := make([]any, len(x))
+		for i, e := range x {
+			var err error
+			if l[i], err = tr.outputValue(e); err != nil {
+				return nil, err
+			}
+		}
+		return l, nil
+	}
+	return v, nil
 }
 
 func (tr *tracer) outputNode(t *tensor.Tensor) (any, error) {

@@ -140,3 +140,49 @@ func TestTraceGoroutines(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+// Factory calls inside the traced function are recorded (they reach the
+// tracer through the goroutine's modes), and a Backward inside it records
+// the backward ops.
+func TestTraceFactoryAndBackward(t *testing.T) {
+	f := func(x *T) *T {
+		z := tensor.ZerosOf([]int{2, 3})
+		return x.Add(z).Add(tensor.Arange(0, 3))
+	}
+	gm, err := compile.Trace(f, []*T{tensor.Randn([]int{2, 3})}, compile.TraceOptions{Mode: compile.Fake, ArgNames: []string{"x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := gm.Code()
+	for _, want := range []string{"torch.ops.aten.zeros.default([2, 3]", "torch.ops.aten.arange.start_step(0, 3"} {
+		if !strings.Contains(code, want) {
+			t.Errorf("no %q in\n%s", want, code)
+		}
+	}
+	w := tensor.Randn([]int{3}).SetRequiresGrad(true)
+	g := func(x *T) *T {
+		loss := x.Mul(w).SumAll()
+		loss.Backward()
+		return loss
+	}
+	gm, err = compile.Trace(g, []*T{tensor.Randn([]int{3})}, compile.TraceOptions{Mode: compile.Fake, ArgNames: []string{"x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code := gm.Code(); !strings.Contains(code, "torch.ops.aten.expand.default") || !strings.Contains(code, "mul_1 = torch.ops.aten.mul.Tensor") {
+		t.Errorf("the backward is not in the graph:\n%s", code)
+	}
+}
+
+// RunDecompositions on a traced graph gives the graph traced with the
+// table in the first place.
+func TestRunDecompositions(t *testing.T) {
+	x, w, b := tensor.Randn([]int{2, 4}), tensor.Randn([]int{4, 3}), tensor.Randn([]int{3})
+	gm, err := compile.Trace(mlp, []*T{x, w, b}, compile.TraceOptions{Mode: compile.Fake, ArgNames: []string{"x", "w", "b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := compile.GetDecompositions("aten::gelu", "aten::_softmax")
+	out, err := compile.RunDecompositions(gm, d)
+	checkGolden(t, "make_fx mlp (gelu/_softmax/addmm decomposed)", out, err)
+}
