@@ -186,6 +186,17 @@ func (t *Tensor) SetMeta(sizes, strides []int, offset int) {
 	t.offset = offset
 }
 
+// SetData makes t hold src's data and layout in place (PyTorch's
+// t.data = src): t keeps its identity, its autograd state and the keys
+// that come with it; its data, metadata, device and other keys become
+// src's. Modules move their parameters to another device with it.
+func (t *Tensor) SetData(src *Tensor) {
+	t.SetMeta(src.sizes, src.strides, src.offset)
+	t.dtype, t.device, t.raw = src.dtype, src.device, src.raw
+	t.Keys = src.Keys.Without(KeyAutograd) | t.Keys&(KeySet(0).With(KeyAutograd))
+	t.BumpVersion()
+}
+
 // SetDType overwrites the dtype (used by constructors only).
 func (t *Tensor) SetDType(d DType) { t.dtype = d }
 

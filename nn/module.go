@@ -1,0 +1,394 @@
+// Package nn is torch.nn for Go: modules with named parameters, buffers and
+// sub-modules, PyTorch's layers with their constructors, defaults and
+// initialisation, and state dicts that load what PyTorch saved.
+//
+// A module is a struct that embeds Base and registers its state in its
+// constructor, in PyTorch's order:
+//
+//	type MLP struct {
+//		nn.Base
+//		FC1, FC2 *nn.Linear
+//	}
+//
+//	func NewMLP() *MLP {
+//		m := &MLP{}
+//		m.FC1 = nn.Register(m, "fc1", nn.NewLinear(784, 128))
+//		m.FC2 = nn.Register(m, "fc2", nn.NewLinear(128, 10))
+//		return m
+//	}
+//
+//	func (m *MLP) Forward(x *goaten.Tensor) *goaten.Tensor {
+//		return m.FC2.Forward(m.FC1.Forward(x).Relu())
+//	}
+//
+// Base's methods then walk the whole tree with PyTorch's dotted names
+// ("fc1.weight", "layers.0.attn.in_proj_weight"): NamedParameters,
+// Parameters (registration order, as optimizers take them), NamedBuffers,
+// StateDict, LoadStateDict, Train/Eval, ZeroGrad, To. Forward is each
+// module's own method with its own signature; export and compile find it by
+// reflection.
+package nn
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/goaten/goaten/autograd"
+	"github.com/goaten/goaten/tensor"
+)
+
+// T is the tensor type.
+type T = tensor.Tensor
+
+// Module is anything that embeds Base.
+type Module interface {
+	base() *Base
+}
+
+// Base holds a module's parameters, buffers and sub-modules in registration
+// order, and its training flag. Embed it in every module.
+type Base struct {
+	params   []entry[*T]
+	buffers  []entry[*T]
+	children []entry[Module]
+	nonPers  map[string]bool // buffers left out of the state dict
+	eval     bool            // false: training (PyTorch's default)
+	typeName string          // the class name messages use
+}
+
+type entry[V any] struct {
+	name string
+	v    V
+}
+
+func (b *Base) base() *Base { return b }
+
+// RegisterParameter adds a parameter (a leaf that requires grad; nil
+// registers the name with no tensor, as PyTorch's register_parameter(name,
+// None)) and returns it.
+func (b *Base) RegisterParameter(name string, p *T) *T {
+	b.checkName(name, "parameter")
+	if p != nil && !p.RequiresGrad() && p.DType().IsFloat() {
+		autograd.SetRequiresGrad(p, true)
+	}
+	b.params = append(b.params, entry[*T]{name, p})
+	return p
+}
+
+// RegisterBuffer adds a buffer (state that is not a parameter, such as
+// BatchNorm's running mean); persistent buffers are part of the state dict.
+func (b *Base) RegisterBuffer(name string, t *T, persistent bool) *T {
+	b.checkName(name, "buffer")
+	b.buffers = append(b.buffers, entry[*T]{name, t})
+	if !persistent {
+		if b.nonPers == nil {
+			b.nonPers = map[string]bool{}
+		}
+		b.nonPers[name] = true
+	}
+	return t
+}
+
+// RegisterModule adds a sub-module.
+func (b *Base) RegisterModule(name string, m Module) {
+	b.checkName(name, "module")
+	b.children = append(b.children, entry[Module]{name, m})
+}
+
+// Register adds sub-module m to parent under name and returns m, so a
+// constructor can write m.FC1 = nn.Register(m, "fc1", nn.NewLinear(4, 2)).
+func Register[M Module](parent Module, name string, m M) M {
+	parent.base().RegisterModule(name, m)
+	return m
+}
+
+func (b *Base) checkName(name, kind string) {
+	switch {
+	case name == "":
+		tensor.Panicf("%s name can't be empty string \"\"", kind)
+	case strings.Contains(name, "."):
+		tensor.Panicf("%s name can't contain \".\", got: %s", kind, name)
+	}
+	for _, e := range b.params {
+		if e.name == name {
+			tensor.Panicf("attribute '%s' already exists", name)
+		}
+	}
+	for _, e := range b.buffers {
+		if e.name == name {
+			tensor.Panicf("attribute '%s' already exists", name)
+		}
+	}
+	for _, e := range b.children {
+		if e.name == name {
+			tensor.Panicf("attribute '%s' already exists", name)
+		}
+	}
+}
+
+// Named is a tensor with its dotted name.
+type Named struct {
+	Name   string
+	Tensor *T
+}
+
+// NamedModule is a module with its dotted name ("" for the root).
+type NamedModule struct {
+	Name   string
+	Module Module
+}
+
+// NamedModules lists the module and all its descendants, depth first in
+// registration order, each once (named_modules).
+func (b *Base) NamedModules() []NamedModule {
+	var out []NamedModule
+	seen := map[*Base]bool{}
+	var walk func(prefix string, m *Base, mod Module)
+	walk = func(prefix string, m *Base, mod Module) {
+		if seen[m] {
+			return
+		}
+		seen[m] = true
+		out = append(out, NamedModule{prefix, mod})
+		for _, c := range m.children {
+			walk(join(prefix, c.name), c.v.base(), c.v)
+		}
+	}
+	walk("", b, b)
+	return out
+}
+
+// Children lists the direct sub-modules with their names.
+func (b *Base) Children() []NamedModule {
+	out := make([]NamedModule, len(b.children))
+	for i, c := range b.children {
+		out[i] = NamedModule{c.name, c.v}
+	}
+	return out
+}
+
+func join(prefix, name string) string {
+	if prefix == "" {
+		return name
+	}
+	return prefix + "." + name
+}
+
+// NamedParameters lists every parameter of the tree with its dotted name,
+// in registration order, each tensor once (named_parameters).
+func (b *Base) NamedParameters() []Named {
+	var out []Named
+	seen := map[*T]bool{}
+	for _, nm := range b.NamedModules() {
+		for _, e := range nm.Module.base().params {
+			if e.v == nil || seen[e.v] {
+				continue
+			}
+			seen[e.v] = true
+			out = append(out, Named{join(nm.Name, e.name), e.v})
+		}
+	}
+	return out
+}
+
+// Parameters lists the parameters in registration order (what optimizers
+// take).
+func (b *Base) Parameters() []*T {
+	np := b.NamedParameters()
+	out := make([]*T, len(np))
+	for i, p := range np {
+		out[i] = p.Tensor
+	}
+	return out
+}
+
+// NamedBuffers lists every buffer of the tree with its dotted name.
+func (b *Base) NamedBuffers() []Named {
+	var out []Named
+	for _, nm := range b.NamedModules() {
+		for _, e := range nm.Module.base().buffers {
+			if e.v != nil {
+				out = append(out, Named{join(nm.Name, e.name), e.v})
+			}
+		}
+	}
+	return out
+}
+
+// IsPersistent reports whether the buffer at the dotted name is part of the
+// state dict.
+func (b *Base) IsPersistent(name string) bool {
+	prefix, leaf := "", name
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		prefix, leaf = name[:i], name[i+1:]
+	}
+	for _, nm := range b.NamedModules() {
+		if nm.Name == prefix {
+			return !nm.Module.base().nonPers[leaf]
+		}
+	}
+	return false
+}
+
+// StateDict is the module's state, parameters then persistent buffers per
+// module, in PyTorch's order (state_dict). The tensors are the module's own
+// (not copies), detached.
+type StateDict struct {
+	Keys    []string
+	Tensors map[string]*T
+}
+
+// StateDict returns the state dict.
+func (b *Base) StateDict() *StateDict {
+	sd := &StateDict{Tensors: map[string]*T{}}
+	for _, nm := range b.NamedModules() {
+		m := nm.Module.base()
+		add := func(name string, t *T) {
+			k := join(nm.Name, name)
+			sd.Keys = append(sd.Keys, k)
+			sd.Tensors[k] = t.Detach()
+		}
+		for _, e := range m.params {
+			if e.v != nil {
+				add(e.name, e.v)
+			}
+		}
+		for _, e := range m.buffers {
+			if e.v != nil && !m.nonPers[e.name] {
+				add(e.name, e.v)
+			}
+		}
+	}
+	return sd
+}
+
+// LoadStateDict copies the tensors of sd into the module's parameters and
+// persistent buffers, by name. With strict, missing and unexpected keys are
+// an error in PyTorch's words; a shape mismatch is always one. Nothing is
+// copied when an error is returned.
+func (b *Base) LoadStateDict(sd map[string]*T, strict bool) error {
+	own := b.StateDict()
+	var missing, unexpected, mism []string
+	for _, k := range own.Keys {
+		v, ok := sd[k]
+		if !ok {
+			missing = append(missing, k)
+			continue
+		}
+		if !sameSizes(v.Sizes(), own.Tensors[k].Sizes()) {
+			mism = append(mism, fmt.Sprintf("size mismatch for %s: copying a param with shape %s from checkpoint, the shape in current model is %s.",
+				k, sizeRepr(v.Sizes()), sizeRepr(own.Tensors[k].Sizes())))
+		}
+	}
+	for k := range sd {
+		if _, ok := own.Tensors[k]; !ok {
+			unexpected = append(unexpected, k)
+		}
+	}
+	sort.Strings(unexpected)
+	// PyTorch's order: missing, unexpected, then the size mismatches.
+	var msgs []string
+	if strict {
+		if len(missing) > 0 {
+			msgs = append(msgs, "Missing key(s) in state_dict: "+quoteJoin(missing)+". ")
+		}
+		if len(unexpected) > 0 {
+			msgs = append(msgs, "Unexpected key(s) in state_dict: "+quoteJoin(unexpected)+". ")
+		}
+	}
+	msgs = append(msgs, mism...)
+	if len(msgs) > 0 {
+		return fmt.Errorf("Error(s) in loading state_dict for %s:\n\t%s", b.name(), strings.Join(msgs, "\n\t"))
+	}
+	err := tensor.Try(func() {
+		autograd.NoGrad(func() {
+			for _, k := range own.Keys {
+				if v, ok := sd[k]; ok {
+					own.Tensors[k].Copy_(v)
+				}
+			}
+		})
+	})
+	return err
+}
+
+func sameSizes(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// sizeRepr prints sizes as torch.Size does.
+func sizeRepr(s []int) string {
+	parts := make([]string, len(s))
+	for i, n := range s {
+		parts[i] = fmt.Sprint(n)
+	}
+	return "torch.Size([" + strings.Join(parts, ", ") + "])"
+}
+
+func quoteJoin(keys []string) string {
+	q := make([]string, len(keys))
+	for i, k := range keys {
+		q[i] = `"` + k + `"`
+	}
+	return strings.Join(q, ", ")
+}
+
+// SetName sets the name error messages give the module (its PyTorch class
+// name: "Linear", "Sequential"); layers set it in their constructors.
+func (b *Base) SetName(name string) { b.typeName = name }
+
+func (b *Base) name() string {
+	if b.typeName == "" {
+		return "Module"
+	}
+	return b.typeName
+}
+
+// Train sets training mode on the module and all its descendants (train()).
+func (b *Base) Train() {
+	for _, nm := range b.NamedModules() {
+		nm.Module.base().eval = false
+	}
+}
+
+// Eval sets evaluation mode (eval()): dropout off, batch norm on running
+// statistics.
+func (b *Base) Eval() {
+	for _, nm := range b.NamedModules() {
+		nm.Module.base().eval = true
+	}
+}
+
+// Training reports whether the module is in training mode.
+func (b *Base) Training() bool { return !b.eval }
+
+// ZeroGrad clears the gradients of all parameters (zero_grad with
+// set_to_none=True, PyTorch 2's default).
+func (b *Base) ZeroGrad() {
+	for _, p := range b.Parameters() {
+		autograd.SetGrad(p, nil)
+	}
+}
+
+// To moves every parameter and buffer to device dev in place, as PyTorch's
+// module.to: each tensor keeps its identity (so a layer's fields and an
+// optimizer's parameter list still hold it) and takes the moved data.
+func (b *Base) To(dev tensor.Device) {
+	for _, nm := range b.NamedModules() {
+		m := nm.Module.base()
+		for _, e := range append(append([]entry[*T](nil), m.params...), m.buffers...) {
+			if e.v != nil && e.v.Device() != dev {
+				e.v.SetData(e.v.Detach().ToDevice(dev))
+			}
+		}
+	}
+}

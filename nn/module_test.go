@@ -1,0 +1,139 @@
+package nn_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	_ "github.com/goaten/goaten"
+	_ "github.com/goaten/goaten/examples/newdevice"
+	"github.com/goaten/goaten/nn"
+	"github.com/goaten/goaten/tensor"
+)
+
+type leaf struct {
+	nn.Base
+	W, B *tensor.Tensor
+}
+
+func newLeaf(in, out int) *leaf {
+	l := &leaf{}
+	l.SetName("Leaf")
+	l.W = l.RegisterParameter("weight", tensor.Randn([]int{out, in}))
+	l.B = l.RegisterParameter("bias", tensor.ZerosOf([]int{out}))
+	return l
+}
+
+type net struct {
+	nn.Base
+	A, B  *leaf
+	Count *tensor.Tensor
+}
+
+func newNet() *net {
+	n := &net{}
+	n.SetName("Net")
+	n.A = nn.Register(n, "a", newLeaf(3, 4))
+	n.Count = n.RegisterBuffer("count", tensor.ZerosOf([]int{1}), true)
+	n.RegisterBuffer("scratch", tensor.ZerosOf([]int{2}), false)
+	n.B = nn.Register(n, "b", newLeaf(4, 2))
+	return n
+}
+
+func TestModuleNames(t *testing.T) {
+	n := newNet()
+	var names []string
+	for _, p := range n.NamedParameters() {
+		names = append(names, p.Name)
+	}
+	if got := strings.Join(names, " "); got != "a.weight a.bias b.weight b.bias" {
+		t.Errorf("parameters %s", got)
+	}
+	if ps := n.Parameters(); len(ps) != 4 || ps[0] != n.A.W || !ps[0].RequiresGrad() {
+		t.Errorf("Parameters: %d, first is a.weight %v", len(ps), ps[0] == n.A.W)
+	}
+	sd := n.StateDict()
+	if got := strings.Join(sd.Keys, " "); got != "count a.weight a.bias b.weight b.bias" {
+		t.Errorf("state dict keys %s", got)
+	}
+	var bufs []string
+	for _, b := range n.NamedBuffers() {
+		bufs = append(bufs, b.Name)
+	}
+	if got := strings.Join(bufs, " "); got != "count scratch" || n.IsPersistent("scratch") || !n.IsPersistent("count") {
+		t.Errorf("buffers %s", got)
+	}
+	n.Eval()
+	if n.Training() || n.A.Training() {
+		t.Error("Eval did not reach the children")
+	}
+	n.Train()
+	if !n.B.Training() {
+		t.Error("Train did not reach the children")
+	}
+}
+
+func TestLoadStateDict(t *testing.T) {
+	src, dst := newNet(), newNet()
+	sd := src.StateDict().Tensors
+	if err := dst.LoadStateDict(sd, true); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(dst.A.W.Float64s()) != fmt.Sprint(src.A.W.Float64s()) {
+		t.Fatal("weights not loaded")
+	}
+	bad := map[string]*tensor.Tensor{}
+	for k, v := range sd {
+		bad[k] = v
+	}
+	delete(bad, "b.bias")
+	bad["c.weight"] = tensor.ZerosOf([]int{1})
+	bad["a.weight"] = tensor.ZerosOf([]int{5, 3})
+	err := dst.LoadStateDict(bad, true)
+	want := "Error(s) in loading state_dict for Net:\n\t" +
+		`Missing key(s) in state_dict: "b.bias". ` + "\n\t" +
+		`Unexpected key(s) in state_dict: "c.weight". ` + "\n\t" +
+		"size mismatch for a.weight: copying a param with shape torch.Size([5, 3]) from checkpoint, the shape in current model is torch.Size([4, 3])."
+	if err == nil || err.Error() != want {
+		t.Fatalf("err:\n%v\nwant:\n%s", err, want)
+	}
+	delete(bad, "a.weight")
+	if err := dst.LoadStateDict(bad, false); err != nil {
+		t.Fatalf("non-strict: %v", err)
+	}
+}
+
+func TestZeroGradAndTo(t *testing.T) {
+	n := newNet()
+	w := n.A.W
+	w.Mul(w).SumAll().Backward()
+	if w.Grad() == nil {
+		t.Fatal("no gradient")
+	}
+	n.ZeroGrad()
+	if w.Grad() != nil {
+		t.Fatal("ZeroGrad left a gradient")
+	}
+	dev, _ := tensor.LookupDevice("gonum")
+	want := w.Float64s()
+	n.To(dev)
+	if w.Device() != dev || n.Count.Device() != dev || !w.RequiresGrad() {
+		t.Fatalf("To: weight on %s (requires grad %v), buffer on %s", w.Device(), w.RequiresGrad(), n.Count.Device())
+	}
+	if fmt.Sprint(w.Float64s()) != fmt.Sprint(want) {
+		t.Fatal("To changed the values")
+	}
+}
+
+func TestRegisterMisuse(t *testing.T) {
+	n := newNet()
+	for _, f := range []func(){
+		func() { n.RegisterParameter("a", nil) },
+		func() { n.RegisterBuffer("x.y", nil, true) },
+		func() { n.RegisterModule("", newLeaf(1, 1)) },
+	} {
+		if err := tensor.Try(f); err == nil {
+			t.Error("no error")
+		}
+	}
+}
