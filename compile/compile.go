@@ -359,10 +359,9 @@ func (c *Compiled) specs(inputs []*tensor.Tensor) []inputSpec {
 	return out
 }
 
-// compile traces fn for these inputs. A graph that marks dims dynamic is
-// kept only if it does not depend on them: it is traced again with each
-// dynamic dim's size changed, and the two graphs must print the same (no
-// size of those dims baked into the graph). Otherwise the dims stay static.
+// compile traces fn for these inputs. Dims marked dynamic become symbolic
+// (symbolic.go) when a second trace at sentinel sizes shows how the graph's
+// ints depend on them; otherwise they stay static.
 func (c *Compiled) compile(inputs []*tensor.Tensor, specs []inputSpec, grad bool) (*entry, error) {
 	// A fake trace: nothing runs while tracing, so the function's effects
 	// (writes into its inputs) happen once, when the graph runs.
@@ -370,9 +369,13 @@ func (c *Compiled) compile(inputs []*tensor.Tensor, specs []inputSpec, grad bool
 	if err != nil {
 		return nil, err
 	}
-	if anyDynamic(specs) && !c.sizeIndependent(gm, inputs, specs) {
-		for i := range specs {
-			specs[i].dynamic = nil
+	if anyDynamic(specs) {
+		if grad && needsGrad(gm, inputs) {
+			clearDynamic(specs) // training graphs stay static for now
+		} else if sym, ok := c.symbolic(gm, inputs, specs); ok {
+			gm = sym
+		} else {
+			clearDynamic(specs)
 		}
 	}
 	if grad && needsGrad(gm, inputs) && !mutates(gm) && !outputsAlias(gm) {
@@ -472,22 +475,10 @@ func anyDynamic(specs []inputSpec) bool {
 	return false
 }
 
-// sizeIndependent retraces fn in fake mode with every dynamic dim one
-// larger and compares the graphs.
-func (c *Compiled) sizeIndependent(gm *fx.GraphModule, inputs []*tensor.Tensor, specs []inputSpec) bool {
-	probe := make([]*tensor.Tensor, len(inputs))
-	for i, x := range inputs {
-		sizes := slices.Clone(x.Sizes())
-		for d := range specs[i].dynamic {
-			sizes[d]++
-		}
-		probe[i] = tensor.NewMetaContiguous(sizes, x.DType(), tensor.Meta)
-		if x.RequiresGrad() {
-			autograd.SetRequiresGrad(probe[i], true)
-		}
+func clearDynamic(specs []inputSpec) {
+	for i := range specs {
+		specs[i].dynamic = nil
 	}
-	other, err := Trace(c.fn, probe, TraceOptions{Mode: Fake, Decompositions: c.opts.Decompositions})
-	return err == nil && other.Code() == gm.Code()
 }
 
 // check returns "" when inputs pass the entry's guards, else PyTorch's
@@ -528,7 +519,14 @@ func (s *inputSpec) check(x *tensor.Tensor) string {
 		return fmt.Sprintf("rank mismatch. expected %d, actual %d", len(s.sizes), x.Dim())
 	}
 	for d, n := range x.Sizes() {
-		if !s.dynamic[d] && n != s.sizes[d] {
+		if s.dynamic[d] {
+			if n < 2 {
+				// 0 and 1 are specialised, as PyTorch's dynamic shapes.
+				return fmt.Sprintf("size mismatch at index %d. expected a dynamic size >= 2, actual %d", d, n)
+			}
+			continue
+		}
+		if n != s.sizes[d] {
 			return fmt.Sprintf("size mismatch at index %d. expected %d, actual %d", d, s.sizes[d], n)
 		}
 	}

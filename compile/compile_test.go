@@ -72,11 +72,11 @@ func TestCompileRecompiles(t *testing.T) {
 	}
 }
 
-// A graph that bakes a size in (a view to a fixed shape) cannot make that
-// dim dynamic: each new size recompiles, until the limit; then the
-// function runs eagerly (logged) or, with Fullgraph, fails.
+// A graph that bakes in a float computed from a size cannot make that dim
+// dynamic: each new size recompiles, until the limit; then the function
+// runs eagerly (logged) or, with Fullgraph, fails.
 func TestCompileRecompileLimit(t *testing.T) {
-	flat := func(x *T) *T { return x.View([]int{x.Sizes()[0] * x.Sizes()[1]}).Mul(num(2)) }
+	flat := func(x *T) *T { return x.Mul(num(1 / float64(x.Sizes()[1]))) }
 	for _, full := range []bool{false, true} {
 		var logged []string
 		c := compile.Compile(flat, compile.Options{RecompileLimit: 3, Fullgraph: full,
@@ -84,13 +84,12 @@ func TestCompileRecompileLimit(t *testing.T) {
 		var err error
 		for n := 1; n <= 5; n++ {
 			var res any
-			res, err = c.Call(tensor.Randn([]int{2, n}))
+			x := tensor.Randn([]int{2, n})
+			res, err = c.Call(x)
 			if err != nil {
 				break
 			}
-			if res.(*T).Numel() != 2*n {
-				t.Fatalf("n=%d: %v", n, res.(*T).Sizes())
-			}
+			sameValues(t, fmt.Sprintf("n=%d", n), res.(*T), flat(x))
 		}
 		s := c.Stats()
 		if s.Frames != 3 {
@@ -186,5 +185,40 @@ func TestCompileSegments(t *testing.T) {
 	_, err := full.Call(pos, w)
 	if err == nil || !compile.IsDataDependent(err) || !strings.Contains(err.Error(), "aten::_local_scalar_dense reads tensor data") || !strings.Contains(err.Error(), "compile_test.go") {
 		t.Fatalf("fullgraph: %v", err)
+	}
+}
+
+// A dim that changes between calls becomes symbolic: the graph computes
+// the ints that depend on it from sym_size nodes (here the view's size), so
+// further sizes reuse it; sizes 0 and 1 are specialised.
+func TestCompileSymbolicDims(t *testing.T) {
+	flat := func(x *T) *T { return x.View([]int{x.Sizes()[0] * x.Sizes()[1]}).Mul(num(2)) }
+	c := compile.Compile(flat)
+	for _, n := range []int{3, 4, 5, 7, 2} {
+		x := tensor.Randn([]int{2, n})
+		res, err := c.Call(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameValues(t, fmt.Sprintf("n=%d", n), res.(*T), flat(x))
+	}
+	s := c.Stats()
+	if s.Frames != 2 {
+		t.Fatalf("frames %d, want 2 (%q)", s.Frames, s.Recompiles)
+	}
+	want := `def forward(self, arg0_1):
+    sym_size_int = torch.ops.aten.sym_size.int(arg0_1, 1)
+    mul = sym_size_int * 2;  sym_size_int = None
+    view = torch.ops.aten.view.default(arg0_1, [mul]);  arg0_1 = mul = None
+    mul_1 = torch.ops.aten.mul.Tensor(view, 2);  view = None
+    return mul_1`
+	if got := strings.TrimSpace(c.Graphs()[1].Code()); got != want {
+		t.Errorf("symbolic graph:\n%s\nwant\n%s", got, want)
+	}
+	if _, err := c.Call(tensor.Randn([]int{2, 1})); err != nil {
+		t.Fatal(err)
+	}
+	if s := c.Stats(); s.Frames != 3 || !strings.Contains(s.Recompiles[1], "expected a dynamic size >= 2, actual 1") {
+		t.Fatalf("size 1: frames %d, reasons %q", s.Frames, s.Recompiles)
 	}
 }

@@ -459,8 +459,7 @@ func (i *Interpreter) Output(n *Node, args []any) (any, error) {
 // in Python. The interpreter runs no other operator-module function.
 func (o *Operator) Call(args []any, kwargs Kwargs) (any, error) {
 	if o != GetItem {
-		return nil, &tensor.Error{Kind: tensor.NotImplementedError,
-			Msg: fmt.Sprintf("fx: the interpreter cannot run operator.%s", o.name)}
+		return o.callInt(args, kwargs)
 	}
 	if len(args) != 2 || len(kwargs) != 0 {
 		return nil, &tensor.Error{Kind: tensor.TypeError,
@@ -484,6 +483,64 @@ func (o *Operator) Call(args []any, kwargs Kwargs) (any, error) {
 		return nil, &tensor.Error{Kind: tensor.IndexError, Msg: "tuple index out of range"}
 	}
 	return seq.Index(k).Interface(), nil
+}
+
+// callInt runs an arithmetic or comparison operator on ints: the symbolic
+// sizes of a graph with dynamic dims (sym_size_int * 2, s0 == 4).
+func (o *Operator) callInt(args []any, kwargs Kwargs) (any, error) {
+	ints := make([]int, len(args))
+	for i, a := range args {
+		v, ok := intArg(a)
+		if !ok || len(kwargs) > 0 || len(args) != o.arity {
+			return nil, &tensor.Error{Kind: tensor.NotImplementedError,
+				Msg: fmt.Sprintf("fx: the interpreter runs operator.%s on ints only", o.name)}
+		}
+		ints[i] = v
+	}
+	if o.arity == 1 {
+		switch o {
+		case Neg:
+			return -ints[0], nil
+		case Pos:
+			return ints[0], nil
+		}
+	} else {
+		a, b := ints[0], ints[1]
+		switch o {
+		case Add:
+			return a + b, nil
+		case Sub:
+			return a - b, nil
+		case Mul:
+			return a * b, nil
+		case FloorDiv, Mod:
+			if b == 0 {
+				return nil, &tensor.Error{Kind: tensor.RuntimeError, Msg: "integer division or modulo by zero"}
+			}
+			q, r := a/b, a%b
+			if r != 0 && (r < 0) != (b < 0) {
+				q, r = q-1, r+b
+			}
+			if o == FloorDiv {
+				return q, nil
+			}
+			return r, nil
+		case Eq:
+			return a == b, nil
+		case Ne:
+			return a != b, nil
+		case Lt:
+			return a < b, nil
+		case Gt:
+			return a > b, nil
+		case Le:
+			return a <= b, nil
+		case Ge:
+			return a >= b, nil
+		}
+	}
+	return nil, &tensor.Error{Kind: tensor.NotImplementedError,
+		Msg: fmt.Sprintf("fx: the interpreter cannot run operator.%s", o.name)}
 }
 
 func intArg(v any) (int, bool) {

@@ -489,7 +489,7 @@ func TestInterpreterErrors(t *testing.T) {
 		}, tensor.NotImplementedError, "fx: node cond calls torch.ops.higher_order.cond (*fx.Function), which the interpreter cannot run"},
 		{"operator", func(g *fx.Graph, _ *fx.GraphModule, x *fx.Node) *fx.Node {
 			return g.CallFunction(fx.Add, []any{x, x}, nil)
-		}, tensor.NotImplementedError, "fx: the interpreter cannot run operator.add"},
+		}, tensor.NotImplementedError, "fx: the interpreter runs operator.add on ints only"},
 		{"getitem range", func(g *fx.Graph, _ *fx.GraphModule, x *fx.Node) *fx.Node {
 			m := g.CallFunction(op("aten::max.dim"), []any{x, 0}, nil)
 			return g.CallFunction(fx.GetItem, []any{m, 2}, nil)

@@ -1,0 +1,308 @@
+package compile
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/goaten/goaten/autograd"
+	"github.com/goaten/goaten/compile/fx"
+	"github.com/goaten/goaten/tensor"
+)
+
+// Dynamic dims. A Go function computes with plain ints (x.Size(0)*2), so a
+// trace cannot see which ints came from a size. It can find out: the
+// function is traced a second time with each dynamic dim at a sentinel size
+// (a prime no program uses, 1009, 1013, ...), and every int that differs
+// between the two graphs is decoded as k·(product of sentinels)+c with small
+// k and c — the relation the trace relied on. The graph then computes those
+// ints from torch.ops.aten.sym_size.int nodes of its inputs (and operator
+// nodes: sym_size_int * 2), so one graph serves every size. The decoded
+// relation must also give the int of the first trace at the real sizes, and
+// the two graphs must otherwise be the same (same ops, same other
+// arguments: the Go code took the same branches); if not, the dims stay
+// static. As PyTorch, a dynamic dim is guarded to be at least 2 (0 and 1
+// are specialised).
+
+// sentinels are the sizes dynamic dims take in the probe trace.
+var sentinels = []int{1009, 1013, 1019, 1021, 1031, 1033, 1039, 1049, 1051, 1061}
+
+// maxCoef bounds k and c in k·Πs + c.
+const maxCoef = 64
+
+// symDim is one dynamic dim: input i's dim d, its size in the real trace
+// and its sentinel in the probe.
+type symDim struct {
+	input, dim  int
+	real, probe int
+}
+
+// symExpr is k·Π dims + c.
+type symExpr struct {
+	dims []int // indices into the symDim list
+	k, c int
+}
+
+// decode finds the relation that gives v2 at the sentinels and v1 at the
+// real sizes: one or two dims' product, times k, plus c.
+func decode(v1, v2 int, dims []symDim) (symExpr, bool) {
+	try := func(idx []int) (symExpr, bool) {
+		p2, p1 := 1, 1
+		for _, i := range idx {
+			p2 *= dims[i].probe
+			p1 *= dims[i].real
+		}
+		for k := -maxCoef; k <= maxCoef; k++ {
+			if k == 0 {
+				continue
+			}
+			c := v2 - k*p2
+			if c < -maxCoef || c > maxCoef {
+				continue
+			}
+			if k*p1+c == v1 {
+				return symExpr{slices.Clone(idx), k, c}, true
+			}
+		}
+		return symExpr{}, false
+	}
+	for i := range dims {
+		if e, ok := try([]int{i}); ok {
+			return e, true
+		}
+	}
+	for i := range dims {
+		for j := i; j < len(dims); j++ {
+			if e, ok := try([]int{i, j}); ok {
+				return e, true
+			}
+		}
+	}
+	return symExpr{}, false
+}
+
+// symbolic traces fn again with the dynamic dims of specs at sentinel sizes
+// and returns gm rewritten to compute the ints that depend on them; ok is
+// false when the dims must stay static.
+func (c *Compiled) symbolic(gm *fx.GraphModule, inputs []*tensor.Tensor, specs []inputSpec) (*fx.GraphModule, bool) {
+	var dims []symDim
+	probe := make([]*tensor.Tensor, len(inputs))
+	for i, x := range inputs {
+		sizes := slices.Clone(x.Sizes())
+		for d := range specs[i].dynamic {
+			if len(dims) == len(sentinels) {
+				return nil, false
+			}
+			dims = append(dims, symDim{i, d, sizes[d], sentinels[len(dims)]})
+			sizes[d] = sentinels[len(dims)-1]
+		}
+		probe[i] = tensor.NewMetaContiguous(sizes, x.DType(), x.Device())
+		if x.RequiresGrad() {
+			autograd.SetRequiresGrad(probe[i], true)
+		}
+	}
+	slices.SortFunc(dims, func(a, b symDim) int {
+		if a.input != b.input {
+			return a.input - b.input
+		}
+		return a.dim - b.dim
+	})
+	for k := range dims {
+		dims[k].probe = probeSize(probe[dims[k].input], dims[k].dim)
+	}
+	other, err := Trace(c.fn, probe, TraceOptions{Mode: Fake, Decompositions: c.opts.Decompositions})
+	if err != nil {
+		return nil, false
+	}
+	s := &symbolizer{g: gm.Graph, dims: dims, sym: map[int]*fx.Node{}}
+	if !s.graphs(gm.Graph, other.Graph) {
+		return nil, false
+	}
+	out := renamed(gm)
+	if err := out.Lint(); err != nil {
+		return nil, false
+	}
+	return out, true
+}
+
+// renamed copies gm's graph in order into a new module, naming the calls
+// afresh (as the trace would have named them had the size nodes been
+// recorded where they are used).
+func renamed(gm *fx.GraphModule) *fx.GraphModule {
+	g := fx.New()
+	m := map[*fx.Node]*fx.Node{}
+	var remap func(v any) any
+	remap = func(v any) any {
+		switch x := v.(type) {
+		case *fx.Node:
+			return m[x]
+		case []any:
+			out := make([]any, len(x))
+			for i, e := range x {
+				out[i] = remap(e)
+			}
+			return out
+		case fx.Tuple:
+			return fx.Tuple(remap([]any(x)).([]any))
+		}
+		return v
+	}
+	for _, n := range gm.Graph.Nodes() {
+		name := ""
+		switch {
+		case n.Op != fx.OpCallFunction:
+			name = n.Name
+		case n.Target == any(opSymSize):
+			name = "sym_size_int"
+		}
+		var kw fx.Kwargs
+		for _, k := range n.Kwargs() {
+			kw = append(kw, fx.Kwarg{Name: k.Name, Value: remap(k.Value)})
+		}
+		c := g.CreateNode(n.Op, n.Target, remap(n.Args()).([]any), kw, name)
+		for k, v := range n.Meta {
+			c.Meta[k] = v
+		}
+		m[n] = c
+	}
+	out := fx.NewGraphModule(g)
+	copyAttrs(gm, out)
+	return out
+}
+
+func probeSize(t *tensor.Tensor, d int) int { return t.Size(d) }
+
+// symbolizer rewrites a graph's size-dependent ints.
+type symbolizer struct {
+	g    *fx.Graph
+	dims []symDim
+	sym  map[int]*fx.Node // dim index -> its sym_size.int node
+	at   *fx.Node         // the node whose arguments are being rewritten
+}
+
+// graphs walks the two graphs node by node; it rewrites g1's arguments and
+// reports whether the graphs are the same but for decodable ints.
+func (s *symbolizer) graphs(g1, g2 *fx.Graph) bool {
+	n1, n2 := g1.Nodes(), g2.Nodes()
+	if len(n1) != len(n2) {
+		return false
+	}
+	for i := range n1 {
+		a, b := n1[i], n2[i]
+		if a.Op != b.Op || fmt.Sprint(a.Target) != fmt.Sprint(b.Target) {
+			return false
+		}
+		if a.Op == fx.OpPlaceholder || a.Op == fx.OpGetAttr {
+			continue
+		}
+		s.at = a
+		args, ok := s.value(a.Args(), b.Args())
+		if !ok {
+			return false
+		}
+		kw := a.Kwargs()
+		var nkw fx.Kwargs
+		if len(kw) != len(b.Kwargs()) {
+			return false
+		}
+		for j, k := range kw {
+			if k.Name != b.Kwargs()[j].Name {
+				return false
+			}
+			v, ok := s.value(k.Value, b.Kwargs()[j].Value)
+			if !ok {
+				return false
+			}
+			nkw = append(nkw, fx.Kwarg{Name: k.Name, Value: v})
+		}
+		a.SetArgs(args.([]any)...)
+		a.SetKwargs(nkw)
+	}
+	return true
+}
+
+// value compares one argument of the two graphs and gives g1's, with size
+// ints replaced by expression nodes.
+func (s *symbolizer) value(v1, v2 any) (any, bool) {
+	switch x := v1.(type) {
+	case *fx.Node:
+		y, ok := v2.(*fx.Node)
+		return x, ok && x.Name == y.Name
+	case int:
+		y, ok := v2.(int)
+		if !ok {
+			return nil, false
+		}
+		if x == y {
+			return x, true
+		}
+		e, ok := decode(x, y, s.dims)
+		if !ok {
+			return nil, false
+		}
+		return s.expr(e), true
+	case []any:
+		y, ok := v2.([]any)
+		if !ok || len(x) != len(y) {
+			return nil, false
+		}
+		out := make([]any, len(x))
+		for i := range x {
+			if out[i], ok = s.value(x[i], y[i]); !ok {
+				return nil, false
+			}
+		}
+		return out, true
+	case fx.Tuple:
+		y, ok := v2.(fx.Tuple)
+		if !ok {
+			return nil, false
+		}
+		l, ok := s.value([]any(x), []any(y))
+		if !ok {
+			return nil, false
+		}
+		return fx.Tuple(l.([]any)), true
+	case float64:
+		y, ok := v2.(float64)
+		return x, ok && (x == y || x != x && y != y)
+	}
+	return v1, fmt.Sprint(v1) == fmt.Sprint(v2)
+}
+
+var opSymSize = tensor.MustOp("aten::sym_size.int")
+
+// expr makes the nodes computing e before the node being rewritten.
+func (s *symbolizer) expr(e symExpr) *fx.Node {
+	defer s.g.InsertingBefore(s.at)()
+	var v *fx.Node
+	for _, i := range e.dims {
+		n := s.symSize(i)
+		if v == nil {
+			v = n
+		} else {
+			v = s.g.CallFunction(fx.Mul, []any{v, n}, nil)
+		}
+	}
+	if e.k != 1 {
+		v = s.g.CallFunction(fx.Mul, []any{v, e.k}, nil)
+	}
+	switch {
+	case e.c > 0:
+		v = s.g.CallFunction(fx.Add, []any{v, e.c}, nil)
+	case e.c < 0:
+		v = s.g.CallFunction(fx.Sub, []any{v, -e.c}, nil)
+	}
+	return v
+}
+
+// symSize is the sym_size.int node of dynamic dim i, made at its first use.
+func (s *symbolizer) symSize(i int) *fx.Node {
+	if n, ok := s.sym[i]; ok {
+		return n
+	}
+	ph := s.g.Placeholders()[s.dims[i].input]
+	n := s.g.CreateNode(fx.OpCallFunction, opSymSize, []any{ph, s.dims[i].dim}, nil, "sym_size_int")
+	n.Meta[fx.MetaVal] = s.dims[i].real
+	s.sym[i] = n
+	return n
+}
