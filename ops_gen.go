@@ -213,6 +213,12 @@ var PowScalarBase = tensor.PowScalarBase
 // Rand is tensor.Rand: aten::rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
 var Rand = tensor.Rand
 
+// Randint is tensor.Randint: aten::randint(int high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+var Randint = tensor.Randint
+
+// RandintLow is tensor.RandintLow: aten::randint.low(int low, int high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+var RandintLow = tensor.RandintLow
+
 // Randn is tensor.Randn: aten::randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
 var Randn = tensor.Randn
 

@@ -73,14 +73,30 @@ func functionalOf(op *tensor.Op) (*tensor.Op, bool) {
 		return nil, false
 	}
 	name := s.Namespace + "::" + strings.TrimSuffix(s.Name, "_")
-	if f, ok := tensor.LookupOp(name + "." + s.Overload); ok && s.Overload != "" {
+	if f, ok := tensor.LookupOp(name + "." + s.Overload); ok && s.Overload != "" && sameArgs(f.Schema, s) {
 		return f, true
 	}
 	// floor_divide_.Tensor is the in-place form of floor_divide (no overload name).
 	if s.Overload == "" || s.Overload == "Tensor" {
-		return tensor.LookupOp(name)
+		if f, ok := tensor.LookupOp(name); ok && sameArgs(f.Schema, s) {
+			return f, true
+		}
 	}
 	return nil, false
+}
+
+// sameArgs reports whether two schemas take the same arguments by name
+// (bernoulli_.Tensor(self, p) is not the in-place form of bernoulli(self)).
+func sameArgs(a, b *tensor.Schema) bool {
+	if len(a.Args) != len(b.Args) {
+		return false
+	}
+	for i := range a.Args {
+		if a.Args[i].Name != b.Args[i].Name {
+			return false
+		}
+	}
+	return true
 }
 
 // inplaceOf derives an in-place op from its functional op: run the

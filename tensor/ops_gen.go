@@ -404,6 +404,34 @@ func BatchNorm(input *Tensor, weight *Tensor, bias *Tensor, runningMean *Tensor,
 	return op_batch_norm.call(input, weight, bias, runningMean, runningVar, training, momentum, eps, cudnnEnabled).(*Tensor)
 }
 
+var op_bernoulli = opRef{name: "aten::bernoulli"}
+
+// Bernoulli runs aten::bernoulli(Tensor self, *, Generator? generator=None) -> Tensor.
+func (t *Tensor) Bernoulli() *Tensor {
+	return op_bernoulli.call(t).(*Tensor)
+}
+
+var op_bernoulli_p = opRef{name: "aten::bernoulli.p"}
+
+// BernoulliP runs aten::bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor.
+func (t *Tensor) BernoulliP(p float64) *Tensor {
+	return op_bernoulli_p.call(t, p).(*Tensor)
+}
+
+var op_bernoulli__Tensor = opRef{name: "aten::bernoulli_.Tensor"}
+
+// BernoulliTensor_ runs aten::bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? generator=None) -> Tensor(a!).
+func (t *Tensor) BernoulliTensor_(p *Tensor) *Tensor {
+	return op_bernoulli__Tensor.call(t, p).(*Tensor)
+}
+
+var op_bernoulli__float = opRef{name: "aten::bernoulli_.float"}
+
+// Bernoulli_ runs aten::bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!).
+func (t *Tensor) Bernoulli_(p float64) *Tensor {
+	return op_bernoulli__float.call(t, p).(*Tensor)
+}
+
 var op_bilinear = opRef{name: "aten::bilinear"}
 
 // Bilinear runs aten::bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor.
@@ -1182,6 +1210,13 @@ var op_expm1_ = opRef{name: "aten::expm1_"}
 // Expm1_ runs aten::expm1_(Tensor(a!) self) -> Tensor(a!).
 func (t *Tensor) Expm1_() *Tensor {
 	return op_expm1_.call(t).(*Tensor)
+}
+
+var op_exponential_ = opRef{name: "aten::exponential_"}
+
+// Exponential_ runs aten::exponential_(Tensor(a!) self, float lambd=1, *, Generator? generator=None) -> Tensor(a!).
+func (t *Tensor) Exponential_(lambd float64) *Tensor {
+	return op_exponential_.call(t, lambd).(*Tensor)
 }
 
 var op_eye = opRef{name: "aten::eye"}
@@ -2295,6 +2330,13 @@ func (t *Tensor) Mul_(other *Tensor) *Tensor {
 	return op_mul__Tensor.call(t, other).(*Tensor)
 }
 
+var op_multinomial = opRef{name: "aten::multinomial"}
+
+// Multinomial runs aten::multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor.
+func (t *Tensor) Multinomial(numSamples int, replacement bool) *Tensor {
+	return op_multinomial.call(t, numSamples, replacement).(*Tensor)
+}
+
 var op_mv = opRef{name: "aten::mv"}
 
 // Mv runs aten::mv(Tensor self, Tensor vec) -> Tensor.
@@ -2527,6 +2569,13 @@ func (t *Tensor) NormScalarOptDtype(p any, dtype DType) *Tensor {
 	return op_norm_ScalarOpt_dtype.callKw([]any{t, p}, map[string]any{"dtype": dtype}).(*Tensor)
 }
 
+var op_normal_ = opRef{name: "aten::normal_"}
+
+// Normal_ runs aten::normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!).
+func (t *Tensor) Normal_(mean float64, std float64) *Tensor {
+	return op_normal_.call(t, mean, std).(*Tensor)
+}
+
 var op_one_hot = opRef{name: "aten::one_hot"}
 
 // OneHot runs aten::one_hot(Tensor self, int num_classes=-1) -> Tensor.
@@ -2674,11 +2723,60 @@ func Rand(size []int) *Tensor {
 	return op_rand.call(size).(*Tensor)
 }
 
+var op_rand_like = opRef{name: "aten::rand_like"}
+
+// RandLike runs aten::rand_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor.
+func (t *Tensor) RandLike() *Tensor {
+	return op_rand_like.call(t).(*Tensor)
+}
+
+var op_randint = opRef{name: "aten::randint"}
+
+// Randint runs aten::randint(int high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
+func Randint(high int, size []int) *Tensor {
+	return op_randint.call(high, size).(*Tensor)
+}
+
+var op_randint_low = opRef{name: "aten::randint.low"}
+
+// RandintLow runs aten::randint.low(int low, int high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
+func RandintLow(low int, high int, size []int) *Tensor {
+	return op_randint_low.call(low, high, size).(*Tensor)
+}
+
 var op_randn = opRef{name: "aten::randn"}
 
 // Randn runs aten::randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
 func Randn(size []int) *Tensor {
 	return op_randn.call(size).(*Tensor)
+}
+
+var op_randn_like = opRef{name: "aten::randn_like"}
+
+// RandnLike runs aten::randn_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor.
+func (t *Tensor) RandnLike() *Tensor {
+	return op_randn_like.call(t).(*Tensor)
+}
+
+var op_random_ = opRef{name: "aten::random_"}
+
+// Random_ runs aten::random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!).
+func (t *Tensor) Random_() *Tensor {
+	return op_random_.call(t).(*Tensor)
+}
+
+var op_random__from = opRef{name: "aten::random_.from"}
+
+// RandomFrom_ runs aten::random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!).
+func (t *Tensor) RandomFrom_(from int, to any) *Tensor {
+	return op_random__from.call(t, from, to).(*Tensor)
+}
+
+var op_random__to = opRef{name: "aten::random_.to"}
+
+// RandomTo_ runs aten::random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!).
+func (t *Tensor) RandomTo_(to int) *Tensor {
+	return op_random__to.call(t, to).(*Tensor)
 }
 
 var op_randperm = opRef{name: "aten::randperm"}
@@ -3609,6 +3707,13 @@ var op_unfold = opRef{name: "aten::unfold"}
 // Unfold runs aten::unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a).
 func (t *Tensor) Unfold(dimension int, size int, step int) *Tensor {
 	return op_unfold.call(t, dimension, size, step).(*Tensor)
+}
+
+var op_uniform_ = opRef{name: "aten::uniform_"}
+
+// Uniform_ runs aten::uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!).
+func (t *Tensor) Uniform_(from float64, to float64) *Tensor {
+	return op_uniform_.call(t, from, to).(*Tensor)
 }
 
 var op_unsqueeze = opRef{name: "aten::unsqueeze"}

@@ -66,6 +66,9 @@ var names = map[string]string{
 	"aten::scatter.value_reduce":      "ScatterValueMode",
 	"aten::zeros":                     "ZerosOf",
 	"aten::ones":                      "OnesOf",
+	"aten::bernoulli_.float":          "Bernoulli_",
+	"aten::random_.from":              "RandomFrom_",
+	"aten::random_.to":                "RandomTo_",
 }
 
 func main() {
