@@ -19,16 +19,35 @@ import (
 // rngRecord is one line of testdata/rng/rng.jsonl: PyTorch 1.13's result
 // of call right after torch.manual_seed(seed).
 type rngRecord struct {
-	Seed   uint64    `json:"seed"`
+	Seed   rngSeed   `json:"seed"`
 	Call   string    `json:"call"`
 	DType  string    `json:"dtype"`
 	Shape  []int     `json:"shape"`
 	Values []float64 `json:"values"`
 }
 
+// rngSeed is a torch.manual_seed argument: any integer in
+// [-2^63, 2^64), a negative one taken as its two's complement, as
+// torch.manual_seed takes it.
+type rngSeed uint64
+
+func (s *rngSeed) UnmarshalJSON(b []byte) error {
+	if u, err := strconv.ParseUint(string(b), 10, 64); err == nil {
+		*s = rngSeed(u)
+		return nil
+	}
+	i, err := strconv.ParseInt(string(b), 10, 64)
+	*s = rngSeed(uint64(i))
+	return err
+}
+
 func readRNGRecords(t *testing.T) []rngRecord {
 	t.Helper()
-	f, err := os.Open("testdata/rng/rng.jsonl")
+	path := "testdata/rng/rng.jsonl"
+	if p := os.Getenv("GOATEN_RNG_RECORDS"); p != "" {
+		path = p // another record set in the same format
+	}
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,13 +68,14 @@ func readRNGRecords(t *testing.T) []rngRecord {
 	return recs
 }
 
-var rngCall = regexp.MustCompile(`^([a-zA-Z_.0-9]+)\((.*)\)( weight,bias| weight)?$`)
+var rngCall = regexp.MustCompile(`^([a-zA-Z_.0-9]+)\((.*)\)( weight, ?bias| weight)?$`)
 
 // nums parses a record call's comma-separated arguments: numbers, and
 // dtype=float64 / replacement=True / probs4 keywords.
 func nums(t *testing.T, s string) (v []float64, kw map[string]string) {
 	kw = map[string]string{}
 	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
 		if k, val, ok := strings.Cut(f, "="); ok {
 			kw[k] = val
 			continue
@@ -98,7 +118,7 @@ func runRNGCall(t *testing.T, r rngRecord) []*gt.Tensor {
 	if kw["dtype"] == "float64" {
 		dtype = gt.Float64
 	}
-	gt.ManualSeed(r.Seed)
+	gt.ManualSeed(uint64(r.Seed))
 	one := func(x *gt.Tensor) []*gt.Tensor { return []*gt.Tensor{x} }
 	switch m[1] {
 	case "randn":
@@ -110,17 +130,17 @@ func runRNGCall(t *testing.T, r rngRecord) []*gt.Tensor {
 	case "randperm":
 		return one(gt.Randperm(n(0)))
 	case "normal_":
-		return one(gt.Empty(gt.Float32, n(2)).Normal_(a[0], a[1]))
+		return one(gt.Empty(dtype, n(2)).Normal_(a[0], a[1]))
 	case "uniform_":
-		return one(gt.Empty(gt.Float32, n(2)).Uniform_(a[0], a[1]))
+		return one(gt.Empty(dtype, n(2)).Uniform_(a[0], a[1]))
 	case "bernoulli_":
-		return one(gt.Empty(gt.Float32, n(1)).Bernoulli_(a[0]))
+		return one(gt.Empty(dtype, n(1)).Bernoulli_(a[0]))
 	case "exponential_":
-		return one(gt.Empty(gt.Float32, n(1)).Exponential_(a[0]))
+		return one(gt.Empty(dtype, n(1)).Exponential_(a[0]))
 	case "dropout":
-		return one(gt.Dropout(gt.Ones(n(1)), a[0], true))
+		return one(gt.Dropout(gt.FullOf(dtype, 1, n(1)), a[0], true))
 	case "multinomial":
-		probs := gt.FromFloat32s([]float32{0.1, 0.2, 0.3, 0.4})
+		probs := gt.FromFloat32s([]float32{0.1, 0.2, 0.3, 0.4}).To(dtype)
 		return one(probs.Multinomial(n(0), kw["replacement"] == "True"))
 	case "nn.Linear":
 		return linearInit(n(1), n(0))
