@@ -33,3 +33,15 @@ func Example_options() {
 	// [3] float64
 	// Unknown keyword argument 'keepdim' for operator 'aten::gelu'
 }
+
+// The random ops draw PyTorch's CPU streams: after the same seed they give
+// the numbers torch.manual_seed(0); torch.randn(3) and torch.randint gives.
+func ExampleManualSeed() {
+	goaten.ManualSeed(0)
+	fmt.Println(goaten.Randn([]int{3}))
+	goaten.ManualSeed(0)
+	fmt.Println(goaten.RandintLow(0, 10, []int{3}))
+	// Output:
+	// tensor([ 1.5410, -0.2934, -2.1788])
+	// tensor([4, 9, 3])
+}

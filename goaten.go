@@ -85,8 +85,22 @@ func CallKw(name string, args []any, kwargs map[string]any) any {
 // Try runs f and returns a tensor misuse panic as an error.
 func Try(f func()) error { return tensor.Try(f) }
 
-// ManualSeed seeds the default random generator.
+// ManualSeed seeds the default random generator as torch.manual_seed does:
+// the random ops then give PyTorch 1.13's CPU streams, so ManualSeed(0)
+// followed by Randn([]int{3}) is torch.manual_seed(0); torch.randn(3).
 func ManualSeed(seed uint64) { tensor.ManualSeed(seed) }
+
+// Generator is a random generator with PyTorch's CPU semantics
+// (torch.Generator); ops that take a generator= argument draw from it.
+type Generator = tensor.Generator
+
+// NewGenerator makes a generator seeded with seed
+// (torch.Generator().manual_seed(seed)).
+func NewGenerator(seed uint64) *Generator { return tensor.NewGenerator(seed) }
+
+// DefaultGenerator is the generator random ops draw from when given none
+// (torch.default_generator).
+func DefaultGenerator() *Generator { return tensor.DefaultGenerator() }
 
 // FromFloat32s copies data into a new float32 tensor of the given shape.
 func FromFloat32s(data []float32, shape ...int) *Tensor { return tensor.FromSlice(data, shape...) }

@@ -219,6 +219,12 @@ var PowScalarBase = tensor.PowScalarBase
 // Rand is tensor.Rand: aten::rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
 var Rand = tensor.Rand
 
+// Randint is tensor.Randint: aten::randint(int high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+var Randint = tensor.Randint
+
+// RandintLow is tensor.RandintLow: aten::randint.low(int low, int high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+var RandintLow = tensor.RandintLow
+
 // Randn is tensor.Randn: aten::randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
 var Randn = tensor.Randn
 
@@ -366,6 +372,12 @@ var WithEndDim = tensor.WithEndDim
 // WithEps is tensor.WithEps: the argument eps=v.
 var WithEps = tensor.WithEps
 
+// WithFrom is tensor.WithFrom: the argument from=v.
+var WithFrom = tensor.WithFrom
+
+// WithGenerator is tensor.WithGenerator: the argument generator=v.
+var WithGenerator = tensor.WithGenerator
+
 // WithGroups is tensor.WithGroups: the argument groups=v.
 var WithGroups = tensor.WithGroups
 
@@ -416,6 +428,9 @@ var WithMax = tensor.WithMax
 
 // WithMaxVal is tensor.WithMaxVal: the argument max_val=v.
 var WithMaxVal = tensor.WithMaxVal
+
+// WithMean is tensor.WithMean: the argument mean=v.
+var WithMean = tensor.WithMean
 
 // WithMemoryFormat is tensor.WithMemoryFormat: the argument memory_format=v.
 var WithMemoryFormat = tensor.WithMemoryFormat
@@ -483,6 +498,9 @@ var WithPosinf = tensor.WithPosinf
 // WithReduction is tensor.WithReduction: the argument reduction=v.
 var WithReduction = tensor.WithReduction
 
+// WithReplacement is tensor.WithReplacement: the argument replacement=v.
+var WithReplacement = tensor.WithReplacement
+
 // WithRoundingMode is tensor.WithRoundingMode: the argument rounding_mode=v.
 var WithRoundingMode = tensor.WithRoundingMode
 
@@ -510,6 +528,9 @@ var WithStart = tensor.WithStart
 // WithStartDim is tensor.WithStartDim: the argument start_dim=v.
 var WithStartDim = tensor.WithStartDim
 
+// WithStd is tensor.WithStd: the argument std=v.
+var WithStd = tensor.WithStd
+
 // WithStep is tensor.WithStep: the argument step=v.
 var WithStep = tensor.WithStep
 
@@ -524,6 +545,9 @@ var WithSwap = tensor.WithSwap
 
 // WithThreshold is tensor.WithThreshold: the argument threshold=v.
 var WithThreshold = tensor.WithThreshold
+
+// WithTo is tensor.WithTo: the argument to=v.
+var WithTo = tensor.WithTo
 
 // WithUnbiased is tensor.WithUnbiased: the argument unbiased=v.
 var WithUnbiased = tensor.WithUnbiased

@@ -213,7 +213,9 @@ func checkDropoutP(p float64) {
 	tensor.Check(p >= 0 && p <= 1, "dropout probability has to be between 0 and 1, but got %v", p)
 }
 
-// dropout is native_dropout in training, the input itself otherwise.
+// dropout is ATen's CPU _dropout (is_fused_kernel_acceptable, and with it
+// native_dropout, is for CUDA only): noise = bernoulli_(1-p) in x's dtype,
+// divided by 1-p, times x; the input itself when not training.
 func dropout(op *tensor.Op, a []any) any {
 	v := args.DropoutOf(a)
 	x, p, train := v.Input, v.P, v.Train
@@ -221,12 +223,15 @@ func dropout(op *tensor.Op, a []any) any {
 	if p == 0 || !train || x.Numel() == 0 {
 		return x
 	}
-	out, _ := tensor.NativeDropout(x, p, train)
-	return out
+	if p == 1 {
+		return x.Mul(zero0(x))
+	}
+	return x.Mul(keepMask(x, p, false).DivScalar(1 - p))
 }
 
-// keepMask draws a float mask of x's dtype that is 1 with probability 1-p,
-// one value per (N, C) plane when feature is set.
+// keepMask draws a mask of x's dtype that is 1 with probability 1-p
+// (empty(...).bernoulli_(1-p)), one value per (N, C) plane when feature is
+// set (make_feature_noise).
 func keepMask(x *T, p float64, feature bool) *T {
 	shape := x.Shape()
 	if feature {
@@ -235,8 +240,8 @@ func keepMask(x *T, p float64, feature bool) *T {
 			shape[i] = 1
 		}
 	}
-	r := callKw("aten::rand", []any{shape}, map[string]any{"dtype": x.DType(), "device": x.Device()})
-	return r.LtScalar(1 - p).To(x.DType())
+	noise := callKw("aten::empty.memory_format", []any{shape}, map[string]any{"dtype": x.DType(), "device": x.Device()})
+	return noise.Bernoulli_(tensor.WithP(1 - p))
 }
 
 func featureDropout(op *tensor.Op, a []any) any {

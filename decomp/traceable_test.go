@@ -109,10 +109,12 @@ var dataDependent = map[string]string{
 	"aten::one_hot":                       "num_classes=-1 takes the number of classes from the largest value, and 1.13 checks the values against 0 and num_classes (on every device but meta)",
 	"aten::repeat_interleave.Tensor":      "the output's length is the sum of the repeats, which 1.13 checks to be non-negative",
 	"aten::repeat_interleave.self_Tensor": "the output's length is the sum of the repeats, which 1.13 checks to be non-negative",
+	"aten::multinomial":                   "1.13 checks the probabilities (no inf, NaN or negative entry, a positive sum) before sampling, as its CPU kernel does",
 }
 
 // extraSamples are arguments for the decompositions that no golden record
-// calls successfully (nor one of the functional op, for an in-place op).
+// calls successfully (nor one of the functional op, for an in-place op); a
+// trailing map holds keyword arguments.
 var extraSamples = map[string]func() []any{
 	"aten::deg2rad_": func() []any { return []any{trapEmpty(3)} }, // deg2rad's records are of int64, which deg2rad_ cannot hold
 	"aten::conv3d.padding": func() []any {
@@ -126,7 +128,24 @@ var extraSamples = map[string]func() []any{
 	},
 	"aten::unfold": func() []any { return []any{trapEmpty(5, 4), 0, 2, 1} },
 	"aten::fmax":   func() []any { return []any{trapEmpty(2, 3), trapEmpty(3)} },
-	"aten::fmin":   func() []any { return []any{trapEmpty(2, 3), trapEmpty(3)} },
+	// The random ops: no golden record calls them (their values are
+	// PyTorch's streams, replayed by rng_test.go on the CPU).
+	"aten::uniform_":          func() []any { return []any{trapEmpty(4), -1.0, 2.0} },
+	"aten::normal_":           func() []any { return []any{trapEmpty(4), 1.0, 2.0} },
+	"aten::bernoulli_.float":  func() []any { return []any{trapEmpty(4), 0.25} },
+	"aten::bernoulli_.Tensor": func() []any { return []any{trapEmpty(4), trapEmpty(4)} },
+	"aten::bernoulli":         func() []any { return []any{trapEmpty(4)} },
+	"aten::bernoulli.p":       func() []any { return []any{trapEmpty(4), 0.5} },
+	"aten::exponential_":      func() []any { return []any{trapEmpty(4), 3.0} },
+	"aten::random_.from":      func() []any { return []any{trapEmpty(4), -4, 9} },
+	"aten::random_.to":        func() []any { return []any{trapEmpty(4), 5} },
+	"aten::random_":           func() []any { return []any{trapEmpty(4)} },
+	"aten::rand_like":         func() []any { return []any{trapEmpty(4)} },
+	"aten::randn_like":        func() []any { return []any{trapEmpty(4)} },
+	"aten::multinomial":       func() []any { return []any{trapEmpty(2, 5), 3, true} },
+	"aten::randint":           func() []any { return []any{7, []int{4}, map[string]any{"device": trapDevice}} },
+	"aten::randint.low":       func() []any { return []any{-3, 7, []int{4}, map[string]any{"device": trapDevice}} },
+	"aten::fmin":              func() []any { return []any{trapEmpty(2, 3), trapEmpty(3)} },
 }
 
 // trapEmpty is a float32 tensor of the given sizes on trapDevice.
@@ -185,7 +204,13 @@ func TestDecompositionsReadNoData(t *testing.T) {
 			})
 		}
 		if f := extraSamples[name]; f != nil {
-			samples = append(samples, func() ([]any, map[string]any, error) { return f(), nil, nil })
+			samples = append(samples, func() ([]any, map[string]any, error) {
+				a := f()
+				if kw, ok := a[len(a)-1].(map[string]any); ok {
+					return a[:len(a)-1], kw, nil
+				}
+				return a, nil, nil
+			})
 		}
 		if len(samples) == 0 {
 			t.Errorf("%s: no sample arguments (add a golden record or an entry in extraSamples)", name)

@@ -404,6 +404,34 @@ func BatchNorm(input *Tensor, weight *Tensor, bias *Tensor, runningMean *Tensor,
 	return op_batch_norm.call(input, weight, bias, runningMean, runningVar, training, momentum, eps, cudnnEnabled).(*Tensor)
 }
 
+var op_bernoulli = opRef{name: "aten::bernoulli"}
+
+// Bernoulli runs aten::bernoulli(Tensor self, *, Generator? generator=None) -> Tensor.
+func (t *Tensor) Bernoulli(opts ...Option) *Tensor {
+	return op_bernoulli.callOpts(opts, t).(*Tensor)
+}
+
+var op_bernoulli_p = opRef{name: "aten::bernoulli.p"}
+
+// BernoulliP runs aten::bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor.
+func (t *Tensor) BernoulliP(p float64, opts ...Option) *Tensor {
+	return op_bernoulli_p.callOpts(opts, t, p).(*Tensor)
+}
+
+var op_bernoulli__Tensor = opRef{name: "aten::bernoulli_.Tensor"}
+
+// BernoulliTensor_ runs aten::bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? generator=None) -> Tensor(a!).
+func (t *Tensor) BernoulliTensor_(p *Tensor, opts ...Option) *Tensor {
+	return op_bernoulli__Tensor.callOpts(opts, t, p).(*Tensor)
+}
+
+var op_bernoulli__float = opRef{name: "aten::bernoulli_.float"}
+
+// Bernoulli_ runs aten::bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!).
+func (t *Tensor) Bernoulli_(opts ...Option) *Tensor {
+	return op_bernoulli__float.callOpts(opts, t).(*Tensor)
+}
+
 var op_bilinear = opRef{name: "aten::bilinear"}
 
 // Bilinear runs aten::bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor.
@@ -1182,6 +1210,13 @@ var op_expm1_ = opRef{name: "aten::expm1_"}
 // Expm1_ runs aten::expm1_(Tensor(a!) self) -> Tensor(a!).
 func (t *Tensor) Expm1_() *Tensor {
 	return op_expm1_.call(t).(*Tensor)
+}
+
+var op_exponential_ = opRef{name: "aten::exponential_"}
+
+// Exponential_ runs aten::exponential_(Tensor(a!) self, float lambd=1, *, Generator? generator=None) -> Tensor(a!).
+func (t *Tensor) Exponential_(opts ...Option) *Tensor {
+	return op_exponential_.callOpts(opts, t).(*Tensor)
 }
 
 var op_eye = opRef{name: "aten::eye"}
@@ -2309,6 +2344,13 @@ func (t *Tensor) Mul_(other *Tensor) *Tensor {
 	return op_mul__Tensor.call(t, other).(*Tensor)
 }
 
+var op_multinomial = opRef{name: "aten::multinomial"}
+
+// Multinomial runs aten::multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor.
+func (t *Tensor) Multinomial(numSamples int, opts ...Option) *Tensor {
+	return op_multinomial.callOpts(opts, t, numSamples).(*Tensor)
+}
+
 var op_mv = opRef{name: "aten::mv"}
 
 // Mv runs aten::mv(Tensor self, Tensor vec) -> Tensor.
@@ -2541,6 +2583,13 @@ func (t *Tensor) NormScalarOptDtype(p any, dtype DType) *Tensor {
 	return op_norm_ScalarOpt_dtype.callKw([]any{t, p}, map[string]any{"dtype": dtype}).(*Tensor)
 }
 
+var op_normal_ = opRef{name: "aten::normal_"}
+
+// Normal_ runs aten::normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!).
+func (t *Tensor) Normal_(opts ...Option) *Tensor {
+	return op_normal_.callOpts(opts, t).(*Tensor)
+}
+
 var op_one_hot = opRef{name: "aten::one_hot"}
 
 // OneHot runs aten::one_hot(Tensor self, int num_classes=-1) -> Tensor.
@@ -2688,11 +2737,60 @@ func Rand(size []int, opts ...Option) *Tensor {
 	return op_rand.callOpts(opts, size).(*Tensor)
 }
 
+var op_rand_like = opRef{name: "aten::rand_like"}
+
+// RandLike runs aten::rand_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor.
+func (t *Tensor) RandLike(opts ...Option) *Tensor {
+	return op_rand_like.callOpts(opts, t).(*Tensor)
+}
+
+var op_randint = opRef{name: "aten::randint"}
+
+// Randint runs aten::randint(int high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
+func Randint(high int, size []int, opts ...Option) *Tensor {
+	return op_randint.callOpts(opts, high, size).(*Tensor)
+}
+
+var op_randint_low = opRef{name: "aten::randint.low"}
+
+// RandintLow runs aten::randint.low(int low, int high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
+func RandintLow(low int, high int, size []int, opts ...Option) *Tensor {
+	return op_randint_low.callOpts(opts, low, high, size).(*Tensor)
+}
+
 var op_randn = opRef{name: "aten::randn"}
 
 // Randn runs aten::randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor.
 func Randn(size []int, opts ...Option) *Tensor {
 	return op_randn.callOpts(opts, size).(*Tensor)
+}
+
+var op_randn_like = opRef{name: "aten::randn_like"}
+
+// RandnLike runs aten::randn_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor.
+func (t *Tensor) RandnLike(opts ...Option) *Tensor {
+	return op_randn_like.callOpts(opts, t).(*Tensor)
+}
+
+var op_random_ = opRef{name: "aten::random_"}
+
+// Random_ runs aten::random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!).
+func (t *Tensor) Random_(opts ...Option) *Tensor {
+	return op_random_.callOpts(opts, t).(*Tensor)
+}
+
+var op_random__from = opRef{name: "aten::random_.from"}
+
+// RandomFrom_ runs aten::random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!).
+func (t *Tensor) RandomFrom_(from int, to any, opts ...Option) *Tensor {
+	return op_random__from.callOpts(opts, t, from, to).(*Tensor)
+}
+
+var op_random__to = opRef{name: "aten::random_.to"}
+
+// RandomTo_ runs aten::random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!).
+func (t *Tensor) RandomTo_(to int, opts ...Option) *Tensor {
+	return op_random__to.callOpts(opts, t, to).(*Tensor)
 }
 
 var op_randperm = opRef{name: "aten::randperm"}
@@ -3625,6 +3723,13 @@ func (t *Tensor) Unfold(dimension int, size int, step int) *Tensor {
 	return op_unfold.call(t, dimension, size, step).(*Tensor)
 }
 
+var op_uniform_ = opRef{name: "aten::uniform_"}
+
+// Uniform_ runs aten::uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!).
+func (t *Tensor) Uniform_(opts ...Option) *Tensor {
+	return op_uniform_.callOpts(opts, t).(*Tensor)
+}
+
 var op_unsqueeze = opRef{name: "aten::unsqueeze"}
 
 // Unsqueeze runs aten::unsqueeze(Tensor(a) self, int dim) -> Tensor(a).
@@ -3834,7 +3939,7 @@ func WithDelta(v float64) Option { return Option{name: "delta", value: v} }
 // WithDescending passes the argument descending=v (of argsort, sort, sort.stable).
 func WithDescending(v bool) Option { return Option{name: "descending", value: v} }
 
-// WithDevice passes the argument device=v (of arange, arange.start, arange.start_step, empty.memory_format and 20 more).
+// WithDevice passes the argument device=v (of arange, arange.start, arange.start_step, empty.memory_format and 24 more).
 func WithDevice(v Device) Option { return Option{name: "device", value: v} }
 
 // WithDiagonal passes the argument diagonal=v (of tril, tril_, triu, triu_).
@@ -3861,7 +3966,7 @@ func WithDivisorOverride(v int) Option { return Option{name: "divisor_override",
 // WithDropoutP passes the argument dropout_p=v (of scaled_dot_product_attention).
 func WithDropoutP(v float64) Option { return Option{name: "dropout_p", value: v} }
 
-// WithDtype passes the argument dtype=v (of arange, arange.start, arange.start_step, cumprod and 33 more).
+// WithDtype passes the argument dtype=v (of arange, arange.start, arange.start_step, cumprod and 37 more).
 func WithDtype(v DType) Option { return Option{name: "dtype", value: v} }
 
 // WithEnd passes the argument end=v (of slice.Tensor, slice_scatter).
@@ -3872,6 +3977,12 @@ func WithEndDim(v int) Option { return Option{name: "end_dim", value: v} }
 
 // WithEps passes the argument eps=v (of cosine_similarity, group_norm, layer_norm, logit and 3 more).
 func WithEps(v float64) Option { return Option{name: "eps", value: v} }
+
+// WithFrom passes the argument from=v (of uniform_).
+func WithFrom(v float64) Option { return Option{name: "from", value: v} }
+
+// WithGenerator passes the argument generator=v (of bernoulli, bernoulli.p, bernoulli_.Tensor, bernoulli_.float and 7 more).
+func WithGenerator(v any) Option { return Option{name: "generator", value: v} }
 
 // WithGroups passes the argument groups=v (of conv1d, conv1d.padding, conv2d, conv2d.padding and 5 more).
 func WithGroups(v int) Option { return Option{name: "groups", value: v} }
@@ -3903,13 +4014,13 @@ func WithKeepdim(v bool) Option { return Option{name: "keepdim", value: v} }
 // WithLabelSmoothing passes the argument label_smoothing=v (of cross_entropy_loss).
 func WithLabelSmoothing(v float64) Option { return Option{name: "label_smoothing", value: v} }
 
-// WithLambd passes the argument lambd=v (of hardshrink, softshrink).
+// WithLambd passes the argument lambd=v (of exponential_, hardshrink, softshrink).
 func WithLambd(v any) Option { return Option{name: "lambd", value: v} }
 
 // WithLargest passes the argument largest=v (of topk).
 func WithLargest(v bool) Option { return Option{name: "largest", value: v} }
 
-// WithLayout passes the argument layout=v (of arange, arange.start, arange.start_step, empty.memory_format and 20 more).
+// WithLayout passes the argument layout=v (of arange, arange.start, arange.start_step, empty.memory_format and 24 more).
 func WithLayout(v any) Option { return Option{name: "layout", value: v} }
 
 // WithLogTarget passes the argument log_target=v (of kl_div).
@@ -3924,7 +4035,10 @@ func WithMax(v any) Option { return Option{name: "max", value: v} }
 // WithMaxVal passes the argument max_val=v (of hardtanh, hardtanh_).
 func WithMaxVal(v any) Option { return Option{name: "max_val", value: v} }
 
-// WithMemoryFormat passes the argument memory_format=v (of clone, contiguous, empty.memory_format, empty_like and 5 more).
+// WithMean passes the argument mean=v (of normal_).
+func WithMean(v float64) Option { return Option{name: "mean", value: v} }
+
+// WithMemoryFormat passes the argument memory_format=v (of clone, contiguous, empty.memory_format, empty_like and 7 more).
 func WithMemoryFormat(v MemoryFormat) Option { return Option{name: "memory_format", value: v} }
 
 // WithMin passes the argument min=v (of clamp, clamp.Tensor, clamp_, clamp_.Tensor).
@@ -3963,7 +4077,7 @@ func WithOutputPadding(v []int) Option { return Option{name: "output_padding", v
 // WithOutputSize passes the argument output_size=v (of repeat_interleave.Tensor, repeat_interleave.self_Tensor, repeat_interleave.self_int).
 func WithOutputSize(v int) Option { return Option{name: "output_size", value: v} }
 
-// WithP passes the argument p=v (of cdist, norm.Scalar, pairwise_distance, triplet_margin_loss).
+// WithP passes the argument p=v (of bernoulli_.float, cdist, norm.Scalar, pairwise_distance and 1 more).
 func WithP(v any) Option { return Option{name: "p", value: v} }
 
 // WithPadding passes the argument padding=v (of avg_pool1d, avg_pool2d, avg_pool3d, conv1d and 13 more).
@@ -3978,7 +4092,7 @@ func WithPath(v []int) Option { return Option{name: "path", value: v} }
 // WithPerSampleWeights passes the argument per_sample_weights=v (of embedding_bag).
 func WithPerSampleWeights(v *Tensor) Option { return Option{name: "per_sample_weights", value: v} }
 
-// WithPinMemory passes the argument pin_memory=v (of arange, arange.start, arange.start_step, empty.memory_format and 20 more).
+// WithPinMemory passes the argument pin_memory=v (of arange, arange.start, arange.start_step, empty.memory_format and 24 more).
 func WithPinMemory(v bool) Option { return Option{name: "pin_memory", value: v} }
 
 // WithPosWeight passes the argument pos_weight=v (of binary_cross_entropy_with_logits).
@@ -3989,6 +4103,9 @@ func WithPosinf(v float64) Option { return Option{name: "posinf", value: v} }
 
 // WithReduction passes the argument reduction=v (of binary_cross_entropy, binary_cross_entropy_with_logits, cosine_embedding_loss, cross_entropy_loss and 12 more).
 func WithReduction(v int) Option { return Option{name: "reduction", value: v} }
+
+// WithReplacement passes the argument replacement=v (of multinomial).
+func WithReplacement(v bool) Option { return Option{name: "replacement", value: v} }
 
 // WithRoundingMode passes the argument rounding_mode=v (of div.Scalar_mode, div.Tensor_mode, div_.Scalar_mode, div_.Tensor_mode).
 func WithRoundingMode(v string) Option { return Option{name: "rounding_mode", value: v} }
@@ -4017,6 +4134,9 @@ func WithStart(v int) Option { return Option{name: "start", value: v} }
 // WithStartDim passes the argument start_dim=v (of flatten.using_ints).
 func WithStartDim(v int) Option { return Option{name: "start_dim", value: v} }
 
+// WithStd passes the argument std=v (of normal_).
+func WithStd(v float64) Option { return Option{name: "std", value: v} }
+
 // WithStep passes the argument step=v (of arange.start_step, slice.Tensor, slice_scatter).
 func WithStep(v any) Option { return Option{name: "step", value: v} }
 
@@ -4031,6 +4151,9 @@ func WithSwap(v bool) Option { return Option{name: "swap", value: v} }
 
 // WithThreshold passes the argument threshold=v (of softplus).
 func WithThreshold(v any) Option { return Option{name: "threshold", value: v} }
+
+// WithTo passes the argument to=v (of uniform_).
+func WithTo(v float64) Option { return Option{name: "to", value: v} }
 
 // WithUnbiased passes the argument unbiased=v (of std, std.dim, std_mean, std_mean.dim and 4 more).
 func WithUnbiased(v bool) Option { return Option{name: "unbiased", value: v} }

@@ -16,16 +16,20 @@ import (
 //     (floor_divide_.Tensor -> floor_divide).
 //   - out=: the overload without its "out" suffix (max.dim_max ->
 //     max.dim, add.out -> add), else the default overload.
-func FunctionalName(s *Schema, exists func(qualified string) bool) string {
+//
+// An in-place variant takes the functional op's arguments, in order
+// (bernoulli_.Tensor(self, p) is not bernoulli(self)'s in-place form).
+func FunctionalName(s *Schema, lookup func(qualified string) *Schema) string {
 	try := func(name, overload string) string {
 		q := s.Namespace + "::" + name
 		if overload != "" {
 			q += "." + overload
 		}
-		if exists(q) {
-			return q
+		f := lookup(q)
+		if f == nil || s.IsInplace() && !sameArgNames(f, s) {
+			return ""
 		}
-		return ""
+		return q
 	}
 	switch {
 	case s.IsInplace() && strings.HasSuffix(s.Name, "_"):
@@ -60,7 +64,12 @@ func (op *Op) Functional() (f *Op, argIndex []int, ok bool) {
 	if v := op.variant.Load(); v != nil {
 		return v.f, v.args, true
 	}
-	q := FunctionalName(op.Schema, func(q string) bool { _, ok := LookupOp(q); return ok })
+	q := FunctionalName(op.Schema, func(q string) *Schema {
+		if f, ok := LookupOp(q); ok {
+			return f.Schema
+		}
+		return nil
+	})
 	if q == "" {
 		return nil, nil, false // not memoised: the op may be registered later
 	}
@@ -68,7 +77,7 @@ func (op *Op) Functional() (f *Op, argIndex []int, ok bool) {
 	idx := make([]int, len(fop.Schema.Args))
 	for i, a := range fop.Schema.Args {
 		j := op.Schema.ArgIndex(a.Name)
-		if j < 0 || (op.Schema.IsInplace() && j != i) {
+		if j < 0 {
 			return nil, nil, false // an op of that name, but not this one's functional form
 		}
 		idx[i] = j
@@ -90,4 +99,16 @@ func (op *Op) FunctionalArgs(args []any) []any {
 		out[i] = args[j]
 	}
 	return out
+}
+
+func sameArgNames(a, b *Schema) bool {
+	if len(a.Args) != len(b.Args) {
+		return false
+	}
+	for i := range a.Args {
+		if a.Args[i].Name != b.Args[i].Name {
+			return false
+		}
+	}
+	return true
 }

@@ -2528,6 +2528,128 @@ func BatchNormAt() struct{ Input, Weight, Bias, RunningMean, RunningVar int } {
 	return struct{ Input, Weight, Bias, RunningMean, RunningVar int }{0, 1, 2, 3, 4}
 }
 
+// Bernoulli holds the arguments of aten::bernoulli:
+//
+//	aten::bernoulli(Tensor self, *, Generator? generator=None) -> Tensor
+type Bernoulli struct {
+	Self      *tensor.Tensor
+	Generator *tensor.Generator
+}
+
+// BernoulliOf reads the canonical argument list of aten::bernoulli (tensor.Op.Bind).
+func BernoulliOf(a []any) Bernoulli {
+	if len(a) != 2 {
+		panic(badLen("aten::bernoulli", 2, len(a)))
+	}
+	return Bernoulli{
+		Self:      ten(a[0]),
+		Generator: generator(a[1]),
+	}
+}
+
+// Box returns the canonical argument list of aten::bernoulli that x holds.
+func (x Bernoulli) Box() []any {
+	return []any{boxTensor(x.Self), boxGenerator(x.Generator)}
+}
+
+// BernoulliAt gives the positions of the tensor arguments of aten::bernoulli in its list.
+func BernoulliAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
+// BernoulliP holds the arguments of aten::bernoulli.p:
+//
+//	aten::bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor
+type BernoulliP struct {
+	Self      *tensor.Tensor
+	P         float64
+	Generator *tensor.Generator
+}
+
+// BernoulliPOf reads the canonical argument list of aten::bernoulli.p (tensor.Op.Bind).
+func BernoulliPOf(a []any) BernoulliP {
+	if len(a) != 3 {
+		panic(badLen("aten::bernoulli.p", 3, len(a)))
+	}
+	return BernoulliP{
+		Self:      ten(a[0]),
+		P:         a[1].(float64),
+		Generator: generator(a[2]),
+	}
+}
+
+// Box returns the canonical argument list of aten::bernoulli.p that x holds.
+func (x BernoulliP) Box() []any {
+	return []any{boxTensor(x.Self), x.P, boxGenerator(x.Generator)}
+}
+
+// BernoulliPAt gives the positions of the tensor arguments of aten::bernoulli.p in its list.
+func BernoulliPAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
+// BernoulliTensor_ holds the arguments of aten::bernoulli_.Tensor:
+//
+//	aten::bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? generator=None) -> Tensor(a!)
+type BernoulliTensor_ struct {
+	Self      *tensor.Tensor
+	P         *tensor.Tensor
+	Generator *tensor.Generator
+}
+
+// BernoulliTensor_Of reads the canonical argument list of aten::bernoulli_.Tensor (tensor.Op.Bind).
+func BernoulliTensor_Of(a []any) BernoulliTensor_ {
+	if len(a) != 3 {
+		panic(badLen("aten::bernoulli_.Tensor", 3, len(a)))
+	}
+	return BernoulliTensor_{
+		Self:      ten(a[0]),
+		P:         ten(a[1]),
+		Generator: generator(a[2]),
+	}
+}
+
+// Box returns the canonical argument list of aten::bernoulli_.Tensor that x holds.
+func (x BernoulliTensor_) Box() []any {
+	return []any{boxTensor(x.Self), boxTensor(x.P), boxGenerator(x.Generator)}
+}
+
+// BernoulliTensor_At gives the positions of the tensor arguments of aten::bernoulli_.Tensor in its list.
+func BernoulliTensor_At() struct{ Self, P int } {
+	return struct{ Self, P int }{0, 1}
+}
+
+// Bernoulli_ holds the arguments of aten::bernoulli_.float:
+//
+//	aten::bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)
+type Bernoulli_ struct {
+	Self      *tensor.Tensor
+	P         float64
+	Generator *tensor.Generator
+}
+
+// Bernoulli_Of reads the canonical argument list of aten::bernoulli_.float (tensor.Op.Bind).
+func Bernoulli_Of(a []any) Bernoulli_ {
+	if len(a) != 3 {
+		panic(badLen("aten::bernoulli_.float", 3, len(a)))
+	}
+	return Bernoulli_{
+		Self:      ten(a[0]),
+		P:         a[1].(float64),
+		Generator: generator(a[2]),
+	}
+}
+
+// Box returns the canonical argument list of aten::bernoulli_.float that x holds.
+func (x Bernoulli_) Box() []any {
+	return []any{boxTensor(x.Self), x.P, boxGenerator(x.Generator)}
+}
+
+// Bernoulli_At gives the positions of the tensor arguments of aten::bernoulli_.float in its list.
+func Bernoulli_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Bilinear holds the arguments of aten::bilinear:
 //
 //	aten::bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor
@@ -5992,6 +6114,37 @@ func (x Expm1_) Box() []any {
 
 // Expm1_At gives the positions of the tensor arguments of aten::expm1_ in its list.
 func Expm1_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
+// Exponential_ holds the arguments of aten::exponential_:
+//
+//	aten::exponential_(Tensor(a!) self, float lambd=1, *, Generator? generator=None) -> Tensor(a!)
+type Exponential_ struct {
+	Self      *tensor.Tensor
+	Lambd     float64
+	Generator *tensor.Generator
+}
+
+// Exponential_Of reads the canonical argument list of aten::exponential_ (tensor.Op.Bind).
+func Exponential_Of(a []any) Exponential_ {
+	if len(a) != 3 {
+		panic(badLen("aten::exponential_", 3, len(a)))
+	}
+	return Exponential_{
+		Self:      ten(a[0]),
+		Lambd:     a[1].(float64),
+		Generator: generator(a[2]),
+	}
+}
+
+// Box returns the canonical argument list of aten::exponential_ that x holds.
+func (x Exponential_) Box() []any {
+	return []any{boxTensor(x.Self), x.Lambd, boxGenerator(x.Generator)}
+}
+
+// Exponential_At gives the positions of the tensor arguments of aten::exponential_ in its list.
+func Exponential_At() struct{ Self int } {
 	return struct{ Self int }{0}
 }
 
@@ -10832,6 +10985,39 @@ func Mul_At() struct{ Self, Other int } {
 	return struct{ Self, Other int }{0, 1}
 }
 
+// Multinomial holds the arguments of aten::multinomial:
+//
+//	aten::multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor
+type Multinomial struct {
+	Self        *tensor.Tensor
+	NumSamples  int
+	Replacement bool
+	Generator   *tensor.Generator
+}
+
+// MultinomialOf reads the canonical argument list of aten::multinomial (tensor.Op.Bind).
+func MultinomialOf(a []any) Multinomial {
+	if len(a) != 4 {
+		panic(badLen("aten::multinomial", 4, len(a)))
+	}
+	return Multinomial{
+		Self:        ten(a[0]),
+		NumSamples:  a[1].(int),
+		Replacement: a[2].(bool),
+		Generator:   generator(a[3]),
+	}
+}
+
+// Box returns the canonical argument list of aten::multinomial that x holds.
+func (x Multinomial) Box() []any {
+	return []any{boxTensor(x.Self), x.NumSamples, x.Replacement, boxGenerator(x.Generator)}
+}
+
+// MultinomialAt gives the positions of the tensor arguments of aten::multinomial in its list.
+func MultinomialAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Mv holds the arguments of aten::mv:
 //
 //	aten::mv(Tensor self, Tensor vec) -> Tensor
@@ -11916,6 +12102,39 @@ func NormScalarOptDtypeAt() struct{ Self int } {
 	return struct{ Self int }{0}
 }
 
+// Normal_ holds the arguments of aten::normal_:
+//
+//	aten::normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)
+type Normal_ struct {
+	Self      *tensor.Tensor
+	Mean      float64
+	Std       float64
+	Generator *tensor.Generator
+}
+
+// Normal_Of reads the canonical argument list of aten::normal_ (tensor.Op.Bind).
+func Normal_Of(a []any) Normal_ {
+	if len(a) != 4 {
+		panic(badLen("aten::normal_", 4, len(a)))
+	}
+	return Normal_{
+		Self:      ten(a[0]),
+		Mean:      a[1].(float64),
+		Std:       a[2].(float64),
+		Generator: generator(a[3]),
+	}
+}
+
+// Box returns the canonical argument list of aten::normal_ that x holds.
+func (x Normal_) Box() []any {
+	return []any{boxTensor(x.Self), x.Mean, x.Std, boxGenerator(x.Generator)}
+}
+
+// Normal_At gives the positions of the tensor arguments of aten::normal_ in its list.
+func Normal_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // OneHot holds the arguments of aten::one_hot:
 //
 //	aten::one_hot(Tensor self, int num_classes=-1) -> Tensor
@@ -12553,6 +12772,109 @@ func (x Rand) Box() []any {
 	return []any{x.Size, x.Dtype.box(), x.Layout.box(), x.Device.box(), x.PinMemory.box()}
 }
 
+// RandLike holds the arguments of aten::rand_like:
+//
+//	aten::rand_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
+type RandLike struct {
+	Self         *tensor.Tensor
+	Dtype        Opt[tensor.DType]
+	Layout       Opt[tensor.Layout]
+	Device       Opt[tensor.Device]
+	PinMemory    Opt[bool]
+	MemoryFormat Opt[tensor.MemoryFormat]
+}
+
+// RandLikeOf reads the canonical argument list of aten::rand_like (tensor.Op.Bind).
+func RandLikeOf(a []any) RandLike {
+	if len(a) != 6 {
+		panic(badLen("aten::rand_like", 6, len(a)))
+	}
+	return RandLike{
+		Self:         ten(a[0]),
+		Dtype:        optDType(a[1]),
+		Layout:       optLayout(a[2]),
+		Device:       optDevice(a[3]),
+		PinMemory:    optBool(a[4]),
+		MemoryFormat: optMemoryFormat(a[5]),
+	}
+}
+
+// Box returns the canonical argument list of aten::rand_like that x holds.
+func (x RandLike) Box() []any {
+	return []any{boxTensor(x.Self), x.Dtype.box(), x.Layout.box(), x.Device.box(), x.PinMemory.box(), x.MemoryFormat.box()}
+}
+
+// RandLikeAt gives the positions of the tensor arguments of aten::rand_like in its list.
+func RandLikeAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
+// Randint holds the arguments of aten::randint:
+//
+//	aten::randint(int high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+type Randint struct {
+	High      int
+	Size      []int
+	Dtype     Opt[tensor.DType]
+	Layout    Opt[tensor.Layout]
+	Device    Opt[tensor.Device]
+	PinMemory Opt[bool]
+}
+
+// RandintOf reads the canonical argument list of aten::randint (tensor.Op.Bind).
+func RandintOf(a []any) Randint {
+	if len(a) != 6 {
+		panic(badLen("aten::randint", 6, len(a)))
+	}
+	return Randint{
+		High:      a[0].(int),
+		Size:      a[1].([]int),
+		Dtype:     optDType(a[2]),
+		Layout:    optLayout(a[3]),
+		Device:    optDevice(a[4]),
+		PinMemory: optBool(a[5]),
+	}
+}
+
+// Box returns the canonical argument list of aten::randint that x holds.
+func (x Randint) Box() []any {
+	return []any{x.High, x.Size, x.Dtype.box(), x.Layout.box(), x.Device.box(), x.PinMemory.box()}
+}
+
+// RandintLow holds the arguments of aten::randint.low:
+//
+//	aten::randint.low(int low, int high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+type RandintLow struct {
+	Low       int
+	High      int
+	Size      []int
+	Dtype     Opt[tensor.DType]
+	Layout    Opt[tensor.Layout]
+	Device    Opt[tensor.Device]
+	PinMemory Opt[bool]
+}
+
+// RandintLowOf reads the canonical argument list of aten::randint.low (tensor.Op.Bind).
+func RandintLowOf(a []any) RandintLow {
+	if len(a) != 7 {
+		panic(badLen("aten::randint.low", 7, len(a)))
+	}
+	return RandintLow{
+		Low:       a[0].(int),
+		High:      a[1].(int),
+		Size:      a[2].([]int),
+		Dtype:     optDType(a[3]),
+		Layout:    optLayout(a[4]),
+		Device:    optDevice(a[5]),
+		PinMemory: optBool(a[6]),
+	}
+}
+
+// Box returns the canonical argument list of aten::randint.low that x holds.
+func (x RandintLow) Box() []any {
+	return []any{x.Low, x.High, x.Size, x.Dtype.box(), x.Layout.box(), x.Device.box(), x.PinMemory.box()}
+}
+
 // Randn holds the arguments of aten::randn:
 //
 //	aten::randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
@@ -12581,6 +12903,136 @@ func RandnOf(a []any) Randn {
 // Box returns the canonical argument list of aten::randn that x holds.
 func (x Randn) Box() []any {
 	return []any{x.Size, x.Dtype.box(), x.Layout.box(), x.Device.box(), x.PinMemory.box()}
+}
+
+// RandnLike holds the arguments of aten::randn_like:
+//
+//	aten::randn_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
+type RandnLike struct {
+	Self         *tensor.Tensor
+	Dtype        Opt[tensor.DType]
+	Layout       Opt[tensor.Layout]
+	Device       Opt[tensor.Device]
+	PinMemory    Opt[bool]
+	MemoryFormat Opt[tensor.MemoryFormat]
+}
+
+// RandnLikeOf reads the canonical argument list of aten::randn_like (tensor.Op.Bind).
+func RandnLikeOf(a []any) RandnLike {
+	if len(a) != 6 {
+		panic(badLen("aten::randn_like", 6, len(a)))
+	}
+	return RandnLike{
+		Self:         ten(a[0]),
+		Dtype:        optDType(a[1]),
+		Layout:       optLayout(a[2]),
+		Device:       optDevice(a[3]),
+		PinMemory:    optBool(a[4]),
+		MemoryFormat: optMemoryFormat(a[5]),
+	}
+}
+
+// Box returns the canonical argument list of aten::randn_like that x holds.
+func (x RandnLike) Box() []any {
+	return []any{boxTensor(x.Self), x.Dtype.box(), x.Layout.box(), x.Device.box(), x.PinMemory.box(), x.MemoryFormat.box()}
+}
+
+// RandnLikeAt gives the positions of the tensor arguments of aten::randn_like in its list.
+func RandnLikeAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
+// Random_ holds the arguments of aten::random_:
+//
+//	aten::random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)
+type Random_ struct {
+	Self      *tensor.Tensor
+	Generator *tensor.Generator
+}
+
+// Random_Of reads the canonical argument list of aten::random_ (tensor.Op.Bind).
+func Random_Of(a []any) Random_ {
+	if len(a) != 2 {
+		panic(badLen("aten::random_", 2, len(a)))
+	}
+	return Random_{
+		Self:      ten(a[0]),
+		Generator: generator(a[1]),
+	}
+}
+
+// Box returns the canonical argument list of aten::random_ that x holds.
+func (x Random_) Box() []any {
+	return []any{boxTensor(x.Self), boxGenerator(x.Generator)}
+}
+
+// Random_At gives the positions of the tensor arguments of aten::random_ in its list.
+func Random_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
+// RandomFrom_ holds the arguments of aten::random_.from:
+//
+//	aten::random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)
+type RandomFrom_ struct {
+	Self      *tensor.Tensor
+	From      int
+	To        Opt[int]
+	Generator *tensor.Generator
+}
+
+// RandomFrom_Of reads the canonical argument list of aten::random_.from (tensor.Op.Bind).
+func RandomFrom_Of(a []any) RandomFrom_ {
+	if len(a) != 4 {
+		panic(badLen("aten::random_.from", 4, len(a)))
+	}
+	return RandomFrom_{
+		Self:      ten(a[0]),
+		From:      a[1].(int),
+		To:        optInt(a[2]),
+		Generator: generator(a[3]),
+	}
+}
+
+// Box returns the canonical argument list of aten::random_.from that x holds.
+func (x RandomFrom_) Box() []any {
+	return []any{boxTensor(x.Self), x.From, x.To.box(), boxGenerator(x.Generator)}
+}
+
+// RandomFrom_At gives the positions of the tensor arguments of aten::random_.from in its list.
+func RandomFrom_At() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
+// RandomTo_ holds the arguments of aten::random_.to:
+//
+//	aten::random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!)
+type RandomTo_ struct {
+	Self      *tensor.Tensor
+	To        int
+	Generator *tensor.Generator
+}
+
+// RandomTo_Of reads the canonical argument list of aten::random_.to (tensor.Op.Bind).
+func RandomTo_Of(a []any) RandomTo_ {
+	if len(a) != 3 {
+		panic(badLen("aten::random_.to", 3, len(a)))
+	}
+	return RandomTo_{
+		Self:      ten(a[0]),
+		To:        a[1].(int),
+		Generator: generator(a[2]),
+	}
+}
+
+// Box returns the canonical argument list of aten::random_.to that x holds.
+func (x RandomTo_) Box() []any {
+	return []any{boxTensor(x.Self), x.To, boxGenerator(x.Generator)}
+}
+
+// RandomTo_At gives the positions of the tensor arguments of aten::random_.to in its list.
+func RandomTo_At() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Randperm holds the arguments of aten::randperm:
@@ -16520,6 +16972,39 @@ func (x Unfold) Box() []any {
 
 // UnfoldAt gives the positions of the tensor arguments of aten::unfold in its list.
 func UnfoldAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
+// Uniform_ holds the arguments of aten::uniform_:
+//
+//	aten::uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)
+type Uniform_ struct {
+	Self      *tensor.Tensor
+	From      float64
+	To        float64
+	Generator *tensor.Generator
+}
+
+// Uniform_Of reads the canonical argument list of aten::uniform_ (tensor.Op.Bind).
+func Uniform_Of(a []any) Uniform_ {
+	if len(a) != 4 {
+		panic(badLen("aten::uniform_", 4, len(a)))
+	}
+	return Uniform_{
+		Self:      ten(a[0]),
+		From:      a[1].(float64),
+		To:        a[2].(float64),
+		Generator: generator(a[3]),
+	}
+}
+
+// Box returns the canonical argument list of aten::uniform_ that x holds.
+func (x Uniform_) Box() []any {
+	return []any{boxTensor(x.Self), x.From, x.To, boxGenerator(x.Generator)}
+}
+
+// Uniform_At gives the positions of the tensor arguments of aten::uniform_ in its list.
+func Uniform_At() struct{ Self int } {
 	return struct{ Self int }{0}
 }
 

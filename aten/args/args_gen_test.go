@@ -398,6 +398,26 @@ var views = map[string]view{
 		box: func(a []any) []any { return args.BatchNormOf(a).Box() },
 		at:  func() any { return args.BatchNormAt() },
 	},
+	"aten::bernoulli": {
+		of:  func(a []any) any { return args.BernoulliOf(a) },
+		box: func(a []any) []any { return args.BernoulliOf(a).Box() },
+		at:  func() any { return args.BernoulliAt() },
+	},
+	"aten::bernoulli.p": {
+		of:  func(a []any) any { return args.BernoulliPOf(a) },
+		box: func(a []any) []any { return args.BernoulliPOf(a).Box() },
+		at:  func() any { return args.BernoulliPAt() },
+	},
+	"aten::bernoulli_.Tensor": {
+		of:  func(a []any) any { return args.BernoulliTensor_Of(a) },
+		box: func(a []any) []any { return args.BernoulliTensor_Of(a).Box() },
+		at:  func() any { return args.BernoulliTensor_At() },
+	},
+	"aten::bernoulli_.float": {
+		of:  func(a []any) any { return args.Bernoulli_Of(a) },
+		box: func(a []any) []any { return args.Bernoulli_Of(a).Box() },
+		at:  func() any { return args.Bernoulli_At() },
+	},
 	"aten::bilinear": {
 		of:  func(a []any) any { return args.BilinearOf(a) },
 		box: func(a []any) []any { return args.BilinearOf(a).Box() },
@@ -950,6 +970,11 @@ var views = map[string]view{
 		of:  func(a []any) any { return args.Expm1_Of(a) },
 		box: func(a []any) []any { return args.Expm1_Of(a).Box() },
 		at:  func() any { return args.Expm1_At() },
+	},
+	"aten::exponential_": {
+		of:  func(a []any) any { return args.Exponential_Of(a) },
+		box: func(a []any) []any { return args.Exponential_Of(a).Box() },
+		at:  func() any { return args.Exponential_At() },
 	},
 	"aten::eye": {
 		of:  func(a []any) any { return args.EyeOf(a) },
@@ -1746,6 +1771,11 @@ var views = map[string]view{
 		box: func(a []any) []any { return args.Mul_Of(a).Box() },
 		at:  func() any { return args.Mul_At() },
 	},
+	"aten::multinomial": {
+		of:  func(a []any) any { return args.MultinomialOf(a) },
+		box: func(a []any) []any { return args.MultinomialOf(a).Box() },
+		at:  func() any { return args.MultinomialAt() },
+	},
 	"aten::mv": {
 		of:  func(a []any) any { return args.MvOf(a) },
 		box: func(a []any) []any { return args.MvOf(a).Box() },
@@ -1906,6 +1936,11 @@ var views = map[string]view{
 		box: func(a []any) []any { return args.NormScalarOptDtypeOf(a).Box() },
 		at:  func() any { return args.NormScalarOptDtypeAt() },
 	},
+	"aten::normal_": {
+		of:  func(a []any) any { return args.Normal_Of(a) },
+		box: func(a []any) []any { return args.Normal_Of(a).Box() },
+		at:  func() any { return args.Normal_At() },
+	},
 	"aten::one_hot": {
 		of:  func(a []any) any { return args.OneHotOf(a) },
 		box: func(a []any) []any { return args.OneHotOf(a).Box() },
@@ -2009,9 +2044,42 @@ var views = map[string]view{
 		of:  func(a []any) any { return args.RandOf(a) },
 		box: func(a []any) []any { return args.RandOf(a).Box() },
 	},
+	"aten::rand_like": {
+		of:  func(a []any) any { return args.RandLikeOf(a) },
+		box: func(a []any) []any { return args.RandLikeOf(a).Box() },
+		at:  func() any { return args.RandLikeAt() },
+	},
+	"aten::randint": {
+		of:  func(a []any) any { return args.RandintOf(a) },
+		box: func(a []any) []any { return args.RandintOf(a).Box() },
+	},
+	"aten::randint.low": {
+		of:  func(a []any) any { return args.RandintLowOf(a) },
+		box: func(a []any) []any { return args.RandintLowOf(a).Box() },
+	},
 	"aten::randn": {
 		of:  func(a []any) any { return args.RandnOf(a) },
 		box: func(a []any) []any { return args.RandnOf(a).Box() },
+	},
+	"aten::randn_like": {
+		of:  func(a []any) any { return args.RandnLikeOf(a) },
+		box: func(a []any) []any { return args.RandnLikeOf(a).Box() },
+		at:  func() any { return args.RandnLikeAt() },
+	},
+	"aten::random_": {
+		of:  func(a []any) any { return args.Random_Of(a) },
+		box: func(a []any) []any { return args.Random_Of(a).Box() },
+		at:  func() any { return args.Random_At() },
+	},
+	"aten::random_.from": {
+		of:  func(a []any) any { return args.RandomFrom_Of(a) },
+		box: func(a []any) []any { return args.RandomFrom_Of(a).Box() },
+		at:  func() any { return args.RandomFrom_At() },
+	},
+	"aten::random_.to": {
+		of:  func(a []any) any { return args.RandomTo_Of(a) },
+		box: func(a []any) []any { return args.RandomTo_Of(a).Box() },
+		at:  func() any { return args.RandomTo_At() },
 	},
 	"aten::randperm": {
 		of:  func(a []any) any { return args.RandpermOf(a) },
@@ -2670,6 +2738,11 @@ var views = map[string]view{
 		of:  func(a []any) any { return args.UnfoldOf(a) },
 		box: func(a []any) []any { return args.UnfoldOf(a).Box() },
 		at:  func() any { return args.UnfoldAt() },
+	},
+	"aten::uniform_": {
+		of:  func(a []any) any { return args.Uniform_Of(a) },
+		box: func(a []any) []any { return args.Uniform_Of(a).Box() },
+		at:  func() any { return args.Uniform_At() },
 	},
 	"aten::unsqueeze": {
 		of:  func(a []any) any { return args.UnsqueezeOf(a) },

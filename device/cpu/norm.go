@@ -822,9 +822,10 @@ func batchNormRun[T normElem](a core.BatchNormArgs, outs []*tensor.Tensor) {
 
 // ---- dropout ----
 
-// dropoutKernel keeps each element with probability 1-p (a Bernoulli draw
-// from the default generator) and scales the kept ones by 1/(1-p), rounding
-// the scale to the input's dtype first as input.mul(mask).mul_(scale) does.
+// dropoutKernel keeps each element with probability 1-p (mask.bernoulli_(1-p)
+// from the default generator, as native_dropout_cpu draws it) and scales the
+// kept ones by 1/(1-p), rounding the scale to the input's dtype first as
+// input.mul(mask).mul_(scale) does.
 func dropoutKernel(op *tensor.Op, a []any) any {
 	outs := normAlloc(metaN(op, a))
 	v := args.NativeDropoutOf(a)
@@ -849,21 +850,21 @@ func dropoutKernel(op *tensor.Op, a []any) any {
 	xc := contiguous(x)
 	dt := x.DType()
 	ms := data[uint8](mask)
-	gen := tensor.DefaultGenerator()
-	var buf, u [blockLen]float64
 	total := x.Numel()
+	// mask.bernoulli_(p1m): the whole mask first, one 53-bit uniform per element.
+	tensor.DefaultGenerator().Draw(func(e *tensor.Engine) {
+		for i := range total {
+			if e.Bernoulli64(p1m) {
+				ms[i] = 1
+			}
+		}
+	})
+	var buf [blockLen]float64
 	for i := 0; i < total; i += blockLen {
 		k := min(blockLen, total-i)
 		loadF64(buf[:k], xc.Storage(), dt, xc.StorageOffset()+i, 1)
-		gen.Uniform(u[:k])
 		for j := 0; j < k; j++ {
-			keep := u[j] < p1m
-			mv := 0.0
-			if keep {
-				mv = 1
-				ms[i+j] = 1
-			}
-			buf[j] = buf[j] * mv * sc
+			buf[j] = buf[j] * float64(ms[i+j]) * sc
 		}
 		storeF64(out.Storage(), dt, i, 1, buf[:k])
 	}

@@ -71,6 +71,9 @@ var names = map[string]string{
 	"aten::scatter.value_reduce":      "ScatterValueMode",
 	"aten::zeros":                     "ZerosOf",
 	"aten::ones":                      "OnesOf",
+	"aten::bernoulli_.float":          "Bernoulli_",
+	"aten::random_.from":              "RandomFrom_",
+	"aten::random_.to":                "RandomTo_",
 }
 
 func main() {
@@ -187,11 +190,19 @@ func goName(s *tensor.Schema, ovs []string, all map[string][]string) string {
 	}
 	if s.IsInplace() {
 		// An in-place variant is named after its functional op (the one
-		// tensor.FunctionalName derives it from): Add_, AddScalar_.
-		exists := func(q string) bool { _, ok := bySchemaName[q]; return ok }
-		if q := tensor.FunctionalName(s, exists); q != "" {
+		// tensor.FunctionalName derives it from): Add_, AddScalar_; one
+		// without (bernoulli_.Tensor) after the functional name with its
+		// own overload.
+		if q := tensor.FunctionalName(s, func(q string) *tensor.Schema { return bySchemaName[q] }); q != "" {
 			fs := bySchemaName[q]
 			return goName(fs, all[fs.Name], all) + "_"
+		}
+		if f := strings.TrimSuffix(s.Name, "_"); f != s.Name {
+			if fovs, ok := all[f]; ok {
+				fs := *s
+				fs.Name = f
+				return goName(&fs, fovs, all) + "_"
+			}
 		}
 	}
 	base := camel(s.Name)
