@@ -127,6 +127,29 @@ var extraSamples = map[string]func() []any{
 	"aten::unfold": func() []any { return []any{trapEmpty(5, 4), 0, 2, 1} },
 	"aten::fmax":   func() []any { return []any{trapEmpty(2, 3), trapEmpty(3)} },
 	"aten::fmin":   func() []any { return []any{trapEmpty(2, 3), trapEmpty(3)} },
+	// functionalization's view copies and scatters (viewcopy.go)
+	"aten::view_copy":             func() []any { return []any{trapEmpty(2, 3), []int{-1}} },
+	"aten::_reshape_alias_copy":   func() []any { return []any{trapEmpty(2, 3), []int{3, 2}, []int{2, 1}} },
+	"aten::alias_copy":            func() []any { return []any{trapEmpty(2, 3)} },
+	"aten::detach_copy":           func() []any { return []any{trapEmpty(2, 3)} },
+	"aten::permute_copy":          func() []any { return []any{trapEmpty(2, 3), []int{1, 0}} },
+	"aten::t_copy":                func() []any { return []any{trapEmpty(2, 3)} },
+	"aten::transpose_copy.int":    func() []any { return []any{trapEmpty(2, 3), 0, 1} },
+	"aten::expand_copy":           func() []any { return []any{trapEmpty(1, 3), []int{2, 3}} },
+	"aten::slice_copy.Tensor":     func() []any { return []any{trapEmpty(4, 3), 0, 1, 3, 1} },
+	"aten::select_copy.int":       func() []any { return []any{trapEmpty(2, 3), 1, -1} },
+	"aten::diagonal_copy":         func() []any { return []any{trapEmpty(3, 3), 1} },
+	"aten::as_strided_copy":       func() []any { return []any{trapEmpty(3, 3), []int{2, 2}, []int{3, 1}, 1} },
+	"aten::squeeze_copy":          func() []any { return []any{trapEmpty(1, 3, 1)} },
+	"aten::squeeze_copy.dim":      func() []any { return []any{trapEmpty(1, 3), 0} },
+	"aten::squeeze_copy.dims":     func() []any { return []any{trapEmpty(1, 3, 1), []int{0, 2}} },
+	"aten::unsqueeze_copy":        func() []any { return []any{trapEmpty(2, 3), 1} },
+	"aten::split_copy.Tensor":     func() []any { return []any{trapEmpty(5, 3), 2} },
+	"aten::split_with_sizes_copy": func() []any { return []any{trapEmpty(5, 3), []int{2, 3}} },
+	"aten::unbind_copy.int":       func() []any { return []any{trapEmpty(2, 3), 1} },
+	"aten::unfold_copy":           func() []any { return []any{trapEmpty(5, 4), 0, 2, 1} },
+	"aten::diagonal_scatter":      func() []any { return []any{trapEmpty(3, 4), trapEmpty(3), 1} },
+	"aten::as_strided_scatter":    func() []any { return []any{trapEmpty(3, 3), trapEmpty(2, 2), []int{2, 2}, []int{3, 1}, 1} },
 }
 
 // trapEmpty is a float32 tensor of the given sizes on trapDevice.
@@ -256,7 +279,9 @@ func TestTrapDevice(t *testing.T) {
 			t.Errorf("%s: no data read trapped", name)
 		}
 	}
-	if runReads(t, func(x *tensor.Tensor) { x.Exp().Softmax(1).T().Contiguous().Add(x.T()).Sum([]int{0}, tensor.WithKeepdim(true)) }) {
+	if runReads(t, func(x *tensor.Tensor) {
+		x.Exp().Softmax(1).T().Contiguous().Add(x.T()).Sum([]int{0}, tensor.WithKeepdim(true))
+	}) {
 		t.Errorf("ops on metadata alone read data")
 	}
 }

@@ -70,6 +70,10 @@ var views = map[string]view{
 		of:  func(a []any) any { return args.InternalReshapeAliasOf(a) },
 		box: func(a []any) []any { return args.InternalReshapeAliasOf(a).Box() },
 	},
+	"aten::_reshape_alias_copy": {
+		of:  func(a []any) any { return args.InternalReshapeAliasCopyOf(a) },
+		box: func(a []any) []any { return args.InternalReshapeAliasCopyOf(a).Box() },
+	},
 	"aten::_scaled_dot_product_attention": {
 		of:  func(a []any) any { return args.InternalScaledDotProductAttentionOf(a) },
 		box: func(a []any) []any { return args.InternalScaledDotProductAttentionOf(a).Box() },
@@ -186,6 +190,10 @@ var views = map[string]view{
 		of:  func(a []any) any { return args.AliasOf(a) },
 		box: func(a []any) []any { return args.AliasOf(a).Box() },
 	},
+	"aten::alias_copy": {
+		of:  func(a []any) any { return args.AliasCopyOf(a) },
+		box: func(a []any) []any { return args.AliasCopyOf(a).Box() },
+	},
 	"aten::all": {
 		of:  func(a []any) any { return args.AllOf(a) },
 		box: func(a []any) []any { return args.AllOf(a).Box() },
@@ -249,6 +257,14 @@ var views = map[string]view{
 	"aten::as_strided": {
 		of:  func(a []any) any { return args.AsStridedOf(a) },
 		box: func(a []any) []any { return args.AsStridedOf(a).Box() },
+	},
+	"aten::as_strided_copy": {
+		of:  func(a []any) any { return args.AsStridedCopyOf(a) },
+		box: func(a []any) []any { return args.AsStridedCopyOf(a).Box() },
+	},
+	"aten::as_strided_scatter": {
+		of:  func(a []any) any { return args.AsStridedScatterOf(a) },
+		box: func(a []any) []any { return args.AsStridedScatterOf(a).Box() },
 	},
 	"aten::asin": {
 		of:  func(a []any) any { return args.AsinOf(a) },
@@ -622,6 +638,10 @@ var views = map[string]view{
 		of:  func(a []any) any { return args.DetachOf(a) },
 		box: func(a []any) []any { return args.DetachOf(a).Box() },
 	},
+	"aten::detach_copy": {
+		of:  func(a []any) any { return args.DetachCopyOf(a) },
+		box: func(a []any) []any { return args.DetachCopyOf(a).Box() },
+	},
 	"aten::diag_embed": {
 		of:  func(a []any) any { return args.DiagEmbedOf(a) },
 		box: func(a []any) []any { return args.DiagEmbedOf(a).Box() },
@@ -629,6 +649,14 @@ var views = map[string]view{
 	"aten::diagonal": {
 		of:  func(a []any) any { return args.DiagonalOf(a) },
 		box: func(a []any) []any { return args.DiagonalOf(a).Box() },
+	},
+	"aten::diagonal_copy": {
+		of:  func(a []any) any { return args.DiagonalCopyOf(a) },
+		box: func(a []any) []any { return args.DiagonalCopyOf(a).Box() },
+	},
+	"aten::diagonal_scatter": {
+		of:  func(a []any) any { return args.DiagonalScatterOf(a) },
+		box: func(a []any) []any { return args.DiagonalScatterOf(a).Box() },
 	},
 	"aten::div.Scalar": {
 		of:  func(a []any) any { return args.DivScalarOf(a) },
@@ -757,6 +785,10 @@ var views = map[string]view{
 	"aten::expand_as": {
 		of:  func(a []any) any { return args.ExpandAsOf(a) },
 		box: func(a []any) []any { return args.ExpandAsOf(a).Box() },
+	},
+	"aten::expand_copy": {
+		of:  func(a []any) any { return args.ExpandCopyOf(a) },
+		box: func(a []any) []any { return args.ExpandCopyOf(a).Box() },
 	},
 	"aten::expm1": {
 		of:  func(a []any) any { return args.Expm1Of(a) },
@@ -1562,6 +1594,10 @@ var views = map[string]view{
 		of:  func(a []any) any { return args.PermuteOf(a) },
 		box: func(a []any) []any { return args.PermuteOf(a).Box() },
 	},
+	"aten::permute_copy": {
+		of:  func(a []any) any { return args.PermuteCopyOf(a) },
+		box: func(a []any) []any { return args.PermuteCopyOf(a).Box() },
+	},
 	"aten::pixel_shuffle": {
 		of:  func(a []any) any { return args.PixelShuffleOf(a) },
 		box: func(a []any) []any { return args.PixelShuffleOf(a).Box() },
@@ -1810,6 +1846,10 @@ var views = map[string]view{
 		of:  func(a []any) any { return args.SelectOf(a) },
 		box: func(a []any) []any { return args.SelectOf(a).Box() },
 	},
+	"aten::select_copy.int": {
+		of:  func(a []any) any { return args.SelectCopyOf(a) },
+		box: func(a []any) []any { return args.SelectCopyOf(a).Box() },
+	},
 	"aten::select_scatter": {
 		of:  func(a []any) any { return args.SelectScatterOf(a) },
 		box: func(a []any) []any { return args.SelectScatterOf(a).Box() },
@@ -1890,6 +1930,10 @@ var views = map[string]view{
 		of:  func(a []any) any { return args.SliceOf(a) },
 		box: func(a []any) []any { return args.SliceOf(a).Box() },
 	},
+	"aten::slice_copy.Tensor": {
+		of:  func(a []any) any { return args.SliceCopyOf(a) },
+		box: func(a []any) []any { return args.SliceCopyOf(a).Box() },
+	},
 	"aten::slice_scatter": {
 		of:  func(a []any) any { return args.SliceScatterOf(a) },
 		box: func(a []any) []any { return args.SliceScatterOf(a).Box() },
@@ -1934,9 +1978,17 @@ var views = map[string]view{
 		of:  func(a []any) any { return args.SplitSizesOf(a) },
 		box: func(a []any) []any { return args.SplitSizesOf(a).Box() },
 	},
+	"aten::split_copy.Tensor": {
+		of:  func(a []any) any { return args.SplitCopyOf(a) },
+		box: func(a []any) []any { return args.SplitCopyOf(a).Box() },
+	},
 	"aten::split_with_sizes": {
 		of:  func(a []any) any { return args.SplitWithSizesOf(a) },
 		box: func(a []any) []any { return args.SplitWithSizesOf(a).Box() },
+	},
+	"aten::split_with_sizes_copy": {
+		of:  func(a []any) any { return args.SplitWithSizesCopyOf(a) },
+		box: func(a []any) []any { return args.SplitWithSizesCopyOf(a).Box() },
 	},
 	"aten::sqrt": {
 		of:  func(a []any) any { return args.SqrtOf(a) },
@@ -1965,6 +2017,18 @@ var views = map[string]view{
 	"aten::squeeze.dims": {
 		of:  func(a []any) any { return args.SqueezeDimsOf(a) },
 		box: func(a []any) []any { return args.SqueezeDimsOf(a).Box() },
+	},
+	"aten::squeeze_copy": {
+		of:  func(a []any) any { return args.SqueezeCopyOf(a) },
+		box: func(a []any) []any { return args.SqueezeCopyOf(a).Box() },
+	},
+	"aten::squeeze_copy.dim": {
+		of:  func(a []any) any { return args.SqueezeCopyDimOf(a) },
+		box: func(a []any) []any { return args.SqueezeCopyDimOf(a).Box() },
+	},
+	"aten::squeeze_copy.dims": {
+		of:  func(a []any) any { return args.SqueezeCopyDimsOf(a) },
+		box: func(a []any) []any { return args.SqueezeCopyDimsOf(a).Box() },
 	},
 	"aten::stack": {
 		of:  func(a []any) any { return args.StackOf(a) },
@@ -2050,6 +2114,10 @@ var views = map[string]view{
 		of:  func(a []any) any { return args.TOf(a) },
 		box: func(a []any) []any { return args.TOf(a).Box() },
 	},
+	"aten::t_copy": {
+		of:  func(a []any) any { return args.TCopyOf(a) },
+		box: func(a []any) []any { return args.TCopyOf(a).Box() },
+	},
 	"aten::take": {
 		of:  func(a []any) any { return args.TakeOf(a) },
 		box: func(a []any) []any { return args.TakeOf(a).Box() },
@@ -2106,6 +2174,10 @@ var views = map[string]view{
 		of:  func(a []any) any { return args.TransposeOf(a) },
 		box: func(a []any) []any { return args.TransposeOf(a).Box() },
 	},
+	"aten::transpose_copy.int": {
+		of:  func(a []any) any { return args.TransposeCopyOf(a) },
+		box: func(a []any) []any { return args.TransposeCopyOf(a).Box() },
+	},
 	"aten::tril": {
 		of:  func(a []any) any { return args.TrilOf(a) },
 		box: func(a []any) []any { return args.TrilOf(a).Box() },
@@ -2142,6 +2214,10 @@ var views = map[string]view{
 		of:  func(a []any) any { return args.UnbindOf(a) },
 		box: func(a []any) []any { return args.UnbindOf(a).Box() },
 	},
+	"aten::unbind_copy.int": {
+		of:  func(a []any) any { return args.UnbindCopyOf(a) },
+		box: func(a []any) []any { return args.UnbindCopyOf(a).Box() },
+	},
 	"aten::unflatten.int": {
 		of:  func(a []any) any { return args.UnflattenOf(a) },
 		box: func(a []any) []any { return args.UnflattenOf(a).Box() },
@@ -2150,9 +2226,17 @@ var views = map[string]view{
 		of:  func(a []any) any { return args.UnfoldOf(a) },
 		box: func(a []any) []any { return args.UnfoldOf(a).Box() },
 	},
+	"aten::unfold_copy": {
+		of:  func(a []any) any { return args.UnfoldCopyOf(a) },
+		box: func(a []any) []any { return args.UnfoldCopyOf(a).Box() },
+	},
 	"aten::unsqueeze": {
 		of:  func(a []any) any { return args.UnsqueezeOf(a) },
 		box: func(a []any) []any { return args.UnsqueezeOf(a).Box() },
+	},
+	"aten::unsqueeze_copy": {
+		of:  func(a []any) any { return args.UnsqueezeCopyOf(a) },
+		box: func(a []any) []any { return args.UnsqueezeCopyOf(a).Box() },
 	},
 	"aten::upsample_bilinear2d.vec": {
 		of:  func(a []any) any { return args.UpsampleBilinear2dOf(a) },
@@ -2193,6 +2277,10 @@ var views = map[string]view{
 	"aten::view_as": {
 		of:  func(a []any) any { return args.ViewAsOf(a) },
 		box: func(a []any) []any { return args.ViewAsOf(a).Box() },
+	},
+	"aten::view_copy": {
+		of:  func(a []any) any { return args.ViewCopyOf(a) },
+		box: func(a []any) []any { return args.ViewCopyOf(a).Box() },
 	},
 	"aten::vsplit.int": {
 		of:  func(a []any) any { return args.VsplitOf(a) },
