@@ -52,9 +52,31 @@ type TraceOptions struct {
 	// arg1, ...
 	ArgNames []string
 	// Functionalize traces fn functionalized (make_fx(functionalize(fn))):
-	// the graph has no views' aliasing or in-place ops; an input fn writes
-	// into gets its new value by a copy_ at the end.
+	// the graph has no in-place ops and no aliasing between the values it
+	// computes; an input fn writes into gets its new value by a copy_ at
+	// the end. Views stay view ops (PyTorch's remove='mutations').
 	Functionalize bool
+	// Remove is functionalize's remove argument: "mutations" (the default
+	// when Functionalize is set) or "mutations_and_views", which also
+	// replaces every view by its copy (view_copy, select_copy, ...). A
+	// non-empty Remove implies Functionalize.
+	Remove string
+}
+
+// functionalMode is the functional layer's mode for o, and whether fn is
+// functionalized at all.
+func (o *TraceOptions) functionalMode() (functional.Mode, bool, error) {
+	switch o.Remove {
+	case "":
+		return functional.ReapplyViews, o.Functionalize, nil
+	case "mutations":
+		return functional.ReapplyViews, true, nil
+	case "mutations_and_views":
+		return functional.CopyViews, true, nil
+	}
+	return 0, false, fmt.Errorf("compile.Trace: functionalize(f, remove='mutations'): received invalid argument for remove=%s. Valid options are:\n"+
+		"     remove='mutations': all inplace and out= operators will be removed from the program, and replaced with their out-of-place equivalents.\n"+
+		"     remove='mutations_and_views': In addition to the above, all aliasing operators {view} will be replaced with their non-aliasing counterparts, {view}_copy.\n", o.Remove)
 }
 
 // tracerKey is where the tracing goroutine keeps its tracer (a per-goroutine
@@ -74,6 +96,7 @@ type tracer struct {
 	seg     *segmenter                  // set when fn runs in segments (segments.go)
 	lift    bool                        // closed-over tensors that require grad become inputs (aot.go)
 	lifted  []*tensor.Tensor
+	inputs  []*tensor.Tensor // the traced stand-ins of the inputs
 }
 
 // aliasKey identifies a traced tensor's value by its data and layout, so
@@ -146,6 +169,10 @@ func Trace(fn any, inputs []*tensor.Tensor, opts ...TraceOptions) (gm *fx.GraphM
 	if err := checkSignature(fv, len(inputs)); err != nil {
 		return nil, err
 	}
+	fmode, functionalize, err := o.functionalMode()
+	if err != nil {
+		return nil, err
+	}
 	tr := &tracer{
 		gm:      fx.NewGraphModule(fx.New()),
 		mode:    o.Mode,
@@ -167,8 +194,9 @@ func Trace(fn any, inputs []*tensor.Tensor, opts ...TraceOptions) (gm *fx.GraphM
 		n := tr.gm.Graph.Placeholder(name + "_1")
 		n.Meta[fx.MetaVal] = tr.exampleValue(p)
 		tr.setNode(p, n)
-		if o.Functionalize {
-			p = functional.Wrap(p)
+		tr.inputs = append(tr.inputs, p)
+		if functionalize {
+			p = functional.WrapFor(p, fmode)
 		}
 		in[i] = reflect.ValueOf(p)
 	}
@@ -176,8 +204,11 @@ func Trace(fn any, inputs []*tensor.Tensor, opts ...TraceOptions) (gm *fx.GraphM
 	err = tensor.Try(func() {
 		defer tensor.IncludeKey(tensor.KeyTrace)()
 		defer tensor.SetModeValue(tracerKey, tr)()
+		if functionalize {
+			defer functional.Enable(fmode)()
+		}
 		out = fv.Call(in)
-		if o.Functionalize {
+		if functionalize {
 			out = tr.unwrapFunctional(in, out)
 		}
 	})
@@ -269,10 +300,10 @@ func (tr *tracer) exampleValue(t *tensor.Tensor) *tensor.Tensor {
 	return fakeOf(t, t.Device())
 }
 
-// unwrapFunctional ends a functionalized trace: the results are the
-// wrappers' synced values, and each input fn wrote into is given its final
-// value by a copy_ (PyTorch's functionalize puts the copy_ after the graph's
-// other ops, in input order).
+// unwrapFunctional ends a functionalized trace as functorch's functionalize
+// does: the results are unwrapped (each applies its storage's pending
+// updates and regenerates), then every input is synced, then each input fn
+// wrote into is given its final value by a copy_, in input order.
 func (tr *tracer) unwrapFunctional(in, out []reflect.Value) []reflect.Value {
 	res := make([]reflect.Value, len(out))
 	for i, v := range out {
@@ -289,19 +320,26 @@ func (tr *tracer) unwrapFunctional(in, out []reflect.Value) []reflect.Value {
 			res[i] = v
 		}
 	}
-	copyOp := tensor.MustOp("aten::copy_")
+	for _, v := range in {
+		functional.Sync(v.Interface().(*tensor.Tensor))
+	}
+	// The copy_ (and resize_) run on the traced inputs through the
+	// dispatcher, so the tracer records them as any other call, and a real
+	// trace writes the final values into the inputs, as make_fx does.
 	for i, v := range in {
 		w := v.Interface().(*tensor.Tensor)
 		if functional.Mutations(w) == 0 {
 			continue
 		}
 		final := functional.Unwrap(w)
-		dst := tr.gm.Graph.Placeholders()[i]
-		src, ok := tr.nodeOf(final)
-		if !ok {
-			src = tr.constant(final)
+		x := tr.inputs[i]
+		// An input an out= op resized is resized first, as functorch's
+		// _propagate_functional_input_mutation does when the sizes in
+		// bytes differ.
+		if tensor.StorageExtent(x.Sizes(), x.Strides(), x.StorageOffset()) != final.Numel() {
+			x.Resize_(append([]int(nil), final.Sizes()...))
 		}
-		tr.gm.Graph.CallFunction(copyOp, []any{dst, src}, nil)
+		x.Copy_(final)
 	}
 	return res
 }

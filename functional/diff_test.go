@@ -37,17 +37,21 @@ func seq(dev tensor.Device, shape ...int) *T { return seqOf(dev, tensor.Float32,
 
 func seqOf(dev tensor.Device, d tensor.DType, shape ...int) *T {
 	c := tensor.FromSlice(vals(tensor.Numel(shape)), append([]int{}, shape...)...)
-	return c.To(d).ToDevice(dev)
+	return input(c.To(d).ToDevice(dev))
 }
 
 // ints is an int64 tensor with values on dev.
 func ints(dev tensor.Device, data []int64, shape ...int) *T {
-	return tensor.FromSlice(data, append([]int{}, shape...)...).ToDevice(dev)
+	return input(tensor.FromSlice(data, append([]int{}, shape...)...).ToDevice(dev))
 }
 
 func scalarT(dev tensor.Device, v float64) *T {
-	return tensor.FromSlice([]float64{v}, []int{}...).To(tensor.Float32).ToDevice(dev)
+	return input(tensor.FromSlice([]float64{v}, []int{}...).To(tensor.Float32).ToDevice(dev))
 }
+
+// input is applied to every tensor the helpers above make: the graph-mode
+// test wraps them (see TestGraphModes).
+var input = func(t *T) *T { return t }
 
 func list(ts ...*T) []*T { return ts }
 

@@ -28,6 +28,15 @@
 // The layer registers itself as the KeyFunctionalize fallback kernel, so
 // every op reaching a functional tensor passes through it; decompositions
 // of non-core ops run above it, on the wrappers.
+//
+// The same layer captures graphs (compile.Trace's Functionalize, PyTorch's
+// functionalize): a base wrapped with WrapFor in a graph-capture mode
+// (ReapplyViews, CopyViews) and every tensor computed from it replay views
+// with the view ops themselves (or their *_copy ops), undo writes with
+// PyTorch's view inverses, and compute values exactly where PyTorch's
+// FunctionalTensorWrapper does, so that the ops reaching the layer below
+// are the ones make_fx(functionalize(f)) records (see graph.go). The mode
+// is a property of a storage, chosen when its base is wrapped.
 package functional
 
 import (
@@ -60,6 +69,9 @@ func (l layout) contiguous() bool { return tensor.IsContiguousStrides(l.sizes, l
 // FunctionalStorageImpl).
 type storage struct {
 	mu sync.Mutex
+	// mode says how views are replayed; it is chosen when the base is
+	// wrapped and never changes.
+	mode Mode
 	// root is the inner value of the base the views hang from.
 	root *tensor.Tensor
 	// layout is root's place in the (notional) storage: views that address
@@ -74,6 +86,9 @@ type storage struct {
 	epoch uint64
 	// mutations counts in-place writes (and resizes) ever made.
 	mutations uint64
+	// input is the value WrapFor was given for a base of a graph-capture
+	// mode (see Unwrap).
+	input *tensor.Tensor
 }
 
 // update is a new value for a view of the storage (PyTorch's
@@ -97,6 +112,10 @@ type wrapper struct {
 	injective bool
 	gen       uint64
 	epoch     uint64
+	// aliasesInput (graph-capture modes) is set while value is the input
+	// WrapFor was given or, with ReapplyViews, a view of it: what the
+	// caller writes back into the input shows through it (see Unwrap).
+	aliasesInput bool
 }
 
 // viewMeta is one view record: forward replays the view on a new base;
@@ -134,24 +153,29 @@ func wrapperOf(t *tensor.Tensor) *wrapper {
 	}
 	inner := tensor.NewMeta(t.Sizes(), t.Strides(), t.StorageOffset(), t.DType(), t.Device()).WithRaw(t.Raw())
 	inner.Keys = t.Keys.Without(tensor.KeyFunctionalize)
-	w = newBase(inner, layoutOf(t))
+	w = newBase(inner, layoutOf(t), Gathers)
 	t.WithRaw(w)
 	t.ShareVersion(t) // allocate the version counter views will share
 	return w
 }
 
 // newBase makes the wrapper of a fresh base whose inner value is v.
-func newBase(v *tensor.Tensor, l layout) *wrapper {
+func newBase(v *tensor.Tensor, l layout, m Mode) *wrapper {
+	if m != Gathers {
+		// PyTorch's generations: 0 for a new storage and each new wrapper.
+		st := &storage{mode: m, root: v, layout: l}
+		return &wrapper{st: st, value: v, injective: true}
+	}
 	st := &storage{root: v, layout: l, gen: 1}
 	return &wrapper{st: st, value: v, injective: true, gen: st.gen}
 }
 
 // wrapValue makes a user-visible functional tensor holding the inner value
-// v as a new base, with outer metadata l.
-func wrapValue(v *tensor.Tensor, l layout) *tensor.Tensor {
+// v as a new base of mode m, with outer metadata l.
+func wrapValue(v *tensor.Tensor, l layout, m Mode) *tensor.Tensor {
 	v.Keys = v.Keys.Without(tensor.KeyFunctionalize)
 	out := tensor.NewMeta(l.sizes, l.strides, l.offset, v.DType(), v.Device())
-	out.WithRaw(newBase(v, l))
+	out.WithRaw(newBase(v, l, m))
 	out.Keys = tensor.KeySet(0).With(tensor.KeyFunctionalize)
 	out.ShareVersion(out) // allocate the version counter views will share
 	return out
@@ -253,6 +277,11 @@ func value(t *tensor.Tensor) *tensor.Tensor {
 	w := wrapperOf(t)
 	w.st.mu.Lock()
 	defer w.st.mu.Unlock()
+	if w.st.mode != Gathers {
+		defer skipFunctionalize()()
+		w.graphSyncLocked()
+		return w.value
+	}
 	w.syncLocked(t)
 	return w.value
 }
@@ -263,10 +292,23 @@ func commit(t *tensor.Tensor, val *tensor.Tensor) {
 	w := wrapperOf(t)
 	w.st.mu.Lock()
 	defer w.st.mu.Unlock()
+	if w.st.mode != Gathers {
+		w.graphCommitLocked(val)
+		return
+	}
 	if w.epoch != w.st.epoch {
 		w.syncLocked(t)
 	}
 	w.commitLocked(val)
+}
+
+// modeOf is the mode of t's storage (Gathers for a tensor that is not
+// functional).
+func modeOf(t *tensor.Tensor) Mode {
+	if !IsFunctional(t) {
+		return Gathers
+	}
+	return wrapperOf(t).st.mode
 }
 
 // newView makes the wrapper of a view of parentOuter described by rec; a
@@ -308,21 +350,59 @@ func Sync(t *tensor.Tensor) {
 // Unwrap returns the current inner value of a functional tensor (synced
 // first): a plain tensor on the same device holding the backend's data,
 // which must not be mutated. Other tensors are returned as they are.
+//
+// For a tensor of a graph-capture mode it does what functorch's
+// _unwrap_functional_tensor does at the end of functionalize(f): pending
+// updates of the storage are applied, and when there were any the tensor
+// is regenerated from its base. A stale tensor whose storage's updates
+// another alias has already applied is regenerated too, where functorch
+// returns the stale value, unless that value is the tensor WrapFor was
+// given or (ReapplyViews) a view of it: that one is returned as it is, as
+// functorch returns it, for the caller writes the input's final value
+// back into it (functionalize's copy_ into a mutated input), which the
+// view then shows.
 func Unwrap(t *tensor.Tensor) *tensor.Tensor {
 	if !IsFunctional(t) {
 		return t
+	}
+	if w := wrapperOf(t); w.st.mode != Gathers {
+		st := w.st
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		defer skipFunctionalize()()
+		applied := st.graphApplyLocked()
+		stale := w.gen != st.gen && !w.aliasesInput
+		if applied || stale {
+			w.graphRegenerateLocked()
+		}
+		return w.value
 	}
 	return value(t)
 }
 
 // Wrap makes a new functional base tensor whose value is inner, a tensor on
 // a functionalized device (not itself functional). The wrapper has inner's
-// metadata.
-func Wrap(inner *tensor.Tensor) *tensor.Tensor {
+// metadata. It is WrapFor(inner, Gathers).
+func Wrap(inner *tensor.Tensor) *tensor.Tensor { return WrapFor(inner, Gathers) }
+
+// WrapFor makes a new functional base tensor whose value is inner (not
+// itself functional), with inner's metadata; mode says how the views of it
+// and of the tensors computed from it are replayed. Graph capture
+// (compile.Trace's Functionalize) wraps its traced inputs with
+// ReapplyViews or CopyViews.
+func WrapFor(inner *tensor.Tensor, mode Mode) *tensor.Tensor {
 	if IsFunctional(inner) {
 		tensor.Panicf("functional.Wrap: the tensor is already functional")
 	}
-	return wrapValue(inner, layoutOf(inner))
+	if mode > CopyViews {
+		tensor.Panicf("functional.WrapFor: unknown mode %d", mode)
+	}
+	t := wrapValue(inner, layoutOf(inner), mode)
+	if mode != Gathers {
+		w := wrapperOf(t)
+		w.st.input, w.aliasesInput = inner, true
+	}
+	return t
 }
 
 // Commit writes the inner value v into the functional tensor t, as an
@@ -339,7 +419,7 @@ func Commit(t, v *tensor.Tensor) {
 	if !slices.Equal(t.Sizes(), v.Sizes()) {
 		tensor.Panicf("functional.Commit: value of shape %s for a tensor of shape %s", tensor.ShapeString(v.Sizes()), tensor.ShapeString(t.Sizes()))
 	}
-	commit(t, castTo(v, t.DType()))
+	commit(t, castFor(t, v))
 	t.BumpVersion()
 }
 

@@ -30,7 +30,20 @@ var special = map[string]tensor.KeyKernel{
 // for, never come here: the dispatcher decomposes them above this layer, on
 // the wrappers, so that the views and mutations inside them are
 // functionalized too.
+//
+// The mode of the storages of the functional arguments (Gathers for a
+// device without views, or a graph-capture mode) decides how views are
+// made and replayed (viewKernel or graphViewKernel) and how a write is
+// committed (commit); the rest is the same in every mode.
 func kernel(op *tensor.Op, d tensor.Dispatch, a []any) any {
+	defer skipFunctionalize()()
+	m, found := argsMode(op, a)
+	if !found {
+		return plainKernel(op, d, a)
+	}
+	if m != Gathers && op.Name == "aten::resize_" {
+		return graphResizeKernel(op, d, a)
+	}
 	if k := special[op.Name]; k != nil {
 		return k(op, d, a)
 	}
@@ -38,6 +51,8 @@ func kernel(op *tensor.Op, d tensor.Dispatch, a []any) any {
 	isView := s.IsView()
 	mutates := len(s.Mutates()) > 0
 	switch {
+	case isView && !mutates && m != Gathers:
+		return graphViewKernel(op, a, m)
 	case isView && !mutates:
 		return viewKernel(op, a)
 	case s.IsInplace():
@@ -47,7 +62,34 @@ func kernel(op *tensor.Op, d tensor.Dispatch, a []any) any {
 	case mutates:
 		return mutatingKernel(op, d, a)
 	}
-	return functionalKernel(op, d, a)
+	return functionalKernel(op, d, a, m)
+}
+
+// argsMode is the mode of the functional tensors among a call's arguments,
+// and whether there is one. Tensors of different modes cannot meet.
+func argsMode(op *tensor.Op, args []any) (Mode, bool) {
+	m, found := Gathers, false
+	see := func(t *tensor.Tensor) {
+		if !IsFunctional(t) {
+			return
+		}
+		tm := modeOf(t)
+		if found && tm != m {
+			tensor.Panicf("functionalize: %s mixes functional tensors of modes %q and %q", op.Name, m, tm)
+		}
+		m, found = tm, true
+	}
+	for _, a := range args {
+		switch x := a.(type) {
+		case *tensor.Tensor:
+			see(x)
+		case []*tensor.Tensor:
+			for _, t := range x {
+				see(t)
+			}
+		}
+	}
+	return m, found
 }
 
 // unwrapArgs replaces every functional tensor of a by its synced inner value.
@@ -80,7 +122,7 @@ func unwrapArgs(a []any) []any {
 
 // functionalKernel runs a functional op on the inner values and wraps its
 // tensor results as new bases.
-func functionalKernel(op *tensor.Op, d tensor.Dispatch, a []any) any {
+func functionalKernel(op *tensor.Op, d tensor.Dispatch, a []any, mode Mode) any {
 	// The wrappers take the metadata the op's meta function gives for
 	// theirs (the strides the CPU would give), not the inner values' (the
 	// backend's own layout). It runs first, as the CPU kernel's checks do.
@@ -92,7 +134,7 @@ func functionalKernel(op *tensor.Op, d tensor.Dispatch, a []any) any {
 	switch r := res.(type) {
 	case *tensor.Tensor:
 		m, _ := metas.(*tensor.Tensor)
-		return wrapOne(r, m, d.Device)
+		return wrapOne(r, m, d.Device, mode)
 	case []*tensor.Tensor:
 		ms, _ := metas.([]*tensor.Tensor)
 		out := make([]*tensor.Tensor, len(r))
@@ -101,7 +143,7 @@ func functionalKernel(op *tensor.Op, d tensor.Dispatch, a []any) any {
 			if len(ms) == len(r) {
 				m = ms[i]
 			}
-			out[i] = wrapOne(t, m, d.Device)
+			out[i] = wrapOne(t, m, d.Device, mode)
 		}
 		return out
 	}
@@ -115,8 +157,9 @@ var dataDependent = map[string]bool{
 }
 
 // wrapOne wraps an inner result on dev, the functionalized device of the
-// call; results on other devices (a copy to the CPU) are returned as they are.
-func wrapOne(v, m *tensor.Tensor, dev tensor.Device) *tensor.Tensor {
+// call, as a new base of mode mode; results on other devices (a copy to
+// the CPU) are returned as they are.
+func wrapOne(v, m *tensor.Tensor, dev tensor.Device, mode Mode) *tensor.Tensor {
 	if v == nil || v.Device() != dev {
 		return v
 	}
@@ -124,7 +167,7 @@ func wrapOne(v, m *tensor.Tensor, dev tensor.Device) *tensor.Tensor {
 	if m != nil && slices.Equal(m.Sizes(), v.Sizes()) && m.DType() == v.DType() && len(m.Strides()) == len(l.sizes) {
 		l = layout{l.sizes, append([]int(nil), m.Strides()...), m.StorageOffset()}
 	}
-	return wrapValue(v, l)
+	return wrapValue(v, l, mode)
 }
 
 // metadataQuery answers sym_size, sym_stride, ... from the wrapper's own
@@ -221,7 +264,7 @@ func inplaceKernel(op *tensor.Op, d tensor.Dispatch, a []any) any {
 	// kernels run them), then PyTorch's checks for writing into self.
 	res := f.Redispatch(d, tensor.KeyFunctionalize, unwrapArgs(a)).(*tensor.Tensor)
 	core.CheckInplaceResult(self, res)
-	commit(self, castTo(res, self.DType()))
+	commit(self, castFor(self, res))
 	self.BumpVersion()
 	return self
 }
@@ -243,7 +286,14 @@ func outKernel(op *tensor.Op, d tensor.Dispatch, a []any) any {
 	case []*tensor.Tensor:
 		metas = m
 	}
-	res := f.Redispatch(d, tensor.KeyFunctionalize, unwrapArgs(fargs))
+	var inner []any
+	if m, _ := argsMode(op, a); m != Gathers {
+		// PyTorch syncs every argument, the out tensors too, in order.
+		inner = op.FunctionalArgs(unwrapArgs(a))
+	} else {
+		inner = unwrapArgs(fargs)
+	}
+	res := f.Redispatch(d, tensor.KeyFunctionalize, inner)
 	var vals []*tensor.Tensor
 	switch r := res.(type) {
 	case *tensor.Tensor:
@@ -263,7 +313,7 @@ func outKernel(op *tensor.Op, d tensor.Dispatch, a []any) any {
 		if k < len(metas) && !slices.Equal(o.Sizes(), metas[k].Sizes()) {
 			resizeTo(o, layoutOf(metas[k]))
 		}
-		commit(o, castTo(vals[k], o.DType()))
+		commit(o, castFor(o, vals[k]))
 		o.BumpVersion()
 		outs[k] = o
 	}
@@ -320,19 +370,20 @@ func mutatingKernel(op *tensor.Op, d tensor.Dispatch, a []any) any {
 		return nil
 	}
 	dev := d.Device
+	mode, _ := argsMode(op, a)
 	switch r := res.(type) {
 	case *tensor.Tensor:
 		if t := aliasOf(0); t != nil {
 			return t
 		}
-		return wrapOne(r, nil, dev)
+		return wrapOne(r, nil, dev, mode)
 	case []*tensor.Tensor:
 		out := make([]*tensor.Tensor, len(r))
 		for k, t := range r {
 			if al := aliasOf(k); al != nil {
 				out[k] = al
 			} else {
-				out[k] = wrapOne(t, nil, dev)
+				out[k] = wrapOne(t, nil, dev, mode)
 			}
 		}
 		return out
@@ -360,6 +411,10 @@ func resizeTo(t *tensor.Tensor, nl layout) {
 	st := w.st
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	if st.mode != Gathers {
+		w.graphResizeLocked(t, nl)
+		return
+	}
 	w.syncLocked(t)
 	st.applyUpdatesLocked()
 	if layoutOf(t).equal(nl) {

@@ -319,7 +319,15 @@ func (op *Op) RunBackend(dev Device, args []any) any {
 //     of its own for the op (the CPU's fused gelu_backward);
 //   - at Functionalize, when the op is a view or mutates, or the device has
 //     no kernel of its own for it, so that the views and mutations inside
-//     the decomposition are functionalized too;
+//     the decomposition are functionalized too; except an Explicit op on a
+//     device with native views (graph capture functionalizes CPU or fake
+//     tensors), which reaches the functional layer whole, as PyTorch's
+//     functionalization kernels see it: a view gets a view record of its
+//     own (transpose, not the permute it decomposes into), an in-place op
+//     runs its functional op whole, and any other op runs whole below,
+//     where a trace records it and the composite then runs on the inner
+//     values. On a device without views (DeviceHooks.Functionalize) the
+//     composite could not run below the layer, so it runs above it;
 //   - at Trace, unless the op is Explicit: a graph records the ops a
 //     composite runs where PyTorch's op is CompositeImplicitAutograd, and
 //     the call itself where PyTorch gives the op a kernel, as make_fx does;
@@ -334,6 +342,9 @@ func (op *Op) decomposeAt(k DispatchKey, d Dispatch, args []any) (bool, bool) {
 		}
 		return false, true
 	case KeyFunctionalize:
+		if op.Explicit && !d.Device.hooks().Functionalize {
+			return false, false
+		}
 		return op.isView || len(op.mutates) > 0 || op.BackendKernel(d.Device) == nil, false
 	case KeyTrace:
 		return !op.Explicit, false

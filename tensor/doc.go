@@ -33,8 +33,10 @@
 //     Dispatch down. Where a composite (non-core) op decomposes is decided
 //     here only (Op.decomposeAt): above Autograd when an argument requires
 //     grad, above Functionalize for views, mutations and ops the device
-//     lacks, above Trace unless PyTorch gives the op a kernel of its own
-//     (Op.Explicit), else below the backend when the device has no kernel.
+//     lacks (but not an Explicit op on a device with native views: graph
+//     capture's functional layer sees it whole, as PyTorch's does), above
+//     Trace unless PyTorch gives the op a kernel of its own (Op.Explicit),
+//     else below the backend when the device has no kernel.
 //  5. The backend kernel of the device (device/cpu/binary.go for add on the
 //     CPU, registered with Op.ImplBackend; device/kernels.go wraps the
 //     lowerings of a device registered through package device) computes the

@@ -165,6 +165,13 @@ func (t *Tensor) Alias() *Tensor {
 	return op_alias.call(t).(*Tensor)
 }
 
+var op_alias_copy = opRef{name: "aten::alias_copy"}
+
+// AliasCopy runs aten::alias_copy(Tensor self) -> Tensor.
+func (t *Tensor) AliasCopy() *Tensor {
+	return op_alias_copy.call(t).(*Tensor)
+}
+
 var op_all = opRef{name: "aten::all"}
 
 // All runs aten::all(Tensor self) -> Tensor.
@@ -276,6 +283,20 @@ var op_as_strided = opRef{name: "aten::as_strided"}
 // AsStrided runs aten::as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a).
 func (t *Tensor) AsStrided(size []int, stride []int, opts ...Option) *Tensor {
 	return op_as_strided.callOpts(opts, t, size, stride).(*Tensor)
+}
+
+var op_as_strided_copy = opRef{name: "aten::as_strided_copy"}
+
+// AsStridedCopy runs aten::as_strided_copy(Tensor self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor.
+func (t *Tensor) AsStridedCopy(size []int, stride []int, opts ...Option) *Tensor {
+	return op_as_strided_copy.callOpts(opts, t, size, stride).(*Tensor)
+}
+
+var op_as_strided_scatter = opRef{name: "aten::as_strided_scatter"}
+
+// AsStridedScatter runs aten::as_strided_scatter(Tensor self, Tensor src, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor.
+func (t *Tensor) AsStridedScatter(src *Tensor, size []int, stride []int, opts ...Option) *Tensor {
+	return op_as_strided_scatter.callOpts(opts, t, src, size, stride).(*Tensor)
 }
 
 var op_asin = opRef{name: "aten::asin"}
@@ -958,6 +979,13 @@ func (t *Tensor) Detach() *Tensor {
 	return op_detach.call(t).(*Tensor)
 }
 
+var op_detach_copy = opRef{name: "aten::detach_copy"}
+
+// DetachCopy runs aten::detach_copy(Tensor self) -> Tensor.
+func (t *Tensor) DetachCopy() *Tensor {
+	return op_detach_copy.call(t).(*Tensor)
+}
+
 var op_diag_embed = opRef{name: "aten::diag_embed"}
 
 // DiagEmbed runs aten::diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor.
@@ -970,6 +998,20 @@ var op_diagonal = opRef{name: "aten::diagonal"}
 // Diagonal runs aten::diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a).
 func (t *Tensor) Diagonal(opts ...Option) *Tensor {
 	return op_diagonal.callOpts(opts, t).(*Tensor)
+}
+
+var op_diagonal_copy = opRef{name: "aten::diagonal_copy"}
+
+// DiagonalCopy runs aten::diagonal_copy(Tensor self, int offset=0, int dim1=0, int dim2=1) -> Tensor.
+func (t *Tensor) DiagonalCopy(opts ...Option) *Tensor {
+	return op_diagonal_copy.callOpts(opts, t).(*Tensor)
+}
+
+var op_diagonal_scatter = opRef{name: "aten::diagonal_scatter"}
+
+// DiagonalScatter runs aten::diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor.
+func (t *Tensor) DiagonalScatter(src *Tensor, opts ...Option) *Tensor {
+	return op_diagonal_scatter.callOpts(opts, t, src).(*Tensor)
 }
 
 var op_div_Scalar = opRef{name: "aten::div.Scalar"}
@@ -1196,6 +1238,13 @@ var op_expand_as = opRef{name: "aten::expand_as"}
 // ExpandAs runs aten::expand_as(Tensor(a) self, Tensor other) -> Tensor(a).
 func (t *Tensor) ExpandAs(other *Tensor) *Tensor {
 	return op_expand_as.call(t, other).(*Tensor)
+}
+
+var op_expand_copy = opRef{name: "aten::expand_copy"}
+
+// ExpandCopy runs aten::expand_copy(Tensor self, SymInt[] size, *, bool implicit=False) -> Tensor.
+func (t *Tensor) ExpandCopy(size []int, opts ...Option) *Tensor {
+	return op_expand_copy.callOpts(opts, t, size).(*Tensor)
 }
 
 var op_expm1 = opRef{name: "aten::expm1"}
@@ -2639,6 +2688,13 @@ func (t *Tensor) Permute(dims []int) *Tensor {
 	return op_permute.call(t, dims).(*Tensor)
 }
 
+var op_permute_copy = opRef{name: "aten::permute_copy"}
+
+// PermuteCopy runs aten::permute_copy(Tensor self, int[] dims) -> Tensor.
+func (t *Tensor) PermuteCopy(dims []int) *Tensor {
+	return op_permute_copy.call(t, dims).(*Tensor)
+}
+
 var op_pixel_shuffle = opRef{name: "aten::pixel_shuffle"}
 
 // PixelShuffle runs aten::pixel_shuffle(Tensor self, int upscale_factor) -> Tensor.
@@ -3122,6 +3178,13 @@ func (t *Tensor) Select(dim int, index int) *Tensor {
 	return op_select_int.call(t, dim, index).(*Tensor)
 }
 
+var op_select_copy_int = opRef{name: "aten::select_copy.int"}
+
+// SelectCopy runs aten::select_copy.int(Tensor self, int dim, int index) -> Tensor.
+func (t *Tensor) SelectCopy(dim int, index int) *Tensor {
+	return op_select_copy_int.call(t, dim, index).(*Tensor)
+}
+
 var op_select_scatter = opRef{name: "aten::select_scatter"}
 
 // SelectScatter runs aten::select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor.
@@ -3262,6 +3325,13 @@ func (t *Tensor) Slice(opts ...Option) *Tensor {
 	return op_slice_Tensor.callOpts(opts, t).(*Tensor)
 }
 
+var op_slice_copy_Tensor = opRef{name: "aten::slice_copy.Tensor"}
+
+// SliceCopy runs aten::slice_copy.Tensor(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor.
+func (t *Tensor) SliceCopy(opts ...Option) *Tensor {
+	return op_slice_copy_Tensor.callOpts(opts, t).(*Tensor)
+}
+
 var op_slice_scatter = opRef{name: "aten::slice_scatter"}
 
 // SliceScatter runs aten::slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor.
@@ -3341,11 +3411,25 @@ func (t *Tensor) SplitSizes(splitSize []int, opts ...Option) []*Tensor {
 	return op_split_sizes.callOpts(opts, t, splitSize).([]*Tensor)
 }
 
+var op_split_copy_Tensor = opRef{name: "aten::split_copy.Tensor"}
+
+// SplitCopy runs aten::split_copy.Tensor(Tensor self, int split_size, int dim=0) -> Tensor[].
+func (t *Tensor) SplitCopy(splitSize int, opts ...Option) []*Tensor {
+	return op_split_copy_Tensor.callOpts(opts, t, splitSize).([]*Tensor)
+}
+
 var op_split_with_sizes = opRef{name: "aten::split_with_sizes"}
 
 // SplitWithSizes runs aten::split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[].
 func (t *Tensor) SplitWithSizes(splitSizes []int, opts ...Option) []*Tensor {
 	return op_split_with_sizes.callOpts(opts, t, splitSizes).([]*Tensor)
+}
+
+var op_split_with_sizes_copy = opRef{name: "aten::split_with_sizes_copy"}
+
+// SplitWithSizesCopy runs aten::split_with_sizes_copy(Tensor self, int[] split_sizes, int dim=0) -> Tensor[].
+func (t *Tensor) SplitWithSizesCopy(splitSizes []int, opts ...Option) []*Tensor {
+	return op_split_with_sizes_copy.callOpts(opts, t, splitSizes).([]*Tensor)
 }
 
 var op_sqrt = opRef{name: "aten::sqrt"}
@@ -3395,6 +3479,27 @@ var op_squeeze_dims = opRef{name: "aten::squeeze.dims"}
 // SqueezeDims runs aten::squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a).
 func (t *Tensor) SqueezeDims(dim []int) *Tensor {
 	return op_squeeze_dims.call(t, dim).(*Tensor)
+}
+
+var op_squeeze_copy = opRef{name: "aten::squeeze_copy"}
+
+// SqueezeCopy runs aten::squeeze_copy(Tensor self) -> Tensor.
+func (t *Tensor) SqueezeCopy() *Tensor {
+	return op_squeeze_copy.call(t).(*Tensor)
+}
+
+var op_squeeze_copy_dim = opRef{name: "aten::squeeze_copy.dim"}
+
+// SqueezeCopyDim runs aten::squeeze_copy.dim(Tensor self, int dim) -> Tensor.
+func (t *Tensor) SqueezeCopyDim(dim int) *Tensor {
+	return op_squeeze_copy_dim.call(t, dim).(*Tensor)
+}
+
+var op_squeeze_copy_dims = opRef{name: "aten::squeeze_copy.dims"}
+
+// SqueezeCopyDims runs aten::squeeze_copy.dims(Tensor self, int[] dim) -> Tensor.
+func (t *Tensor) SqueezeCopyDims(dim []int) *Tensor {
+	return op_squeeze_copy_dims.call(t, dim).(*Tensor)
 }
 
 var op_stack = opRef{name: "aten::stack"}
@@ -3547,6 +3652,13 @@ func (t *Tensor) T() *Tensor {
 	return op_t.call(t).(*Tensor)
 }
 
+var op_t_copy = opRef{name: "aten::t_copy"}
+
+// TCopy runs aten::t_copy(Tensor self) -> Tensor.
+func (t *Tensor) TCopy() *Tensor {
+	return op_t_copy.call(t).(*Tensor)
+}
+
 var op_take = opRef{name: "aten::take"}
 
 // Take runs aten::take(Tensor self, Tensor index) -> Tensor.
@@ -3646,6 +3758,13 @@ func (t *Tensor) Transpose(dim0 int, dim1 int) *Tensor {
 	return op_transpose_int.call(t, dim0, dim1).(*Tensor)
 }
 
+var op_transpose_copy_int = opRef{name: "aten::transpose_copy.int"}
+
+// TransposeCopy runs aten::transpose_copy.int(Tensor self, int dim0, int dim1) -> Tensor.
+func (t *Tensor) TransposeCopy(dim0 int, dim1 int) *Tensor {
+	return op_transpose_copy_int.call(t, dim0, dim1).(*Tensor)
+}
+
 var op_tril = opRef{name: "aten::tril"}
 
 // Tril runs aten::tril(Tensor self, int diagonal=0) -> Tensor.
@@ -3709,6 +3828,13 @@ func (t *Tensor) Unbind(opts ...Option) []*Tensor {
 	return op_unbind_int.callOpts(opts, t).([]*Tensor)
 }
 
+var op_unbind_copy_int = opRef{name: "aten::unbind_copy.int"}
+
+// UnbindCopy runs aten::unbind_copy.int(Tensor self, int dim=0) -> Tensor[].
+func (t *Tensor) UnbindCopy(opts ...Option) []*Tensor {
+	return op_unbind_copy_int.callOpts(opts, t).([]*Tensor)
+}
+
 var op_unflatten_int = opRef{name: "aten::unflatten.int"}
 
 // Unflatten runs aten::unflatten.int(Tensor(a) self, int dim, int[] sizes) -> Tensor(a).
@@ -3723,6 +3849,13 @@ func (t *Tensor) Unfold(dimension int, size int, step int) *Tensor {
 	return op_unfold.call(t, dimension, size, step).(*Tensor)
 }
 
+var op_unfold_copy = opRef{name: "aten::unfold_copy"}
+
+// UnfoldCopy runs aten::unfold_copy(Tensor self, int dimension, int size, int step) -> Tensor.
+func (t *Tensor) UnfoldCopy(dimension int, size int, step int) *Tensor {
+	return op_unfold_copy.call(t, dimension, size, step).(*Tensor)
+}
+
 var op_uniform_ = opRef{name: "aten::uniform_"}
 
 // Uniform_ runs aten::uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!).
@@ -3735,6 +3868,13 @@ var op_unsqueeze = opRef{name: "aten::unsqueeze"}
 // Unsqueeze runs aten::unsqueeze(Tensor(a) self, int dim) -> Tensor(a).
 func (t *Tensor) Unsqueeze(dim int) *Tensor {
 	return op_unsqueeze.call(t, dim).(*Tensor)
+}
+
+var op_unsqueeze_copy = opRef{name: "aten::unsqueeze_copy"}
+
+// UnsqueezeCopy runs aten::unsqueeze_copy(Tensor self, int dim) -> Tensor.
+func (t *Tensor) UnsqueezeCopy(dim int) *Tensor {
+	return op_unsqueeze_copy.call(t, dim).(*Tensor)
 }
 
 var op_upsample_bilinear2d_vec = opRef{name: "aten::upsample_bilinear2d.vec"}
@@ -3808,6 +3948,13 @@ var op_view_as = opRef{name: "aten::view_as"}
 // ViewAs runs aten::view_as(Tensor(a) self, Tensor other) -> Tensor(a).
 func (t *Tensor) ViewAs(other *Tensor) *Tensor {
 	return op_view_as.call(t, other).(*Tensor)
+}
+
+var op_view_copy = opRef{name: "aten::view_copy"}
+
+// ViewCopy runs aten::view_copy(Tensor self, SymInt[] size) -> Tensor.
+func (t *Tensor) ViewCopy(size []int) *Tensor {
+	return op_view_copy.call(t, size).(*Tensor)
 }
 
 var op_vsplit_int = opRef{name: "aten::vsplit.int"}
@@ -3948,13 +4095,13 @@ func WithDiagonal(v int) Option { return Option{name: "diagonal", value: v} }
 // WithDilation passes the argument dilation=v (of conv1d, conv1d.padding, conv2d, conv2d.padding and 10 more).
 func WithDilation(v []int) Option { return Option{name: "dilation", value: v} }
 
-// WithDim passes the argument dim=v (of amax, amin, aminmax, any.dims and 27 more).
+// WithDim passes the argument dim=v (of amax, amin, aminmax, any.dims and 31 more).
 func WithDim(v any) Option { return Option{name: "dim", value: v} }
 
-// WithDim1 passes the argument dim1=v (of diag_embed, diagonal).
+// WithDim1 passes the argument dim1=v (of diag_embed, diagonal, diagonal_copy, diagonal_scatter).
 func WithDim1(v int) Option { return Option{name: "dim1", value: v} }
 
-// WithDim2 passes the argument dim2=v (of diag_embed, diagonal).
+// WithDim2 passes the argument dim2=v (of diag_embed, diagonal, diagonal_copy, diagonal_scatter).
 func WithDim2(v int) Option { return Option{name: "dim2", value: v} }
 
 // WithDims passes the argument dims=v (of roll, rot90).
@@ -3969,7 +4116,7 @@ func WithDropoutP(v float64) Option { return Option{name: "dropout_p", value: v}
 // WithDtype passes the argument dtype=v (of arange, arange.start, arange.start_step, cumprod and 37 more).
 func WithDtype(v DType) Option { return Option{name: "dtype", value: v} }
 
-// WithEnd passes the argument end=v (of slice.Tensor, slice_scatter).
+// WithEnd passes the argument end=v (of slice.Tensor, slice_copy.Tensor, slice_scatter).
 func WithEnd(v int) Option { return Option{name: "end", value: v} }
 
 // WithEndDim passes the argument end_dim=v (of flatten.using_ints).
@@ -3990,7 +4137,7 @@ func WithGroups(v int) Option { return Option{name: "groups", value: v} }
 // WithIgnoreIndex passes the argument ignore_index=v (of cross_entropy_loss, nll_loss, nll_loss2d, nll_loss_nd).
 func WithIgnoreIndex(v int) Option { return Option{name: "ignore_index", value: v} }
 
-// WithImplicit passes the argument implicit=v (of expand).
+// WithImplicit passes the argument implicit=v (of expand, expand_copy).
 func WithImplicit(v bool) Option { return Option{name: "implicit", value: v} }
 
 // WithIncludeLastOffset passes the argument include_last_offset=v (of embedding_bag).
@@ -4065,7 +4212,7 @@ func WithNonBlocking(v bool) Option { return Option{name: "non_blocking", value:
 // WithNumClasses passes the argument num_classes=v (of one_hot).
 func WithNumClasses(v int) Option { return Option{name: "num_classes", value: v} }
 
-// WithOffset passes the argument offset=v (of diag_embed, diagonal).
+// WithOffset passes the argument offset=v (of diag_embed, diagonal, diagonal_copy, diagonal_scatter).
 func WithOffset(v int) Option { return Option{name: "offset", value: v} }
 
 // WithOrd passes the argument ord=v (of linalg_vector_norm).
@@ -4128,7 +4275,7 @@ func WithSparseGrad(v bool) Option { return Option{name: "sparse_grad", value: v
 // WithStable passes the argument stable=v (of sort.stable).
 func WithStable(v bool) Option { return Option{name: "stable", value: v} }
 
-// WithStart passes the argument start=v (of slice.Tensor, slice_scatter).
+// WithStart passes the argument start=v (of slice.Tensor, slice_copy.Tensor, slice_scatter).
 func WithStart(v int) Option { return Option{name: "start", value: v} }
 
 // WithStartDim passes the argument start_dim=v (of flatten.using_ints).
@@ -4137,10 +4284,10 @@ func WithStartDim(v int) Option { return Option{name: "start_dim", value: v} }
 // WithStd passes the argument std=v (of normal_).
 func WithStd(v float64) Option { return Option{name: "std", value: v} }
 
-// WithStep passes the argument step=v (of arange.start_step, slice.Tensor, slice_scatter).
+// WithStep passes the argument step=v (of arange.start_step, slice.Tensor, slice_copy.Tensor, slice_scatter).
 func WithStep(v any) Option { return Option{name: "step", value: v} }
 
-// WithStorageOffset passes the argument storage_offset=v (of as_strided).
+// WithStorageOffset passes the argument storage_offset=v (of as_strided, as_strided_copy, as_strided_scatter).
 func WithStorageOffset(v int) Option { return Option{name: "storage_offset", value: v} }
 
 // WithStride passes the argument stride=v (of avg_pool1d, avg_pool2d, avg_pool3d, conv1d and 13 more).

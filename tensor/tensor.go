@@ -427,17 +427,20 @@ func WrappedNumber(v Scalar) *Tensor {
 }
 
 // CPUView returns t itself if it is on the CPU, else a CPU copy made by the
-// device's ToCPU hook.
+// device's ToCPU hook; a functional tensor (KeyFunctionalize) is read
+// through its current value.
 func (t *Tensor) CPUView() *Tensor {
+	if t.Keys.Has(KeyFunctionalize) && functionalValue != nil {
+		// A functional tensor (on a device without views, or functionalized
+		// for graph capture): its current value.
+		t = functionalValue(t)
+	}
 	if f, ok := t.raw.(interface{ FakeData() string }); ok {
 		// A fake tensor of a trace (compile's FakeTensor) has no data.
 		Panicf("%s %s (%s)", f.FakeData(), DataDependentMsg, CallerLine())
 	}
 	if t.device == CPU {
 		return t
-	}
-	if t.Keys.Has(KeyFunctionalize) && functionalValue != nil {
-		t = functionalValue(t)
 	}
 	h := t.device.hooks()
 	if h.ToCPU == nil {
@@ -473,10 +476,11 @@ func (t *Tensor) Item() Scalar {
 	if t.Numel() != 1 {
 		Panicf("a Tensor with %d elements cannot be converted to Scalar", t.Numel())
 	}
-	if t.Keys.Has(KeyTrace) && !KeyExcluded(KeyTrace) {
-		// A traced tensor: the read is an op the tracer sees (and, in
-		// fake mode, refuses as data-dependent). The op's own kernel
-		// runs with the Trace key excluded and reads the data here.
+	if (t.Keys.Has(KeyTrace) || t.device == CPU && t.Keys.Has(KeyFunctionalize)) && !KeyExcluded(KeyTrace) {
+		// A traced tensor, or a CPU tensor functionalized for graph
+		// capture: the read is an op the tracer sees (and, in fake mode,
+		// refuses as data-dependent). The op's own kernel runs with the
+		// Trace key excluded and reads the data here.
 		return opLocalScalarDense.call(t).(Scalar)
 	}
 	c := t.CPUView()

@@ -544,6 +544,37 @@ func InternalReshapeAliasAt() struct{ Self int } {
 	return struct{ Self int }{0}
 }
 
+// InternalReshapeAliasCopy holds the arguments of aten::_reshape_alias_copy:
+//
+//	aten::_reshape_alias_copy(Tensor self, SymInt[] size, SymInt[] stride) -> Tensor
+type InternalReshapeAliasCopy struct {
+	Self   *tensor.Tensor
+	Size   []int
+	Stride []int
+}
+
+// InternalReshapeAliasCopyOf reads the canonical argument list of aten::_reshape_alias_copy (tensor.Op.Bind).
+func InternalReshapeAliasCopyOf(a []any) InternalReshapeAliasCopy {
+	if len(a) != 3 {
+		panic(badLen("aten::_reshape_alias_copy", 3, len(a)))
+	}
+	return InternalReshapeAliasCopy{
+		Self:   ten(a[0]),
+		Size:   a[1].([]int),
+		Stride: a[2].([]int),
+	}
+}
+
+// Box returns the canonical argument list of aten::_reshape_alias_copy that x holds.
+func (x InternalReshapeAliasCopy) Box() []any {
+	return []any{boxTensor(x.Self), x.Size, x.Stride}
+}
+
+// InternalReshapeAliasCopyAt gives the positions of the tensor arguments of aten::_reshape_alias_copy in its list.
+func InternalReshapeAliasCopyAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // InternalScaledDotProductAttention holds the arguments of aten::_scaled_dot_product_attention:
 //
 //	aten::_scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0., bool need_attn_weights=False, bool is_causal=False) -> (Tensor, Tensor)
@@ -1461,6 +1492,33 @@ func AliasAt() struct{ Self int } {
 	return struct{ Self int }{0}
 }
 
+// AliasCopy holds the arguments of aten::alias_copy:
+//
+//	aten::alias_copy(Tensor self) -> Tensor
+type AliasCopy struct {
+	Self *tensor.Tensor
+}
+
+// AliasCopyOf reads the canonical argument list of aten::alias_copy (tensor.Op.Bind).
+func AliasCopyOf(a []any) AliasCopy {
+	if len(a) != 1 {
+		panic(badLen("aten::alias_copy", 1, len(a)))
+	}
+	return AliasCopy{
+		Self: ten(a[0]),
+	}
+}
+
+// Box returns the canonical argument list of aten::alias_copy that x holds.
+func (x AliasCopy) Box() []any {
+	return []any{boxTensor(x.Self)}
+}
+
+// AliasCopyAt gives the positions of the tensor arguments of aten::alias_copy in its list.
+func AliasCopyAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // All holds the arguments of aten::all:
 //
 //	aten::all(Tensor self) -> Tensor
@@ -1952,6 +2010,74 @@ func (x AsStrided) Box() []any {
 // AsStridedAt gives the positions of the tensor arguments of aten::as_strided in its list.
 func AsStridedAt() struct{ Self int } {
 	return struct{ Self int }{0}
+}
+
+// AsStridedCopy holds the arguments of aten::as_strided_copy:
+//
+//	aten::as_strided_copy(Tensor self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor
+type AsStridedCopy struct {
+	Self          *tensor.Tensor
+	Size          []int
+	Stride        []int
+	StorageOffset Opt[int]
+}
+
+// AsStridedCopyOf reads the canonical argument list of aten::as_strided_copy (tensor.Op.Bind).
+func AsStridedCopyOf(a []any) AsStridedCopy {
+	if len(a) != 4 {
+		panic(badLen("aten::as_strided_copy", 4, len(a)))
+	}
+	return AsStridedCopy{
+		Self:          ten(a[0]),
+		Size:          a[1].([]int),
+		Stride:        a[2].([]int),
+		StorageOffset: optInt(a[3]),
+	}
+}
+
+// Box returns the canonical argument list of aten::as_strided_copy that x holds.
+func (x AsStridedCopy) Box() []any {
+	return []any{boxTensor(x.Self), x.Size, x.Stride, x.StorageOffset.box()}
+}
+
+// AsStridedCopyAt gives the positions of the tensor arguments of aten::as_strided_copy in its list.
+func AsStridedCopyAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
+// AsStridedScatter holds the arguments of aten::as_strided_scatter:
+//
+//	aten::as_strided_scatter(Tensor self, Tensor src, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor
+type AsStridedScatter struct {
+	Self          *tensor.Tensor
+	Src           *tensor.Tensor
+	Size          []int
+	Stride        []int
+	StorageOffset Opt[int]
+}
+
+// AsStridedScatterOf reads the canonical argument list of aten::as_strided_scatter (tensor.Op.Bind).
+func AsStridedScatterOf(a []any) AsStridedScatter {
+	if len(a) != 5 {
+		panic(badLen("aten::as_strided_scatter", 5, len(a)))
+	}
+	return AsStridedScatter{
+		Self:          ten(a[0]),
+		Src:           ten(a[1]),
+		Size:          a[2].([]int),
+		Stride:        a[3].([]int),
+		StorageOffset: optInt(a[4]),
+	}
+}
+
+// Box returns the canonical argument list of aten::as_strided_scatter that x holds.
+func (x AsStridedScatter) Box() []any {
+	return []any{boxTensor(x.Self), boxTensor(x.Src), x.Size, x.Stride, x.StorageOffset.box()}
+}
+
+// AsStridedScatterAt gives the positions of the tensor arguments of aten::as_strided_scatter in its list.
+func AsStridedScatterAt() struct{ Self, Src int } {
+	return struct{ Self, Src int }{0, 1}
 }
 
 // Asin holds the arguments of aten::asin:
@@ -4997,6 +5123,33 @@ func DetachAt() struct{ Self int } {
 	return struct{ Self int }{0}
 }
 
+// DetachCopy holds the arguments of aten::detach_copy:
+//
+//	aten::detach_copy(Tensor self) -> Tensor
+type DetachCopy struct {
+	Self *tensor.Tensor
+}
+
+// DetachCopyOf reads the canonical argument list of aten::detach_copy (tensor.Op.Bind).
+func DetachCopyOf(a []any) DetachCopy {
+	if len(a) != 1 {
+		panic(badLen("aten::detach_copy", 1, len(a)))
+	}
+	return DetachCopy{
+		Self: ten(a[0]),
+	}
+}
+
+// Box returns the canonical argument list of aten::detach_copy that x holds.
+func (x DetachCopy) Box() []any {
+	return []any{boxTensor(x.Self)}
+}
+
+// DetachCopyAt gives the positions of the tensor arguments of aten::detach_copy in its list.
+func DetachCopyAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // DiagEmbed holds the arguments of aten::diag_embed:
 //
 //	aten::diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor
@@ -5061,6 +5214,74 @@ func (x Diagonal) Box() []any {
 // DiagonalAt gives the positions of the tensor arguments of aten::diagonal in its list.
 func DiagonalAt() struct{ Self int } {
 	return struct{ Self int }{0}
+}
+
+// DiagonalCopy holds the arguments of aten::diagonal_copy:
+//
+//	aten::diagonal_copy(Tensor self, int offset=0, int dim1=0, int dim2=1) -> Tensor
+type DiagonalCopy struct {
+	Self   *tensor.Tensor
+	Offset int
+	Dim1   int
+	Dim2   int
+}
+
+// DiagonalCopyOf reads the canonical argument list of aten::diagonal_copy (tensor.Op.Bind).
+func DiagonalCopyOf(a []any) DiagonalCopy {
+	if len(a) != 4 {
+		panic(badLen("aten::diagonal_copy", 4, len(a)))
+	}
+	return DiagonalCopy{
+		Self:   ten(a[0]),
+		Offset: a[1].(int),
+		Dim1:   a[2].(int),
+		Dim2:   a[3].(int),
+	}
+}
+
+// Box returns the canonical argument list of aten::diagonal_copy that x holds.
+func (x DiagonalCopy) Box() []any {
+	return []any{boxTensor(x.Self), x.Offset, x.Dim1, x.Dim2}
+}
+
+// DiagonalCopyAt gives the positions of the tensor arguments of aten::diagonal_copy in its list.
+func DiagonalCopyAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
+// DiagonalScatter holds the arguments of aten::diagonal_scatter:
+//
+//	aten::diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor
+type DiagonalScatter struct {
+	Self   *tensor.Tensor
+	Src    *tensor.Tensor
+	Offset int
+	Dim1   int
+	Dim2   int
+}
+
+// DiagonalScatterOf reads the canonical argument list of aten::diagonal_scatter (tensor.Op.Bind).
+func DiagonalScatterOf(a []any) DiagonalScatter {
+	if len(a) != 5 {
+		panic(badLen("aten::diagonal_scatter", 5, len(a)))
+	}
+	return DiagonalScatter{
+		Self:   ten(a[0]),
+		Src:    ten(a[1]),
+		Offset: a[2].(int),
+		Dim1:   a[3].(int),
+		Dim2:   a[4].(int),
+	}
+}
+
+// Box returns the canonical argument list of aten::diagonal_scatter that x holds.
+func (x DiagonalScatter) Box() []any {
+	return []any{boxTensor(x.Self), boxTensor(x.Src), x.Offset, x.Dim1, x.Dim2}
+}
+
+// DiagonalScatterAt gives the positions of the tensor arguments of aten::diagonal_scatter in its list.
+func DiagonalScatterAt() struct{ Self, Src int } {
+	return struct{ Self, Src int }{0, 1}
 }
 
 // DivScalar holds the arguments of aten::div.Scalar:
@@ -6061,6 +6282,37 @@ func (x ExpandAs) Box() []any {
 // ExpandAsAt gives the positions of the tensor arguments of aten::expand_as in its list.
 func ExpandAsAt() struct{ Self, Other int } {
 	return struct{ Self, Other int }{0, 1}
+}
+
+// ExpandCopy holds the arguments of aten::expand_copy:
+//
+//	aten::expand_copy(Tensor self, SymInt[] size, *, bool implicit=False) -> Tensor
+type ExpandCopy struct {
+	Self     *tensor.Tensor
+	Size     []int
+	Implicit bool
+}
+
+// ExpandCopyOf reads the canonical argument list of aten::expand_copy (tensor.Op.Bind).
+func ExpandCopyOf(a []any) ExpandCopy {
+	if len(a) != 3 {
+		panic(badLen("aten::expand_copy", 3, len(a)))
+	}
+	return ExpandCopy{
+		Self:     ten(a[0]),
+		Size:     a[1].([]int),
+		Implicit: a[2].(bool),
+	}
+}
+
+// Box returns the canonical argument list of aten::expand_copy that x holds.
+func (x ExpandCopy) Box() []any {
+	return []any{boxTensor(x.Self), x.Size, x.Implicit}
+}
+
+// ExpandCopyAt gives the positions of the tensor arguments of aten::expand_copy in its list.
+func ExpandCopyAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Expm1 holds the arguments of aten::expm1:
@@ -12357,6 +12609,35 @@ func PermuteAt() struct{ Self int } {
 	return struct{ Self int }{0}
 }
 
+// PermuteCopy holds the arguments of aten::permute_copy:
+//
+//	aten::permute_copy(Tensor self, int[] dims) -> Tensor
+type PermuteCopy struct {
+	Self *tensor.Tensor
+	Dims []int
+}
+
+// PermuteCopyOf reads the canonical argument list of aten::permute_copy (tensor.Op.Bind).
+func PermuteCopyOf(a []any) PermuteCopy {
+	if len(a) != 2 {
+		panic(badLen("aten::permute_copy", 2, len(a)))
+	}
+	return PermuteCopy{
+		Self: ten(a[0]),
+		Dims: a[1].([]int),
+	}
+}
+
+// Box returns the canonical argument list of aten::permute_copy that x holds.
+func (x PermuteCopy) Box() []any {
+	return []any{boxTensor(x.Self), x.Dims}
+}
+
+// PermuteCopyAt gives the positions of the tensor arguments of aten::permute_copy in its list.
+func PermuteCopyAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // PixelShuffle holds the arguments of aten::pixel_shuffle:
 //
 //	aten::pixel_shuffle(Tensor self, int upscale_factor) -> Tensor
@@ -14460,6 +14741,37 @@ func SelectAt() struct{ Self int } {
 	return struct{ Self int }{0}
 }
 
+// SelectCopy holds the arguments of aten::select_copy.int:
+//
+//	aten::select_copy.int(Tensor self, int dim, int index) -> Tensor
+type SelectCopy struct {
+	Self  *tensor.Tensor
+	Dim   int
+	Index int
+}
+
+// SelectCopyOf reads the canonical argument list of aten::select_copy.int (tensor.Op.Bind).
+func SelectCopyOf(a []any) SelectCopy {
+	if len(a) != 3 {
+		panic(badLen("aten::select_copy.int", 3, len(a)))
+	}
+	return SelectCopy{
+		Self:  ten(a[0]),
+		Dim:   a[1].(int),
+		Index: a[2].(int),
+	}
+}
+
+// Box returns the canonical argument list of aten::select_copy.int that x holds.
+func (x SelectCopy) Box() []any {
+	return []any{boxTensor(x.Self), x.Dim, x.Index}
+}
+
+// SelectCopyAt gives the positions of the tensor arguments of aten::select_copy.int in its list.
+func SelectCopyAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // SelectScatter holds the arguments of aten::select_scatter:
 //
 //	aten::select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor
@@ -15018,6 +15330,41 @@ func SliceAt() struct{ Self int } {
 	return struct{ Self int }{0}
 }
 
+// SliceCopy holds the arguments of aten::slice_copy.Tensor:
+//
+//	aten::slice_copy.Tensor(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor
+type SliceCopy struct {
+	Self  *tensor.Tensor
+	Dim   int
+	Start Opt[int]
+	End   Opt[int]
+	Step  int
+}
+
+// SliceCopyOf reads the canonical argument list of aten::slice_copy.Tensor (tensor.Op.Bind).
+func SliceCopyOf(a []any) SliceCopy {
+	if len(a) != 5 {
+		panic(badLen("aten::slice_copy.Tensor", 5, len(a)))
+	}
+	return SliceCopy{
+		Self:  ten(a[0]),
+		Dim:   a[1].(int),
+		Start: optInt(a[2]),
+		End:   optInt(a[3]),
+		Step:  a[4].(int),
+	}
+}
+
+// Box returns the canonical argument list of aten::slice_copy.Tensor that x holds.
+func (x SliceCopy) Box() []any {
+	return []any{boxTensor(x.Self), x.Dim, x.Start.box(), x.End.box(), x.Step}
+}
+
+// SliceCopyAt gives the positions of the tensor arguments of aten::slice_copy.Tensor in its list.
+func SliceCopyAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // SliceScatter holds the arguments of aten::slice_scatter:
 //
 //	aten::slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor
@@ -15369,6 +15716,37 @@ func SplitSizesAt() struct{ Self int } {
 	return struct{ Self int }{0}
 }
 
+// SplitCopy holds the arguments of aten::split_copy.Tensor:
+//
+//	aten::split_copy.Tensor(Tensor self, int split_size, int dim=0) -> Tensor[]
+type SplitCopy struct {
+	Self      *tensor.Tensor
+	SplitSize int
+	Dim       int
+}
+
+// SplitCopyOf reads the canonical argument list of aten::split_copy.Tensor (tensor.Op.Bind).
+func SplitCopyOf(a []any) SplitCopy {
+	if len(a) != 3 {
+		panic(badLen("aten::split_copy.Tensor", 3, len(a)))
+	}
+	return SplitCopy{
+		Self:      ten(a[0]),
+		SplitSize: a[1].(int),
+		Dim:       a[2].(int),
+	}
+}
+
+// Box returns the canonical argument list of aten::split_copy.Tensor that x holds.
+func (x SplitCopy) Box() []any {
+	return []any{boxTensor(x.Self), x.SplitSize, x.Dim}
+}
+
+// SplitCopyAt gives the positions of the tensor arguments of aten::split_copy.Tensor in its list.
+func SplitCopyAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // SplitWithSizes holds the arguments of aten::split_with_sizes:
 //
 //	aten::split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]
@@ -15397,6 +15775,37 @@ func (x SplitWithSizes) Box() []any {
 
 // SplitWithSizesAt gives the positions of the tensor arguments of aten::split_with_sizes in its list.
 func SplitWithSizesAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
+// SplitWithSizesCopy holds the arguments of aten::split_with_sizes_copy:
+//
+//	aten::split_with_sizes_copy(Tensor self, int[] split_sizes, int dim=0) -> Tensor[]
+type SplitWithSizesCopy struct {
+	Self       *tensor.Tensor
+	SplitSizes []int
+	Dim        int
+}
+
+// SplitWithSizesCopyOf reads the canonical argument list of aten::split_with_sizes_copy (tensor.Op.Bind).
+func SplitWithSizesCopyOf(a []any) SplitWithSizesCopy {
+	if len(a) != 3 {
+		panic(badLen("aten::split_with_sizes_copy", 3, len(a)))
+	}
+	return SplitWithSizesCopy{
+		Self:       ten(a[0]),
+		SplitSizes: a[1].([]int),
+		Dim:        a[2].(int),
+	}
+}
+
+// Box returns the canonical argument list of aten::split_with_sizes_copy that x holds.
+func (x SplitWithSizesCopy) Box() []any {
+	return []any{boxTensor(x.Self), x.SplitSizes, x.Dim}
+}
+
+// SplitWithSizesCopyAt gives the positions of the tensor arguments of aten::split_with_sizes_copy in its list.
+func SplitWithSizesCopyAt() struct{ Self int } {
 	return struct{ Self int }{0}
 }
 
@@ -15590,6 +15999,91 @@ func (x SqueezeDims) Box() []any {
 
 // SqueezeDimsAt gives the positions of the tensor arguments of aten::squeeze.dims in its list.
 func SqueezeDimsAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
+// SqueezeCopy holds the arguments of aten::squeeze_copy:
+//
+//	aten::squeeze_copy(Tensor self) -> Tensor
+type SqueezeCopy struct {
+	Self *tensor.Tensor
+}
+
+// SqueezeCopyOf reads the canonical argument list of aten::squeeze_copy (tensor.Op.Bind).
+func SqueezeCopyOf(a []any) SqueezeCopy {
+	if len(a) != 1 {
+		panic(badLen("aten::squeeze_copy", 1, len(a)))
+	}
+	return SqueezeCopy{
+		Self: ten(a[0]),
+	}
+}
+
+// Box returns the canonical argument list of aten::squeeze_copy that x holds.
+func (x SqueezeCopy) Box() []any {
+	return []any{boxTensor(x.Self)}
+}
+
+// SqueezeCopyAt gives the positions of the tensor arguments of aten::squeeze_copy in its list.
+func SqueezeCopyAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
+// SqueezeCopyDim holds the arguments of aten::squeeze_copy.dim:
+//
+//	aten::squeeze_copy.dim(Tensor self, int dim) -> Tensor
+type SqueezeCopyDim struct {
+	Self *tensor.Tensor
+	Dim  int
+}
+
+// SqueezeCopyDimOf reads the canonical argument list of aten::squeeze_copy.dim (tensor.Op.Bind).
+func SqueezeCopyDimOf(a []any) SqueezeCopyDim {
+	if len(a) != 2 {
+		panic(badLen("aten::squeeze_copy.dim", 2, len(a)))
+	}
+	return SqueezeCopyDim{
+		Self: ten(a[0]),
+		Dim:  a[1].(int),
+	}
+}
+
+// Box returns the canonical argument list of aten::squeeze_copy.dim that x holds.
+func (x SqueezeCopyDim) Box() []any {
+	return []any{boxTensor(x.Self), x.Dim}
+}
+
+// SqueezeCopyDimAt gives the positions of the tensor arguments of aten::squeeze_copy.dim in its list.
+func SqueezeCopyDimAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
+// SqueezeCopyDims holds the arguments of aten::squeeze_copy.dims:
+//
+//	aten::squeeze_copy.dims(Tensor self, int[] dim) -> Tensor
+type SqueezeCopyDims struct {
+	Self *tensor.Tensor
+	Dim  []int
+}
+
+// SqueezeCopyDimsOf reads the canonical argument list of aten::squeeze_copy.dims (tensor.Op.Bind).
+func SqueezeCopyDimsOf(a []any) SqueezeCopyDims {
+	if len(a) != 2 {
+		panic(badLen("aten::squeeze_copy.dims", 2, len(a)))
+	}
+	return SqueezeCopyDims{
+		Self: ten(a[0]),
+		Dim:  a[1].([]int),
+	}
+}
+
+// Box returns the canonical argument list of aten::squeeze_copy.dims that x holds.
+func (x SqueezeCopyDims) Box() []any {
+	return []any{boxTensor(x.Self), x.Dim}
+}
+
+// SqueezeCopyDimsAt gives the positions of the tensor arguments of aten::squeeze_copy.dims in its list.
+func SqueezeCopyDimsAt() struct{ Self int } {
 	return struct{ Self int }{0}
 }
 
@@ -16228,6 +16722,33 @@ func TAt() struct{ Self int } {
 	return struct{ Self int }{0}
 }
 
+// TCopy holds the arguments of aten::t_copy:
+//
+//	aten::t_copy(Tensor self) -> Tensor
+type TCopy struct {
+	Self *tensor.Tensor
+}
+
+// TCopyOf reads the canonical argument list of aten::t_copy (tensor.Op.Bind).
+func TCopyOf(a []any) TCopy {
+	if len(a) != 1 {
+		panic(badLen("aten::t_copy", 1, len(a)))
+	}
+	return TCopy{
+		Self: ten(a[0]),
+	}
+}
+
+// Box returns the canonical argument list of aten::t_copy that x holds.
+func (x TCopy) Box() []any {
+	return []any{boxTensor(x.Self)}
+}
+
+// TCopyAt gives the positions of the tensor arguments of aten::t_copy in its list.
+func TCopyAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Take holds the arguments of aten::take:
 //
 //	aten::take(Tensor self, Tensor index) -> Tensor
@@ -16642,6 +17163,37 @@ func TransposeAt() struct{ Self int } {
 	return struct{ Self int }{0}
 }
 
+// TransposeCopy holds the arguments of aten::transpose_copy.int:
+//
+//	aten::transpose_copy.int(Tensor self, int dim0, int dim1) -> Tensor
+type TransposeCopy struct {
+	Self *tensor.Tensor
+	Dim0 int
+	Dim1 int
+}
+
+// TransposeCopyOf reads the canonical argument list of aten::transpose_copy.int (tensor.Op.Bind).
+func TransposeCopyOf(a []any) TransposeCopy {
+	if len(a) != 3 {
+		panic(badLen("aten::transpose_copy.int", 3, len(a)))
+	}
+	return TransposeCopy{
+		Self: ten(a[0]),
+		Dim0: a[1].(int),
+		Dim1: a[2].(int),
+	}
+}
+
+// Box returns the canonical argument list of aten::transpose_copy.int that x holds.
+func (x TransposeCopy) Box() []any {
+	return []any{boxTensor(x.Self), x.Dim0, x.Dim1}
+}
+
+// TransposeCopyAt gives the positions of the tensor arguments of aten::transpose_copy.int in its list.
+func TransposeCopyAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Tril holds the arguments of aten::tril:
 //
 //	aten::tril(Tensor self, int diagonal=0) -> Tensor
@@ -16911,6 +17463,35 @@ func UnbindAt() struct{ Self int } {
 	return struct{ Self int }{0}
 }
 
+// UnbindCopy holds the arguments of aten::unbind_copy.int:
+//
+//	aten::unbind_copy.int(Tensor self, int dim=0) -> Tensor[]
+type UnbindCopy struct {
+	Self *tensor.Tensor
+	Dim  int
+}
+
+// UnbindCopyOf reads the canonical argument list of aten::unbind_copy.int (tensor.Op.Bind).
+func UnbindCopyOf(a []any) UnbindCopy {
+	if len(a) != 2 {
+		panic(badLen("aten::unbind_copy.int", 2, len(a)))
+	}
+	return UnbindCopy{
+		Self: ten(a[0]),
+		Dim:  a[1].(int),
+	}
+}
+
+// Box returns the canonical argument list of aten::unbind_copy.int that x holds.
+func (x UnbindCopy) Box() []any {
+	return []any{boxTensor(x.Self), x.Dim}
+}
+
+// UnbindCopyAt gives the positions of the tensor arguments of aten::unbind_copy.int in its list.
+func UnbindCopyAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Unflatten holds the arguments of aten::unflatten.int:
 //
 //	aten::unflatten.int(Tensor(a) self, int dim, int[] sizes) -> Tensor(a)
@@ -16975,6 +17556,39 @@ func UnfoldAt() struct{ Self int } {
 	return struct{ Self int }{0}
 }
 
+// UnfoldCopy holds the arguments of aten::unfold_copy:
+//
+//	aten::unfold_copy(Tensor self, int dimension, int size, int step) -> Tensor
+type UnfoldCopy struct {
+	Self      *tensor.Tensor
+	Dimension int
+	Size      int
+	Step      int
+}
+
+// UnfoldCopyOf reads the canonical argument list of aten::unfold_copy (tensor.Op.Bind).
+func UnfoldCopyOf(a []any) UnfoldCopy {
+	if len(a) != 4 {
+		panic(badLen("aten::unfold_copy", 4, len(a)))
+	}
+	return UnfoldCopy{
+		Self:      ten(a[0]),
+		Dimension: a[1].(int),
+		Size:      a[2].(int),
+		Step:      a[3].(int),
+	}
+}
+
+// Box returns the canonical argument list of aten::unfold_copy that x holds.
+func (x UnfoldCopy) Box() []any {
+	return []any{boxTensor(x.Self), x.Dimension, x.Size, x.Step}
+}
+
+// UnfoldCopyAt gives the positions of the tensor arguments of aten::unfold_copy in its list.
+func UnfoldCopyAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
 // Uniform_ holds the arguments of aten::uniform_:
 //
 //	aten::uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)
@@ -17034,6 +17648,35 @@ func (x Unsqueeze) Box() []any {
 
 // UnsqueezeAt gives the positions of the tensor arguments of aten::unsqueeze in its list.
 func UnsqueezeAt() struct{ Self int } {
+	return struct{ Self int }{0}
+}
+
+// UnsqueezeCopy holds the arguments of aten::unsqueeze_copy:
+//
+//	aten::unsqueeze_copy(Tensor self, int dim) -> Tensor
+type UnsqueezeCopy struct {
+	Self *tensor.Tensor
+	Dim  int
+}
+
+// UnsqueezeCopyOf reads the canonical argument list of aten::unsqueeze_copy (tensor.Op.Bind).
+func UnsqueezeCopyOf(a []any) UnsqueezeCopy {
+	if len(a) != 2 {
+		panic(badLen("aten::unsqueeze_copy", 2, len(a)))
+	}
+	return UnsqueezeCopy{
+		Self: ten(a[0]),
+		Dim:  a[1].(int),
+	}
+}
+
+// Box returns the canonical argument list of aten::unsqueeze_copy that x holds.
+func (x UnsqueezeCopy) Box() []any {
+	return []any{boxTensor(x.Self), x.Dim}
+}
+
+// UnsqueezeCopyAt gives the positions of the tensor arguments of aten::unsqueeze_copy in its list.
+func UnsqueezeCopyAt() struct{ Self int } {
 	return struct{ Self int }{0}
 }
 
@@ -17347,6 +17990,35 @@ func (x ViewAs) Box() []any {
 // ViewAsAt gives the positions of the tensor arguments of aten::view_as in its list.
 func ViewAsAt() struct{ Self, Other int } {
 	return struct{ Self, Other int }{0, 1}
+}
+
+// ViewCopy holds the arguments of aten::view_copy:
+//
+//	aten::view_copy(Tensor self, SymInt[] size) -> Tensor
+type ViewCopy struct {
+	Self *tensor.Tensor
+	Size []int
+}
+
+// ViewCopyOf reads the canonical argument list of aten::view_copy (tensor.Op.Bind).
+func ViewCopyOf(a []any) ViewCopy {
+	if len(a) != 2 {
+		panic(badLen("aten::view_copy", 2, len(a)))
+	}
+	return ViewCopy{
+		Self: ten(a[0]),
+		Size: a[1].([]int),
+	}
+}
+
+// Box returns the canonical argument list of aten::view_copy that x holds.
+func (x ViewCopy) Box() []any {
+	return []any{boxTensor(x.Self), x.Size}
+}
+
+// ViewCopyAt gives the positions of the tensor arguments of aten::view_copy in its list.
+func ViewCopyAt() struct{ Self int } {
+	return struct{ Self int }{0}
 }
 
 // Vsplit holds the arguments of aten::vsplit.int:

@@ -86,6 +86,11 @@ var views = map[string]view{
 		box: func(a []any) []any { return args.InternalReshapeAliasOf(a).Box() },
 		at:  func() any { return args.InternalReshapeAliasAt() },
 	},
+	"aten::_reshape_alias_copy": {
+		of:  func(a []any) any { return args.InternalReshapeAliasCopyOf(a) },
+		box: func(a []any) []any { return args.InternalReshapeAliasCopyOf(a).Box() },
+		at:  func() any { return args.InternalReshapeAliasCopyAt() },
+	},
 	"aten::_scaled_dot_product_attention": {
 		of:  func(a []any) any { return args.InternalScaledDotProductAttentionOf(a) },
 		box: func(a []any) []any { return args.InternalScaledDotProductAttentionOf(a).Box() },
@@ -231,6 +236,11 @@ var views = map[string]view{
 		box: func(a []any) []any { return args.AliasOf(a).Box() },
 		at:  func() any { return args.AliasAt() },
 	},
+	"aten::alias_copy": {
+		of:  func(a []any) any { return args.AliasCopyOf(a) },
+		box: func(a []any) []any { return args.AliasCopyOf(a).Box() },
+		at:  func() any { return args.AliasCopyAt() },
+	},
 	"aten::all": {
 		of:  func(a []any) any { return args.AllOf(a) },
 		box: func(a []any) []any { return args.AllOf(a).Box() },
@@ -307,6 +317,16 @@ var views = map[string]view{
 		of:  func(a []any) any { return args.AsStridedOf(a) },
 		box: func(a []any) []any { return args.AsStridedOf(a).Box() },
 		at:  func() any { return args.AsStridedAt() },
+	},
+	"aten::as_strided_copy": {
+		of:  func(a []any) any { return args.AsStridedCopyOf(a) },
+		box: func(a []any) []any { return args.AsStridedCopyOf(a).Box() },
+		at:  func() any { return args.AsStridedCopyAt() },
+	},
+	"aten::as_strided_scatter": {
+		of:  func(a []any) any { return args.AsStridedScatterOf(a) },
+		box: func(a []any) []any { return args.AsStridedScatterOf(a).Box() },
+		at:  func() any { return args.AsStridedScatterAt() },
 	},
 	"aten::asin": {
 		of:  func(a []any) any { return args.AsinOf(a) },
@@ -793,6 +813,11 @@ var views = map[string]view{
 		box: func(a []any) []any { return args.DetachOf(a).Box() },
 		at:  func() any { return args.DetachAt() },
 	},
+	"aten::detach_copy": {
+		of:  func(a []any) any { return args.DetachCopyOf(a) },
+		box: func(a []any) []any { return args.DetachCopyOf(a).Box() },
+		at:  func() any { return args.DetachCopyAt() },
+	},
 	"aten::diag_embed": {
 		of:  func(a []any) any { return args.DiagEmbedOf(a) },
 		box: func(a []any) []any { return args.DiagEmbedOf(a).Box() },
@@ -802,6 +827,16 @@ var views = map[string]view{
 		of:  func(a []any) any { return args.DiagonalOf(a) },
 		box: func(a []any) []any { return args.DiagonalOf(a).Box() },
 		at:  func() any { return args.DiagonalAt() },
+	},
+	"aten::diagonal_copy": {
+		of:  func(a []any) any { return args.DiagonalCopyOf(a) },
+		box: func(a []any) []any { return args.DiagonalCopyOf(a).Box() },
+		at:  func() any { return args.DiagonalCopyAt() },
+	},
+	"aten::diagonal_scatter": {
+		of:  func(a []any) any { return args.DiagonalScatterOf(a) },
+		box: func(a []any) []any { return args.DiagonalScatterOf(a).Box() },
+		at:  func() any { return args.DiagonalScatterAt() },
 	},
 	"aten::div.Scalar": {
 		of:  func(a []any) any { return args.DivScalarOf(a) },
@@ -960,6 +995,11 @@ var views = map[string]view{
 		of:  func(a []any) any { return args.ExpandAsOf(a) },
 		box: func(a []any) []any { return args.ExpandAsOf(a).Box() },
 		at:  func() any { return args.ExpandAsAt() },
+	},
+	"aten::expand_copy": {
+		of:  func(a []any) any { return args.ExpandCopyOf(a) },
+		box: func(a []any) []any { return args.ExpandCopyOf(a).Box() },
+		at:  func() any { return args.ExpandCopyAt() },
 	},
 	"aten::expm1": {
 		of:  func(a []any) any { return args.Expm1Of(a) },
@@ -1975,6 +2015,11 @@ var views = map[string]view{
 		box: func(a []any) []any { return args.PermuteOf(a).Box() },
 		at:  func() any { return args.PermuteAt() },
 	},
+	"aten::permute_copy": {
+		of:  func(a []any) any { return args.PermuteCopyOf(a) },
+		box: func(a []any) []any { return args.PermuteCopyOf(a).Box() },
+		at:  func() any { return args.PermuteCopyAt() },
+	},
 	"aten::pixel_shuffle": {
 		of:  func(a []any) any { return args.PixelShuffleOf(a) },
 		box: func(a []any) []any { return args.PixelShuffleOf(a).Box() },
@@ -2314,6 +2359,11 @@ var views = map[string]view{
 		box: func(a []any) []any { return args.SelectOf(a).Box() },
 		at:  func() any { return args.SelectAt() },
 	},
+	"aten::select_copy.int": {
+		of:  func(a []any) any { return args.SelectCopyOf(a) },
+		box: func(a []any) []any { return args.SelectCopyOf(a).Box() },
+		at:  func() any { return args.SelectCopyAt() },
+	},
 	"aten::select_scatter": {
 		of:  func(a []any) any { return args.SelectScatterOf(a) },
 		box: func(a []any) []any { return args.SelectScatterOf(a).Box() },
@@ -2414,6 +2464,11 @@ var views = map[string]view{
 		box: func(a []any) []any { return args.SliceOf(a).Box() },
 		at:  func() any { return args.SliceAt() },
 	},
+	"aten::slice_copy.Tensor": {
+		of:  func(a []any) any { return args.SliceCopyOf(a) },
+		box: func(a []any) []any { return args.SliceCopyOf(a).Box() },
+		at:  func() any { return args.SliceCopyAt() },
+	},
 	"aten::slice_scatter": {
 		of:  func(a []any) any { return args.SliceScatterOf(a) },
 		box: func(a []any) []any { return args.SliceScatterOf(a).Box() },
@@ -2469,10 +2524,20 @@ var views = map[string]view{
 		box: func(a []any) []any { return args.SplitSizesOf(a).Box() },
 		at:  func() any { return args.SplitSizesAt() },
 	},
+	"aten::split_copy.Tensor": {
+		of:  func(a []any) any { return args.SplitCopyOf(a) },
+		box: func(a []any) []any { return args.SplitCopyOf(a).Box() },
+		at:  func() any { return args.SplitCopyAt() },
+	},
 	"aten::split_with_sizes": {
 		of:  func(a []any) any { return args.SplitWithSizesOf(a) },
 		box: func(a []any) []any { return args.SplitWithSizesOf(a).Box() },
 		at:  func() any { return args.SplitWithSizesAt() },
+	},
+	"aten::split_with_sizes_copy": {
+		of:  func(a []any) any { return args.SplitWithSizesCopyOf(a) },
+		box: func(a []any) []any { return args.SplitWithSizesCopyOf(a).Box() },
+		at:  func() any { return args.SplitWithSizesCopyAt() },
 	},
 	"aten::sqrt": {
 		of:  func(a []any) any { return args.SqrtOf(a) },
@@ -2508,6 +2573,21 @@ var views = map[string]view{
 		of:  func(a []any) any { return args.SqueezeDimsOf(a) },
 		box: func(a []any) []any { return args.SqueezeDimsOf(a).Box() },
 		at:  func() any { return args.SqueezeDimsAt() },
+	},
+	"aten::squeeze_copy": {
+		of:  func(a []any) any { return args.SqueezeCopyOf(a) },
+		box: func(a []any) []any { return args.SqueezeCopyOf(a).Box() },
+		at:  func() any { return args.SqueezeCopyAt() },
+	},
+	"aten::squeeze_copy.dim": {
+		of:  func(a []any) any { return args.SqueezeCopyDimOf(a) },
+		box: func(a []any) []any { return args.SqueezeCopyDimOf(a).Box() },
+		at:  func() any { return args.SqueezeCopyDimAt() },
+	},
+	"aten::squeeze_copy.dims": {
+		of:  func(a []any) any { return args.SqueezeCopyDimsOf(a) },
+		box: func(a []any) []any { return args.SqueezeCopyDimsOf(a).Box() },
+		at:  func() any { return args.SqueezeCopyDimsAt() },
 	},
 	"aten::stack": {
 		of:  func(a []any) any { return args.StackOf(a) },
@@ -2614,6 +2694,11 @@ var views = map[string]view{
 		box: func(a []any) []any { return args.TOf(a).Box() },
 		at:  func() any { return args.TAt() },
 	},
+	"aten::t_copy": {
+		of:  func(a []any) any { return args.TCopyOf(a) },
+		box: func(a []any) []any { return args.TCopyOf(a).Box() },
+		at:  func() any { return args.TCopyAt() },
+	},
 	"aten::take": {
 		of:  func(a []any) any { return args.TakeOf(a) },
 		box: func(a []any) []any { return args.TakeOf(a).Box() },
@@ -2684,6 +2769,11 @@ var views = map[string]view{
 		box: func(a []any) []any { return args.TransposeOf(a).Box() },
 		at:  func() any { return args.TransposeAt() },
 	},
+	"aten::transpose_copy.int": {
+		of:  func(a []any) any { return args.TransposeCopyOf(a) },
+		box: func(a []any) []any { return args.TransposeCopyOf(a).Box() },
+		at:  func() any { return args.TransposeCopyAt() },
+	},
 	"aten::tril": {
 		of:  func(a []any) any { return args.TrilOf(a) },
 		box: func(a []any) []any { return args.TrilOf(a).Box() },
@@ -2729,6 +2819,11 @@ var views = map[string]view{
 		box: func(a []any) []any { return args.UnbindOf(a).Box() },
 		at:  func() any { return args.UnbindAt() },
 	},
+	"aten::unbind_copy.int": {
+		of:  func(a []any) any { return args.UnbindCopyOf(a) },
+		box: func(a []any) []any { return args.UnbindCopyOf(a).Box() },
+		at:  func() any { return args.UnbindCopyAt() },
+	},
 	"aten::unflatten.int": {
 		of:  func(a []any) any { return args.UnflattenOf(a) },
 		box: func(a []any) []any { return args.UnflattenOf(a).Box() },
@@ -2739,6 +2834,11 @@ var views = map[string]view{
 		box: func(a []any) []any { return args.UnfoldOf(a).Box() },
 		at:  func() any { return args.UnfoldAt() },
 	},
+	"aten::unfold_copy": {
+		of:  func(a []any) any { return args.UnfoldCopyOf(a) },
+		box: func(a []any) []any { return args.UnfoldCopyOf(a).Box() },
+		at:  func() any { return args.UnfoldCopyAt() },
+	},
 	"aten::uniform_": {
 		of:  func(a []any) any { return args.Uniform_Of(a) },
 		box: func(a []any) []any { return args.Uniform_Of(a).Box() },
@@ -2748,6 +2848,11 @@ var views = map[string]view{
 		of:  func(a []any) any { return args.UnsqueezeOf(a) },
 		box: func(a []any) []any { return args.UnsqueezeOf(a).Box() },
 		at:  func() any { return args.UnsqueezeAt() },
+	},
+	"aten::unsqueeze_copy": {
+		of:  func(a []any) any { return args.UnsqueezeCopyOf(a) },
+		box: func(a []any) []any { return args.UnsqueezeCopyOf(a).Box() },
+		at:  func() any { return args.UnsqueezeCopyAt() },
 	},
 	"aten::upsample_bilinear2d.vec": {
 		of:  func(a []any) any { return args.UpsampleBilinear2dOf(a) },
@@ -2798,6 +2903,11 @@ var views = map[string]view{
 		of:  func(a []any) any { return args.ViewAsOf(a) },
 		box: func(a []any) []any { return args.ViewAsOf(a).Box() },
 		at:  func() any { return args.ViewAsAt() },
+	},
+	"aten::view_copy": {
+		of:  func(a []any) any { return args.ViewCopyOf(a) },
+		box: func(a []any) []any { return args.ViewCopyOf(a).Box() },
+		at:  func() any { return args.ViewCopyAt() },
 	},
 	"aten::vsplit.int": {
 		of:  func(a []any) any { return args.VsplitOf(a) },
