@@ -48,15 +48,22 @@ func Example() {
 	}
 	y.(*tensor.Tensor).Backward()
 
+	// x requires grad: the graph is the joint forward and backward (AOT
+	// autograd), the derivative registered above inlined.
 	fmt.Println(strings.TrimSpace(f.Graphs()[0].Code()))
 	fmt.Printf("loss %.4f\n", y.(*tensor.Tensor).Item().Float64())
 	fmt.Printf("grad %.4f\n", x.Grad().Float64s())
 	fmt.Println(library.OpCheck("example::softplus2", []library.Sample{{Args: []any{x}, Kwargs: map[string]any{"beta": 0.5}}}))
 	// Output:
-	// def forward(self, arg0_1):
-	//     softplus2 = torch.ops.example.softplus2.default(arg0_1, beta = 2.0);  arg0_1 = None
+	// def forward(self, primals_1, tangents_1):
+	//     softplus2 = torch.ops.example.softplus2.default(primals_1, beta = 2.0)
 	//     sum_1 = torch.ops.aten.sum.dim_IntList(softplus2, None);  softplus2 = None
-	//     return sum_1
+	//     unsqueeze = torch.ops.aten.unsqueeze.default(tangents_1, 0);  tangents_1 = None
+	//     expand = torch.ops.aten.expand.default(unsqueeze, [3]);  unsqueeze = None
+	//     mul = torch.ops.aten.mul.Scalar(primals_1, 2.0);  primals_1 = None
+	//     sigmoid = torch.ops.aten.sigmoid.default(mul);  mul = None
+	//     mul_1 = torch.ops.aten.mul.Tensor(expand, sigmoid);  expand = sigmoid = None
+	//     return (sum_1, mul_1)
 	// loss 1.4735
 	// grad [0.1192 0.5000 0.8808]
 	// <nil>
