@@ -215,6 +215,16 @@ func TestCompileSymbolicDims(t *testing.T) {
 	if got := strings.TrimSpace(c.Graphs()[1].Code()); got != want {
 		t.Errorf("symbolic graph:\n%s\nwant\n%s", got, want)
 	}
+	// Marked dynamic up front (mark_dynamic): one graph from the first call.
+	up := compile.Compile(flat, compile.Options{Dynamic: map[int][]int{0: {1}}})
+	for _, n := range []int{3, 4, 5} {
+		if _, err := up.Call(tensor.Randn([]int{2, n})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s := up.Stats(); s.Frames != 1 {
+		t.Fatalf("Dynamic up front: %d frames (%q)", s.Frames, s.Recompiles)
+	}
 	if _, err := c.Call(tensor.Randn([]int{2, 1})); err != nil {
 		t.Fatal(err)
 	}
