@@ -47,15 +47,8 @@ func TraceJoint(fn any, inputs []*tensor.Tensor, decomps Decompositions) (j *Joi
 	if err := checkSignature(fv, len(inputs)); err != nil {
 		return nil, err
 	}
-	tr := &tracer{
-		gm:      fx.NewGraphModule(fx.New()),
-		mode:    Fake,
-		decomps: decomps,
-		proxies: map[*tensor.Tensor]*fx.Node{},
-		aliases: map[aliasKey]*fx.Node{},
-		consts:  map[*tensor.Tensor]*fx.Node{},
-		lift:    true,
-	}
+	tr := newTracer(Fake, decomps)
+	tr.lift = true
 	j = &Joint{Graph: tr.gm}
 	g := tr.gm.Graph
 	in := make([]reflect.Value, len(inputs))

@@ -125,15 +125,8 @@ func asTensorError(err error) *tensor.Error {
 // callSegments runs fn in segment mode on the real inputs.
 func (c *Compiled) callSegments(inputs []*tensor.Tensor) (res any, err error) {
 	s := &segmenter{c: c, real: map[*tensor.Tensor]*tensor.Tensor{}}
-	tr := &tracer{
-		gm:      fx.NewGraphModule(fx.New()),
-		mode:    Fake,
-		decomps: c.opts.Decompositions,
-		proxies: map[*tensor.Tensor]*fx.Node{},
-		aliases: map[aliasKey]*fx.Node{},
-		consts:  map[*tensor.Tensor]*fx.Node{},
-		seg:     s,
-	}
+	tr := newTracer(Fake, c.opts.Decompositions)
+	tr.seg = s
 	in := make([]reflect.Value, len(inputs))
 	for i, x := range inputs {
 		p := tr.proxyInput(x)

@@ -99,6 +99,18 @@ type tracer struct {
 	inputs  []*tensor.Tensor // the traced stand-ins of the inputs
 }
 
+// newTracer starts a trace into an empty graph.
+func newTracer(mode Mode, decomps Decompositions) *tracer {
+	return &tracer{
+		gm:      fx.NewGraphModule(fx.New()),
+		mode:    mode,
+		decomps: decomps,
+		proxies: map[*tensor.Tensor]*fx.Node{},
+		aliases: map[aliasKey]*fx.Node{},
+		consts:  map[*tensor.Tensor]*fx.Node{},
+	}
+}
+
 // aliasKey identifies a traced tensor's value by its data and layout, so
 // that another tensor object with both — autograd's detached copy of a
 // traced tensor, which it makes without an op — is the same graph value.
@@ -173,14 +185,7 @@ func Trace(fn any, inputs []*tensor.Tensor, opts ...TraceOptions) (gm *fx.GraphM
 	if err != nil {
 		return nil, err
 	}
-	tr := &tracer{
-		gm:      fx.NewGraphModule(fx.New()),
-		mode:    o.Mode,
-		decomps: o.Decompositions,
-		proxies: map[*tensor.Tensor]*fx.Node{},
-		aliases: map[aliasKey]*fx.Node{},
-		consts:  map[*tensor.Tensor]*fx.Node{},
-	}
+	tr := newTracer(o.Mode, o.Decompositions)
 	in := make([]reflect.Value, len(inputs))
 	for i, x := range inputs {
 		name := fmt.Sprintf("arg%d", i)
