@@ -1,0 +1,58 @@
+// Package export is torch.export for goaten: Export traces a module's
+// Forward into an ExportedProgram, a functional graph of ATen ops with a
+// signature and the state it needs, which prints, runs on any device, and
+// saves to one self-contained file that Load reads back.
+//
+// # The program
+//
+// Export runs Forward on fake stand-ins of the example inputs (metadata
+// only, nothing is computed), functionalized, and lifts the module's state
+// to graph inputs in PyTorch's order and with PyTorch's names:
+//
+//	inputs:  parameters (p_fc1_weight), buffers (b_bn_running_mean),
+//	         constant tensors (c_scale, c_lifted_tensor_0), user inputs (x)
+//	outputs: buffer mutations, user input mutations, user outputs
+//
+// A buffer Forward writes in place (batch norm's running statistics) is a
+// BUFFER_MUTATION output holding its new value; an input it writes, a
+// USER_INPUT_MUTATION output. Constant tensors are tensors Forward reads
+// that are neither parameters nor buffers: a module's *tensor.Tensor field
+// is named after the field in snake case (or its `export:"name"` tag),
+// other tensors lifted_tensor_0, 1, ... Tokens and custom objects have
+// their kinds in the signature but are not produced yet (they come with
+// effectful ops and TorchBind classes).
+//
+// ExportedProgram.Module returns an nn.Module whose Forward runs the graph
+// with an fx.Interpreter on the device of its inputs and state, and writes
+// the buffer mutations back into the buffers. RunDecompositions re-traces
+// the graph through a decomposition table.
+//
+// # Dynamic dimensions
+//
+// Dimensions declared with Dim are recorded as symbols (s0, s1, ...) with
+// their ranges, printed in the program's placeholders and range
+// constraints, and checked at call time in PyTorch's words ("Expected input
+// at *args[0].shape[0] to be <= 1024, but got 2000"). The graph itself has
+// no symbolic sizes: it is traced at the example sizes, so Export traces
+// Forward a second time with the dynamic sizes changed and refuses, as
+// PyTorch's "Constraints violated", a graph that depends on them (a view
+// to a size read from the input, batch norm's n/(n-1) in training mode).
+// The sizes of intermediate values are printed as the example's.
+//
+// # The archive
+//
+// Save writes a zip file laid out as PyTorch's PT2 archive:
+//
+//	archive/archive_format                    "goaten-export"
+//	archive/archive_version                   "1"
+//	archive/models/model.json                 graph, signature, range constraints
+//	archive/data/weights/model.safetensors    parameters and persistent buffers
+//	archive/data/constants/model.safetensors  constants and non-persistent buffers
+//
+// model.json follows PyTorch's export serialization schema (version 8.6,
+// torch/_export/serde/schema.py) where it fits: nodes with their target
+// ("torch.ops.aten.add.Tensor"), inputs as named arguments, outputs, and
+// the metadata of every tensor value. Load needs goaten and the registered
+// ops and devices the program names; it returns an error, never panics, on
+// a malformed archive, and checks sizes before allocating for them.
+package export

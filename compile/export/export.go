@@ -1,0 +1,819 @@
+package export
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/goaten/goaten/compile"
+	"github.com/goaten/goaten/compile/fx"
+	"github.com/goaten/goaten/functional"
+	"github.com/goaten/goaten/nn"
+	"github.com/goaten/goaten/tensor"
+)
+
+// Dimension is a dynamic dimension declared at export (torch.export.Dim):
+// the sizes it may take at call time are Min..Max. Dimensions of several
+// inputs given the same name must be equal at call time. Use math.MaxInt for
+// an unbounded Max.
+type Dimension struct {
+	Name     string
+	Min, Max int
+}
+
+// Dim declares a dynamic dimension named name whose size lies in [min, max].
+func Dim(name string, min, max int) *Dimension {
+	return &Dimension{Name: name, Min: min, Max: max}
+}
+
+// Options configure Export. The zero value exports every dimension as
+// static, names the user inputs args_0, args_1, ... (PyTorch's names for a
+// forward(self, *args)) and decomposes nothing.
+type Options struct {
+	// InputNames name the user inputs' placeholders (PyTorch takes them
+	// from forward's signature, which Go's reflection cannot read).
+	InputNames []string
+	// DynamicShapes gives, per user input, the dynamic dimensions by index
+	// (PyTorch's dynamic_shapes): {0: Dim("batch", 1, 64)}. Missing inputs
+	// and dimensions are static.
+	DynamicShapes []map[int]*Dimension
+	// Decompositions replace ops while tracing (see compile.Decompositions).
+	Decompositions compile.Decompositions
+}
+
+// stateful is what every module embedding nn.Base provides.
+type stateful interface {
+	nn.Module
+	NamedParameters() []nn.Named
+	NamedBuffers() []nn.Named
+	NamedModules() []nn.NamedModule
+	IsPersistent(name string) bool
+}
+
+// stateEntry is a parameter or buffer lifted to a graph input.
+type stateEntry struct {
+	kind       InputKind
+	fqn        string
+	t          *tensor.Tensor
+	persistent bool
+}
+
+var tensorType = reflect.TypeOf((*tensor.Tensor)(nil))
+
+// Export traces m's Forward method on fake stand-ins of args, functionalized,
+// into an ExportedProgram (torch.export.export): a graph of ATen ops whose
+// inputs are the module's parameters, buffers and constant tensors, lifted
+// to placeholders, followed by the user inputs; a buffer Forward writes in
+// place becomes a BUFFER_MUTATION output, a user input it writes a
+// USER_INPUT_MUTATION output, ahead of the user outputs.
+//
+// Forward must take *tensor.Tensor arguments (one per element of args, or a
+// variadic ...*tensor.Tensor) and return *tensor.Tensor values or a
+// []*tensor.Tensor. The program holds m's own tensors (not copies), as
+// PyTorch's ExportedProgram does. While Export runs, m's parameters and
+// buffers stand for the traced inputs: m must not be used by another
+// goroutine meanwhile.
+func Export(m nn.Module, args []*tensor.Tensor, opts ...Options) (*ExportedProgram, error) {
+	var o Options
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	mod, ok := m.(stateful)
+	if !ok {
+		return nil, fmt.Errorf("export: %T does not embed nn.Base", m)
+	}
+	fwd := reflect.ValueOf(m).MethodByName("Forward")
+	if !fwd.IsValid() {
+		return nil, fmt.Errorf("export: %T has no Forward method", m)
+	}
+	if err := checkForward(fwd.Type(), len(args)); err != nil {
+		return nil, fmt.Errorf("export: %T.Forward: %w", m, err)
+	}
+	for i, a := range args {
+		if a == nil {
+			return nil, fmt.Errorf("export: input %d is nil", i)
+		}
+	}
+	names, err := userInputNames(o.InputNames, len(args))
+	if err != nil {
+		return nil, err
+	}
+	dims, err := resolveDims(args, o.DynamicShapes, names)
+	if err != nil {
+		return nil, err
+	}
+	state := collectState(mod)
+	raw, err := traceForward(fwd, state, args, o.Decompositions)
+	if err != nil {
+		return nil, err
+	}
+	if err := dims.checkNotSpecialized(raw, fwd, state, args, o.Decompositions); err != nil {
+		return nil, err
+	}
+	return lift(raw, mod, state, names, dims)
+}
+
+// checkForward checks Forward's signature.
+func checkForward(ft reflect.Type, n int) error {
+	if ft.IsVariadic() {
+		for i := range ft.NumIn() - 1 {
+			if ft.In(i) != tensorType {
+				return fmt.Errorf("argument %d is %s, not *tensor.Tensor", i, ft.In(i))
+			}
+		}
+		if ft.In(ft.NumIn()-1).Elem() != tensorType {
+			return fmt.Errorf("its variadic argument is %s, not ...*tensor.Tensor", ft.In(ft.NumIn()-1))
+		}
+		if n < ft.NumIn()-1 {
+			return fmt.Errorf("it takes at least %d arguments, %d inputs given", ft.NumIn()-1, n)
+		}
+	} else {
+		if ft.NumIn() != n {
+			return fmt.Errorf("it takes %d arguments, %d inputs given", ft.NumIn(), n)
+		}
+		for i := range ft.NumIn() {
+			if ft.In(i) != tensorType {
+				return fmt.Errorf("argument %d is %s, not *tensor.Tensor", i, ft.In(i))
+			}
+		}
+	}
+	if ft.NumOut() == 0 {
+		return fmt.Errorf("it returns nothing")
+	}
+	for i := range ft.NumOut() {
+		if t := ft.Out(i); t != tensorType && t != reflect.TypeOf([]*tensor.Tensor(nil)) {
+			return fmt.Errorf("result %d is %s, not *tensor.Tensor or []*tensor.Tensor", i, t)
+		}
+	}
+	return nil
+}
+
+// userInputNames returns the placeholder names of the user inputs.
+func userInputNames(given []string, n int) ([]string, error) {
+	if len(given) > n {
+		return nil, fmt.Errorf("export: %d input names for %d inputs", len(given), n)
+	}
+	names := make([]string, n)
+	for i := range names {
+		if i < len(given) {
+			names[i] = given[i]
+			if !isIdentifier(names[i]) {
+				return nil, fmt.Errorf("export: input name %q is not an identifier", names[i])
+			}
+			continue
+		}
+		names[i] = "args_" + strconv.Itoa(i)
+	}
+	return names, nil
+}
+
+func isIdentifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if r != '_' && !unicode.IsLetter(r) && (i == 0 || !unicode.IsDigit(r)) {
+			return false
+		}
+	}
+	return true
+}
+
+// collectState lists the parameters then the buffers of mod, each tensor
+// once, in PyTorch's order (named_parameters, named_buffers).
+func collectState(mod stateful) []stateEntry {
+	var out []stateEntry
+	seen := map[*tensor.Tensor]bool{}
+	for _, p := range mod.NamedParameters() {
+		if p.Tensor == nil || seen[p.Tensor] {
+			continue
+		}
+		seen[p.Tensor] = true
+		out = append(out, stateEntry{kind: Parameter, fqn: p.Name, t: p.Tensor})
+	}
+	for _, b := range mod.NamedBuffers() {
+		if b.Tensor == nil || seen[b.Tensor] {
+			continue
+		}
+		seen[b.Tensor] = true
+		out = append(out, stateEntry{kind: Buffer, fqn: b.Name, t: b.Tensor, persistent: mod.IsPersistent(b.Name)})
+	}
+	return out
+}
+
+// traceForward traces Forward functionalized in fake mode. The state
+// tensors become the first placeholders, then the user inputs. While
+// Forward runs, each state tensor holds the data of its traced stand-in (as
+// PyTorch swaps a module's parameters for the tracer's), so reads and
+// in-place writes of m's parameters and buffers are those of graph inputs;
+// the data is put back afterwards.
+func traceForward(fwd reflect.Value, state []stateEntry, args []*tensor.Tensor, decomps compile.Decompositions) (*fx.GraphModule, error) {
+	ns := len(state)
+	inputs := make([]*tensor.Tensor, 0, ns+len(args))
+	names := make([]string, 0, ns+len(args))
+	for i, s := range state {
+		inputs = append(inputs, s.t)
+		names = append(names, "state"+strconv.Itoa(i))
+	}
+	for i, a := range args {
+		inputs = append(inputs, a)
+		names = append(names, "arg"+strconv.Itoa(i))
+	}
+	fn := func(in ...*tensor.Tensor) []*tensor.Tensor {
+		restore := swapIn(state, in[:ns])
+		defer restore()
+		vals := make([]reflect.Value, len(args))
+		for i := range args {
+			vals[i] = reflect.ValueOf(in[ns+i])
+		}
+		var flat []*tensor.Tensor
+		for _, r := range fwd.Call(vals) {
+			switch x := r.Interface().(type) {
+			case *tensor.Tensor:
+				flat = append(flat, x)
+			case []*tensor.Tensor:
+				flat = append(flat, x...)
+			}
+		}
+		// A state tensor returned as it is stands for its placeholder.
+		for i, t := range flat {
+			for j, s := range state {
+				if t != nil && t == s.t {
+					flat[i] = in[j]
+				}
+			}
+		}
+		return flat
+	}
+	gm, err := compile.Trace(fn, inputs, compile.TraceOptions{
+		Mode: compile.Fake, Functionalize: true, Decompositions: decomps, ArgNames: names,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("export: %w", err)
+	}
+	return gm, nil
+}
+
+// swapIn makes each state tensor hold the data of its stand-in and returns
+// the function that gives the tensors their own data back.
+func swapIn(state []stateEntry, with []*tensor.Tensor) (restore func()) {
+	saved := make([]*tensor.Tensor, len(state))
+	for i, s := range state {
+		t := s.t
+		o := tensor.NewMeta(t.Sizes(), t.Strides(), t.StorageOffset(), t.DType(), t.Device()).WithRaw(t.Raw())
+		o.Keys = t.Keys
+		saved[i] = o
+	}
+	for i, s := range state {
+		s.t.SetData(with[i])
+	}
+	return func() {
+		for i, s := range state {
+			s.t.SetData(saved[i])
+		}
+	}
+}
+
+// constantNames maps the tensors held in the fields of mod's modules (not
+// registered as parameters or buffers) to their dotted names: the field
+// name in snake case ("Scale" -> "scale"), or its `export:"name"` tag.
+func constantNames(mod stateful) map[uintptr]string {
+	out := map[uintptr]string{}
+	for _, nm := range mod.NamedModules() {
+		v := reflect.ValueOf(nm.Module)
+		if nm.Name == "" {
+			v = reflect.ValueOf(mod) // NamedModules lists the root as its Base
+		}
+		for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+			if v.IsNil() {
+				break
+			}
+			v = v.Elem()
+		}
+		if v.Kind() != reflect.Struct {
+			continue
+		}
+		st := v.Type()
+		for i := range st.NumField() {
+			f := st.Field(i)
+			if f.Type != tensorType || v.Field(i).IsNil() {
+				continue
+			}
+			name := f.Tag.Get("export")
+			if name == "" {
+				name = snakeCase(f.Name)
+			}
+			if nm.Name != "" {
+				name = nm.Name + "." + name
+			}
+			ptrs := []uintptr{v.Field(i).Pointer()}
+			// On a functionalized device the trace sees the tensor's
+			// inner value.
+			if fv := v.Field(i); fv.CanInterface() {
+				if t := fv.Interface().(*tensor.Tensor); functional.IsFunctional(t) {
+					ptrs = append(ptrs, reflect.ValueOf(functional.Unwrap(t)).Pointer())
+				}
+			}
+			for _, p := range ptrs {
+				if _, ok := out[p]; !ok {
+					out[p] = name
+				}
+			}
+		}
+	}
+	return out
+}
+
+// snakeCase turns a Go field name into a Python attribute name: "Scale" ->
+// "scale", "RunningMean" -> "running_mean", "HTTPCode" -> "http_code".
+func snakeCase(s string) string {
+	rs := []rune(s)
+	var b strings.Builder
+	for i, r := range rs {
+		if unicode.IsUpper(r) && i > 0 {
+			prev := rs[i-1]
+			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
+			if unicode.IsLower(prev) || unicode.IsDigit(prev) || (unicode.IsUpper(prev) && nextLower) {
+				b.WriteByte('_')
+			}
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}
+
+var nonAlnum = regexp.MustCompile(`[^a-zA-Z0-9]`)
+
+// placeholderName is PyTorch's placeholder_naming_pass name of a lifted
+// input: the prefix of its kind and its target, lower-cased, with every
+// other character than letters and digits replaced by "_":
+// "fc1.weight" -> "p_fc1_weight".
+func placeholderName(k InputKind, target string) string {
+	prefix := map[InputKind]string{Parameter: "p_", Buffer: "b_", ConstantTensor: "c_", CustomObj: "obj_", Token: "token"}[k]
+	if k == Token {
+		return prefix
+	}
+	return prefix + nonAlnum.ReplaceAllString(strings.ToLower(target), "_")
+}
+
+// namer gives placeholders unique names as PyTorch's
+// _rename_without_collisions does for them: a taken name gets the first
+// free suffix _1, _2, ...
+type namer map[string]bool
+
+func (n namer) take(name string) string {
+	if n[name] {
+		k := 1
+		for n[name+"_"+strconv.Itoa(k)] {
+			k++
+		}
+		name += "_" + strconv.Itoa(k)
+	}
+	n[name] = true
+	return name
+}
+
+// liftedInput is one input of the export graph being built.
+type liftedInput struct {
+	kind       InputKind
+	target     string
+	persistent bool
+	old        *fx.Node // the placeholder or get_attr node it replaces
+	t          *tensor.Tensor
+	name       string
+}
+
+// lift turns the traced graph into an export graph: parameters, buffers,
+// constants, user inputs as placeholders in PyTorch's order and names; the
+// copy_ writes into inputs at the end become outputs; unused values are
+// dropped.
+func lift(raw *fx.GraphModule, mod stateful, state []stateEntry, userNames []string, dims *dimSpec) (*ExportedProgram, error) {
+	g := raw.Graph
+	phs := g.Placeholders()
+	if len(phs) != len(state)+len(userNames) {
+		return nil, fmt.Errorf("export: the traced graph has %d placeholders for %d inputs", len(phs), len(state)+len(userNames))
+	}
+	// The functionalized writes into inputs: copy_(input, new value) nodes
+	// nobody uses.
+	written := map[*fx.Node]*fx.Node{}
+	drop := map[*fx.Node]bool{}
+	for _, n := range g.Nodes() {
+		op := n.OpTarget()
+		if op == nil || op.Name != "aten::copy_" || n.NumUsers() > 0 || len(n.Args()) < 2 {
+			continue
+		}
+		dst, ok1 := n.Args()[0].(*fx.Node)
+		src, ok2 := n.Args()[1].(*fx.Node)
+		if ok1 && ok2 && dst.Op == fx.OpPlaceholder {
+			written[dst] = src
+			drop[n] = true
+		}
+	}
+	for i, s := range state {
+		if s.kind == Parameter && written[phs[i]] != nil {
+			return nil, fmt.Errorf("export: Forward writes into parameter %s in place; only buffers and user inputs may be mutated", s.fqn)
+		}
+	}
+	// Inputs in PyTorch's order: parameters, buffers, constants, user inputs.
+	var ins []*liftedInput
+	for i, s := range state {
+		ins = append(ins, &liftedInput{kind: s.kind, target: s.fqn, persistent: s.persistent, old: phs[i], t: s.t})
+	}
+	fieldNames := constantNames(mod)
+	lifted := 0
+	for _, n := range g.Nodes() {
+		if n.Op != fx.OpGetAttr {
+			continue
+		}
+		v, _ := raw.Attr(n.Target.(string))
+		t, ok := v.(*tensor.Tensor)
+		if !ok {
+			return nil, fmt.Errorf("export: attribute %s of the traced graph is a %T, not a tensor", n.Target, v)
+		}
+		if err := checkNotWritten(n); err != nil {
+			return nil, err
+		}
+		target, ok := fieldNames[reflect.ValueOf(t).Pointer()]
+		if !ok {
+			target = "lifted_tensor_" + strconv.Itoa(lifted)
+			lifted++
+		}
+		ins = append(ins, &liftedInput{kind: ConstantTensor, target: target, old: n, t: t})
+	}
+	for i, name := range userNames {
+		ins = append(ins, &liftedInput{kind: UserInput, target: name, old: phs[len(state)+i]})
+	}
+	// Names: user inputs first, then the lifted state, as PyTorch's
+	// placeholder_naming_pass gives them.
+	taken := namer{}
+	for _, in := range ins {
+		if in.kind == UserInput {
+			in.name = taken.take(in.target)
+		}
+	}
+	for _, in := range ins {
+		if in.kind != UserInput {
+			in.name = taken.take(placeholderName(in.kind, in.target))
+		}
+	}
+
+	ng := fx.New()
+	gm := fx.NewGraphModule(ng)
+	remap := map[*fx.Node]*fx.Node{}
+	sig := &ExportGraphSignature{}
+	for _, in := range ins {
+		p := ng.Placeholder(in.name)
+		for k, v := range in.old.Meta {
+			p.Meta[k] = v
+		}
+		remap[in.old] = p
+		spec := InputSpec{Kind: in.kind, Arg: TensorArgument{p.Name}, Target: in.target, Persistent: in.persistent}
+		if in.kind == UserInput {
+			spec.Target = ""
+		}
+		sig.InputSpecs = append(sig.InputSpecs, spec)
+	}
+	get := func(x *fx.Node) *fx.Node { return remap[x] }
+	for _, n := range g.Nodes() {
+		if n.Op == fx.OpPlaceholder || n.Op == fx.OpGetAttr || n.Op == fx.OpOutput || drop[n] {
+			continue
+		}
+		remap[n] = ng.CopyNode(n, get)
+	}
+	// Outputs: buffer mutations, user input mutations, user outputs.
+	var outs fx.Tuple
+	for _, in := range ins {
+		if in.kind != Buffer || written[in.old] == nil {
+			continue
+		}
+		v := remap[written[in.old]]
+		outs = append(outs, v)
+		sig.OutputSpecs = append(sig.OutputSpecs, OutputSpec{Kind: BufferMutation, Arg: TensorArgument{v.Name}, Target: in.target})
+	}
+	for _, in := range ins {
+		if in.kind != UserInput || written[in.old] == nil {
+			continue
+		}
+		v := remap[written[in.old]]
+		outs = append(outs, v)
+		sig.OutputSpecs = append(sig.OutputSpecs, OutputSpec{Kind: UserInputMutation, Arg: TensorArgument{v.Name}, Target: in.name})
+	}
+	for _, o := range flatOutputs(g.OutputNode()) {
+		if o == nil {
+			outs = append(outs, nil)
+			sig.OutputSpecs = append(sig.OutputSpecs, OutputSpec{Kind: UserOutput, Arg: ConstantArgument{}})
+			continue
+		}
+		v := remap[o]
+		outs = append(outs, v)
+		sig.OutputSpecs = append(sig.OutputSpecs, OutputSpec{Kind: UserOutput, Arg: TensorArgument{v.Name}})
+	}
+	ng.Output(outs)
+	if _, err := ng.EliminateDeadCode(); err != nil {
+		return nil, fmt.Errorf("export: %w", err)
+	}
+	if err := gm.Lint(); err != nil {
+		return nil, fmt.Errorf("export: the export graph is malformed: %w", err)
+	}
+	ep := &ExportedProgram{
+		GraphModule:      gm,
+		GraphSignature:   sig,
+		StateDict:        map[string]*tensor.Tensor{},
+		Constants:        map[string]*tensor.Tensor{},
+		RangeConstraints: map[string]ValueRange{},
+	}
+	for _, in := range ins {
+		switch {
+		case in.kind == Parameter || in.kind == Buffer && in.persistent:
+			ep.StateDict[in.target] = in.t
+		case in.kind == Buffer || in.kind == ConstantTensor:
+			ep.Constants[in.target] = in.t
+		}
+	}
+	dims.record(ep)
+	return ep, nil
+}
+
+// checkNotWritten refuses an in-place write into a tensor Forward closes
+// over that is neither a parameter nor a buffer: export cannot return its
+// new value.
+func checkNotWritten(attr *fx.Node) error {
+	for _, u := range attr.Users() {
+		op := u.OpTarget()
+		if op == nil {
+			continue
+		}
+		for _, i := range op.Schema.Mutates() {
+			if i < len(u.Args()) && u.Args()[i] == attr {
+				return fmt.Errorf("export: Forward writes in place (%s) into a tensor it holds that is neither a parameter nor a buffer; register it as a buffer", op.Name)
+			}
+		}
+	}
+	return nil
+}
+
+// flatOutputs lists the nodes the traced graph returns (nil for None).
+func flatOutputs(out *fx.Node) []*fx.Node {
+	var res []*fx.Node
+	var walk func(a any)
+	walk = func(a any) {
+		switch v := a.(type) {
+		case *fx.Node:
+			res = append(res, v)
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		case fx.Tuple:
+			for _, x := range v {
+				walk(x)
+			}
+		case nil:
+			res = append(res, nil)
+		}
+	}
+	if out != nil && len(out.Args()) > 0 {
+		walk(out.Args()[0])
+	}
+	return res
+}
+
+// ValueRange is the range of a symbolic size (PyTorch's ValueRanges),
+// printed "VR[2, 1024]"; an unbounded Max (math.MaxInt) prints int_oo.
+type ValueRange struct{ Min, Max int }
+
+func (r ValueRange) String() string {
+	hi := strconv.Itoa(r.Max)
+	if r.Max == math.MaxInt {
+		hi = "int_oo"
+	}
+	return "VR[" + strconv.Itoa(r.Min) + ", " + hi + "]"
+}
+
+// dimSpec is the dynamic dimensions of the user inputs: a symbol ("s0")
+// per dynamic dimension.
+type dimSpec struct {
+	syms    [][]string // per user input, per dimension: symbol or ""
+	ranges  map[string]ValueRange
+	dimName map[string]string // symbol -> Dim name
+	order   []string          // symbols in order of first use
+	example map[string]int    // symbol -> example size
+	names   []string          // user input names
+}
+
+// resolveDims checks the declared dynamic dimensions against the example
+// inputs and gives each Dim name a symbol.
+func resolveDims(args []*tensor.Tensor, shapes []map[int]*Dimension, names []string) (*dimSpec, error) {
+	d := &dimSpec{syms: make([][]string, len(args)), ranges: map[string]ValueRange{},
+		dimName: map[string]string{}, example: map[string]int{}, names: names}
+	if len(shapes) > len(args) {
+		return nil, fmt.Errorf("export: dynamic shapes given for %d inputs, the module takes %d", len(shapes), len(args))
+	}
+	byName := map[string]string{}
+	for i, m := range shapes {
+		if len(m) == 0 {
+			continue
+		}
+		rank := args[i].Dim()
+		d.syms[i] = make([]string, rank)
+		keys := make([]int, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			dm := m[k]
+			if dm == nil {
+				continue
+			}
+			j := k
+			if j < 0 {
+				j += rank
+			}
+			if j < 0 || j >= rank {
+				return nil, fmt.Errorf("export: dynamic dimension %d of input %d (%s), which has %d dimensions", k, i, names[i], rank)
+			}
+			if dm.Name == "" || dm.Min < 0 || dm.Max < dm.Min {
+				return nil, fmt.Errorf("export: invalid Dim %q with range [%d, %d]", dm.Name, dm.Min, dm.Max)
+			}
+			size := args[i].Size(j)
+			if size < dm.Min || size > dm.Max {
+				return nil, fmt.Errorf("export: the example input *args[%d] has size %d in dimension %d, outside the range [%d, %d] of Dim %s",
+					i, size, j, dm.Min, dm.Max, dm.Name)
+			}
+			sym, ok := byName[dm.Name]
+			if !ok {
+				sym = "s" + strconv.Itoa(len(d.order))
+				byName[dm.Name] = sym
+				d.order = append(d.order, sym)
+				d.ranges[sym] = ValueRange{dm.Min, dm.Max}
+				d.dimName[sym] = dm.Name
+				d.example[sym] = size
+			} else {
+				if r := d.ranges[sym]; r.Min != dm.Min || r.Max != dm.Max {
+					return nil, fmt.Errorf("export: two Dims named %s with different ranges", dm.Name)
+				}
+				if d.example[sym] != size {
+					return nil, fmt.Errorf("export: Dim %s is used for sizes %d and %d of the example inputs, which must be equal",
+						dm.Name, d.example[sym], size)
+				}
+			}
+			d.syms[i][j] = sym
+		}
+	}
+	return d, nil
+}
+
+// record puts the dynamic dimensions into the program.
+func (d *dimSpec) record(ep *ExportedProgram) {
+	ep.inputDims = d.syms
+	ep.dimNames = d.dimName
+	for s, r := range d.ranges {
+		ep.RangeConstraints[s] = r
+	}
+}
+
+// altSize is another size a symbol may take, for the specialization check:
+// one more than the example, else one less (never 0 or 1, which PyTorch
+// specializes too); ok is false when the range leaves no other size.
+func (d *dimSpec) altSize(sym string) (int, bool) {
+	v, r := d.example[sym], d.ranges[sym]
+	if v+1 <= r.Max {
+		return v + 1, true
+	}
+	if v-1 >= r.Min && v-1 >= 2 {
+		return v - 1, true
+	}
+	return 0, false
+}
+
+// checkNotSpecialized makes sure the graph does not depend on the sizes
+// declared dynamic: goaten's graphs have no symbolic sizes, so the forward
+// is traced again with each dynamic size changed, and the two graphs must
+// be the same ops with the same arguments and constants. A size that
+// reaches the graph (a view's shape, a factory call) would make the graph
+// wrong for other sizes: that is PyTorch's "Constraints violated" error.
+func (d *dimSpec) checkNotSpecialized(raw *fx.GraphModule, fwd reflect.Value, state []stateEntry, args []*tensor.Tensor, decomps compile.Decompositions) error {
+	if len(d.order) == 0 {
+		return nil
+	}
+	metas := func(vary map[string]bool) []*tensor.Tensor {
+		out := make([]*tensor.Tensor, len(args))
+		for i, a := range args {
+			sizes := a.Shape()
+			for j, s := range d.syms[i] {
+				if s != "" && vary[s] {
+					sizes[j], _ = d.altSize(s)
+				}
+			}
+			out[i] = tensor.NewMetaContiguous(sizes, a.DType(), a.Device())
+		}
+		return out
+	}
+	base := raw
+	for _, a := range args {
+		if !a.IsContiguous() {
+			var err error
+			if base, err = traceForward(fwd, state, metas(nil), decomps); err != nil {
+				return err
+			}
+			break
+		}
+	}
+	all := map[string]bool{}
+	for _, s := range d.order {
+		if _, ok := d.altSize(s); ok {
+			all[s] = true
+		}
+	}
+	if len(all) == 0 {
+		return nil
+	}
+	other, err := traceForward(fwd, state, metas(all), decomps)
+	if err != nil {
+		return err
+	}
+	if sameGraph(base, other) {
+		return nil
+	}
+	var bad []string
+	var lines []string
+	for _, s := range d.order {
+		if !all[s] {
+			continue
+		}
+		g, err := traceForward(fwd, state, metas(map[string]bool{s: true}), decomps)
+		if err != nil {
+			return err
+		}
+		if sameGraph(base, g) {
+			continue
+		}
+		name := d.dimName[s]
+		bad = append(bad, name)
+		r := d.ranges[s]
+		rng := fmt.Sprintf("%d <= %s <= %d", r.Min, name, r.Max)
+		if r.Max == math.MaxInt {
+			rng = fmt.Sprintf("%d <= %s", r.Min, name)
+		}
+		lines = append(lines, fmt.Sprintf("  - Not all values of %s = %s in the specified range %s are valid because %s was inferred to be a constant (%d).",
+			name, d.source(s), rng, name, d.example[s]))
+	}
+	if len(bad) == 0 { // only the sizes together change the graph
+		for _, s := range d.order {
+			if all[s] {
+				bad = append(bad, d.dimName[s])
+			}
+		}
+		lines = append(lines, "  - the graph depends on the sizes of "+strings.Join(bad, ", ")+" together")
+	}
+	return fmt.Errorf("export: Constraints violated (%s)! The traced graph depends on the size of a dimension declared dynamic; mark it static or keep the size out of the graph.\n%s",
+		strings.Join(bad, ", "), strings.Join(lines, "\n"))
+}
+
+// source names where a symbol's size comes from, as PyTorch's guards do:
+// L['x'].size()[0].
+func (d *dimSpec) source(sym string) string {
+	for i, ss := range d.syms {
+		for j, s := range ss {
+			if s == sym {
+				return fmt.Sprintf("L['%s'].size()[%d]", d.names[i], j)
+			}
+		}
+	}
+	return sym
+}
+
+// sameGraph reports whether two traces are the same program: the same code
+// and the same constants.
+func sameGraph(a, b *fx.GraphModule) bool {
+	if a.Code() != b.Code() {
+		return false
+	}
+	an, bn := a.AttrNames(), b.AttrNames()
+	if !slices.Equal(an, bn) {
+		return false
+	}
+	for _, name := range an {
+		va, _ := a.Attr(name)
+		vb, _ := b.Attr(name)
+		ta, ok1 := va.(*tensor.Tensor)
+		tb, ok2 := vb.(*tensor.Tensor)
+		if !ok1 || !ok2 {
+			continue
+		}
+		if ta.DType() != tb.DType() || !slices.Equal(ta.Sizes(), tb.Sizes()) {
+			return false
+		}
+		var xa, xb []float64
+		if tensor.Try(func() { xa, xb = ta.Float64s(), tb.Float64s() }) == nil && !slices.Equal(xa, xb) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,49 @@
+package export
+
+import (
+	"bytes"
+	"testing"
+)
+
+// FuzzLoad feeds Load malformed archives: it must return an error or a
+// program, never panic or allocate without bound, and a program it returns
+// must save and load again. An input that does not start as a zip file
+// ("PK") is used as the program's JSON inside an otherwise valid archive,
+// so that the fuzzer reaches the graph reader past the archive's checksums.
+func FuzzLoad(f *testing.F) {
+	valid := validArchive(f)
+	model := []byte(nil)
+	for _, e := range unzip(f, valid) {
+		if e.name == modelPath {
+			model = e.data
+		}
+	}
+	f.Add(valid)
+	f.Add(valid[:len(valid)/2])
+	f.Add(valid[:len(valid)-22])
+	f.Add(withEntry(f, valid, versionPath, func(e *entry) { e.data = []byte("2") }))
+	f.Add(withEntry(f, valid, weightsPath, func(e *entry) { e.data = e.data[:len(e.data)/2] }))
+	f.Add(model)
+	f.Add(model[:len(model)/2])
+	f.Add(bytes.Replace(model, []byte(`"name":"mm"`), []byte(`"name":"x"`), 1))
+	f.Add(bytes.Replace(model, []byte(`aten.mm.default`), []byte(`mylib.foo.default`), 1))
+	f.Add(bytes.Replace(model, []byte(`"as_int":4`), []byte(`"as_int":-4`), 1))
+	f.Add([]byte(`{"graph_module":{"graph":{"inputs":[{"as_tensor":{"name":"x"}}],"nodes":[],"outputs":[]}}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		archive := data
+		if !bytes.HasPrefix(data, []byte("PK")) {
+			archive = withEntry(t, valid, modelPath, func(e *entry) { e.data = data })
+		}
+		ep, err := Load(bytes.NewReader(archive), int64(len(archive)))
+		if err != nil {
+			return
+		}
+		var buf bytes.Buffer
+		if err := ep.Save(&buf); err != nil {
+			t.Fatalf("a loaded program does not save: %v", err)
+		}
+		if _, err := Load(bytes.NewReader(buf.Bytes()), int64(buf.Len())); err != nil {
+			t.Fatalf("a loaded and saved program does not load: %v", err)
+		}
+	})
+}

@@ -1,0 +1,1048 @@
+package export
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/bits"
+	"os"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/goaten/goaten/autograd"
+	"github.com/goaten/goaten/compile/fx"
+	"github.com/goaten/goaten/safetensors"
+	"github.com/goaten/goaten/tensor"
+)
+
+// Limits on what Load accepts, checked before anything is allocated for it.
+var (
+	// maxModelBytes bounds the program's JSON.
+	maxModelBytes int64 = 64 << 20
+	// maxSmallBytes bounds the format and version files.
+	maxSmallBytes int64 = 64
+	// maxNodes bounds the number of nodes of a graph.
+	maxNodes = 1 << 20
+	// maxRank bounds the number of dimensions of a tensor.
+	maxRank = 64
+)
+
+// LoadError is what Load returns for a malformed archive.
+type LoadError struct{ Msg string }
+
+func (e *LoadError) Error() string { return "export.Load: " + e.Msg }
+
+func loadErrorf(format string, args ...any) error {
+	return &LoadError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// LoadFile loads the program saved at path (torch.export.load).
+func LoadFile(path string) (*ExportedProgram, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	return Load(f, st.Size())
+}
+
+// Load reads a program written by Save from the size bytes of r. It needs
+// only goaten and the registered ops and devices the program names: an op
+// that is not registered is an error in PyTorch's words ("We failed to
+// resolve torch.ops.mylib.foo.default to an operator"). A malformed archive
+// (truncated, of another version, with unknown fields or values, dangling or
+// forward references between nodes, weights that do not match the graph's
+// inputs, sizes past the limits) is an error, never a panic; sizes are
+// checked before anything is allocated for them.
+func Load(r io.ReaderAt, size int64) (ep *ExportedProgram, err error) {
+	zr, err := zip.NewReader(r, size)
+	if err != nil {
+		return nil, loadErrorf("not a readable zip archive: %v", err)
+	}
+	files := map[string]*zip.File{}
+	for _, f := range zr.File {
+		if files[f.Name] != nil {
+			return nil, loadErrorf("the archive holds %s twice", f.Name)
+		}
+		files[f.Name] = f
+	}
+	read := func(name string, limit int64) ([]byte, error) {
+		f := files[name]
+		if f == nil {
+			return nil, loadErrorf("the archive has no %s", name)
+		}
+		return readEntry(f, limit, size)
+	}
+	format, err := read(formatPath, maxSmallBytes)
+	if err != nil {
+		return nil, err
+	}
+	if string(format) != archiveFormat {
+		return nil, loadErrorf("%s is %q, not %q", formatPath, clip(format), archiveFormat)
+	}
+	version, err := read(versionPath, maxSmallBytes)
+	if err != nil {
+		return nil, err
+	}
+	if string(version) != archiveVersion {
+		return nil, loadErrorf("archive version %q is not supported (this goaten reads version %s)", clip(version), archiveVersion)
+	}
+	model, err := read(modelPath, maxModelBytes)
+	if err != nil {
+		return nil, err
+	}
+	weights, err := read(weightsPath, size)
+	if err != nil {
+		return nil, err
+	}
+	consts, err := read(constantsPath, size)
+	if err != nil {
+		return nil, err
+	}
+	var p jProgram
+	dec := json.NewDecoder(bytes.NewReader(model))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return nil, loadErrorf("%s: %v", modelPath, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, loadErrorf("%s: data after the program", modelPath)
+	}
+	if p.SchemaVersion.Major != schemaMajor {
+		return nil, loadErrorf("Serialized schema version SchemaVersion(major=%d, minor=%d) does not match our current schema version (%d, %d).",
+			p.SchemaVersion.Major, p.SchemaVersion.Minor, schemaMajor, schemaMinor)
+	}
+	l := &loader{p: &p, byName: map[string]*fx.Node{}}
+	var lerr error
+	if perr := tensor.Try(func() { lerr = l.load() }); perr != nil {
+		lerr = perr
+	}
+	if lerr != nil {
+		var le *LoadError
+		if errors.As(lerr, &le) {
+			return nil, lerr
+		}
+		return nil, loadErrorf("%v", lerr)
+	}
+	if err := l.loadState(weights, consts); err != nil {
+		return nil, err
+	}
+	return l.ep, nil
+}
+
+func clip(b []byte) string {
+	if len(b) > 32 {
+		return string(b[:32]) + "..."
+	}
+	return string(b)
+}
+
+// readEntry reads a whole entry of at most limit bytes. A stored entry
+// cannot be larger than the archive; a compressed one is refused when its
+// header claims more than limit, and reading stops past limit whatever the
+// header says (the zip reader checks sizes and checksums at the end).
+func readEntry(f *zip.File, limit, archiveSize int64) ([]byte, error) {
+	switch f.Method {
+	case zip.Store:
+		if f.CompressedSize64 != f.UncompressedSize64 || f.UncompressedSize64 > uint64(max(archiveSize, 0)) {
+			return nil, loadErrorf("%s: stored entry of %d bytes in a %d-byte archive", f.Name, f.UncompressedSize64, archiveSize)
+		}
+	case zip.Deflate:
+		if f.Name == weightsPath || f.Name == constantsPath {
+			return nil, loadErrorf("%s: tensor data must be stored uncompressed", f.Name)
+		}
+	default:
+		return nil, loadErrorf("%s: unsupported compression method %d", f.Name, f.Method)
+	}
+	if f.UncompressedSize64 > uint64(max(limit, 0)) {
+		return nil, loadErrorf("%s: %d bytes, more than the limit of %d", f.Name, f.UncompressedSize64, limit)
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return nil, loadErrorf("%s: %v", f.Name, err)
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(io.LimitReader(rc, limit+1))
+	if err != nil {
+		return nil, loadErrorf("%s: %v", f.Name, err)
+	}
+	if int64(len(b)) > limit {
+		return nil, loadErrorf("%s: more than the limit of %d bytes", f.Name, limit)
+	}
+	return b, nil
+}
+
+// loader builds a program from its schema form.
+type loader struct {
+	p      *jProgram
+	g      *fx.Graph
+	gm     *fx.GraphModule
+	byName map[string]*fx.Node
+	syms   map[string]ValueRange
+	ep     *ExportedProgram
+	metas  map[string]*tensor.Tensor // placeholder name -> its example value
+}
+
+var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+func (l *loader) load() error {
+	jg := &l.p.GraphModule.Graph
+	if len(jg.Nodes) > maxNodes {
+		return loadErrorf("the graph has %d nodes, more than the limit of %d", len(jg.Nodes), maxNodes)
+	}
+	for what, m := range map[string]map[string]json.RawMessage{
+		"sym_int_values": jg.SymIntValues, "sym_bool_values": jg.SymBoolValues,
+		"custom_obj_values": jg.CustomObjValues, "sym_float_values": jg.SymFloatValues,
+	} {
+		if len(m) > 0 {
+			return loadErrorf("graph %s are not supported", what)
+		}
+	}
+	if len(l.p.GraphModule.ModuleCallGraph) > 0 {
+		return loadErrorf("module_call_graph entries are not supported")
+	}
+	if err := l.ranges(); err != nil {
+		return err
+	}
+	l.g = fx.New()
+	l.gm = fx.NewGraphModule(l.g)
+	l.metas = map[string]*tensor.Tensor{}
+	for i, in := range jg.Inputs {
+		if in.AsTensor == nil || countSet(&in) != 1 {
+			return loadErrorf("graph input %d is not a tensor", i)
+		}
+		name := in.AsTensor.Name
+		if err := l.checkName(name); err != nil {
+			return err
+		}
+		meta, syms, err := l.tensorMeta(name, true)
+		if err != nil {
+			return err
+		}
+		p := l.g.Placeholder(name)
+		if p.Name != name {
+			return loadErrorf("graph input %q is not a usable name", name)
+		}
+		p.Meta[fx.MetaVal] = meta
+		p.Meta[metaSyms] = syms
+		l.byName[name] = p
+		l.metas[name] = meta
+	}
+	for i := range jg.Nodes {
+		if err := l.node(i, &jg.Nodes[i]); err != nil {
+			return err
+		}
+	}
+	outs := make(fx.Tuple, len(jg.Outputs))
+	for i := range jg.Outputs {
+		o := &jg.Outputs[i]
+		switch {
+		case countSet(o) != 1:
+			return loadErrorf("graph output %d: an Argument must have exactly one field set", i)
+		case o.AsTensor != nil:
+			n := l.byName[o.AsTensor.Name]
+			if n == nil {
+				return loadErrorf("graph output %d refers to %q, which no node defines", i, o.AsTensor.Name)
+			}
+			outs[i] = n
+		case o.AsNone != nil:
+		default:
+			return loadErrorf("graph output %d is neither a tensor nor None", i)
+		}
+	}
+	l.g.Output(outs)
+	if err := l.gm.Lint(); err != nil {
+		return loadErrorf("the graph is malformed: %v", err)
+	}
+	sig, err := l.signature()
+	if err != nil {
+		return err
+	}
+	l.ep = &ExportedProgram{
+		GraphModule: l.gm, GraphSignature: sig, StateDict: map[string]*tensor.Tensor{},
+		Constants: map[string]*tensor.Tensor{}, RangeConstraints: l.syms,
+	}
+	return l.dims()
+}
+
+// metaSyms is the Meta key where a loaded placeholder keeps the symbols of
+// its sizes until the signature is read.
+const metaSyms = "goaten_export_syms"
+
+func countSet(u any) int {
+	n, _ := setFields(u)
+	return n
+}
+
+func (l *loader) checkName(name string) error {
+	if !identRE.MatchString(name) || len(name) > 1024 {
+		return loadErrorf("%q is not a valid node name", clip([]byte(name)))
+	}
+	if l.byName[name] != nil {
+		return loadErrorf("two values are named %s", name)
+	}
+	return nil
+}
+
+// ranges reads the range constraints.
+func (l *loader) ranges() error {
+	l.syms = map[string]ValueRange{}
+	for sym, r := range l.p.RangeConstraints {
+		if !identRE.MatchString(sym) {
+			return loadErrorf("range constraint on %q, which is not a symbol", clip([]byte(sym)))
+		}
+		if r.MinVal == nil || *r.MinVal < 0 {
+			return loadErrorf("range constraint on %s has no valid min_val", sym)
+		}
+		lo, err := intOf(*r.MinVal)
+		if err != nil {
+			return loadErrorf("range constraint on %s: %v", sym, err)
+		}
+		hi := math.MaxInt
+		if r.MaxVal != nil {
+			if hi, err = intOf(*r.MaxVal); err != nil {
+				return loadErrorf("range constraint on %s: %v", sym, err)
+			}
+			if hi < lo {
+				return loadErrorf("range constraint on %s is empty: [%d, %d]", sym, lo, hi)
+			}
+		}
+		l.syms[sym] = ValueRange{lo, hi}
+	}
+	return nil
+}
+
+// tensorMeta returns a metadata-only tensor for the value name. Symbolic
+// sizes are allowed for graph inputs (symbolic) only; they are returned by
+// dimension ("" for static ones).
+func (l *loader) tensorMeta(name string, symbolic bool) (*tensor.Tensor, []string, error) {
+	m, ok := l.p.GraphModule.Graph.TensorValues[name]
+	if !ok {
+		return nil, nil, loadErrorf("value %s has no tensor_values entry", name)
+	}
+	dt, ok := dtypeOf(m.DType)
+	if !ok {
+		return nil, nil, loadErrorf("value %s has unknown dtype %d", name, m.DType)
+	}
+	if m.Layout != layoutStrided {
+		return nil, nil, loadErrorf("value %s has layout %d; only strided tensors are supported", name, m.Layout)
+	}
+	dev, err := device(m.Device)
+	if err != nil {
+		return nil, nil, loadErrorf("value %s: %v", name, err)
+	}
+	if len(m.Sizes) > maxRank || len(m.Strides) != len(m.Sizes) {
+		return nil, nil, loadErrorf("value %s has %d sizes and %d strides (at most %d dimensions)", name, len(m.Sizes), len(m.Strides), maxRank)
+	}
+	sizes := make([]int, len(m.Sizes))
+	strides := make([]int, len(m.Sizes))
+	var syms []string
+	for j, s := range m.Sizes {
+		switch {
+		case countSet(&s) != 1:
+			return nil, nil, loadErrorf("value %s: size %d must be an int or an expression", name, j)
+		case s.AsInt != nil:
+			if *s.AsInt < 0 || *s.AsInt > math.MaxInt32*int64(1<<20) {
+				return nil, nil, loadErrorf("value %s has size %d in dimension %d", name, *s.AsInt, j)
+			}
+			sizes[j] = int(*s.AsInt)
+		default:
+			e := s.AsExpr
+			if !symbolic {
+				return nil, nil, loadErrorf("value %s has symbolic size %q; only graph inputs may", name, clip([]byte(e.ExprStr)))
+			}
+			r, ok := l.syms[e.ExprStr]
+			if !ok {
+				return nil, nil, loadErrorf("value %s has size %q, which is not a symbol of the range constraints", name, clip([]byte(e.ExprStr)))
+			}
+			if e.Hint == nil || e.Hint.AsInt == nil || *e.Hint.AsInt < 0 || *e.Hint.AsInt > math.MaxInt32 {
+				return nil, nil, loadErrorf("value %s: symbolic size %s has no valid hint", name, e.ExprStr)
+			}
+			sizes[j] = int(*e.Hint.AsInt)
+			if sizes[j] < r.Min || sizes[j] > r.Max {
+				return nil, nil, loadErrorf("value %s: the hint %d of %s is outside its range %s", name, sizes[j], e.ExprStr, r)
+			}
+			if syms == nil {
+				syms = make([]string, len(m.Sizes))
+			}
+			syms[j] = e.ExprStr
+		}
+		st := m.Strides[j]
+		if countSet(&st) != 1 || st.AsInt == nil || *st.AsInt < 0 || *st.AsInt > math.MaxInt32*int64(1<<20) {
+			return nil, nil, loadErrorf("value %s has an invalid stride in dimension %d", name, j)
+		}
+		strides[j] = int(*st.AsInt)
+	}
+	off := m.StorageOffset
+	if countSet(&off) != 1 || off.AsInt == nil || *off.AsInt < 0 || *off.AsInt > math.MaxInt32*int64(1<<20) {
+		return nil, nil, loadErrorf("value %s has an invalid storage offset", name)
+	}
+	if _, ok := extent(sizes, strides, int(*off.AsInt)); !ok {
+		return nil, nil, loadErrorf("value %s is too large", name)
+	}
+	t := tensor.NewMeta(sizes, strides, int(*off.AsInt), dt, dev)
+	if m.RequiresGrad && dt.IsFloat() {
+		autograd.SetRequiresGrad(t, true)
+	}
+	return t, syms, nil
+}
+
+// extent is the number of elements a layout spans, with ok false when it
+// overflows 2^48 elements.
+func extent(sizes, strides []int, off int) (int, bool) {
+	const limit = 1 << 48
+	n := off + 1
+	for j, s := range sizes {
+		if s == 0 {
+			return 0, true
+		}
+		hi, lo := bits.Mul64(uint64(s-1), uint64(strides[j]))
+		if hi != 0 || lo > limit {
+			return 0, false
+		}
+		n += int(lo)
+		if n > limit {
+			return 0, false
+		}
+	}
+	num := 1
+	for _, s := range sizes {
+		hi, lo := bits.Mul64(uint64(num), uint64(s))
+		if hi != 0 || lo > limit {
+			return 0, false
+		}
+		num = int(lo)
+	}
+	return n, true
+}
+
+func device(d jDevice) (tensor.Device, error) {
+	dev, ok := tensor.LookupDevice(d.Type)
+	if !ok {
+		return 0, fmt.Errorf("unknown device %q (import the package that registers it)", clip([]byte(d.Type)))
+	}
+	if d.Index != nil && *d.Index != 0 {
+		return 0, fmt.Errorf("device %s:%d: device indices are not supported", d.Type, *d.Index)
+	}
+	return dev, nil
+}
+
+var targetRE = regexp.MustCompile(`^torch\.ops\.([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)$`)
+
+// resolveTarget finds the registered op a node's target names.
+func resolveTarget(target string) (*tensor.Op, error) {
+	m := targetRE.FindStringSubmatch(target)
+	if m == nil {
+		return nil, loadErrorf("unsupported node target %q: only calls of registered ops (torch.ops.<namespace>.<op>.<overload>) can be loaded", clip([]byte(target)))
+	}
+	name := m[1] + "::" + m[2]
+	if m[3] != "default" {
+		name += "." + m[3]
+	}
+	op, ok := tensor.LookupOp(name)
+	if !ok || op.Schema == nil || fx.OpQualifiedName(op) != target {
+		return nil, loadErrorf("We failed to resolve %s to an operator. If it's a custom op, this is usually because the custom op is not registered when deserializing. Please import the package that registers it before loading.", target)
+	}
+	return op, nil
+}
+
+// node adds node i of the graph.
+func (l *loader) node(i int, jn *jNode) error {
+	op, err := resolveTarget(jn.Target)
+	if err != nil {
+		return err
+	}
+	if jn.IsHopSingleTensorReturn != nil {
+		return loadErrorf("node %d: is_hop_single_tensor_return is set on a call of %s", i, op.Name)
+	}
+	sc := op.Schema
+	where := fmt.Sprintf("node %d (%s)", i, jn.Target)
+	var args []any
+	var kwargs fx.Kwargs
+	seen := map[string]bool{}
+	for k := range jn.Inputs {
+		in := &jn.Inputs[k]
+		ai := sc.ArgIndex(in.Name)
+		if ai < 0 {
+			return loadErrorf("%s: %s has no argument %q", where, op.Name, clip([]byte(in.Name)))
+		}
+		if seen[in.Name] {
+			return loadErrorf("%s: argument %s given twice", where, in.Name)
+		}
+		seen[in.Name] = true
+		a := sc.Args[ai]
+		keyword := a.KwargOnly
+		if in.Kind != nil {
+			switch *in.Kind {
+			case argPositional:
+				keyword = false
+			case argKeyword:
+				keyword = true
+			default:
+				return loadErrorf("%s: argument %s has unknown kind %d", where, in.Name, *in.Kind)
+			}
+		}
+		v, err := l.arg(&in.Arg, a.Type, where+" argument "+in.Name)
+		if err != nil {
+			return err
+		}
+		if keyword {
+			kwargs = append(kwargs, fx.Kwarg{Name: in.Name, Value: v})
+			continue
+		}
+		if a.KwargOnly || ai != len(args) || len(kwargs) > 0 {
+			return loadErrorf("%s: positional argument %s out of order", where, in.Name)
+		}
+		args = append(args, v)
+	}
+	for _, a := range sc.Args[len(args):] {
+		if !a.HasDefault && !seen[a.Name] {
+			return loadErrorf("%s: missing argument %s", where, a.Name)
+		}
+	}
+	rets := sc.Returns
+	single := len(rets) == 1 && rets[0].Type.Base().Kind == tensor.TTensor
+	name := jn.Metadata[metaNodeName]
+	if single {
+		if len(jn.Outputs) != 1 || jn.Outputs[0].AsTensor == nil || countSet(&jn.Outputs[0]) != 1 {
+			return loadErrorf("%s: %s returns one tensor, the node must have one tensor output", where, op.Name)
+		}
+		name = jn.Outputs[0].AsTensor.Name
+	} else if name == "" {
+		name = defaultNodeName(sc.Name)
+	}
+	if err := l.checkName(name); err != nil {
+		return loadErrorf("%s: %v", where, err)
+	}
+	var n *fx.Node
+	if err := tensor.Try(func() { n = l.g.CreateNode(fx.OpCallFunction, op, args, kwargs, name) }); err != nil {
+		return loadErrorf("%s: %v", where, err)
+	}
+	if n.Name != name {
+		return loadErrorf("%s: %q is not a usable node name", where, name)
+	}
+	l.byName[name] = n
+	if single {
+		meta, _, err := l.tensorMeta(name, false)
+		if err != nil {
+			return err
+		}
+		n.Meta[fx.MetaVal] = meta
+		return nil
+	}
+	return l.items(n, jn, where)
+}
+
+// defaultNodeName is how FX names a call of op name when nothing else says.
+func defaultNodeName(op string) string {
+	if s := strings.TrimSuffix(strings.TrimPrefix(op, "__"), "__"); s != "" {
+		return s
+	}
+	return "call"
+}
+
+// items adds the getitem nodes reading the elements of a tuple or list
+// result.
+func (l *loader) items(n *fx.Node, jn *jNode, where string) error {
+	rets := n.OpTarget().Schema.Returns
+	var names []*jName
+	switch {
+	case len(rets) == 0:
+		if len(jn.Outputs) != 0 {
+			return loadErrorf("%s: the op returns nothing but the node has %d outputs", where, len(jn.Outputs))
+		}
+		return nil
+	case len(rets) == 1 && rets[0].Type.Kind == tensor.TList && rets[0].Type.Elem.Kind == tensor.TTensor:
+		if len(jn.Outputs) != 1 || jn.Outputs[0].AsTensors == nil || countSet(&jn.Outputs[0]) != 1 {
+			return loadErrorf("%s: the op returns a list of tensors, the node must have one as_tensors output", where)
+		}
+		for k := range *jn.Outputs[0].AsTensors {
+			nm := &(*jn.Outputs[0].AsTensors)[k]
+			if nm.Name == "" {
+				nm = nil
+			}
+			names = append(names, nm)
+		}
+	default:
+		for _, r := range rets {
+			if r.Type.Kind != tensor.TTensor {
+				return loadErrorf("%s: the op returns a %s, which cannot be loaded", where, r.Type)
+			}
+		}
+		if len(jn.Outputs) != len(rets) {
+			return loadErrorf("%s: the op returns %d tensors, the node has %d outputs", where, len(rets), len(jn.Outputs))
+		}
+		for k := range jn.Outputs {
+			o := &jn.Outputs[k]
+			switch {
+			case countSet(o) != 1:
+				return loadErrorf("%s: output %d must have exactly one field set", where, k)
+			case o.AsTensor != nil:
+				names = append(names, o.AsTensor)
+			case o.AsNone != nil:
+				names = append(names, nil)
+			default:
+				return loadErrorf("%s: output %d is neither a tensor nor None", where, k)
+			}
+		}
+	}
+	vals := make([]*tensor.Tensor, len(names))
+	for k, nm := range names {
+		if nm == nil {
+			continue
+		}
+		if err := l.checkName(nm.Name); err != nil {
+			return loadErrorf("%s: output %d: %v", where, k, err)
+		}
+		gi := l.g.CreateNode(fx.OpCallFunction, fx.GetItem, []any{n, k}, nil, nm.Name)
+		if gi.Name != nm.Name {
+			return loadErrorf("%s: %q is not a usable node name", where, nm.Name)
+		}
+		meta, _, err := l.tensorMeta(nm.Name, false)
+		if err != nil {
+			return err
+		}
+		gi.Meta[fx.MetaVal] = meta
+		vals[k] = meta
+		l.byName[nm.Name] = gi
+	}
+	n.Meta[fx.MetaVal] = vals
+	return nil
+}
+
+// arg reads an argument value and checks it against the schema type t.
+func (l *loader) arg(a *jArg, t *tensor.Type, where string) (any, error) {
+	cnt, _ := setFields(a)
+	if cnt != 1 {
+		return nil, loadErrorf("%s: an Argument must have exactly one field set, it has %d", where, cnt)
+	}
+	ref := func(name string) (*fx.Node, error) {
+		n := l.byName[name]
+		if n == nil {
+			return nil, loadErrorf("%s refers to %q, which no node before it defines", where, clip([]byte(name)))
+		}
+		return n, nil
+	}
+	var v any
+	switch {
+	case a.AsNone != nil:
+		v = nil
+	case a.AsTensor != nil:
+		n, err := ref(a.AsTensor.Name)
+		if err != nil {
+			return nil, err
+		}
+		v = n
+	case a.AsTensors != nil:
+		xs := make([]any, len(*a.AsTensors))
+		for i, nm := range *a.AsTensors {
+			n, err := ref(nm.Name)
+			if err != nil {
+				return nil, err
+			}
+			xs[i] = n
+		}
+		v = xs
+	case a.AsOptionalTensors != nil:
+		xs := make([]any, len(*a.AsOptionalTensors))
+		for i := range *a.AsOptionalTensors {
+			o := &(*a.AsOptionalTensors)[i]
+			switch {
+			case countSet(o) != 1:
+				return nil, loadErrorf("%s: an OptionalTensorArgument must have exactly one field set", where)
+			case o.AsTensor != nil:
+				n, err := ref(o.AsTensor.Name)
+				if err != nil {
+					return nil, err
+				}
+				xs[i] = n
+			}
+		}
+		v = xs
+	case a.AsInt != nil:
+		k, err := intOf(*a.AsInt)
+		if err != nil {
+			return nil, loadErrorf("%s: %v", where, err)
+		}
+		v = k
+	case a.AsInts != nil:
+		xs := make([]any, len(*a.AsInts))
+		for i, x := range *a.AsInts {
+			k, err := intOf(x)
+			if err != nil {
+				return nil, loadErrorf("%s: %v", where, err)
+			}
+			xs[i] = k
+		}
+		v = xs
+	case a.AsFloat != nil:
+		v = float64(*a.AsFloat)
+	case a.AsFloats != nil:
+		xs := make([]any, len(*a.AsFloats))
+		for i, x := range *a.AsFloats {
+			xs[i] = float64(x)
+		}
+		v = xs
+	case a.AsBool != nil:
+		v = *a.AsBool
+	case a.AsBools != nil:
+		xs := make([]any, len(*a.AsBools))
+		for i, x := range *a.AsBools {
+			xs[i] = x
+		}
+		v = xs
+	case a.AsString != nil:
+		v = *a.AsString
+	case a.AsStrings != nil:
+		xs := make([]any, len(*a.AsStrings))
+		for i, x := range *a.AsStrings {
+			xs[i] = x
+		}
+		v = xs
+	case a.AsScalarType != nil:
+		d, ok := dtypeOf(*a.AsScalarType)
+		if !ok {
+			return nil, loadErrorf("%s: unknown scalar type %d", where, *a.AsScalarType)
+		}
+		v = d
+	case a.AsMemoryFormat != nil:
+		found := false
+		for mf, code := range memoryFormats {
+			if code == *a.AsMemoryFormat {
+				v, found = mf, true
+			}
+		}
+		if !found {
+			return nil, loadErrorf("%s: unknown memory format %d", where, *a.AsMemoryFormat)
+		}
+	case a.AsLayout != nil:
+		if *a.AsLayout != layoutStrided {
+			return nil, loadErrorf("%s: unsupported layout %d", where, *a.AsLayout)
+		}
+		v = tensor.Strided
+	case a.AsDevice != nil:
+		d, err := device(*a.AsDevice)
+		if err != nil {
+			return nil, loadErrorf("%s: %v", where, err)
+		}
+		v = d
+	}
+	if !fits(v, t) {
+		return nil, loadErrorf("%s: %s does not fit the parameter type %s", where, fx.Repr(v), t)
+	}
+	return v, nil
+}
+
+// fits reports whether a loaded value can be bound to a parameter of type
+// t, so that running the graph never meets an argument of the wrong kind.
+func fits(v any, t *tensor.Type) bool {
+	if t.Kind == tensor.TOptional {
+		return v == nil || fits(v, t.Elem)
+	}
+	switch t.Kind {
+	case tensor.TTensor:
+		switch x := v.(type) {
+		case *fx.Node:
+			_, ok := x.Meta[fx.MetaVal].(*tensor.Tensor)
+			return ok
+		case int, float64, bool: // a Python number for a Tensor
+			return true
+		}
+	case tensor.TInt:
+		_, ok := v.(int)
+		return ok
+	case tensor.TFloat:
+		switch v.(type) {
+		case int, float64:
+			return true
+		}
+	case tensor.TBool:
+		_, ok := v.(bool)
+		return ok
+	case tensor.TStr:
+		_, ok := v.(string)
+		return ok
+	case tensor.TScalar:
+		switch v.(type) {
+		case int, float64, bool:
+			return true
+		}
+	case tensor.TScalarType:
+		_, ok := v.(tensor.DType)
+		return ok
+	case tensor.TLayout:
+		_, ok := v.(tensor.Layout)
+		return ok
+	case tensor.TDevice:
+		_, ok := v.(tensor.Device)
+		return ok
+	case tensor.TMemoryFormat:
+		_, ok := v.(tensor.MemoryFormat)
+		return ok
+	case tensor.TList:
+		if _, isInt := v.(int); isInt && t.Elem.Kind == tensor.TInt {
+			return true // int[1] dim=0
+		}
+		xs, ok := v.([]any)
+		if !ok || (t.Size > 0 && len(xs) != t.Size && len(xs) != 1) {
+			return false
+		}
+		for _, x := range xs {
+			if !fits(x, t.Elem) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// signature reads the input and output specs and checks them against the
+// graph.
+func (l *loader) signature() (*ExportGraphSignature, error) {
+	js := &l.p.GraphModule.Signature
+	phs := l.g.Placeholders()
+	if len(js.InputSpecs) != len(phs) {
+		return nil, loadErrorf("the signature has %d input specs for %d graph inputs", len(js.InputSpecs), len(phs))
+	}
+	sig := &ExportGraphSignature{}
+	targets := map[string]bool{}
+	users := map[string]bool{}
+	buffers := map[string]bool{}
+	for i := range js.InputSpecs {
+		s := &js.InputSpecs[i]
+		cnt, _ := setFields(s)
+		if cnt != 1 {
+			return nil, loadErrorf("input spec %d must have exactly one field set, it has %d", i, cnt)
+		}
+		var spec InputSpec
+		var name string
+		switch {
+		case s.UserInput != nil:
+			if s.UserInput.Arg.AsTensor == nil || countSet(&s.UserInput.Arg) != 1 {
+				return nil, loadErrorf("input spec %d: only tensor user inputs are supported", i)
+			}
+			name = s.UserInput.Arg.AsTensor.Name
+			spec = InputSpec{Kind: UserInput}
+			users[name] = true
+		case s.Parameter != nil:
+			name = s.Parameter.Arg.Name
+			spec = InputSpec{Kind: Parameter, Target: s.Parameter.ParameterName}
+		case s.Buffer != nil:
+			name = s.Buffer.Arg.Name
+			spec = InputSpec{Kind: Buffer, Target: s.Buffer.BufferName, Persistent: s.Buffer.Persistent}
+			buffers[spec.Target] = true
+		case s.TensorConstant != nil:
+			name = s.TensorConstant.Arg.Name
+			spec = InputSpec{Kind: ConstantTensor, Target: s.TensorConstant.TensorConstantName}
+		case s.CustomObj != nil:
+			return nil, loadErrorf("input spec %d: custom object inputs are not supported yet", i)
+		case s.Token != nil:
+			return nil, loadErrorf("input spec %d: effect token inputs are not supported yet", i)
+		default:
+			return nil, loadErrorf("input spec %d: constant inputs are not supported", i)
+		}
+		if name != phs[i].Name {
+			return nil, loadErrorf("input spec %d names %q, but graph input %d is %s", i, clip([]byte(name)), i, phs[i].Name)
+		}
+		if spec.Kind != UserInput {
+			if spec.Target == "" || len(spec.Target) > 1024 || targets[spec.Target] {
+				return nil, loadErrorf("input spec %d has an empty, too long or repeated target %q", i, clip([]byte(spec.Target)))
+			}
+			targets[spec.Target] = true
+			if syms, _ := phs[i].Meta[metaSyms].([]string); syms != nil {
+				return nil, loadErrorf("input %s (%s) has symbolic sizes; only user inputs may", name, spec.Kind)
+			}
+		}
+		spec.Arg = TensorArgument{name}
+		sig.InputSpecs = append(sig.InputSpecs, spec)
+	}
+	if err := checkTargets(sig.InputSpecs); err != nil {
+		return nil, err
+	}
+	outs := flatOutputs(l.g.OutputNode())
+	if len(js.OutputSpecs) != len(outs) {
+		return nil, loadErrorf("the signature has %d output specs for %d graph outputs", len(js.OutputSpecs), len(outs))
+	}
+	for i := range js.OutputSpecs {
+		s := &js.OutputSpecs[i]
+		cnt, _ := setFields(s)
+		if cnt != 1 {
+			return nil, loadErrorf("output spec %d must have exactly one field set, it has %d", i, cnt)
+		}
+		var spec OutputSpec
+		var name string
+		switch {
+		case s.UserOutput != nil:
+			a := &s.UserOutput.Arg
+			switch {
+			case countSet(a) == 1 && a.AsTensor != nil:
+				name = a.AsTensor.Name
+				spec = OutputSpec{Kind: UserOutput, Arg: TensorArgument{name}}
+			case countSet(a) == 1 && a.AsNone != nil:
+				spec = OutputSpec{Kind: UserOutput, Arg: ConstantArgument{}}
+			default:
+				return nil, loadErrorf("output spec %d: only tensor and None user outputs are supported", i)
+			}
+		case s.LossOutput != nil:
+			name = s.LossOutput.Arg.Name
+			spec = OutputSpec{Kind: LossOutput, Arg: TensorArgument{name}}
+		case s.BufferMutation != nil:
+			name = s.BufferMutation.Arg.Name
+			spec = OutputSpec{Kind: BufferMutation, Arg: TensorArgument{name}, Target: s.BufferMutation.BufferName}
+			if !buffers[spec.Target] {
+				return nil, loadErrorf("output spec %d mutates %q, which is not a buffer input", i, clip([]byte(spec.Target)))
+			}
+		case s.UserInputMutation != nil:
+			name = s.UserInputMutation.Arg.Name
+			spec = OutputSpec{Kind: UserInputMutation, Arg: TensorArgument{name}, Target: s.UserInputMutation.UserInputName}
+			if !users[spec.Target] {
+				return nil, loadErrorf("output spec %d mutates %q, which is not a user input", i, clip([]byte(spec.Target)))
+			}
+		default:
+			return nil, loadErrorf("output spec %d: gradient and token outputs are not supported yet", i)
+		}
+		got := ""
+		if outs[i] != nil {
+			got = outs[i].Name
+		}
+		if name != got {
+			return nil, loadErrorf("output spec %d names %q, but graph output %d is %q", i, clip([]byte(name)), i, got)
+		}
+		sig.OutputSpecs = append(sig.OutputSpecs, spec)
+	}
+	return sig, nil
+}
+
+// dims reads the dynamic dimensions of the user inputs.
+func (l *loader) dims() error {
+	ep := l.ep
+	phs := l.g.Placeholders()
+	used := map[string]bool{}
+	for i, s := range ep.GraphSignature.InputSpecs {
+		syms, _ := phs[i].Meta[metaSyms].([]string)
+		delete(phs[i].Meta, metaSyms)
+		if s.Kind != UserInput {
+			continue
+		}
+		ep.inputDims = append(ep.inputDims, syms)
+		for _, x := range syms {
+			if x != "" {
+				used[x] = true
+			}
+		}
+	}
+	ep.dimNames = map[string]string{}
+	if raw, ok := l.p.GraphModule.Metadata[metaDimNames]; ok {
+		var names map[string]string
+		if err := json.Unmarshal([]byte(raw), &names); err != nil {
+			return loadErrorf("metadata %s: %v", metaDimNames, err)
+		}
+		for sym, name := range names {
+			if !used[sym] {
+				return loadErrorf("metadata %s names symbol %q, which no input uses", metaDimNames, clip([]byte(sym)))
+			}
+			ep.dimNames[sym] = name
+		}
+	}
+	for k := range l.p.GraphModule.Metadata {
+		if k != metaDimNames {
+			return loadErrorf("unknown graph module metadata %q", clip([]byte(k)))
+		}
+	}
+	return nil
+}
+
+// loadState reads the weights and constants and checks them against the
+// graph inputs they stand for.
+func (l *loader) loadState(weights, consts []byte) error {
+	ep := l.ep
+	wf, err := safetensors.Parse(weights)
+	if err != nil {
+		return loadErrorf("%s: %v", weightsPath, err)
+	}
+	cf, err := safetensors.Parse(consts)
+	if err != nil {
+		return loadErrorf("%s: %v", constantsPath, err)
+	}
+	want := map[string]bool{}
+	for _, s := range ep.GraphSignature.InputSpecs {
+		var file *safetensors.File
+		var dst map[string]*tensor.Tensor
+		path := weightsPath
+		switch {
+		case s.Kind == Parameter || s.Kind == Buffer && s.Persistent:
+			file, dst = wf, ep.StateDict
+		case s.Kind == Buffer || s.Kind == ConstantTensor:
+			file, dst, path = cf, ep.Constants, constantsPath
+		default:
+			continue
+		}
+		want[path+"\x00"+s.Target] = true
+		t := file.Tensors[s.Target]
+		if t == nil {
+			return loadErrorf("%s has no tensor %q for input %s (%s)", path, clip([]byte(s.Target)), argName(s.Arg), s.Kind)
+		}
+		meta := l.metas[argName(s.Arg)]
+		if t.DType() != meta.DType() || !slices.Equal(t.Sizes(), meta.Sizes()) {
+			return loadErrorf("tensor %q is %s%s in %s, but the graph's input %s is %s%s", s.Target,
+				dtypeAbbrs[t.DType()], tensor.ShapeString(t.Sizes()), path, argName(s.Arg), dtypeAbbrs[meta.DType()], tensor.ShapeString(meta.Sizes()))
+		}
+		if s.Kind == Parameter && meta.RequiresGrad() {
+			autograd.SetRequiresGrad(t, true)
+		}
+		dst[s.Target] = t
+	}
+	for _, f := range []struct {
+		path string
+		file *safetensors.File
+	}{{weightsPath, wf}, {constantsPath, cf}} {
+		names := append([]string(nil), f.file.Names...)
+		sort.Strings(names)
+		for _, n := range names {
+			if !want[f.path+"\x00"+n] {
+				return loadErrorf("%s holds tensor %q, which no graph input stands for", f.path, clip([]byte(n)))
+			}
+		}
+	}
+	return nil
+}
+
+// checkTargets makes sure the parameters and buffers can be registered in a
+// module tree under their dotted names: no empty component, and no name
+// that is both a tensor and a module holding others ("a" and "a.b").
+func checkTargets(specs []InputSpec) error {
+	leaves := map[string]bool{}
+	modules := map[string]bool{}
+	for _, s := range specs {
+		if s.Kind != Parameter && s.Kind != Buffer {
+			continue
+		}
+		parts := strings.Split(s.Target, ".")
+		for i, p := range parts {
+			if p == "" {
+				return loadErrorf("%s target %q has an empty component", s.Kind, clip([]byte(s.Target)))
+			}
+			if i < len(parts)-1 {
+				modules[strings.Join(parts[:i+1], ".")] = true
+			}
+		}
+		leaves[s.Target] = true
+	}
+	for name := range leaves {
+		if modules[name] {
+			return loadErrorf("%q is both a tensor and a module holding other tensors", clip([]byte(name)))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,560 @@
+package export
+
+import (
+	"archive/zip"
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"time"
+
+	"github.com/goaten/goaten/compile/fx"
+	"github.com/goaten/goaten/safetensors"
+	"github.com/goaten/goaten/tensor"
+)
+
+// The archive is a zip file laid out as PyTorch's PT2 archive:
+//
+//	archive/archive_format                    "goaten-export"
+//	archive/archive_version                   "1"
+//	archive/models/model.json                 the program (graph, signature, ranges), deflated
+//	archive/data/weights/model.safetensors    parameters and persistent buffers, stored
+//	archive/data/constants/model.safetensors  constants and non-persistent buffers, stored
+//
+// Tensors are safetensors (little-endian, contiguous) keyed by their fully
+// qualified names. Files that hold tensor data are stored uncompressed, so
+// loading never holds more than the archive's size of them.
+const (
+	archiveFormat  = "goaten-export"
+	archiveVersion = "1"
+
+	formatPath    = "archive/archive_format"
+	versionPath   = "archive/archive_version"
+	modelPath     = "archive/models/model.json"
+	weightsPath   = "archive/data/weights/model.safetensors"
+	constantsPath = "archive/data/constants/model.safetensors"
+)
+
+// Metadata keys goaten adds to the schema.
+const (
+	metaNodeName = "goaten_name"
+	metaDimNames = "goaten_dim_names"
+)
+
+// archiveTime is the modification time of every entry, so that saving the
+// same program twice gives the same bytes.
+var archiveTime = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Save writes the program as one self-contained zip archive: the graph and
+// signature as JSON following PyTorch's export schema, the weights and
+// constants as safetensors. Loading it needs goaten and the ops and devices
+// the program names.
+func (ep *ExportedProgram) Save(w io.Writer) error {
+	model, err := ep.marshalJSON()
+	if err != nil {
+		return err
+	}
+	weights, err := safetensors.Marshal(ep.StateDict, nil)
+	if err != nil {
+		return fmt.Errorf("export: Save: the weights: %w", err)
+	}
+	consts, err := safetensors.Marshal(ep.Constants, nil)
+	if err != nil {
+		return fmt.Errorf("export: Save: the constants: %w", err)
+	}
+	zw := zip.NewWriter(w)
+	entries := []struct {
+		name    string
+		method  uint16
+		content []byte
+	}{
+		{formatPath, zip.Store, []byte(archiveFormat)},
+		{versionPath, zip.Store, []byte(archiveVersion)},
+		{modelPath, zip.Deflate, model},
+		{weightsPath, zip.Store, weights},
+		{constantsPath, zip.Store, consts},
+	}
+	for _, e := range entries {
+		f, err := zw.CreateHeader(&zip.FileHeader{Name: e.name, Method: e.method, Modified: archiveTime})
+		if err != nil {
+			return fmt.Errorf("export: Save: %w", err)
+		}
+		if _, err := f.Write(e.content); err != nil {
+			return fmt.Errorf("export: Save: %w", err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return fmt.Errorf("export: Save: %w", err)
+	}
+	return nil
+}
+
+// Save writes ep to a new file at path (torch.export.save); see
+// ExportedProgram.Save.
+func Save(ep *ExportedProgram, path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(f, 1<<20)
+	err = ep.Save(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+	}
+	return err
+}
+
+// marshalJSON returns the program's JSON.
+func (ep *ExportedProgram) marshalJSON() ([]byte, error) {
+	p, err := ep.toSchema()
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, fmt.Errorf("export: Save: %w", err)
+	}
+	return b, nil
+}
+
+// saver builds the schema form of a graph.
+type saver struct {
+	ep     *ExportedProgram
+	values map[string]jTensorMeta
+}
+
+func (ep *ExportedProgram) toSchema() (*jProgram, error) {
+	s := &saver{ep: ep, values: map[string]jTensorMeta{}}
+	g := ep.GraphModule.Graph
+	jg := jGraph{
+		Inputs: []jArg{}, Outputs: []jArg{}, Nodes: []jNode{}, TensorValues: s.values,
+		SymIntValues: map[string]json.RawMessage{}, SymBoolValues: map[string]json.RawMessage{},
+		CustomObjValues: map[string]json.RawMessage{}, SymFloatValues: map[string]json.RawMessage{},
+	}
+	user := 0
+	userOf := map[*fx.Node]int{}
+	for i, sp := range ep.GraphSignature.InputSpecs {
+		if sp.Kind == UserInput {
+			userOf[g.Placeholders()[i]] = user
+			user++
+		}
+	}
+	for _, n := range g.Nodes() {
+		switch n.Op {
+		case fx.OpPlaceholder:
+			jg.Inputs = append(jg.Inputs, jArg{AsTensor: &jName{n.Name}})
+			ui, isUser := userOf[n]
+			if !isUser {
+				ui = -1
+			}
+			if err := s.value(n.Name, n.Meta[fx.MetaVal], ui); err != nil {
+				return nil, err
+			}
+		case fx.OpGetAttr:
+			return nil, fmt.Errorf("export: Save: node %s reads attribute %s; an export graph has its state lifted to inputs", n.Name, n.Target)
+		case fx.OpCallFunction:
+			if n.Target == fx.GetItem {
+				if err := checkGetItem(n); err != nil {
+					return nil, err
+				}
+				continue // written as an output of the node it reads
+			}
+			jn, err := s.node(n)
+			if err != nil {
+				return nil, err
+			}
+			jg.Nodes = append(jg.Nodes, jn)
+		case fx.OpOutput:
+			for _, o := range flatOutputs(n) {
+				if o == nil {
+					jg.Outputs = append(jg.Outputs, jArg{AsNone: boolPtr(true)})
+				} else {
+					jg.Outputs = append(jg.Outputs, jArg{AsTensor: &jName{o.Name}})
+				}
+			}
+		}
+	}
+	sig, err := s.signature()
+	if err != nil {
+		return nil, err
+	}
+	meta := map[string]string{}
+	if len(ep.dimNames) > 0 {
+		b, _ := json.Marshal(ep.dimNames)
+		meta[metaDimNames] = string(b)
+	}
+	ranges := map[string]jRange{}
+	for sym, r := range ep.RangeConstraints {
+		jr := jRange{MinVal: i64(r.Min)}
+		if r.Max != math.MaxInt {
+			jr.MaxVal = i64(r.Max)
+		}
+		ranges[sym] = jr
+	}
+	return &jProgram{
+		GraphModule: jGraphModule{
+			Graph: jg, Signature: sig, ModuleCallGraph: []json.RawMessage{}, Metadata: meta,
+		},
+		OpsetVersion:     map[string]int{},
+		RangeConstraints: ranges,
+		SchemaVersion:    jSchemaVersion{schemaMajor, schemaMinor},
+		Verifiers:        []string{},
+		TorchVersion:     "goaten",
+	}, nil
+}
+
+// checkGetItem accepts getitem nodes that read an element of an op's
+// result.
+func checkGetItem(n *fx.Node) error {
+	a := n.Args()
+	if len(a) != 2 {
+		return fmt.Errorf("export: Save: getitem node %s has %d arguments", n.Name, len(a))
+	}
+	src, ok := a[0].(*fx.Node)
+	if !ok || src.OpTarget() == nil {
+		return fmt.Errorf("export: Save: getitem node %s does not read the result of an op call", n.Name)
+	}
+	if _, ok := a[1].(int); !ok {
+		return fmt.Errorf("export: Save: getitem node %s has index %v", n.Name, a[1])
+	}
+	return nil
+}
+
+// value records the metadata of the tensor named name. userIdx >= 0 marks
+// user input userIdx, whose dynamic sizes are written as symbols.
+func (s *saver) value(name string, v any, userIdx int) error {
+	t, ok := v.(*tensor.Tensor)
+	if !ok || t == nil {
+		return fmt.Errorf("export: Save: value %s is a %T, not a tensor (its node has no example value)", name, v)
+	}
+	code, ok := scalarTypes[t.DType()]
+	if !ok {
+		return fmt.Errorf("export: Save: value %s has dtype %s", name, t.DType())
+	}
+	m := jTensorMeta{
+		DType: code, RequiresGrad: t.RequiresGrad(), Device: jDevice{Type: t.Device().String()},
+		StorageOffset: symInt(t.StorageOffset()), Layout: layoutStrided,
+		Sizes: make([]jSymInt, t.Dim()), Strides: make([]jSymInt, t.Dim()),
+	}
+	for j, size := range t.Sizes() {
+		m.Sizes[j] = symInt(size)
+		if sym := s.ep.symAt(userIdx, j); sym != "" && userIdx >= 0 {
+			m.Sizes[j] = jSymInt{AsExpr: &jSymExpr{ExprStr: sym, Hint: &jSymExprHint{AsInt: i64(size)}}}
+		}
+		m.Strides[j] = symInt(t.Stride(j))
+	}
+	s.values[name] = m
+	return nil
+}
+
+// node writes a call of an op: its target, its arguments by schema name,
+// its outputs by the names of the values that hold them.
+func (s *saver) node(n *fx.Node) (jNode, error) {
+	op := n.OpTarget()
+	if op == nil {
+		return jNode{}, fmt.Errorf("export: Save: node %s calls %v; only registered ops can be saved", n.Name, fx.Repr(n.Target))
+	}
+	sc := op.Schema
+	jn := jNode{Target: fx.OpQualifiedName(op), Inputs: []jNamedArg{}, Outputs: []jArg{}, Metadata: map[string]string{}}
+	if len(n.Args()) > len(sc.Args) {
+		return jNode{}, fmt.Errorf("export: Save: node %s passes %d arguments to %s", n.Name, len(n.Args()), op.Name)
+	}
+	for i, a := range n.Args() {
+		ja, err := s.arg(n, a, sc.Args[i].Type)
+		if err != nil {
+			return jNode{}, err
+		}
+		k := argPositional
+		jn.Inputs = append(jn.Inputs, jNamedArg{Name: sc.Args[i].Name, Arg: ja, Kind: &k})
+	}
+	for _, kw := range n.Kwargs() {
+		i := sc.ArgIndex(kw.Name)
+		if i < 0 {
+			return jNode{}, fmt.Errorf("export: Save: node %s passes unknown keyword %s to %s", n.Name, kw.Name, op.Name)
+		}
+		ja, err := s.arg(n, kw.Value, sc.Args[i].Type)
+		if err != nil {
+			return jNode{}, err
+		}
+		k := argKeyword
+		jn.Inputs = append(jn.Inputs, jNamedArg{Name: kw.Name, Arg: ja, Kind: &k})
+	}
+	rets := sc.Returns
+	switch {
+	case len(rets) == 1 && rets[0].Type.Base().Kind == tensor.TTensor:
+		jn.Outputs = append(jn.Outputs, jArg{AsTensor: &jName{n.Name}})
+		return jn, s.value(n.Name, n.Meta[fx.MetaVal], -1)
+	case len(rets) == 0:
+		jn.Metadata[metaNodeName] = n.Name
+		return jn, nil
+	}
+	// Tuple or list results: the getitem nodes that read them.
+	items := map[int]*fx.Node{}
+	count := 0
+	if l, ok := n.Meta[fx.MetaVal].([]*tensor.Tensor); ok {
+		count = len(l)
+	}
+	for _, u := range n.Users() {
+		if u.Target != fx.GetItem {
+			return jn, fmt.Errorf("export: Save: node %s uses the whole result of %s; only its elements (getitem) can be saved", u.Name, n.Name)
+		}
+		idx, _ := u.Args()[1].(int)
+		if idx < 0 || items[idx] != nil {
+			return jn, fmt.Errorf("export: Save: getitem node %s reads element %d of %s", u.Name, idx, n.Name)
+		}
+		items[idx] = u
+		count = max(count, idx+1)
+	}
+	list := len(rets) == 1 && rets[0].Type.Kind == tensor.TList && rets[0].Type.Elem.Base().Kind == tensor.TTensor
+	if !list {
+		for _, r := range rets {
+			if r.Type.Base().Kind != tensor.TTensor {
+				return jn, fmt.Errorf("export: Save: node %s: %s returns a %s, which cannot be saved", n.Name, op.Name, r.Type)
+			}
+		}
+		count = len(rets)
+	}
+	names := make([]jName, count)
+	for i := range count {
+		if u := items[i]; u != nil {
+			names[i] = jName{u.Name}
+			if err := s.value(u.Name, u.Meta[fx.MetaVal], -1); err != nil {
+				return jn, err
+			}
+		}
+	}
+	if list {
+		jn.Outputs = append(jn.Outputs, jArg{AsTensors: &names})
+	} else {
+		for _, nm := range names {
+			if nm.Name == "" {
+				jn.Outputs = append(jn.Outputs, jArg{AsNone: boolPtr(true)})
+			} else {
+				jn.Outputs = append(jn.Outputs, jArg{AsTensor: &jName{nm.Name}})
+			}
+		}
+	}
+	jn.Metadata[metaNodeName] = n.Name
+	return jn, nil
+}
+
+// arg writes one argument value of node n, whose schema type is t.
+func (s *saver) arg(n *fx.Node, v any, t *tensor.Type) (jArg, error) {
+	bad := func() (jArg, error) {
+		return jArg{}, fmt.Errorf("export: Save: node %s has argument %s (%T) for a %s parameter, which cannot be saved", n.Name, fx.Repr(v), v, t)
+	}
+	switch x := v.(type) {
+	case nil:
+		return jArg{AsNone: boolPtr(true)}, nil
+	case *fx.Node:
+		return jArg{AsTensor: &jName{x.Name}}, nil
+	case bool:
+		return jArg{AsBool: &x}, nil
+	case int, int8, int16, int32, int64, uint8, uint16, uint32:
+		k := toInt64(x)
+		return jArg{AsInt: &k}, nil
+	case float64:
+		f := jFloat(x)
+		return jArg{AsFloat: &f}, nil
+	case float32:
+		f := jFloat(x)
+		return jArg{AsFloat: &f}, nil
+	case tensor.Scalar:
+		switch {
+		case x.IsBool():
+			b := x.Bool()
+			return jArg{AsBool: &b}, nil
+		case x.IsFloat():
+			f := jFloat(x.Float64())
+			return jArg{AsFloat: &f}, nil
+		}
+		k := x.Int64()
+		return jArg{AsInt: &k}, nil
+	case string:
+		return jArg{AsString: &x}, nil
+	case tensor.DType:
+		code, ok := scalarTypes[x]
+		if !ok {
+			return bad()
+		}
+		return jArg{AsScalarType: &code}, nil
+	case tensor.MemoryFormat:
+		code, ok := memoryFormats[x]
+		if !ok {
+			return bad()
+		}
+		return jArg{AsMemoryFormat: &code}, nil
+	case tensor.Layout:
+		code := layoutStrided
+		return jArg{AsLayout: &code}, nil
+	case tensor.Device:
+		return jArg{AsDevice: &jDevice{Type: x.String()}}, nil
+	case fx.Tuple:
+		return s.list(n, []any(x), t, bad)
+	case []any:
+		return s.list(n, x, t, bad)
+	}
+	return bad()
+}
+
+// list writes a list argument, choosing the variant from the schema type
+// (an empty list has no elements to tell).
+func (s *saver) list(n *fx.Node, xs []any, t *tensor.Type, bad func() (jArg, error)) (jArg, error) {
+	elem := t.Base()
+	if elem.Kind == tensor.TList {
+		elem = elem.Elem
+	}
+	switch {
+	case elem.Kind == tensor.TOptional && elem.Elem.Kind == tensor.TTensor:
+		out := make([]jOptTensor, len(xs))
+		for i, x := range xs {
+			switch y := x.(type) {
+			case nil:
+				out[i] = jOptTensor{AsNone: boolPtr(true)}
+			case *fx.Node:
+				out[i] = jOptTensor{AsTensor: &jName{y.Name}}
+			default:
+				return bad()
+			}
+		}
+		return jArg{AsOptionalTensors: &out}, nil
+	case elem.Kind == tensor.TTensor:
+		out := make([]jName, len(xs))
+		for i, x := range xs {
+			y, ok := x.(*fx.Node)
+			if !ok {
+				return bad()
+			}
+			out[i] = jName{y.Name}
+		}
+		return jArg{AsTensors: &out}, nil
+	case elem.Base().Kind == tensor.TInt:
+		out := make([]int64, len(xs))
+		for i, x := range xs {
+			if !isInt(x) {
+				return bad()
+			}
+			out[i] = toInt64(x)
+		}
+		return jArg{AsInts: &out}, nil
+	case elem.Base().Kind == tensor.TFloat || elem.Base().Kind == tensor.TScalar:
+		out := make([]jFloat, len(xs))
+		for i, x := range xs {
+			switch y := x.(type) {
+			case float64:
+				out[i] = jFloat(y)
+			case float32:
+				out[i] = jFloat(y)
+			default:
+				if !isInt(x) {
+					return bad()
+				}
+				out[i] = jFloat(toInt64(x))
+			}
+		}
+		return jArg{AsFloats: &out}, nil
+	case elem.Base().Kind == tensor.TBool:
+		out := make([]bool, len(xs))
+		for i, x := range xs {
+			b, ok := x.(bool)
+			if !ok {
+				return bad()
+			}
+			out[i] = b
+		}
+		return jArg{AsBools: &out}, nil
+	case elem.Base().Kind == tensor.TStr:
+		out := make([]string, len(xs))
+		for i, x := range xs {
+			str, ok := x.(string)
+			if !ok {
+				return bad()
+			}
+			out[i] = str
+		}
+		return jArg{AsStrings: &out}, nil
+	}
+	return bad()
+}
+
+func isInt(x any) bool {
+	switch x.(type) {
+	case int, int8, int16, int32, int64, uint8, uint16, uint32:
+		return true
+	}
+	return false
+}
+
+func toInt64(x any) int64 {
+	switch y := x.(type) {
+	case int:
+		return int64(y)
+	case int8:
+		return int64(y)
+	case int16:
+		return int64(y)
+	case int32:
+		return int64(y)
+	case int64:
+		return y
+	case uint8:
+		return int64(y)
+	case uint16:
+		return int64(y)
+	case uint32:
+		return int64(y)
+	}
+	return 0
+}
+
+// signature writes the input and output specs.
+func (s *saver) signature() (jSignature, error) {
+	sig := jSignature{InputSpecs: []jInputSpec{}, OutputSpecs: []jOutputSpec{}}
+	for _, sp := range s.ep.GraphSignature.InputSpecs {
+		name := jName{argName(sp.Arg)}
+		var js jInputSpec
+		switch sp.Kind {
+		case UserInput:
+			js.UserInput = &jUserInputSpec{Arg: jArg{AsTensor: &name}}
+		case Parameter:
+			js.Parameter = &jParameterSpec{Arg: name, ParameterName: sp.Target}
+		case Buffer:
+			js.Buffer = &jBufferSpec{Arg: name, BufferName: sp.Target, Persistent: sp.Persistent}
+		case ConstantTensor:
+			js.TensorConstant = &jTensorConstantSpec{Arg: name, TensorConstantName: sp.Target}
+		default:
+			return sig, fmt.Errorf("export: Save: %s inputs cannot be saved yet", sp.Kind)
+		}
+		sig.InputSpecs = append(sig.InputSpecs, js)
+	}
+	for _, sp := range s.ep.GraphSignature.OutputSpecs {
+		name := jName{argName(sp.Arg)}
+		var js jOutputSpec
+		switch sp.Kind {
+		case UserOutput:
+			a := jArg{AsTensor: &name}
+			if _, isConst := sp.Arg.(ConstantArgument); isConst {
+				a = jArg{AsNone: boolPtr(true)}
+			}
+			js.UserOutput = &jUserOutputSpec{Arg: a}
+		case LossOutput:
+			js.LossOutput = &jArgSpec{Arg: name}
+		case BufferMutation:
+			js.BufferMutation = &jBufferMutationSpec{Arg: name, BufferName: sp.Target}
+		case UserInputMutation:
+			js.UserInputMutation = &jUserInputNameSpec{Arg: name, UserInputName: sp.Target}
+		default:
+			return sig, fmt.Errorf("export: Save: %s outputs cannot be saved yet", sp.Kind)
+		}
+		sig.OutputSpecs = append(sig.OutputSpecs, js)
+	}
+	return sig, nil
+}
