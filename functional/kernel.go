@@ -74,10 +74,16 @@ func argsMode(op *tensor.Op, args []any) (Mode, bool) {
 			return
 		}
 		tm := modeOf(t)
-		if found && tm != m {
+		switch {
+		case found && tm != m && tm != Gathers && m != Gathers:
 			tensor.Panicf("functionalize: %s mixes functional tensors of modes %q and %q", op.Name, m, tm)
+		case found && tm == Gathers:
+			// A tensor of a device that functionalizes itself, met in a
+			// graph capture: the capture's mode wins and the tensor is a
+			// plain value of it (its current value, as a constant).
+		default:
+			m, found = tm, true
 		}
-		m, found = tm, true
 	}
 	for _, a := range args {
 		switch x := a.(type) {

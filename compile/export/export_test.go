@@ -319,7 +319,7 @@ func TestExportErrors(t *testing.T) {
 		{"argument count", newMLP(), []*T{x, x}, "it takes 1 arguments, 2 inputs given"},
 		{"argument type", &badForward{}, []*T{x}, "argument 0 is int, not *tensor.Tensor"},
 		{"nil input", newMLP(), []*T{nil}, "input 0 is nil"},
-		{"parameter mutation", newParamWriter(), []*T{x}, "writes into parameter w in place"},
+		{"parameter mutation", newParamWriter(), []*T{x}, "a leaf Variable that requires grad is being used in an in-place operation."},
 		{"constant mutation", &constWriter{C: seq(0, 4)}, []*T{x}, "into a tensor it holds that is neither a parameter nor a buffer"},
 		{"data-dependent", &itemReader{}, []*T{x}, "data-dependent"},
 	}
