@@ -74,6 +74,7 @@ type tracer struct {
 	seg     *segmenter                  // set when fn runs in segments (segments.go)
 	lift    bool                        // closed-over tensors that require grad become inputs (aot.go)
 	lifted  []*tensor.Tensor
+	outer   *tracer // the enclosing trace of a higher-order op's sub-trace (subgraph.go)
 }
 
 // aliasKey identifies a traced tensor's value by its data and layout, so
@@ -88,8 +89,8 @@ type aliasKey struct {
 }
 
 func keyOf(t *tensor.Tensor) (aliasKey, bool) {
-	if t.Raw() == nil {
-		return aliasKey{}, false
+	if t.Raw() == nil || !reflect.TypeOf(t.Raw()).Comparable() {
+		return aliasKey{}, false // no data, or a device's data value that is no map key
 	}
 	return aliasKey{t.Raw(), t.StorageOffset(), t.DType(), fmt.Sprint(t.Sizes()), fmt.Sprint(t.Strides())}, true
 }
@@ -276,17 +277,9 @@ func (tr *tracer) exampleValue(t *tensor.Tensor) *tensor.Tensor {
 func (tr *tracer) unwrapFunctional(in, out []reflect.Value) []reflect.Value {
 	res := make([]reflect.Value, len(out))
 	for i, v := range out {
-		switch x := v.Interface().(type) {
-		case *tensor.Tensor:
-			res[i] = reflect.ValueOf(functional.Unwrap(x))
-		case []*tensor.Tensor:
-			l := make([]*tensor.Tensor, len(x))
-			for j, t := range x {
-				l[j] = functional.Unwrap(t)
-			}
-			res[i] = reflect.ValueOf(l)
-		default:
-			res[i] = v
+		res[i] = reflect.Zero(v.Type())
+		if u := unwrapAll(v.Interface()); u != nil {
+			res[i] = reflect.ValueOf(u).Convert(v.Type())
 		}
 	}
 	copyOp := tensor.MustOp("aten::copy_")
@@ -304,6 +297,30 @@ func (tr *tracer) unwrapFunctional(in, out []reflect.Value) []reflect.Value {
 		tr.gm.Graph.CallFunction(copyOp, []any{dst, src}, nil)
 	}
 	return res
+}
+
+// unwrapAll is v with each functional tensor replaced by its value, inside
+// lists and Tuples too.
+func unwrapAll(v any) any {
+	switch x := v.(type) {
+	case *tensor.Tensor:
+		return functional.Unwrap(x)
+	case []*tensor.Tensor:
+		l := make([]*tensor.Tensor, len(x))
+		for j, t := range x {
+			l[j] = functional.Unwrap(t)
+		}
+		return l
+	case fx.Tuple:
+		return fx.Tuple(unwrapAll([]any(x)).([]any))
+	case []any:
+		l := make([]any, len(x))
+		for j, e := range x {
+			l[j] = unwrapAll(e)
+		}
+		return l
+	}
+	return v
 }
 
 func (tr *tracer) output(out []reflect.Value) error {
@@ -375,6 +392,9 @@ func (tr *tracer) outputNode(t *tensor.Tensor) (any, error) {
 func (tr *tracer) constant(t *tensor.Tensor) *fx.Node {
 	if n, ok := tr.consts[t]; ok {
 		return n
+	}
+	if tr.outer != nil {
+		return tr.liftOuter(t)
 	}
 	if tr.lift && t.RequiresGrad() {
 		return tr.liftParam(t)
