@@ -222,7 +222,10 @@ func (f *condFunction) Backward(ctx *autograd.FunctionCtx, grads ...*T) []*T {
 // fw, then fw's inputs, and returns the gradient of each input (zeros for
 // an input the outputs do not depend on, or that cannot have one), as
 // PyTorch's create_bw_fn. A gradient that would alias an argument is
-// cloned, so that the program's outputs never alias its inputs.
+// cloned, so that the program's outputs never alias its inputs. Inputs
+// that already require grad (a double backward differentiating this
+// program) are used as they are and the gradients are recorded, so that
+// they can be differentiated in turn.
 func joint(fw Sub, nOut int) Sub {
 	return func(args ...*T) []*T {
 		grads, ops := args[:nOut], args[nOut:]
@@ -231,10 +234,19 @@ func joint(fw Sub, nOut int) Sub {
 			in := make([]*T, len(ops))
 			var diff []*T
 			var idx []int
+			create := false
+			for _, a := range args {
+				create = create || a != nil && autograd.IsRequiringGrad(a)
+			}
 			for i, o := range ops {
-				in[i] = detach(o)
+				in[i] = o
+				if !autograd.IsRequiringGrad(o) {
+					in[i] = detach(o)
+					if o.DType().IsFloat() {
+						autograd.SetRequiresGrad(in[i], true)
+					}
+				}
 				if o.DType().IsFloat() {
-					autograd.SetRequiresGrad(in[i], true)
 					diff, idx = append(diff, in[i]), append(idx, i)
 				}
 			}
@@ -248,7 +260,7 @@ func joint(fw Sub, nOut int) Sub {
 			if len(douts) == 0 || len(diff) == 0 {
 				return
 			}
-			gs := autograd.Grad(douts, diff, dgrads, autograd.Options{AllowUnused: true})
+			gs := autograd.Grad(douts, diff, dgrads, autograd.Options{AllowUnused: true, CreateGraph: create})
 			for k, i := range idx {
 				res[i] = gs[k]
 			}

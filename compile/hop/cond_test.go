@@ -370,3 +370,27 @@ func TestCondShapeProp(t *testing.T) {
 		t.Errorf("shape prop: %v %v", o.Device(), o.Sizes())
 	}
 }
+
+// Second derivatives through cond and map (the backward's own backward is a
+// cond, a map, over the joint of the joint); a while_loop refuses.
+func TestDoubleBackward(t *testing.T) {
+	x := tensor.Randn([]int{3}).To(tensor.Float64).SetRequiresGrad(true)
+	second := func(out *T) *T {
+		g := autograd.Grad(ts(out.SumAll()), ts(x), nil, autograd.Options{CreateGraph: true})[0]
+		return autograd.Grad(ts(g.SumAll()), ts(x), nil)[0]
+	}
+	cube := func(a ...*T) []*T { return ts(a[0].Mul(a[0]).Mul(a[0])) }
+	for _, p := range []bool{true, false} {
+		want := x.Cos().Neg()
+		if p {
+			want = x.Sin().Neg()
+		}
+		expectClose(t, "cond", ts(second(hop.Cond(boolT(p), sin, cos, []*T{x})[0])), ts(autograd.Detach(want)))
+	}
+	expectClose(t, "map", ts(second(hop.Map(cube, []*T{x.Reshape([]int{3, 1})}, nil)[0])), ts(autograd.Detach(x.MulScalar(6))))
+	expectPanic(t, "double backward", func() {
+		out := hop.WhileLoop(func(a ...*T) *T { return a[0].LtScalar(2) }, func(a ...*T) []*T { return ts(a[0].Add(num(1)), a[1].Sin()) },
+			[]*T{tensor.FromSlice([]int64{0}).Reshape([]int{}), x}, nil)[1]
+		autograd.Grad(ts(out.SumAll()), ts(x), nil, autograd.Options{CreateGraph: true})
+	})
+}

@@ -45,7 +45,8 @@ var WhileLoopOp = Define("while_loop", Rules{
 // differentiating it (PyTorch's WhileLoopAutogradOp stacks the carries for
 // the same purpose). A traced loop's backward cannot be traced (the number of
 // steps is data): Compile then runs the forward graph under autograd
-// instead of a traced backward.
+// instead of a traced backward. A double backward through the loop is
+// refused.
 func WhileLoop(cond func(args ...*T) *T, body Sub, carried, additional []*T) []*T {
 	if cond == nil || body == nil {
 		panic(&tensor.Error{Op: "while_loop", Msg: "Expect cond_fn and body_fn to be callable."})
@@ -231,6 +232,10 @@ func (f *whileFunction) Backward(ctx *autograd.FunctionCtx, grads ...*T) []*T {
 	if f.traced {
 		panic(&tensor.Error{Op: "while_loop", Msg: "the backward of a traced while_loop needs the carries of every step, and the number of steps is data: it " +
 			tensor.DataDependentMsg + "; run the forward graph under autograd (Compile does) or differentiate the loop eagerly"})
+	}
+	if ctx.CreateGraph() {
+		panic(&tensor.Error{Op: "while_loop", Kind: tensor.NotImplementedError,
+			Msg: "while_loop: a double backward (create_graph) through a while_loop is not supported"})
 	}
 	add := ctx.SavedTensors()
 	n := len(grads)
