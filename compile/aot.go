@@ -177,6 +177,13 @@ func (j *Joint) partition() error {
 			}
 		}
 	}
+	// A sub-GraphModule only backward nodes read (a higher-order op's
+	// backward subgraphs) is read by the backward graph, not saved.
+	for _, n := range g.Nodes() {
+		if _, isGM := attrOf(j.Graph, n).(*fx.GraphModule); isGM && n.NumUsers() > 0 && allIn(n.Users(), bwd) {
+			bwd[n] = true
+		}
+	}
 	out := g.OutputNode()
 	vals := out.Args()[0].(fx.Tuple)
 	// Saved: forward values a backward node or a gradient output uses.
@@ -407,4 +414,23 @@ func compileJoint(j *Joint, fnOf any, backend Backend, inputs []*tensor.Tensor) 
 		}
 		return l, nil
 	}, nil
+}
+
+// attrOf is the attribute a get_attr node reads, nil for other nodes.
+func attrOf(gm *fx.GraphModule, n *fx.Node) any {
+	if n.Op != fx.OpGetAttr {
+		return nil
+	}
+	name, _ := n.Target.(string)
+	v, _ := gm.Attr(name)
+	return v
+}
+
+func allIn(ns []*fx.Node, set map[*fx.Node]bool) bool {
+	for _, n := range ns {
+		if !set[n] {
+			return false
+		}
+	}
+	return true
 }

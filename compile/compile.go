@@ -27,8 +27,9 @@ type Runnable func(inputs []*tensor.Tensor) (any, error)
 // compile for free).
 //
 // The graph is flattened once into a program (program.go) that runs the
-// same dispatcher calls without the Interpreter's per-node work; graphs with
-// nodes it does not handle (higher-order ops) run on fx.Interpreter itself.
+// same dispatcher calls without the Interpreter's per-node work (a
+// higher-order op's node calls the op, which keeps its sub-graphs compiled);
+// graphs with nodes it does not handle run on fx.Interpreter itself.
 func Eager(gm *fx.GraphModule, _ []*tensor.Tensor) (Runnable, error) {
 	if p, ok := compileProgram(gm); ok {
 		return p.run, nil

@@ -13,14 +13,17 @@ import (
 // a call copies the bound list, puts the values of the nodes it uses in
 // their places and invokes the op through the dispatcher, exactly as the
 // Interpreter would. Values live in numbered slots, cleared after their
-// last use. Graphs with targets the program does not know (higher-order
-// ops, non-tensor values flowing between nodes) run on the Interpreter.
+// last use. A higher-order op's node calls the op's fx.Callable (prepared
+// once per program: see Preparer); graphs the program does not handle
+// (non-tensor values flowing between ops) run on the Interpreter.
 type program struct {
 	nslots int
 	inputs []int // slot of each placeholder, in order
 	consts []constSlot
 	steps  []step
-	out    any // the output's shape: slotRef, fx.Tuple or []any of them, or a constant
+	out    any   // the output's shape: slotRef, fx.Tuple or []any of them, or a constant
+	flat   []int // the output's slots when it is a node or a flat Tuple or list of nodes, else nil
+	nargs  int   // the steps' argument lists' total length: a run allocates them in one block
 }
 
 type constSlot struct {
@@ -34,11 +37,16 @@ type slotRef int
 // step is one call_function node.
 type step struct {
 	node  *fx.Node
-	op    *tensor.Op // nil for getitem
-	args  []any      // the bound argument list, node values left out
-	holes []hole     // where node values go into args
-	item  int        // getitem's index
-	src   int        // getitem's source slot
+	op    *tensor.Op  // nil for getitem
+	args  []any       // the bound argument list, node values left out
+	holes []hole      // where node values go into args
+	item  int         // getitem's index
+	src   int         // getitem's source slot
+	off   int         // where its argument list starts in the run's block
+	call  fx.Callable // a higher-order op's (prepared) callable, called with tmpl filled
+	tmpl  []any       // its arguments, with slotRefs for node values
+	kw    fx.Kwargs   // likewise
+	uses  []int       // the slots tmpl and kw read
 	out   int
 	free  []int // slots whose last use this step is
 }
@@ -70,10 +78,10 @@ func compileProgram(gm *fx.GraphModule) (p *program, ok bool) {
 			p.inputs = append(p.inputs, newSlot(n))
 		case fx.OpGetAttr:
 			v, found := gm.Attr(n.Target.(string))
-			if _, isT := v.(*tensor.Tensor); !found || !isT {
+			if !found {
 				return nil, false
 			}
-			p.consts = append(p.consts, constSlot{newSlot(n), v})
+			p.consts = append(p.consts, constSlot{newSlot(n), v}) // a tensor, a sub-GraphModule
 		case fx.OpCallFunction:
 			s, good := p.step(n, slots)
 			if !good {
@@ -82,10 +90,15 @@ func compileProgram(gm *fx.GraphModule) (p *program, ok bool) {
 			for _, h := range s.holes {
 				last[nodes[h.slot]] = len(p.steps)
 			}
-			if s.op == nil {
+			for _, u := range s.uses {
+				last[nodes[u]] = len(p.steps)
+			}
+			if s.op == nil && s.call == nil {
 				last[nodes[s.src]] = len(p.steps)
 			}
 			s.out = newSlot(n)
+			s.off = p.nargs
+			p.nargs += len(s.args)
 			p.steps = append(p.steps, s)
 		case fx.OpOutput:
 			outNode = n
@@ -101,6 +114,7 @@ func compileProgram(gm *fx.GraphModule) (p *program, ok bool) {
 		return nil, false
 	}
 	p.out = out
+	p.flat = flatSlots(out)
 	used := map[*fx.Node]bool{}
 	markOutput(outNode.Args()[0], used)
 	for n, i := range last {
@@ -126,6 +140,9 @@ func (p *program) step(n *fx.Node, slots map[*fx.Node]int) (step, bool) {
 		}
 		s.src, s.item = slots[src], idx
 		return s, true
+	}
+	if c, ok := n.Target.(fx.Callable); ok {
+		return p.callStep(s, c, slots)
 	}
 	op, ok := n.Target.(*tensor.Op)
 	if !ok || op == nil || op.Schema == nil {
@@ -203,6 +220,80 @@ func (p *program) step(n *fx.Node, slots map[*fx.Node]int) (step, bool) {
 	return s, true
 }
 
+// Preparer is implemented by call_function targets (higher-order ops) that
+// prepare once per compiled graph: the program calls Prepare when it is
+// built and runs the node with the callable it returns, which may keep
+// state between runs (its sub-graphs compiled). The callable must be safe
+// for concurrent use.
+type Preparer interface {
+	Prepare() fx.Callable
+}
+
+// callStep is a step calling c, an fx.Callable, with the node's arguments.
+func (p *program) callStep(s step, c fx.Callable, slots map[*fx.Node]int) (step, bool) {
+	var uses []int
+	ok := true
+	var conv func(a any) any
+	conv = func(a any) any {
+		switch v := a.(type) {
+		case *fx.Node:
+			sl, found := slots[v]
+			if !found {
+				ok = false
+			}
+			uses = append(uses, sl)
+			return slotRef(sl)
+		case []any:
+			out := make([]any, len(v))
+			for i, x := range v {
+				out[i] = conv(x)
+			}
+			return out
+		case fx.Tuple:
+			out := make(fx.Tuple, len(v))
+			for i, x := range v {
+				out[i] = conv(x)
+			}
+			return out
+		}
+		return a
+	}
+	s.tmpl = conv(s.node.Args()).([]any)
+	for _, k := range s.node.Kwargs() {
+		s.kw = append(s.kw, fx.Kwarg{Name: k.Name, Value: conv(k.Value)})
+	}
+	if !ok {
+		return s, false
+	}
+	if pr, isP := c.(Preparer); isP {
+		c = pr.Prepare()
+	}
+	s.call, s.uses = c, uses
+	return s, true
+}
+
+// fill is a call step's argument with the values of the run in place of
+// slotRefs.
+func fill(a any, vals []any) any {
+	switch v := a.(type) {
+	case slotRef:
+		return vals[v]
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = fill(x, vals)
+		}
+		return out
+	case fx.Tuple:
+		out := make(fx.Tuple, len(v))
+		for i, x := range v {
+			out[i] = fill(x, vals)
+		}
+		return out
+	}
+	return a
+}
+
 func convElem(x any, slots map[*fx.Node]int, markers map[*tensor.Tensor]int) (any, bool) {
 	if n, ok := x.(*fx.Node); ok {
 		sl, ok := slots[n]
@@ -265,11 +356,47 @@ func markOutput(a any, used map[*fx.Node]bool) {
 
 // run runs the program on inputs. A failure is an error naming the node,
 // as the Interpreter's.
-func (p *program) run(inputs []*tensor.Tensor) (res any, err error) {
-	if len(inputs) != len(p.inputs) {
-		return nil, fmt.Errorf("compile: the graph takes %d inputs, %d given", len(p.inputs), len(inputs))
+func (p *program) run(inputs []*tensor.Tensor) (any, error) {
+	var buf [smallProgram]any
+	vals := p.slots(buf[:])
+	if err := p.exec(inputs, vals); err != nil {
+		return nil, err
 	}
-	vals := make([]any, p.nslots)
+	return p.result(p.out, vals), nil
+}
+
+// runTensors is run for a program whose output is flat (p.flat != nil): it
+// returns the output tensors as a slice.
+func (p *program) runTensors(inputs []*tensor.Tensor) ([]*tensor.Tensor, error) {
+	var buf [smallProgram]any
+	vals := p.slots(buf[:])
+	if err := p.exec(inputs, vals); err != nil {
+		return nil, err
+	}
+	out := make([]*tensor.Tensor, len(p.flat))
+	for i, s := range p.flat {
+		out[i], _ = vals[s].(*tensor.Tensor)
+	}
+	return out, nil
+}
+
+// smallProgram is the number of values a run keeps on the stack (writing
+// them then needs no GC write barriers); larger programs allocate.
+const smallProgram = 16
+
+// slots returns the run's value slots: buf when it is large enough.
+func (p *program) slots(buf []any) []any {
+	if p.nslots <= len(buf) {
+		return buf[:p.nslots]
+	}
+	return make([]any, p.nslots)
+}
+
+// exec runs the steps, leaving the values in vals.
+func (p *program) exec(inputs []*tensor.Tensor, vals []any) (err error) {
+	if len(inputs) != len(p.inputs) {
+		return fmt.Errorf("compile: the graph takes %d inputs, %d given", len(p.inputs), len(inputs))
+	}
 	for i, s := range p.inputs {
 		vals[s] = inputs[i]
 	}
@@ -277,42 +404,88 @@ func (p *program) run(inputs []*tensor.Tensor) (res any, err error) {
 		vals[c.slot] = c.val
 	}
 	cur := -1
-	err = tensor.Try(func() {
-		for i := range p.steps {
-			cur = i
-			s := &p.steps[i]
-			if s.op == nil {
-				vals[s.out] = getItem(vals[s.src], s.item)
-			} else {
-				args := make([]any, len(s.args))
-				copy(args, s.args)
-				for _, h := range s.holes {
-					v, _ := vals[h.slot].(*tensor.Tensor)
-					if h.elem < 0 {
-						args[h.arg] = v
-						continue
-					}
-					l, _ := args[h.arg].([]*tensor.Tensor)
-					if isTemplate(l, s.args[h.arg]) {
-						l = append([]*tensor.Tensor(nil), l...)
-						args[h.arg] = l
-					}
-					l[h.elem] = v
+	// A kernel's *tensor.Error panic is this run's error (as tensor.Try,
+	// with nothing to allocate on every call).
+	defer func() {
+		if r := recover(); r != nil {
+			te, ok := r.(*tensor.Error)
+			if !ok {
+				panic(r)
+			}
+			err = te
+			if cur >= 0 {
+				err = fmt.Errorf("%w\n\nWhile executing %s", te, p.steps[cur].node.Format())
+			}
+		}
+	}()
+	// One block holds every call's argument list (an op may keep its
+	// list, as autograd does for a backward: each has its own part).
+	block := make([]any, p.nargs)
+	for i := range p.steps {
+		cur = i
+		s := &p.steps[i]
+		switch {
+		case s.call != nil:
+			var kw fx.Kwargs
+			for _, k := range s.kw {
+				kw = append(kw, fx.Kwarg{Name: k.Name, Value: fill(k.Value, vals)})
+			}
+			v, cerr := s.call.Call(fill(s.tmpl, vals).([]any), kw)
+			if cerr != nil {
+				return fmt.Errorf("%w\n\nWhile executing %s", cerr, s.node.Format())
+			}
+			vals[s.out] = v
+		case s.op == nil:
+			vals[s.out] = getItem(vals[s.src], s.item)
+		default:
+			end := s.off + len(s.args)
+			args := block[s.off:end:end]
+			copy(args, s.args)
+			for _, h := range s.holes {
+				v, _ := vals[h.slot].(*tensor.Tensor)
+				if h.elem < 0 {
+					args[h.arg] = v
+					continue
 				}
-				vals[s.out] = s.op.Invoke(args)
+				l, _ := args[h.arg].([]*tensor.Tensor)
+				if isTemplate(l, s.args[h.arg]) {
+					l = append([]*tensor.Tensor(nil), l...)
+					args[h.arg] = l
+				}
+				l[h.elem] = v
 			}
-			for _, f := range s.free {
-				vals[f] = nil
-			}
+			vals[s.out] = s.op.Invoke(args)
 		}
-	})
-	if err != nil {
-		if cur >= 0 {
-			return nil, fmt.Errorf("%w\n\nWhile executing %s", err, p.steps[cur].node.Format())
+		for _, f := range s.free {
+			vals[f] = nil
 		}
-		return nil, err
 	}
-	return p.result(p.out, vals), nil
+	return nil
+}
+
+// flatSlots lists the slots of an output that is one node or a flat Tuple
+// or list of nodes, else nil.
+func flatSlots(out any) []int {
+	var l []any
+	switch v := out.(type) {
+	case slotRef:
+		return []int{int(v)}
+	case fx.Tuple:
+		l = v
+	case []any:
+		l = v
+	default:
+		return nil
+	}
+	slots := make([]int, len(l))
+	for i, x := range l {
+		r, ok := x.(slotRef)
+		if !ok {
+			return nil
+		}
+		slots[i] = int(r)
+	}
+	return slots
 }
 
 // isTemplate reports whether l is still the bound template's list (not yet

@@ -97,6 +97,7 @@ type tracer struct {
 	lift    bool                        // closed-over tensors that require grad become inputs (aot.go)
 	lifted  []*tensor.Tensor
 	inputs  []*tensor.Tensor // the traced stand-ins of the inputs
+	outer   *tracer          // the enclosing trace of a higher-order op's sub-trace (subgraph.go)
 }
 
 // newTracer starts a trace into an empty graph.
@@ -123,8 +124,8 @@ type aliasKey struct {
 }
 
 func keyOf(t *tensor.Tensor) (aliasKey, bool) {
-	if t.Raw() == nil {
-		return aliasKey{}, false
+	if t.Raw() == nil || !reflect.TypeOf(t.Raw()).Comparable() {
+		return aliasKey{}, false // no data, or a device's data value that is no map key
 	}
 	return aliasKey{t.Raw(), t.StorageOffset(), t.DType(), fmt.Sprint(t.Sizes()), fmt.Sprint(t.Strides())}, true
 }
@@ -312,17 +313,9 @@ func (tr *tracer) exampleValue(t *tensor.Tensor) *tensor.Tensor {
 func (tr *tracer) unwrapFunctional(in, out []reflect.Value) []reflect.Value {
 	res := make([]reflect.Value, len(out))
 	for i, v := range out {
-		switch x := v.Interface().(type) {
-		case *tensor.Tensor:
-			res[i] = reflect.ValueOf(functional.Unwrap(x))
-		case []*tensor.Tensor:
-			l := make([]*tensor.Tensor, len(x))
-			for j, t := range x {
-				l[j] = functional.Unwrap(t)
-			}
-			res[i] = reflect.ValueOf(l)
-		default:
-			res[i] = v
+		res[i] = reflect.Zero(v.Type())
+		if u := unwrapAll(v.Interface()); u != nil {
+			res[i] = reflect.ValueOf(u).Convert(v.Type())
 		}
 	}
 	for _, v := range in {
@@ -347,6 +340,30 @@ func (tr *tracer) unwrapFunctional(in, out []reflect.Value) []reflect.Value {
 		x.Copy_(final)
 	}
 	return res
+}
+
+// unwrapAll is v with each functional tensor replaced by its value, inside
+// lists and Tuples too.
+func unwrapAll(v any) any {
+	switch x := v.(type) {
+	case *tensor.Tensor:
+		return functional.Unwrap(x)
+	case []*tensor.Tensor:
+		l := make([]*tensor.Tensor, len(x))
+		for j, t := range x {
+			l[j] = functional.Unwrap(t)
+		}
+		return l
+	case fx.Tuple:
+		return fx.Tuple(unwrapAll([]any(x)).([]any))
+	case []any:
+		l := make([]any, len(x))
+		for j, e := range x {
+			l[j] = unwrapAll(e)
+		}
+		return l
+	}
+	return v
 }
 
 func (tr *tracer) output(out []reflect.Value) error {
@@ -418,6 +435,9 @@ func (tr *tracer) outputNode(t *tensor.Tensor) (any, error) {
 func (tr *tracer) constant(t *tensor.Tensor) *fx.Node {
 	if n, ok := tr.consts[t]; ok {
 		return n
+	}
+	if tr.outer != nil {
+		return tr.liftOuter(t)
 	}
 	if tr.lift && t.RequiresGrad() {
 		return tr.liftParam(t)

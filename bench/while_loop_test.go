@@ -1,0 +1,69 @@
+package bench
+
+import (
+	"testing"
+
+	gt "github.com/goaten/goaten"
+	"github.com/goaten/goaten/compile"
+	"github.com/goaten/goaten/compile/hop"
+)
+
+// wlSteps is the number of steps of the loops BenchmarkWhileLoop runs.
+const wlSteps = 1000
+
+// wlCond and wlBody are a small loop: a counter and a decaying 4-element
+// state, three ops a step.
+func wlCond(a ...*gt.Tensor) *gt.Tensor { return a[0].LtScalar(wlSteps) }
+
+func wlBody(a ...*gt.Tensor) []*gt.Tensor {
+	return []*gt.Tensor{a[0].AddScalar(1), a[1].MulScalar(0.999).Add(a[2])}
+}
+
+// wlLoop is the program compiled: a while_loop over (i, x) reading y.
+func wlLoop(i, x, y *gt.Tensor) []*gt.Tensor {
+	return hop.WhileLoop(wlCond, wlBody, []*gt.Tensor{i, x}, []*gt.Tensor{y})
+}
+
+// BenchmarkWhileLoop compares 1,000 steps of a small loop run as a Go loop
+// of the same ops (eager/goloop), as hop.WhileLoop eagerly
+// (eager/while_loop) and compiled (the while_loop node's sub-graphs run by
+// the Eager backend's flattened programs). One op is one loop of 1,000
+// steps; ns/step is reported.
+func BenchmarkWhileLoop(b *testing.B) {
+	i0 := gt.FromInt64s([]int64{0}).Reshape([]int{})
+	x0, y := gt.Ones(4), gt.FullOf(gt.Float32, 0.001, 4)
+	step := func(b *testing.B) {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/wlSteps, "ns/step")
+	}
+	b.Run("eager/goloop/1000x4", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			i, x := i0, x0
+			for wlCond(i, x, y).Item().Bool() {
+				o := wlBody(i, x, y)
+				i, x = o[0], o[1]
+			}
+		}
+		step(b)
+	})
+	b.Run("eager/while_loop/1000x4", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = wlLoop(i0, x0, y)
+		}
+		step(b)
+	})
+	c := compile.Compile(wlLoop, compile.Options{Fullgraph: true})
+	if _, err := c.Call(i0, x0, y); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("compiled/while_loop/1000x4", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := c.Call(i0, x0, y); err != nil {
+				b.Fatal(err)
+			}
+		}
+		step(b)
+	})
+}
