@@ -2,6 +2,58 @@
 // sub-modules, PyTorch's layers with their constructors, defaults and
 // initialisation, and state dicts that load what PyTorch saved.
 //
+// # Layers
+//
+// Each layer is a struct made by New<Class>, PyTorch's class name:
+// NewLinear, NewConv2d, NewBatchNorm2d, NewEmbedding, NewReLU,
+// NewCrossEntropyLoss, NewSequential... The constructor's parameters are
+// PyTorch's arguments that have no default, in order; every argument with
+// a default is a trailing functional option named after PyTorch's keyword,
+// in Go casing:
+//
+//	nn.NewConv2d(3, 16, 3, nn.Stride(2), nn.Padding(1), nn.Bias(false)) // nn.Conv2d(3, 16, 3, stride=2, padding=1, bias=False)
+//	nn.NewBatchNorm1d(64, nn.Momentum(0.01), nn.Eps(1e-3))             // nn.BatchNorm1d(64, momentum=0.01, eps=1e-3)
+//	nn.NewDropout(nn.P(0.1))                                            // nn.Dropout(p=0.1)
+//	nn.NewCrossEntropyLoss(nn.Reduction("sum"), nn.LabelSmoothing(0.1)) // nn.CrossEntropyLoss(reduction='sum', label_smoothing=0.1)
+//
+// Int-or-tuple arguments are an int or a []int (kernel sizes, through the
+// Size constraint) or variadic ints (nn.Stride(2), nn.Stride(2, 1));
+// Optional[...] arguments PyTorch defaults to None are options that are
+// simply left out (nn.PaddingIdx, nn.MaxNorm), with a named option where
+// None means something (nn.MomentumNone); strings that PyTorch takes
+// are strings (nn.PaddingMode("reflect"), nn.Reduction("none"), never the
+// aten ops' integer enums). nn.DType and nn.Device are the factory
+// keywords; Kw passes any keyword by name. An option the class does not
+// take panics with PyTorch's TypeError, a bad value with its ValueError,
+// and Forward checks its input as PyTorch does, with PyTorch's messages.
+// Where a keyword's name is taken by a layer the option says whose it is
+// (nn.SoftplusThreshold, Softplus's threshold=).
+//
+// Differences from PyTorch, all deliberate: Softmax, Softmin and LogSoftmax
+// require their dim (PyTorch's implicit dim is deprecated); a loss's
+// reduction is checked when the loss is made, not at its first call;
+// PyTorch's AssertionErrors (an out-of-range padding_idx, Hardtanh's
+// bounds, Softmax2d's input) are ValueErrors; sparse embedding gradients
+// and the None entries of adaptive pooling sizes are not supported.
+//
+// Parameters and buffers are registered in PyTorch's order under PyTorch's
+// names, so a layer's state dict has PyTorch's keys, and after
+// goaten.ManualSeed(s) a layer's initial parameters are, bit for bit, the
+// ones torch.manual_seed(s) and the same PyTorch constructor give
+// (testdata/nn, recorded by scripts/record_nn.py, holds the evidence).
+// Layers export their parameters (Weight, Bias, RunningMean, ...) and
+// settings as fields. Forward is each layer's method; a module whose
+// Forward maps one tensor to one is a Layer, what Sequential chains.
+// Variants PyTorch selects with a flag or an extra forward argument are
+// methods: MaxPool2d.ForwardWithIndices (return_indices=True),
+// ConvTranspose2d.ForwardOutputSize, EmbeddingBag.ForwardWeighted
+// (per_sample_weights). Repr prints a module as PyTorch's repr does.
+//
+// RMSNorm follows PyTorch 2.4 (PyTorch 1.13, the reference elsewhere, has
+// none).
+//
+// # Modules of your own
+//
 // A module is a struct that embeds Base and registers its state in its
 // constructor, in PyTorch's order:
 //

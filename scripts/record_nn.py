@@ -1,0 +1,363 @@
+#!/usr/bin/env python3
+# Records torch.nn layers for nn's tests (nn/torch_test.go):
+#
+#     /usr/bin/python3 scripts/record_nn.py     (PyTorch 1.13, from the repository root)
+#
+# For each case: torch.manual_seed(seed), the layer is built with some
+# non-default options and its initial state dict recorded; inputs come from
+# a separate generator (so the default stream is left to the layer, as
+# dropout draws from it in forward); in each mode (train, and eval where it
+# differs) the layer runs forward on fresh copies of the inputs after any
+# "pre" training forwards, and the script records the output, a random
+# grad_output G, the gradients of sum(output * G) with respect to the inputs
+# and every parameter, and the state dict after the forward.
+#
+# Writes testdata/nn/<group>.safetensors (keys "<case>/state/<name>",
+# "<case>/input/<i>", "<case>/pre/<j>/<i>", "<case>/<mode>/output",
+# "<case>/<mode>/grad_output", "<case>/<mode>/grad/input/<i>",
+# "<case>/<mode>/grad/param/<name>", "<case>/<mode>/state/<name>") and
+# testdata/nn/index.json (the cases, their reprs, state keys, modes, and the
+# error cases with PyTorch's exception class and message).
+#
+# RMSNorm is not in PyTorch 1.13: the RMSNorm class below is PyTorch 2.4's
+# nn.RMSNorm and F.rms_norm, written in 1.13's ops.
+import json
+import math
+import numbers
+import os
+import struct
+
+import torch
+import torch.nn as nn
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+OUT = os.path.join(ROOT, "testdata", "nn")
+
+
+class RMSNorm(nn.Module):
+    """PyTorch 2.4's torch.nn.RMSNorm (torch/nn/modules/normalization.py) and
+    its F.rms_norm (aten/src/ATen/native/layer_norm.cpp, rms_norm_symint)."""
+
+    def __init__(self, normalized_shape, eps=None, elementwise_affine=True, device=None, dtype=None):
+        factory_kwargs = {"device": device, "dtype": dtype}
+        super().__init__()
+        if isinstance(normalized_shape, numbers.Integral):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if self.elementwise_affine:
+            self.weight = nn.Parameter(torch.empty(self.normalized_shape, **factory_kwargs))
+        else:
+            self.register_parameter("weight", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        if self.elementwise_affine:
+            nn.init.ones_(self.weight)
+
+    def forward(self, x):
+        n = len(self.normalized_shape)
+        if x.dim() < n or tuple(x.shape[x.dim() - n:]) != self.normalized_shape:
+            # rms_norm_symint checks its inputs with _check_layer_norm_inputs:
+            # layer_norm raises the same error.
+            torch.nn.functional.layer_norm(x, self.normalized_shape)
+        dims = [x.dim() - i - 1 for i in range(len(self.normalized_shape))]
+        eps = self.eps if self.eps is not None else torch.finfo(x.dtype).eps
+        y = x.mul(torch.rsqrt(torch.pow(x, 2).mean(dims, keepdim=True).add_(eps)))
+        if self.weight is not None:
+            y = y.mul(self.weight)
+        return y
+
+    def extra_repr(self):
+        return "{normalized_shape}, eps={eps}, elementwise_affine={elementwise_affine}".format(**self.__dict__)
+
+
+# Inputs, drawn from the case's own generator g.
+def R(*shape, scale=1.0, dtype=torch.float32):
+    return lambda g: torch.randn(shape, generator=g, dtype=dtype) * scale
+
+
+def U(lo, hi, *shape, dtype=torch.float32):
+    return lambda g: torch.rand(shape, generator=g, dtype=dtype) * (hi - lo) + lo
+
+
+def I(values):
+    return lambda g: torch.tensor(values, dtype=torch.long)
+
+
+def NOGRAD(f):
+    f.nograd = True
+    return f
+
+
+F64 = torch.float64
+ACT_IN = R(3, 8, scale=2.5)
+
+
+def case(group, name, seed, build, inputs, run=None, modes=("train",), pre=()):
+    return dict(group=group, name=name, seed=seed, build=build, inputs=inputs,
+                run=run or (lambda m, xs: m(*xs)), modes=modes, pre=pre)
+
+
+CASES = [
+    # linear
+    case("linear", "identity", 0, lambda: nn.Identity(), [R(2, 3)]),
+    case("linear", "linear", 1, lambda: nn.Linear(5, 3), [R(2, 4, 5)]),
+    case("linear", "linear_nobias_f64", 2, lambda: nn.Linear(4, 2, bias=False, dtype=F64), [R(3, 4, dtype=F64)]),
+    case("linear", "linear_1d_input", 3, lambda: nn.Linear(6, 4), [R(6)]),
+    case("linear", "bilinear", 4, lambda: nn.Bilinear(3, 4, 2), [R(5, 3), R(5, 4)]),
+    case("linear", "bilinear_nobias", 5, lambda: nn.Bilinear(2, 3, 4, bias=False), [R(2, 2), R(2, 3)]),
+    # conv
+    case("conv", "conv1d_reflect", 10, lambda: nn.Conv1d(4, 6, 3, stride=2, padding=2, dilation=2, groups=2, padding_mode="reflect"), [R(2, 4, 9)]),
+    case("conv", "conv1d_same_replicate", 11, lambda: nn.Conv1d(3, 2, 4, padding="same", padding_mode="replicate"), [R(2, 3, 7)]),
+    case("conv", "conv1d_same_zeros", 12, lambda: nn.Conv1d(3, 4, 4, padding="same", dilation=2, bias=False), [R(1, 3, 8)]),
+    case("conv", "conv2d", 13, lambda: nn.Conv2d(3, 4, (3, 2), stride=(2, 1), padding=(1, 2), bias=False), [R(2, 3, 7, 6)]),
+    case("conv", "conv2d_default", 14, lambda: nn.Conv2d(2, 3, 3), [R(1, 2, 5, 5)]),
+    case("conv", "conv2d_circular_groups", 15, lambda: nn.Conv2d(4, 6, 3, dilation=(2, 1), groups=2, padding=(2, 1), padding_mode="circular"), [R(1, 4, 8, 7)]),
+    case("conv", "conv2d_replicate", 16, lambda: nn.Conv2d(2, 3, 3, padding=1, padding_mode="replicate"), [R(2, 2, 5, 5)]),
+    case("conv", "conv2d_same", 17, lambda: nn.Conv2d(2, 4, (4, 3), padding="same", dilation=(1, 2)), [R(1, 2, 6, 6)]),
+    case("conv", "conv2d_valid_unbatched", 18, lambda: nn.Conv2d(2, 3, 2, padding="valid"), [R(2, 5, 5)]),
+    case("conv", "conv2d_depthwise_f64", 19, lambda: nn.Conv2d(3, 6, 3, padding=1, groups=3, dtype=F64), [R(2, 3, 5, 4, dtype=F64)]),
+    case("conv", "conv3d", 20, lambda: nn.Conv3d(2, 2, (2, 3, 2), stride=(1, 2, 1), padding=(1, 0, 1)), [R(1, 2, 4, 5, 3)]),
+    case("conv", "conv_transpose1d", 21, lambda: nn.ConvTranspose1d(4, 6, 3, stride=2, padding=1, output_padding=1, groups=2), [R(2, 4, 5)]),
+    case("conv", "conv_transpose2d", 22, lambda: nn.ConvTranspose2d(3, 4, (3, 2), stride=(2, 3), padding=(1, 0), output_padding=(1, 2), dilation=(1, 2)), [R(2, 3, 4, 3)]),
+    case("conv", "conv_transpose2d_output_size", 23, lambda: nn.ConvTranspose2d(2, 3, 3, stride=2, bias=False), [R(1, 2, 4, 4)],
+         run=lambda m, xs: m(xs[0], output_size=[10, 9])),
+    case("conv", "conv_transpose3d", 24, lambda: nn.ConvTranspose3d(2, 2, 2, stride=2), [R(1, 2, 2, 3, 2)]),
+    # norm
+    case("norm", "batchnorm1d", 30, lambda: nn.BatchNorm1d(4, momentum=0.3), [R(5, 4)], modes=("train", "eval")),
+    case("norm", "batchnorm1d_3d_cma", 31, lambda: nn.BatchNorm1d(3, momentum=None), [R(4, 3, 5)], modes=("train", "eval"),
+         pre=[[R(4, 3, 5, scale=2.0)], [R(4, 3, 5, scale=0.5)]]),
+    case("norm", "batchnorm2d_noaffine", 32, lambda: nn.BatchNorm2d(3, eps=1e-3, affine=False), [R(2, 3, 4, 4)], modes=("train", "eval")),
+    case("norm", "batchnorm2d_nostats", 33, lambda: nn.BatchNorm2d(3, track_running_stats=False), [R(2, 3, 3, 4)], modes=("train", "eval")),
+    case("norm", "batchnorm2d_f64", 34, lambda: nn.BatchNorm2d(2, dtype=F64), [R(3, 2, 2, 3, dtype=F64)], modes=("train", "eval")),
+    case("norm", "batchnorm3d", 35, lambda: nn.BatchNorm3d(2), [R(2, 2, 2, 2, 3)], modes=("train", "eval")),
+    case("norm", "layernorm", 36, lambda: nn.LayerNorm([3, 4], eps=1e-6), [R(2, 3, 4)]),
+    case("norm", "layernorm_noaffine", 37, lambda: nn.LayerNorm(5, elementwise_affine=False), [R(3, 5)]),
+    case("norm", "layernorm_f64", 38, lambda: nn.LayerNorm(6, dtype=F64), [R(2, 6, dtype=F64)]),
+    case("norm", "groupnorm", 39, lambda: nn.GroupNorm(2, 6, eps=1e-4), [R(3, 6, 5)]),
+    case("norm", "groupnorm_noaffine", 40, lambda: nn.GroupNorm(3, 3, affine=False), [R(2, 3, 2, 2)]),
+    case("norm", "rmsnorm", 41, lambda: RMSNorm([4]), [R(3, 4)]),
+    case("norm", "rmsnorm_eps_2d", 42, lambda: RMSNorm([2, 3], eps=1e-3), [R(2, 2, 3)]),
+    case("norm", "rmsnorm_noaffine_f64", 43, lambda: RMSNorm(5, elementwise_affine=False, dtype=F64), [R(2, 5, dtype=F64)]),
+    # sparse
+    case("sparse", "embedding", 50, lambda: nn.Embedding(10, 4, padding_idx=2), [NOGRAD(I([[1, 2, 3, 2, 9], [0, 2, 4, 4, 1], [5, 6, 7, 8, 1]]))]),
+    case("sparse", "embedding_max_norm", 51, lambda: nn.Embedding(8, 3, max_norm=1.0), [NOGRAD(I([1, 5, 5, 2, 7]))]),
+    case("sparse", "embedding_max_norm_p1", 52, lambda: nn.Embedding(8, 3, max_norm=1.5, norm_type=1.0), [NOGRAD(I([0, 3, 6, 3]))]),
+    case("sparse", "embedding_scale_grad", 53, lambda: nn.Embedding(6, 3, scale_grad_by_freq=True, padding_idx=-1), [NOGRAD(I([[1, 1, 5, 2], [1, 3, 3, 0]]))]),
+    case("sparse", "embeddingbag_mean", 54, lambda: nn.EmbeddingBag(10, 3), [NOGRAD(I([1, 2, 4, 5, 4, 3, 2, 9])), NOGRAD(I([0, 4, 4]))]),
+    case("sparse", "embeddingbag_sum_2d_weights", 55, lambda: nn.EmbeddingBag(10, 3, mode="sum", padding_idx=0), [NOGRAD(I([[1, 0, 4, 5], [4, 3, 0, 9], [7, 7, 2, 1]])), R(3, 4)],
+         run=lambda m, xs: m(xs[0], per_sample_weights=xs[1])),
+    case("sparse", "embeddingbag_max_last_offset", 56, lambda: nn.EmbeddingBag(10, 3, mode="max", include_last_offset=True), [NOGRAD(I([1, 2, 4, 5, 4, 3, 2, 9])), NOGRAD(I([0, 3, 5, 8]))]),
+    # dropout
+    case("dropout", "dropout", 60, lambda: nn.Dropout(0.3), [R(4, 5)], modes=("train", "eval")),
+    case("dropout", "dropout_inplace", 61, lambda: nn.Dropout(p=0.6, inplace=True), [R(3, 6)], modes=("train", "eval"), run=lambda m, xs: m(xs[0].clone())),
+    case("dropout", "dropout2d", 62, lambda: nn.Dropout2d(0.5), [R(2, 6, 2, 2)], modes=("train", "eval")),
+    case("dropout", "dropout1d_unbatched", 64, lambda: nn.Dropout1d(0.5), [R(4, 5)], modes=("train", "eval")),
+    case("dropout", "alpha_dropout", 63, lambda: nn.AlphaDropout(0.2), [R(3, 7)], modes=("train", "eval")),
+    # activations
+    case("activation", "relu", 70, lambda: nn.ReLU(), [ACT_IN]),
+    case("activation", "relu_inplace", 70, lambda: nn.ReLU(inplace=True), [ACT_IN], run=lambda m, xs: m(xs[0].clone())),
+    case("activation", "relu6", 70, lambda: nn.ReLU6(), [R(3, 8, scale=5.0)]),
+    case("activation", "gelu", 70, lambda: nn.GELU(), [ACT_IN]),
+    case("activation", "gelu_tanh", 70, lambda: nn.GELU(approximate="tanh"), [ACT_IN]),
+    case("activation", "silu", 70, lambda: nn.SiLU(), [ACT_IN]),
+    case("activation", "tanh", 70, lambda: nn.Tanh(), [ACT_IN]),
+    case("activation", "sigmoid", 70, lambda: nn.Sigmoid(), [ACT_IN]),
+    case("activation", "softmax", 70, lambda: nn.Softmax(dim=1), [ACT_IN]),
+    case("activation", "softmax_dim0", 70, lambda: nn.Softmax(0), [ACT_IN]),
+    case("activation", "log_softmax", 70, lambda: nn.LogSoftmax(dim=1), [ACT_IN]),
+    case("activation", "softmin", 70, lambda: nn.Softmin(dim=-1), [ACT_IN]),
+    case("activation", "softmax2d", 70, lambda: nn.Softmax2d(), [R(2, 3, 2, 2)]),
+    case("activation", "leaky_relu", 70, lambda: nn.LeakyReLU(0.2), [ACT_IN]),
+    case("activation", "leaky_relu_inplace", 70, lambda: nn.LeakyReLU(negative_slope=0.05, inplace=True), [ACT_IN], run=lambda m, xs: m(xs[0].clone())),
+    case("activation", "elu", 70, lambda: nn.ELU(alpha=0.5), [ACT_IN]),
+    case("activation", "celu", 70, lambda: nn.CELU(1.5), [ACT_IN]),
+    case("activation", "selu", 70, lambda: nn.SELU(), [ACT_IN]),
+    case("activation", "hardtanh", 70, lambda: nn.Hardtanh(-0.5, 2.0), [ACT_IN]),
+    case("activation", "hardsigmoid", 70, lambda: nn.Hardsigmoid(), [ACT_IN]),
+    case("activation", "hardswish", 70, lambda: nn.Hardswish(), [ACT_IN]),
+    case("activation", "softplus", 70, lambda: nn.Softplus(beta=2, threshold=3), [ACT_IN]),
+    case("activation", "mish", 70, lambda: nn.Mish(), [ACT_IN]),
+    case("activation", "prelu", 71, lambda: nn.PReLU(3, init=0.1), [R(2, 3, 4)]),
+    case("activation", "prelu_single", 72, lambda: nn.PReLU(), [ACT_IN]),
+    case("activation", "softsign", 70, lambda: nn.Softsign(), [ACT_IN]),
+    case("activation", "tanhshrink", 70, lambda: nn.Tanhshrink(), [ACT_IN]),
+    case("activation", "threshold", 70, lambda: nn.Threshold(0.1, 20.0), [ACT_IN]),
+    case("activation", "logsigmoid", 70, lambda: nn.LogSigmoid(), [ACT_IN]),
+    case("activation", "glu", 70, lambda: nn.GLU(dim=1), [ACT_IN]),
+    case("activation", "hardshrink", 70, lambda: nn.Hardshrink(0.3), [ACT_IN]),
+    case("activation", "softshrink", 70, lambda: nn.Softshrink(lambd=0.3), [ACT_IN]),
+    case("activation", "gelu_f64", 70, lambda: nn.GELU(), [R(3, 8, scale=2.5, dtype=F64)]),
+    case("activation", "silu_f64", 70, lambda: nn.SiLU(), [R(3, 8, scale=2.5, dtype=F64)]),
+    # pooling
+    case("pooling", "maxpool2d", 80, lambda: nn.MaxPool2d(3, stride=2, padding=1, ceil_mode=True), [R(2, 2, 6, 7)]),
+    case("pooling", "maxpool2d_dilation", 81, lambda: nn.MaxPool2d((2, 3), dilation=(1, 2)), [R(1, 3, 6, 8)]),
+    case("pooling", "maxpool1d", 82, lambda: nn.MaxPool1d(3, stride=2), [R(2, 3, 9)]),
+    case("pooling", "avgpool2d", 83, lambda: nn.AvgPool2d(3, stride=2, padding=1, count_include_pad=False), [R(2, 2, 6, 7)]),
+    case("pooling", "avgpool2d_divisor", 84, lambda: nn.AvgPool2d(2, ceil_mode=True, divisor_override=3), [R(1, 2, 5, 5)]),
+    case("pooling", "avgpool1d", 85, lambda: nn.AvgPool1d(3, stride=2, padding=1), [R(2, 3, 8)]),
+    case("pooling", "adaptive_avgpool2d", 86, lambda: nn.AdaptiveAvgPool2d((3, 2)), [R(2, 3, 7, 5)]),
+    case("pooling", "adaptive_avgpool2d_1", 87, lambda: nn.AdaptiveAvgPool2d(1), [R(2, 3, 4, 4)]),
+    case("pooling", "adaptive_avgpool1d", 88, lambda: nn.AdaptiveAvgPool1d(4), [R(2, 3, 10)]),
+    # shape
+    case("shape", "flatten", 90, lambda: nn.Flatten(), [R(2, 3, 4)]),
+    case("shape", "flatten_0_1", 91, lambda: nn.Flatten(0, 1), [R(2, 3, 4)]),
+    case("shape", "unflatten", 92, lambda: nn.Unflatten(1, (2, 3)), [R(2, 6, 4)]),
+    # containers
+    case("container", "sequential_mlp", 100, lambda: nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Dropout(0.2), nn.Linear(8, 3), nn.LogSoftmax(dim=1)),
+         [R(5, 4)], modes=("train", "eval")),
+    case("container", "sequential_cnn", 101, lambda: nn.Sequential(
+        nn.Conv2d(1, 4, 3, padding=1), nn.BatchNorm2d(4), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Sequential(nn.Conv2d(4, 4, 3, padding=1, groups=2, bias=False), nn.GroupNorm(2, 4), nn.GELU()),
+        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(4, 2)), [R(2, 1, 6, 6)], modes=("train", "eval")),
+    # losses
+    case("loss", "cross_entropy", 110, lambda: nn.CrossEntropyLoss(), [R(4, 5), NOGRAD(I([1, 0, 4, 2]))]),
+    case("loss", "cross_entropy_weight_ignore_smooth", 111,
+         lambda: nn.CrossEntropyLoss(weight=torch.tensor([0.5, 1.0, 2.0, 1.5, 0.25]), ignore_index=1, label_smoothing=0.2),
+         [R(2, 5, 3), NOGRAD(I([[0, 1, 4], [1, 2, 3]]))]),
+    case("loss", "cross_entropy_probs_sum", 112, lambda: nn.CrossEntropyLoss(reduction="sum", label_smoothing=0.1),
+         [R(4, 5), NOGRAD(lambda g: torch.softmax(torch.randn(4, 5, generator=g), 1))]),
+    case("loss", "cross_entropy_none", 113, lambda: nn.CrossEntropyLoss(reduction="none"), [R(3, 4), NOGRAD(I([3, 0, -100]))]),
+    case("loss", "nll", 114, lambda: nn.NLLLoss(weight=torch.tensor([1.0, 2.0, 0.5]), reduction="sum", ignore_index=0),
+         [lambda g: torch.log_softmax(torch.randn(5, 3, generator=g), 1), NOGRAD(I([0, 1, 2, 2, 1]))]),
+    case("loss", "nll_mean_weight", 115, lambda: nn.NLLLoss(weight=torch.tensor([1.0, 2.0, 0.5])),
+         [lambda g: torch.log_softmax(torch.randn(5, 3, generator=g), 1), NOGRAD(I([0, 1, 2, 2, 1]))]),
+    case("loss", "mse", 116, lambda: nn.MSELoss(), [R(3, 4), NOGRAD(R(3, 4))]),
+    case("loss", "mse_sum_broadcast", 117, lambda: nn.MSELoss(reduction="sum"), [R(3, 4), NOGRAD(R(4))]),
+    case("loss", "l1_none", 118, lambda: nn.L1Loss(reduction="none"), [R(3, 4), NOGRAD(R(3, 4))]),
+    case("loss", "smooth_l1", 119, lambda: nn.SmoothL1Loss(beta=0.5), [R(3, 4), NOGRAD(R(3, 4))]),
+    case("loss", "huber", 120, lambda: nn.HuberLoss(delta=0.7, reduction="sum"), [R(3, 4), NOGRAD(R(3, 4))]),
+    case("loss", "bce", 121, lambda: nn.BCELoss(weight=torch.tensor([1.0, 0.5, 2.0])), [U(0.05, 0.95, 4, 3), NOGRAD(U(0, 1, 4, 3))]),
+    case("loss", "bce_logits_pos_weight", 122, lambda: nn.BCEWithLogitsLoss(weight=torch.tensor([[1.0], [0.5], [2.0], [1.0]]), pos_weight=torch.tensor([1.0, 3.0, 0.5])),
+         [R(4, 3), NOGRAD(U(0, 1, 4, 3))]),
+    case("loss", "kldiv_batchmean", 123, lambda: nn.KLDivLoss(reduction="batchmean"),
+         [lambda g: torch.log_softmax(torch.randn(3, 4, generator=g), 1), NOGRAD(lambda g: torch.softmax(torch.randn(3, 4, generator=g), 1))]),
+    case("loss", "kldiv_log_target_sum", 124, lambda: nn.KLDivLoss(reduction="sum", log_target=True),
+         [lambda g: torch.log_softmax(torch.randn(3, 4, generator=g), 1), NOGRAD(lambda g: torch.log_softmax(torch.randn(3, 4, generator=g), 1))]),
+    case("loss", "kldiv_mean", 125, lambda: nn.KLDivLoss(),
+         [lambda g: torch.log_softmax(torch.randn(3, 4, generator=g), 1), NOGRAD(lambda g: torch.softmax(torch.randn(3, 4, generator=g), 1))]),
+]
+
+
+# Error cases: PyTorch's exception class and message.
+ERRORS = [
+    ("linear_bad_input", lambda: nn.Linear(3, 4)(torch.randn(2, 5))),
+    ("linear_bad_keyword", lambda: nn.Linear(3, 4, stride=2)),
+    ("conv_in_groups", lambda: nn.Conv2d(3, 4, 3, groups=2)),
+    ("conv_out_groups", lambda: nn.Conv2d(4, 3, 3, groups=2)),
+    ("conv_groups_zero", lambda: nn.Conv2d(4, 4, 3, groups=0)),
+    ("conv_same_strided", lambda: nn.Conv2d(2, 2, 3, stride=2, padding="same")),
+    ("conv_transpose_padding_mode", lambda: nn.ConvTranspose2d(2, 2, 3, padding_mode="reflect")),
+    ("conv_input_dims", lambda: nn.Conv2d(2, 3, 3)(torch.randn(2, 5))),
+    ("conv_input_channels", lambda: nn.Conv2d(2, 3, 3)(torch.randn(1, 4, 5, 5))),
+    ("conv_transpose_output_size", lambda: nn.ConvTranspose2d(2, 2, 3, stride=2)(torch.randn(1, 2, 4, 4), output_size=[20, 20])),
+    ("batchnorm1d_dims", lambda: nn.BatchNorm1d(3)(torch.randn(2, 3, 4, 5))),
+    ("batchnorm2d_dims", lambda: nn.BatchNorm2d(3)(torch.randn(2, 3, 4))),
+    ("batchnorm_one_value", lambda: nn.BatchNorm1d(3)(torch.randn(1, 3))),
+    ("layernorm_shape", lambda: nn.LayerNorm(4)(torch.randn(2, 3))),
+    ("groupnorm_divisible", lambda: nn.GroupNorm(4, 6)),
+    ("groupnorm_input", lambda: nn.GroupNorm(2, 6)(torch.randn(2, 4, 3))),
+    ("rmsnorm_shape", lambda: RMSNorm([2, 3])(torch.randn(3, 2))),
+    ("embedding_out_of_range", lambda: nn.Embedding(5, 2)(torch.tensor([1, 5]))),
+    ("embeddingbag_2d_offsets", lambda: nn.EmbeddingBag(5, 2)(torch.tensor([[1, 2]]), torch.tensor([0]))),
+    ("embeddingbag_1d_no_offsets", lambda: nn.EmbeddingBag(5, 2)(torch.tensor([1, 2]))),
+    ("embeddingbag_weights_mean", lambda: nn.EmbeddingBag(5, 2)(torch.tensor([[1, 2]]), per_sample_weights=torch.ones(1, 2))),
+    ("embeddingbag_mode", lambda: nn.EmbeddingBag(5, 2, mode="median")(torch.tensor([[1, 2]]))),
+    ("dropout_p", lambda: nn.Dropout(1.5)),
+    ("loss_reduction", lambda: nn.MSELoss(reduction="avg")(torch.randn(2), torch.randn(2))),
+    ("bce_target_size", lambda: nn.BCELoss()(torch.rand(3), torch.rand(3, 1))),
+    ("bce_logits_target_size", lambda: nn.BCEWithLogitsLoss()(torch.randn(3), torch.rand(3, 1))),
+    ("unflatten_sizes", lambda: nn.Unflatten(1, (2, 4))(torch.randn(2, 6))),
+    ("sequential_index", lambda: nn.Sequential(nn.ReLU(), nn.Tanh())[2]),
+]
+
+DTYPES = {torch.float32: "F32", torch.float64: "F64", torch.int64: "I64"}
+
+
+def save_safetensors(path, tensors):
+    header, blobs, off = {}, [], 0
+    for k in sorted(tensors):
+        t = tensors[k].detach().contiguous()
+        data = t.numpy().tobytes()
+        header[k] = {"dtype": DTYPES[t.dtype], "shape": list(t.shape), "data_offsets": [off, off + len(data)]}
+        blobs.append(data)
+        off += len(data)
+    h = json.dumps(header, separators=(",", ":")).encode()
+    h += b" " * (-len(h) % 8)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(h)))
+        f.write(h)
+        for b in blobs:
+            f.write(b)
+
+
+def record(c, out):
+    name = c["name"]
+    torch.manual_seed(c["seed"])
+    m = c["build"]()
+    g = torch.Generator().manual_seed(10000 + c["seed"])
+    inputs = [f(g) for f in c["inputs"]]
+    grads = [x.is_floating_point() and not getattr(f, "nograd", False) for f, x in zip(c["inputs"], inputs)]
+    pre = [[f(g) for f in p] for p in c["pre"]]
+    sd = m.state_dict()
+    for k, v in sd.items():
+        out[f"{name}/state/{k}"] = v.clone()
+    for i, x in enumerate(inputs):
+        out[f"{name}/input/{i}"] = x
+    for j, p in enumerate(pre):
+        for i, x in enumerate(p):
+            out[f"{name}/pre/{j}/{i}"] = x
+    params = [k for k, _ in m.named_parameters()]
+    for mode in c["modes"]:
+        m.train(mode == "train")
+        m.zero_grad(set_to_none=True)
+        for p in pre:
+            with torch.no_grad():
+                c["run"](m, p)
+        xs = [x.detach().clone().requires_grad_(r) for x, r in zip(inputs, grads)]
+        y = c["run"](m, xs)
+        go = torch.randn(y.shape, generator=g, dtype=y.dtype)
+        (y * go).sum().backward()
+        out[f"{name}/{mode}/output"] = y.detach()
+        out[f"{name}/{mode}/grad_output"] = go
+        for i, (x, r) in enumerate(zip(xs, grads)):
+            if r:
+                out[f"{name}/{mode}/grad/input/{i}"] = x.grad
+        for k, p in m.named_parameters():
+            if p.grad is not None:
+                out[f"{name}/{mode}/grad/param/{k}"] = p.grad
+        for k, v in m.state_dict().items():
+            out[f"{name}/{mode}/state/{k}"] = v.clone()
+    return dict(name=name, group=c["group"], seed=c["seed"], repr=repr(m), modes=list(c["modes"]),
+                inputs=len(inputs), grad_inputs=grads, pre=len(pre), state=list(sd.keys()), params=params)
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    groups, index = {}, []
+    names = set()
+    for c in CASES:
+        assert c["name"] not in names, c["name"]
+        names.add(c["name"])
+        index.append(record(c, groups.setdefault(c["group"], {})))
+    for grp, tensors in groups.items():
+        save_safetensors(os.path.join(OUT, grp + ".safetensors"), tensors)
+    errors = []
+    for name, f in ERRORS:
+        try:
+            f()
+        except Exception as e:  # noqa: BLE001 -- recording what PyTorch raises
+            errors.append(dict(name=name, kind=type(e).__name__, message=str(e)))
+            continue
+        raise SystemExit(f"error case {name} raised nothing")
+    with open(os.path.join(OUT, "index.json"), "w") as f:
+        json.dump(dict(torch=torch.__version__, cases=index, errors=errors), f, indent=1)
+        f.write("\n")
+    total = sum(os.path.getsize(os.path.join(OUT, g + ".safetensors")) for g in groups)
+    print(f"{len(index)} cases, {len(errors)} error cases, {total} bytes in {len(groups)} files")
+
+
+if __name__ == "__main__":
+    main()
