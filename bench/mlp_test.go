@@ -79,7 +79,7 @@ func BenchmarkMLP(b *testing.B) {
 		for _, p := range params {
 			p.SetRequiresGrad(true)
 		}
-		opt, err := optim.NewSGD(params, optim.SGDConfig{LR: 0.01})
+		opt, err := optim.NewSGD(params, optim.WithLR(0.01))
 		if err != nil {
 			b.Fatal(err)
 		}

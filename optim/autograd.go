@@ -27,17 +27,3 @@ func zeroGrad(params []*tensor.Tensor) {
 // noGrad runs an update with gradient recording off, so that in-place
 // writes to parameters that require grad are allowed and not recorded.
 func noGrad(f func()) { autograd.NoGrad(f) }
-
-// Step updates every parameter from the gradient backward passes have
-// accumulated into it (optimizer.step()).
-func (o *SGD) Step() { o.StepWith(Grads(o.params)) }
-
-// ZeroGrad clears the parameters' gradients (optimizer.zero_grad()).
-func (o *SGD) ZeroGrad() { zeroGrad(o.params) }
-
-// Step updates every parameter from the gradient backward passes have
-// accumulated into it (optimizer.step()).
-func (o *Adam) Step() { o.StepWith(Grads(o.params)) }
-
-// ZeroGrad clears the parameters' gradients (optimizer.zero_grad()).
-func (o *Adam) ZeroGrad() { zeroGrad(o.params) }

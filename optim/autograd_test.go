@@ -13,9 +13,9 @@ import (
 func TestStepFromBackward(t *testing.T) {
 	for _, make := range []func([]*gt.Tensor) (optim.Optimizer, error){
 		func(ps []*gt.Tensor) (optim.Optimizer, error) {
-			return optim.NewSGD(ps, optim.SGDConfig{LR: 0.1, Momentum: 0.9, WeightDecay: 0.01})
+			return optim.NewSGD(ps, optim.WithLR(0.1), optim.WithMomentum(0.9), optim.WithWeightDecay(0.01))
 		},
-		func(ps []*gt.Tensor) (optim.Optimizer, error) { return optim.NewAdamW(ps, optim.DefaultAdamW()) },
+		func(ps []*gt.Tensor) (optim.Optimizer, error) { return optim.NewAdamW(ps) },
 	} {
 		w := gt.FromFloat32s([]float32{0.5, -1, 2}, 3).SetRequiresGrad(true)
 		ref := w.Detach().Clone()
