@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"sync"
 	"testing"
 	"unsafe"
 )
@@ -36,5 +37,27 @@ func TestNewStorageUninit(t *testing.T) {
 		if b != 0xff {
 			t.Fatalf("poisoned inline tensor: byte %d is %#x", i, b)
 		}
+	}
+}
+
+// Views of one tensor are taken and written from several goroutines at
+// once: the version counter they share is made and bumped atomically
+// (run with -race).
+func TestVersionCounterConcurrent(t *testing.T) {
+	base := Empty(Float32, 8)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 100 {
+				v := NewMetaContiguous([]int{8}, Float32, CPU).ShareVersion(base)
+				v.BumpVersion()
+			}
+		}()
+	}
+	wg.Wait()
+	if got := base.Version(); got != 800 {
+		t.Fatalf("version %d, want 800", got)
 	}
 }

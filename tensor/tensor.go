@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -25,7 +26,7 @@ type Tensor struct {
 	raw  any
 	// Version counts in-place writes to the storage this tensor views; views
 	// share it with their base. Autograd reads it.
-	version *uint64
+	version atomic.Pointer[atomic.Uint64]
 	// AutogradMeta belongs to the autograd layer.
 	AutogradMeta any
 }
@@ -91,28 +92,35 @@ func (t *Tensor) WithRaw(raw any) *Tensor {
 
 // ShareVersion makes t share base's version counter (t is a view of base).
 func (t *Tensor) ShareVersion(base *Tensor) *Tensor {
-	if base.version == nil {
-		base.version = new(uint64)
-	}
-	t.version = base.version
+	t.version.Store(base.counter())
 	return t
 }
 
-// Version is the number of in-place writes seen by t's storage.
-func (t *Tensor) Version() uint64 {
-	if t.version == nil {
-		return 0
+// counter is t's version counter, made on first use. Views of one tensor
+// may be taken, and written, from several goroutines at once: the counter
+// is made and bumped atomically (PyTorch's VariableVersion is atomic too).
+func (t *Tensor) counter() *atomic.Uint64 {
+	if c := t.version.Load(); c != nil {
+		return c
 	}
-	return *t.version
+	c := new(atomic.Uint64)
+	if t.version.CompareAndSwap(nil, c) {
+		return c
+	}
+	return t.version.Load()
+}
+
+// Version is the number of in-place writes to t's storage (through any of
+// the tensors sharing its counter).
+func (t *Tensor) Version() uint64 {
+	if c := t.version.Load(); c != nil {
+		return c.Load()
+	}
+	return 0
 }
 
 // BumpVersion records an in-place write.
-func (t *Tensor) BumpVersion() {
-	if t.version == nil {
-		t.version = new(uint64)
-	}
-	*t.version++
-}
+func (t *Tensor) BumpVersion() { t.counter().Add(1) }
 
 // Sizes returns the shape. The slice must not be modified.
 func (t *Tensor) Sizes() []int { return t.sizes }
