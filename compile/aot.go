@@ -177,6 +177,17 @@ func (j *Joint) partition() error {
 			}
 		}
 	}
+	// Nodes a checkpointed region recorded for its backward (MetaRecompute)
+	// that only backward nodes use are recomputed there: their inputs are
+	// saved instead of their values (PyTorch's activation checkpointing in
+	// the min-cut partitioner, reduced to its rule for tagged nodes).
+	nodes := g.Nodes()
+	for i := len(nodes) - 1; i >= 0; i-- {
+		n := nodes[i]
+		if r, _ := n.Meta[MetaRecompute].(bool); r && !bwd[n] && allIn(n.Users(), bwd) {
+			bwd[n] = true
+		}
+	}
 	// A sub-GraphModule only backward nodes read (a higher-order op's
 	// backward subgraphs) is read by the backward graph, not saved.
 	for _, n := range g.Nodes() {
@@ -238,6 +249,9 @@ func (j *Joint) partition() error {
 	}
 	remapB := func(n *fx.Node) *fx.Node { return bwdMap[n] }
 	for _, n := range g.Nodes() {
+		if r, _ := n.Meta[MetaRecompute].(bool); r && n.NumUsers() == 0 {
+			continue // recomputed, then unused
+		}
 		if bwd[n] && n.Op != fx.OpOutput {
 			bwdMap[n] = bg.CopyNode(n, remapB)
 		}

@@ -143,8 +143,14 @@ func (tr *tracer) liftOuter(t *tensor.Tensor) *fx.Node {
 // getitem node, as make_fx tracks a tuple result. It returns those traced
 // tensors (nil stays nil).
 func (h *HOPTracer) Record(target fx.Target, args []any, results []*tensor.Tensor) []*tensor.Tensor {
+	return h.RecordKwargs(target, args, nil, results)
+}
+
+// RecordKwargs is Record of a call with keyword arguments
+// (tag_activation_checkpoint's use_reentrant = True).
+func (h *HOPTracer) RecordKwargs(target fx.Target, args []any, kwargs fx.Kwargs, results []*tensor.Tensor) []*tensor.Tensor {
 	tr := h.tr
-	n := tr.gm.Graph.CallFunction(target, args, nil)
+	n := tr.gm.Graph.CallFunction(target, args, kwargs)
 	n.Meta[fx.MetaStackTrace] = fx.StackTrace(1)
 	res := make([]*tensor.Tensor, len(results))
 	for i, r := range results {
@@ -164,6 +170,26 @@ func (h *HOPTracer) Record(target fx.Target, args []any, results []*tensor.Tenso
 		res[i] = r
 	}
 	return tr.track(n, res, nil).([]*tensor.Tensor)
+}
+
+// MetaRecompute is the Meta key of a node a checkpointed region recorded
+// for its backward (PyTorch's node.meta["recompute"]): the AOT partitioner
+// recomputes such nodes in the backward graph instead of saving their values.
+const MetaRecompute = "recompute"
+
+// Recomputed runs f and tags every node it records with MetaRecompute.
+func (h *HOPTracer) Recomputed(f func()) {
+	g := h.tr.gm.Graph
+	before := map[*fx.Node]bool{}
+	for _, n := range g.Nodes() {
+		before[n] = true
+	}
+	f()
+	for _, n := range g.Nodes() {
+		if !before[n] && n.Op == fx.OpCallFunction {
+			n.Meta[MetaRecompute] = true
+		}
+	}
 }
 
 // GetAttr adds a get_attr node reading the module attribute name, after
