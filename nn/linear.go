@@ -56,11 +56,19 @@ type Linear struct {
 // NewLinear makes a Linear layer (nn.Linear(in, out)).
 func NewLinear(in, out int, opts ...Option) *Linear {
 	k := parse("Linear", opts, "bias", "device", "dtype")
+	return newLinear("Linear", in, out, k, true)
+}
+
+// newLinear makes a Linear named cls; without init its parameters are left
+// uninitialised (for clones, whose state is copied in, drawing nothing).
+func newLinear(cls string, in, out int, k kwargs, init bool) *Linear {
 	m := &Linear{InFeatures: in, OutFeatures: out}
-	m.SetName("Linear")
+	m.SetName(cls)
 	m.Weight = m.RegisterParameter("weight", empty(k, out, in))
 	m.Bias = registerBias(&m.Base, k, out)
-	m.ResetParameters()
+	if init {
+		m.ResetParameters()
+	}
 	k.place(m.Weight, m.Bias)
 	return m
 }

@@ -95,6 +95,15 @@ func fwdClone(m nn.Module, xs []*gt.Tensor) *gt.Tensor {
 	return m.(nn.Layer).Forward(xs[0].Clone())
 }
 
+// kpm2x4 is record_nn.py's KPM_2x4 key padding mask.
+func kpm2x4() *gt.Tensor {
+	return gt.FromBools([]bool{false, false, true, false, false, true, false, true}, 2, 4)
+}
+
+// causal is a (l, s) bool mask, true above the diagonal (record_nn.py's
+// CAUSAL_3x3, CAUSAL_3x4).
+func causal(l, s int) *gt.Tensor { return gt.FullOf(gt.Bool, true, l, s).Triu(gt.WithDiagonal(1)) }
+
 func f32s(v ...float32) *gt.Tensor { return gt.FromFloat32s(v, len(v)) }
 
 var torchCases = map[string]torchCase{
@@ -250,6 +259,59 @@ var torchCases = map[string]torchCase{
 			nn.NewConv2d(1, 4, 3, nn.Padding(1)), nn.NewBatchNorm2d(4), nn.NewReLU(), nn.NewMaxPool2d(2),
 			nn.NewSequential(nn.NewConv2d(4, 4, 3, nn.Padding(1), nn.Groups(2), nn.Bias(false)), nn.NewGroupNorm(2, 4), nn.NewGELU()),
 			nn.NewAdaptiveAvgPool2d(1), nn.NewFlatten(), nn.NewLinear(4, 2))
+	}, tol: f32},
+	// transformer
+	"mha_self": {build: func() nn.Module { return nn.NewMultiheadAttention(8, 2) }, run: func(m nn.Module, xs []*gt.Tensor) *gt.Tensor {
+		y, _ := m.(*nn.MultiheadAttention).Forward(xs[0], xs[0], xs[0])
+		return y
+	}, tol: f32},
+	"mha_batch_first_masks": {build: func() nn.Module { return nn.NewMultiheadAttention(8, 2, nn.BatchFirst(true)) }, run: func(m nn.Module, xs []*gt.Tensor) *gt.Tensor {
+		y, _ := m.(*nn.MultiheadAttention).ForwardOptions(xs[0], xs[1], xs[2], nn.AttentionOptions{KeyPaddingMask: kpm2x4(), AttnMask: xs[3]})
+		return y
+	}, tol: f32},
+	"mha_per_head_weights": {build: func() nn.Module { return nn.NewMultiheadAttention(8, 4, nn.BatchFirst(true)) }, run: func(m nn.Module, xs []*gt.Tensor) *gt.Tensor {
+		_, w := m.(*nn.MultiheadAttention).ForwardOptions(xs[0], xs[1], xs[1], nn.AttentionOptions{KeyPaddingMask: kpm2x4(), PerHead: true})
+		return w
+	}, tol: f32},
+	"mha_kdim_vdim_bias_kv": {build: func() nn.Module {
+		return nn.NewMultiheadAttention(8, 4, nn.Bias(false), nn.AddBiasKV(true), nn.KDim(6), nn.VDim(5))
+	}, run: func(m nn.Module, xs []*gt.Tensor) *gt.Tensor {
+		y, _ := m.(*nn.MultiheadAttention).ForwardOptions(xs[0], xs[1], xs[2], nn.AttentionOptions{AttnMask: causal(3, 4)})
+		return y
+	}, tol: f32},
+	"mha_kdim_weights": {build: func() nn.Module {
+		return nn.NewMultiheadAttention(6, 2, nn.KDim(4), nn.VDim(4), nn.AddZeroAttn(true))
+	}, run: func(m nn.Module, xs []*gt.Tensor) *gt.Tensor {
+		_, w := m.(*nn.MultiheadAttention).Forward(xs[0], xs[1], xs[2])
+		return w
+	}, tol: f32},
+	"mha_unbatched_dropout": {build: func() nn.Module { return nn.NewMultiheadAttention(6, 3, nn.DropoutP(0.3)) }, run: func(m nn.Module, xs []*gt.Tensor) *gt.Tensor {
+		y, _ := m.(*nn.MultiheadAttention).Forward(xs[0], xs[0], xs[0])
+		return y
+	}, tol: f32},
+	"encoder_layer": {build: func() nn.Module {
+		return nn.NewTransformerEncoderLayer(8, 2, nn.DimFeedforward(16), nn.DropoutP(0), nn.BatchFirst(true))
+	}, tol: f32},
+	"encoder_layer_gelu_norm_first": {build: func() nn.Module {
+		return nn.NewTransformerEncoderLayer(8, 2, nn.DimFeedforward(12), nn.DropoutP(0.2), nn.Activation("gelu"), nn.LayerNormEps(1e-6), nn.NormFirst(true))
+	}, run: func(m nn.Module, xs []*gt.Tensor) *gt.Tensor {
+		return m.(*nn.TransformerEncoderLayer).ForwardMasked(xs[0], nil, kpm2x4())
+	}, tol: f32},
+	"encoder": {build: func() nn.Module {
+		return nn.NewTransformerEncoder(nn.NewTransformerEncoderLayer(8, 2, nn.DimFeedforward(16)), 2, nn.Norm(nn.NewLayerNorm(8)))
+	}, run: func(m nn.Module, xs []*gt.Tensor) *gt.Tensor {
+		mask := gt.Zeros(3, 3).MaskedFillScalar(causal(3, 3), math.Inf(-1)) // generate_square_subsequent_mask(3)
+		return m.(*nn.TransformerEncoder).ForwardMasked(xs[0], mask, nil)
+	}, tol: f32},
+	"decoder_layer": {build: func() nn.Module {
+		return nn.NewTransformerDecoderLayer(8, 2, nn.DimFeedforward(16), nn.BatchFirst(true))
+	}, run: func(m nn.Module, xs []*gt.Tensor) *gt.Tensor {
+		return m.(*nn.TransformerDecoderLayer).ForwardMasked(xs[0], xs[1], nn.DecoderMasks{TgtMask: causal(3, 3)})
+	}, tol: f32},
+	"decoder_layer_gelu_norm_first": {build: func() nn.Module {
+		return nn.NewTransformerDecoderLayer(8, 2, nn.DimFeedforward(12), nn.DropoutP(0), nn.Activation("gelu"), nn.NormFirst(true))
+	}, run: func(m nn.Module, xs []*gt.Tensor) *gt.Tensor {
+		return m.(*nn.TransformerDecoderLayer).ForwardMasked(xs[0], xs[1], nn.DecoderMasks{MemoryKeyPaddingMask: kpm2x4()})
 	}, tol: f32},
 	// losses
 	"cross_entropy": {build: func() nn.Module { return nn.NewCrossEntropyLoss() }, run: fwd2, tol: f32},

@@ -92,6 +92,10 @@ def NOGRAD(f):
 
 
 F64 = torch.float64
+# Masks: True is a position that may not be attended.
+KPM_2x4 = torch.tensor([[False, False, True, False], [False, True, False, True]])
+CAUSAL_3x3 = torch.ones(3, 3, dtype=torch.bool).triu(1)
+CAUSAL_3x4 = torch.ones(3, 4, dtype=torch.bool).triu(1)
 ACT_IN = R(3, 8, scale=2.5)
 
 
@@ -212,6 +216,36 @@ CASES = [
         nn.Conv2d(1, 4, 3, padding=1), nn.BatchNorm2d(4), nn.ReLU(), nn.MaxPool2d(2),
         nn.Sequential(nn.Conv2d(4, 4, 3, padding=1, groups=2, bias=False), nn.GroupNorm(2, 4), nn.GELU()),
         nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(4, 2)), [R(2, 1, 6, 6)], modes=("train", "eval")),
+    # transformer (masks are built in the run functions, the same in nn/torch_test.go)
+    case("transformer", "mha_self", 130, lambda: nn.MultiheadAttention(8, 2), [R(5, 2, 8)],
+         run=lambda m, xs: m(xs[0], xs[0], xs[0])[0]),
+    case("transformer", "mha_batch_first_masks", 131, lambda: nn.MultiheadAttention(8, 2, batch_first=True),
+         [R(2, 3, 8), R(2, 4, 8), R(2, 4, 8), NOGRAD(R(3, 4))],
+         run=lambda m, xs: m(xs[0], xs[1], xs[2], key_padding_mask=KPM_2x4, attn_mask=xs[3])[0]),
+    case("transformer", "mha_per_head_weights", 132, lambda: nn.MultiheadAttention(8, 4, batch_first=True),
+         [R(2, 3, 8), R(2, 4, 8)],
+         run=lambda m, xs: m(xs[0], xs[1], xs[1], key_padding_mask=KPM_2x4, average_attn_weights=False)[1]),
+    case("transformer", "mha_kdim_vdim_bias_kv", 133, lambda: nn.MultiheadAttention(8, 4, bias=False, add_bias_kv=True, kdim=6, vdim=5),
+         [R(3, 2, 8), R(4, 2, 6), R(4, 2, 5)],
+         run=lambda m, xs: m(xs[0], xs[1], xs[2], attn_mask=CAUSAL_3x4)[0]),
+    case("transformer", "mha_kdim_weights", 134, lambda: nn.MultiheadAttention(6, 2, kdim=4, vdim=4, add_zero_attn=True),
+         [R(3, 2, 6), R(4, 2, 4), NOGRAD(R(4, 2, 4))],
+         run=lambda m, xs: m(xs[0], xs[1], xs[2])[1]),
+    case("transformer", "mha_unbatched_dropout", 135, lambda: nn.MultiheadAttention(6, 3, dropout=0.3), [R(4, 6)],
+         run=lambda m, xs: m(xs[0], xs[0], xs[0])[0], modes=("train", "eval")),
+    case("transformer", "encoder_layer", 136, lambda: nn.TransformerEncoderLayer(8, 2, dim_feedforward=16, dropout=0.0, batch_first=True),
+         [R(2, 5, 8)], modes=("train", "eval")),
+    case("transformer", "encoder_layer_gelu_norm_first", 137,
+         lambda: nn.TransformerEncoderLayer(8, 2, 12, dropout=0.2, activation="gelu", layer_norm_eps=1e-6, norm_first=True),
+         [R(4, 2, 8)], run=lambda m, xs: m(xs[0], src_key_padding_mask=KPM_2x4), modes=("train", "eval")),
+    case("transformer", "encoder", 138,
+         lambda: nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, dim_feedforward=16), 2, norm=nn.LayerNorm(8)),
+         [R(3, 2, 8)], run=lambda m, xs: m(xs[0], mask=nn.Transformer.generate_square_subsequent_mask(3)), modes=("train", "eval")),
+    case("transformer", "decoder_layer", 139, lambda: nn.TransformerDecoderLayer(8, 2, dim_feedforward=16, batch_first=True),
+         [R(2, 3, 8), R(2, 4, 8)], run=lambda m, xs: m(xs[0], xs[1], tgt_mask=CAUSAL_3x3), modes=("train", "eval")),
+    case("transformer", "decoder_layer_gelu_norm_first", 140,
+         lambda: nn.TransformerDecoderLayer(8, 2, dim_feedforward=12, dropout=0.0, activation="gelu", norm_first=True),
+         [R(3, 2, 8), R(4, 2, 8)], run=lambda m, xs: m(xs[0], xs[1], memory_key_padding_mask=KPM_2x4)),
     # losses
     case("loss", "cross_entropy", 110, lambda: nn.CrossEntropyLoss(), [R(4, 5), NOGRAD(I([1, 0, 4, 2]))]),
     case("loss", "cross_entropy_weight_ignore_smooth", 111,

@@ -793,8 +793,10 @@ func fits(v any, t *tensor.Type) bool {
 		if _, isInt := v.(int); isInt && t.Elem.Kind == tensor.TInt {
 			return true // int[1] dim=0
 		}
+		// int[1] is PyTorch's "a bare int is a list of one", not a
+		// length: mean.dim's int[1]? dim takes [-1, -2].
 		xs, ok := v.([]any)
-		if !ok || (t.Size > 0 && len(xs) != t.Size && len(xs) != 1) {
+		if !ok || (t.Size > 1 && len(xs) != t.Size && len(xs) != 1) {
 			return false
 		}
 		for _, x := range xs {

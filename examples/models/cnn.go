@@ -1,25 +1,34 @@
 package models
 
-import gt "github.com/goaten/goaten"
+import (
+	gt "github.com/goaten/goaten"
+	"github.com/goaten/goaten/nn"
+)
 
 // CNN is conv3x3(1→8) ReLU maxpool2 conv3x3(8→16) ReLU global-average-pool
-// Linear(16→10) over [N, 1, H, W] images.
+// Linear(16→10) over [N, 1, H, W] images: PyTorch's CNN(conv1, conv2, fc),
+// whose forward applies the ReLUs and poolings functionally.
 type CNN struct {
-	Conv1, Conv2 Conv2d
-	FC           Linear
+	nn.Base
+	Conv1, Conv2 *nn.Conv2d
+	FC           *nn.Linear
 	// Trace, when non-nil, receives conv1, relu1, pool1, conv2, relu2, gap.
 	Trace map[string]*gt.Tensor
 }
 
-// NewCNN builds the CNN from weights named conv1.*, conv2.*, fc.*.
+// NewCNNModule makes the CNN with PyTorch's default initialisation.
+func NewCNNModule() *CNN {
+	m := &CNN{}
+	m.Conv1 = nn.Register(m, "conv1", nn.NewConv2d(1, 8, 3, nn.Padding(1)))
+	m.Conv2 = nn.Register(m, "conv2", nn.NewConv2d(8, 16, 3, nn.Padding(1)))
+	m.FC = nn.Register(m, "fc", nn.NewLinear(16, 10))
+	return m
+}
+
+// NewCNN builds the CNN and loads weights named conv1.*, conv2.*, fc.*.
 func NewCNN(weights map[string]*gt.Tensor) (*CNN, error) {
-	p := NewParams(weights)
-	m := &CNN{
-		Conv1: Conv2d{Weight: p.Get("conv1.weight", 8, 1, 3, 3), Bias: p.Get("conv1.bias", 8), Stride: 1, Padding: 1},
-		Conv2: Conv2d{Weight: p.Get("conv2.weight", 16, 8, 3, 3), Bias: p.Get("conv2.bias", 16), Stride: 1, Padding: 1},
-		FC:    p.Linear("fc", 16, 10),
-	}
-	return m, p.Err
+	m := NewCNNModule()
+	return m, load(m, weights)
 }
 
 // Forward maps images [N, 1, H, W] to logits [N, 10].

@@ -75,9 +75,6 @@ func TestCompiledMLPGradients(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, p := range m.Parameters() {
-			p.SetRequiresGrad(true)
-		}
 		in := load(t, "mlp", "inputs")
 		fn := func(x *gt.Tensor) *gt.Tensor { return models.Loss(m.Forward(x), in["labels"]) }
 		var loss *gt.Tensor
@@ -88,8 +85,8 @@ func TestCompiledMLPGradients(t *testing.T) {
 		}
 		loss.Backward()
 		out := map[string]*gt.Tensor{}
-		for name, p := range m.Parameters() {
-			out[name] = p.Grad()
+		for _, p := range m.NamedParameters() {
+			out[p.Name] = p.Tensor.Grad()
 		}
 		return out
 	}

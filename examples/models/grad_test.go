@@ -18,10 +18,7 @@ func TestMLPGradients(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	params := m.Parameters()
-	for _, p := range params {
-		p.SetRequiresGrad(true)
-	}
+	params := m.NamedParameters() // fc1.weight, fc1.bias, fc2.weight, fc2.bias
 	in, want := load(t, "mlp", "inputs"), load(t, "mlp", "grads")
 	logits := m.Forward(in["x"])
 	autograd.RetainGrad(logits)
@@ -40,8 +37,8 @@ func TestMLPGradients(t *testing.T) {
 		compareTol(t, name, got, w, 1e-5, 1e-5*scale)
 	}
 	check("grad.logits", logits.Grad())
-	for name, p := range params {
-		check("grad."+name, p.Grad())
+	for _, p := range params {
+		check("grad."+p.Name, p.Tensor.Grad())
 	}
 	if len(want) != len(params)+1 {
 		t.Errorf("grads.safetensors holds %d gradients, the test checks %d", len(want), len(params)+1)

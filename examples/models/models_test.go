@@ -131,6 +131,8 @@ func TestTransformerEncoderLayer(t *testing.T) {
 	m.Trace = map[string]*gt.Tensor{}
 	compare(t, "y", m.Forward(in["x"]), out["y"])
 	compareTrace(t, out, m.Trace)
+	m.Trace = nil // nn.TransformerEncoderLayer's own Forward
+	compare(t, "y (nn layer)", m.Forward(in["x"]), out["y"])
 }
 
 func TestGPTDecoder(t *testing.T) {
