@@ -1,0 +1,371 @@
+package cpu
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/goaten/goaten/compile/fx"
+	"github.com/goaten/goaten/tensor"
+)
+
+// builder turns a group into a tile program: operands resolved (in place,
+// gathered, scalars), one instruction per member, registers assigned by
+// liveness inside the group (a value dying at an instruction lends its
+// register to that instruction's result), and the values the graph reads
+// written into their outputs.
+type builder struct {
+	p    *partition
+	g    *group
+	prog *tileProg
+	mat  map[*fx.Node]bool // members the graph reads outside the group
+	res  map[*fx.Node]bool // members that are graph outputs
+	slot func(*fx.Node) int
+
+	loc      map[*fx.Node]loc // each member value's location
+	last     map[*fx.Node]int // member index of a value's last read in the group
+	extLast  map[string]int   // the same for gathered inputs, by key
+	extLoc   map[string]loc
+	inIdx    map[string]int
+	freeFull []int
+	freeRow  []int
+	scal     []scalarEntry
+}
+
+type scalarEntry struct {
+	c  float32
+	in int // -1: the constant c
+}
+
+func (b *builder) alloc(k vkind) loc {
+	if k == full {
+		if n := len(b.freeFull); n > 0 {
+			r := b.freeFull[n-1]
+			b.freeFull = b.freeFull[:n-1]
+			return loc{at: wReg, kind: full, idx: r}
+		}
+		b.prog.nfull++
+		return loc{at: wReg, kind: full, idx: b.prog.nfull - 1}
+	}
+	if n := len(b.freeRow); n > 0 {
+		r := b.freeRow[n-1]
+		b.freeRow = b.freeRow[:n-1]
+		return loc{at: wReg, kind: rowv, idx: r}
+	}
+	b.prog.nrow++
+	return loc{at: wReg, kind: rowv, idx: b.prog.nrow - 1}
+}
+
+func (b *builder) release(l loc) {
+	if l.at != wReg {
+		return
+	}
+	if l.kind == full {
+		if !slices.Contains(b.freeFull, l.idx) {
+			b.freeFull = append(b.freeFull, l.idx)
+		}
+		return
+	}
+	if !slices.Contains(b.freeRow, l.idx) {
+		b.freeRow = append(b.freeRow, l.idx)
+	}
+}
+
+// space is the iteration space a member's operands are read over: the
+// member's own result shape, the group's for reductions and row ops.
+func (b *builder) space(m *fx.Node) []int {
+	if sp := b.g.specs[m]; sp.kind == kReduce || sp.kind == kRowOp {
+		return b.g.shape
+	}
+	v, _ := b.p.info(m)
+	return v.sizes
+}
+
+// opKind is the kind of member m's operands.
+func (b *builder) opKind(m *fx.Node) vkind {
+	if sp := b.g.specs[m]; sp.kind == kReduce || sp.kind == kRowOp {
+		return full
+	}
+	return b.g.kind[m]
+}
+
+// extKey names an external operand read over a space.
+func extKey(n *fx.Node, k vkind, space []int) string {
+	return fmt.Sprintf("%s/%d/%v", n.Name, k, space)
+}
+
+// external resolves an operand from outside the group for a member whose
+// value has kind k and shape space; j is the member's index.
+func (b *builder) external(x *fx.Node, k vkind, space []int, j int) (l loc, scalar int, isScalar bool, code []instr) {
+	v, _ := b.p.info(x)
+	if v.numel() == 1 && !flatSame(v.sizes, space) {
+		b.prog.ins = append(b.prog.ins, progIn{slot: b.slot(x), kind: k, mode: mScalar, sizes: v.sizes, strd: v.strides, node: x.Name})
+		b.scal = append(b.scal, scalarEntry{in: len(b.prog.ins) - 1})
+		return loc{}, len(b.scal) - 1, true, nil
+	}
+	if v.dtype == tensor.Float32 && v.contiguous() && flatSame(v.sizes, space) {
+		key := extKey(x, k, nil)
+		i, ok := b.inIdx[key]
+		if !ok {
+			b.prog.ins = append(b.prog.ins, progIn{slot: b.slot(x), kind: k, mode: mInPlace, sizes: v.sizes, strd: v.strides, node: x.Name})
+			i = len(b.prog.ins) - 1
+			b.inIdx[key] = i
+		}
+		return loc{at: wIn, kind: k, idx: i}, 0, false, nil
+	}
+	key := extKey(x, k, space)
+	if l, ok := b.extLoc[key]; ok {
+		return l, 0, false, nil
+	}
+	b.prog.ins = append(b.prog.ins, progIn{slot: b.slot(x), kind: k, mode: mGather, sizes: v.sizes, strd: v.strides,
+		g: newGather(space, v.sizes, v.strides), node: x.Name})
+	l = b.alloc(k)
+	b.extLoc[key] = l
+	in := instr{op: iGather, dst: l, in: len(b.prog.ins) - 1}
+	in.text = fmt.Sprintf("%s = gather in%d", l, in.in)
+	return l, 0, false, []instr{in}
+}
+
+// operand resolves member m's operand o (m has kind k).
+func (b *builder) operand(m *fx.Node, o operand, k vkind, j int) (l loc, s int, isScalar bool) {
+	if o.node == nil {
+		b.scal = append(b.scal, scalarEntry{c: o.c, in: -1})
+		return loc{}, len(b.scal) - 1, true
+	}
+	if b.g.of(o.node) {
+		return b.loc[o.node], 0, false
+	}
+	l, s, isScalar, code := b.external(o.node, k, b.space(m), j)
+	b.prog.code = append(b.prog.code, code...)
+	return l, s, isScalar
+}
+
+// dst gives member m's value a location: its output when the graph reads
+// it, else a register.
+func (b *builder) dst(m *fx.Node, k vkind) loc {
+	if b.mat[m] {
+		v, _ := b.p.info(m)
+		b.prog.outs = append(b.prog.outs, progOut{slot: b.slot(m), kind: k, sizes: v.sizes, fresh: b.res[m], node: m.Name})
+		return loc{at: wOut, kind: k, idx: len(b.prog.outs) - 1}
+	}
+	return b.alloc(k)
+}
+
+// build compiles the group.
+func (b *builder) build(tileElems int) (*tileProg, error) {
+	g := b.g
+	S := g.shape
+	N := 1
+	if g.k > 0 {
+		N = g.rowLen()
+	}
+	R := tensor.Numel(S) / N
+	T := max(1, tileElems/N)
+	T = min(T, R)
+	b.prog = &tileProg{shape: S, R: R, N: N, T: T}
+	b.loc, b.last = map[*fx.Node]loc{}, map[*fx.Node]int{}
+	b.extLast, b.extLoc, b.inIdx = map[string]int{}, map[string]loc{}, map[string]int{}
+	// Last reads, in member order.
+	for j, m := range g.members {
+		sp := g.specs[m]
+		for _, o := range sp.ins {
+			if o.node == nil {
+				continue
+			}
+			if g.of(o.node) {
+				b.last[o.node] = j
+			} else {
+				b.extLast[extKey(o.node, b.opKind(m), b.space(m))] = j
+			}
+		}
+		b.prog.members = append(b.prog.members, m.Name)
+	}
+	items := map[*fx.Node][3]*fx.Node{}
+	for _, m := range g.members {
+		if sp := g.specs[m]; sp.kind == kItem {
+			it := items[sp.ins[0].node]
+			it[sp.item] = m
+			items[sp.ins[0].node] = it
+		}
+	}
+	// dying releases the registers of the values whose last read is
+	// member j.
+	dying := func(j int) {
+		for v, lj := range b.last {
+			if lj == j {
+				b.release(b.loc[v])
+			}
+		}
+		for key, lj := range b.extLast {
+			if lj == j {
+				if l, ok := b.extLoc[key]; ok {
+					b.release(l)
+				}
+			}
+		}
+	}
+	for j, m := range g.members {
+		sp := g.specs[m]
+		k := g.kind[m]
+		switch sp.kind {
+		case kItem:
+			continue // placed by its native_layer_norm
+		case kUnary, kUnaryGo:
+			a, _, _ := b.operand(m, sp.ins[0], k, j)
+			dying(j)
+			d := b.dst(m, k)
+			in := instr{op: iUnary, dst: d, a: a, f1: sp.f1}
+			if sp.kind == kUnaryGo {
+				in.op, in.f1, in.fgo = iUnaryGo, nil, sp.fgo
+			}
+			in.text = fmt.Sprintf("%s = %s(%s)", d, sp.name, a)
+			b.prog.code = append(b.prog.code, in)
+			b.loc[m] = d
+		case kClamp:
+			a, _, _ := b.operand(m, sp.ins[0], k, j)
+			dying(j)
+			d := b.dst(m, k)
+			b.prog.code = append(b.prog.code, instr{op: iClamp, dst: d, a: a, lo: sp.lo, hi: sp.hi,
+				text: fmt.Sprintf("%s = clamp(%s, %v, %v)", d, a, sp.lo, sp.hi)})
+			b.loc[m] = d
+		case kAxpy:
+			a, _, _ := b.operand(m, sp.ins[0], k, j)
+			y, _, _ := b.operand(m, sp.ins[1], k, j)
+			dying(j)
+			d := b.dst(m, k)
+			b.prog.code = append(b.prog.code, instr{op: iAxpy, dst: d, a: a, b: y, al: sp.alpha,
+				text: fmt.Sprintf("%s = %v·%s + %s", d, sp.alpha, y, a)})
+			b.loc[m] = d
+		case kBinary:
+			x, xs, xsc := b.operand(m, sp.ins[0], k, j)
+			y, ys, ysc := b.operand(m, sp.ins[1], k, j)
+			var in instr
+			var tmp *loc
+			switch {
+			case ysc:
+				in = instr{op: iBinS, a: x, s: ys, fs: binVS[sp.bin]}
+				in.text = fmt.Sprintf("%s(%s, s%d)", binNames[sp.bin], x, ys)
+			case xsc:
+				in = instr{op: iBinS, a: y, s: xs, fs: binSV[sp.bin]}
+				in.text = fmt.Sprintf("%s(s%d, %s)", binNames[sp.bin], xs, y)
+			case k == full && y.kind == rowv:
+				in, tmp = b.rowBinary(sp.bin, x, y, false, N)
+			case k == full && x.kind == rowv:
+				in, tmp = b.rowBinary(sp.bin, y, x, true, N)
+			default:
+				in = instr{op: iBin, a: x, b: y, f2: binVV[sp.bin]}
+				in.text = fmt.Sprintf("%s(%s, %s)", binNames[sp.bin], x, y)
+			}
+			dying(j)
+			if tmp != nil {
+				b.release(*tmp) // the expanded row values
+			}
+			d := b.dst(m, k)
+			in.dst = d
+			in.text = fmt.Sprintf("%s = %s", d, in.text)
+			b.prog.code = append(b.prog.code, in)
+			b.loc[m] = d
+		case kReduce:
+			x, _, _ := b.operand(m, sp.ins[0], full, j)
+			dying(j)
+			d := b.dst(m, rowv)
+			b.prog.code = append(b.prog.code, instr{op: iReduce, dst: d, a: x, red: sp.red,
+				text: fmt.Sprintf("%s = %s(%s) per row", d, sp.name, x)})
+			b.loc[m] = d
+		case kRowOp:
+			x, _, _ := b.operand(m, sp.ins[0], full, j)
+			switch sp.row {
+			case oSoftmax, oLogSoftmax:
+				var d loc
+				if sp.row == oLogSoftmax { // reads x after writing dst
+					d = b.dst(m, full)
+					dying(j)
+				} else {
+					dying(j)
+					d = b.dst(m, full)
+				}
+				op := iSoftmax
+				if sp.row == oLogSoftmax {
+					op = iLogSoftmax
+				}
+				b.prog.code = append(b.prog.code, instr{op: op, dst: d, a: x,
+					text: fmt.Sprintf("%s = %s(%s) per row", d, sp.name, x)})
+				b.loc[m] = d
+			case oLayerNorm:
+				in := instr{op: iLayerNorm, a: x, in: -1, in2: -1, eps: sp.eps}
+				for i, o := range sp.ins[1:] {
+					if o.node == nil {
+						continue
+					}
+					v, _ := b.p.info(o.node)
+					b.prog.ins = append(b.prog.ins, progIn{slot: b.slot(o.node), kind: full, mode: mWhole,
+						sizes: v.sizes, strd: v.strides, node: o.node.Name})
+					if i == 0 {
+						in.in = len(b.prog.ins) - 1
+					} else {
+						in.in2 = len(b.prog.ins) - 1
+					}
+				}
+				dying(j)
+				it := items[m]
+				dsts := [3]loc{}
+				var tmp []loc
+				for i, u := range it {
+					_, used := b.last[u]
+					switch {
+					case u != nil && (used || b.mat[u]):
+						kk := rowv
+						if i == 0 {
+							kk = full
+						}
+						dsts[i] = b.dst(u, kk)
+						b.loc[u] = dsts[i]
+					case i == 0:
+						dsts[i] = b.alloc(full)
+						tmp = append(tmp, dsts[i])
+					default:
+						dsts[i] = loc{at: wScratch, kind: rowv}
+					}
+				}
+				in.dst, in.d2, in.d3 = dsts[0], dsts[1], dsts[2]
+				for _, t := range tmp {
+					b.release(t)
+				}
+				in.text = fmt.Sprintf("%s, %s, %s = layer_norm(%s, in%d, in%d) per row", in.dst, in.d2, in.d3, x, in.in, in.in2)
+				b.prog.code = append(b.prog.code, in)
+			}
+		default:
+			return nil, fmt.Errorf("compile/cpu: %s: unknown fused node", m.Name)
+		}
+		if _, used := b.last[m]; !used && (sp.kind != kRowOp || sp.row != oLayerNorm) {
+			b.release(b.loc[m]) // a value nothing in the group reads
+		}
+	}
+	for _, e := range b.scal {
+		b.prog.consts = append(b.prog.consts, e.c)
+		if e.in >= 0 {
+			b.prog.rtScalars = append(b.prog.rtScalars, [2]int{len(b.prog.consts) - 1, e.in})
+		}
+	}
+	return b.prog, nil
+}
+
+// rowBinary is full op row (swapped: row op full), per row or, for short
+// rows, by expanding the row values into a temporary register first.
+func (b *builder) rowBinary(o binOp, x, row loc, swapped bool, N int) (instr, *loc) {
+	if N < expandBelow {
+		t := b.alloc(full)
+		b.prog.code = append(b.prog.code, instr{op: iExpand, dst: t, a: row, text: fmt.Sprintf("%s = expand(%s)", t, row)})
+		if swapped {
+			return instr{op: iBin, a: t, b: x, f2: binVV[o], text: fmt.Sprintf("%s(%s, %s)", binNames[o], t, x)}, &t
+		}
+		return instr{op: iBin, a: x, b: t, f2: binVV[o], text: fmt.Sprintf("%s(%s, %s)", binNames[o], x, t)}, &t
+	}
+	if swapped {
+		return instr{op: iBinRow, a: x, b: row, fs: binSV[o], text: fmt.Sprintf("%s(%s[r], %s) per row", binNames[o], row, x)}, nil
+	}
+	return instr{op: iBinRow, a: x, b: row, fs: binVS[o], text: fmt.Sprintf("%s(%s, %s[r]) per row", binNames[o], x, row)}, nil
+}
+
+// expandBelow: rows shorter than this are broadcast by expansion (one
+// kernel call for the tile) rather than one kernel call per row.
+const expandBelow = 64
