@@ -138,6 +138,9 @@ func cases() []fusionCase {
 		{"broadcasts", one(func(t ...*tensor.Tensor) *tensor.Tensor {
 			return t[0].Mul(t[1]).Add(t[2]).Maximum(t[3]).Sub(t[4])
 		}), in([]int{5, 6, 70}, []int{5, 1, 70}, []int{6, 1}, []int{70}, []int{}), 0, nil},
+		{"periodic", func(t ...*tensor.Tensor) []*tensor.Tensor {
+			return []*tensor.Tensor{t[1].Sub(t[0].Exp()).Div(t[2]), t[0].Mul(t[1]).Softmax(-1)}
+		}, in([]int{3, 7, 300}, []int{300}, []int{7, 300}), 0, nil},
 		{"scalar_f64", one(func(t ...*tensor.Tensor) *tensor.Tensor { return t[0].Mul(t[1]).Add(t[1]) }),
 			func() []*tensor.Tensor {
 				return []*tensor.Tensor{randn(true, 40, 30), tensor.FromSlice([]float64{1.0 / 3}).Reshape([]int{})}
@@ -321,7 +324,7 @@ func TestConcurrentCalls(t *testing.T) {
 // TestWarmCallMemory: a warm call of a graph with intermediates outside
 // groups (matrix products) allocates little more than its result.
 func TestWarmCallMemory(t *testing.T) {
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		t.Skip("memory statistics")
 	}
 	f := func(x, w1, w2 *tensor.Tensor) *tensor.Tensor {

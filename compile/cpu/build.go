@@ -29,6 +29,12 @@ type builder struct {
 	freeFull []int
 	freeRow  []int
 	scal     []scalarEntry
+
+	cur     int                // the member being compiled
+	outIdx  map[*fx.Node]int   // each read-outside member's output
+	outDef  map[int]int        // output -> member index of the instruction writing it
+	outLate map[int]bool       // output written by an instruction that reads its operand after writing (log_softmax)
+	outBusy map[int]bool       // output slice holding a temporary
 }
 
 type scalarEntry struct {
@@ -36,7 +42,30 @@ type scalarEntry struct {
 	in int // -1: the constant c
 }
 
-func (b *builder) alloc(k vkind) loc {
+// alloc gives a value of kind k that lives only in the current
+// instruction a location.
+func (b *builder) alloc(k vkind) loc { return b.allocUntil(k, b.cur) }
+
+// allocUntil gives a value of kind k whose last read is member until a
+// location: a full value may borrow the slice of an output that is written
+// only after that (so that a chain computes in its result's memory, which
+// the first pass over a tile brings into the cache), else a register.
+func (b *builder) allocUntil(k vkind, until int) loc {
+	if k == full {
+		best := -1
+		for o, def := range b.outDef {
+			if b.outBusy[o] || def <= b.cur || until > def || (until == def && b.outLate[o]) || b.prog.outs[o].kind != full {
+				continue
+			}
+			if best < 0 || def < b.outDef[best] || (def == b.outDef[best] && o < best) {
+				best = o
+			}
+		}
+		if best >= 0 {
+			b.outBusy[best] = true
+			return loc{at: wOut, kind: full, idx: best}
+		}
+	}
 	if k == full {
 		if n := len(b.freeFull); n > 0 {
 			r := b.freeFull[n-1]
@@ -56,6 +85,10 @@ func (b *builder) alloc(k vkind) loc {
 }
 
 func (b *builder) release(l loc) {
+	if l.at == wOut {
+		b.outBusy[l.idx] = false
+		return
+	}
 	if l.at != wReg {
 		return
 	}
@@ -95,7 +128,10 @@ func extKey(n *fx.Node, k vkind, space []int) string {
 
 // external resolves an operand from outside the group for a member whose
 // value has kind k and shape space; j is the member's index.
-func (b *builder) external(x *fx.Node, k vkind, space []int, j int) (l loc, scalar int, isScalar bool, code []instr) {
+// With periodic set, an input that repeats along the space's outer dims
+// (a bias, a mask broadcast over a batch) may come back as a wPeriodic
+// location, read in place by iBinP.
+func (b *builder) external(x *fx.Node, k vkind, space []int, j int, periodic bool) (l loc, scalar int, isScalar bool, code []instr) {
 	v, _ := b.p.info(x)
 	if v.numel() == 1 && !flatSame(v.sizes, space) {
 		b.prog.ins = append(b.prog.ins, progIn{slot: b.slot(x), kind: k, mode: mScalar, sizes: v.sizes, strd: v.strides, node: x.Name})
@@ -116,9 +152,21 @@ func (b *builder) external(x *fx.Node, k vkind, space []int, j int) (l loc, scal
 	if l, ok := b.extLoc[key]; ok {
 		return l, 0, false, nil
 	}
+	g := newGather(space, v.sizes, v.strides)
+	if periodic && v.dtype == tensor.Float32 && len(g.sizes) == 2 && g.strides[0] == 0 && g.strides[1] == 1 && g.sizes[1] >= minPeriod {
+		key = extKey(x, k, space) + "/p"
+		i, ok := b.inIdx[key]
+		if !ok {
+			b.prog.ins = append(b.prog.ins, progIn{slot: b.slot(x), kind: k, mode: mPeriodic, sizes: v.sizes, strd: v.strides,
+				P: g.sizes[1], node: x.Name})
+			i = len(b.prog.ins) - 1
+			b.inIdx[key] = i
+		}
+		return loc{at: wPeriodic, kind: k, idx: i}, 0, false, nil
+	}
 	b.prog.ins = append(b.prog.ins, progIn{slot: b.slot(x), kind: k, mode: mGather, sizes: v.sizes, strd: v.strides,
-		g: newGather(space, v.sizes, v.strides), node: x.Name})
-	l = b.alloc(k)
+		g: g, node: x.Name})
+	l = b.allocUntil(k, max(j, b.extLast[key]))
 	b.extLoc[key] = l
 	in := instr{op: iGather, dst: l, in: len(b.prog.ins) - 1}
 	in.text = fmt.Sprintf("%s = gather in%d", l, in.in)
@@ -127,6 +175,12 @@ func (b *builder) external(x *fx.Node, k vkind, space []int, j int) (l loc, scal
 
 // operand resolves member m's operand o (m has kind k).
 func (b *builder) operand(m *fx.Node, o operand, k vkind, j int) (l loc, s int, isScalar bool) {
+	return b.operandP(m, o, k, j, false)
+}
+
+// operandP is operand, which may give a periodic input when periodic is
+// set.
+func (b *builder) operandP(m *fx.Node, o operand, k vkind, j int, periodic bool) (l loc, s int, isScalar bool) {
 	if o.node == nil {
 		b.scal = append(b.scal, scalarEntry{c: o.c, in: -1})
 		return loc{}, len(b.scal) - 1, true
@@ -134,18 +188,26 @@ func (b *builder) operand(m *fx.Node, o operand, k vkind, j int) (l loc, s int, 
 	if b.g.of(o.node) {
 		return b.loc[o.node], 0, false
 	}
-	l, s, isScalar, code := b.external(o.node, k, b.space(m), j)
+	l, s, isScalar, code := b.external(o.node, k, b.space(m), j, periodic)
 	b.prog.code = append(b.prog.code, code...)
 	return l, s, isScalar
 }
 
+// minPeriod is the shortest period an input is read in place with (one
+// kernel call per period in a tile); shorter ones are gathered.
+const minPeriod = 256
+
+// periodic enables periodic inputs (tests turn it off to check gathers).
+var periodic = true
+
 // dst gives member m's value a location: its output when the graph reads
 // it, else a register.
 func (b *builder) dst(m *fx.Node, k vkind) loc {
-	if b.mat[m] {
-		v, _ := b.p.info(m)
-		b.prog.outs = append(b.prog.outs, progOut{slot: b.slot(m), kind: k, sizes: v.sizes, fresh: b.res[m], node: m.Name})
-		return loc{at: wOut, kind: k, idx: len(b.prog.outs) - 1}
+	if i, ok := b.outIdx[m]; ok {
+		return loc{at: wOut, kind: k, idx: i}
+	}
+	if u, ok := b.last[m]; ok {
+		return b.allocUntil(k, u)
 	}
 	return b.alloc(k)
 }
@@ -187,6 +249,27 @@ func (b *builder) build(tileElems int) (*tileProg, error) {
 			items[sp.ins[0].node] = it
 		}
 	}
+	// The outputs, and where each is written.
+	b.outIdx, b.outDef, b.outLate, b.outBusy = map[*fx.Node]int{}, map[int]int{}, map[int]bool{}, map[int]bool{}
+	at := map[*fx.Node]int{}
+	for j, m := range g.members {
+		at[m] = j
+	}
+	for j, m := range g.members {
+		if !b.mat[m] {
+			continue
+		}
+		v, _ := b.p.info(m)
+		sp := g.specs[m]
+		def := j
+		if sp.kind == kItem {
+			def = at[sp.ins[0].node]
+		}
+		i := len(b.prog.outs)
+		b.prog.outs = append(b.prog.outs, progOut{slot: b.slot(m), kind: g.kind[m], sizes: v.sizes, fresh: b.res[m], node: m.Name})
+		b.outIdx[m], b.outDef[i] = i, def
+		b.outLate[i] = sp.kind == kRowOp && sp.row == oLogSoftmax
+	}
 	// dying releases the registers of the values whose last read is
 	// member j.
 	dying := func(j int) {
@@ -206,6 +289,7 @@ func (b *builder) build(tileElems int) (*tileProg, error) {
 	for j, m := range g.members {
 		sp := g.specs[m]
 		k := g.kind[m]
+		b.cur = j
 		switch sp.kind {
 		case kItem:
 			continue // placed by its native_layer_norm
@@ -236,24 +320,25 @@ func (b *builder) build(tileElems int) (*tileProg, error) {
 				text: fmt.Sprintf("%s = %v·%s + %s", d, sp.alpha, y, a)})
 			b.loc[m] = d
 		case kBinary:
-			x, xs, xsc := b.operand(m, sp.ins[0], k, j)
-			y, ys, ysc := b.operand(m, sp.ins[1], k, j)
+			x, xs, xsc := b.operandP(m, sp.ins[0], k, j, true)
+			y, ys, ysc := b.operandP(m, sp.ins[1], k, j, x.at != wPeriodic)
 			var in instr
 			var tmp *loc
 			switch {
-			case ysc:
-				in = instr{op: iBinS, a: x, s: ys, fs: binVS[sp.bin]}
-				in.text = fmt.Sprintf("%s(%s, s%d)", binNames[sp.bin], x, ys)
-			case xsc:
-				in = instr{op: iBinS, a: y, s: xs, fs: binSV[sp.bin]}
-				in.text = fmt.Sprintf("%s(s%d, %s)", binNames[sp.bin], xs, y)
-			case k == full && y.kind == rowv:
-				in, tmp = b.rowBinary(sp.bin, x, y, false, N)
-			case k == full && x.kind == rowv:
-				in, tmp = b.rowBinary(sp.bin, y, x, true, N)
+			case x.at == wPeriodic && (ysc || y.kind != k):
+				x = b.gatherInstead(m, sp.ins[0], k, j)
+				in, tmp = b.binary(sp.bin, k, x, xs, xsc, y, ys, ysc, N)
+			case y.at == wPeriodic && (xsc || x.kind != k):
+				y = b.gatherInstead(m, sp.ins[1], k, j)
+				in, tmp = b.binary(sp.bin, k, x, xs, xsc, y, ys, ysc, N)
+			case x.at == wPeriodic:
+				in = instr{op: iBinP, a: y, in: x.idx, swap: true, f2: binVV[sp.bin]}
+				in.text = fmt.Sprintf("%s(in%d periodic, %s)", binNames[sp.bin], x.idx, y)
+			case y.at == wPeriodic:
+				in = instr{op: iBinP, a: x, in: y.idx, f2: binVV[sp.bin]}
+				in.text = fmt.Sprintf("%s(%s, in%d periodic)", binNames[sp.bin], x, y.idx)
 			default:
-				in = instr{op: iBin, a: x, b: y, f2: binVV[sp.bin]}
-				in.text = fmt.Sprintf("%s(%s, %s)", binNames[sp.bin], x, y)
+				in, tmp = b.binary(sp.bin, k, x, xs, xsc, y, ys, ysc, N)
 			}
 			dying(j)
 			if tmp != nil {
@@ -369,3 +454,26 @@ func (b *builder) rowBinary(o binOp, x, row loc, swapped bool, N int) (instr, *l
 // expandBelow: rows shorter than this are broadcast by expansion (one
 // kernel call for the tile) rather than one kernel call per row.
 const expandBelow = 64
+
+// binary is the instruction of a binary member on resolved operands.
+func (b *builder) binary(o binOp, k vkind, x loc, xs int, xsc bool, y loc, ys int, ysc bool, N int) (instr, *loc) {
+	switch {
+	case ysc:
+		return instr{op: iBinS, a: x, s: ys, fs: binVS[o], text: fmt.Sprintf("%s(%s, s%d)", binNames[o], x, ys)}, nil
+	case xsc:
+		return instr{op: iBinS, a: y, s: xs, fs: binSV[o], text: fmt.Sprintf("%s(s%d, %s)", binNames[o], xs, y)}, nil
+	case k == full && y.kind == rowv:
+		return b.rowBinary(o, x, y, false, N)
+	case k == full && x.kind == rowv:
+		return b.rowBinary(o, y, x, true, N)
+	}
+	return instr{op: iBin, a: x, b: y, f2: binVV[o], text: fmt.Sprintf("%s(%s, %s)", binNames[o], x, y)}, nil
+}
+
+// gatherInstead resolves an external operand by a gather (where a periodic
+// read does not fit the instruction).
+func (b *builder) gatherInstead(m *fx.Node, o operand, k vkind, j int) loc {
+	l, _, _, code := b.external(o.node, k, b.space(m), j, false)
+	b.prog.code = append(b.prog.code, code...)
+	return l
+}

@@ -355,7 +355,7 @@ func (pl *plan) runGroup(s *pstep, a *arena) {
 			}
 			off := t.StorageOffset()
 			f.in[i] = tensor.Elems[float32](t.Storage())[off : off+t.Numel()]
-		case mGather:
+		case mGather, mPeriodic:
 			if t.DType() != tensor.Float32 || !slices.Equal(t.Strides(), in.strd) {
 				pl.runMembers(s, a)
 				return

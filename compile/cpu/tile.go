@@ -36,6 +36,7 @@ const (
 	wOut                  // an output written in place
 	wNone                 // nothing (a discarded layer_norm statistic)
 	wScratch              // the worker's spare row register
+	wPeriodic             // a periodic input (iBinP reads it; build time only)
 )
 
 type loc struct {
@@ -60,6 +61,7 @@ const (
 	iLogSoftmax               // dst_r = log_softmax(a_r)
 	iLayerNorm                // dst_r = layer_norm(a_r, w, b); mean[r], rstd[r]
 	iClamp                    // dst = min(max(a, lo), hi)
+	iBinP                     // f2(dst, a, input in) for an input repeating with period P (swapped: f2(dst, in, a))
 )
 
 type instr struct {
@@ -77,6 +79,7 @@ type instr struct {
 	red       redOp
 	eps       float32
 	lo, hi    float32
+	swap      bool // iBinP: the input is the first operand
 	text      string
 }
 
@@ -88,6 +91,7 @@ type progIn struct {
 	sizes []int // as planned (checked at run time)
 	strd  []int
 	g     gatherSpec
+	P     int // mPeriodic
 	node  string
 }
 
@@ -98,6 +102,7 @@ const (
 	mGather                // gathered into a register
 	mScalar                // one element, read once per call
 	mWhole                 // a layer_norm weight or bias, read whole
+	mPeriodic              // contiguous, repeating with period P over the space (a bias, a mask)
 )
 
 // progOut is a value of the group the graph reads.
@@ -259,6 +264,25 @@ func (g *tileProg) tile(f *frame, w *worker, t int) {
 					row[j] = v
 				}
 			}
+		case iBinP:
+			d, a := ts.slice(in.dst), ts.slice(in.a)
+			p := &g.ins[in.in]
+			src, off, P := f.in[in.in], f.inOff[in.in], p.P
+			lo := ts.lo
+			if p.kind == rowv {
+				lo = ts.r0
+			}
+			for j := 0; j < len(d); {
+				pos := (lo + j) % P
+				run := min(P-pos, len(d)-j)
+				b := src[off+pos : off+pos+run]
+				if in.swap {
+					in.f2(d[j:j+run], b, a[j:j+run])
+				} else {
+					in.f2(d[j:j+run], a[j:j+run], b)
+				}
+				j += run
+			}
 		case iClamp:
 			asm.ClampScalarF32(ts.slice(in.dst), ts.slice(in.a), in.lo, in.hi)
 		case iAxpy:
@@ -333,7 +357,7 @@ func (g *tileProg) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "group %v: %d rows of %d, %d rows a tile, %d+%d registers: %s\n", g.shape, g.R, g.N, g.T, g.nfull, g.nrow, strings.Join(g.members, " "))
 	for i, in := range g.ins {
-		mode := [...]string{"in place", "gathered", "scalar", "whole"}[in.mode]
+		mode := [...]string{"in place", "gathered", "scalar", "whole", "periodic"}[in.mode]
 		fmt.Fprintf(&b, "  in%d %s %v (%s)\n", i, in.node, in.sizes, mode)
 	}
 	for i, o := range g.outs {
