@@ -30,11 +30,11 @@ type builder struct {
 	freeRow  []int
 	scal     []scalarEntry
 
-	cur     int                // the member being compiled
-	outIdx  map[*fx.Node]int   // each read-outside member's output
-	outDef  map[int]int        // output -> member index of the instruction writing it
-	outLate map[int]bool       // output written by an instruction that reads its operand after writing (log_softmax)
-	outBusy map[int]bool       // output slice holding a temporary
+	cur     int              // the member being compiled
+	outIdx  map[*fx.Node]int // each read-outside member's output
+	outDef  map[int]int      // output -> member index of the instruction writing it
+	outLate map[int]bool     // output written by an instruction that reads its operand after writing (log_softmax)
+	outBusy map[int]bool     // output slice holding a temporary
 }
 
 type scalarEntry struct {

@@ -31,12 +31,12 @@ const (
 type where uint8
 
 const (
-	wReg     where = iota // a register of the worker
-	wIn                   // an input read in place
-	wOut                  // an output written in place
-	wNone                 // nothing (a discarded layer_norm statistic)
-	wScratch              // the worker's spare row register
-	wPeriodic             // a periodic input (iBinP reads it; build time only)
+	wReg      where = iota // a register of the worker
+	wIn                    // an input read in place
+	wOut                   // an output written in place
+	wNone                  // nothing (a discarded layer_norm statistic)
+	wScratch               // the worker's spare row register
+	wPeriodic              // a periodic input (iBinP reads it; build time only)
 )
 
 type loc struct {
@@ -98,11 +98,11 @@ type progIn struct {
 type inMode uint8
 
 const (
-	mInPlace inMode = iota // contiguous, read at the tile's range
-	mGather                // gathered into a register
-	mScalar                // one element, read once per call
-	mWhole                 // a layer_norm weight or bias, read whole
-	mPeriodic              // contiguous, repeating with period P over the space (a bias, a mask)
+	mInPlace  inMode = iota // contiguous, read at the tile's range
+	mGather                 // gathered into a register
+	mScalar                 // one element, read once per call
+	mWhole                  // a layer_norm weight or bias, read whole
+	mPeriodic               // contiguous, repeating with period P over the space (a bias, a mask)
 )
 
 // progOut is a value of the group the graph reads.
