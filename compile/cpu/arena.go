@@ -143,6 +143,10 @@ func (a *arena) endCall() {
 		f := &a.frames[i]
 		clear(f.in)
 		clear(f.out)
+		clear(f.in16)
+		clear(f.out16)
+		clear(f.in64)
+		clear(f.out64)
 	}
 }
 
@@ -173,6 +177,10 @@ func (p *arenaPool) get(pl *plan) *arena {
 			inOff:   make([]int, len(g.ins)),
 			out:     make([][]float32, len(g.outs)),
 			scalars: make([]float32, len(g.consts)),
+			in16:    make([][]uint16, len(g.ins)),
+			out16:   make([][]uint16, len(g.outs)),
+			in64:    make([][]float64, len(g.ins)),
+			out64:   make([][]float64, len(g.outs)),
 		}
 	}
 	return a

@@ -35,7 +35,7 @@ func randn(special bool, sizes ...int) *tensor.Tensor {
 func f32s(t *tensor.Tensor) []float32 {
 	c := t.Contiguous()
 	if c.DType() != tensor.Float32 {
-		c = c.To(tensor.Float32)
+		c = c.To(tensor.Float32) // exact for float16 and bfloat16; float64 results here are widened float32s
 	}
 	return tensor.Elems[float32](c.Storage())[c.StorageOffset():][:c.Numel()]
 }
@@ -168,6 +168,15 @@ func cases() []fusionCase {
 		{"min_max_nan", one(func(t ...*tensor.Tensor) *tensor.Tensor {
 			return t[0].Maximum(t[1]).Minimum(t[0].Neg())
 		}), in([]int{20, 20}, []int{20, 20}), 0, nil},
+		{"casts", func(t ...*tensor.Tensor) []*tensor.Tensor {
+			h := t[1].To(tensor.Float32).Add(t[0]).Softmax(-1)
+			return []*tensor.Tensor{h.To(tensor.BFloat16), h.Exp().To(tensor.Float16), t[2].To(tensor.Float32).Sigmoid().To(tensor.Float64)}
+		}, func() []*tensor.Tensor {
+			return []*tensor.Tensor{randn(true, 30, 300), randn(true, 30, 300).To(tensor.Float16), randn(true, 30, 300).To(tensor.Float64)}
+		}, 0, nil},
+		{"casts_bf16_in", one(func(t ...*tensor.Tensor) *tensor.Tensor {
+			return t[0].To(tensor.Float32).MulScalar(3).Gelu().To(tensor.BFloat16)
+		}), func() []*tensor.Tensor { return []*tensor.Tensor{randn(true, 30, 300).To(tensor.BFloat16)} }, 0, nil},
 		{"mlp", one(func(t ...*tensor.Tensor) *tensor.Tensor {
 			h := t[0].Mm(t[1]).Add(t[2]).Relu()
 			return h.Mm(t[3]).Add(t[4]).Gelu()

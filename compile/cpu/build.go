@@ -54,7 +54,8 @@ func (b *builder) allocUntil(k vkind, until int) loc {
 	if k == full {
 		best := -1
 		for o, def := range b.outDef {
-			if b.outBusy[o] || def <= b.cur || until > def || (until == def && b.outLate[o]) || b.prog.outs[o].kind != full {
+			if b.outBusy[o] || def <= b.cur || until > def || (until == def && b.outLate[o]) || b.prog.outs[o].kind != full ||
+				b.prog.outs[o].dtype != tensor.Float32 {
 				continue
 			}
 			if best < 0 || def < b.outDef[best] || (def == b.outDef[best] && o < best) {
@@ -134,7 +135,7 @@ func extKey(n *fx.Node, k vkind, space []int) string {
 func (b *builder) external(x *fx.Node, k vkind, space []int, j int, periodic bool) (l loc, scalar int, isScalar bool, code []instr) {
 	v, _ := b.p.info(x)
 	if v.numel() == 1 && !flatSame(v.sizes, space) {
-		b.prog.ins = append(b.prog.ins, progIn{slot: b.slot(x), kind: k, mode: mScalar, sizes: v.sizes, strd: v.strides, node: x.Name})
+		b.prog.ins = append(b.prog.ins, progIn{slot: b.slot(x), kind: k, mode: mScalar, sizes: v.sizes, strd: v.strides, dtype: v.dtype, node: x.Name})
 		b.scal = append(b.scal, scalarEntry{in: len(b.prog.ins) - 1})
 		return loc{}, len(b.scal) - 1, true, nil
 	}
@@ -142,7 +143,7 @@ func (b *builder) external(x *fx.Node, k vkind, space []int, j int, periodic boo
 		key := extKey(x, k, nil)
 		i, ok := b.inIdx[key]
 		if !ok {
-			b.prog.ins = append(b.prog.ins, progIn{slot: b.slot(x), kind: k, mode: mInPlace, sizes: v.sizes, strd: v.strides, node: x.Name})
+			b.prog.ins = append(b.prog.ins, progIn{slot: b.slot(x), kind: k, mode: mInPlace, sizes: v.sizes, strd: v.strides, dtype: tensor.Float32, node: x.Name})
 			i = len(b.prog.ins) - 1
 			b.inIdx[key] = i
 		}
@@ -158,14 +159,14 @@ func (b *builder) external(x *fx.Node, k vkind, space []int, j int, periodic boo
 		i, ok := b.inIdx[key]
 		if !ok {
 			b.prog.ins = append(b.prog.ins, progIn{slot: b.slot(x), kind: k, mode: mPeriodic, sizes: v.sizes, strd: v.strides,
-				P: g.sizes[1], node: x.Name})
+				P: g.sizes[1], dtype: tensor.Float32, node: x.Name})
 			i = len(b.prog.ins) - 1
 			b.inIdx[key] = i
 		}
 		return loc{at: wPeriodic, kind: k, idx: i}, 0, false, nil
 	}
 	b.prog.ins = append(b.prog.ins, progIn{slot: b.slot(x), kind: k, mode: mGather, sizes: v.sizes, strd: v.strides,
-		g: g, node: x.Name})
+		g: g, dtype: tensor.Float32, node: x.Name})
 	l = b.allocUntil(k, max(j, b.extLast[key]))
 	b.extLoc[key] = l
 	in := instr{op: iGather, dst: l, in: len(b.prog.ins) - 1}
@@ -266,7 +267,7 @@ func (b *builder) build(tileElems int) (*tileProg, error) {
 			def = at[sp.ins[0].node]
 		}
 		i := len(b.prog.outs)
-		b.prog.outs = append(b.prog.outs, progOut{slot: b.slot(m), kind: g.kind[m], sizes: v.sizes, fresh: b.res[m], node: m.Name})
+		b.prog.outs = append(b.prog.outs, progOut{slot: b.slot(m), kind: g.kind[m], sizes: v.sizes, dtype: v.dtype, fresh: b.res[m], node: m.Name})
 		b.outIdx[m], b.outDef[i] = i, def
 		b.outLate[i] = sp.kind == kRowOp && sp.row == oLogSoftmax
 	}
@@ -304,6 +305,30 @@ func (b *builder) build(tileElems int) (*tileProg, error) {
 			in.text = fmt.Sprintf("%s = %s(%s)", d, sp.name, a)
 			b.prog.code = append(b.prog.code, in)
 			b.loc[m] = d
+		case kLoad:
+			x := sp.ins[0].node
+			v, _ := b.p.info(x)
+			key := extKey(x, k, nil)
+			i, ok := b.inIdx[key]
+			if !ok {
+				b.prog.ins = append(b.prog.ins, progIn{slot: b.slot(x), kind: k, mode: mInPlace, sizes: v.sizes, strd: v.strides,
+					dtype: v.dtype, node: x.Name})
+				i = len(b.prog.ins) - 1
+				b.inIdx[key] = i
+			}
+			dying(j)
+			d := b.dst(m, k)
+			b.prog.code = append(b.prog.code, instr{op: iLoad, dst: d, in: i, dtype: sp.dtype,
+				text: fmt.Sprintf("%s = in%d from %s", d, i, sp.dtype)})
+			b.loc[m] = d
+		case kStore:
+			a, _, _ := b.operand(m, sp.ins[0], k, j)
+			dying(j)
+			if oi, ok := b.outIdx[m]; ok {
+				b.prog.code = append(b.prog.code, instr{op: iStoreN, dst: loc{at: wOut, kind: k, idx: oi}, a: a, dtype: sp.dtype,
+					text: fmt.Sprintf("out%d = %s to %s", oi, a, sp.dtype)})
+			}
+			continue
 		case kClamp:
 			a, _, _ := b.operand(m, sp.ins[0], k, j)
 			dying(j)
@@ -383,7 +408,7 @@ func (b *builder) build(tileElems int) (*tileProg, error) {
 					}
 					v, _ := b.p.info(o.node)
 					b.prog.ins = append(b.prog.ins, progIn{slot: b.slot(o.node), kind: full, mode: mWhole,
-						sizes: v.sizes, strd: v.strides, node: o.node.Name})
+						sizes: v.sizes, strd: v.strides, dtype: tensor.Float32, node: o.node.Name})
 					if i == 0 {
 						in.in = len(b.prog.ins) - 1
 					} else {

@@ -29,6 +29,8 @@ const (
 	kRowOp                   // softmax, log_softmax, layer_norm: rows to rows
 	kItem                    // getitem of a fused native_layer_norm
 	kClamp                   // dst = min(max(a, lo), hi)
+	kLoad                    // dst = a converted from float16, bfloat16 or float64 (a read in place)
+	kStore                   // dst (an output of dtype to) = a converted
 )
 
 type binOp uint8
@@ -146,9 +148,10 @@ type spec struct {
 	eps   float32 // layer_norm
 	lo    float32 // kClamp
 	hi    float32
-	ins   []operand // a, b; reductions and row ops: the input; layer_norm: input, weight, bias (nil nodes: none)
-	k     int       // reductions and row ops: trailing dims reduced
-	item  int       // kItem
+	dtype tensor.DType // kLoad: the input's; kStore: the result's
+	ins   []operand    // a, b; reductions and row ops: the input; layer_norm: input, weight, bias (nil nodes: none)
+	k     int          // reductions and row ops: trailing dims reduced
+	item  int          // kItem
 }
 
 // vinfo is a value's layout (from shape propagation).
@@ -179,7 +182,13 @@ func classify(n *fx.Node, c *compile.BoundCall, nodes []*fx.Node, info func(*fx.
 		return sp, false // getitem: decided by the partition
 	}
 	out, isT := info(n)
-	if !isT || out.dtype != tensor.Float32 || !out.contiguous() || out.numel() == 0 {
+	if !isT || !out.contiguous() || out.numel() == 0 {
+		return sp, false
+	}
+	if op.Name == "aten::_to_copy" {
+		return castSpec(c, nodes, info, out)
+	}
+	if out.dtype != tensor.Float32 {
 		return sp, false
 	}
 	args := c.Args()
@@ -478,4 +487,43 @@ func trailing(dims []int, r int) (int, bool) {
 		}
 	}
 	return k, true
+}
+
+// castDTypes are the dtypes a tile program converts from (an input read
+// in place) and to (a result), as device/cpu's copy does: float16 and
+// bfloat16 by package asm's conversions (to nearest even, NaN kept),
+// float64 by Go's conversion (to nearest even).
+var castDTypes = map[tensor.DType]bool{tensor.Float16: true, tensor.BFloat16: true, tensor.Float64: true}
+
+// castSpec reads _to_copy(x, dtype=...) on the CPU, contiguous, as a
+// conversion to float32 from a castDTypes input or from float32 to a
+// castDTypes result.
+func castSpec(c *compile.BoundCall, nodes []*fx.Node, info func(*fx.Node) (vinfo, bool), out vinfo) (sp spec, ok bool) {
+	args := c.Args()
+	var x *fx.Node
+	for _, s := range c.ArgSlots() {
+		if s.Arg == 0 && s.Elem < 0 {
+			x = nodes[s.Slot]
+		}
+	}
+	if x == nil || len(args) < 7 {
+		return sp, false
+	}
+	if args[2] != nil || (args[3] != nil && args[3] != tensor.CPU) || (args[4] != nil && args[4] != false) || args[5] != false {
+		return sp, false // a layout, another device, pinned memory
+	}
+	if mf, ok := args[6].(tensor.MemoryFormat); args[6] != nil && (!ok || (mf != tensor.PreserveFormat && mf != tensor.ContiguousFormat)) {
+		return sp, false
+	}
+	xi, ok := info(x)
+	if !ok || !xi.contiguous() || !flatSame(xi.sizes, out.sizes) {
+		return sp, false
+	}
+	switch {
+	case out.dtype == tensor.Float32 && castDTypes[xi.dtype]:
+		return spec{kind: kLoad, name: "from_" + xi.dtype.String(), dtype: xi.dtype, ins: []operand{{node: x}}}, true
+	case xi.dtype == tensor.Float32 && castDTypes[out.dtype]:
+		return spec{kind: kStore, name: "to_" + out.dtype.String(), dtype: out.dtype, ins: []operand{{node: x}}}, true
+	}
+	return sp, false
 }

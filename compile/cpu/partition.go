@@ -129,7 +129,7 @@ func (p *partition) fit(n *fx.Node, sp *spec, gs []*group) (kind vkind, k int, s
 	}
 	out, _ := p.info(n)
 	switch sp.kind {
-	case kUnary, kUnaryGo, kBinary, kAxpy, kClamp:
+	case kUnary, kUnaryGo, kBinary, kAxpy, kClamp, kLoad, kStore:
 		if S == nil {
 			S = out.sizes
 		}
@@ -156,6 +156,9 @@ func (p *partition) fit(n *fx.Node, sp *spec, gs []*group) (kind vkind, k int, s
 			if !in {
 				continue // gathered or read in place
 			}
+			if sp.kind == kLoad || p.narrow(gs, o.node) {
+				return 0, 0, nil, false // a conversion's input is read from memory; a converted result is only stored
+			}
 			if vk == nk {
 				continue
 			}
@@ -181,7 +184,7 @@ func (p *partition) fit(n *fx.Node, sp *spec, gs []*group) (kind vkind, k int, s
 				return 0, 0, nil, false
 			}
 			S = xi.sizes
-		case !in || vk != full || !slices.Equal(xi.sizes, S):
+		case !in || vk != full || !slices.Equal(xi.sizes, S) || p.narrow(gs, x):
 			return 0, 0, nil, false
 		}
 		if k != 0 && k != sp.k {
@@ -210,6 +213,17 @@ func (p *partition) fit(n *fx.Node, sp *spec, gs []*group) (kind vkind, k int, s
 }
 
 func (g *group) of(n *fx.Node) bool { _, ok := g.kind[n]; return ok }
+
+// narrow reports whether v, a member of one of gs, is a conversion out of
+// float32 (its value exists only in its result tensor).
+func (p *partition) narrow(gs []*group, v *fx.Node) bool {
+	for _, g := range gs {
+		if sp := g.specs[v]; sp != nil && sp.kind == kStore {
+			return true
+		}
+	}
+	return false
+}
 
 // add makes n a member of g.
 func (p *partition) add(g *group, n *fx.Node, sp *spec, kind vkind, k int) {

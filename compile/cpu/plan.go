@@ -349,12 +349,19 @@ func (pl *plan) runGroup(s *pstep, a *arena) {
 				return
 			}
 		case mInPlace, mWhole:
-			if t.DType() != tensor.Float32 || !t.IsContiguous() {
+			if t.DType() != in.dtype || !t.IsContiguous() {
 				pl.runMembers(s, a)
 				return
 			}
-			off := t.StorageOffset()
-			f.in[i] = tensor.Elems[float32](t.Storage())[off : off+t.Numel()]
+			off, n := t.StorageOffset(), t.Numel()
+			switch in.dtype {
+			case tensor.Float32:
+				f.in[i] = tensor.Elems[float32](t.Storage())[off : off+n]
+			case tensor.Float64:
+				f.in64[i] = tensor.Elems[float64](t.Storage())[off : off+n]
+			default:
+				f.in16[i] = tensor.Elems[uint16](t.Storage())[off : off+n]
+			}
 		case mGather, mPeriodic:
 			if t.DType() != tensor.Float32 || !slices.Equal(t.Strides(), in.strd) {
 				pl.runMembers(s, a)
@@ -375,7 +382,7 @@ func (pl *plan) runGroup(s *pstep, a *arena) {
 	}
 	for i := range g.outs {
 		o := &g.outs[i]
-		t := tensor.NewMetaContiguous(o.sizes, tensor.Float32, tensor.CPU)
+		t := tensor.NewMetaContiguous(o.sizes, o.dtype, tensor.CPU)
 		a.hookOn = !o.fresh
 		tensor.MaterializeUninit(t)
 		a.hookOn = false
@@ -383,7 +390,14 @@ func (pl *plan) runGroup(s *pstep, a *arena) {
 			a.own(t)
 		}
 		a.vals[o.slot] = t
-		f.out[i] = tensor.Elems[float32](t.Storage())[:t.Numel()]
+		switch o.dtype {
+		case tensor.Float32:
+			f.out[i] = tensor.Elems[float32](t.Storage())[:t.Numel()]
+		case tensor.Float64:
+			f.out64[i] = tensor.Elems[float64](t.Storage())[:t.Numel()]
+		default:
+			f.out16[i] = tensor.Elems[uint16](t.Storage())[:t.Numel()]
+		}
 	}
 	g.run(f, a.workersFor)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/goaten/goaten/asm"
 	"github.com/goaten/goaten/internal/parallel"
+	"github.com/goaten/goaten/tensor"
 )
 
 // A tile program runs one fusion group: its iteration space is R rows of N
@@ -62,6 +63,8 @@ const (
 	iLayerNorm                // dst_r = layer_norm(a_r, w, b); mean[r], rstd[r]
 	iClamp                    // dst = min(max(a, lo), hi)
 	iBinP                     // f2(dst, a, input in) for an input repeating with period P (swapped: f2(dst, in, a))
+	iLoad                     // dst = input in (float16, bfloat16 or float64) as float32
+	iStoreN                   // output dst.idx (float16, bfloat16 or float64) = a converted
 )
 
 type instr struct {
@@ -79,7 +82,8 @@ type instr struct {
 	red       redOp
 	eps       float32
 	lo, hi    float32
-	swap      bool // iBinP: the input is the first operand
+	swap      bool         // iBinP: the input is the first operand
+	dtype     tensor.DType // iLoad, iStoreN: the other dtype
 	text      string
 }
 
@@ -91,7 +95,8 @@ type progIn struct {
 	sizes []int // as planned (checked at run time)
 	strd  []int
 	g     gatherSpec
-	P     int // mPeriodic
+	P     int          // mPeriodic
+	dtype tensor.DType // of the tensor (mInPlace may convert from float16, bfloat16, float64)
 	node  string
 }
 
@@ -110,6 +115,7 @@ type progOut struct {
 	slot  int
 	kind  vkind
 	sizes []int
+	dtype tensor.DType
 	fresh bool // a graph output: new memory, never the arena's
 	node  string
 }
@@ -136,6 +142,10 @@ type frame struct {
 	inOff   []int       // gather: the storage offset
 	out     [][]float32
 	scalars []float32
+	in16    [][]uint16 // float16 and bfloat16 inputs and outputs
+	out16   [][]uint16
+	in64    [][]float64 // float64 ones
+	out64   [][]float64
 }
 
 // worker is one goroutine's registers.
@@ -282,6 +292,39 @@ func (g *tileProg) tile(f *frame, w *worker, t int) {
 					in.f2(d[j:j+run], a[j:j+run], b)
 				}
 				j += run
+			}
+		case iLoad:
+			lo, hi := ts.lo, ts.hi
+			if in.dst.kind == rowv {
+				lo, hi = ts.r0, ts.r1
+			}
+			d := ts.slice(in.dst)
+			switch in.dtype {
+			case tensor.Float16:
+				asm.F16ToF32(d, f.in16[in.in][lo:hi])
+			case tensor.BFloat16:
+				asm.BF16ToF32(d, f.in16[in.in][lo:hi])
+			default:
+				for j, v := range f.in64[in.in][lo:hi] {
+					d[j] = float32(v)
+				}
+			}
+		case iStoreN:
+			lo, hi := ts.lo, ts.hi
+			if in.a.kind == rowv {
+				lo, hi = ts.r0, ts.r1
+			}
+			a := ts.slice(in.a)
+			switch in.dtype {
+			case tensor.Float16:
+				asm.F32ToF16(f.out16[in.dst.idx][lo:hi], a)
+			case tensor.BFloat16:
+				asm.F32ToBF16(f.out16[in.dst.idx][lo:hi], a)
+			default:
+				d := f.out64[in.dst.idx][lo:hi]
+				for j, v := range a {
+					d[j] = float64(v)
+				}
 			}
 		case iClamp:
 			asm.ClampScalarF32(ts.slice(in.dst), ts.slice(in.a), in.lo, in.hi)
