@@ -27,6 +27,7 @@ type arena struct {
 	owned   map[*tensor.Storage]int
 	hookOn  bool // the allocator hands out free storages (off for graph outputs)
 	scratch []*tensor.Storage
+	tracked []*tensor.Storage
 }
 
 // Storage is the tensor.Allocator: a free storage of nbytes, if any.
@@ -72,8 +73,8 @@ func (a *arena) storagesOf(v any) []*tensor.Storage {
 // slots reads: one more live slot on each storage the arena owns; new
 // storages (none of what the step read holds them) become owned.
 func (a *arena) track(v any, reads []int) {
-	sts := append([]*tensor.Storage(nil), a.storagesOf(v)...)
-	for _, s := range sts {
+	a.tracked = append(a.tracked[:0], a.storagesOf(v)...)
+	for _, s := range a.tracked {
 		if s.NBytes() < tensor.AllocatorMin {
 			continue
 		}

@@ -431,3 +431,21 @@ func TestErrorsNameTheNode(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestWarmCallAllocs counts the allocations of a warm call of a fused
+// chain (the result tensor and the call's bookkeeping) and of a graph with
+// matrix products (their results' headers, the dispatcher's argument lists).
+func TestWarmCallAllocs(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("allocation counts")
+	}
+	chain := compile.Compile(func(x *tensor.Tensor) *tensor.Tensor { return x.MulScalar(2).AddScalar(1).Sigmoid().Mul(x) },
+		compile.Options{Backend: cpu.Backend})
+	x := randn(false, 256, 1024)
+	chain.Call(x)
+	n := testing.AllocsPerRun(20, func() { chain.Call(x) })
+	t.Logf("fused chain: %v allocations a call", n)
+	if n > 12 {
+		t.Errorf("a warm call of a fused chain makes %v allocations", n)
+	}
+}
