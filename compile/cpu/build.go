@@ -134,7 +134,7 @@ func extKey(n *fx.Node, k vkind, space []int) string {
 // location, read in place by iBinP.
 func (b *builder) external(x *fx.Node, k vkind, space []int, j int, periodic bool) (l loc, scalar int, isScalar bool, code []instr) {
 	v, _ := b.p.info(x)
-	if v.numel() == 1 && !flatSame(v.sizes, space) {
+	if readAsScalar(v, space) {
 		b.prog.ins = append(b.prog.ins, progIn{slot: b.slot(x), kind: k, mode: mScalar, sizes: v.sizes, strd: v.strides, dtype: v.dtype, node: x.Name})
 		b.scal = append(b.scal, scalarEntry{in: len(b.prog.ins) - 1})
 		return loc{}, len(b.scal) - 1, true, nil

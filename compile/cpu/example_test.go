@@ -41,8 +41,9 @@ func Example() {
 }
 
 // A graph whose nodes are not all pointwise: the matrix product runs
-// through the dispatcher, the bias, activation and residual around it as
-// two groups.
+// through the dispatcher; the bias, the activation, the residual and the
+// layer norm after it form one group (layer_norm's unused statistics are
+// not kept).
 func ExampleDescribe() {
 	f := func(x, w, b *tensor.Tensor) *tensor.Tensor {
 		h := x.Mm(w).Add(b).Relu()
@@ -57,7 +58,7 @@ func ExampleDescribe() {
 	fmt.Print(plan)
 	// Output:
 	// call %mm : [#users=1] = call_function[target=torch.ops.aten.mm.default](args = (%arg0_1, %arg1_1), kwargs = {})
-	// group [3 4]: 3 rows of 4, 3 rows a tile, 0+0 registers: add relu add_1 native_layer_norm getitem getitem_1 getitem_2
+	// group [3 4]: 3 rows of 4, 3 rows a tile, 0+0 registers: add relu add_1 native_layer_norm getitem
 	//   in0 mm [3 4] (in place)
 	//   in1 arg2_1 [4] (gathered)
 	//   in2 arg0_1 [3 4] (in place)

@@ -98,7 +98,14 @@ func rowBroadcast(v, s []int, k int) bool {
 // shape out is read as one value (a one-element tensor broadcast).
 func (p *partition) scalarOperand(x *fx.Node, out []int) bool {
 	v, _ := p.info(x)
-	return v.numel() == 1 && !flatSame(v.sizes, out)
+	return readAsScalar(v, out)
+}
+
+// readAsScalar reports whether an operand laid out as v, of a node with result
+// shape out, is read as one value: a one-element tensor broadcast, or one
+// of another dtype (a float64 0-d tensor).
+func readAsScalar(v vinfo, out []int) bool {
+	return v.numel() == 1 && (!flatSame(v.sizes, out) || v.dtype != tensor.Float32)
 }
 
 // fit says how node n (read as sp) joins the union of groups gs: the kind

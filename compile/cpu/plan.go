@@ -129,6 +129,9 @@ func (pp *planner) build() (pl *plan, err error) {
 				}
 			}
 		}
+		if !prune(gr, mat, pos) {
+			continue // nothing of it is read: pure ops, not run
+		}
 		b := &builder{p: p, g: gr, mat: mat, res: results, slot: func(n *fx.Node) int { return pos[n] }}
 		prog, err := b.build(pp.tileElems)
 		if err != nil {
@@ -152,10 +155,10 @@ func (pp *planner) build() (pl *plan, err error) {
 			continue
 		}
 		if gr := p.of[n]; gr != nil {
-			if pos[n] != gr.last {
+			pi, built := progOf[gr]
+			if !built || pos[n] != gr.last {
 				continue
 			}
-			pi := progOf[gr]
 			s := pstep{node: n, prog: pi, group: groupCalls[gr], out: -1}
 			for _, in := range pl.progs[pi].ins {
 				if !slices.Contains(s.reads, in.slot) {
@@ -210,6 +213,39 @@ func (pp *planner) build() (pl *plan, err error) {
 		}
 	}
 	return pl, nil
+}
+
+// prune drops the members of g whose values nothing reads (the graph
+// outside reads the members of mat) and moves g's place to its last
+// remaining member; it reports whether any remain.
+func prune(g *group, mat map[*fx.Node]bool, pos map[*fx.Node]int) bool {
+	live := map[*fx.Node]bool{}
+	for i := len(g.members) - 1; i >= 0; i-- {
+		m := g.members[i]
+		if mat[m] {
+			live[m] = true
+		}
+		for _, u := range m.Users() {
+			if live[u] && g.of(u) {
+				live[m] = true
+			}
+		}
+	}
+	kept := g.members[:0]
+	g.last = -1
+	for _, m := range g.members {
+		if !live[m] {
+			delete(g.kind, m)
+			delete(g.specs, m)
+			continue
+		}
+		kept = append(kept, m)
+		if g.specs[m].kind != kItem {
+			g.last = max(g.last, pos[m])
+		}
+	}
+	g.members = kept
+	return len(kept) > 0
 }
 
 // errInterp: the graph has nodes a plan does not run (the Eager backend's
