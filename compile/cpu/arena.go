@@ -148,6 +148,7 @@ func (a *arena) endCall() {
 		clear(f.out16)
 		clear(f.in64)
 		clear(f.out64)
+		clear(f.in8)
 	}
 }
 
@@ -182,6 +183,7 @@ func (p *arenaPool) get(pl *plan) *arena {
 			out16:   make([][]uint16, len(g.outs)),
 			in64:    make([][]float64, len(g.ins)),
 			out64:   make([][]float64, len(g.outs)),
+			in8:     make([][]uint8, len(g.ins)),
 		}
 	}
 	return a

@@ -177,6 +177,15 @@ func cases() []fusionCase {
 		{"casts_bf16_in", one(func(t ...*tensor.Tensor) *tensor.Tensor {
 			return t[0].To(tensor.Float32).MulScalar(3).Gelu().To(tensor.BFloat16)
 		}), func() []*tensor.Tensor { return []*tensor.Tensor{randn(true, 30, 300).To(tensor.BFloat16)} }, 0, nil},
+		{"attention_mask", one(func(t ...*tensor.Tensor) *tensor.Tensor {
+			return t[0].DivScalar(8).MaskedFillScalar(t[1].GtScalar(0.5), math.Inf(-1)).Softmax(-1)
+		}), in([]int{2, 3, 40, 40}, []int{40, 40}), 1, nil},
+		{"where", func(t ...*tensor.Tensor) []*tensor.Tensor {
+			c := t[2].GtScalar(0)
+			w := tensor.Where(c, t[0].Exp(), t[1].Neg())
+			return []*tensor.Tensor{w, tensor.Where(c, tensor.WrappedNumber(tensor.Float(2)), w), tensor.Where(c.T(), t[1], tensor.WrappedNumber(tensor.Float(-1))),
+				tensor.Where(c, tensor.WrappedNumber(tensor.Float(3)), tensor.WrappedNumber(tensor.Float(-3))).Mul(t[0])}
+		}, in([]int{30, 30}, []int{30, 30}, []int{30, 30}), 2, nil}, // gt and t stay calls
 		{"mlp", one(func(t ...*tensor.Tensor) *tensor.Tensor {
 			h := t[0].Mm(t[1]).Add(t[2]).Relu()
 			return h.Mm(t[3]).Add(t[4]).Gelu()
@@ -449,3 +458,4 @@ func TestWarmCallAllocs(t *testing.T) {
 		t.Errorf("a warm call of a fused chain makes %v allocations", n)
 	}
 }
+

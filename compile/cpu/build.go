@@ -329,6 +329,24 @@ func (b *builder) build(tileElems int) (*tileProg, error) {
 					text: fmt.Sprintf("out%d = %s to %s", oi, a, sp.dtype)})
 			}
 			continue
+		case kWhere:
+			x, xs, xsc := b.operand(m, sp.ins[0], k, j)
+			y, ys, ysc := b.operand(m, sp.ins[1], k, j)
+			ci := b.condition(sp.cond, k, b.space(m))
+			dying(j)
+			d := b.dst(m, k)
+			in := instr{op: iWhere, dst: d, a: x, b: y, s: xs, s2: ys, sa: xsc, sb: ysc, in: ci}
+			an, bn := x.String(), y.String()
+			if xsc {
+				an = fmt.Sprintf("s%d", xs)
+			}
+			if ysc {
+				bn = fmt.Sprintf("s%d", ys)
+			}
+			in.text = fmt.Sprintf("%s = where(in%d, %s, %s)", d, ci, an, bn)
+			b.prog.code = append(b.prog.code, in)
+			b.prog.where = true
+			b.loc[m] = d
 		case kClamp:
 			a, _, _ := b.operand(m, sp.ins[0], k, j)
 			dying(j)
@@ -501,4 +519,23 @@ func (b *builder) gatherInstead(m *fx.Node, o operand, k vkind, j int) loc {
 	l, _, _, code := b.external(o.node, k, b.space(m), j, false)
 	b.prog.code = append(b.prog.code, code...)
 	return l
+}
+
+// condition resolves where's bool input over a space: read in place when
+// laid out as the space, else gathered per tile.
+func (b *builder) condition(c *fx.Node, k vkind, space []int) int {
+	v, _ := b.p.info(c)
+	key := extKey(c, k, space) + "/bool"
+	if i, ok := b.inIdx[key]; ok {
+		return i
+	}
+	in := progIn{slot: b.slot(c), kind: k, mode: mGather, sizes: v.sizes, strd: v.strides, dtype: tensor.Bool, node: c.Name}
+	if v.contiguous() && flatSame(v.sizes, space) {
+		in.mode = mInPlace
+	} else {
+		in.g = newGather(space, v.sizes, v.strides)
+	}
+	b.prog.ins = append(b.prog.ins, in)
+	b.inIdx[key] = len(b.prog.ins) - 1
+	return len(b.prog.ins) - 1
 }

@@ -43,7 +43,10 @@ func newGather(space, sizes, strides []int) gatherSpec {
 
 // gather sets dst to the elements lo, lo+1, ... of the space (flat,
 // row-major), read from src at offset off.
-func (g *gatherSpec) gather(dst, src []float32, off, lo int) {
+func (g *gatherSpec) gather(dst, src []float32, off, lo int) { gatherInto(g, dst, src, off, lo) }
+
+// gatherInto is gather for float32 values and for bools (as bytes).
+func gatherInto[T float32 | uint8](g *gatherSpec, dst, src []T, off, lo int) {
 	r := len(g.sizes)
 	var idxBuf [8]int
 	idx := idxBuf[:0]

@@ -31,6 +31,7 @@ const (
 	kClamp                   // dst = min(max(a, lo), hi)
 	kLoad                    // dst = a converted from float16, bfloat16 or float64 (a read in place)
 	kStore                   // dst (an output of dtype to) = a converted
+	kWhere                   // dst = cond ? a : b (cond a bool input; masked_fill is where(mask, value, self))
 )
 
 type binOp uint8
@@ -149,6 +150,7 @@ type spec struct {
 	lo    float32 // kClamp
 	hi    float32
 	dtype tensor.DType // kLoad: the input's; kStore: the result's
+	cond  *fx.Node     // kWhere
 	ins   []operand    // a, b; reductions and row ops: the input; layer_norm: input, weight, bias (nil nodes: none)
 	k     int          // reductions and row ops: trailing dims reduced
 	item  int          // kItem
@@ -352,6 +354,31 @@ func classify(n *fx.Node, c *compile.BoundCall, nodes []*fx.Node, info func(*fx.
 			u.kind, u.fgo = kUnaryGo, func(v float64) float64 { return math.Pow(v, e64) }
 		}
 		return u, true
+	case "aten::where.self", "aten::masked_fill.Scalar":
+		// device/cpu selects raw bits (asm.Select32): a masked_fill's
+		// value becomes a float32 scalar first (decomp's scalarLike).
+		ci, ai, bi := 0, 1, 2
+		if op.Name == "aten::masked_fill.Scalar" {
+			ci, ai, bi = 1, 2, 0
+		}
+		c := at[ci]
+		if c == nil {
+			return sp, false
+		}
+		if cv, ok := info(c); !ok || cv.dtype != tensor.Bool {
+			return sp, false
+		}
+		a, ok1 := tensorArg(ai)
+		b, ok2 := tensorArg(bi)
+		if !ok1 || !ok2 {
+			return sp, false
+		}
+		if v, ok := args[2].(tensor.Scalar); ok && op.Name == "aten::masked_fill.Scalar" {
+			if tensor.Try(func() { core.CheckScalarFits(v, tensor.Float32) }) != nil {
+				return sp, false // the dispatcher raises PyTorch's overflow error
+			}
+		}
+		return spec{kind: kWhere, name: "where", cond: c, ins: []operand{a, b}}, true
 	case "aten::mul.Tensor", "aten::mul.Scalar", "aten::div.Tensor", "aten::div.Scalar",
 		"aten::maximum", "aten::minimum":
 		a, ok1 := tensorArg(0)

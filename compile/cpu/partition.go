@@ -136,7 +136,7 @@ func (p *partition) fit(n *fx.Node, sp *spec, gs []*group) (kind vkind, k int, s
 	}
 	out, _ := p.info(n)
 	switch sp.kind {
-	case kUnary, kUnaryGo, kBinary, kAxpy, kClamp, kLoad, kStore:
+	case kUnary, kUnaryGo, kBinary, kAxpy, kClamp, kLoad, kStore, kWhere:
 		if S == nil {
 			S = out.sizes
 		}

@@ -391,6 +391,8 @@ func (pl *plan) runGroup(s *pstep, a *arena) {
 			}
 			off, n := t.StorageOffset(), t.Numel()
 			switch in.dtype {
+			case tensor.Bool:
+				f.in8[i] = tensor.Elems[uint8](t.Storage())[off : off+n]
 			case tensor.Float32:
 				f.in[i] = tensor.Elems[float32](t.Storage())[off : off+n]
 			case tensor.Float64:
@@ -399,11 +401,15 @@ func (pl *plan) runGroup(s *pstep, a *arena) {
 				f.in16[i] = tensor.Elems[uint16](t.Storage())[off : off+n]
 			}
 		case mGather, mPeriodic:
-			if t.DType() != tensor.Float32 || !slices.Equal(t.Strides(), in.strd) {
+			if t.DType() != in.dtype || !slices.Equal(t.Strides(), in.strd) {
 				pl.runMembers(s, a)
 				return
 			}
-			f.in[i] = tensor.Elems[float32](t.Storage())
+			if in.dtype == tensor.Bool {
+				f.in8[i] = tensor.Elems[uint8](t.Storage())
+			} else {
+				f.in[i] = tensor.Elems[float32](t.Storage())
+			}
 			f.inOff[i] = t.StorageOffset()
 		}
 	}

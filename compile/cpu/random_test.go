@@ -187,6 +187,13 @@ func randomChain(r *rand.Rand) (string, func(ts ...*tensor.Tensor) []*tensor.Ten
 				}
 				return tensor.LayerNorm(x, []int{x.Size(-1)})
 			}})
+		case c < 10 && r.IntN(2) == 0:
+			steps = append(steps, step{fmt.Sprintf("masked_fill(v%d, v%d > 0)", a, b), func(v []*tensor.Tensor) *tensor.Tensor {
+				if v[b].DType() != tensor.Float32 {
+					return v[a].MaskedFillScalar(v[2].GtScalar(0), -1)
+				}
+				return v[a].MaskedFillScalar(v[b].GtScalar(0), -1)
+			}})
 		default:
 			steps = append(steps, step{"f16(v6)", func(v []*tensor.Tensor) *tensor.Tensor {
 				return v[nin-1].To(tensor.Float32).Mul(v[0])

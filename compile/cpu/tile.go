@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/goaten/goaten/asm"
 	"github.com/goaten/goaten/internal/parallel"
@@ -65,6 +66,7 @@ const (
 	iBinP                     // f2(dst, a, input in) for an input repeating with period P (swapped: f2(dst, in, a))
 	iLoad                     // dst = input in (float16, bfloat16 or float64) as float32
 	iStoreN                   // output dst.idx (float16, bfloat16 or float64) = a converted
+	iWhere                    // dst = cond (bool input in) ? a (or scalar s) : b (or scalar s2)
 )
 
 type instr struct {
@@ -84,6 +86,8 @@ type instr struct {
 	lo, hi    float32
 	swap      bool         // iBinP: the input is the first operand
 	dtype     tensor.DType // iLoad, iStoreN: the other dtype
+	s2        int          // iWhere: b's scalar
+	sa, sb    bool         // iWhere: a, b are scalars
 	text      string
 }
 
@@ -131,6 +135,7 @@ type tileProg struct {
 	code      []instr
 	nfull     int
 	nrow      int
+	where     bool // has iWhere (workers need a mask buffer)
 	members   []string
 }
 
@@ -146,6 +151,7 @@ type frame struct {
 	out16   [][]uint16
 	in64    [][]float64 // float64 ones
 	out64   [][]float64
+	in8     [][]uint8 // bool inputs: in place, the elements; gathered, the storage
 }
 
 // worker is one goroutine's registers.
@@ -154,6 +160,7 @@ type worker struct {
 	full    [][]float32
 	row     [][]float32
 	scratch []float32
+	mask    []uint8 // a gathered condition (iWhere)
 }
 
 // bind carves g's registers out of w's slab.
@@ -174,6 +181,9 @@ func (w *worker) bind(g *tileProg) {
 		p += rl
 	}
 	w.scratch = w.slab[p : p+rl : p+rl]
+	if g.where && len(w.mask) < fl {
+		w.mask = make([]uint8, fl)
+	}
 }
 
 // tileState is one tile: rows r0..r1.
@@ -326,6 +336,21 @@ func (g *tileProg) tile(f *frame, w *worker, t int) {
 					d[j] = float64(v)
 				}
 			}
+		case iWhere:
+			d := ts.slice(in.dst)
+			p := &g.ins[in.in]
+			lo, hi := ts.lo, ts.hi
+			if in.dst.kind == rowv {
+				lo, hi = ts.r0, ts.r1
+			}
+			var c []uint8
+			if p.mode == mInPlace {
+				c = f.in8[in.in][lo:hi]
+			} else {
+				c = w.mask[:len(d)]
+				gatherInto(&p.g, c, f.in8[in.in], f.inOff[in.in], lo)
+			}
+			selectRun(d, c, in, &ts, f.scalars)
 		case iClamp:
 			asm.ClampScalarF32(ts.slice(in.dst), ts.slice(in.a), in.lo, in.hi)
 		case iAxpy:
@@ -432,4 +457,49 @@ func (l loc) String() string {
 		return "rscratch"
 	}
 	return "_"
+}
+
+// selectRun is where's selection over a tile: raw bits, as device/cpu's
+// asm.Select32, from tensors or scalars.
+func selectRun(d []float32, c []uint8, in *instr, ts *tileState, scalars []float32) {
+	switch {
+	case !in.sa && !in.sb:
+		a, b := ts.slice(in.a), ts.slice(in.b)
+		asm.Select32(u32(d), c, u32(a), u32(b))
+	case in.sa && in.sb:
+		x, y := scalars[in.s], scalars[in.s2]
+		for i, v := range c {
+			if v != 0 {
+				d[i] = x
+			} else {
+				d[i] = y
+			}
+		}
+	case in.sa:
+		x, b := scalars[in.s], ts.slice(in.b)
+		for i, v := range c {
+			if v != 0 {
+				d[i] = x
+			} else {
+				d[i] = b[i]
+			}
+		}
+	default:
+		a, y := ts.slice(in.a), scalars[in.s2]
+		for i, v := range c {
+			if v != 0 {
+				d[i] = a[i]
+			} else {
+				d[i] = y
+			}
+		}
+	}
+}
+
+// u32 views float32s as their bits.
+func u32(x []float32) []uint32 {
+	if len(x) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*uint32)(unsafe.Pointer(&x[0])), len(x))
 }
