@@ -458,4 +458,3 @@ func TestWarmCallAllocs(t *testing.T) {
 		t.Errorf("a warm call of a fused chain makes %v allocations", n)
 	}
 }
-
