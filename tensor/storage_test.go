@@ -95,4 +95,6 @@ func TestWithAllocator(t *testing.T) {
 
 type badAllocator struct{}
 
-func (badAllocator) Storage(nbytes int, zero bool) *Storage { return &Storage{data: make([]byte, nbytes+8)} }
+func (badAllocator) Storage(nbytes int, zero bool) *Storage {
+	return &Storage{data: make([]byte, nbytes+8)}
+}
