@@ -8,6 +8,7 @@ import (
 
 	"github.com/goaten/goaten/autograd"
 	"github.com/goaten/goaten/compile"
+	"github.com/goaten/goaten/compile/fx"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -186,5 +187,39 @@ func TestCompileSegments(t *testing.T) {
 	_, err := full.Call(pos, w)
 	if err == nil || !compile.IsDataDependent(err) || !strings.Contains(err.Error(), "aten::_local_scalar_dense reads tensor data") || !strings.Contains(err.Error(), "compile_test.go") {
 		t.Fatalf("fullgraph: %v", err)
+	}
+}
+
+// BindCall binds a node as the Eager program does: the node arguments'
+// slots are reported, and Invoke runs the op on the slots' values.
+func TestBindCall(t *testing.T) {
+	f := func(x, y *tensor.Tensor) *tensor.Tensor { return x.Add(y, tensor.WithAlpha(2)).Sum([]int{1}) }
+	x, y := tensor.FromSlice([]float32{1, 2, 3, 4}, 2, 2), tensor.FromSlice([]float32{10, 20, 30, 40}, 2, 2)
+	gm, err := compile.Trace(f, []*tensor.Tensor{x, y}, compile.TraceOptions{Mode: compile.Fake})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slots := map[*fx.Node]int{}
+	for i, n := range gm.Graph.Nodes() {
+		slots[n] = i
+	}
+	vals := make([]any, len(slots))
+	vals[0], vals[1] = x, y
+	for i, n := range gm.Graph.Nodes() {
+		if n.Op != fx.OpCallFunction {
+			continue
+		}
+		c, ok := compile.BindCall(n, slots)
+		if !ok {
+			t.Fatalf("%s: not bound", n.Name)
+		}
+		if c.Op() == nil || len(c.ArgSlots()) == 0 {
+			t.Fatalf("%s: op %v, slots %v", n.Name, c.Op(), c.ArgSlots())
+		}
+		vals[i] = c.Invoke(vals)
+	}
+	got := vals[len(vals)-2].(*tensor.Tensor).Float64s()
+	if fmt.Sprint(got) != "[63 147]" {
+		t.Fatalf("got %v", got)
 	}
 }
