@@ -15,6 +15,7 @@ import (
 
 	_ "github.com/goaten/goaten"
 	"github.com/goaten/goaten/compile"
+	compilecpu "github.com/goaten/goaten/compile/cpu"
 	"github.com/goaten/goaten/device"
 	_ "github.com/goaten/goaten/examples/newdevice" // the example device, GOLDEN_DEVICE=gonum
 	"github.com/goaten/goaten/internal/golden"
@@ -449,20 +450,36 @@ func gradConformance(t *testing.T, dev tensor.Device, name string, replay func(*
 // compiledMode reads GOLDEN_COMPILE: with 1, the replays run each call as a
 // one-op graph (compiledInvoke) and the summary lines read "conformance
 // compiled"; the test's cleanup puts the eager replay back.
+// GOLDEN_BACKEND picks the backend: eager (the default) or cpu (compile/cpu).
 func compiledMode(t *testing.T) string {
 	if os.Getenv("GOLDEN_COMPILE") != "1" {
 		return "conformance"
 	}
+	switch b := os.Getenv("GOLDEN_BACKEND"); b {
+	case "", "eager":
+		compiledBackend = compile.Eager
+	case "cpu":
+		compiledBackend = compilecpu.Backend
+	default:
+		t.Fatalf("GOLDEN_BACKEND=%q: want eager or cpu", b)
+	}
 	saved := golden.Invoke
 	golden.Invoke = compiledInvoke
 	t.Cleanup(func() { golden.Invoke = saved })
+	if compiledBackend != nil && os.Getenv("GOLDEN_BACKEND") == "cpu" {
+		return "conformance compiled (cpu backend)"
+	}
 	return "conformance compiled"
 }
 
+// compiledBackend is the backend compiledInvoke compiles with.
+var compiledBackend compile.Backend = compile.Eager
+
 // compiledInvoke runs a call as torch.compile would run a function making
 // only that call: the function of the call's tensor arguments is traced in
-// fake mode, compiled (Fullgraph, the eager backend: the Interpreter over
-// the dispatcher) and run on them. Wrapped numbers stay constants of the
+// fake mode, compiled (Fullgraph, the backend GOLDEN_BACKEND names: by
+// default the eager one, the Interpreter over the dispatcher) and run on
+// them. Wrapped numbers stay constants of the
 // graph; an error at trace or run time panics with the op's *tensor.Error,
 // as the eager call does.
 func compiledInvoke(op *tensor.Op, args []any) any {
@@ -501,7 +518,7 @@ func compiledInvoke(op *tensor.Op, args []any) any {
 		}
 		return op.Invoke(a)
 	}
-	res, err := compile.Compile(fn, compile.Options{Fullgraph: true}).Call(inputs...)
+	res, err := compile.Compile(fn, compile.Options{Fullgraph: true, Backend: compiledBackend}).Call(inputs...)
 	if compile.IsDataDependent(err) {
 		panic(golden.Skipped{Reason: "data-dependent: " + err.Error()})
 	}

@@ -18,6 +18,7 @@ var (
 	forceGo    = purego || os.Getenv("GOATEN_PUREGO") == "1" // -tags purego or GOATEN_PUREGO=1
 	noAVX512   = os.Getenv("GOATEN_NOAVX512") == "1"         // stay on the AVX2 kernels
 	l1d        = cpuid.CPU.Cache.L1D                         // L1 data cache per core in bytes, -1 if unknown
+	l2         = cpuid.CPU.Cache.L2                          // L2 cache per core in bytes, -1 if unknown
 	l3         = cpuid.CPU.Cache.L3                          // last-level cache in bytes, -1 if unknown
 )
 
@@ -64,3 +65,9 @@ func Features() string {
 	add(hasASIMD, "asimd")
 	return s
 }
+
+// CacheSizes returns the sizes in bytes of the L1 data cache and the L2
+// cache of one core and of the last-level cache, as read at start-up; -1
+// where the CPU does not say. Tiled code (compile/cpu) sizes its tiles from
+// them.
+func CacheSizes() (l1Data, l2Size, lastLevel int) { return l1d, l2, l3 }

@@ -1,12 +1,17 @@
 package bench
 
 import (
+	"fmt"
+	"os"
+	"strconv"
 	"testing"
 	"time"
 
 	gt "github.com/goaten/goaten"
 	"github.com/goaten/goaten/compile"
+	compilecpu "github.com/goaten/goaten/compile/cpu"
 	"github.com/goaten/goaten/examples/models"
+	"github.com/goaten/goaten/tensor"
 )
 
 // tenOps is a 10-op elementwise graph: the function BenchmarkCompile runs
@@ -73,4 +78,113 @@ func BenchmarkTrace(b *testing.B) {
 		b.ReportMetric(float64(nodes), "nodes")
 		b.ReportMetric(float64(el.Microseconds())/float64(b.N)/float64(nodes), "µs/node")
 	})
+}
+
+// chains are issue 24's pointwise chains on 16M float32, each with the
+// bytes a fused run must move (its inputs read once, its result written
+// once).
+func chains() []struct {
+	name   string
+	f      any
+	inputs []*gt.Tensor
+	bytes  int
+} {
+	x := gt.FromFloat32s(randFloat32s(n16M, 1), 16384, 1024)
+	r := gt.FromFloat32s(randFloat32s(n16M, 2), 16384, 1024)
+	bias := gt.FromFloat32s(randFloat32s(1024, 3), 1024)
+	w := gt.FromFloat32s(randFloat32s(1024, 4), 1024)
+	x3 := gt.FromFloat32s(randFloat32s(n16M, 5), 16, 1024, 1024)
+	mask := gt.FromFloat32s(randFloat32s(1<<20, 6), 1024, 1024)
+	return []struct {
+		name   string
+		f      any
+		inputs []*gt.Tensor
+		bytes  int
+	}{
+		{"sigmoid_chain", func(x *gt.Tensor) *gt.Tensor { return x.MulScalar(2).AddScalar(1).Sigmoid().Mul(x) },
+			[]*gt.Tensor{x}, 8 * n16M},
+		{"gelu_bias", func(x, b *gt.Tensor) *gt.Tensor { return x.Add(b).Gelu() },
+			[]*gt.Tensor{x, bias}, 8*n16M + 4*1024},
+		{"layer_norm_residual", func(x, r, w, b *gt.Tensor) *gt.Tensor {
+			return tensor.LayerNorm(x.Add(r), []int{1024}, tensor.WithWeight(w), tensor.WithBias(b))
+		}, []*gt.Tensor{x, r, w, bias}, 12*n16M + 8*1024},
+		{"softmax_mask", func(x, m *gt.Tensor) *gt.Tensor { return x.DivScalar(8).Add(m).Softmax(-1) },
+			[]*gt.Tensor{x3, mask}, 8*n16M + 4<<20},
+	}
+}
+
+// BenchmarkCompileCPU runs issue 24's chains on 16M float32 three ways:
+// eagerly (each op allocating its result), compiled with the Eager backend
+// (the same dispatcher calls from a flattened graph) and compiled with the
+// cpu backend (compile/cpu: one tiled program per chain). SetBytes counts
+// the bytes a fused run must move, so MB/s reads as the achieved share of
+// the memory bandwidth. GOATEN_TILE sets the cpu backend's tile size in
+// elements (default compilecpu.DefaultTileElems).
+func BenchmarkCompileCPU(b *testing.B) {
+	opts := compilecpu.Options{}
+	if v, err := strconv.Atoi(os.Getenv("GOATEN_TILE")); err == nil {
+		opts.TileElems = v
+	}
+	for _, c := range chains() {
+		in := c.inputs
+		call := func(cc *compile.Compiled) func() {
+			return func() {
+				if _, err := cc.Call(in...); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		eager := compile.Compile(c.f)
+		direct := directCall(c.f, in)
+		b.Run(fmt.Sprintf("eager/%s/16M", c.name), func(b *testing.B) { run(b, n16M, c.bytes, direct) })
+		b.Run(fmt.Sprintf("compiled-eager/%s/16M", c.name), func(b *testing.B) { run(b, n16M, c.bytes, call(eager)) })
+		fused := compile.Compile(c.f, compile.Options{Backend: compilecpu.New(opts)})
+		b.Run(fmt.Sprintf("compiled-cpu/%s/16M", c.name), func(b *testing.B) { run(b, n16M, c.bytes, call(fused)) })
+	}
+}
+
+// BenchmarkCompileCPUMemory shows the memory plan on a block with matrix
+// products, which run through the dispatcher: x@W1+b1, gelu, @W2+b2,
+// layer_norm of the sum with x, on 1024×1024 float32. With the Eager
+// backend each call allocates every intermediate (six of 4 MiB); with the
+// cpu backend the products' results and the group outputs they read reuse
+// the arena's storages, so a warm call allocates its result (4 MiB) and the
+// kernels' own scratch.
+func BenchmarkCompileCPUMemory(b *testing.B) {
+	const n = 1024
+	x := gt.FromFloat32s(randFloat32s(n*n, 1), n, n)
+	w1 := gt.FromFloat32s(randFloat32s(n*n, 2), n, n)
+	w2 := gt.FromFloat32s(randFloat32s(n*n, 3), n, n)
+	b1 := gt.FromFloat32s(randFloat32s(n, 4), n)
+	b2 := gt.FromFloat32s(randFloat32s(n, 5), n)
+	f := func(x, w1, b1, w2, b2 *gt.Tensor) *gt.Tensor {
+		h := x.Mm(w1).Add(b1).Gelu()
+		return tensor.LayerNorm(h.Mm(w2).Add(b2).Add(x), []int{n})
+	}
+	for _, c := range []struct {
+		name string
+		b    compile.Backend
+	}{{"compiled-eager", compile.Eager}, {"compiled-cpu", compilecpu.Backend}} {
+		cc := compile.Compile(f, compile.Options{Backend: c.b})
+		b.Run(c.name+"/mlp_block/1024", func(b *testing.B) {
+			run(b, n*n, 4*n*n*4, func() { // x, w1, w2 read, the result written
+				if _, err := cc.Call(x, w1, b1, w2, b2); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
+	}
+}
+
+// directCall calls f (a func of 1, 2 or 4 tensors) on in eagerly.
+func directCall(f any, in []*gt.Tensor) func() {
+	switch f := f.(type) {
+	case func(*gt.Tensor) *gt.Tensor:
+		return func() { f(in[0]) }
+	case func(a, b *gt.Tensor) *gt.Tensor:
+		return func() { f(in[0], in[1]) }
+	case func(a, b, c, d *gt.Tensor) *gt.Tensor:
+		return func() { f(in[0], in[1], in[2], in[3]) }
+	}
+	panic("directCall: unsupported function type")
 }

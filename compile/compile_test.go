@@ -8,6 +8,7 @@ import (
 
 	"github.com/goaten/goaten/autograd"
 	"github.com/goaten/goaten/compile"
+	"github.com/goaten/goaten/compile/fx"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -230,5 +231,39 @@ func TestCompileSymbolicDims(t *testing.T) {
 	}
 	if s := c.Stats(); s.Frames != 3 || !strings.Contains(s.Recompiles[1], "expected a dynamic size >= 2, actual 1") {
 		t.Fatalf("size 1: frames %d, reasons %q", s.Frames, s.Recompiles)
+	}
+}
+
+// BindCall binds a node as the Eager program does: the node arguments'
+// slots are reported, and Invoke runs the op on the slots' values.
+func TestBindCall(t *testing.T) {
+	f := func(x, y *tensor.Tensor) *tensor.Tensor { return x.Add(y, tensor.WithAlpha(2)).Sum([]int{1}) }
+	x, y := tensor.FromSlice([]float32{1, 2, 3, 4}, 2, 2), tensor.FromSlice([]float32{10, 20, 30, 40}, 2, 2)
+	gm, err := compile.Trace(f, []*tensor.Tensor{x, y}, compile.TraceOptions{Mode: compile.Fake})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slots := map[*fx.Node]int{}
+	for i, n := range gm.Graph.Nodes() {
+		slots[n] = i
+	}
+	vals := make([]any, len(slots))
+	vals[0], vals[1] = x, y
+	for i, n := range gm.Graph.Nodes() {
+		if n.Op != fx.OpCallFunction {
+			continue
+		}
+		c, ok := compile.BindCall(n, slots)
+		if !ok {
+			t.Fatalf("%s: not bound", n.Name)
+		}
+		if c.Op() == nil || len(c.ArgSlots()) == 0 {
+			t.Fatalf("%s: op %v, slots %v", n.Name, c.Op(), c.ArgSlots())
+		}
+		vals[i] = c.Invoke(vals)
+	}
+	got := vals[len(vals)-2].(*tensor.Tensor).Float64s()
+	if fmt.Sprint(got) != "[63 147]" {
+		t.Fatalf("got %v", got)
 	}
 }

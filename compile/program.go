@@ -440,20 +440,7 @@ func (p *program) exec(inputs []*tensor.Tensor, vals []any) (err error) {
 		default:
 			end := s.off + len(s.args)
 			args := block[s.off:end:end]
-			copy(args, s.args)
-			for _, h := range s.holes {
-				v, _ := vals[h.slot].(*tensor.Tensor)
-				if h.elem < 0 {
-					args[h.arg] = v
-					continue
-				}
-				l, _ := args[h.arg].([]*tensor.Tensor)
-				if isTemplate(l, s.args[h.arg]) {
-					l = append([]*tensor.Tensor(nil), l...)
-					args[h.arg] = l
-				}
-				l[h.elem] = v
-			}
+			s.bind(args, vals)
 			vals[s.out] = s.op.Invoke(args)
 		}
 		for _, f := range s.free {
@@ -487,6 +474,88 @@ func flatSlots(out any) []int {
 	}
 	return slots
 }
+
+// invoke runs the step on the slot values vals and returns its value.
+func (s *step) invoke(vals []any) any {
+	if s.op == nil {
+		return getItem(vals[s.src], s.item)
+	}
+	args := make([]any, len(s.args))
+	s.bind(args, vals)
+	return s.op.Invoke(args)
+}
+
+// bind fills args (as long as the bound list) with the bound list and the
+// node values it takes from vals.
+func (s *step) bind(args, vals []any) {
+	copy(args, s.args)
+	for _, h := range s.holes {
+		v, _ := vals[h.slot].(*tensor.Tensor)
+		if h.elem < 0 {
+			args[h.arg] = v
+			continue
+		}
+		l, _ := args[h.arg].([]*tensor.Tensor)
+		if isTemplate(l, s.args[h.arg]) {
+			l = append([]*tensor.Tensor(nil), l...)
+			args[h.arg] = l
+		}
+		l[h.elem] = v
+	}
+}
+
+// BoundCall is a call_function node (an op or getitem) whose arguments are
+// bound once, as the Eager backend's program binds them: defaults filled,
+// numbers converted, and the places of its node arguments noted. Backends
+// that run some nodes through the dispatcher themselves (compile/cpu) use
+// it to run those nodes exactly as Eager does.
+type BoundCall struct{ s step }
+
+// BindCall binds the call_function node n, whose node arguments will be
+// read from the slots given by slots. ok is false when n needs the
+// Interpreter (a higher-order op, a non-tensor value between nodes).
+func BindCall(n *fx.Node, slots map[*fx.Node]int) (c *BoundCall, ok bool) {
+	if n.Op != fx.OpCallFunction {
+		return nil, false
+	}
+	var p program
+	s, ok := p.step(n, slots)
+	if !ok || s.call != nil {
+		return nil, false
+	}
+	return &BoundCall{s}, true
+}
+
+// Op is the call's op; nil for getitem.
+func (c *BoundCall) Op() *tensor.Op { return c.s.op }
+
+// Args is the bound argument list with the node arguments left nil (for
+// getitem, nil).
+func (c *BoundCall) Args() []any { return c.s.args }
+
+// ArgSlot says where node arguments go in Args: argument arg (element elem
+// of a tensor list, -1 for a plain argument) reads slot.
+type ArgSlot struct{ Arg, Elem, Slot int }
+
+// ArgSlots lists the node arguments of an op call; for getitem, the one
+// slot it reads (Arg and Elem -1).
+func (c *BoundCall) ArgSlots() []ArgSlot {
+	if c.s.op == nil {
+		return []ArgSlot{{-1, -1, c.s.src}}
+	}
+	out := make([]ArgSlot, len(c.s.holes))
+	for i, h := range c.s.holes {
+		out[i] = ArgSlot{h.arg, h.elem, h.slot}
+	}
+	return out
+}
+
+// Item is getitem's index (0 for an op call).
+func (c *BoundCall) Item() int { return c.s.item }
+
+// Invoke runs the call with its node arguments read from vals (indexed by
+// slot), through the dispatcher, and returns the op's result.
+func (c *BoundCall) Invoke(vals []any) any { return c.s.invoke(vals) }
 
 // isTemplate reports whether l is still the bound template's list (not yet
 // copied for this call).

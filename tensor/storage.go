@@ -21,6 +21,9 @@ func NewStorage(nbytes int) *Storage {
 	if nbytes == 0 {
 		return &Storage{}
 	}
+	if s := hookedStorage(nbytes, true); s != nil {
+		return s
+	}
 	words := make([]uint64, (nbytes+7)/8)
 	return &Storage{data: unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), nbytes)}
 }
@@ -40,13 +43,56 @@ var poisonUninit = os.Getenv("GOATEN_POISON") == "1"
 // pass over the result. Never hand its contents out unwritten.
 func NewStorageUninit(nbytes int) *Storage {
 	var s *Storage
-	if nbytes < uninitMin {
+	switch {
+	case nbytes < uninitMin:
 		s = NewStorage(nbytes)
-	} else {
-		s = &Storage{data: makeNoZero(nbytes)}
+	default:
+		if s = hookedStorage(nbytes, false); s == nil {
+			s = &Storage{data: makeNoZero(nbytes)}
+		}
 	}
 	if poisonUninit {
 		poison(s.data)
+	}
+	return s
+}
+
+// An Allocator supplies the storages of the large tensors a goroutine
+// allocates while it is set (WithAllocator): compile/cpu's memory plan hands
+// the kernels it calls the storages of intermediates that are dead, so that a
+// warm compiled call allocates no new memory for them.
+type Allocator interface {
+	// Storage returns a storage of exactly nbytes, all zero when zero is
+	// set, or nil for a new allocation. It must never return a storage
+	// that something still reads or writes.
+	Storage(nbytes int, zero bool) *Storage
+}
+
+// AllocatorMin is the smallest allocation an Allocator is asked for;
+// smaller storages are always new.
+const AllocatorMin = 16 << 10
+
+type allocatorKey struct{}
+
+// WithAllocator makes a the source of the storages of AllocatorMin bytes
+// and more that the calling goroutine allocates (NewStorage,
+// NewStorageUninit, so every new tensor's), until restore is called. It is
+// a mode of that goroutine: kernels' helper goroutines allocate as usual.
+func WithAllocator(a Allocator) (restore func()) { return SetModeValue(allocatorKey{}, a) }
+
+// hookedStorage asks the calling goroutine's Allocator, if any, for a
+// storage of nbytes.
+func hookedStorage(nbytes int, zero bool) *Storage {
+	if nbytes < AllocatorMin || localCount.Load() == 0 {
+		return nil
+	}
+	a, _ := ModeValue(allocatorKey{}).(Allocator)
+	if a == nil {
+		return nil
+	}
+	s := a.Storage(nbytes, zero)
+	if s != nil && len(s.data) != nbytes {
+		panic("tensor: an Allocator returned a storage of the wrong size")
 	}
 	return s
 }

@@ -61,3 +61,63 @@ func TestVersionCounterConcurrent(t *testing.T) {
 		t.Fatalf("version %d, want 800", got)
 	}
 }
+
+// recycler is an Allocator handing out the storages it was given.
+type recycler struct {
+	free  []*Storage
+	asked []int
+}
+
+func (r *recycler) Storage(nbytes int, zero bool) *Storage {
+	r.asked = append(r.asked, nbytes)
+	for i, s := range r.free {
+		if s.NBytes() == nbytes {
+			r.free = append(r.free[:i], r.free[i+1:]...)
+			if zero {
+				clear(s.Bytes())
+			}
+			return s
+		}
+	}
+	return nil
+}
+
+// An Allocator set on a goroutine supplies that goroutine's new storages
+// of AllocatorMin bytes and more, zeroed when asked; other goroutines and
+// smaller storages allocate as usual.
+func TestWithAllocator(t *testing.T) {
+	n := AllocatorMin
+	old := NewStorage(n)
+	old.Bytes()[0] = 7
+	r := &recycler{free: []*Storage{old}}
+	restore := WithAllocator(r)
+	if s := NewStorage(n); s != old || s.Bytes()[0] != 0 {
+		t.Fatalf("NewStorage did not take the zeroed recycled storage")
+	}
+	if s := NewStorageUninit(n); s == old {
+		t.Fatalf("a storage was handed out twice")
+	}
+	NewStorage(n - 8) // below AllocatorMin: not asked
+	done := make(chan int)
+	go func() { NewStorage(2 * n); done <- len(r.asked) }() // another goroutine: not asked
+	<-done
+	restore()
+	NewStorage(n) // restored: not asked
+	if len(r.asked) != 2 {
+		t.Fatalf("the allocator was asked for %v", r.asked)
+	}
+	bad := WithAllocator(badAllocator{})
+	defer bad()
+	defer func() {
+		if recover() == nil {
+			t.Fatal("a storage of the wrong size was accepted")
+		}
+	}()
+	NewStorage(n)
+}
+
+type badAllocator struct{}
+
+func (badAllocator) Storage(nbytes int, zero bool) *Storage {
+	return &Storage{data: make([]byte, nbytes+8)}
+}

@@ -6,6 +6,7 @@ import (
 
 	gt "github.com/goaten/goaten"
 	"github.com/goaten/goaten/compile"
+	compilecpu "github.com/goaten/goaten/compile/cpu"
 	"github.com/goaten/goaten/examples/models"
 )
 
@@ -24,18 +25,44 @@ func same(t *testing.T, name string, got, want *gt.Tensor) {
 	}
 }
 
-// compiled runs fn compiled (Fullgraph: one graph, no eager fallback).
+// backends are the compile backends the models run with: the Eager one
+// (the dispatcher's calls from a flattened graph) and compile/cpu's (fused
+// tile programs), both bit for bit the eager results.
+var backends = []struct {
+	name string
+	b    compile.Backend
+}{{"eager", compile.Eager}, {"cpu", compilecpu.Backend}}
+
+// compiled runs fn compiled (Fullgraph: one graph, no eager fallback) with
+// the backend of the running subtest (the Eager one by default).
 func compiled(t *testing.T, fn func(x *gt.Tensor) *gt.Tensor, x *gt.Tensor) *gt.Tensor {
 	t.Helper()
-	res, err := compile.Compile(fn, compile.Options{Fullgraph: true}).Call(x)
+	res, err := compile.Compile(fn, compile.Options{Fullgraph: true, Backend: backendOf(t)}).Call(x)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return res.(*gt.Tensor)
 }
 
-// The four models of testdata/models, compiled, give their eager outputs.
+// backendOf picks the backend named by the last element of t's name.
+func backendOf(t *testing.T) compile.Backend {
+	for _, b := range backends {
+		if n := t.Name(); len(n) > len(b.name) && n[len(n)-len(b.name)-1:] == "/"+b.name {
+			return b.b
+		}
+	}
+	return compile.Eager
+}
+
+// The four models of testdata/models, compiled with each backend, give
+// their eager outputs.
 func TestCompiledModels(t *testing.T) {
+	for _, b := range backends {
+		t.Run(b.name, testCompiledModels)
+	}
+}
+
+func testCompiledModels(t *testing.T) {
 	mlp, err := models.NewMLP(load(t, "mlp", "weights"))
 	if err != nil {
 		t.Fatal(err)
@@ -68,8 +95,15 @@ func TestCompiledModels(t *testing.T) {
 }
 
 // The MLP's gradients through the compiled forward and loss (autograd over
-// the compiled call) are the eager gradients, bit for bit.
+// the compiled call: AOT autograd's forward and backward graphs, each run
+// by the backend) are the eager gradients, bit for bit.
 func TestCompiledMLPGradients(t *testing.T) {
+	for _, b := range backends {
+		t.Run(b.name, testCompiledMLPGradients)
+	}
+}
+
+func testCompiledMLPGradients(t *testing.T) {
 	grads := func(compiledRun bool) map[string]*gt.Tensor {
 		m, err := models.NewMLP(load(t, "mlp", "weights"))
 		if err != nil {

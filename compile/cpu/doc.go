@@ -1,0 +1,43 @@
+// Package cpu is the CPU compiler backend (the counterpart of Inductor for
+// goaten's CPU device): pass Backend, or New(opts), as
+// compile.Options.Backend.
+//
+// Go cannot generate machine code at run time, so the backend interprets,
+// but in tiles (numexpr's virtual machine, MonetDB/X100's vectors, Halide's
+// compute_at): chains of pointwise ops over one iteration space — with
+// scalars, broadcast operands, where and masked_fill, conversions from and
+// to float16, bfloat16 and float64 at the edges, and reductions (sum,
+// mean, amax, amin) or row ops (softmax, log_softmax, layer_norm) over the
+// innermost dims — form fusion groups,
+// and each group runs as a flat list of package asm kernel calls over
+// tile-sized registers, tile after tile, the tiles shared among the cores.
+// A chain thus reads its inputs and writes its results once, at the
+// memory's speed, where eager mode writes and reads one full-size tensor
+// per op, and no op goes through the dispatcher or a meta function.
+// Nodes that are not pointwise (matrix products, convolutions, views,
+// gathers, random ops) run through the dispatcher as the Eager backend
+// runs them.
+//
+// Results equal the Eager backend's bit for bit (NaN payloads aside): a
+// node fuses only when the kernel the tile program calls is the one
+// device/cpu calls for it, on the same values in the same order — for a
+// reduction, the same per-row kernel on rows of at most 65536 elements
+// (float32 only: other dtypes, non-contiguous inputs of reductions, and
+// longer rows, whose eager kernels sum in pieces, run through the
+// dispatcher).
+//
+// Where a group runs: a group closes when a node outside it reads one of
+// its values (or at a node that mutates an argument) and runs where its
+// last member was, so every other node keeps its place in the graph's
+// order. Autograd needs the dispatcher's calls: with grad mode on and an
+// input that requires grad, the graph runs as the Eager backend runs it
+// (training graphs from AOT autograd run fused: their inputs are detached).
+//
+// Memory: inside a group, registers are assigned by liveness; across the
+// graph, the storages of dead intermediates are kept in an arena and
+// handed to later results (tensor.WithAllocator), so that a warm call
+// allocates new memory only for the tensors it returns.
+//
+// Describe prints the plan of a graph: its dispatcher calls and each
+// group's tile program.
+package cpu

@@ -1,0 +1,472 @@
+package cpu
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/goaten/goaten/compile"
+	"github.com/goaten/goaten/compile/fx"
+	"github.com/goaten/goaten/tensor"
+)
+
+// A plan is a graph compiled for inputs of one layout: the graph's nodes
+// in order, each either a dispatcher call (as the Eager backend makes it)
+// or, at the place of a fusion group's last member, the group's tile
+// program. Values live in slots (a node's slot is its position in the
+// graph), cleared after their last use.
+type plan struct {
+	nslots int
+	inputs []int
+	consts []constSlot
+	steps  []pstep
+	progs  []*tileProg
+	out    any  // the output's shape: slotRef, fx.Tuple or []any of them, or a constant
+	arena  bool // some intermediate outside groups is recycled: set the allocator
+	pool   arenaPool
+}
+
+type constSlot struct {
+	slot int
+	val  any
+}
+
+type slotRef int
+
+// pstep is one step of a plan.
+type pstep struct {
+	node  *fx.Node
+	call  *compile.BoundCall // a dispatcher call (or getitem)
+	prog  int                // a group's program (call nil)
+	group []memberCall       // the group's nodes, run through the dispatcher when its inputs are not as planned
+	out   int                // the call's slot
+	reads []int
+	free  []int
+	fresh bool // the call's value is a graph output: new memory
+}
+
+type memberCall struct {
+	call *compile.BoundCall
+	slot int
+	keep bool // read outside the group
+	res  bool // a graph output
+}
+
+// planner builds a plan.
+type planner struct {
+	gm        *fx.GraphModule
+	vals      map[*fx.Node]any // each node's meta value
+	tileElems int
+	noFusion  bool
+}
+
+func (pp *planner) info(n *fx.Node) (vinfo, bool) {
+	t, ok := pp.vals[n].(*tensor.Tensor)
+	if !ok || t == nil {
+		return vinfo{}, false
+	}
+	return vinfo{sizes: t.Sizes(), strides: t.Strides(), dtype: t.DType()}, true
+}
+
+// build compiles the graph; ok is false when a node needs the Interpreter.
+func (pp *planner) build() (pl *plan, err error) {
+	g := pp.gm.Graph
+	nodes := g.Nodes()
+	pos := make(map[*fx.Node]int, len(nodes))
+	for i, n := range nodes {
+		pos[n] = i
+	}
+	pl = &plan{nslots: len(nodes)}
+	calls := map[*fx.Node]*compile.BoundCall{}
+	var outNode *fx.Node
+	for _, n := range nodes {
+		switch n.Op {
+		case fx.OpPlaceholder:
+			if len(n.Args()) > 0 {
+				return nil, errInterp
+			}
+			pl.inputs = append(pl.inputs, pos[n])
+		case fx.OpGetAttr:
+			v, found := pp.gm.Attr(n.Target.(string))
+			if _, isT := v.(*tensor.Tensor); !found || !isT {
+				return nil, errInterp
+			}
+			pl.consts = append(pl.consts, constSlot{pos[n], v})
+		case fx.OpCallFunction:
+			c, ok := compile.BindCall(n, pos)
+			if !ok {
+				return nil, errInterp
+			}
+			calls[n] = c
+		case fx.OpOutput:
+			outNode = n
+		default:
+			return nil, errInterp
+		}
+	}
+	if outNode == nil || len(outNode.Args()) != 1 {
+		return nil, errInterp
+	}
+	out, ok := outputShape(outNode.Args()[0], pos)
+	if !ok {
+		return nil, errInterp
+	}
+	pl.out = out
+	results := map[*fx.Node]bool{}
+	markOutput(outNode.Args()[0], results)
+
+	p := &partition{nodes: nodes, pos: pos, calls: calls, info: pp.info, noFusion: pp.noFusion}
+	p.run()
+
+	progOf := map[*group]int{}
+	var groupCalls = map[*group][]memberCall{}
+	for _, gr := range p.groups {
+		mat := map[*fx.Node]bool{}
+		for _, m := range gr.members {
+			for _, u := range m.Users() {
+				if p.of[u] != gr {
+					mat[m] = true
+				}
+			}
+		}
+		if !prune(gr, mat, pos) {
+			continue // nothing of it is read: pure ops, not run
+		}
+		b := &builder{p: p, g: gr, mat: mat, res: results, slot: func(n *fx.Node) int { return pos[n] }}
+		prog, err := b.build(pp.tileElems)
+		if err != nil {
+			return nil, err
+		}
+		progOf[gr] = len(pl.progs)
+		pl.progs = append(pl.progs, prog)
+		for _, m := range gr.members {
+			groupCalls[gr] = append(groupCalls[gr], memberCall{call: calls[m], slot: pos[m], keep: mat[m], res: results[m]})
+		}
+		for _, o := range prog.outs {
+			if !o.fresh {
+				pl.arena = true
+			}
+		}
+	}
+
+	last := map[int]int{} // slot -> index of the step that reads it last
+	for _, n := range nodes {
+		if n.Op != fx.OpCallFunction {
+			continue
+		}
+		if gr := p.of[n]; gr != nil {
+			pi, built := progOf[gr]
+			if !built || pos[n] != gr.last {
+				continue
+			}
+			s := pstep{node: n, prog: pi, group: groupCalls[gr], out: -1}
+			for _, in := range pl.progs[pi].ins {
+				if !slices.Contains(s.reads, in.slot) {
+					s.reads = append(s.reads, in.slot)
+				}
+			}
+			for _, r := range s.reads {
+				last[r] = len(pl.steps)
+			}
+			pl.steps = append(pl.steps, s)
+			continue
+		}
+		c := calls[n]
+		s := pstep{node: n, call: c, out: pos[n], prog: -1}
+		for _, a := range c.ArgSlots() {
+			if !slices.Contains(s.reads, a.Slot) {
+				s.reads = append(s.reads, a.Slot)
+			}
+		}
+		s.fresh = results[n]
+		for _, u := range n.Users() {
+			if u.Target == fx.GetItem && results[u] {
+				s.fresh = true
+			}
+		}
+		if !s.fresh {
+			pl.arena = true
+		}
+		for _, r := range s.reads {
+			last[r] = len(pl.steps)
+		}
+		pl.steps = append(pl.steps, s)
+	}
+	for sl, i := range last {
+		if !results[nodes[sl]] {
+			pl.steps[i].free = append(pl.steps[i].free, sl)
+		}
+	}
+	// A value no step reads and the graph does not return dies at once.
+	for i := range pl.steps {
+		s := &pl.steps[i]
+		if s.call != nil {
+			if _, read := last[s.out]; !read && !results[nodes[s.out]] {
+				s.free = append(s.free, s.out)
+			}
+			continue
+		}
+		for _, o := range pl.progs[s.prog].outs {
+			if _, read := last[o.slot]; !read && !results[nodes[o.slot]] {
+				s.free = append(s.free, o.slot)
+			}
+		}
+	}
+	return pl, nil
+}
+
+// prune drops the members of g whose values nothing reads (the graph
+// outside reads the members of mat) and moves g's place to its last
+// remaining member; it reports whether any remain.
+func prune(g *group, mat map[*fx.Node]bool, pos map[*fx.Node]int) bool {
+	live := map[*fx.Node]bool{}
+	for i := len(g.members) - 1; i >= 0; i-- {
+		m := g.members[i]
+		if mat[m] {
+			live[m] = true
+		}
+		for _, u := range m.Users() {
+			if live[u] && g.of(u) {
+				live[m] = true
+			}
+		}
+	}
+	kept := g.members[:0]
+	g.last = -1
+	for _, m := range g.members {
+		if !live[m] {
+			delete(g.kind, m)
+			delete(g.specs, m)
+			continue
+		}
+		kept = append(kept, m)
+		if g.specs[m].kind != kItem {
+			g.last = max(g.last, pos[m])
+		}
+	}
+	g.members = kept
+	return len(kept) > 0
+}
+
+// errInterp: the graph has nodes a plan does not run (the Eager backend's
+// Interpreter runs it).
+var errInterp = fmt.Errorf("compile/cpu: the graph needs the Interpreter")
+
+func outputShape(a any, pos map[*fx.Node]int) (any, bool) {
+	switch v := a.(type) {
+	case *fx.Node:
+		sl, ok := pos[v]
+		return slotRef(sl), ok
+	case fx.Tuple:
+		out := make(fx.Tuple, len(v))
+		for i, x := range v {
+			y, ok := outputShape(x, pos)
+			if !ok {
+				return nil, false
+			}
+			out[i] = y
+		}
+		return out, true
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			y, ok := outputShape(x, pos)
+			if !ok {
+				return nil, false
+			}
+			out[i] = y
+		}
+		return out, true
+	}
+	return a, true
+}
+
+func markOutput(a any, used map[*fx.Node]bool) {
+	switch v := a.(type) {
+	case *fx.Node:
+		used[v] = true
+	case fx.Tuple:
+		for _, x := range v {
+			markOutput(x, used)
+		}
+	case []any:
+		for _, x := range v {
+			markOutput(x, used)
+		}
+	}
+}
+
+// run runs the plan on inputs in arena a.
+func (pl *plan) run(inputs []*tensor.Tensor, a *arena) (res any, err error) {
+	if len(inputs) != len(pl.inputs) {
+		return nil, fmt.Errorf("compile/cpu: the graph takes %d inputs, %d given", len(pl.inputs), len(inputs))
+	}
+	defer a.endCall()
+	for i, s := range pl.inputs {
+		a.vals[s] = inputs[i]
+	}
+	for _, c := range pl.consts {
+		a.vals[c.slot] = c.val
+	}
+	if pl.arena {
+		restore := tensor.WithAllocator(a)
+		defer restore()
+	}
+	cur := -1
+	err = tensor.Try(func() {
+		for i := range pl.steps {
+			cur = i
+			s := &pl.steps[i]
+			if s.call != nil {
+				a.hookOn = !s.fresh
+				v := s.call.Invoke(a.vals)
+				a.hookOn = false
+				a.vals[s.out] = v
+				a.track(v, s.reads)
+			} else {
+				pl.runGroup(s, a)
+			}
+			for _, f := range s.free {
+				a.release(f)
+			}
+		}
+	})
+	if err != nil {
+		if cur >= 0 {
+			return nil, fmt.Errorf("%w\n\nWhile executing %s", err, pl.steps[cur].node.Format())
+		}
+		return nil, err
+	}
+	return pl.result(pl.out, a.vals), nil
+}
+
+func (pl *plan) result(shape any, vals []any) any {
+	switch v := shape.(type) {
+	case slotRef:
+		return vals[v]
+	case fx.Tuple:
+		out := make(fx.Tuple, len(v))
+		for i, x := range v {
+			out[i] = pl.result(x, vals)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = pl.result(x, vals)
+		}
+		return out
+	}
+	return shape
+}
+
+// runGroup runs a group's tile program, or its nodes through the
+// dispatcher when an input is not laid out as planned.
+func (pl *plan) runGroup(s *pstep, a *arena) {
+	g := pl.progs[s.prog]
+	f := &a.frames[s.prog]
+	copy(f.scalars, g.consts)
+	for i := range g.ins {
+		in := &g.ins[i]
+		t, _ := a.vals[in.slot].(*tensor.Tensor)
+		if t == nil || t.Device() != tensor.CPU || !slices.Equal(t.Sizes(), in.sizes) || t.Storage() == nil {
+			pl.runMembers(s, a)
+			return
+		}
+		switch in.mode {
+		case mScalar:
+			switch t.DType() {
+			case tensor.Float32:
+				f.inOff[i] = 0
+				f.in[i] = nil
+			case tensor.Float64:
+			default:
+				pl.runMembers(s, a)
+				return
+			}
+		case mInPlace, mWhole:
+			if t.DType() != in.dtype || !t.IsContiguous() {
+				pl.runMembers(s, a)
+				return
+			}
+			off, n := t.StorageOffset(), t.Numel()
+			switch in.dtype {
+			case tensor.Bool:
+				f.in8[i] = tensor.Elems[uint8](t.Storage())[off : off+n]
+			case tensor.Float32:
+				f.in[i] = tensor.Elems[float32](t.Storage())[off : off+n]
+			case tensor.Float64:
+				f.in64[i] = tensor.Elems[float64](t.Storage())[off : off+n]
+			default:
+				f.in16[i] = tensor.Elems[uint16](t.Storage())[off : off+n]
+			}
+		case mGather, mPeriodic:
+			if t.DType() != in.dtype || !slices.Equal(t.Strides(), in.strd) {
+				pl.runMembers(s, a)
+				return
+			}
+			if in.dtype == tensor.Bool {
+				f.in8[i] = tensor.Elems[uint8](t.Storage())
+			} else {
+				f.in[i] = tensor.Elems[float32](t.Storage())
+			}
+			f.inOff[i] = t.StorageOffset()
+		}
+	}
+	for _, rs := range g.rtScalars {
+		t := a.vals[g.ins[rs[1]].slot].(*tensor.Tensor)
+		off := t.StorageOffset()
+		if t.DType() == tensor.Float64 {
+			f.scalars[rs[0]] = float32(tensor.Elems[float64](t.Storage())[off])
+		} else {
+			f.scalars[rs[0]] = tensor.Elems[float32](t.Storage())[off]
+		}
+	}
+	for i := range g.outs {
+		o := &g.outs[i]
+		t := tensor.NewMetaContiguous(o.sizes, o.dtype, tensor.CPU)
+		a.hookOn = !o.fresh
+		tensor.MaterializeUninit(t)
+		a.hookOn = false
+		if !o.fresh {
+			a.own(t)
+		}
+		a.vals[o.slot] = t
+		switch o.dtype {
+		case tensor.Float32:
+			f.out[i] = tensor.Elems[float32](t.Storage())[:t.Numel()]
+		case tensor.Float64:
+			f.out64[i] = tensor.Elems[float64](t.Storage())[:t.Numel()]
+		default:
+			f.out16[i] = tensor.Elems[uint16](t.Storage())[:t.Numel()]
+		}
+	}
+	g.run(f, a.workersFor)
+}
+
+// runMembers runs a group's nodes one by one through the dispatcher.
+func (pl *plan) runMembers(s *pstep, a *arena) {
+	for _, m := range s.group {
+		a.vals[m.slot] = m.call.Invoke(a.vals)
+	}
+	for _, m := range s.group {
+		if !m.keep {
+			a.vals[m.slot] = nil
+		} else if !m.res {
+			a.track(a.vals[m.slot], nil)
+		}
+	}
+}
+
+// String describes the plan: its dispatcher calls and tile programs.
+func (pl *plan) String() string {
+	var b strings.Builder
+	for _, s := range pl.steps {
+		if s.call != nil {
+			fmt.Fprintf(&b, "call %s\n", s.node.Format())
+			continue
+		}
+		b.WriteString(pl.progs[s.prog].String())
+	}
+	return b.String()
+}
