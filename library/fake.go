@@ -14,16 +14,49 @@ import (
 // (run on meta tensors), else the trivial fake impl of an op that mutates
 // its inputs and returns nothing, else PyTorch 2's error.
 func (d *opDef) metaKernel(op *tensor.Op, args []any) any {
+	fakeObj := d.checkScriptObjects(args)
 	if f := d.fake.Load(); f != nil {
 		return d.runFake(f, args)
 	}
 	if c := op.Composite(); c != nil {
 		return c(op, args)
 	}
+	if fakeObj != "" {
+		fail(tensor.RuntimeError, "Torchbind op %s received a FakeScriptObject input when dispatching Meta. but no python implementation is found. "+
+			"Please file an issue on this when you encounter this error. This error can happen when you export or compile the model. "+
+			"It can still happen even if a kernel for a device has been registered. That's because a FakeScriptObject only works "+
+			"with a fake impl: register one with library.RegisterFake(%q, ...) (argument '%s').", op.Name, op.Name, fakeObj)
+	}
 	if d.trivialFake {
 		return nil
 	}
 	panic(&tensor.Error{Kind: tensor.RuntimeError, Op: op.Name, Msg: noFakeMessage(op.Name)})
+}
+
+// checkScriptObjects checks the custom-class arguments of a call on the
+// meta device: each must be a fake object (tracing fakifies real ones with
+// torchbind.ToFake), as PyTorch's schema matching under fake mode wants.
+// It returns the name of the first fake object argument, "" when none.
+func (d *opDef) checkScriptObjects(args []any) string {
+	first := ""
+	for i, a := range d.op.Schema.Args {
+		if a.Type.Base().Kind != tensor.TClass || i >= len(args) || args[i] == nil {
+			continue
+		}
+		o, ok := args[i].(tensor.ScriptObject)
+		if !ok {
+			continue
+		}
+		if !o.IsFake() {
+			fail(tensor.RuntimeError, "%s() Expected a value of type '%s' for argument '%s' but instead found type '%T'.\n"+
+				"Cast error details: %s is expected to be a FakeScriptObject of %s",
+				d.op.Name, a.Type.Base().Name, a.Name, args[i], a.Name, a.Type.Base().Name)
+		}
+		if first == "" {
+			first = a.Name
+		}
+	}
+	return first
 }
 
 // noFakeMessage is PyTorch 2's error for tracing a custom op without a fake
@@ -203,6 +236,8 @@ func goType(t *tensor.Type) string {
 		return "tensor.Scalar"
 	case tensor.TScalarType:
 		return "tensor.DType"
+	case tensor.TClass:
+		return "tensor.ScriptObject"
 	}
 	return "any"
 }
@@ -266,6 +301,9 @@ func matches(t *tensor.Type, v any) bool {
 	case tensor.TScalarType:
 		_, ok := v.(tensor.DType)
 		return ok
+	case tensor.TClass:
+		o, ok := v.(tensor.ScriptObject)
+		return ok && o.QualifiedClassName() == t.Name
 	}
 	return true
 }

@@ -95,6 +95,14 @@ func (a Args) Str(name string) string { return get[string](a, name, "a str") }
 // Scalar is a Scalar argument.
 func (a Args) Scalar(name string) tensor.Scalar { return get[tensor.Scalar](a, name, "a Scalar") }
 
+// Object is a custom class argument (a schema type
+// __torch__.torch.classes.ns.Name): the real object, or in a fake kernel
+// the fake one; nil for None. Package torchbind's Unwrap gives the Go
+// value inside, and its Call calls a method of either by name.
+func (a Args) Object(name string) tensor.ScriptObject {
+	return get[tensor.ScriptObject](a, name, "a custom class object")
+}
+
 // DType is a ScalarType argument (tensor.Invalid for None).
 func (a Args) DType(name string) tensor.DType { return get[tensor.DType](a, name, "a ScalarType") }
 

@@ -632,7 +632,10 @@ func (p *schemaChecker) typ() *schemaType {
 		ns := l.expect(tkIdent)
 		l.expect('.')
 		cls := l.expect(tkIdent)
-		l.report(cls.start, cls.end, "Unknown custom class type "+ns.text+"."+cls.text+". Please ensure it is registered.")
+		if !tensor.ClassTypeRegistered(tensor.ClassPrefix + ns.text + "." + cls.text) {
+			l.report(cls.start, cls.end, "Unknown custom class type "+ns.text+"."+cls.text+". Please ensure it is registered.")
+		}
+		t = &schemaType{kind: "Class"}
 	default:
 		t = p.baseType()
 		p.aliasAnnotation()

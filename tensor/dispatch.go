@@ -700,11 +700,17 @@ func convertValue(t *Type, v any) (any, bool) {
 		return g, ok
 	case TList:
 		return convertList(t, v)
+	case TClass:
+		return toScriptObject(t.Name, v)
 	default:
 		return v, true
 	}
 	return nil, false
 }
+
+// ConvertValue converts v to the canonical Go value of schema type t, as
+// Bind does for each argument; false when v is not a value of the type.
+func ConvertValue(t *Type, v any) (any, bool) { return convertValue(t, v) }
 
 // isTypedNil reports whether v is a nil *Tensor or nil slice passed as None
 // by a typed wrapper.

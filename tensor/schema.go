@@ -26,6 +26,7 @@ const (
 	TOther // Storage, Stream, Any, ...: accepted, passed through
 	TList
 	TOptional
+	TClass // a custom class (TorchBind): __torch__.torch.classes.ns.Name
 )
 
 // Alias is an alias annotation such as (a!) or (a -> *).
@@ -381,6 +382,21 @@ func (p *schemaParser) typ() (*Type, error) {
 	k, ok := baseKinds[name]
 	if !ok {
 		k = TOther
+	}
+	if name == "__torch__" {
+		// A custom class type: its qualified name is dotted.
+		for p.peek() == '.' {
+			p.pos++
+			part, err := p.ident()
+			if err != nil {
+				return nil, err
+			}
+			name += "." + part
+		}
+		if !strings.HasPrefix(name, ClassPrefix) || strings.Count(name, ".") != 4 {
+			return nil, fmt.Errorf("bad custom class type %q", name)
+		}
+		k = TClass
 	}
 	t := &Type{Kind: k, Name: name}
 	if p.peek() == '(' {
