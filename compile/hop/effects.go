@@ -326,3 +326,59 @@ func registerPrint() *tensor.Op {
 // Print calls aten::_print(s): eagerly it prints s; in a functionalized
 // trace it is a with_effects node threading the effect token.
 func Print(s string) { PrintOp.Invoke([]any{s}) }
+
+// MakeTokenOp is prims::_make_token() -> Tensor, a fresh effect token;
+// SinkTokensOp is prims::_sink_tokens(Tensor[] tokens) -> (), which ends
+// the tokens' chains and is kept by dead-code elimination.
+var MakeTokenOp, SinkTokensOp = registerTokenOps()
+
+func registerTokenOps() (*tensor.Op, *tensor.Op) {
+	mk := tensor.RegisterOp("prims::_make_token() -> Tensor")
+	mk.Explicit = true
+	mk.ImplBackend(tensor.CPU, func(*tensor.Op, []any) any { return newToken() })
+	mk.ImplBackend(tensor.Meta, func(*tensor.Op, []any) any {
+		return tensor.NewMetaContiguous([]int{0}, tensor.Float32, tensor.Meta)
+	})
+	sink := tensor.RegisterOp("prims::_sink_tokens(Tensor[] tokens) -> ()")
+	sink.Explicit = true
+	none := func(*tensor.Op, []any) any { return nil }
+	sink.ImplBackend(tensor.CPU, none)
+	sink.ImplBackend(tensor.Meta, none)
+	fx.MarkEffectful(sink)
+	return mk, sink
+}
+
+// UnliftEffectTokens rewrites a functionalized graph with a token input
+// (compile.TokenInput) so that it neither takes nor returns the token, as
+// aot_export_module(unlift_effect_tokens=True) does: the token input
+// becomes a _make_token call and the output token goes to _sink_tokens.
+// A graph without a token is left alone.
+func UnliftEffectTokens(gm *fx.GraphModule) error {
+	tok := compile.TokenInput(gm)
+	if tok == nil {
+		return nil
+	}
+	g := gm.Graph
+	out := g.OutputNode()
+	res, ok := out.Args()[0].(fx.Tuple)
+	if !ok || len(res) == 0 {
+		return &fx.Error{Node: out, Msg: "hop.UnliftEffectTokens: the graph does not return its token first"}
+	}
+	last, ok := res[0].(*fx.Node)
+	if !ok {
+		return &fx.Error{Node: out, Msg: "hop.UnliftEffectTokens: the graph does not return its token first"}
+	}
+	ph := g.Placeholders()
+	restore := g.InsertingAfter(ph[len(ph)-1])
+	mk := g.CreateNode(fx.OpCallFunction, MakeTokenOp, nil, nil, "_make_token_default")
+	restore()
+	tok.ReplaceAllUsesWith(mk)
+	if err := g.EraseNode(tok); err != nil {
+		return err
+	}
+	restore = g.InsertingBefore(out)
+	g.CreateNode(fx.OpCallFunction, SinkTokensOp, []any{[]any{last}}, nil, "_sink_tokens_default")
+	restore()
+	out.SetArgs(fx.Tuple(append([]any(nil), res[1:]...)))
+	return gm.Lint()
+}

@@ -102,3 +102,41 @@ func TestEffectsAliasingRefused(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// S9 with unlift_effect_tokens=True (printed as PyTorch 2 prints it).
+func TestEffectsUnliftS9(t *testing.T) {
+	var buf bytes.Buffer
+	defer hop.SetPrintWriter(&buf)()
+	x := tensor.Randn([]int{3})
+	gm, err := compile.Trace(printProgram, ts(x), compile.TraceOptions{Mode: compile.Fake, Functionalize: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := hop.UnliftEffectTokens(gm); err != nil {
+		t.Fatal(err)
+	}
+	want := `
+def forward(self, arg1_1):
+    _make_token_default = torch.ops.prims._make_token.default()
+    with_effects = torch.ops.higher_order.with_effects(_make_token_default, torch.ops.aten._print.default, 'moo');  _make_token_default = None
+    getitem = with_effects[0];  with_effects = None
+    add = torch.ops.aten.add.Tensor(arg1_1, arg1_1);  arg1_1 = None
+    with_effects_1 = torch.ops.higher_order.with_effects(getitem, torch.ops.aten._print.default, 'moo');  getitem = None
+    getitem_2 = with_effects_1[0];  with_effects_1 = None
+    _sink_tokens_default = torch.ops.prims._sink_tokens.default([getitem_2]);  getitem_2 = _sink_tokens_default = None
+    return (add,)`
+	if got := strings.TrimSpace(gm.CodeWith(fx.CodeOptions{FreeUnused: true})); got != strings.TrimSpace(want) {
+		t.Errorf("got\n%s\nwant\n%s", got, strings.TrimSpace(want))
+	}
+	if _, err := gm.Graph.EliminateDeadCode(); err != nil {
+		t.Fatal(err)
+	}
+	res, err := fx.NewInterpreter(gm).Run(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expectClose(t, "unlifted", results(res), ts(x.Add(x)))
+	if buf.String() != "moo\nmoo\n" {
+		t.Errorf("printed %q", buf.String())
+	}
+}
