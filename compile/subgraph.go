@@ -246,3 +246,69 @@ func flatTensors(v any) ([]*tensor.Tensor, error) {
 	}
 	return out, nil
 }
+
+// Token returns the effect token the next effectful call of a
+// functionalized trace takes (PyTorch's functional tensor mode tokens):
+// the first call makes the token input, a placeholder before the others,
+// and the graph returns the last token first among its outputs. ok is
+// false in a trace that is not functionalized or in a sub-trace, where
+// effectful ops are recorded as plain calls.
+func (h *HOPTracer) Token() (tok *tensor.Tensor, ok bool) {
+	tr := h.tr
+	if !tr.functional || tr.outer != nil {
+		return nil, false
+	}
+	if tr.tokenIn == nil {
+		g := tr.gm.Graph
+		if ph := g.Placeholders(); len(ph) > 0 {
+			defer g.InsertingBefore(ph[0])()
+		} else {
+			defer g.InsertingBefore(g.First())()
+		}
+		n := g.Placeholder("token")
+		p := tr.proxyInput(tensor.Empty(tensor.Float32, 0))
+		n.Meta[fx.MetaVal] = tr.exampleValue(p)
+		tr.setNode(p, n)
+		tr.tokenIn, tr.token = n, p
+	}
+	return tr.token, true
+}
+
+// SetToken makes t, the token an effectful call returned, the one the next
+// call takes.
+func (h *HOPTracer) SetToken(t *tensor.Tensor) { h.tr.token = t }
+
+// TokenInput is the token placeholder of a functionalized trace, or nil
+// when no effectful op ran.
+func TokenInput(gm *fx.GraphModule) *fx.Node {
+	for _, n := range gm.Graph.Placeholders() {
+		if b, _ := n.Meta[MetaToken].(bool); b {
+			return n
+		}
+	}
+	return nil
+}
+
+// MetaToken marks the token placeholder of a functionalized trace.
+const MetaToken = "effect_token"
+
+// nameToken names the token input: with make_fx's positional names
+// (byPosition) the token is arg0_1 and the inputs move up by one, as
+// aot_export prints them; otherwise it is "token", as export prints it.
+func (tr *tracer) nameToken(byPosition bool) error {
+	if tr.tokenIn == nil {
+		return nil
+	}
+	tr.tokenIn.Meta[MetaToken] = true
+	if !byPosition {
+		return nil
+	}
+	g := tr.gm.Graph
+	ph := g.Placeholders()
+	for i := len(ph) - 1; i >= 1; i-- {
+		if err := g.Rename(ph[i], fmt.Sprintf("arg%d_1", i)); err != nil {
+			return err
+		}
+	}
+	return g.Rename(ph[0], "arg0_1")
+}

@@ -98,6 +98,13 @@ type tracer struct {
 	lifted  []*tensor.Tensor
 	inputs  []*tensor.Tensor // the traced stand-ins of the inputs
 	outer   *tracer          // the enclosing trace of a higher-order op's sub-trace (subgraph.go)
+
+	// Effect tokens of a functionalized trace (see HOPTracer.Token): the
+	// token placeholder, made when the first effectful op is met, and the
+	// token the last one returned, which the graph returns first.
+	functional bool
+	tokenIn    *fx.Node
+	token      *tensor.Tensor
 }
 
 // newTracer starts a trace into an empty graph.
@@ -187,6 +194,7 @@ func Trace(fn any, inputs []*tensor.Tensor, opts ...TraceOptions) (gm *fx.GraphM
 		return nil, err
 	}
 	tr := newTracer(o.Mode, o.Decompositions)
+	tr.functional = functionalize
 	in := make([]reflect.Value, len(inputs))
 	for i, x := range inputs {
 		name := fmt.Sprintf("arg%d", i)
@@ -220,6 +228,9 @@ func Trace(fn any, inputs []*tensor.Tensor, opts ...TraceOptions) (gm *fx.GraphM
 	})
 	if err != nil {
 		return nil, fmt.Errorf("compile.Trace: %w", err)
+	}
+	if err := tr.nameToken(len(o.ArgNames) == 0); err != nil {
+		return nil, err
 	}
 	if err := tr.output(out); err != nil {
 		return nil, err
@@ -368,6 +379,29 @@ func unwrapAll(v any) any {
 
 func (tr *tracer) output(out []reflect.Value) error {
 	vals := make([]any, len(out))
+	if tr.tokenIn != nil {
+		// The output token comes first (aot_export's output_tokens).
+		tok, err := tr.outputNode(tr.token)
+		if err != nil {
+			return err
+		}
+		if len(out) == 0 {
+			vals = nil
+		}
+		vals = append([]any{tok}, vals...)
+		if len(vals) == 1 {
+			tr.gm.Graph.Output(fx.Tuple(vals))
+			return nil
+		}
+		for i, v := range out {
+			var err error
+			if vals[i+1], err = tr.outputValue(v.Interface()); err != nil {
+				return err
+			}
+		}
+		tr.gm.Graph.Output(fx.Tuple(vals))
+		return nil
+	}
 	for i, v := range out {
 		var err error
 		if vals[i], err = tr.outputValue(v.Interface()); err != nil {

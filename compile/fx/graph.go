@@ -307,7 +307,8 @@ func (g *Graph) EliminateDeadCode() (bool, error) {
 //   - a call of an op is impure when its schema writes an argument (an alias
 //     annotation Tensor(a!): add_, copy_, out= variants, mutable ops of any
 //     namespace), draws random numbers (Schema.IsRandom: PyTorch's
-//     nondeterministic_seeded), or is unknown (an op without a schema);
+//     nondeterministic_seeded), has a side effect (MarkEffectful: _print),
+//     or is unknown (an op without a schema);
 //   - a call of a Target is impure when the Target implements Impure and
 //     says so (with_effects, call_torchbind);
 //   - everything else (get_attr, getitem, Python operators) is pure.
@@ -319,7 +320,7 @@ func (n *Node) IsImpure() bool {
 		switch t := n.Target.(type) {
 		case *tensor.Op:
 			s := t.Schema
-			return s == nil || len(s.Mutates()) > 0 || s.IsRandom()
+			return s == nil || len(s.Mutates()) > 0 || s.IsRandom() || isEffectful(t)
 		case Impure:
 			return t.Impure()
 		}

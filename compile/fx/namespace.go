@@ -202,3 +202,13 @@ func targetToStr(s string) string {
 	}
 	return snakeCase(s)
 }
+
+// rename frees old and takes name, which must be free.
+func (ns *namespace) rename(old, name string) bool {
+	if ns.used[name] || sanitize(name) != name {
+		return false
+	}
+	delete(ns.used, old)
+	ns.used[name] = true
+	return true
+}

@@ -58,6 +58,10 @@ type Call struct {
 	// Tuple makes the last group print as a Python tuple rather than a
 	// list (PyTorch prints the container the caller gave).
 	Tuple bool
+	// Args are the call's other arguments, for ops that take more than
+	// sub-programs and tensors (with_effects: the effectful op and its
+	// arguments; invoke_subgraph: the identifier).
+	Args []any
 
 	// pred, when set, is Subs[0] returning its single tensor directly
 	// (while_loop's cond_fn, called every step, without a slice to
@@ -100,6 +104,9 @@ type Rules struct {
 	// Interpreter and compiled graphs: sub-GraphModules become Subs
 	// through g.
 	FromNode func(args []any, kwargs fx.Kwargs, g *Graphs) (*Call, error)
+	// Impure keeps the op's nodes through dead-code elimination although
+	// nobody uses their results (with_effects).
+	Impure bool
 }
 
 // Op is a higher-order operator. It prints in graphs as
@@ -157,6 +164,9 @@ func (o *Op) String() string { return o.QualifiedName() }
 
 // TargetName implements fx.Target.
 func (o *Op) TargetName() string { return o.name }
+
+// Impure implements fx.Impure.
+func (o *Op) Impure() bool { return o.rules.Impure }
 
 // QualifiedName implements fx.Target: "torch.ops.higher_order.cond".
 func (o *Op) QualifiedName() string { return "torch.ops.higher_order." + o.name }
