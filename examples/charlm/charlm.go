@@ -178,4 +178,3 @@ func Run(c Config) (Result, error) {
 	fmt.Fprintf(c.Log, "sample:\n%s\n", res.Sample)
 	return res, nil
 }
-
