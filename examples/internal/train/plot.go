@@ -35,6 +35,7 @@ func Plot(path, title string, h History) error {
 	if err := plotutil.AddLinePoints(p, lines...); err != nil {
 		return err
 	}
+	p.Legend.Top = true // the loss falls and the accuracy rises towards the bottom right
 	p.Add(plotter.NewGrid())
 	return p.Save(6*vg.Inch, 4*vg.Inch, path)
 }
