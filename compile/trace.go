@@ -391,14 +391,17 @@ func (tr *tracer) unwrapFunctional(in, out []reflect.Value) []reflect.Value {
 			res[i] = reflect.ValueOf(u).Convert(v.Type())
 		}
 	}
+	var tin []*tensor.Tensor // the tensor inputs (script objects are not functionalized)
 	for _, v := range in {
-		functional.Sync(v.Interface().(*tensor.Tensor))
+		if t, ok := v.Interface().(*tensor.Tensor); ok {
+			functional.Sync(t)
+			tin = append(tin, t)
+		}
 	}
 	// The copy_ (and resize_) run on the traced inputs through the
 	// dispatcher, so the tracer records them as any other call, and a real
 	// trace writes the final values into the inputs, as make_fx does.
-	for i, v := range in {
-		w := v.Interface().(*tensor.Tensor)
+	for i, w := range tin {
 		if functional.Mutations(w) == 0 {
 			continue
 		}

@@ -60,3 +60,43 @@ func TestTraceQueueMethodsS5(t *testing.T) {
 		t.Errorf("the real queue has %d tensors after tracing, want 0", n)
 	}
 }
+
+// A custom op taking the queue runs its fake kernel on the fake and is
+// recorded with the queue's placeholder.
+func TestTraceForEachAddOp(t *testing.T) {
+	q := tq.New(tensor.FullOf(tensor.Float32, -1, 1))
+	for range 3 {
+		q.Push(tensor.FullOf(tensor.Float32, 0, 1))
+	}
+	real := tq.Class.Wrap(q)
+	var fake *tq.FakeTensorQueue
+	want := map[bool]string{false: `def forward(self, arg0_1, arg1_1):
+    for_each_add_ = torch.ops.MyCustomClass.for_each_add_.default(arg0_1, arg1_1);  arg1_1 = None
+    return arg0_1`,
+		// S1's graph before export names its placeholders (token, tq, a).
+		true: `def forward(self, arg0_1, arg1_1, arg2_1):
+    with_effects = torch.ops.higher_order.with_effects(arg0_1, torch.ops.MyCustomClass.for_each_add_.default, arg1_1, arg2_1);  arg0_1 = arg2_1 = None
+    getitem = with_effects[0];  with_effects = None
+    return (getitem, arg1_1)`}
+	for _, fn := range []bool{false, true} {
+		gm, err := compile.TraceArgs(func(o tensor.ScriptObject, a *tensor.Tensor) tensor.ScriptObject {
+			fake = torchbind.Unwrap[*tq.FakeTensorQueue](o)
+			tq.ForEachAdd.Call(o, a)
+			return o
+		}, []any{real, tensor.FullOf(tensor.Float32, 1, 1)}, compile.TraceOptions{Mode: compile.Fake, Functionalize: fn})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.TrimSpace(gm.Code()); got != want[fn] {
+			t.Errorf("functionalize=%v:\n%s\nwant:\n%s", fn, got, want[fn])
+		}
+		if fake.Calls["for_each_add_"] != 1 {
+			t.Errorf("fake for_each_add_ ran %d times", fake.Calls["for_each_add_"])
+		}
+	}
+	for _, x := range q.GetRawQueue() {
+		if v := x.Float64s()[0]; v != 0 {
+			t.Errorf("the real queue changed: %v", v)
+		}
+	}
+}
