@@ -105,6 +105,14 @@ type tracer struct {
 	functional bool
 	tokenIn    *fx.Node
 	token      *tensor.Tensor
+
+	// Script objects (objects.go): the node standing for each object (real
+	// and fake), the fake of each real one, the device of each tensor in a
+	// fake's state, and the count of closed-over objects.
+	objNodes  map[tensor.ScriptObject]*fx.Node
+	objFakes  map[tensor.ScriptObject]tensor.ScriptObject
+	objDevice map[*tensor.Tensor]tensor.Device
+	nobj      int
 }
 
 // newTracer starts a trace into an empty graph.
@@ -116,6 +124,10 @@ func newTracer(mode Mode, decomps Decompositions) *tracer {
 		proxies: map[*tensor.Tensor]*fx.Node{},
 		aliases: map[aliasKey]*fx.Node{},
 		consts:  map[*tensor.Tensor]*fx.Node{},
+
+		objNodes:  map[tensor.ScriptObject]*fx.Node{},
+		objFakes:  map[tensor.ScriptObject]tensor.ScriptObject{},
+		objDevice: map[*tensor.Tensor]tensor.Device{},
 	}
 }
 
@@ -181,12 +193,33 @@ func (tr *tracer) setNode(t *tensor.Tensor, n *fx.Node) {
 // tracer through the calling goroutine's modes, so another goroutine's
 // eager ops and traces are never mixed in).
 func Trace(fn any, inputs []*tensor.Tensor, opts ...TraceOptions) (gm *fx.GraphModule, err error) {
+	args := make([]any, len(inputs))
+	for i, x := range inputs {
+		args[i] = x
+	}
+	return TraceArgs(fn, args, opts...)
+}
+
+// TraceArgs is Trace over inputs that may include script objects
+// (tensor.ScriptObject: package torchbind's objects) beside tensors. fn's
+// parameter for an object is tensor.ScriptObject (or another interface
+// the object implements). In fake mode an object input is replaced by its
+// fake before fn runs (its flattened state fakified, the fake class's
+// __obj_unflatten__ called; torchbind.ToFake), so fn never touches the
+// real object. fn calls its methods with torchbind.Call(obj, "push", x),
+// which a trace records as a call_torchbind node; custom ops taking the
+// object run their fake kernels on the fake and are recorded with the
+// object's placeholder as their argument. An object fn closes over
+// becomes a "_torchbind_objN" attribute. A method's non-tensor result
+// (size()) is a constant in the graph. An object fn returns is returned
+// by the graph.
+func TraceArgs(fn any, inputs []any, opts ...TraceOptions) (gm *fx.GraphModule, err error) {
 	var o TraceOptions
 	if len(opts) > 0 {
 		o = opts[0]
 	}
 	fv := reflect.ValueOf(fn)
-	if err := checkSignature(fv, len(inputs)); err != nil {
+	if err := checkArgsSignature(fv, inputs); err != nil {
 		return nil, err
 	}
 	fmode, functionalize, err := o.functionalMode()
@@ -196,11 +229,20 @@ func Trace(fn any, inputs []*tensor.Tensor, opts ...TraceOptions) (gm *fx.GraphM
 	tr := newTracer(o.Mode, o.Decompositions)
 	tr.functional = functionalize
 	in := make([]reflect.Value, len(inputs))
-	for i, x := range inputs {
+	for i, a := range inputs {
 		name := fmt.Sprintf("arg%d", i)
 		if i < len(o.ArgNames) {
 			name = o.ArgNames[i]
 		}
+		if obj, ok := a.(tensor.ScriptObject); ok {
+			var f tensor.ScriptObject
+			if err := tensor.Try(func() { f = tr.objectInput(obj, name+"_1") }); err != nil {
+				return nil, fmt.Errorf("compile.Trace: input %d (%s): %w", i, name, err)
+			}
+			in[i] = reflect.ValueOf(f)
+			continue
+		}
+		x, _ := a.(*tensor.Tensor)
 		if x == nil {
 			return nil, fmt.Errorf("compile.Trace: input %d (%s) is nil", i, name)
 		}
@@ -244,29 +286,49 @@ func Trace(fn any, inputs []*tensor.Tensor, opts ...TraceOptions) (gm *fx.GraphM
 var (
 	tensorType = reflect.TypeOf((*tensor.Tensor)(nil))
 	anyType    = reflect.TypeOf((*any)(nil)).Elem()
+
+	scriptObjectType = reflect.TypeFor[tensor.ScriptObject]()
 )
 
 func checkSignature(fv reflect.Value, n int) error {
+	return checkArgsSignature(fv, make([]any, n))
+}
+
+// checkArgsSignature checks fn against inputs: tensors, and script
+// objects where fn takes tensor.ScriptObject.
+func checkArgsSignature(fv reflect.Value, inputs []any) error {
 	if fv.Kind() != reflect.Func {
 		return fmt.Errorf("compile.Trace: fn is a %T, not a function", fv.Interface())
 	}
 	ft := fv.Type()
+	n := len(inputs)
 	if ft.IsVariadic() {
 		if ft.NumIn() != 1 || ft.In(0).Elem() != tensorType {
 			return fmt.Errorf("compile.Trace: a variadic fn must be func(...*tensor.Tensor), not %s", ft)
+		}
+		for i, a := range inputs {
+			if _, ok := a.(tensor.ScriptObject); ok {
+				return fmt.Errorf("compile.Trace: input %d is a script object, which a variadic fn cannot take", i)
+			}
 		}
 	} else {
 		if ft.NumIn() != n {
 			return fmt.Errorf("compile.Trace: fn takes %d arguments, %d inputs given", ft.NumIn(), n)
 		}
 		for i := range ft.NumIn() {
+			if _, ok := inputs[i].(tensor.ScriptObject); ok {
+				if ft.In(i).Kind() != reflect.Interface || !scriptObjectType.Implements(ft.In(i)) {
+					return fmt.Errorf("compile.Trace: argument %d of fn is %s; a script object input needs tensor.ScriptObject", i, ft.In(i))
+				}
+				continue
+			}
 			if ft.In(i) != tensorType {
 				return fmt.Errorf("compile.Trace: argument %d of fn is %s, not *tensor.Tensor", i, ft.In(i))
 			}
 		}
 	}
 	for i := range ft.NumOut() {
-		if t := ft.Out(i); t != tensorType && t != reflect.TypeOf([]*tensor.Tensor(nil)) && t != anyType {
+		if t := ft.Out(i); t != tensorType && t != reflect.TypeOf([]*tensor.Tensor(nil)) && t != anyType && t != scriptObjectType {
 			return fmt.Errorf("compile.Trace: result %d of fn is %s, not *tensor.Tensor, []*tensor.Tensor or any", i, t)
 		}
 	}
@@ -329,14 +391,17 @@ func (tr *tracer) unwrapFunctional(in, out []reflect.Value) []reflect.Value {
 			res[i] = reflect.ValueOf(u).Convert(v.Type())
 		}
 	}
+	var tin []*tensor.Tensor // the tensor inputs (script objects are not functionalized)
 	for _, v := range in {
-		functional.Sync(v.Interface().(*tensor.Tensor))
+		if t, ok := v.Interface().(*tensor.Tensor); ok {
+			functional.Sync(t)
+			tin = append(tin, t)
+		}
 	}
 	// The copy_ (and resize_) run on the traced inputs through the
 	// dispatcher, so the tracer records them as any other call, and a real
 	// trace writes the final values into the inputs, as make_fx does.
-	for i, v := range in {
-		w := v.Interface().(*tensor.Tensor)
+	for i, w := range tin {
 		if functional.Mutations(w) == 0 {
 			continue
 		}
@@ -426,6 +491,10 @@ func (tr *tracer) outputValue(v any) (any, error) {
 	switch x := v.(type) {
 	case *tensor.Tensor:
 		return tr.outputNode(x)
+	case tensor.ScriptObject:
+		var n *fx.Node
+		err := tensor.Try(func() { n, _ = tr.objectNode(x) })
+		return n, err
 	case []*tensor.Tensor:
 		l := make([]any, len(x))
 		for i, t := range x {
@@ -640,6 +709,8 @@ func (tr *tracer) nodeArgs(op *tensor.Op, args []any) (nargs, cargs []any, back 
 				nl[j], cl[j] = one(t)
 			}
 			nargs[i], cargs[i] = nl, cl
+		case tensor.ScriptObject:
+			nargs[i], cargs[i] = tr.objectNode(x)
 		case tensor.Device:
 			nargs[i], cargs[i] = x, x
 			if tr.mode == Fake {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/goaten/goaten/compile"
+	"github.com/goaten/goaten/compile/hop"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -62,6 +64,12 @@ func (o *Object) Flatten() Flat {
 	return f.Call([]reflect.Value{reflect.ValueOf(o.v)})[0].Interface().(Flat)
 }
 
+// FakeForTrace is ToFake(o, fakify) (compile.ObjectFaker): a fake trace
+// replaces an object input or an object it closes over by it.
+func (o *Object) FakeForTrace(fakify func(*tensor.Tensor) *tensor.Tensor) tensor.ScriptObject {
+	return ToFake(o, fakify)
+}
+
 // GetState is __getstate__, the pickle state: named tensors.
 func (o *Object) GetState() map[string]*tensor.Tensor {
 	o.cls.mu.RLock()
@@ -76,7 +84,16 @@ func (o *Object) GetState() map[string]*tensor.Tensor {
 // Call calls a method of a script object by name: a real object's
 // registered method or a fake object's fake method. Kernels and fake
 // kernels of custom ops use it on Args.Object.
+//
+// It is also how a traced Go function calls a method so that the trace
+// records it: inside compile.Trace (and Compile, export) the call becomes
+// a call_torchbind(obj, "method", args...) node and runs on the object's
+// fake (PyTorch's call_torchbind). Calling the Go method directly
+// (Unwrap[*Queue](obj).Push(x)) is not recorded.
 func Call(o tensor.ScriptObject, method string, args ...any) any {
+	if compile.ActiveTracer() != nil {
+		return hop.CallTorchbind(o, method, args...)
+	}
 	switch x := o.(type) {
 	case *Object:
 		return x.Call(method, args...)

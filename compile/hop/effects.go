@@ -151,13 +151,22 @@ func opResults(op *tensor.Op, res any) []*T {
 func withEffectsTrace(c *Call, tr *compile.HOPTracer) []*T {
 	op := c.Args[0].(*tensor.Op)
 	args := []any{tr.Arg(c.In[0][0]), op}
-	for _, a := range c.Args[1:] {
+	cargs := append([]any(nil), c.Args...)
+	for i, a := range c.Args[1:] {
 		if t, ok := a.(*T); ok && t != nil {
 			args = append(args, tr.Arg(t))
 			continue
 		}
+		if o, ok := a.(tensor.ScriptObject); ok {
+			// The object's placeholder; the call computes on its fake.
+			var n *fx.Node
+			n, cargs[i+1] = tr.Object(o)
+			args = append(args, n)
+			continue
+		}
 		args = append(args, a)
 	}
+	c = &Call{Op: c.Op, Subs: c.Subs, In: c.In, Tuple: c.Tuple, Args: cargs, level: c.level}
 	var res []*T
 	if tr.Mode() == compile.Real {
 		tr.Compute(func() { res = withEffectsDense(c) })
@@ -165,6 +174,16 @@ func withEffectsTrace(c *Call, tr *compile.HOPTracer) []*T {
 		res = []*T{newToken()}
 		if op.Meta != nil {
 			res = append(res, opResults(op, op.Meta(op, fullArgs(op, c.Args[1:])))...)
+		} else if k := op.BackendKernel(tensor.Meta); k != nil {
+			// A custom op's fake kernel, on meta copies of the tensors and
+			// the objects' fakes.
+			fa := fullArgs(op, c.Args[1:])
+			for i, a := range fa {
+				if t, ok := a.(*T); ok && t != nil {
+					fa[i] = tensor.NewMeta(t.Sizes(), t.Strides(), t.StorageOffset(), t.DType(), tensor.Meta)
+				}
+			}
+			tr.Compute(func() { res = append(res, opResults(op, k(op, fa))...) })
 		} else if len(op.Schema.Returns) == 0 {
 			res = append(res, nil)
 		} else {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/goaten/goaten/compile/hop"
 	"github.com/goaten/goaten/library"
 	"github.com/goaten/goaten/tensor"
 	"github.com/goaten/goaten/torchbind"
@@ -149,6 +150,10 @@ func init() {
 		torchbind.Call(a.Object("foo"), "for_each_add_", a.Tensor("inc"))
 		return nil
 	})
+	// An op taking a script object may change its state: it is effectful
+	// (PyTorch's _get_effect gives ORDERED to ops with a ScriptObject
+	// argument), so a functionalized trace threads a token through it.
+	hop.RegisterEffect(ForEachAdd.TensorOp(), hop.EffectOrdered)
 
 	torchbind.RegisterFakeClass("MyCustomClass::TensorQueue", torchbind.FakeClass{
 		Unflatten: UnflattenFake,
