@@ -290,8 +290,10 @@ var (
 	scriptObjectType = reflect.TypeFor[tensor.ScriptObject]()
 )
 
+// checkSignature checks fn for n tensor inputs (n < 0: a variadic fn,
+// whatever the count).
 func checkSignature(fv reflect.Value, n int) error {
-	return checkArgsSignature(fv, make([]any, n))
+	return checkArgsSignature(fv, make([]any, max(n, 0)))
 }
 
 // checkArgsSignature checks fn against inputs: tensors, and script
