@@ -329,10 +329,66 @@ func outKernel(op *tensor.Op, d tensor.Dispatch, a []any) any {
 	return outs
 }
 
+// AutoFunctionalizer runs a call of a mutating op functionally on the
+// inner values of its arguments (all of them, in schema order as given):
+// it returns the op's results and the new values of the written arguments
+// (in Schema.Mutates order; nil for an absent optional), or ok false to
+// leave the call to the clone-run-commit rule. The hop package installs
+// PyTorch's auto_functionalized this way.
+type AutoFunctionalizer func(op *tensor.Op, inner []any) (results any, written []*tensor.Tensor, ok bool)
+
+var autoFunctionalize AutoFunctionalizer
+
+// SetAutoFunctionalize installs f for calls of mutating ops on tensors of
+// a graph-capture mode (compile.Trace's Functionalize); a device without
+// views keeps the clone-run-commit rule.
+func SetAutoFunctionalize(f AutoFunctionalizer) { autoFunctionalize = f }
+
+// autoFunctionalizedKernel runs a mutating op through the installed
+// AutoFunctionalizer and writes the new values into the written arguments.
+func autoFunctionalizedKernel(op *tensor.Op, d tensor.Dispatch, a []any, mode Mode) (any, bool) {
+	res, written, ok := autoFunctionalize(op, unwrapArgs(a))
+	if !ok {
+		return nil, false
+	}
+	for k, i := range op.Schema.Mutates() {
+		if k >= len(written) || written[k] == nil || i >= len(a) {
+			continue
+		}
+		o, _ := a[i].(*tensor.Tensor)
+		if o == nil || !IsFunctional(o) {
+			tensor.Panicf("functionalize: %s writes into a tensor that is not functional", op.Name)
+		}
+		commit(o, castFor(o, written[k]))
+		o.BumpVersion()
+	}
+	switch r := res.(type) {
+	case *tensor.Tensor:
+		if r != nil {
+			return wrapOne(r, nil, d.Device, mode), true
+		}
+	case []*tensor.Tensor:
+		out := make([]*tensor.Tensor, len(r))
+		for k, t := range r {
+			if t != nil {
+				out[k] = wrapOne(t, nil, d.Device, mode)
+			}
+		}
+		return out, true
+	}
+	return res, true
+}
+
 // mutatingKernel handles any other op that writes into its arguments
 // (PyTorch's auto_functionalize): the written tensors are cloned, the op
-// runs below on the clones, and the clones become the new values.
+// runs below on the clones, and the clones become the new values. In a
+// graph-capture mode the installed AutoFunctionalizer goes first.
 func mutatingKernel(op *tensor.Op, d tensor.Dispatch, a []any) any {
+	if m, _ := argsMode(op, a); m != Gathers && autoFunctionalize != nil {
+		if r, ok := autoFunctionalizedKernel(op, d, a, m); ok {
+			return r
+		}
+	}
 	s := op.Schema
 	inner := unwrapArgs(a)
 	muts := s.Mutates()
