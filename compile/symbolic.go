@@ -372,22 +372,29 @@ var opSymSize = tensor.MustOp("aten::sym_size.int")
 func (s *symbolizer) expr(e symExpr) *fx.Node {
 	defer s.g.InsertingBefore(s.at)()
 	var v *fx.Node
+	call := func(op *fx.Operator, a, b any, val int) {
+		v = s.g.CallFunction(op, []any{a, b}, nil)
+		v.Meta[fx.MetaVal] = val // the value at the real sizes
+	}
+	val := 1
 	for _, i := range e.dims {
 		n := s.symSize(i)
+		val *= s.dims[i].real
 		if v == nil {
 			v = n
 		} else {
-			v = s.g.CallFunction(fx.Mul, []any{v, n}, nil)
+			call(fx.Mul, v, n, val)
 		}
 	}
 	if e.k != 1 {
-		v = s.g.CallFunction(fx.Mul, []any{v, e.k}, nil)
+		val *= e.k
+		call(fx.Mul, v, e.k, val)
 	}
 	switch {
 	case e.c > 0:
-		v = s.g.CallFunction(fx.Add, []any{v, e.c}, nil)
+		call(fx.Add, v, e.c, val+e.c)
 	case e.c < 0:
-		v = s.g.CallFunction(fx.Sub, []any{v, -e.c}, nil)
+		call(fx.Sub, v, -e.c, val+e.c)
 	}
 	return v
 }
