@@ -201,7 +201,7 @@ func (l *loader) load() error {
 		return loadErrorf("the graph has %d nodes, more than the limit of %d", len(jg.Nodes), maxNodes)
 	}
 	for what, m := range map[string]map[string]json.RawMessage{
-		"sym_bool_values": jg.SymBoolValues,
+		"sym_bool_values":   jg.SymBoolValues,
 		"custom_obj_values": jg.CustomObjValues, "sym_float_values": jg.SymFloatValues,
 	} {
 		if len(m) > 0 {
