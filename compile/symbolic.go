@@ -84,44 +84,140 @@ func decode(v1, v2 int, dims []symDim) (symExpr, bool) {
 // and returns gm rewritten to compute the ints that depend on them; ok is
 // false when the dims must stay static.
 func (c *Compiled) symbolic(gm *fx.GraphModule, inputs []*tensor.Tensor, specs []inputSpec) (*fx.GraphModule, bool) {
-	var dims []symDim
-	probe := make([]*tensor.Tensor, len(inputs))
-	for i, x := range inputs {
-		sizes := slices.Clone(x.Sizes())
+	dynamic := map[int]map[int]int{}
+	sym := 0
+	for i := range inputs {
 		for d := range specs[i].dynamic {
-			if len(dims) == len(sentinels) {
-				return nil, false
+			if dynamic[i] == nil {
+				dynamic[i] = map[int]int{}
 			}
-			dims = append(dims, symDim{i, d, sizes[d], sentinels[len(dims)]})
-			sizes[d] = sentinels[len(dims)-1]
-		}
-		probe[i] = tensor.NewMetaContiguous(sizes, x.DType(), x.Device())
-		if x.RequiresGrad() {
-			autograd.SetRequiresGrad(probe[i], true)
+			dynamic[i][d] = sym
+			sym++
 		}
 	}
-	slices.SortFunc(dims, func(a, b symDim) int {
+	probe := func(in []*tensor.Tensor) (*fx.GraphModule, error) {
+		return Trace(c.fn, in, TraceOptions{Mode: Fake, Decompositions: c.opts.Decompositions})
+	}
+	out, err := symbolize(gm, probe, inputs, dynamic)
+	return out, err == nil
+}
+
+// Symbolize traces fn (fake mode is forced) at inputs and again with the
+// dims of dynamic at sentinel sizes, and returns the first graph with the
+// ints that depend on those dims computed from sym_size.int nodes of its
+// inputs and operator nodes (sym_size_int * 2), so that it is valid for
+// every size of them. dynamic maps input i to its dynamic dims, each with a
+// symbol: dims sharing a symbol are one size (equal in inputs), read from
+// the first of them (by input, then dim). The error says why the dims
+// cannot be symbolic: the second trace failed, or the two graphs differ in
+// more than decodable ints (fn branched on a size, or a constant depends
+// on one).
+func Symbolize(fn any, inputs []*tensor.Tensor, dynamic map[int]map[int]int, opts TraceOptions) (*fx.GraphModule, error) {
+	opts.Mode = Fake
+	gm, err := Trace(fn, inputs, opts)
+	if err != nil {
+		return nil, err
+	}
+	return symbolize(gm, func(in []*tensor.Tensor) (*fx.GraphModule, error) { return Trace(fn, in, opts) }, inputs, dynamic)
+}
+
+// symbolize rewrites gm, traced at inputs, by comparing it with the trace
+// that probe makes at the sentinel sizes.
+func symbolize(gm *fx.GraphModule, probe func([]*tensor.Tensor) (*fx.GraphModule, error), inputs []*tensor.Tensor, dynamic map[int]map[int]int) (*fx.GraphModule, error) {
+	type occ struct{ input, dim, sym int }
+	var occs []occ
+	for i, ds := range dynamic {
+		if i < 0 || i >= len(inputs) {
+			return nil, fmt.Errorf("compile: dynamic dims of input %d, of %d inputs", i, len(inputs))
+		}
+		for d, s := range ds {
+			if d < 0 || d >= inputs[i].Dim() {
+				return nil, fmt.Errorf("compile: dynamic dim %d of input %d, which has %d dims", d, i, inputs[i].Dim())
+			}
+			occs = append(occs, occ{i, d, s})
+		}
+	}
+	slices.SortFunc(occs, func(a, b occ) int {
 		if a.input != b.input {
 			return a.input - b.input
 		}
 		return a.dim - b.dim
 	})
-	for k := range dims {
-		dims[k].probe = probeSize(probe[dims[k].input], dims[k].dim)
+	var dims []symDim
+	index := map[int]int{} // symbol -> index into dims
+	probeSizes := map[int][]int{}
+	for _, o := range occs {
+		real := inputs[o.input].Size(o.dim)
+		k, ok := index[o.sym]
+		if !ok {
+			if len(dims) == len(sentinels) {
+				return nil, fmt.Errorf("compile: more than %d dynamic sizes", len(sentinels))
+			}
+			k = len(dims)
+			index[o.sym] = k
+			dims = append(dims, symDim{o.input, o.dim, real, sentinels[k]})
+		} else if dims[k].real != real {
+			return nil, fmt.Errorf("compile: dims %d of input %d and %d of input %d share a size but are %d and %d",
+				dims[k].dim, dims[k].input, o.dim, o.input, dims[k].real, real)
+		}
+		if probeSizes[o.input] == nil {
+			probeSizes[o.input] = slices.Clone(inputs[o.input].Sizes())
+		}
+		probeSizes[o.input][o.dim] = dims[k].probe
 	}
-	other, err := Trace(c.fn, probe, TraceOptions{Mode: Fake, Decompositions: c.opts.Decompositions})
+	in := slices.Clone(inputs)
+	for i, sizes := range probeSizes {
+		x := inputs[i]
+		in[i] = tensor.NewMetaContiguous(sizes, x.DType(), x.Device())
+		if x.RequiresGrad() {
+			autograd.SetRequiresGrad(in[i], true)
+		}
+	}
+	other, err := probe(in)
 	if err != nil {
-		return nil, false
+		return nil, fmt.Errorf("compile: the trace with dynamic sizes failed: %w", err)
+	}
+	if err := sameAttrs(gm, other); err != nil {
+		return nil, err
 	}
 	s := &symbolizer{g: gm.Graph, dims: dims, sym: map[int]*fx.Node{}}
 	if !s.graphs(gm.Graph, other.Graph) {
-		return nil, false
+		if s.diff == nil {
+			return nil, fmt.Errorf("compile: the graph's ops depend on the dynamic sizes")
+		}
+		return nil, fmt.Errorf("compile: node %s depends on the dynamic sizes in a way that is not k·size+c", s.diff.Name)
 	}
 	out := renamed(gm)
 	if err := out.Lint(); err != nil {
-		return nil, false
+		return nil, err
 	}
-	return out, true
+	return out, nil
+}
+
+// sameAttrs checks that the constants of two traces are the same.
+func sameAttrs(a, b *fx.GraphModule) error {
+	an, bn := a.AttrNames(), b.AttrNames()
+	if !slices.Equal(an, bn) {
+		return fmt.Errorf("compile: the graph's constants depend on the dynamic sizes")
+	}
+	for _, name := range an {
+		va, _ := a.Attr(name)
+		vb, _ := b.Attr(name)
+		ta, ok1 := va.(*tensor.Tensor)
+		tb, ok2 := vb.(*tensor.Tensor)
+		if !ok1 || !ok2 || ta == tb {
+			continue
+		}
+		same := ta.DType() == tb.DType() && slices.Equal(ta.Sizes(), tb.Sizes())
+		var xa, xb []float64
+		if same && tensor.Try(func() { xa, xb = ta.Float64s(), tb.Float64s() }) == nil {
+			same = slices.Equal(xa, xb)
+		}
+		if !same {
+			return fmt.Errorf("compile: constant %s depends on the dynamic sizes", name)
+		}
+	}
+	return nil
 }
 
 // renamed copies gm's graph in order into a new module, naming the calls
@@ -169,14 +265,13 @@ func renamed(gm *fx.GraphModule) *fx.GraphModule {
 	return out
 }
 
-func probeSize(t *tensor.Tensor, d int) int { return t.Size(d) }
-
 // symbolizer rewrites a graph's size-dependent ints.
 type symbolizer struct {
 	g    *fx.Graph
 	dims []symDim
 	sym  map[int]*fx.Node // dim index -> its sym_size.int node
 	at   *fx.Node         // the node whose arguments are being rewritten
+	diff *fx.Node         // the node where the graphs differ
 }
 
 // graphs walks the two graphs node by node; it rewrites g1's arguments and
@@ -188,13 +283,14 @@ func (s *symbolizer) graphs(g1, g2 *fx.Graph) bool {
 	}
 	for i := range n1 {
 		a, b := n1[i], n2[i]
+		s.diff = nil
 		if a.Op != b.Op || fmt.Sprint(a.Target) != fmt.Sprint(b.Target) {
 			return false
 		}
 		if a.Op == fx.OpPlaceholder || a.Op == fx.OpGetAttr {
 			continue
 		}
-		s.at = a
+		s.at, s.diff = a, a
 		args, ok := s.value(a.Args(), b.Args())
 		if !ok {
 			return false
@@ -217,6 +313,7 @@ func (s *symbolizer) graphs(g1, g2 *fx.Graph) bool {
 		a.SetArgs(args.([]any)...)
 		a.SetKwargs(nkw)
 	}
+	s.diff = nil
 	return true
 }
 
@@ -275,22 +372,29 @@ var opSymSize = tensor.MustOp("aten::sym_size.int")
 func (s *symbolizer) expr(e symExpr) *fx.Node {
 	defer s.g.InsertingBefore(s.at)()
 	var v *fx.Node
+	call := func(op *fx.Operator, a, b any, val int) {
+		v = s.g.CallFunction(op, []any{a, b}, nil)
+		v.Meta[fx.MetaVal] = val // the value at the real sizes
+	}
+	val := 1
 	for _, i := range e.dims {
 		n := s.symSize(i)
+		val *= s.dims[i].real
 		if v == nil {
 			v = n
 		} else {
-			v = s.g.CallFunction(fx.Mul, []any{v, n}, nil)
+			call(fx.Mul, v, n, val)
 		}
 	}
 	if e.k != 1 {
-		v = s.g.CallFunction(fx.Mul, []any{v, e.k}, nil)
+		val *= e.k
+		call(fx.Mul, v, e.k, val)
 	}
 	switch {
 	case e.c > 0:
-		v = s.g.CallFunction(fx.Add, []any{v, e.c}, nil)
+		call(fx.Add, v, e.c, val+e.c)
 	case e.c < 0:
-		v = s.g.CallFunction(fx.Sub, []any{v, -e.c}, nil)
+		call(fx.Sub, v, -e.c, val+e.c)
 	}
 	return v
 }

@@ -32,11 +32,17 @@
 // Dimensions declared with Dim are recorded as symbols (s0, s1, ...) with
 // their ranges, printed in the program's placeholders and range
 // constraints, and checked at call time in PyTorch's words ("Expected input
-// at *args[0].shape[0] to be <= 1024, but got 2000"). The graph itself has
-// no symbolic sizes: it is traced at the example sizes, so Export traces
-// Forward a second time with the dynamic sizes changed and refuses, as
-// PyTorch's "Constraints violated", a graph that depends on them (a view
-// to a size read from the input, batch norm's n/(n-1) in training mode).
+// at *args[0].shape[0] to be <= 1024, but got 2000"). Export traces
+// Forward a second time with the dynamic sizes at sentinel values
+// (compile.Symbolize): every int of the graph that depends on them is
+// computed from sym_size.int nodes of the user inputs and operator nodes
+// (sym_size_int = torch.ops.aten.sym_size.int(x, 0); mul = sym_size_int *
+// 3), so the graph holds for every size in range. A graph that depends on
+// a size in another way (Forward branches on it, batch norm's n/(n-1) in
+// training mode, a constant of that size) is refused as PyTorch's
+// "Constraints violated". The sentinels are large (1009, 1013, ...): a
+// Forward that cannot run at them (a slice of a fixed-size table by the
+// sequence length) keeps that dimension static.
 // The sizes of intermediate values are printed as the example's.
 //
 // # The archive

@@ -108,11 +108,13 @@ func Export(m nn.Module, args []*tensor.Tensor, opts ...Options) (*ExportedProgr
 		return nil, err
 	}
 	state := collectState(mod)
-	raw, err := traceForward(fwd, state, args, o.Decompositions)
-	if err != nil {
-		return nil, err
+	var raw *fx.GraphModule
+	if len(dims.order) == 0 {
+		raw, err = traceForward(fwd, state, args, o.Decompositions)
+	} else {
+		raw, err = dims.symbolize(fwd, state, args, o.Decompositions)
 	}
-	if err := dims.checkNotSpecialized(raw, fwd, state, args, o.Decompositions); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	return lift(raw, mod, state, names, dims)
@@ -213,6 +215,17 @@ func collectState(mod stateful) []stateEntry {
 // in-place writes of m's parameters and buffers are those of graph inputs;
 // the data is put back afterwards.
 func traceForward(fwd reflect.Value, state []stateEntry, args []*tensor.Tensor, decomps compile.Decompositions) (*fx.GraphModule, error) {
+	fn, inputs, opts := forwardFn(fwd, state, args, decomps)
+	gm, err := compile.Trace(fn, inputs, opts)
+	if err != nil {
+		return nil, fmt.Errorf("export: %w", err)
+	}
+	return gm, nil
+}
+
+// forwardFn is Forward as a function of the state and the user inputs, with
+// the inputs and options to trace it.
+func forwardFn(fwd reflect.Value, state []stateEntry, args []*tensor.Tensor, decomps compile.Decompositions) (func(...*tensor.Tensor) []*tensor.Tensor, []*tensor.Tensor, compile.TraceOptions) {
 	ns := len(state)
 	inputs := make([]*tensor.Tensor, 0, ns+len(args))
 	names := make([]string, 0, ns+len(args))
@@ -250,13 +263,7 @@ func traceForward(fwd reflect.Value, state []stateEntry, args []*tensor.Tensor, 
 		}
 		return flat
 	}
-	gm, err := compile.Trace(fn, inputs, compile.TraceOptions{
-		Mode: compile.Fake, Functionalize: true, Decompositions: decomps, ArgNames: names,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("export: %w", err)
-	}
-	return gm, nil
+	return fn, inputs, compile.TraceOptions{Mode: compile.Fake, Functionalize: true, Decompositions: decomps, ArgNames: names}
 }
 
 // swapIn makes each state tensor hold the data of its stand-in and returns
@@ -678,80 +685,47 @@ func (d *dimSpec) record(ep *ExportedProgram) {
 	}
 }
 
-// altSize is another size a symbol may take, for the specialization check:
-// one more than the example, else one less (never 0 or 1, which PyTorch
-// specializes too); ok is false when the range leaves no other size.
-func (d *dimSpec) altSize(sym string) (int, bool) {
-	v, r := d.example[sym], d.ranges[sym]
-	if v+1 <= r.Max {
-		return v + 1, true
+// symbolize traces Forward so that the graph holds for every size of the
+// declared Dims (compile.Symbolize): the ints that depend on them are
+// computed from sym_size.int nodes of the user inputs. When the graph
+// cannot be made symbolic (Forward branches on a size, or a size reaches
+// the graph other than as k·size+c), the Dims it depends on were
+// specialized: that is PyTorch's "Constraints violated" error.
+func (d *dimSpec) symbolize(fwd reflect.Value, state []stateEntry, args []*tensor.Tensor, decomps compile.Decompositions) (*fx.GraphModule, error) {
+	// Dynamic inputs are traced contiguous, as the graph assumes them.
+	in := slices.Clone(args)
+	for i, a := range args {
+		if len(d.syms[i]) > 0 && !a.IsContiguous() {
+			in[i] = tensor.NewMetaContiguous(a.Sizes(), a.DType(), a.Device())
+		}
 	}
-	if v-1 >= r.Min && v-1 >= 2 {
-		return v - 1, true
-	}
-	return 0, false
-}
-
-// checkNotSpecialized makes sure the graph does not depend on the sizes
-// declared dynamic: goaten's graphs have no symbolic sizes, so the forward
-// is traced again with each dynamic size changed, and the two graphs must
-// be the same ops with the same arguments and constants. A size that
-// reaches the graph (a view's shape, a factory call) would make the graph
-// wrong for other sizes: that is PyTorch's "Constraints violated" error.
-func (d *dimSpec) checkNotSpecialized(raw *fx.GraphModule, fwd reflect.Value, state []stateEntry, args []*tensor.Tensor, decomps compile.Decompositions) error {
-	if len(d.order) == 0 {
-		return nil
-	}
-	metas := func(vary map[string]bool) []*tensor.Tensor {
-		out := make([]*tensor.Tensor, len(args))
-		for i, a := range args {
-			sizes := a.Shape()
-			for j, s := range d.syms[i] {
-				if s != "" && vary[s] {
-					sizes[j], _ = d.altSize(s)
+	fn, inputs, opts := forwardFn(fwd, state, in, decomps)
+	dynamic := func(only string) map[int]map[int]int {
+		out := map[int]map[int]int{}
+		for i, ss := range d.syms {
+			for j, s := range ss {
+				if s == "" || only != "" && s != only {
+					continue
 				}
+				if out[len(state)+i] == nil {
+					out[len(state)+i] = map[int]int{}
+				}
+				out[len(state)+i][j] = slices.Index(d.order, s)
 			}
-			out[i] = tensor.NewMetaContiguous(sizes, a.DType(), a.Device())
 		}
 		return out
 	}
-	base := raw
-	for _, a := range args {
-		if !a.IsContiguous() {
-			var err error
-			if base, err = traceForward(fwd, state, metas(nil), decomps); err != nil {
-				return err
-			}
-			break
-		}
+	gm, err := compile.Symbolize(fn, inputs, dynamic(""), opts)
+	if err == nil {
+		return gm, nil
 	}
-	all := map[string]bool{}
+	if _, terr := compile.Trace(fn, inputs, opts); terr != nil {
+		return nil, fmt.Errorf("export: %w", terr)
+	}
+	why := err
+	var bad, lines []string
 	for _, s := range d.order {
-		if _, ok := d.altSize(s); ok {
-			all[s] = true
-		}
-	}
-	if len(all) == 0 {
-		return nil
-	}
-	other, err := traceForward(fwd, state, metas(all), decomps)
-	if err != nil {
-		return err
-	}
-	if sameGraph(base, other) {
-		return nil
-	}
-	var bad []string
-	var lines []string
-	for _, s := range d.order {
-		if !all[s] {
-			continue
-		}
-		g, err := traceForward(fwd, state, metas(map[string]bool{s: true}), decomps)
-		if err != nil {
-			return err
-		}
-		if sameGraph(base, g) {
+		if _, err := compile.Symbolize(fn, inputs, dynamic(s), opts); err == nil {
 			continue
 		}
 		name := d.dimName[s]
@@ -766,14 +740,12 @@ func (d *dimSpec) checkNotSpecialized(raw *fx.GraphModule, fwd reflect.Value, st
 	}
 	if len(bad) == 0 { // only the sizes together change the graph
 		for _, s := range d.order {
-			if all[s] {
-				bad = append(bad, d.dimName[s])
-			}
+			bad = append(bad, d.dimName[s])
 		}
 		lines = append(lines, "  - the graph depends on the sizes of "+strings.Join(bad, ", ")+" together")
 	}
-	return fmt.Errorf("export: Constraints violated (%s)! The traced graph depends on the size of a dimension declared dynamic; mark it static or keep the size out of the graph.\n%s",
-		strings.Join(bad, ", "), strings.Join(lines, "\n"))
+	return nil, fmt.Errorf("export: Constraints violated (%s)! The traced graph depends on the size of a dimension declared dynamic in a way export cannot express (%v); mark it static or keep the size out of the graph.\n%s",
+		strings.Join(bad, ", "), strings.TrimPrefix(why.Error(), "compile: "), strings.Join(lines, "\n"))
 }
 
 // source names where a symbol's size comes from, as PyTorch's guards do:
@@ -787,33 +759,4 @@ func (d *dimSpec) source(sym string) string {
 		}
 	}
 	return sym
-}
-
-// sameGraph reports whether two traces are the same program: the same code
-// and the same constants.
-func sameGraph(a, b *fx.GraphModule) bool {
-	if a.Code() != b.Code() {
-		return false
-	}
-	an, bn := a.AttrNames(), b.AttrNames()
-	if !slices.Equal(an, bn) {
-		return false
-	}
-	for _, name := range an {
-		va, _ := a.Attr(name)
-		vb, _ := b.Attr(name)
-		ta, ok1 := va.(*tensor.Tensor)
-		tb, ok2 := vb.(*tensor.Tensor)
-		if !ok1 || !ok2 {
-			continue
-		}
-		if ta.DType() != tb.DType() || !slices.Equal(ta.Sizes(), tb.Sizes()) {
-			return false
-		}
-		var xa, xb []float64
-		if tensor.Try(func() { xa, xb = ta.Float64s(), tb.Float64s() }) == nil && !slices.Equal(xa, xb) {
-			return false
-		}
-	}
-	return true
 }

@@ -439,8 +439,9 @@ type pair struct{ nn.Base }
 func (*pair) Forward(a, b *T) *T { return a.Mul(b) }
 
 // TestDynamicDimSpecialized: a size declared dynamic that reaches the graph
-// as a constant (batch norm's n/(n-1), a view's shape) is refused at
-// export, as PyTorch's "Constraints violated".
+// as a constant export cannot compute from the inputs (batch norm's
+// n/(n-1), a float) is refused at export, as PyTorch's "Constraints
+// violated"; a view's shape k·size is computed from sym_size.int.
 func TestDynamicDimSpecialized(t *testing.T) {
 	_, err := export.Export(newNet(), []*T{seq(0, 4, 4)}, export.Options{
 		InputNames: []string{"x"}, DynamicShapes: []map[int]*export.Dimension{{0: export.Dim("batch", 2, 16)}},
@@ -450,9 +451,27 @@ func TestDynamicDimSpecialized(t *testing.T) {
 		!strings.Contains(err.Error(), "Not all values of batch = L['x'].size()[0] in the specified range 2 <= batch <= 16 are valid because batch was inferred to be a constant (4).") {
 		t.Fatalf("got %v, want %q", err, want)
 	}
-	_, err = export.Export(&flattener{}, []*T{seq(0, 4, 3)}, export.Options{DynamicShapes: []map[int]*export.Dimension{{0: export.Dim("rows", 1, 8)}}})
-	if err == nil || !strings.Contains(err.Error(), "Constraints violated (rows)!") {
+	// A size that reaches a view's shape as k·size is computed from the
+	// input: the graph holds for every size in range.
+	ep, err := export.Export(&flattener{}, []*T{seq(0, 4, 3)}, export.Options{
+		InputNames: []string{"x"}, DynamicShapes: []map[int]*export.Dimension{{0: export.Dim("rows", 1, 8)}},
+	})
+	if err != nil {
 		t.Fatalf("view with a traced size: %v", err)
+	}
+	if s := ep.String(); !strings.Contains(s, "sym_size_int = torch.ops.aten.sym_size.int(x, 0)\n") ||
+		!strings.Contains(s, "mul = sym_size_int * 3;") || !strings.Contains(s, "torch.ops.aten.view.default(x, [mul])") {
+		t.Errorf("String:\n%s", s)
+	}
+	for _, rows := range []int{1, 2, 6, 8} {
+		x := seq(0.5, rows, 3)
+		got, err := ep.Module().Forward(x)
+		if err != nil {
+			t.Fatalf("rows %d: %v", rows, err)
+		}
+		if err := sameBits(got[0], (&flattener{}).Forward(x)); err != nil {
+			t.Errorf("rows %d: %v", rows, err)
+		}
 	}
 	// In eval mode the batch size does not reach the graph.
 	n := newNet()
@@ -465,7 +484,7 @@ func TestDynamicDimSpecialized(t *testing.T) {
 	}
 }
 
-// flattener reshapes with the size it reads: the graph records the number.
+// flattener reshapes with the size it reads: the graph computes it.
 type flattener struct{ nn.Base }
 
 func (*flattener) Forward(x *T) *T { return x.Reshape([]int{x.Size(0) * x.Size(1)}) }

@@ -28,6 +28,16 @@ func FuzzLoad(f *testing.F) {
 	f.Add(bytes.Replace(model, []byte(`"name":"mm"`), []byte(`"name":"x"`), 1))
 	f.Add(bytes.Replace(model, []byte(`aten.mm.default`), []byte(`mylib.foo.default`), 1))
 	f.Add(bytes.Replace(model, []byte(`"as_int":4`), []byte(`"as_int":-4`), 1))
+	_, dyn := dynamicArchive(f)
+	f.Add(dyn)
+	for _, e := range unzip(f, dyn) {
+		if e.name == modelPath {
+			f.Add(e.data)
+			f.Add(bytes.Replace(e.data, []byte(`_operator.mul`), []byte(`_operator.floordiv`), 1))
+			f.Add(bytes.Replace(e.data, []byte(`"as_int":3}`), []byte(`"as_int":0}`), 1))
+			f.Add(bytes.Replace(e.data, []byte(`{"as_name":"mul"}`), []byte(`{"as_name":"x"}`), 1))
+		}
+	}
 	f.Add([]byte(`{"graph_module":{"graph":{"inputs":[{"as_tensor":{"name":"x"}}],"nodes":[],"outputs":[]}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		archive := data

@@ -201,7 +201,7 @@ func (l *loader) load() error {
 		return loadErrorf("the graph has %d nodes, more than the limit of %d", len(jg.Nodes), maxNodes)
 	}
 	for what, m := range map[string]map[string]json.RawMessage{
-		"sym_int_values": jg.SymIntValues, "sym_bool_values": jg.SymBoolValues,
+		"sym_bool_values":   jg.SymBoolValues,
 		"custom_obj_values": jg.CustomObjValues, "sym_float_values": jg.SymFloatValues,
 	} {
 		if len(m) > 0 {
@@ -241,6 +241,11 @@ func (l *loader) load() error {
 	for i := range jg.Nodes {
 		if err := l.node(i, &jg.Nodes[i]); err != nil {
 			return err
+		}
+	}
+	for name := range jg.SymIntValues {
+		if n := l.byName[name]; n == nil || !isSymInt(n) {
+			return loadErrorf("sym_int_values has %q, which is not a symbolic int of the graph", clip([]byte(name)))
 		}
 	}
 	outs := make(fx.Tuple, len(jg.Outputs))
@@ -456,8 +461,93 @@ func resolveTarget(target string) (*tensor.Op, error) {
 	return op, nil
 }
 
+// symHint is the value at export of the symbolic int name, from its
+// sym_int_values entry.
+func (l *loader) symHint(name, where string) (int, error) {
+	raw, ok := l.p.GraphModule.Graph.SymIntValues[name]
+	if !ok {
+		return 0, loadErrorf("%s: symbolic int %s has no sym_int_values entry", where, name)
+	}
+	var v jSymInt
+	if err := json.Unmarshal(raw, &v); err != nil || countSet(&v) != 1 {
+		return 0, loadErrorf("%s: the sym_int_values entry of %s is not a SymInt", where, name)
+	}
+	h := v.AsInt
+	if v.AsExpr != nil && v.AsExpr.Hint != nil {
+		h = v.AsExpr.Hint.AsInt
+	}
+	if h == nil || *h < -math.MaxInt32*int64(1<<20) || *h > math.MaxInt32*int64(1<<20) {
+		return 0, loadErrorf("%s: symbolic int %s has no valid hint", where, name)
+	}
+	return int(*h), nil
+}
+
+// symOpsByName are the operators on symbolic ints a graph may call.
+var symOpsByName = map[string]*fx.Operator{}
+
+func init() {
+	for op, name := range symOps {
+		symOpsByName[name] = op
+	}
+}
+
+// symOp adds node i, an operator on symbolic ints (_operator.mul).
+func (l *loader) symOp(i int, jn *jNode) error {
+	op, ok := symOpsByName[jn.Target]
+	where := fmt.Sprintf("node %d (%s)", i, clip([]byte(jn.Target)))
+	if !ok {
+		return loadErrorf("unsupported node target %q: of the operators only add, sub, mul, floordiv of sizes can be loaded", clip([]byte(jn.Target)))
+	}
+	if jn.IsHopSingleTensorReturn != nil {
+		return loadErrorf("%s: is_hop_single_tensor_return is set", where)
+	}
+	if len(jn.Inputs) != 2 {
+		return loadErrorf("%s: %d arguments, the operator takes 2", where, len(jn.Inputs))
+	}
+	args := make([]any, 2)
+	for k := range jn.Inputs {
+		in := &jn.Inputs[k]
+		if in.Name != []string{"a", "b"}[k] || in.Kind != nil && *in.Kind != argPositional {
+			return loadErrorf("%s: argument %d is %q, want positional %s", where, k, clip([]byte(in.Name)), []string{"a", "b"}[k])
+		}
+		v, err := l.arg(&in.Arg, &tensor.Type{Kind: tensor.TInt}, where+" argument "+in.Name)
+		if err != nil {
+			return err
+		}
+		args[k] = v
+	}
+	if len(jn.Outputs) != 1 || jn.Outputs[0].AsSymInt == nil || jn.Outputs[0].AsSymInt.AsName == nil || countSet(&jn.Outputs[0]) != 1 {
+		return loadErrorf("%s: the node must have one as_sym_int output", where)
+	}
+	return l.symNode(op, args, nil, *jn.Outputs[0].AsSymInt.AsName, where)
+}
+
+// symNode adds a call computing a symbolic int named name.
+func (l *loader) symNode(target any, args []any, kwargs fx.Kwargs, name, where string) error {
+	if err := l.checkName(name); err != nil {
+		return loadErrorf("%s: %v", where, err)
+	}
+	hint, err := l.symHint(name, where)
+	if err != nil {
+		return err
+	}
+	var n *fx.Node
+	if err := tensor.Try(func() { n = l.g.CreateNode(fx.OpCallFunction, target, args, kwargs, name) }); err != nil {
+		return loadErrorf("%s: %v", where, err)
+	}
+	if n.Name != name {
+		return loadErrorf("%s: %q is not a usable node name", where, name)
+	}
+	n.Meta[fx.MetaVal] = hint
+	l.byName[name] = n
+	return nil
+}
+
 // node adds node i of the graph.
 func (l *loader) node(i int, jn *jNode) error {
+	if strings.HasPrefix(jn.Target, "_operator.") {
+		return l.symOp(i, jn)
+	}
 	op, err := resolveTarget(jn.Target)
 	if err != nil {
 		return err
@@ -511,6 +601,12 @@ func (l *loader) node(i int, jn *jNode) error {
 		}
 	}
 	rets := sc.Returns
+	if len(rets) == 1 && rets[0].Type.Kind == tensor.TInt {
+		if len(jn.Outputs) != 1 || jn.Outputs[0].AsSymInt == nil || jn.Outputs[0].AsSymInt.AsName == nil || countSet(&jn.Outputs[0]) != 1 {
+			return loadErrorf("%s: %s returns a SymInt, the node must have one as_sym_int output", where, op.Name)
+		}
+		return l.symNode(op, args, kwargs, *jn.Outputs[0].AsSymInt.AsName, where)
+	}
 	single := len(rets) == 1 && rets[0].Type.Base().Kind == tensor.TTensor
 	name := jn.Metadata[metaNodeName]
 	if single {
@@ -685,6 +781,22 @@ func (l *loader) arg(a *jArg, t *tensor.Type, where string) (any, error) {
 			xs[i] = k
 		}
 		v = xs
+	case a.AsSymInt != nil:
+		x, err := l.symArg(a.AsSymInt, ref, where)
+		if err != nil {
+			return nil, err
+		}
+		v = x
+	case a.AsSymInts != nil:
+		xs := make([]any, len(*a.AsSymInts))
+		for i := range *a.AsSymInts {
+			x, err := l.symArg(&(*a.AsSymInts)[i], ref, where)
+			if err != nil {
+				return nil, err
+			}
+			xs[i] = x
+		}
+		v = xs
 	case a.AsFloat != nil:
 		v = float64(*a.AsFloat)
 	case a.AsFloats != nil:
@@ -743,6 +855,28 @@ func (l *loader) arg(a *jArg, t *tensor.Type, where string) (any, error) {
 	return v, nil
 }
 
+// symArg reads a SymIntArgument: a symbolic int node or an int.
+func (l *loader) symArg(a *jSymIntArg, ref func(string) (*fx.Node, error), where string) (any, error) {
+	switch {
+	case countSet(a) != 1:
+		return nil, loadErrorf("%s: a SymIntArgument must have exactly one field set", where)
+	case a.AsName != nil:
+		n, err := ref(*a.AsName)
+		if err != nil {
+			return nil, err
+		}
+		if !isSymInt(n) {
+			return nil, loadErrorf("%s: %s is not a symbolic int", where, n.Name)
+		}
+		return n, nil
+	}
+	k, err := intOf(*a.AsInt)
+	if err != nil {
+		return nil, loadErrorf("%s: %v", where, err)
+	}
+	return k, nil
+}
+
 // fits reports whether a loaded value can be bound to a parameter of type
 // t, so that running the graph never meets an argument of the wrong kind.
 func fits(v any, t *tensor.Type) bool {
@@ -759,6 +893,9 @@ func fits(v any, t *tensor.Type) bool {
 			return true
 		}
 	case tensor.TInt:
+		if n, isNode := v.(*fx.Node); isNode {
+			return isSymInt(n)
+		}
 		_, ok := v.(int)
 		return ok
 	case tensor.TFloat:

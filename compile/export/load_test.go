@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -424,5 +425,73 @@ func TestLoadNodeLimit(t *testing.T) {
 	_, err := Load(bytes.NewReader(b), int64(len(b)))
 	if err == nil || !strings.Contains(err.Error(), "more than the limit of 2") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// symNet reads its input's sizes: the graph computes them from
+// sym_size.int with operator nodes (mul, sub): view(x, [3*s0]),
+// slice(view, 0, 0, 3*s0 - 1).
+type symNet struct{ nn.Base }
+
+func (*symNet) Forward(x *tensor.Tensor) *tensor.Tensor {
+	flat := x.Reshape([]int{x.Size(0) * x.Size(1)})
+	return flat.Narrow(0, 0, flat.Size(0)-1)
+}
+
+// dynamicArchive is symNet exported with a dynamic first dim and saved.
+func dynamicArchive(t testing.TB) (*ExportedProgram, []byte) {
+	ep, err := Export(&symNet{}, []*tensor.Tensor{tensor.Arange(0, 12).Reshape([]int{4, 3})}, Options{
+		InputNames: []string{"x"}, DynamicShapes: []map[int]*Dimension{{0: Dim("rows", 2, 8)}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := ep.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	return ep, buf.Bytes()
+}
+
+// TestSaveLoadSymInts: sym_size.int and operator nodes are saved as
+// PyTorch's serializer writes them (as_sym_int outputs and arguments,
+// as_sym_ints lists, _operator targets, sym_int_values with expressions)
+// and load back into a program that runs every size in range.
+func TestSaveLoadSymInts(t *testing.T) {
+	ep, b := dynamicArchive(t)
+	var model []byte
+	for _, e := range unzip(t, b) {
+		if e.name == modelPath {
+			model = e.data
+		}
+	}
+	for _, want := range []string{
+		`"target":"torch.ops.aten.sym_size.int"`,
+		`"outputs":[{"as_sym_int":{"as_name":"sym_size_int"}}]`,
+		`"target":"_operator.mul","inputs":[{"name":"a","arg":{"as_sym_int":{"as_name":"sym_size_int"}},"kind":1},{"name":"b","arg":{"as_int":3},"kind":1}]`,
+		`"arg":{"as_sym_ints":[{"as_name":"mul"}]}`,
+		`"sym_int_values":{"mul":{"as_expr":{"expr_str":"3*s0","hint":{"as_int":12}}},"mul_1":{"as_expr":{"expr_str":"3*s0","hint":{"as_int":12}}},"sub":{"as_expr":{"expr_str":"3*s0 - 1","hint":{"as_int":11}}},"sym_size_int":{"as_expr":{"expr_str":"s0","hint":{"as_int":4}}}}`,
+	} {
+		if !strings.Contains(string(model), want) {
+			t.Errorf("model.json lacks %s:\n%s", want, model)
+		}
+	}
+	loaded, err := Load(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := ep.String(), loaded.String(); a != b {
+		t.Errorf("String:\n%s\nloaded:\n%s", a, b)
+	}
+	for _, rows := range []int{2, 5, 8} {
+		x := tensor.Arange(0, rows*3).Reshape([]int{rows, 3})
+		got, err := loaded.Module().Forward(x)
+		if err != nil {
+			t.Fatalf("rows %d: %v", rows, err)
+		}
+		want := (&symNet{}).Forward(x)
+		if !slices.Equal(got[0].Sizes(), want.Sizes()) || !slices.Equal(got[0].Float64s(), want.Float64s()) {
+			t.Errorf("rows %d: %v, want %v", rows, got[0], want)
+		}
 	}
 }

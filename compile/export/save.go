@@ -8,6 +8,9 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/goaten/goaten/compile/fx"
@@ -129,18 +132,22 @@ func (ep *ExportedProgram) marshalJSON() ([]byte, error) {
 type saver struct {
 	ep     *ExportedProgram
 	values map[string]jTensorMeta
+	syms   map[string]json.RawMessage // sym_int_values
+	exprs  map[*fx.Node]string        // a symbolic int's expression: "2*s0"
+	userOf map[*fx.Node]int           // user input placeholders -> their index
 }
 
 func (ep *ExportedProgram) toSchema() (*jProgram, error) {
-	s := &saver{ep: ep, values: map[string]jTensorMeta{}}
+	s := &saver{ep: ep, values: map[string]jTensorMeta{}, syms: map[string]json.RawMessage{}, exprs: map[*fx.Node]string{}}
 	g := ep.GraphModule.Graph
 	jg := jGraph{
 		Inputs: []jArg{}, Outputs: []jArg{}, Nodes: []jNode{}, TensorValues: s.values,
-		SymIntValues: map[string]json.RawMessage{}, SymBoolValues: map[string]json.RawMessage{},
+		SymIntValues: s.syms, SymBoolValues: map[string]json.RawMessage{},
 		CustomObjValues: map[string]json.RawMessage{}, SymFloatValues: map[string]json.RawMessage{},
 	}
 	user := 0
 	userOf := map[*fx.Node]int{}
+	s.userOf = userOf
 	for i, sp := range ep.GraphSignature.InputSpecs {
 		if sp.Kind == UserInput {
 			userOf[g.Placeholders()[i]] = user
@@ -166,6 +173,14 @@ func (ep *ExportedProgram) toSchema() (*jProgram, error) {
 					return nil, err
 				}
 				continue // written as an output of the node it reads
+			}
+			if op, ok := n.Target.(*fx.Operator); ok {
+				jn, err := s.symOp(n, op)
+				if err != nil {
+					return nil, err
+				}
+				jg.Nodes = append(jg.Nodes, jn)
+				continue
 			}
 			jn, err := s.node(n)
 			if err != nil {
@@ -295,6 +310,10 @@ func (s *saver) node(n *fx.Node) (jNode, error) {
 	case len(rets) == 0:
 		jn.Metadata[metaNodeName] = n.Name
 		return jn, nil
+	case len(rets) == 1 && rets[0].Type.Kind == tensor.TInt:
+		// sym_size.int: a symbolic int.
+		jn.Outputs = append(jn.Outputs, jArg{AsSymInt: &jSymIntArg{AsName: &n.Name}})
+		return jn, s.symValue(n)
 	}
 	// Tuple or list results: the getitem nodes that read them.
 	items := map[int]*fx.Node{}
@@ -355,6 +374,9 @@ func (s *saver) arg(n *fx.Node, v any, t *tensor.Type) (jArg, error) {
 	case nil:
 		return jArg{AsNone: boolPtr(true)}, nil
 	case *fx.Node:
+		if isSymInt(x) {
+			return jArg{AsSymInt: &jSymIntArg{AsName: &x.Name}}, nil
+		}
 		return jArg{AsTensor: &jName{x.Name}}, nil
 	case bool:
 		return jArg{AsBool: &x}, nil
@@ -436,6 +458,23 @@ func (s *saver) list(n *fx.Node, xs []any, t *tensor.Type, bad func() (jArg, err
 			out[i] = jName{y.Name}
 		}
 		return jArg{AsTensors: &out}, nil
+	case elem.Base().Kind == tensor.TInt && slices.ContainsFunc(xs, func(x any) bool { _, ok := x.(*fx.Node); return ok }):
+		out := make([]jSymIntArg, len(xs))
+		for i, x := range xs {
+			switch y := x.(type) {
+			case *fx.Node:
+				if !isSymInt(y) {
+					return bad()
+				}
+				out[i] = jSymIntArg{AsName: &y.Name}
+			default:
+				if !isInt(x) {
+					return bad()
+				}
+				out[i] = jSymIntArg{AsInt: i64(int(toInt64(x)))}
+			}
+		}
+		return jArg{AsSymInts: &out}, nil
 	case elem.Base().Kind == tensor.TInt:
 		out := make([]int64, len(xs))
 		for i, x := range xs {
@@ -483,6 +522,104 @@ func (s *saver) list(n *fx.Node, xs []any, t *tensor.Type, bad func() (jArg, err
 		return jArg{AsStrings: &out}, nil
 	}
 	return bad()
+}
+
+// symOps are the operators on symbolic ints a graph may hold, by the
+// names PyTorch's serializer gives them.
+var symOps = map[*fx.Operator]string{
+	fx.Add: "_operator.add", fx.Sub: "_operator.sub", fx.Mul: "_operator.mul", fx.FloorDiv: "_operator.floordiv",
+}
+
+// isSymInt reports whether a node computes a symbolic int.
+func isSymInt(n *fx.Node) bool {
+	_, ok := n.Meta[fx.MetaVal].(int)
+	return ok
+}
+
+// symOp writes an operator on symbolic ints (sym_size_int * 2) as
+// PyTorch's serializer does: target _operator.mul, arguments a and b.
+func (s *saver) symOp(n *fx.Node, op *fx.Operator) (jNode, error) {
+	target, ok := symOps[op]
+	if !ok || len(n.Args()) != 2 || len(n.Kwargs()) > 0 {
+		return jNode{}, fmt.Errorf("export: Save: node %s calls %v; only registered ops and add, sub, mul, floordiv of sizes can be saved", n.Name, fx.Repr(n.Target))
+	}
+	jn := jNode{Target: target, Inputs: []jNamedArg{}, Outputs: []jArg{{AsSymInt: &jSymIntArg{AsName: &n.Name}}}, Metadata: map[string]string{}}
+	for i, a := range n.Args() {
+		var ja jArg
+		switch x := a.(type) {
+		case *fx.Node:
+			if !isSymInt(x) {
+				return jNode{}, fmt.Errorf("export: Save: node %s applies %s to %s, which is not a size", n.Name, op.TargetName(), x.Name)
+			}
+			ja.AsSymInt = &jSymIntArg{AsName: &x.Name}
+		case int:
+			ja.AsInt = i64(x)
+		default:
+			return jNode{}, fmt.Errorf("export: Save: node %s applies %s to %s", n.Name, op.TargetName(), fx.Repr(a))
+		}
+		k := argPositional
+		jn.Inputs = append(jn.Inputs, jNamedArg{Name: []string{"a", "b"}[i], Arg: ja, Kind: &k})
+	}
+	return jn, s.symValue(n)
+}
+
+// symValue records the sym_int_values entry of a symbolic int node: its
+// expression in the input symbols ("2*s0") with its value at export as the
+// hint.
+func (s *saver) symValue(n *fx.Node) error {
+	v, ok := n.Meta[fx.MetaVal].(int)
+	if !ok {
+		return fmt.Errorf("export: Save: node %s has no int value", n.Name)
+	}
+	expr := func(a any) string {
+		if x, ok := a.(*fx.Node); ok {
+			return s.exprs[x]
+		}
+		return fmt.Sprint(a)
+	}
+	paren := func(e string) string {
+		if strings.ContainsAny(e, "+-") && !strings.HasPrefix(e, "(") {
+			return "(" + e + ")"
+		}
+		return e
+	}
+	var e string
+	args := n.Args()
+	switch n.Target {
+	case fx.Add:
+		e = expr(args[0]) + " + " + expr(args[1])
+	case fx.Sub:
+		e = expr(args[0]) + " - " + expr(args[1])
+	case fx.Mul:
+		a, b := paren(expr(args[0])), paren(expr(args[1]))
+		if _, isNum := args[1].(int); isNum {
+			a, b = b, a
+		}
+		e = a + "*" + b
+	case fx.FloorDiv:
+		e = "(" + paren(expr(args[0])) + "//" + paren(expr(args[1])) + ")"
+	default: // sym_size.int(x, d)
+		e = strconv.Itoa(v)
+		if x, ok := args[0].(*fx.Node); ok && len(args) > 1 {
+			if d, ok := args[1].(int); ok {
+				if ui, isUser := s.userOf[x]; isUser {
+					if t, ok := x.Meta[fx.MetaVal].(*tensor.Tensor); ok && d < 0 {
+						d += t.Dim()
+					}
+					if sym := s.ep.symAt(ui, d); sym != "" {
+						e = sym
+					}
+				}
+			}
+		}
+	}
+	s.exprs[n] = e
+	b, err := json.Marshal(jSymInt{AsExpr: &jSymExpr{ExprStr: e, Hint: &jSymExprHint{AsInt: i64(v)}}})
+	if err != nil {
+		return err
+	}
+	s.syms[n.Name] = b
+	return nil
 }
 
 func isInt(x any) bool {

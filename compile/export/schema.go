@@ -95,8 +95,8 @@ type jDevice struct {
 	Index *int   `json:"index"`
 }
 
-// jArg is the Argument union. Its other variants (symbolic values,
-// subgraphs, custom objects) are refused when read.
+// jArg is the Argument union. Its other variants (symbolic floats and
+// bools, subgraphs, custom objects) are refused when read.
 type jArg struct {
 	AsNone            *bool         `json:"as_none,omitempty"`
 	AsTensor          *jName        `json:"as_tensor,omitempty"`
@@ -114,6 +114,15 @@ type jArg struct {
 	AsBool            *bool         `json:"as_bool,omitempty"`
 	AsBools           *[]bool       `json:"as_bools,omitempty"`
 	AsOptionalTensors *[]jOptTensor `json:"as_optional_tensors,omitempty"`
+	AsSymInt          *jSymIntArg   `json:"as_sym_int,omitempty"`
+	AsSymInts         *[]jSymIntArg `json:"as_sym_ints,omitempty"`
+}
+
+// jSymIntArg is the SymIntArgument union: a symbolic int value by name, or
+// a concrete int.
+type jSymIntArg struct {
+	AsName *string `json:"as_name,omitempty"`
+	AsInt  *int64  `json:"as_int,omitempty"`
 }
 
 type jOptTensor struct {
