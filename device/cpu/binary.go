@@ -816,7 +816,7 @@ func powScalarK[T binFloat](e T) func(d, x, y []T) {
 }
 
 func powTensorScalarKernel(op *tensor.Op, list []any) any {
-	out := allocMeta(op, list)
+	out := allocMetaUninit(op, list) // every branch below writes every element
 	p := args.PowScalarOf(list)
 	a, exp := p.Self, p.Exponent
 	ct := out.DType()
@@ -841,7 +841,7 @@ func powTensorScalarKernel(op *tensor.Op, list []any) any {
 }
 
 func powScalarKernel(op *tensor.Op, a []any) any {
-	out := allocMeta(op, a)
+	out := allocMetaUninit(op, a) // fillValue or binRun writes every element
 	p := args.PowScalarBaseOf(a)
 	base, e := p.Self, p.Exponent
 	if core.ScalarEquals(base, 1) {

@@ -46,7 +46,12 @@ func nllTargets(x, t, w *tensor.Tensor, red int, ignore int64) ([]int64, bool) {
 	if w != nil && (w.Dim() != 1 || w.Numel() != c || w.DType() != dt) {
 		return nil, false
 	}
-	tg := ixInt64s(t)
+	var tg []int64
+	if t.IsContiguous() {
+		tg = elems[int64](t) // read only: no copy of the targets
+	} else {
+		tg = ixInt64s(t)
+	}
 	for _, v := range tg {
 		if v != ignore && (v < 0 || v >= int64(c)) {
 			return nil, false // the decomposition raises

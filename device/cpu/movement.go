@@ -5,6 +5,7 @@ import (
 
 	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
+	"github.com/goaten/goaten/internal/parallel"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -109,6 +110,9 @@ func constantPadKernel(op *tensor.Op, a []any) any {
 	self := p.Self
 	_, inLo, outLo, n := core.ConstantPadGeometry(self.Sizes(), p.Pad)
 	v := p.Value
+	if out := constantPadRows(op, a, self, inLo, outLo, n, v); out != nil {
+		return out
+	}
 	var out *tensor.Tensor
 	if f := v.Float64(); f == 0 && !math.Signbit(f) {
 		out = allocMeta(op, a) // zeroed storage: the padding is 0 already
@@ -128,6 +132,77 @@ func constantPadKernel(op *tensor.Op, a []any) any {
 	}
 	copyInto(window(out, n, out.Strides(), outOff), window(self, n, self.Strides(), inOff))
 	return out
+}
+
+// constantPadRows is constant_pad_nd of a contiguous input padded (or
+// cropped) in its last two dims only: it writes each output row once, the
+// value around the input row's copy, into an uninitialised result, where
+// the general path zeroes or fills the whole result and then copies the
+// input through a strided window. It returns nil for other inputs.
+func constantPadRows(op *tensor.Op, a []any, self *tensor.Tensor, inLo, outLo, n []int, v tensor.Scalar) *tensor.Tensor {
+	r := self.Dim()
+	if r == 0 || !self.IsContiguous() || tensor.Numel(n) == 0 {
+		return nil
+	}
+	for d := 0; d < r-2; d++ {
+		if inLo[d] != 0 || outLo[d] != 0 || n[d] != self.Size(d) {
+			return nil
+		}
+	}
+	out := allocMetaUninit(op, a) // every row is written below
+	if !out.IsContiguous() {
+		return nil // the result is dense; let the general path handle any other layout
+	}
+	g := padGeom{inW: self.Size(r - 1), outW: out.Size(r - 1), inC: inLo[r-1], outC: outLo[r-1], nW: n[r-1], inH: 1, outH: 1, nH: 1}
+	if r >= 2 {
+		g.inH, g.outH, g.inR, g.outR, g.nH = self.Size(r-2), out.Size(r-2), inLo[r-2], outLo[r-2], n[r-2]
+	}
+	one := tensor.FromScalar(v, out.DType())
+	switch out.DType().ItemSize() {
+	case 1:
+		padRows(g, elems[uint8](out), elems[uint8](self), data[uint8](one)[0])
+	case 2:
+		padRows(g, elems[uint16](out), elems[uint16](self), data[uint16](one)[0])
+	case 4:
+		padRows(g, elems[uint32](out), elems[uint32](self), data[uint32](one)[0])
+	case 8:
+		padRows(g, elems[uint64](out), elems[uint64](self), data[uint64](one)[0])
+	default:
+		return nil
+	}
+	return out
+}
+
+// padGeom is the geometry of constantPadRows: planes of inH×inW input
+// rows and outH×outW output rows; the nH×nW window copied starts at row
+// inR, column inC of an input plane and row outR, column outC of an
+// output plane.
+type padGeom struct {
+	inH, inW, outH, outW, inR, inC, outR, outC, nH, nW int
+}
+
+func padRows[T uint8 | uint16 | uint32 | uint64](g padGeom, d, s []T, v T) {
+	rows := len(d) / g.outW
+	parallel.Range(rows, max(1, grain/g.outW), 1, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			row := d[i*g.outW : (i+1)*g.outW]
+			p, r := i/g.outH, i%g.outH-g.outR
+			if r < 0 || r >= g.nH {
+				for j := range row {
+					row[j] = v
+				}
+				continue
+			}
+			src := s[(p*g.inH+g.inR+r)*g.inW+g.inC:][:g.nW]
+			for j := range row[:g.outC] {
+				row[j] = v
+			}
+			copy(row[g.outC:], src)
+			for j := g.outC + g.nW; j < len(row); j++ {
+				row[j] = v
+			}
+		}
+	})
 }
 
 func cloneKernel(op *tensor.Op, a []any) any {
