@@ -23,7 +23,8 @@ func (d *opDef) metaKernel(op *tensor.Op, args []any) any {
 	if d.trivialFake {
 		return nil
 	}
-	panic(&tensor.Error{Kind: tensor.RuntimeError, Op: op.Name, Msg: noFakeMessage(op.Name)})
+	tensor.Raise(&tensor.Error{Kind: tensor.RuntimeError, Op: op.Name, Msg: noFakeMessage(op.Name)})
+	return nil
 }
 
 // noFakeMessage is PyTorch 2's error for tracing a custom op without a fake

@@ -45,7 +45,12 @@
 //     (variant.go: Op.Functional).
 //
 // Errors are panics of *Error (error.go) naming the op, in PyTorch's words;
-// Try turns them into an error.
+// Try turns them into an error. They are raised with Raise (Panicf, Check,
+// ...), which notes the error as the goroutine's error in flight: the
+// dispatcher's deferred call names it after the innermost op it unwinds
+// without recovering it, so an uncaught panic's trace shows each frame once,
+// and its message ends with the user's file:line (Error.Where) while it
+// escapes.
 //
 // # Modes are per goroutine
 //
