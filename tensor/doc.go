@@ -76,7 +76,7 @@
 //	x.Softmax(1)                               // softmax.int(self, int dim, ScalarType? dtype=None)
 //	x.Gelu(WithApproximate("tanh"))            // gelu(self, *, str approximate="none")
 //	x.Sum([]int{1}, WithKeepdim(true))         // sum.dim_IntList(self, int[1]? dim, bool keepdim=False, ...)
-//	Randn([]int{3}, WithDtype(Float64))        // randn(SymInt[] size, *, ScalarType? dtype=None, ...)
+//	Randn([]int{3}, WithDtype(Float64))        // randn(SymInt[] size, *, ScalarType? dtype=None, ...); the root package's Randn(3, ...) takes sizes as PyTorch does
 //	logits.CrossEntropyLoss(y, WithLabelSmoothing(0.1))
 //
 // There is one With* constructor per argument name over all the op tables

@@ -554,6 +554,20 @@ func (t *Tensor) Float64s() []float64 {
 	return out
 }
 
+// Float32s returns the elements in row-major order as float32 (other dtypes
+// are read as float64 and rounded to float32).
+func (t *Tensor) Float32s() []float32 {
+	c := t.CPUView()
+	out := make([]float32, 0, c.Numel())
+	if c.dtype == Float32 {
+		e := Elems[float32](c.Storage())
+		c.eachOffset(func(off int) { out = append(out, e[off]) })
+		return out
+	}
+	c.eachOffset(func(off int) { out = append(out, float32(readFloat(c.Storage(), c.dtype, off))) })
+	return out
+}
+
 // Int64s returns the elements in row-major order as int64.
 func (t *Tensor) Int64s() []int64 {
 	c := t.CPUView()

@@ -65,7 +65,7 @@ func (a *Attention) Forward(x *gt.Tensor) (y, probs *gt.Tensor) {
 	q, k, v := heads(qkv[0]), heads(qkv[1]), heads(qkv[2])
 	scores := q.Matmul(k.Transpose(-2, -1)).DivScalar(math.Sqrt(float64(hd)))
 	if a.Causal {
-		future := gt.FullOf(gt.Bool, true, t, t).Triu(gt.WithDiagonal(1)) // j > i
+		future := gt.Full(true, t, t, gt.WithDtype(gt.Bool)).Triu(gt.WithDiagonal(1)) // j > i
 		scores = scores.MaskedFillScalar(future, math.Inf(-1))
 	}
 	probs = scores.Softmax(-1)
