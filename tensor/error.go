@@ -127,6 +127,13 @@ func Caught(r any) *Error {
 // calling goroutine's user line.
 func Rethrow(r any) {
 	if e, ok := r.(*Error); ok {
+		// The worker that raised it no longer has it in flight.
+		inFlight.Range(func(id, v any) bool {
+			if v == e {
+				inFlight.Delete(id)
+			}
+			return true
+		})
 		e.pcs = nil // the user's line is on this goroutine's stack
 		Raise(e)
 	}
