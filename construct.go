@@ -229,10 +229,15 @@ func deref(v reflect.Value) reflect.Value {
 		if !v.IsValid() || v.IsNil() {
 			tensor.TypePanicf("Could not infer dtype of NoneType")
 		}
+		if v.Type() == tensorType {
+			tensor.TypePanicf("tensor(): the data holds a Tensor; join tensors with Stack or Cat")
+		}
 		v = v.Elem()
 	}
 	return v
 }
+
+var tensorType = reflect.TypeOf((*Tensor)(nil))
 
 func isSeq(v reflect.Value) bool { return v.Kind() == reflect.Slice || v.Kind() == reflect.Array }
 

@@ -106,6 +106,7 @@ func TestFromNested(t *testing.T) {
 		{"row where a number", []any{1, []int{2}}, nil, "tensor(): expected a number at dim 1 but found a sequence"},
 		{"string", []any{"a"}, nil, "Could not infer dtype of str"},
 		{"nil", nil, nil, "Could not infer dtype of NoneType"},
+		{"tensor", []*gt.Tensor{gt.Zeros()}, nil, "tensor(): the data holds a Tensor; join tensors with Stack or Cat"},
 		{"unknown option", []int{1}, []gt.Option{gt.WithAlpha(1)}, "tensor() got an unexpected keyword argument 'alpha'"},
 	} {
 		err := gt.Try(func() { gt.FromNested(c.data, c.opts...) })
