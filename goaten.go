@@ -124,7 +124,7 @@ func Try(f func()) error { return tensor.Try(f) }
 
 // ManualSeed seeds the default random generator as torch.manual_seed does:
 // the random ops then give PyTorch 1.13's CPU streams, so ManualSeed(0)
-// followed by Randn([]int{3}) is torch.manual_seed(0); torch.randn(3).
+// followed by Randn(3) is torch.manual_seed(0); torch.randn(3).
 func ManualSeed(seed uint64) { tensor.ManualSeed(seed) }
 
 // Generator is a random generator with PyTorch's CPU semantics
