@@ -1,6 +1,42 @@
 // Package goaten is a pure-Go tensor runtime with PyTorch semantics. Import
 // this package alone: it re-exports the Tensor type with its methods, the
-// dtypes and constructors, and links in the core ops and the CPU device.
+// dtypes and constructors, and links in the core ops, the decompositions,
+// autograd and the CPU and meta devices.
+//
+// Tensor is an alias of tensor.Tensor, so its methods (x.Add, x.Matmul,
+// x.Sum, x.Backward, ...) are documented in package tensor: run
+// `go doc github.com/goaten/goaten/tensor.Tensor`, or `go doc
+// github.com/goaten/goaten/tensor Tensor.Softmax` for one of them. This
+// package's own page lists the constructors, the functions that are not
+// methods (Cat, Stack, Where, Conv2d, ...) and the options.
+//
+// # Constructors take sizes as PyTorch does
+//
+// Zeros, Ones, Empty, Rand and Randn take one int per dimension, as
+// torch.zeros(2, 3) does, or a single []int, as torch.zeros(x.shape) does;
+// Full takes its value first, Full(0.5, 2, 3). Options follow the sizes:
+//
+//	x := goaten.Zeros(2, 3)                                   // float32, on the CPU
+//	y := goaten.Randn(4, 8, goaten.WithDtype(goaten.Float64)) // PyTorch's stream after ManualSeed
+//	z := goaten.Ones(x.Sizes(), goaten.WithDevice(goaten.Meta))
+//	w := goaten.Empty(3, goaten.WithRequiresGrad(true))       // a leaf that requires grad
+//
+// FromNested is torch.tensor: the shape follows the nesting of the slices,
+// the dtype their Go element type, and ragged input fails as in PyTorch:
+//
+//	m := goaten.FromNested([][]float32{{1, 2}, {3, 4}}) // a 2×2 float32 tensor
+//
+// FromFloat32s(data, shape...) and its siblings copy a flat slice;
+// Float32s, Float64s and Int64s read the values back. The wrappers
+// generated from the schemas keep the schema's size list
+// (tensor.Randn([]int{2, 3})), as do the ops whose PyTorch signature takes
+// one (Randint(high, size), EmptyStrided(size, stride)).
+//
+// A tensor prints as PyTorch's repr, requires_grad=True and
+// grad_fn=<MulBackward0> included. Misuse panics with an *Error in
+// PyTorch's words, naming the op; an uncaught one also names the user's
+// line ("panic: aten::mm: self must be a matrix (at main.go:22)"). Try
+// turns it into an error.
 //
 // # Default arguments are options
 //
@@ -14,7 +50,7 @@
 //	y := x.Gelu(goaten.WithApproximate("tanh"))    // gelu(self, *, str approximate="none")
 //	p := x.Softmax(1)                              // softmax.int(self, int dim, ScalarType? dtype=None)
 //	s := x.Sum([]int{1}, goaten.WithKeepdim(true)) // sum.dim_IntList(self, int[1]? dim, bool keepdim=False, ...)
-//	r := goaten.Randn([]int{3}, goaten.WithDtype(goaten.Float64))
+//	r := goaten.Randn(3, goaten.WithDtype(goaten.Float64))
 //	l := logits.CrossEntropyLoss(target, goaten.WithLabelSmoothing(0.1))
 //
 // There is one With* constructor per argument name (WithAlpha, WithDim,
@@ -39,7 +75,8 @@ import (
 	"github.com/goaten/goaten/tensor"
 )
 
-// Tensor is goaten's tensor; see package tensor for its methods.
+// Tensor is goaten's tensor, an alias of tensor.Tensor: its methods are
+// documented in package tensor (go doc github.com/goaten/goaten/tensor.Tensor).
 type Tensor = tensor.Tensor
 
 // DType is an element type.
@@ -87,7 +124,7 @@ func Try(f func()) error { return tensor.Try(f) }
 
 // ManualSeed seeds the default random generator as torch.manual_seed does:
 // the random ops then give PyTorch 1.13's CPU streams, so ManualSeed(0)
-// followed by Randn([]int{3}) is torch.manual_seed(0); torch.randn(3).
+// followed by Randn(3) is torch.manual_seed(0); torch.randn(3).
 func ManualSeed(seed uint64) { tensor.ManualSeed(seed) }
 
 // Generator is a random generator with PyTorch's CPU semantics
@@ -116,21 +153,6 @@ func FromInt32s(data []int32, shape ...int) *Tensor { return tensor.FromSlice(da
 
 // FromBools copies data into a new bool tensor of the given shape.
 func FromBools(data []bool, shape ...int) *Tensor { return tensor.FromSlice(data, shape...) }
-
-// Empty allocates a zero-filled contiguous CPU tensor.
-func Empty(dtype DType, sizes ...int) *Tensor { return tensor.Empty(dtype, sizes...) }
-
-// Zeros is a float32 tensor of zeros.
-func Zeros(sizes ...int) *Tensor { return tensor.FullOf(Float32, 0, sizes...) }
-
-// Ones is a float32 tensor of ones.
-func Ones(sizes ...int) *Tensor { return tensor.FullOf(Float32, 1, sizes...) }
-
-// FullOf makes a tensor of the given shape filled with v, in dtype d.
-func FullOf(d DType, v any, sizes ...int) *Tensor { return tensor.FullOf(d, v, sizes...) }
-
-// ArangeOf is torch.arange(start, end, step, dtype=d).
-func ArangeOf(d DType, start, end, step any) *Tensor { return tensor.ArangeOf(d, start, end, step) }
 
 // ResultType is torch.result_type: the dtype an op on these operands
 // (tensors, Scalars, Go numbers) computes in, honouring 0-d tensors and

@@ -114,9 +114,6 @@ var EmbeddingBagPaddingIdx = tensor.EmbeddingBagPaddingIdx
 // EmbeddingDenseBackward is tensor.EmbeddingDenseBackward: aten::embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq) -> Tensor
 var EmbeddingDenseBackward = tensor.EmbeddingDenseBackward
 
-// EmptyOf is tensor.EmptyOf: aten::empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
-var EmptyOf = tensor.EmptyOf
-
 // EmptyStrided is tensor.EmptyStrided: aten::empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
 var EmptyStrided = tensor.EmptyStrided
 
@@ -128,9 +125,6 @@ var EyeM = tensor.EyeM
 
 // FeatureDropout is tensor.FeatureDropout: aten::feature_dropout(Tensor input, float p, bool train) -> Tensor
 var FeatureDropout = tensor.FeatureDropout
-
-// Full is tensor.Full: aten::full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
-var Full = tensor.Full
 
 // GeluBackward is tensor.GeluBackward: aten::gelu_backward(Tensor grad_output, Tensor self, *, str approximate="none") -> Tensor
 var GeluBackward = tensor.GeluBackward
@@ -204,9 +198,6 @@ var NativeLayerNormBackward = tensor.NativeLayerNormBackward
 // NllLossBackward is tensor.NllLossBackward: aten::nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor
 var NllLossBackward = tensor.NllLossBackward
 
-// OnesOf is tensor.OnesOf: aten::ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
-var OnesOf = tensor.OnesOf
-
 // PairwiseDistance is tensor.PairwiseDistance: aten::pairwise_distance(Tensor x1, Tensor x2, float p=2., float eps=9.9999999999999995e-07, bool keepdim=False) -> Tensor
 var PairwiseDistance = tensor.PairwiseDistance
 
@@ -216,17 +207,11 @@ var PoissonNllLoss = tensor.PoissonNllLoss
 // PowScalarBase is tensor.PowScalarBase: aten::pow.Scalar(Scalar self, Tensor exponent) -> Tensor
 var PowScalarBase = tensor.PowScalarBase
 
-// Rand is tensor.Rand: aten::rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
-var Rand = tensor.Rand
-
 // Randint is tensor.Randint: aten::randint(int high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
 var Randint = tensor.Randint
 
 // RandintLow is tensor.RandintLow: aten::randint.low(int low, int high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
 var RandintLow = tensor.RandintLow
-
-// Randn is tensor.Randn: aten::randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
-var Randn = tensor.Randn
 
 // Randperm is tensor.Randperm: aten::randperm(SymInt n, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
 var Randperm = tensor.Randperm
@@ -284,9 +269,6 @@ var WhereScalarSelf = tensor.WhereScalarSelf
 
 // Where is tensor.Where: aten::where.self(Tensor condition, Tensor self, Tensor other) -> Tensor
 var Where = tensor.Where
-
-// ZerosOf is tensor.ZerosOf: aten::zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
-var ZerosOf = tensor.ZerosOf
 
 // WithAccumulate is tensor.WithAccumulate: the argument accumulate=v.
 var WithAccumulate = tensor.WithAccumulate

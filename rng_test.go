@@ -96,8 +96,8 @@ func nums(t *testing.T, s string) (v []float64, kw map[string]string) {
 // linearInit is nn.Linear(in, out) / nn.Conv2d's reset_parameters on a
 // weight of the given shape and a bias of shape[0]: weight then bias.
 func linearInit(shape ...int) []*gt.Tensor {
-	w := gt.Empty(gt.Float32, shape...)
-	b := gt.Empty(gt.Float32, shape[0])
+	w := gt.Empty(shape)
+	b := gt.Empty(shape[0])
 	nninit.KaimingUniform_(w, nninit.Kaiming{A: math.Sqrt(5)})
 	fanIn, _ := nninit.CalculateFanInAndFanOut(w)
 	bound := 1 / math.Sqrt(float64(fanIn))
@@ -130,15 +130,15 @@ func runRNGCall(t *testing.T, r rngRecord) []*gt.Tensor {
 	case "randperm":
 		return one(gt.Randperm(n(0)))
 	case "normal_":
-		return one(gt.Empty(dtype, n(2)).Normal_(gt.WithMean(a[0]), gt.WithStd(a[1])))
+		return one(gt.Empty(n(2), gt.WithDtype(dtype)).Normal_(gt.WithMean(a[0]), gt.WithStd(a[1])))
 	case "uniform_":
-		return one(gt.Empty(dtype, n(2)).Uniform_(gt.WithFrom(a[0]), gt.WithTo(a[1])))
+		return one(gt.Empty(n(2), gt.WithDtype(dtype)).Uniform_(gt.WithFrom(a[0]), gt.WithTo(a[1])))
 	case "bernoulli_":
-		return one(gt.Empty(dtype, n(1)).Bernoulli_(gt.WithP(a[0])))
+		return one(gt.Empty(n(1), gt.WithDtype(dtype)).Bernoulli_(gt.WithP(a[0])))
 	case "exponential_":
-		return one(gt.Empty(dtype, n(1)).Exponential_(gt.WithLambd(a[0])))
+		return one(gt.Empty(n(1), gt.WithDtype(dtype)).Exponential_(gt.WithLambd(a[0])))
 	case "dropout":
-		return one(gt.Dropout(gt.FullOf(dtype, 1, n(1)), a[0], true))
+		return one(gt.Dropout(gt.Full(1, n(1), gt.WithDtype(dtype)), a[0], true))
 	case "multinomial":
 		probs := gt.FromFloat32s([]float32{0.1, 0.2, 0.3, 0.4}).To(dtype)
 		return one(probs.Multinomial(n(0), gt.WithReplacement(kw["replacement"] == "True")))
@@ -147,7 +147,7 @@ func runRNGCall(t *testing.T, r rngRecord) []*gt.Tensor {
 	case "nn.Conv2d":
 		return linearInit(n(1), n(0), n(2), n(2))
 	case "nn.Embedding":
-		return one(nninit.Normal_(gt.Empty(gt.Float32, n(0), n(1)), 0, 1))
+		return one(nninit.Normal_(gt.Empty(n(0), n(1)), 0, 1))
 	}
 	t.Fatalf("unknown call %q", r.Call)
 	return nil
@@ -235,24 +235,24 @@ func TestRNGConsumption(t *testing.T) {
 		call  func()
 		words int
 	}{
-		{"rand(7)", func() { gt.Rand([]int{7}) }, 7},
+		{"rand(7)", func() { gt.Rand(7) }, 7},
 		{"rand(7,float64)", func() { gt.CallKw("aten::rand", []any{[]int{7}}, map[string]any{"dtype": gt.Float64}) }, 14},
-		{"randn(5)", func() { gt.Randn([]int{5}) }, pairs(5)},
+		{"randn(5)", func() { gt.Randn(5) }, pairs(5)},
 		{"randn(15,float64)", func() { gt.CallKw("aten::randn", []any{[]int{15}}, map[string]any{"dtype": gt.Float64}) }, pairs(15)},
-		{"randn(16)", func() { gt.Randn([]int{16}) }, fill(16, 1)},
-		{"randn(33)", func() { gt.Randn([]int{33}) }, fill(33, 1)},
+		{"randn(16)", func() { gt.Randn(16) }, fill(16, 1)},
+		{"randn(33)", func() { gt.Randn(33) }, fill(33, 1)},
 		{"randn(40,float64)", func() { gt.CallKw("aten::randn", []any{[]int{40}}, map[string]any{"dtype": gt.Float64}) }, fill(40, 2)},
-		{"randn(2,10) transposed", func() { gt.Empty(gt.Float32, 10, 2).T().Normal_(gt.WithMean(0), gt.WithStd(1)) }, pairs(20)}, // not contiguous: per element
-		{"uniform_(9)", func() { gt.Empty(gt.Float32, 9).Uniform_(gt.WithFrom(-1), gt.WithTo(1)) }, 9},
-		{"uniform_(9,float64)", func() { gt.Empty(gt.Float64, 9).Uniform_(gt.WithFrom(-1), gt.WithTo(1)) }, 18},
+		{"randn(2,10) transposed", func() { gt.Empty(10, 2).T().Normal_(gt.WithMean(0), gt.WithStd(1)) }, pairs(20)}, // not contiguous: per element
+		{"uniform_(9)", func() { gt.Empty(9).Uniform_(gt.WithFrom(-1), gt.WithTo(1)) }, 9},
+		{"uniform_(9,float64)", func() { gt.Empty(9, gt.WithDtype(gt.Float64)).Uniform_(gt.WithFrom(-1), gt.WithTo(1)) }, 18},
 		{"randint(0,10,6)", func() { gt.RandintLow(0, 10, []int{6}) }, 6},
 		{"randint(0,2^33,6)", func() { gt.RandintLow(0, 1<<33, []int{6}) }, 12},
 		{"randperm(10)", func() { gt.Randperm(10) }, 9},
-		{"bernoulli_(11)", func() { gt.Empty(gt.Float32, 11).Bernoulli_(gt.WithP(0.3)) }, 22},
-		{"bernoulli(probs float32)", func() { gt.FullOf(gt.Float32, 0.5, 11).Bernoulli() }, 11},
+		{"bernoulli_(11)", func() { gt.Empty(11).Bernoulli_(gt.WithP(0.3)) }, 22},
+		{"bernoulli(probs float32)", func() { gt.Full(0.5, 11).Bernoulli() }, 11},
 		{"dropout(13)", func() { gt.Dropout(gt.Ones(13), 0.2, true) }, 26},
 		{"native_dropout(13)", func() { tensor.NativeDropout(gt.Ones(13), 0.2, true) }, 26},
-		{"exponential_(5)", func() { gt.Empty(gt.Float32, 5).Exponential_(gt.WithLambd(2)) }, 10},
+		{"exponential_(5)", func() { gt.Empty(5).Exponential_(gt.WithLambd(2)) }, 10},
 		{"multinomial(2x4,3,replacement)", func() { gt.Ones(2, 4).Multinomial(3, gt.WithReplacement(true)) }, 12},
 		{"multinomial(4,2)", func() { gt.Ones(4).Multinomial(2, gt.WithReplacement(false)) }, 8}, // exponential_ on 4 elements
 		{"Linear(5,3)", func() { linearInit(3, 5) }, 18},
@@ -281,21 +281,21 @@ func TestRNGConsumption(t *testing.T) {
 // from the default generator.
 func TestRNGGeneratorArgument(t *testing.T) {
 	gt.ManualSeed(0)
-	want := gt.Randn([]int{20}).Float64s()
-	next := gt.Rand([]int{4}).Float64s()
+	want := gt.Randn(20).Float64s()
+	next := gt.Rand(4).Float64s()
 
 	gt.ManualSeed(0)
 	g := gt.NewGenerator(0)
-	got := gt.CallKw("aten::normal_", []any{gt.Empty(gt.Float32, 20), 0.0, 1.0}, map[string]any{"generator": g}).(*gt.Tensor).Float64s()
+	got := gt.CallKw("aten::normal_", []any{gt.Empty(20), 0.0, 1.0}, map[string]any{"generator": g}).(*gt.Tensor).Float64s()
 	for i := range want {
 		if got[i] != want[i] {
 			t.Fatalf("normal_ with a generator: element %d is %v, want %v", i, got[i], want[i])
 		}
 	}
-	if d := gt.Randn([]int{20}).Float64s(); d[0] != want[0] {
+	if d := gt.Randn(20).Float64s(); d[0] != want[0] {
 		t.Errorf("the default generator moved: randn gives %v first, want %v", d[0], want[0])
 	}
-	if r := gt.CallKw("aten::uniform_", []any{gt.Empty(gt.Float32, 4), 0.0, 1.0}, map[string]any{"generator": g}).(*gt.Tensor).Float64s(); r[0] != next[0] {
+	if r := gt.CallKw("aten::uniform_", []any{gt.Empty(4), 0.0, 1.0}, map[string]any{"generator": g}).(*gt.Tensor).Float64s(); r[0] != next[0] {
 		t.Errorf("the generator's stream did not go on: uniform_ gives %v first, want %v", r[0], next[0])
 	}
 	if g.Seed() != 0 || gt.DefaultGenerator().Seed() != 0 {

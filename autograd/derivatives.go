@@ -44,6 +44,6 @@ func registerDerivatives() {
 // reason recorded in the table.
 func notImpl(reason string) *Deriv {
 	return &Deriv{Reason: reason, Backward: func(c *Ctx) {
-		panic(&tensor.Error{Kind: tensor.NotImplementedError, Msg: "the derivative for '" + c.node.name + "' is not implemented."})
+		tensor.Raise(&tensor.Error{Kind: tensor.NotImplementedError, Msg: "the derivative for '" + c.node.name + "' is not implemented."})
 	}}
 }

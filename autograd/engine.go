@@ -449,8 +449,9 @@ func (a *accumulateGrad) release() {}
 type notImplemented struct{ op string }
 
 func (f *notImplemented) apply(n *Node, grads []*T, create bool) []*T {
-	panic(&tensor.Error{Kind: tensor.NotImplementedError, Op: f.op,
+	tensor.Raise(&tensor.Error{Kind: tensor.NotImplementedError, Op: f.op,
 		Msg: fmt.Sprintf("the derivative for '%s' is not implemented.", f.op)})
+	return nil
 }
 
 func (f *notImplemented) release() {}

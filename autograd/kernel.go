@@ -836,5 +836,11 @@ func init() {
 		Grad:            GradOf,
 		IsLeaf:          IsLeaf,
 		Backward:        func(t, g *T) { Backward(t, g) },
+		GradFnName: func(t *T) string {
+			if n := GradFn(t); n != nil {
+				return n.Name()
+			}
+			return ""
+		},
 	})
 }

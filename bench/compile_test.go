@@ -29,7 +29,7 @@ func tenOps(x, y *gt.Tensor) *gt.Tensor {
 // ops run eagerly, on small tensors (per-call overhead) and 64x64.
 func BenchmarkCompile(b *testing.B) {
 	for _, n := range []int{1, 64} {
-		x, y := gt.Randn([]int{n, n}), gt.Randn([]int{n, n})
+		x, y := gt.Randn(n, n), gt.Randn(n, n)
 		name := map[int]string{1: "1x1", 64: "64x64"}[n]
 		b.Run("eager/10ops/"+name, func(b *testing.B) {
 			b.ReportAllocs()
@@ -62,7 +62,7 @@ func BenchmarkTrace(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tok := gt.Rand([]int{2, cfg.Block}).MulScalar(float64(cfg.Vocab)).To(gt.Int64)
+	tok := gt.Rand(2, cfg.Block).MulScalar(float64(cfg.Vocab)).To(gt.Int64)
 	fwd := func(t *gt.Tensor) *gt.Tensor { return models.GPTLoss(m.Forward(t), t) }
 	b.Run("gpt/forward", func(b *testing.B) {
 		var nodes int

@@ -45,7 +45,7 @@ func BenchmarkGPT(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tok := gt.Rand([]int{8, gptConfig.Block}).MulScalar(float64(gptConfig.Vocab)).To(gt.Int64)
+	tok := gt.Rand(8, gptConfig.Block).MulScalar(float64(gptConfig.Vocab)).To(gt.Int64)
 	b.Run("goaten/forward", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

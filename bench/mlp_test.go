@@ -24,8 +24,8 @@ func newMLP() *mlp {
 	for i := 0; i+1 < len(mlpSizes); i++ {
 		in, out := mlpSizes[i], mlpSizes[i+1]
 		bound := 1 / math.Sqrt(float64(in))
-		m.w = append(m.w, gt.Rand([]int{out, in}).MulScalar(2*bound).AddScalar(-bound))
-		m.b = append(m.b, gt.Rand([]int{out}).MulScalar(2*bound).AddScalar(-bound))
+		m.w = append(m.w, gt.Rand(out, in).MulScalar(2*bound).AddScalar(-bound))
+		m.b = append(m.b, gt.Rand(out).MulScalar(2*bound).AddScalar(-bound))
 	}
 	return m
 }
@@ -64,8 +64,8 @@ func trainFlops() float64 {
 // GFLOP/s counts the matrix products: three forward, eight in the step.
 func BenchmarkMLP(b *testing.B) {
 	m := newMLP()
-	x := gt.Randn([]int{mlpBatch, mlpSizes[0]})
-	labels := gt.Rand([]int{mlpBatch}).MulScalar(float64(mlpSizes[len(mlpSizes)-1])).To(gt.Int64)
+	x := gt.Randn(mlpBatch, mlpSizes[0])
+	labels := gt.Rand(mlpBatch).MulScalar(float64(mlpSizes[len(mlpSizes)-1])).To(gt.Int64)
 	b.Run("goaten/forward", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

@@ -17,8 +17,8 @@ func BenchmarkEager(b *testing.B) {
 		if n == 1 {
 			shape, name = []int{1}, "1"
 		}
-		x := gt.Ones(shape...)
-		y := gt.Ones(shape...)
+		x := gt.Ones(shape)
+		y := gt.Ones(shape)
 		b.Run("goaten/add/"+name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

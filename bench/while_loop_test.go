@@ -31,7 +31,7 @@ func wlLoop(i, x, y *gt.Tensor) []*gt.Tensor {
 // steps; ns/step is reported.
 func BenchmarkWhileLoop(b *testing.B) {
 	i0 := gt.FromInt64s([]int64{0}).Reshape([]int{})
-	x0, y := gt.Ones(4), gt.FullOf(gt.Float32, 0.001, 4)
+	x0, y := gt.Ones(4), gt.Full(0.001, 4)
 	step := func(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/wlSteps, "ns/step")
 	}

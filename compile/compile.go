@@ -603,7 +603,7 @@ func one(res any, err error) *tensor.Tensor {
 		if errors.As(err, &te) {
 			panic(te)
 		}
-		panic(&tensor.Error{Kind: tensor.RuntimeError, Msg: err.Error()})
+		tensor.Raise(&tensor.Error{Kind: tensor.RuntimeError, Msg: err.Error()})
 	}
 	t, _ := res.(*tensor.Tensor)
 	return t

@@ -582,7 +582,7 @@ func traceKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 		if tr.seg != nil {
 			return tr.seg.breakAt(tr, op, d, args)
 		}
-		panic(&tensor.Error{Kind: tensor.RuntimeError, Op: op.Name, Msg: fmt.Sprintf(
+		tensor.Raise(&tensor.Error{Kind: tensor.RuntimeError, Op: op.Name, Msg: fmt.Sprintf(
 			"%s %s (%s): the value is data-dependent; trace in real mode or leave the read out of the traced function",
 			op.Name, tensor.DataDependentMsg, tensor.CallerLine())})
 	}

@@ -30,7 +30,7 @@ func TestTensorDataset(t *testing.T) {
 	if _, err := data.NewTensorDataset(x, gt.Zeros(4)); err == nil || !strings.Contains(err.Error(), "Size mismatch between tensors") {
 		t.Errorf("mismatch: %v", err)
 	}
-	for _, bad := range [][]*gt.Tensor{nil, {nil}, {gt.FullOf(gt.Float32, 1)}} {
+	for _, bad := range [][]*gt.Tensor{nil, {nil}, {gt.Full(float32(1), []int{})}} {
 		if _, err := data.NewTensorDataset(bad...); err == nil {
 			t.Errorf("%v: no error", bad)
 		}

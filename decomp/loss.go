@@ -155,10 +155,10 @@ func nllLossND(op *tensor.Op, a []any) any {
 	p := args.NllLossNdOf(a)
 	x, t, w, red, ignore := p.Self, p.Target, p.Weight, p.Reduction, p.IgnoreIndex
 	if x.Dim() < 1 {
-		panic(&tensor.Error{Kind: tensor.ValueError, Msg: fmt.Sprintf("Expected 1 or more dimensions (got %d)", x.Dim())})
+		tensor.Raise(&tensor.Error{Kind: tensor.ValueError, Msg: fmt.Sprintf("Expected 1 or more dimensions (got %d)", x.Dim())})
 	}
 	if x.Dim() != 1 && (t.Dim() == 0 || x.Size(0) != t.Size(0)) {
-		panic(&tensor.Error{Kind: tensor.ValueError, Msg: fmt.Sprintf("Expected input batch_size (%d) to match target batch_size (%d).", x.Size(0), sizeOr0(t))})
+		tensor.Raise(&tensor.Error{Kind: tensor.ValueError, Msg: fmt.Sprintf("Expected input batch_size (%d) to match target batch_size (%d).", x.Size(0), sizeOr0(t))})
 	}
 	switch x.Dim() {
 	case 1, 2:
@@ -235,6 +235,7 @@ func nllLossForward(op *tensor.Op, a []any) any {
 	tensor.Check(w == nil || (w.Dim() == 1 && w.Numel() == n), "weight tensor should be defined either for all %d classes or no classes but got weight tensor of shape: %s", n, shapeOf(w))
 	need("nll_loss_out_frame", x.DType(), floatsBF)
 	nllWeightDType(x, w)
+	nllCheckTargets(t, n, ignore)
 	classDim := 1
 	if x.Dim() < 2 {
 		classDim = 0
@@ -253,7 +254,23 @@ func nllLoss2dForward(op *tensor.Op, a []any) any {
 	tensor.Check(s[0] == ts[0] && s[2] == ts[1] && s[3] == ts[2], "size mismatch (got input: %s , target: %s", tensor.ShapeString(s), tensor.ShapeString(ts))
 	need("nll_loss2d_forward_out_frame", x.DType(), floatsBF)
 	nllWeightDType(x, w)
+	nllCheckTargets(t, n, ignore)
 	return nllForward(x, t, w, red, ignore, 1)
+}
+
+// nllCheckTargets is the nll kernels' TORCH_CHECK_INDEX: every target but
+// ignore_index is a class, in [0, classes). It reads the targets, so it is
+// left out where they have no values (the meta device, a fake trace), as
+// PyTorch's meta kernels leave it out.
+func nllCheckTargets(t *T, classes, ignore int) {
+	if !t.DType().IsIntegral(false) || !t.HasData() {
+		return
+	}
+	for _, v := range t.Int64s() {
+		if v != int64(ignore) && (v < 0 || v >= int64(classes)) {
+			tensor.IndexPanicf("Target %d is out of bounds.", v)
+		}
+	}
 }
 
 // nllWeightDType: the nll kernels read the class weights as the input's
@@ -281,6 +298,9 @@ func nllLossBackward(op *tensor.Op, a []any) any {
 	classDim := 1
 	if x.Dim() < 2 {
 		classDim = 0
+	}
+	if x.Dim() > 0 {
+		nllCheckTargets(t, x.Size(classDim), ignore)
 	}
 	if red == reduceMean {
 		g = g.Div(total)

@@ -204,7 +204,7 @@ func pad(op *tensor.Op, a []any) any {
 	switch mode {
 	case "reflect", "constant", "replicate", "circular":
 	default:
-		panic(&tensor.Error{Kind: tensor.NotImplementedError, Msg: "Unrecognised padding mode " + mode})
+		tensor.Raise(&tensor.Error{Kind: tensor.NotImplementedError, Msg: "Unrecognised padding mode " + mode})
 	}
 	r := x.Dim()
 	tensor.Check(len(p)%2 == 0, "Padding length must be divisible by 2")
@@ -227,7 +227,8 @@ func pad(op *tensor.Op, a []any) any {
 			return padCircular(x, p)
 		}
 	}
-	panic(&tensor.Error{Kind: tensor.NotImplementedError, Msg: "Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now"})
+	tensor.Raise(&tensor.Error{Kind: tensor.NotImplementedError, Msg: "Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now"})
+	return nil
 }
 
 func itoa1(k int) string { return string(rune('0' + k)) }

@@ -110,7 +110,16 @@ var dataDependent = map[string]string{
 	"aten::repeat_interleave.Tensor":      "the output's length is the sum of the repeats, which 1.13 checks to be non-negative",
 	"aten::repeat_interleave.self_Tensor": "the output's length is the sum of the repeats, which 1.13 checks to be non-negative",
 	"aten::multinomial":                   "1.13 checks the probabilities (no inf, NaN or negative entry, a positive sum) before sampling, as its CPU kernel does",
+	"aten::nll_loss_forward":              nllTargets,
+	"aten::nll_loss2d_forward":            nllTargets,
+	"aten::nll_loss_backward":             nllTargets,
+	"aten::nll_loss":                      "calls nll_loss_forward: " + nllTargets,
+	"aten::nll_loss2d":                    "calls nll_loss2d_forward: " + nllTargets,
+	"aten::nll_loss_nd":                   "calls nll_loss or nll_loss2d: " + nllTargets,
+	"aten::cross_entropy_loss":            "calls nll_loss_nd (class-index targets): " + nllTargets,
 }
+
+const nllTargets = "1.13's nll kernels check every target but ignore_index against the number of classes (\"Target 10 is out of bounds.\"); not on the meta device or in a fake trace"
 
 // extraSamples are arguments for the decompositions that no golden record
 // calls successfully (nor one of the functional op, for an in-place op); a

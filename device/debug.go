@@ -140,6 +140,7 @@ func (d *Debugger) run(op *tensor.Op, args []any, k tensor.Kernel) any {
 		func() {
 			defer func() {
 				if r := recover(); r != nil {
+					tensor.Caught(r)
 					d.report(&Mismatch{Device: d.be.dev, Op: op.Name, Args: argText, Output: "out",
 						Detail: fmt.Sprintf("the op failed on the CPU: %v", r)})
 				}

@@ -203,8 +203,9 @@ func graphResizeKernel(op *tensor.Op, _ tensor.Dispatch, a []any) any {
 	if layoutOf(self).equal(layoutOf(m)) {
 		return self
 	}
-	panic(&tensor.Error{Kind: tensor.NotImplementedError, Op: op.Name,
+	tensor.Raise(&tensor.Error{Kind: tensor.NotImplementedError, Op: op.Name,
 		Msg: "functionalize: resize_ to a new size is not supported in graph capture"})
+	return nil
 }
 
 // castFor converts v, a new value for the functional tensor t, to t's dtype
@@ -333,7 +334,7 @@ func newGraphView(op *tensor.Op, args []any, m Mode) *graphView {
 		name += "." + s.Overload
 	}
 	if _, ok := viewInverses[name]; !ok {
-		panic(&tensor.Error{Kind: tensor.NotImplementedError, Op: op.Name,
+		tensor.Raise(&tensor.Error{Kind: tensor.NotImplementedError, Op: op.Name,
 			Msg: "functionalize: the view op " + op.Name + " has no view inverse in graph capture"})
 	}
 	a := make([]any, len(args))
@@ -361,7 +362,7 @@ func copyOp(op *tensor.Op) *tensor.Op {
 	}
 	c, ok := tensor.LookupOp(name)
 	if !ok {
-		panic(&tensor.Error{Kind: tensor.NotImplementedError, Op: op.Name,
+		tensor.Raise(&tensor.Error{Kind: tensor.NotImplementedError, Op: op.Name,
 			Msg: "functionalize: the view op " + op.Name + " has no copy (" + name + ")"})
 	}
 	return c
@@ -526,8 +527,9 @@ var viewInverses = map[string]func(v *graphView, base, mv *tensor.Tensor, i int)
 		return v.viewOrCopy("aten::squeeze.dim", mv, args.UnsqueezeOf(v.args).Dim)
 	},
 	"unfold": func(v *graphView, _, _ *tensor.Tensor, _ int) *tensor.Tensor {
-		panic(&tensor.Error{Kind: tensor.NotImplementedError, Op: "aten::unfold",
+		tensor.Raise(&tensor.Error{Kind: tensor.NotImplementedError, Op: "aten::unfold",
 			Msg: "functionalize: a write into an unfold view needs unfold_backward, which goaten does not have"})
+		return nil
 	},
 }
 

@@ -73,7 +73,15 @@ func errorf(kind tensor.ErrorKind, format string, args ...any) *tensor.Error {
 }
 
 func fail(kind tensor.ErrorKind, format string, args ...any) {
-	panic(errorf(kind, format, args...))
+	tensor.Raise(errorf(kind, format, args...))
+}
+
+// raise panics with err, a *tensor.Error from checkSchema or parseKey.
+func raise(err error) {
+	if e, ok := err.(*tensor.Error); ok {
+		tensor.Raise(e)
+	}
+	panic(err)
 }
 
 // caller is the file:line of the first caller outside this package.
@@ -138,7 +146,7 @@ func NewImpl(ns string, key any) *Library {
 	where := caller()
 	k, err := parseKey(key)
 	if err != nil {
-		panic(err)
+		raise(err)
 	}
 	return &Library{kind: KindImpl, ns: ns, key: &k, where: where}
 }
@@ -161,7 +169,7 @@ func (l *Library) Define(schema string) *Op { return l.define(schema, caller()) 
 func (l *Library) define(schema, where string) *Op {
 	d, err := checkSchema(schema)
 	if err != nil {
-		panic(err)
+		raise(err)
 	}
 	if !d.isSchema {
 		fail(tensor.RuntimeError, "Tried to parse a function schema but only the operator name was given")
@@ -314,7 +322,7 @@ func (l *Library) impl(qname, given string, key any, k Kernel, where string) {
 	} else {
 		var err error
 		if ik, err = parseKey(key); err != nil {
-			panic(err)
+			raise(err)
 		}
 	}
 	if l.key != nil && ik != *l.key {
@@ -418,7 +426,7 @@ func Define(schema string) *Op {
 	where := caller()
 	d, err := checkSchema(schema)
 	if err != nil {
-		panic(err)
+		raise(err)
 	}
 	if d.ns == "" {
 		fail(tensor.ValueError, "Expected `qualname` to be of the form \"namespace::name\", but got %s. The qualname passed to the torch.library APIs must consist of a namespace and a name, e.g. aten::sin", d.name)

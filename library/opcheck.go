@@ -377,7 +377,7 @@ func (d *opDef) testGradcheck(s Sample) error {
 	}
 	return tensor.Try(func() {
 		if e := autograd.Gradcheck(f, inputs); e != nil {
-			panic(&tensor.Error{Kind: tensor.RuntimeError, Msg: e.Error()})
+			tensor.Raise(&tensor.Error{Kind: tensor.RuntimeError, Msg: e.Error()})
 		}
 	})
 }

@@ -66,7 +66,7 @@ func dropoutInplace(x *T, p float64, train bool) *T {
 		return x
 	}
 	if p == 1 {
-		return x.Mul_(gt.FullOf(x.DType(), 0))
+		return x.Mul_(gt.Full(0, []int{}, gt.WithDtype(x.DType())))
 	}
 	noise := x.Detach().EmptyLike().Bernoulli_(gt.WithP(1 - p))
 	noise.DivScalar_(1 - p)

@@ -9,7 +9,7 @@ import (
 )
 
 // empty is an uninitialised parameter of the layer's dtype (torch.empty).
-func empty(k kwargs, sizes ...int) *T { return gt.Empty(k.dtype(), sizes...) }
+func empty(k kwargs, sizes ...int) *T { return gt.Empty(sizes, gt.WithDtype(k.dtype())) }
 
 // bias registers the parameter "bias" of the given size, or None when the
 // bias option is false, and returns it.

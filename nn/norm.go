@@ -47,7 +47,7 @@ func newBatchNorm(cls string, n int, opts []Option, checkDim func(*T)) batchNorm
 	if m.TrackRunningStats {
 		m.RunningMean = m.RegisterBuffer("running_mean", gt.Zeros(n).To(k.dtype()), true)
 		m.RunningVar = m.RegisterBuffer("running_var", gt.Ones(n).To(k.dtype()), true)
-		m.NumBatchesTracked = m.RegisterBuffer("num_batches_tracked", gt.FullOf(gt.Int64, 0), true)
+		m.NumBatchesTracked = m.RegisterBuffer("num_batches_tracked", gt.Full(0, []int{}, gt.WithDtype(gt.Int64)), true)
 	} else {
 		m.RegisterBuffer("running_mean", nil, true)
 		m.RegisterBuffer("running_var", nil, true)

@@ -201,7 +201,7 @@ func (m *EmbeddingBag) ForwardWeighted(input, offsets, perSampleWeights *T) *T {
 		if offsets != nil {
 			valueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of fixed length sequences. However, found offsets of type <class 'torch.Tensor'>")
 		}
-		offsets = gt.ArangeOf(input.DType(), 0, input.Numel(), input.Size(1))
+		offsets = gt.Arange(0, input.Numel(), gt.WithStep(input.Size(1)), gt.WithDtype(input.DType()))
 		input = input.Reshape([]int{-1})
 		if perSampleWeights != nil {
 			perSampleWeights = perSampleWeights.Reshape([]int{-1})

@@ -102,7 +102,7 @@ func kpm2x4() *gt.Tensor {
 
 // causal is a (l, s) bool mask, true above the diagonal (record_nn.py's
 // CAUSAL_3x3, CAUSAL_3x4).
-func causal(l, s int) *gt.Tensor { return gt.FullOf(gt.Bool, true, l, s).Triu(gt.WithDiagonal(1)) }
+func causal(l, s int) *gt.Tensor { return gt.Full(true, l, s).Triu(gt.WithDiagonal(1)) }
 
 func f32s(v ...float32) *gt.Tensor { return gt.FromFloat32s(v, len(v)) }
 

@@ -149,7 +149,7 @@ func TestReadDoesNotTrustDeclaredSizes(t *testing.T) {
 
 // Data that arrives in pieces larger than the read-ahead chunk still loads.
 func TestReadLargeTensorInPieces(t *testing.T) {
-	x := gt.ArangeOf(gt.Float32, 0, 1<<19, 1) // 2 MiB
+	x := gt.Arange(0, 1<<19, gt.WithDtype(gt.Float32)) // 2 MiB
 	b, err := safetensors.Marshal(map[string]*tensor.Tensor{"x": x}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -183,7 +183,7 @@ func (s *slowReader) Read(p []byte) (int, error) {
 }
 
 func TestRoundTrip(t *testing.T) {
-	x := gt.ArangeOf(gt.Float64, -3, 3, 0.5).Reshape([]int{3, 4})
+	x := gt.Arange(-3, 3, gt.WithStep(0.5), gt.WithDtype(gt.Float64)).Reshape([]int{3, 4})
 	ts := map[string]*tensor.Tensor{
 		"f64":      x,
 		"f32":      x.To(gt.Float32),
@@ -196,7 +196,7 @@ func TestRoundTrip(t *testing.T) {
 		"u8":       x.AddScalar(3).MulScalar(40).To(gt.Uint8),
 		"bool":     gt.FromBools([]bool{true, false, true}, 3, 1),
 		"scalar":   tensor.FromScalar(tensor.Float(2.5), gt.Float32),
-		"empty":    gt.Empty(gt.Float32, 0, 5),
+		"empty":    gt.Empty(0, 5),
 		"strided":  x.Transpose(0, 1), // written contiguous
 		"view":     x.Select(0, 1),    // a view with a storage offset
 		"nan":      gt.FromFloat32s([]float32{float32(math.NaN()), float32(math.Inf(-1)), -0.0}, 3),
@@ -290,7 +290,7 @@ func TestWriteErrors(t *testing.T) {
 
 func TestSaveLoad(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "x.safetensors")
-	x := gt.ArangeOf(gt.Float32, 0, 6, 1).Reshape([]int{2, 3})
+	x := gt.Arange(0, 6, gt.WithDtype(gt.Float32)).Reshape([]int{2, 3})
 	if err := safetensors.Save(path, map[string]*tensor.Tensor{"x": x}, map[string]string{"k": "v"}); err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,9 @@ type AutogradHooks struct {
 	Grad            func(t *Tensor) *Tensor
 	IsLeaf          func(t *Tensor) bool
 	Backward        func(t, grad *Tensor)
+	// GradFnName names the node that produced t ("MulBackward0"), "" for a
+	// leaf: what printing shows as grad_fn=<...>.
+	GradFnName func(t *Tensor) string
 }
 
 var autogradHooks *AutogradHooks

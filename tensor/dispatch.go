@@ -148,7 +148,7 @@ func LookupOp(name string) (*Op, bool) {
 func MustOp(name string) *Op {
 	op, ok := LookupOp(name)
 	if !ok {
-		panic(&Error{Kind: RuntimeError, Msg: fmt.Sprintf("unknown operator %q", name)})
+		Raise(&Error{Kind: RuntimeError, Msg: fmt.Sprintf("unknown operator %q", name)})
 	}
 	return op
 }
@@ -376,13 +376,17 @@ func (op *Op) AnyRequiresGrad(args []any) bool {
 	return false
 }
 
+// dispatch runs op from the key below `below` down. When a *Error unwinds
+// through it (the op's own check, or one of the ops it calls), the
+// innermost dispatch frame gives the error the op's name if it has none:
+// the deferred call finds the goroutine's error in flight (Raise) without
+// recovering it, so the panic goes on untouched and its trace shows each
+// frame once.
 func (op *Op) dispatch(d Dispatch, args []any, below DispatchKey) (res any) {
+	done := false
 	defer func() {
-		if r := recover(); r != nil {
-			if e, ok := r.(*Error); ok && e.Op == "" {
-				e.Op = op.Name
-			}
-			panic(r)
+		if !done {
+			nameInFlight(op)
 		}
 	}()
 	for k := below - 1; k > KeyBackend; k-- {
@@ -390,36 +394,44 @@ func (op *Op) dispatch(d Dispatch, args []any, below DispatchKey) (res any) {
 			continue
 		}
 		if kern := op.keyKernels[k]; kern != nil {
-			return kern(op, d, args)
+			res = kern(op, d, args)
+			done = true
+			return res
 		}
 		if op.composite != nil {
 			decompose, skip := op.decomposeAt(k, d, args)
 			if decompose {
-				return op.composite(op, args)
+				res = op.composite(op, args)
+				done = true
+				return res
 			}
 			if skip {
 				continue
 			}
 		}
 		if kern := keyFallbacks[k]; kern != nil {
-			return kern(op, d, args)
+			res = kern(op, d, args)
+			done = true
+			return res
 		}
 	}
+	var kern Kernel
 	if below > KeyBackend {
-		if kern := op.BackendKernel(d.Device); kern != nil {
-			return kern(op, args)
-		}
+		kern = op.BackendKernel(d.Device)
 	}
-	if op.composite != nil {
-		return op.composite(op, args)
+	if kern == nil {
+		kern = op.composite
 	}
-	if below > KeyBackend {
-		if kern := backendFallbacks[d.Device]; kern != nil {
-			return kern(op, args)
-		}
+	if kern == nil && below > KeyBackend {
+		kern = backendFallbacks[d.Device]
 	}
-	panic(&Error{Op: op.Name, Kind: NotImplementedError,
-		Msg: fmt.Sprintf("%s has no lowering on device %q and no decomposition", op.Name, d.Device.String())})
+	if kern == nil {
+		Raise(&Error{Op: op.Name, Kind: NotImplementedError,
+			Msg: fmt.Sprintf("%s has no lowering on device %q and no decomposition", op.Name, d.Device.String())})
+	}
+	res = kern(op, args)
+	done = true
+	return res
 }
 
 // Call looks an op up by name, binds positional args (defaults filled from
@@ -528,10 +540,13 @@ func convertArg(op *Op, a *Argument, v any) any {
 }
 
 func goTypeName(v any) string {
-	switch v.(type) {
+	switch x := v.(type) {
 	case nil:
 		return "NoneType"
 	case *Tensor:
+		if x == nil {
+			return "NoneType"
+		}
 		return "Tensor"
 	case int, int64, int32:
 		return "int"

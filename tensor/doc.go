@@ -45,7 +45,12 @@
 //     (variant.go: Op.Functional).
 //
 // Errors are panics of *Error (error.go) naming the op, in PyTorch's words;
-// Try turns them into an error.
+// Try turns them into an error. They are raised with Raise (Panicf, Check,
+// ...), which notes the error as the goroutine's error in flight: the
+// dispatcher's deferred call names it after the innermost op it unwinds
+// without recovering it, so an uncaught panic's trace shows each frame once,
+// and its message ends with the user's file:line (Error.Where) while it
+// escapes.
 //
 // # Modes are per goroutine
 //
@@ -71,7 +76,7 @@
 //	x.Softmax(1)                               // softmax.int(self, int dim, ScalarType? dtype=None)
 //	x.Gelu(WithApproximate("tanh"))            // gelu(self, *, str approximate="none")
 //	x.Sum([]int{1}, WithKeepdim(true))         // sum.dim_IntList(self, int[1]? dim, bool keepdim=False, ...)
-//	Randn([]int{3}, WithDtype(Float64))        // randn(SymInt[] size, *, ScalarType? dtype=None, ...)
+//	Randn([]int{3}, WithDtype(Float64))        // randn(SymInt[] size, *, ScalarType? dtype=None, ...); the root package's Randn(3, ...) takes sizes as PyTorch does
 //	logits.CrossEntropyLoss(y, WithLabelSmoothing(0.1))
 //
 // There is one With* constructor per argument name over all the op tables

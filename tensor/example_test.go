@@ -15,6 +15,8 @@ func ExampleFormat() {
 	fmt.Println(tensor.FromScalar(tensor.Float(3.5), tensor.Float32))
 	fmt.Println(tensor.Empty(tensor.Float32, 0, 3))
 	fmt.Println(tensor.FromSlice([]int64{0, 1, 2, 3, 4, 5, 6, 7}, 2, 2, 2))
+	fmt.Println(tensor.Empty(tensor.Int64, 0))
+	fmt.Println(tensor.FromSlice([]float64{1.5, 1.5, 1.5, 1.5, 1.5, 1.5, 1.5, 1.5, 1.5}))
 	// Output:
 	// tensor([[1., 2.],
 	//         [3., 4.]])
@@ -29,6 +31,9 @@ func ExampleFormat() {
 	//
 	//         [[4, 5],
 	//          [6, 7]]])
+	// tensor([], dtype=torch.int64)
+	// tensor([1.5000, 1.5000, 1.5000, 1.5000, 1.5000, 1.5000, 1.5000, 1.5000, 1.5000],
+	//        dtype=torch.float64)
 }
 
 func ExampleResultType() {

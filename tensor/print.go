@@ -8,20 +8,29 @@ import (
 
 // Format renders t the way PyTorch's repr does: tensor([...]) with the dtype
 // suffix when it is not the default for its kind, 4 decimals or scientific
-// notation chosen from the value range, and summarised past 1000 elements.
+// notation chosen from the value range, and summarised past 1000 elements;
+// then grad_fn=<MulBackward0> for the result of a recorded op, or
+// requires_grad=True for a leaf that requires grad (the autograd layer
+// names the node through AutogradHooks.GradFnName).
 func Format(t *Tensor) string {
 	var suffix []string
 	if t.device != CPU {
 		suffix = append(suffix, fmt.Sprintf("device='%s'", t.device))
 	}
 	body := ""
+	defaultDType := t.dtype == Float32 || t.dtype == Int64 || t.dtype == Bool
 	switch {
 	case t.device == Meta:
 		body = "..."
 		suffix = append(suffix, fmt.Sprintf("size=%s", pyTuple(t.sizes)))
-	case t.Numel() == 0 && t.Dim() != 1:
+		// With no elements to show, only float32 goes without saying.
+		defaultDType = t.dtype == Float32
+	case t.Numel() == 0:
 		body = "[]"
-		suffix = append(suffix, fmt.Sprintf("size=%s", pyTuple(t.sizes)))
+		if t.Dim() != 1 {
+			suffix = append(suffix, fmt.Sprintf("size=%s", pyTuple(t.sizes)))
+		}
+		defaultDType = t.dtype == Float32
 	default:
 		c := t.CPUView()
 		vals := c.Scalars()
@@ -29,14 +38,44 @@ func Format(t *Tensor) string {
 		f := newElemFormatter(c, vals)
 		body = formatNested(c.sizes, vals, f, 1, summarize)
 	}
-	if t.dtype != Float32 && t.dtype != Int64 && t.dtype != Bool {
+	if !defaultDType {
 		suffix = append(suffix, "dtype=torch."+t.dtype.String())
 	}
-	s := "tensor(" + body
-	for _, x := range suffix {
-		s += ", " + x
+	if name := gradFnName(t); name != "" {
+		suffix = append(suffix, "grad_fn=<"+name+">")
+	} else if t.RequiresGrad() {
+		suffix = append(suffix, "requires_grad=True")
 	}
-	return s + ")"
+	return addSuffixes("tensor("+body, suffix, len("tensor("))
+}
+
+// gradFnName is the name of the autograd node that made t ("MulBackward0"),
+// or "" for a leaf or without the autograd layer.
+func gradFnName(t *Tensor) string {
+	if autogradHooks == nil || autogradHooks.GradFnName == nil || t.AutogradMeta == nil {
+		return ""
+	}
+	return autogradHooks.GradFnName(t)
+}
+
+// addSuffixes is torch._tensor_str._add_suffixes: each suffix goes after
+// ", " on the last line, or on a line of its own, indented, when it would
+// pass PyTorch's line width of 80.
+func addSuffixes(s string, suffixes []string, indent int) string {
+	var b strings.Builder
+	b.WriteString(s)
+	last := len(s) - strings.LastIndexByte(s, '\n') + 1
+	for _, x := range suffixes {
+		if last+len(x)+2 > 80 {
+			b.WriteString(",\n" + strings.Repeat(" ", indent) + x)
+			last = indent + len(x)
+		} else {
+			b.WriteString(", " + x)
+			last += len(x) + 2
+		}
+	}
+	b.WriteString(")")
+	return b.String()
 }
 
 func pyTuple(s []int) string {

@@ -457,6 +457,21 @@ func (t *Tensor) CPUView() *Tensor {
 	return h.ToCPU(t)
 }
 
+// HasData reports whether t's values can be read (CPUView, Item, Int64s):
+// false on the meta device, for a fake tensor of a trace and on a device
+// that cannot copy its data to the CPU. A kernel's check that reads data (an
+// index in range) runs only where it is true, as PyTorch's meta kernels skip
+// such checks.
+func (t *Tensor) HasData() bool {
+	if t.Keys.Has(KeyFunctionalize) && functionalValue != nil {
+		t = functionalValue(t)
+	}
+	if _, ok := t.raw.(interface{ FakeData() string }); ok {
+		return false
+	}
+	return t.device == CPU || t.device != Meta && t.device.hooks().ToCPU != nil
+}
+
 // DataDependentMsg is what a fake trace's refusal of a data read says
 // (compile.IsDataDependent looks for it).
 const DataDependentMsg = "reads tensor data, which fake tracing cannot"
@@ -466,15 +481,24 @@ const DataDependentMsg = "reads tensor data, which fake tracing cannot"
 func CallerLine() string {
 	pcs := make([]uintptr, 64)
 	n := runtime.Callers(2, pcs)
-	frames := runtime.CallersFrames(pcs[:n])
+	if f, ok := userFrame(pcs[:n]); ok {
+		return fmt.Sprintf("at %s:%d", f.File, f.Line)
+	}
+	return "at an unknown line"
+}
+
+// userFrame is the first frame of pcs outside goaten's own non-test,
+// non-example packages (and the runtime's).
+func userFrame(pcs []uintptr) (runtime.Frame, bool) {
+	frames := runtime.CallersFrames(pcs)
 	for {
 		f, more := frames.Next()
 		internal := strings.HasPrefix(f.Function, "github.com/goaten/goaten/") || strings.HasPrefix(f.Function, "runtime.") || strings.HasPrefix(f.Function, "reflect.")
-		if !internal || strings.HasSuffix(f.File, "_test.go") || strings.Contains(f.File, "/examples/") {
-			return fmt.Sprintf("at %s:%d", f.File, f.Line)
+		if f.Function != "" && (!internal || strings.HasSuffix(f.File, "_test.go") || strings.Contains(f.File, "/examples/")) {
+			return f, true
 		}
 		if !more {
-			return "at an unknown line"
+			return runtime.Frame{}, false
 		}
 	}
 }
@@ -535,6 +559,20 @@ func (t *Tensor) Float64s() []float64 {
 	c := t.CPUView()
 	out := make([]float64, 0, c.Numel())
 	c.eachOffset(func(off int) { out = append(out, readFloat(c.Storage(), c.dtype, off)) })
+	return out
+}
+
+// Float32s returns the elements in row-major order as float32 (other dtypes
+// are read as float64 and rounded to float32).
+func (t *Tensor) Float32s() []float32 {
+	c := t.CPUView()
+	out := make([]float32, 0, c.Numel())
+	if c.dtype == Float32 {
+		e := Elems[float32](c.Storage())
+		c.eachOffset(func(off int) { out = append(out, e[off]) })
+		return out
+	}
+	c.eachOffset(func(off int) { out = append(out, float32(readFloat(c.Storage(), c.dtype, off))) })
 	return out
 }
 

@@ -329,7 +329,9 @@ func isolated(f func()) error {
 	go func() {
 		defer func() {
 			if r := recover(); r != nil {
-				if e, ok := r.(error); ok {
+				if e := tensor.Caught(r); e != nil {
+					done <- e
+				} else if e, ok := r.(error); ok {
 					done <- e
 				} else {
 					done <- fmt.Errorf("panic: %v", r)

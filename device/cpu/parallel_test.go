@@ -290,4 +290,9 @@ func TestWorkerErrorReachesCaller(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "ZeroDivisionError") {
 		t.Fatalf("floor division by zero over %d elements: err %v, want ZeroDivisionError", n, err)
 	}
+	// It keeps the op's name and the caller's line across the goroutines.
+	e, _ := tensor.AsError(err)
+	if e.Op != "aten::div.Tensor_mode" || !strings.Contains(e.Where(), "parallel_test.go") {
+		t.Errorf("worker error: op %q, where %q; want aten::div.Tensor_mode at parallel_test.go", e.Op, e.Where())
+	}
 }

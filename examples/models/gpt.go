@@ -40,7 +40,7 @@ func (a *CausalSelfAttention) Forward(x *gt.Tensor) *gt.Tensor {
 	}
 	q, k, v := heads(qkv[0]), heads(qkv[1]), heads(qkv[2])
 	scores := q.Matmul(k.Transpose(-2, -1)).DivScalar(math.Sqrt(float64(hd)))
-	future := gt.FullOf(gt.Bool, true, t, t).Triu(gt.WithDiagonal(1)) // j > i
+	future := gt.Full(true, t, t).Triu(gt.WithDiagonal(1)) // j > i
 	probs := scores.MaskedFillScalar(future, math.Inf(-1)).Softmax(-1)
 	merged := probs.Matmul(v).Transpose(1, 2).Reshape([]int{b, t, d})
 	return a.CProj.Forward(merged)

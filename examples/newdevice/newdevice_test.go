@@ -19,9 +19,9 @@ func mlp(x, w1, b1, w2, b2 *gt.Tensor) *gt.Tensor {
 // TestMLPForward runs the same MLP on the CPU and on the gonum device.
 func TestMLPForward(t *testing.T) {
 	gt.ManualSeed(7)
-	x := gt.Randn([]int{8, 16})
-	w1, b1 := gt.Randn([]int{32, 16}), gt.Randn([]int{32})
-	w2, b2 := gt.Randn([]int{10, 32}), gt.Randn([]int{10})
+	x := gt.Randn(8, 16)
+	w1, b1 := gt.Randn(32, 16), gt.Randn(32)
+	w2, b2 := gt.Randn(10, 32), gt.Randn(10)
 	want := mlp(x, w1, b1, w2, b2)
 
 	on := func(t *gt.Tensor) *gt.Tensor { return t.ToDevice(newdevice.Device) }
@@ -45,7 +45,7 @@ func TestDebugCompare(t *testing.T) {
 	defer d.Close()
 	gt.ManualSeed(1)
 	on := func(t *gt.Tensor) *gt.Tensor { return t.ToDevice(newdevice.Device) }
-	mlp(on(gt.Randn([]int{4, 6})), on(gt.Randn([]int{5, 6})), on(gt.Randn([]int{5})), on(gt.Randn([]int{3, 5})), on(gt.Randn([]int{3})))
+	mlp(on(gt.Randn(4, 6)), on(gt.Randn(5, 6)), on(gt.Randn(5)), on(gt.Randn(3, 5)), on(gt.Randn(3)))
 	if m := d.First(); m != nil {
 		t.Errorf("the gonum device disagrees with the CPU: %v", m)
 	}

@@ -457,7 +457,7 @@ func dropout(c *device.Call) any {
 	r, mask := make([]float64, len(v)), make([]float64, len(v))
 	var u []float64
 	if train && len(v) > 0 {
-		u = gt.Rand([]int{len(v)}).Float64s()
+		u = gt.Rand(len(v)).Float64s()
 	}
 	scale := 1.0
 	if train && p < 1 {

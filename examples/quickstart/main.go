@@ -39,7 +39,7 @@ func tour(w io.Writer, dev gt.Device) {
 	println("arange(0, 6, 1) =", on(gt.Arange(0, 6)))
 	println("ones(2, 2) =", on(gt.Ones(2, 2)))
 	gt.ManualSeed(0)
-	println("rand(2, 3) has shape", on(gt.Rand([]int{2, 3})).Sizes())
+	println("rand(2, 3) has shape", on(gt.Rand(2, 3)).Sizes())
 
 	section("dtypes and type promotion")
 	i := on(gt.FromInt32s([]int32{1, 2, 3}))

@@ -1,5 +1,5 @@
 // Package golden reads the operator records recorded from PyTorch 1.13
-// (../shared/golden/FORMAT.md), rebuilds their arguments as goaten values,
+// (docs/GOLDEN_FORMAT.md), rebuilds their arguments as goaten values,
 // runs them through the boxed dispatcher and compares the results.
 package golden
 

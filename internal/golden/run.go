@@ -77,7 +77,7 @@ func failOnPanic(res *Result) {
 			*res = Result{Skip, s.Reason}
 			return
 		}
-		if e, ok := p.(*tensor.Error); ok {
+		if e := tensor.Caught(p); e != nil {
 			*res = Result{Fail, "error: " + e.Error()}
 			return
 		}
@@ -533,7 +533,7 @@ func ReplayError(r *Record, dev tensor.Device) (res Result, matched bool) {
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			if e, ok := p.(*tensor.Error); ok {
+			if e := tensor.Caught(p); e != nil {
 				res, matched = Result{Pass, e.Error()}, MessageMatches(e.Msg, r.ErrorMessage)
 				return
 			}

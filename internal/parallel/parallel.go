@@ -95,9 +95,14 @@ func For(n int, f func(i int)) {
 	}
 	wg.Wait()
 	if p := first.Load(); p != nil {
-		panic(p.v)
+		Rethrow(p.v)
 	}
 }
+
+// Rethrow raises a worker's panic value again on the caller. Package tensor
+// sets it to tensor.Rethrow, so that a *tensor.Error keeps its op name and
+// the user's line when it crosses goroutines.
+var Rethrow = func(v any) { panic(v) }
 
 func (t task) run() {
 	defer t.wg.Done()

@@ -13,8 +13,8 @@ import (
 // U(-1/√fan_in, 1/√fan_in), drawn from the same stream.
 func Example() {
 	gt.ManualSeed(0)
-	w := gt.Empty(gt.Float32, 2, 3)
-	b := gt.Empty(gt.Float32, 2)
+	w := gt.Empty(2, 3)
+	b := gt.Empty(2)
 	nninit.KaimingUniform_(w, nninit.Kaiming{A: math.Sqrt(5)})
 	fanIn, _ := nninit.CalculateFanInAndFanOut(w)
 	bound := 1 / math.Sqrt(float64(fanIn))
@@ -32,9 +32,9 @@ func ExampleCalculateGain() {
 }
 
 func ExampleCalculateFanInAndFanOut() {
-	in, out := nninit.CalculateFanInAndFanOut(gt.Empty(gt.Float32, 6, 3, 3, 3)) // a Conv2d(3, 6, 3) weight
+	in, out := nninit.CalculateFanInAndFanOut(gt.Empty(6, 3, 3, 3)) // a Conv2d(3, 6, 3) weight
 	fmt.Println(in, out)
-	err := gt.Try(func() { nninit.CalculateFanInAndFanOut(gt.Empty(gt.Float32, 5)) })
+	err := gt.Try(func() { nninit.CalculateFanInAndFanOut(gt.Empty(5)) })
 	fmt.Println(err)
 	// Output:
 	// 27 54

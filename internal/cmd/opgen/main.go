@@ -76,6 +76,14 @@ var names = map[string]string{
 	"aten::random_.to":                "RandomTo_",
 }
 
+// rootHandWritten are the functions the root package does not re-export:
+// torch.zeros(*size) and its family, which it writes by hand (construct.go)
+// to take sizes as PyTorch does, Zeros(2, 3), where the generated wrapper
+// takes the schema's SymInt[] size. Their options are the same.
+var rootHandWritten = map[string]bool{
+	"ZerosOf": true, "OnesOf": true, "EmptyOf": true, "Full": true, "Rand": true, "Randn": true,
+}
+
 func main() {
 	flag.Parse()
 	var schemas []*tensor.Schema
@@ -130,7 +138,7 @@ func main() {
 			funcs = append(funcs, name)
 		}
 		writeWrapper(&t, s, name, isMethod)
-		if !isMethod {
+		if !isMethod && !rootHandWritten[name] {
 			fmt.Fprintf(&root, "// %s is tensor.%s: %s\nvar %s = tensor.%s\n\n", name, name, s, name, name)
 		}
 	}
