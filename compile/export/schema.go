@@ -95,8 +95,9 @@ type jDevice struct {
 	Index *int   `json:"index"`
 }
 
-// jArg is the Argument union. Its other variants (symbolic values,
-// subgraphs, custom objects) are refused when read.
+// jArg is the Argument union. Its other variants (symbolic values, custom
+// objects) are refused when read; as_graph is read for higher-order ops
+// only.
 type jArg struct {
 	AsNone            *bool         `json:"as_none,omitempty"`
 	AsTensor          *jName        `json:"as_tensor,omitempty"`
@@ -114,6 +115,15 @@ type jArg struct {
 	AsBool            *bool         `json:"as_bool,omitempty"`
 	AsBools           *[]bool       `json:"as_bools,omitempty"`
 	AsOptionalTensors *[]jOptTensor `json:"as_optional_tensors,omitempty"`
+	AsGraph           *jGraphArg    `json:"as_graph,omitempty"`
+}
+
+// jGraphArg is a sub-program argument of a higher-order op: the name of the
+// attribute that holds it and its graph, with its own inputs, nodes,
+// outputs and tensor values (PyTorch's GraphArgument).
+type jGraphArg struct {
+	Name  string  `json:"name"`
+	Graph *jGraph `json:"graph"`
 }
 
 type jOptTensor struct {
