@@ -20,7 +20,10 @@ import (
 // not JSON); a node whose name its outputs do not carry (an op returning a
 // tuple or nothing) keeps it in metadata["goaten_name"]; the declared Dim
 // names are in the graph module's metadata["goaten_dim_names"]; stack
-// traces are not saved.
+// traces are not saved; a higher-order op's node writes its results as one
+// as_tensors output (the getitem values) and keeps its name in
+// metadata["goaten_name"]; is_single_tensor_return is read on sub-programs
+// only.
 
 // Schema version written and read (major must match).
 const (
