@@ -58,7 +58,13 @@
 // model.json follows PyTorch's export serialization schema (version 8.6,
 // torch/_export/serde/schema.py) where it fits: nodes with their target
 // ("torch.ops.aten.add.Tensor"), inputs as named arguments, outputs, and
-// the metadata of every tensor value. Load needs goaten and the registered
+// the metadata of every tensor value. A higher-order op (package hop: cond,
+// while_loop, map_impl, scan) is a node whose target is
+// "torch.ops.higher_order.cond", its positional arguments unnamed, each
+// sub-program an as_graph argument holding the sub-GraphModule's whole
+// graph (its own inputs, nodes, outputs and tensor values) under its
+// attribute name, its results the getitem values that read them; sub-programs
+// nest at most 16 deep. Load needs goaten and the registered
 // ops and devices the program names; it returns an error, never panics, on
 // a malformed archive, and checks sizes before allocating for them.
 package export

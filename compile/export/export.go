@@ -438,6 +438,9 @@ func lift(raw *fx.GraphModule, mod stateful, state []stateEntry, userNames []str
 			continue
 		}
 		v, _ := raw.Attr(n.Target.(string))
+		if _, isGraph := v.(*fx.GraphModule); isGraph {
+			continue // a higher-order op's sub-program stays an attribute
+		}
 		t, ok := v.(*tensor.Tensor)
 		if !ok {
 			return nil, fmt.Errorf("export: attribute %s of the traced graph is a %T, not a tensor", n.Target, v)
@@ -487,8 +490,17 @@ func lift(raw *fx.GraphModule, mod stateful, state []stateEntry, userNames []str
 	}
 	get := func(x *fx.Node) *fx.Node { return remap[x] }
 	for _, n := range g.Nodes() {
-		if n.Op == fx.OpPlaceholder || n.Op == fx.OpGetAttr || n.Op == fx.OpOutput || drop[n] {
+		if n.Op == fx.OpPlaceholder || n.Op == fx.OpOutput || drop[n] {
 			continue
+		}
+		if n.Op == fx.OpGetAttr {
+			if remap[n] != nil {
+				continue // a lifted constant
+			}
+			// A sub-GraphModule of a higher-order op: the exported
+			// module holds it under the same name.
+			v, _ := raw.Attr(n.Target.(string))
+			gm.SetAttr(n.Target.(string), v)
 		}
 		remap[n] = ng.CopyNode(n, get)
 	}

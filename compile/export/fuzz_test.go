@@ -3,6 +3,10 @@ package export
 import (
 	"bytes"
 	"testing"
+
+	"github.com/goaten/goaten/compile/hop"
+	"github.com/goaten/goaten/nn"
+	"github.com/goaten/goaten/tensor"
 )
 
 // FuzzLoad feeds Load malformed archives: it must return an error or a
@@ -39,6 +43,15 @@ func FuzzLoad(f *testing.F) {
 		}
 	}
 	f.Add([]byte(`{"graph_module":{"graph":{"inputs":[{"as_tensor":{"name":"x"}}],"nodes":[],"outputs":[]}}}`))
+	hopModel := []byte(nil)
+	for _, e := range unzip(f, condArchive(f)) {
+		if e.name == modelPath {
+			hopModel = e.data
+		}
+	}
+	f.Add(hopModel)
+	f.Add(bytes.Replace(hopModel, []byte(`"as_graph"`), []byte(`"as_tensor"`), 1))
+	f.Add(bytes.Replace(hopModel, []byte(`higher_order.cond`), []byte(`higher_order.nope`), 1))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		archive := data
 		if !bytes.HasPrefix(data, []byte("PK")) {
@@ -56,4 +69,28 @@ func FuzzLoad(f *testing.F) {
 			t.Fatalf("a loaded and saved program does not load: %v", err)
 		}
 	})
+}
+
+// condNet returns torch.cond(x.sum() > 0, relu, neg, [x]).
+type condNet struct{ nn.Base }
+
+func (n *condNet) Forward(x *tensor.Tensor) []*tensor.Tensor {
+	return hop.Cond(x.SumAll().GtScalar(0),
+		func(a ...*tensor.Tensor) []*tensor.Tensor { return []*tensor.Tensor{a[0].Relu()} },
+		func(a ...*tensor.Tensor) []*tensor.Tensor { return []*tensor.Tensor{a[0].Neg()} },
+		[]*tensor.Tensor{x})
+}
+
+// condArchive is a saved program holding a cond node.
+func condArchive(t testing.TB) []byte {
+	t.Helper()
+	ep, err := Export(&condNet{}, []*tensor.Tensor{tensor.FromSlice([]float32{1, 2, 3, -1, 0, 2}, 2, 3)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := ep.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }

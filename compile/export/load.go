@@ -17,6 +17,7 @@ import (
 
 	"github.com/goaten/goaten/autograd"
 	"github.com/goaten/goaten/compile/fx"
+	"github.com/goaten/goaten/compile/hop"
 	"github.com/goaten/goaten/safetensors"
 	"github.com/goaten/goaten/tensor"
 )
@@ -191,14 +192,44 @@ type loader struct {
 	syms   map[string]ValueRange
 	ep     *ExportedProgram
 	metas  map[string]*tensor.Tensor // placeholder name -> its example value
+
+	jg    *jGraph // the graph being read: the program's, or a sub-program's
+	depth int     // how deeply jg nests in higher-order ops' sub-programs
+	nodes *int    // nodes read so far, in every graph
 }
 
 var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 func (l *loader) load() error {
-	jg := &l.p.GraphModule.Graph
-	if len(jg.Nodes) > maxNodes {
-		return loadErrorf("the graph has %d nodes, more than the limit of %d", len(jg.Nodes), maxNodes)
+	if len(l.p.GraphModule.ModuleCallGraph) > 0 {
+		return loadErrorf("module_call_graph entries are not supported")
+	}
+	if err := l.ranges(); err != nil {
+		return err
+	}
+	l.jg = &l.p.GraphModule.Graph
+	l.nodes = new(int)
+	l.metas = map[string]*tensor.Tensor{}
+	if err := l.graph(); err != nil {
+		return err
+	}
+	sig, err := l.signature()
+	if err != nil {
+		return err
+	}
+	l.ep = &ExportedProgram{
+		GraphModule: l.gm, GraphSignature: sig, StateDict: map[string]*tensor.Tensor{},
+		Constants: map[string]*tensor.Tensor{}, RangeConstraints: l.syms,
+	}
+	return l.dims()
+}
+
+// graph reads l.jg into a new graph module: inputs, nodes, outputs.
+func (l *loader) graph() error {
+	jg := l.jg
+	*l.nodes += len(jg.Nodes)
+	if len(jg.Nodes) > maxNodes || *l.nodes > maxNodes {
+		return loadErrorf("the graph has more than the limit of %d nodes", maxNodes)
 	}
 	for what, m := range map[string]map[string]json.RawMessage{
 		"sym_bool_values":   jg.SymBoolValues,
@@ -208,15 +239,8 @@ func (l *loader) load() error {
 			return loadErrorf("graph %s are not supported", what)
 		}
 	}
-	if len(l.p.GraphModule.ModuleCallGraph) > 0 {
-		return loadErrorf("module_call_graph entries are not supported")
-	}
-	if err := l.ranges(); err != nil {
-		return err
-	}
 	l.g = fx.New()
 	l.gm = fx.NewGraphModule(l.g)
-	l.metas = map[string]*tensor.Tensor{}
 	for i, in := range jg.Inputs {
 		if in.AsTensor == nil || countSet(&in) != 1 {
 			return loadErrorf("graph input %d is not a tensor", i)
@@ -225,7 +249,7 @@ func (l *loader) load() error {
 		if err := l.checkName(name); err != nil {
 			return err
 		}
-		meta, syms, err := l.tensorMeta(name, true)
+		meta, syms, err := l.tensorMeta(name, l.depth == 0)
 		if err != nil {
 			return err
 		}
@@ -234,9 +258,11 @@ func (l *loader) load() error {
 			return loadErrorf("graph input %q is not a usable name", name)
 		}
 		p.Meta[fx.MetaVal] = meta
-		p.Meta[metaSyms] = syms
+		if l.depth == 0 {
+			p.Meta[metaSyms] = syms
+			l.metas[name] = meta
+		}
 		l.byName[name] = p
-		l.metas[name] = meta
 	}
 	for i := range jg.Nodes {
 		if err := l.node(i, &jg.Nodes[i]); err != nil {
@@ -248,36 +274,39 @@ func (l *loader) load() error {
 			return loadErrorf("sym_int_values has %q, which is not a symbolic int of the graph", clip([]byte(name)))
 		}
 	}
-	outs := make(fx.Tuple, len(jg.Outputs))
-	for i := range jg.Outputs {
-		o := &jg.Outputs[i]
-		switch {
-		case countSet(o) != 1:
-			return loadErrorf("graph output %d: an Argument must have exactly one field set", i)
-		case o.AsTensor != nil:
-			n := l.byName[o.AsTensor.Name]
-			if n == nil {
-				return loadErrorf("graph output %d refers to %q, which no node defines", i, o.AsTensor.Name)
-			}
-			outs[i] = n
-		case o.AsNone != nil:
-		default:
-			return loadErrorf("graph output %d is neither a tensor nor None", i)
+	if jg.IsSingleTensorReturn {
+		if l.depth == 0 || len(jg.Outputs) != 1 || jg.Outputs[0].AsTensor == nil || countSet(&jg.Outputs[0]) != 1 {
+			return loadErrorf("is_single_tensor_return is set on a graph that is not a sub-program returning one tensor")
 		}
+		n := l.byName[jg.Outputs[0].AsTensor.Name]
+		if n == nil {
+			return loadErrorf("graph output 0 refers to %q, which no node defines", clip([]byte(jg.Outputs[0].AsTensor.Name)))
+		}
+		l.g.Output(n)
+	} else {
+		outs := make(fx.Tuple, len(jg.Outputs))
+		for i := range jg.Outputs {
+			o := &jg.Outputs[i]
+			switch {
+			case countSet(o) != 1:
+				return loadErrorf("graph output %d: an Argument must have exactly one field set", i)
+			case o.AsTensor != nil:
+				n := l.byName[o.AsTensor.Name]
+				if n == nil {
+					return loadErrorf("graph output %d refers to %q, which no node defines", i, clip([]byte(o.AsTensor.Name)))
+				}
+				outs[i] = n
+			case o.AsNone != nil:
+			default:
+				return loadErrorf("graph output %d is neither a tensor nor None", i)
+			}
+		}
+		l.g.Output(outs)
 	}
-	l.g.Output(outs)
 	if err := l.gm.Lint(); err != nil {
 		return loadErrorf("the graph is malformed: %v", err)
 	}
-	sig, err := l.signature()
-	if err != nil {
-		return err
-	}
-	l.ep = &ExportedProgram{
-		GraphModule: l.gm, GraphSignature: sig, StateDict: map[string]*tensor.Tensor{},
-		Constants: map[string]*tensor.Tensor{}, RangeConstraints: l.syms,
-	}
-	return l.dims()
+	return nil
 }
 
 // metaSyms is the Meta key where a loaded placeholder keeps the symbols of
@@ -331,7 +360,7 @@ func (l *loader) ranges() error {
 // sizes are allowed for graph inputs (symbolic) only; they are returned by
 // dimension ("" for static ones).
 func (l *loader) tensorMeta(name string, symbolic bool) (*tensor.Tensor, []string, error) {
-	m, ok := l.p.GraphModule.Graph.TensorValues[name]
+	m, ok := l.jg.TensorValues[name]
 	if !ok {
 		return nil, nil, loadErrorf("value %s has no tensor_values entry", name)
 	}
@@ -548,6 +577,13 @@ func (l *loader) node(i int, jn *jNode) error {
 	if strings.HasPrefix(jn.Target, "_operator.") {
 		return l.symOp(i, jn)
 	}
+	if name, ok := strings.CutPrefix(jn.Target, hopPrefix); ok {
+		h, found := hop.Lookup(name)
+		if !found || h.QualifiedName() != jn.Target {
+			return loadErrorf("node %d: unknown higher-order op %q", i, clip([]byte(jn.Target)))
+		}
+		return l.hopNode(i, jn, h)
+	}
 	op, err := resolveTarget(jn.Target)
 	if err != nil {
 		return err
@@ -639,6 +675,120 @@ func (l *loader) node(i int, jn *jNode) error {
 	return l.items(n, jn, where)
 }
 
+// hopPrefix starts the target of a higher-order op's node.
+const hopPrefix = "torch.ops.higher_order."
+
+// hopNode adds node i, a call of the higher-order op h (see
+// saver.hopNode): its sub-programs are read into sub-GraphModules,
+// attributes of the graph module read by get_attr nodes, at most
+// maxGraphDepth deep. The call's arguments are checked when it runs (by
+// the op's FromNode).
+func (l *loader) hopNode(i int, jn *jNode, h *hop.Op) error {
+	where := fmt.Sprintf("node %d (%s)", i, h.QualifiedName())
+	if jn.IsHopSingleTensorReturn != nil && *jn.IsHopSingleTensorReturn {
+		return loadErrorf("%s: single tensor returns of higher-order ops are not supported", where)
+	}
+	var args []any
+	for k := range jn.Inputs {
+		in := &jn.Inputs[k]
+		if in.Kind != nil && *in.Kind != argPositional {
+			return loadErrorf("%s: argument %d is not positional", where, k)
+		}
+		a := &in.Arg
+		if a.AsGraph == nil || countSet(a) != 1 {
+			if a.AsTensor == nil && a.AsTensors == nil && a.AsNone == nil && a.AsInt == nil &&
+				a.AsFloat == nil && a.AsBool == nil && a.AsString == nil {
+				return loadErrorf("%s: argument %d must be a sub-program, a tensor, a list of tensors, None, a number or a string", where, k)
+			}
+			v, err := l.arg(a, nil, fmt.Sprintf("%s argument %d", where, k))
+			if err != nil {
+				return err
+			}
+			if !hopArgFits(v) {
+				return loadErrorf("%s: argument %d refers to a value that is not a tensor", where, k)
+			}
+			args = append(args, v)
+			continue
+		}
+		sub, err := l.subgraph(a.AsGraph, fmt.Sprintf("%s argument %d", where, k))
+		if err != nil {
+			return err
+		}
+		args = append(args, sub)
+	}
+	name := jn.Metadata[metaNodeName]
+	if name == "" {
+		name = h.Name()
+	}
+	if err := l.checkName(name); err != nil {
+		return loadErrorf("%s: %v", where, err)
+	}
+	n := l.g.CreateNode(fx.OpCallFunction, h, args, nil, name)
+	if n.Name != name {
+		return loadErrorf("%s: %q is not a usable node name", where, name)
+	}
+	// Not in byName: only its elements (getitem) are values.
+	if len(jn.Outputs) != 1 || jn.Outputs[0].AsTensors == nil || countSet(&jn.Outputs[0]) != 1 {
+		return loadErrorf("%s: a higher-order op's node must have one as_tensors output", where)
+	}
+	if len(*jn.Outputs[0].AsTensors) > maxNodes {
+		return loadErrorf("%s: too many outputs", where)
+	}
+	var names []*jName
+	for k := range *jn.Outputs[0].AsTensors {
+		nm := &(*jn.Outputs[0].AsTensors)[k]
+		if nm.Name == "" {
+			nm = nil
+		}
+		names = append(names, nm)
+	}
+	return l.getItems(n, names, where)
+}
+
+// hopArgFits reports whether the nodes in a higher-order op's argument are
+// tensors.
+func hopArgFits(v any) bool {
+	switch x := v.(type) {
+	case *fx.Node:
+		_, ok := x.Meta[fx.MetaVal].(*tensor.Tensor)
+		return ok
+	case []any:
+		for _, e := range x {
+			if !hopArgFits(e) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// subgraph reads a sub-program argument into a sub-GraphModule attribute
+// and returns the get_attr node that reads it.
+func (l *loader) subgraph(ga *jGraphArg, where string) (*fx.Node, error) {
+	if l.depth+1 > maxGraphDepth {
+		return nil, loadErrorf("%s: higher-order ops' sub-programs nest more than %d deep", where, maxGraphDepth)
+	}
+	if ga.Graph == nil {
+		return nil, loadErrorf("%s: the sub-program %q has no graph", where, clip([]byte(ga.Name)))
+	}
+	if !identRE.MatchString(ga.Name) || len(ga.Name) > 1024 {
+		return nil, loadErrorf("%s: %q is not a valid attribute name", where, clip([]byte(ga.Name)))
+	}
+	if _, taken := l.gm.Attr(ga.Name); taken {
+		return nil, loadErrorf("%s: two sub-programs are named %s", where, ga.Name)
+	}
+	child := &loader{p: l.p, byName: map[string]*fx.Node{}, syms: l.syms, jg: ga.Graph, depth: l.depth + 1, nodes: l.nodes}
+	if err := child.graph(); err != nil {
+		var le *LoadError
+		if errors.As(err, &le) {
+			return nil, loadErrorf("%s: in sub-program %s: %s", where, ga.Name, le.Msg)
+		}
+		return nil, err
+	}
+	l.gm.SetAttr(ga.Name, child.gm)
+	return l.g.GetAttr(ga.Name), nil
+}
+
 // defaultNodeName is how FX names a call of op name when nothing else says.
 func defaultNodeName(op string) string {
 	if s := strings.TrimSuffix(strings.TrimPrefix(op, "__"), "__"); s != "" {
@@ -692,6 +842,12 @@ func (l *loader) items(n *fx.Node, jn *jNode, where string) error {
 			}
 		}
 	}
+	return l.getItems(n, names, where)
+}
+
+// getItems adds the getitem nodes named names reading the elements of n's
+// result (nil: an element nobody reads).
+func (l *loader) getItems(n *fx.Node, names []*jName, where string) error {
 	vals := make([]*tensor.Tensor, len(names))
 	for k, nm := range names {
 		if nm == nil {
@@ -731,6 +887,8 @@ func (l *loader) arg(a *jArg, t *tensor.Type, where string) (any, error) {
 	}
 	var v any
 	switch {
+	case a.AsGraph != nil:
+		return nil, loadErrorf("%s: a sub-program can only be an argument of a higher-order op", where)
 	case a.AsNone != nil:
 		v = nil
 	case a.AsTensor != nil:
@@ -849,7 +1007,7 @@ func (l *loader) arg(a *jArg, t *tensor.Type, where string) (any, error) {
 		}
 		v = d
 	}
-	if !fits(v, t) {
+	if t != nil && !fits(v, t) {
 		return nil, loadErrorf("%s: %s does not fit the parameter type %s", where, fx.Repr(v), t)
 	}
 	return v, nil

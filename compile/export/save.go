@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/goaten/goaten/compile/fx"
+	"github.com/goaten/goaten/compile/hop"
 	"github.com/goaten/goaten/safetensors"
 	"github.com/goaten/goaten/tensor"
 )
@@ -128,33 +129,55 @@ func (ep *ExportedProgram) marshalJSON() ([]byte, error) {
 	return b, nil
 }
 
-// saver builds the schema form of a graph.
+// saver builds the schema form of a graph: the top-level one, or a
+// higher-order op's sub-program (depth > 0), each with its own tensor
+// values.
 type saver struct {
 	ep     *ExportedProgram
 	values map[string]jTensorMeta
 	syms   map[string]json.RawMessage // sym_int_values
 	exprs  map[*fx.Node]string        // a symbolic int's expression: "2*s0"
 	userOf map[*fx.Node]int           // user input placeholders -> their index
+	gm     *fx.GraphModule
+	depth  int
 }
 
+// maxGraphDepth is how deeply higher-order ops' sub-programs may nest (a
+// cond in a while_loop's body is depth 2), when saving and loading.
+const maxGraphDepth = 16
+
 func (ep *ExportedProgram) toSchema() (*jProgram, error) {
-	s := &saver{ep: ep, values: map[string]jTensorMeta{}, syms: map[string]json.RawMessage{}, exprs: map[*fx.Node]string{}}
-	g := ep.GraphModule.Graph
-	jg := jGraph{
-		Inputs: []jArg{}, Outputs: []jArg{}, Nodes: []jNode{}, TensorValues: s.values,
-		SymIntValues: s.syms, SymBoolValues: map[string]json.RawMessage{},
-		CustomObjValues: map[string]json.RawMessage{}, SymFloatValues: map[string]json.RawMessage{},
-	}
+	s := &saver{ep: ep, gm: ep.GraphModule}
 	user := 0
 	userOf := map[*fx.Node]int{}
 	s.userOf = userOf
 	for i, sp := range ep.GraphSignature.InputSpecs {
 		if sp.Kind == UserInput {
-			userOf[g.Placeholders()[i]] = user
+			userOf[ep.GraphModule.Graph.Placeholders()[i]] = user
 			user++
 		}
 	}
-	for _, n := range g.Nodes() {
+	jg, err := s.graph(userOf)
+	if err != nil {
+		return nil, err
+	}
+	return s.program(jg)
+}
+
+// graph writes s.gm's graph. userOf gives the user input index of the
+// placeholders that are user inputs.
+func (s *saver) graph(userOf map[*fx.Node]int) (*jGraph, error) {
+	s.values = map[string]jTensorMeta{}
+	s.syms = map[string]json.RawMessage{}
+	if s.exprs == nil {
+		s.exprs = map[*fx.Node]string{}
+	}
+	jg := &jGraph{
+		Inputs: []jArg{}, Outputs: []jArg{}, Nodes: []jNode{}, TensorValues: s.values,
+		SymIntValues: s.syms, SymBoolValues: map[string]json.RawMessage{},
+		CustomObjValues: map[string]json.RawMessage{}, SymFloatValues: map[string]json.RawMessage{},
+	}
+	for _, n := range s.gm.Graph.Nodes() {
 		switch n.Op {
 		case fx.OpPlaceholder:
 			jg.Inputs = append(jg.Inputs, jArg{AsTensor: &jName{n.Name}})
@@ -166,7 +189,16 @@ func (ep *ExportedProgram) toSchema() (*jProgram, error) {
 				return nil, err
 			}
 		case fx.OpGetAttr:
-			return nil, fmt.Errorf("export: Save: node %s reads attribute %s; an export graph has its state lifted to inputs", n.Name, n.Target)
+			v, _ := s.gm.Attr(n.Target.(string))
+			if _, isGraph := v.(*fx.GraphModule); !isGraph {
+				return nil, fmt.Errorf("export: Save: node %s reads attribute %s; an export graph has its state lifted to inputs", n.Name, n.Target)
+			}
+			for _, u := range n.Users() {
+				if _, isHOP := u.Target.(*hop.Op); !isHOP {
+					return nil, fmt.Errorf("export: Save: node %s uses sub-program %s; only higher-order ops can", u.Name, n.Target)
+				}
+			}
+			// written inside the higher-order op's node that reads it
 		case fx.OpCallFunction:
 			if n.Target == fx.GetItem {
 				if err := checkGetItem(n); err != nil {
@@ -174,20 +206,27 @@ func (ep *ExportedProgram) toSchema() (*jProgram, error) {
 				}
 				continue // written as an output of the node it reads
 			}
-			if op, ok := n.Target.(*fx.Operator); ok {
-				jn, err := s.symOp(n, op)
-				if err != nil {
-					return nil, err
-				}
-				jg.Nodes = append(jg.Nodes, jn)
-				continue
+			var jn jNode
+			var err error
+			if h, isHOP := n.Target.(*hop.Op); isHOP {
+				jn, err = s.hopNode(n, h)
+			} else if op, isOp := n.Target.(*fx.Operator); isOp {
+				jn, err = s.symOp(n, op)
+			} else {
+				jn, err = s.node(n)
 			}
-			jn, err := s.node(n)
 			if err != nil {
 				return nil, err
 			}
 			jg.Nodes = append(jg.Nodes, jn)
 		case fx.OpOutput:
+			if s.depth > 0 && len(n.Args()) > 0 {
+				if o, single := n.Args()[0].(*fx.Node); single {
+					jg.IsSingleTensorReturn = true
+					jg.Outputs = append(jg.Outputs, jArg{AsTensor: &jName{o.Name}})
+					continue
+				}
+			}
 			for _, o := range flatOutputs(n) {
 				if o == nil {
 					jg.Outputs = append(jg.Outputs, jArg{AsNone: boolPtr(true)})
@@ -195,8 +234,16 @@ func (ep *ExportedProgram) toSchema() (*jProgram, error) {
 					jg.Outputs = append(jg.Outputs, jArg{AsTensor: &jName{o.Name}})
 				}
 			}
+		default:
+			return nil, fmt.Errorf("export: Save: node %s is a %s node, which cannot be saved", n.Name, n.Op)
 		}
 	}
+	return jg, nil
+}
+
+// program wraps the top-level graph into the program with its signature.
+func (s *saver) program(jg *jGraph) (*jProgram, error) {
+	ep := s.ep
 	sig, err := s.signature()
 	if err != nil {
 		return nil, err
@@ -216,7 +263,7 @@ func (ep *ExportedProgram) toSchema() (*jProgram, error) {
 	}
 	return &jProgram{
 		GraphModule: jGraphModule{
-			Graph: jg, Signature: sig, ModuleCallGraph: []json.RawMessage{}, Metadata: meta,
+			Graph: *jg, Signature: sig, ModuleCallGraph: []json.RawMessage{}, Metadata: meta,
 		},
 		OpsetVersion:     map[string]int{},
 		RangeConstraints: ranges,
@@ -234,7 +281,7 @@ func checkGetItem(n *fx.Node) error {
 		return fmt.Errorf("export: Save: getitem node %s has %d arguments", n.Name, len(a))
 	}
 	src, ok := a[0].(*fx.Node)
-	if !ok || src.OpTarget() == nil {
+	if !ok || src.OpTarget() == nil && !isHOPCall(src) {
 		return fmt.Errorf("export: Save: getitem node %s does not read the result of an op call", n.Name)
 	}
 	if _, ok := a[1].(int); !ok {
@@ -362,6 +409,95 @@ func (s *saver) node(n *fx.Node) (jNode, error) {
 		}
 	}
 	jn.Metadata[metaNodeName] = n.Name
+	return jn, nil
+}
+
+func isHOPCall(n *fx.Node) bool {
+	_, ok := n.Target.(*hop.Op)
+	return n.Op == fx.OpCallFunction && ok
+}
+
+// hopNode writes a call of a higher-order op as PyTorch's serializer does
+// (serialize_hoo_inputs): positional arguments without names, each
+// sub-program an as_graph argument holding its whole graph, tensor lists
+// as_tensors; its results are the getitem nodes that read them
+// (as_tensors), its name in metadata.
+func (s *saver) hopNode(n *fx.Node, h *hop.Op) (jNode, error) {
+	if s.depth >= maxGraphDepth {
+		return jNode{}, fmt.Errorf("export: Save: node %s: higher-order ops nest more than %d deep", n.Name, maxGraphDepth)
+	}
+	if len(n.Kwargs()) > 0 {
+		return jNode{}, fmt.Errorf("export: Save: node %s passes keyword arguments to %s", n.Name, h.QualifiedName())
+	}
+	jn := jNode{Target: h.QualifiedName(), Inputs: []jNamedArg{}, Outputs: []jArg{}, Metadata: map[string]string{metaNodeName: n.Name}}
+	tensorName := func(v any) (jName, error) {
+		x, ok := v.(*fx.Node)
+		if !ok || x.Op == fx.OpGetAttr {
+			return jName{}, fmt.Errorf("export: Save: node %s passes %s in a list to %s; only tensors can be saved there", n.Name, fx.Repr(v), h.QualifiedName())
+		}
+		return jName{x.Name}, nil
+	}
+	for _, a := range n.Args() {
+		var ja jArg
+		switch x := a.(type) {
+		case *fx.Node:
+			if x.Op != fx.OpGetAttr {
+				ja = jArg{AsTensor: &jName{x.Name}}
+				break
+			}
+			name := x.Target.(string)
+			v, _ := s.gm.Attr(name)
+			sub, ok := v.(*fx.GraphModule)
+			if !ok {
+				return jNode{}, fmt.Errorf("export: Save: node %s passes attribute %s (%T) to %s", n.Name, name, v, h.QualifiedName())
+			}
+			ss := &saver{ep: s.ep, gm: sub, depth: s.depth + 1}
+			jg, err := ss.graph(nil)
+			if err != nil {
+				return jNode{}, fmt.Errorf("%w (in sub-program %s of node %s)", err, name, n.Name)
+			}
+			ja = jArg{AsGraph: &jGraphArg{Name: name, Graph: jg}}
+		case fx.Tuple, []any:
+			xs, _ := x.([]any)
+			if t, isTuple := x.(fx.Tuple); isTuple {
+				xs = t
+			}
+			names := make([]jName, len(xs))
+			for i, e := range xs {
+				var err error
+				if names[i], err = tensorName(e); err != nil {
+					return jNode{}, err
+				}
+			}
+			ja = jArg{AsTensors: &names}
+		default:
+			var err error
+			if ja, err = s.arg(n, a, nil); err != nil {
+				return jNode{}, err
+			}
+		}
+		k := argPositional
+		jn.Inputs = append(jn.Inputs, jNamedArg{Name: "", Arg: ja, Kind: &k})
+	}
+	vals, ok := n.Meta[fx.MetaVal].([]*tensor.Tensor)
+	if !ok {
+		return jNode{}, fmt.Errorf("export: Save: node %s: the result of %s is a %T, not a list of tensors", n.Name, h.QualifiedName(), n.Meta[fx.MetaVal])
+	}
+	names := make([]jName, len(vals))
+	for _, u := range n.Users() {
+		idx, isInt := 0, false
+		if u.Target == fx.GetItem && len(u.Args()) == 2 {
+			idx, isInt = u.Args()[1].(int)
+		}
+		if !isInt || idx < 0 || idx >= len(vals) || names[idx].Name != "" {
+			return jNode{}, fmt.Errorf("export: Save: node %s uses the result of %s other than by reading its elements once each (getitem)", u.Name, n.Name)
+		}
+		names[idx] = jName{u.Name}
+		if err := s.value(u.Name, u.Meta[fx.MetaVal], -1); err != nil {
+			return jNode{}, err
+		}
+	}
+	jn.Outputs = append(jn.Outputs, jArg{AsTensors: &names})
 	return jn, nil
 }
 

@@ -20,7 +20,10 @@ import (
 // not JSON); a node whose name its outputs do not carry (an op returning a
 // tuple or nothing) keeps it in metadata["goaten_name"]; the declared Dim
 // names are in the graph module's metadata["goaten_dim_names"]; stack
-// traces are not saved.
+// traces are not saved; a higher-order op's node writes its results as one
+// as_tensors output (the getitem values) and keeps its name in
+// metadata["goaten_name"]; is_single_tensor_return is read on sub-programs
+// only.
 
 // Schema version written and read (major must match).
 const (
@@ -96,7 +99,8 @@ type jDevice struct {
 }
 
 // jArg is the Argument union. Its other variants (symbolic floats and
-// bools, subgraphs, custom objects) are refused when read.
+// bools, custom objects) are refused when read; as_graph is read for
+// higher-order ops only.
 type jArg struct {
 	AsNone            *bool         `json:"as_none,omitempty"`
 	AsTensor          *jName        `json:"as_tensor,omitempty"`
@@ -116,6 +120,7 @@ type jArg struct {
 	AsOptionalTensors *[]jOptTensor `json:"as_optional_tensors,omitempty"`
 	AsSymInt          *jSymIntArg   `json:"as_sym_int,omitempty"`
 	AsSymInts         *[]jSymIntArg `json:"as_sym_ints,omitempty"`
+	AsGraph           *jGraphArg    `json:"as_graph,omitempty"`
 }
 
 // jSymIntArg is the SymIntArgument union: a symbolic int value by name, or
@@ -123,6 +128,14 @@ type jArg struct {
 type jSymIntArg struct {
 	AsName *string `json:"as_name,omitempty"`
 	AsInt  *int64  `json:"as_int,omitempty"`
+}
+
+// jGraphArg is a sub-program argument of a higher-order op: the name of the
+// attribute that holds it and its graph, with its own inputs, nodes,
+// outputs and tensor values (PyTorch's GraphArgument).
+type jGraphArg struct {
+	Name  string  `json:"name"`
+	Graph *jGraph `json:"graph"`
 }
 
 type jOptTensor struct {

@@ -1,0 +1,94 @@
+package export_test
+
+import (
+	"testing"
+
+	"github.com/goaten/goaten/compile/export"
+	"github.com/goaten/goaten/compile/hop"
+	"github.com/goaten/goaten/nn"
+	"github.com/goaten/goaten/tensor"
+)
+
+// hopNet runs one higher-order op in its Forward, around a linear layer
+// whose parameters the sub-programs close over (lifted to operands).
+type hopNet struct {
+	nn.Base
+	FC  *linear
+	run func(n *hopNet, x *tensor.Tensor) []*tensor.Tensor
+}
+
+func newHopNet(run func(n *hopNet, x *tensor.Tensor) []*tensor.Tensor) *hopNet {
+	n := &hopNet{run: run}
+	n.SetName("HopNet")
+	n.FC = newLinear(4, 4, 0.1)
+	n.RegisterModule("fc", n.FC)
+	return n
+}
+
+func (n *hopNet) Forward(x *tensor.Tensor) []*tensor.Tensor { return n.run(n, x) }
+
+var hopCases = []struct {
+	name string
+	run  func(n *hopNet, x *tensor.Tensor) []*tensor.Tensor
+	ins  []*tensor.Tensor // example inputs; the first is exported with
+}{
+	{"cond", func(n *hopNet, x *tensor.Tensor) []*tensor.Tensor {
+		return hop.Cond(x.SumAll().GtScalar(2.0),
+			func(a ...*tensor.Tensor) []*tensor.Tensor { return []*tensor.Tensor{n.FC.Forward(a[0]).Relu()} },
+			func(a ...*tensor.Tensor) []*tensor.Tensor { return []*tensor.Tensor{a[0].MulScalar(3.0)} },
+			[]*tensor.Tensor{x})
+	}, []*tensor.Tensor{seq(0.3, 2, 4), seq(-2, 2, 4)}},
+	{"while_loop", func(n *hopNet, x *tensor.Tensor) []*tensor.Tensor {
+		i := tensor.FromSlice([]int64{0}).Reshape([]int{})
+		return hop.WhileLoop(
+			func(a ...*tensor.Tensor) *tensor.Tensor { return a[0].LtScalar(3) },
+			func(a ...*tensor.Tensor) []*tensor.Tensor {
+				return []*tensor.Tensor{a[0].AddScalar(1), n.FC.Forward(a[1]).Tanh()}
+			},
+			[]*tensor.Tensor{i, x}, nil)
+	}, []*tensor.Tensor{seq(0.3, 2, 4), seq(-1, 2, 4)}},
+	{"map", func(n *hopNet, x *tensor.Tensor) []*tensor.Tensor {
+		return hop.Map(func(a ...*tensor.Tensor) []*tensor.Tensor {
+			return []*tensor.Tensor{n.FC.Forward(a[0]).Sigmoid()}
+		}, []*tensor.Tensor{x}, nil)
+	}, []*tensor.Tensor{seq(0.3, 3, 4), seq(-1, 3, 4)}},
+	{"scan", func(n *hopNet, x *tensor.Tensor) []*tensor.Tensor {
+		carry, ys := hop.Scan(func(c, xs, add []*tensor.Tensor) ([]*tensor.Tensor, []*tensor.Tensor) {
+			nc := n.FC.Forward(c[0].Add(xs[0])).Tanh()
+			return []*tensor.Tensor{nc}, []*tensor.Tensor{nc.MulScalar(2.0)}
+		}, []*tensor.Tensor{tensor.ZerosOf([]int{4})}, []*tensor.Tensor{x}, 0, false)
+		return append(carry, ys...)
+	}, []*tensor.Tensor{seq(0.3, 3, 4), seq(-1, 3, 4)}},
+}
+
+// TestHOPRoundTrip exports a module calling each higher-order op, saves it,
+// loads it and runs it on inputs that take each path, against eager.
+func TestHOPRoundTrip(t *testing.T) {
+	for _, c := range hopCases {
+		t.Run(c.name, func(t *testing.T) {
+			net := newHopNet(c.run)
+			ep, err := export.Export(net, c.ins[:1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			for stage, p := range []*export.ExportedProgram{ep, loadBytes(t, saveBytes(t, ep))} {
+				m := p.Module()
+				for _, x := range c.ins {
+					want := net.Forward(x)
+					got, err := m.Forward(x)
+					if err != nil {
+						t.Fatalf("stage %d: %v", stage, err)
+					}
+					if len(got) != len(want) {
+						t.Fatalf("stage %d: %d outputs, want %d", stage, len(got), len(want))
+					}
+					for i := range want {
+						if err := sameBits(got[i], want[i]); err != nil {
+							t.Errorf("stage %d output %d: %v", stage, i, err)
+						}
+					}
+				}
+			}
+		})
+	}
+}
