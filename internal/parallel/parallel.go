@@ -190,8 +190,12 @@ func (l *forLoop) call(i int) {
 // from a worker nor leaves workers writing after the caller has moved on.
 func For(n int, f func(i int)) { forN(n, f, false) }
 
-// forN is For; with small set, its f(i) are small enough (Range's pieces
-// below smallPiece) that only spinning goroutines are asked to help.
+// ForSmall is For for a loop whose f(i) are short, as Range's pieces below
+// SmallPiece grains are: only pool goroutines that are still spinning take
+// indices, the caller the rest (see dispatch).
+func ForSmall(n int, f func(i int)) { forN(n, f, true) }
+
+// forN is For; with small set, only spinning goroutines are asked to help.
 func forN(n int, f func(i int), small bool) {
 	if n <= 1 {
 		if n == 1 {
@@ -239,10 +243,10 @@ func Range(n, grain, align int, f func(lo, hi int)) {
 	}
 	step := (n + p - 1) / p
 	step = (step + align - 1) / align * align
-	forN((n+step-1)/step, func(i int) { f(i*step, min(n, (i+1)*step)) }, step < smallPiece*grain)
+	forN((n+step-1)/step, func(i int) { f(i*step, min(n, (i+1)*step)) }, step < SmallPiece*grain)
 }
 
-// smallPiece is the size of a Range's piece, in grains, below which it is
+// SmallPiece is the size of a Range's piece, in grains, below which it is
 // shared only with goroutines that are spinning (dispatch): 32 grains are
 // about a million elements of a loop whose grain is 32768 elements, 0.1–1
 // ms of work. Measured on the project machine under other sessions' load
@@ -251,7 +255,7 @@ func Range(n, grain, align int, f func(lo, hi int)) {
 // 8×64×56×56, layer_norm's backward over 1024×256) and up to 1.4 times the
 // CPU time; the pieces are the same either way, only which goroutine runs
 // them changes.
-const smallPiece = 32
+const SmallPiece = 32
 
 // Go runs f on a goroutine of its own that starts at once, then calls
 // wg.Done, for work whose goroutines wait for each other (a GEMM team) and

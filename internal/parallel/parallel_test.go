@@ -185,7 +185,7 @@ func TestSmallPiecesStay(t *testing.T) {
 	me := goid.ID()
 	for range 20 {
 		var away atomic.Int32
-		Range(2*smallPiece-2, 1, 1, func(lo, hi int) { // two pieces of smallPiece-1
+		Range(2*SmallPiece-2, 1, 1, func(lo, hi int) { // two pieces of SmallPiece-1
 			if goid.ID() != me {
 				away.Add(1)
 			}
@@ -193,7 +193,7 @@ func TestSmallPiecesStay(t *testing.T) {
 		if away.Load() != 0 {
 			t.Fatal("a small piece ran on a parked goroutine")
 		}
-		var seen [4 * smallPiece * 2]atomic.Int32
+		var seen [4 * SmallPiece * 2]atomic.Int32
 		Range(len(seen), 1, 1, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				seen[i].Add(1)
