@@ -93,13 +93,13 @@ func maxIdle() int { return max(1, Workers()-1) }
 
 // dispatch hands j to an idle goroutine, or to a new one when there is
 // none and must is set or fewer than GOMAXPROCS-1 exist; it reports
-// whether j was handed out. A small job goes only to an idle goroutine
-// that is still spinning: waking a parked one (or starting one) takes
-// 50–150 µs here, and the CPU time of the wake-up, more than a small job
-// saves.
-func dispatch(j job, must, small bool) bool {
+// whether j was handed out. With spinning set, j goes only to an idle
+// goroutine that is still spinning (a small job: waking a parked one, or
+// starting one, takes 50–150 µs on an idle machine, longer on a busy one,
+// and CPU time).
+func dispatch(j job, must, spinning bool) bool {
 	pool.mu.Lock()
-	if n := len(pool.idle); n > 0 && (!small || pool.idle[n-1].spinning.Load()) {
+	if n := len(pool.idle); n > 0 && (!spinning || pool.idle[n-1].spinning.Load()) {
 		w := pool.idle[n-1]
 		pool.idle[n-1] = nil
 		pool.idle = pool.idle[:n-1]
@@ -107,7 +107,7 @@ func dispatch(j job, must, small bool) bool {
 		w.jobs <- j // its buffer is empty while it is on the stack
 		return true
 	}
-	if !must && (small || pool.total >= Workers()-1) {
+	if !must && (spinning || pool.total >= Workers()-1) {
 		pool.mu.Unlock()
 		return false
 	}
@@ -190,13 +190,14 @@ func (l *forLoop) call(i int) {
 // from a worker nor leaves workers writing after the caller has moved on.
 func For(n int, f func(i int)) { forN(n, f, false) }
 
-// ForSmall is For for a loop whose f(i) are short, as Range's pieces below
-// SmallPiece grains are: only pool goroutines that are still spinning take
+// ForSmall is For for a loop whose f(i) are short and slowed by a helper
+// that starts late: only pool goroutines that are still spinning take
 // indices, the caller the rest (see dispatch).
 func ForSmall(n int, f func(i int)) { forN(n, f, true) }
 
-// forN is For; with small set, only spinning goroutines are asked to help.
-func forN(n int, f func(i int), small bool) {
+// forN is For; with spinning set, only spinning goroutines are asked to
+// help.
+func forN(n int, f func(i int), spinning bool) {
 	if n <= 1 {
 		if n == 1 {
 			f(0)
@@ -207,7 +208,7 @@ func forN(n int, f func(i int), small bool) {
 	l.next.Store(1)
 	for range min(n-1, Workers()-1) {
 		l.wg.Add(1)
-		if !dispatch(job{loop: l, wg: &l.wg}, false, small) {
+		if !dispatch(job{loop: l, wg: &l.wg}, false, spinning) {
 			l.wg.Done()
 			break
 		}
@@ -243,17 +244,23 @@ func Range(n, grain, align int, f func(lo, hi int)) {
 	}
 	step := (n + p - 1) / p
 	step = (step + align - 1) / align * align
-	forN((n+step-1)/step, func(i int) { f(i*step, min(n, (i+1)*step)) }, step < SmallPiece*grain)
+	// Small pieces go only to spinning goroutines while other threads wait
+	// for a CPU (SmallPiece). A grain of 1 may stand for units of any size
+	// (callers clamp grain/unitSize to at least 1): only a larger one
+	// tells the work.
+	forN((n+step-1)/step, func(i int) { f(i*step, min(n, (i+1)*step)) }, grain > 1 && step < SmallPiece*grain && busy())
 }
 
 // SmallPiece is the size of a Range's piece, in grains, below which it is
-// shared only with goroutines that are spinning (dispatch): 32 grains are
-// about a million elements of a loop whose grain is 32768 elements, 0.1–1
-// ms of work. Measured on the project machine under other sessions' load
-// (when idle goroutines do not spin), pieces of fewer took up to 1.4 times
-// as long on two cores as on one (sum over the spatial dims of
-// 8×64×56×56, layer_norm's backward over 1024×256) and up to 1.4 times the
-// CPU time; the pieces are the same either way, only which goroutine runs
+// shared, while other threads wait for a CPU, only with goroutines that
+// are spinning (dispatch): 32 grains are about a million elements of a
+// loop whose grain is 32768 elements, 0.1–1 ms of work. Measured on the
+// project machine under other sessions' load (when idle goroutines do not
+// spin), smaller pieces took up to 1.4 times as long on two cores as on
+// one (the mean over the spatial dims of 8×64×56×56, layer_norm's backward
+// over 1024×256), with up to 1.4 times the CPU time; on the idle machine a
+// parked goroutine woken for them still saved 15–35% (gather, constant
+// padding). The pieces are the same either way; only which goroutine runs
 // them changes.
 const SmallPiece = 32
 

@@ -172,8 +172,9 @@ func TestForCaller(t *testing.T) {
 	}
 }
 
-// TestSmallPiecesStay: with no goroutine spinning (GOATEN_SPIN=0), a
-// Range of small pieces runs them all on the caller, and one of large
+// TestSmallPiecesStay: with no goroutine spinning (GOATEN_SPIN=0, which
+// also counts as CPU pressure), a Range of small pieces runs them all on
+// the caller, and one of large
 // pieces still visits every index once.
 func TestSmallPiecesStay(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
@@ -185,7 +186,7 @@ func TestSmallPiecesStay(t *testing.T) {
 	me := goid.ID()
 	for range 20 {
 		var away atomic.Int32
-		Range(2*SmallPiece-2, 1, 1, func(lo, hi int) { // two pieces of SmallPiece-1
+		Range(2*(2*SmallPiece-2), 2, 1, func(lo, hi int) { // two pieces of SmallPiece-1 grains
 			if goid.ID() != me {
 				away.Add(1)
 			}
@@ -194,7 +195,7 @@ func TestSmallPiecesStay(t *testing.T) {
 			t.Fatal("a small piece ran on a parked goroutine")
 		}
 		var seen [4 * SmallPiece * 2]atomic.Int32
-		Range(len(seen), 1, 1, func(lo, hi int) {
+		Range(len(seen), 2, 1, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				seen[i].Add(1)
 			}
