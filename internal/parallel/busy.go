@@ -14,14 +14,14 @@ import (
 // CPU time from threads that have work, among them this process's own: with
 // Linux's autogroup (or cgroup) scheduling a process's threads share one
 // weight, so a spinning worker slows the goroutine that runs the op's
-// serial part by up to half. Measured on the project's 2-core VM under
+// serial part. Measured on the project's 2-core VM under
 // load (bench/README.md, "Two cores no slower than one"): with spinning,
 // two cores ran conv2d's backward 20% and relu 16M 45% slower than one;
 // without it, at one core's time.
 //
-// GOATEN_SPIN=0 never spins (and so shares no small pieces, see
-// smallPiece), GOATEN_SPIN=1 always spins (as before this check);
-// otherwise the CPU pressure decides.
+// GOATEN_SPIN=0 never spins (and, counting as pressure, keeps small pieces
+// on the caller, see SmallPiece), GOATEN_SPIN=1 always spins (as before
+// this check); otherwise the CPU pressure decides.
 var spinMode atomic.Int32 // spinAuto, spinNever or spinAlways
 
 const (

@@ -7,7 +7,8 @@
 // One set of goroutines serves both entry points, For (pieces of a loop
 // that the caller also works through) and Go (team members that must run
 // at once). A goroutine that finishes a job goes idle: it pushes itself on
-// a stack and looks for its next job for a while (spinFor) before it parks.
+// a stack and looks for its next job for a while (spinFor) before it parks,
+// unless other threads are waiting for a CPU (busy).
 // The stack is last in, first out, so a job goes to the goroutine likeliest
 // to be still looking, which takes it within a microsecond, instead of
 // waking a parked one while another spins: a spinning goroutine keeps its P
