@@ -50,11 +50,28 @@ func run(b *testing.B, elems, bytes int, f func()) {
 }
 
 func BenchmarkElementwise(b *testing.B) {
+	for _, c := range elementwiseCases() {
+		b.Run("goaten/"+c.name, func(b *testing.B) { run(b, c.elems, c.bytes, c.f) })
+	}
+}
+
+// apiCase is an op called through the public API: its name (op/size),
+// the elements it counts and the bytes it moves per call.
+type apiCase struct {
+	name         string
+	elems, bytes int
+	f            func()
+}
+
+// elementwiseCases are BenchmarkElementwise's ops, with their operands.
+func elementwiseCases() []apiCase {
 	x := gt.FromFloat32s(randFloat32s(n16M, 1), n16M)
 	y := gt.FromFloat32s(randFloat32s(n16M, 2), n16M)
 	pos := x.Abs() // log, sqrt, rsqrt of positive numbers
-	b.Run("goaten/add/16M", func(b *testing.B) { run(b, n16M, 12*n16M, func() { x.Add(y) }) })
-	b.Run("goaten/mul/16M", func(b *testing.B) { run(b, n16M, 12*n16M, func() { x.Mul(y) }) })
+	cases := []apiCase{
+		{"add/16M", n16M, 12 * n16M, func() { x.Add(y) }},
+		{"mul/16M", n16M, 12 * n16M, func() { x.Mul(y) }},
+	}
 	unary := []struct {
 		name string
 		f    func() *gt.Tensor
@@ -66,30 +83,26 @@ func BenchmarkElementwise(b *testing.B) {
 		{"rsqrt", pos.Rsqrt}, {"reciprocal", x.Reciprocal}, {"sin", x.Sin}, {"cos", x.Cos},
 	}
 	for _, u := range unary {
-		b.Run("goaten/"+u.name+"/16M", func(b *testing.B) { run(b, n16M, 8*n16M, func() { u.f() }) })
+		cases = append(cases, apiCase{u.name + "/16M", n16M, 8 * n16M, func() { u.f() }})
 	}
-	b.Run("goaten/sum/16M", func(b *testing.B) { run(b, n16M, 4*n16M, func() { x.SumAll() }) })
+	cases = append(cases, apiCase{"sum/16M", n16M, 4 * n16M, func() { x.SumAll() }})
 
 	m := gt.FromFloat32s(randFloat32s(rows*cols, 5), rows, cols)
 	w := gt.FromFloat32s(randFloat32s(cols, 3), cols)
 	bias := gt.FromFloat32s(randFloat32s(cols, 4), cols)
-	b.Run("goaten/softmax/4096x1024", func(b *testing.B) {
-		run(b, rows*cols, 8*rows*cols, func() { m.Softmax(-1) })
-	})
-	b.Run("goaten/log_softmax/4096x1024", func(b *testing.B) {
-		run(b, rows*cols, 8*rows*cols, func() { m.LogSoftmax(-1) })
-	})
-	b.Run("goaten/layer_norm/4096x1024", func(b *testing.B) {
-		run(b, rows*cols, 8*rows*cols, func() { gt.LayerNorm(m, []int{cols}, gt.WithWeight(w), gt.WithBias(bias), gt.WithCudnnEnable(false)) })
-	})
 	// The gradient of all three inputs, as a training step asks for it.
 	_, mean, rstd := gt.NativeLayerNorm(m, []int{cols}, w, bias, 1e-5)
 	dy := gt.FromFloat32s(randFloat32s(rows*cols, 6), rows, cols)
-	b.Run("goaten/layer_norm_backward/4096x1024", func(b *testing.B) {
-		run(b, rows*cols, 12*rows*cols, func() {
+	return append(cases,
+		apiCase{"softmax/4096x1024", rows * cols, 8 * rows * cols, func() { m.Softmax(-1) }},
+		apiCase{"log_softmax/4096x1024", rows * cols, 8 * rows * cols, func() { m.LogSoftmax(-1) }},
+		apiCase{"layer_norm/4096x1024", rows * cols, 8 * rows * cols, func() {
+			gt.LayerNorm(m, []int{cols}, gt.WithWeight(w), gt.WithBias(bias), gt.WithCudnnEnable(false))
+		}},
+		apiCase{"layer_norm_backward/4096x1024", rows * cols, 12 * rows * cols, func() {
 			gt.NativeLayerNormBackward(dy, m, []int{cols}, mean, rstd, w, bias, []bool{true, true, true})
-		})
-	})
+		}},
+	)
 }
 
 // BenchmarkElementwiseGonum runs the float64 routines of gonum/floats that

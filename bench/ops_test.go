@@ -23,6 +23,21 @@ import (
 // shape), a list of tensor specs, or a plain value (numbers with a point
 // or an exponent are floats).
 func BenchmarkOps(b *testing.B) {
+	for _, c := range opsCases(b) {
+		b.Run("goaten/"+c.name, func(b *testing.B) {
+			if err := gt.Try(c.f); err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				c.f()
+			}
+		})
+	}
+}
+
+// opsCases are the cases of peers/ops_cases.json, each with its operands
+// made (the same ones on every call, from a fixed seed).
+func opsCases(b *testing.B) []apiCase {
 	f, err := os.Open("peers/ops_cases.json")
 	if err != nil {
 		b.Fatal(err)
@@ -38,20 +53,15 @@ func BenchmarkOps(b *testing.B) {
 		b.Fatal(err)
 	}
 	r := rand.New(rand.NewPCG(1, 2))
-	for _, c := range cases {
+	out := make([]apiCase, len(cases))
+	for i, c := range cases {
 		args := make([]any, len(c.Args))
 		for i, a := range c.Args {
 			args[i] = opsArg(r, a)
 		}
-		b.Run("goaten/"+c.Name, func(b *testing.B) {
-			if err := gt.Try(func() { gt.Call(c.Op, args...) }); err != nil {
-				b.Fatal(err)
-			}
-			for b.Loop() {
-				gt.Call(c.Op, args...)
-			}
-		})
+		out[i] = apiCase{name: c.Name, f: func() { gt.Call(c.Op, args...) }}
 	}
+	return out
 }
 
 func opsInts(v []any) []int {

@@ -3,6 +3,8 @@ package cpu
 import (
 	"math"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/goaten/goaten/asm"
 	"github.com/goaten/goaten/aten/args"
@@ -303,8 +305,8 @@ func layerNormBackwardRun[T normElem](dy, x, mean, rstd, w *tensor.Tensor, m, n 
 		db = make([]float64, n)
 	}
 	exact := x.DType() == normDType[T]()
-	if m > 0 && n > 0 && parallel.Pieces(m*n, grain) > 1 && m > 1 {
-		layerNormBackwardParallel[T](dy, x, mean, rstd, w, m, n, outs[0], dw, db, exact)
+	if p := parallel.Pieces(m*n, grain); m > 0 && n > 0 && p > 1 && m > 1 {
+		layerNormBackwardParallel[T](dy, x, mean, rstd, w, m, n, p, outs[0], dw, db, exact)
 	} else if m > 0 && n > 0 {
 		dys, xs := normIn[T](dy), normIn[T](x)
 		means, rstds := normIn[T](mean), normIn[T](rstd)
@@ -355,7 +357,7 @@ func layerNormBackwardF32(dy, x, mean, rstd, w *tensor.Tensor, m, n int, outs []
 	wb := func(i, lo, hi int) {
 		asm.LayerNormGradWBF32(dw[lo:hi], db[lo:hi], dys[i*n+lo:i*n+hi], xs[i*n+lo:i*n+hi], rstds[i], -rstds[i]*means[i])
 	}
-	if parallel.Pieces(m*n, grain) == 1 {
+	if p := parallel.Pieces(m*n, grain); p == 1 {
 		// One goroutine: both passes over a row while it is in cache.
 		for i := range m {
 			if dx != nil {
@@ -366,20 +368,15 @@ func layerNormBackwardF32(dy, x, mean, rstd, w *tensor.Tensor, m, n int, outs []
 			}
 		}
 	} else {
-		if dx != nil {
-			parallel.Range(m, max(1, grain/n), 1, func(lo, hi int) {
-				for i := lo; i < hi; i++ {
-					layerNormRowDX32(dx[i*n:(i+1)*n], dys[i*n:(i+1)*n], xs[i*n:(i+1)*n], w32, means[i], rstds[i])
-				}
-			})
-		}
-		if dw != nil {
-			parallel.Range(n, max(8, grain/m), 8, func(lo, hi int) {
-				for i := range m {
-					wb(i, lo, hi)
-				}
-			})
-		}
+		rowsAndColumns(m, n, p, func(_, i int) {
+			if dx != nil {
+				layerNormRowDX32(dx[i*n:(i+1)*n], dys[i*n:(i+1)*n], xs[i*n:(i+1)*n], w32, means[i], rstds[i])
+			}
+		}, func(i, lo, hi int) {
+			if dw != nil {
+				wb(i, lo, hi)
+			}
+		})
 	}
 	doneX()
 	if dw == nil {
@@ -444,28 +441,25 @@ func layerNormRowDX[T normElem](dxT, dyT, xT []T, w []float64, meanT, rstdT T, s
 	}
 }
 
-// layerNormBackwardParallel is layerNormBackwardRun's loop shared among the
-// cores, with its results: dx a block of rows per goroutine (each row is
-// independent), then dw and db a block of columns per goroutine, each
-// column summed over the rows in order as the serial loop sums it, so the
-// bits are the same for any GOMAXPROCS.
-func layerNormBackwardParallel[T normElem](dy, x, mean, rstd, w *tensor.Tensor, m, n int, dxOut *tensor.Tensor, dw, db []float64, exact bool) {
+// layerNormBackwardParallel is layerNormBackwardRun's loop shared among p
+// goroutines (rowsAndColumns): dx a share of the rows (each row is
+// independent), dw and db a share of the columns, each column summed over
+// the rows in order as the serial loop sums it, so the bits are the same
+// for any GOMAXPROCS.
+func layerNormBackwardParallel[T normElem](dy, x, mean, rstd, w *tensor.Tensor, m, n, p int, dxOut *tensor.Tensor, dw, db []float64, exact bool) {
 	dys, xs := normIn[T](dy), normIn[T](x)
 	means, rstds := normIn[T](mean), normIn[T](rstd)
 	ws := normParam(w)
-	if dx, doneX := normOut[T](dxOut); dx != nil {
-		parallel.Range(m, max(1, grain/n), 1, func(lo, hi int) {
-			var sc layerNormScratch
-			for i := lo; i < hi; i++ {
-				layerNormRowDX(dx[i*n:(i+1)*n], dys[i*n:(i+1)*n], xs[i*n:(i+1)*n], ws, means[i], rstds[i], &sc)
-			}
-		})
-		doneX()
-	}
-	if dw == nil && db == nil {
-		return
-	}
-	parallel.Range(n, max(8, grain/m), 8, func(lo, hi int) {
+	dx, doneX := normOut[T](dxOut)
+	scratch := make([]layerNormScratch, p)
+	rowsAndColumns(m, n, p, func(t, i int) {
+		if dx != nil {
+			layerNormRowDX(dx[i*n:(i+1)*n], dys[i*n:(i+1)*n], xs[i*n:(i+1)*n], ws, means[i], rstds[i], &scratch[t])
+		}
+	}, func(i, lo, hi int) {
+		if dw == nil && db == nil {
+			return
+		}
 		var dwp, dbp []float64
 		if dw != nil {
 			dwp = dw[lo:hi]
@@ -473,11 +467,147 @@ func layerNormBackwardParallel[T normElem](dy, x, mean, rstd, w *tensor.Tensor, 
 		if db != nil {
 			dbp = db[lo:hi]
 		}
-		for i := 0; i < m; i++ {
-			layerNormRowWB(exact, dys[i*n+lo:i*n+hi], xs[i*n+lo:i*n+hi], means[i], rstds[i], dwp, dbp)
+		layerNormRowWB(exact, dys[i*n+lo:i*n+hi], xs[i*n+lo:i*n+hi], means[i], rstds[i], dwp, dbp)
+	})
+	doneX()
+}
+
+// rowsAndColumnsBytes is about how much of each operand a group of rows
+// of rowsAndColumns spans: the group is still in the caches when the other
+// goroutines read it for their columns.
+const rowsAndColumnsBytes = 256 << 10
+
+// rowsAndColumns shares a row-wise pass (row(t, i): a row's input
+// gradient, independent of the others, with scratch t) and a column-wise
+// one (col(i, lo, hi): row i's contribution to the sums of columns [lo,
+// hi), which must see the rows in order) among p goroutines in one pass
+// over the data. The rows go by groups of about rowsAndColumnsBytes, and
+// the work by p streams: stream t takes the t-th share of a group's rows,
+// then adds the group's rows, in order, to the t-th share of the columns
+// (a multiple of 8 wide), group after group. A stream runs on one
+// goroutine at a time; each goroutine takes the next group of whichever
+// stream is free, its own first, or of all of them at once when all are
+// free: then it runs the group as the one-core loop does, each row whole
+// (alone, going share by share took 20% longer). So when the other
+// goroutines start late (or the OS runs them late), the caller goes on as
+// one core would. Each column's sum sees the rows in order either way, a
+// column at a time, so the bits are the same. Two passes, rows and then columns, read every row twice from
+// memory: native_layer_norm's backward over 4096×1024 took twice the CPU
+// time on two cores as on one (2.15 and 4.41 ms), and twice the time when
+// the second core was busy with other work; so did the shares, each over
+// all the rows, when the caller did both.
+func rowsAndColumns(m, n, p int, row func(t, i int), col func(i, lo, hi int)) {
+	g := rowGroup(n)
+	groups := (m + g - 1) / g
+	step := ((n+p-1)/p + 7) / 8 * 8
+	type stream struct {
+		mu   sync.Mutex
+		next atomic.Int64 // the next group; changed with mu held
+	}
+	streams := make([]stream, p)
+	// take runs the next group of stream t, if it has one left, once t is
+	// free (wait) or if it is free now; it reports whether it ran one.
+	take := func(t int, wait bool) bool {
+		s := &streams[t]
+		if wait {
+			s.mu.Lock()
+		} else if !s.mu.TryLock() {
+			return false
+		}
+		defer s.mu.Unlock()
+		k := int(s.next.Load())
+		if k >= groups {
+			return false
+		}
+		s.next.Store(int64(k + 1))
+		r0, r1 := k*g, min(m, (k+1)*g)
+		for i := r0 + (r1-r0)*t/p; i < r0+(r1-r0)*(t+1)/p; i++ {
+			row(t, i)
+		}
+		if lo, hi := min(n, t*step), min(n, (t+1)*step); lo < hi {
+			for i := r0; i < r1; i++ {
+				col(i, lo, hi)
+			}
+		}
+		return true
+	}
+	// takeAll runs the next group of every stream as the one-core loop
+	// does, row by row (each row's share, then the row added to every
+	// column), if every stream is free and at the same group: what a
+	// goroutine going through the streams alone does, in the order that
+	// keeps each row in cache. It reports whether it ran one.
+	takeAll := func() bool {
+		held := 0
+		defer func() {
+			for u := range held {
+				streams[u].mu.Unlock()
+			}
+		}()
+		for ; held < p; held++ {
+			if !streams[held].mu.TryLock() {
+				return false
+			}
+		}
+		k := int(streams[0].next.Load())
+		for u := range p {
+			if int(streams[u].next.Load()) != k {
+				return false
+			}
+		}
+		if k >= groups {
+			return false
+		}
+		r0, r1 := k*g, min(m, (k+1)*g)
+		t := 0
+		for i := r0; i < r1; i++ {
+			for t < p-1 && i >= r0+(r1-r0)*(t+1)/p {
+				t++
+			}
+			row(t, i)
+			col(i, 0, n)
+		}
+		for u := range p {
+			streams[u].next.Store(int64(k + 1))
+		}
+		return true
+	}
+	loop := parallel.For
+	if m*n/p < parallel.SmallPiece*grain {
+		loop = parallel.ForSmall
+	}
+	loop(p, func(t int) {
+		for {
+			if takeAll() {
+				continue
+			}
+			ran := false
+			for d := range p {
+				if take((t+d)%p, false) {
+					ran = true
+				}
+			}
+			if ran {
+				continue
+			}
+			// No stream is free: wait for one that has groups left.
+			busy := -1
+			for d := range p {
+				if u := (t + d) % p; int(streams[u].next.Load()) < groups {
+					busy = u
+					break
+				}
+			}
+			if busy < 0 {
+				return
+			}
+			take(busy, true)
 		}
 	})
 }
+
+// rowGroup is rowsAndColumns' group of rows of n elements (of 4 bytes;
+// of float64 ones the group spans twice the bytes).
+func rowGroup(n int) int { return max(1, rowsAndColumnsBytes/(4*max(n, 1))) }
 
 // layerNormRowWB adds one row's terms to the weight and bias gradients (nil
 // when not wanted). With exact (a float32 or float64 input) they are 1.13's,

@@ -299,9 +299,17 @@ func TestDropout(t *testing.T) {
 }
 
 // native_layer_norm_backward shares its rows (dx) and columns (dw, db)
-// among the cores above the grain, with the one-core loop's bits.
+// among the cores above the grain, with the one-core loop's bits: 300 rows
+// of 257 are two groups of rows (rowsAndColumns), 1100 of 64 two (1024
+// and 76 rows); 2100 of 1024, 33 groups, are large enough to wake a parked
+// goroutine (parallel.For rather than ForSmall) on two cores.
 func TestLayerNormBackwardParallelBits(t *testing.T) {
-	m, n := 300, 257
+	for _, sh := range [][2]int{{300, 257}, {1100, 64}, {2100, 1024}} {
+		layerNormBackwardParallelBits(t, sh[0], sh[1])
+	}
+}
+
+func layerNormBackwardParallelBits(t *testing.T, m, n int) {
 	mk := func(seed int) *tensor.Tensor {
 		v := make([]float32, m*n)
 		for i := range v {
@@ -327,10 +335,13 @@ func layerNormBackwardBits(t *testing.T, x, g *tensor.Tensor, m, n int) {
 		outs := tensor.Call("aten::native_layer_norm_backward", g, x, []int{n}, mean, rstd, w, b, []bool{true, true, true}).([]*tensor.Tensor)
 		return [][]float64{outs[0].Float64s(), outs[1].Float64s(), outs[2].Float64s()}
 	}
-	one, two := run(1), run(2)
-	for k, name := range []string{"dx", "dw", "db"} {
-		if !sameF64(one[k], two[k]) {
-			t.Fatalf("%s %s differs between GOMAXPROCS 1 and 2", x.DType(), name)
+	one := run(1)
+	for _, procs := range []int{2, 3, 4} {
+		other := run(procs)
+		for k, name := range []string{"dx", "dw", "db"} {
+			if !sameF64(one[k], other[k]) {
+				t.Fatalf("%s %s differs between GOMAXPROCS 1 and %d", x.DType(), name, procs)
+			}
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/goaten/goaten/internal/goid"
 )
 
 // TestRange checks that every index is visited exactly once, ranges are
@@ -72,8 +74,8 @@ func TestSmallNoAlloc(t *testing.T) {
 
 // TestGo checks that Go starts every f at once: 16 goroutines that each
 // wait until all 16 run would deadlock (the test times out) if one sat in
-// a queue behind the others; and again with the helpers of the first round
-// idle, which must take the next jobs as well. Of the 16 helpers, one
+// a queue behind the others; and again with the goroutines of the first
+// round idle, which must take the next jobs as well. Of the 16, one
 // (GOMAXPROCS-1) stays idle once wg.Wait returns.
 func TestGo(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
@@ -91,10 +93,136 @@ func TestGo(t *testing.T) {
 			})
 		}
 		wg.Wait()
-		// The helpers counted themselves idle before wg.Done: the next
-		// round must not need new ones for its first GOMAXPROCS-1 jobs.
-		if h := helpers.Load(); h != 1 {
-			t.Fatalf("round %d: %d idle helpers after the jobs, want GOMAXPROCS-1 = 1", round, h)
+		// The goroutines went idle before wg.Done: the next round must
+		// not need new ones for its first GOMAXPROCS-1 jobs.
+		if h := idleCount(); h != 1 {
+			t.Fatalf("round %d: %d idle goroutines after the jobs, want GOMAXPROCS-1 = 1", round, h)
+		}
+	}
+}
+
+func spinningIdle() bool {
+	pool.mu.Lock()
+	defer pool.mu.Unlock()
+	for _, w := range pool.idle {
+		if w.spinning.Load() {
+			return true
+		}
+	}
+	return false
+}
+
+func idleCount() int {
+	pool.mu.Lock()
+	defer pool.mu.Unlock()
+	return len(pool.idle)
+}
+
+// TestGoAfterFor: a team started right after a For (a convolution's batch
+// loop, then its products) runs on the goroutine the For left idle, not on
+// a new one woken onto the caller's P, which the idle goroutine's spinning
+// would keep from running.
+func TestGoAfterFor(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	For(2, func(int) {})
+	pool.mu.Lock()
+	total, idle := pool.total, len(pool.idle)
+	pool.mu.Unlock()
+	if idle != 1 {
+		t.Fatalf("after For: %d idle goroutines, want 1", idle)
+	}
+	for range 100 {
+		var wg sync.WaitGroup
+		wg.Add(1)
+		Go(&wg, func() {})
+		wg.Wait()
+		For(2, func(int) {})
+	}
+	pool.mu.Lock()
+	defer pool.mu.Unlock()
+	if pool.total != total {
+		t.Fatalf("Go and For started goroutines: %d alive, %d before", pool.total, total)
+	}
+}
+
+// TestForCaller: f(0) runs on the calling goroutine, and every index runs
+// once even when no pool goroutine is free (a For inside a For's task).
+func TestForCaller(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	for range 50 {
+		var mine atomic.Bool
+		me := goid.ID()
+		var seen [8]atomic.Int32
+		For(2, func(int) {
+			For(8, func(i int) { seen[i].Add(1) })
+		})
+		For(3, func(i int) {
+			if i == 0 && goid.ID() == me {
+				mine.Store(true)
+			}
+		})
+		if !mine.Load() {
+			t.Fatal("f(0) did not run on the calling goroutine")
+		}
+		for i := range seen {
+			if n := seen[i].Load(); n != 2 {
+				t.Fatalf("index %d ran %d times, want 2", i, n)
+			}
+		}
+	}
+}
+
+// TestSmallPiecesStay: with no goroutine spinning (GOATEN_SPIN=0, which
+// also counts as CPU pressure), a Range of small pieces runs them all on
+// the caller, and one of large
+// pieces still visits every index once.
+func TestSmallPiecesStay(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	defer spinMode.Store(spinMode.Swap(spinNever))
+	For(2, func(int) {}) // a pool goroutine exists
+	for spinningIdle() {
+		runtime.Gosched() // until the idle goroutines have parked
+	}
+	me := goid.ID()
+	for range 20 {
+		var away atomic.Int32
+		Range(2*(2*SmallPiece-2), 2, 1, func(lo, hi int) { // two pieces of SmallPiece-1 grains
+			if goid.ID() != me {
+				away.Add(1)
+			}
+		})
+		if away.Load() != 0 {
+			t.Fatal("a small piece ran on a parked goroutine")
+		}
+		var seen [4 * SmallPiece * 2]atomic.Int32
+		Range(len(seen), 2, 1, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				seen[i].Add(1)
+			}
+		})
+		for i := range seen {
+			if seen[i].Load() != 1 {
+				t.Fatalf("index %d visited %d times", i, seen[i].Load())
+			}
+		}
+	}
+}
+
+// TestParseAvg10 reads /proc/pressure/cpu's format.
+func TestParseAvg10(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want float64
+		ok   bool
+	}{
+		{"some avg10=46.76 avg60=54.28 avg300=61.24 total=2018786011\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n", 46.76, true},
+		{"some avg10=0.00 avg60=0.00 avg300=0.00 total=0\n", 0, true},
+		{"", 0, false},
+		{"some avg10=x avg60=1", 0, false},
+	} {
+		got, ok := parseAvg10([]byte(c.in))
+		if got != c.want || ok != c.ok {
+			t.Errorf("parseAvg10(%q) = %v, %v; want %v, %v", c.in, got, ok, c.want, c.ok)
 		}
 	}
 }
