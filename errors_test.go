@@ -95,7 +95,7 @@ func TestUncaughtPanicOutput(t *testing.T) {
 		select {}
 	}
 	if testing.Short() {
-		t.Skip("runs the test binary again")
+		t.Skip("-short: this test runs the test binary again in a child process (go test ./... runs it)")
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestUncaughtPanicOutput$")
 	cmd.Env = append(os.Environ(), "GOATEN_UNCAUGHT_PANIC=1")

@@ -116,7 +116,7 @@ func compileProgram(gm *fx.GraphModule) (p *program, ok bool) {
 	p.out = out
 	p.flat = flatSlots(out)
 	used := map[*fx.Node]bool{}
-	markOutput(outNode.Args()[0], used)
+	fx.ForEachNode(outNode.Args()[0], func(n *fx.Node) { used[n] = true })
 	for n, i := range last {
 		if !used[n] {
 			p.steps[i].free = append(p.steps[i].free, slots[n])
@@ -308,50 +308,6 @@ func convElem(x any, slots map[*fx.Node]int, markers map[*tensor.Tensor]int) (an
 		return nil, false
 	}
 	return x, true
-}
-
-func outputShape(a any, slots map[*fx.Node]int) (any, bool) {
-	switch v := a.(type) {
-	case *fx.Node:
-		sl, ok := slots[v]
-		return slotRef(sl), ok
-	case fx.Tuple:
-		out := make(fx.Tuple, len(v))
-		for i, x := range v {
-			y, ok := outputShape(x, slots)
-			if !ok {
-				return nil, false
-			}
-			out[i] = y
-		}
-		return out, true
-	case []any:
-		out := make([]any, len(v))
-		for i, x := range v {
-			y, ok := outputShape(x, slots)
-			if !ok {
-				return nil, false
-			}
-			out[i] = y
-		}
-		return out, true
-	}
-	return a, true
-}
-
-func markOutput(a any, used map[*fx.Node]bool) {
-	switch v := a.(type) {
-	case *fx.Node:
-		used[v] = true
-	case fx.Tuple:
-		for _, x := range v {
-			markOutput(x, used)
-		}
-	case []any:
-		for _, x := range v {
-			markOutput(x, used)
-		}
-	}
 }
 
 // run runs the program on inputs. A failure is an error naming the node,
@@ -599,4 +555,15 @@ func (p *program) result(shape any, vals []any) any {
 		return out
 	}
 	return shape
+}
+
+// outputShape is the output's arguments with each node replaced by its slot.
+func outputShape(a any, slots map[*fx.Node]int) (any, bool) {
+	ok := true
+	out := fx.MapArg(a, func(n *fx.Node) any {
+		sl, found := slots[n]
+		ok = ok && found
+		return slotRef(sl)
+	})
+	return out, ok
 }

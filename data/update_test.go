@@ -22,7 +22,7 @@ const sharedData = "../../shared/data"
 // files, and copies the digits CSV and MNIST's licence.
 func TestUpdateTestdata(t *testing.T) {
 	if !*update {
-		t.Skip("run with -update to refresh testdata/")
+		t.Skip("a generator, not a check: run with -update (and ../shared beside the checkout) to refresh testdata/")
 	}
 	images, err := data.LoadIDX(filepath.Join(sharedData, "mnist10k-images-idx3-ubyte.gz"))
 	if err != nil {

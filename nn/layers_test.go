@@ -85,7 +85,7 @@ func TestOptionErrors(t *testing.T) {
 func TestDeviceOption(t *testing.T) {
 	dev, ok := gt.LookupDevice("gonum")
 	if !ok {
-		t.Skip("no gonum device")
+		t.Fatal("the gonum device is not registered (module_test.go imports examples/newdevice for it)")
 	}
 	gt.ManualSeed(3)
 	cpu := nn.NewConv2d(2, 3, 3, nn.Padding(1))

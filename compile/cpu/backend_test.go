@@ -343,7 +343,7 @@ func TestConcurrentCalls(t *testing.T) {
 // groups (matrix products) allocates little more than its result.
 func TestWarmCallMemory(t *testing.T) {
 	if testing.Short() || raceEnabled {
-		t.Skip("memory statistics")
+		t.Skip("memory statistics: the race detector allocates on its own, and -short (the qemu pass) keeps to correctness; go test ./... runs it")
 	}
 	f := func(x, w1, w2 *tensor.Tensor) *tensor.Tensor {
 		h := x.Mm(w1).Relu().MulScalar(0.5)
@@ -446,7 +446,7 @@ func TestErrorsNameTheNode(t *testing.T) {
 // matrix products (their results' headers, the dispatcher's argument lists).
 func TestWarmCallAllocs(t *testing.T) {
 	if testing.Short() || raceEnabled {
-		t.Skip("allocation counts")
+		t.Skip("allocation counts: the race detector allocates on its own, and -short (the qemu pass) keeps to correctness; go test ./... runs it")
 	}
 	chain := compile.Compile(func(x *tensor.Tensor) *tensor.Tensor { return x.MulScalar(2).AddScalar(1).Sigmoid().Mul(x) },
 		compile.Options{Backend: cpu.Backend})

@@ -113,7 +113,7 @@ func (pp *planner) build() (pl *plan, err error) {
 	}
 	pl.out = out
 	results := map[*fx.Node]bool{}
-	markOutput(outNode.Args()[0], results)
+	fx.ForEachNode(outNode.Args()[0], func(n *fx.Node) { results[n] = true })
 
 	p := &partition{nodes: nodes, pos: pos, calls: calls, info: pp.info, noFusion: pp.noFusion}
 	p.run()
@@ -251,50 +251,6 @@ func prune(g *group, mat map[*fx.Node]bool, pos map[*fx.Node]int) bool {
 // errInterp: the graph has nodes a plan does not run (the Eager backend's
 // Interpreter runs it).
 var errInterp = fmt.Errorf("compile/cpu: the graph needs the Interpreter")
-
-func outputShape(a any, pos map[*fx.Node]int) (any, bool) {
-	switch v := a.(type) {
-	case *fx.Node:
-		sl, ok := pos[v]
-		return slotRef(sl), ok
-	case fx.Tuple:
-		out := make(fx.Tuple, len(v))
-		for i, x := range v {
-			y, ok := outputShape(x, pos)
-			if !ok {
-				return nil, false
-			}
-			out[i] = y
-		}
-		return out, true
-	case []any:
-		out := make([]any, len(v))
-		for i, x := range v {
-			y, ok := outputShape(x, pos)
-			if !ok {
-				return nil, false
-			}
-			out[i] = y
-		}
-		return out, true
-	}
-	return a, true
-}
-
-func markOutput(a any, used map[*fx.Node]bool) {
-	switch v := a.(type) {
-	case *fx.Node:
-		used[v] = true
-	case fx.Tuple:
-		for _, x := range v {
-			markOutput(x, used)
-		}
-	case []any:
-		for _, x := range v {
-			markOutput(x, used)
-		}
-	}
-}
 
 // run runs the plan on inputs in arena a.
 func (pl *plan) run(inputs []*tensor.Tensor, a *arena) (res any, err error) {
@@ -469,4 +425,15 @@ func (pl *plan) String() string {
 		b.WriteString(pl.progs[s.prog].String())
 	}
 	return b.String()
+}
+
+// outputShape is the output's arguments with each node replaced by its slot.
+func outputShape(a any, slots map[*fx.Node]int) (any, bool) {
+	ok := true
+	out := fx.MapArg(a, func(n *fx.Node) any {
+		sl, found := slots[n]
+		ok = ok && found
+		return slotRef(sl)
+	})
+	return out, ok
 }

@@ -58,8 +58,8 @@ func (c *codegen) run() string {
 				lastUses[user] = append(lastUses[user], x)
 			}
 		}
-		forEachNode(user.args, register)
-		forEachNode(user.kwargs, register)
+		ForEachNode(user.args, register)
+		ForEachNode(user.kwargs, register)
 	}
 
 	var freeVars []string

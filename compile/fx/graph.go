@@ -264,7 +264,7 @@ func (g *Graph) EraseNode(n *Node) error {
 	g.length--
 	// Drop the erased node's uses, as FX maps its arguments to None.
 	none := func(*Node) any { return nil }
-	n.update(mapNodes(n.args, none).([]any), mapNodes(n.kwargs, none).(Kwargs))
+	n.update(MapArg(n.args, none).([]any), MapArg(n.kwargs, none).(Kwargs))
 	return nil
 }
 
@@ -350,8 +350,8 @@ func (g *Graph) Lint() error {
 			return lintErr(n, "Node '%s' does not belong to this Graph!", n.Name)
 		}
 		var bad error
-		forEachNode(n.args, func(a *Node) { bad = firstErr(bad, g.checkArg(a, n, seen)) })
-		forEachNode(n.kwargs, func(a *Node) { bad = firstErr(bad, g.checkArg(a, n, seen)) })
+		ForEachNode(n.args, func(a *Node) { bad = firstErr(bad, g.checkArg(a, n, seen)) })
+		ForEachNode(n.kwargs, func(a *Node) { bad = firstErr(bad, g.checkArg(a, n, seen)) })
 		if bad != nil {
 			return bad
 		}
@@ -442,8 +442,8 @@ func firstErr(a, b error) error {
 
 func uses(u, n *Node) bool {
 	found := false
-	forEachNode(u.args, func(x *Node) { found = found || x == n })
-	forEachNode(u.kwargs, func(x *Node) { found = found || x == n })
+	ForEachNode(u.args, func(x *Node) { found = found || x == n })
+	ForEachNode(u.kwargs, func(x *Node) { found = found || x == n })
 	return found
 }
 
@@ -456,8 +456,8 @@ func sameInputs(n *Node) bool {
 			got = append(got, x)
 		}
 	}
-	forEachNode(n.args, add)
-	forEachNode(n.kwargs, add)
+	ForEachNode(n.args, add)
+	ForEachNode(n.kwargs, add)
 	if len(got) != len(n.inputs) {
 		return false
 	}
@@ -491,8 +491,8 @@ func joinNames(ns []*Node) string {
 // The copy keeps n's name when it is free here, as FX's Graph.node_copy.
 func (g *Graph) CopyNode(n *Node, remap func(*Node) *Node) *Node {
 	f := func(x *Node) any { return remap(x) }
-	args := mapNodes(n.args, f).([]any)
-	kwargs := mapNodes(n.kwargs, f).(Kwargs)
+	args := MapArg(n.args, f).([]any)
+	kwargs := MapArg(n.kwargs, f).(Kwargs)
 	c := g.CreateNode(n.Op, n.Target, args, kwargs, n.Name)
 	for k, v := range n.Meta {
 		c.Meta[k] = v

@@ -104,8 +104,8 @@ func lastUses(g *Graph) map[*Node][]*Node {
 				out[n] = append(out[n], x)
 			}
 		}
-		forEachNode(n.args, reg)
-		forEachNode(n.kwargs, reg)
+		ForEachNode(n.args, reg)
+		ForEachNode(n.kwargs, reg)
 	}
 	for n := g.First(); n != nil; n = n.Next() {
 		if !registered[n] && n.Op != OpOutput {
@@ -294,11 +294,11 @@ func (i *Interpreter) FetchArgs(n *Node) ([]any, Kwargs, error) {
 	}
 	var args []any
 	if len(n.args) > 0 {
-		args = mapNodes(n.args, look).([]any)
+		args = MapArg(n.args, look).([]any)
 	}
 	var kwargs Kwargs
 	if len(n.kwargs) > 0 {
-		kwargs = mapNodes(n.kwargs, look).(Kwargs)
+		kwargs = MapArg(n.kwargs, look).(Kwargs)
 	}
 	if missing != nil {
 		why := "it has not run yet"

@@ -259,7 +259,7 @@ func (n *Node) ReplaceInputWith(old, new *Node) {
 		}
 		return x
 	}
-	n.update(mapNodes(n.args, sub).([]any), mapNodes(n.kwargs, sub).(Kwargs))
+	n.update(MapArg(n.args, sub).([]any), MapArg(n.kwargs, sub).(Kwargs))
 }
 
 // ReplaceAllUsesWith makes every user of n use replacement instead and
@@ -299,8 +299,8 @@ func (n *Node) update(args []any, kwargs Kwargs) {
 			inputs = append(inputs, x)
 		}
 	}
-	forEachNode(args, visit)
-	forEachNode(kwargs, visit)
+	ForEachNode(args, visit)
+	ForEachNode(kwargs, visit)
 	for _, x := range inputs {
 		if x.graph != n.graph {
 			tensor.Panicf("fx: argument %s of node %s belongs to another graph", x.Name, n.Name)
@@ -324,9 +324,9 @@ func (n *Node) removeUser(u *Node) {
 	}
 }
 
-// forEachNode calls f on each *Node inside a, depth first, in order (FX's
+// ForEachNode calls f on each *Node inside a, depth first, in order (FX's
 // map_arg order).
-func forEachNode(a any, f func(*Node)) {
+func ForEachNode(a any, f func(*Node)) {
 	switch v := a.(type) {
 	case *Node:
 		if v != nil {
@@ -334,26 +334,26 @@ func forEachNode(a any, f func(*Node)) {
 		}
 	case []any:
 		for _, x := range v {
-			forEachNode(x, f)
+			ForEachNode(x, f)
 		}
 	case Tuple:
 		for _, x := range v {
-			forEachNode(x, f)
+			ForEachNode(x, f)
 		}
 	case []*Node:
 		for _, x := range v {
-			forEachNode(x, f)
+			ForEachNode(x, f)
 		}
 	case Kwargs:
 		for _, kw := range v {
-			forEachNode(kw.Value, f)
+			ForEachNode(kw.Value, f)
 		}
 	}
 }
 
-// mapNodes returns a with each *Node replaced by f's result, rebuilding the
+// MapArg returns a with each *Node replaced by f's result, rebuilding the
 // containers.
-func mapNodes(a any, f func(*Node) any) any {
+func MapArg(a any, f func(*Node) any) any {
 	switch v := a.(type) {
 	case *Node:
 		if v == nil {
@@ -363,19 +363,19 @@ func mapNodes(a any, f func(*Node) any) any {
 	case []any:
 		out := make([]any, len(v))
 		for i, x := range v {
-			out[i] = mapNodes(x, f)
+			out[i] = MapArg(x, f)
 		}
 		return out
 	case Tuple:
 		out := make(Tuple, len(v))
 		for i, x := range v {
-			out[i] = mapNodes(x, f)
+			out[i] = MapArg(x, f)
 		}
 		return out
 	case Kwargs:
 		out := make(Kwargs, len(v))
 		for i, kw := range v {
-			out[i] = Kwarg{kw.Name, mapNodes(kw.Value, f)}
+			out[i] = Kwarg{kw.Name, MapArg(kw.Value, f)}
 		}
 		return out
 	}

@@ -61,7 +61,7 @@ func written(g *fx.Graph) map[*fx.Node]bool {
 			continue
 		}
 		for _, i := range op.Schema.Mutates() {
-			forEachNode(argAt(n, op.Schema, i), mark)
+			fx.ForEachNode(argAt(n, op.Schema, i), mark)
 		}
 	}
 	return out
@@ -75,22 +75,4 @@ func argAt(n *fx.Node, s *tensor.Schema, i int) any {
 	}
 	v, _ := n.Kwargs().Get(s.Args[i].Name)
 	return v
-}
-
-// forEachNode calls f on every node inside the argument a.
-func forEachNode(a any, f func(*fx.Node)) {
-	switch v := a.(type) {
-	case *fx.Node:
-		if v != nil {
-			f(v)
-		}
-	case []any:
-		for _, x := range v {
-			forEachNode(x, f)
-		}
-	case fx.Tuple:
-		for _, x := range v {
-			forEachNode(x, f)
-		}
-	}
 }

@@ -1,20 +1,13 @@
 package main
 
 import (
-	"context"
-	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
-	"time"
 
 	gt "github.com/goaten/goaten"
-	"github.com/goaten/goaten/autograd"
 	"github.com/goaten/goaten/data"
 	"github.com/goaten/goaten/examples/internal/train"
 	"github.com/goaten/goaten/nn"
-	"github.com/goaten/goaten/optim"
-	"github.com/goaten/goaten/tensor"
 )
 
 // Config is a training run.
@@ -30,18 +23,14 @@ type Config struct {
 }
 
 // Result is what a run measured.
-type Result struct {
-	History    train.History   // every epoch's, those of a resumed run included
-	EpochTimes []time.Duration // this run's epochs
-}
+type Result = train.Result
 
 // Run loads the data, splits it (20% test) from the seed, trains and
 // evaluates, and writes the plot and the checkpoint to c.Out.
 func Run(c Config) (Result, error) {
-	var res Result
 	ds, err := data.LoadMNIST(c.Data, strings.Replace(c.Data, "images-idx3", "labels-idx1", 1))
 	if err != nil {
-		return res, err
+		return Result{}, err
 	}
 	x, y := ds.Tensors()[0].To(gt.Float32).DivScalar(255), ds.Tensors()[1]
 	n := x.Sizes()[0]
@@ -57,66 +46,11 @@ func Run(c Config) (Result, error) {
 	}
 	xTrain, yTrain := x.IndexSelect(0, perm.Narrow(0, nTest, nTrain)), y.IndexSelect(0, perm.Narrow(0, nTest, nTrain))
 
-	model := NewCNN()
-	opt, err := optim.NewSGD(model.Parameters(), optim.WithLR(c.LR), optim.WithMomentum(0.9))
-	if err != nil {
-		return res, err
-	}
-	lossFn := nn.NewCrossEntropyLoss()
-	ck := train.Checkpoint{Dir: filepath.Join(c.Out, "checkpoint")}
-	start := 0
-	if c.Resume {
-		if start, res.History, err = ck.Load(model, opt); err != nil {
-			return res, fmt.Errorf("resume: %w", err)
-		}
-		fmt.Fprintf(c.Log, "resumed after epoch %d from %s\n", start, ck.Dir)
-	}
-	fmt.Fprintf(c.Log, "mnist: %d train, %d test samples; %s\n", nTrain, nTest, nn.Repr(model))
-
-	for epoch := start; epoch < start+c.Epochs; epoch++ {
-		// The batch order: torch.manual_seed(seed+1+epoch); torch.randperm(n),
-		// so that a resumed run draws what an uninterrupted one would.
-		gt.ManualSeed(c.Seed + 1 + uint64(epoch))
-		order := gt.Randperm(nTrain)
-		epochData, err := data.NewTensorDataset(xTrain.IndexSelect(0, order), yTrain.IndexSelect(0, order))
-		if err != nil {
-			return res, err
-		}
-		loader, err := data.NewLoader(epochData, c.Batch, data.WithPrefetch(2))
-		if err != nil {
-			return res, err
-		}
-		model.Train()
-		bar := train.NewBar(c.Log, fmt.Sprintf("epoch %d/%d", epoch+1, start+c.Epochs), loader.Len())
-		var sum float64
-		var batches int
-		for batch, err := range loader.All(context.Background()) {
-			if err != nil {
-				return res, err
-			}
-			loss := lossFn.Forward(model.Forward(batch[0]), batch[1])
-			opt.ZeroGrad()
-			loss.Backward()
-			opt.Step()
-			sum += loss.Item().Float64()
-			batches++
-			bar.Add(1, fmt.Sprintf("loss %.4f", sum/float64(batches)))
-		}
-		res.EpochTimes = append(res.EpochTimes, bar.Done())
-		acc := accuracy(model, xTest, yTest)
-		res.History.Loss = append(res.History.Loss, sum/float64(batches))
-		res.History.Accuracy = append(res.History.Accuracy, acc)
-		fmt.Fprintf(c.Log, "epoch %d: train loss %.4f, test accuracy %.2f%%, %.3fs\n", epoch+1, sum/float64(batches), 100*acc, res.EpochTimes[len(res.EpochTimes)-1].Seconds())
-	}
-	if err := ck.Save(model, opt, start+c.Epochs, res.History); err != nil {
-		return res, err
-	}
-	plot := filepath.Join(c.Out, "curves.png")
-	if err := train.Plot(plot, "MNIST CNN", res.History); err != nil {
-		return res, err
-	}
-	fmt.Fprintf(c.Log, "wrote %s and the checkpoint %s\n", plot, ck.Dir)
-	return res, nil
+	return train.Fit(train.Run{
+		Name: "mnist", Title: "MNIST CNN", Model: NewCNN(),
+		XTrain: xTrain, YTrain: yTrain, XTest: xTest, YTest: yTest, EvalBatch: 500,
+		Epochs: c.Epochs, Batch: c.Batch, LR: c.LR, Seed: c.Seed, Out: c.Out, Resume: c.Resume, Log: c.Log,
+	})
 }
 
 // NewCNN is the model: [N, 1, 28, 28] images to [N, 10] logits.
@@ -125,16 +59,4 @@ func NewCNN() *nn.Sequential {
 		nn.NewConv2d(1, 8, 3, nn.Padding(1)), nn.NewReLU(), nn.NewMaxPool2d(2),
 		nn.NewConv2d(8, 16, 3, nn.Padding(1)), nn.NewReLU(), nn.NewMaxPool2d(2),
 		nn.NewFlatten(), nn.NewLinear(16*7*7, 10))
-}
-
-// accuracy is the fraction of x that model classifies as y.
-func accuracy(model nn.Layer, x, y *gt.Tensor) float64 {
-	var right int64
-	autograd.NoGrad(func() {
-		for i := 0; i < y.Sizes()[0]; i += 500 {
-			k := min(500, y.Sizes()[0]-i)
-			right += model.Forward(x.Narrow(0, i, k)).Argmax(tensor.WithDim(1)).Eq(y.Narrow(0, i, k)).Sum(nil).Item().Int64()
-		}
-	})
-	return float64(right) / float64(y.Sizes()[0])
 }

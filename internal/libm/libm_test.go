@@ -121,7 +121,7 @@ func TestCRC64(t *testing.T) {
 	want := map[string]uint32{"log": 0x279ecadc, "sin": 0x9593d5f1, "cos": 0x4e4ea40e}
 	n := 1 << 20
 	if testing.Short() {
-		t.Skip("2^20 evaluations per function")
+		t.Skip("-short: 2^20 evaluations per function (go test ./... runs it)")
 	}
 	for name, f := range f64s {
 		h := crc32.NewIEEE()
@@ -195,7 +195,7 @@ func TestFMA32Exact(t *testing.T) {
 // gave compiled by GCC 12 with -O2 -mavx2 -mfma (on x86-64 with AVX2).
 func TestF32x8Exhaustive(t *testing.T) {
 	if testing.Short() {
-		t.Skip("2^24 evaluations")
+		t.Skip("-short: 2^24 evaluations, slow under qemu (go test ./... runs it)")
 	}
 	hl, hs := crc32.NewIEEE(), crc32.NewIEEE()
 	var bl [32]byte
