@@ -37,13 +37,7 @@ func newBatchNorm(cls string, n int, opts []Option, checkDim func(*T)) batchNorm
 	}
 	m.Affine = k.bool("affine", true)
 	m.TrackRunningStats = k.bool("track_running_stats", true)
-	if m.Affine {
-		m.Weight = m.RegisterParameter("weight", empty(k, n))
-		m.Bias = m.RegisterParameter("bias", empty(k, n))
-	} else {
-		m.RegisterParameter("weight", nil)
-		m.RegisterParameter("bias", nil)
-	}
+	m.Weight, m.Bias = m.affineParams(k, m.Affine, n)
 	if m.TrackRunningStats {
 		m.RunningMean = m.RegisterBuffer("running_mean", gt.Zeros(n).To(k.dtype()), true)
 		m.RunningVar = m.RegisterBuffer("running_var", gt.Ones(n).To(k.dtype()), true)
@@ -206,13 +200,7 @@ func NewLayerNorm[S Size](normalizedShape S, opts ...Option) *LayerNorm {
 	m.SetName("LayerNorm")
 	m.Eps = k.float("eps", 1e-5)
 	m.ElementwiseAffine = k.bool("elementwise_affine", true)
-	if m.ElementwiseAffine {
-		m.Weight = m.RegisterParameter("weight", empty(k, m.NormalizedShape...))
-		m.Bias = m.RegisterParameter("bias", empty(k, m.NormalizedShape...))
-	} else {
-		m.RegisterParameter("weight", nil)
-		m.RegisterParameter("bias", nil)
-	}
+	m.Weight, m.Bias = m.affineParams(k, m.ElementwiseAffine, m.NormalizedShape...)
 	m.ResetParameters()
 	k.place(m.Weight, m.Bias)
 	return m
@@ -263,13 +251,7 @@ func NewGroupNorm(numGroups, numChannels int, opts ...Option) *GroupNorm {
 	m.SetName("GroupNorm")
 	m.Eps = k.float("eps", 1e-5)
 	m.Affine = k.bool("affine", true)
-	if m.Affine {
-		m.Weight = m.RegisterParameter("weight", empty(k, numChannels))
-		m.Bias = m.RegisterParameter("bias", empty(k, numChannels))
-	} else {
-		m.RegisterParameter("weight", nil)
-		m.RegisterParameter("bias", nil)
-	}
+	m.Weight, m.Bias = m.affineParams(k, m.Affine, numChannels)
 	m.ResetParameters()
 	k.place(m.Weight, m.Bias)
 	return m
@@ -385,3 +367,15 @@ func (m *RMSNorm) ExtraRepr() string {
 }
 
 func (m *RMSNorm) String() string { return Repr(m) }
+
+// affineParams registers a normalization's weight and bias of the given
+// shape (left uninitialised for ResetParameters), or registers both as
+// None when affine is off.
+func (b *Base) affineParams(k kwargs, affine bool, shape ...int) (weight, bias *T) {
+	if affine {
+		return b.RegisterParameter("weight", empty(k, shape...)), b.RegisterParameter("bias", empty(k, shape...))
+	}
+	b.RegisterParameter("weight", nil)
+	b.RegisterParameter("bias", nil)
+	return nil, nil
+}
