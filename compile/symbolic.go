@@ -30,10 +30,13 @@ var sentinels = []int{1009, 1013, 1019, 1021, 1031, 1033, 1039, 1049, 1051, 1061
 const maxCoef = 64
 
 // symDim is one dynamic dim: input i's dim d, its size in the real trace
-// and its sentinel in the probe.
+// and its sentinel in the probe. A symbol that is not a dim, the int a
+// script object's method returned (objects.go), has node set: the
+// call_torchbind node that computes it at run time.
 type symDim struct {
 	input, dim  int
 	real, probe int
+	node        *fx.Node
 }
 
 // symExpr is k·Π dims + c.
@@ -155,7 +158,7 @@ func symbolize(gm *fx.GraphModule, probe func([]*tensor.Tensor) (*fx.GraphModule
 			}
 			k = len(dims)
 			index[o.sym] = k
-			dims = append(dims, symDim{o.input, o.dim, real, sentinels[k]})
+			dims = append(dims, symDim{input: o.input, dim: o.dim, real: real, probe: sentinels[k]})
 		} else if dims[k].real != real {
 			return nil, fmt.Errorf("compile: dims %d of input %d and %d of input %d share a size but are %d and %d",
 				dims[k].dim, dims[k].input, o.dim, o.input, dims[k].real, real)
@@ -362,6 +365,15 @@ func (s *symbolizer) value(v1, v2 any) (any, bool) {
 	case float64:
 		y, ok := v2.(float64)
 		return x, ok && (x == y || x != x && y != y)
+	case tensor.Scalar:
+		y, ok := v2.(tensor.Scalar)
+		if ok && x.IsInt() && y.IsInt() && x.Int64() != y.Int64() {
+			e, ok := decode(int(x.Int64()), int(y.Int64()), s.dims)
+			if !ok {
+				return nil, false
+			}
+			return s.expr(e), true
+		}
 	}
 	return v1, fmt.Sprint(v1) == fmt.Sprint(v2)
 }
@@ -401,6 +413,9 @@ func (s *symbolizer) expr(e symExpr) *fx.Node {
 
 // symSize is the sym_size.int node of dynamic dim i, made at its first use.
 func (s *symbolizer) symSize(i int) *fx.Node {
+	if n := s.dims[i].node; n != nil {
+		return n
+	}
 	if n, ok := s.sym[i]; ok {
 		return n
 	}

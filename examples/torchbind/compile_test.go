@@ -1,0 +1,353 @@
+package tensorqueue_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/goaten/goaten/autograd"
+	"github.com/goaten/goaten/compile"
+	"github.com/goaten/goaten/compile/fx"
+	"github.com/goaten/goaten/tensor"
+	"github.com/goaten/goaten/torchbind"
+
+	tq "github.com/goaten/goaten/examples/torchbind"
+)
+
+// emptyQueue is PyTorch's _empty_tensor_queue(): init tensor
+// torch.empty(0).fill_(-1), with ts pushed.
+func emptyQueue(ts ...*tensor.Tensor) *torchbind.Object {
+	o := tq.Class.New(tensor.Empty(tensor.Float32, 0))
+	for _, t := range ts {
+		o.Call("push", t)
+	}
+	return o
+}
+
+// cloneQueue is a queue holding clones of o's tensors (requires_grad kept),
+// for the eager run a compiled one is compared with.
+func cloneQueue(o *torchbind.Object) *torchbind.Object {
+	var ts []*tensor.Tensor
+	for _, t := range torchbind.Unwrap[*tq.TensorQueue](o).GetRawQueue() {
+		c := t.Detach().Clone()
+		if t.RequiresGrad() {
+			autograd.SetRequiresGrad(c, true)
+		}
+		ts = append(ts, c)
+	}
+	return emptyQueue(ts...)
+}
+
+func randn(dt tensor.DType, grad bool, sizes ...int) *tensor.Tensor {
+	t := tensor.Randn(sizes).To(dt)
+	if grad {
+		autograd.SetRequiresGrad(t, true)
+	}
+	return t
+}
+
+// guardsModel is test_compile_script_object_input_guards' Model.forward:
+// x_sin = tq.pop() - tq.size() (pop first, as Python evaluates it).
+func guardsModel(q tensor.ScriptObject, x *tensor.Tensor) (*tensor.Tensor, tensor.ScriptObject) {
+	torchbind.Call(q, "push", x.Cos())
+	torchbind.Call(q, "push", x.Sin())
+	popped := torchbind.Call(q, "pop").(*tensor.Tensor)
+	n := torchbind.Call(q, "size").(int)
+	return popped.Sub(tensor.WrappedNumber(tensor.Int(int64(n)))), q
+}
+
+func sameTensor(t *testing.T, what string, got, want *tensor.Tensor) {
+	t.Helper()
+	if got.DType() != want.DType() || fmt.Sprint(got.Sizes()) != fmt.Sprint(want.Sizes()) || got.RequiresGrad() != want.RequiresGrad() {
+		t.Fatalf("%s: got %s %v grad=%v, want %s %v grad=%v", what, got.DType(), got.Sizes(), got.RequiresGrad(), want.DType(), want.Sizes(), want.RequiresGrad())
+	}
+	g, w := got.Detach().Float64s(), want.Detach().Float64s()
+	for i := range g {
+		if g[i] != w[i] {
+			t.Fatalf("%s: element %d is %v, want %v", what, i, g[i], w[i])
+		}
+	}
+}
+
+// callAndCompare runs the compiled function on q and x and fn eagerly on a
+// clone of q, and checks the results and the queues after the call agree.
+func callAndCompare(t *testing.T, c *compile.Compiled, q *torchbind.Object, x *tensor.Tensor) {
+	t.Helper()
+	eq := cloneQueue(q)
+	wantT, _ := guardsModel(eq, x)
+	res, err := c.CallArgs(q, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := res.([]any)
+	sameTensor(t, "x_sin", out[0].(*tensor.Tensor), wantT)
+	if out[1] != tensor.ScriptObject(q) {
+		t.Fatalf("the graph returned %v, not the queue it was given", out[1])
+	}
+	got, want := torchbind.Unwrap[*tq.TensorQueue](q).GetRawQueue(), torchbind.Unwrap[*tq.TensorQueue](eq).GetRawQueue()
+	if len(got) != len(want) {
+		t.Fatalf("the queue holds %d tensors after the compiled call, %d after the eager one", len(got), len(want))
+	}
+	for i := range got {
+		sameTensor(t, fmt.Sprintf("queue[%d]", i), got[i], want[i])
+	}
+}
+
+// S7: test_compile_script_object_input_guards. The graph is guarded on the
+// queue's flattened state; the compiled call runs the real methods on the
+// real queue.
+func TestCompileGuardsS7(t *testing.T) {
+	c := compile.Compile(guardsModel, compile.Options{Fullgraph: true})
+	x := tensor.Randn([]int{2, 3})
+	var ten []*tensor.Tensor
+	for range 10 {
+		ten = append(ten, randn(tensor.Float32, false, 4, 5))
+	}
+	steps := []struct {
+		what   string
+		q      *torchbind.Object
+		frames int
+	}{
+		{"empty queue", emptyQueue(), 1},
+		{"queue length change", emptyQueue(ten...), 2},
+		{"tensor in queue changes shape", emptyQueue(randn(tensor.Float32, false, 2, 3)), 3},
+		{"no recompile", emptyQueue(randn(tensor.Float32, false, 2, 3)), 3},
+		{"tensor in queue changes dispatch key", emptyQueue(randn(tensor.Float32, true, 2, 3)), 4},
+		{"tensor in queue changes dtype", emptyQueue(randn(tensor.Float64, true, 2, 3)), 5},
+	}
+	for _, s := range steps {
+		callAndCompare(t, c, s.q, x)
+		if f := c.Stats().Frames; f != s.frames {
+			t.Fatalf("%s: frame_count %d, want %d\n%s", s.what, f, s.frames, c.Explain())
+		}
+	}
+	st := c.Stats()
+	want := []string{
+		"len(inputs[0].queue) mismatch. expected 0, actual 10",
+		"len(inputs[0].queue) mismatch. expected 10, actual 1",
+		"tensor 'inputs[0].queue[0]' requires_grad mismatch. expected requires_grad=0",
+		"tensor 'inputs[0].queue[0]' dtype mismatch. expected Float, actual Double",
+	}
+	if len(st.Recompiles) != len(want) {
+		t.Fatalf("recompiles %q", st.Recompiles)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(st.Recompiles[i], w) {
+			t.Errorf("recompile %d: %q, want it to begin %q", i+1, st.Recompiles[i], w)
+		}
+	}
+	// The graph reads size() at run time and is the Dynamo graph's ATen
+	// form.
+	wantGraph := `def forward(self, arg0_1, arg1_1):
+    cos = torch.ops.aten.cos.default(arg1_1)
+    call_torchbind = torch.ops.higher_order.call_torchbind(arg0_1, 'push', cos);  cos = None
+    sin = torch.ops.aten.sin.default(arg1_1);  arg1_1 = None
+    call_torchbind_1 = torch.ops.higher_order.call_torchbind(arg0_1, 'push', sin);  sin = None
+    call_torchbind_2 = torch.ops.higher_order.call_torchbind(arg0_1, 'pop')
+    call_torchbind_3 = torch.ops.higher_order.call_torchbind(arg0_1, 'size')
+    sub = torch.ops.aten.sub.Tensor(call_torchbind_2, call_torchbind_3);  call_torchbind_2 = call_torchbind_3 = None
+    return (sub, arg0_1)`
+	if got := strings.TrimSpace(c.Graphs()[0].Code()); got != wantGraph {
+		t.Errorf("graph:\n%s\nwant:\n%s", got, wantGraph)
+	}
+}
+
+// S7: test_compile_script_object_input_automatic_dynamic_shape: a tensor
+// in the queue going (2,3) -> (2,4) recompiles once with a dynamic dim;
+// (2,5) then does not recompile.
+func TestCompileAutomaticDynamicS7(t *testing.T) {
+	c := compile.Compile(guardsModel, compile.Options{Fullgraph: true})
+	x := tensor.Randn([]int{2, 3})
+	for i, s := range []struct{ cols, frames int }{{3, 1}, {4, 2}, {5, 2}, {7, 2}} {
+		callAndCompare(t, c, emptyQueue(randn(tensor.Float32, false, 2, s.cols)), x)
+		if f := c.Stats().Frames; f != s.frames {
+			t.Fatalf("call %d, queue[0] of (2,%d): frame_count %d, want %d\n%s", i+1, s.cols, f, s.frames, c.Explain())
+		}
+	}
+	// The dim is dynamic, not any size: 0 and 1 are specialised.
+	callAndCompare(t, c, emptyQueue(randn(tensor.Float32, false, 2, 1)), x)
+	if f := c.Stats().Frames; f != 3 {
+		t.Fatalf("queue[0] of (2,1): frame_count %d, want 3", f)
+	}
+}
+
+// A graph whose ints depend on a dynamic size in the queue's state cannot
+// be generic: the size stays static and each size recompiles.
+func TestCompileStateSizeInGraphStaysStatic(t *testing.T) {
+	fn := func(q tensor.ScriptObject, x *tensor.Tensor) *tensor.Tensor {
+		top := torchbind.Call(q, "top").(*tensor.Tensor)
+		return top.Reshape([]int{top.Size(0) * top.Size(1)}).Sum(nil).Add(x)
+	}
+	c := compile.Compile(fn, compile.Options{Fullgraph: true})
+	x := tensor.Randn([]int{1})
+	for i, cols := range []int{3, 4, 5} {
+		top := randn(tensor.Float32, false, 2, cols)
+		res, err := c.CallArgs(emptyQueue(top), x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameTensor(t, "result", res.(*tensor.Tensor), top.Reshape([]int{2 * cols}).Sum(nil).Add(x))
+		if f := c.Stats().Frames; f != i+1 {
+			t.Fatalf("(2,%d): frame_count %d, want %d", cols, f, i+1)
+		}
+	}
+}
+
+// S8: an input tensor that is also in the queue, and methods the fake
+// class lacks, under compile.
+func TestCompileErrorsS8(t *testing.T) {
+	x := tensor.Randn([]int{2, 3})
+	c := compile.Compile(func(q tensor.ScriptObject, x *tensor.Tensor) (*tensor.Tensor, *tensor.Tensor) {
+		return x.Sin(), torchbind.Call(q, "pop").(*tensor.Tensor).Cos()
+	}, compile.Options{Fullgraph: true})
+	if _, err := c.CallArgs(emptyQueue(x), x); err == nil || !strings.Contains(err.Error(), "inputs[1] is alising inputs[0].queue[0]") {
+		t.Fatalf("test_compile_error_on_input_aliasing_contents: %v", err)
+	}
+	for _, m := range []string{"_not_defined_attr", "clone_queue"} {
+		c := compile.Compile(func(q tensor.ScriptObject, x *tensor.Tensor) *tensor.Tensor {
+			torchbind.Call(q, "push", x)
+			torchbind.Call(q, m)
+			return x
+		}, compile.Options{Fullgraph: true})
+		if _, err := c.CallArgs(emptyQueue(), x); err == nil || !strings.Contains(err.Error(), "FakeScriptObject doesn't define method "+m) {
+			t.Fatalf("%s: %v", m, err)
+		}
+	}
+	// Without Fullgraph the function runs eagerly on the real queue.
+	q := emptyQueue()
+	c = compile.Compile(func(q tensor.ScriptObject, x *tensor.Tensor) *tensor.Tensor {
+		torchbind.Call(q, "push", x)
+		torchbind.Call(q, "clone_queue")
+		return x
+	}, compile.Options{Logf: func(string, ...any) {}})
+	if _, err := c.CallArgs(q, x); err != nil {
+		t.Fatal(err)
+	}
+	if n := q.Call("size"); n != 1 || c.Stats().Eager != 1 {
+		t.Fatalf("eager fallback: size %v, eager %d", n, c.Stats().Eager)
+	}
+}
+
+// Beyond PyTorch: x + tq.size() traces to a graph that reads the size at
+// run time, so one graph is right for queues of every length. PyTorch's
+// graph (the ConstantMethodResults option) burns the size in and is wrong
+// for any other length.
+func TestSymbolicSize(t *testing.T) {
+	fn := func(q tensor.ScriptObject, x *tensor.Tensor) *tensor.Tensor {
+		n := torchbind.Call(q, "size").(int)
+		return x.Add(tensor.WrappedNumber(tensor.Int(int64(n)))).Mul(tensor.WrappedNumber(tensor.Int(int64(2*n + 1))))
+	}
+	x := tensor.Randn([]int{3})
+	args := []any{emptyQueue(randn(tensor.Float32, false, 2)), x}
+	sym, err := compile.TraceArgs(fn, args, compile.TraceOptions{Mode: compile.Fake})
+	if err != nil {
+		t.Fatal(err)
+	}
+	burned, err := compile.TraceArgs(fn, args, compile.TraceOptions{Mode: compile.Fake, ConstantMethodResults: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantSym := `def forward(self, arg0_1, arg1_1):
+    call_torchbind = torch.ops.higher_order.call_torchbind(arg0_1, 'size');  arg0_1 = None
+    add = torch.ops.aten.add.Tensor(arg1_1, call_torchbind);  arg1_1 = None
+    mul = call_torchbind * 2;  call_torchbind = None
+    add_1 = mul + 1;  mul = None
+    mul_1 = torch.ops.aten.mul.Tensor(add, add_1);  add = add_1 = None
+    return mul_1`
+	if got := strings.TrimSpace(sym.Code()); got != wantSym {
+		t.Errorf("symbolic graph:\n%s\nwant:\n%s", got, wantSym)
+	}
+	wantBurned := `def forward(self, arg0_1, arg1_1):
+    call_torchbind = torch.ops.higher_order.call_torchbind(arg0_1, 'size');  arg0_1 = None
+    add = torch.ops.aten.add.Tensor(arg1_1, 1);  arg1_1 = None
+    mul = torch.ops.aten.mul.Tensor(add, 3);  add = None
+    return mul`
+	if got := strings.TrimSpace(burned.Code()); got != wantBurned {
+		t.Errorf("burned-in graph:\n%s\nwant:\n%s", got, wantBurned)
+	}
+	for _, n := range []int{0, 1, 4, 9} {
+		var ts []*tensor.Tensor
+		for range n {
+			ts = append(ts, randn(tensor.Float32, false, 2))
+		}
+		q := emptyQueue(ts...)
+		want := fn(q, x)
+		got, err := fx.NewInterpreter(sym).Run(q, x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameTensor(t, fmt.Sprintf("symbolic graph, queue of %d", n), got.(*tensor.Tensor), want)
+		old, err := fx.NewInterpreter(burned).Run(q, x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if right := old.(*tensor.Tensor).Sub(want).Abs().Max().Item().Float64() == 0; right != (n == 1) {
+			t.Errorf("queue of %d: the burned-in graph gives %v, eager %v", n, old.(*tensor.Tensor).Float64s(), want.Float64s())
+		}
+	}
+	// Compiled, the same graph serves every length the guards let through.
+	c := compile.Compile(fn, compile.Options{Fullgraph: true})
+	for _, n := range []int{2, 2} {
+		var ts []*tensor.Tensor
+		for range n {
+			ts = append(ts, randn(tensor.Float32, false, 2))
+		}
+		q := emptyQueue(ts...)
+		want := fn(emptyQueue(ts...), x)
+		got, err := c.CallArgs(q, x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameTensor(t, "compiled", got.(*tensor.Tensor), want)
+	}
+	if got := strings.TrimSpace(c.Graphs()[0].Code()); got != wantSym {
+		t.Errorf("compiled graph:\n%s", got)
+	}
+}
+
+// S5's program in the default, symbolic form: size() is read at run time,
+// and the graph gives eager's results for a queue of any length.
+func TestSymbolicSizeS5(t *testing.T) {
+	real := tq.Class.New(tensor.FullOf(tensor.Float32, -1, 1))
+	gm, err := compile.TraceArgs(s5, []any{real, tensor.Randn([]int{2, 3})}, compile.TraceOptions{Mode: compile.Fake})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `def forward(self, arg0_1, arg1_1):
+    cos = torch.ops.aten.cos.default(arg1_1)
+    call_torchbind = torch.ops.higher_order.call_torchbind(arg0_1, 'push', cos);  cos = None
+    sin = torch.ops.aten.sin.default(arg1_1);  arg1_1 = None
+    call_torchbind_1 = torch.ops.higher_order.call_torchbind(arg0_1, 'push', sin);  sin = None
+    call_torchbind_2 = torch.ops.higher_order.call_torchbind(arg0_1, 'pop')
+    call_torchbind_3 = torch.ops.higher_order.call_torchbind(arg0_1, 'size')
+    add = torch.ops.aten.add.Tensor(call_torchbind_2, call_torchbind_3);  call_torchbind_2 = call_torchbind_3 = None
+    call_torchbind_4 = torch.ops.higher_order.call_torchbind(arg0_1, 'pop')
+    call_torchbind_5 = torch.ops.higher_order.call_torchbind(arg0_1, 'size')
+    sub = torch.ops.aten.sub.Tensor(call_torchbind_4, call_torchbind_5);  call_torchbind_4 = call_torchbind_5 = None
+    return (sub, add, arg0_1)`
+	if got := strings.TrimSpace(gm.Code()); got != want {
+		t.Errorf("graph:\n%s\nwant:\n%s", got, want)
+	}
+	if n := torchbind.Unwrap[*tq.TensorQueue](real).Size(); n != 0 {
+		t.Errorf("the real queue has %d tensors after tracing, want 0", n)
+	}
+	for _, n := range []int{0, 3} {
+		x := tensor.Randn([]int{2, 3})
+		var ts []*tensor.Tensor
+		for range n {
+			ts = append(ts, randn(tensor.Float32, false, 2, 3))
+		}
+		q, eq := emptyQueue(ts...), emptyQueue(ts...)
+		wantSin, wantCos, _ := s5(eq, x)
+		got, err := fx.NewInterpreter(gm).Run(q, x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := got.(fx.Tuple)
+		sameTensor(t, "sub", out[0].(*tensor.Tensor), wantSin)
+		sameTensor(t, "add", out[1].(*tensor.Tensor), wantCos)
+		if a, b := q.Call("size"), eq.Call("size"); a != b {
+			t.Errorf("queue of %d: size %v after the graph, %v after eager", n, a, b)
+		}
+	}
+}
