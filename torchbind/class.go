@@ -385,7 +385,8 @@ func (c *Class) schemaText(m *Method, in, out []reflect.Type) (plain, annotated 
 	both(" _0")
 	for i, t := range in {
 		st := schemaType(t, c, name)
-		both(", " + st)
+		both(", ")
+		p.WriteString(st)
 		if m.stores[i+1] {
 			if !isTensorType(t) {
 				fail(tensor.TypeError, "torchbind: method %s of %s keeps argument _%d, a %s; only tensors can be kept", name, c.QualifiedName(), i+1, st)

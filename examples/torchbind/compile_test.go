@@ -351,3 +351,35 @@ func TestSymbolicSizeS5(t *testing.T) {
 		}
 	}
 }
+
+// The methods' alias annotations: PyTorch prints method schemas without
+// them (S8's test_method_schema, TestMethodSchemas); AnnotatedSchema has
+// them.
+func TestAnnotatedSchemas(t *testing.T) {
+	q := "__torch__.torch.classes.MyCustomClass.TensorQueue"
+	want := map[string]string{
+		"push":          "push(" + q + "(a!) _0, Tensor(b -> *) _1) -> NoneType _0",
+		"pop":           "pop(" + q + "(a!) _0) -> Tensor(*) _0",
+		"top":           "top(" + q + " _0) -> Tensor(*) _0",
+		"size":          "size(" + q + " _0) -> int _0",
+		"clone_queue":   "clone_queue(" + q + " _0) -> " + q + " _0",
+		"get_raw_queue": "get_raw_queue(" + q + " _0) -> Tensor(*)[] _0",
+		"for_each_add_": "for_each_add_(" + q + "(a!) _0, Tensor _1) -> NoneType _0",
+	}
+	for name, s := range want {
+		m := tq.Class.Method(name)
+		if got := m.AnnotatedSchema(); got != s {
+			t.Errorf("%s: got %q, want %q", name, got, s)
+		}
+		if strings.ContainsAny(m.Schema(), "!*") {
+			t.Errorf("%s: the plain schema %q has annotations", name, m.Schema())
+		}
+	}
+	push, pop := tq.Class.Method("push"), tq.Class.Method("pop")
+	if !push.Mutates() || !push.Stores(1) || push.ReturnsAlias() || !pop.Mutates() || pop.Stores(1) || !pop.ReturnsAlias() {
+		t.Errorf("push: mutates %v stores %v; pop: mutates %v returns alias %v", push.Mutates(), push.Stores(1), pop.Mutates(), pop.ReturnsAlias())
+	}
+	if m := tq.Class.Method("size"); m.Mutates() || m.ReturnsAlias() {
+		t.Error("size is declared to mutate or alias")
+	}
+}
