@@ -107,6 +107,13 @@ type tracer struct {
 	inputs  []*tensor.Tensor // the traced stand-ins of the inputs
 	outer   *tracer          // the enclosing trace of a higher-order op's sub-trace (subgraph.go)
 
+	// Int results of script objects' methods (objects.go): burned in as
+	// constants, or recorded (the call_torchbind nodes that returned them,
+	// in order); probe makes this trace a probe of a symbolic one.
+	constMethods bool
+	methodInts   []*fx.Node
+	probe        *probeHooks
+
 	// Effect tokens of a functionalized trace (see HOPTracer.Token): the
 	// token placeholder, made when the first effectful op is met, and the
 	// token the last one returned, which the graph returns first.
@@ -121,12 +128,6 @@ type tracer struct {
 	objFakes  map[tensor.ScriptObject]tensor.ScriptObject
 	objDevice map[*tensor.Tensor]tensor.Device
 	nobj      int
-	// Int results of methods (objects.go): burned in as constants, or
-	// recorded (the call_torchbind nodes that returned them, in order);
-	// probe makes this trace a probe of a symbolic one.
-	constMethods bool
-	methodInts   []*fx.Node
-	probe        *probeHooks
 }
 
 // newTracer starts a trace into an empty graph.

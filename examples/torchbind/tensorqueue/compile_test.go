@@ -11,7 +11,7 @@ import (
 	"github.com/goaten/goaten/tensor"
 	"github.com/goaten/goaten/torchbind"
 
-	tq "github.com/goaten/goaten/examples/torchbind"
+	tq "github.com/goaten/goaten/examples/torchbind/tensorqueue"
 )
 
 // emptyQueue is PyTorch's _empty_tensor_queue(): init tensor
