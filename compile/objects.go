@@ -45,6 +45,7 @@ func (tr *tracer) fakeObject(o tensor.ScriptObject) tensor.ScriptObject {
 		if s, ok := sizes[k]; ok {
 			m = tensor.NewMetaContiguous(s, t.DType(), tensor.Meta)
 		}
+		tr.objLeaf[m] = k
 		k++
 		tr.objDevice[m] = t.Device()
 		return m
@@ -141,6 +142,9 @@ func (h *HOPTracer) CallMethod(target fx.Target, o tensor.ScriptObject, method s
 	n.Meta[fx.MetaVal] = res
 	res = tr.methodInt(n, res)
 	if t, ok := res.(*tensor.Tensor); ok && t != nil {
+		if k, ok := tr.objLeaf[t]; ok {
+			n.Meta[metaStateLeaf] = k
+		}
 		if tr.mode == Fake {
 			dev, ok := devs[t]
 			if !ok {
@@ -158,6 +162,12 @@ func (h *HOPTracer) CallMethod(target fx.Target, o tensor.ScriptObject, method s
 	}
 	return res
 }
+
+// metaStateLeaf is the meta key of a method call whose result is a tensor
+// of its object's state as it was when the trace began: the index of that
+// tensor among the state's (a dynamic size of it is read from the call's
+// result).
+const metaStateLeaf = "torchbind_state_leaf"
 
 // StatefulObject is a script object whose state compile.Compile guards on
 // (package torchbind's *Object): StateLeaves is its flattened state
@@ -260,7 +270,12 @@ func symbolizeMethods(gm *fx.GraphModule, nodes []*fx.Node, probe func(ints []in
 	if err != nil || sameAttrs(gm, other) != nil {
 		return nil, false
 	}
-	s := &symbolizer{g: gm.Graph, dims: dims, sym: map[int]*fx.Node{}}
+	// On a copy: a failed attempt may leave nodes behind.
+	gm, nodes = copyGraph(gm, nodes)
+	for k, n := range nodes {
+		dims[k].node = n
+	}
+	s := newSymbolizer(gm.Graph, dims)
 	if !s.graphs(gm.Graph, other.Graph) {
 		return nil, false
 	}
@@ -563,7 +578,8 @@ func (c *Compiled) compileArgs(inputs []any, specs []inputSpec, grad bool) (*ent
 		return nil, err
 	}
 	if argsDynamic(specs) {
-		if sym, err := c.symbolicArgs(gm, inputs, specs, opts); err == nil {
+		// On a copy: a failed attempt may leave nodes behind.
+		if sym, err := c.symbolicArgs(renamed(gm), inputs, specs, opts); err == nil {
 			gm = sym
 		} else {
 			for i := range specs {
@@ -647,6 +663,35 @@ func (c *Compiled) symbolicArgs(gm *fx.GraphModule, inputs []any, specs []inputS
 			k++
 		}
 	}
+	// A dim of a tensor in an object's state is read from the first call
+	// that returned that tensor.
+	var extra []symDim
+	phs := gm.Graph.Placeholders()
+	for i, a := range inputs {
+		o, ok := a.(tensor.ScriptObject)
+		if !ok || i >= len(phs) {
+			continue
+		}
+		k := 0
+		for _, l := range specs[i].obj.leaves {
+			if l.tensor == nil {
+				continue
+			}
+			var src *fx.Node
+			for _, n := range gm.Graph.Nodes() {
+				if leaf, ok := n.Meta[metaStateLeaf].(int); ok && leaf == k && len(n.Args()) > 0 && n.Args()[0] == phs[i] {
+					src = n
+					break
+				}
+			}
+			for _, d := range slices.Sorted(maps.Keys(l.tensor.dynamic)) {
+				if src != nil {
+					extra = append(extra, symDim{input: i, dim: d, real: l.tensor.sizes[d], probe: hooks.objSizes[o][k][d], src: src})
+				}
+			}
+			k++
+		}
+	}
 	probe := func(in []*tensor.Tensor) (*fx.GraphModule, error) {
 		args := slices.Clone(inputs)
 		for i, t := range in {
@@ -656,5 +701,20 @@ func (c *Compiled) symbolicArgs(gm *fx.GraphModule, inputs []any, specs []inputS
 		}
 		return traceArgs(c.fn, args, opts, hooks)
 	}
-	return symbolize(gm, probe, tensors, dynamic)
+	return symbolize(gm, probe, tensors, dynamic, extra)
+}
+
+// copyGraph copies gm, with the copies of nodes.
+func copyGraph(gm *fx.GraphModule, nodes []*fx.Node) (*fx.GraphModule, []*fx.Node) {
+	out := renamed(gm)
+	idx := map[*fx.Node]int{}
+	for i, n := range gm.Graph.Nodes() {
+		idx[n] = i
+	}
+	all := out.Graph.Nodes()
+	cp := make([]*fx.Node, len(nodes))
+	for k, n := range nodes {
+		cp[k] = all[idx[n]]
+	}
+	return out, cp
 }

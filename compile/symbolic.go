@@ -32,11 +32,15 @@ const maxCoef = 64
 // symDim is one dynamic dim: input i's dim d, its size in the real trace
 // and its sentinel in the probe. A symbol that is not a dim, the int a
 // script object's method returned (objects.go), has node set: the
-// call_torchbind node that computes it at run time.
+// call_torchbind node that computes it at run time. A dim of a tensor in
+// a script object's state has src set: the first node whose value is
+// that tensor (the method call that returned it); its size is read from
+// there.
 type symDim struct {
 	input, dim  int
 	real, probe int
 	node        *fx.Node
+	src         *fx.Node
 }
 
 // symExpr is k·Π dims + c.
@@ -101,7 +105,7 @@ func (c *Compiled) symbolic(gm *fx.GraphModule, inputs []*tensor.Tensor, specs [
 	probe := func(in []*tensor.Tensor) (*fx.GraphModule, error) {
 		return Trace(c.fn, in, TraceOptions{Mode: Fake, Decompositions: c.opts.Decompositions})
 	}
-	out, err := symbolize(gm, probe, inputs, dynamic)
+	out, err := symbolize(gm, probe, inputs, dynamic, nil)
 	return out, err == nil
 }
 
@@ -121,12 +125,13 @@ func Symbolize(fn any, inputs []*tensor.Tensor, dynamic map[int]map[int]int, opt
 	if err != nil {
 		return nil, err
 	}
-	return symbolize(gm, func(in []*tensor.Tensor) (*fx.GraphModule, error) { return Trace(fn, in, opts) }, inputs, dynamic)
+	return symbolize(gm, func(in []*tensor.Tensor) (*fx.GraphModule, error) { return Trace(fn, in, opts) }, inputs, dynamic, nil)
 }
 
 // symbolize rewrites gm, traced at inputs, by comparing it with the trace
-// that probe makes at the sentinel sizes.
-func symbolize(gm *fx.GraphModule, probe func([]*tensor.Tensor) (*fx.GraphModule, error), inputs []*tensor.Tensor, dynamic map[int]map[int]int) (*fx.GraphModule, error) {
+// that probe makes at the sentinel sizes. extra are symbols beside the
+// inputs' dims, which probe gives their probe values.
+func symbolize(gm *fx.GraphModule, probe func([]*tensor.Tensor) (*fx.GraphModule, error), inputs []*tensor.Tensor, dynamic map[int]map[int]int, extra []symDim) (*fx.GraphModule, error) {
 	type occ struct{ input, dim, sym int }
 	var occs []occ
 	for i, ds := range dynamic {
@@ -168,6 +173,7 @@ func symbolize(gm *fx.GraphModule, probe func([]*tensor.Tensor) (*fx.GraphModule
 		}
 		probeSizes[o.input][o.dim] = dims[k].probe
 	}
+	dims = append(dims, extra...)
 	in := slices.Clone(inputs)
 	for i, sizes := range probeSizes {
 		x := inputs[i]
@@ -183,7 +189,7 @@ func symbolize(gm *fx.GraphModule, probe func([]*tensor.Tensor) (*fx.GraphModule
 	if err := sameAttrs(gm, other); err != nil {
 		return nil, err
 	}
-	s := &symbolizer{g: gm.Graph, dims: dims, sym: map[int]*fx.Node{}}
+	s := newSymbolizer(gm.Graph, dims)
 	if !s.graphs(gm.Graph, other.Graph) {
 		if s.diff == nil {
 			return nil, fmt.Errorf("compile: the graph's ops depend on the dynamic sizes")
@@ -275,6 +281,26 @@ type symbolizer struct {
 	sym  map[int]*fx.Node // dim index -> its sym_size.int node
 	at   *fx.Node         // the node whose arguments are being rewritten
 	diff *fx.Node         // the node where the graphs differ
+	pos  map[*fx.Node]int // the graph's nodes' places, before any rewrite
+}
+
+// usable reports whether e's symbols can be read where s.at needs them:
+// a size read from a node (src) needs that node to come first.
+func (s *symbolizer) usable(e symExpr) bool {
+	for _, i := range e.dims {
+		if src := s.dims[i].src; src != nil && s.pos[src] >= s.pos[s.at] {
+			return false
+		}
+	}
+	return true
+}
+
+func newSymbolizer(g *fx.Graph, dims []symDim) *symbolizer {
+	s := &symbolizer{g: g, dims: dims, sym: map[int]*fx.Node{}, pos: map[*fx.Node]int{}}
+	for i, n := range g.Nodes() {
+		s.pos[n] = i
+	}
+	return s
 }
 
 // graphs walks the two graphs node by node; it rewrites g1's arguments and
@@ -336,7 +362,7 @@ func (s *symbolizer) value(v1, v2 any) (any, bool) {
 			return x, true
 		}
 		e, ok := decode(x, y, s.dims)
-		if !ok {
+		if !ok || !s.usable(e) {
 			return nil, false
 		}
 		return s.expr(e), true
@@ -369,7 +395,7 @@ func (s *symbolizer) value(v1, v2 any) (any, bool) {
 		y, ok := v2.(tensor.Scalar)
 		if ok && x.IsInt() && y.IsInt() && x.Int64() != y.Int64() {
 			e, ok := decode(int(x.Int64()), int(y.Int64()), s.dims)
-			if !ok {
+			if !ok || !s.usable(e) {
 				return nil, false
 			}
 			return s.expr(e), true
@@ -420,6 +446,9 @@ func (s *symbolizer) symSize(i int) *fx.Node {
 		return n
 	}
 	ph := s.g.Placeholders()[s.dims[i].input]
+	if src := s.dims[i].src; src != nil {
+		ph = src
+	}
 	n := s.g.CreateNode(fx.OpCallFunction, opSymSize, []any{ph, s.dims[i].dim}, nil, "sym_size_int")
 	n.Meta[fx.MetaVal] = s.dims[i].real
 	s.sym[i] = n

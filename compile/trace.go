@@ -113,6 +113,7 @@ type tracer struct {
 	constMethods bool
 	methodInts   []*fx.Node
 	probe        *probeHooks
+	objLeaf      map[*tensor.Tensor]int // a fake of a tensor in an object's state -> its index there
 
 	// Effect tokens of a functionalized trace (see HOPTracer.Token): the
 	// token placeholder, made when the first effectful op is met, and the
@@ -143,6 +144,7 @@ func newTracer(mode Mode, decomps Decompositions) *tracer {
 		objNodes:  map[tensor.ScriptObject]*fx.Node{},
 		objFakes:  map[tensor.ScriptObject]tensor.ScriptObject{},
 		objDevice: map[*tensor.Tensor]tensor.Device{},
+		objLeaf:   map[*tensor.Tensor]int{},
 	}
 }
 
