@@ -143,9 +143,34 @@ func opResults(op *tensor.Op, res any) []*T {
 		return r
 	case nil:
 		return []*T{nil}
+	case int, int64, float64, bool:
+		// A number (queue_size's int): with_effects' value element is
+		// None in the graph (its getitem is dropped, as PyTorch's graph
+		// uses the number by value) and the caller gets the number
+		// (scalarResult).
+		if b, ok := tensor.ModeValue(scalarKey).(*scalarResult); ok {
+			b.v, b.set = r, true
+		}
+		return []*T{nil}
 	}
 	tensor.TypePanicf("with_effects: %s returned %T, not tensors", op.Name, res)
 	return nil
+}
+
+// scalarKey holds, per goroutine, while effectKernel runs an op that
+// returns a number, where opResults puts the number for wrapResults to
+// hand to the op's caller.
+var scalarKey = new(byte)
+
+type scalarResult struct {
+	v   any
+	set bool
+}
+
+// returnsNumber reports whether op returns one non-tensor value.
+func returnsNumber(op *tensor.Op) bool {
+	r := op.Schema.Returns
+	return len(r) == 1 && !r[0].Type.IsTensorLike()
 }
 
 func withEffectsTrace(c *Call, tr *compile.HOPTracer) []*T {
@@ -236,6 +261,9 @@ func withEffectsFromNode(args []any, _ fx.Kwargs, _ *Graphs) (*Call, error) {
 // functionalized trace the call becomes with_effects over the trace's
 // token; elsewhere the op runs below the layer on its arguments' values.
 func effectKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
+	if returnsNumber(op) {
+		defer tensor.SetModeValue(scalarKey, &scalarResult{})()
+	}
 	in := make([]any, len(args))
 	wrapped := false
 	for i, a := range args {
@@ -295,6 +323,9 @@ func wrapResults(op *tensor.Op, res []*T, wrap bool) any {
 	case 1:
 		if op.Schema.Returns[0].Type.IsTensorLike() && len(out) == 1 {
 			return out[0]
+		}
+		if s, ok := tensor.ModeValue(scalarKey).(*scalarResult); ok && s.set && returnsNumber(op) {
+			return s.v
 		}
 	}
 	return out
