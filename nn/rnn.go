@@ -90,7 +90,15 @@ func newRNNBase(m *rnnBase, cls, mode string, inputSize, hiddenSize int, opts []
 		valueError("dropout should be a number in range [0, 1] representing the probability of an element being zeroed")
 	}
 	// PyTorch warns here when dropout > 0 with one layer (the dropout is
-	// then never applied); goaten prints no warnings.
+	// then never applied); goaten prints no warnings. PyTorch 1.13 takes a
+	// hidden_size or num_layers below 1 and fails later (on proj_size, or
+	// with an IndexError); these are PyTorch 2's checks.
+	if hiddenSize <= 0 {
+		valueError("hidden_size must be greater than zero")
+	}
+	if m.NumLayers <= 0 {
+		valueError("num_layers must be greater than zero")
+	}
 	if m.ProjSize < 0 {
 		valueError("proj_size should be a positive integer or zero to disable projections")
 	}
@@ -164,6 +172,10 @@ func uniformInit(params []*T, hiddenSize int) {
 		nninit.Uniform_(p, -stdv, stdv)
 	}
 }
+
+// FlattenParameters does nothing: PyTorch's flatten_parameters packs the
+// weights for cuDNN and is a no-op elsewhere.
+func (m *rnnBase) FlattenParameters() {}
 
 // AllWeights lists the parameters of each layer and direction, in
 // PyTorch's order (all_weights).
@@ -347,12 +359,16 @@ func cellStep(mode string, xw, h, c *T, w *RNNWeights) (*T, *T) {
 // bidirectional), all drawn from U(-1/√hidden_size, 1/√hidden_size) in that
 // order. Options: NumLayers, Nonlinearity, Bias, BatchFirst, DropoutP
 // (between layers), Bidirectional, DType, Device.
-type RNN struct{ rnnBase }
+type RNN struct {
+	rnnBase
+	Nonlinearity string // "tanh" or "relu"
+}
 
 // NewRNN makes nn.RNN(input_size, hidden_size).
 func NewRNN(inputSize, hiddenSize int, opts ...Option) *RNN {
 	m := &RNN{}
-	newRNNBase(&m.rnnBase, "RNN", "RNN", inputSize, hiddenSize, opts, "nonlinearity")
+	k := newRNNBase(&m.rnnBase, "RNN", "RNN", inputSize, hiddenSize, opts, "nonlinearity")
+	m.Nonlinearity = k.str("nonlinearity", "tanh")
 	return m
 }
 

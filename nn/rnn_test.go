@@ -178,3 +178,25 @@ func TestRNNDevice(t *testing.T) {
 		}
 	}
 }
+
+// TestRNNSizeChecks: hidden_size and num_layers below 1 are PyTorch 2's
+// ValueErrors (PyTorch 1.13 fails later, with other messages); options
+// the class does not take are PyTorch's TypeErrors.
+func TestRNNSizeChecks(t *testing.T) {
+	for _, c := range []struct {
+		f    func()
+		want string
+	}{
+		{func() { nn.NewGRU(3, 0) }, "hidden_size must be greater than zero"},
+		{func() { nn.NewLSTM(3, 4, nn.NumLayers(0)) }, "num_layers must be greater than zero"},
+		{func() { nn.NewRNN(3, 4, nn.Kw("num_layers", 1.5)) }, "RNNBase.__init__(): argument 'num_layers' must be int, not float64"},
+		{func() { nn.NewGRUCell(3, 4, nn.NumLayers(2)) }, "GRUCell.__init__() got an unexpected keyword argument 'num_layers'"},
+	} {
+		if err := gt.Try(c.f); err == nil || err.Error() != c.want {
+			t.Errorf("got %v, want %s", err, c.want)
+		}
+	}
+	if m := nn.NewRNN(3, 4, nn.Nonlinearity("relu")); m.Mode != "RNN_RELU" || m.Nonlinearity != "relu" || nn.Repr(m) != "RNN(3, 4)" {
+		t.Errorf("RNN relu: mode %s, nonlinearity %s, repr %s", m.Mode, m.Nonlinearity, nn.Repr(m))
+	}
+}
