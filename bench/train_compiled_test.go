@@ -2,6 +2,7 @@ package bench
 
 import (
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -54,10 +55,9 @@ func newTrainPair(b *testing.B, mk func() (loss func(*gt.Tensor) *gt.Tensor, par
 	return trainPair{eager: step(false), compiled: step(true)}
 }
 
-// stepCost sums the time and the allocations of the steps it runs.
+// stepCost records the time and sums the allocations of the steps it runs.
 type stepCost struct {
-	t             time.Duration
-	n             int
+	t             []time.Duration
 	allocs, bytes uint64
 	before, after runtime.MemStats
 }
@@ -66,18 +66,25 @@ func (c *stepCost) add(step func()) {
 	runtime.ReadMemStats(&c.before)
 	start := time.Now()
 	step()
-	c.t += time.Since(start)
+	c.t = append(c.t, time.Since(start))
 	runtime.ReadMemStats(&c.after)
 	c.allocs += c.after.Mallocs - c.before.Mallocs
 	c.bytes += c.after.TotalAlloc - c.before.TotalAlloc
-	c.n++
 }
 
-// report gives the mean step time, allocations and megabytes allocated as
-// ms/name, allocs/name and MB/name.
+// median is the median step time (the load of a shared machine makes the
+// mean follow its worst moments).
+func (c *stepCost) median() time.Duration {
+	s := slices.Clone(c.t)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// report gives the median step time, the mean allocations and megabytes
+// allocated as ms/name, allocs/name and MB/name.
 func (c *stepCost) report(b *testing.B, name string) {
-	n := float64(c.n)
-	b.ReportMetric(c.t.Seconds()*1e3/n, "ms/"+name)
+	n := float64(len(c.t))
+	b.ReportMetric(c.median().Seconds()*1e3, "ms/"+name)
 	b.ReportMetric(float64(c.allocs)/n, "allocs/"+name)
 	b.ReportMetric(float64(c.bytes)/n/1e6, "MB/"+name)
 }
@@ -87,8 +94,9 @@ func (c *stepCost) report(b *testing.B, name string) {
 // loss compiled (compile.Compile, the Eager backend), side by side: each
 // iteration runs one eager step and one compiled step, in alternating
 // order, so the machine's load falls on both alike. ms/eager and
-// ms/compiled are the mean step times, compiled/eager their ratio,
-// allocs/ and MB/ each step's allocations; ns/op is the pair's.
+// ms/compiled are the median step times, compiled/eager the median of each
+// pair's ratio, allocs/ and MB/ each step's allocations; ns/op is the
+// pair's.
 func BenchmarkTrainStepCompiled(b *testing.B) {
 	x := gt.Randn(mlpBatch, mlpSizes[0])
 	labels := gt.Rand(mlpBatch).MulScalar(float64(mlpSizes[len(mlpSizes)-1])).To(gt.Int64)
@@ -144,7 +152,14 @@ func BenchmarkTrainStepCompiled(b *testing.B) {
 			}
 			eager.report(b, "eager")
 			compiled.report(b, "compiled")
-			b.ReportMetric(compiled.t.Seconds()/eager.t.Seconds(), "compiled/eager")
+			// The median of the pairs' ratios: a pair's two steps ran a
+			// few milliseconds apart, under about the same load.
+			ratios := make([]float64, len(eager.t))
+			for k := range ratios {
+				ratios[k] = compiled.t[k].Seconds() / eager.t[k].Seconds()
+			}
+			slices.Sort(ratios)
+			b.ReportMetric(ratios[len(ratios)/2], "compiled/eager")
 		})
 	}
 }
