@@ -110,12 +110,16 @@ func (m *bnCNN) Forward(x *gt.Tensor) *gt.Tensor {
 }
 
 // A compiled training step of each public model — the forward and the
-// loss compiled (Fullgraph), Backward running AOT autograd's backward
-// graph, torch.optim.SGD(lr=0.1, momentum=0.9) stepping eagerly — gives the
-// eager parameters after 5 steps, bit for bit, with each backend: the
-// backward graph runs the derivatives eager autograd runs, in an order that
-// keeps each sum's operands (a gradient accumulated from several uses, such
-// as the GPT's tied wte.weight, adds them in eager autograd's order).
+// loss compiled (Fullgraph: one AOT autograd graph, traced once), Backward
+// running its backward graph, torch.optim.SGD(lr=0.1, momentum=0.9)
+// stepping eagerly — gives the eager parameters and buffers after 5 steps
+// bit for bit (tolerance 0), with each backend. No tolerance is needed
+// because no sum is reordered: the joint graph records the kernels eager
+// autograd runs, in its order — a gradient gathered from several uses, such
+// as the GPT's tied wte.weight, is added in the engine's order — and the
+// Eager backend runs each node's kernel as an eager call would, while
+// compile/cpu's fused pointwise programs compute each element with the same
+// float32 operations and leave reductions and products to the same kernels.
 func TestCompiledTrainingModels(t *testing.T) {
 	for _, b := range backends {
 		for _, c := range trainCases {
