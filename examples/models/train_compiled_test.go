@@ -118,8 +118,9 @@ func (m *bnCNN) Forward(x *gt.Tensor) *gt.Tensor {
 // autograd runs, in its order — a gradient gathered from several uses, such
 // as the GPT's tied wte.weight, is added in the engine's order — and the
 // Eager backend runs each node's kernel as an eager call would, while
-// compile/cpu's fused pointwise programs compute each element with the same
-// float32 operations and leave reductions and products to the same kernels.
+// compile/cpu fuses a node only where its tile program calls the kernel
+// device/cpu calls, on the same values in the same order (its package
+// doc), and runs matrix products and convolutions through the dispatcher.
 func TestCompiledTrainingModels(t *testing.T) {
 	for _, b := range backends {
 		for _, c := range trainCases {
