@@ -37,6 +37,7 @@ type Joint struct {
 	GradOf           []int
 	numPrimals       int
 	outDiff          []bool // which outputs get a tangent
+	random           bool   // the forward draws random numbers (dropout)
 }
 
 // TraceJoint traces fn (as Compile's fn) and its backward into a Joint in
@@ -138,6 +139,11 @@ func TraceJoint(fn any, inputs []*tensor.Tensor, decomps Decompositions) (j *Joi
 	}
 	if err := j.partition(); err != nil {
 		return nil, err
+	}
+	for _, n := range j.Forward.Graph.Nodes() {
+		if op, ok := n.Target.(*tensor.Op); ok && op != nil && op.Schema.IsRandom() {
+			j.random = true
+		}
 	}
 	return j, nil
 }
@@ -340,8 +346,13 @@ func (f *aotFunction) Backward(ctx *autograd.FunctionCtx, grads ...*tensor.Tenso
 // differentiated (CreateGraph): the compiled backward ran on activations
 // computed without recording, so instead the function runs again eagerly,
 // recorded, and autograd differentiates it with create_graph. (PyTorch's
-// AOT autograd refuses double backward; this recomputes.)
+// AOT autograd refuses double backward; this recomputes.) A function that
+// draws random numbers would draw new ones, so its double backward is
+// refused, with PyTorch's words.
 func (f *aotFunction) recordedBackward(grads []*tensor.Tensor) []*tensor.Tensor {
+	if f.j.random {
+		tensor.Panicf("torch.compile with aot_autograd does not currently support double backward: the compiled function draws random numbers (dropout), which running it again would draw anew")
+	}
 	n := len(f.primals) - len(f.j.Params)
 	in := make([]reflect.Value, n)
 	for i := range n {

@@ -155,3 +155,26 @@ func TestCompiledTrainingBufferMutation(t *testing.T) {
 		}
 	}
 }
+
+// A compiled function with dropout draws its masks when its forward graph
+// runs, as eager does (the same seed gives the same gradient); its double
+// backward, which would run the function again and draw new masks, is
+// refused as PyTorch's AOT autograd refuses every double backward.
+func TestCompiledDropoutDoubleBackward(t *testing.T) {
+	w := tensor.Randn([]int{4, 3}).SetRequiresGrad(true)
+	f := func(x *T) *T { return tensor.Dropout(x.Matmul(w), 0.5, true).Tanh().SumAll() }
+	x := tensor.Randn([]int{5, 4})
+	grad := func(fn func(*T) *T) *T {
+		tensor.ManualSeed(3)
+		return autograd.Grad([]*T{fn(x)}, []*T{w}, nil, autograd.Options{})[0]
+	}
+	c := compile.Fn1(f, compile.Options{Fullgraph: true})
+	sameValues(t, "grad", grad(c), grad(f))
+	err := tensor.Try(func() {
+		g := autograd.Grad([]*T{c(x)}, []*T{w}, nil, autograd.Options{CreateGraph: true})[0]
+		autograd.Grad([]*T{g.SumAll()}, []*T{w}, nil, autograd.Options{})
+	})
+	if err == nil || !strings.Contains(err.Error(), "does not currently support double backward") {
+		t.Errorf("double backward through dropout: %v", err)
+	}
+}
