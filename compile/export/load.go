@@ -103,13 +103,15 @@ func Load(r io.ReaderAt, size int64) (ep *ExportedProgram, err error) {
 	if err != nil {
 		return nil, err
 	}
-	weights, err := read(weightsPath, size)
-	if err != nil {
-		return nil, err
-	}
-	consts, err := read(constantsPath, size)
-	if err != nil {
-		return nil, err
+	// The tensor data is read after the graph, straight into the tensors
+	// (readTensors); here its entries are only checked.
+	for _, name := range []string{weightsPath, constantsPath} {
+		if files[name] == nil {
+			return nil, loadErrorf("the archive has no %s", name)
+		}
+		if err := checkEntry(files[name], size, size); err != nil {
+			return nil, err
+		}
 	}
 	var p jProgram
 	dec := json.NewDecoder(bytes.NewReader(model))
@@ -136,10 +138,42 @@ func Load(r io.ReaderAt, size int64) (ep *ExportedProgram, err error) {
 		}
 		return nil, loadErrorf("%v", lerr)
 	}
-	if err := l.loadState(weights, consts); err != nil {
+	wf, err := readTensors(files[weightsPath], size)
+	if err != nil {
+		return nil, err
+	}
+	cf, err := readTensors(files[constantsPath], size)
+	if err != nil {
+		return nil, err
+	}
+	if err := l.loadState(wf, cf); err != nil {
 		return nil, err
 	}
 	return l.ep, nil
+}
+
+// readTensors reads a safetensors entry of the archive, whose data goes
+// from the archive straight into the tensors' storage (the one copy of the
+// weights Load makes), then reads on to the entry's end, where the zip
+// reader checks its CRC-32.
+func readTensors(f *zip.File, archiveSize int64) (*safetensors.File, error) {
+	rc, err := f.Open()
+	if err != nil {
+		return nil, loadErrorf("%s: %v", f.Name, err)
+	}
+	defer rc.Close()
+	tf, err := safetensors.ReadSize(rc, int64(f.UncompressedSize64))
+	if err != nil {
+		return nil, loadErrorf("%s: %v", f.Name, err)
+	}
+	var one [1]byte
+	switch n, err := io.ReadFull(rc, one[:]); {
+	case n > 0:
+		return nil, loadErrorf("%s: data past the tensors", f.Name)
+	case err != io.EOF:
+		return nil, loadErrorf("%s: %v", f.Name, err)
+	}
+	return tf, nil
 }
 
 func clip(b []byte) string {
@@ -154,20 +188,8 @@ func clip(b []byte) string {
 // header claims more than limit, and reading stops past limit whatever the
 // header says (the zip reader checks sizes and checksums at the end).
 func readEntry(f *zip.File, limit, archiveSize int64) ([]byte, error) {
-	switch f.Method {
-	case zip.Store:
-		if f.CompressedSize64 != f.UncompressedSize64 || f.UncompressedSize64 > uint64(max(archiveSize, 0)) {
-			return nil, loadErrorf("%s: stored entry of %d bytes in a %d-byte archive", f.Name, f.UncompressedSize64, archiveSize)
-		}
-	case zip.Deflate:
-		if f.Name == weightsPath || f.Name == constantsPath {
-			return nil, loadErrorf("%s: tensor data must be stored uncompressed", f.Name)
-		}
-	default:
-		return nil, loadErrorf("%s: unsupported compression method %d", f.Name, f.Method)
-	}
-	if f.UncompressedSize64 > uint64(max(limit, 0)) {
-		return nil, loadErrorf("%s: %d bytes, more than the limit of %d", f.Name, f.UncompressedSize64, limit)
+	if err := checkEntry(f, limit, archiveSize); err != nil {
+		return nil, err
 	}
 	rc, err := f.Open()
 	if err != nil {
@@ -182,6 +204,27 @@ func readEntry(f *zip.File, limit, archiveSize int64) ([]byte, error) {
 		return nil, loadErrorf("%s: more than the limit of %d bytes", f.Name, limit)
 	}
 	return b, nil
+}
+
+// checkEntry checks an entry's method and sizes before it is read (see
+// readEntry).
+func checkEntry(f *zip.File, limit, archiveSize int64) error {
+	switch f.Method {
+	case zip.Store:
+		if f.CompressedSize64 != f.UncompressedSize64 || f.UncompressedSize64 > uint64(max(archiveSize, 0)) {
+			return loadErrorf("%s: stored entry of %d bytes in a %d-byte archive", f.Name, f.UncompressedSize64, archiveSize)
+		}
+	case zip.Deflate:
+		if f.Name == weightsPath || f.Name == constantsPath {
+			return loadErrorf("%s: tensor data must be stored uncompressed", f.Name)
+		}
+	default:
+		return loadErrorf("%s: unsupported compression method %d", f.Name, f.Method)
+	}
+	if f.UncompressedSize64 > uint64(max(limit, 0)) {
+		return loadErrorf("%s: %d bytes, more than the limit of %d", f.Name, f.UncompressedSize64, limit)
+	}
+	return nil
 }
 
 // loader builds a program from its schema form.
@@ -1343,16 +1386,8 @@ func (l *loader) dims() error {
 
 // loadState reads the weights and constants and checks them against the
 // graph inputs they stand for.
-func (l *loader) loadState(weights, consts []byte) error {
+func (l *loader) loadState(wf, cf *safetensors.File) error {
 	ep := l.ep
-	wf, err := safetensors.Parse(weights)
-	if err != nil {
-		return loadErrorf("%s: %v", weightsPath, err)
-	}
-	cf, err := safetensors.Parse(consts)
-	if err != nil {
-		return loadErrorf("%s: %v", constantsPath, err)
-	}
 	want := map[string]bool{}
 	for _, s := range ep.GraphSignature.InputSpecs {
 		var file *safetensors.File
