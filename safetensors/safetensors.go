@@ -185,7 +185,8 @@ const readChunk = 1 << 20
 // than the input.
 func readStorage(r io.Reader, nbytes int, known bool) (*tensor.Storage, error) {
 	if known || nbytes <= readChunk {
-		st := tensor.NewStorage(nbytes)
+		// ReadFull fills the storage or fails: it need not be zeroed.
+		st := tensor.NewStorageUninit(nbytes)
 		if _, err := io.ReadFull(r, st.Bytes()); err != nil {
 			return nil, truncated("tensor data", err)
 		}
