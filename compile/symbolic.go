@@ -61,9 +61,10 @@ type symExpr struct {
 
 // decode finds the relation that gives v2 at the probe sizes and v1 at the
 // real sizes: one or two dims' product, times k, plus c. Single dims are
-// tried before products; two relations of the same kind that both fit make
-// the int undecodable (that can happen when probes are small: see
-// probeSize), rather than decoded by chance.
+// tried before products. When several relations fit (dims whose real
+// sizes differ as their probes do, or small probes: see probeSize), the
+// simplest wins, the one with the smallest |c|, then |k|; a tie makes the
+// int undecodable rather than decoded by chance.
 func decode(v1, v2 int, dims []symDim) (symExpr, bool) {
 	try := func(idx []int) (symExpr, bool) {
 		p2, p1 := 1, 1
@@ -100,7 +101,18 @@ func decode(v1, v2 int, dims []symDim) (symExpr, bool) {
 			}
 		}
 	}
-	if len(found) != 1 {
+	if len(found) == 0 {
+		return symExpr{}, false
+	}
+	// The simplest relation wins: smallest |c|, then smallest |k|.
+	abs := func(x int) int { return max(x, -x) }
+	slices.SortStableFunc(found, func(a, b symExpr) int {
+		if abs(a.c) != abs(b.c) {
+			return abs(a.c) - abs(b.c)
+		}
+		return abs(a.k) - abs(b.k)
+	})
+	if len(found) > 1 && abs(found[0].c) == abs(found[1].c) && abs(found[0].k) == abs(found[1].k) {
 		return symExpr{}, false
 	}
 	return found[0], true
@@ -141,13 +153,14 @@ func (e symExpr) String(dims []symDim) string {
 }
 
 // probeSize is the size a dynamic dim takes in the probe trace: the k-th
-// sentinel, unless the dim may not be that large (the program may then
-// clamp it, as a slice of a 32-row table does): then the largest prime in
-// [2, max] that is neither real nor another dim's probe, or failing a
-// prime any such size. Small probes make k·s+c relations of different dims
-// harder to tell apart; decode then refuses an int two relations fit.
-func probeSize(k, real, max int, used []symDim) (int, bool) {
-	if max <= 0 || sentinels[k] <= max {
+// sentinel, unless the dim may be at most limit (> 0) and the sentinel is
+// larger (the program may clamp it there, as a slice of a 32-row table
+// does): then the largest prime in [2, limit] that is neither real nor
+// another dim's probe, or failing a prime any such size. Small probes
+// make k·s+c relations of different dims harder to tell apart (see
+// decode).
+func probeSize(k, real, limit int, used []symDim) (int, bool) {
+	if limit <= 0 || sentinels[k] <= limit {
 		return sentinels[k], true
 	}
 	free := func(p int) bool {
@@ -169,12 +182,12 @@ func probeSize(k, real, max int, used []symDim) (int, bool) {
 		}
 		return p >= 2
 	}
-	for p := max; p >= 2; p-- {
+	for p := limit; p >= 2; p-- {
 		if prime(p) && free(p) {
 			return p, true
 		}
 	}
-	for p := max; p >= 2; p-- {
+	for p := limit; p >= 2; p-- {
 		if free(p) {
 			return p, true
 		}
@@ -221,29 +234,29 @@ func Symbolize(fn any, inputs []*tensor.Tensor, dynamic map[int]map[int]int, opt
 	return SymbolizeWithin(fn, inputs, dynamic, nil, opts)
 }
 
-// SymbolizeWithin is Symbolize for dims whose sizes are bounded: max maps
+// SymbolizeWithin is Symbolize for dims whose sizes are bounded: maxSize maps
 // a symbol to the largest size its dims may take (missing: unbounded). The
 // probe trace is made at the sentinels first; if that fails (a function
 // that clamps a size, as slicing the positions of a sequence from a table
 // of block-size rows does, traces differently there), again with one
 // bounded symbol at a time probed within its bound, then with all of them
 // (see probeSize). The error is that of the first probe.
-func SymbolizeWithin(fn any, inputs []*tensor.Tensor, dynamic map[int]map[int]int, max map[int]int, opts TraceOptions) (*fx.GraphModule, error) {
+func SymbolizeWithin(fn any, inputs []*tensor.Tensor, dynamic map[int]map[int]int, maxSize map[int]int, opts TraceOptions) (*fx.GraphModule, error) {
 	opts.Mode = Fake
 	probe := func(in []*tensor.Tensor) (*fx.GraphModule, error) { return Trace(fn, in, opts) }
 	attempts := []map[int]int{nil}
 	var bounded []int
-	for sym, m := range max {
+	for sym, m := range maxSize {
 		if m < sentinels[len(sentinels)-1] {
 			bounded = append(bounded, sym)
 		}
 	}
 	slices.Sort(bounded)
 	for _, sym := range bounded {
-		attempts = append(attempts, map[int]int{sym: max[sym]})
+		attempts = append(attempts, map[int]int{sym: maxSize[sym]})
 	}
 	if len(bounded) > 1 {
-		attempts = append(attempts, max)
+		attempts = append(attempts, maxSize)
 	}
 	var first error
 	for _, bound := range attempts {
@@ -263,9 +276,9 @@ func SymbolizeWithin(fn any, inputs []*tensor.Tensor, dynamic map[int]map[int]in
 }
 
 // symbolize rewrites gm, traced at inputs, by comparing it with the trace
-// that probe makes at the sentinel sizes (within max, see probeSize). It
+// that probe makes at the sentinel sizes (within maxSize, see probeSize). It
 // rewrites gm's nodes in place, also when it fails.
-func symbolize(gm *fx.GraphModule, probe func([]*tensor.Tensor) (*fx.GraphModule, error), inputs []*tensor.Tensor, dynamic map[int]map[int]int, max map[int]int) (*fx.GraphModule, error) {
+func symbolize(gm *fx.GraphModule, probe func([]*tensor.Tensor) (*fx.GraphModule, error), inputs []*tensor.Tensor, dynamic map[int]map[int]int, maxSize map[int]int) (*fx.GraphModule, error) {
 	type occ struct{ input, dim, sym int }
 	var occs []occ
 	for i, ds := range dynamic {
@@ -297,9 +310,9 @@ func symbolize(gm *fx.GraphModule, probe func([]*tensor.Tensor) (*fx.GraphModule
 			}
 			k = len(dims)
 			index[o.sym] = k
-			p, ok := probeSize(k, real, max[o.sym], dims)
+			p, ok := probeSize(k, real, maxSize[o.sym], dims)
 			if !ok {
-				return nil, fmt.Errorf("compile: dim %d of input %d is %d and may be at most %d: no other size to probe it at", o.dim, o.input, real, max[o.sym])
+				return nil, fmt.Errorf("compile: dim %d of input %d is %d and may be at most %d: no other size to probe it at", o.dim, o.input, real, maxSize[o.sym])
 			}
 			dims = append(dims, symDim{o.input, o.dim, real, p, o.sym})
 		} else if dims[k].real != real {

@@ -31,21 +31,26 @@ func TestSymExprString(t *testing.T) {
 	}
 }
 
-// TestDecodeRefusesAmbiguity: with small probe sizes two relations can
-// fit the same pair of ints; decode then refuses rather than pick one.
-func TestDecodeRefusesAmbiguity(t *testing.T) {
+// TestDecodeAmbiguity: when two relations fit the same pair of ints, the
+// simplest (smallest |c|, then |k|) wins, and a tie is refused.
+func TestDecodeAmbiguity(t *testing.T) {
 	dims := []symDim{{real: 2, probe: 7}, {real: 16, probe: 31, sym: 1}}
 	// 16 -> 31 is s1, and also 3*s0 + 10.
-	if e, ok := decode(16, 31, dims); ok {
-		t.Errorf("decoded %s", e.String(dims))
-	}
-	// With s0 probed at a sentinel, only s1 fits.
-	dims[0].probe = 1009
 	if e, ok := decode(16, 31, dims); !ok || e.String(dims) != "s1" {
 		t.Errorf("got %+v, %v; want s1", e, ok)
 	}
-	if e, ok := decode(32, 1009*31, dims); !ok || e.String(dims) != "s0*s1" {
+	// Sentinels 4 apart and real sizes 4 apart: 8 -> 1009 is s0, or s1 - 4.
+	dims = []symDim{{real: 8, probe: 1009}, {real: 12, probe: 1013, sym: 1}}
+	if e, ok := decode(8, 1009, dims); !ok || e.String(dims) != "s0" {
+		t.Errorf("got %+v, %v; want s0", e, ok)
+	}
+	if e, ok := decode(96, 1009*1013, dims); !ok || e.String(dims) != "s0*s1" {
 		t.Errorf("got %+v, %v; want s0*s1", e, ok)
+	}
+	// 3 -> 8 is s0 + 1 and s1 - 1 alike.
+	dims = []symDim{{real: 2, probe: 7}, {real: 4, probe: 9, sym: 1}}
+	if e, ok := decode(3, 8, dims); ok {
+		t.Errorf("decoded %s", e.String(dims))
 	}
 }
 

@@ -728,13 +728,13 @@ func (d *dimSpec) symbolize(fwd reflect.Value, state []stateEntry, args []*tenso
 		return out
 	}
 	// The probe trace keeps within each Dim's range.
-	max := map[int]int{}
+	maxSize := map[int]int{}
 	for k, s := range d.order {
 		if r := d.ranges[s]; r.Max < math.MaxInt {
-			max[k] = r.Max
+			maxSize[k] = r.Max
 		}
 	}
-	gm, err := compile.SymbolizeWithin(fn, inputs, dynamic(""), max, opts)
+	gm, err := compile.SymbolizeWithin(fn, inputs, dynamic(""), maxSize, opts)
 	if err == nil {
 		return gm, nil
 	}
@@ -744,7 +744,7 @@ func (d *dimSpec) symbolize(fwd reflect.Value, state []stateEntry, args []*tenso
 	why := err
 	var bad, lines []string
 	for _, s := range d.order {
-		if _, err := compile.SymbolizeWithin(fn, inputs, dynamic(s), max, opts); err == nil {
+		if _, err := compile.SymbolizeWithin(fn, inputs, dynamic(s), maxSize, opts); err == nil {
 			continue
 		}
 		name := d.dimName[s]
