@@ -264,7 +264,7 @@ func symbolizeMethods(gm *fx.GraphModule, nodes []*fx.Node, probe func(ints []in
 		if !v.IsValid() || !v.CanInt() {
 			return nil, false
 		}
-		dims[k] = symDim{input: -1, dim: -1, real: int(v.Int()), probe: methodSentinels[k], node: n}
+		dims[k] = symDim{input: -1, dim: -1, real: int(v.Int()), probe: methodSentinels[k], name: fmt.Sprintf("u%d", k), node: n}
 	}
 	other, err := probe(methodSentinels[:len(nodes)])
 	if err != nil || sameAttrs(gm, other) != nil {
@@ -686,7 +686,8 @@ func (c *Compiled) symbolicArgs(gm *fx.GraphModule, inputs []any, specs []inputS
 			}
 			for _, d := range slices.Sorted(maps.Keys(l.tensor.dynamic)) {
 				if src != nil {
-					extra = append(extra, symDim{input: i, dim: d, real: l.tensor.sizes[d], probe: hooks.objSizes[o][k][d], src: src})
+					extra = append(extra, symDim{input: i, dim: d, real: l.tensor.sizes[d], probe: hooks.objSizes[o][k][d],
+						name: fmt.Sprintf("s%d", sym+len(extra)), src: src})
 				}
 			}
 			k++
@@ -701,7 +702,7 @@ func (c *Compiled) symbolicArgs(gm *fx.GraphModule, inputs []any, specs []inputS
 		}
 		return traceArgs(c.fn, args, opts, hooks)
 	}
-	return symbolize(gm, probe, tensors, dynamic, extra)
+	return symbolize(gm, probe, tensors, dynamic, nil, extra)
 }
 
 // copyGraph copies gm, with the copies of nodes.
