@@ -139,8 +139,6 @@ func (h *HOPTracer) CallMethod(target fx.Target, o tensor.ScriptObject, method s
 	}()
 	n := tr.gm.Graph.CallFunction(target, nargs, nil)
 	n.Meta[fx.MetaStackTrace] = fx.StackTrace(2)
-	n.Meta[fx.MetaVal] = res
-	res = tr.methodInt(n, res)
 	if t, ok := res.(*tensor.Tensor); ok && t != nil {
 		if k, ok := tr.objLeaf[t]; ok {
 			n.Meta[metaStateLeaf] = k
@@ -160,7 +158,8 @@ func (h *HOPTracer) CallMethod(target fx.Target, o tensor.ScriptObject, method s
 		}
 		return tr.track(n, t, nil)
 	}
-	return res
+	n.Meta[fx.MetaVal] = res
+	return tr.methodInt(n, res)
 }
 
 // metaStateLeaf is the meta key of a method call whose result is a tensor
