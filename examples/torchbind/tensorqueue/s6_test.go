@@ -17,7 +17,7 @@ import (
 // The _TorchScriptTesting ops S6 calls, on MyCustomClass::TensorQueue:
 // queue_push, queue_pop and queue_size, each with a fake kernel that calls
 // the fake queue's method.
-var queuePush, queuePop, queueSize = func() (*library.Op, *library.Op, *library.Op) {
+var opQueuePush, opQueuePop, opQueueSize = func() (*library.Op, *library.Op, *library.Op) {
 	cls := "__torch__.torch.classes.MyCustomClass.TensorQueue"
 	push := library.Define("_TorchScriptTesting::queue_push(" + cls + " foo, Tensor t) -> ()")
 	pop := library.Define("_TorchScriptTesting::queue_pop(" + cls + " foo) -> Tensor")
@@ -47,10 +47,10 @@ var queuePush, queuePop, queueSize = func() (*library.Op, *library.Op, *library.
 // otherwise the same byte for byte, getitem numbering gaps included.
 func TestAOTExportQueueOpsS6(t *testing.T) {
 	fn := func(q tensor.ScriptObject, x *tensor.Tensor) (*tensor.Tensor, *tensor.Tensor, tensor.ScriptObject) {
-		queuePush.Call(q, x.Cos())
-		queuePush.Call(q, x.Sin())
-		xSin := queuePop.Call(q).(*tensor.Tensor).Sub(tensor.WrappedNumber(tensor.Int(int64(queueSize.Call(q).(int)))))
-		xCos := queuePop.Call(q).(*tensor.Tensor).Add(tensor.WrappedNumber(tensor.Int(int64(queueSize.Call(q).(int)))))
+		opQueuePush.Call(q, x.Cos())
+		opQueuePush.Call(q, x.Sin())
+		xSin := opQueuePop.Call(q).(*tensor.Tensor).Sub(tensor.WrappedNumber(tensor.Int(int64(opQueueSize.Call(q).(int)))))
+		xCos := opQueuePop.Call(q).(*tensor.Tensor).Add(tensor.WrappedNumber(tensor.Int(int64(opQueueSize.Call(q).(int)))))
 		return xSin, xCos, q
 	}
 	real := emptyQueue()
