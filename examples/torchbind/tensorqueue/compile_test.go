@@ -421,3 +421,37 @@ func TestAnnotatedSchemas(t *testing.T) {
 		t.Error("size is declared to mutate or alias")
 	}
 }
+
+// Goroutines calling one compiled function, each with its own queue: the
+// graphs and guards are shared, each call changes its own queue only.
+func TestCompileConcurrentQueues(t *testing.T) {
+	c := compile.Compile(guardsModel, compile.Options{Fullgraph: true})
+	x := tensor.Randn([]int{2, 3})
+	errs := make(chan error, 8)
+	for g := range 8 {
+		go func() {
+			errs <- tensor.Try(func() {
+				for i := range 10 {
+					q := emptyQueue(randn(tensor.Float32, false, 2, 3+g%2))
+					want, _ := guardsModel(cloneQueue(q), x)
+					res, err := c.CallArgs(q, x)
+					if err != nil {
+						tensor.Panicf("goroutine %d call %d: %v", g, i, err)
+					}
+					got := res.([]any)[0].(*tensor.Tensor)
+					if d := got.Sub(want).Abs().Max().Item().Float64(); d != 0 || q.Call("size") != 2 {
+						tensor.Panicf("goroutine %d call %d: differs from eager by %v, queue size %v", g, i, d, q.Call("size"))
+					}
+				}
+			})
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if f := c.Stats().Frames; f > 2 {
+		t.Errorf("%d graphs for two queue shapes", f)
+	}
+}
