@@ -111,6 +111,7 @@ type entry struct {
 	joint    *Joint // the forward and backward graphs of a training graph
 	run      Runnable
 	runArgs  func([]any) (any, error) // a graph with script object inputs (CallArgs)
+	attrs    []attrGuard              // the script objects fn closed over
 }
 
 // inputSpec is what a graph assumes of one input.
@@ -434,14 +435,14 @@ func (c *Compiled) compile(inputs []*tensor.Tensor, specs []inputSpec, grad bool
 			if err != nil {
 				return nil, fmt.Errorf("compile: backend: %w", err)
 			}
-			return &entry{guards: specs, gradMode: grad, gm: j.Graph, joint: j, run: run}, nil
+			return &entry{guards: specs, gradMode: grad, gm: j.Graph, joint: j, run: run, attrs: attrGuards(gm)}, nil
 		}
 	}
 	run, err := c.opts.Backend(gm, inputs)
 	if err != nil {
 		return nil, fmt.Errorf("compile: backend: %w", err)
 	}
-	return &entry{guards: specs, gradMode: grad, gm: gm, run: run}, nil
+	return &entry{guards: specs, gradMode: grad, gm: gm, run: run, attrs: attrGuards(gm)}, nil
 }
 
 // needsGrad reports whether the graph computes with an input or a constant
@@ -524,6 +525,9 @@ func (e *entry) check(inputs []*tensor.Tensor, grad bool) string {
 		if why := e.guards[i].check(x); why != "" {
 			return fmt.Sprintf("tensor '%s' %s", e.guards[i].name, why)
 		}
+	}
+	if len(e.attrs) > 0 {
+		return e.checkAttrs()
 	}
 	return ""
 }

@@ -520,6 +520,57 @@ func (e *entry) checkArgs(inputs []any, states [][]StateLeaf, grad bool) string 
 			}
 		}
 	}
+	return e.checkAttrs()
+}
+
+// attrGuard guards a script object a graph holds as an attribute (one fn
+// closed over) on its flattened state, as Dynamo guards the globals and
+// closures a frame reads.
+type attrGuard struct {
+	name string
+	obj  StatefulObject
+	spec *objectSpec
+}
+
+// attrGuards are the guards of gm's script object attributes: their state
+// when gm was traced.
+func attrGuards(gm *fx.GraphModule) []attrGuard {
+	var out []attrGuard
+	for _, name := range gm.AttrNames() {
+		v, _ := gm.Attr(name)
+		o, ok := v.(StatefulObject)
+		if !ok || o.IsFake() {
+			continue
+		}
+		var leaves []StateLeaf
+		if tensor.Try(func() { leaves = o.StateLeaves() }) != nil {
+			continue
+		}
+		spec := &objectSpec{class: o.QualifiedClassName()}
+		for _, l := range leaves {
+			ls := leafSpec{path: l.Path, len: l.Len, value: l.Value}
+			if t, ok := l.Value.(*tensor.Tensor); ok && t != nil && !l.Len {
+				ts := tensorSpec(leafName(name, l), t)
+				ls.tensor, ls.value = &ts, nil
+			}
+			spec.leaves = append(spec.leaves, ls)
+		}
+		out = append(out, attrGuard{name, o, spec})
+	}
+	return out
+}
+
+// checkAttrs checks the state of the objects the graph holds.
+func (e *entry) checkAttrs() string {
+	for _, a := range e.attrs {
+		var leaves []StateLeaf
+		if err := tensor.Try(func() { leaves = a.obj.StateLeaves() }); err != nil {
+			return fmt.Sprintf("%s: %v", a.name, err)
+		}
+		if why := a.spec.check(a.name, a.obj, leaves); why != "" {
+			return why
+		}
+	}
 	return ""
 }
 
@@ -598,7 +649,7 @@ func (c *Compiled) compileArgs(inputs []any, specs []inputSpec, grad bool) (*ent
 	if p, ok := compileProgram(gm); ok {
 		run = p.runArgs
 	}
-	return &entry{guards: specs, gradMode: grad, gm: gm, runArgs: run}, nil
+	return &entry{guards: specs, gradMode: grad, gm: gm, runArgs: run, attrs: attrGuards(gm)}, nil
 }
 
 func argsDynamic(specs []inputSpec) bool {

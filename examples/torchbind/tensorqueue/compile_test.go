@@ -455,3 +455,75 @@ func TestCompileConcurrentQueues(t *testing.T) {
 		t.Errorf("%d graphs for two queue shapes", f)
 	}
 }
+
+// test_compile_obj_closure / test_compile_global_obj: a queue fn closes
+// over is a graph attribute the graph calls at run time, and the graph is
+// guarded on its state as an input's would be.
+func TestCompileClosedOverQueue(t *testing.T) {
+	mk := func(q *torchbind.Object) func(x *tensor.Tensor) *tensor.Tensor {
+		return func(x *tensor.Tensor) *tensor.Tensor {
+			torchbind.Call(q, "push", x.Sin())
+			return torchbind.Call(q, "pop").(*tensor.Tensor)
+		}
+	}
+	q, eq := emptyQueue(), emptyQueue()
+	c := compile.Compile(mk(q), compile.Options{Fullgraph: true})
+	eager := mk(eq)
+	x := tensor.Randn([]int{3, 2})
+	for i := range 3 {
+		if i == 2 {
+			// The queue's state changes between calls: a recompile.
+			q.Call("push", randn(tensor.Float32, false, 3, 2))
+			eq.Call("push", q.Call("top").(*tensor.Tensor).Clone())
+		}
+		res, err := c.Call(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameTensor(t, fmt.Sprintf("call %d", i), res.(*tensor.Tensor), eager(x))
+		if a, b := q.Call("size"), eq.Call("size"); a != b {
+			t.Fatalf("call %d: queue size %v, eager %v", i, a, b)
+		}
+	}
+	st := c.Stats()
+	if st.Frames != 2 || len(st.Recompiles) != 1 || !strings.HasPrefix(st.Recompiles[0], "len(_torchbind_obj0.queue) mismatch. expected 0, actual 1") {
+		t.Errorf("frames %d, recompiles %q", st.Frames, st.Recompiles)
+	}
+	if !strings.Contains(c.Graphs()[0].Code(), "_torchbind_obj0 = self._torchbind_obj0") {
+		t.Errorf("graph:\n%s", c.Graphs()[0].Code())
+	}
+}
+
+// test_compile_body_aliasing_contents: views of the input pushed into the
+// queue; the compiled call pushes the same views eager pushes.
+func TestCompileBodyAliasingContents(t *testing.T) {
+	fn := func(q tensor.ScriptObject, x *tensor.Tensor) (*tensor.Tensor, *tensor.Tensor, tensor.ScriptObject) {
+		x1 := x.View([]int{-1})
+		x2 := x.Permute([]int{1, 0})
+		torchbind.Call(q, "push", x1)
+		torchbind.Call(q, "push", x2)
+		n := func() *tensor.Tensor { return tensor.WrappedNumber(tensor.Int(int64(torchbind.Call(q, "size").(int)))) }
+		return x1.Sub(n()), x2.Add(n()), q
+	}
+	x := tensor.Randn([]int{2, 3})
+	eq, q := emptyQueue(), emptyQueue()
+	w1, w2, _ := fn(eq, x)
+	res, err := compile.Compile(fn, compile.Options{Fullgraph: true}).CallArgs(q, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := res.([]any)
+	sameTensor(t, "x1 - size", out[0].(*tensor.Tensor), w1)
+	sameTensor(t, "x2 + size", out[1].(*tensor.Tensor), w2)
+	got := torchbind.Unwrap[*tq.TensorQueue](q).GetRawQueue()
+	want := torchbind.Unwrap[*tq.TensorQueue](eq).GetRawQueue()
+	for i := range want {
+		sameTensor(t, fmt.Sprintf("queue[%d]", i), got[i], want[i])
+		if fmt.Sprint(got[i].Strides()) != fmt.Sprint(want[i].Strides()) {
+			t.Errorf("queue[%d]: strides %v, eager %v", i, got[i].Strides(), want[i].Strides())
+		}
+	}
+	// They are views of x, as eager's: a write into x shows in the queue.
+	x.Add_(tensor.WrappedNumber(tensor.Int(1)))
+	sameTensor(t, "queue[0] after x += 1", got[0], want[0])
+}
