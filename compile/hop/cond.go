@@ -48,12 +48,18 @@ type Tuple []*T
 func Cond[O ~[]*T](pred any, trueFn, falseFn Sub, operands O) []*T {
 	ops := []*T(operands)
 	var p *T
+	var sym *SymBool
 	switch x := pred.(type) {
 	case bool:
 		if x {
 			return trueFn(ops...)
 		}
 		return falseFn(ops...)
+	case SymBool:
+		if compile.ActiveTracer() == nil {
+			return Cond(x.Bool(), trueFn, falseFn, operands)
+		}
+		sym = &x
 	case *T:
 		if x == nil {
 			panic(&tensor.Error{Op: "cond", Kind: tensor.RuntimeError, Msg: "Expected pred to be bool or tensor, but got None."})
@@ -78,11 +84,33 @@ func Cond[O ~[]*T](pred any, trueFn, falseFn Sub, operands O) []*T {
 				pyList(ops, tuple))})
 		}
 	}
-	return CondOp.Invoke(&Call{Subs: []Sub{trueFn, falseFn}, In: [][]*T{{p}, ops}, Tuple: tuple})
+	c := &Call{Subs: []Sub{trueFn, falseFn}, In: [][]*T{{p}, ops}, Tuple: tuple}
+	if sym != nil {
+		c.Args = []any{*sym}
+	}
+	return CondOp.Invoke(c)
+}
+
+// condPred is the call's predicate as Cond takes it: a SymBool, or the
+// one-element tensor.
+func condPred(c *Call) any {
+	if len(c.Args) == 1 {
+		if b, ok := c.Args[0].(SymBool); ok {
+			return b
+		}
+	}
+	return c.In[0][0]
 }
 
 func condDense(c *Call) []*T {
-	if truth(c.In[0][0]) {
+	var taken bool
+	switch p := condPred(c).(type) {
+	case SymBool:
+		taken = p.Bool()
+	case *T:
+		taken = truth(p)
+	}
+	if taken {
 		return c.Subs[0](c.In[1]...)
 	}
 	return c.Subs[1](c.In[1]...)
@@ -147,7 +175,12 @@ func condTrace(c *Call, tr *compile.HOPTracer) []*T {
 	if c.Tuple {
 		operands = fx.Tuple(opArgs)
 	}
-	predArg := tr.Arg(pred)
+	var predArg *fx.Node
+	if b, ok := condPred(c).(SymBool); ok {
+		predArg = b.record(tr)
+	} else {
+		predArg = tr.Arg(pred)
+	}
 	graphs := freshAttrs(tr, []string{"true_graph_", "false_graph_"}, gms)
 	var res []*T
 	if tr.Mode() == compile.Real {
@@ -209,7 +242,7 @@ func (f *condFunction) Backward(ctx *autograd.FunctionCtx, grads ...*T) []*T {
 	ops := ctx.SavedTensors()
 	jt, jf := joint(f.c.Subs[0], len(grads)), joint(f.c.Subs[1], len(grads))
 	var res []*T
-	run := func() { res = Cond(f.c.In[0][0], jt, jf, Tuple(concat(grads, ops))) }
+	run := func() { res = Cond(condPred(f.c), jt, jf, Tuple(concat(grads, ops))) }
 	if ctx.CreateGraph() {
 		run()
 	} else {
