@@ -35,6 +35,10 @@ func (h *HOPTracer) Mode() Mode { return h.tr.mode }
 // attributes ("true_graph_0"), read by get_attr nodes.
 func (h *HOPTracer) Module() *fx.GraphModule { return h.tr.gm }
 
+// AutoFunctionalizedV2 reports whether calls of mutable custom ops are
+// recorded as auto_functionalized_v2 (TraceOptions.AutoFunctionalizedV2).
+func (h *HOPTracer) AutoFunctionalizedV2() bool { return h.tr.afV2 }
+
 // Segmented reports whether the trace runs in segments (Compile of a
 // function that reads tensor data): a data-dependent read there ends the
 // segment and returns the real value, so an op that cannot be one node may
@@ -84,6 +88,7 @@ func (h *HOPTracer) Subgraph(fn func(args ...*tensor.Tensor) any, inputs, lifted
 		aliases: map[aliasKey]*fx.Node{},
 		consts:  map[*tensor.Tensor]*fx.Node{},
 		outer:   parent,
+		afV2:    parent.afV2,
 	}
 	in := make([]*tensor.Tensor, len(inputs))
 	for i, x := range inputs {

@@ -61,6 +61,12 @@ type TraceOptions struct {
 	// replaces every view by its copy (view_copy, select_copy, ...). A
 	// non-empty Remove implies Functionalize.
 	Remove string
+	// AutoFunctionalizedV2 records calls of mutable custom ops in a
+	// functionalized trace in the newer form, auto_functionalized_v2 (the
+	// written arguments passed as _all_bases with a _x_base_index per
+	// argument), instead of auto_functionalized (PyTorch uses v2 outside
+	// export, inductor's enable_auto_functionalized_v2).
+	AutoFunctionalizedV2 bool
 }
 
 // functionalMode is the functional layer's mode for o, and whether fn is
@@ -103,6 +109,7 @@ type tracer struct {
 	// token placeholder, made when the first effectful op is met, and the
 	// token the last one returned, which the graph returns first.
 	functional bool
+	afV2       bool // TraceOptions.AutoFunctionalizedV2
 	tokenIn    *fx.Node
 	token      *tensor.Tensor
 
@@ -228,6 +235,7 @@ func TraceArgs(fn any, inputs []any, opts ...TraceOptions) (gm *fx.GraphModule, 
 	}
 	tr := newTracer(o.Mode, o.Decompositions)
 	tr.functional = functionalize
+	tr.afV2 = o.AutoFunctionalizedV2
 	in := make([]reflect.Value, len(inputs))
 	for i, a := range inputs {
 		name := fmt.Sprintf("arg%d", i)
