@@ -110,6 +110,7 @@ type tracer struct {
 	// token the last one returned, which the graph returns first.
 	functional bool
 	afV2       bool // TraceOptions.AutoFunctionalizedV2
+	unbacked   int  // unbacked symbols made (unbacked.go)
 	tokenIn    *fx.Node
 	token      *tensor.Tensor
 
@@ -287,6 +288,9 @@ func TraceArgs(fn any, inputs []any, opts ...TraceOptions) (gm *fx.GraphModule, 
 	}
 	if err := tr.gm.Lint(); err != nil {
 		return nil, fmt.Errorf("compile.Trace: the recorded graph is malformed: %w", err)
+	}
+	if err := checkUnbacked(tr.gm, tr.unbacked); err != nil {
+		return nil, fmt.Errorf("compile.Trace: %w", err)
 	}
 	return tr.gm, nil
 }

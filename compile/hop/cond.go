@@ -2,6 +2,7 @@ package hop
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/goaten/goaten/autograd"
 	"github.com/goaten/goaten/compile"
@@ -158,9 +159,12 @@ const noNode = "\n(goaten: the op's outputs would depend on data, so it " + tens
 func condTrace(c *Call, tr *compile.HOPTracer) []*T {
 	pred, ops := c.In[0][0], c.In[1]
 	gms, outs, lifted, err := subgraphs(tr, c.Subs, []func([]*T) any{asTuple, asTuple}, ops)
+	var unbacked [][]bool // per output, the dims where the branches' sizes differ
 	if err == nil {
 		if msg := condMismatch(outs[0], outs[1]); msg != "" {
-			err = &tensor.Error{Op: "cond", Kind: tensor.RuntimeError, Msg: msg + noNode}
+			if unbacked = sizesOnly(outs[0], outs[1]); unbacked == nil || tr.Segmented() {
+				err = &tensor.Error{Op: "cond", Kind: tensor.RuntimeError, Msg: msg + noNode}
+			}
 		}
 	}
 	if err != nil {
@@ -183,12 +187,60 @@ func condTrace(c *Call, tr *compile.HOPTracer) []*T {
 	}
 	graphs := freshAttrs(tr, []string{"true_graph_", "false_graph_"}, gms)
 	var res []*T
-	if tr.Mode() == compile.Real {
+	switch {
+	case tr.Mode() == compile.Real:
 		tr.Compute(func() { res = condDense(c) })
-	} else {
+	case unbacked != nil:
+		res = make([]*T, len(unbacked))
+		for i, u := range unbacked {
+			o := outs[0][i]
+			if u == nil {
+				res[i] = o
+				continue
+			}
+			sizes := append([]int(nil), o.Sizes()...)
+			for d, differs := range u {
+				if differs {
+					sizes[d] = tr.NewUnbacked()
+				}
+			}
+			if o.IsContiguous() {
+				res[i] = tensor.NewMetaContiguous(sizes, o.DType(), o.Device())
+			} else { // the branches' outputs have the same strides
+				res[i] = tensor.NewMeta(sizes, append([]int(nil), o.Strides()...), 0, o.DType(), o.Device())
+			}
+		}
+	default:
 		res = outs[0]
 	}
 	return tr.Record(c.Op, []any{predArg, graphs[0], graphs[1], operands}, res)
+}
+
+// sizesOnly compares branches' outputs that condMismatch refused: when
+// they differ only in sizes — the same count, and each pair the same dtype,
+// device and rank, both contiguous or with the same strides — it returns, per output, nil where the
+// pair agrees and else which dims' sizes differ (beyond PyTorch, #137520:
+// such a dim becomes an unbacked size). Otherwise nil: the refusal stands.
+func sizesOnly(t, f []*T) [][]bool {
+	if len(t) != len(f) {
+		return nil
+	}
+	out := make([][]bool, len(t))
+	for i := range t {
+		a, b := t[i], f[i]
+		if sameMeta(a, b) {
+			continue
+		}
+		if a == nil || b == nil || a.DType() != b.DType() || a.Device() != b.Device() || a.Dim() != b.Dim() ||
+			!(a.IsContiguous() && b.IsContiguous() || slices.Equal(a.Strides(), b.Strides())) {
+			return nil
+		}
+		out[i] = make([]bool, a.Dim())
+		for d := range out[i] {
+			out[i][d] = a.Size(d) != b.Size(d)
+		}
+	}
+	return out
 }
 
 func condFromNode(args []any, kwargs fx.Kwargs, g *Graphs) (*Call, error) {
