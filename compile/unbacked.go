@@ -102,3 +102,16 @@ func checkUnbacked(gm *fx.GraphModule, n int) error {
 	}
 	return nil
 }
+
+// UnbackedHint returns the size fake tensors take for the unbacked symbol
+// name ("u0").
+func UnbackedHint(name string) (int, bool) {
+	if len(name) < 2 || name[0] != 'u' {
+		return 0, false
+	}
+	k, err := strconv.Atoi(name[1:])
+	if err != nil || k < 0 || k >= len(unbackedHints) || "u"+strconv.Itoa(k) != name {
+		return 0, false
+	}
+	return unbackedHints[k], true
+}

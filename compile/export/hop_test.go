@@ -1,6 +1,10 @@
 package export_test
 
 import (
+	"archive/zip"
+	"bytes"
+	"io"
+	"strings"
 	"testing"
 
 	"github.com/goaten/goaten/compile/export"
@@ -37,6 +41,17 @@ var hopCases = []struct {
 			func(a ...*tensor.Tensor) []*tensor.Tensor { return []*tensor.Tensor{n.FC.Forward(a[0]).Relu()} },
 			func(a ...*tensor.Tensor) []*tensor.Tensor { return []*tensor.Tensor{a[0].MulScalar(3.0)} },
 			[]*tensor.Tensor{x})
+	}, []*tensor.Tensor{seq(0.3, 2, 4), seq(-2, 2, 4)}},
+	// Beyond PyTorch (#137520): branches of different sizes, an unbacked
+	// size in the program.
+	{"cond_unbacked", func(n *hopNet, x *tensor.Tensor) []*tensor.Tensor {
+		y := hop.Cond(x.SumAll().GtScalar(2.0),
+			func(a ...*tensor.Tensor) []*tensor.Tensor { return []*tensor.Tensor{n.FC.Forward(a[0]).Relu()} },
+			func(a ...*tensor.Tensor) []*tensor.Tensor {
+				return []*tensor.Tensor{a[0].Narrow(0, 0, 1).MulScalar(3.0)}
+			},
+			[]*tensor.Tensor{x})
+		return []*tensor.Tensor{y[0].Exp()}
 	}, []*tensor.Tensor{seq(0.3, 2, 4), seq(-2, 2, 4)}},
 	{"while_loop", func(n *hopNet, x *tensor.Tensor) []*tensor.Tensor {
 		i := tensor.FromSlice([]int64{0}).Reshape([]int{})
@@ -90,5 +105,49 @@ func TestHOPRoundTrip(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The unbacked size of a cond whose branches differ in size prints as
+// PyTorch prints one (f32[u0, 4], u0: VR[0, int_oo]), is saved as the
+// symbol without a hint, and loads back the same.
+func TestHOPUnbackedSize(t *testing.T) {
+	c := hopCases[1]
+	if c.name != "cond_unbacked" {
+		t.Fatalf("hopCases[1] is %s", c.name)
+	}
+	ep, err := export.Export(newHopNet(c.run), c.ins[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := saveBytes(t, ep)
+	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var model []byte
+	for _, f := range zr.File {
+		if strings.HasSuffix(f.Name, "models/model.json") {
+			r, err := f.Open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			model, _ = io.ReadAll(r)
+			r.Close()
+		}
+	}
+	if !strings.Contains(string(model), `{"as_expr":{"expr_str":"u0","hint":null}}`) {
+		t.Errorf("the saved program has no hintless u0 size")
+	}
+	for stage, p := range []*export.ExportedProgram{ep, loadBytes(t, b)} {
+		s := p.String()
+		if stage == 0 && testing.Verbose() {
+			t.Log(s)
+		}
+		for _, want := range []string{`getitem: "f32[u0, 4]" = cond[0]`, `exp: "f32[u0, 4]" = torch.ops.aten.exp.default(getitem)`, "Range constraints: {u0: VR[0, int_oo]}"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("stage %d: no %q in\n%s", stage, want, s)
+			}
+		}
 	}
 }

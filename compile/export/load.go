@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/goaten/goaten/autograd"
+	"github.com/goaten/goaten/compile"
 	"github.com/goaten/goaten/compile/fx"
 	"github.com/goaten/goaten/compile/hop"
 	"github.com/goaten/goaten/safetensors"
@@ -392,6 +393,14 @@ func (l *loader) tensorMeta(name string, symbolic bool) (*tensor.Tensor, []strin
 			sizes[j] = int(*s.AsInt)
 		default:
 			e := s.AsExpr
+			if hint, ok := compile.UnbackedHint(e.ExprStr); ok && !symbolic {
+				// A data-dependent size (u0): fake values take its hint.
+				if _, ok := l.syms[e.ExprStr]; !ok {
+					return nil, nil, loadErrorf("value %s has size %q, which is not a symbol of the range constraints", name, e.ExprStr)
+				}
+				sizes[j] = hint
+				break
+			}
 			if !symbolic {
 				return nil, nil, loadErrorf("value %s has symbolic size %q; only graph inputs may", name, clip([]byte(e.ExprStr)))
 			}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/goaten/goaten/compile"
 	"github.com/goaten/goaten/compile/fx"
 	"github.com/goaten/goaten/compile/hop"
 	"github.com/goaten/goaten/safetensors"
@@ -308,6 +309,10 @@ func (s *saver) value(name string, v any, userIdx int) error {
 	}
 	for j, size := range t.Sizes() {
 		m.Sizes[j] = symInt(size)
+		if sym, ok := compile.UnbackedName(size); ok {
+			// A data-dependent size: its symbol, without a hint.
+			m.Sizes[j] = jSymInt{AsExpr: &jSymExpr{ExprStr: sym}}
+		}
 		if sym := s.ep.symAt(userIdx, j); sym != "" && userIdx >= 0 {
 			m.Sizes[j] = jSymInt{AsExpr: &jSymExpr{ExprStr: sym, Hint: &jSymExprHint{AsInt: i64(size)}}}
 		}
