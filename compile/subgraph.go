@@ -52,7 +52,7 @@ func (h *HOPTracer) Segmented() bool { return h.tr.seg != nil }
 func (h *HOPTracer) Arg(t *tensor.Tensor) *fx.Node { return h.tr.argNode(t) }
 
 func (tr *tracer) argNode(t *tensor.Tensor) *fx.Node {
-	if n, ok := tr.nodeOf(t); ok {
+	if n, ok := tr.nodeOfWrapped(t); ok {
 		return n
 	}
 	if n, ok := tr.seg.input(tr, t); ok {

@@ -542,10 +542,23 @@ func (tr *tracer) outputNode(t *tensor.Tensor) (any, error) {
 	if t == nil {
 		return nil, nil // an undefined tensor (a backward's masked-out gradient): None
 	}
-	if n, ok := tr.nodeOf(t); ok {
+	if n, ok := tr.nodeOfWrapped(t); ok {
 		return n, nil
 	}
 	return tr.constant(t), nil
+}
+
+// nodeOfWrapped is nodeOf, also for a functional wrapper of a traced
+// tensor (a device without native views wraps every op's result: the
+// gonum example).
+func (tr *tracer) nodeOfWrapped(t *tensor.Tensor) (*fx.Node, bool) {
+	if n, ok := tr.nodeOf(t); ok {
+		return n, true
+	}
+	if functional.IsFunctional(t) {
+		return tr.nodeOf(functional.Unwrap(t))
+	}
+	return nil, false
 }
 
 // constant is the get_attr node of a tensor fn closed over.

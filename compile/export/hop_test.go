@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goaten/goaten/compile"
 	"github.com/goaten/goaten/compile/export"
 	"github.com/goaten/goaten/compile/hop"
+	"github.com/goaten/goaten/examples/newdevice"
 	"github.com/goaten/goaten/nn"
 	"github.com/goaten/goaten/tensor"
 )
@@ -54,7 +56,7 @@ var hopCases = []struct {
 		return []*tensor.Tensor{y[0].Exp()}
 	}, []*tensor.Tensor{seq(0.3, 2, 4), seq(-2, 2, 4)}},
 	{"while_loop", func(n *hopNet, x *tensor.Tensor) []*tensor.Tensor {
-		i := tensor.FromSlice([]int64{0}).Reshape([]int{})
+		i := tensor.FromSlice([]int64{0}).Reshape([]int{}).ToDevice(x.Device())
 		return hop.WhileLoop(
 			func(a ...*tensor.Tensor) *tensor.Tensor { return a[0].LtScalar(3) },
 			func(a ...*tensor.Tensor) []*tensor.Tensor {
@@ -71,9 +73,106 @@ var hopCases = []struct {
 		carry, ys := hop.Scan(func(c, xs, add []*tensor.Tensor) ([]*tensor.Tensor, []*tensor.Tensor) {
 			nc := n.FC.Forward(c[0].Add(xs[0])).Tanh()
 			return []*tensor.Tensor{nc}, []*tensor.Tensor{nc.MulScalar(2.0)}
-		}, []*tensor.Tensor{tensor.ZerosOf([]int{4})}, []*tensor.Tensor{x}, 0, false)
+		}, []*tensor.Tensor{tensor.ZerosOf([]int{4}).ToDevice(x.Device())}, []*tensor.Tensor{x}, 0, false)
 		return append(carry, ys...)
 	}, []*tensor.Tensor{seq(0.3, 3, 4), seq(-1, 3, 4)}},
+}
+
+// moreHOPCases are the higher-order ops TestHOPRoundTrip does not cover.
+var moreHOPCases = []struct {
+	name string
+	run  func(n *hopNet, x *tensor.Tensor) []*tensor.Tensor
+	ins  []*tensor.Tensor
+}{
+	{"wrap", func(n *hopNet, x *tensor.Tensor) []*tensor.Tensor {
+		return hop.Wrap(func(a ...*tensor.Tensor) []*tensor.Tensor { return []*tensor.Tensor{n.FC.Forward(a[0]).Sin()} }, x)
+	}, []*tensor.Tensor{seq(0.3, 2, 4), seq(-1, 2, 4)}},
+	{"checkpoint", func(n *hopNet, x *tensor.Tensor) []*tensor.Tensor {
+		return hop.Checkpoint(func(a ...*tensor.Tensor) []*tensor.Tensor { return []*tensor.Tensor{n.FC.Forward(a[0]).Tanh()} }, x)
+	}, []*tensor.Tensor{seq(0.3, 2, 4), seq(-1, 2, 4)}},
+	{"invoke_subgraph", func(n *hopNet, x *tensor.Tensor) []*tensor.Tensor {
+		block := func(a ...*tensor.Tensor) []*tensor.Tensor { return []*tensor.Tensor{n.FC.Forward(a[0]).Relu()} }
+		y := hop.InvokeSubgraph(block, "subgraph_0", x)
+		return hop.InvokeSubgraph(block, "subgraph_0", y[0])
+	}, []*tensor.Tensor{seq(0.3, 2, 4), seq(-1, 2, 4)}},
+}
+
+// TestHOPEagerCompiledExported: each higher-order op, in a module on the
+// CPU and on the gonum device, gives the same results eagerly, compiled
+// (fullgraph) and exported, saved and loaded, bit for bit, on inputs
+// taking each path.
+func TestHOPEagerCompiledExported(t *testing.T) {
+	cases := append([]struct {
+		name string
+		run  func(n *hopNet, x *tensor.Tensor) []*tensor.Tensor
+		ins  []*tensor.Tensor
+	}(nil), hopCases...)
+	cases = append(cases, moreHOPCases...)
+	for _, dev := range []tensor.Device{tensor.CPU, newdevice.Device} {
+		for _, c := range cases {
+			t.Run(dev.String()+"/"+c.name, func(t *testing.T) {
+				net := newHopNet(c.run)
+				net.To(dev)
+				ins := make([]*tensor.Tensor, len(c.ins))
+				for i, x := range c.ins {
+					ins[i] = x.ToDevice(dev)
+				}
+				compiled := compile.Compile(net.Forward, compile.Options{Fullgraph: true})
+				ep, err := export.Export(net, ins[:1])
+				if err != nil {
+					t.Fatal(err)
+				}
+				m := loadBytes(t, saveBytes(t, ep)).Module()
+				m.To(dev)
+				for _, x := range ins {
+					want := net.Forward(x)
+					res, err := compiled.Call(x)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got := flat(res)
+					loaded, err := m.Forward(x)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(got) != len(want) || len(loaded) != len(want) {
+						t.Fatalf("%d compiled and %d loaded outputs, want %d", len(got), len(loaded), len(want))
+					}
+					for i := range want {
+						if want[i].Device() != dev || loaded[i].Device() != dev {
+							t.Errorf("output %d on %s (loaded: %s), want %s", i, want[i].Device(), loaded[i].Device(), dev)
+						}
+						if err := sameBits(got[i].ToDevice(tensor.CPU), want[i].ToDevice(tensor.CPU)); err != nil {
+							t.Errorf("compiled output %d: %v", i, err)
+						}
+						if err := sameBits(loaded[i].ToDevice(tensor.CPU), want[i].ToDevice(tensor.CPU)); err != nil {
+							t.Errorf("loaded output %d: %v", i, err)
+						}
+					}
+				}
+				if s := compiled.Stats(); s.Frames != 1 {
+					t.Errorf("compiled: %+v", s)
+				}
+			})
+		}
+	}
+}
+
+// flat lists a compiled call's tensors.
+func flat(v any) []*tensor.Tensor {
+	switch x := v.(type) {
+	case *tensor.Tensor:
+		return []*tensor.Tensor{x}
+	case []*tensor.Tensor:
+		return x
+	case []any:
+		var out []*tensor.Tensor
+		for _, e := range x {
+			out = append(out, flat(e)...)
+		}
+		return out
+	}
+	return nil
 }
 
 // TestHOPRoundTrip exports a module calling each higher-order op, saves it,
