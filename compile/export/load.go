@@ -698,10 +698,27 @@ func (l *loader) hopNode(i int, jn *jNode, h *hop.Op) error {
 		return loadErrorf("%s: single tensor returns of higher-order ops are not supported", where)
 	}
 	var args []any
+	var kwargs fx.Kwargs
 	for k := range jn.Inputs {
 		in := &jn.Inputs[k]
+		if in.Kind != nil && *in.Kind == argKeyword {
+			// A constant keyword argument (use_reentrant = True).
+			a := &in.Arg
+			if !identRE.MatchString(in.Name) || countSet(a) != 1 || a.AsNone == nil && a.AsInt == nil && a.AsFloat == nil && a.AsBool == nil && a.AsString == nil {
+				return loadErrorf("%s: keyword argument %d must be a named constant", where, k)
+			}
+			v, err := l.arg(a, nil, fmt.Sprintf("%s argument %s", where, in.Name))
+			if err != nil {
+				return err
+			}
+			kwargs = append(kwargs, fx.Kwarg{Name: in.Name, Value: v})
+			continue
+		}
 		if in.Kind != nil && *in.Kind != argPositional {
 			return loadErrorf("%s: argument %d is not positional", where, k)
+		}
+		if len(kwargs) > 0 {
+			return loadErrorf("%s: positional argument %d after a keyword argument", where, k)
 		}
 		a := &in.Arg
 		if a.AsGraph == nil || countSet(a) != 1 {
@@ -732,7 +749,7 @@ func (l *loader) hopNode(i int, jn *jNode, h *hop.Op) error {
 	if err := l.checkName(name); err != nil {
 		return loadErrorf("%s: %v", where, err)
 	}
-	n := l.g.CreateNode(fx.OpCallFunction, h, args, nil, name)
+	n := l.g.CreateNode(fx.OpCallFunction, h, args, kwargs, name)
 	if n.Name != name {
 		return loadErrorf("%s: %q is not a usable node name", where, name)
 	}
@@ -783,9 +800,7 @@ func (l *loader) subgraph(ga *jGraphArg, where string) (*fx.Node, error) {
 	if !identRE.MatchString(ga.Name) || len(ga.Name) > 1024 {
 		return nil, loadErrorf("%s: %q is not a valid attribute name", where, clip([]byte(ga.Name)))
 	}
-	if _, taken := l.gm.Attr(ga.Name); taken {
-		return nil, loadErrorf("%s: two sub-programs are named %s", where, ga.Name)
-	}
+	prev, taken := l.gm.Attr(ga.Name)
 	child := &loader{p: l.p, byName: map[string]*fx.Node{}, syms: l.syms, jg: ga.Graph, depth: l.depth + 1, nodes: l.nodes}
 	if err := child.graph(); err != nil {
 		var le *LoadError
@@ -793,6 +808,16 @@ func (l *loader) subgraph(ga *jGraphArg, where string) (*fx.Node, error) {
 			return nil, loadErrorf("%s: in sub-program %s: %s", where, ga.Name, le.Msg)
 		}
 		return nil, err
+	}
+	if taken {
+		// One sub-program several calls share (invoke_subgraph's
+		// subgraph_1 = self.subgraph_0): each call carries its graph,
+		// which must be the same.
+		pg, ok := prev.(*fx.GraphModule)
+		if !ok || pg.Code() != child.gm.Code() {
+			return nil, loadErrorf("%s: two different sub-programs are named %s", where, ga.Name)
+		}
+		return l.g.GetAttr(ga.Name), nil
 	}
 	l.gm.SetAttr(ga.Name, child.gm)
 	return l.g.GetAttr(ga.Name), nil

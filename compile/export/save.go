@@ -431,9 +431,6 @@ func (s *saver) hopNode(n *fx.Node, h *hop.Op) (jNode, error) {
 	if s.depth >= maxGraphDepth {
 		return jNode{}, fmt.Errorf("export: Save: node %s: higher-order ops nest more than %d deep", n.Name, maxGraphDepth)
 	}
-	if len(n.Kwargs()) > 0 {
-		return jNode{}, fmt.Errorf("export: Save: node %s passes keyword arguments to %s", n.Name, h.QualifiedName())
-	}
 	jn := jNode{Target: h.QualifiedName(), Inputs: []jNamedArg{}, Outputs: []jArg{}, Metadata: map[string]string{metaNodeName: n.Name}}
 	tensorName := func(v any) (jName, error) {
 		x, ok := v.(*fx.Node)
@@ -483,6 +480,19 @@ func (s *saver) hopNode(n *fx.Node, h *hop.Op) (jNode, error) {
 		}
 		k := argPositional
 		jn.Inputs = append(jn.Inputs, jNamedArg{Name: "", Arg: ja, Kind: &k})
+	}
+	// Keyword arguments (tag_activation_checkpoint's use_reentrant) follow,
+	// by name, as serialize_hoo_inputs writes them; only constants.
+	for _, kw := range n.Kwargs() {
+		if _, isNode := kw.Value.(*fx.Node); isNode {
+			return jNode{}, fmt.Errorf("export: Save: node %s passes a value as keyword argument %s to %s; only constants can be saved there", n.Name, kw.Name, h.QualifiedName())
+		}
+		ja, err := s.arg(n, kw.Value, nil)
+		if err != nil {
+			return jNode{}, err
+		}
+		k := argKeyword
+		jn.Inputs = append(jn.Inputs, jNamedArg{Name: kw.Name, Arg: ja, Kind: &k})
 	}
 	vals, ok := n.Meta[fx.MetaVal].([]*tensor.Tensor)
 	if !ok {
