@@ -3,6 +3,8 @@ package hop_test
 import (
 	"testing"
 
+	"github.com/goaten/goaten/autograd"
+
 	"github.com/goaten/goaten/compile"
 	"github.com/goaten/goaten/compile/hop"
 	"github.com/goaten/goaten/tensor"
@@ -54,5 +56,56 @@ func TestSubprogramsRecordedOnce(t *testing.T) {
 	}
 	if s := c.Stats(); s.Frames != 1 {
 		t.Errorf("stats %+v", s)
+	}
+}
+
+// A compiled function whose result needs grad only through a parameter a
+// higher-order op's sub-program closes over (lifted to the op's operands
+// below its autograd rule) trains: the parameter's gradient equals
+// eager's, through cond, while_loop, scan, map and checkpoint.
+func TestCompiledClosedOverParamGrad(t *testing.T) {
+	w := tensor.Randn([]int{3, 3}).To(tensor.Float64)
+	autograd.SetRequiresGrad(w, true)
+	progs := map[string]func(x *T) *T{
+		"cond": func(x *T) *T {
+			return hop.Cond(x.SumAll().GtScalar(0), func(a ...*T) []*T { return ts(a[0].Matmul(w).Tanh()) }, func(a ...*T) []*T { return ts(a[0].Mul(w)) }, []*T{x})[0].SumAll()
+		},
+		"while_loop": func(x *T) *T {
+			i := tensor.FromSlice([]int64{0}).Reshape([]int{})
+			return hop.WhileLoop(func(a ...*T) *T { return a[0].LtScalar(3) },
+				func(a ...*T) []*T { return ts(a[0].AddScalar(1), a[1].Matmul(w).Tanh()) }, ts(i, x), nil)[1].SumAll()
+		},
+		"scan": func(x *T) *T {
+			c, _ := hop.Scan(func(c, xs, _ []*T) ([]*T, []*T) {
+				n := c[0].Add(xs[0]).Matmul(w).Tanh()
+				return ts(n), ts(n.Clone())
+			}, ts(x.Select(0, 0).ZerosLike()), ts(x), 0, false)
+			return c[0].SumAll()
+		},
+		"map": func(x *T) *T {
+			return hop.Map(func(a ...*T) []*T { return ts(a[0].Mul(w.Select(0, 0)).Sin()) }, ts(x), nil)[0].SumAll()
+		},
+		"checkpoint": func(x *T) *T {
+			return hop.Checkpoint(func(a ...*T) []*T { return ts(a[0].Matmul(w).Sin()) }, x)[0].SumAll()
+		},
+	}
+	for name, f := range progs {
+		for _, sign := range []float64{1, -1} {
+			x := tensor.Randn([]int{3, 3}).To(tensor.Float64).Abs().MulScalar(sign)
+			autograd.SetGrad(w, nil)
+			f(x).Backward()
+			want := w.Grad().Clone()
+			autograd.SetGrad(w, nil)
+			c := compile.Compile(f, compile.Options{Fullgraph: true})
+			res, err := c.Call(x)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			results(res)[0].Backward()
+			if w.Grad() == nil {
+				t.Fatalf("%s: no gradient for the closed-over parameter", name)
+			}
+			expectClose(t, name+" grad", ts(w.Grad()), ts(want))
+		}
 	}
 }
