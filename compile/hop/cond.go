@@ -29,19 +29,25 @@ type Tuple []*T
 
 // Cond returns trueFn(operands...) if pred is true, else
 // falseFn(operands...) (torch.cond). pred is a Go bool — the branch is just
-// called, and a trace records its ops inline — or a one-element tensor,
-// whose value decides.
+// called, and a trace records its ops inline — a one-element tensor, whose
+// value decides, or a SymBool, a comparison of a size with an int
+// (Size(x, 0).Eq(4), PyTorch's x.shape[0] == 4), which a trace records as
+// sym_size.int and comparison nodes so that a graph with dynamic dims
+// decides at run time (S11).
 //
 // In a trace both branches are traced into sub-GraphModules ("true_graph_0",
 // "false_graph_0") and the call becomes one cond node; they must take the
 // same operands (tensors they close over are lifted to extra operands, as
 // PyTorch's Dynamo lifts them) and return the same number of outputs with
-// the same metadata. Beyond PyTorch: eagerly the branches may disagree — the
-// result is the branch taken — and a compiled function (Compile without
-// Fullgraph) whose cond's branches disagree runs in segments, reading pred
-// and running the branch taken inline; a fullgraph trace refuses it with
-// PyTorch's message, since no one graph node can hold an output whose
-// metadata depends on pred's value.
+// the same dtype, device and rank (else PyTorch's messages). Beyond
+// PyTorch (#137520): branches whose outputs differ in size are accepted —
+// eagerly the result is the branch taken; in a fake trace each dim whose
+// size differs becomes an unbacked size (u0, u1, ...:
+// compile.UnbackedName) of the node's output, and the graph computes the
+// real size when it runs. A program that then uses such a size as an int
+// is data-dependent: a fullgraph trace refuses it, and Compile without
+// Fullgraph runs it in segments, reading pred and running the branch taken
+// inline.
 //
 // When an operand requires grad the cond is differentiable: its backward is
 // a second cond over the branches' joint (forward and backward) programs,

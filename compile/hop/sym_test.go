@@ -1,6 +1,7 @@
 package hop_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/goaten/goaten/autograd"
@@ -90,8 +91,8 @@ def forward(self, arg0_1):
 			t.Errorf("%s: stats %+v, want one graph and no recompile", pred.name, s)
 		}
 		gms := c.Graphs()
-		if len(gms) != 1 {
-			t.Fatalf("%s: %d graphs", pred.name, len(gms))
+		if len(gms) != 1 || !strings.Contains(gms[0].Code(), "sym_size_int = torch.ops.aten.sym_size.int(arg0_1") {
+			t.Fatalf("%s: %d graphs, not deciding on a sym_size", pred.name, len(gms))
 		}
 	}
 }
