@@ -11,6 +11,7 @@ import (
 	"github.com/goaten/goaten/compile/export"
 	"github.com/goaten/goaten/compile/hop"
 	"github.com/goaten/goaten/examples/newdevice"
+	"github.com/goaten/goaten/library"
 	"github.com/goaten/goaten/nn"
 	"github.com/goaten/goaten/tensor"
 )
@@ -247,6 +248,51 @@ func TestHOPUnbackedSize(t *testing.T) {
 			if !strings.Contains(s, want) {
 				t.Errorf("stage %d: no %q in\n%s", stage, want, s)
 			}
+		}
+	}
+}
+
+var afFoo = library.Define("hopexp::foo(Tensor(a!) x, Tensor y) -> Tensor")
+
+func init() {
+	afFoo.Impl("CPU", func(a library.Args) any {
+		x, y := a.Tensor("x"), a.Tensor("y")
+		x.Add_(y)
+		return x.Mul(y)
+	})
+	afFoo.RegisterFake(func(a library.Args) any { return a.Tensor("x").EmptyLike() })
+}
+
+// A module calling a mutable custom op exports with an auto_functionalized
+// node (PyTorch's export keeps v1), whose op is saved as_operator and its
+// arguments as keyword inputs; the loaded program computes as eager. CPU
+// only: the gonum device has no in-place ops for the kernel to write with.
+func TestHOPAutoFunctionalizedRoundTrip(t *testing.T) {
+	net := newHopNet(func(n *hopNet, x *tensor.Tensor) []*tensor.Tensor {
+		h := n.FC.Forward(x)
+		r := afFoo.Call(h, x).(*tensor.Tensor)
+		return []*tensor.Tensor{r, h}
+	})
+	x := seq(0.3, 2, 4)
+	ep, err := export.Export(net, []*tensor.Tensor{x})
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := "auto_functionalized = torch.ops.higher_order.auto_functionalized(torch.ops.hopexp.foo.default, x = add, y = args_0);  add = args_0 = None"
+	for stage, p := range []*export.ExportedProgram{ep, loadBytes(t, saveBytes(t, ep))} {
+		if !strings.Contains(p.String(), line) {
+			t.Errorf("stage %d: no %q in\n%s", stage, line, p)
+		}
+	}
+	l := loadBytes(t, saveBytes(t, ep))
+	got, err := l.Module().Forward(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := net.Forward(x)
+	for i := range want {
+		if err := sameBits(got[i], want[i]); err != nil {
+			t.Error(err)
 		}
 	}
 }

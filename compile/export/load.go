@@ -701,30 +701,36 @@ func (l *loader) hopNode(i int, jn *jNode, h *hop.Op) error {
 	var kwargs fx.Kwargs
 	for k := range jn.Inputs {
 		in := &jn.Inputs[k]
-		if in.Kind != nil && *in.Kind == argKeyword {
-			// A constant keyword argument (use_reentrant = True).
-			a := &in.Arg
-			if !identRE.MatchString(in.Name) || countSet(a) != 1 || a.AsNone == nil && a.AsInt == nil && a.AsFloat == nil && a.AsBool == nil && a.AsString == nil {
-				return loadErrorf("%s: keyword argument %d must be a named constant", where, k)
+		keyword := in.Kind != nil && *in.Kind == argKeyword
+		if keyword && !identRE.MatchString(in.Name) {
+			return loadErrorf("%s: keyword argument %d has no valid name", where, k)
+		}
+		if !keyword && in.Kind != nil && *in.Kind != argPositional {
+			return loadErrorf("%s: argument %d is not positional", where, k)
+		}
+		if !keyword && len(kwargs) > 0 {
+			return loadErrorf("%s: positional argument %d after a keyword argument", where, k)
+		}
+		add := func(v any) {
+			if keyword {
+				kwargs = append(kwargs, fx.Kwarg{Name: in.Name, Value: v})
+			} else {
+				args = append(args, v)
 			}
-			v, err := l.arg(a, nil, fmt.Sprintf("%s argument %s", where, in.Name))
+		}
+		a := &in.Arg
+		if a.AsOperator != nil && countSet(a) == 1 {
+			op, err := resolveTarget(*a.AsOperator)
 			if err != nil {
 				return err
 			}
-			kwargs = append(kwargs, fx.Kwarg{Name: in.Name, Value: v})
+			add(op)
 			continue
 		}
-		if in.Kind != nil && *in.Kind != argPositional {
-			return loadErrorf("%s: argument %d is not positional", where, k)
-		}
-		if len(kwargs) > 0 {
-			return loadErrorf("%s: positional argument %d after a keyword argument", where, k)
-		}
-		a := &in.Arg
 		if a.AsGraph == nil || countSet(a) != 1 {
 			if a.AsTensor == nil && a.AsTensors == nil && a.AsNone == nil && a.AsInt == nil &&
 				a.AsFloat == nil && a.AsBool == nil && a.AsString == nil {
-				return loadErrorf("%s: argument %d must be a sub-program, a tensor, a list of tensors, None, a number or a string", where, k)
+				return loadErrorf("%s: argument %d must be a sub-program, an operator, a tensor, a list of tensors, None, a number or a string", where, k)
 			}
 			v, err := l.arg(a, nil, fmt.Sprintf("%s argument %d", where, k))
 			if err != nil {
@@ -733,8 +739,11 @@ func (l *loader) hopNode(i int, jn *jNode, h *hop.Op) error {
 			if !hopArgFits(v) {
 				return loadErrorf("%s: argument %d refers to a value that is not a tensor", where, k)
 			}
-			args = append(args, v)
+			add(v)
 			continue
+		}
+		if keyword {
+			return loadErrorf("%s: keyword argument %s is a sub-program", where, in.Name)
 		}
 		sub, err := l.subgraph(a.AsGraph, fmt.Sprintf("%s argument %d", where, k))
 		if err != nil {

@@ -439,7 +439,7 @@ func (s *saver) hopNode(n *fx.Node, h *hop.Op) (jNode, error) {
 		}
 		return jName{x.Name}, nil
 	}
-	for _, a := range n.Args() {
+	convert := func(a any) (jArg, error) {
 		var ja jArg
 		switch x := a.(type) {
 		case *fx.Node:
@@ -451,14 +451,18 @@ func (s *saver) hopNode(n *fx.Node, h *hop.Op) (jNode, error) {
 			v, _ := s.gm.Attr(name)
 			sub, ok := v.(*fx.GraphModule)
 			if !ok {
-				return jNode{}, fmt.Errorf("export: Save: node %s passes attribute %s (%T) to %s", n.Name, name, v, h.QualifiedName())
+				return jArg{}, fmt.Errorf("export: Save: node %s passes attribute %s (%T) to %s", n.Name, name, v, h.QualifiedName())
 			}
 			ss := &saver{ep: s.ep, gm: sub, depth: s.depth + 1}
 			jg, err := ss.graph(nil)
 			if err != nil {
-				return jNode{}, fmt.Errorf("%w (in sub-program %s of node %s)", err, name, n.Name)
+				return jArg{}, fmt.Errorf("%w (in sub-program %s of node %s)", err, name, n.Name)
 			}
 			ja = jArg{AsGraph: &jGraphArg{Name: name, Graph: jg}}
+		case *tensor.Op:
+			// auto_functionalized's op: as_operator, its qualified name.
+			name := fx.OpQualifiedName(x)
+			ja = jArg{AsOperator: &name}
 		case fx.Tuple, []any:
 			xs, _ := x.([]any)
 			if t, isTuple := x.(fx.Tuple); isTuple {
@@ -468,26 +472,34 @@ func (s *saver) hopNode(n *fx.Node, h *hop.Op) (jNode, error) {
 			for i, e := range xs {
 				var err error
 				if names[i], err = tensorName(e); err != nil {
-					return jNode{}, err
+					return jArg{}, err
 				}
 			}
 			ja = jArg{AsTensors: &names}
 		default:
 			var err error
 			if ja, err = s.arg(n, a, nil); err != nil {
-				return jNode{}, err
+				return jArg{}, err
 			}
+		}
+		return ja, nil
+	}
+	for _, a := range n.Args() {
+		ja, err := convert(a)
+		if err != nil {
+			return jNode{}, err
 		}
 		k := argPositional
 		jn.Inputs = append(jn.Inputs, jNamedArg{Name: "", Arg: ja, Kind: &k})
 	}
-	// Keyword arguments (tag_activation_checkpoint's use_reentrant) follow,
-	// by name, as serialize_hoo_inputs writes them; only constants.
+	// Keyword arguments (tag_activation_checkpoint's use_reentrant,
+	// auto_functionalized's op arguments) follow, by name, as
+	// serialize_hoo_inputs writes them.
 	for _, kw := range n.Kwargs() {
-		if _, isNode := kw.Value.(*fx.Node); isNode {
-			return jNode{}, fmt.Errorf("export: Save: node %s passes a value as keyword argument %s to %s; only constants can be saved there", n.Name, kw.Name, h.QualifiedName())
+		if x, ok := kw.Value.(*fx.Node); ok && x.Op == fx.OpGetAttr {
+			return jNode{}, fmt.Errorf("export: Save: node %s passes a sub-program as keyword argument %s to %s", n.Name, kw.Name, h.QualifiedName())
 		}
-		ja, err := s.arg(n, kw.Value, nil)
+		ja, err := convert(kw.Value)
 		if err != nil {
 			return jNode{}, err
 		}
