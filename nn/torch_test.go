@@ -441,7 +441,7 @@ func TestAgainstPyTorch(t *testing.T) {
 				NamedParameters() []nn.Named
 				Train()
 				Eval()
-				ZeroGrad()
+				ZeroGrad(...nn.Option)
 			})
 			sd := base.StateDict()
 			if strings.Join(sd.Keys, " ") != strings.Join(c.State, " ") {
