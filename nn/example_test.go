@@ -121,3 +121,27 @@ func ExampleNewTransformer() {
 	// 34 parameters, 1536 values
 	// [24 8]
 }
+
+// A two-layer bidirectional LSTM over a batch-first input: after the same
+// seed its weights, and so its outputs, are PyTorch's (torch.manual_seed(0);
+// nn.LSTM(3, 4, num_layers=2, batch_first=True, bidirectional=True)). The
+// final states h_n and c_n come back as PyTorch returns them, and go back
+// in to continue the sequence.
+func ExampleLSTM() {
+	gt.ManualSeed(0)
+	lstm := nn.NewLSTM(3, 4, nn.NumLayers(2), nn.BatchFirst(true), nn.Bidirectional(true))
+	fmt.Println(lstm)
+	x := gt.Arange(0, 12, gt.WithDtype(gt.Float32)).Reshape([]int{2, 2, 3}).DivScalar(10) // (batch, seq, feature)
+	out, h, c := lstm.Forward(x, nil, nil)
+	fmt.Println(out.Sizes(), h.Sizes(), c.Sizes())
+	fmt.Printf("%.4f\n", h.Select(0, 3).Float64s()) // last layer, reverse direction
+	out, _, _ = lstm.Forward(x, h, c)
+	fmt.Println(out.Sizes())
+	fmt.Println(gt.Try(func() { lstm.Forward(gt.Zeros(2, 2, 5), nil, nil) }))
+	// Output:
+	// LSTM(3, 4, num_layers=2, batch_first=True, bidirectional=True)
+	// [2 2 8] [4 2 4] [4 2 4]
+	// [0.0107 -0.1778 0.1073 0.1063 -0.0228 -0.1862 0.0926 0.0731]
+	// [2 2 8]
+	// input.size(-1) must be equal to input_size. Expected 3, got 5
+}

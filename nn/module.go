@@ -33,7 +33,9 @@
 // require their dim (PyTorch's implicit dim is deprecated); a loss's
 // reduction is checked when the loss is made, not at its first call;
 // PyTorch's AssertionErrors (an out-of-range padding_idx, Hardtanh's
-// bounds, Softmax2d's input) are ValueErrors; sparse embedding gradients
+// bounds, Softmax2d's input, a recurrent cell's input dims) are
+// ValueErrors; RNN, LSTM and GRU do not print PyTorch's warning for dropout
+// with one layer, nor take packed sequences; sparse embedding gradients
 // and the None entries of adaptive pooling sizes are not supported.
 //
 // Parameters and buffers are registered in PyTorch's order under PyTorch's
@@ -48,6 +50,28 @@
 // methods: MaxPool2d.ForwardWithIndices (return_indices=True),
 // ConvTranspose2d.ForwardOutputSize, EmbeddingBag.ForwardWeighted
 // (per_sample_weights). Repr prints a module as PyTorch's repr does.
+//
+// The recurrent layers NewRNN, NewLSTM and NewGRU (multi-layer,
+// bidirectional, batch-first, dropout between layers, LSTM's proj_size)
+// and the cells NewRNNCell, NewLSTMCell and NewGRUCell take an optional
+// initial state, nil for zeros, and return every tensor PyTorch returns:
+//
+//	lstm := nn.NewLSTM(10, 20, nn.NumLayers(2), nn.BatchFirst(true), nn.Bidirectional(true))
+//	out, h, c := lstm.Forward(x, nil, nil) // out, (h, c) = lstm(x)
+//	out, h, c = lstm.Forward(x2, h, c)     // out, (h, c) = lstm(x2, (h, c))
+//
+// Their parameters have PyTorch's names (weight_ih_l0, bias_hh_l1_reverse,
+// weight_hr_l0) and are drawn in PyTorch's order; the layers' Weights hold
+// them per layer and direction.
+//
+// NewTransformer is nn.Transformer (every argument an option with PyTorch's
+// default: nn.DModel, nn.NHead, nn.NumEncoderLayers, ...), built of
+// TransformerEncoder and TransformerDecoder over copies of one encoder and
+// one decoder layer; masks are structs of optional tensors, and
+// GenerateSquareSubsequentMask is its causal mask:
+//
+//	m := nn.NewTransformer(nn.DModel(64), nn.NHead(4), nn.BatchFirst(true))
+//	y := m.ForwardMasked(src, tgt, nn.TransformerMasks{TgtMask: nn.GenerateSquareSubsequentMask(tgt.Size(1))})
 //
 // RMSNorm follows PyTorch 2.4 (PyTorch 1.13, the reference elsewhere, has
 // none).

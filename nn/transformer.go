@@ -9,9 +9,10 @@ import (
 )
 
 // DropoutP is the dropout= keyword of MultiheadAttention (on the attention
-// weights) and of the Transformer layers (everywhere they drop): 0 for
-// MultiheadAttention and 0.1 for the layers by default. (nn.P is the
-// dropout layers' p=.)
+// weights), of the Transformer layers (everywhere they drop) and of RNN,
+// LSTM and GRU (on the outputs of every layer but the last): 0 for
+// MultiheadAttention and the recurrent layers and 0.1 for the Transformer
+// layers by default. (nn.P is the dropout layers' p=.)
 func DropoutP(p float64) Option { return Option{"dropout", p} }
 
 // AddBiasKV appends the learnable bias_k and bias_v to the keys and values
