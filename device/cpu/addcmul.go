@@ -54,10 +54,25 @@ func addcmulKernel(op *tensor.Op, a []any) any {
 	}, func(d []float32, s [][]float32) {
 		x, t1, t2 := s[0][:len(d)], s[1][:len(d)], s[2][:len(d)]
 		for i := range d {
-			d[i] = asm.FMAF32(v*t1[i], t2[i], x[i])
+			d[i] = fmaF32(v*t1[i], t2[i], x[i])
 		}
 	})
 	return out
+}
+
+// fmaF32 is a·b + c rounded once to float32. The product of two float32s is
+// exact in float64, so the float64 sum s is the exact value rounded once;
+// rounding s to float32 then rounds the exact value too, unless s fell on a
+// float32 midpoint (its 29 bits below float32's precision 1 followed by
+// zeros; a midpoint strictly between s and the exact value would have been
+// nearer, so only there can the two roundings disagree) or in float32's
+// subnormal range, where asm.FMAF32 (round to odd) decides.
+func fmaF32(a, b, c float32) float32 {
+	s := float64(float64(a)*float64(b)) + float64(c)
+	if math.Float64bits(s)&(1<<29-1) == 1<<28 || math.Abs(s) < 0x1p-126 {
+		return asm.FMAF32(a, b, c)
+	}
+	return float32(s)
 }
 
 func init() {

@@ -139,3 +139,57 @@ func fmaF32(a, b, c float32) float32 {
 	f, _ := x.Float32()
 	return f
 }
+
+// TestAddcmulRounding holds float32 addcmul to a·b + c rounded once where
+// rounding the float64 sum to float32 would round twice: sums that land on
+// a float32 midpoint, subnormal and overflowing results, signed zeros.
+func TestAddcmulRounding(t *testing.T) {
+	type triple struct{ c, a, b float32 }
+	cases := []triple{
+		// 1+2⁻²³ + 2⁻²⁴(1-2⁻³⁶): the float64 sum is the midpoint
+		// 1+2⁻²³+2⁻²⁴, the exact value below it: 1+2⁻²³, not 1+2⁻²².
+		{1 + 0x1p-23, 0x1p-12 * (1 + 0x1p-18), 0x1p-12 * (1 - 0x1p-18)},
+		{1 + 0x1p-23, -0x1p-12 * (1 + 0x1p-18), -0x1p-12 * (1 - 0x1p-18)},
+		{-(1 + 0x1p-23), 0x1p-12 * (1 + 0x1p-18), -0x1p-12 * (1 - 0x1p-18)},
+		{1, 0x1p-12 * (1 + 0x1p-18), 0x1p-12 * (1 + 0x1p-18)},
+		{0, 0x1p-70, 0x1p-70 * 1.75},                                      // subnormal
+		{0x1p-149, -0x1p-75 * 1.5, 0x1p-75},                               // subnormal, cancelling
+		{float32(math.Copysign(0, -1)), float32(math.Copysign(0, -1)), 1}, // -0 + -0
+		{math.MaxFloat32, 0x1p104, 1},                                     // max + half an ulp: overflows
+		{math.MaxFloat32, 0x1p104 * (1 - 0x1p-20), 1},                     // just below: stays finite
+	}
+	r := rand.New(rand.NewPCG(11, 12))
+	for range 3000 {
+		e := r.IntN(80) - 90 // products and sums near float32's subnormal range
+		cases = append(cases, triple{
+			float32(math.Ldexp(r.NormFloat64(), 2*e+r.IntN(8))),
+			float32(math.Ldexp(r.NormFloat64(), e)),
+			float32(math.Ldexp(r.NormFloat64(), e)),
+		})
+		// A midpoint on purpose: c with its last bit set, a·b half an ulp of
+		// c plus or minus a little.
+		c := float32(1+r.Float64()) * float32(math.Ldexp(1, r.IntN(20)-10))
+		c = math.Float32frombits(math.Float32bits(c) | 1)
+		_, exp := math.Frexp(float64(c))
+		half := math.Ldexp(1, exp-25) // half an ulp of c
+		a := float32(math.Sqrt(half)) * (1 + float32(r.IntN(16))*0x1p-20)
+		b := float32(half / float64(a))
+		cases = append(cases, triple{c, a, b})
+	}
+	n := len(cases)
+	s, a, b := make([]float32, n), make([]float32, n), make([]float32, n)
+	for i, c := range cases {
+		s[i], a[i], b[i] = c.c, c.a, c.b
+	}
+	got := binCall(t, "aten::addcmul", nil, tensor.FromSlice(s, n), tensor.FromSlice(a, n), tensor.FromSlice(b, n)).Float64s()
+	for i, c := range cases {
+		want := fmaF32(c.a, c.b, c.c)
+		g := float32(got[i])
+		if math.Float32bits(g) != math.Float32bits(want) {
+			t.Errorf("addcmul(%g, %g, %g) = %g, want %g", c.c, c.a, c.b, g, want)
+		}
+	}
+	if g := float32(got[0]); g != 1+0x1p-23 {
+		t.Errorf("the midpoint case gave %g", g)
+	}
+}
