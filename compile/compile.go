@@ -379,7 +379,7 @@ func (c *Compiled) compile(inputs []*tensor.Tensor, specs []inputSpec, grad bool
 			clearDynamic(specs)
 		}
 	}
-	if grad && needsGrad(gm, inputs) && !mutates(gm) && !outputsAlias(gm) {
+	if grad && needsGrad(gm, inputs) && mutationsAOT(gm) && !outputsAlias(gm) {
 		// Training: AOT autograd (aot.go) traces the backward too and
 		// runs both graphs as an autograd function.
 		// A backward that reads tensor data (a derivative formula with
@@ -454,17 +454,6 @@ func outputsAlias(gm *fx.GraphModule) bool {
 	}
 	out := gm.Graph.OutputNode()
 	return out != nil && len(out.Args()) > 0 && walk(out.Args()[0])
-}
-
-// mutates reports whether a node of the graph writes into an argument (AOT
-// autograd leaves such graphs to autograd over the interpreted graph).
-func mutates(gm *fx.GraphModule) bool {
-	for _, n := range gm.Graph.Nodes() {
-		if op, ok := n.Target.(*tensor.Op); ok && op != nil && len(op.Schema.Mutates()) > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 func anyDynamic(specs []inputSpec) bool {

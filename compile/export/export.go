@@ -727,7 +727,14 @@ func (d *dimSpec) symbolize(fwd reflect.Value, state []stateEntry, args []*tenso
 		}
 		return out
 	}
-	gm, err := compile.Symbolize(fn, inputs, dynamic(""), opts)
+	// The probe trace keeps within each Dim's range.
+	maxSize := map[int]int{}
+	for k, s := range d.order {
+		if r := d.ranges[s]; r.Max < math.MaxInt {
+			maxSize[k] = r.Max
+		}
+	}
+	gm, err := compile.SymbolizeWithin(fn, inputs, dynamic(""), maxSize, opts)
 	if err == nil {
 		return gm, nil
 	}
@@ -737,7 +744,7 @@ func (d *dimSpec) symbolize(fwd reflect.Value, state []stateEntry, args []*tenso
 	why := err
 	var bad, lines []string
 	for _, s := range d.order {
-		if _, err := compile.Symbolize(fn, inputs, dynamic(s), opts); err == nil {
+		if _, err := compile.SymbolizeWithin(fn, inputs, dynamic(s), maxSize, opts); err == nil {
 			continue
 		}
 		name := d.dimName[s]

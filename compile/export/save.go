@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/goaten/goaten/compile"
 	"github.com/goaten/goaten/compile/fx"
 	"github.com/goaten/goaten/compile/hop"
 	"github.com/goaten/goaten/safetensors"
@@ -317,6 +318,25 @@ func (s *saver) value(name string, v any, userIdx int) error {
 	return nil
 }
 
+// nodeValue records the metadata of the tensor a node computes, its sizes
+// that depend on the dynamic dims as expressions (compile.MetaSymShape)
+// with their sizes at export as hints, as PyTorch writes them. Strides
+// are written as their values at export.
+func (s *saver) nodeValue(n *fx.Node) error {
+	if err := s.value(n.Name, n.Meta[fx.MetaVal], -1); err != nil {
+		return err
+	}
+	shape, _ := n.Meta[compile.MetaSymShape].([]string)
+	m := s.values[n.Name]
+	for j, e := range shape {
+		if e != "" && j < len(m.Sizes) && m.Sizes[j].AsInt != nil {
+			m.Sizes[j] = jSymInt{AsExpr: &jSymExpr{ExprStr: e, Hint: &jSymExprHint{AsInt: m.Sizes[j].AsInt}}}
+		}
+	}
+	s.values[n.Name] = m
+	return nil
+}
+
 // node writes a call of an op: its target, its arguments by schema name,
 // its outputs by the names of the values that hold them.
 func (s *saver) node(n *fx.Node) (jNode, error) {
@@ -353,7 +373,7 @@ func (s *saver) node(n *fx.Node) (jNode, error) {
 	switch {
 	case len(rets) == 1 && rets[0].Type.Base().Kind == tensor.TTensor:
 		jn.Outputs = append(jn.Outputs, jArg{AsTensor: &jName{n.Name}})
-		return jn, s.value(n.Name, n.Meta[fx.MetaVal], -1)
+		return jn, s.nodeValue(n)
 	case len(rets) == 0:
 		jn.Metadata[metaNodeName] = n.Name
 		return jn, nil
@@ -392,7 +412,7 @@ func (s *saver) node(n *fx.Node) (jNode, error) {
 	for i := range count {
 		if u := items[i]; u != nil {
 			names[i] = jName{u.Name}
-			if err := s.value(u.Name, u.Meta[fx.MetaVal], -1); err != nil {
+			if err := s.nodeValue(u); err != nil {
 				return jn, err
 			}
 		}
@@ -493,7 +513,7 @@ func (s *saver) hopNode(n *fx.Node, h *hop.Op) (jNode, error) {
 			return jNode{}, fmt.Errorf("export: Save: node %s uses the result of %s other than by reading its elements once each (getitem)", u.Name, n.Name)
 		}
 		names[idx] = jName{u.Name}
-		if err := s.value(u.Name, u.Meta[fx.MetaVal], -1); err != nil {
+		if err := s.nodeValue(u); err != nil {
 			return jNode{}, err
 		}
 	}
