@@ -426,8 +426,13 @@ func (c *Compiled) compile(inputs []*tensor.Tensor, specs []inputSpec, grad bool
 		// A backward that reads tensor data (a derivative formula with
 		// a data-dependent step) cannot be traced in fake mode: autograd
 		// then runs the backward over the compiled forward.
+		// So does a function whose outputs need grad only through tensors
+		// a higher-order op's sub-program closes over: the trace lifts them
+		// to the op's operands below its autograd rule, so no traced output
+		// requires grad; run under autograd, the op's node sees them among
+		// its operands and differentiates.
 		j, err := TraceJoint(c.fn, inputs, c.opts.Decompositions)
-		if err != nil && !IsDataDependent(err) {
+		if err != nil && !IsDataDependent(err) && !strings.Contains(err.Error(), noGradOutput) {
 			return nil, err
 		}
 		if err == nil {

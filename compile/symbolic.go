@@ -376,6 +376,18 @@ func sameAttrs(a, b *fx.GraphModule) error {
 	for _, name := range an {
 		va, _ := a.Attr(name)
 		vb, _ := b.Attr(name)
+		if ga, ok := va.(*fx.GraphModule); ok {
+			// A sub-graph (a higher-order op's branch or body) must be the
+			// same in both traces: its ints are not rewritten.
+			gb, ok := vb.(*fx.GraphModule)
+			if !ok || ga.Code() != gb.Code() {
+				return fmt.Errorf("compile: sub-graph %s depends on the dynamic sizes", name)
+			}
+			if err := sameAttrs(ga, gb); err != nil {
+				return err
+			}
+			continue
+		}
 		ta, ok1 := va.(*tensor.Tensor)
 		tb, ok2 := vb.(*tensor.Tensor)
 		if !ok1 || !ok2 || ta == tb {

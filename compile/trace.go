@@ -61,6 +61,12 @@ type TraceOptions struct {
 	// replaces every view by its copy (view_copy, select_copy, ...). A
 	// non-empty Remove implies Functionalize.
 	Remove string
+	// AutoFunctionalizedV2 records calls of mutable custom ops in a
+	// functionalized trace in the newer form, auto_functionalized_v2 (the
+	// written arguments passed as _all_bases with a _x_base_index per
+	// argument), instead of auto_functionalized (PyTorch uses v2 outside
+	// export, inductor's enable_auto_functionalized_v2).
+	AutoFunctionalizedV2 bool
 	// ConstantMethodResults burns the non-tensor results of script object
 	// methods (tq.size()) into the graph as constants, as PyTorch does
 	// (S5's graph). By default a fake trace keeps an int result symbolic:
@@ -119,6 +125,8 @@ type tracer struct {
 	// token placeholder, made when the first effectful op is met, and the
 	// token the last one returned, which the graph returns first.
 	functional bool
+	afV2       bool // TraceOptions.AutoFunctionalizedV2
+	unbacked   int  // unbacked symbols made (unbacked.go)
 	tokenIn    *fx.Node
 	token      *tensor.Tensor
 
@@ -253,6 +261,7 @@ func traceArgs(fn any, inputs []any, o TraceOptions, probe *probeHooks) (gm *fx.
 	}
 	tr := newTracer(o.Mode, o.Decompositions)
 	tr.functional = functionalize
+	tr.afV2 = o.AutoFunctionalizedV2
 	tr.constMethods = o.ConstantMethodResults
 	tr.probe = probe
 	in := make([]reflect.Value, len(inputs))
@@ -306,6 +315,9 @@ func traceArgs(fn any, inputs []any, o TraceOptions, probe *probeHooks) (gm *fx.
 	}
 	if err := tr.gm.Lint(); err != nil {
 		return nil, fmt.Errorf("compile.Trace: the recorded graph is malformed: %w", err)
+	}
+	if err := checkUnbacked(tr.gm, tr.unbacked); err != nil {
+		return nil, fmt.Errorf("compile.Trace: %w", err)
 	}
 	if len(tr.methodInts) > 0 && (probe == nil || probe.ints == nil) {
 		sym, ok := symbolizeMethods(tr.gm, tr.methodInts, func(ints []int) (*fx.GraphModule, error) {
@@ -569,10 +581,23 @@ func (tr *tracer) outputNode(t *tensor.Tensor) (any, error) {
 	if t == nil {
 		return nil, nil // an undefined tensor (a backward's masked-out gradient): None
 	}
-	if n, ok := tr.nodeOf(t); ok {
+	if n, ok := tr.nodeOfWrapped(t); ok {
 		return n, nil
 	}
 	return tr.constant(t), nil
+}
+
+// nodeOfWrapped is nodeOf, also for a functional wrapper of a traced
+// tensor (a device without native views wraps every op's result: the
+// gonum example).
+func (tr *tracer) nodeOfWrapped(t *tensor.Tensor) (*fx.Node, bool) {
+	if n, ok := tr.nodeOf(t); ok {
+		return n, true
+	}
+	if functional.IsFunctional(t) {
+		return tr.nodeOf(functional.Unwrap(t))
+	}
+	return nil, false
 }
 
 // constant is the get_attr node of a tensor fn closed over.

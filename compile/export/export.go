@@ -555,7 +555,30 @@ func lift(raw *fx.GraphModule, mod stateful, state []stateEntry, userNames []str
 		}
 	}
 	dims.record(ep)
+	recordUnbacked(ep, gm)
 	return ep, nil
+}
+
+// recordUnbacked puts the unbacked sizes of the graph's values (a cond
+// whose branches' outputs differ in size; compile.UnbackedName) into the
+// range constraints, as PyTorch does: u0: VR[0, int_oo].
+func recordUnbacked(ep *ExportedProgram, gm *fx.GraphModule) {
+	for _, n := range gm.Graph.Nodes() {
+		if t, ok := n.Meta[fx.MetaVal].(*tensor.Tensor); ok && t != nil {
+			for _, size := range t.Sizes() {
+				if name, ok := compile.UnbackedName(size); ok {
+					ep.RangeConstraints[name] = ValueRange{0, math.MaxInt}
+				}
+			}
+		}
+	}
+	for _, name := range gm.AttrNames() {
+		if v, _ := gm.Attr(name); v != nil {
+			if sub, ok := v.(*fx.GraphModule); ok {
+				recordUnbacked(ep, sub)
+			}
+		}
+	}
 }
 
 // checkNotWritten refuses an in-place write into a tensor Forward closes

@@ -436,10 +436,18 @@ func (l *loader) tensorMeta(name string, symbolic bool) (*tensor.Tensor, []strin
 			}
 			sizes[j] = int(*s.AsInt)
 		case !symbolic:
+			e := s.AsExpr
+			if hint, ok := compile.UnbackedHint(e.ExprStr); ok {
+				// A data-dependent size (u0): fake values take its hint.
+				if _, ok := l.syms[e.ExprStr]; !ok {
+					return nil, nil, loadErrorf("value %s has size %q, which is not a symbol of the range constraints", name, e.ExprStr)
+				}
+				sizes[j] = hint
+				break
+			}
 			// A value computed in the graph: its size is an expression in
 			// the symbols, kept for printing; the hint is its size at
 			// export.
-			e := s.AsExpr
 			if err := checkSymExpr(e.ExprStr, l.syms); err != nil {
 				return nil, nil, loadErrorf("value %s has size %q: %v", name, clip([]byte(e.ExprStr)), err)
 			}
@@ -810,16 +818,39 @@ func (l *loader) hopNode(i int, jn *jNode, h *hop.Op) error {
 		return loadErrorf("%s: single tensor returns of higher-order ops are not supported", where)
 	}
 	var args []any
+	var kwargs fx.Kwargs
 	for k := range jn.Inputs {
 		in := &jn.Inputs[k]
-		if in.Kind != nil && *in.Kind != argPositional {
+		keyword := in.Kind != nil && *in.Kind == argKeyword
+		if keyword && !identRE.MatchString(in.Name) {
+			return loadErrorf("%s: keyword argument %d has no valid name", where, k)
+		}
+		if !keyword && in.Kind != nil && *in.Kind != argPositional {
 			return loadErrorf("%s: argument %d is not positional", where, k)
 		}
+		if !keyword && len(kwargs) > 0 {
+			return loadErrorf("%s: positional argument %d after a keyword argument", where, k)
+		}
+		add := func(v any) {
+			if keyword {
+				kwargs = append(kwargs, fx.Kwarg{Name: in.Name, Value: v})
+			} else {
+				args = append(args, v)
+			}
+		}
 		a := &in.Arg
+		if a.AsOperator != nil && countSet(a) == 1 {
+			op, err := resolveTarget(*a.AsOperator)
+			if err != nil {
+				return err
+			}
+			add(op)
+			continue
+		}
 		if a.AsGraph == nil || countSet(a) != 1 {
 			if a.AsTensor == nil && a.AsTensors == nil && a.AsNone == nil && a.AsInt == nil &&
 				a.AsFloat == nil && a.AsBool == nil && a.AsString == nil {
-				return loadErrorf("%s: argument %d must be a sub-program, a tensor, a list of tensors, None, a number or a string", where, k)
+				return loadErrorf("%s: argument %d must be a sub-program, an operator, a tensor, a list of tensors, None, a number or a string", where, k)
 			}
 			v, err := l.arg(a, nil, fmt.Sprintf("%s argument %d", where, k))
 			if err != nil {
@@ -828,8 +859,11 @@ func (l *loader) hopNode(i int, jn *jNode, h *hop.Op) error {
 			if !hopArgFits(v) {
 				return loadErrorf("%s: argument %d refers to a value that is not a tensor", where, k)
 			}
-			args = append(args, v)
+			add(v)
 			continue
+		}
+		if keyword {
+			return loadErrorf("%s: keyword argument %s is a sub-program", where, in.Name)
 		}
 		sub, err := l.subgraph(a.AsGraph, fmt.Sprintf("%s argument %d", where, k))
 		if err != nil {
@@ -844,7 +878,7 @@ func (l *loader) hopNode(i int, jn *jNode, h *hop.Op) error {
 	if err := l.checkName(name); err != nil {
 		return loadErrorf("%s: %v", where, err)
 	}
-	n := l.g.CreateNode(fx.OpCallFunction, h, args, nil, name)
+	n := l.g.CreateNode(fx.OpCallFunction, h, args, kwargs, name)
 	if n.Name != name {
 		return loadErrorf("%s: %q is not a usable node name", where, name)
 	}
@@ -895,9 +929,7 @@ func (l *loader) subgraph(ga *jGraphArg, where string) (*fx.Node, error) {
 	if !identRE.MatchString(ga.Name) || len(ga.Name) > 1024 {
 		return nil, loadErrorf("%s: %q is not a valid attribute name", where, clip([]byte(ga.Name)))
 	}
-	if _, taken := l.gm.Attr(ga.Name); taken {
-		return nil, loadErrorf("%s: two sub-programs are named %s", where, ga.Name)
-	}
+	prev, taken := l.gm.Attr(ga.Name)
 	child := &loader{p: l.p, byName: map[string]*fx.Node{}, syms: l.syms, jg: ga.Graph, depth: l.depth + 1, nodes: l.nodes}
 	if err := child.graph(); err != nil {
 		var le *LoadError
@@ -905,6 +937,16 @@ func (l *loader) subgraph(ga *jGraphArg, where string) (*fx.Node, error) {
 			return nil, loadErrorf("%s: in sub-program %s: %s", where, ga.Name, le.Msg)
 		}
 		return nil, err
+	}
+	if taken {
+		// One sub-program several calls share (invoke_subgraph's
+		// subgraph_1 = self.subgraph_0): each call carries its graph,
+		// which must be the same.
+		pg, ok := prev.(*fx.GraphModule)
+		if !ok || pg.Code() != child.gm.Code() {
+			return nil, loadErrorf("%s: two different sub-programs are named %s", where, ga.Name)
+		}
+		return l.g.GetAttr(ga.Name), nil
 	}
 	l.gm.SetAttr(ga.Name, child.gm)
 	return l.g.GetAttr(ga.Name), nil

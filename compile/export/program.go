@@ -131,6 +131,8 @@ func (ep *ExportedProgram) annotation(n *fx.Node, userIdx int) (string, bool) {
 	for j, s := range t.Sizes() {
 		if sym := ep.symAt(userIdx, j); userIdx >= 0 && sym != "" {
 			dims[j] = sym
+		} else if u, ok := compile.UnbackedName(s); ok {
+			dims[j] = u
 		} else if j < len(shape) && shape[j] != "" {
 			dims[j] = shape[j]
 		} else {

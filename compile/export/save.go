@@ -309,6 +309,10 @@ func (s *saver) value(name string, v any, userIdx int) error {
 	}
 	for j, size := range t.Sizes() {
 		m.Sizes[j] = symInt(size)
+		if sym, ok := compile.UnbackedName(size); ok {
+			// A data-dependent size: its symbol, without a hint.
+			m.Sizes[j] = jSymInt{AsExpr: &jSymExpr{ExprStr: sym}}
+		}
 		if sym := s.ep.symAt(userIdx, j); sym != "" && userIdx >= 0 {
 			m.Sizes[j] = jSymInt{AsExpr: &jSymExpr{ExprStr: sym, Hint: &jSymExprHint{AsInt: i64(size)}}}
 		}
@@ -446,9 +450,6 @@ func (s *saver) hopNode(n *fx.Node, h *hop.Op) (jNode, error) {
 	if s.depth >= maxGraphDepth {
 		return jNode{}, fmt.Errorf("export: Save: node %s: higher-order ops nest more than %d deep", n.Name, maxGraphDepth)
 	}
-	if len(n.Kwargs()) > 0 {
-		return jNode{}, fmt.Errorf("export: Save: node %s passes keyword arguments to %s", n.Name, h.QualifiedName())
-	}
 	jn := jNode{Target: h.QualifiedName(), Inputs: []jNamedArg{}, Outputs: []jArg{}, Metadata: map[string]string{metaNodeName: n.Name}}
 	tensorName := func(v any) (jName, error) {
 		x, ok := v.(*fx.Node)
@@ -457,7 +458,7 @@ func (s *saver) hopNode(n *fx.Node, h *hop.Op) (jNode, error) {
 		}
 		return jName{x.Name}, nil
 	}
-	for _, a := range n.Args() {
+	convert := func(a any) (jArg, error) {
 		var ja jArg
 		switch x := a.(type) {
 		case *fx.Node:
@@ -469,14 +470,18 @@ func (s *saver) hopNode(n *fx.Node, h *hop.Op) (jNode, error) {
 			v, _ := s.gm.Attr(name)
 			sub, ok := v.(*fx.GraphModule)
 			if !ok {
-				return jNode{}, fmt.Errorf("export: Save: node %s passes attribute %s (%T) to %s", n.Name, name, v, h.QualifiedName())
+				return jArg{}, fmt.Errorf("export: Save: node %s passes attribute %s (%T) to %s", n.Name, name, v, h.QualifiedName())
 			}
 			ss := &saver{ep: s.ep, gm: sub, depth: s.depth + 1}
 			jg, err := ss.graph(nil)
 			if err != nil {
-				return jNode{}, fmt.Errorf("%w (in sub-program %s of node %s)", err, name, n.Name)
+				return jArg{}, fmt.Errorf("%w (in sub-program %s of node %s)", err, name, n.Name)
 			}
 			ja = jArg{AsGraph: &jGraphArg{Name: name, Graph: jg}}
+		case *tensor.Op:
+			// auto_functionalized's op: as_operator, its qualified name.
+			name := fx.OpQualifiedName(x)
+			ja = jArg{AsOperator: &name}
 		case fx.Tuple, []any:
 			xs, _ := x.([]any)
 			if t, isTuple := x.(fx.Tuple); isTuple {
@@ -486,18 +491,39 @@ func (s *saver) hopNode(n *fx.Node, h *hop.Op) (jNode, error) {
 			for i, e := range xs {
 				var err error
 				if names[i], err = tensorName(e); err != nil {
-					return jNode{}, err
+					return jArg{}, err
 				}
 			}
 			ja = jArg{AsTensors: &names}
 		default:
 			var err error
 			if ja, err = s.arg(n, a, nil); err != nil {
-				return jNode{}, err
+				return jArg{}, err
 			}
+		}
+		return ja, nil
+	}
+	for _, a := range n.Args() {
+		ja, err := convert(a)
+		if err != nil {
+			return jNode{}, err
 		}
 		k := argPositional
 		jn.Inputs = append(jn.Inputs, jNamedArg{Name: "", Arg: ja, Kind: &k})
+	}
+	// Keyword arguments (tag_activation_checkpoint's use_reentrant,
+	// auto_functionalized's op arguments) follow, by name, as
+	// serialize_hoo_inputs writes them.
+	for _, kw := range n.Kwargs() {
+		if x, ok := kw.Value.(*fx.Node); ok && x.Op == fx.OpGetAttr {
+			return jNode{}, fmt.Errorf("export: Save: node %s passes a sub-program as keyword argument %s to %s", n.Name, kw.Name, h.QualifiedName())
+		}
+		ja, err := convert(kw.Value)
+		if err != nil {
+			return jNode{}, err
+		}
+		k := argKeyword
+		jn.Inputs = append(jn.Inputs, jNamedArg{Name: kw.Name, Arg: ja, Kind: &k})
 	}
 	vals, ok := n.Meta[fx.MetaVal].([]*tensor.Tensor)
 	if !ok {

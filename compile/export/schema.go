@@ -121,6 +121,7 @@ type jArg struct {
 	AsSymInt          *jSymIntArg   `json:"as_sym_int,omitempty"`
 	AsSymInts         *[]jSymIntArg `json:"as_sym_ints,omitempty"`
 	AsGraph           *jGraphArg    `json:"as_graph,omitempty"`
+	AsOperator        *string       `json:"as_operator,omitempty"`
 }
 
 // jSymIntArg is the SymIntArgument union: a symbolic int value by name, or
