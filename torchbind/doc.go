@@ -11,7 +11,9 @@
 // Def's options say what a method does to aliasing (Mutates, Stores,
 // ReturnsAlias); Method.AnnotatedSchema prints them, e.g.
 // push(__torch__.torch.classes.MyCustomClass.TensorQueue(a!) _0, Tensor(b -> *) _1) -> NoneType _0,
-// while Method.Schema stays the text PyTorch prints.
+// while Method.Schema stays the text PyTorch prints. compile.Compile's
+// CallArgs takes objects: its graphs are guarded on each object's
+// flattened state (Object.StateLeaves).
 //
 // A class's qualified name, __torch__.torch.classes.ns.Name, may then appear
 // in custom op schemas (library.Define); such an argument accepts the Go
@@ -24,7 +26,5 @@
 // FakeScriptObject): RegisterFakeClass gives a class an unflatten
 // constructor from its flattened, fakified state and fake methods, and
 // ToFake makes the fake of a real object, leaving the real one untouched.
-// compile.Compile's CallArgs takes objects: its graphs are guarded on the
-// object's flattened state (Object.StateLeaves).
 // Misuse panics with a *tensor.Error in PyTorch's words.
 package torchbind
