@@ -241,6 +241,15 @@ func TestCompileErrorsS8(t *testing.T) {
 	if _, err := c.CallArgs(emptyQueue(x), x); err == nil || !strings.Contains(err.Error(), "inputs[1] is alising inputs[0].queue[0]") {
 		t.Fatalf("test_compile_error_on_input_aliasing_contents: %v", err)
 	}
+	// One tensor twice in the state is the same refusal, as Dynamo's
+	// duplicate-input check on flattened script objects gives.
+	y := tensor.Randn([]int{2, 3})
+	if _, err := c.CallArgs(emptyQueue(y, y), x); err == nil || !strings.Contains(err.Error(), "inputs[0].queue[0] is alising inputs[0].queue[1]") {
+		t.Fatalf("a tensor twice in the queue: %v", err)
+	}
+	if f := c.Stats().Frames; f != 0 {
+		t.Fatalf("%d graphs compiled for refused calls", f)
+	}
 	for _, m := range []string{"_not_defined_attr", "clone_queue"} {
 		c := compile.Compile(func(q tensor.ScriptObject, x *tensor.Tensor) *tensor.Tensor {
 			torchbind.Call(q, "push", x)
