@@ -10,6 +10,7 @@ import (
 	"github.com/goaten/goaten/compile"
 	"github.com/goaten/goaten/compile/fx"
 	"github.com/goaten/goaten/functional"
+	"github.com/goaten/goaten/library"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -103,6 +104,15 @@ var WithEffectsOp = Define("with_effects", Rules{
 	Impure:   true,
 })
 
+// WithEffectsSeedOp is WithEffectsOp as seed 001 and PyTorch's export of
+// its time print it: torch._higher_order_ops.effects.with_effects(token,
+// op, *args). The two differ only in how their nodes print; export prints
+// this spelling by default.
+var WithEffectsSeedOp = &Op{name: "with_effects", rules: WithEffectsOp.rules, qualname: "torch._higher_order_ops.effects.with_effects"}
+
+// IsWithEffects reports whether target is with_effects, in either spelling.
+func IsWithEffects(target any) bool { return target == WithEffectsOp || target == WithEffectsSeedOp }
+
 // WithEffects calls op on args after token, returning the new token and
 // op's tensor results. Eagerly the token is an empty tensor that carries
 // nothing; the call orders the op in a graph.
@@ -116,8 +126,32 @@ func WithEffects(token *T, op *tensor.Op, args ...any) []*T {
 func newToken() *T { return tensor.Empty(tensor.Float32, 0) }
 
 func withEffectsDense(c *Call) []*T {
+	if _, ok := c.Args[0].(callTorchbind); ok {
+		return append([]*T{newToken()}, methodResult(c.Args[1:]))
+	}
 	op := c.Args[0].(*tensor.Op)
 	return append([]*T{newToken()}, opResults(op, op.Invoke(fullArgs(op, c.Args[1:])))...)
+}
+
+// methodResult runs with_effects' call_torchbind(obj, 'method', *args) on
+// the object: its tensor result, or nil for none (a non-tensor result is
+// a constant in the graph, which nothing reads from the node).
+func methodResult(args []any) *T {
+	o, ok := args[0].(methodCaller)
+	if !ok {
+		tensor.TypePanicf("with_effects: call_torchbind on %T, which is not a torchbind object", args[0])
+	}
+	m, ok := args[1].(string)
+	if !ok {
+		tensor.TypePanicf("with_effects: call_torchbind's method name must be a string, got %T", args[1])
+	}
+	switch r := o.Call(m, args[2:]...).(type) {
+	case *T:
+		return r
+	case tensor.ScriptObject:
+		tensor.Panicf("with_effects: %s.%s returns a script object, which with_effects cannot return", o.QualifiedClassName(), m)
+	}
+	return nil
 }
 
 // fullArgs is args completed with the schema's defaults.
@@ -149,6 +183,9 @@ func opResults(op *tensor.Op, res any) []*T {
 }
 
 func withEffectsTrace(c *Call, tr *compile.HOPTracer) []*T {
+	if _, ok := c.Args[0].(callTorchbind); ok {
+		panic(&tensor.Error{Kind: tensor.NotImplementedError, Msg: "with_effects: tracing a graph's with_effects over call_torchbind again is not supported yet"})
+	}
 	op := c.Args[0].(*tensor.Op)
 	args := []any{tr.Arg(c.In[0][0]), op}
 	cargs := append([]any(nil), c.Args...)
@@ -225,11 +262,22 @@ func withEffectsFromNode(args []any, _ fx.Kwargs, _ *Graphs) (*Call, error) {
 	if !ok {
 		return nil, tensor.Errorf("with_effects: the token must be a tensor, got %T", args[0])
 	}
-	op, ok := args[1].(*tensor.Op)
-	if !ok {
+	switch args[1].(type) {
+	case *tensor.Op:
+	case callTorchbind:
+		if len(args) < 4 {
+			return nil, tensor.Errorf("with_effects: call_torchbind needs (obj, method, *args)")
+		}
+		if _, ok := args[2].(methodCaller); !ok {
+			return nil, tensor.Errorf("with_effects: call_torchbind on %T, which is not a torchbind object", args[2])
+		}
+		if _, ok := args[3].(string); !ok {
+			return nil, tensor.Errorf("with_effects: call_torchbind's method name must be a string, got %T", args[3])
+		}
+	default:
 		return nil, tensor.Errorf("with_effects: the op must be an operator, got %T", args[1])
 	}
-	return &Call{In: [][]*T{{tok}}, Args: append([]any{op}, args[2:]...)}, nil
+	return &Call{In: [][]*T{{tok}}, Args: append([]any{args[1]}, args[2:]...)}, nil
 }
 
 // effectKernel is an effectful op's Functionalize kernel: in a
@@ -248,6 +296,9 @@ func effectKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 	var res []*T
 	if tr := compile.ActiveTracer(); tr != nil {
 		if tok, ok := tr.Token(); ok {
+			if hasObject(in) {
+				tr.CheckObjectEscapes(op.Name)
+			}
 			// Drop trailing defaults, as the node prints the given arguments.
 			out := WithEffects(tok, op, trimDefaults(op, in)...)
 			tr.SetToken(out[0])
@@ -265,6 +316,40 @@ func effectKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 	}
 	return wrapResults(op, opResults(op, r), true)
 }
+
+// hasObject reports whether args hold a script object.
+func hasObject(args []any) bool {
+	for _, a := range args {
+		if _, ok := a.(tensor.ScriptObject); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// objectOpEffect makes a custom op whose schema takes a custom class
+// effectful (library.Define calls it): PyTorch's _get_effect gives
+// EffectType.ORDERED to an op with a ScriptObject argument, as an object's
+// state may change. An op with alias annotations is left to
+// auto_functionalized.
+func objectOpEffect(op *tensor.Op) {
+	s := op.Schema
+	for _, a := range s.Args {
+		if a.Type.Alias != nil {
+			return
+		}
+	}
+	for _, r := range s.Returns {
+		if r.Type.Alias != nil {
+			return
+		}
+	}
+	if _, done := Effect(op); !done {
+		RegisterEffect(op, EffectOrdered)
+	}
+}
+
+func init() { library.SetObjectOpHook(objectOpEffect) }
 
 func trimDefaults(op *tensor.Op, args []any) []any {
 	n := len(args)

@@ -1,8 +1,6 @@
 package hop
 
 import (
-	"fmt"
-
 	"github.com/goaten/goaten/compile"
 	"github.com/goaten/goaten/compile/fx"
 	"github.com/goaten/goaten/tensor"
@@ -50,8 +48,10 @@ func (callTorchbind) Call(args []any, kwargs fx.Kwargs) (res any, err error) {
 // CallTorchbind calls method on script object o. Outside a trace it is
 // the method call; inside one (compile.Trace, compile.Compile, export) it
 // is recorded as a call_torchbind node and computed on the object's fake
-// (PyTorch's call_torchbind higher-order op). Package torchbind's Call
-// comes here while a trace runs.
+// (PyTorch's call_torchbind higher-order op). In a functionalized trace
+// the call is an ordered effect: with_effects(token, call_torchbind, obj,
+// 'method', *args) (see compile.HOPTracer.CallMethodEffectful). Package
+// torchbind's Call comes here while a trace runs.
 func CallTorchbind(o tensor.ScriptObject, method string, args ...any) any {
 	mc, ok := o.(methodCaller)
 	if !ok {
@@ -62,8 +62,11 @@ func CallTorchbind(o tensor.ScriptObject, method string, args ...any) any {
 		return mc.Call(method, args...)
 	}
 	if _, ok := tr.Token(); ok {
-		panic(&tensor.Error{Kind: tensor.NotImplementedError, Msg: fmt.Sprintf(
-			"call_torchbind: %s.%s in a functionalized trace (with_effects over call_torchbind) is not supported yet", o.QualifiedClassName(), method)})
+		// Functionalized: an ordered effect (PyTorch registers
+		// call_torchbind as EffectType.ORDERED), threaded by the token.
+		return tr.CallMethodEffectful(WithEffectsOp, CallTorchbindOp, o, method, args, func(c tensor.ScriptObject, a []any) any {
+			return c.(methodCaller).Call(method, a...)
+		})
 	}
 	return tr.CallMethod(CallTorchbindOp, o, method, args, func(c tensor.ScriptObject, a []any) any {
 		return c.(methodCaller).Call(method, a...)

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/goaten/goaten/compile/hop"
 	"github.com/goaten/goaten/library"
 	"github.com/goaten/goaten/tensor"
 	"github.com/goaten/goaten/torchbind"
@@ -141,6 +140,10 @@ func init() {
 	// TORCH_LIBRARY_FRAGMENT(MyCustomClass, m): a method and an op taking the queue.
 	torchbind.Fragment[*TensorQueue]("MyCustomClass::TensorQueue").
 		Def("for_each_add_", (*TensorQueue).ForEachAdd_)
+	// An op taking a script object is effectful without being told so
+	// (package compile/hop registers it, as PyTorch's _get_effect gives
+	// ORDERED to ops with a ScriptObject argument): a functionalized trace
+	// threads a token through it.
 	ForEachAdd = library.Define("MyCustomClass::for_each_add_(__torch__.torch.classes.MyCustomClass.TensorQueue foo, Tensor inc) -> ()")
 	ForEachAdd.Impl("CPU", func(a library.Args) any {
 		torchbind.Unwrap[*TensorQueue](a.Object("foo")).ForEachAdd_(a.Tensor("inc"))
@@ -150,10 +153,6 @@ func init() {
 		torchbind.Call(a.Object("foo"), "for_each_add_", a.Tensor("inc"))
 		return nil
 	})
-	// An op taking a script object may change its state: it is effectful
-	// (PyTorch's _get_effect gives ORDERED to ops with a ScriptObject
-	// argument), so a functionalized trace threads a token through it.
-	hop.RegisterEffect(ForEachAdd.TensorOp(), hop.EffectOrdered)
 
 	torchbind.RegisterFakeClass("MyCustomClass::TensorQueue", torchbind.FakeClass{
 		Unflatten: UnflattenFake,
