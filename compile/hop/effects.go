@@ -221,6 +221,20 @@ func withEffectsTrace(c *Call, tr *compile.HOPTracer) []*T {
 				}
 			}
 			tr.Compute(func() { res = append(res, opResults(op, k(op, fa))...) })
+			// The fake kernel's results are meta tensors: they live on the
+			// device of the call's tensors.
+			dev := tensor.CPU
+			for _, a := range c.Args[1:] {
+				if t, ok := a.(*T); ok && t != nil {
+					dev = t.Device()
+					break
+				}
+			}
+			for i, r := range res[1:] {
+				if r != nil && r.Device() == tensor.Meta && dev != tensor.Meta {
+					res[i+1] = tensor.NewMeta(r.Sizes(), r.Strides(), r.StorageOffset(), r.DType(), dev)
+				}
+			}
 		} else if len(op.Schema.Returns) == 0 {
 			res = append(res, nil)
 		} else {
