@@ -1,57 +1,21 @@
 package export_test
 
 import (
+	"bytes"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/goaten/goaten/compile/export"
-	"github.com/goaten/goaten/library"
 	"github.com/goaten/goaten/nn"
 	"github.com/goaten/goaten/tensor"
 	"github.com/goaten/goaten/torchbind"
 )
 
-// foo is PyTorch's _TorchScriptTesting._Foo: add_tensor(z) = (x+y)*z.
-type foo struct{ X, Y int }
-
-func (f *foo) AddTensor(z *tensor.Tensor) *tensor.Tensor { return z.MulScalar(float64(f.X + f.Y)) }
-
-func (f *foo) flatten() torchbind.Flat {
-	return torchbind.Flat{{Name: "x", Value: f.X}, {Name: "y", Value: f.Y}}
-}
-
-// fakeFoo is _Foo's fake class.
-type fakeFoo struct{ X, Y int }
-
-func (f *fakeFoo) AddTensor(z *tensor.Tensor) *tensor.Tensor { return z.MulScalar(float64(f.X + f.Y)) }
-
 var (
-	fooClass torchbind.ClassOf[*foo]
-	takesFoo *library.Op
+	fooClass = export.FooClass
+	takesFoo = export.TakesFoo
 )
-
-func init() {
-	fooClass = torchbind.Register[*foo]("_TorchScriptTesting::_Foo").
-		Init(func(x, y int) *foo { return &foo{x, y} }).
-		Def("add_tensor", (*foo).AddTensor).
-		Flatten((*foo).flatten).
-		Pickle(func(f *foo) map[string]*tensor.Tensor {
-			return map[string]*tensor.Tensor{"x": tensor.FromSlice([]int64{int64(f.X)}), "y": tensor.FromSlice([]int64{int64(f.Y)})}
-		}, func(s map[string]*tensor.Tensor) *foo {
-			return &foo{int(s["x"].Item().Int64()), int(s["y"].Item().Int64())}
-		})
-	torchbind.RegisterFakeClass("_TorchScriptTesting::_Foo", torchbind.FakeClass{
-		Unflatten: func(f torchbind.Flat) *fakeFoo { return &fakeFoo{f.Get("x").(int), f.Get("y").(int)} },
-		Methods:   map[string]any{"add_tensor": (*fakeFoo).AddTensor},
-	})
-	takesFoo = library.Define("_TorchScriptTesting::takes_foo(__torch__.torch.classes._TorchScriptTesting._Foo foo, Tensor x) -> Tensor")
-	takesFoo.Impl("CPU", func(a library.Args) any {
-		return torchbind.Call(a.Object("foo"), "add_tensor", a.Tensor("x"))
-	})
-	takesFoo.RegisterFake(func(a library.Args) any {
-		return torchbind.Call(a.Object("foo"), "add_tensor", a.Tensor("x"))
-	})
-}
 
 // attrMod holds a _Foo(10, 20) as attribute attr and runs fwd.
 type attrMod struct {
@@ -182,4 +146,75 @@ def forward(self, token, obj_attr, x):
     return (getitem_2, add)`)
 	// x + 30*(30*x) with x = 1.
 	runFoo(t, "S4", ep, 901)
+}
+
+// Save/Load of programs holding a _Foo: the object's pickle state is in the
+// file, Load rebuilds it with the class's __setstate__, the tokens and the
+// graph text survive, the loaded program runs and saves to the same bytes.
+func TestSaveLoadRoundTripTorchbind(t *testing.T) {
+	s2 := func(m *attrMod, x *tensor.Tensor) *tensor.Tensor {
+		return x.Add(torchbind.Call(m.Attr, "add_tensor", x).(*tensor.Tensor))
+	}
+	s4 := func(m *attrMod, x *tensor.Tensor) *tensor.Tensor {
+		return x.Add(takesFoo.Call(m.Attr, takesFoo.Call(m.Attr, x)).(*tensor.Tensor))
+	}
+	for _, c := range []struct {
+		name   string
+		fwd    func(m *attrMod, x *tensor.Tensor) *tensor.Tensor
+		newer  bool
+		want   float64
+		tokens int
+	}{
+		{"S2 seed-era", s2, false, 31, 0},
+		{"S2 newer", s2, true, 31, 1},
+		{"S4", s4, false, 901, 1},
+	} {
+		m := newAttrMod(c.fwd)
+		ep := exportCode(t, m, []any{tensor.OnesOf([]int{2, 3})}, export.Options{InputNames: []string{"x"}, NewerEffects: c.newer})
+		b := saveBytes(t, ep)
+		loaded := loadBytes(t, b)
+		if got, want := loaded.GraphModule.Code(), ep.GraphModule.Code(); got != want {
+			t.Errorf("%s: loaded code:\n%s\nexported:\n%s", c.name, got, want)
+		}
+		if got, want := loaded.GraphSignature.String(), ep.GraphSignature.String(); got != want {
+			t.Errorf("%s: loaded signature:%s\nexported:%s", c.name, got, want)
+		}
+		if n := len(loaded.GraphSignature.InputTokens()); n != c.tokens || len(loaded.GraphSignature.OutputTokens()) != c.tokens {
+			t.Errorf("%s: %d input tokens, %v output tokens, want %d", c.name, n, loaded.GraphSignature.OutputTokens(), c.tokens)
+		}
+		obj, ok := loaded.CustomObjs["attr"].(*torchbind.Object)
+		if !ok || obj == m.Attr {
+			t.Fatalf("%s: loaded CustomObjs = %v, want a rebuilt object", c.name, loaded.CustomObjs)
+		}
+		if f := torchbind.Unwrap[*export.Foo](obj); f.X != 10 || f.Y != 20 {
+			t.Errorf("%s: rebuilt _Foo(%d, %d), want _Foo(10, 20)", c.name, f.X, f.Y)
+		}
+		runFoo(t, c.name+" loaded", loaded, c.want)
+		if again := saveBytes(t, loaded); !bytes.Equal(again, b) {
+			t.Errorf("%s: saving the loaded program gives other bytes (%d vs %d)", c.name, len(again), len(b))
+		}
+	}
+}
+
+// TestRoundTripTorchbindTestdata loads testdata/foo.pt2 (S4's program with
+// its _Foo object, saved on amd64 by go test -update) and runs it: CI runs
+// it on arm64 under qemu-aarch64 too.
+func TestRoundTripTorchbindTestdata(t *testing.T) {
+	path := filepath.Join("testdata", "foo.pt2")
+	if *update {
+		m := newAttrMod(func(m *attrMod, x *tensor.Tensor) *tensor.Tensor {
+			return x.Add(takesFoo.Call(m.Attr, takesFoo.Call(m.Attr, x)).(*tensor.Tensor))
+		})
+		ep := exportCode(t, m, []any{tensor.OnesOf([]int{2, 3})}, export.Options{InputNames: []string{"x"}})
+		if err := export.Save(ep, path); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, "foo.txt", ep.GraphModule.Code())
+	}
+	ep, err := export.LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "foo.txt", ep.GraphModule.Code())
+	runFoo(t, "foo.pt2", ep, 901)
 }
