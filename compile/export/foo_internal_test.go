@@ -59,7 +59,6 @@ func init() {
 	})
 }
 
-
 // fooNet holds a _Foo(10, 20) and runs S4's program on it:
 // takes_foo(attr, takes_foo(attr, x)) + x.
 type fooNet struct {

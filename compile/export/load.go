@@ -1214,6 +1214,9 @@ func (l *loader) signature() (*ExportGraphSignature, error) {
 		case s.Token != nil:
 			name = s.Token.Arg.Name
 			spec = InputSpec{Kind: Token, Arg: TokenArgument{name}}
+			if m := l.metas[name]; m == nil || m.Dim() != 1 || m.Size(0) != 0 {
+				return nil, loadErrorf("input spec %d: the token %q is not an empty tensor input", i, clip([]byte(name)))
+			}
 		default:
 			return nil, loadErrorf("input spec %d: constant inputs are not supported", i)
 		}

@@ -162,11 +162,26 @@ func runForEachAdd(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "output_tq.size() = %d, output_tq.top() = %v\n", size(outTQ), top)
 
-	// Saved and loaded: the queue's pickled state travels in the file.
+	// Saved to one file and loaded back, the program runs on the queue
+	// again: every tensor is now 2.
 	var buf bytes.Buffer
 	if err := ep.Save(&buf); err != nil {
 		return err
 	}
-	_ = buf
+	loaded, err := export.Load(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		return err
+	}
+	if got, want := loaded.GraphModule.Code(), ep.GraphModule.Code(); got != want {
+		return fmt.Errorf("the loaded program's graph differs:\n%s", got)
+	}
+	if _, err := loaded.Module().ForwardArgs(tq, tensor.OnesOf([]int{1})); err != nil {
+		return err
+	}
+	top = outTQ.Call("top").(*tensor.Tensor)
+	if n := size(tq); n != qlen || !tensor.AllClose(top, tensor.FullOf(tensor.Float32, 2, 1), 0, 0) {
+		return fmt.Errorf("after the loaded program tq.size() = %d, top() = %v, want %d, tensor([2.])", n, top, qlen)
+	}
+	fmt.Fprintf(w, "saved (%d bytes), loaded and run again: output_tq.top() = %v\n", buf.Len(), top)
 	return nil
 }
