@@ -122,11 +122,8 @@ func (h *HOPTracer) CallMethodEffectful(withEffects, method fx.Target, o tensor.
 		}
 	}
 	tr.token = out[0]
-	if tr.objIdentity == nil {
-		tr.objIdentity = map[*tensor.Tensor]objGiven{}
-	}
 	for c, x := range given {
-		tr.objIdentity[c] = x
+		tr.gave(c, x)
 		tr.objEscapes = append(tr.objEscapes, objEscape{t: x.passed, mutations: functional.Mutations(x.passed), where: where})
 	}
 	switch {
@@ -144,6 +141,37 @@ func (h *HOPTracer) CallMethodEffectful(withEffects, method fx.Target, o tensor.
 		return functional.Wrap(out[1])
 	}
 	return res
+}
+
+// gave records that a method call computed with c for the tensor x fn
+// passed.
+func (tr *tracer) gave(c *tensor.Tensor, x objGiven) {
+	if tr.objIdentity == nil {
+		tr.objIdentity = map[*tensor.Tensor]objGiven{}
+	}
+	tr.objIdentity[c] = x
+}
+
+// givenBack is the tensor fn passed to an earlier method call when res,
+// the result of the call just recorded as the graph's last node, is what
+// that call computed with (pop giving back what push received): fn gets
+// its own pointer again (seed 001's "is" case: eager Go gives the same
+// pointer), and from then on the tensor's graph value is the call's
+// result, equal to it whenever the object is in the state it was traced
+// in (which Compile guards; export specializes on it as on size()).
+func (tr *tracer) givenBack(res any) (*tensor.Tensor, bool) {
+	t, ok := res.(*tensor.Tensor)
+	if !ok || t == nil {
+		return nil, false
+	}
+	same, ok := tr.objIdentity[t]
+	if !ok {
+		return nil, false
+	}
+	n := tr.gm.Graph.Nodes()[len(tr.gm.Graph.Nodes())-1]
+	tr.setNode(same.traced, n)
+	n.Meta[fx.MetaVal] = tr.exampleValue(same.traced)
+	return same.passed, true
 }
 
 // objGiven is a tensor fn handed to an object: as fn passed it (a
