@@ -37,6 +37,7 @@ type Joint struct {
 	GradOf           []int
 	numPrimals       int
 	outDiff          []bool // which outputs get a tangent
+	random           bool   // the forward draws random numbers (dropout)
 }
 
 // TraceJoint traces fn (as Compile's fn) and its backward into a Joint in
@@ -104,7 +105,7 @@ func TraceJoint(fn any, inputs []*tensor.Tensor, decomps Decompositions) (j *Joi
 			douts, tangents = append(douts, o), append(tangents, t)
 		}
 		if len(douts) == 0 || len(diff) == 0 {
-			tensor.Panicf("compile: no output of the function requires grad")
+			tensor.Panicf("%s", noGradOutput)
 		}
 		grads := autograd.Grad(douts, diff, tangents, autograd.Options{AllowUnused: true})
 		vals := fx.Tuple{}
@@ -138,6 +139,11 @@ func TraceJoint(fn any, inputs []*tensor.Tensor, decomps Decompositions) (j *Joi
 	}
 	if err := j.partition(); err != nil {
 		return nil, err
+	}
+	for _, n := range j.Forward.Graph.Nodes() {
+		if op, ok := n.Target.(*tensor.Op); ok && op != nil && op.Schema.IsRandom() {
+			j.random = true
+		}
 	}
 	return j, nil
 }
@@ -340,8 +346,13 @@ func (f *aotFunction) Backward(ctx *autograd.FunctionCtx, grads ...*tensor.Tenso
 // differentiated (CreateGraph): the compiled backward ran on activations
 // computed without recording, so instead the function runs again eagerly,
 // recorded, and autograd differentiates it with create_graph. (PyTorch's
-// AOT autograd refuses double backward; this recomputes.)
+// AOT autograd refuses double backward; this recomputes.) A function that
+// draws random numbers would draw new ones, so its double backward is
+// refused, with PyTorch's words.
 func (f *aotFunction) recordedBackward(grads []*tensor.Tensor) []*tensor.Tensor {
+	if f.j.random {
+		tensor.Panicf("torch.compile with aot_autograd does not currently support double backward: the compiled function draws random numbers (dropout), which running it again would draw anew")
+	}
 	n := len(f.primals) - len(f.j.Params)
 	in := make([]reflect.Value, n)
 	for i := range n {
@@ -430,6 +441,84 @@ func compileJoint(j *Joint, fnOf any, backend Backend, inputs []*tensor.Tensor) 
 	}, nil
 }
 
+// mutationsAOT reports whether AOT autograd can run the in-place writes of
+// a traced graph as they are: each writes into a value the graph computes
+// (dropout's mask copied into an empty tensor, an in-place activation), or
+// into a closed-over tensor that does not require grad, or a view of one (a
+// BatchNorm's running statistics and step counter: PyTorch's buffer
+// mutations). The forward graph writes into them when it runs, where the
+// eager function writes, and autograd never sees the writes, as it never
+// sees eager's (a write that would make the tensor require grad has made
+// the trace mark it so). A write into an input, or into a tensor that
+// requires grad, is left to autograd over the interpreted graph.
+func mutationsAOT(gm *fx.GraphModule) bool {
+	for _, n := range gm.Graph.Nodes() {
+		op, ok := n.Target.(*tensor.Op)
+		if !ok || op == nil {
+			continue
+		}
+		for _, i := range op.Schema.Mutates() {
+			for _, m := range nodesIn(schemaArg(n, op, i)) {
+				switch b := baseOf(m); b.Op {
+				case fx.OpPlaceholder:
+					return false
+				case fx.OpGetAttr:
+					if t, ok := attrOf(gm, b).(*tensor.Tensor); !ok || t.RequiresGrad() {
+						return false
+					}
+				}
+			}
+		}
+	}
+	return true
+}
+
+// schemaArg is the value a call_function node passes for the op's i-th
+// schema argument (nil when it is left at its default).
+func schemaArg(n *fx.Node, op *tensor.Op, i int) any {
+	if args := n.Args(); i < len(args) {
+		return args[i]
+	}
+	name := op.Schema.Args[i].Name
+	for _, kw := range n.Kwargs() {
+		if kw.Name == name {
+			return kw.Value
+		}
+	}
+	return nil
+}
+
+// nodesIn lists the nodes in an argument (a node, or a list of them).
+func nodesIn(a any) []*fx.Node {
+	switch v := a.(type) {
+	case *fx.Node:
+		return []*fx.Node{v}
+	case []any:
+		var out []*fx.Node
+		for _, x := range v {
+			out = append(out, nodesIn(x)...)
+		}
+		return out
+	}
+	return nil
+}
+
+// baseOf follows a chain of views (and getitems of multi-output views) back
+// to the node whose value they alias.
+func baseOf(n *fx.Node) *fx.Node {
+	for {
+		op, _ := n.Target.(*tensor.Op)
+		if !(op != nil && op.Schema.IsView()) && n.Target != fx.GetItem {
+			return n
+		}
+		src, ok := n.Args()[0].(*fx.Node)
+		if !ok {
+			return n
+		}
+		n = src
+	}
+}
+
 // attrOf is the attribute a get_attr node reads, nil for other nodes.
 func attrOf(gm *fx.GraphModule, n *fx.Node) any {
 	if n.Op != fx.OpGetAttr {
@@ -448,3 +537,7 @@ func allIn(ns []*fx.Node, set map[*fx.Node]bool) bool {
 	}
 	return true
 }
+
+// noGradOutput is TraceJoint's refusal of a function none of whose traced
+// outputs requires grad.
+const noGradOutput = "compile: no output of the function requires grad"

@@ -379,14 +379,19 @@ func (c *Compiled) compile(inputs []*tensor.Tensor, specs []inputSpec, grad bool
 			clearDynamic(specs)
 		}
 	}
-	if grad && needsGrad(gm, inputs) && !mutates(gm) && !outputsAlias(gm) {
+	if grad && needsGrad(gm, inputs) && mutationsAOT(gm) && !outputsAlias(gm) {
 		// Training: AOT autograd (aot.go) traces the backward too and
 		// runs both graphs as an autograd function.
 		// A backward that reads tensor data (a derivative formula with
 		// a data-dependent step) cannot be traced in fake mode: autograd
 		// then runs the backward over the compiled forward.
+		// So does a function whose outputs need grad only through tensors
+		// a higher-order op's sub-program closes over: the trace lifts them
+		// to the op's operands below its autograd rule, so no traced output
+		// requires grad; run under autograd, the op's node sees them among
+		// its operands and differentiates.
 		j, err := TraceJoint(c.fn, inputs, c.opts.Decompositions)
-		if err != nil && !IsDataDependent(err) {
+		if err != nil && !IsDataDependent(err) && !strings.Contains(err.Error(), noGradOutput) {
 			return nil, err
 		}
 		if err == nil {
@@ -454,17 +459,6 @@ func outputsAlias(gm *fx.GraphModule) bool {
 	}
 	out := gm.Graph.OutputNode()
 	return out != nil && len(out.Args()) > 0 && walk(out.Args()[0])
-}
-
-// mutates reports whether a node of the graph writes into an argument (AOT
-// autograd leaves such graphs to autograd over the interpreted graph).
-func mutates(gm *fx.GraphModule) bool {
-	for _, n := range gm.Graph.Nodes() {
-		if op, ok := n.Target.(*tensor.Op); ok && op != nil && len(op.Schema.Mutates()) > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 func anyDynamic(specs []inputSpec) bool {

@@ -61,6 +61,12 @@ type TraceOptions struct {
 	// replaces every view by its copy (view_copy, select_copy, ...). A
 	// non-empty Remove implies Functionalize.
 	Remove string
+	// AutoFunctionalizedV2 records calls of mutable custom ops in a
+	// functionalized trace in the newer form, auto_functionalized_v2 (the
+	// written arguments passed as _all_bases with a _x_base_index per
+	// argument), instead of auto_functionalized (PyTorch uses v2 outside
+	// export, inductor's enable_auto_functionalized_v2).
+	AutoFunctionalizedV2 bool
 }
 
 // functionalMode is the functional layer's mode for o, and whether fn is
@@ -103,6 +109,8 @@ type tracer struct {
 	// token placeholder, made when the first effectful op is met, and the
 	// token the last one returned, which the graph returns first.
 	functional bool
+	afV2       bool // TraceOptions.AutoFunctionalizedV2
+	unbacked   int  // unbacked symbols made (unbacked.go)
 	tokenIn    *fx.Node
 	token      *tensor.Tensor
 
@@ -232,6 +240,7 @@ func TraceArgs(fn any, inputs []any, opts ...TraceOptions) (gm *fx.GraphModule, 
 	}
 	tr := newTracer(o.Mode, o.Decompositions)
 	tr.functional = functionalize
+	tr.afV2 = o.AutoFunctionalizedV2
 	in := make([]reflect.Value, len(inputs))
 	for i, a := range inputs {
 		name := fmt.Sprintf("arg%d", i)
@@ -283,6 +292,9 @@ func TraceArgs(fn any, inputs []any, opts ...TraceOptions) (gm *fx.GraphModule, 
 	}
 	if err := tr.gm.Lint(); err != nil {
 		return nil, fmt.Errorf("compile.Trace: the recorded graph is malformed: %w", err)
+	}
+	if err := checkUnbacked(tr.gm, tr.unbacked); err != nil {
+		return nil, fmt.Errorf("compile.Trace: %w", err)
 	}
 	return tr.gm, nil
 }
@@ -534,10 +546,23 @@ func (tr *tracer) outputNode(t *tensor.Tensor) (any, error) {
 	if t == nil {
 		return nil, nil // an undefined tensor (a backward's masked-out gradient): None
 	}
-	if n, ok := tr.nodeOf(t); ok {
+	if n, ok := tr.nodeOfWrapped(t); ok {
 		return n, nil
 	}
 	return tr.constant(t), nil
+}
+
+// nodeOfWrapped is nodeOf, also for a functional wrapper of a traced
+// tensor (a device without native views wraps every op's result: the
+// gonum example).
+func (tr *tracer) nodeOfWrapped(t *tensor.Tensor) (*fx.Node, bool) {
+	if n, ok := tr.nodeOf(t); ok {
+		return n, true
+	}
+	if functional.IsFunctional(t) {
+		return tr.nodeOf(functional.Unwrap(t))
+	}
+	return nil, false
 }
 
 // constant is the get_attr node of a tensor fn closed over.

@@ -93,3 +93,55 @@ func ExampleCrossEntropyLoss() {
 	// [0.3365 0.2949]
 	// avg is not a valid value for reduction
 }
+
+// nn.Transformer with PyTorch's initial weights for the seed: the output is
+// what torch.manual_seed(0) and the same nn.Transformer give, in eval mode,
+// with a causal target mask.
+func ExampleNewTransformer() {
+	gt.ManualSeed(0)
+	m := nn.NewTransformer(nn.DModel(8), nn.NHead(2), nn.NumEncoderLayers(1), nn.NumDecoderLayers(1), nn.DimFeedforward(16))
+	m.Eval()
+	mask := nn.GenerateSquareSubsequentMask(3)
+	fmt.Println(mask.Float64s())
+	src := gt.ArangeEnd(32, gt.WithDtype(gt.Float32)).DivScalar(10).Sin().Reshape([]int{4, 1, 8})
+	tgt := gt.ArangeEnd(24, gt.WithDtype(gt.Float32)).DivScalar(7).Cos().Reshape([]int{3, 1, 8})
+	y := m.ForwardMasked(src, tgt, nn.TransformerMasks{TgtMask: mask})
+	fmt.Println(y.Sizes())
+	fmt.Printf("%.4f\n", y.Select(1, 0).Narrow(1, 0, 4).Float64s())
+	n := 0
+	for _, p := range m.Parameters() {
+		n += p.Numel()
+	}
+	fmt.Println(len(m.Parameters()), "parameters,", n, "values")
+	fmt.Println(m.StateDict().Tensors["decoder.layers.0.multihead_attn.in_proj_weight"].Sizes())
+	// Output:
+	// [0 -Inf -Inf 0 0 -Inf 0 0 0]
+	// [3 1 8]
+	// [0.1903 0.3294 1.4468 -2.2946 1.3877 0.6350 1.1995 -1.3027 1.1675 -0.0700 -0.3977 0.4906]
+	// 34 parameters, 1536 values
+	// [24 8]
+}
+
+// A two-layer bidirectional LSTM over a batch-first input: after the same
+// seed its weights, and so its outputs, are PyTorch's (torch.manual_seed(0);
+// nn.LSTM(3, 4, num_layers=2, batch_first=True, bidirectional=True)). The
+// final states h_n and c_n come back as PyTorch returns them, and go back
+// in to continue the sequence.
+func ExampleLSTM() {
+	gt.ManualSeed(0)
+	lstm := nn.NewLSTM(3, 4, nn.NumLayers(2), nn.BatchFirst(true), nn.Bidirectional(true))
+	fmt.Println(lstm)
+	x := gt.Arange(0, 12, gt.WithDtype(gt.Float32)).Reshape([]int{2, 2, 3}).DivScalar(10) // (batch, seq, feature)
+	out, h, c := lstm.Forward(x, nil, nil)
+	fmt.Println(out.Sizes(), h.Sizes(), c.Sizes())
+	fmt.Printf("%.4f\n", h.Select(0, 3).Float64s()) // last layer, reverse direction
+	out, _, _ = lstm.Forward(x, h, c)
+	fmt.Println(out.Sizes())
+	fmt.Println(gt.Try(func() { lstm.Forward(gt.Zeros(2, 2, 5), nil, nil) }))
+	// Output:
+	// LSTM(3, 4, num_layers=2, batch_first=True, bidirectional=True)
+	// [2 2 8] [4 2 4] [4 2 4]
+	// [0.0107 -0.1778 0.1073 0.1063 -0.0228 -0.1862 0.0926 0.0731]
+	// [2 2 8]
+	// input.size(-1) must be equal to input_size. Expected 3, got 5
+}

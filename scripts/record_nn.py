@@ -307,6 +307,157 @@ ERRORS = [
     ("sequential_index", lambda: nn.Sequential(nn.ReLU(), nn.Tanh())[2]),
 ]
 
+# TransformerDecoder and Transformer (issue 26): their own section, added to
+# CASES and ERRORS. nn.Transformer redraws every parameter of more than one
+# dimension with xavier_uniform_ after building its layers, so these cases
+# also hold that order of draws.
+SQUARE_3 = nn.Transformer.generate_square_subsequent_mask(3)
+SQUARE_4 = nn.Transformer.generate_square_subsequent_mask(4)
+KPM_2x3 = torch.tensor([[False, False, True], [False, False, False]])
+KPM_4 = torch.tensor([False, True, False, False])
+
+TRANSFORMER_CASES = [
+    case("transformer", "decoder", 141,
+         lambda: nn.TransformerDecoder(nn.TransformerDecoderLayer(8, 2, dim_feedforward=16), 2, norm=nn.LayerNorm(8)),
+         [R(3, 2, 8), R(4, 2, 8)],
+         run=lambda m, xs: m(xs[0], xs[1], tgt_mask=SQUARE_3, memory_key_padding_mask=KPM_2x4), modes=("train", "eval")),
+    case("transformer", "decoder_batch_first_gelu_norm_first", 142,
+         lambda: nn.TransformerDecoder(nn.TransformerDecoderLayer(8, 4, 12, dropout=0.2, activation="gelu", norm_first=True, batch_first=True), 3),
+         [R(2, 3, 8), R(2, 4, 8)],
+         run=lambda m, xs: m(xs[0], xs[1], tgt_mask=SQUARE_3, memory_mask=CAUSAL_3x4, tgt_key_padding_mask=KPM_2x3),
+         modes=("train", "eval")),
+    case("transformer", "transformer", 143,
+         lambda: nn.Transformer(d_model=8, nhead=2, num_encoder_layers=2, num_decoder_layers=2, dim_feedforward=16),
+         [R(4, 2, 8), R(3, 2, 8)],
+         run=lambda m, xs: m(xs[0], xs[1], src_key_padding_mask=KPM_2x4, tgt_mask=SQUARE_3, memory_key_padding_mask=KPM_2x4),
+         modes=("train", "eval")),
+    case("transformer", "transformer_batch_first_norm_first_gelu_f64", 144,
+         lambda: nn.Transformer(8, 4, 1, 2, 12, dropout=0.15, activation="gelu", layer_norm_eps=1e-6, batch_first=True, norm_first=True, dtype=F64),
+         [R(2, 4, 8, dtype=F64), R(2, 3, 8, dtype=F64)],
+         run=lambda m, xs: m(xs[0], xs[1], src_mask=SQUARE_4.to(F64), tgt_mask=CAUSAL_3x3, memory_mask=CAUSAL_3x4),
+         modes=("train", "eval")),
+    case("transformer", "transformer_unbatched", 145,
+         lambda: nn.Transformer(8, 2, 1, 1, 16, dropout=0.3),
+         [R(4, 8), R(3, 8)],
+         run=lambda m, xs: m(xs[0], xs[1], src_key_padding_mask=KPM_4, tgt_mask=SQUARE_3), modes=("train", "eval")),
+    case("transformer", "transformer_custom_encoder", 146,
+         lambda: nn.Transformer(8, 2, custom_encoder=nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0), 1),
+                                num_decoder_layers=1, dim_feedforward=16, dropout=0.0),
+         [R(4, 2, 8), R(3, 2, 8)]),
+]
+
+TRANSFORMER_ERRORS = [
+    ("transformer_batch", lambda: nn.Transformer(8, 2, 1, 1, 16)(torch.randn(4, 2, 8), torch.randn(3, 3, 8))),
+    ("transformer_batch_first_batch", lambda: nn.Transformer(8, 2, 1, 1, 16, batch_first=True)(torch.randn(2, 4, 8), torch.randn(3, 3, 8))),
+    ("transformer_features", lambda: nn.Transformer(8, 2, 1, 1, 16)(torch.randn(4, 2, 8), torch.randn(3, 2, 6))),
+    ("transformer_activation", lambda: nn.Transformer(8, 2, 1, 1, 16, activation="tanh")),
+]
+
+CASES += TRANSFORMER_CASES
+ERRORS += TRANSFORMER_ERRORS
+
+
+# Recurrent layers (nn.RNN, nn.LSTM, nn.GRU and their cells), recorded in
+# the group "rnn" (nn/rnn_torch_test.go). A case's forward returns one
+# tensor: a cell's output as it is, else every output the layer returns
+# (output, h_n and, for an LSTM, c_n), flattened and concatenated, so that
+# the gradients flow through all of them. Inputs after the first are the
+# initial states: h_0, or h_0 and c_0 for an LSTM.
+def _rnn_flat(r):
+    if isinstance(r, torch.Tensor):
+        return r
+    ts = []
+
+    def walk(x):
+        if isinstance(x, tuple):
+            for y in x:
+                walk(y)
+        else:
+            ts.append(x.reshape(-1))
+
+    walk(r)
+    return torch.cat(ts)
+
+
+def _rnn_run(m, xs):
+    hx = None
+    if len(xs) == 2:
+        hx = xs[1]
+    elif len(xs) == 3:
+        hx = (xs[1], xs[2])
+    return _rnn_flat(m(xs[0], hx))
+
+
+def rnn_cases():
+    def c(name, seed, build, inputs, modes=("train",)):
+        return case("rnn", name, seed, build, inputs, run=_rnn_run, modes=modes)
+
+    both = ("train", "eval")
+    return [
+        c("rnn_tanh", 150, lambda: nn.RNN(4, 5), [R(6, 2, 4)]),
+        c("rnn_relu_2l_bidir_bf_h0", 151, lambda: nn.RNN(4, 5, num_layers=2, nonlinearity="relu", batch_first=True, bidirectional=True),
+          [R(3, 5, 4), R(4, 3, 5)]),
+        c("rnn_3l_nobias_dropout", 152, lambda: nn.RNN(3, 4, num_layers=3, bias=False, dropout=0.4), [R(5, 2, 3)], modes=both),
+        c("rnn_unbatched_h0", 153, lambda: nn.RNN(3, 4, num_layers=2, batch_first=True), [R(5, 3), R(2, 4)]),
+        c("lstm", 154, lambda: nn.LSTM(4, 5), [R(6, 2, 4)]),
+        c("lstm_2l_bidir_bf_h0", 155, lambda: nn.LSTM(4, 5, num_layers=2, batch_first=True, bidirectional=True),
+          [R(3, 5, 4), R(4, 3, 5), R(4, 3, 5)]),
+        c("lstm_2l_bidir_dropout", 156, lambda: nn.LSTM(3, 4, num_layers=2, dropout=0.5, bidirectional=True), [R(5, 2, 3)], modes=both),
+        c("lstm_nobias_unbatched_h0", 157, lambda: nn.LSTM(3, 4, bias=False), [R(5, 3), R(1, 4), R(1, 4)]),
+        c("lstm_proj", 158, lambda: nn.LSTM(4, 6, proj_size=3), [R(5, 2, 4)]),
+        c("lstm_proj_2l_bidir_bf_h0_dropout", 159,
+          lambda: nn.LSTM(4, 6, num_layers=2, proj_size=3, batch_first=True, bidirectional=True, dropout=0.3),
+          [R(2, 4, 4), R(4, 2, 3), R(4, 2, 6)], modes=both),
+        c("lstm_f64", 160, lambda: nn.LSTM(3, 4, num_layers=2, dtype=F64), [R(5, 2, 3, dtype=F64)]),
+        c("gru", 161, lambda: nn.GRU(4, 5), [R(6, 2, 4)]),
+        c("gru_2l_bidir_bf_h0", 162, lambda: nn.GRU(4, 5, num_layers=2, batch_first=True, bidirectional=True), [R(3, 5, 4), R(4, 3, 5)]),
+        c("gru_3l_dropout_h0", 163, lambda: nn.GRU(3, 4, num_layers=3, dropout=0.25), [R(5, 2, 3), R(3, 2, 4)], modes=both),
+        c("gru_bidir_nobias_f64", 164, lambda: nn.GRU(3, 4, bias=False, bidirectional=True, dtype=F64), [R(5, 2, 3, dtype=F64)]),
+        c("rnn_cell", 170, lambda: nn.RNNCell(4, 5), [R(3, 4), R(3, 5)]),
+        c("rnn_cell_relu_nobias", 171, lambda: nn.RNNCell(4, 5, bias=False, nonlinearity="relu"), [R(3, 4)]),
+        c("rnn_cell_unbatched", 172, lambda: nn.RNNCell(4, 5), [R(4), R(5)]),
+        c("lstm_cell", 173, lambda: nn.LSTMCell(4, 5), [R(3, 4), R(3, 5), R(3, 5)]),
+        c("lstm_cell_nobias_unbatched", 174, lambda: nn.LSTMCell(4, 5, bias=False), [R(4)]),
+        c("gru_cell", 175, lambda: nn.GRUCell(4, 5), [R(3, 4), R(3, 5)]),
+        c("gru_cell_nobias_unbatched", 176, lambda: nn.GRUCell(4, 5, bias=False), [R(4), R(5)]),
+        c("gru_cell_f64", 177, lambda: nn.GRUCell(3, 4, dtype=F64), [R(2, 3, dtype=F64)]),
+    ]
+
+
+def rnn_errors():
+    x = lambda *s: torch.randn(*s)  # noqa: E731
+    return [
+        ("rnn_input_size", lambda: nn.RNN(10, 20)(x(3, 2, 5))),
+        ("rnn_input_dims", lambda: nn.GRU(10, 20)(x(3, 2, 10, 1))),
+        ("rnn_empty_sequence", lambda: nn.LSTM(10, 20)(x(0, 2, 10))),
+        ("rnn_hidden_size", lambda: nn.RNN(10, 20)(x(3, 2, 10), x(1, 3, 20))),
+        ("rnn_batched_hx_dims", lambda: nn.GRU(10, 20)(x(3, 2, 10), x(2, 20))),
+        ("rnn_unbatched_hx_dims", lambda: nn.RNN(10, 20)(x(3, 10), x(1, 1, 20))),
+        ("lstm_c0_size", lambda: nn.LSTM(10, 20)(x(3, 2, 10), (x(1, 2, 20), x(1, 2, 21)))),
+        ("lstm_proj_hidden_size", lambda: nn.LSTM(10, 20, proj_size=5)(x(3, 2, 10), (x(1, 2, 20), x(1, 2, 20)))),
+        ("lstm_batched_hx_dims", lambda: nn.LSTM(10, 20)(x(3, 2, 10), (x(2, 20), x(1, 2, 20)))),
+        ("lstm_unbatched_hx_dims", lambda: nn.LSTM(10, 20)(x(3, 10), (x(1, 20), x(1, 1, 20)))),
+        ("rnn_proj_size", lambda: nn.RNN(10, 20, proj_size=2)),
+        ("gru_proj_size", lambda: nn.GRU(10, 20, proj_size=2)),
+        ("rnn_nonlinearity", lambda: nn.RNN(10, 20, nonlinearity="gelu")),
+        ("rnn_dropout_range", lambda: nn.LSTM(10, 20, dropout=1.5)),
+        ("lstm_proj_size_negative", lambda: nn.LSTM(10, 20, proj_size=-1)),
+        ("lstm_proj_size_too_big", lambda: nn.LSTM(10, 20, proj_size=20)),
+        ("rnn_bad_keyword", lambda: nn.LSTM(10, 20, nonlinearity="relu")),
+        ("rnn_cell_input_size", lambda: nn.RNNCell(10, 20)(x(3, 5))),
+        ("rnn_cell_batch", lambda: nn.GRUCell(10, 20)(x(3, 10), x(2, 20))),
+        ("rnn_cell_hidden_size", lambda: nn.RNNCell(10, 20)(x(3, 10), x(3, 21))),
+        ("rnn_cell_unbatched_hidden", lambda: nn.RNNCell(10, 20)(x(10), x(3, 20))),
+        ("lstm_cell_hidden_size", lambda: nn.LSTMCell(10, 20)(x(3, 10), (x(3, 20), x(3, 21)))),
+        ("rnn_cell_nonlinearity", lambda: nn.RNNCell(10, 20, nonlinearity="gelu")(x(3, 10))),
+        ("rnn_cell_bad_keyword", lambda: nn.LSTMCell(10, 20, nonlinearity="relu")),
+    ]
+
+
+CASES += rnn_cases()
+ERRORS += rnn_errors()
+
+
 DTYPES = {torch.float32: "F32", torch.float64: "F64", torch.int64: "I64"}
 
 

@@ -60,10 +60,14 @@
 // 3), so the graph holds for every size in range. A graph that depends on
 // a size in another way (Forward branches on it, batch norm's n/(n-1) in
 // training mode, a constant of that size) is refused as PyTorch's
-// "Constraints violated". The sentinels are large (1009, 1013, ...): a
+// "Constraints violated". The sentinels are large (1009, 1013, ...); a
 // Forward that cannot run at them (a slice of a fixed-size table by the
-// sequence length) keeps that dimension static.
-// The sizes of intermediate values are printed as the example's.
+// sequence length, as the GPT's positions) is traced again with the Dims
+// past their Max probed within their ranges (compile.SymbolizeWithin).
+// The sizes of the values the graph computes print in the symbols, as
+// print_readable shows them ("f32[s0*s1, 64]", and "Sym(4*s0)" for the
+// sizes themselves), and are saved as expressions (as_expr, with the size
+// at export as the hint; strides are saved as their values at export).
 //
 // # The archive
 //

@@ -613,7 +613,30 @@ func lift(raw *fx.GraphModule, mod stateful, state []stateEntry, userNames []str
 		}
 	}
 	dims.record(ep)
+	recordUnbacked(ep, gm)
 	return ep, nil
+}
+
+// recordUnbacked puts the unbacked sizes of the graph's values (a cond
+// whose branches' outputs differ in size; compile.UnbackedName) into the
+// range constraints, as PyTorch does: u0: VR[0, int_oo].
+func recordUnbacked(ep *ExportedProgram, gm *fx.GraphModule) {
+	for _, n := range gm.Graph.Nodes() {
+		if t, ok := n.Meta[fx.MetaVal].(*tensor.Tensor); ok && t != nil {
+			for _, size := range t.Sizes() {
+				if name, ok := compile.UnbackedName(size); ok {
+					ep.RangeConstraints[name] = ValueRange{0, math.MaxInt}
+				}
+			}
+		}
+	}
+	for _, name := range gm.AttrNames() {
+		if v, _ := gm.Attr(name); v != nil {
+			if sub, ok := v.(*fx.GraphModule); ok {
+				recordUnbacked(ep, sub)
+			}
+		}
+	}
 }
 
 // checkNotWritten refuses an in-place write into a tensor Forward closes
@@ -785,7 +808,14 @@ func (d *dimSpec) symbolize(fwd reflect.Value, state []stateEntry, args []*tenso
 		}
 		return out
 	}
-	gm, err := compile.Symbolize(fn, inputs, dynamic(""), opts)
+	// The probe trace keeps within each Dim's range.
+	maxSize := map[int]int{}
+	for k, s := range d.order {
+		if r := d.ranges[s]; r.Max < math.MaxInt {
+			maxSize[k] = r.Max
+		}
+	}
+	gm, err := compile.SymbolizeWithin(fn, inputs, dynamic(""), maxSize, opts)
 	if err == nil {
 		return gm, nil
 	}
@@ -795,7 +825,7 @@ func (d *dimSpec) symbolize(fwd reflect.Value, state []stateEntry, args []*tenso
 	why := err
 	var bad, lines []string
 	for _, s := range d.order {
-		if _, err := compile.Symbolize(fn, inputs, dynamic(s), opts); err == nil {
+		if _, err := compile.SymbolizeWithin(fn, inputs, dynamic(s), maxSize, opts); err == nil {
 			continue
 		}
 		name := d.dimName[s]

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/goaten/goaten/autograd"
+	"github.com/goaten/goaten/compile"
 	"github.com/goaten/goaten/compile/fx"
 	"github.com/goaten/goaten/compile/hop"
 	"github.com/goaten/goaten/safetensors"
@@ -103,13 +104,15 @@ func Load(r io.ReaderAt, size int64) (ep *ExportedProgram, err error) {
 	if err != nil {
 		return nil, err
 	}
-	weights, err := read(weightsPath, size)
-	if err != nil {
-		return nil, err
-	}
-	consts, err := read(constantsPath, size)
-	if err != nil {
-		return nil, err
+	// The tensor data is read after the graph, straight into the tensors
+	// (readTensors); here its entries are only checked.
+	for _, name := range []string{weightsPath, constantsPath} {
+		if files[name] == nil {
+			return nil, loadErrorf("the archive has no %s", name)
+		}
+		if err := checkEntry(files[name], size, size); err != nil {
+			return nil, err
+		}
 	}
 	var objs []byte
 	if files[objectsPath] != nil {
@@ -142,13 +145,45 @@ func Load(r io.ReaderAt, size int64) (ep *ExportedProgram, err error) {
 		}
 		return nil, loadErrorf("%v", lerr)
 	}
-	if err := l.loadState(weights, consts); err != nil {
+	wf, err := readTensors(files[weightsPath], size)
+	if err != nil {
+		return nil, err
+	}
+	cf, err := readTensors(files[constantsPath], size)
+	if err != nil {
+		return nil, err
+	}
+	if err := l.loadState(wf, cf); err != nil {
 		return nil, err
 	}
 	if err := l.loadObjects(objs); err != nil {
 		return nil, err
 	}
 	return l.ep, nil
+}
+
+// readTensors reads a safetensors entry of the archive, whose data goes
+// from the archive straight into the tensors' storage (the one copy of the
+// weights Load makes), then reads on to the entry's end, where the zip
+// reader checks its CRC-32.
+func readTensors(f *zip.File, archiveSize int64) (*safetensors.File, error) {
+	rc, err := f.Open()
+	if err != nil {
+		return nil, loadErrorf("%s: %v", f.Name, err)
+	}
+	defer rc.Close()
+	tf, err := safetensors.ReadSize(rc, int64(f.UncompressedSize64))
+	if err != nil {
+		return nil, loadErrorf("%s: %v", f.Name, err)
+	}
+	var one [1]byte
+	switch n, err := io.ReadFull(rc, one[:]); {
+	case n > 0:
+		return nil, loadErrorf("%s: data past the tensors", f.Name)
+	case err != io.EOF:
+		return nil, loadErrorf("%s: %v", f.Name, err)
+	}
+	return tf, nil
 }
 
 func clip(b []byte) string {
@@ -163,20 +198,8 @@ func clip(b []byte) string {
 // header claims more than limit, and reading stops past limit whatever the
 // header says (the zip reader checks sizes and checksums at the end).
 func readEntry(f *zip.File, limit, archiveSize int64) ([]byte, error) {
-	switch f.Method {
-	case zip.Store:
-		if f.CompressedSize64 != f.UncompressedSize64 || f.UncompressedSize64 > uint64(max(archiveSize, 0)) {
-			return nil, loadErrorf("%s: stored entry of %d bytes in a %d-byte archive", f.Name, f.UncompressedSize64, archiveSize)
-		}
-	case zip.Deflate:
-		if f.Name == weightsPath || f.Name == constantsPath {
-			return nil, loadErrorf("%s: tensor data must be stored uncompressed", f.Name)
-		}
-	default:
-		return nil, loadErrorf("%s: unsupported compression method %d", f.Name, f.Method)
-	}
-	if f.UncompressedSize64 > uint64(max(limit, 0)) {
-		return nil, loadErrorf("%s: %d bytes, more than the limit of %d", f.Name, f.UncompressedSize64, limit)
+	if err := checkEntry(f, limit, archiveSize); err != nil {
+		return nil, err
 	}
 	rc, err := f.Open()
 	if err != nil {
@@ -191,6 +214,27 @@ func readEntry(f *zip.File, limit, archiveSize int64) ([]byte, error) {
 		return nil, loadErrorf("%s: more than the limit of %d bytes", f.Name, limit)
 	}
 	return b, nil
+}
+
+// checkEntry checks an entry's method and sizes before it is read (see
+// readEntry).
+func checkEntry(f *zip.File, limit, archiveSize int64) error {
+	switch f.Method {
+	case zip.Store:
+		if f.CompressedSize64 != f.UncompressedSize64 || f.UncompressedSize64 > uint64(max(archiveSize, 0)) {
+			return loadErrorf("%s: stored entry of %d bytes in a %d-byte archive", f.Name, f.UncompressedSize64, archiveSize)
+		}
+	case zip.Deflate:
+		if f.Name == weightsPath || f.Name == constantsPath {
+			return loadErrorf("%s: tensor data must be stored uncompressed", f.Name)
+		}
+	default:
+		return loadErrorf("%s: unsupported compression method %d", f.Name, f.Method)
+	}
+	if f.UncompressedSize64 > uint64(max(limit, 0)) {
+		return loadErrorf("%s: %d bytes, more than the limit of %d", f.Name, f.UncompressedSize64, limit)
+	}
+	return nil
 }
 
 // loader builds a program from its schema form.
@@ -378,9 +422,10 @@ func (l *loader) ranges() error {
 	return nil
 }
 
-// tensorMeta returns a metadata-only tensor for the value name. Symbolic
-// sizes are allowed for graph inputs (symbolic) only; they are returned by
-// dimension ("" for static ones).
+// tensorMeta returns a metadata-only tensor for the value name, and its
+// symbolic sizes by dimension ("" for static ones). A graph input's
+// (symbolic) must be a symbol of the range constraints; another value's may
+// be an expression in them ("s0*s1", see checkSymExpr).
 func (l *loader) tensorMeta(name string, symbolic bool) (*tensor.Tensor, []string, error) {
 	m, ok := l.jg.TensorValues[name]
 	if !ok {
@@ -412,11 +457,32 @@ func (l *loader) tensorMeta(name string, symbolic bool) (*tensor.Tensor, []strin
 				return nil, nil, loadErrorf("value %s has size %d in dimension %d", name, *s.AsInt, j)
 			}
 			sizes[j] = int(*s.AsInt)
+		case !symbolic:
+			e := s.AsExpr
+			if hint, ok := compile.UnbackedHint(e.ExprStr); ok {
+				// A data-dependent size (u0): fake values take its hint.
+				if _, ok := l.syms[e.ExprStr]; !ok {
+					return nil, nil, loadErrorf("value %s has size %q, which is not a symbol of the range constraints", name, e.ExprStr)
+				}
+				sizes[j] = hint
+				break
+			}
+			// A value computed in the graph: its size is an expression in
+			// the symbols, kept for printing; the hint is its size at
+			// export.
+			if err := checkSymExpr(e.ExprStr, l.syms); err != nil {
+				return nil, nil, loadErrorf("value %s has size %q: %v", name, clip([]byte(e.ExprStr)), err)
+			}
+			if e.Hint == nil || e.Hint.AsInt == nil || *e.Hint.AsInt < 0 || *e.Hint.AsInt > math.MaxInt32*int64(1<<20) {
+				return nil, nil, loadErrorf("value %s: symbolic size %s has no valid hint", name, e.ExprStr)
+			}
+			sizes[j] = int(*e.Hint.AsInt)
+			if syms == nil {
+				syms = make([]string, len(m.Sizes))
+			}
+			syms[j] = e.ExprStr
 		default:
 			e := s.AsExpr
-			if !symbolic {
-				return nil, nil, loadErrorf("value %s has symbolic size %q; only graph inputs may", name, clip([]byte(e.ExprStr)))
-			}
 			r, ok := l.syms[e.ExprStr]
 			if !ok {
 				return nil, nil, loadErrorf("value %s has size %q, which is not a symbol of the range constraints", name, clip([]byte(e.ExprStr)))
@@ -514,23 +580,80 @@ func resolveTarget(target string) (*tensor.Op, error) {
 
 // symHint is the value at export of the symbolic int name, from its
 // sym_int_values entry.
-func (l *loader) symHint(name, where string) (int, error) {
+func (l *loader) symHint(name, where string) (int, string, error) {
 	raw, ok := l.p.GraphModule.Graph.SymIntValues[name]
 	if !ok {
-		return 0, loadErrorf("%s: symbolic int %s has no sym_int_values entry", where, name)
+		return 0, "", loadErrorf("%s: symbolic int %s has no sym_int_values entry", where, name)
 	}
 	var v jSymInt
 	if err := json.Unmarshal(raw, &v); err != nil || countSet(&v) != 1 {
-		return 0, loadErrorf("%s: the sym_int_values entry of %s is not a SymInt", where, name)
+		return 0, "", loadErrorf("%s: the sym_int_values entry of %s is not a SymInt", where, name)
 	}
 	h := v.AsInt
 	if v.AsExpr != nil && v.AsExpr.Hint != nil {
 		h = v.AsExpr.Hint.AsInt
 	}
 	if h == nil || *h < -math.MaxInt32*int64(1<<20) || *h > math.MaxInt32*int64(1<<20) {
-		return 0, loadErrorf("%s: symbolic int %s has no valid hint", where, name)
+		return 0, "", loadErrorf("%s: symbolic int %s has no valid hint", where, name)
 	}
-	return int(*h), nil
+	expr := ""
+	if v.AsExpr != nil {
+		if err := checkSymExpr(v.AsExpr.ExprStr, l.syms); err != nil {
+			return 0, "", loadErrorf("%s: symbolic int %s is %q: %v", where, name, clip([]byte(v.AsExpr.ExprStr)), err)
+		}
+		expr = v.AsExpr.ExprStr
+	}
+	return int(*h), expr, nil
+}
+
+// maxExprLen bounds a symbolic expression.
+const maxExprLen = 256
+
+// checkSymExpr checks that e is an expression of sympy's printing over
+// the symbols of the range constraints: symbols, integers, + - * ** // and
+// balanced parentheses, at most maxExprLen bytes. It is read for printing
+// only: the sizes at run time come from the graph's own nodes.
+func checkSymExpr(e string, syms map[string]ValueRange) error {
+	if len(e) > maxExprLen {
+		return fmt.Errorf("longer than %d bytes", maxExprLen)
+	}
+	depth, operands := 0, 0
+	for i := 0; i < len(e); {
+		c := e[i]
+		switch {
+		case c == ' ' || c == '+' || c == '-' || c == '*' || c == '/':
+			i++
+		case c == '(':
+			depth++
+			i++
+		case c == ')':
+			if depth--; depth < 0 {
+				return fmt.Errorf("unbalanced parentheses")
+			}
+			i++
+		case c >= '0' && c <= '9':
+			for i < len(e) && e[i] >= '0' && e[i] <= '9' {
+				i++
+			}
+			operands++
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			j := i
+			for j < len(e) && (e[j] == '_' || e[j] >= 'a' && e[j] <= 'z' || e[j] >= 'A' && e[j] <= 'Z' || e[j] >= '0' && e[j] <= '9') {
+				j++
+			}
+			if _, ok := syms[e[i:j]]; !ok {
+				return fmt.Errorf("%s is not a symbol of the range constraints", e[i:j])
+			}
+			i = j
+			operands++
+		default:
+			return fmt.Errorf("unexpected character %q", c)
+		}
+	}
+	if depth != 0 || operands == 0 {
+		return fmt.Errorf("not an expression")
+	}
+	return nil
 }
 
 // symOpsByName are the operators on symbolic ints a graph may call.
@@ -578,7 +701,7 @@ func (l *loader) symNode(target any, args []any, kwargs fx.Kwargs, name, where s
 	if err := l.checkName(name); err != nil {
 		return loadErrorf("%s: %v", where, err)
 	}
-	hint, err := l.symHint(name, where)
+	hint, expr, err := l.symHint(name, where)
 	if err != nil {
 		return err
 	}
@@ -590,6 +713,9 @@ func (l *loader) symNode(target any, args []any, kwargs fx.Kwargs, name, where s
 		return loadErrorf("%s: %q is not a usable node name", where, name)
 	}
 	n.Meta[fx.MetaVal] = hint
+	if expr != "" {
+		n.Meta[compile.MetaSymExpr] = expr
+	}
 	l.byName[name] = n
 	return nil
 }
@@ -693,11 +819,14 @@ func (l *loader) node(i int, jn *jNode) error {
 	}
 	l.byName[name] = n
 	if single {
-		meta, _, err := l.tensorMeta(name, false)
+		meta, shape, err := l.tensorMeta(name, false)
 		if err != nil {
 			return err
 		}
 		n.Meta[fx.MetaVal] = meta
+		if shape != nil {
+			n.Meta[compile.MetaSymShape] = shape
+		}
 		return nil
 	}
 	return l.items(n, jn, where)
@@ -717,16 +846,39 @@ func (l *loader) hopNode(i int, jn *jNode, h *hop.Op) error {
 		return loadErrorf("%s: single tensor returns of higher-order ops are not supported", where)
 	}
 	var args []any
+	var kwargs fx.Kwargs
 	for k := range jn.Inputs {
 		in := &jn.Inputs[k]
-		if in.Kind != nil && *in.Kind != argPositional {
+		keyword := in.Kind != nil && *in.Kind == argKeyword
+		if keyword && !identRE.MatchString(in.Name) {
+			return loadErrorf("%s: keyword argument %d has no valid name", where, k)
+		}
+		if !keyword && in.Kind != nil && *in.Kind != argPositional {
 			return loadErrorf("%s: argument %d is not positional", where, k)
 		}
+		if !keyword && len(kwargs) > 0 {
+			return loadErrorf("%s: positional argument %d after a keyword argument", where, k)
+		}
+		add := func(v any) {
+			if keyword {
+				kwargs = append(kwargs, fx.Kwarg{Name: in.Name, Value: v})
+			} else {
+				args = append(args, v)
+			}
+		}
 		a := &in.Arg
+		if a.AsOperator != nil && countSet(a) == 1 {
+			op, err := l.arg(a, nil, fmt.Sprintf("%s argument %d", where, k)) // an op, or call_torchbind
+			if err != nil {
+				return err
+			}
+			add(op)
+			continue
+		}
 		if a.AsGraph == nil || countSet(a) != 1 {
 			if a.AsTensor == nil && a.AsTensors == nil && a.AsNone == nil && a.AsInt == nil &&
-				a.AsFloat == nil && a.AsBool == nil && a.AsString == nil && a.AsCustomObj == nil && a.AsOperator == nil {
-				return loadErrorf("%s: argument %d must be a sub-program, a tensor, a list of tensors, None, a number, a string, a custom object or an operator", where, k)
+				a.AsFloat == nil && a.AsBool == nil && a.AsString == nil && a.AsCustomObj == nil {
+				return loadErrorf("%s: argument %d must be a sub-program, an operator, a tensor, a list of tensors, None, a number, a string or a custom object", where, k)
 			}
 			v, err := l.arg(a, nil, fmt.Sprintf("%s argument %d", where, k))
 			if err != nil {
@@ -735,8 +887,11 @@ func (l *loader) hopNode(i int, jn *jNode, h *hop.Op) error {
 			if !hopArgFits(v) {
 				return loadErrorf("%s: argument %d refers to a value that is not a tensor", where, k)
 			}
-			args = append(args, v)
+			add(v)
 			continue
+		}
+		if keyword {
+			return loadErrorf("%s: keyword argument %s is a sub-program", where, in.Name)
 		}
 		sub, err := l.subgraph(a.AsGraph, fmt.Sprintf("%s argument %d", where, k))
 		if err != nil {
@@ -751,7 +906,7 @@ func (l *loader) hopNode(i int, jn *jNode, h *hop.Op) error {
 	if err := l.checkName(name); err != nil {
 		return loadErrorf("%s: %v", where, err)
 	}
-	n := l.g.CreateNode(fx.OpCallFunction, h, args, nil, name)
+	n := l.g.CreateNode(fx.OpCallFunction, h, args, kwargs, name)
 	if n.Name != name {
 		return loadErrorf("%s: %q is not a usable node name", where, name)
 	}
@@ -802,9 +957,7 @@ func (l *loader) subgraph(ga *jGraphArg, where string) (*fx.Node, error) {
 	if !identRE.MatchString(ga.Name) || len(ga.Name) > 1024 {
 		return nil, loadErrorf("%s: %q is not a valid attribute name", where, clip([]byte(ga.Name)))
 	}
-	if _, taken := l.gm.Attr(ga.Name); taken {
-		return nil, loadErrorf("%s: two sub-programs are named %s", where, ga.Name)
-	}
+	prev, taken := l.gm.Attr(ga.Name)
 	child := &loader{p: l.p, byName: map[string]*fx.Node{}, syms: l.syms, jg: ga.Graph, depth: l.depth + 1, nodes: l.nodes}
 	if err := child.graph(); err != nil {
 		var le *LoadError
@@ -812,6 +965,16 @@ func (l *loader) subgraph(ga *jGraphArg, where string) (*fx.Node, error) {
 			return nil, loadErrorf("%s: in sub-program %s: %s", where, ga.Name, le.Msg)
 		}
 		return nil, err
+	}
+	if taken {
+		// One sub-program several calls share (invoke_subgraph's
+		// subgraph_1 = self.subgraph_0): each call carries its graph,
+		// which must be the same.
+		pg, ok := prev.(*fx.GraphModule)
+		if !ok || pg.Code() != child.gm.Code() {
+			return nil, loadErrorf("%s: two different sub-programs are named %s", where, ga.Name)
+		}
+		return l.g.GetAttr(ga.Name), nil
 	}
 	l.gm.SetAttr(ga.Name, child.gm)
 	return l.g.GetAttr(ga.Name), nil
@@ -888,11 +1051,14 @@ func (l *loader) getItems(n *fx.Node, names []*jName, where string) error {
 		if gi.Name != nm.Name {
 			return loadErrorf("%s: %q is not a usable node name", where, nm.Name)
 		}
-		meta, _, err := l.tensorMeta(nm.Name, false)
+		meta, shape, err := l.tensorMeta(nm.Name, false)
 		if err != nil {
 			return err
 		}
 		gi.Meta[fx.MetaVal] = meta
+		if shape != nil {
+			gi.Meta[compile.MetaSymShape] = shape
+		}
 		vals[k] = meta
 		l.byName[nm.Name] = gi
 	}
@@ -1351,16 +1517,8 @@ func (l *loader) dims() error {
 
 // loadState reads the weights and constants and checks them against the
 // graph inputs they stand for.
-func (l *loader) loadState(weights, consts []byte) error {
+func (l *loader) loadState(wf, cf *safetensors.File) error {
 	ep := l.ep
-	wf, err := safetensors.Parse(weights)
-	if err != nil {
-		return loadErrorf("%s: %v", weightsPath, err)
-	}
-	cf, err := safetensors.Parse(consts)
-	if err != nil {
-		return loadErrorf("%s: %v", constantsPath, err)
-	}
 	want := map[string]bool{}
 	for _, s := range ep.GraphSignature.InputSpecs {
 		var file *safetensors.File

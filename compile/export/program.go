@@ -119,16 +119,25 @@ var dtypeAbbrs = map[tensor.DType]string{
 }
 
 // annotation is the type annotation print_readable gives a value:
-// "f32[s0, 4]".
+// "f32[s0, 4]" for a tensor, its sizes in the dynamic dims' symbols where
+// they depend on them; "Sym(2*s0)" for a size computed from them.
 func (ep *ExportedProgram) annotation(n *fx.Node, userIdx int) (string, bool) {
+	if e, ok := n.Meta[compile.MetaSymExpr].(string); ok && e != "" {
+		return `"Sym(` + e + `)"`, true
+	}
 	t, ok := n.Meta[fx.MetaVal].(*tensor.Tensor)
 	if !ok || t == nil {
 		return "", false
 	}
+	shape, _ := n.Meta[compile.MetaSymShape].([]string)
 	dims := make([]string, t.Dim())
 	for j, s := range t.Sizes() {
 		if sym := ep.symAt(userIdx, j); userIdx >= 0 && sym != "" {
 			dims[j] = sym
+		} else if u, ok := compile.UnbackedName(s); ok {
+			dims[j] = u
+		} else if j < len(shape) && shape[j] != "" {
+			dims[j] = shape[j]
 		} else {
 			dims[j] = strconv.Itoa(s)
 		}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/goaten/goaten/compile"
 	"github.com/goaten/goaten/compile/fx"
 	"github.com/goaten/goaten/compile/hop"
 	"github.com/goaten/goaten/safetensors"
@@ -372,12 +373,35 @@ func (s *saver) value(name string, v any, userIdx int) error {
 	}
 	for j, size := range t.Sizes() {
 		m.Sizes[j] = symInt(size)
+		if sym, ok := compile.UnbackedName(size); ok {
+			// A data-dependent size: its symbol, without a hint.
+			m.Sizes[j] = jSymInt{AsExpr: &jSymExpr{ExprStr: sym}}
+		}
 		if sym := s.ep.symAt(userIdx, j); sym != "" && userIdx >= 0 {
 			m.Sizes[j] = jSymInt{AsExpr: &jSymExpr{ExprStr: sym, Hint: &jSymExprHint{AsInt: i64(size)}}}
 		}
 		m.Strides[j] = symInt(t.Stride(j))
 	}
 	s.values[name] = m
+	return nil
+}
+
+// nodeValue records the metadata of the tensor a node computes, its sizes
+// that depend on the dynamic dims as expressions (compile.MetaSymShape)
+// with their sizes at export as hints, as PyTorch writes them. Strides
+// are written as their values at export.
+func (s *saver) nodeValue(n *fx.Node) error {
+	if err := s.value(n.Name, n.Meta[fx.MetaVal], -1); err != nil {
+		return err
+	}
+	shape, _ := n.Meta[compile.MetaSymShape].([]string)
+	m := s.values[n.Name]
+	for j, e := range shape {
+		if e != "" && j < len(m.Sizes) && m.Sizes[j].AsInt != nil {
+			m.Sizes[j] = jSymInt{AsExpr: &jSymExpr{ExprStr: e, Hint: &jSymExprHint{AsInt: m.Sizes[j].AsInt}}}
+		}
+	}
+	s.values[n.Name] = m
 	return nil
 }
 
@@ -417,7 +441,7 @@ func (s *saver) node(n *fx.Node) (jNode, error) {
 	switch {
 	case len(rets) == 1 && rets[0].Type.Base().Kind == tensor.TTensor:
 		jn.Outputs = append(jn.Outputs, jArg{AsTensor: &jName{n.Name}})
-		return jn, s.value(n.Name, n.Meta[fx.MetaVal], -1)
+		return jn, s.nodeValue(n)
 	case len(rets) == 0:
 		jn.Metadata[metaNodeName] = n.Name
 		return jn, nil
@@ -456,7 +480,7 @@ func (s *saver) node(n *fx.Node) (jNode, error) {
 	for i := range count {
 		if u := items[i]; u != nil {
 			names[i] = jName{u.Name}
-			if err := s.value(u.Name, u.Meta[fx.MetaVal], -1); err != nil {
+			if err := s.nodeValue(u); err != nil {
 				return jn, err
 			}
 		}
@@ -490,9 +514,6 @@ func (s *saver) hopNode(n *fx.Node, h *hop.Op) (jNode, error) {
 	if s.depth >= maxGraphDepth {
 		return jNode{}, fmt.Errorf("export: Save: node %s: higher-order ops nest more than %d deep", n.Name, maxGraphDepth)
 	}
-	if len(n.Kwargs()) > 0 {
-		return jNode{}, fmt.Errorf("export: Save: node %s passes keyword arguments to %s", n.Name, h.QualifiedName())
-	}
 	jn := jNode{Target: h.QualifiedName(), Inputs: []jNamedArg{}, Outputs: []jArg{}, Metadata: map[string]string{metaNodeName: n.Name}}
 	tensorName := func(v any) (jName, error) {
 		x, ok := v.(*fx.Node)
@@ -501,14 +522,14 @@ func (s *saver) hopNode(n *fx.Node, h *hop.Op) (jNode, error) {
 		}
 		return jName{x.Name}, nil
 	}
-	for _, a := range n.Args() {
+	convert := func(a any) (jArg, error) {
 		var ja jArg
 		switch x := a.(type) {
 		case *fx.Node:
 			if x.Op != fx.OpGetAttr {
 				var err error
 				if ja, err = s.arg(n, x, nil); err != nil {
-					return jNode{}, err
+					return jArg{}, err
 				}
 				break
 			}
@@ -516,14 +537,18 @@ func (s *saver) hopNode(n *fx.Node, h *hop.Op) (jNode, error) {
 			v, _ := s.gm.Attr(name)
 			sub, ok := v.(*fx.GraphModule)
 			if !ok {
-				return jNode{}, fmt.Errorf("export: Save: node %s passes attribute %s (%T) to %s", n.Name, name, v, h.QualifiedName())
+				return jArg{}, fmt.Errorf("export: Save: node %s passes attribute %s (%T) to %s", n.Name, name, v, h.QualifiedName())
 			}
 			ss := &saver{ep: s.ep, gm: sub, depth: s.depth + 1}
 			jg, err := ss.graph(nil)
 			if err != nil {
-				return jNode{}, fmt.Errorf("%w (in sub-program %s of node %s)", err, name, n.Name)
+				return jArg{}, fmt.Errorf("%w (in sub-program %s of node %s)", err, name, n.Name)
 			}
 			ja = jArg{AsGraph: &jGraphArg{Name: name, Graph: jg}}
+		case *tensor.Op:
+			// auto_functionalized's op: as_operator, its qualified name.
+			name := fx.OpQualifiedName(x)
+			ja = jArg{AsOperator: &name}
 		case fx.Tuple, []any:
 			xs, _ := x.([]any)
 			if t, isTuple := x.(fx.Tuple); isTuple {
@@ -533,18 +558,39 @@ func (s *saver) hopNode(n *fx.Node, h *hop.Op) (jNode, error) {
 			for i, e := range xs {
 				var err error
 				if names[i], err = tensorName(e); err != nil {
-					return jNode{}, err
+					return jArg{}, err
 				}
 			}
 			ja = jArg{AsTensors: &names}
 		default:
 			var err error
 			if ja, err = s.arg(n, a, nil); err != nil {
-				return jNode{}, err
+				return jArg{}, err
 			}
+		}
+		return ja, nil
+	}
+	for _, a := range n.Args() {
+		ja, err := convert(a)
+		if err != nil {
+			return jNode{}, err
 		}
 		k := argPositional
 		jn.Inputs = append(jn.Inputs, jNamedArg{Name: "", Arg: ja, Kind: &k})
+	}
+	// Keyword arguments (tag_activation_checkpoint's use_reentrant,
+	// auto_functionalized's op arguments) follow, by name, as
+	// serialize_hoo_inputs writes them.
+	for _, kw := range n.Kwargs() {
+		if x, ok := kw.Value.(*fx.Node); ok && x.Op == fx.OpGetAttr {
+			return jNode{}, fmt.Errorf("export: Save: node %s passes a sub-program as keyword argument %s to %s", n.Name, kw.Name, h.QualifiedName())
+		}
+		ja, err := convert(kw.Value)
+		if err != nil {
+			return jNode{}, err
+		}
+		k := argKeyword
+		jn.Inputs = append(jn.Inputs, jNamedArg{Name: kw.Name, Arg: ja, Kind: &k})
 	}
 	vals, ok := n.Meta[fx.MetaVal].([]*tensor.Tensor)
 	if !ok {
@@ -560,7 +606,7 @@ func (s *saver) hopNode(n *fx.Node, h *hop.Op) (jNode, error) {
 			return jNode{}, fmt.Errorf("export: Save: node %s uses the result of %s other than by reading its elements once each (getitem)", u.Name, n.Name)
 		}
 		names[idx] = jName{u.Name}
-		if err := s.value(u.Name, u.Meta[fx.MetaVal], -1); err != nil {
+		if err := s.nodeValue(u); err != nil {
 			return jNode{}, err
 		}
 	}

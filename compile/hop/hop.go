@@ -348,6 +348,15 @@ func functionalizeRule(c *Call) []*T {
 			d.In[i][j] = functional.Unwrap(t)
 		}
 	}
+	if len(c.Args) > 0 {
+		d.Args = make([]any, len(c.Args))
+		for i, a := range c.Args {
+			if b, ok := a.(SymBool); ok {
+				a = b.unwrapped()
+			}
+			d.Args[i] = a
+		}
+	}
 	d.pred = nil
 	d.Subs = make([]Sub, len(c.Subs))
 	for i, s := range c.Subs {
