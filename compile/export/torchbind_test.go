@@ -218,3 +218,40 @@ func TestRoundTripTorchbindTestdata(t *testing.T) {
 	golden(t, "foo.txt", ep.GraphModule.Code())
 	runFoo(t, "foo.pt2", ep, 901)
 }
+
+// fooScale has a parameter and takes a _Foo as an input.
+type fooScale struct {
+	nn.Base
+	W *tensor.Tensor
+}
+
+func (m *fooScale) Forward(f tensor.ScriptObject, x *tensor.Tensor) *tensor.Tensor {
+	return takesFoo.Call(f, x.Mul(m.W)).(*tensor.Tensor)
+}
+
+// An object user input after a lifted parameter: the placeholders are
+// token, parameter, user inputs; the saved program takes another object
+// of the class at call time.
+func TestExportObjectInputWithParameter(t *testing.T) {
+	m := &fooScale{}
+	m.SetName("FooScale")
+	m.W = m.RegisterParameter("w", tensor.FromSlice([]float32{1, 2, 3}))
+	ep := exportCode(t, m, []any{fooClass.New(1, 2), tensor.OnesOf([]int{3})}, export.Options{InputNames: []string{"f", "x"}})
+	checkCode(t, "object input", ep, `
+def forward(self, token, p_w, f, x):
+    mul = torch.ops.aten.mul.Tensor(x, p_w);  x = p_w = None
+    with_effects = torch._higher_order_ops.effects.with_effects(token, torch.ops._TorchScriptTesting.takes_foo.default, f, mul);  token = f = mul = None
+    getitem = with_effects[0]
+    getitem_1 = with_effects[1];  with_effects = None
+    return (getitem, getitem_1)`)
+	loaded := loadBytes(t, saveBytes(t, ep))
+	for _, p := range []*export.ExportedProgram{ep, loaded} {
+		out, err := p.Module().ForwardArgs(fooClass.New(5, 5), tensor.OnesOf([]int{3}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := out[0].(*tensor.Tensor).Float64s(); got[0] != 10 || got[1] != 20 || got[2] != 30 {
+			t.Errorf("got %v, want [10 20 30]", got)
+		}
+	}
+}
