@@ -168,7 +168,7 @@ func fullArgs(op *tensor.Op, args []any) []any {
 }
 
 // opResults lists the tensors of an op's result; an op returning nothing
-// gives one nil, as with_effects returns (token, None).
+// or a number gives one nil, as with_effects returns (token, None).
 func opResults(op *tensor.Op, res any) []*T {
 	switch r := res.(type) {
 	case *T:
@@ -178,11 +178,23 @@ func opResults(op *tensor.Op, res any) []*T {
 	case nil:
 		return []*T{nil}
 	}
+	if isNumber(res) {
+		return []*T{nil}
+	}
 	tensor.TypePanicf("with_effects: %s returned %T, not tensors", op.Name, res)
 	return nil
 }
 
 func withEffectsTrace(c *Call, tr *compile.HOPTracer) []*T {
+	res, _ := traceEffect(c, tr)
+	return res
+}
+
+// traceEffect records with_effects' call c; an op returning a number
+// (queue_size's int) gives it as scalar, its element of the node's result
+// a None: the graph uses the number as a constant (PyTorch's constant
+// burning-in, S6).
+func traceEffect(c *Call, tr *compile.HOPTracer) (_ []*T, scalar any) {
 	if _, ok := c.Args[0].(callTorchbind); ok {
 		panic(&tensor.Error{Kind: tensor.NotImplementedError, Msg: "with_effects: tracing a graph's with_effects over call_torchbind again is not supported yet"})
 	}
@@ -204,13 +216,19 @@ func withEffectsTrace(c *Call, tr *compile.HOPTracer) []*T {
 		args = append(args, a)
 	}
 	c = &Call{Op: c.Op, Subs: c.Subs, In: c.In, Tuple: c.Tuple, Args: cargs, level: c.level}
+	results := func(r any) []*T {
+		if isNumber(r) {
+			scalar = r
+		}
+		return opResults(op, r)
+	}
 	var res []*T
 	if tr.Mode() == compile.Real {
-		tr.Compute(func() { res = withEffectsDense(c) })
+		tr.Compute(func() { res = append([]*T{newToken()}, results(op.Invoke(fullArgs(op, c.Args[1:])))...) })
 	} else {
 		res = []*T{newToken()}
 		if op.Meta != nil {
-			res = append(res, opResults(op, op.Meta(op, fullArgs(op, c.Args[1:])))...)
+			res = append(res, results(op.Meta(op, fullArgs(op, c.Args[1:])))...)
 		} else if k := op.BackendKernel(tensor.Meta); k != nil {
 			// A custom op's fake kernel, on meta copies of the tensors and
 			// the objects' fakes.
@@ -220,7 +238,7 @@ func withEffectsTrace(c *Call, tr *compile.HOPTracer) []*T {
 					fa[i] = tensor.NewMeta(t.Sizes(), t.Strides(), t.StorageOffset(), t.DType(), tensor.Meta)
 				}
 			}
-			tr.Compute(func() { res = append(res, opResults(op, k(op, fa))...) })
+			tr.Compute(func() { res = append(res, results(k(op, fa))...) })
 			// The fake kernel's results are meta tensors: they live on the
 			// device of the call's tensors.
 			dev := tensor.CPU
@@ -254,7 +272,7 @@ func withEffectsTrace(c *Call, tr *compile.HOPTracer) []*T {
 			}
 		}
 	}
-	return out
+	return out, scalar
 }
 
 // lastCall is the last node of g calling target.
@@ -314,6 +332,12 @@ func effectKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 				tr.CheckObjectEscapes(op.Name)
 			}
 			// Drop trailing defaults, as the node prints the given arguments.
+			if returnsNumber(op) {
+				// The number goes back to the caller as a constant.
+				out, scalar := traceEffect(&Call{Op: WithEffectsOp, In: [][]*T{{tok}}, Args: append([]any{op}, trimDefaults(op, in)...), level: layerTrace}, tr)
+				tr.SetToken(out[0])
+				return scalar
+			}
 			out := WithEffects(tok, op, trimDefaults(op, in)...)
 			tr.SetToken(out[0])
 			res = out[1:]
@@ -329,6 +353,29 @@ func effectKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 		return r
 	}
 	return wrapResults(op, opResults(op, r), true)
+}
+
+// isNumber reports whether an op's result is a number (an int, float or
+// bool return).
+func isNumber(r any) bool {
+	switch r.(type) {
+	case int, int64, int32, float64, float32, bool, tensor.Scalar:
+		return true
+	}
+	return false
+}
+
+// returnsNumber reports whether op returns one int, float, bool or Scalar.
+func returnsNumber(op *tensor.Op) bool {
+	r := op.Schema.Returns
+	if len(r) != 1 {
+		return false
+	}
+	switch r[0].Type.Kind {
+	case tensor.TInt, tensor.TFloat, tensor.TBool, tensor.TScalar:
+		return true
+	}
+	return false
 }
 
 // hasObject reports whether args hold a script object.

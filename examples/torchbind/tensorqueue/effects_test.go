@@ -7,6 +7,8 @@ import (
 	"github.com/goaten/goaten/compile"
 	"github.com/goaten/goaten/compile/export"
 	"github.com/goaten/goaten/compile/fx"
+	"github.com/goaten/goaten/compile/hop"
+	"github.com/goaten/goaten/library"
 	"github.com/goaten/goaten/nn"
 	"github.com/goaten/goaten/tensor"
 	"github.com/goaten/goaten/torchbind"
@@ -197,4 +199,90 @@ func TestIdentityIsEager(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameValues(t, "exported", out[0].(*tensor.Tensor), want)
+}
+
+// S6's ops: custom ops taking the queue (test_aot_export_tensor_queue_operators).
+var queuePush, queuePop, queueSizeOp = func() (*library.Op, *library.Op, *library.Op) {
+	const q = "__torch__.torch.classes.MyCustomClass.TensorQueue"
+	push := library.Define("_TorchScriptTesting::queue_push(" + q + " foo, Tensor x) -> ()")
+	pop := library.Define("_TorchScriptTesting::queue_pop(" + q + " foo) -> Tensor")
+	size := library.Define("_TorchScriptTesting::queue_size(" + q + " foo) -> int")
+	for _, op := range []*library.Op{push, pop, size} {
+		method := map[*library.Op]string{push: "push", pop: "pop", size: "size"}[op]
+		kernel := func(a library.Args) any {
+			if method == "push" {
+				return torchbind.Call(a.Object("foo"), method, a.Tensor("x"))
+			}
+			return torchbind.Call(a.Object("foo"), method)
+		}
+		op.Impl("CPU", kernel)
+		op.RegisterFake(kernel)
+	}
+	return push, pop, size
+}()
+
+// S6: aot_export over custom ops taking the queue. Each is a with_effects
+// node; queue_size's int is burned in (sub(getitem_5, 1)), its None
+// getitem dropped but named (getitem_7 is missing).
+func TestAOTExportQueueOpsS6(t *testing.T) {
+	prog := func(q tensor.ScriptObject, x *tensor.Tensor) (*tensor.Tensor, *tensor.Tensor, tensor.ScriptObject) {
+		n := func() *tensor.Tensor { return tensor.WrappedNumber(tensor.Int(int64(queueSizeOp.Call(q).(int)))) }
+		queuePush.Call(q, x.Cos())
+		queuePush.Call(q, x.Sin())
+		xSin := queuePop.Call(q).(*tensor.Tensor).Sub(n())
+		xCos := queuePop.Call(q).(*tensor.Tensor).Add(n())
+		return xSin, xCos, q
+	}
+	real := newQueue()
+	x := tensor.Randn([]int{2, 3})
+	gm, err := compile.TraceArgs(prog, []any{real, x}, compile.TraceOptions{Mode: compile.Fake, Functionalize: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// aot_export of S6's time prints seed 001's spelling.
+	for _, n := range gm.Graph.Nodes() {
+		if n.Target == hop.WithEffectsOp {
+			n.Target = hop.WithEffectsSeedOp
+		}
+	}
+	want := `def forward(self, arg0_1, arg1_1, arg2_1):
+    cos = torch.ops.aten.cos.default(arg2_1)
+    with_effects = torch._higher_order_ops.effects.with_effects(arg0_1, torch.ops._TorchScriptTesting.queue_push.default, arg1_1, cos);  arg0_1 = cos = None
+    getitem = with_effects[0];  with_effects = None
+    sin = torch.ops.aten.sin.default(arg2_1);  arg2_1 = None
+    with_effects_1 = torch._higher_order_ops.effects.with_effects(getitem, torch.ops._TorchScriptTesting.queue_push.default, arg1_1, sin);  getitem = sin = None
+    getitem_2 = with_effects_1[0];  with_effects_1 = None
+    with_effects_2 = torch._higher_order_ops.effects.with_effects(getitem_2, torch.ops._TorchScriptTesting.queue_pop.default, arg1_1);  getitem_2 = None
+    getitem_4 = with_effects_2[0]
+    getitem_5 = with_effects_2[1];  with_effects_2 = None
+    with_effects_3 = torch._higher_order_ops.effects.with_effects(getitem_4, torch.ops._TorchScriptTesting.queue_size.default, arg1_1);  getitem_4 = None
+    getitem_6 = with_effects_3[0];  with_effects_3 = None
+    sub = torch.ops.aten.sub.Tensor(getitem_5, 1);  getitem_5 = None
+    with_effects_4 = torch._higher_order_ops.effects.with_effects(getitem_6, torch.ops._TorchScriptTesting.queue_pop.default, arg1_1);  getitem_6 = None
+    getitem_8 = with_effects_4[0]
+    getitem_9 = with_effects_4[1];  with_effects_4 = None
+    with_effects_5 = torch._higher_order_ops.effects.with_effects(getitem_8, torch.ops._TorchScriptTesting.queue_size.default, arg1_1);  getitem_8 = None
+    getitem_10 = with_effects_5[0];  with_effects_5 = None
+    add = torch.ops.aten.add.Tensor(getitem_9, 0);  getitem_9 = None
+    return (getitem_10, sub, add, arg1_1)`
+	if got := strings.TrimSpace(gm.Code()); got != want {
+		t.Errorf("S6:\n%s\nwant:\n%s", got, want)
+	}
+	if n := queueSize(real); n != 0 {
+		t.Errorf("tracing changed the real queue: size %d", n)
+	}
+	// The graph runs on a real queue as the program does eagerly.
+	eq := newQueue()
+	wantSin, wantCos, _ := prog(eq, x)
+	run := newQueue()
+	res, err := fx.NewInterpreter(gm).Run(tensor.Empty(tensor.Float32, 0), run, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := res.(fx.Tuple)
+	sameValues(t, "x_sin", out[1].(*tensor.Tensor), wantSin)
+	sameValues(t, "x_cos", out[2].(*tensor.Tensor), wantCos)
+	if queueSize(run) != 0 || out[3] != run {
+		t.Errorf("after the run: size %d, returned %v", queueSize(run), out[3])
+	}
 }
