@@ -8,7 +8,7 @@ import (
 	"github.com/goaten/goaten/tensor"
 	"github.com/goaten/goaten/torchbind"
 
-	tq "github.com/goaten/goaten/examples/torchbind"
+	tq "github.com/goaten/goaten/examples/torchbind/tensorqueue"
 )
 
 // s5 is test_make_fx_tensor_queue_methods' program: the methods are called
