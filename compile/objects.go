@@ -123,6 +123,7 @@ func (h *HOPTracer) CallMethod(target fx.Target, o tensor.ScriptObject, method s
 				devs[m] = x.Device()
 				cargs[i] = m
 			}
+			tr.gave(cargs[i].(*tensor.Tensor), objGiven{x, x})
 		case tensor.ScriptObject:
 			n, c := tr.objectNode(x)
 			nargs = append(nargs, n)
@@ -139,6 +140,9 @@ func (h *HOPTracer) CallMethod(target fx.Target, o tensor.ScriptObject, method s
 	}()
 	n := tr.gm.Graph.CallFunction(target, nargs, nil)
 	n.Meta[fx.MetaStackTrace] = fx.StackTrace(2)
+	if same, ok := tr.givenBack(res); ok {
+		return same
+	}
 	if t, ok := res.(*tensor.Tensor); ok && t != nil {
 		if k, ok := tr.objLeaf[t]; ok {
 			n.Meta[metaStateLeaf] = k

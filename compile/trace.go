@@ -137,6 +137,10 @@ type tracer struct {
 	objFakes  map[tensor.ScriptObject]tensor.ScriptObject
 	objDevice map[*tensor.Tensor]tensor.Device
 	nobj      int
+	// In a functionalized trace (objects_effects.go): the tensors method
+	// calls handed to objects, and each computed-with tensor's original.
+	objEscapes  []objEscape
+	objIdentity map[*tensor.Tensor]objGiven
 }
 
 // newTracer starts a trace into an empty graph.

@@ -26,5 +26,10 @@
 // FakeScriptObject): RegisterFakeClass gives a class an unflatten
 // constructor from its flattened, fakified state and fake methods, and
 // ToFake makes the fake of a real object, leaving the real one untouched.
+// In a functionalized trace (export, compile.Trace with Functionalize)
+// method calls and custom ops taking an object are ordered effects: each is
+// a with_effects node threading an effect token (package compile/hop), and
+// package compile/export saves an object a program holds as its pickle
+// state and rebuilds it on Load.
 // Misuse panics with a *tensor.Error in PyTorch's words.
 package torchbind
