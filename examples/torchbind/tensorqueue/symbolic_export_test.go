@@ -11,14 +11,14 @@ import (
 	"github.com/goaten/goaten/torchbind"
 )
 
-// Beyond PyTorch, exported: x + tq.size() exports to a graph that reads the
+// Beyond PyTorch, exported: (x + tq.size()) * (2*tq.size() + 1) exports to a graph that reads the
 // size at run time, which Save writes as a symbolic int and Load reads
 // back, so the program is right for queues of every length (PyTorch's
 // graph burns the size in).
 func TestExportSymbolicSize(t *testing.T) {
 	fn := func(q tensor.ScriptObject, x *tensor.Tensor) *tensor.Tensor {
 		n := torchbind.Call(q, "size").(int)
-		return x.Add(tensor.WrappedNumber(tensor.Int(int64(n))))
+		return x.Add(tensor.WrappedNumber(tensor.Int(int64(n)))).Mul(tensor.WrappedNumber(tensor.Int(int64(2*n + 1))))
 	}
 	x := tensor.Randn([]int{3})
 	ep, err := export.ExportArgs(&fnMod{fn: fn}, []any{emptyQueue(randn(tensor.Float32, false, 2)), x})
@@ -27,10 +27,17 @@ func TestExportSymbolicSize(t *testing.T) {
 	}
 	want := `def forward(self, args_0, args_1):
     call_torchbind = torch.ops.higher_order.call_torchbind(args_0, 'size');  args_0 = None
-    add = torch.ops.aten.add.Tensor(args_1, call_torchbind);  args_1 = call_torchbind = None
-    return (add,)`
+    add = torch.ops.aten.add.Tensor(args_1, call_torchbind);  args_1 = None
+    mul = call_torchbind * 2;  call_torchbind = None
+    add_1 = mul + 1;  mul = None
+    mul_1 = torch.ops.aten.mul.Tensor(add, add_1);  add = add_1 = None
+    return (mul_1,)`
 	if got := strings.TrimSpace(ep.GraphModule.Code()); got != want {
 		t.Errorf("exported graph:\n%s\nwant:\n%s", got, want)
+	}
+	// print_readable names the sizes computed from the method's int.
+	if r := ep.String(); !strings.Contains(r, `add_1: "Sym(2*u0 + 1)" = mul + 1`) {
+		t.Errorf("readable program:\n%s", r)
 	}
 	var b bytes.Buffer
 	if err := ep.Save(&b); err != nil {
