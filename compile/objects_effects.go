@@ -2,6 +2,7 @@ package compile
 
 import (
 	"fmt"
+	"reflect"
 
 	"github.com/goaten/goaten/compile/fx"
 	"github.com/goaten/goaten/functional"
@@ -113,11 +114,15 @@ func (h *HOPTracer) CallMethodEffectful(withEffects, method fx.Target, o tensor.
 	n := tr.gm.Graph.CallFunction(withEffects, nargs, nil)
 	n.Meta[fx.MetaStackTrace] = fx.StackTrace(2)
 	out := tr.track(n, results, nil).([]*tensor.Tensor)
+	var symInt *fx.Node
 	if results[1] == nil {
 		// PyTorch tracks the (token, None) result element by element: the
 		// getitem of the None is made and dropped, its name stays used.
 		g := tr.gm.Graph.CallFunction(fx.GetItem, []any{n, 1}, nil)
-		if err := tr.gm.Graph.EraseNode(g); err != nil {
+		if v := reflect.ValueOf(res); res != nil && v.CanInt() && tr.mode == Fake && !tr.constMethods {
+			g.Meta[fx.MetaVal] = res
+			symInt = g
+		} else if err := tr.gm.Graph.EraseNode(g); err != nil {
 			panic(asTensorError(err))
 		}
 	}
@@ -139,6 +144,8 @@ func (h *HOPTracer) CallMethodEffectful(withEffects, method fx.Target, o tensor.
 		return same.passed
 	case out[1] != nil:
 		return functional.Wrap(out[1])
+	case symInt != nil:
+		return tr.methodInt(symInt, res)
 	}
 	return res
 }

@@ -8,6 +8,13 @@
 //		Flatten((*Queue).ObjFlatten).    // __obj_flatten__
 //		Pickle((*Queue).GetState, QueueFromState)
 //
+// Def's options say what a method does to aliasing (Mutates, Stores,
+// ReturnsAlias); Method.AnnotatedSchema prints them, e.g.
+// push(__torch__.torch.classes.MyCustomClass.TensorQueue(a!) _0, Tensor(b -> *) _1) -> NoneType _0,
+// while Method.Schema stays the text PyTorch prints. compile.Compile's
+// CallArgs takes objects: its graphs are guarded on each object's
+// flattened state (Object.StateLeaves).
+//
 // A class's qualified name, __torch__.torch.classes.ns.Name, may then appear
 // in custom op schemas (library.Define); such an argument accepts the Go
 // value or its *Object, and kernels read it with Args.Object. Objects are

@@ -1269,7 +1269,7 @@ func fits(v any, t *tensor.Type) bool {
 		switch x := v.(type) {
 		case *fx.Node:
 			_, ok := x.Meta[fx.MetaVal].(*tensor.Tensor)
-			return ok
+			return ok || isSymInt(x) // a symbolic int for a Tensor, as a Python int
 		case int, float64, bool: // a Python number for a Tensor
 			return true
 		}
@@ -1666,6 +1666,9 @@ func (l *loader) torchbindNode(i int, jn *jNode) error {
 	}
 	name := jn.Metadata[metaNodeName]
 	switch {
+	case len(jn.Outputs) == 1 && jn.Outputs[0].AsSymInt != nil && jn.Outputs[0].AsSymInt.AsName != nil && countSet(&jn.Outputs[0]) == 1:
+		// A method's int result the graph reads at run time.
+		return l.symNode(hop.CallTorchbindOp, args, nil, *jn.Outputs[0].AsSymInt.AsName, where)
 	case len(jn.Outputs) == 1 && jn.Outputs[0].AsTensor != nil && countSet(&jn.Outputs[0]) == 1:
 		name = jn.Outputs[0].AsTensor.Name
 	case len(jn.Outputs) != 0:

@@ -635,6 +635,11 @@ func (s *saver) torchbindNode(n *fx.Node) (jNode, error) {
 		jn.Outputs = append(jn.Outputs, jArg{AsTensor: &jName{n.Name}})
 		return jn, s.value(n.Name, t, -1)
 	}
+	if _, ok := n.Meta[fx.MetaVal].(int); ok && n.NumUsers() > 0 {
+		// A method's int result the graph reads at run time (size()).
+		jn.Outputs = append(jn.Outputs, jArg{AsSymInt: &jSymIntArg{AsName: &n.Name}})
+		return jn, s.symValue(n)
+	}
 	if n.NumUsers() > 0 {
 		return jNode{}, fmt.Errorf("export: Save: node %s: call_torchbind's non-tensor result is used, which cannot be saved", n.Name)
 	}

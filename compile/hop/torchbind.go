@@ -110,6 +110,9 @@ func PlainTorchbindCalls(gm *fx.GraphModule) error {
 			case 0:
 				u.ReplaceAllUsesWith(tok)
 			case 1:
+				if v, isInt := u.Meta[fx.MetaVal].(int); isInt {
+					c.Meta[fx.MetaVal] = v // a method's int result, read at run time
+				}
 				u.ReplaceAllUsesWith(c)
 			default:
 				return &fx.Error{Node: u, Msg: "hop.PlainTorchbindCalls: with_effects' result is used other than by getitem"}

@@ -144,18 +144,20 @@ var ForEachAdd *library.Op
 func init() {
 	Class = torchbind.Register[*TensorQueue]("MyCustomClass::TensorQueue").
 		Init(New).
-		Def("push", (*TensorQueue).Push).
-		Def("pop", (*TensorQueue).Pop).
-		Def("top", (*TensorQueue).Top).
+		// The alias options: push keeps its tensor, pop and top give
+		// tensors the queue holds (AnnotatedSchema).
+		Def("push", (*TensorQueue).Push, torchbind.Mutates(), torchbind.Stores(1)).
+		Def("pop", (*TensorQueue).Pop, torchbind.Mutates(), torchbind.ReturnsAlias()).
+		Def("top", (*TensorQueue).Top, torchbind.ReturnsAlias()).
 		Def("size", (*TensorQueue).Size).
 		Def("clone_queue", (*TensorQueue).CloneQueue).
-		Def("get_raw_queue", (*TensorQueue).GetRawQueue).
+		Def("get_raw_queue", (*TensorQueue).GetRawQueue, torchbind.ReturnsAlias()).
 		Flatten((*TensorQueue).ObjFlatten).
 		Pickle((*TensorQueue).GetState, FromState)
 
 	// TORCH_LIBRARY_FRAGMENT(MyCustomClass, m): a method and an op taking the queue.
 	torchbind.Fragment[*TensorQueue]("MyCustomClass::TensorQueue").
-		Def("for_each_add_", (*TensorQueue).ForEachAdd_)
+		Def("for_each_add_", (*TensorQueue).ForEachAdd_, torchbind.Mutates())
 	// An op taking a script object is effectful without being told so
 	// (package compile/hop registers it, as PyTorch's _get_effect gives
 	// ORDERED to ops with a ScriptObject argument): a functionalized trace
