@@ -80,11 +80,11 @@ func runMod(w io.Writer) error {
 
 	// torch.compile(Mod(), backend="eager", fullgraph=True)(tq, x)
 	x := tensor.Randn([]int{2, 3})
-	c := compile.Compile(func(x *tensor.Tensor) *tensor.Tensor {
+	c := compile.Compile(func(tq tensor.ScriptObject, x *tensor.Tensor) *tensor.Tensor {
 		_, popped := mod.Forward(tq, x)
 		return popped
 	}, compile.Options{Backend: compile.Eager, Fullgraph: true})
-	res, err := c.Call(x)
+	res, err := c.CallArgs(tq, x)
 	if err != nil {
 		return err
 	}
