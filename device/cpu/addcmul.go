@@ -1,8 +1,6 @@
 package cpu
 
 import (
-	"math"
-
 	"github.com/goaten/goaten/asm"
 	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/tensor"
@@ -13,10 +11,11 @@ import (
 // 1.13's CPU kernel computes it (PointwiseOpsKernel.cpp, addcmul_cpu_kernel:
 // self + value·t1·t2, compiled with FMA contraction): fma(value·t1, t2,
 // self), value·t1 rounded, the multiply-add rounded once, in the vectorized
-// and the scalar loop alike. Every float32 and float64 element of the public
-// addcmul records is this bit for bit (TestAddcmulGolden), and so Adam's and
-// RMSprop's running averages of g². Other dtypes (and bad arguments, for the
-// messages) decompose. addcdiv needs no kernel: its division cannot fuse, and
+// and the scalar loop alike (asm.AddcmulF32 and AddcmulF64, SIMD where the
+// CPU has it). Every float32 and float64 element of the public addcmul
+// records is this bit for bit (TestAddcmulGolden), and so Adam's and
+// RMSprop's running averages of g². Other dtypes (and bad arguments, for
+// the messages) decompose. addcdiv needs no kernel: its division cannot fuse, and
 // self + value·t1/t2 in three roundings is 1.13's.
 func addcmulKernel(op *tensor.Op, a []any) any {
 	p := args.AddcmulOf(a)
@@ -38,10 +37,7 @@ func addcmulKernel(op *tensor.Op, a []any) any {
 	if ct == tensor.Float64 {
 		v := p.Value.Float64()
 		pointwiseF64(out, ct, ins, func(d []float64, s [][]float64) {
-			x, t1, t2 := s[0][:len(d)], s[1][:len(d)], s[2][:len(d)]
-			for i := range d {
-				d[i] = math.FMA(v*t1[i], t2[i], x[i])
-			}
+			asm.AddcmulF64(d, s[0][:len(d)], s[1][:len(d)], s[2][:len(d)], v)
 		})
 		return out
 	}
@@ -52,27 +48,9 @@ func addcmulKernel(op *tensor.Op, a []any) any {
 			d[i] = float64(asm.FMAF32(v*float32(t1[i]), float32(t2[i]), float32(x[i])))
 		}
 	}, func(d []float32, s [][]float32) {
-		x, t1, t2 := s[0][:len(d)], s[1][:len(d)], s[2][:len(d)]
-		for i := range d {
-			d[i] = fmaF32(v*t1[i], t2[i], x[i])
-		}
+		asm.AddcmulF32(d, s[0][:len(d)], s[1][:len(d)], s[2][:len(d)], v)
 	})
 	return out
-}
-
-// fmaF32 is a·b + c rounded once to float32. The product of two float32s is
-// exact in float64, so the float64 sum s is the exact value rounded once;
-// rounding s to float32 then rounds the exact value too, unless s fell on a
-// float32 midpoint (its 29 bits below float32's precision 1 followed by
-// zeros; a midpoint strictly between s and the exact value would have been
-// nearer, so only there can the two roundings disagree) or in float32's
-// subnormal range, where asm.FMAF32 (round to odd) decides.
-func fmaF32(a, b, c float32) float32 {
-	s := float64(float64(a)*float64(b)) + float64(c)
-	if math.Float64bits(s)&(1<<29-1) == 1<<28 || math.Abs(s) < 0x1p-126 {
-		return asm.FMAF32(a, b, c)
-	}
-	return float32(s)
 }
 
 func init() {

@@ -193,3 +193,21 @@ func TestAddcmulRounding(t *testing.T) {
 		t.Errorf("the midpoint case gave %g", g)
 	}
 }
+
+// BenchmarkAddcmul runs Adam's exp_avg_sq update, addcmul_(g, g,
+// value=1-β2) in place, on 1M float32 and float64.
+func BenchmarkAddcmul(b *testing.B) {
+	const n = 1 << 20
+	for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64} {
+		s, g := binRamp(n).To(dt), binRamp(n).To(dt)
+		op := tensor.MustOp("aten::addcmul_")
+		bound := op.Bind([]any{s, g, g}, map[string]any{"value": 0.001})
+		b.Run("cpu/addcmul_/"+dt.String()+"/1M", func(b *testing.B) {
+			b.SetBytes(3 * int64(n) * int64(dt.ItemSize()))
+			b.ReportAllocs()
+			for b.Loop() {
+				op.Invoke(bound)
+			}
+		})
+	}
+}
