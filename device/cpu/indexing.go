@@ -307,11 +307,19 @@ func ixScatterIndex(t *tensor.Tensor, dim int, index *tensor.Tensor) (offs []int
 // copy of self) along the last dim, for contiguous float32 or float64
 // tensors, a contiguous int64 index and a src shaped like it: row by row,
 // each row's indices in order (the generic path's order and checks), rows
-// shared among the cores. It reports whether it could.
-func ixLastDim(out, self, index, src *tensor.Tensor, dim int) bool {
+// shared among the cores. It reports whether it could. For scatter_add, a
+// non-nil from is the tensor out starts as (self): each row of out is
+// copied from it just before its indices add into it, while it is in the
+// cache, instead of in one copy beforehand; that needs index to cover every
+// row of out (its sizes before dim those of out) and from contiguous.
+func ixLastDim(out, self, index, src, from *tensor.Tensor, dim int) bool {
 	t := self
 	if t == nil {
 		t = out
+	}
+	if from != nil && (from.DType() != out.DType() || !from.IsContiguous() || index.Dim() != out.Dim() ||
+		!slices.Equal(index.Sizes()[:dim], out.Sizes()[:dim])) {
+		return false
 	}
 	if dim != t.Dim()-1 || index.Dim() != t.Dim() || index.DType() != tensor.Int64 || !index.IsContiguous() ||
 		!t.IsContiguous() || !out.IsContiguous() || index.Numel() == 0 {
@@ -322,16 +330,16 @@ func ixLastDim(out, self, index, src *tensor.Tensor, dim int) bool {
 	}
 	switch out.DType() {
 	case tensor.Float32:
-		ixLastDimT[float32](out, self, index, src, dim)
+		ixLastDimT[float32](out, self, index, src, from, dim)
 	case tensor.Float64:
-		ixLastDimT[float64](out, self, index, src, dim)
+		ixLastDimT[float64](out, self, index, src, from, dim)
 	default:
 		return false
 	}
 	return true
 }
 
-func ixLastDimT[T float32 | float64](out, self, index, src *tensor.Tensor, dim int) {
+func ixLastDimT[T float32 | float64](out, self, index, src, from *tensor.Tensor, dim int) {
 	t := self
 	if t == nil {
 		t = out
@@ -346,6 +354,10 @@ func ixLastDimT[T float32 | float64](out, self, index, src *tensor.Tensor, dim i
 		s = data[T](self)[self.StorageOffset():]
 	} else {
 		s = data[T](src)[src.StorageOffset():]
+	}
+	var f []T
+	if from != nil {
+		f = data[T](from)[from.StorageOffset():]
 	}
 	for _, v := range ix { // every index checked first, in order, as the generic path does
 		if uint64(v) >= uint64(K) {
@@ -374,6 +386,9 @@ func ixLastDimT[T float32 | float64](out, self, index, src *tensor.Tensor, dim i
 				}
 			} else {
 				sr, or := s[r*J:(r+1)*J], o[base:base+K]
+				if f != nil {
+					copy(or, f[base:base+K])
+				}
 				for j, v := range ir {
 					or[v] += sr[j]
 				}
@@ -396,7 +411,7 @@ func gatherKernel(op *tensor.Op, a []any) any {
 		return out
 	}
 	dim := tensor.WrapDim(p.Dim, self.Dim())
-	if ixLastDim(out, self, index, nil, dim) {
+	if ixLastDim(out, self, index, nil, nil, dim) {
 		return out
 	}
 	src, _ := ixScatterIndex(self, dim, index)
@@ -409,12 +424,25 @@ func gatherKernel(op *tensor.Op, a []any) any {
 // copy of self, and src (a tensor shaped like index, or a one-element tensor
 // for scatter.value) is combined into it.
 func ixScatter(op *tensor.Op, a []any, self *tensor.Tensor, dim int, index, src *tensor.Tensor, constant bool, red ixReduce, mean, includeSelf bool) *tensor.Tensor {
-	out := ixClone(op, a, self)
+	if red == ixSum && !constant && !mean && includeSelf && index.Numel() > 0 && self.Dim() > 0 {
+		// out copied from self row by row inside the kernel, if it can.
+		out := allocMetaUninit(op, a)
+		if ixLastDim(out, nil, index, src, self, tensor.WrapDim(dim, self.Dim())) {
+			return out
+		}
+		copyInto(out, self)
+		return ixScatterInto(out, self, dim, index, src, constant, red, mean, includeSelf)
+	}
+	return ixScatterInto(ixClone(op, a, self), self, dim, index, src, constant, red, mean, includeSelf)
+}
+
+// ixScatterInto is ixScatter once out holds self's values.
+func ixScatterInto(out, self *tensor.Tensor, dim int, index, src *tensor.Tensor, constant bool, red ixReduce, mean, includeSelf bool) *tensor.Tensor {
 	if index.Numel() == 0 {
 		return out
 	}
 	dim = tensor.WrapDim(dim, self.Dim())
-	if red == ixSum && !constant && !mean && includeSelf && ixLastDim(out, nil, index, src, dim) {
+	if red == ixSum && !constant && !mean && includeSelf && ixLastDim(out, nil, index, src, nil, dim) {
 		return out
 	}
 	dst, ishape := ixScatterIndex(out, dim, index)
