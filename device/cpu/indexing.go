@@ -364,7 +364,16 @@ func ixLastDimT[T float32 | float64](out, self, index, src, from *tensor.Tensor,
 			tensor.Panicf("index %d is out of bounds for dimension %d with size %d", v, dim, K)
 		}
 	}
+	// stage: gather reads each row of self through a copy in a buffer (at
+	// most 16 or 32 KiB, in L1) when it takes at least one element in 8 (2
+	// a cache line on average): one sequential pass over the row, which the
+	// hardware prefetches, instead of a cache miss at nearly every index.
+	stage := self != nil && J*8 >= K && K <= 4096
 	parallel.Range(rows, max(1, grain/J), 1, func(lo, hi int) {
+		var buf []T
+		if stage {
+			buf = make([]T, K)
+		}
 		// base: the row's start in t, from its index in index's leading dims.
 		lead := make([]int, dim)
 		rem := lo
@@ -381,6 +390,10 @@ func ixLastDimT[T float32 | float64](out, self, index, src, from *tensor.Tensor,
 			ir := ix[r*J : (r+1)*J]
 			if self != nil {
 				sr, or := s[base:base+K], o[r*J:(r+1)*J]
+				if buf != nil {
+					copy(buf, sr)
+					sr = buf
+				}
 				for j, v := range ir {
 					or[j] = sr[v]
 				}
@@ -404,7 +417,7 @@ func ixLastDimT[T float32 | float64](out, self, index, src, from *tensor.Tensor,
 }
 
 func gatherKernel(op *tensor.Op, a []any) any {
-	out := allocMeta(op, a)
+	out := allocMetaUninit(op, a) // both paths write every element
 	p := args.GatherOf(a)
 	self, index := p.Self, p.Index
 	if out.Numel() == 0 {
