@@ -136,7 +136,9 @@ done: \
 
 // VALUE(MM, INIT) is func maxValF32(x []float32) float32 and minValF32:
 // the largest (smallest) element, NaN if there is one; Y0–Y3 hold 32
-// running extremes (started at INIT, ∓Inf), Y8 the NaN lanes seen.
+// running extremes (started at INIT, ∓Inf), Y8 the NaN lanes seen (in the
+// loop, a lane is set when that lane of either of two vectors is NaN: one
+// unordered compare for two vectors). Clobbers Y0–Y10.
 #define VALUE(MM, INIT) \
 	MOVQ      x_base+0(FP), xPtr;            /* xPtr = &x[0]           */ \
 	MOVQ      x_len+8(FP), nLeft;            /* nLeft = len(x)         */ \
@@ -154,10 +156,14 @@ loop: \
 	VMOVUPS   32(xPtr), Y5; \
 	VMOVUPS   64(xPtr), Y6; \
 	VMOVUPS   96(xPtr), Y7; \
-	VALSTEP(MM, Y4, Y0);                     /* fold them in           */ \
-	VALSTEP(MM, Y5, Y1); \
-	VALSTEP(MM, Y6, Y2); \
-	VALSTEP(MM, Y7, Y3); \
+	VCMPPS    $3, Y5, Y4, Y9;                /* Y9 = Y4 or Y5 is NaN   */ \
+	VCMPPS    $3, Y7, Y6, Y10;               /* Y10 = Y6 or Y7 is NaN  */ \
+	VORPS     Y10, Y9, Y9;                   /* Y9 = any of the four   */ \
+	VORPS     Y9, Y8, Y8;                    /* remember them          */ \
+	MM        Y4, Y0, Y0;                    /* fold them in           */ \
+	MM        Y5, Y1, Y1;                    /* Y1 = max/min(Y1, Y5)   */ \
+	MM        Y6, Y2, Y2;                    /* Y2 = max/min(Y2, Y6)   */ \
+	MM        Y7, Y3, Y3;                    /* Y3 = max/min(Y3, Y7)   */ \
 	ADDQ      $128, xPtr;                    /* next 32                */ \
 	SUBQ      $32, nLeft;                     /* 32 done */ \
 	CMPQ      nLeft, $32;                    /* 32 more?               */ \
