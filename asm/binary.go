@@ -39,6 +39,11 @@ type binTable[T float32 | float64] struct {
 	vs   [numBinOps]func(d, x []T, s T)
 	sv   [numBinOps]func(d []T, s T, y []T)
 	axpy func(d []T, a T, x, y []T)
+	// clamp(d, x, lo, hi), where non-nil, sets d[i] = min(max(x[i], lo),
+	// hi) in one pass for lo and hi not NaN: the twins' vs[opMax] then
+	// vs[opMin], bit for bit (binary_generic.go has none; clampVS runs
+	// those two a chunk at a time instead).
+	clamp func(d, x []T, lo, hi T)
 	// nt has the same kernels storing whole vectors with non-temporal
 	// stores, for a d aligned as streamHead leaves it (nil: none).
 	nt *binTable[T]
@@ -208,6 +213,15 @@ const clampChunk = 2048
 func clampVS[T float32 | float64](t *binTable[T], name string, dst, x []T, lo, hi T) {
 	checkLen(name, len(dst), len(x))
 	if len(dst) == 0 {
+		return
+	}
+	if t.clamp != nil && lo == lo && hi == hi {
+		if h, ok := streamHead(dst); ok && t.nt != nil {
+			t.clamp(dst[:h], x[:h], lo, hi)
+			t.nt.clamp(dst[h:], x[h:], lo, hi)
+			return
+		}
+		t.clamp(dst, x, lo, hi)
 		return
 	}
 	buf := make([]T, min(len(dst), clampChunk))

@@ -53,6 +53,14 @@
 #define MAXD(x, y, t, u) MAXMIN(VMAXPD, VCMPPD, VBLENDVPD, x, y, t, u)
 #define MIND(x, y, t, u) MAXMIN(VMINPD, VCMPPD, VBLENDVPD, x, y, t, u)
 
+// CLAMPS(x, y, t, u): x = min(max(x, y), hi) for y = lo in every lane and
+// hi in Y13, neither NaN: VMAXPS/VMINPS give their first Go operand, x,
+// when it is NaN or on ties (±0), as MAXS then MINS do with such bounds.
+// t and u are unused (Y13 survives BINLOOP).
+#define CLAMPS(x, y, t, u) \
+	VMAXPS x, y, x;                           /* x = y > x ? y : x      */ \
+	VMINPS x, Y13, x                          /* x = hi < x ? hi : x    */
+
 // BINLOOP runs OP over nLeft elements of W per vector (8 float32 or 4
 // float64, so 32 bytes either way; SH = log2 of the element size). ST
 // stores a whole vector: VMOVUPS, or a non-temporal VMOVNTPS/VMOVNTPD (the
@@ -329,6 +337,24 @@ TEXT ·mulVS32NT(SB), NOSPLIT, $0-52
 TEXT ·divVS32NT(SB), NOSPLIT, $0-52
 	ARGSVS(VBROADCASTSS)                     // dPtr, xPtr, nLeft; bcast = s
 	BINLOOP(8, 2, XL, XLM, BL, BLM, DIVS, VMOVNTPS, SFENCE)    // the loop: d = x / y
+
+// func clampVS32(d, x []float32, lo, hi float32) and clampVS32NT: d[i] =
+// min(max(x[i], lo), hi) in one pass, lo and hi not NaN.
+TEXT ·clampVS32(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), dPtr                  // dPtr = &d[0]
+	MOVQ d_len+8(FP), nLeft                  // nLeft = len(d)
+	MOVQ x_base+24(FP), xPtr                 // xPtr = &x[0]
+	VBROADCASTSS lo+48(FP), bcast            // bcast = lo everywhere
+	VBROADCASTSS hi+52(FP), Y13              // Y13 = hi everywhere
+	BINLOOP(8, 2, XL, XLM, BL, BLM, CLAMPS, VMOVUPS, NOFENCE)  // the loop: d = clamp(x)
+
+TEXT ·clampVS32NT(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), dPtr                  // dPtr = &d[0]
+	MOVQ d_len+8(FP), nLeft                  // nLeft = len(d)
+	MOVQ x_base+24(FP), xPtr                 // xPtr = &x[0]
+	VBROADCASTSS lo+48(FP), bcast            // bcast = lo everywhere
+	VBROADCASTSS hi+52(FP), Y13              // Y13 = hi everywhere
+	BINLOOP(8, 2, XL, XLM, BL, BLM, CLAMPS, VMOVNTPS, SFENCE)  // the loop: d = clamp(x)
 
 TEXT ·maxVS32NT(SB), NOSPLIT, $0-52
 	ARGSVS(VBROADCASTSS)                     // dPtr, xPtr, nLeft; bcast = s

@@ -221,8 +221,10 @@ func TestBinaryStreaming(t *testing.T) {
 	t.Run("f64", func(t *testing.T) { testBinary(t, streamed(bin64), &binGo64) })
 }
 
-// TestClampScalar: the one-pass clamp gives the twins' maximum then
-// minimum bit for bit (NaN, ±Inf, ±0 ties), over lengths across its chunks,
+// TestClampScalar: the one-pass clamp (the fused AVX2 kernel for bounds
+// that are not NaN, else the chunked maximum then minimum) gives the
+// twins' maximum then minimum bit for bit (NaN, ±Inf, ±0 ties, NaN
+// bounds), over lengths across its vectors and chunks,
 // unaligned starts and in place, the guards past the end intact, with and
 // without streamed results.
 func TestClampScalar(t *testing.T) {
@@ -231,7 +233,7 @@ func TestClampScalar(t *testing.T) {
 	special := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), -0.5, 0.5}
 	for _, sb := range []int{streamBytes, 0} {
 		streamBytes = sb
-		for _, n := range []int{0, 1, 7, 15, 16, 17, 67, clampChunk - 1, clampChunk + 5, 3*clampChunk + 33} {
+		for _, n := range []int{0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 40, 41, 67, clampChunk - 1, clampChunk + 5, 3*clampChunk + 33} {
 			for off := range 3 {
 				x := make([]float64, n)
 				for i := range x {
@@ -240,7 +242,7 @@ func TestClampScalar(t *testing.T) {
 						x[i] = special[r.IntN(len(special))]
 					}
 				}
-				for _, lim := range [][2]float64{{-0.5, 0.5}, {0, 0}, {math.Copysign(0, -1), 1}, {math.Inf(-1), math.Inf(1)}, {1, -1}} {
+				for _, lim := range [][2]float64{{-0.5, 0.5}, {0, 0}, {math.Copysign(0, -1), 1}, {math.Inf(-1), math.Inf(1)}, {1, -1}, {math.NaN(), 1}, {-1, math.NaN()}} {
 					clampCheck(t, x, lim[0], lim[1], off, ClampScalarF32, &binGo32)
 					clampCheck(t, x, lim[0], lim[1], off, ClampScalarF64, &binGo64)
 				}
