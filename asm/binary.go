@@ -44,6 +44,9 @@ type binTable[T float32 | float64] struct {
 	// vs[opMin], bit for bit (binary_generic.go has none; clampVS runs
 	// those two a chunk at a time instead).
 	clamp func(d, x []T, lo, hi T)
+	// cube(d, x), where non-nil, sets d[i] = (x[i]·x[i])·x[i], each
+	// product rounded (cubeGo).
+	cube func(d, x []T)
 	// nt has the same kernels storing whole vectors with non-temporal
 	// stores, for a d aligned as streamHead leaves it (nil: none).
 	nt *binTable[T]
@@ -203,6 +206,26 @@ func ClampScalarF32(dst, x []float32, lo, hi float32) {
 // ClampScalarF64 is ClampScalarF32 for float64.
 func ClampScalarF64(dst, x []float64, lo, hi float64) {
 	clampVS(bin64, "ClampScalarF64", dst, x, lo, hi)
+}
+
+// CubeF32 sets dst[i] = (x[i]·x[i])·x[i], each product rounded: pow(x, 3)
+// as 1.13 computes it.
+func CubeF32(dst, x []float32) {
+	checkLen("CubeF32", len(dst), len(x))
+	if len(dst) == 0 {
+		return
+	}
+	t := bin32
+	if t.cube == nil {
+		cubeGo(dst, x)
+		return
+	}
+	if h, ok := streamHead(dst); ok && t.nt != nil {
+		t.cube(dst[:h], x[:h])
+		t.nt.cube(dst[h:], x[h:])
+		return
+	}
+	t.cube(dst, x)
 }
 
 // clampChunk is how many elements clampVS passes through its buffer at a

@@ -61,6 +61,11 @@
 	VMAXPS x, y, x;                           /* x = y > x ? y : x      */ \
 	VMINPS x, Y13, x                          /* x = hi < x ? hi : x    */
 
+// CUBES(x, y, t, u): x = (x·x)·x, each product rounded; y and u unused.
+#define CUBES(x, y, t, u) \
+	VMULPS x, x, t;                           /* t = x·x                */ \
+	VMULPS t, x, x                            /* x = t·x                */
+
 // BINLOOP runs OP over nLeft elements of W per vector (8 float32 or 4
 // float64, so 32 bytes either way; SH = log2 of the element size). ST
 // stores a whole vector: VMOVUPS, or a non-temporal VMOVNTPS/VMOVNTPD (the
@@ -355,6 +360,19 @@ TEXT ·clampVS32NT(SB), NOSPLIT, $0-56
 	VBROADCASTSS lo+48(FP), bcast            // bcast = lo everywhere
 	VBROADCASTSS hi+52(FP), Y13              // Y13 = hi everywhere
 	BINLOOP(8, 2, XL, XLM, BL, BLM, CLAMPS, VMOVNTPS, SFENCE)  // the loop: d = clamp(x)
+
+// func cubeV32(d, x []float32) and cubeV32NT: d[i] = (x[i]·x[i])·x[i].
+TEXT ·cubeV32(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), dPtr                  // dPtr = &d[0]
+	MOVQ d_len+8(FP), nLeft                  // nLeft = len(d)
+	MOVQ x_base+24(FP), xPtr                 // xPtr = &x[0]
+	BINLOOP(8, 2, XL, XLM, BL, BLM, CUBES, VMOVUPS, NOFENCE)   // the loop: d = x³
+
+TEXT ·cubeV32NT(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), dPtr                  // dPtr = &d[0]
+	MOVQ d_len+8(FP), nLeft                  // nLeft = len(d)
+	MOVQ x_base+24(FP), xPtr                 // xPtr = &x[0]
+	BINLOOP(8, 2, XL, XLM, BL, BLM, CUBES, VMOVNTPS, SFENCE)   // the loop: d = x³
 
 TEXT ·maxVS32NT(SB), NOSPLIT, $0-52
 	ARGSVS(VBROADCASTSS)                     // dPtr, xPtr, nLeft; bcast = s

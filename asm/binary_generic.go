@@ -169,3 +169,12 @@ var (
 	binGo32 = binGo(axpyGo32)
 	binGo64 = binGo(axpyGo64)
 )
+
+// cubeGo is the twin of the cube kernels: d[i] = (x[i]·x[i])·x[i], each
+// product rounded to float32.
+func cubeGo(d, x []float32) {
+	for i, v := range x[:len(d)] {
+		t := v * v
+		d[i] = t * v
+	}
+}

@@ -291,3 +291,58 @@ func clampCheck[T float32 | float64](t *testing.T, x0 []float64, lo, hi float64,
 		}
 	}
 }
+
+// TestCubeF32: CubeF32 gives the twin's (x·x)·x bit for bit (NaN, ±Inf,
+// ±0, overflow and subnormal products) over lengths 0..67 and longer,
+// unaligned starts and in place, the guards past the end intact, with and
+// without streamed results.
+func TestCubeF32(t *testing.T) {
+	defer func(b int) { streamBytes = b }(streamBytes)
+	r := rand.New(rand.NewPCG(5, 6))
+	special := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 0, float32(math.Copysign(0, -1)),
+		1e13, -1e13, 1e-15, -3e-14, math.MaxFloat32, math.SmallestNonzeroFloat32}
+	lens := []int{100, 1000, 4099}
+	for n := range 68 {
+		lens = append(lens, n)
+	}
+	for _, sb := range []int{streamBytes, 0} {
+		streamBytes = sb
+		for _, n := range lens {
+			for off := range 3 {
+				x := make([]float32, n)
+				for i := range x {
+					x[i] = float32(r.NormFloat64() * 10)
+					if r.IntN(6) == 0 {
+						x[i] = special[r.IntN(len(special))]
+					}
+				}
+				want := make([]float32, n)
+				cubeGo(want, x)
+				const guard = 12345
+				buf := make([]float32, off+n+4)
+				for i := range buf {
+					buf[i] = guard
+				}
+				d := buf[off : off+n]
+				CubeF32(d, x)
+				same := func(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) || a != a && b != b }
+				for i := range d {
+					if !same(d[i], want[i]) {
+						t.Fatalf("sb=%d n=%d off=%d: cube(%v) = %v, twin %v", sb, n, off, x[i], d[i], want[i])
+					}
+				}
+				for _, g := range buf[off+n:] {
+					if g != guard {
+						t.Fatalf("n=%d off=%d: guard overwritten", n, off)
+					}
+				}
+				CubeF32(x, x) // in place
+				for i := range x {
+					if !same(x[i], want[i]) {
+						t.Fatalf("n=%d in place: %v, twin %v", n, x[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}
