@@ -47,6 +47,9 @@ type binTable[T float32 | float64] struct {
 	// cube(d, x), where non-nil, sets d[i] = (x[i]·x[i])·x[i], each
 	// product rounded (cubeGo).
 	cube func(d, x []T)
+	// bwd[op](d, g, y), where non-nil, is an activation's backward in one
+	// pass (bwdGo).
+	bwd [numBwdOps]func(d, g, y []T)
 	// nt has the same kernels storing whole vectors with non-temporal
 	// stores, for a d aligned as streamHead leaves it (nil: none).
 	nt *binTable[T]
@@ -226,6 +229,42 @@ func CubeF32(dst, x []float32) {
 		return
 	}
 	t.cube(dst, x)
+}
+
+// bwdOp names a backward kernel of binTable.bwd.
+type bwdOp int
+
+const (
+	bwdSigmoid bwdOp = iota
+	bwdTanh
+	numBwdOps
+)
+
+// SigmoidBackwardF32 sets dst[i] = (g[i]·(1 − y[i]))·y[i], each operation
+// rounded: sigmoid_backward of the gradient g and the output y as its
+// decomposition computes it, in one pass.
+func SigmoidBackwardF32(dst, g, y []float32) { bwd(bwdSigmoid, "SigmoidBackwardF32", dst, g, y) }
+
+// TanhBackwardF32 sets dst[i] = g[i]·(1 − y[i]·y[i]), each operation
+// rounded: tanh_backward of the gradient g and the output y, in one pass.
+func TanhBackwardF32(dst, g, y []float32) { bwd(bwdTanh, "TanhBackwardF32", dst, g, y) }
+
+func bwd(op bwdOp, name string, dst, g, y []float32) {
+	checkLen(name, len(dst), len(g), len(y))
+	if len(dst) == 0 {
+		return
+	}
+	t := bin32
+	if t.bwd[op] == nil {
+		bwdGo(op, dst, g, y)
+		return
+	}
+	if h, ok := streamHead(dst); ok && t.nt != nil {
+		t.bwd[op](dst[:h], g[:h], y[:h])
+		t.nt.bwd[op](dst[h:], g[h:], y[h:])
+		return
+	}
+	t.bwd[op](dst, g, y)
 }
 
 // clampChunk is how many elements clampVS passes through its buffer at a

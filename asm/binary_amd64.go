@@ -113,7 +113,19 @@ func clampVS32(d, x []float32, lo, hi float32)
 //go:noescape
 func cubeV32(d, x []float32)
 
+//go:noescape
+func sigmoidBwd32(d, g, y []float32)
+
+//go:noescape
+func tanhBwd32(d, g, y []float32)
+
 // The streaming variants (non-temporal stores; d 32-byte aligned).
+
+//go:noescape
+func sigmoidBwd32NT(d, g, y []float32)
+
+//go:noescape
+func tanhBwd32NT(d, g, y []float32)
 
 //go:noescape
 func cubeV32NT(d, x []float32)
@@ -231,6 +243,7 @@ var (
 		axpy:  axpy32,
 		clamp: clampVS32,
 		cube:  cubeV32,
+		bwd:   [numBwdOps]func(d, g, y []float32){sigmoidBwd32, tanhBwd32},
 		nt: &binTable[float32]{
 			vv:    [numBinOps]func(d, x, y []float32){addVV32NT, subVV32NT, mulVV32NT, divVV32NT, maxVV32NT, minVV32NT},
 			vs:    [numBinOps]func(d, x []float32, s float32){addVS32NT, subVS32NT, mulVS32NT, divVS32NT, maxVS32NT, minVS32NT},
@@ -238,6 +251,7 @@ var (
 			axpy:  axpy32NT,
 			clamp: clampVS32NT,
 			cube:  cubeV32NT,
+			bwd:   [numBwdOps]func(d, g, y []float32){sigmoidBwd32NT, tanhBwd32NT},
 		},
 	}
 	binAVX64 = binTable[float64]{

@@ -178,3 +178,24 @@ func cubeGo(d, x []float32) {
 		d[i] = t * v
 	}
 }
+
+// bwdGo is the twin of the backward kernels (binTable.bwd), each operation
+// rounded to float32 (the explicit conversions keep Go from fusing them).
+func bwdGo(op bwdOp, d, g, y []float32) {
+	y = y[:len(d)]
+	g = g[:len(d)]
+	switch op {
+	case bwdSigmoid:
+		for i, v := range y {
+			t := float32(1 - v)
+			t = float32(g[i] * t)
+			d[i] = t * v
+		}
+	case bwdTanh:
+		for i, v := range y {
+			t := float32(v * v)
+			t = float32(1 - t)
+			d[i] = g[i] * t
+		}
+	}
+}

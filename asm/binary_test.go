@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -340,6 +341,72 @@ func TestCubeF32(t *testing.T) {
 				for i := range x {
 					if !same(x[i], want[i]) {
 						t.Fatalf("n=%d in place: %v, twin %v", n, x[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestBackwardF32: SigmoidBackwardF32 and TanhBackwardF32 give the twin's
+// values bit for bit (NaN, ±Inf, ±0, large and tiny operands) over lengths
+// 0..67 and longer, unaligned starts and in place (d = g and d = y), the
+// guards past the end intact, with and without streamed results.
+func TestBackwardF32(t *testing.T) {
+	defer func(b int) { streamBytes = b }(streamBytes)
+	r := rand.New(rand.NewPCG(7, 8))
+	special := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 0, float32(math.Copysign(0, -1)),
+		1, -1, 1e20, -3e-20, math.MaxFloat32, math.SmallestNonzeroFloat32}
+	lens := []int{100, 1000, 4099}
+	for n := range 68 {
+		lens = append(lens, n)
+	}
+	same := func(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) || a != a && b != b }
+	for _, k := range []struct {
+		name string
+		op   bwdOp
+		f    func(d, g, y []float32)
+	}{{"sigmoid", bwdSigmoid, SigmoidBackwardF32}, {"tanh", bwdTanh, TanhBackwardF32}} {
+		for _, sb := range []int{streamBytes, 0} {
+			streamBytes = sb
+			for _, n := range lens {
+				for off := range 3 {
+					g, y := make([]float32, n), make([]float32, n)
+					for i := range g {
+						g[i], y[i] = float32(r.NormFloat64()), float32(r.Float64()*2-0.5)
+						if r.IntN(6) == 0 {
+							g[i] = special[r.IntN(len(special))]
+						}
+						if r.IntN(6) == 0 {
+							y[i] = special[r.IntN(len(special))]
+						}
+					}
+					want := make([]float32, n)
+					bwdGo(k.op, want, g, y)
+					const guard = 12345
+					buf := make([]float32, off+n+4)
+					for i := range buf {
+						buf[i] = guard
+					}
+					d := buf[off : off+n]
+					k.f(d, g, y)
+					for i := range d {
+						if !same(d[i], want[i]) {
+							t.Fatalf("%s sb=%d n=%d off=%d: (%v, %v) = %v, twin %v", k.name, sb, n, off, g[i], y[i], d[i], want[i])
+						}
+					}
+					for _, v := range buf[off+n:] {
+						if v != guard {
+							t.Fatalf("%s n=%d off=%d: guard overwritten", k.name, n, off)
+						}
+					}
+					g2, y2 := slices.Clone(g), slices.Clone(y)
+					k.f(g2, g2, y)
+					k.f(y2, g, y2)
+					for i := range want {
+						if !same(g2[i], want[i]) || !same(y2[i], want[i]) {
+							t.Fatalf("%s n=%d in place [%d]: %v, %v, twin %v", k.name, n, i, g2[i], y2[i], want[i])
+						}
 					}
 				}
 			}
