@@ -220,7 +220,13 @@ func CubeF32(dst, x []float32) {
 	}
 	t := bin32
 	if t.cube == nil {
-		cubeGo(dst, x)
+		// The multiply kernels in turn, a block at a time (NEON on arm64).
+		var b [1024]float32
+		for i := 0; i < len(dst); i += len(b) {
+			j := min(i+len(b), len(dst))
+			t.vv[opMul](b[:j-i], x[i:j], x[i:j])
+			t.vv[opMul](dst[i:j], b[:j-i], x[i:j])
+		}
 		return
 	}
 	if h, ok := streamHead(dst); ok && t.nt != nil {
@@ -256,7 +262,23 @@ func bwd(op bwdOp, name string, dst, g, y []float32) {
 	}
 	t := bin32
 	if t.bwd[op] == nil {
-		bwdGo(op, dst, g, y)
+		// The elementwise kernels in turn, a block at a time (NEON on
+		// arm64): the same operations.
+		var b [1024]float32
+		for i := 0; i < len(dst); i += len(b) {
+			j := min(i+len(b), len(dst))
+			d, gi, yi, bi := dst[i:j], g[i:j], y[i:j], b[:j-i]
+			switch op {
+			case bwdSigmoid:
+				t.sv[opSub](bi, 1, yi)
+				t.vv[opMul](bi, gi, bi)
+				t.vv[opMul](d, bi, yi)
+			case bwdTanh:
+				t.vv[opMul](bi, yi, yi)
+				t.sv[opSub](bi, 1, bi)
+				t.vv[opMul](d, gi, bi)
+			}
+		}
 		return
 	}
 	if h, ok := streamHead(dst); ok && t.nt != nil {
