@@ -253,6 +253,16 @@ func (c *Compiled) Call(inputs ...*tensor.Tensor) (any, error) {
 			c.logf("compile: %s reads tensor data; it runs in segments: %v", c.name, err)
 			return c.callSegments(inputs)
 		}
+		if isGraphBreak(err) && !c.opts.Fullgraph {
+			// A Backward, a .grad write or an optimizer step (effects.go):
+			// the Go code runs on every call, in segments.
+			c.segmented = true
+			c.mu.Unlock()
+			if c.opts.Logf != nil {
+				c.opts.Logf("compile: %s: graph break; it runs in segments: %v", c.name, err)
+			}
+			return c.callSegments(inputs)
+		}
 		c.mu.Unlock()
 		if c.opts.Fullgraph {
 			return nil, err
@@ -366,7 +376,9 @@ func (c *Compiled) specs(inputs []*tensor.Tensor) []inputSpec {
 func (c *Compiled) compile(inputs []*tensor.Tensor, specs []inputSpec, grad bool) (*entry, error) {
 	// A fake trace: nothing runs while tracing, so the function's effects
 	// (writes into its inputs) happen once, when the graph runs.
-	gm, err := Trace(c.fn, inputs, TraceOptions{Mode: Fake, Decompositions: c.opts.Decompositions})
+	// Effects on Go objects (a Backward, an optimizer step) are graph
+	// breaks here (effects.go); grad-mode switches are recorded.
+	gm, err := Trace(c.fn, inputs, TraceOptions{Mode: Fake, Decompositions: c.opts.Decompositions, compiled: true})
 	if err != nil {
 		return nil, err
 	}
@@ -401,7 +413,7 @@ func (c *Compiled) compile(inputs []*tensor.Tensor, specs []inputSpec, grad bool
 	if err != nil {
 		return nil, fmt.Errorf("compile: backend: %w", err)
 	}
-	return &entry{guards: specs, gradMode: grad, gm: gm, run: run}, nil
+	return &entry{guards: specs, gradMode: grad, gm: gm, run: inGradMode(gm, grad, run)}, nil
 }
 
 // needsGrad reports whether the graph computes with an input or a constant

@@ -61,6 +61,10 @@ type TraceOptions struct {
 	// replaces every view by its copy (view_copy, select_copy, ...). A
 	// non-empty Remove implies Functionalize.
 	Remove string
+
+	// compiled: the trace is Compile's (effects.go): grad-mode switches
+	// are recorded, and effects on Go objects are graph breaks.
+	compiled bool
 }
 
 // functionalMode is the functional layer's mode for o, and whether fn is
@@ -113,6 +117,11 @@ type tracer struct {
 	objFakes  map[tensor.ScriptObject]tensor.ScriptObject
 	objDevice map[*tensor.Tensor]tensor.Device
 	nobj      int
+
+	// Grad mode (effects.go): whether switches are recorded, the mode the
+	// graph starts in, and the mode its last node runs in.
+	recordGrad          bool
+	gradStart, gradMode bool
 }
 
 // newTracer starts a trace into an empty graph.
@@ -228,6 +237,21 @@ func TraceArgs(fn any, inputs []any, opts ...TraceOptions) (gm *fx.GraphModule, 
 	}
 	tr := newTracer(o.Mode, o.Decompositions)
 	tr.functional = functionalize
+	tr.recordGrad = o.compiled
+	tr.gradStart = autograd.IsGradEnabled()
+	tr.gradMode = tr.gradStart
+	// What fn does to Go objects (effects.go): in a fake trace, a .grad
+	// write is undone when the trace ends; in Compile's trace, it is a
+	// graph break. A real trace runs fn for real.
+	var writes gradWrites
+	var hooks *autograd.EffectHooks
+	switch {
+	case o.compiled:
+		hooks = cachedHooks()
+	case o.Mode == Fake:
+		hooks = traceHooks(&writes)
+		defer writes.undo(true)
+	}
 	in := make([]reflect.Value, len(inputs))
 	for i, a := range inputs {
 		name := fmt.Sprintf("arg%d", i)
@@ -260,6 +284,9 @@ func TraceArgs(fn any, inputs []any, opts ...TraceOptions) (gm *fx.GraphModule, 
 	err = tensor.Try(func() {
 		defer tensor.IncludeKey(tensor.KeyTrace)()
 		defer tensor.SetModeValue(tracerKey, tr)()
+		if hooks != nil {
+			defer autograd.SetEffectHooks(hooks)()
+		}
 		if functionalize {
 			defer functional.Enable(fmode)()
 		}
@@ -274,6 +301,7 @@ func TraceArgs(fn any, inputs []any, opts ...TraceOptions) (gm *fx.GraphModule, 
 	if err := tr.nameToken(len(o.ArgNames) == 0); err != nil {
 		return nil, err
 	}
+	tr.endGradMode()
 	if err := tr.output(out); err != nil {
 		return nil, err
 	}
@@ -596,6 +624,7 @@ func traceKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 		res = fakeResults(res, back, resultDevice(op, args, d.Device))
 	}
 	pargs, kwargs := normalize(op, nargs)
+	tr.recordGradMode()
 	n := tr.gm.Graph.CallFunction(op, pargs, kwargs)
 	n.Meta[fx.MetaStackTrace] = fx.StackTrace(1)
 	return tr.track(n, res, args)

@@ -195,3 +195,111 @@ func trainSteps(t *testing.T, c trainCase, backend compile.Backend) map[string]*
 	}
 	return out
 }
+
+// optimizers are the two the whole-step test trains with: SGD with
+// momentum (a momentum_buffer per parameter) and Adam (exp_avg, exp_avg_sq
+// and a step count).
+var optimizers = []struct {
+	name string
+	make func(ps []*gt.Tensor) (optim.Optimizer, error)
+}{
+	{"sgd_momentum", func(ps []*gt.Tensor) (optim.Optimizer, error) {
+		return optim.NewSGD(ps, optim.WithLR(0.1), optim.WithMomentum(0.9))
+	}},
+	{"adam", func(ps []*gt.Tensor) (optim.Optimizer, error) { return optim.NewAdam(ps, optim.WithLR(1e-3)) }},
+}
+
+// A whole training step compiled — one Go function doing the forward, the
+// loss, loss.Backward(), opt.Step() and returning the loss — gives after 5
+// steps the eager parameters, buffers, gradients and optimizer state (SGD's
+// momentum buffers; Adam's exp_avg, exp_avg_sq and step count) bit for bit,
+// each of them a real tensor, with each backend. The Backward is a graph
+// break (as in PyTorch's Dynamo), so the function runs in segments: its Go
+// code runs on every call, the backward is traced into the call's graph
+// (the kernels eager autograd runs, in its order, under no_grad), the
+// optimizer's in-place updates are recorded under no_grad, and the tensors
+// the graph computes become real when it runs. Same kernels, same order:
+// tolerance 0.
+func TestCompiledWholeTrainingStep(t *testing.T) {
+	for _, b := range backends {
+		for _, o := range optimizers {
+			for _, c := range trainCases {
+				t.Run(c.name+"/"+o.name+"/"+b.name, func(t *testing.T) {
+					eager := wholeSteps(t, c.build(t), o.make, nil)
+					comp := wholeSteps(t, c.build(t), o.make, b.b)
+					if len(eager) == 0 {
+						t.Fatal("no state to compare")
+					}
+					for name, p := range eager {
+						if comp[name] == nil {
+							t.Fatalf("%s: missing in the compiled run", name)
+						}
+						same(t, name, comp[name], p)
+					}
+				})
+			}
+		}
+	}
+}
+
+// wholeSteps runs 5 training steps of c with the optimizer newOpt makes,
+// the whole step compiled with backend when it is non-nil, and returns by
+// name the parameters, buffers, gradients, optimizer state tensors (and
+// step counts, as tensors) and losses.
+func wholeSteps(t *testing.T, c trainCase, newOpt func([]*gt.Tensor) (optim.Optimizer, error), backend compile.Backend) map[string]*gt.Tensor {
+	t.Helper()
+	params := c.m.(interface{ NamedParameters() []nn.Named }).NamedParameters()
+	var ps []*gt.Tensor
+	for _, p := range params {
+		ps = append(ps, p.Tensor)
+	}
+	opt, err := newOpt(ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cc *compile.Compiled
+	step := func(x *gt.Tensor) *gt.Tensor {
+		opt.ZeroGrad()
+		l := c.loss(x)
+		l.Backward()
+		opt.Step()
+		return l
+	}
+	if backend != nil {
+		cc = compile.Compile(step, compile.Options{Backend: backend, Logf: t.Logf})
+		step = func(x *gt.Tensor) *gt.Tensor {
+			res, err := cc.Call(x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res.(*gt.Tensor)
+		}
+	}
+	out := map[string]*gt.Tensor{}
+	for i := range 5 {
+		l := step(c.x)
+		out["loss"+string(rune('0'+i))] = l.Detach()
+	}
+	for _, p := range params {
+		out[p.Name] = p.Tensor
+		if p.Tensor.Grad() == nil {
+			t.Fatalf("%s has no .grad after the step", p.Name)
+		}
+		out["grad."+p.Name] = p.Tensor.Grad()
+		s := opt.State(p.Tensor)
+		if s == nil {
+			t.Fatalf("%s has no optimizer state", p.Name)
+		}
+		for k, v := range s.Tensors {
+			out["state."+p.Name+"."+k] = v
+		}
+		out["state."+p.Name+".step"] = gt.FromFloat64s([]float64{float64(s.Step)}, 1)
+	}
+	for _, b := range c.m.(interface{ NamedBuffers() []nn.Named }).NamedBuffers() {
+		out["buffer."+b.Name] = b.Tensor
+	}
+	if cc != nil {
+		t.Logf("%+v", cc.Stats())
+	}
+	return out
+}
