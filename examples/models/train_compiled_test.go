@@ -1,6 +1,8 @@
 package models_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	gt "github.com/goaten/goaten"
@@ -210,43 +212,85 @@ var optimizers = []struct {
 }
 
 // A whole training step compiled — one Go function doing the forward, the
-// loss, loss.Backward(), opt.Step() and returning the loss — gives after 5
-// steps the eager parameters, buffers, gradients and optimizer state (SGD's
-// momentum buffers; Adam's exp_avg, exp_avg_sq and step count) bit for bit,
-// each of them a real tensor, with each backend. The Backward is a graph
-// break (as in PyTorch's Dynamo), so the function runs in segments: its Go
-// code runs on every call, the backward is traced into the call's graph
-// (the kernels eager autograd runs, in its order, under no_grad), the
-// optimizer's in-place updates are recorded under no_grad, and the tensors
-// the graph computes become real when it runs. Same kernels, same order:
-// tolerance 0.
+// loss, loss.Backward(), opt.Step() and opt.ZeroGrad() (first or last),
+// returning the loss — gives after 5 steps the eager losses, parameters,
+// buffers, gradients and optimizer state (SGD's momentum buffers; Adam's
+// exp_avg, exp_avg_sq and step count) bit for bit, each of them a real
+// tensor, with each backend. The Backward is a graph break (as in
+// PyTorch's Dynamo), so the function runs in segments: its Go code runs on
+// every call, the backward is traced into the call's graph (the kernels
+// eager autograd runs, in its order, under no_grad), the optimizer's
+// in-place updates are recorded under no_grad, and the tensors the graph
+// computes become real when it runs. Same kernels on the same values in
+// the same order: tolerance 0.
 func TestCompiledWholeTrainingStep(t *testing.T) {
 	for _, b := range backends {
 		for _, o := range optimizers {
-			for _, c := range trainCases {
-				t.Run(c.name+"/"+o.name+"/"+b.name, func(t *testing.T) {
-					eager := wholeSteps(t, c.build(t), o.make, nil)
-					comp := wholeSteps(t, c.build(t), o.make, b.b)
-					if len(eager) == 0 {
-						t.Fatal("no state to compare")
-					}
-					for name, p := range eager {
-						if comp[name] == nil {
-							t.Fatalf("%s: missing in the compiled run", name)
+			for _, zeroLast := range []bool{false, true} {
+				order := "zero_grad_first"
+				if zeroLast {
+					order = "zero_grad_last"
+				}
+				for _, c := range trainCases {
+					t.Run(c.name+"/"+o.name+"/"+order+"/"+b.name, func(t *testing.T) {
+						eager := wholeSteps(t, c.build(t), o.make, zeroLast, nil)
+						comp := wholeSteps(t, c.build(t), o.make, zeroLast, b.b)
+						if len(eager) == 0 {
+							t.Fatal("no state to compare")
 						}
-						same(t, name, comp[name], p)
-					}
-				})
+						for name, p := range eager {
+							if comp[name] == nil {
+								t.Fatalf("%s: missing in the compiled run", name)
+							}
+							same(t, name, comp[name], p)
+						}
+					})
+				}
 			}
+		}
+	}
+}
+
+// With Fullgraph the whole step is PyTorch's graph-break error at
+// loss.backward(), and the refused call leaves the parameters, their
+// gradients and the optimizer state as they were.
+func TestCompiledWholeTrainingStepFullgraph(t *testing.T) {
+	c := trainCases[0].build(t)
+	params := c.m.(interface{ NamedParameters() []nn.Named }).NamedParameters()
+	var ps, before []*gt.Tensor
+	for _, p := range params {
+		ps = append(ps, p.Tensor)
+		before = append(before, p.Tensor.Clone())
+	}
+	opt, err := optim.NewSGD(ps, optim.WithLR(0.1), optim.WithMomentum(0.9))
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := func(x *gt.Tensor) *gt.Tensor {
+		l := c.loss(x)
+		l.Backward()
+		opt.Step()
+		opt.ZeroGrad()
+		return l
+	}
+	_, err = compile.Compile(step, compile.Options{Fullgraph: true}).Call(c.x)
+	want := "Unsupported Tensor.backward() call\n  Explanation: "
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("got %v, want an error with %q", err, want)
+	}
+	for i, p := range params {
+		same(t, p.Name, p.Tensor, before[i])
+		if p.Tensor.Grad() != nil || opt.State(p.Tensor) != nil {
+			t.Errorf("%s: .grad %v, state %v after the refused call", p.Name, p.Tensor.Grad(), opt.State(p.Tensor))
 		}
 	}
 }
 
 // wholeSteps runs 5 training steps of c with the optimizer newOpt makes,
 // the whole step compiled with backend when it is non-nil, and returns by
-// name the parameters, buffers, gradients, optimizer state tensors (and
-// step counts, as tensors) and losses.
-func wholeSteps(t *testing.T, c trainCase, newOpt func([]*gt.Tensor) (optim.Optimizer, error), backend compile.Backend) map[string]*gt.Tensor {
+// name the losses, parameters, buffers, gradients (zeroLast: checked nil
+// instead) and optimizer state tensors and step counts (as tensors).
+func wholeSteps(t *testing.T, c trainCase, newOpt func([]*gt.Tensor) (optim.Optimizer, error), zeroLast bool, backend compile.Backend) map[string]*gt.Tensor {
 	t.Helper()
 	params := c.m.(interface{ NamedParameters() []nn.Named }).NamedParameters()
 	var ps []*gt.Tensor
@@ -257,14 +301,19 @@ func wholeSteps(t *testing.T, c trainCase, newOpt func([]*gt.Tensor) (optim.Opti
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cc *compile.Compiled
 	step := func(x *gt.Tensor) *gt.Tensor {
-		opt.ZeroGrad()
+		if !zeroLast {
+			opt.ZeroGrad()
+		}
 		l := c.loss(x)
 		l.Backward()
 		opt.Step()
+		if zeroLast {
+			opt.ZeroGrad()
+		}
 		return l
 	}
+	var cc *compile.Compiled
 	if backend != nil {
 		cc = compile.Compile(step, compile.Options{Backend: backend, Logf: t.Logf})
 		step = func(x *gt.Tensor) *gt.Tensor {
@@ -277,15 +326,18 @@ func wholeSteps(t *testing.T, c trainCase, newOpt func([]*gt.Tensor) (optim.Opti
 	}
 	out := map[string]*gt.Tensor{}
 	for i := range 5 {
-		l := step(c.x)
-		out["loss"+string(rune('0'+i))] = l.Detach()
+		out[fmt.Sprint("loss", i)] = step(c.x).Detach()
 	}
 	for _, p := range params {
 		out[p.Name] = p.Tensor
-		if p.Tensor.Grad() == nil {
+		switch g := p.Tensor.Grad(); {
+		case zeroLast && g != nil:
+			t.Errorf("%s has a .grad after ZeroGrad", p.Name)
+		case !zeroLast && g == nil:
 			t.Fatalf("%s has no .grad after the step", p.Name)
+		case !zeroLast:
+			out["grad."+p.Name] = g
 		}
-		out["grad."+p.Name] = p.Tensor.Grad()
 		s := opt.State(p.Tensor)
 		if s == nil {
 			t.Fatalf("%s has no optimizer state", p.Name)
@@ -299,7 +351,9 @@ func wholeSteps(t *testing.T, c trainCase, newOpt func([]*gt.Tensor) (optim.Opti
 		out["buffer."+b.Name] = b.Tensor
 	}
 	if cc != nil {
-		t.Logf("%+v", cc.Stats())
+		if s := cc.Stats(); s.Eager != 0 || s.Frames != 0 || s.Segments+s.SegmentHits != 5 {
+			t.Errorf("stats %+v: want the 5 calls run in segments (one graph each), none eagerly", s)
+		}
 	}
 	return out
 }
