@@ -242,3 +242,59 @@ func TestTraceLeavesRealStateAlone(t *testing.T) {
 	}
 	sameValues(t, "w", w, w0)
 }
+
+// A training step that reads tensor data (the loss's value, for a log)
+// between Backward and the optimizer step, and inside the step's no-grad
+// region, runs in several segments; an input that requires grad gets its
+// gradient accumulated as eager's. Three steps give eager's parameters,
+// input gradient, momentum buffer and losses bit for bit.
+func TestCompiledStepWithDataReads(t *testing.T) {
+	newStep := func() (w, x *T, opt optim.Optimizer, step func(x *T) *T) {
+		tensor.ManualSeed(6)
+		w = tensor.Randn([]int{4, 3}).SetRequiresGrad(true)
+		x = tensor.Randn([]int{5, 4}).SetRequiresGrad(true)
+		opt, err := optim.NewSGD([]*T{w}, optim.WithLR(0.1), optim.WithMomentum(0.9))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w, x, opt, func(x *T) *T {
+			opt.ZeroGrad()
+			loss := x.Matmul(w).Tanh().SumAll()
+			loss.Backward()
+			if loss.Item().Float64() > 1e9 { // a data-dependent read: a segment ends
+				return loss
+			}
+			autograd.NoGrad(func() {
+				if w.Grad().Abs().Max().Item().Float64() > 1e9 { // another, under no_grad
+					w.Grad().Zero_()
+				}
+			})
+			opt.Step()
+			return loss
+		}
+	}
+	we, xe, oe, step := newStep()
+	var le []*T
+	for range 3 {
+		le = append(le, step(xe))
+	}
+	wc, xc, oc, step := newStep()
+	c := compile.Compile(step, compile.Options{Logf: t.Logf})
+	for i := range 3 {
+		res, err := c.Call(xc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameValues(t, "loss", res.(*T), le[i])
+	}
+	if s := c.Stats(); s.Eager != 0 || s.Segments+s.SegmentHits < 9 {
+		t.Errorf("stats %+v: want at least 3 segments a call, none eager", s)
+	}
+	sameValues(t, "w", wc, we)
+	sameValues(t, "w.grad", wc.Grad(), we.Grad())
+	sameValues(t, "x.grad", xc.Grad(), xe.Grad())
+	sameValues(t, "momentum_buffer", oc.State(wc).Tensors["momentum_buffer"], oe.State(we).Tensors["momentum_buffer"])
+	if !autograd.IsGradEnabled() {
+		t.Fatal("grad mode is off after the calls")
+	}
+}

@@ -223,7 +223,6 @@ func (c *Compiled) runSegment(gm *fx.GraphModule, inputs []*tensor.Tensor, grad 
 			c.mu.Unlock()
 			return nil, err
 		}
-		run = inGradMode(gm, grad, run)
 		if c.segments == nil || len(c.segments) >= maxSegments {
 			// A function whose closure holds new tensors on every call
 			// makes new keys every call: start over rather than grow.
@@ -237,5 +236,8 @@ func (c *Compiled) runSegment(gm *fx.GraphModule, inputs []*tensor.Tensor, grad 
 	c.mu.Unlock()
 	// The segment runs for real, not into the trace of the next one.
 	defer tensor.ExcludeKey(tensor.KeyTrace)()
+	// In the grad mode the segment began in, which the Go code may have
+	// left since (a segment run when fn returns from inside NoGrad code).
+	defer autograd.SetGradEnabled(grad)()
 	return run(inputs)
 }
