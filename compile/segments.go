@@ -59,6 +59,20 @@ func (s *segmenter) input(tr *tracer, t *tensor.Tensor) (*fx.Node, bool) {
 	return n, true
 }
 
+// lift makes a placeholder of the current segment for t, a real tensor fn
+// closes over (a parameter, a buffer, an optimizer's state, a .grad):
+// the segment's graph takes the tensors it reads as inputs, as Dynamo
+// lifts parameters and buffers, so that it serves the next call, whose Go
+// code may hand it other tensor objects (a new .grad, a mask made afresh),
+// and writes into the tensors of that call.
+func (s *segmenter) lift(tr *tracer, t *tensor.Tensor) *fx.Node {
+	n := tr.gm.Graph.Placeholder(fmt.Sprintf("arg%d_1", len(s.inputs)))
+	n.Meta[fx.MetaVal] = tr.exampleValue(t)
+	tr.consts[t] = n
+	s.inputs = append(s.inputs, t)
+	return n
+}
+
 // run ends the current segment: its graph returns every tensor it made, is
 // compiled (or found) and run, and a new segment begins.
 func (s *segmenter) run(tr *tracer) error {
@@ -201,12 +215,28 @@ func (c *Compiled) callSegments(inputs []*tensor.Tensor) (res any, err error) {
 
 // runSegment runs a segment's graph on its inputs, compiling it on the
 // first call with these guards: the graph's text, its inputs' dtypes,
-// devices, sizes and strides, and the constants it reads.
+// devices, sizes, strides and requires-grad, which inputs are one tensor or
+// share data (a write into one shows in the other), the grad mode it
+// starts in, and the constants it reads.
 func (c *Compiled) runSegment(gm *fx.GraphModule, inputs []*tensor.Tensor, grad bool) (any, error) {
 	var key strings.Builder
 	key.WriteString(gm.Code())
-	for _, x := range inputs {
-		fmt.Fprintf(&key, "|%s %s %v %v %v", x.DType(), x.Device(), x.Sizes(), x.Strides(), x.RequiresGrad())
+	same := map[*tensor.Tensor]int{}
+	data := map[any]int{}
+	for i, x := range inputs {
+		fmt.Fprintf(&key, "|%s %s %v %v %d %v", x.DType(), x.Device(), x.Sizes(), x.Strides(), x.StorageOffset(), x.RequiresGrad())
+		if j, ok := same[x]; ok {
+			fmt.Fprintf(&key, " =%d", j)
+		} else {
+			same[x] = i
+		}
+		if k, ok := keyOf(x); ok {
+			if j, ok := data[k.raw]; ok {
+				fmt.Fprintf(&key, " ~%d", j)
+			} else {
+				data[k.raw] = i
+			}
+		}
 	}
 	for _, name := range gm.AttrNames() {
 		v, _ := gm.Attr(name)

@@ -572,6 +572,9 @@ func (tr *tracer) constant(t *tensor.Tensor) *fx.Node {
 	if tr.outer != nil {
 		return tr.liftOuter(t)
 	}
+	if tr.seg != nil {
+		return tr.seg.lift(tr, t)
+	}
 	if tr.lift && t.RequiresGrad() {
 		return tr.liftParam(t)
 	}
@@ -626,7 +629,11 @@ func traceKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 	pargs, kwargs := normalize(op, nargs)
 	tr.recordGradMode()
 	n := tr.gm.Graph.CallFunction(op, pargs, kwargs)
-	n.Meta[fx.MetaStackTrace] = fx.StackTrace(1)
+	if tr.seg == nil {
+		// (A segment's graph is run, never shown: a call in segment mode,
+		// re-traced every time, does without the stack walks.)
+		n.Meta[fx.MetaStackTrace] = fx.StackTrace(1)
+	}
 	return tr.track(n, res, args)
 }
 
