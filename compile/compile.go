@@ -125,6 +125,14 @@ type inputSpec struct {
 // Compile compiles fn, a Go function of *tensor.Tensor parameters and
 // *tensor.Tensor or []*tensor.Tensor results (see Trace). The result's Call
 // runs it; Fn1, Fn2 and Fn3 give back a function of fn's own type.
+//
+// fn may be a whole training step: a Backward, a write to a .grad or an
+// optimizer step in it is a graph break (effects.go), after which fn runs
+// in segments, its Go code on every call, with the gradients and the
+// optimizer's state real tensors afterwards; with Fullgraph it is an error
+// in PyTorch's words ("Unsupported Tensor.backward() call"). Grad-mode
+// switches inside fn (NoGrad around an in-place parameter update) are
+// recorded in the graph.
 func Compile(fn any, opts ...Options) *Compiled {
 	c := &Compiled{fn: fn, dynamic: map[int]map[int]bool{}}
 	if len(opts) > 0 {

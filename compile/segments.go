@@ -254,8 +254,9 @@ func (c *Compiled) runSegment(gm *fx.GraphModule, inputs []*tensor.Tensor, grad 
 			return nil, err
 		}
 		if c.segments == nil || len(c.segments) >= maxSegments {
-			// A function whose closure holds new tensors on every call
-			// makes new keys every call: start over rather than grow.
+			// A function whose graphs differ on every call (numbers of
+			// its Go code baked in: Adam's bias corrections) makes new
+			// keys every call: start over rather than grow.
 			c.segments = map[string]Runnable{}
 		}
 		c.segments[k] = run
