@@ -6,6 +6,7 @@ import (
 
 	"github.com/goaten/goaten/autograd"
 	"github.com/goaten/goaten/compile"
+	compilecpu "github.com/goaten/goaten/compile/cpu"
 	"github.com/goaten/goaten/optim"
 	"github.com/goaten/goaten/tensor"
 )
@@ -278,23 +279,30 @@ func TestCompiledStepWithDataReads(t *testing.T) {
 	for range 3 {
 		le = append(le, step(xe))
 	}
-	wc, xc, oc, step := newStep()
-	c := compile.Compile(step, compile.Options{Logf: t.Logf})
-	for i := range 3 {
-		res, err := c.Call(xc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sameValues(t, "loss", res.(*T), le[i])
-	}
-	if s := c.Stats(); s.Eager != 0 || s.Segments+s.SegmentHits < 9 {
-		t.Errorf("stats %+v: want at least 3 segments a call, none eager", s)
-	}
-	sameValues(t, "w", wc, we)
-	sameValues(t, "w.grad", wc.Grad(), we.Grad())
-	sameValues(t, "x.grad", xc.Grad(), xe.Grad())
-	sameValues(t, "momentum_buffer", oc.State(wc).Tensors["momentum_buffer"], oe.State(we).Tensors["momentum_buffer"])
-	if !autograd.IsGradEnabled() {
-		t.Fatal("grad mode is off after the calls")
+	for _, b := range []struct {
+		name    string
+		backend compile.Backend
+	}{{"eager", compile.Eager}, {"cpu", compilecpu.Backend}} {
+		t.Run(b.name, func(t *testing.T) {
+			wc, xc, oc, step := newStep()
+			c := compile.Compile(step, compile.Options{Backend: b.backend, Logf: t.Logf})
+			for i := range 3 {
+				res, err := c.Call(xc)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sameValues(t, "loss", res.(*T), le[i])
+			}
+			if s := c.Stats(); s.Eager != 0 || s.Segments+s.SegmentHits < 9 {
+				t.Errorf("stats %+v: want at least 3 segments a call, none eager", s)
+			}
+			sameValues(t, "w", wc, we)
+			sameValues(t, "w.grad", wc.Grad(), we.Grad())
+			sameValues(t, "x.grad", xc.Grad(), xe.Grad())
+			sameValues(t, "momentum_buffer", oc.State(wc).Tensors["momentum_buffer"], oe.State(we).Tensors["momentum_buffer"])
+			if !autograd.IsGradEnabled() {
+				t.Fatal("grad mode is off after the calls")
+			}
+		})
 	}
 }
