@@ -114,7 +114,7 @@ func graphBreak(what string) {
 		explanation = "A graph cannot hold `Tensor.backward()`: it writes the .grad of the leaves it reaches, outside the graph's tensors."
 	case "Tensor.grad":
 		gbType = "Unsupported write to Tensor.grad"
-		explanation = "A graph cannot hold a write to the .grad of a tensor the function closes over."
+		explanation = "A graph cannot hold a write to a tensor's .grad: it changes which tensor the .grad is, outside the graph's tensors."
 	default:
 		gbType = fmt.Sprintf("Unsupported %s() call", what)
 		explanation = fmt.Sprintf("A graph cannot hold `%s()`: it keeps state (momentum buffers, step counts) in Go objects that a cached graph would not update.", what)
@@ -171,11 +171,7 @@ func (w *gradWrites) undo(all bool) {
 func cachedHooks() *autograd.EffectHooks {
 	return &autograd.EffectHooks{
 		Backward: func(autograd.Options, func()) { graphBreak("Tensor.backward") },
-		GradWrite: func(leaf, _ *tensor.Tensor) {
-			if !isTraceTensor(leaf) {
-				graphBreak("Tensor.grad")
-			}
-		},
+		GradWrite: func(_, _ *tensor.Tensor) { graphBreak("Tensor.grad") },
 		Effect: graphBreak,
 	}
 }

@@ -306,3 +306,25 @@ func TestCompiledStepWithDataReads(t *testing.T) {
 		})
 	}
 }
+
+// Clearing the .grad of an input inside a compiled function clears the
+// caller's tensor's, as eager does: a .grad write is a graph break, and in
+// segments the input's .grad follows its stand-in's.
+func TestCompiledClearsInputGrad(t *testing.T) {
+	x := tensor.Randn([]int{3}).SetRequiresGrad(true)
+	c := compile.Compile(func(x *T) *T {
+		autograd.SetGrad(x, nil)
+		return x.MulScalar(2)
+	}, compile.Options{Logf: t.Logf})
+	for range 2 {
+		autograd.SetGrad(x, tensor.Randn([]int{3}))
+		res, err := c.Call(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameValues(t, "2x", res.(*T), x.MulScalar(2))
+		if x.Grad() != nil {
+			t.Fatalf("x.grad = %v after the call cleared it", x.Grad())
+		}
+	}
+}
