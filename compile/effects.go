@@ -170,9 +170,9 @@ func (w *gradWrites) undo(all bool) {
 // effect is a graph break, raised before it happens.
 func cachedHooks() *autograd.EffectHooks {
 	return &autograd.EffectHooks{
-		Backward: func(autograd.Options, func()) { graphBreak("Tensor.backward") },
+		Backward:  func(autograd.Options, func()) { graphBreak("Tensor.backward") },
 		GradWrite: func(_, _ *tensor.Tensor) { graphBreak("Tensor.grad") },
-		Effect: graphBreak,
+		Effect:    graphBreak,
 	}
 }
 
