@@ -108,7 +108,7 @@ func TraceJoint(fn any, inputs []*tensor.Tensor, decomps Decompositions) (j *Joi
 			douts, tangents = append(douts, o), append(tangents, t)
 		}
 		if len(douts) == 0 || len(diff) == 0 {
-			tensor.Panicf("compile: no output of the function requires grad")
+			tensor.Panicf("%s", noGradOutput)
 		}
 		grads := autograd.Grad(douts, diff, tangents, autograd.Options{AllowUnused: true})
 		vals := fx.Tuple{}
@@ -540,3 +540,7 @@ func allIn(ns []*fx.Node, set map[*fx.Node]bool) bool {
 	}
 	return true
 }
+
+// noGradOutput is TraceJoint's refusal of a function none of whose traced
+// outputs requires grad.
+const noGradOutput = "compile: no output of the function requires grad"

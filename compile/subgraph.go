@@ -35,6 +35,10 @@ func (h *HOPTracer) Mode() Mode { return h.tr.mode }
 // attributes ("true_graph_0"), read by get_attr nodes.
 func (h *HOPTracer) Module() *fx.GraphModule { return h.tr.gm }
 
+// AutoFunctionalizedV2 reports whether calls of mutable custom ops are
+// recorded as auto_functionalized_v2 (TraceOptions.AutoFunctionalizedV2).
+func (h *HOPTracer) AutoFunctionalizedV2() bool { return h.tr.afV2 }
+
 // Segmented reports whether the trace runs in segments (Compile of a
 // function that reads tensor data): a data-dependent read there ends the
 // segment and returns the real value, so an op that cannot be one node may
@@ -48,7 +52,7 @@ func (h *HOPTracer) Segmented() bool { return h.tr.seg != nil }
 func (h *HOPTracer) Arg(t *tensor.Tensor) *fx.Node { return h.tr.argNode(t) }
 
 func (tr *tracer) argNode(t *tensor.Tensor) *fx.Node {
-	if n, ok := tr.nodeOf(t); ok {
+	if n, ok := tr.nodeOfWrapped(t); ok {
 		return n
 	}
 	if n, ok := tr.seg.input(tr, t); ok {
@@ -84,6 +88,7 @@ func (h *HOPTracer) Subgraph(fn func(args ...*tensor.Tensor) any, inputs, lifted
 		aliases: map[aliasKey]*fx.Node{},
 		consts:  map[*tensor.Tensor]*fx.Node{},
 		outer:   parent,
+		afV2:    parent.afV2,
 	}
 	in := make([]*tensor.Tensor, len(inputs))
 	for i, x := range inputs {

@@ -77,3 +77,71 @@ func TestCanAutoFunctionalize(t *testing.T) {
 		t.Error("nil is auto-functionalizable")
 	}
 }
+
+// The rule over every combination of one argument type and one return
+// type: an op is auto-functionalizable exactly when its argument is
+// written and tensor- or tensor-list-like and its return is nothing, None
+// or plain non-aliasing Tensors. Each element carries its own verdict, so
+// the product checks that the rule is the conjunction of the parts.
+func TestCanAutoFunctionalizeProduct(t *testing.T) {
+	args := []struct {
+		decl     string
+		writable bool // written, of a type the rule accepts
+		written  bool
+	}{
+		{"Tensor(a!) x", true, true},
+		{"Tensor(a!)? x", true, true},
+		{"Tensor(a!)[] x", true, true},
+		{"Tensor(a!)?[] x", true, true},
+		{"Tensor(a!)[]? x", true, true},
+		{"Tensor x", false, false},
+		{"Tensor? x", false, false},
+		{"Tensor[] x", false, false},
+		{"Tensor(a) x", false, false},
+		{"int x", false, false},
+	}
+	returns := []struct {
+		decl string
+		ok   bool
+	}{
+		{"()", true},
+		{"None", true},
+		{"Tensor", true},
+		{"(Tensor, Tensor)", true},
+		{"(Tensor a, Tensor b)", true},
+		{"Tensor(a)", false},
+		{"Tensor(a!)", false},
+		{"(Tensor, Tensor(a))", false},
+		{"Tensor?", false},
+		{"Tensor[]", false},
+		{"(Tensor, Tensor[])", false},
+		{"int", false},
+		{"(Tensor, int)", false},
+	}
+	n := 0
+	for _, a := range args {
+		for _, r := range returns {
+			// A second, plain argument makes no difference.
+			for _, extra := range []string{"", ", Tensor y, SymInt w"} {
+				schema := fmt.Sprintf("(%s%s) -> %s", a.decl, extra, r.decl)
+				name := fmt.Sprintf("autofuncprod::p%d", n)
+				n++
+				var op *library.Op
+				if err := tensor.Try(func() { op = library.Define(name + schema) }); err != nil {
+					t.Errorf("%s: %v", schema, err)
+					continue
+				}
+				want := a.written && a.writable && r.ok
+				if got := library.CanAutoFunctionalize(op); got != want {
+					t.Errorf("%s: CanAutoFunctionalize = %v, want %v", schema, got, want)
+				}
+				if library.CanAutoFunctionalize(name) {
+					t.Errorf("%s: the overload packet is auto-functionalizable", schema)
+				}
+			}
+		}
+	}
+	if n != len(args)*len(returns)*2 {
+		t.Fatalf("%d schemas", n)
+	}
+}

@@ -93,6 +93,19 @@ func Load(path string) (*File, error) {
 // data ends.
 func Read(r io.Reader) (*File, error) { return decode(r, -1) }
 
+// ReadSize reads a safetensors file of exactly size bytes from r (an entry
+// of an archive, a section of a larger file). The sizes in the header are
+// checked against size before anything is allocated for the data, and
+// each tensor's bytes are read straight into its storage: the data is
+// copied once, and no buffer holds the whole file. It reads size bytes and
+// no more.
+func ReadSize(r io.Reader, size int64) (*File, error) {
+	if size < 8 {
+		return nil, errorf("file too short for the header length (%d bytes)", size)
+	}
+	return decode(r, size)
+}
+
 // Parse decodes a safetensors file held in memory. The tensors get their own
 // storage: b is not retained.
 func Parse(b []byte) (*File, error) { return decode(bytes.NewReader(b), int64(len(b))) }
@@ -172,7 +185,8 @@ const readChunk = 1 << 20
 // than the input.
 func readStorage(r io.Reader, nbytes int, known bool) (*tensor.Storage, error) {
 	if known || nbytes <= readChunk {
-		st := tensor.NewStorage(nbytes)
+		// ReadFull fills the storage or fails: it need not be zeroed.
+		st := tensor.NewStorageUninit(nbytes)
 		if _, err := io.ReadFull(r, st.Bytes()); err != nil {
 			return nil, truncated("tensor data", err)
 		}

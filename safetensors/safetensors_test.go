@@ -251,6 +251,49 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
+// TestReadSize: a file of known size in a longer stream is read to its
+// end and no further, with the data allocated once (the storage); a size
+// that does not match the header, or a stream that ends early, is an
+// error.
+func TestReadSize(t *testing.T) {
+	x := gt.Arange(0, 1<<18, gt.WithDtype(gt.Float32)) // 1 MiB
+	b, err := safetensors.Marshal(map[string]*tensor.Tensor{"x": x}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := bytes.NewReader(append(slices.Clone(b), "next"...))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f, err := safetensors.ReadSize(onlyReader{r}, int64(len(b)))
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tensor.AllClose(f.Tensors["x"], x, 0, 0) {
+		t.Fatal("values differ")
+	}
+	if r.Len() != 4 {
+		t.Errorf("ReadSize left %d bytes of the stream, want 4", r.Len())
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1<<20+64<<10 {
+		t.Errorf("ReadSize allocated %d bytes for 1 MiB of data", alloc)
+	}
+	for _, c := range []struct {
+		r    io.Reader
+		size int64
+		want string
+	}{
+		{bytes.NewReader(b), int64(len(b)) + 1, "tensors cover"},
+		{bytes.NewReader(b), int64(len(b)) - 1, "tensors cover"},
+		{bytes.NewReader(b[:len(b)-1]), int64(len(b)), "too short for the tensor data"},
+		{bytes.NewReader(b), 7, "too short for the header length"},
+	} {
+		if _, err := safetensors.ReadSize(onlyReader{c.r}, c.size); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("size %d: got %v, want %q", c.size, err, c.want)
+		}
+	}
+}
+
 func TestRoundTripEmptyFile(t *testing.T) {
 	b, err := safetensors.Marshal(nil, nil)
 	if err != nil {

@@ -16,10 +16,12 @@ import (
 	"strings"
 
 	"github.com/goaten/goaten/autograd"
+	"github.com/goaten/goaten/compile"
 	"github.com/goaten/goaten/compile/fx"
 	"github.com/goaten/goaten/compile/hop"
 	"github.com/goaten/goaten/safetensors"
 	"github.com/goaten/goaten/tensor"
+	"github.com/goaten/goaten/torchbind"
 )
 
 // Limits on what Load accepts, checked before anything is allocated for it.
@@ -102,13 +104,21 @@ func Load(r io.ReaderAt, size int64) (ep *ExportedProgram, err error) {
 	if err != nil {
 		return nil, err
 	}
-	weights, err := read(weightsPath, size)
-	if err != nil {
-		return nil, err
+	// The tensor data is read after the graph, straight into the tensors
+	// (readTensors); here its entries are only checked.
+	for _, name := range []string{weightsPath, constantsPath} {
+		if files[name] == nil {
+			return nil, loadErrorf("the archive has no %s", name)
+		}
+		if err := checkEntry(files[name], size, size); err != nil {
+			return nil, err
+		}
 	}
-	consts, err := read(constantsPath, size)
-	if err != nil {
-		return nil, err
+	var objs []byte
+	if files[objectsPath] != nil {
+		if objs, err = read(objectsPath, size); err != nil {
+			return nil, err
+		}
 	}
 	var p jProgram
 	dec := json.NewDecoder(bytes.NewReader(model))
@@ -135,10 +145,45 @@ func Load(r io.ReaderAt, size int64) (ep *ExportedProgram, err error) {
 		}
 		return nil, loadErrorf("%v", lerr)
 	}
-	if err := l.loadState(weights, consts); err != nil {
+	wf, err := readTensors(files[weightsPath], size)
+	if err != nil {
+		return nil, err
+	}
+	cf, err := readTensors(files[constantsPath], size)
+	if err != nil {
+		return nil, err
+	}
+	if err := l.loadState(wf, cf); err != nil {
+		return nil, err
+	}
+	if err := l.loadObjects(objs); err != nil {
 		return nil, err
 	}
 	return l.ep, nil
+}
+
+// readTensors reads a safetensors entry of the archive, whose data goes
+// from the archive straight into the tensors' storage (the one copy of the
+// weights Load makes), then reads on to the entry's end, where the zip
+// reader checks its CRC-32.
+func readTensors(f *zip.File, archiveSize int64) (*safetensors.File, error) {
+	rc, err := f.Open()
+	if err != nil {
+		return nil, loadErrorf("%s: %v", f.Name, err)
+	}
+	defer rc.Close()
+	tf, err := safetensors.ReadSize(rc, int64(f.UncompressedSize64))
+	if err != nil {
+		return nil, loadErrorf("%s: %v", f.Name, err)
+	}
+	var one [1]byte
+	switch n, err := io.ReadFull(rc, one[:]); {
+	case n > 0:
+		return nil, loadErrorf("%s: data past the tensors", f.Name)
+	case err != io.EOF:
+		return nil, loadErrorf("%s: %v", f.Name, err)
+	}
+	return tf, nil
 }
 
 func clip(b []byte) string {
@@ -153,20 +198,8 @@ func clip(b []byte) string {
 // header claims more than limit, and reading stops past limit whatever the
 // header says (the zip reader checks sizes and checksums at the end).
 func readEntry(f *zip.File, limit, archiveSize int64) ([]byte, error) {
-	switch f.Method {
-	case zip.Store:
-		if f.CompressedSize64 != f.UncompressedSize64 || f.UncompressedSize64 > uint64(max(archiveSize, 0)) {
-			return nil, loadErrorf("%s: stored entry of %d bytes in a %d-byte archive", f.Name, f.UncompressedSize64, archiveSize)
-		}
-	case zip.Deflate:
-		if f.Name == weightsPath || f.Name == constantsPath {
-			return nil, loadErrorf("%s: tensor data must be stored uncompressed", f.Name)
-		}
-	default:
-		return nil, loadErrorf("%s: unsupported compression method %d", f.Name, f.Method)
-	}
-	if f.UncompressedSize64 > uint64(max(limit, 0)) {
-		return nil, loadErrorf("%s: %d bytes, more than the limit of %d", f.Name, f.UncompressedSize64, limit)
+	if err := checkEntry(f, limit, archiveSize); err != nil {
+		return nil, err
 	}
 	rc, err := f.Open()
 	if err != nil {
@@ -181,6 +214,27 @@ func readEntry(f *zip.File, limit, archiveSize int64) ([]byte, error) {
 		return nil, loadErrorf("%s: more than the limit of %d bytes", f.Name, limit)
 	}
 	return b, nil
+}
+
+// checkEntry checks an entry's method and sizes before it is read (see
+// readEntry).
+func checkEntry(f *zip.File, limit, archiveSize int64) error {
+	switch f.Method {
+	case zip.Store:
+		if f.CompressedSize64 != f.UncompressedSize64 || f.UncompressedSize64 > uint64(max(archiveSize, 0)) {
+			return loadErrorf("%s: stored entry of %d bytes in a %d-byte archive", f.Name, f.UncompressedSize64, archiveSize)
+		}
+	case zip.Deflate:
+		if f.Name == weightsPath || f.Name == constantsPath {
+			return loadErrorf("%s: tensor data must be stored uncompressed", f.Name)
+		}
+	default:
+		return loadErrorf("%s: unsupported compression method %d", f.Name, f.Method)
+	}
+	if f.UncompressedSize64 > uint64(max(limit, 0)) {
+		return loadErrorf("%s: %d bytes, more than the limit of %d", f.Name, f.UncompressedSize64, limit)
+	}
+	return nil
 }
 
 // loader builds a program from its schema form.
@@ -242,6 +296,12 @@ func (l *loader) graph() error {
 	l.g = fx.New()
 	l.gm = fx.NewGraphModule(l.g)
 	for i, in := range jg.Inputs {
+		if in.AsCustomObj != nil && countSet(&in) == 1 && l.depth == 0 {
+			if err := l.objectInput(i, in.AsCustomObj); err != nil {
+				return err
+			}
+			continue
+		}
 		if in.AsTensor == nil || countSet(&in) != 1 {
 			return loadErrorf("graph input %d is not a tensor", i)
 		}
@@ -297,6 +357,12 @@ func (l *loader) graph() error {
 				}
 				outs[i] = n
 			case o.AsNone != nil:
+			case o.AsCustomObj != nil && l.depth == 0:
+				n := l.byName[o.AsCustomObj.Name]
+				if n == nil || !isObject(n) {
+					return loadErrorf("graph output %d refers to %q, which is no custom object of the graph", i, clip([]byte(o.AsCustomObj.Name)))
+				}
+				outs[i] = n
 			default:
 				return loadErrorf("graph output %d is neither a tensor nor None", i)
 			}
@@ -356,9 +422,10 @@ func (l *loader) ranges() error {
 	return nil
 }
 
-// tensorMeta returns a metadata-only tensor for the value name. Symbolic
-// sizes are allowed for graph inputs (symbolic) only; they are returned by
-// dimension ("" for static ones).
+// tensorMeta returns a metadata-only tensor for the value name, and its
+// symbolic sizes by dimension ("" for static ones). A graph input's
+// (symbolic) must be a symbol of the range constraints; another value's may
+// be an expression in them ("s0*s1", see checkSymExpr).
 func (l *loader) tensorMeta(name string, symbolic bool) (*tensor.Tensor, []string, error) {
 	m, ok := l.jg.TensorValues[name]
 	if !ok {
@@ -390,11 +457,32 @@ func (l *loader) tensorMeta(name string, symbolic bool) (*tensor.Tensor, []strin
 				return nil, nil, loadErrorf("value %s has size %d in dimension %d", name, *s.AsInt, j)
 			}
 			sizes[j] = int(*s.AsInt)
+		case !symbolic:
+			e := s.AsExpr
+			if hint, ok := compile.UnbackedHint(e.ExprStr); ok {
+				// A data-dependent size (u0): fake values take its hint.
+				if _, ok := l.syms[e.ExprStr]; !ok {
+					return nil, nil, loadErrorf("value %s has size %q, which is not a symbol of the range constraints", name, e.ExprStr)
+				}
+				sizes[j] = hint
+				break
+			}
+			// A value computed in the graph: its size is an expression in
+			// the symbols, kept for printing; the hint is its size at
+			// export.
+			if err := checkSymExpr(e.ExprStr, l.syms); err != nil {
+				return nil, nil, loadErrorf("value %s has size %q: %v", name, clip([]byte(e.ExprStr)), err)
+			}
+			if e.Hint == nil || e.Hint.AsInt == nil || *e.Hint.AsInt < 0 || *e.Hint.AsInt > math.MaxInt32*int64(1<<20) {
+				return nil, nil, loadErrorf("value %s: symbolic size %s has no valid hint", name, e.ExprStr)
+			}
+			sizes[j] = int(*e.Hint.AsInt)
+			if syms == nil {
+				syms = make([]string, len(m.Sizes))
+			}
+			syms[j] = e.ExprStr
 		default:
 			e := s.AsExpr
-			if !symbolic {
-				return nil, nil, loadErrorf("value %s has symbolic size %q; only graph inputs may", name, clip([]byte(e.ExprStr)))
-			}
 			r, ok := l.syms[e.ExprStr]
 			if !ok {
 				return nil, nil, loadErrorf("value %s has size %q, which is not a symbol of the range constraints", name, clip([]byte(e.ExprStr)))
@@ -492,23 +580,80 @@ func resolveTarget(target string) (*tensor.Op, error) {
 
 // symHint is the value at export of the symbolic int name, from its
 // sym_int_values entry.
-func (l *loader) symHint(name, where string) (int, error) {
+func (l *loader) symHint(name, where string) (int, string, error) {
 	raw, ok := l.p.GraphModule.Graph.SymIntValues[name]
 	if !ok {
-		return 0, loadErrorf("%s: symbolic int %s has no sym_int_values entry", where, name)
+		return 0, "", loadErrorf("%s: symbolic int %s has no sym_int_values entry", where, name)
 	}
 	var v jSymInt
 	if err := json.Unmarshal(raw, &v); err != nil || countSet(&v) != 1 {
-		return 0, loadErrorf("%s: the sym_int_values entry of %s is not a SymInt", where, name)
+		return 0, "", loadErrorf("%s: the sym_int_values entry of %s is not a SymInt", where, name)
 	}
 	h := v.AsInt
 	if v.AsExpr != nil && v.AsExpr.Hint != nil {
 		h = v.AsExpr.Hint.AsInt
 	}
 	if h == nil || *h < -math.MaxInt32*int64(1<<20) || *h > math.MaxInt32*int64(1<<20) {
-		return 0, loadErrorf("%s: symbolic int %s has no valid hint", where, name)
+		return 0, "", loadErrorf("%s: symbolic int %s has no valid hint", where, name)
 	}
-	return int(*h), nil
+	expr := ""
+	if v.AsExpr != nil {
+		if err := checkSymExpr(v.AsExpr.ExprStr, l.syms); err != nil {
+			return 0, "", loadErrorf("%s: symbolic int %s is %q: %v", where, name, clip([]byte(v.AsExpr.ExprStr)), err)
+		}
+		expr = v.AsExpr.ExprStr
+	}
+	return int(*h), expr, nil
+}
+
+// maxExprLen bounds a symbolic expression.
+const maxExprLen = 256
+
+// checkSymExpr checks that e is an expression of sympy's printing over
+// the symbols of the range constraints: symbols, integers, + - * ** // and
+// balanced parentheses, at most maxExprLen bytes. It is read for printing
+// only: the sizes at run time come from the graph's own nodes.
+func checkSymExpr(e string, syms map[string]ValueRange) error {
+	if len(e) > maxExprLen {
+		return fmt.Errorf("longer than %d bytes", maxExprLen)
+	}
+	depth, operands := 0, 0
+	for i := 0; i < len(e); {
+		c := e[i]
+		switch {
+		case c == ' ' || c == '+' || c == '-' || c == '*' || c == '/':
+			i++
+		case c == '(':
+			depth++
+			i++
+		case c == ')':
+			if depth--; depth < 0 {
+				return fmt.Errorf("unbalanced parentheses")
+			}
+			i++
+		case c >= '0' && c <= '9':
+			for i < len(e) && e[i] >= '0' && e[i] <= '9' {
+				i++
+			}
+			operands++
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			j := i
+			for j < len(e) && (e[j] == '_' || e[j] >= 'a' && e[j] <= 'z' || e[j] >= 'A' && e[j] <= 'Z' || e[j] >= '0' && e[j] <= '9') {
+				j++
+			}
+			if _, ok := syms[e[i:j]]; !ok {
+				return fmt.Errorf("%s is not a symbol of the range constraints", e[i:j])
+			}
+			i = j
+			operands++
+		default:
+			return fmt.Errorf("unexpected character %q", c)
+		}
+	}
+	if depth != 0 || operands == 0 {
+		return fmt.Errorf("not an expression")
+	}
+	return nil
 }
 
 // symOpsByName are the operators on symbolic ints a graph may call.
@@ -556,7 +701,7 @@ func (l *loader) symNode(target any, args []any, kwargs fx.Kwargs, name, where s
 	if err := l.checkName(name); err != nil {
 		return loadErrorf("%s: %v", where, err)
 	}
-	hint, err := l.symHint(name, where)
+	hint, expr, err := l.symHint(name, where)
 	if err != nil {
 		return err
 	}
@@ -568,6 +713,9 @@ func (l *loader) symNode(target any, args []any, kwargs fx.Kwargs, name, where s
 		return loadErrorf("%s: %q is not a usable node name", where, name)
 	}
 	n.Meta[fx.MetaVal] = hint
+	if expr != "" {
+		n.Meta[compile.MetaSymExpr] = expr
+	}
 	l.byName[name] = n
 	return nil
 }
@@ -576,6 +724,12 @@ func (l *loader) symNode(target any, args []any, kwargs fx.Kwargs, name, where s
 func (l *loader) node(i int, jn *jNode) error {
 	if strings.HasPrefix(jn.Target, "_operator.") {
 		return l.symOp(i, jn)
+	}
+	switch jn.Target {
+	case hop.WithEffectsSeedOp.QualifiedName():
+		return l.hopNode(i, jn, hop.WithEffectsSeedOp)
+	case hop.CallTorchbindOp.QualifiedName():
+		return l.torchbindNode(i, jn)
 	}
 	if name, ok := strings.CutPrefix(jn.Target, hopPrefix); ok {
 		h, found := hop.Lookup(name)
@@ -665,11 +819,14 @@ func (l *loader) node(i int, jn *jNode) error {
 	}
 	l.byName[name] = n
 	if single {
-		meta, _, err := l.tensorMeta(name, false)
+		meta, shape, err := l.tensorMeta(name, false)
 		if err != nil {
 			return err
 		}
 		n.Meta[fx.MetaVal] = meta
+		if shape != nil {
+			n.Meta[compile.MetaSymShape] = shape
+		}
 		return nil
 	}
 	return l.items(n, jn, where)
@@ -689,16 +846,39 @@ func (l *loader) hopNode(i int, jn *jNode, h *hop.Op) error {
 		return loadErrorf("%s: single tensor returns of higher-order ops are not supported", where)
 	}
 	var args []any
+	var kwargs fx.Kwargs
 	for k := range jn.Inputs {
 		in := &jn.Inputs[k]
-		if in.Kind != nil && *in.Kind != argPositional {
+		keyword := in.Kind != nil && *in.Kind == argKeyword
+		if keyword && !identRE.MatchString(in.Name) {
+			return loadErrorf("%s: keyword argument %d has no valid name", where, k)
+		}
+		if !keyword && in.Kind != nil && *in.Kind != argPositional {
 			return loadErrorf("%s: argument %d is not positional", where, k)
 		}
+		if !keyword && len(kwargs) > 0 {
+			return loadErrorf("%s: positional argument %d after a keyword argument", where, k)
+		}
+		add := func(v any) {
+			if keyword {
+				kwargs = append(kwargs, fx.Kwarg{Name: in.Name, Value: v})
+			} else {
+				args = append(args, v)
+			}
+		}
 		a := &in.Arg
+		if a.AsOperator != nil && countSet(a) == 1 {
+			op, err := l.arg(a, nil, fmt.Sprintf("%s argument %d", where, k)) // an op, or call_torchbind
+			if err != nil {
+				return err
+			}
+			add(op)
+			continue
+		}
 		if a.AsGraph == nil || countSet(a) != 1 {
 			if a.AsTensor == nil && a.AsTensors == nil && a.AsNone == nil && a.AsInt == nil &&
-				a.AsFloat == nil && a.AsBool == nil && a.AsString == nil {
-				return loadErrorf("%s: argument %d must be a sub-program, a tensor, a list of tensors, None, a number or a string", where, k)
+				a.AsFloat == nil && a.AsBool == nil && a.AsString == nil && a.AsCustomObj == nil {
+				return loadErrorf("%s: argument %d must be a sub-program, an operator, a tensor, a list of tensors, None, a number, a string or a custom object", where, k)
 			}
 			v, err := l.arg(a, nil, fmt.Sprintf("%s argument %d", where, k))
 			if err != nil {
@@ -707,8 +887,11 @@ func (l *loader) hopNode(i int, jn *jNode, h *hop.Op) error {
 			if !hopArgFits(v) {
 				return loadErrorf("%s: argument %d refers to a value that is not a tensor", where, k)
 			}
-			args = append(args, v)
+			add(v)
 			continue
+		}
+		if keyword {
+			return loadErrorf("%s: keyword argument %s is a sub-program", where, in.Name)
 		}
 		sub, err := l.subgraph(a.AsGraph, fmt.Sprintf("%s argument %d", where, k))
 		if err != nil {
@@ -723,7 +906,7 @@ func (l *loader) hopNode(i int, jn *jNode, h *hop.Op) error {
 	if err := l.checkName(name); err != nil {
 		return loadErrorf("%s: %v", where, err)
 	}
-	n := l.g.CreateNode(fx.OpCallFunction, h, args, nil, name)
+	n := l.g.CreateNode(fx.OpCallFunction, h, args, kwargs, name)
 	if n.Name != name {
 		return loadErrorf("%s: %q is not a usable node name", where, name)
 	}
@@ -751,7 +934,7 @@ func hopArgFits(v any) bool {
 	switch x := v.(type) {
 	case *fx.Node:
 		_, ok := x.Meta[fx.MetaVal].(*tensor.Tensor)
-		return ok
+		return ok || isObject(x)
 	case []any:
 		for _, e := range x {
 			if !hopArgFits(e) {
@@ -774,9 +957,7 @@ func (l *loader) subgraph(ga *jGraphArg, where string) (*fx.Node, error) {
 	if !identRE.MatchString(ga.Name) || len(ga.Name) > 1024 {
 		return nil, loadErrorf("%s: %q is not a valid attribute name", where, clip([]byte(ga.Name)))
 	}
-	if _, taken := l.gm.Attr(ga.Name); taken {
-		return nil, loadErrorf("%s: two sub-programs are named %s", where, ga.Name)
-	}
+	prev, taken := l.gm.Attr(ga.Name)
 	child := &loader{p: l.p, byName: map[string]*fx.Node{}, syms: l.syms, jg: ga.Graph, depth: l.depth + 1, nodes: l.nodes}
 	if err := child.graph(); err != nil {
 		var le *LoadError
@@ -784,6 +965,16 @@ func (l *loader) subgraph(ga *jGraphArg, where string) (*fx.Node, error) {
 			return nil, loadErrorf("%s: in sub-program %s: %s", where, ga.Name, le.Msg)
 		}
 		return nil, err
+	}
+	if taken {
+		// One sub-program several calls share (invoke_subgraph's
+		// subgraph_1 = self.subgraph_0): each call carries its graph,
+		// which must be the same.
+		pg, ok := prev.(*fx.GraphModule)
+		if !ok || pg.Code() != child.gm.Code() {
+			return nil, loadErrorf("%s: two different sub-programs are named %s", where, ga.Name)
+		}
+		return l.g.GetAttr(ga.Name), nil
 	}
 	l.gm.SetAttr(ga.Name, child.gm)
 	return l.g.GetAttr(ga.Name), nil
@@ -860,11 +1051,14 @@ func (l *loader) getItems(n *fx.Node, names []*jName, where string) error {
 		if gi.Name != nm.Name {
 			return loadErrorf("%s: %q is not a usable node name", where, nm.Name)
 		}
-		meta, _, err := l.tensorMeta(nm.Name, false)
+		meta, shape, err := l.tensorMeta(nm.Name, false)
 		if err != nil {
 			return err
 		}
 		gi.Meta[fx.MetaVal] = meta
+		if shape != nil {
+			gi.Meta[compile.MetaSymShape] = shape
+		}
 		vals[k] = meta
 		l.byName[nm.Name] = gi
 	}
@@ -889,6 +1083,28 @@ func (l *loader) arg(a *jArg, t *tensor.Type, where string) (any, error) {
 	switch {
 	case a.AsGraph != nil:
 		return nil, loadErrorf("%s: a sub-program can only be an argument of a higher-order op", where)
+	case a.AsOperator != nil:
+		if t != nil {
+			return nil, loadErrorf("%s: an operator can only be an argument of a higher-order op", where)
+		}
+		if *a.AsOperator == hop.CallTorchbindOp.QualifiedName() {
+			return hop.CallTorchbindOp, nil
+		}
+		op, err := resolveTarget(*a.AsOperator)
+		if err != nil {
+			return nil, err
+		}
+		return op, nil
+	case a.AsCustomObj != nil:
+		n, err := ref(a.AsCustomObj.Name)
+		if err != nil {
+			return nil, err
+		}
+		o, ok := n.Meta[fx.MetaVal].(tensor.ScriptObject)
+		if !ok || o.QualifiedClassName() != a.AsCustomObj.ClassFQN {
+			return nil, loadErrorf("%s: %s is not a custom object of class %s", where, n.Name, clip([]byte(a.AsCustomObj.ClassFQN)))
+		}
+		v = n
 	case a.AsNone != nil:
 		v = nil
 	case a.AsTensor != nil:
@@ -1042,11 +1258,18 @@ func fits(v any, t *tensor.Type) bool {
 		return v == nil || fits(v, t.Elem)
 	}
 	switch t.Kind {
+	case tensor.TClass:
+		n, ok := v.(*fx.Node)
+		if !ok {
+			return false
+		}
+		o, ok := n.Meta[fx.MetaVal].(tensor.ScriptObject)
+		return ok && o.QualifiedClassName() == t.Name
 	case tensor.TTensor:
 		switch x := v.(type) {
 		case *fx.Node:
 			_, ok := x.Meta[fx.MetaVal].(*tensor.Tensor)
-			return ok
+			return ok || isSymInt(x) // a symbolic int for a Tensor, as a Python int
 		case int, float64, bool: // a Python number for a Tensor
 			return true
 		}
@@ -1126,11 +1349,17 @@ func (l *loader) signature() (*ExportGraphSignature, error) {
 		var name string
 		switch {
 		case s.UserInput != nil:
-			if s.UserInput.Arg.AsTensor == nil || countSet(&s.UserInput.Arg) != 1 {
-				return nil, loadErrorf("input spec %d: only tensor user inputs are supported", i)
+			a := &s.UserInput.Arg
+			switch {
+			case countSet(a) == 1 && a.AsTensor != nil:
+				name = a.AsTensor.Name
+				spec = InputSpec{Kind: UserInput, Arg: TensorArgument{name}}
+			case countSet(a) == 1 && a.AsCustomObj != nil:
+				name = a.AsCustomObj.Name
+				spec = InputSpec{Kind: UserInput, Arg: CustomObjArgument{name, a.AsCustomObj.ClassFQN}}
+			default:
+				return nil, loadErrorf("input spec %d: only tensor and custom object user inputs are supported", i)
 			}
-			name = s.UserInput.Arg.AsTensor.Name
-			spec = InputSpec{Kind: UserInput}
 			users[name] = true
 		case s.Parameter != nil:
 			name = s.Parameter.Arg.Name
@@ -1143,16 +1372,34 @@ func (l *loader) signature() (*ExportGraphSignature, error) {
 			name = s.TensorConstant.Arg.Name
 			spec = InputSpec{Kind: ConstantTensor, Target: s.TensorConstant.TensorConstantName}
 		case s.CustomObj != nil:
-			return nil, loadErrorf("input spec %d: custom object inputs are not supported yet", i)
+			name = s.CustomObj.Arg.Name
+			spec = InputSpec{Kind: CustomObj, Target: s.CustomObj.CustomObjName, Arg: CustomObjArgument{name, s.CustomObj.Arg.ClassFQN}}
+			if strings.Contains(spec.Target, "/") {
+				return nil, loadErrorf("input spec %d: custom object name %q has a /", i, clip([]byte(spec.Target)))
+			}
 		case s.Token != nil:
-			return nil, loadErrorf("input spec %d: effect token inputs are not supported yet", i)
+			name = s.Token.Arg.Name
+			spec = InputSpec{Kind: Token, Arg: TokenArgument{name}}
+			if m := l.metas[name]; m == nil || m.Dim() != 1 || m.Size(0) != 0 {
+				return nil, loadErrorf("input spec %d: the token %q is not an empty tensor input", i, clip([]byte(name)))
+			}
 		default:
 			return nil, loadErrorf("input spec %d: constant inputs are not supported", i)
 		}
 		if name != phs[i].Name {
 			return nil, loadErrorf("input spec %d names %q, but graph input %d is %s", i, clip([]byte(name)), i, phs[i].Name)
 		}
-		if spec.Kind != UserInput {
+		_, objSpec := spec.Arg.(CustomObjArgument)
+		if objSpec != isObject(phs[i]) {
+			return nil, loadErrorf("input spec %d (%s) and graph input %s disagree on whether it is a custom object", i, spec.Kind, name)
+		}
+		if a, ok := spec.Arg.(CustomObjArgument); ok && phs[i].Meta[fx.MetaVal].(tensor.ScriptObject).QualifiedClassName() != a.ClassFQN {
+			return nil, loadErrorf("input spec %d names class %q, graph input %s is of another class", i, clip([]byte(a.ClassFQN)), name)
+		}
+		if spec.Arg == nil {
+			spec.Arg = TensorArgument{name}
+		}
+		if spec.Kind != UserInput && spec.Kind != Token {
 			if spec.Target == "" || len(spec.Target) > 1024 || targets[spec.Target] {
 				return nil, loadErrorf("input spec %d has an empty, too long or repeated target %q", i, clip([]byte(spec.Target)))
 			}
@@ -1161,7 +1408,6 @@ func (l *loader) signature() (*ExportGraphSignature, error) {
 				return nil, loadErrorf("input %s (%s) has symbolic sizes; only user inputs may", name, spec.Kind)
 			}
 		}
-		spec.Arg = TensorArgument{name}
 		sig.InputSpecs = append(sig.InputSpecs, spec)
 	}
 	if err := checkTargets(sig.InputSpecs); err != nil {
@@ -1188,8 +1434,11 @@ func (l *loader) signature() (*ExportGraphSignature, error) {
 				spec = OutputSpec{Kind: UserOutput, Arg: TensorArgument{name}}
 			case countSet(a) == 1 && a.AsNone != nil:
 				spec = OutputSpec{Kind: UserOutput, Arg: ConstantArgument{}}
+			case countSet(a) == 1 && a.AsCustomObj != nil:
+				name = a.AsCustomObj.Name
+				spec = OutputSpec{Kind: UserOutput, Arg: CustomObjArgument{name, a.AsCustomObj.ClassFQN}}
 			default:
-				return nil, loadErrorf("output spec %d: only tensor and None user outputs are supported", i)
+				return nil, loadErrorf("output spec %d: only tensor, custom object and None user outputs are supported", i)
 			}
 		case s.LossOutput != nil:
 			name = s.LossOutput.Arg.Name
@@ -1206,12 +1455,18 @@ func (l *loader) signature() (*ExportGraphSignature, error) {
 			if !users[spec.Target] {
 				return nil, loadErrorf("output spec %d mutates %q, which is not a user input", i, clip([]byte(spec.Target)))
 			}
+		case s.Token != nil:
+			name = s.Token.Arg.Name
+			spec = OutputSpec{Kind: OutputToken, Arg: TokenArgument{name}}
 		default:
-			return nil, loadErrorf("output spec %d: gradient and token outputs are not supported yet", i)
+			return nil, loadErrorf("output spec %d: gradient outputs are not supported yet", i)
 		}
 		got := ""
 		if outs[i] != nil {
 			got = outs[i].Name
+			if _, objOut := spec.Arg.(CustomObjArgument); objOut != isObject(outs[i]) {
+				return nil, loadErrorf("output spec %d (%s) and graph output %s disagree on whether it is a custom object", i, spec.Kind, got)
+			}
 		}
 		if name != got {
 			return nil, loadErrorf("output spec %d names %q, but graph output %d is %q", i, clip([]byte(name)), i, got)
@@ -1262,16 +1517,8 @@ func (l *loader) dims() error {
 
 // loadState reads the weights and constants and checks them against the
 // graph inputs they stand for.
-func (l *loader) loadState(weights, consts []byte) error {
+func (l *loader) loadState(wf, cf *safetensors.File) error {
 	ep := l.ep
-	wf, err := safetensors.Parse(weights)
-	if err != nil {
-		return loadErrorf("%s: %v", weightsPath, err)
-	}
-	cf, err := safetensors.Parse(consts)
-	if err != nil {
-		return loadErrorf("%s: %v", constantsPath, err)
-	}
 	want := map[string]bool{}
 	for _, s := range ep.GraphSignature.InputSpecs {
 		var file *safetensors.File
@@ -1342,4 +1589,184 @@ func checkTargets(specs []InputSpec) error {
 		}
 	}
 	return nil
+}
+
+// objectValue is the example value of a custom object input of a loaded
+// graph: its class, no state.
+type objectValue struct{ class string }
+
+// QualifiedClassName implements tensor.ScriptObject.
+func (o *objectValue) QualifiedClassName() string { return o.class }
+
+// IsFake implements tensor.ScriptObject: it stands for an object.
+func (o *objectValue) IsFake() bool { return true }
+
+func (o *objectValue) String() string { return "<custom object of " + o.class + ">" }
+
+// classRE is a custom class's qualified name.
+var classRE = regexp.MustCompile(`^__torch__\.torch\.classes\.[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*$`)
+
+// isObject reports whether node n is a custom object.
+func isObject(n *fx.Node) bool {
+	_, ok := n.Meta[fx.MetaVal].(tensor.ScriptObject)
+	return ok
+}
+
+// objectInput adds graph input i, a custom object.
+func (l *loader) objectInput(i int, a *jCustomObjArg) error {
+	if err := l.checkName(a.Name); err != nil {
+		return err
+	}
+	if !classRE.MatchString(a.ClassFQN) {
+		return loadErrorf("graph input %d: %q is not a custom class name (__torch__.torch.classes.ns.Name)", i, clip([]byte(a.ClassFQN)))
+	}
+	p := l.g.Placeholder(a.Name)
+	if p.Name != a.Name {
+		return loadErrorf("graph input %q is not a usable name", a.Name)
+	}
+	p.Meta[fx.MetaVal] = &objectValue{a.ClassFQN}
+	l.byName[a.Name] = p
+	return nil
+}
+
+// torchbindNode adds node i, a plain call_torchbind(obj, 'method', *args)
+// (see saver.torchbindNode).
+func (l *loader) torchbindNode(i int, jn *jNode) error {
+	where := fmt.Sprintf("node %d (%s)", i, hop.CallTorchbindOp.QualifiedName())
+	if jn.IsHopSingleTensorReturn != nil {
+		return loadErrorf("%s: is_hop_single_tensor_return is set", where)
+	}
+	if len(jn.Inputs) < 2 {
+		return loadErrorf("%s: call_torchbind takes an object, a method name and its arguments", where)
+	}
+	var args []any
+	for k := range jn.Inputs {
+		in := &jn.Inputs[k]
+		if in.Kind != nil && *in.Kind != argPositional {
+			return loadErrorf("%s: argument %d is not positional", where, k)
+		}
+		a := &in.Arg
+		if a.AsGraph != nil || a.AsOperator != nil {
+			return loadErrorf("%s: argument %d cannot be a sub-program or an operator", where, k)
+		}
+		v, err := l.arg(a, nil, fmt.Sprintf("%s argument %d", where, k))
+		if err != nil {
+			return err
+		}
+		if !hopArgFits(v) {
+			return loadErrorf("%s: argument %d refers to a value that is neither a tensor nor a custom object", where, k)
+		}
+		args = append(args, v)
+	}
+	if n, ok := args[0].(*fx.Node); !ok || !isObject(n) {
+		return loadErrorf("%s: the first argument must be a custom object", where)
+	}
+	if _, ok := args[1].(string); !ok {
+		return loadErrorf("%s: the second argument must be the method name", where)
+	}
+	name := jn.Metadata[metaNodeName]
+	switch {
+	case len(jn.Outputs) == 1 && jn.Outputs[0].AsSymInt != nil && jn.Outputs[0].AsSymInt.AsName != nil && countSet(&jn.Outputs[0]) == 1:
+		// A method's int result the graph reads at run time.
+		return l.symNode(hop.CallTorchbindOp, args, nil, *jn.Outputs[0].AsSymInt.AsName, where)
+	case len(jn.Outputs) == 1 && jn.Outputs[0].AsTensor != nil && countSet(&jn.Outputs[0]) == 1:
+		name = jn.Outputs[0].AsTensor.Name
+	case len(jn.Outputs) != 0:
+		return loadErrorf("%s: call_torchbind's node has one tensor output or none", where)
+	case name == "":
+		name = "call_torchbind"
+	}
+	if err := l.checkName(name); err != nil {
+		return loadErrorf("%s: %v", where, err)
+	}
+	n := l.g.CreateNode(fx.OpCallFunction, hop.CallTorchbindOp, args, nil, name)
+	if n.Name != name {
+		return loadErrorf("%s: %q is not a usable node name", where, name)
+	}
+	if len(jn.Outputs) == 0 {
+		return nil // not in byName: nothing reads its result
+	}
+	meta, _, err := l.tensorMeta(name, false)
+	if err != nil {
+		return err
+	}
+	n.Meta[fx.MetaVal] = meta
+	l.byName[name] = n
+	return nil
+}
+
+// loadObjects rebuilds the lifted custom objects from their pickle states
+// with their registered classes' __setstate__ (see Save).
+func (l *loader) loadObjects(data []byte) error {
+	ep := l.ep
+	ep.CustomObjs = map[string]tensor.ScriptObject{}
+	var specs []InputSpec
+	for _, s := range ep.GraphSignature.InputSpecs {
+		if s.Kind == CustomObj {
+			specs = append(specs, s)
+		}
+	}
+	if data == nil {
+		if len(specs) > 0 {
+			return loadErrorf("the archive has no %s for custom object %s", objectsPath, specs[0].Target)
+		}
+		return nil
+	}
+	f, err := safetensors.Parse(data)
+	if err != nil {
+		return loadErrorf("%s: %v", objectsPath, err)
+	}
+	states := map[string]map[string]*tensor.Tensor{}
+	for _, name := range f.Names {
+		obj, key, ok := strings.Cut(name, "/")
+		if !ok {
+			return loadErrorf("%s: tensor %q is not named <object>/<state>", objectsPath, clip([]byte(name)))
+		}
+		if states[obj] == nil {
+			states[obj] = map[string]*tensor.Tensor{}
+		}
+		states[obj][key] = f.Tensors[name]
+	}
+	for _, s := range specs {
+		a, _ := s.Arg.(CustomObjArgument)
+		st, ok := states[s.Target]
+		if !ok {
+			st = map[string]*tensor.Tensor{}
+		}
+		delete(states, s.Target)
+		rest, _ := strings.CutPrefix(a.ClassFQN, tensor.ClassPrefix)
+		ns, name, _ := strings.Cut(rest, ".")
+		cls, found := torchbind.Lookup(ns + "::" + name)
+		if !found {
+			return loadErrorf("Tried to instantiate class '%s.%s', but it does not exist! Ensure that it is registered via torchbind.Register (custom object %s); import the package that registers it before loading.", ns, name, s.Target)
+		}
+		if !cls.HasMethod("__setstate__") {
+			return loadErrorf("class %s does not define __setstate__: custom object %s cannot be rebuilt", a.ClassFQN, s.Target)
+		}
+		obj, err := setState(cls, st)
+		if err != nil {
+			return loadErrorf("custom object %s: %s.__setstate__: %v", s.Target, a.ClassFQN, err)
+		}
+		ep.CustomObjs[s.Target] = obj
+	}
+	for obj := range states {
+		return loadErrorf("%s holds the state of %q, which no custom object input stands for", objectsPath, clip([]byte(obj)))
+	}
+	return nil
+}
+
+// setState calls a class's __setstate__, a panic of it (on a state it does
+// not expect) becoming the error.
+func setState(cls *torchbind.Class, st map[string]*tensor.Tensor) (obj *torchbind.Object, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			obj = nil
+			if e := tensor.Caught(r); e != nil {
+				err = e
+			} else {
+				err = fmt.Errorf("%v", r)
+			}
+		}
+	}()
+	return cls.SetState(st), nil
 }

@@ -13,10 +13,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/goaten/goaten/compile"
 	"github.com/goaten/goaten/compile/fx"
 	"github.com/goaten/goaten/compile/hop"
 	"github.com/goaten/goaten/safetensors"
 	"github.com/goaten/goaten/tensor"
+	"github.com/goaten/goaten/torchbind"
 )
 
 // The archive is a zip file laid out as PyTorch's PT2 archive:
@@ -26,10 +28,15 @@ import (
 //	archive/models/model.json                 the program (graph, signature, ranges), deflated
 //	archive/data/weights/model.safetensors    parameters and persistent buffers, stored
 //	archive/data/constants/model.safetensors  constants and non-persistent buffers, stored
+//	archive/data/custom_objs/model.safetensors the pickled state of the lifted custom objects, stored
 //
 // Tensors are safetensors (little-endian, contiguous) keyed by their fully
 // qualified names. Files that hold tensor data are stored uncompressed, so
-// loading never holds more than the archive's size of them.
+// loading never holds more than the archive's size of them. A custom
+// (TorchBind) object is saved as its pickle state (__getstate__: named
+// tensors), each tensor keyed "<object name>/<state name>"; Load rebuilds
+// the object with its class's __setstate__. The file is absent when the
+// program lifts no object.
 const (
 	archiveFormat  = "goaten-export"
 	archiveVersion = "1"
@@ -39,6 +46,7 @@ const (
 	modelPath     = "archive/models/model.json"
 	weightsPath   = "archive/data/weights/model.safetensors"
 	constantsPath = "archive/data/constants/model.safetensors"
+	objectsPath   = "archive/data/custom_objs/model.safetensors"
 )
 
 // Metadata keys goaten adds to the schema.
@@ -68,6 +76,10 @@ func (ep *ExportedProgram) Save(w io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("export: Save: the constants: %w", err)
 	}
+	objs, err := ep.objectStates()
+	if err != nil {
+		return err
+	}
 	zw := zip.NewWriter(w)
 	entries := []struct {
 		name    string
@@ -79,6 +91,13 @@ func (ep *ExportedProgram) Save(w io.Writer) error {
 		{modelPath, zip.Deflate, model},
 		{weightsPath, zip.Store, weights},
 		{constantsPath, zip.Store, consts},
+	}
+	if objs != nil {
+		entries = append(entries, struct {
+			name    string
+			method  uint16
+			content []byte
+		}{objectsPath, zip.Store, objs})
 	}
 	for _, e := range entries {
 		f, err := zw.CreateHeader(&zip.FileHeader{Name: e.name, Method: e.method, Modified: archiveTime})
@@ -93,6 +112,44 @@ func (ep *ExportedProgram) Save(w io.Writer) error {
 		return fmt.Errorf("export: Save: %w", err)
 	}
 	return nil
+}
+
+// objectStates is the safetensors file of the lifted custom objects'
+// pickle states, or nil when the program lifts none.
+func (ep *ExportedProgram) objectStates() ([]byte, error) {
+	state := map[string]*tensor.Tensor{}
+	lifted := false
+	for _, sp := range ep.GraphSignature.InputSpecs {
+		if sp.Kind != CustomObj {
+			continue
+		}
+		lifted = true
+		obj, ok := ep.CustomObjs[sp.Target].(*torchbind.Object)
+		if !ok {
+			return nil, fmt.Errorf("export: Save: custom object %s is a %T, not a torchbind object", sp.Target, ep.CustomObjs[sp.Target])
+		}
+		if !obj.Class().HasMethod("__getstate__") {
+			return nil, fmt.Errorf("export: Save: custom object %s of class %s has no pickle state: register its __getstate__ and __setstate__ with Pickle", sp.Target, obj.QualifiedClassName())
+		}
+		var st map[string]*tensor.Tensor
+		if err := tensor.Try(func() { st = obj.GetState() }); err != nil {
+			return nil, fmt.Errorf("export: Save: custom object %s: __getstate__: %w", sp.Target, err)
+		}
+		for k, t := range st {
+			if t == nil {
+				return nil, fmt.Errorf("export: Save: custom object %s: __getstate__ gives no tensor for %q", sp.Target, k)
+			}
+			state[sp.Target+"/"+k] = t
+		}
+	}
+	if !lifted {
+		return nil, nil
+	}
+	b, err := safetensors.Marshal(state, nil)
+	if err != nil {
+		return nil, fmt.Errorf("export: Save: the custom objects: %w", err)
+	}
+	return b, nil
 }
 
 // Save writes ep to a new file at path (torch.export.save); see
@@ -180,6 +237,10 @@ func (s *saver) graph(userOf map[*fx.Node]int) (*jGraph, error) {
 	for _, n := range s.gm.Graph.Nodes() {
 		switch n.Op {
 		case fx.OpPlaceholder:
+			if o, isObj := n.Meta[fx.MetaVal].(tensor.ScriptObject); isObj {
+				jg.Inputs = append(jg.Inputs, jArg{AsCustomObj: &jCustomObjArg{Name: n.Name, ClassFQN: o.QualifiedClassName()}})
+				continue
+			}
 			jg.Inputs = append(jg.Inputs, jArg{AsTensor: &jName{n.Name}})
 			ui, isUser := userOf[n]
 			if !isUser {
@@ -210,6 +271,8 @@ func (s *saver) graph(userOf map[*fx.Node]int) (*jGraph, error) {
 			var err error
 			if h, isHOP := n.Target.(*hop.Op); isHOP {
 				jn, err = s.hopNode(n, h)
+			} else if n.Target == hop.CallTorchbindOp {
+				jn, err = s.torchbindNode(n)
 			} else if op, isOp := n.Target.(*fx.Operator); isOp {
 				jn, err = s.symOp(n, op)
 			} else {
@@ -230,6 +293,8 @@ func (s *saver) graph(userOf map[*fx.Node]int) (*jGraph, error) {
 			for _, o := range flatOutputs(n) {
 				if o == nil {
 					jg.Outputs = append(jg.Outputs, jArg{AsNone: boolPtr(true)})
+				} else if obj, isObj := o.Meta[fx.MetaVal].(tensor.ScriptObject); isObj {
+					jg.Outputs = append(jg.Outputs, jArg{AsCustomObj: &jCustomObjArg{Name: o.Name, ClassFQN: obj.QualifiedClassName()}})
 				} else {
 					jg.Outputs = append(jg.Outputs, jArg{AsTensor: &jName{o.Name}})
 				}
@@ -308,12 +373,35 @@ func (s *saver) value(name string, v any, userIdx int) error {
 	}
 	for j, size := range t.Sizes() {
 		m.Sizes[j] = symInt(size)
+		if sym, ok := compile.UnbackedName(size); ok {
+			// A data-dependent size: its symbol, without a hint.
+			m.Sizes[j] = jSymInt{AsExpr: &jSymExpr{ExprStr: sym}}
+		}
 		if sym := s.ep.symAt(userIdx, j); sym != "" && userIdx >= 0 {
 			m.Sizes[j] = jSymInt{AsExpr: &jSymExpr{ExprStr: sym, Hint: &jSymExprHint{AsInt: i64(size)}}}
 		}
 		m.Strides[j] = symInt(t.Stride(j))
 	}
 	s.values[name] = m
+	return nil
+}
+
+// nodeValue records the metadata of the tensor a node computes, its sizes
+// that depend on the dynamic dims as expressions (compile.MetaSymShape)
+// with their sizes at export as hints, as PyTorch writes them. Strides
+// are written as their values at export.
+func (s *saver) nodeValue(n *fx.Node) error {
+	if err := s.value(n.Name, n.Meta[fx.MetaVal], -1); err != nil {
+		return err
+	}
+	shape, _ := n.Meta[compile.MetaSymShape].([]string)
+	m := s.values[n.Name]
+	for j, e := range shape {
+		if e != "" && j < len(m.Sizes) && m.Sizes[j].AsInt != nil {
+			m.Sizes[j] = jSymInt{AsExpr: &jSymExpr{ExprStr: e, Hint: &jSymExprHint{AsInt: m.Sizes[j].AsInt}}}
+		}
+	}
+	s.values[n.Name] = m
 	return nil
 }
 
@@ -353,7 +441,7 @@ func (s *saver) node(n *fx.Node) (jNode, error) {
 	switch {
 	case len(rets) == 1 && rets[0].Type.Base().Kind == tensor.TTensor:
 		jn.Outputs = append(jn.Outputs, jArg{AsTensor: &jName{n.Name}})
-		return jn, s.value(n.Name, n.Meta[fx.MetaVal], -1)
+		return jn, s.nodeValue(n)
 	case len(rets) == 0:
 		jn.Metadata[metaNodeName] = n.Name
 		return jn, nil
@@ -392,7 +480,7 @@ func (s *saver) node(n *fx.Node) (jNode, error) {
 	for i := range count {
 		if u := items[i]; u != nil {
 			names[i] = jName{u.Name}
-			if err := s.value(u.Name, u.Meta[fx.MetaVal], -1); err != nil {
+			if err := s.nodeValue(u); err != nil {
 				return jn, err
 			}
 		}
@@ -426,9 +514,6 @@ func (s *saver) hopNode(n *fx.Node, h *hop.Op) (jNode, error) {
 	if s.depth >= maxGraphDepth {
 		return jNode{}, fmt.Errorf("export: Save: node %s: higher-order ops nest more than %d deep", n.Name, maxGraphDepth)
 	}
-	if len(n.Kwargs()) > 0 {
-		return jNode{}, fmt.Errorf("export: Save: node %s passes keyword arguments to %s", n.Name, h.QualifiedName())
-	}
 	jn := jNode{Target: h.QualifiedName(), Inputs: []jNamedArg{}, Outputs: []jArg{}, Metadata: map[string]string{metaNodeName: n.Name}}
 	tensorName := func(v any) (jName, error) {
 		x, ok := v.(*fx.Node)
@@ -437,26 +522,33 @@ func (s *saver) hopNode(n *fx.Node, h *hop.Op) (jNode, error) {
 		}
 		return jName{x.Name}, nil
 	}
-	for _, a := range n.Args() {
+	convert := func(a any) (jArg, error) {
 		var ja jArg
 		switch x := a.(type) {
 		case *fx.Node:
 			if x.Op != fx.OpGetAttr {
-				ja = jArg{AsTensor: &jName{x.Name}}
+				var err error
+				if ja, err = s.arg(n, x, nil); err != nil {
+					return jArg{}, err
+				}
 				break
 			}
 			name := x.Target.(string)
 			v, _ := s.gm.Attr(name)
 			sub, ok := v.(*fx.GraphModule)
 			if !ok {
-				return jNode{}, fmt.Errorf("export: Save: node %s passes attribute %s (%T) to %s", n.Name, name, v, h.QualifiedName())
+				return jArg{}, fmt.Errorf("export: Save: node %s passes attribute %s (%T) to %s", n.Name, name, v, h.QualifiedName())
 			}
 			ss := &saver{ep: s.ep, gm: sub, depth: s.depth + 1}
 			jg, err := ss.graph(nil)
 			if err != nil {
-				return jNode{}, fmt.Errorf("%w (in sub-program %s of node %s)", err, name, n.Name)
+				return jArg{}, fmt.Errorf("%w (in sub-program %s of node %s)", err, name, n.Name)
 			}
 			ja = jArg{AsGraph: &jGraphArg{Name: name, Graph: jg}}
+		case *tensor.Op:
+			// auto_functionalized's op: as_operator, its qualified name.
+			name := fx.OpQualifiedName(x)
+			ja = jArg{AsOperator: &name}
 		case fx.Tuple, []any:
 			xs, _ := x.([]any)
 			if t, isTuple := x.(fx.Tuple); isTuple {
@@ -466,18 +558,39 @@ func (s *saver) hopNode(n *fx.Node, h *hop.Op) (jNode, error) {
 			for i, e := range xs {
 				var err error
 				if names[i], err = tensorName(e); err != nil {
-					return jNode{}, err
+					return jArg{}, err
 				}
 			}
 			ja = jArg{AsTensors: &names}
 		default:
 			var err error
 			if ja, err = s.arg(n, a, nil); err != nil {
-				return jNode{}, err
+				return jArg{}, err
 			}
+		}
+		return ja, nil
+	}
+	for _, a := range n.Args() {
+		ja, err := convert(a)
+		if err != nil {
+			return jNode{}, err
 		}
 		k := argPositional
 		jn.Inputs = append(jn.Inputs, jNamedArg{Name: "", Arg: ja, Kind: &k})
+	}
+	// Keyword arguments (tag_activation_checkpoint's use_reentrant,
+	// auto_functionalized's op arguments) follow, by name, as
+	// serialize_hoo_inputs writes them.
+	for _, kw := range n.Kwargs() {
+		if x, ok := kw.Value.(*fx.Node); ok && x.Op == fx.OpGetAttr {
+			return jNode{}, fmt.Errorf("export: Save: node %s passes a sub-program as keyword argument %s to %s", n.Name, kw.Name, h.QualifiedName())
+		}
+		ja, err := convert(kw.Value)
+		if err != nil {
+			return jNode{}, err
+		}
+		k := argKeyword
+		jn.Inputs = append(jn.Inputs, jNamedArg{Name: kw.Name, Arg: ja, Kind: &k})
 	}
 	vals, ok := n.Meta[fx.MetaVal].([]*tensor.Tensor)
 	if !ok {
@@ -493,11 +606,43 @@ func (s *saver) hopNode(n *fx.Node, h *hop.Op) (jNode, error) {
 			return jNode{}, fmt.Errorf("export: Save: node %s uses the result of %s other than by reading its elements once each (getitem)", u.Name, n.Name)
 		}
 		names[idx] = jName{u.Name}
-		if err := s.value(u.Name, u.Meta[fx.MetaVal], -1); err != nil {
+		if err := s.nodeValue(u); err != nil {
 			return jNode{}, err
 		}
 	}
 	jn.Outputs = append(jn.Outputs, jArg{AsTensors: &names})
+	return jn, nil
+}
+
+// torchbindNode writes a plain call_torchbind(obj, 'method', *args) node
+// as a higher-order op's: positional arguments without names, its result
+// an as_tensor output named after the node (none for a method returning
+// no tensor), its name in metadata.
+func (s *saver) torchbindNode(n *fx.Node) (jNode, error) {
+	if len(n.Kwargs()) > 0 {
+		return jNode{}, fmt.Errorf("export: Save: node %s passes keyword arguments to call_torchbind", n.Name)
+	}
+	jn := jNode{Target: hop.CallTorchbindOp.QualifiedName(), Inputs: []jNamedArg{}, Outputs: []jArg{}, Metadata: map[string]string{metaNodeName: n.Name}}
+	for _, a := range n.Args() {
+		ja, err := s.arg(n, a, nil)
+		if err != nil {
+			return jNode{}, err
+		}
+		k := argPositional
+		jn.Inputs = append(jn.Inputs, jNamedArg{Name: "", Arg: ja, Kind: &k})
+	}
+	if t, ok := n.Meta[fx.MetaVal].(*tensor.Tensor); ok && t != nil {
+		jn.Outputs = append(jn.Outputs, jArg{AsTensor: &jName{n.Name}})
+		return jn, s.value(n.Name, t, -1)
+	}
+	if _, ok := n.Meta[fx.MetaVal].(int); ok && n.NumUsers() > 0 {
+		// A method's int result the graph reads at run time (size()).
+		jn.Outputs = append(jn.Outputs, jArg{AsSymInt: &jSymIntArg{AsName: &n.Name}})
+		return jn, s.symValue(n)
+	}
+	if n.NumUsers() > 0 {
+		return jNode{}, fmt.Errorf("export: Save: node %s: call_torchbind's non-tensor result is used, which cannot be saved", n.Name)
+	}
 	return jn, nil
 }
 
@@ -513,7 +658,13 @@ func (s *saver) arg(n *fx.Node, v any, t *tensor.Type) (jArg, error) {
 		if isSymInt(x) {
 			return jArg{AsSymInt: &jSymIntArg{AsName: &x.Name}}, nil
 		}
+		if o, isObj := x.Meta[fx.MetaVal].(tensor.ScriptObject); isObj {
+			return jArg{AsCustomObj: &jCustomObjArg{Name: x.Name, ClassFQN: o.QualifiedClassName()}}, nil
+		}
 		return jArg{AsTensor: &jName{x.Name}}, nil
+	case *tensor.Op:
+		name := fx.OpQualifiedName(x)
+		return jArg{AsOperator: &name}, nil
 	case bool:
 		return jArg{AsBool: &x}, nil
 	case int, int8, int16, int32, int64, uint8, uint16, uint32:
@@ -559,6 +710,10 @@ func (s *saver) arg(n *fx.Node, v any, t *tensor.Type) (jArg, error) {
 		return s.list(n, []any(x), t, bad)
 	case []any:
 		return s.list(n, x, t, bad)
+	}
+	if x, ok := v.(fx.Target); ok && x == hop.CallTorchbindOp {
+		name := x.QualifiedName()
+		return jArg{AsOperator: &name}, nil
 	}
 	return bad()
 }
@@ -797,12 +952,20 @@ func (s *saver) signature() (jSignature, error) {
 		switch sp.Kind {
 		case UserInput:
 			js.UserInput = &jUserInputSpec{Arg: jArg{AsTensor: &name}}
+			if a, isObj := sp.Arg.(CustomObjArgument); isObj {
+				js.UserInput.Arg = jArg{AsCustomObj: &jCustomObjArg{Name: a.Name, ClassFQN: a.ClassFQN}}
+			}
 		case Parameter:
 			js.Parameter = &jParameterSpec{Arg: name, ParameterName: sp.Target}
 		case Buffer:
 			js.Buffer = &jBufferSpec{Arg: name, BufferName: sp.Target, Persistent: sp.Persistent}
 		case ConstantTensor:
 			js.TensorConstant = &jTensorConstantSpec{Arg: name, TensorConstantName: sp.Target}
+		case CustomObj:
+			a, _ := sp.Arg.(CustomObjArgument)
+			js.CustomObj = &jCustomObjSpec{Arg: jCustomObjArg{Name: a.Name, ClassFQN: a.ClassFQN}, CustomObjName: sp.Target}
+		case Token:
+			js.Token = &jTokenSpec{Arg: name}
 		default:
 			return sig, fmt.Errorf("export: Save: %s inputs cannot be saved yet", sp.Kind)
 		}
@@ -817,6 +980,9 @@ func (s *saver) signature() (jSignature, error) {
 			if _, isConst := sp.Arg.(ConstantArgument); isConst {
 				a = jArg{AsNone: boolPtr(true)}
 			}
+			if o, isObj := sp.Arg.(CustomObjArgument); isObj {
+				a = jArg{AsCustomObj: &jCustomObjArg{Name: o.Name, ClassFQN: o.ClassFQN}}
+			}
 			js.UserOutput = &jUserOutputSpec{Arg: a}
 		case LossOutput:
 			js.LossOutput = &jArgSpec{Arg: name}
@@ -824,6 +990,8 @@ func (s *saver) signature() (jSignature, error) {
 			js.BufferMutation = &jBufferMutationSpec{Arg: name, BufferName: sp.Target}
 		case UserInputMutation:
 			js.UserInputMutation = &jUserInputNameSpec{Arg: name, UserInputName: sp.Target}
+		case OutputToken:
+			js.Token = &jArgSpec{Arg: name}
 		default:
 			return sig, fmt.Errorf("export: Save: %s outputs cannot be saved yet", sp.Kind)
 		}

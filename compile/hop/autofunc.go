@@ -77,8 +77,22 @@ func isList(t *tensor.Type) bool {
 // autoFunctionalize is the functional layer's hook: inside a trace, a call
 // of an auto-functionalizable op becomes auto_functionalized.
 func autoFunctionalize(op *tensor.Op, inner []any) (any, []*T, bool) {
-	if compile.ActiveTracer() == nil || !autoFunctionalizable(op) {
+	tr := compile.ActiveTracer()
+	if tr == nil || !autoFunctionalizable(op) {
 		return nil, nil, false
+	}
+	if tr.AutoFunctionalizedV2() {
+		c, base := afV2Prepare(op, fullArgs(op, inner))
+		nb := len(c.In[0])
+		res := AutoFunctionalizedV2Op.Invoke(c)
+		n := len(res) - nb
+		written := make([]*T, len(base))
+		for k, b := range base {
+			if b >= 0 {
+				written[k] = res[n+b]
+			}
+		}
+		return wrapResults(op, res[:n], false), written, true
 	}
 	res := AutoFunctionalized(op, inner...)
 	n := len(res) - len(op.Schema.Mutates())

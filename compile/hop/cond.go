@@ -2,6 +2,7 @@ package hop
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/goaten/goaten/autograd"
 	"github.com/goaten/goaten/compile"
@@ -28,19 +29,25 @@ type Tuple []*T
 
 // Cond returns trueFn(operands...) if pred is true, else
 // falseFn(operands...) (torch.cond). pred is a Go bool — the branch is just
-// called, and a trace records its ops inline — or a one-element tensor,
-// whose value decides.
+// called, and a trace records its ops inline — a one-element tensor, whose
+// value decides, or a SymBool, a comparison of a size with an int
+// (Size(x, 0).Eq(4), PyTorch's x.shape[0] == 4), which a trace records as
+// sym_size.int and comparison nodes so that a graph with dynamic dims
+// decides at run time (S11).
 //
 // In a trace both branches are traced into sub-GraphModules ("true_graph_0",
 // "false_graph_0") and the call becomes one cond node; they must take the
 // same operands (tensors they close over are lifted to extra operands, as
 // PyTorch's Dynamo lifts them) and return the same number of outputs with
-// the same metadata. Beyond PyTorch: eagerly the branches may disagree — the
-// result is the branch taken — and a compiled function (Compile without
-// Fullgraph) whose cond's branches disagree runs in segments, reading pred
-// and running the branch taken inline; a fullgraph trace refuses it with
-// PyTorch's message, since no one graph node can hold an output whose
-// metadata depends on pred's value.
+// the same dtype, device and rank (else PyTorch's messages). Beyond
+// PyTorch (#137520): branches whose outputs differ in size are accepted —
+// eagerly the result is the branch taken; in a fake trace each dim whose
+// size differs becomes an unbacked size (u0, u1, ...:
+// compile.UnbackedName) of the node's output, and the graph computes the
+// real size when it runs. A program that then uses such a size as an int
+// is data-dependent: a fullgraph trace refuses it, and Compile without
+// Fullgraph runs it in segments, reading pred and running the branch taken
+// inline.
 //
 // When an operand requires grad the cond is differentiable: its backward is
 // a second cond over the branches' joint (forward and backward) programs,
@@ -48,12 +55,18 @@ type Tuple []*T
 func Cond[O ~[]*T](pred any, trueFn, falseFn Sub, operands O) []*T {
 	ops := []*T(operands)
 	var p *T
+	var sym *SymBool
 	switch x := pred.(type) {
 	case bool:
 		if x {
 			return trueFn(ops...)
 		}
 		return falseFn(ops...)
+	case SymBool:
+		if compile.ActiveTracer() == nil {
+			return Cond(x.Bool(), trueFn, falseFn, operands)
+		}
+		sym = &x
 	case *T:
 		if x == nil {
 			panic(&tensor.Error{Op: "cond", Kind: tensor.RuntimeError, Msg: "Expected pred to be bool or tensor, but got None."})
@@ -78,11 +91,33 @@ func Cond[O ~[]*T](pred any, trueFn, falseFn Sub, operands O) []*T {
 				pyList(ops, tuple))})
 		}
 	}
-	return CondOp.Invoke(&Call{Subs: []Sub{trueFn, falseFn}, In: [][]*T{{p}, ops}, Tuple: tuple})
+	c := &Call{Subs: []Sub{trueFn, falseFn}, In: [][]*T{{p}, ops}, Tuple: tuple}
+	if sym != nil {
+		c.Args = []any{*sym}
+	}
+	return CondOp.Invoke(c)
+}
+
+// condPred is the call's predicate as Cond takes it: a SymBool, or the
+// one-element tensor.
+func condPred(c *Call) any {
+	if len(c.Args) == 1 {
+		if b, ok := c.Args[0].(SymBool); ok {
+			return b
+		}
+	}
+	return c.In[0][0]
 }
 
 func condDense(c *Call) []*T {
-	if truth(c.In[0][0]) {
+	var taken bool
+	switch p := condPred(c).(type) {
+	case SymBool:
+		taken = p.Bool()
+	case *T:
+		taken = truth(p)
+	}
+	if taken {
 		return c.Subs[0](c.In[1]...)
 	}
 	return c.Subs[1](c.In[1]...)
@@ -130,9 +165,12 @@ const noNode = "\n(goaten: the op's outputs would depend on data, so it " + tens
 func condTrace(c *Call, tr *compile.HOPTracer) []*T {
 	pred, ops := c.In[0][0], c.In[1]
 	gms, outs, lifted, err := subgraphs(tr, c.Subs, []func([]*T) any{asTuple, asTuple}, ops)
+	var unbacked [][]bool // per output, the dims where the branches' sizes differ
 	if err == nil {
 		if msg := condMismatch(outs[0], outs[1]); msg != "" {
-			err = &tensor.Error{Op: "cond", Kind: tensor.RuntimeError, Msg: msg + noNode}
+			if unbacked = sizesOnly(outs[0], outs[1]); unbacked == nil || tr.Segmented() {
+				err = &tensor.Error{Op: "cond", Kind: tensor.RuntimeError, Msg: msg + noNode}
+			}
 		}
 	}
 	if err != nil {
@@ -147,15 +185,68 @@ func condTrace(c *Call, tr *compile.HOPTracer) []*T {
 	if c.Tuple {
 		operands = fx.Tuple(opArgs)
 	}
-	predArg := tr.Arg(pred)
+	var predArg *fx.Node
+	if b, ok := condPred(c).(SymBool); ok {
+		predArg = b.record(tr)
+	} else {
+		predArg = tr.Arg(pred)
+	}
 	graphs := freshAttrs(tr, []string{"true_graph_", "false_graph_"}, gms)
 	var res []*T
-	if tr.Mode() == compile.Real {
+	switch {
+	case tr.Mode() == compile.Real:
 		tr.Compute(func() { res = condDense(c) })
-	} else {
+	case unbacked != nil:
+		res = make([]*T, len(unbacked))
+		for i, u := range unbacked {
+			o := outs[0][i]
+			if u == nil {
+				res[i] = o
+				continue
+			}
+			sizes := append([]int(nil), o.Sizes()...)
+			for d, differs := range u {
+				if differs {
+					sizes[d] = tr.NewUnbacked()
+				}
+			}
+			if o.IsContiguous() {
+				res[i] = tensor.NewMetaContiguous(sizes, o.DType(), o.Device())
+			} else { // the branches' outputs have the same strides
+				res[i] = tensor.NewMeta(sizes, append([]int(nil), o.Strides()...), 0, o.DType(), o.Device())
+			}
+		}
+	default:
 		res = outs[0]
 	}
 	return tr.Record(c.Op, []any{predArg, graphs[0], graphs[1], operands}, res)
+}
+
+// sizesOnly compares branches' outputs that condMismatch refused: when
+// they differ only in sizes — the same count, and each pair the same dtype,
+// device and rank, both contiguous or with the same strides — it returns, per output, nil where the
+// pair agrees and else which dims' sizes differ (beyond PyTorch, #137520:
+// such a dim becomes an unbacked size). Otherwise nil: the refusal stands.
+func sizesOnly(t, f []*T) [][]bool {
+	if len(t) != len(f) {
+		return nil
+	}
+	out := make([][]bool, len(t))
+	for i := range t {
+		a, b := t[i], f[i]
+		if sameMeta(a, b) {
+			continue
+		}
+		if a == nil || b == nil || a.DType() != b.DType() || a.Device() != b.Device() || a.Dim() != b.Dim() ||
+			!(a.IsContiguous() && b.IsContiguous() || slices.Equal(a.Strides(), b.Strides())) {
+			return nil
+		}
+		out[i] = make([]bool, a.Dim())
+		for d := range out[i] {
+			out[i][d] = a.Size(d) != b.Size(d)
+		}
+	}
+	return out
 }
 
 func condFromNode(args []any, kwargs fx.Kwargs, g *Graphs) (*Call, error) {
@@ -209,7 +300,7 @@ func (f *condFunction) Backward(ctx *autograd.FunctionCtx, grads ...*T) []*T {
 	ops := ctx.SavedTensors()
 	jt, jf := joint(f.c.Subs[0], len(grads)), joint(f.c.Subs[1], len(grads))
 	var res []*T
-	run := func() { res = Cond(f.c.In[0][0], jt, jf, Tuple(concat(grads, ops))) }
+	run := func() { res = Cond(condPred(f.c), jt, jf, Tuple(concat(grads, ops))) }
 	if ctx.CreateGraph() {
 		run()
 	} else {

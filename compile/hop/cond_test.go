@@ -1,6 +1,7 @@
 package hop_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -318,9 +319,11 @@ func TestCondErrors(t *testing.T) {
 }
 
 // Beyond PyTorch (#137520): branches whose outputs differ in size. Eagerly
-// the result is the branch taken; a fullgraph trace refuses (the node's
-// metadata would depend on pred); Compile without Fullgraph runs the
-// function in segments, reading pred and running the branch taken inline.
+// the result is the branch taken; a trace gives the cond's output an
+// unbacked size (u0) where the branches' sizes differ, so one graph serves
+// both; the graph computes the real size when it runs. A program that
+// reads the size as an int is data-dependent: a fullgraph trace refuses
+// it, and Compile without Fullgraph runs it in segments.
 func TestCondUnequalBranches(t *testing.T) {
 	first := func(a ...*T) []*T { return ts(a[0].Narrow(0, 0, 2).MulScalar(10)) }
 	whole := func(a ...*T) []*T { return ts(a[0].Sin()) }
@@ -335,25 +338,136 @@ func TestCondUnequalBranches(t *testing.T) {
 	if got := f(neg); got.Size(0) != 4 || !close(got, neg.Sin().AddScalar(1)) {
 		t.Errorf("eager false: %v", got)
 	}
-	_, err := compile.Trace(f, ts(pos), compile.TraceOptions{Mode: compile.Fake})
-	if err == nil || !strings.Contains(err.Error(), "Expected each tensor to have same metadata but got:") {
-		t.Errorf("fullgraph trace: %v", err)
+	gm, err := compile.Trace(f, ts(pos), compile.TraceOptions{Mode: compile.Fake, ArgNames: []string{"x"}})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := compile.Compile(f, compile.Options{Fullgraph: true}).Call(pos); err == nil {
-		t.Error("fullgraph compile: no error")
+	expectCode(t, gm, "", `
+def forward(self, x_1):
+    sum_1 = torch.ops.aten.sum.default(x_1)
+    gt = torch.ops.aten.gt.Scalar(sum_1, 0);  sum_1 = None
+    true_graph_0 = self.true_graph_0
+    false_graph_0 = self.false_graph_0
+    cond = torch.ops.higher_order.cond(gt, true_graph_0, false_graph_0, [x_1]);  gt = true_graph_0 = false_graph_0 = x_1 = None
+    getitem = cond[0];  cond = None
+    add = torch.ops.aten.add.Scalar(getitem, 1);  getitem = None
+    return add`)
+	// The fake values after the cond have the unbacked size u0.
+	for _, n := range gm.Graph.Nodes() {
+		if n.Name != "getitem" && n.Name != "add" {
+			continue
+		}
+		v, _ := n.Meta[fx.MetaVal].(*T)
+		if v == nil || v.Dim() != 1 {
+			t.Fatalf("%s: meta val %v", n.Name, n.Meta[fx.MetaVal])
+		}
+		if name, ok := compile.UnbackedName(v.Size(0)); !ok || name != "u0" {
+			t.Errorf("%s: size %d is not u0", n.Name, v.Size(0))
+		}
 	}
-	c := compile.Compile(f, compile.Options{Logf: func(string, ...any) {}})
+	for _, x := range []*T{pos, neg} {
+		got, err := fx.NewInterpreter(gm).Run(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		expectClose(t, "interpreted", ts(got.(*T)), ts(f(x)))
+	}
+	c := compile.Compile(f, compile.Options{Fullgraph: true})
 	for range 2 {
 		for _, x := range []*T{pos, neg} {
 			got, err := c.Call(x)
 			if err != nil {
 				t.Fatal(err)
 			}
-			expectClose(t, "segments", results(got), ts(f(x)))
+			expectClose(t, "compiled", results(got), ts(f(x)))
 		}
 	}
-	if s := c.Stats(); s.Segments == 0 || s.Eager != 0 {
+	if s := c.Stats(); s.Frames != 1 || s.Segments != 0 {
+		t.Errorf("stats %+v: want one graph", s)
+	}
+
+	// Two outputs, one of them agreeing, and a second unbacked symbol.
+	g2 := func(x *T) []*T {
+		a := hop.Cond(x.SumAll().GtScalar(0),
+			func(a ...*T) []*T { return ts(a[0].Narrow(0, 0, 1), a[0].Cos(), a[0].Narrow(1, 0, 2)) },
+			func(a ...*T) []*T { return ts(a[0], a[0].Sin(), a[0].Narrow(1, 1, 1)) }, []*T{x})
+		return ts(a[0].MulScalar(2), a[1], a[2].Exp())
+	}
+	m := tensor.Randn([]int{3, 3}).Abs()
+	gm2, err := compile.Trace(g2, ts(m), compile.TraceOptions{Mode: compile.Fake})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shapes []string
+	for _, n := range gm2.Graph.Nodes() {
+		if v, ok := n.Meta[fx.MetaVal].(*T); ok && n.Op == fx.OpCallFunction && n.Target == any(fx.GetItem) {
+			var dims []string
+			for _, d := range v.Sizes() {
+				if name, ok := compile.UnbackedName(d); ok {
+					dims = append(dims, name)
+				} else {
+					dims = append(dims, fmt.Sprint(d))
+				}
+			}
+			shapes = append(shapes, "["+strings.Join(dims, ", ")+"]")
+		}
+	}
+	if got := strings.Join(shapes, " "); got != "[u0, 3] [3, 3] [3, u1]" {
+		t.Errorf("getitem shapes %s, want [u0, 3] [3, 3] [3, u1]", got)
+	}
+	for _, x := range []*T{m, m.Neg()} {
+		got, err := fx.NewInterpreter(gm2).Run(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		expectClose(t, "two unbacked", results(got), g2(x))
+	}
+
+	// Reading the size as an int bakes it in: refused as data-dependent,
+	// and run in segments when compiled without Fullgraph.
+	h := func(x *T) *T {
+		y := hop.Cond(x.SumAll().GtScalar(0), first, whole, []*T{x})[0]
+		return y.Reshape([]int{y.Size(0), 1})
+	}
+	_, err = compile.Trace(h, ts(pos), compile.TraceOptions{Mode: compile.Fake})
+	if err == nil || !strings.Contains(err.Error(), "Could not guard on data-dependent expression u0") || !compile.IsDataDependent(err) {
+		t.Errorf("size read as an int: %v", err)
+	}
+	if _, err := compile.Compile(h, compile.Options{Fullgraph: true}).Call(pos); err == nil {
+		t.Error("fullgraph compile reading the size: no error")
+	}
+	ch := compile.Compile(h, compile.Options{Logf: func(string, ...any) {}})
+	for range 2 {
+		for _, x := range []*T{pos, neg} {
+			got, err := ch.Call(x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			expectClose(t, "segments", results(got), ts(h(x)))
+		}
+	}
+	if s := ch.Stats(); s.Segments == 0 || s.Eager != 0 {
 		t.Errorf("stats %+v: want segments, no eager fallback", s)
+	}
+
+	// Differing dtype, rank or output count stay errors, with S13's words.
+	for _, bad := range []struct {
+		name   string
+		tf, ff hop.Sub
+		want   string
+	}{
+		{"dtype", func(a ...*T) []*T { return ts(a[0]) }, func(a ...*T) []*T { return ts(a[0].To(tensor.Float64)) },
+			"Expected each tensor to have same metadata but got:"},
+		{"rank", func(a ...*T) []*T { return ts(a[0]) }, func(a ...*T) []*T { return ts(a[0].Unsqueeze(0)) },
+			"Expected each tensor to have same metadata but got:"},
+		{"count", func(a ...*T) []*T { return ts(a[0]) }, func(a ...*T) []*T { return ts(a[0], a[0]) },
+			"Expected to return same number of outputs but got:"},
+	} {
+		fn := func(x *T) []*T { return hop.Cond(x.SumAll().GtScalar(0), bad.tf, bad.ff, []*T{x}) }
+		_, err := compile.Trace(fn, ts(pos), compile.TraceOptions{Mode: compile.Fake})
+		if err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%s: %v, want %q", bad.name, err, bad.want)
+		}
 	}
 }
 

@@ -25,7 +25,7 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("%s: names %q %q", op.Name(), target.QualifiedName(), target.TargetName())
 		}
 	}
-	if got := strings.Join(names, " "); got != "auto_functionalized cond invoke_subgraph map_impl scan tag_activation_checkpoint while_loop with_effects wrap" {
+	if got := strings.Join(names, " "); got != "auto_functionalized auto_functionalized_v2 cond invoke_subgraph map_impl scan tag_activation_checkpoint while_loop with_effects wrap" {
 		t.Errorf("ops: %s", got)
 	}
 	expectPanic(t, `higher-order op "cond" is already defined`, func() {
