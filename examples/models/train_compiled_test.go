@@ -212,8 +212,9 @@ var optimizers = []struct {
 }
 
 // A whole training step compiled — one Go function doing the forward, the
-// loss, loss.Backward(), opt.Step() and opt.ZeroGrad() (first or last),
-// returning the loss — gives after 5 steps the eager losses, parameters,
+// loss, loss.Backward(), opt.Step() and opt.ZeroGrad() (first, last, or
+// first with set_to_none=False: the gradients zeroed in place and
+// accumulated into), returning the loss — gives after 5 steps the eager losses, parameters,
 // buffers, gradients and optimizer state (SGD's momentum buffers; Adam's
 // exp_avg, exp_avg_sq and step count) bit for bit, each of them a real
 // tensor, with each backend. The Backward is a graph break (as in
@@ -226,15 +227,11 @@ var optimizers = []struct {
 func TestCompiledWholeTrainingStep(t *testing.T) {
 	for _, b := range backends {
 		for _, o := range optimizers {
-			for _, zeroLast := range []bool{false, true} {
-				order := "zero_grad_first"
-				if zeroLast {
-					order = "zero_grad_last"
-				}
+			for _, order := range []string{"zero_grad_first", "zero_grad_last", "zero_grad_keep"} {
 				for _, c := range trainCases {
 					t.Run(c.name+"/"+o.name+"/"+order+"/"+b.name, func(t *testing.T) {
-						eager := wholeSteps(t, c.build(t), o.make, zeroLast, nil)
-						comp := wholeSteps(t, c.build(t), o.make, zeroLast, b.b)
+						eager := wholeSteps(t, c.build(t), o.make, order, nil)
+						comp := wholeSteps(t, c.build(t), o.make, order, b.b)
 						if len(eager) == 0 {
 							t.Fatal("no state to compare")
 						}
@@ -288,9 +285,9 @@ func TestCompiledWholeTrainingStepFullgraph(t *testing.T) {
 
 // wholeSteps runs 5 training steps of c with the optimizer newOpt makes,
 // the whole step compiled with backend when it is non-nil, and returns by
-// name the losses, parameters, buffers, gradients (zeroLast: checked nil
-// instead) and optimizer state tensors and step counts (as tensors).
-func wholeSteps(t *testing.T, c trainCase, newOpt func([]*gt.Tensor) (optim.Optimizer, error), zeroLast bool, backend compile.Backend) map[string]*gt.Tensor {
+// name the losses, parameters, buffers, gradients (zero_grad_last: checked
+// nil instead) and optimizer state tensors and step counts (as tensors).
+func wholeSteps(t *testing.T, c trainCase, newOpt func([]*gt.Tensor) (optim.Optimizer, error), order string, backend compile.Backend) map[string]*gt.Tensor {
 	t.Helper()
 	params := c.m.(interface{ NamedParameters() []nn.Named }).NamedParameters()
 	var ps []*gt.Tensor
@@ -301,9 +298,13 @@ func wholeSteps(t *testing.T, c trainCase, newOpt func([]*gt.Tensor) (optim.Opti
 	if err != nil {
 		t.Fatal(err)
 	}
+	zeroLast := order == "zero_grad_last"
 	step := func(x *gt.Tensor) *gt.Tensor {
-		if !zeroLast {
+		switch order {
+		case "zero_grad_first":
 			opt.ZeroGrad()
+		case "zero_grad_keep":
+			opt.ZeroGrad(optim.WithSetToNone(false))
 		}
 		l := c.loss(x)
 		l.Backward()
