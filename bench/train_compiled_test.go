@@ -163,3 +163,87 @@ func BenchmarkTrainStepCompiled(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTrainWholeStepCompiled runs the MLP's and the small GPT's
+// training step eagerly and compiled whole (compile.Compile of one Go
+// function doing ZeroGrad, the forward and the loss, Backward and an SGD
+// step with momentum), side by side as BenchmarkTrainStepCompiled does.
+// The whole step runs in segments (the Backward is a graph break): each
+// call re-runs the Go function on fake tensors to find its graph in the
+// cache, so the compiled step costs a trace on top of the graph's run.
+func BenchmarkTrainWholeStepCompiled(b *testing.B) {
+	x := gt.Randn(mlpBatch, mlpSizes[0])
+	labels := gt.Rand(mlpBatch).MulScalar(float64(mlpSizes[len(mlpSizes)-1])).To(gt.Int64)
+	small := models.GPTConfig{Vocab: 64, Block: 16, Layers: 2, Heads: 4, D: 32, Hidden: 128}
+	ws := gptWeights(small)
+	tok := gt.Rand(2, small.Block).MulScalar(float64(small.Vocab)).To(gt.Int64)
+	for _, c := range []struct {
+		name string
+		mk   func() (func(*gt.Tensor) *gt.Tensor, []*gt.Tensor)
+		x    *gt.Tensor
+	}{
+		{"mlp", func() (func(*gt.Tensor) *gt.Tensor, []*gt.Tensor) {
+			m := newMLP()
+			params := append(append([]*gt.Tensor{}, m.w...), m.b...)
+			for _, p := range params {
+				p.SetRequiresGrad(true)
+			}
+			return func(x *gt.Tensor) *gt.Tensor { return m.forward(x, labels) }, params
+		}, x},
+		{"gpt-small", func() (func(*gt.Tensor) *gt.Tensor, []*gt.Tensor) {
+			m, err := models.NewGPT(ws, small)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return func(t *gt.Tensor) *gt.Tensor { return models.GPTLoss(m.Forward(t), t) }, m.Parameters()
+		}, tok},
+	} {
+		b.Run(c.name+"/train", func(b *testing.B) {
+			step := func(compiled bool) func() {
+				loss, params := c.mk()
+				opt, err := optim.NewSGD(params, optim.WithLR(0.01), optim.WithMomentum(0.9))
+				if err != nil {
+					b.Fatal(err)
+				}
+				whole := func(x *gt.Tensor) *gt.Tensor {
+					opt.ZeroGrad()
+					l := loss(x)
+					l.Backward()
+					opt.Step()
+					return l
+				}
+				if !compiled {
+					return func() { whole(c.x) }
+				}
+				cc := compile.Compile(whole, compile.Options{Logf: func(string, ...any) {}})
+				run := func() {
+					if _, err := cc.Call(c.x); err != nil {
+						b.Fatal(err)
+					}
+				}
+				run()
+				run() // the first step's graph (new momentum buffers), then the steady one
+				if s := cc.Stats(); s.Eager != 0 || s.Segments != 2 {
+					b.Fatalf("the whole step did not run in segments: %s", cc.Explain())
+				}
+				return run
+			}
+			eagerStep, compiledStep := step(false), step(true)
+			var eager, compiled stepCost
+			i := 0
+			b.ReportAllocs()
+			for b.Loop() {
+				if i%2 == 0 {
+					eager.add(eagerStep)
+					compiled.add(compiledStep)
+				} else {
+					compiled.add(compiledStep)
+					eager.add(eagerStep)
+				}
+				i++
+			}
+			eager.report(b, "eager")
+			compiled.report(b, "compiled")
+		})
+	}
+}

@@ -129,6 +129,14 @@ type inputSpec struct {
 // Compile compiles fn, a Go function of *tensor.Tensor parameters and
 // *tensor.Tensor or []*tensor.Tensor results (see Trace). The result's Call
 // runs it; Fn1, Fn2 and Fn3 give back a function of fn's own type.
+//
+// fn may be a whole training step: a Backward, a write to a .grad or an
+// optimizer step in it is a graph break (effects.go), after which fn runs
+// in segments, its Go code on every call, with the gradients and the
+// optimizer's state real tensors afterwards; with Fullgraph it is an error
+// in PyTorch's words ("Unsupported Tensor.backward() call"). Grad-mode
+// switches inside fn (NoGrad around an in-place parameter update) are
+// recorded in the graph.
 func Compile(fn any, opts ...Options) *Compiled {
 	c := &Compiled{fn: fn, dynamic: map[int]map[int]bool{}, objDyn: map[string]map[int]bool{}}
 	if len(opts) > 0 {
@@ -255,6 +263,16 @@ func (c *Compiled) Call(inputs ...*tensor.Tensor) (any, error) {
 			c.segmented = true
 			c.mu.Unlock()
 			c.logf("compile: %s reads tensor data; it runs in segments: %v", c.name, err)
+			return c.callSegments(inputs)
+		}
+		if isGraphBreak(err) && !c.opts.Fullgraph {
+			// A Backward, a .grad write or an optimizer step (effects.go):
+			// the Go code runs on every call, in segments.
+			c.segmented = true
+			c.mu.Unlock()
+			if c.opts.Logf != nil {
+				c.opts.Logf("compile: %s: graph break; it runs in segments: %v", c.name, err)
+			}
 			return c.callSegments(inputs)
 		}
 		c.mu.Unlock()
@@ -407,7 +425,9 @@ func (c *Compiled) specs(inputs []*tensor.Tensor) []inputSpec {
 func (c *Compiled) compile(inputs []*tensor.Tensor, specs []inputSpec, grad bool) (*entry, error) {
 	// A fake trace: nothing runs while tracing, so the function's effects
 	// (writes into its inputs) happen once, when the graph runs.
-	gm, err := Trace(c.fn, inputs, TraceOptions{Mode: Fake, Decompositions: c.opts.Decompositions})
+	// Effects on Go objects (a Backward, an optimizer step) are graph
+	// breaks here (effects.go); grad-mode switches are recorded.
+	gm, err := Trace(c.fn, inputs, TraceOptions{Mode: Fake, Decompositions: c.opts.Decompositions, compiled: true})
 	if err != nil {
 		return nil, err
 	}
@@ -447,7 +467,7 @@ func (c *Compiled) compile(inputs []*tensor.Tensor, specs []inputSpec, grad bool
 	if err != nil {
 		return nil, fmt.Errorf("compile: backend: %w", err)
 	}
-	return &entry{guards: specs, gradMode: grad, gm: gm, run: run, attrs: attrGuards(gm)}, nil
+	return &entry{guards: specs, gradMode: grad, gm: gm, run: inGradMode(gm, grad, run), attrs: attrGuards(gm)}, nil
 }
 
 // needsGrad reports whether the graph computes with an input or a constant

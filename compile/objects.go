@@ -626,7 +626,9 @@ func sameLeaf(a, b any) bool {
 // trace at sentinel sizes gives the same graph but for ints it can decode
 // from the inputs' sizes; otherwise they stay static.
 func (c *Compiled) compileArgs(inputs []any, specs []inputSpec, grad bool) (*entry, error) {
-	opts := TraceOptions{Mode: Fake, Decompositions: c.opts.Decompositions}
+	// A Backward or an optimizer step is a graph break (effects.go): the
+	// call runs eagerly, or fails with Fullgraph.
+	opts := TraceOptions{Mode: Fake, Decompositions: c.opts.Decompositions, compiled: true}
 	gm, err := traceArgs(c.fn, inputs, opts, nil)
 	if err != nil {
 		return nil, err
@@ -652,6 +654,13 @@ func (c *Compiled) compileArgs(inputs []any, specs []inputSpec, grad bool) (*ent
 	run := func(in []any) (any, error) { return fx.NewInterpreter(gm).Run(in...) }
 	if p, ok := compileProgram(gm); ok {
 		run = p.runArgs
+	}
+	if switchesGrad(gm) {
+		inner := run
+		run = func(in []any) (any, error) {
+			defer autograd.SetGradEnabled(grad)()
+			return inner(in)
+		}
 	}
 	return &entry{guards: specs, gradMode: grad, gm: gm, runArgs: run, attrs: attrGuards(gm)}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/goaten/goaten/autograd"
 	"github.com/goaten/goaten/compile/fx"
 	"github.com/goaten/goaten/tensor"
 )
@@ -20,6 +21,14 @@ import (
 // the read gets its real value, and tracing goes on in a new segment whose
 // inputs are the real values it uses. The function's results are the real
 // values of its traced results. Fullgraph refuses all this.
+//
+// A function with effects on Go objects (a Backward, an optimizer step:
+// effects.go) runs in segments too, its Go code on every call: the
+// backward is traced into the segment, and each tensor a segment computes
+// becomes real when the segment runs (materialize), so that the .grad and
+// the optimizer state it stored hold real tensors. Each segment's graph
+// records the grad-mode switches of its Go code and starts in the mode the
+// Go code was in when the segment began.
 
 // maxSegments bounds the segment cache of one compiled function.
 const maxSegments = 256
@@ -30,6 +39,7 @@ type segmenter struct {
 	real   map[*tensor.Tensor]*tensor.Tensor // traced tensor -> real value, once its segment ran
 	inputs []*tensor.Tensor                  // real values of the current segment's placeholders
 	made   []*tensor.Tensor                  // traced tensors the current segment computes
+	writes gradWrites                        // the real leaves whose .grad the call wrote
 }
 
 // input makes a placeholder of the current segment for t, a traced tensor
@@ -49,6 +59,20 @@ func (s *segmenter) input(tr *tracer, t *tensor.Tensor) (*fx.Node, bool) {
 	return n, true
 }
 
+// lift makes a placeholder of the current segment for t, a real tensor fn
+// closes over (a parameter, a buffer, an optimizer's state, a .grad):
+// the segment's graph takes the tensors it reads as inputs, as Dynamo
+// lifts parameters and buffers, so that it serves the next call, whose Go
+// code may hand it other tensor objects (a new .grad, a mask made afresh),
+// and writes into the tensors of that call.
+func (s *segmenter) lift(tr *tracer, t *tensor.Tensor) *fx.Node {
+	n := tr.gm.Graph.Placeholder(fmt.Sprintf("arg%d_1", len(s.inputs)))
+	n.Meta[fx.MetaVal] = tr.exampleValue(t)
+	tr.consts[t] = n
+	s.inputs = append(s.inputs, t)
+	return n
+}
+
 // run ends the current segment: its graph returns every tensor it made, is
 // compiled (or found) and run, and a new segment begins.
 func (s *segmenter) run(tr *tracer) error {
@@ -63,9 +87,10 @@ func (s *segmenter) run(tr *tracer) error {
 		}
 		made = append(made, t)
 	}
-	if len(outs) > 0 {
+	if len(outs) > 0 || switchesGrad(tr.gm) {
+		tr.endGradMode()
 		tr.gm.Graph.Output(outs)
-		res, err := s.c.runSegment(tr.gm, s.inputs)
+		res, err := s.c.runSegment(tr.gm, s.inputs, tr.gradStart)
 		if err != nil {
 			return err
 		}
@@ -74,8 +99,15 @@ func (s *segmenter) run(tr *tracer) error {
 			r, _ := vals[index[tr.proxies[t]]].(*tensor.Tensor)
 			s.real[t] = r
 		}
+		// The traced tensors become their real values, wherever the Go
+		// code has put them.
+		for _, t := range made {
+			materialize(t, s.real[t])
+		}
 	}
 	tr.gm = fx.NewGraphModule(fx.New())
+	tr.gradStart = autograd.IsGradEnabled()
+	tr.gradMode = tr.gradStart
 	clear(tr.proxies)
 	clear(tr.aliases)
 	clear(tr.consts)
@@ -127,18 +159,39 @@ func (c *Compiled) callSegments(inputs []*tensor.Tensor) (res any, err error) {
 	s := &segmenter{c: c, real: map[*tensor.Tensor]*tensor.Tensor{}}
 	tr := newTracer(Fake, c.opts.Decompositions)
 	tr.seg = s
+	tr.recordGrad = true
+	tr.gradStart = autograd.IsGradEnabled()
+	tr.gradMode = tr.gradStart
 	in := make([]reflect.Value, len(inputs))
+	proxies := make([]*tensor.Tensor, len(inputs))
 	for i, x := range inputs {
 		p := tr.proxyInput(x)
+		if g := x.Grad(); g != nil && p.RequiresGrad() {
+			autograd.SetGrad(p, g) // a backward accumulates into the input's .grad
+		}
 		s.real[p] = x
 		in[i] = reflect.ValueOf(p)
+		proxies[i] = p
 	}
+	defer func() {
+		if err != nil {
+			// No trace-time tensor stays in a .grad.
+			s.writes.undo(false)
+		}
+	}()
 	err = tensor.Try(func() {
 		defer tensor.IncludeKey(tensor.KeyTrace)()
 		defer tensor.SetModeValue(tracerKey, tr)()
+		defer autograd.SetEffectHooks(segmentHooks(&s.writes))()
 		out := reflect.ValueOf(c.fn).Call(in)
 		if err := s.run(tr); err != nil {
 			panic(asTensorError(err))
+		}
+		// An input's .grad the function changed (a backward into it).
+		for i, p := range proxies {
+			if g := p.Grad(); g != inputs[i].Grad() && p.RequiresGrad() {
+				autograd.SetGrad(inputs[i], g)
+			}
 		}
 		vals := make([]reflect.Value, len(out))
 		for i, v := range out {
@@ -162,17 +215,34 @@ func (c *Compiled) callSegments(inputs []*tensor.Tensor) (res any, err error) {
 
 // runSegment runs a segment's graph on its inputs, compiling it on the
 // first call with these guards: the graph's text, its inputs' dtypes,
-// devices, sizes and strides, and the constants it reads.
-func (c *Compiled) runSegment(gm *fx.GraphModule, inputs []*tensor.Tensor) (any, error) {
+// devices, sizes, strides and requires-grad, which inputs are one tensor or
+// share data (a write into one shows in the other), the grad mode it
+// starts in, and the constants it reads.
+func (c *Compiled) runSegment(gm *fx.GraphModule, inputs []*tensor.Tensor, grad bool) (any, error) {
 	var key strings.Builder
 	key.WriteString(gm.Code())
-	for _, x := range inputs {
-		fmt.Fprintf(&key, "|%s %s %v %v %v", x.DType(), x.Device(), x.Sizes(), x.Strides(), x.RequiresGrad())
+	same := map[*tensor.Tensor]int{}
+	data := map[any]int{}
+	for i, x := range inputs {
+		fmt.Fprintf(&key, "|%s %s %v %v %d %v", x.DType(), x.Device(), x.Sizes(), x.Strides(), x.StorageOffset(), x.RequiresGrad())
+		if j, ok := same[x]; ok {
+			fmt.Fprintf(&key, " =%d", j)
+		} else {
+			same[x] = i
+		}
+		if k, ok := keyOf(x); ok {
+			if j, ok := data[k.raw]; ok {
+				fmt.Fprintf(&key, " ~%d", j)
+			} else {
+				data[k.raw] = i
+			}
+		}
 	}
 	for _, name := range gm.AttrNames() {
 		v, _ := gm.Attr(name)
 		fmt.Fprintf(&key, "|%s=%p", name, v)
 	}
+	fmt.Fprintf(&key, "|grad=%v", grad)
 	k := key.String()
 	c.mu.Lock()
 	run, ok := c.segments[k]
@@ -184,8 +254,9 @@ func (c *Compiled) runSegment(gm *fx.GraphModule, inputs []*tensor.Tensor) (any,
 			return nil, err
 		}
 		if c.segments == nil || len(c.segments) >= maxSegments {
-			// A function whose closure holds new tensors on every call
-			// makes new keys every call: start over rather than grow.
+			// A function whose graphs differ on every call (numbers of
+			// its Go code baked in: Adam's bias corrections) makes new
+			// keys every call: start over rather than grow.
 			c.segments = map[string]Runnable{}
 		}
 		c.segments[k] = run
@@ -196,5 +267,8 @@ func (c *Compiled) runSegment(gm *fx.GraphModule, inputs []*tensor.Tensor) (any,
 	c.mu.Unlock()
 	// The segment runs for real, not into the trace of the next one.
 	defer tensor.ExcludeKey(tensor.KeyTrace)()
+	// In the grad mode the segment began in, which the Go code may have
+	// left since (a segment run when fn returns from inside NoGrad code).
+	defer autograd.SetGradEnabled(grad)()
 	return run(inputs)
 }

@@ -75,6 +75,10 @@ type TraceOptions struct {
 	// graph uses the ints runs fn a second time, on fresh fakes; ints fn
 	// branches on, and other results, stay constants.
 	ConstantMethodResults bool
+
+	// compiled: the trace is Compile's (effects.go): grad-mode switches
+	// are recorded, and effects on Go objects are graph breaks.
+	compiled bool
 }
 
 // functionalMode is the functional layer's mode for o, and whether fn is
@@ -141,6 +145,11 @@ type tracer struct {
 	// calls handed to objects, and each computed-with tensor's original.
 	objEscapes  []objEscape
 	objIdentity map[*tensor.Tensor]objGiven
+
+	// Grad mode (effects.go): whether switches are recorded, the mode the
+	// graph starts in, and the mode its last node runs in.
+	recordGrad          bool
+	gradStart, gradMode bool
 }
 
 // newTracer starts a trace into an empty graph.
@@ -268,6 +277,21 @@ func traceArgs(fn any, inputs []any, o TraceOptions, probe *probeHooks) (gm *fx.
 	tr.afV2 = o.AutoFunctionalizedV2
 	tr.constMethods = o.ConstantMethodResults
 	tr.probe = probe
+	tr.recordGrad = o.compiled
+	tr.gradStart = autograd.IsGradEnabled()
+	tr.gradMode = tr.gradStart
+	// What fn does to Go objects (effects.go): in a fake trace, a .grad
+	// write is undone when the trace ends; in Compile's trace, it is a
+	// graph break. A real trace runs fn for real.
+	var writes gradWrites
+	var hooks *autograd.EffectHooks
+	switch {
+	case o.compiled:
+		hooks = cachedHooks()
+	case o.Mode == Fake:
+		hooks = traceHooks(&writes)
+		defer writes.undo(true)
+	}
 	in := make([]reflect.Value, len(inputs))
 	for i, a := range inputs {
 		name := fmt.Sprintf("arg%d", i)
@@ -300,6 +324,9 @@ func traceArgs(fn any, inputs []any, o TraceOptions, probe *probeHooks) (gm *fx.
 	err = tensor.Try(func() {
 		defer tensor.IncludeKey(tensor.KeyTrace)()
 		defer tensor.SetModeValue(tracerKey, tr)()
+		if hooks != nil {
+			defer autograd.SetEffectHooks(hooks)()
+		}
 		if functionalize {
 			defer functional.Enable(fmode)()
 		}
@@ -314,6 +341,7 @@ func traceArgs(fn any, inputs []any, o TraceOptions, probe *probeHooks) (gm *fx.
 	if err := tr.nameToken(len(o.ArgNames) == 0); err != nil {
 		return nil, err
 	}
+	tr.endGradMode()
 	if err := tr.output(out); err != nil {
 		return nil, err
 	}
@@ -612,6 +640,9 @@ func (tr *tracer) constant(t *tensor.Tensor) *fx.Node {
 	if tr.outer != nil {
 		return tr.liftOuter(t)
 	}
+	if tr.seg != nil {
+		return tr.seg.lift(tr, t)
+	}
 	if tr.lift && t.RequiresGrad() {
 		return tr.liftParam(t)
 	}
@@ -664,8 +695,13 @@ func traceKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 		res = fakeResults(res, back, resultDevice(op, args, d.Device))
 	}
 	pargs, kwargs := normalize(op, nargs)
+	tr.recordGradMode()
 	n := tr.gm.Graph.CallFunction(op, pargs, kwargs)
-	n.Meta[fx.MetaStackTrace] = fx.StackTrace(1)
+	if tr.seg == nil {
+		// (A segment's graph is run, never shown: a call in segment mode,
+		// re-traced every time, does without the stack walks.)
+		n.Meta[fx.MetaStackTrace] = fx.StackTrace(1)
+	}
 	return tr.track(n, res, args)
 }
 
