@@ -520,6 +520,11 @@ func whileIntTrace(tr *compile.HOPTracer, cond func(args ...any) any, body func(
 		if !fz {
 			return out
 		}
+		for _, a := range in {
+			if x, ok := a.(*T); ok && functional.Mutations(x) > 0 {
+				panic(&tensor.Error{Op: "while_loop", Msg: WhileLoopOp.rules.Mutates[k]})
+			}
+		}
 		res := make([]any, len(out))
 		for i, o := range out {
 			res[i] = o
@@ -533,11 +538,6 @@ func whileIntTrace(tr *compile.HOPTracer, cond func(args ...any) any, body func(
 				}
 			}
 			res[i] = functional.Unwrap(t)
-		}
-		for _, a := range in {
-			if x, ok := a.(*T); ok && functional.Mutations(x) > 0 {
-				panic(&tensor.Error{Op: "while_loop", Msg: WhileLoopOp.rules.Mutates[k]})
-			}
 		}
 		return res
 	}
