@@ -181,6 +181,9 @@ func (s *saver) graph(userOf map[*fx.Node]int) (*jGraph, error) {
 	for _, n := range s.gm.Graph.Nodes() {
 		switch n.Op {
 		case fx.OpPlaceholder:
+			if e, ok := n.Meta[compile.MetaSymExpr].(string); ok && isSymInt(n) {
+				return nil, fmt.Errorf("export: Save: input %s is a symbolic int (Sym(%s), a while_loop's int carry); saving symbolic int inputs is not supported", n.Name, e)
+			}
 			jg.Inputs = append(jg.Inputs, jArg{AsTensor: &jName{n.Name}})
 			ui, isUser := userOf[n]
 			if !isUser {
