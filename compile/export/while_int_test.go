@@ -21,7 +21,8 @@ func TestHOPIntCarryExport(t *testing.T) {
 				return []any{a[0].(hop.Int).Add(hop.IntOf(1)), n.FC.Forward(a[1].(*tensor.Tensor)).Tanh()}
 			},
 			[]any{0, x}, nil)
-		return []*tensor.Tensor{r[1].(*tensor.Tensor).MulScalar(2.0)}
+		y := r[1].(*tensor.Tensor)
+		return []*tensor.Tensor{y, y.SumAll().Unsqueeze(0).Expand([]int{r[0].(hop.Int).AsSize()}).MulScalar(2.0)}
 	}
 	net := newHopNet(run)
 	x := seq(0.3, 2, 4)
@@ -35,7 +36,10 @@ func TestHOPIntCarryExport(t *testing.T) {
 	}
 	for _, want := range []string{
 		`torch.ops.higher_order.while_loop(while_loop_cond_graph_0, while_loop_body_graph_0, (0, args_0), (p_fc_weight, p_fc_bias))`,
+		`getitem: "Sym(u1)" = while_loop[0]`,
 		`getitem_1: "f32[2, 4]" = while_loop[1]`,
+		`expand: "f32[u1]" = torch.ops.aten.expand.default(unsqueeze, [getitem])`,
+		"Range constraints: {u1: VR[0, int_oo]}",
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("no %q in\n%s", want, s)
@@ -48,7 +52,7 @@ func TestHOPIntCarryExport(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(got) != 1 {
+		if len(got) != 2 || got[1].Size(0) != 3 {
 			t.Fatalf("exported outputs %v", got)
 		}
 		for i := range want {

@@ -369,7 +369,7 @@ func functionalizeRule(c *Call) []*T {
 	out := make([]*T, len(res))
 	for i, r := range res {
 		if r != nil {
-			out[i] = functional.Wrap(r)
+			out[i] = functional.WrapResult(r)
 		}
 	}
 	return out

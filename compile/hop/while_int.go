@@ -633,7 +633,7 @@ func whileIntTrace(tr *compile.HOPTracer, cond func(args ...any) any, body func(
 			}
 			out[i] = Int{v: v, node: nd, expr: name, sym: tr.Mode() == compile.Fake}
 		} else if t, ok := o.(*T); ok && fz {
-			out[i] = functional.Wrap(t)
+			out[i] = functional.WrapResult(t)
 		}
 	}
 	return out

@@ -321,3 +321,29 @@ func list(v any) []any {
 	}
 	return []any{v}
 }
+
+// In a functionalized trace (export's), the views of a higher-order op's
+// results are recorded as view ops, as PyTorch records them, not replayed
+// as gathers (index.Tensor with a constant index).
+func TestHOPResultViewsFunctionalized(t *testing.T) {
+	f := func(x *T) *T {
+		y := hop.Cond(x.SumAll().GtScalar(0), func(a ...*T) []*T { return ts(a[0].Sin()) },
+			func(a ...*T) []*T { return ts(a[0].Cos()) }, []*T{x})[0]
+		return y.Unsqueeze(0).Expand([]int{3, 2}).MulScalar(2)
+	}
+	x := tensor.FromSlice([]float32{1, 2})
+	gm, err := compile.Trace(f, ts(x), compile.TraceOptions{Mode: compile.Fake, ArgNames: []string{"x"}, Functionalize: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := code(t, gm, "")
+	if !strings.Contains(c, "unsqueeze = torch.ops.aten.unsqueeze.default(getitem, 0)") ||
+		!strings.Contains(c, "expand = torch.ops.aten.expand.default(unsqueeze, [3, 2])") || strings.Contains(c, "index") {
+		t.Errorf("views of the cond's result:\n%s", c)
+	}
+	res, err := fx.NewInterpreter(gm).Run(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expectClose(t, "views", results(res), ts(f(x)))
+}
