@@ -22,6 +22,15 @@ func countLoop(x *T) any {
 // The int carry is an unbacked symbol: the sub-graphs take it as a
 // placeholder, record i < 3 and i + 1 as operator nodes, and the loop's
 // int result is read by a getitem bound to a fresh symbol.
+//
+// The graph text is PyTorch's as its while_loop_tracing records it (no
+// PyTorch 2 is at hand to print it): the carried inputs keep the constant
+// 0, the sub-graphs are traced on a fresh unbacked u0 (print_readable
+// annotates their arg0_1 "Sym(u0)"), and the fake result's int is a fresh
+// u1 (while_loop_fake_tensor_mode). Where it may differ: make_fx binds a
+// SymInt result to its proxy lazily, so PyTorch may create the int's
+// getitem only when it is first used (after the tensors' getitems, and
+// then named after them); goaten reads every result in order.
 func TestWhileLoopIntCarryGraph(t *testing.T) {
 	x := tensor.OnesOf([]int{3})
 	// Eagerly: a Go loop.
@@ -31,7 +40,14 @@ func TestWhileLoopIntCarryGraph(t *testing.T) {
 	}
 	expectClose(t, "eager", ts(got[1].(*T)), ts(tensor.FullOf(tensor.Float32, 8, 3)))
 
+	// In Real mode the same graph (the loop computes its real values).
+	rgm := trace(t, countLoop, ts(x), compile.Real, "x")
 	gm := trace(t, countLoop, ts(x), compile.Fake, "x")
+	for _, p := range []string{"", "while_loop_cond_graph_0", "while_loop_body_graph_0"} {
+		if a, b := code(t, rgm, p), code(t, gm, p); a != b {
+			t.Errorf("real mode %s:\n%s\nwant\n%s", p, a, b)
+		}
+	}
 	expectCode(t, gm, "", `
 def forward(self, x_1):
     while_loop_cond_graph_0 = self.while_loop_cond_graph_0
@@ -346,4 +362,32 @@ func TestHOPResultViewsFunctionalized(t *testing.T) {
 		t.Fatal(err)
 	}
 	expectClose(t, "views", results(res), ts(f(x)))
+}
+
+// A body that reads tensor data cannot be a sub-graph: compiled without
+// Fullgraph the function runs in segments, the loop inline, with eager's
+// values.
+func TestWhileLoopIntCarrySegments(t *testing.T) {
+	f := func(x *T) *T {
+		cond := func(a ...any) any { return a[0].(hop.Int).Lt(hop.IntOf(3)) }
+		body := func(a ...any) []any {
+			v := a[1].(*T).SumAll().Item().Float64()
+			return []any{a[0].(hop.Int).Add(hop.IntOf(1)), a[1].(*T).AddScalar(v)}
+		}
+		return hop.WhileLoopCarries(cond, body, []any{0, x}, nil)[1].(*T)
+	}
+	x := tensor.FromSlice([]float32{1, 2})
+	want := ts(tensor.FromSlice([]float32{40, 41}))
+	expectClose(t, "eager", ts(f(x)), want)
+	c := compile.Compile(f, compile.Options{})
+	for range 2 {
+		got, err := c.Call(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		expectClose(t, "segments", results(got), want)
+	}
+	if s := c.Stats(); s.Segments == 0 || s.Frames != 0 {
+		t.Errorf("stats %+v: want segments", s)
+	}
 }
