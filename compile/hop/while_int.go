@@ -204,7 +204,7 @@ func intExpr(op *fx.Operator, a, b Int) string {
 // carry kinds of WhileLoopCarries.
 func isIntCarry(v any) bool {
 	switch v.(type) {
-	case int, Int:
+	case int, Int, SymInt:
 		return true
 	}
 	return false
@@ -220,6 +220,8 @@ func pyTypeOf(v any) string {
 		return "<class 'torch.Tensor'>"
 	case int, Int:
 		return "<class 'int'>"
+	case SymInt:
+		return "<class 'torch.SymInt'>"
 	case float32, float64:
 		return "<class 'float'>"
 	case bool:
@@ -239,6 +241,8 @@ func pyValue(v any) string {
 		return valueRepr(x)
 	case Int:
 		return x.String()
+	case SymInt:
+		return strconv.Itoa(x.Int())
 	case float64:
 		return fx.Repr(x)
 	case float32:
@@ -329,17 +333,37 @@ func WhileLoopCarries(cond func(args ...any) any, body func(args ...any) []any, 
 	if !ints {
 		return whileTensorCarries(cond, body, carried, additional)
 	}
+	tr := compile.ActiveTracer()
 	vals := make([]any, len(carried))
 	for i, v := range carried {
-		if n, ok := v.(int); ok {
-			v = IntOf(n)
+		switch x := v.(type) {
+		case int:
+			v = IntOf(x)
+		case SymInt:
+			v = symIntCarry(tr, x)
 		}
 		vals[i] = v
 	}
-	if tr := compile.ActiveTracer(); tr != nil {
+	if tr != nil {
 		return whileIntTrace(tr, cond, body, vals, additional)
 	}
 	return whileAny(userPred(cond), func(a []any) []any { return body(a...) }, vals, additional)
+}
+
+// symIntCarry is a tensor's size carried by a while_loop: its value
+// eagerly; in a trace the sym_size.int node reading it, which the loop's
+// node takes among its carried inputs (PyTorch's backed SymInt carry).
+func symIntCarry(tr *compile.HOPTracer, s SymInt) Int {
+	if tr == nil {
+		return IntOf(s.Int())
+	}
+	x := s.x
+	if functional.IsFunctional(x) {
+		x = functional.Unwrap(x)
+	}
+	n := tr.Graph().CreateNode(fx.OpCallFunction, opSymSize, []any{tr.Arg(x), s.dim}, nil, "sym_size_int")
+	n.Meta[fx.MetaVal] = s.Int()
+	return Int{v: s.Int(), node: n, expr: strconv.Itoa(s.Int())}
 }
 
 // whileTensorCarries is WhileLoopCarries of tensors only: WhileLoop.

@@ -391,3 +391,46 @@ func TestWhileLoopIntCarrySegments(t *testing.T) {
 		t.Errorf("stats %+v: want segments", s)
 	}
 }
+
+// A tensor's size (SymInt) may be a carry: eagerly its value; in a trace
+// the sym_size.int node reading it is the loop's carried input, and the
+// sub-graphs take a fresh unbacked symbol as for any int.
+func TestWhileLoopSymIntCarry(t *testing.T) {
+	f := func(x *T) any {
+		cond := func(a ...any) any { return a[0].(hop.Int).Gt(hop.IntOf(0)) }
+		body := func(a ...any) []any { return []any{a[0].(hop.Int).Sub(hop.IntOf(1)), a[1].(*T).AddScalar(1)} }
+		return fx.Tuple(hop.WhileLoopCarries(cond, body, []any{hop.Size(x, 0), x}, nil))
+	}
+	x := tensor.ZerosOf([]int{3})
+	r := f(x).(fx.Tuple)
+	if r[0].(hop.Int).Int() != 0 {
+		t.Errorf("eager %v", r[0])
+	}
+	expectClose(t, "eager", ts(r[1].(*T)), ts(tensor.FullOf(tensor.Float32, 3, 3)))
+	gm := trace(t, f, ts(x), compile.Fake, "x")
+	expectCode(t, gm, "", `
+def forward(self, x_1):
+    sym_size_int = torch.ops.aten.sym_size.int(x_1, 0)
+    while_loop_cond_graph_0 = self.while_loop_cond_graph_0
+    while_loop_body_graph_0 = self.while_loop_body_graph_0
+    while_loop = torch.ops.higher_order.while_loop(while_loop_cond_graph_0, while_loop_body_graph_0, (sym_size_int, x_1), ());  while_loop_cond_graph_0 = while_loop_body_graph_0 = sym_size_int = x_1 = None
+    getitem = while_loop[0]
+    getitem_1 = while_loop[1];  while_loop = None
+    return (getitem, getitem_1)`)
+	expectCode(t, gm, "while_loop_body_graph_0", `
+def forward(self, arg0_1, arg1_1):
+    sub = arg0_1 - 1;  arg0_1 = None
+    add = torch.ops.aten.add.Scalar(arg1_1, 1);  arg1_1 = None
+    return (sub, add)`)
+	for _, in := range []*T{x, tensor.ZerosOf([]int{5})} {
+		res, err := fx.NewInterpreter(gm).Run(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := list(res)
+		if l[0] != 0 {
+			t.Errorf("interpreted %v", l[0])
+		}
+		expectClose(t, "interpreted", ts(l[1].(*T)), ts(tensor.FullOf(tensor.Float32, float64(in.Size(0)), in.Size(0))))
+	}
+}
