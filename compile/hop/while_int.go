@@ -475,9 +475,12 @@ func whileAny(pred func([]any) bool, body func([]any) []any, carried []any, add 
 		out := body(args)
 		checkCarries(carried, out)
 		for i, o := range out {
-			if k, ok := o.(int); ok && isIntCarry(carried[i]) {
-				if _, isInt := carried[i].(Int); isInt {
-					out[i] = IntOf(k)
+			if _, isInt := carried[i].(Int); isInt {
+				switch x := o.(type) {
+				case int:
+					out[i] = IntOf(x)
+				case SymInt:
+					out[i] = IntOf(x.Int())
 				}
 			}
 		}
@@ -582,6 +585,11 @@ func whileIntTrace(tr *compile.HOPTracer, cond func(args ...any) any, body func(
 		in := wrap(args)
 		out := checkFz(1, in, body(in...))
 		checkCarries(in[:n], out)
+		for i, o := range out {
+			if x, ok := o.(SymInt); ok {
+				out[i] = symIntCarry(compile.ActiveTracer(), x)
+			}
+		}
 		bodyOut = out
 		return fx.Tuple(out)
 	}
@@ -677,13 +685,15 @@ func whileIntFromNode(args []any, g *Graphs) (*Call, bool, error) {
 		return nil, false, nil
 	}
 	ints := false
+	carried := make([]any, len(l))
 	for i, v := range l {
-		switch v.(type) {
+		switch x := v.(type) {
 		case *T:
+			carried[i] = x
 		case int:
-			ints = true
+			carried[i], ints = x, true
 		case int64:
-			l[i], ints = int(v.(int64)), true
+			carried[i], ints = int(x), true
 		default:
 			return nil, false, tensor.Errorf("while_loop: carried_inputs[%d] is a %T, not a tensor or an int", i, v)
 		}
@@ -691,7 +701,6 @@ func whileIntFromNode(args []any, g *Graphs) (*Call, bool, error) {
 	if !ints {
 		return nil, false, nil
 	}
-	carried := append([]any(nil), l...)
 	cond, err := argGraph("while_loop", "cond_fn", args[0])
 	if err != nil {
 		return nil, true, err
@@ -718,9 +727,7 @@ func whileIntFromNode(args []any, g *Graphs) (*Call, bool, error) {
 			return append([]any(nil), r...)
 		case []any:
 			return append([]any(nil), r...)
-		case *T:
-			return []any{r}
-		default:
+		default: // a single tensor or int
 			return []any{r}
 		}
 	}

@@ -422,6 +422,23 @@ def forward(self, arg0_1, arg1_1):
     sub = arg0_1 - 1;  arg0_1 = None
     add = torch.ops.aten.add.Scalar(arg1_1, 1);  arg1_1 = None
     return (sub, add)`)
+	// A body returning a size for an int carry.
+	g := func(x *T) any {
+		cond := func(a ...any) any { return a[0].(hop.Int).Lt(hop.IntOf(2)) }
+		body := func(a ...any) []any {
+			y := tensor.Cat(ts(a[1].(*T), a[1].(*T))).Narrow(0, 0, 2)
+			return []any{hop.Size(tensor.Cat(ts(y, y)), 0), y}
+		}
+		return fx.Tuple(hop.WhileLoopCarries(cond, body, []any{0, tensor.OnesOf([]int{2})}, nil))
+	}
+	if r := g(x).(fx.Tuple); r[0].(hop.Int).Int() != 4 {
+		t.Errorf("a size returned by the body: %v", r[0])
+	}
+	gm2 := trace(t, g, ts(x), compile.Fake, "x")
+	if c := code(t, gm2, "while_loop_body_graph_0"); !strings.Contains(c, "sym_size_int = torch.ops.aten.sym_size.int(cat_1, 0)") ||
+		!strings.Contains(c, "return (sym_size_int, slice_1)") {
+		t.Errorf("body returning a size:\n%s", c)
+	}
 	for _, in := range []*T{x, tensor.ZerosOf([]int{5})} {
 		res, err := fx.NewInterpreter(gm).Run(in)
 		if err != nil {
