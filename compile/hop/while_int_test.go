@@ -191,6 +191,21 @@ func TestWhileLoopIntResultAsSize(t *testing.T) {
 		t.Errorf("a Go if on the loop's int: %v", err)
 	}
 	expectClose(t, "eager branch", ts(branch(x)), ts(x.Cos()))
+	// The same through a comparison: the message names it.
+	cmp := func(x *T) *T {
+		cond := func(a ...any) any { return a[0].(hop.Int).Lt(hop.IntOf(3)) }
+		body := func(a ...any) []any { return []any{a[0].(hop.Int).Add(hop.IntOf(1)), a[1].(*T).Sin()} }
+		r := hop.WhileLoopCarries(cond, body, []any{0, x}, nil)
+		if r[0].(hop.Int).Gt(hop.IntOf(2)).Bool() {
+			return x.Cos()
+		}
+		return x
+	}
+	if _, err := compile.Trace(cmp, ts(x), compile.TraceOptions{Mode: compile.Fake}); err == nil ||
+		!strings.Contains(err.Error(), "Could not guard on data-dependent expression u1 > 2") {
+		t.Errorf("a Go if on a comparison of the loop's int: %v", err)
+	}
+	expectClose(t, "eager comparison", ts(cmp(x)), ts(x.Cos()))
 	// A size of an expression of the symbol is refused.
 	expr := func(x *T) *T {
 		cond := func(a ...any) any { return a[0].(hop.Int).Lt(hop.IntOf(3)) }
