@@ -5,7 +5,8 @@
 //
 // The kernels: sgemm and dgemm (gemm.go); elementwise binary ops over
 // float32/float64 slices with slice-by-scalar forms and the fused axpy
-// (binary.go); unary float32 functions with documented ulp errors
+// (binary.go); addcmul, fma(v·t1, t2, x) with v·t1 rounded first
+// (addcmul.go); unary float32 functions with documented ulp errors
 // (unary.go); float64-accumulated sums, dot products, max/min with index
 // and the softmax, log-softmax and layer-norm row kernels (reduce.go);
 // float16/bfloat16 conversions (convert.go). The elementwise twins give the
@@ -23,7 +24,7 @@
 // integer arithmetic, quotients by Markstein's correction of a Newton
 // reciprocal grown from an integer seed, square roots by Tuckerman's exact
 // test. They run sgemm/dgemm, add/sub/mul and maximum/minimum (float32 and
-// float64), div (float32 and float64), the comparisons, where, threshold_backward,
+// float64), addcmul, div (float32 and float64), the comparisons, where, threshold_backward,
 // relu/abs/neg, exp/sigmoid/silu/tanh/log, gelu, sqrt/rsqrt/reciprocal,
 // sin/cos, gelu_tanh and erf (in float64, as their twins), the reductions and row
 // kernels, the float16/bfloat16 conversions and the depthwise convolution;

@@ -127,3 +127,42 @@ func BenchmarkRows(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAddcmul runs addcmul in place (x = fma(v·t1, t2, x), Adam's
+// exp_avg_sq update with t1 = t2) on 1M and 16M float32 and 1M float64,
+// the kernel in use against its twin.
+func BenchmarkAddcmul(b *testing.B) {
+	for _, n := range []int{1 << 20, benchLen} {
+		x, g := benchInput(n), benchInput(n)
+		size := map[int]string{1 << 20: "1M", benchLen: "16M"}[n]
+		for _, impl := range []struct {
+			name string
+			tab  *addcmulTable
+		}{{Path(), acm}, {"go", &addcmulGo}} {
+			b.Run(impl.name+"/addcmul_f32/"+size, func(b *testing.B) {
+				b.SetBytes(12 * int64(n))
+				for b.Loop() {
+					impl.tab.f32(x, x, g, g, 0.001)
+				}
+				reportElems(b, n)
+			})
+		}
+	}
+	const n = 1 << 20
+	x, g := make([]float64, n), make([]float64, n)
+	for i, v := range benchInput(n) {
+		x[i], g[i] = float64(v), float64(v)*0.5
+	}
+	for _, impl := range []struct {
+		name string
+		tab  *addcmulTable
+	}{{Path(), acm}, {"go", &addcmulGo}} {
+		b.Run(impl.name+"/addcmul_f64/1M", func(b *testing.B) {
+			b.SetBytes(24 * n)
+			for b.Loop() {
+				impl.tab.f64(x, x, g, g, 0.001)
+			}
+			reportElems(b, n)
+		})
+	}
+}

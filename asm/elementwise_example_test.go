@@ -23,6 +23,21 @@ func ExampleAddF32() {
 	// [0 NaN 5]
 }
 
+func ExampleAddcmulF32() {
+	// Adam's exp_avg_sq.addcmul_(grad, grad, value=1-β2), in place.
+	v := []float32{0.5, 0.25}
+	g := []float32{2, -4}
+	asm.AddcmulF32(v, v, g, g, 1-0.999)
+	fmt.Println(v)
+	// One rounding, as torch 1.13's CPU kernel: 0.5359 + 1.1·(-0.4872).
+	x := []float32{0.5359}
+	asm.AddcmulF32(x, x, []float32{1.1}, []float32{-0.4872}, 1)
+	fmt.Printf("fused %g, unfused %g\n", x[0], float32(0.5359)+float32(float32(1.1)*float32(-0.4872)))
+	// Output:
+	// [0.504 0.266]
+	// fused -2.0005993e-05, unfused -2.002716e-05
+}
+
 func ExampleExpF32() {
 	d := make([]float32, 4)
 	asm.ExpF32(d, []float32{0, 1, float32(math.Inf(-1)), 89})

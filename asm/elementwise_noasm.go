@@ -16,3 +16,5 @@ func reduceKernels() *reduceTable { return &reduceGo }
 func cvtKernels() *cvtTable { return &cvtGo }
 
 func convKernels() depthwiseKernel { return depthwiseGo }
+
+func addcmulKernels() *addcmulTable { return &addcmulGo }

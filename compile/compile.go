@@ -78,10 +78,11 @@ type Compiled struct {
 
 	mu        sync.Mutex
 	entries   []*entry
-	segmented bool                 // fn reads data: it runs in segments (segments.go)
-	segments  map[string]Runnable  // compiled segments by their guards
-	dynamic   map[int]map[int]bool // input -> dims found dynamic
-	last      []inputSpec          // inputs of the last trace, for automatic dynamic dims
+	segmented bool                    // fn reads data: it runs in segments (segments.go)
+	segments  map[string]Runnable     // compiled segments by their guards
+	dynamic   map[int]map[int]bool    // input -> dims found dynamic
+	objDyn    map[string]map[int]bool // "input/path" of a tensor in an object's state -> dims found dynamic
+	last      []inputSpec             // inputs of the last trace, for automatic dynamic dims
 	stats     Stats
 }
 
@@ -109,6 +110,8 @@ type entry struct {
 	gm       *fx.GraphModule
 	joint    *Joint // the forward and backward graphs of a training graph
 	run      Runnable
+	runArgs  func([]any) (any, error) // a graph with script object inputs (CallArgs)
+	attrs    []attrGuard              // the script objects fn closed over
 }
 
 // inputSpec is what a graph assumes of one input.
@@ -120,13 +123,14 @@ type inputSpec struct {
 	strides      []int
 	requiresGrad bool
 	dynamic      map[int]bool // dims whose size may vary
+	obj          *objectSpec  // a script object input (CallArgs): its class and state
 }
 
 // Compile compiles fn, a Go function of *tensor.Tensor parameters and
 // *tensor.Tensor or []*tensor.Tensor results (see Trace). The result's Call
 // runs it; Fn1, Fn2 and Fn3 give back a function of fn's own type.
 func Compile(fn any, opts ...Options) *Compiled {
-	c := &Compiled{fn: fn, dynamic: map[int]map[int]bool{}}
+	c := &Compiled{fn: fn, dynamic: map[int]map[int]bool{}, objDyn: map[string]map[int]bool{}}
 	if len(opts) > 0 {
 		c.opts = opts[0]
 	}
@@ -276,6 +280,43 @@ func (c *Compiled) Call(inputs ...*tensor.Tensor) (any, error) {
 	return plain(e.run(inputs))
 }
 
+// CallArgs is Call for a function that takes script objects
+// (tensor.ScriptObject parameters: package torchbind's objects) beside
+// tensors, as torch.compile takes TorchBind objects. A graph is traced
+// with each object's fake (its flattened state fakified, as TraceArgs)
+// and runs the real methods on the real objects, so the call changes them
+// as calling fn would. The graph is guarded on each object's flattened
+// state (__obj_flatten__, compile.StatefulObject): its class, the length
+// of each list, and each tensor's dtype, device, requires_grad, sizes and
+// strides, with automatic dynamic sizes as for tensor inputs (a size that
+// changes between calls becomes dynamic when the graph does not depend on
+// it); any change recompiles, as PyTorch's guards on __obj_flatten__ do.
+// A tensor input that is also in an object's state is an error (PyTorch's
+// "is alising"). Graphs with object inputs run on the Eager backend's
+// program (a Backend takes tensors only) and are not split for training:
+// autograd records their ops as they run. Without objects CallArgs is
+// Call.
+func (c *Compiled) CallArgs(inputs ...any) (any, error) {
+	objects := false
+	for _, a := range inputs {
+		if _, ok := a.(tensor.ScriptObject); ok {
+			objects = true
+		}
+	}
+	if objects {
+		return c.callObjects(inputs)
+	}
+	ts := make([]*tensor.Tensor, len(inputs))
+	for i, a := range inputs {
+		t, ok := a.(*tensor.Tensor)
+		if !ok && a != nil {
+			return nil, fmt.Errorf("compile: %s: input %d is a %T, not a tensor or a script object", c.name, i, a)
+		}
+		ts[i] = t
+	}
+	return c.Call(ts...)
+}
+
 // plain gives several results as a []any (a graph returns a Tuple).
 func plain(res any, err error) (any, error) {
 	if t, ok := res.(fx.Tuple); ok {
@@ -399,14 +440,14 @@ func (c *Compiled) compile(inputs []*tensor.Tensor, specs []inputSpec, grad bool
 			if err != nil {
 				return nil, fmt.Errorf("compile: backend: %w", err)
 			}
-			return &entry{guards: specs, gradMode: grad, gm: j.Graph, joint: j, run: run}, nil
+			return &entry{guards: specs, gradMode: grad, gm: j.Graph, joint: j, run: run, attrs: attrGuards(gm)}, nil
 		}
 	}
 	run, err := c.opts.Backend(gm, inputs)
 	if err != nil {
 		return nil, fmt.Errorf("compile: backend: %w", err)
 	}
-	return &entry{guards: specs, gradMode: grad, gm: gm, run: run}, nil
+	return &entry{guards: specs, gradMode: grad, gm: gm, run: run, attrs: attrGuards(gm)}, nil
 }
 
 // needsGrad reports whether the graph computes with an input or a constant
@@ -489,6 +530,9 @@ func (e *entry) check(inputs []*tensor.Tensor, grad bool) string {
 		if why := e.guards[i].check(x); why != "" {
 			return fmt.Sprintf("tensor '%s' %s", e.guards[i].name, why)
 		}
+	}
+	if len(e.attrs) > 0 {
+		return e.checkAttrs()
 	}
 	return ""
 }

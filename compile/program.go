@@ -356,6 +356,26 @@ func (p *program) exec(inputs []*tensor.Tensor, vals []any) (err error) {
 	for i, s := range p.inputs {
 		vals[s] = inputs[i]
 	}
+	return p.execSteps(vals)
+}
+
+// runArgs is run for inputs that may include script objects.
+func (p *program) runArgs(inputs []any) (any, error) {
+	if len(inputs) != len(p.inputs) {
+		return nil, fmt.Errorf("compile: the graph takes %d inputs, %d given", len(p.inputs), len(inputs))
+	}
+	vals := make([]any, p.nslots)
+	for i, s := range p.inputs {
+		vals[s] = inputs[i]
+	}
+	if err := p.execSteps(vals); err != nil {
+		return nil, err
+	}
+	return p.result(p.out, vals), nil
+}
+
+// execSteps runs the steps on vals, which hold the inputs.
+func (p *program) execSteps(vals []any) (err error) {
 	for _, c := range p.consts {
 		vals[c.slot] = c.val
 	}
@@ -446,7 +466,12 @@ func (s *step) invoke(vals []any) any {
 func (s *step) bind(args, vals []any) {
 	copy(args, s.args)
 	for _, h := range s.holes {
-		v, _ := vals[h.slot].(*tensor.Tensor)
+		v, ok := vals[h.slot].(*tensor.Tensor)
+		if !ok && vals[h.slot] != nil {
+			// A number where a tensor goes (an int a script object's
+			// method returned): a wrapped number, as Bind makes it.
+			v = wrapNumber(vals[h.slot])
+		}
 		if h.elem < 0 {
 			args[h.arg] = v
 			continue
@@ -518,6 +543,15 @@ func (c *BoundCall) Invoke(vals []any) any { return c.s.invoke(vals) }
 func isTemplate(l []*tensor.Tensor, tmpl any) bool {
 	t, _ := tmpl.([]*tensor.Tensor)
 	return len(l) > 0 && len(t) > 0 && &l[0] == &t[0]
+}
+
+// wrapNumber is the wrapped-number tensor of a Go number.
+func wrapNumber(v any) *tensor.Tensor {
+	sc, ok := tensor.ToScalar(v)
+	if !ok {
+		tensor.TypePanicf("compile: a %T where a tensor goes", v)
+	}
+	return tensor.WrappedNumber(sc)
 }
 
 func getItem(v any, i int) any {

@@ -46,11 +46,19 @@ const (
 )
 
 // symDim is one dynamic dim: input i's dim d, its size in the real trace,
-// its size in the probe, and the caller's symbol for it.
+// its size in the probe, and the caller's symbol for it. A symbol that is
+// not an input's dim has a name ("u0") and either node, the int a script
+// object's method returned (objects.go), read from the call_torchbind
+// node that computes it at run time, or src, a dim of a tensor in a
+// script object's state, read from the first node whose value is that
+// tensor (the method call that returned it).
 type symDim struct {
 	input, dim  int
 	real, probe int
 	sym         int
+	name        string
+	node        *fx.Node
+	src         *fx.Node
 }
 
 // symExpr is k·Π dims + c.
@@ -124,6 +132,9 @@ func (e symExpr) String(dims []symDim) string {
 	names := make([]string, len(e.dims))
 	for i, d := range e.dims {
 		names[i] = "s" + strconv.Itoa(dims[d].sym)
+		if dims[d].name != "" {
+			names[i] = dims[d].name
+		}
 	}
 	slices.SortFunc(names, func(a, b string) int {
 		na, _ := strconv.Atoi(a[1:])
@@ -213,7 +224,7 @@ func (c *Compiled) symbolic(gm *fx.GraphModule, inputs []*tensor.Tensor, specs [
 	probe := func(in []*tensor.Tensor) (*fx.GraphModule, error) {
 		return Trace(c.fn, in, TraceOptions{Mode: Fake, Decompositions: c.opts.Decompositions})
 	}
-	out, err := symbolize(gm, probe, inputs, dynamic, nil)
+	out, err := symbolize(gm, probe, inputs, dynamic, nil, nil)
 	return out, err == nil
 }
 
@@ -264,7 +275,7 @@ func SymbolizeWithin(fn any, inputs []*tensor.Tensor, dynamic map[int]map[int]in
 		if err != nil {
 			return nil, err
 		}
-		out, err := symbolize(gm, probe, inputs, dynamic, bound)
+		out, err := symbolize(gm, probe, inputs, dynamic, bound, nil)
 		if err == nil {
 			return out, nil
 		}
@@ -277,8 +288,9 @@ func SymbolizeWithin(fn any, inputs []*tensor.Tensor, dynamic map[int]map[int]in
 
 // symbolize rewrites gm, traced at inputs, by comparing it with the trace
 // that probe makes at the sentinel sizes (within maxSize, see probeSize). It
-// rewrites gm's nodes in place, also when it fails.
-func symbolize(gm *fx.GraphModule, probe func([]*tensor.Tensor) (*fx.GraphModule, error), inputs []*tensor.Tensor, dynamic map[int]map[int]int, maxSize map[int]int) (*fx.GraphModule, error) {
+// rewrites gm's nodes in place, also when it fails. extra are symbols
+// beside the inputs' dims, which probe gives their probe values.
+func symbolize(gm *fx.GraphModule, probe func([]*tensor.Tensor) (*fx.GraphModule, error), inputs []*tensor.Tensor, dynamic map[int]map[int]int, maxSize map[int]int, extra []symDim) (*fx.GraphModule, error) {
 	type occ struct{ input, dim, sym int }
 	var occs []occ
 	for i, ds := range dynamic {
@@ -314,7 +326,7 @@ func symbolize(gm *fx.GraphModule, probe func([]*tensor.Tensor) (*fx.GraphModule
 			if !ok {
 				return nil, fmt.Errorf("compile: dim %d of input %d is %d and may be at most %d: no other size to probe it at", o.dim, o.input, real, maxSize[o.sym])
 			}
-			dims = append(dims, symDim{o.input, o.dim, real, p, o.sym})
+			dims = append(dims, symDim{input: o.input, dim: o.dim, real: real, probe: p, sym: o.sym})
 		} else if dims[k].real != real {
 			return nil, fmt.Errorf("compile: dims %d of input %d and %d of input %d share a size but are %d and %d",
 				dims[k].dim, dims[k].input, o.dim, o.input, dims[k].real, real)
@@ -324,6 +336,7 @@ func symbolize(gm *fx.GraphModule, probe func([]*tensor.Tensor) (*fx.GraphModule
 		}
 		probeSizes[o.input][o.dim] = dims[k].probe
 	}
+	dims = append(dims, extra...)
 	in := slices.Clone(inputs)
 	for i, sizes := range probeSizes {
 		x := inputs[i]
@@ -339,7 +352,7 @@ func symbolize(gm *fx.GraphModule, probe func([]*tensor.Tensor) (*fx.GraphModule
 	if err := sameAttrs(gm, other); err != nil {
 		return nil, err
 	}
-	s := &symbolizer{g: gm.Graph, dims: dims, sym: map[int]*fx.Node{}}
+	s := newSymbolizer(gm.Graph, dims)
 	if !s.graphs(gm.Graph, other.Graph) {
 		if s.diff == nil {
 			return nil, fmt.Errorf("compile: the graph's ops depend on the dynamic sizes")
@@ -446,6 +459,26 @@ type symbolizer struct {
 	diff *fx.Node         // the node where the graphs differ
 	// pairs are the nodes of the two graphs, matched in order.
 	pairs [][2]*fx.Node
+	pos   map[*fx.Node]int // the graph's nodes' places, before any rewrite
+}
+
+// usable reports whether e's symbols can be read where s.at needs them:
+// a size read from a node (src) needs that node to come first.
+func (s *symbolizer) usable(e symExpr) bool {
+	for _, i := range e.dims {
+		if src := s.dims[i].src; src != nil && s.pos[src] >= s.pos[s.at] {
+			return false
+		}
+	}
+	return true
+}
+
+func newSymbolizer(g *fx.Graph, dims []symDim) *symbolizer {
+	s := &symbolizer{g: g, dims: dims, sym: map[int]*fx.Node{}, pos: map[*fx.Node]int{}}
+	for i, n := range g.Nodes() {
+		s.pos[n] = i
+	}
+	return s
 }
 
 // graphs walks the two graphs node by node; it rewrites g1's arguments and
@@ -508,7 +541,7 @@ func (s *symbolizer) value(v1, v2 any) (any, bool) {
 			return x, true
 		}
 		e, ok := decode(x, y, s.dims)
-		if !ok {
+		if !ok || !s.usable(e) {
 			return nil, false
 		}
 		return s.expr(e), true
@@ -537,6 +570,15 @@ func (s *symbolizer) value(v1, v2 any) (any, bool) {
 	case float64:
 		y, ok := v2.(float64)
 		return x, ok && (x == y || x != x && y != y)
+	case tensor.Scalar:
+		y, ok := v2.(tensor.Scalar)
+		if ok && x.IsInt() && y.IsInt() && x.Int64() != y.Int64() {
+			e, ok := decode(int(x.Int64()), int(y.Int64()), s.dims)
+			if !ok || !s.usable(e) {
+				return nil, false
+			}
+			return s.expr(e), true
+		}
 	}
 	return v1, fmt.Sprint(v1) == fmt.Sprint(v2)
 }
@@ -620,10 +662,16 @@ func (s *symbolizer) shapes() {
 
 // symSize is the sym_size.int node of dynamic dim i, made at its first use.
 func (s *symbolizer) symSize(i int) *fx.Node {
+	if n := s.dims[i].node; n != nil {
+		return n
+	}
 	if n, ok := s.sym[i]; ok {
 		return n
 	}
 	ph := s.g.Placeholders()[s.dims[i].input]
+	if src := s.dims[i].src; src != nil {
+		ph = src
+	}
 	n := s.g.CreateNode(fx.OpCallFunction, opSymSize, []any{ph, s.dims[i].dim}, nil, "sym_size_int")
 	n.Meta[fx.MetaVal] = s.dims[i].real
 	n.Meta[MetaSymExpr] = symExpr{dims: []int{i}, k: 1}.String(s.dims)

@@ -67,6 +67,14 @@ type TraceOptions struct {
 	// argument), instead of auto_functionalized (PyTorch uses v2 outside
 	// export, inductor's enable_auto_functionalized_v2).
 	AutoFunctionalizedV2 bool
+	// ConstantMethodResults burns the non-tensor results of script object
+	// methods (tq.size()) into the graph as constants, as PyTorch does
+	// (S5's graph). By default a fake trace keeps an int result symbolic:
+	// the graph reads it from its call_torchbind node at run time, so
+	// the graph is right for objects of any state. Finding where the
+	// graph uses the ints runs fn a second time, on fresh fakes; ints fn
+	// branches on, and other results, stay constants.
+	ConstantMethodResults bool
 }
 
 // functionalMode is the functional layer's mode for o, and whether fn is
@@ -105,6 +113,14 @@ type tracer struct {
 	inputs  []*tensor.Tensor // the traced stand-ins of the inputs
 	outer   *tracer          // the enclosing trace of a higher-order op's sub-trace (subgraph.go)
 
+	// Int results of script objects' methods (objects.go): burned in as
+	// constants, or recorded (the call_torchbind nodes that returned them,
+	// in order); probe makes this trace a probe of a symbolic one.
+	constMethods bool
+	methodInts   []*fx.Node
+	probe        *probeHooks
+	objLeaf      map[*tensor.Tensor]int // a fake of a tensor in an object's state -> its index there
+
 	// Effect tokens of a functionalized trace (see HOPTracer.Token): the
 	// token placeholder, made when the first effectful op is met, and the
 	// token the last one returned, which the graph returns first.
@@ -122,6 +138,10 @@ type tracer struct {
 	objFakes  map[tensor.ScriptObject]tensor.ScriptObject
 	objDevice map[*tensor.Tensor]tensor.Device
 	nobj      int
+	// In a functionalized trace (objects_effects.go): the tensors method
+	// calls handed to objects, and each computed-with tensor's original.
+	objEscapes  []objEscape
+	objIdentity map[*tensor.Tensor]objGiven
 }
 
 // newTracer starts a trace into an empty graph.
@@ -137,6 +157,7 @@ func newTracer(mode Mode, decomps Decompositions) *tracer {
 		objNodes:  map[tensor.ScriptObject]*fx.Node{},
 		objFakes:  map[tensor.ScriptObject]tensor.ScriptObject{},
 		objDevice: map[*tensor.Tensor]tensor.Device{},
+		objLeaf:   map[*tensor.Tensor]int{},
 	}
 }
 
@@ -219,14 +240,22 @@ func Trace(fn any, inputs []*tensor.Tensor, opts ...TraceOptions) (gm *fx.GraphM
 // which a trace records as a call_torchbind node; custom ops taking the
 // object run their fake kernels on the fake and are recorded with the
 // object's placeholder as their argument. An object fn closes over
-// becomes a "_torchbind_objN" attribute. A method's non-tensor result
-// (size()) is a constant in the graph. An object fn returns is returned
-// by the graph.
+// becomes a "_torchbind_objN" attribute. A method's int result (size())
+// stays symbolic in a fake trace (see TraceOptions.ConstantMethodResults);
+// other non-tensor results are constants in the graph. An object fn
+// returns is returned by the graph.
 func TraceArgs(fn any, inputs []any, opts ...TraceOptions) (gm *fx.GraphModule, err error) {
 	var o TraceOptions
 	if len(opts) > 0 {
 		o = opts[0]
 	}
+	return traceArgs(fn, inputs, o, nil)
+}
+
+// traceArgs is TraceArgs; probe, when set, makes the trace a probe
+// (objects.go). A fake trace whose methods returned ints is probed once
+// more to make them symbolic.
+func traceArgs(fn any, inputs []any, o TraceOptions, probe *probeHooks) (gm *fx.GraphModule, err error) {
 	fv := reflect.ValueOf(fn)
 	if err := checkArgsSignature(fv, inputs); err != nil {
 		return nil, err
@@ -238,6 +267,8 @@ func TraceArgs(fn any, inputs []any, opts ...TraceOptions) (gm *fx.GraphModule, 
 	tr := newTracer(o.Mode, o.Decompositions)
 	tr.functional = functionalize
 	tr.afV2 = o.AutoFunctionalizedV2
+	tr.constMethods = o.ConstantMethodResults
+	tr.probe = probe
 	in := make([]reflect.Value, len(inputs))
 	for i, a := range inputs {
 		name := fmt.Sprintf("arg%d", i)
@@ -292,6 +323,18 @@ func TraceArgs(fn any, inputs []any, opts ...TraceOptions) (gm *fx.GraphModule, 
 	}
 	if err := checkUnbacked(tr.gm, tr.unbacked); err != nil {
 		return nil, fmt.Errorf("compile.Trace: %w", err)
+	}
+	if len(tr.methodInts) > 0 && (probe == nil || probe.ints == nil) {
+		sym, ok := symbolizeMethods(tr.gm, tr.methodInts, func(ints []int) (*fx.GraphModule, error) {
+			p := &probeHooks{ints: ints}
+			if probe != nil {
+				p.objSizes = probe.objSizes
+			}
+			return traceArgs(fn, inputs, o, p)
+		})
+		if ok {
+			return sym, nil
+		}
 	}
 	return tr.gm, nil
 }

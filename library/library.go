@@ -218,7 +218,34 @@ func (l *Library) define(schema, where string) *Op {
 		op.Impl(tensor.KeyFunctionalize, customViewKernel)
 	}
 	defs[op] = def
+	if objectOpHook != nil && takesObject(s) {
+		objectOpHook(op)
+	}
 	return def.handle
+}
+
+// objectOpHook is called with each op defined whose schema takes a custom
+// class (see SetObjectOpHook).
+var objectOpHook func(*tensor.Op)
+
+// SetObjectOpHook installs f, which Define calls with every op it defines
+// whose schema takes a custom class (a TorchBind object): package
+// compile/hop's makes such ops effectful, as PyTorch treats an op with a
+// ScriptObject argument. It is called once, from an init function.
+func SetObjectOpHook(f func(*tensor.Op)) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	objectOpHook = f
+}
+
+// takesObject reports whether an argument of s is a custom class.
+func takesObject(s *tensor.Schema) bool {
+	for _, a := range s.Args {
+		if a.Type.Base().Kind == tensor.TClass {
+			return true
+		}
+	}
+	return false
 }
 
 // customViewKernel is the Functionalize kernel of a custom op whose result

@@ -94,6 +94,34 @@ func ExampleCrossEntropyLoss() {
 	// avg is not a valid value for reduction
 }
 
+// nn.Transformer with PyTorch's initial weights for the seed: the output is
+// what torch.manual_seed(0) and the same nn.Transformer give, in eval mode,
+// with a causal target mask.
+func ExampleNewTransformer() {
+	gt.ManualSeed(0)
+	m := nn.NewTransformer(nn.DModel(8), nn.NHead(2), nn.NumEncoderLayers(1), nn.NumDecoderLayers(1), nn.DimFeedforward(16))
+	m.Eval()
+	mask := nn.GenerateSquareSubsequentMask(3)
+	fmt.Println(mask.Float64s())
+	src := gt.ArangeEnd(32, gt.WithDtype(gt.Float32)).DivScalar(10).Sin().Reshape([]int{4, 1, 8})
+	tgt := gt.ArangeEnd(24, gt.WithDtype(gt.Float32)).DivScalar(7).Cos().Reshape([]int{3, 1, 8})
+	y := m.ForwardMasked(src, tgt, nn.TransformerMasks{TgtMask: mask})
+	fmt.Println(y.Sizes())
+	fmt.Printf("%.4f\n", y.Select(1, 0).Narrow(1, 0, 4).Float64s())
+	n := 0
+	for _, p := range m.Parameters() {
+		n += p.Numel()
+	}
+	fmt.Println(len(m.Parameters()), "parameters,", n, "values")
+	fmt.Println(m.StateDict().Tensors["decoder.layers.0.multihead_attn.in_proj_weight"].Sizes())
+	// Output:
+	// [0 -Inf -Inf 0 0 -Inf 0 0 0]
+	// [3 1 8]
+	// [0.1903 0.3294 1.4468 -2.2946 1.3877 0.6350 1.1995 -1.3027 1.1675 -0.0700 -0.3977 0.4906]
+	// 34 parameters, 1536 values
+	// [24 8]
+}
+
 // A two-layer bidirectional LSTM over a batch-first input: after the same
 // seed its weights, and so its outputs, are PyTorch's (torch.manual_seed(0);
 // nn.LSTM(3, 4, num_layers=2, batch_first=True, bidirectional=True)). The

@@ -64,6 +64,15 @@
 // weight_hr_l0) and are drawn in PyTorch's order; the layers' Weights hold
 // them per layer and direction.
 //
+// NewTransformer is nn.Transformer (every argument an option with PyTorch's
+// default: nn.DModel, nn.NHead, nn.NumEncoderLayers, ...), built of
+// TransformerEncoder and TransformerDecoder over copies of one encoder and
+// one decoder layer; masks are structs of optional tensors, and
+// GenerateSquareSubsequentMask is its causal mask:
+//
+//	m := nn.NewTransformer(nn.DModel(64), nn.NHead(4), nn.BatchFirst(true))
+//	y := m.ForwardMasked(src, tgt, nn.TransformerMasks{TgtMask: nn.GenerateSquareSubsequentMask(tgt.Size(1))})
+//
 // RMSNorm follows PyTorch 2.4 (PyTorch 1.13, the reference elsewhere, has
 // none).
 //
@@ -438,11 +447,46 @@ func (b *Base) Eval() {
 // Training reports whether the module is in training mode.
 func (b *Base) Training() bool { return !b.eval }
 
-// ZeroGrad clears the gradients of all parameters (zero_grad with
-// set_to_none=True, PyTorch 2's default).
-func (b *Base) ZeroGrad() {
+// SetToNone is zero_grad's set_to_none=: true (ZeroGrad's default, PyTorch
+// 2's) drops the gradients; false (PyTorch 1.13's default) keeps each
+// gradient tensor and fills it with zeros.
+func SetToNone(b bool) Option { return Option{"set_to_none", b} }
+
+// ZeroGrad resets the gradients of all parameters (zero_grad). By default
+// it drops them (set_to_none=True, PyTorch 2's default: the next backward
+// pass starts from nothing and p.Grad() is nil until then);
+// ZeroGrad(nn.SetToNone(false)) is PyTorch 1.13's default: each gradient
+// keeps its tensor, detached from any graph a create_graph backward built
+// (a detached tensor sharing its data, where PyTorch's detach_ keeps the
+// object), and is filled with zeros, and the next backward adds into it.
+func (b *Base) ZeroGrad(opts ...Option) {
+	toNone := true
+	for _, o := range opts {
+		if o.name != "set_to_none" {
+			tensor.TypePanicf("Module.zero_grad() got an unexpected keyword argument '%s'", o.name)
+		}
+		v, ok := o.value.(bool)
+		if !ok {
+			tensor.TypePanicf("Module.zero_grad(): argument 'set_to_none' must be bool, not %T", o.value)
+		}
+		toNone = v
+	}
 	for _, p := range b.Parameters() {
-		autograd.SetGrad(p, nil)
+		if toNone {
+			autograd.SetGrad(p, nil)
+			continue
+		}
+		g := p.Grad()
+		if g == nil {
+			continue
+		}
+		if autograd.GradFn(g) != nil {
+			g = g.Detach()
+			autograd.SetGrad(p, g)
+		} else if g.RequiresGrad() {
+			autograd.SetRequiresGrad(g, false)
+		}
+		autograd.NoGrad(func() { g.Zero_() })
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	_ "github.com/goaten/goaten"
+	"github.com/goaten/goaten/autograd"
 	_ "github.com/goaten/goaten/examples/newdevice"
 	"github.com/goaten/goaten/nn"
 	"github.com/goaten/goaten/tensor"
@@ -122,6 +123,49 @@ func TestZeroGradAndTo(t *testing.T) {
 	}
 	if fmt.Sprint(w.Float64s()) != fmt.Sprint(want) {
 		t.Fatal("To changed the values")
+	}
+}
+
+// TestZeroGradSetToNoneFalse is PyTorch 1.13's zero_grad(): each gradient
+// keeps its tensor, filled with zeros, and the next backward adds into it;
+// a gradient a create_graph backward built is detached first.
+func TestZeroGradSetToNoneFalse(t *testing.T) {
+	n := newNet()
+	w, b := n.A.W, n.A.B
+	w.Mul(w).SumAll().Backward()
+	g := w.Grad()
+	n.ZeroGrad(nn.SetToNone(false))
+	if w.Grad() != g {
+		t.Fatal("ZeroGrad(SetToNone(false)) replaced the gradient tensor")
+	}
+	if !tensor.AllClose(g, w.Detach().ZerosLike(), 0, 0) {
+		t.Fatalf("gradient after ZeroGrad(SetToNone(false)): %v", g)
+	}
+	if b.Grad() != nil {
+		t.Fatal("a parameter with no gradient got one")
+	}
+	w.MulScalar(3).SumAll().Backward()
+	if w.Grad() != g || !tensor.AllClose(g, w.Detach().FullLike(3), 0, 0) {
+		t.Fatalf("the next backward did not add into the kept gradient: %v", w.Grad())
+	}
+
+	autograd.Backward(w.Mul(w).SumAll(), nil, autograd.Options{CreateGraph: true})
+	if autograd.GradFn(w.Grad()) == nil {
+		t.Fatal("create_graph left the gradient without history")
+	}
+	n.ZeroGrad(nn.SetToNone(false))
+	if g := w.Grad(); g == nil || autograd.GradFn(g) != nil || g.RequiresGrad() || !tensor.AllClose(g, w.Detach().ZerosLike(), 0, 0) {
+		t.Fatalf("gradient after ZeroGrad(SetToNone(false)) of a create_graph gradient: %v", g)
+	}
+	n.ZeroGrad(nn.SetToNone(true))
+	if w.Grad() != nil {
+		t.Fatal("ZeroGrad(SetToNone(true)) left a gradient")
+	}
+
+	err := tensor.Try(func() { n.ZeroGrad(nn.Kw("lr", 1.0)) })
+	te, ok := tensor.AsError(err)
+	if !ok || te.Kind != tensor.TypeError || te.Msg != "Module.zero_grad() got an unexpected keyword argument 'lr'" {
+		t.Fatalf("ZeroGrad(lr=1): %v", err)
 	}
 }
 

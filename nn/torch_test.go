@@ -100,6 +100,11 @@ func kpm2x4() *gt.Tensor {
 	return gt.FromBools([]bool{false, false, true, false, false, true, false, true}, 2, 4)
 }
 
+// kpm2x3 is record_nn.py's KPM_2x3 key padding mask.
+func kpm2x3() *gt.Tensor {
+	return gt.FromBools([]bool{false, false, true, false, false, false}, 2, 3)
+}
+
 // causal is a (l, s) bool mask, true above the diagonal (record_nn.py's
 // CAUSAL_3x3, CAUSAL_3x4).
 func causal(l, s int) *gt.Tensor { return gt.Full(true, l, s).Triu(gt.WithDiagonal(1)) }
@@ -300,8 +305,7 @@ var torchCases = map[string]torchCase{
 	"encoder": {build: func() nn.Module {
 		return nn.NewTransformerEncoder(nn.NewTransformerEncoderLayer(8, 2, nn.DimFeedforward(16)), 2, nn.Norm(nn.NewLayerNorm(8)))
 	}, run: func(m nn.Module, xs []*gt.Tensor) *gt.Tensor {
-		mask := gt.Zeros(3, 3).MaskedFillScalar(causal(3, 3), math.Inf(-1)) // generate_square_subsequent_mask(3)
-		return m.(*nn.TransformerEncoder).ForwardMasked(xs[0], mask, nil)
+		return m.(*nn.TransformerEncoder).ForwardMasked(xs[0], nn.GenerateSquareSubsequentMask(3), nil)
 	}, tol: f32},
 	"decoder_layer": {build: func() nn.Module {
 		return nn.NewTransformerDecoderLayer(8, 2, nn.DimFeedforward(16), nn.BatchFirst(true))
@@ -313,6 +317,42 @@ var torchCases = map[string]torchCase{
 	}, run: func(m nn.Module, xs []*gt.Tensor) *gt.Tensor {
 		return m.(*nn.TransformerDecoderLayer).ForwardMasked(xs[0], xs[1], nn.DecoderMasks{MemoryKeyPaddingMask: kpm2x4()})
 	}, tol: f32},
+	"decoder": {build: func() nn.Module {
+		return nn.NewTransformerDecoder(nn.NewTransformerDecoderLayer(8, 2, nn.DimFeedforward(16)), 2, nn.Norm(nn.NewLayerNorm(8)))
+	}, run: func(m nn.Module, xs []*gt.Tensor) *gt.Tensor {
+		return m.(*nn.TransformerDecoder).ForwardMasked(xs[0], xs[1], nn.DecoderMasks{
+			TgtMask: nn.GenerateSquareSubsequentMask(3), MemoryKeyPaddingMask: kpm2x4()})
+	}, tol: f32},
+	"decoder_batch_first_gelu_norm_first": {build: func() nn.Module {
+		return nn.NewTransformerDecoder(nn.NewTransformerDecoderLayer(8, 4, nn.DimFeedforward(12), nn.DropoutP(0.2),
+			nn.Activation("gelu"), nn.NormFirst(true), nn.BatchFirst(true)), 3)
+	}, run: func(m nn.Module, xs []*gt.Tensor) *gt.Tensor {
+		return m.(*nn.TransformerDecoder).ForwardMasked(xs[0], xs[1], nn.DecoderMasks{
+			TgtMask: nn.GenerateSquareSubsequentMask(3), MemoryMask: causal(3, 4), TgtKeyPaddingMask: kpm2x3()})
+	}, tol: f32},
+	"transformer": {build: func() nn.Module {
+		return nn.NewTransformer(nn.DModel(8), nn.NHead(2), nn.NumEncoderLayers(2), nn.NumDecoderLayers(2), nn.DimFeedforward(16))
+	}, run: func(m nn.Module, xs []*gt.Tensor) *gt.Tensor {
+		return m.(*nn.Transformer).ForwardMasked(xs[0], xs[1], nn.TransformerMasks{
+			SrcKeyPaddingMask: kpm2x4(), TgtMask: nn.GenerateSquareSubsequentMask(3), MemoryKeyPaddingMask: kpm2x4()})
+	}, tol: f32},
+	"transformer_batch_first_norm_first_gelu_f64": {build: func() nn.Module {
+		return nn.NewTransformer(nn.DModel(8), nn.NHead(4), nn.NumEncoderLayers(1), nn.NumDecoderLayers(2), nn.DimFeedforward(12),
+			nn.DropoutP(0.15), nn.Activation("gelu"), nn.LayerNormEps(1e-6), nn.BatchFirst(true), nn.NormFirst(true), nn.DType(gt.Float64))
+	}, run: func(m nn.Module, xs []*gt.Tensor) *gt.Tensor {
+		return m.(*nn.Transformer).ForwardMasked(xs[0], xs[1], nn.TransformerMasks{
+			SrcMask: nn.GenerateSquareSubsequentMask(4).To(gt.Float64), TgtMask: causal(3, 3), MemoryMask: causal(3, 4)})
+	}, tol: f64},
+	"transformer_unbatched": {build: func() nn.Module {
+		return nn.NewTransformer(nn.DModel(8), nn.NHead(2), nn.NumEncoderLayers(1), nn.NumDecoderLayers(1), nn.DimFeedforward(16), nn.DropoutP(0.3))
+	}, run: func(m nn.Module, xs []*gt.Tensor) *gt.Tensor {
+		return m.(*nn.Transformer).ForwardMasked(xs[0], xs[1], nn.TransformerMasks{
+			SrcKeyPaddingMask: gt.FromBools([]bool{false, true, false, false}, 4), TgtMask: nn.GenerateSquareSubsequentMask(3)})
+	}, tol: f32},
+	"transformer_custom_encoder": {build: func() nn.Module {
+		enc := nn.NewTransformerEncoder(nn.NewTransformerEncoderLayer(8, 2, nn.DimFeedforward(16), nn.DropoutP(0)), 1)
+		return nn.NewTransformer(nn.DModel(8), nn.NHead(2), nn.CustomEncoder(enc), nn.NumDecoderLayers(1), nn.DimFeedforward(16), nn.DropoutP(0))
+	}, run: fwd2, tol: f32},
 	// losses
 	"cross_entropy": {build: func() nn.Module { return nn.NewCrossEntropyLoss() }, run: fwd2, tol: f32},
 	"cross_entropy_weight_ignore_smooth": {build: func() nn.Module {
@@ -441,7 +481,7 @@ func TestAgainstPyTorch(t *testing.T) {
 				NamedParameters() []nn.Named
 				Train()
 				Eval()
-				ZeroGrad()
+				ZeroGrad(...nn.Option)
 			})
 			sd := base.StateDict()
 			if strings.Join(sd.Keys, " ") != strings.Join(c.State, " ") {
@@ -572,6 +612,21 @@ var torchErrors = map[string]func(){
 	},
 	"unflatten_sizes":  func() { nn.NewUnflatten(1, []int{2, 4}).Forward(gt.Randn([]int{2, 6})) },
 	"sequential_index": func() { nn.NewSequential(nn.NewReLU(), nn.NewTanh()).At(2) },
+	"transformer_batch": func() {
+		nn.NewTransformer(nn.DModel(8), nn.NHead(2), nn.NumEncoderLayers(1), nn.NumDecoderLayers(1), nn.DimFeedforward(16)).
+			Forward(gt.Randn([]int{4, 2, 8}), gt.Randn([]int{3, 3, 8}))
+	},
+	"transformer_batch_first_batch": func() {
+		nn.NewTransformer(nn.DModel(8), nn.NHead(2), nn.NumEncoderLayers(1), nn.NumDecoderLayers(1), nn.DimFeedforward(16), nn.BatchFirst(true)).
+			Forward(gt.Randn([]int{2, 4, 8}), gt.Randn([]int{3, 3, 8}))
+	},
+	"transformer_features": func() {
+		nn.NewTransformer(nn.DModel(8), nn.NHead(2), nn.NumEncoderLayers(1), nn.NumDecoderLayers(1), nn.DimFeedforward(16)).
+			Forward(gt.Randn([]int{4, 2, 8}), gt.Randn([]int{3, 2, 6}))
+	},
+	"transformer_activation": func() {
+		nn.NewTransformer(nn.DModel(8), nn.NHead(2), nn.NumEncoderLayers(1), nn.NumDecoderLayers(1), nn.DimFeedforward(16), nn.Activation("tanh"))
+	},
 }
 
 // TestErrorsAsPyTorch checks that misuse panics with PyTorch's exception

@@ -375,8 +375,16 @@ type transformerOpts struct {
 	k                 kwargs
 }
 
+// layerKeywords are the keywords the Transformer layers take after d_model
+// and nhead.
+var layerKeywords = []string{"dim_feedforward", "dropout", "activation", "layer_norm_eps", "batch_first", "norm_first", "device", "dtype"}
+
 func parseTransformer(cls string, dModel, nhead int, opts []Option) transformerOpts {
-	k := parse(cls, opts, "dim_feedforward", "dropout", "activation", "layer_norm_eps", "batch_first", "norm_first", "device", "dtype")
+	return transformerOptsOf(parse(cls, opts, layerKeywords...), dModel, nhead)
+}
+
+// transformerOptsOf reads the layer keywords of k.
+func transformerOptsOf(k kwargs, dModel, nhead int) transformerOpts {
 	o := transformerOpts{
 		dModel: dModel, nhead: nhead,
 		ff:         k.int("dim_feedforward", 2048),
@@ -565,14 +573,17 @@ type TransformerDecoderLayer struct {
 
 // NewTransformerDecoderLayer makes nn.TransformerDecoderLayer(d_model, nhead).
 func NewTransformerDecoderLayer(dModel, nhead int, opts ...Option) *TransformerDecoderLayer {
-	o := parseTransformer("TransformerDecoderLayer", dModel, nhead, opts)
+	return newTransformerDecoderLayer(parseTransformer("TransformerDecoderLayer", dModel, nhead, opts), true)
+}
+
+func newTransformerDecoderLayer(o transformerOpts, init bool) *TransformerDecoderLayer {
 	m := &TransformerDecoderLayer{NormFirst: o.normFirst, opts: o}
 	m.SetName("TransformerDecoderLayer")
-	m.SelfAttn = Register(m, "self_attn", o.mha(true))
-	m.MultiheadAttn = Register(m, "multihead_attn", o.mha(true))
-	m.Linear1 = Register(m, "linear1", o.linear(dModel, o.ff, true))
+	m.SelfAttn = Register(m, "self_attn", o.mha(init))
+	m.MultiheadAttn = Register(m, "multihead_attn", o.mha(init))
+	m.Linear1 = Register(m, "linear1", o.linear(o.dModel, o.ff, init))
 	m.Dropout = Register(m, "dropout", NewDropout(P(o.dropout)))
-	m.Linear2 = Register(m, "linear2", o.linear(o.ff, dModel, true))
+	m.Linear2 = Register(m, "linear2", o.linear(o.ff, o.dModel, init))
 	m.Norm1 = Register(m, "norm1", o.norm())
 	m.Norm2 = Register(m, "norm2", o.norm())
 	m.Norm3 = Register(m, "norm3", o.norm())
@@ -581,6 +592,13 @@ func NewTransformerDecoderLayer(dModel, nhead int, opts ...Option) *TransformerD
 	m.Dropout3 = Register(m, "dropout3", NewDropout(P(o.dropout)))
 	o.k.place(m.Norm1.Weight, m.Norm1.Bias, m.Norm2.Weight, m.Norm2.Bias, m.Norm3.Weight, m.Norm3.Bias)
 	return m
+}
+
+// clone is copy.deepcopy(m), as TransformerEncoderLayer's.
+func (m *TransformerDecoderLayer) clone() *TransformerDecoderLayer {
+	c := newTransformerDecoderLayer(m.opts, false)
+	copyState(c, m)
+	return c
 }
 
 // DecoderMasks are TransformerDecoderLayer.forward's masks; nil is None.
@@ -625,3 +643,202 @@ func (m *TransformerDecoderLayer) ffBlock(x *T) *T {
 }
 
 func (m *TransformerDecoderLayer) String() string { return Repr(m) }
+
+// TransformerDecoder is nn.TransformerDecoder: num_layers copies of a
+// decoder layer (same initial weights, as PyTorch's deepcopy makes them)
+// and an optional final Norm. Options: Norm.
+type TransformerDecoder struct {
+	Base
+	Layers    *ModuleList
+	NumLayers int
+	Norm      Layer // nil without the Norm option
+}
+
+// NewTransformerDecoder makes nn.TransformerDecoder(decoder_layer, num_layers).
+func NewTransformerDecoder(layer *TransformerDecoderLayer, numLayers int, opts ...Option) *TransformerDecoder {
+	k := parse("TransformerDecoder", opts, "norm")
+	m := &TransformerDecoder{NumLayers: numLayers}
+	m.SetName("TransformerDecoder")
+	m.Layers = NewModuleList()
+	for range numLayers {
+		m.Layers.Append(layer.clone())
+	}
+	m.RegisterModule("layers", m.Layers)
+	if v, ok := k.m["norm"]; ok && v != nil {
+		n, ok := v.(Layer)
+		if !ok {
+			k.typeErr("norm", "Module")
+		}
+		m.Norm = Register(m, "norm", n)
+	}
+	return m
+}
+
+// Forward is self(tgt, memory).
+func (m *TransformerDecoder) Forward(tgt, memory *T) *T {
+	return m.ForwardMasked(tgt, memory, DecoderMasks{})
+}
+
+// ForwardMasked is self(tgt, memory, tgt_mask, memory_mask,
+// tgt_key_padding_mask, memory_key_padding_mask): each layer in turn, then
+// the final norm.
+func (m *TransformerDecoder) ForwardMasked(tgt, memory *T, k DecoderMasks) *T {
+	out := tgt
+	for _, l := range m.Layers.Modules() {
+		out = l.(*TransformerDecoderLayer).ForwardMasked(out, memory, k)
+	}
+	if m.Norm != nil {
+		out = m.Norm.Forward(out)
+	}
+	return out
+}
+
+func (m *TransformerDecoder) String() string { return Repr(m) }
+
+// EncoderModule is what a Transformer encodes with: a TransformerEncoder,
+// or a module of its own given by CustomEncoder.
+type EncoderModule interface {
+	Module
+	// ForwardMasked is forward(src, mask=, src_key_padding_mask=).
+	ForwardMasked(src, mask, srcKeyPaddingMask *T) *T
+}
+
+// DecoderModule is what a Transformer decodes with: a TransformerDecoder,
+// or a module of its own given by CustomDecoder.
+type DecoderModule interface {
+	Module
+	// ForwardMasked is forward(tgt, memory, tgt_mask=, memory_mask=,
+	// tgt_key_padding_mask=, memory_key_padding_mask=).
+	ForwardMasked(tgt, memory *T, masks DecoderMasks) *T
+}
+
+// DModel is nn.Transformer's d_model, the width of its inputs (512).
+func DModel(d int) Option { return Option{"d_model", d} }
+
+// NHead is nn.Transformer's number of attention heads (8).
+func NHead(n int) Option { return Option{"nhead", n} }
+
+// NumEncoderLayers is nn.Transformer's number of encoder layers (6).
+func NumEncoderLayers(n int) Option { return Option{"num_encoder_layers", n} }
+
+// NumDecoderLayers is nn.Transformer's number of decoder layers (6).
+func NumDecoderLayers(n int) Option { return Option{"num_decoder_layers", n} }
+
+// CustomEncoder replaces nn.Transformer's encoder (custom_encoder).
+func CustomEncoder(m EncoderModule) Option { return Option{"custom_encoder", m} }
+
+// CustomDecoder replaces nn.Transformer's decoder (custom_decoder).
+func CustomDecoder(m DecoderModule) Option { return Option{"custom_decoder", m} }
+
+// Transformer is nn.Transformer: a TransformerEncoder of NumEncoderLayers
+// layers and a TransformerDecoder of NumDecoderLayers layers, each ending
+// in a LayerNorm. Every option has PyTorch's default: DModel (512), NHead
+// (8), NumEncoderLayers (6), NumDecoderLayers (6), DimFeedforward (2048),
+// DropoutP (0.1), Activation ("relu"), CustomEncoder, CustomDecoder,
+// LayerNormEps (1e-5), BatchFirst, NormFirst, DType, Device.
+//
+// Its parameters are initialised as PyTorch's: the encoder layer, its
+// norm, the decoder layer and its norm are made in that order (drawing
+// their own initial values), then every parameter of more than one
+// dimension, in the order of Parameters, is redrawn by xavier_uniform_
+// (_reset_parameters), so that after ManualSeed the state dict is
+// PyTorch's bit for bit.
+type Transformer struct {
+	Base
+	Encoder       EncoderModule
+	Decoder       DecoderModule
+	DModel, NHead int
+	BatchFirst    bool
+}
+
+// NewTransformer makes nn.Transformer(...).
+func NewTransformer(opts ...Option) *Transformer {
+	k := parse("Transformer", opts, append([]string{"d_model", "nhead", "num_encoder_layers", "num_decoder_layers",
+		"custom_encoder", "custom_decoder"}, layerKeywords...)...)
+	// Everything is made and initialised on the CPU, then moved.
+	dev, onDevice := k.m["device"]
+	delete(k.m, "device")
+	o := transformerOptsOf(k, k.int("d_model", 512), k.int("nhead", 8))
+	m := &Transformer{DModel: o.dModel, NHead: o.nhead, BatchFirst: o.batchFirst}
+	m.SetName("Transformer")
+	if v, ok := k.m["custom_encoder"]; ok && v != nil {
+		e, ok := v.(EncoderModule)
+		if !ok {
+			k.typeErr("custom_encoder", "Module")
+		}
+		m.Encoder = e
+	} else {
+		layer := newTransformerEncoderLayer(o, true)
+		norm := o.norm()
+		m.Encoder = NewTransformerEncoder(layer, k.int("num_encoder_layers", 6), Norm(norm))
+	}
+	m.RegisterModule("encoder", m.Encoder)
+	if v, ok := k.m["custom_decoder"]; ok && v != nil {
+		d, ok := v.(DecoderModule)
+		if !ok {
+			k.typeErr("custom_decoder", "Module")
+		}
+		m.Decoder = d
+	} else {
+		layer := newTransformerDecoderLayer(o, true)
+		norm := o.norm()
+		m.Decoder = NewTransformerDecoder(layer, k.int("num_decoder_layers", 6), Norm(norm))
+	}
+	m.RegisterModule("decoder", m.Decoder)
+	for _, p := range m.Parameters() {
+		if p.Dim() > 1 {
+			nninit.XavierUniform_(p, 1)
+		}
+	}
+	if onDevice && dev != nil {
+		d, ok := dev.(tensor.Device)
+		if !ok {
+			k.typeErr("device", "torch.device")
+		}
+		m.To(d)
+	}
+	return m
+}
+
+// TransformerMasks are Transformer.forward's masks; nil is None.
+type TransformerMasks struct {
+	SrcMask, TgtMask, MemoryMask                               *T
+	SrcKeyPaddingMask, TgtKeyPaddingMask, MemoryKeyPaddingMask *T
+}
+
+// Forward is self(src, tgt): src (S, N, E) and tgt (T, N, E), or (N, S, E)
+// and (N, T, E) with BatchFirst, or unbatched (S, E) and (T, E); the
+// output has tgt's shape.
+func (m *Transformer) Forward(src, tgt *T) *T { return m.ForwardMasked(src, tgt, TransformerMasks{}) }
+
+// ForwardMasked is self(src, tgt, src_mask, tgt_mask, memory_mask,
+// src_key_padding_mask, tgt_key_padding_mask, memory_key_padding_mask):
+// the encoder's output is the decoder's memory.
+func (m *Transformer) ForwardMasked(src, tgt *T, k TransformerMasks) *T {
+	if src.Dim() == 3 {
+		b := 1
+		if m.BatchFirst {
+			b = 0
+		}
+		if tgt.Dim() <= b || src.Size(b) != tgt.Size(b) {
+			tensor.Panicf("the batch number of src and tgt must be equal")
+		}
+	}
+	if src.Size(-1) != m.DModel || tgt.Size(-1) != m.DModel {
+		tensor.Panicf("the feature number of src and tgt must be equal to d_model")
+	}
+	memory := m.Encoder.ForwardMasked(src, k.SrcMask, k.SrcKeyPaddingMask)
+	return m.Decoder.ForwardMasked(tgt, memory, DecoderMasks{
+		TgtMask: k.TgtMask, MemoryMask: k.MemoryMask,
+		TgtKeyPaddingMask: k.TgtKeyPaddingMask, MemoryKeyPaddingMask: k.MemoryKeyPaddingMask,
+	})
+}
+
+func (m *Transformer) String() string { return Repr(m) }
+
+// GenerateSquareSubsequentMask is nn.Transformer.generate_square_subsequent_mask(sz):
+// an (sz, sz) float32 mask, -inf above the diagonal (the later positions a
+// position may not attend) and 0 elsewhere.
+func GenerateSquareSubsequentMask(sz int) *T {
+	return gt.Full(math.Inf(-1), sz, sz).Triu(gt.WithDiagonal(1))
+}

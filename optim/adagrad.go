@@ -58,7 +58,9 @@ func adagradUpdate(gr *ParamGroup, p, g *tensor.Tensor, s *ParamState) {
 	if gr.WeightDecay != 0 {
 		g = addAlpha(g, p, gr.WeightDecay)
 	}
-	clr := gr.LR / (1 + float64(s.Step-1)*gr.LRDecay)
+	// float64(...) rounds the product as Python does: Go may otherwise
+	// fuse the multiply into the add (arm64 does).
+	clr := gr.LR / (1 + float64(float64(s.Step-1)*gr.LRDecay))
 	sum := s.Tensors["sum"]
 	sum.Addcmul_(g, g, tensor.WithValue(1))
 	std := sum.Sqrt().AddScalar_(gr.Eps)

@@ -97,7 +97,9 @@ func adamUpdate(gr *ParamGroup, p, g *tensor.Tensor, s *ParamState, decoupled bo
 	}
 	s.Step++
 	if decoupled {
-		p.MulScalar_(1 - gr.LR*gr.WeightDecay)
+		// float64(...) rounds the product as Python does: Go may otherwise
+		// fuse the multiply into the subtraction (arm64 does).
+		p.MulScalar_(1 - float64(gr.LR*gr.WeightDecay))
 	} else if gr.WeightDecay != 0 {
 		g = addAlpha(g, p, gr.WeightDecay)
 	}

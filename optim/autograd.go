@@ -15,12 +15,29 @@ func Grads(params []*tensor.Tensor) []*tensor.Tensor {
 	return gs
 }
 
-// zeroGrad clears the parameters' gradients, as PyTorch's
-// optimizer.zero_grad(set_to_none=True): the next backward pass starts
-// from nothing rather than adding to the last one.
-func zeroGrad(params []*tensor.Tensor) {
+// zeroGrad resets the parameters' gradients as PyTorch's
+// optimizer.zero_grad(set_to_none): with toNone it drops them (the next
+// backward pass starts from nothing); without, each gradient keeps its
+// tensor, detached from any graph a create_graph backward built (a detached
+// tensor sharing its data, where PyTorch's detach_ keeps the object), and is
+// filled with zeros.
+func zeroGrad(params []*tensor.Tensor, toNone bool) {
 	for _, p := range params {
-		autograd.SetGrad(p, nil)
+		if toNone {
+			autograd.SetGrad(p, nil)
+			continue
+		}
+		g := p.Grad()
+		if g == nil {
+			continue
+		}
+		if autograd.GradFn(g) != nil {
+			g = g.Detach()
+			autograd.SetGrad(p, g)
+		} else if g.RequiresGrad() {
+			autograd.SetRequiresGrad(g, false)
+		}
+		noGrad(func() { g.Zero_() })
 	}
 }
 

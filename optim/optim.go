@@ -70,8 +70,9 @@ type Optimizer interface {
 	// Step is StepWith(Grads(Params())): it uses the gradients that
 	// backward passes accumulated into the parameters.
 	Step()
-	// ZeroGrad clears the parameters' gradients.
-	ZeroGrad()
+	// ZeroGrad resets the parameters' gradients: drops them by default,
+	// or fills them with zeros with WithSetToNone(false).
+	ZeroGrad(opts ...Option)
 	// State is a parameter's state (optimizer.state[p]), nil before its
 	// first step.
 	State(p *tensor.Tensor) *ParamState
@@ -328,9 +329,18 @@ func (o *optimizer) StepWith(grads []*tensor.Tensor) {
 // accumulated into it (optimizer.step()).
 func (o *optimizer) Step() { o.StepWith(Grads(o.Params())) }
 
-// ZeroGrad clears the parameters' gradients (optimizer.zero_grad with
-// set_to_none=True): the next backward pass starts from nothing.
-func (o *optimizer) ZeroGrad() { zeroGrad(o.Params()) }
+// ZeroGrad resets the parameters' gradients (optimizer.zero_grad): by
+// default it drops them (set_to_none=True, PyTorch 2's default), so the
+// next backward pass starts from nothing; ZeroGrad(WithSetToNone(false)) is
+// PyTorch 1.13's default, each gradient kept and filled with zeros. An
+// option other than WithSetToNone panics with PyTorch's TypeError.
+func (o *optimizer) ZeroGrad(opts ...Option) {
+	kw, err := parseOptions("Optimizer.zero_grad", opts, "set_to_none")
+	if err != nil {
+		tensor.TypePanicf("%s", err.Error())
+	}
+	zeroGrad(o.Params(), kw.bool("set_to_none", true))
+}
 
 // checkGrads panics unless grads pairs up with params: same count, and each
 // non-nil gradient has its parameter's shape, dtype and device.

@@ -74,6 +74,10 @@ func WithInitialAccumulatorValue(v float64) Option {
 	return Option{"initial_accumulator_value", v}
 }
 
+// WithSetToNone is ZeroGrad's set_to_none: true (the default, PyTorch 2's)
+// drops the gradients, false (PyTorch 1.13's default) fills them with zeros.
+func WithSetToNone(v bool) Option { return Option{"set_to_none", v} }
+
 // Scheduler arguments.
 
 // WithGamma sets the multiplicative decay of StepLR and MultiStepLR.

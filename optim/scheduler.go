@@ -384,7 +384,7 @@ func (s *CosineAnnealingLR) getLR() []float64 {
 	}
 	lrs := groupLRs(groups)
 	for i, lr := range lrs {
-		lrs[i] = (1+cos(math.Pi*e/tMax))/(1+cos(math.Pi*(e-1)/tMax))*(lr-etaMin) + etaMin
+		lrs[i] = float64((1+cos(math.Pi*e/tMax))/(1+cos(math.Pi*(e-1)/tMax))*(lr-etaMin)) + etaMin
 	}
 	return lrs
 }
@@ -608,23 +608,23 @@ func (s *OneCycleLR) phases() []phase {
 	total := float64(c.TotalSteps)
 	if c.ThreePhase {
 		return []phase{
-			{c.PctStart*total - 1, "initial_lr", "max_lr", "max_momentum", "base_momentum"},
-			{2*c.PctStart*total - 2, "max_lr", "initial_lr", "base_momentum", "max_momentum"},
+			{float64(c.PctStart*total) - 1, "initial_lr", "max_lr", "max_momentum", "base_momentum"},
+			{float64(2*c.PctStart*total) - 2, "max_lr", "initial_lr", "base_momentum", "max_momentum"},
 			{total - 1, "initial_lr", "min_lr", "max_momentum", "max_momentum"},
 		}
 	}
 	return []phase{
-		{c.PctStart*total - 1, "initial_lr", "max_lr", "max_momentum", "base_momentum"},
+		{float64(c.PctStart*total) - 1, "initial_lr", "max_lr", "max_momentum", "base_momentum"},
 		{total - 1, "max_lr", "min_lr", "base_momentum", "max_momentum"},
 	}
 }
 
 func (s *OneCycleLR) anneal(start, end, pct float64) float64 {
 	if s.cfg.AnnealStrategy == "linear" {
-		return (end-start)*pct + start
+		return float64((end-start)*pct) + start
 	}
 	cosOut := cos(math.Pi*pct) + 1
-	return end + (start-end)/2.0*cosOut
+	return end + float64((start-end)/2.0*cosOut)
 }
 
 func (s *OneCycleLR) setMomentum(g *ParamGroup, m float64) {

@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"sort"
-	"strings"
 	"sync"
 	"testing"
 
@@ -28,6 +27,10 @@ type torch113 struct {
 	Schedulers   []schedRecord   `json:"schedulers"`
 	Plateau      []plateauRecord `json:"plateau"`
 	Clip         []clipRecord    `json:"clip"`
+	LongP0       []float64       `json:"long_p0"`
+	LongTarget   []float64       `json:"long_target"`
+	LongWeight   []float64       `json:"long_weight"`
+	Long         []longRecord    `json:"long"`
 	Errors       []struct {
 		Optimizer string         `json:"optimizer"`
 		Kwargs    map[string]any `json:"kwargs"`
@@ -46,6 +49,15 @@ type optRecord struct {
 	DType string                    `json:"dtype"`
 	Steps [][][]float64             `json:"steps"` // steps[k][i]: parameter i after step k+1
 	State map[string]map[string]any `json:"state"`
+}
+
+type longRecord struct {
+	Name        string               `json:"name"`
+	Optimizer   string               `json:"optimizer"`
+	Kwargs      map[string]any       `json:"kwargs"`
+	DType       string               `json:"dtype"`
+	Steps       int                  `json:"steps"`
+	Checkpoints map[string][]float64 `json:"checkpoints"` // step -> parameter
 }
 
 type schedRecord struct {
@@ -283,21 +295,59 @@ func ulps(a, b float64, d gt.DType) float64 {
 	return math.Abs(float64(x - y))
 }
 
-// optTolerance is how far from PyTorch an optimizer may land; see
-// TestOptimizersAgainstPyTorch.
-func optTolerance(name string, d gt.DType) (rtol, atol float64) {
-	if strings.HasPrefix(name, "sgd") {
-		return 0, 0
-	}
-	if d == gt.Float64 {
-		return 1e-13, 1e-16
-	}
-	return 1e-6, 1e-8
-}
-
-// close reports whether got is within atol + rtol·|want|.
+// closeTo reports whether got is within atol + rtol·|want|.
 func closeTo(got, want, rtol, atol float64) bool {
 	return got == want || math.Abs(got-want) <= atol+rtol*math.Abs(want)
+}
+
+// bitEqual reports whether got and want are the same value (both recorded
+// from float32 or float64 parameters through float64, so equal floats are
+// equal bits; -0 and 0 are told apart).
+func bitEqual(got, want float64) bool {
+	return math.Float64bits(got) == math.Float64bits(want)
+}
+
+// TestOptimizersLongRunAgainstPyTorch runs 300 steps of Adam, AdamW,
+// RMSprop and Adagrad on record_optim.py's quadratic (the gradient
+// w·(p - target) computed from the parameter each step, so a difference of
+// one ulp anywhere would feed back into every later step) and holds the
+// parameter every 50 steps bit for bit to PyTorch 1.13's.
+func TestOptimizersLongRunAgainstPyTorch(t *testing.T) {
+	r := records(t)
+	if len(r.Long) == 0 {
+		t.Fatal("no long runs in testdata/torch113.json.gz")
+	}
+	for _, c := range r.Long {
+		t.Run(c.Name+"/"+c.DType, func(t *testing.T) {
+			d := dtypeOf(c.DType)
+			n := len(r.LongP0)
+			p := gt.FromFloat64s(r.LongP0, n).To(d).Clone()
+			target := gt.FromFloat64s(r.LongTarget, n).To(d)
+			w := gt.FromFloat64s(r.LongWeight, n).To(d)
+			opt, err := newOptimizer(c.Optimizer, []*gt.Tensor{p}, kwOptions(c.Kwargs)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checked := 0
+			for k := 1; k <= c.Steps; k++ {
+				opt.StepWith([]*gt.Tensor{p.Sub(target).Mul(w)})
+				want, ok := c.Checkpoints[fmt.Sprint(k)]
+				if !ok {
+					continue
+				}
+				checked++
+				got := p.Float64s()
+				for j := range want {
+					if !bitEqual(got[j], want[j]) {
+						t.Fatalf("step %d, element %d: got %.17g, want %.17g (%g ulps)", k, j, got[j], want[j], ulps(got[j], want[j], d))
+					}
+				}
+			}
+			if checked != len(c.Checkpoints) || checked == 0 {
+				t.Fatalf("checked %d of %d checkpoints", checked, len(c.Checkpoints))
+			}
+		})
+	}
 }
 
 // setGroup applies recorded keyword arguments to an existing group, for a
@@ -360,24 +410,14 @@ func buildOptimizer(t *testing.T, r optRecord, ps []*gt.Tensor) optim.Optimizer 
 // optimizer (float32 and float64, one or two parameter groups, parameters
 // without a gradient on some steps) and compares the parameters after every
 // step and the final state (step counts and state tensors by PyTorch's
-// names).
-//
-// SGD must be bit-identical: every op is PyTorch's, in PyTorch's order.
-// Adam, AdamW, RMSprop and Adagrad follow PyTorch op for op too, and most
-// float32 cases come out bit-identical, but PyTorch's CPU addcmul kernel
-// (the running average of g²) is compiled with FMA contraction — on 2000
-// random float32 and float64 triples it returned fma(value·t1, t2, self)
-// every time — while goaten's addcmul rounds value·t1·t2 before adding. So
-// these get a relative tolerance: 1e-6 for float32 (seen: at most 3 ulps),
-// 1e-13 for float64 (seen: up to 115 ulps where centered RMSprop's
-// v - ḡ² cancels), with an absolute floor for values that pass through
-// zero. The largest difference is logged.
+// names), bit for bit: every update follows PyTorch's ops in PyTorch's
+// order, and addcmul (the running average of g²) fuses its multiply-add as
+// PyTorch's CPU kernel does (device/cpu's addcmul).
 func TestOptimizersAgainstPyTorch(t *testing.T) {
 	r := records(t)
 	for _, c := range r.Optimizers {
 		t.Run(c.Name+"/"+c.DType, func(t *testing.T) {
 			d := dtypeOf(c.DType)
-			rtol, atol := optTolerance(c.Name, d)
 			ps := make([]*gt.Tensor, len(r.Params0))
 			for i, p := range r.Params0 {
 				ps[i] = tensorOf(p, d)
@@ -400,7 +440,7 @@ func TestOptimizersAgainstPyTorch(t *testing.T) {
 					got := ps[i].Float64s()
 					for j := range want {
 						worst = max(worst, ulps(got[j], want[j], d))
-						if !closeTo(got[j], want[j], rtol, atol) {
+						if !bitEqual(got[j], want[j]) {
 							t.Errorf("step %d, param %d[%d]: got %.17g, want %.17g (%g ulps)", k+1, i, j, got[j], want[j], ulps(got[j], want[j], d))
 						}
 					}
@@ -433,7 +473,7 @@ func TestOptimizersAgainstPyTorch(t *testing.T) {
 					wantFlat, _ := nested(v)
 					got := st.Float64s()
 					for j := range wantFlat {
-						if !closeTo(got[j], wantFlat[j], rtol, atol) {
+						if !bitEqual(got[j], wantFlat[j]) {
 							t.Errorf("parameter %d: %s[%d] = %.17g, want %.17g", idx, name, j, got[j], wantFlat[j])
 						}
 					}

@@ -307,6 +307,56 @@ ERRORS = [
     ("sequential_index", lambda: nn.Sequential(nn.ReLU(), nn.Tanh())[2]),
 ]
 
+# TransformerDecoder and Transformer (issue 26): their own section, added to
+# CASES and ERRORS. nn.Transformer redraws every parameter of more than one
+# dimension with xavier_uniform_ after building its layers, so these cases
+# also hold that order of draws.
+SQUARE_3 = nn.Transformer.generate_square_subsequent_mask(3)
+SQUARE_4 = nn.Transformer.generate_square_subsequent_mask(4)
+KPM_2x3 = torch.tensor([[False, False, True], [False, False, False]])
+KPM_4 = torch.tensor([False, True, False, False])
+
+TRANSFORMER_CASES = [
+    case("transformer", "decoder", 141,
+         lambda: nn.TransformerDecoder(nn.TransformerDecoderLayer(8, 2, dim_feedforward=16), 2, norm=nn.LayerNorm(8)),
+         [R(3, 2, 8), R(4, 2, 8)],
+         run=lambda m, xs: m(xs[0], xs[1], tgt_mask=SQUARE_3, memory_key_padding_mask=KPM_2x4), modes=("train", "eval")),
+    case("transformer", "decoder_batch_first_gelu_norm_first", 142,
+         lambda: nn.TransformerDecoder(nn.TransformerDecoderLayer(8, 4, 12, dropout=0.2, activation="gelu", norm_first=True, batch_first=True), 3),
+         [R(2, 3, 8), R(2, 4, 8)],
+         run=lambda m, xs: m(xs[0], xs[1], tgt_mask=SQUARE_3, memory_mask=CAUSAL_3x4, tgt_key_padding_mask=KPM_2x3),
+         modes=("train", "eval")),
+    case("transformer", "transformer", 143,
+         lambda: nn.Transformer(d_model=8, nhead=2, num_encoder_layers=2, num_decoder_layers=2, dim_feedforward=16),
+         [R(4, 2, 8), R(3, 2, 8)],
+         run=lambda m, xs: m(xs[0], xs[1], src_key_padding_mask=KPM_2x4, tgt_mask=SQUARE_3, memory_key_padding_mask=KPM_2x4),
+         modes=("train", "eval")),
+    case("transformer", "transformer_batch_first_norm_first_gelu_f64", 144,
+         lambda: nn.Transformer(8, 4, 1, 2, 12, dropout=0.15, activation="gelu", layer_norm_eps=1e-6, batch_first=True, norm_first=True, dtype=F64),
+         [R(2, 4, 8, dtype=F64), R(2, 3, 8, dtype=F64)],
+         run=lambda m, xs: m(xs[0], xs[1], src_mask=SQUARE_4.to(F64), tgt_mask=CAUSAL_3x3, memory_mask=CAUSAL_3x4),
+         modes=("train", "eval")),
+    case("transformer", "transformer_unbatched", 145,
+         lambda: nn.Transformer(8, 2, 1, 1, 16, dropout=0.3),
+         [R(4, 8), R(3, 8)],
+         run=lambda m, xs: m(xs[0], xs[1], src_key_padding_mask=KPM_4, tgt_mask=SQUARE_3), modes=("train", "eval")),
+    case("transformer", "transformer_custom_encoder", 146,
+         lambda: nn.Transformer(8, 2, custom_encoder=nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0), 1),
+                                num_decoder_layers=1, dim_feedforward=16, dropout=0.0),
+         [R(4, 2, 8), R(3, 2, 8)]),
+]
+
+TRANSFORMER_ERRORS = [
+    ("transformer_batch", lambda: nn.Transformer(8, 2, 1, 1, 16)(torch.randn(4, 2, 8), torch.randn(3, 3, 8))),
+    ("transformer_batch_first_batch", lambda: nn.Transformer(8, 2, 1, 1, 16, batch_first=True)(torch.randn(2, 4, 8), torch.randn(3, 3, 8))),
+    ("transformer_features", lambda: nn.Transformer(8, 2, 1, 1, 16)(torch.randn(4, 2, 8), torch.randn(3, 2, 6))),
+    ("transformer_activation", lambda: nn.Transformer(8, 2, 1, 1, 16, activation="tanh")),
+]
+
+CASES += TRANSFORMER_CASES
+ERRORS += TRANSFORMER_ERRORS
+
+
 # Recurrent layers (nn.RNN, nn.LSTM, nn.GRU and their cells), recorded in
 # the group "rnn" (nn/rnn_torch_test.go). A case's forward returns one
 # tensor: a cell's output as it is, else every output the layer returns

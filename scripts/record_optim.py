@@ -10,7 +10,12 @@
 #   plateau     ReduceLROnPlateau's learning rates after each metric;
 #   clip        clip_grad_norm_'s total norm and clipped gradients, and
 #               clip_grad_value_'s;
-#   errors      the ValueError text of invalid arguments.
+#   errors      the ValueError text of invalid arguments;
+#   long        300 steps of Adam, AdamW, RMSprop and Adagrad on a quadratic
+#               (gradient w·(p - target), computed from the parameter each
+#               step), the parameter every 50 steps and at the end: long
+#               enough for the running averages (addcmul's fused multiply-add)
+#               to compound any difference in rounding.
 #
 # Run with Debian's PyTorch 1.13 (apt-get install python3-torch):
 #   /usr/bin/python3 scripts/record_optim.py
@@ -117,6 +122,36 @@ def record_optimizer(name, cls, kw, groups, dtype):
         name=name, optimizer=cls.__name__, kwargs={k: jsonable(v) for k, v in kw.items()},
         groups=None if groups is None else [dict(params=idx, kwargs={k: jsonable(v) for k, v in g.items()}) for idx, g in groups],
         dtype=str(dtype).replace("torch.", ""), steps=steps, state=state)
+
+
+# (name, class, kwargs) of the long runs; their quadratic is LONG_TARGET and
+# LONG_WEIGHT over 67 elements (past PyTorch's vectorized blocks).
+LONG = [
+    ("adam long", O.Adam, dict(lr=0.01)),
+    ("adam long amsgrad weight decay", O.Adam, dict(lr=0.02, betas=(0.8, 0.95), weight_decay=0.01, amsgrad=True)),
+    ("adamw long", O.AdamW, dict(lr=0.01, weight_decay=0.05)),
+    ("rmsprop long centered momentum", O.RMSprop, dict(lr=0.002, centered=True, momentum=0.5)),
+    ("adagrad long", O.Adagrad, dict(lr=0.05, lr_decay=0.01)),
+]
+LONG_STEPS = 300
+LONG_P0 = [((i * 13) % 17 - 8) * 0.23 for i in range(67)]
+LONG_TARGET = [((i * 7) % 19 - 9) * 0.11 for i in range(67)]
+LONG_WEIGHT = [0.05 + ((i * 3) % 23) * 0.137 for i in range(67)]
+
+
+def record_long(name, cls, kw, dtype):
+    p = torch.tensor(LONG_P0, dtype=dtype)
+    target = torch.tensor(LONG_TARGET, dtype=dtype)
+    w = torch.tensor(LONG_WEIGHT, dtype=dtype)
+    opt = cls([p], **kw)
+    checkpoints = {}
+    for k in range(1, LONG_STEPS + 1):
+        p.grad = (p.detach() - target) * w
+        opt.step()
+        if k % 50 == 0:
+            checkpoints[str(k)] = flat(p)
+    return dict(name=name, optimizer=cls.__name__, kwargs={k: jsonable(v) for k, v in kw.items()},
+                dtype=str(dtype).replace("torch.", ""), steps=LONG_STEPS, checkpoints=checkpoints)
 
 
 S = O.lr_scheduler
@@ -286,12 +321,15 @@ def record_errors():
 
 def main():
     out = dict(torch_version=torch.__version__, params0=P0, grads=GRADS,
-               clip_grads=CLIP_GRADS, optimizers=[], schedulers=[], plateau=[], clip=[])
+               clip_grads=CLIP_GRADS, optimizers=[], schedulers=[], plateau=[], clip=[],
+               long_p0=LONG_P0, long_target=LONG_TARGET, long_weight=LONG_WEIGHT, long=[])
     for dtype in (torch.float32, torch.float64):
         for case in OPTIMIZERS:
             out["optimizers"].append(record_optimizer(*case, dtype))
         for name, kw in CLIP:
             out["clip"].append(record_clip(name, kw, dtype))
+        for case in LONG:
+            out["long"].append(record_long(*case, dtype))
     for case in SCHEDULERS:
         out["schedulers"].append(record_scheduler(*case))
     for case in PLATEAU:

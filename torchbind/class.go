@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -29,15 +30,72 @@ type Class struct {
 // Method is one method of a class: a Go function whose first parameter is
 // the object, with the schema PyTorch generates from its signature.
 type Method struct {
-	Name   string
-	schema string
-	fn     reflect.Value
-	self   bool // the first parameter is the object
+	Name      string
+	schema    string
+	annotated string
+	fn        reflect.Value
+	self      bool // the first parameter is the object
+
+	// What the method does to aliasing (MethodOption): it changes the
+	// object's state, the arguments it keeps in the state (by schema
+	// position: 1 is _1), its tensor results may alias the state.
+	mutates  bool
+	stores   map[int]bool
+	retAlias bool
 }
 
 // Schema is the method's schema in PyTorch's words, e.g.
 // "push(__torch__.torch.classes.MyCustomClass.TensorQueue _0, Tensor _1) -> NoneType _0".
+// It carries no alias annotations, as PyTorch prints a method's schema;
+// AnnotatedSchema has them.
 func (m *Method) Schema() string { return m.schema }
+
+// AnnotatedSchema is Schema with the alias annotations the method's
+// options declare: the object (a!) when the method mutates it, a tensor
+// argument the object keeps Tensor(b -> *) (it may alias the state
+// afterwards, as list.append's element), tensor results that may alias the
+// state Tensor(*):
+//
+//	push(__torch__.torch.classes.MyCustomClass.TensorQueue(a!) _0, Tensor(b -> *) _1) -> NoneType _0
+//	pop(__torch__.torch.classes.MyCustomClass.TensorQueue(a!) _0) -> Tensor(*) _0
+func (m *Method) AnnotatedSchema() string { return m.annotated }
+
+// Mutates reports whether the method changes the object's state (the
+// object is (a!) in AnnotatedSchema).
+func (m *Method) Mutates() bool { return m.mutates }
+
+// Stores reports whether the object keeps argument i (1 for _1, the first
+// after the object): after the call the argument may alias the state.
+func (m *Method) Stores(i int) bool { return m.stores[i] }
+
+// ReturnsAlias reports whether the method's tensor results may alias the
+// object's state (Tensor(*)): a tensor it holds, not a fresh one.
+func (m *Method) ReturnsAlias() bool { return m.retAlias }
+
+// A MethodOption declares what a method does to aliasing; Def takes them.
+// They are what tracing and functionalization know of a method beyond its
+// Go signature, and they appear in AnnotatedSchema.
+type MethodOption func(*Method)
+
+// Mutates declares that the method changes the object's state.
+func Mutates() MethodOption { return func(m *Method) { m.mutates = true } }
+
+// Stores declares that the object keeps the tensor arguments at schema
+// positions args (1 is _1, the first argument after the object).
+func Stores(args ...int) MethodOption {
+	return func(m *Method) {
+		if m.stores == nil {
+			m.stores = map[int]bool{}
+		}
+		for _, i := range args {
+			m.stores[i] = true
+		}
+	}
+}
+
+// ReturnsAlias declares that the method's tensor results may be tensors
+// the object holds (Tensor(*)), not fresh ones.
+func ReturnsAlias() MethodOption { return func(m *Method) { m.retAlias = true } }
 
 func (m *Method) String() string { return m.schema }
 
@@ -178,7 +236,7 @@ func (c ClassOf[T]) Init(fn any) ClassOf[T] {
 	for i := range in {
 		in[i] = ft.In(i)
 	}
-	m.schema = c.schemaText("__init__", in, nil)
+	m.schema, _ = c.schemaText(m, in, nil)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.init != nil {
@@ -190,9 +248,10 @@ func (c ClassOf[T]) Init(fn any) ClassOf[T] {
 
 // Def registers a method (m.class_<T>(...).def(name, &T::method)): fn is a
 // func(T, args...) results, usually a method expression such as
-// (*MyQueue).Push. Its schema is generated from the signature. Defining a
-// name twice panics.
-func (c ClassOf[T]) Def(name string, fn any) ClassOf[T] {
+// (*MyQueue).Push. Its schema is generated from the signature; opts
+// declare what it does to aliasing (Mutates, Stores, ReturnsAlias), for
+// its AnnotatedSchema. Defining a name twice panics.
+func (c ClassOf[T]) Def(name string, fn any, opts ...MethodOption) ClassOf[T] {
 	v := reflect.ValueOf(fn)
 	ft := v.Type()
 	if ft.Kind() != reflect.Func || ft.NumIn() == 0 || ft.In(0) != c.goType || ft.IsVariadic() {
@@ -206,7 +265,11 @@ func (c ClassOf[T]) Def(name string, fn any) ClassOf[T] {
 	for i := range out {
 		out[i] = ft.Out(i)
 	}
-	m := &Method{Name: name, fn: v, self: true, schema: c.schemaText(name, in, out)}
+	m := &Method{Name: name, fn: v, self: true}
+	for _, o := range opts {
+		o(m)
+	}
+	m.schema, m.annotated = c.schemaText(m, in, out)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.methods[name]; ok {
@@ -307,33 +370,85 @@ func (c *Class) SetState(state map[string]*tensor.Tensor) *Object {
 }
 
 // schemaText is PyTorch's generated method schema: the object is _0, the
-// arguments _1, _2, ...; the result NoneType _0 when there is none.
-func (c *Class) schemaText(name string, in, out []reflect.Type) string {
-	var b strings.Builder
-	b.WriteString(name)
-	b.WriteString("(")
-	b.WriteString(c.QualifiedName())
-	b.WriteString(" _0")
-	for i, t := range in {
-		fmt.Fprintf(&b, ", %s _%d", schemaType(t, c, name), i+1)
+// arguments _1, _2, ...; the result NoneType _0 when there is none. It
+// returns the plain text and the text with m's alias annotations.
+func (c *Class) schemaText(m *Method, in, out []reflect.Type) (plain, annotated string) {
+	name := m.Name
+	var p, a strings.Builder
+	both := func(s string) { p.WriteString(s); a.WriteString(s) }
+	set := 'a'
+	both(name + "(" + c.QualifiedName())
+	if m.mutates {
+		a.WriteString("(a!)")
+		set++
 	}
-	b.WriteString(") -> ")
+	both(" _0")
+	for i, t := range in {
+		st := schemaType(t, c, name)
+		both(", ")
+		p.WriteString(st)
+		if m.stores[i+1] {
+			if !isTensorType(t) {
+				fail(tensor.TypeError, "torchbind: method %s of %s keeps argument _%d, a %s; only tensors can be kept", name, c.QualifiedName(), i+1, st)
+			}
+			a.WriteString(withAlias(st, fmt.Sprintf("(%c -> *)", set)))
+			set++
+		} else {
+			a.WriteString(st)
+		}
+		both(fmt.Sprintf(" _%d", i+1))
+	}
+	for i := range m.stores {
+		if i < 1 || i > len(in) {
+			fail(tensor.TypeError, "torchbind: method %s of %s keeps argument _%d, but it has %d argument(s)", name, c.QualifiedName(), i, len(in))
+		}
+	}
+	both(") -> ")
+	ret := func(t reflect.Type) {
+		st := schemaType(t, c, name)
+		p.WriteString(st)
+		if m.retAlias && isTensorType(t) {
+			a.WriteString(withAlias(st, "(*)"))
+		} else {
+			a.WriteString(st)
+		}
+	}
+	if m.retAlias && !slices.ContainsFunc(out, isTensorType) {
+		fail(tensor.TypeError, "torchbind: method %s of %s returns no tensor that could alias its state", name, c.QualifiedName())
+	}
 	switch len(out) {
 	case 0:
-		b.WriteString("NoneType _0")
+		both("NoneType _0")
 	case 1:
-		b.WriteString(schemaType(out[0], c, name) + " _0")
+		ret(out[0])
+		both(" _0")
 	default:
-		b.WriteString("(")
+		both("(")
 		for i, t := range out {
 			if i > 0 {
-				b.WriteString(", ")
+				both(", ")
 			}
-			fmt.Fprintf(&b, "%s _%d", schemaType(t, c, name), i)
+			ret(t)
+			both(fmt.Sprintf(" _%d", i))
 		}
-		b.WriteString(")")
+		both(")")
 	}
-	return b.String()
+	return p.String(), a.String()
+}
+
+// isTensorType reports whether a Go type is a schema Tensor or Tensor[].
+func isTensorType(t reflect.Type) bool {
+	return t == tensorType || t.Kind() == reflect.Slice && t.Elem() == tensorType
+}
+
+// withAlias puts an alias annotation after the base type of a schema type:
+// Tensor(*), Tensor(*)[].
+func withAlias(st, ann string) string {
+	base, list := strings.CutSuffix(st, "[]")
+	if list {
+		return base + ann + "[]"
+	}
+	return st + ann
 }
 
 var tensorType = reflect.TypeFor[*tensor.Tensor]()

@@ -116,3 +116,28 @@ func TestFakeClassErrors(t *testing.T) {
 		t.Fatal(y)
 	}
 }
+
+type annObj struct{ t *tensor.Tensor }
+
+// Alias options that cannot apply are refused when the method is defined.
+func TestAliasOptionErrors(t *testing.T) {
+	c := torchbind.Register[*annObj]("_TorchBindTest::Ann")
+	mustPanic(t, "keeps argument _1, a int; only tensors can be kept", func() {
+		c.Def("setn", func(*annObj, int) {}, torchbind.Stores(1))
+	})
+	mustPanic(t, "keeps argument _2, but it has 1 argument(s)", func() {
+		c.Def("set2", func(*annObj, *tensor.Tensor) {}, torchbind.Stores(2))
+	})
+	mustPanic(t, "returns no tensor that could alias its state", func() {
+		c.Def("n", func(*annObj) int { return 0 }, torchbind.ReturnsAlias())
+	})
+	c.Def("swap", func(o *annObj, x []*tensor.Tensor) (*tensor.Tensor, int) { return o.t, 0 },
+		torchbind.Mutates(), torchbind.Stores(1), torchbind.ReturnsAlias())
+	want := "swap(__torch__.torch.classes._TorchBindTest.Ann(a!) _0, Tensor(b -> *)[] _1) -> (Tensor(*) _0, int _1)"
+	if got := c.Method("swap").AnnotatedSchema(); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if got := c.Method("swap").Schema(); got != "swap(__torch__.torch.classes._TorchBindTest.Ann _0, Tensor[] _1) -> (Tensor _0, int _1)" {
+		t.Errorf("plain schema %s", got)
+	}
+}

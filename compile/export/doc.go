@@ -18,9 +18,29 @@
 // USER_INPUT_MUTATION output. Constant tensors are tensors Forward reads
 // that are neither parameters nor buffers: a module's *tensor.Tensor field
 // is named after the field in snake case (or its `export:"name"` tag),
-// other tensors lifted_tensor_0, 1, ... Tokens and custom objects have
-// their kinds in the signature but are not produced yet (they come with
-// effectful ops and TorchBind classes).
+// other tensors lifted_tensor_0, 1, ...
+//
+// # TorchBind objects and effect tokens
+//
+// ExportArgs also takes script objects (package torchbind's objects, seed
+// 001's TensorQueue) as inputs; an object Forward reads from a module field
+// is lifted to a CUSTOM_OBJ input (obj_attr for a field Attr) after the
+// constants, and kept in CustomObjs. Forward runs on the objects' fakes.
+// Calls that may change an object's state are effectful: a custom op taking
+// an object becomes with_effects(token, op, *args), the token a TOKEN input
+// (the first placeholder) and a TOKEN output (the first returned value), so
+// the calls keep their order:
+//
+//	def forward(self, token, tq, a):
+//	    with_effects = torch._higher_order_ops.effects.with_effects(token, torch.ops.MyCustomClass.for_each_add_.default, tq, a);  token = a = None
+//	    getitem = with_effects[0];  with_effects = None
+//	    return (getitem, tq)
+//
+// That is seed 001's spelling, which also leaves method calls as plain
+// call_torchbind(obj, 'method', *args) nodes; Options.NewerEffects gives
+// newer PyTorch's torch.ops.higher_order.with_effects, around method calls
+// too. Module().ForwardArgs runs the program on real objects, which it
+// mutates as eager code would, with a fresh token.
 //
 // ExportedProgram.Module returns an nn.Module whose Forward runs the graph
 // with an fx.Interpreter on the device of its inputs and state, and writes
@@ -58,6 +78,7 @@
 //	archive/models/model.json                 graph, signature, range constraints
 //	archive/data/weights/model.safetensors    parameters and persistent buffers
 //	archive/data/constants/model.safetensors  constants and non-persistent buffers
+//	archive/data/custom_objs/model.safetensors the lifted objects' pickle state
 //
 // model.json follows PyTorch's export serialization schema (version 8.6,
 // torch/_export/serde/schema.py) where it fits: nodes with their target
@@ -68,7 +89,11 @@
 // sub-program an as_graph argument holding the sub-GraphModule's whole
 // graph (its own inputs, nodes, outputs and tensor values) under its
 // attribute name, its results the getitem values that read them; sub-programs
-// nest at most 16 deep. Load needs goaten and the registered
+// nest at most 16 deep. A lifted TorchBind object is saved as its pickle
+// state (__getstate__), keyed "<name>/<state name>", and Load rebuilds it
+// with its registered class's __setstate__; a class that is not
+// registered is an error ("Tried to instantiate class 'ns.Name', but it
+// does not exist!"). Load needs goaten and the registered
 // ops and devices the program names; it returns an error, never panics, on
 // a malformed archive, and checks sizes before allocating for them.
 package export

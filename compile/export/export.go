@@ -12,6 +12,7 @@ import (
 
 	"github.com/goaten/goaten/compile"
 	"github.com/goaten/goaten/compile/fx"
+	"github.com/goaten/goaten/compile/hop"
 	"github.com/goaten/goaten/functional"
 	"github.com/goaten/goaten/nn"
 	"github.com/goaten/goaten/tensor"
@@ -44,6 +45,13 @@ type Options struct {
 	DynamicShapes []map[int]*Dimension
 	// Decompositions replace ops while tracing (see compile.Decompositions).
 	Decompositions compile.Decompositions
+	// NewerEffects prints effectful calls as newer PyTorch exports them:
+	// torch.ops.higher_order.with_effects(...), with TorchBind method calls
+	// inside with_effects too. By default export prints them as seed 001
+	// and PyTorch's export of its time do:
+	// torch._higher_order_ops.effects.with_effects(...) around custom ops
+	// taking objects, and method calls as plain call_torchbind nodes.
+	NewerEffects bool
 }
 
 // stateful is what every module embedding nn.Base provides.
@@ -117,7 +125,7 @@ func Export(m nn.Module, args []*tensor.Tensor, opts ...Options) (*ExportedProgr
 	if err != nil {
 		return nil, err
 	}
-	return lift(raw, mod, state, names, dims)
+	return lift(raw, mod, state, names, dims, o)
 }
 
 // checkForward checks Forward's signature.
@@ -392,6 +400,7 @@ type liftedInput struct {
 	persistent bool
 	old        *fx.Node // the placeholder or get_attr node it replaces
 	t          *tensor.Tensor
+	obj        tensor.ScriptObject // a custom object's real object
 	name       string
 }
 
@@ -399,9 +408,20 @@ type liftedInput struct {
 // constants, user inputs as placeholders in PyTorch's order and names; the
 // copy_ writes into inputs at the end become outputs; unused values are
 // dropped.
-func lift(raw *fx.GraphModule, mod stateful, state []stateEntry, userNames []string, dims *dimSpec) (*ExportedProgram, error) {
+func lift(raw *fx.GraphModule, mod stateful, state []stateEntry, userNames []string, dims *dimSpec, o Options) (*ExportedProgram, error) {
+	if !o.NewerEffects {
+		if err := hop.PlainTorchbindCalls(raw); err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+	}
 	g := raw.Graph
-	phs := g.Placeholders()
+	tokIn := compile.TokenInput(raw)
+	var phs []*fx.Node
+	for _, p := range g.Placeholders() {
+		if p != tokIn {
+			phs = append(phs, p)
+		}
+	}
 	if len(phs) != len(state)+len(userNames) {
 		return nil, fmt.Errorf("export: the traced graph has %d placeholders for %d inputs", len(phs), len(state)+len(userNames))
 	}
@@ -426,13 +446,19 @@ func lift(raw *fx.GraphModule, mod stateful, state []stateEntry, userNames []str
 			return nil, fmt.Errorf("export: Forward writes into parameter %s in place; only buffers and user inputs may be mutated", s.fqn)
 		}
 	}
-	// Inputs in PyTorch's order: parameters, buffers, constants, user inputs.
+	// Inputs in PyTorch's order: tokens, parameters, buffers, constants,
+	// custom objects, user inputs.
 	var ins []*liftedInput
+	if tokIn != nil {
+		ins = append(ins, &liftedInput{kind: Token, old: tokIn})
+	}
 	for i, s := range state {
 		ins = append(ins, &liftedInput{kind: s.kind, target: s.fqn, persistent: s.persistent, old: phs[i], t: s.t})
 	}
 	fieldNames := constantNames(mod)
-	lifted := 0
+	objNames := objectNames(mod)
+	lifted, liftedObjs := 0, 0
+	var objs []*liftedInput
 	for _, n := range g.Nodes() {
 		if n.Op != fx.OpGetAttr {
 			continue
@@ -440,6 +466,17 @@ func lift(raw *fx.GraphModule, mod stateful, state []stateEntry, userNames []str
 		v, _ := raw.Attr(n.Target.(string))
 		if _, isGraph := v.(*fx.GraphModule); isGraph {
 			continue // a higher-order op's sub-program stays an attribute
+		}
+		if obj, isObj := v.(tensor.ScriptObject); isObj {
+			// An object Forward reads from the module: a CUSTOM_OBJ input
+			// named after its field (PyTorch's lift_constants_pass).
+			target, ok := objNames[obj]
+			if !ok {
+				target = "lifted_custom_" + strconv.Itoa(liftedObjs)
+				liftedObjs++
+			}
+			objs = append(objs, &liftedInput{kind: CustomObj, target: target, old: n, obj: obj})
+			continue
 		}
 		t, ok := v.(*tensor.Tensor)
 		if !ok {
@@ -455,6 +492,7 @@ func lift(raw *fx.GraphModule, mod stateful, state []stateEntry, userNames []str
 		}
 		ins = append(ins, &liftedInput{kind: ConstantTensor, target: target, old: n, t: t})
 	}
+	ins = append(ins, objs...)
 	for i, name := range userNames {
 		ins = append(ins, &liftedInput{kind: UserInput, target: name, old: phs[len(state)+i]})
 	}
@@ -482,9 +520,12 @@ func lift(raw *fx.GraphModule, mod stateful, state []stateEntry, userNames []str
 			p.Meta[k] = v
 		}
 		remap[in.old] = p
-		spec := InputSpec{Kind: in.kind, Arg: TensorArgument{p.Name}, Target: in.target, Persistent: in.persistent}
-		if in.kind == UserInput {
+		spec := InputSpec{Kind: in.kind, Arg: argSpec(p), Target: in.target, Persistent: in.persistent}
+		if in.kind == UserInput || in.kind == Token {
 			spec.Target = ""
+		}
+		if in.kind == Token {
+			spec.Arg = TokenArgument{p.Name}
 		}
 		sig.InputSpecs = append(sig.InputSpecs, spec)
 	}
@@ -502,10 +543,24 @@ func lift(raw *fx.GraphModule, mod stateful, state []stateEntry, userNames []str
 			v, _ := raw.Attr(n.Target.(string))
 			gm.SetAttr(n.Target.(string), v)
 		}
-		remap[n] = ng.CopyNode(n, get)
+		c := ng.CopyNode(n, get)
+		if c.Target == hop.WithEffectsOp && !o.NewerEffects {
+			c.Target = hop.WithEffectsSeedOp // seed 001's spelling
+		}
+		remap[n] = c
 	}
-	// Outputs: buffer mutations, user input mutations, user outputs.
+	// Outputs: tokens, buffer mutations, user input mutations, user outputs.
 	var outs fx.Tuple
+	flat := flatOutputs(g.OutputNode())
+	if tokIn != nil {
+		if len(flat) == 0 || flat[0] == nil {
+			return nil, fmt.Errorf("export: the traced graph does not return its effect token first")
+		}
+		v := remap[flat[0]]
+		outs = append(outs, v)
+		sig.OutputSpecs = append(sig.OutputSpecs, OutputSpec{Kind: OutputToken, Arg: TokenArgument{v.Name}})
+		flat = flat[1:]
+	}
 	for _, in := range ins {
 		if in.kind != Buffer || written[in.old] == nil {
 			continue
@@ -522,7 +577,7 @@ func lift(raw *fx.GraphModule, mod stateful, state []stateEntry, userNames []str
 		outs = append(outs, v)
 		sig.OutputSpecs = append(sig.OutputSpecs, OutputSpec{Kind: UserInputMutation, Arg: TensorArgument{v.Name}, Target: in.name})
 	}
-	for _, o := range flatOutputs(g.OutputNode()) {
+	for _, o := range flat {
 		if o == nil {
 			outs = append(outs, nil)
 			sig.OutputSpecs = append(sig.OutputSpecs, OutputSpec{Kind: UserOutput, Arg: ConstantArgument{}})
@@ -530,7 +585,7 @@ func lift(raw *fx.GraphModule, mod stateful, state []stateEntry, userNames []str
 		}
 		v := remap[o]
 		outs = append(outs, v)
-		sig.OutputSpecs = append(sig.OutputSpecs, OutputSpec{Kind: UserOutput, Arg: TensorArgument{v.Name}})
+		sig.OutputSpecs = append(sig.OutputSpecs, OutputSpec{Kind: UserOutput, Arg: argSpec(v)})
 	}
 	ng.Output(outs)
 	if _, err := ng.EliminateDeadCode(); err != nil {
@@ -544,10 +599,13 @@ func lift(raw *fx.GraphModule, mod stateful, state []stateEntry, userNames []str
 		GraphSignature:   sig,
 		StateDict:        map[string]*tensor.Tensor{},
 		Constants:        map[string]*tensor.Tensor{},
+		CustomObjs:       map[string]tensor.ScriptObject{},
 		RangeConstraints: map[string]ValueRange{},
 	}
 	for _, in := range ins {
 		switch {
+		case in.kind == CustomObj:
+			ep.CustomObjs[in.target] = in.obj
 		case in.kind == Parameter || in.kind == Buffer && in.persistent:
 			ep.StateDict[in.target] = in.t
 		case in.kind == Buffer || in.kind == ConstantTensor:

@@ -52,6 +52,18 @@ func FuzzLoad(f *testing.F) {
 	f.Add(hopModel)
 	f.Add(bytes.Replace(hopModel, []byte(`"as_graph"`), []byte(`"as_tensor"`), 1))
 	f.Add(bytes.Replace(hopModel, []byte(`higher_order.cond`), []byte(`higher_order.nope`), 1))
+	// A program with an effect token and a lifted TorchBind object (S4).
+	foo := fooArchive(f)
+	f.Add(foo)
+	f.Add(withEntry(f, foo, objectsPath, func(e *entry) { e.data = e.data[:len(e.data)/2] }))
+	for _, e := range unzip(f, foo) {
+		if e.name == modelPath {
+			f.Add(e.data)
+			f.Add(bytes.Replace(e.data, []byte(`"as_custom_obj"`), []byte(`"as_tensor"`), 1))
+			f.Add(bytes.Replace(e.data, []byte(`"as_operator":"torch.ops._TorchScriptTesting.takes_foo.default"`), []byte(`"as_operator":"torch.ops.higher_order.call_torchbind"`), 1))
+			f.Add(bytes.Replace(e.data, []byte(`{"token":{"arg":{"name":"token"}}}`), []byte(`{"user_input":{"arg":{"as_tensor":{"name":"token"}}}}`), 1))
+		}
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		archive := data
 		if !bytes.HasPrefix(data, []byte("PK")) {

@@ -21,6 +21,7 @@ import (
 	"github.com/goaten/goaten/compile/hop"
 	"github.com/goaten/goaten/safetensors"
 	"github.com/goaten/goaten/tensor"
+	"github.com/goaten/goaten/torchbind"
 )
 
 // Limits on what Load accepts, checked before anything is allocated for it.
@@ -113,6 +114,12 @@ func Load(r io.ReaderAt, size int64) (ep *ExportedProgram, err error) {
 			return nil, err
 		}
 	}
+	var objs []byte
+	if files[objectsPath] != nil {
+		if objs, err = read(objectsPath, size); err != nil {
+			return nil, err
+		}
+	}
 	var p jProgram
 	dec := json.NewDecoder(bytes.NewReader(model))
 	dec.DisallowUnknownFields()
@@ -147,6 +154,9 @@ func Load(r io.ReaderAt, size int64) (ep *ExportedProgram, err error) {
 		return nil, err
 	}
 	if err := l.loadState(wf, cf); err != nil {
+		return nil, err
+	}
+	if err := l.loadObjects(objs); err != nil {
 		return nil, err
 	}
 	return l.ep, nil
@@ -286,6 +296,12 @@ func (l *loader) graph() error {
 	l.g = fx.New()
 	l.gm = fx.NewGraphModule(l.g)
 	for i, in := range jg.Inputs {
+		if in.AsCustomObj != nil && countSet(&in) == 1 && l.depth == 0 {
+			if err := l.objectInput(i, in.AsCustomObj); err != nil {
+				return err
+			}
+			continue
+		}
 		if in.AsTensor == nil || countSet(&in) != 1 {
 			return loadErrorf("graph input %d is not a tensor", i)
 		}
@@ -341,6 +357,12 @@ func (l *loader) graph() error {
 				}
 				outs[i] = n
 			case o.AsNone != nil:
+			case o.AsCustomObj != nil && l.depth == 0:
+				n := l.byName[o.AsCustomObj.Name]
+				if n == nil || !isObject(n) {
+					return loadErrorf("graph output %d refers to %q, which is no custom object of the graph", i, clip([]byte(o.AsCustomObj.Name)))
+				}
+				outs[i] = n
 			default:
 				return loadErrorf("graph output %d is neither a tensor nor None", i)
 			}
@@ -703,6 +725,12 @@ func (l *loader) node(i int, jn *jNode) error {
 	if strings.HasPrefix(jn.Target, "_operator.") {
 		return l.symOp(i, jn)
 	}
+	switch jn.Target {
+	case hop.WithEffectsSeedOp.QualifiedName():
+		return l.hopNode(i, jn, hop.WithEffectsSeedOp)
+	case hop.CallTorchbindOp.QualifiedName():
+		return l.torchbindNode(i, jn)
+	}
 	if name, ok := strings.CutPrefix(jn.Target, hopPrefix); ok {
 		h, found := hop.Lookup(name)
 		if !found || h.QualifiedName() != jn.Target {
@@ -840,7 +868,7 @@ func (l *loader) hopNode(i int, jn *jNode, h *hop.Op) error {
 		}
 		a := &in.Arg
 		if a.AsOperator != nil && countSet(a) == 1 {
-			op, err := resolveTarget(*a.AsOperator)
+			op, err := l.arg(a, nil, fmt.Sprintf("%s argument %d", where, k)) // an op, or call_torchbind
 			if err != nil {
 				return err
 			}
@@ -849,8 +877,8 @@ func (l *loader) hopNode(i int, jn *jNode, h *hop.Op) error {
 		}
 		if a.AsGraph == nil || countSet(a) != 1 {
 			if a.AsTensor == nil && a.AsTensors == nil && a.AsNone == nil && a.AsInt == nil &&
-				a.AsFloat == nil && a.AsBool == nil && a.AsString == nil {
-				return loadErrorf("%s: argument %d must be a sub-program, an operator, a tensor, a list of tensors, None, a number or a string", where, k)
+				a.AsFloat == nil && a.AsBool == nil && a.AsString == nil && a.AsCustomObj == nil {
+				return loadErrorf("%s: argument %d must be a sub-program, an operator, a tensor, a list of tensors, None, a number, a string or a custom object", where, k)
 			}
 			v, err := l.arg(a, nil, fmt.Sprintf("%s argument %d", where, k))
 			if err != nil {
@@ -906,7 +934,7 @@ func hopArgFits(v any) bool {
 	switch x := v.(type) {
 	case *fx.Node:
 		_, ok := x.Meta[fx.MetaVal].(*tensor.Tensor)
-		return ok
+		return ok || isObject(x)
 	case []any:
 		for _, e := range x {
 			if !hopArgFits(e) {
@@ -1055,6 +1083,28 @@ func (l *loader) arg(a *jArg, t *tensor.Type, where string) (any, error) {
 	switch {
 	case a.AsGraph != nil:
 		return nil, loadErrorf("%s: a sub-program can only be an argument of a higher-order op", where)
+	case a.AsOperator != nil:
+		if t != nil {
+			return nil, loadErrorf("%s: an operator can only be an argument of a higher-order op", where)
+		}
+		if *a.AsOperator == hop.CallTorchbindOp.QualifiedName() {
+			return hop.CallTorchbindOp, nil
+		}
+		op, err := resolveTarget(*a.AsOperator)
+		if err != nil {
+			return nil, err
+		}
+		return op, nil
+	case a.AsCustomObj != nil:
+		n, err := ref(a.AsCustomObj.Name)
+		if err != nil {
+			return nil, err
+		}
+		o, ok := n.Meta[fx.MetaVal].(tensor.ScriptObject)
+		if !ok || o.QualifiedClassName() != a.AsCustomObj.ClassFQN {
+			return nil, loadErrorf("%s: %s is not a custom object of class %s", where, n.Name, clip([]byte(a.AsCustomObj.ClassFQN)))
+		}
+		v = n
 	case a.AsNone != nil:
 		v = nil
 	case a.AsTensor != nil:
@@ -1208,11 +1258,18 @@ func fits(v any, t *tensor.Type) bool {
 		return v == nil || fits(v, t.Elem)
 	}
 	switch t.Kind {
+	case tensor.TClass:
+		n, ok := v.(*fx.Node)
+		if !ok {
+			return false
+		}
+		o, ok := n.Meta[fx.MetaVal].(tensor.ScriptObject)
+		return ok && o.QualifiedClassName() == t.Name
 	case tensor.TTensor:
 		switch x := v.(type) {
 		case *fx.Node:
 			_, ok := x.Meta[fx.MetaVal].(*tensor.Tensor)
-			return ok
+			return ok || isSymInt(x) // a symbolic int for a Tensor, as a Python int
 		case int, float64, bool: // a Python number for a Tensor
 			return true
 		}
@@ -1292,11 +1349,17 @@ func (l *loader) signature() (*ExportGraphSignature, error) {
 		var name string
 		switch {
 		case s.UserInput != nil:
-			if s.UserInput.Arg.AsTensor == nil || countSet(&s.UserInput.Arg) != 1 {
-				return nil, loadErrorf("input spec %d: only tensor user inputs are supported", i)
+			a := &s.UserInput.Arg
+			switch {
+			case countSet(a) == 1 && a.AsTensor != nil:
+				name = a.AsTensor.Name
+				spec = InputSpec{Kind: UserInput, Arg: TensorArgument{name}}
+			case countSet(a) == 1 && a.AsCustomObj != nil:
+				name = a.AsCustomObj.Name
+				spec = InputSpec{Kind: UserInput, Arg: CustomObjArgument{name, a.AsCustomObj.ClassFQN}}
+			default:
+				return nil, loadErrorf("input spec %d: only tensor and custom object user inputs are supported", i)
 			}
-			name = s.UserInput.Arg.AsTensor.Name
-			spec = InputSpec{Kind: UserInput}
 			users[name] = true
 		case s.Parameter != nil:
 			name = s.Parameter.Arg.Name
@@ -1309,16 +1372,34 @@ func (l *loader) signature() (*ExportGraphSignature, error) {
 			name = s.TensorConstant.Arg.Name
 			spec = InputSpec{Kind: ConstantTensor, Target: s.TensorConstant.TensorConstantName}
 		case s.CustomObj != nil:
-			return nil, loadErrorf("input spec %d: custom object inputs are not supported yet", i)
+			name = s.CustomObj.Arg.Name
+			spec = InputSpec{Kind: CustomObj, Target: s.CustomObj.CustomObjName, Arg: CustomObjArgument{name, s.CustomObj.Arg.ClassFQN}}
+			if strings.Contains(spec.Target, "/") {
+				return nil, loadErrorf("input spec %d: custom object name %q has a /", i, clip([]byte(spec.Target)))
+			}
 		case s.Token != nil:
-			return nil, loadErrorf("input spec %d: effect token inputs are not supported yet", i)
+			name = s.Token.Arg.Name
+			spec = InputSpec{Kind: Token, Arg: TokenArgument{name}}
+			if m := l.metas[name]; m == nil || m.Dim() != 1 || m.Size(0) != 0 {
+				return nil, loadErrorf("input spec %d: the token %q is not an empty tensor input", i, clip([]byte(name)))
+			}
 		default:
 			return nil, loadErrorf("input spec %d: constant inputs are not supported", i)
 		}
 		if name != phs[i].Name {
 			return nil, loadErrorf("input spec %d names %q, but graph input %d is %s", i, clip([]byte(name)), i, phs[i].Name)
 		}
-		if spec.Kind != UserInput {
+		_, objSpec := spec.Arg.(CustomObjArgument)
+		if objSpec != isObject(phs[i]) {
+			return nil, loadErrorf("input spec %d (%s) and graph input %s disagree on whether it is a custom object", i, spec.Kind, name)
+		}
+		if a, ok := spec.Arg.(CustomObjArgument); ok && phs[i].Meta[fx.MetaVal].(tensor.ScriptObject).QualifiedClassName() != a.ClassFQN {
+			return nil, loadErrorf("input spec %d names class %q, graph input %s is of another class", i, clip([]byte(a.ClassFQN)), name)
+		}
+		if spec.Arg == nil {
+			spec.Arg = TensorArgument{name}
+		}
+		if spec.Kind != UserInput && spec.Kind != Token {
 			if spec.Target == "" || len(spec.Target) > 1024 || targets[spec.Target] {
 				return nil, loadErrorf("input spec %d has an empty, too long or repeated target %q", i, clip([]byte(spec.Target)))
 			}
@@ -1327,7 +1408,6 @@ func (l *loader) signature() (*ExportGraphSignature, error) {
 				return nil, loadErrorf("input %s (%s) has symbolic sizes; only user inputs may", name, spec.Kind)
 			}
 		}
-		spec.Arg = TensorArgument{name}
 		sig.InputSpecs = append(sig.InputSpecs, spec)
 	}
 	if err := checkTargets(sig.InputSpecs); err != nil {
@@ -1354,8 +1434,11 @@ func (l *loader) signature() (*ExportGraphSignature, error) {
 				spec = OutputSpec{Kind: UserOutput, Arg: TensorArgument{name}}
 			case countSet(a) == 1 && a.AsNone != nil:
 				spec = OutputSpec{Kind: UserOutput, Arg: ConstantArgument{}}
+			case countSet(a) == 1 && a.AsCustomObj != nil:
+				name = a.AsCustomObj.Name
+				spec = OutputSpec{Kind: UserOutput, Arg: CustomObjArgument{name, a.AsCustomObj.ClassFQN}}
 			default:
-				return nil, loadErrorf("output spec %d: only tensor and None user outputs are supported", i)
+				return nil, loadErrorf("output spec %d: only tensor, custom object and None user outputs are supported", i)
 			}
 		case s.LossOutput != nil:
 			name = s.LossOutput.Arg.Name
@@ -1372,12 +1455,18 @@ func (l *loader) signature() (*ExportGraphSignature, error) {
 			if !users[spec.Target] {
 				return nil, loadErrorf("output spec %d mutates %q, which is not a user input", i, clip([]byte(spec.Target)))
 			}
+		case s.Token != nil:
+			name = s.Token.Arg.Name
+			spec = OutputSpec{Kind: OutputToken, Arg: TokenArgument{name}}
 		default:
-			return nil, loadErrorf("output spec %d: gradient and token outputs are not supported yet", i)
+			return nil, loadErrorf("output spec %d: gradient outputs are not supported yet", i)
 		}
 		got := ""
 		if outs[i] != nil {
 			got = outs[i].Name
+			if _, objOut := spec.Arg.(CustomObjArgument); objOut != isObject(outs[i]) {
+				return nil, loadErrorf("output spec %d (%s) and graph output %s disagree on whether it is a custom object", i, spec.Kind, got)
+			}
 		}
 		if name != got {
 			return nil, loadErrorf("output spec %d names %q, but graph output %d is %q", i, clip([]byte(name)), i, got)
@@ -1500,4 +1589,184 @@ func checkTargets(specs []InputSpec) error {
 		}
 	}
 	return nil
+}
+
+// objectValue is the example value of a custom object input of a loaded
+// graph: its class, no state.
+type objectValue struct{ class string }
+
+// QualifiedClassName implements tensor.ScriptObject.
+func (o *objectValue) QualifiedClassName() string { return o.class }
+
+// IsFake implements tensor.ScriptObject: it stands for an object.
+func (o *objectValue) IsFake() bool { return true }
+
+func (o *objectValue) String() string { return "<custom object of " + o.class + ">" }
+
+// classRE is a custom class's qualified name.
+var classRE = regexp.MustCompile(`^__torch__\.torch\.classes\.[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*$`)
+
+// isObject reports whether node n is a custom object.
+func isObject(n *fx.Node) bool {
+	_, ok := n.Meta[fx.MetaVal].(tensor.ScriptObject)
+	return ok
+}
+
+// objectInput adds graph input i, a custom object.
+func (l *loader) objectInput(i int, a *jCustomObjArg) error {
+	if err := l.checkName(a.Name); err != nil {
+		return err
+	}
+	if !classRE.MatchString(a.ClassFQN) {
+		return loadErrorf("graph input %d: %q is not a custom class name (__torch__.torch.classes.ns.Name)", i, clip([]byte(a.ClassFQN)))
+	}
+	p := l.g.Placeholder(a.Name)
+	if p.Name != a.Name {
+		return loadErrorf("graph input %q is not a usable name", a.Name)
+	}
+	p.Meta[fx.MetaVal] = &objectValue{a.ClassFQN}
+	l.byName[a.Name] = p
+	return nil
+}
+
+// torchbindNode adds node i, a plain call_torchbind(obj, 'method', *args)
+// (see saver.torchbindNode).
+func (l *loader) torchbindNode(i int, jn *jNode) error {
+	where := fmt.Sprintf("node %d (%s)", i, hop.CallTorchbindOp.QualifiedName())
+	if jn.IsHopSingleTensorReturn != nil {
+		return loadErrorf("%s: is_hop_single_tensor_return is set", where)
+	}
+	if len(jn.Inputs) < 2 {
+		return loadErrorf("%s: call_torchbind takes an object, a method name and its arguments", where)
+	}
+	var args []any
+	for k := range jn.Inputs {
+		in := &jn.Inputs[k]
+		if in.Kind != nil && *in.Kind != argPositional {
+			return loadErrorf("%s: argument %d is not positional", where, k)
+		}
+		a := &in.Arg
+		if a.AsGraph != nil || a.AsOperator != nil {
+			return loadErrorf("%s: argument %d cannot be a sub-program or an operator", where, k)
+		}
+		v, err := l.arg(a, nil, fmt.Sprintf("%s argument %d", where, k))
+		if err != nil {
+			return err
+		}
+		if !hopArgFits(v) {
+			return loadErrorf("%s: argument %d refers to a value that is neither a tensor nor a custom object", where, k)
+		}
+		args = append(args, v)
+	}
+	if n, ok := args[0].(*fx.Node); !ok || !isObject(n) {
+		return loadErrorf("%s: the first argument must be a custom object", where)
+	}
+	if _, ok := args[1].(string); !ok {
+		return loadErrorf("%s: the second argument must be the method name", where)
+	}
+	name := jn.Metadata[metaNodeName]
+	switch {
+	case len(jn.Outputs) == 1 && jn.Outputs[0].AsSymInt != nil && jn.Outputs[0].AsSymInt.AsName != nil && countSet(&jn.Outputs[0]) == 1:
+		// A method's int result the graph reads at run time.
+		return l.symNode(hop.CallTorchbindOp, args, nil, *jn.Outputs[0].AsSymInt.AsName, where)
+	case len(jn.Outputs) == 1 && jn.Outputs[0].AsTensor != nil && countSet(&jn.Outputs[0]) == 1:
+		name = jn.Outputs[0].AsTensor.Name
+	case len(jn.Outputs) != 0:
+		return loadErrorf("%s: call_torchbind's node has one tensor output or none", where)
+	case name == "":
+		name = "call_torchbind"
+	}
+	if err := l.checkName(name); err != nil {
+		return loadErrorf("%s: %v", where, err)
+	}
+	n := l.g.CreateNode(fx.OpCallFunction, hop.CallTorchbindOp, args, nil, name)
+	if n.Name != name {
+		return loadErrorf("%s: %q is not a usable node name", where, name)
+	}
+	if len(jn.Outputs) == 0 {
+		return nil // not in byName: nothing reads its result
+	}
+	meta, _, err := l.tensorMeta(name, false)
+	if err != nil {
+		return err
+	}
+	n.Meta[fx.MetaVal] = meta
+	l.byName[name] = n
+	return nil
+}
+
+// loadObjects rebuilds the lifted custom objects from their pickle states
+// with their registered classes' __setstate__ (see Save).
+func (l *loader) loadObjects(data []byte) error {
+	ep := l.ep
+	ep.CustomObjs = map[string]tensor.ScriptObject{}
+	var specs []InputSpec
+	for _, s := range ep.GraphSignature.InputSpecs {
+		if s.Kind == CustomObj {
+			specs = append(specs, s)
+		}
+	}
+	if data == nil {
+		if len(specs) > 0 {
+			return loadErrorf("the archive has no %s for custom object %s", objectsPath, specs[0].Target)
+		}
+		return nil
+	}
+	f, err := safetensors.Parse(data)
+	if err != nil {
+		return loadErrorf("%s: %v", objectsPath, err)
+	}
+	states := map[string]map[string]*tensor.Tensor{}
+	for _, name := range f.Names {
+		obj, key, ok := strings.Cut(name, "/")
+		if !ok {
+			return loadErrorf("%s: tensor %q is not named <object>/<state>", objectsPath, clip([]byte(name)))
+		}
+		if states[obj] == nil {
+			states[obj] = map[string]*tensor.Tensor{}
+		}
+		states[obj][key] = f.Tensors[name]
+	}
+	for _, s := range specs {
+		a, _ := s.Arg.(CustomObjArgument)
+		st, ok := states[s.Target]
+		if !ok {
+			st = map[string]*tensor.Tensor{}
+		}
+		delete(states, s.Target)
+		rest, _ := strings.CutPrefix(a.ClassFQN, tensor.ClassPrefix)
+		ns, name, _ := strings.Cut(rest, ".")
+		cls, found := torchbind.Lookup(ns + "::" + name)
+		if !found {
+			return loadErrorf("Tried to instantiate class '%s.%s', but it does not exist! Ensure that it is registered via torchbind.Register (custom object %s); import the package that registers it before loading.", ns, name, s.Target)
+		}
+		if !cls.HasMethod("__setstate__") {
+			return loadErrorf("class %s does not define __setstate__: custom object %s cannot be rebuilt", a.ClassFQN, s.Target)
+		}
+		obj, err := setState(cls, st)
+		if err != nil {
+			return loadErrorf("custom object %s: %s.__setstate__: %v", s.Target, a.ClassFQN, err)
+		}
+		ep.CustomObjs[s.Target] = obj
+	}
+	for obj := range states {
+		return loadErrorf("%s holds the state of %q, which no custom object input stands for", objectsPath, clip([]byte(obj)))
+	}
+	return nil
+}
+
+// setState calls a class's __setstate__, a panic of it (on a state it does
+// not expect) becoming the error.
+func setState(cls *torchbind.Class, st map[string]*tensor.Tensor) (obj *torchbind.Object, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			obj = nil
+			if e := tensor.Caught(r); e != nil {
+				err = e
+			} else {
+				err = fmt.Errorf("%v", r)
+			}
+		}
+	}()
+	return cls.SetState(st), nil
 }

@@ -362,8 +362,11 @@ func TestLoadMalformed(t *testing.T) {
 			path(p, "graph_module", "signature", "input_specs", 0, "parameter").(map[string]any)["parameter_name"] = "a..w"
 		}), `PARAMETER target "a..w" has an empty component`},
 		{"unknown input spec", model(func(p map[string]any) {
+			path(p, "graph_module", "signature", "input_specs").([]any)[0] = map[string]any{"constant_input": map[string]any{"name": "p_w", "value": map[string]any{"as_int": 1}}}
+		}), "input spec 0: constant inputs are not supported"},
+		{"token input that is a parameter", model(func(p map[string]any) {
 			path(p, "graph_module", "signature", "input_specs").([]any)[0] = map[string]any{"token": map[string]any{"arg": map[string]any{"name": "p_w"}}}
-		}), "effect token inputs are not supported yet"},
+		}), `input spec 0: the token "p_w" is not an empty tensor input`},
 		{"weight of another shape", func() []byte {
 			return withWeights(t, valid, weightsPath, map[string]*tensor.Tensor{
 				"w": tensor.FullOf(tensor.Float32, 0, 4, 3), "count": tensor.FullOf(tensor.Float32, 0, 1)})

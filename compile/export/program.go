@@ -30,6 +30,9 @@ type ExportedProgram struct {
 	// module it was exported from.
 	StateDict map[string]*tensor.Tensor
 	Constants map[string]*tensor.Tensor
+	// CustomObjs holds the lifted custom (TorchBind) objects by name: the
+	// objects the module held, shared with it.
+	CustomObjs map[string]tensor.ScriptObject
 	// RangeConstraints maps each symbolic size ("s0") to its range.
 	RangeConstraints map[string]ValueRange
 
@@ -281,19 +284,37 @@ func relabel(gm *fx.GraphModule, names []string) (*fx.GraphModule, error) {
 // their ranges (a lower bound of 2 or less is not checked: sizes 0 and 1 are
 // allowed at run time) and equal where they share a Dim.
 func (ep *ExportedProgram) CheckInputs(args []*tensor.Tensor) error {
+	in := make([]any, len(args))
+	for i, a := range args {
+		in[i] = a
+	}
+	return ep.CheckInputsArgs(in)
+}
+
+// CheckInputsArgs is CheckInputs over user inputs that may include script
+// objects: an object must be of the class the program was exported with.
+func (ep *ExportedProgram) CheckInputsArgs(args []any) error {
 	idx := ep.userInputIndices()
 	if len(args) != len(idx) {
 		return fmt.Errorf("Unexpected number of inputs (expected %d, got %d)", len(idx), len(args))
 	}
 	phs := ep.GraphModule.Graph.Placeholders()
 	bound := map[string]int{}
-	for i, a := range args {
+	for i, arg := range args {
 		key := "*args[" + strconv.Itoa(i) + "]"
-		if a == nil {
-			return fmt.Errorf("Expected input at %s to be a tensor, but got None", key)
-		}
 		if idx[i] >= len(phs) {
 			return fmt.Errorf("export: the graph has no placeholder for input %d", i)
+		}
+		if sp, isObj := ep.GraphSignature.InputSpecs[idx[i]].Arg.(CustomObjArgument); isObj {
+			o, ok := arg.(tensor.ScriptObject)
+			if !ok || o == nil || o.QualifiedClassName() != sp.ClassFQN {
+				return fmt.Errorf("Expected input at %s to be a ScriptObject of class %s, but got %s", key, sp.ClassFQN, describeArg(arg))
+			}
+			continue
+		}
+		a, _ := arg.(*tensor.Tensor)
+		if a == nil {
+			return fmt.Errorf("Expected input at %s to be a tensor, but got %s", key, describeArg(arg))
 		}
 		val, ok := phs[idx[i]].Meta[fx.MetaVal].(*tensor.Tensor)
 		if !ok || val == nil {
@@ -330,6 +351,22 @@ func (ep *ExportedProgram) CheckInputs(args []*tensor.Tensor) error {
 	return nil
 }
 
+// describeArg names what a user input is, in an error.
+func describeArg(a any) string {
+	switch x := a.(type) {
+	case nil:
+		return "None"
+	case *tensor.Tensor:
+		if x == nil {
+			return "None"
+		}
+		return "a tensor"
+	case tensor.ScriptObject:
+		return "a ScriptObject of class " + x.QualifiedClassName()
+	}
+	return fmt.Sprintf("a %T", a)
+}
+
 // sizeRepr prints sizes as torch.Size does.
 func sizeRepr(s []int) string {
 	parts := make([]string, len(s))
@@ -362,7 +399,8 @@ func (ep *ExportedProgram) sizeRepr(i int, s []int) string {
 type Module struct {
 	nn.Base
 	ep     *ExportedProgram
-	inputs []*tensor.Tensor // the lifted state, by placeholder, nil for user inputs
+	inputs []*tensor.Tensor      // the lifted state, by placeholder, nil for user inputs
+	objs   []tensor.ScriptObject // the lifted custom objects, by placeholder
 }
 
 // container is a sub-module of Module holding state only.
@@ -417,6 +455,11 @@ func (ep *ExportedProgram) Module() *Module {
 			t = ep.Constants[s.Target]
 		}
 		m.inputs = append(m.inputs, t)
+		var obj tensor.ScriptObject
+		if s.Kind == CustomObj {
+			obj = ep.CustomObjs[s.Target]
+		}
+		m.objs = append(m.objs, obj)
 	}
 	return m
 }
@@ -437,10 +480,39 @@ func (m *Module) To(dev tensor.Device) {
 // Forward checks args against the program's input shapes (see
 // CheckInputs), runs the graph with an fx.Interpreter on the state and
 // args, copies the new values of mutated buffers into the buffers (and of
-// mutated user inputs into args), and returns the user outputs.
+// mutated user inputs into args), and returns the user outputs. A program
+// that returns a script object runs with ForwardArgs.
 func (m *Module) Forward(args ...*tensor.Tensor) ([]*tensor.Tensor, error) {
+	in := make([]any, len(args))
+	for i, a := range args {
+		in[i] = a
+	}
+	res, err := m.ForwardArgs(in...)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*tensor.Tensor, len(res))
+	for i, r := range res {
+		switch x := r.(type) {
+		case *tensor.Tensor:
+			out[i] = x
+		case nil:
+		default:
+			return nil, fmt.Errorf("export: user output %d is a %T; run the program with ForwardArgs", i, r)
+		}
+	}
+	return out, nil
+}
+
+// ForwardArgs is Forward over user inputs that may include script objects
+// (ep.module()(tq, x)): an object input is the real object the graph's
+// method calls and custom ops act on, in program order; the program's
+// lifted custom objects are the module's; each effect token input is a
+// fresh token and the output tokens are dropped. The user outputs are
+// tensors and objects.
+func (m *Module) ForwardArgs(args ...any) ([]any, error) {
 	ep := m.ep
-	if err := ep.CheckInputs(args); err != nil {
+	if err := ep.CheckInputsArgs(args); err != nil {
 		return nil, err
 	}
 	in := make([]any, len(m.inputs))
@@ -457,6 +529,13 @@ func (m *Module) Forward(args ...*tensor.Tensor) ([]*tensor.Tensor, error) {
 				return nil, fmt.Errorf("export: the program has no tensor for %s %s", s.Kind, s.Target)
 			}
 			in[i] = m.inputs[i]
+		case CustomObj:
+			if m.objs[i] == nil {
+				return nil, fmt.Errorf("export: the program has no object for %s %s", s.Kind, s.Target)
+			}
+			in[i] = m.objs[i]
+		case Token:
+			in[i] = tensor.Empty(tensor.Float32, 0)
 		default:
 			return nil, fmt.Errorf("export: running a program with a %s input is not supported", s.Kind)
 		}
@@ -482,7 +561,7 @@ func (m *Module) Forward(args ...*tensor.Tensor) ([]*tensor.Tensor, error) {
 			bufs[s.Target] = m.inputs[i]
 		}
 	}
-	var user []*tensor.Tensor
+	var user []any
 	err = tensor.Try(func() {
 		for i, s := range ep.GraphSignature.OutputSpecs {
 			v, _ := outs[i].(*tensor.Tensor)
@@ -493,9 +572,17 @@ func (m *Module) Forward(args ...*tensor.Tensor) ([]*tensor.Tensor, error) {
 				}
 			case UserInputMutation:
 				if p, ok := userPos[s.Target]; ok && v != nil {
-					autograd.NoGrad(func() { args[p].Copy_(v) })
+					if dst, isT := args[p].(*tensor.Tensor); isT {
+						autograd.NoGrad(func() { dst.Copy_(v) })
+					}
 				}
 			case UserOutput, LossOutput:
+				if v == nil {
+					if o, isObj := outs[i].(tensor.ScriptObject); isObj {
+						user = append(user, o)
+						continue
+					}
+				}
 				user = append(user, v)
 			}
 		}

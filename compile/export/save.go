@@ -18,6 +18,7 @@ import (
 	"github.com/goaten/goaten/compile/hop"
 	"github.com/goaten/goaten/safetensors"
 	"github.com/goaten/goaten/tensor"
+	"github.com/goaten/goaten/torchbind"
 )
 
 // The archive is a zip file laid out as PyTorch's PT2 archive:
@@ -27,10 +28,15 @@ import (
 //	archive/models/model.json                 the program (graph, signature, ranges), deflated
 //	archive/data/weights/model.safetensors    parameters and persistent buffers, stored
 //	archive/data/constants/model.safetensors  constants and non-persistent buffers, stored
+//	archive/data/custom_objs/model.safetensors the pickled state of the lifted custom objects, stored
 //
 // Tensors are safetensors (little-endian, contiguous) keyed by their fully
 // qualified names. Files that hold tensor data are stored uncompressed, so
-// loading never holds more than the archive's size of them.
+// loading never holds more than the archive's size of them. A custom
+// (TorchBind) object is saved as its pickle state (__getstate__: named
+// tensors), each tensor keyed "<object name>/<state name>"; Load rebuilds
+// the object with its class's __setstate__. The file is absent when the
+// program lifts no object.
 const (
 	archiveFormat  = "goaten-export"
 	archiveVersion = "1"
@@ -40,6 +46,7 @@ const (
 	modelPath     = "archive/models/model.json"
 	weightsPath   = "archive/data/weights/model.safetensors"
 	constantsPath = "archive/data/constants/model.safetensors"
+	objectsPath   = "archive/data/custom_objs/model.safetensors"
 )
 
 // Metadata keys goaten adds to the schema.
@@ -69,6 +76,10 @@ func (ep *ExportedProgram) Save(w io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("export: Save: the constants: %w", err)
 	}
+	objs, err := ep.objectStates()
+	if err != nil {
+		return err
+	}
 	zw := zip.NewWriter(w)
 	entries := []struct {
 		name    string
@@ -80,6 +91,13 @@ func (ep *ExportedProgram) Save(w io.Writer) error {
 		{modelPath, zip.Deflate, model},
 		{weightsPath, zip.Store, weights},
 		{constantsPath, zip.Store, consts},
+	}
+	if objs != nil {
+		entries = append(entries, struct {
+			name    string
+			method  uint16
+			content []byte
+		}{objectsPath, zip.Store, objs})
 	}
 	for _, e := range entries {
 		f, err := zw.CreateHeader(&zip.FileHeader{Name: e.name, Method: e.method, Modified: archiveTime})
@@ -94,6 +112,44 @@ func (ep *ExportedProgram) Save(w io.Writer) error {
 		return fmt.Errorf("export: Save: %w", err)
 	}
 	return nil
+}
+
+// objectStates is the safetensors file of the lifted custom objects'
+// pickle states, or nil when the program lifts none.
+func (ep *ExportedProgram) objectStates() ([]byte, error) {
+	state := map[string]*tensor.Tensor{}
+	lifted := false
+	for _, sp := range ep.GraphSignature.InputSpecs {
+		if sp.Kind != CustomObj {
+			continue
+		}
+		lifted = true
+		obj, ok := ep.CustomObjs[sp.Target].(*torchbind.Object)
+		if !ok {
+			return nil, fmt.Errorf("export: Save: custom object %s is a %T, not a torchbind object", sp.Target, ep.CustomObjs[sp.Target])
+		}
+		if !obj.Class().HasMethod("__getstate__") {
+			return nil, fmt.Errorf("export: Save: custom object %s of class %s has no pickle state: register its __getstate__ and __setstate__ with Pickle", sp.Target, obj.QualifiedClassName())
+		}
+		var st map[string]*tensor.Tensor
+		if err := tensor.Try(func() { st = obj.GetState() }); err != nil {
+			return nil, fmt.Errorf("export: Save: custom object %s: __getstate__: %w", sp.Target, err)
+		}
+		for k, t := range st {
+			if t == nil {
+				return nil, fmt.Errorf("export: Save: custom object %s: __getstate__ gives no tensor for %q", sp.Target, k)
+			}
+			state[sp.Target+"/"+k] = t
+		}
+	}
+	if !lifted {
+		return nil, nil
+	}
+	b, err := safetensors.Marshal(state, nil)
+	if err != nil {
+		return nil, fmt.Errorf("export: Save: the custom objects: %w", err)
+	}
+	return b, nil
 }
 
 // Save writes ep to a new file at path (torch.export.save); see
@@ -184,6 +240,10 @@ func (s *saver) graph(userOf map[*fx.Node]int) (*jGraph, error) {
 			if e, ok := n.Meta[compile.MetaSymExpr].(string); ok && isSymInt(n) {
 				return nil, fmt.Errorf("export: Save: input %s is a symbolic int (Sym(%s), a while_loop's int carry); saving symbolic int inputs is not supported", n.Name, e)
 			}
+			if o, isObj := n.Meta[fx.MetaVal].(tensor.ScriptObject); isObj {
+				jg.Inputs = append(jg.Inputs, jArg{AsCustomObj: &jCustomObjArg{Name: n.Name, ClassFQN: o.QualifiedClassName()}})
+				continue
+			}
 			jg.Inputs = append(jg.Inputs, jArg{AsTensor: &jName{n.Name}})
 			ui, isUser := userOf[n]
 			if !isUser {
@@ -214,6 +274,8 @@ func (s *saver) graph(userOf map[*fx.Node]int) (*jGraph, error) {
 			var err error
 			if h, isHOP := n.Target.(*hop.Op); isHOP {
 				jn, err = s.hopNode(n, h)
+			} else if n.Target == hop.CallTorchbindOp {
+				jn, err = s.torchbindNode(n)
 			} else if op, isOp := n.Target.(*fx.Operator); isOp {
 				jn, err = s.symOp(n, op)
 			} else {
@@ -234,6 +296,8 @@ func (s *saver) graph(userOf map[*fx.Node]int) (*jGraph, error) {
 			for _, o := range flatOutputs(n) {
 				if o == nil {
 					jg.Outputs = append(jg.Outputs, jArg{AsNone: boolPtr(true)})
+				} else if obj, isObj := o.Meta[fx.MetaVal].(tensor.ScriptObject); isObj {
+					jg.Outputs = append(jg.Outputs, jArg{AsCustomObj: &jCustomObjArg{Name: o.Name, ClassFQN: obj.QualifiedClassName()}})
 				} else {
 					jg.Outputs = append(jg.Outputs, jArg{AsTensor: &jName{o.Name}})
 				}
@@ -466,7 +530,10 @@ func (s *saver) hopNode(n *fx.Node, h *hop.Op) (jNode, error) {
 		switch x := a.(type) {
 		case *fx.Node:
 			if x.Op != fx.OpGetAttr {
-				ja = jArg{AsTensor: &jName{x.Name}}
+				var err error
+				if ja, err = s.arg(n, x, nil); err != nil {
+					return jArg{}, err
+				}
 				break
 			}
 			name := x.Target.(string)
@@ -590,6 +657,38 @@ func mixedList(n *fx.Node, a any) error {
 	return fmt.Errorf("export: Save: node %s: Unsupported list/tuple argument type: [%s]", n.Name, strings.Join(types, ", "))
 }
 
+// torchbindNode writes a plain call_torchbind(obj, 'method', *args) node
+// as a higher-order op's: positional arguments without names, its result
+// an as_tensor output named after the node (none for a method returning
+// no tensor), its name in metadata.
+func (s *saver) torchbindNode(n *fx.Node) (jNode, error) {
+	if len(n.Kwargs()) > 0 {
+		return jNode{}, fmt.Errorf("export: Save: node %s passes keyword arguments to call_torchbind", n.Name)
+	}
+	jn := jNode{Target: hop.CallTorchbindOp.QualifiedName(), Inputs: []jNamedArg{}, Outputs: []jArg{}, Metadata: map[string]string{metaNodeName: n.Name}}
+	for _, a := range n.Args() {
+		ja, err := s.arg(n, a, nil)
+		if err != nil {
+			return jNode{}, err
+		}
+		k := argPositional
+		jn.Inputs = append(jn.Inputs, jNamedArg{Name: "", Arg: ja, Kind: &k})
+	}
+	if t, ok := n.Meta[fx.MetaVal].(*tensor.Tensor); ok && t != nil {
+		jn.Outputs = append(jn.Outputs, jArg{AsTensor: &jName{n.Name}})
+		return jn, s.value(n.Name, t, -1)
+	}
+	if _, ok := n.Meta[fx.MetaVal].(int); ok && n.NumUsers() > 0 {
+		// A method's int result the graph reads at run time (size()).
+		jn.Outputs = append(jn.Outputs, jArg{AsSymInt: &jSymIntArg{AsName: &n.Name}})
+		return jn, s.symValue(n)
+	}
+	if n.NumUsers() > 0 {
+		return jNode{}, fmt.Errorf("export: Save: node %s: call_torchbind's non-tensor result is used, which cannot be saved", n.Name)
+	}
+	return jn, nil
+}
+
 // arg writes one argument value of node n, whose schema type is t.
 func (s *saver) arg(n *fx.Node, v any, t *tensor.Type) (jArg, error) {
 	bad := func() (jArg, error) {
@@ -602,7 +701,13 @@ func (s *saver) arg(n *fx.Node, v any, t *tensor.Type) (jArg, error) {
 		if isSymInt(x) {
 			return jArg{AsSymInt: &jSymIntArg{AsName: &x.Name}}, nil
 		}
+		if o, isObj := x.Meta[fx.MetaVal].(tensor.ScriptObject); isObj {
+			return jArg{AsCustomObj: &jCustomObjArg{Name: x.Name, ClassFQN: o.QualifiedClassName()}}, nil
+		}
 		return jArg{AsTensor: &jName{x.Name}}, nil
+	case *tensor.Op:
+		name := fx.OpQualifiedName(x)
+		return jArg{AsOperator: &name}, nil
 	case bool:
 		return jArg{AsBool: &x}, nil
 	case int, int8, int16, int32, int64, uint8, uint16, uint32:
@@ -648,6 +753,10 @@ func (s *saver) arg(n *fx.Node, v any, t *tensor.Type) (jArg, error) {
 		return s.list(n, []any(x), t, bad)
 	case []any:
 		return s.list(n, x, t, bad)
+	}
+	if x, ok := v.(fx.Target); ok && x == hop.CallTorchbindOp {
+		name := x.QualifiedName()
+		return jArg{AsOperator: &name}, nil
 	}
 	return bad()
 }
@@ -886,12 +995,20 @@ func (s *saver) signature() (jSignature, error) {
 		switch sp.Kind {
 		case UserInput:
 			js.UserInput = &jUserInputSpec{Arg: jArg{AsTensor: &name}}
+			if a, isObj := sp.Arg.(CustomObjArgument); isObj {
+				js.UserInput.Arg = jArg{AsCustomObj: &jCustomObjArg{Name: a.Name, ClassFQN: a.ClassFQN}}
+			}
 		case Parameter:
 			js.Parameter = &jParameterSpec{Arg: name, ParameterName: sp.Target}
 		case Buffer:
 			js.Buffer = &jBufferSpec{Arg: name, BufferName: sp.Target, Persistent: sp.Persistent}
 		case ConstantTensor:
 			js.TensorConstant = &jTensorConstantSpec{Arg: name, TensorConstantName: sp.Target}
+		case CustomObj:
+			a, _ := sp.Arg.(CustomObjArgument)
+			js.CustomObj = &jCustomObjSpec{Arg: jCustomObjArg{Name: a.Name, ClassFQN: a.ClassFQN}, CustomObjName: sp.Target}
+		case Token:
+			js.Token = &jTokenSpec{Arg: name}
 		default:
 			return sig, fmt.Errorf("export: Save: %s inputs cannot be saved yet", sp.Kind)
 		}
@@ -906,6 +1023,9 @@ func (s *saver) signature() (jSignature, error) {
 			if _, isConst := sp.Arg.(ConstantArgument); isConst {
 				a = jArg{AsNone: boolPtr(true)}
 			}
+			if o, isObj := sp.Arg.(CustomObjArgument); isObj {
+				a = jArg{AsCustomObj: &jCustomObjArg{Name: o.Name, ClassFQN: o.ClassFQN}}
+			}
 			js.UserOutput = &jUserOutputSpec{Arg: a}
 		case LossOutput:
 			js.LossOutput = &jArgSpec{Arg: name}
@@ -913,6 +1033,8 @@ func (s *saver) signature() (jSignature, error) {
 			js.BufferMutation = &jBufferMutationSpec{Arg: name, BufferName: sp.Target}
 		case UserInputMutation:
 			js.UserInputMutation = &jUserInputNameSpec{Arg: name, UserInputName: sp.Target}
+		case OutputToken:
+			js.Token = &jArgSpec{Arg: name}
 		default:
 			return sig, fmt.Errorf("export: Save: %s outputs cannot be saved yet", sp.Kind)
 		}

@@ -23,7 +23,10 @@ import (
 // traces are not saved; a higher-order op's node writes its results as one
 // as_tensors output (the getitem values) and keeps its name in
 // metadata["goaten_name"]; is_single_tensor_return is read on sub-programs
-// only.
+// only; a plain call_torchbind node (target
+// "torch.ops.higher_order.call_torchbind") is written as a higher-order
+// op's, its result an as_tensor output or none; with_effects in seed 001's
+// spelling keeps it as its target ("torch._higher_order_ops.effects.with_effects").
 
 // Schema version written and read (major must match).
 const (
@@ -99,29 +102,31 @@ type jDevice struct {
 }
 
 // jArg is the Argument union. Its other variants (symbolic floats and
-// bools, custom objects) are refused when read; as_graph is read for
-// higher-order ops only.
+// bools) are refused when read; as_graph and as_operator (with_effects'
+// op) are read for higher-order ops only; as_custom_obj names a custom
+// (TorchBind) object input.
 type jArg struct {
-	AsNone            *bool         `json:"as_none,omitempty"`
-	AsTensor          *jName        `json:"as_tensor,omitempty"`
-	AsTensors         *[]jName      `json:"as_tensors,omitempty"`
-	AsInt             *int64        `json:"as_int,omitempty"`
-	AsInts            *[]int64      `json:"as_ints,omitempty"`
-	AsFloat           *jFloat       `json:"as_float,omitempty"`
-	AsFloats          *[]jFloat     `json:"as_floats,omitempty"`
-	AsString          *string       `json:"as_string,omitempty"`
-	AsStrings         *[]string     `json:"as_strings,omitempty"`
-	AsScalarType      *int          `json:"as_scalar_type,omitempty"`
-	AsMemoryFormat    *int          `json:"as_memory_format,omitempty"`
-	AsLayout          *int          `json:"as_layout,omitempty"`
-	AsDevice          *jDevice      `json:"as_device,omitempty"`
-	AsBool            *bool         `json:"as_bool,omitempty"`
-	AsBools           *[]bool       `json:"as_bools,omitempty"`
-	AsOptionalTensors *[]jOptTensor `json:"as_optional_tensors,omitempty"`
-	AsSymInt          *jSymIntArg   `json:"as_sym_int,omitempty"`
-	AsSymInts         *[]jSymIntArg `json:"as_sym_ints,omitempty"`
-	AsGraph           *jGraphArg    `json:"as_graph,omitempty"`
-	AsOperator        *string       `json:"as_operator,omitempty"`
+	AsNone            *bool          `json:"as_none,omitempty"`
+	AsTensor          *jName         `json:"as_tensor,omitempty"`
+	AsTensors         *[]jName       `json:"as_tensors,omitempty"`
+	AsInt             *int64         `json:"as_int,omitempty"`
+	AsInts            *[]int64       `json:"as_ints,omitempty"`
+	AsFloat           *jFloat        `json:"as_float,omitempty"`
+	AsFloats          *[]jFloat      `json:"as_floats,omitempty"`
+	AsString          *string        `json:"as_string,omitempty"`
+	AsStrings         *[]string      `json:"as_strings,omitempty"`
+	AsScalarType      *int           `json:"as_scalar_type,omitempty"`
+	AsMemoryFormat    *int           `json:"as_memory_format,omitempty"`
+	AsLayout          *int           `json:"as_layout,omitempty"`
+	AsDevice          *jDevice       `json:"as_device,omitempty"`
+	AsBool            *bool          `json:"as_bool,omitempty"`
+	AsBools           *[]bool        `json:"as_bools,omitempty"`
+	AsOptionalTensors *[]jOptTensor  `json:"as_optional_tensors,omitempty"`
+	AsSymInt          *jSymIntArg    `json:"as_sym_int,omitempty"`
+	AsSymInts         *[]jSymIntArg  `json:"as_sym_ints,omitempty"`
+	AsGraph           *jGraphArg     `json:"as_graph,omitempty"`
+	AsCustomObj       *jCustomObjArg `json:"as_custom_obj,omitempty"`
+	AsOperator        *string        `json:"as_operator,omitempty"`
 }
 
 // jSymIntArg is the SymIntArgument union: a symbolic int value by name, or

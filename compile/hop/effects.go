@@ -10,6 +10,7 @@ import (
 	"github.com/goaten/goaten/compile"
 	"github.com/goaten/goaten/compile/fx"
 	"github.com/goaten/goaten/functional"
+	"github.com/goaten/goaten/library"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -103,6 +104,15 @@ var WithEffectsOp = Define("with_effects", Rules{
 	Impure:   true,
 })
 
+// WithEffectsSeedOp is WithEffectsOp as seed 001 and PyTorch's export of
+// its time print it: torch._higher_order_ops.effects.with_effects(token,
+// op, *args). The two differ only in how their nodes print; export prints
+// this spelling by default.
+var WithEffectsSeedOp = &Op{name: "with_effects", rules: WithEffectsOp.rules, qualname: "torch._higher_order_ops.effects.with_effects"}
+
+// IsWithEffects reports whether target is with_effects, in either spelling.
+func IsWithEffects(target any) bool { return target == WithEffectsOp || target == WithEffectsSeedOp }
+
 // WithEffects calls op on args after token, returning the new token and
 // op's tensor results. Eagerly the token is an empty tensor that carries
 // nothing; the call orders the op in a graph.
@@ -116,8 +126,32 @@ func WithEffects(token *T, op *tensor.Op, args ...any) []*T {
 func newToken() *T { return tensor.Empty(tensor.Float32, 0) }
 
 func withEffectsDense(c *Call) []*T {
+	if _, ok := c.Args[0].(callTorchbind); ok {
+		return append([]*T{newToken()}, methodResult(c.Args[1:]))
+	}
 	op := c.Args[0].(*tensor.Op)
 	return append([]*T{newToken()}, opResults(op, op.Invoke(fullArgs(op, c.Args[1:])))...)
+}
+
+// methodResult runs with_effects' call_torchbind(obj, 'method', *args) on
+// the object: its tensor result, or nil for none (a non-tensor result is
+// a constant in the graph, which nothing reads from the node).
+func methodResult(args []any) *T {
+	o, ok := args[0].(methodCaller)
+	if !ok {
+		tensor.TypePanicf("with_effects: call_torchbind on %T, which is not a torchbind object", args[0])
+	}
+	m, ok := args[1].(string)
+	if !ok {
+		tensor.TypePanicf("with_effects: call_torchbind's method name must be a string, got %T", args[1])
+	}
+	switch r := o.Call(m, args[2:]...).(type) {
+	case *T:
+		return r
+	case tensor.ScriptObject:
+		tensor.Panicf("with_effects: %s.%s returns a script object, which with_effects cannot return", o.QualifiedClassName(), m)
+	}
+	return nil
 }
 
 // fullArgs is args completed with the schema's defaults.
@@ -134,7 +168,7 @@ func fullArgs(op *tensor.Op, args []any) []any {
 }
 
 // opResults lists the tensors of an op's result; an op returning nothing
-// gives one nil, as with_effects returns (token, None).
+// or a number gives one nil, as with_effects returns (token, None).
 func opResults(op *tensor.Op, res any) []*T {
 	switch r := res.(type) {
 	case *T:
@@ -144,11 +178,26 @@ func opResults(op *tensor.Op, res any) []*T {
 	case nil:
 		return []*T{nil}
 	}
+	if isNumber(res) {
+		return []*T{nil}
+	}
 	tensor.TypePanicf("with_effects: %s returned %T, not tensors", op.Name, res)
 	return nil
 }
 
 func withEffectsTrace(c *Call, tr *compile.HOPTracer) []*T {
+	res, _ := traceEffect(c, tr)
+	return res
+}
+
+// traceEffect records with_effects' call c; an op returning a number
+// (queue_size's int) gives it as scalar, its element of the node's result
+// a None: the graph uses the number as a constant (PyTorch's constant
+// burning-in, S6).
+func traceEffect(c *Call, tr *compile.HOPTracer) (_ []*T, scalar any) {
+	if _, ok := c.Args[0].(callTorchbind); ok {
+		panic(&tensor.Error{Kind: tensor.NotImplementedError, Msg: "with_effects: tracing a graph's with_effects over call_torchbind again is not supported yet"})
+	}
 	op := c.Args[0].(*tensor.Op)
 	args := []any{tr.Arg(c.In[0][0]), op}
 	cargs := append([]any(nil), c.Args...)
@@ -167,13 +216,19 @@ func withEffectsTrace(c *Call, tr *compile.HOPTracer) []*T {
 		args = append(args, a)
 	}
 	c = &Call{Op: c.Op, Subs: c.Subs, In: c.In, Tuple: c.Tuple, Args: cargs, level: c.level}
+	results := func(r any) []*T {
+		if isNumber(r) {
+			scalar = r
+		}
+		return opResults(op, r)
+	}
 	var res []*T
 	if tr.Mode() == compile.Real {
-		tr.Compute(func() { res = withEffectsDense(c) })
+		tr.Compute(func() { res = append([]*T{newToken()}, results(op.Invoke(fullArgs(op, c.Args[1:])))...) })
 	} else {
 		res = []*T{newToken()}
 		if op.Meta != nil {
-			res = append(res, opResults(op, op.Meta(op, fullArgs(op, c.Args[1:])))...)
+			res = append(res, results(op.Meta(op, fullArgs(op, c.Args[1:])))...)
 		} else if k := op.BackendKernel(tensor.Meta); k != nil {
 			// A custom op's fake kernel, on meta copies of the tensors and
 			// the objects' fakes.
@@ -183,7 +238,21 @@ func withEffectsTrace(c *Call, tr *compile.HOPTracer) []*T {
 					fa[i] = tensor.NewMeta(t.Sizes(), t.Strides(), t.StorageOffset(), t.DType(), tensor.Meta)
 				}
 			}
-			tr.Compute(func() { res = append(res, opResults(op, k(op, fa))...) })
+			tr.Compute(func() { res = append(res, results(k(op, fa))...) })
+			// The fake kernel's results are meta tensors: they live on the
+			// device of the call's tensors.
+			dev := tensor.CPU
+			for _, a := range c.Args[1:] {
+				if t, ok := a.(*T); ok && t != nil {
+					dev = t.Device()
+					break
+				}
+			}
+			for i, r := range res[1:] {
+				if r != nil && r.Device() == tensor.Meta && dev != tensor.Meta {
+					res[i+1] = tensor.NewMeta(r.Sizes(), r.Strides(), r.StorageOffset(), r.DType(), dev)
+				}
+			}
 		} else if len(op.Schema.Returns) == 0 {
 			res = append(res, nil)
 		} else {
@@ -203,7 +272,7 @@ func withEffectsTrace(c *Call, tr *compile.HOPTracer) []*T {
 			}
 		}
 	}
-	return out
+	return out, scalar
 }
 
 // lastCall is the last node of g calling target.
@@ -225,11 +294,22 @@ func withEffectsFromNode(args []any, _ fx.Kwargs, _ *Graphs) (*Call, error) {
 	if !ok {
 		return nil, tensor.Errorf("with_effects: the token must be a tensor, got %T", args[0])
 	}
-	op, ok := args[1].(*tensor.Op)
-	if !ok {
+	switch args[1].(type) {
+	case *tensor.Op:
+	case callTorchbind:
+		if len(args) < 4 {
+			return nil, tensor.Errorf("with_effects: call_torchbind needs (obj, method, *args)")
+		}
+		if _, ok := args[2].(methodCaller); !ok {
+			return nil, tensor.Errorf("with_effects: call_torchbind on %T, which is not a torchbind object", args[2])
+		}
+		if _, ok := args[3].(string); !ok {
+			return nil, tensor.Errorf("with_effects: call_torchbind's method name must be a string, got %T", args[3])
+		}
+	default:
 		return nil, tensor.Errorf("with_effects: the op must be an operator, got %T", args[1])
 	}
-	return &Call{In: [][]*T{{tok}}, Args: append([]any{op}, args[2:]...)}, nil
+	return &Call{In: [][]*T{{tok}}, Args: append([]any{args[1]}, args[2:]...)}, nil
 }
 
 // effectKernel is an effectful op's Functionalize kernel: in a
@@ -248,7 +328,16 @@ func effectKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 	var res []*T
 	if tr := compile.ActiveTracer(); tr != nil {
 		if tok, ok := tr.Token(); ok {
+			if hasObject(in) {
+				tr.CheckObjectEscapes(op.Name)
+			}
 			// Drop trailing defaults, as the node prints the given arguments.
+			if returnsNumber(op) {
+				// The number goes back to the caller as a constant.
+				out, scalar := traceEffect(&Call{Op: WithEffectsOp, In: [][]*T{{tok}}, Args: append([]any{op}, trimDefaults(op, in)...), level: layerTrace}, tr)
+				tr.SetToken(out[0])
+				return scalar
+			}
 			out := WithEffects(tok, op, trimDefaults(op, in)...)
 			tr.SetToken(out[0])
 			res = out[1:]
@@ -265,6 +354,63 @@ func effectKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 	}
 	return wrapResults(op, opResults(op, r), true)
 }
+
+// isNumber reports whether an op's result is a number (an int, float or
+// bool return).
+func isNumber(r any) bool {
+	switch r.(type) {
+	case int, int64, int32, float64, float32, bool, tensor.Scalar:
+		return true
+	}
+	return false
+}
+
+// returnsNumber reports whether op returns one int, float, bool or Scalar.
+func returnsNumber(op *tensor.Op) bool {
+	r := op.Schema.Returns
+	if len(r) != 1 {
+		return false
+	}
+	switch r[0].Type.Kind {
+	case tensor.TInt, tensor.TFloat, tensor.TBool, tensor.TScalar:
+		return true
+	}
+	return false
+}
+
+// hasObject reports whether args hold a script object.
+func hasObject(args []any) bool {
+	for _, a := range args {
+		if _, ok := a.(tensor.ScriptObject); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// objectOpEffect makes a custom op whose schema takes a custom class
+// effectful (library.Define calls it): PyTorch's _get_effect gives
+// EffectType.ORDERED to an op with a ScriptObject argument, as an object's
+// state may change. An op with alias annotations is left to
+// auto_functionalized.
+func objectOpEffect(op *tensor.Op) {
+	s := op.Schema
+	for _, a := range s.Args {
+		if a.Type.Alias != nil {
+			return
+		}
+	}
+	for _, r := range s.Returns {
+		if r.Type.Alias != nil {
+			return
+		}
+	}
+	if _, done := Effect(op); !done {
+		RegisterEffect(op, EffectOrdered)
+	}
+}
+
+func init() { library.SetObjectOpHook(objectOpEffect) }
 
 func trimDefaults(op *tensor.Op, args []any) []any {
 	n := len(args)

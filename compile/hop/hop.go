@@ -118,6 +118,9 @@ type Rules struct {
 type Op struct {
 	name  string
 	rules Rules
+	// qualname, when set, is how the op prints instead of
+	// torch.ops.higher_order.<name> (WithEffectsSeedOp's older spelling).
+	qualname string
 }
 
 var (
@@ -173,7 +176,12 @@ func (o *Op) TargetName() string { return o.name }
 func (o *Op) Impure() bool { return o.rules.Impure }
 
 // QualifiedName implements fx.Target: "torch.ops.higher_order.cond".
-func (o *Op) QualifiedName() string { return "torch.ops.higher_order." + o.name }
+func (o *Op) QualifiedName() string {
+	if o.qualname != "" {
+		return o.qualname
+	}
+	return "torch.ops.higher_order." + o.name
+}
 
 // Call implements fx.Callable: it runs a node of the op on its argument
 // values. Sub-GraphModules become sub-programs running the Eager backend,

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/goaten/goaten/compile/hop"
 	"github.com/goaten/goaten/library"
 	"github.com/goaten/goaten/tensor"
 	"github.com/goaten/goaten/torchbind"
@@ -26,12 +25,28 @@ type TensorQueue struct {
 // New is the constructor (torch::init<at::Tensor>()).
 func New(init *tensor.Tensor) *TensorQueue { return &TensorQueue{init: init} }
 
-// FromState is __setstate__: a queue from its pickle state.
+// FromState is __setstate__: a queue from its pickle state. A state
+// without init_tensor, queue_size (a one-element integer tensor) or one of
+// the indexed tensors it counts panics with a *tensor.Error.
 func FromState(state map[string]*tensor.Tensor) *TensorQueue {
-	q := New(state["init_tensor"])
-	n := int(state["queue_size"].Item().Int64())
-	for i := 0; i < n; i++ {
-		q.queue = append(q.queue, state[strconv.Itoa(i)])
+	get := func(k string) *tensor.Tensor {
+		t := state[k]
+		if t == nil {
+			tensor.Panicf("TensorQueue.__setstate__: the state has no %q", k)
+		}
+		return t
+	}
+	size := get("queue_size")
+	if size.Numel() != 1 || size.DType().IsFloat() || size.DType() == tensor.Bool {
+		tensor.Panicf("TensorQueue.__setstate__: queue_size must be one integer, got %s %v", size.DType(), size.Sizes())
+	}
+	n := size.Item().Int64()
+	if n < 0 || n > int64(len(state)) {
+		tensor.Panicf("TensorQueue.__setstate__: queue_size %d does not fit a state of %d tensors", n, len(state))
+	}
+	q := New(get("init_tensor"))
+	for i := range int(n) {
+		q.queue = append(q.queue, get(strconv.Itoa(i)))
 	}
 	return q
 }
@@ -129,18 +144,24 @@ var ForEachAdd *library.Op
 func init() {
 	Class = torchbind.Register[*TensorQueue]("MyCustomClass::TensorQueue").
 		Init(New).
-		Def("push", (*TensorQueue).Push).
-		Def("pop", (*TensorQueue).Pop).
-		Def("top", (*TensorQueue).Top).
+		// The alias options: push keeps its tensor, pop and top give
+		// tensors the queue holds (AnnotatedSchema).
+		Def("push", (*TensorQueue).Push, torchbind.Mutates(), torchbind.Stores(1)).
+		Def("pop", (*TensorQueue).Pop, torchbind.Mutates(), torchbind.ReturnsAlias()).
+		Def("top", (*TensorQueue).Top, torchbind.ReturnsAlias()).
 		Def("size", (*TensorQueue).Size).
 		Def("clone_queue", (*TensorQueue).CloneQueue).
-		Def("get_raw_queue", (*TensorQueue).GetRawQueue).
+		Def("get_raw_queue", (*TensorQueue).GetRawQueue, torchbind.ReturnsAlias()).
 		Flatten((*TensorQueue).ObjFlatten).
 		Pickle((*TensorQueue).GetState, FromState)
 
 	// TORCH_LIBRARY_FRAGMENT(MyCustomClass, m): a method and an op taking the queue.
 	torchbind.Fragment[*TensorQueue]("MyCustomClass::TensorQueue").
-		Def("for_each_add_", (*TensorQueue).ForEachAdd_)
+		Def("for_each_add_", (*TensorQueue).ForEachAdd_, torchbind.Mutates())
+	// An op taking a script object is effectful without being told so
+	// (package compile/hop registers it, as PyTorch's _get_effect gives
+	// ORDERED to ops with a ScriptObject argument): a functionalized trace
+	// threads a token through it.
 	ForEachAdd = library.Define("MyCustomClass::for_each_add_(__torch__.torch.classes.MyCustomClass.TensorQueue foo, Tensor inc) -> ()")
 	ForEachAdd.Impl("CPU", func(a library.Args) any {
 		torchbind.Unwrap[*TensorQueue](a.Object("foo")).ForEachAdd_(a.Tensor("inc"))
@@ -150,10 +171,6 @@ func init() {
 		torchbind.Call(a.Object("foo"), "for_each_add_", a.Tensor("inc"))
 		return nil
 	})
-	// An op taking a script object may change its state: it is effectful
-	// (PyTorch's _get_effect gives ORDERED to ops with a ScriptObject
-	// argument), so a functionalized trace threads a token through it.
-	hop.RegisterEffect(ForEachAdd.TensorOp(), hop.EffectOrdered)
 
 	torchbind.RegisterFakeClass("MyCustomClass::TensorQueue", torchbind.FakeClass{
 		Unflatten: UnflattenFake,

@@ -10,7 +10,7 @@ import (
 	"github.com/goaten/goaten/tensor"
 	"github.com/goaten/goaten/torchbind"
 
-	tq "github.com/goaten/goaten/examples/torchbind"
+	tq "github.com/goaten/goaten/examples/torchbind/tensorqueue"
 )
 
 func mustPanic(t *testing.T, want string, f func()) {

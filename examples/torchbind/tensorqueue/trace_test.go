@@ -8,7 +8,7 @@ import (
 	"github.com/goaten/goaten/tensor"
 	"github.com/goaten/goaten/torchbind"
 
-	tq "github.com/goaten/goaten/examples/torchbind"
+	tq "github.com/goaten/goaten/examples/torchbind/tensorqueue"
 )
 
 // s5 is test_make_fx_tensor_queue_methods' program: the methods are called
@@ -22,14 +22,16 @@ func s5(q tensor.ScriptObject, x *tensor.Tensor) (*tensor.Tensor, *tensor.Tensor
 	return xSin, xCos, q
 }
 
-// S5: make_fx over TensorQueue methods with a fake class.
+// S5: make_fx over TensorQueue methods with a fake class, under the
+// PyTorch-compatible option that burns size() in as a constant
+// (TestSymbolicSizeS5 has the default, symbolic graph).
 func TestTraceQueueMethodsS5(t *testing.T) {
 	real := tq.Class.New(tensor.FullOf(tensor.Float32, -1, 1))
 	var fakes []*tq.FakeTensorQueue
 	gm, err := compile.TraceArgs(func(q tensor.ScriptObject, x *tensor.Tensor) (*tensor.Tensor, *tensor.Tensor, tensor.ScriptObject) {
 		fakes = append(fakes, torchbind.Unwrap[*tq.FakeTensorQueue](q))
 		return s5(q, x)
-	}, []any{real, tensor.Randn([]int{2, 3})}, compile.TraceOptions{Mode: compile.Fake})
+	}, []any{real, tensor.Randn([]int{2, 3})}, compile.TraceOptions{Mode: compile.Fake, ConstantMethodResults: true})
 	if err != nil {
 		t.Fatal(err)
 	}

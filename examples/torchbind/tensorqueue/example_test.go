@@ -5,7 +5,7 @@ import (
 
 	"github.com/goaten/goaten/tensor"
 
-	tensorqueue "github.com/goaten/goaten/examples/torchbind"
+	tensorqueue "github.com/goaten/goaten/examples/torchbind/tensorqueue"
 )
 
 // Seed 001's for_each_add_ on a queue of ten zeros, run eagerly.
