@@ -129,8 +129,9 @@ type tracer struct {
 	// token placeholder, made when the first effectful op is met, and the
 	// token the last one returned, which the graph returns first.
 	functional bool
-	afV2       bool // TraceOptions.AutoFunctionalizedV2
-	unbacked   int  // unbacked symbols made (unbacked.go)
+	afV2       bool             // TraceOptions.AutoFunctionalizedV2
+	unbacked   int              // unbacked symbols made (unbacked.go)
+	symNodes   map[int]*fx.Node // hint -> the int node standing for the unbacked symbol (symint.go)
 	tokenIn    *fx.Node
 	token      *tensor.Tensor
 
@@ -580,6 +581,8 @@ func (tr *tracer) outputValue(v any) (any, error) {
 		var n *fx.Node
 		err := tensor.Try(func() { n, _ = tr.objectNode(x) })
 		return n, err
+	case SymValue:
+		return x.TraceValue(), nil
 	case []*tensor.Tensor:
 		l := make([]any, len(x))
 		for i, t := range x {
@@ -823,7 +826,7 @@ func (tr *tracer) nodeArgs(op *tensor.Op, args []any) (nargs, cargs []any, back 
 				cargs[i] = tensor.Meta
 			}
 		default:
-			nargs[i], cargs[i] = a, a
+			nargs[i], cargs[i] = tr.symArg(a), a
 		}
 	}
 	return nargs, cargs, back
