@@ -31,7 +31,24 @@ import (
 // every int that differs is computed from sym_size.int nodes (as Symbolize
 // does); a decomposition that branches on such a size is an error.
 func RunDecompositions(gm *fx.GraphModule, table Decompositions) (*fx.GraphModule, error) {
-	d := &decomposer{table: table, done: map[*fx.GraphModule]*fx.GraphModule{}}
+	return RunDecompositionsShapes(gm, table, nil)
+}
+
+// RunDecompositionsShapes is RunDecompositions for a graph whose
+// placeholders' symbolic sizes are kept outside the graph (a loaded
+// exported program keeps its user inputs' dynamic dims in its signature):
+// shapes gives, by placeholder, the sizes as MetaSymShape holds them (nil
+// for a placeholder with static sizes, or one that has MetaSymShape). The
+// new graph's placeholders carry them as MetaSymShape.
+func RunDecompositionsShapes(gm *fx.GraphModule, table Decompositions, shapes [][]string) (*fx.GraphModule, error) {
+	d := &decomposer{table: table, done: map[*fx.GraphModule]*fx.GraphModule{}, shapes: map[*fx.Node][]string{}}
+	for i, p := range gm.Graph.Placeholders() {
+		if i < len(shapes) && slices.ContainsFunc(shapes[i], func(e string) bool { return e != "" }) {
+			if _, ok := p.Meta[MetaSymShape]; !ok {
+				d.shapes[p] = shapes[i]
+			}
+		}
+	}
 	d.findDims(gm)
 	out, err := d.module(gm, true)
 	if err != nil {
@@ -43,8 +60,11 @@ func RunDecompositions(gm *fx.GraphModule, table Decompositions) (*fx.GraphModul
 // decomposer rewrites a graph and its sub-graphs.
 type decomposer struct {
 	table Decompositions
-	dims  []symDim                             // the top graph's dynamic dims
+	dims  []symDim                            // the top graph's dynamic dims
 	done  map[*fx.GraphModule]*fx.GraphModule // sub-graphs already rewritten
+	// shapes are the symbolic sizes of the top graph's placeholders that
+	// have no MetaSymShape.
+	shapes map[*fx.Node][]string
 }
 
 // findDims lists the dynamic dims of gm's placeholders: the first
@@ -53,6 +73,9 @@ func (d *decomposer) findDims(gm *fx.GraphModule) {
 	seen := map[int]bool{}
 	for i, p := range gm.Graph.Placeholders() {
 		shape, _ := p.Meta[MetaSymShape].([]string)
+		if s, ok := d.shapes[p]; ok {
+			shape = s
+		}
 		val, _ := p.Meta[fx.MetaVal].(*tensor.Tensor)
 		if val == nil {
 			continue
@@ -82,13 +105,13 @@ func plainSymbol(s string) (int, bool) {
 
 // rewrite is the state of one graph's rewrite.
 type rewrite struct {
-	d     *decomposer
-	top   bool
-	ngm   *fx.GraphModule
-	ng    *fx.Graph
-	remap map[*fx.Node]*fx.Node
-	tuple map[*fx.Node][]any // a decomposed call returning several values: its values
-	syms  map[int]*fx.Node   // dim index -> its sym_size.int node in ng
+	d      *decomposer
+	top    bool
+	ngm    *fx.GraphModule
+	ng     *fx.Graph
+	remap  map[*fx.Node]*fx.Node
+	tuple  map[*fx.Node][]any // a decomposed call returning several values: its values
+	syms   map[int]*fx.Node   // dim index -> its sym_size.int node in ng
 	consts int
 }
 
@@ -147,6 +170,9 @@ func (r *rewrite) node(n *fx.Node) error {
 	case fx.OpPlaceholder, fx.OpGetAttr:
 		c := r.ng.CreateNode(n.Op, n.Target, r.arg(n.Args()).([]any), nil, n.Name)
 		copyMeta(n, c)
+		if s, ok := r.d.shapes[n]; ok && r.top {
+			c.Meta[MetaSymShape] = s
+		}
 		r.remap[n] = c
 		return nil
 	case fx.OpOutput:
@@ -413,7 +439,7 @@ func (d *decomposer) probeTensor(x *fx.Node, v *tensor.Tensor) (*tensor.Tensor, 
 	if len(shape) == 0 {
 		return v, nil
 	}
-	sizes := v.Sizes()
+	sizes := slices.Clone(v.Sizes())
 	vals := d.probeVals()
 	for j, e := range shape {
 		if e == "" || j >= len(sizes) {

@@ -208,7 +208,15 @@ func (ep *ExportedProgram) readableCode() string {
 // constant tensor a decomposition makes is lifted to a CONSTANT_TENSOR
 // input after the program's other constants.
 func (ep *ExportedProgram) RunDecompositions(table compile.Decompositions) (*ExportedProgram, error) {
-	gm, err := compile.RunDecompositions(ep.GraphModule, table)
+	// The user inputs' dynamic dims (a loaded program keeps them here, not
+	// on its placeholders).
+	shapes := make([][]string, len(ep.GraphSignature.InputSpecs))
+	for i, k := range ep.userInputIndices() {
+		if i < len(ep.inputDims) {
+			shapes[k] = ep.inputDims[i]
+		}
+	}
+	gm, err := compile.RunDecompositionsShapes(ep.GraphModule, table, shapes)
 	if err != nil {
 		return nil, fmt.Errorf("export: RunDecompositions: %w", err)
 	}
