@@ -208,7 +208,44 @@ func (r *rewrite) node(n *fx.Node) error {
 	c := r.ng.CreateNode(n.Op, n.Target, r.arg(n.Args()).([]any), kw, baseName(n.Name))
 	copyMeta(n, c)
 	r.remap[n] = c
+	r.noneItems(n)
 	return nil
+}
+
+// noneItems follows the last getitem n of a call whose results include
+// Nones (with_effects of an op returning nothing) with the getitems a trace
+// makes for those Nones and drops at once (see hop.WithEffects): their
+// names stay used, as in a re-trace.
+func (r *rewrite) noneItems(n *fx.Node) {
+	if n.Target != any(fx.GetItem) || len(n.Args()) != 2 {
+		return
+	}
+	src, ok := n.Args()[0].(*fx.Node)
+	if !ok {
+		return
+	}
+	if next := n.Next(); next != nil && next.Target == any(fx.GetItem) && len(next.Args()) == 2 && next.Args()[0] == src {
+		return
+	}
+	var none []bool
+	switch v := src.Meta[fx.MetaVal].(type) {
+	case []*tensor.Tensor:
+		for _, x := range v {
+			none = append(none, x == nil)
+		}
+	case []any:
+		for _, x := range v {
+			none = append(none, x == nil)
+		}
+	}
+	for i, isNone := range none {
+		if isNone {
+			d := r.ng.CallFunction(fx.GetItem, []any{r.remap[src], i}, nil)
+			if err := r.ng.EraseNode(d); err != nil {
+				panic(err)
+			}
+		}
+	}
 }
 
 func copyMeta(from, to *fx.Node) {

@@ -370,3 +370,91 @@ func flatGeluTable() compile.Decompositions {
 		return x.Reshape([]int{n}).Mul(num(0.5)).Mul(x.Reshape([]int{n}).Mul(num(0.70710678118654752440)).Erf().AddScalar(1)).Reshape(x.Sizes())
 	}}
 }
+
+// S4's program with a linear layer: addmm and gelu decomposed around the
+// custom op that takes the object under its effect token.
+func TestRunDecompositionsObjectTokenCode(t *testing.T) {
+	ep := exportCode(t, newFooLinear(fooLinearS4), []any{seq(0, 2, 3)}, export.Options{InputNames: []string{"x"}})
+	dec, err := ep.RunDecompositions(mustTable(t, "aten::addmm", "aten::gelu"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCode(t, "decomposed", dec, `
+def forward(self, token, p_weight, p_bias, obj_attr, x):
+    permute = torch.ops.aten.permute.default(p_weight, [1, 0]);  p_weight = None
+    mm = torch.ops.aten.mm.default(x, permute);  x = permute = None
+    mul = torch.ops.aten.mul.Tensor(mm, 1);  mm = None
+    mul_1 = torch.ops.aten.mul.Tensor(p_bias, 1);  p_bias = None
+    add = torch.ops.aten.add.Tensor(mul_1, mul);  mul_1 = mul = None
+    with_effects = torch._higher_order_ops.effects.with_effects(token, torch.ops._TorchScriptTesting.takes_foo.default, obj_attr, add);  token = obj_attr = add = None
+    getitem = with_effects[0]
+    getitem_1 = with_effects[1];  with_effects = None
+    mul_2 = torch.ops.aten.mul.Tensor(getitem_1, 0.5)
+    mul_3 = torch.ops.aten.mul.Tensor(getitem_1, 0.7071067811865476);  getitem_1 = None
+    erf = torch.ops.aten.erf.default(mul_3);  mul_3 = None
+    add_1 = torch.ops.aten.add.Tensor(erf, 1);  erf = None
+    mul_4 = torch.ops.aten.mul.Tensor(mul_2, add_1);  mul_2 = add_1 = None
+    return (getitem, mul_4)`)
+	want := "\n# inputs\ntoken: TOKEN\np_weight: PARAMETER target='weight'\np_bias: PARAMETER target='bias'\nobj_attr: CUSTOM_OBJ target='attr'\nx: USER_INPUT\n\n# outputs\ngetitem: TOKEN\nmul_4: USER_OUTPUT\n"
+	if got := dec.GraphSignature.String(); got != want {
+		t.Errorf("signature:%s\nwant:%s", got, want)
+	}
+	if dec.CustomObjs["attr"] != ep.CustomObjs["attr"] || dec.StateDict["weight"] != ep.StateDict["weight"] {
+		t.Errorf("the decomposed program does not share the state")
+	}
+}
+
+// RunDecompositions gives the graph that exporting with the table gives
+// (PyTorch's run_decompositions re-traces: the same ops, the same names).
+func TestRunDecompositionsAsExportWithTable(t *testing.T) {
+	addmmGelu := mustTable(t, "aten::addmm", "aten::gelu", "aten::_softmax")
+	type mk func(o export.Options) (*export.ExportedProgram, error)
+	cases := []struct {
+		name  string
+		make  mk
+		table compile.Decompositions
+	}{
+		{"S4 object and token", func(o export.Options) (*export.ExportedProgram, error) {
+			o.InputNames = []string{"x"}
+			return export.ExportArgs(newFooLinear(fooLinearS4), []any{seq(0, 2, 3)}, o)
+		}, addmmGelu},
+		{"S9 _print", func(o export.Options) (*export.ExportedProgram, error) {
+			m := &printNet{}
+			m.W = m.RegisterParameter("w", seq(-0.3, 3, 3))
+			m.B = m.RegisterParameter("b", seq(0.1, 3))
+			return export.Export(m, []*T{seq(0, 2, 3)}, o)
+		}, addmmGelu},
+		{"batch norm", func(o export.Options) (*export.ExportedProgram, error) {
+			return export.Export(newNet(), []*T{seq(0, 5, 4)}, o)
+		}, customAddTable()},
+		{"dynamic sizes", func(o export.Options) (*export.ExportedProgram, error) {
+			o.DynamicShapes = []map[int]*export.Dimension{{0: export.Dim("batch", 2, 64), 1: export.Dim("feat", 2, 64)}}
+			return export.Export(&sizeNet{}, []*T{seq(0, 4, 3)}, o)
+		}, addmmGelu},
+		{"hop cond", func(o export.Options) (*export.ExportedProgram, error) {
+			return export.Export(newHopNet(hopCases[0].run), hopCases[0].ins[:1], o)
+		}, customAddTable()},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ep, err := c.make(export.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			dec, err := ep.RunDecompositions(c.table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			direct, err := c.make(export.Options{Decompositions: c.table})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := allCode(dec.GraphModule), allCode(direct.GraphModule); got != want {
+				t.Errorf("decomposed:\n%s\nexported with the table:\n%s", got, want)
+			}
+			if got, want := dec.String(), direct.String(); got != want {
+				t.Errorf("decomposed:\n%s\nexported with the table:\n%s", got, want)
+			}
+		})
+	}
+}
