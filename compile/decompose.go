@@ -482,6 +482,9 @@ func (d *decomposer) probeTensor(x *fx.Node, v *tensor.Tensor) (*tensor.Tensor, 
 		if e == "" || j >= len(sizes) {
 			continue
 		}
+		if strings.Contains(e, "u") {
+			continue // an unbacked size does not follow the dims
+		}
 		s, ok := evalSym(e, vals)
 		if !ok {
 			return nil, fmt.Errorf("node %s: cannot evaluate its size %q", x.Name, e)

@@ -148,9 +148,12 @@ func closeTo(what string, got, want *tensor.Tensor) error {
 
 // specKinds prints a signature's kinds and targets (not the output names,
 // which follow the new graph's values).
-func specKinds(s *export.ExportGraphSignature) string {
+func specKinds(s *export.ExportGraphSignature, skip func(export.InputSpec) bool) string {
 	var b strings.Builder
 	for _, in := range s.InputSpecs {
+		if skip != nil && skip(in) {
+			continue
+		}
 		fmt.Fprintf(&b, "%s %T %s %q %v; ", in.Kind, in.Arg, in.Arg.ArgName(), in.Target, in.Persistent)
 	}
 	b.WriteString("-> ")
@@ -244,7 +247,36 @@ func TestRunDecompositionsPrograms(t *testing.T) {
 			return program{ep, func() [][]any { return [][]any{{seq(0, 4, 3)}, {seq(-1, 7, 3)}} }}
 		}, flatGeluTable(), []string{"aten.gelu"}, []string{"sym_size_int", "aten.view.default(", "aten.erf"}, 0},
 	}
-	for _, c := range hopCases {
+	cases = append(cases, []struct {
+		name    string
+		make    func(t *testing.T) program
+		table   compile.Decompositions
+		gone    []string
+		kept    []string
+		effects int
+	}{
+		{"effectful op in the table stays whole", func(t *testing.T) program {
+			m := newFooLinear(fooLinearS4)
+			return program{exportCode(t, m, []any{seq(0, 2, 3)}, export.Options{InputNames: []string{"x"}}), x23}
+		}, withTakesFoo(mustTable(t, "aten::gelu")), []string{"aten.gelu"}, []string{"_TorchScriptTesting.takes_foo.default, obj_attr, addmm"}, 1},
+		{"unbacked size", func(t *testing.T) program {
+			c := hopCases[1]
+			return program{mustExport(t, newHopNet(c.run), c.ins[:1]), func() [][]any { return [][]any{{c.ins[0]}, {c.ins[1]}} }}
+		}, expTable(), []string{"aten.exp"}, []string{"aten.sigmoid"}, 0},
+		{"auto_functionalized", func(t *testing.T) program {
+			net := newHopNet(func(n *hopNet, x *tensor.Tensor) []*tensor.Tensor {
+				h := n.FC.Forward(x)
+				r := afFoo.Call(h, x).(*tensor.Tensor)
+				return []*tensor.Tensor{r, h}
+			})
+			return program{mustExport(t, net, []*T{seq(0.3, 2, 4)}), func() [][]any { return [][]any{{seq(0.3, 2, 4)}, {seq(-1, 2, 4)}} }}
+		}, customAddTable(), []string{"aten.add.Tensor"}, []string{"auto_functionalized(torch.ops.hopexp.foo.default, x = sub, y = args_0)"}, 0},
+		{"constant made by a decomposition", func(t *testing.T) program {
+			m := &geluNet{W: seq(-0.3, 3, 3)}
+			return program{mustExport(t, m, []*T{seq(0, 2, 3)}, export.Options{InputNames: []string{"x"}}), x23}
+		}, constGeluTable(), []string{"aten.gelu"}, []string{"def forward(self, c_w, c_lifted_tensor_0, x):"}, 0},
+	}...)
+	for _, c := range append(hopCases, moreHOPCases...) {
 		c := c
 		cases = append(cases, struct {
 			name    string
@@ -269,6 +301,7 @@ func TestRunDecompositionsPrograms(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			p := c.make(t)
 			ep := p.ep
+			nConsts := len(ep.Constants)
 			dec, err := ep.RunDecompositions(c.table)
 			if err != nil {
 				t.Fatal(err)
@@ -293,11 +326,19 @@ func TestRunDecompositionsPrograms(t *testing.T) {
 			if n, m := strings.Count(before, "with_effects("), strings.Count(after, "with_effects("); n != c.effects || m != c.effects {
 				t.Errorf("%d with_effects calls before, %d after, want %d", n, m, c.effects)
 			}
-			if got, want := specKinds(dec.GraphSignature), specKinds(ep.GraphSignature); got != want {
+			// A constant a decomposition made is a new CONSTANT_TENSOR
+			// input; the original program is left as it was.
+			added := func(in export.InputSpec) bool {
+				return in.Kind == export.ConstantTensor && ep.Constants[in.Target] == nil && dec.Constants[in.Target] != nil
+			}
+			if got, want := specKinds(dec.GraphSignature, added), specKinds(ep.GraphSignature, nil); got != want {
 				t.Errorf("signature\n%s\nwant\n%s", got, want)
 			}
 			if got, want := fmt.Sprint(dec.RangeConstraints), fmt.Sprint(ep.RangeConstraints); got != want {
 				t.Errorf("range constraints %s, want %s", got, want)
+			}
+			if len(ep.Constants) != nConsts {
+				t.Errorf("RunDecompositions changed the original program's constants")
 			}
 			// The decomposed program saves and loads back as it is; a
 			// loaded program decomposes to it too.
@@ -457,4 +498,32 @@ func TestRunDecompositionsAsExportWithTable(t *testing.T) {
 			}
 		})
 	}
+}
+
+// withTakesFoo adds a decomposition of _TorchScriptTesting::takes_foo,
+// which the program calls under with_effects: effectful, it stays whole.
+func withTakesFoo(table compile.Decompositions) compile.Decompositions {
+	op := tensor.MustOp("_TorchScriptTesting::takes_foo")
+	table[op] = func(op *tensor.Op, a []any) any {
+		panic("takes_foo decomposed under with_effects")
+	}
+	return table
+}
+
+// expTable writes exp(x) as sigmoid(x) / (1 - sigmoid(x)).
+func expTable() compile.Decompositions {
+	return compile.Decompositions{tensor.MustOp("aten::exp"): func(op *tensor.Op, a []any) any {
+		s := a[0].(*tensor.Tensor).Sigmoid()
+		return s.Div(s.Neg().AddScalar(1))
+	}}
+}
+
+// constGeluTable's gelu multiplies by a constant tensor it makes, which
+// the decomposed program lifts to an input.
+func constGeluTable() compile.Decompositions {
+	return compile.Decompositions{tensor.MustOp("aten::gelu"): func(op *tensor.Op, a []any) any {
+		x := a[0].(*tensor.Tensor)
+		half := tensor.FromSlice([]float32{0.5})
+		return x.Mul(half).Mul(x.Mul(num(0.70710678118654752440)).Erf().AddScalar(1))
+	}}
 }
