@@ -271,6 +271,12 @@ func TestRunDecompositionsPrograms(t *testing.T) {
 			})
 			return program{mustExport(t, net, []*T{seq(0.3, 2, 4)}), func() [][]any { return [][]any{{seq(0.3, 2, 4)}, {seq(-1, 2, 4)}} }}
 		}, customAddTable(), []string{"aten.add.Tensor"}, []string{"auto_functionalized(torch.ops.hopexp.foo.default, x = sub, y = args_0)"}, 0},
+		{"hop cond, dynamic batch", func(t *testing.T) program {
+			c := hopCases[0]
+			ep := mustExport(t, newHopNet(c.run), []*T{seq(0.3, 3, 4)}, export.Options{
+				DynamicShapes: []map[int]*export.Dimension{{0: export.Dim("batch", 2, 64)}}})
+			return program{ep, func() [][]any { return [][]any{{seq(0.3, 3, 4)}, {seq(-2, 5, 4)}, {seq(0.3, 2, 4)}} }}
+		}, customAddTable(), []string{"aten.add.Tensor"}, []string{"aten.neg"}, 0},
 		{"constant made by a decomposition", func(t *testing.T) program {
 			m := &geluNet{W: seq(-0.3, 3, 3)}
 			return program{mustExport(t, m, []*T{seq(0, 2, 3)}, export.Options{InputNames: []string{"x"}}), x23}
