@@ -185,14 +185,20 @@ func TestRunDecompositionsPrograms(t *testing.T) {
 		kept    []string // text that must still be in the code
 		effects int      // with_effects calls, before and after
 	}{
-		{"S4 object and token, addmm and gelu", func(t *testing.T) program {
+		{"object and token (S3), addmm and gelu", func(t *testing.T) program {
 			m := newFooLinear(fooLinearS4)
 			return program{exportCode(t, m, []any{seq(0, 2, 3)}, export.Options{InputNames: []string{"x"}}), x23}
 		}, mustTable(t, "aten::addmm", "aten::gelu"), []string{"aten.addmm", "aten.gelu"}, []string{"aten.erf", "aten.mm"}, 1},
-		{"S4 newer spelling", func(t *testing.T) program {
+		{"object and token (S3), newer spelling", func(t *testing.T) program {
 			m := newFooLinear(fooLinearS4)
 			return program{exportCode(t, m, []any{seq(0, 2, 3)}, export.Options{InputNames: []string{"x"}, NewerEffects: true}), x23}
 		}, mustTable(t, "aten::addmm", "aten::gelu"), []string{"aten.addmm", "aten.gelu"}, []string{"torch.ops.higher_order.with_effects("}, 1},
+		{"S4 token chain", func(t *testing.T) program {
+			m := newAttrMod(func(m *attrMod, x *tensor.Tensor) *tensor.Tensor {
+				return x.Add(takesFoo.Call(m.Attr, takesFoo.Call(m.Attr, x)).(*tensor.Tensor))
+			})
+			return program{exportCode(t, m, []any{seq(0, 2, 3)}, export.Options{InputNames: []string{"x"}}), x23}
+		}, customAddTable(), []string{"aten.add.Tensor"}, []string{"with_effects_1 = torch._higher_order_ops.effects.with_effects(getitem, "}, 2},
 		{"S2 method call on an object", func(t *testing.T) program {
 			m := newAttrMod(func(m *attrMod, x *tensor.Tensor) *tensor.Tensor {
 				return x.Add(torchbind.Call(m.Attr, "add_tensor", x).(*tensor.Tensor)).Gelu()
@@ -461,7 +467,7 @@ func TestRunDecompositionsAsExportWithTable(t *testing.T) {
 		make  mk
 		table compile.Decompositions
 	}{
-		{"S4 object and token", func(o export.Options) (*export.ExportedProgram, error) {
+		{"object and token", func(o export.Options) (*export.ExportedProgram, error) {
 			o.InputNames = []string{"x"}
 			return export.ExportArgs(newFooLinear(fooLinearS4), []any{seq(0, 2, 3)}, o)
 		}, addmmGelu},
