@@ -17,8 +17,8 @@ import (
 
 // TestCompileCPUAlternating times issue 24's chains (see
 // BenchmarkCompileCPU) eagerly, with the Eager backend and with the cpu
-// backend at each tile size of COMPILE_CPU_TILES (default: the default
-// tile), the variants alternated call by call, COMPILE_CPU_REPS rounds, and
+// backend at each tile size of COMPILE_CPU_TILES (0: the tile the backend
+// chooses per group; default 0 and DefaultTileElems), the variants alternated call by call, COMPILE_CPU_REPS rounds, and
 // prints the minimum and median per variant: on a shared machine whose
 // load moves a benchmark by 2x from one minute to the next, only variants
 // timed in the same minutes compare. By default it reports the process's
@@ -41,7 +41,7 @@ func TestCompileCPUAlternating(t *testing.T) {
 		}
 	}
 	if tiles == nil {
-		tiles = []int{compilecpu.DefaultTileElems}
+		tiles = []int{0, compilecpu.DefaultTileElems}
 	}
 	unit := "CPU time"
 	if wall {
@@ -56,7 +56,11 @@ func TestCompileCPUAlternating(t *testing.T) {
 		fs = append(fs, func() { ce.Call(in...) })
 		for _, tl := range tiles {
 			cc := compile.Compile(c.f, compile.Options{Backend: compilecpu.New(compilecpu.Options{TileElems: tl})})
-			names = append(names, fmt.Sprintf("compiled-cpu/tile%d", tl))
+			name := fmt.Sprintf("compiled-cpu/tile%d", tl)
+			if tl == 0 {
+				name = "compiled-cpu/auto"
+			}
+			names = append(names, name)
 			fs = append(fs, func() { cc.Call(in...) })
 		}
 		times := make([][]float64, len(fs))
