@@ -146,6 +146,7 @@ func TestCompileCPUKernelsInL1(t *testing.T) {
 		k    func(d, x []float32)
 	}{
 		{"mul scalar", func(d, x []float32) { asm.MulScalarF32(d, x, 2) }},
+		{"div scalar", func(d, x []float32) { asm.DivScalarF32(d, x, 8) }},
 		{"mul", func(d, x []float32) { asm.MulF32(d, x, x) }},
 		{"sum rows", perRow(func(d, x []float32) { d[0] = float32(asm.SumF32(x)) })},
 		{"abs", asm.AbsF32}, {"neg", asm.NegF32}, {"relu", asm.ReluF32}, {"reciprocal", asm.ReciprocalF32},

@@ -8,20 +8,20 @@ import (
 
 // Tile sizes. A tile program runs its first instructions on data that
 // streams from memory and its later ones on data in the cache; on one core
-// the two do not overlap, except where the hardware's stream prefetcher
-// runs ahead of the program (within a 4 KiB page: it stops at a page's
-// end). Measured on issue 24's chains and more (bench/README.md, "Tile
-// sizes"), the best tile depends on the group's balance of work:
+// the two overlap only where the hardware's prefetcher runs ahead of the
+// program (which stops at a 4 KiB page's end). Measured on issue 24's
+// chains and more (bench/README.md, "Tile sizes"), the best tile depends on
+// the group's balance of work:
 //
 //   - a group whose kernels take about as long as moving its bytes, or
 //     longer (a transcendental kernel: sigmoid, gelu, exp, softmax), runs
 //     fastest in page tiles, one 4 KiB page of each operand (1024 float32
-//     elements, rounded to whole rows): 9-14% faster than 64K-element
-//     tiles on the sigmoid chain, gelu and softmax;
+//     elements, rounded to whole rows): 6-14% faster than 64K-element
+//     tiles on gelu, softmax and exp(x)·x, 0-8% on the sigmoid chain;
 //   - a group that mostly moves bytes (a residual add and layer_norm, an
 //     add feeding a sigmoid) runs fastest in long tiles that fill the L2
 //     cache (DefaultTileElems), where each input streams at the memory's
-//     speed: 6-10% faster than page tiles there.
+//     speed: 5-20% faster than page tiles there.
 //
 // computeRatio estimates the first against the second from the kernels'
 // throughputs on data in L1 (measured on the project machine, ns per
