@@ -116,7 +116,7 @@ func chains() []chain {
 // cpu backend (compile/cpu: one tiled program per chain). SetBytes counts
 // the bytes a fused run must move, so MB/s reads as the achieved share of
 // the memory bandwidth. GOATEN_TILE sets the cpu backend's tile size in
-// elements (default compilecpu.DefaultTileElems).
+// elements for every group (default: the backend picks each group's tile).
 func BenchmarkCompileCPU(b *testing.B) {
 	opts := compilecpu.Options{}
 	if v, err := strconv.Atoi(os.Getenv("GOATEN_TILE")); err == nil {
