@@ -11,12 +11,15 @@ import (
 )
 
 // TestAutoTile: with no TileElems given, a group that computes more than
-// it moves (a transcendental kernel) runs in tiles of one 4 KiB page of
-// float32 per operand (1024 elements, whole rows), one that mostly moves
-// bytes in DefaultTileElems tiles; an explicit TileElems holds for every
-// group. Results equal the Eager backend's over several tiles either way.
+// it moves (a transcendental kernel) and moves at least PageTileBytes runs
+// in tiles of one 4 KiB page of float32 per operand (1024 elements, whole
+// rows), one that mostly moves bytes, or moves less, in DefaultTileElems
+// tiles; an explicit TileElems holds for every group. Results equal the
+// Eager backend's over several tiles either way.
 func TestAutoTile(t *testing.T) {
 	const R, N = 160, 1024 // 160K elements: several tiles of either size
+	defer func(v int) { *cpu.PageTileBytes = v }(*cpu.PageTileBytes)
+	*cpu.PageTileBytes = R * N * 4 // one operand's bytes: every group here moves more
 	long := fmt.Sprintf("%d rows a tile", min(cpu.DefaultTileElems, R*N))
 	longRows := fmt.Sprintf("%d rows a tile", min(cpu.DefaultTileElems/N, R))
 	for _, c := range []struct {
@@ -67,6 +70,21 @@ func TestAutoTile(t *testing.T) {
 				got := regexp.MustCompile(`\d+ rows a tile`).FindAllString(plan, -1)
 				if len(got) != 1 || got[0] != o.want {
 					t.Errorf("TileElems %d: %q, want one group of %q:\n%s", o.opts.TileElems, got, o.want, plan)
+				}
+				if o.opts.TileElems == 0 { // moving less than PageTileBytes: long tiles
+					*cpu.PageTileBytes = 1 << 40
+					plan, err := cpu.Describe(gm, ins, o.opts)
+					*cpu.PageTileBytes = R * N * 4
+					if err != nil {
+						t.Fatal(err)
+					}
+					lng := long
+					if c.name == "softmax" || c.name == "layer_norm_residual" {
+						lng = longRows
+					}
+					if got := regexp.MustCompile(`\d+ rows a tile`).FindAllString(plan, -1); len(got) != 1 || got[0] != lng {
+						t.Errorf("below PageTileBytes: %q, want one group of %q:\n%s", got, lng, plan)
+					}
 				}
 				res, err := compile.Compile(c.f, compile.Options{Backend: cpu.New(o.opts), Fullgraph: true}).Call(ins...)
 				if err != nil {
