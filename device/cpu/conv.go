@@ -3,6 +3,7 @@ package cpu
 import (
 	"math"
 	"runtime"
+	"sync"
 
 	"github.com/goaten/goaten/asm"
 	"github.com/goaten/goaten/aten/args"
@@ -987,23 +988,37 @@ func wideChunk[T gemmNum](g *wideGeom, x []T, n0, nb int, buf []T) []T {
 
 // widePacker returns the packer (asm.SgemmPacked) of the im2col operand of
 // channels c0 … c0+rows/taps−1 of a chunk xp (wideChunk): row k = c·taps+t
-// is xp's plane of channel c0+c from off[t] on, image after image.
-func widePacker[T float32 | float64](g *wideGeom, xp []T, c0 int) func(dst []T, pc, jc, kc, w, nr int) {
+// is xp's plane of channel c0+c from off[t] on, image after image. A run
+// of a whole sliver (the usual case) is copied as one array, without a
+// call to memmove.
+func widePacker[T float32 | float64](g *wideGeom, xp []T, c0, rows int) func(dst []T, pc, jc, kc, w, nr int) {
 	taps := len(g.off)
 	plane, imgStride := g.plane, g.c*g.plane
+	rowOff := make([]int, rows)
+	for k := range rowOff {
+		rowOff[k] = (c0+k/taps)*plane + g.off[k%taps]
+	}
 	return func(dst []T, pc, jc, kc, w, nr int) {
 		for p := 0; w < nr && p < kc; p++ {
 			clear(dst[p*nr+w : (p+1)*nr])
 		}
+		offs := rowOff[pc : pc+kc]
 		for j := 0; j < w; {
 			i, jj := (jc+j)/plane, (jc+j)%plane
 			run := min(w-j, plane-jj)
-			base := i*imgStride + c0*plane + jj
-			c, t := pc/taps, pc%taps
-			for p := range kc {
-				copy(dst[p*nr+j:p*nr+j+run], xp[base+c*plane+g.off[t]:])
-				if t++; t == taps {
-					c, t = c+1, 0
+			base := i*imgStride + jj
+			switch {
+			case run == 32:
+				for p, o := range offs {
+					*(*[32]T)(dst[p*nr+j:]) = *(*[32]T)(xp[base+o:])
+				}
+			case run == 16:
+				for p, o := range offs {
+					*(*[16]T)(dst[p*nr+j:]) = *(*[16]T)(xp[base+o:])
+				}
+			default:
+				for p, o := range offs {
+					copy(dst[p*nr+j:p*nr+j+run], xp[base+o:])
 				}
 			}
 			j += run
@@ -1040,6 +1055,36 @@ func wideExtract[T gemmNum](g *wideGeom, yw []T, ld, m, nb, outC int, bias []T, 
 			}
 		}
 	}
+}
+
+// scratchPools keep the wide convolutions' scratch buffers (*[]float32,
+// *[]float64) from call to call: made afresh, a training step's megabytes
+// of them cost more in zeroing and page faults than the copies they hold.
+var scratchPools [2]sync.Pool
+
+// getScratch returns a buffer of n elements from the pool (contents left
+// over from an earlier use) or a new one; putScratch gives it back.
+func getScratch[T float32 | float64](n int) *[]T {
+	pool := &scratchPools[scratchPool[T]()]
+	if v, ok := pool.Get().(*[]T); ok && cap(*v) >= n {
+		*v = (*v)[:n]
+		return v
+	}
+	s := make([]T, n)
+	return &s
+}
+
+func putScratch[T float32 | float64](s *[]T) {
+	if s != nil {
+		scratchPools[scratchPool[T]()].Put(s)
+	}
+}
+
+func scratchPool[T float32 | float64]() int {
+	if _, ok := any(T(0)).(float64); ok {
+		return 1
+	}
+	return 0
 }
 
 // wideChunkCols is about the number of columns a chunk of images takes in
@@ -1089,14 +1134,29 @@ func convWide[T float32 | float64](g *wideGeom, N, G, outG int, x, w, bias, y []
 	if par {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	type scratch struct{ xp, yw []T }
+	type scratch struct {
+		xp, yw []T
+		held   []*[]T // for putScratch
+	}
 	bufs := make([]scratch, workers)
+	defer func() {
+		for _, s := range bufs {
+			for _, b := range s.held {
+				putScratch(b)
+			}
+		}
+	}()
 	forChunks(chunks, par, func(wk, ch int) {
 		s := &bufs[wk]
 		if s.yw == nil {
-			s.yw = make([]T, outG*ld)
+			yw := getScratch[T](outG * ld) // written by each product before it is read
+			s.yw = *yw
+			s.held = append(s.held, yw)
 			if g.needsPad() {
-				s.xp = make([]T, nb*g.c*g.plane)
+				xp := getScratch[T](nb * g.c * g.plane)
+				s.xp = *xp
+				clear(s.xp) // the borders stay zero
+				s.held = append(s.held, xp)
 			}
 		}
 		n0 := ch * nb
@@ -1107,9 +1167,9 @@ func convWide[T float32 | float64](g *wideGeom, N, G, outG int, x, w, bias, y []
 			wg := w[gr*outG*kk : (gr+1)*outG*kk]
 			switch wg := any(wg).(type) {
 			case []float32:
-				asm.SgemmPacked(false, outG, cols, kk, 1, wg, kk, widePacker(g, any(xp).([]float32), gr*inG), 0, any(s.yw).([]float32), ld)
+				asm.SgemmPacked(false, outG, cols, kk, 1, wg, kk, widePacker(g, any(xp).([]float32), gr*inG, kk), 0, any(s.yw).([]float32), ld)
 			case []float64:
-				asm.DgemmPacked(false, outG, cols, kk, 1, wg, kk, widePacker(g, any(xp).([]float64), gr*inG), 0, any(s.yw).([]float64), ld)
+				asm.DgemmPacked(false, outG, cols, kk, 1, wg, kk, widePacker(g, any(xp).([]float64), gr*inG, kk), 0, any(s.yw).([]float64), ld)
 			}
 			var b []T
 			if bias != nil {
@@ -1184,16 +1244,34 @@ func convWideWeightGrad[T float32 | float64](g *wideGeom, N, G, outG int, x, gy,
 	if par {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	type scratch struct{ xp, gw, bt []T }
+	type scratch struct {
+		xp, gw, bt []T
+		held       []*[]T // for putScratch
+	}
 	bufs := make([]scratch, workers)
 	size := G * outG * kk
-	parts := make([]T, chunks*size)
+	pp := getScratch[T](chunks * size) // each chunk's part is written whole
+	defer putScratch(pp)
+	parts := *pp
+	defer func() {
+		for _, s := range bufs {
+			for _, b := range s.held {
+				putScratch(b)
+			}
+		}
+	}()
 	forChunks(chunks, par, func(wk, ch int) {
 		s := &bufs[wk]
 		if s.gw == nil {
-			s.gw, s.bt = make([]T, outG*ld), make([]T, kk*ld)
+			gw, bt := getScratch[T](outG*ld), getScratch[T](kk*ld)
+			s.gw, s.bt = *gw, *bt
+			clear(s.gw) // the junk columns stay zero; bt's rows are copied whole
+			s.held = append(s.held, gw, bt)
 			if g.needsPad() {
-				s.xp = make([]T, nb*g.c*g.plane)
+				xp := getScratch[T](nb * g.c * g.plane)
+				s.xp = *xp
+				clear(s.xp)
+				s.held = append(s.held, xp)
 			}
 		}
 		n0 := ch * nb
