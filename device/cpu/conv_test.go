@@ -122,6 +122,12 @@ var convCases = []struct {
 	{[]int{3, 4, 5, 6, 7}, []int{6, 2, 3, 2, 3}, []int{1, 1, 1}, []int{1, 0, 2}, []int{1, 2, 1}, 2},
 	{[]int{2, 6, 9, 10}, []int{6, 3, 3, 3}, []int{1, 1}, []int{2, 1}, []int{2, 1}, 2},
 	{[]int{5, 3, 7, 6}, []int{4, 3, 2, 3}, []int{1, 1}, []int{0, 0}, []int{1, 1}, 1},
+	// Rows keeping their width (convFlat): dilated along the width, 5
+	// taps wide, 1-d, a row narrower than a sliver.
+	{[]int{2, 4, 7, 9}, []int{6, 2, 3, 3}, []int{1, 1}, []int{1, 2}, []int{1, 2}, 2},
+	{[]int{3, 2, 5, 40}, []int{3, 2, 1, 5}, []int{1, 1}, []int{0, 2}, []int{1, 1}, 1},
+	{[]int{4, 3, 37}, []int{5, 3, 3}, []int{1}, []int{3}, []int{3}, 1},
+	{[]int{3, 2, 4, 3}, []int{2, 2, 3, 3}, []int{1, 1}, []int{1, 1}, []int{1, 1}, 1},
 	// Depthwise (convDepthwise and convDepthwiseWeightGrad for float32):
 	// padded, dilated, unpadded, and padded past the kernel's reach (the
 	// input gradient then takes the general path).
