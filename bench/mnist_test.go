@@ -22,22 +22,24 @@ func newMNISTCNN() *nn.Sequential {
 }
 
 // cpuLoop is b.Loop that also reports the process's CPU time per call
-// (every thread's, the collector's included) as cpu-ns/op: on a machine
-// shared with other work it moves less than the wall time.
+// (every thread's, the collector's included) as cpu-ns/op, which on a
+// machine shared with other work moves less than the wall time, and the
+// page faults per call (faults/op: fresh pages of large results).
 func cpuLoop(b *testing.B, f func()) {
 	b.ReportAllocs()
-	var cpu0 int64
+	var cpu0, faults0 int64
 	n := 0
 	for b.Loop() {
 		if n == 0 {
-			cpu0 = int64(processCPU())
+			cpu0, faults0 = int64(processCPU()), minorFaults()
 		}
 		f()
 		n++
 	}
 	if n > 1 {
 		// The first call (a warm-up inside b.Loop's timing) is left out.
-		b.ReportMetric(float64(int64(processCPU())-cpu0)/float64(n), "cpu-ns/op")
+		b.ReportMetric(float64(int64(processCPU())-cpu0)/float64(n-1), "cpu-ns/op")
+		b.ReportMetric(float64(minorFaults()-faults0)/float64(n-1), "faults/op")
 	}
 }
 

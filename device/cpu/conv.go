@@ -13,7 +13,8 @@ import (
 )
 
 // Convolutions as im2col + GEMM, the way PyTorch's slow CPU kernels run
-// them. 1-d and 2-d convolutions are run as 3-d ones with leading spatial
+// them; those of stride 1 on the padded image's grid ("wide", convWide
+// below), where im2col is long contiguous copies. 1-d and 2-d convolutions are run as 3-d ones with leading spatial
 // sizes of 1. float32 and float64 compute in their own precision, bfloat16
 // in float32, integer dtypes in int64 (exact, wrapping).
 
