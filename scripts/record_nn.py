@@ -482,6 +482,7 @@ INIT_CASES = [
     ("kaiming_normal_relu_f64", 206, (6, 5), F64, lambda t: init.kaiming_normal_(t, mode="fan_in", nonlinearity="relu")),
     ("trunc_normal", 207, (40, 25), torch.float32, lambda t: init.trunc_normal_(t)),
     ("trunc_normal_args", 208, (6, 7), torch.float32, lambda t: init.trunc_normal_(t, mean=0.5, std=2.0, a=-1.0, b=3.0)),
+    ("trunc_normal_bf16", 220, (5, 8), torch.bfloat16, lambda t: init.trunc_normal_(t, std=0.5)),
     ("trunc_normal_f64", 209, (30, 20), F64, lambda t: init.trunc_normal_(t, mean=-0.2, std=0.02, a=-0.24, b=-0.17)),
     ("eye", 210, (3, 5), torch.float32, lambda t: init.eye_(t)),
     ("eye_tall_f64", 210, (4, 2), F64, lambda t: init.eye_(t)),
@@ -507,6 +508,9 @@ INIT_ERRORS = [
     ("xavier_dims", lambda: init.xavier_uniform_(torch.empty(5))),
     ("kaiming_mode", lambda: init.kaiming_normal_(torch.empty(3, 4), mode="fan_avg")),
     ("gain_nonlinearity", lambda: init.calculate_gain("gelu")),
+    ("eye_bfloat16", lambda: init.eye_(torch.empty(2, 3, dtype=torch.bfloat16))),
+    ("orthogonal_half", lambda: init.orthogonal_(torch.empty(2, 3, dtype=torch.half))),
+    ("trunc_normal_half", lambda: init.trunc_normal_(torch.empty(2, 3, dtype=torch.half))),
 ]
 
 
@@ -516,9 +520,10 @@ def record_init():
         torch.manual_seed(seed)
         t = torch.empty(shape, dtype=dtype)
         f(t)
-        tensors[name + "/out"] = t.clone()
+        # bfloat16 is stored as float32, which holds it exactly.
+        tensors[name + "/out"] = t.float() if dtype == torch.bfloat16 else t.clone()
         tensors[name + "/after"] = torch.rand(4)
-        cases.append(dict(name=name, seed=seed, shape=list(shape), dtype=DTYPES[dtype]))
+        cases.append(dict(name=name, seed=seed, shape=list(shape), dtype="BF16" if dtype == torch.bfloat16 else DTYPES[dtype]))
     save_safetensors(os.path.join(OUT, "init.safetensors"), tensors)
     errors = []
     for name, f in INIT_ERRORS:

@@ -1,9 +1,11 @@
 package nninit
 
 import (
+	"fmt"
 	"math"
 
 	gt "github.com/goaten/goaten"
+	"github.com/goaten/goaten/tensor"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -15,10 +17,14 @@ func write(w *gt.Tensor, vals []float64) {
 // Eye_ fills the 2-dimensional t with the identity matrix, ones on the
 // main diagonal and zeros elsewhere (torch.nn.init.eye_), so that a Linear
 // layer passes on as many of its inputs as it can. Other ranks panic with
-// PyTorch's ValueError.
+// PyTorch's ValueError, bfloat16 (which torch.eye lacks) with its
+// RuntimeError.
 func Eye_(t *gt.Tensor) *gt.Tensor {
 	if t.Dim() != 2 {
 		valueError("Only tensors with 2 dimensions are supported")
+	}
+	if t.DType() == gt.BFloat16 {
+		notImplemented("eye", t.DType())
 	}
 	noGrad(t).Copy_(gt.EyeM(t.Size(0), t.Size(1), gt.WithDtype(t.DType())))
 	return t
@@ -80,7 +86,8 @@ func Dirac_(t *gt.Tensor, groups int) *gt.Tensor {
 // to rounding: the draws are PyTorch's bit for bit, Q's elements within a
 // few ulps of 1 in t's dtype (the tests hold them to 8ε: 1e-6 in float32,
 // 2e-15 in float64).
-// Fewer than 2 dimensions panic with PyTorch's ValueError; a tensor with no
+// Fewer than 2 dimensions panic with PyTorch's ValueError, float16 and
+// bfloat16 (after the draws) with its RuntimeError; a tensor with no
 // elements is left alone, drawing nothing.
 func Orthogonal_(t *gt.Tensor, gain float64) *gt.Tensor {
 	if t.Dim() < 2 {
@@ -92,6 +99,9 @@ func Orthogonal_(t *gt.Tensor, gain float64) *gt.Tensor {
 	rows := t.Size(0)
 	cols := t.Numel() / rows
 	flat := gt.Empty(rows, cols, gt.WithDtype(t.DType())).Normal_(gt.WithMean(0.0), gt.WithStd(1.0))
+	if d := t.DType(); d != gt.Float32 && d != gt.Float64 {
+		notImplemented("geqrf_cpu", d) // LAPACK has no half-precision QR
+	}
 	a := mat.NewDense(rows, cols, flat.Float64s())
 	m, n := rows, cols
 	if rows < cols {
@@ -119,6 +129,16 @@ func Orthogonal_(t *gt.Tensor, gain float64) *gt.Tensor {
 	w.View([]int{rows, cols}).Copy_(gt.FromFloat64s(vals, rows, cols))
 	w.MulScalar_(gain)
 	return t
+}
+
+// notImplemented panics with ATen's RuntimeError for a kernel that has no
+// version for d.
+func notImplemented(kernel string, d gt.DType) {
+	name := map[gt.DType]string{gt.Float16: "Half", gt.BFloat16: "BFloat16"}[d]
+	if name == "" {
+		name = d.String()
+	}
+	panic(&gt.Error{Kind: tensor.RuntimeError, Msg: fmt.Sprintf("%q not implemented for '%s'", kernel, name)})
 }
 
 // sign is torch.sign: -1, 0 or 1 (NaN stays NaN).

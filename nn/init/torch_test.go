@@ -82,6 +82,7 @@ var initCases = map[string]struct {
 	}, bits},
 	"trunc_normal":             {func(t *gt.Tensor) { nninit.TruncNormal_(t, 0, 1, -2, 2) }, erfin},
 	"trunc_normal_args":        {func(t *gt.Tensor) { nninit.TruncNormal_(t, 0.5, 2, -1, 3) }, erfin},
+	"trunc_normal_bf16":        {func(t *gt.Tensor) { nninit.TruncNormal_(t, 0, 0.5, -2, 2) }, erfin},
 	"trunc_normal_f64":         {func(t *gt.Tensor) { nninit.TruncNormal_(t, -0.2, 0.02, -0.24, -0.17) }, erfin},
 	"eye":                      {func(t *gt.Tensor) { nninit.Eye_(t) }, bits},
 	"eye_tall_f64":             {func(t *gt.Tensor) { nninit.Eye_(t) }, bits},
@@ -98,12 +99,16 @@ var initCases = map[string]struct {
 	"sparse_f64":               {func(t *gt.Tensor) { nninit.Sparse_(t, 0.5, 0.1) }, bits},
 }
 
-var dtypes = map[string]gt.DType{"F32": gt.Float32, "F64": gt.Float64}
+// dtypes are the recorded dtypes; a bfloat16 case is stored as float32.
+var dtypes = map[string]gt.DType{"F32": gt.Float32, "F64": gt.Float64, "BF16": gt.BFloat16}
 
 // eps is the distance from 1 to the next number of d.
 func eps(d gt.DType) float64 {
-	if d == gt.Float64 {
+	switch d {
+	case gt.Float64:
 		return 0x1p-52
+	case gt.BFloat16:
+		return 0x1p-7
 	}
 	return 0x1p-23
 }
@@ -126,11 +131,14 @@ func TestTorch(t *testing.T) {
 			gt.ManualSeed(c.Seed)
 			got := gt.Empty(c.Shape, gt.WithDtype(dtypes[c.DType]))
 			ic.fill(got)
+			e := eps(got.DType())
+			if got.DType() == gt.BFloat16 {
+				got = got.To(gt.Float32)
+			}
 			if got.DType() != want.DType() || !slices.Equal(got.Sizes(), want.Sizes()) {
 				t.Fatalf("got %v %v, want %v %v", got.DType(), got.Sizes(), want.DType(), want.Sizes())
 			}
 			g, w := got.Float64s(), want.Float64s()
-			e := eps(want.DType())
 			worst, ndiff := 0.0, 0
 			for i := range w {
 				nval++
@@ -183,6 +191,9 @@ var initErrors = map[string]func(){
 	"xavier_dims":       func() { nninit.XavierUniform_(gt.Empty(5), 1) },
 	"kaiming_mode":      func() { nninit.KaimingNormal_(gt.Empty(3, 4), nninit.Kaiming{Mode: "fan_avg"}) },
 	"gain_nonlinearity": func() { nninit.CalculateGain("gelu") },
+	"eye_bfloat16":      func() { nninit.Eye_(gt.Empty(2, 3, gt.WithDtype(gt.BFloat16))) },
+	"orthogonal_half":   func() { nninit.Orthogonal_(gt.Empty(2, 3, gt.WithDtype(gt.Float16)), 1) },
+	"trunc_normal_half": func() { nninit.TruncNormal_(gt.Empty(2, 3, gt.WithDtype(gt.Float16)), 0, 1, -2, 2) },
 }
 
 func TestTorchErrors(t *testing.T) {
