@@ -36,7 +36,8 @@ func Eye_(t *gt.Tensor) *gt.Tensor {
 // out = size(0)/groups, so that a convolution passes on as many of its
 // input channels as it can. PyTorch's default groups is 1. Other ranks and
 // a size(0) that groups does not divide panic with PyTorch's ValueError
-// (groups 0 with Python's ZeroDivisionError message, as a ValueError).
+// (groups 0 with Python's ZeroDivisionError message, as a ValueError:
+// goaten has no ZeroDivisionError).
 func Dirac_(t *gt.Tensor, groups int) *gt.Tensor {
 	dims := t.Dim()
 	if dims < 3 || dims > 5 {
@@ -44,7 +45,7 @@ func Dirac_(t *gt.Tensor, groups int) *gt.Tensor {
 	}
 	sizes := t.Sizes()
 	if groups == 0 {
-		valueError("integer division or modulo by zero")
+		valueError("integer modulo by zero")
 	}
 	if sizes[0]%groups != 0 {
 		valueError("dim 0 must be divisible by groups")
@@ -157,13 +158,21 @@ func sign(x float64) float64 {
 // (PyTorch's default std is 0.01), then in each column the
 // ⌈sparsity·rows⌉ rows first in a fresh randperm(rows) set to zero, the
 // draws in PyTorch's order from the default generator. Other ranks panic
-// with PyTorch's ValueError.
+// with PyTorch's ValueError, as does a NaN or infinite sparsity·rows
+// (Python's int() errors).
 func Sparse_(t *gt.Tensor, sparsity, std float64) *gt.Tensor {
 	if t.Dim() != 2 {
 		valueError("Only tensors with 2 dimensions are supported")
 	}
 	rows, cols := t.Size(0), t.Size(1)
-	numZeros := int(math.Ceil(sparsity * float64(rows)))
+	z := math.Ceil(sparsity * float64(rows))
+	switch { // Python's int(z), its OverflowError as a ValueError
+	case math.IsNaN(z):
+		valueError("cannot convert float NaN to integer")
+	case math.IsInf(z, 0):
+		valueError("cannot convert float infinity to integer")
+	}
+	numZeros := int(max(min(z, math.MaxInt32), math.MinInt32))
 	if numZeros < 0 { // Python's row_indices[:num_zeros] counts from the end
 		numZeros = max(rows+numZeros, 0)
 	}

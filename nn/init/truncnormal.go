@@ -14,7 +14,8 @@ import (
 // generator, maps each value u to mean + std·√2·erfinv(u) and clamps to
 // [a, b]. The method works best for a ≤ mean ≤ b; PyTorch warns when mean
 // is more than 2 std outside [a, b], goaten says nothing. float16, which
-// ATen's erfinv lacks, panics (after the draws) with PyTorch's RuntimeError.
+// ATen's erfinv lacks, panics (after the draws) with PyTorch's RuntimeError;
+// std 0 with Python's ZeroDivisionError message, as a ValueError.
 //
 // The uniform draws are PyTorch's bit for bit. erfinv is ATen's
 // calc_erfinv (a rational first guess and two Newton steps) with the
@@ -24,6 +25,9 @@ import (
 // [-0.96, 0.96] (trunc_normal_'s range for a, b within 2 std) by at most
 // 4 ulps.
 func TruncNormal_(t *gt.Tensor, mean, std, a, b float64) *gt.Tensor {
+	if std == 0 {
+		valueError("float division by zero") // Python's ZeroDivisionError
+	}
 	l := normCDF((a - mean) / std)
 	u := normCDF((b - mean) / std)
 	w := noGrad(t)
