@@ -2,7 +2,9 @@ package compile
 
 import (
 	"fmt"
+	"math"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/goaten/goaten/autograd"
@@ -220,7 +222,7 @@ func (c *Compiled) callSegments(inputs []*tensor.Tensor) (res any, err error) {
 // starts in, and the constants it reads.
 func (c *Compiled) runSegment(gm *fx.GraphModule, inputs []*tensor.Tensor, grad bool) (any, error) {
 	var key strings.Builder
-	key.WriteString(gm.Code())
+	key.WriteString(graphKey(gm))
 	same := map[*tensor.Tensor]int{}
 	data := map[any]int{}
 	for i, x := range inputs {
@@ -271,4 +273,128 @@ func (c *Compiled) runSegment(gm *fx.GraphModule, inputs []*tensor.Tensor, grad 
 	// left since (a segment run when fn returns from inside NoGrad code).
 	defer autograd.SetGradEnabled(grad)()
 	return run(inputs)
+}
+
+// graphKey identifies a segment's graph for the segment cache: two graphs
+// with the same key have the same code (each node's opcode, name, target
+// and arguments, a float by its bits). It is what gm.Code() would give for
+// the key, without formatting Python: segment mode looks its graph up on
+// every call. A graph with an argument of another kind is keyed by its
+// code.
+func graphKey(gm *fx.GraphModule) string {
+	b := make([]byte, 0, 64*len(gm.Graph.Nodes()))
+	for _, n := range gm.Graph.Nodes() {
+		b = append(b, byte('0'+n.Op))
+		b = append(b, n.Name...)
+		b = append(b, ' ')
+		switch t := n.Target.(type) {
+		case *tensor.Op:
+			b = append(b, t.Name...)
+		case fx.Target:
+			b = append(b, t.QualifiedName()...)
+		case string:
+			b = append(b, t...)
+		default:
+			return gm.Code()
+		}
+		b = append(b, '(')
+		var ok bool
+		for _, a := range n.Args() {
+			if b, ok = appendArgKey(b, a); !ok {
+				return gm.Code()
+			}
+		}
+		for _, kw := range n.Kwargs() {
+			b = append(b, kw.Name...)
+			b = append(b, '=')
+			if b, ok = appendArgKey(b, kw.Value); !ok {
+				return gm.Code()
+			}
+		}
+		b = append(b, ')', '\n')
+	}
+	return string(b)
+}
+
+// appendArgKey appends a node argument's key (false: a kind graphKey does
+// not know).
+func appendArgKey(b []byte, a any) ([]byte, bool) {
+	ok := true
+	switch v := a.(type) {
+	case nil:
+		b = append(b, 'N')
+	case *fx.Node:
+		if v == nil {
+			b = append(b, 'N')
+			break
+		}
+		b = append(b, '%')
+		b = append(b, v.Name...)
+	case bool:
+		b = append(b, 'b')
+		b = strconv.AppendBool(b, v)
+	case int:
+		b = append(b, 'i')
+		b = strconv.AppendInt(b, int64(v), 10)
+	case int64:
+		b = append(b, 'l')
+		b = strconv.AppendInt(b, v, 10)
+	case float64:
+		b = append(b, 'f')
+		b = strconv.AppendUint(b, math.Float64bits(v), 16)
+	case tensor.Scalar:
+		switch {
+		case v.IsBool():
+			b = append(b, 'B')
+			b = strconv.AppendBool(b, v.Bool())
+		case v.IsFloat():
+			b = append(b, 'F')
+			b = strconv.AppendUint(b, math.Float64bits(v.Float64()), 16)
+		default:
+			b = append(b, 'I')
+			b = strconv.AppendInt(b, v.Int64(), 10)
+		}
+	case string:
+		b = append(b, 's')
+		b = strconv.AppendQuote(b, v)
+	case tensor.DType:
+		b = append(b, 'd')
+		b = append(b, v.String()...)
+	case tensor.Device:
+		b = append(b, 'D')
+		b = append(b, v.String()...)
+	case tensor.MemoryFormat:
+		b = append(b, 'm')
+		b = append(b, v.String()...)
+	case tensor.Layout:
+		b = append(b, 'L')
+		b = append(b, v.String()...)
+	case fx.Tuple:
+		b = append(b, 'T')
+		b, ok = appendListKey(b, v)
+	case []any:
+		b, ok = appendListKey(b, v)
+	case []int:
+		b = append(b, '[')
+		for _, x := range v {
+			b = strconv.AppendInt(b, int64(x), 10)
+			b = append(b, ',')
+		}
+		b = append(b, ']')
+	default:
+		return b, false
+	}
+	b = append(b, ',')
+	return b, ok
+}
+
+func appendListKey(b []byte, l []any) ([]byte, bool) {
+	b = append(b, '[')
+	for _, x := range l {
+		var ok bool
+		if b, ok = appendArgKey(b, x); !ok {
+			return b, false
+		}
+	}
+	return append(b, ']'), true
 }

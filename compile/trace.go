@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/goaten/goaten/aten/args"
@@ -175,17 +176,34 @@ func newTracer(mode Mode, decomps Decompositions) *tracer {
 // traced tensor, which it makes without an op — is the same graph value.
 // A fake tensor's data is a fakeStorage of its own.
 type aliasKey struct {
-	raw            any
-	offset         int
-	dtype          tensor.DType
-	sizes, strides string
+	raw    any
+	offset int
+	dtype  tensor.DType
+	layout string // the sizes, then the strides (layoutString)
 }
 
 func keyOf(t *tensor.Tensor) (aliasKey, bool) {
 	if t.Raw() == nil || !reflect.TypeOf(t.Raw()).Comparable() {
 		return aliasKey{}, false // no data, or a device's data value that is no map key
 	}
-	return aliasKey{t.Raw(), t.StorageOffset(), t.DType(), fmt.Sprint(t.Sizes()), fmt.Sprint(t.Strides())}, true
+	return aliasKey{t.Raw(), t.StorageOffset(), t.DType(), layoutString(t.Sizes(), t.Strides())}, true
+}
+
+// layoutString encodes sizes and strides in one string, "2,3;3,1" (one
+// allocation: keyOf runs for every value a segment-mode call traces).
+func layoutString(sizes, strides []int) string {
+	var buf [96]byte
+	b := buf[:0]
+	for _, n := range sizes {
+		b = strconv.AppendInt(b, int64(n), 10)
+		b = append(b, ',')
+	}
+	b = append(b, ';')
+	for _, n := range strides {
+		b = strconv.AppendInt(b, int64(n), 10)
+		b = append(b, ',')
+	}
+	return string(b)
 }
 
 // fakeStorage is the data of a fake tensor: nothing, but its own. Reading
