@@ -42,6 +42,10 @@ type segmenter struct {
 	inputs []*tensor.Tensor                  // real values of the current segment's placeholders
 	made   []*tensor.Tensor                  // traced tensors the current segment computes
 	writes gradWrites                        // the real leaves whose .grad the call wrote
+
+	k    int                  // the current segment's number in the call
+	rep  *replay              // the tape the current segment follows (replay.go)
+	info map[*fx.Node]*opInfo // what the current segment's op calls returned, for its tape
 }
 
 // input makes a placeholder of the current segment for t, a traced tensor
@@ -76,7 +80,8 @@ func (s *segmenter) lift(tr *tracer, t *tensor.Tensor) *fx.Node {
 }
 
 // run ends the current segment: its graph returns every tensor it made, is
-// compiled (or found) and run, and a new segment begins.
+// compiled (or found) and run, and a new segment begins. A segment that
+// replayed its tape to the end runs the tape's graph.
 func (s *segmenter) run(tr *tracer) error {
 	var outs []any
 	var made []*tensor.Tensor
@@ -89,32 +94,80 @@ func (s *segmenter) run(tr *tracer) error {
 		}
 		made = append(made, t)
 	}
+	if s.rep != nil {
+		if run, ok := s.replayEnd(tr, outs); ok {
+			s.c.mu.Lock()
+			s.c.stats.SegmentHits++
+			s.c.mu.Unlock()
+			res, err := runIn(run, s.inputs, tr.gradStart)
+			if err != nil {
+				return err
+			}
+			s.materialize(res, made, index, tr)
+			s.next(tr)
+			return nil
+		}
+		s.leaveReplay(tr)
+		outs, index = rebuildOuts(tr, made) // the output's nodes are the copies
+
+	}
+	var kept *tape
 	if len(outs) > 0 || switchesGrad(tr.gm) {
 		tr.endGradMode()
 		tr.gm.Graph.Output(outs)
-		res, err := s.c.runSegment(tr.gm, s.inputs, tr.gradStart)
+		res, run, err := s.c.runSegment(tr.gm, s.inputs, tr.gradStart)
 		if err != nil {
 			return err
 		}
-		vals, _ := res.([]any)
-		for _, t := range made {
-			r, _ := vals[index[tr.proxies[t]]].(*tensor.Tensor)
-			s.real[t] = r
-		}
-		// The traced tensors become their real values, wherever the Go
-		// code has put them.
-		for _, t := range made {
-			materialize(t, s.real[t])
+		kept = s.makeTape(tr, run)
+		s.materialize(res, made, index, tr)
+	}
+	s.keepTape(kept)
+	s.next(tr)
+	return nil
+}
+
+// rebuildOuts is the output list and node index of the tensors a segment
+// made, from the tracer's nodes.
+func rebuildOuts(tr *tracer, made []*tensor.Tensor) ([]any, map[*fx.Node]int) {
+	var outs []any
+	index := map[*fx.Node]int{}
+	for _, t := range made {
+		n := tr.proxies[t]
+		if _, ok := index[n]; !ok {
+			index[n] = len(outs)
+			outs = append(outs, n)
 		}
 	}
+	return outs, index
+}
+
+// materialize gives the tensors the segment made their real values, the
+// results of its graph's run.
+func (s *segmenter) materialize(res any, made []*tensor.Tensor, index map[*fx.Node]int, tr *tracer) {
+	vals, _ := res.([]any)
+	for _, t := range made {
+		r, _ := vals[index[tr.proxies[t]]].(*tensor.Tensor)
+		s.real[t] = r
+	}
+	// The traced tensors become their real values, wherever the Go
+	// code has put them.
+	for _, t := range made {
+		materialize(t, s.real[t])
+	}
+}
+
+// next begins a new segment.
+func (s *segmenter) next(tr *tracer) {
 	tr.gm = fx.NewGraphModule(fx.New())
 	tr.gradStart = autograd.IsGradEnabled()
 	tr.gradMode = tr.gradStart
 	clear(tr.proxies)
 	clear(tr.aliases)
 	clear(tr.consts)
-	s.inputs, s.made = nil, nil
-	return nil
+	s.inputs, s.made, s.info = nil, nil, nil
+	s.k++
+	s.beginReplay(tr)
 }
 
 // breakAt is a data-dependent call in segment mode: the segment so far
@@ -164,6 +217,7 @@ func (c *Compiled) callSegments(inputs []*tensor.Tensor) (res any, err error) {
 	tr.recordGrad = true
 	tr.gradStart = autograd.IsGradEnabled()
 	tr.gradMode = tr.gradStart
+	s.beginReplay(tr)
 	in := make([]reflect.Value, len(inputs))
 	proxies := make([]*tensor.Tensor, len(inputs))
 	for i, x := range inputs {
@@ -220,7 +274,7 @@ func (c *Compiled) callSegments(inputs []*tensor.Tensor) (res any, err error) {
 // devices, sizes, strides and requires-grad, which inputs are one tensor or
 // share data (a write into one shows in the other), the grad mode it
 // starts in, and the constants it reads.
-func (c *Compiled) runSegment(gm *fx.GraphModule, inputs []*tensor.Tensor, grad bool) (any, error) {
+func (c *Compiled) runSegment(gm *fx.GraphModule, inputs []*tensor.Tensor, grad bool) (any, Runnable, error) {
 	var key strings.Builder
 	key.WriteString(graphKey(gm))
 	same := map[*tensor.Tensor]int{}
@@ -253,7 +307,7 @@ func (c *Compiled) runSegment(gm *fx.GraphModule, inputs []*tensor.Tensor, grad 
 		run, err = c.opts.Backend(gm, inputs)
 		if err != nil {
 			c.mu.Unlock()
-			return nil, err
+			return nil, nil, err
 		}
 		if c.segments == nil || len(c.segments) >= maxSegments {
 			// A function whose graphs differ on every call (numbers of
@@ -267,6 +321,13 @@ func (c *Compiled) runSegment(gm *fx.GraphModule, inputs []*tensor.Tensor, grad 
 		c.stats.SegmentHits++
 	}
 	c.mu.Unlock()
+	res, err := runIn(run, inputs, grad)
+	return res, run, err
+}
+
+// runIn runs a segment's compiled graph on its inputs, starting in grad
+// mode grad.
+func runIn(run Runnable, inputs []*tensor.Tensor, grad bool) (any, error) {
 	// The segment runs for real, not into the trace of the next one.
 	defer tensor.ExcludeKey(tensor.KeyTrace)()
 	// In the grad mode the segment began in, which the Go code may have

@@ -706,6 +706,12 @@ func traceKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 			"%s %s (%s): the value is data-dependent; trace in real mode or leave the read out of the traced function",
 			op.Name, tensor.DataDependentMsg, tensor.CallerLine())})
 	}
+	if tr.seg != nil && tr.seg.rep != nil {
+		if res, ok := tr.seg.replayCall(tr, op, args); ok {
+			return res
+		}
+		tr.seg.leaveReplay(tr)
+	}
 	nargs, cargs, back := tr.nodeArgs(op, args)
 	cd := d
 	if tr.mode == Fake {
@@ -722,6 +728,8 @@ func traceKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 		// (A segment's graph is run, never shown: a call in segment mode,
 		// re-traced every time, does without the stack walks.)
 		n.Meta[fx.MetaStackTrace] = fx.StackTrace(1)
+	} else {
+		tr.seg.noteCall(n, res, args)
 	}
 	return tr.track(n, res, args)
 }
