@@ -99,9 +99,11 @@ type Stats struct {
 	// guard each cached graph failed, newest graph first.
 	Recompiles []string
 	// Segments counts the segments compiled for a function that reads
-	// tensor data (see segments.go), SegmentHits the segment runs served
-	// from the cache.
-	Segments, SegmentHits int
+	// tensor data or has effects (see segments.go), SegmentHits the
+	// segment runs served from the cache, and SegmentReplays those of
+	// them whose trace followed the last call's to the end (replay.go: no
+	// graph was built).
+	Segments, SegmentHits, SegmentReplays int
 }
 
 // entry is one compiled graph with its guards.

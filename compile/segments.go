@@ -98,6 +98,7 @@ func (s *segmenter) run(tr *tracer) error {
 		if run, ok := s.replayEnd(tr, outs); ok {
 			s.c.mu.Lock()
 			s.c.stats.SegmentHits++
+			s.c.stats.SegmentReplays++
 			s.c.mu.Unlock()
 			res, err := runIn(run, s.inputs, tr.gradStart)
 			if err != nil {
