@@ -164,19 +164,23 @@ func BenchmarkTrainStepCompiled(b *testing.B) {
 	}
 }
 
-// BenchmarkTrainWholeStepCompiled runs the MLP's and the small GPT's
-// training step eagerly and compiled whole (compile.Compile of one Go
-// function doing ZeroGrad, the forward and the loss, Backward and an SGD
-// step with momentum), side by side as BenchmarkTrainStepCompiled does.
-// The whole step runs in segments (the Backward is a graph break): each
-// call re-runs the Go function on fake tensors to find its graph in the
-// cache, so the compiled step costs a trace on top of the graph's run.
+// BenchmarkTrainWholeStepCompiled runs the training step of the MLP, the
+// GPT and the small GPT eagerly and compiled whole (compile.Compile of one
+// Go function doing ZeroGrad, the forward and the loss, Backward and an SGD
+// step with momentum), side by side as BenchmarkTrainStepCompiled does;
+// compiled/eager is the median of the pairs' ratios. The whole step runs in
+// segments (the Backward is a graph break): each call runs the Go function
+// on traced tensors, which follow the last call's trace of the segment
+// (compile/replay.go), then runs the segment's compiled graph.
 func BenchmarkTrainWholeStepCompiled(b *testing.B) {
 	x := gt.Randn(mlpBatch, mlpSizes[0])
 	labels := gt.Rand(mlpBatch).MulScalar(float64(mlpSizes[len(mlpSizes)-1])).To(gt.Int64)
 	small := models.GPTConfig{Vocab: 64, Block: 16, Layers: 2, Heads: 4, D: 32, Hidden: 128}
 	ws := gptWeights(small)
 	tok := gt.Rand(2, small.Block).MulScalar(float64(small.Vocab)).To(gt.Int64)
+	gt.ManualSeed(0)
+	wl := gptWeights(gptConfig)
+	tokLarge := gt.Rand(8, gptConfig.Block).MulScalar(float64(gptConfig.Vocab)).To(gt.Int64)
 	for _, c := range []struct {
 		name string
 		mk   func() (func(*gt.Tensor) *gt.Tensor, []*gt.Tensor)
@@ -190,6 +194,13 @@ func BenchmarkTrainWholeStepCompiled(b *testing.B) {
 			}
 			return func(x *gt.Tensor) *gt.Tensor { return m.forward(x, labels) }, params
 		}, x},
+		{"gpt", func() (func(*gt.Tensor) *gt.Tensor, []*gt.Tensor) {
+			m, err := models.NewGPT(wl, gptConfig)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return func(t *gt.Tensor) *gt.Tensor { return models.GPTLoss(m.Forward(t), t) }, m.Parameters()
+		}, tokLarge},
 		{"gpt-small", func() (func(*gt.Tensor) *gt.Tensor, []*gt.Tensor) {
 			m, err := models.NewGPT(ws, small)
 			if err != nil {
@@ -223,8 +234,9 @@ func BenchmarkTrainWholeStepCompiled(b *testing.B) {
 				}
 				run()
 				run() // the first step's graph (new momentum buffers), then the steady one
-				if s := cc.Stats(); s.Eager != 0 || s.Segments != 2 {
-					b.Fatalf("the whole step did not run in segments: %s", cc.Explain())
+				run() // the steady graph's trace replayed
+				if s := cc.Stats(); s.Eager != 0 || s.Segments != 2 || s.SegmentReplays != 1 {
+					b.Fatalf("the whole step did not run in segments, its trace replayed: %+v", s)
 				}
 				return run
 			}
@@ -244,6 +256,12 @@ func BenchmarkTrainWholeStepCompiled(b *testing.B) {
 			}
 			eager.report(b, "eager")
 			compiled.report(b, "compiled")
+			ratios := make([]float64, len(eager.t))
+			for k := range ratios {
+				ratios[k] = compiled.t[k].Seconds() / eager.t[k].Seconds()
+			}
+			slices.Sort(ratios)
+			b.ReportMetric(ratios[len(ratios)/2], "compiled/eager")
 		})
 	}
 }
