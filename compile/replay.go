@@ -37,6 +37,7 @@ type tape struct {
 
 // opInfo is what one call of an op returned in the trace.
 type opInfo struct {
+	raw     []any // the call's arguments as nodeArgs made them, before normalize
 	kind    resultKind
 	results []resultInfo // the tensor results (one for a tensor)
 	val     any          // a result that is no tensor
@@ -116,7 +117,7 @@ type replay struct {
 
 // noteCall records what a traced call of op returned (res, after
 // fakeResults), for the tape of its segment.
-func (s *segmenter) noteCall(n *fx.Node, res any, args []any) {
+func (s *segmenter) noteCall(n *fx.Node, res any, args, nargs []any) {
 	one := func(t *tensor.Tensor) resultInfo {
 		if t == nil {
 			return resultInfo{none: true}
@@ -137,7 +138,7 @@ func (s *segmenter) noteCall(n *fx.Node, res any, args []any) {
 		}
 		return resultInfo{arg: -1, fake: fakeOf(t, t.Device())}
 	}
-	info := &opInfo{}
+	info := &opInfo{raw: cloneRaw(nargs)}
 	switch r := res.(type) {
 	case *tensor.Tensor:
 		info.kind = resultTensor
@@ -342,12 +343,13 @@ func (s *segmenter) replayCall(tr *tracer, op *tensor.Op, args []any) (any, bool
 	if n.Op != fx.OpCallFunction || info == nil || n.Target != any(op) {
 		return nil, false
 	}
-	pargs, kwargs := normalize(op, nargs)
-	if !argsEqual(pargs, n.Args()) || len(kwargs) != len(n.Kwargs()) {
+	// The node's arguments are the normalized ones (normalize): the same
+	// call arguments give the same node.
+	if len(nargs) != len(info.raw) {
 		return nil, false
 	}
-	for i, kw := range kwargs {
-		if nk := n.Kwargs()[i]; kw.Name != nk.Name || !argEqual(kw.Value, nk.Value) {
+	for i, a := range nargs {
+		if !rawEqual(a, info.raw[i]) {
 			return nil, false
 		}
 	}
@@ -501,7 +503,9 @@ func (s *segmenter) leaveReplay(tr *tracer) {
 			if s.info == nil {
 				s.info = map[*fx.Node]*opInfo{}
 			}
-			s.info[c] = in
+			cp := *in
+			cp.raw = fx.MapArg(in.raw, func(x *fx.Node) any { return m[x] }).([]any)
+			s.info[c] = &cp
 		}
 	}
 	tr.gm = fx.NewGraphModule(g)
@@ -520,6 +524,78 @@ func (s *segmenter) leaveReplay(tr *tracer) {
 			tr.consts[k] = c
 		}
 	}
+}
+
+// rawEqual compares two calls' arguments as nodeArgs made them: nodes by
+// identity, floats by their bits, lists element by element, other values
+// by Go equality when their type has one; a kind it does not know is
+// unequal.
+func rawEqual(a, b any) bool {
+	switch x := a.(type) {
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !rawEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case []int:
+		y, ok := b.([]int)
+		return ok && slices.Equal(x, y)
+	case []bool:
+		y, ok := b.([]bool)
+		return ok && slices.Equal(x, y)
+	case []float64:
+		y, ok := b.([]float64)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if math.Float64bits(x[i]) != math.Float64bits(y[i]) {
+				return false
+			}
+		}
+		return true
+	case *fx.Node, nil, float64, tensor.Scalar, fx.Tuple, bool, int, int64, string,
+		tensor.DType, tensor.Device, tensor.MemoryFormat, tensor.Layout:
+		return argEqual(a, b)
+	}
+	if a == nil || b == nil || reflect.TypeOf(a) != reflect.TypeOf(b) || !reflect.ValueOf(a).Comparable() || !reflect.ValueOf(b).Comparable() {
+		return false
+	}
+	return a == b
+}
+
+// cloneRaw copies the slices among a call's arguments, which the Go code
+// may change after the call (a buffer of sizes it reuses), so that the
+// tape keeps the values the call had.
+func cloneRaw(nargs []any) []any {
+	out := make([]any, len(nargs))
+	for i, a := range nargs {
+		switch x := a.(type) {
+		case []any:
+			out[i] = cloneRaw(x)
+		case []int:
+			out[i] = slices.Clone(x)
+		case []bool:
+			out[i] = slices.Clone(x)
+		case []float64:
+			out[i] = slices.Clone(x)
+		default:
+			if v := reflect.ValueOf(a); v.Kind() == reflect.Slice {
+				c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+				reflect.Copy(c, v)
+				out[i] = c.Interface()
+			} else {
+				out[i] = a
+			}
+		}
+	}
+	return out
 }
 
 // argsEqual compares a call's normalized arguments with a node's.

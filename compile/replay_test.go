@@ -168,3 +168,31 @@ func TestSegmentReplayLeavesForHOP(t *testing.T) {
 		t.Errorf("stats %+v: want 3 segments compiled, 2 cache hits of which 1 replay", s)
 	}
 }
+
+// A tape keeps the values of a call's arguments, not the Go slices they
+// were: a sizes buffer the Go code changes in place between calls leaves
+// the tape.
+func TestSegmentReplaySeesChangedSlices(t *testing.T) {
+	shape := []int{2, 3}
+	w := tensor.Randn([]int{6}).SetRequiresGrad(true)
+	c := compile.Compile(func(x *T) *T {
+		autograd.SetGrad(w, nil)
+		y := x.Mul(w).View(shape)
+		y.SumAll().Backward()
+		return y
+	}, compile.Options{Logf: t.Logf})
+	x := tensor.Randn([]int{6})
+	for i := range 3 {
+		if i == 2 {
+			shape[0], shape[1] = 3, 2
+		}
+		res, err := c.Call(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameValues(t, "y", res.(*T), x.Mul(w).View(shape))
+	}
+	if s := c.Stats(); s.SegmentReplays != 1 || s.Segments != 2 {
+		t.Errorf("stats %+v: want 2 segments compiled, 1 replay", s)
+	}
+}

@@ -179,18 +179,30 @@ type aliasKey struct {
 	raw    any
 	offset int
 	dtype  tensor.DType
-	layout string // the sizes, then the strides (layoutString)
+	rank   int
+	dims   [2 * aliasDims]int // the sizes, then the strides, of a rank up to aliasDims
+	layout string             // those of a higher rank (layoutString)
 }
+
+// aliasDims is the highest rank whose layout an aliasKey holds inline
+// (keyOf runs for every value a segment-mode call traces: no allocation).
+const aliasDims = 4
 
 func keyOf(t *tensor.Tensor) (aliasKey, bool) {
 	if t.Raw() == nil || !reflect.TypeOf(t.Raw()).Comparable() {
 		return aliasKey{}, false // no data, or a device's data value that is no map key
 	}
-	return aliasKey{t.Raw(), t.StorageOffset(), t.DType(), layoutString(t.Sizes(), t.Strides())}, true
+	k := aliasKey{raw: t.Raw(), offset: t.StorageOffset(), dtype: t.DType(), rank: t.Dim()}
+	if k.rank <= aliasDims {
+		copy(k.dims[:], t.Sizes())
+		copy(k.dims[aliasDims:], t.Strides())
+	} else {
+		k.layout = layoutString(t.Sizes(), t.Strides())
+	}
+	return k, true
 }
 
-// layoutString encodes sizes and strides in one string, "2,3;3,1" (one
-// allocation: keyOf runs for every value a segment-mode call traces).
+// layoutString encodes sizes and strides in one string, "2,3;3,1".
 func layoutString(sizes, strides []int) string {
 	var buf [96]byte
 	b := buf[:0]
@@ -729,7 +741,7 @@ func traceKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 		// re-traced every time, does without the stack walks.)
 		n.Meta[fx.MetaStackTrace] = fx.StackTrace(1)
 	} else {
-		tr.seg.noteCall(n, res, args)
+		tr.seg.noteCall(n, res, args, nargs)
 	}
 	return tr.track(n, res, args)
 }
