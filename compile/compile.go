@@ -81,6 +81,7 @@ type Compiled struct {
 	segmented bool                    // fn reads data: it runs in segments (segments.go)
 	segments  map[string]Runnable     // compiled segments by their guards
 	tapes     []*tape                 // the last call's trace of each segment (replay.go)
+	segHint   int                     // how many traced tensors the last call in segments made
 	dynamic   map[int]map[int]bool    // input -> dims found dynamic
 	objDyn    map[string]map[int]bool // "input/path" of a tensor in an object's state -> dims found dynamic
 	last      []inputSpec             // inputs of the last trace, for automatic dynamic dims

@@ -85,7 +85,7 @@ func (s *segmenter) lift(tr *tracer, t *tensor.Tensor) *fx.Node {
 func (s *segmenter) run(tr *tracer) error {
 	var outs []any
 	var made []*tensor.Tensor
-	index := map[*fx.Node]int{}
+	index := make(map[*fx.Node]int, len(s.made))
 	for _, t := range s.made {
 		n := tr.proxies[t]
 		if _, ok := index[n]; !ok {
@@ -212,8 +212,19 @@ func asTensorError(err error) *tensor.Error {
 
 // callSegments runs fn in segment mode on the real inputs.
 func (c *Compiled) callSegments(inputs []*tensor.Tensor) (res any, err error) {
-	s := &segmenter{c: c, real: map[*tensor.Tensor]*tensor.Tensor{}}
+	// The maps a call fills are made as large as the last call's.
+	c.mu.Lock()
+	hint := c.segHint
+	c.mu.Unlock()
+	s := &segmenter{c: c, real: make(map[*tensor.Tensor]*tensor.Tensor, hint)}
 	tr := newTracer(Fake, c.opts.Decompositions)
+	tr.proxies = make(map[*tensor.Tensor]*fx.Node, hint)
+	tr.aliases = make(map[aliasKey]*fx.Node, hint)
+	defer func() {
+		c.mu.Lock()
+		c.segHint = len(s.real)
+		c.mu.Unlock()
+	}()
 	tr.seg = s
 	tr.recordGrad = true
 	tr.gradStart = autograd.IsGradEnabled()
