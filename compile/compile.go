@@ -76,16 +76,17 @@ type Compiled struct {
 	arity  int   // fn's number of inputs (-1: variadic)
 	sigErr error // what checkSignature says of fn for arity inputs
 
-	mu        sync.Mutex
-	entries   []*entry
-	segmented bool                    // fn reads data: it runs in segments (segments.go)
-	segments  map[string]Runnable     // compiled segments by their guards
-	tapes     []*tape                 // the last call's trace of each segment (replay.go)
-	segHint   int                     // how many traced tensors the last call in segments made
-	dynamic   map[int]map[int]bool    // input -> dims found dynamic
-	objDyn    map[string]map[int]bool // "input/path" of a tensor in an object's state -> dims found dynamic
-	last      []inputSpec             // inputs of the last trace, for automatic dynamic dims
-	stats     Stats
+	mu         sync.Mutex
+	entries    []*entry
+	segmented  bool                    // fn reads data: it runs in segments (segments.go)
+	segments   map[string]Runnable     // compiled segments by their guards
+	tapes      []*tape                 // the last call's trace of each segment (replay.go)
+	segHint    int                     // how many traced tensors the last call in segments made
+	stepMisses int                     // calls in a row that compiled a segment with an optimizer step
+	dynamic    map[int]map[int]bool    // input -> dims found dynamic
+	objDyn     map[string]map[int]bool // "input/path" of a tensor in an object's state -> dims found dynamic
+	last       []inputSpec             // inputs of the last trace, for automatic dynamic dims
+	stats      Stats
 }
 
 // Stats counts what a Compiled did.

@@ -6,6 +6,7 @@ import (
 	"github.com/goaten/goaten/autograd"
 	"github.com/goaten/goaten/compile"
 	"github.com/goaten/goaten/compile/hop"
+	"github.com/goaten/goaten/optim"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -194,5 +195,57 @@ func TestSegmentReplaySeesChangedSlices(t *testing.T) {
 	}
 	if s := c.Stats(); s.SegmentReplays != 1 || s.Segments != 2 {
 		t.Errorf("stats %+v: want 2 segments compiled, 1 replay", s)
+	}
+}
+
+// Adam's step burns its bias corrections, Go numbers that change every
+// step, into the graph: each call's segment with the step is a new graph.
+// After three such calls in a row the step ends the segment and runs
+// eagerly with the rest of the call, and the forward and backward segment
+// is replayed from then on; every call equals eager's bit for bit.
+func TestSegmentEagerOptimizerStep(t *testing.T) {
+	newStep := func() (w *T, opt optim.Optimizer, step func(x *T) *T) {
+		tensor.ManualSeed(8)
+		w = tensor.Randn([]int{4, 3}).SetRequiresGrad(true)
+		opt, err := optim.NewAdam([]*T{w}, optim.WithLR(0.01))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w, opt, func(x *T) *T {
+			opt.ZeroGrad()
+			loss := x.Matmul(w).Tanh().SumAll()
+			loss.Backward()
+			opt.Step()
+			return loss
+		}
+	}
+	x := tensor.Randn([]int{5, 4})
+	we, oe, step := newStep()
+	var le []*T
+	for range 7 {
+		le = append(le, step(x))
+	}
+	wc, oc, step := newStep()
+	c := compile.Compile(step, compile.Options{Logf: t.Logf})
+	for i := range 7 {
+		res, err := c.Call(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameValues(t, "loss", res.(*T), le[i])
+	}
+	sameValues(t, "w", wc, we)
+	sameValues(t, "w.grad", wc.Grad(), we.Grad())
+	se, sc := oe.State(we), oc.State(wc)
+	if sc.Step != se.Step {
+		t.Errorf("step %d, eager %d", sc.Step, se.Step)
+	}
+	for k, v := range se.Tensors {
+		sameValues(t, k, sc.Tensors[k], v)
+	}
+	// Calls 1-3 compile their graph with the step; 4 compiles the forward
+	// and backward; 5-7 replay it.
+	if s := c.Stats(); s.Segments != 4 || s.SegmentReplays != 3 || s.SegmentHits != 3 {
+		t.Errorf("stats %+v: want 4 segments compiled, 3 replays", s)
 	}
 }

@@ -46,6 +46,63 @@ type segmenter struct {
 	k    int                  // the current segment's number in the call
 	rep  *replay              // the tape the current segment follows (replay.go)
 	info map[*fx.Node]*opInfo // what the current segment's op calls returned, for its tape
+
+	stepped     bool // the current segment traced an optimizer step
+	passthrough bool // the rest of the call runs eagerly (after an optimizer step, see stepMissLimit)
+}
+
+// stepMissLimit is how many calls in a row may compile a new graph for a
+// segment with an optimizer step before the function's optimizer steps run
+// eagerly, the segment ending at the step: an optimizer whose Go numbers
+// change every step (Adam's bias corrections, burned into the graph)
+// would otherwise compile a graph on every call. Eager steps give the same
+// values (the same ops on the same tensors); an SGD step's graph is the
+// same from the second call on and stays in the graph.
+const stepMissLimit = 3
+
+// eagerSteps reports whether c's optimizer steps run eagerly.
+func (c *Compiled) eagerSteps() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stepMisses >= stepMissLimit
+}
+
+// noteStep counts the calls in a row whose segment with an optimizer step
+// compiled a new graph.
+func (s *segmenter) noteStep(miss bool) {
+	if !s.stepped {
+		return
+	}
+	s.c.mu.Lock()
+	defer s.c.mu.Unlock()
+	switch {
+	case !miss:
+		s.c.stepMisses = 0
+	case s.c.stepMisses < stepMissLimit:
+		s.c.stepMisses++
+	}
+}
+
+// eager runs a call of op for real, in the part of a call that runs
+// eagerly: the traced tensors among its arguments are their real values.
+func (s *segmenter) eager(op *tensor.Op, args []any) any {
+	realArgs := make([]any, len(args))
+	for i, a := range args {
+		switch x := a.(type) {
+		case *tensor.Tensor:
+			realArgs[i] = s.realOf(x)
+		case []*tensor.Tensor:
+			l := make([]*tensor.Tensor, len(x))
+			for j, t := range x {
+				l[j] = s.realOf(t)
+			}
+			realArgs[i] = l
+		default:
+			realArgs[i] = a
+		}
+	}
+	defer tensor.ExcludeKey(tensor.KeyTrace)()
+	return op.Redispatch(op.Dispatch(realArgs), tensor.KeyTrace, realArgs)
 }
 
 // input makes a placeholder of the current segment for t, a traced tensor
@@ -100,6 +157,7 @@ func (s *segmenter) run(tr *tracer) error {
 			s.c.stats.SegmentHits++
 			s.c.stats.SegmentReplays++
 			s.c.mu.Unlock()
+			s.noteStep(false)
 			res, err := runIn(run, s.inputs, tr.gradStart)
 			if err != nil {
 				return err
@@ -116,10 +174,11 @@ func (s *segmenter) run(tr *tracer) error {
 	if len(outs) > 0 || switchesGrad(tr.gm) {
 		tr.endGradMode()
 		tr.gm.Graph.Output(outs)
-		res, run, err := s.c.runSegment(tr.gm, s.inputs, tr.gradStart)
+		res, run, miss, err := s.c.runSegment(tr.gm, s.inputs, tr.gradStart)
 		if err != nil {
 			return err
 		}
+		s.noteStep(miss)
 		kept = s.makeTape(tr, run)
 		s.materialize(res, made, index, tr)
 	}
@@ -167,6 +226,7 @@ func (s *segmenter) next(tr *tracer) {
 	clear(tr.aliases)
 	clear(tr.consts)
 	s.inputs, s.made, s.info = nil, nil, nil
+	s.stepped = false
 	s.k++
 	s.beginReplay(tr)
 }
@@ -250,7 +310,7 @@ func (c *Compiled) callSegments(inputs []*tensor.Tensor) (res any, err error) {
 	err = tensor.Try(func() {
 		defer tensor.IncludeKey(tensor.KeyTrace)()
 		defer tensor.SetModeValue(tracerKey, tr)()
-		defer autograd.SetEffectHooks(segmentHooks(&s.writes))()
+		defer autograd.SetEffectHooks(segmentHooks(s, tr))()
 		out := reflect.ValueOf(c.fn).Call(in)
 		if err := s.run(tr); err != nil {
 			panic(asTensorError(err))
@@ -286,7 +346,7 @@ func (c *Compiled) callSegments(inputs []*tensor.Tensor) (res any, err error) {
 // devices, sizes, strides and requires-grad, which inputs are one tensor or
 // share data (a write into one shows in the other), the grad mode it
 // starts in, and the constants it reads.
-func (c *Compiled) runSegment(gm *fx.GraphModule, inputs []*tensor.Tensor, grad bool) (any, Runnable, error) {
+func (c *Compiled) runSegment(gm *fx.GraphModule, inputs []*tensor.Tensor, grad bool) (res any, run Runnable, miss bool, err error) {
 	var key strings.Builder
 	key.WriteString(graphKey(gm))
 	same := map[*tensor.Tensor]int{}
@@ -315,11 +375,11 @@ func (c *Compiled) runSegment(gm *fx.GraphModule, inputs []*tensor.Tensor, grad 
 	c.mu.Lock()
 	run, ok := c.segments[k]
 	if !ok {
-		var err error
+		miss = true
 		run, err = c.opts.Backend(gm, inputs)
 		if err != nil {
 			c.mu.Unlock()
-			return nil, nil, err
+			return nil, nil, miss, err
 		}
 		if c.segments == nil || len(c.segments) >= maxSegments {
 			// A function whose graphs differ on every call (numbers of
@@ -333,8 +393,8 @@ func (c *Compiled) runSegment(gm *fx.GraphModule, inputs []*tensor.Tensor, grad 
 		c.stats.SegmentHits++
 	}
 	c.mu.Unlock()
-	res, err := runIn(run, inputs, grad)
-	return res, run, err
+	res, err = runIn(run, inputs, grad)
+	return res, run, miss, err
 }
 
 // runIn runs a segment's compiled graph on its inputs, starting in grad

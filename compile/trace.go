@@ -707,6 +707,9 @@ func traceKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 		// tensor went to another goroutine): it computes as a plain tensor.
 		return op.Redispatch(d, tensor.KeyTrace, args)
 	}
+	if tr.seg != nil && tr.seg.passthrough {
+		return tr.seg.eager(op, args)
+	}
 	if k := tr.decomps[op]; k != nil {
 		return k(op, args)
 	}
