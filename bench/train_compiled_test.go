@@ -167,7 +167,8 @@ func BenchmarkTrainStepCompiled(b *testing.B) {
 // BenchmarkTrainWholeStepCompiled runs the training step of the MLP, the
 // GPT and the small GPT eagerly and compiled whole (compile.Compile of one
 // Go function doing ZeroGrad, the forward and the loss, Backward and an SGD
-// step with momentum), side by side as BenchmarkTrainStepCompiled does;
+// step with momentum, or Adam for gpt-small-adam), side by side as
+// BenchmarkTrainStepCompiled does;
 // compiled/eager is the median of the pairs' ratios. The whole step runs in
 // segments (the Backward is a graph break): each call runs the Go function
 // on traced tensors, which follow the last call's trace of the segment
@@ -181,10 +182,18 @@ func BenchmarkTrainWholeStepCompiled(b *testing.B) {
 	gt.ManualSeed(0)
 	wl := gptWeights(gptConfig)
 	tokLarge := gt.Rand(8, gptConfig.Block).MulScalar(float64(gptConfig.Vocab)).To(gt.Int64)
+	gptSmall := func() (func(*gt.Tensor) *gt.Tensor, []*gt.Tensor) {
+		m, err := models.NewGPT(ws, small)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return func(t *gt.Tensor) *gt.Tensor { return models.GPTLoss(m.Forward(t), t) }, m.Parameters()
+	}
 	for _, c := range []struct {
 		name string
 		mk   func() (func(*gt.Tensor) *gt.Tensor, []*gt.Tensor)
 		x    *gt.Tensor
+		adam bool
 	}{
 		{"mlp", func() (func(*gt.Tensor) *gt.Tensor, []*gt.Tensor) {
 			m := newMLP()
@@ -193,26 +202,27 @@ func BenchmarkTrainWholeStepCompiled(b *testing.B) {
 				p.SetRequiresGrad(true)
 			}
 			return func(x *gt.Tensor) *gt.Tensor { return m.forward(x, labels) }, params
-		}, x},
+		}, x, false},
 		{"gpt", func() (func(*gt.Tensor) *gt.Tensor, []*gt.Tensor) {
 			m, err := models.NewGPT(wl, gptConfig)
 			if err != nil {
 				b.Fatal(err)
 			}
 			return func(t *gt.Tensor) *gt.Tensor { return models.GPTLoss(m.Forward(t), t) }, m.Parameters()
-		}, tokLarge},
-		{"gpt-small", func() (func(*gt.Tensor) *gt.Tensor, []*gt.Tensor) {
-			m, err := models.NewGPT(ws, small)
-			if err != nil {
-				b.Fatal(err)
-			}
-			return func(t *gt.Tensor) *gt.Tensor { return models.GPTLoss(m.Forward(t), t) }, m.Parameters()
-		}, tok},
+		}, tokLarge, false},
+		{"gpt-small", gptSmall, tok, false},
+		{"gpt-small-adam", gptSmall, tok, true},
 	} {
 		b.Run(c.name+"/train", func(b *testing.B) {
 			step := func(compiled bool) func() {
 				loss, params := c.mk()
-				opt, err := optim.NewSGD(params, optim.WithLR(0.01), optim.WithMomentum(0.9))
+				var opt optim.Optimizer
+				var err error
+				if c.adam {
+					opt, err = optim.NewAdam(params, optim.WithLR(1e-3))
+				} else {
+					opt, err = optim.NewSGD(params, optim.WithLR(0.01), optim.WithMomentum(0.9))
+				}
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -231,6 +241,18 @@ func BenchmarkTrainWholeStepCompiled(b *testing.B) {
 					if _, err := cc.Call(c.x); err != nil {
 						b.Fatal(err)
 					}
+				}
+				if c.adam {
+					// Three graphs with the step (its bias corrections
+					// change), then the step runs eagerly and the forward
+					// and backward's graph is replayed.
+					for range 5 {
+						run()
+					}
+					if s := cc.Stats(); s.Eager != 0 || s.Segments != 4 || s.SegmentReplays != 1 {
+						b.Fatalf("the whole step did not run in segments, its trace replayed: %+v", s)
+					}
+					return run
 				}
 				run()
 				run() // the first step's graph (new momentum buffers), then the steady one
