@@ -160,9 +160,7 @@ func (s *segmenter) noteCall(n *fx.Node, res any, args, nargs []any) {
 
 // makeTape keeps the trace of the segment that just ran with run, when
 // every node of its graph can be replayed: placeholders, op calls with
-// their getitems, grad-mode switches, the output. Its nodes' example
-// values become fakes of their own (the segment's tensors are about to
-// become real ones).
+// their getitems, grad-mode switches, the output.
 func (s *segmenter) makeTape(tr *tracer, run Runnable) *tape {
 	if len(tr.gm.AttrNames()) > 0 {
 		return nil
@@ -188,26 +186,52 @@ func (s *segmenter) makeTape(tr *tracer, run Runnable) *tape {
 		default:
 			return nil
 		}
-		switch v := n.Meta[fx.MetaVal].(type) {
-		case *tensor.Tensor:
-			if v != nil {
-				n.Meta[fx.MetaVal] = fakeOf(v, v.Device())
-			}
-		case []*tensor.Tensor:
-			l := make([]*tensor.Tensor, len(v))
-			for j, x := range v {
-				if x != nil {
-					l[j] = fakeOf(x, x.Device())
-				}
-			}
-			n.Meta[fx.MetaVal] = l
-		}
 	}
 	var gs guardState
 	for _, x := range s.inputs {
 		t.guards = append(t.guards, gs.guard(x))
 	}
 	return t
+}
+
+// refake gives the nodes of a segment's graph example values of their own:
+// the traced tensors they held become the real values of the segment's
+// run (materialize), and a graph kept in the cache or as a tape would keep
+// a call's data alive. Values that were one tensor, or shared data, still
+// do.
+func refake(gm *fx.GraphModule) {
+	same := map[*tensor.Tensor]*tensor.Tensor{}
+	raws := map[any]any{}
+	one := func(t *tensor.Tensor) *tensor.Tensor {
+		if t == nil {
+			return nil
+		}
+		if c, ok := same[t]; ok {
+			return c
+		}
+		c := fakeOf(t, t.Device())
+		if raw := t.Raw(); raw != nil && reflect.TypeOf(raw).Comparable() {
+			if r, ok := raws[raw]; ok {
+				c.WithRaw(r)
+			} else {
+				raws[raw] = c.Raw()
+			}
+		}
+		same[t] = c
+		return c
+	}
+	for _, n := range gm.Graph.Nodes() {
+		switch v := n.Meta[fx.MetaVal].(type) {
+		case *tensor.Tensor:
+			n.Meta[fx.MetaVal] = one(v)
+		case []*tensor.Tensor:
+			l := make([]*tensor.Tensor, len(v))
+			for j, x := range v {
+				l[j] = one(x)
+			}
+			n.Meta[fx.MetaVal] = l
+		}
+	}
 }
 
 // beginReplay starts the current segment on the tape the same segment of

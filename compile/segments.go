@@ -174,6 +174,7 @@ func (s *segmenter) run(tr *tracer) error {
 	if len(outs) > 0 || switchesGrad(tr.gm) {
 		tr.endGradMode()
 		tr.gm.Graph.Output(outs)
+		refake(tr.gm)
 		res, run, miss, err := s.c.runSegment(tr.gm, s.inputs, tr.gradStart)
 		if err != nil {
 			return err
