@@ -249,11 +249,12 @@ func (s *segmenter) beginReplay(tr *tracer) {
 	}
 }
 
-// keepTape stores t (nil: none) as the tape of the current segment.
+// keepTape stores t (nil: none) as the tape of the current segment; a
+// call keeps at most maxSegments tapes, as the segment cache.
 func (s *segmenter) keepTape(t *tape) {
 	s.c.mu.Lock()
 	defer s.c.mu.Unlock()
-	if t == nil && s.k >= len(s.c.tapes) {
+	if s.k >= maxSegments || t == nil && s.k >= len(s.c.tapes) {
 		return
 	}
 	for len(s.c.tapes) <= s.k {
