@@ -3,6 +3,7 @@ package compile
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/goaten/goaten/autograd"
@@ -229,7 +230,9 @@ func materialize(t, r *tensor.Tensor) {
 	if t == nil || r == nil || t == r || t.DType() != r.DType() {
 		return
 	}
-	t.SetMeta(r.Sizes(), r.Strides(), r.StorageOffset())
+	if t.StorageOffset() != r.StorageOffset() || !slices.Equal(t.Sizes(), r.Sizes()) || !slices.Equal(t.Strides(), r.Strides()) {
+		t.SetMeta(r.Sizes(), r.Strides(), r.StorageOffset()) // (it copies the slices: most results have their trace's layout)
+	}
 	t.WithRaw(r.Raw()).ShareVersion(r)
 	t.SetWrappedNumber(r.IsWrappedNumber())
 	t.Keys = r.Keys
