@@ -164,23 +164,36 @@ func BenchmarkTrainStepCompiled(b *testing.B) {
 	}
 }
 
-// BenchmarkTrainWholeStepCompiled runs the MLP's and the small GPT's
-// training step eagerly and compiled whole (compile.Compile of one Go
-// function doing ZeroGrad, the forward and the loss, Backward and an SGD
-// step with momentum), side by side as BenchmarkTrainStepCompiled does.
-// The whole step runs in segments (the Backward is a graph break): each
-// call re-runs the Go function on fake tensors to find its graph in the
-// cache, so the compiled step costs a trace on top of the graph's run.
+// BenchmarkTrainWholeStepCompiled runs the training step of the MLP, the
+// GPT and the small GPT eagerly and compiled whole (compile.Compile of one
+// Go function doing ZeroGrad, the forward and the loss, Backward and an SGD
+// step with momentum, or Adam for gpt-small-adam), side by side as
+// BenchmarkTrainStepCompiled does;
+// compiled/eager is the median of the pairs' ratios. The whole step runs in
+// segments (the Backward is a graph break): each call runs the Go function
+// on traced tensors, which follow the last call's trace of the segment
+// (compile/replay.go), then runs the segment's compiled graph.
 func BenchmarkTrainWholeStepCompiled(b *testing.B) {
 	x := gt.Randn(mlpBatch, mlpSizes[0])
 	labels := gt.Rand(mlpBatch).MulScalar(float64(mlpSizes[len(mlpSizes)-1])).To(gt.Int64)
 	small := models.GPTConfig{Vocab: 64, Block: 16, Layers: 2, Heads: 4, D: 32, Hidden: 128}
 	ws := gptWeights(small)
 	tok := gt.Rand(2, small.Block).MulScalar(float64(small.Vocab)).To(gt.Int64)
+	gt.ManualSeed(0)
+	wl := gptWeights(gptConfig)
+	tokLarge := gt.Rand(8, gptConfig.Block).MulScalar(float64(gptConfig.Vocab)).To(gt.Int64)
+	gptSmall := func() (func(*gt.Tensor) *gt.Tensor, []*gt.Tensor) {
+		m, err := models.NewGPT(ws, small)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return func(t *gt.Tensor) *gt.Tensor { return models.GPTLoss(m.Forward(t), t) }, m.Parameters()
+	}
 	for _, c := range []struct {
 		name string
 		mk   func() (func(*gt.Tensor) *gt.Tensor, []*gt.Tensor)
 		x    *gt.Tensor
+		adam bool
 	}{
 		{"mlp", func() (func(*gt.Tensor) *gt.Tensor, []*gt.Tensor) {
 			m := newMLP()
@@ -189,19 +202,27 @@ func BenchmarkTrainWholeStepCompiled(b *testing.B) {
 				p.SetRequiresGrad(true)
 			}
 			return func(x *gt.Tensor) *gt.Tensor { return m.forward(x, labels) }, params
-		}, x},
-		{"gpt-small", func() (func(*gt.Tensor) *gt.Tensor, []*gt.Tensor) {
-			m, err := models.NewGPT(ws, small)
+		}, x, false},
+		{"gpt", func() (func(*gt.Tensor) *gt.Tensor, []*gt.Tensor) {
+			m, err := models.NewGPT(wl, gptConfig)
 			if err != nil {
 				b.Fatal(err)
 			}
 			return func(t *gt.Tensor) *gt.Tensor { return models.GPTLoss(m.Forward(t), t) }, m.Parameters()
-		}, tok},
+		}, tokLarge, false},
+		{"gpt-small", gptSmall, tok, false},
+		{"gpt-small-adam", gptSmall, tok, true},
 	} {
 		b.Run(c.name+"/train", func(b *testing.B) {
 			step := func(compiled bool) func() {
 				loss, params := c.mk()
-				opt, err := optim.NewSGD(params, optim.WithLR(0.01), optim.WithMomentum(0.9))
+				var opt optim.Optimizer
+				var err error
+				if c.adam {
+					opt, err = optim.NewAdam(params, optim.WithLR(1e-3))
+				} else {
+					opt, err = optim.NewSGD(params, optim.WithLR(0.01), optim.WithMomentum(0.9))
+				}
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -221,10 +242,23 @@ func BenchmarkTrainWholeStepCompiled(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
+				if c.adam {
+					// Three graphs with the step (its bias corrections
+					// change), then the step runs eagerly and the forward
+					// and backward's graph is replayed.
+					for range 5 {
+						run()
+					}
+					if s := cc.Stats(); s.Eager != 0 || s.Segments != 4 || s.SegmentReplays != 1 {
+						b.Fatalf("the whole step did not run in segments, its trace replayed: %+v", s)
+					}
+					return run
+				}
 				run()
 				run() // the first step's graph (new momentum buffers), then the steady one
-				if s := cc.Stats(); s.Eager != 0 || s.Segments != 2 {
-					b.Fatalf("the whole step did not run in segments: %s", cc.Explain())
+				run() // the steady graph's trace replayed
+				if s := cc.Stats(); s.Eager != 0 || s.Segments != 2 || s.SegmentReplays != 1 {
+					b.Fatalf("the whole step did not run in segments, its trace replayed: %+v", s)
 				}
 				return run
 			}
@@ -244,6 +278,12 @@ func BenchmarkTrainWholeStepCompiled(b *testing.B) {
 			}
 			eager.report(b, "eager")
 			compiled.report(b, "compiled")
+			ratios := make([]float64, len(eager.t))
+			for k := range ratios {
+				ratios[k] = compiled.t[k].Seconds() / eager.t[k].Seconds()
+			}
+			slices.Sort(ratios)
+			b.ReportMetric(ratios[len(ratios)/2], "compiled/eager")
 		})
 	}
 }

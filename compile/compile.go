@@ -76,14 +76,17 @@ type Compiled struct {
 	arity  int   // fn's number of inputs (-1: variadic)
 	sigErr error // what checkSignature says of fn for arity inputs
 
-	mu        sync.Mutex
-	entries   []*entry
-	segmented bool                    // fn reads data: it runs in segments (segments.go)
-	segments  map[string]Runnable     // compiled segments by their guards
-	dynamic   map[int]map[int]bool    // input -> dims found dynamic
-	objDyn    map[string]map[int]bool // "input/path" of a tensor in an object's state -> dims found dynamic
-	last      []inputSpec             // inputs of the last trace, for automatic dynamic dims
-	stats     Stats
+	mu         sync.Mutex
+	entries    []*entry
+	segmented  bool                    // fn reads data: it runs in segments (segments.go)
+	segments   map[string]Runnable     // compiled segments by their guards
+	tapes      []*tape                 // the last call's trace of each segment (replay.go)
+	segHint    int                     // how many traced tensors the last call in segments made
+	stepMisses int                     // calls in a row that compiled a segment with an optimizer step
+	dynamic    map[int]map[int]bool    // input -> dims found dynamic
+	objDyn     map[string]map[int]bool // "input/path" of a tensor in an object's state -> dims found dynamic
+	last       []inputSpec             // inputs of the last trace, for automatic dynamic dims
+	stats      Stats
 }
 
 // Stats counts what a Compiled did.
@@ -98,9 +101,11 @@ type Stats struct {
 	// guard each cached graph failed, newest graph first.
 	Recompiles []string
 	// Segments counts the segments compiled for a function that reads
-	// tensor data (see segments.go), SegmentHits the segment runs served
-	// from the cache.
-	Segments, SegmentHits int
+	// tensor data or has effects (see segments.go), SegmentHits the
+	// segment runs served from the cache, and SegmentReplays those of
+	// them whose trace followed the last call's to the end (replay.go: no
+	// graph was built).
+	Segments, SegmentHits, SegmentReplays int
 }
 
 // entry is one compiled graph with its guards.

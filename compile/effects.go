@@ -3,6 +3,7 @@ package compile
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/goaten/goaten/autograd"
@@ -190,8 +191,11 @@ func traceHooks(w *gradWrites) *autograd.EffectHooks {
 
 // segmentHooks are the hooks of segment mode: the backward is traced, its
 // engine under no_grad unless it records a graph; .grad writes are noted,
-// so that a failing call leaves no trace-time tensor in a .grad.
-func segmentHooks(w *gradWrites) *autograd.EffectHooks {
+// so that a failing call leaves no trace-time tensor in a .grad; an
+// optimizer step is traced into the segment, or, for a function whose
+// steps keep changing the graph (stepMissLimit), ends the segment and runs
+// eagerly with the rest of the call.
+func segmentHooks(s *segmenter, tr *tracer) *autograd.EffectHooks {
 	return &autograd.EffectHooks{
 		Backward: func(o autograd.Options, run func()) {
 			if o.CreateGraph {
@@ -200,7 +204,20 @@ func segmentHooks(w *gradWrites) *autograd.EffectHooks {
 			}
 			autograd.NoGrad(run)
 		},
-		GradWrite: w.note,
+		GradWrite: s.writes.note,
+		Effect: func(string) {
+			if s.passthrough {
+				return
+			}
+			if s.c.eagerSteps() {
+				if err := s.run(tr); err != nil {
+					panic(asTensorError(err))
+				}
+				s.passthrough = true
+				return
+			}
+			s.stepped = true
+		},
 	}
 }
 
@@ -213,7 +230,9 @@ func materialize(t, r *tensor.Tensor) {
 	if t == nil || r == nil || t == r || t.DType() != r.DType() {
 		return
 	}
-	t.SetMeta(r.Sizes(), r.Strides(), r.StorageOffset())
+	if t.StorageOffset() != r.StorageOffset() || !slices.Equal(t.Sizes(), r.Sizes()) || !slices.Equal(t.Strides(), r.Strides()) {
+		t.SetMeta(r.Sizes(), r.Strides(), r.StorageOffset()) // (it copies the slices: most results have their trace's layout)
+	}
 	t.WithRaw(r.Raw()).ShareVersion(r)
 	t.SetWrappedNumber(r.IsWrappedNumber())
 	t.Keys = r.Keys

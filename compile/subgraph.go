@@ -24,6 +24,14 @@ func ActiveTracer() *HOPTracer {
 	if tr == nil {
 		return nil
 	}
+	if tr.seg != nil {
+		if tr.seg.passthrough {
+			return nil // the rest of the call runs eagerly
+		}
+		// A higher-order op or a script object's method records its own
+		// nodes: a segment replaying its tape leaves it first.
+		tr.seg.leaveReplay(tr)
+	}
 	return &HOPTracer{tr}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/goaten/goaten/aten/args"
@@ -175,17 +176,46 @@ func newTracer(mode Mode, decomps Decompositions) *tracer {
 // traced tensor, which it makes without an op — is the same graph value.
 // A fake tensor's data is a fakeStorage of its own.
 type aliasKey struct {
-	raw            any
-	offset         int
-	dtype          tensor.DType
-	sizes, strides string
+	raw    any
+	offset int
+	dtype  tensor.DType
+	rank   int
+	dims   [2 * aliasDims]int // the sizes, then the strides, of a rank up to aliasDims
+	layout string             // those of a higher rank (layoutString)
 }
+
+// aliasDims is the highest rank whose layout an aliasKey holds inline
+// (keyOf runs for every value a segment-mode call traces: no allocation).
+const aliasDims = 4
 
 func keyOf(t *tensor.Tensor) (aliasKey, bool) {
 	if t.Raw() == nil || !reflect.TypeOf(t.Raw()).Comparable() {
 		return aliasKey{}, false // no data, or a device's data value that is no map key
 	}
-	return aliasKey{t.Raw(), t.StorageOffset(), t.DType(), fmt.Sprint(t.Sizes()), fmt.Sprint(t.Strides())}, true
+	k := aliasKey{raw: t.Raw(), offset: t.StorageOffset(), dtype: t.DType(), rank: t.Dim()}
+	if k.rank <= aliasDims {
+		copy(k.dims[:], t.Sizes())
+		copy(k.dims[aliasDims:], t.Strides())
+	} else {
+		k.layout = layoutString(t.Sizes(), t.Strides())
+	}
+	return k, true
+}
+
+// layoutString encodes sizes and strides in one string, "2,3;3,1".
+func layoutString(sizes, strides []int) string {
+	var buf [96]byte
+	b := buf[:0]
+	for _, n := range sizes {
+		b = strconv.AppendInt(b, int64(n), 10)
+		b = append(b, ',')
+	}
+	b = append(b, ';')
+	for _, n := range strides {
+		b = strconv.AppendInt(b, int64(n), 10)
+		b = append(b, ',')
+	}
+	return string(b)
 }
 
 // fakeStorage is the data of a fake tensor: nothing, but its own. Reading
@@ -677,6 +707,9 @@ func traceKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 		// tensor went to another goroutine): it computes as a plain tensor.
 		return op.Redispatch(d, tensor.KeyTrace, args)
 	}
+	if tr.seg != nil && tr.seg.passthrough {
+		return tr.seg.eager(op, args)
+	}
 	if k := tr.decomps[op]; k != nil {
 		return k(op, args)
 	}
@@ -687,6 +720,12 @@ func traceKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 		tensor.Raise(&tensor.Error{Kind: tensor.RuntimeError, Op: op.Name, Msg: fmt.Sprintf(
 			"%s %s (%s): the value is data-dependent; trace in real mode or leave the read out of the traced function",
 			op.Name, tensor.DataDependentMsg, tensor.CallerLine())})
+	}
+	if tr.seg != nil && tr.seg.rep != nil {
+		if res, ok := tr.seg.replayCall(tr, op, args); ok {
+			return res
+		}
+		tr.seg.leaveReplay(tr)
 	}
 	nargs, cargs, back := tr.nodeArgs(op, args)
 	cd := d
@@ -704,6 +743,8 @@ func traceKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 		// (A segment's graph is run, never shown: a call in segment mode,
 		// re-traced every time, does without the stack walks.)
 		n.Meta[fx.MetaStackTrace] = fx.StackTrace(1)
+	} else {
+		tr.seg.noteCall(n, res, args, nargs)
 	}
 	return tr.track(n, res, args)
 }
