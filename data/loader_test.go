@@ -252,11 +252,12 @@ func TestLoaderNoLeaks(t *testing.T) {
 	ds.gate, ds.release = make(chan struct{}), make(chan struct{})
 	ctx, cancel = context.WithCancel(context.Background())
 	it = l.Iter(ctx)
+	gate, release := ds.gate, ds.release // (the fields are reset below)
 	go func() { // let 10 samples through, then hold the workers
 		for i := 0; i < 10; i++ {
 			select {
-			case ds.gate <- struct{}{}:
-			case <-ds.release:
+			case gate <- struct{}{}:
+			case <-release:
 				return
 			}
 		}
