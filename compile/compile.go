@@ -280,26 +280,9 @@ func (c *Compiled) Call(inputs ...*tensor.Tensor) (any, error) {
 			}
 			return c.callSegments(inputs)
 		}
-		c.mu.Unlock()
-		if c.opts.Fullgraph {
-			return nil, err
-		}
-		c.logf("compile: %s: %v; running eagerly", c.name, err)
-		c.mu.Lock()
-		c.stats.Eager++
-		c.mu.Unlock()
-		return c.eager(inputs)
+		return c.failed(err, func() (any, error) { return c.eager(inputs) })
 	}
-	if len(c.entries) > 0 {
-		c.stats.Recompiles = append(c.stats.Recompiles, lastOf(reasons))
-		if c.opts.Logf != nil {
-			c.opts.Logf("compile: %s: recompiling: %s", c.name, lastOf(reasons))
-		}
-	}
-	c.entries = append(c.entries, e)
-	c.stats.Frames++
-	c.last = specs
-	c.mu.Unlock()
+	c.admit(e, reasons, specs)
 	return plain(e.run(inputs))
 }
 
@@ -362,6 +345,35 @@ func (c *Compiled) logf(format string, args ...any) {
 		return
 	}
 	log.Printf(format, args...)
+}
+
+// failed answers a call whose trace failed with err, c.mu held (and
+// released): Fullgraph's error, or else the function run eagerly.
+func (c *Compiled) failed(err error, eager func() (any, error)) (any, error) {
+	c.mu.Unlock()
+	if c.opts.Fullgraph {
+		return nil, err
+	}
+	c.logf("compile: %s: %v; running eagerly", c.name, err)
+	c.mu.Lock()
+	c.stats.Eager++
+	c.mu.Unlock()
+	return eager()
+}
+
+// admit adds e, traced for specs after a miss for reasons, to the cache,
+// c.mu held (and released).
+func (c *Compiled) admit(e *entry, reasons []string, specs []inputSpec) {
+	if len(c.entries) > 0 {
+		c.stats.Recompiles = append(c.stats.Recompiles, lastOf(reasons))
+		if c.opts.Logf != nil {
+			c.opts.Logf("compile: %s: recompiling: %s", c.name, lastOf(reasons))
+		}
+	}
+	c.entries = append(c.entries, e)
+	c.stats.Frames++
+	c.last = specs
+	c.mu.Unlock()
 }
 
 // eager runs fn itself.

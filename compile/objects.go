@@ -344,26 +344,9 @@ func (c *Compiled) callObjects(inputs []any) (any, error) {
 	specs := c.argSpecs(inputs, states)
 	e, err := c.compileArgs(inputs, specs, grad)
 	if err != nil {
-		c.mu.Unlock()
-		if c.opts.Fullgraph {
-			return nil, err
-		}
-		c.logf("compile: %s: %v; running eagerly", c.name, err)
-		c.mu.Lock()
-		c.stats.Eager++
-		c.mu.Unlock()
-		return c.eagerArgs(inputs)
+		return c.failed(err, func() (any, error) { return c.eagerArgs(inputs) })
 	}
-	if len(c.entries) > 0 {
-		c.stats.Recompiles = append(c.stats.Recompiles, lastOf(reasons))
-		if c.opts.Logf != nil {
-			c.opts.Logf("compile: %s: recompiling: %s", c.name, lastOf(reasons))
-		}
-	}
-	c.entries = append(c.entries, e)
-	c.stats.Frames++
-	c.last = specs
-	c.mu.Unlock()
+	c.admit(e, reasons, specs)
 	return plain(e.runArgs(inputs))
 }
 
