@@ -3,6 +3,7 @@ in PyTorch.
 
 Run with Debian's python3 (apt-get install python3-torch):
     /usr/bin/python3 bench/peers/ops_peers.py
+PEER_FILTER (a regular expression, e.g. conv) runs only the cases it matches.
 Prints `go test -bench` style lines, BenchmarkOps/torch/<case> N X ns/op,
 each case called through torch.ops.aten.<op>.<overload> on one thread and
 timed as the Go side is (`go test -benchtime 10x -count 3`): the best mean
@@ -13,6 +14,7 @@ tensor ("tT").
 """
 import json
 import os
+import re
 import time
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -43,7 +45,10 @@ def arg(a):
 
 
 def main():
+    only = re.compile(os.environ.get("PEER_FILTER", ""))  # e.g. PEER_FILTER=conv
     for c in json.load(open(os.path.join(HERE, "ops_cases.json"))):
+        if not only.search(c["name"]):
+            continue
         name, ov = c["op"].split("::")[1].split(".")
         fn = getattr(getattr(torch.ops.aten, name), ov)
         args = [arg(a) for a in c["args"]]

@@ -15,19 +15,22 @@ import (
 
 // Options configure the backend.
 type Options struct {
-	// TileElems is how many elements a tile of a group holds (rounded
-	// down to whole rows, at least one row); 0 means DefaultTileElems.
+	// TileElems is how many elements a tile of every group holds
+	// (rounded down to whole rows, at least one row); 0 chooses per
+	// group: one 4 KiB page of float32 for the groups that compute more
+	// than they move, DefaultTileElems for the others (tilesize.go).
 	TileElems int
 	// NoFusion runs every node through the dispatcher (with the memory
 	// plan): for comparisons and debugging.
 	NoFusion bool
 }
 
-// DefaultTileElems is the default tile: the power of two of float32
-// elements such that four registers of it fill the core's L2 cache (the L1
-// data cache where the CPU reports no L2), between 4K and 64K elements:
-// 64K on a core with 1 MiB of L2. (On issue 24's chains, 32K- and
-// 64K-element tiles ran 5-20% faster than 8K ones; bench/README.md.)
+// DefaultTileElems is the tile of the groups that mostly move bytes: the
+// power of two of float32 elements such that four registers of it fill the
+// core's L2 cache (the L1 data cache where the CPU reports no L2), between
+// 4K and 64K elements: 64K on a core with 1 MiB of L2. (On issue 24's
+// chains, 32K- and 64K-element tiles ran 5-20% faster than 8K ones;
+// bench/README.md.)
 var DefaultTileElems = defaultTile()
 
 func defaultTile() int {
@@ -63,9 +66,6 @@ func init() { compile.RegisterCPUBackend(Backend) }
 
 // New returns the backend with opts.
 func New(opts Options) compile.Backend {
-	if opts.TileElems <= 0 {
-		opts.TileElems = DefaultTileElems
-	}
 	return func(gm *fx.GraphModule, inputs []*tensor.Tensor) (compile.Runnable, error) {
 		eager, err := compile.Eager(gm, inputs)
 		if err != nil {
@@ -92,9 +92,6 @@ func Describe(gm *fx.GraphModule, inputs []*tensor.Tensor, opts ...Options) (str
 	o := Options{}
 	if len(opts) > 0 {
 		o = opts[0]
-	}
-	if o.TileElems <= 0 {
-		o.TileElems = DefaultTileElems
 	}
 	pl, err := makePlan(gm, inputs, o)
 	if err != nil {

@@ -14,6 +14,11 @@
 // innermost dims — form fusion groups,
 // and each group runs as a flat list of package asm kernel calls over
 // tile-sized registers, tile after tile, the tiles shared among the cores.
+// A tile is one 4 KiB page of each operand for a group whose kernels take
+// about as long as moving its bytes or longer (a sigmoid, gelu, exp or
+// softmax chain), a quarter of the L2 cache per operand for one that
+// mostly moves bytes (tilesize.go; Options.TileElems fixes one tile for
+// every group).
 // A chain thus reads its inputs and writes its results once, at the
 // memory's speed, where eager mode writes and reads one full-size tensor
 // per op, and no op goes through the dispatcher or a meta function.
