@@ -61,7 +61,7 @@ func TestCompileCPUAlternating(t *testing.T) {
 		in := c.inputs
 		names := []string{"eager", "compiled-eager"}
 		fs := []func(){directCall(c.f, in)}
-		ce := compile.Compile(c.f)
+		ce := compile.Compile(c.f, compile.Options{Backend: compile.Eager})
 		fs = append(fs, func() { ce.Call(in...) })
 		for _, tl := range tiles {
 			cc := compile.Compile(c.f, compile.Options{Backend: compilecpu.New(compilecpu.Options{TileElems: tl})})

@@ -37,7 +37,7 @@ func BenchmarkCompile(b *testing.B) {
 				_ = tenOps(x, y)
 			}
 		})
-		c := compile.Compile(tenOps)
+		c := compile.Compile(tenOps, compile.Options{Backend: compile.Eager}) // issue 20's numbers: the Eager backend
 		if _, err := c.Call(x, y); err != nil {
 			b.Fatal(err)
 		}
@@ -131,7 +131,7 @@ func BenchmarkCompileCPU(b *testing.B) {
 				}
 			}
 		}
-		eager := compile.Compile(c.f)
+		eager := compile.Compile(c.f, compile.Options{Backend: compile.Eager})
 		direct := directCall(c.f, in)
 		b.Run(fmt.Sprintf("eager/%s/16M", c.name), func(b *testing.B) { run(b, n16M, c.bytes, direct) })
 		b.Run(fmt.Sprintf("compiled-eager/%s/16M", c.name), func(b *testing.B) { run(b, n16M, c.bytes, call(eager)) })

@@ -36,7 +36,7 @@ func newTrainPair(b *testing.B, mk func() (loss func(*gt.Tensor) *gt.Tensor, par
 				opt.Step()
 			}
 		}
-		cc := compile.Compile(loss, compile.Options{Fullgraph: true})
+		cc := compile.Compile(loss, compile.Options{Fullgraph: true, Backend: compile.Eager})
 		run := func() {
 			opt.ZeroGrad()
 			l, err := cc.Call(x)
@@ -236,7 +236,7 @@ func BenchmarkTrainWholeStepCompiled(b *testing.B) {
 				if !compiled {
 					return func() { whole(c.x) }
 				}
-				cc := compile.Compile(whole, compile.Options{Logf: func(string, ...any) {}})
+				cc := compile.Compile(whole, compile.Options{Backend: compile.Eager, Logf: func(string, ...any) {}})
 				run := func() {
 					if _, err := cc.Call(c.x); err != nil {
 						b.Fatal(err)

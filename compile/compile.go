@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/goaten/goaten/autograd"
 	"github.com/goaten/goaten/compile/fx"
@@ -43,13 +44,51 @@ func Eager(gm *fx.GraphModule, _ []*tensor.Tensor) (Runnable, error) {
 	}, nil
 }
 
+// cpuBackend is the backend RegisterCPUBackend set (compile/cpu's).
+var cpuBackend atomic.Pointer[Backend]
+
+// RegisterCPUBackend makes b the backend DefaultBackend compiles graphs of
+// CPU tensors with. Package compile/cpu registers its Backend when it is
+// initialized (compile cannot import it: it imports compile), and package
+// goaten imports compile/cpu, so every program using goaten's ops has it.
+func RegisterCPUBackend(b Backend) {
+	if b == nil {
+		cpuBackend.Store(nil)
+		return
+	}
+	cpuBackend.Store(&b)
+}
+
+// DefaultBackend is the backend Compile uses when Options.Backend is nil:
+// the registered CPU backend (RegisterCPUBackend: compile/cpu's fused tile
+// programs) when every input is a CPU tensor, Eager otherwise (inputs on
+// another device, or no CPU backend linked into the program). A graph
+// compiled without example inputs (AOT autograd's backward graph) gets the
+// CPU backend, which runs each call whose inputs are not all CPU tensors
+// as Eager does.
+func DefaultBackend(gm *fx.GraphModule, inputs []*tensor.Tensor) (Runnable, error) {
+	b := cpuBackend.Load()
+	if b == nil {
+		return Eager(gm, inputs)
+	}
+	for _, x := range inputs {
+		if x == nil || x.Device() != tensor.CPU {
+			return Eager(gm, inputs)
+		}
+	}
+	return (*b)(gm, inputs)
+}
+
 // DefaultRecompileLimit is how many graphs a compiled function keeps before
 // it stops compiling (PyTorch's cache_size_limit).
 const DefaultRecompileLimit = 8
 
 // Options configure Compile.
 type Options struct {
-	// Backend runs the traced graphs (default Eager).
+	// Backend runs the traced graphs. The default (nil) is the CPU
+	// backend of package compile/cpu for graphs whose inputs are CPU
+	// tensors, when a program links it (package goaten imports it), and
+	// Eager for the others (see DefaultBackend).
 	Backend Backend
 	// Fullgraph makes every failure to compile an error: hitting the
 	// recompile limit, or a trace that fails.
@@ -148,7 +187,7 @@ func Compile(fn any, opts ...Options) *Compiled {
 		c.opts = opts[0]
 	}
 	if c.opts.Backend == nil {
-		c.opts.Backend = Eager
+		c.opts.Backend = DefaultBackend
 	}
 	if c.opts.RecompileLimit == 0 {
 		c.opts.RecompileLimit = DefaultRecompileLimit

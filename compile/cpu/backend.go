@@ -54,11 +54,15 @@ const maxPlans = 8
 
 // Backend compiles a graph for the CPU device with the default Options:
 // pointwise chains and their reductions fused into tile programs, the
-// other nodes run through the dispatcher, intermediates recycled. Pass it
-// as compile.Options.Backend.
+// other nodes run through the dispatcher, intermediates recycled. It is
+// compile.Compile's default for graphs of CPU tensors (compile.DefaultBackend);
+// pass it as compile.Options.Backend to ask for it explicitly.
 func Backend(gm *fx.GraphModule, inputs []*tensor.Tensor) (compile.Runnable, error) {
 	return New(Options{})(gm, inputs)
 }
+
+// Backend is compile.Compile's default for CPU tensors.
+func init() { compile.RegisterCPUBackend(Backend) }
 
 // New returns the backend with opts.
 func New(opts Options) compile.Backend {

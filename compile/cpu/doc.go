@@ -1,6 +1,9 @@
 // Package cpu is the CPU compiler backend (the counterpart of Inductor for
-// goaten's CPU device): pass Backend, or New(opts), as
-// compile.Options.Backend.
+// goaten's CPU device) and compile.Compile's default for graphs of CPU
+// tensors: it registers Backend with compile.RegisterCPUBackend when it is
+// initialized, and package goaten imports it. Pass New(opts) as
+// compile.Options.Backend for other options, compile.Eager for the
+// dispatcher's calls alone.
 //
 // Go cannot generate machine code at run time, so the backend interprets,
 // but in tiles (numexpr's virtual machine, MonetDB/X100's vectors, Halide's
