@@ -112,6 +112,38 @@ func BenchmarkGemm(b *testing.B) {
 	}
 }
 
+// gemmSmallSizes are BenchmarkGemmSmall's square sizes (issue 25: small
+// products, where packing and the result's allocation weigh most).
+var gemmSmallSizes = []int{64, 96, 128, 256}
+
+// BenchmarkGemmSmall is goaten/sgemm/N (mm, a fresh result each time) and
+// kernel/sgemm/N (asm.Sgemm into a preallocated C) for the small sizes, and
+// goaten/bmm/64x128x32x128 (bmm of [64,128,32] by [64,32,128], per-head
+// attention scores), each with GOMAXPROCS 1 and 2. bench/peers/gemm_peers.py
+// --small runs the same cases in PyTorch and numpy.
+func BenchmarkGemmSmall(b *testing.B) {
+	for _, n := range gemmSmallSizes {
+		a32, b32 := randFloat32s(n*n, 1), randFloat32s(n*n, 2)
+		x32, y32 := gt.FromFloat32s(a32, n, n), gt.FromFloat32s(b32, n, n)
+		c32 := make([]float32, n*n)
+		fl := gemmFlops(n)
+		for _, p := range gemmProcs {
+			runProcs(b, fmt.Sprintf("goaten/sgemm/%d", n), p, fl, 3*int64(n*n)*4, func() { x32.Mm(y32) })
+		}
+		for _, p := range gemmProcs {
+			runProcs(b, fmt.Sprintf("kernel/sgemm/%d", n), p, fl, 3*int64(n*n)*4, func() {
+				asm.Sgemm(false, false, n, n, n, 1, a32, n, b32, n, 0, c32, n)
+			})
+		}
+	}
+	const bs, m, k, n = 64, 128, 32, 128
+	x := gt.FromFloat32s(randFloat32s(bs*m*k, 1), bs, m, k)
+	y := gt.FromFloat32s(randFloat32s(bs*k*n, 2), bs, k, n)
+	for _, p := range gemmProcs {
+		runProcs(b, fmt.Sprintf("goaten/bmm/%dx%dx%dx%d", bs, m, k, n), p, 2*bs*m*k*n, 4*int64(bs*(m*k+k*n+m*n)), func() { x.Bmm(y) })
+	}
+}
+
 // BenchmarkConv2d is goaten/conv2d/8x64x56x56: gt.Conv2d (aten::conv2d) of
 // a float32 [8,64,56,56] input with a [64,64,3,3] weight, stride 1,
 // padding 1, no bias, with GOMAXPROCS 1 and 2. GFLOP/s counts
