@@ -253,7 +253,7 @@ func TestLoaderNoLeaks(t *testing.T) {
 	ctx, cancel = context.WithCancel(context.Background())
 	it = l.Iter(ctx)
 	gate, release := ds.gate, ds.release // (the fields are reset below)
-	go func() { // let 10 samples through, then hold the workers
+	go func() {                          // let 10 samples through, then hold the workers
 		for i := 0; i < 10; i++ {
 			select {
 			case gate <- struct{}{}:
