@@ -252,8 +252,10 @@ func TestLoaderNoLeaks(t *testing.T) {
 	ds.gate, ds.release = make(chan struct{}), make(chan struct{})
 	ctx, cancel = context.WithCancel(context.Background())
 	it = l.Iter(ctx)
-	gate, release := ds.gate, ds.release // (the fields are reset below)
-	go func() {                          // let 10 samples through, then hold the workers
+	// Let 10 samples through, then hold the workers (the goroutine keeps
+	// its own channels: the fields are reset below).
+	gate, release := ds.gate, ds.release
+	go func() {
 		for i := 0; i < 10; i++ {
 			select {
 			case gate <- struct{}{}:
