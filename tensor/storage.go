@@ -46,7 +46,7 @@ func newData(nbytes int, zero bool) []byte {
 // uninitMin is the size from which NewStorageUninit skips zeroing; below
 // it a zeroed allocation costs next to nothing. (At 64 KB, a 64×64 float32
 // result, 16 KB, was cleared before its kernel wrote it: 8% of an add's
-// time, issue 25.) Allocations of this size are 8-byte aligned: the
+// profile, issue 25.) Allocations of this size are 8-byte aligned: the
 // runtime's size classes above its 16-byte tiny blocks are multiples of 8.
 const uninitMin = 1 << 10
 

@@ -357,47 +357,35 @@ func checkedExtent(sizes, strides []int, offset int) int {
 
 // Materialize gives a metadata-only CPU tensor fresh storage big enough for
 // its view (the strides it has are kept).
-func Materialize(t *Tensor) *Tensor { return materialize(t, true) }
+func Materialize(t *Tensor) *Tensor { return materialize(t, NewStorage) }
 
 // MaterializeUninit is Materialize with a storage whose contents are
 // unspecified (NewStorageUninit): for an output its kernel overwrites
 // entirely.
 func MaterializeUninit(t *Tensor) *Tensor {
-	materialize(t, false)
+	materialize(t, NewStorageUninit)
 	if poisonUninit { // the small tensors kept inline too
 		poison(t.Storage().data)
 	}
 	return t
 }
 
-// materialize gives t a new storage, zeroed when zero is set. A tensor
-// made by NewMeta holds the Storage in its block, and the data too when
-// it is small: one allocation fewer per op.
-func materialize(t *Tensor, zero bool) *Tensor {
+// materialize gives t a new storage. A small one stays in t's block, but
+// a larger one is an object of its own: a Storage in the block would keep
+// the block, and the autograd state it holds, alive as long as any view
+// or detached alias of the storage is.
+func materialize(t *Tensor, newStorage func(nbytes int) *Storage) *Tensor {
 	n := checkedExtent(t.sizes, t.strides, t.offset)
 	checkAllocSize(n, t.dtype)
 	nb := n * t.dtype.ItemSize()
-	if t.flags&flagBlock == 0 {
-		if zero {
-			t.raw = NewStorage(nb)
-		} else {
-			t.raw = NewStorageUninit(nb)
-		}
-		return t
-	}
-	b := (*tensorBlock)(unsafe.Pointer(t))
-	switch {
-	case nb <= inlineBytes:
+	if t.flags&flagBlock != 0 && nb <= inlineBytes {
+		b := (*tensorBlock)(unsafe.Pointer(t))
 		b.small = [inlineBytes / 8]uint64{}
 		b.st.data = unsafe.Slice((*byte)(unsafe.Pointer(&b.small[0])), nb)
-	default:
-		if s := hookedStorage(nb, zero); s != nil {
-			t.raw = s
-			return t
-		}
-		b.st.data = newData(nb, zero)
+		t.raw = &b.st
+		return t
 	}
-	t.raw = &b.st
+	t.raw = newStorage(nb)
 	return t
 }
 
