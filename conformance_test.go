@@ -450,35 +450,38 @@ func gradConformance(t *testing.T, dev tensor.Device, name string, replay func(*
 // compiledMode reads GOLDEN_COMPILE: with 1, the replays run each call as a
 // one-op graph (compiledInvoke) and the summary lines read "conformance
 // compiled"; the test's cleanup puts the eager replay back.
-// GOLDEN_BACKEND picks the backend: eager (the default) or cpu (compile/cpu).
+// GOLDEN_BACKEND picks the backend: unset, Compile's default
+// (compile.DefaultBackend: compile/cpu for CPU tensors, Eager for the
+// others), eager (compile.Eager) or cpu (compile/cpu for every device).
 func compiledMode(t *testing.T) string {
 	if os.Getenv("GOLDEN_COMPILE") != "1" {
 		return "conformance"
 	}
+	var name string
 	switch b := os.Getenv("GOLDEN_BACKEND"); b {
-	case "", "eager":
-		compiledBackend = compile.Eager
+	case "":
+		compiledBackend = nil
+	case "eager":
+		compiledBackend, name = compile.Eager, " (eager backend)"
 	case "cpu":
-		compiledBackend = compilecpu.Backend
+		compiledBackend, name = compilecpu.Backend, " (cpu backend)"
 	default:
 		t.Fatalf("GOLDEN_BACKEND=%q: want eager or cpu", b)
 	}
 	saved := golden.Invoke
 	golden.Invoke = compiledInvoke
 	t.Cleanup(func() { golden.Invoke = saved })
-	if compiledBackend != nil && os.Getenv("GOLDEN_BACKEND") == "cpu" {
-		return "conformance compiled (cpu backend)"
-	}
-	return "conformance compiled"
+	return "conformance compiled" + name
 }
 
-// compiledBackend is the backend compiledInvoke compiles with.
-var compiledBackend compile.Backend = compile.Eager
+// compiledBackend is the backend compiledInvoke compiles with (nil:
+// Compile's default).
+var compiledBackend compile.Backend
 
 // compiledInvoke runs a call as torch.compile would run a function making
 // only that call: the function of the call's tensor arguments is traced in
 // fake mode, compiled (Fullgraph, the backend GOLDEN_BACKEND names: by
-// default the eager one, the Interpreter over the dispatcher) and run on
+// default Compile's own, compile/cpu for CPU tensors) and run on
 // them. Wrapped numbers stay constants of the
 // graph; an error at trace or run time panics with the op's *tensor.Error,
 // as the eager call does.

@@ -68,6 +68,7 @@ package goaten
 import (
 	_ "github.com/goaten/goaten/aten/core"   // core op table and meta functions
 	_ "github.com/goaten/goaten/autograd"    // reverse-mode autograd (the Autograd key)
+	_ "github.com/goaten/goaten/compile/cpu" // compile.Compile's default backend for CPU tensors
 	_ "github.com/goaten/goaten/decomp"      // decompositions of the non-core ops
 	_ "github.com/goaten/goaten/device/cpu"  // the default CPU device
 	_ "github.com/goaten/goaten/device/meta" // the meta device (metadata only)

@@ -64,6 +64,10 @@ func SetGrad(t, g *T) {
 	}
 	m := ensureMeta(t)
 	accumMu.Lock()
+	old := m.grad
+	accumMu.Unlock()
+	noteGradWrite(t, old)
+	accumMu.Lock()
 	m.grad = g
 	accumMu.Unlock()
 }

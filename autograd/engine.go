@@ -40,8 +40,15 @@ func Backward(t, grad *T, opts ...Options) {
 // BackwardAll is Backward for several outputs at once (torch.autograd.backward).
 func BackwardAll(outputs, grads []*T, opts ...Options) {
 	o := opt(opts)
-	roots, rg := rootsOf(outputs, grads, o.CreateGraph)
-	execute(roots, rg, o.RetainGraph || o.CreateGraph, o.CreateGraph, nil)
+	run := func() {
+		roots, rg := rootsOf(outputs, grads, o.CreateGraph)
+		execute(roots, rg, o.RetainGraph || o.CreateGraph, o.CreateGraph, nil)
+	}
+	if h := effectHooks(); h != nil && h.Backward != nil {
+		h.Backward(o, run)
+		return
+	}
+	run()
 }
 
 // Grad returns the gradients of outputs with respect to inputs
@@ -392,6 +399,9 @@ func (a *accumulateGrad) apply(n *Node, grads []*T, create bool) []*T {
 	old := m.grad
 	accumMu.Unlock()
 	var next *T
+	if old == nil || create {
+		noteGradWrite(a.leaf, old)
+	}
 	switch {
 	case old == nil:
 		// A copy, never g itself, which other nodes or the caller may hold

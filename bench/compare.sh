@@ -18,6 +18,17 @@
 #   convolution variants) with GOMAXPROCS 1 and 2, then the same cases in
 #   PyTorch on one thread (bench/peers/ops_peers.py).
 #
+# - models: issue 24's model rows, bench/models_alt_test.go
+#   (TestModelsAlternating: MLP training step, GPT forward and training step,
+#   CNN forward and training step, GPT-2-small-shaped generation with a
+#   kv-cache against the memory floor; eager, compiled with the Eager backend
+#   and with the cpu backend, alternated call by call; allocations and minor
+#   page faults per call) with GOMAXPROCS 1 and 2, then the same models in
+#   PyTorch on one thread, eager and with TorchScript's legacy fuser
+#   (bench/peers/models_torch.py). Its lines print as they come (not in the
+#   tables below); not in the default PARTS (minutes). MODELS_REPS (default
+#   5) rounds, MODELS=mlp,gpt,cnn,gen picks models.
+#
 # Peers run under Debian's /usr/bin/python3 with python3-torch and
 # python3-numpy.
 #
@@ -25,6 +36,7 @@
 #   PARTS=gemm bash bench/compare.sh          # only GEMM and convolution
 #   PARTS=elementwise bash bench/compare.sh   # only the elementwise tables
 #   PARTS=ops bash bench/compare.sh           # only the op survey
+#   PARTS=models bash bench/compare.sh        # only the model rows of issue 24
 #
 # Settings (defaults): BENCHTIME=10x COUNT=3 CPUS=1,2 for the elementwise
 # benchmarks; GEMM_BENCHTIME (BENCHTIME if set, else 0.3s) and COUNT for the
@@ -79,5 +91,13 @@ if part ops; then
     go test -run XXX -bench 'BenchmarkOps$' -benchtime "${BENCHTIME:-10x}" -count "${COUNT:-3}" -cpu "$c" ./bench/ >>"$out/go.txt"
   done
   "$PY" bench/peers/ops_peers.py >>"$out/peers.txt"
+fi
+if part models; then
+  IFS=, read -ra cpus <<<"${CPUS:-1,2}"
+  for c in "${cpus[@]}"; do
+    MODELS_REPS="${MODELS_REPS:-5}" go test -count=1 -run 'TestModelsAlternating$' -cpu "$c" -v ./bench/ |
+      grep -E '^(model|#)'
+  done
+  REPS="${MODELS_REPS:-5}" "$PY" bench/peers/models_torch.py
 fi
 "$PY" bench/peers/compare_table.py "$out/go.txt" "$out/peers.txt"

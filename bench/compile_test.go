@@ -37,7 +37,7 @@ func BenchmarkCompile(b *testing.B) {
 				_ = tenOps(x, y)
 			}
 		})
-		c := compile.Compile(tenOps)
+		c := compile.Compile(tenOps, compile.Options{Backend: compile.Eager}) // issue 20's numbers: the Eager backend
 		if _, err := c.Call(x, y); err != nil {
 			b.Fatal(err)
 		}
@@ -80,27 +80,24 @@ func BenchmarkTrace(b *testing.B) {
 	})
 }
 
-// chains are issue 24's pointwise chains on 16M float32, each with the
-// bytes a fused run must move (its inputs read once, its result written
-// once).
-func chains() []struct {
+// chain is a function to time on its inputs; bytes is what a fused run
+// must move (its inputs read once, its result written once).
+type chain struct {
 	name   string
 	f      any
 	inputs []*gt.Tensor
 	bytes  int
-} {
+}
+
+// chains are issue 24's pointwise chains on 16M float32.
+func chains() []chain {
 	x := gt.FromFloat32s(randFloat32s(n16M, 1), 16384, 1024)
 	r := gt.FromFloat32s(randFloat32s(n16M, 2), 16384, 1024)
 	bias := gt.FromFloat32s(randFloat32s(1024, 3), 1024)
 	w := gt.FromFloat32s(randFloat32s(1024, 4), 1024)
 	x3 := gt.FromFloat32s(randFloat32s(n16M, 5), 16, 1024, 1024)
 	mask := gt.FromFloat32s(randFloat32s(1<<20, 6), 1024, 1024)
-	return []struct {
-		name   string
-		f      any
-		inputs []*gt.Tensor
-		bytes  int
-	}{
+	return []chain{
 		{"sigmoid_chain", func(x *gt.Tensor) *gt.Tensor { return x.MulScalar(2).AddScalar(1).Sigmoid().Mul(x) },
 			[]*gt.Tensor{x}, 8 * n16M},
 		{"gelu_bias", func(x, b *gt.Tensor) *gt.Tensor { return x.Add(b).Gelu() },
@@ -119,7 +116,7 @@ func chains() []struct {
 // cpu backend (compile/cpu: one tiled program per chain). SetBytes counts
 // the bytes a fused run must move, so MB/s reads as the achieved share of
 // the memory bandwidth. GOATEN_TILE sets the cpu backend's tile size in
-// elements (default compilecpu.DefaultTileElems).
+// elements for every group (default: the backend picks each group's tile).
 func BenchmarkCompileCPU(b *testing.B) {
 	opts := compilecpu.Options{}
 	if v, err := strconv.Atoi(os.Getenv("GOATEN_TILE")); err == nil {
@@ -134,7 +131,7 @@ func BenchmarkCompileCPU(b *testing.B) {
 				}
 			}
 		}
-		eager := compile.Compile(c.f)
+		eager := compile.Compile(c.f, compile.Options{Backend: compile.Eager})
 		direct := directCall(c.f, in)
 		b.Run(fmt.Sprintf("eager/%s/16M", c.name), func(b *testing.B) { run(b, n16M, c.bytes, direct) })
 		b.Run(fmt.Sprintf("compiled-eager/%s/16M", c.name), func(b *testing.B) { run(b, n16M, c.bytes, call(eager)) })

@@ -13,9 +13,9 @@ import (
 // OPS_PERCALL=<regexp> selects the cases (by name, as in
 // peers/ops_cases.json), each called once to warm up and then 300 times
 // singly; it prints the minimum, first quartile and median call in µs.
-// On a loaded machine these move far less than BenchmarkOps's means;
-// `PEER_PERCALL=1 /usr/bin/python3 peers/ops_peers.py <regexp>` prints
-// the same lines for PyTorch.
+// On a loaded machine these move far less than BenchmarkOps's means.
+// `PEER_PERCALL=1 PEER_FILTER=<regexp> /usr/bin/python3 peers/ops_peers.py`
+// prints the same lines for PyTorch.
 //
 //	OPS_PERCALL='^(cat|clamp)/' go test -run OpsPerCall -v -cpu 1 ./bench/
 func TestOpsPerCall(t *testing.T) {

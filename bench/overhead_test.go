@@ -56,3 +56,32 @@ func BenchmarkEager(b *testing.B) {
 		})
 	})
 }
+
+// BenchmarkEagerSmall is issue 25's small ops on 64×64 float32 tensors,
+// out of place through the public API: add, mul, relu, a full sum, a
+// 64×64 matmul, and a tiny MLP forward (Linear 64→64, ReLU, Linear 64→10
+// on a batch of 64). cpu-ns/op counts every thread, the collector's
+// included. bench/peers/eager_torch.py prints the same cases for PyTorch.
+func BenchmarkEagerSmall(b *testing.B) {
+	gt.ManualSeed(0)
+	x, y := gt.Rand(64, 64), gt.Rand(64, 64)
+	w1, b1 := gt.Rand(64, 64), gt.Rand(64)
+	w2, b2 := gt.Rand(10, 64), gt.Rand(10)
+	cases := []struct {
+		name string
+		f    func()
+	}{
+		{"add", func() { _ = x.Add(y) }},
+		{"mul", func() { _ = x.Mul(y) }},
+		{"relu", func() { _ = x.Relu() }},
+		{"sum", func() { _ = x.SumAll() }},
+		{"matmul", func() { _ = x.Matmul(y) }},
+		{"mlp", func() {
+			h := gt.Linear(x, w1, gt.WithBias(b1)).Relu()
+			_ = gt.Linear(h, w2, gt.WithBias(b2))
+		}},
+	}
+	for _, c := range cases {
+		b.Run("goaten/"+c.name+"/64x64", func(b *testing.B) { cpuLoop(b, c.f) })
+	}
+}

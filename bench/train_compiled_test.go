@@ -36,7 +36,7 @@ func newTrainPair(b *testing.B, mk func() (loss func(*gt.Tensor) *gt.Tensor, par
 				opt.Step()
 			}
 		}
-		cc := compile.Compile(loss, compile.Options{Fullgraph: true})
+		cc := compile.Compile(loss, compile.Options{Fullgraph: true, Backend: compile.Eager})
 		run := func() {
 			opt.ZeroGrad()
 			l, err := cc.Call(x)
@@ -154,6 +154,130 @@ func BenchmarkTrainStepCompiled(b *testing.B) {
 			compiled.report(b, "compiled")
 			// The median of the pairs' ratios: a pair's two steps ran a
 			// few milliseconds apart, under about the same load.
+			ratios := make([]float64, len(eager.t))
+			for k := range ratios {
+				ratios[k] = compiled.t[k].Seconds() / eager.t[k].Seconds()
+			}
+			slices.Sort(ratios)
+			b.ReportMetric(ratios[len(ratios)/2], "compiled/eager")
+		})
+	}
+}
+
+// BenchmarkTrainWholeStepCompiled runs the training step of the MLP, the
+// GPT and the small GPT eagerly and compiled whole (compile.Compile of one
+// Go function doing ZeroGrad, the forward and the loss, Backward and an SGD
+// step with momentum, or Adam for gpt-small-adam), side by side as
+// BenchmarkTrainStepCompiled does;
+// compiled/eager is the median of the pairs' ratios. The whole step runs in
+// segments (the Backward is a graph break): each call runs the Go function
+// on traced tensors, which follow the last call's trace of the segment
+// (compile/replay.go), then runs the segment's compiled graph.
+func BenchmarkTrainWholeStepCompiled(b *testing.B) {
+	x := gt.Randn(mlpBatch, mlpSizes[0])
+	labels := gt.Rand(mlpBatch).MulScalar(float64(mlpSizes[len(mlpSizes)-1])).To(gt.Int64)
+	small := models.GPTConfig{Vocab: 64, Block: 16, Layers: 2, Heads: 4, D: 32, Hidden: 128}
+	ws := gptWeights(small)
+	tok := gt.Rand(2, small.Block).MulScalar(float64(small.Vocab)).To(gt.Int64)
+	gt.ManualSeed(0)
+	wl := gptWeights(gptConfig)
+	tokLarge := gt.Rand(8, gptConfig.Block).MulScalar(float64(gptConfig.Vocab)).To(gt.Int64)
+	gptSmall := func() (func(*gt.Tensor) *gt.Tensor, []*gt.Tensor) {
+		m, err := models.NewGPT(ws, small)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return func(t *gt.Tensor) *gt.Tensor { return models.GPTLoss(m.Forward(t), t) }, m.Parameters()
+	}
+	for _, c := range []struct {
+		name string
+		mk   func() (func(*gt.Tensor) *gt.Tensor, []*gt.Tensor)
+		x    *gt.Tensor
+		adam bool
+	}{
+		{"mlp", func() (func(*gt.Tensor) *gt.Tensor, []*gt.Tensor) {
+			m := newMLP()
+			params := append(append([]*gt.Tensor{}, m.w...), m.b...)
+			for _, p := range params {
+				p.SetRequiresGrad(true)
+			}
+			return func(x *gt.Tensor) *gt.Tensor { return m.forward(x, labels) }, params
+		}, x, false},
+		{"gpt", func() (func(*gt.Tensor) *gt.Tensor, []*gt.Tensor) {
+			m, err := models.NewGPT(wl, gptConfig)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return func(t *gt.Tensor) *gt.Tensor { return models.GPTLoss(m.Forward(t), t) }, m.Parameters()
+		}, tokLarge, false},
+		{"gpt-small", gptSmall, tok, false},
+		{"gpt-small-adam", gptSmall, tok, true},
+	} {
+		b.Run(c.name+"/train", func(b *testing.B) {
+			step := func(compiled bool) func() {
+				loss, params := c.mk()
+				var opt optim.Optimizer
+				var err error
+				if c.adam {
+					opt, err = optim.NewAdam(params, optim.WithLR(1e-3))
+				} else {
+					opt, err = optim.NewSGD(params, optim.WithLR(0.01), optim.WithMomentum(0.9))
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				whole := func(x *gt.Tensor) *gt.Tensor {
+					opt.ZeroGrad()
+					l := loss(x)
+					l.Backward()
+					opt.Step()
+					return l
+				}
+				if !compiled {
+					return func() { whole(c.x) }
+				}
+				cc := compile.Compile(whole, compile.Options{Backend: compile.Eager, Logf: func(string, ...any) {}})
+				run := func() {
+					if _, err := cc.Call(c.x); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if c.adam {
+					// Three graphs with the step (its bias corrections
+					// change), then the step runs eagerly and the forward
+					// and backward's graph is replayed.
+					for range 5 {
+						run()
+					}
+					if s := cc.Stats(); s.Eager != 0 || s.Segments != 4 || s.SegmentReplays != 1 {
+						b.Fatalf("the whole step did not run in segments, its trace replayed: %+v", s)
+					}
+					return run
+				}
+				run()
+				run() // the first step's graph (new momentum buffers), then the steady one
+				run() // the steady graph's trace replayed
+				if s := cc.Stats(); s.Eager != 0 || s.Segments != 2 || s.SegmentReplays != 1 {
+					b.Fatalf("the whole step did not run in segments, its trace replayed: %+v", s)
+				}
+				return run
+			}
+			eagerStep, compiledStep := step(false), step(true)
+			var eager, compiled stepCost
+			i := 0
+			b.ReportAllocs()
+			for b.Loop() {
+				if i%2 == 0 {
+					eager.add(eagerStep)
+					compiled.add(compiledStep)
+				} else {
+					compiled.add(compiledStep)
+					eager.add(eagerStep)
+				}
+				i++
+			}
+			eager.report(b, "eager")
+			compiled.report(b, "compiled")
 			ratios := make([]float64, len(eager.t))
 			for k := range ratios {
 				ratios[k] = compiled.t[k].Seconds() / eager.t[k].Seconds()

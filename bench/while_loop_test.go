@@ -74,7 +74,7 @@ func benchScan(b *testing.B) {
 		}
 		step(b)
 	})
-	c := compile.Compile(scScan, compile.Options{Fullgraph: true})
+	c := compile.Compile(scScan, compile.Options{Fullgraph: true, Backend: compile.Eager})
 	if _, err := c.Call(x0, xs); err != nil {
 		b.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func benchWhileLoop(b *testing.B) {
 		}
 		step(b)
 	})
-	c := compile.Compile(wlLoop, compile.Options{Fullgraph: true})
+	c := compile.Compile(wlLoop, compile.Options{Fullgraph: true, Backend: compile.Eager})
 	if _, err := c.Call(i0, x0, y); err != nil {
 		b.Fatal(err)
 	}

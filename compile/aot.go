@@ -67,9 +67,12 @@ func TraceJoint(fn any, inputs []*tensor.Tensor, decomps Decompositions) (j *Joi
 		}
 	}
 	var outs []*tensor.Tensor
+	var writes gradWrites // .grad writes are undone, as in a fake Trace (effects.go)
+	defer writes.undo(true)
 	err = tensor.Try(func() {
 		defer tensor.IncludeKey(tensor.KeyTrace)()
 		defer tensor.SetModeValue(tracerKey, tr)()
+		defer autograd.SetEffectHooks(traceHooks(&writes))()
 		res := fv.Call(in)
 		for _, v := range res {
 			switch x := v.Interface().(type) {

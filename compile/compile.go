@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/goaten/goaten/autograd"
 	"github.com/goaten/goaten/compile/fx"
@@ -43,13 +44,51 @@ func Eager(gm *fx.GraphModule, _ []*tensor.Tensor) (Runnable, error) {
 	}, nil
 }
 
+// cpuBackend is the backend RegisterCPUBackend set (compile/cpu's).
+var cpuBackend atomic.Pointer[Backend]
+
+// RegisterCPUBackend makes b the backend DefaultBackend compiles graphs of
+// CPU tensors with. Package compile/cpu registers its Backend when it is
+// initialized (compile cannot import it: it imports compile), and package
+// goaten imports compile/cpu, so every program using goaten's ops has it.
+func RegisterCPUBackend(b Backend) {
+	if b == nil {
+		cpuBackend.Store(nil)
+		return
+	}
+	cpuBackend.Store(&b)
+}
+
+// DefaultBackend is the backend Compile uses when Options.Backend is nil:
+// the registered CPU backend (RegisterCPUBackend: compile/cpu's fused tile
+// programs) when every input is a CPU tensor, Eager otherwise (inputs on
+// another device, or no CPU backend linked into the program). A graph
+// compiled without example inputs (AOT autograd's backward graph) gets the
+// CPU backend, which runs each call whose inputs are not all CPU tensors
+// as Eager does.
+func DefaultBackend(gm *fx.GraphModule, inputs []*tensor.Tensor) (Runnable, error) {
+	b := cpuBackend.Load()
+	if b == nil {
+		return Eager(gm, inputs)
+	}
+	for _, x := range inputs {
+		if x == nil || x.Device() != tensor.CPU {
+			return Eager(gm, inputs)
+		}
+	}
+	return (*b)(gm, inputs)
+}
+
 // DefaultRecompileLimit is how many graphs a compiled function keeps before
 // it stops compiling (PyTorch's cache_size_limit).
 const DefaultRecompileLimit = 8
 
 // Options configure Compile.
 type Options struct {
-	// Backend runs the traced graphs (default Eager).
+	// Backend runs the traced graphs. The default (nil) is the CPU
+	// backend of package compile/cpu for graphs whose inputs are CPU
+	// tensors, when a program links it (package goaten imports it), and
+	// Eager for the others (see DefaultBackend).
 	Backend Backend
 	// Fullgraph makes every failure to compile an error: hitting the
 	// recompile limit, or a trace that fails.
@@ -76,14 +115,17 @@ type Compiled struct {
 	arity  int   // fn's number of inputs (-1: variadic)
 	sigErr error // what checkSignature says of fn for arity inputs
 
-	mu        sync.Mutex
-	entries   []*entry
-	segmented bool                    // fn reads data: it runs in segments (segments.go)
-	segments  map[string]Runnable     // compiled segments by their guards
-	dynamic   map[int]map[int]bool    // input -> dims found dynamic
-	objDyn    map[string]map[int]bool // "input/path" of a tensor in an object's state -> dims found dynamic
-	last      []inputSpec             // inputs of the last trace, for automatic dynamic dims
-	stats     Stats
+	mu         sync.Mutex
+	entries    []*entry
+	segmented  bool                    // fn reads data: it runs in segments (segments.go)
+	segments   map[string]Runnable     // compiled segments by their guards
+	tapes      []*tape                 // the last call's trace of each segment (replay.go)
+	segHint    int                     // how many traced tensors the last call in segments made
+	stepMisses int                     // calls in a row that compiled a segment with an optimizer step
+	dynamic    map[int]map[int]bool    // input -> dims found dynamic
+	objDyn     map[string]map[int]bool // "input/path" of a tensor in an object's state -> dims found dynamic
+	last       []inputSpec             // inputs of the last trace, for automatic dynamic dims
+	stats      Stats
 }
 
 // Stats counts what a Compiled did.
@@ -98,9 +140,11 @@ type Stats struct {
 	// guard each cached graph failed, newest graph first.
 	Recompiles []string
 	// Segments counts the segments compiled for a function that reads
-	// tensor data (see segments.go), SegmentHits the segment runs served
-	// from the cache.
-	Segments, SegmentHits int
+	// tensor data or has effects (see segments.go), SegmentHits the
+	// segment runs served from the cache, and SegmentReplays those of
+	// them whose trace followed the last call's to the end (replay.go: no
+	// graph was built).
+	Segments, SegmentHits, SegmentReplays int
 }
 
 // entry is one compiled graph with its guards.
@@ -129,13 +173,21 @@ type inputSpec struct {
 // Compile compiles fn, a Go function of *tensor.Tensor parameters and
 // *tensor.Tensor or []*tensor.Tensor results (see Trace). The result's Call
 // runs it; Fn1, Fn2 and Fn3 give back a function of fn's own type.
+//
+// fn may be a whole training step: a Backward, a write to a .grad or an
+// optimizer step in it is a graph break (effects.go), after which fn runs
+// in segments, its Go code on every call, with the gradients and the
+// optimizer's state real tensors afterwards; with Fullgraph it is an error
+// in PyTorch's words ("Unsupported Tensor.backward() call"). Grad-mode
+// switches inside fn (NoGrad around an in-place parameter update) are
+// recorded in the graph.
 func Compile(fn any, opts ...Options) *Compiled {
 	c := &Compiled{fn: fn, dynamic: map[int]map[int]bool{}, objDyn: map[string]map[int]bool{}}
 	if len(opts) > 0 {
 		c.opts = opts[0]
 	}
 	if c.opts.Backend == nil {
-		c.opts.Backend = Eager
+		c.opts.Backend = DefaultBackend
 	}
 	if c.opts.RecompileLimit == 0 {
 		c.opts.RecompileLimit = DefaultRecompileLimit
@@ -257,26 +309,19 @@ func (c *Compiled) Call(inputs ...*tensor.Tensor) (any, error) {
 			c.logf("compile: %s reads tensor data; it runs in segments: %v", c.name, err)
 			return c.callSegments(inputs)
 		}
-		c.mu.Unlock()
-		if c.opts.Fullgraph {
-			return nil, err
+		if isGraphBreak(err) && !c.opts.Fullgraph {
+			// A Backward, a .grad write or an optimizer step (effects.go):
+			// the Go code runs on every call, in segments.
+			c.segmented = true
+			c.mu.Unlock()
+			if c.opts.Logf != nil {
+				c.opts.Logf("compile: %s: graph break; it runs in segments: %v", c.name, err)
+			}
+			return c.callSegments(inputs)
 		}
-		c.logf("compile: %s: %v; running eagerly", c.name, err)
-		c.mu.Lock()
-		c.stats.Eager++
-		c.mu.Unlock()
-		return c.eager(inputs)
+		return c.failed(err, func() (any, error) { return c.eager(inputs) })
 	}
-	if len(c.entries) > 0 {
-		c.stats.Recompiles = append(c.stats.Recompiles, lastOf(reasons))
-		if c.opts.Logf != nil {
-			c.opts.Logf("compile: %s: recompiling: %s", c.name, lastOf(reasons))
-		}
-	}
-	c.entries = append(c.entries, e)
-	c.stats.Frames++
-	c.last = specs
-	c.mu.Unlock()
+	c.admit(e, reasons, specs)
 	return plain(e.run(inputs))
 }
 
@@ -339,6 +384,35 @@ func (c *Compiled) logf(format string, args ...any) {
 		return
 	}
 	log.Printf(format, args...)
+}
+
+// failed answers a call whose trace failed with err, c.mu held (and
+// released): Fullgraph's error, or else the function run eagerly.
+func (c *Compiled) failed(err error, eager func() (any, error)) (any, error) {
+	c.mu.Unlock()
+	if c.opts.Fullgraph {
+		return nil, err
+	}
+	c.logf("compile: %s: %v; running eagerly", c.name, err)
+	c.mu.Lock()
+	c.stats.Eager++
+	c.mu.Unlock()
+	return eager()
+}
+
+// admit adds e, traced for specs after a miss for reasons, to the cache,
+// c.mu held (and released).
+func (c *Compiled) admit(e *entry, reasons []string, specs []inputSpec) {
+	if len(c.entries) > 0 {
+		c.stats.Recompiles = append(c.stats.Recompiles, lastOf(reasons))
+		if c.opts.Logf != nil {
+			c.opts.Logf("compile: %s: recompiling: %s", c.name, lastOf(reasons))
+		}
+	}
+	c.entries = append(c.entries, e)
+	c.stats.Frames++
+	c.last = specs
+	c.mu.Unlock()
 }
 
 // eager runs fn itself.
@@ -407,7 +481,9 @@ func (c *Compiled) specs(inputs []*tensor.Tensor) []inputSpec {
 func (c *Compiled) compile(inputs []*tensor.Tensor, specs []inputSpec, grad bool) (*entry, error) {
 	// A fake trace: nothing runs while tracing, so the function's effects
 	// (writes into its inputs) happen once, when the graph runs.
-	gm, err := Trace(c.fn, inputs, TraceOptions{Mode: Fake, Decompositions: c.opts.Decompositions})
+	// Effects on Go objects (a Backward, an optimizer step) are graph
+	// breaks here (effects.go); grad-mode switches are recorded.
+	gm, err := Trace(c.fn, inputs, TraceOptions{Mode: Fake, Decompositions: c.opts.Decompositions, compiled: true})
 	if err != nil {
 		return nil, err
 	}
@@ -447,7 +523,7 @@ func (c *Compiled) compile(inputs []*tensor.Tensor, specs []inputSpec, grad bool
 	if err != nil {
 		return nil, fmt.Errorf("compile: backend: %w", err)
 	}
-	return &entry{guards: specs, gradMode: grad, gm: gm, run: run, attrs: attrGuards(gm)}, nil
+	return &entry{guards: specs, gradMode: grad, gm: gm, run: inGradMode(gm, grad, run), attrs: attrGuards(gm)}, nil
 }
 
 // needsGrad reports whether the graph computes with an input or a constant

@@ -344,26 +344,9 @@ func (c *Compiled) callObjects(inputs []any) (any, error) {
 	specs := c.argSpecs(inputs, states)
 	e, err := c.compileArgs(inputs, specs, grad)
 	if err != nil {
-		c.mu.Unlock()
-		if c.opts.Fullgraph {
-			return nil, err
-		}
-		c.logf("compile: %s: %v; running eagerly", c.name, err)
-		c.mu.Lock()
-		c.stats.Eager++
-		c.mu.Unlock()
-		return c.eagerArgs(inputs)
+		return c.failed(err, func() (any, error) { return c.eagerArgs(inputs) })
 	}
-	if len(c.entries) > 0 {
-		c.stats.Recompiles = append(c.stats.Recompiles, lastOf(reasons))
-		if c.opts.Logf != nil {
-			c.opts.Logf("compile: %s: recompiling: %s", c.name, lastOf(reasons))
-		}
-	}
-	c.entries = append(c.entries, e)
-	c.stats.Frames++
-	c.last = specs
-	c.mu.Unlock()
+	c.admit(e, reasons, specs)
 	return plain(e.runArgs(inputs))
 }
 
@@ -626,7 +609,9 @@ func sameLeaf(a, b any) bool {
 // trace at sentinel sizes gives the same graph but for ints it can decode
 // from the inputs' sizes; otherwise they stay static.
 func (c *Compiled) compileArgs(inputs []any, specs []inputSpec, grad bool) (*entry, error) {
-	opts := TraceOptions{Mode: Fake, Decompositions: c.opts.Decompositions}
+	// A Backward or an optimizer step is a graph break (effects.go): the
+	// call runs eagerly, or fails with Fullgraph.
+	opts := TraceOptions{Mode: Fake, Decompositions: c.opts.Decompositions, compiled: true}
 	gm, err := traceArgs(c.fn, inputs, opts, nil)
 	if err != nil {
 		return nil, err
@@ -652,6 +637,13 @@ func (c *Compiled) compileArgs(inputs []any, specs []inputSpec, grad bool) (*ent
 	run := func(in []any) (any, error) { return fx.NewInterpreter(gm).Run(in...) }
 	if p, ok := compileProgram(gm); ok {
 		run = p.runArgs
+	}
+	if switchesGrad(gm) {
+		inner := run
+		run = func(in []any) (any, error) {
+			defer autograd.SetGradEnabled(grad)()
+			return inner(in)
+		}
 	}
 	return &entry{guards: specs, gradMode: grad, gm: gm, runArgs: run, attrs: attrGuards(gm)}, nil
 }

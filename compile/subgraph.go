@@ -24,6 +24,14 @@ func ActiveTracer() *HOPTracer {
 	if tr == nil {
 		return nil
 	}
+	if tr.seg != nil {
+		if tr.seg.passthrough {
+			return nil // the rest of the call runs eagerly
+		}
+		// A higher-order op or a script object's method records its own
+		// nodes: a segment replaying its tape leaves it first.
+		tr.seg.leaveReplay(tr)
+	}
 	return &HOPTracer{tr}
 }
 
@@ -79,6 +87,26 @@ func (h *HOPTracer) Compute(f func()) {
 // output node as it is shaped (a tensor, a Tuple or a list of tensors), and
 // res is that result: the traced outputs, fake or real as the mode is.
 func (h *HOPTracer) Subgraph(fn func(args ...*tensor.Tensor) any, inputs, lifted []*tensor.Tensor) (gm *fx.GraphModule, res any, newLifted []*tensor.Tensor, err error) {
+	in := make([]any, len(inputs))
+	for i, x := range inputs {
+		in[i] = x
+	}
+	return h.SubgraphInts(func(args []any) any {
+		ts := make([]*tensor.Tensor, len(args))
+		for i, a := range args {
+			ts[i] = a.(*tensor.Tensor)
+		}
+		return fn(ts...)
+	}, in, lifted)
+}
+
+// SubgraphInts is Subgraph of a sub-program some of whose inputs are ints
+// (while_loop's int carries): an input that is an int is the hint of an
+// unbacked symbol (NewUnbacked), and becomes a placeholder standing for it
+// (BindUnbacked: PyTorch's placeholder of type Sym(u0)); fn receives that
+// placeholder node where it receives the input, and may return int nodes
+// and ints among its tensors.
+func (h *HOPTracer) SubgraphInts(fn func(args []any) any, inputs []any, lifted []*tensor.Tensor) (gm *fx.GraphModule, res any, newLifted []*tensor.Tensor, err error) {
 	parent := h.tr
 	sub := &tracer{
 		gm:      fx.NewGraphModule(fx.New()),
@@ -90,20 +118,28 @@ func (h *HOPTracer) Subgraph(fn func(args ...*tensor.Tensor) any, inputs, lifted
 		outer:   parent,
 		afV2:    parent.afV2,
 	}
-	in := make([]*tensor.Tensor, len(inputs))
-	for i, x := range inputs {
-		p := sub.proxyInput(x)
+	in := make([]any, len(inputs))
+	for i, v := range inputs {
 		n := sub.gm.Graph.Placeholder(fmt.Sprintf("arg%d_1", i))
-		n.Meta[fx.MetaVal] = sub.exampleValue(p)
-		sub.setNode(p, n)
-		in[i] = p
+		switch x := v.(type) {
+		case *tensor.Tensor:
+			p := sub.proxyInput(x)
+			n.Meta[fx.MetaVal] = sub.exampleValue(p)
+			sub.setNode(p, n)
+			in[i] = p
+		case int:
+			(&HOPTracer{sub}).BindUnbacked(x, n)
+			in[i] = n
+		default:
+			return nil, nil, nil, fmt.Errorf("compile: input %d of a sub-program is a %T, not a tensor or an int", i, v)
+		}
 	}
 	for _, t := range lifted {
 		sub.liftOuter(t)
 	}
 	err = tensor.Try(func() {
 		defer tensor.SetModeValue(tracerKey, sub)()
-		res = fn(in...)
+		res = fn(in)
 		out, err := sub.outputValue(res)
 		if err != nil {
 			panic(asTensorError(err))

@@ -222,7 +222,7 @@ func (c *Compiled) symbolic(gm *fx.GraphModule, inputs []*tensor.Tensor, specs [
 		}
 	}
 	probe := func(in []*tensor.Tensor) (*fx.GraphModule, error) {
-		return Trace(c.fn, in, TraceOptions{Mode: Fake, Decompositions: c.opts.Decompositions})
+		return Trace(c.fn, in, TraceOptions{Mode: Fake, Decompositions: c.opts.Decompositions, compiled: true})
 	}
 	out, err := symbolize(gm, probe, inputs, dynamic, nil, nil)
 	return out, err == nil

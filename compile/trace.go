@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/goaten/goaten/aten/args"
@@ -75,6 +76,10 @@ type TraceOptions struct {
 	// graph uses the ints runs fn a second time, on fresh fakes; ints fn
 	// branches on, and other results, stay constants.
 	ConstantMethodResults bool
+
+	// compiled: the trace is Compile's (effects.go): grad-mode switches
+	// are recorded, and effects on Go objects are graph breaks.
+	compiled bool
 }
 
 // functionalMode is the functional layer's mode for o, and whether fn is
@@ -125,8 +130,9 @@ type tracer struct {
 	// token placeholder, made when the first effectful op is met, and the
 	// token the last one returned, which the graph returns first.
 	functional bool
-	afV2       bool // TraceOptions.AutoFunctionalizedV2
-	unbacked   int  // unbacked symbols made (unbacked.go)
+	afV2       bool             // TraceOptions.AutoFunctionalizedV2
+	unbacked   int              // unbacked symbols made (unbacked.go)
+	symNodes   map[int]*fx.Node // hint -> the int node standing for the unbacked symbol (symint.go)
 	tokenIn    *fx.Node
 	token      *tensor.Tensor
 
@@ -141,6 +147,11 @@ type tracer struct {
 	// calls handed to objects, and each computed-with tensor's original.
 	objEscapes  []objEscape
 	objIdentity map[*tensor.Tensor]objGiven
+
+	// Grad mode (effects.go): whether switches are recorded, the mode the
+	// graph starts in, and the mode its last node runs in.
+	recordGrad          bool
+	gradStart, gradMode bool
 }
 
 // newTracer starts a trace into an empty graph.
@@ -165,17 +176,46 @@ func newTracer(mode Mode, decomps Decompositions) *tracer {
 // traced tensor, which it makes without an op — is the same graph value.
 // A fake tensor's data is a fakeStorage of its own.
 type aliasKey struct {
-	raw            any
-	offset         int
-	dtype          tensor.DType
-	sizes, strides string
+	raw    any
+	offset int
+	dtype  tensor.DType
+	rank   int
+	dims   [2 * aliasDims]int // the sizes, then the strides, of a rank up to aliasDims
+	layout string             // those of a higher rank (layoutString)
 }
+
+// aliasDims is the highest rank whose layout an aliasKey holds inline
+// (keyOf runs for every value a segment-mode call traces: no allocation).
+const aliasDims = 4
 
 func keyOf(t *tensor.Tensor) (aliasKey, bool) {
 	if t.Raw() == nil || !reflect.TypeOf(t.Raw()).Comparable() {
 		return aliasKey{}, false // no data, or a device's data value that is no map key
 	}
-	return aliasKey{t.Raw(), t.StorageOffset(), t.DType(), fmt.Sprint(t.Sizes()), fmt.Sprint(t.Strides())}, true
+	k := aliasKey{raw: t.Raw(), offset: t.StorageOffset(), dtype: t.DType(), rank: t.Dim()}
+	if k.rank <= aliasDims {
+		copy(k.dims[:], t.Sizes())
+		copy(k.dims[aliasDims:], t.Strides())
+	} else {
+		k.layout = layoutString(t.Sizes(), t.Strides())
+	}
+	return k, true
+}
+
+// layoutString encodes sizes and strides in one string, "2,3;3,1".
+func layoutString(sizes, strides []int) string {
+	var buf [96]byte
+	b := buf[:0]
+	for _, n := range sizes {
+		b = strconv.AppendInt(b, int64(n), 10)
+		b = append(b, ',')
+	}
+	b = append(b, ';')
+	for _, n := range strides {
+		b = strconv.AppendInt(b, int64(n), 10)
+		b = append(b, ',')
+	}
+	return string(b)
 }
 
 // fakeStorage is the data of a fake tensor: nothing, but its own. Reading
@@ -268,6 +308,21 @@ func traceArgs(fn any, inputs []any, o TraceOptions, probe *probeHooks) (gm *fx.
 	tr.afV2 = o.AutoFunctionalizedV2
 	tr.constMethods = o.ConstantMethodResults
 	tr.probe = probe
+	tr.recordGrad = o.compiled
+	tr.gradStart = autograd.IsGradEnabled()
+	tr.gradMode = tr.gradStart
+	// What fn does to Go objects (effects.go): in a fake trace, a .grad
+	// write is undone when the trace ends; in Compile's trace, it is a
+	// graph break. A real trace runs fn for real.
+	var writes gradWrites
+	var hooks *autograd.EffectHooks
+	switch {
+	case o.compiled:
+		hooks = cachedHooks()
+	case o.Mode == Fake:
+		hooks = traceHooks(&writes)
+		defer writes.undo(true)
+	}
 	in := make([]reflect.Value, len(inputs))
 	for i, a := range inputs {
 		name := fmt.Sprintf("arg%d", i)
@@ -300,6 +355,9 @@ func traceArgs(fn any, inputs []any, o TraceOptions, probe *probeHooks) (gm *fx.
 	err = tensor.Try(func() {
 		defer tensor.IncludeKey(tensor.KeyTrace)()
 		defer tensor.SetModeValue(tracerKey, tr)()
+		if hooks != nil {
+			defer autograd.SetEffectHooks(hooks)()
+		}
 		if functionalize {
 			defer functional.Enable(fmode)()
 		}
@@ -314,6 +372,7 @@ func traceArgs(fn any, inputs []any, o TraceOptions, probe *probeHooks) (gm *fx.
 	if err := tr.nameToken(len(o.ArgNames) == 0); err != nil {
 		return nil, err
 	}
+	tr.endGradMode()
 	if err := tr.output(out); err != nil {
 		return nil, err
 	}
@@ -552,6 +611,8 @@ func (tr *tracer) outputValue(v any) (any, error) {
 		var n *fx.Node
 		err := tensor.Try(func() { n, _ = tr.objectNode(x) })
 		return n, err
+	case SymValue:
+		return x.TraceValue(), nil
 	case []*tensor.Tensor:
 		l := make([]any, len(x))
 		for i, t := range x {
@@ -612,6 +673,9 @@ func (tr *tracer) constant(t *tensor.Tensor) *fx.Node {
 	if tr.outer != nil {
 		return tr.liftOuter(t)
 	}
+	if tr.seg != nil {
+		return tr.seg.lift(tr, t)
+	}
 	if tr.lift && t.RequiresGrad() {
 		return tr.liftParam(t)
 	}
@@ -643,6 +707,9 @@ func traceKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 		// tensor went to another goroutine): it computes as a plain tensor.
 		return op.Redispatch(d, tensor.KeyTrace, args)
 	}
+	if tr.seg != nil && tr.seg.passthrough {
+		return tr.seg.eager(op, args)
+	}
 	if k := tr.decomps[op]; k != nil {
 		return k(op, args)
 	}
@@ -654,6 +721,12 @@ func traceKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 			"%s %s (%s): the value is data-dependent; trace in real mode or leave the read out of the traced function",
 			op.Name, tensor.DataDependentMsg, tensor.CallerLine())})
 	}
+	if tr.seg != nil && tr.seg.rep != nil {
+		if res, ok := tr.seg.replayCall(tr, op, args); ok {
+			return res
+		}
+		tr.seg.leaveReplay(tr)
+	}
 	nargs, cargs, back := tr.nodeArgs(op, args)
 	cd := d
 	if tr.mode == Fake {
@@ -664,8 +737,15 @@ func traceKernel(op *tensor.Op, d tensor.Dispatch, args []any) any {
 		res = fakeResults(res, back, resultDevice(op, args, d.Device))
 	}
 	pargs, kwargs := normalize(op, nargs)
+	tr.recordGradMode()
 	n := tr.gm.Graph.CallFunction(op, pargs, kwargs)
-	n.Meta[fx.MetaStackTrace] = fx.StackTrace(1)
+	if tr.seg == nil {
+		// (A segment's graph is run, never shown: a call in segment mode,
+		// re-traced every time, does without the stack walks.)
+		n.Meta[fx.MetaStackTrace] = fx.StackTrace(1)
+	} else {
+		tr.seg.noteCall(n, res, args, nargs)
+	}
 	return tr.track(n, res, args)
 }
 
@@ -787,7 +867,7 @@ func (tr *tracer) nodeArgs(op *tensor.Op, args []any) (nargs, cargs []any, back 
 				cargs[i] = tensor.Meta
 			}
 		default:
-			nargs[i], cargs[i] = a, a
+			nargs[i], cargs[i] = tr.symArg(a), a
 		}
 	}
 	return nargs, cargs, back

@@ -252,11 +252,14 @@ func TestLoaderNoLeaks(t *testing.T) {
 	ds.gate, ds.release = make(chan struct{}), make(chan struct{})
 	ctx, cancel = context.WithCancel(context.Background())
 	it = l.Iter(ctx)
-	go func() { // let 10 samples through, then hold the workers
+	// Let 10 samples through, then hold the workers (the goroutine keeps
+	// its own channels: the fields are reset below).
+	gate, release := ds.gate, ds.release
+	go func() {
 		for i := 0; i < 10; i++ {
 			select {
-			case ds.gate <- struct{}{}:
-			case <-ds.release:
+			case gate <- struct{}{}:
+			case <-release:
 				return
 			}
 		}

@@ -323,6 +323,8 @@ func TestBadInputs(t *testing.T) {
 		{"binary_cross_entropy target dtype", "aten::binary_cross_entropy", []any{x, x.To(tensor.Float32)}, nil, "Found dtype Float but expected Double"},
 		{"addbmm self dtype", "aten::addbmm", []any{seq(2, 2).To(tensor.Float32), seq(1, 2, 2), seq(1, 2, 2)}, nil, "self and mat2 must have the same dtype"},
 		{"nll_loss_forward weight dtype", "aten::nll_loss_forward", []any{x, tensor.FromSlice([]int64{0, 1}, 2), seq(3).To(tensor.Float32), 1, -100}, nil, "expected scalar type Double but found Float"},
+		{"eye of bfloat16", "aten::eye", []any{2}, map[string]any{"dtype": tensor.BFloat16}, "\"eye\" not implemented for 'BFloat16'"},
+		{"eye.m of bfloat16", "aten::eye.m", []any{2, 3}, map[string]any{"dtype": tensor.BFloat16}, "\"eye\" not implemented for 'BFloat16'"},
 		{"mse_loss of bfloat16", "aten::mse_loss", []any{x.To(tensor.BFloat16), x.To(tensor.BFloat16)}, nil, "\"mse_cpu\" not implemented for 'BFloat16'"},
 		{"max of empty", "aten::max", []any{seq(0)}, nil, "max(): Expected reduction dim to be specified for input.numel() == 0."},
 		{"mse_loss reduction 3", "aten::mse_loss", []any{x, x, 3}, nil, "reduction == Reduction::Mean || reduction == Reduction::Sum INTERNAL ASSERT FAILED"},

@@ -142,6 +142,10 @@ func eyeM(op *tensor.Op, a []any) any {
 func eyeOf(n, m int, dtype args.Opt[tensor.DType], device args.Opt[tensor.Device]) *T {
 	tensor.Check(n >= 0, "n must be greater or equal to 0, got %d", n)
 	tensor.Check(m >= 0, "m must be greater or equal to 0, got %d", m)
+	// 1.13's CPU eye kernel dispatches over every type but BFloat16.
+	if d := dtype.Or(tensor.DefaultFloat); d == tensor.BFloat16 {
+		core.NotImplementedFor("eye", d)
+	}
 	kw := arangeKw(dtype, device)
 	kw["dtype"] = tensor.Int64
 	rows := callKw("aten::arange.start_step", []any{0, n, 1}, kw)

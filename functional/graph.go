@@ -572,3 +572,17 @@ func optAny[V any](o args.Opt[V]) any {
 	}
 	return nil
 }
+
+// WrapResult wraps a value computed below the layer (a higher-order op's
+// result in a functionalized trace) as the calling goroutine's graph
+// capture wraps a factory's result: in its mode inside Enable, so that the
+// views of the result replay as view ops; elsewhere as Wrap.
+func WrapResult(inner *tensor.Tensor) *tensor.Tensor {
+	if m, ok := tensor.ModeValue(modeKey).(Mode); ok && tensor.KeyIncluded(tensor.KeyFunctionalize) {
+		if IsFunctional(inner) {
+			tensor.Panicf("functional.WrapResult: the tensor is already functional")
+		}
+		return wrapValue(inner, layoutOf(inner), m)
+	}
+	return Wrap(inner)
+}

@@ -48,6 +48,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/goaten/goaten/autograd"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -306,6 +307,9 @@ func (o *optimizer) State(p *tensor.Tensor) *ParamState { return o.state[p] }
 // follows Params().
 func (o *optimizer) StepWith(grads []*tensor.Tensor) {
 	checkGrads(o.Params(), grads)
+	// The state lives in Go: a compiler tracing this goroutine is told
+	// first (a graph break in a cached graph; see compile).
+	autograd.NoteEffect("Optimizer.step")
 	noGrad(func() {
 		i := 0
 		for _, g := range o.groups {

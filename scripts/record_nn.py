@@ -461,6 +461,84 @@ ERRORS += rnn_errors()
 DTYPES = {torch.float32: "F32", torch.float64: "F64", torch.int64: "I64"}
 
 
+# torch.nn.init (issue 26), in its own files: testdata/nn/init.safetensors
+# (keys "<case>/out", the tensor the init function filled, and
+# "<case>/after", torch.rand(4) drawn next from the default stream, which
+# shows how many numbers the function drew) and testdata/nn/init.json (the
+# cases with the call as written here, and the error cases). Each case
+# runs after torch.manual_seed(seed) on torch.empty(shape, dtype)
+# (nn/init/torch_test.go).
+init = nn.init
+
+INIT_CASES = [
+    ("uniform", 200, (3, 5), torch.float32, lambda t: init.uniform_(t, -0.5, 2.0)),
+    ("normal_f64", 201, (4, 6), F64, lambda t: init.normal_(t, 1.0, 0.3)),
+    ("constant", 202, (2, 3), torch.float32, lambda t: init.constant_(t, 0.7)),
+    ("ones", 202, (2, 3), torch.float32, lambda t: init.ones_(t)),
+    ("zeros_f64", 202, (2, 3), F64, lambda t: init.zeros_(t)),
+    ("xavier_uniform_gain", 203, (6, 4, 3, 3), torch.float32, lambda t: init.xavier_uniform_(t, gain=init.calculate_gain("tanh"))),
+    ("xavier_normal", 204, (5, 7), torch.float32, lambda t: init.xavier_normal_(t)),
+    ("kaiming_uniform_fan_out", 205, (8, 3, 2), torch.float32, lambda t: init.kaiming_uniform_(t, a=0.2, mode="fan_out")),
+    ("kaiming_normal_relu_f64", 206, (6, 5), F64, lambda t: init.kaiming_normal_(t, mode="fan_in", nonlinearity="relu")),
+    ("trunc_normal", 207, (40, 25), torch.float32, lambda t: init.trunc_normal_(t)),
+    ("trunc_normal_args", 208, (6, 7), torch.float32, lambda t: init.trunc_normal_(t, mean=0.5, std=2.0, a=-1.0, b=3.0)),
+    ("trunc_normal_bf16", 220, (5, 8), torch.bfloat16, lambda t: init.trunc_normal_(t, std=0.5)),
+    ("trunc_normal_f64", 209, (30, 20), F64, lambda t: init.trunc_normal_(t, mean=-0.2, std=0.02, a=-0.24, b=-0.17)),
+    ("eye", 210, (3, 5), torch.float32, lambda t: init.eye_(t)),
+    ("eye_tall_f64", 210, (4, 2), F64, lambda t: init.eye_(t)),
+    ("dirac_1d", 211, (4, 2, 3), torch.float32, lambda t: init.dirac_(t)),
+    ("dirac_2d_groups", 211, (6, 4, 3, 4), torch.float32, lambda t: init.dirac_(t, groups=2)),
+    ("dirac_3d_groups", 211, (6, 1, 2, 3, 3), F64, lambda t: init.dirac_(t, 3)),
+    ("orthogonal", 212, (3, 5), torch.float32, lambda t: init.orthogonal_(t)),
+    ("orthogonal_tall_f64", 213, (6, 4), F64, lambda t: init.orthogonal_(t)),
+    ("orthogonal_square", 214, (10, 10), torch.float32, lambda t: init.orthogonal_(t)),
+    ("orthogonal_conv_gain", 215, (4, 3, 2, 2), torch.float32, lambda t: init.orthogonal_(t, gain=2.0)),
+    ("orthogonal_relu_gain_f64", 216, (20, 8), F64, lambda t: init.orthogonal_(t, gain=init.calculate_gain("relu"))),
+    ("orthogonal_empty", 217, (0, 3), torch.float32, lambda t: init.orthogonal_(t)),
+    ("sparse", 218, (6, 5), torch.float32, lambda t: init.sparse_(t, 0.3)),
+    ("sparse_f64", 219, (10, 4), F64, lambda t: init.sparse_(t, sparsity=0.5, std=0.1)),
+]
+
+INIT_ERRORS = [
+    ("eye_dims", lambda: init.eye_(torch.empty(3))),
+    ("dirac_dims", lambda: init.dirac_(torch.empty(3, 3))),
+    ("dirac_groups", lambda: init.dirac_(torch.empty(5, 2, 3), groups=2)),
+    ("orthogonal_dims", lambda: init.orthogonal_(torch.empty(4))),
+    ("sparse_dims", lambda: init.sparse_(torch.empty(2, 3, 4), 0.1)),
+    ("xavier_dims", lambda: init.xavier_uniform_(torch.empty(5))),
+    ("kaiming_mode", lambda: init.kaiming_normal_(torch.empty(3, 4), mode="fan_avg")),
+    ("gain_nonlinearity", lambda: init.calculate_gain("gelu")),
+    ("eye_bfloat16", lambda: init.eye_(torch.empty(2, 3, dtype=torch.bfloat16))),
+    ("orthogonal_half", lambda: init.orthogonal_(torch.empty(2, 3, dtype=torch.half))),
+    ("trunc_normal_half", lambda: init.trunc_normal_(torch.empty(2, 3, dtype=torch.half))),
+]
+
+
+def record_init():
+    tensors, cases = {}, []
+    for name, seed, shape, dtype, f in INIT_CASES:
+        torch.manual_seed(seed)
+        t = torch.empty(shape, dtype=dtype)
+        f(t)
+        # bfloat16 is stored as float32, which holds it exactly.
+        tensors[name + "/out"] = t.float() if dtype == torch.bfloat16 else t.clone()
+        tensors[name + "/after"] = torch.rand(4)
+        cases.append(dict(name=name, seed=seed, shape=list(shape), dtype="BF16" if dtype == torch.bfloat16 else DTYPES[dtype]))
+    save_safetensors(os.path.join(OUT, "init.safetensors"), tensors)
+    errors = []
+    for name, f in INIT_ERRORS:
+        try:
+            f()
+        except Exception as e:  # noqa: BLE001 -- recording what PyTorch raises
+            errors.append(dict(name=name, kind=type(e).__name__, message=str(e)))
+            continue
+        raise SystemExit(f"error case {name} raised nothing")
+    with open(os.path.join(OUT, "init.json"), "w") as f:
+        json.dump(dict(torch=torch.__version__, cases=cases, errors=errors), f, indent=1)
+        f.write("\n")
+    print(f"init: {len(cases)} cases, {len(errors)} error cases")
+
+
 def save_safetensors(path, tensors):
     header, blobs, off = {}, [], 0
     for k in sorted(tensors):
@@ -542,6 +620,7 @@ def main():
         f.write("\n")
     total = sum(os.path.getsize(os.path.join(OUT, g + ".safetensors")) for g in groups)
     print(f"{len(index)} cases, {len(errors)} error cases, {total} bytes in {len(groups)} files")
+    record_init()
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // TypeKind is the base kind of a schema type.
@@ -374,7 +375,37 @@ var baseKinds = map[string]TypeKind{
 	"MemoryFormat": TMemoryFormat, "Generator": TGenerator, "Dimname": TDimname,
 }
 
+// types interns parsed types by their text: a Type is never modified once
+// parsed, and the registry's schemas share a few hundred distinct ones
+// among thousands of arguments. Every garbage collection marks the
+// registry, so its objects cost every program that allocates (issue 25).
+var types struct {
+	sync.Mutex
+	m map[string]*Type
+}
+
+// typ parses a type, returning the interned one for its text.
 func (p *schemaParser) typ() (*Type, error) {
+	p.ws()
+	start := p.pos
+	t, err := p.parseType()
+	if err != nil {
+		return nil, err
+	}
+	key := strings.TrimRight(p.s[start:p.pos], " \t\n")
+	types.Lock()
+	defer types.Unlock()
+	if u, ok := types.m[key]; ok {
+		return u, nil
+	}
+	if types.m == nil {
+		types.m = map[string]*Type{}
+	}
+	types.m[strings.Clone(key)] = t
+	return t, nil
+}
+
+func (p *schemaParser) parseType() (*Type, error) {
 	name, err := p.ident()
 	if err != nil {
 		return nil, err

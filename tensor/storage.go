@@ -18,19 +18,37 @@ type Storage struct {
 
 // NewStorage allocates a zeroed storage of nbytes bytes.
 func NewStorage(nbytes int) *Storage {
-	if nbytes == 0 {
-		return &Storage{}
-	}
 	if s := hookedStorage(nbytes, true); s != nil {
 		return s
 	}
-	words := make([]uint64, (nbytes+7)/8)
-	return &Storage{data: unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), nbytes)}
+	return &Storage{data: newData(nbytes, true)}
+}
+
+// newData is the buffer of a new storage of nbytes: zeroed when zero is
+// set, else unspecified (see NewStorageUninit).
+func newData(nbytes int, zero bool) []byte {
+	var b []byte
+	switch {
+	case nbytes == 0:
+		return nil
+	case zero || nbytes < uninitMin:
+		words := make([]uint64, (nbytes+7)/8)
+		b = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), nbytes)
+	default:
+		b = makeNoZero(nbytes)
+	}
+	if !zero && poisonUninit {
+		poison(b)
+	}
+	return b
 }
 
 // uninitMin is the size from which NewStorageUninit skips zeroing; below
-// it a zeroed allocation costs next to nothing.
-const uninitMin = 64 << 10
+// it a zeroed allocation costs next to nothing. (At 64 KB, a 64×64 float32
+// result, 16 KB, was cleared before its kernel wrote it: 8% of an add's
+// profile, issue 25.) Allocations of this size are 8-byte aligned: the
+// runtime's size classes above its 16-byte tiny blocks are multiples of 8.
+const uninitMin = 1 << 10
 
 // poisonUninit (GOATEN_POISON=1, for tests) fills every storage
 // NewStorageUninit returns with 0xff bytes (NaN for floats), so that a
@@ -42,19 +60,13 @@ var poisonUninit = os.Getenv("GOATEN_POISON") == "1"
 // skips Go's zeroing, which costs about as much as an elementwise kernel's
 // pass over the result. Never hand its contents out unwritten.
 func NewStorageUninit(nbytes int) *Storage {
-	var s *Storage
-	switch {
-	case nbytes < uninitMin:
-		s = NewStorage(nbytes)
-	default:
-		if s = hookedStorage(nbytes, false); s == nil {
-			s = &Storage{data: makeNoZero(nbytes)}
+	if s := hookedStorage(nbytes, false); s != nil {
+		if poisonUninit {
+			poison(s.data)
 		}
+		return s
 	}
-	if poisonUninit {
-		poison(s.data)
-	}
-	return s
+	return &Storage{data: newData(nbytes, false)}
 }
 
 // An Allocator supplies the storages of the large tensors a goroutine

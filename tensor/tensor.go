@@ -370,6 +370,10 @@ func MaterializeUninit(t *Tensor) *Tensor {
 	return t
 }
 
+// materialize gives t a new storage. A small one stays in t's block, but
+// a larger one is an object of its own: a Storage in the block would keep
+// the block, and the autograd state it holds, alive as long as any view
+// or detached alias of the storage is.
 func materialize(t *Tensor, newStorage func(nbytes int) *Storage) *Tensor {
 	n := checkedExtent(t.sizes, t.strides, t.offset)
 	checkAllocSize(n, t.dtype)

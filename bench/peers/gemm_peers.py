@@ -3,6 +3,7 @@
 Run with Debian's python3 (apt-get install python3-torch python3-numpy):
     /usr/bin/python3 bench/peers/gemm_peers.py             # 1 and 2 threads
     /usr/bin/python3 bench/peers/gemm_peers.py --threads 1 # one thread count
+    /usr/bin/python3 bench/peers/gemm_peers.py --small     # BenchmarkGemmSmall's cases
 Prints `go test -bench` style lines (ns/op, best of several runs), the
 thread count as the -P suffix go test's -cpu gives:
     BenchmarkGemm/torch/sgemm/1024-1    ...  (torch.mm, a fresh result)
@@ -26,6 +27,8 @@ SIZES = [64, 128, 256, 512, 1024, 2048]
 CONV = (8, 64, 56, 56, 64, 3)  # N, C, H, W, K, R: as bench/gemm_test.go
 CONV_NAME = "8x64x56x56"
 THREADS = [1, 2]
+SMALL_SIZES = [64, 96, 128, 256]  # as BenchmarkGemmSmall
+BMM = (64, 128, 32, 128)  # batch, m, k, n: per-head attention scores
 
 
 def best_ns(fn, min_time):
@@ -61,7 +64,7 @@ def openblas_info():
     return out
 
 
-def run(threads, min_time):
+def run(threads, min_time, small=False):
     import numpy as np
     import torch
     import torch.nn.functional as F
@@ -77,6 +80,18 @@ def run(threads, min_time):
         print(f"Benchmark{bench}/{impl}/{name}-{threads}\t{runs}\t{ns:.0f} ns/op", flush=True)
 
     g = torch.Generator().manual_seed(1)
+    if small:
+        for n in SMALL_SIZES:
+            a = torch.randn(n, n, generator=g)
+            b = torch.randn(n, n, generator=g)
+            emit("GemmSmall", "torch", f"sgemm/{n}", lambda: torch.mm(a, b))
+            an, bn = a.numpy(), b.numpy()
+            emit("GemmSmall", "numpy", f"sgemm/{n}", lambda: an @ bn)
+        bs, m, k, n = BMM
+        a = torch.randn(bs, m, k, generator=g)
+        b = torch.randn(bs, k, n, generator=g)
+        emit("GemmSmall", "torch", f"bmm/{bs}x{m}x{k}x{n}", lambda: torch.bmm(a, b))
+        return
     for n in SIZES:
         for op, dt in (("sgemm", torch.float32), ("dgemm", torch.float64)):
             a = torch.randn(n, n, generator=g, dtype=dt)
@@ -97,17 +112,18 @@ def main():
     ap.add_argument("--threads", type=int, help="one thread count, in this process (default: 1 and 2, each in a subprocess)")
     ap.add_argument("--min-time", type=float, default=float(os.environ.get("PEER_MIN_TIME", "0.5")),
                     help="seconds to spend on each case (default 0.5, or $PEER_MIN_TIME); at least 3 runs")
+    ap.add_argument("--small", action="store_true", help="only BenchmarkGemmSmall's cases (sgemm 64-256, bmm)")
     args = ap.parse_args()
     if args.threads:
         if os.environ.get("OPENBLAS_NUM_THREADS") != str(args.threads):
             print(f"# warning: OPENBLAS_NUM_THREADS is {os.environ.get('OPENBLAS_NUM_THREADS')!r}, "
                   f"not {args.threads}: OpenBLAS runs with its own count", flush=True)
-        run(args.threads, args.min_time)
+        run(args.threads, args.min_time, args.small)
         return 0
     for t in THREADS:
         env = dict(os.environ, OPENBLAS_NUM_THREADS=str(t), OMP_NUM_THREADS=str(t))
-        subprocess.run([sys.executable, __file__, "--threads", str(t), "--min-time", str(args.min_time)],
-                       env=env, check=True)
+        subprocess.run([sys.executable, __file__, "--threads", str(t), "--min-time", str(args.min_time)]
+                       + (["--small"] if args.small else []), env=env, check=True)
     return 0
 
 

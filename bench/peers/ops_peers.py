@@ -3,6 +3,7 @@ in PyTorch.
 
 Run with Debian's python3 (apt-get install python3-torch):
     /usr/bin/python3 bench/peers/ops_peers.py
+PEER_FILTER (a regular expression, e.g. conv) runs only the cases it matches.
 Prints `go test -bench` style lines, BenchmarkOps/torch/<case> N X ns/op,
 each case called through torch.ops.aten.<op>.<overload> on one thread and
 timed as the Go side is (`go test -benchtime 10x -count 3`): the best mean
@@ -11,13 +12,12 @@ as the Go side's: float32 normal ("t") or positive ("p") values, int64
 indices below "hi" ("i"), bools ("b"), or the transpose of a contiguous
 tensor ("tT").
 
-An optional regexp argument selects cases by name; with PEER_PERCALL=1 each
-is timed call by call instead, as bench's TestOpsPerCall times goaten's.
+With PEER_PERCALL=1 each case is timed call by call instead, as bench's
+TestOpsPerCall times goaten's.
 """
 import json
 import os
 import re
-import sys
 import time
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -60,9 +60,9 @@ def percall(name, fn, args):
 
 
 def main():
-    pat = re.compile(sys.argv[1] if len(sys.argv) > 1 else "")
+    only = re.compile(os.environ.get("PEER_FILTER", ""))  # e.g. PEER_FILTER=conv
     for c in json.load(open(os.path.join(HERE, "ops_cases.json"))):
-        if not pat.search(c["name"]):
+        if not only.search(c["name"]):
             continue
         name, ov = c["op"].split("::")[1].split(".")
         fn = getattr(getattr(torch.ops.aten, name), ov)

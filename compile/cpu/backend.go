@@ -15,19 +15,22 @@ import (
 
 // Options configure the backend.
 type Options struct {
-	// TileElems is how many elements a tile of a group holds (rounded
-	// down to whole rows, at least one row); 0 means DefaultTileElems.
+	// TileElems is how many elements a tile of every group holds
+	// (rounded down to whole rows, at least one row); 0 chooses per
+	// group: one 4 KiB page of float32 for the groups that compute more
+	// than they move, DefaultTileElems for the others (tilesize.go).
 	TileElems int
 	// NoFusion runs every node through the dispatcher (with the memory
 	// plan): for comparisons and debugging.
 	NoFusion bool
 }
 
-// DefaultTileElems is the default tile: the power of two of float32
-// elements such that four registers of it fill the core's L2 cache (the L1
-// data cache where the CPU reports no L2), between 4K and 64K elements:
-// 64K on a core with 1 MiB of L2. (On issue 24's chains, 32K- and
-// 64K-element tiles ran 5-20% faster than 8K ones; bench/README.md.)
+// DefaultTileElems is the tile of the groups that mostly move bytes: the
+// power of two of float32 elements such that four registers of it fill the
+// core's L2 cache (the L1 data cache where the CPU reports no L2), between
+// 4K and 64K elements: 64K on a core with 1 MiB of L2. (On issue 24's
+// chains, 32K- and 64K-element tiles ran 5-20% faster than 8K ones;
+// bench/README.md.)
 var DefaultTileElems = defaultTile()
 
 func defaultTile() int {
@@ -51,17 +54,18 @@ const maxPlans = 8
 
 // Backend compiles a graph for the CPU device with the default Options:
 // pointwise chains and their reductions fused into tile programs, the
-// other nodes run through the dispatcher, intermediates recycled. Pass it
-// as compile.Options.Backend.
+// other nodes run through the dispatcher, intermediates recycled. It is
+// compile.Compile's default for graphs of CPU tensors (compile.DefaultBackend);
+// pass it as compile.Options.Backend to ask for it explicitly.
 func Backend(gm *fx.GraphModule, inputs []*tensor.Tensor) (compile.Runnable, error) {
 	return New(Options{})(gm, inputs)
 }
 
+// Backend is compile.Compile's default for CPU tensors.
+func init() { compile.RegisterCPUBackend(Backend) }
+
 // New returns the backend with opts.
 func New(opts Options) compile.Backend {
-	if opts.TileElems <= 0 {
-		opts.TileElems = DefaultTileElems
-	}
 	return func(gm *fx.GraphModule, inputs []*tensor.Tensor) (compile.Runnable, error) {
 		eager, err := compile.Eager(gm, inputs)
 		if err != nil {
@@ -88,9 +92,6 @@ func Describe(gm *fx.GraphModule, inputs []*tensor.Tensor, opts ...Options) (str
 	o := Options{}
 	if len(opts) > 0 {
 		o = opts[0]
-	}
-	if o.TileElems <= 0 {
-		o.TileElems = DefaultTileElems
 	}
 	pl, err := makePlan(gm, inputs, o)
 	if err != nil {

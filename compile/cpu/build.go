@@ -222,9 +222,7 @@ func (b *builder) build(tileElems int) (*tileProg, error) {
 		N = g.rowLen()
 	}
 	R := tensor.Numel(S) / N
-	T := max(1, tileElems/N)
-	T = min(T, R)
-	b.prog = &tileProg{shape: S, R: R, N: N, T: T}
+	b.prog = &tileProg{shape: S, R: R, N: N}
 	b.loc, b.last = map[*fx.Node]loc{}, map[*fx.Node]int{}
 	b.extLast, b.extLoc, b.inIdx = map[string]int{}, map[string]loc{}, map[string]int{}
 	// Last reads, in member order.
@@ -298,7 +296,10 @@ func (b *builder) build(tileElems int) (*tileProg, error) {
 			a, _, _ := b.operand(m, sp.ins[0], k, j)
 			dying(j)
 			d := b.dst(m, k)
-			in := instr{op: iUnary, dst: d, a: a, f1: sp.f1}
+			in := instr{op: iUnary, dst: d, a: a, f1: sp.f1, cost: unaryCost[costName(sp.name)]}
+			if in.cost == 0 {
+				in.cost = costBinaryOp
+			}
 			if sp.kind == kUnaryGo {
 				in.op, in.f1, in.fgo = iUnaryGo, nil, sp.fgo
 			}
@@ -473,6 +474,11 @@ func (b *builder) build(tileElems int) (*tileProg, error) {
 		if e.in >= 0 {
 			b.prog.rtScalars = append(b.prog.rtScalars, [2]int{len(b.prog.consts) - 1, e.in})
 		}
+	}
+	if tileElems > 0 {
+		b.prog.T = min(max(1, tileElems/N), R)
+	} else {
+		b.prog.T = b.prog.autoTile(DefaultTileElems)
 	}
 	return b.prog, nil
 }

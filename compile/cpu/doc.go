@@ -1,6 +1,9 @@
 // Package cpu is the CPU compiler backend (the counterpart of Inductor for
-// goaten's CPU device): pass Backend, or New(opts), as
-// compile.Options.Backend.
+// goaten's CPU device) and compile.Compile's default for graphs of CPU
+// tensors: it registers Backend with compile.RegisterCPUBackend when it is
+// initialized, and package goaten imports it. Pass New(opts) as
+// compile.Options.Backend for other options, compile.Eager for the
+// dispatcher's calls alone.
 //
 // Go cannot generate machine code at run time, so the backend interprets,
 // but in tiles (numexpr's virtual machine, MonetDB/X100's vectors, Halide's
@@ -11,6 +14,11 @@
 // innermost dims — form fusion groups,
 // and each group runs as a flat list of package asm kernel calls over
 // tile-sized registers, tile after tile, the tiles shared among the cores.
+// A tile is one 4 KiB page of each operand for a group whose kernels take
+// about as long as moving its bytes or longer (a sigmoid, gelu, exp or
+// softmax chain), a quarter of the L2 cache per operand for one that
+// mostly moves bytes (tilesize.go; Options.TileElems fixes one tile for
+// every group).
 // A chain thus reads its inputs and writes its results once, at the
 // memory's speed, where eager mode writes and reads one full-size tensor
 // per op, and no op goes through the dispatcher or a meta function.

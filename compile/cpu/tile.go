@@ -87,6 +87,7 @@ type instr struct {
 	swap      bool         // iBinP: the input is the first operand
 	dtype     tensor.DType // iLoad, iStoreN: the other dtype
 	s2        int          // iWhere: b's scalar
+	cost      float64      // iUnary: the kernel's estimated ns per element (tilesize.go)
 	sa, sb    bool         // iWhere: a, b are scalars
 	text      string
 }

@@ -44,8 +44,10 @@
 //
 // ExportedProgram.Module returns an nn.Module whose Forward runs the graph
 // with an fx.Interpreter on the device of its inputs and state, and writes
-// the buffer mutations back into the buffers. RunDecompositions re-traces
-// the graph through a decomposition table.
+// the buffer mutations back into the buffers. RunDecompositions replaces
+// the ops of a decomposition table by what they decompose into, call by
+// call, in any program: tokens, objects, mutations, higher-order ops' sub-
+// graphs and dynamic sizes are kept, effectful calls are not decomposed.
 //
 // # Dynamic dimensions
 //

@@ -197,38 +197,147 @@ func (ep *ExportedProgram) readableCode() string {
 	return strings.Join(lines, "\n")
 }
 
-// RunDecompositions returns the program with its graph re-traced through
-// the decomposition table (ExportedProgram.run_decompositions): the ops of
-// table are replaced by what they decompose into. The new program shares
-// the state and keeps the signature, with the output names of the new graph.
+// RunDecompositions returns the program with the ops of table replaced by
+// what they decompose into (ExportedProgram.run_decompositions; see
+// compile.RunDecompositions, which rewrites the graph call by call). It
+// works on every program: effect tokens and with_effects calls (effectful
+// ops are kept whole), custom objects, buffer and user-input mutations,
+// higher-order ops (their sub-graphs are decomposed too) and dynamic
+// dimensions (sizes stay symbolic). The new program shares the state and
+// keeps the signature, its outputs named after the new graph's values; a
+// constant tensor a decomposition makes is lifted to a CONSTANT_TENSOR
+// input after the program's other constants.
 func (ep *ExportedProgram) RunDecompositions(table compile.Decompositions) (*ExportedProgram, error) {
-	gm, err := compile.RunDecompositions(ep.GraphModule, table)
+	// The user inputs' dynamic dims (a loaded program keeps them here, not
+	// on its placeholders).
+	shapes := make([][]string, len(ep.GraphSignature.InputSpecs))
+	for i, k := range ep.userInputIndices() {
+		if i < len(ep.inputDims) {
+			shapes[k] = ep.inputDims[i]
+		}
+	}
+	gm, err := compile.RunDecompositionsShapes(ep.GraphModule, table, shapes)
 	if err != nil {
 		return nil, fmt.Errorf("export: RunDecompositions: %w", err)
 	}
-	names := make([]string, len(ep.GraphSignature.InputSpecs))
-	for i, s := range ep.GraphSignature.InputSpecs {
+	sig := ep.GraphSignature.clone()
+	out := *ep
+	names := make([]string, len(sig.InputSpecs))
+	for i, s := range sig.InputSpecs {
 		names[i] = argName(s.Arg)
+	}
+	gm, names, err = liftNewConstants(gm, &out, sig, names)
+	if err != nil {
+		return nil, fmt.Errorf("export: RunDecompositions: %w", err)
 	}
 	ngm, err := relabel(gm, names)
 	if err != nil {
 		return nil, fmt.Errorf("export: RunDecompositions: %w", err)
 	}
-	sig := ep.GraphSignature.clone()
 	outs := flatOutputs(ngm.Graph.OutputNode())
 	if len(outs) != len(sig.OutputSpecs) {
 		return nil, fmt.Errorf("export: RunDecompositions: the new graph returns %d values for %d outputs", len(outs), len(sig.OutputSpecs))
 	}
 	for i, o := range outs {
-		if o != nil {
-			if _, ok := sig.OutputSpecs[i].Arg.(TensorArgument); ok {
-				sig.OutputSpecs[i].Arg = TensorArgument{o.Name}
+		if o == nil {
+			continue
+		}
+		switch sig.OutputSpecs[i].Arg.(type) {
+		case TensorArgument:
+			sig.OutputSpecs[i].Arg = TensorArgument{o.Name}
+		case TokenArgument:
+			sig.OutputSpecs[i].Arg = TokenArgument{o.Name}
+		case SymIntArgument:
+			sig.OutputSpecs[i].Arg = SymIntArgument{o.Name}
+		}
+	}
+	out.GraphModule, out.GraphSignature = ngm, sig
+	return &out, nil
+}
+
+// liftNewConstants turns the tensor attributes a decomposition made
+// (get_attr nodes) into CONSTANT_TENSOR placeholders named as export names
+// lifted constants (c_lifted_tensor_N), placed after the program's last
+// constant (before its custom objects and user inputs), as PyTorch's
+// lift_constants_pass does. It updates sig and out's Constants (a copy) and
+// returns the graph and its placeholders' names.
+func liftNewConstants(gm *fx.GraphModule, out *ExportedProgram, sig *ExportGraphSignature, names []string) (*fx.GraphModule, []string, error) {
+	var attrs []*fx.Node
+	for _, n := range gm.Graph.Nodes() {
+		if n.Op != fx.OpGetAttr {
+			continue
+		}
+		if v, _ := gm.Attr(n.Target.(string)); v != nil {
+			if _, ok := v.(*tensor.Tensor); ok {
+				attrs = append(attrs, n)
 			}
 		}
 	}
-	out := *ep
-	out.GraphModule, out.GraphSignature = ngm, sig
-	return &out, nil
+	if len(attrs) == 0 {
+		return gm, names, nil
+	}
+	// Where the new inputs go: after the tokens, parameters, buffers and
+	// constants.
+	at := 0
+	for i, s := range sig.InputSpecs {
+		switch s.Kind {
+		case Token, Parameter, Buffer, ConstantTensor:
+			at = i + 1
+		}
+	}
+	taken := namer{}
+	for _, n := range gm.Graph.Nodes() {
+		taken.take(n.Name)
+	}
+	consts := make(map[string]*tensor.Tensor, len(out.Constants)+len(attrs))
+	for k, v := range out.Constants {
+		consts[k] = v
+	}
+	g := gm.Graph
+	phs := g.Placeholders()
+	var specs []InputSpec
+	var newNames []string
+	k := 0
+	for _, n := range attrs {
+		v, _ := gm.Attr(n.Target.(string))
+		target := ""
+		for {
+			target = "lifted_tensor_" + strconv.Itoa(k)
+			k++
+			if _, used := consts[target]; !used {
+				break
+			}
+		}
+		consts[target] = v.(*tensor.Tensor)
+		name := taken.take(placeholderName(ConstantTensor, target))
+		var p *fx.Node
+		func() {
+			if at < len(phs) {
+				defer g.InsertingBefore(phs[at])()
+			} else if len(phs) > 0 {
+				defer g.InsertingAfter(phs[len(phs)-1])()
+			} else {
+				defer g.InsertingBefore(g.First())()
+			}
+			p = g.Placeholder(name)
+		}()
+		copyMeta(n, p)
+		n.ReplaceAllUsesWith(p)
+		if err := g.EraseNode(n); err != nil {
+			return nil, nil, err
+		}
+		specs = append(specs, InputSpec{Kind: ConstantTensor, Arg: TensorArgument{p.Name}, Target: target})
+		newNames = append(newNames, p.Name)
+	}
+	sig.InputSpecs = slices.Concat(sig.InputSpecs[:at:at], specs, sig.InputSpecs[at:])
+	out.Constants = consts
+	return gm, slices.Concat(names[:at:at], newNames, names[at:]), nil
+}
+
+func copyMeta(from, to *fx.Node) {
+	for k, v := range from.Meta {
+		to.Meta[k] = v
+	}
 }
 
 // relabel copies gm with its placeholders named names, returning a tuple,

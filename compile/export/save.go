@@ -237,6 +237,9 @@ func (s *saver) graph(userOf map[*fx.Node]int) (*jGraph, error) {
 	for _, n := range s.gm.Graph.Nodes() {
 		switch n.Op {
 		case fx.OpPlaceholder:
+			if e, ok := n.Meta[compile.MetaSymExpr].(string); ok && isSymInt(n) {
+				return nil, fmt.Errorf("export: Save: input %s is a symbolic int (Sym(%s), a while_loop's int carry); saving symbolic int inputs is not supported", n.Name, e)
+			}
 			if o, isObj := n.Meta[fx.MetaVal].(tensor.ScriptObject); isObj {
 				jg.Inputs = append(jg.Inputs, jArg{AsCustomObj: &jCustomObjArg{Name: n.Name, ClassFQN: o.QualifiedClassName()}})
 				continue
@@ -570,6 +573,13 @@ func (s *saver) hopNode(n *fx.Node, h *hop.Op) (jNode, error) {
 		}
 		return ja, nil
 	}
+	// A list mixing tensors with ints (a while_loop's int carries) has no
+	// form in the schema: PyTorch's serialize_input refuses it.
+	for _, a := range n.Args() {
+		if err := mixedList(n, a); err != nil {
+			return jNode{}, err
+		}
+	}
 	for _, a := range n.Args() {
 		ja, err := convert(a)
 		if err != nil {
@@ -612,6 +622,39 @@ func (s *saver) hopNode(n *fx.Node, h *hop.Op) (jNode, error) {
 	}
 	jn.Outputs = append(jn.Outputs, jArg{AsTensors: &names})
 	return jn, nil
+}
+
+// mixedList refuses a list argument of a higher-order op's node n that
+// holds something other than tensors, in PyTorch's words.
+func mixedList(n *fx.Node, a any) error {
+	var xs []any
+	switch x := a.(type) {
+	case fx.Tuple:
+		xs = x
+	case []any:
+		xs = x
+	default:
+		return nil
+	}
+	mixed := false
+	types := make([]string, len(xs))
+	for i, e := range xs {
+		types[i] = "<class 'torch.fx.node.Node'>"
+		switch x := e.(type) {
+		case *fx.Node:
+			mixed = mixed || isSymInt(x)
+		case int:
+			types[i], mixed = "<class 'int'>", true
+		case bool:
+			types[i], mixed = "<class 'bool'>", true
+		case float64:
+			types[i], mixed = "<class 'float'>", true
+		}
+	}
+	if !mixed {
+		return nil
+	}
+	return fmt.Errorf("export: Save: node %s: Unsupported list/tuple argument type: [%s]", n.Name, strings.Join(types, ", "))
 }
 
 // torchbindNode writes a plain call_torchbind(obj, 'method', *args) node

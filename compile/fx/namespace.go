@@ -23,10 +23,14 @@ import (
 type namespace struct {
 	used  map[string]bool
 	byObj map[any]string
+	// taken[base] = k: base_1 ... base_k are all used, so the search for
+	// a free number skips them (a graph of n "add" nodes would otherwise
+	// build n²/2 candidate names).
+	taken map[string]int
 }
 
 func newNamespace() *namespace {
-	return &namespace{used: map[string]bool{}, byObj: map[any]string{}}
+	return &namespace{used: map[string]bool{}, byObj: map[any]string{}, taken: map[string]int{}}
 }
 
 // create returns a unique name built from candidate. A non-nil obj is
@@ -50,9 +54,19 @@ func (ns *namespace) create(candidate string, obj any) string {
 	}
 	for ns.used[candidate] || isIllegalName(candidate, obj) {
 		num++
+		if k := ns.taken[base]; num <= k {
+			num = k + 1 // base_num is used: the loop would go on past it
+		}
 		candidate = base + "_" + strconv.Itoa(num)
 	}
 	ns.used[candidate] = true
+	if num > 0 && num == ns.taken[base]+1 {
+		k := num
+		for ns.used[base+"_"+strconv.Itoa(k+1)] {
+			k++
+		}
+		ns.taken[base] = k
+	}
 	if obj != nil {
 		ns.byObj[obj] = candidate
 	}
@@ -209,6 +223,9 @@ func (ns *namespace) rename(old, name string) bool {
 		return false
 	}
 	delete(ns.used, old)
+	if base, num, ok := splitSuffix(old); ok && num <= ns.taken[base] {
+		ns.taken[base] = num - 1 // old is free again
+	}
 	ns.used[name] = true
 	return true
 }

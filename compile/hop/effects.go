@@ -430,7 +430,7 @@ func wrapResults(op *tensor.Op, res []*T, wrap bool) any {
 	out := make([]*T, len(res))
 	for i, r := range res {
 		if r != nil && wrap {
-			out[i] = functional.Wrap(r)
+			out[i] = functional.WrapResult(r)
 		} else {
 			out[i] = r
 		}

@@ -93,3 +93,32 @@ func ExampleMap() {
 	// Output:
 	// tensor([210., 430., 650.])
 }
+
+// A while_loop with an int carry: eagerly a Go loop; traced, the int is the
+// unbacked symbol u0 in the sub-graphs and the loop's int result u1.
+func ExampleWhileLoopCarries() {
+	f := func(x *tensor.Tensor) any {
+		cond := func(a ...any) any { return a[0].(hop.Int).Lt(hop.IntOf(3)) }
+		body := func(a ...any) []any {
+			return []any{a[0].(hop.Int).Add(hop.IntOf(1)), a[1].(*tensor.Tensor).MulScalar(2)}
+		}
+		return fx.Tuple(hop.WhileLoopCarries(cond, body, []any{0, x}, nil))
+	}
+	x := tensor.FromSlice([]float32{1, 2})
+	fmt.Println(f(x))
+	gm, err := compile.Trace(f, []*tensor.Tensor{x}, compile.TraceOptions{Mode: compile.Fake, ArgNames: []string{"x"}})
+	if err != nil {
+		panic(err)
+	}
+	body, _ := gm.Attr("while_loop_body_graph_0")
+	fmt.Println(strings.TrimSpace(body.(*fx.GraphModule).Code()))
+	res, _ := fx.NewInterpreter(gm).Run(x)
+	fmt.Println(res)
+	// Output:
+	// [3 tensor([ 8., 16.])]
+	// def forward(self, arg0_1, arg1_1):
+	//     add = arg0_1 + 1;  arg0_1 = None
+	//     mul = torch.ops.aten.mul.Scalar(arg1_1, 2);  arg1_1 = None
+	//     return (add, mul)
+	// [3 tensor([ 8., 16.])]
+}

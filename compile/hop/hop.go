@@ -68,6 +68,10 @@ type Call struct {
 	// allocate); only Dense uses it.
 	pred func(args ...*T) *T
 
+	// direct, when set, runs the call of a graph node instead of the
+	// layers (while_loop with int carries: see WhileLoopCarries).
+	direct func() any
+
 	level layer // the layer running the call
 }
 
@@ -205,6 +209,13 @@ func (o *Op) call(args []any, kwargs fx.Kwargs, g *Graphs) (any, error) {
 	c, err := o.rules.FromNode(args, kwargs, g)
 	if err != nil {
 		return nil, err
+	}
+	if c.direct != nil {
+		var res any
+		if err := tensor.Try(func() { res = c.direct() }); err != nil {
+			return nil, err
+		}
+		return res, nil
 	}
 	var res []*T
 	if err := tensor.Try(func() { res = o.Invoke(c) }); err != nil {
@@ -366,7 +377,7 @@ func functionalizeRule(c *Call) []*T {
 	out := make([]*T, len(res))
 	for i, r := range res {
 		if r != nil {
-			out[i] = functional.Wrap(r)
+			out[i] = functional.WrapResult(r)
 		}
 	}
 	return out

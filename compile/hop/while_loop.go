@@ -176,6 +176,9 @@ func whileFromNode(args []any, kwargs fx.Kwargs, g *Graphs) (*Call, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c, ok, err := whileIntFromNode(args, g); ok || err != nil {
+		return c, err
+	}
 	carried, _, err := argTensors("while_loop", "carried_inputs", args[2])
 	if err != nil {
 		return nil, err

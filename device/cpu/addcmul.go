@@ -19,7 +19,6 @@ import (
 // self + value·t1/t2 in three roundings is 1.13's.
 func addcmulKernel(op *tensor.Op, a []any) any {
 	p := args.AddcmulOf(a)
-	ins := []*tensor.Tensor{p.Self, p.Tensor1, p.Tensor2}
 	ct := tensor.ResultType(p.Self, p.Tensor1, p.Tensor2)
 	if ct != tensor.Float32 && ct != tensor.Float64 {
 		return op.Composite()(op, a)
@@ -31,15 +30,40 @@ func addcmulKernel(op *tensor.Op, a []any) any {
 		return op.Composite()(op, a)
 	}
 	out := emptyUninit(ct, shape...)
-	if out.Numel() == 0 {
-		return out
+	addcmulInto(out, p, ct)
+	return out
+}
+
+// addcmulInplace is addcmul_ writing self directly when the result has
+// self's dtype and shape and self is dense (inplaceKernel's rule); other
+// calls, and their errors, take the decomposition (addcmul, then copy_).
+func addcmulInplace(op *tensor.Op, a []any) any {
+	p := args.AddcmulOf(a)
+	ct := tensor.ResultType(p.Self, p.Tensor1, p.Tensor2)
+	var shape []int
+	if (ct == tensor.Float32 || ct == tensor.Float64) && tensor.Try(func() {
+		shape = tensor.BroadcastShapes(p.Self.Sizes(), p.Tensor1.Sizes(), p.Tensor2.Sizes())
+	}) == nil && writesSelfAs(p.Self, ct, shape, a) {
+		addcmulInto(p.Self, p, ct)
+		p.Self.BumpVersion()
+		return p.Self
 	}
+	return op.Composite()(op, a)
+}
+
+// addcmulInto writes fma(value·t1, t2, self) into out, whose dtype is ct
+// (float32 or float64) and whose shape is the broadcast one.
+func addcmulInto(out *tensor.Tensor, p args.Addcmul, ct tensor.DType) {
+	if out.Numel() == 0 {
+		return
+	}
+	ins := []*tensor.Tensor{p.Self, p.Tensor1, p.Tensor2}
 	if ct == tensor.Float64 {
 		v := p.Value.Float64()
 		pointwiseF64(out, ct, ins, func(d []float64, s [][]float64) {
 			asm.AddcmulF64(d, s[0][:len(d)], s[1][:len(d)], s[2][:len(d)], v)
 		})
-		return out
+		return
 	}
 	v := float32(p.Value.Float64())
 	pointwiseFloat(out, ct, ins, func(d []float64, s [][]float64) {
@@ -50,9 +74,9 @@ func addcmulKernel(op *tensor.Op, a []any) any {
 	}, func(d []float32, s [][]float32) {
 		asm.AddcmulF32(d, s[0][:len(d)], s[1][:len(d)], s[2][:len(d)], v)
 	})
-	return out
 }
 
 func init() {
 	impl("aten::addcmul", addcmulKernel)
+	impl("aten::addcmul_", addcmulInplace)
 }

@@ -5,6 +5,8 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/goaten/goaten/internal/golden"
@@ -209,5 +211,53 @@ func BenchmarkAddcmul(b *testing.B) {
 				op.Invoke(bound)
 			}
 		})
+	}
+}
+
+// TestAddcmulInplace holds addcmul_ to addcmul's values wherever it runs:
+// straight into a dense self (same storage, version bumped, self also a
+// factor), and through the decomposition for a strided self, an integer
+// self, a float32 self with float64 factors (the result type is float64:
+// computed, then cast into self) and a broadcast that would grow self
+// (PyTorch's error).
+func TestAddcmulInplace(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	randn := func(dt tensor.DType, sizes ...int) *tensor.Tensor {
+		n := 1
+		for _, s := range sizes {
+			n *= s
+		}
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = r.NormFloat64()
+		}
+		return tensor.FromSlice(v, sizes...).To(dt)
+	}
+	check := func(name string, self, t1, t2 *tensor.Tensor) {
+		t.Helper()
+		want := binCall(t, "aten::addcmul", map[string]any{"value": 0.5}, self, t1, t2).To(self.DType())
+		st, ver := self.Storage(), self.Version()
+		got := binCall(t, "aten::addcmul_", map[string]any{"value": 0.5}, self, t1, t2)
+		if got != self || self.Storage() != st || self.Version() == ver {
+			t.Fatalf("%s: addcmul_ returned another tensor or did not write self (version %d → %d)", name, ver, self.Version())
+		}
+		if !slices.Equal(self.Float64s(), want.Float64s()) {
+			t.Fatalf("%s: addcmul_ %v, addcmul %v", name, self.Float64s(), want.Float64s())
+		}
+	}
+	for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64} {
+		check(dt.String()+" dense", randn(dt, 5, 7), randn(dt, 5, 7), randn(dt, 7))
+		s := randn(dt, 4, 6)
+		check(dt.String()+" self as factor", s, s, randn(dt, 4, 6))
+		tr := randn(dt, 6, 4).T()
+		check(dt.String()+" transposed self", tr, randn(dt, 4, 6), randn(dt, 4, 6))
+		base := randn(dt, 4, 12)
+		check(dt.String()+" strided self", base.AsStrided([]int{4, 6}, []int{12, 2}), randn(dt, 4, 6), randn(dt, 4, 6))
+	}
+	check("int64", tensor.FromSlice([]int64{1, 2, 3}, 3), tensor.FromSlice([]int64{4, 5, 6}, 3), tensor.FromSlice([]int64{7, 8, 9}, 3))
+	check("float32 self, float64 factors", randn(tensor.Float32, 3), randn(tensor.Float64, 3), randn(tensor.Float64, 3))
+	_, err := tensor.CallErr("aten::addcmul_", []any{randn(tensor.Float32, 3), randn(tensor.Float32, 2, 3), randn(tensor.Float32, 3)}, nil)
+	if err == nil || !strings.Contains(err.Error(), "doesn't match the broadcast shape") {
+		t.Fatalf("addcmul_ growing self: %v, want PyTorch's broadcast-shape error", err)
 	}
 }

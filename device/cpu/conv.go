@@ -3,6 +3,7 @@ package cpu
 import (
 	"math"
 	"runtime"
+	"sync"
 
 	"github.com/goaten/goaten/asm"
 	"github.com/goaten/goaten/aten/args"
@@ -12,7 +13,8 @@ import (
 )
 
 // Convolutions as im2col + GEMM, the way PyTorch's slow CPU kernels run
-// them. 1-d and 2-d convolutions are run as 3-d ones with leading spatial
+// them; those of stride 1 on the padded image's grid ("wide", convWide
+// below), where im2col is long contiguous copies. 1-d and 2-d convolutions are run as 3-d ones with leading spatial
 // sizes of 1. float32 and float64 compute in their own precision, bfloat16
 // in float32, integer dtypes in int64 (exact, wrapping).
 
@@ -320,6 +322,21 @@ func convForward[T gemmNum](p *core.ConvParams, input, weight, bias, out *tensor
 			return
 		}
 	}
+	if wideForward(p, ct) {
+		var b []T
+		if bias != nil {
+			b = asCompute[T](bias, ct)
+		}
+		g := newWideGeom(p.InC, p.In, p.Kernel, p.Padding, p.Dilation)
+		switch y := any(y).(type) {
+		case []float32:
+			convWide(g, p.N, G, outG, any(x).([]float32), any(w).([]float32), any(b).([]float32), y)
+		case []float64:
+			convWide(g, p.N, G, outG, any(x).([]float64), any(w).([]float64), any(b).([]float64), y)
+		}
+		finish(out, buf)
+		return
+	}
 	if bias != nil {
 		b := asCompute[T](bias, ct)
 		for n := range p.N {
@@ -387,6 +404,23 @@ func convForward[T gemmNum](p *core.ConvParams, input, weight, bias, out *tensor
 		})
 	}
 	finish(out, buf)
+}
+
+// wideForward reports whether convWide computes the convolution p in
+// compute dtype ct: an ordinary float convolution of stride 1 whose kernel
+// is not a lone tap on an unpadded image (that one is a plain product).
+func wideForward(p *core.ConvParams, ct tensor.DType) bool {
+	if p.Transposed || (ct != tensor.Float32 && ct != tensor.Float64) || p.Empty || prod(p.Out) == 0 {
+		return false
+	}
+	single := prod(p.Kernel) == 1
+	for i, s := range p.Stride {
+		if s != 1 {
+			return false
+		}
+		single = single && p.Padding[i] == 0
+	}
+	return !single
 }
 
 // depthwise2d reports whether p is a 2-d convolution of stride 1 with one
@@ -552,6 +586,41 @@ func convBackward[T gemmNum](p *core.ConvParams, gout, input, weight, gi, gw *te
 			return
 		}
 	}
+	if wideForward(p, ct) {
+		// Stride 1: the weight gradient and (with the complementary
+		// padding not negative) the input gradient, a convolution of gy by
+		// the flipped, transposed weight, run wide.
+		if gw != nil {
+			buf, dw := resultBuf[T](gw, ct)
+			g := newWideGeom(p.InC, p.In, p.Kernel, p.Padding, p.Dilation)
+			var ok bool
+			switch dw := any(dw).(type) {
+			case []float32:
+				ok = convWideWeightGrad(g, p.N, G, outG, any(x).([]float32), any(gy).([]float32), dw)
+			case []float64:
+				ok = convWideWeightGrad(g, p.N, G, outG, any(x).([]float64), any(gy).([]float64), dw)
+			}
+			if ok {
+				finish(gw, buf)
+				gw = nil
+			} else {
+				clear(dw) // not finite: computed again exactly below
+			}
+		}
+		if gi != nil && unitStrideAdjoint(p) {
+			buf, dx := resultBuf[T](gi, ct)
+			g := newWideGeom(p.OutC, p.Out, p.Kernel, adjointPadding(p), p.Dilation)
+			wt := flipTransposeWeight(w, G, outG, inG, kLen)
+			switch dx := any(dx).(type) {
+			case []float32:
+				convWide(g, p.N, G, inG, any(gy).([]float32), any(wt).([]float32), nil, dx)
+			case []float64:
+				convWide(g, p.N, G, inG, any(gy).([]float64), any(wt).([]float64), nil, dx)
+			}
+			finish(gi, buf)
+			gi = nil
+		}
+	}
 	if !p.Transposed {
 		geom := newConvGeom(inG, p.In, p.Out, p.Kernel, p.Stride, p.Padding, p.Dilation)
 		if gi != nil && isFloat[T]() && unitStrideAdjoint(p) {
@@ -560,11 +629,7 @@ func convBackward[T gemmNum](p *core.ConvParams, gout, input, weight, gi, gw *te
 			// complementary padding: a packed GEMM, image by image.
 			buf, dx := resultBuf[T](gi, ct)
 			wt := flipTransposeWeight(w, G, outG, inG, kLen)
-			pad := make([]int, len(p.Padding))
-			for i := range pad {
-				pad[i] = p.Dilation[i]*(p.Kernel[i]-1) - p.Padding[i]
-			}
-			adj := newConvGeom(outG, p.Out, p.In, p.Kernel, p.Stride, pad, p.Dilation)
+			adj := newConvGeom(outG, p.Out, p.In, p.Kernel, p.Stride, adjointPadding(p), p.Dilation)
 			ident := adj.identity()
 			kk, rows := outG*kLen, im2colRows(adj)
 			for n := range p.N {
@@ -667,6 +732,16 @@ func unitStrideAdjoint(p *core.ConvParams) bool {
 	return true
 }
 
+// adjointPadding is the padding of the convolution of the output gradient
+// that gives the input gradient of the stride-1 convolution p.
+func adjointPadding(p *core.ConvParams) []int {
+	pad := make([]int, len(p.Padding))
+	for i := range pad {
+		pad[i] = p.Dilation[i]*(p.Kernel[i]-1) - p.Padding[i]
+	}
+	return pad
+}
+
 // flipTransposeWeight returns the weight of the adjoint convolution: for
 // each group, wt[c][o][kLen-1-k] = w[o][c][k] (every spatial dim flipped is
 // the flat kernel index reversed), c < inG input and o < outG output
@@ -706,7 +781,7 @@ func convolutionKernel(op *tensor.Op, a []any) any {
 	v := args.ConvolutionOf(a)
 	input, weight, bias := v.Input, v.Weight, v.Bias
 	p := core.ParseConv(op, a)
-	if depthwiseWrites(p, out.DType()) {
+	if depthwiseWrites(p, out.DType()) || wideForward(p, gemmCompute(out.DType())) {
 		out = allocUninit(out)
 	} else {
 		out = alloc(out)
@@ -731,6 +806,8 @@ func convolutionBackwardKernel(op *tensor.Op, a []any) any {
 	gout, input, weight := v.GradOutput, v.Input, v.Weight
 	p := core.ParseConv(op, a)
 	dw := depthwiseWrites(p, input.DType()) && gout.DType() == tensor.Float32
+	// convWide and convWideWeightGrad write every element too.
+	dw = dw || wideForward(p, gemmCompute(input.DType()))
 	for i, t := range outs {
 		if t != nil && dw && (i == 1 || i == 0 && unitStrideAdjoint(p)) {
 			allocUninit(t)
@@ -830,4 +907,400 @@ func init() {
 	impl("aten::convolution.default", convolutionKernel)
 	impl("aten::convolution_backward.default", convolutionBackwardKernel)
 	impl("aten::col2im.default", col2imKernel)
+}
+
+// A stride-1 convolution run "wide": on the grid of the zero-padded image
+// rather than of the output. With the image padded to Dp×Hp×Wp, the output
+// at (od, oh, ow) is column j = od·Hp·Wp + oh·Wp + ow of a product whose
+// row for input channel c and tap t reads the padded plane of c
+// contiguously from the tap's offset: the im2col operand is then a few
+// long contiguous copies per sliver instead of one short run per output
+// row. Columns with ow ≥ OW or oh ≥ OH (about (Hp·Wp)/(OH·OW) − 1 of the
+// product, 7% for 56×56 images, 31% for 14×14) are junk, computed and
+// dropped. Images of a chunk follow each other a plane apart, so that a
+// small image's product is one GEMM for many images; an image's columns up
+// to its last output (span) read only its own planes.
+
+// wideGeom is the geometry of a wide convolution of images of c channels.
+type wideGeom struct {
+	c              int
+	img, pad, out  [3]int // image, padding and output sizes, leading dims 1
+	padded         [3]int // img + 2·pad
+	plane, span    int    // a padded plane's size; columns up to an image's last output
+	imgLen, outLen int
+	off            []int // each tap's offset in a padded plane, kernel order
+}
+
+// newWideGeom is the wide geometry of a stride-1 convolution of images of c
+// channels and sizes img by a kernel k dilated by dil with padding pad.
+func newWideGeom(c int, img, k, pad, dil []int) *wideGeom {
+	g := &wideGeom{c: c}
+	var kk, dd [3]int
+	off := 3 - len(img)
+	for i := range 3 {
+		g.img[i], kk[i], dd[i] = 1, 1, 1
+		if i >= off {
+			g.img[i], kk[i], g.pad[i], dd[i] = img[i-off], k[i-off], pad[i-off], dil[i-off]
+		}
+		g.padded[i] = g.img[i] + 2*g.pad[i]
+		g.out[i] = g.padded[i] - dd[i]*(kk[i]-1)
+	}
+	Hp, Wp := g.padded[1], g.padded[2]
+	g.plane = g.padded[0] * Hp * Wp
+	g.span = ((g.out[0]-1)*Hp+g.out[1]-1)*Wp + g.out[2]
+	g.imgLen = g.img[0] * g.img[1] * g.img[2]
+	g.outLen = g.out[0] * g.out[1] * g.out[2]
+	for a := range kk[0] {
+		for b := range kk[1] {
+			for e := range kk[2] {
+				g.off = append(g.off, (a*dd[0]*Hp+b*dd[1])*Wp+e*dd[2])
+			}
+		}
+	}
+	return g
+}
+
+// needsPad reports whether the images need a padded copy.
+func (g *wideGeom) needsPad() bool { return g.pad != [3]int{} }
+
+// cols is the number of columns of a chunk of nb images.
+func (g *wideGeom) cols(nb int) int { return (nb-1)*g.plane + g.span }
+
+// chunk returns images n0 … n0+nb−1 of x (N×c×img, contiguous) as padded
+// planes, in buf (nb·c·plane elements whose borders are zero and stay so)
+// when the images need padding, else x itself.
+func wideChunk[T gemmNum](g *wideGeom, x []T, n0, nb int, buf []T) []T {
+	if !g.needsPad() {
+		return x[n0*g.c*g.imgLen : (n0+nb)*g.c*g.imgLen]
+	}
+	D, H, W := g.img[0], g.img[1], g.img[2]
+	Hp, Wp := g.padded[1], g.padded[2]
+	for p := range nb * g.c {
+		src := x[(n0*g.c+p)*g.imgLen:]
+		dst := buf[p*g.plane:]
+		for d := range D {
+			for h := range H {
+				copy(dst[((d+g.pad[0])*Hp+h+g.pad[1])*Wp+g.pad[2]:][:W], src[(d*H+h)*W:])
+			}
+		}
+	}
+	return buf[:nb*g.c*g.plane]
+}
+
+// widePacker returns the packer (asm.SgemmPacked) of the im2col operand of
+// channels c0 … c0+rows/taps−1 of a chunk xp (wideChunk): row k = c·taps+t
+// is xp's plane of channel c0+c from off[t] on, image after image. A run
+// of a whole sliver (the usual case) is copied as one array, without a
+// call to memmove.
+func widePacker[T float32 | float64](g *wideGeom, xp []T, c0, rows int) func(dst []T, pc, jc, kc, w, nr int) {
+	taps := len(g.off)
+	plane, imgStride := g.plane, g.c*g.plane
+	rowOff := make([]int, rows)
+	for k := range rowOff {
+		rowOff[k] = (c0+k/taps)*plane + g.off[k%taps]
+	}
+	return func(dst []T, pc, jc, kc, w, nr int) {
+		for p := 0; w < nr && p < kc; p++ {
+			clear(dst[p*nr+w : (p+1)*nr])
+		}
+		offs := rowOff[pc : pc+kc]
+		for j := 0; j < w; {
+			i, jj := (jc+j)/plane, (jc+j)%plane
+			run := min(w-j, plane-jj)
+			base := i*imgStride + jj
+			switch {
+			case run == 32:
+				for p, o := range offs {
+					*(*[32]T)(dst[p*nr+j:]) = *(*[32]T)(xp[base+o:])
+				}
+			case run == 16:
+				for p, o := range offs {
+					*(*[16]T)(dst[p*nr+j:]) = *(*[16]T)(xp[base+o:])
+				}
+			default:
+				for p, o := range offs {
+					copy(dst[p*nr+j:p*nr+j+run], xp[base+o:])
+				}
+			}
+			j += run
+		}
+	}
+}
+
+// wideExtract writes the outputs of a chunk's product yw (m rows of ld,
+// the chunk's images a plane apart) to y (images of outC channels; the
+// chunk's first image and row at y's start), adding bias[o] (nil: none).
+func wideExtract[T gemmNum](g *wideGeom, yw []T, ld, m, nb, outC int, bias []T, y []T) {
+	Hp, Wp := g.padded[1], g.padded[2]
+	OD, OH, OW := g.out[0], g.out[1], g.out[2]
+	for i := range nb {
+		for o := range m {
+			var b T
+			if bias != nil {
+				b = bias[o]
+			}
+			src := yw[o*ld+i*g.plane:]
+			dst := y[(i*outC+o)*g.outLen:]
+			for d := range OD {
+				for h := range OH {
+					s := src[(d*Hp+h)*Wp:][:OW]
+					dr := dst[(d*OH+h)*OW:][:OW]
+					if bias == nil {
+						copy(dr, s)
+						continue
+					}
+					for q, v := range s {
+						dr[q] = v + b
+					}
+				}
+			}
+		}
+	}
+}
+
+// scratchPools keep the wide convolutions' scratch buffers (*[]float32,
+// *[]float64) from call to call: made afresh, a training step's megabytes
+// of them cost more in zeroing and page faults than the copies they hold.
+var scratchPools [2]sync.Pool
+
+// getScratch returns a buffer of n elements from the pool (contents left
+// over from an earlier use) or a new one; putScratch gives it back.
+func getScratch[T float32 | float64](n int) *[]T {
+	pool := &scratchPools[scratchPool[T]()]
+	if v, ok := pool.Get().(*[]T); ok && cap(*v) >= n {
+		*v = (*v)[:n]
+		return v
+	}
+	s := make([]T, n)
+	return &s
+}
+
+func putScratch[T float32 | float64](s *[]T) {
+	if s != nil {
+		scratchPools[scratchPool[T]()].Put(s)
+	}
+}
+
+func scratchPool[T float32 | float64]() int {
+	if _, ok := any(T(0)).(float64); ok {
+		return 1
+	}
+	return 0
+}
+
+// wideChunkCols is about the number of columns a chunk of images takes in
+// a wide product: enough that a GEMM call does real work, few enough that
+// the chunk's operands stay in the L2 cache.
+const wideChunkCols = 4096
+
+// wideChunks splits N images into chunks of nb images for products of m
+// rows and k depth, and reports whether the chunks should run in parallel
+// (each product then too small for the GEMM to split).
+func wideChunks(g *wideGeom, N, m, k int) (nb, chunks int, par bool) {
+	nb = max(1, min(N, wideChunkCols/g.plane))
+	chunks = (N + nb - 1) / nb
+	work := m * g.cols(nb) * k
+	par = chunks > 1 && runtime.GOMAXPROCS(0) > 1 && chunks*work >= gemmParallel && work < 160*160*160
+	return nb, chunks, par
+}
+
+// forChunks runs f for every chunk, on the pool's goroutines when par is
+// set; worker says which scratch buffers to use.
+func forChunks(chunks int, par bool, f func(worker, chunk int)) {
+	if !par {
+		for c := range chunks {
+			f(0, c)
+		}
+		return
+	}
+	w := min(runtime.GOMAXPROCS(0), chunks)
+	parallel.For(w, func(t int) {
+		for c := t; c < chunks; c += w {
+			f(t, c)
+		}
+	})
+}
+
+// convWide sets y (N images of G·outG channels, g.out) to the stride-1
+// convolution of x (N images of g.c = G·inG channels, g.img) by w (G
+// groups of outG × inG·taps) plus bias (nil: none): one packed GEMM per
+// chunk of images and group into a wide buffer, then the outputs copied
+// out.
+func convWide[T float32 | float64](g *wideGeom, N, G, outG int, x, w, bias, y []T) {
+	inG, taps := g.c/G, len(g.off)
+	kk := inG * taps
+	nb, chunks, par := wideChunks(g, N, outG, kk)
+	ld := g.cols(nb)
+	workers := 1
+	if par {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	type scratch struct {
+		xp, yw []T
+		held   []*[]T // for putScratch
+	}
+	bufs := make([]scratch, workers)
+	defer func() {
+		for _, s := range bufs {
+			for _, b := range s.held {
+				putScratch(b)
+			}
+		}
+	}()
+	forChunks(chunks, par, func(wk, ch int) {
+		s := &bufs[wk]
+		if s.yw == nil {
+			yw := getScratch[T](outG * ld) // written by each product before it is read
+			s.yw = *yw
+			s.held = append(s.held, yw)
+			if g.needsPad() {
+				xp := getScratch[T](nb * g.c * g.plane)
+				s.xp = *xp
+				clear(s.xp) // the borders stay zero
+				s.held = append(s.held, xp)
+			}
+		}
+		n0 := ch * nb
+		m := min(nb, N-n0)
+		xp := wideChunk(g, x, n0, m, s.xp)
+		cols := g.cols(m)
+		for gr := range G {
+			wg := w[gr*outG*kk : (gr+1)*outG*kk]
+			switch wg := any(wg).(type) {
+			case []float32:
+				asm.SgemmPacked(false, outG, cols, kk, 1, wg, kk, widePacker(g, any(xp).([]float32), gr*inG, kk), 0, any(s.yw).([]float32), ld)
+			case []float64:
+				asm.DgemmPacked(false, outG, cols, kk, 1, wg, kk, widePacker(g, any(xp).([]float64), gr*inG, kk), 0, any(s.yw).([]float64), ld)
+			}
+			var b []T
+			if bias != nil {
+				b = bias[gr*outG : (gr+1)*outG]
+			}
+			wideExtract(g, s.yw, ld, outG, m, G*outG, b, y[(n0*G*outG+gr*outG)*g.outLen:])
+		}
+	})
+}
+
+// wideRows copies the im2col rows of channels c0 … c0+rows/taps−1 of a
+// chunk of m images xp (wideChunk) into bt, rows ld apart: row k = c·taps+t
+// is, image after image, the channel's padded plane from off[t] on.
+func wideRows[T gemmNum](g *wideGeom, xp []T, c0, rows, m, ld int, bt []T) {
+	taps := len(g.off)
+	for k := range rows {
+		c, t := k/taps, k%taps
+		dst := bt[k*ld:]
+		for i := range m {
+			n := g.plane
+			if i == m-1 {
+				n = g.span
+			}
+			copy(dst[i*g.plane:][:n], xp[(i*g.c+c0+c)*g.plane+g.off[t]:])
+		}
+	}
+}
+
+// wideScatter writes rows rows of m images of gy (images of outC channels,
+// the first image and row at gy's start) into the wide layout gw (rows ld
+// apart, images a plane apart), leaving the junk columns as they are.
+func wideScatter[T gemmNum](g *wideGeom, gy []T, rows, m, outC, ld int, gw []T) {
+	Hp, Wp := g.padded[1], g.padded[2]
+	OD, OH, OW := g.out[0], g.out[1], g.out[2]
+	for i := range m {
+		for o := range rows {
+			src := gy[(i*outC+o)*g.outLen:]
+			dst := gw[o*ld+i*g.plane:]
+			for d := range OD {
+				for h := range OH {
+					copy(dst[(d*Hp+h)*Wp:][:OW], src[(d*OH+h)*OW:])
+				}
+			}
+		}
+	}
+}
+
+// wideBtElems bounds a chunk's copied im2col rows in convWideWeightGrad
+// (1 MiB of float32), at least one image.
+const wideBtElems = 1 << 18
+
+// convWideWeightGrad sets dw (G groups of outG × inG·taps) to the weight
+// gradient of the stride-1 convolution of x (N images of g.c = G·inG
+// channels) whose output gradient is gy: per chunk of images and group,
+// one GEMM of gy in the wide layout (zero in the junk columns) by the
+// transposed im2col rows of the chunk (copied whole: long contiguous
+// runs); the chunks' sums added in order, so the result does not depend on
+// how many goroutines ran them. A junk column's zero meets whatever the
+// padded images hold there: where that is an infinity or a NaN the sum is
+// NaN though the gradient may not be, so convWideWeightGrad reports false
+// when dw is not all finite, and the caller computes it again exactly.
+func convWideWeightGrad[T float32 | float64](g *wideGeom, N, G, outG int, x, gy, dw []T) bool {
+	inG, taps := g.c/G, len(g.off)
+	kk := inG * taps
+	nb, _, _ := wideChunks(g, N, outG, kk)
+	nb = max(1, min(nb, wideBtElems/(kk*g.plane)))
+	chunks := (N + nb - 1) / nb
+	ld := g.cols(nb)
+	work := outG * ld * kk
+	par := chunks > 1 && runtime.GOMAXPROCS(0) > 1 && chunks*work >= gemmParallel && work < 160*160*160
+	workers := 1
+	if par {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	type scratch struct {
+		xp, gw, bt []T
+		held       []*[]T // for putScratch
+	}
+	bufs := make([]scratch, workers)
+	size := G * outG * kk
+	pp := getScratch[T](chunks * size) // each chunk's part is written whole
+	defer putScratch(pp)
+	parts := *pp
+	defer func() {
+		for _, s := range bufs {
+			for _, b := range s.held {
+				putScratch(b)
+			}
+		}
+	}()
+	forChunks(chunks, par, func(wk, ch int) {
+		s := &bufs[wk]
+		if s.gw == nil {
+			gw, bt := getScratch[T](outG*ld), getScratch[T](kk*ld)
+			s.gw, s.bt = *gw, *bt
+			clear(s.gw) // the junk columns stay zero; bt's rows are copied whole
+			s.held = append(s.held, gw, bt)
+			if g.needsPad() {
+				xp := getScratch[T](nb * g.c * g.plane)
+				s.xp = *xp
+				clear(s.xp)
+				s.held = append(s.held, xp)
+			}
+		}
+		n0 := ch * nb
+		m := min(nb, N-n0)
+		xp := wideChunk(g, x, n0, m, s.xp)
+		cols := g.cols(m)
+		for gr := range G {
+			wideScatter(g, gy[(n0*G*outG+gr*outG)*g.outLen:], outG, m, G*outG, ld, s.gw)
+			wideRows(g, xp, gr*inG, kk, m, ld, s.bt)
+			part := parts[ch*size+gr*outG*kk:][:outG*kk]
+			switch gw := any(s.gw).(type) {
+			case []float32:
+				asm.Sgemm(false, true, outG, kk, cols, 1, gw, ld, any(s.bt).([]float32), ld, 0, any(part).([]float32), kk)
+			case []float64:
+				asm.Dgemm(false, true, outG, kk, cols, 1, gw, ld, any(s.bt).([]float64), ld, 0, any(part).([]float64), kk)
+			}
+		}
+	})
+	copy(dw[:size], parts)
+	for ch := 1; ch < chunks; ch++ {
+		for i, v := range parts[ch*size : (ch+1)*size] {
+			dw[i] += v
+		}
+	}
+	for _, v := range dw[:size] {
+		if math.IsInf(float64(v), 0) || v != v {
+			return false
+		}
+	}
+	return true
 }

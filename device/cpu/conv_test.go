@@ -114,6 +114,20 @@ var convCases = []struct {
 	{[]int{1, 16, 20, 20}, []int{150, 16, 3, 3}, []int{1, 1}, []int{1, 1}, []int{1, 1}, 1},
 	{[]int{2, 6, 5, 7}, []int{4, 3, 1, 1}, []int{1, 1}, []int{0, 0}, []int{1, 1}, 2},
 	{[]int{1, 3, 6, 6}, []int{2, 3, 2, 2}, []int{1, 1}, []int{2, 1}, []int{1, 1}, 1},
+	// Stride 1 (convWide, and its input and weight gradients): examples/
+	// mnist's two convolutions, whose batches span several chunks of
+	// images; 3-d with groups, dilation and uneven padding; unpadded.
+	{[]int{32, 1, 28, 28}, []int{8, 1, 3, 3}, []int{1, 1}, []int{1, 1}, []int{1, 1}, 1},
+	{[]int{32, 8, 14, 14}, []int{16, 8, 3, 3}, []int{1, 1}, []int{1, 1}, []int{1, 1}, 1},
+	{[]int{3, 4, 5, 6, 7}, []int{6, 2, 3, 2, 3}, []int{1, 1, 1}, []int{1, 0, 2}, []int{1, 2, 1}, 2},
+	{[]int{2, 6, 9, 10}, []int{6, 3, 3, 3}, []int{1, 1}, []int{2, 1}, []int{2, 1}, 2},
+	{[]int{5, 3, 7, 6}, []int{4, 3, 2, 3}, []int{1, 1}, []int{0, 0}, []int{1, 1}, 1},
+	// Rows keeping their width (convFlat): dilated along the width, 5
+	// taps wide, 1-d, a row narrower than a sliver.
+	{[]int{2, 4, 7, 9}, []int{6, 2, 3, 3}, []int{1, 1}, []int{1, 2}, []int{1, 2}, 2},
+	{[]int{3, 2, 5, 40}, []int{3, 2, 1, 5}, []int{1, 1}, []int{0, 2}, []int{1, 1}, 1},
+	{[]int{4, 3, 37}, []int{5, 3, 3}, []int{1}, []int{3}, []int{3}, 1},
+	{[]int{3, 2, 4, 3}, []int{2, 2, 3, 3}, []int{1, 1}, []int{1, 1}, []int{1, 1}, 1},
 	// Depthwise (convDepthwise and convDepthwiseWeightGrad for float32):
 	// padded, dilated, unpadded, and padded past the kernel's reach (the
 	// input gradient then takes the general path).
@@ -125,14 +139,24 @@ var convCases = []struct {
 
 func TestConvPackedIm2col(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 7))
-	for _, c := range convCases {
+	for ci, c := range convCases {
 		for _, d := range []tensor.DType{tensor.Float32, tensor.Float64} {
 			t.Run(fmt.Sprintf("%v*%v/s%v/p%v/d%v/g%d/%s", c.x, c.w, c.stride, c.pad, c.dil, c.groups, d), func(t *testing.T) {
 				xv, wv := convRand(r, numel(c.x), d), convRand(r, numel(c.w), d)
 				want, shape := naiveConv(xv, c.x, wv, c.w, c.stride, c.pad, c.dil, c.groups)
+				// A bias on every other case.
+				var bias *tensor.Tensor
+				if ci%2 == 1 {
+					bv := convRand(r, c.w[0], d)
+					outLen := numel(shape[2:])
+					for i := range want {
+						want[i] += bv[i/outLen%c.w[0]]
+					}
+					bias = tensor.FromSlice(bv, c.w[0]).To(d)
+				}
 				x := tensor.FromSlice(xv, c.x...).To(d)
 				w := tensor.FromSlice(wv, c.w...).To(d)
-				y := tensor.Call("aten::convolution", x, w, nil, c.stride, c.pad, c.dil, false, make([]int, len(c.stride)), c.groups).(*tensor.Tensor)
+				y := tensor.Call("aten::convolution", x, w, bias, c.stride, c.pad, c.dil, false, make([]int, len(c.stride)), c.groups).(*tensor.Tensor)
 				if fmt.Sprint(y.Sizes()) != fmt.Sprint(shape) {
 					t.Fatalf("shape %v, want %v", y.Sizes(), shape)
 				}
@@ -266,44 +290,56 @@ func TestConvDepthwise(t *testing.T) {
 	}
 }
 
-// TestConvDepthwiseGradNonFinite checks the depthwise weight gradient where
-// an input plane holds an infinity or a NaN that some taps never meet: the
-// gradient of those taps must stay finite (the wide layout's zero columns
-// would meet them).
-func TestConvDepthwiseGradNonFinite(t *testing.T) {
+// TestConvGradNonFinite checks the weight gradient of stride-1
+// convolutions (depthwise: convDepthwiseWeightGrad; the others and float64:
+// convWideWeightGrad) where an input plane holds an infinity or a NaN that
+// some taps never meet: the gradient of those taps must stay finite (the
+// wide layout's zero columns would meet them).
+func TestConvGradNonFinite(t *testing.T) {
 	r := rand.New(rand.NewPCG(29, 30))
-	xs, ws := []int{2, 2, 4, 5}, []int{2, 1, 3, 3}
-	stride, pad, dil := []int{1, 1}, []int{1, 1}, []int{1, 1}
-	yShape := naiveConvShape(xs, ws, stride, pad, dil)
-	xv, yv, wv := convRand(r, numel(xs), tensor.Float32), convRand(r, numel(yShape), tensor.Float32), convRand(r, numel(ws), tensor.Float32)
-	xv[4] = math.Inf(1)        // image 0, channel 0: the top right corner
-	xv[20+15] = math.NaN()     // image 0, channel 1: the bottom left corner
-	xv[40+20+9] = math.Inf(-1) // image 1, channel 1
-	want := make([]float64, len(wv))
-	naiveConvTerms(xs, ws, stride, pad, dil, 2, func(yi, xi, wi int) { want[wi] += yv[yi] * xv[xi] })
-	x := tensor.FromSlice(xv, xs...).To(tensor.Float32)
-	y := tensor.FromSlice(yv, yShape...).To(tensor.Float32)
-	w := tensor.FromSlice(wv, ws...).To(tensor.Float32)
-	outs := tensor.Call("aten::convolution_backward", y, x, w, nil, stride, pad, dil, false, []int{0, 0}, 2, []bool{false, true, false}).([]*tensor.Tensor)
-	finite := 0
-	for i, g := range outs[1].Float64s() {
-		switch wi := want[i]; {
-		case math.IsNaN(wi):
-			if !math.IsNaN(g) {
-				t.Errorf("grad_weight[%d] = %v, want NaN", i, g)
-			}
-		case math.IsInf(wi, 0):
-			if g != wi {
-				t.Errorf("grad_weight[%d] = %v, want %v", i, g, wi)
-			}
-		default:
-			finite++
-			if !(math.Abs(g-wi) <= 1e-5*(1+math.Abs(wi))*20) {
-				t.Errorf("grad_weight[%d] = %v, want %v", i, g, wi)
+	for _, c := range []struct {
+		ws     []int
+		groups int
+		d      tensor.DType
+	}{
+		{[]int{2, 1, 3, 3}, 2, tensor.Float32},
+		{[]int{2, 1, 3, 3}, 2, tensor.Float64},
+		{[]int{3, 2, 3, 3}, 1, tensor.Float32},
+		{[]int{3, 2, 3, 3}, 1, tensor.Float64},
+	} {
+		xs, ws := []int{2, 2, 4, 5}, c.ws
+		stride, pad, dil := []int{1, 1}, []int{1, 1}, []int{1, 1}
+		yShape := naiveConvShape(xs, ws, stride, pad, dil)
+		xv, yv, wv := convRand(r, numel(xs), c.d), convRand(r, numel(yShape), c.d), convRand(r, numel(ws), c.d)
+		xv[4] = math.Inf(1)        // image 0, channel 0: the top right corner
+		xv[20+15] = math.NaN()     // image 0, channel 1: the bottom left corner
+		xv[40+20+9] = math.Inf(-1) // image 1, channel 1
+		want := make([]float64, len(wv))
+		naiveConvTerms(xs, ws, stride, pad, dil, c.groups, func(yi, xi, wi int) { want[wi] += yv[yi] * xv[xi] })
+		x := tensor.FromSlice(xv, xs...).To(c.d)
+		y := tensor.FromSlice(yv, yShape...).To(c.d)
+		w := tensor.FromSlice(wv, ws...).To(c.d)
+		outs := tensor.Call("aten::convolution_backward", y, x, w, nil, stride, pad, dil, false, []int{0, 0}, c.groups, []bool{false, true, false}).([]*tensor.Tensor)
+		finite := 0
+		for i, g := range outs[1].Float64s() {
+			switch wi := want[i]; {
+			case math.IsNaN(wi):
+				if !math.IsNaN(g) {
+					t.Errorf("%v: grad_weight[%d] = %v, want NaN", c, i, g)
+				}
+			case math.IsInf(wi, 0):
+				if g != wi {
+					t.Errorf("%v: grad_weight[%d] = %v, want %v", c, i, g, wi)
+				}
+			default:
+				finite++
+				if !(math.Abs(g-wi) <= 1e-5*(1+math.Abs(wi))*20) {
+					t.Errorf("%v: grad_weight[%d] = %v, want %v", c, i, g, wi)
+				}
 			}
 		}
-	}
-	if finite == 0 || finite == len(want) {
-		t.Fatalf("%d of %d taps finite: the case does not test what it should", finite, len(want))
+		if finite == 0 || finite == len(want) {
+			t.Fatalf("%v: %d of %d taps finite: the case does not test what it should", c, finite, len(want))
+		}
 	}
 }

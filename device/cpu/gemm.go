@@ -43,6 +43,10 @@ const (
 
 	gemmSmall    = 24 * 24 * 24 // below this many multiply-adds, no packing
 	gemmParallel = 1 << 20      // from this many multiply-adds, use every core
+	// gemmWake is the assembly GEMM's threshold for sharing one product
+	// (asm's parallelMin, about 50 µs of work): below it a batch of
+	// products asks only spinning helpers (parallel.ForSmall).
+	gemmWake = 160 * 160 * 160
 )
 
 // gemm adds alpha·A·B to the m×n row-major matrix c (leading dimension ldc),
@@ -117,7 +121,16 @@ func gemmBatched[T gemmNum](bs, m, n, k int, alpha T, a gmat[T], sa int, b gmat[
 			run(i, true)
 		}
 	case bs >= w:
-		parallelFor(bs, w, func(i int) { run(i, true) })
+		// Each product is one index, taken by whichever goroutine is free
+		// (not a fixed share per goroutine): on a machine whose other core
+		// is busy the caller does the products a late helper would have.
+		// A batch under gemmWake multiply-adds in all (tens of µs) asks only
+		// a helper that is still spinning: waking a parked one costs more.
+		if bs*m*n*k < gemmWake {
+			parallel.ForSmall(bs, func(i int) { run(i, true) })
+		} else {
+			parallel.For(bs, func(i int) { run(i, true) })
+		}
 	default:
 		for i := range bs {
 			run(i, false)

@@ -60,7 +60,14 @@ func writesSelf(self *tensor.Tensor, f *tensor.Op, a []any) bool {
 		return false
 	}
 	m := meta(f, a)
-	if m.DType() != self.DType() || !slices.Equal(m.Sizes(), self.Sizes()) {
+	return writesSelfAs(self, m.DType(), m.Sizes(), a)
+}
+
+// writesSelfAs is writesSelf for a result of dtype dt and the given sizes:
+// self is dense without overlap and the result matches it, and every
+// other tensor argument sharing self's storage is self's very view.
+func writesSelfAs(self *tensor.Tensor, dt tensor.DType, sizes []int, a []any) bool {
+	if dt != self.DType() || !slices.Equal(sizes, self.Sizes()) || !core.IsNonOverlappingAndDense(self.Sizes(), self.Strides()) {
 		return false
 	}
 	st := self.Storage()

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -272,6 +273,34 @@ func TestBMMOverwrites(t *testing.T) {
 					for j := range want {
 						if math.Abs(g[j]-want[j]) > 1e-3*(1+math.Abs(want[j])) {
 							t.Fatalf("%v %s %v batch %d element %d: got %v, want %v", s, layout, dt, i, j, g[j], want[j])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestBMMBatchesAcrossCores: a batch of small products shared among
+// goroutines one product at a time (below and above the threshold at which
+// parked helpers are woken) gives each product the bits of mm on that
+// product alone, with GOMAXPROCS 1 and 2.
+func TestBMMBatchesAcrossCores(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, s := range [][4]int{{9, 64, 32, 64}, {64, 128, 32, 128}, {7, 100, 130, 90}} {
+		bs, n, k, p := s[0], s[1], s[2], s[3]
+		for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64} {
+			a, b := randF64(r, bs, n, k).To(dt), randF64(r, bs, k, p).To(dt)
+			for _, procs := range []int{1, 2} {
+				prev := runtime.GOMAXPROCS(procs)
+				got := tensor.Call("aten::bmm.default", a, b).(*tensor.Tensor)
+				runtime.GOMAXPROCS(prev)
+				for i := range bs {
+					want := tensor.Call("aten::mm.default", a.Select(0, i), b.Select(0, i)).(*tensor.Tensor).Float64s()
+					g := got.Select(0, i).Float64s()
+					for j := range want {
+						if math.Float64bits(g[j]) != math.Float64bits(want[j]) {
+							t.Fatalf("%v %v procs=%d batch %d element %d: got %v, want %v (mm)", s, dt, procs, i, j, g[j], want[j])
 						}
 					}
 				}

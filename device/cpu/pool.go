@@ -284,6 +284,11 @@ func maxPool[T poolFloat](dst []T, idx []int64, src []T, g *core.PoolWindow) {
 		}
 	}
 	if out[0] == 1 && span[0][0] == [2]int{0, 1} {
+		if g.Kernel[1] == 2 && g.Kernel[2] == 2 && g.Stride[1] == 2 && g.Stride[2] == 2 && g.Pad == [3]int{} &&
+			g.Dilation[1] == 1 && g.Dilation[2] == 1 && 2*out[1] <= in[1] && 2*out[2] <= in[2] {
+			maxPool2x2(dst, idx, src, g.Planes, in[1], in[2], out[1], out[2])
+			return
+		}
 		maxPool2d(dst, idx, src, g, &span)
 		return
 	}
@@ -352,6 +357,39 @@ func maxPool2d[T poolFloat](dst []T, idx []int64, src []T, g *core.PoolWindow, s
 						}
 					}
 					d[oh*OW+ow], ix[oh*OW+ow] = bv, best
+				}
+			}
+		}
+	})
+}
+
+// maxPool2x2 is maxPool2d for the commonest window: 2×2, stride 2, no
+// padding or dilation, every window inside the planes of H×W (2·OH ≤ H,
+// 2·OW ≤ W), each window's four taps compared in order without loops.
+func maxPool2x2[T poolFloat](dst []T, idx []int64, src []T, planes, H, W, OH, OW int) {
+	poolParallel(planes, OH*OW*4, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			s := src[p*H*W : (p+1)*H*W]
+			for oh := range OH {
+				i0 := 2 * oh * W
+				r0, r1 := s[i0:i0+W], s[i0+W:i0+2*W]
+				d := dst[(p*OH+oh)*OW:][:OW]
+				ix := idx[(p*OH+oh)*OW:][:OW]
+				for ow := range d {
+					x := 2 * ow
+					// The first tap wins over the initial −Inf unless it is
+					// −Inf itself, when the index is the first tap's anyway.
+					bv, bi := r0[x], x
+					if v := r0[x+1]; v > bv || v != v {
+						bv, bi = v, x+1
+					}
+					if v := r1[x]; v > bv || v != v {
+						bv, bi = v, W+x
+					}
+					if v := r1[x+1]; v > bv || v != v {
+						bv, bi = v, W+x+1
+					}
+					d[ow], ix[ow] = bv, int64(i0+bi)
 				}
 			}
 		}
@@ -514,7 +552,8 @@ func avgPool2dBackwardKernel(op *tensor.Op, a []any) any {
 // maxPoolKernel is max_pool2d_with_indices and max_pool3d_with_indices.
 func maxPoolKernel(op *tensor.Op, a []any) any {
 	outs := metaN(op, a)
-	out, idx := alloc(outs[0]), alloc(outs[1])
+	// Every output and index is written (maxPool and its 2-d kernels).
+	out, idx := allocUninit(outs[0]), allocUninit(outs[1])
 	if out.Numel() == 0 {
 		return []*tensor.Tensor{out, idx}
 	}

@@ -122,6 +122,57 @@ func TestMaxPoolValues(t *testing.T) {
 	}
 }
 
+// TestMaxPool2x2 checks the 2×2, stride-2 kernel (maxPool2x2) against a
+// scan of each window in order (NaN wins, the last NaN of a window; among
+// ties the first), over planes with NaN, −Inf, ±0 and ties, even and odd
+// sizes (floor mode drops the last row or column), float32 and float64,
+// and the same pools in ceil mode, which take the general kernel.
+func TestMaxPool2x2(t *testing.T) {
+	r := rand.New(rand.NewSource(31))
+	vals := []float64{math.NaN(), math.Inf(-1), 0, math.Copysign(0, -1), 1, 1, 2, -3}
+	for _, sh := range [][2]int{{4, 6}, {5, 7}, {2, 2}, {3, 9}} {
+		for _, d := range []tensor.DType{tensor.Float32, tensor.Float64} {
+			for _, ceil := range []bool{false, true} {
+				H, W := sh[0], sh[1]
+				planes := 3
+				v := make([]float64, planes*H*W)
+				for i := range v {
+					v[i] = vals[r.Intn(len(vals))]
+				}
+				x := tensor.FromSlice(v, 1, planes, H, W).To(d)
+				res := tensor.Call("aten::max_pool2d_with_indices.default", x, []int{2, 2}, []int{2, 2}, []int{0, 0}, []int{1, 1}, ceil).([]*tensor.Tensor)
+				OH, OW := H/2, W/2
+				if ceil {
+					OH, OW = (H+1)/2, (W+1)/2
+				}
+				if got := res[0].Sizes(); !slices.Equal(got, []int{1, planes, OH, OW}) {
+					t.Fatalf("%v %s ceil=%v: shape %v", sh, d, ceil, got)
+				}
+				gv, gi := res[0].Float64s(), res[1].Int64s()
+				for p := range planes {
+					for oh := range OH {
+						for ow := range OW {
+							best, bi := math.Inf(-1), int64((2*oh)*W+2*ow)
+							for h := 2 * oh; h < min(2*oh+2, H); h++ {
+								for w := 2 * ow; w < min(2*ow+2, W); w++ {
+									if x := v[(p*H+h)*W+w]; x > best || x != x {
+										best, bi = x, int64(h*W+w)
+									}
+								}
+							}
+							k := (p*OH+oh)*OW + ow
+							same := gv[k] == best && math.Signbit(gv[k]) == math.Signbit(best) || math.IsNaN(gv[k]) && math.IsNaN(best)
+							if !same || gi[k] != bi {
+								t.Fatalf("%v %s ceil=%v: plane %d (%d,%d): %v at %d, want %v at %d", sh, d, ceil, p, oh, ow, gv[k], gi[k], best, bi)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
 func TestAvgPoolValues(t *testing.T) {
 	x := poolArange(16, 1, 1, 4, 4)
 	cases := []struct {

@@ -1,6 +1,8 @@
 package models_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	gt "github.com/goaten/goaten"
@@ -191,6 +193,167 @@ func trainSteps(t *testing.T, c trainCase, backend compile.Backend) map[string]*
 	if cc != nil {
 		if s := cc.Stats(); s.Frames != 1 || s.Hits != 4 || len(cc.Joints()) != 1 || cc.Joints()[0] == nil {
 			t.Errorf("compiled: %d graph(s), %d cache hit(s), joints %v: want one training graph served 4 times from the cache", s.Frames, s.Hits, cc.Joints())
+		}
+	}
+	return out
+}
+
+// optimizers are the two the whole-step test trains with: SGD with
+// momentum (a momentum_buffer per parameter) and Adam (exp_avg, exp_avg_sq
+// and a step count).
+var optimizers = []struct {
+	name string
+	make func(ps []*gt.Tensor) (optim.Optimizer, error)
+}{
+	{"sgd_momentum", func(ps []*gt.Tensor) (optim.Optimizer, error) {
+		return optim.NewSGD(ps, optim.WithLR(0.1), optim.WithMomentum(0.9))
+	}},
+	{"adam", func(ps []*gt.Tensor) (optim.Optimizer, error) { return optim.NewAdam(ps, optim.WithLR(1e-3)) }},
+}
+
+// A whole training step compiled — one Go function doing the forward, the
+// loss, loss.Backward(), opt.Step() and opt.ZeroGrad() (first, last, or
+// first with set_to_none=False: the gradients zeroed in place and
+// accumulated into), returning the loss — gives after 5 steps the eager losses, parameters,
+// buffers, gradients and optimizer state (SGD's momentum buffers; Adam's
+// exp_avg, exp_avg_sq and step count) bit for bit, each of them a real
+// tensor, with each backend. The Backward is a graph break (as in
+// PyTorch's Dynamo), so the function runs in segments: its Go code runs on
+// every call, the backward is traced into the call's graph (the kernels
+// eager autograd runs, in its order, under no_grad), the optimizer's
+// in-place updates are recorded under no_grad, and the tensors the graph
+// computes become real when it runs. Same kernels on the same values in
+// the same order: tolerance 0.
+func TestCompiledWholeTrainingStep(t *testing.T) {
+	for _, b := range backends {
+		for _, o := range optimizers {
+			for _, order := range []string{"zero_grad_first", "zero_grad_last", "zero_grad_keep"} {
+				for _, c := range trainCases {
+					t.Run(c.name+"/"+o.name+"/"+order+"/"+b.name, func(t *testing.T) {
+						eager := wholeSteps(t, c.build(t), o.make, order, nil)
+						comp := wholeSteps(t, c.build(t), o.make, order, b.b)
+						if len(eager) == 0 {
+							t.Fatal("no state to compare")
+						}
+						for name, p := range eager {
+							if comp[name] == nil {
+								t.Fatalf("%s: missing in the compiled run", name)
+							}
+							same(t, name, comp[name], p)
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+// With Fullgraph the whole step is PyTorch's graph-break error at
+// loss.backward(), and the refused call leaves the parameters, their
+// gradients and the optimizer state as they were.
+func TestCompiledWholeTrainingStepFullgraph(t *testing.T) {
+	c := trainCases[0].build(t)
+	params := c.m.(interface{ NamedParameters() []nn.Named }).NamedParameters()
+	var ps, before []*gt.Tensor
+	for _, p := range params {
+		ps = append(ps, p.Tensor)
+		before = append(before, p.Tensor.Clone())
+	}
+	opt, err := optim.NewSGD(ps, optim.WithLR(0.1), optim.WithMomentum(0.9))
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := func(x *gt.Tensor) *gt.Tensor {
+		l := c.loss(x)
+		l.Backward()
+		opt.Step()
+		opt.ZeroGrad()
+		return l
+	}
+	_, err = compile.Compile(step, compile.Options{Fullgraph: true}).Call(c.x)
+	want := "Unsupported Tensor.backward() call\n  Explanation: "
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("got %v, want an error with %q", err, want)
+	}
+	for i, p := range params {
+		same(t, p.Name, p.Tensor, before[i])
+		if p.Tensor.Grad() != nil || opt.State(p.Tensor) != nil {
+			t.Errorf("%s: .grad %v, state %v after the refused call", p.Name, p.Tensor.Grad(), opt.State(p.Tensor))
+		}
+	}
+}
+
+// wholeSteps runs 5 training steps of c with the optimizer newOpt makes,
+// the whole step compiled with backend when it is non-nil, and returns by
+// name the losses, parameters, buffers, gradients (zero_grad_last: checked
+// nil instead) and optimizer state tensors and step counts (as tensors).
+func wholeSteps(t *testing.T, c trainCase, newOpt func([]*gt.Tensor) (optim.Optimizer, error), order string, backend compile.Backend) map[string]*gt.Tensor {
+	t.Helper()
+	params := c.m.(interface{ NamedParameters() []nn.Named }).NamedParameters()
+	var ps []*gt.Tensor
+	for _, p := range params {
+		ps = append(ps, p.Tensor)
+	}
+	opt, err := newOpt(ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zeroLast := order == "zero_grad_last"
+	step := func(x *gt.Tensor) *gt.Tensor {
+		switch order {
+		case "zero_grad_first":
+			opt.ZeroGrad()
+		case "zero_grad_keep":
+			opt.ZeroGrad(optim.WithSetToNone(false))
+		}
+		l := c.loss(x)
+		l.Backward()
+		opt.Step()
+		if zeroLast {
+			opt.ZeroGrad()
+		}
+		return l
+	}
+	var cc *compile.Compiled
+	if backend != nil {
+		cc = compile.Compile(step, compile.Options{Backend: backend, Logf: t.Logf})
+		step = func(x *gt.Tensor) *gt.Tensor {
+			res, err := cc.Call(x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res.(*gt.Tensor)
+		}
+	}
+	out := map[string]*gt.Tensor{}
+	for i := range 5 {
+		out[fmt.Sprint("loss", i)] = step(c.x).Detach()
+	}
+	for _, p := range params {
+		out[p.Name] = p.Tensor
+		switch g := p.Tensor.Grad(); {
+		case zeroLast && g != nil:
+			t.Errorf("%s has a .grad after ZeroGrad", p.Name)
+		case !zeroLast && g == nil:
+			t.Fatalf("%s has no .grad after the step", p.Name)
+		case !zeroLast:
+			out["grad."+p.Name] = g
+		}
+		s := opt.State(p.Tensor)
+		if s == nil {
+			t.Fatalf("%s has no optimizer state", p.Name)
+		}
+		for k, v := range s.Tensors {
+			out["state."+p.Name+"."+k] = v
+		}
+		out["state."+p.Name+".step"] = gt.FromFloat64s([]float64{float64(s.Step)}, 1)
+	}
+	for _, b := range c.m.(interface{ NamedBuffers() []nn.Named }).NamedBuffers() {
+		out["buffer."+b.Name] = b.Tensor
+	}
+	if cc != nil {
+		if s := cc.Stats(); s.Eager != 0 || s.Frames != 0 || s.Segments+s.SegmentHits != 5 {
+			t.Errorf("stats %+v: want the 5 calls run in segments (one graph each), none eagerly", s)
 		}
 	}
 	return out
