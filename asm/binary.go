@@ -39,6 +39,17 @@ type binTable[T float32 | float64] struct {
 	vs   [numBinOps]func(d, x []T, s T)
 	sv   [numBinOps]func(d []T, s T, y []T)
 	axpy func(d []T, a T, x, y []T)
+	// clamp(d, x, lo, hi), where non-nil, sets d[i] = min(max(x[i], lo),
+	// hi) in one pass for lo and hi not NaN: the twins' vs[opMax] then
+	// vs[opMin], bit for bit (binary_generic.go has none; clampVS runs
+	// those two a chunk at a time instead).
+	clamp func(d, x []T, lo, hi T)
+	// cube(d, x), where non-nil, sets d[i] = (x[i]·x[i])·x[i], each
+	// product rounded (cubeGo).
+	cube func(d, x []T)
+	// bwd[op](d, g, y), where non-nil, is an activation's backward in one
+	// pass (bwdGo).
+	bwd [numBwdOps]func(d, g, y []T)
 	// nt has the same kernels storing whole vectors with non-temporal
 	// stores, for a d aligned as streamHead leaves it (nil: none).
 	nt *binTable[T]
@@ -200,6 +211,84 @@ func ClampScalarF64(dst, x []float64, lo, hi float64) {
 	clampVS(bin64, "ClampScalarF64", dst, x, lo, hi)
 }
 
+// CubeF32 sets dst[i] = (x[i]·x[i])·x[i], each product rounded: pow(x, 3)
+// as 1.13 computes it.
+func CubeF32(dst, x []float32) {
+	checkLen("CubeF32", len(dst), len(x))
+	if len(dst) == 0 {
+		return
+	}
+	t := bin32
+	if t.cube == nil {
+		// The multiply kernels in turn, a block at a time (NEON on arm64).
+		var b [1024]float32
+		for i := 0; i < len(dst); i += len(b) {
+			j := min(i+len(b), len(dst))
+			t.vv[opMul](b[:j-i], x[i:j], x[i:j])
+			t.vv[opMul](dst[i:j], b[:j-i], x[i:j])
+		}
+		return
+	}
+	if h, ok := streamHead(dst); ok && t.nt != nil {
+		t.cube(dst[:h], x[:h])
+		t.nt.cube(dst[h:], x[h:])
+		return
+	}
+	t.cube(dst, x)
+}
+
+// bwdOp names a backward kernel of binTable.bwd.
+type bwdOp int
+
+const (
+	bwdSigmoid bwdOp = iota
+	bwdTanh
+	numBwdOps
+)
+
+// SigmoidBackwardF32 sets dst[i] = (g[i]·(1 − y[i]))·y[i], each operation
+// rounded: sigmoid_backward of the gradient g and the output y as its
+// decomposition computes it, in one pass.
+func SigmoidBackwardF32(dst, g, y []float32) { bwd(bwdSigmoid, "SigmoidBackwardF32", dst, g, y) }
+
+// TanhBackwardF32 sets dst[i] = g[i]·(1 − y[i]·y[i]), each operation
+// rounded: tanh_backward of the gradient g and the output y, in one pass.
+func TanhBackwardF32(dst, g, y []float32) { bwd(bwdTanh, "TanhBackwardF32", dst, g, y) }
+
+func bwd(op bwdOp, name string, dst, g, y []float32) {
+	checkLen(name, len(dst), len(g), len(y))
+	if len(dst) == 0 {
+		return
+	}
+	t := bin32
+	if t.bwd[op] == nil {
+		// The elementwise kernels in turn, a block at a time (NEON on
+		// arm64): the same operations.
+		var b [1024]float32
+		for i := 0; i < len(dst); i += len(b) {
+			j := min(i+len(b), len(dst))
+			d, gi, yi, bi := dst[i:j], g[i:j], y[i:j], b[:j-i]
+			switch op {
+			case bwdSigmoid:
+				t.sv[opSub](bi, 1, yi)
+				t.vv[opMul](bi, gi, bi)
+				t.vv[opMul](d, bi, yi)
+			case bwdTanh:
+				t.vv[opMul](bi, yi, yi)
+				t.sv[opSub](bi, 1, bi)
+				t.vv[opMul](d, gi, bi)
+			}
+		}
+		return
+	}
+	if h, ok := streamHead(dst); ok && t.nt != nil {
+		t.bwd[op](dst[:h], g[:h], y[:h])
+		t.nt.bwd[op](dst[h:], g[h:], y[h:])
+		return
+	}
+	t.bwd[op](dst, g, y)
+}
+
 // clampChunk is how many elements clampVS passes through its buffer at a
 // time: 8 or 16 KiB, a multiple of 16 so that chunks after an aligned head
 // stay 64-byte aligned for the streaming kernels.
@@ -208,6 +297,15 @@ const clampChunk = 2048
 func clampVS[T float32 | float64](t *binTable[T], name string, dst, x []T, lo, hi T) {
 	checkLen(name, len(dst), len(x))
 	if len(dst) == 0 {
+		return
+	}
+	if t.clamp != nil && lo == lo && hi == hi {
+		if h, ok := streamHead(dst); ok && t.nt != nil {
+			t.clamp(dst[:h], x[:h], lo, hi)
+			t.nt.clamp(dst[h:], x[h:], lo, hi)
+			return
+		}
+		t.clamp(dst, x, lo, hi)
 		return
 	}
 	buf := make([]T, min(len(dst), clampChunk))

@@ -107,7 +107,31 @@ func minSV64(d []float64, s float64, y []float64)
 //go:noescape
 func axpy64(d []float64, a float64, x, y []float64)
 
+//go:noescape
+func clampVS32(d, x []float32, lo, hi float32)
+
+//go:noescape
+func cubeV32(d, x []float32)
+
+//go:noescape
+func sigmoidBwd32(d, g, y []float32)
+
+//go:noescape
+func tanhBwd32(d, g, y []float32)
+
 // The streaming variants (non-temporal stores; d 32-byte aligned).
+
+//go:noescape
+func sigmoidBwd32NT(d, g, y []float32)
+
+//go:noescape
+func tanhBwd32NT(d, g, y []float32)
+
+//go:noescape
+func cubeV32NT(d, x []float32)
+
+//go:noescape
+func clampVS32NT(d, x []float32, lo, hi float32)
 
 //go:noescape
 func addVV32NT(d, x, y []float32)
@@ -213,15 +237,21 @@ func axpy64NT(d []float64, a float64, x, y []float64)
 
 var (
 	binAVX32 = binTable[float32]{
-		vv:   [numBinOps]func(d, x, y []float32){addVV32, subVV32, mulVV32, divVV32, maxVV32, minVV32},
-		vs:   [numBinOps]func(d, x []float32, s float32){addVS32, subVS32, mulVS32, divVS32, maxVS32, minVS32},
-		sv:   [numBinOps]func(d []float32, s float32, y []float32){nil, subSV32, nil, divSV32, maxSV32, minSV32},
-		axpy: axpy32,
+		vv:    [numBinOps]func(d, x, y []float32){addVV32, subVV32, mulVV32, divVV32, maxVV32, minVV32},
+		vs:    [numBinOps]func(d, x []float32, s float32){addVS32, subVS32, mulVS32, divVS32, maxVS32, minVS32},
+		sv:    [numBinOps]func(d []float32, s float32, y []float32){nil, subSV32, nil, divSV32, maxSV32, minSV32},
+		axpy:  axpy32,
+		clamp: clampVS32,
+		cube:  cubeV32,
+		bwd:   [numBwdOps]func(d, g, y []float32){sigmoidBwd32, tanhBwd32},
 		nt: &binTable[float32]{
-			vv:   [numBinOps]func(d, x, y []float32){addVV32NT, subVV32NT, mulVV32NT, divVV32NT, maxVV32NT, minVV32NT},
-			vs:   [numBinOps]func(d, x []float32, s float32){addVS32NT, subVS32NT, mulVS32NT, divVS32NT, maxVS32NT, minVS32NT},
-			sv:   [numBinOps]func(d []float32, s float32, y []float32){nil, subSV32NT, nil, divSV32NT, maxSV32NT, minSV32NT},
-			axpy: axpy32NT,
+			vv:    [numBinOps]func(d, x, y []float32){addVV32NT, subVV32NT, mulVV32NT, divVV32NT, maxVV32NT, minVV32NT},
+			vs:    [numBinOps]func(d, x []float32, s float32){addVS32NT, subVS32NT, mulVS32NT, divVS32NT, maxVS32NT, minVS32NT},
+			sv:    [numBinOps]func(d []float32, s float32, y []float32){nil, subSV32NT, nil, divSV32NT, maxSV32NT, minSV32NT},
+			axpy:  axpy32NT,
+			clamp: clampVS32NT,
+			cube:  cubeV32NT,
+			bwd:   [numBwdOps]func(d, g, y []float32){sigmoidBwd32NT, tanhBwd32NT},
 		},
 	}
 	binAVX64 = binTable[float64]{

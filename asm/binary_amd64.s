@@ -8,6 +8,9 @@
 // step, then one vector per step, then a last partial vector through a
 // lane mask (VMASKMOVPS reads and writes only the lanes in range).
 
+DATA cOne32<>+0(SB)/4, $0x3f800000      // float32 1
+GLOBL cOne32<>(SB), RODATA|NOPTR, $4
+
 // Register roles.
 #define dPtr   DI  // next element of dst
 #define xPtr   SI  // next element of x (unused when x is the scalar)
@@ -52,6 +55,32 @@
 #define MINS(x, y, t, u) MAXMIN(VMINPS, VCMPPS, VBLENDVPS, x, y, t, u)
 #define MAXD(x, y, t, u) MAXMIN(VMAXPD, VCMPPD, VBLENDVPD, x, y, t, u)
 #define MIND(x, y, t, u) MAXMIN(VMINPD, VCMPPD, VBLENDVPD, x, y, t, u)
+
+// CLAMPS(x, y, t, u): x = min(max(x, y), hi) for y = lo in every lane and
+// hi in Y13, neither NaN: VMAXPS/VMINPS give their first Go operand, x,
+// when it is NaN or on ties (±0), as MAXS then MINS do with such bounds.
+// t and u are unused (Y13 survives BINLOOP).
+#define CLAMPS(x, y, t, u) \
+	VMAXPS x, y, x;                           /* x = y > x ? y : x      */ \
+	VMINPS x, Y13, x                          /* x = hi < x ? hi : x    */
+
+// CUBES(x, y, t, u): x = (x·x)·x, each product rounded; y and u unused.
+#define CUBES(x, y, t, u) \
+	VMULPS x, x, t;                           /* t = x·x                */ \
+	VMULPS t, x, x                            /* x = t·x                */
+
+// SIGBWDS(x, y, t, u): x = (x·(1 − y))·y with 1 in bcast (sigmoid_backward
+// of the gradient x and the output y, as its decomposition rounds it).
+#define SIGBWDS(x, y, t, u) \
+	VSUBPS y, bcast, t;                       /* t = 1 − y              */ \
+	VMULPS t, x, x;                           /* x = g·t                */ \
+	VMULPS y, x, x                            /* x = that·y             */
+
+// TANHBWDS(x, y, t, u): x = x·(1 − y·y) with 1 in bcast (tanh_backward).
+#define TANHBWDS(x, y, t, u) \
+	VMULPS y, y, t;                           /* t = y·y                */ \
+	VSUBPS t, bcast, t;                       /* t = 1 − t              */ \
+	VMULPS t, x, x                            /* x = g·t                */
 
 // BINLOOP runs OP over nLeft elements of W per vector (8 float32 or 4
 // float64, so 32 bytes either way; SH = log2 of the element size). ST
@@ -329,6 +358,73 @@ TEXT ·mulVS32NT(SB), NOSPLIT, $0-52
 TEXT ·divVS32NT(SB), NOSPLIT, $0-52
 	ARGSVS(VBROADCASTSS)                     // dPtr, xPtr, nLeft; bcast = s
 	BINLOOP(8, 2, XL, XLM, BL, BLM, DIVS, VMOVNTPS, SFENCE)    // the loop: d = x / y
+
+// func clampVS32(d, x []float32, lo, hi float32) and clampVS32NT: d[i] =
+// min(max(x[i], lo), hi) in one pass, lo and hi not NaN.
+TEXT ·clampVS32(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), dPtr                  // dPtr = &d[0]
+	MOVQ d_len+8(FP), nLeft                  // nLeft = len(d)
+	MOVQ x_base+24(FP), xPtr                 // xPtr = &x[0]
+	VBROADCASTSS lo+48(FP), bcast            // bcast = lo everywhere
+	VBROADCASTSS hi+52(FP), Y13              // Y13 = hi everywhere
+	BINLOOP(8, 2, XL, XLM, BL, BLM, CLAMPS, VMOVUPS, NOFENCE)  // the loop: d = clamp(x)
+
+TEXT ·clampVS32NT(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), dPtr                  // dPtr = &d[0]
+	MOVQ d_len+8(FP), nLeft                  // nLeft = len(d)
+	MOVQ x_base+24(FP), xPtr                 // xPtr = &x[0]
+	VBROADCASTSS lo+48(FP), bcast            // bcast = lo everywhere
+	VBROADCASTSS hi+52(FP), Y13              // Y13 = hi everywhere
+	BINLOOP(8, 2, XL, XLM, BL, BLM, CLAMPS, VMOVNTPS, SFENCE)  // the loop: d = clamp(x)
+
+// func cubeV32(d, x []float32) and cubeV32NT: d[i] = (x[i]·x[i])·x[i].
+TEXT ·cubeV32(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), dPtr                  // dPtr = &d[0]
+	MOVQ d_len+8(FP), nLeft                  // nLeft = len(d)
+	MOVQ x_base+24(FP), xPtr                 // xPtr = &x[0]
+	BINLOOP(8, 2, XL, XLM, BL, BLM, CUBES, VMOVUPS, NOFENCE)   // the loop: d = x³
+
+TEXT ·cubeV32NT(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), dPtr                  // dPtr = &d[0]
+	MOVQ d_len+8(FP), nLeft                  // nLeft = len(d)
+	MOVQ x_base+24(FP), xPtr                 // xPtr = &x[0]
+	BINLOOP(8, 2, XL, XLM, BL, BLM, CUBES, VMOVNTPS, SFENCE)   // the loop: d = x³
+
+// func sigmoidBwd32(d, g, y []float32): d[i] = (g[i]·(1 − y[i]))·y[i].
+TEXT ·sigmoidBwd32(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), dPtr                  // dPtr = &d[0]
+	MOVQ d_len+8(FP), nLeft                  // nLeft = len(d)
+	MOVQ g_base+24(FP), xPtr                 // xPtr = &g[0]
+	MOVQ y_base+48(FP), yPtr                 // yPtr = &y[0]
+	VBROADCASTSS cOne32<>(SB), bcast         // bcast = 1 everywhere
+	BINLOOP(8, 2, XL, XLM, YL, YLM, SIGBWDS, VMOVUPS, NOFENCE)   // the loop
+
+// func sigmoidBwd32NT(d, g, y []float32): d[i] = (g[i]·(1 − y[i]))·y[i].
+TEXT ·sigmoidBwd32NT(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), dPtr                  // dPtr = &d[0]
+	MOVQ d_len+8(FP), nLeft                  // nLeft = len(d)
+	MOVQ g_base+24(FP), xPtr                 // xPtr = &g[0]
+	MOVQ y_base+48(FP), yPtr                 // yPtr = &y[0]
+	VBROADCASTSS cOne32<>(SB), bcast         // bcast = 1 everywhere
+	BINLOOP(8, 2, XL, XLM, YL, YLM, SIGBWDS, VMOVNTPS, SFENCE)   // the loop
+
+// func tanhBwd32(d, g, y []float32): d[i] = g[i]·(1 − y[i]·y[i]).
+TEXT ·tanhBwd32(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), dPtr                  // dPtr = &d[0]
+	MOVQ d_len+8(FP), nLeft                  // nLeft = len(d)
+	MOVQ g_base+24(FP), xPtr                 // xPtr = &g[0]
+	MOVQ y_base+48(FP), yPtr                 // yPtr = &y[0]
+	VBROADCASTSS cOne32<>(SB), bcast         // bcast = 1 everywhere
+	BINLOOP(8, 2, XL, XLM, YL, YLM, TANHBWDS, VMOVUPS, NOFENCE)   // the loop
+
+// func tanhBwd32NT(d, g, y []float32): d[i] = g[i]·(1 − y[i]·y[i]).
+TEXT ·tanhBwd32NT(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), dPtr                  // dPtr = &d[0]
+	MOVQ d_len+8(FP), nLeft                  // nLeft = len(d)
+	MOVQ g_base+24(FP), xPtr                 // xPtr = &g[0]
+	MOVQ y_base+48(FP), yPtr                 // yPtr = &y[0]
+	VBROADCASTSS cOne32<>(SB), bcast         // bcast = 1 everywhere
+	BINLOOP(8, 2, XL, XLM, YL, YLM, TANHBWDS, VMOVNTPS, SFENCE)   // the loop
 
 TEXT ·maxVS32NT(SB), NOSPLIT, $0-52
 	ARGSVS(VBROADCASTSS)                     // dPtr, xPtr, nLeft; bcast = s

@@ -169,3 +169,33 @@ var (
 	binGo32 = binGo(axpyGo32)
 	binGo64 = binGo(axpyGo64)
 )
+
+// cubeGo is the twin of the cube kernels: d[i] = (x[i]·x[i])·x[i], each
+// product rounded to float32.
+func cubeGo(d, x []float32) {
+	for i, v := range x[:len(d)] {
+		t := v * v
+		d[i] = t * v
+	}
+}
+
+// bwdGo is the twin of the backward kernels (binTable.bwd), each operation
+// rounded to float32 (the explicit conversions keep Go from fusing them).
+func bwdGo(op bwdOp, d, g, y []float32) {
+	y = y[:len(d)]
+	g = g[:len(d)]
+	switch op {
+	case bwdSigmoid:
+		for i, v := range y {
+			t := float32(1 - v)
+			t = float32(g[i] * t)
+			d[i] = t * v
+		}
+	case bwdTanh:
+		for i, v := range y {
+			t := float32(v * v)
+			t = float32(1 - t)
+			d[i] = g[i] * t
+		}
+	}
+}

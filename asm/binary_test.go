@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -221,8 +222,10 @@ func TestBinaryStreaming(t *testing.T) {
 	t.Run("f64", func(t *testing.T) { testBinary(t, streamed(bin64), &binGo64) })
 }
 
-// TestClampScalar: the one-pass clamp gives the twins' maximum then
-// minimum bit for bit (NaN, ±Inf, ±0 ties), over lengths across its chunks,
+// TestClampScalar: the one-pass clamp (the fused AVX2 kernel for bounds
+// that are not NaN, else the chunked maximum then minimum) gives the
+// twins' maximum then minimum bit for bit (NaN, ±Inf, ±0 ties, NaN
+// bounds), over lengths across its vectors and chunks,
 // unaligned starts and in place, the guards past the end intact, with and
 // without streamed results.
 func TestClampScalar(t *testing.T) {
@@ -231,7 +234,7 @@ func TestClampScalar(t *testing.T) {
 	special := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), -0.5, 0.5}
 	for _, sb := range []int{streamBytes, 0} {
 		streamBytes = sb
-		for _, n := range []int{0, 1, 7, 15, 16, 17, 67, clampChunk - 1, clampChunk + 5, 3*clampChunk + 33} {
+		for _, n := range []int{0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 40, 41, 67, clampChunk - 1, clampChunk + 5, 3*clampChunk + 33} {
 			for off := range 3 {
 				x := make([]float64, n)
 				for i := range x {
@@ -240,7 +243,7 @@ func TestClampScalar(t *testing.T) {
 						x[i] = special[r.IntN(len(special))]
 					}
 				}
-				for _, lim := range [][2]float64{{-0.5, 0.5}, {0, 0}, {math.Copysign(0, -1), 1}, {math.Inf(-1), math.Inf(1)}, {1, -1}} {
+				for _, lim := range [][2]float64{{-0.5, 0.5}, {0, 0}, {math.Copysign(0, -1), 1}, {math.Inf(-1), math.Inf(1)}, {1, -1}, {math.NaN(), 1}, {-1, math.NaN()}} {
 					clampCheck(t, x, lim[0], lim[1], off, ClampScalarF32, &binGo32)
 					clampCheck(t, x, lim[0], lim[1], off, ClampScalarF64, &binGo64)
 				}
@@ -286,6 +289,127 @@ func clampCheck[T float32 | float64](t *testing.T, x0 []float64, lo, hi float64,
 	for i := range x {
 		if !same(x[i], want[i]) {
 			t.Fatalf("n=%d in place: clamp = %v, want %v", n, x[i], want[i])
+		}
+	}
+}
+
+// TestCubeF32: CubeF32 gives the twin's (x·x)·x bit for bit (NaN, ±Inf,
+// ±0, overflow and subnormal products) over lengths 0..67 and longer,
+// unaligned starts and in place, the guards past the end intact, with and
+// without streamed results.
+func TestCubeF32(t *testing.T) {
+	defer func(b int) { streamBytes = b }(streamBytes)
+	r := rand.New(rand.NewPCG(5, 6))
+	special := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 0, float32(math.Copysign(0, -1)),
+		1e13, -1e13, 1e-15, -3e-14, math.MaxFloat32, math.SmallestNonzeroFloat32}
+	lens := []int{100, 1000, 4099}
+	for n := range 68 {
+		lens = append(lens, n)
+	}
+	for _, sb := range []int{streamBytes, 0} {
+		streamBytes = sb
+		for _, n := range lens {
+			for off := range 3 {
+				x := make([]float32, n)
+				for i := range x {
+					x[i] = float32(r.NormFloat64() * 10)
+					if r.IntN(6) == 0 {
+						x[i] = special[r.IntN(len(special))]
+					}
+				}
+				want := make([]float32, n)
+				cubeGo(want, x)
+				const guard = 12345
+				buf := make([]float32, off+n+4)
+				for i := range buf {
+					buf[i] = guard
+				}
+				d := buf[off : off+n]
+				CubeF32(d, x)
+				same := func(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) || a != a && b != b }
+				for i := range d {
+					if !same(d[i], want[i]) {
+						t.Fatalf("sb=%d n=%d off=%d: cube(%v) = %v, twin %v", sb, n, off, x[i], d[i], want[i])
+					}
+				}
+				for _, g := range buf[off+n:] {
+					if g != guard {
+						t.Fatalf("n=%d off=%d: guard overwritten", n, off)
+					}
+				}
+				CubeF32(x, x) // in place
+				for i := range x {
+					if !same(x[i], want[i]) {
+						t.Fatalf("n=%d in place: %v, twin %v", n, x[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestBackwardF32: SigmoidBackwardF32 and TanhBackwardF32 give the twin's
+// values bit for bit (NaN, ±Inf, ±0, large and tiny operands) over lengths
+// 0..67 and longer, unaligned starts and in place (d = g and d = y), the
+// guards past the end intact, with and without streamed results.
+func TestBackwardF32(t *testing.T) {
+	defer func(b int) { streamBytes = b }(streamBytes)
+	r := rand.New(rand.NewPCG(7, 8))
+	special := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 0, float32(math.Copysign(0, -1)),
+		1, -1, 1e20, -3e-20, math.MaxFloat32, math.SmallestNonzeroFloat32}
+	lens := []int{100, 1000, 4099}
+	for n := range 68 {
+		lens = append(lens, n)
+	}
+	same := func(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) || a != a && b != b }
+	for _, k := range []struct {
+		name string
+		op   bwdOp
+		f    func(d, g, y []float32)
+	}{{"sigmoid", bwdSigmoid, SigmoidBackwardF32}, {"tanh", bwdTanh, TanhBackwardF32}} {
+		for _, sb := range []int{streamBytes, 0} {
+			streamBytes = sb
+			for _, n := range lens {
+				for off := range 3 {
+					g, y := make([]float32, n), make([]float32, n)
+					for i := range g {
+						g[i], y[i] = float32(r.NormFloat64()), float32(r.Float64()*2-0.5)
+						if r.IntN(6) == 0 {
+							g[i] = special[r.IntN(len(special))]
+						}
+						if r.IntN(6) == 0 {
+							y[i] = special[r.IntN(len(special))]
+						}
+					}
+					want := make([]float32, n)
+					bwdGo(k.op, want, g, y)
+					const guard = 12345
+					buf := make([]float32, off+n+4)
+					for i := range buf {
+						buf[i] = guard
+					}
+					d := buf[off : off+n]
+					k.f(d, g, y)
+					for i := range d {
+						if !same(d[i], want[i]) {
+							t.Fatalf("%s sb=%d n=%d off=%d: (%v, %v) = %v, twin %v", k.name, sb, n, off, g[i], y[i], d[i], want[i])
+						}
+					}
+					for _, v := range buf[off+n:] {
+						if v != guard {
+							t.Fatalf("%s n=%d off=%d: guard overwritten", k.name, n, off)
+						}
+					}
+					g2, y2 := slices.Clone(g), slices.Clone(y)
+					k.f(g2, g2, y)
+					k.f(y2, g, y2)
+					for i := range want {
+						if !same(g2[i], want[i]) || !same(y2[i], want[i]) {
+							t.Fatalf("%s n=%d in place [%d]: %v, %v, twin %v", k.name, n, i, g2[i], y2[i], want[i])
+						}
+					}
+				}
+			}
 		}
 	}
 }

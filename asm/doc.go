@@ -4,8 +4,10 @@
 // tensors; device/cpu is its main user.
 //
 // The kernels: sgemm and dgemm (gemm.go); elementwise binary ops over
-// float32/float64 slices with slice-by-scalar forms and the fused axpy
-// (binary.go); addcmul, fma(v·t1, t2, x) with v·t1 rounded first
+// float32/float64 slices with slice-by-scalar forms and the fused axpy, and
+// float32 clamp, cube and the sigmoid and tanh backward in one pass
+// (binary.go; on arm64 these run the NEON elementwise kernels a block at a
+// time); addcmul, fma(v·t1, t2, x) with v·t1 rounded first
 // (addcmul.go); unary float32 functions with documented ulp errors
 // (unary.go); float64-accumulated sums, dot products, max/min with index
 // and the softmax, log-softmax and layer-norm row kernels (reduce.go);

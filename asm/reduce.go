@@ -202,7 +202,13 @@ func AccumulateRowsF32(acc []float64, x []float32, rows, stride int) {
 	}
 	full := n &^ 7
 	if full > 0 {
-		red32.accumulateRows(acc[:full], x, rows, stride)
+		// The kernel keeps a block of sums in registers down all the rows
+		// it is given: rows in groups of about 256 KiB, so that the
+		// columns of wide rows are read from L2, a group after another.
+		group := max(8, (256<<10)/(4*full))
+		for r := 0; r < rows; r += group {
+			red32.accumulateRows(acc[:full], x[r*stride:], min(group, rows-r), stride)
+		}
 	}
 	for i := full; i < n; i++ {
 		for r := range rows {

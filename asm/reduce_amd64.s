@@ -136,7 +136,9 @@ done: \
 
 // VALUE(MM, INIT) is func maxValF32(x []float32) float32 and minValF32:
 // the largest (smallest) element, NaN if there is one; Y0–Y3 hold 32
-// running extremes (started at INIT, ∓Inf), Y8 the NaN lanes seen.
+// running extremes (started at INIT, ∓Inf), Y8 the NaN lanes seen (in the
+// loop, a lane is set when that lane of either of two vectors is NaN: one
+// unordered compare for two vectors). Clobbers Y0–Y10.
 #define VALUE(MM, INIT) \
 	MOVQ      x_base+0(FP), xPtr;            /* xPtr = &x[0]           */ \
 	MOVQ      x_len+8(FP), nLeft;            /* nLeft = len(x)         */ \
@@ -154,10 +156,14 @@ loop: \
 	VMOVUPS   32(xPtr), Y5; \
 	VMOVUPS   64(xPtr), Y6; \
 	VMOVUPS   96(xPtr), Y7; \
-	VALSTEP(MM, Y4, Y0);                     /* fold them in           */ \
-	VALSTEP(MM, Y5, Y1); \
-	VALSTEP(MM, Y6, Y2); \
-	VALSTEP(MM, Y7, Y3); \
+	VCMPPS    $3, Y5, Y4, Y9;                /* Y9 = Y4 or Y5 is NaN   */ \
+	VCMPPS    $3, Y7, Y6, Y10;               /* Y10 = Y6 or Y7 is NaN  */ \
+	VORPS     Y10, Y9, Y9;                   /* Y9 = any of the four   */ \
+	VORPS     Y9, Y8, Y8;                    /* remember them          */ \
+	MM        Y4, Y0, Y0;                    /* fold them in           */ \
+	MM        Y5, Y1, Y1;                    /* Y1 = max/min(Y1, Y5)   */ \
+	MM        Y6, Y2, Y2;                    /* Y2 = max/min(Y2, Y6)   */ \
+	MM        Y7, Y3, Y3;                    /* Y3 = max/min(Y3, Y7)   */ \
 	ADDQ      $128, xPtr;                    /* next 32                */ \
 	SUBQ      $32, nLeft;                     /* 32 done */ \
 	CMPQ      nLeft, $32;                    /* 32 more?               */ \
@@ -712,9 +718,12 @@ gddone:
 //
 // In:  rows ≥ 1, len(acc) = 8n, n ≥ 1, x holding the rows (stride apart).
 // Out: acc[j] += float64(x[r*stride+j]) for r = 0, 1, ..., rows-1 in turn,
-// each conversion exact and each add rounded once, as the twin; x is read
-// in order. R10 is &acc[0], R11 len(acc), R12 the row, AX the rows left,
-// BX the stride in bytes. Clobbers Y0, Y1.
+// each conversion exact and each add rounded once, as the twin. The sums
+// stay in registers down all the rows: 32 columns at a time in Y0–Y7 (then
+// 8 at a time in Y0, Y1), each column's additions in row order. R10 is the
+// block's &acc[0], R11 the columns left, R12 the block's first row, AX the
+// rows, BX the stride in bytes, R13 the row, R14 the rows left. Clobbers
+// Y0–Y15.
 TEXT ·accumulateRowsF32(SB), NOSPLIT, $0-64
 	MOVQ      acc_base+0(FP), R10            // R10 = &acc[0]
 	MOVQ      acc_len+8(FP), R11             // R11 = len(acc)
@@ -722,24 +731,73 @@ TEXT ·accumulateRowsF32(SB), NOSPLIT, $0-64
 	MOVQ      rows+48(FP), AX                // AX = rows
 	MOVQ      stride+56(FP), BX              // BX = stride
 	SHLQ      $2, BX                         // in bytes
-arrow:
-	MOVQ      R10, dPtr                      // dPtr = &acc[0]
-	MOVQ      R12, xPtr                      // xPtr = the row
-	MOVQ      R11, nLeft                     // nLeft = len(acc)
-arcol:
-	VCVTPS2PD (xPtr), Y0                     // Y0 = float64(x[0:4])
-	VCVTPS2PD 16(xPtr), Y1                   // Y1 = float64(x[4:8])
-	VADDPD    (dPtr), Y0, Y0                 // Y0 += acc[0:4]
-	VADDPD    32(dPtr), Y1, Y1               // Y1 += acc[4:8]
-	VMOVUPD   Y0, (dPtr)                     // acc[0:4] = Y0
-	VMOVUPD   Y1, 32(dPtr)                   // acc[4:8] = Y1
-	ADDQ      $32, xPtr                      // next 8
-	ADDQ      $64, dPtr                      // of acc
-	SUBQ      $8, nLeft                      // 8 done
-	JNZ       arcol                          // more
-	ADDQ      BX, R12                        // next row
-	DECQ      AX                             // one row done
-	JNZ       arrow                          // more rows
+ar32:
+	CMPQ      R11, $32                       // 32 columns left?
+	JLT       ar8                            // no: 8 at a time
+	VMOVUPD   (R10), Y0                      // Y0 = acc[0:4]
+	VMOVUPD   32(R10), Y1                    // Y1 = acc[4:8]
+	VMOVUPD   64(R10), Y2                    // Y2 = acc[8:12]
+	VMOVUPD   96(R10), Y3                    // Y3 = acc[12:16]
+	VMOVUPD   128(R10), Y4                   // Y4 = acc[16:20]
+	VMOVUPD   160(R10), Y5                   // Y5 = acc[20:24]
+	VMOVUPD   192(R10), Y6                   // Y6 = acc[24:28]
+	VMOVUPD   224(R10), Y7                   // Y7 = acc[28:32]
+	MOVQ      R12, R13                       // R13 = the first row
+	MOVQ      AX, R14                        // R14 = rows
+ar32row:
+	VCVTPS2PD (R13), Y8                      // Y8 = float64(x[0:4])
+	VCVTPS2PD 16(R13), Y9                    // Y9 = float64(x[4:8])
+	VCVTPS2PD 32(R13), Y10                   // Y10 = float64(x[8:12])
+	VCVTPS2PD 48(R13), Y11                   // Y11 = float64(x[12:16])
+	VADDPD    Y8, Y0, Y0                     // Y0 += x[0:4]
+	VADDPD    Y9, Y1, Y1                     // Y1 += x[4:8]
+	VADDPD    Y10, Y2, Y2                    // Y2 += x[8:12]
+	VADDPD    Y11, Y3, Y3                    // Y3 += x[12:16]
+	VCVTPS2PD 64(R13), Y12                   // Y12 = float64(x[16:20])
+	VCVTPS2PD 80(R13), Y13                   // Y13 = float64(x[20:24])
+	VCVTPS2PD 96(R13), Y14                   // Y14 = float64(x[24:28])
+	VCVTPS2PD 112(R13), Y15                  // Y15 = float64(x[28:32])
+	VADDPD    Y12, Y4, Y4                    // Y4 += x[16:20]
+	VADDPD    Y13, Y5, Y5                    // Y5 += x[20:24]
+	VADDPD    Y14, Y6, Y6                    // Y6 += x[24:28]
+	VADDPD    Y15, Y7, Y7                    // Y7 += x[28:32]
+	ADDQ      BX, R13                        // next row
+	DECQ      R14                            // one row done
+	JNZ       ar32row                        // more rows
+	VMOVUPD   Y0, (R10)                      // acc[0:4] = Y0
+	VMOVUPD   Y1, 32(R10)                    // acc[4:8] = Y1
+	VMOVUPD   Y2, 64(R10)                    // acc[8:12] = Y2
+	VMOVUPD   Y3, 96(R10)                    // acc[12:16] = Y3
+	VMOVUPD   Y4, 128(R10)                   // acc[16:20] = Y4
+	VMOVUPD   Y5, 160(R10)                   // acc[20:24] = Y5
+	VMOVUPD   Y6, 192(R10)                   // acc[24:28] = Y6
+	VMOVUPD   Y7, 224(R10)                   // acc[28:32] = Y7
+	ADDQ      $256, R10                      // next 32 of acc
+	ADDQ      $128, R12                      // and of each row
+	SUBQ      $32, R11                       // 32 columns done
+	JMP       ar32                           // more
+ar8:
+	TESTQ     R11, R11                       // columns left?
+	JZ        ardone                         // no
+	VMOVUPD   (R10), Y0                      // Y0 = acc[0:4]
+	VMOVUPD   32(R10), Y1                    // Y1 = acc[4:8]
+	MOVQ      R12, R13                       // R13 = the first row
+	MOVQ      AX, R14                        // R14 = rows
+ar8row:
+	VCVTPS2PD (R13), Y8                      // Y8 = float64(x[0:4])
+	VCVTPS2PD 16(R13), Y9                    // Y9 = float64(x[4:8])
+	VADDPD    Y8, Y0, Y0                     // Y0 += x[0:4]
+	VADDPD    Y9, Y1, Y1                     // Y1 += x[4:8]
+	ADDQ      BX, R13                        // next row
+	DECQ      R14                            // one row done
+	JNZ       ar8row                         // more rows
+	VMOVUPD   Y0, (R10)                      // acc[0:4] = Y0
+	VMOVUPD   Y1, 32(R10)                    // acc[4:8] = Y1
+	ADDQ      $64, R10                       // next 8 of acc
+	ADDQ      $32, R12                       // and of each row
+	SUBQ      $8, R11                        // 8 columns done
+	JMP       ar8                            // more
+ardone:
 	VZEROUPPER
 	RET
 

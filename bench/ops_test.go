@@ -37,7 +37,7 @@ func BenchmarkOps(b *testing.B) {
 
 // opsCases are the cases of peers/ops_cases.json, each with its operands
 // made (the same ones on every call, from a fixed seed).
-func opsCases(b *testing.B) []apiCase {
+func opsCases(b testing.TB) []apiCase {
 	f, err := os.Open("peers/ops_cases.json")
 	if err != nil {
 		b.Fatal(err)

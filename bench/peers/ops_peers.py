@@ -11,6 +11,9 @@ of PEER_REPS batches of PEER_BATCH calls (3 and 10). Operands are random,
 as the Go side's: float32 normal ("t") or positive ("p") values, int64
 indices below "hi" ("i"), bools ("b"), or the transpose of a contiguous
 tensor ("tT").
+
+With PEER_PERCALL=1 each case is timed call by call instead, as bench's
+TestOpsPerCall times goaten's.
 """
 import json
 import os
@@ -44,6 +47,18 @@ def arg(a):
     return a
 
 
+def percall(name, fn, args):
+    """The lines of bench's TestOpsPerCall: 300 single calls (10 for sort)."""
+    ds = []
+    for _ in range(10 if name.startswith("sort/") else 300):
+        t0 = time.perf_counter_ns()
+        fn(*args)
+        ds.append(time.perf_counter_ns() - t0)
+    ds.sort()
+    q = [ds[0], ds[len(ds) // 4], ds[len(ds) // 2]]
+    print("%-32s min %9.1f p25 %9.1f med %9.1f us" % (name, *(v / 1e3 for v in q)), flush=True)
+
+
 def main():
     only = re.compile(os.environ.get("PEER_FILTER", ""))  # e.g. PEER_FILTER=conv
     for c in json.load(open(os.path.join(HERE, "ops_cases.json"))):
@@ -53,6 +68,9 @@ def main():
         fn = getattr(getattr(torch.ops.aten, name), ov)
         args = [arg(a) for a in c["args"]]
         fn(*args)  # warm up
+        if os.environ.get("PEER_PERCALL") == "1":
+            percall(c["name"], fn, args)
+            continue
         best = float("inf")
         for _ in range(REPS):
             t0 = time.perf_counter_ns()

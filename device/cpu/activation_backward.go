@@ -31,6 +31,20 @@ type fusedChunk func(d, g, x, t, u, v []float32)
 // (two arguments of the list a) when they qualify, else the op's
 // decomposition of a.
 func fusedBackward(op *tensor.Op, a []any, g, x *tensor.Tensor, chunk fusedChunk) any {
+	return fusedRun(op, a, g, x, func(d, gd, xd []float32) {
+		var buf [3][fusedChunkLen]float32
+		for i := 0; i < len(d); i += fusedChunkLen {
+			j := min(i+fusedChunkLen, len(d))
+			chunk(d[i:j], gd[i:j], xd[i:j], buf[0][:j-i], buf[1][:j-i], buf[2][:j-i])
+		}
+	})
+}
+
+// fusedRun is fusedBackward for a kernel that takes a whole piece of the
+// elements at once (one SIMD kernel computing the decomposition's
+// operations in one pass): each core's share in one call, so that a large
+// result is streamed as the elementwise kernels stream theirs.
+func fusedRun(op *tensor.Op, a []any, g, x *tensor.Tensor, run func(d, g, x []float32)) any {
 	if g.DType() != tensor.Float32 || x.DType() != tensor.Float32 || !slices.Equal(g.Sizes(), x.Sizes()) ||
 		!g.IsContiguous() || !x.IsContiguous() {
 		return op.Composite()(op, a)
@@ -42,13 +56,7 @@ func fusedBackward(op *tensor.Op, a []any, g, x *tensor.Tensor, chunk fusedChunk
 	}
 	d := data[float32](out)[:n]
 	gd, xd := elems[float32](g), elems[float32](x)
-	parallel.Range(n, grain, 64, func(lo, hi int) {
-		var buf [3][fusedChunkLen]float32
-		for i := lo; i < hi; i += fusedChunkLen {
-			j := min(i+fusedChunkLen, hi)
-			chunk(d[i:j], gd[i:j], xd[i:j], buf[0][:j-i], buf[1][:j-i], buf[2][:j-i])
-		}
-	})
+	parallel.Range(n, grain, 64, func(lo, hi int) { run(d[lo:hi], gd[lo:hi], xd[lo:hi]) })
 	return out
 }
 
@@ -121,19 +129,9 @@ func geluBackwardTanh(d, g, x, t, u, v []float32) {
 	asm.MulF32(d, g, d)
 }
 
-// sigmoidBackward is sigmoid_backward(grad, output): g·(1 − y)·y.
-func sigmoidBackward(d, g, y, t, _, _ []float32) {
-	asm.ScalarSubF32(t, 1, y)
-	asm.MulF32(t, g, t)
-	asm.MulF32(d, t, y)
-}
-
-// tanhBackward is tanh_backward(grad, output): g·(1 − y·y).
-func tanhBackward(d, g, y, t, _, _ []float32) {
-	asm.MulF32(t, y, y)
-	asm.ScalarSubF32(t, 1, t)
-	asm.MulF32(d, g, t)
-}
+// sigmoid_backward(grad, output) is g·(1 − y)·y and tanh_backward
+// g·(1 − y·y): asm.SigmoidBackwardF32 and asm.TanhBackwardF32 compute those
+// float32 operations in one pass (fusedRun).
 
 // siluBackward is silu_backward(grad, self): with s = 1/(e^(−x) + 1),
 // g·s·(x·(1 − s) + 1).
@@ -165,7 +163,7 @@ func siluKernel(op *tensor.Op, a []any) any {
 	if x.DType() != tensor.Float32 || !x.IsContiguous() {
 		return op.Composite()(op, a)
 	}
-	return fusedBackward(op, a, x, x, func(d, _, x, _, _, _ []float32) { asm.SiluF32(d, x) })
+	return fusedRun(op, a, x, x, func(d, _, x []float32) { asm.SiluF32(d, x) })
 }
 
 // operands reads the gradient and the saved tensor of a backward op's
@@ -235,14 +233,14 @@ func init() {
 
 func init() {
 	impl("aten::gelu_backward", geluBackwardKernel)
-	impl("aten::sigmoid_backward", fused(func(a []any) (g, y *tensor.Tensor) {
+	impl("aten::sigmoid_backward", func(op *tensor.Op, a []any) any {
 		p := args.SigmoidBackwardOf(a)
-		return p.GradOutput, p.Output
-	}, sigmoidBackward))
-	impl("aten::tanh_backward", fused(func(a []any) (g, y *tensor.Tensor) {
+		return fusedRun(op, a, p.GradOutput, p.Output, asm.SigmoidBackwardF32)
+	})
+	impl("aten::tanh_backward", func(op *tensor.Op, a []any) any {
 		p := args.TanhBackwardOf(a)
-		return p.GradOutput, p.Output
-	}, tanhBackward))
+		return fusedRun(op, a, p.GradOutput, p.Output, asm.TanhBackwardF32)
+	})
 	impl("aten::silu_backward", fused(func(a []any) (g, x *tensor.Tensor) {
 		p := args.SiluBackwardOf(a)
 		return p.GradOutput, p.Self

@@ -730,39 +730,30 @@ var powKernels = binKernels{f32: powK[float32], f64: powK[float64], i64: powI}
 // powScalarK is pow with a fixed float exponent, with PyTorch's special
 // cases (square, cube, sqrt, reciprocal, ...); y is ignored.
 // powScalarSIMD is powScalarK's float32 kernel for the exponents 1.13
-// special-cases with plain arithmetic (x·x, x·x·x, √x, 1/√x, 1/x), through
-// package asm's kernels in blocks (so that d may be x), the same
-// operations in the same order; nil for others.
+// special-cases with plain arithmetic (x·x, x·x·x, √x, 1/√x, 1/x): one
+// kernel of package asm over the whole slice (d may be x), the same
+// operations in the same order, a large result streamed past the caches as
+// the elementwise kernels stream theirs; nil for others.
 func powScalarSIMD[T binFloat](e T) func(d, x, y []T) {
 	if _, ok := any(e).(float32); !ok {
 		return nil
 	}
-	var f func(d, x, t []float32)
+	var f func(d, x []float32)
 	switch e {
 	case 2:
-		f = func(d, x, _ []float32) { asm.MulF32(d, x, x) }
+		f = func(d, x []float32) { asm.MulF32(d, x, x) }
 	case 3:
-		f = func(d, x, t []float32) {
-			asm.MulF32(t, x, x)
-			asm.MulF32(d, t, x)
-		}
+		f = asm.CubeF32
 	case 0.5:
-		f = func(d, x, _ []float32) { asm.SqrtF32(d, x) }
+		f = asm.SqrtF32
 	case -0.5:
-		f = func(d, x, _ []float32) { asm.RsqrtF32(d, x) }
+		f = asm.RsqrtF32
 	case -1:
-		f = func(d, x, _ []float32) { asm.ReciprocalF32(d, x) }
+		f = asm.ReciprocalF32
 	default:
 		return nil
 	}
-	return func(d, x, _ []T) {
-		d32, x32 := any(d).([]float32), any(x).([]float32)
-		var t [1024]float32
-		for i := 0; i < len(d32); i += len(t) {
-			j := min(i+len(t), len(d32))
-			f(d32[i:j], x32[i:j], t[:j-i])
-		}
-	}
+	return func(d, x, _ []T) { f(any(d).([]float32), any(x).([]float32)) }
 }
 
 func powScalarK[T binFloat](e T) func(d, x, y []T) {

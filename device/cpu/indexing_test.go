@@ -306,34 +306,40 @@ func TestIndexingErrorRecords(t *testing.T) {
 // scatter_add the additions in row-major order.
 func TestGatherScatterAddLastDim(t *testing.T) {
 	r := rand.New(rand.NewPCG(33, 34))
-	for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64} {
+	// lead: index's sizes before the last dim; {3, 5}, self's, takes the
+	// path that copies self into the result row by row inside the kernel.
+	for _, tc := range []struct {
+		dt   tensor.DType
+		lead [2]int
+	}{{tensor.Float32, [2]int{2, 4}}, {tensor.Float64, [2]int{2, 4}}, {tensor.Float32, [2]int{3, 5}}, {tensor.Float64, [2]int{3, 5}}} {
+		dt, l0, l1 := tc.dt, tc.lead[0], tc.lead[1]
 		v := make([]float64, 3*5*7)
 		for i := range v {
 			v[i] = r.NormFloat64()
 		}
 		self := tensor.FromSlice(v, 3, 5, 7).To(dt)
 		strided := self.Transpose(0, 1).Contiguous().Transpose(0, 1) // same values, not contiguous
-		iv := make([]int64, 2*4*9)
+		iv := make([]int64, l0*l1*9)
 		for i := range iv {
 			iv[i] = int64(r.IntN(7))
 		}
-		index := tensor.FromSlice(iv, 2, 4, 9)
+		index := tensor.FromSlice(iv, l0, l1, 9)
 		sv := make([]float64, len(iv))
 		for i := range sv {
 			sv[i] = r.NormFloat64()
 		}
-		src := tensor.FromSlice(sv, 2, 4, 9).To(dt)
+		src := tensor.FromSlice(sv, l0, l1, 9).To(dt)
 		fast := tensor.Call("aten::gather.default", self, -1, index).(*tensor.Tensor).Float64s()
 		slow := tensor.Call("aten::gather.default", strided, -1, index).(*tensor.Tensor).Float64s()
 		if !slices.Equal(fast, slow) {
-			t.Fatalf("%v gather: %v, strided path %v", dt, fast, slow)
+			t.Fatalf("%v %v gather: %v, strided path %v", dt, tc.lead, fast, slow)
 		}
 		// scatter_add: self's values, then each src element added at its
 		// index in row-major order, in the dtype.
 		want := self.Float64s()
 		srcV := src.Float64s()
 		for i, v := range iv {
-			a, b := i/36, i/9%4
+			a, b := i/(9*l1), i/9%l1
 			at := (a*5+b)*7 + int(v)
 			if dt == tensor.Float32 {
 				want[at] = float64(float32(want[at]) + float32(srcV[i]))
@@ -343,7 +349,7 @@ func TestGatherScatterAddLastDim(t *testing.T) {
 		}
 		got := tensor.Call("aten::scatter_add.default", self, 2, index, src).(*tensor.Tensor).Float64s()
 		if !slices.Equal(got, want) {
-			t.Fatalf("%v scatter_add: %v, want %v", dt, got, want)
+			t.Fatalf("%v %v scatter_add: %v, want %v", dt, tc.lead, got, want)
 		}
 	}
 	// An index out of range raises the generic path's error.

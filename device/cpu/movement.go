@@ -184,22 +184,27 @@ type padGeom struct {
 func padRows[T uint8 | uint16 | uint32 | uint64](g padGeom, d, s []T, v T) {
 	rows := len(d) / g.outW
 	parallel.Range(rows, max(1, grain/g.outW), 1, func(lo, hi int) {
+		// p, r: the plane of row lo and its row in the input (r0 past
+		// outR); advanced row by row, without a division per row.
+		p, r := lo/g.outH, lo%g.outH-g.outR
 		for i := lo; i < hi; i++ {
 			row := d[i*g.outW : (i+1)*g.outW]
-			p, r := i/g.outH, i%g.outH-g.outR
 			if r < 0 || r >= g.nH {
 				for j := range row {
 					row[j] = v
 				}
-				continue
+			} else {
+				src := s[(p*g.inH+g.inR+r)*g.inW+g.inC:][:g.nW]
+				for j := range row[:g.outC] {
+					row[j] = v
+				}
+				copy(row[g.outC:], src)
+				for j := g.outC + g.nW; j < len(row); j++ {
+					row[j] = v
+				}
 			}
-			src := s[(p*g.inH+g.inR+r)*g.inW+g.inC:][:g.nW]
-			for j := range row[:g.outC] {
-				row[j] = v
-			}
-			copy(row[g.outC:], src)
-			for j := g.outC + g.nW; j < len(row); j++ {
-				row[j] = v
+			if r++; r == g.outH-g.outR {
+				p, r = p+1, -g.outR
 			}
 		}
 	})

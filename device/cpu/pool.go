@@ -403,6 +403,9 @@ func adaptiveAvgPool[T poolFloat](dst, src []T, g *core.PoolWindow, rnd func(T) 
 	inPlane, outPlane := in[0]*in[1]*in[2], out[0]*out[1]*out[2]
 	cost := outPlane * max(inPlane/max(outPlane, 1), 1)
 	poolParallel(g.Planes, cost, func(lo, hi int) {
+		if outPlane == 1 && rnd == nil {
+			lo = globalAvgPool8(dst, src, lo, hi, inPlane, T(in[0]), T(in[1]), T(in[2]))
+		}
 		for p := lo; p < hi; p++ {
 			s := src[p*inPlane : (p+1)*inPlane]
 			d := dst[p*outPlane : (p+1)*outPlane]
@@ -437,6 +440,34 @@ func adaptiveAvgPool[T poolFloat](dst, src []T, g *core.PoolWindow, rnd func(T) 
 			}
 		}
 	})
+}
+
+// globalAvgPool8 is adaptiveAvgPool of an output plane of one element
+// (without rnd) for the planes lo, lo+1, ... eight at a time: each plane's
+// sum adds its elements in order, as the loop above, but eight sums advance
+// together, so that the additions of one do not wait for the last of
+// another. It returns the first plane it left (fewer than eight remain).
+func globalAvgPool8[T poolFloat](dst, src []T, lo, hi, n int, d0, d1, d2 T) int {
+	for ; lo+8 <= hi; lo += 8 {
+		s := src[lo*n : (lo+8)*n]
+		p0, p1, p2, p3 := s[:n], s[n:2*n], s[2*n:3*n], s[3*n:4*n]
+		p4, p5, p6, p7 := s[4*n:5*n], s[5*n:6*n], s[6*n:7*n], s[7*n:8*n]
+		var s0, s1, s2, s3, s4, s5, s6, s7 T
+		for i := range p0 {
+			s0 += p0[i]
+			s1 += p1[i]
+			s2 += p2[i]
+			s3 += p3[i]
+			s4 += p4[i]
+			s5 += p5[i]
+			s6 += p6[i]
+			s7 += p7[i]
+		}
+		d := dst[lo : lo+8]
+		d[0], d[1], d[2], d[3] = s0/d0/d1/d2, s1/d0/d1/d2, s2/d0/d1/d2, s3/d0/d1/d2
+		d[4], d[5], d[6], d[7] = s4/d0/d1/d2, s5/d0/d1/d2, s6/d0/d1/d2, s7/d0/d1/d2
+	}
+	return lo
 }
 
 // adaptiveAvgPoolBackward spreads grad over the adaptive windows into dst (zeroed).

@@ -368,3 +368,41 @@ func TestPoolRandomArgs(t *testing.T) {
 		}()
 	}
 }
+
+// TestGlobalAdaptiveAvgPool: _adaptive_avg_pool2d to one element per plane
+// (planes eight at a time, then the rest) adds each plane's elements in
+// order in the dtype and divides by the height, then the width, as 1.13's
+// kernel does, for float32 and float64 and a plane count that is not a
+// multiple of 8.
+func TestGlobalAdaptiveAvgPool(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	const planes, h, w = 19, 5, 7
+	v := make([]float64, planes*h*w)
+	for i := range v {
+		v[i] = r.NormFloat64() * math.Pow(10, float64(r.Intn(7)-3))
+	}
+	for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64} {
+		x := tensor.FromSlice(v, 1, planes, h, w).To(dt)
+		xv := x.Float64s()
+		got := tensor.Call("aten::_adaptive_avg_pool2d.default", x, []int{1, 1}).(*tensor.Tensor).Float64s()
+		for p := range planes {
+			var want float64
+			if dt == tensor.Float32 {
+				var s float32
+				for _, e := range xv[p*h*w : (p+1)*h*w] {
+					s += float32(e)
+				}
+				want = float64(s / 1 / h / w)
+			} else {
+				var s float64
+				for _, e := range xv[p*h*w : (p+1)*h*w] {
+					s += e
+				}
+				want = s / 1 / h / w
+			}
+			if got[p] != want {
+				t.Fatalf("%v plane %d: %v, want %v", dt, p, got[p], want)
+			}
+		}
+	}
+}

@@ -179,11 +179,21 @@ func TestTopkPaths(t *testing.T) {
 	}
 	f64[17], f32[17] = math.NaN(), float32(math.NaN())
 	f64[40], f32[40] = math.Copysign(0, -1), float32(math.Copysign(0, -1))
+	f64[250], f32[250] = math.NaN(), float32(math.NaN())
+	f64[260], f32[260] = math.Copysign(0, -1), float32(math.Copysign(0, -1))
+	f64[261], f32[261] = 0, 0
+	var inputs []*tensor.Tensor
 	for _, base := range []*tensor.Tensor{
 		tensor.FromSlice(f64, n, rows), tensor.FromSlice(f32, n, rows),
 		tensor.FromSlice(i64, n, rows), tensor.FromSlice(i32, n, rows),
 	} {
 		xt := tensor.NewMeta([]int{rows, n}, []int{1, rows}, 0, base.DType(), tensor.CPU).WithRaw(base.Raw())
+		inputs = append(inputs, xt)
+	}
+	// Contiguous float32 lanes take the bound-filtered scan of smallestKeysF32.
+	inputs = append(inputs, tensor.FromSlice(f32, rows, n))
+	for _, xt := range inputs {
+		base := xt
 		for _, desc := range []bool{true, false} {
 			sorted := redCall(t, "aten::sort.default", []any{xt, 1, desc}, nil).([]*tensor.Tensor)
 			sv, si := sorted[0].Float64s(), sorted[1].Int64s()

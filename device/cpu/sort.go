@@ -255,7 +255,9 @@ func selectLanesKeyed[E redElem](x *tensor.Tensor, dim, k int, desc bool, vals, 
 		x32 = data[float32](x)
 	}
 	eachLane(x, dim, []*tensor.Tensor{vals, idx}, func(o *[maxArgs]int) {
-		if x32 != nil {
+		if x32 != nil && k*4 < n {
+			// smallestKeysF32 makes the keys it needs.
+		} else if x32 != nil {
 			for i, v := range x32[o[0] : o[0]+n] {
 				keys[i] = uint64(float32Key(v)^flip)<<32 | uint64(i)
 			}
@@ -273,7 +275,9 @@ func selectLanesKeyed[E redElem](x *tensor.Tensor, dim, k int, desc bool, vals, 
 			}
 		}
 		var sel []uint64
-		if k*4 >= n {
+		if x32 != nil && k*4 < n {
+			sel = smallestKeysF32(x32[o[0]:o[0]+n], k, desc, keys)
+		} else if k*4 >= n {
 			slices.Sort(keys)
 			sel = keys[:k]
 		} else {
@@ -320,6 +324,60 @@ func smallestKeys(keys []uint64, k int) []uint64 {
 		if key < h[0] {
 			h[0] = key
 			down(0)
+		}
+	}
+	slices.Sort(h)
+	return h
+}
+
+// smallestKeysF32 is smallestKeys of row's keys (float32Key, inverted when
+// desc, with the index below), made only for the elements that can enter
+// the k kept so far: an element whose value is not past the last kept one
+// (v <= it when desc, v >= it otherwise; a NaN or a NaN bound always
+// compares) has a key no smaller than the heap's root, as equal keys lose
+// on their later index. It uses keys[:k] as the heap.
+func smallestKeysF32(row []float32, k int, desc bool, keys []uint64) []uint64 {
+	var flip uint32
+	if desc {
+		flip = math.MaxUint32
+	}
+	h := keys[:k]
+	for i, v := range row[:k] {
+		h[i] = uint64(float32Key(v)^flip)<<32 | uint64(i)
+	}
+	down := func() {
+		for i := 0; ; {
+			l := 2*i + 1
+			if l >= k {
+				return
+			}
+			if r := l + 1; r < k && h[r] > h[l] {
+				l = r
+			}
+			if h[l] <= h[i] {
+				return
+			}
+			h[i], h[l] = h[l], h[i]
+			i = l
+		}
+	}
+	slices.Sort(h) // ascending: reversed, a max-heap
+	slices.Reverse(h)
+	bound := row[uint32(h[0])]
+	for i := k; i < len(row); i++ {
+		v := row[i]
+		if desc {
+			if v <= bound {
+				continue
+			}
+		} else if v >= bound {
+			continue
+		}
+		key := uint64(float32Key(v)^flip)<<32 | uint64(i)
+		if key < h[0] {
+			h[0] = key
+			down()
+			bound = row[uint32(h[0])]
 		}
 	}
 	slices.Sort(h)
