@@ -137,6 +137,10 @@ group:
 	JZ           store                       // then zeros
 loop:
 	VMOVUPS      (xp), Y4                    // Y4 = x[p:p+8]
+	PREFETCHT0   512(w0)                     // row r, 8 lines ahead
+	PREFETCHT0   512(w1)                     // row r+1
+	PREFETCHT0   512(w2)                     // row r+2
+	PREFETCHT0   512(w3)                     // row r+3
 	VFMADD231PS  (w0), Y4, Y0                // row r's lanes += x·b[r][p:p+8]
 	VFMADD231PS  (w1), Y4, Y1                // row r+1's
 	VFMADD231PS  (w2), Y4, Y2                // row r+2's
