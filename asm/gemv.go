@@ -10,9 +10,9 @@ import "github.com/goaten/goaten/internal/parallel"
 //
 // Each C[i][j] is a sum over k in its own order, not the GEMM's: with B
 // row-major (transB false) one fused multiply-add per step, in order,
-// from 0 (gemvNGo); with B transposed (an nn.Linear weight, n×k) eight
-// lanes over the first k&^7 steps, folded pairwise, then the last steps in
-// order (gemvTLanesGo, gemvFold). Then C[i][j] = alpha·sum, or beta·C[i][j]
+// from 0 (gemvNGo); with B transposed (an nn.Linear weight, n×k) each
+// row of B streams through 32 lanes, added into eight, which are folded
+// pairwise, then the last steps in order (gemvTLanesGo, gemvFold). Then C[i][j] = alpha·sum, or beta·C[i][j]
 // + alpha·sum when beta is not 0. The arguments and the rest of the
 // semantics are Sgemm's; columns split across goroutines when B is large,
 // with the same bits on any number of them.
@@ -45,7 +45,7 @@ func Sgemv(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 	// goroutine has started.
 	grain := max(64, (1<<18)/k)
 	if transB {
-		parallel.Range(n, grain, 4, g.colsT)
+		parallel.Range(n, grain, 1, g.colsT)
 	} else {
 		parallel.Range(n, grain, 8, g.colsN)
 	}
@@ -98,15 +98,7 @@ func (g *gemvArgs) colsT(lo, hi int) {
 		w := min(gemvBlockT, hi-j0)
 		wb := g.b[j0*g.ldb : (j0+w-1)*g.ldb+k]
 		for i, x := range g.rows {
-			switch {
-			case w < 4:
-				gemvTLanesGo(lanes[:w*8], x, wb, g.ldb)
-			default:
-				gemvTLanes(lanes[:(w&^3)*8], x, wb, g.ldb)
-				if w&3 != 0 { // the last 4 again: the same bits where they overlap
-					gemvTLanes(lanes[(w-4)*8:w*8], x, wb[(w-4)*g.ldb:], g.ldb)
-				}
-			}
+			gemvTLanes(lanes[:w*8], x, wb, g.ldb)
 			for j := range w {
 				t[j] = gemvFold(lanes[j*8:j*8+8], x, wb[j*g.ldb:j*g.ldb+k])
 			}

@@ -4,7 +4,7 @@
 
 // The AVX2+FMA Sgemv kernels: gemvNF32 (B row-major, one row of A against
 // column blocks of B) and gemvTLanesF32 (B transposed: dot products of x
-// with rows of B, four rows at a time, eight lanes each).
+// with rows of B, one row at a time in 32 lanes).
 
 // Register roles of gemvNF32.
 #define yPtr  DI  // next 32 (or 8) results
@@ -96,71 +96,79 @@ done:
 #define lPtr  DI  // lanes of the next row
 #define rLeft CX  // rows left
 #define xPtr  SI  // &x[0]
-#define k8    BX  // len(x)&^7
+#define k32   BX  // len(x)/32
+#define k8r   R12 // (len(x)%32)/8
 #define ldbB  R8  // B's row stride in bytes
-#define w0    R9  // &b[r][p]
-#define w1    R10 // &b[r+1][p]
-#define w2    R11 // &b[r+2][p]
-#define w3    R12 // &b[r+3][p]
-#define xp    R13 // &x[p]
-#define pLeft R14 // steps of 8 left
 #define wBase DX  // &b[r][0]
+#define wp    R9  // &b[r][p]
+#define xp    R10 // &x[p]
+#define pLeft R11 // blocks left
 
 // func gemvTLanesF32(lanes, x, b []float32, ldb int)
-// In:  lanes (8 per row, rows a multiple of 4), x, b (rows ldb apart).
-// Out: lanes[r*8+l] = Σ_{p<k8, p%8==l} x[p]·b[r*ldb+p], one FMA a step
-//      from +0; Y0–Y4 clobbered.
+// In:  lanes (8 per row), x, b (rows ldb apart).
+// Out: for each row its eight lanes, as gemvTLanesGo: x·b[r] over the
+//      first len(x)&^31 elements in 32 lanes (Y0–Y3), then the whole
+//      eights left into Y0, one FMA a step from +0, then (Y0+Y1)+(Y2+Y3);
+//      the row streams through once. Y0–Y7 clobbered.
 TEXT ·gemvTLanesF32(SB), NOSPLIT, $0-80
 	MOVQ         lanes_base+0(FP), lPtr      // lPtr = &lanes[0]
 	MOVQ         lanes_len+8(FP), rLeft      // rLeft = len(lanes)
 	SHRQ         $3, rLeft                   // / 8 = rows
 	MOVQ         x_base+24(FP), xPtr         // xPtr = &x[0]
-	MOVQ         x_len+32(FP), k8            // k8 = len(x)
-	SHRQ         $3, k8                      // in steps of 8
+	MOVQ         x_len+32(FP), k32           // k32 = len(x)
+	MOVQ         k32, k8r                    // k8r = len(x)
+	SHRQ         $5, k32                     // k32 = len(x)/32
+	ANDQ         $31, k8r                    // k8r = len(x)%32
+	SHRQ         $3, k8r                     // whole eights in it
 	MOVQ         b_base+48(FP), wBase        // wBase = &b[0][0]
 	MOVQ         ldb+72(FP), ldbB            // ldbB = ldb
 	SHLQ         $2, ldbB                    // in bytes
-group:
-	CMPQ         rLeft, $4                   // 4 rows left?
-	JLT          done                        // finished
-	VXORPS       Y0, Y0, Y0                  // lanes of row r = 0
-	VXORPS       Y1, Y1, Y1                  // row r+1
-	VXORPS       Y2, Y2, Y2                  // row r+2
-	VXORPS       Y3, Y3, Y3                  // row r+3
-	MOVQ         wBase, w0                   // w0 = &b[r][0]
-	LEAQ         (w0)(ldbB*1), w1            // w1 = &b[r+1][0]
-	LEAQ         (w1)(ldbB*1), w2            // w2 = &b[r+2][0]
-	LEAQ         (w2)(ldbB*1), w3            // w3 = &b[r+3][0]
+row:
+	TESTQ        rLeft, rLeft                // rows left?
+	JZ           done                        // finished
+	VXORPS       Y0, Y0, Y0                  // lanes[0:8] = 0
+	VXORPS       Y1, Y1, Y1                  // lanes[8:16] = 0
+	VXORPS       Y2, Y2, Y2                  // lanes[16:24] = 0
+	VXORPS       Y3, Y3, Y3                  // lanes[24:32] = 0
+	MOVQ         wBase, wp                   // wp = &b[r][0]
 	MOVQ         xPtr, xp                    // xp = &x[0]
-	MOVQ         k8, pLeft                   // pLeft = k8/8
-	TESTQ        pLeft, pLeft                // no steps?
-	JZ           store                       // then zeros
-loop:
+	MOVQ         k32, pLeft                  // pLeft = len(x)/32
+	TESTQ        pLeft, pLeft                // none?
+	JZ           eights                      // then the eights
+loop32:
+	PREFETCHT0   1024(wp)                    // 16 lines ahead in the row
+	VMOVUPS      (xp), Y4                    // Y4:Y7 = x[p:p+32]
+	VMOVUPS      32(xp), Y5
+	VMOVUPS      64(xp), Y6
+	VMOVUPS      96(xp), Y7
+	VFMADD231PS  (wp), Y4, Y0                // lanes[0:8] += x·b[r][p:p+8]
+	VFMADD231PS  32(wp), Y5, Y1              // lanes[8:16] += …
+	VFMADD231PS  64(wp), Y6, Y2              // lanes[16:24]
+	VFMADD231PS  96(wp), Y7, Y3              // lanes[24:32]
+	ADDQ         $128, xp                    // p += 32
+	ADDQ         $128, wp                    // along the row
+	DECQ         pLeft                       // 32 steps done
+	JNZ          loop32                      // until len(x)&^31
+eights:
+	MOVQ         k8r, pLeft                  // pLeft = eights left
+	TESTQ        pLeft, pLeft                // none?
+	JZ           store                       // then store
+loop8:
 	VMOVUPS      (xp), Y4                    // Y4 = x[p:p+8]
-	PREFETCHT0   512(w0)                     // row r, 8 lines ahead
-	PREFETCHT0   512(w1)                     // row r+1
-	PREFETCHT0   512(w2)                     // row r+2
-	PREFETCHT0   512(w3)                     // row r+3
-	VFMADD231PS  (w0), Y4, Y0                // row r's lanes += x·b[r][p:p+8]
-	VFMADD231PS  (w1), Y4, Y1                // row r+1's
-	VFMADD231PS  (w2), Y4, Y2                // row r+2's
-	VFMADD231PS  (w3), Y4, Y3                // row r+3's
+	VFMADD231PS  (wp), Y4, Y0                // lanes[0:8] += x·b[r][p:p+8]
 	ADDQ         $32, xp                     // p += 8
-	ADDQ         $32, w0                     // along row r
-	ADDQ         $32, w1                     // row r+1
-	ADDQ         $32, w2                     // row r+2
-	ADDQ         $32, w3                     // row r+3
+	ADDQ         $32, wp                     // along the row
 	DECQ         pLeft                       // 8 steps done
-	JNZ          loop                        // until k8
+	JNZ          loop8                       // until len(x)&^7
 store:
-	VMOVUPS      Y0, (lPtr)                  // lanes of row r
-	VMOVUPS      Y1, 32(lPtr)                // row r+1
-	VMOVUPS      Y2, 64(lPtr)                // row r+2
-	VMOVUPS      Y3, 96(lPtr)                // row r+3
-	ADDQ         $128, lPtr                  // next 4 rows' lanes
-	LEAQ         (wBase)(ldbB*4), wBase      // wBase = &b[r+4][0]
-	SUBQ         $4, rLeft                   // 4 rows done
-	JMP          group                       // next group
+	VADDPS       Y1, Y0, Y0                  // lanes[0:8] + lanes[8:16]
+	VADDPS       Y3, Y2, Y2                  // lanes[16:24] + lanes[24:32]
+	VADDPS       Y2, Y0, Y0                  // the two sums added
+	VMOVUPS      Y0, (lPtr)                  // row r's eight
+	ADDQ         $32, lPtr                   // next row's
+	ADDQ         ldbB, wBase                 // wBase = &b[r+1][0]
+	DECQ         rLeft                       // one row done
+	JMP          row                         // next row
 done:
 	VZEROUPPER
 	RET

@@ -10,8 +10,8 @@ package asm
 //go:noescape
 func gemvNF32(y, x, b []float32, ldb int)
 
-// gemvTLanesF32 is gemvTLanesGo for len(lanes) a multiple of 32 (rows in
-// fours); b must hold the rows' first len(x)&^7 elements.
+// gemvTLanesF32 is gemvTLanesGo for len(lanes) a multiple of 8; b must
+// hold the rows' first len(x)&^7 elements.
 //
 //go:noescape
 func gemvTLanesF32(lanes, x, b []float32, ldb int)
@@ -36,7 +36,7 @@ func gemvTLanes(lanes, x, b []float32, ldb int) {
 	if rows > 0 && k8 > 0 {
 		_ = b[(rows-1)*ldb+k8-1] // the kernel reads this far
 	}
-	if useNEON && len(lanes)%32 == 0 {
+	if useNEON && len(lanes)%8 == 0 {
 		gemvTLanesF32(lanes, x, b, ldb)
 		return
 	}

@@ -4,7 +4,7 @@
 
 // The NEON Sgemv kernels: gemvNF32 (B row-major, one row of A against
 // column blocks of B) and gemvTLanesF32 (B transposed: dot products of x
-// with rows of B, four rows at a time, eight lanes each in two vectors).
+// with rows of B, one row at a time in 32 lanes).
 
 // Register roles of gemvNF32.
 #define yPtr  R0 // next 32 (or 8) results
@@ -100,70 +100,85 @@ done:
 #define lPtr  R0  // lanes of the next row
 #define rLeft R1  // rows left
 #define xPtr  R2  // &x[0]
-#define k8    R3  // len(x)/8
+#define k32   R3  // len(x)/32
 #define wBase R4  // &b[r][0]
 #define ldbB  R5  // B's row stride in bytes
-#define w0    R6  // &b[r][p]
-#define w1    R7  // &b[r+1][p]
-#define w2    R8  // &b[r+2][p]
-#define w3    R9  // &b[r+3][p]
-#define xp    R10 // &x[p]
-#define pLeft R11 // steps of 8 left
+#define wp    R6  // &b[r][p]
+#define xp    R7  // &x[p]
+#define pLeft R8  // blocks left
+#define k8r   R9  // (len(x)%32)/8
+#define ones  V28 // {1, 1, 1, 1}: VFMLA by ones adds, rounded once
 
 // func gemvTLanesF32(lanes, x, b []float32, ldb int)
-// In:  lanes (8 per row, rows a multiple of 4), x, b (rows ldb apart).
-// Out: lanes[r*8+l] = Σ_{p<k8, p%8==l} x[p]·b[r*ldb+p], one FMA a step
-//      from +0 (lanes 0–3 of row i in V(2i), 4–7 in V(2i+1)); V0–V17
-//      clobbered.
+// In:  lanes (8 per row), x, b (rows ldb apart).
+// Out: for each row its eight lanes, as gemvTLanesGo: x·b[r] over the
+//      first len(x)&^31 elements in 32 lanes (V0–V7, four each), then the
+//      whole eights left into V0, V1, one FMA a step from +0, then
+//      (lanes 0–7 + 8–15) + (16–23 + 24–31); the row streams through
+//      once. V0–V23, V28 clobbered.
 TEXT ·gemvTLanesF32(SB), NOSPLIT, $0-80
 	MOVD    lanes_base+0(FP), lPtr            // lPtr = &lanes[0]
 	MOVD    lanes_len+8(FP), rLeft            // rLeft = len(lanes)
 	LSR     $3, rLeft                         // / 8 = rows
 	MOVD    x_base+24(FP), xPtr               // xPtr = &x[0]
-	MOVD    x_len+32(FP), k8                  // k8 = len(x)
-	LSR     $3, k8                            // in steps of 8
+	MOVD    x_len+32(FP), k32                 // k32 = len(x)
+	AND     $31, k32, k8r                     // k8r = len(x)%32
+	LSR     $3, k8r                           // whole eights in it
+	LSR     $5, k32                           // k32 = len(x)/32
 	MOVD    b_base+48(FP), wBase              // wBase = &b[0][0]
 	MOVD    ldb+72(FP), ldbB                  // ldbB = ldb
 	LSL     $2, ldbB                          // in bytes
-group:
-	CMP     $4, rLeft                         // 4 rows left?
-	BLT     done                              // finished
-	VEOR    V0.B16, V0.B16, V0.B16            // lanes of row r = 0
-	VEOR    V1.B16, V1.B16, V1.B16
-	VEOR    V2.B16, V2.B16, V2.B16            // row r+1
+	FMOVS   $1.0, F28                         // ones[0] = 1
+	VDUP    V28.S[0], ones.S4                 // ones = {1, 1, 1, 1}
+row:
+	CBZ     rLeft, done                       // no rows left: finished
+	VEOR    V0.B16, V0.B16, V0.B16            // lanes[0:4] = 0
+	VEOR    V1.B16, V1.B16, V1.B16            // and so on to 32
+	VEOR    V2.B16, V2.B16, V2.B16
 	VEOR    V3.B16, V3.B16, V3.B16
-	VEOR    V4.B16, V4.B16, V4.B16            // row r+2
+	VEOR    V4.B16, V4.B16, V4.B16
 	VEOR    V5.B16, V5.B16, V5.B16
-	VEOR    V6.B16, V6.B16, V6.B16            // row r+3
+	VEOR    V6.B16, V6.B16, V6.B16
 	VEOR    V7.B16, V7.B16, V7.B16
-	MOVD    wBase, w0                         // w0 = &b[r][0]
-	ADD     ldbB, w0, w1                      // w1 = &b[r+1][0]
-	ADD     ldbB, w1, w2                      // w2 = &b[r+2][0]
-	ADD     ldbB, w2, w3                      // w3 = &b[r+3][0]
+	MOVD    wBase, wp                         // wp = &b[r][0]
 	MOVD    xPtr, xp                          // xp = &x[0]
-	MOVD    k8, pLeft                         // pLeft = k8/8
-	CBZ     pLeft, store                      // no steps: zeros
-loop:
+	MOVD    k32, pLeft                        // pLeft = len(x)/32
+	CBZ     pLeft, eights                     // none: the eights
+loop32:
+	VLD1.P  64(xp), [V16.S4, V17.S4, V18.S4, V19.S4] // x[p:p+16]
+	VLD1.P  64(xp), [V20.S4, V21.S4, V22.S4, V23.S4] // x[p+16:p+32]; p += 32
+	VLD1.P  64(wp), [V8.S4, V9.S4, V10.S4, V11.S4]   // b[r][p:p+16]
+	VLD1.P  64(wp), [V12.S4, V13.S4, V14.S4, V15.S4] // b[r][p+16:p+32]
+	VFMLA   V8.S4, V16.S4, V0.S4              // lanes[0:4] += x·b
+	VFMLA   V9.S4, V17.S4, V1.S4              // lanes[4:8]
+	VFMLA   V10.S4, V18.S4, V2.S4             // lanes[8:12]
+	VFMLA   V11.S4, V19.S4, V3.S4             // lanes[12:16]
+	VFMLA   V12.S4, V20.S4, V4.S4             // lanes[16:20]
+	VFMLA   V13.S4, V21.S4, V5.S4             // lanes[20:24]
+	VFMLA   V14.S4, V22.S4, V6.S4             // lanes[24:28]
+	VFMLA   V15.S4, V23.S4, V7.S4             // lanes[28:32]
+	SUBS    $1, pLeft                         // 32 steps done
+	BNE     loop32                            // until len(x)&^31
+eights:
+	MOVD    k8r, pLeft                        // pLeft = eights left
+	CBZ     pLeft, store                      // none: store
+loop8:
 	VLD1.P  32(xp), [V16.S4, V17.S4]          // x[p:p+8]; p += 8
-	VLD1.P  32(w0), [V8.S4, V9.S4]            // b[r][p:p+8]
-	VLD1.P  32(w1), [V10.S4, V11.S4]          // b[r+1][p:p+8]
-	VLD1.P  32(w2), [V12.S4, V13.S4]          // b[r+2][p:p+8]
-	VLD1.P  32(w3), [V14.S4, V15.S4]          // b[r+3][p:p+8]
-	VFMLA   V8.S4, V16.S4, V0.S4              // row r's lanes += x·b[r]
-	VFMLA   V9.S4, V17.S4, V1.S4
-	VFMLA   V10.S4, V16.S4, V2.S4             // row r+1's
-	VFMLA   V11.S4, V17.S4, V3.S4
-	VFMLA   V12.S4, V16.S4, V4.S4             // row r+2's
-	VFMLA   V13.S4, V17.S4, V5.S4
-	VFMLA   V14.S4, V16.S4, V6.S4             // row r+3's
-	VFMLA   V15.S4, V17.S4, V7.S4
+	VLD1.P  32(wp), [V8.S4, V9.S4]            // b[r][p:p+8]
+	VFMLA   V8.S4, V16.S4, V0.S4              // lanes[0:4] += x·b
+	VFMLA   V9.S4, V17.S4, V1.S4              // lanes[4:8]
 	SUBS    $1, pLeft                         // 8 steps done
-	BNE     loop                              // until k8
+	BNE     loop8                             // until len(x)&^7
 store:
-	VST1.P  [V0.S4, V1.S4, V2.S4, V3.S4], 64(lPtr) // lanes of rows r, r+1
-	VST1.P  [V4.S4, V5.S4, V6.S4, V7.S4], 64(lPtr) // rows r+2, r+3
-	ADD     ldbB<<2, wBase                    // wBase = &b[r+4][0]
-	SUB     $4, rLeft                         // 4 rows done
-	B       group                             // next group
+	VFMLA   V2.S4, ones.S4, V0.S4             // lanes[0:8] + lanes[8:16]
+	VFMLA   V3.S4, ones.S4, V1.S4
+	VFMLA   V6.S4, ones.S4, V4.S4             // lanes[16:24] + lanes[24:32]
+	VFMLA   V7.S4, ones.S4, V5.S4
+	VFMLA   V4.S4, ones.S4, V0.S4             // the two sums added
+	VFMLA   V5.S4, ones.S4, V1.S4
+	VST1.P  [V0.S4, V1.S4], 32(lPtr)          // row r's eight
+	ADD     ldbB, wBase                       // wBase = &b[r+1][0]
+	SUB     $1, rLeft                         // one row done
+	B       row                               // next row
 done:
 	RET

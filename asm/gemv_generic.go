@@ -19,23 +19,35 @@ func gemvNGo(y, x, b []float32, ldb int) {
 	}
 }
 
-// gemvTLanesGo is the twin of gemvTLanesF32: for rows r < len(lanes)/8 of
-// B (row stride ldb) and the first k8 = len(x)&^7 elements,
+// gemvTLanesGo is the twin of gemvTLanesF32: for rows r < len(lanes)/8
+// of B (row stride ldb), with k32 = len(x)&^31 and k8 = len(x)&^7, it
+// sums x·b[r] in 32 lanes
 //
-//	lanes[r*8+l] = Σ_{p<k8, p%8 == l} x[p]·b[r*ldb+p]
+//	acc[l] = Σ_{p<k32, p%32 == l} x[p]·b[r*ldb+p]
+//	       + Σ_{k32≤p<k8, p%8 == l} x[p]·b[r*ldb+p]   (l < 8 only)
 //
-// one fused multiply-add a step, in order, from +0.
+// one fused multiply-add a step, in order, from +0 (the row streams
+// through four vectors of eight lanes, the last whole eights through the
+// first), then adds the vectors: lanes[r*8+l] = (acc[l] + acc[l+8]) +
+// (acc[l+16] + acc[l+24]).
 func gemvTLanesGo(lanes, x, b []float32, ldb int) {
-	k8 := len(x) &^ 7
+	k32, k8 := len(x)&^31, len(x)&^7
 	for r := range len(lanes) / 8 {
-		var acc [8]float32
+		var acc [32]float32
 		row := b[r*ldb : r*ldb+k8]
-		for p := 0; p < k8; p += 8 {
+		for p := 0; p < k32; p += 32 {
 			for l := range acc {
 				acc[l] = fma32(x[p+l], row[p+l], acc[l])
 			}
 		}
-		copy(lanes[r*8:r*8+8], acc[:])
+		for p := k32; p < k8; p += 8 {
+			for l := range 8 {
+				acc[l] = fma32(x[p+l], row[p+l], acc[l])
+			}
+		}
+		for l := range 8 {
+			lanes[r*8+l] = (acc[l] + acc[l+8]) + (acc[l+16] + acc[l+24])
+		}
 	}
 }
 
