@@ -38,6 +38,9 @@ func gemmBLAS[T gemmNum](m, n, k int, alpha T, a, b gmat[T], c []T, ldc int) boo
 // 0 every element of C is written without being read (the same bits as
 // adding to a zeroed C).
 func gemmBLASBeta[T gemmNum](m, n, k int, alpha, beta T, a, b gmat[T], c []T, ldc int) bool {
+	if m <= gemvRows && gemvSmall(m, n, k, alpha, beta, a, b, c, ldc) {
+		return true // a few rows: B read in place (gemv.go)
+	}
 	ta, lda, okA := blasLayout(m, k, a.rs, a.cs)
 	tb, ldb, okB := blasLayout(k, n, b.rs, b.cs)
 	if !okA || !okB {

@@ -287,6 +287,9 @@ func mmOverwrite(out, a, b *tensor.Tensor) bool {
 	if !okA || !okB {
 		return false
 	}
+	if d == tensor.Float32 && m <= gemvRows && gemvSmall(m, n, k, 1, 0, matOf[float32](a), matOf[float32](b), data[float32](out)[:m*n], n) {
+		return true // a few rows: B read in place (gemv.go)
+	}
 	switch d {
 	case tensor.Float32:
 		asm.Sgemm(ta, tb, m, n, k, 1, data[float32](a)[a.StorageOffset():], lda,

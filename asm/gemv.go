@@ -1,0 +1,131 @@
+package asm
+
+import "github.com/goaten/goaten/internal/parallel"
+
+// Sgemv is Sgemm for products of a few rows (m ≤ 4 or so: one decoder step's
+// x·W): it reads op(B) in place, once per block of columns, with no packing.
+// A GEMM packs all of B before its micro-kernel runs, which for one row
+// reads B twice and writes it once; here each element of B is read once
+// (a block of columns is reread from L2 for each further row of A).
+//
+// Each C[i][j] is a sum over k in its own order, not the GEMM's: with B
+// row-major (transB false) one fused multiply-add per step, in order,
+// from 0 (gemvNGo); with B transposed (an nn.Linear weight, n×k) each
+// row of B streams through 32 lanes, added into eight, which are folded
+// pairwise, then the last steps in order (gemvTLanesGo, gemvFold). Then C[i][j] = alpha·sum, or beta·C[i][j]
+// + alpha·sum when beta is not 0. The arguments and the rest of the
+// semantics are Sgemm's; columns split across goroutines when B is large,
+// with the same bits on any number of them.
+func Sgemv(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	checkGemm("Sgemv", transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc)
+	if m == 0 || n == 0 {
+		return
+	}
+	if alpha == 0 || k == 0 {
+		scaleC(m, n, beta, c, ldc)
+		return
+	}
+	// The rows of op(A), each k contiguous elements.
+	rows := make([][]float32, m)
+	if transA {
+		x := make([]float32, m*k)
+		for i := range m {
+			for p := range k {
+				x[i*k+p] = a[p*lda+i]
+			}
+			rows[i] = x[i*k : i*k+k]
+		}
+	} else {
+		for i := range m {
+			rows[i] = a[i*lda : i*lda+k]
+		}
+	}
+	g := gemvArgs{rows: rows, b: b, ldb: ldb, alpha: alpha, beta: beta, c: c, ldc: ldc}
+	// A piece streams at least 1 MiB of B: less is over before a second
+	// goroutine has started.
+	grain := max(64, (1<<18)/k)
+	if transB {
+		parallel.Range(n, grain, 1, g.colsT)
+	} else {
+		parallel.Range(n, grain, 8, g.colsN)
+	}
+}
+
+// gemvArgs is one Sgemv: the rows of op(A), B as stored, and C.
+type gemvArgs struct {
+	rows        [][]float32
+	b           []float32
+	ldb         int
+	alpha, beta float32
+	c           []float32
+	ldc         int
+}
+
+const (
+	gemvBlockN = 128 // columns of row-major B a block: 128·k floats, in L2 for k ≤ 1024
+	gemvBlockT = 64  // rows of transposed B a block
+)
+
+// colsN computes columns [lo, hi) of C for row-major B (k×n).
+func (g *gemvArgs) colsN(lo, hi int) {
+	var t [gemvBlockN]float32
+	k := len(g.rows[0])
+	for j0 := lo; j0 < hi; j0 += gemvBlockN {
+		w := min(gemvBlockN, hi-j0)
+		wb := g.b[j0 : (k-1)*g.ldb+j0+w]
+		for i, x := range g.rows {
+			switch {
+			case w < 8:
+				gemvNGo(t[:w], x, wb, g.ldb)
+			default:
+				gemvN(t[:w&^7], x, wb, g.ldb)
+				if w&7 != 0 { // the last 8 again: the same bits where they overlap
+					gemvN(t[w-8:w], x, wb[w-8:], g.ldb)
+				}
+			}
+			g.store(i, j0, t[:w])
+		}
+	}
+}
+
+// colsT computes columns [lo, hi) of C for transposed B (n×k, row j of it
+// is column j of op(B)).
+func (g *gemvArgs) colsT(lo, hi int) {
+	var lanes [gemvBlockT * 8]float32
+	var t [gemvBlockT]float32
+	k := len(g.rows[0])
+	for j0 := lo; j0 < hi; j0 += gemvBlockT {
+		w := min(gemvBlockT, hi-j0)
+		wb := g.b[j0*g.ldb : (j0+w-1)*g.ldb+k]
+		for i, x := range g.rows {
+			gemvTLanes(lanes[:w*8], x, wb, g.ldb)
+			for j := range w {
+				t[j] = gemvFold(lanes[j*8:j*8+8], x, wb[j*g.ldb:j*g.ldb+k])
+			}
+			g.store(i, j0, t[:w])
+		}
+	}
+}
+
+// store sets C[i][j0+j] from the sums t[j]: alpha·t[j], plus beta·C[i][j0+j]
+// unless beta is 0.
+func (g *gemvArgs) store(i, j0 int, t []float32) {
+	row := g.c[i*g.ldc+j0 : i*g.ldc+j0+len(t)]
+	al, be := g.alpha, g.beta
+	switch {
+	case be == 0 && al == 1:
+		copy(row, t)
+	case be == 0:
+		for j, v := range t {
+			row[j] = al * v
+		}
+	default:
+		for j, v := range t {
+			cv := row[j]
+			if be != 1 {
+				cv *= be
+			}
+			row[j] = cv + float32(al*v) // the conversion keeps arm64 from fusing
+		}
+	}
+}

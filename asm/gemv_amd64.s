@@ -1,0 +1,174 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// The AVX2+FMA Sgemv kernels: gemvNF32 (B row-major, one row of A against
+// column blocks of B) and gemvTLanesF32 (B transposed: dot products of x
+// with rows of B, one row at a time in 32 lanes).
+
+// Register roles of gemvNF32.
+#define yPtr  DI  // next 32 (or 8) results
+#define xPtr  SI  // &x[0]
+#define wCol  DX  // &b[0][j] for the block's first column j
+#define nLeft CX  // columns left
+#define kLen  BX  // len(x)
+#define ldbB  R8  // B's row stride in bytes
+#define wRow  R9  // &b[p][j]
+#define xp    R10 // &x[p]
+#define pLeft R11 // steps left
+
+// func gemvNF32(y, x, b []float32, ldb int)
+// In:  y (len a multiple of 8), x (k steps), b row-major, row stride ldb.
+// Out: y[j] = Σ_p x[p]·b[p*ldb+j], one FMA a step from +0; Y0–Y4 clobbered.
+TEXT ·gemvNF32(SB), NOSPLIT, $0-80
+	MOVQ         y_base+0(FP), yPtr          // yPtr = &y[0]
+	MOVQ         y_len+8(FP), nLeft          // nLeft = len(y)
+	MOVQ         x_base+24(FP), xPtr         // xPtr = &x[0]
+	MOVQ         x_len+32(FP), kLen          // kLen = len(x)
+	MOVQ         b_base+48(FP), wCol         // wCol = &b[0]
+	MOVQ         ldb+72(FP), ldbB            // ldbB = ldb
+	SHLQ         $2, ldbB                    // in bytes
+block32:
+	CMPQ         nLeft, $32                  // 32 columns left?
+	JLT          block8                      // else eights
+	VXORPS       Y0, Y0, Y0                  // sums[0:8] = 0
+	VXORPS       Y1, Y1, Y1                  // sums[8:16] = 0
+	VXORPS       Y2, Y2, Y2                  // sums[16:24] = 0
+	VXORPS       Y3, Y3, Y3                  // sums[24:32] = 0
+	MOVQ         wCol, wRow                  // wRow = &b[0][j]
+	MOVQ         xPtr, xp                    // xp = &x[0]
+	MOVQ         kLen, pLeft                 // pLeft = k
+	TESTQ        pLeft, pLeft                // no steps?
+	JZ           store32                     // then zeros
+loop32:
+	VBROADCASTSS (xp), Y4                    // Y4 = x[p] everywhere
+	VFMADD231PS  (wRow), Y4, Y0              // sums[0:8] += x[p]·b[p][j:j+8]
+	VFMADD231PS  32(wRow), Y4, Y1            // sums[8:16] += x[p]·b[p][j+8:j+16]
+	VFMADD231PS  64(wRow), Y4, Y2            // sums[16:24] += …
+	VFMADD231PS  96(wRow), Y4, Y3            // sums[24:32] += …
+	ADDQ         $4, xp                      // p++
+	ADDQ         ldbB, wRow                  // next row of B
+	DECQ         pLeft                       // one step done
+	JNZ          loop32                      // until k
+store32:
+	VMOVUPS      Y0, (yPtr)                  // y[j:j+8] = sums[0:8]
+	VMOVUPS      Y1, 32(yPtr)                // y[j+8:j+16] = sums[8:16]
+	VMOVUPS      Y2, 64(yPtr)                // y[j+16:j+24] = sums[16:24]
+	VMOVUPS      Y3, 96(yPtr)                // y[j+24:j+32] = sums[24:32]
+	ADDQ         $128, yPtr                  // j += 32
+	ADDQ         $128, wCol                  // wCol too
+	SUBQ         $32, nLeft                  // 32 done
+	JMP          block32                     // next block
+block8:
+	CMPQ         nLeft, $8                   // 8 columns left?
+	JLT          done                        // finished
+	VXORPS       Y0, Y0, Y0                  // sums = 0
+	MOVQ         wCol, wRow                  // wRow = &b[0][j]
+	MOVQ         xPtr, xp                    // xp = &x[0]
+	MOVQ         kLen, pLeft                 // pLeft = k
+	TESTQ        pLeft, pLeft                // no steps?
+	JZ           store8                      // then zeros
+loop8:
+	VBROADCASTSS (xp), Y4                    // Y4 = x[p] everywhere
+	VFMADD231PS  (wRow), Y4, Y0              // sums += x[p]·b[p][j:j+8]
+	ADDQ         $4, xp                      // p++
+	ADDQ         ldbB, wRow                  // next row of B
+	DECQ         pLeft                       // one step done
+	JNZ          loop8                       // until k
+store8:
+	VMOVUPS      Y0, (yPtr)                  // y[j:j+8] = sums
+	ADDQ         $32, yPtr                   // j += 8
+	ADDQ         $32, wCol                   // wCol too
+	SUBQ         $8, nLeft                   // 8 done
+	JMP          block8                      // next eight
+done:
+	VZEROUPPER
+	RET
+
+#undef yPtr
+#undef xPtr
+#undef kLen
+#undef ldbB
+#undef xp
+#undef pLeft
+
+// Register roles of gemvTLanesF32.
+#define lPtr  DI  // lanes of the next row
+#define rLeft CX  // rows left
+#define xPtr  SI  // &x[0]
+#define k32   BX  // len(x)/32
+#define k8r   R12 // (len(x)%32)/8
+#define ldbB  R8  // B's row stride in bytes
+#define wBase DX  // &b[r][0]
+#define wp    R9  // &b[r][p]
+#define xp    R10 // &x[p]
+#define pLeft R11 // blocks left
+
+// func gemvTLanesF32(lanes, x, b []float32, ldb int)
+// In:  lanes (8 per row), x, b (rows ldb apart).
+// Out: for each row its eight lanes, as gemvTLanesGo: x·b[r] over the
+//      first len(x)&^31 elements in 32 lanes (Y0–Y3), then the whole
+//      eights left into Y0, one FMA a step from +0, then (Y0+Y1)+(Y2+Y3);
+//      the row streams through once. Y0–Y7 clobbered.
+TEXT ·gemvTLanesF32(SB), NOSPLIT, $0-80
+	MOVQ         lanes_base+0(FP), lPtr      // lPtr = &lanes[0]
+	MOVQ         lanes_len+8(FP), rLeft      // rLeft = len(lanes)
+	SHRQ         $3, rLeft                   // / 8 = rows
+	MOVQ         x_base+24(FP), xPtr         // xPtr = &x[0]
+	MOVQ         x_len+32(FP), k32           // k32 = len(x)
+	MOVQ         k32, k8r                    // k8r = len(x)
+	SHRQ         $5, k32                     // k32 = len(x)/32
+	ANDQ         $31, k8r                    // k8r = len(x)%32
+	SHRQ         $3, k8r                     // whole eights in it
+	MOVQ         b_base+48(FP), wBase        // wBase = &b[0][0]
+	MOVQ         ldb+72(FP), ldbB            // ldbB = ldb
+	SHLQ         $2, ldbB                    // in bytes
+row:
+	TESTQ        rLeft, rLeft                // rows left?
+	JZ           done                        // finished
+	VXORPS       Y0, Y0, Y0                  // lanes[0:8] = 0
+	VXORPS       Y1, Y1, Y1                  // lanes[8:16] = 0
+	VXORPS       Y2, Y2, Y2                  // lanes[16:24] = 0
+	VXORPS       Y3, Y3, Y3                  // lanes[24:32] = 0
+	MOVQ         wBase, wp                   // wp = &b[r][0]
+	MOVQ         xPtr, xp                    // xp = &x[0]
+	MOVQ         k32, pLeft                  // pLeft = len(x)/32
+	TESTQ        pLeft, pLeft                // none?
+	JZ           eights                      // then the eights
+loop32:
+	PREFETCHT0   1024(wp)                    // 16 lines ahead in the row
+	VMOVUPS      (xp), Y4                    // Y4:Y7 = x[p:p+32]
+	VMOVUPS      32(xp), Y5
+	VMOVUPS      64(xp), Y6
+	VMOVUPS      96(xp), Y7
+	VFMADD231PS  (wp), Y4, Y0                // lanes[0:8] += x·b[r][p:p+8]
+	VFMADD231PS  32(wp), Y5, Y1              // lanes[8:16] += …
+	VFMADD231PS  64(wp), Y6, Y2              // lanes[16:24]
+	VFMADD231PS  96(wp), Y7, Y3              // lanes[24:32]
+	ADDQ         $128, xp                    // p += 32
+	ADDQ         $128, wp                    // along the row
+	DECQ         pLeft                       // 32 steps done
+	JNZ          loop32                      // until len(x)&^31
+eights:
+	MOVQ         k8r, pLeft                  // pLeft = eights left
+	TESTQ        pLeft, pLeft                // none?
+	JZ           store                       // then store
+loop8:
+	VMOVUPS      (xp), Y4                    // Y4 = x[p:p+8]
+	VFMADD231PS  (wp), Y4, Y0                // lanes[0:8] += x·b[r][p:p+8]
+	ADDQ         $32, xp                     // p += 8
+	ADDQ         $32, wp                     // along the row
+	DECQ         pLeft                       // 8 steps done
+	JNZ          loop8                       // until len(x)&^7
+store:
+	VADDPS       Y1, Y0, Y0                  // lanes[0:8] + lanes[8:16]
+	VADDPS       Y3, Y2, Y2                  // lanes[16:24] + lanes[24:32]
+	VADDPS       Y2, Y0, Y0                  // the two sums added
+	VMOVUPS      Y0, (lPtr)                  // row r's eight
+	ADDQ         $32, lPtr                   // next row's
+	ADDQ         ldbB, wBase                 // wBase = &b[r+1][0]
+	DECQ         rLeft                       // one row done
+	JMP          row                         // next row
+done:
+	VZEROUPPER
+	RET
