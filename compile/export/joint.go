@@ -145,9 +145,6 @@ func jointFn(fwd reflect.Value, state []stateEntry, args []*tensor.Tensor, lossI
 				flat = append(flat, x...)
 			}
 		}
-		if lossIdx < 0 || lossIdx >= len(flat) {
-			tensor.Panicf("output_loss_index %d is out of range: Forward returns %d outputs", lossIdx, len(flat))
-		}
 		for i, x := range flat {
 			if x != nil && x.RequiresGrad() && i != lossIdx {
 				tensor.Panicf(`Found an output of the forward that requires gradients, that was not the scalar loss.
@@ -157,6 +154,9 @@ You can fix this by calling .detach() on each of your forward outputs that is no
 You specified that output index %d is the loss, but we found that
 the output at index %d requires gradients.`, lossIdx, i)
 			}
+		}
+		if lossIdx < 0 || lossIdx >= len(flat) {
+			tensor.Panicf("tuple index out of range: output_loss_index %d, and Forward returns %d outputs", lossIdx, len(flat))
 		}
 		loss := flat[lossIdx]
 		if loss == nil || !loss.RequiresGrad() {
@@ -189,7 +189,9 @@ the output at index %d requires gradients.`, lossIdx, i)
 				if (*diffIdx)[k] < ns {
 					what = "parameter " + state[(*diffIdx)[k]].fqn
 				}
-				tensor.Panicf("Found a parameter that did not receive a gradient (%s).", what)
+				tensor.Panicf("Found a parameter that did not receive a gradient.\n"+
+					"\"This is most likely a bug, but if this needs to be supported please comment on this Github issue:\n"+
+					"https://github.com/pytorch/pytorch/issues/101192\n(%s)", what)
 			}
 		}
 		// A state tensor returned as it is stands for its placeholder.

@@ -181,10 +181,11 @@ func TestExportJointErrors(t *testing.T) {
 	}{
 		{"the loss at 1", newLossMLP(), 1, "You specified that output index 1 is the loss, but we found that\nthe output at index 0 requires gradients."},
 		{"loss not requiring grad", &detachedLoss{newLossMLP()}, 0, "The output at index 0 was marked as the loss, but it does not require gradients"},
-		{"index out of range", newLossMLP(), 2, "output_loss_index 2 is out of range: Forward returns 2 outputs"},
+		{"index out of range", newLossMLP(), 2, "You specified that output index 2 is the loss, but we found that\nthe output at index 0 requires gradients."},
+		{"index out of range", &detachedLoss{newLossMLP()}, 1, "tuple index out of range: output_loss_index 1, and Forward returns 1 outputs"},
 		{"non-scalar loss", &vectorLoss{newLossMLP()}, 0, "We require the output marked as the loss (at index 0) to be a scalar, but it has shape torch.Size([2, 3])"},
 		{"other output requires grad", &twoLosses{newLossMLP()}, 0, "You specified that output index 0 is the loss, but we found that\nthe output at index 1 requires gradients."},
-		{"unused parameter", &unusedParam{newLossMLP(), nil}, 0, "Found a parameter that did not receive a gradient (parameter extra)."},
+		{"unused parameter", &unusedParam{newLossMLP(), nil}, 0, "Found a parameter that did not receive a gradient.\n\"This is most likely a bug, but if this needs to be supported please comment on this Github issue:\nhttps://github.com/pytorch/pytorch/issues/101192\n(parameter extra)"},
 	}
 	for _, c := range cases {
 		if u, ok := c.m.(*unusedParam); ok {
