@@ -297,3 +297,33 @@ func TestExportJointBufferMutation(t *testing.T) {
 		}
 	}
 }
+
+// TestExportJointFrozen: a parameter that does not require grad stays a
+// PARAMETER input but gets no gradient output (aot_export_module returns
+// gradients of the inputs that require grad only), nor does an input that
+// does not require grad.
+func TestExportJointFrozen(t *testing.T) {
+	m := newLossMLP()
+	for _, p := range m.NamedParameters() {
+		if p.Name == "net.0.weight" {
+			p.Tensor.SetRequiresGrad(false)
+		}
+	}
+	ep := exportJoint(t, m, []*T{seq(-0.3, 2, 4), seq(0.2, 2, 3)}, export.JointOptions{})
+	bs := ep.GraphSignature.BackwardSignature()
+	var targets []string
+	for _, s := range ep.GraphSignature.OutputSpecs {
+		if s.Kind == export.GradientToParameter {
+			targets = append(targets, s.Target)
+		}
+	}
+	if got := fmt.Sprint(targets); got != "[net.0.bias net.2.weight net.2.bias]" {
+		t.Errorf("gradients of %s", got)
+	}
+	if len(bs.GradientsToUserInputs) != 0 {
+		t.Errorf("input gradients %v for inputs that do not require grad", bs.GradientsToUserInputs)
+	}
+	if got := fmt.Sprint(ep.GraphSignature.Parameters()); got != "[net.0.weight net.0.bias net.2.weight net.2.bias]" {
+		t.Errorf("parameters %s", got)
+	}
+}
