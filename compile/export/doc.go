@@ -49,6 +49,20 @@
 // call, in any program: tokens, objects, mutations, higher-order ops' sub-
 // graphs and dynamic sizes are kept, effectful calls are not decomposed.
 //
+// # Joint graphs
+//
+// ExportJoint exports Forward and the backward of its scalar loss as one
+// graph, as aot_export_module(mod, args, trace_joint=True,
+// output_loss_index=i) traces it and _export_forward_backward labels it:
+// the inputs are Export's; the outputs are the buffer mutations, the user
+// outputs (the loss a LOSS_OUTPUT), then the gradients of the parameters
+// (GRADIENT_TO_PARAMETER) and of the user inputs that require grad
+// (GRADIENT_TO_USER_INPUT). The backward starts from ones_like(loss)
+// (traced as its decomposition, full_like(loss, 1)), so the graph has no
+// tangent inputs. GraphSignature.BackwardSignature() names the gradient
+// outputs; RunJoint runs the program and returns the loss and the
+// gradients by name. Save and Load keep the loss and gradient specs.
+//
 // # Dynamic dimensions
 //
 // Dimensions declared with Dim are recorded as symbols (s0, s1, ...) with

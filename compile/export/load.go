@@ -1339,6 +1339,7 @@ func (l *loader) signature() (*ExportGraphSignature, error) {
 	targets := map[string]bool{}
 	users := map[string]bool{}
 	buffers := map[string]bool{}
+	params := map[string]bool{}
 	for i := range js.InputSpecs {
 		s := &js.InputSpecs[i]
 		cnt, _ := setFields(s)
@@ -1364,6 +1365,7 @@ func (l *loader) signature() (*ExportGraphSignature, error) {
 		case s.Parameter != nil:
 			name = s.Parameter.Arg.Name
 			spec = InputSpec{Kind: Parameter, Target: s.Parameter.ParameterName}
+			params[spec.Target] = true
 		case s.Buffer != nil:
 			name = s.Buffer.Arg.Name
 			spec = InputSpec{Kind: Buffer, Target: s.Buffer.BufferName, Persistent: s.Buffer.Persistent}
@@ -1458,8 +1460,20 @@ func (l *loader) signature() (*ExportGraphSignature, error) {
 		case s.Token != nil:
 			name = s.Token.Arg.Name
 			spec = OutputSpec{Kind: OutputToken, Arg: TokenArgument{name}}
+		case s.GradientToParameter != nil:
+			name = s.GradientToParameter.Arg.Name
+			spec = OutputSpec{Kind: GradientToParameter, Arg: TensorArgument{name}, Target: s.GradientToParameter.ParameterName}
+			if !params[spec.Target] {
+				return nil, loadErrorf("output spec %d is the gradient of %q, which is not a parameter input", i, clip([]byte(spec.Target)))
+			}
+		case s.GradientToUserInput != nil:
+			name = s.GradientToUserInput.Arg.Name
+			spec = OutputSpec{Kind: GradientToUserInput, Arg: TensorArgument{name}, Target: s.GradientToUserInput.UserInputName}
+			if !users[spec.Target] {
+				return nil, loadErrorf("output spec %d is the gradient of %q, which is not a user input", i, clip([]byte(spec.Target)))
+			}
 		default:
-			return nil, loadErrorf("output spec %d: gradient outputs are not supported yet", i)
+			return nil, loadErrorf("output spec %d: unknown kind", i)
 		}
 		got := ""
 		if outs[i] != nil {

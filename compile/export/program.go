@@ -620,6 +620,28 @@ func (m *Module) Forward(args ...*tensor.Tensor) ([]*tensor.Tensor, error) {
 // fresh token and the output tokens are dropped. The user outputs are
 // tensors and objects.
 func (m *Module) ForwardArgs(args ...any) ([]any, error) {
+	outs, err := m.run(args)
+	if err != nil {
+		return nil, err
+	}
+	var user []any
+	for i, s := range m.ep.GraphSignature.OutputSpecs {
+		if s.Kind != UserOutput && s.Kind != LossOutput {
+			continue
+		}
+		if o, isObj := outs[i].(tensor.ScriptObject); isObj {
+			user = append(user, o)
+			continue
+		}
+		v, _ := outs[i].(*tensor.Tensor)
+		user = append(user, v)
+	}
+	return user, nil
+}
+
+// run checks args, runs the graph on the state and args, applies the
+// buffer and user input mutations, and returns every output of the graph.
+func (m *Module) run(args []any) (fx.Tuple, error) {
 	ep := m.ep
 	if err := ep.CheckInputsArgs(args); err != nil {
 		return nil, err
@@ -670,7 +692,6 @@ func (m *Module) ForwardArgs(args ...any) ([]any, error) {
 			bufs[s.Target] = m.inputs[i]
 		}
 	}
-	var user []any
 	err = tensor.Try(func() {
 		for i, s := range ep.GraphSignature.OutputSpecs {
 			v, _ := outs[i].(*tensor.Tensor)
@@ -685,16 +706,11 @@ func (m *Module) ForwardArgs(args ...any) ([]any, error) {
 						autograd.NoGrad(func() { dst.Copy_(v) })
 					}
 				}
-			case UserOutput, LossOutput:
-				if v == nil {
-					if o, isObj := outs[i].(tensor.ScriptObject); isObj {
-						user = append(user, o)
-						continue
-					}
-				}
-				user = append(user, v)
 			}
 		}
 	})
-	return user, err
+	if err != nil {
+		return nil, err
+	}
+	return outs, nil
 }

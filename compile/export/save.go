@@ -1035,6 +1035,10 @@ func (s *saver) signature() (jSignature, error) {
 			js.UserInputMutation = &jUserInputNameSpec{Arg: name, UserInputName: sp.Target}
 		case OutputToken:
 			js.Token = &jArgSpec{Arg: name}
+		case GradientToParameter:
+			js.GradientToParameter = &jGradParamSpec{Arg: name, ParameterName: sp.Target}
+		case GradientToUserInput:
+			js.GradientToUserInput = &jUserInputNameSpec{Arg: name, UserInputName: sp.Target}
 		default:
 			return sig, fmt.Errorf("export: Save: %s outputs cannot be saved yet", sp.Kind)
 		}
