@@ -76,5 +76,29 @@ func (d *TensorDataset) Get(i int) ([]*gt.Tensor, error) {
 	return out, nil
 }
 
+// rows returns the rows idx (in range) of each tensor as new tensors, what
+// DefaultCollate makes of the samples idx, or nil where that needs the
+// general path (an empty batch, a tensor off the CPU).
+func (d *TensorDataset) rows(idx []int) []*gt.Tensor {
+	if len(idx) == 0 {
+		return nil
+	}
+	for _, t := range d.tensors {
+		if t.Device() != gt.CPU {
+			return nil
+		}
+	}
+	ix := make([]int64, len(idx))
+	for i, j := range idx {
+		ix[i] = int64(j)
+	}
+	index := gt.FromInt64s(ix, len(ix))
+	out := make([]*gt.Tensor, len(d.tensors))
+	for k, t := range d.tensors {
+		out[k] = t.IndexSelect(0, index)
+	}
+	return out
+}
+
 // Tensors returns the dataset's tensors (PyTorch's .tensors).
 func (d *TensorDataset) Tensors() []*gt.Tensor { return append([]*gt.Tensor(nil), d.tensors...) }

@@ -59,6 +59,7 @@ type Loader struct {
 	seed      uint64
 	dropLast  bool
 	collate   CollateFunc
+	custom    bool // WithCollate was given
 	workers   int
 	prefetch  int
 
@@ -80,7 +81,9 @@ func WithShuffle(seed uint64) LoaderOption {
 func WithDropLast(v bool) LoaderOption { return func(l *Loader) { l.dropLast = v } }
 
 // WithCollate replaces DefaultCollate (collate_fn).
-func WithCollate(f CollateFunc) LoaderOption { return func(l *Loader) { l.collate = f } }
+func WithCollate(f CollateFunc) LoaderOption {
+	return func(l *Loader) { l.collate, l.custom = f, true }
+}
 
 // WithWorkers sets how many goroutines make batches (default 1; 0: the
 // caller's goroutine makes each batch in Next, nothing runs ahead). With
@@ -179,6 +182,17 @@ func (l *Loader) makeBatch(ctx context.Context, k int, idx []int) (batch []*gt.T
 			batch, err = nil, fmt.Errorf("data loader: batch %d: panic: %v", k, r)
 		}
 	}()
+	if td, ok := l.ds.(*TensorDataset); ok && !l.custom {
+		// DefaultCollate of TensorDataset samples is each tensor's rows
+		// idx: one index_select per tensor instead of a view per sample
+		// and a stack (the same values, dtype and shape, in fresh memory).
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if b := td.rows(idx); b != nil {
+			return b, nil
+		}
+	}
 	samples := make([][]*gt.Tensor, len(idx))
 	for i, j := range idx {
 		if err := ctx.Err(); err != nil {

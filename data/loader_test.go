@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -342,6 +343,67 @@ func TestLoaderConcurrentEpochs(t *testing.T) {
 	for e, s := range sums {
 		if s != 2661810 {
 			t.Errorf("epoch %d: pixels sum to %d", e, s)
+		}
+	}
+}
+
+// TestLoaderTensorDatasetRows checks the loader's batches of a
+// TensorDataset (one index_select per tensor) against DefaultCollate's
+// stack of the samples, given explicitly so that it takes the general path:
+// the same shapes, dtypes and bits, contiguous, in memory of their own.
+func TestLoaderTensorDatasetRows(t *testing.T) {
+	gt.ManualSeed(3)
+	x := gt.Randn(5, 3, 10).Transpose(0, 2) // [10 3 5], not contiguous
+	y := gt.Randperm(10)
+	z := gt.Rand(10).Gt(gt.FromFloat32s([]float32{0.5}, 1))
+	ds, err := data.NewTensorDataset(x, y, z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, workers := range []int{0, 2} {
+		fast, err := data.NewLoader(ds, 4, data.WithShuffle(7), data.WithWorkers(workers))
+		if err != nil {
+			t.Fatal(err)
+		}
+		slow, err := data.NewLoader(ds, 4, data.WithShuffle(7), data.WithWorkers(workers), data.WithCollate(data.DefaultCollate))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want [][]*gt.Tensor
+		for b, err := range slow.All(context.Background()) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, b)
+		}
+		k := 0
+		for b, err := range fast.All(context.Background()) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if k >= len(want) {
+				t.Fatalf("workers %d: more than %d batches", workers, len(want))
+			}
+			for j, got := range b {
+				w := want[k][j]
+				if !slices.Equal(got.Sizes(), w.Sizes()) || got.DType() != w.DType() || !got.IsContiguous() {
+					t.Errorf("workers %d, batch %d, tensor %d: %v %v contiguous %v, want %v %v", workers, k, j, got.Sizes(), got.DType(), got.IsContiguous(), w.Sizes(), w.DType())
+					continue
+				}
+				// float32 and int64 of these sizes and bool are exact in float64.
+				gv, wv := got.To(gt.Float64).Float64s(), w.To(gt.Float64).Float64s()
+				if !slices.EqualFunc(gv, wv, func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }) {
+					t.Errorf("workers %d, batch %d, tensor %d: %v, want the stacked samples' %v", workers, k, j, gv, wv)
+				}
+			}
+			b[0].Fill_(0) // its own memory: the dataset keeps its values
+			k++
+		}
+		if k != len(want) {
+			t.Errorf("workers %d: %d batches, want %d", workers, k, len(want))
+		}
+		if got := x.Abs().Sum(nil).Item().Float64(); got == 0 {
+			t.Errorf("workers %d: filling a batch changed the dataset", workers)
 		}
 	}
 }

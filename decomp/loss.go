@@ -230,7 +230,9 @@ func nllLossForward(op *tensor.Op, a []any) any {
 	tensor.Check(x.Dim() > 0 && x.Dim() <= 2, "input tensor should be 1D or 2D")
 	tensor.Check(t.Dim() <= 1, "0D or 1D target tensor expected, multi-target not supported")
 	noBatch := x.Dim() == 1 && t.Dim() == 0
-	tensor.Check(noBatch || (t.Dim() == 1 && x.Size(0) == t.Size(0)), "size mismatch (got input: %s, target: %s)", tensor.ShapeString(x.Sizes()), tensor.ShapeString(t.Sizes()))
+	if !noBatch && (t.Dim() != 1 || x.Size(0) != t.Size(0)) { // the message is formatted only when it is needed
+		tensor.Panicf("size mismatch (got input: %s, target: %s)", tensor.ShapeString(x.Sizes()), tensor.ShapeString(t.Sizes()))
+	}
 	n := x.Size(-1)
 	tensor.Check(w == nil || (w.Dim() == 1 && w.Numel() == n), "weight tensor should be defined either for all %d classes or no classes but got weight tensor of shape: %s", n, shapeOf(w))
 	need("nll_loss_out_frame", x.DType(), floatsBF)

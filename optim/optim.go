@@ -230,6 +230,14 @@ func (o *optimizer) Params() []*tensor.Tensor {
 	return ps
 }
 
+// params is Params for reading only: one group's own list, without a copy.
+func (o *optimizer) params() []*tensor.Tensor {
+	if len(o.groups) == 1 {
+		return o.groups[0].Params
+	}
+	return o.Params()
+}
+
 // ParamGroups returns the parameter groups; changing a field (LR, ...)
 // changes the next step.
 func (o *optimizer) ParamGroups() []*ParamGroup { return o.groups }
@@ -306,7 +314,7 @@ func (o *optimizer) State(p *tensor.Tensor) *ParamState { return o.state[p] }
 // StepWith updates every parameter that has a gradient in grads, which
 // follows Params().
 func (o *optimizer) StepWith(grads []*tensor.Tensor) {
-	checkGrads(o.Params(), grads)
+	checkGrads(o.params(), grads)
 	// The state lives in Go: a compiler tracing this goroutine is told
 	// first (a graph break in a cached graph; see compile).
 	autograd.NoteEffect("Optimizer.step")
@@ -331,7 +339,7 @@ func (o *optimizer) StepWith(grads []*tensor.Tensor) {
 
 // Step updates every parameter from the gradient backward passes have
 // accumulated into it (optimizer.step()).
-func (o *optimizer) Step() { o.StepWith(Grads(o.Params())) }
+func (o *optimizer) Step() { o.StepWith(Grads(o.params())) }
 
 // ZeroGrad resets the parameters' gradients (optimizer.zero_grad): by
 // default it drops them (set_to_none=True, PyTorch 2's default), so the
@@ -343,24 +351,30 @@ func (o *optimizer) ZeroGrad(opts ...Option) {
 	if err != nil {
 		tensor.TypePanicf("%s", err.Error())
 	}
-	zeroGrad(o.Params(), kw.bool("set_to_none", true))
+	zeroGrad(o.params(), kw.bool("set_to_none", true))
 }
 
 // checkGrads panics unless grads pairs up with params: same count, and each
 // non-nil gradient has its parameter's shape, dtype and device.
 func checkGrads(params, grads []*tensor.Tensor) {
-	tensor.Check(len(grads) == len(params), "optimizer step: got %d gradients for %d parameters", len(grads), len(params))
+	if len(grads) != len(params) {
+		tensor.Panicf("optimizer step: got %d gradients for %d parameters", len(grads), len(params))
+	}
 	for i, g := range grads {
 		if g == nil {
 			continue
 		}
 		p := params[i]
-		tensor.Check(slices.Equal(g.Sizes(), p.Sizes()),
-			"optimizer step: gradient %d has shape %s but its parameter has shape %s", i, tensor.ShapeString(g.Sizes()), tensor.ShapeString(p.Sizes()))
-		tensor.Check(g.DType() == p.DType(),
-			"optimizer step: gradient %d is %s but its parameter is %s", i, g.DType(), p.DType())
-		tensor.Check(g.Device() == p.Device(),
-			"optimizer step: gradient %d is on %s but its parameter is on %s", i, g.Device(), p.Device())
+		// The messages are formatted only when they are needed (a step
+		// allocates nothing here).
+		switch {
+		case !slices.Equal(g.Sizes(), p.Sizes()):
+			tensor.Panicf("optimizer step: gradient %d has shape %s but its parameter has shape %s", i, tensor.ShapeString(g.Sizes()), tensor.ShapeString(p.Sizes()))
+		case g.DType() != p.DType():
+			tensor.Panicf("optimizer step: gradient %d is %s but its parameter is %s", i, g.DType(), p.DType())
+		case g.Device() != p.Device():
+			tensor.Panicf("optimizer step: gradient %d is on %s but its parameter is on %s", i, g.Device(), p.Device())
+		}
 	}
 }
 

@@ -211,3 +211,29 @@ func TestStepErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestStepWithBadGrads checks StepWith's messages for gradients that do not
+// pair up with the parameters (formatted only when a check fails).
+func TestStepWithBadGrads(t *testing.T) {
+	p := gt.Zeros(2, 3).SetRequiresGrad(true)
+	opt, err := optim.NewSGD([]*gt.Tensor{p}, optim.WithLR(0.1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		grads []*gt.Tensor
+		want  string
+	}{
+		{nil, "optimizer step: got 0 gradients for 1 parameters"},
+		{[]*gt.Tensor{gt.Zeros(3, 2)}, "optimizer step: gradient 0 has shape [3, 2] but its parameter has shape [2, 3]"},
+		{[]*gt.Tensor{gt.Zeros(2, 3).To(gt.Float64)}, "optimizer step: gradient 0 is "},
+	} {
+		err := tensor.Try(func() { opt.StepWith(c.grads) })
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("StepWith(%v): %v, want %q", c.grads, err, c.want)
+		}
+	}
+	if err := tensor.Try(func() { opt.StepWith([]*gt.Tensor{gt.Ones(2, 3)}) }); err != nil {
+		t.Errorf("StepWith(a matching gradient): %v", err)
+	}
+}

@@ -101,12 +101,16 @@ func scatterShapeCheck(self *tensor.Tensor, dim int, index, src *tensor.Tensor) 
 	if src != nil {
 		tensor.Check(ixNonemptyDim(src.Dim()) == ixNonemptyDim(index.Dim()),
 			"Index tensor must have the same number of dimensions as src tensor")
-		tensor.Check(!wrong, "Expected index %s to be smaller than self %s apart from dimension %d and to be smaller size than src %s",
-			tensor.ShapeString(index.Sizes()), tensor.ShapeString(self.Sizes()), dim, tensor.ShapeString(src.Sizes()))
+		if wrong { // the message is formatted only when it is needed
+			tensor.Panicf("Expected index %s to be smaller than self %s apart from dimension %d and to be smaller size than src %s",
+				tensor.ShapeString(index.Sizes()), tensor.ShapeString(self.Sizes()), dim, tensor.ShapeString(src.Sizes()))
+		}
 		return
 	}
-	tensor.Check(!wrong, "Expected index %s to be smaller than self %s apart from dimension %d",
-		tensor.ShapeString(index.Sizes()), tensor.ShapeString(self.Sizes()), dim)
+	if wrong {
+		tensor.Panicf("Expected index %s to be smaller than self %s apart from dimension %d",
+			tensor.ShapeString(index.Sizes()), tensor.ShapeString(self.Sizes()), dim)
+	}
 }
 
 // scatterCheck runs scatter_meta_impl's checks and returns the wrapped dim.

@@ -206,9 +206,10 @@ func permuteMeta(op *tensor.Op, a []any) any {
 // expanded size-1 dims get stride 0.
 func ExpandGeometry(t *tensor.Tensor, sizes []int) ([]int, []int) {
 	tsizes, tstrides := t.Sizes(), t.Strides()
-	tensor.Check(len(sizes) >= len(tsizes),
-		"expand(%s{%s}, size=%s): the number of sizes provided (%d) must be greater or equal to the number of dimensions in the tensor (%d)",
-		LegacyTypeName(t.DType()), tensor.ShapeString(tsizes), tensor.ShapeString(sizes), len(sizes), len(tsizes))
+	if len(sizes) < len(tsizes) { // the message is formatted only when it is needed
+		tensor.Panicf("expand(%s{%s}, size=%s): the number of sizes provided (%d) must be greater or equal to the number of dimensions in the tensor (%d)",
+			LegacyTypeName(t.DType()), tensor.ShapeString(tsizes), tensor.ShapeString(sizes), len(sizes), len(tsizes))
+	}
 	n := len(sizes)
 	outSizes := make([]int, n)
 	outStrides := make([]int, n)
@@ -226,8 +227,10 @@ func ExpandGeometry(t *tensor.Tensor, sizes []int) ([]int, []int) {
 			target = size
 		}
 		if size != target {
-			tensor.Check(size == 1, "The expanded size of the tensor (%d) must match the existing size (%d) at non-singleton dimension %d.  Target sizes: %s.  Tensor sizes: %s",
-				target, size, i, tensor.ShapeString(sizes), tensor.ShapeString(tsizes))
+			if size != 1 {
+				tensor.Panicf("The expanded size of the tensor (%d) must match the existing size (%d) at non-singleton dimension %d.  Target sizes: %s.  Tensor sizes: %s",
+					target, size, i, tensor.ShapeString(sizes), tensor.ShapeString(tsizes))
+			}
 			size, stride = target, 0
 		}
 		outSizes[i], outStrides[i] = size, stride

@@ -118,8 +118,10 @@ func binFastRange[T binElem, O tensor.Elem](d []O, xs, ys []T, xv, yv T, xc bool
 		k(d, xs, ys)
 		return
 	}
-	var c [binConstChunk]T
+	// c escapes (k is a func value): as long as one chunk of d, not always
+	// binConstChunk, so that a small op allocates bytes, not kilobytes.
 	m := min(n, binConstChunk)
+	c := make([]T, m)
 	v := yv
 	if xc {
 		v = xv

@@ -70,31 +70,10 @@ func Fit(r Run) (Result, error) {
 	fmt.Fprintf(r.Log, "%s: %d train, %d test samples; %s\n", r.Name, nTrain, r.XTest.Sizes()[0], nn.Repr(model))
 
 	for epoch := start; epoch < start+r.Epochs; epoch++ {
-		gt.ManualSeed(r.Seed + 1 + uint64(epoch))
-		order := gt.Randperm(nTrain)
-		epochData, err := data.NewTensorDataset(r.XTrain.IndexSelect(0, order), r.YTrain.IndexSelect(0, order))
+		bar := NewBar(r.Log, fmt.Sprintf("epoch %d/%d", epoch+1, start+r.Epochs), (nTrain+r.Batch-1)/r.Batch)
+		sum, batches, err := r.Epoch(opt, lossFn, epoch, bar)
 		if err != nil {
 			return res, err
-		}
-		loader, err := data.NewLoader(epochData, r.Batch, data.WithPrefetch(2))
-		if err != nil {
-			return res, err
-		}
-		model.Train()
-		bar := NewBar(r.Log, fmt.Sprintf("epoch %d/%d", epoch+1, start+r.Epochs), loader.Len())
-		var sum float64
-		var batches int
-		for batch, err := range loader.All(context.Background()) {
-			if err != nil {
-				return res, err
-			}
-			loss := lossFn.Forward(model.Forward(batch[0]), batch[1])
-			opt.ZeroGrad()
-			loss.Backward()
-			opt.Step()
-			sum += loss.Item().Float64()
-			batches++
-			bar.Add(1, fmt.Sprintf("loss %.4f", sum/float64(batches)))
 		}
 		res.EpochTimes = append(res.EpochTimes, bar.Done())
 		acc := accuracy(model, r.XTest, r.YTest, r.EvalBatch)
@@ -111,6 +90,43 @@ func Fit(r Run) (Result, error) {
 	}
 	fmt.Fprintf(r.Log, "wrote %s and the checkpoint %s\n", plot, ck.Dir)
 	return res, nil
+}
+
+// Epoch trains r.Model for one epoch (epoch counts from 0) with opt and
+// lossFn: the batch order drawn by torch.manual_seed(Seed+1+epoch);
+// torch.randperm, r.Batch samples a step through a data.Loader, the bar (nil
+// for none) advanced at each step. It returns the sum of the steps' losses
+// and the number of steps.
+func (r Run) Epoch(opt optim.Optimizer, lossFn *nn.CrossEntropyLoss, epoch int, bar *Bar) (sum float64, batches int, err error) {
+	gt.ManualSeed(r.Seed + 1 + uint64(epoch))
+	order := gt.Randperm(r.XTrain.Sizes()[0])
+	epochData, err := data.NewTensorDataset(r.XTrain.IndexSelect(0, order), r.YTrain.IndexSelect(0, order))
+	if err != nil {
+		return 0, 0, err
+	}
+	// No loader goroutines: a batch of a TensorDataset is one index_select
+	// per tensor, microseconds, less than handing it between goroutines
+	// costs (with GOMAXPROCS 2 the worker woke on the other core each step).
+	loader, err := data.NewLoader(epochData, r.Batch, data.WithWorkers(0))
+	if err != nil {
+		return 0, 0, err
+	}
+	r.Model.Train()
+	for batch, err := range loader.All(context.Background()) {
+		if err != nil {
+			return 0, 0, err
+		}
+		loss := lossFn.Forward(r.Model.Forward(batch[0]), batch[1])
+		opt.ZeroGrad()
+		loss.Backward()
+		opt.Step()
+		sum += loss.Item().Float64()
+		batches++
+		if bar != nil {
+			bar.AddFunc(1, func() string { return fmt.Sprintf("loss %.4f", sum/float64(batches)) })
+		}
+	}
+	return sum, batches, nil
 }
 
 // accuracy is the fraction of x's rows whose highest score is y's class,

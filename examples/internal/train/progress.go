@@ -29,7 +29,11 @@ func NewBar(w io.Writer, label string, total int) *Bar {
 
 // Add advances the bar by n steps and redraws it (at most every 100 ms, and
 // at the last step) with note (e.g. the running loss) at its end.
-func (b *Bar) Add(n int, note string) {
+func (b *Bar) Add(n int, note string) { b.AddFunc(n, func() string { return note }) }
+
+// AddFunc is Add with the note made by note only when the bar is redrawn
+// (a training step need not format its loss each time).
+func (b *Bar) AddFunc(n int, note func() string) {
 	b.done += n
 	now := time.Now()
 	if b.done < b.total && now.Sub(b.last) < 100*time.Millisecond {
@@ -43,7 +47,7 @@ func (b *Bar) Add(n int, note string) {
 	eta := time.Duration(float64(b.total-b.done) / max(rate, 1e-9) * float64(time.Second))
 	fmt.Fprintf(b.w, "\r%s [%s%s] %d/%d %.1f it/s ETA %s %s", b.label,
 		strings.Repeat("=", filled), strings.Repeat(" ", width-filled),
-		b.done, b.total, rate, eta.Round(time.Second), note)
+		b.done, b.total, rate, eta.Round(time.Second), note())
 }
 
 // Done ends the bar's line and returns the time since NewBar.
