@@ -301,7 +301,9 @@ func (c *Compiled) Call(inputs ...*tensor.Tensor) (any, error) {
 		return c.eager(inputs)
 	}
 	specs := c.specs(inputs)
-	e, err := c.compile(inputs, specs, grad)
+	var e *entry
+	var err error
+	c.unlockOnPanic(func() { e, err = c.compile(inputs, specs, grad) })
 	if err != nil {
 		if IsDataDependent(err) && !c.opts.Fullgraph {
 			c.segmented = true
@@ -398,6 +400,20 @@ func (c *Compiled) failed(err error, eager func() (any, error)) (any, error) {
 	c.stats.Eager++
 	c.mu.Unlock()
 	return eager()
+}
+
+// unlockOnPanic runs f, which traces fn with c.mu held: a Go panic out of
+// fn (not a *tensor.Error, which the trace returns as an error) releases
+// c.mu before it goes on to the caller, so that a caller that recovers can
+// call c again.
+func (c *Compiled) unlockOnPanic(f func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			c.mu.Unlock()
+			panic(r)
+		}
+	}()
+	f()
 }
 
 // admit adds e, traced for specs after a miss for reasons, to the cache,

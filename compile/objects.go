@@ -342,7 +342,9 @@ func (c *Compiled) callObjects(inputs []any) (any, error) {
 		return c.eagerArgs(inputs)
 	}
 	specs := c.argSpecs(inputs, states)
-	e, err := c.compileArgs(inputs, specs, grad)
+	var e *entry
+	var err error
+	c.unlockOnPanic(func() { e, err = c.compileArgs(inputs, specs, grad) })
 	if err != nil {
 		return c.failed(err, func() (any, error) { return c.eagerArgs(inputs) })
 	}

@@ -1,0 +1,98 @@
+package compile_test
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/goaten/goaten/compile"
+	"github.com/goaten/goaten/tensor"
+)
+
+// callWithin runs f, failing the test when it does not return within d
+// (a call blocked on a lock left held).
+func callWithin(t *testing.T, d time.Duration, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+	case <-time.After(d):
+		t.Fatalf("the call did not return within %v: deadlock", d)
+	}
+}
+
+// A Go panic (not a *tensor.Error) inside the traced function while Call
+// traces it propagates to the caller, and leaves the Compiled usable: a
+// later call does not block on c.mu.
+func TestCompilePanicInTraceReleasesLock(t *testing.T) {
+	boom := true
+	c := compile.Compile(func(x *T) *T {
+		y := x.Sin()
+		if boom {
+			panic("boom")
+		}
+		return y.Cos()
+	})
+	x := tensor.Randn([]int{3})
+	func() {
+		defer func() {
+			if r := recover(); r != "boom" {
+				t.Fatalf("recovered %v, want the function's panic", r)
+			}
+		}()
+		c.Call(x)
+	}()
+	boom = false
+	callWithin(t, 10*time.Second, func() {
+		res, err := c.Call(x)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		sameValues(t, "result", res.(*T), x.Sin().Cos())
+	})
+	callWithin(t, 10*time.Second, func() { c.Stats() })
+}
+
+// One compiled function that reads tensor data (segments, replayed tapes)
+// called from 4 goroutines at once: each call's result is its own
+// eager result (run under -race).
+func TestSegmentsConcurrentCalls(t *testing.T) {
+	fn := func(x *T) *T {
+		y := x.Sin().MulScalar(2)
+		if y.SumAll().Item().Float64() > 0 {
+			return y.Cos()
+		}
+		return y.Exp()
+	}
+	c := compile.Compile(fn, compile.Options{Logf: func(string, ...any) {}})
+	tensor.ManualSeed(5)
+	var xs []*T
+	for range 4 {
+		xs = append(xs, tensor.Randn([]int{4, 3}))
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 20 {
+				x := xs[(g+i)%4]
+				res, err := c.Call(x)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				sameValues(t, "result", res.(*T), fn(x))
+			}
+		}()
+	}
+	wg.Wait()
+	if s := c.Stats(); s.Calls != 80 || s.SegmentReplays == 0 {
+		t.Errorf("stats %+v: want 80 calls, some replayed", s)
+	}
+}
