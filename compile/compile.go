@@ -402,10 +402,10 @@ func (c *Compiled) failed(err error, eager func() (any, error)) (any, error) {
 	return eager()
 }
 
-// unlockOnPanic runs f, which traces fn with c.mu held: a Go panic out of
-// fn (not a *tensor.Error, which the trace returns as an error) releases
-// c.mu before it goes on to the caller, so that a caller that recovers can
-// call c again.
+// unlockOnPanic runs f, which traces fn or compiles a graph with c.mu
+// held: a panic out of it (a Go panic out of fn, a backend's *tensor.Error)
+// releases c.mu before it goes on, so that a caller that recovers (or
+// segment mode's tensor.Try) can call c again.
 func (c *Compiled) unlockOnPanic(f func()) {
 	defer func() {
 		if r := recover(); r != nil {

@@ -1,11 +1,13 @@
 package compile_test
 
 import (
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/goaten/goaten/compile"
+	"github.com/goaten/goaten/compile/fx"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -95,4 +97,40 @@ func TestSegmentsConcurrentCalls(t *testing.T) {
 	if s := c.Stats(); s.Calls != 80 || s.SegmentReplays == 0 {
 		t.Errorf("stats %+v: want 80 calls, some replayed", s)
 	}
+}
+
+// A backend that fails by panicking with a *tensor.Error (as ops do) while
+// a segment's graph is compiled: the call returns the error, and the next
+// call does not block on the Compiled's lock.
+func TestSegmentBackendPanicReleasesLock(t *testing.T) {
+	fail := true
+	backend := func(gm *fx.GraphModule, in []*tensor.Tensor) (compile.Runnable, error) {
+		if fail {
+			tensor.Panicf("backend: cannot compile")
+		}
+		return compile.Eager(gm, in)
+	}
+	fn := func(x *T) *T {
+		y := x.Sin()
+		if y.SumAll().Item().Float64() > 1e9 {
+			return y
+		}
+		return y.Cos()
+	}
+	c := compile.Compile(fn, compile.Options{Backend: backend, Logf: func(string, ...any) {}})
+	x := tensor.Randn([]int{3})
+	callWithin(t, 10*time.Second, func() {
+		if _, err := c.Call(x); err == nil || !strings.Contains(err.Error(), "backend: cannot compile") {
+			t.Errorf("got error %v, want the backend's", err)
+		}
+	})
+	fail = false
+	callWithin(t, 10*time.Second, func() {
+		res, err := c.Call(x)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		sameValues(t, "result", res.(*T), fn(x))
+	})
 }

@@ -393,7 +393,7 @@ func (c *Compiled) runSegment(gm *fx.GraphModule, inputs []*tensor.Tensor, grad 
 	run, ok := c.segments[k]
 	if !ok {
 		miss = true
-		run, err = c.opts.Backend(gm, inputs)
+		c.unlockOnPanic(func() { run, err = c.opts.Backend(gm, inputs) })
 		if err != nil {
 			c.mu.Unlock()
 			return nil, nil, miss, err
