@@ -454,7 +454,7 @@ func (c *Compiled) argSpecs(inputs []any, states [][]StateLeaf) []inputSpec {
 			}
 		}
 		for _, l := range states[i] {
-			ls := leafSpec{path: l.Path, len: l.Len, value: l.Value}
+			ls := leafSpec{path: l.Path, len: l.Len, value: snapshotLeaf(l.Value)}
 			if t, ok := l.Value.(*tensor.Tensor); ok && t != nil && !l.Len {
 				ts := tensorSpec(leafName(name, l), t)
 				key := fmt.Sprintf("%d/%s", i, l.Path)
@@ -537,7 +537,7 @@ func attrGuards(gm *fx.GraphModule) []attrGuard {
 		}
 		spec := &objectSpec{class: o.QualifiedClassName()}
 		for _, l := range leaves {
-			ls := leafSpec{path: l.Path, len: l.Len, value: l.Value}
+			ls := leafSpec{path: l.Path, len: l.Len, value: snapshotLeaf(l.Value)}
 			if t, ok := l.Value.(*tensor.Tensor); ok && t != nil && !l.Len {
 				ts := tensorSpec(leafName(name, l), t)
 				ls.tensor, ls.value = &ts, nil
@@ -593,6 +593,20 @@ func (s *objectSpec) check(name string, o tensor.ScriptObject, leaves []StateLea
 		return fmt.Sprintf("%s has less state than expected: no %s", name, leafName(name, StateLeaf{Path: s.leaves[len(leaves)].path, Len: s.leaves[len(leaves)].len}))
 	}
 	return ""
+}
+
+// snapshotLeaf is a non-tensor leaf as a guard keeps it: a slice is
+// copied, so that a slice the object changes in place afterwards (state it
+// returned without copying) fails the guard, as the graph baked in the
+// values it had.
+func snapshotLeaf(v any) any {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Slice || rv.IsNil() {
+		return v
+	}
+	c := reflect.MakeSlice(rv.Type(), rv.Len(), rv.Len())
+	reflect.Copy(c, rv)
+	return c.Interface()
 }
 
 // sameLeaf compares two non-tensor leaves.
