@@ -13,6 +13,12 @@ import (
 // parameter is an input, called from 4 goroutines each with its own
 // parameter: every goroutine's parameter and gradient equal its eager run's.
 func TestWholeStepConcurrentCalls(t *testing.T) {
+	for _, b := range reviewBackends {
+		t.Run(b.name, func(t *testing.T) { wholeStepConcurrentCalls(t, b.b) })
+	}
+}
+
+func wholeStepConcurrentCalls(t *testing.T, backend compile.Backend) {
 	step := func(x, w *T) *T {
 		autograd.SetGrad(w, nil)
 		loss := x.Matmul(w).Tanh().SumAll()
@@ -20,7 +26,7 @@ func TestWholeStepConcurrentCalls(t *testing.T) {
 		autograd.NoGrad(func() { w.Sub_(w.Grad().MulScalar(0.1)) })
 		return loss
 	}
-	c := compile.Compile(step, compile.Options{Logf: func(string, ...any) {}})
+	c := compile.Compile(step, compile.Options{Backend: backend, Logf: func(string, ...any) {}})
 	tensor.ManualSeed(6)
 	x := tensor.Randn([]int{5, 4})
 	var ws, we []*T

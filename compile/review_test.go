@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/goaten/goaten/compile"
+	"github.com/goaten/goaten/compile/cpu"
 	"github.com/goaten/goaten/compile/fx"
 	"github.com/goaten/goaten/tensor"
 )
@@ -64,6 +65,19 @@ func TestCompilePanicInTraceReleasesLock(t *testing.T) {
 // called from 4 goroutines at once: each call's result is its own
 // eager result (run under -race).
 func TestSegmentsConcurrentCalls(t *testing.T) {
+	for _, b := range reviewBackends {
+		t.Run(b.name, func(t *testing.T) { segmentsConcurrentCalls(t, b.b) })
+	}
+}
+
+// reviewBackends are the backends the concurrency tests run on: Eager's
+// program, and compile/cpu's plans with their arenas.
+var reviewBackends = []struct {
+	name string
+	b    compile.Backend
+}{{"eager", compile.Eager}, {"cpu", cpu.Backend}}
+
+func segmentsConcurrentCalls(t *testing.T, backend compile.Backend) {
 	fn := func(x *T) *T {
 		y := x.Sin().MulScalar(2)
 		if y.SumAll().Item().Float64() > 0 {
@@ -71,7 +85,7 @@ func TestSegmentsConcurrentCalls(t *testing.T) {
 		}
 		return y.Exp()
 	}
-	c := compile.Compile(fn, compile.Options{Logf: func(string, ...any) {}})
+	c := compile.Compile(fn, compile.Options{Backend: backend, Logf: func(string, ...any) {}})
 	tensor.ManualSeed(5)
 	var xs []*T
 	for range 4 {
