@@ -282,7 +282,9 @@ func (c *Compiled) Call(inputs ...*tensor.Tensor) (any, error) {
 	}
 	var reasons []string
 	for _, e := range c.entries {
-		if why := e.check(inputs, grad); why == "" {
+		var why string
+		c.unlockOnPanic(func() { why = e.check(inputs, grad) }) // (the state of the objects fn closed over)
+		if why == "" {
 			c.stats.Hits++
 			c.mu.Unlock()
 			return plain(e.run(inputs))
@@ -402,8 +404,9 @@ func (c *Compiled) failed(err error, eager func() (any, error)) (any, error) {
 	return eager()
 }
 
-// unlockOnPanic runs f, which traces fn or compiles a graph with c.mu
-// held: a panic out of it (a Go panic out of fn, a backend's *tensor.Error)
+// unlockOnPanic runs f, which traces fn, compiles a graph or reads the
+// state of objects with c.mu held: a panic out of it (a Go panic out of fn
+// or out of an object's StateLeaves, a backend's *tensor.Error)
 // releases c.mu before it goes on, so that a caller that recovers (or
 // segment mode's tensor.Try) can call c again.
 func (c *Compiled) unlockOnPanic(f func()) {

@@ -323,7 +323,8 @@ func (c *Compiled) callObjects(inputs []any) (any, error) {
 	c.stats.Calls++
 	var reasons []string
 	for _, e := range c.entries {
-		why := e.checkArgs(inputs, states, grad)
+		var why string
+		c.unlockOnPanic(func() { why = e.checkArgs(inputs, states, grad) })
 		if why == "" {
 			c.stats.Hits++
 			c.mu.Unlock()
