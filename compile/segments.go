@@ -238,6 +238,11 @@ func (s *segmenter) next(tr *tracer) {
 	clear(tr.proxies)
 	clear(tr.aliases)
 	clear(tr.consts)
+	// Unbacked symbols are the graph's: the new one numbers its own from
+	// u0 (one call may run more loops with int carries than there are
+	// symbols), and no hint stands for a node of the graph that ran.
+	tr.unbacked = 0
+	clear(tr.symNodes)
 	s.inputs, s.made, s.info = nil, nil, nil
 	s.stepped = false
 	s.k++
