@@ -282,7 +282,9 @@ func (c *Compiled) Call(inputs ...*tensor.Tensor) (any, error) {
 	}
 	var reasons []string
 	for _, e := range c.entries {
-		if why := e.check(inputs, grad); why == "" {
+		var why string
+		c.unlockOnPanic(func() { why = e.check(inputs, grad) }) // (the state of the objects fn closed over)
+		if why == "" {
 			c.stats.Hits++
 			c.mu.Unlock()
 			return plain(e.run(inputs))
@@ -301,7 +303,9 @@ func (c *Compiled) Call(inputs ...*tensor.Tensor) (any, error) {
 		return c.eager(inputs)
 	}
 	specs := c.specs(inputs)
-	e, err := c.compile(inputs, specs, grad)
+	var e *entry
+	var err error
+	c.unlockOnPanic(func() { e, err = c.compile(inputs, specs, grad) })
 	if err != nil {
 		if IsDataDependent(err) && !c.opts.Fullgraph {
 			c.segmented = true
@@ -398,6 +402,21 @@ func (c *Compiled) failed(err error, eager func() (any, error)) (any, error) {
 	c.stats.Eager++
 	c.mu.Unlock()
 	return eager()
+}
+
+// unlockOnPanic runs f, which traces fn, compiles a graph or reads the
+// state of objects with c.mu held: a panic out of it (a Go panic out of fn
+// or out of an object's StateLeaves, a backend's *tensor.Error)
+// releases c.mu before it goes on, so that a caller that recovers (or
+// segment mode's tensor.Try) can call c again.
+func (c *Compiled) unlockOnPanic(f func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			c.mu.Unlock()
+			panic(r)
+		}
+	}()
+	f()
 }
 
 // admit adds e, traced for specs after a miss for reasons, to the cache,

@@ -323,7 +323,8 @@ func (c *Compiled) callObjects(inputs []any) (any, error) {
 	c.stats.Calls++
 	var reasons []string
 	for _, e := range c.entries {
-		why := e.checkArgs(inputs, states, grad)
+		var why string
+		c.unlockOnPanic(func() { why = e.checkArgs(inputs, states, grad) })
 		if why == "" {
 			c.stats.Hits++
 			c.mu.Unlock()
@@ -342,7 +343,9 @@ func (c *Compiled) callObjects(inputs []any) (any, error) {
 		return c.eagerArgs(inputs)
 	}
 	specs := c.argSpecs(inputs, states)
-	e, err := c.compileArgs(inputs, specs, grad)
+	var e *entry
+	var err error
+	c.unlockOnPanic(func() { e, err = c.compileArgs(inputs, specs, grad) })
 	if err != nil {
 		return c.failed(err, func() (any, error) { return c.eagerArgs(inputs) })
 	}
@@ -452,7 +455,7 @@ func (c *Compiled) argSpecs(inputs []any, states [][]StateLeaf) []inputSpec {
 			}
 		}
 		for _, l := range states[i] {
-			ls := leafSpec{path: l.Path, len: l.Len, value: l.Value}
+			ls := leafSpec{path: l.Path, len: l.Len, value: snapshotLeaf(l.Value)}
 			if t, ok := l.Value.(*tensor.Tensor); ok && t != nil && !l.Len {
 				ts := tensorSpec(leafName(name, l), t)
 				key := fmt.Sprintf("%d/%s", i, l.Path)
@@ -535,7 +538,7 @@ func attrGuards(gm *fx.GraphModule) []attrGuard {
 		}
 		spec := &objectSpec{class: o.QualifiedClassName()}
 		for _, l := range leaves {
-			ls := leafSpec{path: l.Path, len: l.Len, value: l.Value}
+			ls := leafSpec{path: l.Path, len: l.Len, value: snapshotLeaf(l.Value)}
 			if t, ok := l.Value.(*tensor.Tensor); ok && t != nil && !l.Len {
 				ts := tensorSpec(leafName(name, l), t)
 				ls.tensor, ls.value = &ts, nil
@@ -591,6 +594,20 @@ func (s *objectSpec) check(name string, o tensor.ScriptObject, leaves []StateLea
 		return fmt.Sprintf("%s has less state than expected: no %s", name, leafName(name, StateLeaf{Path: s.leaves[len(leaves)].path, Len: s.leaves[len(leaves)].len}))
 	}
 	return ""
+}
+
+// snapshotLeaf is a non-tensor leaf as a guard keeps it: a slice is
+// copied, so that a slice the object changes in place afterwards (state it
+// returned without copying) fails the guard, as the graph baked in the
+// values it had.
+func snapshotLeaf(v any) any {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Slice || rv.IsNil() {
+		return v
+	}
+	c := reflect.MakeSlice(rv.Type(), rv.Len(), rv.Len())
+	reflect.Copy(c, rv)
+	return c.Interface()
 }
 
 // sameLeaf compares two non-tensor leaves.

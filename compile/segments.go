@@ -37,11 +37,12 @@ const maxSegments = 256
 
 // segmenter is the state of one call in segment mode.
 type segmenter struct {
-	c      *Compiled
-	real   map[*tensor.Tensor]*tensor.Tensor // traced tensor -> real value, once its segment ran
-	inputs []*tensor.Tensor                  // real values of the current segment's placeholders
-	made   []*tensor.Tensor                  // traced tensors the current segment computes
-	writes gradWrites                        // the real leaves whose .grad the call wrote
+	c       *Compiled
+	real    map[*tensor.Tensor]*tensor.Tensor // traced tensor -> real value, once its segment ran
+	inputs  []*tensor.Tensor                  // real values of the current segment's placeholders
+	made    []*tensor.Tensor                  // traced tensors the current segment computes
+	writes  gradWrites                        // the real leaves whose .grad the call wrote
+	proxyOf map[*tensor.Tensor]*tensor.Tensor // an input's traced tensor -> the input, until a segment made it
 
 	k    int                  // the current segment's number in the call
 	rep  *replay              // the tape the current segment follows (replay.go)
@@ -214,6 +215,17 @@ func (s *segmenter) materialize(res any, made []*tensor.Tensor, index map[*fx.No
 	// The traced tensors become their real values, wherever the Go
 	// code has put them.
 	for _, t := range made {
+		if x, ok := s.proxyOf[t]; ok {
+			// An input's traced tensor an in-place op made (an update
+			// of a parameter passed in): the .grad the trace gave it (a
+			// backward into it) goes to the input before the traced
+			// tensor takes the result's autograd state, and the call's
+			// end leaves the input's .grad alone.
+			if g := t.Grad(); g != x.Grad() && t.RequiresGrad() {
+				autograd.SetGrad(x, g)
+			}
+			delete(s.proxyOf, t)
+		}
 		materialize(t, s.real[t])
 	}
 }
@@ -226,6 +238,11 @@ func (s *segmenter) next(tr *tracer) {
 	clear(tr.proxies)
 	clear(tr.aliases)
 	clear(tr.consts)
+	// Unbacked symbols are the graph's: the new one numbers its own from
+	// u0 (one call may run more loops with int carries than there are
+	// symbols), and no hint stands for a node of the graph that ran.
+	tr.unbacked = 0
+	clear(tr.symNodes)
 	s.inputs, s.made, s.info = nil, nil, nil
 	s.stepped = false
 	s.k++
@@ -277,7 +294,7 @@ func (c *Compiled) callSegments(inputs []*tensor.Tensor) (res any, err error) {
 	c.mu.Lock()
 	hint := c.segHint
 	c.mu.Unlock()
-	s := &segmenter{c: c, real: make(map[*tensor.Tensor]*tensor.Tensor, hint)}
+	s := &segmenter{c: c, real: make(map[*tensor.Tensor]*tensor.Tensor, hint), proxyOf: make(map[*tensor.Tensor]*tensor.Tensor, len(inputs))}
 	tr := newTracer(Fake, c.opts.Decompositions)
 	tr.proxies = make(map[*tensor.Tensor]*fx.Node, hint)
 	tr.aliases = make(map[aliasKey]*fx.Node, hint)
@@ -299,6 +316,7 @@ func (c *Compiled) callSegments(inputs []*tensor.Tensor) (res any, err error) {
 			autograd.SetGrad(p, g) // a backward accumulates into the input's .grad
 		}
 		s.real[p] = x
+		s.proxyOf[p] = x
 		in[i] = reflect.ValueOf(p)
 		proxies[i] = p
 	}
@@ -318,6 +336,9 @@ func (c *Compiled) callSegments(inputs []*tensor.Tensor) (res any, err error) {
 		}
 		// An input's .grad the function changed (a backward into it).
 		for i, p := range proxies {
+			if _, ok := s.proxyOf[p]; !ok {
+				continue // a segment made it: materialize gave its .grad over
+			}
 			if g := p.Grad(); g != inputs[i].Grad() && p.RequiresGrad() {
 				autograd.SetGrad(inputs[i], g)
 			}
@@ -377,7 +398,7 @@ func (c *Compiled) runSegment(gm *fx.GraphModule, inputs []*tensor.Tensor, grad 
 	run, ok := c.segments[k]
 	if !ok {
 		miss = true
-		run, err = c.opts.Backend(gm, inputs)
+		c.unlockOnPanic(func() { run, err = c.opts.Backend(gm, inputs) })
 		if err != nil {
 			c.mu.Unlock()
 			return nil, nil, miss, err
