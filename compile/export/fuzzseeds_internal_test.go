@@ -49,7 +49,9 @@ type unbackedNet struct{ nn.Base }
 func (*unbackedNet) Forward(x *tensor.Tensor) []*tensor.Tensor {
 	y := hop.Cond(x.SumAll().GtScalar(2.0),
 		func(a ...*tensor.Tensor) []*tensor.Tensor { return []*tensor.Tensor{a[0].Relu()} },
-		func(a ...*tensor.Tensor) []*tensor.Tensor { return []*tensor.Tensor{a[0].Narrow(0, 0, 1).MulScalar(3.0)} },
+		func(a ...*tensor.Tensor) []*tensor.Tensor {
+			return []*tensor.Tensor{a[0].Narrow(0, 0, 1).MulScalar(3.0)}
+		},
 		[]*tensor.Tensor{x})
 	return []*tensor.Tensor{y[0].Exp()}
 }
