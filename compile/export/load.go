@@ -847,6 +847,7 @@ func (l *loader) hopNode(i int, jn *jNode, h *hop.Op) error {
 	}
 	var args []any
 	var kwargs fx.Kwargs
+	seen := map[string]bool{} // keyword names
 	for k := range jn.Inputs {
 		in := &jn.Inputs[k]
 		keyword := in.Kind != nil && *in.Kind == argKeyword
@@ -858,6 +859,12 @@ func (l *loader) hopNode(i int, jn *jNode, h *hop.Op) error {
 		}
 		if !keyword && len(kwargs) > 0 {
 			return loadErrorf("%s: positional argument %d after a keyword argument", where, k)
+		}
+		if keyword {
+			if seen[in.Name] {
+				return loadErrorf("%s: keyword argument %s given twice", where, in.Name)
+			}
+			seen[in.Name] = true
 		}
 		add := func(v any) {
 			if keyword {

@@ -630,6 +630,11 @@ func TestLoadMalformedFeatures(t *testing.T) {
 			m["sizes"] = []any{u, map[string]any{"as_expr": map[string]any{"expr_str": "u1", "hint": nil}}, map[string]any{"as_expr": map[string]any{"expr_str": "u2", "hint": nil}}}
 			graphOf(p)["tensor_values"].(map[string]any)["exp"] = m
 		}), "value exp is too large"},
+		// A higher-order op's keyword arguments are a dict: one value per
+		// name.
+		{"higher-order op keyword given twice", withEntry(t, autoFuncSeed(t), modelPath, func(e *entry) {
+			e.data = bytes.Replace(e.data, []byte(`{"name":"y","arg":{"as_tensor":{"name":"args_0"}},"kind":2}`), []byte(`{"name":"x","arg":{"as_tensor":{"name":"args_0"}},"kind":2}`), 1)
+		}), "node 1 (torch.ops.higher_order.auto_functionalized): keyword argument x given twice"},
 		// Sub-programs nest at most maxGraphDepth deep.
 		{"sub-programs nested too deep", withModel(t, cond, func(p map[string]any) {
 			trueBranch(p)["graph"] = nested(maxGraphDepth)
