@@ -1587,25 +1587,23 @@ func (l *loader) loadState(wf, cf *safetensors.File) error {
 // module tree under their dotted names: no empty component, and no name
 // that is both a tensor and a module holding others ("a" and "a.b").
 func checkTargets(specs []InputSpec) error {
-	leaves := map[string]bool{}
-	modules := map[string]bool{}
+	// Sorted, the names below a module m ("m.") follow the place where m+"."
+	// would go; no prefix of a target is copied (targets may be long and
+	// have many components).
+	var leaves []string
 	for _, s := range specs {
 		if s.Kind != Parameter && s.Kind != Buffer {
 			continue
 		}
-		parts := strings.Split(s.Target, ".")
-		for i, p := range parts {
-			if p == "" {
-				return loadErrorf("%s target %q has an empty component", s.Kind, clip([]byte(s.Target)))
-			}
-			if i < len(parts)-1 {
-				modules[strings.Join(parts[:i+1], ".")] = true
-			}
+		if slices.Contains(strings.Split(s.Target, "."), "") {
+			return loadErrorf("%s target %q has an empty component", s.Kind, clip([]byte(s.Target)))
 		}
-		leaves[s.Target] = true
+		leaves = append(leaves, s.Target)
 	}
-	for name := range leaves {
-		if modules[name] {
+	slices.Sort(leaves)
+	for _, name := range leaves {
+		i, _ := slices.BinarySearch(leaves, name+".")
+		if i < len(leaves) && strings.HasPrefix(leaves[i], name+".") {
 			return loadErrorf("%q is both a tensor and a module holding other tensors", clip([]byte(name)))
 		}
 	}

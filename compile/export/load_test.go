@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -663,5 +664,46 @@ func TestLoadMalformedFeatures(t *testing.T) {
 				t.Errorf("got  %v\nwant an error containing %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestLoadDeepTargetsBounded: checking the dotted targets of parameters
+// and buffers costs memory in proportion to their length, not to its
+// square: a target of 512 components of 1023 bytes allocates no copy of
+// each of its prefixes.
+func TestLoadDeepTargetsBounded(t *testing.T) {
+	deep := strings.Repeat("a.", 511) + "w" // 1023 bytes, 512 components
+	n := 0
+	b := withModel(t, validArchive(t), func(p map[string]any) {
+		specs := path(p, "graph_module", "signature", "input_specs").([]any)
+		for i, s := range specs {
+			if ps, ok := s.(map[string]any)["parameter"]; ok {
+				ps.(map[string]any)["parameter_name"] = fmt.Sprintf("p%d.", i) + deep[:len(deep)-4]
+				n++
+			}
+		}
+	})
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := Load(bytes.NewReader(b), int64(len(b)))
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "has no tensor") {
+		t.Fatalf("got %v, want the error of the missing weight", err)
+	}
+	ref := validArchive(t)
+	runtime.GC()
+	var b0, b1 runtime.MemStats
+	runtime.ReadMemStats(&b0)
+	if _, err := Load(bytes.NewReader(ref), int64(len(ref))); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&b1)
+	got, base := after.TotalAlloc-before.TotalAlloc, b1.TotalAlloc-b0.TotalAlloc
+	if n == 0 {
+		t.Fatal("the program has no parameter")
+	}
+	if got > base+uint64(n*64*len(deep)) {
+		t.Errorf("Load allocated %d bytes for a program with %d targets of %d bytes, %d for the same program without", got, n, len(deep), base)
 	}
 }
