@@ -64,6 +64,17 @@ func FuzzLoad(f *testing.F) {
 			f.Add(bytes.Replace(e.data, []byte(`{"token":{"arg":{"name":"token"}}}`), []byte(`{"user_input":{"arg":{"as_tensor":{"name":"token"}}}}`), 1))
 		}
 	}
+	// Symbolic size expressions of a dynamic sequence length, an unbacked
+	// size out of a cond, auto_functionalized, a joint program's gradient
+	// specs (fuzzseeds_internal_test.go).
+	for _, b := range [][]byte{gptSeed(f), unbackedSeed(f), autoFuncSeed(f), jointArchive(f)} {
+		f.Add(b)
+		for _, e := range unzip(f, b) {
+			if e.name == modelPath {
+				f.Add(e.data)
+			}
+		}
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		archive := data
 		if !bytes.HasPrefix(data, []byte("PK")) {

@@ -17,7 +17,7 @@ type sumNet struct {
 
 func (n *sumNet) Forward(x *tensor.Tensor) *tensor.Tensor { return x.Matmul(n.W).SumAll() }
 
-func jointArchive(t *testing.T) []byte {
+func jointArchive(t testing.TB) []byte {
 	t.Helper()
 	n := &sumNet{}
 	n.W = n.RegisterParameter("w", tensor.FromSlice([]float32{1, -2, 0.5, 3, 0, 1}, 3, 2))

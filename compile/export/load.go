@@ -847,6 +847,7 @@ func (l *loader) hopNode(i int, jn *jNode, h *hop.Op) error {
 	}
 	var args []any
 	var kwargs fx.Kwargs
+	seen := map[string]bool{} // keyword names
 	for k := range jn.Inputs {
 		in := &jn.Inputs[k]
 		keyword := in.Kind != nil && *in.Kind == argKeyword
@@ -858,6 +859,12 @@ func (l *loader) hopNode(i int, jn *jNode, h *hop.Op) error {
 		}
 		if !keyword && len(kwargs) > 0 {
 			return loadErrorf("%s: positional argument %d after a keyword argument", where, k)
+		}
+		if keyword {
+			if seen[in.Name] {
+				return loadErrorf("%s: keyword argument %s given twice", where, in.Name)
+			}
+			seen[in.Name] = true
 		}
 		add := func(v any) {
 			if keyword {
@@ -1580,25 +1587,23 @@ func (l *loader) loadState(wf, cf *safetensors.File) error {
 // module tree under their dotted names: no empty component, and no name
 // that is both a tensor and a module holding others ("a" and "a.b").
 func checkTargets(specs []InputSpec) error {
-	leaves := map[string]bool{}
-	modules := map[string]bool{}
+	// Sorted, the names below a module m ("m.") follow the place where m+"."
+	// would go; no prefix of a target is copied (targets may be long and
+	// have many components).
+	var leaves []string
 	for _, s := range specs {
 		if s.Kind != Parameter && s.Kind != Buffer {
 			continue
 		}
-		parts := strings.Split(s.Target, ".")
-		for i, p := range parts {
-			if p == "" {
-				return loadErrorf("%s target %q has an empty component", s.Kind, clip([]byte(s.Target)))
-			}
-			if i < len(parts)-1 {
-				modules[strings.Join(parts[:i+1], ".")] = true
-			}
+		if slices.Contains(strings.Split(s.Target, "."), "") {
+			return loadErrorf("%s target %q has an empty component", s.Kind, clip([]byte(s.Target)))
 		}
-		leaves[s.Target] = true
+		leaves = append(leaves, s.Target)
 	}
-	for name := range leaves {
-		if modules[name] {
+	slices.Sort(leaves)
+	for _, name := range leaves {
+		i, _ := slices.BinarySearch(leaves, name+".")
+		if i < len(leaves) && strings.HasPrefix(leaves[i], name+".") {
 			return loadErrorf("%q is both a tensor and a module holding other tensors", clip([]byte(name)))
 		}
 	}

@@ -4,9 +4,11 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/flate"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -496,5 +498,212 @@ func TestSaveLoadSymInts(t *testing.T) {
 		if !slices.Equal(got[0].Sizes(), want.Sizes()) || !slices.Equal(got[0].Float64s(), want.Float64s()) {
 			t.Errorf("rows %d: %v, want %v", rows, got[0], want)
 		}
+	}
+}
+
+// TestLoadMalformedFeatures: malformed uses of the schema's newer features
+// (symbolic size expressions, unbacked sizes, nested sub-programs, custom
+// objects' state) are errors; no size or state is allocated before it is
+// checked.
+func TestLoadMalformedFeatures(t *testing.T) {
+	_, dyn := dynamicArchive(t)
+	cond := condArchive(t)
+	unbacked := unbackedSeed(t)
+	foo := fooArchive(t)
+	meta := func(sizes ...any) map[string]any {
+		var ss, st []any
+		stride := int64(1)
+		for range sizes {
+			st = append(st, nil)
+		}
+		for j := len(sizes) - 1; j >= 0; j-- {
+			ss = append([]any{sizes[j]}, ss...)
+			st[j] = map[string]any{"as_int": stride}
+			if n, ok := sizes[j].(map[string]any)["as_int"].(int64); ok && n > 0 && stride < 1<<40 {
+				stride *= n
+			}
+		}
+		return map[string]any{"dtype": 7, "sizes": ss, "requires_grad": false, "device": map[string]any{"type": "cpu", "index": nil},
+			"strides": st, "storage_offset": map[string]any{"as_int": 0}, "layout": 7}
+	}
+	n := func(k int64) map[string]any { return map[string]any{"as_int": k} }
+	expr := func(e string, hint int64) map[string]any {
+		return map[string]any{"as_expr": map[string]any{"expr_str": e, "hint": map[string]any{"as_int": hint}}}
+	}
+	// nested is a sub-program holding a cond on its input whose true
+	// branch is nested(depth-1); nested(0) returns its input.
+	var nested func(depth int) map[string]any
+	nested = func(depth int) map[string]any {
+		g := map[string]any{"inputs": []any{map[string]any{"as_tensor": map[string]any{"name": "a"}}},
+			"tensor_values": map[string]any{"a": meta(n(2), n(3)), "o": meta(n(2), n(3))},
+			"nodes":         []any{},
+			"outputs":       []any{map[string]any{"as_tensor": map[string]any{"name": "a"}}}}
+		if depth == 0 {
+			return g
+		}
+		tensorArg := func(name string) map[string]any {
+			return map[string]any{"name": "", "kind": 1, "arg": map[string]any{"as_tensor": map[string]any{"name": name}}}
+		}
+		g["nodes"] = []any{map[string]any{"target": "torch.ops.higher_order.cond", "metadata": map[string]any{},
+			"inputs": []any{tensorArg("a"),
+				map[string]any{"name": "", "kind": 1, "arg": map[string]any{"as_graph": map[string]any{"name": "true_graph_0", "graph": nested(depth - 1)}}},
+				map[string]any{"name": "", "kind": 1, "arg": map[string]any{"as_graph": map[string]any{"name": "false_graph_0", "graph": nested(0)}}},
+				map[string]any{"name": "", "kind": 1, "arg": map[string]any{"as_tensors": []any{map[string]any{"name": "a"}}}}},
+			"outputs": []any{map[string]any{"as_tensors": []any{map[string]any{"name": "o"}}}}}}
+		g["outputs"] = []any{map[string]any{"as_tensor": map[string]any{"name": "o"}}}
+		return g
+	}
+	trueBranch := func(p map[string]any) map[string]any {
+		return nodeWith(p, "higher_order.cond")["inputs"].([]any)[1].(map[string]any)["arg"].(map[string]any)["as_graph"].(map[string]any)
+	}
+	objState := func(header string, data []byte) []byte {
+		return withEntry(t, foo, objectsPath, func(e *entry) {
+			b := binary.LittleEndian.AppendUint64(nil, uint64(len(header)))
+			e.data = append(append(b, header...), data...)
+		})
+	}
+	for _, c := range []struct {
+		name string
+		b    []byte
+		want string
+	}{
+		// A size expression's hint is bounded per dimension (2^51); the
+		// value's elements are bounded too, before anything is made.
+		{"expression hint past the limit", withModel(t, dyn, func(p map[string]any) {
+			path(graphOf(p), "tensor_values", "view", "sizes").([]any)[0] = expr("3*s0", 1<<52)
+		}), "value view: symbolic size 3*s0 has no valid hint"},
+		{"negative expression hint", withModel(t, dyn, func(p map[string]any) {
+			path(graphOf(p), "tensor_values", "view", "sizes").([]any)[0] = expr("3*s0", -3)
+		}), "value view: symbolic size 3*s0 has no valid hint"},
+		{"expression hints of 2^51 elements", withModel(t, dyn, func(p map[string]any) {
+			path(graphOf(p), "tensor_values", "view", "sizes").([]any)[0] = expr("3*s0", 1<<51-1<<20)
+		}), "value view is too large"},
+		{"sizes in bounds, product huge", withModel(t, dyn, func(p map[string]any) {
+			m := meta(expr("3*s0", 1<<30), n(1<<30), n(1<<30))
+			m["strides"] = []any{n(0), n(0), n(0)} // spans one element
+			graphOf(p)["tensor_values"].(map[string]any)["view"] = m
+		}), "value view is too large"},
+		{"strides overflowing", withModel(t, dyn, func(p map[string]any) {
+			m := meta(n(1<<20), n(1<<20))
+			m["strides"] = []any{n(1<<51 - 1<<20), n(1<<51 - 1<<20)}
+			graphOf(p)["tensor_values"].(map[string]any)["view"] = m
+		}), "value view is too large"},
+		{"sym int hint past the limit", withModel(t, dyn, func(p map[string]any) {
+			graphOf(p)["sym_int_values"].(map[string]any)["mul"] = expr("3*s0", 1<<60)
+		}), "symbolic int mul has no valid hint"},
+		{"sym int without a hint", withModel(t, dyn, func(p map[string]any) {
+			graphOf(p)["sym_int_values"].(map[string]any)["mul"] = map[string]any{"as_expr": map[string]any{"expr_str": "3*s0", "hint": nil}}
+		}), "symbolic int mul has no valid hint"},
+		{"expression of deep parentheses", withModel(t, dyn, func(p map[string]any) {
+			path(graphOf(p), "tensor_values", "view", "sizes").([]any)[0] = expr(strings.Repeat("(", 100)+"s0"+strings.Repeat(")", 99), 12)
+		}), "not an expression"},
+		{"expression of a NUL", withModel(t, dyn, func(p map[string]any) {
+			path(graphOf(p), "tensor_values", "view", "sizes").([]any)[0] = expr("3*s0\x00", 12)
+		}), `unexpected character '\x00'`},
+		{"expression of a non-ASCII letter", withModel(t, dyn, func(p map[string]any) {
+			path(graphOf(p), "tensor_values", "view", "sizes").([]any)[0] = expr("3*s0é", 12)
+		}), "unexpected character"},
+		{"symbolic input size of an expression", withModel(t, dyn, func(p map[string]any) {
+			path(graphOf(p), "tensor_values", "x", "sizes").([]any)[0] = expr("2*s0", 4)
+		}), `value x has size "2*s0", which is not a symbol of the range constraints`},
+		{"symbolic input hint outside its range", withModel(t, dyn, func(p map[string]any) {
+			path(graphOf(p), "tensor_values", "x", "sizes").([]any)[0] = expr("s0", 9)
+		}), "value x: the hint 9 of s0 is outside its range"},
+		{"empty range", withModel(t, dyn, func(p map[string]any) {
+			p["range_constraints"].(map[string]any)["s0"] = map[string]any{"min_val": 5, "max_val": 4}
+		}), "range constraint on s0 is empty: [5, 4]"},
+		{"range without min_val", withModel(t, dyn, func(p map[string]any) {
+			p["range_constraints"].(map[string]any)["s0"] = map[string]any{"max_val": 4}
+		}), "range constraint on s0 has no valid min_val"},
+		// Unbacked sizes (u0) take their symbol's fixed hint: the symbol
+		// must be a range constraint's, and many of them in one value are
+		// refused as too large.
+		{"unbacked size of an unknown symbol", withModel(t, unbacked, func(p map[string]any) {
+			delete(p["range_constraints"].(map[string]any), "u0")
+		}), `size "u0", which is not a symbol of the range constraints`},
+		{"many unbacked sizes", withModel(t, unbacked, func(p map[string]any) {
+			rc := p["range_constraints"].(map[string]any)
+			u := map[string]any{"as_expr": map[string]any{"expr_str": "u0", "hint": nil}}
+			for _, s := range []string{"u1", "u2"} {
+				rc[s] = map[string]any{"min_val": 0, "max_val": nil}
+			}
+			m := meta(n(1), n(1), n(1))
+			m["sizes"] = []any{u, map[string]any{"as_expr": map[string]any{"expr_str": "u1", "hint": nil}}, map[string]any{"as_expr": map[string]any{"expr_str": "u2", "hint": nil}}}
+			graphOf(p)["tensor_values"].(map[string]any)["exp"] = m
+		}), "value exp is too large"},
+		// A higher-order op's keyword arguments are a dict: one value per
+		// name.
+		{"higher-order op keyword given twice", withEntry(t, autoFuncSeed(t), modelPath, func(e *entry) {
+			e.data = bytes.Replace(e.data, []byte(`{"name":"y","arg":{"as_tensor":{"name":"args_0"}},"kind":2}`), []byte(`{"name":"x","arg":{"as_tensor":{"name":"args_0"}},"kind":2}`), 1)
+		}), "node 1 (torch.ops.higher_order.auto_functionalized): keyword argument x given twice"},
+		// Sub-programs nest at most maxGraphDepth deep.
+		{"sub-programs nested too deep", withModel(t, cond, func(p map[string]any) {
+			trueBranch(p)["graph"] = nested(maxGraphDepth)
+		}), fmt.Sprintf("sub-programs nest more than %d deep", maxGraphDepth)},
+		{"sub-program without a graph", withModel(t, cond, func(p map[string]any) {
+			trueBranch(p)["graph"] = nil
+		}), `the sub-program "true_graph_0" has no graph`},
+		{"two sub-programs of one name", withModel(t, cond, func(p map[string]any) {
+			nodeWith(p, "higher_order.cond")["inputs"].([]any)[2].(map[string]any)["arg"].(map[string]any)["as_graph"].(map[string]any)["name"] = "true_graph_0"
+		}), "two different sub-programs are named true_graph_0"},
+		// A custom object's state declaring more data than it holds is
+		// refused before anything is made for it.
+		{"object state of 2^40 elements", objState(`{"attr/x":{"dtype":"I64","shape":[1099511627776],"data_offsets":[0,8]},"attr/y":{"dtype":"I64","shape":[1],"data_offsets":[8,16]}}`, make([]byte, 16)),
+			"archive/data/custom_objs/model.safetensors: "},
+		{"object state of 2^62 elements", objState(`{"attr/x":{"dtype":"I64","shape":[2147483648,2147483648],"data_offsets":[0,8]},"attr/y":{"dtype":"I64","shape":[1],"data_offsets":[8,16]}}`, make([]byte, 16)),
+			"too large"},
+		{"object state with an empty tensor", objState(`{"attr/x":{"dtype":"I64","shape":[0,4503599627370496],"data_offsets":[0,0]},"attr/y":{"dtype":"I64","shape":[1],"data_offsets":[0,8]}}`, make([]byte, 8)),
+			"custom object attr: __torch__.torch.classes._TorchScriptTesting._Foo.__setstate__"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ep, err := Load(bytes.NewReader(c.b), int64(len(c.b)))
+			if err == nil {
+				t.Fatalf("loaded:\n%s", ep)
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Errorf("got  %v\nwant an error containing %q", err, c.want)
+			}
+		})
+	}
+}
+
+// TestLoadDeepTargetsBounded: checking the dotted targets of parameters
+// and buffers costs memory in proportion to their length, not to its
+// square: a target of 512 components of 1023 bytes allocates no copy of
+// each of its prefixes.
+func TestLoadDeepTargetsBounded(t *testing.T) {
+	deep := strings.Repeat("a.", 511) + "w" // 1023 bytes, 512 components
+	n := 0
+	b := withModel(t, validArchive(t), func(p map[string]any) {
+		specs := path(p, "graph_module", "signature", "input_specs").([]any)
+		for i, s := range specs {
+			if ps, ok := s.(map[string]any)["parameter"]; ok {
+				ps.(map[string]any)["parameter_name"] = fmt.Sprintf("p%d.", i) + deep[:len(deep)-4]
+				n++
+			}
+		}
+	})
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := Load(bytes.NewReader(b), int64(len(b)))
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "has no tensor") {
+		t.Fatalf("got %v, want the error of the missing weight", err)
+	}
+	ref := validArchive(t)
+	runtime.GC()
+	var b0, b1 runtime.MemStats
+	runtime.ReadMemStats(&b0)
+	if _, err := Load(bytes.NewReader(ref), int64(len(ref))); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&b1)
+	got, base := after.TotalAlloc-before.TotalAlloc, b1.TotalAlloc-b0.TotalAlloc
+	if n == 0 {
+		t.Fatal("the program has no parameter")
+	}
+	if got > base+uint64(n*64*len(deep)) {
+		t.Errorf("Load allocated %d bytes for a program with %d targets of %d bytes, %d for the same program without", got, n, len(deep), base)
 	}
 }

@@ -364,18 +364,28 @@ func (g *Graph) Lint() error {
 			outputs = append(outputs, n)
 		}
 	}
-	// Users against uses.
+	// Users against uses, through sets of {used, user} edges: the time is
+	// linear in the edges however many users or arguments one node has.
+	type edge struct{ used, user *Node }
+	used, isUser := map[edge]bool{}, map[edge]bool{}
+	for n := g.root.next; n != g.root; n = n.next {
+		ForEachNode(n.args, func(x *Node) { used[edge{x, n}] = true })
+		ForEachNode(n.kwargs, func(x *Node) { used[edge{x, n}] = true })
+		for _, u := range n.users {
+			isUser[edge{n, u}] = true
+		}
+	}
 	for n := g.root.next; n != g.root; n = n.next {
 		for _, u := range n.users {
 			if u.graph != g || u.erased || !seen[u] {
 				return lintErr(n, "Node '%s' has user '%s', which is not in this Graph!", n.Name, u.Name)
 			}
-			if !uses(u, n) {
+			if !used[edge{n, u}] {
 				return lintErr(n, "Node '%s' has user '%s', which does not use it!", n.Name, u.Name)
 			}
 		}
 		for _, in := range n.inputs {
-			if !contains(in.users, n) {
+			if !isUser[edge{in, n}] {
 				return lintErr(n, "Node '%s' uses '%s' but is not among its users!", n.Name, in.Name)
 			}
 		}
@@ -440,13 +450,6 @@ func firstErr(a, b error) error {
 	return b
 }
 
-func uses(u, n *Node) bool {
-	found := false
-	ForEachNode(u.args, func(x *Node) { found = found || x == n })
-	ForEachNode(u.kwargs, func(x *Node) { found = found || x == n })
-	return found
-}
-
 func sameInputs(n *Node) bool {
 	var got []*Node
 	seen := map[*Node]bool{}
@@ -467,15 +470,6 @@ func sameInputs(n *Node) bool {
 		}
 	}
 	return true
-}
-
-func contains(ns []*Node, n *Node) bool {
-	for _, x := range ns {
-		if x == n {
-			return true
-		}
-	}
-	return false
 }
 
 func joinNames(ns []*Node) string {

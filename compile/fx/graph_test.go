@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/goaten/goaten/compile/fx"
 	"github.com/goaten/goaten/tensor"
@@ -471,5 +472,30 @@ func TestCopyNode(t *testing.T) {
 	}
 	if env[s].Name != "sum_1" || g2.FindNode("relu") != env[r] || g2.OutputNode() != env[b.g.OutputNode()] {
 		t.Error("copied names or lookups")
+	}
+}
+
+// TestLintManyUsers: Lint's check of users against uses takes time in
+// proportion to the edges, not to their square, whether one node has many
+// users or one node many arguments (a loaded program can have either;
+// with the former check each of them took minutes).
+func TestLintManyUsers(t *testing.T) {
+	const n = 300_000
+	g := fx.New()
+	x := g.Placeholder("x")
+	neg := op("aten::neg")
+	users := make([]any, n)
+	for i := range users {
+		users[i] = g.CallFunction(neg, []any{x}, nil)
+	}
+	cat := g.CallFunction(op("aten::cat"), []any{users}, nil)
+	g.Output(cat)
+	start := time.Now()
+	if err := g.Lint(); err != nil {
+		t.Fatal(err)
+	}
+	// Linear, this takes well under a second; quadratic, tens of seconds.
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("Lint of a node of %d users and a node of %d arguments took %v", n, n, d)
 	}
 }
