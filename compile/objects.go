@@ -615,7 +615,9 @@ func sameLeaf(a, b any) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}
-	if reflect.TypeOf(a).Comparable() && reflect.TypeOf(b).Comparable() {
+	// Value.Comparable, not Type's: a struct whose interface field holds a
+	// slice has a comparable type, but == on it panics.
+	if reflect.ValueOf(a).Comparable() && reflect.ValueOf(b).Comparable() {
 		return a == b
 	}
 	return reflect.DeepEqual(a, b)

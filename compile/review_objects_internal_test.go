@@ -97,3 +97,27 @@ func TestGuardPanicReleasesLock(t *testing.T) {
 		t.Errorf("stats %+v: the last call should hit the cached graph", s)
 	}
 }
+
+// sameLeaf compares state leaves of any kind without panicking: a struct
+// whose interface field holds a slice has a comparable type, but == on it
+// would panic.
+func TestSameLeafUncomparableValues(t *testing.T) {
+	type box struct{ v any }
+	cases := []struct {
+		a, b any
+		want bool
+	}{
+		{box{[]int{1, 2}}, box{[]int{1, 2}}, true},
+		{box{[]int{1, 2}}, box{[]int{1, 3}}, false},
+		{box{1}, box{1}, true},
+		{[]float64{1}, []float64{1}, true},
+		{box{[]int{1}}, box{1}, false},
+		{nil, box{1}, false},
+		{nil, nil, true},
+	}
+	for i, c := range cases {
+		if got := sameLeaf(c.a, c.b); got != c.want {
+			t.Errorf("case %d: sameLeaf(%v, %v) = %v, want %v", i, c.a, c.b, got, c.want)
+		}
+	}
+}
