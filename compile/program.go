@@ -21,7 +21,7 @@ type program struct {
 	inputs []int // slot of each placeholder, in order
 	consts []constSlot
 	steps  []step
-	out    any   // the output's shape: slotRef, fx.Tuple or []any of them, or a constant
+	out    any   // the output's shape: SlotRef, fx.Tuple or []any of them, or a constant
 	flat   []int // the output's slots when it is a node or a flat Tuple or list of nodes, else nil
 	nargs  int   // the steps' argument lists' total length: a run allocates them in one block
 }
@@ -31,8 +31,9 @@ type constSlot struct {
 	val  any
 }
 
-// slotRef marks where a node's value goes in an output.
-type slotRef int
+// SlotRef marks where a node's value goes in an output shape (a backend's
+// plan keeps node values in numbered slots, as the program does).
+type SlotRef int
 
 // step is one call_function node.
 type step struct {
@@ -44,7 +45,7 @@ type step struct {
 	src   int         // getitem's source slot
 	off   int         // where its argument list starts in the run's block
 	call  fx.Callable // a higher-order op's (prepared) callable, called with tmpl filled
-	tmpl  []any       // its arguments, with slotRefs for node values
+	tmpl  []any       // its arguments, with SlotRefs for node values
 	kw    fx.Kwargs   // likewise
 	uses  []int       // the slots tmpl and kw read
 	out   int
@@ -109,7 +110,7 @@ func compileProgram(gm *fx.GraphModule) (p *program, ok bool) {
 	if outNode == nil || len(outNode.Args()) != 1 {
 		return nil, false
 	}
-	out, good := outputShape(outNode.Args()[0], slots)
+	out, good := OutputShape(outNode.Args()[0], slots)
 	if !good {
 		return nil, false
 	}
@@ -242,7 +243,7 @@ func (p *program) callStep(s step, c fx.Callable, slots map[*fx.Node]int) (step,
 				ok = false
 			}
 			uses = append(uses, sl)
-			return slotRef(sl)
+			return SlotRef(sl)
 		case []any:
 			out := make([]any, len(v))
 			for i, x := range v {
@@ -273,10 +274,10 @@ func (p *program) callStep(s step, c fx.Callable, slots map[*fx.Node]int) (step,
 }
 
 // fill is a call step's argument with the values of the run in place of
-// slotRefs.
+// SlotRefs.
 func fill(a any, vals []any) any {
 	switch v := a.(type) {
-	case slotRef:
+	case SlotRef:
 		return vals[v]
 	case []any:
 		out := make([]any, len(v))
@@ -318,7 +319,7 @@ func (p *program) run(inputs []*tensor.Tensor) (any, error) {
 	if err := p.exec(inputs, vals); err != nil {
 		return nil, err
 	}
-	return p.result(p.out, vals), nil
+	return Output(p.out, vals), nil
 }
 
 // runTensors is run for a program whose output is flat (p.flat != nil): it
@@ -371,7 +372,7 @@ func (p *program) runArgs(inputs []any) (any, error) {
 	if err := p.execSteps(vals); err != nil {
 		return nil, err
 	}
-	return p.result(p.out, vals), nil
+	return Output(p.out, vals), nil
 }
 
 // execSteps runs the steps on vals, which hold the inputs.
@@ -431,7 +432,7 @@ func (p *program) execSteps(vals []any) (err error) {
 func flatSlots(out any) []int {
 	var l []any
 	switch v := out.(type) {
-	case slotRef:
+	case SlotRef:
 		return []int{int(v)}
 	case fx.Tuple:
 		l = v
@@ -442,7 +443,7 @@ func flatSlots(out any) []int {
 	}
 	slots := make([]int, len(l))
 	for i, x := range l {
-		r, ok := x.(slotRef)
+		r, ok := x.(SlotRef)
 		if !ok {
 			return nil
 		}
@@ -571,33 +572,36 @@ func getItem(v any, i int) any {
 	return nil
 }
 
-func (p *program) result(shape any, vals []any) any {
+// Output builds a run's result from an output shape (OutputShape) and the
+// slots' values.
+func Output(shape any, vals []any) any {
 	switch v := shape.(type) {
-	case slotRef:
+	case SlotRef:
 		return vals[v]
 	case fx.Tuple:
 		out := make(fx.Tuple, len(v))
 		for i, x := range v {
-			out[i] = p.result(x, vals)
+			out[i] = Output(x, vals)
 		}
 		return out
 	case []any:
 		out := make([]any, len(v))
 		for i, x := range v {
-			out[i] = p.result(x, vals)
+			out[i] = Output(x, vals)
 		}
 		return out
 	}
 	return shape
 }
 
-// outputShape is the output's arguments with each node replaced by its slot.
-func outputShape(a any, slots map[*fx.Node]int) (any, bool) {
+// OutputShape is the output's arguments with each node replaced by its
+// slot (a SlotRef); ok is false when a node has no slot.
+func OutputShape(a any, slots map[*fx.Node]int) (any, bool) {
 	ok := true
 	out := fx.MapArg(a, func(n *fx.Node) any {
 		sl, found := slots[n]
 		ok = ok && found
-		return slotRef(sl)
+		return SlotRef(sl)
 	})
 	return out, ok
 }

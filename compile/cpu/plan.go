@@ -21,7 +21,7 @@ type plan struct {
 	consts []constSlot
 	steps  []pstep
 	progs  []*tileProg
-	out    any  // the output's shape: slotRef, fx.Tuple or []any of them, or a constant
+	out    any  // the output's shape: compile.SlotRef, fx.Tuple or []any of them, or a constant
 	arena  bool // some intermediate outside groups is recycled: set the allocator
 	pool   arenaPool
 }
@@ -30,8 +30,6 @@ type constSlot struct {
 	slot int
 	val  any
 }
-
-type slotRef int
 
 // pstep is one step of a plan.
 type pstep struct {
@@ -107,7 +105,7 @@ func (pp *planner) build() (pl *plan, err error) {
 	if outNode == nil || len(outNode.Args()) != 1 {
 		return nil, errInterp
 	}
-	out, ok := outputShape(outNode.Args()[0], pos)
+	out, ok := compile.OutputShape(outNode.Args()[0], pos)
 	if !ok {
 		return nil, errInterp
 	}
@@ -293,27 +291,7 @@ func (pl *plan) run(inputs []*tensor.Tensor, a *arena) (res any, err error) {
 		}
 		return nil, err
 	}
-	return pl.result(pl.out, a.vals), nil
-}
-
-func (pl *plan) result(shape any, vals []any) any {
-	switch v := shape.(type) {
-	case slotRef:
-		return vals[v]
-	case fx.Tuple:
-		out := make(fx.Tuple, len(v))
-		for i, x := range v {
-			out[i] = pl.result(x, vals)
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, x := range v {
-			out[i] = pl.result(x, vals)
-		}
-		return out
-	}
-	return shape
+	return compile.Output(pl.out, a.vals), nil
 }
 
 // runGroup runs a group's tile program, or its nodes through the
@@ -425,15 +403,4 @@ func (pl *plan) String() string {
 		b.WriteString(pl.progs[s.prog].String())
 	}
 	return b.String()
-}
-
-// outputShape is the output's arguments with each node replaced by its slot.
-func outputShape(a any, slots map[*fx.Node]int) (any, bool) {
-	ok := true
-	out := fx.MapArg(a, func(n *fx.Node) any {
-		sl, found := slots[n]
-		ok = ok && found
-		return slotRef(sl)
-	})
-	return out, ok
 }
