@@ -524,19 +524,28 @@ func NewTransformerEncoder(layer *TransformerEncoderLayer, numLayers int, opts .
 	k := parse("TransformerEncoder", opts, "norm", "enable_nested_tensor", "mask_check")
 	m := &TransformerEncoder{NumLayers: numLayers}
 	m.SetName("TransformerEncoder")
-	m.Layers = NewModuleList()
-	for range numLayers {
-		m.Layers.Append(layer.clone())
-	}
-	m.RegisterModule("layers", m.Layers)
-	if v, ok := k.m["norm"]; ok && v != nil {
-		n, ok := v.(Layer)
-		if !ok {
-			k.typeErr("norm", "Module")
-		}
-		m.Norm = Register(m, "norm", n)
-	}
+	m.Layers, m.Norm = stackLayers(m, k, numLayers, func() Module { return layer.clone() })
 	return m
+}
+
+// stackLayers registers numLayers clones of a layer as m's "layers" and
+// the norm option as its "norm" (nil without it): nn.TransformerEncoder's
+// and nn.TransformerDecoder's set-up.
+func stackLayers(m Module, k kwargs, numLayers int, clone func() Module) (*ModuleList, Layer) {
+	layers := NewModuleList()
+	for range numLayers {
+		layers.Append(clone())
+	}
+	m.base().RegisterModule("layers", layers)
+	v, ok := k.m["norm"]
+	if !ok || v == nil {
+		return layers, nil
+	}
+	n, ok := v.(Layer)
+	if !ok {
+		k.typeErr("norm", "Module")
+	}
+	return layers, Register(m, "norm", n)
 }
 
 // Forward is self(src).
@@ -659,18 +668,7 @@ func NewTransformerDecoder(layer *TransformerDecoderLayer, numLayers int, opts .
 	k := parse("TransformerDecoder", opts, "norm")
 	m := &TransformerDecoder{NumLayers: numLayers}
 	m.SetName("TransformerDecoder")
-	m.Layers = NewModuleList()
-	for range numLayers {
-		m.Layers.Append(layer.clone())
-	}
-	m.RegisterModule("layers", m.Layers)
-	if v, ok := k.m["norm"]; ok && v != nil {
-		n, ok := v.(Layer)
-		if !ok {
-			k.typeErr("norm", "Module")
-		}
-		m.Norm = Register(m, "norm", n)
-	}
+	m.Layers, m.Norm = stackLayers(m, k, numLayers, func() Module { return layer.clone() })
 	return m
 }
 
