@@ -1,0 +1,228 @@
+package asm
+
+import "fmt"
+
+// Depthwise 2-d correlations read in place: no padded copy of the planes.
+// A DWPlan says where each tap of the kernel reads for every output
+// element; the kernels (depthwise_amd64.s, the twins in
+// depthwise_generic.go) run it over many planes of one channel, which share
+// the kernel's weights.
+
+// DWPlan is the geometry of a depthwise correlation of planes of H rows,
+// LDX elements apart, into planes of OH×OW. The tap (kh, kw) of output
+// element (oh, ow) reads element ColOff[kw] + ow of input row
+// oh·SH + RowOff[kh] when that row is in [0, H) and ow in
+// [Lo[kw], Hi[kw]), and padding (zero) otherwise. For a plain correlation
+// of stride 1 with padding pw and dilation dw, ColOff[kw] = kw·dw − pw; a
+// column stride s is run on rows whose columns the caller has dealt into s
+// phases (ColOff then points into the right phase). Build it with
+// NewDWPlan; it may be shared by goroutines.
+type DWPlan struct {
+	H, OH, OW, SH, LDX     int
+	RowOff, ColOff, Lo, Hi []int
+	rowLo, rowHi           []int       // per kernel row: the output rows whose input row is in [0, H)
+	tabs, gtabs            [2][]uint64 // for dwVL[i] lanes: the kernels' entries (dwEntries, dwGradEntries)
+	zero                   []float32   // a zero row, read in place of rows outside [0, H)
+}
+
+// dwVL are the vector lengths the kernels' tables are built for: 8
+// (AVX2) and 16 (AVX-512).
+var dwVL = [2]int{8, 16}
+
+// dwEntry is the size in uint64s of a table entry: a 32-byte lane mask (8
+// int32 lanes of all ones or zeros for AVX2; the first 16 bits the lanes
+// for AVX-512) and the byte offset of the tap's first column from its row.
+const dwEntry = 6
+
+// NewDWPlan checks and completes the geometry. It panics if the slices'
+// lengths differ from the kernel's rows and columns, or a tap reads a
+// column outside [0, LDX) for an output column in [Lo, Hi).
+func NewDWPlan(H, OH, OW, SH, LDX int, rowOff, colOff, lo, hi []int) *DWPlan {
+	checkLen("NewDWPlan", len(colOff), len(lo), len(hi))
+	if H < 0 || OH < 0 || OW < 0 || SH < 1 || LDX < 0 {
+		panic(fmt.Sprintf("asm.NewDWPlan: %d rows of %d, output %d×%d, row stride %d", H, LDX, OH, OW, SH))
+	}
+	p := &DWPlan{H: H, OH: OH, OW: OW, SH: SH, LDX: LDX, RowOff: rowOff, ColOff: colOff, Lo: lo, Hi: hi}
+	for kw, o := range colOff {
+		if lo[kw] < 0 || hi[kw] > OW {
+			panic(fmt.Sprintf("asm.NewDWPlan: kernel column %d reads output columns [%d, %d) of %d", kw, lo[kw], hi[kw], OW))
+		}
+		if lo[kw] < hi[kw] && (o+lo[kw] < 0 || o+hi[kw] > LDX) {
+			panic(fmt.Sprintf("asm.NewDWPlan: kernel column %d reads columns [%d, %d) of rows of %d", kw, o+lo[kw], o+hi[kw], LDX))
+		}
+	}
+	for _, r := range rowOff {
+		a, b := 0, OH
+		for a < OH && (a*SH+r < 0 || a*SH+r >= H) {
+			a++
+		}
+		for b > a && ((b-1)*SH+r < 0 || (b-1)*SH+r >= H) {
+			b--
+		}
+		p.rowLo, p.rowHi = append(p.rowLo, a), append(p.rowHi, b)
+	}
+	for i, vl := range dwVL {
+		p.tabs[i] = dwEntries(p, vl)
+		p.gtabs[i] = dwGradEntries(p, vl)
+	}
+	p.zero = make([]float32, LDX)
+	return p
+}
+
+// dwEntries is a plan's table for vectors of vl lanes: for each vector of
+// output columns, one entry per kernel column (its lane mask and the byte
+// offset of its first column, (ColOff[kw] + c0)·4) and then one for the
+// output (the lanes < OW).
+func dwEntries(p *DWPlan, vl int) []uint64 {
+	kw := len(p.ColOff)
+	nvec := (p.OW + vl - 1) / vl
+	t := make([]uint64, nvec*(kw+1)*dwEntry)
+	set := func(e []uint64, lo, hi int, off int) {
+		var bits uint64
+		for j := range vl {
+			if lo <= j && j < hi {
+				bits |= 1 << j
+			}
+		}
+		if vl == 16 {
+			e[0] = bits
+		} else {
+			for j := range 4 {
+				for h := range 2 {
+					if bits>>(2*j+h)&1 != 0 {
+						e[j] |= 0xffffffff << (32 * h)
+					}
+				}
+			}
+		}
+		e[4] = uint64(off * 4)
+	}
+	for v := range nvec {
+		c0 := v * vl
+		for k := range kw {
+			set(t[(v*(kw+1)+k)*dwEntry:], p.Lo[k]-c0, p.Hi[k]-c0, p.ColOff[k]+c0)
+		}
+		set(t[(v*(kw+1)+kw)*dwEntry:], 0, p.OW-c0, c0)
+	}
+	return t
+}
+
+// dwCheck panics unless n planes of the plan fit x (planes xPlane apart)
+// and out (planes oPlane apart, OH·OW each), and there are nw taps.
+func (p *DWPlan) dwCheck(op string, out []float32, oPlane int, x []float32, xPlane, n, nw int) {
+	if n < 0 || nw != len(p.RowOff)*len(p.ColOff) {
+		panic(fmt.Sprintf("asm.%s: %d planes, %d weights for a %d×%d kernel", op, n, nw, len(p.RowOff), len(p.ColOff)))
+	}
+	if n == 0 {
+		return
+	}
+	if oPlane < 0 || (n-1)*oPlane+p.OH*p.OW > len(out) {
+		panic(fmt.Sprintf("asm.%s: %d output planes of %d×%d, %d apart, do not fit %d", op, n, p.OH, p.OW, oPlane, len(out)))
+	}
+	if xPlane < 0 || (n-1)*xPlane+p.H*p.LDX > len(x) {
+		panic(fmt.Sprintf("asm.%s: %d input planes of %d×%d, %d apart, do not fit %d", op, n, p.H, p.LDX, xPlane, len(x)))
+	}
+}
+
+// DepthwiseConvF32 sets n output planes of dst (dPlane apart) to the
+// correlation of the n input planes of x (xPlane apart) by the kernel w
+// (row-major, kh then kw): each element is init plus every tap in order,
+// padding included, each with one rounding (a fused multiply-add), as if
+// the planes had been padded with zeros. dst must not overlap x.
+func DepthwiseConvF32(p *DWPlan, dst []float32, dPlane int, x []float32, xPlane, n int, w []float32, init float32) {
+	p.dwCheck("DepthwiseConvF32", dst, dPlane, x, xPlane, n, len(w))
+	if n == 0 || p.OH == 0 || p.OW == 0 {
+		return
+	}
+	if len(w) == 0 {
+		for i := range n {
+			for j := range p.OH * p.OW {
+				dst[i*dPlane+j] = init
+			}
+		}
+		return
+	}
+	dwConv(p, dst, dPlane, x, xPlane, n, w, init)
+}
+
+// DWGradLen is the number of partial sums DepthwiseGradF32 writes for the
+// plan, and DWGradAt the index of the first of tap (kh, kw)'s DWLanes().
+func (p *DWPlan) DWGradLen() int { return len(p.RowOff) * dwCols(len(p.ColOff)) * dwLanes }
+func (p *DWPlan) DWGradAt(kh, kw int) int {
+	return (kh*dwCols(len(p.ColOff)) + kw) * dwLanes
+}
+
+// DWLanes is the number of partial sums DepthwiseGradF32 writes per tap.
+func DWLanes() int { return dwLanes }
+
+// DepthwiseGradF32 sets acc's DWLanes() partial sums of each tap (kh, kw),
+// from acc[p.DWGradAt(kh, kw)] on, to the weight gradient of the tap over
+// n planes: together, the sum over the planes and output elements of gy's
+// element times the input element the tap reads for it (pairs where the tap
+// reads padding are left out). gy holds n planes of OH×OW, gPlane apart; x
+// the input planes, xPlane apart. Each partial sum is a chain of fused
+// multiply-adds, so the result depends on DWLanes. A pair of a zero with an
+// infinity or a NaN in the padding may make a sum NaN where the gradient is
+// not (the caller then sums again with DepthwiseGradExactF32).
+func DepthwiseGradF32(p *DWPlan, gy []float32, gPlane int, x []float32, xPlane, n int, acc []float32) {
+	dwGradCheck(p, gy, gPlane, x, xPlane, n, acc)
+	dwGrad(p, gy, gPlane, x, xPlane, n, acc)
+}
+
+// DepthwiseGradExactF32 is DepthwiseGradF32 summing only the pairs of
+// elements the taps read (its pure-Go twin): slower, and never a NaN from a
+// zero of the padding.
+func DepthwiseGradExactF32(p *DWPlan, gy []float32, gPlane int, x []float32, xPlane, n int, acc []float32) {
+	dwGradCheck(p, gy, gPlane, x, xPlane, n, acc)
+	dwGradGo(p, gy, gPlane, x, xPlane, n, acc, dwLanes)
+}
+
+func dwGradCheck(p *DWPlan, gy []float32, gPlane int, x []float32, xPlane, n int, acc []float32) {
+	p.dwCheck("DepthwiseGradF32", gy, gPlane, x, xPlane, n, len(p.RowOff)*len(p.ColOff))
+	if len(acc) < p.DWGradLen() {
+		panic(fmt.Sprintf("asm.DepthwiseGradF32: %d partial sums, want %d", len(acc), p.DWGradLen()))
+	}
+}
+
+// dwChunk is the number of kernel columns the weight-gradient kernels
+// keep in registers at a time.
+const dwChunk = 3
+
+// dwGradEntries is a plan's weight-gradient table for vectors of vl lanes:
+// for each vector of output columns and chunk of dwChunk kernel columns,
+// the output's entry and then one per column of the chunk (an empty mask
+// past the kernel's last column).
+func dwGradEntries(p *DWPlan, vl int) []uint64 {
+	kw := len(p.ColOff)
+	nvec, nch := (p.OW+vl-1)/vl, (kw+dwChunk-1)/dwChunk
+	fwd := p.tabs[dwTab(vl)]
+	t := make([]uint64, nvec*nch*(dwChunk+1)*dwEntry)
+	for v := range nvec {
+		for ch := range nch {
+			e := t[(v*nch+ch)*(dwChunk+1)*dwEntry:]
+			copy(e[:dwEntry], fwd[(v*(kw+1)+kw)*dwEntry:])
+			for s := range dwChunk {
+				if k := ch*dwChunk + s; k < kw {
+					copy(e[(1+s)*dwEntry:][:dwEntry], fwd[(v*(kw+1)+k)*dwEntry:])
+				}
+			}
+		}
+	}
+	return t
+}
+
+// dwTab is the index in dwVL of vl.
+func dwTab(vl int) int {
+	if vl == 16 {
+		return 1
+	}
+	return 0
+}
+
+type (
+	dwConvKernel func(p *DWPlan, dst []float32, dPlane int, x []float32, xPlane, n int, w []float32, init float32)
+	dwGradKernel func(p *DWPlan, gy []float32, gPlane int, x []float32, xPlane, n int, acc []float32)
+)
+
+// The kernels in use and the lanes of the weight gradient's partial sums.
+var dwConv, dwGrad, dwLanes = dwKernels()

@@ -1,0 +1,53 @@
+//go:build !purego
+
+package asm
+
+// The depthwise kernels read in place (depthwise_amd64.s): AVX2+FMA on 8
+// lanes, AVX-512 on 16.
+
+//go:noescape
+func dwConvAVX2(dst, x, w []float32, rowOff []int, tab []uint64, zero []float32, n, xPlane, dPlane, h, oh, ow, sh, ldx, kw int, init float32)
+
+//go:noescape
+func dwConvAVX512(dst, x, w []float32, rowOff []int, tab []uint64, zero []float32, n, xPlane, dPlane, h, oh, ow, sh, ldx, kw int, init float32)
+
+//go:noescape
+func dwGradAVX2(gy, x []float32, rowOff, rowLo, rowHi []int, tab []uint64, acc []float32, n, xPlane, gPlane, ow, sh, ldx, nch, nvec int)
+
+//go:noescape
+func dwGradAVX512(gy, x []float32, rowOff, rowLo, rowHi []int, tab []uint64, acc []float32, n, xPlane, gPlane, ow, sh, ldx, nch, nvec int)
+
+// dwConvAsm is DepthwiseConvF32's kernel on vl lanes.
+func dwConvAsm(vl int) dwConvKernel {
+	k := dwConvAVX2
+	if vl == 16 {
+		k = dwConvAVX512
+	}
+	return func(p *DWPlan, dst []float32, dPlane int, x []float32, xPlane, n int, w []float32, init float32) {
+		k(dst, x, w, p.RowOff, p.tabs[dwTab(vl)], p.zero, n, xPlane, dPlane, p.H, p.OH, p.OW, p.SH, p.LDX, len(p.ColOff), init)
+	}
+}
+
+// dwGradAsm is DepthwiseGradF32's kernel on vl lanes.
+func dwGradAsm(vl int) dwGradKernel {
+	k := dwGradAVX2
+	if vl == 16 {
+		k = dwGradAVX512
+	}
+	return func(p *DWPlan, gy []float32, gPlane int, x []float32, xPlane, n int, acc []float32) {
+		nch := dwCols(len(p.ColOff)) / dwChunk
+		k(gy, x, p.RowOff, p.rowLo, p.rowHi, p.gtabs[dwTab(vl)], acc, n, xPlane, gPlane, p.OW, p.SH, p.LDX, nch, (p.OW+vl-1)/vl)
+	}
+}
+
+func dwKernels() (dwConvKernel, dwGradKernel, int) {
+	switch {
+	case useAVX512:
+		return dwConvAsm(16), dwGradAsm(16), 16
+	case useAVX2FMA:
+		return dwConvAsm(8), dwGradAsm(8), 8
+	}
+	return dwConvGo, func(p *DWPlan, gy []float32, gPlane int, x []float32, xPlane, n int, acc []float32) {
+		dwGradGo(p, gy, gPlane, x, xPlane, n, acc, 8)
+	}, 8
+}

@@ -1,0 +1,16 @@
+//go:build !purego
+
+package asm
+
+// dwKernelsUnderTest are the in-place depthwise kernels this CPU can run:
+// the forward kernel, the weight-gradient kernel and its lanes.
+func dwKernelsUnderTest() map[string]dwKernelSet {
+	k := map[string]dwKernelSet{"in use (" + Path() + ")": {dwConv, dwGrad, dwLanes}}
+	if hasAVX2 && hasFMA {
+		k["avx2"] = dwKernelSet{dwConvAsm(8), dwGradAsm(8), 8}
+	}
+	if hasAVX512F && hasAVX2 && hasFMA {
+		k["avx512"] = dwKernelSet{dwConvAsm(16), dwGradAsm(16), 16}
+	}
+	return k
+}

@@ -1,0 +1,270 @@
+package asm
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// dwKernelSet is one implementation of the in-place depthwise kernels.
+type dwKernelSet struct {
+	conv  dwConvKernel
+	grad  dwGradKernel
+	lanes int
+}
+
+// dwCase is a plan and the operands of a call: n planes of x (xPlane
+// apart), of gy and dst (oPlane apart), the weights and init.
+type dwCase struct {
+	p              *DWPlan
+	n              int
+	xPlane, oPlane int
+	x, gy, w       []float32
+	init           float32
+}
+
+// newDWCase draws a plan of a correlation of stride sh along the rows (the
+// columns read at random offsets and ranges, as a column stride dealt into
+// phases makes them) and its operands.
+func newDWCase(r *rand.Rand, H, OH, OW, kH, kW, sh, n int, finite bool) dwCase {
+	ldx := OW + r.IntN(5)
+	rowOff, colOff, lo, hi := make([]int, kH), make([]int, kW), make([]int, kW), make([]int, kW)
+	for i := range rowOff {
+		rowOff[i] = r.IntN(H+5) - 3
+	}
+	for i := range colOff {
+		a := r.IntN(OW + 1)
+		b := a + r.IntN(OW-a+1)
+		lo[i], hi[i] = a, b
+		// ColOff + [a, b) within [0, ldx).
+		colOff[i] = -a + r.IntN(ldx-(b-a)+1)
+	}
+	c := dwCase{p: NewDWPlan(H, OH, OW, sh, ldx, rowOff, colOff, lo, hi), n: n}
+	c.xPlane = H*ldx + r.IntN(3)
+	c.oPlane = OH*OW + r.IntN(3)
+	vals := func(k int) []float32 {
+		if !finite {
+			return ewValues32(r, k)
+		}
+		v := make([]float32, k)
+		for i := range v {
+			v[i] = float32(r.NormFloat64())
+		}
+		return v
+	}
+	c.x = vals(max(0, (n-1)*c.xPlane+H*ldx))
+	c.gy = vals(max(0, (n-1)*c.oPlane+OH*OW))
+	c.w = vals(kH * kW)
+	c.init = vals(1)[0]
+	return c
+}
+
+func (c dwCase) String() string {
+	p := c.p
+	return fmt.Sprintf("%d planes %d×%d (ldx %d) → %d×%d, sh %d, rows %v, columns %v [%v, %v)",
+		c.n, p.H, p.LDX, p.LDX, p.OH, p.OW, p.SH, p.RowOff, p.ColOff, p.Lo, p.Hi)
+}
+
+// checkConv runs the forward kernel k on the case, dst at offset at of a
+// guarded buffer, and compares every element with the twin's bit for bit;
+// the gaps between the planes keep their guard.
+func (c dwCase) checkConv(t testing.TB, name string, k dwConvKernel, at int) {
+	t.Helper()
+	n := len(c.gy)
+	want := make([]float32, n)
+	for i := range want {
+		want[i] = ewGuard
+	}
+	dst, buf := ewPad(want, at, ewGuard)
+	x, _ := ewPad(c.x, at, ewGuard)
+	dwConvGo(c.p, want, c.oPlane, c.x, c.xPlane, c.n, c.w, c.init)
+	if c.n > 0 && c.p.OH > 0 && c.p.OW > 0 {
+		k(c.p, dst, c.oPlane, x, c.xPlane, c.n, c.w, c.init)
+	}
+	for i := range want {
+		if !ewSame(dst[i], want[i]) {
+			t.Fatalf("%s: %v: element %d (plane %d) = %v, the twin's %v", name, c, i, i/max(1, c.oPlane), dst[i], want[i])
+		}
+	}
+	ewCheckGuards(t, name, buf, at, n, ewGuard)
+}
+
+// checkGrad runs the weight-gradient kernel k and compares its partial
+// sums with the twin's (same lanes) bit for bit.
+func (c dwCase) checkGrad(t testing.TB, name string, k dwGradKernel, vl int) {
+	t.Helper()
+	kWc := dwCols(len(c.p.ColOff))
+	size := len(c.p.RowOff) * kWc * vl
+	want, got := make([]float32, size), make([]float32, size)
+	dwGradGo(c.p, c.gy, c.oPlane, c.x, c.xPlane, c.n, want, vl)
+	for i := range got {
+		got[i] = ewGuard
+	}
+	k(c.p, c.gy, c.oPlane, c.x, c.xPlane, c.n, got)
+	for kh := range c.p.RowOff {
+		for kw := range c.p.ColOff {
+			for j := range vl {
+				i := (kh*kWc+kw)*vl + j
+				if !ewSame(got[i], want[i]) {
+					t.Fatalf("%s: %v: tap (%d, %d) lane %d = %v, the twin's %v", name, c, kh, kw, j, got[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+// TestDepthwiseInPlace compares every in-place depthwise kernel this CPU
+// runs with the twins: output widths 1..40 (past two 16-lane vectors),
+// 1..9 rows (blocks of four and a partial one), kernels of 1..5 rows and
+// columns, row strides 1..3, 0..3 planes with gaps between them, unaligned
+// starts; the forward kernel with the specials mixed in, the gradient on
+// finite values (where the kernels skip the padding's pairs exactly).
+func TestDepthwiseInPlace(t *testing.T) {
+	r := rand.New(rand.NewPCG(45, 46))
+	for name, k := range dwKernelsUnderTest() {
+		for ow := 1; ow <= 40; ow++ {
+			for range 3 {
+				oh, kh, kw, sh := 1+r.IntN(9), 1+r.IntN(5), 1+r.IntN(5), 1+r.IntN(3)
+				h := 1 + r.IntN(oh*sh+3)
+				n := r.IntN(4)
+				newDWCase(r, h, oh, ow, kh, kw, sh, n, false).checkConv(t, name, k.conv, r.IntN(8))
+				newDWCase(r, h, oh, ow, kh, kw, sh, n, true).checkGrad(t, name, k.grad, k.lanes)
+			}
+		}
+	}
+}
+
+// TestDepthwiseConvPlain checks DepthwiseConvF32 on a 3×3 correlation with
+// padding 1 (the plan device/cpu builds) against a float64 sum.
+func TestDepthwiseConvPlain(t *testing.T) {
+	r := rand.New(rand.NewPCG(47, 48))
+	const H, W = 7, 13
+	x := make([]float32, H*W)
+	for i := range x {
+		x[i] = float32(r.NormFloat64())
+	}
+	w := make([]float32, 9)
+	for i := range w {
+		w[i] = float32(r.NormFloat64())
+	}
+	p := NewDWPlan(H, H, W, 1, W, []int{-1, 0, 1}, []int{-1, 0, 1}, []int{1, 0, 0}, []int{W, W, W - 1})
+	dst := make([]float32, H*W)
+	DepthwiseConvF32(p, dst, H*W, x, H*W, 1, w, 0.25)
+	acc := make([]float32, p.DWGradLen())
+	DepthwiseGradF32(p, x, H*W, x, H*W, 1, acc) // x against itself
+	for oh := range H {
+		for ow := range W {
+			s := 0.25
+			for kh := range 3 {
+				for kw := range 3 {
+					h, c := oh+kh-1, ow+kw-1
+					if h >= 0 && h < H && c >= 0 && c < W {
+						s += float64(w[kh*3+kw]) * float64(x[h*W+c])
+					}
+				}
+			}
+			if got := float64(dst[oh*W+ow]); math.Abs(got-s) > 1e-5*(1+math.Abs(s)) {
+				t.Fatalf("output (%d, %d) = %v, want %v", oh, ow, got, s)
+			}
+		}
+	}
+	for kh := range 3 {
+		for kw := range 3 {
+			want := 0.0
+			for oh := range H {
+				for ow := range W {
+					h, c := oh+kh-1, ow+kw-1
+					if h >= 0 && h < H && c >= 0 && c < W {
+						want += float64(x[oh*W+ow]) * float64(x[h*W+c])
+					}
+				}
+			}
+			got := 0.0
+			for _, v := range acc[p.DWGradAt(kh, kw):][:DWLanes()] {
+				got += float64(v)
+			}
+			if math.Abs(got-want) > 1e-4*(1+math.Abs(want)) {
+				t.Fatalf("tap (%d, %d): gradient %v, want %v", kh, kw, got, want)
+			}
+		}
+	}
+}
+
+// TestDepthwiseInPlaceBadArgs checks that NewDWPlan and the kernels refuse
+// calls that would read or write outside their slices.
+func TestDepthwiseInPlaceBadArgs(t *testing.T) {
+	p := NewDWPlan(3, 3, 4, 1, 4, []int{-1, 0, 1}, []int{-1, 0, 1}, []int{1, 0, 0}, []int{4, 4, 3})
+	x, d, w := make([]float32, 12), make([]float32, 12), make([]float32, 9)
+	for _, c := range []struct {
+		name string
+		f    func()
+	}{
+		{"column past the row", func() { NewDWPlan(3, 3, 4, 1, 4, []int{0}, []int{1}, []int{0}, []int{4}) }},
+		{"column before the row", func() { NewDWPlan(3, 3, 4, 1, 4, []int{0}, []int{-1}, []int{0}, []int{4}) }},
+		{"range past the output", func() { NewDWPlan(3, 3, 4, 1, 4, []int{0}, []int{0}, []int{0}, []int{5}) }},
+		{"lengths differ", func() { NewDWPlan(3, 3, 4, 1, 4, []int{0}, []int{0, 1}, []int{0}, []int{4}) }},
+		{"weights", func() { DepthwiseConvF32(p, d, 12, x, 12, 1, w[:8], 0) }},
+		{"dst too short", func() { DepthwiseConvF32(p, d, 12, x, 12, 2, w, 0) }},
+		{"x too short", func() { DepthwiseConvF32(p, d[:12], 0, x[:11], 12, 1, w, 0) }},
+		{"partial sums too few", func() { DepthwiseGradF32(p, d, 12, x, 12, 1, make([]float32, p.DWGradLen()-1)) }},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", c.name)
+				}
+			}()
+			c.f()
+		}()
+	}
+}
+
+// FuzzDepthwiseInPlace runs the in-place kernels on a case whose input
+// comes from data.
+func FuzzDepthwiseInPlace(f *testing.F) {
+	f.Add([]byte{0, 0, 0x80, 0x7f, 0, 0, 0xc0, 0x7f, 1, 2, 3, 4, 5, 6, 7, 8}, uint8(3), uint8(17), uint8(9))
+	f.Fuzz(func(t *testing.T, data []byte, oh, ow, k uint8) {
+		r := rand.New(rand.NewPCG(uint64(len(data)), 7))
+		OH, OW := 1+int(oh%10), 1+int(ow%40)
+		c := newDWCase(r, 1+int(k%13), OH, OW, 1+int(k%4), 1+int(k/4%5), 1+int(k/32%3), 1+int(k%3), false)
+		for i := range c.x {
+			if 4*i+4 <= len(data) {
+				c.x[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:]))
+			}
+		}
+		for name, ks := range dwKernelsUnderTest() {
+			c.checkConv(t, name, ks.conv, len(data)%8)
+		}
+	})
+}
+
+// BenchmarkDepthwiseInPlace times the in-place kernels on the 8 planes of
+// a channel of a 3×3 depthwise convolution with padding 1.
+func BenchmarkDepthwiseInPlace(b *testing.B) {
+	for _, n := range []int{14, 56} {
+		p := NewDWPlan(n, n, n, 1, n, []int{-1, 0, 1}, []int{-1, 0, 1}, []int{1, 0, 0}, []int{n, n, n - 1})
+		x := make([]float32, 8*n*n)
+		for i := range x {
+			x[i] = float32(i%7) - 3
+		}
+		dst := make([]float32, len(x))
+		w := []float32{1, 2, 3, 4, 5, 6, 7, 8, 9}
+		acc := make([]float32, p.DWGradLen())
+		b.Run(fmt.Sprintf("%s/conv/%dx%d", Path(), n, n), func(b *testing.B) {
+			b.SetBytes(int64(4 * (len(x) + len(dst))))
+			for b.Loop() {
+				DepthwiseConvF32(p, dst, n*n, x, n*n, 8, w, 0)
+			}
+			b.ReportMetric(float64(2*9*len(x))*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+		b.Run(fmt.Sprintf("%s/grad/%dx%d", Path(), n, n), func(b *testing.B) {
+			b.SetBytes(int64(4 * 2 * len(x)))
+			for b.Loop() {
+				DepthwiseGradF32(p, x, n*n, x, n*n, 8, acc)
+			}
+			b.ReportMetric(float64(2*9*len(x))*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
+}
