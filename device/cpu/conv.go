@@ -317,7 +317,7 @@ func convForward[T gemmNum](p *core.ConvParams, input, weight, bias, out *tensor
 			if bias != nil {
 				b = asCompute[float32](bias, ct)
 			}
-			convDepthwise(newDWGeom(p), p.N*p.InC, p.InC, any(x).([]float32), any(w).([]float32), b, y32)
+			convDepthwise(p, any(x).([]float32), any(w).([]float32), b, y32)
 			finish(out, buf)
 			return
 		}
@@ -423,134 +423,6 @@ func wideForward(p *core.ConvParams, ct tensor.DType) bool {
 	return !single
 }
 
-// depthwise2d reports whether p is a 2-d convolution of stride 1 with one
-// input and one output channel per group (a depthwise convolution), which
-// convDepthwise computes.
-func depthwise2d(p *core.ConvParams) bool {
-	if p.Transposed || p.Dim != 2 || p.Groups != p.InC || p.OutC != p.InC || p.N*p.InC == 0 {
-		return false
-	}
-	return p.Stride[0] == 1 && p.Stride[1] == 1 && prod(p.Out) > 0
-}
-
-// dwGeom is the geometry of one plane of a depthwise convolution of stride
-// 1: an H×W input padded by ph rows and pw columns on each side, a kH×kW
-// kernel dilated by dh, dw, an OH×OW output.
-type dwGeom struct{ H, W, OH, OW, kH, kW, ph, pw, dh, dw int }
-
-func newDWGeom(p *core.ConvParams) dwGeom {
-	return dwGeom{p.In[0], p.In[1], p.Out[0], p.Out[1], p.Kernel[0], p.Kernel[1], p.Padding[0], p.Padding[1], p.Dilation[0], p.Dilation[1]}
-}
-
-// adjoint is the geometry of the input gradient's convolution: the output
-// gradient (OH×OW) by the flipped kernel with the complementary padding
-// (not negative where unitStrideAdjoint holds) into an H×W result.
-func (g dwGeom) adjoint() dwGeom {
-	return dwGeom{g.OH, g.OW, g.H, g.W, g.kH, g.kW, g.dh*(g.kH-1) - g.ph, g.dw*(g.kW-1) - g.pw, g.dh, g.dw}
-}
-
-// padded returns the padded plane's row length and the offset of each tap
-// in it, taps in the weight's order.
-func (g dwGeom) padded() (Wp int, off []int) {
-	Wp = g.W + 2*g.pw
-	off = make([]int, 0, g.kH*g.kW)
-	for kh := range g.kH {
-		for kw := range g.kW {
-			off = append(off, kh*g.dh*Wp+kw*g.dw)
-		}
-	}
-	return Wp, off
-}
-
-// pad returns plane src (H×W) padded into xp, whose zero borders are never
-// written; an unpadded plane is src itself.
-func (g dwGeom) pad(xp, src []float32) []float32 {
-	if g.ph == 0 && g.pw == 0 {
-		return src
-	}
-	Wp := g.W + 2*g.pw
-	for h := range g.H {
-		copy(xp[(h+g.ph)*Wp+g.pw:][:g.W], src[h*g.W:(h+1)*g.W])
-	}
-	return xp
-}
-
-// convDepthwise sets y to the depthwise convolution of x by w (planes
-// planes of C channels, each channel's kH·kW taps in w) plus bias (nil:
-// none): each plane is padded (when it needs to be) and asm.DepthwiseF32
-// computes its output rows from the bias and the taps in order, each tap
-// fused. Planes are shared among the cores.
-func convDepthwise(g dwGeom, planes, C int, x, w, bias, y []float32) {
-	Wp, off := g.padded()
-	inLen, outLen, kLen := g.H*g.W, g.OH*g.OW, g.kH*g.kW
-	parallel.Range(planes, max(1, grain/(outLen*kLen)), 1, func(lo, hi int) {
-		xp := make([]float32, (g.H+2*g.ph)*Wp)
-		for pl := lo; pl < hi; pl++ {
-			c := pl % C
-			init := float32(0)
-			if bias != nil {
-				init = bias[c]
-			}
-			src := g.pad(xp, x[pl*inLen:(pl+1)*inLen])
-			asm.DepthwiseF32(y[pl*outLen:(pl+1)*outLen], g.OW, src, Wp, w[c*kLen:(c+1)*kLen], off, g.OH, g.OW, init)
-		}
-	})
-}
-
-// convDepthwiseWeightGrad sets gw to the weight gradient of a depthwise
-// convolution: gw[c][t] = Σ over images and outputs of gy·x at tap t, each
-// image's sum a float64 dot product (asm.DotF32) of gy laid out with the
-// padded plane's row length (zero in the columns past OW) against the
-// padded plane shifted by the tap, the images added in float64. A plane
-// whose dot products are not all finite is summed again row by row, so
-// that an infinity or a NaN meets only the gradients it is paired with,
-// never the zero columns (0·Inf). Channels are shared among the cores.
-func convDepthwiseWeightGrad(g dwGeom, N, C int, x, gy, gw []float32) {
-	Wp, off := g.padded()
-	inLen, outLen, kLen := g.H*g.W, g.OH*g.OW, g.kH*g.kW
-	L := (g.OH-1)*Wp + g.OW // the wide gradient's span
-	parallel.Range(C, max(1, grain/(N*outLen*kLen)), 1, func(lo, hi int) {
-		xp := make([]float32, (g.H+2*g.ph)*Wp)
-		wide := make([]float32, L)
-		acc, dot := make([]float64, kLen), make([]float64, kLen)
-		for c := lo; c < hi; c++ {
-			clear(acc)
-			for n := range N {
-				pl := n*C + c
-				src := x[pl*inLen : (pl+1)*inLen]
-				gp := gy[pl*outLen : (pl+1)*outLen]
-				xs := g.pad(xp, src)
-				gs := gp
-				if Wp != g.OW {
-					for oh := range g.OH {
-						copy(wide[oh*Wp:][:g.OW], gp[oh*g.OW:(oh+1)*g.OW])
-					}
-					gs = wide
-				}
-				finite := true
-				for t, o := range off {
-					dot[t] = asm.DotF32(gs, xs[o:o+L])
-					finite = finite && !math.IsInf(dot[t], 0) && dot[t] == dot[t]
-				}
-				if !finite { // an Inf or NaN met: perhaps a zero column
-					for t, o := range off {
-						dot[t] = 0
-						for oh := range g.OH {
-							dot[t] += asm.DotF32(gp[oh*g.OW:][:g.OW], xs[oh*Wp+o:][:g.OW])
-						}
-					}
-				}
-				for t, v := range dot {
-					acc[t] += v
-				}
-			}
-			for t, v := range acc {
-				gw[c*kLen+t] = float32(v)
-			}
-		}
-	})
-}
-
 // convBackward computes the gradients selected by mask into gi, gw (may be nil).
 func convBackward[T gemmNum](p *core.ConvParams, gout, input, weight, gi, gw *tensor.Tensor, ct tensor.DType) {
 	gy := asCompute[T](gout, ct)
@@ -565,26 +437,18 @@ func convBackward[T gemmNum](p *core.ConvParams, gout, input, weight, gi, gw *te
 	}
 	workers := runtime.GOMAXPROCS(0)
 	if _, f32 := any(gy).([]float32); f32 && depthwise2d(p) {
-		// Depthwise: the weight gradient is per-channel dot products, the
-		// input gradient (stride 1) the depthwise convolution of gy by the
-		// flipped kernel.
-		g := newDWGeom(p)
+		// Depthwise (conv_depthwise.go): per-channel kernels read in place.
 		if gw != nil {
 			buf, dw := resultBuf[T](gw, ct)
-			convDepthwiseWeightGrad(g, p.N, p.InC, any(x).([]float32), any(gy).([]float32), any(dw).([]float32))
+			convDepthwiseWeightGrad(p, any(x).([]float32), any(gy).([]float32), any(dw).([]float32))
 			finish(gw, buf)
-			gw = nil
 		}
-		if gi != nil && unitStrideAdjoint(p) {
+		if gi != nil {
 			buf, dx := resultBuf[T](gi, ct)
-			wt := flipTransposeWeight(any(w).([]float32), p.InC, 1, 1, kLen)
-			convDepthwise(g.adjoint(), p.N*p.InC, p.InC, any(gy).([]float32), wt, nil, any(dx).([]float32))
+			convDepthwiseInputGrad(p, any(gy).([]float32), any(w).([]float32), any(dx).([]float32))
 			finish(gi, buf)
-			gi = nil
 		}
-		if gi == nil {
-			return
-		}
+		return
 	}
 	if wideForward(p, ct) {
 		// Stride 1: the weight gradient and (with the complementary
@@ -805,11 +669,11 @@ func convolutionBackwardKernel(op *tensor.Op, a []any) any {
 	v := args.ConvolutionBackwardOf(a)
 	gout, input, weight := v.GradOutput, v.Input, v.Weight
 	p := core.ParseConv(op, a)
-	dw := depthwiseWrites(p, input.DType()) && gout.DType() == tensor.Float32
+	dwAll := depthwiseWrites(p, input.DType()) && gout.DType() == tensor.Float32
 	// convWide and convWideWeightGrad write every element too.
-	dw = dw || wideForward(p, gemmCompute(input.DType()))
+	dw := dwAll || wideForward(p, gemmCompute(input.DType()))
 	for i, t := range outs {
-		if t != nil && dw && (i == 1 || i == 0 && unitStrideAdjoint(p)) {
+		if t != nil && dw && (i == 1 || i == 0 && (dwAll || unitStrideAdjoint(p))) {
 			allocUninit(t)
 		} else {
 			alloc(t)

@@ -1,0 +1,272 @@
+package cpu
+
+import (
+	"math"
+
+	"github.com/goaten/goaten/asm"
+	"github.com/goaten/goaten/aten/core"
+	"github.com/goaten/goaten/internal/parallel"
+)
+
+// Depthwise 2-d convolutions (one input and one output channel per group)
+// of float32, read in place by the asm.DWPlan kernels: no padded copies.
+// Each kernel call runs the N planes of one channel, which share its
+// weights; channels are shared among the cores. A column stride s > 1 is
+// run on rows dealt into s phases (a copy of the channel's planes), the
+// input gradient of a strided convolution phase by phase of the result.
+
+// dwMaxDim bounds the sizes, paddings and dilated kernels the in-place
+// path takes (offsets in bytes then stay far from overflowing).
+const dwMaxDim = 1 << 20
+
+// depthwise2d reports whether p is a 2-d convolution with one input and
+// one output channel per group (a depthwise convolution) of sizes the
+// in-place kernels take.
+func depthwise2d(p *core.ConvParams) bool {
+	if p.Transposed || p.Dim != 2 || p.Groups != p.InC || p.OutC != p.InC || p.N*p.InC == 0 || prod(p.Out) == 0 {
+		return false
+	}
+	for i := range 2 {
+		if p.In[i] > dwMaxDim || p.Out[i] > dwMaxDim || p.Padding[i] > dwMaxDim || p.Stride[i] > dwMaxDim ||
+			p.Dilation[i]*(p.Kernel[i]-1) > dwMaxDim {
+			return false
+		}
+	}
+	return true
+}
+
+// dwSide is the geometry of one spatial dim of a depthwise convolution:
+// input size n, output size out, kernel k dilated by d, stride s, padding p.
+type dwSide struct{ n, out, k, s, p, d int }
+
+func dwSides(p *core.ConvParams) (rows, cols dwSide) {
+	side := func(i int) dwSide {
+		return dwSide{p.In[i], p.Out[i], p.Kernel[i], p.Stride[i], p.Padding[i], p.Dilation[i]}
+	}
+	return side(0), side(1)
+}
+
+// phases returns the length of each of the s phases a row of n elements
+// is dealt into (phase q holds elements q, q+s, …) and where each starts.
+func phases(n, s int) (length, start []int) {
+	length, start = make([]int, s), make([]int, s)
+	at := 0
+	for q := range s {
+		length[q] = max(0, (n-q+s-1)/s)
+		start[q] = at
+		at += length[q]
+	}
+	return length, start
+}
+
+// forward returns, for the kernel taps 0 … k−1 along the dim, the offset
+// into the (dealt) input of the element output 0 reads, and the range of
+// outputs that read the image: input index o·s + t·d − p, in phase
+// (t·d − p) mod s when s > 1.
+func (g dwSide) forward() (off, lo, hi []int) {
+	_, start := phases(g.n, g.s)
+	for t := range g.k {
+		e := t*g.d - g.p
+		a, b := validRange(g.out, g.s, e, g.n)
+		q := ((e % g.s) + g.s) % g.s
+		off, lo, hi = append(off, start[q]+(e-q)/g.s), append(lo, a), append(hi, b)
+	}
+	return off, lo, hi
+}
+
+// dwDeal deals the columns of n planes of rows rows of w elements (x,
+// planes xPlane apart) into s phases each, into dst (planes of rows·w).
+func dwDeal(dst, x []float32, n, xPlane, rows, w, s int) {
+	_, start := phases(w, s)
+	for i := range n {
+		src, d := x[i*xPlane:], dst[i*rows*w:]
+		for r := range rows {
+			row, out := src[r*w:][:w], d[r*w:][:w]
+			for q := range s {
+				o := out[start[q]:]
+				for j, k := 0, q; k < w; j, k = j+1, k+s {
+					o[j] = row[k]
+				}
+			}
+		}
+	}
+}
+
+// dwForwardPlan is the plan of the forward convolution (rows along dim 0,
+// columns along dim 1; the columns dealt into phases when strided).
+func dwForwardPlan(rows, cols dwSide) *asm.DWPlan {
+	rowOff := make([]int, rows.k)
+	for t := range rowOff {
+		rowOff[t] = t*rows.d - rows.p
+	}
+	colOff, lo, hi := cols.forward()
+	return asm.NewDWPlan(rows.n, rows.out, cols.out, rows.s, cols.n, rowOff, colOff, lo, hi)
+}
+
+// convDepthwise sets y (N×C planes of OH×OW) to the depthwise convolution
+// of x (N×C planes of H×W) by w (C kernels of kH·kW) plus bias (nil: none).
+func convDepthwise(p *core.ConvParams, x, w, bias, y []float32) {
+	rows, cols := dwSides(p)
+	plan := dwForwardPlan(rows, cols)
+	N, C := p.N, p.InC
+	inLen, outLen, kLen := rows.n*cols.n, rows.out*cols.out, rows.k*cols.k
+	parallel.Range(C, max(1, grain/(N*outLen*kLen)), 1, func(lo, hi int) {
+		var dealt []float32
+		if cols.s > 1 {
+			dealt = make([]float32, N*inLen)
+		}
+		for c := lo; c < hi; c++ {
+			init := float32(0)
+			if bias != nil {
+				init = bias[c]
+			}
+			src, stride := x[c*inLen:], C*inLen
+			if cols.s > 1 {
+				dwDeal(dealt, src, N, stride, rows.n, cols.n, cols.s)
+				src, stride = dealt, inLen
+			}
+			asm.DepthwiseConvF32(plan, y[c*outLen:], C*outLen, src, stride, N, w[c*kLen:(c+1)*kLen], init)
+		}
+	})
+}
+
+// convDepthwiseWeightGrad sets gw (C kernels of kH·kW) to the weight
+// gradient of the depthwise convolution of x whose output gradient is gy:
+// per channel, asm.DepthwiseGradF32's partial sums over the N planes, added
+// in float64. A channel whose sums are not all finite is summed again
+// exactly (DepthwiseGradExactF32), so that an infinity or a NaN meets only
+// the gradients it is paired with, never a zero of the padding (0·Inf).
+func convDepthwiseWeightGrad(p *core.ConvParams, x, gy, gw []float32) {
+	rows, cols := dwSides(p)
+	plan := dwForwardPlan(rows, cols)
+	N, C := p.N, p.InC
+	inLen, outLen, kLen := rows.n*cols.n, rows.out*cols.out, rows.k*cols.k
+	lanes := asm.DWLanes()
+	parallel.Range(C, max(1, grain/(N*outLen*kLen)), 1, func(lo, hi int) {
+		acc := make([]float32, plan.DWGradLen())
+		var dealt []float32
+		if cols.s > 1 {
+			dealt = make([]float32, N*inLen)
+		}
+		for c := lo; c < hi; c++ {
+			src, stride := x[c*inLen:], C*inLen
+			if cols.s > 1 {
+				dwDeal(dealt, src, N, stride, rows.n, cols.n, cols.s)
+				src, stride = dealt, inLen
+			}
+			g := gy[c*outLen:]
+			asm.DepthwiseGradF32(plan, g, C*outLen, src, stride, N, acc)
+			out := gw[c*kLen : (c+1)*kLen]
+			finite := true
+			sum := func() {
+				for kh := range rows.k {
+					for kw := range cols.k {
+						s := 0.0
+						for _, v := range acc[plan.DWGradAt(kh, kw):][:lanes] {
+							s += float64(v)
+						}
+						out[kh*cols.k+kw] = float32(s)
+						finite = finite && !math.IsInf(s, 0) && s == s
+					}
+				}
+			}
+			sum()
+			if !finite {
+				asm.DepthwiseGradExactF32(plan, g, C*outLen, src, stride, N, acc)
+				sum()
+			}
+		}
+	})
+}
+
+// convDepthwiseInputGrad sets gx (N×C planes of H×W) to the input gradient
+// of the depthwise convolution by w whose output gradient is gy: for each
+// phase (a, b) of the result (rows a, a+sh, …, columns b, b+sw, …), the
+// correlation of gy by the taps that reach it, flipped (the last kernel row
+// and column first). With stride 1 there is one phase, computed in place.
+func convDepthwiseInputGrad(p *core.ConvParams, gy, w, gx []float32) {
+	rows, cols := dwSides(p)
+	N, C := p.N, p.InC
+	inLen, outLen, kLen := rows.n*cols.n, rows.out*cols.out, rows.k*cols.k
+	type phase struct {
+		a, b, n, m int // the phase's first row and column, its rows and columns
+		plan       *asm.DWPlan
+		taps       []int // the kernel index of each of the plan's taps
+	}
+	var ph []phase
+	rowLen, _ := phases(rows.n, rows.s)
+	colLen, _ := phases(cols.n, cols.s)
+	// adjoint lists, for result index a + s·i along a dim, the kernel taps
+	// that reach it (last first) and the output index i + off they read.
+	adjoint := func(g dwSide, a int) (taps, off []int) {
+		for t := g.k - 1; t >= 0; t-- {
+			if e := a + g.p - t*g.d; e%g.s == 0 {
+				taps, off = append(taps, t), append(off, e/g.s)
+			}
+		}
+		return taps, off
+	}
+	for a := range rows.s {
+		for b := range cols.s {
+			n, m := rowLen[a], colLen[b]
+			if n == 0 || m == 0 {
+				continue
+			}
+			rt, ro := adjoint(rows, a)
+			ct, co := adjoint(cols, b)
+			lo, hi := make([]int, len(co)), make([]int, len(co))
+			for i, o := range co {
+				lo[i], hi[i] = validRange(m, 1, o, cols.out)
+			}
+			var taps []int
+			for _, r := range rt {
+				for _, c := range ct {
+					taps = append(taps, r*cols.k+c)
+				}
+			}
+			ph = append(ph, phase{a, b, n, m, asm.NewDWPlan(rows.out, n, m, 1, cols.out, ro, co, lo, hi), taps})
+		}
+	}
+	inPlace := rows.s == 1 && cols.s == 1
+	parallel.Range(C, max(1, grain/(N*inLen*kLen)), 1, func(clo, chi int) {
+		var buf []float32
+		if !inPlace {
+			buf = make([]float32, N*inLen)
+		}
+		wt := make([]float32, 0, kLen)
+		for c := clo; c < chi; c++ {
+			g := gy[c*outLen:]
+			if !inPlace {
+				// Positions no tap reaches (a stride past the kernel's
+				// reach) stay zero.
+				for n := range N {
+					clear(gx[(n*C+c)*inLen:][:inLen])
+				}
+			}
+			for _, f := range ph {
+				wt = wt[:0]
+				for _, t := range f.taps {
+					wt = append(wt, w[c*kLen+t])
+				}
+				if inPlace {
+					asm.DepthwiseConvF32(f.plan, gx[c*inLen:], C*inLen, g, C*outLen, N, wt, 0)
+					continue
+				}
+				if len(wt) == 0 {
+					continue
+				}
+				sub := f.n * f.m
+				asm.DepthwiseConvF32(f.plan, buf, sub, g, C*outLen, N, wt, 0)
+				for n := range N {
+					dst, src := gx[(n*C+c)*inLen:], buf[n*sub:]
+					for i := range f.n {
+						row := dst[(f.a+i*rows.s)*cols.n+f.b:]
+						for j, v := range src[i*f.m : (i+1)*f.m] {
+							row[j*cols.s] = v
+						}
+					}
+				}
+			}
+		}
+	})
+}
