@@ -22,6 +22,7 @@ type DWPlan struct {
 	RowOff, ColOff, Lo, Hi []int
 	rowLo, rowHi           []int       // per kernel row: the output rows whose input row is in [0, H)
 	tabs, gtabs            [2][]uint64 // for dwVL[i] lanes: the kernels' entries (dwEntries, dwGradEntries)
+	blk                    []int       // the forward kernels' blocks of output rows (dwBlocks)
 	zero                   []float32   // a zero row, read in place of rows outside [0, H)
 }
 
@@ -65,8 +66,36 @@ func NewDWPlan(H, OH, OW, SH, LDX int, rowOff, colOff, lo, hi []int) *DWPlan {
 		p.tabs[i] = dwEntries(p, vl)
 		p.gtabs[i] = dwGradEntries(p, vl)
 	}
+	p.blk = dwBlocks(p)
 	p.zero = make([]float32, LDX)
 	return p
+}
+
+// dwBlock is the size in ints of an entry of dwBlocks.
+const dwBlock = 32
+
+// dwBlocks are the forward kernels' blocks of eight output rows: each
+// block's rows (the last block moved back to end at the last row; with
+// fewer than eight rows, the last row repeated) times SH (at 0), times SH
+// and the input row's bytes (at 8), times the output row's bytes (at 16),
+// and at 24 the number of columns a row vector may end at and be stored
+// whole: what lies past ow then lands on rows stored later, or past the
+// last row's end, in the plane.
+func dwBlocks(p *DWPlan) []int {
+	nb := max(1, (p.OH+7)/8)
+	b := make([]int, nb*dwBlock)
+	for i := range nb {
+		e := b[i*dwBlock:]
+		first := max(0, min(8*i, p.OH-8))
+		last := 0
+		for k := range 8 {
+			r := min(first+k, p.OH-1)
+			e[k], e[8+k], e[16+k] = r*p.SH, r*p.SH*p.LDX*4, r*p.OW*4
+			last = r
+		}
+		e[24] = p.OH*p.OW - last*p.OW
+	}
+	return b
 }
 
 // dwEntries is a plan's table for vectors of vl lanes: for each vector of
@@ -126,9 +155,11 @@ func (p *DWPlan) dwCheck(op string, out []float32, oPlane int, x []float32, xPla
 
 // DepthwiseConvF32 sets n output planes of dst (dPlane apart) to the
 // correlation of the n input planes of x (xPlane apart) by the kernel w
-// (row-major, kh then kw): each element is init plus every tap in order,
-// padding included, each with one rounding (a fused multiply-add), as if
-// the planes had been padded with zeros. dst must not overlap x.
+// (row-major, kh then kw): each element is init plus its taps in order,
+// each with one rounding (a fused multiply-add). A tap reading a column
+// outside [Lo, Hi) is left out (AVX2 adds +0·0 instead: the sign of a
+// zero sum may differ); one reading a row outside [0, H) adds w·0, as a row
+// of zero padding would. dst must not overlap x.
 func DepthwiseConvF32(p *DWPlan, dst []float32, dPlane int, x []float32, xPlane, n int, w []float32, init float32) {
 	p.dwCheck("DepthwiseConvF32", dst, dPlane, x, xPlane, n, len(w))
 	if n == 0 || p.OH == 0 || p.OW == 0 {

@@ -6,10 +6,10 @@ package asm
 // lanes, AVX-512 on 16.
 
 //go:noescape
-func dwConvAVX2(dst, x, w []float32, rowOff []int, tab []uint64, zero []float32, n, xPlane, dPlane, h, oh, ow, sh, ldx, kw int, init float32)
+func dwConvAVX2(dst, x, w []float32, rowOff []int, tab []uint64, blk []int, zero []float32, n, xPlane, dPlane, h, ow, ldx, kw int, init float32)
 
 //go:noescape
-func dwConvAVX512(dst, x, w []float32, rowOff []int, tab []uint64, zero []float32, n, xPlane, dPlane, h, oh, ow, sh, ldx, kw int, init float32)
+func dwConvAVX512(dst, x, w []float32, rowOff []int, tab []uint64, blk []int, zero []float32, n, xPlane, dPlane, h, ow, ldx, kw int, init float32)
 
 //go:noescape
 func dwGradAVX2(gy, x []float32, rowOff, rowLo, rowHi []int, tab []uint64, acc []float32, n, xPlane, gPlane, ow, sh, ldx, nch, nvec int)
@@ -24,7 +24,7 @@ func dwConvAsm(vl int) dwConvKernel {
 		k = dwConvAVX512
 	}
 	return func(p *DWPlan, dst []float32, dPlane int, x []float32, xPlane, n int, w []float32, init float32) {
-		k(dst, x, w, p.RowOff, p.tabs[dwTab(vl)], p.zero, n, xPlane, dPlane, p.H, p.OH, p.OW, p.SH, p.LDX, len(p.ColOff), init)
+		k(dst, x, w, p.RowOff, p.tabs[dwTab(vl)], p.blk, p.zero, n, xPlane, dPlane, p.H, p.OW, p.LDX, len(p.ColOff), init)
 	}
 }
 

@@ -1,7 +1,8 @@
 package asm
 
 // dwConvGo is DepthwiseConvF32's twin: element by element, the taps in
-// order, a tap that reads padding adding w·0.
+// order, a tap reading a column outside its range left out, one reading
+// a row outside the image adding w·0.
 func dwConvGo(p *DWPlan, dst []float32, dPlane int, x []float32, xPlane, n int, w []float32, init float32) {
 	kW := len(p.ColOff)
 	for i := range n {
@@ -12,11 +13,13 @@ func dwConvGo(p *DWPlan, dst []float32, dPlane int, x []float32, xPlane, n int, 
 				for kh, r := range p.RowOff {
 					ih := oh*p.SH + r
 					for kw, c := range p.ColOff {
-						v := float32(0)
-						if ih >= 0 && ih < p.H && ow >= p.Lo[kw] && ow < p.Hi[kw] {
-							v = xp[ih*p.LDX+c+ow]
+						switch {
+						case ow < p.Lo[kw] || ow >= p.Hi[kw]:
+						case ih < 0 || ih >= p.H:
+							s = fma32(w[kh*kW+kw], 0, s)
+						default:
+							s = fma32(w[kh*kW+kw], xp[ih*p.LDX+c+ow], s)
 						}
-						s = fma32(w[kh*kW+kw], v, s)
 					}
 				}
 				dp[oh*p.OW+ow] = s
@@ -27,8 +30,9 @@ func dwConvGo(p *DWPlan, dst []float32, dPlane int, x []float32, xPlane, n int, 
 
 // dwGradGo is DepthwiseGradF32's twin for vectors of vl lanes: lane j of
 // tap (kh, kw) sums the output columns j, j+vl, … the tap reads the image
-// for, over the planes and the tap's rows two at a time (the first of each
-// pair in one chain, the second in another, added at the end).
+// for, vector by vector, over the planes and the tap's rows two at a time
+// (the first of each pair in one chain, the second in another, added at
+// the end).
 func dwGradGo(p *DWPlan, gy []float32, gPlane int, x []float32, xPlane, n int, acc []float32, vl int) {
 	kW := len(p.ColOff)
 	kWc := dwCols(kW)
@@ -40,14 +44,14 @@ func dwGradGo(p *DWPlan, gy []float32, gPlane int, x []float32, xPlane, n int, a
 			out := acc[(kh*kWc+kw)*vl:][:vl]
 			for j := range vl {
 				var s0, s1 float32
-				for i := range n {
-					gp, xp := gy[i*gPlane:], x[i*xPlane:]
-					for oh := lo; oh < hi; oh += 2 {
-						for v := range nvec {
-							ow := v*vl + j
-							if ow < p.Lo[kw] || ow >= p.Hi[kw] {
-								continue
-							}
+				for v := range nvec {
+					ow := v*vl + j
+					if ow < p.Lo[kw] || ow >= p.Hi[kw] {
+						continue
+					}
+					for i := range n {
+						gp, xp := gy[i*gPlane:], x[i*xPlane:]
+						for oh := lo; oh < hi; oh += 2 {
 							s0 = fma32(gp[oh*p.OW+ow], xp[(oh*p.SH+r)*p.LDX+c+ow], s0)
 							if oh+1 < hi {
 								s1 = fma32(gp[(oh+1)*p.OW+ow], xp[((oh+1)*p.SH+r)*p.LDX+c+ow], s1)

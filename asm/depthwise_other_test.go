@@ -4,5 +4,5 @@ package asm
 
 // dwKernelsUnderTest are the in-place depthwise kernels this build runs.
 func dwKernelsUnderTest() map[string]dwKernelSet {
-	return map[string]dwKernelSet{"in use (" + Path() + ")": {dwConv, dwGrad, dwLanes}}
+	return map[string]dwKernelSet{"in use (" + Path() + ")": {dwConv, dwGrad, dwLanes, false}}
 }
