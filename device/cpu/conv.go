@@ -436,20 +436,6 @@ func convBackward[T gemmNum](p *core.ConvParams, gout, input, weight, gi, gw *te
 		x = asCompute[T](input, ct)
 	}
 	workers := runtime.GOMAXPROCS(0)
-	if _, f32 := any(gy).([]float32); f32 && depthwise2d(p) {
-		// Depthwise (conv_depthwise.go): per-channel kernels read in place.
-		if gw != nil {
-			buf, dw := resultBuf[T](gw, ct)
-			convDepthwiseWeightGrad(p, any(x).([]float32), any(gy).([]float32), any(dw).([]float32))
-			finish(gw, buf)
-		}
-		if gi != nil {
-			buf, dx := resultBuf[T](gi, ct)
-			convDepthwiseInputGrad(p, any(gy).([]float32), any(w).([]float32), any(dx).([]float32))
-			finish(gi, buf)
-		}
-		return
-	}
 	if wideForward(p, ct) {
 		// Stride 1: the weight gradient and (with the complementary
 		// padding not negative) the input gradient, a convolution of gy by
@@ -683,6 +669,10 @@ func convolutionBackwardKernel(op *tensor.Op, a []any) any {
 		return outs
 	}
 	gi, gw, gb := outs[0], outs[1], outs[2]
+	if dwAll {
+		convDepthwiseBackward(p, gout, input, weight, gi, gw, gb)
+		return outs
+	}
 	if gi != nil || gw != nil {
 		switch ct := gemmCompute(input.DType()); ct {
 		case tensor.Float32:

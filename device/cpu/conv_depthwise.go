@@ -6,6 +6,7 @@ import (
 	"github.com/goaten/goaten/asm"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/internal/parallel"
+	"github.com/goaten/goaten/tensor"
 )
 
 // Depthwise 2-d convolutions (one input and one output channel per group)
@@ -130,70 +131,117 @@ func convDepthwise(p *core.ConvParams, x, w, bias, y []float32) {
 	})
 }
 
-// convDepthwiseWeightGrad sets gw (C kernels of kH·kW) to the weight
-// gradient of the depthwise convolution of x whose output gradient is gy:
-// per channel, asm.DepthwiseGradF32's partial sums over the N planes, added
-// in float64. A channel whose sums are not all finite is summed again
-// exactly (DepthwiseGradExactF32), so that an infinity or a NaN meets only
-// the gradients it is paired with, never a zero of the padding (0·Inf).
-func convDepthwiseWeightGrad(p *core.ConvParams, x, gy, gw []float32) {
+// convDepthwiseBackward computes the gradients of a float32 depthwise
+// convolution (gi, gw, gb: those asked for, else nil), channel by channel,
+// so that a channel's output gradient is read from memory once: the weight
+// gradient, the bias gradient (each plane summed in float64 by the SIMD
+// sum, planes in order, as biasGrad sums them) and the input gradient.
+func convDepthwiseBackward(p *core.ConvParams, gout, input, weight, gi, gw, gb *tensor.Tensor) {
+	gy := asCompute[float32](gout, tensor.Float32)
+	var x, w, dx, dw []float32
+	var bufX, bufW *tensor.Tensor
+	if gw != nil {
+		x = asCompute[float32](input, tensor.Float32)
+		bufW, dw = resultBuf[float32](gw, tensor.Float32)
+	}
+	if gi != nil {
+		w = asCompute[float32](weight, tensor.Float32)
+		bufX, dx = resultBuf[float32](gi, tensor.Float32)
+	}
+	var db []float64
+	if gb != nil {
+		db = make([]float64, p.OutC)
+	}
 	rows, cols := dwSides(p)
 	plan := dwForwardPlan(rows, cols)
+	adj := dwInputGradPhases(rows, cols)
 	N, C := p.N, p.InC
 	inLen, outLen, kLen := rows.n*cols.n, rows.out*cols.out, rows.k*cols.k
-	lanes := asm.DWLanes()
-	parallel.Range(C, max(1, grain/(N*outLen*kLen)), 1, func(lo, hi int) {
-		acc := make([]float32, plan.DWGradLen())
-		var dealt []float32
-		if cols.s > 1 {
-			dealt = make([]float32, N*inLen)
-		}
+	parallel.Range(C, max(1, grain/(2*N*outLen*kLen)), 1, func(lo, hi int) {
+		var s dwScratch
 		for c := lo; c < hi; c++ {
-			src, stride := x[c*inLen:], C*inLen
-			if cols.s > 1 {
-				dwDeal(dealt, src, N, stride, rows.n, cols.n, cols.s)
-				src, stride = dealt, inLen
+			if dw != nil {
+				s.weightGrad(plan, rows, cols, x[c*inLen:], C*inLen, gy[c*outLen:], C*outLen, N, dw[c*kLen:(c+1)*kLen])
 			}
-			g := gy[c*outLen:]
-			asm.DepthwiseGradF32(plan, g, C*outLen, src, stride, N, acc)
-			out := gw[c*kLen : (c+1)*kLen]
-			finite := true
-			sum := func() {
-				for kh := range rows.k {
-					for kw := range cols.k {
-						s := 0.0
-						for _, v := range acc[plan.DWGradAt(kh, kw):][:lanes] {
-							s += float64(v)
-						}
-						out[kh*cols.k+kw] = float32(s)
-						finite = finite && !math.IsInf(s, 0) && s == s
-					}
+			if db != nil {
+				for n := range N {
+					db[c] += asm.SumF32(gy[(n*C+c)*outLen:][:outLen])
 				}
 			}
-			sum()
-			if !finite {
-				asm.DepthwiseGradExactF32(plan, g, C*outLen, src, stride, N, acc)
-				sum()
+			if dx != nil {
+				s.inputGrad(adj, rows, cols, gy[c*outLen:], C*outLen, N, w[c*kLen:(c+1)*kLen], dx[c*inLen:], C*inLen)
 			}
 		}
 	})
+	if gw != nil {
+		finish(gw, bufW)
+	}
+	if gi != nil {
+		finish(gi, bufX)
+	}
+	if gb != nil {
+		storeF64(gb.Storage(), gb.DType(), 0, 1, db)
+	}
 }
 
-// convDepthwiseInputGrad sets gx (N×C planes of H×W) to the input gradient
-// of the depthwise convolution by w whose output gradient is gy: for each
-// phase (a, b) of the result (rows a, a+sh, …, columns b, b+sw, …), the
-// correlation of gy by the taps that reach it, flipped (the last kernel row
-// and column first). With stride 1 there is one phase, computed in place.
-func convDepthwiseInputGrad(p *core.ConvParams, gy, w, gx []float32) {
-	rows, cols := dwSides(p)
-	N, C := p.N, p.InC
-	inLen, outLen, kLen := rows.n*cols.n, rows.out*cols.out, rows.k*cols.k
-	type phase struct {
-		a, b, n, m int // the phase's first row and column, its rows and columns
-		plan       *asm.DWPlan
-		taps       []int // the kernel index of each of the plan's taps
+// dwScratch holds a goroutine's scratch buffers for the depthwise
+// gradients, made on first use.
+type dwScratch struct {
+	acc, dealt, phase, wt []float32
+}
+
+// weightGrad sets gw (one channel's kH·kW taps) to the weight gradient of
+// the channel whose N input planes are x (xPlane apart) and output
+// gradient planes gy (gPlane apart): asm.DepthwiseGradF32's partial sums
+// added in float64. When they are not all finite the channel is summed
+// again exactly (DepthwiseGradExactF32), so that an infinity or a NaN meets
+// only the gradients it is paired with, never a zero of the padding
+// (0·Inf).
+func (s *dwScratch) weightGrad(plan *asm.DWPlan, rows, cols dwSide, x []float32, xPlane int, gy []float32, gPlane, N int, gw []float32) {
+	if s.acc == nil {
+		s.acc = make([]float32, plan.DWGradLen())
 	}
-	var ph []phase
+	if cols.s > 1 {
+		if s.dealt == nil {
+			s.dealt = make([]float32, N*rows.n*cols.n)
+		}
+		dwDeal(s.dealt, x, N, xPlane, rows.n, cols.n, cols.s)
+		x, xPlane = s.dealt, rows.n*cols.n
+	}
+	lanes := asm.DWLanes()
+	sum := func() bool {
+		finite := true
+		for kh := range rows.k {
+			for kw := range cols.k {
+				v := asm.SumF32(s.acc[plan.DWGradAt(kh, kw):][:lanes])
+				gw[kh*cols.k+kw] = float32(v)
+				finite = finite && !math.IsInf(v, 0) && v == v
+			}
+		}
+		return finite
+	}
+	asm.DepthwiseGradF32(plan, gy, gPlane, x, xPlane, N, s.acc)
+	if !sum() {
+		asm.DepthwiseGradExactF32(plan, gy, gPlane, x, xPlane, N, s.acc)
+		sum()
+	}
+}
+
+// dwPhase is one phase of the input gradient of a depthwise convolution:
+// the result's rows a, a+sh, … and columns b, b+sw, … (n×m of them), the
+// plan of the correlation of gy that gives them and the kernel index of
+// each of its taps.
+type dwPhase struct {
+	a, b, n, m int
+	plan       *asm.DWPlan
+	taps       []int
+}
+
+// dwInputGradPhases lists the phases of the input gradient: for each, the
+// taps that reach it, flipped (the last kernel row and column first). With
+// stride 1 there is one phase, the whole result.
+func dwInputGradPhases(rows, cols dwSide) []dwPhase {
+	var ph []dwPhase
 	rowLen, _ := phases(rows.n, rows.s)
 	colLen, _ := phases(cols.n, cols.s)
 	// adjoint lists, for result index a + s·i along a dim, the kernel taps
@@ -224,49 +272,51 @@ func convDepthwiseInputGrad(p *core.ConvParams, gy, w, gx []float32) {
 					taps = append(taps, r*cols.k+c)
 				}
 			}
-			ph = append(ph, phase{a, b, n, m, asm.NewDWPlan(rows.out, n, m, 1, cols.out, ro, co, lo, hi), taps})
+			ph = append(ph, dwPhase{a, b, n, m, asm.NewDWPlan(rows.out, n, m, 1, cols.out, ro, co, lo, hi), taps})
 		}
 	}
+	return ph
+}
+
+// inputGrad sets the N planes of gx (gxPlane apart) to the input gradient
+// of the channel whose kernel is w and output gradient planes gy (gPlane
+// apart): phase by phase, in place when there is one (stride 1), else
+// through a scratch plane whose elements are then spread out.
+func (s *dwScratch) inputGrad(ph []dwPhase, rows, cols dwSide, gy []float32, gPlane, N int, w, gx []float32, gxPlane int) {
+	inLen := rows.n * cols.n
 	inPlace := rows.s == 1 && cols.s == 1
-	parallel.Range(C, max(1, grain/(N*inLen*kLen)), 1, func(clo, chi int) {
-		var buf []float32
-		if !inPlace {
-			buf = make([]float32, N*inLen)
+	if !inPlace {
+		if s.phase == nil {
+			s.phase = make([]float32, N*inLen)
 		}
-		wt := make([]float32, 0, kLen)
-		for c := clo; c < chi; c++ {
-			g := gy[c*outLen:]
-			if !inPlace {
-				// Positions no tap reaches (a stride past the kernel's
-				// reach) stay zero.
-				for n := range N {
-					clear(gx[(n*C+c)*inLen:][:inLen])
-				}
-			}
-			for _, f := range ph {
-				wt = wt[:0]
-				for _, t := range f.taps {
-					wt = append(wt, w[c*kLen+t])
-				}
-				if inPlace {
-					asm.DepthwiseConvF32(f.plan, gx[c*inLen:], C*inLen, g, C*outLen, N, wt, 0)
-					continue
-				}
-				if len(wt) == 0 {
-					continue
-				}
-				sub := f.n * f.m
-				asm.DepthwiseConvF32(f.plan, buf, sub, g, C*outLen, N, wt, 0)
-				for n := range N {
-					dst, src := gx[(n*C+c)*inLen:], buf[n*sub:]
-					for i := range f.n {
-						row := dst[(f.a+i*rows.s)*cols.n+f.b:]
-						for j, v := range src[i*f.m : (i+1)*f.m] {
-							row[j*cols.s] = v
-						}
-					}
+		// Positions no tap reaches (a stride past the kernel's reach)
+		// stay zero.
+		for n := range N {
+			clear(gx[n*gxPlane:][:inLen])
+		}
+	}
+	for _, f := range ph {
+		s.wt = s.wt[:0]
+		for _, t := range f.taps {
+			s.wt = append(s.wt, w[t])
+		}
+		if inPlace {
+			asm.DepthwiseConvF32(f.plan, gx, gxPlane, gy, gPlane, N, s.wt, 0)
+			continue
+		}
+		if len(s.wt) == 0 {
+			continue
+		}
+		sub := f.n * f.m
+		asm.DepthwiseConvF32(f.plan, s.phase, sub, gy, gPlane, N, s.wt, 0)
+		for n := range N {
+			dst, src := gx[n*gxPlane:], s.phase[n*sub:]
+			for i := range f.n {
+				row := dst[(f.a+i*rows.s)*cols.n+f.b:]
+				for j, v := range src[i*f.m : (i+1)*f.m] {
+					row[j*cols.s] = v
 				}
 			}
 		}
-	})
+	}
 }
