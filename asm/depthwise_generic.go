@@ -1,28 +1,36 @@
 package asm
 
-// dwConvGo is DepthwiseConvF32's twin: element by element, the taps in
-// order, a tap reading a column outside its range left out, one reading
-// a row outside the image adding w·0.
+// dwConvGo is DepthwiseConvF32's twin: row by row, the taps in order, each
+// added to the row's sums over the columns it reads (fmaF32); a tap reading
+// a row outside the image adds w·0 there.
 func dwConvGo(p *DWPlan, dst []float32, dPlane int, x []float32, xPlane, n int, w []float32, init float32) {
 	kW := len(p.ColOff)
 	for i := range n {
 		xp, dp := x[i*xPlane:], dst[i*dPlane:]
 		for oh := range p.OH {
-			for ow := range p.OW {
-				s := init
-				for kh, r := range p.RowOff {
-					ih := oh*p.SH + r
-					for kw, c := range p.ColOff {
-						switch {
-						case ow < p.Lo[kw] || ow >= p.Hi[kw]:
-						case ih < 0 || ih >= p.H:
-							s = fma32(w[kh*kW+kw], 0, s)
-						default:
-							s = fma32(w[kh*kW+kw], xp[ih*p.LDX+c+ow], s)
+			row := dp[oh*p.OW:][:p.OW]
+			for j := range row {
+				row[j] = init
+			}
+			for kh, r := range p.RowOff {
+				ih := oh*p.SH + r
+				for kw, c := range p.ColOff {
+					wt, lo, hi := w[kh*kW+kw], p.Lo[kw], p.Hi[kw]
+					if lo >= hi {
+						continue
+					}
+					d := row[lo:hi]
+					if ih < 0 || ih >= p.H {
+						for j, v := range d {
+							d[j] = fmaF32(wt, 0, v)
 						}
+						continue
+					}
+					src := xp[ih*p.LDX+c+lo:][:len(d)]
+					for j, v := range d {
+						d[j] = fmaF32(wt, src[j], v)
 					}
 				}
-				dp[oh*p.OW+ow] = s
 			}
 		}
 	}
@@ -34,32 +42,43 @@ func dwConvGo(p *DWPlan, dst []float32, dPlane int, x []float32, xPlane, n int, 
 // (the first of each pair in one chain, the second in another, added at
 // the end).
 func dwGradGo(p *DWPlan, gy []float32, gPlane int, x []float32, xPlane, n int, acc []float32, vl int) {
-	kW := len(p.ColOff)
-	kWc := dwCols(kW)
+	kWc := dwCols(len(p.ColOff))
 	nvec := (p.OW + vl - 1) / vl
 	clear(acc[:len(p.RowOff)*kWc*vl])
+	s0, s1 := make([]float32, vl), make([]float32, vl)
 	for kh, r := range p.RowOff {
 		lo, hi := p.rowLo[kh], p.rowHi[kh]
 		for kw, c := range p.ColOff {
-			out := acc[(kh*kWc+kw)*vl:][:vl]
-			for j := range vl {
-				var s0, s1 float32
-				for v := range nvec {
-					ow := v*vl + j
-					if ow < p.Lo[kw] || ow >= p.Hi[kw] {
-						continue
-					}
-					for i := range n {
-						gp, xp := gy[i*gPlane:], x[i*xPlane:]
-						for oh := lo; oh < hi; oh += 2 {
-							s0 = fma32(gp[oh*p.OW+ow], xp[(oh*p.SH+r)*p.LDX+c+ow], s0)
-							if oh+1 < hi {
-								s1 = fma32(gp[(oh+1)*p.OW+ow], xp[((oh+1)*p.SH+r)*p.LDX+c+ow], s1)
+			clear(s0)
+			clear(s1)
+			for v := range nvec {
+				// The vector's lanes [a, b) the tap reads the image for.
+				a, b := max(p.Lo[kw]-v*vl, 0), min(p.Hi[kw]-v*vl, vl)
+				if a >= b {
+					continue
+				}
+				c0 := v*vl + a
+				for i := range n {
+					gp, xp := gy[i*gPlane:], x[i*xPlane:]
+					for oh := lo; oh < hi; oh += 2 {
+						g, xr := gp[oh*p.OW+c0:][:b-a], xp[(oh*p.SH+r)*p.LDX+c+c0:][:b-a]
+						t := s0[a:b]
+						for j, gv := range g {
+							t[j] = fmaF32(gv, xr[j], t[j])
+						}
+						if oh+1 < hi {
+							g, xr = gp[(oh+1)*p.OW+c0:][:b-a], xp[((oh+1)*p.SH+r)*p.LDX+c+c0:][:b-a]
+							t = s1[a:b]
+							for j, gv := range g {
+								t[j] = fmaF32(gv, xr[j], t[j])
 							}
 						}
 					}
 				}
-				out[j] = s0 + s1
+			}
+			out := acc[(kh*kWc+kw)*vl:][:vl]
+			for j := range out {
+				out[j] = s0[j] + s1[j]
 			}
 		}
 	}
