@@ -74,26 +74,36 @@ func NewDWPlan(H, OH, OW, SH, LDX int, rowOff, colOff, lo, hi []int) *DWPlan {
 // dwBlock is the size in ints of an entry of dwBlocks.
 const dwBlock = 32
 
-// dwBlocks are the forward kernels' blocks of eight output rows: each
-// block's rows (the last block moved back to end at the last row; with
-// fewer than eight rows, the last row repeated) times SH (at 0), times SH
-// and the input row's bytes (at 8), times the output row's bytes (at 16),
-// and at 24 the number of columns a row vector may end at and be stored
-// whole: what lies past ow then lands on rows stored later, or past the
-// last row's end, in the plane.
+// dwBlocks are the forward kernels' blocks of output rows, eight or seven
+// (seven when that divides the rows and eight does not: MobileNet's 112,
+// 28, 14 and 7), the last block moved back to end at the last row; with
+// fewer rows than that, the last row repeated. Each entry holds the
+// block's rows times SH (at 0), times SH and the input row's bytes (at 8),
+// times the output row's bytes (at 16), at 24 the number of columns a row
+// vector may end at and be stored whole (what lies past ow then lands on
+// rows stored later, or past the last row's end, in the plane) and at 25
+// the number of rows (the eighth slot of a block of seven repeats the
+// seventh and is not stored).
 func dwBlocks(p *DWPlan) []int {
-	nb := max(1, (p.OH+7)/8)
+	h := 8
+	if p.OH%8 != 0 && p.OH%7 == 0 {
+		h = 7
+	}
+	nb := max(1, (p.OH+h-1)/h)
 	b := make([]int, nb*dwBlock)
 	for i := range nb {
 		e := b[i*dwBlock:]
-		first := max(0, min(8*i, p.OH-8))
+		first := max(0, min(h*i, p.OH-h))
 		last := 0
 		for k := range 8 {
-			r := min(first+k, p.OH-1)
+			r := min(first+min(k, h-1), p.OH-1)
 			e[k], e[8+k], e[16+k] = r*p.SH, r*p.SH*p.LDX*4, r*p.OW*4
-			last = r
+			if k < h {
+				last = r
+			}
 		}
 		e[24] = p.OH*p.OW - last*p.OW
+		e[25] = h
 	}
 	return b
 }

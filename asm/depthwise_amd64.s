@@ -48,13 +48,14 @@
 // input row's bytes at 64, times an output row's bytes at 128; at 192 the
 // columns a vector may end at and be stored whole.
 
-// DWCONV(VL, LOG, INIT, TAP, WHOLE, MASKED) is the body of both kernels
-// (VL lanes, 2^LOG = VL); its steps: INIT the eight sums, TAP the kernel
-// column at fEnt (AX its byte offset), store the sums WHOLE when the
+// DWCONV(VL, LOG, INIT, TAP, TAP7, WHOLE, MASKED) is the body of both
+// kernels (VL lanes, 2^LOG = VL); its steps: INIT the eight sums, TAP the
+// kernel column at fEnt (AX its byte offset) for eight rows (TAP7: seven,
+// for a block of seven), store the sums WHOLE when the
 // vector ends inside the plane (lanes past ow land on rows stored later:
 // vectors go last to first, block rows in order) or MASKED under the
 // output entry at fEnt; both with fEnt the block's entry, fTmp the column.
-#define DWCONV(VL, LOG, INIT, TAP, WHOLE, MASKED) \
+#define DWCONV(VL, LOG, INIT, TAP, TAP7, WHOLE, MASKED) \
 	MOVQ    n+168(FP), AX;                    /* AX = n                 */ \
 	TESTQ   AX, AX;                           /* no planes?             */ \
 	JZ      done;                             /* then nothing           */ \
@@ -172,6 +173,9 @@ slowRows: \
 columns: \
 	MOVQ    fVec, fEnt;                       /* fEnt = column 0's entry */ \
 	MOVQ    kw+216(FP), fCnt;                 /* fCnt = kw              */ \
+	MOVQ    fBlk, AX;                         /* AX = the block's entry */ \
+	CMPQ    200(AX), $8;                      /* eight rows?            */ \
+	JLT     kernelCol7;                       /* no: seven              */ \
 kernelCol: \
 	MOVQ    32(fEnt), AX;                     /* AX = the tap's offset  */ \
 	TAP;                                      /* eight sums += w·x      */ \
@@ -179,6 +183,15 @@ kernelCol: \
 	ADDQ    $48, fEnt;                        /* next entry             */ \
 	DECQ    fCnt;                             /* a column done          */ \
 	JNZ     kernelCol;                        /* more?                  */ \
+	JMP     colsDone;                         /*                        */ \
+kernelCol7: \
+	MOVQ    32(fEnt), AX;                     /* AX = the tap's offset  */ \
+	TAP7;                                     /* seven sums += w·x      */ \
+	ADDQ    $4, fW;                           /* next weight            */ \
+	ADDQ    $48, fEnt;                        /* next entry             */ \
+	DECQ    fCnt;                             /* a column done          */ \
+	JNZ     kernelCol7;                       /* more?                  */ \
+colsDone: \
 	INCQ    fKRow;                            /* next kernel row        */ \
 	MOVQ    fKRow, AX;                        /* AX = kh                */ \
 	CMPQ    AX, rowOff_len+80(FP);            /* any left?              */ \
@@ -251,6 +264,24 @@ done: \
 	VFMADD231PS  Y13, Y8, Y6;                 /* row 6 += w·x           */ \
 	VMASKMOVPS   (fRow7)(AX*1), Y10, Y14;     /* Y14 = row 7's input    */ \
 	VFMADD231PS  Y14, Y8, Y7                  /* row 7 += w·x           */
+#define TAP7Y \
+	VMOVDQU      (fEnt), Y10;                 /* Y10 = the tap's lanes  */ \
+	VBROADCASTSS (fW), Y8;                    /* Y8 = w[kh][kw]         */ \
+	VANDPS       Y10, Y8, Y8;                 /* 0 off the lanes        */ \
+	VMASKMOVPS   (fRow0)(AX*1), Y10, Y11;     /* Y11 = row 0's input    */ \
+	VFMADD231PS  Y11, Y8, Y0;                 /* row 0 += w·x           */ \
+	VMASKMOVPS   (fRow1)(AX*1), Y10, Y12;     /* Y12 = row 1's input    */ \
+	VFMADD231PS  Y12, Y8, Y1;                 /* row 1 += w·x           */ \
+	VMASKMOVPS   (fRow2)(AX*1), Y10, Y13;     /* Y13 = row 2's input    */ \
+	VFMADD231PS  Y13, Y8, Y2;                 /* row 2 += w·x           */ \
+	VMASKMOVPS   (fRow3)(AX*1), Y10, Y14;     /* Y14 = row 3's input    */ \
+	VFMADD231PS  Y14, Y8, Y3;                 /* row 3 += w·x           */ \
+	VMASKMOVPS   (fRow4)(AX*1), Y10, Y11;     /* Y11 = row 4's input    */ \
+	VFMADD231PS  Y11, Y8, Y4;                 /* row 4 += w·x           */ \
+	VMASKMOVPS   (fRow5)(AX*1), Y10, Y12;     /* Y12 = row 5's input    */ \
+	VFMADD231PS  Y12, Y8, Y5;                 /* row 5 += w·x           */ \
+	VMASKMOVPS   (fRow6)(AX*1), Y10, Y13;     /* Y13 = row 6's input    */ \
+	VFMADD231PS  Y13, Y8, Y6                  /* row 6 += w·x           */
 #define WHOLEY \
 	MOVQ         128(fEnt), AX;          /* AX = row 0's offset    */ \
 	ADDQ         fD, AX;                      /* + the plane            */ \
@@ -280,10 +311,13 @@ done: \
 	ADDQ         fD, AX;                      /* + the plane            */ \
 	LEAQ         (AX)(fTmp*4), AX;            /* + col                  */ \
 	VMOVUPS      Y6, (AX);                     /* store row 6            */ \
+	CMPQ         200(fEnt), $8;               /* a block of seven?      */ \
+	JLT          ywskip;                 /* then row 7 is not one */ \
 	MOVQ         184(fEnt), AX;          /* AX = row 7's offset    */ \
 	ADDQ         fD, AX;                      /* + the plane            */ \
 	LEAQ         (AX)(fTmp*4), AX;            /* + col                  */ \
-	VMOVUPS      Y7, (AX)                      /* store row 7            */
+	VMOVUPS      Y7, (AX);                      /* store row 7            */ \
+ywskip:
 #define MASKEDY \
 	MOVQ         fVec, AX;                    /* AX = the vector's       */ \
 	ADDQ         fEntB, AX;                   /* entries' end:          */ \
@@ -317,10 +351,13 @@ done: \
 	ADDQ         fD, AX;                      /* + the plane            */ \
 	LEAQ         (AX)(fTmp*4), AX;            /* + col                  */ \
 	VMASKMOVPS   Y6, Y10, (AX);               /* store row 6            */ \
+	CMPQ         200(fEnt), $8;               /* a block of seven?      */ \
+	JLT          ymskip;                 /* then row 7 is not one */ \
 	MOVQ         184(fEnt), AX;          /* AX = row 7's offset    */ \
 	ADDQ         fD, AX;                      /* + the plane            */ \
 	LEAQ         (AX)(fTmp*4), AX;            /* + col                  */ \
-	VMASKMOVPS   Y7, Y10, (AX)                /* store row 7            */
+	VMASKMOVPS   Y7, Y10, (AX);                 /* store row 7            */ \
+ymskip:
 
 // The AVX-512 steps: Z0–Z7 the sums, Z8 the weight, Z9 init; the fused
 // multiply-adds read x under the tap's lanes K1 (the others keep their
@@ -345,6 +382,16 @@ done: \
 	VFMADD231PS  (fRow5)(AX*1), Z8, K1, Z5;  /* row 5 += w·x           */ \
 	VFMADD231PS  (fRow6)(AX*1), Z8, K1, Z6;  /* row 6 += w·x           */ \
 	VFMADD231PS  (fRow7)(AX*1), Z8, K1, Z7   /* row 7 += w·x           */
+#define TAP7Z \
+	KMOVW        (fEnt), K1;                  /* K1 = the tap's lanes   */ \
+	VBROADCASTSS (fW), Z8;                    /* Z8 = w[kh][kw]         */ \
+	VFMADD231PS  (fRow0)(AX*1), Z8, K1, Z0;  /* row 0 += w·x           */ \
+	VFMADD231PS  (fRow1)(AX*1), Z8, K1, Z1;  /* row 1 += w·x           */ \
+	VFMADD231PS  (fRow2)(AX*1), Z8, K1, Z2;  /* row 2 += w·x           */ \
+	VFMADD231PS  (fRow3)(AX*1), Z8, K1, Z3;  /* row 3 += w·x           */ \
+	VFMADD231PS  (fRow4)(AX*1), Z8, K1, Z4;  /* row 4 += w·x           */ \
+	VFMADD231PS  (fRow5)(AX*1), Z8, K1, Z5;  /* row 5 += w·x           */ \
+	VFMADD231PS  (fRow6)(AX*1), Z8, K1, Z6   /* row 6 += w·x           */
 #define WHOLEZ \
 	MOVQ         128(fEnt), AX;          /* AX = row 0's offset    */ \
 	ADDQ         fD, AX;                      /* + the plane            */ \
@@ -374,10 +421,13 @@ done: \
 	ADDQ         fD, AX;                      /* + the plane            */ \
 	LEAQ         (AX)(fTmp*4), AX;            /* + col                  */ \
 	VMOVUPS      Z6, (AX);                     /* store row 6            */ \
+	CMPQ         200(fEnt), $8;               /* a block of seven?      */ \
+	JLT          zwskip;                 /* then row 7 is not one */ \
 	MOVQ         184(fEnt), AX;          /* AX = row 7's offset    */ \
 	ADDQ         fD, AX;                      /* + the plane            */ \
 	LEAQ         (AX)(fTmp*4), AX;            /* + col                  */ \
-	VMOVUPS      Z7, (AX)                      /* store row 7            */
+	VMOVUPS      Z7, (AX);                      /* store row 7            */ \
+zwskip:
 #define MASKEDZ \
 	MOVQ         fVec, AX;                    /* AX = the vector's       */ \
 	ADDQ         fEntB, AX;                   /* entries' end:          */ \
@@ -411,10 +461,13 @@ done: \
 	ADDQ         fD, AX;                      /* + the plane            */ \
 	LEAQ         (AX)(fTmp*4), AX;            /* + col                  */ \
 	VMOVUPS      Z6, K2, (AX);                 /* store row 6            */ \
+	CMPQ         200(fEnt), $8;               /* a block of seven?      */ \
+	JLT          zmskip;                 /* then row 7 is not one */ \
 	MOVQ         184(fEnt), AX;          /* AX = row 7's offset    */ \
 	ADDQ         fD, AX;                      /* + the plane            */ \
 	LEAQ         (AX)(fTmp*4), AX;            /* + col                  */ \
-	VMOVUPS      Z7, K2, (AX)                  /* store row 7            */
+	VMOVUPS      Z7, K2, (AX);                  /* store row 7            */ \
+zmskip:
 
 
 // ---------------------------------------------------------------------
@@ -655,12 +708,12 @@ store: \
 // func dwConvAVX2(dst, x, w []float32, rowOff []int, tab []uint64, blk []int, zero []float32, n, xPlane, dPlane, h, ow, ldx, kw int, init float32)
 TEXT ·dwConvAVX2(SB), NOSPLIT, $72-228
 	VBROADCASTSS init+224(FP), Y9             // Y9 = init
-	DWCONV(8, 3, INITY, TAPY, WHOLEY, MASKEDY)
+	DWCONV(8, 3, INITY, TAPY, TAP7Y, WHOLEY, MASKEDY)
 
 // func dwConvAVX512(dst, x, w []float32, rowOff []int, tab []uint64, blk []int, zero []float32, n, xPlane, dPlane, h, ow, ldx, kw int, init float32)
 TEXT ·dwConvAVX512(SB), NOSPLIT, $72-228
 	VBROADCASTSS init+224(FP), Z9             // Z9 = init
-	DWCONV(16, 4, INITZ, TAPZ, WHOLEZ, MASKEDZ)
+	DWCONV(16, 4, INITZ, TAPZ, TAP7Z, WHOLEZ, MASKEDZ)
 
 // func dwGradAVX2(gy, x []float32, rowOff, rowLo, rowHi []int, tab []uint64, acc []float32, n, xPlane, gPlane, ow, sh, ldx, nch, nvec int)
 TEXT ·dwGradAVX2(SB), NOSPLIT, $120-232
