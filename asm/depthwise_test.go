@@ -120,10 +120,10 @@ func (c dwCase) checkGrad(t testing.TB, name string, k dwGradKernel, vl int) {
 // TestDepthwiseInPlace compares every in-place depthwise kernel this CPU
 // runs with the twins: output widths 1..40 (past two 16-lane vectors),
 // 1..9 rows and some of 14..28 (blocks of eight or seven, the last moved
-// back), kernels of 1..5 rows and
-// columns, row strides 1..3, 0..3 planes with gaps between them, unaligned
-// starts; the forward kernel with the specials mixed in, the gradient on
-// finite values (where the kernels skip the padding's pairs exactly).
+// back), kernels of 1..5 rows and columns, row strides 1..3, 0..3 planes
+// with gaps between them, unaligned starts; the forward kernel with the
+// specials mixed in, the gradient on finite values (where the kernels skip
+// the padding's pairs exactly).
 func TestDepthwiseInPlace(t *testing.T) {
 	r := rand.New(rand.NewPCG(45, 46))
 	for name, k := range dwKernelsUnderTest() {
