@@ -13,7 +13,8 @@ import (
 // kind the in-place kernels take: strides 2 and 3 along either dim, 5×5
 // and dilated kernels, padding past the kernel's reach, odd sizes, 1×1
 // planes, rows wider than a vector, batch 1 and one channel, a stride
-// past the kernel (input positions no tap reaches).
+// past the kernel (input positions no tap reaches), and channels enough
+// to run in parallel.
 var dwCases = []struct {
 	x, w             []int
 	stride, pad, dil []int
@@ -28,6 +29,9 @@ var dwCases = []struct {
 	{[]int{2, 4, 14, 14}, []int{4, 1, 3, 3}, []int{1, 1}, []int{1, 1}, []int{1, 1}},
 	{[]int{1, 3, 5, 40}, []int{3, 1, 5, 5}, []int{1, 1}, []int{4, 2}, []int{1, 2}},
 	{[]int{3, 2, 11, 9}, []int{2, 1, 2, 4}, []int{2, 3}, []int{1, 3}, []int{2, 1}},
+	// Enough channels for the cores to share them.
+	{[]int{2, 64, 14, 14}, []int{64, 1, 3, 3}, []int{1, 1}, []int{1, 1}, []int{1, 1}},
+	{[]int{2, 48, 15, 15}, []int{48, 1, 3, 3}, []int{2, 2}, []int{1, 1}, []int{1, 1}},
 }
 
 // TestConvDepthwiseKinds checks the depthwise forward convolution (with a
