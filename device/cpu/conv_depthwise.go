@@ -83,6 +83,17 @@ func dwDeal(dst, x []float32, n, xPlane, rows, w, s int) {
 		src, d := x[i*xPlane:], dst[i*rows*w:]
 		for r := range rows {
 			row, out := src[r*w:][:w], d[r*w:][:w]
+			if s == 2 {
+				even, odd := out[:start[1]], out[start[1]:]
+				for j := range odd {
+					p := row[2*j:][:2]
+					even[j], odd[j] = p[0], p[1]
+				}
+				if len(even) > len(odd) {
+					even[len(odd)] = row[w-1]
+				}
+				continue
+			}
 			for q := range s {
 				o := out[start[q]:]
 				for j, k := 0, q; k < w; j, k = j+1, k+s {
@@ -280,41 +291,69 @@ func dwInputGradPhases(rows, cols dwSide) []dwPhase {
 
 // inputGrad sets the N planes of gx (gxPlane apart) to the input gradient
 // of the channel whose kernel is w and output gradient planes gy (gPlane
-// apart): phase by phase, in place when there is one (stride 1), else
-// through a scratch plane whose elements are then spread out.
+// apart): in place when there is one phase (stride 1), else each phase
+// into scratch planes (zero for a phase no tap reaches: a stride past the
+// kernel's reach), then the phases of each row of gx merged, the row
+// written in order.
 func (s *dwScratch) inputGrad(ph []dwPhase, rows, cols dwSide, gy []float32, gPlane, N int, w, gx []float32, gxPlane int) {
 	inLen := rows.n * cols.n
-	inPlace := rows.s == 1 && cols.s == 1
-	if !inPlace {
-		if s.phase == nil {
-			s.phase = make([]float32, N*inLen)
-		}
-		// Positions no tap reaches (a stride past the kernel's reach)
-		// stay zero.
-		for n := range N {
-			clear(gx[n*gxPlane:][:inLen])
-		}
-	}
-	for _, f := range ph {
+	if rows.s == 1 && cols.s == 1 {
+		f := ph[0]
 		s.wt = s.wt[:0]
 		for _, t := range f.taps {
 			s.wt = append(s.wt, w[t])
 		}
-		if inPlace {
-			asm.DepthwiseConvF32(f.plan, gx, gxPlane, gy, gPlane, N, s.wt, 0)
-			continue
-		}
-		if len(s.wt) == 0 {
-			continue
-		}
+		asm.DepthwiseConvF32(f.plan, gx, gxPlane, gy, gPlane, N, s.wt, 0)
+		return
+	}
+	if s.phase == nil {
+		s.phase = make([]float32, N*inLen)
+	}
+	// Phase (a, b)'s N planes from at[a][b] on.
+	at := make([][]int, rows.s)
+	for a := range at {
+		at[a] = make([]int, cols.s)
+	}
+	off := 0
+	for _, f := range ph {
 		sub := f.n * f.m
-		asm.DepthwiseConvF32(f.plan, s.phase, sub, gy, gPlane, N, s.wt, 0)
-		for n := range N {
-			dst, src := gx[n*gxPlane:], s.phase[n*sub:]
-			for i := range f.n {
-				row := dst[(f.a+i*rows.s)*cols.n+f.b:]
-				for j, v := range src[i*f.m : (i+1)*f.m] {
-					row[j*cols.s] = v
+		at[f.a][f.b] = off
+		out := s.phase[off : off+N*sub]
+		off += N * sub
+		if len(f.taps) == 0 {
+			clear(out)
+			continue
+		}
+		s.wt = s.wt[:0]
+		for _, t := range f.taps {
+			s.wt = append(s.wt, w[t])
+		}
+		asm.DepthwiseConvF32(f.plan, out, sub, gy, gPlane, N, s.wt, 0)
+	}
+	colLen, _ := phases(cols.n, cols.s)
+	rowLen, _ := phases(rows.n, rows.s)
+	for n := range N {
+		for ih := range rows.n {
+			a, i := ih%rows.s, ih/rows.s
+			dst := gx[n*gxPlane+ih*cols.n:][:cols.n]
+			src := func(b int) []float32 {
+				m := colLen[b]
+				return s.phase[at[a][b]+(n*rowLen[a]+i)*m:][:m]
+			}
+			if cols.s == 2 {
+				even, odd := src(0), src(1)
+				for j, v := range odd {
+					p := dst[2*j:][:2]
+					p[0], p[1] = even[j], v
+				}
+				if len(even) > len(odd) {
+					dst[cols.n-1] = even[len(odd)]
+				}
+				continue
+			}
+			for b := range cols.s {
+				for j, v := range src(b) {
+					dst[b+j*cols.s] = v
 				}
 			}
 		}
