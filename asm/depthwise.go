@@ -9,16 +9,19 @@ import "fmt"
 // the kernel's weights.
 
 // DWPlan is the geometry of a depthwise correlation of planes of H rows,
-// LDX elements apart, into planes of OH×OW. The tap (kh, kw) of output
-// element (oh, ow) reads element ColOff[kw] + ow of input row
-// oh·SH + RowOff[kh] when that row is in [0, H) and ow in
-// [Lo[kw], Hi[kw]), and padding (zero) otherwise. For a plain correlation
-// of stride 1 with padding pw and dilation dw, ColOff[kw] = kw·dw − pw; a
-// column stride s is run on rows whose columns the caller has dealt into s
-// phases (ColOff then points into the right phase). Build it with
-// NewDWPlan; it may be shared by goroutines.
+// LDX elements apart (Span elements in all, at least H·LDX), into planes of
+// OH×OW. The tap (kh, kw) of output element (oh, ow) reads element
+// ColOff[kw] + ow of input row oh·SH + RowOff[kh] when that row is in
+// [0, H) and ow in [Lo[kw], Hi[kw]), and padding (zero) otherwise. For a
+// plain correlation of stride 1 with padding pw and dilation dw,
+// ColOff[kw] = kw·dw − pw; a column stride s is run on planes whose
+// columns the caller has dealt into s phases (ColOff then points into the
+// right phase: within the row, or past the plane's H rows when the phases
+// are planes of their own). Build it with NewDWPlan; it may be shared by
+// goroutines.
 type DWPlan struct {
 	H, OH, OW, SH, LDX     int
+	Span                   int
 	RowOff, ColOff, Lo, Hi []int
 	rowLo, rowHi           []int       // per kernel row: the output rows whose input row is in [0, H)
 	tabs, gtabs            [2][]uint64 // for dwVL[i] lanes: the kernels' entries (dwEntries, dwGradEntries)
@@ -36,20 +39,20 @@ var dwVL = [2]int{8, 16}
 const dwEntry = 6
 
 // NewDWPlan checks and completes the geometry. It panics if the slices'
-// lengths differ from the kernel's rows and columns, or a tap reads a
-// column outside [0, LDX) for an output column in [Lo, Hi).
-func NewDWPlan(H, OH, OW, SH, LDX int, rowOff, colOff, lo, hi []int) *DWPlan {
+// lengths differ from the kernel's rows and columns, or a tap reads outside
+// [0, span) of a plane for an output column in [Lo, Hi).
+func NewDWPlan(H, OH, OW, SH, LDX, span int, rowOff, colOff, lo, hi []int) *DWPlan {
 	checkLen("NewDWPlan", len(colOff), len(lo), len(hi))
-	if H < 0 || OH < 0 || OW < 0 || SH < 1 || LDX < 0 {
-		panic(fmt.Sprintf("asm.NewDWPlan: %d rows of %d, output %d×%d, row stride %d", H, LDX, OH, OW, SH))
+	if H < 0 || OH < 0 || OW < 0 || SH < 1 || LDX < 0 || span < H*LDX {
+		panic(fmt.Sprintf("asm.NewDWPlan: %d rows of %d in %d, output %d×%d, row stride %d", H, LDX, span, OH, OW, SH))
 	}
-	p := &DWPlan{H: H, OH: OH, OW: OW, SH: SH, LDX: LDX, RowOff: rowOff, ColOff: colOff, Lo: lo, Hi: hi}
+	p := &DWPlan{H: H, OH: OH, OW: OW, SH: SH, LDX: LDX, Span: span, RowOff: rowOff, ColOff: colOff, Lo: lo, Hi: hi}
 	for kw, o := range colOff {
 		if lo[kw] < 0 || hi[kw] > OW {
 			panic(fmt.Sprintf("asm.NewDWPlan: kernel column %d reads output columns [%d, %d) of %d", kw, lo[kw], hi[kw], OW))
 		}
-		if lo[kw] < hi[kw] && (o+lo[kw] < 0 || o+hi[kw] > LDX) {
-			panic(fmt.Sprintf("asm.NewDWPlan: kernel column %d reads columns [%d, %d) of rows of %d", kw, o+lo[kw], o+hi[kw], LDX))
+		if lo[kw] < hi[kw] && H > 0 && (o+lo[kw] < 0 || (H-1)*LDX+o+hi[kw] > span) {
+			panic(fmt.Sprintf("asm.NewDWPlan: kernel column %d reads elements [%d, %d) of rows of %d, %d rows in %d", kw, o+lo[kw], o+hi[kw], LDX, H, span))
 		}
 	}
 	for _, r := range rowOff {
@@ -67,7 +70,7 @@ func NewDWPlan(H, OH, OW, SH, LDX int, rowOff, colOff, lo, hi []int) *DWPlan {
 		p.gtabs[i] = dwGradEntries(p, vl)
 	}
 	p.blk = dwBlocks(p)
-	p.zero = make([]float32, LDX)
+	p.zero = make([]float32, span)
 	return p
 }
 
@@ -158,8 +161,8 @@ func (p *DWPlan) dwCheck(op string, out []float32, oPlane int, x []float32, xPla
 	if oPlane < 0 || (n-1)*oPlane+p.OH*p.OW > len(out) {
 		panic(fmt.Sprintf("asm.%s: %d output planes of %d×%d, %d apart, do not fit %d", op, n, p.OH, p.OW, oPlane, len(out)))
 	}
-	if xPlane < 0 || (n-1)*xPlane+p.H*p.LDX > len(x) {
-		panic(fmt.Sprintf("asm.%s: %d input planes of %d×%d, %d apart, do not fit %d", op, n, p.H, p.LDX, xPlane, len(x)))
+	if xPlane < 0 || (n-1)*xPlane+p.Span > len(x) {
+		panic(fmt.Sprintf("asm.%s: %d input planes of %d, %d apart, do not fit %d", op, n, p.Span, xPlane, len(x)))
 	}
 }
 

@@ -28,7 +28,8 @@ type dwCase struct {
 
 // newDWCase draws a plan of a correlation of stride sh along the rows (the
 // columns read at random offsets and ranges, as a column stride dealt into
-// phases makes them) and its operands.
+// phases makes them; half the time some in a second plane of phases past
+// the first's rows) and its operands.
 func newDWCase(r *rand.Rand, H, OH, OW, kH, kW, sh, n int, finite bool) dwCase {
 	ldx := OW + r.IntN(5)
 	rowOff, colOff, lo, hi := make([]int, kH), make([]int, kW), make([]int, kW), make([]int, kW)
@@ -42,8 +43,17 @@ func newDWCase(r *rand.Rand, H, OH, OW, kH, kW, sh, n int, finite bool) dwCase {
 		// ColOff + [a, b) within [0, ldx).
 		colOff[i] = -a + r.IntN(ldx-(b-a)+1)
 	}
-	c := dwCase{p: NewDWPlan(H, OH, OW, sh, ldx, rowOff, colOff, lo, hi), n: n}
-	c.xPlane = H*ldx + r.IntN(3)
+	span := H * ldx
+	if r.IntN(2) == 0 {
+		span *= 2
+		for i := range colOff {
+			if r.IntN(2) == 0 {
+				colOff[i] += H * ldx
+			}
+		}
+	}
+	c := dwCase{p: NewDWPlan(H, OH, OW, sh, ldx, span, rowOff, colOff, lo, hi), n: n}
+	c.xPlane = span + r.IntN(3)
 	c.oPlane = OH*OW + r.IntN(3)
 	vals := func(k int) []float32 {
 		if !finite {
@@ -55,7 +65,7 @@ func newDWCase(r *rand.Rand, H, OH, OW, kH, kW, sh, n int, finite bool) dwCase {
 		}
 		return v
 	}
-	c.x = vals(max(0, (n-1)*c.xPlane+H*ldx))
+	c.x = vals(max(0, (n-1)*c.xPlane+span))
 	c.gy = vals(max(0, (n-1)*c.oPlane+OH*OW))
 	c.w = vals(kH * kW)
 	c.init = vals(1)[0]
@@ -155,7 +165,7 @@ func TestDepthwiseConvPlain(t *testing.T) {
 	for i := range w {
 		w[i] = float32(r.NormFloat64())
 	}
-	p := NewDWPlan(H, H, W, 1, W, []int{-1, 0, 1}, []int{-1, 0, 1}, []int{1, 0, 0}, []int{W, W, W - 1})
+	p := NewDWPlan(H, H, W, 1, W, H*W, []int{-1, 0, 1}, []int{-1, 0, 1}, []int{1, 0, 0}, []int{W, W, W - 1})
 	dst := make([]float32, H*W)
 	DepthwiseConvF32(p, dst, H*W, x, H*W, 1, w, 0.25)
 	acc := make([]float32, p.DWGradLen())
@@ -201,16 +211,17 @@ func TestDepthwiseConvPlain(t *testing.T) {
 // TestDepthwiseInPlaceBadArgs checks that NewDWPlan and the kernels refuse
 // calls that would read or write outside their slices.
 func TestDepthwiseInPlaceBadArgs(t *testing.T) {
-	p := NewDWPlan(3, 3, 4, 1, 4, []int{-1, 0, 1}, []int{-1, 0, 1}, []int{1, 0, 0}, []int{4, 4, 3})
+	p := NewDWPlan(3, 3, 4, 1, 4, 12, []int{-1, 0, 1}, []int{-1, 0, 1}, []int{1, 0, 0}, []int{4, 4, 3})
 	x, d, w := make([]float32, 12), make([]float32, 12), make([]float32, 9)
 	for _, c := range []struct {
 		name string
 		f    func()
 	}{
-		{"column past the row", func() { NewDWPlan(3, 3, 4, 1, 4, []int{0}, []int{1}, []int{0}, []int{4}) }},
-		{"column before the row", func() { NewDWPlan(3, 3, 4, 1, 4, []int{0}, []int{-1}, []int{0}, []int{4}) }},
-		{"range past the output", func() { NewDWPlan(3, 3, 4, 1, 4, []int{0}, []int{0}, []int{0}, []int{5}) }},
-		{"lengths differ", func() { NewDWPlan(3, 3, 4, 1, 4, []int{0}, []int{0, 1}, []int{0}, []int{4}) }},
+		{"span short of the rows", func() { NewDWPlan(3, 3, 4, 1, 4, 11, []int{0}, []int{0}, []int{0}, []int{4}) }},
+		{"column past the row", func() { NewDWPlan(3, 3, 4, 1, 4, 12, []int{0}, []int{1}, []int{0}, []int{4}) }},
+		{"column before the row", func() { NewDWPlan(3, 3, 4, 1, 4, 12, []int{0}, []int{-1}, []int{0}, []int{4}) }},
+		{"range past the output", func() { NewDWPlan(3, 3, 4, 1, 4, 12, []int{0}, []int{0}, []int{0}, []int{5}) }},
+		{"lengths differ", func() { NewDWPlan(3, 3, 4, 1, 4, 12, []int{0}, []int{0, 1}, []int{0}, []int{4}) }},
 		{"weights", func() { DepthwiseConvF32(p, d, 12, x, 12, 1, w[:8], 0) }},
 		{"dst too short", func() { DepthwiseConvF32(p, d, 12, x, 12, 2, w, 0) }},
 		{"x too short", func() { DepthwiseConvF32(p, d[:12], 0, x[:11], 12, 1, w, 0) }},
@@ -250,7 +261,7 @@ func FuzzDepthwiseInPlace(f *testing.F) {
 // a channel of a 3×3 depthwise convolution with padding 1.
 func BenchmarkDepthwiseInPlace(b *testing.B) {
 	for _, n := range []int{14, 56} {
-		p := NewDWPlan(n, n, n, 1, n, []int{-1, 0, 1}, []int{-1, 0, 1}, []int{1, 0, 0}, []int{n, n, n - 1})
+		p := NewDWPlan(n, n, n, 1, n, n*n, []int{-1, 0, 1}, []int{-1, 0, 1}, []int{1, 0, 0}, []int{n, n, n - 1})
 		x := make([]float32, 8*n*n)
 		for i := range x {
 			x[i] = float32(i%7) - 3

@@ -60,40 +60,47 @@ func phases(n, s int) (length, start []int) {
 	return length, start
 }
 
-// forward returns, for the kernel taps 0 … k−1 along the dim, the offset
-// into the (dealt) input of the element output 0 reads, and the range of
-// outputs that read the image: input index o·s + t·d − p, in phase
-// (t·d − p) mod s when s > 1.
-func (g dwSide) forward() (off, lo, hi []int) {
+// planePhases reports whether the columns of planes of this dim's size are
+// dealt plane by plane (stride 2, an even number of columns: the even
+// columns of every row, then the odd ones, as two planes of half the
+// width), not row by row (each row its even columns, then its odd ones).
+func (g dwSide) planePhases() bool { return g.s == 2 && g.n%2 == 0 }
+
+// forward returns, for the kernel taps 0 … k−1 along the columns of planes
+// of rows rows, the offset into the (dealt) input row of the element output
+// 0 reads, and the range of outputs that read the image: input index
+// o·s + t·d − p, in phase (t·d − p) mod s when s > 1; and the length of the
+// rows the offsets count in.
+func (g dwSide) forward(rows int) (off, lo, hi []int, ldx int) {
 	_, start := phases(g.n, g.s)
+	ldx = g.n
+	if g.planePhases() {
+		ldx = g.n / 2
+		start[1] = rows * ldx
+	}
 	for t := range g.k {
 		e := t*g.d - g.p
 		a, b := validRange(g.out, g.s, e, g.n)
 		q := ((e % g.s) + g.s) % g.s
 		off, lo, hi = append(off, start[q]+(e-q)/g.s), append(lo, a), append(hi, b)
 	}
-	return off, lo, hi
+	return off, lo, hi, ldx
 }
 
 // dwDeal deals the columns of n planes of rows rows of w elements (x,
-// planes xPlane apart) into s phases each, into dst (planes of rows·w).
+// planes xPlane apart) into s phases each, into dst (planes of rows·w),
+// as dwSide.planePhases says.
 func dwDeal(dst, x []float32, n, xPlane, rows, w, s int) {
 	_, start := phases(w, s)
+	plane := rows * w
 	for i := range n {
-		src, d := x[i*xPlane:], dst[i*rows*w:]
+		src, d := x[i*xPlane:][:plane], dst[i*plane:][:plane]
+		if (dwSide{n: w, s: s}).planePhases() {
+			asm.DealF32(d[:plane/2], d[plane/2:], src)
+			continue
+		}
 		for r := range rows {
 			row, out := src[r*w:][:w], d[r*w:][:w]
-			if s == 2 {
-				even, odd := out[:start[1]], out[start[1]:]
-				for j := range odd {
-					p := row[2*j:][:2]
-					even[j], odd[j] = p[0], p[1]
-				}
-				if len(even) > len(odd) {
-					even[len(odd)] = row[w-1]
-				}
-				continue
-			}
 			for q := range s {
 				o := out[start[q]:]
 				for j, k := 0, q; k < w; j, k = j+1, k+s {
@@ -111,8 +118,8 @@ func dwForwardPlan(rows, cols dwSide) *asm.DWPlan {
 	for t := range rowOff {
 		rowOff[t] = t*rows.d - rows.p
 	}
-	colOff, lo, hi := cols.forward()
-	return asm.NewDWPlan(rows.n, rows.out, cols.out, rows.s, cols.n, rowOff, colOff, lo, hi)
+	colOff, lo, hi, ldx := cols.forward(rows.n)
+	return asm.NewDWPlan(rows.n, rows.out, cols.out, rows.s, ldx, rows.n*cols.n, rowOff, colOff, lo, hi)
 }
 
 // convDepthwise sets y (N×C planes of OH×OW) to the depthwise convolution
@@ -283,7 +290,7 @@ func dwInputGradPhases(rows, cols dwSide) []dwPhase {
 					taps = append(taps, r*cols.k+c)
 				}
 			}
-			ph = append(ph, dwPhase{a, b, n, m, asm.NewDWPlan(rows.out, n, m, 1, cols.out, ro, co, lo, hi), taps})
+			ph = append(ph, dwPhase{a, b, n, m, asm.NewDWPlan(rows.out, n, m, 1, cols.out, rows.out*cols.out, ro, co, lo, hi), taps})
 		}
 	}
 	return ph

@@ -1,0 +1,7 @@
+//go:build purego || !amd64
+
+package asm
+
+func dealKernels() (func(even, odd, x []float32), func(x, even, odd []float32)) {
+	return dealGo, mergeGo
+}
