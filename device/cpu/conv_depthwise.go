@@ -205,7 +205,7 @@ func convDepthwiseBackward(p *core.ConvParams, gout, input, weight, gi, gw, gb *
 // dwScratch holds a goroutine's scratch buffers for the depthwise
 // gradients, made on first use.
 type dwScratch struct {
-	acc, dealt, phase, wt []float32
+	acc, dealt, phase, merged, wt []float32
 }
 
 // weightGrad sets gw (one channel's kH·kW taps) to the weight gradient of
@@ -339,6 +339,33 @@ func (s *dwScratch) inputGrad(ph []dwPhase, rows, cols dwSide, gy []float32, gPl
 	}
 	colLen, _ := phases(cols.n, cols.s)
 	rowLen, _ := phases(rows.n, rows.s)
+	if cols.planePhases() {
+		// Each row phase's even and odd columns merged plane by plane,
+		// its rows then copied to theirs.
+		half := cols.n / 2
+		if s.merged == nil {
+			s.merged = make([]float32, inLen)
+		}
+		for n := range N {
+			for a, nr := range rowLen {
+				if nr == 0 {
+					continue
+				}
+				even := s.phase[at[a][0]+n*nr*half:][:nr*half]
+				odd := s.phase[at[a][1]+n*nr*half:][:nr*half]
+				if rows.s == 1 {
+					asm.MergeF32(gx[n*gxPlane:][:inLen], even, odd)
+					continue
+				}
+				m := s.merged[:nr*cols.n]
+				asm.MergeF32(m, even, odd)
+				for i := range nr {
+					copy(gx[n*gxPlane+(a+i*rows.s)*cols.n:][:cols.n], m[i*cols.n:])
+				}
+			}
+		}
+		return
+	}
 	for n := range N {
 		for ih := range rows.n {
 			a, i := ih%rows.s, ih/rows.s
