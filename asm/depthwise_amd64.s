@@ -493,6 +493,8 @@ zmskip:
 #define gEnt  DI  // the vector's entries
 #define gAcc  SI  // the partial sums' next chunk
 #define gTmp  R13 // scratch
+#define gX2   R14 // the input row of a quad's third output row (AVX-512)
+#define gX3   AX  // … of its fourth
 
 // Frame locals.
 #define gPlanes planesLeft-8(SP)   // planes left
@@ -510,12 +512,14 @@ zmskip:
 #define gColB   colBytes-104(SP)   // the vector's first column in bytes
 #define gXP     xPlaneL-112(SP)    // the input plane
 #define gGP     gPlaneL-120(SP)    // the gradient plane
+#define gStep4  step4Bytes-128(SP) // 4·sh input rows in bytes
 
-// DWGRAD(VL, ZERO, MASKS, PAIR, ONE, SUMS) is the body of both kernels;
-// its steps: ZERO the six sums, MASKS the vector's lane masks (gEnt its
-// entries), PAIR and ONE add the chunk's taps for a pair of rows or the
-// first alone, SUMS store the chunk's sums at gAcc.
-#define DWGRAD(VL, ZERO, MASKS, PAIR, ONE, SUMS) \
+// DWGRAD(VL, QUADMIN, ZERO, MASKS, QUAD, PAIR, ONE, SUMS) is the body of
+// both kernels; its steps: ZERO the sums, MASKS the vector's lane masks
+// (gEnt its entries), QUAD, PAIR and ONE add the chunk's taps for four
+// rows (while QUADMIN rows are left: the AVX-512 kernel's twelve sums), a
+// pair of rows or the first alone, SUMS store the chunk's sums at gAcc.
+#define DWGRAD(VL, QUADMIN, ZERO, MASKS, QUAD, PAIR, ONE, SUMS) \
 	MOVQ    ldx+208(FP), AX;                  /* AX = ldx               */ \
 	SHLQ    $2, AX;                           /* in bytes               */ \
 	MOVQ    AX, gLdxB;                        /* gLdxB                  */ \
@@ -523,6 +527,8 @@ zmskip:
 	MOVQ    AX, gStep;                        /* gStep                  */ \
 	SHLQ    $1, AX;                           /* · 2                    */ \
 	MOVQ    AX, gStep2;                       /* gStep2                 */ \
+	SHLQ    $1, AX;                           /* · 4                    */ \
+	MOVQ    AX, gStep4;                       /* gStep4                 */ \
 	MOVQ    ow+192(FP), gOwB;                 /* gOwB = ow              */ \
 	SHLQ    $2, gOwB;                         /* in bytes               */ \
 	MOVQ    nch+216(FP), AX;                  /* AX = nch               */ \
@@ -577,10 +583,25 @@ planeLoop: \
 	ADDQ    gFirstX, gX0;                     /* + the first row        */ \
 	MOVQ    gX0, gX1;                         /* gX1 = gX0              */ \
 	ADDQ    gStep, gX1;                       /* + sh rows              */ \
+	MOVQ    gX1, gX2;                         /* gX2 = gX1 + sh rows    */ \
+	ADDQ    gStep, gX2;                       /*                        */ \
+	MOVQ    gX2, gX3;                         /* gX3 = gX2 + sh rows    */ \
+	ADDQ    gStep, gX3;                       /*                        */ \
 	MOVQ    gGP, gG;                          /* gG = the gy plane      */ \
 	ADDQ    gFirstG, gG;                      /* + the first row        */ \
 	ADDQ    gColB, gG;                        /* + the vector           */ \
 	MOVQ    gRows, gCnt;                      /* gCnt = rows            */ \
+quadLoop: \
+	CMPQ    gCnt, $QUADMIN;                   /* a quad left?           */ \
+	JLT     pairLoop;                         /* no                     */ \
+	QUAD;                                     /* twelve sums += gy·x    */ \
+	ADDQ    gStep4, gX0;                      /* the next quad's rows   */ \
+	ADDQ    gStep4, gX1;                      /*                        */ \
+	ADDQ    gStep4, gX2;                      /*                        */ \
+	ADDQ    gStep4, gX3;                      /*                        */ \
+	LEAQ    (gG)(gOwB*4), gG;                 /*                        */ \
+	SUBQ    $4, gCnt;                         /* a quad done            */ \
+	JMP     quadLoop;                         /* again                  */ \
 pairLoop: \
 	CMPQ    gCnt, $2;                         /* a pair left?           */ \
 	JLT     oneRow;                           /* no                     */ \
@@ -667,39 +688,71 @@ store: \
 	VMOVUPS      Y1, 32(gAcc);                /* tap 1's                */ \
 	VMOVUPS      Y2, 64(gAcc)                 /* tap 2's                */
 
-// The AVX-512 steps: Z0–Z5 the sums as for AVX2, Z6 and Z7 the two rows'
-// gy (zero past ow: K2); the fused multiply-adds read x under the taps'
-// lanes K3–K5 (the other lanes keep their sums).
+// The AVX-512 steps: Z0–Z11 the sums of the chunk's three taps for four
+// chains of rows (chain c, tap t: Z(3c+t)), Z12–Z15 the rows' gy (zero past
+// ow: K2); the fused multiply-adds read x under the taps' lanes K3–K5 (the
+// other lanes keep their sums). A pair of rows runs chains 0 and 1 (gy in
+// Z6 and Z7 would clobber chain 2: PAIRZ and ONEZ use Z12 and Z13).
 #define ZEROZ \
 	VXORPS       Z0, Z0, Z0;                  /* sums = 0               */ \
 	VXORPS       Z1, Z1, Z1;                  /*                        */ \
 	VXORPS       Z2, Z2, Z2;                  /*                        */ \
 	VXORPS       Z3, Z3, Z3;                  /*                        */ \
 	VXORPS       Z4, Z4, Z4;                  /*                        */ \
-	VXORPS       Z5, Z5, Z5                   /*                        */
+	VXORPS       Z5, Z5, Z5;                  /*                        */ \
+	VXORPS       Z6, Z6, Z6;                  /*                        */ \
+	VXORPS       Z7, Z7, Z7;                  /*                        */ \
+	VXORPS       Z8, Z8, Z8;                  /*                        */ \
+	VXORPS       Z9, Z9, Z9;                  /*                        */ \
+	VXORPS       Z10, Z10, Z10;               /*                        */ \
+	VXORPS       Z11, Z11, Z11                /*                        */
+#define QUADZ \
+	VMOVUPS.Z    (gG), K2, Z12;               /* Z12 = row 0's gy       */ \
+	VMOVUPS.Z    (gG)(gOwB*1), K2, Z13;       /* Z13 = row 1's          */ \
+	LEAQ         (gG)(gOwB*2), gTmp;          /* gTmp = row 2's         */ \
+	VMOVUPS.Z    (gTmp), K2, Z14;             /* Z14 = row 2's gy       */ \
+	VMOVUPS.Z    (gTmp)(gOwB*1), K2, Z15;     /* Z15 = row 3's          */ \
+	VFMADD231PS  (gX0)(gO0*1), Z12, K3, Z0;   /* tap 0, chain 0         */ \
+	VFMADD231PS  (gX1)(gO0*1), Z13, K3, Z3;   /* chain 1                */ \
+	VFMADD231PS  (gX2)(gO0*1), Z14, K3, Z6;   /* chain 2                */ \
+	VFMADD231PS  (gX3)(gO0*1), Z15, K3, Z9;   /* chain 3                */ \
+	VFMADD231PS  (gX0)(gO1*1), Z12, K4, Z1;   /* tap 1                  */ \
+	VFMADD231PS  (gX1)(gO1*1), Z13, K4, Z4;   /*                        */ \
+	VFMADD231PS  (gX2)(gO1*1), Z14, K4, Z7;   /*                        */ \
+	VFMADD231PS  (gX3)(gO1*1), Z15, K4, Z10;  /*                        */ \
+	VFMADD231PS  (gX0)(gO2*1), Z12, K5, Z2;   /* tap 2                  */ \
+	VFMADD231PS  (gX1)(gO2*1), Z13, K5, Z5;   /*                        */ \
+	VFMADD231PS  (gX2)(gO2*1), Z14, K5, Z8;   /*                        */ \
+	VFMADD231PS  (gX3)(gO2*1), Z15, K5, Z11   /*                        */
 #define MASKSZ \
 	KMOVW        (gEnt), K2;                  /* K2 = columns < ow      */ \
 	KMOVW        48(gEnt), K3;                /* K3 = tap 0's lanes     */ \
 	KMOVW        96(gEnt), K4;                /* K4 = tap 1's           */ \
 	KMOVW        144(gEnt), K5                /* K5 = tap 2's           */
 #define PAIRZ \
-	VMOVUPS.Z    (gG), K2, Z6;                /* Z6 = the first row's gy */ \
-	VMOVUPS.Z    (gG)(gOwB*1), K2, Z7;        /* Z7 = the second's      */ \
-	VFMADD231PS  (gX0)(gO0*1), Z6, K3, Z0;    /* tap 0, first row       */ \
-	VFMADD231PS  (gX1)(gO0*1), Z7, K3, Z3;    /* second row             */ \
-	VFMADD231PS  (gX0)(gO1*1), Z6, K4, Z1;    /* tap 1                  */ \
-	VFMADD231PS  (gX1)(gO1*1), Z7, K4, Z4;    /*                        */ \
-	VFMADD231PS  (gX0)(gO2*1), Z6, K5, Z2;    /* tap 2                  */ \
-	VFMADD231PS  (gX1)(gO2*1), Z7, K5, Z5     /*                        */
+	VMOVUPS.Z    (gG), K2, Z12;                /* Z12 = the first row's gy */ \
+	VMOVUPS.Z    (gG)(gOwB*1), K2, Z13;        /* Z13 = the second's      */ \
+	VFMADD231PS  (gX0)(gO0*1), Z12, K3, Z0;    /* tap 0, first row       */ \
+	VFMADD231PS  (gX1)(gO0*1), Z13, K3, Z3;    /* second row             */ \
+	VFMADD231PS  (gX0)(gO1*1), Z12, K4, Z1;    /* tap 1                  */ \
+	VFMADD231PS  (gX1)(gO1*1), Z13, K4, Z4;    /*                        */ \
+	VFMADD231PS  (gX0)(gO2*1), Z12, K5, Z2;    /* tap 2                  */ \
+	VFMADD231PS  (gX1)(gO2*1), Z13, K5, Z5     /*                        */
 #define ONEZ \
-	VMOVUPS.Z    (gG), K2, Z6;                /* Z6 = the row's gy      */ \
-	VFMADD231PS  (gX0)(gO0*1), Z6, K3, Z0;    /* tap 0                  */ \
-	VFMADD231PS  (gX0)(gO1*1), Z6, K4, Z1;    /* tap 1                  */ \
-	VFMADD231PS  (gX0)(gO2*1), Z6, K5, Z2     /* tap 2                  */
+	VMOVUPS.Z    (gG), K2, Z12;                /* Z12 = the row's gy      */ \
+	VFMADD231PS  (gX0)(gO0*1), Z12, K3, Z0;    /* tap 0                  */ \
+	VFMADD231PS  (gX0)(gO1*1), Z12, K4, Z1;    /* tap 1                  */ \
+	VFMADD231PS  (gX0)(gO2*1), Z12, K5, Z2     /* tap 2                  */
 #define SUMSZ \
-	VADDPS       Z3, Z0, Z0;                  /* tap 0: both rows' sums */ \
-	VADDPS       Z4, Z1, Z1;                  /* tap 1                  */ \
-	VADDPS       Z5, Z2, Z2;                  /* tap 2                  */ \
+	VADDPS       Z6, Z0, Z0;                  /* tap 0: chains 0 + 2    */ \
+	VADDPS       Z9, Z3, Z3;                  /* chains 1 + 3           */ \
+	VADDPS       Z3, Z0, Z0;                  /* all four               */ \
+	VADDPS       Z7, Z1, Z1;                  /* tap 1                  */ \
+	VADDPS       Z10, Z4, Z4;                 /*                        */ \
+	VADDPS       Z4, Z1, Z1;                  /*                        */ \
+	VADDPS       Z8, Z2, Z2;                  /* tap 2                  */ \
+	VADDPS       Z11, Z5, Z5;                 /*                        */ \
+	VADDPS       Z5, Z2, Z2;                  /*                        */ \
 	VMOVUPS      Z0, (gAcc);                  /* acc: tap 0's lanes     */ \
 	VMOVUPS      Z1, 64(gAcc);                /* tap 1's                */ \
 	VMOVUPS      Z2, 128(gAcc)                /* tap 2's                */
@@ -716,9 +769,9 @@ TEXT ·dwConvAVX512(SB), NOSPLIT, $72-228
 	DWCONV(16, 4, INITZ, TAPZ, TAP7Z, WHOLEZ, MASKEDZ)
 
 // func dwGradAVX2(gy, x []float32, rowOff, rowLo, rowHi []int, tab []uint64, acc []float32, n, xPlane, gPlane, ow, sh, ldx, nch, nvec int)
-TEXT ·dwGradAVX2(SB), NOSPLIT, $120-232
-	DWGRAD(8, ZEROY, MASKSY, PAIRY, ONEY, SUMSY)
+TEXT ·dwGradAVX2(SB), NOSPLIT, $128-232
+	DWGRAD(8, 0x7fffffff, ZEROY, MASKSY, NOP, PAIRY, ONEY, SUMSY)
 
 // func dwGradAVX512(gy, x []float32, rowOff, rowLo, rowHi []int, tab []uint64, acc []float32, n, xPlane, gPlane, ow, sh, ldx, nch, nvec int)
-TEXT ·dwGradAVX512(SB), NOSPLIT, $120-232
-	DWGRAD(16, ZEROZ, MASKSZ, PAIRZ, ONEZ, SUMSZ)
+TEXT ·dwGradAVX512(SB), NOSPLIT, $128-232
+	DWGRAD(16, 4, ZEROZ, MASKSZ, QUADZ, PAIRZ, ONEZ, SUMSZ)

@@ -38,19 +38,28 @@ func dwConvGo(p *DWPlan, dst []float32, dPlane int, x []float32, xPlane, n int, 
 
 // dwGradGo is DepthwiseGradF32's twin for vectors of vl lanes: lane j of
 // tap (kh, kw) sums the output columns j, j+vl, … the tap reads the image
-// for, vector by vector, over the planes and the tap's rows two at a time
-// (the first of each pair in one chain, the second in another, added at
-// the end).
+// for, vector by vector, over the planes and the tap's rows, in chains: on
+// 16 lanes four rows at a time in four chains while four are left, then
+// (on 8 lanes from the start) two at a time in chains 0 and 1, a last row
+// in chain 0; the chains added as (0 + 2) + (1 + 3) at the end.
 func dwGradGo(p *DWPlan, gy []float32, gPlane int, x []float32, xPlane, n int, acc []float32, vl int) {
 	kWc := dwCols(len(p.ColOff))
 	nvec := (p.OW + vl - 1) / vl
 	clear(acc[:len(p.RowOff)*kWc*vl])
-	s0, s1 := make([]float32, vl), make([]float32, vl)
+	quad := 4
+	if vl != 16 {
+		quad = 1 << 62
+	}
+	var chains [4][]float32
+	for c := range chains {
+		chains[c] = make([]float32, vl)
+	}
 	for kh, r := range p.RowOff {
 		lo, hi := p.rowLo[kh], p.rowHi[kh]
 		for kw, c := range p.ColOff {
-			clear(s0)
-			clear(s1)
+			for _, ch := range chains {
+				clear(ch)
+			}
 			for v := range nvec {
 				// The vector's lanes [a, b) the tap reads the image for.
 				a, b := max(p.Lo[kw]-v*vl, 0), min(p.Hi[kw]-v*vl, vl)
@@ -60,25 +69,31 @@ func dwGradGo(p *DWPlan, gy []float32, gPlane int, x []float32, xPlane, n int, a
 				c0 := v*vl + a
 				for i := range n {
 					gp, xp := gy[i*gPlane:], x[i*xPlane:]
-					for oh := lo; oh < hi; oh += 2 {
+					add := func(chain, oh int) {
 						g, xr := gp[oh*p.OW+c0:][:b-a], xp[(oh*p.SH+r)*p.LDX+c+c0:][:b-a]
-						t := s0[a:b]
+						t := chains[chain][a:b]
 						for j, gv := range g {
 							t[j] = fmaF32(gv, xr[j], t[j])
 						}
-						if oh+1 < hi {
-							g, xr = gp[(oh+1)*p.OW+c0:][:b-a], xp[((oh+1)*p.SH+r)*p.LDX+c+c0:][:b-a]
-							t = s1[a:b]
-							for j, gv := range g {
-								t[j] = fmaF32(gv, xr[j], t[j])
-							}
+					}
+					oh := lo
+					for ; hi-oh >= quad; oh += 4 {
+						for k := range 4 {
+							add(k, oh+k)
 						}
+					}
+					for ; hi-oh >= 2; oh += 2 {
+						add(0, oh)
+						add(1, oh+1)
+					}
+					if oh < hi {
+						add(0, oh)
 					}
 				}
 			}
 			out := acc[(kh*kWc+kw)*vl:][:vl]
 			for j := range out {
-				out[j] = s0[j] + s1[j]
+				out[j] = (chains[0][j] + chains[2][j]) + (chains[1][j] + chains[3][j])
 			}
 		}
 	}
