@@ -98,6 +98,8 @@ type Op struct {
 var (
 	regMu sync.RWMutex
 	ops   = map[string]*Op{}
+	// schemas holds the registered ops' schemas (see schemaArena).
+	schemas schemaArena
 	// fallbacks run for a key when an op has no kernel of its own there.
 	keyFallbacks     [numKeys]KeyKernel
 	backendFallbacks [64]Kernel
@@ -106,7 +108,7 @@ var (
 // RegisterOp parses schema and adds the op. Registering a name twice panics.
 func RegisterOp(schema string) *Op {
 	s := MustParseSchema(schema)
-	op := &Op{Name: s.QualifiedName(), Schema: s, deviceArg: -1}
+	op := &Op{Name: qualifiedName(s), Schema: s, deviceArg: -1}
 	for i, a := range s.Args {
 		if a.Type.IsTensorLike() {
 			op.tensorArgs = append(op.tensorArgs, i)
@@ -122,11 +124,22 @@ func RegisterOp(schema string) *Op {
 	if _, ok := ops[op.Name]; ok {
 		panic("tensor: op " + op.Name + " registered twice")
 	}
+	op.Schema = schemas.schema(s, schema)
 	ops[op.Name] = op
 	if s.Overload == "default" {
-		ops[s.Namespace+"::"+s.Name] = op
+		ops[op.Name[:len(op.Name)-len(".default")]] = op
 	}
 	return op
+}
+
+// qualifiedName is s.QualifiedName(), sharing the schema's text where
+// the text begins with it.
+func qualifiedName(s *Schema) string {
+	q := s.QualifiedName()
+	if strings.HasPrefix(s.text, q) {
+		return s.text[:len(q)]
+	}
+	return q
 }
 
 // LookupOp finds an op by qualified name. "aten::add" and "aten::add.default"
