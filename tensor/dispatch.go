@@ -80,26 +80,32 @@ type Op struct {
 	// arguments without touching data; view ops also return the view's offset.
 	Meta Kernel
 
+	// The dispatcher's tables are in the registry's arena, which the
+	// garbage collector does not scan (see regArena).
+	*opTables
+	variant atomic.Pointer[variant] // see Functional
+}
+
+// opTables is the part of an Op the dispatcher reads on every call. It
+// lives in the registry's arena: every kernel stored in it is also kept
+// in regArena.kernels, and its slices point into the arena.
+type opTables struct {
 	keyKernels [numKeys]KeyKernel
 	composite  Kernel
 	// backends holds the devices' kernels by device index, as long as the
-	// highest device with one: a slice, not an array of every possible
-	// device, because the garbage collector scans every op's kernels on
-	// each cycle (an eager loop of small ops runs one every few ms).
+	// highest device with one.
 	backends   []Kernel
 	tensorArgs []int // indices of tensor-like arguments
 	deviceArg  int   // index of a Device argument, or -1
 	mutates    []int
 	isView     bool
-
-	variant atomic.Pointer[variant] // see Functional
 }
 
 var (
 	regMu sync.RWMutex
 	ops   = map[string]*Op{}
-	// schemas holds the registered ops' schemas (see schemaArena).
-	schemas schemaArena
+	// arena holds the registered ops' schemas and tables (see regArena).
+	arena regArena
 	// fallbacks run for a key when an op has no kernel of its own there.
 	keyFallbacks     [numKeys]KeyKernel
 	backendFallbacks [64]Kernel
@@ -108,23 +114,29 @@ var (
 // RegisterOp parses schema and adds the op. Registering a name twice panics.
 func RegisterOp(schema string) *Op {
 	s := MustParseSchema(schema)
-	op := &Op{Name: qualifiedName(s), Schema: s, deviceArg: -1}
+	op := &Op{Name: qualifiedName(s)}
+	var tensorArgs []int
 	for i, a := range s.Args {
 		if a.Type.IsTensorLike() {
-			op.tensorArgs = append(op.tensorArgs, i)
-		}
-		if a.Type.Base().Kind == TDevice {
-			op.deviceArg = i
+			tensorArgs = append(tensorArgs, i)
 		}
 	}
-	op.mutates = s.Mutates()
-	op.isView = s.IsView()
 	regMu.Lock()
 	defer regMu.Unlock()
 	if _, ok := ops[op.Name]; ok {
 		panic("tensor: op " + op.Name + " registered twice")
 	}
-	op.Schema = schemas.schema(s, schema)
+	op.Schema = arena.schema(s, schema)
+	op.opTables = arenaNew[opTables](&arena)
+	op.deviceArg = -1
+	for i, a := range s.Args {
+		if a.Type.Base().Kind == TDevice {
+			op.deviceArg = i
+		}
+	}
+	op.tensorArgs = arenaSlice(&arena, tensorArgs)
+	op.mutates = arenaSlice(&arena, s.Mutates())
+	op.isView = s.IsView()
 	ops[op.Name] = op
 	if s.Overload == "default" {
 		ops[op.Name[:len(op.Name)-len(".default")]] = op
@@ -192,6 +204,9 @@ func (op *Op) Impl(key DispatchKey, k KeyKernel) *Op {
 	if op.keyKernels[key] != nil {
 		panic(fmt.Sprintf("tensor: %s already has a %s kernel", op.Name, key))
 	}
+	regMu.Lock()
+	defer regMu.Unlock()
+	arena.keep(k)
 	op.keyKernels[key] = k
 	return op
 }
@@ -203,6 +218,9 @@ func (op *Op) ImplComposite(k Kernel) *Op {
 	if op.composite != nil {
 		panic(fmt.Sprintf("tensor: %s already has a decomposition", op.Name))
 	}
+	regMu.Lock()
+	defer regMu.Unlock()
+	arena.keep(k)
 	op.composite = k
 	return op
 }
@@ -212,8 +230,13 @@ func (op *Op) ImplBackend(dev Device, k Kernel) *Op {
 	if op.BackendKernel(dev) != nil {
 		panic(fmt.Sprintf("tensor: %s already has a kernel for device %s", op.Name, dev))
 	}
+	regMu.Lock()
+	defer regMu.Unlock()
+	arena.keep(k)
 	if n := int(dev) + 1; n > len(op.backends) {
-		op.backends = append(op.backends, make([]Kernel, n-len(op.backends))...)
+		b := make([]Kernel, n)
+		copy(b, op.backends)
+		op.backends = arenaSlice(&arena, b)
 	}
 	op.backends[dev] = k
 	return op
