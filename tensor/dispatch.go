@@ -103,7 +103,8 @@ type opTables struct {
 
 var (
 	regMu sync.RWMutex
-	ops   = map[string]*Op{}
+	// ops finds the registered ops by name (see opIndex).
+	ops opIndex
 	// arena holds the registered ops' schemas and tables (see regArena).
 	arena regArena
 	// fallbacks run for a key when an op has no kernel of its own there.
@@ -113,7 +114,10 @@ var (
 
 // RegisterOp parses schema and adds the op. Registering a name twice panics.
 func RegisterOp(schema string) *Op {
-	s := MustParseSchema(schema)
+	regMu.Lock()
+	text := arena.text(schema)
+	regMu.Unlock()
+	s := MustParseSchema(text)
 	op := &Op{Name: qualifiedName(s)}
 	var tensorArgs []int
 	for i, a := range s.Args {
@@ -123,10 +127,10 @@ func RegisterOp(schema string) *Op {
 	}
 	regMu.Lock()
 	defer regMu.Unlock()
-	if _, ok := ops[op.Name]; ok {
+	if ops.lookup(op.Name) != nil {
 		panic("tensor: op " + op.Name + " registered twice")
 	}
-	op.Schema = arena.schema(s, schema)
+	op.Schema = arena.schema(s, text)
 	op.opTables = arenaNew[opTables](&arena)
 	op.deviceArg = -1
 	for i, a := range s.Args {
@@ -137,9 +141,9 @@ func RegisterOp(schema string) *Op {
 	op.tensorArgs = arenaSlice(&arena, tensorArgs)
 	op.mutates = arenaSlice(&arena, s.Mutates())
 	op.isView = s.IsView()
-	ops[op.Name] = op
+	ops.add(op, false)
 	if s.Overload == "default" {
-		ops[op.Name[:len(op.Name)-len(".default")]] = op
+		ops.add(op, true)
 	}
 	return op
 }
@@ -162,11 +166,11 @@ func LookupOp(name string) (*Op, bool) {
 	}
 	regMu.RLock()
 	defer regMu.RUnlock()
-	op, ok := ops[name]
-	if !ok && strings.HasSuffix(name, ".default") {
-		op, ok = ops[strings.TrimSuffix(name, ".default")]
+	op := ops.lookup(name)
+	if op == nil && strings.HasSuffix(name, ".default") {
+		op = ops.lookup(strings.TrimSuffix(name, ".default"))
 	}
-	return op, ok
+	return op, op != nil
 }
 
 // MustOp is LookupOp that panics with a *Error when the op is unknown.
@@ -184,8 +188,8 @@ func Ops() []*Op {
 	defer regMu.RUnlock()
 	seen := map[*Op]bool{}
 	var out []*Op
-	for _, op := range ops {
-		if !seen[op] {
+	for _, e := range ops.entries {
+		if op := ops.list[e.op]; !seen[op] {
 			seen[op] = true
 			out = append(out, op)
 		}
@@ -206,7 +210,7 @@ func (op *Op) Impl(key DispatchKey, k KeyKernel) *Op {
 	}
 	regMu.Lock()
 	defer regMu.Unlock()
-	arena.keep(k)
+	arena.keepKey(k)
 	op.keyKernels[key] = k
 	return op
 }
