@@ -27,7 +27,8 @@ import (
 //   - types are interned (see types), and the intern table keeps every
 //     type it has handed out, with the element types and aliases it points
 //     to;
-//   - default values are in regArena.defaults;
+//   - default values are in regArena.defaults, one of each (the
+//     arguments share them; a Bind copies a list default);
 //   - kernels are in regArena.kernels and keyKernels (Impl, ImplComposite
 //     and ImplBackend put them there before storing them);
 //   - slices (Args, Returns, backends, tensorArgs, mutates) point into the
@@ -39,9 +40,9 @@ import (
 // Writing a pointer to anything else into either would leave that thing
 // unreachable to the collector.
 type regArena struct {
-	free       []uint64   // the unused words of the newest block
-	blocks     [][]uint64 // every block
-	defaults   []any
+	free       []uint64       // the unused words of the newest block
+	blocks     [][]uint64     // every block
+	defaults   map[string]any // by type and text
 	kernels    []Kernel
 	keyKernels []KeyKernel
 }
@@ -91,9 +92,20 @@ func (a *regArena) schema(s *Schema, text string) *Schema {
 		s.text = a.text(s.text) // "aten::" was added to a text without a namespace
 	}
 	for i := range s.Args {
-		if d := s.Args[i].Default; d != nil {
-			a.defaults = append(a.defaults, d)
+		arg := &s.Args[i]
+		if arg.Default == nil {
+			continue
 		}
+		// Defaults repeat (dim=-1, alpha=1, ...): one value of each is kept.
+		key := arg.Type.String() + "=" + arg.DefaultStr
+		if d, ok := a.defaults[key]; ok {
+			arg.Default = d
+			continue
+		}
+		if a.defaults == nil {
+			a.defaults = map[string]any{}
+		}
+		a.defaults[key] = arg.Default
 	}
 	c := arenaNew[Schema](a)
 	*c = *s

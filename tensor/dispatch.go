@@ -80,10 +80,32 @@ type Op struct {
 	// arguments without touching data; view ops also return the view's offset.
 	Meta Kernel
 
-	// The dispatcher's tables are in the registry's arena, which the
-	// garbage collector does not scan (see regArena).
-	*opTables
+	// tab holds the dispatcher's tables, in the registry's arena, which
+	// the garbage collector does not scan (see regArena); nil in an Op
+	// made outside RegisterOp until a kernel is registered on it.
+	tab     *opTables
 	variant atomic.Pointer[variant] // see Functional
+}
+
+// zeroTables are the tables of an Op without any: no kernels, no tensor
+// arguments.
+var zeroTables opTables
+
+// tables returns op's tables for reading.
+func (op *Op) tables() *opTables {
+	if t := op.tab; t != nil {
+		return t
+	}
+	return &zeroTables
+}
+
+// tablesLocked returns op's tables for writing, made in the arena for an
+// Op made outside RegisterOp. regMu must be held.
+func (op *Op) tablesLocked() *opTables {
+	if op.tab == nil {
+		op.tab = arenaNew[opTables](&arena)
+	}
+	return op.tab
 }
 
 // opTables is the part of an Op the dispatcher reads on every call. It
@@ -131,16 +153,16 @@ func RegisterOp(schema string) *Op {
 		panic("tensor: op " + op.Name + " registered twice")
 	}
 	op.Schema = arena.schema(s, text)
-	op.opTables = arenaNew[opTables](&arena)
-	op.deviceArg = -1
+	t := op.tablesLocked()
+	t.deviceArg = -1
 	for i, a := range s.Args {
 		if a.Type.Base().Kind == TDevice {
-			op.deviceArg = i
+			t.deviceArg = i
 		}
 	}
-	op.tensorArgs = arenaSlice(&arena, tensorArgs)
-	op.mutates = arenaSlice(&arena, s.Mutates())
-	op.isView = s.IsView()
+	t.tensorArgs = arenaSlice(&arena, tensorArgs)
+	t.mutates = arenaSlice(&arena, s.Mutates())
+	t.isView = s.IsView()
 	ops.add(op, false)
 	if s.Overload == "default" {
 		ops.add(op, true)
@@ -205,13 +227,13 @@ func (op *Op) Impl(key DispatchKey, k KeyKernel) *Op {
 	if key <= KeyBackend {
 		panic("tensor: use ImplBackend or ImplComposite for " + key.String() + " kernels")
 	}
-	if op.keyKernels[key] != nil {
+	if op.tables().keyKernels[key] != nil {
 		panic(fmt.Sprintf("tensor: %s already has a %s kernel", op.Name, key))
 	}
 	regMu.Lock()
 	defer regMu.Unlock()
 	arena.keepKey(k)
-	op.keyKernels[key] = k
+	op.tablesLocked().keyKernels[key] = k
 	return op
 }
 
@@ -219,13 +241,13 @@ func (op *Op) Impl(key DispatchKey, k KeyKernel) *Op {
 // kernel). Registering twice panics. Where it runs is the dispatcher's
 // decision alone (see dispatch).
 func (op *Op) ImplComposite(k Kernel) *Op {
-	if op.composite != nil {
+	if op.tables().composite != nil {
 		panic(fmt.Sprintf("tensor: %s already has a decomposition", op.Name))
 	}
 	regMu.Lock()
 	defer regMu.Unlock()
 	arena.keep(k)
-	op.composite = k
+	op.tablesLocked().composite = k
 	return op
 }
 
@@ -237,12 +259,13 @@ func (op *Op) ImplBackend(dev Device, k Kernel) *Op {
 	regMu.Lock()
 	defer regMu.Unlock()
 	arena.keep(k)
-	if n := int(dev) + 1; n > len(op.backends) {
+	t := op.tablesLocked()
+	if n := int(dev) + 1; n > len(t.backends) {
 		b := make([]Kernel, n)
-		copy(b, op.backends)
-		op.backends = arenaSlice(&arena, b)
+		copy(b, t.backends)
+		t.backends = arenaSlice(&arena, b)
 	}
-	op.backends[dev] = k
+	t.backends[dev] = k
 	return op
 }
 
@@ -258,21 +281,21 @@ func (op *Op) SetMeta(k Kernel) *Op {
 // HasKernel reports whether op has its own kernel for key.
 func (op *Op) HasKernel(key DispatchKey) bool {
 	if key == KeyCompositeImplicit {
-		return op.composite != nil
+		return op.tables().composite != nil
 	}
-	return key > KeyBackend && op.keyKernels[key] != nil
+	return key > KeyBackend && op.tables().keyKernels[key] != nil
 }
 
 // KernelFor returns op's kernel for a key above the backend (nil if none).
-func (op *Op) KernelFor(key DispatchKey) KeyKernel { return op.keyKernels[key] }
+func (op *Op) KernelFor(key DispatchKey) KeyKernel { return op.tables().keyKernels[key] }
 
 // Composite returns op's decomposition (nil if none).
-func (op *Op) Composite() Kernel { return op.composite }
+func (op *Op) Composite() Kernel { return op.tables().composite }
 
 // BackendKernel returns op's own kernel for dev (nil if none).
 func (op *Op) BackendKernel(dev Device) Kernel {
-	if int(dev) < len(op.backends) {
-		return op.backends[dev]
+	if t := op.tables(); int(dev) < len(t.backends) {
+		return t.backends[dev]
 	}
 	return nil
 }
@@ -309,7 +332,8 @@ func (op *Op) Dispatch(args []any) Dispatch {
 			Panicf("Expected all tensors to be on the same device, but found at least two devices, %s and %s!", dev, t.device)
 		}
 	}
-	for _, i := range op.tensorArgs {
+	t := op.tables()
+	for _, i := range t.tensorArgs {
 		switch x := args[i].(type) {
 		case *Tensor:
 			see(x)
@@ -319,8 +343,8 @@ func (op *Op) Dispatch(args []any) Dispatch {
 			}
 		}
 	}
-	if !found && !scalarDev && op.deviceArg >= 0 {
-		if d, ok := args[op.deviceArg].(Device); ok {
+	if !found && !scalarDev && t.deviceArg >= 0 {
+		if d, ok := args[t.deviceArg].(Device); ok {
 			dev = d
 		}
 	}
@@ -385,7 +409,8 @@ func (op *Op) decomposeAt(k DispatchKey, d Dispatch, args []any) (bool, bool) {
 		if op.Explicit && !d.Device.hooks().Functionalize {
 			return false, false
 		}
-		return op.isView || len(op.mutates) > 0 || op.BackendKernel(d.Device) == nil, false
+		t := op.tables()
+		return t.isView || len(t.mutates) > 0 || op.BackendKernel(d.Device) == nil, false
 	case KeyTrace:
 		return !op.Explicit, false
 	}
@@ -399,7 +424,7 @@ func (op *Op) AnyRequiresGrad(args []any) bool {
 	if h == nil {
 		return false
 	}
-	for _, i := range op.tensorArgs {
+	for _, i := range op.tables().tensorArgs {
 		switch x := args[i].(type) {
 		case *Tensor:
 			if x != nil && x.AutogradMeta != nil && h.RequiresGrad(x) {
@@ -429,19 +454,20 @@ func (op *Op) dispatch(d Dispatch, args []any, below DispatchKey) (res any) {
 			nameInFlight(op)
 		}
 	}()
+	t := op.tables()
 	for k := below - 1; k > KeyBackend; k-- {
 		if !d.Keys.Has(k) {
 			continue
 		}
-		if kern := op.keyKernels[k]; kern != nil {
+		if kern := t.keyKernels[k]; kern != nil {
 			res = kern(op, d, args)
 			done = true
 			return res
 		}
-		if op.composite != nil {
+		if t.composite != nil {
 			decompose, skip := op.decomposeAt(k, d, args)
 			if decompose {
-				res = op.composite(op, args)
+				res = t.composite(op, args)
 				done = true
 				return res
 			}
@@ -460,7 +486,7 @@ func (op *Op) dispatch(d Dispatch, args []any, below DispatchKey) (res any) {
 		kern = op.BackendKernel(d.Device)
 	}
 	if kern == nil {
-		kern = op.composite
+		kern = t.composite
 	}
 	if kern == nil && below > KeyBackend {
 		kern = backendFallbacks[d.Device]
