@@ -67,7 +67,9 @@ type KeyKernel func(op *Op, d Dispatch, args []any) any
 
 // Op is one operator overload: its schema, its meta function and its kernels.
 type Op struct {
-	Name   string // qualified, e.g. "aten::add.Tensor"
+	Name string // qualified, e.g. "aten::add.Tensor"
+	// Schema is the op's parsed schema. A registered op's schema is in
+	// the registry's arena and must never be modified (see regArena).
 	Schema *Schema
 	// Core marks the ops of the core ATen opset.
 	Core bool
