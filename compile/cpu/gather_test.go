@@ -1,6 +1,11 @@
 package cpu
 
-import "testing"
+import (
+	"slices"
+	"testing"
+
+	"github.com/goaten/goaten/tensor"
+)
 
 // TestGatherBroadcastRuns: a per-channel value broadcast over planes (runs
 // of one value, filled by doubling copies) and a strided operand gather
@@ -41,6 +46,43 @@ func TestGatherBroadcastRuns(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestViewStepChecksLayout: a view step makes its view only of an input
+// laid out as planned (sizes, strides, offset, dtype, a CPU storage) and
+// otherwise leaves the call to the dispatcher.
+func TestViewStepChecksLayout(t *testing.T) {
+	x := tensor.Randn([]int{4, 6})
+	v := &viewStep{in: 0, at: geomOf(x), dtype: tensor.Float32,
+		outs: []geom{{sizes: []int{6, 4}, strides: []int{1, 6}, offset: 0}}}
+	r, ok := v.run([]any{x})
+	if !ok {
+		t.Fatal("the planned layout was not viewed")
+	}
+	y := r.(*tensor.Tensor)
+	if y.Storage() != x.Storage() || !slices.Equal(y.Sizes(), []int{6, 4}) || !slices.Equal(y.Strides(), []int{1, 6}) {
+		t.Fatalf("view %v %v", y.Sizes(), y.Strides())
+	}
+	x.AddScalar_(1)
+	if y.Version() != x.Version() {
+		t.Errorf("the view does not share its base's version counter: %d vs %d", y.Version(), x.Version())
+	}
+	past := *v
+	past.need = 4 * 25 // as_strided past the end of x's 24 elements: the dispatcher raises
+	if _, ok := past.run([]any{x}); ok {
+		t.Errorf("viewed past the end of the storage")
+	}
+	for name, other := range map[string]any{
+		"transposed":   x.T(),
+		"offset":       tensor.Randn([]int{30}).Slice(tensor.WithStart(6)).View([]int{4, 6}),
+		"float64":      x.To(tensor.Float64),
+		"meta":         tensor.NewMeta([]int{4, 6}, []int{6, 1}, 0, tensor.Float32, tensor.Meta),
+		"not a tensor": 3,
+	} {
+		if _, ok := v.run([]any{other}); ok {
+			t.Errorf("%s: viewed an input not laid out as planned", name)
 		}
 	}
 }
