@@ -33,21 +33,32 @@ type ConvParams struct {
 	Kernel     []int // kernel spatial sizes
 	Out        []int // output spatial sizes
 	Empty      bool  // zero batch or zero input channels: no backend runs
+
+	lists [7 * 3]int // the spatial lists' elements, for up to 3 spatial dims
 }
 
-// linExpandParam is expand_param_if_needed.
-func linExpandParam(v []int, name string, dim int) []int {
+// list returns the i-th of p's spatial lists (dim long): a part of p for
+// dims up to 3, so that parsing a convolution makes one object.
+func (p *ConvParams) list(i, dim int) []int {
+	if dim > 3 {
+		return make([]int, dim)
+	}
+	return p.lists[3*i : 3*i+dim : 3*i+dim]
+}
+
+// linExpandParam is expand_param_if_needed, into out (dim long).
+func linExpandParam(out, v []int, name string) []int {
 	if len(v) == 1 {
-		out := make([]int, dim)
 		for i := range out {
 			out[i] = v[0]
 		}
 		return out
 	}
-	if len(v) != dim {
-		tensor.Panicf("expected %s to be a single integer value or a list of %d values to match the convolution dimensions, but got %s=%s", name, dim, name, tensor.ShapeString(v))
+	if len(v) != len(out) {
+		tensor.Panicf("expected %s to be a single integer value or a list of %d values to match the convolution dimensions, but got %s=%s", name, len(out), name, tensor.ShapeString(v))
 	}
-	return append([]int(nil), v...)
+	copy(out, v)
+	return out
 }
 
 func linAnyBelow(v []int, lim int) bool {
@@ -84,10 +95,10 @@ func parseConv(c args.Convolution, backward bool) *ConvParams {
 	groups := c.Groups
 	tensor.Check(groups > 0, "non-positive groups is not supported")
 	p := &ConvParams{Dim: dim, Groups: groups, Transposed: c.Transposed}
-	p.Stride = linExpandParam(c.Stride, "stride", dim)
-	p.Padding = linExpandParam(c.Padding, "padding", dim)
-	p.Dilation = linExpandParam(c.Dilation, "dilation", dim)
-	p.OutPadding = linExpandParam(c.OutputPadding, "output_padding", dim)
+	p.Stride = linExpandParam(p.list(0, dim), c.Stride, "stride")
+	p.Padding = linExpandParam(p.list(1, dim), c.Padding, "padding")
+	p.Dilation = linExpandParam(p.list(2, dim), c.Dilation, "dilation")
+	p.OutPadding = linExpandParam(p.list(3, dim), c.OutputPadding, "output_padding")
 
 	// check_shape_forward
 	ws := weight.Sizes()
@@ -105,8 +116,10 @@ func parseConv(c args.Convolution, backward bool) *ConvParams {
 		tensor.Panicf("Given groups=%d, expected weight to be divisible by %d at dimension 0, but got weight of size [%s] instead", groups, groups, tensor.ShapeString(ws))
 	}
 	p.N, p.InC = input.Size(0), input.Size(1)
-	p.In = append([]int(nil), input.Sizes()[2:]...)
-	p.Kernel = append([]int(nil), ws[2:]...)
+	p.In = p.list(4, dim)
+	copy(p.In, input.Sizes()[2:])
+	p.Kernel = p.list(5, dim)
+	copy(p.Kernel, ws[2:])
 	if !p.Transposed {
 		if p.InC != ws[1]*groups {
 			tensor.Panicf("Given groups=%d, weight of size %s, expected input%s to have %d channels, but got %d channels instead",
@@ -144,7 +157,7 @@ func parseConv(c args.Convolution, backward bool) *ConvParams {
 		}
 		p.OutC = ws[1] * groups
 	}
-	p.Out = make([]int, dim)
+	p.Out = p.list(6, dim)
 	for i := range dim {
 		// Saturating, as above: an output size past the int64 range is
 		// refused when it is allocated (or as too small).
