@@ -70,12 +70,13 @@ func ConvBlockF32(dst []float32, dPlane, ldd int, x []float32, ldx int, wp []flo
 //
 // the weight gradient of nine taps (off: their offsets into the padded
 // input planes x) of two output channels (gy's planes, gPlane apart; 0
-// for one channel twice). Each sum is kept in sixteen lanes, lane l taking
-// the columns c ≡ l (mod 16) in the order of i, r, c with one fused
-// multiply-add each (the columns past cols of a row's last vector adding
-// 0·0), and the lanes are then added pairwise: l and l+8, then l+4, l+2,
-// l+1. It panics if len(s) < 18, len(off) != 9, a stride is negative, or
-// a read falls outside gy or x.
+// for one channel twice). Each image's part of a sum is kept in sixteen
+// float32 lanes, lane l taking the columns c ≡ l (mod 16) in the order of
+// r, c with one fused multiply-add each (the columns past cols of a row's
+// last vector adding 0·0); the parts are added lane by lane in float64,
+// image after image, the sixteen lanes then in order, and the sum rounded
+// once to float32. It panics if len(s) < 18, len(off) != 9, a stride is
+// negative, or a read falls outside gy or x.
 func ConvWGradF32(s []float32, gy []float32, gPlane, gImg, ldg int, x []float32, xImg, ldx int, off []int, n, rows, cols int) {
 	checkLen("ConvWGradF32", len(off), 9)
 	if len(s) < 18 || n < 0 || rows < 0 || cols < 0 || gPlane < 0 || gImg < 0 || ldg < 0 || xImg < 0 || ldx < 0 {
@@ -93,20 +94,13 @@ func ConvWGradF32(s []float32, gy []float32, gPlane, gImg, ldg int, x []float32,
 			panic(fmt.Sprintf("asm.ConvWGradF32: the tap at offset %d of %d images of %d rows of %d (%d, %d apart) reads past an x of %d", o, n, rows, cols, xImg, ldx, len(x)))
 		}
 	}
-	var lanes [18 * 16]float32
+	var lanes [18 * 16]float64
 	convWGradRun(lanes[:], gy, gPlane, gImg, ldg, x, xImg, ldx, off, n, rows, cols)
 	for k := range 18 {
-		v := lanes[16*k : 16*k+16]
-		var h [8]float32
-		for l := range 8 {
-			h[l] = v[l] + v[l+8]
+		var v float64
+		for _, l := range lanes[16*k : 16*k+16] {
+			v += l
 		}
-		for l := range 4 {
-			h[l] += h[l+4]
-		}
-		for l := range 2 {
-			h[l] += h[l+2]
-		}
-		s[k] = h[0] + h[1]
+		s[k] = float32(v)
 	}
 }

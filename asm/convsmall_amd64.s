@@ -15,11 +15,11 @@
 // last pair.
 //
 // convWGradF32AVX512 keeps the eighteen sums (two output channels × nine
-// taps) in Z14–Z31, one lane per column mod 16, across every image, row
-// and vector of columns: per vector, the two channels' gy (Z12, Z13) and
-// the nine taps' x (Z0–Z8) are loaded once, zero past the row's end, and
-// multiplied pairwise into the sums; the lanes are stored for the caller
-// to add up.
+// taps) of an image in Z14–Z31, one lane per column mod 16, across its
+// rows and vectors of columns: per vector, the two channels' gy (Z12, Z13)
+// and the nine taps' x (Z0–Z8) are loaded once, zero past the row's end,
+// and multiplied pairwise into the sums. After each image the sums are
+// widened to float64, added to the lanes in memory and cleared.
 
 // MASK16 sets K1 to the lanes of columns col … min(col+16, cols) - 1
 // (through AX and CX).
@@ -207,12 +207,24 @@ done:
 	MOVQ         (t*8)(oPtr), CX;             /* CX = off[t]            */ \
 	VMOVUPS.Z    (AX)(CX*4), K1, zt           /* zt = x at the tap      */
 
+// FLUSH(y, z, o) adds the sixteen float32 lanes of z (y: its low half) to
+// the float64 lanes at o(AX), o+64(AX), and clears z.
+#define FLUSH(y, z, o) \
+	VCVTPS2PD     y, Z0;                      /* Z0 = lanes 0–7 widened */ \
+	VEXTRACTF64X4 $1, z, Y1;                  /* Y1 = lanes 8–15        */ \
+	VCVTPS2PD     Y1, Z1;                     /* Z1 = them widened      */ \
+	VADDPD        o(AX), Z0, Z0;              /* + the lanes so far     */ \
+	VADDPD        o+64(AX), Z1, Z1;                                        \
+	VMOVUPD       Z0, o(AX);                  /* the lanes              */ \
+	VMOVUPD       Z1, o+64(AX);                                            \
+	VPXORD        z, z, z                     /* z = 0                  */
+
 // PAIR(zt, a0, a1) adds the tap's x times each channel's gy to its sums.
 #define PAIR(zt, a0, a1) \
 	VFMADD231PS  zt, Z12, a0;                 /* channel 0 += gy·x      */ \
 	VFMADD231PS  zt, Z13, a1                  /* channel 1 += gy·x      */
 
-// func convWGradF32AVX512(lanes []float32, gy []float32, gPlane, gImg, ldg int, x []float32, xImg, ldx int, off []int, n, rows, cols int)
+// func convWGradF32AVX512(lanes []float64, gy []float32, gPlane, gImg, ldg int, x []float32, xImg, ldx int, off []int, n, rows, cols int)
 TEXT ·convWGradF32AVX512(SB), NOSPLIT, $8-160
 	MOVQ         gy_base+24(FP), gRow         // gRow = gy
 	MOVQ         gPlane+48(FP), gPl           // gPl = gPlane
@@ -292,29 +304,29 @@ colv:
 	ADDQ         ldX, xRow                    // x a row on
 	DECQ         nRows                        // a row done
 	JNZ          row                          // any left?
+
+	MOVQ         lanes_base+0(FP), AX         // AX = lanes
+	FLUSH(Y14, Z14, 0)                        // the image's sums into the lanes
+	FLUSH(Y15, Z15, 128)
+	FLUSH(Y16, Z16, 256)
+	FLUSH(Y17, Z17, 384)
+	FLUSH(Y18, Z18, 512)
+	FLUSH(Y19, Z19, 640)
+	FLUSH(Y20, Z20, 768)
+	FLUSH(Y21, Z21, 896)
+	FLUSH(Y22, Z22, 1024)
+	FLUSH(Y23, Z23, 1152)
+	FLUSH(Y24, Z24, 1280)
+	FLUSH(Y25, Z25, 1408)
+	FLUSH(Y26, Z26, 1536)
+	FLUSH(Y27, Z27, 1664)
+	FLUSH(Y28, Z28, 1792)
+	FLUSH(Y29, Z29, 1920)
+	FLUSH(Y30, Z30, 2048)
+	FLUSH(Y31, Z31, 2176)
 	ADDQ         gNext, gRow                  // gy's next image
 	ADDQ         xNext, xRow                  // x's next image
 	DECQ         imgs-8(SP)                   // an image done
 	JNZ          img                          // any left?
-
-	MOVQ         lanes_base+0(FP), AX         // AX = lanes
-	VMOVUPS      Z14, 0(AX)                   // the lanes of each sum
-	VMOVUPS      Z15, 64(AX)
-	VMOVUPS      Z16, 128(AX)
-	VMOVUPS      Z17, 192(AX)
-	VMOVUPS      Z18, 256(AX)
-	VMOVUPS      Z19, 320(AX)
-	VMOVUPS      Z20, 384(AX)
-	VMOVUPS      Z21, 448(AX)
-	VMOVUPS      Z22, 512(AX)
-	VMOVUPS      Z23, 576(AX)
-	VMOVUPS      Z24, 640(AX)
-	VMOVUPS      Z25, 704(AX)
-	VMOVUPS      Z26, 768(AX)
-	VMOVUPS      Z27, 832(AX)
-	VMOVUPS      Z28, 896(AX)
-	VMOVUPS      Z29, 960(AX)
-	VMOVUPS      Z30, 1024(AX)
-	VMOVUPS      Z31, 1088(AX)
 	VZEROUPPER                                // clean AVX state
 	RET

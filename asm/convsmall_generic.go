@@ -20,12 +20,15 @@ func convBlockGo(dst []float32, dPlane, ldd int, x []float32, ldx int, wp []floa
 	}
 }
 
-// convWGradGo is ConvWGradF32's twin up to the lanes: lane l of sum
-// 9j + t takes the columns c ≡ l (mod 16), a row's last vector padded
-// with 0·0.
-func convWGradGo(lanes []float32, gy []float32, gPlane, gImg, ldg int, x []float32, xImg, ldx int, off []int, n, rows, cols int) {
+// convWGradGo is ConvWGradF32's twin up to the float64 lanes: lane l of
+// sum 9j + t takes, image by image, the columns c ≡ l (mod 16) in float32
+// (a row's last vector padded with 0·0), each image's part then added to
+// lanes in float64.
+func convWGradGo(lanes []float64, gy []float32, gPlane, gImg, ldg int, x []float32, xImg, ldx int, off []int, n, rows, cols int) {
 	clear(lanes[:18*16])
+	var part [18 * 16]float32
 	for i := range n {
+		clear(part[:])
 		for r := range rows {
 			for c0 := 0; c0 < cols; c0 += 16 {
 				for l := range 16 {
@@ -40,12 +43,15 @@ func convWGradGo(lanes []float32, gy []float32, gPlane, gImg, ldg int, x []float
 							if c < cols {
 								v = x[i*xImg+r*ldx+c+of]
 							}
-							a := &lanes[(9*j+t)*16+l]
+							a := &part[(9*j+t)*16+l]
 							*a = fma32(g, v, *a)
 						}
 					}
 				}
 			}
+		}
+		for k, v := range part {
+			lanes[k] += float64(v)
 		}
 	}
 }

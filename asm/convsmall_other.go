@@ -9,6 +9,6 @@ func convBlockRun(dst []float32, dPlane, ldd int, x []float32, ldx int, wp []flo
 	convBlockGo(dst, dPlane, ldd, x, ldx, wp, off, m, rows, cols, bias, hasBias)
 }
 
-func convWGradRun(lanes []float32, gy []float32, gPlane, gImg, ldg int, x []float32, xImg, ldx int, off []int, n, rows, cols int) {
+func convWGradRun(lanes []float64, gy []float32, gPlane, gImg, ldg int, x []float32, xImg, ldx int, off []int, n, rows, cols int) {
 	convWGradGo(lanes, gy, gPlane, gImg, ldg, x, xImg, ldx, off, n, rows, cols)
 }
