@@ -30,9 +30,10 @@ func ConvSmallFast() bool { return convSmallAsm || forceGo }
 // of output channels of a convolution whose taps k (input channel and
 // kernel position) read x at offsets off, with weights wp packed eight
 // output channels to a tap (zero past m). dst must not overlap x (a row may
-// be computed twice). It panics if len(wp) < 8·len(off), len(bias) < m, an
-// offset or stride is negative, or a row of dst or a tap's read of x falls
-// outside its slice.
+// be computed twice), nor its rows each other. It panics if
+// len(wp) < 8·len(off), len(bias) < m, an offset or stride is negative,
+// rows (or planes) are closer than cols, or a row of dst or a tap's read
+// of x falls outside its slice.
 func ConvBlockF32(dst []float32, dPlane, ldd int, x []float32, ldx int, wp []float32, off []int, m, rows, cols int, bias []float32) {
 	if m < 1 || m > 8 || rows < 0 || cols < 0 || dPlane < 0 || ldx < 0 {
 		panic(fmt.Sprintf("asm.ConvBlockF32: %d channels (1 to 8) of %d rows of %d, planes %d apart, x rows %d apart", m, rows, cols, dPlane, ldx))
@@ -43,7 +44,7 @@ func ConvBlockF32(dst []float32, dPlane, ldd int, x []float32, ldx int, wp []flo
 	if rows == 0 || cols == 0 {
 		return
 	}
-	if ldd < cols || (m-1)*dPlane+(rows-1)*ldd+cols > len(dst) || (m > 1 && dPlane < (rows-1)*ldd+cols) {
+	if (rows > 1 && ldd < cols) || (m > 1 && dPlane < cols) || (m-1)*dPlane+(rows-1)*ldd+cols > len(dst) {
 		panic(fmt.Sprintf("asm.ConvBlockF32: %d planes of %d rows of %d (%d, %d apart) do not fit a dst of %d", m, rows, cols, dPlane, ldd, len(dst)))
 	}
 	for _, o := range off {

@@ -262,7 +262,7 @@ func TestConvSmallBadArgs(t *testing.T) {
 		{"negative offset", func() { ConvBlockF32(d, 8, 4, x, 4, wp, []int{-1}, 1, 2, 4, nil) }},
 		{"x too short", func() { ConvBlockF32(d, 8, 4, x, 8, wp, []int{33}, 1, 2, 4, nil) }},
 		{"dst too short", func() { ConvBlockF32(d, 33, 4, x, 4, wp, []int{0}, 2, 2, 4, nil) }},
-		{"planes overlap", func() { ConvBlockF32(d, 6, 4, x, 4, wp, []int{0}, 2, 2, 4, nil) }},
+		{"planes overlap", func() { ConvBlockF32(d, 3, 4, x, 4, wp, []int{0}, 2, 2, 4, nil) }},
 		{"rows overlap", func() { ConvBlockF32(d, 8, 3, x, 4, wp, []int{0}, 1, 2, 4, nil) }},
 		{"eight offsets", func() { ConvWGradF32(s, x, 0, 8, 4, x, 8, 4, nine[:8], 1, 2, 4) }},
 		{"sums short", func() { ConvWGradF32(s[:17], x, 0, 8, 4, x, 8, 4, nine, 1, 2, 4) }},
