@@ -330,3 +330,222 @@ colv:
 	JNZ          img                          // any left?
 	VZEROUPPER                                // clean AVX state
 	RET
+
+#undef gRow
+#undef xRow
+#undef ldG
+#undef ldX
+#undef gNext
+#undef oPtr
+#undef gPl
+#undef nRows
+#undef nCols
+#undef col
+#undef xNext
+
+// convWGrad3F32AVX512 is convWGradF32AVX512 for taps that are three rows of
+// three, a row of x apart (off[3i+j] = off[j] + i·ldx), and rows of at
+// most 16 columns (one vector, K1): the rows go in pairs, and each x row's
+// three shifts are loaded once for both rows of the pair (12 loads for 36
+// fused multiply-adds rather than 18), each sum still taking its rows in
+// order. Z9, Z10 hold the channels' gy of the pair's first row, Z11, Z12
+// of its second; Z0–Z2 an x row's shifts; the sums as convWGradF32AVX512.
+
+// Register roles of convWGrad3F32AVX512.
+#define gRow  DI  // gy: the first row in hand of the first channel
+#define xRow  SI  // x: the first row in hand
+#define ldG   DX  // ldg in bytes
+#define ldX   BX  // ldx in bytes
+#define gNext R8  // from past an image's last row of gy to its next image, bytes
+#define c0    R9  // off[0] in bytes
+#define gPl   R10 // gPlane in bytes
+#define nRows R11 // rows left
+#define c1    R12 // off[1] in bytes
+#define c2    R13 // off[2] in bytes
+#define xNext R14 // from past an image's last row of x to its next image, bytes
+
+// func convWGrad3F32AVX512(lanes []float64, gy []float32, gPlane, gImg, ldg int, x []float32, xImg, ldx int, off []int, n, rows, cols int)
+TEXT ·convWGrad3F32AVX512(SB), NOSPLIT, $8-160
+	MOVQ         gy_base+24(FP), gRow         // gRow = gy
+	MOVQ         gPlane+48(FP), gPl           // gPl = gPlane
+	SHLQ         $2, gPl                      // in bytes
+	MOVQ         ldg+64(FP), ldG              // ldG = ldg
+	SHLQ         $2, ldG                      // in bytes
+	MOVQ         x_base+72(FP), xRow          // xRow = x
+	MOVQ         ldx+104(FP), ldX             // ldX = ldx
+	SHLQ         $2, ldX                      // in bytes
+	MOVQ         off_base+112(FP), AX         // AX = off
+	MOVQ         0(AX), c0                    // c0 = off[0]
+	SHLQ         $2, c0                       // in bytes
+	MOVQ         8(AX), c1                    // c1 = off[1]
+	SHLQ         $2, c1                       // in bytes
+	MOVQ         16(AX), c2                   // c2 = off[2]
+	SHLQ         $2, c2                       // in bytes
+	MOVQ         cols+152(FP), CX             // CX = cols (1 to 16)
+	MOVL         $1, AX                       // AX = 1
+	SHLL         CX, AX                       // AX = 1 << cols
+	DECL         AX                           // AX = cols low bits
+	KMOVW        AX, K1                       // K1 = the columns in range
+	MOVQ         rows+144(FP), AX             // AX = rows
+	MOVQ         gImg+56(FP), gNext           // gNext = gImg
+	SHLQ         $2, gNext                    // in bytes
+	MOVQ         AX, CX                       // CX = rows
+	IMULQ        ldG, CX                      // · ldg bytes
+	SUBQ         CX, gNext                    // gNext = gImg - rows·ldg
+	MOVQ         xImg+96(FP), xNext           // xNext = xImg
+	SHLQ         $2, xNext                    // in bytes
+	IMULQ        ldX, AX                      // AX = rows · ldx bytes
+	SUBQ         AX, xNext                    // xNext = xImg - rows·ldx
+	MOVQ         n+136(FP), AX                // AX = n
+	MOVQ         AX, imgs-8(SP)               // images left
+	VPXORD       Z14, Z14, Z14                // the sums = 0
+	VPXORD       Z15, Z15, Z15
+	VPXORD       Z16, Z16, Z16
+	VPXORD       Z17, Z17, Z17
+	VPXORD       Z18, Z18, Z18
+	VPXORD       Z19, Z19, Z19
+	VPXORD       Z20, Z20, Z20
+	VPXORD       Z21, Z21, Z21
+	VPXORD       Z22, Z22, Z22
+	VPXORD       Z23, Z23, Z23
+	VPXORD       Z24, Z24, Z24
+	VPXORD       Z25, Z25, Z25
+	VPXORD       Z26, Z26, Z26
+	VPXORD       Z27, Z27, Z27
+	VPXORD       Z28, Z28, Z28
+	VPXORD       Z29, Z29, Z29
+	VPXORD       Z30, Z30, Z30
+	VPXORD       Z31, Z31, Z31
+
+img3:
+	MOVQ         rows+144(FP), nRows          // nRows = rows
+
+pair3:
+	CMPQ         nRows, $2                    // a pair of rows left?
+	JLT          last3                        // no
+	VMOVUPS.Z    (gRow), K1, Z9               // Z9 = channel 0's gy, row r
+	VMOVUPS.Z    (gRow)(gPl*1), K1, Z10       // Z10 = channel 1's, row r
+	LEAQ         (gRow)(ldG*1), AX            // AX = &gy[0][r+1]
+	VMOVUPS.Z    (AX), K1, Z11                // Z11 = channel 0's gy, row r+1
+	VMOVUPS.Z    (AX)(gPl*1), K1, Z12         // Z12 = channel 1's, row r+1
+	MOVQ         xRow, AX                     // AX = x row r
+	VMOVUPS.Z    (AX)(c0*1), K1, Z0           // Z0 = the x row at column shift 0
+	VMOVUPS.Z    (AX)(c1*1), K1, Z1           // Z1 = at shift 1
+	VMOVUPS.Z    (AX)(c2*1), K1, Z2           // Z2 = at shift 2
+	VFMADD231PS  Z0, Z9, Z14                  // channel 0, tap (0, 0) += gy·x, output row r
+	VFMADD231PS  Z1, Z9, Z15                  // channel 0, tap (0, 1) += gy·x, output row r
+	VFMADD231PS  Z2, Z9, Z16                  // channel 0, tap (0, 2) += gy·x, output row r
+	VFMADD231PS  Z0, Z10, Z23                 // channel 1, tap (0, 0) += gy·x, output row r
+	VFMADD231PS  Z1, Z10, Z24                 // channel 1, tap (0, 1) += gy·x, output row r
+	VFMADD231PS  Z2, Z10, Z25                 // channel 1, tap (0, 2) += gy·x, output row r
+	ADDQ         ldX, AX                      // next x row
+	VMOVUPS.Z    (AX)(c0*1), K1, Z0           // Z0 = the x row at column shift 0
+	VMOVUPS.Z    (AX)(c1*1), K1, Z1           // Z1 = at shift 1
+	VMOVUPS.Z    (AX)(c2*1), K1, Z2           // Z2 = at shift 2
+	VFMADD231PS  Z0, Z9, Z17                  // channel 0, tap (1, 0) += gy·x, output row r
+	VFMADD231PS  Z1, Z9, Z18                  // channel 0, tap (1, 1) += gy·x, output row r
+	VFMADD231PS  Z2, Z9, Z19                  // channel 0, tap (1, 2) += gy·x, output row r
+	VFMADD231PS  Z0, Z10, Z26                 // channel 1, tap (1, 0) += gy·x, output row r
+	VFMADD231PS  Z1, Z10, Z27                 // channel 1, tap (1, 1) += gy·x, output row r
+	VFMADD231PS  Z2, Z10, Z28                 // channel 1, tap (1, 2) += gy·x, output row r
+	VFMADD231PS  Z0, Z11, Z14                 // channel 0, tap (0, 0) += gy·x, output row r+1
+	VFMADD231PS  Z1, Z11, Z15                 // channel 0, tap (0, 1) += gy·x, output row r+1
+	VFMADD231PS  Z2, Z11, Z16                 // channel 0, tap (0, 2) += gy·x, output row r+1
+	VFMADD231PS  Z0, Z12, Z23                 // channel 1, tap (0, 0) += gy·x, output row r+1
+	VFMADD231PS  Z1, Z12, Z24                 // channel 1, tap (0, 1) += gy·x, output row r+1
+	VFMADD231PS  Z2, Z12, Z25                 // channel 1, tap (0, 2) += gy·x, output row r+1
+	ADDQ         ldX, AX                      // next x row
+	VMOVUPS.Z    (AX)(c0*1), K1, Z0           // Z0 = the x row at column shift 0
+	VMOVUPS.Z    (AX)(c1*1), K1, Z1           // Z1 = at shift 1
+	VMOVUPS.Z    (AX)(c2*1), K1, Z2           // Z2 = at shift 2
+	VFMADD231PS  Z0, Z9, Z20                  // channel 0, tap (2, 0) += gy·x, output row r
+	VFMADD231PS  Z1, Z9, Z21                  // channel 0, tap (2, 1) += gy·x, output row r
+	VFMADD231PS  Z2, Z9, Z22                  // channel 0, tap (2, 2) += gy·x, output row r
+	VFMADD231PS  Z0, Z10, Z29                 // channel 1, tap (2, 0) += gy·x, output row r
+	VFMADD231PS  Z1, Z10, Z30                 // channel 1, tap (2, 1) += gy·x, output row r
+	VFMADD231PS  Z2, Z10, Z31                 // channel 1, tap (2, 2) += gy·x, output row r
+	VFMADD231PS  Z0, Z11, Z17                 // channel 0, tap (1, 0) += gy·x, output row r+1
+	VFMADD231PS  Z1, Z11, Z18                 // channel 0, tap (1, 1) += gy·x, output row r+1
+	VFMADD231PS  Z2, Z11, Z19                 // channel 0, tap (1, 2) += gy·x, output row r+1
+	VFMADD231PS  Z0, Z12, Z26                 // channel 1, tap (1, 0) += gy·x, output row r+1
+	VFMADD231PS  Z1, Z12, Z27                 // channel 1, tap (1, 1) += gy·x, output row r+1
+	VFMADD231PS  Z2, Z12, Z28                 // channel 1, tap (1, 2) += gy·x, output row r+1
+	ADDQ         ldX, AX                      // next x row
+	VMOVUPS.Z    (AX)(c0*1), K1, Z0           // Z0 = the x row at column shift 0
+	VMOVUPS.Z    (AX)(c1*1), K1, Z1           // Z1 = at shift 1
+	VMOVUPS.Z    (AX)(c2*1), K1, Z2           // Z2 = at shift 2
+	VFMADD231PS  Z0, Z11, Z20                 // channel 0, tap (2, 0) += gy·x, output row r+1
+	VFMADD231PS  Z1, Z11, Z21                 // channel 0, tap (2, 1) += gy·x, output row r+1
+	VFMADD231PS  Z2, Z11, Z22                 // channel 0, tap (2, 2) += gy·x, output row r+1
+	VFMADD231PS  Z0, Z12, Z29                 // channel 1, tap (2, 0) += gy·x, output row r+1
+	VFMADD231PS  Z1, Z12, Z30                 // channel 1, tap (2, 1) += gy·x, output row r+1
+	VFMADD231PS  Z2, Z12, Z31                 // channel 1, tap (2, 2) += gy·x, output row r+1
+	LEAQ         (gRow)(ldG*2), gRow          // gy two rows on
+	LEAQ         (xRow)(ldX*2), xRow          // x two rows on
+	SUBQ         $2, nRows                    // two rows done
+	JMP          pair3                        // again
+
+last3:
+	TESTQ        nRows, nRows                 // a row left?
+	JZ           flush3                       // no: the image is done
+	VMOVUPS.Z    (gRow), K1, Z9               // Z9 = channel 0's gy
+	VMOVUPS.Z    (gRow)(gPl*1), K1, Z10       // Z10 = channel 1's
+	MOVQ         xRow, AX                     // AX = x row r
+	VMOVUPS.Z    (AX)(c0*1), K1, Z0           // Z0 = the x row at column shift 0
+	VMOVUPS.Z    (AX)(c1*1), K1, Z1           // Z1 = at shift 1
+	VMOVUPS.Z    (AX)(c2*1), K1, Z2           // Z2 = at shift 2
+	VFMADD231PS  Z0, Z9, Z14                  // channel 0, tap (0, 0) += gy·x, output row r
+	VFMADD231PS  Z1, Z9, Z15                  // channel 0, tap (0, 1) += gy·x, output row r
+	VFMADD231PS  Z2, Z9, Z16                  // channel 0, tap (0, 2) += gy·x, output row r
+	VFMADD231PS  Z0, Z10, Z23                 // channel 1, tap (0, 0) += gy·x, output row r
+	VFMADD231PS  Z1, Z10, Z24                 // channel 1, tap (0, 1) += gy·x, output row r
+	VFMADD231PS  Z2, Z10, Z25                 // channel 1, tap (0, 2) += gy·x, output row r
+	ADDQ         ldX, AX                      // next x row
+	VMOVUPS.Z    (AX)(c0*1), K1, Z0           // Z0 = the x row at column shift 0
+	VMOVUPS.Z    (AX)(c1*1), K1, Z1           // Z1 = at shift 1
+	VMOVUPS.Z    (AX)(c2*1), K1, Z2           // Z2 = at shift 2
+	VFMADD231PS  Z0, Z9, Z17                  // channel 0, tap (1, 0) += gy·x, output row r
+	VFMADD231PS  Z1, Z9, Z18                  // channel 0, tap (1, 1) += gy·x, output row r
+	VFMADD231PS  Z2, Z9, Z19                  // channel 0, tap (1, 2) += gy·x, output row r
+	VFMADD231PS  Z0, Z10, Z26                 // channel 1, tap (1, 0) += gy·x, output row r
+	VFMADD231PS  Z1, Z10, Z27                 // channel 1, tap (1, 1) += gy·x, output row r
+	VFMADD231PS  Z2, Z10, Z28                 // channel 1, tap (1, 2) += gy·x, output row r
+	ADDQ         ldX, AX                      // next x row
+	VMOVUPS.Z    (AX)(c0*1), K1, Z0           // Z0 = the x row at column shift 0
+	VMOVUPS.Z    (AX)(c1*1), K1, Z1           // Z1 = at shift 1
+	VMOVUPS.Z    (AX)(c2*1), K1, Z2           // Z2 = at shift 2
+	VFMADD231PS  Z0, Z9, Z20                  // channel 0, tap (2, 0) += gy·x, output row r
+	VFMADD231PS  Z1, Z9, Z21                  // channel 0, tap (2, 1) += gy·x, output row r
+	VFMADD231PS  Z2, Z9, Z22                  // channel 0, tap (2, 2) += gy·x, output row r
+	VFMADD231PS  Z0, Z10, Z29                 // channel 1, tap (2, 0) += gy·x, output row r
+	VFMADD231PS  Z1, Z10, Z30                 // channel 1, tap (2, 1) += gy·x, output row r
+	VFMADD231PS  Z2, Z10, Z31                 // channel 1, tap (2, 2) += gy·x, output row r
+	ADDQ         ldG, gRow                    // gy a row on
+	ADDQ         ldX, xRow                    // x a row on
+
+flush3:
+	MOVQ         lanes_base+0(FP), AX         // AX = lanes
+	FLUSH(Y14, Z14, 0)
+	FLUSH(Y15, Z15, 128)
+	FLUSH(Y16, Z16, 256)
+	FLUSH(Y17, Z17, 384)
+	FLUSH(Y18, Z18, 512)
+	FLUSH(Y19, Z19, 640)
+	FLUSH(Y20, Z20, 768)
+	FLUSH(Y21, Z21, 896)
+	FLUSH(Y22, Z22, 1024)
+	FLUSH(Y23, Z23, 1152)
+	FLUSH(Y24, Z24, 1280)
+	FLUSH(Y25, Z25, 1408)
+	FLUSH(Y26, Z26, 1536)
+	FLUSH(Y27, Z27, 1664)
+	FLUSH(Y28, Z28, 1792)
+	FLUSH(Y29, Z29, 1920)
+	FLUSH(Y30, Z30, 2048)
+	FLUSH(Y31, Z31, 2176)
+	ADDQ         gNext, gRow                  // gy's next image
+	ADDQ         xNext, xRow                  // x's next image
+	DECQ         imgs-8(SP)                   // an image done
+	JNZ          img3                         // any left?
+	VZEROUPPER                                // clean AVX state
+	RET

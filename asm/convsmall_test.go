@@ -97,20 +97,27 @@ type wgradCase struct {
 	gy, x                                       []float32
 }
 
-func newWGradCase(r *rand.Rand, n, rows, cols, maxOff int) wgradCase {
+// newWGradCase draws a ConvWGradF32 call: taps at offsets up to maxOff,
+// or with rows3 (and at most 16 columns) three rows of three taps a row
+// of x apart.
+func newWGradCase(r *rand.Rand, n, rows, cols, maxOff int, rows3 bool) wgradCase {
 	c := wgradCase{n: n, rows: rows, cols: cols, ldg: cols + r.IntN(3), ldx: cols + r.IntN(4)}
 	c.gPlane = rows*c.ldg + r.IntN(3)
 	if r.IntN(4) == 0 {
 		c.gPlane = 0 // one channel twice
 	}
 	c.gImg = 2*rows*c.ldg + r.IntN(5)
-	c.xImg = rows*c.ldx + maxOff + r.IntN(5)
 	c.off = make([]int, 9)
 	hi := 0
 	for i := range c.off {
 		c.off[i] = r.IntN(maxOff + 1)
+		if i >= 3 && cols <= 16 && rows3 {
+			// Three rows of three taps, a row apart (convWGrad3F32AVX512).
+			c.off[i] = c.off[i%3] + i/3*c.ldx
+		}
 		hi = max(hi, c.off[i])
 	}
+	c.xImg = rows*c.ldx + hi + r.IntN(5)
 	if n > 0 && rows > 0 && cols > 0 {
 		c.gy = ewValues32(r, c.gPlane+(n-1)*c.gImg+(rows-1)*c.ldg+cols)
 		c.x = ewValues32(r, (n-1)*c.xImg+(rows-1)*c.ldx+cols+hi)
@@ -138,14 +145,19 @@ func (c wgradCase) check(t testing.TB, name string, useAsm bool, at int) {
 
 // TestConvWGrad compares every ConvWGradF32 kernel this CPU runs with the
 // twin over images 0..3, rows 0..4, columns 0..67, unaligned starts, the
-// specials (whose NaN and infinities the sums carry).
+// specials (whose NaN and infinities the sums carry); taps three rows of
+// three (the 3×3 kernel) for rows up to 16 columns, in pairs and alone.
 func TestConvWGrad(t *testing.T) {
 	r := rand.New(rand.NewPCG(53, 54))
 	for name, k := range convSmallKernelsUnderTest() {
 		for n := range 4 {
 			for rows := range 5 {
 				for cols := range 68 {
-					c := newWGradCase(r, n, rows, cols, 2*cols+3)
+					c := newWGradCase(r, n, rows, cols, 2*cols+3, false)
+					c.check(t, name, k, r.IntN(8))
+				}
+				for cols := range 17 {
+					c := newWGradCase(r, n, 2*rows+cols%2, cols, 4, true)
 					c.check(t, name, k, r.IntN(8))
 				}
 			}
@@ -287,7 +299,7 @@ func FuzzConvBlock(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, rows, cols, taps uint8) {
 		r := rand.New(rand.NewPCG(uint64(len(data)), 9))
 		c := newBlockCase(r, 1+int(taps%8), int(rows%8), int(cols%80), int(taps%24), 2*int(cols%80)+3)
-		g := newWGradCase(r, 1+int(rows%3), int(rows%5), int(cols%80), 2*int(cols%80)+3)
+		g := newWGradCase(r, 1+int(rows%3), int(rows%5), int(cols%80), 2*int(cols%80)+3, taps%2 == 0)
 		for i := range c.x {
 			if 4*i+4 <= len(data) {
 				c.x[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:]))
