@@ -353,22 +353,34 @@ func TestConstantPadRows(t *testing.T) {
 
 // TestUpsampleNearestRows: upsample_nearest2d repeats source rows (output
 // rows that read the row above's source row are copied from it) and
-// picks floor(o·in/out) in each dim.
+// picks floor(o·in/out) in each dim. Widths that are whole multiples of
+// the input's (2×, 3×, 5× from one column, 1×) take the paths that repeat
+// each source element k times; the others and inputs whose rows are not
+// unit-stride (a transposed input) gather column by column. Every dtype
+// width is covered.
 func TestUpsampleNearestRows(t *testing.T) {
-	for _, c := range [][4]int{{2, 2, 4, 4}, {3, 3, 7, 5}, {5, 4, 3, 9}} {
+	for _, c := range [][4]int{{2, 2, 4, 4}, {3, 3, 7, 5}, {5, 4, 3, 9}, {3, 5, 6, 10}, {4, 3, 5, 9}, {3, 4, 3, 4}, {2, 1, 3, 5}, {3, 7, 2, 14}} {
 		ih, iw, oh, ow := c[0], c[1], c[2], c[3]
-		v := make([]float32, 2*ih*iw)
+		v := make([]float64, 2*ih*iw)
 		for i := range v {
-			v[i] = float32(i)
+			v[i] = float64(i)
 		}
-		x := tensor.FromSlice(v, 1, 2, ih, iw)
-		got := tensor.Call("aten::upsample_nearest2d.vec", x, []int{oh, ow}, nil).(*tensor.Tensor).Float64s()
-		for p := range 2 {
-			for i := range oh {
-				for j := range ow {
-					want := float64(p*ih*iw + (i*ih/oh)*iw + j*iw/ow)
-					if g := got[(p*oh+i)*ow+j]; g != want {
-						t.Fatalf("%v: [%d,%d,%d] = %v, want %v", c, p, i, j, g, want)
+		for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64, tensor.Uint8, tensor.BFloat16} {
+			for _, transposed := range []bool{false, true} {
+				x := tensor.FromSlice(v, 1, 2, ih, iw).To(dt)
+				if transposed {
+					x = tensor.FromSlice(v, 1, 2, iw, ih).To(dt).Transpose(2, 3)
+				}
+				xv := x.Contiguous().Float64s()
+				got := tensor.Call("aten::upsample_nearest2d.vec", x, []int{oh, ow}, nil).(*tensor.Tensor).Float64s()
+				for p := range 2 {
+					for i := range oh {
+						for j := range ow {
+							want := xv[p*ih*iw+(i*ih/oh)*iw+j*iw/ow]
+							if g := got[(p*oh+i)*ow+j]; g != want {
+								t.Fatalf("%v %v transposed %v: [%d,%d,%d] = %v, want %v", c, dt, transposed, p, i, j, g, want)
+							}
+						}
 					}
 				}
 			}
