@@ -376,6 +376,56 @@ func binAxpy[T float32 | float64](t *binTable[T], name string, dst []T, a T, x, 
 	t.axpy(dst, a, x, y)
 }
 
+// The streaming forms of the slice-by-slice kernels: AddStreamF32 is
+// AddF32 storing every whole vector of dst from its first 64-byte boundary
+// on with non-temporal stores whatever its length, where AddF32 does so
+// from streamBytes on; the bits are the same. They are for a piece (a few
+// rows, tens of kilobytes or more) of a result of StreamBytes or more
+// built piece by piece, each call fencing its stores: a call per short row
+// would spend more on the fences than the stores save. Where there are no
+// streaming kernels (arm64, purego) they are the plain ones.
+
+// AddStreamF32 is [AddF32] with non-temporal stores.
+func AddStreamF32(dst, x, y []float32) { binVVStream(bin32, opAdd, "AddStreamF32", dst, x, y) }
+
+// SubStreamF32 is [SubF32] with non-temporal stores.
+func SubStreamF32(dst, x, y []float32) { binVVStream(bin32, opSub, "SubStreamF32", dst, x, y) }
+
+// MulStreamF32 is [MulF32] with non-temporal stores.
+func MulStreamF32(dst, x, y []float32) { binVVStream(bin32, opMul, "MulStreamF32", dst, x, y) }
+
+// DivStreamF32 is [DivF32] with non-temporal stores.
+func DivStreamF32(dst, x, y []float32) { binVVStream(bin32, opDiv, "DivStreamF32", dst, x, y) }
+
+// AddStreamF64 is [AddF64] with non-temporal stores.
+func AddStreamF64(dst, x, y []float64) { binVVStream(bin64, opAdd, "AddStreamF64", dst, x, y) }
+
+// SubStreamF64 is [SubF64] with non-temporal stores.
+func SubStreamF64(dst, x, y []float64) { binVVStream(bin64, opSub, "SubStreamF64", dst, x, y) }
+
+// MulStreamF64 is [MulF64] with non-temporal stores.
+func MulStreamF64(dst, x, y []float64) { binVVStream(bin64, opMul, "MulStreamF64", dst, x, y) }
+
+// DivStreamF64 is [DivF64] with non-temporal stores.
+func DivStreamF64(dst, x, y []float64) { binVVStream(bin64, opDiv, "DivStreamF64", dst, x, y) }
+
+// binVVStream is binVV streaming at any length.
+func binVVStream[T float32 | float64](t *binTable[T], op binOp, name string, dst, x, y []T) {
+	checkLen(name, len(dst), len(x), len(y))
+	if len(dst) == 0 {
+		return
+	}
+	if t.nt == nil {
+		t.vv[op](dst, x, y)
+		return
+	}
+	h := alignHead(dst)
+	t.vv[op](dst[:h], x[:h], y[:h])
+	if h < len(dst) {
+		t.nt.vv[op](dst[h:], x[h:], y[h:])
+	}
+}
+
 // streamBytes is the result size from which the elementwise kernels store
 // with non-temporal stores (VMOVNTPS): half the last-level cache. A result
 // that large does not stay in the caches anyway (its operands stream
@@ -400,6 +450,13 @@ func streamHead[T float32 | float64](dst []T) (int, bool) {
 	if len(dst)*size < streamBytes {
 		return 0, false
 	}
+	return alignHead(dst), true
+}
+
+// alignHead is the number of leading elements of dst (non-empty) before
+// its first 64-byte boundary (an AVX-512 store's alignment), at most len(dst).
+func alignHead[T float32 | float64](dst []T) int {
+	size := int(unsafe.Sizeof(dst[0]))
 	h := (64 - int(uintptr(unsafe.Pointer(unsafe.SliceData(dst)))%64)) % 64 / size
-	return min(h, len(dst)), true
+	return min(h, len(dst))
 }

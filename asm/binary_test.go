@@ -86,6 +86,35 @@ func testBinary[T float32 | float64](t *testing.T, tab, twin *binTable[T]) {
 func TestBinaryF32(t *testing.T) { testBinary(t, bin32, &binGo32) }
 func TestBinaryF64(t *testing.T) { testBinary(t, bin64, &binGo64) }
 
+// testBinaryStream checks the exported streaming kernels (non-temporal
+// stores at any length, from the first 64-byte boundary) against the
+// twins' vv kernels: lengths 0..67 and past, unaligned starts, in place.
+func testBinaryStream[T float32 | float64](t *testing.T, twin *binTable[T], fs [4]func(d, x, y []T)) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for op, f := range fs {
+		c := binCase[T]{binOpNames[op] + "/stream", func(tab *binTable[T], d, x, y []T, _ T) {
+			if tab == twin {
+				twin.vv[op](d, x, y)
+				return
+			}
+			f(d, x, y)
+		}}
+		for _, n := range append(ewLens(), 1000, 4099) {
+			for off := 0; off < 4; off++ {
+				checkBin(t, nil, twin, c, ewValues[T](r, n), ewValues[T](r, n), 0, off)
+			}
+		}
+	}
+}
+
+func TestBinaryStreamF32(t *testing.T) {
+	testBinaryStream(t, &binGo32, [4]func(d, x, y []float32){AddStreamF32, SubStreamF32, MulStreamF32, DivStreamF32})
+}
+
+func TestBinaryStreamF64(t *testing.T) {
+	testBinaryStream(t, &binGo64, [4]func(d, x, y []float64){AddStreamF64, SubStreamF64, MulStreamF64, DivStreamF64})
+}
+
 // TestBinarySemantics pins the twins to PyTorch's rules on special values.
 func TestBinarySemantics(t *testing.T) {
 	nan, inf := float32(math.NaN()), float32(math.Inf(1))
