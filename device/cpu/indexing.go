@@ -395,24 +395,18 @@ func ixLastDimT[T float32 | float64](out, self, index, src, from *tensor.Tensor,
 					copy(buf, sr)
 					sr = buf
 				}
-				for j, v := range ir {
-					if uint64(v) >= uint64(len(sr)) {
-						bad.Store(true)
-						return
-					}
-					or[j] = sr[v]
+				if !gatherRow(or, sr, ir) {
+					bad.Store(true)
+					return
 				}
 			} else {
 				sr, or := s[r*J:(r+1)*J], o[base:base+K]
 				if f != nil {
 					copy(or, f[base:base+K])
 				}
-				for j, v := range ir {
-					if uint64(v) >= uint64(len(or)) {
-						bad.Store(true)
-						return
-					}
-					or[v] += sr[j]
+				if !scatterAddRow(or, sr, ir) {
+					bad.Store(true)
+					return
 				}
 			}
 			for d := dim - 1; d >= 0; d-- {
@@ -430,6 +424,33 @@ func ixLastDimT[T float32 | float64](out, self, index, src, from *tensor.Tensor,
 			}
 		}
 	}
+}
+
+// gatherRow sets or[j] = sr[ir[j]] for each j; it reports false, having
+// stopped, at an index out of range. (A function of its own, so that the
+// loop keeps its variables in registers.)
+func gatherRow[T float32 | float64](or, sr []T, ir []int64) bool {
+	or = or[:len(ir)]
+	for j, v := range ir {
+		if uint64(v) >= uint64(len(sr)) {
+			return false
+		}
+		or[j] = sr[v]
+	}
+	return true
+}
+
+// scatterAddRow adds sr[j] to or[ir[j]] for each j in turn; it reports
+// false, having stopped, at an index out of range.
+func scatterAddRow[T float32 | float64](or, sr []T, ir []int64) bool {
+	sr = sr[:len(ir)]
+	for j, v := range ir {
+		if uint64(v) >= uint64(len(or)) {
+			return false
+		}
+		or[v] += sr[j]
+	}
+	return true
 }
 
 func gatherKernel(op *tensor.Op, a []any) any {
