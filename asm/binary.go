@@ -53,6 +53,10 @@ type binTable[T float32 | float64] struct {
 	// nt has the same kernels storing whole vectors with non-temporal
 	// stores, for a d aligned as streamHead leaves it (nil: none).
 	nt *binTable[T]
+	// rows[op](d, x, y, rows), in nt where set (add, sub, mul, div), sets
+	// d[r·n+i] = x[r·n+i] op y[i] for n = len(y) a multiple of a vector,
+	// d 32-byte aligned, rows ≥ 1 (rowsGo).
+	rows [numBinOps]func(d, x, y []T, rows int)
 }
 
 // bin32 and bin64 are the kernels in use: assembly where the CPU has it
@@ -408,6 +412,75 @@ func MulStreamF64(dst, x, y []float64) { binVVStream(bin64, opMul, "MulStreamF64
 
 // DivStreamF64 is [DivF64] with non-temporal stores.
 func DivStreamF64(dst, x, y []float64) { binVVStream(bin64, opDiv, "DivStreamF64", dst, x, y) }
+
+// AddRowsStreamF32 sets dst[r·n+i] = x[r·n+i] + y[i] for n = len(y) > 0
+// and every row r of dst and x (a bias repeated down a matrix, len(dst) =
+// len(x) a multiple of n), as AddF32 would row by row, with non-temporal
+// stores and one fence for all the rows. It streams where the CPU has the
+// kernels (AVX2), dst starts 32-byte aligned and a row is whole 32-byte
+// vectors; elsewhere it reports false and writes nothing.
+func AddRowsStreamF32(dst, x, y []float32) bool {
+	return binRows(bin32, opAdd, "AddRowsStreamF32", dst, x, y)
+}
+
+// SubRowsStreamF32 is [AddRowsStreamF32] for x - y.
+func SubRowsStreamF32(dst, x, y []float32) bool {
+	return binRows(bin32, opSub, "SubRowsStreamF32", dst, x, y)
+}
+
+// MulRowsStreamF32 is [AddRowsStreamF32] for x · y.
+func MulRowsStreamF32(dst, x, y []float32) bool {
+	return binRows(bin32, opMul, "MulRowsStreamF32", dst, x, y)
+}
+
+// DivRowsStreamF32 is [AddRowsStreamF32] for x / y.
+func DivRowsStreamF32(dst, x, y []float32) bool {
+	return binRows(bin32, opDiv, "DivRowsStreamF32", dst, x, y)
+}
+
+// AddRowsStreamF64 is [AddRowsStreamF32] for float64.
+func AddRowsStreamF64(dst, x, y []float64) bool {
+	return binRows(bin64, opAdd, "AddRowsStreamF64", dst, x, y)
+}
+
+// SubRowsStreamF64 is [SubRowsStreamF32] for float64.
+func SubRowsStreamF64(dst, x, y []float64) bool {
+	return binRows(bin64, opSub, "SubRowsStreamF64", dst, x, y)
+}
+
+// MulRowsStreamF64 is [MulRowsStreamF32] for float64.
+func MulRowsStreamF64(dst, x, y []float64) bool {
+	return binRows(bin64, opMul, "MulRowsStreamF64", dst, x, y)
+}
+
+// DivRowsStreamF64 is [DivRowsStreamF32] for float64.
+func DivRowsStreamF64(dst, x, y []float64) bool {
+	return binRows(bin64, opDiv, "DivRowsStreamF64", dst, x, y)
+}
+
+func binRows[T float32 | float64](t *binTable[T], op binOp, name string, dst, x, y []T) bool {
+	checkLen(name, len(dst), len(x))
+	n := len(y)
+	if n == 0 || len(dst)%n != 0 {
+		panic(fmt.Sprintf("asm.%s: %d elements are not rows of %d", name, len(dst), n))
+	}
+	if len(dst) == 0 || t.nt == nil || t.nt.rows[op] == nil || n*int(unsafe.Sizeof(y[0]))%32 != 0 ||
+		uintptr(unsafe.Pointer(unsafe.SliceData(dst)))%32 != 0 {
+		return false
+	}
+	t.nt.rows[op](dst, x, y, len(dst)/n)
+	return true
+}
+
+// rowsGo is the row kernels' twin: vv row by row.
+func rowsGo[T float32 | float64](vv func(d, x, y []T)) func(d, x, y []T, rows int) {
+	return func(d, x, y []T, rows int) {
+		n := len(y)
+		for r := range rows {
+			vv(d[r*n:(r+1)*n], x[r*n:(r+1)*n], y)
+		}
+	}
+}
 
 // binVVStream is binVV streaming at any length.
 func binVVStream[T float32 | float64](t *binTable[T], op binOp, name string, dst, x, y []T) {
