@@ -51,9 +51,13 @@ type binKernels struct {
 	f32 func(d, x, y []float32)
 	f64 func(d, x, y []float64)
 	// s32 and s64, where set, are f32 and f64 with non-temporal stores
-	// (asm.AddStreamF32, ...), for binRows's large results.
+	// (asm.AddStreamF32, ...), for binRows's large results; r32 and r64
+	// the same over rows with y repeated (asm.AddRowsStreamF32, ...),
+	// which report false where they cannot stream.
 	s32 func(d, x, y []float32)
 	s64 func(d, x, y []float64)
+	r32 func(d, x, y []float32) bool
+	r64 func(d, x, y []float64) bool
 	i64 func(d, x, y []int64) // nil for float-only ops
 	// reduced, when set, builds the float16/bfloat16 kernel from a function
 	// rounding a float32 to that dtype: for ops whose result jumps (trunc,
@@ -184,9 +188,9 @@ func binRunFloat(out *tensor.Tensor, ct tensor.DType, a, b *tensor.Tensor, k bin
 	}
 	if out.DType() == ct && a.DType() == ct && b.DType() == ct {
 		switch {
-		case ct == tensor.Float32 && binRows(out, a, b, k.f32, k.s32):
+		case ct == tensor.Float32 && binRows(out, a, b, k.f32, k.s32, k.r32):
 			return
-		case ct == tensor.Float64 && binRows(out, a, b, k.f64, k.s64):
+		case ct == tensor.Float64 && binRows(out, a, b, k.f64, k.s64, k.r64):
 			return
 		}
 	}
@@ -238,11 +242,13 @@ const binRowsBlock = 32 << 10
 // bias added to each row of a matrix, or y [64, 1, 1024] times x [64, 64,
 // 1024]. Each row goes to k directly (the general walk hands it the same
 // slices through more machinery). A result of asm.StreamBytes and more
-// goes to ks, when set, with non-temporal stores: blocks of rows against
-// a buffer holding the repeated row as many times, so that each call, and
-// so each fence, covers binRowsBlock bytes rather than one row. It
-// reports whether it ran.
-func binRows[T float32 | float64](out, a, b *tensor.Tensor, k, ks func(d, x, y []T)) bool {
+// goes to ks, when set, with non-temporal stores: all of a piece's rows of
+// a group in one call of kr where it can (b repeats its row, and the rows
+// are whole aligned vectors), else blocks of rows against a buffer
+// holding the repeated row as many times, so that each call, and so each
+// fence, covers binRowsBlock bytes rather than one row. It reports
+// whether it ran.
+func binRows[T float32 | float64](out, a, b *tensor.Tensor, k, ks func(d, x, y []T), kr func(d, x, y []T) bool) bool {
 	if k == nil || !out.IsContiguous() {
 		return false
 	}
@@ -291,6 +297,10 @@ func binRows[T float32 | float64](out, a, b *tensor.Tensor, k, ks func(d, x, y [
 				oa += j * n
 			} else {
 				ob += j * n
+			}
+			if stream && rep == 2 && kr != nil && kr(od[o:o+cnt*n], ad[oa:oa+cnt*n], bd[ob:ob+n]) {
+				i += cnt
+				continue
 			}
 			for c := 0; c < cnt; {
 				w := 1
@@ -467,9 +477,11 @@ func addKernels(alpha tensor.Scalar, ct tensor.DType) binKernels {
 		al := binRoundTo(alpha.Float64(), ct)
 		switch al {
 		case 1:
-			return binKernels{f32: asm.AddF32, f64: asm.AddF64, s32: asm.AddStreamF32, s64: asm.AddStreamF64}
+			return binKernels{f32: asm.AddF32, f64: asm.AddF64, s32: asm.AddStreamF32, s64: asm.AddStreamF64,
+				r32: asm.AddRowsStreamF32, r64: asm.AddRowsStreamF64}
 		case -1:
-			return binKernels{f32: asm.SubF32, f64: asm.SubF64, s32: asm.SubStreamF32, s64: asm.SubStreamF64}
+			return binKernels{f32: asm.SubF32, f64: asm.SubF64, s32: asm.SubStreamF32, s64: asm.SubStreamF64,
+				r32: asm.SubRowsStreamF32, r64: asm.SubRowsStreamF64}
 		}
 		k := binKernels{f32: addScaled32(float32(al)), f64: addScaled64(al)}
 		if ct == tensor.Float16 {
@@ -620,7 +632,8 @@ func divKernel(out *tensor.Tensor, op *tensor.Op, list []any) {
 	ct := out.DType()
 	switch mode {
 	case "":
-		binRunFloat(out, ct, a, b, binKernels{f32: asm.DivF32, f64: asm.DivF64, s32: asm.DivStreamF32, s64: asm.DivStreamF64})
+		binRunFloat(out, ct, a, b, binKernels{f32: asm.DivF32, f64: asm.DivF64, s32: asm.DivStreamF32, s64: asm.DivStreamF64,
+			r32: asm.DivRowsStreamF32, r64: asm.DivRowsStreamF64})
 	case "trunc":
 		binRun(out, ct, a, b, binKernels{f32: divTruncK(binNoRound[float32]), f64: divTruncK(binNoRound[float64]),
 			i64: divTruncI, reduced: divTruncK[float32]})
@@ -1306,7 +1319,8 @@ func init() {
 	implsOut(addKernel(false, func(a []any) tensor.Scalar { return args.AddScalarOf(a).Alpha }), "aten::add.Scalar")
 	implsOut(addKernel(true, func(a []any) tensor.Scalar { return args.SubOf(a).Alpha }), "aten::sub.Tensor")
 	implsOut(addKernel(true, func(a []any) tensor.Scalar { return args.SubScalarOf(a).Alpha }), "aten::sub.Scalar")
-	implsOut(sameKernel(binKernels{f32: asm.MulF32, f64: asm.MulF64, s32: asm.MulStreamF32, s64: asm.MulStreamF64, i64: mulK[int64]}),
+	implsOut(sameKernel(binKernels{f32: asm.MulF32, f64: asm.MulF64, s32: asm.MulStreamF32, s64: asm.MulStreamF64,
+		r32: asm.MulRowsStreamF32, r64: asm.MulRowsStreamF64, i64: mulK[int64]}),
 		"aten::mul.Tensor", "aten::mul.Scalar")
 	implsOut(divKernel, "aten::div.Tensor", "aten::div.Scalar", "aten::div.Tensor_mode", "aten::div.Scalar_mode")
 	implsOut(modKernel(binKernels{f32: fmodK[float32], f64: fmodK[float64], i64: fmodI}),
