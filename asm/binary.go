@@ -53,6 +53,10 @@ type binTable[T float32 | float64] struct {
 	// nt has the same kernels storing whole vectors with non-temporal
 	// stores, for a d aligned as streamHead leaves it (nil: none).
 	nt *binTable[T]
+	// rows[op](d, x, y, rows), in nt where set (add, sub, mul, div), sets
+	// d[r·n+i] = x[r·n+i] op y[i] for n = len(y) a multiple of a vector,
+	// d 32-byte aligned, rows ≥ 1 (rowsGo).
+	rows [numBinOps]func(d, x, y []T, rows int)
 }
 
 // bin32 and bin64 are the kernels in use: assembly where the CPU has it
@@ -376,6 +380,125 @@ func binAxpy[T float32 | float64](t *binTable[T], name string, dst []T, a T, x, 
 	t.axpy(dst, a, x, y)
 }
 
+// The streaming forms of the slice-by-slice kernels: AddStreamF32 is
+// AddF32 storing every whole vector of dst from its first 64-byte boundary
+// on with non-temporal stores whatever its length, where AddF32 does so
+// from streamBytes on; the bits are the same. They are for a piece (a few
+// rows, tens of kilobytes or more) of a result of StreamBytes or more
+// built piece by piece, each call fencing its stores: a call per short row
+// would spend more on the fences than the stores save. Where there are no
+// streaming kernels (arm64, purego) they are the plain ones.
+
+// AddStreamF32 is [AddF32] with non-temporal stores.
+func AddStreamF32(dst, x, y []float32) { binVVStream(bin32, opAdd, "AddStreamF32", dst, x, y) }
+
+// SubStreamF32 is [SubF32] with non-temporal stores.
+func SubStreamF32(dst, x, y []float32) { binVVStream(bin32, opSub, "SubStreamF32", dst, x, y) }
+
+// MulStreamF32 is [MulF32] with non-temporal stores.
+func MulStreamF32(dst, x, y []float32) { binVVStream(bin32, opMul, "MulStreamF32", dst, x, y) }
+
+// DivStreamF32 is [DivF32] with non-temporal stores.
+func DivStreamF32(dst, x, y []float32) { binVVStream(bin32, opDiv, "DivStreamF32", dst, x, y) }
+
+// AddStreamF64 is [AddF64] with non-temporal stores.
+func AddStreamF64(dst, x, y []float64) { binVVStream(bin64, opAdd, "AddStreamF64", dst, x, y) }
+
+// SubStreamF64 is [SubF64] with non-temporal stores.
+func SubStreamF64(dst, x, y []float64) { binVVStream(bin64, opSub, "SubStreamF64", dst, x, y) }
+
+// MulStreamF64 is [MulF64] with non-temporal stores.
+func MulStreamF64(dst, x, y []float64) { binVVStream(bin64, opMul, "MulStreamF64", dst, x, y) }
+
+// DivStreamF64 is [DivF64] with non-temporal stores.
+func DivStreamF64(dst, x, y []float64) { binVVStream(bin64, opDiv, "DivStreamF64", dst, x, y) }
+
+// AddRowsStreamF32 sets dst[r·n+i] = x[r·n+i] + y[i] for n = len(y) > 0
+// and every row r of dst and x (a bias repeated down a matrix, len(dst) =
+// len(x) a multiple of n), as AddF32 would row by row, with non-temporal
+// stores and one fence for all the rows. It streams where the CPU has the
+// kernels (AVX2), dst starts 32-byte aligned and a row is whole 32-byte
+// vectors; elsewhere it reports false and writes nothing.
+func AddRowsStreamF32(dst, x, y []float32) bool {
+	return binRows(bin32, opAdd, "AddRowsStreamF32", dst, x, y)
+}
+
+// SubRowsStreamF32 is [AddRowsStreamF32] for x - y.
+func SubRowsStreamF32(dst, x, y []float32) bool {
+	return binRows(bin32, opSub, "SubRowsStreamF32", dst, x, y)
+}
+
+// MulRowsStreamF32 is [AddRowsStreamF32] for x · y.
+func MulRowsStreamF32(dst, x, y []float32) bool {
+	return binRows(bin32, opMul, "MulRowsStreamF32", dst, x, y)
+}
+
+// DivRowsStreamF32 is [AddRowsStreamF32] for x / y.
+func DivRowsStreamF32(dst, x, y []float32) bool {
+	return binRows(bin32, opDiv, "DivRowsStreamF32", dst, x, y)
+}
+
+// AddRowsStreamF64 is [AddRowsStreamF32] for float64.
+func AddRowsStreamF64(dst, x, y []float64) bool {
+	return binRows(bin64, opAdd, "AddRowsStreamF64", dst, x, y)
+}
+
+// SubRowsStreamF64 is [SubRowsStreamF32] for float64.
+func SubRowsStreamF64(dst, x, y []float64) bool {
+	return binRows(bin64, opSub, "SubRowsStreamF64", dst, x, y)
+}
+
+// MulRowsStreamF64 is [MulRowsStreamF32] for float64.
+func MulRowsStreamF64(dst, x, y []float64) bool {
+	return binRows(bin64, opMul, "MulRowsStreamF64", dst, x, y)
+}
+
+// DivRowsStreamF64 is [DivRowsStreamF32] for float64.
+func DivRowsStreamF64(dst, x, y []float64) bool {
+	return binRows(bin64, opDiv, "DivRowsStreamF64", dst, x, y)
+}
+
+func binRows[T float32 | float64](t *binTable[T], op binOp, name string, dst, x, y []T) bool {
+	checkLen(name, len(dst), len(x))
+	n := len(y)
+	if n == 0 || len(dst)%n != 0 {
+		panic(fmt.Sprintf("asm.%s: %d elements are not rows of %d", name, len(dst), n))
+	}
+	if len(dst) == 0 || t.nt == nil || t.nt.rows[op] == nil || n*int(unsafe.Sizeof(y[0]))%32 != 0 ||
+		uintptr(unsafe.Pointer(unsafe.SliceData(dst)))%32 != 0 {
+		return false
+	}
+	t.nt.rows[op](dst, x, y, len(dst)/n)
+	return true
+}
+
+// rowsGo is the row kernels' twin: vv row by row.
+func rowsGo[T float32 | float64](vv func(d, x, y []T)) func(d, x, y []T, rows int) {
+	return func(d, x, y []T, rows int) {
+		n := len(y)
+		for r := range rows {
+			vv(d[r*n:(r+1)*n], x[r*n:(r+1)*n], y)
+		}
+	}
+}
+
+// binVVStream is binVV streaming at any length.
+func binVVStream[T float32 | float64](t *binTable[T], op binOp, name string, dst, x, y []T) {
+	checkLen(name, len(dst), len(x), len(y))
+	if len(dst) == 0 {
+		return
+	}
+	if t.nt == nil {
+		t.vv[op](dst, x, y)
+		return
+	}
+	h := alignHead(dst)
+	t.vv[op](dst[:h], x[:h], y[:h])
+	if h < len(dst) {
+		t.nt.vv[op](dst[h:], x[h:], y[h:])
+	}
+}
+
 // streamBytes is the result size from which the elementwise kernels store
 // with non-temporal stores (VMOVNTPS): half the last-level cache. A result
 // that large does not stay in the caches anyway (its operands stream
@@ -400,6 +523,13 @@ func streamHead[T float32 | float64](dst []T) (int, bool) {
 	if len(dst)*size < streamBytes {
 		return 0, false
 	}
+	return alignHead(dst), true
+}
+
+// alignHead is the number of leading elements of dst (non-empty) before
+// its first 64-byte boundary (an AVX-512 store's alignment), at most len(dst).
+func alignHead[T float32 | float64](dst []T) int {
+	size := int(unsafe.Sizeof(dst[0]))
 	h := (64 - int(uintptr(unsafe.Pointer(unsafe.SliceData(dst)))%64)) % 64 / size
-	return min(h, len(dst)), true
+	return min(h, len(dst))
 }

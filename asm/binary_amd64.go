@@ -119,6 +119,34 @@ func sigmoidBwd32(d, g, y []float32)
 //go:noescape
 func tanhBwd32(d, g, y []float32)
 
+// The row kernels (binary_amd64.s, ROWLOOP): d[r·n+i] = x[r·n+i] op
+// y[i] for n = len(y) a positive multiple of a vector, rows ≥ 1, with
+// non-temporal stores (d 32-byte aligned) and one fence.
+
+//go:noescape
+func addRows32NT(d, x, y []float32, rows int)
+
+//go:noescape
+func subRows32NT(d, x, y []float32, rows int)
+
+//go:noescape
+func mulRows32NT(d, x, y []float32, rows int)
+
+//go:noescape
+func divRows32NT(d, x, y []float32, rows int)
+
+//go:noescape
+func addRows64NT(d, x, y []float64, rows int)
+
+//go:noescape
+func subRows64NT(d, x, y []float64, rows int)
+
+//go:noescape
+func mulRows64NT(d, x, y []float64, rows int)
+
+//go:noescape
+func divRows64NT(d, x, y []float64, rows int)
+
 // The streaming variants (non-temporal stores; d 32-byte aligned).
 
 //go:noescape
@@ -245,6 +273,7 @@ var (
 		cube:  cubeV32,
 		bwd:   [numBwdOps]func(d, g, y []float32){sigmoidBwd32, tanhBwd32},
 		nt: &binTable[float32]{
+			rows:  [numBinOps]func(d, x, y []float32, rows int){addRows32NT, subRows32NT, mulRows32NT, divRows32NT},
 			vv:    [numBinOps]func(d, x, y []float32){addVV32NT, subVV32NT, mulVV32NT, divVV32NT, maxVV32NT, minVV32NT},
 			vs:    [numBinOps]func(d, x []float32, s float32){addVS32NT, subVS32NT, mulVS32NT, divVS32NT, maxVS32NT, minVS32NT},
 			sv:    [numBinOps]func(d []float32, s float32, y []float32){nil, subSV32NT, nil, divSV32NT, maxSV32NT, minSV32NT},
@@ -260,6 +289,7 @@ var (
 		sv:   [numBinOps]func(d []float64, s float64, y []float64){nil, subSV64, nil, divSV64, maxSV64, minSV64},
 		axpy: axpy64,
 		nt: &binTable[float64]{
+			rows: [numBinOps]func(d, x, y []float64, rows int){addRows64NT, subRows64NT, mulRows64NT, divRows64NT},
 			vv:   [numBinOps]func(d, x, y []float64){addVV64NT, subVV64NT, mulVV64NT, divVV64NT, maxVV64NT, minVV64NT},
 			vs:   [numBinOps]func(d, x []float64, s float64){addVS64NT, subVS64NT, mulVS64NT, divVS64NT, maxVS64NT, minVS64NT},
 			sv:   [numBinOps]func(d []float64, s float64, y []float64){nil, subSV64NT, nil, divSV64NT, maxSV64NT, minSV64NT},

@@ -148,6 +148,18 @@ done: \
 #define NOFENCE MOVQ nLeft, nLeft
 
 // Argument loading, by signature.
+// Register roles beyond BINLOOP's, for the row kernels (ROWLOOP).
+#define yRow  R9  // &y[0], where each row starts again
+#define width R10 // elements per row, len(y)
+#define rLeft R11 // rows left
+
+#define ARGSROWS \
+	MOVQ d_base+0(FP), dPtr;                  /* dPtr = &d[0]           */ \
+	MOVQ x_base+24(FP), xPtr;                 /* xPtr = &x[0]           */ \
+	MOVQ y_base+48(FP), yRow;                 /* yRow = &y[0]           */ \
+	MOVQ y_len+56(FP), width;                 /* width = len(y)         */ \
+	MOVQ rows+72(FP), rLeft                   /* rLeft = rows           */
+
 #define ARGSVV \
 	MOVQ d_base+0(FP), dPtr;                  /* dPtr = &d[0]           */ \
 	MOVQ d_len+8(FP), nLeft;                  /* nLeft = len(d)         */ \
@@ -529,3 +541,94 @@ TEXT ·axpy64NT(SB), NOSPLIT, $0-80
 	MOVQ         x_base+32(FP), xPtr      // xPtr = &x[0]
 	MOVQ         y_base+56(FP), yPtr      // yPtr = &y[0]
 	BINLOOP(4, 3, XL, XLM, YL, YLM, AXPYD, VMOVNTPD, SFENCE)   // the loop: d = x axpy y
+
+// The row kernels: d = x op y over rows rows of len(y) elements, y the
+// same row each time (a bias down a matrix), with non-temporal stores and
+// one fence at the end. See RowsStream in binary.go.
+
+// ROWLOOP runs OP over the rows: W elements per 32-byte vector, ST the
+// non-temporal store (VMOVNTPS or VMOVNTPD).
+//
+// In:  dPtr 32-byte aligned, xPtr, yRow, width a positive multiple of W,
+//      rLeft ≥ 1.
+// Out: the rows written; clobbers CX, DX, SI, DI, R11, Y0–Y13.
+#define ROWLOOP(W, OP, ST) \
+row: \
+	MOVQ    yRow, yPtr;                       /* y from its start       */ \
+	MOVQ    width, nLeft;                     /* a row's elements left  */ \
+quad: \
+	CMPQ    nLeft, $(4*W);                    /* 4 vectors left?        */ \
+	JLT     one;                              /* no: one at a time      */ \
+	XL(0, Y0);                                /* Y0:Y3 = x, 4 vectors   */ \
+	XL(32, Y1);                               /* next x vector into Y1 */ \
+	XL(64, Y2);                               /* next x vector into Y2 */ \
+	XL(96, Y3);                               /* next x vector into Y3 */ \
+	YL(0, Y4);                                /* Y4:Y7 = y, 4 vectors   */ \
+	YL(32, Y5);                               /* next y vector into Y5 */ \
+	YL(64, Y6);                               /* next y vector into Y6 */ \
+	YL(96, Y7);                               /* next y vector into Y7 */ \
+	OP(Y0, Y4, Y8, Y12);                      /* Y0 = x op y            */ \
+	OP(Y1, Y5, Y9, Y13);                      /* Y1 = x op y            */ \
+	OP(Y2, Y6, Y10, Y4);                      /* Y2 = x op y            */ \
+	OP(Y3, Y7, Y11, Y5);                      /* Y3 = x op y            */ \
+	ST      Y0, 0(dPtr);                      /* dst = Y0:Y3, streamed  */ \
+	ST      Y1, 32(dPtr);                     /* store Y1 */ \
+	ST      Y2, 64(dPtr);                     /* store Y2 */ \
+	ST      Y3, 96(dPtr);                     /* store Y3 */ \
+	ADDQ    $128, xPtr;                       /* next 4 vectors         */ \
+	ADDQ    $128, yPtr;                       /* advance yPtr too */ \
+	ADDQ    $128, dPtr;                       /* advance dPtr too */ \
+	SUBQ    $(4*W), nLeft;                    /* 4 vectors done         */ \
+	JMP     quad;                             /* again */ \
+one: \
+	TESTQ   nLeft, nLeft;                     /* a vector left?         */ \
+	JZ      next;                             /* no: the row is done    */ \
+	XL(0, Y0);                                /* Y0 = x                 */ \
+	YL(0, Y4);                                /* Y4 = y                 */ \
+	OP(Y0, Y4, Y8, Y12);                      /* Y0 = x op y            */ \
+	ST      Y0, (dPtr);                       /* dst = Y0, streamed     */ \
+	ADDQ    $32, xPtr;                        /* next vector            */ \
+	ADDQ    $32, yPtr;                        /* advance yPtr too */ \
+	ADDQ    $32, dPtr;                        /* advance dPtr too */ \
+	SUBQ    $W, nLeft;                        /* one vector done        */ \
+	JMP     one;                              /* again */ \
+next: \
+	DECQ    rLeft;                            /* a row done             */ \
+	JNZ     row;                              /* until none left        */ \
+	SFENCE;                                   /* order the stores       */ \
+	VZEROUPPER;                               /* clean AVX state        */ \
+	RET
+
+// func addRows32NT(d, x, y []float32, rows int) and the rest: d[r·n+i] =
+// x[r·n+i] op y[i], n = len(y). Needs AVX.
+TEXT ·addRows32NT(SB), NOSPLIT, $0-80
+	ARGSROWS                                 // the pointers, width and rows
+	ROWLOOP(8, ADDS, VMOVNTPS)               // the rows: d = x + y
+
+TEXT ·subRows32NT(SB), NOSPLIT, $0-80
+	ARGSROWS                                 // the pointers, width and rows
+	ROWLOOP(8, SUBS, VMOVNTPS)               // the rows: d = x - y
+
+TEXT ·mulRows32NT(SB), NOSPLIT, $0-80
+	ARGSROWS                                 // the pointers, width and rows
+	ROWLOOP(8, MULS, VMOVNTPS)               // the rows: d = x · y
+
+TEXT ·divRows32NT(SB), NOSPLIT, $0-80
+	ARGSROWS                                 // the pointers, width and rows
+	ROWLOOP(8, DIVS, VMOVNTPS)               // the rows: d = x / y
+
+TEXT ·addRows64NT(SB), NOSPLIT, $0-80
+	ARGSROWS                                 // the pointers, width and rows
+	ROWLOOP(4, ADDD, VMOVNTPD)               // the rows: d = x + y
+
+TEXT ·subRows64NT(SB), NOSPLIT, $0-80
+	ARGSROWS                                 // the pointers, width and rows
+	ROWLOOP(4, SUBD, VMOVNTPD)               // the rows: d = x - y
+
+TEXT ·mulRows64NT(SB), NOSPLIT, $0-80
+	ARGSROWS                                 // the pointers, width and rows
+	ROWLOOP(4, MULD, VMOVNTPD)               // the rows: d = x · y
+
+TEXT ·divRows64NT(SB), NOSPLIT, $0-80
+	ARGSROWS                                 // the pointers, width and rows
+	ROWLOOP(4, DIVD, VMOVNTPD)               // the rows: d = x / y

@@ -2,11 +2,13 @@ package asm
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 )
 
 var binOpNames = [numBinOps]string{"add", "sub", "mul", "div", "maximum", "minimum"}
@@ -85,6 +87,110 @@ func testBinary[T float32 | float64](t *testing.T, tab, twin *binTable[T]) {
 
 func TestBinaryF32(t *testing.T) { testBinary(t, bin32, &binGo32) }
 func TestBinaryF64(t *testing.T) { testBinary(t, bin64, &binGo64) }
+
+// testBinaryStream checks the exported streaming kernels (non-temporal
+// stores at any length, from the first 64-byte boundary) against the
+// twins' vv kernels: lengths 0..67 and past, unaligned starts, in place.
+func testBinaryStream[T float32 | float64](t *testing.T, twin *binTable[T], fs [4]func(d, x, y []T)) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for op, f := range fs {
+		c := binCase[T]{binOpNames[op] + "/stream", func(tab *binTable[T], d, x, y []T, _ T) {
+			if tab == twin {
+				twin.vv[op](d, x, y)
+				return
+			}
+			f(d, x, y)
+		}}
+		for _, n := range append(ewLens(), 1000, 4099) {
+			for off := 0; off < 4; off++ {
+				checkBin(t, nil, twin, c, ewValues[T](r, n), ewValues[T](r, n), 0, off)
+			}
+		}
+	}
+}
+
+// testBinaryRows checks the row kernels (AddRowsStreamF32, ...) against
+// the twins' vv row by row: widths of whole vectors and not, 1 to 5 rows,
+// dst 32-byte aligned or not (where they must report false and write
+// nothing), in place over x, guards after the rows.
+func testBinaryRows[T float32 | float64](t *testing.T, twin *binTable[T], fs [4]func(d, x, y []T) bool) {
+	r := rand.New(rand.NewPCG(7, 8))
+	var z T
+	vec := 32 / int(unsafe.Sizeof(z)) // elements per 32-byte vector
+	for op, f := range fs {
+		for _, n := range []int{1, vec - 1, vec, 2 * vec, 3 * vec, 4 * vec, 5 * vec, 9 * vec, 67 * vec, 67, 1000} {
+			for _, rows := range []int{1, 2, 5} {
+				for _, mis := range []int{0, 1} {
+					for _, inPlace := range []bool{false, true} {
+						x0, y := ewValues[T](r, rows*n), ewValues[T](r, n)
+						want := make([]T, rows*n)
+						rowsGo(twin.vv[op])(want, x0, y, rows)
+						// dst: 32-byte aligned plus mis elements, then guards.
+						buf := make([]T, rows*n+2*vec+9)
+						a := int(uintptr(unsafe.Pointer(&buf[0]))%32) / int(unsafe.Sizeof(z))
+						off := (vec-a)%vec + mis
+						for i := range buf {
+							buf[i] = ewGuard
+						}
+						d := buf[off : off+rows*n]
+						x := x0
+						if inPlace {
+							copy(d, x0)
+							x = d
+						}
+						ok := f(d, x, y)
+						name := fmt.Sprintf("%s/rows n=%d rows=%d misaligned=%d in place=%v", binOpNames[op], n, rows, mis, inPlace)
+						if !ok {
+							if mis == 0 && (n*int(unsafe.Sizeof(z)))%32 == 0 && hasStreamRows[T]() {
+								t.Fatalf("%s: reported false", name)
+							}
+							for i := range d {
+								if inPlace && !ewSame(d[i], x0[i]) || !inPlace && !ewSame(d[i], T(ewGuard)) {
+									t.Fatalf("%s: reported false but wrote [%d]", name, i)
+								}
+							}
+							continue
+						}
+						if mis != 0 || (n*int(unsafe.Sizeof(z)))%32 != 0 {
+							t.Fatalf("%s: streamed rows it cannot", name)
+						}
+						for i := range want {
+							if !ewSame(d[i], want[i]) {
+								t.Fatalf("%s: [%d] = %v, twin %v", name, i, d[i], want[i])
+							}
+						}
+						ewCheckGuards(t, name, buf, off, rows*n, T(ewGuard))
+					}
+				}
+			}
+		}
+	}
+}
+
+// hasStreamRows reports whether the kernels in use have row kernels.
+func hasStreamRows[T float32 | float64]() bool {
+	var z T
+	if _, ok := any(z).(float32); ok {
+		return bin32.nt != nil && bin32.nt.rows[opAdd] != nil
+	}
+	return bin64.nt != nil && bin64.nt.rows[opAdd] != nil
+}
+
+func TestBinaryRowsF32(t *testing.T) {
+	testBinaryRows(t, &binGo32, [4]func(d, x, y []float32) bool{AddRowsStreamF32, SubRowsStreamF32, MulRowsStreamF32, DivRowsStreamF32})
+}
+
+func TestBinaryRowsF64(t *testing.T) {
+	testBinaryRows(t, &binGo64, [4]func(d, x, y []float64) bool{AddRowsStreamF64, SubRowsStreamF64, MulRowsStreamF64, DivRowsStreamF64})
+}
+
+func TestBinaryStreamF32(t *testing.T) {
+	testBinaryStream(t, &binGo32, [4]func(d, x, y []float32){AddStreamF32, SubStreamF32, MulStreamF32, DivStreamF32})
+}
+
+func TestBinaryStreamF64(t *testing.T) {
+	testBinaryStream(t, &binGo64, [4]func(d, x, y []float64){AddStreamF64, SubStreamF64, MulStreamF64, DivStreamF64})
+}
 
 // TestBinarySemantics pins the twins to PyTorch's rules on special values.
 func TestBinarySemantics(t *testing.T) {
@@ -412,4 +518,28 @@ func TestBackwardF32(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzBinaryRows runs the float32 row kernels on random rows against the
+// twins.
+func FuzzBinaryRows(f *testing.F) {
+	f.Add(uint8(0), uint16(64), uint8(3), uint64(1))
+	f.Add(uint8(3), uint16(8), uint8(1), uint64(2))
+	fs := [4]func(d, x, y []float32) bool{AddRowsStreamF32, SubRowsStreamF32, MulRowsStreamF32, DivRowsStreamF32}
+	f.Fuzz(func(t *testing.T, op uint8, n uint16, rows uint8, seed uint64) {
+		r := rand.New(rand.NewPCG(seed, 9))
+		o, nn, rr := int(op%4), 1+int(n%2048), 1+int(rows%8)
+		x, y := ewValues[float32](r, rr*nn), ewValues[float32](r, nn)
+		want := make([]float32, rr*nn)
+		rowsGo(binGo32.vv[o])(want, x, y, rr)
+		d := make([]float32, rr*nn) // a fresh allocation: 32-byte aligned or not, as it comes
+		if !fs[o](d, x, y) {
+			return // nothing written: checked by testBinaryRows
+		}
+		for i := range want {
+			if !ewSame(d[i], want[i]) {
+				t.Fatalf("%s n=%d rows=%d: [%d] = %v, twin %v", binOpNames[o], nn, rr, i, d[i], want[i])
+			}
+		}
+	})
 }

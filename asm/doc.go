@@ -11,7 +11,10 @@
 // (addcmul.go); unary float32 functions with documented ulp errors
 // (unary.go); float64-accumulated sums, dot products, max/min with index
 // and the softmax, log-softmax and layer-norm row kernels (reduce.go);
-// float16/bfloat16 conversions (convert.go). The elementwise twins give the
+// float16/bfloat16 conversions (convert.go); the direct convolutions
+// (conv.go: a depthwise plane; convsmall.go: a block of eight output
+// channels and the weight gradient of nine taps, AVX-512 only, device/cpu
+// keeping the GEMM where they have no assembly). The elementwise twins give the
 // assembly's results bit for bit. On amd64 the streaming elementwise kernels
 // write results of half the last-level cache and more with non-temporal
 // stores (binary.go, streamBytes).
@@ -33,7 +36,8 @@
 // a kernel that meets a value its trick cannot take (an Inf or NaN in a
 // float64 sum, a divisor out of range, |x| ≥ 1e6 for sin) hands that vector
 // or block to its twin or to the scalar instruction, so the results stay
-// the twins'. Every kernel family runs NEON on arm64.
+// the twins'. Every kernel family but the small convolutions runs NEON on
+// arm64.
 //
 // The twins run when the CPU lacks a feature, on other architectures, when
 // the package is built with -tags purego, or when the environment variable

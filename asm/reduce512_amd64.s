@@ -261,3 +261,86 @@ fold:
 	VMOVSD     X4, s2+40(FP)                 // and s2
 	VZEROUPPER
 	RET
+
+// func accumulateRowsF32AVX512(acc []float64, x []float32, rows, stride int):
+// as accumulateRowsF32, 64 columns at a time in Z0–Z7, so that a row of
+// 64 float32 (four cache lines) is read in one pass down the rows rather
+// than in two; then 8 at a time in Z0. The same bits: each column's
+// additions in row order, each conversion exact.
+//
+// In:  rows ≥ 1, len(acc) = 8n, n ≥ 1, x holding the rows (stride apart).
+// R10 is the block's &acc[0], R11 the columns left, R12 the block's first
+// row, AX the rows, BX the stride in bytes, R13 the row, R14 the rows
+// left. Clobbers Z0–Z15.
+TEXT ·accumulateRowsF32AVX512(SB), NOSPLIT, $0-64
+	MOVQ      acc_base+0(FP), R10            // R10 = &acc[0]
+	MOVQ      acc_len+8(FP), R11             // R11 = len(acc)
+	MOVQ      x_base+24(FP), R12             // R12 = &x[0], the first row
+	MOVQ      rows+48(FP), AX                // AX = rows
+	MOVQ      stride+56(FP), BX              // BX = stride
+	SHLQ      $2, BX                         // in bytes
+ar64:
+	CMPQ      R11, $64                       // 64 columns left?
+	JLT       ar8                            // no: 8 at a time
+	VMOVUPD   (R10), Z0                      // Z0 = acc[0:8]
+	VMOVUPD   64(R10), Z1                    // Z1 = acc[8:16]
+	VMOVUPD   128(R10), Z2                   // Z2 = acc[16:24]
+	VMOVUPD   192(R10), Z3                   // Z3 = acc[24:32]
+	VMOVUPD   256(R10), Z4                   // Z4 = acc[32:40]
+	VMOVUPD   320(R10), Z5                   // Z5 = acc[40:48]
+	VMOVUPD   384(R10), Z6                   // Z6 = acc[48:56]
+	VMOVUPD   448(R10), Z7                   // Z7 = acc[56:64]
+	MOVQ      R12, R13                       // R13 = the first row
+	MOVQ      AX, R14                        // R14 = rows
+ar64row:
+	VCVTPS2PD (R13), Z8                      // Z8 = float64(x[0:8])
+	VCVTPS2PD 32(R13), Z9                    // Z9 = float64(x[8:16])
+	VCVTPS2PD 64(R13), Z10                   // Z10 = float64(x[16:24])
+	VCVTPS2PD 96(R13), Z11                   // Z11 = float64(x[24:32])
+	VADDPD    Z8, Z0, Z0                     // Z0 += x[0:8]
+	VADDPD    Z9, Z1, Z1                     // Z1 += x[8:16]
+	VADDPD    Z10, Z2, Z2                    // Z2 += x[16:24]
+	VADDPD    Z11, Z3, Z3                    // Z3 += x[24:32]
+	VCVTPS2PD 128(R13), Z12                  // Z12 = float64(x[32:40])
+	VCVTPS2PD 160(R13), Z13                  // Z13 = float64(x[40:48])
+	VCVTPS2PD 192(R13), Z14                  // Z14 = float64(x[48:56])
+	VCVTPS2PD 224(R13), Z15                  // Z15 = float64(x[56:64])
+	VADDPD    Z12, Z4, Z4                    // Z4 += x[32:40]
+	VADDPD    Z13, Z5, Z5                    // Z5 += x[40:48]
+	VADDPD    Z14, Z6, Z6                    // Z6 += x[48:56]
+	VADDPD    Z15, Z7, Z7                    // Z7 += x[56:64]
+	ADDQ      BX, R13                        // next row
+	DECQ      R14                            // one row done
+	JNZ       ar64row                        // more rows
+	VMOVUPD   Z0, (R10)                      // acc[0:8] = Z0
+	VMOVUPD   Z1, 64(R10)                    // acc[8:16] = Z1
+	VMOVUPD   Z2, 128(R10)                   // acc[16:24] = Z2
+	VMOVUPD   Z3, 192(R10)                   // acc[24:32] = Z3
+	VMOVUPD   Z4, 256(R10)                   // acc[32:40] = Z4
+	VMOVUPD   Z5, 320(R10)                   // acc[40:48] = Z5
+	VMOVUPD   Z6, 384(R10)                   // acc[48:56] = Z6
+	VMOVUPD   Z7, 448(R10)                   // acc[56:64] = Z7
+	ADDQ      $512, R10                      // next 64 of acc
+	ADDQ      $256, R12                      // and of each row
+	SUBQ      $64, R11                       // 64 columns done
+	JMP       ar64                           // more
+ar8:
+	TESTQ     R11, R11                       // columns left?
+	JZ        ardone                         // no
+	VMOVUPD   (R10), Z0                      // Z0 = acc[0:8]
+	MOVQ      R12, R13                       // R13 = the first row
+	MOVQ      AX, R14                        // R14 = rows
+ar8row:
+	VCVTPS2PD (R13), Z8                      // Z8 = float64(x[0:8])
+	VADDPD    Z8, Z0, Z0                     // Z0 += x[0:8]
+	ADDQ      BX, R13                        // next row
+	DECQ      R14                            // one row done
+	JNZ       ar8row                         // more rows
+	VMOVUPD   Z0, (R10)                      // acc[0:8] = Z0
+	ADDQ      $64, R10                       // next 8 of acc
+	ADDQ      $32, R12                       // and of each row
+	SUBQ      $8, R11                        // 8 columns done
+	JMP       ar8                            // more
+ardone:
+	VZEROUPPER
+	RET

@@ -53,6 +53,9 @@ func sumSqDevF32AVX512(x []float32, m float64) float64
 func affineF32AVX512(d, x, w, b []float32, s, c float32)
 
 //go:noescape
+func accumulateRowsF32AVX512(acc []float64, x []float32, rows, stride int)
+
+//go:noescape
 func scaleShiftF32AVX512(d, x []float32, s, c float32)
 
 // reduceAVX2 and reduceAVX512 are the tables of the two paths.
@@ -70,6 +73,7 @@ var (
 		t.expShift = expShiftF32AVX512
 		t.sum, t.sumSqDev, t.moments = sumF32AVX512, sumSqDevF32AVX512, momentsF32AVX512
 		t.affine, t.scaleShift = affineF32AVX512, scaleShiftF32AVX512
+		t.accumulateRows = accumulateRowsF32AVX512
 		return t
 	}()
 )

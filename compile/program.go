@@ -539,6 +539,20 @@ func (c *BoundCall) Item() int { return c.s.item }
 // slot), through the dispatcher, and returns the op's result.
 func (c *BoundCall) Invoke(vals []any) any { return c.s.invoke(vals) }
 
+// NArgs is the length of the call's argument list (0 for getitem).
+func (c *BoundCall) NArgs() int { return len(c.s.args) }
+
+// InvokeWith is Invoke with the argument list built in args (NArgs long),
+// which the op may keep: a caller running many calls can cut one block
+// into their lists instead of allocating one per call.
+func (c *BoundCall) InvokeWith(args, vals []any) any {
+	if c.s.op == nil {
+		return c.s.invoke(vals)
+	}
+	c.s.bind(args, vals)
+	return c.s.op.Invoke(args)
+}
+
 // isTemplate reports whether l is still the bound template's list (not yet
 // copied for this call).
 func isTemplate(l []*tensor.Tensor, tmpl any) bool {

@@ -121,7 +121,9 @@ func glu(op *tensor.Op, a []any) any {
 	tensor.Check(x.Dim() > 0, "glu does not support scalars because halving size must be even")
 	d := wrapDim(p.Dim, x.Dim())
 	n := x.Size(d)
-	tensor.Check(n%2 == 0, "Halving dimension must be even, but dimension %d is size %d", d, n)
+	if n%2 != 0 {
+		tensor.Panicf("Halving dimension must be even, but dimension %d is size %d", d, n)
+	}
 	h := n / 2
 	return x.Slice(tensor.WithDim(d), tensor.WithStart(0), tensor.WithEnd(h)).Mul(x.Slice(tensor.WithDim(d), tensor.WithStart(h), tensor.WithEnd(n)).Sigmoid())
 }
@@ -178,9 +180,13 @@ func prelu(op *tensor.Op, a []any) any {
 		if x.Dim() > 1 {
 			c = x.Size(1)
 		}
-		tensor.Check(c == n, "Mismatch of parameter numbers and input channel size. Found parameter numbers = %d and channel size = %d.", n, c)
+		if c != n {
+			tensor.Panicf("Mismatch of parameter numbers and input channel size. Found parameter numbers = %d and channel size = %d.", n, c)
+		}
 	}
-	tensor.Check(w.Dim() <= 1, "prelu: Expected `weight` to be a scalar or 1D tensor, but got ndim = %d", w.Dim())
+	if w.Dim() > 1 {
+		tensor.Panicf("prelu: Expected `weight` to be a scalar or 1D tensor, but got ndim = %d", w.Dim())
+	}
 	if x.Dim() >= 2 {
 		shape := ones(x.Dim())
 		shape[1] = w.Numel()
@@ -210,7 +216,9 @@ func logSoftmaxInt(op *tensor.Op, a []any) any {
 }
 
 func checkDropoutP(p float64) {
-	tensor.Check(p >= 0 && p <= 1, "dropout probability has to be between 0 and 1, but got %v", p)
+	if !(p >= 0 && p <= 1) {
+		tensor.Panicf("dropout probability has to be between 0 and 1, but got %v", p)
+	}
 }
 
 // dropout is ATen's CPU _dropout (is_fused_kernel_acceptable, and with it

@@ -140,8 +140,12 @@ func eyeM(op *tensor.Op, a []any) any {
 }
 
 func eyeOf(n, m int, dtype args.Opt[tensor.DType], device args.Opt[tensor.Device]) *T {
-	tensor.Check(n >= 0, "n must be greater or equal to 0, got %d", n)
-	tensor.Check(m >= 0, "m must be greater or equal to 0, got %d", m)
+	if n < 0 {
+		tensor.Panicf("n must be greater or equal to 0, got %d", n)
+	}
+	if m < 0 {
+		tensor.Panicf("m must be greater or equal to 0, got %d", m)
+	}
 	// 1.13's CPU eye kernel dispatches over every type but BFloat16.
 	if d := dtype.Or(tensor.DefaultFloat); d == tensor.BFloat16 {
 		core.NotImplementedFor("eye", d)

@@ -71,23 +71,35 @@ func indexAdd(op *tensor.Op, a []any) any {
 	if idx.Dim() > 1 {
 		tensor.IndexPanicf("index_add_(): Index is supposed to be a vector, but got dim: %d with type: %s and size: %s", idx.Dim(), core.CTypeName(idx.DType()), tensor.ShapeString(idx.Sizes()))
 	}
-	tensor.Check(idx.DType() == tensor.Int64 || idx.DType() == tensor.Int32, "index_add_(): Expected dtype int32/int64 for index but got: %s", core.CTypeName(idx.DType()))
-	tensor.Check(x.DType() == src.DType(), "index_add_(): self (%s) and source (%s) must have the same scalar type", core.CTypeName(x.DType()), core.CTypeName(src.DType()))
+	if idx.DType() != tensor.Int64 && idx.DType() != tensor.Int32 {
+		tensor.Panicf("index_add_(): Expected dtype int32/int64 for index but got: %s", core.CTypeName(idx.DType()))
+	}
+	if x.DType() != src.DType() {
+		tensor.Panicf("index_add_(): self (%s) and source (%s) must have the same scalar type", core.CTypeName(x.DType()), core.CTypeName(src.DType()))
+	}
 	d := wrapDim(dim, max(x.Dim(), 1))
 	n := 1
 	if src.Dim() > 0 {
 		n = src.Size(d)
 	}
-	tensor.Check(idx.Numel() == n, "index_add_(): Number of indices (%d) should be equal to source.size(dim): (%d), for dim: %d", idx.Numel(), n, d)
+	if idx.Numel() != n {
+		tensor.Panicf("index_add_(): Number of indices (%d) should be equal to source.size(dim): (%d), for dim: %d", idx.Numel(), n, d)
+	}
 	return indexInto(x, d, idx, scaleBy(src, alpha), true)
 }
 
 func indexCopy(op *tensor.Op, a []any) any {
 	p := args.IndexCopyOf(a)
 	x, dim, idx, src := p.Self, p.Dim, p.Index, p.Source
-	tensor.Check(idx.DType() == tensor.Int64, "index_copy_(): Expected a long tensor for index, but got %s", core.CTypeName(idx.DType()))
-	tensor.Check(x.DType() == src.DType(), "index_copy_(): self and source expected to have the same dtype, but got (self) %s and (source) %s", core.CTypeName(x.DType()), core.CTypeName(src.DType()))
-	tensor.Check(idx.Dim() <= 1, "index_copy_(): Index should have dimension 1 or 0 (got %d)", idx.Dim())
+	if idx.DType() != tensor.Int64 {
+		tensor.Panicf("index_copy_(): Expected a long tensor for index, but got %s", core.CTypeName(idx.DType()))
+	}
+	if x.DType() != src.DType() {
+		tensor.Panicf("index_copy_(): self and source expected to have the same dtype, but got (self) %s and (source) %s", core.CTypeName(x.DType()), core.CTypeName(src.DType()))
+	}
+	if idx.Dim() > 1 {
+		tensor.Panicf("index_copy_(): Index should have dimension 1 or 0 (got %d)", idx.Dim())
+	}
 	return indexInto(x, wrapDim(dim, max(x.Dim(), 1)), idx, src, false)
 }
 
@@ -114,14 +126,18 @@ func indexFillScalar(op *tensor.Op, a []any) any {
 func indexFillTensor(op *tensor.Op, a []any) any {
 	p := args.IndexFillIntTensorOf(a)
 	v := p.Value
-	tensor.Check(v.Dim() == 0, "index_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", v.Dim())
+	if v.Dim() != 0 {
+		tensor.Panicf("index_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", v.Dim())
+	}
 	return indexFill(p.Self, p.Dim, p.Index, v)
 }
 
 func take(op *tensor.Op, a []any) any {
 	p := args.TakeOf(a)
 	x, idx := p.Self, p.Index
-	tensor.Check(idx.DType() == tensor.Int64, "take(): Expected a long tensor for index, but got %s", core.CTypeName(idx.DType()))
+	if idx.DType() != tensor.Int64 {
+		tensor.Panicf("take(): Expected a long tensor for index, but got %s", core.CTypeName(idx.DType()))
+	}
 	return reshape(x, []int{-1}).Index([]*T{idx})
 }
 

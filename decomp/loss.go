@@ -65,11 +65,15 @@ func crossEntropy(op *tensor.Op, a []any) any {
 	}
 	switch {
 	case slices.Equal(x.Sizes(), t.Sizes()):
-		tensor.Check(t.DType().IsFloat(), "Expected floating point type for target with class probabilities, got %s", core.CTypeName(t.DType()))
+		if !t.DType().IsFloat() {
+			tensor.Panicf("Expected floating point type for target with class probabilities, got %s", core.CTypeName(t.DType()))
+		}
 		tensor.Check(ignore < 0, "ignore_index is not supported for floating point target")
 		return crossEntropyProbs(x, t, w, red, smooth, classDim)
 	case smooth > 0:
-		tensor.Check(smooth <= 1, "label_smoothing must be between 0.0 and 1.0. Got: %v", smooth)
+		if !(smooth <= 1) {
+			tensor.Panicf("label_smoothing must be between 0.0 and 1.0. Got: %v", smooth)
+		}
 		return crossEntropySmoothed(x, t, w, red, ignore, smooth, classDim)
 	}
 	return call("aten::nll_loss_nd", x.LogSoftmax(classDim, tensor.WithDtype(x.DType())), t, w, red, ignore)
@@ -79,10 +83,14 @@ func crossEntropy(op *tensor.Op, a []any) any {
 // classes, with the target mixed toward uniform by label smoothing.
 func crossEntropyProbs(x, t, w *T, red int, smooth float64, classDim int) *T {
 	n := x.Size(classDim)
-	tensor.Check(w == nil || (w.Dim() == 1 && w.Numel() == n), "cross_entropy: weight tensor should be defined either for all %d classes or no classes but got weight tensor of shape: %s", n, shapeOf(w))
+	if !(w == nil || (w.Dim() == 1 && w.Numel() == n)) {
+		tensor.Panicf("cross_entropy: weight tensor should be defined either for all %d classes or no classes but got weight tensor of shape: %s", n, shapeOf(w))
+	}
 	in := x.LogSoftmax(classDim, tensor.WithDtype(x.DType()))
 	if smooth > 0 {
-		tensor.Check(smooth <= 1, "label_smoothing must be between 0.0 and 1.0. Got: %v", smooth)
+		if !(smooth <= 1) {
+			tensor.Panicf("label_smoothing must be between 0.0 and 1.0. Got: %v", smooth)
+		}
 		t = t.MulScalar(1 - smooth).AddScalar(smooth / float64(n))
 	}
 	p := in.Mul(t)
@@ -168,7 +176,9 @@ func nllLossND(op *tensor.Op, a []any) any {
 	}
 	n, c := x.Size(0), x.Size(1)
 	outSize := append([]int{n}, x.Sizes()[2:]...)
-	tensor.Check(slices.Equal(t.Sizes()[1:], x.Sizes()[2:]), "Expected target size %s, got %s", tensor.ShapeString(outSize), tensor.ShapeString(t.Sizes()))
+	if !slices.Equal(t.Sizes()[1:], x.Sizes()[2:]) {
+		tensor.Panicf("Expected target size %s, got %s", tensor.ShapeString(outSize), tensor.ShapeString(t.Sizes()))
+	}
 	if x.Numel() > 0 {
 		x = reshape(x, []int{n, c, 1, -1})
 	} else {
@@ -234,7 +244,9 @@ func nllLossForward(op *tensor.Op, a []any) any {
 		tensor.Panicf("size mismatch (got input: %s, target: %s)", tensor.ShapeString(x.Sizes()), tensor.ShapeString(t.Sizes()))
 	}
 	n := x.Size(-1)
-	tensor.Check(w == nil || (w.Dim() == 1 && w.Numel() == n), "weight tensor should be defined either for all %d classes or no classes but got weight tensor of shape: %s", n, shapeOf(w))
+	if !(w == nil || (w.Dim() == 1 && w.Numel() == n)) {
+		tensor.Panicf("weight tensor should be defined either for all %d classes or no classes but got weight tensor of shape: %s", n, shapeOf(w))
+	}
 	need("nll_loss_out_frame", x.DType(), floatsBF)
 	nllWeightDType(x, w)
 	nllCheckTargets(t, n, ignore)
@@ -248,12 +260,20 @@ func nllLossForward(op *tensor.Op, a []any) any {
 func nllLoss2dForward(op *tensor.Op, a []any) any {
 	p := args.NllLoss2dForwardOf(a)
 	x, t, w, red, ignore := p.Self, p.Target, p.Weight, p.Reduction, p.IgnoreIndex
-	tensor.Check(t.Dim() == 3, "only batches of spatial targets supported (3D tensors) but got targets of dimension: %d", t.Dim())
-	tensor.Check(x.Dim() == 4, "only batches of spatial inputs supported (4D tensors), but got input of dimension: %d", x.Dim())
+	if t.Dim() != 3 {
+		tensor.Panicf("only batches of spatial targets supported (3D tensors) but got targets of dimension: %d", t.Dim())
+	}
+	if x.Dim() != 4 {
+		tensor.Panicf("only batches of spatial inputs supported (4D tensors), but got input of dimension: %d", x.Dim())
+	}
 	n := x.Size(1)
-	tensor.Check(w == nil || w.Numel() == n, "weight tensor should be defined either for all %d classes or no classes but got weight tensor of shape: %s", n, shapeOf(w))
+	if w != nil && w.Numel() != n {
+		tensor.Panicf("weight tensor should be defined either for all %d classes or no classes but got weight tensor of shape: %s", n, shapeOf(w))
+	}
 	s, ts := x.Sizes(), t.Sizes()
-	tensor.Check(s[0] == ts[0] && s[2] == ts[1] && s[3] == ts[2], "size mismatch (got input: %s , target: %s", tensor.ShapeString(s), tensor.ShapeString(ts))
+	if s[0] != ts[0] || s[2] != ts[1] || s[3] != ts[2] {
+		tensor.Panicf("size mismatch (got input: %s , target: %s", tensor.ShapeString(s), tensor.ShapeString(ts))
+	}
 	need("nll_loss2d_forward_out_frame", x.DType(), floatsBF)
 	nllWeightDType(x, w)
 	nllCheckTargets(t, n, ignore)
@@ -293,9 +313,13 @@ func nllLossBackward(op *tensor.Op, a []any) any {
 	if red == reduceNone && x.Dim() == 2 {
 		// check_dim_size: a 0-d grad fails while the message reads its size.
 		tensor.Check(g.Dim() > 0, "Dimension specified as 0 but tensor has no dimensions")
-		tensor.Check(g.Dim() == 1 && g.Size(0) == x.Size(0), "Expected a tensor of dimension 1 and tensor.size[0] == %d but got: dimension %d and tensor.size[0] = %d", x.Size(0), g.Dim(), g.Size(0))
+		if g.Dim() != 1 || g.Size(0) != x.Size(0) {
+			tensor.Panicf("Expected a tensor of dimension 1 and tensor.size[0] == %d but got: dimension %d and tensor.size[0] = %d", x.Size(0), g.Dim(), g.Size(0))
+		}
 	} else {
-		tensor.Check(g.Dim() <= 1 && g.Numel() == 1, "Expected a single element grad_output tensor, but got: %s", tensor.ShapeString(g.Sizes()))
+		if g.Dim() > 1 || g.Numel() != 1 {
+			tensor.Panicf("Expected a single element grad_output tensor, but got: %s", tensor.ShapeString(g.Sizes()))
+		}
 	}
 	classDim := 1
 	if x.Dim() < 2 {
@@ -379,7 +403,9 @@ func huberLoss(op *tensor.Op, a []any) any {
 	// common dtype.
 	out := x.DType()
 	x, y = commonOperands(x, y)
-	tensor.Check(tensor.CanCast(x.DType(), out), "result type %s can't be cast to the desired output type %s", core.CTypeName(x.DType()), core.CTypeName(out))
+	if !tensor.CanCast(x.DType(), out) {
+		tensor.Panicf("result type %s can't be cast to the desired output type %s", core.CTypeName(x.DType()), core.CTypeName(out))
+	}
 	z := x.Sub(y).Abs()
 	dl := opmathScalar(delta, z.DType())
 	loss := tensor.Where(z.LtScalar(dl), z.MulScalar(0.5).Mul(z), z.SubScalar(0.5*dl).MulScalar(dl))
@@ -391,7 +417,9 @@ func huberLoss(op *tensor.Op, a []any) any {
 func bceDTypes(a []any) {
 	p := args.BinaryCrossEntropyOf(a)
 	x, t := p.Self, p.Target
-	tensor.Check(t.DType() == x.DType(), "Found dtype %s but expected %s", core.CTypeName(t.DType()), core.CTypeName(x.DType()))
+	if t.DType() != x.DType() {
+		tensor.Panicf("Found dtype %s but expected %s", core.CTypeName(t.DType()), core.CTypeName(x.DType()))
+	}
 	need("binary_cross_entropy", x.DType(), floatsOnly)
 }
 
@@ -399,7 +427,9 @@ func bceDTypes(a []any) {
 func binaryCrossEntropy(op *tensor.Op, a []any) any {
 	p := args.BinaryCrossEntropyOf(a)
 	x, t, w, red := p.Self, p.Target, p.Weight, p.Reduction
-	tensor.Check(slices.Equal(x.Sizes(), t.Sizes()), "Using a target size (%s) that is different to the input size (%s) is deprecated. Please ensure they have the same size.", tensor.ShapeString(t.Sizes()), tensor.ShapeString(x.Sizes()))
+	if !slices.Equal(x.Sizes(), t.Sizes()) {
+		tensor.Panicf("Using a target size (%s) that is different to the input size (%s) is deprecated. Please ensure they have the same size.", tensor.ShapeString(t.Sizes()), tensor.ShapeString(x.Sizes()))
+	}
 	lo := x.Neg().Log1p().Clamp(tensor.WithMin(-100))
 	hi := x.Log().Clamp(tensor.WithMin(-100))
 	loss := t.SubScalar(1).Mul(lo).Sub(t.Mul(hi))
@@ -414,7 +444,9 @@ func binaryCrossEntropy(op *tensor.Op, a []any) any {
 func bceWithLogits(op *tensor.Op, a []any) any {
 	p := args.BinaryCrossEntropyWithLogitsOf(a)
 	x, t, w, pw, red := p.Self, p.Target, p.Weight, p.PosWeight, p.Reduction
-	tensor.Check(slices.Equal(x.Sizes(), t.Sizes()), "Target size (%s) must be the same as input size (%s)", tensor.ShapeString(t.Sizes()), tensor.ShapeString(x.Sizes()))
+	if !slices.Equal(x.Sizes(), t.Sizes()) {
+		tensor.Panicf("Target size (%s) must be the same as input size (%s)", tensor.ShapeString(t.Sizes()), tensor.ShapeString(x.Sizes()))
+	}
 	m := x.Neg().Clamp(tensor.WithMin(0))
 	lse := m.Neg().Exp().Add(x.Neg().Sub(m).Exp()).Log().Add(m)
 	var loss *T
@@ -476,9 +508,13 @@ func cosineEmbeddingLoss(op *tensor.Op, a []any) any {
 	td := t.Dim()
 	tensor.Check(td == 1 || td == 0, "0D or 1D target tensor expected, multi-target not supported")
 	if td == 1 {
-		tensor.Check(x1.Dim() == 2 && x2.Dim() == 2, "1D target tensor expects 2D input tensors, but found inputs with sizes %s and %s.", tensor.ShapeString(x1.Sizes()), tensor.ShapeString(x2.Sizes()))
+		if x1.Dim() != 2 || x2.Dim() != 2 {
+			tensor.Panicf("1D target tensor expects 2D input tensors, but found inputs with sizes %s and %s.", tensor.ShapeString(x1.Sizes()), tensor.ShapeString(x2.Sizes()))
+		}
 	} else {
-		tensor.Check(x1.Dim() == 1 && x2.Dim() == 1, "0D target tensor expects 1D input tensors, but found inputs with sizes %s and %s.", tensor.ShapeString(x1.Sizes()), tensor.ShapeString(x2.Sizes()))
+		if x1.Dim() != 1 || x2.Dim() != 1 {
+			tensor.Panicf("0D target tensor expects 1D input tensors, but found inputs with sizes %s and %s.", tensor.ShapeString(x1.Sizes()), tensor.ShapeString(x2.Sizes()))
+		}
 	}
 	const eps = 1e-12
 	prodSum := x1.Mul(x2).Sum([]int{td})
@@ -512,7 +548,9 @@ func tripletMarginLoss(op *tensor.Op, a []any) any {
 	v := args.TripletMarginLossOf(a)
 	an, po, ne := v.Anchor, v.Positive, v.Negative
 	margin, p, eps, swap, red := v.Margin, v.P, v.Eps, v.Swap, v.Reduction
-	tensor.Check(an.Dim() == po.Dim() && po.Dim() == ne.Dim(), "The anchor, positive, and negative tensors are expected to have the same number of dimensions, but got: anchor %dD, positive %dD, and negative %dD inputs", an.Dim(), po.Dim(), ne.Dim())
+	if an.Dim() != po.Dim() || po.Dim() != ne.Dim() {
+		tensor.Panicf("The anchor, positive, and negative tensors are expected to have the same number of dimensions, but got: anchor %dD, positive %dD, and negative %dD inputs", an.Dim(), po.Dim(), ne.Dim())
+	}
 	dist := func(x, y *T) *T {
 		return call("aten::pairwise_distance", x, y, p, eps, false)
 	}

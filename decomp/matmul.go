@@ -42,7 +42,9 @@ func mT(x *T) *T { return transpose(x, -2, -1) }
 // of one mm; otherwise the batch dims broadcast and go through bmm.
 func matmul(a, b *T) *T {
 	d1, d2 := a.Dim(), b.Dim()
-	tensor.Check(d1 != 0 && d2 != 0, "both arguments to matmul need to be at least 1D, but they are %dD and %dD", d1, d2)
+	if d1 == 0 || d2 == 0 {
+		tensor.Panicf("both arguments to matmul need to be at least 1D, but they are %dD and %dD", d1, d2)
+	}
 	switch {
 	case d1 == 1 && d2 == 1:
 		return a.Dot(b)
@@ -143,13 +145,23 @@ func transposeOf(x *T) *T { return x.T() }
 func bilinear(op *tensor.Op, a []any) any {
 	p := args.BilinearOf(a)
 	x1, x2, w, bias := p.Input1, p.Input2, p.Weight, p.Bias
-	tensor.Check(x1.Dim() == x2.Dim(), "bilinear(): input dimensions do not match: got %d and %d", x1.Dim(), x2.Dim())
-	for i := 0; i < x1.Dim()-1; i++ {
-		tensor.Check(x1.Size(i) == x2.Size(i), "bilinear(): input batch dimensions do not match: got %d and %d", x1.Size(i), x2.Size(i))
+	if x1.Dim() != x2.Dim() {
+		tensor.Panicf("bilinear(): input dimensions do not match: got %d and %d", x1.Dim(), x2.Dim())
 	}
-	tensor.Check(x1.Size(-1) == w.Size(1), "bilinear(): input1 size does not match weight size: got %d but expected %d", x1.Size(-1), w.Size(1))
-	tensor.Check(x2.Size(-1) == w.Size(2), "bilinear(): input2 size does not match weight size: got %d but expected %d", x2.Size(-1), w.Size(2))
-	tensor.Check(bias == nil || bias.Size(0) == w.Size(0), "bilinear(): bias size does not match weight size: got %d but expected %d", biasSize(bias), w.Size(0))
+	for i := 0; i < x1.Dim()-1; i++ {
+		if x1.Size(i) != x2.Size(i) {
+			tensor.Panicf("bilinear(): input batch dimensions do not match: got %d and %d", x1.Size(i), x2.Size(i))
+		}
+	}
+	if x1.Size(-1) != w.Size(1) {
+		tensor.Panicf("bilinear(): input1 size does not match weight size: got %d but expected %d", x1.Size(-1), w.Size(1))
+	}
+	if x2.Size(-1) != w.Size(2) {
+		tensor.Panicf("bilinear(): input2 size does not match weight size: got %d but expected %d", x2.Size(-1), w.Size(2))
+	}
+	if bias != nil && bias.Size(0) != w.Size(0) {
+		tensor.Panicf("bilinear(): bias size does not match weight size: got %d but expected %d", biasSize(bias), w.Size(0))
+	}
 	o, i, j := w.Size(0), w.Size(1), w.Size(2)
 	outShape := append(x1.Shape()[:x1.Dim()-1], o)
 	f1, f2 := reshape(x1, []int{-1, i}), reshape(x2, []int{-1, j})
@@ -172,10 +184,16 @@ func biasSize(b *T) int {
 func dot(op *tensor.Op, a []any) any {
 	p := args.DotOf(a)
 	x, y := p.Self, p.Tensor
-	tensor.Check(x.Dim() == 1 && y.Dim() == 1, "1D tensors expected, but got %dD and %dD tensors", x.Dim(), y.Dim())
-	tensor.Check(x.DType() == y.DType(), "dot : expected both vectors to have same dtype, but found %s and %s", core.CTypeName(x.DType()), core.CTypeName(y.DType()))
-	tensor.Check(x.Numel() == y.Numel(), "inconsistent tensor size, expected tensor [%d] and src [%d] to have the same number of elements, but got %d and %d elements respectively",
-		x.Numel(), y.Numel(), x.Numel(), y.Numel())
+	if x.Dim() != 1 || y.Dim() != 1 {
+		tensor.Panicf("1D tensors expected, but got %dD and %dD tensors", x.Dim(), y.Dim())
+	}
+	if x.DType() != y.DType() {
+		tensor.Panicf("dot : expected both vectors to have same dtype, but found %s and %s", core.CTypeName(x.DType()), core.CTypeName(y.DType()))
+	}
+	if x.Numel() != y.Numel() {
+		tensor.Panicf("inconsistent tensor size, expected tensor [%d] and src [%d] to have the same number of elements, but got %d and %d elements respectively",
+			x.Numel(), y.Numel(), x.Numel(), y.Numel())
+	}
 	need("dot", x.DType(), realsBF)
 	return sumDType(x.Mul(y), nil, false, x.DType())
 }
@@ -183,16 +201,24 @@ func dot(op *tensor.Op, a []any) any {
 func mv(op *tensor.Op, a []any) any {
 	p := args.MvOf(a)
 	m, v := p.Self, p.Vec
-	tensor.Check(m.Dim() == 2 && v.Dim() == 1, "vector + matrix @ vector expected, got 1, %d, %d", m.Dim(), v.Dim())
-	tensor.Check(m.Size(1) == v.Size(0), "size mismatch, got %d, %dx%d,%d", m.Size(0), m.Size(0), m.Size(1), v.Size(0))
+	if m.Dim() != 2 || v.Dim() != 1 {
+		tensor.Panicf("vector + matrix @ vector expected, got 1, %d, %d", m.Dim(), v.Dim())
+	}
+	if m.Size(1) != v.Size(0) {
+		tensor.Panicf("size mismatch, got %d, %dx%d,%d", m.Size(0), m.Size(0), m.Size(1), v.Size(0))
+	}
 	return m.Mm(v.Unsqueeze(1)).Squeeze(1)
 }
 
 func outer(op *tensor.Op, a []any) any {
 	p := args.OuterOf(a)
 	x, y := p.Self, p.Vec2
-	tensor.Check(x.Dim() == 1, "outer: Expected 1-D argument self, but got %d-D", x.Dim())
-	tensor.Check(y.Dim() == 1, "outer: Expected 1-D argument vec2, but got %d-D", y.Dim())
+	if x.Dim() != 1 {
+		tensor.Panicf("outer: Expected 1-D argument self, but got %d-D", x.Dim())
+	}
+	if y.Dim() != 1 {
+		tensor.Panicf("outer: Expected 1-D argument vec2, but got %d-D", y.Dim())
+	}
 	return reshape(x, []int{x.Size(0), 1}).Mul(y)
 }
 
@@ -221,8 +247,12 @@ func isZero(s tensor.Scalar) bool { return s.Float64() == 0 }
 func addr(op *tensor.Op, a []any) any {
 	p := args.AddrOf(a)
 	self, v1, v2, beta, alpha := p.Self, p.Vec1, p.Vec2, p.Beta, p.Alpha
-	tensor.Check(v1.Dim() == 1, "addr: Expected 1-D argument vec1, but got %d-D", v1.Dim())
-	tensor.Check(v2.Dim() == 1, "addr: Expected 1-D argument vec2, but got %d-D", v2.Dim())
+	if v1.Dim() != 1 {
+		tensor.Panicf("addr: Expected 1-D argument vec1, but got %d-D", v1.Dim())
+	}
+	if v2.Dim() != 1 {
+		tensor.Panicf("addr: Expected 1-D argument vec2, but got %d-D", v2.Dim())
+	}
 	self = self.Expand([]int{v1.Size(0), v2.Size(0)})
 	if self.DType() == tensor.Bool {
 		o := v1.Unsqueeze(1).Mul(v2)
@@ -254,8 +284,12 @@ func addbmm(op *tensor.Op, a []any) any {
 	self, b1, b2 := v.Self, v.Batch1, v.Batch2
 	tensor.Check(b1.Dim() == 3, "batch1 must be a 3D tensor")
 	tensor.Check(b2.Dim() == 3, "batch2 must be a 3D tensor")
-	tensor.Check(b1.Size(0) == b2.Size(0), "batch1 and batch2 must have same number of batches, got %d and %d", b1.Size(0), b2.Size(0))
-	tensor.Check(b1.Size(2) == b2.Size(1), "Incompatible matrix sizes for bmm (%dx%d and %dx%d)", b1.Size(1), b1.Size(2), b2.Size(1), b2.Size(2))
+	if b1.Size(0) != b2.Size(0) {
+		tensor.Panicf("batch1 and batch2 must have same number of batches, got %d and %d", b1.Size(0), b2.Size(0))
+	}
+	if b1.Size(2) != b2.Size(1) {
+		tensor.Panicf("Incompatible matrix sizes for bmm (%dx%d and %dx%d)", b1.Size(1), b1.Size(2), b2.Size(1), b2.Size(2))
+	}
 	// 1.13 runs addmm_ into a result like self, batch by batch.
 	tensor.Check(self.DType() == b2.DType(), "self and mat2 must have the same dtype")
 	tensor.Check(b1.DType() == b2.DType(), "mat1 and mat2 must have the same dtype")
@@ -289,7 +323,9 @@ func linalgCross(op *tensor.Op, a []any) any {
 
 func crossAlong(x, y *T, dim int) *T {
 	tensor.Check(x.Dim() == y.Dim(), "linalg.cross: inputs must have the same number of dimensions.")
-	tensor.Check(x.Size(dim) == 3 && y.Size(dim) == 3, "linalg.cross: inputs dimension %d must have length 3. Got %d and %d", dim, x.Size(dim), y.Size(dim))
+	if x.Size(dim) != 3 || y.Size(dim) != 3 {
+		tensor.Panicf("linalg.cross: inputs dimension %d must have length 3. Got %d and %d", dim, x.Size(dim), y.Size(dim))
+	}
 	d := wrapDim(dim, x.Dim())
 	xs := func(i int) *T { return x.Slice(tensor.WithDim(d), tensor.WithStart(i), tensor.WithEnd(i+1)) }
 	ys := func(i int) *T { return y.Slice(tensor.WithDim(d), tensor.WithStart(i), tensor.WithEnd(i+1)) }
@@ -302,9 +338,15 @@ func crossAlong(x, y *T, dim int) *T {
 func cdist(op *tensor.Op, a []any) any {
 	p := args.CdistOf(a)
 	x1, x2 := p.X1, p.X2
-	tensor.Check(x1.Dim() >= 2, "cdist only supports at least 2D tensors, X1 got: %dD", x1.Dim())
-	tensor.Check(x2.Dim() >= 2, "cdist only supports at least 2D tensors, X2 got: %dD", x2.Dim())
-	tensor.Check(x1.Size(-1) == x2.Size(-1), "X1 and X2 must have the same number of columns. X1: %d X2: %d", x1.Size(-1), x2.Size(-1))
+	if x1.Dim() < 2 {
+		tensor.Panicf("cdist only supports at least 2D tensors, X1 got: %dD", x1.Dim())
+	}
+	if x2.Dim() < 2 {
+		tensor.Panicf("cdist only supports at least 2D tensors, X2 got: %dD", x2.Dim())
+	}
+	if x1.Size(-1) != x2.Size(-1) {
+		tensor.Panicf("X1 and X2 must have the same number of columns. X1: %d X2: %d", x1.Size(-1), x2.Size(-1))
+	}
 	return invoke("aten::_cdist_forward", args.InternalCdistForward{X1: x1, X2: x2, P: p.P, ComputeMode: p.ComputeMode}.Box()).(*T)
 }
 
@@ -319,7 +361,9 @@ func cosineSimilarity(op *tensor.Op, a []any) any {
 	p := args.CosineSimilarityOf(a)
 	x1, x2, dim, eps := p.X1, p.X2, p.Dim, p.Eps
 	d := tensor.ResultType(x1, x2)
-	tensor.Check(d.IsFloat(), "expected common dtype to be floating point, yet common dtype is %s", core.CTypeName(d))
+	if !d.IsFloat() {
+		tensor.Panicf("expected common dtype to be floating point, yet common dtype is %s", core.CTypeName(d))
+	}
 	x1, x2 = x1.To(d), x2.To(d)
 	shape := tensor.BroadcastShapes(x1.Sizes(), x2.Sizes())
 	x1, x2 = x1.Expand(shape), x2.Expand(shape)
@@ -342,7 +386,9 @@ func einsum(op *tensor.Op, a []any) any {
 		if len(ops) > 1 {
 			want = (len(ops) - 1) * 2
 		}
-		tensor.Check(len(path) == want, "einsum(): expected contraction path given in path parameter to have size %d but got %d", want, len(path))
+		if len(path) != want {
+			tensor.Panicf("einsum(): expected contraction path given in path parameter to have size %d but got %d", want, len(path))
+		}
 	}
 	s := parseEinsum(eq, ops)
 	aligned, counts := s.align(ops)
@@ -395,8 +441,12 @@ func parseEinsum(eq string, ops []*T) *einsumSpec {
 		switch c := lhs[i]; {
 		case c == ' ':
 		case c == '.':
-			tensor.Check(!ell, "einsum(): found '.' for operand %d for which an ellipsis was already found", cur)
-			tensor.Check(i+2 < len(lhs) && lhs[i+1] == '.' && lhs[i+2] == '.', "einsum(): found '.' for operand %d that is not part of any ellipsis", cur)
+			if ell {
+				tensor.Panicf("einsum(): found '.' for operand %d for which an ellipsis was already found", cur)
+			}
+			if i+2 >= len(lhs) || lhs[i+1] != '.' || lhs[i+2] != '.' {
+				tensor.Panicf("einsum(): found '.' for operand %d that is not part of any ellipsis", cur)
+			}
 			i += 2
 			s.labels[cur] = append(s.labels[cur], ellipsis)
 			ell = true
@@ -405,7 +455,9 @@ func parseEinsum(eq string, ops []*T) *einsumSpec {
 			tensor.Check(cur < len(ops), "einsum(): fewer operands were provided than specified in the equation")
 			ell = false
 		default:
-			tensor.Check(isAlpha(c), "einsum(): invalid subscript given at index %d in the equation string, subscripts must be in [a-zA-Z]", i)
+			if !isAlpha(c) {
+				tensor.Panicf("einsum(): invalid subscript given at index %d in the equation string, subscripts must be in [a-zA-Z]", i)
+			}
 			s.labels[cur] = append(s.labels[cur], labelOf(c))
 		}
 	}
@@ -424,9 +476,13 @@ func parseEinsum(eq string, ops []*T) *einsumSpec {
 		}
 		if hasEll {
 			s.ellDims = max(s.ellDims, x.Dim()-n)
-			tensor.Check(n <= x.Dim(), "einsum(): the number of subscripts in the equation (%d) is more than the number of dimensions (%d) for operand %d", n, x.Dim(), i)
+			if n > x.Dim() {
+				tensor.Panicf("einsum(): the number of subscripts in the equation (%d) is more than the number of dimensions (%d) for operand %d", n, x.Dim(), i)
+			}
 		} else {
-			tensor.Check(n == x.Dim(), "einsum(): the number of subscripts in the equation (%d) does not match the number of dimensions (%d) for operand %d and no ellipsis was given", n, x.Dim(), i)
+			if n != x.Dim() {
+				tensor.Panicf("einsum(): the number of subscripts in the equation (%d) does not match the number of dimensions (%d) for operand %d and no ellipsis was given", n, x.Dim(), i)
+			}
 		}
 	}
 
@@ -455,7 +511,9 @@ func parseEinsum(eq string, ops []*T) *einsumSpec {
 				i += 2
 				s.ellAt, next, ellOut = next, next+s.ellDims, true
 			default:
-				tensor.Check(isAlpha(c), "einsum(): invalid subscript given at index %d in the equation string, subscripts must be in [a-zA-Z]", len(lhs)+2+i)
+				if !isAlpha(c) {
+					tensor.Panicf("einsum(): invalid subscript given at index %d in the equation string, subscripts must be in [a-zA-Z]", len(lhs)+2+i)
+				}
 				l := labelOf(c)
 				if count[l] == 0 || s.dimOf[l] != -1 {
 					what := " does not appear in the equation for any input operand"
@@ -503,7 +561,9 @@ func (s *einsumSpec) align(ops []*T) ([]*T, []int) {
 				nd := ops[i].Dim() - (len(s.labels[i]) - 1)
 				for j := s.ellDims - nd; j < s.ellDims; j++ {
 					if n := x.Size(dim); n != 1 {
-						tensor.Check(ellSizes[j] == 1 || ellSizes[j] == n, "einsum(): dimension %d covered by ellipsis in operand %dhas size %d which does not broadcast with previously seen ellipsis with size %d for the respective dimension", dim, i, n, ellSizes[j])
+						if ellSizes[j] != 1 && ellSizes[j] != n {
+							tensor.Panicf("einsum(): dimension %d covered by ellipsis in operand %dhas size %d which does not broadcast with previously seen ellipsis with size %d for the respective dimension", dim, i, n, ellSizes[j])
+						}
 						ellSizes[j] = n
 						counts[s.ellAt+j]++
 					}
@@ -512,7 +572,9 @@ func (s *einsumSpec) align(ops []*T) ([]*T, []int) {
 				}
 			case perm[s.dimOf[l]] == -1:
 				if n := x.Size(dim); n != 1 {
-					tensor.Check(labelSize[l] == 1 || labelSize[l] == n, "einsum(): subscript %c has size %d for operand %d which does not broadcast with previously seen size %d", labelChar(l), n, i, labelSize[l])
+					if labelSize[l] != 1 && labelSize[l] != n {
+						tensor.Panicf("einsum(): subscript %c has size %d for operand %d which does not broadcast with previously seen size %d", labelChar(l), n, i, labelSize[l])
+					}
 					labelSize[l] = n
 					counts[s.dimOf[l]]++
 				}
@@ -520,7 +582,9 @@ func (s *einsumSpec) align(ops []*T) ([]*T, []int) {
 				dim++
 			default: // a repeated label: take the diagonal
 				prev := perm[s.dimOf[l]]
-				tensor.Check(x.Size(dim) == x.Size(prev), "einsum(): subscript %c is repeated for operand %d but the sizes don't match, %d != %d", labelChar(l), i, x.Size(dim), x.Size(prev))
+				if x.Size(dim) != x.Size(prev) {
+					tensor.Panicf("einsum(): subscript %c is repeated for operand %d but the sizes don't match, %d != %d", labelChar(l), i, x.Size(dim), x.Size(prev))
+				}
 				x = movedim(x.Diagonal(tensor.WithDim1(prev), tensor.WithDim2(dim)), []int{-1}, []int{prev})
 			}
 		}

@@ -167,7 +167,9 @@ func swapdims(op *tensor.Op, a []any) any {
 
 func transposeT(op *tensor.Op, a []any) any {
 	x := args.TOf(a).Self
-	tensor.Check(x.Dim() <= 2, "t() expects a tensor with <= 2 dimensions, but self is %dD", x.Dim())
+	if x.Dim() > 2 {
+		tensor.Panicf("t() expects a tensor with <= 2 dimensions, but self is %dD", x.Dim())
+	}
 	if x.Dim() < 2 {
 		return transpose(x, 0, 0)
 	}
@@ -186,15 +188,21 @@ func movedimList(op *tensor.Op, a []any) any {
 
 // movedim moves dims src to positions dst, keeping the others in order.
 func movedim(x *T, src, dst []int) *T {
-	tensor.Check(len(src) == len(dst), "movedim: Invalid source or destination dims: source (%s dims) should contain the same number of dims as destination (%s dims)",
-		tensor.ShapeString(src), tensor.ShapeString(dst))
+	if len(src) != len(dst) {
+		tensor.Panicf("movedim: Invalid source or destination dims: source (%s dims) should contain the same number of dims as destination (%s dims)",
+			tensor.ShapeString(src), tensor.ShapeString(dst))
+	}
 	r := x.Dim()
 	ns, nd := make([]int, len(src)), make([]int, len(dst))
 	for i := range src {
 		ns[i], nd[i] = wrapDim(src[i], r), wrapDim(dst[i], r)
 	}
-	tensor.Check(unique(ns), "movedim: repeated dim in `source` (%s)", tensor.ShapeString(src))
-	tensor.Check(unique(nd), "movedim: repeated dim in `destination` (%s)", tensor.ShapeString(dst))
+	if !unique(ns) {
+		tensor.Panicf("movedim: repeated dim in `source` (%s)", tensor.ShapeString(src))
+	}
+	if !unique(nd) {
+		tensor.Panicf("movedim: repeated dim in `destination` (%s)", tensor.ShapeString(dst))
+	}
 	if r == 0 {
 		return x.Alias()
 	}
@@ -249,7 +257,9 @@ func narrow(op *tensor.Op, a []any) any {
 	if start != n {
 		start = wrapDim(start, n)
 	}
-	tensor.Check(length >= 0 && start <= n-length, "start (%d) + length (%d) exceeds dimension size (%d).", start, length, n)
+	if length < 0 || start > n-length {
+		tensor.Panicf("start (%d) + length (%d) exceeds dimension size (%d).", start, length, n)
+	}
 	return x.Slice(tensor.WithDim(d), tensor.WithStart(start), tensor.WithEnd(start+length))
 }
 
@@ -268,13 +278,17 @@ func chunk(op *tensor.Op, a []any) any {
 	p := args.ChunkOf(a)
 	x, chunks := p.Self, p.Chunks
 	tensor.Check(x.Dim() > 0, "chunk expects at least a 1-dimensional tensor")
-	tensor.Check(chunks > 0, "chunk expects `chunks` to be greater than 0, got: %d", chunks)
+	if chunks <= 0 {
+		tensor.Panicf("chunk expects `chunks` to be greater than 0, got: %d", chunks)
+	}
 	d := wrapDim(p.Dim, x.Dim())
 	n := x.Size(d)
 	size := (n + chunks - 1) / chunks
 	if size == 0 && n == 0 {
 		// chunks empty tensors, as PyTorch makes: the list is an allocation.
-		tensor.Check(chunks <= tensor.MaxElements, "refusing to allocate a list of %d tensors", chunks)
+		if chunks > tensor.MaxElements {
+			tensor.Panicf("refusing to allocate a list of %d tensors", chunks)
+		}
 		return x.SplitWithSizes(make([]int, chunks), tensor.WithDim(d))
 	}
 	return split(x, size, d)
@@ -285,8 +299,12 @@ func split(x *T, size, d int) []*T {
 	tensor.Check(x.Dim() != 0, "split expects at least a 1-dimensional tensor")
 	d = wrapDim(d, x.Dim())
 	n := x.Size(d)
-	tensor.Check(size >= 0, "split expects split_size be non-negative, but got split_size=%d", size)
-	tensor.Check(size > 0 || n == 0, "split_size can only be 0 if dimension size is 0, but got dimension size of %d", n)
+	if size < 0 {
+		tensor.Panicf("split expects split_size be non-negative, but got split_size=%d", size)
+	}
+	if size <= 0 && n != 0 {
+		tensor.Panicf("split_size can only be 0 if dimension size is 0, but got dimension size of %d", n)
+	}
 	k := 1
 	if size != 0 {
 		k = max((n+size-1)/size, 1)
@@ -312,12 +330,18 @@ func splitSizes(op *tensor.Op, a []any) any {
 func tensorSplitSections(op *tensor.Op, a []any) any {
 	p := args.TensorSplitSectionsOf(a)
 	x, k := p.Self, p.Sections
-	tensor.Check(x.Dim() > 0, "tensor_split expected at least a 1-dimensional tensor, but got a tensor with %d dims", x.Dim())
+	if x.Dim() <= 0 {
+		tensor.Panicf("tensor_split expected at least a 1-dimensional tensor, but got a tensor with %d dims", x.Dim())
+	}
 	d := wrapDim(p.Dim, x.Dim())
-	tensor.Check(k > 0, "number of sections must be larger than 0, got %d", k)
+	if k <= 0 {
+		tensor.Panicf("number of sections must be larger than 0, got %d", k)
+	}
 	// Sections past the dim size are empty views, but each is a tensor:
 	// the list is an allocation like any other.
-	tensor.Check(k <= tensor.MaxElements, "refusing to allocate a list of %d tensors", k)
+	if k > tensor.MaxElements {
+		tensor.Panicf("refusing to allocate a list of %d tensors", k)
+	}
 	n := x.Size(d)
 	out := make([]*T, k)
 	start := 0
@@ -335,7 +359,9 @@ func tensorSplitSections(op *tensor.Op, a []any) any {
 func tensorSplitIndices(op *tensor.Op, a []any) any {
 	p := args.TensorSplitIndicesOf(a)
 	x, idx := p.Self, p.Indices
-	tensor.Check(x.Dim() > 0, "tensor_split expected at least a 1-dimensional tensor, but got a tensor with %d dims", x.Dim())
+	if x.Dim() <= 0 {
+		tensor.Panicf("tensor_split expected at least a 1-dimensional tensor, but got a tensor with %d dims", x.Dim())
+	}
 	d := wrapDim(p.Dim, x.Dim())
 	out := make([]*T, 0, len(idx)+1)
 	start := 0
@@ -349,20 +375,28 @@ func tensorSplitIndices(op *tensor.Op, a []any) any {
 func hsplit(op *tensor.Op, a []any) any {
 	p := args.HsplitOf(a)
 	x, k := p.Self, p.Sections
-	tensor.Check(x.Dim() >= 1, "torch.hsplit requires a tensor with at least 1 dimension, but got a tensor with %d dimensions!", x.Dim())
+	if x.Dim() < 1 {
+		tensor.Panicf("torch.hsplit requires a tensor with at least 1 dimension, but got a tensor with %d dimensions!", x.Dim())
+	}
 	d := 1
 	if x.Dim() == 1 {
 		d = 0
 	}
-	tensor.Check(k != 0 && x.Size(d)%k == 0, "torch.hsplit attempted to split along dimension %d, but the size of the dimension %d is not divisible by the split_size %d!", d, x.Size(d), k)
+	if k == 0 || x.Size(d)%k != 0 {
+		tensor.Panicf("torch.hsplit attempted to split along dimension %d, but the size of the dimension %d is not divisible by the split_size %d!", d, x.Size(d), k)
+	}
 	return x.TensorSplitSections(k, tensor.WithDim(d))
 }
 
 func vsplit(op *tensor.Op, a []any) any {
 	p := args.VsplitOf(a)
 	x, k := p.Self, p.Sections
-	tensor.Check(x.Dim() >= 2, "torch.vsplit requires a tensor with at least 2 dimension, but got a tensor with %d dimensions!", x.Dim())
-	tensor.Check(k != 0 && x.Size(0)%k == 0, "torch.vsplit attempted to split along dimension 0, but the size of the dimension %d is not divisible by the split_size %d!", x.Size(0), k)
+	if x.Dim() < 2 {
+		tensor.Panicf("torch.vsplit requires a tensor with at least 2 dimension, but got a tensor with %d dimensions!", x.Dim())
+	}
+	if k == 0 || x.Size(0)%k != 0 {
+		tensor.Panicf("torch.vsplit attempted to split along dimension 0, but the size of the dimension %d is not divisible by the split_size %d!", x.Size(0), k)
+	}
 	return x.TensorSplitSections(k)
 }
 
@@ -392,8 +426,12 @@ func unfold(op *tensor.Op, a []any) any {
 	if n > 0 {
 		maxSize, lastStride = x.Size(d), x.Stride(d)
 	}
-	tensor.Check(size <= maxSize, "maximum size for tensor at dimension %d is %d but size is %d", d, maxSize, size)
-	tensor.Check(step > 0, "step is %d but must be > 0", step)
+	if size > maxSize {
+		tensor.Panicf("maximum size for tensor at dimension %d is %d but size is %d", d, maxSize, size)
+	}
+	if step <= 0 {
+		tensor.Panicf("step is %d but must be > 0", step)
+	}
 	sizes := append(x.Shape(), size)
 	strides := append(append([]int(nil), x.Strides()...), lastStride)
 	if d < n {
@@ -410,8 +448,10 @@ func stack(op *tensor.Op, a []any) any {
 	d := wrapDim(p.Dim, ts[0].Dim()+1)
 	parts := make([]*T, len(ts))
 	for i, t := range ts {
-		tensor.Check(slices.Equal(t.Sizes(), ts[0].Sizes()), "stack expects each tensor to be equal size, but got %s at entry 0 and %s at entry %d",
-			tensor.ShapeString(ts[0].Sizes()), tensor.ShapeString(t.Sizes()), i)
+		if !slices.Equal(t.Sizes(), ts[0].Sizes()) {
+			tensor.Panicf("stack expects each tensor to be equal size, but got %s at entry 0 and %s at entry %d",
+				tensor.ShapeString(ts[0].Sizes()), tensor.ShapeString(t.Sizes()), i)
+		}
 		parts[i] = t.Unsqueeze(d)
 	}
 	return tensor.Cat(parts, tensor.WithDim(d))
@@ -489,12 +529,22 @@ func rot90(op *tensor.Op, a []any) any {
 	p := args.Rot90Of(a)
 	x, k, dims := p.Self, p.K, p.Dims
 	r := x.Dim()
-	tensor.Check(len(dims) == 2, "expected total rotation dims == 2, but got dims = %d", len(dims))
-	tensor.Check(r >= 2, "expected total dims >= 2, but got total dims = %d", r)
+	if len(dims) != 2 {
+		tensor.Panicf("expected total rotation dims == 2, but got dims = %d", len(dims))
+	}
+	if r < 2 {
+		tensor.Panicf("expected total dims >= 2, but got total dims = %d", r)
+	}
 	d0, d1 := dims[0], dims[1]
-	tensor.Check(d0 != d1 && abs(d0-d1) != r, "expected rotation dims to be different, but got dim0 = %d and dim1 = %d", d0, d1)
-	tensor.Check(d0 < r && d0 >= -r, "Rotation dim0 out of range, dim0 = %d", d0)
-	tensor.Check(d1 < r && d1 >= -r, "Rotation dim1 out of range, dim1 = %d", d1)
+	if d0 == d1 || abs(d0-d1) == r {
+		tensor.Panicf("expected rotation dims to be different, but got dim0 = %d and dim1 = %d", d0, d1)
+	}
+	if d0 >= r || d0 < -r {
+		tensor.Panicf("Rotation dim0 out of range, dim0 = %d", d0)
+	}
+	if d1 >= r || d1 < -r {
+		tensor.Panicf("Rotation dim1 out of range, dim1 = %d", d1)
+	}
 	switch (4 + k%4) % 4 {
 	case 1:
 		return transpose(x.Flip([]int{d1}), d0, d1)
@@ -536,7 +586,9 @@ func rollDims(x *T, shifts, dims []int) *T {
 		flat := reshape(x, []int{-1})
 		return reshape(rollDims(flat, shifts, []int{0}), x.Shape())
 	}
-	tensor.Check(len(shifts) == len(dims), "shifts and dimensions must align. shifts: %d, dims:%d", len(shifts), len(dims))
+	if len(shifts) != len(dims) {
+		tensor.Panicf("shifts and dimensions must align. shifts: %d, dims:%d", len(shifts), len(dims))
+	}
 	return rollDims(rollDims(x, shifts[:1], dims[:1]), shifts[1:], dims[1:])
 }
 
@@ -548,7 +600,9 @@ func diagEmbed(op *tensor.Op, a []any) any {
 	x, off := p.Self, p.Offset
 	r := x.Dim() + 1
 	d1, d2 := wrapDim(p.Dim1, r), wrapDim(p.Dim2, r)
-	tensor.Check(d1 != d2, "diagonal dimensions cannot be identical %d, %d", p.Dim1, p.Dim2)
+	if d1 == d2 {
+		tensor.Panicf("diagonal dimensions cannot be identical %d, %d", p.Dim1, p.Dim2)
+	}
 	n := abs(off) + x.Size(-1)
 	padded := x.ConstantPadNd([]int{0, abs(off)})
 	ar := arangeOn(x, n)
@@ -567,16 +621,24 @@ func diagEmbed(op *tensor.Op, a []any) any {
 func pixelShuffle(op *tensor.Op, a []any) any {
 	p := args.PixelShuffleOf(a)
 	x, f := p.Self, p.UpscaleFactor
-	tensor.Check(x.Dim() >= 3, "pixel_shuffle expects input to have at least 3 dimensions, but got input with %d dimension(s)", x.Dim())
-	tensor.Check(f > 0, "pixel_shuffle expects a positive upscale_factor, but got %d", f)
+	if x.Dim() < 3 {
+		tensor.Panicf("pixel_shuffle expects input to have at least 3 dimensions, but got input with %d dimension(s)", x.Dim())
+	}
+	if f <= 0 {
+		tensor.Panicf("pixel_shuffle expects a positive upscale_factor, but got %d", f)
+	}
 	c, h, w := x.Size(-3), x.Size(-2), x.Size(-1)
 	// A factor whose square or whose products with h and w pass int64 would
 	// wrap (PyTorch divides by the wrapped 0 and crashes).
 	ff, ok := core.MulNoOverflow(f, f)
 	_, okH := core.MulNoOverflow(h, f)
 	_, okW := core.MulNoOverflow(w, f)
-	tensor.Check(ok && okH && okW, "pixel_shuffle: upscale_factor %d is too large for input of size %s", f, tensor.ShapeString(x.Sizes()))
-	tensor.Check(c%ff == 0, "pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of upscale_factor, but input.size(-3)=%d is not divisible by %d", c, ff)
+	if !ok || !okH || !okW {
+		tensor.Panicf("pixel_shuffle: upscale_factor %d is too large for input of size %s", f, tensor.ShapeString(x.Sizes()))
+	}
+	if c%ff != 0 {
+		tensor.Panicf("pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of upscale_factor, but input.size(-3)=%d is not divisible by %d", c, ff)
+	}
 	batch := x.Shape()[:x.Dim()-3]
 	nb := len(batch)
 	y := reshape(x, append(append([]int{}, batch...), c/(f*f), f, f, h, w))
@@ -587,14 +649,24 @@ func pixelShuffle(op *tensor.Op, a []any) any {
 func pixelUnshuffle(op *tensor.Op, a []any) any {
 	p := args.PixelUnshuffleOf(a)
 	x, f := p.Self, p.DownscaleFactor
-	tensor.Check(x.Dim() >= 3, "pixel_unshuffle expects input to have at least 3 dimensions, but got input with %d dimension(s)", x.Dim())
-	tensor.Check(f > 0, "pixel_unshuffle expects a positive downscale_factor, but got %d", f)
+	if x.Dim() < 3 {
+		tensor.Panicf("pixel_unshuffle expects input to have at least 3 dimensions, but got input with %d dimension(s)", x.Dim())
+	}
+	if f <= 0 {
+		tensor.Panicf("pixel_unshuffle expects a positive downscale_factor, but got %d", f)
+	}
 	c, h, w := x.Size(-3), x.Size(-2), x.Size(-1)
-	tensor.Check(h%f == 0, "pixel_unshuffle expects height to be divisible by downscale_factor, but input.size(-2)=%d is not divisible by %d", h, f)
-	tensor.Check(w%f == 0, "pixel_unshuffle expects width to be divisible by downscale_factor, but input.size(-1)=%d is not divisible by %d", w, f)
+	if h%f != 0 {
+		tensor.Panicf("pixel_unshuffle expects height to be divisible by downscale_factor, but input.size(-2)=%d is not divisible by %d", h, f)
+	}
+	if w%f != 0 {
+		tensor.Panicf("pixel_unshuffle expects width to be divisible by downscale_factor, but input.size(-1)=%d is not divisible by %d", w, f)
+	}
 	// c·f·f may pass int64 when h and w are 0.
 	_, ok := core.MulNoOverflow(c, f, f)
-	tensor.Check(ok, "pixel_unshuffle: downscale_factor %d is too large for input of size %s", f, tensor.ShapeString(x.Sizes()))
+	if !ok {
+		tensor.Panicf("pixel_unshuffle: downscale_factor %d is too large for input of size %s", f, tensor.ShapeString(x.Sizes()))
+	}
 	batch := x.Shape()[:x.Dim()-3]
 	nb := len(batch)
 	y := reshape(x, append(append([]int{}, batch...), c, h/f, f, w/f, f))
@@ -605,9 +677,15 @@ func pixelUnshuffle(op *tensor.Op, a []any) any {
 func channelShuffle(op *tensor.Op, a []any) any {
 	p := args.ChannelShuffleOf(a)
 	x, g := p.Self, p.Groups
-	tensor.Check(x.Dim() > 2, "channel_shuffle expects input to have at least 3 dimensions, but got input with %d dims", x.Dim())
-	tensor.Check(g > 0, "Number of groups to divide channels in must be positive. Value of groups:%d", g)
-	tensor.Check(x.Size(1)%g == 0, "Number of channels must be divisible by groups. Got %d channels and %d groups.", x.Size(1), g)
+	if x.Dim() <= 2 {
+		tensor.Panicf("channel_shuffle expects input to have at least 3 dimensions, but got input with %d dims", x.Dim())
+	}
+	if g <= 0 {
+		tensor.Panicf("Number of groups to divide channels in must be positive. Value of groups:%d", g)
+	}
+	if x.Size(1)%g != 0 {
+		tensor.Panicf("Number of channels must be divisible by groups. Got %d channels and %d groups.", x.Size(1), g)
+	}
 	b, c := x.Size(0), x.Size(1)
 	rest := prod(x.Sizes()[2:])
 	y := reshape(x, []int{b, g, c / g, rest}).Permute([]int{0, 2, 1, 3})

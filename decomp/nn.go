@@ -50,8 +50,10 @@ func init() {
 // batchify adds the batch dim to an unbatched input of a conv layer.
 func batchify(x *T, spatial int, name string) (*T, bool) {
 	batched := x.Dim() == spatial+2
-	tensor.Check(x.Dim() == spatial+1 || batched, "Expected %dD (unbatched) or %dD (batched) input to %s, but got input of size: %s",
-		spatial+1, spatial+2, name, tensor.ShapeString(x.Sizes()))
+	if x.Dim() != spatial+1 && !batched {
+		tensor.Panicf("Expected %dD (unbatched) or %dD (batched) input to %s, but got input of size: %s",
+			spatial+1, spatial+2, name, tensor.ShapeString(x.Sizes()))
+	}
 	if batched {
 		return x, true
 	}
@@ -91,11 +93,17 @@ func convPaddingMode(n int, name string, of func([]any) args.Conv1dPadding) tens
 		case "same":
 			// convolution_same's checks
 			tensor.Check(w.Dim() > 2, "weight should have at least three dimensions")
-			tensor.Check(w.Dim() == x.Dim(), "Expected %d-dimensional input for %d-dimensional weight %s, but got %d-dimensional input of size %s instead",
-				w.Dim(), w.Dim(), tensor.ShapeString(w.Sizes()), x.Dim(), tensor.ShapeString(x.Sizes()))
+			if w.Dim() != x.Dim() {
+				tensor.Panicf("Expected %d-dimensional input for %d-dimensional weight %s, but got %d-dimensional input of size %s instead",
+					w.Dim(), w.Dim(), tensor.ShapeString(w.Sizes()), x.Dim(), tensor.ShapeString(x.Sizes()))
+			}
 			tensor.Check(w.Dim() == n+2, "weight should have at least three dimensions")
-			tensor.Check(len(stride) == n || len(stride) == 1, "stride cannot broadcast to %d dimensions", n)
-			tensor.Check(len(dil) == n || len(dil) == 1, "dilation cannot broadcast to %d dimensions", n)
+			if len(stride) != n && len(stride) != 1 {
+				tensor.Panicf("stride cannot broadcast to %d dimensions", n)
+			}
+			if len(dil) != n && len(dil) != 1 {
+				tensor.Panicf("dilation cannot broadcast to %d dimensions", n)
+			}
 			for _, s := range stride {
 				tensor.Check(s == 1, "padding='same' is not supported for strided convolutions")
 			}
@@ -104,7 +112,9 @@ func convPaddingMode(n int, name string, of func([]any) args.Conv1dPadding) tens
 			for i := 0; i < n; i++ {
 				d := dil[min(i, len(dil)-1)]
 				total, ok := core.MulNoOverflow(d, w.Size(i+2)-1)
-				tensor.Check(ok, "padding='same': dilation %d times kernel size %d - 1 is past the int64 range", d, w.Size(i+2))
+				if !ok {
+					tensor.Panicf("padding='same': dilation %d times kernel size %d - 1 is past the int64 range", d, w.Size(i+2))
+				}
 				left := total / 2
 				padding[i] = left
 				if right := total - left; right != left {
@@ -137,21 +147,41 @@ func convTransposeN(n int, name string, of func([]any) args.ConvTranspose1d) ten
 func maxPool1d(op *tensor.Op, a []any) any {
 	v := args.MaxPool1dOf(a)
 	x := v.Self
-	tensor.Check(x.Dim() == 2 || x.Dim() == 3, "max_pool1d() Expected 2D or 3D input tensor, but got %s", tensor.ShapeString(x.Sizes()))
+	if x.Dim() != 2 && x.Dim() != 3 {
+		tensor.Panicf("max_pool1d() Expected 2D or 3D input tensor, but got %s", tensor.ShapeString(x.Sizes()))
+	}
 	k, s, p, d, ceil := v.KernelSize, v.Stride, v.Padding, v.Dilation, v.CeilMode
 	// check_max_pool1d
-	tensor.Check(len(k) == 1, "max_pool1d() kernel_size must be an int, list of ints or tuple of ints of size 1 but got size %d", len(k))
-	tensor.Check(len(s) <= 1, "max_pool1d() stride must be None, an int, list of ints, or tuple of ints of size 1 but got size %d", len(s))
-	tensor.Check(len(p) == 1, "max_pool1d() padding must be an int, list of ints, or tuple of ints of size 1 but got size %d", len(p))
-	tensor.Check(len(d) == 1, "max_pool1d() dilation must be an int, list of ints or tuple of ints of size 1 but got size %d", len(d))
+	if len(k) != 1 {
+		tensor.Panicf("max_pool1d() kernel_size must be an int, list of ints or tuple of ints of size 1 but got size %d", len(k))
+	}
+	if len(s) > 1 {
+		tensor.Panicf("max_pool1d() stride must be None, an int, list of ints, or tuple of ints of size 1 but got size %d", len(s))
+	}
+	if len(p) != 1 {
+		tensor.Panicf("max_pool1d() padding must be an int, list of ints, or tuple of ints of size 1 but got size %d", len(p))
+	}
+	if len(d) != 1 {
+		tensor.Panicf("max_pool1d() dilation must be an int, list of ints or tuple of ints of size 1 but got size %d", len(d))
+	}
 	if len(s) == 0 {
 		s = k
 	}
-	tensor.Check(k[0] > 0, "max_pool1d() kernel_size must be greater than zero, but got %d", k[0])
-	tensor.Check(s[0] > 0, "max_pool1d() stride must be greater than zero, but got %d", s[0])
-	tensor.Check(p[0] >= 0, "max_pool1d() padding must be non-negative, but got %d", p[0])
-	tensor.Check(p[0] <= k[0]/2, "max_pool1d() padding should be at most half of kernel size, but got padding=%d and kernel_size=%d", p[0], k[0])
-	tensor.Check(d[0] > 0, "max_pool1d() dilation must be greater than zero, but got %d", d[0])
+	if k[0] <= 0 {
+		tensor.Panicf("max_pool1d() kernel_size must be greater than zero, but got %d", k[0])
+	}
+	if s[0] <= 0 {
+		tensor.Panicf("max_pool1d() stride must be greater than zero, but got %d", s[0])
+	}
+	if p[0] < 0 {
+		tensor.Panicf("max_pool1d() padding must be non-negative, but got %d", p[0])
+	}
+	if p[0] > k[0]/2 {
+		tensor.Panicf("max_pool1d() padding should be at most half of kernel size, but got padding=%d and kernel_size=%d", p[0], k[0])
+	}
+	if d[0] <= 0 {
+		tensor.Panicf("max_pool1d() dilation must be greater than zero, but got %d", d[0])
+	}
 	out, _ := x.Unsqueeze(-2).MaxPool2dWithIndices([]int{1, k[0]}, tensor.WithStride([]int{1, s[0]}), tensor.WithPadding([]int{0, p[0]}), tensor.WithDilation([]int{1, d[0]}), tensor.WithCeilMode(ceil))
 	return out.Squeeze(-2)
 }
@@ -179,10 +209,14 @@ func adaptiveAvgPool(n int, of func([]any) args.AdaptiveAvgPool2d) tensor.Kernel
 		if n == 3 {
 			name = "adaptive_avg_pool3d"
 		}
-		tensor.Check(len(size) == n, "%s: output_size must be %d", name, n)
+		if len(size) != n {
+			tensor.Panicf("%s: output_size must be %d", name, n)
+		}
 		all1 := true
 		for _, s := range size {
-			tensor.Check(s >= 0, "%s: elements of output_size must be greater than or equal to 0 but received %s", name, tensor.ShapeString(size))
+			if s < 0 {
+				tensor.Panicf("%s: elements of output_size must be greater than or equal to 0 but received %s", name, tensor.ShapeString(size))
+			}
 			all1 = all1 && s == 1
 		}
 		if all1 && x.Dim() >= n {
@@ -208,11 +242,15 @@ func pad(op *tensor.Op, a []any) any {
 	}
 	r := x.Dim()
 	tensor.Check(len(p)%2 == 0, "Padding length must be divisible by 2")
-	tensor.Check(len(p) <= 2*r, "Padding length should be less than or equal to two times the input dimension but got padding length %d and input of dimension %d", len(p), r)
+	if len(p) > 2*r {
+		tensor.Panicf("Padding length should be less than or equal to two times the input dimension but got padding length %d and input of dimension %d", len(p), r)
+	}
 	if mode == "constant" {
 		return x.ConstantPadNd(p, tensor.WithValue(v.Value.Or(0)))
 	}
-	tensor.Check(!v.Value.Ok || v.Value.V == 0, "Padding mode \"%s\" doesn't take in value argument", mode)
+	if v.Value.Ok && v.Value.V != 0 {
+		tensor.Panicf("Padding mode \"%s\" doesn't take in value argument", mode)
+	}
 	k := len(p) / 2
 	if k >= 1 && k <= 3 && (r == k+1 || r == k+2) {
 		switch mode {
@@ -237,7 +275,9 @@ func itoa1(k int) string { return string(rune('0' + k)) }
 // concatenate the tail before and the head after, dim by dim.
 func padCircular(x *T, p []int) *T {
 	n := x.Dim() - 2
-	tensor.Check(len(p)+4 == 2*x.Dim(), "Expected padding of length %d but got %d", 2*n, len(p))
+	if len(p)+4 != 2*x.Dim() {
+		tensor.Panicf("Expected padding of length %d but got %d", 2*n, len(p))
+	}
 	for i := 0; i < n; i++ {
 		l, r := p[2*(n-i-1)], p[2*(n-i-1)+1]
 		s := x.Size(2 + i)

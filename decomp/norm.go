@@ -25,11 +25,19 @@ func layerNorm(op *tensor.Op, a []any) any {
 func groupNorm(op *tensor.Op, a []any) any {
 	p := args.GroupNormOf(a)
 	x, g, w, b, eps := p.Input, p.NumGroups, p.Weight, p.Bias, p.Eps
-	tensor.Check(x.Dim() >= 2, "Expected at least 2 dimensions for input tensor but received %d", x.Dim())
+	if x.Dim() < 2 {
+		tensor.Panicf("Expected at least 2 dimensions for input tensor but received %d", x.Dim())
+	}
 	n, c := x.Size(0), x.Size(1)
-	tensor.Check(g > 0 && c%g == 0, "Expected number of channels in input to be divisible by num_groups, but got input of shape %s and num_groups=%d", tensor.ShapeString(x.Sizes()), g)
-	tensor.Check(w == nil || (w.Dim() == 1 && w.Numel() == c), "Expected weight to be a vector of size equal to the number of channels in input, but got weight of shape %s and input of shape %s", shapeOf(w), tensor.ShapeString(x.Sizes()))
-	tensor.Check(b == nil || (b.Dim() == 1 && b.Numel() == c), "Expected bias to be a vector of size equal to the number of channels in input, but got bias of shape %s and input of shape %s", shapeOf(b), tensor.ShapeString(x.Sizes()))
+	if g <= 0 || c%g != 0 {
+		tensor.Panicf("Expected number of channels in input to be divisible by num_groups, but got input of shape %s and num_groups=%d", tensor.ShapeString(x.Sizes()), g)
+	}
+	if !(w == nil || (w.Dim() == 1 && w.Numel() == c)) {
+		tensor.Panicf("Expected weight to be a vector of size equal to the number of channels in input, but got weight of shape %s and input of shape %s", shapeOf(w), tensor.ShapeString(x.Sizes()))
+	}
+	if !(b == nil || (b.Dim() == 1 && b.Numel() == c)) {
+		tensor.Panicf("Expected bias to be a vector of size equal to the number of channels in input, but got bias of shape %s and input of shape %s", shapeOf(b), tensor.ShapeString(x.Sizes()))
+	}
 	out, _, _ := tensor.NativeGroupNorm(x, w, b, n, c, prod(x.Sizes()[2:]), g, eps)
 	return out
 }
@@ -43,7 +51,9 @@ func shapeOf(t *T) string {
 
 // checkFeatures is check_dims_match_num_input_features.
 func checkFeatures(name string, want int, t *T) {
-	tensor.Check(t.Numel() == want, "%s should contain %d elements not %d", name, want, t.Numel())
+	if t.Numel() != want {
+		tensor.Panicf("%s should contain %d elements not %d", name, want, t.Numel())
+	}
 }
 
 // nativeBatchNorm picks the functional core variant: with running stats in
@@ -70,7 +80,9 @@ func batchNorm(op *tensor.Op, a []any) any {
 	p := args.BatchNormOf(a)
 	x, w, b, rm, rv := p.Input, p.Weight, p.Bias, p.RunningMean, p.RunningVar
 	training := p.Training
-	tensor.Check(x.Dim() >= 2, "batch_norm: expected an input with at least 2 dimensions, got %d", x.Dim())
+	if x.Dim() < 2 {
+		tensor.Panicf("batch_norm: expected an input with at least 2 dimensions, got %d", x.Dim())
+	}
 	c := x.Size(1)
 	if x.Numel() == 0 {
 		out := x.Clone()
@@ -108,7 +120,9 @@ func instanceNorm(op *tensor.Op, a []any) any {
 	x, w, b, rm, rv := p.Input, p.Weight, p.Bias, p.RunningMean, p.RunningVar
 	useStats := p.UseInputStats
 	tensor.Check(useStats || (rm != nil && rv != nil), "Expected running_mean and running_var to be defined when use_input_stats is false")
-	tensor.Check(x.Dim() >= 2, "instance_norm: expected an input with at least 2 dimensions, got %d", x.Dim())
+	if x.Dim() < 2 {
+		tensor.Panicf("instance_norm: expected an input with at least 2 dimensions, got %d", x.Dim())
+	}
 	n, c := x.Size(0), x.Size(1)
 	shape := x.Shape()
 	shape[0], shape[1] = 1, n*c

@@ -115,8 +115,10 @@ func addcdiv(op *tensor.Op, a []any) any {
 // nil weight is lerp.Scalar's Scalar weight).
 func lerpCheck(kernel string, x, end, weight *T) {
 	same := func(o *T, what string) {
-		tensor.Check(x.DType() == o.DType(), "expected dtype %s for `%s` but got dtype %s",
-			core.TypeMetaName(x.DType()), what, core.TypeMetaName(o.DType()))
+		if x.DType() != o.DType() {
+			tensor.Panicf("expected dtype %s for `%s` but got dtype %s",
+				core.TypeMetaName(x.DType()), what, core.TypeMetaName(o.DType()))
+		}
 	}
 	same(end, "end")
 	if weight != nil {
@@ -187,7 +189,9 @@ func maskedFillScalar(op *tensor.Op, a []any) any {
 func maskedFillTensor(op *tensor.Op, a []any) any {
 	p := args.MaskedFillOf(a)
 	x, v := p.Self, p.Value
-	tensor.Check(v.Dim() == 0, "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", v.Dim())
+	if v.Dim() != 0 {
+		tensor.Panicf("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", v.Dim())
+	}
 	mask := boolMask(p.Mask, "masked_fill_")
 	return tensor.Where(mask, v.To(x.DType()), x)
 }
@@ -210,7 +214,9 @@ func whereScalar(op *tensor.Op, a []any) any {
 func fillTensor(op *tensor.Op, a []any) any {
 	p := args.FillTensorOf(a)
 	x, v := p.Self, p.Value
-	tensor.Check(v.Dim() == 0, "fill_ only supports 0-dimension value tensor but got tensor with %d dimensions.", v.Dim())
+	if v.Dim() != 0 {
+		tensor.Panicf("fill_ only supports 0-dimension value tensor but got tensor with %d dimensions.", v.Dim())
+	}
 	return x.Copy(v)
 }
 

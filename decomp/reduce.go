@@ -114,7 +114,9 @@ func varDefault(op *tensor.Op, a []any) any {
 
 // varMean is (var, mean) over dims; the mean check wording is var_mean's.
 func varMean(x *T, dims []int, correction args.Opt[int], keepdim bool, name string, sqrt bool) []*T {
-	tensor.Check(x.DType().IsFloat(), "%s only support floating point and complex dtypes", name)
+	if !x.DType().IsFloat() {
+		tensor.Panicf("%s only support floating point and complex dtypes", name)
+	}
 	var v *T
 	if sqrt {
 		v = stdOf(x, dims, correction, keepdim)
@@ -337,10 +339,14 @@ func pNorm(x *T, p float64, dims []int, keepdim bool) *T {
 
 // norm is at::norm: the vector norm with p (None: 2) and an optional dtype.
 func norm(x *T, p args.Opt[tensor.Scalar], dims []int, keepdim bool, dtype args.Opt[tensor.DType]) *T {
-	tensor.Check(x.DType().IsFloat(), "norm(): input dtype should be either floating point or complex. Got %s instead.", core.CTypeName(x.DType()))
+	if !x.DType().IsFloat() {
+		tensor.Panicf("norm(): input dtype should be either floating point or complex. Got %s instead.", core.CTypeName(x.DType()))
+	}
 	if dtype.Ok {
 		d := dtype.V
-		tensor.Check(d.IsFloat(), "norm(): the desired output dtype should be either floating point or complex. Got %s instead.", core.CTypeName(d))
+		if !d.IsFloat() {
+			tensor.Panicf("norm(): the desired output dtype should be either floating point or complex. Got %s instead.", core.CTypeName(d))
+		}
 		x = x.To(d)
 	}
 	pv := 2.0
@@ -374,17 +380,27 @@ func linalgVectorNorm(op *tensor.Op, a []any) any {
 	p := args.LinalgVectorNormOf(a)
 	x, ord, keepdim := p.Self, p.Ord.Float64(), p.Keepdim
 	dims := p.Dim
-	tensor.Check(x.DType().IsFloat(), "linalg.vector_norm: Expected a floating point or complex tensor as input. Got %s", core.CTypeName(x.DType()))
+	if !x.DType().IsFloat() {
+		tensor.Panicf("linalg.vector_norm: Expected a floating point or complex tensor as input. Got %s", core.CTypeName(x.DType()))
+	}
 	if x.Numel() == 0 && (ord < 0 || math.IsInf(ord, 1)) {
-		tensor.Check(len(dims) > 0, "linalg.vector_norm cannot compute the %s norm on an empty tensor because the operation does not have an identity", p.Ord)
+		if len(dims) <= 0 {
+			tensor.Panicf("linalg.vector_norm cannot compute the %s norm on an empty tensor because the operation does not have an identity", p.Ord)
+		}
 		for _, d := range dims {
-			tensor.Check(x.Size(d) != 0, "linalg.vector_norm cannot compute the %s norm on the dimension %dbecause this dimension is empty and the operation does not have an identity", p.Ord, d)
+			if x.Size(d) == 0 {
+				tensor.Panicf("linalg.vector_norm cannot compute the %s norm on the dimension %dbecause this dimension is empty and the operation does not have an identity", p.Ord, d)
+			}
 		}
 	}
 	if p.Dtype.Ok {
 		d := p.Dtype.V
-		tensor.Check(d.IsFloat(), "linalg.vector_norm: dtype should be floating point or complex, but got %s", core.CTypeName(d))
-		tensor.Check(tensor.PromoteTypes(x.DType(), d) == d, "linalg.vector_norm: the dtype of the input (%s) should be convertible without narrowing to the specified dtype (%s)", core.CTypeName(x.DType()), core.CTypeName(d))
+		if !d.IsFloat() {
+			tensor.Panicf("linalg.vector_norm: dtype should be floating point or complex, but got %s", core.CTypeName(d))
+		}
+		if tensor.PromoteTypes(x.DType(), d) != d {
+			tensor.Panicf("linalg.vector_norm: the dtype of the input (%s) should be convertible without narrowing to the specified dtype (%s)", core.CTypeName(x.DType()), core.CTypeName(d))
+		}
 		x = x.To(d)
 	}
 	return vectorNorm(x, ord, dims, keepdim)
@@ -393,12 +409,16 @@ func linalgVectorNorm(op *tensor.Op, a []any) any {
 func frobeniusNorm(op *tensor.Op, a []any) any {
 	p := args.FrobeniusNormOf(a)
 	x, dims, keepdim := p.Self, p.Dim, p.Keepdim
-	tensor.Check(len(dims) <= 2, "Expected at most 2 dimensions, but got %d dimensions instead.", len(dims))
+	if len(dims) > 2 {
+		tensor.Panicf("Expected at most 2 dimensions, but got %d dimensions instead.", len(dims))
+	}
 	if len(dims) <= 1 {
 		return norm(x, args.Some(tensor.Float(2)), dims, keepdim, args.Opt[tensor.DType]{})
 	}
 	w := normDims(dims, x.Dim())
-	tensor.Check(w[0] != w[1], "Expected dims to be different, got %s instead", tensor.ShapeString(dims))
+	if w[0] == w[1] {
+		tensor.Panicf("Expected dims to be different, got %s instead", tensor.ShapeString(dims))
+	}
 	return x.Mul(x).Sum(w, tensor.WithKeepdim(keepdim)).Sqrt()
 }
 
@@ -530,6 +550,8 @@ func msort(op *tensor.Op, a []any) any {
 
 func trace(op *tensor.Op, a []any) any {
 	x := args.TraceOf(a).Self
-	tensor.Check(x.Dim() == 2, "trace: expected a matrix, but got tensor with dim %d", x.Dim())
+	if x.Dim() != 2 {
+		tensor.Panicf("trace: expected a matrix, but got tensor with dim %d", x.Dim())
+	}
 	return sumAll(x.Diagonal())
 }

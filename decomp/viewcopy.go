@@ -97,7 +97,8 @@ func asStridedScatter(op *tensor.Op, a []any) any {
 }
 
 func checkScatterSizes(slice, src *T) {
-	tensor.Check(slices.Equal(slice.Sizes(), src.Sizes()),
-		"expected src to have a size equal to the slice of self. src size = %s, slice size = %s",
-		tensor.ShapeString(src.Sizes()), tensor.ShapeString(slice.Sizes()))
+	if !slices.Equal(slice.Sizes(), src.Sizes()) {
+		tensor.Panicf("expected src to have a size equal to the slice of self. src size = %s, slice size = %s",
+			tensor.ShapeString(src.Sizes()), tensor.ShapeString(slice.Sizes()))
+	}
 }

@@ -247,9 +247,10 @@ func checkAsStridedBounds(self *tensor.Tensor, a []any) {
 	have := w.st.layout.extent() * item
 	w.st.mu.Unlock()
 	total := need + offset*item
-	tensor.Check(total <= have,
-		"setStorage: sizes %s, strides %s, storage offset %d, and itemsize %d requiring a storage size of %d are out of bounds for storage of size %d",
-		tensor.ShapeString(sizes), tensor.ShapeString(strides), offset, item, total, have)
+	if total > have {
+		tensor.Panicf("setStorage: sizes %s, strides %s, storage offset %d, and itemsize %d requiring a storage size of %d are out of bounds for storage of size %d",
+			tensor.ShapeString(sizes), tensor.ShapeString(strides), offset, item, total, have)
+	}
 }
 
 // inplaceKernel runs the functional op and writes its result into self

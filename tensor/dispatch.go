@@ -67,7 +67,9 @@ type KeyKernel func(op *Op, d Dispatch, args []any) any
 
 // Op is one operator overload: its schema, its meta function and its kernels.
 type Op struct {
-	Name   string // qualified, e.g. "aten::add.Tensor"
+	Name string // qualified, e.g. "aten::add.Tensor"
+	// Schema is the op's parsed schema. A registered op's schema is in
+	// the registry's arena and must never be modified (see regArena).
 	Schema *Schema
 	// Core marks the ops of the core ATen opset.
 	Core bool
@@ -80,24 +82,55 @@ type Op struct {
 	// arguments without touching data; view ops also return the view's offset.
 	Meta Kernel
 
+	// tab holds the dispatcher's tables, in the registry's arena, which
+	// the garbage collector does not scan (see regArena); nil in an Op
+	// made outside RegisterOp until a kernel is registered on it.
+	tab     *opTables
+	variant atomic.Pointer[variant] // see Functional
+}
+
+// zeroTables are the tables of an Op without any: no kernels, no tensor
+// arguments.
+var zeroTables opTables
+
+// tables returns op's tables for reading.
+func (op *Op) tables() *opTables {
+	if t := op.tab; t != nil {
+		return t
+	}
+	return &zeroTables
+}
+
+// tablesLocked returns op's tables for writing, made in the arena for an
+// Op made outside RegisterOp. regMu must be held.
+func (op *Op) tablesLocked() *opTables {
+	if op.tab == nil {
+		op.tab = arenaNew[opTables](&arena)
+	}
+	return op.tab
+}
+
+// opTables is the part of an Op the dispatcher reads on every call. It
+// lives in the registry's arena: every kernel stored in it is also kept
+// in regArena.kernels, and its slices point into the arena.
+type opTables struct {
 	keyKernels [numKeys]KeyKernel
 	composite  Kernel
 	// backends holds the devices' kernels by device index, as long as the
-	// highest device with one: a slice, not an array of every possible
-	// device, because the garbage collector scans every op's kernels on
-	// each cycle (an eager loop of small ops runs one every few ms).
+	// highest device with one.
 	backends   []Kernel
 	tensorArgs []int // indices of tensor-like arguments
 	deviceArg  int   // index of a Device argument, or -1
 	mutates    []int
 	isView     bool
-
-	variant atomic.Pointer[variant] // see Functional
 }
 
 var (
 	regMu sync.RWMutex
-	ops   = map[string]*Op{}
+	// ops finds the registered ops by name (see opIndex).
+	ops opIndex
+	// arena holds the registered ops' schemas and tables (see regArena).
+	arena regArena
 	// fallbacks run for a key when an op has no kernel of its own there.
 	keyFallbacks     [numKeys]KeyKernel
 	backendFallbacks [64]Kernel
@@ -105,28 +138,48 @@ var (
 
 // RegisterOp parses schema and adds the op. Registering a name twice panics.
 func RegisterOp(schema string) *Op {
-	s := MustParseSchema(schema)
-	op := &Op{Name: s.QualifiedName(), Schema: s, deviceArg: -1}
+	regMu.Lock()
+	text := arena.text(schema)
+	regMu.Unlock()
+	s := MustParseSchema(text)
+	op := &Op{Name: qualifiedName(s)}
+	var tensorArgs []int
 	for i, a := range s.Args {
 		if a.Type.IsTensorLike() {
-			op.tensorArgs = append(op.tensorArgs, i)
-		}
-		if a.Type.Base().Kind == TDevice {
-			op.deviceArg = i
+			tensorArgs = append(tensorArgs, i)
 		}
 	}
-	op.mutates = s.Mutates()
-	op.isView = s.IsView()
 	regMu.Lock()
 	defer regMu.Unlock()
-	if _, ok := ops[op.Name]; ok {
+	if ops.lookup(op.Name) != nil {
 		panic("tensor: op " + op.Name + " registered twice")
 	}
-	ops[op.Name] = op
+	op.Schema = arena.schema(s, text)
+	t := op.tablesLocked()
+	t.deviceArg = -1
+	for i, a := range s.Args {
+		if a.Type.Base().Kind == TDevice {
+			t.deviceArg = i
+		}
+	}
+	t.tensorArgs = arenaSlice(&arena, tensorArgs)
+	t.mutates = arenaSlice(&arena, s.Mutates())
+	t.isView = s.IsView()
+	ops.add(op, false)
 	if s.Overload == "default" {
-		ops[s.Namespace+"::"+s.Name] = op
+		ops.add(op, true)
 	}
 	return op
+}
+
+// qualifiedName is s.QualifiedName(), sharing the schema's text where
+// the text begins with it.
+func qualifiedName(s *Schema) string {
+	q := s.QualifiedName()
+	if strings.HasPrefix(s.text, q) {
+		return s.text[:len(q)]
+	}
+	return q
 }
 
 // LookupOp finds an op by qualified name. "aten::add" and "aten::add.default"
@@ -137,11 +190,11 @@ func LookupOp(name string) (*Op, bool) {
 	}
 	regMu.RLock()
 	defer regMu.RUnlock()
-	op, ok := ops[name]
-	if !ok && strings.HasSuffix(name, ".default") {
-		op, ok = ops[strings.TrimSuffix(name, ".default")]
+	op := ops.lookup(name)
+	if op == nil && strings.HasSuffix(name, ".default") {
+		op = ops.lookup(strings.TrimSuffix(name, ".default"))
 	}
-	return op, ok
+	return op, op != nil
 }
 
 // MustOp is LookupOp that panics with a *Error when the op is unknown.
@@ -159,8 +212,8 @@ func Ops() []*Op {
 	defer regMu.RUnlock()
 	seen := map[*Op]bool{}
 	var out []*Op
-	for _, op := range ops {
-		if !seen[op] {
+	for _, e := range ops.entries {
+		if op := ops.list[e.op]; !seen[op] {
 			seen[op] = true
 			out = append(out, op)
 		}
@@ -176,10 +229,13 @@ func (op *Op) Impl(key DispatchKey, k KeyKernel) *Op {
 	if key <= KeyBackend {
 		panic("tensor: use ImplBackend or ImplComposite for " + key.String() + " kernels")
 	}
-	if op.keyKernels[key] != nil {
+	if op.tables().keyKernels[key] != nil {
 		panic(fmt.Sprintf("tensor: %s already has a %s kernel", op.Name, key))
 	}
-	op.keyKernels[key] = k
+	regMu.Lock()
+	defer regMu.Unlock()
+	arena.keepKey(k)
+	op.tablesLocked().keyKernels[key] = k
 	return op
 }
 
@@ -187,10 +243,13 @@ func (op *Op) Impl(key DispatchKey, k KeyKernel) *Op {
 // kernel). Registering twice panics. Where it runs is the dispatcher's
 // decision alone (see dispatch).
 func (op *Op) ImplComposite(k Kernel) *Op {
-	if op.composite != nil {
+	if op.tables().composite != nil {
 		panic(fmt.Sprintf("tensor: %s already has a decomposition", op.Name))
 	}
-	op.composite = k
+	regMu.Lock()
+	defer regMu.Unlock()
+	arena.keep(k)
+	op.tablesLocked().composite = k
 	return op
 }
 
@@ -199,10 +258,16 @@ func (op *Op) ImplBackend(dev Device, k Kernel) *Op {
 	if op.BackendKernel(dev) != nil {
 		panic(fmt.Sprintf("tensor: %s already has a kernel for device %s", op.Name, dev))
 	}
-	if n := int(dev) + 1; n > len(op.backends) {
-		op.backends = append(op.backends, make([]Kernel, n-len(op.backends))...)
+	regMu.Lock()
+	defer regMu.Unlock()
+	arena.keep(k)
+	t := op.tablesLocked()
+	if n := int(dev) + 1; n > len(t.backends) {
+		b := make([]Kernel, n)
+		copy(b, t.backends)
+		t.backends = arenaSlice(&arena, b)
 	}
-	op.backends[dev] = k
+	t.backends[dev] = k
 	return op
 }
 
@@ -218,21 +283,21 @@ func (op *Op) SetMeta(k Kernel) *Op {
 // HasKernel reports whether op has its own kernel for key.
 func (op *Op) HasKernel(key DispatchKey) bool {
 	if key == KeyCompositeImplicit {
-		return op.composite != nil
+		return op.tables().composite != nil
 	}
-	return key > KeyBackend && op.keyKernels[key] != nil
+	return key > KeyBackend && op.tables().keyKernels[key] != nil
 }
 
 // KernelFor returns op's kernel for a key above the backend (nil if none).
-func (op *Op) KernelFor(key DispatchKey) KeyKernel { return op.keyKernels[key] }
+func (op *Op) KernelFor(key DispatchKey) KeyKernel { return op.tables().keyKernels[key] }
 
 // Composite returns op's decomposition (nil if none).
-func (op *Op) Composite() Kernel { return op.composite }
+func (op *Op) Composite() Kernel { return op.tables().composite }
 
 // BackendKernel returns op's own kernel for dev (nil if none).
 func (op *Op) BackendKernel(dev Device) Kernel {
-	if int(dev) < len(op.backends) {
-		return op.backends[dev]
+	if t := op.tables(); int(dev) < len(t.backends) {
+		return t.backends[dev]
 	}
 	return nil
 }
@@ -269,7 +334,8 @@ func (op *Op) Dispatch(args []any) Dispatch {
 			Panicf("Expected all tensors to be on the same device, but found at least two devices, %s and %s!", dev, t.device)
 		}
 	}
-	for _, i := range op.tensorArgs {
+	t := op.tables()
+	for _, i := range t.tensorArgs {
 		switch x := args[i].(type) {
 		case *Tensor:
 			see(x)
@@ -279,8 +345,8 @@ func (op *Op) Dispatch(args []any) Dispatch {
 			}
 		}
 	}
-	if !found && !scalarDev && op.deviceArg >= 0 {
-		if d, ok := args[op.deviceArg].(Device); ok {
+	if !found && !scalarDev && t.deviceArg >= 0 {
+		if d, ok := args[t.deviceArg].(Device); ok {
 			dev = d
 		}
 	}
@@ -345,7 +411,8 @@ func (op *Op) decomposeAt(k DispatchKey, d Dispatch, args []any) (bool, bool) {
 		if op.Explicit && !d.Device.hooks().Functionalize {
 			return false, false
 		}
-		return op.isView || len(op.mutates) > 0 || op.BackendKernel(d.Device) == nil, false
+		t := op.tables()
+		return t.isView || len(t.mutates) > 0 || op.BackendKernel(d.Device) == nil, false
 	case KeyTrace:
 		return !op.Explicit, false
 	}
@@ -359,7 +426,7 @@ func (op *Op) AnyRequiresGrad(args []any) bool {
 	if h == nil {
 		return false
 	}
-	for _, i := range op.tensorArgs {
+	for _, i := range op.tables().tensorArgs {
 		switch x := args[i].(type) {
 		case *Tensor:
 			if x != nil && x.AutogradMeta != nil && h.RequiresGrad(x) {
@@ -389,19 +456,20 @@ func (op *Op) dispatch(d Dispatch, args []any, below DispatchKey) (res any) {
 			nameInFlight(op)
 		}
 	}()
+	t := op.tables()
 	for k := below - 1; k > KeyBackend; k-- {
 		if !d.Keys.Has(k) {
 			continue
 		}
-		if kern := op.keyKernels[k]; kern != nil {
+		if kern := t.keyKernels[k]; kern != nil {
 			res = kern(op, d, args)
 			done = true
 			return res
 		}
-		if op.composite != nil {
+		if t.composite != nil {
 			decompose, skip := op.decomposeAt(k, d, args)
 			if decompose {
-				res = op.composite(op, args)
+				res = t.composite(op, args)
 				done = true
 				return res
 			}
@@ -420,7 +488,7 @@ func (op *Op) dispatch(d Dispatch, args []any, below DispatchKey) (res any) {
 		kern = op.BackendKernel(d.Device)
 	}
 	if kern == nil {
-		kern = op.composite
+		kern = t.composite
 	}
 	if kern == nil && below > KeyBackend {
 		kern = backendFallbacks[d.Device]

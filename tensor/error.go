@@ -161,7 +161,9 @@ func TypePanicf(format string, args ...any) {
 }
 
 // Check panics with a RuntimeError built from format when cond is false,
-// like TORCH_CHECK.
+// like TORCH_CHECK. Its arguments are evaluated, and boxed, on every call:
+// where the message has arguments, write if !cond { Panicf(format, args...) }
+// instead, so that a passing check costs nothing.
 func Check(cond bool, format string, args ...any) {
 	if !cond {
 		Panicf(format, args...)

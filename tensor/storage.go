@@ -82,7 +82,7 @@ type Allocator interface {
 
 // AllocatorMin is the smallest allocation an Allocator is asked for;
 // smaller storages are always new.
-const AllocatorMin = 16 << 10
+const AllocatorMin = 256
 
 type allocatorKey struct{}
 

@@ -251,8 +251,10 @@ func OutResized(out *tensor.Tensor, sizes []int) *tensor.Tensor {
 
 // CheckOutCast rejects an out= tensor that the common dtype cannot be cast to.
 func CheckOutCast(common, out tensor.DType) {
-	tensor.Check(tensor.CanCast(common, out), "result type %s can't be cast to the desired output type %s",
-		CTypeName(common), CTypeName(out))
+	if !tensor.CanCast(common, out) {
+		tensor.Panicf("result type %s can't be cast to the desired output type %s",
+			CTypeName(common), CTypeName(out))
+	}
 }
 
 // atan2OutMeta describes the out= tensor after the call: atan2's broadcast
@@ -286,8 +288,9 @@ func boolOutMeta(op *tensor.Op, a []any) any {
 func whereMeta(op *tensor.Op, a []any) any {
 	p := args.WhereOf(a)
 	c := p.Condition
-	tensor.Check(c.DType() == tensor.Bool || c.DType() == tensor.Uint8,
-		"where expected condition to be a boolean tensor, but got a tensor with dtype %s", CTypeName(c.DType()))
+	if c.DType() != tensor.Bool && c.DType() != tensor.Uint8 {
+		tensor.Panicf("where expected condition to be a boolean tensor, but got a tensor with dtype %s", CTypeName(c.DType()))
+	}
 	return Elementwise(op, a, tensor.ResultType(p.Self, p.Other), c, p.Self, p.Other)
 }
 

@@ -33,21 +33,32 @@ type ConvParams struct {
 	Kernel     []int // kernel spatial sizes
 	Out        []int // output spatial sizes
 	Empty      bool  // zero batch or zero input channels: no backend runs
+
+	lists [7 * 3]int // the spatial lists' elements, for up to 3 spatial dims
 }
 
-// linExpandParam is expand_param_if_needed.
-func linExpandParam(v []int, name string, dim int) []int {
+// list returns the i-th of p's spatial lists (dim long): a part of p for
+// dims up to 3, so that parsing a convolution makes one object.
+func (p *ConvParams) list(i, dim int) []int {
+	if dim > 3 {
+		return make([]int, dim)
+	}
+	return p.lists[3*i : 3*i+dim : 3*i+dim]
+}
+
+// linExpandParam is expand_param_if_needed, into out (dim long).
+func linExpandParam(out, v []int, name string) []int {
 	if len(v) == 1 {
-		out := make([]int, dim)
 		for i := range out {
 			out[i] = v[0]
 		}
 		return out
 	}
-	if len(v) != dim {
-		tensor.Panicf("expected %s to be a single integer value or a list of %d values to match the convolution dimensions, but got %s=%s", name, dim, name, tensor.ShapeString(v))
+	if len(v) != len(out) {
+		tensor.Panicf("expected %s to be a single integer value or a list of %d values to match the convolution dimensions, but got %s=%s", name, len(out), name, tensor.ShapeString(v))
 	}
-	return append([]int(nil), v...)
+	copy(out, v)
+	return out
 }
 
 func linAnyBelow(v []int, lim int) bool {
@@ -84,10 +95,10 @@ func parseConv(c args.Convolution, backward bool) *ConvParams {
 	groups := c.Groups
 	tensor.Check(groups > 0, "non-positive groups is not supported")
 	p := &ConvParams{Dim: dim, Groups: groups, Transposed: c.Transposed}
-	p.Stride = linExpandParam(c.Stride, "stride", dim)
-	p.Padding = linExpandParam(c.Padding, "padding", dim)
-	p.Dilation = linExpandParam(c.Dilation, "dilation", dim)
-	p.OutPadding = linExpandParam(c.OutputPadding, "output_padding", dim)
+	p.Stride = linExpandParam(p.list(0, dim), c.Stride, "stride")
+	p.Padding = linExpandParam(p.list(1, dim), c.Padding, "padding")
+	p.Dilation = linExpandParam(p.list(2, dim), c.Dilation, "dilation")
+	p.OutPadding = linExpandParam(p.list(3, dim), c.OutputPadding, "output_padding")
 
 	// check_shape_forward
 	ws := weight.Sizes()
@@ -105,8 +116,10 @@ func parseConv(c args.Convolution, backward bool) *ConvParams {
 		tensor.Panicf("Given groups=%d, expected weight to be divisible by %d at dimension 0, but got weight of size [%s] instead", groups, groups, tensor.ShapeString(ws))
 	}
 	p.N, p.InC = input.Size(0), input.Size(1)
-	p.In = append([]int(nil), input.Sizes()[2:]...)
-	p.Kernel = append([]int(nil), ws[2:]...)
+	p.In = p.list(4, dim)
+	copy(p.In, input.Sizes()[2:])
+	p.Kernel = p.list(5, dim)
+	copy(p.Kernel, ws[2:])
 	if !p.Transposed {
 		if p.InC != ws[1]*groups {
 			tensor.Panicf("Given groups=%d, weight of size %s, expected input%s to have %d channels, but got %d channels instead",
@@ -144,7 +157,7 @@ func parseConv(c args.Convolution, backward bool) *ConvParams {
 		}
 		p.OutC = ws[1] * groups
 	}
-	p.Out = make([]int, dim)
+	p.Out = p.list(6, dim)
 	for i := range dim {
 		// Saturating, as above: an output size past the int64 range is
 		// refused when it is allocated (or as too small).
@@ -258,9 +271,15 @@ func (p *ConvParams) backendChecks(weight *tensor.Tensor) {
 	}
 	switch {
 	case p.Transposed:
-		tensor.Check(!linAnyBelow(kern, 1), "kernel size should be greater than zero, but got %s", named("kernel", kern))
-		tensor.Check(!linAnyBelow(stride, 1), "stride should be greater than zero, but got %s", named("stride", stride))
-		tensor.Check(!linAnyBelow(dil, 1), "dilation should be greater than zero, but got %s", named("dilation", dil))
+		if linAnyBelow(kern, 1) {
+			tensor.Panicf("kernel size should be greater than zero, but got %s", named("kernel", kern))
+		}
+		if linAnyBelow(stride, 1) {
+			tensor.Panicf("stride should be greater than zero, but got %s", named("stride", stride))
+		}
+		if linAnyBelow(dil, 1) {
+			tensor.Panicf("dilation should be greater than zero, but got %s", named("dilation", dil))
+		}
 		op := p.view2dParam(p.OutPadding, 0)
 		for i := range op {
 			if op[i] >= stride[i] && op[i] >= dil[i] {
@@ -273,18 +292,32 @@ func (p *ConvParams) backendChecks(weight *tensor.Tensor) {
 				linJoin(p.view2dParam(p.In, 1), " x "), linJoin(p.view2dParam(p.Out, 1), " x "))
 		}
 	case p.Dilated():
-		tensor.Check(!linAnyBelow(kern, 1), "kernel size should be greater than zero, but got %s", tensor.ShapeString(kern))
-		tensor.Check(!linAnyBelow(stride, 1), "stride should be greater than zero, but got %s", tensor.ShapeString(stride))
-		tensor.Check(!linAnyBelow(dil, 1), "dilation should be greater than zero, but got %s", tensor.ShapeString(dil))
+		if linAnyBelow(kern, 1) {
+			tensor.Panicf("kernel size should be greater than zero, but got %s", tensor.ShapeString(kern))
+		}
+		if linAnyBelow(stride, 1) {
+			tensor.Panicf("stride should be greater than zero, but got %s", tensor.ShapeString(stride))
+		}
+		if linAnyBelow(dil, 1) {
+			tensor.Panicf("dilation should be greater than zero, but got %s", tensor.ShapeString(dil))
+		}
 		if linAnyBelow(p.Out, 1) {
 			tensor.Panicf("calculated output size %s is too small (all sizes must be non-zero)", tensor.ShapeString(p.view2dParam(p.Out, 1)))
 		}
 	case len(kern) == 2:
-		tensor.Check(!linAnyBelow(kern, 1), "kernel size should be greater than zero, but got kernel_height: %d kernel_width: %d", kern[0], kern[1])
-		tensor.Check(weight.Numel() > 0, "non-empty 2D or 4D weight tensor expected, but got: %s", tensor.ShapeString(p.view2d(weight.Sizes())))
+		if linAnyBelow(kern, 1) {
+			tensor.Panicf("kernel size should be greater than zero, but got kernel_height: %d kernel_width: %d", kern[0], kern[1])
+		}
+		if weight.Numel() <= 0 {
+			tensor.Panicf("non-empty 2D or 4D weight tensor expected, but got: %s", tensor.ShapeString(p.view2d(weight.Sizes())))
+		}
 	default:
-		tensor.Check(!linAnyBelow(kern, 1), "kernel size should be greater than zero, but got kT: %d kH: %d kW: %d", kern[0], kern[1], kern[2])
-		tensor.Check(weight.Numel() > 0, "non-empty 5D (n_output_plane x n_input_plane x kernel_depth x kernel_height x kernel_width) tensor for weight expected, but got: %s", tensor.ShapeString(weight.Sizes()))
+		if linAnyBelow(kern, 1) {
+			tensor.Panicf("kernel size should be greater than zero, but got kT: %d kH: %d kW: %d", kern[0], kern[1], kern[2])
+		}
+		if weight.Numel() <= 0 {
+			tensor.Panicf("non-empty 5D (n_output_plane x n_input_plane x kernel_depth x kernel_height x kernel_width) tensor for weight expected, but got: %s", tensor.ShapeString(weight.Sizes()))
+		}
 	}
 }
 
@@ -296,9 +329,13 @@ func (p *ConvParams) checkGradOutput(g *tensor.Tensor) {
 	// Only the dilated backend checks the batch size; the others index
 	// grad_output past its end (PyTorch raises from select() or crashes), so
 	// every backend gets the dilated one's check.
-	tensor.Check(gs[0] == p.N, "grad_output.size(0)=%d must be equal to input.size(0)=%d", gs[0], p.N)
+	if gs[0] != p.N {
+		tensor.Panicf("grad_output.size(0)=%d must be equal to input.size(0)=%d", gs[0], p.N)
+	}
 	if !p.Transposed && p.Dilated() {
-		tensor.Check(gs[1] == p.OutC, "grad_output.size(1)=%d must be equal to weight.size(0)=%d", gs[1], p.OutC)
+		if gs[1] != p.OutC {
+			tensor.Panicf("grad_output.size(1)=%d must be equal to weight.size(0)=%d", gs[1], p.OutC)
+		}
 		if !slices.Equal(gs[2:], want[2:]) {
 			tensor.Panicf("grad_output[2:] shape%s must be equal to output size %s", tensor.ShapeString(gs[2:]), linJoin(want[2:], " "))
 		}
@@ -339,7 +376,9 @@ func convolutionBackwardMeta(op *tensor.Op, a []any) any {
 	b := args.ConvolutionBackwardOf(a)
 	gout, input, weight := b.GradOutput, b.Input, b.Weight
 	mask := b.OutputMask
-	tensor.Check(len(mask) == 3, "output_mask must have 3 entries, got %d", len(mask))
+	if len(mask) != 3 {
+		tensor.Panicf("output_mask must have 3 entries, got %d", len(mask))
+	}
 	p := parseConv(convOfBackward(b), true)
 	if input.Dim() != gout.Dim() {
 		tensor.Panicf("Expected input and grad_output to have the same number of dimensions, but got: %d and %d", input.Dim(), gout.Dim())
@@ -396,14 +435,24 @@ func ParseCol2im(input *tensor.Tensor, a []any) *Col2imParams {
 	names := []string{"output_size", "kernel_size", "dilation", "padding", "stride"}
 	v := [5][]int{p.OutputSize, p.KernelSize, p.Dilation, p.Padding, p.Stride}
 	for i, n := range names {
-		tensor.Check(len(v[i]) == 2, "It is expected %s equals to 2, but got size %d", n, len(v[i]))
+		if len(v[i]) != 2 {
+			tensor.Panicf("It is expected %s equals to 2, but got size %d", n, len(v[i]))
+		}
 	}
 	c := &Col2imParams{OutH: v[0][0], OutW: v[0][1], KH: v[1][0], KW: v[1][1], DH: v[2][0], DW: v[2][1],
 		PH: v[3][0], PW: v[3][1], SH: v[4][0], SW: v[4][1]}
-	tensor.Check(c.KW > 0 && c.KH > 0, "kernel size should be greater than zero, but got kernel_height: %d kernel_width: %d", c.KH, c.KW)
-	tensor.Check(c.SW > 0 && c.SH > 0, "stride should be greater than zero, but got stride_height: %d stride_width: %d", c.SH, c.SW)
-	tensor.Check(c.DW > 0 && c.DH > 0, "dilation should be greater than zero, but got dilation_height: %d dilation_width: %d", c.DH, c.DW)
-	tensor.Check(c.PW >= 0 && c.PH >= 0, "padding should be non-negative, but got pad_height: %d pad_width: %d", c.PH, c.PW)
+	if c.KW <= 0 || c.KH <= 0 {
+		tensor.Panicf("kernel size should be greater than zero, but got kernel_height: %d kernel_width: %d", c.KH, c.KW)
+	}
+	if c.SW <= 0 || c.SH <= 0 {
+		tensor.Panicf("stride should be greater than zero, but got stride_height: %d stride_width: %d", c.SH, c.SW)
+	}
+	if c.DW <= 0 || c.DH <= 0 {
+		tensor.Panicf("dilation should be greater than zero, but got dilation_height: %d dilation_width: %d", c.DH, c.DW)
+	}
+	if c.PW < 0 || c.PH < 0 {
+		tensor.Panicf("padding should be non-negative, but got pad_height: %d pad_width: %d", c.PH, c.PW)
+	}
 	nd := input.Dim()
 	s := input.Sizes()
 	if !((nd == 2 && s[0] != 0 && s[1] != 0) || (nd == 3 && s[1] != 0 && s[2] != 0)) {

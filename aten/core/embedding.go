@@ -87,12 +87,15 @@ func embeddingBagMeta(op *tensor.Op, a []any) any {
 	ixCheckScalarTypes("embedding_bag", indices, 1, "indices", tensor.Int64, tensor.Int32)
 	ixCheckScalarTypes("embedding_bag", offsets, 3, "offsets", tensor.Int64, tensor.Int32)
 	ixCheckScalarTypes("embedding_bag", weight, 1, "weight", tensor.Float16, tensor.Float32, tensor.Float64)
-	tensor.Check(mode == EmbeddingBagSum || mode == EmbeddingBagMean || mode == EmbeddingBagMax,
-		"embedding_bag: mode has to be 0 (sum), 1 (mean) or 2 (max), but got %d", mode)
+	if mode != EmbeddingBagSum && mode != EmbeddingBagMean && mode != EmbeddingBagMax {
+		tensor.Panicf("embedding_bag: mode has to be 0 (sum), 1 (mean) or 2 (max), but got %d", mode)
+	}
 	if indices.Dim() == 0 || offsets.Dim() == 0 {
 		tensor.IndexPanicf("Dimension specified as 0 but tensor has no dimensions")
 	}
-	tensor.Check(offsets.Dim() == 1, "offsets has to be a 1D Tensor, but got a %d-D tensor", offsets.Dim())
+	if offsets.Dim() != 1 {
+		tensor.Panicf("offsets has to be a 1D Tensor, but got a %d-D tensor", offsets.Dim())
+	}
 	if psw != nil {
 		tensor.Check(mode == EmbeddingBagSum, "embedding_bag: per_sample_weights only supported with mode='sum'")
 		if psw.DType() != weight.DType() {

@@ -21,7 +21,9 @@ func emptyMeta(op *tensor.Op, a []any) any {
 	checkSizesNonNegative(size)
 	dt := p.Dtype.Or(tensor.DefaultFloat)
 	m := p.MemoryFormat.Or(tensor.ContiguousFormat)
-	tensor.Check(m != tensor.PreserveFormat, "unsupported memory format %s", memoryFormatName(m))
+	if m == tensor.PreserveFormat {
+		tensor.Panicf("unsupported memory format %s", memoryFormatName(m))
+	}
 	return tensor.NewMeta(size, FormatStrides(size, m), 0, dt, op.DeviceOf(a))
 }
 
@@ -29,7 +31,9 @@ func emptyStridedMeta(op *tensor.Op, a []any) any {
 	p := args.EmptyStridedOf(a)
 	size, stride := p.Size, p.Stride
 	checkSizesNonNegative(size)
-	tensor.Check(len(size) == len(stride), "dimensionality of sizes (%d) must match dimensionality of strides (%d)", len(size), len(stride))
+	if len(size) != len(stride) {
+		tensor.Panicf("dimensionality of sizes (%d) must match dimensionality of strides (%d)", len(size), len(stride))
+	}
 	dt := p.Dtype.Or(tensor.DefaultFloat)
 	StorageNBytes(size, stride, dt.ItemSize(), 0)
 	return tensor.NewMeta(size, stride, 0, dt, op.DeviceOf(a))
@@ -117,8 +121,9 @@ func ArangeParams(start, end, step tensor.Scalar, dt tensor.DType) (n int, istar
 		fstart, fend, fstep = float64(istart), float64(scalarInt(end)), float64(istep)
 	}
 	tensor.Check(fstep > 0 || fstep < 0, "step must be nonzero")
-	tensor.Check(!math.IsInf(fstart, 0) && !math.IsNaN(fstart) && !math.IsInf(fend, 0) && !math.IsNaN(fend),
-		"unsupported range: %s -> %s", accString(fstart, dt), accString(fend, dt))
+	if math.IsInf(fstart, 0) || math.IsNaN(fstart) || math.IsInf(fend, 0) || math.IsNaN(fend) {
+		tensor.Panicf("unsupported range: %s -> %s", accString(fstart, dt), accString(fend, dt))
+	}
 	tensor.Check((fstep > 0 && fend >= fstart) || (fstep < 0 && fend <= fstart), "upper bound and larger bound inconsistent with step sign")
 	var size float64
 	if dt == tensor.Int64 {

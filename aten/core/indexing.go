@@ -377,8 +377,10 @@ func IndexPutValueCheck(values *tensor.Tensor, result []int) {
 			}
 		}
 	}
-	tensor.Check(ok, "shape mismatch: value tensor of shape %s cannot be broadcast to indexing result of shape %s",
-		tensor.ShapeString(values.Sizes()), tensor.ShapeString(result))
+	if !ok {
+		tensor.Panicf("shape mismatch: value tensor of shape %s cannot be broadcast to indexing result of shape %s",
+			tensor.ShapeString(values.Sizes()), tensor.ShapeString(result))
+	}
 }
 
 func indexPutMeta(op *tensor.Op, a []any) any {
@@ -395,9 +397,10 @@ func indexPutMeta(op *tensor.Op, a []any) any {
 		res, _, _ := AdvancedIndexShape(self.Sizes(), IndexEntryShapes(indices, self.Dim()))
 		IndexPutValueCheck(values, res)
 	}
-	tensor.Check(values.DType() == self.DType(),
-		"Index put requires the source and destination dtypes match, got %s for the destination and %s for the source.",
-		CTypeName(self.DType()), CTypeName(values.DType()))
+	if values.DType() != self.DType() {
+		tensor.Panicf("Index put requires the source and destination dtypes match, got %s for the destination and %s for the source.",
+			CTypeName(self.DType()), CTypeName(values.DType()))
+	}
 	return Like(op, a, self, tensor.Invalid)
 }
 
@@ -424,11 +427,13 @@ func maskedScatterMeta(op *tensor.Op, a []any) any {
 	p := args.MaskedScatterOf(a)
 	self, mask, source := p.Self, p.Mask, p.Source
 	shape := tensor.BroadcastShapes(mask.Sizes(), self.Sizes())
-	tensor.Check(self.DType() == source.DType(),
-		"masked_scatter: expected self and source to have same dtypes but got%s and %s",
-		CTypeName(self.DType()), CTypeName(source.DType()))
-	tensor.Check(!mask.DType().IsFloat(),
-		"masked_scatter_ only supports boolean masks, but got mask with dtype %s", CTypeName(mask.DType()))
+	if self.DType() != source.DType() {
+		tensor.Panicf("masked_scatter: expected self and source to have same dtypes but got%s and %s",
+			CTypeName(self.DType()), CTypeName(source.DType()))
+	}
+	if mask.DType().IsFloat() {
+		tensor.Panicf("masked_scatter_ only supports boolean masks, but got mask with dtype %s", CTypeName(mask.DType()))
+	}
 	return Contig(op, a, self.DType(), shape...)
 }
 

@@ -92,8 +92,12 @@ func addmmMeta(op *tensor.Op, in []any) any {
 	self, a, b := v.Self, v.Mat1, v.Mat2
 	tensor.Check(self.DType() == b.DType(), "self and mat2 must have the same dtype")
 	tensor.Check(a.DType() == b.DType(), "mat1 and mat2 must have the same dtype")
-	tensor.Check(a.Dim() == 2, "mat1 must be a matrix, got %d-D tensor", a.Dim())
-	tensor.Check(b.Dim() == 2, "mat2 must be a matrix, got %d-D tensor", b.Dim())
+	if a.Dim() != 2 {
+		tensor.Panicf("mat1 must be a matrix, got %d-D tensor", a.Dim())
+	}
+	if b.Dim() != 2 {
+		tensor.Panicf("mat2 must be a matrix, got %d-D tensor", b.Dim())
+	}
 	linCheckMatShapes(a, b)
 	n, k, p := a.Size(0), a.Size(1), b.Size(1)
 	linCheckExpand(self, []int{n, p})
@@ -183,7 +187,9 @@ func cdistMeta(op *tensor.Op, a []any) any {
 	}
 	tensor.Check(p >= 0, "cdist only supports non-negative p values")
 	mode := v.ComputeMode.Or(0)
-	tensor.Check(mode >= 0 && mode <= 2, "possible modes: 0, 1, 2, but was: %d", mode)
+	if mode < 0 || mode > 2 {
+		tensor.Panicf("possible modes: 0, 1, 2, but was: %d", mode)
+	}
 	r1, r2 := x1.Size(-2), x2.Size(-2)
 	batch := tensor.BroadcastShapes(x1.Sizes()[:x1.Dim()-2], x2.Sizes()[:x2.Dim()-2])
 	out := append(append([]int(nil), batch...), r1, r2)

@@ -106,7 +106,9 @@ func InferSize(shape []int, numel int) []int {
 	}
 	if numel == newsize || (infer >= 0 && newsize > 0 && numel%newsize == 0) {
 		if infer >= 0 {
-			tensor.Check(newsize != 0, "cannot reshape tensor of 0 elements into shape %s because the unspecified dimension size -1 can be any value and is ambiguous", tensor.ShapeString(shape))
+			if newsize == 0 {
+				tensor.Panicf("cannot reshape tensor of 0 elements into shape %s because the unspecified dimension size -1 can be any value and is ambiguous", tensor.ShapeString(shape))
+			}
 			res[infer] = numel / newsize
 		}
 		return res
@@ -187,7 +189,9 @@ func permuteMeta(op *tensor.Op, a []any) any {
 	self := p.Self
 	dims := p.Dims
 	n := self.Dim()
-	tensor.Check(len(dims) == n, "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = %d is not equal to len(dims) = %d", n, len(dims))
+	if len(dims) != n {
+		tensor.Panicf("permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = %d is not equal to len(dims) = %d", n, len(dims))
+	}
 	sizes := make([]int, n)
 	strides := make([]int, n)
 	seen := make([]bool, max(n, 1))
@@ -223,7 +227,9 @@ func ExpandGeometry(t *tensor.Tensor, sizes []int) ([]int, []int) {
 		}
 		target := sizes[i]
 		if target == -1 && len(tsizes) > 0 {
-			tensor.Check(dim >= 0, "The expanded size of the tensor (%d) isn't allowed in a leading, non-existing dimension %d", target, i)
+			if dim < 0 {
+				tensor.Panicf("The expanded size of the tensor (%d) isn't allowed in a leading, non-existing dimension %d", target, i)
+			}
 			target = size
 		}
 		if size != target {
@@ -295,7 +301,9 @@ func sliceGeometry(self *tensor.Tensor, dim int, start, end args.Opt[int], step 
 	// through as_strided there, a wrapped negative stride is refused.
 	strides[dim] *= step
 	for _, st := range strides {
-		tensor.Check(st >= 0, "as_strided: Negative strides are not supported at the moment, got strides: %s", tensor.ShapeString(strides))
+		if st < 0 {
+			tensor.Panicf("as_strided: Negative strides are not supported at the moment, got strides: %s", tensor.ShapeString(strides))
+		}
 	}
 	return sizes, strides, offset, dim
 }
@@ -340,12 +348,16 @@ func splitWithSizesMeta(op *tensor.Op, a []any) any {
 	tensor.Check(self.Dim() != 0, "split expects at least a 1-dimensional tensor")
 	dim := tensor.WrapDim(p.Dim, self.Dim())
 	for _, l := range splits {
-		tensor.Check(l >= 0, "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=%s", tensor.ShapeString(splits))
+		if l < 0 {
+			tensor.Panicf("split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=%s", tensor.ShapeString(splits))
+		}
 	}
 	// An exact sum: one that wraps round to the dim size is no match.
 	total, ok := addNoOverflow(splits...)
 	dimSize := self.Sizes()[dim]
-	tensor.Check(ok && total == dimSize, "split_with_sizes expects split_sizes to sum exactly to %d (input tensor's size at dimension %d), but got split_sizes=%s", dimSize, dim, tensor.ShapeString(splits))
+	if !ok || total != dimSize {
+		tensor.Panicf("split_with_sizes expects split_sizes to sum exactly to %d (input tensor's size at dimension %d), but got split_sizes=%s", dimSize, dim, tensor.ShapeString(splits))
+	}
 	dev := op.DeviceOf(a)
 	out := make([]*tensor.Tensor, len(splits))
 	start := 0
@@ -365,7 +377,9 @@ func diagonalMeta(op *tensor.Op, a []any) any {
 	n := self.Dim()
 	dim1 := tensor.WrapDim(d1, n)
 	dim2 := tensor.WrapDim(d2, n)
-	tensor.Check(dim1 != dim2, "diagonal dimensions cannot be identical %d, %d", d1, d2)
+	if dim1 == dim2 {
+		tensor.Panicf("diagonal dimensions cannot be identical %d, %d", d1, d2)
+	}
 	sz, st := self.Sizes(), self.Strides()
 	var diag int
 	if offset >= 0 {
@@ -417,7 +431,9 @@ func StorageNBytes(sizes, strides []int, itemsize, offset int) int {
 	}
 	hi, total := bits.Mul64(n, uint64(itemsize))
 	overflow = overflow || hi != 0 || total > math.MaxInt64
-	tensor.Check(!overflow, "Storage size calculation overflowed with sizes=%s and strides=%s", tensor.ShapeString(sizes), tensor.ShapeString(strides))
+	if overflow {
+		tensor.Panicf("Storage size calculation overflowed with sizes=%s and strides=%s", tensor.ShapeString(sizes), tensor.ShapeString(strides))
+	}
 	return int(total)
 }
 
@@ -427,7 +443,9 @@ func asStridedMeta(op *tensor.Op, a []any) any {
 	sizes, strides := p.Size, p.Stride
 	offset := p.StorageOffset.Or(self.StorageOffset())
 	for _, s := range strides {
-		tensor.Check(s >= 0, "as_strided: Negative strides are not supported at the moment, got strides: %s", tensor.ShapeString(strides))
+		if s < 0 {
+			tensor.Panicf("as_strided: Negative strides are not supported at the moment, got strides: %s", tensor.ShapeString(strides))
+		}
 	}
 	tensor.Check(len(sizes) == len(strides), "mismatch in length of strides and shape")
 	item := self.DType().ItemSize()
@@ -442,12 +460,15 @@ func asStridedMeta(op *tensor.Op, a []any) any {
 					total = int(t)
 				}
 			}
-			tensor.Check(total <= st.NBytes(),
-				"setStorage: sizes %s, strides %s, storage offset %d, and itemsize %d requiring a storage size of %d are out of bounds for storage of size %d",
-				tensor.ShapeString(sizes), tensor.ShapeString(strides), offset, item, total, st.NBytes())
+			if total > st.NBytes() {
+				tensor.Panicf("setStorage: sizes %s, strides %s, storage offset %d, and itemsize %d requiring a storage size of %d are out of bounds for storage of size %d",
+					tensor.ShapeString(sizes), tensor.ShapeString(strides), offset, item, total, st.NBytes())
+			}
 		}
 	}
-	tensor.Check(offset >= 0, "Tensor: invalid storage offset %d", offset)
+	if offset < 0 {
+		tensor.Panicf("Tensor: invalid storage offset %d", offset)
+	}
 	return viewOf(self, sizes, strides, offset, op.DeviceOf(a))
 }
 
@@ -470,7 +491,9 @@ func squeezeMask(op *tensor.Op, a []any, self *tensor.Tensor, dims []int, checkD
 	for _, d := range dims {
 		w := tensor.WrapDim(d, n)
 		if checkDup && n > 0 {
-			tensor.Check(!mask[w], "dim %d appears multiple times in the list of dims", w)
+			if mask[w] {
+				tensor.Panicf("dim %d appears multiple times in the list of dims", w)
+			}
 		}
 		mask[w] = true
 	}
@@ -657,7 +680,9 @@ func catMeta(op *tensor.Op, a []any) any {
 	dim := p.Dim
 	tensor.Check(len(ts) > 0, "torch.cat(): expected a non-empty list of Tensors")
 	for i, t := range ts {
-		tensor.Check(t.Dim() > 0, "zero-dimensional tensor (at position %d) cannot be concatenated", i)
+		if t.Dim() <= 0 {
+			tensor.Panicf("zero-dimensional tensor (at position %d) cannot be concatenated", i)
+		}
 	}
 	for _, t := range ts {
 		if !catSkip(t) {
@@ -687,13 +712,17 @@ func catMeta(op *tensor.Op, a []any) any {
 		if catSkip(t) {
 			continue
 		}
-		tensor.Check(first.Dim() == t.Dim(), "Tensors must have same number of dimensions: got %d and %d", first.Dim(), t.Dim())
+		if first.Dim() != t.Dim() {
+			tensor.Panicf("Tensors must have same number of dimensions: got %d and %d", first.Dim(), t.Dim())
+		}
 		for d := 0; d < first.Dim(); d++ {
 			if d == dim {
 				continue
 			}
-			tensor.Check(first.Sizes()[d] == t.Sizes()[d], "Sizes of tensors must match except in dimension %d. Expected size %d but got size %d for tensor number %d in the list.",
-				dim, first.Sizes()[d], t.Sizes()[d], i)
+			if first.Sizes()[d] != t.Sizes()[d] {
+				tensor.Panicf("Sizes of tensors must match except in dimension %d. Expected size %d but got size %d for tensor number %d in the list.",
+					dim, first.Sizes()[d], t.Sizes()[d], i)
+			}
 		}
 		at += t.Sizes()[dim]
 	}
@@ -711,7 +740,9 @@ func FlipDims(dims []int, rank int) []bool {
 	mask := make([]bool, max(rank, 1))
 	for _, d := range dims {
 		w := tensor.WrapDim(d, rank)
-		tensor.Check(!mask[w], "dim %d appears multiple times in the list of dims", w)
+		if mask[w] {
+			tensor.Panicf("dim %d appears multiple times in the list of dims", w)
+		}
 		mask[w] = true
 	}
 	return mask[:rank]
@@ -748,7 +779,9 @@ func narrowCheck(cur, start, length int) int {
 	if start != cur {
 		start = tensor.WrapDim(start, cur)
 	}
-	tensor.Check(length >= 0 && start <= cur-length, "start (%d) + length (%d) exceeds dimension size (%d).", start, length, cur)
+	if length < 0 || start > cur-length {
+		tensor.Panicf("start (%d) + length (%d) exceeds dimension size (%d).", start, length, cur)
+	}
 	return start
 }
 
@@ -757,10 +790,14 @@ func narrowCheck(cur, start, length int) int {
 // input: per dim, its start in the input (inLo), its start in the output
 // (outLo) and its length (n). Negative pads crop the input.
 func ConstantPadGeometry(sizes, pad []int) (out, inLo, outLo, n []int) {
-	tensor.Check(len(pad)%2 == 0, "Length of pad must be even but instead it equals %d", len(pad))
+	if len(pad)%2 != 0 {
+		tensor.Panicf("Length of pad must be even but instead it equals %d", len(pad))
+	}
 	rank := len(sizes)
 	lpad := len(pad) / 2
-	tensor.Check(rank >= lpad, "Length of pad should be no more than twice the number of dimensions of the input. Pad length is %dwhile the input has %ddimensions.", len(pad), rank)
+	if rank < lpad {
+		tensor.Panicf("Length of pad should be no more than twice the number of dimensions of the input. Pad length is %dwhile the input has %ddimensions.", len(pad), rank)
+	}
 	ldiff := rank - lpad
 	inLo = make([]int, rank)
 	outLo = make([]int, rank)
@@ -790,8 +827,10 @@ func ConstantPadGeometry(sizes, pad []int) (out, inLo, outLo, n []int) {
 		nd, ok := addNoOverflow(sizes[ldiff+i], pad[p], pad[p+1])
 		// PyTorch's sum wraps round for pads near the int64 limits and then
 		// fails one way or another; here every such sum is out of range.
-		tensor.Check(ok && nd > 0, "The input size %d, plus negative padding %d and %d resulted in a negative output size, which is invalid. Check dimension %d of your input.",
-			sizes[ldiff+i], pad[p], pad[p+1], ldiff+i)
+		if !ok || nd <= 0 {
+			tensor.Panicf("The input size %d, plus negative padding %d and %d resulted in a negative output size, which is invalid. Check dimension %d of your input.",
+				sizes[ldiff+i], pad[p], pad[p+1], ldiff+i)
+		}
 		out[ldiff+i] = nd
 		if pad[p] > 0 {
 			outLo[ldiff+i] = pad[p]
@@ -916,7 +955,9 @@ func resizeMeta(op *tensor.Op, a []any) any {
 	}
 	if p.MemoryFormat.Ok {
 		m := p.MemoryFormat.V
-		tensor.Check(m != tensor.PreserveFormat, "Unsupported memory format%s", memoryFormatName(m))
+		if m == tensor.PreserveFormat {
+			tensor.Panicf("Unsupported memory format%s", memoryFormatName(m))
+		}
 		strides = FormatStrides(size, m)
 	}
 	return tensor.NewMeta(size, strides, self.StorageOffset(), self.DType(), op.DeviceOf(a))
@@ -926,7 +967,9 @@ func resizeMeta(op *tensor.Op, a []any) any {
 // select_scatter, slice_scatter
 
 func checkScatterSrc(src []int, slice []int) {
-	tensor.Check(slices.Equal(src, slice), "expected src to have a size equal to the slice of self. src size = %s, slice size = %s", tensor.ShapeString(src), tensor.ShapeString(slice))
+	if !slices.Equal(src, slice) {
+		tensor.Panicf("expected src to have a size equal to the slice of self. src size = %s, slice size = %s", tensor.ShapeString(src), tensor.ShapeString(slice))
+	}
 }
 
 func selectScatterMeta(op *tensor.Op, a []any) any {

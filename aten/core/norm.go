@@ -57,15 +57,18 @@ func normNegative(sizes []int) {
 // LayerNormDims checks native_layer_norm's inputs (_check_layer_norm_inputs)
 // and returns M (rows) and N (elements per row).
 func LayerNormDims(input *tensor.Tensor, normalized []int, weight, bias *tensor.Tensor) (m, n int) {
-	tensor.Check(len(normalized) >= 1,
-		"Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = %s",
-		tensor.ShapeString(normalized))
-	tensor.Check(weight == nil || slices.Equal(weight.Sizes(), normalized),
-		"Expected weight to be of same shape as normalized_shape, but got weight of shape %s and normalized_shape = %s",
-		normShapeOf(weight), tensor.ShapeString(normalized))
-	tensor.Check(bias == nil || slices.Equal(bias.Sizes(), normalized),
-		"Expected bias to be of same shape as normalized_shape, but got bias of shape %s and normalized_shape = %s",
-		normShapeOf(bias), tensor.ShapeString(normalized))
+	if len(normalized) < 1 {
+		tensor.Panicf("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = %s",
+			tensor.ShapeString(normalized))
+	}
+	if weight != nil && !slices.Equal(weight.Sizes(), normalized) {
+		tensor.Panicf("Expected weight to be of same shape as normalized_shape, but got weight of shape %s and normalized_shape = %s",
+			normShapeOf(weight), tensor.ShapeString(normalized))
+	}
+	if bias != nil && !slices.Equal(bias.Sizes(), normalized) {
+		tensor.Panicf("Expected bias to be of same shape as normalized_shape, but got bias of shape %s and normalized_shape = %s",
+			normShapeOf(bias), tensor.ShapeString(normalized))
+	}
 	sizes := input.Sizes()
 	axis := len(sizes) - len(normalized)
 	if axis < 0 || !slices.Equal(sizes[axis:], normalized) {
@@ -153,16 +156,21 @@ func layerNormBackwardMeta(op *tensor.Op, a []any) any {
 // checkGroupNormInputs is check_group_norm_inputs, including its habit of
 // printing the weight's shape in the bias message.
 func checkGroupNormInputs(x, w, b *tensor.Tensor, c, group int) {
-	tensor.Check(group > 0, "Expected num groups to be greater than 0, got %d", group)
-	tensor.Check(c%group == 0,
-		"Expected number of channels in input to be divisible by num_groups, but got input of shape %s and num_groups=%d",
-		tensor.ShapeString(x.Sizes()), group)
-	tensor.Check(w == nil || (w.Dim() == 1 && w.Numel() == c),
-		"Expected weight to be a vector of size equal to the number of channels in input, but got weight of shape %s and input of shape %s",
-		normShapeOf(w), tensor.ShapeString(x.Sizes()))
-	tensor.Check(b == nil || (b.Dim() == 1 && b.Numel() == c),
-		"Expected bias to be a vector of size equal to the number of channels in input, but got bias of shape %s and input of shape %s",
-		normShapeOf(w), tensor.ShapeString(x.Sizes()))
+	if group <= 0 {
+		tensor.Panicf("Expected num groups to be greater than 0, got %d", group)
+	}
+	if c%group != 0 {
+		tensor.Panicf("Expected number of channels in input to be divisible by num_groups, but got input of shape %s and num_groups=%d",
+			tensor.ShapeString(x.Sizes()), group)
+	}
+	if !(w == nil || (w.Dim() == 1 && w.Numel() == c)) {
+		tensor.Panicf("Expected weight to be a vector of size equal to the number of channels in input, but got weight of shape %s and input of shape %s",
+			normShapeOf(w), tensor.ShapeString(x.Sizes()))
+	}
+	if !(b == nil || (b.Dim() == 1 && b.Numel() == c)) {
+		tensor.Panicf("Expected bias to be a vector of size equal to the number of channels in input, but got bias of shape %s and input of shape %s",
+			normShapeOf(w), tensor.ShapeString(x.Sizes()))
+	}
 }
 
 // native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps)
@@ -209,10 +217,13 @@ func groupNormBackwardMeta(op *tensor.Op, a []any) any {
 	tensor.Check(ok && mean.Numel() == ng, "Expected mean.numel() == N * group"+normImprove)
 	tensor.Check(rstd.Numel() == ng, "Expected rstd.numel() == N * group"+normImprove)
 	tensor.Check(w == nil || w.Numel() == c, "Expected !gamma.defined() || gamma.numel() == C"+normImprove)
-	tensor.Check(group > 0, "Expected num groups to be greater than 0, got %d", group)
-	tensor.Check(c%group == 0,
-		"Expected number of channels in input to be divisible by num_groups, but got input of shape %s and num_groups=%d",
-		tensor.ShapeString(x.Sizes()), group)
+	if group <= 0 {
+		tensor.Panicf("Expected num groups to be greater than 0, got %d", group)
+	}
+	if c%group != 0 {
+		tensor.Panicf("Expected number of channels in input to be divisible by num_groups, but got input of shape %s and num_groups=%d",
+			tensor.ShapeString(x.Sizes()), group)
+	}
 	normCheckSameDType(x.DType(), dy, mean, rstd, w)
 	out := make([]*tensor.Tensor, 3)
 	if mask[0] {
@@ -283,10 +294,14 @@ func (a BatchNormArgs) check() {
 	c := x.Size(1)
 	feature := func(name string, t *tensor.Tensor, required bool) {
 		if t == nil {
-			tensor.Check(!required, "%s must be defined in evaluation mode", name)
+			if required {
+				tensor.Panicf("%s must be defined in evaluation mode", name)
+			}
 			return
 		}
-		tensor.Check(t.Numel() == c, "%s should contain %d elements not %d", name, c, t.Numel())
+		if t.Numel() != c {
+			tensor.Panicf("%s should contain %d elements not %d", name, c, t.Numel())
+		}
 	}
 	for _, t := range []*tensor.Tensor{a.RunningMean, a.RunningVar} {
 		// 1.13's kernels read the running statistics through 1-d accessors.
@@ -339,8 +354,12 @@ func dropoutMeta(op *tensor.Op, a []any) any {
 		mdt = x.DType()
 	} else if train {
 		p1m := 1 - p
-		tensor.Check(p1m >= 0 && p1m <= 1, "bernoulli_ expects p to be in [0, 1], but got p=%s", normFloat(p1m))
-		tensor.Check(x.DType().IsFloat(), "result type Float can't be cast to the desired output type %s", CTypeName(x.DType()))
+		if !(p1m >= 0 && p1m <= 1) {
+			tensor.Panicf("bernoulli_ expects p to be in [0, 1], but got p=%s", normFloat(p1m))
+		}
+		if !x.DType().IsFloat() {
+			tensor.Panicf("result type Float can't be cast to the desired output type %s", CTypeName(x.DType()))
+		}
 	}
 	return []*tensor.Tensor{
 		Like(op, a, x, tensor.Invalid),

@@ -56,7 +56,9 @@ func legacyTensorRepr(t *tensor.Tensor) string {
 
 // padDTypeCheck rejects the dtypes PyTorch 1.13's CPU pad kernels lack.
 func padDTypeCheck(name string, dt tensor.DType) {
-	tensor.Check(dt == tensor.Float32 || dt == tensor.Float64, "\"%s\" not implemented for '%s'", name, CTypeName(dt))
+	if dt != tensor.Float32 && dt != tensor.Float64 {
+		tensor.Panicf("\"%s\" not implemented for '%s'", name, CTypeName(dt))
+	}
 }
 
 // padOutput builds the output meta: leading dims kept, the k trailing dims
@@ -72,21 +74,26 @@ func padOutput(op *tensor.Op, a []any, in *tensor.Tensor, spec *PadSpec) *tensor
 
 // ReflectionPadSpec validates reflection_pad{1,2,3}d and returns the spec.
 func ReflectionPadSpec(in *tensor.Tensor, padding []int, k int) *PadSpec {
-	tensor.Check(len(padding) == 2*k, "padding size is expected to be %d", 2*k)
+	if len(padding) != 2*k {
+		tensor.Panicf("padding size is expected to be %d", 2*k)
+	}
 	sz := func(d int) int { return in.Sizes()[tensor.WrapDim(d, in.Dim())] }
 	n := in.Dim()
 	switch k {
 	case 1:
-		tensor.Check((n == 2 && sz(1) != 0) || (n == 3 && sz(1) != 0 && sz(2) != 0),
-			"2D or 3D (batch mode) tensor expected for input, but got: %s", legacyTensorRepr(in))
+		if !((n == 2 && sz(1) != 0) || (n == 3 && sz(1) != 0 && sz(2) != 0)) {
+			tensor.Panicf("2D or 3D (batch mode) tensor expected for input, but got: %s", legacyTensorRepr(in))
+		}
 	case 2:
 		valid := sz(1) != 0 && sz(2) != 0
-		tensor.Check((n == 3 && valid) || (n == 4 && valid && sz(3) != 0),
-			"3D or 4D (batch mode) tensor expected for input, but got: %s", legacyTensorRepr(in))
+		if !((n == 3 && valid) || (n == 4 && valid && sz(3) != 0)) {
+			tensor.Panicf("3D or 4D (batch mode) tensor expected for input, but got: %s", legacyTensorRepr(in))
+		}
 	case 3:
 		valid := sz(1) != 0 && sz(2) != 0 && sz(3) != 0
-		tensor.Check((n == 4 && valid) || (n == 5 && valid && sz(4) != 0),
-			"4D or 5D (batch mode) tensor expected for input, but got: %s", legacyTensorRepr(in))
+		if !((n == 4 && valid) || (n == 5 && valid && sz(4) != 0)) {
+			tensor.Panicf("4D or 5D (batch mode) tensor expected for input, but got: %s", legacyTensorRepr(in))
+		}
 	}
 	before, after := padPairs(padding, k)
 	lead := n - k
@@ -94,9 +101,10 @@ func ReflectionPadSpec(in *tensor.Tensor, padding []int, k int) *PadSpec {
 	for i := k - 1; i >= 0; i-- {
 		j := k - 1 - i // 0 for the last dim
 		size := in.Sizes()[lead+i]
-		tensor.Check(before[i] < size && after[i] < size,
-			"Argument #%d: Padding size should be less than the corresponding input dimension, but got: padding (%d, %d) at dimension %d of input %s",
-			4+2*j, before[i], after[i], lead+i, tensor.ShapeString(in.Sizes()))
+		if before[i] >= size || after[i] >= size {
+			tensor.Panicf("Argument #%d: Padding size should be less than the corresponding input dimension, but got: padding (%d, %d) at dimension %d of input %s",
+				4+2*j, before[i], after[i], lead+i, tensor.ShapeString(in.Sizes()))
+		}
 		outs[i] = satAdd(size, before[i], after[i])
 	}
 	anyPos := false
@@ -105,31 +113,41 @@ func ReflectionPadSpec(in *tensor.Tensor, padding []int, k int) *PadSpec {
 	}
 	switch k {
 	case 1:
-		tensor.Check(outs[0] >= 1, "2input (W: %d)is too small. Calculated output W: %d", in.Sizes()[lead], outs[0])
+		if outs[0] < 1 {
+			tensor.Panicf("2input (W: %d)is too small. Calculated output W: %d", in.Sizes()[lead], outs[0])
+		}
 	case 2:
-		tensor.Check(anyPos, "input (H: %d, W: %d)is too small.  Calculated output H: %d W: %d",
-			in.Sizes()[lead], in.Sizes()[lead+1], outs[0], outs[1])
+		if !anyPos {
+			tensor.Panicf("input (H: %d, W: %d)is too small.  Calculated output H: %d W: %d",
+				in.Sizes()[lead], in.Sizes()[lead+1], outs[0], outs[1])
+		}
 	case 3:
-		tensor.Check(anyPos, "input (D: %d H: %d, W: %d) is too small. Calculated output D: %d H: %d W: %d",
-			in.Sizes()[lead], in.Sizes()[lead+1], in.Sizes()[lead+2], outs[0], outs[1], outs[2])
+		if !anyPos {
+			tensor.Panicf("input (D: %d H: %d, W: %d) is too small. Calculated output D: %d H: %d W: %d",
+				in.Sizes()[lead], in.Sizes()[lead+1], in.Sizes()[lead+2], outs[0], outs[1], outs[2])
+		}
 	}
 	return &PadSpec{Mode: Reflect, Dims: k, Before: before, After: after}
 }
 
 // ReplicationPadSpec validates replication_pad{2,3}d and returns the spec.
 func ReplicationPadSpec(in *tensor.Tensor, padding []int, k int) *PadSpec {
-	tensor.Check(len(padding) == 2*k, "padding size is expected to be %d", 2*k)
+	if len(padding) != 2*k {
+		tensor.Panicf("padding size is expected to be %d", 2*k)
+	}
 	sz := func(d int) int { return in.Sizes()[tensor.WrapDim(d, in.Dim())] }
 	n := in.Dim()
 	switch k {
 	case 2:
 		valid := sz(1) != 0 && sz(2) != 0
-		tensor.Check((n == 3 && sz(0) != 0 && valid) || (n == 4 && valid && sz(3) != 0),
-			"Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero dimensions for input, but got: %s", tensor.ShapeString(in.Sizes()))
+		if !((n == 3 && sz(0) != 0 && valid) || (n == 4 && valid && sz(3) != 0)) {
+			tensor.Panicf("Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero dimensions for input, but got: %s", tensor.ShapeString(in.Sizes()))
+		}
 	case 3:
 		valid := sz(1) != 0 && sz(2) != 0 && sz(3) != 0
-		tensor.Check((n == 4 && sz(0) != 0 && valid) || (n == 5 && valid && sz(4) != 0),
-			"Expected 4D or 5D (batch mode) tensor with possibly 0 batch size and other non-zero dimensions for input, but got: %s", tensor.ShapeString(in.Sizes()))
+		if !((n == 4 && sz(0) != 0 && valid) || (n == 5 && valid && sz(4) != 0)) {
+			tensor.Panicf("Expected 4D or 5D (batch mode) tensor with possibly 0 batch size and other non-zero dimensions for input, but got: %s", tensor.ShapeString(in.Sizes()))
+		}
 	}
 	before, after := padPairs(padding, k)
 	lead := n - k
@@ -141,11 +159,15 @@ func ReplicationPadSpec(in *tensor.Tensor, padding []int, k int) *PadSpec {
 	}
 	switch k {
 	case 2:
-		tensor.Check(anyPos, "input (H: %d, W: %d ) is too small. Calculated output H: %d W: %d",
-			in.Sizes()[lead], in.Sizes()[lead+1], outs[0], outs[1])
+		if !anyPos {
+			tensor.Panicf("input (H: %d, W: %d ) is too small. Calculated output H: %d W: %d",
+				in.Sizes()[lead], in.Sizes()[lead+1], outs[0], outs[1])
+		}
 	case 3:
-		tensor.Check(anyPos, "input (D: %d H: %d, W: %d) is too small. Calculated output D: %d H: %d W: %d",
-			in.Sizes()[lead], in.Sizes()[lead+1], in.Sizes()[lead+2], outs[0], outs[1], outs[2])
+		if !anyPos {
+			tensor.Panicf("input (D: %d H: %d, W: %d) is too small. Calculated output D: %d H: %d W: %d",
+				in.Sizes()[lead], in.Sizes()[lead+1], in.Sizes()[lead+2], outs[0], outs[1], outs[2])
+		}
 	}
 	return &PadSpec{Mode: Replicate, Dims: k, Before: before, After: after}
 }

@@ -105,7 +105,9 @@ func poolCheckDType(name string, d tensor.DType, ok ...tensor.DType) {
 
 // poolCheckScalarType is data_ptr<T>'s check that t has dtype want.
 func poolCheckScalarType(t *tensor.Tensor, want tensor.DType) {
-	tensor.Check(t.DType() == want, "expected scalar type %s but found %s", CTypeName(want), CTypeName(t.DType()))
+	if t.DType() != want {
+		tensor.Panicf("expected scalar type %s but found %s", CTypeName(want), CTypeName(t.DType()))
+	}
 }
 
 // poolDowncast is safe_downcast<int, int64_t>.
@@ -128,8 +130,12 @@ func poolDivRtn(x, y int) int {
 // input or the left padding.
 func poolOutputSize(in, k, pad, stride, dil int, ceil bool) int {
 	tensor.Check(stride != 0, "stride should not be zero")
-	tensor.Check(pad >= 0, "pad must be non-negative, but got pad: %d", pad)
-	tensor.Check(pad <= k/2, "pad should be at most half of kernel size, but got pad=%d and kernel_size=%d", pad, k)
+	if pad < 0 {
+		tensor.Panicf("pad must be non-negative, but got pad: %d", pad)
+	}
+	if pad > k/2 {
+		tensor.Panicf("pad should be at most half of kernel size, but got pad=%d and kernel_size=%d", pad, k)
+	}
 	extra := 0
 	if ceil {
 		extra = stride - 1
@@ -215,16 +221,24 @@ func maxPool2dArgs(kernel, stride, padding, dilation []int) poolWin2d {
 // pool2dShapeCheck is pool2d_shape_check for contiguous-format inputs (a
 // channels-last input is never empty, so its variant never fires differently).
 func pool2dShapeCheck(x *tensor.Tensor, w poolWin2d, planes, inH, inW, outH, outW int) {
-	tensor.Check(w.kW > 0 && w.kH > 0, "kernel size should be greater than zero, but got kH: %d kW: %d", w.kH, w.kW)
-	tensor.Check(w.dW > 0 && w.dH > 0, "stride should be greater than zero, but got dH: %d dW: %d", w.dH, w.dW)
-	tensor.Check(w.dilH > 0 && w.dilW > 0, "dilation should be greater than zero, but got dilationH: %d dilationW: %d", w.dilH, w.dilW)
+	if w.kW <= 0 || w.kH <= 0 {
+		tensor.Panicf("kernel size should be greater than zero, but got kH: %d kW: %d", w.kH, w.kW)
+	}
+	if w.dW <= 0 || w.dH <= 0 {
+		tensor.Panicf("stride should be greater than zero, but got dH: %d dW: %d", w.dH, w.dW)
+	}
+	if w.dilH <= 0 || w.dilW <= 0 {
+		tensor.Panicf("dilation should be greater than zero, but got dilationH: %d dilationW: %d", w.dilH, w.dilW)
+	}
 	n := x.Dim()
 	valid := n >= 3 && x.Size(1) != 0 && x.Size(2) != 0
-	tensor.Check((n == 3 && x.Size(0) != 0 && valid) || (n == 4 && valid && x.Size(3) != 0),
-		"Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:%s", tensor.ShapeString(x.Sizes()))
-	tensor.Check(outW >= 1 && outH >= 1,
-		"Given input size: (%dx%dx%d). Calculated output size: (%dx%dx%d). Output size is too small",
-		planes, inH, inW, planes, outH, outW)
+	if !((n == 3 && x.Size(0) != 0 && valid) || (n == 4 && valid && x.Size(3) != 0)) {
+		tensor.Panicf("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:%s", tensor.ShapeString(x.Sizes()))
+	}
+	if outW < 1 || outH < 1 {
+		tensor.Panicf("Given input size: (%dx%dx%d). Calculated output size: (%dx%dx%d). Output size is too small",
+			planes, inH, inW, planes, outH, outW)
+	}
 }
 
 // poolGeom2d fills a PoolWindow for a 2-d op over x.
@@ -267,8 +281,9 @@ func avgPool1dGeom(p args.AvgPool1d) PoolWindow {
 	if len(stride) == 0 {
 		stride = kernel
 	}
-	tensor.Check(x.Dim() >= 2 && x.Dim() < 4,
-		"Expected 2 to 3 dimensions, but got %d-dimensional tensor for argument #1 'self' (while checking arguments for avg_pool1d)", x.Dim())
+	if x.Dim() < 2 || x.Dim() >= 4 {
+		tensor.Panicf("Expected 2 to 3 dimensions, but got %d-dimensional tensor for argument #1 'self' (while checking arguments for avg_pool1d)", x.Dim())
+	}
 	poolCheck1d("avg_pool1d", "kernel_size", kernel)
 	poolCheck1d("avg_pool1d", "stride", stride)
 	poolCheck1d("avg_pool1d", "padding", padding)
@@ -278,7 +293,9 @@ func avgPool1dGeom(p args.AvgPool1d) PoolWindow {
 }
 
 func poolCheck1d(fn, arg string, v []int) {
-	tensor.Check(len(v) == 1, "%s() argument '%s' should contain one int (got %d)", fn, arg, len(v))
+	if len(v) != 1 {
+		tensor.Panicf("%s() argument '%s' should contain one int (got %d)", fn, arg, len(v))
+	}
 }
 
 // poolUnsqueeze is the metadata of x.unsqueeze(d) (d < x.Dim()), with
@@ -352,7 +369,9 @@ func avgPool2dBackwardGeom(p args.AvgPool2dBackward) PoolWindow {
 	poolCheckDimSize(g, n, n-3, planes)
 	poolCheckDimSize(g, n, n-2, outH)
 	poolCheckDimSize(g, n, n-1, outW)
-	tensor.Check(x.DType() == g.DType(), "expected dtype %s for `gradOutput` but got dtype %s", TypeMetaName(x.DType()), TypeMetaName(g.DType()))
+	if x.DType() != g.DType() {
+		tensor.Panicf("expected dtype %s for `gradOutput` but got dtype %s", TypeMetaName(x.DType()), TypeMetaName(g.DType()))
+	}
 	geo := poolGeom2d(x, w, outH, outW)
 	geo.Planes = poolPlanes(g, 2) // PyTorch counts planes on grad_output
 	geo.CountIncludePad, geo.Divisor = cip, div
@@ -371,9 +390,10 @@ func poolPlanes(t *tensor.Tensor, k int) int {
 // poolCheckGradPlanes refuses a grad_output with more planes than self, which
 // PyTorch's backward kernels would write past the end of grad_input for.
 func poolCheckGradPlanes(fn string, g, x *tensor.Tensor) {
-	tensor.Check(poolPlanes(g, 2) <= poolPlanes(x, 2),
-		"%s(): grad_output with sizes %s has more planes than self with sizes %s",
-		fn, tensor.ShapeString(g.Sizes()), tensor.ShapeString(x.Sizes()))
+	if poolPlanes(g, 2) > poolPlanes(x, 2) {
+		tensor.Panicf("%s(): grad_output with sizes %s has more planes than self with sizes %s",
+			fn, tensor.ShapeString(g.Sizes()), tensor.ShapeString(x.Sizes()))
+	}
 }
 
 // maxPool2dGeom checks max_pool2d_with_indices' arguments; g is the
@@ -383,7 +403,9 @@ func maxPool2dGeom(p args.MaxPool2dWithIndices, g *tensor.Tensor) PoolWindow {
 	w := maxPool2dArgs(p.KernelSize, p.Stride, p.Padding, p.Dilation)
 	ceil := p.CeilMode
 	if g != nil {
-		tensor.Check(x.DType() == g.DType(), "expected dtype %s for `gradOutput` but got dtype %s", TypeMetaName(x.DType()), TypeMetaName(g.DType()))
+		if x.DType() != g.DType() {
+			tensor.Panicf("expected dtype %s for `gradOutput` but got dtype %s", TypeMetaName(x.DType()), TypeMetaName(g.DType()))
+		}
 	}
 	tensor.Check(!poolChannelsLast3d(x), "Unsupport memory format. Supports only ChannelsLast, Contiguous")
 	tensor.Check(x.Dim() == 3 || x.Dim() == 4, "non-empty 3D or 4D (batch mode) tensor expected for input")
@@ -422,26 +444,37 @@ func poolTo3(v []int) [3]int {
 // pool3dShapeCheck is pool3d_shape_check.
 func pool3dShapeCheck(x *tensor.Tensor, w poolWin3d, planes int, in, out [3]int, fn string, checkInputSize bool) {
 	k, d, dil := w.k, w.d, w.dil
-	tensor.Check(k[0] > 0 && k[2] > 0 && k[1] > 0, "kernel size should be greater than zero, but got kT: %d kH: %d kW: %d", k[0], k[1], k[2])
-	tensor.Check(d[0] > 0 && d[2] > 0 && d[1] > 0, "stride should be greater than zero, but got dT: %d dH: %d dW: %d", d[0], d[1], d[2])
-	tensor.Check(dil[0] > 0 && dil[2] > 0 && dil[1] > 0, "dilation should be greater than zero, but got dilationT: %d dilationH: %d dilationW: %d", dil[0], dil[1], dil[2])
+	if k[0] <= 0 || k[2] <= 0 || k[1] <= 0 {
+		tensor.Panicf("kernel size should be greater than zero, but got kT: %d kH: %d kW: %d", k[0], k[1], k[2])
+	}
+	if d[0] <= 0 || d[2] <= 0 || d[1] <= 0 {
+		tensor.Panicf("stride should be greater than zero, but got dT: %d dH: %d dW: %d", d[0], d[1], d[2])
+	}
+	if dil[0] <= 0 || dil[2] <= 0 || dil[1] <= 0 {
+		tensor.Panicf("dilation should be greater than zero, but got dilationT: %d dilationH: %d dilationW: %d", dil[0], dil[1], dil[2])
+	}
 	n := x.Dim()
-	tensor.Check(n == 4 || n == 5, "%s: Expected 4D or 5D tensor for input, but got: %s", fn, tensor.ShapeString(x.Sizes()))
+	if n != 4 && n != 5 {
+		tensor.Panicf("%s: Expected 4D or 5D tensor for input, but got: %s", fn, tensor.ShapeString(x.Sizes()))
+	}
 	for i := 0; i < n; i++ {
 		if n == 5 && i == 0 {
 			continue
 		}
-		tensor.Check(x.Size(i) > 0,
-			"%s: Expected input's non-batch dimensions to have positive length, but input has a shape of %s and non-batch dimension %d has length zero!",
-			fn, tensor.ShapeString(x.Sizes()), x.Size(i))
+		if x.Size(i) <= 0 {
+			tensor.Panicf("%s: Expected input's non-batch dimensions to have positive length, but input has a shape of %s and non-batch dimension %d has length zero!",
+				fn, tensor.ShapeString(x.Sizes()), x.Size(i))
+		}
 	}
 	if checkInputSize {
-		tensor.Check(in[0] >= k[0] && in[1] >= k[1] && in[2] >= k[2],
-			"input image (T: %d H: %d W: %d) smaller than kernel size (kT: %d kH: %d kW: %d)", in[0], in[1], in[2], k[0], k[1], k[2])
+		if in[0] < k[0] || in[1] < k[1] || in[2] < k[2] {
+			tensor.Panicf("input image (T: %d H: %d W: %d) smaller than kernel size (kT: %d kH: %d kW: %d)", in[0], in[1], in[2], k[0], k[1], k[2])
+		}
 	}
-	tensor.Check(out[0] >= 1 && out[2] >= 1 && out[1] >= 1,
-		"Given input size: (%dx%dx%dx%d). Calculated output size: (%dx%dx%dx%d). Output size is too small",
-		planes, in[0], in[1], in[2], planes, out[0], out[1], out[2])
+	if out[0] < 1 || out[2] < 1 || out[1] < 1 {
+		tensor.Panicf("Given input size: (%dx%dx%dx%d). Calculated output size: (%dx%dx%dx%d). Output size is too small",
+			planes, in[0], in[1], in[2], planes, out[0], out[1], out[2])
+	}
 }
 
 // poolGeom3d fills a PoolWindow for a 3-d op over x.
@@ -531,11 +564,14 @@ func poolCheckOutputSizes(sizes []int) {
 func adaptivePool2dGeom(x *tensor.Tensor, osize []int) PoolWindow {
 	tensor.Check(len(osize) == 2, "adaptive_avg_pool2d: output_size must be 2")
 	n := x.Dim()
-	tensor.Check(n == 3 || n == 4, "adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got %s", tensor.ShapeString(x.Sizes()))
+	if n != 3 && n != 4 {
+		tensor.Panicf("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got %s", tensor.ShapeString(x.Sizes()))
+	}
 	for _, i := range []int{-2, -1} {
-		tensor.Check(x.Size(i) > 0,
-			"adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes %s with dimension %d being empty",
-			tensor.ShapeString(x.Sizes()), i+n)
+		if x.Size(i) <= 0 {
+			tensor.Panicf("adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes %s with dimension %d being empty",
+				tensor.ShapeString(x.Sizes()), i+n)
+		}
 	}
 	poolCheckOutputSizes(osize)
 	planes := 1
@@ -547,11 +583,13 @@ func adaptivePool2dGeom(x *tensor.Tensor, osize []int) PoolWindow {
 
 func adaptivePool1dGeom(p args.AdaptiveAvgPool1d) PoolWindow {
 	x, osize := p.Self, p.OutputSize
-	tensor.Check(x.Dim() >= 2 && x.Dim() < 4,
-		"Expected 2 to 3 dimensions, but got %d-dimensional tensor for argument #1 'self' (while checking arguments for adaptive_avg_pool1d)", x.Dim())
+	if x.Dim() < 2 || x.Dim() >= 4 {
+		tensor.Panicf("Expected 2 to 3 dimensions, but got %d-dimensional tensor for argument #1 'self' (while checking arguments for adaptive_avg_pool1d)", x.Dim())
+	}
 	poolCheck1d("adaptive_avg_pool1d", "output_size", osize)
-	tensor.Check(osize[0] >= 0,
-		"adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but received {1, %d}", osize[0])
+	if osize[0] < 0 {
+		tensor.Panicf("adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but received {1, %d}", osize[0])
+	}
 	if osize[0] == 1 {
 		// adaptive_avg_pool2d turns a 1x1 output into a mean over the spatial dims.
 		planes := 1
@@ -567,12 +605,17 @@ func adaptivePool2dBackwardGeom(p args.InternalAdaptiveAvgPool2dBackward) PoolWi
 	g, x := p.GradOutput, p.Self
 	n := g.Dim()
 	for i := 1; i < n; i++ {
-		tensor.Check(g.Size(i) > 0,
-			"adaptive_avg_pool2d_backward(): Expected grad_output to have non-zero size for non-batch dimensions, but grad_output has sizes %s with dimension %d being empty",
-			tensor.ShapeString(g.Sizes()), i)
+		if g.Size(i) <= 0 {
+			tensor.Panicf("adaptive_avg_pool2d_backward(): Expected grad_output to have non-zero size for non-batch dimensions, but grad_output has sizes %s with dimension %d being empty",
+				tensor.ShapeString(g.Sizes()), i)
+		}
 	}
-	tensor.Check(n == 3 || n == 4, "adaptive_avg_pool2d_backward(): Expected 3D or 4D tensor, but got %s", tensor.ShapeString(x.Sizes()))
-	tensor.Check(x.DType() == g.DType(), "expected dtype %s for `grad_output` but got dtype %s", TypeMetaName(x.DType()), TypeMetaName(g.DType()))
+	if n != 3 && n != 4 {
+		tensor.Panicf("adaptive_avg_pool2d_backward(): Expected 3D or 4D tensor, but got %s", tensor.ShapeString(x.Sizes()))
+	}
+	if x.DType() != g.DType() {
+		tensor.Panicf("expected dtype %s for `grad_output` but got dtype %s", TypeMetaName(x.DType()), TypeMetaName(g.DType()))
+	}
 	inH, inW := x.Size(-2), x.Size(-1)
 	gPlanes := poolPlanes(g, 2)
 	return PoolWindow{Planes: gPlanes, In: [3]int{1, inH, inW}, Out: [3]int{1, g.Size(-2), g.Size(-1)}}
@@ -583,11 +626,14 @@ func adaptivePool3dGeom(p args.InternalAdaptiveAvgPool3d) PoolWindow {
 	tensor.Check(len(osize) == 3, "adaptive_avg_pool3d: output_size must be 3")
 	n := x.Dim()
 	for i := 1; i < n; i++ {
-		tensor.Check(x.Size(i) > 0,
-			"adaptive_avg_pool3d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes %s with dimension %d being empty",
-			tensor.ShapeString(x.Sizes()), i)
+		if x.Size(i) <= 0 {
+			tensor.Panicf("adaptive_avg_pool3d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes %s with dimension %d being empty",
+				tensor.ShapeString(x.Sizes()), i)
+		}
 	}
-	tensor.Check(n == 4 || n == 5, "adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got %s", tensor.ShapeString(x.Sizes()))
+	if n != 4 && n != 5 {
+		tensor.Panicf("adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got %s", tensor.ShapeString(x.Sizes()))
+	}
 	poolCheckOutputSizes(osize)
 	planes := 1
 	for _, s := range x.Sizes()[:n-3] {
@@ -651,9 +697,10 @@ func maxPool2dBackwardMeta(op *tensor.Op, a []any) any {
 	poolCheckDType(poolKernelName("max_pool2d_backward", g), x.DType(), tensor.Float32, tensor.Float64, tensor.BFloat16)
 	poolCheckScalarType(idx, tensor.Int64)
 	poolCheckGradPlanes("max_pool2d_with_indices_backward", g, x)
-	tensor.Check(poolPlanes(idx, 2) >= poolPlanes(g, 2),
-		"max_pool2d_with_indices_backward(): indices with sizes %s do not match grad_output with sizes %s",
-		tensor.ShapeString(idx.Sizes()), tensor.ShapeString(g.Sizes()))
+	if poolPlanes(idx, 2) < poolPlanes(g, 2) {
+		tensor.Panicf("max_pool2d_with_indices_backward(): indices with sizes %s do not match grad_output with sizes %s",
+			tensor.ShapeString(idx.Sizes()), tensor.ShapeString(g.Sizes()))
+	}
 	return Like(op, a, x, tensor.Invalid)
 }
 
@@ -672,8 +719,9 @@ func adaptivePool1dMeta(op *tensor.Op, a []any) any {
 	g := adaptivePool1dGeom(p)
 	shape := pooledShape(x.Sizes(), g.Out, 1)
 	if g.Out[2] == 1 {
-		tensor.Check(x.DType().IsFloat(),
-			"mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s", CTypeName(x.DType()))
+		if !x.DType().IsFloat() {
+			tensor.Panicf("mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s", CTypeName(x.DType()))
+		}
 	} else if tensor.Numel(shape) > 0 {
 		poolCheckDType(poolKernelName("adaptive_avg_pool2d", poolUnsqueeze(x, x.Dim()-1)), x.DType(), tensor.Float32, tensor.Float64, tensor.BFloat16)
 	}

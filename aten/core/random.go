@@ -119,33 +119,49 @@ func UniformBounds(d tensor.DType, from, to float64) (float64, float64) {
 	checkFloatKernel(d, "check_uniform_bounds")
 	hi := floatMax(d)
 	name := TypeMetaName(d)
-	tensor.Check(from >= -hi && from <= hi, "from is out of bounds for %s", name)
-	tensor.Check(to >= -hi && to <= hi, "to is out of bounds for %s", name)
-	tensor.Check(from <= to, "uniform_ expects to return a [from, to) range, but found from=%s > to=%s", normFloat(from), normFloat(to))
-	tensor.Check(to-from <= hi, "uniform_ expects to-from <= std::numeric_limits<%s>::max(), but found to=%s and from=%s which result in to-from to exceed the limit",
-		CTypeName(d), normFloat(to), normFloat(from))
+	if !(from >= -hi && from <= hi) {
+		tensor.Panicf("from is out of bounds for %s", name)
+	}
+	if !(to >= -hi && to <= hi) {
+		tensor.Panicf("to is out of bounds for %s", name)
+	}
+	if !(from <= to) {
+		tensor.Panicf("uniform_ expects to return a [from, to) range, but found from=%s > to=%s", normFloat(from), normFloat(to))
+	}
+	if !(to-from <= hi) {
+		tensor.Panicf("uniform_ expects to-from <= std::numeric_limits<%s>::max(), but found to=%s and from=%s which result in to-from to exceed the limit",
+			CTypeName(d), normFloat(to), normFloat(from))
+	}
 	return min(max(from, -hi), hi), max(min(to, hi), -hi)
 }
 
 // CheckNormal checks normal_(mean, std) on dtype d.
 func CheckNormal(d tensor.DType, std float64) {
-	tensor.Check(std >= 0, "normal_ expects std >= 0.0, but found std %s", normFloat(std))
+	if !(std >= 0) {
+		tensor.Panicf("normal_ expects std >= 0.0, but found std %s", normFloat(std))
+	}
 	checkFloatKernel(d, "normal_kernel_cpu")
 }
 
 // CheckBernoulliP checks bernoulli_(p).
 func CheckBernoulliP(p float64) {
-	tensor.Check(p >= 0 && p <= 1, "bernoulli_ expects p to be in [0, 1], but got p=%s", normFloat(p))
+	if !(p >= 0 && p <= 1) {
+		tensor.Panicf("bernoulli_ expects p to be in [0, 1], but got p=%s", normFloat(p))
+	}
 }
 
 // CheckBernoulliTensor checks bernoulli_(p) with a tensor of probabilities.
 func CheckBernoulliTensor(p *tensor.Tensor) {
-	tensor.Check(p.DType().IsFloat(), "expected probabilities tensor to have floating type, got %s", CTypeName(p.DType()))
+	if !p.DType().IsFloat() {
+		tensor.Panicf("expected probabilities tensor to have floating type, got %s", CTypeName(p.DType()))
+	}
 }
 
 // CheckExponential checks exponential_(lambd) on dtype d.
 func CheckExponential(d tensor.DType, lambd float64) {
-	tensor.Check(lambd >= 0, "exponential_ expects lambda >= 0.0, but found lambda=%s", normFloat(lambd))
+	if !(lambd >= 0) {
+		tensor.Panicf("exponential_ expects lambda >= 0.0, but found lambda=%s", normFloat(lambd))
+	}
 	checkFloatKernel(d, "exponential_cpu")
 }
 
@@ -155,10 +171,14 @@ func CheckExponential(d tensor.DType, lambd float64) {
 func RandomRange(d tensor.DType, from int64, to *int64) (rng uint64, base int64, full bool) {
 	if to != nil {
 		t := *to
-		tensor.Check(from < t, "random_ expects 'from' to be less than 'to', but got from=%d >= to=%d", from, t)
+		if from >= t {
+			tensor.Panicf("random_ expects 'from' to be less than 'to', but got from=%d >= to=%d", from, t)
+		}
 		if d.IsFloat() {
 			from, t = updateFrom(d, from), updateTo(d, t)
-			tensor.Check(from < t, "random_ expects 'from' casted to dtype to be less than 'to' casted to dtype, but got from=%d >= to=%d", from, t)
+			if from >= t {
+				tensor.Panicf("random_ expects 'from' casted to dtype to be less than 'to' casted to dtype, but got from=%d >= to=%d", from, t)
+			}
 		}
 		checkFromToInRange(d, from, t-1)
 		return uint64(t) - uint64(from), from, false
@@ -171,7 +191,9 @@ func RandomRange(d tensor.DType, from int64, to *int64) (rng uint64, base int64,
 	case d.IsFloat():
 		toInc = int64(1) << FloatDigits(d)
 		from = updateFrom(d, from)
-		tensor.Check(from < toInc, "random_ expects 'from' casted to dtype to be less than or equal to 'to_inc' casted to dtype, but got from=%d > to_inc=%d", from, toInc)
+		if from >= toInc {
+			tensor.Panicf("random_ expects 'from' casted to dtype to be less than or equal to 'to_inc' casted to dtype, but got from=%d > to_inc=%d", from, toInc)
+		}
 	case d == tensor.Bool:
 		toInc = 1
 	default:
@@ -203,13 +225,21 @@ func checkFromToInRange(d tensor.DType, from, toInc int64) {
 	name := TypeMetaName(d)
 	if d.IsFloat() {
 		hi := floatMax(d)
-		tensor.Check(float64(from) >= -hi && float64(from) <= hi, "from is out of bounds for %s", name)
-		tensor.Check(float64(toInc) >= -hi && float64(toInc) <= hi, "to - 1 is out of bounds for %s", name)
+		if !(float64(from) >= -hi && float64(from) <= hi) {
+			tensor.Panicf("from is out of bounds for %s", name)
+		}
+		if !(float64(toInc) >= -hi && float64(toInc) <= hi) {
+			tensor.Panicf("to - 1 is out of bounds for %s", name)
+		}
 		return
 	}
 	lo, hi := IntRange(d)
-	tensor.Check(from >= lo && from <= hi, "from is out of bounds for %s", name)
-	tensor.Check(toInc >= lo && toInc <= hi, "to - 1 is out of bounds for %s", name)
+	if from < lo || from > hi {
+		tensor.Panicf("from is out of bounds for %s", name)
+	}
+	if toInc < lo || toInc > hi {
+		tensor.Panicf("to - 1 is out of bounds for %s", name)
+	}
 }
 
 // roundInt is static_cast<int64_t>(static_cast<T>(v)) for float dtype d.
@@ -258,7 +288,9 @@ func updateTo(d tensor.DType, to int64) int64 {
 // (multinomial_out) and returns the result's shape.
 func MultinomialShape(self *tensor.Tensor, n int, replacement bool) []int {
 	tensor.Check(self.Dim() > 0 && self.Dim() <= 2, "prob_dist must be 1 or 2 dim")
-	tensor.Check(self.DType().IsFloat(), "multinomial only supports floating-point dtypes for input, got: %s", CTypeName(self.DType()))
+	if !self.DType().IsFloat() {
+		tensor.Panicf("multinomial only supports floating-point dtypes for input, got: %s", CTypeName(self.DType()))
+	}
 	tensor.Check(n > 0, "cannot sample n_sample <= 0 samples")
 	k := self.Size(-1)
 	tensor.Check(replacement || n <= k, "cannot sample n_sample > prob_dist.size(-1) samples without replacement")

@@ -104,8 +104,10 @@ func MeanDType(in tensor.DType, dtype args.Opt[tensor.DType]) tensor.DType {
 	if dtype.Ok {
 		dt, what = dtype.V, "Optional"
 	}
-	tensor.Check(dt.IsFloat(), "mean(): could not infer output dtype. %s dtype must be either a floating point or complex dtype. Got: %s",
-		what, CTypeName(dt))
+	if !dt.IsFloat() {
+		tensor.Panicf("mean(): could not infer output dtype. %s dtype must be either a floating point or complex dtype. Got: %s",
+			what, CTypeName(dt))
+	}
 	return dt
 }
 
@@ -293,7 +295,9 @@ func cumsumMeta(op *tensor.Op, a []any) any {
 // the right kind: the value is data-dependent.
 func localScalarDenseMeta(op *tensor.Op, a []any) any {
 	x := args.InternalLocalScalarDenseOf(a).Self
-	tensor.Check(x.Numel() == 1, "a Tensor with %d elements cannot be converted to Scalar", x.Numel())
+	if x.Numel() != 1 {
+		tensor.Panicf("a Tensor with %d elements cannot be converted to Scalar", x.Numel())
+	}
 	switch {
 	case x.DType() == tensor.Bool:
 		return tensor.BoolScalar(false)

@@ -80,15 +80,21 @@ func UpsampleGeometry(op *tensor.Op, a []any) Resample2d {
 		// get_scale_value reads scale_factors[0] and [1] unchecked.
 		tensor.Panicf("ArrayRef: invalid index Index = %d; Length = %d", len(scales), len(scales))
 	}
-	tensor.Check(len(out) == 2, "It is expected output_size equals to 2, but got size %d", len(out))
-	tensor.Check(x.Dim() == 4, "It is expected input_size equals to 4, but got size %d", x.Dim())
+	if len(out) != 2 {
+		tensor.Panicf("It is expected output_size equals to 2, but got size %d", len(out))
+	}
+	if x.Dim() != 4 {
+		tensor.Panicf("It is expected input_size equals to 4, but got size %d", x.Dim())
+	}
 	s := x.Sizes()
 	r := Resample2d{N: s[0], C: s[1], InH: s[2], InW: s[3], OutH: out[0], OutW: out[1]}
-	tensor.Check(r.InH > 0 && r.InW > 0 && r.OutH > 0 && r.OutW > 0,
-		"Input and output sizes should be greater than 0, but got input (H: %d, W: %d) output (H: %d, W: %d)",
-		r.InH, r.InW, r.OutH, r.OutW)
-	tensor.Check(x.Numel() != 0 || tensor.Numel(s[1:]) != 0,
-		"Non-empty 4D data tensor expected but got a tensor with sizes %s", tensor.ShapeString(s))
+	if r.InH <= 0 || r.InW <= 0 || r.OutH <= 0 || r.OutW <= 0 {
+		tensor.Panicf("Input and output sizes should be greater than 0, but got input (H: %d, W: %d) output (H: %d, W: %d)",
+			r.InH, r.InW, r.OutH, r.OutW)
+	}
+	if x.Numel() == 0 && tensor.Numel(s[1:]) == 0 {
+		tensor.Panicf("Non-empty 4D data tensor expected but got a tensor with sizes %s", tensor.ShapeString(s))
+	}
 	if scales != nil {
 		r.ScaleH, r.ScaleW = scales[0], scales[1]
 	}
@@ -136,26 +142,36 @@ func gridSampler2dMeta(op *tensor.Op, a []any) any {
 	if x.Dim() == 0 || grid.Dim() == 0 {
 		tensor.IndexPanicf("Dimension specified as 0 but tensor has no dimensions")
 	}
-	tensor.Check(x.Size(0) == grid.Size(0),
-		"grid_sampler(): expected grid and input to have same batch size, but got input with sizes %s and grid with sizes %s",
-		tensor.ShapeString(x.Sizes()), tensor.ShapeString(grid.Sizes()))
-	tensor.Check(grid.Size(-1) == x.Dim()-2,
-		"grid_sampler(): expected grid to have size %d in last dimension, but got grid with sizes %s",
-		x.Dim()-2, tensor.ShapeString(grid.Sizes()))
-	for i := 2; i < x.Dim(); i++ {
-		tensor.Check(x.Size(i) > 0,
-			"grid_sampler(): expected input to have non-empty spatial dimensions, but input has sizes %s with dimension %d being empty",
-			tensor.ShapeString(x.Sizes()), i)
+	if x.Size(0) != grid.Size(0) {
+		tensor.Panicf("grid_sampler(): expected grid and input to have same batch size, but got input with sizes %s and grid with sizes %s",
+			tensor.ShapeString(x.Sizes()), tensor.ShapeString(grid.Sizes()))
 	}
-	tensor.Check(x.Dim() == 4 && x.Dim() == grid.Dim(),
-		"grid_sampler(): expected 4D input and grid with same number of dimensions, but got input with sizes %s and grid with sizes %s",
-		tensor.ShapeString(x.Sizes()), tensor.ShapeString(grid.Sizes()))
+	if grid.Size(-1) != x.Dim()-2 {
+		tensor.Panicf("grid_sampler(): expected grid to have size %d in last dimension, but got grid with sizes %s",
+			x.Dim()-2, tensor.ShapeString(grid.Sizes()))
+	}
+	for i := 2; i < x.Dim(); i++ {
+		if x.Size(i) <= 0 {
+			tensor.Panicf("grid_sampler(): expected input to have non-empty spatial dimensions, but input has sizes %s with dimension %d being empty",
+				tensor.ShapeString(x.Sizes()), i)
+		}
+	}
+	if x.Dim() != 4 || x.Dim() != grid.Dim() {
+		tensor.Panicf("grid_sampler(): expected 4D input and grid with same number of dimensions, but got input with sizes %s and grid with sizes %s",
+			tensor.ShapeString(x.Sizes()), tensor.ShapeString(grid.Sizes()))
+	}
 	d := x.DType()
-	tensor.Check(d == tensor.Float32 || d == tensor.Float64, "grid_sampler_2d_cpu not implemented for %s", CTypeName(d))
+	if d != tensor.Float32 && d != tensor.Float64 {
+		tensor.Panicf("grid_sampler_2d_cpu not implemented for %s", CTypeName(d))
+	}
 	poolCheckScalarType(grid, d)
 	// PyTorch leaves the output uninitialised for an unknown mode; refuse instead.
-	tensor.Check(mode >= GridBilinear && mode <= GridBicubic, "grid_sampler(): unknown interpolation mode %d (expected 0, 1 or 2)", mode)
-	tensor.Check(pad >= GridPadZeros && pad <= GridPadReflection, "grid_sampler(): unknown padding mode %d (expected 0, 1 or 2)", pad)
+	if mode < GridBilinear || mode > GridBicubic {
+		tensor.Panicf("grid_sampler(): unknown interpolation mode %d (expected 0, 1 or 2)", mode)
+	}
+	if pad < GridPadZeros || pad > GridPadReflection {
+		tensor.Panicf("grid_sampler(): unknown padding mode %d (expected 0, 1 or 2)", pad)
+	}
 	return Contig(op, a, d, x.Size(0), x.Size(1), grid.Size(1), grid.Size(2))
 }
 

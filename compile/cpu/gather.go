@@ -71,10 +71,7 @@ func gatherInto[T float32 | uint8](g *gatherSpec, dst, src []T, off, lo int) {
 		case 1:
 			copy(d, src[p:p+run])
 		case 0:
-			v := src[p]
-			for i := range d {
-				d[i] = v
-			}
+			fill(d, src[p])
 		default:
 			q := p
 			for i := range d {
@@ -92,5 +89,18 @@ func gatherInto[T float32 | uint8](g *gatherSpec, dst, src []T, off, lo int) {
 			idx[i-1]++
 			p += g.strides[i-1]
 		}
+	}
+}
+
+// fill sets every element of d to v: a few stores, then doubling copies
+// (memmove's wide stores), for the long runs of a per-channel value
+// broadcast over a plane.
+func fill[T float32 | uint8](d []T, v T) {
+	n := min(len(d), 16)
+	for i := range n {
+		d[i] = v
+	}
+	for n < len(d) {
+		n += copy(d[n:], d[:n])
 	}
 }

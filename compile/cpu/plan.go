@@ -23,6 +23,7 @@ type plan struct {
 	progs  []*tileProg
 	out    any  // the output's shape: compile.SlotRef, fx.Tuple or []any of them, or a constant
 	arena  bool // some intermediate outside groups is recycled: set the allocator
+	nargs  int  // the length of the dispatcher calls' argument lists together
 	pool   arenaPool
 }
 
@@ -35,9 +36,11 @@ type constSlot struct {
 type pstep struct {
 	node  *fx.Node
 	call  *compile.BoundCall // a dispatcher call (or getitem)
+	view  *viewStep          // the call is a view the plan makes itself
 	prog  int                // a group's program (call nil)
 	group []memberCall       // the group's nodes, run through the dispatcher when its inputs are not as planned
 	out   int                // the call's slot
+	args  int                // where the call's argument list starts in the call's block
 	reads []int
 	free  []int
 	fresh bool // the call's value is a graph output: new memory
@@ -170,7 +173,8 @@ func (pp *planner) build() (pl *plan, err error) {
 			continue
 		}
 		c := calls[n]
-		s := pstep{node: n, call: c, out: pos[n], prog: -1}
+		s := pstep{node: n, call: c, out: pos[n], prog: -1, view: planView(n, c, pp.vals), args: pl.nargs}
+		pl.nargs += c.NArgs()
 		for _, a := range c.ArgSlots() {
 			if !slices.Contains(s.reads, a.Slot) {
 				s.reads = append(s.reads, a.Slot)
@@ -266,15 +270,25 @@ func (pl *plan) run(inputs []*tensor.Tensor, a *arena) (res any, err error) {
 		restore := tensor.WithAllocator(a)
 		defer restore()
 	}
+	// One block holds every call's argument list (an op may keep its
+	// list, as autograd does: each has its own part).
+	block := make([]any, pl.nargs)
 	cur := -1
 	err = tensor.Try(func() {
 		for i := range pl.steps {
 			cur = i
 			s := &pl.steps[i]
 			if s.call != nil {
-				a.hookOn = !s.fresh
-				v := s.call.Invoke(a.vals)
-				a.hookOn = false
+				v, done := any(nil), false
+				if s.view != nil {
+					v, done = s.view.run(a.vals)
+				}
+				if !done {
+					a.hookOn = !s.fresh
+					end := s.args + s.call.NArgs()
+					v = s.call.InvokeWith(block[s.args:end:end], a.vals)
+					a.hookOn = false
+				}
 				a.vals[s.out] = v
 				a.track(v, s.reads)
 			} else {
@@ -392,10 +406,15 @@ func (pl *plan) runMembers(s *pstep, a *arena) {
 	}
 }
 
-// String describes the plan: its dispatcher calls and tile programs.
+// String describes the plan: its dispatcher calls, the views it makes
+// itself and its tile programs.
 func (pl *plan) String() string {
 	var b strings.Builder
 	for _, s := range pl.steps {
+		if s.view != nil {
+			fmt.Fprintf(&b, "view %s\n", s.node.Format())
+			continue
+		}
 		if s.call != nil {
 			fmt.Fprintf(&b, "call %s\n", s.node.Format())
 			continue

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/goaten/goaten/asm"
 	"github.com/goaten/goaten/aten/args"
@@ -49,6 +50,14 @@ type binFloat interface{ float32 | float64 }
 type binKernels struct {
 	f32 func(d, x, y []float32)
 	f64 func(d, x, y []float64)
+	// s32 and s64, where set, are f32 and f64 with non-temporal stores
+	// (asm.AddStreamF32, ...), for binRows's large results; r32 and r64
+	// the same over rows with y repeated (asm.AddRowsStreamF32, ...),
+	// which report false where they cannot stream.
+	s32 func(d, x, y []float32)
+	s64 func(d, x, y []float64)
+	r32 func(d, x, y []float32) bool
+	r64 func(d, x, y []float64) bool
 	i64 func(d, x, y []int64) // nil for float-only ops
 	// reduced, when set, builds the float16/bfloat16 kernel from a function
 	// rounding a float32 to that dtype: for ops whose result jumps (trunc,
@@ -177,6 +186,14 @@ func binRunFloat(out *tensor.Tensor, ct tensor.DType, a, b *tensor.Tensor, k bin
 			}
 		}
 	}
+	if out.DType() == ct && a.DType() == ct && b.DType() == ct {
+		switch {
+		case ct == tensor.Float32 && binRows(out, a, b, k.f32, k.s32, k.r32):
+			return
+		case ct == tensor.Float64 && binRows(out, a, b, k.f64, k.s64, k.r64):
+			return
+		}
+	}
 	ins := []*tensor.Tensor{a, b}
 	if ct == tensor.Float64 {
 		pointwiseF64(out, ct, ins, func(d []float64, s [][]float64) { k.f64(d, s[0], s[1][:len(d)]) })
@@ -212,6 +229,128 @@ func binRunFloat(out *tensor.Tensor, ct tensor.DType, a, b *tensor.Tensor, k bin
 			roundF64(d, ct)
 		}
 	}, typed)
+}
+
+// binRowsBlock is the size in bytes of the pieces of a streamed result
+// that binRows hands its streaming kernel one call at a time.
+const binRowsBlock = 32 << 10
+
+// binRows computes out = k(a, b) row by row when out is contiguous and a
+// and b (out's dtype) broadcast to it so that, once the loop coalesces
+// dims, all three are unit-stride along the inner dim and one input
+// repeats its row down the next dim while out and the other run on: a
+// bias added to each row of a matrix, or y [64, 1, 1024] times x [64, 64,
+// 1024]. Each row goes to k directly (the general walk hands it the same
+// slices through more machinery). A result of asm.StreamBytes and more
+// goes to ks, when set, with non-temporal stores: all of a piece's rows of
+// a group in one call of kr where it can (b repeats its row, and the rows
+// are whole aligned vectors), else blocks of rows against a buffer
+// holding the repeated row as many times, so that each call, and so each
+// fence, covers binRowsBlock bytes rather than one row. It reports
+// whether it ran.
+func binRows[T float32 | float64](out, a, b *tensor.Tensor, k, ks func(d, x, y []T), kr func(d, x, y []T) bool) bool {
+	if k == nil || !out.IsContiguous() {
+		return false
+	}
+	var l loop
+	l.over(out, a, b)
+	r := l.rank
+	if r < 2 || l.done {
+		return false
+	}
+	n, m := l.shape[r-1], l.shape[r-2]
+	if l.strides[0][r-1] != 1 || l.strides[1][r-1] != 1 || l.strides[2][r-1] != 1 || l.strides[0][r-2] != n {
+		return false
+	}
+	var rep int // the input whose row repeats: 1 (a) or 2 (b)
+	switch {
+	case l.strides[1][r-2] == n && l.strides[2][r-2] == 0:
+		rep = 2
+	case l.strides[1][r-2] == 0 && l.strides[2][r-2] == n:
+		rep = 1
+	default:
+		return false
+	}
+	// groups: the offsets of each m×n block of out and the inputs, over
+	// the outer dims in order.
+	var g loop
+	g.init(l.shape[:r-2], [][]int{l.strides[0][:r-2], l.strides[1][:r-2], l.strides[2][:r-2]}, l.base[:3])
+	groups := make([][3]int, 0, g.numel())
+	for g.next() {
+		for i := range g.n {
+			groups = append(groups, [3]int{g.offs[0] + i*g.inner[0], g.offs[1] + i*g.inner[1], g.offs[2] + i*g.inner[2]})
+		}
+	}
+	od, ad, bd := data[T](out), data[T](a), data[T](b)
+	size := int(unsafe.Sizeof(od[0]))
+	stream := ks != nil && out.Numel()*size >= asm.StreamBytes()
+	block := max(1, binRowsBlock/(n*size)) // rows per streaming call
+	parallel.Range(len(groups)*m, max(1, grain/n), 1, func(lo, hi int) {
+		var tile []T  // the repeated row, block times, when streaming blocks
+		tileOff := -1 // the offset of the row in tile
+		for i := lo; i < hi; {
+			gr := groups[i/m]
+			j := i % m
+			cnt := min(m-j, hi-i) // rows of this group in the piece
+			o, oa, ob := gr[0]+j*n, gr[1], gr[2]
+			if rep == 2 {
+				oa += j * n
+			} else {
+				ob += j * n
+			}
+			if stream && rep == 2 && kr != nil && kr(od[o:o+cnt*n], ad[oa:oa+cnt*n], bd[ob:ob+n]) {
+				i += cnt
+				continue
+			}
+			for c := 0; c < cnt; {
+				w := 1
+				if stream {
+					w = min(block, cnt-c)
+				}
+				d := od[o : o+w*n]
+				x, y := ad[oa:oa+n], bd[ob:ob+n] // the repeated one keeps this length
+				if rep == 2 {
+					x = ad[oa : oa+w*n]
+				} else {
+					y = bd[ob : ob+w*n]
+				}
+				switch {
+				case !stream:
+					k(d, x, y)
+				case w == 1:
+					ks(d, x, y)
+				default:
+					row, at := x, oa
+					if rep == 2 {
+						row, at = y, ob
+					}
+					if tileOff != at {
+						if tile == nil {
+							tile = make([]T, block*n)
+						}
+						for q := range block {
+							copy(tile[q*n:(q+1)*n], row)
+						}
+						tileOff = at
+					}
+					if rep == 2 {
+						ks(d, x, tile[:w*n])
+					} else {
+						ks(d, tile[:w*n], y)
+					}
+				}
+				o += w * n
+				if rep == 2 {
+					oa += w * n
+				} else {
+					ob += w * n
+				}
+				c += w
+			}
+			i += cnt
+		}
+	})
+	return true
 }
 
 // binScratch is the scratch of one block of the binary drivers' generic
@@ -338,9 +477,11 @@ func addKernels(alpha tensor.Scalar, ct tensor.DType) binKernels {
 		al := binRoundTo(alpha.Float64(), ct)
 		switch al {
 		case 1:
-			return binKernels{f32: asm.AddF32, f64: asm.AddF64}
+			return binKernels{f32: asm.AddF32, f64: asm.AddF64, s32: asm.AddStreamF32, s64: asm.AddStreamF64,
+				r32: asm.AddRowsStreamF32, r64: asm.AddRowsStreamF64}
 		case -1:
-			return binKernels{f32: asm.SubF32, f64: asm.SubF64}
+			return binKernels{f32: asm.SubF32, f64: asm.SubF64, s32: asm.SubStreamF32, s64: asm.SubStreamF64,
+				r32: asm.SubRowsStreamF32, r64: asm.SubRowsStreamF64}
 		}
 		k := binKernels{f32: addScaled32(float32(al)), f64: addScaled64(al)}
 		if ct == tensor.Float16 {
@@ -491,7 +632,8 @@ func divKernel(out *tensor.Tensor, op *tensor.Op, list []any) {
 	ct := out.DType()
 	switch mode {
 	case "":
-		binRunFloat(out, ct, a, b, binKernels{f32: asm.DivF32, f64: asm.DivF64})
+		binRunFloat(out, ct, a, b, binKernels{f32: asm.DivF32, f64: asm.DivF64, s32: asm.DivStreamF32, s64: asm.DivStreamF64,
+			r32: asm.DivRowsStreamF32, r64: asm.DivRowsStreamF64})
 	case "trunc":
 		binRun(out, ct, a, b, binKernels{f32: divTruncK(binNoRound[float32]), f64: divTruncK(binNoRound[float64]),
 			i64: divTruncI, reduced: divTruncK[float32]})
@@ -1177,7 +1319,8 @@ func init() {
 	implsOut(addKernel(false, func(a []any) tensor.Scalar { return args.AddScalarOf(a).Alpha }), "aten::add.Scalar")
 	implsOut(addKernel(true, func(a []any) tensor.Scalar { return args.SubOf(a).Alpha }), "aten::sub.Tensor")
 	implsOut(addKernel(true, func(a []any) tensor.Scalar { return args.SubScalarOf(a).Alpha }), "aten::sub.Scalar")
-	implsOut(sameKernel(binKernels{f32: asm.MulF32, f64: asm.MulF64, i64: mulK[int64]}),
+	implsOut(sameKernel(binKernels{f32: asm.MulF32, f64: asm.MulF64, s32: asm.MulStreamF32, s64: asm.MulStreamF64,
+		r32: asm.MulRowsStreamF32, r64: asm.MulRowsStreamF64, i64: mulK[int64]}),
 		"aten::mul.Tensor", "aten::mul.Scalar")
 	implsOut(divKernel, "aten::div.Tensor", "aten::div.Scalar", "aten::div.Tensor_mode", "aten::div.Scalar_mode")
 	implsOut(modKernel(binKernels{f32: fmodK[float32], f64: fmodK[float64], i64: fmodI}),

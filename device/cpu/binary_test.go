@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goaten/goaten/asm"
 	_ "github.com/goaten/goaten/device/cpu"
 	"github.com/goaten/goaten/tensor"
 )
@@ -455,7 +456,20 @@ func TestBinaryBroadcastRuns(t *testing.T) {
 		{"flipped rows", mk(16, 96).Flip([]int{0}), mk(96)},
 		{"flipped bias", mk(16, 96), mk(96).Flip([]int{0})},
 		{"4-d", mk(2, 3, 4, 64), mk(3, 1, 64)},
+		{"odd width", mk(5, 3, 7), mk(5, 1, 7)},
 	}
+	// Results of asm.StreamBytes and more take the streaming kernels in
+	// blocks of rows: aligned rows, odd rows (unaligned starts, the bias
+	// first), and a row repeated within each of many groups.
+	sn := asm.StreamBytes() / 4
+	cases = append(cases, []struct {
+		name string
+		a, b *tensor.Tensor
+	}{
+		{"stream bias", mk(sn/1024+3, 1024), mk(1024)},
+		{"stream bias first, odd rows", mk(1023), mk(sn/1023+5, 1023)},
+		{"stream middle", mk(sn/(64*1024)+1, 64, 1024), mk(sn/(64*1024)+1, 1, 1024)},
+	}...)
 	ops := []struct {
 		op string
 		f  func(x, y float32) float32
@@ -464,6 +478,7 @@ func TestBinaryBroadcastRuns(t *testing.T) {
 		{"aten::mul.Tensor", func(x, y float32) float32 { return x * y }},
 		{"aten::div.Tensor", func(x, y float32) float32 { return x / y }},
 		{"aten::sub.Tensor", func(x, y float32) float32 { return x - y }},
+		{"aten::maximum.default", func(x, y float32) float32 { return max(x, y) }},
 	}
 	for _, c := range cases {
 		for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64} {
@@ -484,6 +499,8 @@ func TestBinaryBroadcastRuns(t *testing.T) {
 							want = ae[i] / be[i]
 						case "aten::sub.Tensor":
 							want = ae[i] - be[i]
+						case "aten::maximum.default":
+							want = max(ae[i], be[i])
 						}
 					}
 					if got[i] != want {

@@ -327,6 +327,11 @@ func convForward[T gemmNum](p *core.ConvParams, input, weight, bias, out *tensor
 		if bias != nil {
 			b = asCompute[T](bias, ct)
 		}
+		if smallForward(p, ct) { // few channels: direct kernels (conv_small.go)
+			convSmallForward(p, any(x).([]float32), any(w).([]float32), any(b).([]float32), any(y).([]float32))
+			finish(out, buf)
+			return
+		}
 		g := newWideGeom(p.InC, p.In, p.Kernel, p.Padding, p.Dilation)
 		switch y := any(y).(type) {
 		case []float32:
@@ -436,6 +441,11 @@ func convBackward[T gemmNum](p *core.ConvParams, gout, input, weight, gi, gw *te
 		x = asCompute[T](input, ct)
 	}
 	workers := runtime.GOMAXPROCS(0)
+	if gy32, ok := any(gy).([]float32); ok { // few channels: direct kernels (conv_small.go)
+		if gi, gw = convSmallBackward(p, gy32, any(x).([]float32), any(w).([]float32), gi, gw); gi == nil && gw == nil {
+			return
+		}
+	}
 	if wideForward(p, ct) {
 		// Stride 1: the weight gradient and (with the complementary
 		// padding not negative) the input gradient, a convolution of gy by

@@ -133,10 +133,16 @@ func embeddingBagKernel(op *tensor.Op, a []any) any {
 		n = int64(indices.Size(0)) // 1.13 checks the last offset against the rows of a 2-d input
 	}
 	if len(offs) > 0 {
-		tensor.Check(offs[0] == 0, "offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from position 0. However, got %d", offs[0])
-		tensor.Check(offs[len(offs)-1] <= n, "offsets[-1] can not be greater than input's length %d but got offsets[-1] of %d", n, offs[len(offs)-1])
+		if offs[0] != 0 {
+			tensor.Panicf("offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from position 0. However, got %d", offs[0])
+		}
+		if offs[len(offs)-1] > n {
+			tensor.Panicf("offsets[-1] can not be greater than input's length %d but got offsets[-1] of %d", n, offs[len(offs)-1])
+		}
 		for b := 1; b < len(offs); b++ {
-			tensor.Check(offs[b] >= offs[b-1], "embedding_bag: offsets have to be non-decreasing, but got offsets[%d] = %d after offsets[%d] = %d", b, offs[b], b-1, offs[b-1])
+			if offs[b] < offs[b-1] {
+				tensor.Panicf("embedding_bag: offsets have to be non-decreasing, but got offsets[%d] = %d after offsets[%d] = %d", b, offs[b], b-1, offs[b-1])
+			}
 		}
 	}
 	rows := int64(weight.Size(0))

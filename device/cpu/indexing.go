@@ -3,6 +3,7 @@ package cpu
 import (
 	"math"
 	"slices"
+	"sync/atomic"
 
 	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
@@ -359,16 +360,16 @@ func ixLastDimT[T float32 | float64](out, self, index, src, from *tensor.Tensor,
 	if from != nil {
 		f = data[T](from)[from.StorageOffset():]
 	}
-	for _, v := range ix { // every index checked first, in order, as the generic path does
-		if uint64(v) >= uint64(K) {
-			tensor.Panicf("index %d is out of bounds for dimension %d with size %d", v, dim, K)
-		}
-	}
 	// stage: gather reads each row of self through a copy in a buffer (at
 	// most 16 or 32 KiB, in L1) when it takes at least one element in 8 (2
 	// a cache line on average): one sequential pass over the row, which the
 	// hardware prefetches, instead of a cache miss at nearly every index.
 	stage := self != nil && J*8 >= K && K <= 4096
+	// Each index is checked where it is used (no pass of its own over
+	// index); bad records a failure, and the ordered pass after the loop
+	// then reports the first index out of range, as the generic path does.
+	// The result is fresh, so what was written before is never seen.
+	var bad atomic.Bool
 	parallel.Range(rows, max(1, grain/J), 1, func(lo, hi int) {
 		var buf []T
 		if stage {
@@ -394,16 +395,18 @@ func ixLastDimT[T float32 | float64](out, self, index, src, from *tensor.Tensor,
 					copy(buf, sr)
 					sr = buf
 				}
-				for j, v := range ir {
-					or[j] = sr[v]
+				if !gatherRow(or, sr, ir) {
+					bad.Store(true)
+					return
 				}
 			} else {
 				sr, or := s[r*J:(r+1)*J], o[base:base+K]
 				if f != nil {
 					copy(or, f[base:base+K])
 				}
-				for j, v := range ir {
-					or[v] += sr[j]
+				if !scatterAddRow(or, sr, ir) {
+					bad.Store(true)
+					return
 				}
 			}
 			for d := dim - 1; d >= 0; d-- {
@@ -414,6 +417,40 @@ func ixLastDimT[T float32 | float64](out, self, index, src, from *tensor.Tensor,
 			}
 		}
 	})
+	if bad.Load() {
+		for _, v := range ix { // the first index out of range, in order, as the generic path reports it
+			if uint64(v) >= uint64(K) {
+				tensor.Panicf("index %d is out of bounds for dimension %d with size %d", v, dim, K)
+			}
+		}
+	}
+}
+
+// gatherRow sets or[j] = sr[ir[j]] for each j; it reports false, having
+// stopped, at an index out of range. (A function of its own, so that the
+// loop keeps its variables in registers.)
+func gatherRow[T float32 | float64](or, sr []T, ir []int64) bool {
+	or = or[:len(ir)]
+	for j, v := range ir {
+		if uint64(v) >= uint64(len(sr)) {
+			return false
+		}
+		or[j] = sr[v]
+	}
+	return true
+}
+
+// scatterAddRow adds sr[j] to or[ir[j]] for each j in turn; it reports
+// false, having stopped, at an index out of range.
+func scatterAddRow[T float32 | float64](or, sr []T, ir []int64) bool {
+	sr = sr[:len(ir)]
+	for j, v := range ir {
+		if uint64(v) >= uint64(len(or)) {
+			return false
+		}
+		or[v] += sr[j]
+	}
+	return true
 }
 
 func gatherKernel(op *tensor.Op, a []any) any {

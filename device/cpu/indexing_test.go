@@ -357,4 +357,28 @@ func TestGatherScatterAddLastDim(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "index 2 is out of bounds for dimension 1 with size 2") {
 		t.Fatalf("err %v", err)
 	}
+	// The row path checks each index where it uses it, on several
+	// goroutines: with bad indices in several rows of a walk split in
+	// pieces, the error still names the first in order, for gather and
+	// scatter_add, float32 and float64.
+	for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64} {
+		big := tensor.FromSlice(make([]float64, 512*256), 512, 256).To(dt)
+		iv := make([]int64, 512*256)
+		iv[500*256+3] = 999
+		iv[300*256+7] = -2
+		iv[400*256] = 256
+		index := tensor.FromSlice(iv, 512, 256)
+		for _, call := range []struct {
+			op string
+			a  []any
+		}{
+			{"aten::gather.default", []any{big, 1, index}},
+			{"aten::scatter_add.default", []any{big, -1, index, big}},
+		} {
+			_, err := tensor.CallErr(call.op, call.a, nil)
+			if err == nil || !strings.Contains(err.Error(), "index -2 is out of bounds for dimension 1 with size 256") {
+				t.Fatalf("%v %s: err %v", dt, call.op, err)
+			}
+		}
+	}
 }

@@ -112,6 +112,9 @@ func nllFrame[T float32 | float64](out, total, x, w *tensor.Tensor, tg []int64, 
 	power := max(4, ceilLog2(batch)/levels)
 	mask := 1<<power - 1
 	var lossSums, weightSums [levels]T
+	// Level 0 runs in l0 and w0, in registers: kept in the arrays, each
+	// sample's add waited on the store of the one before.
+	var l0, w0 T
 	ignored := 0
 	for b := range batch {
 		cls := tg[b]
@@ -122,12 +125,18 @@ func nllFrame[T float32 | float64](out, total, x, w *tensor.Tensor, tg []int64, 
 		v := xs[b*c+int(cls)]
 		if ws != nil {
 			wv := ws[cls]
-			lossSums[0] -= T(v * wv)
-			weightSums[0] += wv
+			l0 -= T(v * wv)
+			w0 += wv
 		} else {
-			lossSums[0] -= v
+			l0 -= v
 		}
-		for j := 0; j+1 < levels; j++ {
+		if b&mask != 0 {
+			continue
+		}
+		weightSums[1] += w0
+		lossSums[1] += l0
+		w0, l0 = 0, 0
+		for j := 1; j+1 < levels; j++ {
 			if b&(mask<<(j*power)) != 0 {
 				break
 			}
@@ -136,6 +145,7 @@ func nllFrame[T float32 | float64](out, total, x, w *tensor.Tensor, tg []int64, 
 			weightSums[j], lossSums[j] = 0, 0
 		}
 	}
+	lossSums[0], weightSums[0] = l0, w0
 	var tw, loss T
 	if ws == nil {
 		tw = T(batch - ignored)

@@ -3,6 +3,7 @@ package cpu
 import (
 	"math"
 
+	"github.com/goaten/goaten/asm"
 	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/internal/parallel"
@@ -42,7 +43,7 @@ func catKernel(op *tensor.Op, a []any) any {
 			break
 		}
 	}
-	if out.Numel() == 0 {
+	if out.Numel() == 0 || catRows(out, ts, dim) {
 		return out
 	}
 	at := 0
@@ -58,6 +59,56 @@ func catKernel(op *tensor.Op, a []any) any {
 		at += n
 	}
 	return out
+}
+
+// catRows is cat of contiguous inputs of out's dtype into a contiguous
+// out along a dim with at least two rows before it: row r of out (all the
+// dims from dim on) is row r of each input in turn, so each input's rows
+// are copied as byte runs, a result of asm.StreamBytes and more with
+// non-temporal stores (the strided walk copies through the caches, and a
+// fresh result that large is not in them). It reports whether it did;
+// inputs skipped by cat (1-d and empty) are skipped here too.
+func catRows(out *tensor.Tensor, ts []*tensor.Tensor, dim int) bool {
+	isz := out.DType().ItemSize()
+	if isz == 0 || !out.IsContiguous() {
+		return false
+	}
+	rows := 1
+	for _, s := range out.Sizes()[:dim] {
+		rows *= s
+	}
+	if rows < 2 {
+		return false
+	}
+	inner := out.Numel() / rows / out.Size(dim) * isz // bytes per index along dim
+	for _, t := range ts {
+		if t.Numel() > 0 && (t.DType() != out.DType() || !t.IsContiguous()) {
+			return false
+		}
+	}
+	ob := out.Storage().Bytes()[out.StorageOffset()*isz:][:out.Numel()*isz]
+	ldd := out.Size(dim) * inner
+	stream := len(ob) >= asm.StreamBytes()
+	parallel.Range(rows, max(1, grain*isz/ldd), 1, func(lo, hi int) {
+		at := 0
+		for _, t := range ts {
+			if t.Numel() == 0 {
+				continue
+			}
+			n := t.Size(dim) * inner
+			src := t.Storage().Bytes()[t.StorageOffset()*isz:][:t.Numel()*isz]
+			dst := ob[lo*ldd+at:]
+			if stream {
+				asm.CopyRowsStream(dst, ldd, src[lo*n:], n, hi-lo, n)
+			} else {
+				for r := lo; r < hi; r++ {
+					copy(ob[r*ldd+at:][:n], src[r*n:][:n])
+				}
+			}
+			at += n
+		}
+	})
+	return true
 }
 
 func flipKernel(op *tensor.Op, a []any) any {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goaten/goaten/asm"
 	_ "github.com/goaten/goaten/device/cpu"
 	"github.com/goaten/goaten/tensor"
 )
@@ -353,22 +354,34 @@ func TestConstantPadRows(t *testing.T) {
 
 // TestUpsampleNearestRows: upsample_nearest2d repeats source rows (output
 // rows that read the row above's source row are copied from it) and
-// picks floor(o·in/out) in each dim.
+// picks floor(o·in/out) in each dim. Widths that are whole multiples of
+// the input's (2×, 3×, 5× from one column, 1×) take the paths that repeat
+// each source element k times; the others and inputs whose rows are not
+// unit-stride (a transposed input) gather column by column. Every dtype
+// width is covered.
 func TestUpsampleNearestRows(t *testing.T) {
-	for _, c := range [][4]int{{2, 2, 4, 4}, {3, 3, 7, 5}, {5, 4, 3, 9}} {
+	for _, c := range [][4]int{{2, 2, 4, 4}, {3, 3, 7, 5}, {5, 4, 3, 9}, {3, 5, 6, 10}, {4, 3, 5, 9}, {3, 4, 3, 4}, {2, 1, 3, 5}, {3, 7, 2, 14}} {
 		ih, iw, oh, ow := c[0], c[1], c[2], c[3]
-		v := make([]float32, 2*ih*iw)
+		v := make([]float64, 2*ih*iw)
 		for i := range v {
-			v[i] = float32(i)
+			v[i] = float64(i)
 		}
-		x := tensor.FromSlice(v, 1, 2, ih, iw)
-		got := tensor.Call("aten::upsample_nearest2d.vec", x, []int{oh, ow}, nil).(*tensor.Tensor).Float64s()
-		for p := range 2 {
-			for i := range oh {
-				for j := range ow {
-					want := float64(p*ih*iw + (i*ih/oh)*iw + j*iw/ow)
-					if g := got[(p*oh+i)*ow+j]; g != want {
-						t.Fatalf("%v: [%d,%d,%d] = %v, want %v", c, p, i, j, g, want)
+		for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64, tensor.Uint8, tensor.BFloat16} {
+			for _, transposed := range []bool{false, true} {
+				x := tensor.FromSlice(v, 1, 2, ih, iw).To(dt)
+				if transposed {
+					x = tensor.FromSlice(v, 1, 2, iw, ih).To(dt).Transpose(2, 3)
+				}
+				xv := x.Contiguous().Float64s()
+				got := tensor.Call("aten::upsample_nearest2d.vec", x, []int{oh, ow}, nil).(*tensor.Tensor).Float64s()
+				for p := range 2 {
+					for i := range oh {
+						for j := range ow {
+							want := xv[p*ih*iw+(i*ih/oh)*iw+j*iw/ow]
+							if g := got[(p*oh+i)*ow+j]; g != want {
+								t.Fatalf("%v %v transposed %v: [%d,%d,%d] = %v, want %v", c, dt, transposed, p, i, j, g, want)
+							}
+						}
 					}
 				}
 			}
@@ -395,4 +408,47 @@ func TestConstantPadNoPositivePad(t *testing.T) {
 		!strings.Contains(err.Error(), "value cannot be converted to type int64_t without overflow") {
 		t.Errorf("a positive pad with NaN for int64: err %v", err)
 	}
+}
+
+// TestCatRows: cat of contiguous inputs into row runs (catRows, streaming
+// for results of asm.StreamBytes and more) equals cat of the same values
+// through non-contiguous inputs (the strided walk), for every element
+// width, negative dims, odd widths, empty inputs (a legacy 1-d empty one
+// too) and a result large enough to stream with rows that do and do not
+// start 32-byte aligned.
+func TestCatRows(t *testing.T) {
+	strided := func(x *tensor.Tensor) *tensor.Tensor {
+		if x.Dim() < 2 {
+			return x
+		}
+		return x.Transpose(0, x.Dim()-1).Contiguous().Transpose(0, x.Dim()-1)
+	}
+	check := func(name string, ts []*tensor.Tensor, dim int) {
+		t.Helper()
+		var ss []*tensor.Tensor
+		for _, x := range ts {
+			ss = append(ss, strided(x))
+		}
+		got := call(t, "aten::cat.default", ts, dim).(*tensor.Tensor)
+		want := call(t, "aten::cat.default", ss, dim).(*tensor.Tensor)
+		if got.DType() != want.DType() || !slices.Equal(got.Sizes(), want.Sizes()) || !slices.Equal(got.Float64s(), want.Float64s()) {
+			t.Fatalf("%s: %v %v, strided path %v %v", name, got.DType(), got.Sizes(), want.DType(), want.Sizes())
+		}
+	}
+	for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64, tensor.Uint8, tensor.Bool, tensor.Int64, tensor.Float16} {
+		a, b, e := arange(30, 3, 2, 5).To(dt), arange(60, 3, 4, 5).To(dt), arange(0, 3, 0, 5).To(dt)
+		legacy := arange(0, 0).To(dt)
+		check(dt.String()+" dim 1", []*tensor.Tensor{a, b, e, a}, 1)
+		check(dt.String()+" dim -2", []*tensor.Tensor{b, legacy, a}, -2)
+		check(dt.String()+" dim 2, odd widths", []*tensor.Tensor{arange(12, 4, 3, 1).To(dt), arange(84, 4, 3, 7).To(dt)}, 2)
+		check(dt.String()+" dim 0", []*tensor.Tensor{a, a}, 0)
+	}
+	// Mixed dtypes take the converting walk.
+	check("mixed", []*tensor.Tensor{arange(30, 3, 2, 5), arange(30, 3, 2, 5).To(tensor.Float64)}, 1)
+	// Streaming: rows of 4096 and 2048 float32 (aligned), then of 4093 and
+	// 3 (rows that start anywhere).
+	n := asm.StreamBytes()/4/6144 + 2
+	check("stream aligned", []*tensor.Tensor{arange(n*4096, n, 4096), arange(n*2048, n, 2048)}, -1)
+	n = asm.StreamBytes()/4/4096 + 2
+	check("stream unaligned", []*tensor.Tensor{arange(n*4093, n, 4093), arange(n*3, n, 3)}, 1)
 }

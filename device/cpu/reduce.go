@@ -204,6 +204,10 @@ func sumAccF64(x *tensor.Tensor, mask []bool) []float64 {
 		}, func(dst, parts []float64) { dst[0] = sumF64(parts) })
 		return acc
 	}
+	if v, outer, c, inner, ok := redMidF32(x, mask); ok {
+		sumMidF32(acc, v, outer, c, inner)
+		return acc
+	}
 	if v, outer, c, ok := redColsF32(x, mask); ok {
 		// Each row into the columns' sums, rows in order: walkRed's
 		// element-by-element path for this layout, so the same bits,

@@ -468,3 +468,62 @@ func TestSumReducedRowRounding(t *testing.T) {
 		t.Errorf("bfloat16 sum of a [3,3] slice = %v, want [-20.125]", got)
 	}
 }
+
+// TestReduceOuterAndInnerDims: a float32 sum over leading and trailing dims
+// around kept ones (NCHW over 0, 2, 3: bias gradients and batch norm's
+// sums) agrees with a float64 sum rounded to float32, for shapes that take
+// the row-sum path, fall back from it (short rows, a kept dim after the
+// rows) or split the kept elements among goroutines.
+func TestReduceOuterAndInnerDims(t *testing.T) {
+	r := rand.New(rand.NewPCG(26, 27))
+	cases := []struct {
+		shape []int
+		dims  []int
+	}{
+		{[]int{8, 16, 28, 28}, []int{0, 2, 3}},
+		{[]int{2, 3, 4, 17}, []int{0, 2, 3}},
+		{[]int{3, 1, 5, 1, 40}, []int{0, 4}},
+		{[]int{4, 6, 3}, []int{0, 2}},              // rows too short
+		{[]int{2, 3, 40, 5}, []int{0, 2}},          // a kept dim after the rows
+		{[]int{2, 300, 2, 64}, []int{0, 2, 3}},     // enough kept rows to split
+		{[]int{3, 2, 5, 7, 33}, []int{0, 1, 3, 4}}, // two outer, two inner dims
+	}
+	for _, c := range cases {
+		n := 1
+		for _, s := range c.shape {
+			n *= s
+		}
+		v := make([]float32, n)
+		for i := range v {
+			v[i] = float32(r.NormFloat64())
+		}
+		x := tensor.FromSlice(v, c.shape...)
+		got := tensor.Call("aten::sum.dim_IntList", x, c.dims).(*tensor.Tensor).Float64s()
+		red := make([]bool, len(c.shape))
+		for _, d := range c.dims {
+			red[d] = true
+		}
+		want := make([]float64, len(got))
+		idx := make([]int, len(c.shape))
+		for i := range v {
+			k := 0
+			for d, s := range c.shape {
+				if !red[d] {
+					k = k*s + idx[d]
+				}
+			}
+			want[k] += float64(v[i])
+			for d := len(idx) - 1; d >= 0; d-- {
+				if idx[d]++; idx[d] < c.shape[d] {
+					break
+				}
+				idx[d] = 0
+			}
+		}
+		for k := range want {
+			if float32(got[k]) != float32(want[k]) {
+				t.Fatalf("%v over %v: sum[%d] = %v, want %v", c.shape, c.dims, k, got[k], float32(want[k]))
+			}
+		}
+	}
+}

@@ -27,6 +27,7 @@ func upsampleGather[E uint8 | uint16 | uint32 | uint64](dst, src []E, x *tensor.
 	for j, w := range iw {
 		woff[j] = w * st[3]
 	}
+	rep := nearestRepeat(iw, s[3], st[3])
 	poolParallel(s[0]*s[1], plane, func(lo, hi int) {
 		for p := lo; p < hi; p++ {
 			n, c := p/s[1], p%s[1]
@@ -38,14 +39,60 @@ func upsampleGather[E uint8 | uint16 | uint32 | uint64](dst, src []E, x *tensor.
 					copy(d, dst[k-ow:k]) // the same source row as the output row above
 				} else {
 					row := base + h*st[2]
-					for j, o := range woff {
-						d[j] = src[row+o]
+					switch rep {
+					case 1:
+						copy(d, src[row:row+ow])
+					case 2:
+						repeat2(d, src[row:row+ow/2])
+					case 0:
+						for j, o := range woff {
+							d[j] = src[row+o]
+						}
+					default:
+						repeatN(d, src[row:row+ow/rep], rep)
 					}
 				}
 				k += ow
 			}
 		}
 	})
+}
+
+// nearestRepeat reports how the source columns iw of a row of an input
+// with w columns at stride st map to the output columns: k > 0 when the
+// input row is unit-stride and each of its w elements repeats k times in
+// turn (iw[j] = j/k; 1 is a plain copy), 0 otherwise.
+func nearestRepeat(iw []int, w, st int) int {
+	if w == 0 || len(iw)%w != 0 || (st != 1 && w > 1) {
+		return 0
+	}
+	k := len(iw) / w
+	for j, v := range iw {
+		if v != j/k {
+			return 0
+		}
+	}
+	return k
+}
+
+// repeat2 sets d[2i] = d[2i+1] = s[i].
+func repeat2[E any](d, s []E) {
+	d = d[:2*len(s)]
+	for i, v := range s {
+		d[2*i] = v
+		d[2*i+1] = v
+	}
+}
+
+// repeatN sets d[k·i+j] = s[i] for j < k.
+func repeatN[E any](d, s []E, k int) {
+	d = d[:k*len(s)]
+	for i, v := range s {
+		r := d[k*i : k*i+k]
+		for j := range r {
+			r[j] = v
+		}
+	}
 }
 
 func upsampleNearest2dKernel(op *tensor.Op, a []any) any {

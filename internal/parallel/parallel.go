@@ -150,6 +150,9 @@ func work(j job) {
 // none is left.
 type forLoop struct {
 	f     func(i int)
+	rf    func(lo, hi int) // a Range's f, called on piece i: [i·step, min(total, (i+1)·step))
+	step  int
+	total int
 	n     int
 	next  atomic.Int64
 	wg    sync.WaitGroup
@@ -176,8 +179,16 @@ func (l *forLoop) call(i int) {
 			l.first.CompareAndSwap(nil, &panicked{r})
 		}
 	}()
+	if l.rf != nil {
+		l.rf(i*l.step, min(l.total, (i+1)*l.step))
+		return
+	}
 	l.f(i)
 }
+
+// loops keeps finished forLoops: once For's caller has waited for every
+// goroutine it handed the loop to, nothing refers to it any more.
+var loops = sync.Pool{New: func() any { return new(forLoop) }}
 
 // For runs f(0), …, f(n-1) and returns when all are done: f(0) on the
 // calling goroutine, the others on whichever goroutine takes them first —
@@ -205,7 +216,14 @@ func forN(n int, f func(i int), spinning bool) {
 		}
 		return
 	}
-	l := &forLoop{f: f, n: n}
+	l := loops.Get().(*forLoop)
+	l.f = f
+	runLoop(l, n, spinning)
+}
+
+// runLoop runs the n calls of l (its f or rf set) and puts l back in loops.
+func runLoop(l *forLoop, n int, spinning bool) {
+	l.n = n
 	l.next.Store(1)
 	for range min(n-1, Workers()-1) {
 		l.wg.Add(1)
@@ -217,7 +235,10 @@ func forN(n int, f func(i int), spinning bool) {
 	l.call(0)
 	l.run()
 	l.wg.Wait()
-	if p := l.first.Load(); p != nil {
+	p := l.first.Swap(nil)
+	l.f, l.rf = nil, nil
+	loops.Put(l)
+	if p != nil {
 		Rethrow(p.v)
 	}
 }
@@ -254,7 +275,9 @@ func Range(n, grain, align int, f func(lo, hi int)) {
 	// for a CPU (SmallPiece). A grain of 1 may stand for units of any size
 	// (callers clamp grain/unitSize to at least 1): only a larger one
 	// tells the work.
-	forN((n+step-1)/step, func(i int) { f(i*step, min(n, (i+1)*step)) }, grain > 1 && step < SmallPiece*grain && busy())
+	l := loops.Get().(*forLoop)
+	l.rf, l.step, l.total = f, step, n
+	runLoop(l, (n+step-1)/step, grain > 1 && step < SmallPiece*grain && busy())
 }
 
 // SmallPiece is the size of a Range's piece, in grains, below which it is

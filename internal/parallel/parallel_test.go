@@ -72,6 +72,25 @@ func TestSmallNoAlloc(t *testing.T) {
 	}
 }
 
+// TestSplitNoAlloc: a Range or For split among goroutines reuses its
+// bookkeeping from call to call: a warm call allocates nothing.
+func TestSplitNoAlloc(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	var sum atomic.Int64
+	f := func(lo, hi int) { sum.Add(int64(hi - lo)) }
+	g := func(i int) { sum.Add(1) }
+	Range(1000, 10, 1, f)
+	if a := testing.AllocsPerRun(100, func() { Range(1000, 10, 1, f) }); a != 0 {
+		t.Errorf("Range split in pieces allocated %v times a call", a)
+	}
+	if a := testing.AllocsPerRun(100, func() { For(4, g) }); a != 0 {
+		t.Errorf("For allocated %v times a call", a)
+	}
+	if want := int64(1000*102 + 4*101); sum.Load() != want {
+		t.Fatalf("sum = %d, want %d", sum.Load(), want)
+	}
+}
+
 // TestGo checks that Go starts every f at once: 16 goroutines that each
 // wait until all 16 run would deadlock (the test times out) if one sat in
 // a queue behind the others; and again with the goroutines of the first

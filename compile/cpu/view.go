@@ -1,0 +1,110 @@
+package cpu
+
+import (
+	"slices"
+
+	"github.com/goaten/goaten/compile"
+	"github.com/goaten/goaten/compile/fx"
+	"github.com/goaten/goaten/tensor"
+)
+
+// A view step makes a view op's result (view, permute, expand, slice,
+// split, …) without the dispatcher: the plan knows, from the trace, the
+// layout its input has and the layouts of the views of that input, so a
+// warm call only puts a tensor header on the input's storage — one
+// allocation where the dispatcher binds arguments, runs the meta function
+// (shape inference, checks) and makes the header. When the input is not
+// laid out as planned the step calls the dispatcher.
+type viewStep struct {
+	in    int // the viewed tensor's slot
+	at    geom
+	outs  []geom // one per result
+	list  bool   // the op returns a Tensor[]
+	dtype tensor.DType
+	need  int // the storage bytes the views reach (as_strided may reach past its input)
+}
+
+// geom is a tensor's layout in its storage.
+type geom struct {
+	sizes, strides []int
+	offset         int
+}
+
+// extent is how many elements of its storage g reaches (0 when empty).
+func (g geom) extent() int {
+	end := g.offset + 1
+	for i, n := range g.sizes {
+		if n == 0 {
+			return 0
+		}
+		end += (n - 1) * g.strides[i]
+	}
+	return end
+}
+
+func geomOf(t *tensor.Tensor) geom {
+	return geom{slices.Clone(t.Sizes()), slices.Clone(t.Strides()), t.StorageOffset()}
+}
+
+// planView returns n's view step, or nil when n is not a view op of one
+// tensor node with every other argument a constant, or its meta values are
+// not what the step can reproduce.
+func planView(n *fx.Node, c *compile.BoundCall, vals map[*fx.Node]any) *viewStep {
+	op := c.Op()
+	if op == nil || !op.Schema.IsView() || len(op.Schema.Mutates()) > 0 {
+		return nil
+	}
+	slots := c.ArgSlots()
+	if len(slots) != 1 || slots[0].Arg != 0 || slots[0].Elem != -1 {
+		return nil
+	}
+	src, ok := n.Args()[0].(*fx.Node)
+	if !ok {
+		return nil
+	}
+	in, ok := vals[src].(*tensor.Tensor)
+	if !ok || in == nil {
+		return nil
+	}
+	v := &viewStep{in: slots[0].Slot, at: geomOf(in), dtype: in.DType()}
+	var outs []*tensor.Tensor
+	switch o := vals[n].(type) {
+	case *tensor.Tensor:
+		outs = []*tensor.Tensor{o}
+	case []*tensor.Tensor:
+		outs, v.list = o, true
+	default:
+		return nil
+	}
+	for _, o := range outs {
+		if o == nil || o.DType() != in.DType() {
+			return nil
+		}
+		g := geomOf(o)
+		v.outs = append(v.outs, g)
+		v.need = max(v.need, g.extent()*in.DType().ItemSize())
+	}
+	return v
+}
+
+// run makes the step's value from vals, or reports false when its input is
+// not laid out as planned.
+func (v *viewStep) run(vals []any) (any, bool) {
+	in, _ := vals[v.in].(*tensor.Tensor)
+	if in == nil || in.Device() != tensor.CPU || in.DType() != v.dtype || in.Storage() == nil ||
+		in.Storage().NBytes() < v.need || in.StorageOffset() != v.at.offset || !slices.Equal(in.Sizes(), v.at.sizes) || !slices.Equal(in.Strides(), v.at.strides) {
+		return nil, false
+	}
+	if !v.list {
+		return v.make(in, &v.outs[0]), true
+	}
+	l := make([]*tensor.Tensor, len(v.outs))
+	for i := range v.outs {
+		l[i] = v.make(in, &v.outs[i])
+	}
+	return l, true
+}
+
+func (v *viewStep) make(in *tensor.Tensor, g *geom) *tensor.Tensor {
+	return tensor.NewMeta(g.sizes, g.strides, g.offset, v.dtype, tensor.CPU).WithRaw(in.Raw()).ShareVersion(in)
+}

@@ -1,0 +1,62 @@
+package cpu_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/goaten/goaten/compile"
+	"github.com/goaten/goaten/compile/cpu"
+	"github.com/goaten/goaten/tensor"
+)
+
+// TestViewSteps: a graph's views (view, transpose, permute, expand, select,
+// split, unsqueeze, t) are made by the plan without the dispatcher, give
+// the Eager backend's values, alias the same storages as the Eager
+// backend's results (a returned view of an input is still a view of it),
+// and a warm call allocates less than the dispatcher's views did.
+func TestViewSteps(t *testing.T) {
+	f := func(x, w *tensor.Tensor) []*tensor.Tensor {
+		h := x.View([]int{4, 8, 16}).Transpose(1, 2)      // [4 16 8]
+		p := h.Bmm(w.Unsqueeze(0).Expand([]int{4, 8, 6})) // [4 16 6]
+		parts := p.Permute([]int{2, 0, 1}).SplitWithSizes([]int{2, 4})
+		return []*tensor.Tensor{parts[0].Sigmoid(), parts[1].Select(0, 3).Exp(), w.T().Mm(w), x.T()}
+	}
+	x, w := randn(true, 32, 16), randn(false, 8, 6)
+	run := func(b compile.Backend) []*tensor.Tensor {
+		c := compile.Compile(f, compile.Options{Backend: b})
+		var res any
+		var err error
+		for range 2 {
+			if res, err = c.Call(x, w); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return tensors(res)
+	}
+	got, want := run(cpu.Backend), run(compile.Eager)
+	for i := range want {
+		if err := sameBits(got[i], want[i]); err != nil {
+			t.Errorf("result %d differs from Eager's: %v", i, err)
+		}
+	}
+	if got[3].Storage() != x.Storage() || want[3].Storage() != x.Storage() {
+		t.Errorf("x.T() returned from the plan is not a view of x")
+	}
+
+	gm, err := compile.Trace(f, []*tensor.Tensor{x, w}, compile.TraceOptions{Mode: compile.Fake})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := cpu.Describe(gm, []*tensor.Tensor{x, w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{"view", "transpose", "unsqueeze", "expand", "permute", "split_with_sizes", "select", "t"} {
+		if !strings.Contains(plan, "view %"+v+" ") {
+			t.Errorf("the plan does not make %s itself:\n%s", v, plan)
+		}
+	}
+	if strings.Contains(plan, "call %view") || !strings.Contains(plan, "call %bmm") {
+		t.Errorf("plan:\n%s", plan)
+	}
+}
