@@ -26,7 +26,7 @@ type DWPlan struct {
 	rowLo, rowHi           []int       // per kernel row: the output rows whose input row is in [0, H)
 	tabs, gtabs            [2][]uint64 // for dwVL[i] lanes: the kernels' entries (dwEntries, dwGradEntries)
 	blk                    []int       // the forward kernels' blocks of output rows (dwBlocks)
-	zero                   []float32   // a zero row, read in place of rows outside [0, H)
+	zero                   []float32   // a zero row, where the kernels point rows outside [0, H) (never read)
 }
 
 // dwVL are the vector lengths the kernels' tables are built for: 8
@@ -169,10 +169,11 @@ func (p *DWPlan) dwCheck(op string, out []float32, oPlane int, x []float32, xPla
 // DepthwiseConvF32 sets n output planes of dst (dPlane apart) to the
 // correlation of the n input planes of x (xPlane apart) by the kernel w
 // (row-major, kh then kw): each element is init plus its taps in order,
-// each with one rounding (a fused multiply-add). A tap reading a column
-// outside [Lo, Hi) is left out (AVX2 adds +0·0 instead: the sign of a
-// zero sum may differ); one reading a row outside [0, H) adds w·0, as a row
-// of zero padding would. dst must not overlap x.
+// each with one rounding (a fused multiply-add). A tap reading padding (a
+// column outside [Lo, Hi), a row outside [0, H)) is left out, as PyTorch
+// leaves it out: an infinite weight makes no NaN there (AVX2 adds +0·0 for
+// a column outside: the sign of a zero sum may differ). dst must not
+// overlap x.
 func DepthwiseConvF32(p *DWPlan, dst []float32, dPlane int, x []float32, xPlane, n int, w []float32, init float32) {
 	p.dwCheck("DepthwiseConvF32", dst, dPlane, x, xPlane, n, len(w))
 	if n == 0 || p.OH == 0 || p.OW == 0 {

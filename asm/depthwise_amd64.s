@@ -12,11 +12,12 @@
 // n, xPlane, dPlane, h, ow, ldx, kw, init). Each plane is computed in
 // blocks of eight output rows (blk: dwBlocks), each block a vector of
 // columns at a time, the last vector first. For each kernel row the eight
-// input rows' addresses are set (the zero row's for a row outside the
-// image; when the block's first and last rows are inside, all are), then
-// for each kernel column its weight is broadcast and added to the eight
-// rows' sums with one fused multiply-add each, only in the lanes of the
-// columns the tap reads.
+// input rows' addresses are set; when the block's first and last rows are
+// inside the image all are, and for each kernel column its weight is
+// broadcast and added to the eight rows' sums with one fused multiply-add
+// each, only in the lanes of the columns the tap reads; otherwise the rows
+// outside (pointed at the zero row, never read) are left out, each row's
+// multiply-add behind a test of its bit.
 
 // Register roles in the kernel-column loop: the eight rows' inputs for
 // the kernel row in hand.
@@ -43,6 +44,7 @@
 #define fD      dPlaneL-56(SP)     // the output plane
 #define fBlk    blockL-64(SP)      // the block's entry
 #define fCol    firstCol-72(SP)    // the first column of the vector in hand
+#define fBits   rowBits-80(SP)     // bit k: block row k's input row is inside
 
 // A block's entry (dwBlocks): its rows times sh at 0, times sh and an
 // input row's bytes at 64, times an output row's bytes at 128; at 192 the
@@ -51,11 +53,13 @@
 // DWCONV(VL, LOG, INIT, TAP, TAP7, WHOLE, MASKED) is the body of both
 // kernels (VL lanes, 2^LOG = VL); its steps: INIT the eight sums, TAP the
 // kernel column at fEnt (AX its byte offset) for eight rows (TAP7: seven,
-// for a block of seven), store the sums WHOLE when the
+// for a block of seven; TAPS: the rows whose bit is set in fTmp, when some
+// of the kernel row's input rows are outside the image), store the sums
+// WHOLE when the
 // vector ends inside the plane (lanes past ow land on rows stored later:
 // vectors go last to first, block rows in order) or MASKED under the
 // output entry at fEnt; both with fEnt the block's entry, fTmp the column.
-#define DWCONV(VL, LOG, INIT, TAP, TAP7, WHOLE, MASKED) \
+#define DWCONV(VL, LOG, INIT, TAP, TAP7, TAPS, WHOLE, MASKED) \
 	MOVQ    n+168(FP), AX;                    /* AX = n                 */ \
 	TESTQ   AX, AX;                           /* no planes?             */ \
 	JZ      done;                             /* then nothing           */ \
@@ -122,54 +126,80 @@ kernelRow: \
 	ADDQ    fTmp, fRow7;              /* + the kernel row's    */ \
 	JMP     columns;                          /* all inside             */ \
 slowRows: \
+	MOVQ    $0, fBits;                        /* no row inside yet      */ \
 	MOVQ    64(fEnt), fRow0;          /* block row 0: the offset */ \
 	ADDQ    fTmp, fRow0;              /* + the kernel row's    */ \
 	MOVQ    0(fEnt), fCnt;            /* fCnt = row·sh          */ \
 	ADDQ    AX, fCnt;                         /* + rowOff[kh]: ih       */ \
 	CMPQ    fCnt, h+192(FP);                  /* outside [0, h)?        */ \
 	CMOVQCC zero_base+144(FP), fRow0; /* then the zero row      */ \
+	JCC     out0;                             /* and no bit             */ \
+	ORQ     $1, fBits;                /* row 0 inside           */ \
+out0: \
 	MOVQ    72(fEnt), fRow1;          /* block row 1: the offset */ \
 	ADDQ    fTmp, fRow1;              /* + the kernel row's    */ \
 	MOVQ    8(fEnt), fCnt;            /* fCnt = row·sh          */ \
 	ADDQ    AX, fCnt;                         /* + rowOff[kh]: ih       */ \
 	CMPQ    fCnt, h+192(FP);                  /* outside [0, h)?        */ \
 	CMOVQCC zero_base+144(FP), fRow1; /* then the zero row      */ \
+	JCC     out1;                             /* and no bit             */ \
+	ORQ     $2, fBits;                /* row 1 inside           */ \
+out1: \
 	MOVQ    80(fEnt), fRow2;          /* block row 2: the offset */ \
 	ADDQ    fTmp, fRow2;              /* + the kernel row's    */ \
 	MOVQ    16(fEnt), fCnt;           /* fCnt = row·sh          */ \
 	ADDQ    AX, fCnt;                         /* + rowOff[kh]: ih       */ \
 	CMPQ    fCnt, h+192(FP);                  /* outside [0, h)?        */ \
 	CMOVQCC zero_base+144(FP), fRow2; /* then the zero row      */ \
+	JCC     out2;                             /* and no bit             */ \
+	ORQ     $4, fBits;                /* row 2 inside           */ \
+out2: \
 	MOVQ    88(fEnt), fRow3;          /* block row 3: the offset */ \
 	ADDQ    fTmp, fRow3;              /* + the kernel row's    */ \
 	MOVQ    24(fEnt), fCnt;           /* fCnt = row·sh          */ \
 	ADDQ    AX, fCnt;                         /* + rowOff[kh]: ih       */ \
 	CMPQ    fCnt, h+192(FP);                  /* outside [0, h)?        */ \
 	CMOVQCC zero_base+144(FP), fRow3; /* then the zero row      */ \
+	JCC     out3;                             /* and no bit             */ \
+	ORQ     $8, fBits;                /* row 3 inside           */ \
+out3: \
 	MOVQ    96(fEnt), fRow4;          /* block row 4: the offset */ \
 	ADDQ    fTmp, fRow4;              /* + the kernel row's    */ \
 	MOVQ    32(fEnt), fCnt;           /* fCnt = row·sh          */ \
 	ADDQ    AX, fCnt;                         /* + rowOff[kh]: ih       */ \
 	CMPQ    fCnt, h+192(FP);                  /* outside [0, h)?        */ \
 	CMOVQCC zero_base+144(FP), fRow4; /* then the zero row      */ \
+	JCC     out4;                             /* and no bit             */ \
+	ORQ     $16, fBits;               /* row 4 inside           */ \
+out4: \
 	MOVQ    104(fEnt), fRow5;         /* block row 5: the offset */ \
 	ADDQ    fTmp, fRow5;              /* + the kernel row's    */ \
 	MOVQ    40(fEnt), fCnt;           /* fCnt = row·sh          */ \
 	ADDQ    AX, fCnt;                         /* + rowOff[kh]: ih       */ \
 	CMPQ    fCnt, h+192(FP);                  /* outside [0, h)?        */ \
 	CMOVQCC zero_base+144(FP), fRow5; /* then the zero row      */ \
+	JCC     out5;                             /* and no bit             */ \
+	ORQ     $32, fBits;               /* row 5 inside           */ \
+out5: \
 	MOVQ    112(fEnt), fRow6;         /* block row 6: the offset */ \
 	ADDQ    fTmp, fRow6;              /* + the kernel row's    */ \
 	MOVQ    48(fEnt), fCnt;           /* fCnt = row·sh          */ \
 	ADDQ    AX, fCnt;                         /* + rowOff[kh]: ih       */ \
 	CMPQ    fCnt, h+192(FP);                  /* outside [0, h)?        */ \
 	CMOVQCC zero_base+144(FP), fRow6; /* then the zero row      */ \
+	JCC     out6;                             /* and no bit             */ \
+	ORQ     $64, fBits;               /* row 6 inside           */ \
+out6: \
 	MOVQ    120(fEnt), fRow7;         /* block row 7: the offset */ \
 	ADDQ    fTmp, fRow7;              /* + the kernel row's    */ \
 	MOVQ    56(fEnt), fCnt;           /* fCnt = row·sh          */ \
 	ADDQ    AX, fCnt;                         /* + rowOff[kh]: ih       */ \
 	CMPQ    fCnt, h+192(FP);                  /* outside [0, h)?        */ \
 	CMOVQCC zero_base+144(FP), fRow7; /* then the zero row      */ \
+	JCC     out7;                             /* and no bit             */ \
+	ORQ     $128, fBits;              /* row 7 inside           */ \
+out7: \
+	JMP     columnsSlow;                      /* the rows inside only   */ \
 columns: \
 	MOVQ    fVec, fEnt;                       /* fEnt = column 0's entry */ \
 	MOVQ    kw+216(FP), fCnt;                 /* fCnt = kw              */ \
@@ -191,6 +221,18 @@ kernelCol7: \
 	ADDQ    $48, fEnt;                        /* next entry             */ \
 	DECQ    fCnt;                             /* a column done          */ \
 	JNZ     kernelCol7;                       /* more?                  */ \
+	JMP     colsDone;                         /*                        */ \
+columnsSlow: \
+	MOVQ    fVec, fEnt;                       /* fEnt = column 0's entry */ \
+	MOVQ    kw+216(FP), fCnt;                 /* fCnt = kw              */ \
+	MOVQ    fBits, fTmp;                      /* fTmp = the rows inside */ \
+kernelColS: \
+	MOVQ    32(fEnt), AX;                     /* AX = the tap's offset  */ \
+	TAPS;                                     /* the rows inside += w·x */ \
+	ADDQ    $4, fW;                           /* next weight            */ \
+	ADDQ    $48, fEnt;                        /* next entry             */ \
+	DECQ    fCnt;                             /* a column done          */ \
+	JNZ     kernelColS;                       /* more?                  */ \
 colsDone: \
 	INCQ    fKRow;                            /* next kernel row        */ \
 	MOVQ    fKRow, AX;                        /* AX = kh                */ \
@@ -282,6 +324,50 @@ done: \
 	VFMADD231PS  Y12, Y8, Y5;                 /* row 5 += w·x           */ \
 	VMASKMOVPS   (fRow6)(AX*1), Y10, Y13;     /* Y13 = row 6's input    */ \
 	VFMADD231PS  Y13, Y8, Y6                  /* row 6 += w·x           */
+#define TAPSY \
+	VMOVDQU      (fEnt), Y10;                 /* Y10 = the tap's lanes  */ \
+	VBROADCASTSS (fW), Y8;                    /* Y8 = w[kh][kw]         */ \
+	VANDPS       Y10, Y8, Y8;                 /* 0 off the lanes        */ \
+	BTL          $0, fTmp;                    /* row 0 inside?          */ \
+	JCC          ys0;                         /* no: left out           */ \
+	VMASKMOVPS   (fRow0)(AX*1), Y10, Y11;     /* Y11 = row 0's input   */ \
+	VFMADD231PS  Y11, Y8, Y0;                 /* row 0 += w·x           */ \
+ys0: \
+	BTL          $1, fTmp;                    /* row 1 inside?          */ \
+	JCC          ys1;                         /* no: left out           */ \
+	VMASKMOVPS   (fRow1)(AX*1), Y10, Y11;     /* Y11 = row 1's input   */ \
+	VFMADD231PS  Y11, Y8, Y1;                 /* row 1 += w·x           */ \
+ys1: \
+	BTL          $2, fTmp;                    /* row 2 inside?          */ \
+	JCC          ys2;                         /* no: left out           */ \
+	VMASKMOVPS   (fRow2)(AX*1), Y10, Y11;     /* Y11 = row 2's input   */ \
+	VFMADD231PS  Y11, Y8, Y2;                 /* row 2 += w·x           */ \
+ys2: \
+	BTL          $3, fTmp;                    /* row 3 inside?          */ \
+	JCC          ys3;                         /* no: left out           */ \
+	VMASKMOVPS   (fRow3)(AX*1), Y10, Y11;     /* Y11 = row 3's input   */ \
+	VFMADD231PS  Y11, Y8, Y3;                 /* row 3 += w·x           */ \
+ys3: \
+	BTL          $4, fTmp;                    /* row 4 inside?          */ \
+	JCC          ys4;                         /* no: left out           */ \
+	VMASKMOVPS   (fRow4)(AX*1), Y10, Y11;     /* Y11 = row 4's input   */ \
+	VFMADD231PS  Y11, Y8, Y4;                 /* row 4 += w·x           */ \
+ys4: \
+	BTL          $5, fTmp;                    /* row 5 inside?          */ \
+	JCC          ys5;                         /* no: left out           */ \
+	VMASKMOVPS   (fRow5)(AX*1), Y10, Y11;     /* Y11 = row 5's input   */ \
+	VFMADD231PS  Y11, Y8, Y5;                 /* row 5 += w·x           */ \
+ys5: \
+	BTL          $6, fTmp;                    /* row 6 inside?          */ \
+	JCC          ys6;                         /* no: left out           */ \
+	VMASKMOVPS   (fRow6)(AX*1), Y10, Y11;     /* Y11 = row 6's input   */ \
+	VFMADD231PS  Y11, Y8, Y6;                 /* row 6 += w·x           */ \
+ys6: \
+	BTL          $7, fTmp;                    /* row 7 inside?          */ \
+	JCC          ys7;                         /* no: left out           */ \
+	VMASKMOVPS   (fRow7)(AX*1), Y10, Y11;     /* Y11 = row 7's input   */ \
+	VFMADD231PS  Y11, Y8, Y7;                 /* row 7 += w·x           */ \
+ys7:
 #define WHOLEY \
 	MOVQ         128(fEnt), AX;          /* AX = row 0's offset    */ \
 	ADDQ         fD, AX;                      /* + the plane            */ \
@@ -392,6 +478,41 @@ ymskip:
 	VFMADD231PS  (fRow4)(AX*1), Z8, K1, Z4;  /* row 4 += w·x           */ \
 	VFMADD231PS  (fRow5)(AX*1), Z8, K1, Z5;  /* row 5 += w·x           */ \
 	VFMADD231PS  (fRow6)(AX*1), Z8, K1, Z6   /* row 6 += w·x           */
+#define TAPSZ \
+	KMOVW        (fEnt), K1;                  /* K1 = the tap's lanes   */ \
+	VBROADCASTSS (fW), Z8;                    /* Z8 = w[kh][kw]         */ \
+	BTL          $0, fTmp;                    /* row 0 inside?          */ \
+	JCC          zs0;                         /* no: left out           */ \
+	VFMADD231PS  (fRow0)(AX*1), Z8, K1, Z0;  /* row 0 += w·x           */ \
+zs0: \
+	BTL          $1, fTmp;                    /* row 1 inside?          */ \
+	JCC          zs1;                         /* no: left out           */ \
+	VFMADD231PS  (fRow1)(AX*1), Z8, K1, Z1;  /* row 1 += w·x           */ \
+zs1: \
+	BTL          $2, fTmp;                    /* row 2 inside?          */ \
+	JCC          zs2;                         /* no: left out           */ \
+	VFMADD231PS  (fRow2)(AX*1), Z8, K1, Z2;  /* row 2 += w·x           */ \
+zs2: \
+	BTL          $3, fTmp;                    /* row 3 inside?          */ \
+	JCC          zs3;                         /* no: left out           */ \
+	VFMADD231PS  (fRow3)(AX*1), Z8, K1, Z3;  /* row 3 += w·x           */ \
+zs3: \
+	BTL          $4, fTmp;                    /* row 4 inside?          */ \
+	JCC          zs4;                         /* no: left out           */ \
+	VFMADD231PS  (fRow4)(AX*1), Z8, K1, Z4;  /* row 4 += w·x           */ \
+zs4: \
+	BTL          $5, fTmp;                    /* row 5 inside?          */ \
+	JCC          zs5;                         /* no: left out           */ \
+	VFMADD231PS  (fRow5)(AX*1), Z8, K1, Z5;  /* row 5 += w·x           */ \
+zs5: \
+	BTL          $6, fTmp;                    /* row 6 inside?          */ \
+	JCC          zs6;                         /* no: left out           */ \
+	VFMADD231PS  (fRow6)(AX*1), Z8, K1, Z6;  /* row 6 += w·x           */ \
+zs6: \
+	BTL          $7, fTmp;                    /* row 7 inside?          */ \
+	JCC          zs7;                         /* no: left out           */ \
+	VFMADD231PS  (fRow7)(AX*1), Z8, K1, Z7;  /* row 7 += w·x           */ \
+zs7:
 #define WHOLEZ \
 	MOVQ         128(fEnt), AX;          /* AX = row 0's offset    */ \
 	ADDQ         fD, AX;                      /* + the plane            */ \
@@ -759,14 +880,14 @@ store: \
 
 
 // func dwConvAVX2(dst, x, w []float32, rowOff []int, tab []uint64, blk []int, zero []float32, n, xPlane, dPlane, h, ow, ldx, kw int, init float32)
-TEXT ·dwConvAVX2(SB), NOSPLIT, $72-228
+TEXT ·dwConvAVX2(SB), NOSPLIT, $80-228
 	VBROADCASTSS init+224(FP), Y9             // Y9 = init
-	DWCONV(8, 3, INITY, TAPY, TAP7Y, WHOLEY, MASKEDY)
+	DWCONV(8, 3, INITY, TAPY, TAP7Y, TAPSY, WHOLEY, MASKEDY)
 
 // func dwConvAVX512(dst, x, w []float32, rowOff []int, tab []uint64, blk []int, zero []float32, n, xPlane, dPlane, h, ow, ldx, kw int, init float32)
-TEXT ·dwConvAVX512(SB), NOSPLIT, $72-228
+TEXT ·dwConvAVX512(SB), NOSPLIT, $80-228
 	VBROADCASTSS init+224(FP), Z9             // Z9 = init
-	DWCONV(16, 4, INITZ, TAPZ, TAP7Z, WHOLEZ, MASKEDZ)
+	DWCONV(16, 4, INITZ, TAPZ, TAP7Z, TAPSZ, WHOLEZ, MASKEDZ)
 
 // func dwGradAVX2(gy, x []float32, rowOff, rowLo, rowHi []int, tab []uint64, acc []float32, n, xPlane, gPlane, ow, sh, ldx, nch, nvec int)
 TEXT ·dwGradAVX2(SB), NOSPLIT, $128-232

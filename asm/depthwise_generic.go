@@ -2,7 +2,7 @@ package asm
 
 // dwConvGo is DepthwiseConvF32's twin: row by row, the taps in order, each
 // added to the row's sums over the columns it reads (fmaF32); a tap reading
-// a row outside the image adds w·0 there.
+// a row outside the image is left out.
 func dwConvGo(p *DWPlan, dst []float32, dPlane int, x []float32, xPlane, n int, w []float32, init float32) {
 	kW := len(p.ColOff)
 	for i := range n {
@@ -19,13 +19,10 @@ func dwConvGo(p *DWPlan, dst []float32, dPlane int, x []float32, xPlane, n int, 
 					if lo >= hi {
 						continue
 					}
-					d := row[lo:hi]
 					if ih < 0 || ih >= p.H {
-						for j, v := range d {
-							d[j] = fmaF32(wt, 0, v)
-						}
 						continue
 					}
+					d := row[lo:hi]
 					src := xp[ih*p.LDX+c+lo:][:len(d)]
 					for j, v := range d {
 						d[j] = fmaF32(wt, src[j], v)

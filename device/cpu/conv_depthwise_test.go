@@ -98,3 +98,38 @@ func TestConvDepthwiseKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestConvDepthwiseInfWeight: a tap that reads padding is left out, as
+// PyTorch 1.13 leaves it out: an infinite corner weight makes the outputs
+// whose corner tap reads padding finite, not NaN (PyTorch's output for this
+// case, printed by torch.ops.aten.convolution).
+func TestConvDepthwiseInfWeight(t *testing.T) {
+	ones := make([]float32, 2*4*5)
+	for i := range ones {
+		ones[i] = 1
+	}
+	wv := make([]float32, 2*9)
+	for i := range wv {
+		wv[i] = 1
+		if i%9 == 0 {
+			wv[i] = float32(math.Inf(1))
+		}
+	}
+	x := tensor.FromSlice(ones, 1, 2, 4, 5)
+	w := tensor.FromSlice(wv, 2, 1, 3, 3)
+	inf := math.Inf(1)
+	want := []float64{
+		4, 6, 6, 6, 4,
+		6, inf, inf, inf, inf,
+		6, inf, inf, inf, inf,
+		4, inf, inf, inf, inf,
+	}
+	for _, b := range []*tensor.Tensor{nil, tensor.FromSlice([]float32{0, 0}, 2)} {
+		y := tensor.Call("aten::convolution", x, w, b, []int{1, 1}, []int{1, 1}, []int{1, 1}, false, []int{0, 0}, 2).(*tensor.Tensor)
+		for i, g := range y.Float64s() {
+			if g != want[i%20] {
+				t.Fatalf("bias %v: y[%d] = %v, want %v", b != nil, i, g, want[i%20])
+			}
+		}
+	}
+}
