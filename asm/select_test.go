@@ -181,11 +181,17 @@ func checkThreshold(t testing.TB, g, x []float32, th float32, off int) {
 	}
 }
 
+// TestThresholdBackward runs the ordinary and (streamBytes 0) the
+// streaming kernel over every length and offset of ewLens.
 func TestThresholdBackward(t *testing.T) {
-	r := rand.New(rand.NewPCG(19, 20))
+	defer func(b int) { streamBytes = b }(streamBytes)
 	ths := []float32{0, float32(math.Copysign(0, -1)), -1, 0.5, float32(math.NaN()), float32(math.Inf(1))}
-	for _, n := range ewLens() {
-		checkThreshold(t, ewValues[float32](r, n), ewValues[float32](r, n), ths[r.IntN(len(ths))], r.IntN(8))
+	for _, sb := range []int{streamBytes, 0} {
+		streamBytes = sb
+		r := rand.New(rand.NewPCG(19, 20))
+		for _, n := range ewLens() {
+			checkThreshold(t, ewValues[float32](r, n), ewValues[float32](r, n), ths[r.IntN(len(ths))], r.IntN(8))
+		}
 	}
 }
 
