@@ -65,8 +65,10 @@ var (
 		maxLanes: maxLanesF32, minLanes: minLanesF32, maxVal: maxValF32, minVal: minValF32,
 		expShift: expShiftF32, scaleShift: scaleShiftF32, affine: affineF32,
 		normGradSums: normGradSumsF32, normGradDX: normGradDXF32, normGradWB: normGradWBF32,
-		groupGradSums: groupGradSumsF32, groupGradDX: groupGradDXF32, accumulateRows: accumulateRowsF32,
-		sqDiffLanes: sqDiffLanesF32,
+		groupGradSums: groupGradSumsF32, groupGradSums4: groupGradSums4F32, groupGradDX: groupGradDXF32,
+		groupGradDXNT:  groupGradDXF32NT,
+		accumulateRows: accumulateRowsF32,
+		sqDiffLanes:    sqDiffLanesF32,
 	}
 	reduceAVX512 = func() reduceTable {
 		t := reduceAVX2
@@ -101,7 +103,13 @@ func normGradWBF32(dw, db, dy, x []float32, rs, nb float32)
 func groupGradSumsF32(dy, x []float32) (s, b [8]float32)
 
 //go:noescape
+func groupGradSums4F32(dy, x []float32, hw int) (s, b [4][8]float32)
+
+//go:noescape
 func groupGradDXF32(dx, dy, x []float32, c1, c2, c3 float32)
+
+//go:noescape
+func groupGradDXF32NT(dx, dy, x []float32, c1, c2, c3 float32)
 
 //go:noescape
 func accumulateRowsF32(acc []float64, x []float32, rows, stride int)

@@ -2,8 +2,8 @@ package asm
 
 import "unsafe"
 
-// ZeroF32 sets every element of dst to +0 (clear). A dst of zeroStreamBytes
-// and more is cleared with non-temporal stores from its first 64-byte
+// ZeroF32 sets every element of dst to +0 (clear). A dst that
+// StreamsResult is cleared with non-temporal stores from its first 64-byte
 // boundary on (on amd64 with AVX2): a large fresh result is written once to
 // memory, without reading each line first. nll_loss_backward's 16 MB
 // gradient took 1.8x as long with Go's clear (REP STOSQ, issue 25).
@@ -11,8 +11,8 @@ func ZeroF32(dst []float32) {
 	if len(dst) == 0 {
 		return
 	}
-	if useAVX2FMA && len(dst)*4 >= zeroStreamBytes {
-		h := (64 - int(uintptr(unsafe.Pointer(unsafe.SliceData(dst)))%64)) % 64 / 4
+	if useAVX2FMA && StreamsResult(4*len(dst)) {
+		h := alignHead(dst)
 		if m := (len(dst) - h) &^ 15; m > 0 {
 			clear(dst[:h])
 			zeroNT(unsafe.Pointer(&dst[h]), m/16)
@@ -23,11 +23,23 @@ func ZeroF32(dst []float32) {
 	clear(dst)
 }
 
-// zeroStreamBytes is the size from which ZeroF32 streams: a quarter of the
-// elementwise kernels' streamBytes, since a cleared result is rarely all
-// read back while it could still be in the caches (8 MiB on the project
-// machine; nll_loss_backward's 16 MB just under streamBytes).
-var zeroStreamBytes = streamBytes / 4
+// StreamsResult reports whether a kernel writing a result of nbytes
+// should store it with non-temporal stores (ZeroF32,
+// GroupNormGradDXStreamF32): from resultStreamBytes on.
+func StreamsResult(nbytes int) bool { return nbytes >= resultStreamBytes }
+
+// resultStreamBytes is a quarter of the elementwise kernels' streamBytes
+// (4 MiB on the project machine): a backward op's large result (a gradient
+// the op writes once, its inputs streaming through the caches too) took
+// 0.55x (nll_loss_backward's 16 MB, zeroed) and 0.77x (group_norm_backward's
+// 6.4 MB dx) of the time with non-temporal stores (issue 25).
+var resultStreamBytes = streamBytes / 4
+
+// alignHead is how many leading elements of dst lie before its first
+// 64-byte boundary.
+func alignHead(dst []float32) int {
+	return (64 - int(uintptr(unsafe.Pointer(unsafe.SliceData(dst)))%64)) % 64 / 4
+}
 
 // ZeroF64 is ZeroF32 for float64.
 func ZeroF64(dst []float64) {

@@ -11,7 +11,7 @@ import (
 // of guarded buffers: every element becomes +0 and the guards stay.
 func checkZero(t testing.TB, r *rand.Rand, n, off int) {
 	t.Helper()
-	what := fmt.Sprintf("n=%d off=%d stream=%d", n, off, zeroStreamBytes)
+	what := fmt.Sprintf("n=%d off=%d stream=%d", n, off, resultStreamBytes)
 	const guard = float32(-7)
 	d, buf := ewPad(ewValues[float32](r, n), off, guard)
 	ZeroF32(d)
@@ -35,9 +35,9 @@ func checkZero(t testing.TB, r *rand.Rand, n, off int) {
 // longer ones, at every offset of a 64-byte line, with the streaming kernel
 // off (the usual threshold) and on for every length (threshold 0).
 func TestZero(t *testing.T) {
-	defer func(b int) { zeroStreamBytes = b }(zeroStreamBytes)
-	for _, sb := range []int{zeroStreamBytes, 0} {
-		zeroStreamBytes = sb
+	defer func(b int) { resultStreamBytes = b }(resultStreamBytes)
+	for _, sb := range []int{resultStreamBytes, 0} {
+		resultStreamBytes = sb
 		r := rand.New(rand.NewPCG(25, 26))
 		for _, n := range append(ewLens(), 4099) {
 			for off := range 16 {
@@ -50,8 +50,8 @@ func TestZero(t *testing.T) {
 func FuzzZero(f *testing.F) {
 	f.Add(uint16(100), uint8(3), uint64(1))
 	f.Fuzz(func(t *testing.T, n uint16, off uint8, seed uint64) {
-		defer func(b int) { zeroStreamBytes = b }(zeroStreamBytes)
-		zeroStreamBytes = 0
+		defer func(b int) { resultStreamBytes = b }(resultStreamBytes)
+		resultStreamBytes = 0
 		checkZero(t, rand.New(rand.NewPCG(seed, 26)), int(n), int(off%16))
 	})
 }
