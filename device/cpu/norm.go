@@ -358,14 +358,21 @@ func layerNormBackwardF32(dy, x, mean, rstd, w *tensor.Tensor, m, n int, outs []
 		asm.LayerNormGradWBF32(dw[lo:hi], db[lo:hi], dys[i*n+lo:i*n+hi], xs[i*n+lo:i*n+hi], rstds[i], -rstds[i]*means[i])
 	}
 	if p := parallel.Pieces(m*n, grain); p == 1 {
-		// One goroutine: both passes over a row while it is in cache.
+		// One goroutine: both passes over a row while it is in cache, the
+		// row's terms of dw and db between the sums of its dx and the rest
+		// (they do not need the sums, so the core adds them up while the
+		// sums' chains of additions finish: 0.9x the time on 1024×256).
 		for i := range m {
-			if dx != nil {
-				layerNormRowDX32(dx[i*n:(i+1)*n], dys[i*n:(i+1)*n], xs[i*n:(i+1)*n], w32, means[i], rstds[i])
+			if dx == nil {
+				wb(i, 0, n)
+				continue
 			}
+			dyr, xr := dys[i*n:(i+1)*n], xs[i*n:(i+1)*n]
+			ds, db := asm.LayerNormGradSumsF32(dyr, xr, w32)
 			if dw != nil {
 				wb(i, 0, n)
 			}
+			layerNormRowDX32Sums(dx[i*n:(i+1)*n], dyr, xr, w32, means[i], rstds[i], ds, db)
 		}
 	} else {
 		rowsAndColumns(m, n, p, func(_, i int) {
@@ -401,6 +408,11 @@ func layerNormBackwardF32(dy, x, mean, rstd, w *tensor.Tensor, m, n int, outs []
 // public set and of the resampled seeds.
 func layerNormRowDX32(dx, dy, x, w []float32, mu, rs float32) {
 	ds, db := asm.LayerNormGradSumsF32(dy, x, w)
+	layerNormRowDX32Sums(dx, dy, x, w, mu, rs, ds, db)
+}
+
+// layerNormRowDX32Sums is layerNormRowDX32 given the row's sums ds, db.
+func layerNormRowDX32Sums(dx, dy, x, w []float32, mu, rs, ds, db float32) {
 	scale := 1 / float32(len(x))
 	b := float32(float32(float32(asm.FMAF32(db, mu, -ds)*rs)*rs)*rs) * scale
 	c := asm.FMAF32(-b, mu, -float32(float32(db*rs)*scale))
