@@ -543,3 +543,66 @@ TEXT ·sigmoidF32AVX512NT(SB), NOSPLIT, $0-48
 
 TEXT ·siluF32AVX512NT(SB), NOSPLIT, $0-48
 	UNARY512NT(SILUCORE512)                  // d[i] = f(x[i]) for every i, streamed
+
+// ---- gelu_backward (approximate='none') ----
+
+C32(cGeluAlpha, $0x3ecc422a)    // geluAlpha = 2/√π·√½·½, rounded
+
+#define gPtr   DX  // next element of g
+#define xKeep  Z20 // x
+#define gKeep  Z21 // g
+
+// GELUBWD512: Z0 = geluBwdGo1(gKeep, xKeep), the decomposition's float32
+// operations in its order: t = (erf(x·√½) + 1)·½, u = x·((e^(x·x·-½))·α),
+// g·(t + u). ERFH512 and EXP512 are ErfF32's and ExpF32's cores; clobbers
+// Z1–Z13, Z22–Z25, K1, K3.
+#define GELUBWD512 \
+	VMULPS.BCST  cSqrtHalf<>(SB), xKeep, Z0; /* Z0 = x·√½              */ \
+	ERFH512;                                 /* Z0 = erf(x·√½)         */ \
+	VADDPS.BCST  cOne<>(SB), Z0, Z0;         /* Z0 = erf + 1           */ \
+	VMULPS.BCST  cHalfBits<>(SB), Z0, Z0;    /* Z0 = t = cdf           */ \
+	VMULPS       xKeep, xKeep, Z22;          /* Z22 = x·x              */ \
+	VMULPS.BCST  cMinusHalf<>(SB), Z22, Z22; /* Z22 = x·x·-½           */ \
+	EXP512(Z22, Z23, Z24, Z25);              /* Z23 = e^(x·x·-½)       */ \
+	VMULPS.BCST  cGeluAlpha<>(SB), Z23, Z23; /* Z23 = pdf              */ \
+	VMULPS       Z23, xKeep, Z23;            /* Z23 = u = x·pdf        */ \
+	VADDPS       Z23, Z0, Z0;                /* Z0 = t + u             */ \
+	VMULPS       Z0, gKeep, Z0               /* Z0 = g·(t + u)         */
+
+// func geluBwdF32AVX512(d, g, x []float32)
+//
+// In:  len(g) = len(x) = len(d). Out: d[i] = geluBwdGo1(g[i], x[i]) for
+// every i, 16 at a time, the last ones masked. Needs AVX512F.
+TEXT ·geluBwdF32AVX512(SB), NOSPLIT, $0-72
+	SETUP512                                 // clamp limits
+	MOVQ       d_base+0(FP), dPtr            // dPtr = &d[0]
+	MOVQ       d_len+8(FP), nLeft            // nLeft = len(d)
+	MOVQ       g_base+24(FP), gPtr           // gPtr = &g[0]
+	MOVQ       x_base+48(FP), xPtr           // xPtr = &x[0]
+	CMPQ       nLeft, $16                    // a whole vector?
+	JLT        gbtail                        // the last elements
+gbloop:
+	VMOVUPS    (xPtr), xKeep                 // xKeep = x[0:16]
+	VMOVUPS    (gPtr), gKeep                 // gKeep = g[0:16]
+	GELUBWD512                               // Z0 = the gradient
+	VMOVUPS    Z0, (dPtr)                    // d[0:16] = Z0
+	ADDQ       $64, xPtr                     // next vector
+	ADDQ       $64, gPtr                     // of g
+	ADDQ       $64, dPtr                     // of d
+	SUBQ       $16, nLeft                    // 16 done
+	CMPQ       nLeft, $16                    // 16 more?
+	JGE        gbloop                        // again
+gbtail:
+	TESTQ      nLeft, nLeft                  // anything left?
+	JZ         gbdone                        // finished
+	MOVL       $1, AX                        // AX = 1
+	SHLL       CX, AX                        // AX = 1 << nLeft
+	DECL       AX                            // AX = nLeft low bits
+	KMOVW      AX, tailK                     // tailK = lanes in range
+	VMOVUPS.Z  (xPtr), tailK, xKeep          // xKeep = x, 0 off the end
+	VMOVUPS.Z  (gPtr), tailK, gKeep          // gKeep = g, 0 off the end
+	GELUBWD512                               // Z0 = the gradient
+	VMOVUPS    Z0, tailK, (dPtr)             // d = Z0, masked
+gbdone:
+	VZEROUPPER
+	RET
