@@ -36,6 +36,9 @@ func checkGeluBwd(t testing.TB, g, x []float32, off int, alias bool) {
 // TestGeluBackward: lengths 0..67 and longer, unaligned, aliased, with
 // NaN, Inf, signed zeros and random bit patterns among the values.
 func TestGeluBackward(t *testing.T) {
+	if useAVX512 && geluBwdKernel == nil {
+		t.Fatal("the AVX-512 kernel is not in use on an AVX-512 path")
+	}
 	r := rand.New(rand.NewPCG(29, 30))
 	for _, n := range append(ewLens(), 4099) {
 		checkGeluBwd(t, ewValues[float32](r, n), ewValues[float32](r, n), r.IntN(16), n%3 == 0)
