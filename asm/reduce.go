@@ -380,7 +380,7 @@ func LayerNormGradWBF32(dw, db, dy, x []float32, rs, nb float32) {
 }
 
 // FMAF32 is a·b + c in float32, rounded once.
-func FMAF32(a, b, c float32) float32 { return fma32(a, b, c) }
+func FMAF32(a, b, c float32) float32 { return fmaF32(a, b, c) }
 
 // GroupNormGradSumsF32 returns ds = Σ dy[i]·x[i] and db = Σ dy[i] in
 // float32 as 1.13's group-norm backward sums a channel plane over AVX2

@@ -116,3 +116,14 @@ func accumulateRowsF32(acc []float64, x []float32, rows, stride int)
 
 //go:noescape
 func sqDiffLanesF32(acc *[16]float64, x, y []float32)
+
+// fmaSS is fma32 in one instruction (FMA3).
+func fmaSS(a, b, c float32) float32
+
+// fmaF32 is FMAF32's kernel: fmaSS with FMA3, else the twin.
+func fmaF32(a, b, c float32) float32 {
+	if useAVX2FMA {
+		return fmaSS(a, b, c)
+	}
+	return fma32(a, b, c)
+}

@@ -925,3 +925,15 @@ sqloop:
 	VMOVUPD   Y3, 96(AX)                     // acc[12:16]
 	VZEROUPPER
 	RET
+
+// func fmaSS(a, b, c float32) float32
+//
+// Out: a·b + c rounded once (VFMADD213SS): fma32's value. Clobbers
+// X0–X2.
+TEXT ·fmaSS(SB), NOSPLIT, $0-20
+	MOVSS     a+0(FP), X0                    // X0 = a
+	MOVSS     b+4(FP), X1                    // X1 = b
+	MOVSS     c+8(FP), X2                    // X2 = c
+	VFMADD213SS X2, X1, X0                   // X0 = b·a + c
+	MOVSS     X0, ret+16(FP)                 // return X0
+	RET
