@@ -111,9 +111,9 @@ func thresholdBwd32(d, gr, x *float32, th float32, n int)
 func thresholdBwd32NT(d, gr, x *float32, th float32, n int)
 
 // thresholdBackward runs thresholdBwd32 over the whole vectors of 8 with
-// AVX2 and the twin over the rest; a result of streamBytes and more is
-// stored with thresholdBwd32NT from its first 64-byte boundary on.
-func thresholdBackward(d, g, x []float32, th float32) {
+// AVX2 and the twin over the rest; with stream, or for a result of
+// streamBytes and more, thresholdBwd32NT from the first 64-byte boundary on.
+func thresholdBackward(d, g, x []float32, th float32, stream bool) {
 	if !useAVX2FMA {
 		thresholdBackwardGo(d, g, x, th)
 		return
@@ -121,7 +121,8 @@ func thresholdBackward(d, g, x []float32, th float32) {
 	i := 0
 	k := thresholdBwd32
 	if len(d) > 0 {
-		if h, ok := streamHead(d); ok {
+		if h, ok := streamHead(d); ok || stream {
+			h = min(alignHead(d), len(d))
 			thresholdBackwardGo(d[:h], g[:h], x[:h], th)
 			i, k = h, thresholdBwd32NT
 		}

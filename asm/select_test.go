@@ -168,6 +168,9 @@ func checkThreshold(t testing.TB, g, x []float32, th float32, off int) {
 	ThresholdBackwardF32(d, gp, xp, th)
 	what := fmt.Sprintf("n=%d off=%d th=%v", len(x), off, th)
 	ewCheckGuards(t, what, buf, off, len(x), guard)
+	sd, sbuf := ewPad(make([]float32, len(x)), off, guard)
+	ThresholdBackwardStreamF32(sd, gp, xp, th)
+	ewCheckGuards(t, what+" streamed", sbuf, off, len(x), guard)
 	twin := make([]float32, len(x))
 	thresholdBackwardGo(twin, g, x, th)
 	for i := range x {
@@ -175,8 +178,8 @@ func checkThreshold(t testing.TB, g, x []float32, th float32, off int) {
 		if x[i] <= th {
 			want = 0
 		}
-		if !ewSame(d[i], want) || !ewSame(twin[i], want) {
-			t.Fatalf("%s: [%d] x=%v g=%v: %v (twin %v), want %v", what, i, x[i], g[i], d[i], twin[i], want)
+		if !ewSame(d[i], want) || !ewSame(twin[i], want) || !ewSame(sd[i], want) {
+			t.Fatalf("%s: [%d] x=%v g=%v: %v (streamed %v, twin %v), want %v", what, i, x[i], g[i], d[i], sd[i], twin[i], want)
 		}
 	}
 }

@@ -132,12 +132,16 @@ func siluBackward(d, g, x, t, u, _ []float32) {
 
 // thresholdBackwardKernel is threshold_backward(grad, self, threshold): 0
 // where self ≤ threshold (rounded to float32), else grad, each core's share
-// in one asm.ThresholdBackwardF32 call (a large result streamed past the
-// caches).
+// in one asm.ThresholdBackwardF32 call; a result too large for the caches
+// (asm.StreamsResult) is streamed past them by each share.
 func thresholdBackwardKernel(op *tensor.Op, a []any) any {
 	p := args.ThresholdBackwardOf(a)
 	th := float32(p.Threshold.Float64())
-	return fusedRun(op, a, p.GradOutput, p.Self, func(d, g, x []float32) { asm.ThresholdBackwardF32(d, g, x, th) })
+	k := asm.ThresholdBackwardF32
+	if asm.StreamsResult(4 * p.Self.Numel()) {
+		k = asm.ThresholdBackwardStreamF32
+	}
+	return fusedRun(op, a, p.GradOutput, p.Self, func(d, g, x []float32) { k(d, g, x, th) })
 }
 
 // siluKernel is silu (not a core op either) for a contiguous float32 input:
