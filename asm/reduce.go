@@ -38,12 +38,8 @@ type reduceTable struct {
 	// The layer-norm gradient kernels (LayerNormGrad*F32); normGradSums
 	// takes a length that is a multiple of 8.
 	normGradSums func(dy, x, w []float32) (s, b [8]float32)
-	// normGradSums2 is normGradSums of two rows, the second stride
-	// elements after the first (len(w) a positive multiple of 8); nil
-	// where there is none.
-	normGradSums2 func(dy, x, w []float32, stride int) (s, b [2][8]float32)
-	normGradDX    func(dx, dy, x, w []float32, rs, b, c float32)
-	normGradWB    func(dw, db, dy, x []float32, rs, nb float32)
+	normGradDX   func(dx, dy, x, w []float32, rs, b, c float32)
+	normGradWB   func(dw, db, dy, x []float32, rs, nb float32)
 	// The group-norm gradient kernels (GroupNormGrad*F32); groupGradSums
 	// takes a length that is a multiple of 8.
 	groupGradSums func(dy, x []float32) (s, b [8]float32)
@@ -350,37 +346,11 @@ func LayerNormGradSumsF32(dy, x, w []float32) (ds, db float32) {
 	}
 	full := n &^ 7
 	s, b := red32.normGradSums(dy[:full], x[:full], w[:full])
-	return normGradFinish(&s, &b, dy[full:], x[full:], w[full:])
-}
-
-// normGradFinish adds the elements past the whole vectors (dy, x, w) to
-// the first lanes of s and b and reduces the lanes (LayerNormGradSumsF32).
-func normGradFinish(s, b *[8]float32, dy, x, w []float32) (ds, db float32) {
-	for i := range dy {
-		s[i] += float32((dy[i] * x[i]) * w[i]) // rounded: no fused add
-		b[i] += float32(dy[i] * w[i])
+	for i := full; i < n; i++ {
+		s[i-full] += float32((dy[i] * x[i]) * w[i]) // rounded: no fused add
+		b[i-full] += float32(dy[i] * w[i])
 	}
-	return lanes8Tree(s), lanes8Tree(b)
-}
-
-// LayerNormGradSums2F32 is LayerNormGradSumsF32 of two rows: dy and x hold
-// two rows of len(w) elements, and ds[r], db[r] are row r's sums. The same
-// bits, the two rows' chains of additions side by side (one row's waits on
-// each addition's latency in turn).
-func LayerNormGradSums2F32(dy, x, w []float32) (ds, db [2]float32) {
-	n := len(w)
-	checkLen("LayerNormGradSums2F32", len(dy), len(x), 2*n)
-	full := n &^ 7
-	if full == 0 || red32.normGradSums2 == nil {
-		ds[0], db[0] = LayerNormGradSumsF32(dy[:n], x[:n], w)
-		ds[1], db[1] = LayerNormGradSumsF32(dy[n:], x[n:], w)
-		return ds, db
-	}
-	s, b := red32.normGradSums2(dy, x, w[:full], n)
-	for r := range 2 {
-		ds[r], db[r] = normGradFinish(&s[r], &b[r], dy[r*n+full:(r+1)*n], x[r*n+full:(r+1)*n], w[full:])
-	}
-	return ds, db
+	return lanes8Tree(&s), lanes8Tree(&b)
 }
 
 // lanes8Tree is ((l0+l4) + (l2+l6)) + ((l1+l5) + (l3+l7)).

@@ -64,8 +64,7 @@ var (
 		sum: sumF32, dot: dotF32, sumSqDev: sumSqDevF32, moments: momentsF32,
 		maxLanes: maxLanesF32, minLanes: minLanesF32, maxVal: maxValF32, minVal: minValF32,
 		expShift: expShiftF32, scaleShift: scaleShiftF32, affine: affineF32,
-		normGradSums: normGradSumsF32, normGradSums2: normGradSums2F32, normGradDX: normGradDXF32,
-		normGradWB:    normGradWBF32,
+		normGradSums: normGradSumsF32, normGradDX: normGradDXF32, normGradWB: normGradWBF32,
 		groupGradSums: groupGradSumsF32, groupGradSums4: groupGradSums4F32, groupGradDX: groupGradDXF32,
 		groupGradDXNT:  groupGradDXF32NT,
 		accumulateRows: accumulateRowsF32,
@@ -93,9 +92,6 @@ func reduceKernels() *reduceTable {
 
 //go:noescape
 func normGradSumsF32(dy, x, w []float32) (s, b [8]float32)
-
-//go:noescape
-func normGradSums2F32(dy, x, w []float32, stride int) (s, b [2][8]float32)
 
 //go:noescape
 func normGradDXF32(dx, dy, x, w []float32, rs, b, c float32)

@@ -566,56 +566,6 @@ gsnext:
 	VZEROUPPER
 	RET
 
-// func normGradSums2F32(dy, x, w []float32, stride int) (s, b [2][8]float32)
-//
-// In:  len(w) = 8n, n ≥ 1; dy and x hold two rows of len(w), the second
-// stride elements after the first. Out: s[r], b[r] = normGradSumsF32 of
-// row r: the two rows' sums side by side, in the same order. R8 is the
-// stride in bytes. Clobbers Y0–Y7.
-TEXT ·normGradSums2F32(SB), NOSPLIT, $0-208
-	MOVQ      dy_base+0(FP), dPtr            // dPtr = &dy[0]
-	MOVQ      x_base+24(FP), xPtr            // xPtr = &x[0]
-	MOVQ      w_base+48(FP), wPtr            // wPtr = &w[0]
-	MOVQ      w_len+56(FP), nLeft            // nLeft = len(w)
-	MOVQ      stride+72(FP), R8              // R8 = stride
-	SHLQ      $2, R8                         // in bytes
-	VMOVUPS   (wPtr), Y3                     // Y3 = w[0:8]
-	VMOVUPS   (dPtr), Y0                     // Y0 = row 0's dy[0:8]
-	VMULPS    Y3, Y0, Y5                     // Y5 = b0 = dy·w
-	VMULPS    (xPtr), Y0, Y4                 // Y4 = dy·x
-	VMULPS    Y3, Y4, Y4                     // Y4 = s0 = (dy·x)·w
-	VMOVUPS   (dPtr)(R8*1), Y0               // Y0 = row 1's dy[0:8]
-	VMULPS    Y3, Y0, Y7                     // Y7 = b1 = dy·w
-	VMULPS    (xPtr)(R8*1), Y0, Y6           // Y6 = dy·x
-	VMULPS    Y3, Y6, Y6                     // Y6 = s1 = (dy·x)·w
-	JMP       gs2next                        // the first vectors are done
-gs2loop:
-	VMOVUPS   (wPtr), Y3                     // Y3 = w[0:8]
-	VMOVUPS   (dPtr), Y0                     // Y0 = row 0's dy[0:8]
-	VMULPS    Y3, Y0, Y1                     // Y1 = dy·w
-	VMULPS    (xPtr), Y0, Y2                 // Y2 = dy·x
-	VMULPS    Y3, Y2, Y2                     // Y2 = (dy·x)·w
-	VADDPS    Y1, Y5, Y5                     // b0 += dy·w
-	VADDPS    Y2, Y4, Y4                     // s0 += (dy·x)·w
-	VMOVUPS   (dPtr)(R8*1), Y0               // Y0 = row 1's dy[0:8]
-	VMULPS    Y3, Y0, Y1                     // Y1 = dy·w
-	VMULPS    (xPtr)(R8*1), Y0, Y2           // Y2 = dy·x
-	VMULPS    Y3, Y2, Y2                     // Y2 = (dy·x)·w
-	VADDPS    Y1, Y7, Y7                     // b1 += dy·w
-	VADDPS    Y2, Y6, Y6                     // s1 += (dy·x)·w
-gs2next:
-	ADDQ      $32, dPtr                      // next 8
-	ADDQ      $32, xPtr                      // of x
-	ADDQ      $32, wPtr                      // of w
-	SUBQ      $8, nLeft                      // 8 done
-	JNZ       gs2loop                        // more
-	VMOVUPS   Y4, s_0+80(FP)                 // s[0]
-	VMOVUPS   Y6, s_1+112(FP)                // s[1]
-	VMOVUPS   Y5, b_0+144(FP)                // b[0]
-	VMOVUPS   Y7, b_1+176(FP)                // b[1]
-	VZEROUPPER
-	RET
-
 // func normGradDXF32(dx, dy, x, w []float32, rs, b, c float32):
 // dx[i] = fma(b, x[i], (rs·dy[i])·w[i]) + c.
 TEXT ·normGradDXF32(SB), NOSPLIT, $0-108

@@ -429,50 +429,6 @@ func TestLayerNormGrad(t *testing.T) {
 	}
 }
 
-// checkLayerNormSums2 compares LayerNormGradSums2F32 over two rows of n
-// (at offset off) with LayerNormGradSumsF32 of each, bit for bit, and the
-// two-row kernel's lanes with the twin's.
-func checkLayerNormSums2(t testing.TB, r *rand.Rand, n, off int) {
-	t.Helper()
-	what := fmt.Sprintf("n=%d off=%d", n, off)
-	const g = float32(-7)
-	dy, _ := ewPad(ewValues[float32](r, 2*n), off, g)
-	x, _ := ewPad(ewValues[float32](r, 2*n), off, g)
-	w, _ := ewPad(ewValues[float32](r, n), off, g)
-	ds, db := LayerNormGradSums2F32(dy, x, w)
-	for k := range 2 {
-		ws, wb := LayerNormGradSumsF32(dy[k*n:(k+1)*n], x[k*n:(k+1)*n], w)
-		if !ewSame(ds[k], ws) || !ewSame(db[k], wb) {
-			t.Fatalf("%s: row %d: %v %v, want %v %v", what, k, ds[k], db[k], ws, wb)
-		}
-	}
-	if full := n &^ 7; full > 0 && red32.normGradSums2 != nil {
-		s, b := red32.normGradSums2(dy, x, w[:full], n)
-		for k := range 2 {
-			ts, tb := normGradSumsGo(dy[k*n:k*n+full], x[k*n:k*n+full], w[:full])
-			if !slices.EqualFunc(s[k][:], ts[:], ewSame) || !slices.EqualFunc(b[k][:], tb[:], ewSame) {
-				t.Fatalf("%s: kernel row %d lanes %v %v, twin %v %v", what, k, s[k], b[k], ts, tb)
-			}
-		}
-	}
-}
-
-// TestLayerNormGradSums2: LayerNormGradSums2F32 over rows of 0..67
-// elements and longer ones, unaligned, NaN and Inf among the values.
-func TestLayerNormGradSums2(t *testing.T) {
-	r := rand.New(rand.NewPCG(33, 34))
-	for _, n := range ewLens() {
-		checkLayerNormSums2(t, r, n, r.IntN(8))
-	}
-}
-
-func FuzzLayerNormGradSums2(f *testing.F) {
-	f.Add(uint8(24), uint8(3), uint64(1))
-	f.Fuzz(func(t *testing.T, n, off uint8, seed uint64) {
-		checkLayerNormSums2(t, rand.New(rand.NewPCG(seed, 34)), int(n), int(off%8))
-	})
-}
-
 func FuzzLayerNormGrad(f *testing.F) {
 	f.Add(uint8(17), uint8(1), float32(0.5), float32(-2), float32(3), float32(0.25), uint64(1))
 	f.Add(uint8(64), uint8(0), float32(1e20), float32(1e-20), float32(0), float32(-1), uint64(2))
