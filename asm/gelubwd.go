@@ -27,12 +27,14 @@ func GeluBackwardF32(dst, g, x []float32) {
 	geluBwdChunks(dst, g, x)
 }
 
-// geluBwdGo1 is GeluBackwardF32 of one element, in Go (the twin).
+// geluBwdGo1 is GeluBackwardF32 of one element, in Go (the twin). Every
+// product is converted to float32 explicitly, so that the compiler fuses
+// none of them into an addition (arm64's does, across statements).
 func geluBwdGo1(g, x float32) float32 {
-	t := float32(erfGo1(float32(x*geluSqrt1_2))+1) * 0.5
-	u := expGo1(float32(x*x) * -0.5)
-	u = x * float32(u*geluAlpha)
-	return g * float32(t+u)
+	t := float32(float32(erfGo1(float32(x*geluSqrt1_2))+1) * 0.5)
+	u := expGo1(float32(float32(x*x) * -0.5))
+	u = float32(x * float32(u*geluAlpha))
+	return float32(g * float32(t+u))
 }
 
 // geluBwdChunkLen is how many elements geluBwdChunks passes through its
