@@ -4,12 +4,12 @@ package asm
 
 // The AVX-512 pieces of GeluBackwardF32 (unary512_amd64.s). erf(x·√½) is
 // ErfF32's polynomial where |x·√½| < 1 and 1 − erfc elsewhere; computing
-// both for every lane (ErfF32's way) made erf 3/4 of the time, so a chunk
-// runs the polynomial for every lane and packs the other lanes' x·√½ into
-// c (geluErfSplitAVX512: about a sixth of the lanes for normal x), ErfF32
-// runs on the packed values, and geluBwdFinishAVX512 puts them back into
-// their lanes and computes the rest of the gradient. The same bits as the
-// twin geluBwdGo1.
+// both for every lane (ErfF32's way) made erf two thirds of the time, so a
+// chunk runs the polynomial for every lane and packs the other lanes'
+// x·√½ into c (geluErfSplitAVX512: about a sixth of the lanes for normal
+// x), ErfF32 runs on the packed values, and geluBwdFinishAVX512 puts them
+// back into their lanes and computes the rest of the gradient. The same
+// bits as the twin geluBwdGo1.
 
 //go:noescape
 func geluErfSplitAVX512(t, c, x []float32) (n int)
