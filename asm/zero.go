@@ -23,9 +23,10 @@ func ZeroF32(dst []float32) {
 	clear(dst)
 }
 
-// StreamsResult reports whether a kernel writing a result of nbytes
-// should store it with non-temporal stores (ZeroF32,
-// GroupNormGradDXStreamF32): from resultStreamBytes on.
+// StreamsResult reports whether a backward op writing a result of nbytes
+// should store it with non-temporal stores (ZeroF32 does so itself; the
+// ops pick ThresholdBackwardStreamF32 or GroupNormGradDXStreamF32 for each
+// piece): from resultStreamBytes on, a quarter of StreamBytes.
 func StreamsResult(nbytes int) bool { return nbytes >= resultStreamBytes }
 
 // resultStreamBytes is a quarter of the elementwise kernels' streamBytes
@@ -34,12 +35,6 @@ func StreamsResult(nbytes int) bool { return nbytes >= resultStreamBytes }
 // 0.55x (nll_loss_backward's 16 MB, zeroed) and 0.77x (group_norm_backward's
 // 6.4 MB dx) of the time with non-temporal stores (issue 25).
 var resultStreamBytes = streamBytes / 4
-
-// alignHead is how many leading elements of dst lie before its first
-// 64-byte boundary.
-func alignHead(dst []float32) int {
-	return (64 - int(uintptr(unsafe.Pointer(unsafe.SliceData(dst)))%64)) % 64 / 4
-}
 
 // ZeroF64 is ZeroF32 for float64.
 func ZeroF64(dst []float64) {
