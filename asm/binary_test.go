@@ -249,6 +249,22 @@ func TestFMA32(t *testing.T) {
 		if got, want := fma32(a, b, c), exact(a, b, c); !ewSame(got, want) && !(got == 0 && want == 0) {
 			t.Fatalf("fma32(%g, %g, %g) = %g, want %g", a, b, c, got, want)
 		}
+		if got, want := FMAF32(a, b, c), fma32(a, b, c); !ewSame(got, want) {
+			t.Fatalf("FMAF32(%g, %g, %g) = %g, the twin %g", a, b, c, got, want)
+		}
+	}
+	// The special values, each with each (FMAF32 runs the instruction
+	// where the CPU has it): the same bits as the twin, NaN for NaN.
+	sp := append([]float32{0, float32(math.Copysign(0, -1)), 1, -1, 0x1p-149, -0x1p-126, 3.4e38, -3.4e38},
+		float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()))
+	for _, a := range sp {
+		for _, b := range sp {
+			for _, c := range sp {
+				if got, want := FMAF32(a, b, c), fma32(a, b, c); !ewSame(got, want) {
+					t.Fatalf("FMAF32(%g, %g, %g) = %g, the twin %g", a, b, c, got, want)
+				}
+			}
+		}
 	}
 }
 

@@ -18,3 +18,6 @@ func cvtKernels() *cvtTable { return &cvtGo }
 func convKernels() depthwiseKernel { return depthwiseGo }
 
 func addcmulKernels() *addcmulTable { return &addcmulGo }
+
+// fmaF32 is FMAF32's kernel: the twin.
+func fmaF32(a, b, c float32) float32 { return fma32(a, b, c) }

@@ -121,7 +121,7 @@ func TestKeyOpsPairs(t *testing.T) {
 		g := ewValues[float32](rand.New(rand.NewPCG(uint64(first), 43)), m)
 		for _, th := range v {
 			thresholdBackwardGo(want[:m], g, v, th)
-			inPieces(m, first, func(i, j int) { thresholdBackward(got[i:j], g[i:j], v[i:j], th) })
+			inPieces(m, first, func(i, j int) { thresholdBackward(got[i:j], g[i:j], v[i:j], th, i%2 == 1) })
 			sameBits32(t, "threshold_backward", got[:m], want[:m], v, g)
 		}
 		unaryGo[uRelu](want[:m], v)
@@ -200,7 +200,7 @@ func TestKeyOpsExhaustive(t *testing.T) {
 			sameBits32(t, "relu", got, want, x, x)
 			th := v[hi%len(v)]
 			thresholdBackwardGo(want, g, x, th)
-			thresholdBackward(got, g, x, th)
+			thresholdBackward(got, g, x, th, hi%2 == 1)
 			sameBits32(t, "threshold_backward", got, want, x, g)
 		})
 	})

@@ -43,7 +43,15 @@ type reduceTable struct {
 	// The group-norm gradient kernels (GroupNormGrad*F32); groupGradSums
 	// takes a length that is a multiple of 8.
 	groupGradSums func(dy, x []float32) (s, b [8]float32)
-	groupGradDX   func(dx, dy, x []float32, c1, c2, c3 float32)
+	// groupGradSums4 is groupGradSums of 4 planes of hw elements (a
+	// positive multiple of 8) in a row; nil where groupGradSums4Go, the
+	// planes one by one, is all there is.
+	groupGradSums4 func(dy, x []float32, hw int) (s, b [4][8]float32)
+	groupGradDX    func(dx, dy, x []float32, c1, c2, c3 float32)
+	// groupGradDXNT is groupGradDX with non-temporal stores, for whole
+	// vectors (len(dx) a positive multiple of 8, dx 32-byte aligned); nil
+	// without one.
+	groupGradDXNT func(dx, dy, x []float32, c1, c2, c3 float32)
 	// accumulateRows adds rows ≥ 1 rows of x (stride apart) into acc in
 	// turn, len(acc) a multiple of 8.
 	accumulateRows func(acc []float64, x []float32, rows, stride int)
@@ -372,7 +380,7 @@ func LayerNormGradWBF32(dw, db, dy, x []float32, rs, nb float32) {
 }
 
 // FMAF32 is a·b + c in float32, rounded once.
-func FMAF32(a, b, c float32) float32 { return fma32(a, b, c) }
+func FMAF32(a, b, c float32) float32 { return fmaF32(a, b, c) }
 
 // GroupNormGradSumsF32 returns ds = Σ dy[i]·x[i] and db = Σ dy[i] in
 // float32 as 1.13's group-norm backward sums a channel plane over AVX2
@@ -383,14 +391,42 @@ func FMAF32(a, b, c float32) float32 { return fma32(a, b, c) }
 func GroupNormGradSumsF32(dy, x []float32) (ds, db float32) {
 	checkLen("GroupNormGradSumsF32", len(dy), len(x))
 	full := len(dy) &^ 7
+	var s, b [8]float32
 	if full > 0 {
-		s, b := red32.groupGradSums(dy[:full], x[:full])
-		for l := range 8 {
-			ds += s[l]
-			db += b[l]
+		s, b = red32.groupGradSums(dy[:full], x[:full])
+	}
+	return groupGradFinish(&s, &b, dy[full:], x[full:])
+}
+
+// GroupNormGradSumsPlanesF32 sets ds[k], db[k] = GroupNormGradSumsF32 of
+// plane k of dy and x, which hold len(ds) planes of hw elements in a row:
+// the same bits, four planes' sums computed side by side.
+func GroupNormGradSumsPlanesF32(ds, db, dy, x []float32, hw int) {
+	checkLen("GroupNormGradSumsPlanesF32", len(ds), len(db))
+	checkLen("GroupNormGradSumsPlanesF32", len(dy), len(x), len(ds)*hw)
+	full := hw &^ 7
+	k := 0
+	if full > 0 && red32.groupGradSums4 != nil {
+		for ; k+4 <= len(ds); k += 4 {
+			s, b := red32.groupGradSums4(dy[k*hw:(k+4)*hw], x[k*hw:(k+4)*hw], hw)
+			for p := range 4 {
+				ds[k+p], db[k+p] = groupGradFinish(&s[p], &b[p], dy[(k+p)*hw+full:(k+p+1)*hw], x[(k+p)*hw+full:(k+p+1)*hw])
+			}
 		}
 	}
-	for i := full; i < len(dy); i++ {
+	for ; k < len(ds); k++ {
+		ds[k], db[k] = GroupNormGradSumsF32(dy[k*hw:(k+1)*hw], x[k*hw:(k+1)*hw])
+	}
+}
+
+// groupGradFinish adds the lanes of s and b in order from +0, then the
+// elements past the whole vectors (dy, x) one by one.
+func groupGradFinish(s, b *[8]float32, dy, x []float32) (ds, db float32) {
+	for l := range 8 {
+		ds += s[l]
+		db += b[l]
+	}
+	for i := range dy {
 		ds = fma32(dy[i], x[i], ds)
 		db += dy[i]
 	}
@@ -404,5 +440,32 @@ func GroupNormGradDXF32(dx, dy, x []float32, c1, c2, c3 float32) {
 	checkLen("GroupNormGradDXF32", len(dx), len(dy), len(x))
 	if len(dx) > 0 {
 		red32.groupGradDX(dx, dy, x, c1, c2, c3)
+	}
+}
+
+// GroupNormGradDXStreamF32 is GroupNormGradDXF32 for a result too large to
+// stay in the caches (StreamsResult): from dx's first 64-byte boundary on,
+// the whole vectors are stored with non-temporal stores (on amd64 with
+// AVX2). The same bits.
+func GroupNormGradDXStreamF32(dx, dy, x []float32, c1, c2, c3 float32) {
+	checkLen("GroupNormGradDXStreamF32", len(dx), len(dy), len(x))
+	if len(dx) == 0 {
+		return
+	}
+	k := red32.groupGradDXNT
+	if k == nil {
+		red32.groupGradDX(dx, dy, x, c1, c2, c3)
+		return
+	}
+	h := min(len(dx), alignHead(dx))
+	m := (len(dx) - h) &^ 7
+	if h > 0 {
+		red32.groupGradDX(dx[:h], dy[:h], x[:h], c1, c2, c3)
+	}
+	if m > 0 {
+		k(dx[h:h+m], dy[h:h+m], x[h:h+m], c1, c2, c3)
+	}
+	if h+m < len(dx) {
+		red32.groupGradDX(dx[h+m:], dy[h+m:], x[h+m:], c1, c2, c3)
 	}
 }

@@ -65,8 +65,10 @@ var (
 		maxLanes: maxLanesF32, minLanes: minLanesF32, maxVal: maxValF32, minVal: minValF32,
 		expShift: expShiftF32, scaleShift: scaleShiftF32, affine: affineF32,
 		normGradSums: normGradSumsF32, normGradDX: normGradDXF32, normGradWB: normGradWBF32,
-		groupGradSums: groupGradSumsF32, groupGradDX: groupGradDXF32, accumulateRows: accumulateRowsF32,
-		sqDiffLanes: sqDiffLanesF32,
+		groupGradSums: groupGradSumsF32, groupGradSums4: groupGradSums4F32, groupGradDX: groupGradDXF32,
+		groupGradDXNT:  groupGradDXF32NT,
+		accumulateRows: accumulateRowsF32,
+		sqDiffLanes:    sqDiffLanesF32,
 	}
 	reduceAVX512 = func() reduceTable {
 		t := reduceAVX2
@@ -101,10 +103,27 @@ func normGradWBF32(dw, db, dy, x []float32, rs, nb float32)
 func groupGradSumsF32(dy, x []float32) (s, b [8]float32)
 
 //go:noescape
+func groupGradSums4F32(dy, x []float32, hw int) (s, b [4][8]float32)
+
+//go:noescape
 func groupGradDXF32(dx, dy, x []float32, c1, c2, c3 float32)
+
+//go:noescape
+func groupGradDXF32NT(dx, dy, x []float32, c1, c2, c3 float32)
 
 //go:noescape
 func accumulateRowsF32(acc []float64, x []float32, rows, stride int)
 
 //go:noescape
 func sqDiffLanesF32(acc *[16]float64, x, y []float32)
+
+// fmaSS is fma32 in one instruction (FMA3).
+func fmaSS(a, b, c float32) float32
+
+// fmaF32 is FMAF32's kernel: fmaSS with FMA3, else the twin.
+func fmaF32(a, b, c float32) float32 {
+	if useAVX2FMA {
+		return fmaSS(a, b, c)
+	}
+	return fma32(a, b, c)
+}

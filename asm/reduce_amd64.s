@@ -677,6 +677,62 @@ ggloop:
 	VZEROUPPER
 	RET
 
+// func groupGradSums4F32(dy, x []float32, hw int) (s, b [4][8]float32)
+//
+// In:  dy and x hold 4 planes of hw elements, hw = 8n, n ≥ 1, plane k
+//      from element k·hw.
+// Out: s[k], b[k] = groupGradSumsF32 of plane k: the four planes' chains
+//      of multiply-adds run side by side (one plane's waits on the
+//      latency of each fused multiply-add in turn). R8 is the plane
+//      stride in bytes, R9 and R10 the third planes' next elements, AX
+//      the vectors left. Clobbers Y0–Y3, Y4–Y11.
+TEXT ·groupGradSums4F32(SB), NOSPLIT, $0-312
+	MOVQ      dy_base+0(FP), dPtr            // dPtr = &dy[0], plane 0
+	MOVQ      x_base+24(FP), xPtr            // xPtr = &x[0]
+	MOVQ      hw+48(FP), R8                  // R8 = hw
+	MOVQ      R8, AX                         // AX = hw
+	SHRQ      $3, AX                         // AX = vectors per plane
+	SHLQ      $2, R8                         // R8 = plane stride in bytes
+	LEAQ      (dPtr)(R8*2), R9               // R9 = dy's plane 2
+	LEAQ      (xPtr)(R8*2), R10              // R10 = x's plane 2
+	VXORPS    Y4, Y4, Y4                     // s0 = +0
+	VXORPS    Y5, Y5, Y5                     // b0 = +0
+	VXORPS    Y6, Y6, Y6                     // s1 = +0
+	VXORPS    Y7, Y7, Y7                     // b1 = +0
+	VXORPS    Y8, Y8, Y8                     // s2 = +0
+	VXORPS    Y9, Y9, Y9                     // b2 = +0
+	VXORPS    Y10, Y10, Y10                  // s3 = +0
+	VXORPS    Y11, Y11, Y11                  // b3 = +0
+g4loop:
+	VMOVUPS   (dPtr), Y0                     // Y0 = plane 0's dy[0:8]
+	VMOVUPS   (dPtr)(R8*1), Y1               // Y1 = plane 1's
+	VMOVUPS   (R9), Y2                       // Y2 = plane 2's
+	VMOVUPS   (R9)(R8*1), Y3                 // Y3 = plane 3's
+	VFMADD231PS (xPtr), Y0, Y4               // s0 = dy·x + s0
+	VADDPS    Y0, Y5, Y5                     // b0 = b0 + dy
+	VFMADD231PS (xPtr)(R8*1), Y1, Y6         // s1 = dy·x + s1
+	VADDPS    Y1, Y7, Y7                     // b1 = b1 + dy
+	VFMADD231PS (R10), Y2, Y8                // s2 = dy·x + s2
+	VADDPS    Y2, Y9, Y9                     // b2 = b2 + dy
+	VFMADD231PS (R10)(R8*1), Y3, Y10         // s3 = dy·x + s3
+	VADDPS    Y3, Y11, Y11                   // b3 = b3 + dy
+	ADDQ      $32, dPtr                      // next 8 of planes 0, 1
+	ADDQ      $32, xPtr                      // of x
+	ADDQ      $32, R9                        // of planes 2, 3
+	ADDQ      $32, R10                       // of x
+	DECQ      AX                             // a vector of each done
+	JNZ       g4loop                         // more
+	VMOVUPS   Y4, s_0+56(FP)                   // s[0]
+	VMOVUPS   Y6, s_1+88(FP)                   // s[1]
+	VMOVUPS   Y8, s_2+120(FP)                  // s[2]
+	VMOVUPS   Y10, s_3+152(FP)                 // s[3]
+	VMOVUPS   Y5, b_0+184(FP)                  // b[0]
+	VMOVUPS   Y7, b_1+216(FP)                  // b[1]
+	VMOVUPS   Y9, b_2+248(FP)                  // b[2]
+	VMOVUPS   Y11, b_3+280(FP)                 // b[3]
+	VZEROUPPER
+	RET
+
 // func groupGradDXF32(dx, dy, x []float32, c1, c2, c3 float32):
 // dx[i] = fma(c1, dy[i], c2·x[i]) + c3.
 TEXT ·groupGradDXF32(SB), NOSPLIT, $0-84
@@ -711,6 +767,33 @@ gdtail:
 	VADDPS    Y14, Y0, Y0                    // Y0 = that + c3
 	VMASKMOVPS Y0, mask, (dPtr)              // dx = Y0, masked
 gddone:
+	VZEROUPPER
+	RET
+
+// func groupGradDXF32NT(dx, dy, x []float32, c1, c2, c3 float32)
+//
+// In:  len(dx) = 8n, n ≥ 1, dx 32-byte aligned. Out: groupGradDXF32's dx,
+// stored past the caches (VMOVNTPS), fenced before the return. Clobbers
+// Y0, Y12–Y14.
+TEXT ·groupGradDXF32NT(SB), NOSPLIT, $0-84
+	MOVQ      dx_base+0(FP), dPtr            // dPtr = &dx[0]
+	MOVQ      dx_len+8(FP), nLeft            // nLeft = len(dx)
+	MOVQ      dy_base+24(FP), yPtr           // yPtr = &dy[0]
+	MOVQ      x_base+48(FP), xPtr            // xPtr = &x[0]
+	VBROADCASTSS c1+72(FP), Y12              // Y12 = c1 everywhere
+	VBROADCASTSS c2+76(FP), Y13              // Y13 = c2 everywhere
+	VBROADCASTSS c3+80(FP), Y14              // Y14 = c3 everywhere
+gntloop:
+	VMULPS    (xPtr), Y13, Y0                // Y0 = c2·x
+	VFMADD231PS (yPtr), Y12, Y0              // Y0 = c1·dy + c2·x
+	VADDPS    Y14, Y0, Y0                    // Y0 = that + c3
+	VMOVNTPS  Y0, (dPtr)                     // dx[0:8] = Y0, past the caches
+	ADDQ      $32, yPtr                      // next 8
+	ADDQ      $32, xPtr                      // of x
+	ADDQ      $32, dPtr                      // of dx
+	SUBQ      $8, nLeft                      // 8 done
+	JNZ       gntloop                        // more
+	SFENCE                                   // the stores are done before we return
 	VZEROUPPER
 	RET
 
@@ -841,4 +924,16 @@ sqloop:
 	VMOVUPD   Y2, 64(AX)                     // acc[8:12]
 	VMOVUPD   Y3, 96(AX)                     // acc[12:16]
 	VZEROUPPER
+	RET
+
+// func fmaSS(a, b, c float32) float32
+//
+// Out: a·b + c rounded once (VFMADD213SS): fma32's value. Clobbers
+// X0–X2.
+TEXT ·fmaSS(SB), NOSPLIT, $0-20
+	MOVSS     a+0(FP), X0                    // X0 = a
+	MOVSS     b+4(FP), X1                    // X1 = b
+	MOVSS     c+8(FP), X2                    // X2 = c
+	VFMADD213SS X2, X1, X0                   // X0 = b·a + c
+	MOVSS     X0, ret+16(FP)                 // return X0
 	RET

@@ -384,3 +384,6 @@ func extremeNEON(x []float32, isMax bool) float32 {
 	}
 	return keyValue(x, k+bias)
 }
+
+// fmaF32 is FMAF32's kernel: the twin.
+func fmaF32(a, b, c float32) float32 { return fma32(a, b, c) }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -481,12 +482,64 @@ func checkGroupGrad(t testing.TB, dy, x []float32, c1, c2, c3 float32, off int) 
 	ewCheckGuards(t, what+" dx", dxBuf, off, n, g)
 	twin := make([]float32, n)
 	groupGradDXGo(twin, dy, x, c1, c2, c3)
+	sdx, sdxBuf := ewPad(make([]float32, n), off, g)
+	GroupNormGradDXStreamF32(sdx, dyp, xp, c1, c2, c3)
+	ewCheckGuards(t, what+" streamed dx", sdxBuf, off, n, g)
 	for i := range n {
 		def := fma32(c1, dy[i], c2*x[i]) + c3
-		if !ewSame(twin[i], def) || !ewSame(dx[i], def) {
-			t.Fatalf("%s: dx[%d] = %v (twin %v), want %v", what, i, dx[i], twin[i], def)
+		if !ewSame(twin[i], def) || !ewSame(dx[i], def) || !ewSame(sdx[i], def) {
+			t.Fatalf("%s: dx[%d] = %v (streamed %v, twin %v), want %v", what, i, dx[i], sdx[i], twin[i], def)
 		}
 	}
+}
+
+// checkGroupGradPlanes compares GroupNormGradSumsPlanesF32 over planes of
+// hw elements (at offset off of guarded buffers) with
+// GroupNormGradSumsF32 of each plane, bit for bit.
+func checkGroupGradPlanes(t testing.TB, r *rand.Rand, planes, hw, off int) {
+	t.Helper()
+	what := fmt.Sprintf("planes=%d hw=%d off=%d", planes, hw, off)
+	const g = float32(-7)
+	dy, _ := ewPad(ewValues[float32](r, planes*hw), off, g)
+	x, _ := ewPad(ewValues[float32](r, planes*hw), off, g)
+	ds, dsBuf := ewPad(make([]float32, planes), off, g)
+	db, dbBuf := ewPad(make([]float32, planes), off, g)
+	GroupNormGradSumsPlanesF32(ds, db, dy, x, hw)
+	ewCheckGuards(t, what+" ds", dsBuf, off, planes, g)
+	ewCheckGuards(t, what+" db", dbBuf, off, planes, g)
+	for k := range planes {
+		ws, wb := GroupNormGradSumsF32(dy[k*hw:(k+1)*hw], x[k*hw:(k+1)*hw])
+		if !ewSame(ds[k], ws) || !ewSame(db[k], wb) {
+			t.Fatalf("%s: plane %d: %v %v, want %v %v", what, k, ds[k], db[k], ws, wb)
+		}
+	}
+	if hw >= 8 && hw%8 == 0 && planes >= 4 && red32.groupGradSums4 != nil {
+		s, b := red32.groupGradSums4(dy[:4*hw], x[:4*hw], hw)
+		for k := range 4 {
+			ts, tb := groupGradSumsGo(dy[k*hw:(k+1)*hw], x[k*hw:(k+1)*hw])
+			if !slices.EqualFunc(s[k][:], ts[:], ewSame) || !slices.EqualFunc(b[k][:], tb[:], ewSame) {
+				t.Fatalf("%s: kernel plane %d lanes %v %v, twin %v %v", what, k, s[k], b[k], ts, tb)
+			}
+		}
+	}
+}
+
+// TestGroupNormGradPlanes: GroupNormGradSumsPlanesF32 over 0..9 planes of
+// 0..67 elements and longer ones, unaligned.
+func TestGroupNormGradPlanes(t *testing.T) {
+	r := rand.New(rand.NewPCG(27, 28))
+	for planes := range 10 {
+		for _, hw := range ewLens() {
+			checkGroupGradPlanes(t, r, planes, hw, r.IntN(8))
+		}
+	}
+}
+
+func FuzzGroupNormGradPlanes(f *testing.F) {
+	f.Add(uint8(5), uint8(24), uint8(3), uint64(1))
+	f.Fuzz(func(t *testing.T, planes, hw, off uint8, seed uint64) {
+		checkGroupGradPlanes(t, rand.New(rand.NewPCG(seed, 28)), int(planes%12), int(hw), int(off%8))
+	})
 }
 
 // TestGroupNormGrad: the group-norm gradient kernels over lengths 0..67

@@ -117,5 +117,15 @@ func selBulk[T uint32 | uint64](k func(d, x, y *T, c *uint8, n int), w int) func
 // gradient of threshold and relu (threshold_backward); a NaN x passes g.
 func ThresholdBackwardF32(dst, g, x []float32, th float32) {
 	checkLen("ThresholdBackwardF32", len(dst), len(g), len(x))
-	thresholdBackward(dst, g, x, th)
+	thresholdBackward(dst, g, x, th, false)
+}
+
+// ThresholdBackwardStreamF32 is ThresholdBackwardF32 for a piece of a
+// result too large for the caches (StreamsResult): stored with
+// non-temporal stores from dst's first 64-byte boundary on, whatever its
+// length (on amd64 with AVX2), so that each core's share of a large result
+// streams as one call over the whole would.
+func ThresholdBackwardStreamF32(dst, g, x []float32, th float32) {
+	checkLen("ThresholdBackwardStreamF32", len(dst), len(g), len(x))
+	thresholdBackward(dst, g, x, th, true)
 }

@@ -104,16 +104,33 @@ func selKernel64() func(d []uint64, c []uint8, x, y []uint64) {
 //go:noescape
 func thresholdBwd32(d, gr, x *float32, th float32, n int)
 
+// thresholdBwd32NT is thresholdBwd32 with non-temporal stores (d 32-byte
+// aligned).
+//
+//go:noescape
+func thresholdBwd32NT(d, gr, x *float32, th float32, n int)
+
 // thresholdBackward runs thresholdBwd32 over the whole vectors of 8 with
-// AVX2 and the twin over the rest.
-func thresholdBackward(d, g, x []float32, th float32) {
-	n := 0
-	if useAVX2FMA {
-		n = len(d) / 8
+// AVX2 and the twin over the rest; with stream, or for a result of
+// streamBytes and more, thresholdBwd32NT from the first 64-byte boundary on.
+func thresholdBackward(d, g, x []float32, th float32, stream bool) {
+	if !useAVX2FMA {
+		thresholdBackwardGo(d, g, x, th)
+		return
 	}
-	if n > 0 {
-		_, _ = g[8*n-1], x[8*n-1] // both hold the vectors
-		thresholdBwd32(&d[0], &g[0], &x[0], th, n)
+	i := 0
+	k := thresholdBwd32
+	if len(d) > 0 {
+		if h, ok := streamHead(d); ok || stream {
+			h = min(alignHead(d), len(d))
+			thresholdBackwardGo(d[:h], g[:h], x[:h], th)
+			i, k = h, thresholdBwd32NT
+		}
 	}
-	thresholdBackwardGo(d[8*n:], g[8*n:], x[8*n:], th)
+	if n := (len(d) - i) / 8; n > 0 {
+		_, _ = g[i+8*n-1], x[i+8*n-1] // both hold the vectors
+		k(&d[i], &g[i], &x[i], th, n)
+		i += 8 * n
+	}
+	thresholdBackwardGo(d[i:], g[i:], x[i:], th)
 }

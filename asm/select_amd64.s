@@ -156,3 +156,27 @@ thloop:
 	JNZ          thloop               // more
 	VZEROUPPER
 	RET
+
+// func thresholdBwd32NT(d, gr, x *float32, th float32, n int)
+//
+// thresholdBwd32 with non-temporal stores, for a large result: d 32-byte
+// aligned. Clobbers CX, DX, SI, DI, Y0–Y3.
+TEXT ·thresholdBwd32NT(SB), NOSPLIT, $0-40
+	MOVQ         d+0(FP), dPtr        // dPtr = &d[0]
+	MOVQ         gr+8(FP), yPtr       // yPtr = &gr[0]
+	MOVQ         x+16(FP), xPtr       // xPtr = &x[0]
+	VBROADCASTSS th+24(FP), Y2        // Y2 = th everywhere
+	MOVQ         n+32(FP), steps      // steps = n
+thntloop:
+	VMOVUPS      (xPtr), Y0           // Y0 = x[0:8]
+	VCMPPS       $0x12, Y2, Y0, Y1    // Y1 = x ≤ th (ordered, quiet)
+	VANDNPS      (yPtr), Y1, Y3       // Y3 = g where not, +0 where so
+	VMOVNTPS     Y3, (dPtr)           // d[0:8] = Y3, past the caches
+	ADDQ         $32, xPtr            // next 8
+	ADDQ         $32, yPtr            // of g
+	ADDQ         $32, dPtr            // of d
+	DECQ         steps                // one vector done
+	JNZ          thntloop             // more
+	SFENCE                            // the stores are done before we return
+	VZEROUPPER
+	RET

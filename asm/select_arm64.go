@@ -100,7 +100,7 @@ func thresholdBwdNEON(d, gr, x *float32, th float32, n int)
 
 // thresholdBackward runs thresholdBwdNEON over the whole runs of 8 and the
 // twin over the rest; a NaN th (every d[i] = g[i]) runs the twin.
-func thresholdBackward(d, g, x []float32, th float32) {
+func thresholdBackward(d, g, x []float32, th float32, _ bool) {
 	n := 0
 	if useNEON && th == th {
 		n = len(d) / 8

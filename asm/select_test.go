@@ -168,6 +168,9 @@ func checkThreshold(t testing.TB, g, x []float32, th float32, off int) {
 	ThresholdBackwardF32(d, gp, xp, th)
 	what := fmt.Sprintf("n=%d off=%d th=%v", len(x), off, th)
 	ewCheckGuards(t, what, buf, off, len(x), guard)
+	sd, sbuf := ewPad(make([]float32, len(x)), off, guard)
+	ThresholdBackwardStreamF32(sd, gp, xp, th)
+	ewCheckGuards(t, what+" streamed", sbuf, off, len(x), guard)
 	twin := make([]float32, len(x))
 	thresholdBackwardGo(twin, g, x, th)
 	for i := range x {
@@ -175,17 +178,23 @@ func checkThreshold(t testing.TB, g, x []float32, th float32, off int) {
 		if x[i] <= th {
 			want = 0
 		}
-		if !ewSame(d[i], want) || !ewSame(twin[i], want) {
-			t.Fatalf("%s: [%d] x=%v g=%v: %v (twin %v), want %v", what, i, x[i], g[i], d[i], twin[i], want)
+		if !ewSame(d[i], want) || !ewSame(twin[i], want) || !ewSame(sd[i], want) {
+			t.Fatalf("%s: [%d] x=%v g=%v: %v (streamed %v, twin %v), want %v", what, i, x[i], g[i], d[i], sd[i], twin[i], want)
 		}
 	}
 }
 
+// TestThresholdBackward runs the ordinary and (streamBytes 0) the
+// streaming kernel over every length and offset of ewLens.
 func TestThresholdBackward(t *testing.T) {
-	r := rand.New(rand.NewPCG(19, 20))
+	defer func(b int) { streamBytes = b }(streamBytes)
 	ths := []float32{0, float32(math.Copysign(0, -1)), -1, 0.5, float32(math.NaN()), float32(math.Inf(1))}
-	for _, n := range ewLens() {
-		checkThreshold(t, ewValues[float32](r, n), ewValues[float32](r, n), ths[r.IntN(len(ths))], r.IntN(8))
+	for _, sb := range []int{streamBytes, 0} {
+		streamBytes = sb
+		r := rand.New(rand.NewPCG(19, 20))
+		for _, n := range ewLens() {
+			checkThreshold(t, ewValues[float32](r, n), ewValues[float32](r, n), ths[r.IntN(len(ths))], r.IntN(8))
+		}
 	}
 }
 

@@ -543,3 +543,151 @@ TEXT ·sigmoidF32AVX512NT(SB), NOSPLIT, $0-48
 
 TEXT ·siluF32AVX512NT(SB), NOSPLIT, $0-48
 	UNARY512NT(SILUCORE512)                  // d[i] = f(x[i]) for every i, streamed
+
+// ---- gelu_backward (approximate='none') ----
+
+C32(cGeluAlpha, $0x3ecc422a)    // geluAlpha = 2/√π·√½·½, rounded
+
+#define gPtr   DX  // next element of g
+#define tPtr   R10 // next element of t
+#define cPtr   R8  // next packed element of c
+#define packed R9  // elements packed into c so far
+#define xKeep  Z20 // x
+#define gKeep  Z21 // g
+#define polyK  K2  // lanes with |x·√½| < 1: erf by its polynomial
+#define bigK   K4  // the others (NaN included): erf by 1 − erfc
+
+// ERFPOLYH512(z): z = erf(z) of ERF512 where |z| < 1: the polynomial,
+// its magnitude with z's sign. Clobbers Z3, Z4.
+#define ERFPOLYH512(z) \
+	ERFPOLY512(z, Z3, Z4);                   /* Z3 = erf by the poly   */ \
+	VPANDQ.BCST  dAbs<>(SB), Z3, Z3;         /* Z3 = |Z3|              */ \
+	VPANDQ.BCST  dSign<>(SB), z, Z4;         /* Z4 = sign of z         */ \
+	VPORQ        Z4, Z3, z                   /* z = Z3 with z's sign   */
+
+// GELUSPLIT512: Z0 = x·√½ from xKeep, polyK and bigK its lanes by |Z0| < 1.
+#define GELUSPLIT512 \
+	VMULPS.BCST  cSqrtHalf<>(SB), xKeep, Z0; /* Z0 = z = x·√½          */ \
+	VPANDD.BCST  cAbs<>(SB), Z0, Z1;         /* Z1 = |z|               */ \
+	VCMPPS.BCST  $1, cOne<>(SB), Z1, polyK;  /* polyK = |z| < 1        */ \
+	KNOTW        polyK, bigK                 /* bigK = the others      */
+
+// GELUREST512: Z0 = geluBwdGo1(gKeep, xKeep) given Z0 = erf(x·√½): t =
+// (erf + 1)·½, u = x·((e^(x·x·-½))·α), g·(t + u), in the decomposition's
+// order. EXP512 is ExpF32's core; clobbers Z22–Z25.
+#define GELUREST512 \
+	VADDPS.BCST  cOne<>(SB), Z0, Z0;         /* Z0 = erf + 1           */ \
+	VMULPS.BCST  cHalfBits<>(SB), Z0, Z0;    /* Z0 = t = cdf           */ \
+	VMULPS       xKeep, xKeep, Z22;          /* Z22 = x·x              */ \
+	VMULPS.BCST  cMinusHalf<>(SB), Z22, Z22; /* Z22 = x·x·-½           */ \
+	EXP512(Z22, Z23, Z24, Z25);              /* Z23 = e^(x·x·-½)       */ \
+	VMULPS.BCST  cGeluAlpha<>(SB), Z23, Z23; /* Z23 = pdf              */ \
+	VMULPS       Z23, xKeep, Z23;            /* Z23 = u = x·pdf        */ \
+	VADDPS       Z23, Z0, Z0;                /* Z0 = t + u             */ \
+	VMULPS       Z0, gKeep, Z0               /* Z0 = g·(t + u)         */
+
+// GELUPOLYSTEP512: one vector of geluErfSplitAVX512 (xKeep loaded): its
+// big lanes' z packed into c at packed, the polynomial's erf of every lane
+// into Z0.
+#define GELUPOLYSTEP512 \
+	GELUSPLIT512;                            /* Z0 = z, polyK, bigK    */ \
+	VCOMPRESSPS  Z0, bigK, Z1;               /* Z1 = the big lanes' z  */ \
+	VMOVUPS      Z1, (cPtr)(packed*4);       /* c[packed:] = them      */ \
+	KMOVW        bigK, AX;                   /* AX = their lanes       */ \
+	POPCNTL      AX, AX;                     /* AX = how many          */ \
+	ADDQ         AX, packed;                 /* packed += AX           */ \
+	HALVES512(ERFPOLYH512)                   // Z0 = the poly's erf
+
+// func geluErfSplitAVX512(t, c, x []float32) (n int)
+//
+// In:  len(t) = len(x) ≤ len(c) − 16. Out: t[i] = erf(x[i]·√½) where
+// |x[i]·√½| < 1 (ErfF32's polynomial branch; other elements unspecified);
+// c[0:n] = x[i]·√½ of the other elements (NaN included), in order.
+// Clobbers AX, CX, SI, DI, R8, R9, Z0–Z11, Z20, K2, K4, K7.
+TEXT ·geluErfSplitAVX512(SB), NOSPLIT, $0-80
+	MOVQ       t_base+0(FP), dPtr            // dPtr = &t[0]
+	MOVQ       c_base+24(FP), cPtr           // cPtr = &c[0]
+	MOVQ       x_base+48(FP), xPtr           // xPtr = &x[0]
+	MOVQ       x_len+56(FP), nLeft           // nLeft = len(x)
+	XORQ       packed, packed                // packed = 0
+	CMPQ       nLeft, $16                    // a whole vector?
+	JLT        gstail                        // the last elements
+gsloop:
+	VMOVUPS    (xPtr), xKeep                 // xKeep = x[0:16]
+	GELUPOLYSTEP512                          // pack; Z0 = poly's erf
+	VMOVUPS    Z0, (dPtr)                    // t[0:16] = Z0
+	ADDQ       $64, xPtr                     // next vector
+	ADDQ       $64, dPtr                     // of t
+	SUBQ       $16, nLeft                    // 16 done
+	CMPQ       nLeft, $16                    // 16 more?
+	JGE        gsloop                        // again
+gstail:
+	TESTQ      nLeft, nLeft                  // anything left?
+	JZ         gsdone                        // finished
+	MOVL       $1, AX                        // AX = 1
+	SHLL       CX, AX                        // AX = 1 << nLeft
+	DECL       AX                            // AX = nLeft low bits
+	KMOVW      AX, tailK                     // tailK = lanes in range
+	VMOVUPS.Z  (xPtr), tailK, xKeep          // xKeep = x, 0 (poly lanes) off the end
+	GELUPOLYSTEP512                          // pack; Z0 = poly's erf
+	VMOVUPS    Z0, tailK, (dPtr)             // t = Z0, masked
+gsdone:
+	MOVQ       packed, n+72(FP)              // n = packed
+	VZEROUPPER
+	RET
+
+// GELUFINISHSTEP512: one vector of geluBwdFinishAVX512 (xKeep, gKeep
+// loaded): t's erf with the next packed values of c in its big lanes,
+// then Z0 = the gradient.
+#define GELUFINISHSTEP512 \
+	GELUSPLIT512;                            /* polyK, bigK            */ \
+	VMOVUPS      (tPtr), Z0;                 /* Z0 = t's lanes         */ \
+	VMOVUPS      (cPtr), Z1;                 /* Z1 = the next packed   */ \
+	VEXPANDPS    Z1, bigK, Z0;               /* into the big lanes     */ \
+	KMOVW        bigK, AX;                   /* AX = those lanes       */ \
+	POPCNTL      AX, AX;                     /* AX = how many          */ \
+	LEAQ         (cPtr)(AX*4), cPtr;         /* past them              */ \
+	GELUREST512                              // Z0 = the gradient
+
+// func geluBwdFinishAVX512(d, g, x, t, c []float32)
+//
+// In:  len(d) = len(g) = len(x) = len(t); t and c as geluErfSplitAVX512
+// left them, c[0:n] overwritten with erf of its values (ErfF32). Out:
+// d[i] = geluBwdGo1(g[i], x[i]). Clobbers AX, CX, DX, SI, DI, R8, R10,
+// Z0, Z1, Z20–Z25, Z30, Z31 and SETUP512's, K2, K4, K7.
+TEXT ·geluBwdFinishAVX512(SB), NOSPLIT, $0-120
+	SETUP512                                 // clamp limits
+	MOVQ       d_base+0(FP), dPtr            // dPtr = &d[0]
+	MOVQ       d_len+8(FP), nLeft            // nLeft = len(d)
+	MOVQ       g_base+24(FP), gPtr           // gPtr = &g[0]
+	MOVQ       x_base+48(FP), xPtr           // xPtr = &x[0]
+	MOVQ       t_base+72(FP), tPtr           // tPtr = &t[0]
+	MOVQ       c_base+96(FP), cPtr           // cPtr = &c[0]
+	CMPQ       nLeft, $16                    // a whole vector?
+	JLT        gftail                        // the last elements
+gfloop:
+	VMOVUPS    (xPtr), xKeep                 // xKeep = x[0:16]
+	VMOVUPS    (gPtr), gKeep                 // gKeep = g[0:16]
+	GELUFINISHSTEP512                        // Z0 = the gradient
+	VMOVUPS    Z0, (dPtr)                    // d[0:16] = Z0
+	ADDQ       $64, xPtr                     // next vector
+	ADDQ       $64, gPtr                     // of g
+	ADDQ       $64, tPtr                     // of t
+	ADDQ       $64, dPtr                     // of d
+	SUBQ       $16, nLeft                    // 16 done
+	CMPQ       nLeft, $16                    // 16 more?
+	JGE        gfloop                        // again
+gftail:
+	TESTQ      nLeft, nLeft                  // anything left?
+	JZ         gfdone                        // finished
+	MOVL       $1, AX                        // AX = 1
+	SHLL       CX, AX                        // AX = 1 << nLeft
+	DECL       AX                            // AX = nLeft low bits
+	KMOVW      AX, tailK                     // tailK = lanes in range
+	VMOVUPS.Z  (xPtr), tailK, xKeep          // xKeep = x, 0 off the end
+	VMOVUPS.Z  (gPtr), tailK, gKeep          // gKeep = g, 0 off the end
+	GELUFINISHSTEP512                        // Z0 = the gradient
+	VMOVUPS    Z0, tailK, (dPtr)             // d = Z0, masked
+gfdone:
+	VZEROUPPER
+	RET

@@ -75,36 +75,19 @@ func geluBackwardKernel(op *tensor.Op, a []any) any {
 	}
 	tensor.Check(x.DType() != tensor.Float32 || !x.IsContiguous() || x.Numel() <= 1 || slices.Equal(g.Sizes(), x.Sizes()),
 		"could not create a primitive descriptor for a reorder primitive")
-	return fusedBackward(op, a, g, x, geluBackwardErf)
+	return fusedRun(op, a, g, x, asm.GeluBackwardF32)
 }
 
 // The constants of the decompositions, as their scalar operands reach a
 // float32 kernel: rounded to float32.
 const (
-	geluSqrt1_2 = float32(0.70710678118654752440)
-	geluAlpha   = float32(1.12837916709551257390 * 0.70710678118654752440 * 0.5)
-	geluBeta    = float32(1.41421356237309504880 * 1.12837916709551257390 * 0.5)
-	geluKappa   = float32(0.044715)
-	gelu3Kappa  = float32(3 * 0.044715)
+	geluBeta   = float32(1.41421356237309504880 * 1.12837916709551257390 * 0.5)
+	geluKappa  = float32(0.044715)
+	gelu3Kappa = float32(3 * 0.044715)
 )
 
-// geluBackwardErf sets d = g·(cdf + x·pdf) with cdf = (erf(x·√½) + 1)·½
-// and pdf = e^(x·x·-½)·α.
-func geluBackwardErf(d, g, x, t, u, _ []float32) {
-	asm.MulScalarF32(t, x, geluSqrt1_2)
-	asm.ErfF32(t, t)
-	asm.AddScalarF32(t, t, 1)
-	asm.MulScalarF32(t, t, 0.5) // cdf
-	asm.MulF32(u, x, x)
-	asm.MulScalarF32(u, u, -0.5)
-	asm.ExpF32(u, u)
-	asm.MulScalarF32(u, u, geluAlpha) // pdf
-	asm.MulF32(u, x, u)
-	asm.AddF32(t, t, u)
-	asm.MulF32(d, g, t)
-}
-
-// geluBackwardTanh is geluBackwardErf for the tanh approximation:
+// geluBackwardTanh is gelu_backward for the tanh approximation (the erf
+// form is asm.GeluBackwardF32):
 // d = g·(leftD + left·thD·innerD) with inner = (x + x·x·x·κ)·β,
 // th = tanh(inner), left = x·½, leftD = (th + 1)·½, thD = 1 − th·th and
 // innerD = (x·x·3κ + 1)·β.
@@ -148,11 +131,17 @@ func siluBackward(d, g, x, t, u, _ []float32) {
 }
 
 // thresholdBackwardKernel is threshold_backward(grad, self, threshold): 0
-// where self ≤ threshold (rounded to float32), else grad.
+// where self ≤ threshold (rounded to float32), else grad, each core's share
+// in one asm.ThresholdBackwardF32 call; a result too large for the caches
+// (asm.StreamsResult) is streamed past them by each share.
 func thresholdBackwardKernel(op *tensor.Op, a []any) any {
 	p := args.ThresholdBackwardOf(a)
 	th := float32(p.Threshold.Float64())
-	return fusedBackward(op, a, p.GradOutput, p.Self, func(d, g, x, _, _, _ []float32) { asm.ThresholdBackwardF32(d, g, x, th) })
+	k := asm.ThresholdBackwardF32
+	if asm.StreamsResult(4 * p.Self.Numel()) {
+		k = asm.ThresholdBackwardStreamF32
+	}
+	return fusedRun(op, a, p.GradOutput, p.Self, func(d, g, x []float32) { k(d, g, x, th) })
 }
 
 // siluKernel is silu (not a core op either) for a contiguous float32 input:

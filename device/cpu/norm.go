@@ -358,14 +358,21 @@ func layerNormBackwardF32(dy, x, mean, rstd, w *tensor.Tensor, m, n int, outs []
 		asm.LayerNormGradWBF32(dw[lo:hi], db[lo:hi], dys[i*n+lo:i*n+hi], xs[i*n+lo:i*n+hi], rstds[i], -rstds[i]*means[i])
 	}
 	if p := parallel.Pieces(m*n, grain); p == 1 {
-		// One goroutine: both passes over a row while it is in cache.
+		// One goroutine: both passes over a row while it is in cache, the
+		// row's terms of dw and db between the sums of its dx and the rest
+		// (they do not need the sums, so the core can add them up while the
+		// sums' chains of additions finish).
 		for i := range m {
-			if dx != nil {
-				layerNormRowDX32(dx[i*n:(i+1)*n], dys[i*n:(i+1)*n], xs[i*n:(i+1)*n], w32, means[i], rstds[i])
+			if dx == nil {
+				wb(i, 0, n)
+				continue
 			}
+			dyr, xr := dys[i*n:(i+1)*n], xs[i*n:(i+1)*n]
+			ds, db := asm.LayerNormGradSumsF32(dyr, xr, w32)
 			if dw != nil {
 				wb(i, 0, n)
 			}
+			layerNormRowDX32Sums(dx[i*n:(i+1)*n], dyr, xr, w32, means[i], rstds[i], ds, db)
 		}
 	} else {
 		rowsAndColumns(m, n, p, func(_, i int) {
@@ -401,6 +408,11 @@ func layerNormBackwardF32(dy, x, mean, rstd, w *tensor.Tensor, m, n int, outs []
 // public set and of the resampled seeds.
 func layerNormRowDX32(dx, dy, x, w []float32, mu, rs float32) {
 	ds, db := asm.LayerNormGradSumsF32(dy, x, w)
+	layerNormRowDX32Sums(dx, dy, x, w, mu, rs, ds, db)
+}
+
+// layerNormRowDX32Sums is layerNormRowDX32 given the row's sums ds, db.
+func layerNormRowDX32Sums(dx, dy, x, w []float32, mu, rs, ds, db float32) {
 	scale := 1 / float32(len(x))
 	b := float32(float32(float32(asm.FMAF32(db, mu, -ds)*rs)*rs)*rs) * scale
 	c := asm.FMAF32(-b, mu, -float32(float32(db*rs)*scale))
@@ -772,47 +784,52 @@ func groupNormBackwardRun[T normElem](dy, x, mean, rstd, w *tensor.Tensor, n, c,
 	// float32 planes go through package asm's kernels, in the same order.
 	_, f32 := any(dys).([]float32)
 	f32 = f32 && xStep == 8
-	// ComputeInternalGradients, a share of the (n, c) planes per goroutine.
+	// ComputeInternalGradients of plane i (one (n, c)) into dsA[i], dbA[i]
+	// (float32 planes: asm.GroupNormGradSumsPlanesF32, the same operations).
 	dsA, dbA := make([]T, n*c), make([]T, n*c)
-	parallel.Range(n*c, max(1, grain/hw), 1, func(lo, hi int) {
-		accS, accB := make([]T, lanes), make([]T, lanes)
-		for i := lo; i < hi; i++ {
-			dyr, xr := dys[i*hw:(i+1)*hw], xs[i*hw:(i+1)*hw]
-			if f32 {
-				s, b := asm.GroupNormGradSumsF32(any(dyr).([]float32), any(xr).([]float32))
-				dsA[i], dbA[i] = T(s), T(b)
-				continue
-			}
-			clear(accS)
-			clear(accB)
-			inner := hw / xStep * xStep
-			for j := 0; j < inner; j += xStep {
-				for h := 0; h < xStep; h += lanes {
-					for k := range lanes {
-						accS[k] = normFMA(dyr[j+h+k], xr[j+h+k], accS[k])
-						accB[k] += dyr[j+h+k]
-					}
+	sums := func(i int, accS, accB []T) {
+		dyr, xr := dys[i*hw:(i+1)*hw], xs[i*hw:(i+1)*hw]
+		clear(accS)
+		clear(accB)
+		inner := hw / xStep * xStep
+		for j := 0; j < inner; j += xStep {
+			for h := 0; h < xStep; h += lanes {
+				for k := range lanes {
+					accS[k] = normFMA(dyr[j+h+k], xr[j+h+k], accS[k])
+					accB[k] += dyr[j+h+k]
 				}
 			}
-			sv, bv := laneSum(accS), laneSum(accB)
-			for j := inner; j < hw; j++ {
-				sv = normFMA(dyr[j], xr[j], sv)
-				bv += dyr[j]
-			}
-			dsA[i], dbA[i] = sv, bv
 		}
-	})
+		sv, bv := laneSum(accS), laneSum(accB)
+		for j := inner; j < hw; j++ {
+			sv = normFMA(dyr[j], xr[j], sv)
+			bv += dyr[j]
+		}
+		dsA[i], dbA[i] = sv, bv
+	}
 	dx, doneX := normOut[T](outs[0])
 	s := 1 / T(d*hw)
-	if dx != nil {
-		// GroupNormInputBackward, a share of the (n, group) rows per goroutine.
-		parallel.Range(n*group, max(1, grain/max(d*hw, 1)), 1, func(lo, hi int) {
-			accS, accB := make([]T, lanes), make([]T, lanes)
-			for i := lo; i < hi; i++ {
-				groupNormRowDX(dx, dys, xs, dsA, dbA, gamma, accS, accB, i, group, d, hw, gStep, means[i], rstds[i], s, f32)
+	stream := f32 && asm.StreamsResult(4*len(dx))
+	// A share of the (n, group) rows per goroutine: each row's planes'
+	// sums, then (GroupNormInputBackward) its input gradient while the row
+	// is still in the caches (the sums of all the planes first and then
+	// the gradients read everything twice from memory).
+	parallel.Range(n*group, max(1, grain/max(d*hw, 1)), 1, func(lo, hi int) {
+		accS, accB := make([]T, lanes), make([]T, lanes)
+		for i := lo; i < hi; i++ {
+			if f32 {
+				asm.GroupNormGradSumsPlanesF32(any(dsA[i*d:(i+1)*d]).([]float32), any(dbA[i*d:(i+1)*d]).([]float32),
+					any(dys[i*d*hw:(i+1)*d*hw]).([]float32), any(xs[i*d*hw:(i+1)*d*hw]).([]float32), hw)
+			} else {
+				for ch := i * d; ch < (i+1)*d; ch++ {
+					sums(ch, accS, accB)
+				}
 			}
-		})
-	}
+			if dx != nil {
+				groupNormRowDX(dx, dys, xs, dsA, dbA, gamma, accS, accB, i, group, d, hw, gStep, means[i], rstds[i], s, f32, stream)
+			}
+		}
+	})
 	for i := 0; i < n*group; i++ {
 		g := i % group
 		dsr, dbr := dsA[i*d:(i+1)*d], dbA[i*d:(i+1)*d]
@@ -1016,8 +1033,9 @@ func init() {
 // groupNormRowDX is GroupNormInputBackward for row i (one (n, group)) of
 // groupNormBackwardRun: the channels' sums weighted by gamma in lanes (accS,
 // accB scratch), the row's c2 and c3, then dx = c1·dy + c2·x + c3 per
-// channel plane (f32: asm.GroupNormGradDXF32, the same operations).
-func groupNormRowDX[T normElem](dx, dys, xs, dsA, dbA []T, gamma func(int) T, accS, accB []T, i, group, d, hw, gStep int, mu, rs, s T, f32 bool) {
+// channel plane (f32: asm.GroupNormGradDXF32, the same operations; with
+// stream, its non-temporal twin, for a result too large for the caches).
+func groupNormRowDX[T normElem](dx, dys, xs, dsA, dbA []T, gamma func(int) T, accS, accB []T, i, group, d, hw, gStep int, mu, rs, s T, f32, stream bool) {
 	lanes := len(accS)
 	g := i % group
 	dsr, dbr := dsA[i*d:(i+1)*d], dbA[i*d:(i+1)*d]
@@ -1045,7 +1063,11 @@ func groupNormRowDX[T normElem](dx, dys, xs, dsA, dbA []T, gamma func(int) T, ac
 		c1 := T(rs * gamma(g*d+j))
 		off := (i*d + j) * hw
 		if f32 {
-			asm.GroupNormGradDXF32(any(dx[off:off+hw]).([]float32), any(dys[off:off+hw]).([]float32),
+			k := asm.GroupNormGradDXF32
+			if stream {
+				k = asm.GroupNormGradDXStreamF32
+			}
+			k(any(dx[off:off+hw]).([]float32), any(dys[off:off+hw]).([]float32),
 				any(xs[off:off+hw]).([]float32), float32(c1), float32(c2), float32(c3))
 			continue
 		}
