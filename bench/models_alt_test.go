@@ -29,8 +29,10 @@ import (
 // (objects and MB) and minor page faults per warm call, and the machine's
 // load average; bench/peers/models_torch.py runs the same models in
 // PyTorch 1.13, eager and traced with TorchScript's legacy fuser. It never
-// fails: it measures. MODELS=mlp,gpt,cnn,gen picks the models (default all);
-// run with -cpu 1,2 (bench/models.sh runs both and the peers):
+// fails: it measures. MODELS=mlp,gpt,cnn,gen picks the models (default all),
+// MODELS_VARIANTS=eager,compiled-eager,compiled-cpu the variants (default
+// all; one variant alone is what a CPU profile of a backend wants); run
+// with -cpu 1,2 (bench/models.sh runs both and the peers):
 //
 //	MODELS_REPS=5 go test -run ModelsAlternating -cpu 1,2 -v ./bench/
 //
@@ -94,8 +96,20 @@ var modelVariants = []struct {
 }{{"eager", nil}, {"compiled-eager", compile.Eager}, {"compiled-cpu", compilecpu.Backend}}
 
 func runModelCase(t *testing.T, c modelCase, reps int) {
-	fs := make([]func(), len(modelVariants))
-	for i, v := range modelVariants {
+	variants := modelVariants
+	if sel := os.Getenv("MODELS_VARIANTS"); sel != "" {
+		variants = nil
+		for _, v := range modelVariants {
+			if slices.Contains(strings.Split(sel, ","), v.name) {
+				variants = append(variants, v)
+			}
+		}
+		if len(variants) == 0 {
+			t.Fatalf("MODELS_VARIANTS=%q names none of eager, compiled-eager, compiled-cpu", sel)
+		}
+	}
+	fs := make([]func(), len(variants))
+	for i, v := range variants {
 		fs[i] = c.mk(v.backend)
 		fs[i]()
 		fs[i]() // warm: the trace, the compile, the arena
@@ -123,7 +137,7 @@ func runModelCase(t *testing.T, c modelCase, reps int) {
 			st[i].flt += float64(f1 - f0)
 		}
 	}
-	for i, v := range modelVariants {
+	for i, v := range variants {
 		w := slices.Clone(st[i].wall)
 		slices.Sort(w)
 		n := float64(reps)
