@@ -10,7 +10,7 @@ import "github.com/goaten/goaten/internal/parallel"
 //
 // Each C[i][j] is a sum over k in its own order, not the GEMM's: with B
 // row-major (transB false) one fused multiply-add per step, in order,
-// from 0 (gemvNGo); with B transposed (an nn.Linear weight, n×k) each
+// from 0, B's rows streamed through a block of columns (gemvNGo); with B transposed (an nn.Linear weight, n×k) each
 // row of B streams through 32 lanes, added into eight, which are folded
 // pairwise, then the last steps in order (gemvTLanesGo, gemvFold). Then C[i][j] = alpha·sum, or beta·C[i][j]
 // + alpha·sum when beta is not 0. The arguments and the rest of the
@@ -62,16 +62,24 @@ type gemvArgs struct {
 }
 
 const (
-	gemvBlockN = 128 // columns of row-major B a block: 128·k floats, in L2 for k ≤ 1024
-	gemvBlockT = 64  // rows of transposed B a block
+	gemvBlockN = 2048 // columns of row-major B a block for one row of A: y in L1
+	gemvBlockT = 64   // rows of transposed B a block
 )
 
-// colsN computes columns [lo, hi) of C for row-major B (k×n).
+// colsN computes columns [lo, hi) of C for row-major B (k×n): for each
+// block of columns, the kernel streams B's rows through it in order. With
+// one row of A a block is as wide as fits L1, so each row of B is read in
+// long runs; with more, narrow enough that the block (k rows of it) stays
+// in L2 for the rows of A after the first.
 func (g *gemvArgs) colsN(lo, hi int) {
 	var t [gemvBlockN]float32
 	k := len(g.rows[0])
-	for j0 := lo; j0 < hi; j0 += gemvBlockN {
-		w := min(gemvBlockN, hi-j0)
+	bw := gemvBlockN
+	if len(g.rows) > 1 {
+		bw = min(gemvBlockN, max(32, (1<<17)/k&^7))
+	}
+	for j0 := lo; j0 < hi; j0 += bw {
+		w := min(bw, hi-j0)
 		wb := g.b[j0 : (k-1)*g.ldb+j0+w]
 		for i, x := range g.rows {
 			switch {
@@ -79,8 +87,10 @@ func (g *gemvArgs) colsN(lo, hi int) {
 				gemvNGo(t[:w], x, wb, g.ldb)
 			default:
 				gemvN(t[:w&^7], x, wb, g.ldb)
-				if w&7 != 0 { // the last 8 again: the same bits where they overlap
-					gemvN(t[w-8:w], x, wb[w-8:], g.ldb)
+				if r := w & 7; r != 0 { // the last 8 again: the same bits where they overlap
+					var l [8]float32
+					gemvN(l[:], x, wb[w-8:], g.ldb)
+					copy(t[w-r:w], l[8-r:])
 				}
 			}
 			g.store(i, j0, t[:w])

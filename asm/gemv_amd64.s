@@ -2,95 +2,103 @@
 
 #include "textflag.h"
 
-// The AVX2+FMA Sgemv kernels: gemvNF32 (B row-major, one row of A against
-// column blocks of B) and gemvTLanesF32 (B transposed: dot products of x
+// The AVX2+FMA Sgemv kernels: gemvNF32 (B row-major: x·B for a block of
+// columns, B's rows streamed through in order) and gemvTLanesF32 (B transposed: dot products of x
 // with rows of B, one row at a time in 32 lanes).
 
 // Register roles of gemvNF32.
-#define yPtr  DI  // next 32 (or 8) results
-#define xPtr  SI  // &x[0]
-#define wCol  DX  // &b[0][j] for the block's first column j
-#define nLeft CX  // columns left
-#define kLen  BX  // len(x)
+#define yBase DI  // &y[0]
+#define nLen  CX  // len(y)
+#define xp    SI  // &x[p]
+#define pLeft BX  // rows of B left
+#define wRow  DX  // &b[p][0]
 #define ldbB  R8  // B's row stride in bytes
-#define wRow  R9  // &b[p][j]
-#define xp    R10 // &x[p]
-#define pLeft R11 // steps left
+#define yp    R9  // &y[j]
+#define wp    R10 // &b[p][j]
+#define jLeft R11 // columns left in the row
+#define xv    Y15 // x[p] everywhere
 
 // func gemvNF32(y, x, b []float32, ldb int)
-// In:  y (len a multiple of 8), x (k steps), b row-major, row stride ldb.
-// Out: y[j] = Σ_p x[p]·b[p*ldb+j], one FMA a step from +0; Y0–Y4 clobbered.
+// In:  y (len a positive multiple of 8), x (k steps), b row-major, row
+//      stride ldb.
+// Out: y[j] = Σ_p x[p]·b[p*ldb+j], one FMA a step from +0, as gemvNGo:
+//      y is zeroed, then each row of B streams through once, y[j] =
+//      x[p]·b[p][j] + y[j], the next row prefetched a row ahead (y stays
+//      in L1). Y0–Y3, Y15 clobbered.
 TEXT ·gemvNF32(SB), NOSPLIT, $0-80
-	MOVQ         y_base+0(FP), yPtr          // yPtr = &y[0]
-	MOVQ         y_len+8(FP), nLeft          // nLeft = len(y)
-	MOVQ         x_base+24(FP), xPtr         // xPtr = &x[0]
-	MOVQ         x_len+32(FP), kLen          // kLen = len(x)
-	MOVQ         b_base+48(FP), wCol         // wCol = &b[0]
+	MOVQ         y_base+0(FP), yBase         // yBase = &y[0]
+	MOVQ         y_len+8(FP), nLen           // nLen = len(y)
+	MOVQ         x_base+24(FP), xp           // xp = &x[0]
+	MOVQ         x_len+32(FP), pLeft         // pLeft = len(x)
+	MOVQ         b_base+48(FP), wRow         // wRow = &b[0][0]
 	MOVQ         ldb+72(FP), ldbB            // ldbB = ldb
 	SHLQ         $2, ldbB                    // in bytes
-block32:
-	CMPQ         nLeft, $32                  // 32 columns left?
-	JLT          block8                      // else eights
-	VXORPS       Y0, Y0, Y0                  // sums[0:8] = 0
-	VXORPS       Y1, Y1, Y1                  // sums[8:16] = 0
-	VXORPS       Y2, Y2, Y2                  // sums[16:24] = 0
-	VXORPS       Y3, Y3, Y3                  // sums[24:32] = 0
-	MOVQ         wCol, wRow                  // wRow = &b[0][j]
-	MOVQ         xPtr, xp                    // xp = &x[0]
-	MOVQ         kLen, pLeft                 // pLeft = k
-	TESTQ        pLeft, pLeft                // no steps?
-	JZ           store32                     // then zeros
+	VXORPS       Y0, Y0, Y0                  // Y0 = +0
+	MOVQ         yBase, yp                   // yp = &y[0]
+	MOVQ         nLen, jLeft                 // jLeft = len(y)
+zero:
+	VMOVUPS      Y0, (yp)                    // y[j:j+8] = +0
+	ADDQ         $32, yp                     // j += 8
+	SUBQ         $8, jLeft                   // 8 done
+	JNZ          zero                        // until len(y)
+row:
+	TESTQ        pLeft, pLeft                // rows of B left?
+	JZ           done                        // finished
+	VBROADCASTSS (xp), xv                    // xv = x[p] everywhere
+	MOVQ         yBase, yp                   // yp = &y[0]
+	MOVQ         wRow, wp                    // wp = &b[p][0]
+	MOVQ         nLen, jLeft                 // jLeft = len(y)
+	CMPQ         jLeft, $32                  // 32 columns?
+	JLT          loop8                       // else eights
 loop32:
-	VBROADCASTSS (xp), Y4                    // Y4 = x[p] everywhere
-	VFMADD231PS  (wRow), Y4, Y0              // sums[0:8] += x[p]·b[p][j:j+8]
-	VFMADD231PS  32(wRow), Y4, Y1            // sums[8:16] += x[p]·b[p][j+8:j+16]
-	VFMADD231PS  64(wRow), Y4, Y2            // sums[16:24] += …
-	VFMADD231PS  96(wRow), Y4, Y3            // sums[24:32] += …
-	ADDQ         $4, xp                      // p++
-	ADDQ         ldbB, wRow                  // next row of B
-	DECQ         pLeft                       // one step done
-	JNZ          loop32                      // until k
-store32:
-	VMOVUPS      Y0, (yPtr)                  // y[j:j+8] = sums[0:8]
-	VMOVUPS      Y1, 32(yPtr)                // y[j+8:j+16] = sums[8:16]
-	VMOVUPS      Y2, 64(yPtr)                // y[j+16:j+24] = sums[16:24]
-	VMOVUPS      Y3, 96(yPtr)                // y[j+24:j+32] = sums[24:32]
-	ADDQ         $128, yPtr                  // j += 32
-	ADDQ         $128, wCol                  // wCol too
-	SUBQ         $32, nLeft                  // 32 done
-	JMP          block32                     // next block
-block8:
-	CMPQ         nLeft, $8                   // 8 columns left?
-	JLT          done                        // finished
-	VXORPS       Y0, Y0, Y0                  // sums = 0
-	MOVQ         wCol, wRow                  // wRow = &b[0][j]
-	MOVQ         xPtr, xp                    // xp = &x[0]
-	MOVQ         kLen, pLeft                 // pLeft = k
-	TESTQ        pLeft, pLeft                // no steps?
-	JZ           store8                      // then zeros
+	PREFETCHT0   (wp)(ldbB*1)                // b[p+1][j:j+16]
+	PREFETCHT0   64(wp)(ldbB*1)              // b[p+1][j+16:j+32]
+	VMOVUPS      (yp), Y0                    // Y0:Y3 = y[j:j+32]
+	VMOVUPS      32(yp), Y1
+	VMOVUPS      64(yp), Y2
+	VMOVUPS      96(yp), Y3
+	VFMADD231PS  (wp), xv, Y0                // y[j:j+8] += x[p]·b[p][j:j+8]
+	VFMADD231PS  32(wp), xv, Y1              // y[j+8:j+16] += …
+	VFMADD231PS  64(wp), xv, Y2              // y[j+16:j+24] += …
+	VFMADD231PS  96(wp), xv, Y3              // y[j+24:j+32] += …
+	VMOVUPS      Y0, (yp)                    // y[j:j+32] = Y0:Y3
+	VMOVUPS      Y1, 32(yp)
+	VMOVUPS      Y2, 64(yp)
+	VMOVUPS      Y3, 96(yp)
+	ADDQ         $128, yp                    // j += 32
+	ADDQ         $128, wp                    // along the row
+	SUBQ         $32, jLeft                  // 32 done
+	CMPQ         jLeft, $32                  // 32 more?
+	JGE          loop32                      // then again
+	TESTQ        jLeft, jLeft                // eights left?
+	JZ           next                        // else the next row
 loop8:
-	VBROADCASTSS (xp), Y4                    // Y4 = x[p] everywhere
-	VFMADD231PS  (wRow), Y4, Y0              // sums += x[p]·b[p][j:j+8]
+	VMOVUPS      (yp), Y0                    // Y0 = y[j:j+8]
+	VFMADD231PS  (wp), xv, Y0                // += x[p]·b[p][j:j+8]
+	VMOVUPS      Y0, (yp)                    // y[j:j+8] = Y0
+	ADDQ         $32, yp                     // j += 8
+	ADDQ         $32, wp                     // along the row
+	SUBQ         $8, jLeft                   // 8 done
+	JNZ          loop8                       // until len(y)
+next:
 	ADDQ         $4, xp                      // p++
 	ADDQ         ldbB, wRow                  // next row of B
-	DECQ         pLeft                       // one step done
-	JNZ          loop8                       // until k
-store8:
-	VMOVUPS      Y0, (yPtr)                  // y[j:j+8] = sums
-	ADDQ         $32, yPtr                   // j += 8
-	ADDQ         $32, wCol                   // wCol too
-	SUBQ         $8, nLeft                   // 8 done
-	JMP          block8                      // next eight
+	DECQ         pLeft                       // one row done
+	JMP          row                         // next row
 done:
 	VZEROUPPER
 	RET
 
-#undef yPtr
-#undef xPtr
-#undef kLen
-#undef ldbB
+#undef yBase
+#undef nLen
 #undef xp
 #undef pLeft
+#undef wRow
+#undef ldbB
+#undef yp
+#undef wp
+#undef jLeft
+#undef xv
 
 // Register roles of gemvTLanesF32.
 #define lPtr  DI  // lanes of the next row

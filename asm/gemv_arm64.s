@@ -2,99 +2,99 @@
 
 #include "textflag.h"
 
-// The NEON Sgemv kernels: gemvNF32 (B row-major, one row of A against
-// column blocks of B) and gemvTLanesF32 (B transposed: dot products of x
+// The NEON Sgemv kernels: gemvNF32 (B row-major: x·B for a block of
+// columns, B's rows streamed through in order) and gemvTLanesF32 (B transposed: dot products of x
 // with rows of B, one row at a time in 32 lanes).
 
 // Register roles of gemvNF32.
-#define yPtr  R0 // next 32 (or 8) results
-#define nLeft R1 // columns left
-#define xPtr  R2 // &x[0]
-#define kLen  R3 // len(x)
-#define wCol  R4 // &b[0][j] for the block's first column j
-#define ldbB  R5 // B's row stride in bytes
-#define wRow  R6 // &b[p][j]
-#define xp    R7 // &x[p]
-#define pLeft R8 // steps left
-#define wTmp  R9 // &b[p][j+16]
+#define yBase R0  // &y[0]
+#define nLen  R1  // len(y)
+#define xp    R2  // &x[p]
+#define pLeft R3  // rows of B left
+#define wRow  R4  // &b[p][0]
+#define ldbB  R5  // B's row stride in bytes
+#define yp    R6  // &y[j] to load
+#define wp    R7  // &b[p][j]
+#define jLeft R8  // columns left in the row
+#define yq    R9  // &y[j] to store
+#define xv    V24 // x[p] everywhere
 
 // func gemvNF32(y, x, b []float32, ldb int)
-// In:  y (len a multiple of 8), x (k steps), b row-major, row stride ldb.
-// Out: y[j] = Σ_p x[p]·b[p*ldb+j], one FMA a step from +0; V0–V24 clobbered.
+// In:  y (len a positive multiple of 8), x (k steps), b row-major, row
+//      stride ldb.
+// Out: y[j] = Σ_p x[p]·b[p*ldb+j], one FMA a step from +0, as gemvNGo:
+//      y is zeroed, then each row of B streams through once, y[j] =
+//      x[p]·b[p][j] + y[j] (y stays in L1). V0–V7, V16–V24 clobbered.
 TEXT ·gemvNF32(SB), NOSPLIT, $0-80
-	MOVD    y_base+0(FP), yPtr                // yPtr = &y[0]
-	MOVD    y_len+8(FP), nLeft                // nLeft = len(y)
-	MOVD    x_base+24(FP), xPtr               // xPtr = &x[0]
-	MOVD    x_len+32(FP), kLen                // kLen = len(x)
-	MOVD    b_base+48(FP), wCol               // wCol = &b[0]
+	MOVD    y_base+0(FP), yBase               // yBase = &y[0]
+	MOVD    y_len+8(FP), nLen                 // nLen = len(y)
+	MOVD    x_base+24(FP), xp                 // xp = &x[0]
+	MOVD    x_len+32(FP), pLeft               // pLeft = len(x)
+	MOVD    b_base+48(FP), wRow               // wRow = &b[0][0]
 	MOVD    ldb+72(FP), ldbB                  // ldbB = ldb
 	LSL     $2, ldbB                          // in bytes
-block32:
-	CMP     $32, nLeft                        // 32 columns left?
-	BLT     block8                            // else eights
-	VEOR    V0.B16, V0.B16, V0.B16            // sums[0:4] = 0
-	VEOR    V1.B16, V1.B16, V1.B16            // sums[4:8] = 0
-	VEOR    V2.B16, V2.B16, V2.B16            // and so on to 32
-	VEOR    V3.B16, V3.B16, V3.B16
-	VEOR    V4.B16, V4.B16, V4.B16
-	VEOR    V5.B16, V5.B16, V5.B16
-	VEOR    V6.B16, V6.B16, V6.B16
-	VEOR    V7.B16, V7.B16, V7.B16
-	MOVD    wCol, wRow                        // wRow = &b[0][j]
-	MOVD    xPtr, xp                          // xp = &x[0]
-	MOVD    kLen, pLeft                       // pLeft = k
-	CBZ     pLeft, store32                    // no steps: zeros
+	VEOR    V0.B16, V0.B16, V0.B16            // V0 = +0
+	VEOR    V1.B16, V1.B16, V1.B16            // V1 = +0
+	MOVD    yBase, yp                         // yp = &y[0]
+	MOVD    nLen, jLeft                       // jLeft = len(y)
+zero:
+	VST1.P  [V0.S4, V1.S4], 32(yp)            // y[j:j+8] = +0; j += 8
+	SUBS    $8, jLeft                         // 8 done
+	BNE     zero                              // until len(y)
+row:
+	CBZ     pLeft, done                       // no rows left: finished
+	VLD1R.P 4(xp), [xv.S4]                    // xv = x[p] everywhere; p++
+	MOVD    yBase, yp                         // yp = &y[0]
+	MOVD    yBase, yq                         // yq = &y[0]
+	MOVD    wRow, wp                          // wp = &b[p][0]
+	MOVD    nLen, jLeft                       // jLeft = len(y)
+	CMP     $32, jLeft                        // 32 columns?
+	BLT     loop8                             // else eights
 loop32:
-	VLD1R.P 4(xp), [V24.S4]                   // V24 = x[p] everywhere; p++
-	ADD     $64, wRow, wTmp                   // wTmp = &b[p][j+16]
-	VLD1    (wRow), [V16.S4, V17.S4, V18.S4, V19.S4] // b[p][j:j+16]
-	VLD1    (wTmp), [V20.S4, V21.S4, V22.S4, V23.S4] // b[p][j+16:j+32]
-	VFMLA   V16.S4, V24.S4, V0.S4             // sums[0:4] += x[p]·b[p][j:j+4]
-	VFMLA   V17.S4, V24.S4, V1.S4             // sums[4:8] += …
-	VFMLA   V18.S4, V24.S4, V2.S4             // sums[8:12]
-	VFMLA   V19.S4, V24.S4, V3.S4             // sums[12:16]
-	VFMLA   V20.S4, V24.S4, V4.S4             // sums[16:20]
-	VFMLA   V21.S4, V24.S4, V5.S4             // sums[20:24]
-	VFMLA   V22.S4, V24.S4, V6.S4             // sums[24:28]
-	VFMLA   V23.S4, V24.S4, V7.S4             // sums[28:32]
-	ADD     ldbB, wRow                        // next row of B
-	SUBS    $1, pLeft                         // one step done
-	BNE     loop32                            // until k
-store32:
-	VST1.P  [V0.S4, V1.S4, V2.S4, V3.S4], 64(yPtr) // y[j:j+16] = sums[0:16]
-	VST1.P  [V4.S4, V5.S4, V6.S4, V7.S4], 64(yPtr) // y[j+16:j+32]; j += 32
-	ADD     $128, wCol                        // wCol too
-	SUB     $32, nLeft                        // 32 done
-	B       block32                           // next block
-block8:
-	CMP     $8, nLeft                         // 8 columns left?
-	BLT     done                              // finished
-	VEOR    V0.B16, V0.B16, V0.B16            // sums[0:4] = 0
-	VEOR    V1.B16, V1.B16, V1.B16            // sums[4:8] = 0
-	MOVD    wCol, wRow                        // wRow = &b[0][j]
-	MOVD    xPtr, xp                          // xp = &x[0]
-	MOVD    kLen, pLeft                       // pLeft = k
-	CBZ     pLeft, store8                     // no steps: zeros
+	VLD1.P  64(yp), [V0.S4, V1.S4, V2.S4, V3.S4]     // y[j:j+16]
+	VLD1.P  64(yp), [V4.S4, V5.S4, V6.S4, V7.S4]     // y[j+16:j+32]
+	VLD1.P  64(wp), [V16.S4, V17.S4, V18.S4, V19.S4] // b[p][j:j+16]
+	VLD1.P  64(wp), [V20.S4, V21.S4, V22.S4, V23.S4] // b[p][j+16:j+32]
+	VFMLA   V16.S4, xv.S4, V0.S4              // y[j:j+4] += x[p]·b[p][j:j+4]
+	VFMLA   V17.S4, xv.S4, V1.S4              // y[j+4:j+8] += …
+	VFMLA   V18.S4, xv.S4, V2.S4              // and so on to 32
+	VFMLA   V19.S4, xv.S4, V3.S4
+	VFMLA   V20.S4, xv.S4, V4.S4
+	VFMLA   V21.S4, xv.S4, V5.S4
+	VFMLA   V22.S4, xv.S4, V6.S4
+	VFMLA   V23.S4, xv.S4, V7.S4
+	VST1.P  [V0.S4, V1.S4, V2.S4, V3.S4], 64(yq) // y[j:j+16] = …
+	VST1.P  [V4.S4, V5.S4, V6.S4, V7.S4], 64(yq) // y[j+16:j+32]; j += 32
+	SUB     $32, jLeft                        // 32 done
+	CMP     $32, jLeft                        // 32 more?
+	BGE     loop32                            // then again
+	CBZ     jLeft, next                       // no eights: the next row
 loop8:
-	VLD1R.P 4(xp), [V24.S4]                   // V24 = x[p] everywhere; p++
-	VLD1    (wRow), [V16.S4, V17.S4]          // b[p][j:j+8]
-	VFMLA   V16.S4, V24.S4, V0.S4             // sums[0:4] += x[p]·b[p][j:j+4]
-	VFMLA   V17.S4, V24.S4, V1.S4             // sums[4:8] += …
+	VLD1.P  32(yp), [V0.S4, V1.S4]            // y[j:j+8]
+	VLD1.P  32(wp), [V16.S4, V17.S4]          // b[p][j:j+8]
+	VFMLA   V16.S4, xv.S4, V0.S4              // y[j:j+4] += x[p]·b[p][j:j+4]
+	VFMLA   V17.S4, xv.S4, V1.S4              // y[j+4:j+8] += …
+	VST1.P  [V0.S4, V1.S4], 32(yq)            // y[j:j+8] = …; j += 8
+	SUBS    $8, jLeft                         // 8 done
+	BNE     loop8                             // until len(y)
+next:
 	ADD     ldbB, wRow                        // next row of B
-	SUBS    $1, pLeft                         // one step done
-	BNE     loop8                             // until k
-store8:
-	VST1.P  [V0.S4, V1.S4], 32(yPtr)          // y[j:j+8] = sums; j += 8
-	ADD     $32, wCol                         // wCol too
-	SUB     $8, nLeft                         // 8 done
-	B       block8                            // next eight
+	SUB     $1, pLeft                         // one row done
+	B       row                               // next row
 done:
 	RET
 
-#undef xPtr
-#undef ldbB
+#undef yBase
+#undef nLen
 #undef xp
 #undef pLeft
+#undef wRow
+#undef ldbB
+#undef yp
+#undef wp
+#undef jLeft
+#undef yq
+#undef xv
 
 // Register roles of gemvTLanesF32.
 #define lPtr  R0  // lanes of the next row

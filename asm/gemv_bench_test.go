@@ -38,3 +38,44 @@ func BenchmarkGemv(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGemvCold is BenchmarkGemv's Sgemv with W coming from DRAM, as
+// in a decoder step (GPT-2-small's weights are 0.5 GB): it cycles through
+// copies of W that together are at least four times the last-level cache,
+// so none is cached when its turn comes. Names are impl/layout/k×n; impl
+// "sum" runs SumF32 over the same bytes: the read-only stream a product is
+// held to (the add kernel that sets bench's memory floor also writes, with
+// non-temporal stores, which on one core moves more bytes a second than
+// reading alone). SetBytes is W's size.
+func BenchmarkGemvCold(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 1))
+	llc := max(l3, 32<<20)
+	x := gemvRand(r, 3072)
+	c := make([]float32, 50257)
+	for _, s := range [][2]int{{768, 768}, {768, 2304}, {768, 3072}, {3072, 768}, {768, 50257}} {
+		k, n := s[0], s[1]
+		copies := max(2, (4*llc+4*k*n-1)/(4*k*n))
+		ws := make([][]float32, copies)
+		for i := range ws {
+			ws[i] = gemvRand(r, k*n)
+		}
+		for _, impl := range []string{"sgemv/N", "sgemv/T", "sum/-"} {
+			b.Run(fmt.Sprintf("%s/%dx%d", impl, k, n), func(b *testing.B) {
+				b.SetBytes(int64(4 * k * n))
+				i := 0
+				for b.Loop() {
+					w := ws[i%copies]
+					i++
+					switch impl {
+					case "sgemv/N":
+						Sgemv(false, false, 1, n, k, 1, x, k, w, n, 0, c, n)
+					case "sgemv/T":
+						Sgemv(false, true, 1, n, k, 1, x, k, w, k, 0, c, n)
+					default:
+						SumF32(w)
+					}
+				}
+			})
+		}
+	}
+}

@@ -6,16 +6,18 @@ package asm
 
 // gemvNGo is the twin of gemvNF32: for B row-major with row stride ldb,
 //
-//	for j < len(y): y[j] = Σ_{p<len(x)} x[p]·b[p*ldb+j]
+//	y[j] = +0 for j < len(y); then for p < len(x), for j < len(y):
+//	    y[j] = x[p]·b[p*ldb+j] + y[j]
 //
-// one fused multiply-add a step, in order, from +0.
+// one fused multiply-add a step, rows of B in order (each y[j] is the
+// in-order sum of its column from +0).
 func gemvNGo(y, x, b []float32, ldb int) {
-	for j := range y {
-		var s float32
-		for p, v := range x {
-			s = fma32(v, b[p*ldb+j], s)
+	clear(y)
+	for p, v := range x {
+		row := b[p*ldb : p*ldb+len(y)]
+		for j, w := range row {
+			y[j] = fma32(v, w, y[j])
 		}
-		y[j] = s
 	}
 }
 
