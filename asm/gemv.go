@@ -1,6 +1,10 @@
 package asm
 
-import "github.com/goaten/goaten/internal/parallel"
+import (
+	"slices"
+
+	"github.com/goaten/goaten/internal/parallel"
+)
 
 // Sgemv is Sgemm for products of a few rows (m ≤ 4 or so: one decoder step's
 // x·W): it reads op(B) in place, once per block of columns, with no packing.
@@ -25,29 +29,45 @@ func Sgemv(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 		scaleC(m, n, beta, c, ldc)
 		return
 	}
-	// The rows of op(A), each k contiguous elements.
-	rows := make([][]float32, m)
+	// The rows of op(A), each k contiguous elements (on the stack for a
+	// few rows).
+	var rowBuf [4][]float32
+	rows := rowBuf[:0]
+	if m > len(rowBuf) {
+		rows = make([][]float32, 0, m)
+	}
 	if transA {
 		x := make([]float32, m*k)
 		for i := range m {
 			for p := range k {
 				x[i*k+p] = a[p*lda+i]
 			}
-			rows[i] = x[i*k : i*k+k]
+			rows = append(rows, x[i*k:i*k+k])
 		}
 	} else {
 		for i := range m {
-			rows[i] = a[i*lda : i*lda+k]
+			rows = append(rows, a[i*lda:i*lda+k])
 		}
 	}
-	g := gemvArgs{rows: rows, b: b, ldb: ldb, alpha: alpha, beta: beta, c: c, ldc: ldc}
 	// A piece streams at least 1 MiB of B: less is over before a second
 	// goroutine has started.
 	grain := max(64, (1<<18)/k)
+	if parallel.Pieces(n, grain) > 1 {
+		// The goroutines' closures take g to the heap: a copy of the rows
+		// goes with it.
+		g := &gemvArgs{rows: slices.Clone(rows), b: b, ldb: ldb, alpha: alpha, beta: beta, c: c, ldc: ldc}
+		if transB {
+			parallel.Range(n, grain, 1, g.colsT)
+		} else {
+			parallel.Range(n, grain, 8, g.colsN)
+		}
+		return
+	}
+	g := gemvArgs{rows: rows, b: b, ldb: ldb, alpha: alpha, beta: beta, c: c, ldc: ldc}
 	if transB {
-		parallel.Range(n, grain, 1, g.colsT)
+		g.colsT(0, n)
 	} else {
-		parallel.Range(n, grain, 8, g.colsN)
+		g.colsN(0, n)
 	}
 }
 

@@ -277,3 +277,23 @@ func FuzzGemv(f *testing.F) {
 		}
 	})
 }
+
+// TestSgemvNoAllocs checks that Sgemv allocates nothing when it runs on
+// one goroutine with A as stored (a decoder step's products on one core).
+func TestSgemvNoAllocs(t *testing.T) {
+	old := runtime.GOMAXPROCS(1)
+	defer runtime.GOMAXPROCS(old)
+	r := rand.New(rand.NewPCG(11, 12))
+	const m, n, k = 4, 300, 200
+	a, b := gemvRand(r, m*k), gemvRand(r, n*k)
+	c := make([]float32, m*n)
+	for _, transB := range []bool{false, true} {
+		ldb := n
+		if transB {
+			ldb = k
+		}
+		if got := testing.AllocsPerRun(10, func() { Sgemv(false, transB, m, n, k, 1, a, k, b, ldb, 0, c, n) }); got != 0 {
+			t.Errorf("transB=%v: %v allocations a call, want 0", transB, got)
+		}
+	}
+}
