@@ -82,7 +82,7 @@ type gemvArgs struct {
 }
 
 const (
-	gemvBlockN = 2048 // columns of row-major B a block for one row of A: y in L1
+	gemvBlockN = 4096 // columns of row-major B a block for one row of A: y in L1
 	gemvBlockT = 64   // rows of transposed B a block
 )
 

@@ -5,10 +5,29 @@ package asm
 // The AVX2+FMA Sgemv kernels (gemv_amd64.s).
 
 // gemvNF32 is gemvNGo for len(y) a multiple of 8; b must hold
-// (len(x)-1)·ldb + len(y) elements.
+// (len(x)-1)·ldb + len(y) elements. It prefetches pf bytes ahead of its
+// loads in B.
 //
 //go:noescape
-func gemvNF32(y, x, b []float32, ldb int)
+func gemvNF32(y, x, b []float32, ldb, pf int)
+
+// gemvAhead is how far ahead of their loads the kernels prefetch, in bytes,
+// with PREFETCHNTA (gemvTAhead in gemv_amd64.s): in one pass over a weight
+// in DRAM, on the project's Zen 5, this streamed 46–56 GB/s (thread CPU
+// time, under load) against 39–40 for PREFETCHT0 1 KiB ahead on every other
+// line and 40–46 for PREFETCHT0 4 KiB ahead (bench/README.md, "gemv26"). A
+// non-temporal prefetch keeps the weight out of L2's victims in L3.
+const gemvAhead = 6144
+
+// gemvNAhead is gemvNF32's prefetch distance for a block of w columns of
+// rows ldb apart: gemvAhead along the rows when they are adjacent, else
+// the same columns as many rows on as make up gemvAhead.
+func gemvNAhead(w, ldb int) int {
+	if ldb == w {
+		return gemvAhead
+	}
+	return (gemvAhead + 4*w - 1) / (4 * w) * 4 * ldb
+}
 
 // gemvTLanesF32 is gemvTLanesGo for len(lanes) a multiple of 8; b must
 // hold the rows' first len(x)&^7 elements.
@@ -24,7 +43,7 @@ func gemvN(y, x, b []float32, ldb int) {
 	}
 	_ = b[(len(x)-1)*ldb+len(y)-1] // the kernel reads this far
 	if useAVX2FMA && len(y)%8 == 0 {
-		gemvNF32(y, x, b, ldb)
+		gemvNF32(y, x, b, ldb, gemvNAhead(len(y), ldb))
 		return
 	}
 	gemvNGo(y, x, b, ldb)

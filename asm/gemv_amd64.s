@@ -16,16 +16,17 @@
 #define yp    R9  // &y[j]
 #define wp    R10 // &b[p][j]
 #define jLeft R11 // columns left in the row
+#define pfOff R12 // prefetch distance in bytes
 #define xv    Y15 // x[p] everywhere
 
-// func gemvNF32(y, x, b []float32, ldb int)
+// func gemvNF32(y, x, b []float32, ldb, pf int)
 // In:  y (len a positive multiple of 8), x (k steps), b row-major, row
-//      stride ldb.
+//      stride ldb; pf, how far ahead of its loads in B to prefetch, in
+//      bytes.
 // Out: y[j] = Σ_p x[p]·b[p*ldb+j], one FMA a step from +0, as gemvNGo:
 //      y is zeroed, then each row of B streams through once, y[j] =
-//      x[p]·b[p][j] + y[j], the next row prefetched a row ahead (y stays
-//      in L1). Y0–Y3, Y15 clobbered.
-TEXT ·gemvNF32(SB), NOSPLIT, $0-80
+//      x[p]·b[p][j] + y[j] (y stays in L1). Y0–Y3, Y15 clobbered.
+TEXT ·gemvNF32(SB), NOSPLIT, $0-88
 	MOVQ         y_base+0(FP), yBase         // yBase = &y[0]
 	MOVQ         y_len+8(FP), nLen           // nLen = len(y)
 	MOVQ         x_base+24(FP), xp           // xp = &x[0]
@@ -33,6 +34,7 @@ TEXT ·gemvNF32(SB), NOSPLIT, $0-80
 	MOVQ         b_base+48(FP), wRow         // wRow = &b[0][0]
 	MOVQ         ldb+72(FP), ldbB            // ldbB = ldb
 	SHLQ         $2, ldbB                    // in bytes
+	MOVQ         pf+80(FP), pfOff            // pfOff = pf
 	VXORPS       Y0, Y0, Y0                  // Y0 = +0
 	MOVQ         yBase, yp                   // yp = &y[0]
 	MOVQ         nLen, jLeft                 // jLeft = len(y)
@@ -51,8 +53,8 @@ row:
 	CMPQ         jLeft, $32                  // 32 columns?
 	JLT          loop8                       // else eights
 loop32:
-	PREFETCHT0   (wp)(ldbB*1)                // b[p+1][j:j+16]
-	PREFETCHT0   64(wp)(ldbB*1)              // b[p+1][j+16:j+32]
+	PREFETCHNTA  (wp)(pfOff*1)               // the two lines pf bytes on
+	PREFETCHNTA  64(wp)(pfOff*1)
 	VMOVUPS      (yp), Y0                    // Y0:Y3 = y[j:j+32]
 	VMOVUPS      32(yp), Y1
 	VMOVUPS      64(yp), Y2
@@ -98,14 +100,13 @@ done:
 #undef yp
 #undef wp
 #undef jLeft
+#undef pfOff
 #undef xv
 
 // gemvTAhead is how far ahead of its loads gemvTLanesF32 prefetches, in
-// bytes: a row and the next are adjacent when ldb = len(x) (a weight as
-// stored), so this stays one stream across rows. On the project's Zen 5
-// the hardware prefetcher alone, or 1 KiB ahead, streamed about 33 GB/s
-// from DRAM; 4 KiB about 39 (bench/README.md, "gemv26").
-#define gemvTAhead 4096
+// bytes (gemvAhead in gemv_amd64.go): a row and the next are adjacent when
+// ldb = len(x) (a weight as stored), so this stays one stream across rows.
+#define gemvTAhead 6144
 
 // Register roles of gemvTLanesF32.
 #define lPtr  DI  // lanes of the next row
@@ -151,8 +152,8 @@ row:
 	TESTQ        pLeft, pLeft                // none?
 	JZ           eights                      // then the eights
 loop32:
-	PREFETCHT0   gemvTAhead(wp)              // both lines gemvTAhead bytes on
-	PREFETCHT0   (gemvTAhead+64)(wp)         // (past the row: the next rows)
+	PREFETCHNTA  gemvTAhead(wp)              // both lines gemvTAhead bytes on
+	PREFETCHNTA  (gemvTAhead+64)(wp)         // (past the row: the next rows)
 	VMOVUPS      (xp), Y4                    // Y4:Y7 = x[p:p+32]
 	VMOVUPS      32(xp), Y5
 	VMOVUPS      64(xp), Y6
