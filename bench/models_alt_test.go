@@ -25,9 +25,11 @@ import (
 // with the cpu backend (compile/cpu) — on its own copy of the weights, the
 // variants alternated call by call for MODELS_REPS rounds (on a shared
 // machine only variants timed in the same minutes compare). It prints, per
-// variant, the minimum and median wall time per call, the allocations
-// (objects and MB) and minor page faults per warm call, and the machine's
-// load average; bench/peers/models_torch.py runs the same models in
+// variant, the minimum and median wall time per call, the minimum CPU time
+// of the process per call (every thread's: with -cpu 1 the wall time less
+// the time the process waited for a CPU, which on a shared machine is the
+// steadier figure), the allocations (objects and MB) and minor page faults
+// per warm call, and the machine's load average; bench/peers/models_torch.py runs the same models in
 // PyTorch 1.13, eager and traced with TorchScript's legacy fuser. It never
 // fails: it measures. MODELS=mlp,gpt,cnn,gen picks the models (default all),
 // MODELS_VARIANTS=eager,compiled-eager,compiled-cpu the variants (default
@@ -115,7 +117,7 @@ func runModelCase(t *testing.T, c modelCase, reps int) {
 		fs[i]() // warm: the trace, the compile, the arena
 	}
 	type stat struct {
-		wall            []float64
+		wall, cpu       []float64
 		allocs, mb, flt float64
 	}
 	st := make([]stat, len(fs))
@@ -126,12 +128,15 @@ func runModelCase(t *testing.T, c modelCase, reps int) {
 			runtime.GC()
 			runtime.ReadMemStats(&m0)
 			f0 := minorFaults()
+			c0 := processCPU()
 			start := time.Now()
 			fs[i]()
 			el := time.Since(start)
+			c1 := processCPU()
 			f1 := minorFaults()
 			runtime.ReadMemStats(&m1)
 			st[i].wall = append(st[i].wall, float64(el.Nanoseconds())/1e6)
+			st[i].cpu = append(st[i].cpu, float64((c1-c0).Nanoseconds())/1e6)
 			st[i].allocs += float64(m1.Mallocs - m0.Mallocs)
 			st[i].mb += float64(m1.TotalAlloc-m0.TotalAlloc) / 1e6
 			st[i].flt += float64(f1 - f0)
@@ -141,8 +146,8 @@ func runModelCase(t *testing.T, c modelCase, reps int) {
 		w := slices.Clone(st[i].wall)
 		slices.Sort(w)
 		n := float64(reps)
-		line := fmt.Sprintf("model %-14s %-15s min %9.2f ms  median %9.2f ms  allocs %7.0f  MB %8.2f  faults %7.0f",
-			c.name, v.name, w[0], w[len(w)/2], st[i].allocs/n, st[i].mb/n, st[i].flt/n)
+		line := fmt.Sprintf("model %-14s %-15s min %9.2f ms  median %9.2f ms  cpu min %9.2f ms  allocs %7.0f  MB %8.2f  faults %7.0f",
+			c.name, v.name, w[0], w[len(w)/2], slices.Min(st[i].cpu), st[i].allocs/n, st[i].mb/n, st[i].flt/n)
 		if c.floor > 0 {
 			line += fmt.Sprintf("  floor %.2f ms (%.0f MB at %.1f GB/s)  min/floor %.2f",
 				c.floor.Seconds()*1e3, c.bytes/1e6, c.bytes/c.floor.Seconds()/1e9, w[0]/(c.floor.Seconds()*1e3))
