@@ -12,12 +12,13 @@ package asm
 func gemvNF32(y, x, b []float32, ldb, pf int)
 
 // gemvAhead is how far ahead of their loads the kernels prefetch, in bytes,
-// with PREFETCHNTA (gemvTAhead in gemv_amd64.s): in one pass over a weight
-// in DRAM, on the project's Zen 5, this streamed 46–56 GB/s (thread CPU
-// time, under load) against 39–40 for PREFETCHT0 1 KiB ahead on every other
-// line and 40–46 for PREFETCHT0 4 KiB ahead (bench/README.md, "gemv26"). A
-// non-temporal prefetch keeps the weight out of L2's victims in L3.
-const gemvAhead = 6144
+// with PREFETCHNTA (gemvTAhead in gemv_amd64.s). On the project's Zen 5, in
+// one pass over GPT-2-small's weights from DRAM (one core, thread CPU time,
+// paired runs), the nn.Linear kernel took 0.88–0.93 of the time it took
+// with PREFETCHT0 1 KiB ahead on every other line; PREFETCHT0 at 4 KiB,
+// 0.91–0.94; PREFETCHNTA at 2, 3, 5 or 6 KiB, 0.89–1.0 (bench/README.md,
+// "gemv26"). One core reads about 40 GB/s whatever the prefetch.
+const gemvAhead = 4096
 
 // gemvNAhead is gemvNF32's prefetch distance for a block of w columns of
 // rows ldb apart: gemvAhead along the rows when they are adjacent, else

@@ -106,7 +106,7 @@ done:
 // gemvTAhead is how far ahead of its loads gemvTLanesF32 prefetches, in
 // bytes (gemvAhead in gemv_amd64.go): a row and the next are adjacent when
 // ldb = len(x) (a weight as stored), so this stays one stream across rows.
-#define gemvTAhead 6144
+#define gemvTAhead 4096
 
 // Register roles of gemvTLanesF32.
 #define lPtr  DI  // lanes of the next row
