@@ -92,8 +92,21 @@ const (
 // long runs; with more, narrow enough that the block (k rows of it) stays
 // in L2 for the rows of A after the first.
 func (g *gemvArgs) colsN(lo, hi int) {
-	var t [gemvBlockN]float32
 	k := len(g.rows[0])
+	if len(g.rows) == 1 && g.beta == 0 && hi-lo >= 8 {
+		// C's row is the sums' buffer: B's rows stream through whole (a
+		// wide B in 16 KiB pieces 200 KiB apart, as blocks would read it,
+		// took a page walk a piece), C's row from L2.
+		row := g.c[lo:hi]
+		gemvNCols(row, g.rows[0], g.b[lo:(k-1)*g.ldb+hi], g.ldb)
+		if g.alpha != 1 {
+			for j, v := range row {
+				row[j] = g.alpha * v
+			}
+		}
+		return
+	}
+	var t [gemvBlockN]float32
 	bw := gemvBlockN
 	if len(g.rows) > 1 {
 		bw = min(gemvBlockN, max(32, (1<<17)/k&^7))
@@ -102,19 +115,25 @@ func (g *gemvArgs) colsN(lo, hi int) {
 		w := min(bw, hi-j0)
 		wb := g.b[j0 : (k-1)*g.ldb+j0+w]
 		for i, x := range g.rows {
-			switch {
-			case w < 8:
+			if w < 8 {
 				gemvNGo(t[:w], x, wb, g.ldb)
-			default:
-				gemvN(t[:w&^7], x, wb, g.ldb)
-				if r := w & 7; r != 0 { // the last 8 again: the same bits where they overlap
-					var l [8]float32
-					gemvN(l[:], x, wb[w-8:], g.ldb)
-					copy(t[w-r:w], l[8-r:])
-				}
+			} else {
+				gemvNCols(t[:w], x, wb, g.ldb)
 			}
 			g.store(i, j0, t[:w])
 		}
+	}
+}
+
+// gemvNCols is gemvN for any len(y) ≥ 8: the kernel on the whole eights,
+// then on the last eight columns again, the same bits where they overlap.
+func gemvNCols(y, x, b []float32, ldb int) {
+	w := len(y)
+	gemvN(y[:w&^7], x, b, ldb)
+	if r := w & 7; r != 0 {
+		var l [8]float32
+		gemvN(l[:], x, b[w-8:], ldb)
+		copy(y[w-r:], l[8-r:])
 	}
 }
 

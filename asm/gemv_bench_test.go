@@ -46,7 +46,9 @@ func BenchmarkGemv(b *testing.B) {
 // "sum" runs SumF32 over the same bytes: the read-only stream a product is
 // held to (the add kernel that sets bench's memory floor also writes, with
 // non-temporal stores, which on one core moves more bytes a second than
-// reading alone). SetBytes is W's size.
+// reading alone). SetBytes is W's size; cpu-GB/s is W's size over the
+// process's CPU time, which on the shared machine leaves out the time the
+// benchmark waited for a CPU (with -cpu 1).
 func BenchmarkGemvCold(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 1))
 	llc := max(l3, 32<<20)
@@ -63,6 +65,7 @@ func BenchmarkGemvCold(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/%dx%d", impl, k, n), func(b *testing.B) {
 				b.SetBytes(int64(4 * k * n))
 				i := 0
+				c0 := processCPU()
 				for b.Loop() {
 					w := ws[i%copies]
 					i++
@@ -74,6 +77,9 @@ func BenchmarkGemvCold(b *testing.B) {
 					default:
 						SumF32(w)
 					}
+				}
+				if cpu := processCPU() - c0; cpu > 0 {
+					b.ReportMetric(float64(4*k*n)*float64(b.N)/cpu.Seconds()/1e9, "cpu-GB/s")
 				}
 			})
 		}
