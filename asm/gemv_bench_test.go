@@ -42,13 +42,10 @@ func BenchmarkGemv(b *testing.B) {
 // BenchmarkGemvCold is BenchmarkGemv's Sgemv with W coming from DRAM, as
 // in a decoder step (GPT-2-small's weights are 0.5 GB): it cycles through
 // copies of W that together are at least four times the last-level cache,
-// so none is cached when its turn comes. Names are impl/layout/k×n; impl
-// "sum" runs SumF32 over the same bytes: the read-only stream a product is
-// held to (the add kernel that sets bench's memory floor also writes, with
-// non-temporal stores, which on one core moves more bytes a second than
-// reading alone). SetBytes is W's size; cpu-GB/s is W's size over the
-// process's CPU time, which on the shared machine leaves out the time the
-// benchmark waited for a CPU (with -cpu 1).
+// so none is cached when its turn comes. Names are impl/layout/k×n.
+// SetBytes is W's size; cpu-GB/s is W's size over the process's CPU time,
+// which on the shared machine leaves out the time the benchmark waited for
+// a CPU (with -cpu 1).
 func BenchmarkGemvCold(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 1))
 	llc := max(l3, 32<<20)
@@ -61,7 +58,7 @@ func BenchmarkGemvCold(b *testing.B) {
 		for i := range ws {
 			ws[i] = gemvRand(r, k*n)
 		}
-		for _, impl := range []string{"sgemv/N", "sgemv/T", "sum/-"} {
+		for _, impl := range []string{"sgemv/N", "sgemv/T"} {
 			b.Run(fmt.Sprintf("%s/%dx%d", impl, k, n), func(b *testing.B) {
 				b.SetBytes(int64(4 * k * n))
 				i := 0
@@ -69,13 +66,10 @@ func BenchmarkGemvCold(b *testing.B) {
 				for b.Loop() {
 					w := ws[i%copies]
 					i++
-					switch impl {
-					case "sgemv/N":
+					if impl == "sgemv/N" {
 						Sgemv(false, false, 1, n, k, 1, x, k, w, n, 0, c, n)
-					case "sgemv/T":
+					} else {
 						Sgemv(false, true, 1, n, k, 1, x, k, w, k, 0, c, n)
-					default:
-						SumF32(w)
 					}
 				}
 				if cpu := processCPU() - c0; cpu > 0 {
