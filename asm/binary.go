@@ -241,6 +241,23 @@ func CubeF32(dst, x []float32) {
 	t.cube(dst, x)
 }
 
+// CubeStreamF32 is CubeF32 with non-temporal stores at any length: for the
+// pieces of a large result that goroutines share, each of which may fall
+// below streamBytes on its own. The bits are CubeF32's.
+func CubeStreamF32(dst, x []float32) {
+	checkLen("CubeStreamF32", len(dst), len(x))
+	t := bin32
+	if len(dst) == 0 || t.cube == nil || t.nt == nil {
+		CubeF32(dst, x)
+		return
+	}
+	h := alignHead(dst)
+	t.cube(dst[:h], x[:h])
+	if h < len(dst) {
+		t.nt.cube(dst[h:], x[h:])
+	}
+}
+
 // bwdOp names a backward kernel of binTable.bwd.
 type bwdOp int
 

@@ -415,11 +415,17 @@ func clampCheck[T float32 | float64](t *testing.T, x0 []float64, lo, hi float64,
 	}
 }
 
-// TestCubeF32: CubeF32 gives the twin's (x·x)·x bit for bit (NaN, ±Inf,
-// ±0, overflow and subnormal products) over lengths 0..67 and longer,
-// unaligned starts and in place, the guards past the end intact, with and
-// without streamed results.
+// TestCubeF32: CubeF32 and CubeStreamF32 give the twin's (x·x)·x bit for
+// bit (NaN, ±Inf, ±0, overflow and subnormal products) over lengths 0..67
+// and longer, unaligned starts and in place, the guards past the end
+// intact, with and without streamed results.
 func TestCubeF32(t *testing.T) {
+	for _, f := range []func(d, x []float32){CubeF32, CubeStreamF32} {
+		testCube(t, f)
+	}
+}
+
+func testCube(t *testing.T, cube func(d, x []float32)) {
 	defer func(b int) { streamBytes = b }(streamBytes)
 	r := rand.New(rand.NewPCG(5, 6))
 	special := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 0, float32(math.Copysign(0, -1)),
@@ -447,7 +453,7 @@ func TestCubeF32(t *testing.T) {
 					buf[i] = guard
 				}
 				d := buf[off : off+n]
-				CubeF32(d, x)
+				cube(d, x)
 				same := func(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) || a != a && b != b }
 				for i := range d {
 					if !same(d[i], want[i]) {
@@ -459,7 +465,7 @@ func TestCubeF32(t *testing.T) {
 						t.Fatalf("n=%d off=%d: guard overwritten", n, off)
 					}
 				}
-				CubeF32(x, x) // in place
+				cube(x, x) // in place
 				for i := range x {
 					if !same(x[i], want[i]) {
 						t.Fatalf("n=%d in place: %v, twin %v", n, x[i], want[i])

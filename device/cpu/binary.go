@@ -78,8 +78,11 @@ const binConstChunk = 1024
 
 // binFast runs k directly on the storages when out (dtype ct, element O)
 // is contiguous and each input is either a contiguous ct tensor of out's
-// shape or a single element. It reports whether it did.
-func binFast[T binElem, O tensor.Elem](out, a, b *tensor.Tensor, ct tensor.DType, k func(d []O, x, y []T)) bool {
+// shape or a single element. It reports whether it did. ks, where set, is
+// k with non-temporal stores at any length: the goroutines' pieces of a
+// result of asm.StreamBytes and more run it, as one core's whole result
+// streams.
+func binFast[T binElem, O tensor.Elem](out, a, b *tensor.Tensor, ct tensor.DType, k, ks func(d []O, x, y []T)) bool {
 	n := out.Numel()
 	if !out.IsContiguous() {
 		return false
@@ -104,6 +107,11 @@ func binFast[T binElem, O tensor.Elem](out, a, b *tensor.Tensor, ct tensor.DType
 	if n < 2*grain {
 		binFastRange(d, xs, ys, xv, yv, xc, k)
 		return true
+	}
+	if ks != nil && n*int(unsafe.Sizeof(d[0])) >= asm.StreamBytes() {
+		// Each goroutine's piece may be below the streaming size on its
+		// own: a large result streams whole, as on one core.
+		k = ks
 	}
 	parallel.Range(n, grain, 64, func(lo, hi int) {
 		x, y := xs, ys
@@ -177,11 +185,11 @@ func binRunFloat(out *tensor.Tensor, ct tensor.DType, a, b *tensor.Tensor, k bin
 	if out.DType() == ct {
 		switch ct {
 		case tensor.Float32:
-			if binFast(out, a, b, ct, k.f32) {
+			if binFast(out, a, b, ct, k.f32, k.s32) {
 				return
 			}
 		case tensor.Float64:
-			if binFast(out, a, b, ct, k.f64) {
+			if binFast(out, a, b, ct, k.f64, k.s64) {
 				return
 			}
 		}
@@ -368,7 +376,7 @@ func binRunInt(out *tensor.Tensor, ct tensor.DType, a, b *tensor.Tensor, k func(
 	if out.Numel() == 0 {
 		return
 	}
-	if ct == tensor.Int64 && out.DType() == ct && binFast(out, a, b, ct, k) {
+	if ct == tensor.Int64 && out.DType() == ct && binFast(out, a, b, ct, k, nil) {
 		return
 	}
 	pointwiseI64(out, ct, []*tensor.Tensor{a, b}, func(d []int64, s [][]int64) { k(d, s[0], s[1][:len(d)]) })
@@ -390,15 +398,15 @@ func binRunBool(out *tensor.Tensor, ct tensor.DType, a, b *tensor.Tensor, k binB
 	}
 	switch ct {
 	case tensor.Float32:
-		if binFast(out, a, b, ct, k.f32) {
+		if binFast(out, a, b, ct, k.f32, nil) {
 			return
 		}
 	case tensor.Float64:
-		if binFast(out, a, b, ct, k.f64) {
+		if binFast(out, a, b, ct, k.f64, nil) {
 			return
 		}
 	case tensor.Int64:
-		if binFast(out, a, b, ct, k.i64) {
+		if binFast(out, a, b, ct, k.i64, nil) {
 			return
 		}
 	}
@@ -900,6 +908,18 @@ func powScalarSIMD[T binFloat](e T) func(d, x, y []T) {
 	return func(d, x, _ []T) { f(any(d).([]float32), any(x).([]float32)) }
 }
 
+// powScalarStream is powScalarSIMD's kernel with non-temporal stores at any
+// length, where package asm has one (x·x, x·x·x); nil for other exponents.
+func powScalarStream(e float32) func(d, x, y []float32) {
+	switch e {
+	case 2:
+		return func(d, x, _ []float32) { asm.MulStreamF32(d, x, x) }
+	case 3:
+		return func(d, x, _ []float32) { asm.CubeStreamF32(d, x) }
+	}
+	return nil
+}
+
 func powScalarK[T binFloat](e T) func(d, x, y []T) {
 	if k := powScalarSIMD(e); k != nil {
 		return k
@@ -968,7 +988,7 @@ func powTensorScalarKernel(op *tensor.Op, list []any) any {
 		if ct != tensor.Float64 {
 			e = binRoundTo(e, ct)
 		}
-		binRunFloat(out, ct, a, a, binKernels{f32: powScalarK(float32(e)), f64: powScalarK(e)})
+		binRunFloat(out, ct, a, a, binKernels{f32: powScalarK(float32(e)), f64: powScalarK(e), s32: powScalarStream(float32(e))})
 		return out
 	}
 	binRunInt(out, ct, a, tensor.FromScalar(exp, ct), powI)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -577,6 +578,38 @@ func TestLerpKernel(t *testing.T) {
 		w := tensor.FromSlice([]float32{-4.6875}, 1).To(dt)
 		if g := binCall(t, "aten::lerp.Tensor", nil, s, e, w).Float64s()[0]; !math.IsInf(g, -1) {
 			t.Errorf("%v lerp(-5.75, inf, -4.6875) = %v, torch 1.13 -inf", dt, g)
+		}
+	}
+}
+
+// TestLargeResultInPieces: a result of asm.StreamBytes and more, shared
+// between two goroutines whose pieces are each below the streaming size,
+// takes the streaming kernels (pow 2 and 3, add, mul) and keeps the bits
+// of the elementwise definition.
+func TestLargeResultInPieces(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	n := asm.StreamBytes()/4 + 37
+	r := rand.New(rand.NewPCG(61, 62))
+	xv, yv := make([]float32, n), make([]float32, n)
+	for i := range xv {
+		xv[i], yv[i] = float32(r.NormFloat64()*4), float32(r.NormFloat64())
+	}
+	x, y := tensor.FromSlice(xv, n), tensor.FromSlice(yv, n)
+	for _, c := range []struct {
+		name string
+		got  *tensor.Tensor
+		want func(a, b float32) float32
+	}{
+		{"pow 3", tensor.Call("aten::pow.Tensor_Scalar", x, 3).(*tensor.Tensor), func(a, _ float32) float32 { return float32(a*a) * a }},
+		{"pow 2", tensor.Call("aten::pow.Tensor_Scalar", x, 2).(*tensor.Tensor), func(a, _ float32) float32 { return a * a }},
+		{"add", tensor.Call("aten::add.Tensor", x, y).(*tensor.Tensor), func(a, b float32) float32 { return a + b }},
+		{"mul", tensor.Call("aten::mul.Tensor", x, y).(*tensor.Tensor), func(a, b float32) float32 { return a * b }},
+	} {
+		got := tensor.Elems[float32](c.got.Storage())[:n]
+		for i := range got {
+			if w := c.want(xv[i], yv[i]); math.Float32bits(got[i]) != math.Float32bits(w) {
+				t.Fatalf("%s: element %d = %v, want %v", c.name, i, got[i], w)
+			}
 		}
 	}
 }
