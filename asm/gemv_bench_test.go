@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/goaten/goaten/internal/cputime"
 )
 
 // BenchmarkGemv compares Sgemm (packing B) with Sgemv (B in place) on
@@ -62,7 +64,7 @@ func BenchmarkGemvCold(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/%dx%d", impl, k, n), func(b *testing.B) {
 				b.SetBytes(int64(4 * k * n))
 				i := 0
-				c0 := processCPU()
+				c0 := cputime.Process()
 				for b.Loop() {
 					w := ws[i%copies]
 					i++
@@ -72,7 +74,7 @@ func BenchmarkGemvCold(b *testing.B) {
 						Sgemv(false, true, 1, n, k, 1, x, k, w, k, 0, c, n)
 					}
 				}
-				if cpu := processCPU() - c0; cpu > 0 {
+				if cpu := cputime.Process() - c0; cpu > 0 {
 					b.ReportMetric(float64(4*k*n)*float64(b.N)/cpu.Seconds()/1e9, "cpu-GB/s")
 				}
 			})

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	gt "github.com/goaten/goaten"
+	"github.com/goaten/goaten/internal/cputime"
 	"github.com/goaten/goaten/nn"
 	"github.com/goaten/goaten/optim"
 )
@@ -31,15 +32,15 @@ func cpuLoop(b *testing.B, f func()) {
 	n := 0
 	for b.Loop() {
 		if n == 0 {
-			cpu0, faults0 = int64(processCPU()), minorFaults()
+			cpu0, faults0 = int64(cputime.Process()), cputime.MinorFaults()
 		}
 		f()
 		n++
 	}
 	if n > 1 {
 		// The first call (a warm-up inside b.Loop's timing) is left out.
-		b.ReportMetric(float64(int64(processCPU())-cpu0)/float64(n-1), "cpu-ns/op")
-		b.ReportMetric(float64(minorFaults()-faults0)/float64(n-1), "faults/op")
+		b.ReportMetric(float64(int64(cputime.Process())-cpu0)/float64(n-1), "cpu-ns/op")
+		b.ReportMetric(float64(cputime.MinorFaults()-faults0)/float64(n-1), "faults/op")
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/goaten/goaten/compile"
 	compilecpu "github.com/goaten/goaten/compile/cpu"
 	"github.com/goaten/goaten/examples/models"
+	"github.com/goaten/goaten/internal/cputime"
 	"github.com/goaten/goaten/optim"
 )
 
@@ -127,13 +128,13 @@ func runModelCase(t *testing.T, c modelCase, reps int) {
 			i := (k + r) % len(fs) // each variant first in turn
 			runtime.GC()
 			runtime.ReadMemStats(&m0)
-			f0 := minorFaults()
-			c0 := processCPU()
+			f0 := cputime.MinorFaults()
+			c0 := cputime.Process()
 			start := time.Now()
 			fs[i]()
 			el := time.Since(start)
-			c1 := processCPU()
-			f1 := minorFaults()
+			c1 := cputime.Process()
+			f1 := cputime.MinorFaults()
 			runtime.ReadMemStats(&m1)
 			st[i].wall = append(st[i].wall, float64(el.Nanoseconds())/1e6)
 			st[i].cpu = append(st[i].cpu, float64((c1-c0).Nanoseconds())/1e6)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/goaten/goaten/asm"
+	"github.com/goaten/goaten/internal/cputime"
 )
 
 // BenchmarkScaling (issue 25) calls each op with GOMAXPROCS 1 and 2 in
@@ -101,12 +102,12 @@ func runPairs(b *testing.B, c apiCase) {
 		for k := range 2 {
 			p := (k + calls) % 2 // 0: GOMAXPROCS 1, 1: GOMAXPROCS 2
 			runtime.GOMAXPROCS(p + 1)
-			c0, f0 := processCPU(), minorFaults()
+			c0, f0 := cputime.Process(), cputime.MinorFaults()
 			t0 := time.Now()
 			c.f()
 			el := time.Since(t0)
-			cpu[p] += processCPU() - c0
-			flt += minorFaults() - f0
+			cpu[p] += cputime.Process() - c0
+			flt += cputime.MinorFaults() - f0
 			times[p] = append(times[p], float64(el.Nanoseconds()))
 		}
 		calls++

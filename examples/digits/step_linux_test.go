@@ -3,22 +3,13 @@ package main
 import (
 	"io"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
-	"unsafe"
 
+	"github.com/goaten/goaten/internal/cputime"
 	"github.com/goaten/goaten/nn"
 	"github.com/goaten/goaten/optim"
 )
-
-// processCPU is the CPU time of the whole process (CLOCK_PROCESS_CPUTIME_ID:
-// every thread's, the collector's included).
-func processCPU() time.Duration {
-	var ts syscall.Timespec
-	syscall.Syscall(syscall.SYS_CLOCK_GETTIME, 2, uintptr(unsafe.Pointer(&ts)), 0)
-	return time.Duration(ts.Nano())
-}
 
 // BenchmarkStep is the default run's training (MLP 64-64-10, batch 32, SGD
 // with momentum 0.9): "step" is one step on a fixed batch (forward, cross
@@ -79,13 +70,13 @@ func cpuSteps(b *testing.B, steps int, f func()) {
 	n := 0
 	for b.Loop() {
 		if n == 1 {
-			cpu0, t0 = processCPU(), time.Now()
+			cpu0, t0 = cputime.Process(), time.Now()
 		}
 		f()
 		n++
 	}
 	if n > 1 {
 		b.ReportMetric(float64(time.Since(t0))/float64((n-1)*steps), "ns/step")
-		b.ReportMetric(float64(processCPU()-cpu0)/float64((n-1)*steps), "cpu-ns/step")
+		b.ReportMetric(float64(cputime.Process()-cpu0)/float64((n-1)*steps), "cpu-ns/step")
 	}
 }
