@@ -72,6 +72,32 @@ func SetGrad(t, g *T) {
 	accumMu.Unlock()
 }
 
+// ZeroGrads resets the gradients of params as PyTorch's zero_grad
+// (optimizer's or module's) does: with setToNone it drops them (the next
+// backward pass starts from nothing); without, each gradient keeps its
+// tensor, detached from any graph a create_graph backward built (a detached
+// tensor sharing its data, where PyTorch's detach_ keeps the object), and
+// is filled with zeros.
+func ZeroGrads(params []*T, setToNone bool) {
+	for _, p := range params {
+		if setToNone {
+			SetGrad(p, nil)
+			continue
+		}
+		g := p.Grad()
+		if g == nil {
+			continue
+		}
+		if GradFn(g) != nil {
+			g = g.Detach()
+			SetGrad(p, g)
+		} else if g.RequiresGrad() {
+			SetRequiresGrad(g, false)
+		}
+		NoGrad(func() { g.Zero_() })
+	}
+}
+
 // Detach returns a tensor sharing t's data and version counter, with no
 // history (t.detach()).
 func Detach(t *T) *T { return t.Detach() }

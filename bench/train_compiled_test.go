@@ -97,10 +97,13 @@ func (c *stepCost) report(b *testing.B, name string) {
 // ms/compiled are the median step times, compiled/eager the median of each
 // pair's ratio, allocs/ and MB/ each step's allocations; ns/op is the
 // pair's.
-func BenchmarkTrainStepCompiled(b *testing.B) {
-	x := gt.Randn(mlpBatch, mlpSizes[0])
-	labels := gt.Rand(mlpBatch).MulScalar(float64(mlpSizes[len(mlpSizes)-1])).To(gt.Int64)
-	mlpLoss := func() (func(*gt.Tensor) *gt.Tensor, []*gt.Tensor) {
+// lossMaker makes a fresh model and returns its loss function and its
+// parameters (which require grad).
+type lossMaker = func() (func(*gt.Tensor) *gt.Tensor, []*gt.Tensor)
+
+// mlpLossMaker makes newMLP's loss against labels.
+func mlpLossMaker(labels *gt.Tensor) lossMaker {
+	return func() (func(*gt.Tensor) *gt.Tensor, []*gt.Tensor) {
 		m := newMLP()
 		params := append(append([]*gt.Tensor{}, m.w...), m.b...)
 		for _, p := range params {
@@ -108,31 +111,36 @@ func BenchmarkTrainStepCompiled(b *testing.B) {
 		}
 		return func(x *gt.Tensor) *gt.Tensor { return m.forward(x, labels) }, params
 	}
-	gt.ManualSeed(0)
-	w := gptWeights(gptConfig)
-	tok := gt.Rand(8, gptConfig.Block).MulScalar(float64(gptConfig.Vocab)).To(gt.Int64)
-	gptLoss := func() (func(*gt.Tensor) *gt.Tensor, []*gt.Tensor) {
-		m, err := models.NewGPT(w, gptConfig)
+}
+
+// gptLossMaker makes a GPT of config c on weights w and its next-token loss.
+func gptLossMaker(b *testing.B, w map[string]*gt.Tensor, c models.GPTConfig) lossMaker {
+	return func() (func(*gt.Tensor) *gt.Tensor, []*gt.Tensor) {
+		m, err := models.NewGPT(w, c)
 		if err != nil {
 			b.Fatal(err)
 		}
 		return func(t *gt.Tensor) *gt.Tensor { return models.GPTLoss(m.Forward(t), t) }, m.Parameters()
 	}
+}
+
+func BenchmarkTrainStepCompiled(b *testing.B) {
+	x := gt.Randn(mlpBatch, mlpSizes[0])
+	labels := gt.Rand(mlpBatch).MulScalar(float64(mlpSizes[len(mlpSizes)-1])).To(gt.Int64)
+	mlpLoss := mlpLossMaker(labels)
+	gt.ManualSeed(0)
+	w := gptWeights(gptConfig)
+	tok := gt.Rand(8, gptConfig.Block).MulScalar(float64(gptConfig.Vocab)).To(gt.Int64)
+	gptLoss := gptLossMaker(b, w, gptConfig)
 	// The 2-layer GPT of BenchmarkTrace on 2×16 tokens: small products, so
 	// the per-op costs (dispatch, autograd, the compiled graphs' runs) show.
 	small := models.GPTConfig{Vocab: 64, Block: 16, Layers: 2, Heads: 4, D: 32, Hidden: 128}
 	ws := gptWeights(small)
 	tokSmall := gt.Rand(2, small.Block).MulScalar(float64(small.Vocab)).To(gt.Int64)
-	gptSmallLoss := func() (func(*gt.Tensor) *gt.Tensor, []*gt.Tensor) {
-		m, err := models.NewGPT(ws, small)
-		if err != nil {
-			b.Fatal(err)
-		}
-		return func(t *gt.Tensor) *gt.Tensor { return models.GPTLoss(m.Forward(t), t) }, m.Parameters()
-	}
+	gptSmallLoss := gptLossMaker(b, ws, small)
 	for _, c := range []struct {
 		name string
-		mk   func() (func(*gt.Tensor) *gt.Tensor, []*gt.Tensor)
+		mk   lossMaker
 		x    *gt.Tensor
 	}{{"mlp", mlpLoss, x}, {"gpt", gptLoss, tok}, {"gpt-small", gptSmallLoss, tokSmall}} {
 		b.Run(c.name+"/train", func(b *testing.B) {
@@ -182,34 +190,15 @@ func BenchmarkTrainWholeStepCompiled(b *testing.B) {
 	gt.ManualSeed(0)
 	wl := gptWeights(gptConfig)
 	tokLarge := gt.Rand(8, gptConfig.Block).MulScalar(float64(gptConfig.Vocab)).To(gt.Int64)
-	gptSmall := func() (func(*gt.Tensor) *gt.Tensor, []*gt.Tensor) {
-		m, err := models.NewGPT(ws, small)
-		if err != nil {
-			b.Fatal(err)
-		}
-		return func(t *gt.Tensor) *gt.Tensor { return models.GPTLoss(m.Forward(t), t) }, m.Parameters()
-	}
+	gptSmall := gptLossMaker(b, ws, small)
 	for _, c := range []struct {
 		name string
-		mk   func() (func(*gt.Tensor) *gt.Tensor, []*gt.Tensor)
+		mk   lossMaker
 		x    *gt.Tensor
 		adam bool
 	}{
-		{"mlp", func() (func(*gt.Tensor) *gt.Tensor, []*gt.Tensor) {
-			m := newMLP()
-			params := append(append([]*gt.Tensor{}, m.w...), m.b...)
-			for _, p := range params {
-				p.SetRequiresGrad(true)
-			}
-			return func(x *gt.Tensor) *gt.Tensor { return m.forward(x, labels) }, params
-		}, x, false},
-		{"gpt", func() (func(*gt.Tensor) *gt.Tensor, []*gt.Tensor) {
-			m, err := models.NewGPT(wl, gptConfig)
-			if err != nil {
-				b.Fatal(err)
-			}
-			return func(t *gt.Tensor) *gt.Tensor { return models.GPTLoss(m.Forward(t), t) }, m.Parameters()
-		}, tokLarge, false},
+		{"mlp", mlpLossMaker(labels), x, false},
+		{"gpt", gptLossMaker(b, wl, gptConfig), tokLarge, false},
 		{"gpt-small", gptSmall, tok, false},
 		{"gpt-small-adam", gptSmall, tok, true},
 	} {

@@ -295,11 +295,9 @@ func (c *Compiled) Call(inputs ...*tensor.Tensor) (any, error) {
 	if len(c.entries) >= c.opts.RecompileLimit {
 		c.stats.Eager++
 		c.mu.Unlock()
-		msg := fmt.Sprintf("compile: %s: recompile limit (%d) reached; last reason: %s", c.name, c.opts.RecompileLimit, lastOf(reasons))
-		if c.opts.Fullgraph {
-			return nil, errors.New(msg + " (FailOnRecompileLimitHit: fullgraph=True)")
+		if err := c.recompileLimitHit(reasons); err != nil {
+			return nil, err
 		}
-		c.logf("%s; running eagerly", msg)
 		return c.eager(inputs)
 	}
 	specs := c.specs(inputs)
@@ -740,4 +738,17 @@ func one(res any, err error) *tensor.Tensor {
 	}
 	t, _ := res.(*tensor.Tensor)
 	return t
+}
+
+// recompileLimitHit is what a call does once the recompile limit is
+// reached (c.mu released): under Fullgraph it returns the error, else it
+// logs that the call runs eagerly and returns nil. reasons are the guard
+// failures of this call, the last one reported.
+func (c *Compiled) recompileLimitHit(reasons []string) error {
+	msg := fmt.Sprintf("compile: %s: recompile limit (%d) reached; last reason: %s", c.name, c.opts.RecompileLimit, lastOf(reasons))
+	if c.opts.Fullgraph {
+		return errors.New(msg + " (FailOnRecompileLimitHit: fullgraph=True)")
+	}
+	c.logf("%s; running eagerly", msg)
+	return nil
 }

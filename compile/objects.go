@@ -1,7 +1,6 @@
 package compile
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"reflect"
@@ -335,11 +334,9 @@ func (c *Compiled) callObjects(inputs []any) (any, error) {
 	if len(c.entries) >= c.opts.RecompileLimit {
 		c.stats.Eager++
 		c.mu.Unlock()
-		msg := fmt.Sprintf("compile: %s: recompile limit (%d) reached; last reason: %s", c.name, c.opts.RecompileLimit, lastOf(reasons))
-		if c.opts.Fullgraph {
-			return nil, errors.New(msg + " (FailOnRecompileLimitHit: fullgraph=True)")
+		if err := c.recompileLimitHit(reasons); err != nil {
+			return nil, err
 		}
-		c.logf("%s; running eagerly", msg)
 		return c.eagerArgs(inputs)
 	}
 	specs := c.argSpecs(inputs, states)

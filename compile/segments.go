@@ -255,23 +255,7 @@ func (s *segmenter) breakAt(tr *tracer, op *tensor.Op, d tensor.Dispatch, args [
 	if err := s.run(tr); err != nil {
 		panic(asTensorError(err))
 	}
-	realArgs := make([]any, len(args))
-	for i, a := range args {
-		switch x := a.(type) {
-		case *tensor.Tensor:
-			realArgs[i] = s.realOf(x)
-		case []*tensor.Tensor:
-			l := make([]*tensor.Tensor, len(x))
-			for j, t := range x {
-				l[j] = s.realOf(t)
-			}
-			realArgs[i] = l
-		default:
-			realArgs[i] = a
-		}
-	}
-	defer tensor.ExcludeKey(tensor.KeyTrace)()
-	return op.Redispatch(op.Dispatch(realArgs), tensor.KeyTrace, realArgs)
+	return s.eager(op, args)
 }
 
 func (s *segmenter) realOf(t *tensor.Tensor) *tensor.Tensor {

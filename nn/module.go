@@ -471,23 +471,7 @@ func (b *Base) ZeroGrad(opts ...Option) {
 		}
 		toNone = v
 	}
-	for _, p := range b.Parameters() {
-		if toNone {
-			autograd.SetGrad(p, nil)
-			continue
-		}
-		g := p.Grad()
-		if g == nil {
-			continue
-		}
-		if autograd.GradFn(g) != nil {
-			g = g.Detach()
-			autograd.SetGrad(p, g)
-		} else if g.RequiresGrad() {
-			autograd.SetRequiresGrad(g, false)
-		}
-		autograd.NoGrad(func() { g.Zero_() })
-	}
+	autograd.ZeroGrads(b.Parameters(), toNone)
 }
 
 // To moves every parameter and buffer to device dev in place, as PyTorch's

@@ -351,7 +351,7 @@ func (o *optimizer) ZeroGrad(opts ...Option) {
 	if err != nil {
 		tensor.TypePanicf("%s", err.Error())
 	}
-	zeroGrad(o.params(), kw.bool("set_to_none", true))
+	autograd.ZeroGrads(o.params(), kw.bool("set_to_none", true))
 }
 
 // checkGrads panics unless grads pairs up with params: same count, and each

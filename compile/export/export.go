@@ -91,21 +91,15 @@ func Export(m nn.Module, args []*tensor.Tensor, opts ...Options) (*ExportedProgr
 	if len(opts) > 0 {
 		o = opts[0]
 	}
-	mod, ok := m.(stateful)
-	if !ok {
-		return nil, fmt.Errorf("export: %T does not embed nn.Base", m)
-	}
-	fwd := reflect.ValueOf(m).MethodByName("Forward")
-	if !fwd.IsValid() {
-		return nil, fmt.Errorf("export: %T has no Forward method", m)
+	mod, fwd, err := moduleForward(m)
+	if err != nil {
+		return nil, err
 	}
 	if err := checkForward(fwd.Type(), len(args)); err != nil {
 		return nil, fmt.Errorf("export: %T.Forward: %w", m, err)
 	}
-	for i, a := range args {
-		if a == nil {
-			return nil, fmt.Errorf("export: input %d is nil", i)
-		}
+	if err := nonNil(args); err != nil {
+		return nil, err
 	}
 	names, err := userInputNames(o.InputNames, len(args))
 	if err != nil {
@@ -859,4 +853,28 @@ func (d *dimSpec) source(sym string) string {
 		}
 	}
 	return sym
+}
+
+// moduleForward returns m's state and its Forward method, or the error
+// saying which of them m lacks.
+func moduleForward(m nn.Module) (stateful, reflect.Value, error) {
+	mod, ok := m.(stateful)
+	if !ok {
+		return nil, reflect.Value{}, fmt.Errorf("export: %T does not embed nn.Base", m)
+	}
+	fwd := reflect.ValueOf(m).MethodByName("Forward")
+	if !fwd.IsValid() {
+		return nil, reflect.Value{}, fmt.Errorf("export: %T has no Forward method", m)
+	}
+	return mod, fwd, nil
+}
+
+// nonNil reports the first nil input.
+func nonNil(args []*tensor.Tensor) error {
+	for i, a := range args {
+		if a == nil {
+			return fmt.Errorf("export: input %d is nil", i)
+		}
+	}
+	return nil
 }

@@ -40,21 +40,15 @@ type JointOptions struct {
 // program with RunJoint (or Module().ForwardJoint); its
 // GraphSignature.BackwardSignature() names the gradient outputs.
 func ExportJoint(m nn.Module, args []*tensor.Tensor, o JointOptions) (*ExportedProgram, error) {
-	mod, ok := m.(stateful)
-	if !ok {
-		return nil, fmt.Errorf("export: %T does not embed nn.Base", m)
-	}
-	fwd := reflect.ValueOf(m).MethodByName("Forward")
-	if !fwd.IsValid() {
-		return nil, fmt.Errorf("export: %T has no Forward method", m)
+	mod, fwd, err := moduleForward(m)
+	if err != nil {
+		return nil, err
 	}
 	if err := checkForward(fwd.Type(), len(args)); err != nil {
 		return nil, fmt.Errorf("export: %T.Forward: %w", m, err)
 	}
-	for i, a := range args {
-		if a == nil {
-			return nil, fmt.Errorf("export: input %d is nil", i)
-		}
+	if err := nonNil(args); err != nil {
+		return nil, err
 	}
 	for _, d := range o.DynamicShapes {
 		if len(d) > 0 {

@@ -56,13 +56,9 @@ func ExportArgs(m nn.Module, args []any, opts ...Options) (*ExportedProgram, err
 	if len(opts) > 0 {
 		o = opts[0]
 	}
-	mod, ok := m.(stateful)
-	if !ok {
-		return nil, fmt.Errorf("export: %T does not embed nn.Base", m)
-	}
-	fwd := reflect.ValueOf(m).MethodByName("Forward")
-	if !fwd.IsValid() {
-		return nil, fmt.Errorf("export: %T has no Forward method", m)
+	mod, fwd, err := moduleForward(m)
+	if err != nil {
+		return nil, err
 	}
 	if err := checkForwardArgs(fwd.Type(), args); err != nil {
 		return nil, fmt.Errorf("export: %T.Forward: %w", m, err)

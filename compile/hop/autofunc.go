@@ -198,20 +198,7 @@ func autoFuncTrace(c *Call, tr *compile.HOPTracer) []*T {
 	} else {
 		res = autoFuncFake(c, tr)
 	}
-	// PyTorch reads every element of the result with a getitem and drops
-	// those of the Nones: an op returning nothing leaves getitem unused and
-	// its first written value is getitem_1.
-	g := tr.Module().Graph
-	lead := 0
-	for lead < len(res) && res[lead] == nil {
-		lead++
-	}
-	for i := 0; i < lead; i++ {
-		if err := g.EraseNode(g.CallFunction(fx.GetItem, []any{nil, i}, nil)); err != nil {
-			panic(asError(err))
-		}
-	}
-	return tr.RecordKwargs(c.Op, []any{op}, kw, res)
+	return recordFunctionalized(tr, c.Op, op, kw, res)
 }
 
 func autoFuncFromNode(args []any, kwargs fx.Kwargs, _ *Graphs) (*Call, error) {
@@ -253,4 +240,22 @@ func autoFuncFromNode(args []any, kwargs fx.Kwargs, _ *Graphs) (*Call, error) {
 		return nil, tensor.Errorf("auto_functionalized: %s: unexpected keyword arguments", op.Name)
 	}
 	return &Call{In: [][]*T{in}, Args: append([]any{op}, rest...)}, nil
+}
+
+// recordFunctionalized records an auto_functionalized call (v1 or v2) of
+// op with results res. PyTorch reads every element of the result with a
+// getitem and drops those of the Nones: an op returning nothing leaves
+// getitem unused and its first written value is getitem_1.
+func recordFunctionalized(tr *compile.HOPTracer, hop *Op, op any, kw fx.Kwargs, res []*T) []*T {
+	g := tr.Module().Graph
+	lead := 0
+	for lead < len(res) && res[lead] == nil {
+		lead++
+	}
+	for i := 0; i < lead; i++ {
+		if err := g.EraseNode(g.CallFunction(fx.GetItem, []any{nil, i}, nil)); err != nil {
+			panic(asError(err))
+		}
+	}
+	return tr.RecordKwargs(hop, []any{op}, kw, res)
 }

@@ -177,17 +177,7 @@ func afV2Trace(c *Call, tr *compile.HOPTracer) []*T {
 	} else {
 		res = fakeRun(c, tr, afV2Meta)
 	}
-	g := tr.Module().Graph
-	lead := 0
-	for lead < len(res) && res[lead] == nil {
-		lead++
-	}
-	for i := 0; i < lead; i++ {
-		if err := g.EraseNode(g.CallFunction(fx.GetItem, []any{nil, i}, nil)); err != nil {
-			panic(asError(err))
-		}
-	}
-	return tr.RecordKwargs(c.Op, []any{op}, kw, res)
+	return recordFunctionalized(tr, c.Op, op, kw, res)
 }
 
 // fakeRun runs meta on meta stand-ins of a fake-mode trace's tensors and
