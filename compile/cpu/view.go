@@ -3,6 +3,7 @@ package cpu
 import (
 	"slices"
 
+	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/compile"
 	"github.com/goaten/goaten/compile/fx"
 	"github.com/goaten/goaten/tensor"
@@ -28,18 +29,6 @@ type viewStep struct {
 type geom struct {
 	sizes, strides []int
 	offset         int
-}
-
-// extent is how many elements of its storage g reaches (0 when empty).
-func (g geom) extent() int {
-	end := g.offset + 1
-	for i, n := range g.sizes {
-		if n == 0 {
-			return 0
-		}
-		end += (n - 1) * g.strides[i]
-	}
-	return end
 }
 
 func geomOf(t *tensor.Tensor) geom {
@@ -82,7 +71,7 @@ func planView(n *fx.Node, c *compile.BoundCall, vals map[*fx.Node]any) *viewStep
 		}
 		g := geomOf(o)
 		v.outs = append(v.outs, g)
-		v.need = max(v.need, g.extent()*in.DType().ItemSize())
+		v.need = max(v.need, core.StorageNBytes(g.sizes, g.strides, in.DType().ItemSize(), g.offset))
 	}
 	return v
 }
