@@ -46,3 +46,17 @@ func copyRowsGo(dst []byte, ldd int, src []byte, lds int, rows, n int) {
 		copy(dst[r*ldd:][:n], src[r*lds:][:n])
 	}
 }
+
+// Fill sets every element of d to v: a few stores, then copies of what is
+// already filled (copy's wide moves), doubling up to a 4 KiB block that
+// then repeats from L1. A scalar store loop writes one element a cycle.
+func Fill[T uint8 | uint16 | uint32 | uint64 | float32](d []T, v T) {
+	n := min(len(d), 16)
+	for i := range n {
+		d[i] = v
+	}
+	blk := max(16, 4096/int(unsafe.Sizeof(v)))
+	for n < len(d) {
+		n += copy(d[n:], d[:min(n, blk)])
+	}
+}

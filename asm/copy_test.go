@@ -100,3 +100,24 @@ func FuzzCopyRowsStream(f *testing.F) {
 		checkCopyRowsStream(t, r, int(rows%9), nn, nn+gd, nn+gs, int(off%64))
 	})
 }
+
+// TestFill: Fill sets every element, for lengths around its first stores
+// and its block, and nothing past the slice.
+func TestFill(t *testing.T) {
+	for _, n := range []int{0, 1, 15, 16, 17, 33, 1000, 1023, 1024, 1025, 5000, 70001} {
+		buf := make([]uint32, n+3)
+		Fill(buf[:n], 0xdeadbeef)
+		for i, v := range buf {
+			if want := uint32(0xdeadbeef); i < n && v != want || i >= n && v != 0 {
+				t.Fatalf("n=%d: element %d = %#x", n, i, v)
+			}
+		}
+		b8 := make([]uint8, n)
+		Fill(b8, 7)
+		for i, v := range b8 {
+			if v != 7 {
+				t.Fatalf("n=%d bytes: element %d = %d", n, i, v)
+			}
+		}
+	}
+}

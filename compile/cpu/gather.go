@@ -1,5 +1,7 @@
 package cpu
 
+import "github.com/goaten/goaten/asm"
+
 // A gather reads a strided or broadcast float32 tensor in the flat order of
 // a tile's iteration space: the operand's strides over the space's dims (0
 // on broadcast dims), dims merged where the operand's layout allows, so a
@@ -71,7 +73,7 @@ func gatherInto[T float32 | uint8](g *gatherSpec, dst, src []T, off, lo int) {
 		case 1:
 			copy(d, src[p:p+run])
 		case 0:
-			fill(d, src[p])
+			asm.Fill(d, src[p])
 		default:
 			q := p
 			for i := range d {
@@ -89,18 +91,5 @@ func gatherInto[T float32 | uint8](g *gatherSpec, dst, src []T, off, lo int) {
 			idx[i-1]++
 			p += g.strides[i-1]
 		}
-	}
-}
-
-// fill sets every element of d to v: a few stores, then doubling copies
-// (memmove's wide stores), for the long runs of a per-channel value
-// broadcast over a plane.
-func fill[T float32 | uint8](d []T, v T) {
-	n := min(len(d), 16)
-	for i := range n {
-		d[i] = v
-	}
-	for n < len(d) {
-		n += copy(d[n:], d[:n])
 	}
 }

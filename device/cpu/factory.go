@@ -3,6 +3,7 @@ package cpu
 import (
 	"math"
 
+	"github.com/goaten/goaten/asm"
 	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
@@ -36,10 +37,7 @@ func fillTyped[T uint8 | uint16 | uint32 | uint64](t *tensor.Tensor, x T) {
 				lo += s * (t.Sizes()[i] - 1)
 			}
 		}
-		run := d[lo : lo+t.Numel()]
-		for i := range run {
-			run[i] = x
-		}
+		asm.Fill(d[lo:lo+t.Numel()], x)
 		return
 	}
 	loopOver(t).run(func(offs *[maxArgs]int, n int, inner *[maxArgs]int) {
