@@ -9,9 +9,9 @@ Prints one line per case in `go test -bench` style: the best of `rounds`
 import sys
 import time
 
+import pinthreads  # noqa: F401,E402  (first: pins the thread pools to THREADS, default 1)
 import torch
 
-torch.set_num_threads(1)
 torch.manual_seed(0)
 x, y = torch.rand(64, 64), torch.rand(64, 64)
 w1, b1 = torch.rand(64, 64), torch.rand(64)

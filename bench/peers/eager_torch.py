@@ -6,9 +6,9 @@ Prints one line per case in `go test -bench` style (ns/op).
 """
 import time
 
+import pinthreads  # noqa: F401,E402  (first: pins the thread pools to THREADS, default 1)
 import torch
 
-torch.set_num_threads(1)
 
 
 def bench(name, fn, n=200000):

@@ -3,6 +3,7 @@ standard library under `go env GOROOT`/src), vocabulary, model (same module
 order, so the same initial weights after torch.manual_seed), windows, AdamW
 and sampling. Run with /usr/bin/python3 bench/peers/examples_charlm.py."""
 import argparse, math, os, subprocess, time
+import pinthreads  # noqa: F401,E402  (first: pins the thread pools to THREADS, default 1)
 import torch
 from torch import nn
 

@@ -3,6 +3,7 @@ batch order and SGD, so the losses and accuracies can be compared with
 `go run ./examples/mnist`. Run with /usr/bin/python3 bench/peers/examples_digits.py."""
 import argparse, gzip, os, time
 import numpy as np
+import pinthreads  # noqa: F401,E402  (first: pins the thread pools to THREADS, default 1)
 import torch
 from torch import nn
 

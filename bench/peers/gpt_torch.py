@@ -12,11 +12,11 @@ import math
 import os
 import time
 
+import pinthreads  # noqa: F401,E402  (first: pins the thread pools to THREADS, default 1)
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-torch.set_num_threads(int(os.environ.get("THREADS", "1")))  # THREADS=2 for two
 torch.manual_seed(0)
 V, T, L, H, D, HID = 512, 128, 4, 8, 256, 1024
 

@@ -9,11 +9,11 @@ THREADS=2 runs it on two threads. Prints lines in `go test -bench` style (ns/op,
 import os
 import time
 
+import pinthreads  # noqa: F401,E402  (first: pins the thread pools to THREADS, default 1)
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-torch.set_num_threads(int(os.environ.get("THREADS", "1")))  # THREADS=2 for two
 torch.manual_seed(0)
 model = nn.Sequential(nn.Linear(784, 1024), nn.ReLU(), nn.Linear(1024, 1024), nn.ReLU(), nn.Linear(1024, 10))
 x = torch.randn(256, 784)

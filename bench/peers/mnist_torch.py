@@ -12,10 +12,10 @@ best of 5 rounds, wall time (ns/op) and the process's CPU time (cpu-ns/op).
 import os
 import time
 
+import pinthreads  # noqa: F401,E402  (first: pins the thread pools to THREADS, default 1)
 import torch
 from torch import nn
 
-torch.set_num_threads(int(os.environ.get("THREADS", "1")))
 torch.manual_seed(0)
 B = 32
 model = nn.Sequential(

@@ -20,10 +20,9 @@ import os
 import re
 import time
 
-os.environ.setdefault("OMP_NUM_THREADS", "1")
+import pinthreads  # noqa: F401,E402  (first: pins the thread pools to THREADS, default 1)
 import torch  # noqa: E402
 
-torch.set_num_threads(1)
 REPS = int(os.environ.get("PEER_REPS", "3"))
 BATCH = int(os.environ.get("PEER_BATCH", "10"))
 HERE = os.path.dirname(os.path.abspath(__file__))
