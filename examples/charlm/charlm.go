@@ -11,6 +11,7 @@ import (
 
 	gt "github.com/goaten/goaten"
 	"github.com/goaten/goaten/autograd"
+	"github.com/goaten/goaten/compile"
 	"github.com/goaten/goaten/examples/internal/train"
 	"github.com/goaten/goaten/optim"
 )
@@ -31,6 +32,7 @@ type Config struct {
 	Prompt               string // their start
 	Out                  string
 	Resume               bool
+	Eager                bool // run the training loss eagerly instead of compiled
 	Log                  io.Writer
 }
 
@@ -116,6 +118,20 @@ func Run(c Config) (Result, error) {
 	lossOf := func(x, y *gt.Tensor) *gt.Tensor {
 		return model.Forward(x).Reshape([]int{-1, c.GPT.Vocab}).CrossEntropyLoss(y.Reshape([]int{-1}))
 	}
+	// The training loss is compiled (torch.compile's counterpart: one graph
+	// for the forward and the loss, its backward by AOT autograd, run by the
+	// default CPU backend), unless c.Eager.
+	trainLoss := func(x, y *gt.Tensor) (*gt.Tensor, error) { return lossOf(x, y), nil }
+	if !c.Eager {
+		cc := compile.Compile(lossOf, compile.Options{Fullgraph: true})
+		trainLoss = func(x, y *gt.Tensor) (*gt.Tensor, error) {
+			l, err := cc.Call(x, y)
+			if err != nil {
+				return nil, err
+			}
+			return l.(*gt.Tensor), nil
+		}
+	}
 	for epoch := start; epoch < start+c.Epochs; epoch++ {
 		// Each epoch's windows come from torch.manual_seed(seed+1+epoch), so
 		// that a resumed run draws what an uninterrupted one would.
@@ -125,7 +141,10 @@ func Run(c Config) (Result, error) {
 		var sum float64
 		for step := range c.Steps {
 			x, y := windows(trainData, gt.Randint(trainData.Sizes()[0]-T-1, []int{c.Batch}))
-			loss := lossOf(x, y)
+			loss, err := trainLoss(x, y)
+			if err != nil {
+				return res, fmt.Errorf("the compiled training loss: %w", err)
+			}
 			opt.ZeroGrad()
 			loss.Backward()
 			opt.Step()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -9,8 +10,8 @@ import (
 )
 
 // TestRun trains a tiny model for two short epochs, resumes for a third, and
-// checks the loss falls, a sample of the asked length is drawn and the files
-// are written.
+// checks the loss falls, a sample of the asked length is drawn, the files
+// are written and the eager training loss gives the compiled one's losses.
 func TestRun(t *testing.T) {
 	dir := t.TempDir()
 	c := Config{
@@ -27,6 +28,19 @@ func TestRun(t *testing.T) {
 	}
 	if len(r.Sample) != len("func ")+20 {
 		t.Errorf("sample %q: want %d bytes", r.Sample, len("func ")+20)
+	}
+	// The same run with the training loss eager: the compiled graphs
+	// compute the same losses up to rounding.
+	e := c
+	e.Eager, e.Out = true, t.TempDir()
+	re, err := Run(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range re.History.Loss {
+		if d := math.Abs(l - r.History.Loss[i]); d > 1e-4*math.Abs(l) {
+			t.Errorf("epoch %d: eager loss %v, compiled %v", i+1, l, r.History.Loss[i])
+		}
 	}
 	c.Epochs, c.Resume = 1, true
 	r, err = Run(c)

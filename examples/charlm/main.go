@@ -38,6 +38,7 @@ func main() {
 	flag.StringVar(&c.Prompt, "prompt", "func ", "the sample's start")
 	flag.StringVar(&c.Out, "out", "charlm-out", "directory for the plot (curves.png) and the checkpoint")
 	flag.BoolVar(&c.Resume, "resume", false, "continue from the checkpoint in -out")
+	flag.BoolVar(&c.Eager, "eager", false, "run the training loss eagerly instead of compiled")
 	flag.Parse()
 	c.Files = strings.Split(*files, ",")
 	if _, err := Run(c); err != nil {
