@@ -4,10 +4,14 @@
 // a few files of the standard library under runtime.GOROOT()/src. After
 // training it samples text from a seeded generator. Like examples/digits it
 // shows a progress bar, draws the loss curve to a PNG and saves a checkpoint
-// that -resume continues from.
+// that -resume continues from. The training loss is compiled (package
+// compile: the forward and the loss traced into one graph, the backward by
+// AOT autograd, both run by the CPU backend); -eager runs it eagerly, with
+// the same losses.
 //
 //	go run ./examples/charlm                   # 4 epochs of 50 steps
 //	go run ./examples/charlm -epochs 20 -d 128
+//	go run ./examples/charlm -eager
 //
 // bench/peers/examples_charlm.py does the same in PyTorch 1.13.
 package main
