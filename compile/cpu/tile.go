@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"sync/atomic"
 	"unsafe"
@@ -162,6 +163,25 @@ type worker struct {
 	row     [][]float32
 	scratch []float32
 	mask    []uint8 // a gathered condition (iWhere)
+	splat   [2][]float32
+	splatV  [2]float32 // what splat[k] holds, while len(splat[k]) > 0
+}
+
+// splatOf returns n copies of v from w's k-th splat buffer, refilled only
+// when v's bits or a longer n ask for it (a where's scalar operand is the
+// same tile after tile).
+func (w *worker) splatOf(k int, v float32, n int) []float32 {
+	b := w.splat[k]
+	if len(b) >= n && math.Float32bits(w.splatV[k]) == math.Float32bits(v) {
+		return b[:n]
+	}
+	if cap(b) < n {
+		b = make([]float32, n)
+	}
+	b = b[:n]
+	asm.Fill(b, v)
+	w.splat[k], w.splatV[k] = b, v
+	return b
 }
 
 // bind carves g's registers out of w's slab.
@@ -461,40 +481,20 @@ func (l loc) String() string {
 }
 
 // selectRun is where's selection over a tile: raw bits, as device/cpu's
-// asm.Select32, from tensors or scalars.
+// asm.Select32, from tensors or scalars (a scalar as a run of its copies).
 func selectRun(d []float32, c []uint8, in *instr, ts *tileState, scalars []float32) {
-	switch {
-	case !in.sa && !in.sb:
-		a, b := ts.slice(in.a), ts.slice(in.b)
-		asm.Select32(u32(d), c, u32(a), u32(b))
-	case in.sa && in.sb:
-		x, y := scalars[in.s], scalars[in.s2]
-		for i, v := range c {
-			if v != 0 {
-				d[i] = x
-			} else {
-				d[i] = y
-			}
-		}
-	case in.sa:
-		x, b := scalars[in.s], ts.slice(in.b)
-		for i, v := range c {
-			if v != 0 {
-				d[i] = x
-			} else {
-				d[i] = b[i]
-			}
-		}
-	default:
-		a, y := ts.slice(in.a), scalars[in.s2]
-		for i, v := range c {
-			if v != 0 {
-				d[i] = a[i]
-			} else {
-				d[i] = y
-			}
-		}
+	var a, b []float32
+	if in.sa {
+		a = ts.w.splatOf(0, scalars[in.s], len(d))
+	} else {
+		a = ts.slice(in.a)
 	}
+	if in.sb {
+		b = ts.w.splatOf(1, scalars[in.s2], len(d))
+	} else {
+		b = ts.slice(in.b)
+	}
+	asm.Select32(u32(d), c, u32(a), u32(b))
 }
 
 // u32 views float32s as their bits.
