@@ -15,8 +15,6 @@ func reduceKernels() *reduceTable { return &reduceGo }
 
 func cvtKernels() *cvtTable { return &cvtGo }
 
-func convKernels() depthwiseKernel { return depthwiseGo }
-
 func addcmulKernels() *addcmulTable { return &addcmulGo }
 
 // fmaF32 is FMAF32's kernel: the twin.
