@@ -207,4 +207,18 @@ func (cf *customFn) apply(n *Node, grads []*T, create bool) []*T {
 	return res
 }
 
-func (cf *customFn) release() { cf.ctx.released = true }
+func (cf *customFn) release() {
+	cf.ctx.released = true
+	if r, ok := cf.f.(Releaser); ok {
+		r.Release(cf.ctx)
+	}
+}
+
+// A Releaser is a Function told when its node is freed: after a backward
+// through it without retain_graph, when what Forward left in the context
+// (saved tensors, Data) is never read again. (PyTorch frees the saved
+// tensors then; compile's AOT autograd functions hand their activations'
+// storages back to the plan that made them.)
+type Releaser interface {
+	Release(ctx *FunctionCtx)
+}

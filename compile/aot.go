@@ -3,6 +3,7 @@ package compile
 import (
 	"fmt"
 	"reflect"
+	"strings"
 
 	"github.com/goaten/goaten/autograd"
 	"github.com/goaten/goaten/compile/fx"
@@ -38,6 +39,7 @@ type Joint struct {
 	numPrimals       int
 	outDiff          []bool // which outputs get a tangent
 	random           bool   // the forward draws random numbers (dropout)
+	recycle          bool   // the forward's results may be handed back (see recyclable)
 }
 
 // TraceJoint traces fn (as Compile's fn) and its backward into a Joint in
@@ -248,6 +250,7 @@ func (j *Joint) partition() error {
 	j.Forward = fx.NewGraphModule(fg)
 	copyAttrs(j.Graph, j.Forward)
 	j.NumSaved = len(saved)
+	j.recycle = recyclable(j.Forward)
 	// The backward graph.
 	bg := fx.New()
 	bwdMap := map[*fx.Node]*fx.Node{}
@@ -303,18 +306,42 @@ type aotFunction struct {
 	primals  []*tensor.Tensor // this call's inputs and parameters
 }
 
+// aotSaved is what an aotFunction's Forward leaves for its Backward.
+type aotSaved struct {
+	saved []*tensor.Tensor
+	// kept are the storages the caller can reach that the forward made:
+	// the outputs' and the gradients'. (The inputs' and the constants'
+	// were not made under the call's storage tag.)
+	kept map[*tensor.Storage]bool
+}
+
 func (f *aotFunction) Forward(ctx *autograd.FunctionCtx, inputs ...any) []*tensor.Tensor {
 	in := make([]*tensor.Tensor, len(inputs))
 	for i, x := range inputs {
 		in[i], _ = x.(*tensor.Tensor)
 	}
+	// The backend (compile/cpu's plans) adopts the storages the forward
+	// makes for its results under this call's tag: Release hands back
+	// those of the saved activations.
+	var restore func()
+	if f.j.recycle {
+		restore = tensor.WithStorageTag(ctx)
+	}
 	res, err := f.fwd(in)
+	if restore != nil {
+		restore()
+	}
 	if err != nil {
 		panic(asTensorError(err))
 	}
 	vals := tensorsOf(res)
-	ctx.Data = vals[f.j.NumOut:]
 	outs := vals[:f.j.NumOut]
+	sv := &aotSaved{saved: vals[f.j.NumOut:]}
+	if f.j.recycle {
+		sv.kept = map[*tensor.Storage]bool{}
+		keep(sv.kept, outs)
+	}
+	ctx.Data = sv
 	for i, o := range outs {
 		if !f.j.outDiff[i] && o != nil {
 			ctx.MarkNonDifferentiable(o)
@@ -327,8 +354,11 @@ func (f *aotFunction) Backward(ctx *autograd.FunctionCtx, grads ...*tensor.Tenso
 	if ctx.CreateGraph() {
 		return f.recordedBackward(grads)
 	}
-	saved := ctx.Data.([]*tensor.Tensor)
-	in := append([]*tensor.Tensor(nil), saved...)
+	sv, _ := ctx.Data.(*aotSaved)
+	if sv == nil {
+		tensor.Panicf("Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward.")
+	}
+	in := append([]*tensor.Tensor(nil), sv.saved...)
 	for i, g := range grads {
 		if f.j.outDiff[i] {
 			in = append(in, g)
@@ -339,10 +369,71 @@ func (f *aotFunction) Backward(ctx *autograd.FunctionCtx, grads ...*tensor.Tenso
 		panic(asTensorError(err))
 	}
 	out := make([]*tensor.Tensor, f.j.numPrimals)
-	for k, g := range tensorsOf(res) {
+	gs := tensorsOf(res)
+	for k, g := range gs {
 		out[f.j.GradOf[k]] = g
 	}
+	if sv.kept != nil {
+		keep(sv.kept, gs) // a gradient on a saved activation's storage
+	}
 	return out
+}
+
+// Release runs when autograd frees the function's node (after a backward
+// without retain_graph): the saved activations are never read again, so
+// the storages the forward made for them alone go back to the backend,
+// whose next forward call fills them instead of allocating (issue 24's
+// memory plan for training graphs). A second backward then fails as
+// PyTorch's does.
+func (f *aotFunction) Release(ctx *autograd.FunctionCtx) {
+	sv, _ := ctx.Data.(*aotSaved)
+	ctx.Data = nil
+	if sv == nil || sv.kept == nil {
+		return
+	}
+	// Each storage once: once handed back, another call may take it at
+	// once.
+	for _, t := range sv.saved {
+		if t == nil {
+			continue
+		}
+		if s := t.Storage(); s != nil && !sv.kept[s] {
+			sv.kept[s] = true
+			tensor.RecycleTagged(s, ctx)
+		}
+	}
+}
+
+// keep adds the CPU storages of ts to kept.
+func keep(kept map[*tensor.Storage]bool, ts []*tensor.Tensor) {
+	for _, t := range ts {
+		if t != nil {
+			if s := t.Storage(); s != nil {
+				kept[s] = true
+			}
+		}
+	}
+}
+
+// recyclable reports whether a forward graph's results can be handed back
+// once its backward has run: every node it calls is an aten op (or
+// getitem), and aten ops never keep a reference to a tensor (an in-place op
+// writes values into its argument's own storage; set_, which makes its
+// argument share another storage, is excluded), so nothing outside the call
+// (a buffer, a TorchBind object, a custom op's cache) can hold a tensor the
+// forward made for a saved activation. Views are fine: a saved activation
+// on the storage of an output or a gradient is kept.
+func recyclable(gm *fx.GraphModule) bool {
+	for _, n := range gm.Graph.Nodes() {
+		if n.Op != fx.OpCallFunction || n.Target == fx.GetItem {
+			continue
+		}
+		op, ok := n.Target.(*tensor.Op)
+		if !ok || op == nil || !strings.HasPrefix(op.Name, "aten::") || strings.HasPrefix(op.Name, "aten::set_") {
+			return false
+		}
+	}
+	return true
 }
 
 // recordedBackward is the backward of a backward that is itself

@@ -14,6 +14,57 @@ import (
 // goes through Elems. resize_ may replace the buffer; every view sees the change.
 type Storage struct {
 	data []byte
+	home Recycler // where RecycleTagged hands the storage back, or nil
+	tag  any      // the storage tag of the goroutine that adopted it
+}
+
+// A Recycler takes back storages it made once nothing reads or writes them
+// any more: compile/cpu's plans, whose warm calls then fill the storages
+// again instead of allocating.
+type Recycler interface {
+	Recycle(s *Storage)
+}
+
+type storageTagKey struct{}
+
+// WithStorageTag makes tag (comparable, not nil) the tag of the storages
+// that Recyclers adopt on the calling goroutine, until restore is called.
+func WithStorageTag(tag any) (restore func()) { return SetModeValue(storageTagKey{}, tag) }
+
+// StorageTagged reports whether the calling goroutine has a storage tag.
+func StorageTagged() bool {
+	return localCount.Load() != 0 && ModeValue(storageTagKey{}) != nil
+}
+
+// Adopt makes r the storage's Recycler under the calling goroutine's
+// storage tag and reports whether there was one; without a tag it does
+// nothing (nobody could hand s back).
+func (s *Storage) Adopt(r Recycler) bool {
+	if localCount.Load() == 0 {
+		return false
+	}
+	tag := ModeValue(storageTagKey{})
+	if tag == nil {
+		return false
+	}
+	s.home, s.tag = r, tag
+	return true
+}
+
+// RecycleTagged hands s back to its Recycler if it was adopted under tag,
+// and reports whether it did. The caller asserts that no tensor on s is
+// read or written again: the next owner overwrites it. Only code that
+// knows every user of what was made under its tag may call it (compile's
+// AOT autograd functions, for the activations their forward saved, once
+// the backward has run).
+func RecycleTagged(s *Storage, tag any) bool {
+	if s == nil || s.home == nil || s.tag != tag {
+		return false
+	}
+	h := s.home
+	s.home, s.tag = nil, nil
+	h.Recycle(s)
+	return true
 }
 
 // NewStorage allocates a zeroed storage of nbytes bytes.

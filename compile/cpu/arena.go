@@ -19,6 +19,10 @@ import (
 // through tensor.WithAllocator — takes it instead of new memory. A value
 // the call returns never dies, so its storage is never reused. Warm calls
 // thus allocate new memory only for what they return.
+//
+// A graph output's storage is new memory, or one that an earlier call's
+// caller handed back (donated, below): the saved activations of a training
+// graph's forward, once its backward has run.
 type arena struct {
 	vals    []any
 	workers []*worker
@@ -26,25 +30,93 @@ type arena struct {
 	free    map[int][]*tensor.Storage
 	owned   map[*tensor.Storage]int
 	hookOn  bool // the allocator hands out free storages (off for graph outputs)
+	fresh   bool // the allocator hands out donated storages (a graph output)
+	don     *donated
+	adopted int // bytes of outputs adopted in this call
 	scratch []*tensor.Storage
 	tracked []*tensor.Storage
 }
 
 // Storage is the tensor.Allocator: a free storage of nbytes, if any.
 func (a *arena) Storage(nbytes int, zero bool) *tensor.Storage {
-	if !a.hookOn {
+	var s *tensor.Storage
+	switch {
+	case a.fresh:
+		if s = a.don.take(nbytes); s == nil {
+			return nil
+		}
+	case a.hookOn:
+		l := a.free[nbytes]
+		if len(l) == 0 {
+			if s = a.don.take(nbytes); s == nil {
+				return nil
+			}
+			break
+		}
+		s = l[len(l)-1]
+		a.free[nbytes] = l[:len(l)-1]
+	default:
 		return nil
 	}
-	l := a.free[nbytes]
-	if len(l) == 0 {
-		return nil
-	}
-	s := l[len(l)-1]
-	a.free[nbytes] = l[:len(l)-1]
 	if zero {
 		clear(s.Bytes())
 	}
 	return s
+}
+
+// adopt makes the donated pool the Recycler (under the goroutine's storage
+// tag, if any: see tensor.WithStorageTag) of the storages a successful call
+// made that its results hold: those still owned when it ends (a result's,
+// or the base of a result that is a view), and s, a fresh group output's.
+func (a *arena) adopt(s *tensor.Storage) {
+	if s.NBytes() >= tensor.AllocatorMin && s.Adopt(a.don) {
+		a.adopted += s.NBytes()
+	}
+}
+
+// donated holds a plan's storages handed back by its callers for its graph
+// outputs, at most the bytes of outputs one call made (the largest so far).
+type donated struct {
+	mu    sync.Mutex
+	free  map[int][]*tensor.Storage
+	bytes int // held
+	cap   int // the most bytes of adopted outputs one call has made
+}
+
+// Recycle is the tensor.Recycler: it keeps s for a later call's output.
+func (d *donated) Recycle(s *tensor.Storage) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.bytes+s.NBytes() > d.cap {
+		return // the collector takes it
+	}
+	if d.free == nil {
+		d.free = map[int][]*tensor.Storage{}
+	}
+	d.free[s.NBytes()] = append(d.free[s.NBytes()], s)
+	d.bytes += s.NBytes()
+}
+
+// take returns a donated storage of nbytes, or nil.
+func (d *donated) take(nbytes int) *tensor.Storage {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	l := d.free[nbytes]
+	if len(l) == 0 {
+		return nil
+	}
+	s := l[len(l)-1]
+	l[len(l)-1] = nil
+	d.free[nbytes] = l[:len(l)-1]
+	d.bytes -= nbytes
+	return s
+}
+
+// made raises the cap to a call's adopted bytes.
+func (d *donated) made(n int) {
+	d.mu.Lock()
+	d.cap = max(d.cap, n)
+	d.mu.Unlock()
 }
 
 // storagesOf lists the CPU storages a value holds (into a.scratch).
@@ -139,7 +211,11 @@ func (a *arena) workersFor(n int) []*worker {
 func (a *arena) endCall() {
 	clear(a.vals)
 	clear(a.owned)
-	a.hookOn = false
+	a.hookOn, a.fresh = false, false
+	if a.adopted > 0 {
+		a.don.made(a.adopted)
+		a.adopted = 0
+	}
 	for i := range a.frames {
 		f := &a.frames[i]
 		clear(f.in)
@@ -171,6 +247,7 @@ func (p *arenaPool) get(pl *plan) *arena {
 		vals:  make([]any, pl.nslots),
 		free:  map[int][]*tensor.Storage{},
 		owned: map[*tensor.Storage]int{},
+		don:   &pl.donated,
 	}
 	a.frames = make([]frame, len(pl.progs))
 	for i, g := range pl.progs {

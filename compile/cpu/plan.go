@@ -25,6 +25,9 @@ type plan struct {
 	arena  bool // some intermediate outside groups is recycled: set the allocator
 	nargs  int  // the length of the dispatcher calls' argument lists together
 	pool   arenaPool
+	// donated are the storages callers handed back for graph outputs
+	// (tensor.RecycleTagged), taken by the outputs of later calls.
+	donated donated
 }
 
 type constSlot struct {
@@ -266,7 +269,7 @@ func (pl *plan) run(inputs []*tensor.Tensor, a *arena) (res any, err error) {
 	for _, c := range pl.consts {
 		a.vals[c.slot] = c.val
 	}
-	if pl.arena {
+	if pl.arena || tensor.StorageTagged() { // recycled intermediates, donated outputs
 		restore := tensor.WithAllocator(a)
 		defer restore()
 	}
@@ -284,10 +287,10 @@ func (pl *plan) run(inputs []*tensor.Tensor, a *arena) (res any, err error) {
 					v, done = s.view.run(a.vals)
 				}
 				if !done {
-					a.hookOn = !s.fresh
+					a.hookOn, a.fresh = pl.arena && !s.fresh, s.fresh
 					end := s.args + s.call.NArgs()
 					v = s.call.InvokeWith(block[s.args:end:end], a.vals)
-					a.hookOn = false
+					a.hookOn, a.fresh = false, false
 				}
 				a.vals[s.out] = v
 				a.track(v, s.reads)
@@ -304,6 +307,11 @@ func (pl *plan) run(inputs []*tensor.Tensor, a *arena) (res any, err error) {
 			return nil, fmt.Errorf("%w\n\nWhile executing %s", err, pl.steps[cur].node.Format())
 		}
 		return nil, err
+	}
+	if tensor.StorageTagged() {
+		for s := range a.owned {
+			a.adopt(s)
+		}
 	}
 	return compile.Output(pl.out, a.vals), nil
 }
@@ -373,10 +381,12 @@ func (pl *plan) runGroup(s *pstep, a *arena) {
 	for i := range g.outs {
 		o := &g.outs[i]
 		t := tensor.NewMetaContiguous(o.sizes, o.dtype, tensor.CPU)
-		a.hookOn = !o.fresh
+		a.hookOn, a.fresh = pl.arena && !o.fresh, o.fresh
 		tensor.MaterializeUninit(t)
-		a.hookOn = false
-		if !o.fresh {
+		a.hookOn, a.fresh = false, false
+		if o.fresh {
+			a.adopt(t.Storage())
+		} else {
 			a.own(t)
 		}
 		a.vals[o.slot] = t
