@@ -64,3 +64,56 @@ mergeLoop:
 	VZEROUPPER                         // clean AVX state
 mergeDone:
 	RET
+
+// Register roles of mergeRowsF32AVX2.
+#define ldX   R8  // row stride of x in bytes
+#define nRow  R9  // rows left
+#define rowW  R10 // pairs per row
+#define jPair R11 // pairs of the row done
+#define lastB R12 // the last block's first pair: w − 8
+
+// MERGEBLOCK(j) merges the eight pairs from pair j of the row: even
+// (ePtr) and odd (oPtr) elements j … j+7 into x (xPtr) elements 2j …
+// 2j+15.
+#define MERGEBLOCK(j) \
+	VMOVUPS    (ePtr)(j*4), Y0;   /* Y0 = e[j] … e[j+7]        */ \
+	VMOVUPS    (oPtr)(j*4), Y1;   /* Y1 = o[j] … o[j+7]        */ \
+	VUNPCKLPS  Y1, Y0, Y2;        /* Y2 = e0 o0 e1 o1 | e4 o4 … */ \
+	VUNPCKHPS  Y1, Y0, Y3;        /* Y3 = e2 o2 e3 o3 | e6 o6 … */ \
+	VPERM2F128 $0x20, Y3, Y2, Y4; /* Y4 = e0 o0 … e3 o3        */ \
+	VPERM2F128 $0x31, Y3, Y2, Y5; /* Y5 = e4 o4 … e7 o7        */ \
+	VMOVUPS    Y4, (xPtr)(j*8);   /* x[2j] … x[2j+7]           */ \
+	VMOVUPS    Y5, 32(xPtr)(j*8)  /* x[2j+8] … x[2j+15]        */
+
+// func mergeRowsF32AVX2(x []float32, ldx int, even, odd []float32, rows, w int)
+// Rows of w ≥ 8 pairs: whole blocks of eight, then, when w is not a
+// multiple of eight, the block ending at the last pair (it writes again
+// pairs already written, with the same values).
+TEXT ·mergeRowsF32AVX2(SB), NOSPLIT, $0-96
+	MOVQ x_base+0(FP), xPtr     // xPtr = x
+	MOVQ ldx+24(FP), ldX        // ldX = ldx
+	SHLQ $2, ldX                // in bytes
+	MOVQ even_base+32(FP), ePtr // ePtr = even
+	MOVQ odd_base+56(FP), oPtr  // oPtr = odd
+	MOVQ rows+80(FP), nRow      // nRow = rows
+	MOVQ w+88(FP), rowW         // rowW = w
+	MOVQ rowW, lastB            // lastB = w
+	SUBQ $8, lastB              // − 8
+rowLoop:
+	XORQ jPair, jPair           // jPair = 0
+blockLoop:
+	MERGEBLOCK(jPair)           // pairs jPair … jPair+7
+	ADDQ $8, jPair              // jPair += 8
+	CMPQ jPair, lastB           // another whole block?
+	JLE  blockLoop              // jPair ≤ w − 8: yes
+	CMPQ jPair, rowW            // pairs left?
+	JEQ  rowDone                // jPair = w: none
+	MERGEBLOCK(lastB)           // pairs w−8 … w−1
+rowDone:
+	ADDQ ldX, xPtr              // next row of x
+	LEAQ (ePtr)(rowW*4), ePtr   // next row of even
+	LEAQ (oPtr)(rowW*4), oPtr   // next row of odd
+	DECQ nRow                   // a row done
+	JNZ  rowLoop                // more?
+	VZEROUPPER                  // clean AVX state
+	RET

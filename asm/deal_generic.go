@@ -22,3 +22,10 @@ func mergeGo(x, even, odd []float32) {
 		x[len(x)-1] = even[len(odd)]
 	}
 }
+
+// mergeRowsGo is MergeRowsF32's twin.
+func mergeRowsGo(x []float32, ldx int, even, odd []float32, rows, w int) {
+	for r := range rows {
+		mergeGo(x[r*ldx:][:2*w], even[r*w:][:w], odd[r*w:][:w])
+	}
+}

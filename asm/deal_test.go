@@ -2,6 +2,7 @@ package asm
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -77,6 +78,102 @@ func FuzzDealMerge(f *testing.F) {
 		for i := range x {
 			if y[i] != x[i] {
 				t.Fatalf("element %d: %v after dealing and merging, want %v", i, y[i], x[i])
+			}
+		}
+	})
+}
+
+// TestMergeRows checks MergeRowsF32 against its twin and against MergeF32
+// row by row: rows of 0..67 pairs (past four blocks of eight, the lengths
+// where the AVX2 kernel's last block overlaps the one before), 0..3 rows,
+// rows packed or further apart, unaligned starts, the specials mixed in;
+// the gaps between the rows and guards past the end keep their values.
+func TestMergeRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(51, 52))
+	for w := range 68 {
+		for rows := range 4 {
+			for _, gap := range []int{0, 1, 2 * w, 5} {
+				at := r.IntN(8)
+				ldx := 2*w + gap
+				even, odd := ewValues32(r, rows*w), ewValues32(r, rows*w)
+				n := 0
+				if rows > 0 {
+					n = (rows-1)*ldx + 2*w
+				}
+				x, xbuf := ewPad(make([]float32, n), at, ewGuard)
+				for i := range x {
+					x[i] = ewGuard
+				}
+				MergeRowsF32(x, ldx, even, odd, rows, w)
+				want := make([]float32, n)
+				for i := range want {
+					want[i] = ewGuard
+				}
+				for i := range rows {
+					MergeF32(want[i*ldx:][:2*w], even[i*w:][:w], odd[i*w:][:w])
+				}
+				twin := slices.Clone(want)
+				for i := range twin {
+					twin[i] = ewGuard
+				}
+				mergeRowsGo(twin, ldx, even, odd, rows, w)
+				for i := range want {
+					if !ewSame(x[i], want[i]) || !ewSame(twin[i], want[i]) {
+						t.Fatalf("%d rows of %d pairs %d apart: element %d = %v (twin %v), want %v", rows, w, ldx, i, x[i], twin[i], want[i])
+					}
+				}
+				ewCheckGuards(t, "MergeRowsF32", xbuf, at, n, ewGuard)
+			}
+		}
+	}
+	for _, f := range []func(){
+		func() { MergeRowsF32(make([]float32, 16), 7, make([]float32, 8), make([]float32, 8), 2, 4) },  // rows overlap
+		func() { MergeRowsF32(make([]float32, 15), 8, make([]float32, 8), make([]float32, 8), 2, 4) },  // x short
+		func() { MergeRowsF32(make([]float32, 16), 8, make([]float32, 7), make([]float32, 8), 2, 4) },  // even short
+		func() { MergeRowsF32(make([]float32, 16), 8, make([]float32, 8), make([]float32, 7), 2, 4) },  // odd short
+		func() { MergeRowsF32(make([]float32, 16), 8, make([]float32, 8), make([]float32, 8), -1, 4) }, // negative rows
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Error("MergeRowsF32 with sizes that do not fit: no panic")
+				}
+			}()
+			f()
+		}()
+	}
+}
+
+// FuzzMergeRows merges rows read from data (its first bytes the rows, the
+// pairs per row and the gap between rows) and checks them against the twin.
+func FuzzMergeRows(f *testing.F) {
+	f.Add([]byte{3, 14, 28, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 3 {
+			return
+		}
+		rows, w, gap := int(data[0]%8), int(data[1]%40), int(data[2]%64)
+		ldx := 2*w + gap
+		even, odd := make([]float32, rows*w), make([]float32, rows*w)
+		for i := range even {
+			if len(data) > 3 {
+				even[i] = float32(data[3+i%(len(data)-3)]) - 128
+			}
+			odd[i] = float32(i)
+		}
+		n := 0
+		if rows > 0 {
+			n = (rows-1)*ldx + 2*w
+		}
+		x, y := make([]float32, n), make([]float32, n)
+		for i := range x {
+			x[i], y[i] = -1, -1
+		}
+		MergeRowsF32(x, ldx, even, odd, rows, w)
+		mergeRowsGo(y, ldx, even, odd, rows, w)
+		for i := range x {
+			if x[i] != y[i] {
+				t.Fatalf("%d rows of %d pairs %d apart: element %d = %v, twin %v", rows, w, ldx, i, x[i], y[i])
 			}
 		}
 	})

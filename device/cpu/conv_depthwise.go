@@ -205,7 +205,7 @@ func convDepthwiseBackward(p *core.ConvParams, gout, input, weight, gi, gw, gb *
 // dwScratch holds a goroutine's scratch buffers for the depthwise
 // gradients, made on first use.
 type dwScratch struct {
-	acc, dealt, phase, merged, wt []float32
+	acc, dealt, phase, wt []float32
 }
 
 // weightGrad sets gw (one channel's kH·kW taps) to the weight gradient of
@@ -300,8 +300,7 @@ func dwInputGradPhases(rows, cols dwSide) []dwPhase {
 // of the channel whose kernel is w and output gradient planes gy (gPlane
 // apart): in place when there is one phase (stride 1), else each phase
 // into scratch planes (zero for a phase no tap reaches: a stride past the
-// kernel's reach), then the phases of each row of gx merged, the row
-// written in order.
+// kernel's reach), then the phases of each row of gx merged into it.
 func (s *dwScratch) inputGrad(ph []dwPhase, rows, cols dwSide, gy []float32, gPlane, N int, w, gx []float32, gxPlane int) {
 	inLen := rows.n * cols.n
 	if rows.s == 1 && cols.s == 1 {
@@ -340,12 +339,9 @@ func (s *dwScratch) inputGrad(ph []dwPhase, rows, cols dwSide, gy []float32, gPl
 	colLen, _ := phases(cols.n, cols.s)
 	rowLen, _ := phases(rows.n, rows.s)
 	if cols.planePhases() {
-		// Each row phase's even and odd columns merged plane by plane,
-		// its rows then copied to theirs.
+		// Each row phase's even and odd columns merged row by row
+		// straight into its rows of gx, rows.s apart.
 		half := cols.n / 2
-		if s.merged == nil {
-			s.merged = make([]float32, inLen)
-		}
 		for n := range N {
 			for a, nr := range rowLen {
 				if nr == 0 {
@@ -353,15 +349,7 @@ func (s *dwScratch) inputGrad(ph []dwPhase, rows, cols dwSide, gy []float32, gPl
 				}
 				even := s.phase[at[a][0]+n*nr*half:][:nr*half]
 				odd := s.phase[at[a][1]+n*nr*half:][:nr*half]
-				if rows.s == 1 {
-					asm.MergeF32(gx[n*gxPlane:][:inLen], even, odd)
-					continue
-				}
-				m := s.merged[:nr*cols.n]
-				asm.MergeF32(m, even, odd)
-				for i := range nr {
-					copy(gx[n*gxPlane+(a+i*rows.s)*cols.n:][:cols.n], m[i*cols.n:])
-				}
+				asm.MergeRowsF32(gx[n*gxPlane+a*cols.n:], rows.s*cols.n, even, odd, nr, half)
 			}
 		}
 		return

@@ -234,31 +234,49 @@ type padGeom struct {
 
 func padRows[T uint8 | uint16 | uint32 | uint64](g padGeom, d, s []T, v T) {
 	rows := len(d) / g.outW
+	// Four-byte elements: the rows that copy an input row are written by
+	// asm.PadRowsU32, a run of them a call.
+	d32, four := any(d).([]uint32)
+	s32, _ := any(s).([]uint32)
+	v32, _ := any(v).(uint32)
 	parallel.Range(rows, max(1, grain/g.outW), 1, func(lo, hi int) {
 		// p, r: the plane of row lo and its row in the input (r0 past
 		// outR); advanced row by row, without a division per row.
 		p, r := lo/g.outH, lo%g.outH-g.outR
-		for i := lo; i < hi; i++ {
-			row := d[i*g.outW : (i+1)*g.outW]
-			if r < 0 || r >= g.nH {
-				for j := range row {
-					row[j] = v
-				}
+		for i := lo; i < hi; {
+			if four && r >= 0 && r < g.nH {
+				k := min(hi-i, g.nH-r) // the plane's rows from here that copy one
+				asm.PadRowsU32(d32[i*g.outW:], g.outW, s32[(p*g.inH+g.inR+r)*g.inW+g.inC:], g.inW, k,
+					g.outC, g.nW, g.outW-g.outC-g.nW, v32)
+				i, r = i+k, r+k
 			} else {
-				src := s[(p*g.inH+g.inR+r)*g.inW+g.inC:][:g.nW]
-				for j := range row[:g.outC] {
-					row[j] = v
-				}
-				copy(row[g.outC:], src)
-				for j := g.outC + g.nW; j < len(row); j++ {
-					row[j] = v
-				}
+				padRow(g, d[i*g.outW:(i+1)*g.outW], s, p, r, v)
+				i, r = i+1, r+1
 			}
-			if r++; r == g.outH-g.outR {
+			if r == g.outH-g.outR {
 				p, r = p+1, -g.outR
 			}
 		}
 	})
+}
+
+// padRow writes one output row of padRows: the value, or the value around
+// the copy of input row r of plane p.
+func padRow[T uint8 | uint16 | uint32 | uint64](g padGeom, row, s []T, p, r int, v T) {
+	if r < 0 || r >= g.nH {
+		for j := range row {
+			row[j] = v
+		}
+		return
+	}
+	src := s[(p*g.inH+g.inR+r)*g.inW+g.inC:][:g.nW]
+	for j := range row[:g.outC] {
+		row[j] = v
+	}
+	copy(row[g.outC:], src)
+	for j := g.outC + g.nW; j < len(row); j++ {
+		row[j] = v
+	}
 }
 
 func cloneKernel(op *tensor.Op, a []any) any {
