@@ -261,6 +261,10 @@ func (p *arenaPool) get(pl *plan) *arena {
 			in64:    make([][]float64, len(g.ins)),
 			out64:   make([][]float64, len(g.outs)),
 			in8:     make([][]uint8, len(g.ins)),
+			mid:     make([][]float64, len(g.mids)),
+		}
+		for j := range g.mids {
+			a.frames[i].mid[j] = make([]float64, g.R)
 		}
 	}
 	return a

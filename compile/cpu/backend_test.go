@@ -205,10 +205,76 @@ func cases() []fusionCase {
 			x := t[0].Add(t[1]).Sigmoid().Mul(t[0])
 			return []*tensor.Tensor{x, tensor.LayerNorm(x, []int{1024}), x.Softmax(-1)}
 		}, in([]int{200, 1024}, []int{1024}), 0, nil},
+		{"backward_pointwise", func(t ...*tensor.Tensor) []*tensor.Tensor {
+			g := t[0].MulScalar(2)
+			return []*tensor.Tensor{
+				tensor.ThresholdBackward(g, t[1], 0).Add(t[1]),
+				tensor.ThresholdBackward(t[0], t[1].Exp(), 1.5),
+				tensor.SigmoidBackward(g, t[1].Sigmoid()),
+				tensor.TanhBackward(t[0], t[1].Tanh()).Neg(),
+			}
+		}, in([]int{30, 70}, []int{30, 70}), 0, nil},
+		{"mid_sums", func(t ...*tensor.Tensor) []*tensor.Tensor {
+			x := t[0].Mul(t[1])
+			return []*tensor.Tensor{x.Sum([]int{0, 2, 3}), x.Exp().Sum([]int{-1, 0, -2}, tensor.WithKeepdim(true)), x}
+		}, in([]int{4, 8, 6, 6}, []int{4, 8, 6, 6}), 0, nil},
+		{"mid_sums_size1", one(func(t ...*tensor.Tensor) *tensor.Tensor {
+			return t[0].Sigmoid().Sum([]int{0, 1, 3, 4, 5})
+		}), in([]int{3, 2, 5, 1, 4, 5}), 0, nil},
+		{"mid_sums_not_fused", func(t ...*tensor.Tensor) []*tensor.Tensor { // device/cpu's other paths: calls
+			return []*tensor.Tensor{t[0].Neg().Sum([]int{0, 2, 3}), t[1].Neg().Sum([]int{0, 2, 3}), t[2].Neg().Sum([]int{0, 2}),
+				t[2].Neg().MeanDim([]int{0, 2, 3})}
+		}, in([]int{1, 8, 6, 6}, []int{4, 8, 3, 3}, []int{4, 8, 6, 6}), 4, nil},
+		{"batch_norm_backward", batchNormBackward, in([]int{8, 16, 16, 16}, []int{8, 16, 16, 16}, []int{8, 16, 16, 16},
+			[]int{16}, []int{16}, []int{16}), -1, nil},
 		{"view_between", one(func(t ...*tensor.Tensor) *tensor.Tensor {
 			x := t[0].Exp().Reshape([]int{20, 30})
 			return x.Transpose(0, 1).Sigmoid().AddScalar(1)
 		}), in([]int{600}), -1, nil},
+	}
+}
+
+// batchNormBackward is ReLU's and batch norm's backward as AOT autograd
+// records them for a conv-BN-ReLU block (autograd's batchNormBackward):
+// the gradient go, ReLU's output y, the convolution's output x, the saved
+// mean and inverse deviation, the weight.
+func batchNormBackward(t ...*tensor.Tensor) []*tensor.Tensor {
+	gout, y, x, mean, invstd, w := t[0], t[1], t[2], t[3], t[4], t[5]
+	bc := []int{1, x.Size(1), 1, 1}
+	n := float64(x.Numel() / x.Size(1))
+	g := tensor.ThresholdBackward(gout, y, 0)
+	gB := g.Sum([]int{0, 2, 3})
+	xhat := x.Sub(mean.Reshape(bc)).Mul(invstd.Reshape(bc))
+	gW := g.Mul(xhat).Sum([]int{0, 2, 3})
+	gi := g.Sub(gB.Reshape(bc).DivScalar(n)).Sub(xhat.Mul(gW.Reshape(bc).DivScalar(n))).Mul(invstd.Reshape(bc)).Mul(w.Reshape(bc))
+	return []*tensor.Tensor{gi, gW, gB}
+}
+
+// TestBatchNormBackwardFused: ReLU's backward and the sums over (0, 2, 3)
+// of batch norm's backward run inside tile programs (no dispatcher call of
+// threshold_backward or sum), the sums in the group that computes their
+// input.
+func TestBatchNormBackwardFused(t *testing.T) {
+	ins := []*tensor.Tensor{randn(false, 8, 16, 16, 16), randn(false, 8, 16, 16, 16), randn(false, 8, 16, 16, 16),
+		randn(false, 16), randn(false, 16), randn(false, 16)}
+	gm, err := compile.Trace(batchNormBackward, ins, compile.TraceOptions{Mode: compile.Fake})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := cpu.Describe(gm, ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(plan, "\n") {
+		if strings.HasPrefix(line, "call ") && (strings.Contains(line, "target=aten.threshold_backward") || strings.Contains(line, "target=aten.sum")) {
+			t.Errorf("not fused: %s\n%s", line, plan)
+		}
+	}
+	if n := strings.Count(plan, "per row; out"); n != 2 {
+		t.Errorf("%d middle sums in tile programs, want 2:\n%s", n, plan)
+	}
+	if testing.Verbose() {
+		t.Log("\n" + plan)
 	}
 }
 

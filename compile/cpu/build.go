@@ -107,7 +107,7 @@ func (b *builder) release(l loc) {
 // space is the iteration space a member's operands are read over: the
 // member's own result shape, the group's for reductions and row ops.
 func (b *builder) space(m *fx.Node) []int {
-	if sp := b.g.specs[m]; sp.kind == kReduce || sp.kind == kRowOp {
+	if sp := b.g.specs[m]; sp.kind == kReduce || sp.kind == kRowOp || sp.kind == kMidSum {
 		return b.g.shape
 	}
 	v, _ := b.p.info(m)
@@ -116,7 +116,7 @@ func (b *builder) space(m *fx.Node) []int {
 
 // opKind is the kind of member m's operands.
 func (b *builder) opKind(m *fx.Node) vkind {
-	if sp := b.g.specs[m]; sp.kind == kReduce || sp.kind == kRowOp {
+	if sp := b.g.specs[m]; sp.kind == kReduce || sp.kind == kRowOp || sp.kind == kMidSum {
 		return full
 	}
 	return b.g.kind[m]
@@ -393,6 +393,26 @@ func (b *builder) build(tileElems int) (*tileProg, error) {
 			in.text = fmt.Sprintf("%s = %s", d, in.text)
 			b.prog.code = append(b.prog.code, in)
 			b.loc[m] = d
+		case kGrad:
+			x, _, _ := b.operand(m, sp.ins[0], k, j)
+			y, _, _ := b.operand(m, sp.ins[1], k, j)
+			dying(j)
+			d := b.dst(m, k)
+			b.prog.code = append(b.prog.code, instr{op: iBin, dst: d, a: x, b: y, f2: sp.f2,
+				text: fmt.Sprintf("%s = %s(%s, %s)", d, sp.name, x, y)})
+			b.loc[m] = d
+		case kMidSum:
+			x, _, _ := b.operand(m, sp.ins[0], full, j)
+			dying(j)
+			oi, ok := b.outIdx[m]
+			if !ok {
+				return nil, fmt.Errorf("compile/cpu: %s: a middle sum the graph does not read", m.Name)
+			}
+			mi := len(b.prog.mids)
+			b.prog.mids = append(b.prog.mids, midSum{out: oi, outer: sp.outer, c: sp.c})
+			b.prog.code = append(b.prog.code, instr{op: iMidSum, a: x, in: mi, dst: loc{at: wNone, kind: colv},
+				text: fmt.Sprintf("mid%d = sum(%s) per row; out%d = sum of mid%d over %d blocks of %d", mi, x, oi, mi, sp.outer, sp.c)})
+			b.loc[m] = loc{at: wNone, kind: colv}
 		case kReduce:
 			x, _, _ := b.operand(m, sp.ins[0], full, j)
 			dying(j)

@@ -8,10 +8,14 @@
 // Go cannot generate machine code at run time, so the backend interprets,
 // but in tiles (numexpr's virtual machine, MonetDB/X100's vectors, Halide's
 // compute_at): chains of pointwise ops over one iteration space — with
-// scalars, broadcast operands, where and masked_fill, conversions from and
-// to float16, bfloat16 and float64 at the edges, and reductions (sum,
-// mean, amax, amin) or row ops (softmax, log_softmax, layer_norm) over the
-// innermost dims — form fusion groups,
+// scalars, broadcast operands, where and masked_fill, the pointwise
+// gradients threshold_backward (ReLU's), sigmoid_backward and
+// tanh_backward, conversions from and to float16, bfloat16 and float64 at
+// the edges, and reductions (sum, mean, amax, amin) or row ops (softmax,
+// log_softmax, layer_norm) over the innermost dims, or a sum over outer
+// and innermost dims (NCHW over (0, 2, 3), batch norm's backward: each
+// row's sum kept in float64, the blocks added once the last tile has run)
+// — form fusion groups,
 // and each group runs as a flat list of package asm kernel calls over
 // tile-sized registers, tile after tile, the tiles shared among the cores.
 // A tile is one 4 KiB page of each operand for a group whose kernels take
@@ -32,7 +36,9 @@
 // reduction, the same per-row kernel on rows of at most 65536 elements
 // (float32 only: other dtypes, non-contiguous inputs of reductions, and
 // longer rows, whose eager kernels sum in pieces, run through the
-// dispatcher).
+// dispatcher), and for a sum over outer and inner dims the row sums added
+// in device/cpu's order (outer blocks of at least 2, rows of at least 16
+// elements: its other layouts run through the dispatcher).
 //
 // Where a group runs: a group closes when a node outside it reads one of
 // its values (or at a node that mutates an argument) and runs where its

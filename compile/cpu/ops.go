@@ -32,6 +32,8 @@ const (
 	kLoad                    // dst = a converted from float16, bfloat16 or float64 (a read in place)
 	kStore                   // dst (an output of dtype to) = a converted
 	kWhere                   // dst = cond ? a : b (cond a bool input; masked_fill is where(mask, value, self))
+	kGrad                    // dst = f2(grad, x): threshold_backward, sigmoid_backward, tanh_backward
+	kMidSum                  // sum over outer and trailing dims (NCHW over 0, 2, 3): one value per kept element
 )
 
 type binOp uint8
@@ -141,6 +143,7 @@ type spec struct {
 	kind  nodeKind
 	name  string // for plans' descriptions
 	f1    func(d, x []float32)
+	f2    func(d, g, x []float32) // kGrad
 	fgo   func(float64) float64
 	bin   binOp
 	alpha float32 // kAxpy
@@ -154,6 +157,8 @@ type spec struct {
 	ins   []operand    // a, b; reductions and row ops: the input; layer_norm: input, weight, bias (nil nodes: none)
 	k     int          // reductions and row ops: trailing dims reduced
 	item  int          // kItem
+	outer int          // kMidSum: the outer blocks
+	c     int          // kMidSum: the kept elements
 }
 
 // vinfo is a value's layout (from shape propagation).
@@ -388,6 +393,35 @@ func classify(n *fx.Node, c *compile.BoundCall, nodes []*fx.Node, info func(*fx.
 		}
 		bo := map[string]binOp{"mul": bMul, "div": bDiv, "maximum": bMax, "minimum": bMin}[op.Schema.Name]
 		return binSpec(bo, a, b), true
+	case "aten::threshold_backward", "aten::sigmoid_backward", "aten::tanh_backward":
+		// device/cpu's fusedRun: one package asm kernel over a float32
+		// gradient and input (or output) of the result's shape, both
+		// contiguous (others decompose).
+		g, x := at[0], at[1]
+		if g == nil || x == nil {
+			return sp, false
+		}
+		for _, nd := range []*fx.Node{g, x} {
+			v, isT := info(nd)
+			if !isT || v.dtype != tensor.Float32 || !v.contiguous() || !slices.Equal(v.sizes, out.sizes) {
+				return sp, false
+			}
+		}
+		var f func(d, g, x []float32)
+		switch name {
+		case "aten::threshold_backward":
+			v, ok := args[2].(tensor.Scalar)
+			if !ok {
+				return sp, false
+			}
+			th := float32(v.Float64())
+			f = func(d, g, x []float32) { asm.ThresholdBackwardF32(d, g, x, th) }
+		case "aten::sigmoid_backward":
+			f = asm.SigmoidBackwardF32
+		default:
+			f = asm.TanhBackwardF32
+		}
+		return spec{kind: kGrad, name: op.Schema.Name, f2: f, ins: []operand{{node: g}, {node: x}}}, true
 	case "aten::sum.dim_IntList", "aten::mean.dim", "aten::amax", "aten::amin":
 		x := at[0]
 		if x == nil || len(args) < 3 {
@@ -403,8 +437,14 @@ func classify(n *fx.Node, c *compile.BoundCall, nodes []*fx.Node, info func(*fx.
 			return sp, false
 		}
 		xi, _ := info(x)
+		if xi.dtype != tensor.Float32 {
+			return sp, false
+		}
 		k, ok := trailing(dims, len(xi.sizes))
-		if !ok || xi.dtype != tensor.Float32 {
+		if !ok {
+			if outer, c, k, ok := midDims(dims, xi.sizes); ok && op.Schema.Name == "sum" {
+				return spec{kind: kMidSum, name: "sum", k: k, outer: outer, c: c, ins: []operand{{node: x}}}, true
+			}
 			return sp, false
 		}
 		r := map[string]redOp{"sum": rSum, "mean": rMean, "amax": rAmax, "amin": rAmin}[op.Schema.Name]
@@ -514,6 +554,55 @@ func trailing(dims []int, r int) (int, bool) {
 		}
 	}
 	return k, true
+}
+
+// midDims reads a sum over dims of a tensor of the given sizes as
+// device/cpu's middle reduction (redMidF32): reduced outer dims (outer
+// elements), kept dims (c), reduced trailing dims holding rows of at least
+// 16 elements, size-1 dims anywhere, outer and c above 1 — a sum of NCHW
+// over (0, 2, 3), which device/cpu computes as each row's asm.SumF32 added
+// in float64, block after block. k is the number of trailing dims the rows
+// span.
+func midDims(dims []int, sizes []int) (outer, c, k int, ok bool) {
+	r := len(sizes)
+	if r == 0 || len(dims) == 0 {
+		return 0, 0, 0, false
+	}
+	mask := make([]bool, r)
+	for _, d := range dims {
+		if d < 0 {
+			d += r
+		}
+		if d < 0 || d >= r || mask[d] {
+			return 0, 0, 0, false
+		}
+		mask[d] = true
+	}
+	outer, c, inner := 1, 1, 1
+	part := 0 // 0: the outer reduced dims, 1: the kept ones, 2: the inner reduced ones
+	for i, m := range mask {
+		n := sizes[i]
+		switch {
+		case n == 1:
+		case m && part == 0:
+			outer *= n
+		case m:
+			part = 2
+			inner *= n
+		case part == 2:
+			return 0, 0, 0, false
+		default:
+			part = 1
+			c *= n
+		}
+	}
+	if outer <= 1 || c <= 1 || inner < 16 {
+		return 0, 0, 0, false
+	}
+	for i := r - 1; i >= 0 && (mask[i] || sizes[i] == 1); i-- {
+		k++
+	}
+	return outer, c, k, true
 }
 
 // castDTypes are the dtypes a tile program converts from (an input read

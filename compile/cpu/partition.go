@@ -136,7 +136,7 @@ func (p *partition) fit(n *fx.Node, sp *spec, gs []*group) (kind vkind, k int, s
 	}
 	out, _ := p.info(n)
 	switch sp.kind {
-	case kUnary, kUnaryGo, kBinary, kAxpy, kClamp, kLoad, kStore, kWhere:
+	case kUnary, kUnaryGo, kBinary, kAxpy, kClamp, kLoad, kStore, kWhere, kGrad:
 		if S == nil {
 			S = out.sizes
 		}
@@ -180,7 +180,7 @@ func (p *partition) fit(n *fx.Node, sp *spec, gs []*group) (kind vkind, k int, s
 			return 0, 0, nil, false // two scalars
 		}
 		return nk, k, S, true
-	case kReduce, kRowOp:
+	case kReduce, kRowOp, kMidSum:
 		x := sp.ins[0].node
 		xi, _ := p.info(x)
 		vk, in := inG(x)
@@ -211,8 +211,11 @@ func (p *partition) fit(n *fx.Node, sp *spec, gs []*group) (kind vkind, k int, s
 				}
 			}
 		}
-		if sp.kind == kReduce {
+		switch sp.kind {
+		case kReduce:
 			return rowv, sp.k, S, true
+		case kMidSum:
+			return colv, sp.k, S, true
 		}
 		return full, sp.k, S, true
 	}

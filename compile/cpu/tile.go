@@ -28,6 +28,7 @@ type vkind uint8
 const (
 	full vkind = iota
 	rowv
+	colv // a middle reduction's result: one value per kept element, written after the last tile
 )
 
 // where a location is.
@@ -68,6 +69,7 @@ const (
 	iLoad                     // dst = input in (float16, bfloat16 or float64) as float32
 	iStoreN                   // output dst.idx (float16, bfloat16 or float64) = a converted
 	iWhere                    // dst = cond (bool input in) ? a (or scalar s) : b (or scalar s2)
+	iMidSum                   // rows of middle sum in: [r] = asm.SumF32(a_r) (the blocks are added after the last tile)
 )
 
 type instr struct {
@@ -138,7 +140,30 @@ type tileProg struct {
 	nfull     int
 	nrow      int
 	where     bool // has iWhere (workers need a mask buffer)
+	mids      []midSum
 	members   []string
+}
+
+// midSum is a middle reduction (kMidSum) of a group: its rows' sums, one
+// per row of the space (outer blocks of c rows), are kept in float64 and,
+// once every tile has run, added block after block into its output, as
+// device/cpu's sumMidF32 adds them.
+type midSum struct {
+	out, outer, c int
+}
+
+// finish writes the groups' middle reductions from their rows' sums.
+func (g *tileProg) finish(f *frame) {
+	for i, m := range g.mids {
+		rows, out := f.mid[i], f.out[m.out]
+		for j := range m.c {
+			acc := 0.0
+			for o := range m.outer {
+				acc += rows[o*m.c+j]
+			}
+			out[j] = float32(acc)
+		}
+	}
 }
 
 func (g *tileProg) fullLen() int { return g.T * g.N }
@@ -153,7 +178,8 @@ type frame struct {
 	out16   [][]uint16
 	in64    [][]float64 // float64 ones
 	out64   [][]float64
-	in8     [][]uint8 // bool inputs: in place, the elements; gathered, the storage
+	in8     [][]uint8   // bool inputs: in place, the elements; gathered, the storage
+	mid     [][]float64 // each middle reduction's row sums (R of them)
 }
 
 // worker is one goroutine's registers.
@@ -256,6 +282,7 @@ func (g *tileProg) run(f *frame, ws func(n int) []*worker) {
 		for t := range nt {
 			g.tile(f, w[0], t)
 		}
+		g.finish(f)
 		return
 	}
 	var next atomic.Int64
@@ -270,6 +297,7 @@ func (g *tileProg) run(f *frame, ws func(n int) []*worker) {
 			g.tile(f, wi, t)
 		}
 	})
+	g.finish(f)
 }
 
 // tile runs tile number t.
@@ -383,6 +411,11 @@ func (g *tileProg) tile(f *frame, w *worker, t int) {
 				lo = ts.r0
 			}
 			p.g.gather(d, f.in[in.in], f.inOff[in.in], lo)
+		case iMidSum:
+			a, rows := ts.slice(in.a), f.mid[in.in][r0:r1]
+			for r := range rows {
+				rows[r] = asm.SumF32(a[r*N : (r+1)*N])
+			}
 		case iReduce:
 			d, a := ts.slice(in.dst), ts.slice(in.a)
 			for r := range d {

@@ -90,7 +90,7 @@ func (g *tileProg) instrCost(in *instr) float64 {
 		c = in.cost
 	case iUnaryGo:
 		c = costGoLoop
-	case iBinS, iBinRow, iExpand, iReduce, iClamp:
+	case iBinS, iBinRow, iExpand, iReduce, iClamp, iMidSum:
 		c = costScalarOp
 	case iBin, iBinP, iAxpy, iWhere, iLoad, iStoreN:
 		c = costBinaryOp
@@ -117,8 +117,11 @@ func (g *tileProg) computeRatio() (ratio float64, total int) {
 	}
 	per := func(kind vkind, dt tensor.DType) float64 {
 		b := float64(dt.ItemSize())
-		if kind == rowv {
+		switch kind {
+		case rowv:
 			b /= float64(g.N)
+		case colv:
+			b = 0 // written once, after the tiles
 		}
 		return b
 	}
