@@ -364,6 +364,15 @@ func (b *builder) build(tileElems int) (*tileProg, error) {
 				text: fmt.Sprintf("%s = %v·%s + %s", d, sp.alpha, y, a)})
 			b.loc[m] = d
 		case kBinary:
+			if in, ok := b.runBinary(m, sp, k, j); ok {
+				dying(j)
+				d := b.dst(m, k)
+				in.dst = d
+				in.text = fmt.Sprintf("%s = %s", d, in.text)
+				b.prog.code = append(b.prog.code, in)
+				b.loc[m] = d
+				break
+			}
 			x, xs, xsc := b.operandP(m, sp.ins[0], k, j, true)
 			y, ys, ysc := b.operandP(m, sp.ins[1], k, j, x.at != wPeriodic)
 			var in instr
@@ -537,6 +546,62 @@ func (b *builder) binary(o binOp, k vkind, x loc, xs int, xsc bool, y loc, ys in
 		return b.rowBinary(o, y, x, true, N)
 	}
 	return instr{op: iBin, a: x, b: y, f2: binVV[o], text: fmt.Sprintf("%s(%s, %s)", binNames[o], x, y)}, nil
+}
+
+// minRun is the shortest run of one value a broadcast operand is read in
+// by iBinRun (one scalar kernel call per run) rather than gathered.
+const minRun = 64
+
+// runBinary is binary member m as an iBinRun when one operand comes from
+// outside the group and is constant along runs of at least minRun
+// elements of the space (a per-channel value over NCHW's planes): each run
+// is the scalar kernel with that value, no register filled. The kernels
+// compute each element as the vector-vector ones do (x op s).
+func (b *builder) runBinary(m *fx.Node, sp *spec, k vkind, j int) (instr, bool) {
+	space := b.space(m)
+	for side := 1; side >= 0; side-- {
+		o, other := sp.ins[side], sp.ins[1-side]
+		if o.node == nil || b.g.of(o.node) || other.node == nil {
+			continue
+		}
+		v, _ := b.p.info(o.node)
+		if v.dtype != tensor.Float32 || readAsScalar(v, space) || (v.contiguous() && flatSame(v.sizes, space)) {
+			continue
+		}
+		gs := newGather(space, v.sizes, v.strides)
+		if last := len(gs.sizes) - 1; gs.strides[last] != 0 || gs.sizes[last] < minRun {
+			continue
+		}
+		if b.g.of(other.node) {
+			if b.g.kind[other.node] != k {
+				continue
+			}
+		} else if ov, _ := b.p.info(other.node); readAsScalar(ov, space) {
+			continue
+		}
+		a, _, isScalar := b.operand(m, other, k, j)
+		if isScalar || a.kind != k {
+			return instr{}, false // not reached: checked above
+		}
+		key := extKey(o.node, k, space) + "/run"
+		idx, ok := b.inIdx[key]
+		if !ok {
+			b.prog.ins = append(b.prog.ins, progIn{slot: b.slot(o.node), kind: k, mode: mGather, sizes: v.sizes, strd: v.strides,
+				g: gs, dtype: tensor.Float32, node: o.node.Name})
+			idx = len(b.prog.ins) - 1
+			b.inIdx[key] = idx
+		}
+		in := instr{op: iBinRun, a: a, in: idx}
+		if side == 1 {
+			in.fs = binVS[sp.bin]
+			in.text = fmt.Sprintf("%s(%s, in%d runs)", binNames[sp.bin], a, idx)
+		} else {
+			in.fs = binSV[sp.bin]
+			in.text = fmt.Sprintf("%s(in%d runs, %s)", binNames[sp.bin], idx, a)
+		}
+		return in, true
+	}
+	return instr{}, false
 }
 
 // gatherInstead resolves an external operand by a gather (where a periodic

@@ -69,6 +69,7 @@ const (
 	iLoad                     // dst = input in (float16, bfloat16 or float64) as float32
 	iStoreN                   // output dst.idx (float16, bfloat16 or float64) = a converted
 	iWhere                    // dst = cond (bool input in) ? a (or scalar s) : b (or scalar s2)
+	iBinRun                   // per run of one value of input in (a broadcast): fs(dst_run, a_run, value)
 	iMidSum                   // rows of middle sum in: [r] = asm.SumF32(a_r) (the blocks are added after the last tile)
 )
 
@@ -411,6 +412,21 @@ func (g *tileProg) tile(f *frame, w *worker, t int) {
 				lo = ts.r0
 			}
 			p.g.gather(d, f.in[in.in], f.inOff[in.in], lo)
+		case iBinRun:
+			d, a := ts.slice(in.dst), ts.slice(in.a)
+			p := &g.ins[in.in]
+			lo := ts.lo
+			if in.dst.kind == rowv {
+				lo = ts.r0
+			}
+			L := p.g.sizes[len(p.g.sizes)-1]
+			var v [1]float32
+			for j := 0; j < len(d); {
+				run := min(L-(lo+j)%L, len(d)-j)
+				p.g.gather(v[:], f.in[in.in], f.inOff[in.in], lo+j)
+				in.fs(d[j:j+run], a[j:j+run], v[0])
+				j += run
+			}
 		case iMidSum:
 			a, rows := ts.slice(in.a), f.mid[in.in][r0:r1]
 			for r := range rows {

@@ -90,7 +90,7 @@ func (g *tileProg) instrCost(in *instr) float64 {
 		c = in.cost
 	case iUnaryGo:
 		c = costGoLoop
-	case iBinS, iBinRow, iExpand, iReduce, iClamp, iMidSum:
+	case iBinS, iBinRow, iBinRun, iExpand, iReduce, iClamp, iMidSum:
 		c = costScalarOp
 	case iBin, iBinP, iAxpy, iWhere, iLoad, iStoreN:
 		c = costBinaryOp
