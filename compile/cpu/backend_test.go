@@ -227,6 +227,11 @@ func cases() []fusionCase {
 		}, in([]int{1, 8, 6, 6}, []int{4, 8, 3, 3}, []int{4, 8, 6, 6}), 4, nil},
 		{"batch_norm_backward", batchNormBackward, in([]int{8, 16, 16, 16}, []int{8, 16, 16, 16}, []int{8, 16, 16, 16},
 			[]int{16}, []int{16}, []int{16}), -1, nil},
+		{"broadcast_runs", func(t ...*tensor.Tensor) []*tensor.Tensor { // per-channel operands read in runs (iBinRun)
+			x, c := t[0].Exp(), t[1]
+			return []*tensor.Tensor{x.Sub(c).Mul(t[2]).Div(c).Maximum(t[2]), c.Sub(x).Minimum(c).Add(t[2]),
+				x.Sum([]int{-1, -2}).Mul(t[3]).AddScalar(1)}
+		}, in([]int{3, 5, 9, 12}, []int{1, 5, 1, 1}, []int{5, 1, 1}, []int{3, 5}), 0, nil},
 		{"view_between", one(func(t ...*tensor.Tensor) *tensor.Tensor {
 			x := t[0].Exp().Reshape([]int{20, 30})
 			return x.Transpose(0, 1).Sigmoid().AddScalar(1)
@@ -253,7 +258,7 @@ func batchNormBackward(t ...*tensor.Tensor) []*tensor.Tensor {
 // TestBatchNormBackwardFused: ReLU's backward and the sums over (0, 2, 3)
 // of batch norm's backward run inside tile programs (no dispatcher call of
 // threshold_backward or sum), the sums in the group that computes their
-// input.
+// input, the per-channel operands read in runs (no gather).
 func TestBatchNormBackwardFused(t *testing.T) {
 	ins := []*tensor.Tensor{randn(false, 8, 16, 16, 16), randn(false, 8, 16, 16, 16), randn(false, 8, 16, 16, 16),
 		randn(false, 16), randn(false, 16), randn(false, 16)}
@@ -270,11 +275,46 @@ func TestBatchNormBackwardFused(t *testing.T) {
 			t.Errorf("not fused: %s\n%s", line, plan)
 		}
 	}
+	if strings.Contains(plan, "= gather") {
+		t.Errorf("a per-channel operand gathered, not read in runs:\n%s", plan)
+	}
 	if n := strings.Count(plan, "per row; out"); n != 2 {
 		t.Errorf("%d middle sums in tile programs, want 2:\n%s", n, plan)
 	}
 	if testing.Verbose() {
 		t.Log("\n" + plan)
+	}
+}
+
+// TestTiledBackwardEqualsEager runs batch norm's backward and the
+// per-channel runs on tiles that cut the runs and the rows' blocks anywhere
+// (and are shared among the cores where the group is big enough): the
+// middle sums' rows are added in device/cpu's order whatever tile computed
+// them.
+func TestTiledBackwardEqualsEager(t *testing.T) {
+	ins := []*tensor.Tensor{randn(true, 8, 16, 16, 16), randn(true, 8, 16, 16, 16), randn(true, 8, 16, 16, 16),
+		randn(true, 16), randn(true, 16), randn(true, 16)}
+	runs := func(ts ...*tensor.Tensor) []*tensor.Tensor {
+		c := ts[3].Reshape([]int{1, 16, 1, 1})
+		return []*tensor.Tensor{ts[0].Sub(c).Mul(ts[1]), c.Div(ts[2].Exp())}
+	}
+	for _, f := range []fn{batchNormBackward, runs} {
+		want, err := compile.Compile(f, compile.Options{Fullgraph: true}).Call(ins...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, te := range []int{1, 100, 256, 777, 4096, 1 << 20} {
+			got, err := compile.Compile(f, compile.Options{Backend: cpu.New(cpu.Options{TileElems: te}), Fullgraph: true}).Call(ins...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, w := tensors(got), tensors(want)
+			for i := range g {
+				if err := sameBits(g[i], w[i]); err != nil {
+					t.Errorf("tiles of %d, result %d: %v", te, i, err)
+				}
+			}
+		}
 	}
 }
 
