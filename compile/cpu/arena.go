@@ -40,27 +40,39 @@ type arena struct {
 // Storage is the tensor.Allocator: a free storage of nbytes, if any.
 func (a *arena) Storage(nbytes int, zero bool) *tensor.Storage {
 	var s *tensor.Storage
-	switch {
-	case a.fresh:
-		if s = a.don.take(nbytes); s == nil {
+	if !a.fresh && !a.hookOn {
+		return nil
+	}
+	// A graph output takes a donated storage first (the one its
+	// counterpart of the last call left), an intermediate a free one; then
+	// either takes the other kind. (A free storage is dead: a graph output
+	// taking it leaves the arena with it. Without that, the results of a
+	// step that returns some of its values and passes the others on, as
+	// convolution_backward does, would pile up on the free list call
+	// after call.)
+	first, second := a.don.take, a.takeFree
+	if !a.fresh {
+		first, second = second, first
+	}
+	if s = first(nbytes); s == nil {
+		if s = second(nbytes); s == nil {
 			return nil
 		}
-	case a.hookOn:
-		l := a.free[nbytes]
-		if len(l) == 0 {
-			if s = a.don.take(nbytes); s == nil {
-				return nil
-			}
-			break
-		}
-		s = l[len(l)-1]
-		a.free[nbytes] = l[:len(l)-1]
-	default:
-		return nil
 	}
 	if zero {
 		clear(s.Bytes())
 	}
+	return s
+}
+
+// takeFree returns a free storage of nbytes, or nil.
+func (a *arena) takeFree(nbytes int) *tensor.Storage {
+	l := a.free[nbytes]
+	if len(l) == 0 {
+		return nil
+	}
+	s := l[len(l)-1]
+	a.free[nbytes] = l[:len(l)-1]
 	return s
 }
 

@@ -184,12 +184,17 @@ func (pp *planner) build() (pl *plan, err error) {
 			}
 		}
 		s.fresh = results[n]
+		part := false // some of a fresh step's results die in the call
 		for _, u := range n.Users() {
-			if u.Target == fx.GetItem && results[u] {
-				s.fresh = true
+			if u.Target == fx.GetItem {
+				if results[u] {
+					s.fresh = true
+				} else {
+					part = true
+				}
 			}
 		}
-		if !s.fresh {
+		if !s.fresh || part {
 			pl.arena = true
 		}
 		for _, r := range s.reads {
