@@ -29,8 +29,8 @@ type arena struct {
 	frames  []frame
 	free    map[int][]*tensor.Storage
 	owned   map[*tensor.Storage]int
-	hookOn  bool // the allocator hands out free storages (off for graph outputs)
-	fresh   bool // the allocator hands out donated storages (a graph output)
+	hookOn  bool // the allocator serves an intermediate: free storages first
+	fresh   bool // the allocator serves a graph output: donated storages first
 	don     *donated
 	adopted int // bytes of outputs adopted in this call
 	scratch []*tensor.Storage
