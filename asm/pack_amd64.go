@@ -92,3 +92,22 @@ func copyRowsVec[T float32 | float64](d, src []T, ld, kc, w int) bool {
 	}
 	return true
 }
+
+// gatherRows128 (pack_amd64.s) copies n ≥ 1 rows of 128 bytes, at s +
+// (base + offs[p])·scale, to d back to back.
+//
+//go:noescape
+func gatherRows128(d, s unsafe.Pointer, base int, offs *int, n, scale int)
+
+// gatherRowsVec copies the rows src[base+offs[p]:][:w] (every one in src)
+// to dst back to back with gatherRows128 and reports whether it could: rows
+// of 128 bytes on a CPU with AVX2. GatherRows' Go loop is its twin.
+func gatherRowsVec[T float32 | float64](dst, src []T, base int, offs []int, w int) bool {
+	size := int(unsafe.Sizeof(*new(T)))
+	if !useAVX2FMA || len(offs) == 0 || w*size != 128 {
+		return false
+	}
+	_ = dst[len(offs)*w-1] // holds the rows
+	gatherRows128(unsafe.Pointer(&dst[0]), unsafe.Pointer(unsafe.SliceData(src)), base, &offs[0], len(offs), size)
+	return true
+}

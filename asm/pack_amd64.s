@@ -252,3 +252,37 @@ rows128:
 	JNZ     rows128                 // more
 	VZEROUPPER
 	RET
+
+// func gatherRows128(d, s unsafe.Pointer, base int, offs *int, n, scale int)
+//
+// In:  n ≥ 1 element offsets offs[0:n]; rows of 128 bytes at
+//      s + (base + offs[p])·scale (scale the element size, 4 or 8); d holds
+//      128n bytes.
+// Out: the rows back to back at d (a GEMM sliver of 32 float32 or 16
+//      float64 gathered from rows at any offsets). Clobbers AX, BX, CX, DX,
+//      DI, SI, R8, Y0–Y3. Needs AVX.
+TEXT ·gatherRows128(SB), NOSPLIT, $0-48
+	MOVQ d+0(FP), DI                // DI = &d
+	MOVQ s+8(FP), SI                // SI = &s
+	MOVQ base+16(FP), DX            // DX = base
+	MOVQ offs+24(FP), R8            // R8 = &offs[0]
+	MOVQ n+32(FP), CX               // CX = n
+	MOVQ scale+40(FP), BX           // BX = scale
+gather128:
+	MOVQ    (R8), AX                // AX = offs[p]
+	ADDQ    DX, AX                  // + base
+	IMULQ   BX, AX                  // in bytes
+	VMOVUPS (SI)(AX*1), Y0          // Y0–Y3 = the row
+	VMOVUPS 32(SI)(AX*1), Y1
+	VMOVUPS 64(SI)(AX*1), Y2
+	VMOVUPS 96(SI)(AX*1), Y3
+	VMOVUPS Y0, (DI)                // stored at d
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ    $8, R8                  // next offset
+	ADDQ    $128, DI                // next row of d
+	DECQ    CX                      // one row done
+	JNZ     gather128               // more
+	VZEROUPPER
+	RET

@@ -11,3 +11,9 @@ func pack8[T float32 | float64](d, src []T, ld, kc, stride int) int { return 0 }
 // copyRowsVec copies nothing without the AVX row copies: copyRows16 and
 // copyRows32 run their Go loops.
 func copyRowsVec[T float32 | float64](d, src []T, ld, kc, w int) bool { return false }
+
+// gatherRowsVec gathers nothing without the AVX row copies: GatherRows
+// runs its Go loop.
+func gatherRowsVec[T float32 | float64](dst, src []T, base int, offs []int, w int) bool {
+	return false
+}

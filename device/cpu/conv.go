@@ -854,8 +854,8 @@ func wideChunk[T gemmNum](g *wideGeom, x []T, n0, nb int, buf []T) []T {
 // widePacker returns the packer (asm.SgemmPacked) of the im2col operand of
 // channels c0 … c0+rows/taps−1 of a chunk xp (wideChunk): row k = c·taps+t
 // is xp's plane of channel c0+c from off[t] on, image after image. A run
-// of a whole sliver (the usual case) is copied as one array, without a
-// call to memmove.
+// of a whole sliver (the usual case) is gathered by asm.GatherRows, the
+// rows at their offsets copied back to back in one call.
 func widePacker[T float32 | float64](g *wideGeom, xp []T, c0, rows int) func(dst []T, pc, jc, kc, w, nr int) {
 	taps := len(g.off)
 	plane, imgStride := g.plane, g.c*g.plane
@@ -863,6 +863,7 @@ func widePacker[T float32 | float64](g *wideGeom, xp []T, c0, rows int) func(dst
 	for k := range rowOff {
 		rowOff[k] = (c0+k/taps)*plane + g.off[k%taps]
 	}
+	ro := asm.NewRowOffsets(rowOff)
 	return func(dst []T, pc, jc, kc, w, nr int) {
 		for p := 0; w < nr && p < kc; p++ {
 			clear(dst[p*nr+w : (p+1)*nr])
@@ -872,19 +873,12 @@ func widePacker[T float32 | float64](g *wideGeom, xp []T, c0, rows int) func(dst
 			i, jj := (jc+j)/plane, (jc+j)%plane
 			run := min(w-j, plane-jj)
 			base := i*imgStride + jj
-			switch {
-			case run == 32:
-				for p, o := range offs {
-					*(*[32]T)(dst[p*nr+j:]) = *(*[32]T)(xp[base+o:])
-				}
-			case run == 16:
-				for p, o := range offs {
-					*(*[16]T)(dst[p*nr+j:]) = *(*[16]T)(xp[base+o:])
-				}
-			default:
-				for p, o := range offs {
-					copy(dst[p*nr+j:p*nr+j+run], xp[base+o:])
-				}
+			if run == nr {
+				asm.GatherRows(dst, xp, base, &ro, pc, kc, nr)
+				break
+			}
+			for p, o := range offs {
+				copy(dst[p*nr+j:p*nr+j+run], xp[base+o:])
 			}
 			j += run
 		}

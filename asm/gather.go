@@ -1,0 +1,62 @@
+package asm
+
+import "fmt"
+
+// RowOffsets is a fixed list of element offsets of rows in a matrix, with
+// their range, for GatherRows: the bounds are checked once per call from
+// the range rather than row by row.
+type RowOffsets struct {
+	offs   []int
+	lo, hi int
+}
+
+// NewRowOffsets returns the row offsets offs, which it keeps: offs must
+// not change afterwards.
+func NewRowOffsets(offs []int) RowOffsets {
+	r := RowOffsets{offs: offs}
+	for i, o := range r.offs {
+		if i == 0 || o < r.lo {
+			r.lo = o
+		}
+		if i == 0 || o > r.hi {
+			r.hi = o
+		}
+	}
+	return r
+}
+
+// Len is the number of offsets.
+func (r *RowOffsets) Len() int { return len(r.offs) }
+
+// GatherRows copies n rows of w elements, rows p0 … p0+n−1 of r, back to
+// back into dst:
+//
+//	for p := range n {
+//		copy(dst[p*w:][:w], src[base+r.offs[p0+p]:][:w])
+//	}
+//
+// as a GEMM packer does for a sliver of B whose rows lie anywhere in src
+// (a convolution's padded planes read from each tap's offset). Rows of 128
+// bytes (32 float32, 16 float64) are moved by a vector loop where the CPU
+// has AVX2. Rows out of range panic.
+func GatherRows[T float32 | float64](dst, src []T, base int, r *RowOffsets, p0, n, w int) {
+	if n <= 0 || w <= 0 {
+		return
+	}
+	if p0 < 0 || p0+n > len(r.offs) || base+r.lo < 0 || base+r.hi+w > len(src) || n*w > len(dst) {
+		panic(fmt.Sprintf("asm.GatherRows: rows out of range (p0=%d n=%d w=%d base=%d offsets [%d, %d] of %d, len(src)=%d len(dst)=%d)",
+			p0, n, w, base, r.lo, r.hi, len(r.offs), len(src), len(dst)))
+	}
+	offs := r.offs[p0 : p0+n]
+	if gatherRowsVec(dst, src, base, offs, w) {
+		return
+	}
+	gatherRowsGo(dst, src, base, offs, w)
+}
+
+// gatherRowsGo is GatherRows' twin (and the kernel's doc comment).
+func gatherRowsGo[T float32 | float64](dst, src []T, base int, offs []int, w int) {
+	for p, o := range offs {
+		copy(dst[p*w:][:w], src[base+o:][:w])
+	}
+}

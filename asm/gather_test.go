@@ -1,0 +1,73 @@
+package asm
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// checkGather runs GatherRows on rows of w elements at random offsets and
+// checks each row against its definition and dst's guard past the rows.
+func checkGather[T float32 | float64](t *testing.T, w, rows int) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(uint64(w), uint64(rows)))
+	src := make([]T, 3000)
+	for i := range src {
+		src[i] = T(rng.Float64()*2 - 1)
+	}
+	offs := make([]int, rows+3)
+	for i := range offs {
+		offs[i] = rng.IntN(len(src)-w-40) - 20
+	}
+	r := NewRowOffsets(offs)
+	base := 20 + rng.IntN(20)
+	p0, n := 2, rows
+	dst := make([]T, n*w+5)
+	for i := range dst {
+		dst[i] = -7
+	}
+	GatherRows(dst, src, base, &r, p0, n, w)
+	for p := range n {
+		for j := range w {
+			if got, want := dst[p*w+j], src[base+offs[p0+p]+j]; got != want {
+				t.Fatalf("w=%d rows=%d: dst[%d] (row %d, column %d) = %v, want %v", w, rows, p*w+j, p, j, got, want)
+			}
+		}
+	}
+	for i := n * w; i < len(dst); i++ {
+		if dst[i] != -7 {
+			t.Fatalf("w=%d rows=%d: dst[%d] past the rows = %v, want it untouched", w, rows, i, dst[i])
+		}
+	}
+}
+
+func TestGatherRows(t *testing.T) {
+	for _, rows := range []int{1, 2, 7, 64, 257} {
+		checkGather[float32](t, 32, rows) // the vector loop's rows
+		checkGather[float64](t, 16, rows)
+		checkGather[float32](t, 16, rows) // the Go loop's
+		checkGather[float64](t, 5, rows)
+	}
+}
+
+func TestGatherRowsOutOfRange(t *testing.T) {
+	src, dst := make([]float32, 100), make([]float32, 64)
+	r := NewRowOffsets([]int{0, 60, 10})
+	for _, c := range []struct {
+		name        string
+		base, p0, n int
+	}{
+		{"past src's end", 9, 0, 2},
+		{"before src", -1, 0, 1},
+		{"past the offsets", 0, 2, 2},
+		{"past dst's end", 0, 0, 3},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: GatherRows did not panic", c.name)
+				}
+			}()
+			GatherRows(dst, src, c.base, &r, c.p0, c.n, 32)
+		}()
+	}
+}
