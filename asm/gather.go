@@ -60,3 +60,28 @@ func gatherRowsGo[T float32 | float64](dst, src []T, base int, offs []int, w int
 		copy(dst[p*w:][:w], src[base+o:][:w])
 	}
 }
+
+// CopyRows copies rows rows of w elements, src's lds apart, to dst's ldd
+// apart:
+//
+//	for r := range rows {
+//		copy(dst[r*ldd:][:w], src[r*lds:][:w])
+//	}
+//
+// with a vector loop for rows of at least 32 bytes where the CPU has AVX2
+// (a padded copy of an image's rows, say, without a call per row). The
+// rows must not overlap; rows out of range panic.
+func CopyRows[T float32 | float64](dst []T, ldd int, src []T, lds, rows, w int) {
+	if rows <= 0 || w <= 0 {
+		return
+	}
+	if ldd < 0 || lds < 0 || (rows-1)*ldd+w > len(dst) || (rows-1)*lds+w > len(src) {
+		panic(fmt.Sprintf("asm.CopyRows: rows out of range (rows=%d w=%d ldd=%d lds=%d len(dst)=%d len(src)=%d)", rows, w, ldd, lds, len(dst), len(src)))
+	}
+	if copyRowsVecAny(dst, ldd, src, lds, rows, w) {
+		return
+	}
+	for r := range rows {
+		copy(dst[r*ldd:][:w], src[r*lds:][:w])
+	}
+}

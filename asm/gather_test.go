@@ -71,3 +71,43 @@ func TestGatherRowsOutOfRange(t *testing.T) {
 		}()
 	}
 }
+
+// checkCopyRowsStrided runs CopyRows on rows of w elements and checks them
+// and the gaps between the destination rows.
+func checkCopyRowsStrided[T float32 | float64](t *testing.T, w, rows, ldd, lds int) {
+	t.Helper()
+	src := make([]T, (rows-1)*lds+w+3)
+	for i := range src {
+		src[i] = T(i + 1)
+	}
+	dst := make([]T, (rows-1)*ldd+w+4)
+	for i := range dst {
+		dst[i] = -7
+	}
+	CopyRows(dst, ldd, src, lds, rows, w)
+	for i, v := range dst {
+		r, j := i/ldd, i%ldd
+		want := T(-7)
+		if r < rows && j < w {
+			want = src[r*lds+j]
+		}
+		if v != want {
+			t.Fatalf("w=%d rows=%d ldd=%d lds=%d: dst[%d] = %v, want %v", w, rows, ldd, lds, i, v, want)
+		}
+	}
+}
+
+func TestCopyRowsStrided(t *testing.T) {
+	for _, w := range []int{1, 3, 7, 8, 9, 14, 16, 31, 32, 33, 56, 100} {
+		for _, rows := range []int{1, 2, 5} {
+			checkCopyRowsStrided[float32](t, w, rows, w+2, w+5)
+			checkCopyRowsStrided[float64](t, w, rows, w+7, w)
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("CopyRows past dst's end did not panic")
+		}
+	}()
+	CopyRows(make([]float32, 40), 20, make([]float32, 100), 32, 2, 32)
+}

@@ -111,3 +111,20 @@ func gatherRowsVec[T float32 | float64](dst, src []T, base int, offs []int, w in
 	gatherRows128(unsafe.Pointer(&dst[0]), unsafe.Pointer(unsafe.SliceData(src)), base, &offs[0], len(offs), size)
 	return true
 }
+
+// copyRowsAny (pack_amd64.s) copies rows ≥ 1 rows of n ≥ 32 bytes, lds
+// bytes apart at s, to d, ldd bytes apart.
+//
+//go:noescape
+func copyRowsAny(d, s unsafe.Pointer, ldd, lds, rows, n int)
+
+// copyRowsVecAny copies the rows for CopyRows with copyRowsAny and reports
+// whether it could: rows of at least 32 bytes on a CPU with AVX2.
+func copyRowsVecAny[T float32 | float64](dst []T, ldd int, src []T, lds, rows, w int) bool {
+	size := int(unsafe.Sizeof(*new(T)))
+	if !useAVX2FMA || w*size < 32 {
+		return false
+	}
+	copyRowsAny(unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src)), ldd*size, lds*size, rows, w*size)
+	return true
+}

@@ -286,3 +286,37 @@ gather128:
 	JNZ     gather128               // more
 	VZEROUPPER
 	RET
+
+// func copyRowsAny(d, s unsafe.Pointer, ldd, lds, rows, n int)
+//
+// In:  rows ≥ 1 rows of n ≥ 32 bytes at s, lds bytes apart, to d, ldd bytes
+//      apart (not overlapping). The row moves 32 bytes at a time and its
+//      last 32 bytes once more (overlapping the previous move when n is not
+//      a multiple of 32). Clobbers AX, CX, DX, DI, SI, R8, R9, R10, Y0.
+//      Needs AVX.
+TEXT ·copyRowsAny(SB), NOSPLIT, $0-48
+	MOVQ d+0(FP), DI                // DI = d's row
+	MOVQ s+8(FP), SI                // SI = s's row
+	MOVQ ldd+16(FP), R8             // R8 = ldd
+	MOVQ lds+24(FP), R9             // R9 = lds
+	MOVQ rows+32(FP), CX            // CX = rows left
+	MOVQ n+40(FP), DX               // DX = n
+	LEAQ -32(DX), R10               // R10 = offset of the last 32 bytes
+anyRow:
+	XORQ AX, AX                     // AX = offset in the row
+anyVec:
+	CMPQ    AX, R10                 // past the last whole vector?
+	JGE     anyTail
+	VMOVUPS (SI)(AX*1), Y0          // 32 bytes
+	VMOVUPS Y0, (DI)(AX*1)
+	ADDQ    $32, AX
+	JMP     anyVec
+anyTail:
+	VMOVUPS (SI)(R10*1), Y0         // the last 32 bytes
+	VMOVUPS Y0, (DI)(R10*1)
+	ADDQ    R8, DI                  // next row of d
+	ADDQ    R9, SI                  // of s
+	DECQ    CX                      // one row done
+	JNZ     anyRow
+	VZEROUPPER
+	RET

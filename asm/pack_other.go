@@ -17,3 +17,9 @@ func copyRowsVec[T float32 | float64](d, src []T, ld, kc, w int) bool { return f
 func gatherRowsVec[T float32 | float64](dst, src []T, base int, offs []int, w int) bool {
 	return false
 }
+
+// copyRowsVecAny copies nothing without the AVX row copies: CopyRows runs
+// its Go loop.
+func copyRowsVecAny[T float32 | float64](dst []T, ldd int, src []T, lds, rows, w int) bool {
+	return false
+}

@@ -833,7 +833,7 @@ func (g *wideGeom) cols(nb int) int { return (nb-1)*g.plane + g.span }
 // chunk returns images n0 … n0+nb−1 of x (N×c×img, contiguous) as padded
 // planes, in buf (nb·c·plane elements whose borders are zero and stay so)
 // when the images need padding, else x itself.
-func wideChunk[T gemmNum](g *wideGeom, x []T, n0, nb int, buf []T) []T {
+func wideChunk[T float32 | float64](g *wideGeom, x []T, n0, nb int, buf []T) []T {
 	if !g.needsPad() {
 		return x[n0*g.c*g.imgLen : (n0+nb)*g.c*g.imgLen]
 	}
@@ -843,9 +843,8 @@ func wideChunk[T gemmNum](g *wideGeom, x []T, n0, nb int, buf []T) []T {
 		src := x[(n0*g.c+p)*g.imgLen:]
 		dst := buf[p*g.plane:]
 		for d := range D {
-			for h := range H {
-				copy(dst[((d+g.pad[0])*Hp+h+g.pad[1])*Wp+g.pad[2]:][:W], src[(d*H+h)*W:])
-			}
+			// The plane's rows at once, without a call per row.
+			asm.CopyRows(dst[((d+g.pad[0])*Hp+g.pad[1])*Wp+g.pad[2]:], Wp, src[d*H*W:], W, H, W)
 		}
 	}
 	return buf[:nb*g.c*g.plane]
