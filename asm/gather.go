@@ -85,3 +85,32 @@ func CopyRows[T float32 | float64](dst []T, ldd int, src []T, lds, rows, w int) 
 		copy(dst[r*ldd:][:w], src[r*lds:][:w])
 	}
 }
+
+// CopyRowsAdd is CopyRows adding b to every element:
+//
+//	for r := range rows {
+//		for j, v := range src[r*lds:][:w] {
+//			dst[r*ldd+j] = v + b
+//		}
+//	}
+//
+// (a convolution's outputs copied out with their channel's bias), with a
+// vector loop for float32 rows of at least 8 elements where the CPU has
+// AVX2. The rows must not overlap; rows out of range panic.
+func CopyRowsAdd[T float32 | float64](dst []T, ldd int, src []T, lds, rows, w int, b T) {
+	if rows <= 0 || w <= 0 {
+		return
+	}
+	if ldd < 0 || lds < 0 || (rows-1)*ldd+w > len(dst) || (rows-1)*lds+w > len(src) {
+		panic(fmt.Sprintf("asm.CopyRowsAdd: rows out of range (rows=%d w=%d ldd=%d lds=%d len(dst)=%d len(src)=%d)", rows, w, ldd, lds, len(dst), len(src)))
+	}
+	if copyRowsAddVec(dst, ldd, src, lds, rows, w, b) {
+		return
+	}
+	for r := range rows {
+		d := dst[r*ldd:][:w]
+		for j, v := range src[r*lds:][:w] {
+			d[j] = v + b
+		}
+	}
+}

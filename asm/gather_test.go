@@ -1,6 +1,8 @@
 package asm
 
 import (
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -110,4 +112,45 @@ func TestCopyRowsStrided(t *testing.T) {
 		}
 	}()
 	CopyRows(make([]float32, 40), 20, make([]float32, 100), 32, 2, 32)
+}
+
+// TestCopyRowsAdd checks CopyRowsAdd against v + b element by element (bit
+// for bit, NaN and infinities included) and the gaps between the rows.
+func TestCopyRowsAdd(t *testing.T) {
+	check := func(t *testing.T, w, rows, ldd, lds int) {
+		t.Helper()
+		rng := rand.New(rand.NewPCG(uint64(w), uint64(rows)))
+		src := make([]float32, (rows-1)*lds+w+3)
+		for i := range src {
+			src[i] = float32(rng.NormFloat64() * 1e3)
+		}
+		src[0], src[len(src)/2] = float32(math.Inf(1)), float32(math.NaN())
+		for _, b := range []float32{0.1, -3e-5, float32(math.Inf(-1))} {
+			dst := make([]float32, (rows-1)*ldd+w+4)
+			for i := range dst {
+				dst[i] = -7
+			}
+			CopyRowsAdd(dst, ldd, src, lds, rows, w, b)
+			for i, v := range dst {
+				r, j := i/ldd, i%ldd
+				want := float32(-7)
+				if r < rows && j < w {
+					want = src[r*lds+j] + b
+				}
+				if math.Float32bits(v) != math.Float32bits(want) && !(v != v && want != want) {
+					t.Fatalf("w=%d rows=%d ldd=%d lds=%d b=%v: dst[%d] = %v, want %v", w, rows, ldd, lds, b, i, v, want)
+				}
+			}
+		}
+	}
+	for _, w := range []int{1, 7, 8, 9, 14, 16, 31, 32, 33, 56} {
+		for _, rows := range []int{1, 2, 5} {
+			check(t, w, rows, w+2, w+5)
+		}
+	}
+	d := make([]float64, 10)
+	CopyRowsAdd(d, 5, []float64{1, 2, 3, 4, 5, 6}, 3, 2, 3, 0.5)
+	if want := []float64{1.5, 2.5, 3.5, 0, 0, 4.5, 5.5, 6.5, 0, 0}; fmt.Sprint(d) != fmt.Sprint(want) {
+		t.Errorf("float64 CopyRowsAdd gave %v, want %v", d, want)
+	}
 }

@@ -128,3 +128,20 @@ func copyRowsVecAny[T float32 | float64](dst []T, ldd int, src []T, lds, rows, w
 	copyRowsAny(unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src)), ldd*size, lds*size, rows, w*size)
 	return true
 }
+
+// copyRowsAddF32 (pack_amd64.s) is copyRowsAny adding b to every element
+// (float32).
+//
+//go:noescape
+func copyRowsAddF32(d, s unsafe.Pointer, ldd, lds, rows, n int, b float32)
+
+// copyRowsAddVec runs CopyRowsAdd with copyRowsAddF32 and reports whether
+// it could: float32 rows of at least 8 elements on a CPU with AVX2.
+func copyRowsAddVec[T float32 | float64](dst []T, ldd int, src []T, lds, rows, w int, b T) bool {
+	b32, ok := any(b).(float32)
+	if !useAVX2FMA || !ok || w < 8 {
+		return false
+	}
+	copyRowsAddF32(unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src)), ldd*4, lds*4, rows, w*4, b32)
+	return true
+}

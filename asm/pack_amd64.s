@@ -320,3 +320,37 @@ anyTail:
 	JNZ     anyRow
 	VZEROUPPER
 	RET
+
+// func copyRowsAddF32(d, s unsafe.Pointer, ldd, lds, rows, n int, b float32)
+//
+// In:  as copyRowsAny (n ≥ 32 bytes, rows ≥ 1), float32 elements.
+// Out: d's rows = s's rows + b, each element rounded once (the last 32
+//      bytes of a row redone, as copyRowsAny). Clobbers AX, CX, DX, DI,
+//      SI, R8, R9, R10, Y0, Y1. Needs AVX.
+TEXT ·copyRowsAddF32(SB), NOSPLIT, $0-52
+	MOVQ         d+0(FP), DI        // DI = d's row
+	MOVQ         s+8(FP), SI        // SI = s's row
+	MOVQ         ldd+16(FP), R8     // R8 = ldd
+	MOVQ         lds+24(FP), R9     // R9 = lds
+	MOVQ         rows+32(FP), CX    // CX = rows left
+	MOVQ         n+40(FP), DX       // DX = n
+	VBROADCASTSS b+48(FP), Y1       // Y1 = b in every lane
+	LEAQ         -32(DX), R10       // R10 = offset of the last 32 bytes
+addRow:
+	XORQ AX, AX                     // AX = offset in the row
+addVec:
+	CMPQ    AX, R10                 // past the last whole vector?
+	JGE     addTail
+	VADDPS  (SI)(AX*1), Y1, Y0      // 8 elements + b
+	VMOVUPS Y0, (DI)(AX*1)
+	ADDQ    $32, AX
+	JMP     addVec
+addTail:
+	VADDPS  (SI)(R10*1), Y1, Y0     // the last 8 + b
+	VMOVUPS Y0, (DI)(R10*1)
+	ADDQ    R8, DI                  // next row of d
+	ADDQ    R9, SI                  // of s
+	DECQ    CX                      // one row done
+	JNZ     addRow
+	VZEROUPPER
+	RET

@@ -23,3 +23,9 @@ func gatherRowsVec[T float32 | float64](dst, src []T, base int, offs []int, w in
 func copyRowsVecAny[T float32 | float64](dst []T, ldd int, src []T, lds, rows, w int) bool {
 	return false
 }
+
+// copyRowsAddVec adds nothing without the AVX row copies: CopyRowsAdd runs
+// its Go loop.
+func copyRowsAddVec[T float32 | float64](dst []T, ldd int, src []T, lds, rows, w int, b T) bool {
+	return false
+}

@@ -886,29 +886,21 @@ func widePacker[T float32 | float64](g *wideGeom, xp []T, c0, rows int) func(dst
 
 // wideExtract writes the outputs of a chunk's product yw (m rows of ld,
 // the chunk's images a plane apart) to y (images of outC channels; the
-// chunk's first image and row at y's start), adding bias[o] (nil: none).
-func wideExtract[T gemmNum](g *wideGeom, yw []T, ld, m, nb, outC int, bias []T, y []T) {
+// chunk's first image and row at y's start), adding bias[o] (nil: none):
+// each output plane's rows in one asm.CopyRows or CopyRowsAdd call.
+func wideExtract[T float32 | float64](g *wideGeom, yw []T, ld, m, nb, outC int, bias []T, y []T) {
 	Hp, Wp := g.padded[1], g.padded[2]
 	OD, OH, OW := g.out[0], g.out[1], g.out[2]
 	for i := range nb {
 		for o := range m {
-			var b T
-			if bias != nil {
-				b = bias[o]
-			}
 			src := yw[o*ld+i*g.plane:]
 			dst := y[(i*outC+o)*g.outLen:]
 			for d := range OD {
-				for h := range OH {
-					s := src[(d*Hp+h)*Wp:][:OW]
-					dr := dst[(d*OH+h)*OW:][:OW]
-					if bias == nil {
-						copy(dr, s)
-						continue
-					}
-					for q, v := range s {
-						dr[q] = v + b
-					}
+				s, dr := src[d*Hp*Wp:], dst[d*OH*OW:]
+				if bias == nil {
+					asm.CopyRows(dr, OW, s, Wp, OH, OW)
+				} else {
+					asm.CopyRowsAdd(dr, OW, s, Wp, OH, OW, bias[o])
 				}
 			}
 		}
@@ -1059,7 +1051,7 @@ func wideRows[T gemmNum](g *wideGeom, xp []T, c0, rows, m, ld int, bt []T) {
 // wideScatter writes rows rows of m images of gy (images of outC channels,
 // the first image and row at gy's start) into the wide layout gw (rows ld
 // apart, images a plane apart), leaving the junk columns as they are.
-func wideScatter[T gemmNum](g *wideGeom, gy []T, rows, m, outC, ld int, gw []T) {
+func wideScatter[T float32 | float64](g *wideGeom, gy []T, rows, m, outC, ld int, gw []T) {
 	Hp, Wp := g.padded[1], g.padded[2]
 	OD, OH, OW := g.out[0], g.out[1], g.out[2]
 	for i := range m {
@@ -1067,9 +1059,7 @@ func wideScatter[T gemmNum](g *wideGeom, gy []T, rows, m, outC, ld int, gw []T) 
 			src := gy[(i*outC+o)*g.outLen:]
 			dst := gw[o*ld+i*g.plane:]
 			for d := range OD {
-				for h := range OH {
-					copy(dst[(d*Hp+h)*Wp:][:OW], src[(d*OH+h)*OW:])
-				}
+				asm.CopyRows(dst[d*Hp*Wp:], Wp, src[d*OH*OW:], OW, OH, OW)
 			}
 		}
 	}
