@@ -114,3 +114,35 @@ func CopyRowsAdd[T float32 | float64](dst []T, ldd int, src []T, lds, rows, w in
 		}
 	}
 }
+
+// GemmTileCols is the width nr of the slivers of op(B) that SgemmPacked
+// (float32) or DgemmPacked (float64) asks its packer for: columns jc … jc+w−1
+// of a call lie in one block of nr columns that starts at a multiple of nr.
+func GemmTileCols[T float32 | float64]() int {
+	if _, ok := any(T(0)).(float64); ok {
+		return dgemmUse.bl.nr
+	}
+	return sgemmUse.bl.nr
+}
+
+// PackCols writes the transpose of a rows×cols block of src (rows ld
+// apart) into dst, columns stride apart:
+//
+//	for i := range rows {
+//		for p := range cols {
+//			dst[p*stride+i] = src[i*ld+p]
+//		}
+//	}
+//
+// with the GEMM's 8×8 transposes where it can: a packer for SgemmPacked
+// whose sliver's rows of op(B) are the columns of a matrix (stride nr).
+// Blocks out of range panic.
+func PackCols[T float32 | float64](dst, src []T, ld, rows, cols, stride int) {
+	if rows <= 0 || cols <= 0 {
+		return
+	}
+	if ld < 0 || stride < rows || (rows-1)*ld+cols > len(src) || (cols-1)*stride+rows > len(dst) {
+		panic(fmt.Sprintf("asm.PackCols: block out of range (rows=%d cols=%d ld=%d stride=%d len(src)=%d len(dst)=%d)", rows, cols, ld, stride, len(src), len(dst)))
+	}
+	interleave(dst, src, ld, rows, cols, stride, 1)
+}

@@ -154,3 +154,49 @@ func TestCopyRowsAdd(t *testing.T) {
 		t.Errorf("float64 CopyRowsAdd gave %v, want %v", d, want)
 	}
 }
+
+func TestPackCols(t *testing.T) {
+	for _, c := range []struct{ rows, cols, ld, stride int }{
+		{32, 40, 50, 32}, {16, 9, 9, 16}, {8, 100, 1156, 32}, {5, 7, 8, 6}, {13, 17, 20, 16},
+	} {
+		src := make([]float32, (c.rows-1)*c.ld+c.cols)
+		for i := range src {
+			src[i] = float32(i + 1)
+		}
+		n := (c.cols-1)*c.stride + c.rows
+		dst := make([]float32, n+3)
+		for i := range dst {
+			dst[i] = -7
+		}
+		PackCols(dst, src, c.ld, c.rows, c.cols, c.stride)
+		for i, v := range dst {
+			p, r := i/c.stride, i%c.stride
+			want := float32(-7)
+			if p < c.cols && r < c.rows {
+				want = src[r*c.ld+p]
+			}
+			if v != want {
+				t.Fatalf("%+v: dst[%d] = %v, want %v", c, i, v, want)
+			}
+		}
+		d64 := make([]float64, n)
+		s64 := make([]float64, len(src))
+		for i := range s64 {
+			s64[i] = float64(i + 1)
+		}
+		PackCols(d64, s64, c.ld, c.rows, c.cols, c.stride)
+		for p := range c.cols {
+			for r := range c.rows {
+				if d64[p*c.stride+r] != s64[r*c.ld+p] {
+					t.Fatalf("%+v float64: dst[%d] = %v, want %v", c, p*c.stride+r, d64[p*c.stride+r], s64[r*c.ld+p])
+				}
+			}
+		}
+	}
+	if nr := GemmTileCols[float32](); nr != sgemmUse.bl.nr || nr < 1 {
+		t.Errorf("GemmTileCols[float32]() = %d, want the sgemm's %d", nr, sgemmUse.bl.nr)
+	}
+	if nr := GemmTileCols[float64](); nr != dgemmUse.bl.nr || nr < 1 {
+		t.Errorf("GemmTileCols[float64]() = %d, want the dgemm's %d", nr, dgemmUse.bl.nr)
+	}
+}

@@ -1048,6 +1048,28 @@ func wideRows[T gemmNum](g *wideGeom, xp []T, c0, rows, m, ld int, bt []T) {
 	}
 }
 
+// wideColsPacker returns the packer (asm.SgemmPacked) of the transposed
+// im2col operand of channels c0 … c0+inG−1 of a chunk xp (wideChunk), its
+// columns tap by tap: column t·inG+c of op(B) is, down its rows (the wide
+// columns, image after image), xp's plane of channel c0+c from off[t] on,
+// as wideRows copies it. inG must be a multiple of the GEMM's sliver
+// width, so that a sliver's columns are channels of one tap, a plane apart.
+func wideColsPacker[T float32 | float64](g *wideGeom, xp []T, c0, inG int) func(dst []T, pc, jc, kc, w, nr int) {
+	plane, imgStride := g.plane, g.c*g.plane
+	return func(dst []T, pc, jc, kc, w, nr int) {
+		for p := 0; w < nr && p < kc; p++ {
+			clear(dst[p*nr+w : (p+1)*nr])
+		}
+		t, c := jc/inG, jc%inG
+		for p := 0; p < kc; {
+			i, q := (pc+p)/plane, (pc+p)%plane
+			run := min(kc-p, plane-q)
+			asm.PackCols(dst[p*nr:], xp[i*imgStride+(c0+c)*plane+g.off[t]+q:], plane, w, run, nr)
+			p += run
+		}
+	}
+}
+
 // wideScatter writes rows rows of m images of gy (images of outC channels,
 // the first image and row at gy's start) into the wide layout gw (rows ld
 // apart, images a plane apart), leaving the junk columns as they are.
@@ -1108,13 +1130,28 @@ func convWideWeightGrad[T float32 | float64](g *wideGeom, N, G, outG int, x, gy,
 			}
 		}
 	}()
+	// direct: the transposed im2col rows are packed straight from the
+	// padded images (wideColsPacker), in the order tap by tap rather than
+	// channel by channel, so that a sliver's rows are a plane apart; each
+	// sum is the same (the same products in the same order, every sliver
+	// whole in both orders), the columns put back in order after.
+	direct := inG%asm.GemmTileCols[T]() == 0
 	forChunks(chunks, par, func(wk, ch int) {
 		s := &bufs[wk]
 		if s.gw == nil {
-			gw, bt := getScratch[T](outG*ld), getScratch[T](kk*ld)
-			s.gw, s.bt = *gw, *bt
-			clear(s.gw) // the junk columns stay zero; bt's rows are copied whole
-			s.held = append(s.held, gw, bt)
+			gw := getScratch[T](outG * ld)
+			s.gw = *gw
+			clear(s.gw) // the junk columns stay zero
+			s.held = append(s.held, gw)
+			if direct {
+				bt := getScratch[T](outG * kk) // the product, tap by tap
+				s.bt = *bt
+				s.held = append(s.held, bt)
+			} else {
+				bt := getScratch[T](kk * ld) // rows copied whole
+				s.bt = *bt
+				s.held = append(s.held, bt)
+			}
 			if g.needsPad() {
 				xp := getScratch[T](nb * g.c * g.plane)
 				s.xp = *xp
@@ -1128,8 +1165,26 @@ func convWideWeightGrad[T float32 | float64](g *wideGeom, N, G, outG int, x, gy,
 		cols := g.cols(m)
 		for gr := range G {
 			wideScatter(g, gy[(n0*G*outG+gr*outG)*g.outLen:], outG, m, G*outG, ld, s.gw)
-			wideRows(g, xp, gr*inG, kk, m, ld, s.bt)
 			part := parts[ch*size+gr*outG*kk:][:outG*kk]
+			if direct {
+				pack := wideColsPacker(g, xp, gr*inG, inG)
+				switch gw := any(s.gw).(type) {
+				case []float32:
+					asm.SgemmPacked(false, outG, kk, cols, 1, gw, ld, any(pack).(func([]float32, int, int, int, int, int)), 0, any(s.bt).([]float32), kk)
+				case []float64:
+					asm.DgemmPacked(false, outG, kk, cols, 1, gw, ld, any(pack).(func([]float64, int, int, int, int, int)), 0, any(s.bt).([]float64), kk)
+				}
+				for o := range outG {
+					pr, br := part[o*kk:][:kk], s.bt[o*kk:][:kk]
+					for t := range taps {
+						for c, v := range br[t*inG : (t+1)*inG] {
+							pr[c*taps+t] = v
+						}
+					}
+				}
+				continue
+			}
+			wideRows(g, xp, gr*inG, kk, m, ld, s.bt)
 			switch gw := any(s.gw).(type) {
 			case []float32:
 				asm.Sgemm(false, true, outG, kk, cols, 1, gw, ld, any(s.bt).([]float32), ld, 0, any(part).([]float32), kk)
