@@ -1095,8 +1095,9 @@ const wideBtElems = 1 << 18
 // gradient of the stride-1 convolution of x (N images of g.c = G·inG
 // channels) whose output gradient is gy: per chunk of images and group,
 // one GEMM of gy in the wide layout (zero in the junk columns) by the
-// transposed im2col rows of the chunk (copied whole: long contiguous
-// runs); the chunks' sums added in order, so the result does not depend on
+// transposed im2col rows of the chunk (packed straight from the padded
+// images when inG is a multiple of the GEMM's sliver width, else copied
+// whole first: long contiguous runs); the chunks' sums added in order, so the result does not depend on
 // how many goroutines ran them. A junk column's zero meets whatever the
 // padded images hold there: where that is an infinity or a NaN the sum is
 // NaN though the gradient may not be, so convWideWeightGrad reports false
