@@ -1048,6 +1048,10 @@ func wideRows[T gemmNum](g *wideGeom, xp []T, c0, rows, m, ld int, bt []T) {
 	}
 }
 
+// wideColsDirect lets convWideWeightGrad pack its rows straight from the
+// padded images (off in a test, to compare with the copied rows).
+var wideColsDirect = true
+
 // wideColsPacker returns the packer (asm.SgemmPacked) of the transposed
 // im2col operand of channels c0 … c0+inG−1 of a chunk xp (wideChunk), its
 // columns tap by tap: column t·inG+c of op(B) is, down its rows (the wide
@@ -1136,7 +1140,7 @@ func convWideWeightGrad[T float32 | float64](g *wideGeom, N, G, outG int, x, gy,
 	// channel by channel, so that a sliver's rows are a plane apart; each
 	// sum is the same (the same products in the same order, every sliver
 	// whole in both orders), the columns put back in order after.
-	direct := inG%asm.GemmTileCols[T]() == 0
+	direct := wideColsDirect && inG%asm.GemmTileCols[T]() == 0
 	forChunks(chunks, par, func(wk, ch int) {
 		s := &bufs[wk]
 		if s.gw == nil {
