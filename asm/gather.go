@@ -28,6 +28,9 @@ func NewRowOffsets(offs []int) RowOffsets {
 // Len is the number of offsets.
 func (r *RowOffsets) Len() int { return len(r.offs) }
 
+// Offsets is the offsets (not to be changed).
+func (r *RowOffsets) Offsets() []int { return r.offs }
+
 // GatherRows copies n rows of w elements, rows p0 … p0+n−1 of r, back to
 // back into dst:
 //

@@ -850,30 +850,36 @@ func wideChunk[T float32 | float64](g *wideGeom, x []T, n0, nb int, buf []T) []T
 	return buf[:nb*g.c*g.plane]
 }
 
-// widePacker returns the packer (asm.SgemmPacked) of the im2col operand of
-// channels c0 … c0+rows/taps−1 of a chunk xp (wideChunk): row k = c·taps+t
-// is xp's plane of channel c0+c from off[t] on, image after image. A run
-// of a whole sliver (the usual case) is gathered by asm.GatherRows, the
-// rows at their offsets copied back to back in one call.
-func widePacker[T float32 | float64](g *wideGeom, xp []T, c0, rows int) func(dst []T, pc, jc, kc, w, nr int) {
+// wideRowOffsets is the offset in a chunk's image of each row k = c·taps+t
+// of the im2col operand of channels c0 … c0+rows/taps−1: the padded plane
+// of channel c0+c from off[t] on.
+func wideRowOffsets(g *wideGeom, c0, rows int) asm.RowOffsets {
 	taps := len(g.off)
-	plane, imgStride := g.plane, g.c*g.plane
 	rowOff := make([]int, rows)
 	for k := range rowOff {
-		rowOff[k] = (c0+k/taps)*plane + g.off[k%taps]
+		rowOff[k] = (c0+k/taps)*g.plane + g.off[k%taps]
 	}
-	ro := asm.NewRowOffsets(rowOff)
+	return asm.NewRowOffsets(rowOff)
+}
+
+// widePacker returns the packer (asm.SgemmPacked) of the im2col operand of
+// a chunk xp (wideChunk) whose rows are at ro (wideRowOffsets) in each
+// image, image after image. A run of a whole sliver (the usual case) is
+// gathered by asm.GatherRows, the rows at their offsets copied back to
+// back in one call.
+func widePacker[T float32 | float64](g *wideGeom, xp []T, ro *asm.RowOffsets) func(dst []T, pc, jc, kc, w, nr int) {
+	plane, imgStride := g.plane, g.c*g.plane
 	return func(dst []T, pc, jc, kc, w, nr int) {
 		for p := 0; w < nr && p < kc; p++ {
 			clear(dst[p*nr+w : (p+1)*nr])
 		}
-		offs := rowOff[pc : pc+kc]
+		offs := ro.Offsets()[pc : pc+kc]
 		for j := 0; j < w; {
 			i, jj := (jc+j)/plane, (jc+j)%plane
 			run := min(w-j, plane-jj)
 			base := i*imgStride + jj
 			if run == nr {
-				asm.GatherRows(dst, xp, base, &ro, pc, kc, nr)
+				asm.GatherRows(dst, xp, base, ro, pc, kc, nr)
 				break
 			}
 			for p, o := range offs {
@@ -996,6 +1002,11 @@ func convWide[T float32 | float64](g *wideGeom, N, G, outG int, x, w, bias, y []
 			}
 		}
 	}()
+	// The im2col rows' offsets of each group, the same in every chunk.
+	ros := make([]asm.RowOffsets, G)
+	for gr := range G {
+		ros[gr] = wideRowOffsets(g, gr*inG, kk)
+	}
 	forChunks(chunks, par, func(wk, ch int) {
 		s := &bufs[wk]
 		if s.yw == nil {
@@ -1017,9 +1028,9 @@ func convWide[T float32 | float64](g *wideGeom, N, G, outG int, x, w, bias, y []
 			wg := w[gr*outG*kk : (gr+1)*outG*kk]
 			switch wg := any(wg).(type) {
 			case []float32:
-				asm.SgemmPacked(false, outG, cols, kk, 1, wg, kk, widePacker(g, any(xp).([]float32), gr*inG, kk), 0, any(s.yw).([]float32), ld)
+				asm.SgemmPacked(false, outG, cols, kk, 1, wg, kk, widePacker(g, any(xp).([]float32), &ros[gr]), 0, any(s.yw).([]float32), ld)
 			case []float64:
-				asm.DgemmPacked(false, outG, cols, kk, 1, wg, kk, widePacker(g, any(xp).([]float64), gr*inG, kk), 0, any(s.yw).([]float64), ld)
+				asm.DgemmPacked(false, outG, cols, kk, 1, wg, kk, widePacker(g, any(xp).([]float64), &ros[gr]), 0, any(s.yw).([]float64), ld)
 			}
 			var b []T
 			if bias != nil {
