@@ -92,3 +92,56 @@ func copyRowsVec[T float32 | float64](d, src []T, ld, kc, w int) bool {
 	}
 	return true
 }
+
+// gatherRows128 (pack_amd64.s) copies n ≥ 1 rows of 128 bytes, at s +
+// (base + offs[p])·scale, to d back to back.
+//
+//go:noescape
+func gatherRows128(d, s unsafe.Pointer, base int, offs *int, n, scale int)
+
+// gatherRowsVec copies the rows src[base+offs[p]:][:w] (every one in src)
+// to dst back to back with gatherRows128 and reports whether it could: rows
+// of 128 bytes on a CPU with AVX2. GatherRows' Go loop is its twin.
+func gatherRowsVec[T float32 | float64](dst, src []T, base int, offs []int, w int) bool {
+	size := int(unsafe.Sizeof(*new(T)))
+	if !useAVX2FMA || len(offs) == 0 || w*size != 128 {
+		return false
+	}
+	_ = dst[len(offs)*w-1] // holds the rows
+	gatherRows128(unsafe.Pointer(&dst[0]), unsafe.Pointer(unsafe.SliceData(src)), base, &offs[0], len(offs), size)
+	return true
+}
+
+// copyRowsAny (pack_amd64.s) copies rows ≥ 1 rows of n ≥ 32 bytes, lds
+// bytes apart at s, to d, ldd bytes apart.
+//
+//go:noescape
+func copyRowsAny(d, s unsafe.Pointer, ldd, lds, rows, n int)
+
+// copyRowsVecAny copies the rows for CopyRows with copyRowsAny and reports
+// whether it could: rows of at least 32 bytes on a CPU with AVX2.
+func copyRowsVecAny[T float32 | float64](dst []T, ldd int, src []T, lds, rows, w int) bool {
+	size := int(unsafe.Sizeof(*new(T)))
+	if !useAVX2FMA || w*size < 32 {
+		return false
+	}
+	copyRowsAny(unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src)), ldd*size, lds*size, rows, w*size)
+	return true
+}
+
+// copyRowsAddF32 (pack_amd64.s) is copyRowsAny adding b to every element
+// (float32).
+//
+//go:noescape
+func copyRowsAddF32(d, s unsafe.Pointer, ldd, lds, rows, n int, b float32)
+
+// copyRowsAddVec runs CopyRowsAdd with copyRowsAddF32 and reports whether
+// it could: float32 rows of at least 8 elements on a CPU with AVX2.
+func copyRowsAddVec[T float32 | float64](dst []T, ldd int, src []T, lds, rows, w int, b T) bool {
+	b32, ok := any(b).(float32)
+	if !useAVX2FMA || !ok || w < 8 {
+		return false
+	}
+	copyRowsAddF32(unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Pointer(unsafe.SliceData(src)), ldd*4, lds*4, rows, w*4, b32)
+	return true
+}

@@ -252,3 +252,105 @@ rows128:
 	JNZ     rows128                 // more
 	VZEROUPPER
 	RET
+
+// func gatherRows128(d, s unsafe.Pointer, base int, offs *int, n, scale int)
+//
+// In:  n ≥ 1 element offsets offs[0:n]; rows of 128 bytes at
+//      s + (base + offs[p])·scale (scale the element size, 4 or 8); d holds
+//      128n bytes.
+// Out: the rows back to back at d (a GEMM sliver of 32 float32 or 16
+//      float64 gathered from rows at any offsets). Clobbers AX, BX, CX, DX,
+//      DI, SI, R8, Y0–Y3. Needs AVX.
+TEXT ·gatherRows128(SB), NOSPLIT, $0-48
+	MOVQ d+0(FP), DI                // DI = &d
+	MOVQ s+8(FP), SI                // SI = &s
+	MOVQ base+16(FP), DX            // DX = base
+	MOVQ offs+24(FP), R8            // R8 = &offs[0]
+	MOVQ n+32(FP), CX               // CX = n
+	MOVQ scale+40(FP), BX           // BX = scale
+gather128:
+	MOVQ    (R8), AX                // AX = offs[p]
+	ADDQ    DX, AX                  // + base
+	IMULQ   BX, AX                  // in bytes
+	VMOVUPS (SI)(AX*1), Y0          // Y0–Y3 = the row
+	VMOVUPS 32(SI)(AX*1), Y1
+	VMOVUPS 64(SI)(AX*1), Y2
+	VMOVUPS 96(SI)(AX*1), Y3
+	VMOVUPS Y0, (DI)                // stored at d
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ    $8, R8                  // next offset
+	ADDQ    $128, DI                // next row of d
+	DECQ    CX                      // one row done
+	JNZ     gather128               // more
+	VZEROUPPER
+	RET
+
+// func copyRowsAny(d, s unsafe.Pointer, ldd, lds, rows, n int)
+//
+// In:  rows ≥ 1 rows of n ≥ 32 bytes at s, lds bytes apart, to d, ldd bytes
+//      apart (not overlapping). The row moves 32 bytes at a time and its
+//      last 32 bytes once more (overlapping the previous move when n is not
+//      a multiple of 32). Clobbers AX, CX, DX, DI, SI, R8, R9, R10, Y0.
+//      Needs AVX.
+TEXT ·copyRowsAny(SB), NOSPLIT, $0-48
+	MOVQ d+0(FP), DI                // DI = d's row
+	MOVQ s+8(FP), SI                // SI = s's row
+	MOVQ ldd+16(FP), R8             // R8 = ldd
+	MOVQ lds+24(FP), R9             // R9 = lds
+	MOVQ rows+32(FP), CX            // CX = rows left
+	MOVQ n+40(FP), DX               // DX = n
+	LEAQ -32(DX), R10               // R10 = offset of the last 32 bytes
+anyRow:
+	XORQ AX, AX                     // AX = offset in the row
+anyVec:
+	CMPQ    AX, R10                 // past the last whole vector?
+	JGE     anyTail
+	VMOVUPS (SI)(AX*1), Y0          // 32 bytes
+	VMOVUPS Y0, (DI)(AX*1)
+	ADDQ    $32, AX
+	JMP     anyVec
+anyTail:
+	VMOVUPS (SI)(R10*1), Y0         // the last 32 bytes
+	VMOVUPS Y0, (DI)(R10*1)
+	ADDQ    R8, DI                  // next row of d
+	ADDQ    R9, SI                  // of s
+	DECQ    CX                      // one row done
+	JNZ     anyRow
+	VZEROUPPER
+	RET
+
+// func copyRowsAddF32(d, s unsafe.Pointer, ldd, lds, rows, n int, b float32)
+//
+// In:  as copyRowsAny (n ≥ 32 bytes, rows ≥ 1), float32 elements.
+// Out: d's rows = s's rows + b, each element rounded once (the last 32
+//      bytes of a row redone, as copyRowsAny). Clobbers AX, CX, DX, DI,
+//      SI, R8, R9, R10, Y0, Y1. Needs AVX.
+TEXT ·copyRowsAddF32(SB), NOSPLIT, $0-52
+	MOVQ         d+0(FP), DI        // DI = d's row
+	MOVQ         s+8(FP), SI        // SI = s's row
+	MOVQ         ldd+16(FP), R8     // R8 = ldd
+	MOVQ         lds+24(FP), R9     // R9 = lds
+	MOVQ         rows+32(FP), CX    // CX = rows left
+	MOVQ         n+40(FP), DX       // DX = n
+	VBROADCASTSS b+48(FP), Y1       // Y1 = b in every lane
+	LEAQ         -32(DX), R10       // R10 = offset of the last 32 bytes
+addRow:
+	XORQ AX, AX                     // AX = offset in the row
+addVec:
+	CMPQ    AX, R10                 // past the last whole vector?
+	JGE     addTail
+	VADDPS  (SI)(AX*1), Y1, Y0      // 8 elements + b
+	VMOVUPS Y0, (DI)(AX*1)
+	ADDQ    $32, AX
+	JMP     addVec
+addTail:
+	VADDPS  (SI)(R10*1), Y1, Y0     // the last 8 + b
+	VMOVUPS Y0, (DI)(R10*1)
+	ADDQ    R8, DI                  // next row of d
+	ADDQ    R9, SI                  // of s
+	DECQ    CX                      // one row done
+	JNZ     addRow
+	VZEROUPPER
+	RET

@@ -833,7 +833,7 @@ func (g *wideGeom) cols(nb int) int { return (nb-1)*g.plane + g.span }
 // chunk returns images n0 … n0+nb−1 of x (N×c×img, contiguous) as padded
 // planes, in buf (nb·c·plane elements whose borders are zero and stay so)
 // when the images need padding, else x itself.
-func wideChunk[T gemmNum](g *wideGeom, x []T, n0, nb int, buf []T) []T {
+func wideChunk[T float32 | float64](g *wideGeom, x []T, n0, nb int, buf []T) []T {
 	if !g.needsPad() {
 		return x[n0*g.c*g.imgLen : (n0+nb)*g.c*g.imgLen]
 	}
@@ -843,48 +843,47 @@ func wideChunk[T gemmNum](g *wideGeom, x []T, n0, nb int, buf []T) []T {
 		src := x[(n0*g.c+p)*g.imgLen:]
 		dst := buf[p*g.plane:]
 		for d := range D {
-			for h := range H {
-				copy(dst[((d+g.pad[0])*Hp+h+g.pad[1])*Wp+g.pad[2]:][:W], src[(d*H+h)*W:])
-			}
+			// The plane's rows at once, without a call per row.
+			asm.CopyRows(dst[((d+g.pad[0])*Hp+g.pad[1])*Wp+g.pad[2]:], Wp, src[d*H*W:], W, H, W)
 		}
 	}
 	return buf[:nb*g.c*g.plane]
 }
 
-// widePacker returns the packer (asm.SgemmPacked) of the im2col operand of
-// channels c0 … c0+rows/taps−1 of a chunk xp (wideChunk): row k = c·taps+t
-// is xp's plane of channel c0+c from off[t] on, image after image. A run
-// of a whole sliver (the usual case) is copied as one array, without a
-// call to memmove.
-func widePacker[T float32 | float64](g *wideGeom, xp []T, c0, rows int) func(dst []T, pc, jc, kc, w, nr int) {
+// wideRowOffsets is the offset in a chunk's image of each row k = c·taps+t
+// of the im2col operand of channels c0 … c0+rows/taps−1: the padded plane
+// of channel c0+c from off[t] on.
+func wideRowOffsets(g *wideGeom, c0, rows int) asm.RowOffsets {
 	taps := len(g.off)
-	plane, imgStride := g.plane, g.c*g.plane
 	rowOff := make([]int, rows)
 	for k := range rowOff {
-		rowOff[k] = (c0+k/taps)*plane + g.off[k%taps]
+		rowOff[k] = (c0+k/taps)*g.plane + g.off[k%taps]
 	}
+	return asm.NewRowOffsets(rowOff)
+}
+
+// widePacker returns the packer (asm.SgemmPacked) of the im2col operand of
+// a chunk xp (wideChunk) whose rows are at ro (wideRowOffsets) in each
+// image, image after image. A run of a whole sliver (the usual case) is
+// gathered by asm.GatherRows, the rows at their offsets copied back to
+// back in one call.
+func widePacker[T float32 | float64](g *wideGeom, xp []T, ro *asm.RowOffsets) func(dst []T, pc, jc, kc, w, nr int) {
+	plane, imgStride := g.plane, g.c*g.plane
 	return func(dst []T, pc, jc, kc, w, nr int) {
 		for p := 0; w < nr && p < kc; p++ {
 			clear(dst[p*nr+w : (p+1)*nr])
 		}
-		offs := rowOff[pc : pc+kc]
+		offs := ro.Offsets()[pc : pc+kc]
 		for j := 0; j < w; {
 			i, jj := (jc+j)/plane, (jc+j)%plane
 			run := min(w-j, plane-jj)
 			base := i*imgStride + jj
-			switch {
-			case run == 32:
-				for p, o := range offs {
-					*(*[32]T)(dst[p*nr+j:]) = *(*[32]T)(xp[base+o:])
-				}
-			case run == 16:
-				for p, o := range offs {
-					*(*[16]T)(dst[p*nr+j:]) = *(*[16]T)(xp[base+o:])
-				}
-			default:
-				for p, o := range offs {
-					copy(dst[p*nr+j:p*nr+j+run], xp[base+o:])
-				}
+			if run == nr {
+				asm.GatherRows(dst, xp, base, ro, pc, kc, nr)
+				break
+			}
+			for p, o := range offs {
+				copy(dst[p*nr+j:p*nr+j+run], xp[base+o:])
 			}
 			j += run
 		}
@@ -893,29 +892,21 @@ func widePacker[T float32 | float64](g *wideGeom, xp []T, c0, rows int) func(dst
 
 // wideExtract writes the outputs of a chunk's product yw (m rows of ld,
 // the chunk's images a plane apart) to y (images of outC channels; the
-// chunk's first image and row at y's start), adding bias[o] (nil: none).
-func wideExtract[T gemmNum](g *wideGeom, yw []T, ld, m, nb, outC int, bias []T, y []T) {
+// chunk's first image and row at y's start), adding bias[o] (nil: none):
+// each output plane's rows in one asm.CopyRows or CopyRowsAdd call.
+func wideExtract[T float32 | float64](g *wideGeom, yw []T, ld, m, nb, outC int, bias []T, y []T) {
 	Hp, Wp := g.padded[1], g.padded[2]
 	OD, OH, OW := g.out[0], g.out[1], g.out[2]
 	for i := range nb {
 		for o := range m {
-			var b T
-			if bias != nil {
-				b = bias[o]
-			}
 			src := yw[o*ld+i*g.plane:]
 			dst := y[(i*outC+o)*g.outLen:]
 			for d := range OD {
-				for h := range OH {
-					s := src[(d*Hp+h)*Wp:][:OW]
-					dr := dst[(d*OH+h)*OW:][:OW]
-					if bias == nil {
-						copy(dr, s)
-						continue
-					}
-					for q, v := range s {
-						dr[q] = v + b
-					}
+				s, dr := src[d*Hp*Wp:], dst[d*OH*OW:]
+				if bias == nil {
+					asm.CopyRows(dr, OW, s, Wp, OH, OW)
+				} else {
+					asm.CopyRowsAdd(dr, OW, s, Wp, OH, OW, bias[o])
 				}
 			}
 		}
@@ -1011,6 +1002,11 @@ func convWide[T float32 | float64](g *wideGeom, N, G, outG int, x, w, bias, y []
 			}
 		}
 	}()
+	// The im2col rows' offsets of each group, the same in every chunk.
+	ros := make([]asm.RowOffsets, G)
+	for gr := range G {
+		ros[gr] = wideRowOffsets(g, gr*inG, kk)
+	}
 	forChunks(chunks, par, func(wk, ch int) {
 		s := &bufs[wk]
 		if s.yw == nil {
@@ -1032,9 +1028,9 @@ func convWide[T float32 | float64](g *wideGeom, N, G, outG int, x, w, bias, y []
 			wg := w[gr*outG*kk : (gr+1)*outG*kk]
 			switch wg := any(wg).(type) {
 			case []float32:
-				asm.SgemmPacked(false, outG, cols, kk, 1, wg, kk, widePacker(g, any(xp).([]float32), gr*inG, kk), 0, any(s.yw).([]float32), ld)
+				asm.SgemmPacked(false, outG, cols, kk, 1, wg, kk, widePacker(g, any(xp).([]float32), &ros[gr]), 0, any(s.yw).([]float32), ld)
 			case []float64:
-				asm.DgemmPacked(false, outG, cols, kk, 1, wg, kk, widePacker(g, any(xp).([]float64), gr*inG, kk), 0, any(s.yw).([]float64), ld)
+				asm.DgemmPacked(false, outG, cols, kk, 1, wg, kk, widePacker(g, any(xp).([]float64), &ros[gr]), 0, any(s.yw).([]float64), ld)
 			}
 			var b []T
 			if bias != nil {
@@ -1063,10 +1059,36 @@ func wideRows[T gemmNum](g *wideGeom, xp []T, c0, rows, m, ld int, bt []T) {
 	}
 }
 
+// wideColsDirect lets convWideWeightGrad pack its rows straight from the
+// padded images (off in a test, to compare with the copied rows).
+var wideColsDirect = true
+
+// wideColsPacker returns the packer (asm.SgemmPacked) of the transposed
+// im2col operand of channels c0 … c0+inG−1 of a chunk xp (wideChunk), its
+// columns tap by tap: column t·inG+c of op(B) is, down its rows (the wide
+// columns, image after image), xp's plane of channel c0+c from off[t] on,
+// as wideRows copies it. inG must be a multiple of the GEMM's sliver
+// width, so that a sliver's columns are channels of one tap, a plane apart.
+func wideColsPacker[T float32 | float64](g *wideGeom, xp []T, c0, inG int) func(dst []T, pc, jc, kc, w, nr int) {
+	plane, imgStride := g.plane, g.c*g.plane
+	return func(dst []T, pc, jc, kc, w, nr int) {
+		for p := 0; w < nr && p < kc; p++ {
+			clear(dst[p*nr+w : (p+1)*nr])
+		}
+		t, c := jc/inG, jc%inG
+		for p := 0; p < kc; {
+			i, q := (pc+p)/plane, (pc+p)%plane
+			run := min(kc-p, plane-q)
+			asm.PackCols(dst[p*nr:], xp[i*imgStride+(c0+c)*plane+g.off[t]+q:], plane, w, run, nr)
+			p += run
+		}
+	}
+}
+
 // wideScatter writes rows rows of m images of gy (images of outC channels,
 // the first image and row at gy's start) into the wide layout gw (rows ld
 // apart, images a plane apart), leaving the junk columns as they are.
-func wideScatter[T gemmNum](g *wideGeom, gy []T, rows, m, outC, ld int, gw []T) {
+func wideScatter[T float32 | float64](g *wideGeom, gy []T, rows, m, outC, ld int, gw []T) {
 	Hp, Wp := g.padded[1], g.padded[2]
 	OD, OH, OW := g.out[0], g.out[1], g.out[2]
 	for i := range m {
@@ -1074,9 +1096,7 @@ func wideScatter[T gemmNum](g *wideGeom, gy []T, rows, m, outC, ld int, gw []T) 
 			src := gy[(i*outC+o)*g.outLen:]
 			dst := gw[o*ld+i*g.plane:]
 			for d := range OD {
-				for h := range OH {
-					copy(dst[(d*Hp+h)*Wp:][:OW], src[(d*OH+h)*OW:])
-				}
+				asm.CopyRows(dst[d*Hp*Wp:], Wp, src[d*OH*OW:], OW, OH, OW)
 			}
 		}
 	}
@@ -1090,8 +1110,9 @@ const wideBtElems = 1 << 18
 // gradient of the stride-1 convolution of x (N images of g.c = G·inG
 // channels) whose output gradient is gy: per chunk of images and group,
 // one GEMM of gy in the wide layout (zero in the junk columns) by the
-// transposed im2col rows of the chunk (copied whole: long contiguous
-// runs); the chunks' sums added in order, so the result does not depend on
+// transposed im2col rows of the chunk (packed straight from the padded
+// images when inG is a multiple of the GEMM's sliver width, else copied
+// whole first: long contiguous runs); the chunks' sums added in order, so the result does not depend on
 // how many goroutines ran them. A junk column's zero meets whatever the
 // padded images hold there: where that is an infinity or a NaN the sum is
 // NaN though the gradient may not be, so convWideWeightGrad reports false
@@ -1125,13 +1146,28 @@ func convWideWeightGrad[T float32 | float64](g *wideGeom, N, G, outG int, x, gy,
 			}
 		}
 	}()
+	// direct: the transposed im2col rows are packed straight from the
+	// padded images (wideColsPacker), in the order tap by tap rather than
+	// channel by channel, so that a sliver's rows are a plane apart; each
+	// sum is the same (the same products in the same order, every sliver
+	// whole in both orders), the columns put back in order after.
+	direct := wideColsDirect && inG%asm.GemmTileCols[T]() == 0
 	forChunks(chunks, par, func(wk, ch int) {
 		s := &bufs[wk]
 		if s.gw == nil {
-			gw, bt := getScratch[T](outG*ld), getScratch[T](kk*ld)
-			s.gw, s.bt = *gw, *bt
-			clear(s.gw) // the junk columns stay zero; bt's rows are copied whole
-			s.held = append(s.held, gw, bt)
+			gw := getScratch[T](outG * ld)
+			s.gw = *gw
+			clear(s.gw) // the junk columns stay zero
+			s.held = append(s.held, gw)
+			if direct {
+				bt := getScratch[T](outG * kk) // the product, tap by tap
+				s.bt = *bt
+				s.held = append(s.held, bt)
+			} else {
+				bt := getScratch[T](kk * ld) // rows copied whole
+				s.bt = *bt
+				s.held = append(s.held, bt)
+			}
 			if g.needsPad() {
 				xp := getScratch[T](nb * g.c * g.plane)
 				s.xp = *xp
@@ -1145,8 +1181,26 @@ func convWideWeightGrad[T float32 | float64](g *wideGeom, N, G, outG int, x, gy,
 		cols := g.cols(m)
 		for gr := range G {
 			wideScatter(g, gy[(n0*G*outG+gr*outG)*g.outLen:], outG, m, G*outG, ld, s.gw)
-			wideRows(g, xp, gr*inG, kk, m, ld, s.bt)
 			part := parts[ch*size+gr*outG*kk:][:outG*kk]
+			if direct {
+				pack := wideColsPacker(g, xp, gr*inG, inG)
+				switch gw := any(s.gw).(type) {
+				case []float32:
+					asm.SgemmPacked(false, outG, kk, cols, 1, gw, ld, any(pack).(func([]float32, int, int, int, int, int)), 0, any(s.bt).([]float32), kk)
+				case []float64:
+					asm.DgemmPacked(false, outG, kk, cols, 1, gw, ld, any(pack).(func([]float64, int, int, int, int, int)), 0, any(s.bt).([]float64), kk)
+				}
+				for o := range outG {
+					pr, br := part[o*kk:][:kk], s.bt[o*kk:][:kk]
+					for t := range taps {
+						for c, v := range br[t*inG : (t+1)*inG] {
+							pr[c*taps+t] = v
+						}
+					}
+				}
+				continue
+			}
+			wideRows(g, xp, gr*inG, kk, m, ld, s.bt)
 			switch gw := any(s.gw).(type) {
 			case []float32:
 				asm.Sgemm(false, true, outG, kk, cols, 1, gw, ld, any(s.bt).([]float32), ld, 0, any(part).([]float32), kk)
