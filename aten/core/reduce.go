@@ -73,6 +73,38 @@ func ReducedNumel(sizes []int, mask []bool) int {
 	return n
 }
 
+// MidSplit reads a reduction over the dims of mask of a tensor of the
+// given sizes as a middle reduction: reduced outer dims (outer elements),
+// then kept dims (c), then reduced inner dims (inner), size-1 dims
+// anywhere, with outer and c above 1 and rows of at least 16 elements: a
+// sum of NCHW over (0, 2, 3). device/cpu sums such a reduction row by row
+// (asm.SumF32, in float64) and adds the rows block after block, and
+// compile/cpu fuses it the same way, so both read the shape here.
+func MidSplit(sizes []int, mask []bool) (outer, c, inner int, ok bool) {
+	outer, c, inner = 1, 1, 1
+	part := 0 // 0: the outer reduced dims, 1: the kept ones, 2: the inner reduced ones
+	for i, m := range mask {
+		n := sizes[i]
+		switch {
+		case n == 1:
+		case m && part == 0:
+			outer *= n
+		case m:
+			part = 2
+			inner *= n
+		case part == 2:
+			return 0, 0, 0, false // a kept dim after the inner rows
+		default:
+			part = 1
+			c *= n
+		}
+	}
+	if outer <= 1 || c <= 1 || inner < 16 {
+		return 0, 0, 0, false
+	}
+	return outer, c, inner, true
+}
+
 // SumDType is the result dtype of sum, prod and cumsum: dtype when given,
 // else int64 for integral and bool inputs, else the input's dtype.
 func SumDType(in tensor.DType, dtype args.Opt[tensor.DType]) tensor.DType {

@@ -557,12 +557,9 @@ func trailing(dims []int, r int) (int, bool) {
 }
 
 // midDims reads a sum over dims of a tensor of the given sizes as
-// device/cpu's middle reduction (redMidF32): reduced outer dims (outer
-// elements), kept dims (c), reduced trailing dims holding rows of at least
-// 16 elements, size-1 dims anywhere, outer and c above 1 — a sum of NCHW
-// over (0, 2, 3), which device/cpu computes as each row's asm.SumF32 added
-// in float64, block after block. k is the number of trailing dims the rows
-// span.
+// device/cpu's middle reduction (core.MidSplit: a sum of NCHW over (0, 2,
+// 3), which device/cpu computes as each row's asm.SumF32 added in float64,
+// block after block). k is the number of trailing dims the rows span.
 func midDims(dims []int, sizes []int) (outer, c, k int, ok bool) {
 	r := len(sizes)
 	if r == 0 || len(dims) == 0 {
@@ -578,25 +575,8 @@ func midDims(dims []int, sizes []int) (outer, c, k int, ok bool) {
 		}
 		mask[d] = true
 	}
-	outer, c, inner := 1, 1, 1
-	part := 0 // 0: the outer reduced dims, 1: the kept ones, 2: the inner reduced ones
-	for i, m := range mask {
-		n := sizes[i]
-		switch {
-		case n == 1:
-		case m && part == 0:
-			outer *= n
-		case m:
-			part = 2
-			inner *= n
-		case part == 2:
-			return 0, 0, 0, false
-		default:
-			part = 1
-			c *= n
-		}
-	}
-	if outer <= 1 || c <= 1 || inner < 16 {
+	outer, c, _, ok = core.MidSplit(sizes, mask)
+	if !ok {
 		return 0, 0, 0, false
 	}
 	for i := r - 1; i >= 0 && (mask[i] || sizes[i] == 1); i-- {

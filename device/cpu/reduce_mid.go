@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"github.com/goaten/goaten/asm"
+	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -15,25 +16,7 @@ func redMidF32(x *tensor.Tensor, mask []bool) (v []float32, outer, c, inner int,
 	if x.DType() != tensor.Float32 || !x.IsContiguous() || x.Numel() == 0 {
 		return nil, 0, 0, 0, false
 	}
-	outer, c, inner = 1, 1, 1
-	part := 0 // 0: the outer reduced dims, 1: the kept ones, 2: the inner reduced ones
-	for i, m := range mask {
-		n := x.Size(i)
-		switch {
-		case n == 1:
-		case m && part == 0:
-			outer *= n
-		case m:
-			part = 2
-			inner *= n
-		case part == 2:
-			return nil, 0, 0, 0, false // a kept dim after the inner rows
-		default:
-			part = 1
-			c *= n
-		}
-	}
-	if outer == 1 || c == 1 || inner < 16 {
+	if outer, c, inner, ok = core.MidSplit(x.Sizes(), mask); !ok {
 		return nil, 0, 0, 0, false
 	}
 	off := x.StorageOffset()
