@@ -301,8 +301,9 @@ func TestDropout(t *testing.T) {
 // native_layer_norm_backward shares its rows (dx) and columns (dw, db)
 // among the cores above the grain, with the one-core loop's bits: 300 rows
 // of 257 are two groups of rows (rowsAndColumns), 1100 of 64 two (1024
-// and 76 rows); 2100 of 1024, 33 groups, are large enough to wake a parked
-// goroutine (parallel.For rather than ForSmall) on two cores.
+// and 76 rows), split only while a pool goroutine spins (normSerial);
+// 2100 of 1024, 33 groups, are large enough to wake a parked goroutine
+// (parallel.For rather than ForSmall) on two cores.
 func TestLayerNormBackwardParallelBits(t *testing.T) {
 	for _, sh := range [][2]int{{300, 257}, {1100, 64}, {2100, 1024}} {
 		layerNormBackwardParallelBits(t, sh[0], sh[1])

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/goaten/goaten/tensor"
@@ -89,7 +90,7 @@ func bigValues(n int, seed uint64) []float32 {
 // among goroutines (every path that splits: the strided loop's typed and
 // generic block paths, the contiguous slice paths, copies, conversions,
 // transposes, row reductions, reductions over strided dims, softmax, layer
-// norm) with GOMAXPROCS 1 and 4
+// norm, pooling) with GOMAXPROCS 1 and 4
 // and checks the results are identical bit for bit. Run under -race it also
 // checks the pieces do not overlap.
 func TestParallelMatchesSerial(t *testing.T) {
@@ -101,6 +102,20 @@ func TestParallelMatchesSerial(t *testing.T) {
 	x64 := x.To(tensor.Float64)
 	xi := x.Clamp(tensor.WithMin(-1000), tensor.WithMax(1000)).To(tensor.Int64)
 	long := tensor.FromSlice(bigValues(5*redChunk+123, 5))
+	// 300 planes of 28×28 (not a multiple of 8: the global average pool's
+	// eight-plane groups and their tail).
+	img := tensor.FromSlice(bigValues(4*75*28*28, 6)).Reshape([]int{4, 75, 28, 28})
+	pool := func(op string, a ...any) []*tensor.Tensor {
+		switch r := tensor.Call(op, a...).(type) {
+		case []*tensor.Tensor:
+			return r
+		case *tensor.Tensor:
+			return ts(r)
+		}
+		panic(op)
+	}
+	g14 := tensor.FromSlice(bigValues(4*75*14*14, 7)).Reshape([]int{4, 75, 14, 14})
+	maxIdx := pool("aten::max_pool2d_with_indices.default", img, []int{3, 3}, []int{2, 2}, []int{1, 1})[1]
 	cases := []struct {
 		name string
 		f    func() []*tensor.Tensor
@@ -155,6 +170,38 @@ func TestParallelMatchesSerial(t *testing.T) {
 		{"softmax dim 0", func() []*tensor.Tensor { return ts(tensor.Call("aten::_softmax", x, 0, false).(*tensor.Tensor)) }},
 		{"log_softmax dim 0", func() []*tensor.Tensor {
 			return ts(tensor.Call("aten::_log_softmax", x, 0, false).(*tensor.Tensor))
+		}},
+		// Pooling: planes shared among goroutines (poolParallel).
+		{"adaptive_avg_pool2d global", func() []*tensor.Tensor {
+			return pool("aten::_adaptive_avg_pool2d.default", img, []int{1, 1})
+		}},
+		{"adaptive_avg_pool2d 5x3", func() []*tensor.Tensor {
+			return pool("aten::_adaptive_avg_pool2d.default", img, []int{5, 3})
+		}},
+		{"adaptive_avg_pool2d backward", func() []*tensor.Tensor {
+			return pool("aten::_adaptive_avg_pool2d_backward.default", g14, img)
+		}},
+		{"avg_pool2d 3x3 stride 2", func() []*tensor.Tensor {
+			return pool("aten::avg_pool2d.default", img, []int{3, 3}, []int{2, 2}, []int{1, 1})
+		}},
+		{"avg_pool2d backward", func() []*tensor.Tensor {
+			return pool("aten::avg_pool2d_backward.default", g14, img, []int{3, 3}, []int{2, 2}, []int{1, 1}, false, true, nil)
+		}},
+		{"avg_pool3d", func() []*tensor.Tensor {
+			return pool("aten::avg_pool3d.default", img.Reshape([]int{4, 75, 4, 7, 28}), []int{2, 2, 2})
+		}},
+		{"max_pool2d 3x3 stride 2", func() []*tensor.Tensor {
+			return pool("aten::max_pool2d_with_indices.default", img, []int{3, 3}, []int{2, 2}, []int{1, 1})
+		}},
+		{"max_pool2d 2x2", func() []*tensor.Tensor {
+			return pool("aten::max_pool2d_with_indices.default", img, []int{2, 2})
+		}},
+		{"max_pool3d", func() []*tensor.Tensor {
+			return pool("aten::max_pool3d_with_indices.default", img.Reshape([]int{4, 75, 4, 7, 28}), []int{2, 2, 2})
+		}},
+		{"max_pool2d backward", func() []*tensor.Tensor {
+			return pool("aten::max_pool2d_with_indices_backward.default", g14, img, []int{3, 3}, []int{2, 2}, []int{1, 1},
+				[]int{1, 1}, false, maxIdx)
 		}},
 		{"layer_norm", func() []*tensor.Tensor {
 			a, b, c := tensor.NativeLayerNorm(x, []int{cols}, row, row, 1e-5)
@@ -294,5 +341,37 @@ func TestWorkerErrorReachesCaller(t *testing.T) {
 	e, _ := tensor.AsError(err)
 	if e.Op != "aten::div.Tensor_mode" || !strings.Contains(e.Where(), "parallel_test.go") {
 		t.Errorf("worker error: op %q, where %q; want aten::div.Tensor_mode at parallel_test.go", e.Op, e.Where())
+	}
+}
+
+// TestPoolParallelPieces: poolParallel visits every plane once, in pieces
+// whose bounds other than n are multiples of align, with GOMAXPROCS 1, 2
+// and 4, below and above the grain.
+func TestPoolParallelPieces(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	for _, procs := range []int{1, 2, 4} {
+		runtime.GOMAXPROCS(procs)
+		for _, c := range []struct{ n, cost, align int }{
+			{1, 1 << 20, 1}, {7, 10, 1}, {2048, 196, 8}, {2048, 196, 1}, {803, 196, 8}, {512, 7056, 1}, {3, 1 << 16, 8},
+		} {
+			seen := make([]atomic.Int32, c.n)
+			var bad atomic.Int32
+			poolParallel(c.n, c.cost, c.align, func(lo, hi int) {
+				if lo%c.align != 0 || (hi != c.n && hi%c.align != 0) || lo >= hi {
+					bad.Store(1)
+				}
+				for p := lo; p < hi; p++ {
+					seen[p].Add(1)
+				}
+			})
+			if bad.Load() != 0 {
+				t.Fatalf("GOMAXPROCS %d, %+v: a piece is empty or not aligned", procs, c)
+			}
+			for p := range seen {
+				if n := seen[p].Load(); n != 1 {
+					t.Fatalf("GOMAXPROCS %d, %+v: plane %d visited %d times", procs, c, p, n)
+				}
+			}
+		}
 	}
 }

@@ -73,18 +73,45 @@ func poolElems[T tensor.Elem](t *tensor.Tensor) []T {
 	return data[T](t)[off : off+t.Numel()]
 }
 
-// poolParallel splits [0, n) into chunks run on up to GOMAXPROCS goroutines
-// when the total work (n × cost per item) is large enough to pay for them.
-func poolParallel(n, cost int, fn func(lo, hi int)) {
-	const grain = 1 << 15
+// poolParallel runs fn over [0, n) (n planes of cost units of work each)
+// in pieces of at least poolGrain units, on up to GOMAXPROCS goroutines
+// when the total is large enough to pay for them. A piece's bounds other
+// than n are multiples of align. There are up to four pieces a goroutine,
+// each taken by whichever goroutine is free, so that a helper that starts
+// late still takes its share; the planes are independent, so the results
+// do not depend on the split. Work under parallel.SmallPiece grains a
+// goroutine goes only to a goroutine that is still spinning
+// (parallel.ForSmall), and runs at once on the caller when none is: waking
+// a parked one takes 50–150 µs, as long as the whole op
+// (adaptive_avg_pool2d of 8×256×14×14 is about 55 µs on one core), and
+// the caller then waits for it (bench/README.md, "Two cores no slower than
+// one").
+func poolParallel(n, cost, align int, fn func(lo, hi int)) {
 	workers := runtime.GOMAXPROCS(0)
-	if n <= 1 || workers <= 1 || n*max(cost, 1) < 2*grain {
+	work := n * max(cost, 1)
+	if n <= 1 || workers <= 1 || work < 2*poolGrain {
 		fn(0, n)
 		return
 	}
-	chunks := min(workers, n, n*max(cost, 1)/grain)
-	parallel.For(chunks, func(c int) { fn(n*c/chunks, n*(c+1)/chunks) })
+	small := work/workers < parallel.SmallPiece*poolGrain
+	if small && !parallel.Spinning() {
+		fn(0, n) // no helper to share with
+		return
+	}
+	pieces := min(n, work/poolGrain, 4*workers)
+	step := (n + pieces - 1) / pieces
+	step = (step + align - 1) / align * align
+	pieces = (n + step - 1) / step
+	loop := parallel.For
+	if small {
+		loop = parallel.ForSmall
+	}
+	loop(pieces, func(c int) { fn(c*step, min(n, (c+1)*step)) })
 }
+
+// poolGrain is the least work, in units of poolParallel's cost, of a piece
+// run on a goroutine of its own.
+const poolGrain = 1 << 15
 
 // avgWindow is one output element's window of an average pool: the clamped
 // input range per dim and the divisor.
@@ -156,7 +183,7 @@ func avgPool[T poolNum](dst, src []T, g *core.PoolWindow) {
 		avgPool2d(dst, src, g, &sp)
 		return
 	}
-	poolParallel(g.Planes, outPlane*g.Kernel[0]*g.Kernel[1]*g.Kernel[2], func(lo, hi int) {
+	poolParallel(g.Planes, outPlane*g.Kernel[0]*g.Kernel[1]*g.Kernel[2], 1, func(lo, hi int) {
 		for p := lo; p < hi; p++ {
 			s := src[p*inPlane : (p+1)*inPlane]
 			d := dst[p*outPlane : (p+1)*outPlane]
@@ -195,7 +222,7 @@ func avgPool2d[T poolNum](dst, src []T, g *core.PoolWindow, sp *avgSpans) {
 	H, W := g.In[1], g.In[2]
 	OH, OW := g.Out[1], g.Out[2]
 	pd := sp[0][0].pool
-	poolParallel(g.Planes, OH*OW*g.Kernel[1]*g.Kernel[2], func(lo, hi int) {
+	poolParallel(g.Planes, OH*OW*g.Kernel[1]*g.Kernel[2], 1, func(lo, hi int) {
 		for p := lo; p < hi; p++ {
 			s := src[p*H*W : (p+1)*H*W]
 			d := dst[p*OH*OW : (p+1)*OH*OW]
@@ -228,7 +255,7 @@ func avgPoolBackward[T poolNum](dst, grad []T, g *core.PoolWindow, rnd func(T) T
 	in, out := g.In, g.Out
 	inPlane, outPlane := in[0]*in[1]*in[2], out[0]*out[1]*out[2]
 	sp := avgSpansOf(g)
-	poolParallel(g.Planes, outPlane*g.Kernel[0]*g.Kernel[1]*g.Kernel[2], func(lo, hi int) {
+	poolParallel(g.Planes, outPlane*g.Kernel[0]*g.Kernel[1]*g.Kernel[2], 1, func(lo, hi int) {
 		for p := lo; p < hi; p++ {
 			d := dst[p*inPlane : (p+1)*inPlane]
 			gr := grad[p*outPlane : (p+1)*outPlane]
@@ -292,7 +319,7 @@ func maxPool[T poolFloat](dst []T, idx []int64, src []T, g *core.PoolWindow) {
 		maxPool2d(dst, idx, src, g, &span)
 		return
 	}
-	poolParallel(g.Planes, outPlane*g.Kernel[0]*g.Kernel[1]*g.Kernel[2], func(lo, hi int) {
+	poolParallel(g.Planes, outPlane*g.Kernel[0]*g.Kernel[1]*g.Kernel[2], 1, func(lo, hi int) {
 		var wlo, whi [3]int
 		for p := lo; p < hi; p++ {
 			s := src[p*inPlane : (p+1)*inPlane]
@@ -336,7 +363,7 @@ func maxPool2d[T poolFloat](dst []T, idx []int64, src []T, g *core.PoolWindow, s
 	OH, OW := g.Out[1], g.Out[2]
 	dh, dw := g.Dilation[1], g.Dilation[2]
 	negInf := T(math.Inf(-1))
-	poolParallel(g.Planes, OH*OW*g.Kernel[1]*g.Kernel[2], func(lo, hi int) {
+	poolParallel(g.Planes, OH*OW*g.Kernel[1]*g.Kernel[2], 1, func(lo, hi int) {
 		for p := lo; p < hi; p++ {
 			s := src[p*inPlane : (p+1)*inPlane]
 			d := dst[p*OH*OW : (p+1)*OH*OW]
@@ -367,7 +394,7 @@ func maxPool2d[T poolFloat](dst []T, idx []int64, src []T, g *core.PoolWindow, s
 // padding or dilation, every window inside the planes of H×W (2·OH ≤ H,
 // 2·OW ≤ W), each window's four taps compared in order without loops.
 func maxPool2x2[T poolFloat](dst []T, idx []int64, src []T, planes, H, W, OH, OW int) {
-	poolParallel(planes, OH*OW*4, func(lo, hi int) {
+	poolParallel(planes, OH*OW*4, 1, func(lo, hi int) {
 		for p := lo; p < hi; p++ {
 			s := src[p*H*W : (p+1)*H*W]
 			for oh := range OH {
@@ -402,7 +429,8 @@ func adaptiveAvgPool[T poolFloat](dst, src []T, g *core.PoolWindow, rnd func(T) 
 	in, out := g.In, g.Out
 	inPlane, outPlane := in[0]*in[1]*in[2], out[0]*out[1]*out[2]
 	cost := outPlane * max(inPlane/max(outPlane, 1), 1)
-	poolParallel(g.Planes, cost, func(lo, hi int) {
+	// Pieces of whole groups of eight planes for globalAvgPool8.
+	poolParallel(g.Planes, cost, 8, func(lo, hi int) {
 		if outPlane == 1 && rnd == nil {
 			lo = globalAvgPool8(dst, src, lo, hi, inPlane, T(in[0]), T(in[1]), T(in[2]))
 		}
@@ -475,7 +503,7 @@ func adaptiveAvgPoolBackward[T poolFloat](dst, grad []T, g *core.PoolWindow, rnd
 	in, out := g.In, g.Out
 	inPlane, outPlane := in[0]*in[1]*in[2], out[0]*out[1]*out[2]
 	cost := outPlane * max(inPlane/max(outPlane, 1), 1)
-	poolParallel(g.Planes, cost, func(lo, hi int) {
+	poolParallel(g.Planes, cost, 1, func(lo, hi int) {
 		for p := lo; p < hi; p++ {
 			d := dst[p*inPlane : (p+1)*inPlane]
 			gr := grad[p*outPlane : (p+1)*outPlane]
@@ -599,7 +627,7 @@ func maxPool2dBackwardKernel(op *tensor.Op, a []any) any {
 
 // maxPoolBackward adds each gradient to the input element its index names.
 func maxPoolBackward[T poolFloat](dst, grad []T, idx []int64, planes, inPlane, outPlane int, rnd func(T) T) {
-	poolParallel(planes, outPlane, func(lo, hi int) {
+	poolParallel(planes, outPlane, 1, func(lo, hi int) {
 		for p := lo; p < hi; p++ {
 			d := dst[p*inPlane : (p+1)*inPlane]
 			for k := p * outPlane; k < (p+1)*outPlane; k++ {

@@ -28,7 +28,7 @@ func upsampleGather[E uint8 | uint16 | uint32 | uint64](dst, src []E, x *tensor.
 		woff[j] = w * st[3]
 	}
 	rep := nearestRepeat(iw, s[3], st[3])
-	poolParallel(s[0]*s[1], plane, func(lo, hi int) {
+	poolParallel(s[0]*s[1], plane, 1, func(lo, hi int) {
 		for p := lo; p < hi; p++ {
 			n, c := p/s[1], p%s[1]
 			base := x.StorageOffset() + n*st[0] + c*st[1]
@@ -190,7 +190,7 @@ func upsampleLinearWeights[T poolFloat](in, out int, align bool, scale float64, 
 // that read it.
 func bilinear[T poolFloat](dst, src []T, planes, inH, inW int, th, tw upsampleTaps[T], cl bool, rnd func(T) T) {
 	outH, outW := len(th.i0), len(tw.i0)
-	poolParallel(planes, outH*outW*4, func(lo, hi int) {
+	poolParallel(planes, outH*outW*4, 1, func(lo, hi int) {
 		// rows caches two W-interpolated input rows, keyed by row index.
 		rows := [2][]T{make([]T, outW), make([]T, outW)}
 		keys := [2]int{-1, -1}
@@ -383,7 +383,7 @@ func gridSample[T poolFloat](dst, src []T, grid *tensor.Tensor, gdata []T, N, C,
 	gs := grid.Strides()
 	gH, gW := grid.Size(1), grid.Size(2)
 	outPlane := gH * gW
-	poolParallel(N*outPlane, C*16, func(lo, hi int) {
+	poolParallel(N*outPlane, C*16, 1, func(lo, hi int) {
 		for k := lo; k < hi; k++ {
 			n, pos := k/outPlane, k%outPlane
 			h, w := pos/gW, pos%gW

@@ -68,15 +68,26 @@ type worker struct {
 // unless other threads wait for a CPU (busy), and then parks.
 func (w *worker) wait() job {
 	if !busy() {
+		spinners.Add(1)
 		w.spinning.Store(true)
 		j, ok := poll(w.jobs)
 		w.spinning.Store(false)
+		spinners.Add(-1)
 		if ok {
 			return j
 		}
 	}
 	return <-w.jobs
 }
+
+// spinners counts the idle goroutines that are spinning (in poll).
+var spinners atomic.Int32
+
+// Spinning reports whether an idle pool goroutine is looking for work
+// without having parked: whether ForSmall may find a helper now. A caller
+// that would otherwise run every piece of a ForSmall itself can check it
+// first and skip the loop's bookkeeping.
+func Spinning() bool { return spinners.Load() > 0 }
 
 var pool struct {
 	mu    sync.Mutex

@@ -279,3 +279,37 @@ func TestForPanics(t *testing.T) {
 		t.Fatalf("after panics, For summed %d, want 28", sum.Load())
 	}
 }
+
+// TestSpinning: Spinning reports a goroutine that waits for a job in its
+// spin (GOATEN_SPIN=1), and none once it has its job, or when it waits
+// parked (GOATEN_SPIN=0). With one P the waiting goroutine runs only when
+// the test yields, so its spin cannot run out unseen.
+func TestSpinning(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	defer spinMode.Store(spinMode.Swap(spinNever))
+	for spinners.Load() != 0 {
+		runtime.Gosched() // the pool's goroutines spin out and park
+	}
+	for _, mode := range []int32{spinAlways, spinNever} {
+		spinMode.Store(mode)
+		w := &worker{jobs: make(chan job, 1)}
+		done := make(chan job)
+		go func() { done <- w.wait() }()
+		saw := false
+		for range 100 {
+			runtime.Gosched()
+			if Spinning() {
+				saw = true
+				break
+			}
+		}
+		if saw != (mode == spinAlways) {
+			t.Fatalf("spin mode %d: Spinning() = %v while a goroutine waits", mode, saw)
+		}
+		w.jobs <- job{fn: func() {}}
+		<-done
+		if Spinning() || spinners.Load() != 0 {
+			t.Fatalf("spin mode %d: %d spinning goroutines counted after the wait", mode, spinners.Load())
+		}
+	}
+}
