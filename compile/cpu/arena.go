@@ -35,6 +35,7 @@ type arena struct {
 	adopted int // bytes of outputs adopted in this call
 	scratch []*tensor.Storage
 	tracked []*tensor.Storage
+	views   []*tensor.Tensor // the reused view steps' headers (viewStep.reuse)
 }
 
 // Storage is the tensor.Allocator: a free storage of nbytes, if any.
@@ -222,6 +223,11 @@ func (a *arena) workersFor(n int) []*worker {
 // results (or by a failed call's values) and leave the arena.
 func (a *arena) endCall() {
 	clear(a.vals)
+	for _, h := range a.views {
+		if h != nil {
+			h.WithRaw(nil) // holds no storage between calls
+		}
+	}
 	clear(a.owned)
 	a.hookOn, a.fresh = false, false
 	if a.adopted > 0 {
@@ -260,6 +266,7 @@ func (p *arenaPool) get(pl *plan) *arena {
 		free:  map[int][]*tensor.Storage{},
 		owned: map[*tensor.Storage]int{},
 		don:   &pl.donated,
+		views: make([]*tensor.Tensor, pl.nviews),
 	}
 	a.frames = make([]frame, len(pl.progs))
 	for i, g := range pl.progs {

@@ -17,6 +17,7 @@ import (
 // graph), cleared after their last use.
 type plan struct {
 	nslots int
+	nviews int // the view steps whose headers the arena keeps
 	inputs []int
 	consts []constSlot
 	steps  []pstep
@@ -177,6 +178,10 @@ func (pp *planner) build() (pl *plan, err error) {
 		}
 		c := calls[n]
 		s := pstep{node: n, call: c, out: pos[n], prog: -1, view: planView(n, c, pp.vals), args: pl.nargs}
+		if s.view != nil && reusable(n, s.view, results, func(u *fx.Node) bool { return p.of[u] != nil }) {
+			s.view.reuse, s.view.header = true, pl.nviews
+			pl.nviews++
+		}
 		pl.nargs += c.NArgs()
 		for _, a := range c.ArgSlots() {
 			if !slices.Contains(s.reads, a.Slot) {
@@ -289,7 +294,7 @@ func (pl *plan) run(inputs []*tensor.Tensor, a *arena) (res any, err error) {
 			if s.call != nil {
 				v, done := any(nil), false
 				if s.view != nil {
-					v, done = s.view.run(a.vals)
+					v, done = s.view.run(a.vals, a.views)
 				}
 				if !done {
 					a.hookOn, a.fresh = pl.arena && !s.fresh, s.fresh

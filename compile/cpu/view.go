@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/compile"
@@ -23,6 +24,11 @@ type viewStep struct {
 	list  bool   // the op returns a Tensor[]
 	dtype tensor.DType
 	need  int // the storage bytes the views reach (as_strided may reach past its input)
+	// reuse: the header is the arena's from call to call (header, an
+	// index into arena.views), re-pointed at each call's input. Only for
+	// one view that no output can be or alias (see reusable).
+	reuse  bool
+	header int
 }
 
 // geom is a tensor's layout in its storage.
@@ -78,11 +84,19 @@ func planView(n *fx.Node, c *compile.BoundCall, vals map[*fx.Node]any) *viewStep
 
 // run makes the step's value from vals, or reports false when its input is
 // not laid out as planned.
-func (v *viewStep) run(vals []any) (any, bool) {
+func (v *viewStep) run(vals []any, headers []*tensor.Tensor) (any, bool) {
 	in, _ := vals[v.in].(*tensor.Tensor)
 	if in == nil || in.Device() != tensor.CPU || in.DType() != v.dtype || in.Storage() == nil ||
 		in.Storage().NBytes() < v.need || in.StorageOffset() != v.at.offset || !slices.Equal(in.Sizes(), v.at.sizes) || !slices.Equal(in.Strides(), v.at.strides) {
 		return nil, false
+	}
+	if v.reuse {
+		if h := headers[v.header]; h != nil {
+			return h.WithRaw(in.Raw()).ShareVersion(in), true
+		}
+		h := v.make(in, &v.outs[0])
+		headers[v.header] = h
+		return h, true
 	}
 	if !v.list {
 		return v.make(in, &v.outs[0]), true
@@ -92,6 +106,30 @@ func (v *viewStep) run(vals []any) (any, bool) {
 		l[i] = v.make(in, &v.outs[i])
 	}
 	return l, true
+}
+
+// reusable reports whether a view node's header can be kept from call to
+// call: it is one tensor, not a graph output, and every user is a fusion
+// group's member or an aten op that neither returns an alias of an
+// argument (which could be the header itself, as contiguous returns
+// self) nor writes into one: none keeps the header or hands it out.
+func reusable(n *fx.Node, v *viewStep, results map[*fx.Node]bool, inGroup func(*fx.Node) bool) bool {
+	if v.list || results[n] {
+		return false
+	}
+	for _, u := range n.Users() {
+		if u.Op != fx.OpCallFunction {
+			return false
+		}
+		if inGroup(u) {
+			continue
+		}
+		op, ok := u.Target.(*tensor.Op)
+		if !ok || op == nil || !strings.HasPrefix(op.Name, "aten::") || op.Schema.IsView() || len(op.Schema.Mutates()) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func (v *viewStep) make(in *tensor.Tensor, g *geom) *tensor.Tensor {

@@ -1,6 +1,7 @@
 package cpu_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -58,5 +59,40 @@ func TestViewSteps(t *testing.T) {
 	}
 	if strings.Contains(plan, "call %view") || !strings.Contains(plan, "call %bmm") {
 		t.Errorf("plan:\n%s", plan)
+	}
+}
+
+// TestViewHeaderReuse: a view that only feeds an aten op keeps its header
+// from call to call, re-pointed at each call's input, while a view the
+// graph returns is a new header each call: two calls on different inputs
+// give eager's results, and the first call's returned view still shows
+// the first input after the second call.
+func TestViewHeaderReuse(t *testing.T) {
+	w := randnSeeded(50, 8, 5)
+	f := func(x *tensor.Tensor) (*tensor.Tensor, *tensor.Tensor) {
+		return x.T().Mm(w).Relu(), x.T()
+	}
+	cc := compile.Compile(f, compile.Options{Fullgraph: true, Backend: cpu.Backend})
+	call := func(x *tensor.Tensor) (*tensor.Tensor, *tensor.Tensor) {
+		r, err := cc.Call(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := r.([]any)
+		return l[0].(*tensor.Tensor), l[1].(*tensor.Tensor)
+	}
+	x1, x2 := randnSeeded(51, 8, 6), randnSeeded(52, 8, 6)
+	call(x1) // the trace
+	p1, v1 := call(x1)
+	p2, v2 := call(x2)
+	if v1 == v2 {
+		t.Fatal("a returned view's header was handed out twice")
+	}
+	for i, c := range []struct{ got, want *tensor.Tensor }{
+		{p1, x1.T().Mm(w).Relu()}, {p2, x2.T().Mm(w).Relu()}, {v1, x1.T()}, {v2, x2.T()},
+	} {
+		if !slices.Equal(c.got.Contiguous().Float32s(), c.want.Contiguous().Float32s()) {
+			t.Errorf("result %d differs from eager's", i)
+		}
 	}
 }
