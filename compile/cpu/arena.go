@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/goaten/goaten/tensor"
 )
@@ -51,14 +52,15 @@ func (a *arena) Storage(nbytes int, zero bool) *tensor.Storage {
 	// step that returns some of its values and passes the others on, as
 	// convolution_backward does, would pile up on the free list call
 	// after call.)
-	first, second := a.don.take, a.takeFree
-	if !a.fresh {
-		first, second = second, first
-	}
-	if s = first(nbytes); s == nil {
-		if s = second(nbytes); s == nil {
-			return nil
+	if a.fresh {
+		if s = a.don.take(nbytes); s == nil {
+			s = a.takeFree(nbytes)
 		}
+	} else if s = a.takeFree(nbytes); s == nil {
+		s = a.don.take(nbytes)
+	}
+	if s == nil {
+		return nil
 	}
 	if zero {
 		clear(s.Bytes())
@@ -92,26 +94,29 @@ func (a *arena) adopt(s *tensor.Storage) {
 type donated struct {
 	mu    sync.Mutex
 	free  map[int][]*tensor.Storage
-	bytes int // held
-	cap   int // the most bytes of adopted outputs one call has made
+	bytes atomic.Int64 // held (written under mu; read without it to skip an empty pool)
+	cap   int          // the most bytes of adopted outputs one call has made
 }
 
 // Recycle is the tensor.Recycler: it keeps s for a later call's output.
 func (d *donated) Recycle(s *tensor.Storage) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.bytes+s.NBytes() > d.cap {
+	if int(d.bytes.Load())+s.NBytes() > d.cap {
 		return // the collector takes it
 	}
 	if d.free == nil {
 		d.free = map[int][]*tensor.Storage{}
 	}
 	d.free[s.NBytes()] = append(d.free[s.NBytes()], s)
-	d.bytes += s.NBytes()
+	d.bytes.Add(int64(s.NBytes()))
 }
 
 // take returns a donated storage of nbytes, or nil.
 func (d *donated) take(nbytes int) *tensor.Storage {
+	if d.bytes.Load() == 0 {
+		return nil // most plans are never handed anything back
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	l := d.free[nbytes]
@@ -121,7 +126,7 @@ func (d *donated) take(nbytes int) *tensor.Storage {
 	s := l[len(l)-1]
 	l[len(l)-1] = nil
 	d.free[nbytes] = l[:len(l)-1]
-	d.bytes -= nbytes
+	d.bytes.Add(-int64(nbytes))
 	return s
 }
 

@@ -279,7 +279,8 @@ func (pl *plan) run(inputs []*tensor.Tensor, a *arena) (res any, err error) {
 	for _, c := range pl.consts {
 		a.vals[c.slot] = c.val
 	}
-	if pl.arena || tensor.StorageTagged() { // recycled intermediates, donated outputs
+	tagged := tensor.StorageTagged() // the outputs are adopted (see arena.adopt)
+	if pl.arena || tagged {          // recycled intermediates, donated outputs
 		restore := tensor.WithAllocator(a)
 		defer restore()
 	}
@@ -318,7 +319,7 @@ func (pl *plan) run(inputs []*tensor.Tensor, a *arena) (res any, err error) {
 		}
 		return nil, err
 	}
-	if tensor.StorageTagged() {
+	if tagged {
 		for s := range a.owned {
 			a.adopt(s)
 		}
