@@ -264,19 +264,12 @@ func padRows[T uint8 | uint16 | uint32 | uint64](g padGeom, d, s []T, v T) {
 // the copy of input row r of plane p.
 func padRow[T uint8 | uint16 | uint32 | uint64](g padGeom, row, s []T, p, r int, v T) {
 	if r < 0 || r >= g.nH {
-		for j := range row {
-			row[j] = v
-		}
+		asm.Fill(row, v)
 		return
 	}
-	src := s[(p*g.inH+g.inR+r)*g.inW+g.inC:][:g.nW]
-	for j := range row[:g.outC] {
-		row[j] = v
-	}
-	copy(row[g.outC:], src)
-	for j := g.outC + g.nW; j < len(row); j++ {
-		row[j] = v
-	}
+	asm.Fill(row[:g.outC], v)
+	copy(row[g.outC:], s[(p*g.inH+g.inR+r)*g.inW+g.inC:][:g.nW])
+	asm.Fill(row[g.outC+g.nW:], v)
 }
 
 func cloneKernel(op *tensor.Op, a []any) any {
