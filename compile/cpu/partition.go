@@ -289,10 +289,10 @@ func (p *partition) closeInputs(n *fx.Node, except *group) {
 func (p *partition) run() {
 	p.of = map[*fx.Node]*group{}
 	for _, n := range p.nodes {
-		if n.Op != fx.OpCallFunction || p.of[n] != nil {
-			continue
-		}
 		c := p.calls[n]
+		if c == nil || p.of[n] != nil {
+			continue // not a call, or a constant (foldConstants)
+		}
 		if op := c.Op(); op != nil && len(op.Schema.Mutates()) > 0 {
 			for _, g := range p.groups {
 				g.open = false

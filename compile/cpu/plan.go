@@ -20,6 +20,7 @@ type plan struct {
 	nviews int // the view steps whose headers the arena keeps
 	inputs []int
 	consts []constSlot
+	folded []*fx.Node // the calls made when the plan was (foldConstants)
 	steps  []pstep
 	progs  []*tileProg
 	out    any  // the output's shape: compile.SlotRef, fx.Tuple or []any of them, or a constant
@@ -119,6 +120,17 @@ func (pp *planner) build() (pl *plan, err error) {
 	pl.out = out
 	results := map[*fx.Node]bool{}
 	fx.ForEachNode(outNode.Args()[0], func(n *fx.Node) { results[n] = true })
+	folded := pp.foldConstants(nodes, pos, calls, results)
+	for _, n := range nodes {
+		t := folded[n]
+		if t == nil {
+			continue
+		}
+		pl.folded = append(pl.folded, n)
+		if slices.ContainsFunc(n.Users(), func(u *fx.Node) bool { return folded[u] == nil }) {
+			pl.consts = append(pl.consts, constSlot{pos[n], t})
+		}
+	}
 
 	p := &partition{nodes: nodes, pos: pos, calls: calls, info: pp.info, noFusion: pp.noFusion}
 	p.run()
@@ -156,7 +168,7 @@ func (pp *planner) build() (pl *plan, err error) {
 
 	last := map[int]int{} // slot -> index of the step that reads it last
 	for _, n := range nodes {
-		if n.Op != fx.OpCallFunction {
+		if n.Op != fx.OpCallFunction || folded[n] != nil {
 			continue
 		}
 		if gr := p.of[n]; gr != nil {
@@ -178,10 +190,6 @@ func (pp *planner) build() (pl *plan, err error) {
 		}
 		c := calls[n]
 		s := pstep{node: n, call: c, out: pos[n], prog: -1, view: planView(n, c, pp.vals), args: pl.nargs}
-		if s.view != nil && reusable(n, s.view, results, func(u *fx.Node) bool { return p.of[u] != nil }) {
-			s.view.reuse, s.view.header = true, pl.nviews
-			pl.nviews++
-		}
 		pl.nargs += c.NArgs()
 		for _, a := range c.ArgSlots() {
 			if !slices.Contains(s.reads, a.Slot) {
@@ -206,6 +214,17 @@ func (pp *planner) build() (pl *plan, err error) {
 			last[r] = len(pl.steps)
 		}
 		pl.steps = append(pl.steps, s)
+	}
+	// Views whose headers the arena keeps, decided from the last step to
+	// the first: a view's users are decided before it.
+	reused := map[*fx.Node]bool{}
+	inGroup := func(u *fx.Node) bool { return p.of[u] != nil }
+	for i := len(pl.steps) - 1; i >= 0; i-- {
+		if s := &pl.steps[i]; s.view != nil && reusable(s.node, s.view, results, inGroup, reused) {
+			reused[s.node] = true
+			s.view.reuse, s.view.header = true, pl.nviews
+			pl.nviews++
+		}
 	}
 	for sl, i := range last {
 		if !results[nodes[sl]] {
@@ -427,10 +446,13 @@ func (pl *plan) runMembers(s *pstep, a *arena) {
 	}
 }
 
-// String describes the plan: its dispatcher calls, the views it makes
-// itself and its tile programs.
+// String describes the plan: the calls folded into constants, its
+// dispatcher calls, the views it makes itself and its tile programs.
 func (pl *plan) String() string {
 	var b strings.Builder
+	for _, n := range pl.folded {
+		fmt.Fprintf(&b, "constant %s\n", n.Format())
+	}
 	for _, s := range pl.steps {
 		if s.view != nil {
 			fmt.Fprintf(&b, "view %s\n", s.node.Format())

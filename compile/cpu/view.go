@@ -92,7 +92,9 @@ func (v *viewStep) run(vals []any, headers []*tensor.Tensor) (any, bool) {
 	}
 	if v.reuse {
 		if h := headers[v.header]; h != nil {
-			return h.WithRaw(in.Raw()).ShareVersion(in), true
+			// No version counter shared: nothing writes through the
+			// header or reads its version (see reusable).
+			return h.WithRaw(in.Raw()), true
 		}
 		h := v.make(in, &v.outs[0])
 		headers[v.header] = h
@@ -110,10 +112,12 @@ func (v *viewStep) run(vals []any, headers []*tensor.Tensor) (any, bool) {
 
 // reusable reports whether a view node's header can be kept from call to
 // call: it is one tensor, not a graph output, and every user is a fusion
-// group's member or an aten op that neither returns an alias of an
-// argument (which could be the header itself, as contiguous returns
-// self) nor writes into one: none keeps the header or hands it out.
-func reusable(n *fx.Node, v *viewStep, results map[*fx.Node]bool, inGroup func(*fx.Node) bool) bool {
+// group's member, a view whose header is kept (reused: a view step puts
+// a new header on its input's storage, it does not keep the input's), or
+// an aten op that neither returns an alias of an argument (which could be
+// the header itself, as contiguous returns self) nor writes into one: none
+// keeps the header or hands it out.
+func reusable(n *fx.Node, v *viewStep, results map[*fx.Node]bool, inGroup func(*fx.Node) bool, reused map[*fx.Node]bool) bool {
 	if v.list || results[n] {
 		return false
 	}
@@ -121,7 +125,7 @@ func reusable(n *fx.Node, v *viewStep, results map[*fx.Node]bool, inGroup func(*
 		if u.Op != fx.OpCallFunction {
 			return false
 		}
-		if inGroup(u) {
+		if inGroup(u) || reused[u] {
 			continue
 		}
 		op, ok := u.Target.(*tensor.Op)

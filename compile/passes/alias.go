@@ -18,37 +18,13 @@ func mayWrite(n *fx.Node) bool {
 	return n.IsImpure()
 }
 
-// written returns the nodes whose value some node of g may write: the
+// Written returns the nodes whose value some node of g may write: the
 // arguments an op's schema marks Tensor(a!) and every node argument of an
-// impure Target, and, from each, back through the values it aliases: the
-// inputs of view ops (schema returns with an alias annotation: view,
-// expand, t, slice, split, contiguous, ...) and of getitem. A node not in
-// the set holds the same value from its definition to its last use.
-func written(g *fx.Graph) map[*fx.Node]bool {
+// impure Target, and, from each, the values it aliases (see Aliases). A
+// node not in the set holds the same value from its definition to its last
+// use.
+func Written(g *fx.Graph) map[*fx.Node]bool {
 	out := map[*fx.Node]bool{}
-	var mark func(x *fx.Node)
-	mark = func(x *fx.Node) {
-		if out[x] {
-			return
-		}
-		out[x] = true
-		if x.Op != fx.OpCallFunction {
-			return
-		}
-		switch t := x.Target.(type) {
-		case *tensor.Op:
-			if t.Schema == nil || !t.Schema.IsView() {
-				return
-			}
-		default:
-			if t != fx.GetItem {
-				return
-			}
-		}
-		for _, in := range x.InputNodes() {
-			mark(in)
-		}
-	}
 	for _, n := range g.Nodes() {
 		if !mayWrite(n) {
 			continue
@@ -56,15 +32,43 @@ func written(g *fx.Graph) map[*fx.Node]bool {
 		op, ok := n.Target.(*tensor.Op)
 		if !ok || op.Schema == nil {
 			for _, in := range n.InputNodes() {
-				mark(in)
+				aliases(in, out)
 			}
 			continue
 		}
 		for _, i := range op.Schema.Mutates() {
-			fx.ForEachNode(argAt(n, op.Schema, i), mark)
+			fx.ForEachNode(argAt(n, op.Schema, i), func(x *fx.Node) { aliases(x, out) })
 		}
 	}
 	return out
+}
+
+// Aliases adds to set x and the values x may alias: back through the inputs
+// of view ops (schema returns with an alias annotation: view, expand, t,
+// slice, split, contiguous, ...) and of getitem.
+func Aliases(x *fx.Node, set map[*fx.Node]bool) { aliases(x, set) }
+
+func aliases(x *fx.Node, set map[*fx.Node]bool) {
+	if set[x] {
+		return
+	}
+	set[x] = true
+	if x.Op != fx.OpCallFunction {
+		return
+	}
+	switch t := x.Target.(type) {
+	case *tensor.Op:
+		if t.Schema == nil || !t.Schema.IsView() {
+			return
+		}
+	default:
+		if t != fx.GetItem {
+			return
+		}
+	}
+	for _, in := range x.InputNodes() {
+		aliases(in, set)
+	}
 }
 
 // argAt returns the value n passes for the schema's argument i, positional

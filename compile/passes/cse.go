@@ -34,7 +34,7 @@ func CSE(gm *fx.GraphModule) error {
 		return err
 	}
 	g := gm.Graph
-	mutated := written(g)
+	mutated := Written(g)
 	seen := map[cseKey]*fx.Node{}
 	for n := g.First(); n != nil; {
 		next := n.Next()

@@ -42,7 +42,7 @@ func FoldConstants(gm *fx.GraphModule) error {
 		return err
 	}
 	g := gm.Graph
-	mutated := written(g)
+	mutated := Written(g)
 	mutatedAttr := map[string]bool{}
 	for n := range mutated {
 		if n.Op == fx.OpGetAttr {
@@ -162,7 +162,7 @@ func evalNode(n *fx.Node, env map[*fx.Node]any) (v any, ok bool, err error) {
 		}
 		factory := !holdsTensor(args) && !holdsTensor(kwargs)
 		skip := false
-		err = isolated(func() {
+		err = Isolated(func() {
 			bound := t.Bind(args, kwargs)
 			if factory && metaNumel(t, bound) > FactoryFoldLimit {
 				skip = true
@@ -321,10 +321,10 @@ func getItem(container, index any) (any, bool, error) {
 	return xs[i], true, nil
 }
 
-// isolated runs f on a goroutine of its own, in the default dispatcher modes
+// Isolated runs f on a goroutine of its own, in the default dispatcher modes
 // (as PyTorch's constant folding runs under _disable_current_modes), and
 // returns what it panicked with as an error.
-func isolated(f func()) error {
+func Isolated(f func()) error {
 	done := make(chan error, 1)
 	go func() {
 		defer func() {
