@@ -121,6 +121,10 @@ type task struct {
 	captures     map[Edge][]int
 	buffers      map[*Node][]*T
 	out          []*T
+	// unshared are the buffered gradients nothing outside the task holds:
+	// those a Function marked (FunctionCtx.MarkUnshared) and the sums
+	// of two gradients. A leaf's first one becomes its .grad uncopied.
+	unshared map[*T]bool
 }
 
 func (t *task) wanted(n *Node) bool {
@@ -195,7 +199,7 @@ func execute(roots []Edge, rootGrads []*T, keep, create bool, inputs []Edge) []*
 		if e.Node == nil || !t.wanted(e.Node) {
 			continue
 		}
-		t.add(e, validate(rootGrads[i], e.Node.outs[e.Input]))
+		t.add(e, validate(rootGrads[i], e.Node.outs[e.Input]), false)
 	}
 	q := &readyQueue{}
 	for _, e := range roots {
@@ -210,7 +214,8 @@ func execute(roots []Edge, rootGrads []*T, keep, create bool, inputs []Edge) []*
 	return t.out
 }
 
-func (t *task) add(e Edge, g *T) {
+// add buffers g for e's node; unshared: nothing outside the task holds g.
+func (t *task) add(e Edge, g *T, unshared bool) {
 	buf := t.buffers[e.Node]
 	if buf == nil {
 		buf = make([]*T, len(e.Node.outs))
@@ -219,7 +224,15 @@ func (t *task) add(e Edge, g *T) {
 	if buf[e.Input] == nil {
 		buf[e.Input] = g
 	} else {
+		delete(t.unshared, buf[e.Input])
 		buf[e.Input] = buf[e.Input].Add(g)
+		unshared = true // the sum is new memory
+	}
+	if unshared {
+		if t.unshared == nil {
+			t.unshared = map[*T]bool{}
+		}
+		t.unshared[buf[e.Input]] = true
 	}
 }
 
@@ -237,6 +250,7 @@ func (t *task) run(n *Node, q *readyQueue) {
 			if h.removed {
 				continue
 			}
+			delete(t.unshared, grads[slot]) // the hook may keep it
 			if r := h.fn(grads[slot]); r != nil {
 				grads[slot] = r
 			}
@@ -246,6 +260,7 @@ func (t *task) run(n *Node, q *readyQueue) {
 		for slot, g := range grads {
 			for _, i := range t.captures[Edge{n, slot}] {
 				t.out[i] = g
+				delete(t.unshared, g)
 			}
 		}
 	}
@@ -253,8 +268,17 @@ func (t *task) run(n *Node, q *readyQueue) {
 		return
 	}
 	var res []*T
-	if anyDefined(grads) || n.alwaysRun() {
+	if a, ok := n.fn.(*accumulateGrad); ok {
+		if g := grads[0]; g != nil {
+			a.accumulate(g, t.create, t.unshared[g])
+			delete(t.unshared, g)
+		}
+	} else if anyDefined(grads) || n.alwaysRun() {
 		res = n.fn.apply(n, grads, t.create)
+	}
+	var marked map[*T]bool
+	if cf, ok := n.fn.(*customFn); ok {
+		marked = cf.ctx.unshared
 	}
 	if !t.keep {
 		n.fn.release()
@@ -268,7 +292,8 @@ func (t *task) run(n *Node, q *readyQueue) {
 			if !t.create && requiresGrad(g) {
 				g = detached(g)
 			}
-			t.add(e, validateFor(n, i, g, e.Node.outs[e.Input]))
+			v := validateFor(n, i, g, e.Node.outs[e.Input])
+			t.add(e, v, v == res[i] && marked[v])
 		}
 		t.deps[e.Node]--
 		if t.deps[e.Node] == 0 && t.wanted(e.Node) {
@@ -388,10 +413,16 @@ func (q readyQueue) has(n *Node) bool {
 type accumulateGrad struct{ leaf *T }
 
 func (a *accumulateGrad) apply(n *Node, grads []*T, create bool) []*T {
-	g := grads[0]
-	if g == nil {
-		return nil
+	if g := grads[0]; g != nil {
+		a.accumulate(g, create, false)
 	}
+	return nil
+}
+
+// accumulate adds g into the leaf's .grad; unshared: nothing but the
+// engine holds g, so a first gradient with the layout .grad must have
+// becomes .grad itself (AccumulateGrad's steal).
+func (a *accumulateGrad) accumulate(g *T, create, unshared bool) {
 	m := ensureMeta(a.leaf)
 	m.accumulating.Lock()
 	defer m.accumulating.Unlock()
@@ -403,6 +434,8 @@ func (a *accumulateGrad) apply(n *Node, grads []*T, create bool) []*T {
 		noteGradWrite(a.leaf, old)
 	}
 	switch {
+	case old == nil && unshared && !create && !requiresGrad(g) && obeysLayoutContract(g, a.leaf):
+		next = g
 	case old == nil:
 		// A copy, never g itself, which other nodes or the caller may hold
 		// (recorded under create_graph, so the copy is differentiable).
@@ -411,14 +444,13 @@ func (a *accumulateGrad) apply(n *Node, grads []*T, create bool) []*T {
 		// AccumulateGrad adds in place outside create_graph (variable_grad
 		// += new_grad): .grad keeps its identity and its layout.
 		old.Add_(g)
-		return nil
+		return
 	default:
 		next = old.Add(g)
 	}
 	accumMu.Lock()
 	m.grad = next
 	accumMu.Unlock()
-	return nil
 }
 
 // cloneObeyContract copies a leaf's first gradient under PyTorch's gradient

@@ -29,7 +29,8 @@ type FunctionCtx struct {
 	materialize bool
 	create      bool
 	released    bool
-	alias       map[*T]*T // detached input given to Forward -> the caller's tensor
+	alias       map[*T]*T   // detached input given to Forward -> the caller's tensor
+	unshared    map[*T]bool // MarkUnshared, by the running Backward
 }
 
 // SaveForBackward keeps tensors (inputs or outputs) for Backward; reading
@@ -79,6 +80,25 @@ func (c *FunctionCtx) MarkNonDifferentiable(ts ...*T) {
 func (c *FunctionCtx) MarkDirty(ts ...*T) {
 	for _, t := range ts {
 		c.dirty[t] = true
+	}
+}
+
+// MarkUnshared declares gradients the running Backward returns that are
+// new memory nothing else holds — not the function, not an input, not
+// another returned gradient, not a constant. A leaf's first gradient so
+// marked becomes its .grad as it is, without a copy, when its layout is
+// the one .grad must have: PyTorch's AccumulateGrad steals a gradient that
+// nothing else references, and Go, with no reference counts, needs the
+// function to say so. Compile's AOT autograd functions mark the gradients
+// their compiled backward made.
+func (c *FunctionCtx) MarkUnshared(ts ...*T) {
+	if c.unshared == nil {
+		c.unshared = map[*T]bool{}
+	}
+	for _, t := range ts {
+		if t != nil {
+			c.unshared[t] = true
+		}
 	}
 }
 
@@ -200,6 +220,7 @@ func (cf *customFn) apply(n *Node, grads []*T, create bool) []*T {
 		}
 	}
 	cf.ctx.create = create
+	clear(cf.ctx.unshared)
 	res := cf.f.Backward(cf.ctx, gs...)
 	if len(res) != cf.nIn {
 		tensor.Panicf("function %s returned an incorrect number of gradients (expected %d, got %d)", n.name, cf.nIn, len(res))

@@ -40,6 +40,7 @@ type Joint struct {
 	outDiff          []bool // which outputs get a tangent
 	random           bool   // the forward draws random numbers (dropout)
 	recycle          bool   // the forward's results may be handed back (see recyclable)
+	bwdOwned         bool   // the backward's gradients are held by nothing else (see unshared)
 }
 
 // TraceJoint traces fn (as Compile's fn) and its backward into a Joint in
@@ -275,6 +276,7 @@ func (j *Joint) partition() error {
 	bg.Output(bouts)
 	j.Backward = fx.NewGraphModule(bg)
 	copyAttrs(j.Graph, j.Backward)
+	j.bwdOwned = recyclable(j.Backward)
 	if err := j.Forward.Lint(); err != nil {
 		return fmt.Errorf("compile: the forward graph: %w", err)
 	}
@@ -375,6 +377,43 @@ func (f *aotFunction) Backward(ctx *autograd.FunctionCtx, grads ...*tensor.Tenso
 	}
 	if sv.kept != nil {
 		keep(sv.kept, gs) // a gradient on a saved activation's storage
+	}
+	if f.j.bwdOwned {
+		ctx.MarkUnshared(unshared(gs, in, f.j.Backward)...)
+	}
+	return out
+}
+
+// unshared returns the gradients of gs that are alone on their storage: no
+// input of the backward (a saved activation, an incoming gradient), no
+// other gradient and no constant of the graph is on it. The backward graph
+// calls aten ops only (Joint.bwdOwned), which keep no reference to what
+// they make, so nothing else holds them: autograd may make them .grad
+// without a copy (FunctionCtx.MarkUnshared).
+func unshared(gs, in []*tensor.Tensor, gm *fx.GraphModule) []*tensor.Tensor {
+	held := map[*tensor.Storage]int{}
+	hold := func(t *tensor.Tensor, n int) {
+		if t != nil && t.Storage() != nil {
+			held[t.Storage()] += n
+		}
+	}
+	for _, t := range in {
+		hold(t, 2)
+	}
+	for _, name := range gm.AttrNames() {
+		if v, ok := gm.Attr(name); ok {
+			t, _ := v.(*tensor.Tensor)
+			hold(t, 2)
+		}
+	}
+	for _, g := range gs {
+		hold(g, 1)
+	}
+	var out []*tensor.Tensor
+	for _, g := range gs {
+		if g != nil && g.Storage() != nil && held[g.Storage()] == 1 {
+			out = append(out, g)
+		}
 	}
 	return out
 }

@@ -182,3 +182,37 @@ func TestDonatedConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestGradientsUncopiedStayIntact: the gradients a compiled backward makes
+// become the parameters' .grad without a copy (the AOT function marks them
+// unshared), so the plan must never write them again: a .grad kept from
+// one step keeps its values through the next steps, which compute eager's
+// bits.
+func TestGradientsUncopiedStayIntact(t *testing.T) {
+	m := newDonateModel()
+	x1, x2 := randnSeeded(4, 256, 512), randnSeeded(5, 256, 512)
+	m.step(t, x1, false)
+	_, w1, w2 := m.step(t, x1, false)
+	g1, g2 := m.w1.Grad(), m.w2.Grad()
+	for range 3 {
+		m.step(t, x2, false)
+	}
+	if m.w1.Grad() == g1 || g1.Storage() == m.w1.Grad().Storage() {
+		t.Fatal("a later step's gradient is on the kept gradient's storage")
+	}
+	for i, c := range []struct {
+		g    *tensor.Tensor
+		want []float32
+	}{{g1, w1}, {g2, w2}} {
+		if !slices.Equal(c.g.Contiguous().Float32s(), c.want) {
+			t.Errorf("kept gradient %d changed after later steps", i)
+		}
+	}
+	// Eager's gradients on x2.
+	e1, e2 := m.w1.Detach().SetRequiresGrad(true), m.w2.Detach().SetRequiresGrad(true)
+	x2.Mm(e1).Tanh().Mm(e2).Sum(nil).Backward()
+	if !slices.Equal(m.w1.Grad().Contiguous().Float32s(), e1.Grad().Contiguous().Float32s()) ||
+		!slices.Equal(m.w2.Grad().Contiguous().Float32s(), e2.Grad().Contiguous().Float32s()) {
+		t.Error("the compiled step's gradients differ from eager's")
+	}
+}
