@@ -86,6 +86,17 @@ func elementwiseCases() []apiCase {
 		cases = append(cases, apiCase{u.name + "/16M", n16M, 8 * n16M, func() { u.f() }})
 	}
 	cases = append(cases, apiCase{"sum/16M", n16M, 4 * n16M, func() { x.SumAll() }})
+	// The same sum over four 64 MB copies in turn, so the input comes
+	// from DRAM: summing one tensor again and again, part of it is still
+	// in the last-level cache (32 MB here), and how much depends on the
+	// order the kernel reads in (bench/README.md: PyTorch's same-tensor
+	// sum read 53 GB/s, its cold one 42).
+	cold := []*gt.Tensor{x, x.Clone(), x.Clone(), x.Clone()}
+	next := 0
+	cases = append(cases, apiCase{"sum_cold/16M", n16M, 4 * n16M, func() {
+		cold[next].SumAll()
+		next = (next + 1) % len(cold)
+	}})
 
 	m := gt.FromFloat32s(randFloat32s(rows*cols, 5), rows, cols)
 	w := gt.FromFloat32s(randFloat32s(cols, 3), cols)

@@ -11,6 +11,7 @@ each op allocating its result as the goaten benchmarks do, and
 counterparts of BenchmarkElementwiseKernel. numpy has no vectorized erf,
 so gelu and erf have no numpy line.
 """
+import itertools
 import os
 import sys
 import time
@@ -53,6 +54,9 @@ def main():
     dy = torch.randn(ROWS, COLS, generator=g)
     _, ln_mean, ln_rstd = torch.ops.aten.native_layer_norm(m, [COLS], w, b, 1e-5)
     F = torch.nn.functional
+    # sum_cold: four 64 MB copies summed in turn, the input from DRAM (as
+    # BenchmarkElementwise's sum_cold).
+    cold = itertools.cycle([x] + [x.clone() for _ in range(3)])
 
     torch_ops = [
         ("add/16M", lambda: torch.add(x, y)),
@@ -74,6 +78,7 @@ def main():
         ("sin/16M", lambda: torch.sin(x)),
         ("cos/16M", lambda: torch.cos(x)),
         ("sum/16M", lambda: torch.sum(x)),
+        ("sum_cold/16M", lambda: torch.sum(next(cold))),
         ("softmax/4096x1024", lambda: torch.softmax(m, -1)),
         ("log_softmax/4096x1024", lambda: torch.log_softmax(m, -1)),
         ("layer_norm/4096x1024", lambda: F.layer_norm(m, (COLS,), w, b, 1e-5)),
