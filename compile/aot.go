@@ -3,6 +3,7 @@ package compile
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/goaten/goaten/autograd"
@@ -171,7 +172,8 @@ func (tr *tracer) liftParam(t *tensor.Tensor) *fx.Node {
 // partition splits the joint graph: the forward part is every node that
 // does not depend on a tangent; the backward part the rest. The forward
 // graph returns the outputs and every forward value a backward node uses
-// (PyTorch's default partition: save, do not recompute).
+// (PyTorch's default partition: save, do not recompute), except values made
+// from factories alone, which the backward graph recomputes.
 func (j *Joint) partition() error {
 	g := j.Graph.Graph
 	bwd := map[*fx.Node]bool{}
@@ -200,6 +202,34 @@ func (j *Joint) partition() error {
 			bwd[n] = true
 		}
 	}
+	// Values made from factories alone (a causal mask of full and triu)
+	// are recomputed in the backward graph, not saved: a compiling backend
+	// folds them into constants on both sides (compile/cpu does), where a
+	// saved value is an output the forward makes anew at each call. Those
+	// only backward nodes use move there; the others are copied.
+	constant := map[*fx.Node]bool{}
+	for _, n := range nodes {
+		op, ok := n.Target.(*tensor.Op)
+		if n.Op != fx.OpCallFunction || bwd[n] || !ok || op == nil || !strings.HasPrefix(op.Name, "aten::") || n.IsImpure() {
+			continue
+		}
+		constant[n] = allIn(n.InputNodes(), constant)
+	}
+	for i := len(nodes) - 1; i >= 0; i-- {
+		if n := nodes[i]; constant[n] && n.NumUsers() > 0 && allIn(n.Users(), bwd) && !slices.ContainsFunc(n.Users(), isOutput) {
+			bwd[n] = true
+		}
+	}
+	copied := map[*fx.Node]bool{}
+	var copyBack func(n *fx.Node)
+	copyBack = func(n *fx.Node) {
+		if !copied[n] && !bwd[n] {
+			copied[n] = true
+			for _, in := range n.InputNodes() {
+				copyBack(in)
+			}
+		}
+	}
 	// A sub-GraphModule only backward nodes read (a higher-order op's
 	// backward subgraphs) is read by the backward graph, not saved.
 	for _, n := range g.Nodes() {
@@ -213,6 +243,10 @@ func (j *Joint) partition() error {
 	var saved []*fx.Node
 	isSaved := map[*fx.Node]bool{}
 	save := func(n *fx.Node) {
+		if constant[n] {
+			copyBack(n)
+			return
+		}
 		if !bwd[n] && !isSaved[n] {
 			isSaved[n] = true
 			saved = append(saved, n)
@@ -265,7 +299,7 @@ func (j *Joint) partition() error {
 		if r, _ := n.Meta[MetaRecompute].(bool); r && n.NumUsers() == 0 {
 			continue // recomputed, then unused
 		}
-		if bwd[n] && n.Op != fx.OpOutput {
+		if (bwd[n] || copied[n]) && n.Op != fx.OpOutput {
 			bwdMap[n] = bg.CopyNode(n, remapB)
 		}
 	}
@@ -661,6 +695,8 @@ func attrOf(gm *fx.GraphModule, n *fx.Node) any {
 	v, _ := gm.Attr(name)
 	return v
 }
+
+func isOutput(n *fx.Node) bool { return n.Op == fx.OpOutput }
 
 func allIn(ns []*fx.Node, set map[*fx.Node]bool) bool {
 	for _, n := range ns {

@@ -1,6 +1,7 @@
 package compile_test
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -42,6 +43,40 @@ func TestTraceJoint(t *testing.T) {
 	if len(j.Params) != 1 || j.Params[0] != w || j.NumSaved != 2 {
 		t.Errorf("params %d, saved %d", len(j.Params), j.NumSaved)
 	}
+}
+
+// A value made from factories alone — here a causal mask, full then triu —
+// that both the forward and the backward read is recomputed in the backward
+// graph instead of saved (a compiling backend folds it into a constant on
+// both sides), and the gradients are still eager's.
+func TestTraceJointRecomputesConstants(t *testing.T) {
+	tensor.ManualSeed(1)
+	w := tensor.Randn([]int{4, 4}).SetRequiresGrad(true)
+	f := func(x *T) *T {
+		mask := tensor.FullOf(tensor.Bool, true, 4, 4).Triu(tensor.WithDiagonal(1))
+		s := x.Matmul(w)
+		return s.MaskedFillScalar(mask, math.Inf(-1)).Softmax(-1).Mul(s).SumAll()
+	}
+	x := tensor.Randn([]int{4, 4})
+	j, err := compile.TraceJoint(f, []*T{x}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fwd, bwd := j.Forward.Code(), j.Backward.Code()
+	ret := fwd[strings.LastIndex(fwd, "return"):]
+	if strings.Contains(ret, "triu") || !strings.Contains(bwd, "torch.ops.aten.full.default") || !strings.Contains(bwd, "torch.ops.aten.triu.default") {
+		t.Errorf("the mask is saved, not recomputed:\n%s\n%s", fwd, bwd)
+	}
+	grad := func(compiled bool) *T {
+		autograd.SetGrad(w, nil)
+		g := f
+		if compiled {
+			g = compile.Fn1(f, compile.Options{Fullgraph: true})
+		}
+		g(x).Backward()
+		return w.Grad()
+	}
+	sameValues(t, "w.grad", grad(true), grad(false))
 }
 
 // A compiled training step (forward, loss, Backward, SGD) gives the eager
