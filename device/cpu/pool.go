@@ -4,6 +4,7 @@ import (
 	"math"
 	"runtime"
 
+	"github.com/goaten/goaten/asm"
 	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/internal/parallel"
@@ -311,6 +312,9 @@ func maxPool[T poolFloat](dst []T, idx []int64, src []T, g *core.PoolWindow) {
 		}
 	}
 	if out[0] == 1 && span[0][0] == [2]int{0, 1} {
+		if d, ok := any(dst).([]float32); ok && maxPoolRows(d, idx, any(src).([]float32), g, &span) {
+			return
+		}
 		if g.Kernel[1] == 2 && g.Kernel[2] == 2 && g.Stride[1] == 2 && g.Stride[2] == 2 && g.Pad == [3]int{} &&
 			g.Dilation[1] == 1 && g.Dilation[2] == 1 && 2*out[1] <= in[1] && 2*out[2] <= in[2] {
 			maxPool2x2(dst, idx, src, g.Planes, in[1], in[2], out[1], out[2])
@@ -388,6 +392,82 @@ func maxPool2d[T poolFloat](dst []T, idx []int64, src []T, g *core.PoolWindow, s
 			}
 		}
 	})
+}
+
+// maxPoolRows is maxPool2d for float32 by asm.MaxIndexRowsF32: each tap of
+// the window is folded into the whole output plane at once. Each plane is
+// first laid out padded with −Inf, which no tap takes, and its columns
+// dealt into the stride's phases (padded column c is element c/s of phase
+// c mod s), so that one tap's candidates for every output are rows of one
+// phase, a row stride apart. The taps go in maxPool2d's order and each
+// output starts at its window's first tap inside the input, so the maxima
+// and indices are maxPool2d's. It reports false, doing nothing, when the
+// plane's indices do not fit the kernel's int32.
+func maxPoolRows(dst []float32, idx []int64, src []float32, g *core.PoolWindow, span *[3][][2]int) bool {
+	H, W, OH, OW := g.In[1], g.In[2], g.Out[1], g.Out[2]
+	kh, kw, sh, sw := g.Kernel[1], g.Kernel[2], g.Stride[1], g.Stride[2]
+	ph, pw, dh, dw := g.Pad[1], g.Pad[2], g.Dilation[1], g.Dilation[2]
+	// PR padded rows and PC padded columns are all the windows read.
+	PR, PC := (OH-1)*sh+(kh-1)*dh+1, (OW-1)*sw+(kw-1)*dw+1
+	L := (PC + sw - 1) / sw // a phase's length
+	if int64(H+PR)*int64(W+PC) >= math.MaxInt32/2 || int64(sh)*int64(W) >= math.MaxInt32/2 {
+		return false
+	}
+	// Each output's index starts at its window's first tap in the input.
+	first := make([]int32, OH*OW)
+	for oh := range OH {
+		for ow := range OW {
+			first[oh*OW+ow] = int32(span[1][oh][0]*W + span[2][ow][0])
+		}
+	}
+	negInf := float32(math.Inf(-1))
+	plane, outPlane := H*W, OH*OW
+	poolParallel(g.Planes, outPlane*kh*kw, 1, func(lo, hi int) {
+		pad := make([]float32, sw*PR*L) // phase q, padded row r at (q·PR + r)·L
+		for i := range pad {
+			pad[i] = negInf
+		}
+		mi := make([]int32, outPlane)
+		rows := max(0, min(H, PR-ph)) // the input rows a window reads
+		cw := max(0, min(W, PC-pw))   // and columns
+		for p := lo; p < hi; p++ {
+			s := src[p*plane : (p+1)*plane]
+			for h := range rows {
+				row, r := s[h*W:][:cw], h+ph
+				switch sw {
+				case 1:
+					copy(pad[r*L+pw:], row)
+				case 2:
+					// Column c = 2i + b is padded column c + pw: phase
+					// (b + pw) mod 2, element i + (b + pw)/2.
+					e, o := (cw+1)/2, cw/2
+					asm.DealF32(pad[((pw%2)*PR+r)*L+pw/2:][:e], pad[(((1+pw)%2)*PR+r)*L+(1+pw)/2:][:o], row)
+				default:
+					for c, v := range row {
+						pc := c + pw
+						pad[((pc%sw)*PR+r)*L+pc/sw] = v
+					}
+				}
+			}
+			m := dst[p*outPlane : (p+1)*outPlane]
+			for i := range m {
+				m[i] = negInf
+			}
+			copy(mi, first)
+			for ky := range kh {
+				for kx := range kw {
+					ry, cx := ky*dh, kx*dw
+					v := pad[((cx%sw)*PR+ry)*L+cx/sw:]
+					asm.MaxIndexRowsF32(m, mi, OW, v, sh*L, OH, OW, int32((ry-ph)*W+cx-pw), int32(sw), int32(sh*W))
+				}
+			}
+			ix := idx[p*outPlane : (p+1)*outPlane]
+			for i, v := range mi {
+				ix[i] = int64(v)
+			}
+		}
+	})
+	return true
 }
 
 // maxPool2x2 is maxPool2d for the commonest window: 2×2, stride 2, no

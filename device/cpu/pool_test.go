@@ -406,3 +406,62 @@ func TestGlobalAdaptiveAvgPool(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxPoolGeometries checks max_pool2d_with_indices against the
+// definition — the taps inside the input scanned row by row, a tap taken
+// when greater or NaN, the index starting at the first one — over random
+// kernels, strides, paddings, dilations and ceil modes, with ties, NaN and
+// −Inf among the values, for float32 (the kernel that folds whole planes
+// a tap at a time, asm.MaxIndexRowsF32) and float64 (the scalar loops).
+func TestMaxPoolGeometries(t *testing.T) {
+	r := rand.New(rand.NewSource(37))
+	vals := []float64{math.NaN(), math.Inf(-1), 0, math.Copysign(0, -1), 1, 1, 2, -3, 0.5}
+	for range 300 {
+		var k, s, p, d [2]int
+		for i := range 2 {
+			k[i], s[i], d[i] = 1+r.Intn(4), 1+r.Intn(3), 1+r.Intn(2)
+			p[i] = r.Intn(k[i]/2 + 1)
+		}
+		H, W := d[0]*(k[0]-1)+1+r.Intn(20), d[1]*(k[1]-1)+1+r.Intn(30)
+		ceil := r.Intn(2) == 0
+		planes := 1 + r.Intn(3)
+		v := make([]float64, planes*H*W)
+		for i := range v {
+			v[i] = vals[r.Intn(len(vals))]
+		}
+		for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64} {
+			x := tensor.FromSlice(v, planes, H, W).To(dt)
+			res := tensor.Call("aten::max_pool2d_with_indices.default", x, k[:], s[:], p[:], d[:], ceil).([]*tensor.Tensor)
+			OH, OW := res[0].Size(1), res[0].Size(2)
+			gv, gi := res[0].Float64s(), res[1].Int64s()
+			for pl := range planes {
+				for oh := range OH {
+					for ow := range OW {
+						best, bi := math.Inf(-1), int64(-1)
+						for a := range k[0] {
+							h := oh*s[0] - p[0] + a*d[0]
+							for b := range k[1] {
+								w := ow*s[1] - p[1] + b*d[1]
+								if h < 0 || h >= H || w < 0 || w >= W {
+									continue
+								}
+								if bi < 0 {
+									bi = int64(h*W + w)
+								}
+								if x := v[(pl*H+h)*W+w]; x > best || x != x {
+									best, bi = x, int64(h*W+w)
+								}
+							}
+						}
+						i := (pl*OH+oh)*OW + ow
+						same := gv[i] == best && math.Signbit(gv[i]) == math.Signbit(best) || math.IsNaN(gv[i]) && math.IsNaN(best)
+						if !same || gi[i] != bi {
+							t.Fatalf("%s %dx%d kernel %v stride %v pad %v dilation %v ceil %v: plane %d (%d,%d) is %v at %d, want %v at %d",
+								dt, H, W, k, s, p, d, ceil, pl, oh, ow, gv[i], gi[i], best, bi)
+						}
+					}
+				}
+			}
+		}
+	}
+}
