@@ -401,8 +401,9 @@ func maxPool2d[T poolFloat](dst []T, idx []int64, src []T, g *core.PoolWindow, s
 // c mod s), so that one tap's candidates for every output are rows of one
 // phase, a row stride apart. The taps go in maxPool2d's order and each
 // output starts at its window's first tap inside the input, so the maxima
-// and indices are maxPool2d's. It reports false, doing nothing, when the
-// plane's indices do not fit the kernel's int32.
+// and indices are maxPool2d's. It reports false, doing nothing, for output
+// rows shorter than a vector of eight, or planes whose indices do not fit
+// the kernel's int32.
 func maxPoolRows(dst []float32, idx []int64, src []float32, g *core.PoolWindow, span *[3][][2]int) bool {
 	H, W, OH, OW := g.In[1], g.In[2], g.Out[1], g.Out[2]
 	kh, kw, sh, sw := g.Kernel[1], g.Kernel[2], g.Stride[1], g.Stride[2]
@@ -410,8 +411,8 @@ func maxPoolRows(dst []float32, idx []int64, src []float32, g *core.PoolWindow, 
 	// PR padded rows and PC padded columns are all the windows read.
 	PR, PC := (OH-1)*sh+(kh-1)*dh+1, (OW-1)*sw+(kw-1)*dw+1
 	L := (PC + sw - 1) / sw // a phase's length
-	if int64(H+PR)*int64(W+PC) >= math.MaxInt32/2 || int64(sh)*int64(W) >= math.MaxInt32/2 {
-		return false
+	if OW < 8 || int64(H+PR)*int64(W+PC) >= math.MaxInt32/2 || int64(sh)*int64(W) >= math.MaxInt32/2 {
+		return false // rows shorter than a vector: the kernel's twin, slower than maxPool2d
 	}
 	// Each output's index starts at its window's first tap in the input.
 	first := make([]int32, OH*OW)
