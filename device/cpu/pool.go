@@ -181,6 +181,9 @@ func avgPool[T poolNum](dst, src []T, g *core.PoolWindow) {
 	inPlane, outPlane := in[0]*in[1]*in[2], out[0]*out[1]*out[2]
 	sp := avgSpansOf(g)
 	if in[0] == 1 && out[0] == 1 && sp[0][0].lo == 0 && sp[0][0].hi == 1 {
+		if d, ok := any(dst).([]float32); ok && avgPoolRows(d, any(src).([]float32), g, &sp) {
+			return
+		}
 		avgPool2d(dst, src, g, &sp)
 		return
 	}
@@ -394,78 +397,156 @@ func maxPool2d[T poolFloat](dst []T, idx []int64, src []T, g *core.PoolWindow, s
 	})
 }
 
+// poolPhases lays a float32 plane out for the row kernels of maxPoolRows
+// and avgPoolRows: padded on every side with a value no tap changes the
+// result by (−Inf for a max, +0 for a sum) as far as the windows reach,
+// and each padded row dealt into the column stride's phases (padded
+// column c is element c/s of phase c mod s), so that one tap's candidates
+// for every output are rows of one phase, a row stride apart.
+type poolPhases struct {
+	H, W, OH, OW, kh, kw, sh, sw, ph, pw, dh, dw int
+	PR, PC, L                                    int // padded rows and columns the windows read; a phase's length
+}
+
+func newPoolPhases(g *core.PoolWindow) *poolPhases {
+	q := &poolPhases{H: g.In[1], W: g.In[2], OH: g.Out[1], OW: g.Out[2], kh: g.Kernel[1], kw: g.Kernel[2],
+		sh: g.Stride[1], sw: g.Stride[2], ph: g.Pad[1], pw: g.Pad[2], dh: max(g.Dilation[1], 1), dw: max(g.Dilation[2], 1)}
+	q.PR, q.PC = (q.OH-1)*q.sh+(q.kh-1)*q.dh+1, (q.OW-1)*q.sw+(q.kw-1)*q.dw+1
+	q.L = (q.PC + q.sw - 1) / q.sw
+	return q
+}
+
+// fits reports whether the row kernels pay (output rows of a vector of
+// eight or more) and the plane's indices fit their int32.
+func (q *poolPhases) fits() bool {
+	return q.OW >= 8 && int64(q.H+q.PR)*int64(q.W+q.PC) < math.MaxInt32/2 && int64(q.sh)*int64(q.W) < math.MaxInt32/2
+}
+
+// buffer returns a goroutine's layout, padded with pad.
+func (q *poolPhases) buffer(pad float32) []float32 {
+	b := make([]float32, q.sw*q.PR*q.L) // phase k, padded row r at (k·PR + r)·L
+	if pad != 0 {
+		for i := range b {
+			b[i] = pad
+		}
+	}
+	return b
+}
+
+// load writes plane s into b's inside; the padding stays as it was.
+func (q *poolPhases) load(b, s []float32) {
+	rows := max(0, min(q.H, q.PR-q.ph)) // the input rows a window reads
+	cw := max(0, min(q.W, q.PC-q.pw))   // and columns
+	PR, L, sw, pw := q.PR, q.L, q.sw, q.pw
+	for h := range rows {
+		row, r := s[h*q.W:][:cw], h+q.ph
+		switch sw {
+		case 1:
+			copy(b[r*L+pw:], row)
+		case 2:
+			// Column c = 2i + k is padded column c + pw: phase
+			// (k + pw) mod 2, element i + (k + pw)/2.
+			asm.DealF32(b[((pw%2)*PR+r)*L+pw/2:][:(cw+1)/2], b[(((1+pw)%2)*PR+r)*L+(1+pw)/2:][:cw/2], row)
+		default:
+			for c, v := range row {
+				pc := c + pw
+				b[((pc%sw)*PR+r)*L+pc/sw] = v
+			}
+		}
+	}
+}
+
+// tap returns the rows of b holding tap (ky, kx)'s candidates, OW of them
+// a row sh·L apart, and the input index of the first one.
+func (q *poolPhases) tap(b []float32, ky, kx int) ([]float32, int32) {
+	ry, cx := ky*q.dh, kx*q.dw
+	return b[((cx%q.sw)*q.PR+ry)*q.L+cx/q.sw:], int32((ry-q.ph)*q.W + cx - q.pw)
+}
+
 // maxPoolRows is maxPool2d for float32 by asm.MaxIndexRowsF32: each tap of
-// the window is folded into the whole output plane at once. Each plane is
-// first laid out padded with −Inf, which no tap takes, and its columns
-// dealt into the stride's phases (padded column c is element c/s of phase
-// c mod s), so that one tap's candidates for every output are rows of one
-// phase, a row stride apart. The taps go in maxPool2d's order and each
-// output starts at its window's first tap inside the input, so the maxima
-// and indices are maxPool2d's. It reports false, doing nothing, for output
-// rows shorter than a vector of eight, or planes whose indices do not fit
-// the kernel's int32.
+// the window is folded into the whole output plane at once (poolPhases,
+// padded with −Inf, which no tap takes). The taps go in maxPool2d's order
+// and each output starts at its window's first tap inside the input, so
+// the maxima and indices are maxPool2d's. It reports false, doing nothing,
+// where poolPhases does not fit.
 func maxPoolRows(dst []float32, idx []int64, src []float32, g *core.PoolWindow, span *[3][][2]int) bool {
-	H, W, OH, OW := g.In[1], g.In[2], g.Out[1], g.Out[2]
-	kh, kw, sh, sw := g.Kernel[1], g.Kernel[2], g.Stride[1], g.Stride[2]
-	ph, pw, dh, dw := g.Pad[1], g.Pad[2], g.Dilation[1], g.Dilation[2]
-	// PR padded rows and PC padded columns are all the windows read.
-	PR, PC := (OH-1)*sh+(kh-1)*dh+1, (OW-1)*sw+(kw-1)*dw+1
-	L := (PC + sw - 1) / sw // a phase's length
-	if OW < 8 || int64(H+PR)*int64(W+PC) >= math.MaxInt32/2 || int64(sh)*int64(W) >= math.MaxInt32/2 {
-		return false // rows shorter than a vector: the kernel's twin, slower than maxPool2d
+	q := newPoolPhases(g)
+	if !q.fits() {
+		return false
 	}
 	// Each output's index starts at its window's first tap in the input.
-	first := make([]int32, OH*OW)
-	for oh := range OH {
-		for ow := range OW {
-			first[oh*OW+ow] = int32(span[1][oh][0]*W + span[2][ow][0])
+	first := make([]int32, q.OH*q.OW)
+	for oh := range q.OH {
+		for ow := range q.OW {
+			first[oh*q.OW+ow] = int32(span[1][oh][0]*q.W + span[2][ow][0])
 		}
 	}
 	negInf := float32(math.Inf(-1))
-	plane, outPlane := H*W, OH*OW
-	poolParallel(g.Planes, outPlane*kh*kw, 1, func(lo, hi int) {
-		pad := make([]float32, sw*PR*L) // phase q, padded row r at (q·PR + r)·L
-		for i := range pad {
-			pad[i] = negInf
-		}
+	plane, outPlane := q.H*q.W, q.OH*q.OW
+	poolParallel(g.Planes, outPlane*q.kh*q.kw, 1, func(lo, hi int) {
+		b := q.buffer(negInf)
 		mi := make([]int32, outPlane)
-		rows := max(0, min(H, PR-ph)) // the input rows a window reads
-		cw := max(0, min(W, PC-pw))   // and columns
 		for p := lo; p < hi; p++ {
-			s := src[p*plane : (p+1)*plane]
-			for h := range rows {
-				row, r := s[h*W:][:cw], h+ph
-				switch sw {
-				case 1:
-					copy(pad[r*L+pw:], row)
-				case 2:
-					// Column c = 2i + b is padded column c + pw: phase
-					// (b + pw) mod 2, element i + (b + pw)/2.
-					e, o := (cw+1)/2, cw/2
-					asm.DealF32(pad[((pw%2)*PR+r)*L+pw/2:][:e], pad[(((1+pw)%2)*PR+r)*L+(1+pw)/2:][:o], row)
-				default:
-					for c, v := range row {
-						pc := c + pw
-						pad[((pc%sw)*PR+r)*L+pc/sw] = v
-					}
-				}
-			}
+			q.load(b, src[p*plane:(p+1)*plane])
 			m := dst[p*outPlane : (p+1)*outPlane]
 			for i := range m {
 				m[i] = negInf
 			}
 			copy(mi, first)
-			for ky := range kh {
-				for kx := range kw {
-					ry, cx := ky*dh, kx*dw
-					v := pad[((cx%sw)*PR+ry)*L+cx/sw:]
-					asm.MaxIndexRowsF32(m, mi, OW, v, sh*L, OH, OW, int32((ry-ph)*W+cx-pw), int32(sw), int32(sh*W))
+			for ky := range q.kh {
+				for kx := range q.kw {
+					v, i0 := q.tap(b, ky, kx)
+					asm.MaxIndexRowsF32(m, mi, q.OW, v, q.sh*q.L, q.OH, q.OW, i0, int32(q.sw), int32(q.sh*q.W))
 				}
 			}
 			ix := idx[p*outPlane : (p+1)*outPlane]
 			for i, v := range mi {
 				ix[i] = int64(v)
 			}
+		}
+	})
+	return true
+}
+
+// avgPoolRows is avgPool2d for float32 by asm.AddRowsF32: each tap of the
+// window is added into the whole output plane at once (poolPhases, padded
+// with +0), then each sum divided by its divisor. Every output adds its
+// window's values inside the input in avgPool2d's order, from +0, with +0
+// for the taps outside, which changes no sum that starts at +0 (it can never
+// be −0): the same bits. It reports false, doing nothing, where poolPhases
+// does not fit.
+func avgPoolRows(dst, src []float32, g *core.PoolWindow, sp *avgSpans) bool {
+	q := newPoolPhases(g)
+	if !q.fits() {
+		return false
+	}
+	pd := sp[0][0].pool
+	div := make([]float32, q.OH*q.OW)
+	for oh := range q.OH {
+		hs := sp[1][oh]
+		for ow := range q.OW {
+			ws := sp[2][ow]
+			d := float32(1) // an empty window's sum, +0, stays +0
+			if hs.lo < hs.hi && ws.lo < ws.hi {
+				d = float32(avgDivisor(g, pd*hs.pool*ws.pool, (hs.hi-hs.lo)*(ws.hi-ws.lo)))
+			}
+			div[oh*q.OW+ow] = d
+		}
+	}
+	plane, outPlane := q.H*q.W, q.OH*q.OW
+	poolParallel(g.Planes, outPlane*q.kh*q.kw, 1, func(lo, hi int) {
+		b := q.buffer(0)
+		for p := lo; p < hi; p++ {
+			q.load(b, src[p*plane:(p+1)*plane])
+			m := dst[p*outPlane : (p+1)*outPlane]
+			clear(m)
+			for ky := range q.kh {
+				for kx := range q.kw {
+					v, _ := q.tap(b, ky, kx)
+					asm.AddRowsF32(m, q.OW, v, q.sh*q.L, q.OH, q.OW)
+				}
+			}
+			asm.DivF32(m, m, div)
 		}
 	})
 	return true

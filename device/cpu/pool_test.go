@@ -465,3 +465,67 @@ func TestMaxPoolGeometries(t *testing.T) {
 		}
 	}
 }
+
+// TestAvgPoolGeometries checks float32 avg_pool2d against the definition
+// computed in float32 — the window's values inside the input added row by
+// row from +0, then divided by divisor_override, the padded window's size
+// (count_include_pad) or the count inside — over random kernels, strides,
+// paddings, ceil modes and divisors, the specials among the values.
+func TestAvgPoolGeometries(t *testing.T) {
+	r := rand.New(rand.NewSource(41))
+	vals := []float32{float32(math.NaN()), float32(math.Inf(-1)), float32(math.Inf(1)), 0, float32(math.Copysign(0, -1)), 1, 2.5, -3, 0.1}
+	for range 300 {
+		var k, s, p [2]int
+		for i := range 2 {
+			k[i], s[i] = 1+r.Intn(4), 1+r.Intn(3)
+			p[i] = r.Intn(k[i]/2 + 1)
+		}
+		H, W := k[0]+r.Intn(20), k[1]+r.Intn(30)
+		ceil, incl := r.Intn(2) == 0, r.Intn(2) == 0
+		var override any
+		if r.Intn(3) == 0 {
+			override = 1 + r.Intn(7)
+		}
+		planes := 1 + r.Intn(3)
+		v := make([]float32, planes*H*W)
+		for i := range v {
+			if r.Intn(8) == 0 {
+				v[i] = vals[r.Intn(len(vals))]
+			} else {
+				v[i] = float32(r.NormFloat64())
+			}
+		}
+		x := tensor.FromSlice(v, planes, H, W)
+		res := tensor.Call("aten::avg_pool2d.default", x, k[:], s[:], p[:], ceil, incl, override).(*tensor.Tensor)
+		OH, OW := res.Size(1), res.Size(2)
+		got := res.Float32s()
+		for pl := range planes {
+			for oh := range OH {
+				for ow := range OW {
+					h0, w0 := oh*s[0]-p[0], ow*s[1]-p[1]
+					h1, w1 := min(h0+k[0], H+p[0]), min(w0+k[1], W+p[1])
+					pool := (h1 - h0) * (w1 - w0)
+					h0, w0, h1, w1 = max(h0, 0), max(w0, 0), min(h1, H), min(w1, W)
+					var sum float32
+					for h := h0; h < h1; h++ {
+						for w := w0; w < w1; w++ {
+							sum += v[(pl*H+h)*W+w]
+						}
+					}
+					div := (h1 - h0) * (w1 - w0)
+					if override != nil {
+						div = override.(int)
+					} else if incl {
+						div = pool
+					}
+					want := sum / float32(div)
+					i := (pl*OH+oh)*OW + ow
+					if math.Float32bits(got[i]) != math.Float32bits(want) && !(math.IsNaN(float64(got[i])) && math.IsNaN(float64(want))) {
+						t.Fatalf("%dx%d kernel %v stride %v pad %v ceil %v include_pad %v divisor %v: plane %d (%d,%d) is %v, want %v",
+							H, W, k, s, p, ceil, incl, override, pl, oh, ow, got[i], want)
+					}
+				}
+			}
+		}
+	}
+}
