@@ -15,7 +15,10 @@ import (
 
 // reduceTable holds the reduction kernels in use.
 type reduceTable struct {
-	sum      func(x []float32) float64
+	sum func(x []float32) float64
+	// sum2 is sum of the rows x[:n] and x[n:2n], interleaved; nil where
+	// a path has none.
+	sum2     func(x []float32, n int) (a, b float64)
 	dot      func(x, y []float32) float64
 	sumSqDev func(x []float32, m float64) float64
 	// moments returns Σ x[i]-k and Σ (x[i]-k)² for len(x) a multiple of
@@ -68,6 +71,25 @@ func SumF32(x []float32) float64 {
 		return 0
 	}
 	return red32.sum(x)
+}
+
+// SumRowsF32 sets dst[i] to SumF32 of row i of x, x[i·n:(i+1)·n], the same
+// bits, two rows at a time where the CPU has AVX-512 (summing a row in
+// cache waits on the additions' latency; two rows keep two chains of them
+// in flight). It panics unless x holds len(dst) rows of n.
+func SumRowsF32(dst []float64, x []float32, n int) {
+	if n < 0 || len(x) != len(dst)*n {
+		panic(fmt.Sprintf("asm.SumRowsF32: %d rows of %d in %d elements", len(dst), n, len(x)))
+	}
+	i := 0
+	if red32.sum2 != nil && n > 0 {
+		for ; i+1 < len(dst); i += 2 {
+			dst[i], dst[i+1] = red32.sum2(x[i*n:(i+2)*n], n)
+		}
+	}
+	for ; i < len(dst); i++ {
+		dst[i] = SumF32(x[i*n : (i+1)*n])
+	}
 }
 
 // DotF32 returns Σ x[i]·y[i], accumulated in float64 (each product exact).

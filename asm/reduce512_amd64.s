@@ -344,3 +344,64 @@ ar8row:
 ardone:
 	VZEROUPPER
 	RET
+
+// The second row of sum2F32AVX512.
+#define yPtr R10 // next element of the second row
+
+#define SUMSTEPY(off, acc) \
+	VCVTPS2PD  off(yPtr), Z5;                /* Z5 = 8 widened         */ \
+	VADDPD     Z5, acc, acc                  /* acc += them            */
+#define SUMSTEPYM(k, off, acc) \
+	VCVTPS2PD.Z off(yPtr), k, Z5;            /* Z5 = 8 widened, masked */ \
+	VADDPD     Z5, acc, acc                  /* acc += them            */
+
+// func sum2F32AVX512(x []float32, n int) (a, b float64): a = sumF32(x[:n])
+// and b = sumF32(x[n:2n]), each row's additions as sumF32AVX512's, the two
+// rows' interleaved: two chains of additions in flight instead of one
+// (a row in cache is summed at the adds' latency, not the loads' rate).
+TEXT ·sum2F32AVX512(SB), NOSPLIT, $0-48
+	MOVQ       x_base+0(FP), xPtr            // xPtr = &x[0]
+	MOVQ       n+24(FP), nLeft               // nLeft = n
+	LEAQ       (xPtr)(nLeft*4), yPtr         // yPtr = &x[n]
+	VPXORQ     Z0, Z0, Z0                    // row a's sums 0:8 = 0
+	VPXORQ     Z1, Z1, Z1                    // 8:16
+	VPXORQ     Z2, Z2, Z2                    // row b's sums 0:8 = 0
+	VPXORQ     Z3, Z3, Z3                    // 8:16
+	CMPQ       nLeft, $32                    // 32 left?
+	JLT        tail2                         // the last elements
+loop2:
+	SUMSTEP(0, Z0)                           // a's x[0:8] into sums 0:8
+	SUMSTEPY(0, Z2)                          // b's
+	SUMSTEP(32, Z1)                          // a's x[8:16] into 8:16
+	SUMSTEPY(32, Z3)                         // b's
+	SUMSTEP(64, Z0)                          // a's x[16:24] into 0:8
+	SUMSTEPY(64, Z2)                         // b's
+	SUMSTEP(96, Z1)                          // a's x[24:32] into 8:16
+	SUMSTEPY(96, Z3)                         // b's
+	ADDQ       $128, xPtr                    // a's next 32
+	ADDQ       $128, yPtr                    // b's
+	SUBQ       $32, nLeft                    // 32 done
+	CMPQ       nLeft, $32                    // 32 more?
+	JGE        loop2                         // again
+tail2:
+	TESTQ      nLeft, nLeft                  // anything left?
+	JZ         done2                         // finished
+	MASK8(K1, 0)                             // K1:K4 = lanes of the 4 chunks
+	MASK8(K2, 1)
+	MASK8(K3, 2)
+	MASK8(K4, 3)
+	SUMSTEPM(K1, 0, Z0)                      // as in the loop, masked
+	SUMSTEPYM(K1, 0, Z2)
+	SUMSTEPM(K2, 32, Z1)
+	SUMSTEPYM(K2, 32, Z3)
+	SUMSTEPM(K3, 64, Z0)
+	SUMSTEPYM(K3, 64, Z2)
+	SUMSTEPM(K4, 96, Z1)
+	SUMSTEPYM(K4, 96, Z3)
+done2:
+	FOLD32(Z0, Y0, X0, Z1, Y1, X1)           // X0 = a's sum16
+	FOLD32(Z2, Y2, X2, Z3, Y3, X3)           // X2 = b's
+	VMOVSD     X0, a+32(FP)                  // return them
+	VMOVSD     X2, b+40(FP)
+	VZEROUPPER                               // clean AVX state
+	RET

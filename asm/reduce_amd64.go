@@ -50,6 +50,9 @@ func sumF32AVX512(x []float32) float64
 func sumSqDevF32AVX512(x []float32, m float64) float64
 
 //go:noescape
+func sum2F32AVX512(x []float32, n int) (a, b float64)
+
+//go:noescape
 func affineF32AVX512(d, x, w, b []float32, s, c float32)
 
 //go:noescape
@@ -74,6 +77,7 @@ var (
 		t := reduceAVX2
 		t.expShift = expShiftF32AVX512
 		t.sum, t.sumSqDev, t.moments = sumF32AVX512, sumSqDevF32AVX512, momentsF32AVX512
+		t.sum2 = sum2F32AVX512
 		t.affine, t.scaleShift = affineF32AVX512, scaleShiftF32AVX512
 		t.accumulateRows = accumulateRowsF32AVX512
 		return t

@@ -199,6 +199,12 @@ func redRowsF32(x *tensor.Tensor, mask []bool) (rows []float32, n int, ok bool) 
 func sumAccF64(x *tensor.Tensor, mask []bool) []float64 {
 	acc := make([]float64, keptNumel(x.Sizes(), mask))
 	if rows, n, ok := redRowsF32(x, mask); ok {
+		if n < 2*redChunk {
+			// Rows whole: asm.SumRowsF32 sums two at a time, the same
+			// bits as SumF32 each.
+			forRows(len(acc), n, func(lo, hi int) { asm.SumRowsF32(acc[lo:hi], rows[lo*n:hi*n], n) })
+			return acc
+		}
 		rowsF32(acc, rows, n, func(a []float64, r []float32) {
 			a[0] = asm.SumF32(r)
 		}, func(dst, parts []float64) { dst[0] = sumF64(parts) })
