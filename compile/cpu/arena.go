@@ -36,7 +36,7 @@ type arena struct {
 	adopted int // bytes of outputs adopted in this call
 	scratch []*tensor.Storage
 	tracked []*tensor.Storage
-	views   []*tensor.Tensor // the reused view steps' headers (viewStep.reuse)
+	headers []*tensor.Tensor // headers kept from call to call: reused view steps' (viewStep.reuse) and group outputs' (progOut.header)
 }
 
 // Storage is the tensor.Allocator: a free storage of nbytes, if any.
@@ -228,7 +228,7 @@ func (a *arena) workersFor(n int) []*worker {
 // results (or by a failed call's values) and leave the arena.
 func (a *arena) endCall() {
 	clear(a.vals)
-	for _, h := range a.views {
+	for _, h := range a.headers {
 		if h != nil {
 			h.WithRaw(nil) // holds no storage between calls
 		}
@@ -267,11 +267,11 @@ func (p *arenaPool) get(pl *plan) *arena {
 	}
 	p.mu.Unlock()
 	a := &arena{
-		vals:  make([]any, pl.nslots),
-		free:  map[int][]*tensor.Storage{},
-		owned: map[*tensor.Storage]int{},
-		don:   &pl.donated,
-		views: make([]*tensor.Tensor, pl.nviews),
+		vals:    make([]any, pl.nslots),
+		free:    map[int][]*tensor.Storage{},
+		owned:   map[*tensor.Storage]int{},
+		don:     &pl.donated,
+		headers: make([]*tensor.Tensor, pl.nheaders),
 	}
 	a.frames = make([]frame, len(pl.progs))
 	for i, g := range pl.progs {

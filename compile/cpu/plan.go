@@ -16,17 +16,17 @@ import (
 // program. Values live in slots (a node's slot is its position in the
 // graph), cleared after their last use.
 type plan struct {
-	nslots int
-	nviews int // the view steps whose headers the arena keeps
-	inputs []int
-	consts []constSlot
-	folded []*fx.Node // the calls made when the plan was (foldConstants)
-	steps  []pstep
-	progs  []*tileProg
-	out    any  // the output's shape: compile.SlotRef, fx.Tuple or []any of them, or a constant
-	arena  bool // some intermediate outside groups is recycled: set the allocator
-	nargs  int  // the length of the dispatcher calls' argument lists together
-	pool   arenaPool
+	nslots   int
+	nheaders int // the headers the arena keeps: reused views', group outputs'
+	inputs   []int
+	consts   []constSlot
+	folded   []*fx.Node // the calls made when the plan was (foldConstants)
+	steps    []pstep
+	progs    []*tileProg
+	out      any  // the output's shape: compile.SlotRef, fx.Tuple or []any of them, or a constant
+	arena    bool // some intermediate outside groups is recycled: set the allocator
+	nargs    int  // the length of the dispatcher calls' argument lists together
+	pool     arenaPool
 	// donated are the storages callers handed back for graph outputs
 	// (tensor.RecycleTagged), taken by the outputs of later calls.
 	donated donated
@@ -222,8 +222,18 @@ func (pp *planner) build() (pl *plan, err error) {
 	for i := len(pl.steps) - 1; i >= 0; i-- {
 		if s := &pl.steps[i]; s.view != nil && reusable(s.node, s.view, results, inGroup, reused) {
 			reused[s.node] = true
-			s.view.reuse, s.view.header = true, pl.nviews
-			pl.nviews++
+			s.view.reuse, s.view.header = true, pl.nheaders
+			pl.nheaders++
+		}
+	}
+	for _, g := range pl.progs {
+		for i := range g.outs {
+			o := &g.outs[i]
+			o.header = -1
+			if !o.fresh && keptHeader(nodes[o.slot], results, inGroup, reused) {
+				o.header = pl.nheaders
+				pl.nheaders++
+			}
 		}
 	}
 	for sl, i := range last {
@@ -314,7 +324,7 @@ func (pl *plan) run(inputs []*tensor.Tensor, a *arena) (res any, err error) {
 			if s.call != nil {
 				v, done := any(nil), false
 				if s.view != nil {
-					v, done = s.view.run(a.vals, a.views)
+					v, done = s.view.run(a.vals, a.headers)
 				}
 				if !done {
 					a.hookOn, a.fresh = pl.arena && !s.fresh, s.fresh
@@ -410,7 +420,15 @@ func (pl *plan) runGroup(s *pstep, a *arena) {
 	}
 	for i := range g.outs {
 		o := &g.outs[i]
-		t := tensor.NewMetaContiguous(o.sizes, o.dtype, tensor.CPU)
+		var t *tensor.Tensor
+		if o.header >= 0 {
+			if t = a.headers[o.header]; t == nil {
+				t = tensor.NewMetaContiguous(o.sizes, o.dtype, tensor.CPU)
+				a.headers[o.header] = t
+			}
+		} else {
+			t = tensor.NewMetaContiguous(o.sizes, o.dtype, tensor.CPU)
+		}
 		a.hookOn, a.fresh = pl.arena && !o.fresh, o.fresh
 		tensor.MaterializeUninit(t)
 		a.hookOn, a.fresh = false, false

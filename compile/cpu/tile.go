@@ -127,6 +127,9 @@ type progOut struct {
 	dtype tensor.DType
 	fresh bool // a graph output: new memory, never the arena's
 	node  string
+	// header ≥ 0: the output's header is the arena's from call to call
+	// (arena.headers[header]), given each call's storage (keptHeader).
+	header int
 }
 
 // tileProg is a compiled group.

@@ -25,7 +25,7 @@ type viewStep struct {
 	dtype tensor.DType
 	need  int // the storage bytes the views reach (as_strided may reach past its input)
 	// reuse: the header is the arena's from call to call (header, an
-	// index into arena.views), re-pointed at each call's input. Only for
+	// index into arena.headers), re-pointed at each call's input. Only for
 	// one view that no output can be or alias (see reusable).
 	reuse  bool
 	header int
@@ -118,22 +118,38 @@ func (v *viewStep) run(vals []any, headers []*tensor.Tensor) (any, bool) {
 // the header itself, as contiguous returns self) nor writes into one: none
 // keeps the header or hands it out.
 func reusable(n *fx.Node, v *viewStep, results map[*fx.Node]bool, inGroup func(*fx.Node) bool, reused map[*fx.Node]bool) bool {
-	if v.list || results[n] {
+	return !v.list && keptHeader(n, results, inGroup, reused)
+}
+
+// keptHeader reports whether a group output's header can be kept from call
+// to call, given a new storage each call: the value is not a graph output
+// and every user is a fusion group's member, a view whose header is kept
+// (a view step puts a header of its own on the storage) or an aten op that
+// neither returns an alias of an argument nor writes into one, as for a
+// view (reusable).
+func keptHeader(n *fx.Node, results map[*fx.Node]bool, inGroup func(*fx.Node) bool, reused map[*fx.Node]bool) bool {
+	if results[n] {
 		return false
 	}
 	for _, u := range n.Users() {
-		if u.Op != fx.OpCallFunction {
-			return false
-		}
-		if inGroup(u) || reused[u] {
-			continue
-		}
-		op, ok := u.Target.(*tensor.Op)
-		if !ok || op == nil || !strings.HasPrefix(op.Name, "aten::") || op.Schema.IsView() || len(op.Schema.Mutates()) > 0 {
+		if !safeUser(u, inGroup, reused) {
 			return false
 		}
 	}
 	return true
+}
+
+// safeUser reports whether user u of a kept header neither keeps it nor
+// hands it out.
+func safeUser(u *fx.Node, inGroup func(*fx.Node) bool, reused map[*fx.Node]bool) bool {
+	if u.Op != fx.OpCallFunction {
+		return false
+	}
+	if inGroup(u) || reused[u] {
+		return true
+	}
+	op, ok := u.Target.(*tensor.Op)
+	return ok && op != nil && strings.HasPrefix(op.Name, "aten::") && !op.Schema.IsView() && len(op.Schema.Mutates()) == 0
 }
 
 func (v *viewStep) make(in *tensor.Tensor, g *geom) *tensor.Tensor {
