@@ -26,6 +26,7 @@ type DWPlan struct {
 	rowLo, rowHi           []int       // per kernel row: the output rows whose input row is in [0, H)
 	tabs, gtabs            [2][]uint64 // for dwVL[i] lanes: the kernels' entries (dwEntries, dwGradEntries)
 	blk                    []int       // the forward kernels' blocks of output rows (dwBlocks)
+	rows3                  bool        // three consecutive kernel rows of three taps, row stride 1, blocks of consecutive rows
 	zero                   []float32   // a zero row, where the kernels point rows outside [0, H) (never read)
 }
 
@@ -70,6 +71,7 @@ func NewDWPlan(H, OH, OW, SH, LDX, span int, rowOff, colOff, lo, hi []int) *DWPl
 		p.gtabs[i] = dwGradEntries(p, vl)
 	}
 	p.blk = dwBlocks(p)
+	p.rows3 = dwRows3(p)
 	p.zero = make([]float32, span)
 	return p
 }
@@ -84,9 +86,11 @@ const dwBlock = 32
 // block's rows times SH (at 0), times SH and the input row's bytes (at 8),
 // times the output row's bytes (at 16), at 24 the number of columns a row
 // vector may end at and be stored whole (what lies past ow then lands on
-// rows stored later, or past the last row's end, in the plane) and at 25
+// rows stored later, or past the last row's end, in the plane), at 25
 // the number of rows (the eighth slot of a block of seven repeats the
-// seventh and is not stored).
+// seventh and is not stored); for the window of 16 input rows from the
+// first row's first kernel row on (first·SH + RowOff[0]), at 26 the bits
+// of those inside [0, H) and at 27 its first row's offset in bytes.
 func dwBlocks(p *DWPlan) []int {
 	h := 8
 	if p.OH%8 != 0 && p.OH%7 == 0 {
@@ -107,8 +111,26 @@ func dwBlocks(p *DWPlan) []int {
 		}
 		e[24] = p.OH*p.OW - last*p.OW
 		e[25] = h
+		if len(p.RowOff) > 0 {
+			ih := first*p.SH + p.RowOff[0]
+			for j := range 16 {
+				if 0 <= ih+j && ih+j < p.H {
+					e[26] |= 1 << j
+				}
+			}
+			e[27] = ih * p.LDX * 4
+		}
 	}
 	return b
+}
+
+// dwRows3 reports whether the plan is one dwConv3AVX512 runs: three
+// kernel rows, consecutive, of three taps each, row stride 1, and blocks
+// (dwBlocks) of consecutive rows (at least eight rows, or blocks of seven).
+func dwRows3(p *DWPlan) bool {
+	r := p.RowOff
+	return p.SH == 1 && len(r) == 3 && r[1] == r[0]+1 && r[2] == r[0]+2 && len(p.ColOff) == 3 &&
+		(p.OH >= 8 || p.blk[25] == 7)
 }
 
 // dwEntries is a plan's table for vectors of vl lanes: for each vector of

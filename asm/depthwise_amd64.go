@@ -12,6 +12,9 @@ func dwConvAVX2(dst, x, w []float32, rowOff []int, tab []uint64, blk []int, zero
 func dwConvAVX512(dst, x, w []float32, rowOff []int, tab []uint64, blk []int, zero []float32, n, xPlane, dPlane, h, ow, ldx, kw int, init float32)
 
 //go:noescape
+func dwConv3AVX512(dst, x, w []float32, tab []uint64, blk []int, n, xPlane, dPlane, ow, ldx int, init float32)
+
+//go:noescape
 func dwGradAVX2(gy, x []float32, rowOff, rowLo, rowHi []int, tab []uint64, acc []float32, n, xPlane, gPlane, ow, sh, ldx, nch, nvec int)
 
 //go:noescape
@@ -24,6 +27,10 @@ func dwConvAsm(vl int) dwConvKernel {
 		k = dwConvAVX512
 	}
 	return func(p *DWPlan, dst []float32, dPlane int, x []float32, xPlane, n int, w []float32, init float32) {
+		if vl == 16 && p.rows3 {
+			dwConv3AVX512(dst, x, w, p.tabs[1], p.blk, n, xPlane, dPlane, p.OW, p.LDX, init)
+			return
+		}
 		k(dst, x, w, p.RowOff, p.tabs[dwTab(vl)], p.blk, p.zero, n, xPlane, dPlane, p.H, p.OW, p.LDX, len(p.ColOff), init)
 	}
 }

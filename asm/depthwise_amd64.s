@@ -896,3 +896,235 @@ TEXT ·dwGradAVX2(SB), NOSPLIT, $128-232
 // func dwGradAVX512(gy, x []float32, rowOff, rowLo, rowHi []int, tab []uint64, acc []float32, n, xPlane, gPlane, ow, sh, ldx, nch, nvec int)
 TEXT ·dwGradAVX512(SB), NOSPLIT, $128-232
 	DWGRAD(16, 4, ZEROZ, MASKSZ, QUADZ, PAIRZ, ONEZ, SUMSZ)
+
+// ---------------------------------------------------------------------
+// Forward, three consecutive kernel rows of three taps, row stride 1:
+// dwConv3AVX512(dst, x, w, tab, blk, n, xPlane, dPlane, ow, ldx, init).
+// The same sums as dwConvAVX512, in the same order, with each input
+// vector loaded once for the three output rows it reaches: each block of
+// eight output rows (blk, whose blocks are consecutive rows here) reads a
+// window of ten input rows (from the block's first row + rowOff[0]; at
+// 216 of its entry in bytes, at 208 the bits of the window rows inside
+// the image). Window row j's three taps are loaded under their lane masks
+// and added, by fused multiply-adds under the same masks, to the output
+// rows j, j−1 and j−2 of the block with kernel rows 0, 1 and 2: each
+// output row receives its taps kernel row by kernel row, kernel column by
+// kernel column, as dwConvGo adds them. A window row outside the image is
+// skipped (its taps are left out). A block of seven computes an eighth
+// row it does not store.
+
+// Register roles.
+#define cWin  BX  // the window row in hand
+#define cLdxB R8  // an input row in bytes
+#define cO0   R9  // tap 0's byte offset in its row; scratch when storing
+#define cO1   R10 // tap 1's
+#define cO2   R11 // tap 2's
+#define cX    R12 // the input plane
+#define cD    R13 // the output plane
+#define cBits R14 // the window rows inside the image
+#define cEnt  DI  // the vector's entries
+#define cBlk  SI  // the block's entry
+#define cCol  DX  // the vector's first column
+#define cN    CX  // planes left
+
+// The steps: Z0–Z7 the block's sums, Z8–Z10 the window row's taps (zero
+// off their lanes K1–K3), Z15 init, Z16–Z24 the weights (kernel row kh,
+// column kw: Z(16+3·kh+kw)), K4 the output's lanes.
+#define LOAD3 \
+	VMOVUPS.Z    (cWin)(cO0*1), K1, Z8;       /* Z8 = tap 0's x          */ \
+	VMOVUPS.Z    (cWin)(cO1*1), K2, Z9;       /* Z9 = tap 1's            */ \
+	VMOVUPS.Z    (cWin)(cO2*1), K3, Z10       /* Z10 = tap 2's           */
+#define KROW0(s) \
+	VFMADD231PS  Z8, Z16, K1, s;              /* s += w[0][0]·x          */ \
+	VFMADD231PS  Z9, Z17, K2, s;              /* s += w[0][1]·x          */ \
+	VFMADD231PS  Z10, Z18, K3, s              /* s += w[0][2]·x          */
+#define KROW1(s) \
+	VFMADD231PS  Z8, Z19, K1, s;              /* s += w[1][0]·x          */ \
+	VFMADD231PS  Z9, Z20, K2, s;              /* s += w[1][1]·x          */ \
+	VFMADD231PS  Z10, Z21, K3, s              /* s += w[1][2]·x          */
+#define KROW2(s) \
+	VFMADD231PS  Z8, Z22, K1, s;              /* s += w[2][0]·x          */ \
+	VFMADD231PS  Z9, Z23, K2, s;              /* s += w[2][1]·x          */ \
+	VFMADD231PS  Z10, Z24, K3, s              /* s += w[2][2]·x          */
+#define STORE3(off, s) \
+	MOVQ         off(cBlk), cO0;              /* the row's offset        */ \
+	VMOVUPS      s, (AX)(cO0*1)               /* store it whole          */
+#define STORE3M(off, s) \
+	MOVQ         off(cBlk), cO0;              /* the row's offset        */ \
+	VMOVUPS      s, K4, (AX)(cO0*1)           /* store its lanes < ow    */
+
+// func dwConv3AVX512(dst, x, w []float32, tab []uint64, blk []int, n, xPlane, dPlane, ow, ldx int, init float32)
+TEXT ·dwConv3AVX512(SB), NOSPLIT, $0-164
+	MOVQ         n+120(FP), cN                // cN = n
+	TESTQ        cN, cN                       // no planes?
+	JZ           done3                        // then nothing
+	MOVQ         w_base+48(FP), AX            // AX = w
+	VBROADCASTSS 0(AX), Z16                   // the nine weights
+	VBROADCASTSS 4(AX), Z17
+	VBROADCASTSS 8(AX), Z18
+	VBROADCASTSS 12(AX), Z19
+	VBROADCASTSS 16(AX), Z20
+	VBROADCASTSS 20(AX), Z21
+	VBROADCASTSS 24(AX), Z22
+	VBROADCASTSS 28(AX), Z23
+	VBROADCASTSS 32(AX), Z24
+	VBROADCASTSS init+160(FP), Z15            // Z15 = init
+	MOVQ         ldx+152(FP), cLdxB           // cLdxB = ldx
+	SHLQ         $2, cLdxB                    // in bytes
+	MOVQ         x_base+24(FP), cX            // cX = x
+	MOVQ         dst_base+0(FP), cD           // cD = dst
+
+plane3:
+	MOVQ         blk_base+96(FP), cBlk        // the first block
+
+block3:
+	MOVQ         ow+144(FP), AX               // AX = ow
+	DECQ         AX                           // the last column
+	SHRQ         $4, AX                       // its vector
+	MOVQ         AX, cCol                     // cCol = its first column
+	SHLQ         $4, cCol
+	IMULQ        $192, AX                     // its entries (four a vector)
+	ADDQ         tab_base+72(FP), AX
+	MOVQ         AX, cEnt                     // cEnt
+
+vector3:
+	KMOVW        0(cEnt), K1                  // K1–K3 = the taps' lanes
+	KMOVW        48(cEnt), K2
+	KMOVW        96(cEnt), K3
+	MOVQ         32(cEnt), cO0                // the taps' byte offsets
+	MOVQ         80(cEnt), cO1
+	MOVQ         128(cEnt), cO2
+	VMOVAPS      Z15, Z0                      // the sums = init
+	VMOVAPS      Z15, Z1
+	VMOVAPS      Z15, Z2
+	VMOVAPS      Z15, Z3
+	VMOVAPS      Z15, Z4
+	VMOVAPS      Z15, Z5
+	VMOVAPS      Z15, Z6
+	VMOVAPS      Z15, Z7
+	MOVQ         208(cBlk), cBits             // cBits = the rows inside
+	MOVQ         216(cBlk), cWin              // cWin = window row 0
+	ADDQ         cX, cWin                     // in the plane
+
+	BTL          $0, cBits                    // window row 0 inside?
+	JCC          w0                           // no: left out
+	LOAD3
+	KROW0(Z0)                                 // row 0, kernel row 0
+w0:
+	ADDQ         cLdxB, cWin                  // window row 1
+	BTL          $1, cBits
+	JCC          w1
+	LOAD3
+	KROW0(Z1)
+	KROW1(Z0)
+w1:
+	ADDQ         cLdxB, cWin                  // window row 2
+	BTL          $2, cBits
+	JCC          w2
+	LOAD3
+	KROW0(Z2)
+	KROW1(Z1)
+	KROW2(Z0)
+w2:
+	ADDQ         cLdxB, cWin                  // window row 3
+	BTL          $3, cBits
+	JCC          w3
+	LOAD3
+	KROW0(Z3)
+	KROW1(Z2)
+	KROW2(Z1)
+w3:
+	ADDQ         cLdxB, cWin                  // window row 4
+	BTL          $4, cBits
+	JCC          w4
+	LOAD3
+	KROW0(Z4)
+	KROW1(Z3)
+	KROW2(Z2)
+w4:
+	ADDQ         cLdxB, cWin                  // window row 5
+	BTL          $5, cBits
+	JCC          w5
+	LOAD3
+	KROW0(Z5)
+	KROW1(Z4)
+	KROW2(Z3)
+w5:
+	ADDQ         cLdxB, cWin                  // window row 6
+	BTL          $6, cBits
+	JCC          w6
+	LOAD3
+	KROW0(Z6)
+	KROW1(Z5)
+	KROW2(Z4)
+w6:
+	ADDQ         cLdxB, cWin                  // window row 7
+	BTL          $7, cBits
+	JCC          w7
+	LOAD3
+	KROW0(Z7)
+	KROW1(Z6)
+	KROW2(Z5)
+w7:
+	ADDQ         cLdxB, cWin                  // window row 8
+	BTL          $8, cBits
+	JCC          w8
+	LOAD3
+	KROW1(Z7)
+	KROW2(Z6)
+w8:
+	ADDQ         cLdxB, cWin                  // window row 9
+	BTL          $9, cBits
+	JCC          w9
+	LOAD3
+	KROW2(Z7)
+w9:
+	LEAQ         (cD)(cCol*4), AX             // AX = the plane at the column
+	LEAQ         16(cCol), cO1                // cO1 = the vector's end
+	CMPQ         cO1, 192(cBlk)               // past the whole stores?
+	JGT          masked3                      // then masked
+	STORE3(128, Z0)                           // rows 0–6
+	STORE3(136, Z1)
+	STORE3(144, Z2)
+	STORE3(152, Z3)
+	STORE3(160, Z4)
+	STORE3(168, Z5)
+	STORE3(176, Z6)
+	CMPQ         200(cBlk), $8                // a block of seven?
+	JLT          stored3                      // then row 7 is not one
+	STORE3(184, Z7)
+	JMP          stored3
+
+masked3:
+	KMOVW        144(cEnt), K4                // K4 = columns < ow
+	STORE3M(128, Z0)
+	STORE3M(136, Z1)
+	STORE3M(144, Z2)
+	STORE3M(152, Z3)
+	STORE3M(160, Z4)
+	STORE3M(168, Z5)
+	STORE3M(176, Z6)
+	CMPQ         200(cBlk), $8
+	JLT          stored3
+	STORE3M(184, Z7)
+
+stored3:
+	SUBQ         $192, cEnt                   // the previous vector
+	SUBQ         $16, cCol
+	JGE          vector3                      // any left?
+	ADDQ         $256, cBlk                   // the next block
+	MOVQ         blk_base+96(FP), AX          // AX = blk's end
+	MOVQ         blk_len+104(FP), cO0
+	LEAQ         (AX)(cO0*8), AX
+	CMPQ         cBlk, AX                     // any blocks left?
+	JLT          block3
+	MOVQ         xPlane+128(FP), AX           // the next planes
+	LEAQ         (cX)(AX*4), cX
+	MOVQ         dPlane+136(FP), AX
+	LEAQ         (cD)(AX*4), cD
+	DECQ         cN                           // a plane done
+	JNZ          plane3
+
+done3:
+	VZEROUPPER
+	RET

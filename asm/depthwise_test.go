@@ -148,8 +148,29 @@ func TestDepthwiseInPlace(t *testing.T) {
 				newDWCase(r, h, oh, ow, kh, kw, sh, n, false).checkConv(t, name, k.conv, k.zeros, r.IntN(8))
 				newDWCase(r, h, oh, ow, kh, kw, sh, n, true).checkGrad(t, name, k.grad, k.lanes)
 			}
+			// Three consecutive kernel rows of three taps, row stride 1
+			// (dwConv3AVX512's plans): 7..30 rows, the kernel's first row
+			// from 3 rows above the output row to 2 below.
+			for range 3 {
+				oh := 7 + r.IntN(24)
+				h := max(1, oh+r.IntN(7)-3)
+				n := r.IntN(4)
+				c := newDWCase(r, h, oh, ow, 3, 3, 1, n, false)
+				c.p = dwConsecutive(c.p, r.IntN(6)-3)
+				c.checkConv(t, name, k.conv, k.zeros, r.IntN(8))
+			}
 		}
 	}
+}
+
+// dwConsecutive is p with the kernel rows first, first+1, … (its other
+// geometry unchanged).
+func dwConsecutive(p *DWPlan, first int) *DWPlan {
+	rowOff := make([]int, len(p.RowOff))
+	for i := range rowOff {
+		rowOff[i] = first + i
+	}
+	return NewDWPlan(p.H, p.OH, p.OW, p.SH, p.LDX, p.Span, rowOff, p.ColOff, p.Lo, p.Hi)
 }
 
 // TestDepthwiseConvPlain checks DepthwiseConvF32 on a 3×3 correlation with
