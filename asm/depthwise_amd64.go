@@ -15,6 +15,9 @@ func dwConvAVX512(dst, x, w []float32, rowOff []int, tab []uint64, blk []int, ze
 func dwConv3AVX512(dst, x, w []float32, tab []uint64, blk []int, n, xPlane, dPlane, ow, ldx int, init float32)
 
 //go:noescape
+func dwGrad3AVX512(gy, x []float32, tab []uint64, acc []float32, n, xPlane, gPlane, ow, oh, ldx, pre, xStart, steps, nvec int)
+
+//go:noescape
 func dwGradAVX2(gy, x []float32, rowOff, rowLo, rowHi []int, tab []uint64, acc []float32, n, xPlane, gPlane, ow, sh, ldx, nch, nvec int)
 
 //go:noescape
@@ -42,6 +45,16 @@ func dwGradAsm(vl int) dwGradKernel {
 		k = dwGradAVX512
 	}
 	return func(p *DWPlan, gy []float32, gPlane int, x []float32, xPlane, n int, acc []float32) {
+		if vl == 16 && p.rows3 {
+			// The input rows walked: from the kernel's first row of
+			// output row 0 (pre rows above the image) to its last of the
+			// last output row, within the image.
+			r0 := p.RowOff[0]
+			lo := max(0, r0)
+			steps := max(0, min(p.H, p.OH+r0+2)-lo)
+			dwGrad3AVX512(gy, x, p.tabs[1], acc, n, xPlane, gPlane, p.OW, p.OH, p.LDX, max(0, -r0), lo*p.LDX*4, steps, (p.OW+15)/16)
+			return
+		}
 		nch := dwCols(len(p.ColOff)) / dwChunk
 		k(gy, x, p.RowOff, p.rowLo, p.rowHi, p.gtabs[dwTab(vl)], acc, n, xPlane, gPlane, p.OW, p.SH, p.LDX, nch, (p.OW+vl-1)/vl)
 	}

@@ -1128,3 +1128,185 @@ stored3:
 done3:
 	VZEROUPPER
 	RET
+
+// ---------------------------------------------------------------------
+// Weight gradient, three consecutive kernel rows of three taps, row
+// stride 1: dwGrad3AVX512(gy, x, tab, acc, n, xPlane, gPlane, ow, oh,
+// ldx, pre, xStart, steps, nvec) (its twin: dwGrad3Go). For each vector of
+// columns and each plane, the input rows are walked down once: each input
+// row's three taps are loaded under their lane masks (tab: the forward
+// table, dwEntries) and multiplied with the output gradient rows that
+// kernel rows 0, 1 and 2 pair with it, the last three rows of gy held in
+// registers (zero past the plane's last row: a zero product then, as the
+// first pre steps, whose input rows are above the image, only load gy).
+// Each tap's products go to two chains, of the even and the odd output
+// rows; at the end of a plane the chains are added and added to the
+// tap's total at acc (zero at the start).
+
+// Register roles.
+#define hXr   BX  // the input row in hand
+#define hGr   DX  // the next output gradient row, at the vector
+#define hOwB  R8  // an output row in bytes
+#define hO0   R9  // tap 0's byte offset in its row
+#define hO1   R10 // tap 1's
+#define hO2   R11 // tap 2's
+#define hLdxB R12 // an input row in bytes
+#define hCnt  R13 // steps left
+#define hLeft R14 // gy rows left
+#define hEnt  DI  // the vector's entries
+#define hAcc  SI  // the partial sums
+#define hN    CX  // planes left
+
+// Frame locals.
+#define hXP   xPlaneL-8(SP)   // the input plane
+#define hGP   gPlaneL-16(SP)  // the gradient plane
+#define hVecs vecsLeft-24(SP) // vectors left
+#define hColB colBytes-32(SP) // the vector's first column in bytes
+
+// The steps: Z0–Z8 the even rows' chains of the taps (kernel row kh,
+// column kw: Z(3·kh+kw)), Z9–Z17 the odd rows', Z18–Z20 the gy rows that
+// kernel rows 0, 1 and 2 pair with the input row in hand, Z21–Z23 its
+// taps' x (zero off their lanes K1–K3); K4 the output's lanes.
+#define NEXTG \
+	VMOVAPS      Z19, Z20;                    /* kernel row 2's gy       */ \
+	VMOVAPS      Z18, Z19;                    /* kernel row 1's          */ \
+	VXORPS       Z18, Z18, Z18;               /* kernel row 0's: zero    */ \
+	DECQ         hLeft;                       /* past the last row?      */ \
+	JS           3(PC);                       /* then it stays zero      */ \
+	VMOVUPS.Z    (hGr), K4, Z18;              /* or the next gy row      */ \
+	ADDQ         hOwB, hGr                    /* and on                  */
+#define LOADXT \
+	VMOVUPS.Z    (hXr)(hO0*1), K1, Z21;       /* Z21 = tap 0's x         */ \
+	VMOVUPS.Z    (hXr)(hO1*1), K2, Z22;       /* Z22 = tap 1's           */ \
+	VMOVUPS.Z    (hXr)(hO2*1), K3, Z23;       /* Z23 = tap 2's           */ \
+	ADDQ         hLdxB, hXr                   /* the next input row      */
+#define GROW(g, s0, s1, s2) \
+	VFMADD231PS  Z21, g, K1, s0;              /* s0 += gy·x, tap 0       */ \
+	VFMADD231PS  Z22, g, K2, s1;              /* tap 1                   */ \
+	VFMADD231PS  Z23, g, K3, s2               /* tap 2                   */
+#define FLUSH(e, o, off) \
+	VADDPS       o, e, e;                     /* even + odd rows         */ \
+	VADDPS       off(hAcc), e, e;             /* + the total             */ \
+	VMOVUPS      e, off(hAcc)                 /* the total               */
+
+// func dwGrad3AVX512(gy, x []float32, tab []uint64, acc []float32, n, xPlane, gPlane, ow, oh, ldx, pre, xStart, steps, nvec int)
+TEXT ·dwGrad3AVX512(SB), NOSPLIT, $32-176
+	MOVQ         acc_base+72(FP), hAcc        // acc = 0
+	VXORPS       Z0, Z0, Z0
+	VMOVUPS      Z0, 0(hAcc)
+	VMOVUPS      Z0, 64(hAcc)
+	VMOVUPS      Z0, 128(hAcc)
+	VMOVUPS      Z0, 192(hAcc)
+	VMOVUPS      Z0, 256(hAcc)
+	VMOVUPS      Z0, 320(hAcc)
+	VMOVUPS      Z0, 384(hAcc)
+	VMOVUPS      Z0, 448(hAcc)
+	VMOVUPS      Z0, 512(hAcc)
+	CMPQ         n+96(FP), $0                 // no planes?
+	JLE          done4
+	MOVQ         ow+120(FP), hOwB             // hOwB = ow in bytes
+	SHLQ         $2, hOwB
+	MOVQ         tab_base+48(FP), hEnt        // vector 0's entries
+	MOVQ         ldx+136(FP), hLdxB           // hLdxB = ldx in bytes
+	SHLQ         $2, hLdxB
+	MOVQ         nvec+168(FP), AX             // hVecs = nvec
+	MOVQ         AX, hVecs
+	MOVQ         $0, hColB                    // hColB = 0
+
+vector4:
+	KMOVW        0(hEnt), K1                  // K1–K3 = the taps' lanes
+	KMOVW        48(hEnt), K2
+	KMOVW        96(hEnt), K3
+	KMOVW        144(hEnt), K4                // K4 = columns < ow
+	MOVQ         32(hEnt), hO0                // the taps' byte offsets
+	MOVQ         80(hEnt), hO1
+	MOVQ         128(hEnt), hO2
+	MOVQ         x_base+24(FP), AX            // the first planes
+	MOVQ         AX, hXP
+	MOVQ         gy_base+0(FP), AX
+	MOVQ         AX, hGP
+	MOVQ         n+96(FP), hN                 // hN = n
+
+plane4:
+	VXORPS       Z0, Z0, Z0                   // the chains = 0
+	VXORPS       Z1, Z1, Z1
+	VXORPS       Z2, Z2, Z2
+	VXORPS       Z3, Z3, Z3
+	VXORPS       Z4, Z4, Z4
+	VXORPS       Z5, Z5, Z5
+	VXORPS       Z6, Z6, Z6
+	VXORPS       Z7, Z7, Z7
+	VXORPS       Z8, Z8, Z8
+	VXORPS       Z9, Z9, Z9
+	VXORPS       Z10, Z10, Z10
+	VXORPS       Z11, Z11, Z11
+	VXORPS       Z12, Z12, Z12
+	VXORPS       Z13, Z13, Z13
+	VXORPS       Z14, Z14, Z14
+	VXORPS       Z15, Z15, Z15
+	VXORPS       Z16, Z16, Z16
+	VXORPS       Z17, Z17, Z17
+	VXORPS       Z18, Z18, Z18                // no gy rows yet
+	VXORPS       Z19, Z19, Z19
+	MOVQ         hGP, hGr                     // hGr = gy's row 0
+	ADDQ         hColB, hGr                   // at the vector
+	MOVQ         hXP, hXr                     // hXr = the first input row
+	ADDQ         xStart+152(FP), hXr
+	MOVQ         oh+128(FP), hLeft            // hLeft = oh
+	MOVQ         pre+144(FP), hCnt            // hCnt = pre
+	JMP          preTest4
+
+preStep4:
+	NEXTG                                     // gy rows above the image
+preTest4:
+	DECQ         hCnt
+	JNS          preStep4
+	MOVQ         steps+160(FP), hCnt          // hCnt = steps
+	MOVQ         pre+144(FP), AX              // even or odd first?
+	BTL          $0, AX
+	JCS          odd4
+
+even4:
+	DECQ         hCnt                         // a step left?
+	JS           flush4
+	NEXTG
+	LOADXT
+	GROW(Z18, Z0, Z1, Z2)                     // kernel row 0: even
+	GROW(Z19, Z12, Z13, Z14)                  // kernel row 1: odd
+	GROW(Z20, Z6, Z7, Z8)                     // kernel row 2: even
+odd4:
+	DECQ         hCnt
+	JS           flush4
+	NEXTG
+	LOADXT
+	GROW(Z18, Z9, Z10, Z11)                   // kernel row 0: odd
+	GROW(Z19, Z3, Z4, Z5)                     // kernel row 1: even
+	GROW(Z20, Z15, Z16, Z17)                  // kernel row 2: odd
+	JMP          even4
+
+flush4:
+	FLUSH(Z0, Z9, 0)                          // the taps' totals
+	FLUSH(Z1, Z10, 64)
+	FLUSH(Z2, Z11, 128)
+	FLUSH(Z3, Z12, 192)
+	FLUSH(Z4, Z13, 256)
+	FLUSH(Z5, Z14, 320)
+	FLUSH(Z6, Z15, 384)
+	FLUSH(Z7, Z16, 448)
+	FLUSH(Z8, Z17, 512)
+	MOVQ         xPlane+104(FP), AX           // the next planes
+	SHLQ         $2, AX
+	ADDQ         AX, hXP
+	MOVQ         gPlane+112(FP), AX
+	SHLQ         $2, AX
+	ADDQ         AX, hGP
+	DECQ         hN
+	JNZ          plane4
+	ADDQ         $192, hEnt                   // the next vector
+	ADDQ         $64, hColB
+	DECQ         hVecs
+	JNZ          vector4
+
+done4:
+	VZEROUPPER
+	RET

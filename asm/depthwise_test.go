@@ -149,8 +149,9 @@ func TestDepthwiseInPlace(t *testing.T) {
 				newDWCase(r, h, oh, ow, kh, kw, sh, n, true).checkGrad(t, name, k.grad, k.lanes)
 			}
 			// Three consecutive kernel rows of three taps, row stride 1
-			// (dwConv3AVX512's plans): 7..30 rows, the kernel's first row
-			// from 3 rows above the output row to 2 below.
+			// (dwConv3AVX512's and dwGrad3AVX512's plans): 7..30 rows,
+			// the kernel's first row from 3 rows above the output row to
+			// 2 below.
 			for range 3 {
 				oh := 7 + r.IntN(24)
 				h := max(1, oh+r.IntN(7)-3)
@@ -158,6 +159,9 @@ func TestDepthwiseInPlace(t *testing.T) {
 				c := newDWCase(r, h, oh, ow, 3, 3, 1, n, false)
 				c.p = dwConsecutive(c.p, r.IntN(6)-3)
 				c.checkConv(t, name, k.conv, k.zeros, r.IntN(8))
+				g := newDWCase(r, h, oh, ow, 3, 3, 1, n, true)
+				g.p = dwConsecutive(g.p, r.IntN(6)-3)
+				g.checkGrad(t, name, k.grad, k.lanes)
 			}
 		}
 	}
