@@ -293,3 +293,63 @@ type (
 
 // The kernels in use and the lanes of the weight gradient's partial sums.
 var dwConv, dwGrad, dwLanes = dwKernels()
+
+// DepthwiseInputGradS2F32 sets the n planes of gx (gxPlane apart, 2·oh
+// rows of 2·ow) to the input gradient of a 3×3 depthwise correlation of
+// stride 2 and padding 1 by the kernel w (row-major), whose output
+// gradient is the n planes of gy (gPlane apart, oh×ow): each element is
+// the sum, from zero, of the taps that reach it, the kernel's rows and
+// columns last first (as device/cpu's strided input gradient adds them in
+// its phase planes), each with one rounding (a fused multiply-add); a tap
+// reading outside gy is left out. gx must not overlap gy.
+func DepthwiseInputGradS2F32(gx []float32, gxPlane int, gy []float32, gPlane, n, oh, ow int, w []float32) {
+	if n < 0 || oh < 0 || ow < 0 || len(w) != 9 {
+		panic(fmt.Sprintf("asm.DepthwiseInputGradS2F32: %d planes of %d×%d, %d weights", n, oh, ow, len(w)))
+	}
+	if n == 0 || oh == 0 || ow == 0 {
+		return
+	}
+	if gPlane < 0 || (n-1)*gPlane+oh*ow > len(gy) || gxPlane < 0 || (n-1)*gxPlane+4*oh*ow > len(gx) {
+		panic(fmt.Sprintf("asm.DepthwiseInputGradS2F32: %d planes of %d×%d: gy %d apart in %d, gx %d apart in %d", n, oh, ow, gPlane, len(gy), gxPlane, len(gx)))
+	}
+	dwInputS2(gx, gxPlane, gy, gPlane, n, oh, ow, w)
+}
+
+// DepthwiseInputGradS2Vector reports whether DepthwiseInputGradS2F32 runs
+// a vector kernel (else its scalar twin, slower than the phase planes the
+// general kernels give).
+func DepthwiseInputGradS2Vector() bool { return dwInputS2Vector }
+
+// dwInputS2Go is DepthwiseInputGradS2F32's twin: for each element of gy,
+// the four elements of gx in rows 2i, 2i+1 and columns 2j, 2j+1, each
+// from zero, its taps in turn.
+func dwInputS2Go(gx []float32, gxPlane int, gy []float32, gPlane, n, oh, ow int, w []float32) {
+	W := 2 * ow
+	for p := range n {
+		g, x := gy[p*gPlane:], gx[p*gxPlane:]
+		for i := range oh {
+			down := i+1 < oh
+			for j := range ow {
+				right := j+1 < ow
+				a := g[i*ow+j]
+				e00 := fmaF32(w[4], a, 0)
+				e01 := fmaF32(w[5], a, 0)
+				e10 := fmaF32(w[7], a, 0)
+				e11 := fmaF32(w[8], a, 0)
+				if right {
+					e01 = fmaF32(w[3], g[i*ow+j+1], e01)
+					e11 = fmaF32(w[6], g[i*ow+j+1], e11)
+				}
+				if down {
+					e10 = fmaF32(w[1], g[(i+1)*ow+j], e10)
+					e11 = fmaF32(w[2], g[(i+1)*ow+j], e11)
+					if right {
+						e11 = fmaF32(w[0], g[(i+1)*ow+j+1], e11)
+					}
+				}
+				even, odd := x[2*i*W+2*j:][:2], x[(2*i+1)*W+2*j:][:2]
+				even[0], even[1], odd[0], odd[1] = e00, e01, e10, e11
+			}
+		}
+	}
+}

@@ -18,6 +18,9 @@ func dwConv3AVX512(dst, x, w []float32, tab []uint64, blk []int, n, xPlane, dPla
 func dwGrad3AVX512(gy, x []float32, tab []uint64, acc []float32, n, xPlane, gPlane, ow, oh, ldx, pre, xStart, steps, nvec int)
 
 //go:noescape
+func dwInputS2AVX512(gx, gy, w []float32, masks []uint64, n, gxPlane, gPlane, oh, ow int)
+
+//go:noescape
 func dwGradAVX2(gy, x []float32, rowOff, rowLo, rowHi []int, tab []uint64, acc []float32, n, xPlane, gPlane, ow, sh, ldx, nch, nvec int)
 
 //go:noescape
@@ -59,6 +62,33 @@ func dwGradAsm(vl int) dwGradKernel {
 		k(gy, x, p.RowOff, p.rowLo, p.rowHi, p.gtabs[dwTab(vl)], acc, n, xPlane, gPlane, p.OW, p.SH, p.LDX, nch, (p.OW+vl-1)/vl)
 	}
 }
+
+// dwInputS2Asm is DepthwiseInputGradS2F32's AVX-512 kernel: the lane
+// masks of each vector of 16 columns of gy (its columns, those whose next
+// column is inside, the two stores' lanes), then the kernel.
+func dwInputS2Asm(gx []float32, gxPlane int, gy []float32, gPlane, n, oh, ow int, w []float32) {
+	nvec := (ow + 15) / 16
+	var buf [4 * 8]uint64
+	masks := buf[:0]
+	if nvec > 8 {
+		masks = make([]uint64, 0, 4*nvec)
+	}
+	lanes := func(k int) uint64 { return 1<<min(max(k, 0), 16) - 1 }
+	for v := range nvec {
+		k := min(16, ow-16*v)
+		masks = append(masks, lanes(k), lanes(ow-16*v-1), lanes(2*k), lanes(2*k-16))
+	}
+	dwInputS2AVX512(gx, gy, w, masks, n, gxPlane, gPlane, oh, ow)
+}
+
+// dwInputS2, the kernel of DepthwiseInputGradS2F32, and whether it is a
+// vector kernel.
+var dwInputS2, dwInputS2Vector = func() (func(gx []float32, gxPlane int, gy []float32, gPlane, n, oh, ow int, w []float32), bool) {
+	if useAVX512 {
+		return dwInputS2Asm, true
+	}
+	return dwInputS2Go, false
+}()
 
 func dwKernels() (dwConvKernel, dwGradKernel, int) {
 	switch {

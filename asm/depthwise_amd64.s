@@ -1310,3 +1310,166 @@ flush4:
 done4:
 	VZEROUPPER
 	RET
+
+// ---------------------------------------------------------------------
+// Input gradient of a 3×3 depthwise convolution of stride 2, padding 1,
+// of planes of 2·oh × 2·ow: dwInputS2AVX512(gx, gy, w, masks, n, gxPlane,
+// gPlane, oh, ow) (its twin: dwInputS2Go). For each vector of 16 columns
+// j of gy and each row i, the four phases of gx's rows 2i and 2i+1 and
+// columns 2j and 2j+1 are summed from gy's rows i and i+1 at columns j
+// and j+1 (those inside: masks K2 and the last row's test), the taps
+// flipped, as the phase planes of device/cpu's strided path sum them,
+// and each row's two column phases interleaved (VPERMT2PS) and stored
+// straight into gx. masks holds, for each vector, the lanes of gy's
+// columns, of the columns j+1 inside, and of the two stores.
+
+DATA dwS2Idx<>+0(SB)/4, $0
+DATA dwS2Idx<>+4(SB)/4, $16
+DATA dwS2Idx<>+8(SB)/4, $1
+DATA dwS2Idx<>+12(SB)/4, $17
+DATA dwS2Idx<>+16(SB)/4, $2
+DATA dwS2Idx<>+20(SB)/4, $18
+DATA dwS2Idx<>+24(SB)/4, $3
+DATA dwS2Idx<>+28(SB)/4, $19
+DATA dwS2Idx<>+32(SB)/4, $4
+DATA dwS2Idx<>+36(SB)/4, $20
+DATA dwS2Idx<>+40(SB)/4, $5
+DATA dwS2Idx<>+44(SB)/4, $21
+DATA dwS2Idx<>+48(SB)/4, $6
+DATA dwS2Idx<>+52(SB)/4, $22
+DATA dwS2Idx<>+56(SB)/4, $7
+DATA dwS2Idx<>+60(SB)/4, $23
+DATA dwS2Idx<>+64(SB)/4, $8
+DATA dwS2Idx<>+68(SB)/4, $24
+DATA dwS2Idx<>+72(SB)/4, $9
+DATA dwS2Idx<>+76(SB)/4, $25
+DATA dwS2Idx<>+80(SB)/4, $10
+DATA dwS2Idx<>+84(SB)/4, $26
+DATA dwS2Idx<>+88(SB)/4, $11
+DATA dwS2Idx<>+92(SB)/4, $27
+DATA dwS2Idx<>+96(SB)/4, $12
+DATA dwS2Idx<>+100(SB)/4, $28
+DATA dwS2Idx<>+104(SB)/4, $13
+DATA dwS2Idx<>+108(SB)/4, $29
+DATA dwS2Idx<>+112(SB)/4, $14
+DATA dwS2Idx<>+116(SB)/4, $30
+DATA dwS2Idx<>+120(SB)/4, $15
+DATA dwS2Idx<>+124(SB)/4, $31
+GLOBL dwS2Idx<>(SB), RODATA|NOPTR, $128
+
+// Register roles.
+#define sG    BX  // gy's row i, at the vector
+#define sX    DX  // gx's row 2i, at the vector
+#define sOwB  R8  // a gy row in bytes
+#define sWB   R9  // a gx row in bytes
+#define sRows R10 // gy rows left
+#define sMask R11 // the vector's masks
+#define sVecs R12 // vectors left
+#define sGP   R13 // the gy plane
+#define sXP   R14 // the gx plane
+#define sN    CX  // planes left
+#define sCol  SI  // the vector's first column in bytes (of gy)
+
+// The steps: Z0 and Z1 gy's row i at columns j and j+1, Z2 and Z3 row
+// i+1's, Z4–Z7 the phases (even and odd rows, even and odd columns),
+// Z8 and Z9 a row's interleaved halves, Z16–Z24 the weights (w[kh][kw]:
+// Z(16+3·kh+kw)), Z25 and Z26 the interleaving's indices.
+#define S2ROWI \
+	VXORPS       Z4, Z4, Z4;                  /* the phases = 0          */ \
+	VXORPS       Z5, Z5, Z5;                                                \
+	VXORPS       Z6, Z6, Z6;                                                \
+	VXORPS       Z7, Z7, Z7;                                                \
+	VFMADD231PS  Z0, Z20, Z4;                 /* even, even: w11·g       */ \
+	VFMADD231PS  Z0, Z21, Z5;                 /* even, odd: w12·g        */ \
+	VFMADD231PS  Z1, Z19, K2, Z5;             /* + w10·g(j+1)            */ \
+	VFMADD231PS  Z0, Z23, Z6;                 /* odd, even: w21·g        */ \
+	VFMADD231PS  Z0, Z24, Z7;                 /* odd, odd: w22·g         */ \
+	VFMADD231PS  Z1, Z22, K2, Z7              /* + w20·g(j+1)            */
+#define S2ROWI1 \
+	VFMADD231PS  Z2, Z17, Z6;                 /* odd, even: + w01·g(i+1) */ \
+	VFMADD231PS  Z2, Z18, Z7;                 /* odd, odd: + w02·g(i+1)  */ \
+	VFMADD231PS  Z3, Z16, K2, Z7              /* + w00·g(i+1, j+1)       */
+#define S2STORE(e, o, off) \
+	VMOVAPS      e, Z8;                       /* interleave e and o      */ \
+	VPERMT2PS    o, Z25, Z8;                  /* columns 0–15            */ \
+	VMOVAPS      e, Z9;                                                     \
+	VPERMT2PS    o, Z26, Z9;                  /* columns 16–31           */ \
+	VMOVUPS      Z8, K3, off(sX);             /* store                   */ \
+	VMOVUPS      Z9, K4, 64+off(sX)
+
+// func dwInputS2AVX512(gx, gy, w []float32, masks []uint64, n, gxPlane, gPlane, oh, ow int)
+TEXT ·dwInputS2AVX512(SB), NOSPLIT, $0-136
+	MOVQ         n+96(FP), sN                 // sN = n
+	TESTQ        sN, sN                       // no planes?
+	JZ           done5
+	MOVQ         w_base+48(FP), AX            // the nine weights
+	VBROADCASTSS 0(AX), Z16
+	VBROADCASTSS 4(AX), Z17
+	VBROADCASTSS 8(AX), Z18
+	VBROADCASTSS 12(AX), Z19
+	VBROADCASTSS 16(AX), Z20
+	VBROADCASTSS 20(AX), Z21
+	VBROADCASTSS 24(AX), Z22
+	VBROADCASTSS 28(AX), Z23
+	VBROADCASTSS 32(AX), Z24
+	VMOVDQU32    dwS2Idx<>+0(SB), Z25         // the interleavings
+	VMOVDQU32    dwS2Idx<>+64(SB), Z26
+	MOVQ         ow+128(FP), sOwB             // sOwB = ow in bytes
+	SHLQ         $2, sOwB
+	LEAQ         (sOwB)(sOwB*1), sWB          // sWB = 2·ow in bytes
+	MOVQ         gy_base+24(FP), sGP          // the first planes
+	MOVQ         gx_base+0(FP), sXP
+
+plane5:
+	MOVQ         masks_base+72(FP), sMask     // vector 0's masks
+	MOVQ         ow+128(FP), sVecs            // sVecs = its vectors
+	ADDQ         $15, sVecs
+	SHRQ         $4, sVecs
+	MOVQ         $0, sCol                     // sCol = 0
+
+vector5:
+	KMOVW        0(sMask), K1                 // K1 = gy's columns
+	KMOVW        8(sMask), K2                 // K2 = its columns j+1 inside
+	KMOVW        16(sMask), K3                // K3, K4 = the stores'
+	KMOVW        24(sMask), K4
+	LEAQ         (sGP)(sCol*1), sG            // sG = gy's row 0
+	LEAQ         (sXP)(sCol*2), sX            // sX = gx's row 0
+	VMOVUPS.Z    (sG), K1, Z0                 // row 0 at j
+	VMOVUPS.Z    4(sG), K2, Z1                // and j+1
+	MOVQ         oh+120(FP), sRows            // sRows = oh
+
+row5:
+	DECQ         sRows                        // the last row?
+	JZ           last5
+	VMOVUPS.Z    (sG)(sOwB*1), K1, Z2         // row i+1 at j
+	VMOVUPS.Z    4(sG)(sOwB*1), K2, Z3        // and j+1
+	S2ROWI                                    // row i's taps
+	S2ROWI1                                   // row i+1's
+	S2STORE(Z4, Z5, 0)                        // gx's row 2i
+	ADDQ         sWB, sX
+	S2STORE(Z6, Z7, 0)                        // row 2i+1
+	ADDQ         sWB, sX
+	VMOVAPS      Z2, Z0                       // row i+1 is next
+	VMOVAPS      Z3, Z1
+	ADDQ         sOwB, sG
+	JMP          row5
+
+last5:
+	S2ROWI                                    // row i's taps alone
+	S2STORE(Z4, Z5, 0)
+	ADDQ         sWB, sX
+	S2STORE(Z6, Z7, 0)
+	ADDQ         $32, sMask                   // the next vector
+	ADDQ         $64, sCol
+	DECQ         sVecs
+	JNZ          vector5
+	MOVQ         gPlane+112(FP), AX           // the next planes
+	LEAQ         (sGP)(AX*4), sGP
+	MOVQ         gxPlane+104(FP), AX
+	LEAQ         (sXP)(AX*4), sXP
+	DECQ         sN
+	JNZ          plane5
+
+done5:
+	VZEROUPPER
+	RET

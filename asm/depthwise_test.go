@@ -310,3 +310,91 @@ func BenchmarkDepthwiseInPlace(b *testing.B) {
 		})
 	}
 }
+
+// TestDepthwiseInputGradS2 compares DepthwiseInputGradS2F32's kernel with
+// its twin bit for bit: gy of 1..9 rows (and some of 14..28) by 1..40
+// columns (past two vectors), 0..3 planes with gaps between them, the
+// specials mixed into gy and the weights, gx at unaligned starts in a
+// guarded buffer; and the twin with a float64 sum of the definition on
+// finite values.
+func TestDepthwiseInputGradS2(t *testing.T) {
+	r := rand.New(rand.NewPCG(49, 50))
+	for ow := 1; ow <= 40; ow++ {
+		for range 3 {
+			oh := 1 + r.IntN(9)
+			if r.IntN(3) == 0 {
+				oh = 14 + r.IntN(15)
+			}
+			n, gPlane, gxPlane := r.IntN(4), oh*ow+r.IntN(3), 4*oh*ow+r.IntN(3)
+			gy := ewValues32(r, max(0, (n-1)*gPlane+oh*ow))
+			w := ewValues32(r, 9)
+			size := max(0, (n-1)*gxPlane+4*oh*ow)
+			want := make([]float32, size)
+			for i := range want {
+				want[i] = ewGuard
+			}
+			at := r.IntN(8)
+			got, buf := ewPad(want, at, ewGuard)
+			dwInputS2Go(want, gxPlane, gy, gPlane, n, oh, ow, w)
+			DepthwiseInputGradS2F32(got, gxPlane, gy, gPlane, n, oh, ow, w)
+			for i := range want {
+				if !ewSame(got[i], want[i]) {
+					t.Fatalf("%d planes of %d×%d: gx[%d] = %v, the twin's %v", n, oh, ow, i, got[i], want[i])
+				}
+			}
+			ewCheckGuards(t, "DepthwiseInputGradS2F32", buf, at, size, ewGuard)
+		}
+	}
+	// Each weight infinite in turn, gy finite: the taps reading outside gy
+	// are left out (no 0·Inf), as the twin leaves them out.
+	for k := range 9 {
+		for _, ow := range []int{7, 16, 17, 33} {
+			oh := 4
+			gy := make([]float32, oh*ow)
+			for i := range gy {
+				gy[i] = float32(r.NormFloat64())
+			}
+			w := make([]float32, 9)
+			for i := range w {
+				w[i] = float32(r.NormFloat64())
+			}
+			w[k] = float32(math.Inf(1))
+			got, want := make([]float32, 4*oh*ow), make([]float32, 4*oh*ow)
+			dwInputS2Go(want, 0, gy, 0, 1, oh, ow, w)
+			DepthwiseInputGradS2F32(got, 0, gy, 0, 1, oh, ow, w)
+			for i := range want {
+				if !ewSame(got[i], want[i]) {
+					t.Fatalf("w[%d] = +Inf, %d×%d: gx[%d] = %v, the twin's %v", k, oh, ow, i, got[i], want[i])
+				}
+			}
+		}
+	}
+	// The definition: gx[2i+kh−1][2j+kw−1] += w[kh][kw]·gy[i][j].
+	const oh, ow = 5, 7
+	gy, w := make([]float32, oh*ow), make([]float32, 9)
+	for i := range gy {
+		gy[i] = float32(r.NormFloat64())
+	}
+	for i := range w {
+		w[i] = float32(r.NormFloat64())
+	}
+	gx := make([]float32, 4*oh*ow)
+	DepthwiseInputGradS2F32(gx, 0, gy, 0, 1, oh, ow, w)
+	want := make([]float64, len(gx))
+	for i := range oh {
+		for j := range ow {
+			for kh := range 3 {
+				for kw := range 3 {
+					if h, c := 2*i+kh-1, 2*j+kw-1; h >= 0 && c >= 0 {
+						want[h*2*ow+c] += float64(w[kh*3+kw]) * float64(gy[i*ow+j])
+					}
+				}
+			}
+		}
+	}
+	for i, g := range gx {
+		if math.Abs(float64(g)-want[i]) > 1e-5*(1+math.Abs(want[i])) {
+			t.Fatalf("gx[%d] = %v, want %v", i, g, want[i])
+		}
+	}
+}

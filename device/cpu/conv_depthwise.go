@@ -298,11 +298,10 @@ func dwInputGradPhases(rows, cols dwSide) []dwPhase {
 
 // inputGrad sets the N planes of gx (gxPlane apart) to the input gradient
 // of the channel whose kernel is w and output gradient planes gy (gPlane
-// apart): in place when there is one phase (stride 1), else each phase
-// into scratch planes (zero for a phase no tap reaches: a stride past the
-// kernel's reach), then the phases of each row of gx merged into it.
+// apart): in place when there is one phase (stride 1), in one pass for a
+// 3×3 kernel of stride 2 (dwS2) where a vector kernel runs it, else phase
+// by phase (inputGradPhases).
 func (s *dwScratch) inputGrad(ph []dwPhase, rows, cols dwSide, gy []float32, gPlane, N int, w, gx []float32, gxPlane int) {
-	inLen := rows.n * cols.n
 	if rows.s == 1 && cols.s == 1 {
 		f := ph[0]
 		s.wt = s.wt[:0]
@@ -312,6 +311,31 @@ func (s *dwScratch) inputGrad(ph []dwPhase, rows, cols dwSide, gy []float32, gPl
 		asm.DepthwiseConvF32(f.plan, gx, gxPlane, gy, gPlane, N, s.wt, 0)
 		return
 	}
+	if dwS2(rows, cols) && asm.DepthwiseInputGradS2Vector() {
+		asm.DepthwiseInputGradS2F32(gx, gxPlane, gy, gPlane, N, rows.out, cols.out, w)
+		return
+	}
+	s.inputGradPhases(ph, rows, cols, gy, gPlane, N, w, gx, gxPlane)
+}
+
+// dwS2 reports whether the convolution is a 3×3 one of stride 2 and
+// padding 1 on planes of even sizes, whose input gradient
+// asm.DepthwiseInputGradS2F32 computes in one pass, each element's sum as
+// its phase plane adds it.
+func dwS2(rows, cols dwSide) bool {
+	for _, g := range []dwSide{rows, cols} {
+		if g.k != 3 || g.s != 2 || g.p != 1 || g.d != 1 || g.n != 2*g.out {
+			return false
+		}
+	}
+	return true
+}
+
+// inputGradPhases is inputGrad for a stride past 1: each phase into
+// scratch planes (zero for a phase no tap reaches: a stride past the
+// kernel's reach), then the phases of each row of gx merged into it.
+func (s *dwScratch) inputGradPhases(ph []dwPhase, rows, cols dwSide, gy []float32, gPlane, N int, w, gx []float32, gxPlane int) {
+	inLen := rows.n * cols.n
 	if s.phase == nil {
 		s.phase = make([]float32, N*inLen)
 	}
