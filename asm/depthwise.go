@@ -315,10 +315,65 @@ func DepthwiseInputGradS2F32(gx []float32, gxPlane int, gy []float32, gPlane, n,
 	dwInputS2(gx, gxPlane, gy, gPlane, n, oh, ow, w)
 }
 
-// DepthwiseInputGradS2Vector reports whether DepthwiseInputGradS2F32 runs
-// a vector kernel (else its scalar twin, slower than the phase planes the
-// general kernels give).
-func DepthwiseInputGradS2Vector() bool { return dwInputS2Vector }
+// DepthwiseS2Vector reports whether DepthwiseInputGradS2F32 and
+// DepthwiseGradS2F32 run vector kernels (else their scalar twins, slower
+// than the general kernels on dealt planes and phase planes).
+func DepthwiseS2Vector() bool { return dwS2Vector }
+
+// DepthwiseGradS2F32 sets acc's 16 partial sums of each tap (kh, kw), from
+// acc[(3·kh+kw)·16] on, to the weight gradient of the tap of a 3×3
+// depthwise correlation of stride 2 and padding 1 over n planes: gy holds
+// n planes of oh×ow (gPlane apart), x the input planes of 2·oh rows of
+// 2·ow (xPlane apart). Lane j of a tap sums the output columns j, j+16, …
+// vector by vector and plane by plane: a chain of fused multiply-adds
+// over the plane's rows (only the pairs whose input element is inside:
+// no zero of the padding meets an infinity), then added to the tap's
+// total.
+func DepthwiseGradS2F32(gy []float32, gPlane int, x []float32, xPlane, n, oh, ow int, acc []float32) {
+	if n < 0 || oh < 0 || ow < 0 || len(acc) < 9*16 {
+		panic(fmt.Sprintf("asm.DepthwiseGradS2F32: %d planes of %d×%d, %d partial sums", n, oh, ow, len(acc)))
+	}
+	if n > 0 && oh > 0 && ow > 0 && (gPlane < 0 || (n-1)*gPlane+oh*ow > len(gy) || xPlane < 0 || (n-1)*xPlane+4*oh*ow > len(x)) {
+		panic(fmt.Sprintf("asm.DepthwiseGradS2F32: %d planes of %d×%d: gy %d apart in %d, x %d apart in %d", n, oh, ow, gPlane, len(gy), xPlane, len(x)))
+	}
+	if n == 0 || oh == 0 || ow == 0 {
+		clear(acc[:9*16])
+		return
+	}
+	dwGradS2(gy, gPlane, x, xPlane, n, oh, ow, acc)
+}
+
+// dwGradS2Go is DepthwiseGradS2F32's twin.
+func dwGradS2Go(gy []float32, gPlane int, x []float32, xPlane, n, oh, ow int, acc []float32) {
+	const vl = 16
+	clear(acc[:9*vl])
+	W := 2 * ow
+	for kh := range 3 {
+		for kw := range 3 {
+			total := acc[(kh*3+kw)*vl:][:vl]
+			for j0 := 0; j0 < ow; j0 += vl {
+				for p := range n {
+					var chain [vl]float32
+					g, xp := gy[p*gPlane:], x[p*xPlane:]
+					for i := range oh {
+						r := 2*i + kh - 1
+						if r < 0 {
+							continue
+						}
+						for l := range min(vl, ow-j0) {
+							if c := 2*(j0+l) + kw - 1; c >= 0 {
+								chain[l] = fmaF32(g[i*ow+j0+l], xp[r*W+c], chain[l])
+							}
+						}
+					}
+					for l := range total {
+						total[l] += chain[l]
+					}
+				}
+			}
+		}
+	}
+}
 
 // dwInputS2Go is DepthwiseInputGradS2F32's twin: for each element of gy,
 // the four elements of gx in rows 2i, 2i+1 and columns 2j, 2j+1, each

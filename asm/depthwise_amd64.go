@@ -21,6 +21,9 @@ func dwGrad3AVX512(gy, x []float32, tab []uint64, acc []float32, n, xPlane, gPla
 func dwInputS2AVX512(gx, gy, w []float32, masks []uint64, n, gxPlane, gPlane, oh, ow int)
 
 //go:noescape
+func dwGradS2AVX512(gy, x, acc []float32, masks []uint64, n, xPlane, gPlane, oh, ow int)
+
+//go:noescape
 func dwGradAVX2(gy, x []float32, rowOff, rowLo, rowHi []int, tab []uint64, acc []float32, n, xPlane, gPlane, ow, sh, ldx, nch, nvec int)
 
 //go:noescape
@@ -81,13 +84,40 @@ func dwInputS2Asm(gx []float32, gxPlane int, gy []float32, gPlane, n, oh, ow int
 	dwInputS2AVX512(gx, gy, w, masks, n, gxPlane, gPlane, oh, ow)
 }
 
-// dwInputS2, the kernel of DepthwiseInputGradS2F32, and whether it is a
-// vector kernel.
-var dwInputS2, dwInputS2Vector = func() (func(gx []float32, gxPlane int, gy []float32, gPlane, n, oh, ow int, w []float32), bool) {
-	if useAVX512 {
-		return dwInputS2Asm, true
+// dwGradS2Asm is DepthwiseGradS2F32's AVX-512 kernel: the lane masks of
+// each vector of 16 columns of gy (tap 0's, gy's, the four loads of an
+// input row's 32 columns from 2j and from 2j−1), then the kernel.
+func dwGradS2Asm(gy []float32, gPlane int, x []float32, xPlane, n, oh, ow int, acc []float32) {
+	nvec := (ow + 15) / 16
+	var buf [6 * 8]uint64
+	masks := buf[:0]
+	if nvec > 8 {
+		masks = make([]uint64, 0, 6*nvec)
 	}
-	return dwInputS2Go, false
+	lanes := func(a, b int) uint64 { // lanes [a, b) of 16
+		a, b = min(max(a, 0), 16), min(max(b, 0), 16)
+		if a >= b {
+			return 0
+		}
+		return (1<<(b-a) - 1) << a
+	}
+	W := 2 * ow
+	for v := range nvec {
+		j0 := 16 * v
+		k := min(16, ow-j0)
+		masks = append(masks, lanes(1-2*j0, k), lanes(0, k), lanes(0, W-2*j0), lanes(0, W-2*j0-16),
+			lanes(1-2*j0, W-2*j0+1), lanes(0, W-2*j0-15))
+	}
+	dwGradS2AVX512(gy, x, acc, masks, n, xPlane, gPlane, oh, ow)
+}
+
+// The kernels of DepthwiseInputGradS2F32 and DepthwiseGradS2F32, and
+// whether they are vector kernels.
+var dwInputS2, dwGradS2, dwS2Vector = func() (func(gx []float32, gxPlane int, gy []float32, gPlane, n, oh, ow int, w []float32), func(gy []float32, gPlane int, x []float32, xPlane, n, oh, ow int, acc []float32), bool) {
+	if useAVX512 {
+		return dwInputS2Asm, dwGradS2Asm, true
+	}
+	return dwInputS2Go, dwGradS2Go, false
 }()
 
 func dwKernels() (dwConvKernel, dwGradKernel, int) {

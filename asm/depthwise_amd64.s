@@ -1473,3 +1473,174 @@ last5:
 done5:
 	VZEROUPPER
 	RET
+
+// ---------------------------------------------------------------------
+// Weight gradient of a 3×3 depthwise convolution of stride 2, padding 1,
+// of planes of 2·oh × 2·ow: dwGradS2AVX512(gy, x, acc, masks, n, xPlane,
+// gPlane, oh, ow) (its twin: dwGradS2Go). For each vector of 16 columns j
+// of gy and each plane, gy's rows are walked down once; each input row
+// is read as 32 columns from 2j and from 2j−1 and split (VPERMI2PS) into
+// its columns 2j−1, 2j and 2j+1, the three taps of a kernel row: input
+// row 2i's with gy's row i (kernel row 1), row 2i+1's with rows i (kernel
+// row 2) and i+1 (kernel row 0, held for the next step). One chain a tap
+// a plane, added to the tap's total at acc (zero at the start). masks
+// holds, for each vector, the lanes of tap 0 (the columns inside from
+// 2j−1), of gy's columns, and of the four loads of an input row.
+
+DATA dwS2Split<>+0(SB)/4, $0
+DATA dwS2Split<>+4(SB)/4, $2
+DATA dwS2Split<>+8(SB)/4, $4
+DATA dwS2Split<>+12(SB)/4, $6
+DATA dwS2Split<>+16(SB)/4, $8
+DATA dwS2Split<>+20(SB)/4, $10
+DATA dwS2Split<>+24(SB)/4, $12
+DATA dwS2Split<>+28(SB)/4, $14
+DATA dwS2Split<>+32(SB)/4, $16
+DATA dwS2Split<>+36(SB)/4, $18
+DATA dwS2Split<>+40(SB)/4, $20
+DATA dwS2Split<>+44(SB)/4, $22
+DATA dwS2Split<>+48(SB)/4, $24
+DATA dwS2Split<>+52(SB)/4, $26
+DATA dwS2Split<>+56(SB)/4, $28
+DATA dwS2Split<>+60(SB)/4, $30
+GLOBL dwS2Split<>(SB), RODATA|NOPTR, $64
+
+// Register roles.
+#define tG    BX  // gy's row in hand, at the vector
+#define tX    DX  // the input row in hand, at column 2j
+#define tOwB  R8  // a gy row in bytes
+#define tWB   R9  // an input row in bytes
+#define tRows R10 // gy rows left
+#define tMask R11 // the vector's masks
+#define tVecs R12 // vectors left
+#define tGP   R13 // the gy plane
+#define tXP   R14 // the input plane
+#define tN    CX  // planes left
+#define tAcc  SI  // the totals
+#define tCol  DI  // the vector's first column in bytes (of gy)
+
+// The steps: Z0–Z8 the taps' chains (Z(3·kh+kw)), Z9 gy's row, Z10–Z12
+// input row 2i+1's taps (kept for kernel row 0 of the next row), Z17–Z19
+// row 2i's, Z13–Z16 the loads, Z20 the even lanes' indices (Z21 the odd
+// ones': Z20 + 1); K1 tap 0's lanes, K2 gy's, K3–K6 the loads'.
+#define SPLIT(s, e, o) \
+	VMOVUPS.Z    (tX), K3, Z13;               /* columns 2j …            */ \
+	VMOVUPS.Z    64(tX), K4, Z14;             /* … 2j+31                 */ \
+	VMOVUPS.Z    -4(tX), K5, Z15;             /* columns 2j−1 …          */ \
+	VMOVUPS.Z    60(tX), K6, Z16;             /* … 2j+30                 */ \
+	VMOVAPS      Z20, e;                      /* e = columns 2j          */ \
+	VPERMI2PS    Z14, Z13, e;                                               \
+	VMOVAPS      Z21, o;                      /* o = columns 2j+1        */ \
+	VPERMI2PS    Z14, Z13, o;                                               \
+	VMOVAPS      Z20, s;                      /* s = columns 2j−1        */ \
+	VPERMI2PS    Z16, Z15, s
+#define KROWS2(s, e, o, a0, a1, a2) \
+	VFMADD231PS  s, Z9, K1, a0;               /* tap 0 += gy·x           */ \
+	VFMADD231PS  e, Z9, K2, a1;               /* tap 1                   */ \
+	VFMADD231PS  o, Z9, K2, a2                /* tap 2                   */
+#define FLUSH2(a, off) \
+	VADDPS       off(tAcc), a, a;             /* the total + the chain   */ \
+	VMOVUPS      a, off(tAcc)
+
+// func dwGradS2AVX512(gy, x, acc []float32, masks []uint64, n, xPlane, gPlane, oh, ow int)
+TEXT ·dwGradS2AVX512(SB), NOSPLIT, $0-136
+	MOVQ         acc_base+48(FP), tAcc        // the totals = 0
+	VXORPS       Z0, Z0, Z0
+	VMOVUPS      Z0, 0(tAcc)
+	VMOVUPS      Z0, 64(tAcc)
+	VMOVUPS      Z0, 128(tAcc)
+	VMOVUPS      Z0, 192(tAcc)
+	VMOVUPS      Z0, 256(tAcc)
+	VMOVUPS      Z0, 320(tAcc)
+	VMOVUPS      Z0, 384(tAcc)
+	VMOVUPS      Z0, 448(tAcc)
+	VMOVUPS      Z0, 512(tAcc)
+	CMPQ         n+96(FP), $0                 // no planes or rows?
+	JLE          done6
+	CMPQ         oh+120(FP), $0
+	JLE          done6
+	VMOVDQU32    dwS2Split<>+0(SB), Z20       // the even lanes
+	MOVL         $1, AX                       // Z21 = the odd lanes
+	VPBROADCASTD AX, Z21
+	VPADDD       Z20, Z21, Z21
+	MOVQ         ow+128(FP), tOwB             // tOwB = ow in bytes
+	SHLQ         $2, tOwB
+	LEAQ         (tOwB)(tOwB*1), tWB          // tWB = 2·ow in bytes
+	MOVQ         masks_base+72(FP), tMask     // vector 0's masks
+	MOVQ         ow+128(FP), tVecs            // tVecs = its vectors
+	ADDQ         $15, tVecs
+	SHRQ         $4, tVecs
+	MOVQ         $0, tCol
+
+vector6:
+	KMOVW        0(tMask), K1                 // the lanes
+	KMOVW        8(tMask), K2
+	KMOVW        16(tMask), K3
+	KMOVW        24(tMask), K4
+	KMOVW        32(tMask), K5
+	KMOVW        40(tMask), K6
+	MOVQ         gy_base+0(FP), tGP           // the first planes
+	MOVQ         x_base+24(FP), tXP
+	MOVQ         n+96(FP), tN
+
+plane6:
+	VXORPS       Z0, Z0, Z0                   // the chains = 0
+	VXORPS       Z1, Z1, Z1
+	VXORPS       Z2, Z2, Z2
+	VXORPS       Z3, Z3, Z3
+	VXORPS       Z4, Z4, Z4
+	VXORPS       Z5, Z5, Z5
+	VXORPS       Z6, Z6, Z6
+	VXORPS       Z7, Z7, Z7
+	VXORPS       Z8, Z8, Z8
+	LEAQ         (tGP)(tCol*1), tG            // gy's row 0
+	LEAQ         (tXP)(tCol*2), tX            // the input's row 0
+	MOVQ         oh+120(FP), tRows
+	VMOVUPS.Z    (tG), K2, Z9                 // gy row 0 (kernel row 0
+	SPLIT(Z17, Z18, Z19)                      // reads above the image)
+	KROWS2(Z17, Z18, Z19, Z3, Z4, Z5)         // input row 0: kernel row 1
+	ADDQ         tWB, tX
+	SPLIT(Z10, Z11, Z12)
+	KROWS2(Z10, Z11, Z12, Z6, Z7, Z8)         // row 1: kernel row 2
+	ADDQ         tWB, tX
+	ADDQ         tOwB, tG
+	DECQ         tRows
+	JZ           flush6
+
+row6:
+	VMOVUPS.Z    (tG), K2, Z9                 // gy row i
+	KROWS2(Z10, Z11, Z12, Z0, Z1, Z2)         // input row 2i−1: kernel row 0
+	SPLIT(Z17, Z18, Z19)
+	KROWS2(Z17, Z18, Z19, Z3, Z4, Z5)         // row 2i: kernel row 1
+	ADDQ         tWB, tX
+	SPLIT(Z10, Z11, Z12)
+	KROWS2(Z10, Z11, Z12, Z6, Z7, Z8)         // row 2i+1: kernel row 2
+	ADDQ         tWB, tX
+	ADDQ         tOwB, tG
+	DECQ         tRows
+	JNZ          row6
+
+flush6:
+	FLUSH2(Z0, 0)                             // the taps' totals
+	FLUSH2(Z1, 64)
+	FLUSH2(Z2, 128)
+	FLUSH2(Z3, 192)
+	FLUSH2(Z4, 256)
+	FLUSH2(Z5, 320)
+	FLUSH2(Z6, 384)
+	FLUSH2(Z7, 448)
+	FLUSH2(Z8, 512)
+	MOVQ         gPlane+112(FP), AX           // the next planes
+	LEAQ         (tGP)(AX*4), tGP
+	MOVQ         xPlane+104(FP), AX
+	LEAQ         (tXP)(AX*4), tXP
+	DECQ         tN
+	JNZ          plane6
+	ADDQ         $48, tMask                   // the next vector
+	ADDQ         $64, tCol
+	DECQ         tVecs
+	JNZ          vector6
+
+done6:
+	VZEROUPPER
+	RET

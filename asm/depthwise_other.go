@@ -11,4 +11,4 @@ func dwKernels() (dwConvKernel, dwGradKernel, int) {
 	}, 8
 }
 
-var dwInputS2, dwInputS2Vector = dwInputS2Go, false
+var dwInputS2, dwGradS2, dwS2Vector = dwInputS2Go, dwGradS2Go, false

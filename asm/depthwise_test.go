@@ -398,3 +398,66 @@ func TestDepthwiseInputGradS2(t *testing.T) {
 		}
 	}
 }
+
+// TestDepthwiseGradS2 compares DepthwiseGradS2F32's kernel with its twin
+// bit for bit (gy of 1..9 rows and some of 14..28 by 1..40 columns, 0..3
+// planes with gaps, the specials mixed in: both sum only the pairs inside
+// the image), and the sums of the partial sums with a float64 sum of the
+// definition on finite values.
+func TestDepthwiseGradS2(t *testing.T) {
+	r := rand.New(rand.NewPCG(53, 54))
+	for ow := 1; ow <= 40; ow++ {
+		for range 3 {
+			oh := 1 + r.IntN(9)
+			if r.IntN(3) == 0 {
+				oh = 14 + r.IntN(15)
+			}
+			n, gPlane, xPlane := r.IntN(4), oh*ow+r.IntN(3), 4*oh*ow+r.IntN(3)
+			gy := ewValues32(r, max(0, (n-1)*gPlane+oh*ow))
+			x := ewValues32(r, max(0, (n-1)*xPlane+4*oh*ow))
+			want, got := make([]float32, 9*16), make([]float32, 9*16)
+			for i := range got {
+				got[i] = ewGuard
+			}
+			dwGradS2Go(gy, gPlane, x, xPlane, n, oh, ow, want)
+			DepthwiseGradS2F32(gy, gPlane, x, xPlane, n, oh, ow, got)
+			for i := range want {
+				if !ewSame(got[i], want[i]) {
+					t.Fatalf("%d planes of %d×%d: tap %d lane %d = %v, the twin's %v", n, oh, ow, i/16, i%16, got[i], want[i])
+				}
+			}
+		}
+	}
+	for _, ow := range []int{7, 14, 23} {
+		const oh, n = 6, 2
+		gy, x := make([]float32, n*oh*ow), make([]float32, n*4*oh*ow)
+		for i := range gy {
+			gy[i] = float32(r.NormFloat64())
+		}
+		for i := range x {
+			x[i] = float32(r.NormFloat64())
+		}
+		acc := make([]float32, 9*16)
+		DepthwiseGradS2F32(gy, oh*ow, x, 4*oh*ow, n, oh, ow, acc)
+		for kh := range 3 {
+			for kw := range 3 {
+				want, got := 0.0, 0.0
+				for p := range n {
+					for i := range oh {
+						for j := range ow {
+							if h, c := 2*i+kh-1, 2*j+kw-1; h >= 0 && c >= 0 {
+								want += float64(gy[(p*oh+i)*ow+j]) * float64(x[p*4*oh*ow+h*2*ow+c])
+							}
+						}
+					}
+				}
+				for _, v := range acc[(kh*3+kw)*16:][:16] {
+					got += float64(v)
+				}
+				if math.Abs(got-want) > 1e-4*(1+math.Abs(want)) {
+					t.Fatalf("%d×%d, tap (%d, %d): gradient %v, want %v", oh, ow, kh, kw, got, want)
+				}
+			}
+		}
+	}
+}

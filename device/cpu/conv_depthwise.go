@@ -211,20 +211,14 @@ type dwScratch struct {
 // weightGrad sets gw (one channel's kH·kW taps) to the weight gradient of
 // the channel whose N input planes are x (xPlane apart) and output
 // gradient planes gy (gPlane apart): asm.DepthwiseGradF32's partial sums
-// added in float64. When they are not all finite the channel is summed
+// (asm.DepthwiseGradS2F32's for a 3×3 kernel of stride 2, dwS2, where a
+// vector kernel runs it) added in float64. When they are not all finite the channel is summed
 // again exactly (DepthwiseGradExactF32), so that an infinity or a NaN meets
 // only the gradients it is paired with, never a zero of the padding
 // (0·Inf).
 func (s *dwScratch) weightGrad(plan *asm.DWPlan, rows, cols dwSide, x []float32, xPlane int, gy []float32, gPlane, N int, gw []float32) {
 	if s.acc == nil {
 		s.acc = make([]float32, plan.DWGradLen())
-	}
-	if cols.s > 1 {
-		if s.dealt == nil {
-			s.dealt = make([]float32, N*rows.n*cols.n)
-		}
-		dwDeal(s.dealt, x, N, xPlane, rows.n, cols.n, cols.s)
-		x, xPlane = s.dealt, rows.n*cols.n
 	}
 	lanes := asm.DWLanes()
 	sum := func() bool {
@@ -237,6 +231,20 @@ func (s *dwScratch) weightGrad(plan *asm.DWPlan, rows, cols dwSide, x []float32,
 			}
 		}
 		return finite
+	}
+	if dwS2(rows, cols) && asm.DepthwiseS2Vector() {
+		// Read in place (no dealt planes), only the pairs inside the
+		// image: nothing to sum again.
+		asm.DepthwiseGradS2F32(gy, gPlane, x, xPlane, N, rows.out, cols.out, s.acc)
+		sum()
+		return
+	}
+	if cols.s > 1 {
+		if s.dealt == nil {
+			s.dealt = make([]float32, N*rows.n*cols.n)
+		}
+		dwDeal(s.dealt, x, N, xPlane, rows.n, cols.n, cols.s)
+		x, xPlane = s.dealt, rows.n*cols.n
 	}
 	asm.DepthwiseGradF32(plan, gy, gPlane, x, xPlane, N, s.acc)
 	if !sum() {
@@ -311,7 +319,7 @@ func (s *dwScratch) inputGrad(ph []dwPhase, rows, cols dwSide, gy []float32, gPl
 		asm.DepthwiseConvF32(f.plan, gx, gxPlane, gy, gPlane, N, s.wt, 0)
 		return
 	}
-	if dwS2(rows, cols) && asm.DepthwiseInputGradS2Vector() {
+	if dwS2(rows, cols) && asm.DepthwiseS2Vector() {
 		asm.DepthwiseInputGradS2F32(gx, gxPlane, gy, gPlane, N, rows.out, cols.out, w)
 		return
 	}
