@@ -271,6 +271,11 @@ func FuzzDepthwiseInPlace(f *testing.F) {
 		r := rand.New(rand.NewPCG(uint64(len(data)), 7))
 		OH, OW := 1+int(oh%10), 1+int(ow%40)
 		c := newDWCase(r, 1+int(k%13), OH, OW, 1+int(k%4), 1+int(k/4%5), 1+int(k/32%3), 1+int(k%3), false)
+		if k >= 128 { // a plan of dwConv3AVX512: 3×3, consecutive rows, row stride 1
+			OH = 7 + int(oh%16)
+			c = newDWCase(r, max(1, OH+int(k%7)-3), OH, OW, 3, 3, 1, 1+int(k%3), false)
+			c.p = dwConsecutive(c.p, int(k/8%6)-3)
+		}
 		for i := range c.x {
 			if 4*i+4 <= len(data) {
 				c.x[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:]))
@@ -278,6 +283,44 @@ func FuzzDepthwiseInPlace(f *testing.F) {
 		}
 		for name, ks := range dwKernelsUnderTest() {
 			c.checkConv(t, name, ks.conv, ks.zeros, len(data)%8)
+		}
+	})
+}
+
+// FuzzDepthwiseS2 runs DepthwiseInputGradS2F32 and DepthwiseGradS2F32 on
+// operands that come from data and compares them with their twins.
+func FuzzDepthwiseS2(f *testing.F) {
+	f.Add([]byte{0, 0, 0x80, 0x7f, 0, 0, 0xc0, 0x7f, 1, 2, 3, 4, 5, 6, 7, 8}, uint8(3), uint8(17))
+	f.Fuzz(func(t *testing.T, data []byte, oh, ow uint8) {
+		r := rand.New(rand.NewPCG(uint64(len(data)), 9))
+		OH, OW, n := 1+int(oh%12), 1+int(ow%40), 1+len(data)%3
+		vals := func(k, from int) []float32 {
+			v := make([]float32, k)
+			for i := range v {
+				v[i] = float32(r.NormFloat64())
+				if j := 4 * (from + i); j+4 <= len(data) {
+					v[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[j:]))
+				}
+			}
+			return v
+		}
+		w, gy := vals(9, 0), vals(n*OH*OW, 9)
+		x := vals(4*n*OH*OW, 0)
+		want, got := make([]float32, 4*n*OH*OW), make([]float32, 4*n*OH*OW)
+		dwInputS2Go(want, 4*OH*OW, gy, OH*OW, n, OH, OW, w)
+		DepthwiseInputGradS2F32(got, 4*OH*OW, gy, OH*OW, n, OH, OW, w)
+		for i := range want {
+			if !ewSame(got[i], want[i]) {
+				t.Fatalf("input gradient, %d planes of %d×%d: gx[%d] = %v, the twin's %v", n, OH, OW, i, got[i], want[i])
+			}
+		}
+		wantW, gotW := make([]float32, 9*16), make([]float32, 9*16)
+		dwGradS2Go(gy, OH*OW, x, 4*OH*OW, n, OH, OW, wantW)
+		DepthwiseGradS2F32(gy, OH*OW, x, 4*OH*OW, n, OH, OW, gotW)
+		for i := range wantW {
+			if !ewSame(gotW[i], wantW[i]) {
+				t.Fatalf("weight gradient, %d planes of %d×%d: tap %d lane %d = %v, the twin's %v", n, OH, OW, i/16, i%16, gotW[i], wantW[i])
+			}
 		}
 	})
 }
@@ -298,6 +341,22 @@ func BenchmarkDepthwiseInPlace(b *testing.B) {
 			b.SetBytes(int64(4 * (len(x) + len(dst))))
 			for b.Loop() {
 				DepthwiseConvF32(p, dst, n*n, x, n*n, 8, w, 0)
+			}
+			b.ReportMetric(float64(2*9*len(x))*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+		b.Run(fmt.Sprintf("%s/s2input/%dx%d", Path(), 2*n, 2*n), func(b *testing.B) {
+			gx := make([]float32, 4*len(x))
+			b.SetBytes(int64(4 * (len(x) + len(gx))))
+			for b.Loop() {
+				DepthwiseInputGradS2F32(gx, 4*n*n, x, n*n, 8, n, n, w)
+			}
+			b.ReportMetric(float64(2*9*len(x))*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+		b.Run(fmt.Sprintf("%s/s2grad/%dx%d", Path(), 2*n, 2*n), func(b *testing.B) {
+			x4 := make([]float32, 4*len(x))
+			b.SetBytes(int64(4 * (len(x) + len(x4))))
+			for b.Loop() {
+				DepthwiseGradS2F32(x, n*n, x4, 4*n*n, 8, n, n, acc)
 			}
 			b.ReportMetric(float64(2*9*len(x))*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 		})
