@@ -14,7 +14,10 @@ import (
 // Each kernel call runs the N planes of one channel, which share its
 // weights; channels are shared among the cores. A column stride s > 1 is
 // run on rows dealt into s phases (a copy of the channel's planes), the
-// input gradient of a strided convolution phase by phase of the result.
+// input gradient of a strided convolution phase by phase of the result;
+// but the gradients of a 3×3 convolution of stride 2 and padding 1 on
+// even planes (dwS2, MobileNet's downsampling) read the planes in place
+// in one pass where asm has vector kernels for them.
 
 // dwMaxDim bounds the sizes, paddings and dilated kernels the in-place
 // path takes (offsets in bytes then stay far from overflowing).
