@@ -227,8 +227,10 @@ func DWLanes() int { return dwLanes }
 // n planes: together, the sum over the planes and output elements of gy's
 // element times the input element the tap reads for it (pairs where the tap
 // reads padding are left out). gy holds n planes of OH×OW, gPlane apart; x
-// the input planes, xPlane apart. Each partial sum is a chain of fused
-// multiply-adds, so the result depends on DWLanes. A pair of a zero with an
+// the input planes, xPlane apart. Each partial sum is made of chains of
+// fused multiply-adds (dwGradGo; on 16 lanes, for three consecutive kernel
+// rows of three taps at row stride 1, dwGrad3Go's), so the result depends
+// on DWLanes and the plan. A pair of a zero with an
 // infinity or a NaN in the padding may make a sum NaN where the gradient is
 // not (the caller then sums again with DepthwiseGradExactF32).
 func DepthwiseGradF32(p *DWPlan, gy []float32, gPlane int, x []float32, xPlane, n int, acc []float32) {
