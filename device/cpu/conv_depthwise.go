@@ -175,7 +175,10 @@ func convDepthwiseBackward(p *core.ConvParams, gout, input, weight, gi, gw, gb *
 	}
 	rows, cols := dwSides(p)
 	plan := dwForwardPlan(rows, cols)
-	adj := dwInputGradPhases(rows, cols)
+	var adj []dwPhase
+	if gi != nil && !(dwS2(rows, cols) && asm.DepthwiseS2Vector()) {
+		adj = dwInputGradPhases(rows, cols)
+	}
 	N, C := p.N, p.InC
 	inLen, outLen, kLen := rows.n*cols.n, rows.out*cols.out, rows.k*cols.k
 	parallel.Range(C, max(1, grain/(2*N*outLen*kLen)), 1, func(lo, hi int) {
