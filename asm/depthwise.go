@@ -26,6 +26,7 @@ type DWPlan struct {
 	rowLo, rowHi           []int       // per kernel row: the output rows whose input row is in [0, H)
 	tabs, gtabs            [2][]uint64 // for dwVL[i] lanes: the kernels' entries (dwEntries, dwGradEntries)
 	blk                    []int       // the forward kernels' blocks of output rows (dwBlocks)
+	rows3                  bool        // three consecutive kernel rows of three taps, row stride 1, blocks of consecutive rows
 	zero                   []float32   // a zero row, where the kernels point rows outside [0, H) (never read)
 }
 
@@ -70,6 +71,7 @@ func NewDWPlan(H, OH, OW, SH, LDX, span int, rowOff, colOff, lo, hi []int) *DWPl
 		p.gtabs[i] = dwGradEntries(p, vl)
 	}
 	p.blk = dwBlocks(p)
+	p.rows3 = dwRows3(p)
 	p.zero = make([]float32, span)
 	return p
 }
@@ -84,9 +86,11 @@ const dwBlock = 32
 // block's rows times SH (at 0), times SH and the input row's bytes (at 8),
 // times the output row's bytes (at 16), at 24 the number of columns a row
 // vector may end at and be stored whole (what lies past ow then lands on
-// rows stored later, or past the last row's end, in the plane) and at 25
+// rows stored later, or past the last row's end, in the plane), at 25
 // the number of rows (the eighth slot of a block of seven repeats the
-// seventh and is not stored).
+// seventh and is not stored); for the window of 16 input rows from the
+// first row's first kernel row on (first·SH + RowOff[0]), at 26 the bits
+// of those inside [0, H) and at 27 its first row's offset in bytes.
 func dwBlocks(p *DWPlan) []int {
 	h := 8
 	if p.OH%8 != 0 && p.OH%7 == 0 {
@@ -107,8 +111,26 @@ func dwBlocks(p *DWPlan) []int {
 		}
 		e[24] = p.OH*p.OW - last*p.OW
 		e[25] = h
+		if len(p.RowOff) > 0 {
+			ih := first*p.SH + p.RowOff[0]
+			for j := range 16 {
+				if 0 <= ih+j && ih+j < p.H {
+					e[26] |= 1 << j
+				}
+			}
+			e[27] = ih * p.LDX * 4
+		}
 	}
 	return b
+}
+
+// dwRows3 reports whether the plan is one dwConv3AVX512 runs: three
+// kernel rows, consecutive, of three taps each, row stride 1, and blocks
+// (dwBlocks) of consecutive rows (at least eight rows, or blocks of seven).
+func dwRows3(p *DWPlan) bool {
+	r := p.RowOff
+	return p.SH == 1 && len(r) == 3 && r[1] == r[0]+1 && r[2] == r[0]+2 && len(p.ColOff) == 3 &&
+		(p.OH >= 8 || p.blk[25] == 7)
 }
 
 // dwEntries is a plan's table for vectors of vl lanes: for each vector of
@@ -205,8 +227,10 @@ func DWLanes() int { return dwLanes }
 // n planes: together, the sum over the planes and output elements of gy's
 // element times the input element the tap reads for it (pairs where the tap
 // reads padding are left out). gy holds n planes of OH×OW, gPlane apart; x
-// the input planes, xPlane apart. Each partial sum is a chain of fused
-// multiply-adds, so the result depends on DWLanes. A pair of a zero with an
+// the input planes, xPlane apart. Each partial sum is made of chains of
+// fused multiply-adds (dwGradGo; on 16 lanes, for three consecutive kernel
+// rows of three taps at row stride 1, dwGrad3Go's), so the result depends
+// on DWLanes and the plan. A pair of a zero with an
 // infinity or a NaN in the padding may make a sum NaN where the gradient is
 // not (the caller then sums again with DepthwiseGradExactF32).
 func DepthwiseGradF32(p *DWPlan, gy []float32, gPlane int, x []float32, xPlane, n int, acc []float32) {
@@ -271,3 +295,118 @@ type (
 
 // The kernels in use and the lanes of the weight gradient's partial sums.
 var dwConv, dwGrad, dwLanes = dwKernels()
+
+// DepthwiseInputGradS2F32 sets the n planes of gx (gxPlane apart, 2·oh
+// rows of 2·ow) to the input gradient of a 3×3 depthwise correlation of
+// stride 2 and padding 1 by the kernel w (row-major), whose output
+// gradient is the n planes of gy (gPlane apart, oh×ow): each element is
+// the sum, from zero, of the taps that reach it, the kernel's rows and
+// columns last first (as device/cpu's strided input gradient adds them in
+// its phase planes), each with one rounding (a fused multiply-add); a tap
+// reading outside gy is left out. gx must not overlap gy.
+func DepthwiseInputGradS2F32(gx []float32, gxPlane int, gy []float32, gPlane, n, oh, ow int, w []float32) {
+	if n < 0 || oh < 0 || ow < 0 || len(w) != 9 {
+		panic(fmt.Sprintf("asm.DepthwiseInputGradS2F32: %d planes of %d×%d, %d weights", n, oh, ow, len(w)))
+	}
+	if n == 0 || oh == 0 || ow == 0 {
+		return
+	}
+	if gPlane < 0 || (n-1)*gPlane+oh*ow > len(gy) || gxPlane < 0 || (n-1)*gxPlane+4*oh*ow > len(gx) {
+		panic(fmt.Sprintf("asm.DepthwiseInputGradS2F32: %d planes of %d×%d: gy %d apart in %d, gx %d apart in %d", n, oh, ow, gPlane, len(gy), gxPlane, len(gx)))
+	}
+	dwInputS2(gx, gxPlane, gy, gPlane, n, oh, ow, w)
+}
+
+// DepthwiseS2Vector reports whether DepthwiseInputGradS2F32 and
+// DepthwiseGradS2F32 run vector kernels (else their scalar twins, slower
+// than the general kernels on dealt planes and phase planes).
+func DepthwiseS2Vector() bool { return dwS2Vector }
+
+// DepthwiseGradS2F32 sets acc's 16 partial sums of each tap (kh, kw), from
+// acc[(3·kh+kw)·16] on, to the weight gradient of the tap of a 3×3
+// depthwise correlation of stride 2 and padding 1 over n planes: gy holds
+// n planes of oh×ow (gPlane apart), x the input planes of 2·oh rows of
+// 2·ow (xPlane apart). Lane j of a tap sums the output columns j, j+16, …
+// vector by vector and plane by plane: a chain of fused multiply-adds
+// over the plane's rows (only the pairs whose input element is inside:
+// no zero of the padding meets an infinity), then added to the tap's
+// total.
+func DepthwiseGradS2F32(gy []float32, gPlane int, x []float32, xPlane, n, oh, ow int, acc []float32) {
+	if n < 0 || oh < 0 || ow < 0 || len(acc) < 9*16 {
+		panic(fmt.Sprintf("asm.DepthwiseGradS2F32: %d planes of %d×%d, %d partial sums", n, oh, ow, len(acc)))
+	}
+	if n > 0 && oh > 0 && ow > 0 && (gPlane < 0 || (n-1)*gPlane+oh*ow > len(gy) || xPlane < 0 || (n-1)*xPlane+4*oh*ow > len(x)) {
+		panic(fmt.Sprintf("asm.DepthwiseGradS2F32: %d planes of %d×%d: gy %d apart in %d, x %d apart in %d", n, oh, ow, gPlane, len(gy), xPlane, len(x)))
+	}
+	if n == 0 || oh == 0 || ow == 0 {
+		clear(acc[:9*16])
+		return
+	}
+	dwGradS2(gy, gPlane, x, xPlane, n, oh, ow, acc)
+}
+
+// dwGradS2Go is DepthwiseGradS2F32's twin.
+func dwGradS2Go(gy []float32, gPlane int, x []float32, xPlane, n, oh, ow int, acc []float32) {
+	const vl = 16
+	clear(acc[:9*vl])
+	W := 2 * ow
+	for kh := range 3 {
+		for kw := range 3 {
+			total := acc[(kh*3+kw)*vl:][:vl]
+			for j0 := 0; j0 < ow; j0 += vl {
+				for p := range n {
+					var chain [vl]float32
+					g, xp := gy[p*gPlane:], x[p*xPlane:]
+					for i := range oh {
+						r := 2*i + kh - 1
+						if r < 0 {
+							continue
+						}
+						for l := range min(vl, ow-j0) {
+							if c := 2*(j0+l) + kw - 1; c >= 0 {
+								chain[l] = fmaF32(g[i*ow+j0+l], xp[r*W+c], chain[l])
+							}
+						}
+					}
+					for l := range total {
+						total[l] += chain[l]
+					}
+				}
+			}
+		}
+	}
+}
+
+// dwInputS2Go is DepthwiseInputGradS2F32's twin: for each element of gy,
+// the four elements of gx in rows 2i, 2i+1 and columns 2j, 2j+1, each
+// from zero, its taps in turn.
+func dwInputS2Go(gx []float32, gxPlane int, gy []float32, gPlane, n, oh, ow int, w []float32) {
+	W := 2 * ow
+	for p := range n {
+		g, x := gy[p*gPlane:], gx[p*gxPlane:]
+		for i := range oh {
+			down := i+1 < oh
+			for j := range ow {
+				right := j+1 < ow
+				a := g[i*ow+j]
+				e00 := fmaF32(w[4], a, 0)
+				e01 := fmaF32(w[5], a, 0)
+				e10 := fmaF32(w[7], a, 0)
+				e11 := fmaF32(w[8], a, 0)
+				if right {
+					e01 = fmaF32(w[3], g[i*ow+j+1], e01)
+					e11 = fmaF32(w[6], g[i*ow+j+1], e11)
+				}
+				if down {
+					e10 = fmaF32(w[1], g[(i+1)*ow+j], e10)
+					e11 = fmaF32(w[2], g[(i+1)*ow+j], e11)
+					if right {
+						e11 = fmaF32(w[0], g[(i+1)*ow+j+1], e11)
+					}
+				}
+				even, odd := x[2*i*W+2*j:][:2], x[(2*i+1)*W+2*j:][:2]
+				even[0], even[1], odd[0], odd[1] = e00, e01, e10, e11
+			}
+		}
+	}
+}

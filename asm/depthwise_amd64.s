@@ -896,3 +896,751 @@ TEXT ·dwGradAVX2(SB), NOSPLIT, $128-232
 // func dwGradAVX512(gy, x []float32, rowOff, rowLo, rowHi []int, tab []uint64, acc []float32, n, xPlane, gPlane, ow, sh, ldx, nch, nvec int)
 TEXT ·dwGradAVX512(SB), NOSPLIT, $128-232
 	DWGRAD(16, 4, ZEROZ, MASKSZ, QUADZ, PAIRZ, ONEZ, SUMSZ)
+
+// ---------------------------------------------------------------------
+// Forward, three consecutive kernel rows of three taps, row stride 1:
+// dwConv3AVX512(dst, x, w, tab, blk, n, xPlane, dPlane, ow, ldx, init).
+// The same sums as dwConvAVX512, in the same order, with each input
+// vector loaded once for the three output rows it reaches: each block of
+// eight output rows (blk, whose blocks are consecutive rows here) reads a
+// window of ten input rows (from the block's first row + rowOff[0]; at
+// 216 of its entry in bytes, at 208 the bits of the window rows inside
+// the image). Window row j's three taps are loaded under their lane masks
+// and added, by fused multiply-adds under the same masks, to the output
+// rows j, j−1 and j−2 of the block with kernel rows 0, 1 and 2: each
+// output row receives its taps kernel row by kernel row, kernel column by
+// kernel column, as dwConvGo adds them. A window row outside the image is
+// skipped (its taps are left out). A block of seven computes an eighth
+// row it does not store.
+
+// Register roles.
+#define cWin  BX  // the window row in hand
+#define cLdxB R8  // an input row in bytes
+#define cO0   R9  // tap 0's byte offset in its row; scratch when storing
+#define cO1   R10 // tap 1's
+#define cO2   R11 // tap 2's
+#define cX    R12 // the input plane
+#define cD    R13 // the output plane
+#define cBits R14 // the window rows inside the image
+#define cEnt  DI  // the vector's entries
+#define cBlk  SI  // the block's entry
+#define cCol  DX  // the vector's first column
+#define cN    CX  // planes left
+
+// The steps: Z0–Z7 the block's sums, Z8–Z10 the window row's taps (zero
+// off their lanes K1–K3), Z15 init, Z16–Z24 the weights (kernel row kh,
+// column kw: Z(16+3·kh+kw)), K4 the output's lanes.
+#define LOAD3 \
+	VMOVUPS.Z    (cWin)(cO0*1), K1, Z8;       /* Z8 = tap 0's x          */ \
+	VMOVUPS.Z    (cWin)(cO1*1), K2, Z9;       /* Z9 = tap 1's            */ \
+	VMOVUPS.Z    (cWin)(cO2*1), K3, Z10       /* Z10 = tap 2's           */
+#define KROW0(s) \
+	VFMADD231PS  Z8, Z16, K1, s;              /* s += w[0][0]·x          */ \
+	VFMADD231PS  Z9, Z17, K2, s;              /* s += w[0][1]·x          */ \
+	VFMADD231PS  Z10, Z18, K3, s              /* s += w[0][2]·x          */
+#define KROW1(s) \
+	VFMADD231PS  Z8, Z19, K1, s;              /* s += w[1][0]·x          */ \
+	VFMADD231PS  Z9, Z20, K2, s;              /* s += w[1][1]·x          */ \
+	VFMADD231PS  Z10, Z21, K3, s              /* s += w[1][2]·x          */
+#define KROW2(s) \
+	VFMADD231PS  Z8, Z22, K1, s;              /* s += w[2][0]·x          */ \
+	VFMADD231PS  Z9, Z23, K2, s;              /* s += w[2][1]·x          */ \
+	VFMADD231PS  Z10, Z24, K3, s              /* s += w[2][2]·x          */
+#define STORE3(off, s) \
+	MOVQ         off(cBlk), cO0;              /* the row's offset        */ \
+	VMOVUPS      s, (AX)(cO0*1)               /* store it whole          */
+#define STORE3M(off, s) \
+	MOVQ         off(cBlk), cO0;              /* the row's offset        */ \
+	VMOVUPS      s, K4, (AX)(cO0*1)           /* store its lanes < ow    */
+
+// func dwConv3AVX512(dst, x, w []float32, tab []uint64, blk []int, n, xPlane, dPlane, ow, ldx int, init float32)
+TEXT ·dwConv3AVX512(SB), NOSPLIT, $0-164
+	MOVQ         n+120(FP), cN                // cN = n
+	TESTQ        cN, cN                       // no planes?
+	JZ           done3                        // then nothing
+	MOVQ         w_base+48(FP), AX            // AX = w
+	VBROADCASTSS 0(AX), Z16                   // the nine weights
+	VBROADCASTSS 4(AX), Z17
+	VBROADCASTSS 8(AX), Z18
+	VBROADCASTSS 12(AX), Z19
+	VBROADCASTSS 16(AX), Z20
+	VBROADCASTSS 20(AX), Z21
+	VBROADCASTSS 24(AX), Z22
+	VBROADCASTSS 28(AX), Z23
+	VBROADCASTSS 32(AX), Z24
+	VBROADCASTSS init+160(FP), Z15            // Z15 = init
+	MOVQ         ldx+152(FP), cLdxB           // cLdxB = ldx
+	SHLQ         $2, cLdxB                    // in bytes
+	MOVQ         x_base+24(FP), cX            // cX = x
+	MOVQ         dst_base+0(FP), cD           // cD = dst
+
+plane3:
+	MOVQ         blk_base+96(FP), cBlk        // the first block
+
+block3:
+	MOVQ         ow+144(FP), AX               // AX = ow
+	DECQ         AX                           // the last column
+	SHRQ         $4, AX                       // its vector
+	MOVQ         AX, cCol                     // cCol = its first column
+	SHLQ         $4, cCol
+	IMULQ        $192, AX                     // its entries (four a vector)
+	ADDQ         tab_base+72(FP), AX
+	MOVQ         AX, cEnt                     // cEnt
+
+vector3:
+	KMOVW        0(cEnt), K1                  // K1–K3 = the taps' lanes
+	KMOVW        48(cEnt), K2
+	KMOVW        96(cEnt), K3
+	MOVQ         32(cEnt), cO0                // the taps' byte offsets
+	MOVQ         80(cEnt), cO1
+	MOVQ         128(cEnt), cO2
+	VMOVAPS      Z15, Z0                      // the sums = init
+	VMOVAPS      Z15, Z1
+	VMOVAPS      Z15, Z2
+	VMOVAPS      Z15, Z3
+	VMOVAPS      Z15, Z4
+	VMOVAPS      Z15, Z5
+	VMOVAPS      Z15, Z6
+	VMOVAPS      Z15, Z7
+	MOVQ         208(cBlk), cBits             // cBits = the rows inside
+	MOVQ         216(cBlk), cWin              // cWin = window row 0
+	ADDQ         cX, cWin                     // in the plane
+
+	BTL          $0, cBits                    // window row 0 inside?
+	JCC          w0                           // no: left out
+	LOAD3
+	KROW0(Z0)                                 // row 0, kernel row 0
+w0:
+	ADDQ         cLdxB, cWin                  // window row 1
+	BTL          $1, cBits
+	JCC          w1
+	LOAD3
+	KROW0(Z1)
+	KROW1(Z0)
+w1:
+	ADDQ         cLdxB, cWin                  // window row 2
+	BTL          $2, cBits
+	JCC          w2
+	LOAD3
+	KROW0(Z2)
+	KROW1(Z1)
+	KROW2(Z0)
+w2:
+	ADDQ         cLdxB, cWin                  // window row 3
+	BTL          $3, cBits
+	JCC          w3
+	LOAD3
+	KROW0(Z3)
+	KROW1(Z2)
+	KROW2(Z1)
+w3:
+	ADDQ         cLdxB, cWin                  // window row 4
+	BTL          $4, cBits
+	JCC          w4
+	LOAD3
+	KROW0(Z4)
+	KROW1(Z3)
+	KROW2(Z2)
+w4:
+	ADDQ         cLdxB, cWin                  // window row 5
+	BTL          $5, cBits
+	JCC          w5
+	LOAD3
+	KROW0(Z5)
+	KROW1(Z4)
+	KROW2(Z3)
+w5:
+	ADDQ         cLdxB, cWin                  // window row 6
+	BTL          $6, cBits
+	JCC          w6
+	LOAD3
+	KROW0(Z6)
+	KROW1(Z5)
+	KROW2(Z4)
+w6:
+	ADDQ         cLdxB, cWin                  // window row 7
+	BTL          $7, cBits
+	JCC          w7
+	LOAD3
+	KROW0(Z7)
+	KROW1(Z6)
+	KROW2(Z5)
+w7:
+	ADDQ         cLdxB, cWin                  // window row 8
+	BTL          $8, cBits
+	JCC          w8
+	LOAD3
+	KROW1(Z7)
+	KROW2(Z6)
+w8:
+	ADDQ         cLdxB, cWin                  // window row 9
+	BTL          $9, cBits
+	JCC          w9
+	LOAD3
+	KROW2(Z7)
+w9:
+	LEAQ         (cD)(cCol*4), AX             // AX = the plane at the column
+	LEAQ         16(cCol), cO1                // cO1 = the vector's end
+	CMPQ         cO1, 192(cBlk)               // past the whole stores?
+	JGT          masked3                      // then masked
+	STORE3(128, Z0)                           // rows 0–6
+	STORE3(136, Z1)
+	STORE3(144, Z2)
+	STORE3(152, Z3)
+	STORE3(160, Z4)
+	STORE3(168, Z5)
+	STORE3(176, Z6)
+	CMPQ         200(cBlk), $8                // a block of seven?
+	JLT          stored3                      // then row 7 is not one
+	STORE3(184, Z7)
+	JMP          stored3
+
+masked3:
+	KMOVW        144(cEnt), K4                // K4 = columns < ow
+	STORE3M(128, Z0)
+	STORE3M(136, Z1)
+	STORE3M(144, Z2)
+	STORE3M(152, Z3)
+	STORE3M(160, Z4)
+	STORE3M(168, Z5)
+	STORE3M(176, Z6)
+	CMPQ         200(cBlk), $8
+	JLT          stored3
+	STORE3M(184, Z7)
+
+stored3:
+	SUBQ         $192, cEnt                   // the previous vector
+	SUBQ         $16, cCol
+	JGE          vector3                      // any left?
+	ADDQ         $256, cBlk                   // the next block
+	MOVQ         blk_base+96(FP), AX          // AX = blk's end
+	MOVQ         blk_len+104(FP), cO0
+	LEAQ         (AX)(cO0*8), AX
+	CMPQ         cBlk, AX                     // any blocks left?
+	JLT          block3
+	MOVQ         xPlane+128(FP), AX           // the next planes
+	LEAQ         (cX)(AX*4), cX
+	MOVQ         dPlane+136(FP), AX
+	LEAQ         (cD)(AX*4), cD
+	DECQ         cN                           // a plane done
+	JNZ          plane3
+
+done3:
+	VZEROUPPER
+	RET
+
+// ---------------------------------------------------------------------
+// Weight gradient, three consecutive kernel rows of three taps, row
+// stride 1: dwGrad3AVX512(gy, x, tab, acc, n, xPlane, gPlane, ow, oh,
+// ldx, pre, xStart, steps, nvec) (its twin: dwGrad3Go). For each vector of
+// columns and each plane, the input rows are walked down once: each input
+// row's three taps are loaded under their lane masks (tab: the forward
+// table, dwEntries) and multiplied with the output gradient rows that
+// kernel rows 0, 1 and 2 pair with it, the last three rows of gy held in
+// registers (zero past the plane's last row: a zero product then, as the
+// first pre steps, whose input rows are above the image, only load gy).
+// Each tap's products go to two chains, of the even and the odd output
+// rows; at the end of a plane the chains are added and added to the
+// tap's total at acc (zero at the start).
+
+// Register roles.
+#define hXr   BX  // the input row in hand
+#define hGr   DX  // the next output gradient row, at the vector
+#define hOwB  R8  // an output row in bytes
+#define hO0   R9  // tap 0's byte offset in its row
+#define hO1   R10 // tap 1's
+#define hO2   R11 // tap 2's
+#define hLdxB R12 // an input row in bytes
+#define hCnt  R13 // steps left
+#define hLeft R14 // gy rows left
+#define hEnt  DI  // the vector's entries
+#define hAcc  SI  // the partial sums
+#define hN    CX  // planes left
+
+// Frame locals.
+#define hXP   xPlaneL-8(SP)   // the input plane
+#define hGP   gPlaneL-16(SP)  // the gradient plane
+#define hVecs vecsLeft-24(SP) // vectors left
+#define hColB colBytes-32(SP) // the vector's first column in bytes
+
+// The steps: Z0–Z8 the even rows' chains of the taps (kernel row kh,
+// column kw: Z(3·kh+kw)), Z9–Z17 the odd rows', Z18–Z20 the gy rows that
+// kernel rows 0, 1 and 2 pair with the input row in hand, Z21–Z23 its
+// taps' x (zero off their lanes K1–K3); K4 the output's lanes.
+#define NEXTG \
+	VMOVAPS      Z19, Z20;                    /* kernel row 2's gy       */ \
+	VMOVAPS      Z18, Z19;                    /* kernel row 1's          */ \
+	VXORPS       Z18, Z18, Z18;               /* kernel row 0's: zero    */ \
+	DECQ         hLeft;                       /* past the last row?      */ \
+	JS           3(PC);                       /* then it stays zero      */ \
+	VMOVUPS.Z    (hGr), K4, Z18;              /* or the next gy row      */ \
+	ADDQ         hOwB, hGr                    /* and on                  */
+#define LOADXT \
+	VMOVUPS.Z    (hXr)(hO0*1), K1, Z21;       /* Z21 = tap 0's x         */ \
+	VMOVUPS.Z    (hXr)(hO1*1), K2, Z22;       /* Z22 = tap 1's           */ \
+	VMOVUPS.Z    (hXr)(hO2*1), K3, Z23;       /* Z23 = tap 2's           */ \
+	ADDQ         hLdxB, hXr                   /* the next input row      */
+#define GROW(g, s0, s1, s2) \
+	VFMADD231PS  Z21, g, K1, s0;              /* s0 += gy·x, tap 0       */ \
+	VFMADD231PS  Z22, g, K2, s1;              /* tap 1                   */ \
+	VFMADD231PS  Z23, g, K3, s2               /* tap 2                   */
+#define FLUSH(e, o, off) \
+	VADDPS       o, e, e;                     /* even + odd rows         */ \
+	VADDPS       off(hAcc), e, e;             /* + the total             */ \
+	VMOVUPS      e, off(hAcc)                 /* the total               */
+
+// func dwGrad3AVX512(gy, x []float32, tab []uint64, acc []float32, n, xPlane, gPlane, ow, oh, ldx, pre, xStart, steps, nvec int)
+TEXT ·dwGrad3AVX512(SB), NOSPLIT, $32-176
+	MOVQ         acc_base+72(FP), hAcc        // acc = 0
+	VXORPS       Z0, Z0, Z0
+	VMOVUPS      Z0, 0(hAcc)
+	VMOVUPS      Z0, 64(hAcc)
+	VMOVUPS      Z0, 128(hAcc)
+	VMOVUPS      Z0, 192(hAcc)
+	VMOVUPS      Z0, 256(hAcc)
+	VMOVUPS      Z0, 320(hAcc)
+	VMOVUPS      Z0, 384(hAcc)
+	VMOVUPS      Z0, 448(hAcc)
+	VMOVUPS      Z0, 512(hAcc)
+	CMPQ         n+96(FP), $0                 // no planes?
+	JLE          done4
+	MOVQ         ow+120(FP), hOwB             // hOwB = ow in bytes
+	SHLQ         $2, hOwB
+	MOVQ         tab_base+48(FP), hEnt        // vector 0's entries
+	MOVQ         ldx+136(FP), hLdxB           // hLdxB = ldx in bytes
+	SHLQ         $2, hLdxB
+	MOVQ         nvec+168(FP), AX             // hVecs = nvec
+	MOVQ         AX, hVecs
+	MOVQ         $0, hColB                    // hColB = 0
+
+vector4:
+	KMOVW        0(hEnt), K1                  // K1–K3 = the taps' lanes
+	KMOVW        48(hEnt), K2
+	KMOVW        96(hEnt), K3
+	KMOVW        144(hEnt), K4                // K4 = columns < ow
+	MOVQ         32(hEnt), hO0                // the taps' byte offsets
+	MOVQ         80(hEnt), hO1
+	MOVQ         128(hEnt), hO2
+	MOVQ         x_base+24(FP), AX            // the first planes
+	MOVQ         AX, hXP
+	MOVQ         gy_base+0(FP), AX
+	MOVQ         AX, hGP
+	MOVQ         n+96(FP), hN                 // hN = n
+
+plane4:
+	VXORPS       Z0, Z0, Z0                   // the chains = 0
+	VXORPS       Z1, Z1, Z1
+	VXORPS       Z2, Z2, Z2
+	VXORPS       Z3, Z3, Z3
+	VXORPS       Z4, Z4, Z4
+	VXORPS       Z5, Z5, Z5
+	VXORPS       Z6, Z6, Z6
+	VXORPS       Z7, Z7, Z7
+	VXORPS       Z8, Z8, Z8
+	VXORPS       Z9, Z9, Z9
+	VXORPS       Z10, Z10, Z10
+	VXORPS       Z11, Z11, Z11
+	VXORPS       Z12, Z12, Z12
+	VXORPS       Z13, Z13, Z13
+	VXORPS       Z14, Z14, Z14
+	VXORPS       Z15, Z15, Z15
+	VXORPS       Z16, Z16, Z16
+	VXORPS       Z17, Z17, Z17
+	VXORPS       Z18, Z18, Z18                // no gy rows yet
+	VXORPS       Z19, Z19, Z19
+	MOVQ         hGP, hGr                     // hGr = gy's row 0
+	ADDQ         hColB, hGr                   // at the vector
+	MOVQ         hXP, hXr                     // hXr = the first input row
+	ADDQ         xStart+152(FP), hXr
+	MOVQ         oh+128(FP), hLeft            // hLeft = oh
+	MOVQ         pre+144(FP), hCnt            // hCnt = pre
+	JMP          preTest4
+
+preStep4:
+	NEXTG                                     // gy rows above the image
+preTest4:
+	DECQ         hCnt
+	JNS          preStep4
+	MOVQ         steps+160(FP), hCnt          // hCnt = steps
+	MOVQ         pre+144(FP), AX              // even or odd first?
+	BTL          $0, AX
+	JCS          odd4
+
+even4:
+	DECQ         hCnt                         // a step left?
+	JS           flush4
+	NEXTG
+	LOADXT
+	GROW(Z18, Z0, Z1, Z2)                     // kernel row 0: even
+	GROW(Z19, Z12, Z13, Z14)                  // kernel row 1: odd
+	GROW(Z20, Z6, Z7, Z8)                     // kernel row 2: even
+odd4:
+	DECQ         hCnt
+	JS           flush4
+	NEXTG
+	LOADXT
+	GROW(Z18, Z9, Z10, Z11)                   // kernel row 0: odd
+	GROW(Z19, Z3, Z4, Z5)                     // kernel row 1: even
+	GROW(Z20, Z15, Z16, Z17)                  // kernel row 2: odd
+	JMP          even4
+
+flush4:
+	FLUSH(Z0, Z9, 0)                          // the taps' totals
+	FLUSH(Z1, Z10, 64)
+	FLUSH(Z2, Z11, 128)
+	FLUSH(Z3, Z12, 192)
+	FLUSH(Z4, Z13, 256)
+	FLUSH(Z5, Z14, 320)
+	FLUSH(Z6, Z15, 384)
+	FLUSH(Z7, Z16, 448)
+	FLUSH(Z8, Z17, 512)
+	MOVQ         xPlane+104(FP), AX           // the next planes
+	SHLQ         $2, AX
+	ADDQ         AX, hXP
+	MOVQ         gPlane+112(FP), AX
+	SHLQ         $2, AX
+	ADDQ         AX, hGP
+	DECQ         hN
+	JNZ          plane4
+	ADDQ         $192, hEnt                   // the next vector
+	ADDQ         $64, hColB
+	DECQ         hVecs
+	JNZ          vector4
+
+done4:
+	VZEROUPPER
+	RET
+
+// ---------------------------------------------------------------------
+// Input gradient of a 3×3 depthwise convolution of stride 2, padding 1,
+// of planes of 2·oh × 2·ow: dwInputS2AVX512(gx, gy, w, masks, n, gxPlane,
+// gPlane, oh, ow) (its twin: dwInputS2Go). For each vector of 16 columns
+// j of gy and each row i, the four phases of gx's rows 2i and 2i+1 and
+// columns 2j and 2j+1 are summed from gy's rows i and i+1 at columns j
+// and j+1 (those inside: masks K2 and the last row's test), the taps
+// flipped, as the phase planes of device/cpu's strided path sum them,
+// and each row's two column phases interleaved (VPERMT2PS) and stored
+// straight into gx. masks holds, for each vector, the lanes of gy's
+// columns, of the columns j+1 inside, and of the two stores.
+
+DATA dwS2Idx<>+0(SB)/4, $0
+DATA dwS2Idx<>+4(SB)/4, $16
+DATA dwS2Idx<>+8(SB)/4, $1
+DATA dwS2Idx<>+12(SB)/4, $17
+DATA dwS2Idx<>+16(SB)/4, $2
+DATA dwS2Idx<>+20(SB)/4, $18
+DATA dwS2Idx<>+24(SB)/4, $3
+DATA dwS2Idx<>+28(SB)/4, $19
+DATA dwS2Idx<>+32(SB)/4, $4
+DATA dwS2Idx<>+36(SB)/4, $20
+DATA dwS2Idx<>+40(SB)/4, $5
+DATA dwS2Idx<>+44(SB)/4, $21
+DATA dwS2Idx<>+48(SB)/4, $6
+DATA dwS2Idx<>+52(SB)/4, $22
+DATA dwS2Idx<>+56(SB)/4, $7
+DATA dwS2Idx<>+60(SB)/4, $23
+DATA dwS2Idx<>+64(SB)/4, $8
+DATA dwS2Idx<>+68(SB)/4, $24
+DATA dwS2Idx<>+72(SB)/4, $9
+DATA dwS2Idx<>+76(SB)/4, $25
+DATA dwS2Idx<>+80(SB)/4, $10
+DATA dwS2Idx<>+84(SB)/4, $26
+DATA dwS2Idx<>+88(SB)/4, $11
+DATA dwS2Idx<>+92(SB)/4, $27
+DATA dwS2Idx<>+96(SB)/4, $12
+DATA dwS2Idx<>+100(SB)/4, $28
+DATA dwS2Idx<>+104(SB)/4, $13
+DATA dwS2Idx<>+108(SB)/4, $29
+DATA dwS2Idx<>+112(SB)/4, $14
+DATA dwS2Idx<>+116(SB)/4, $30
+DATA dwS2Idx<>+120(SB)/4, $15
+DATA dwS2Idx<>+124(SB)/4, $31
+GLOBL dwS2Idx<>(SB), RODATA|NOPTR, $128
+
+// Register roles.
+#define sG    BX  // gy's row i, at the vector
+#define sX    DX  // gx's row 2i, at the vector
+#define sOwB  R8  // a gy row in bytes
+#define sWB   R9  // a gx row in bytes
+#define sRows R10 // gy rows left
+#define sMask R11 // the vector's masks
+#define sVecs R12 // vectors left
+#define sGP   R13 // the gy plane
+#define sXP   R14 // the gx plane
+#define sN    CX  // planes left
+#define sCol  SI  // the vector's first column in bytes (of gy)
+
+// The steps: Z0 and Z1 gy's row i at columns j and j+1, Z2 and Z3 row
+// i+1's, Z4–Z7 the phases (even and odd rows, even and odd columns),
+// Z8 and Z9 a row's interleaved halves, Z16–Z24 the weights (w[kh][kw]:
+// Z(16+3·kh+kw)), Z25 and Z26 the interleaving's indices.
+#define S2ROWI \
+	VXORPS       Z4, Z4, Z4;                  /* the phases = 0          */ \
+	VXORPS       Z5, Z5, Z5;                                                \
+	VXORPS       Z6, Z6, Z6;                                                \
+	VXORPS       Z7, Z7, Z7;                                                \
+	VFMADD231PS  Z0, Z20, Z4;                 /* even, even: w11·g       */ \
+	VFMADD231PS  Z0, Z21, Z5;                 /* even, odd: w12·g        */ \
+	VFMADD231PS  Z1, Z19, K2, Z5;             /* + w10·g(j+1)            */ \
+	VFMADD231PS  Z0, Z23, Z6;                 /* odd, even: w21·g        */ \
+	VFMADD231PS  Z0, Z24, Z7;                 /* odd, odd: w22·g         */ \
+	VFMADD231PS  Z1, Z22, K2, Z7              /* + w20·g(j+1)            */
+#define S2ROWI1 \
+	VFMADD231PS  Z2, Z17, Z6;                 /* odd, even: + w01·g(i+1) */ \
+	VFMADD231PS  Z2, Z18, Z7;                 /* odd, odd: + w02·g(i+1)  */ \
+	VFMADD231PS  Z3, Z16, K2, Z7              /* + w00·g(i+1, j+1)       */
+#define S2STORE(e, o, off) \
+	VMOVAPS      e, Z8;                       /* interleave e and o      */ \
+	VPERMT2PS    o, Z25, Z8;                  /* columns 0–15            */ \
+	VMOVAPS      e, Z9;                                                     \
+	VPERMT2PS    o, Z26, Z9;                  /* columns 16–31           */ \
+	VMOVUPS      Z8, K3, off(sX);             /* store                   */ \
+	VMOVUPS      Z9, K4, 64+off(sX)
+
+// func dwInputS2AVX512(gx, gy, w []float32, masks []uint64, n, gxPlane, gPlane, oh, ow int)
+TEXT ·dwInputS2AVX512(SB), NOSPLIT, $0-136
+	MOVQ         n+96(FP), sN                 // sN = n
+	TESTQ        sN, sN                       // no planes?
+	JZ           done5
+	MOVQ         w_base+48(FP), AX            // the nine weights
+	VBROADCASTSS 0(AX), Z16
+	VBROADCASTSS 4(AX), Z17
+	VBROADCASTSS 8(AX), Z18
+	VBROADCASTSS 12(AX), Z19
+	VBROADCASTSS 16(AX), Z20
+	VBROADCASTSS 20(AX), Z21
+	VBROADCASTSS 24(AX), Z22
+	VBROADCASTSS 28(AX), Z23
+	VBROADCASTSS 32(AX), Z24
+	VMOVDQU32    dwS2Idx<>+0(SB), Z25         // the interleavings
+	VMOVDQU32    dwS2Idx<>+64(SB), Z26
+	MOVQ         ow+128(FP), sOwB             // sOwB = ow in bytes
+	SHLQ         $2, sOwB
+	LEAQ         (sOwB)(sOwB*1), sWB          // sWB = 2·ow in bytes
+	MOVQ         gy_base+24(FP), sGP          // the first planes
+	MOVQ         gx_base+0(FP), sXP
+
+plane5:
+	MOVQ         masks_base+72(FP), sMask     // vector 0's masks
+	MOVQ         ow+128(FP), sVecs            // sVecs = its vectors
+	ADDQ         $15, sVecs
+	SHRQ         $4, sVecs
+	MOVQ         $0, sCol                     // sCol = 0
+
+vector5:
+	KMOVW        0(sMask), K1                 // K1 = gy's columns
+	KMOVW        8(sMask), K2                 // K2 = its columns j+1 inside
+	KMOVW        16(sMask), K3                // K3, K4 = the stores'
+	KMOVW        24(sMask), K4
+	LEAQ         (sGP)(sCol*1), sG            // sG = gy's row 0
+	LEAQ         (sXP)(sCol*2), sX            // sX = gx's row 0
+	VMOVUPS.Z    (sG), K1, Z0                 // row 0 at j
+	VMOVUPS.Z    4(sG), K2, Z1                // and j+1
+	MOVQ         oh+120(FP), sRows            // sRows = oh
+
+row5:
+	DECQ         sRows                        // the last row?
+	JZ           last5
+	VMOVUPS.Z    (sG)(sOwB*1), K1, Z2         // row i+1 at j
+	VMOVUPS.Z    4(sG)(sOwB*1), K2, Z3        // and j+1
+	S2ROWI                                    // row i's taps
+	S2ROWI1                                   // row i+1's
+	S2STORE(Z4, Z5, 0)                        // gx's row 2i
+	ADDQ         sWB, sX
+	S2STORE(Z6, Z7, 0)                        // row 2i+1
+	ADDQ         sWB, sX
+	VMOVAPS      Z2, Z0                       // row i+1 is next
+	VMOVAPS      Z3, Z1
+	ADDQ         sOwB, sG
+	JMP          row5
+
+last5:
+	S2ROWI                                    // row i's taps alone
+	S2STORE(Z4, Z5, 0)
+	ADDQ         sWB, sX
+	S2STORE(Z6, Z7, 0)
+	ADDQ         $32, sMask                   // the next vector
+	ADDQ         $64, sCol
+	DECQ         sVecs
+	JNZ          vector5
+	MOVQ         gPlane+112(FP), AX           // the next planes
+	LEAQ         (sGP)(AX*4), sGP
+	MOVQ         gxPlane+104(FP), AX
+	LEAQ         (sXP)(AX*4), sXP
+	DECQ         sN
+	JNZ          plane5
+
+done5:
+	VZEROUPPER
+	RET
+
+// ---------------------------------------------------------------------
+// Weight gradient of a 3×3 depthwise convolution of stride 2, padding 1,
+// of planes of 2·oh × 2·ow: dwGradS2AVX512(gy, x, acc, masks, n, xPlane,
+// gPlane, oh, ow) (its twin: dwGradS2Go). For each vector of 16 columns j
+// of gy and each plane, gy's rows are walked down once; each input row
+// is read as 32 columns from 2j and from 2j−1 and split (VPERMI2PS) into
+// its columns 2j−1, 2j and 2j+1, the three taps of a kernel row: input
+// row 2i's with gy's row i (kernel row 1), row 2i+1's with rows i (kernel
+// row 2) and i+1 (kernel row 0, held for the next step). One chain a tap
+// a plane, added to the tap's total at acc (zero at the start). masks
+// holds, for each vector, the lanes of tap 0 (the columns inside from
+// 2j−1), of gy's columns, and of the four loads of an input row.
+
+DATA dwS2Split<>+0(SB)/4, $0
+DATA dwS2Split<>+4(SB)/4, $2
+DATA dwS2Split<>+8(SB)/4, $4
+DATA dwS2Split<>+12(SB)/4, $6
+DATA dwS2Split<>+16(SB)/4, $8
+DATA dwS2Split<>+20(SB)/4, $10
+DATA dwS2Split<>+24(SB)/4, $12
+DATA dwS2Split<>+28(SB)/4, $14
+DATA dwS2Split<>+32(SB)/4, $16
+DATA dwS2Split<>+36(SB)/4, $18
+DATA dwS2Split<>+40(SB)/4, $20
+DATA dwS2Split<>+44(SB)/4, $22
+DATA dwS2Split<>+48(SB)/4, $24
+DATA dwS2Split<>+52(SB)/4, $26
+DATA dwS2Split<>+56(SB)/4, $28
+DATA dwS2Split<>+60(SB)/4, $30
+GLOBL dwS2Split<>(SB), RODATA|NOPTR, $64
+
+// Register roles.
+#define tG    BX  // gy's row in hand, at the vector
+#define tX    DX  // the input row in hand, at column 2j
+#define tOwB  R8  // a gy row in bytes
+#define tWB   R9  // an input row in bytes
+#define tRows R10 // gy rows left
+#define tMask R11 // the vector's masks
+#define tVecs R12 // vectors left
+#define tGP   R13 // the gy plane
+#define tXP   R14 // the input plane
+#define tN    CX  // planes left
+#define tAcc  SI  // the totals
+#define tCol  DI  // the vector's first column in bytes (of gy)
+
+// The steps: Z0–Z8 the taps' chains (Z(3·kh+kw)), Z9 gy's row, Z10–Z12
+// input row 2i+1's taps (kept for kernel row 0 of the next row), Z17–Z19
+// row 2i's, Z13–Z16 the loads, Z20 the even lanes' indices (Z21 the odd
+// ones': Z20 + 1); K1 tap 0's lanes, K2 gy's, K3–K6 the loads'.
+#define SPLIT(s, e, o) \
+	VMOVUPS.Z    (tX), K3, Z13;               /* columns 2j …            */ \
+	VMOVUPS.Z    64(tX), K4, Z14;             /* … 2j+31                 */ \
+	VMOVUPS.Z    -4(tX), K5, Z15;             /* columns 2j−1 …          */ \
+	VMOVUPS.Z    60(tX), K6, Z16;             /* … 2j+30                 */ \
+	VMOVAPS      Z20, e;                      /* e = columns 2j          */ \
+	VPERMI2PS    Z14, Z13, e;                                               \
+	VMOVAPS      Z21, o;                      /* o = columns 2j+1        */ \
+	VPERMI2PS    Z14, Z13, o;                                               \
+	VMOVAPS      Z20, s;                      /* s = columns 2j−1        */ \
+	VPERMI2PS    Z16, Z15, s
+#define KROWS2(s, e, o, a0, a1, a2) \
+	VFMADD231PS  s, Z9, K1, a0;               /* tap 0 += gy·x           */ \
+	VFMADD231PS  e, Z9, K2, a1;               /* tap 1                   */ \
+	VFMADD231PS  o, Z9, K2, a2                /* tap 2                   */
+#define FLUSH2(a, off) \
+	VADDPS       off(tAcc), a, a;             /* the total + the chain   */ \
+	VMOVUPS      a, off(tAcc)
+
+// func dwGradS2AVX512(gy, x, acc []float32, masks []uint64, n, xPlane, gPlane, oh, ow int)
+TEXT ·dwGradS2AVX512(SB), NOSPLIT, $0-136
+	MOVQ         acc_base+48(FP), tAcc        // the totals = 0
+	VXORPS       Z0, Z0, Z0
+	VMOVUPS      Z0, 0(tAcc)
+	VMOVUPS      Z0, 64(tAcc)
+	VMOVUPS      Z0, 128(tAcc)
+	VMOVUPS      Z0, 192(tAcc)
+	VMOVUPS      Z0, 256(tAcc)
+	VMOVUPS      Z0, 320(tAcc)
+	VMOVUPS      Z0, 384(tAcc)
+	VMOVUPS      Z0, 448(tAcc)
+	VMOVUPS      Z0, 512(tAcc)
+	CMPQ         n+96(FP), $0                 // no planes or rows?
+	JLE          done6
+	CMPQ         oh+120(FP), $0
+	JLE          done6
+	VMOVDQU32    dwS2Split<>+0(SB), Z20       // the even lanes
+	MOVL         $1, AX                       // Z21 = the odd lanes
+	VPBROADCASTD AX, Z21
+	VPADDD       Z20, Z21, Z21
+	MOVQ         ow+128(FP), tOwB             // tOwB = ow in bytes
+	SHLQ         $2, tOwB
+	LEAQ         (tOwB)(tOwB*1), tWB          // tWB = 2·ow in bytes
+	MOVQ         masks_base+72(FP), tMask     // vector 0's masks
+	MOVQ         ow+128(FP), tVecs            // tVecs = its vectors
+	ADDQ         $15, tVecs
+	SHRQ         $4, tVecs
+	MOVQ         $0, tCol
+
+vector6:
+	KMOVW        0(tMask), K1                 // the lanes
+	KMOVW        8(tMask), K2
+	KMOVW        16(tMask), K3
+	KMOVW        24(tMask), K4
+	KMOVW        32(tMask), K5
+	KMOVW        40(tMask), K6
+	MOVQ         gy_base+0(FP), tGP           // the first planes
+	MOVQ         x_base+24(FP), tXP
+	MOVQ         n+96(FP), tN
+
+plane6:
+	VXORPS       Z0, Z0, Z0                   // the chains = 0
+	VXORPS       Z1, Z1, Z1
+	VXORPS       Z2, Z2, Z2
+	VXORPS       Z3, Z3, Z3
+	VXORPS       Z4, Z4, Z4
+	VXORPS       Z5, Z5, Z5
+	VXORPS       Z6, Z6, Z6
+	VXORPS       Z7, Z7, Z7
+	VXORPS       Z8, Z8, Z8
+	LEAQ         (tGP)(tCol*1), tG            // gy's row 0
+	LEAQ         (tXP)(tCol*2), tX            // the input's row 0
+	MOVQ         oh+120(FP), tRows
+	VMOVUPS.Z    (tG), K2, Z9                 // gy row 0 (kernel row 0
+	SPLIT(Z17, Z18, Z19)                      // reads above the image)
+	KROWS2(Z17, Z18, Z19, Z3, Z4, Z5)         // input row 0: kernel row 1
+	ADDQ         tWB, tX
+	SPLIT(Z10, Z11, Z12)
+	KROWS2(Z10, Z11, Z12, Z6, Z7, Z8)         // row 1: kernel row 2
+	ADDQ         tWB, tX
+	ADDQ         tOwB, tG
+	DECQ         tRows
+	JZ           flush6
+
+row6:
+	VMOVUPS.Z    (tG), K2, Z9                 // gy row i
+	KROWS2(Z10, Z11, Z12, Z0, Z1, Z2)         // input row 2i−1: kernel row 0
+	SPLIT(Z17, Z18, Z19)
+	KROWS2(Z17, Z18, Z19, Z3, Z4, Z5)         // row 2i: kernel row 1
+	ADDQ         tWB, tX
+	SPLIT(Z10, Z11, Z12)
+	KROWS2(Z10, Z11, Z12, Z6, Z7, Z8)         // row 2i+1: kernel row 2
+	ADDQ         tWB, tX
+	ADDQ         tOwB, tG
+	DECQ         tRows
+	JNZ          row6
+
+flush6:
+	FLUSH2(Z0, 0)                             // the taps' totals
+	FLUSH2(Z1, 64)
+	FLUSH2(Z2, 128)
+	FLUSH2(Z3, 192)
+	FLUSH2(Z4, 256)
+	FLUSH2(Z5, 320)
+	FLUSH2(Z6, 384)
+	FLUSH2(Z7, 448)
+	FLUSH2(Z8, 512)
+	MOVQ         gPlane+112(FP), AX           // the next planes
+	LEAQ         (tGP)(AX*4), tGP
+	MOVQ         xPlane+104(FP), AX
+	LEAQ         (tXP)(AX*4), tXP
+	DECQ         tN
+	JNZ          plane6
+	ADDQ         $48, tMask                   // the next vector
+	ADDQ         $64, tCol
+	DECQ         tVecs
+	JNZ          vector6
+
+done6:
+	VZEROUPPER
+	RET

@@ -10,3 +10,5 @@ func dwKernels() (dwConvKernel, dwGradKernel, int) {
 		dwGradGo(p, gy, gPlane, x, xPlane, n, acc, 8)
 	}, 8
 }
+
+var dwInputS2, dwGradS2, dwS2Vector = dwInputS2Go, dwGradS2Go, false

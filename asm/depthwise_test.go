@@ -148,8 +148,33 @@ func TestDepthwiseInPlace(t *testing.T) {
 				newDWCase(r, h, oh, ow, kh, kw, sh, n, false).checkConv(t, name, k.conv, k.zeros, r.IntN(8))
 				newDWCase(r, h, oh, ow, kh, kw, sh, n, true).checkGrad(t, name, k.grad, k.lanes)
 			}
+			// Three consecutive kernel rows of three taps, row stride 1
+			// (dwConv3AVX512's and dwGrad3AVX512's plans): 7..30 rows,
+			// the kernel's first row from 3 rows above the output row to
+			// 2 below.
+			for range 3 {
+				oh := 7 + r.IntN(24)
+				h := max(1, oh+r.IntN(7)-3)
+				n := r.IntN(4)
+				c := newDWCase(r, h, oh, ow, 3, 3, 1, n, false)
+				c.p = dwConsecutive(c.p, r.IntN(6)-3)
+				c.checkConv(t, name, k.conv, k.zeros, r.IntN(8))
+				g := newDWCase(r, h, oh, ow, 3, 3, 1, n, true)
+				g.p = dwConsecutive(g.p, r.IntN(6)-3)
+				g.checkGrad(t, name, k.grad, k.lanes)
+			}
 		}
 	}
+}
+
+// dwConsecutive is p with the kernel rows first, first+1, … (its other
+// geometry unchanged).
+func dwConsecutive(p *DWPlan, first int) *DWPlan {
+	rowOff := make([]int, len(p.RowOff))
+	for i := range rowOff {
+		rowOff[i] = first + i
+	}
+	return NewDWPlan(p.H, p.OH, p.OW, p.SH, p.LDX, p.Span, rowOff, p.ColOff, p.Lo, p.Hi)
 }
 
 // TestDepthwiseConvPlain checks DepthwiseConvF32 on a 3×3 correlation with
@@ -246,6 +271,11 @@ func FuzzDepthwiseInPlace(f *testing.F) {
 		r := rand.New(rand.NewPCG(uint64(len(data)), 7))
 		OH, OW := 1+int(oh%10), 1+int(ow%40)
 		c := newDWCase(r, 1+int(k%13), OH, OW, 1+int(k%4), 1+int(k/4%5), 1+int(k/32%3), 1+int(k%3), false)
+		if k >= 128 { // a plan of dwConv3AVX512: 3×3, consecutive rows, row stride 1
+			OH = 7 + int(oh%16)
+			c = newDWCase(r, max(1, OH+int(k%7)-3), OH, OW, 3, 3, 1, 1+int(k%3), false)
+			c.p = dwConsecutive(c.p, int(k/8%6)-3)
+		}
 		for i := range c.x {
 			if 4*i+4 <= len(data) {
 				c.x[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:]))
@@ -253,6 +283,44 @@ func FuzzDepthwiseInPlace(f *testing.F) {
 		}
 		for name, ks := range dwKernelsUnderTest() {
 			c.checkConv(t, name, ks.conv, ks.zeros, len(data)%8)
+		}
+	})
+}
+
+// FuzzDepthwiseS2 runs DepthwiseInputGradS2F32 and DepthwiseGradS2F32 on
+// operands that come from data and compares them with their twins.
+func FuzzDepthwiseS2(f *testing.F) {
+	f.Add([]byte{0, 0, 0x80, 0x7f, 0, 0, 0xc0, 0x7f, 1, 2, 3, 4, 5, 6, 7, 8}, uint8(3), uint8(17))
+	f.Fuzz(func(t *testing.T, data []byte, oh, ow uint8) {
+		r := rand.New(rand.NewPCG(uint64(len(data)), 9))
+		OH, OW, n := 1+int(oh%12), 1+int(ow%40), 1+len(data)%3
+		vals := func(k, from int) []float32 {
+			v := make([]float32, k)
+			for i := range v {
+				v[i] = float32(r.NormFloat64())
+				if j := 4 * (from + i); j+4 <= len(data) {
+					v[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[j:]))
+				}
+			}
+			return v
+		}
+		w, gy := vals(9, 0), vals(n*OH*OW, 9)
+		x := vals(4*n*OH*OW, 0)
+		want, got := make([]float32, 4*n*OH*OW), make([]float32, 4*n*OH*OW)
+		dwInputS2Go(want, 4*OH*OW, gy, OH*OW, n, OH, OW, w)
+		DepthwiseInputGradS2F32(got, 4*OH*OW, gy, OH*OW, n, OH, OW, w)
+		for i := range want {
+			if !ewSame(got[i], want[i]) {
+				t.Fatalf("input gradient, %d planes of %d×%d: gx[%d] = %v, the twin's %v", n, OH, OW, i, got[i], want[i])
+			}
+		}
+		wantW, gotW := make([]float32, 9*16), make([]float32, 9*16)
+		dwGradS2Go(gy, OH*OW, x, 4*OH*OW, n, OH, OW, wantW)
+		DepthwiseGradS2F32(gy, OH*OW, x, 4*OH*OW, n, OH, OW, gotW)
+		for i := range wantW {
+			if !ewSame(gotW[i], wantW[i]) {
+				t.Fatalf("weight gradient, %d planes of %d×%d: tap %d lane %d = %v, the twin's %v", n, OH, OW, i/16, i%16, gotW[i], wantW[i])
+			}
 		}
 	})
 }
@@ -276,6 +344,22 @@ func BenchmarkDepthwiseInPlace(b *testing.B) {
 			}
 			b.ReportMetric(float64(2*9*len(x))*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 		})
+		b.Run(fmt.Sprintf("%s/s2input/%dx%d", Path(), 2*n, 2*n), func(b *testing.B) {
+			gx := make([]float32, 4*len(x))
+			b.SetBytes(int64(4 * (len(x) + len(gx))))
+			for b.Loop() {
+				DepthwiseInputGradS2F32(gx, 4*n*n, x, n*n, 8, n, n, w)
+			}
+			b.ReportMetric(float64(2*9*len(x))*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+		b.Run(fmt.Sprintf("%s/s2grad/%dx%d", Path(), 2*n, 2*n), func(b *testing.B) {
+			x4 := make([]float32, 4*len(x))
+			b.SetBytes(int64(4 * (len(x) + len(x4))))
+			for b.Loop() {
+				DepthwiseGradS2F32(x, n*n, x4, 4*n*n, 8, n, n, acc)
+			}
+			b.ReportMetric(float64(2*9*len(x))*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
 		b.Run(fmt.Sprintf("%s/grad/%dx%d", Path(), n, n), func(b *testing.B) {
 			b.SetBytes(int64(4 * 2 * len(x)))
 			for b.Loop() {
@@ -283,5 +367,156 @@ func BenchmarkDepthwiseInPlace(b *testing.B) {
 			}
 			b.ReportMetric(float64(2*9*len(x))*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 		})
+	}
+}
+
+// TestDepthwiseInputGradS2 compares DepthwiseInputGradS2F32's kernel with
+// its twin bit for bit: gy of 1..9 rows (and some of 14..28) by 1..40
+// columns (past two vectors), 0..3 planes with gaps between them, the
+// specials mixed into gy and the weights, gx at unaligned starts in a
+// guarded buffer; and the twin with a float64 sum of the definition on
+// finite values.
+func TestDepthwiseInputGradS2(t *testing.T) {
+	r := rand.New(rand.NewPCG(49, 50))
+	for ow := 1; ow <= 40; ow++ {
+		for range 3 {
+			oh := 1 + r.IntN(9)
+			if r.IntN(3) == 0 {
+				oh = 14 + r.IntN(15)
+			}
+			n, gPlane, gxPlane := r.IntN(4), oh*ow+r.IntN(3), 4*oh*ow+r.IntN(3)
+			gy := ewValues32(r, max(0, (n-1)*gPlane+oh*ow))
+			w := ewValues32(r, 9)
+			size := max(0, (n-1)*gxPlane+4*oh*ow)
+			want := make([]float32, size)
+			for i := range want {
+				want[i] = ewGuard
+			}
+			at := r.IntN(8)
+			got, buf := ewPad(want, at, ewGuard)
+			dwInputS2Go(want, gxPlane, gy, gPlane, n, oh, ow, w)
+			DepthwiseInputGradS2F32(got, gxPlane, gy, gPlane, n, oh, ow, w)
+			for i := range want {
+				if !ewSame(got[i], want[i]) {
+					t.Fatalf("%d planes of %d×%d: gx[%d] = %v, the twin's %v", n, oh, ow, i, got[i], want[i])
+				}
+			}
+			ewCheckGuards(t, "DepthwiseInputGradS2F32", buf, at, size, ewGuard)
+		}
+	}
+	// Each weight infinite in turn, gy finite: the taps reading outside gy
+	// are left out (no 0·Inf), as the twin leaves them out.
+	for k := range 9 {
+		for _, ow := range []int{7, 16, 17, 33} {
+			oh := 4
+			gy := make([]float32, oh*ow)
+			for i := range gy {
+				gy[i] = float32(r.NormFloat64())
+			}
+			w := make([]float32, 9)
+			for i := range w {
+				w[i] = float32(r.NormFloat64())
+			}
+			w[k] = float32(math.Inf(1))
+			got, want := make([]float32, 4*oh*ow), make([]float32, 4*oh*ow)
+			dwInputS2Go(want, 0, gy, 0, 1, oh, ow, w)
+			DepthwiseInputGradS2F32(got, 0, gy, 0, 1, oh, ow, w)
+			for i := range want {
+				if !ewSame(got[i], want[i]) {
+					t.Fatalf("w[%d] = +Inf, %d×%d: gx[%d] = %v, the twin's %v", k, oh, ow, i, got[i], want[i])
+				}
+			}
+		}
+	}
+	// The definition: gx[2i+kh−1][2j+kw−1] += w[kh][kw]·gy[i][j].
+	const oh, ow = 5, 7
+	gy, w := make([]float32, oh*ow), make([]float32, 9)
+	for i := range gy {
+		gy[i] = float32(r.NormFloat64())
+	}
+	for i := range w {
+		w[i] = float32(r.NormFloat64())
+	}
+	gx := make([]float32, 4*oh*ow)
+	DepthwiseInputGradS2F32(gx, 0, gy, 0, 1, oh, ow, w)
+	want := make([]float64, len(gx))
+	for i := range oh {
+		for j := range ow {
+			for kh := range 3 {
+				for kw := range 3 {
+					if h, c := 2*i+kh-1, 2*j+kw-1; h >= 0 && c >= 0 {
+						want[h*2*ow+c] += float64(w[kh*3+kw]) * float64(gy[i*ow+j])
+					}
+				}
+			}
+		}
+	}
+	for i, g := range gx {
+		if math.Abs(float64(g)-want[i]) > 1e-5*(1+math.Abs(want[i])) {
+			t.Fatalf("gx[%d] = %v, want %v", i, g, want[i])
+		}
+	}
+}
+
+// TestDepthwiseGradS2 compares DepthwiseGradS2F32's kernel with its twin
+// bit for bit (gy of 1..9 rows and some of 14..28 by 1..40 columns, 0..3
+// planes with gaps, the specials mixed in: both sum only the pairs inside
+// the image), and the sums of the partial sums with a float64 sum of the
+// definition on finite values.
+func TestDepthwiseGradS2(t *testing.T) {
+	r := rand.New(rand.NewPCG(53, 54))
+	for ow := 1; ow <= 40; ow++ {
+		for range 3 {
+			oh := 1 + r.IntN(9)
+			if r.IntN(3) == 0 {
+				oh = 14 + r.IntN(15)
+			}
+			n, gPlane, xPlane := r.IntN(4), oh*ow+r.IntN(3), 4*oh*ow+r.IntN(3)
+			gy := ewValues32(r, max(0, (n-1)*gPlane+oh*ow))
+			x := ewValues32(r, max(0, (n-1)*xPlane+4*oh*ow))
+			want, got := make([]float32, 9*16), make([]float32, 9*16)
+			for i := range got {
+				got[i] = ewGuard
+			}
+			dwGradS2Go(gy, gPlane, x, xPlane, n, oh, ow, want)
+			DepthwiseGradS2F32(gy, gPlane, x, xPlane, n, oh, ow, got)
+			for i := range want {
+				if !ewSame(got[i], want[i]) {
+					t.Fatalf("%d planes of %d×%d: tap %d lane %d = %v, the twin's %v", n, oh, ow, i/16, i%16, got[i], want[i])
+				}
+			}
+		}
+	}
+	for _, ow := range []int{7, 14, 23} {
+		const oh, n = 6, 2
+		gy, x := make([]float32, n*oh*ow), make([]float32, n*4*oh*ow)
+		for i := range gy {
+			gy[i] = float32(r.NormFloat64())
+		}
+		for i := range x {
+			x[i] = float32(r.NormFloat64())
+		}
+		acc := make([]float32, 9*16)
+		DepthwiseGradS2F32(gy, oh*ow, x, 4*oh*ow, n, oh, ow, acc)
+		for kh := range 3 {
+			for kw := range 3 {
+				want, got := 0.0, 0.0
+				for p := range n {
+					for i := range oh {
+						for j := range ow {
+							if h, c := 2*i+kh-1, 2*j+kw-1; h >= 0 && c >= 0 {
+								want += float64(gy[(p*oh+i)*ow+j]) * float64(x[p*4*oh*ow+h*2*ow+c])
+							}
+						}
+					}
+				}
+				for _, v := range acc[(kh*3+kw)*16:][:16] {
+					got += float64(v)
+				}
+				if math.Abs(got-want) > 1e-4*(1+math.Abs(want)) {
+					t.Fatalf("%d×%d, tap (%d, %d): gradient %v, want %v", oh, ow, kh, kw, got, want)
+				}
+			}
+		}
 	}
 }

@@ -14,7 +14,10 @@ import (
 // Each kernel call runs the N planes of one channel, which share its
 // weights; channels are shared among the cores. A column stride s > 1 is
 // run on rows dealt into s phases (a copy of the channel's planes), the
-// input gradient of a strided convolution phase by phase of the result.
+// input gradient of a strided convolution phase by phase of the result;
+// but the gradients of a 3×3 convolution of stride 2 and padding 1 on
+// even planes (dwS2, MobileNet's downsampling) read the planes in place
+// in one pass where asm has vector kernels for them.
 
 // dwMaxDim bounds the sizes, paddings and dilated kernels the in-place
 // path takes (offsets in bytes then stay far from overflowing).
@@ -172,7 +175,10 @@ func convDepthwiseBackward(p *core.ConvParams, gout, input, weight, gi, gw, gb *
 	}
 	rows, cols := dwSides(p)
 	plan := dwForwardPlan(rows, cols)
-	adj := dwInputGradPhases(rows, cols)
+	var adj []dwPhase
+	if gi != nil && !(dwS2(rows, cols) && asm.DepthwiseS2Vector()) {
+		adj = dwInputGradPhases(rows, cols)
+	}
 	N, C := p.N, p.InC
 	inLen, outLen, kLen := rows.n*cols.n, rows.out*cols.out, rows.k*cols.k
 	parallel.Range(C, max(1, grain/(2*N*outLen*kLen)), 1, func(lo, hi int) {
@@ -211,20 +217,14 @@ type dwScratch struct {
 // weightGrad sets gw (one channel's kH·kW taps) to the weight gradient of
 // the channel whose N input planes are x (xPlane apart) and output
 // gradient planes gy (gPlane apart): asm.DepthwiseGradF32's partial sums
-// added in float64. When they are not all finite the channel is summed
+// (asm.DepthwiseGradS2F32's for a 3×3 kernel of stride 2, dwS2, where a
+// vector kernel runs it) added in float64. When they are not all finite the channel is summed
 // again exactly (DepthwiseGradExactF32), so that an infinity or a NaN meets
 // only the gradients it is paired with, never a zero of the padding
 // (0·Inf).
 func (s *dwScratch) weightGrad(plan *asm.DWPlan, rows, cols dwSide, x []float32, xPlane int, gy []float32, gPlane, N int, gw []float32) {
 	if s.acc == nil {
 		s.acc = make([]float32, plan.DWGradLen())
-	}
-	if cols.s > 1 {
-		if s.dealt == nil {
-			s.dealt = make([]float32, N*rows.n*cols.n)
-		}
-		dwDeal(s.dealt, x, N, xPlane, rows.n, cols.n, cols.s)
-		x, xPlane = s.dealt, rows.n*cols.n
 	}
 	lanes := asm.DWLanes()
 	sum := func() bool {
@@ -237,6 +237,20 @@ func (s *dwScratch) weightGrad(plan *asm.DWPlan, rows, cols dwSide, x []float32,
 			}
 		}
 		return finite
+	}
+	if dwS2(rows, cols) && asm.DepthwiseS2Vector() {
+		// Read in place (no dealt planes), only the pairs inside the
+		// image: nothing to sum again.
+		asm.DepthwiseGradS2F32(gy, gPlane, x, xPlane, N, rows.out, cols.out, s.acc)
+		sum()
+		return
+	}
+	if cols.s > 1 {
+		if s.dealt == nil {
+			s.dealt = make([]float32, N*rows.n*cols.n)
+		}
+		dwDeal(s.dealt, x, N, xPlane, rows.n, cols.n, cols.s)
+		x, xPlane = s.dealt, rows.n*cols.n
 	}
 	asm.DepthwiseGradF32(plan, gy, gPlane, x, xPlane, N, s.acc)
 	if !sum() {
@@ -298,11 +312,10 @@ func dwInputGradPhases(rows, cols dwSide) []dwPhase {
 
 // inputGrad sets the N planes of gx (gxPlane apart) to the input gradient
 // of the channel whose kernel is w and output gradient planes gy (gPlane
-// apart): in place when there is one phase (stride 1), else each phase
-// into scratch planes (zero for a phase no tap reaches: a stride past the
-// kernel's reach), then the phases of each row of gx merged into it.
+// apart): in place when there is one phase (stride 1), in one pass for a
+// 3×3 kernel of stride 2 (dwS2) where a vector kernel runs it, else phase
+// by phase (inputGradPhases).
 func (s *dwScratch) inputGrad(ph []dwPhase, rows, cols dwSide, gy []float32, gPlane, N int, w, gx []float32, gxPlane int) {
-	inLen := rows.n * cols.n
 	if rows.s == 1 && cols.s == 1 {
 		f := ph[0]
 		s.wt = s.wt[:0]
@@ -312,6 +325,31 @@ func (s *dwScratch) inputGrad(ph []dwPhase, rows, cols dwSide, gy []float32, gPl
 		asm.DepthwiseConvF32(f.plan, gx, gxPlane, gy, gPlane, N, s.wt, 0)
 		return
 	}
+	if dwS2(rows, cols) && asm.DepthwiseS2Vector() {
+		asm.DepthwiseInputGradS2F32(gx, gxPlane, gy, gPlane, N, rows.out, cols.out, w)
+		return
+	}
+	s.inputGradPhases(ph, rows, cols, gy, gPlane, N, w, gx, gxPlane)
+}
+
+// dwS2 reports whether the convolution is a 3×3 one of stride 2 and
+// padding 1 on planes of even sizes, whose input gradient
+// asm.DepthwiseInputGradS2F32 computes in one pass, each element's sum as
+// its phase plane adds it.
+func dwS2(rows, cols dwSide) bool {
+	for _, g := range []dwSide{rows, cols} {
+		if g.k != 3 || g.s != 2 || g.p != 1 || g.d != 1 || g.n != 2*g.out {
+			return false
+		}
+	}
+	return true
+}
+
+// inputGradPhases is inputGrad for a stride past 1: each phase into
+// scratch planes (zero for a phase no tap reaches: a stride past the
+// kernel's reach), then the phases of each row of gx merged into it.
+func (s *dwScratch) inputGradPhases(ph []dwPhase, rows, cols dwSide, gy []float32, gPlane, N int, w, gx []float32, gxPlane int) {
+	inLen := rows.n * cols.n
 	if s.phase == nil {
 		s.phase = make([]float32, N*inLen)
 	}

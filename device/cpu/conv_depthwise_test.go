@@ -32,6 +32,10 @@ var dwCases = []struct {
 	// Enough channels for the cores to share them.
 	{[]int{2, 64, 14, 14}, []int{64, 1, 3, 3}, []int{1, 1}, []int{1, 1}, []int{1, 1}},
 	{[]int{2, 48, 15, 15}, []int{48, 1, 3, 3}, []int{2, 2}, []int{1, 1}, []int{1, 1}},
+	// 3×3, stride 2, padding 1 on even sizes (the one-pass gradients,
+	// dwS2), rows wider than a vector.
+	{[]int{2, 5, 14, 10}, []int{5, 1, 3, 3}, []int{2, 2}, []int{1, 1}, []int{1, 1}},
+	{[]int{1, 40, 8, 36}, []int{40, 1, 3, 3}, []int{2, 2}, []int{1, 1}, []int{1, 1}},
 }
 
 // TestConvDepthwiseKinds checks the depthwise forward convolution (with a
