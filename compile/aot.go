@@ -208,9 +208,10 @@ func (j *Joint) partition() error {
 	// saved value is an output the forward makes anew at each call. Those
 	// only backward nodes use move there; the others are copied.
 	constant := map[*fx.Node]bool{}
+	written := fx.Written(g)
 	for _, n := range nodes {
 		op, ok := n.Target.(*tensor.Op)
-		if n.Op != fx.OpCallFunction || bwd[n] || !ok || op == nil || !strings.HasPrefix(op.Name, "aten::") || n.IsImpure() {
+		if n.Op != fx.OpCallFunction || bwd[n] || !ok || op == nil || !strings.HasPrefix(op.Name, "aten::") || n.IsImpure() || written[n] {
 			continue
 		}
 		constant[n] = allIn(n.InputNodes(), constant)

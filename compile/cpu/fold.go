@@ -27,9 +27,9 @@ import (
 //
 // It returns the folded nodes' values and removes those nodes from calls.
 func (pp *planner) foldConstants(nodes []*fx.Node, pos map[*fx.Node]int, calls map[*fx.Node]*compile.BoundCall, results map[*fx.Node]bool) map[*fx.Node]*tensor.Tensor {
-	keep := passes.Written(pp.gm.Graph) // written, or aliasing what the graph returns
+	keep := fx.Written(pp.gm.Graph) // written, or aliasing what the graph returns
 	for r := range results {
-		passes.Aliases(r, keep)
+		fx.Aliases(r, keep)
 	}
 	folded := map[*fx.Node]*tensor.Tensor{}
 	var slots []any

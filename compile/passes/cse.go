@@ -34,13 +34,13 @@ func CSE(gm *fx.GraphModule) error {
 		return err
 	}
 	g := gm.Graph
-	mutated := Written(g)
+	mutated := fx.Written(g)
 	seen := map[cseKey]*fx.Node{}
 	for n := g.First(); n != nil; {
 		next := n.Next()
 		if n.Op == fx.OpCallFunction {
 			switch {
-			case mayWrite(n):
+			case fx.MayWrite(n):
 				clear(seen)
 			case n.IsImpure() || mutated[n]:
 			default:

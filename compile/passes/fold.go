@@ -42,7 +42,7 @@ func FoldConstants(gm *fx.GraphModule) error {
 		return err
 	}
 	g := gm.Graph
-	mutated := Written(g)
+	mutated := fx.Written(g)
 	mutatedAttr := map[string]bool{}
 	for n := range mutated {
 		if n.Op == fx.OpGetAttr {

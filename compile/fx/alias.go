@@ -1,15 +1,12 @@
-package passes
+package fx
 
-import (
-	"github.com/goaten/goaten/compile/fx"
-	"github.com/goaten/goaten/tensor"
-)
+import "github.com/goaten/goaten/tensor"
 
-// mayWrite reports whether n may write memory: a call of an op whose schema
+// MayWrite reports whether n may write memory: a call of an op whose schema
 // writes an argument, or of an impure Target, whose effects are unknown.
 // Random ops change only the generator's state and write no tensor.
-func mayWrite(n *fx.Node) bool {
-	if n.Op != fx.OpCallFunction {
+func MayWrite(n *Node) bool {
+	if n.Op != OpCallFunction {
 		return false
 	}
 	if op, ok := n.Target.(*tensor.Op); ok {
@@ -23,10 +20,10 @@ func mayWrite(n *fx.Node) bool {
 // impure Target, and, from each, the values it aliases (see Aliases). A
 // node not in the set holds the same value from its definition to its last
 // use.
-func Written(g *fx.Graph) map[*fx.Node]bool {
-	out := map[*fx.Node]bool{}
+func Written(g *Graph) map[*Node]bool {
+	out := map[*Node]bool{}
 	for _, n := range g.Nodes() {
-		if !mayWrite(n) {
+		if !MayWrite(n) {
 			continue
 		}
 		op, ok := n.Target.(*tensor.Op)
@@ -37,7 +34,7 @@ func Written(g *fx.Graph) map[*fx.Node]bool {
 			continue
 		}
 		for _, i := range op.Schema.Mutates() {
-			fx.ForEachNode(argAt(n, op.Schema, i), func(x *fx.Node) { aliases(x, out) })
+			ForEachNode(argAt(n, op.Schema, i), func(x *Node) { aliases(x, out) })
 		}
 	}
 	return out
@@ -46,14 +43,14 @@ func Written(g *fx.Graph) map[*fx.Node]bool {
 // Aliases adds to set x and the values x may alias: back through the inputs
 // of view ops (schema returns with an alias annotation: view, expand, t,
 // slice, split, contiguous, ...) and of getitem.
-func Aliases(x *fx.Node, set map[*fx.Node]bool) { aliases(x, set) }
+func Aliases(x *Node, set map[*Node]bool) { aliases(x, set) }
 
-func aliases(x *fx.Node, set map[*fx.Node]bool) {
+func aliases(x *Node, set map[*Node]bool) {
 	if set[x] {
 		return
 	}
 	set[x] = true
-	if x.Op != fx.OpCallFunction {
+	if x.Op != OpCallFunction {
 		return
 	}
 	switch t := x.Target.(type) {
@@ -62,7 +59,7 @@ func aliases(x *fx.Node, set map[*fx.Node]bool) {
 			return
 		}
 	default:
-		if t != fx.GetItem {
+		if t != GetItem {
 			return
 		}
 	}
@@ -73,7 +70,7 @@ func aliases(x *fx.Node, set map[*fx.Node]bool) {
 
 // argAt returns the value n passes for the schema's argument i, positional
 // or keyword, or nil.
-func argAt(n *fx.Node, s *tensor.Schema, i int) any {
+func argAt(n *Node, s *tensor.Schema, i int) any {
 	if i < len(n.Args()) {
 		return n.Args()[i]
 	}
