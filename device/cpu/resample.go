@@ -3,6 +3,7 @@ package cpu
 import (
 	"math"
 
+	"github.com/goaten/goaten/asm"
 	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/tensor"
@@ -243,6 +244,8 @@ func bilinear[T poolFloat](dst, src []T, planes, inH, inW int, th, tw upsampleTa
 					for ow := range o {
 						o[ow] = rnd(rnd(t0[ow]*h0) + rnd(t1[ow]*h1))
 					}
+				} else if o32, ok := any(o).([]float32); ok {
+					asm.LerpF32(o32, any(t0).([]float32), float32(h0), any(t1).([]float32), float32(h1))
 				} else {
 					for ow := range o {
 						o[ow] = T(t0[ow]*h0) + T(t1[ow]*h1)
