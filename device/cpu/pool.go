@@ -419,7 +419,7 @@ func newPoolPhases(g *core.PoolWindow) *poolPhases {
 // fits reports whether the row kernels pay (output rows of a vector of
 // eight or more) and the plane's indices fit their int32.
 func (q *poolPhases) fits() bool {
-	return q.OW >= 8 && int64(q.H+q.PR)*int64(q.W+q.PC) < math.MaxInt32/2 && int64(q.sh)*int64(q.W) < math.MaxInt32/2
+	return q.OW >= 8 && q.OH > 0 && q.H > 0 && int64(q.H+q.PR)*int64(q.W+q.PC) < math.MaxInt32/2 && int64(q.sh)*int64(q.W) < math.MaxInt32/2
 }
 
 // buffer returns a goroutine's layout, padded with pad.
