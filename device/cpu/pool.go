@@ -3,6 +3,7 @@ package cpu
 import (
 	"math"
 	"runtime"
+	"sync/atomic"
 
 	"github.com/goaten/goaten/asm"
 	"github.com/goaten/goaten/aten/args"
@@ -259,6 +260,10 @@ func avgPoolBackward[T poolNum](dst, grad []T, g *core.PoolWindow, rnd func(T) T
 	in, out := g.In, g.Out
 	inPlane, outPlane := in[0]*in[1]*in[2], out[0]*out[1]*out[2]
 	sp := avgSpansOf(g)
+	if d, ok := any(dst).([]float32); ok && rnd == nil && in[0] == 1 && out[0] == 1 && sp[0][0].lo == 0 && sp[0][0].hi == 1 &&
+		avgPoolBackwardRows(d, any(grad).([]float32), g, &sp) {
+		return
+	}
 	poolParallel(g.Planes, outPlane*g.Kernel[0]*g.Kernel[1]*g.Kernel[2], 1, func(lo, hi int) {
 		for p := lo; p < hi; p++ {
 			d := dst[p*inPlane : (p+1)*inPlane]
@@ -456,6 +461,33 @@ func (q *poolPhases) load(b, s []float32) {
 	}
 }
 
+// store is load's inverse: plane s from b's inside. Input elements no
+// window reads are +0 (an average pool's gradient there).
+func (q *poolPhases) store(s, b []float32) {
+	rows := max(0, min(q.H, q.PR-q.ph))
+	cw := max(0, min(q.W, q.PC-q.pw))
+	PR, L, sw, pw := q.PR, q.L, q.sw, q.pw
+	for h := range q.H {
+		row, r := s[h*q.W:][:q.W], h+q.ph
+		if h >= rows {
+			clear(row)
+			continue
+		}
+		clear(row[cw:])
+		switch sw {
+		case 1:
+			copy(row[:cw], b[r*L+pw:])
+		case 2:
+			asm.MergeF32(row[:cw], b[((pw%2)*PR+r)*L+pw/2:][:(cw+1)/2], b[(((1+pw)%2)*PR+r)*L+(1+pw)/2:][:cw/2])
+		default:
+			for c := range row[:cw] {
+				pc := c + pw
+				row[c] = b[((pc%sw)*PR+r)*L+pc/sw]
+			}
+		}
+	}
+}
+
 // tap returns the rows of b holding tap (ky, kx)'s candidates, OW of them
 // a row sh·L apart, and the input index of the first one.
 func (q *poolPhases) tap(b []float32, ky, kx int) ([]float32, int32) {
@@ -547,6 +579,52 @@ func avgPoolRows(dst, src []float32, g *core.PoolWindow, sp *avgSpans) bool {
 				}
 			}
 			asm.DivF32(m, m, div)
+		}
+	})
+	return true
+}
+
+// avgPoolBackwardRows is avgPoolBackward for float32 planes of one depth by
+// asm.AddRowsF32: each output's share (its gradient over its divisor) is
+// added into a poolPhases layout of the input plane, padded (what lands
+// in the padding is dropped), a tap of the window at a time over the whole
+// plane, then the plane is copied out of the layout. An input element
+// receives its shares in avgPoolBackward's order — by output row, then
+// column — when the taps go from the last to the first (a later tap
+// reaches an input from an earlier output), from +0: the same bits. It
+// reports false, doing nothing, where poolPhases does not fit.
+func avgPoolBackwardRows(dst, grad []float32, g *core.PoolWindow, sp *avgSpans) bool {
+	q := newPoolPhases(g)
+	if !q.fits() {
+		return false
+	}
+	pd := sp[0][0].pool
+	div := make([]float32, q.OH*q.OW)
+	for oh := range q.OH {
+		hs := sp[1][oh]
+		for ow := range q.OW {
+			ws := sp[2][ow]
+			d := float32(1) // an empty window's share lands in the padding
+			if hs.lo < hs.hi && ws.lo < ws.hi {
+				d = float32(avgDivisor(g, pd*hs.pool*ws.pool, (hs.hi-hs.lo)*(ws.hi-ws.lo)))
+			}
+			div[oh*q.OW+ow] = d
+		}
+	}
+	plane, outPlane := q.H*q.W, q.OH*q.OW
+	poolParallel(g.Planes, outPlane*q.kh*q.kw, 1, func(lo, hi int) {
+		b := q.buffer(0)
+		share := make([]float32, outPlane)
+		for p := lo; p < hi; p++ {
+			asm.DivF32(share, grad[p*outPlane:(p+1)*outPlane], div)
+			clear(b)
+			for ky := q.kh - 1; ky >= 0; ky-- {
+				for kx := q.kw - 1; kx >= 0; kx-- {
+					v, _ := q.tap(b, ky, kx)
+					asm.AddRowsF32(v, q.sh*q.L, share, q.OW, q.OH, q.OW)
+				}
+			}
+			q.store(dst[p*plane:(p+1)*plane], b)
 		}
 	})
 	return true
@@ -761,7 +839,8 @@ func maxPoolKernel(op *tensor.Op, a []any) any {
 }
 
 func maxPool2dBackwardKernel(op *tensor.Op, a []any) any {
-	out := allocMeta(op, a)
+	// Every element is written: maxPoolBackward zeroes each plane first.
+	out := allocMetaUninit(op, a)
 	if out.Numel() == 0 {
 		return out
 	}
@@ -770,41 +849,57 @@ func maxPool2dBackwardKernel(op *tensor.Op, a []any) any {
 	grad, indices := p.GradOutput, contiguous(p.Indices)
 	inPlane, outPlane := g.In[1]*g.In[2], g.Out[1]*g.Out[2]
 	ix := poolElems[int64](indices)
-	for _, i := range ix {
-		if i != -1 && (i < 0 || i >= int64(inPlane)) {
-			tensor.IndexPanicf("max_pool2d_with_indices_backward(): index %d is out of bounds for an input plane of %d elements", i, inPlane)
-		}
-	}
 	gr, res := poolBuffers(out, grad)
 	rnd := poolRound(out.DType())
+	bad := int64(-1)
 	switch res.DType() {
 	case tensor.Float32:
-		maxPoolBackward(poolElems[float32](res), poolElems[float32](gr), ix, g.Planes, inPlane, outPlane, rnd)
+		bad = maxPoolBackward(poolElems[float32](res), poolElems[float32](gr), ix, g.Planes, inPlane, outPlane, rnd)
 	case tensor.Float64:
-		maxPoolBackward(poolElems[float64](res), poolElems[float64](gr), ix, g.Planes, inPlane, outPlane, nil)
+		bad = maxPoolBackward(poolElems[float64](res), poolElems[float64](gr), ix, g.Planes, inPlane, outPlane, nil)
+	}
+	if bad >= 0 {
+		tensor.IndexPanicf("max_pool2d_with_indices_backward(): index %d is out of bounds for an input plane of %d elements", ix[bad], inPlane)
 	}
 	poolFinish(out, res)
 	return out
 }
 
-// maxPoolBackward adds each gradient to the input element its index names.
-func maxPoolBackward[T poolFloat](dst, grad []T, idx []int64, planes, inPlane, outPlane int, rnd func(T) T) {
-	poolParallel(planes, outPlane, 1, func(lo, hi int) {
+// maxPoolBackward zeroes each input plane of dst, then adds each gradient
+// to the input element its index names (-1: none). It returns the position
+// of the first index out of its plane (its gradient is not added), or -1.
+func maxPoolBackward[T poolFloat](dst, grad []T, idx []int64, planes, inPlane, outPlane int, rnd func(T) T) int64 {
+	var bad atomic.Int64
+	bad.Store(math.MaxInt64)
+	poolParallel(planes, outPlane+inPlane/4, 1, func(lo, hi int) {
 		for p := lo; p < hi; p++ {
 			d := dst[p*inPlane : (p+1)*inPlane]
-			for k := p * outPlane; k < (p+1)*outPlane; k++ {
-				i := idx[k]
-				if i == -1 {
+			clear(d)
+			base := p * outPlane
+			for k, i := range idx[base : base+outPlane] {
+				if uint64(i) >= uint64(inPlane) {
+					if i != -1 {
+						for at := int64(base + k); ; {
+							old := bad.Load()
+							if at >= old || bad.CompareAndSwap(old, at) {
+								break
+							}
+						}
+					}
 					continue
 				}
 				if rnd != nil {
-					d[i] = rnd(d[i] + grad[k])
+					d[i] = rnd(d[i] + grad[base+k])
 				} else {
-					d[i] += grad[k]
+					d[i] += grad[base+k]
 				}
 			}
 		}
 	})
+	if b := bad.Load(); b != math.MaxInt64 {
+		return b
+	}
+	return -1
 }
 
 // adaptivePoolKernel is adaptive_avg_pool1d, _adaptive_avg_pool2d and

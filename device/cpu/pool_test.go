@@ -529,3 +529,77 @@ func TestAvgPoolGeometries(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxPoolBackwardBadIndex: an index outside its input plane is an
+// IndexError naming it (1.13's check), whichever goroutine meets it.
+func TestMaxPoolBackwardBadIndex(t *testing.T) {
+	x := tensor.ZerosOf([]int{1, 2, 4, 4})
+	g := tensor.OnesOf([]int{1, 2, 2, 2})
+	idx := tensor.FromSlice([]int64{0, 1, 4, 5, 0, 99, 2, 3}, 1, 2, 2, 2)
+	err := tensor.Try(func() {
+		tensor.Call("aten::max_pool2d_with_indices_backward.default", g, x, []int{2, 2}, []int{2, 2}, []int{0, 0}, []int{1, 1}, false, idx)
+	})
+	if err == nil || !strings.Contains(err.Error(), "index 99 is out of bounds for an input plane of 16 elements") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestAvgPoolBackwardGeometries checks float32 avg_pool2d_backward against
+// the definition computed in float32 — each output's gradient over its
+// divisor added to its window's inputs, outputs in order, from +0 — over
+// random kernels, strides, paddings, ceil modes and divisors.
+func TestAvgPoolBackwardGeometries(t *testing.T) {
+	r := rand.New(rand.NewSource(43))
+	for range 300 {
+		var k, s, p [2]int
+		for i := range 2 {
+			k[i], s[i] = 1+r.Intn(4), 1+r.Intn(3)
+			p[i] = r.Intn(k[i]/2 + 1)
+		}
+		H, W := k[0]+r.Intn(20), k[1]+r.Intn(30)
+		ceil, incl := r.Intn(2) == 0, r.Intn(2) == 0
+		var override any
+		if r.Intn(3) == 0 {
+			override = 1 + r.Intn(7)
+		}
+		planes := 1 + r.Intn(3)
+		x := tensor.ZerosOf([]int{planes, H, W})
+		y := tensor.Call("aten::avg_pool2d.default", x, k[:], s[:], p[:], ceil, incl, override).(*tensor.Tensor)
+		OH, OW := y.Size(1), y.Size(2)
+		gv := make([]float32, planes*OH*OW)
+		for i := range gv {
+			gv[i] = float32(r.NormFloat64())
+		}
+		g := tensor.FromSlice(gv, planes, OH, OW)
+		got := tensor.Call("aten::avg_pool2d_backward.default", g, x, k[:], s[:], p[:], ceil, incl, override).(*tensor.Tensor).Float32s()
+		want := make([]float32, planes*H*W)
+		for pl := range planes {
+			for oh := range OH {
+				for ow := range OW {
+					h0, w0 := oh*s[0]-p[0], ow*s[1]-p[1]
+					h1, w1 := min(h0+k[0], H+p[0]), min(w0+k[1], W+p[1])
+					pool := (h1 - h0) * (w1 - w0)
+					h0, w0, h1, w1 = max(h0, 0), max(w0, 0), min(h1, H), min(w1, W)
+					div := (h1 - h0) * (w1 - w0)
+					if override != nil {
+						div = override.(int)
+					} else if incl {
+						div = pool
+					}
+					delta := gv[(pl*OH+oh)*OW+ow] / float32(div)
+					for h := h0; h < h1; h++ {
+						for w := w0; w < w1; w++ {
+							want[(pl*H+h)*W+w] += delta
+						}
+					}
+				}
+			}
+		}
+		for i := range want {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("%dx%d kernel %v stride %v pad %v ceil %v include_pad %v divisor %v: element %d is %v, want %v",
+					H, W, k, s, p, ceil, incl, override, i, got[i], want[i])
+			}
+		}
+	}
+}
