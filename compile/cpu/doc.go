@@ -50,8 +50,12 @@
 // Memory: inside a group, registers are assigned by liveness; across the
 // graph, the storages of dead intermediates are kept in an arena and
 // handed to later results (tensor.WithAllocator), so that a warm call
-// allocates new memory only for the tensors it returns.
+// allocates new memory only for the tensors it returns. The headers of
+// values no caller sees (views, group outputs) are the arena's too, from
+// call to call. Calls made from factories alone (a causal mask of full and
+// triu) run once, when the plan is made: their values are the plan's
+// constants (foldConstants).
 //
-// Describe prints the plan of a graph: its dispatcher calls and each
-// group's tile program.
+// Describe prints the plan of a graph: its folded constants, its
+// dispatcher calls and each group's tile program.
 package cpu
