@@ -431,9 +431,7 @@ func (q *poolPhases) fits() bool {
 func (q *poolPhases) buffer(pad float32) []float32 {
 	b := make([]float32, q.sw*q.PR*q.L) // phase k, padded row r at (k·PR + r)·L
 	if pad != 0 {
-		for i := range b {
-			b[i] = pad
-		}
+		asm.Fill(b, pad)
 	}
 	return b
 }
@@ -521,9 +519,7 @@ func maxPoolRows(dst []float32, idx []int64, src []float32, g *core.PoolWindow, 
 		for p := lo; p < hi; p++ {
 			q.load(b, src[p*plane:(p+1)*plane])
 			m := dst[p*outPlane : (p+1)*outPlane]
-			for i := range m {
-				m[i] = negInf
-			}
+			asm.Fill(m, negInf)
 			copy(mi, first)
 			for ky := range q.kh {
 				for kx := range q.kw {
@@ -552,19 +548,7 @@ func avgPoolRows(dst, src []float32, g *core.PoolWindow, sp *avgSpans) bool {
 	if !q.fits() {
 		return false
 	}
-	pd := sp[0][0].pool
-	div := make([]float32, q.OH*q.OW)
-	for oh := range q.OH {
-		hs := sp[1][oh]
-		for ow := range q.OW {
-			ws := sp[2][ow]
-			d := float32(1) // an empty window's sum, +0, stays +0
-			if hs.lo < hs.hi && ws.lo < ws.hi {
-				d = float32(avgDivisor(g, pd*hs.pool*ws.pool, (hs.hi-hs.lo)*(ws.hi-ws.lo)))
-			}
-			div[oh*q.OW+ow] = d
-		}
-	}
+	div := q.avgDivisors(g, sp)
 	plane, outPlane := q.H*q.W, q.OH*q.OW
 	poolParallel(g.Planes, outPlane*q.kh*q.kw, 1, func(lo, hi int) {
 		b := q.buffer(0)
@@ -584,6 +568,26 @@ func avgPoolRows(dst, src []float32, g *core.PoolWindow, sp *avgSpans) bool {
 	return true
 }
 
+// avgDivisors is each output's divisor (avgDivisor) as a plane, 1 for an
+// empty window: its sum, +0, stays +0, and its share in the backward lands
+// in the padding.
+func (q *poolPhases) avgDivisors(g *core.PoolWindow, sp *avgSpans) []float32 {
+	pd := sp[0][0].pool
+	div := make([]float32, q.OH*q.OW)
+	for oh := range q.OH {
+		hs := sp[1][oh]
+		for ow := range q.OW {
+			ws := sp[2][ow]
+			d := float32(1)
+			if hs.lo < hs.hi && ws.lo < ws.hi {
+				d = float32(avgDivisor(g, pd*hs.pool*ws.pool, (hs.hi-hs.lo)*(ws.hi-ws.lo)))
+			}
+			div[oh*q.OW+ow] = d
+		}
+	}
+	return div
+}
+
 // avgPoolBackwardRows is avgPoolBackward for float32 planes of one depth by
 // asm.AddRowsF32: each output's share (its gradient over its divisor) is
 // added into a poolPhases layout of the input plane, padded (what lands
@@ -598,19 +602,7 @@ func avgPoolBackwardRows(dst, grad []float32, g *core.PoolWindow, sp *avgSpans) 
 	if !q.fits() {
 		return false
 	}
-	pd := sp[0][0].pool
-	div := make([]float32, q.OH*q.OW)
-	for oh := range q.OH {
-		hs := sp[1][oh]
-		for ow := range q.OW {
-			ws := sp[2][ow]
-			d := float32(1) // an empty window's share lands in the padding
-			if hs.lo < hs.hi && ws.lo < ws.hi {
-				d = float32(avgDivisor(g, pd*hs.pool*ws.pool, (hs.hi-hs.lo)*(ws.hi-ws.lo)))
-			}
-			div[oh*q.OW+ow] = d
-		}
-	}
+	div := q.avgDivisors(g, sp)
 	plane, outPlane := q.H*q.W, q.OH*q.OW
 	poolParallel(g.Planes, outPlane*q.kh*q.kw, 1, func(lo, hi int) {
 		b := q.buffer(0)

@@ -1,6 +1,7 @@
 package cpu_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand"
 	"path/filepath"
@@ -466,28 +467,66 @@ func TestMaxPoolGeometries(t *testing.T) {
 	}
 }
 
+// avgCase is a random 2-d average pool: kernel, stride, padding (at most
+// half the kernel), ceil mode, count_include_pad and divisor_override
+// (nil: none) on planes of H×W.
+type avgCase struct {
+	k, s, p      [2]int
+	H, W, planes int
+	ceil, incl   bool
+	override     any
+}
+
+func randAvgCase(r *rand.Rand) avgCase {
+	var c avgCase
+	for i := range 2 {
+		c.k[i], c.s[i] = 1+r.Intn(4), 1+r.Intn(3)
+		c.p[i] = r.Intn(c.k[i]/2 + 1)
+	}
+	c.H, c.W = c.k[0]+r.Intn(20), c.k[1]+r.Intn(30)
+	c.ceil, c.incl = r.Intn(2) == 0, r.Intn(2) == 0
+	if r.Intn(3) == 0 {
+		c.override = 1 + r.Intn(7)
+	}
+	c.planes = 1 + r.Intn(3)
+	return c
+}
+
+func (c *avgCase) call(op string, a ...any) *tensor.Tensor {
+	return tensor.Call(op, append(a, c.k[:], c.s[:], c.p[:], c.ceil, c.incl, c.override)...).(*tensor.Tensor)
+}
+
+// window is output (oh, ow)'s window, by definition: its rows [h0, h1) and
+// columns [w0, w1) inside the input, and its divisor — divisor_override,
+// the padded window's size (count_include_pad) or the count inside.
+func (c *avgCase) window(oh, ow int) (h0, h1, w0, w1, div int) {
+	h0, w0 = oh*c.s[0]-c.p[0], ow*c.s[1]-c.p[1]
+	h1, w1 = min(h0+c.k[0], c.H+c.p[0]), min(w0+c.k[1], c.W+c.p[1])
+	pool := (h1 - h0) * (w1 - w0)
+	h0, w0, h1, w1 = max(h0, 0), max(w0, 0), min(h1, c.H), min(w1, c.W)
+	div = (h1 - h0) * (w1 - w0)
+	if c.override != nil {
+		div = c.override.(int)
+	} else if c.incl {
+		div = pool
+	}
+	return h0, h1, w0, w1, div
+}
+
+func (c *avgCase) String() string {
+	return fmt.Sprintf("%dx%d kernel %v stride %v pad %v ceil %v include_pad %v divisor %v", c.H, c.W, c.k, c.s, c.p, c.ceil, c.incl, c.override)
+}
+
 // TestAvgPoolGeometries checks float32 avg_pool2d against the definition
 // computed in float32 — the window's values inside the input added row by
-// row from +0, then divided by divisor_override, the padded window's size
-// (count_include_pad) or the count inside — over random kernels, strides,
-// paddings, ceil modes and divisors, the specials among the values.
+// row from +0, then divided by the window's divisor — over random avgCases,
+// the specials among the values.
 func TestAvgPoolGeometries(t *testing.T) {
 	r := rand.New(rand.NewSource(41))
 	vals := []float32{float32(math.NaN()), float32(math.Inf(-1)), float32(math.Inf(1)), 0, float32(math.Copysign(0, -1)), 1, 2.5, -3, 0.1}
 	for range 300 {
-		var k, s, p [2]int
-		for i := range 2 {
-			k[i], s[i] = 1+r.Intn(4), 1+r.Intn(3)
-			p[i] = r.Intn(k[i]/2 + 1)
-		}
-		H, W := k[0]+r.Intn(20), k[1]+r.Intn(30)
-		ceil, incl := r.Intn(2) == 0, r.Intn(2) == 0
-		var override any
-		if r.Intn(3) == 0 {
-			override = 1 + r.Intn(7)
-		}
-		planes := 1 + r.Intn(3)
-		v := make([]float32, planes*H*W)
+		c := randAvgCase(r)
+		v := make([]float32, c.planes*c.H*c.W)
 		for i := range v {
 			if r.Intn(8) == 0 {
 				v[i] = vals[r.Intn(len(vals))]
@@ -495,34 +534,23 @@ func TestAvgPoolGeometries(t *testing.T) {
 				v[i] = float32(r.NormFloat64())
 			}
 		}
-		x := tensor.FromSlice(v, planes, H, W)
-		res := tensor.Call("aten::avg_pool2d.default", x, k[:], s[:], p[:], ceil, incl, override).(*tensor.Tensor)
+		res := c.call("aten::avg_pool2d.default", tensor.FromSlice(v, c.planes, c.H, c.W))
 		OH, OW := res.Size(1), res.Size(2)
 		got := res.Float32s()
-		for pl := range planes {
+		for pl := range c.planes {
 			for oh := range OH {
 				for ow := range OW {
-					h0, w0 := oh*s[0]-p[0], ow*s[1]-p[1]
-					h1, w1 := min(h0+k[0], H+p[0]), min(w0+k[1], W+p[1])
-					pool := (h1 - h0) * (w1 - w0)
-					h0, w0, h1, w1 = max(h0, 0), max(w0, 0), min(h1, H), min(w1, W)
+					h0, h1, w0, w1, div := c.window(oh, ow)
 					var sum float32
 					for h := h0; h < h1; h++ {
 						for w := w0; w < w1; w++ {
-							sum += v[(pl*H+h)*W+w]
+							sum += v[(pl*c.H+h)*c.W+w]
 						}
-					}
-					div := (h1 - h0) * (w1 - w0)
-					if override != nil {
-						div = override.(int)
-					} else if incl {
-						div = pool
 					}
 					want := sum / float32(div)
 					i := (pl*OH+oh)*OW + ow
 					if math.Float32bits(got[i]) != math.Float32bits(want) && !(math.IsNaN(float64(got[i])) && math.IsNaN(float64(want))) {
-						t.Fatalf("%dx%d kernel %v stride %v pad %v ceil %v include_pad %v divisor %v: plane %d (%d,%d) is %v, want %v",
-							H, W, k, s, p, ceil, incl, override, pl, oh, ow, got[i], want)
+						t.Fatalf("%v: plane %d (%d,%d) is %v, want %v", &c, pl, oh, ow, got[i], want)
 					}
 				}
 			}
@@ -547,49 +575,28 @@ func TestMaxPoolBackwardBadIndex(t *testing.T) {
 // TestAvgPoolBackwardGeometries checks float32 avg_pool2d_backward against
 // the definition computed in float32 — each output's gradient over its
 // divisor added to its window's inputs, outputs in order, from +0 — over
-// random kernels, strides, paddings, ceil modes and divisors.
+// random avgCases.
 func TestAvgPoolBackwardGeometries(t *testing.T) {
 	r := rand.New(rand.NewSource(43))
 	for range 300 {
-		var k, s, p [2]int
-		for i := range 2 {
-			k[i], s[i] = 1+r.Intn(4), 1+r.Intn(3)
-			p[i] = r.Intn(k[i]/2 + 1)
-		}
-		H, W := k[0]+r.Intn(20), k[1]+r.Intn(30)
-		ceil, incl := r.Intn(2) == 0, r.Intn(2) == 0
-		var override any
-		if r.Intn(3) == 0 {
-			override = 1 + r.Intn(7)
-		}
-		planes := 1 + r.Intn(3)
-		x := tensor.ZerosOf([]int{planes, H, W})
-		y := tensor.Call("aten::avg_pool2d.default", x, k[:], s[:], p[:], ceil, incl, override).(*tensor.Tensor)
+		c := randAvgCase(r)
+		x := tensor.ZerosOf([]int{c.planes, c.H, c.W})
+		y := c.call("aten::avg_pool2d.default", x)
 		OH, OW := y.Size(1), y.Size(2)
-		gv := make([]float32, planes*OH*OW)
+		gv := make([]float32, c.planes*OH*OW)
 		for i := range gv {
 			gv[i] = float32(r.NormFloat64())
 		}
-		g := tensor.FromSlice(gv, planes, OH, OW)
-		got := tensor.Call("aten::avg_pool2d_backward.default", g, x, k[:], s[:], p[:], ceil, incl, override).(*tensor.Tensor).Float32s()
-		want := make([]float32, planes*H*W)
-		for pl := range planes {
+		got := c.call("aten::avg_pool2d_backward.default", tensor.FromSlice(gv, c.planes, OH, OW), x).Float32s()
+		want := make([]float32, c.planes*c.H*c.W)
+		for pl := range c.planes {
 			for oh := range OH {
 				for ow := range OW {
-					h0, w0 := oh*s[0]-p[0], ow*s[1]-p[1]
-					h1, w1 := min(h0+k[0], H+p[0]), min(w0+k[1], W+p[1])
-					pool := (h1 - h0) * (w1 - w0)
-					h0, w0, h1, w1 = max(h0, 0), max(w0, 0), min(h1, H), min(w1, W)
-					div := (h1 - h0) * (w1 - w0)
-					if override != nil {
-						div = override.(int)
-					} else if incl {
-						div = pool
-					}
+					h0, h1, w0, w1, div := c.window(oh, ow)
 					delta := gv[(pl*OH+oh)*OW+ow] / float32(div)
 					for h := h0; h < h1; h++ {
 						for w := w0; w < w1; w++ {
-							want[(pl*H+h)*W+w] += delta
+							want[(pl*c.H+h)*c.W+w] += delta
 						}
 					}
 				}
@@ -597,8 +604,7 @@ func TestAvgPoolBackwardGeometries(t *testing.T) {
 		}
 		for i := range want {
 			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-				t.Fatalf("%dx%d kernel %v stride %v pad %v ceil %v include_pad %v divisor %v: element %d is %v, want %v",
-					H, W, k, s, p, ceil, incl, override, i, got[i], want[i])
+				t.Fatalf("%v: element %d is %v, want %v", &c, i, got[i], want[i])
 			}
 		}
 	}
