@@ -191,22 +191,11 @@ func (j *Joint) partition() error {
 			}
 		}
 	}
-	// Nodes a checkpointed region recorded for its backward (MetaRecompute)
-	// that only backward nodes use are recomputed there: their inputs are
-	// saved instead of their values (PyTorch's activation checkpointing in
-	// the min-cut partitioner, reduced to its rule for tagged nodes).
-	nodes := g.Nodes()
-	for i := len(nodes) - 1; i >= 0; i-- {
-		n := nodes[i]
-		if r, _ := n.Meta[MetaRecompute].(bool); r && !bwd[n] && allIn(n.Users(), bwd) {
-			bwd[n] = true
-		}
-	}
 	// Values made from factories alone (a causal mask of full and triu)
 	// are recomputed in the backward graph, not saved: a compiling backend
 	// folds them into constants on both sides (compile/cpu does), where a
-	// saved value is an output the forward makes anew at each call. Those
-	// only backward nodes use move there; the others are copied.
+	// saved value is an output the forward makes anew at each call.
+	nodes := g.Nodes()
 	constant := map[*fx.Node]bool{}
 	written := fx.Written(g)
 	for _, n := range nodes {
@@ -216,8 +205,19 @@ func (j *Joint) partition() error {
 		}
 		constant[n] = allIn(n.InputNodes(), constant)
 	}
+	// Nodes that only backward nodes use move there, decided from the last
+	// node to the first (a node's users first): those a checkpointed region
+	// recorded for its backward (MetaRecompute; their inputs are saved
+	// instead of their values: PyTorch's activation checkpointing in the
+	// min-cut partitioner, reduced to its rule for tagged nodes), and
+	// constants that are no forward output. The other constants a backward
+	// node reads are copied into the backward graph (save).
 	for i := len(nodes) - 1; i >= 0; i-- {
-		if n := nodes[i]; constant[n] && n.NumUsers() > 0 && allIn(n.Users(), bwd) && !slices.ContainsFunc(n.Users(), isOutput) {
+		n := nodes[i]
+		if bwd[n] || !allIn(n.Users(), bwd) {
+			continue
+		}
+		if r, _ := n.Meta[MetaRecompute].(bool); r || constant[n] && n.NumUsers() > 0 && !slices.ContainsFunc(n.Users(), isOutput) {
 			bwd[n] = true
 		}
 	}
