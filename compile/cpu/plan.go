@@ -220,7 +220,7 @@ func (pp *planner) build() (pl *plan, err error) {
 	reused := map[*fx.Node]bool{}
 	inGroup := func(u *fx.Node) bool { return p.of[u] != nil }
 	for i := len(pl.steps) - 1; i >= 0; i-- {
-		if s := &pl.steps[i]; s.view != nil && reusable(s.node, s.view, results, inGroup, reused) {
+		if s := &pl.steps[i]; s.view != nil && !s.view.list && keptHeader(s.node, results, inGroup, reused) {
 			reused[s.node] = true
 			s.view.reuse, s.view.header = true, pl.nheaders
 			pl.nheaders++

@@ -26,7 +26,7 @@ type viewStep struct {
 	need  int // the storage bytes the views reach (as_strided may reach past its input)
 	// reuse: the header is the arena's from call to call (header, an
 	// index into arena.headers), re-pointed at each call's input. Only for
-	// one view that no output can be or alias (see reusable).
+	// one view that no output can be or alias (see keptHeader).
 	reuse  bool
 	header int
 }
@@ -93,7 +93,7 @@ func (v *viewStep) run(vals []any, headers []*tensor.Tensor) (any, bool) {
 	if v.reuse {
 		if h := headers[v.header]; h != nil {
 			// No version counter shared: nothing writes through the
-			// header or reads its version (see reusable).
+			// header or reads its version (see keptHeader).
 			return h.WithRaw(in.Raw()), true
 		}
 		h := v.make(in, &v.outs[0])
@@ -110,46 +110,31 @@ func (v *viewStep) run(vals []any, headers []*tensor.Tensor) (any, bool) {
 	return l, true
 }
 
-// reusable reports whether a view node's header can be kept from call to
-// call: it is one tensor, not a graph output, and every user is a fusion
-// group's member, a view whose header is kept (reused: a view step puts
-// a new header on its input's storage, it does not keep the input's), or
-// an aten op that neither returns an alias of an argument (which could be
-// the header itself, as contiguous returns self) nor writes into one: none
-// keeps the header or hands it out.
-func reusable(n *fx.Node, v *viewStep, results map[*fx.Node]bool, inGroup func(*fx.Node) bool, reused map[*fx.Node]bool) bool {
-	return !v.list && keptHeader(n, results, inGroup, reused)
-}
-
-// keptHeader reports whether a group output's header can be kept from call
-// to call, given a new storage each call: the value is not a graph output
-// and every user is a fusion group's member, a view whose header is kept
-// (a view step puts a header of its own on the storage) or an aten op that
-// neither returns an alias of an argument nor writes into one, as for a
-// view (reusable).
-func keptHeader(n *fx.Node, results map[*fx.Node]bool, inGroup func(*fx.Node) bool, reused map[*fx.Node]bool) bool {
+// keptHeader reports whether the header of value n (a view's, a group
+// output's) can be kept from call to call, re-pointed at each call's
+// storage: n is not a graph output, and every user is a fusion group's
+// member, a view whose header is kept (a view step puts a header of its own
+// on its input's storage, it does not keep the input's), or an aten op
+// that neither returns an alias of an argument (which could be the header
+// itself, as contiguous returns self) nor writes into one: none keeps the
+// header or hands it out.
+func keptHeader(n *fx.Node, results map[*fx.Node]bool, inGroup func(*fx.Node) bool, kept map[*fx.Node]bool) bool {
 	if results[n] {
 		return false
 	}
 	for _, u := range n.Users() {
-		if !safeUser(u, inGroup, reused) {
+		if u.Op != fx.OpCallFunction {
+			return false
+		}
+		if inGroup(u) || kept[u] {
+			continue
+		}
+		op, ok := u.Target.(*tensor.Op)
+		if !ok || op == nil || !strings.HasPrefix(op.Name, "aten::") || op.Schema.IsView() || len(op.Schema.Mutates()) > 0 {
 			return false
 		}
 	}
 	return true
-}
-
-// safeUser reports whether user u of a kept header neither keeps it nor
-// hands it out.
-func safeUser(u *fx.Node, inGroup func(*fx.Node) bool, reused map[*fx.Node]bool) bool {
-	if u.Op != fx.OpCallFunction {
-		return false
-	}
-	if inGroup(u) || reused[u] {
-		return true
-	}
-	op, ok := u.Target.(*tensor.Op)
-	return ok && op != nil && strings.HasPrefix(op.Name, "aten::") && !op.Schema.IsView() && len(op.Schema.Mutates()) == 0
 }
 
 func (v *viewStep) make(in *tensor.Tensor, g *geom) *tensor.Tensor {
