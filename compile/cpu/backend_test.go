@@ -232,6 +232,13 @@ func cases() []fusionCase {
 			return []*tensor.Tensor{x.Sub(c).Mul(t[2]).Div(c).Maximum(t[2]), c.Sub(x).Minimum(c).Add(t[2]),
 				x.Sum([]int{-1, -2}).Mul(t[3]).AddScalar(1)}
 		}, in([]int{3, 5, 9, 12}, []int{1, 5, 1, 1}, []int{5, 1, 1}, []int{3, 5}), 0, nil},
+		{"clone_gathers", func(t ...*tensor.Tensor) []*tensor.Tensor { // contiguous clones fuse (their input gathered)
+			h := t[0].Exp().Reshape([]int{2, 40, 4, 8}).Transpose(1, 2)
+			k := h.Transpose(-2, -1).Expand([]int{2, 4, 8, 40}).Contiguous()
+			return []*tensor.Tensor{h.Clone(tensor.WithMemoryFormat(tensor.ContiguousFormat)).AddScalar(1), k,
+				t[1].Clone(tensor.WithMemoryFormat(tensor.ChannelsLast)), // strided results stay calls
+				t[1].Permute([]int{0, 2, 3, 1}).Clone(), t[1].Expand([]int{2, 3, 5, 6}).Clone()}
+		}, in([]int{2, 40, 32}, []int{1, 3, 5, 6}), 8, nil}, // the views, and the two strided clones
 		{"view_between", one(func(t ...*tensor.Tensor) *tensor.Tensor {
 			x := t[0].Exp().Reshape([]int{20, 30})
 			return x.Transpose(0, 1).Sigmoid().AddScalar(1)

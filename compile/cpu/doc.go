@@ -8,7 +8,9 @@
 // Go cannot generate machine code at run time, so the backend interprets,
 // but in tiles (numexpr's virtual machine, MonetDB/X100's vectors, Halide's
 // compute_at): chains of pointwise ops over one iteration space — with
-// scalars, broadcast operands, where and masked_fill, the pointwise
+// scalars, broadcast operands, where and masked_fill, clones into a
+// contiguous result (a strided input's gather: attention heads laid out
+// for a bmm), the pointwise
 // gradients threshold_backward (ReLU's), sigmoid_backward and
 // tanh_backward, conversions from and to float16, bfloat16 and float64 at
 // the edges, and reductions (sum, mean, amax, amin) or row ops (softmax,

@@ -102,6 +102,10 @@ var unaryKernels = map[string]func(d, x []float32){
 	"aten::abs":        asm.AbsF32,
 	"aten::neg":        asm.NegF32,
 	"aten::relu":       asm.ReluF32,
+	// clone into a contiguous result (classify fuses only contiguous
+	// results): a copy, so a strided input's gather is the whole op —
+	// the attention heads' transposes before a bmm.
+	"aten::clone": func(d, x []float32) { copy(d, x) },
 }
 
 // unaryGo are the float unary ops device/cpu computes element by element
