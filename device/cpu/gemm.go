@@ -97,28 +97,12 @@ func gemmBatched[T gemmNum](bs, m, n, k int, alpha T, a gmat[T], sa int, b gmat[
 		}
 		return
 	}
+	g := batch[T]{m, n, k, alpha, a, sa, b, sb, c, over}
 	w := runtime.GOMAXPROCS(0)
-	run := func(i int, serial bool) {
-		ai, bi := a, b
-		ai.off += i * sa
-		bi.off += i * sb
-		ci := c[i*m*n : (i+1)*m*n]
-		if over {
-			if gemmBLASBeta(m, n, k, alpha, 0, ai, bi, ci, n) {
-				return
-			}
-			clear(ci) // on the goroutine that then adds into it
-		}
-		if serial {
-			gemmSerial(m, n, k, alpha, ai, bi, ci, n)
-		} else {
-			gemm(m, n, k, alpha, ai, bi, ci, n)
-		}
-	}
 	switch {
 	case w == 1 || bs*m*n*k < gemmParallel:
 		for i := range bs {
-			run(i, true)
+			g.run(i, true)
 		}
 	case bs >= w:
 		// Each product is one index, taken by whichever goroutine is free
@@ -126,15 +110,51 @@ func gemmBatched[T gemmNum](bs, m, n, k int, alpha T, a gmat[T], sa int, b gmat[
 		// is busy the caller does the products a late helper would have.
 		// A batch under gemmWake multiply-adds in all (tens of µs) asks only
 		// a helper that is still spinning: waking a parked one costs more.
+		// (The goroutines' closure takes its own copy of g to the heap, so
+		// that the serial cases allocate nothing.)
+		gp := g
 		if bs*m*n*k < gemmWake {
-			parallel.ForSmall(bs, func(i int) { run(i, true) })
+			parallel.ForSmall(bs, func(i int) { gp.run(i, true) })
 		} else {
-			parallel.For(bs, func(i int) { run(i, true) })
+			parallel.For(bs, func(i int) { gp.run(i, true) })
 		}
 	default:
 		for i := range bs {
-			run(i, false)
+			g.run(i, false)
 		}
+	}
+}
+
+// batch is one gemmBatched call: product i reads a and b from i·sa and
+// i·sb on and writes c[i·m·n:(i+1)·m·n].
+type batch[T gemmNum] struct {
+	m, n, k int
+	alpha   T
+	a       gmat[T]
+	sa      int
+	b       gmat[T]
+	sb      int
+	c       []T
+	over    bool
+}
+
+// run computes product i, on this goroutine alone when serial is set.
+func (g *batch[T]) run(i int, serial bool) {
+	m, n := g.m, g.n
+	ai, bi := g.a, g.b
+	ai.off += i * g.sa
+	bi.off += i * g.sb
+	ci := g.c[i*m*n : (i+1)*m*n]
+	if g.over {
+		if gemmBLASBeta(m, n, g.k, g.alpha, 0, ai, bi, ci, n) {
+			return
+		}
+		clear(ci) // on the goroutine that then adds into it
+	}
+	if serial {
+		gemmSerial(m, n, g.k, g.alpha, ai, bi, ci, n)
+	} else {
+		gemm(m, n, g.k, g.alpha, ai, bi, ci, n)
 	}
 }
 

@@ -295,11 +295,13 @@ func (l *loop) seek(lo, hi int) {
 }
 
 // big reports whether the walk is long enough to be shared among goroutines
-// (a piece from split never is again) and its first operand, the output, has no broadcast (0-stride) dim: where
-// several elements write one location, the last write must win, as in a
-// serial walk.
+// (a piece from split never is again), there is more than one of them
+// (GOMAXPROCS: on one the kernel walks serially and allocates nothing for
+// split's goroutines), and its first operand, the output, has no broadcast
+// (0-stride) dim: where several elements write one location, the last
+// write must win, as in a serial walk.
 func (l *loop) big() bool {
-	if l.limited || l.numel() < 2*grain {
+	if l.limited || parallel.Pieces(l.numel(), grain) < 2 {
 		return false
 	}
 	for d := 0; d < l.rank; d++ {
@@ -325,9 +327,10 @@ func (l *loop) split(fn func(sub *loop)) {
 // keptDim returns the dim of a big reduction walk (operand 0 the
 // accumulator, broadcast with stride 0 over the reduced dims) to share
 // among goroutines: the longest dim the accumulator does not broadcast
-// over; -1 when there is none or the walk is small.
+// over; -1 when there is none or the walk is not shared (small, or one
+// goroutine: see big).
 func (l *loop) keptDim() int {
-	if l.limited || l.numel() < 2*grain {
+	if l.limited || parallel.Pieces(l.numel(), grain) < 2 {
 		return -1
 	}
 	best := -1

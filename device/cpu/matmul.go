@@ -8,6 +8,7 @@ import (
 
 	"github.com/goaten/goaten/aten/args"
 	"github.com/goaten/goaten/aten/core"
+	"github.com/goaten/goaten/internal/parallel"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -76,7 +77,9 @@ func matmulTyped[T gemmNum](c, self *tensor.Tensor, beta, alpha T, a, b *tensor.
 	ct := c.DType()
 	cd := data[T](c)[:c.Numel()]
 	if self != nil && beta != 0 {
-		copyInto(c, self)
+		if !copyRow(cd, c.Size(-1), self, ct) {
+			copyInto(c, self)
+		}
 		if beta != 1 {
 			for i := range cd {
 				cd[i] *= beta
@@ -105,6 +108,31 @@ func matmulTyped[T gemmNum](c, self *tensor.Tensor, beta, alpha T, a, b *tensor.
 		bs = c.Size(0)
 	}
 	gemmBatched(bs, m, n, k, alpha, matOf[T](a), batchStride(a), matOf[T](b), batchStride(b), cd, over)
+}
+
+// copyRow copies self into each row of n elements of cd when self is one
+// contiguous row of dtype ct broadcast over them (addmm's bias, [n] or
+// [1, n]), and reports whether it did: a copy a row, without the strided
+// walk's setup (nor its goroutines' closures on one core).
+func copyRow[T gemmNum](cd []T, n int, self *tensor.Tensor, ct tensor.DType) bool {
+	if self.DType() != ct || self.Dim() == 0 || self.Size(-1) != n || self.Numel() != n || !self.IsContiguous() {
+		return false
+	}
+	row := elems[T](self)
+	if parallel.Pieces(len(cd), grain) < 2 {
+		fillRows(cd, row, 0, len(cd)/n)
+	} else {
+		forRows(len(cd)/n, n, func(lo, hi int) { fillRows(cd, row, lo, hi) })
+	}
+	return true
+}
+
+// fillRows copies row into rows [lo, hi) of cd.
+func fillRows[T gemmNum](cd, row []T, lo, hi int) {
+	n := len(row)
+	for i := lo; i < hi; i++ {
+		copy(cd[i*n:(i+1)*n], row)
+	}
 }
 
 // matmulBF16 reproduces PyTorch 1.13's bfloat16 products bit for bit on
