@@ -553,6 +553,14 @@ func (c *BoundCall) InvokeWith(args, vals []any) any {
 	return c.s.op.Invoke(args)
 }
 
+// Bind builds the call's argument list in args (NArgs long) from vals,
+// as InvokeWith does before it calls the dispatcher: for a caller that
+// runs the op's kernel itself (an out kernel into memory it planned).
+func (c *BoundCall) Bind(args, vals []any) []any {
+	c.s.bind(args, vals)
+	return args
+}
+
 // isTemplate reports whether l is still the bound template's list (not yet
 // copied for this call).
 func isTemplate(l []*tensor.Tensor, tmpl any) bool {

@@ -302,6 +302,46 @@ func (op *Op) BackendKernel(dev Device) Kernel {
 	return nil
 }
 
+// OutKernel computes an op's result into out, for callers that plan the
+// memory of many calls (compile/cpu's plans): out is a tensor of the
+// backend's device with the dtype, sizes and strides the op's meta
+// function gives for args (ContiguousStrides where a backend's kernel
+// returns a contiguous result), its storage allocated, not shared with any
+// argument, and its elements undefined. The kernel writes every element,
+// the bits its backend kernel (ImplBackend) returns for the same args,
+// and returns nothing: the caller checked the arguments when it planned
+// (a meta function, a graph traced with them), and no key above the
+// backend runs (no autograd, no functionalization).
+type OutKernel func(out *Tensor, op *Op, args []any)
+
+// outKernels are the ops' OutKernels by op and device, read when a caller
+// plans (not per call), so they are kept outside the ops' tables.
+var outKernels sync.Map // outKey -> OutKernel
+
+type outKey struct {
+	op  *Op
+	dev Device
+}
+
+// ImplOut registers the OutKernel of op's functional form on device dev,
+// beside its kernel from ImplBackend. Registering twice panics.
+func (op *Op) ImplOut(dev Device, k OutKernel) *Op {
+	if op.Schema.IsView() || len(op.Schema.Mutates()) > 0 || len(op.Schema.Returns) != 1 || op.Schema.Returns[0].Type.Kind != TTensor {
+		panic("tensor: an out kernel is for a functional op of one result, not " + op.Name)
+	}
+	if _, dup := outKernels.LoadOrStore(outKey{op, dev}, k); dup {
+		panic(fmt.Sprintf("tensor: %s already has an out kernel for device %s", op.Name, dev))
+	}
+	return op
+}
+
+// OutKernelFor returns op's OutKernel for dev, or nil.
+func (op *Op) OutKernelFor(dev Device) OutKernel {
+	k, _ := outKernels.Load(outKey{op, dev})
+	f, _ := k.(OutKernel)
+	return f
+}
+
 // SetKeyFallback sets the kernel used for key when an op has none there.
 func SetKeyFallback(key DispatchKey, k KeyKernel) { keyFallbacks[key] = k }
 

@@ -370,6 +370,28 @@ func MaterializeUninit(t *Tensor) *Tensor {
 	return t
 }
 
+// MaterializeUninitFrom is MaterializeUninit with a's storage when it
+// has one (Allocator.Storage), for a caller that plans its results' memory
+// (compile/cpu) without making a its goroutine's Allocator for every
+// kernel it calls (WithAllocator).
+func MaterializeUninitFrom(t *Tensor, a Allocator) *Tensor {
+	materialize(t, func(nbytes int) *Storage {
+		if nbytes >= AllocatorMin {
+			if s := a.Storage(nbytes, false); s != nil {
+				if len(s.data) != nbytes {
+					panic("tensor: an Allocator returned a storage of the wrong size")
+				}
+				return s
+			}
+		}
+		return &Storage{data: newData(nbytes, false)}
+	})
+	if poisonUninit {
+		poison(t.Storage().data)
+	}
+	return t
+}
+
 // materialize gives t a new storage. A small one stays in t's block, but
 // a larger one is an object of its own: a Storage in the block would keep
 // the block, and the autograd state it holds, alive as long as any view

@@ -37,6 +37,7 @@ type arena struct {
 	scratch []*tensor.Storage
 	tracked []*tensor.Storage
 	headers []*tensor.Tensor // headers kept from call to call: reused view steps' (viewStep.reuse) and group outputs' (progOut.header)
+	lists   []any            // the reused view steps' lists of headers (viewStep.li)
 }
 
 // Storage is the tensor.Allocator: a free storage of nbytes, if any.
@@ -272,6 +273,7 @@ func (p *arenaPool) get(pl *plan) *arena {
 		owned:   map[*tensor.Storage]int{},
 		don:     &pl.donated,
 		headers: make([]*tensor.Tensor, pl.nheaders),
+		lists:   make([]any, pl.nlists),
 	}
 	a.frames = make([]frame, len(pl.progs))
 	for i, g := range pl.progs {

@@ -57,7 +57,7 @@ func ExampleDescribe() {
 	plan, _ := cpu.Describe(gm, []*tensor.Tensor{x, w, b})
 	fmt.Print(plan)
 	// Output:
-	// call %mm : [#users=1] = call_function[target=torch.ops.aten.mm.default](args = (%arg0_1, %arg1_1), kwargs = {})
+	// call %mm : [#users=1] = call_function[target=torch.ops.aten.mm.default](args = (%arg0_1, %arg1_1), kwargs = {}) (into a planned result, header kept)
 	// group [3 4]: 3 rows of 4, 3 rows a tile, 0+0 registers: add relu add_1 native_layer_norm getitem
 	//   in0 mm [3 4] (in place)
 	//   in1 arg2_1 [4] (gathered)

@@ -57,7 +57,7 @@ func TestViewStepChecksLayout(t *testing.T) {
 	x := tensor.Randn([]int{4, 6})
 	v := &viewStep{in: 0, at: geomOf(x), dtype: tensor.Float32,
 		outs: []geom{{sizes: []int{6, 4}, strides: []int{1, 6}, offset: 0}}}
-	r, ok := v.run([]any{x}, nil)
+	r, ok := v.run([]any{x}, nil, nil)
 	if !ok {
 		t.Fatal("the planned layout was not viewed")
 	}
@@ -71,7 +71,7 @@ func TestViewStepChecksLayout(t *testing.T) {
 	}
 	past := *v
 	past.need = 4 * 25 // as_strided past the end of x's 24 elements: the dispatcher raises
-	if _, ok := past.run([]any{x}, nil); ok {
+	if _, ok := past.run([]any{x}, nil, nil); ok {
 		t.Errorf("viewed past the end of the storage")
 	}
 	for name, other := range map[string]any{
@@ -81,7 +81,7 @@ func TestViewStepChecksLayout(t *testing.T) {
 		"meta":         tensor.NewMeta([]int{4, 6}, []int{6, 1}, 0, tensor.Float32, tensor.Meta),
 		"not a tensor": 3,
 	} {
-		if _, ok := v.run([]any{other}, nil); ok {
+		if _, ok := v.run([]any{other}, nil, nil); ok {
 			t.Errorf("%s: viewed an input not laid out as planned", name)
 		}
 	}

@@ -18,6 +18,7 @@ import (
 type plan struct {
 	nslots   int
 	nheaders int // the headers the arena keeps: reused views', group outputs'
+	nlists   int // the lists of views it keeps (viewStep.li)
 	inputs   []int
 	consts   []constSlot
 	folded   []*fx.Node // the calls made when the plan was (foldConstants)
@@ -25,6 +26,7 @@ type plan struct {
 	progs    []*tileProg
 	out      any  // the output's shape: compile.SlotRef, fx.Tuple or []any of them, or a constant
 	arena    bool // some intermediate outside groups is recycled: set the allocator
+	hooked   bool // some dispatcher call allocates its result (not a view, out kernel or getitem)
 	nargs    int  // the length of the dispatcher calls' argument lists together
 	pool     arenaPool
 	// donated are the storages callers handed back for graph outputs
@@ -49,6 +51,13 @@ type pstep struct {
 	reads []int
 	free  []int
 	fresh bool // the call's value is a graph output: new memory
+	// An op with an out kernel (tensor.OutKernel) runs it into a result
+	// the plan lays out (res) in the arena's memory, with no dispatcher,
+	// meta function or header per call; the header is the arena's
+	// (header ≥ 0) where keptHeader allows.
+	outk   tensor.OutKernel
+	res    vinfo
+	header int
 }
 
 type memberCall struct {
@@ -189,7 +198,12 @@ func (pp *planner) build() (pl *plan, err error) {
 			continue
 		}
 		c := calls[n]
-		s := pstep{node: n, call: c, out: pos[n], prog: -1, view: planView(n, c, pp.vals), args: pl.nargs}
+		s := pstep{node: n, call: c, out: pos[n], prog: -1, view: planView(n, c, pp.vals), args: pl.nargs, header: -1}
+		if s.view == nil && c.Op() != nil {
+			if v, ok := pp.info(n); ok && v.contiguous() {
+				s.outk, s.res = c.Op().OutKernelFor(tensor.CPU), v
+			}
+		}
 		pl.nargs += c.NArgs()
 		for _, a := range c.ArgSlots() {
 			if !slices.Contains(s.reads, a.Slot) {
@@ -210,19 +224,44 @@ func (pp *planner) build() (pl *plan, err error) {
 		if !s.fresh || part {
 			pl.arena = true
 		}
+		if s.view == nil && s.outk == nil && c.Op() != nil {
+			pl.hooked = true
+		}
 		for _, r := range s.reads {
 			last[r] = len(pl.steps)
 		}
 		pl.steps = append(pl.steps, s)
 	}
 	// Views whose headers the arena keeps, decided from the last step to
-	// the first: a view's users are decided before it.
+	// the first: a view's users are decided before it. A list of views
+	// (split) is kept when each user takes an element (getitem) whose
+	// header could be kept.
 	reused := map[*fx.Node]bool{}
 	inGroup := func(u *fx.Node) bool { return p.of[u] != nil }
 	for i := len(pl.steps) - 1; i >= 0; i-- {
-		if s := &pl.steps[i]; s.view != nil && !s.view.list && keptHeader(s.node, results, inGroup, reused) {
+		s := &pl.steps[i]
+		if s.view == nil {
+			continue
+		}
+		if s.view.list {
+			if !results[s.node] && !slices.ContainsFunc(s.node.Users(), func(u *fx.Node) bool {
+				return u.Target != fx.GetItem || !keptHeader(u, results, inGroup, reused)
+			}) {
+				s.view.reuse, s.view.header, s.view.li = true, pl.nheaders, pl.nlists
+				pl.nheaders += len(s.view.outs)
+				pl.nlists++
+			}
+			continue
+		}
+		if keptHeader(s.node, results, inGroup, reused) {
 			reused[s.node] = true
 			s.view.reuse, s.view.header = true, pl.nheaders
+			pl.nheaders++
+		}
+	}
+	for i := range pl.steps {
+		if s := &pl.steps[i]; s.outk != nil && !s.fresh && keptHeader(s.node, results, inGroup, reused) {
+			s.header = pl.nheaders
 			pl.nheaders++
 		}
 	}
@@ -308,8 +347,11 @@ func (pl *plan) run(inputs []*tensor.Tensor, a *arena) (res any, err error) {
 	for _, c := range pl.consts {
 		a.vals[c.slot] = c.val
 	}
+	// Recycled intermediates, donated outputs: the results of the plan's
+	// dispatcher calls take them through the goroutine's Allocator; the
+	// out kernels' and groups' results are given them directly.
 	tagged := tensor.StorageTagged() // the outputs are adopted (see arena.adopt)
-	if pl.arena || tagged {          // recycled intermediates, donated outputs
+	if pl.hooked && (pl.arena || tagged) {
 		restore := tensor.WithAllocator(a)
 		defer restore()
 	}
@@ -324,12 +366,16 @@ func (pl *plan) run(inputs []*tensor.Tensor, a *arena) (res any, err error) {
 			if s.call != nil {
 				v, done := any(nil), false
 				if s.view != nil {
-					v, done = s.view.run(a.vals, a.headers)
+					v, done = s.view.run(a.vals, a.headers, a.lists)
 				}
 				if !done {
 					a.hookOn, a.fresh = pl.arena && !s.fresh, s.fresh
 					end := s.args + s.call.NArgs()
-					v = s.call.InvokeWith(block[s.args:end:end], a.vals)
+					if s.outk != nil {
+						v = s.runOut(block[s.args:end:end], a)
+					} else {
+						v = s.call.InvokeWith(block[s.args:end:end], a.vals)
+					}
 					a.hookOn, a.fresh = false, false
 				}
 				a.vals[s.out] = v
@@ -354,6 +400,24 @@ func (pl *plan) run(inputs []*tensor.Tensor, a *arena) (res any, err error) {
 		}
 	}
 	return compile.Output(pl.out, a.vals), nil
+}
+
+// runOut runs s's out kernel with the argument list built in args (with
+// the allocator set for s's result).
+func (s *pstep) runOut(args []any, a *arena) *tensor.Tensor {
+	var t *tensor.Tensor
+	if s.header >= 0 {
+		t = a.headers[s.header]
+	}
+	if t == nil {
+		t = tensor.NewMeta(s.res.sizes, s.res.strides, 0, s.res.dtype, tensor.CPU)
+		if s.header >= 0 {
+			a.headers[s.header] = t
+		}
+	}
+	tensor.MaterializeUninitFrom(t, a)
+	s.outk(t, s.call.Op(), s.call.Bind(args, a.vals))
+	return t
 }
 
 // runGroup runs a group's tile program, or its nodes through the
@@ -430,7 +494,7 @@ func (pl *plan) runGroup(s *pstep, a *arena) {
 			t = tensor.NewMetaContiguous(o.sizes, o.dtype, tensor.CPU)
 		}
 		a.hookOn, a.fresh = pl.arena && !o.fresh, o.fresh
-		tensor.MaterializeUninit(t)
+		tensor.MaterializeUninitFrom(t, a)
 		a.hookOn, a.fresh = false, false
 		if o.fresh {
 			a.adopt(t.Storage())
@@ -473,11 +537,22 @@ func (pl *plan) String() string {
 	}
 	for _, s := range pl.steps {
 		if s.view != nil {
-			fmt.Fprintf(&b, "view %s\n", s.node.Format())
+			kept := ""
+			if s.view.reuse {
+				kept = " (header kept)"
+			}
+			fmt.Fprintf(&b, "view %s%s\n", s.node.Format(), kept)
 			continue
 		}
 		if s.call != nil {
-			fmt.Fprintf(&b, "call %s\n", s.node.Format())
+			into := ""
+			switch {
+			case s.header >= 0:
+				into = " (into a planned result, header kept)"
+			case s.outk != nil:
+				into = " (into a planned result)"
+			}
+			fmt.Fprintf(&b, "call %s%s\n", s.node.Format(), into)
 			continue
 		}
 		b.WriteString(pl.progs[s.prog].String())

@@ -26,9 +26,11 @@ type viewStep struct {
 	need  int // the storage bytes the views reach (as_strided may reach past its input)
 	// reuse: the header is the arena's from call to call (header, an
 	// index into arena.headers), re-pointed at each call's input. Only for
-	// one view that no output can be or alias (see keptHeader).
+	// views that no output can be or alias (see keptHeader). A list's
+	// headers are len(outs) from header on, the list itself arena.lists[li].
 	reuse  bool
 	header int
+	li     int
 }
 
 // geom is a tensor's layout in its storage.
@@ -84,11 +86,26 @@ func planView(n *fx.Node, c *compile.BoundCall, vals map[*fx.Node]any) *viewStep
 
 // run makes the step's value from vals, or reports false when its input is
 // not laid out as planned.
-func (v *viewStep) run(vals []any, headers []*tensor.Tensor) (any, bool) {
+func (v *viewStep) run(vals []any, headers []*tensor.Tensor, lists []any) (any, bool) {
 	in, _ := vals[v.in].(*tensor.Tensor)
 	if in == nil || in.Device() != tensor.CPU || in.DType() != v.dtype || in.Storage() == nil ||
 		in.Storage().NBytes() < v.need || in.StorageOffset() != v.at.offset || !slices.Equal(in.Sizes(), v.at.sizes) || !slices.Equal(in.Strides(), v.at.strides) {
 		return nil, false
+	}
+	if v.reuse && v.list {
+		if l := lists[v.li]; l != nil {
+			for _, h := range headers[v.header : v.header+len(v.outs)] {
+				h.WithRaw(in.Raw())
+			}
+			return l, true
+		}
+		l := make([]*tensor.Tensor, len(v.outs))
+		for i := range v.outs {
+			l[i] = v.make(in, &v.outs[i])
+			headers[v.header+i] = l[i]
+		}
+		lists[v.li] = l
+		return l, true
 	}
 	if v.reuse {
 		if h := headers[v.header]; h != nil {

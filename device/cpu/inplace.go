@@ -20,16 +20,25 @@ type outKernel func(out *tensor.Tensor, op *tensor.Op, a []any)
 var outKernels = map[*tensor.Op]outKernel{}
 
 // implsOut registers k as the kernel of the named functional ops, writing a
-// new tensor, and for their in-place variants (inplaceKernel), writing self.
+// new tensor, as their out kernel (tensor.OutKernel: a planned result), and
+// for their in-place variants (inplaceKernel), writing self.
 func implsOut(k outKernel, names ...string) {
 	for _, name := range names {
 		outKernels[core.Op(name)] = k
-		impl(name, func(op *tensor.Op, a []any) any {
-			out := allocMetaUninit(op, a)
-			k(out, op, a)
-			return out
-		})
+		implOut(name, k)
 	}
+}
+
+// implOut registers k as the named functional op's kernel, writing a new
+// tensor, and as its out kernel; not for its in-place variant (a product
+// reads its operands after it has written the result's first elements).
+func implOut(name string, k outKernel) {
+	impl(name, func(op *tensor.Op, a []any) any {
+		out := allocMetaUninit(op, a)
+		k(out, op, a)
+		return out
+	})
+	core.Op(name).ImplOut(tensor.CPU, tensor.OutKernel(k))
 }
 
 // inplaceKernel runs the functional op and writes its result into self,

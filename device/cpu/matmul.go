@@ -283,18 +283,16 @@ func cpublasBF16(m, n, k int, beta, alpha float32, useSelf bool, a, b gmat[float
 
 // mmKernel is the kernel of mm and bmm; of reads the op's view (bmm's
 // converts to mm's).
-func mmKernel(of func([]any) args.Mm) tensor.Kernel {
-	return func(op *tensor.Op, list []any) any {
+func mmKernel(of func([]any) args.Mm) outKernel {
+	return func(out *tensor.Tensor, op *tensor.Op, list []any) {
 		p := of(list)
 		a, b := p.Self, p.Mat2
-		out := allocMetaUninit(op, list)
 		if !mmOverwrite(out, a, b) {
 			if out.DType() == tensor.BFloat16 {
 				clear(out.Storage().Bytes()) // matmulBF16 adds into out
 			}
 			matmulInto(out, nil, tensor.Int(0), tensor.Int(1), a, b) // overwrites out
 		}
-		return out
 	}
 }
 
@@ -329,20 +327,15 @@ func mmOverwrite(out, a, b *tensor.Tensor) bool {
 	return true
 }
 
-func addmmKernel(op *tensor.Op, a []any) any {
+func addmmKernel(out *tensor.Tensor, op *tensor.Op, a []any) {
 	p := args.AddmmOf(a)
 	self, beta := p.Self, p.Beta
-	out := meta(op, a)
-	out.SetDevice(tensor.CPU)
-	if d := out.DType(); (d == tensor.Float32 || d == tensor.Float64) && beta.Float64() != 0 {
-		// matmulInto first copies beta·self over the whole result (linear's
-		// bias), so it need not be zeroed.
-		tensor.MaterializeUninit(out)
-	} else {
-		tensor.Materialize(out)
+	if d := out.DType(); (d != tensor.Float32 && d != tensor.Float64) || beta.Float64() == 0 {
+		// matmulInto adds into a zeroed result, except where it first
+		// copies beta·self over all of it (linear's bias).
+		clear(out.Storage().Bytes()[out.StorageOffset()*d.ItemSize():][:out.Numel()*d.ItemSize()])
 	}
 	matmulInto(out, self, beta, p.Alpha, p.Mat1, p.Mat2)
-	return out
 }
 
 // distance kinds, by p.
@@ -551,9 +544,9 @@ func pdistKernel(op *tensor.Op, list []any) any {
 }
 
 func init() {
-	impl("aten::mm.default", mmKernel(args.MmOf))
-	impl("aten::bmm.default", mmKernel(func(a []any) args.Mm { return args.Mm(args.BmmOf(a)) }))
-	impl("aten::addmm.default", addmmKernel)
+	implOut("aten::mm.default", mmKernel(args.MmOf))
+	implOut("aten::bmm.default", mmKernel(func(a []any) args.Mm { return args.Mm(args.BmmOf(a)) }))
+	implOut("aten::addmm.default", addmmKernel)
 	impl("aten::_cdist_forward.default", cdistKernel)
 	impl("aten::_pdist_forward.default", pdistKernel)
 }
