@@ -54,3 +54,19 @@
 	VADD   nanc.D2, u.D2, m.D2;              /* m = u + 2^52-1 */ \
 	VEOR   u.B16, m.B16, m.B16;              /* bit 63: the sign changed */ \
 	VCMTST sign.D2, m.D2, m.D2               /* all ones where it did: NaN */
+
+// MAXKEEP(v, m, k, km, t, sign, bias, vnan, mnan): k = all ones in the
+// lanes where a running maximum m keeps its place against a candidate v,
+// 0 where it takes v, as `v > m || v != v` (maxidx_arm64.s). With bias
+// 2^23 (keys -Inf → 0 … +Inf → 0xff000000, NaNs above), a NaN v's key is
+// clamped to vnan = 0xff000001, above every number's, and a NaN m's to
+// mnan = 0xff000000, +Inf's; then m keeps its place where key v ≤ key m:
+// a number v against a NaN m (v > NaN is false), but not a NaN v against
+// a NaN m (v != v). ±0 share a key (+0 > -0 is false). Clobbers km, t.
+#define MAXKEEP(v, m, k, km, t, sign, bias, vnan, mnan) \
+	FKEY(v, k, t, sign, bias);               /* k = the key of v */ \
+	VUMIN  vnan.S4, k.S4, k.S4;              /* a NaN v's: vnan */ \
+	FKEY(m, km, t, sign, bias);              /* km = the key of m */ \
+	VUMIN  mnan.S4, km.S4, km.S4;            /* a NaN m's: mnan */ \
+	VUMAX  k.S4, km.S4, t.S4;                /* t = the larger key */ \
+	VCMEQ  km.S4, t.S4, k.S4                 /* k = ones where key v ≤ key m */

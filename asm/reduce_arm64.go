@@ -4,8 +4,8 @@ package asm
 
 import "math"
 
-// The NEON reductions (reduce_arm64.s): sum, dot, sumSqDev, moments,
-// accumulateRows and sqDiffLanes. They widen float32 to float64 without
+// The NEON reductions (reduce_arm64.s): sum (and sum2, two rows at a
+// time), dot, sumSqDev, moments, accumulateRows and sqDiffLanes. They widen float32 to float64 without
 // FCVTL (which Go's arm64 assembler lacks) and see finite values only:
 // when x holds an Inf or a NaN (sqDiffLanes: a square is one) the kernel
 // says so and the twin runs instead (from the start, or for that block of
@@ -23,6 +23,12 @@ import "math"
 //
 //go:noescape
 func sumNEON(a *[16]float64, x []float32) bool
+
+// sum2NEON is sumNEON of x into a and of y into b (len(x) = len(y)),
+// the two rows through one loop; false if x or y holds an Inf or NaN.
+//
+//go:noescape
+func sum2NEON(a, b *[16]float64, x, y []float32) bool
 
 // dotNEON sets a[l] = Σ float64(x[i])·float64(y[i]) over i mod 16 = l,
 // as sumNEON.
@@ -63,6 +69,7 @@ func reduceKernels() *reduceTable {
 	}
 	t := reduceGo
 	t.sum, t.dot, t.sumSqDev, t.moments = sumF32NEON, dotF32NEON, sumSqDevF32NEON, momentsF32NEON
+	t.sum2 = sum2F32NEON
 	t.accumulateRows, t.sqDiffLanes = accumulateRowsNEON, sqDiffLanesF32NEON
 	t.scaleShift, t.affine = scaleShiftF32NEON, affineF32NEON
 	t.normGradSums, t.normGradDX, t.normGradWB = normGradSumsF32NEON, normGradDXF32NEON, normGradWBF32NEON
@@ -82,6 +89,23 @@ func sumF32NEON(x []float32) float64 {
 		a[i%16] += float64(x[i]) // each sum finite, then one addition
 	}
 	return sum16(&a)
+}
+
+// sum2F32NEON is sumF32NEON of the rows x[:n] and x[n:2n], bit for bit:
+// the same running sums, their whole sixteens through one loop. A row
+// holding an Inf or a NaN there sends both rows to sumF32NEON.
+func sum2F32NEON(x []float32, n int) (float64, float64) {
+	r0, r1 := x[:n], x[n:2*n]
+	m := n &^ 15
+	var a, b [16]float64
+	if m == 0 || !sum2NEON(&a, &b, r0[:m], r1[:m]) {
+		return sumF32NEON(r0), sumF32NEON(r1)
+	}
+	for i := m; i < n; i++ {
+		a[i%16] += float64(r0[i]) // each sum finite, then one addition, as sumF32NEON
+		b[i%16] += float64(r1[i])
+	}
+	return sum16(&a), sum16(&b)
 }
 
 func dotF32NEON(x, y []float32) float64 {

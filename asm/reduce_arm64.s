@@ -144,6 +144,46 @@ sumLoop:
 	STORE8(aPtr)                             // a = the sums
 	RETOK(ret+32(FP))                        // all finite?
 
+// func sum2NEON(a, b *[16]float64, x, y []float32) bool
+//
+// In:  len(x) = len(y), a positive multiple of 16. Out: a and b as
+// sumNEON's of x and of y (the same additions in the same order, two rows
+// through one loop), and true; false when x or y holds an Inf or a NaN.
+// Clobbers R0–R4, R9, R10, V0–V31.
+TEXT ·sum2NEON(SB), NOSPLIT, $0-65
+	MOVD  a+0(FP), aPtr                      // aPtr = a
+	MOVD  b+8(FP), bPtr                      // bPtr = b
+	MOVD  x_base+16(FP), xPtr                // xPtr = &x[0]
+	MOVD  x_len+24(FP), nLeft                // nLeft = len(x)
+	MOVD  y_base+40(FP), yPtr                // yPtr = &y[0]
+	SETUP                                    // constants, seen = 0
+	ZERO8                                    // x's sums = 0
+	VEOR  V8.B16, V8.B16, V8.B16             // y's sums = 0
+	VEOR  V9.B16, V9.B16, V9.B16
+	VEOR  V10.B16, V10.B16, V10.B16
+	VEOR  V11.B16, V11.B16, V11.B16
+	VEOR  V12.B16, V12.B16, V12.B16
+	VEOR  V13.B16, V13.B16, V13.B16
+	VEOR  V14.B16, V14.B16, V14.B16
+	VEOR  V15.B16, V15.B16, V15.B16
+sum2Loop:
+	VLD1.P 64(xPtr), [V16.S4, V17.S4, V18.S4, V19.S4] // V16:V19 = x[0:16]
+	ADDW(V16, V0, V1)                        // x's sums 0:4 += x[0:4]
+	ADDW(V17, V2, V3)                        // 4:8 += x[4:8]
+	ADDW(V18, V4, V5)                        // 8:12 += x[8:12]
+	ADDW(V19, V6, V7)                        // 12:16 += x[12:16]
+	VLD1.P 64(yPtr), [V16.S4, V17.S4, V18.S4, V19.S4] // V16:V19 = y[0:16]
+	ADDW(V16, V8, V9)                        // y's sums 0:4 += y[0:4]
+	ADDW(V17, V10, V11)                      // 4:8 += y[4:8]
+	ADDW(V18, V12, V13)                      // 8:12 += y[8:12]
+	ADDW(V19, V14, V15)                      // 12:16 += y[12:16]
+	SUBS  $16, nLeft                         // 16 of each done
+	BNE   sum2Loop                           // more
+	STORE8(aPtr)                             // a = x's sums
+	VST1.P [V8.D2, V9.D2, V10.D2, V11.D2], 64(bPtr)    // b[0:8] = V8:V11
+	VST1.P [V12.D2, V13.D2, V14.D2, V15.D2], 64(bPtr)  // b[8:16] = V12:V15
+	RETOK(ret+64(FP))                        // all finite?
+
 // DOT4(u, v, a0, a1) adds float64(u[k])·float64(v[k]), k < 4, to the sums
 // a0:a1: x = -0 + |u|·2^-896·(±2^896) with the sign of the product, y =
 // -0 + |v|·2^-896·2^896 (both exact), a += x·y (exact product, one

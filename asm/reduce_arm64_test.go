@@ -4,6 +4,7 @@ package asm
 
 import (
 	"math"
+	"math/rand/v2"
 	"os"
 	"reflect"
 	"testing"
@@ -23,7 +24,7 @@ func TestReduceNEONInUse(t *testing.T) {
 		name      string
 		got, want any
 	}{
-		{"sum", red32.sum, sumF32NEON}, {"dot", red32.dot, dotF32NEON},
+		{"sum", red32.sum, sumF32NEON}, {"sum2", red32.sum2, sum2F32NEON}, {"dot", red32.dot, dotF32NEON},
 		{"sumSqDev", red32.sumSqDev, sumSqDevF32NEON}, {"moments", red32.moments, momentsF32NEON},
 		{"accumulateRows", red32.accumulateRows, accumulateRowsNEON}, {"sqDiffLanes", red32.sqDiffLanes, sqDiffLanesF32NEON},
 		{"scaleShift", red32.scaleShift, scaleShiftF32NEON}, {"affine", red32.affine, affineF32NEON},
@@ -58,6 +59,8 @@ func TestReduceNEONStops(t *testing.T) {
 				ok   bool
 			}{
 				{"sumNEON", sumNEON(&a, x)},
+				{"sum2NEON(x, y)", sum2NEON(&a, &b, x, y)},
+				{"sum2NEON(y, x)", sum2NEON(&a, &b, y, x)},
 				{"dotNEON(x, y)", dotNEON(&a, x, y)},
 				{"dotNEON(y, x)", dotNEON(&a, y, x)},
 				{"sumSqDevNEON", sumSqDevNEON(&a, x, 0.5)},
@@ -106,6 +109,46 @@ func TestWidenNEON(t *testing.T) {
 		for i, v := range x {
 			if w := float64(v); math.Float64bits(acc[i]) != math.Float64bits(w) {
 				t.Fatalf("float64(%#x) = %#x, want %#x", math.Float32bits(v), math.Float64bits(acc[i]), math.Float64bits(w))
+			}
+		}
+	}
+}
+
+// TestSum2NEONBits: sum2NEON's sums are sumNEON's of each row, and
+// sum2F32NEON's results SumF32's of each row, bit for bit, over rows of
+// 0…67, 128, 129 and 1000 elements: finite values of every size, signed
+// zeros, subnormals (the kernel's path), and an Inf or NaN in either row,
+// in the whole sixteens or in the tail (sumF32NEON's fallbacks).
+func TestSum2NEONBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 4))
+	for _, n := range ewLens() {
+		for k := range 5 {
+			x := make([]float32, 0, 2*n)
+			x = append(x, rowValues(r, n, k)...)
+			x = append(x, rowValues(r, n, (k+1)%5)...)
+			if n > 0 && r.IntN(4) == 0 {
+				x[r.IntN(2*n)] = rowSpecials[r.IntN(len(rowSpecials))]
+			}
+			if m := n &^ 15; m > 0 {
+				var a, b, wa, wb [16]float64
+				ok := sum2NEON(&a, &b, x[:m], x[n:n+m])
+				oka, okb := sumNEON(&wa, x[:m]), sumNEON(&wb, x[n:n+m])
+				if ok != (oka && okb) {
+					t.Fatalf("%d elements, kind %d: sum2NEON finite %v, sumNEON %v and %v", n, k, ok, oka, okb)
+				}
+				for l := range 16 {
+					if ok && (math.Float64bits(a[l]) != math.Float64bits(wa[l]) || math.Float64bits(b[l]) != math.Float64bits(wb[l])) {
+						t.Fatalf("%d elements, kind %d: sum %d is %v and %v, sumNEON %v and %v", n, k, l, a[l], b[l], wa[l], wb[l])
+					}
+				}
+			}
+			if n == 0 {
+				continue
+			}
+			ga, gb := sum2F32NEON(x, n)
+			wa, wb := SumF32(x[:n]), SumF32(x[n:])
+			if math.Float64bits(ga) != math.Float64bits(wa) || math.Float64bits(gb) != math.Float64bits(wb) {
+				t.Fatalf("%d elements, kind %d: sum2F32NEON = %v, %v; SumF32 %v, %v", n, k, ga, gb, wa, wb)
 			}
 		}
 	}
