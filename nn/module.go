@@ -271,11 +271,28 @@ func (b *Base) NamedParameters() []Named {
 // Parameters lists the parameters in registration order (what optimizers
 // take).
 func (b *Base) Parameters() []*T {
-	np := b.NamedParameters()
-	out := make([]*T, len(np))
-	for i, p := range np {
-		out[i] = p.Tensor
+	// NamedParameters' walk without the names (a training loop's ZeroGrad
+	// calls this every step).
+	var out []*T
+	seenMod := map[*Base]bool{}
+	seen := map[*T]bool{}
+	var walk func(m *Base)
+	walk = func(m *Base) {
+		if seenMod[m] {
+			return
+		}
+		seenMod[m] = true
+		for _, e := range m.params {
+			if e.v != nil && !seen[e.v] {
+				seen[e.v] = true
+				out = append(out, e.v)
+			}
+		}
+		for _, c := range m.children {
+			walk(c.v.base())
+		}
 	}
+	walk(b)
 	return out
 }
 

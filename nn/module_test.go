@@ -28,6 +28,7 @@ func newLeaf(in, out int) *leaf {
 type net struct {
 	nn.Base
 	A, B  *leaf
+	C, D  *leaf // registered by TestModuleNames only
 	Count *tensor.Tensor
 }
 
@@ -53,6 +54,23 @@ func TestModuleNames(t *testing.T) {
 	if ps := n.Parameters(); len(ps) != 4 || ps[0] != n.A.W || !ps[0].RequiresGrad() {
 		t.Errorf("Parameters: %d, first is a.weight %v", len(ps), ps[0] == n.A.W)
 	}
+	// Parameters is NamedParameters without the names, in its order, each
+	// tensor once: a leaf registered twice and a tied weight included.
+	n.C = nn.Register(n, "c", n.A)
+	tied := newLeaf(2, 2)
+	tied.RegisterParameter("shared", n.B.W)
+	n.D = nn.Register(n, "d", tied)
+	named, ps := n.NamedParameters(), n.Parameters()
+	if len(ps) != len(named) || len(ps) != 6 {
+		t.Fatalf("Parameters: %d, NamedParameters: %d, want 6", len(ps), len(named))
+	}
+	for i := range ps {
+		if ps[i] != named[i].Tensor {
+			t.Errorf("Parameters()[%d] is not %s", i, named[i].Name)
+		}
+	}
+	n.C, n.D = nil, nil
+	n = newNet()
 	sd := n.StateDict()
 	if got := strings.Join(sd.Keys, " "); got != "count a.weight a.bias b.weight b.bias" {
 		t.Errorf("state dict keys %s", got)

@@ -62,6 +62,15 @@ func normOut[T normElem](out *tensor.Tensor) ([]T, func()) {
 	return data[T](tmp)[:tmp.Numel()], func() { copyInto(out, tmp) }
 }
 
+// normOutOrRow is normOut, or a scratch row of n elements when out is nil
+// (a result not asked for).
+func normOutOrRow[T normElem](out *tensor.Tensor, n int) ([]T, func()) {
+	if out == nil {
+		return make([]T, n), func() {}
+	}
+	return normOut[T](out)
+}
+
 // normIn1 is normIn for an optional tensor (nil for None).
 func normIn1[T normElem](t *tensor.Tensor) []T {
 	if t == nil {
@@ -350,9 +359,15 @@ func layerNormBackwardF32(dy, x, mean, rstd, w *tensor.Tensor, m, n int, outs []
 		}
 	}
 	dx, doneX := normOut[float32](outs[0])
+	// dw and db are summed in place in their results (in a scratch row
+	// where only the other one is asked for).
 	var dw, db []float32
+	doneW, doneB := func() {}, func() {}
 	if outs[1] != nil || outs[2] != nil {
-		dw, db = make([]float32, n), make([]float32, n)
+		dw, doneW = normOutOrRow[float32](outs[1], n)
+		db, doneB = normOutOrRow[float32](outs[2], n)
+		clear(dw)
+		clear(db)
 	}
 	wb := func(i, lo, hi int) {
 		asm.LayerNormGradWBF32(dw[lo:hi], db[lo:hi], dys[i*n+lo:i*n+hi], xs[i*n+lo:i*n+hi], rstds[i], -rstds[i]*means[i])
@@ -386,17 +401,8 @@ func layerNormBackwardF32(dy, x, mean, rstd, w *tensor.Tensor, m, n int, outs []
 		})
 	}
 	doneX()
-	if dw == nil {
-		return
-	}
-	for _, o := range []struct {
-		t *tensor.Tensor
-		v []float32
-	}{{outs[1], dw}, {outs[2], db}} {
-		if o.t != nil {
-			copyInto(o.t, tensor.FromSlice(o.v, n).Reshape(o.t.Sizes()))
-		}
-	}
+	doneW()
+	doneB()
 }
 
 // layerNormRowDX32 is one float32 row's input gradient as 1.13's kernel
