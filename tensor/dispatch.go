@@ -302,17 +302,18 @@ func (op *Op) BackendKernel(dev Device) Kernel {
 	return nil
 }
 
-// OutKernel computes an op's result into out, for callers that plan the
-// memory of many calls (compile/cpu's plans): out is a tensor of the
-// backend's device with the dtype, sizes and strides the op's meta
-// function gives for args (ContiguousStrides where a backend's kernel
-// returns a contiguous result), its storage allocated, not shared with any
-// argument, and its elements undefined. The kernel writes every element,
-// the bits its backend kernel (ImplBackend) returns for the same args,
-// and returns nothing: the caller checked the arguments when it planned
-// (a meta function, a graph traced with them), and no key above the
-// backend runs (no autograd, no functionalization).
-type OutKernel func(out *Tensor, op *Op, args []any)
+// OutKernel computes an op's results into outs, for callers that plan the
+// memory of many calls (compile/cpu's plans): outs holds one tensor per
+// result of the op's schema, nil for a result the call leaves undefined
+// (convolution_backward's output_mask), each on the backend's device with
+// the dtype, sizes and strides the op's meta function gives for args, its
+// storage allocated, not shared with any argument or other result, and its
+// elements undefined. The kernel writes every element, the bits its
+// backend kernel (ImplBackend) returns for the same args, and returns
+// nothing: the caller checked the arguments when it planned (a meta
+// function, a graph traced with them), and no key above the backend runs
+// (no autograd, no functionalization).
+type OutKernel func(outs []*Tensor, op *Op, args []any)
 
 // outKernels are the ops' OutKernels by op and device, read when a caller
 // plans (not per call), so they are kept outside the ops' tables.
@@ -323,11 +324,15 @@ type outKey struct {
 	dev Device
 }
 
-// ImplOut registers the OutKernel of op's functional form on device dev,
-// beside its kernel from ImplBackend. Registering twice panics.
+// ImplOut registers the OutKernel of a functional op on device dev, beside
+// its kernel from ImplBackend. Registering twice panics.
 func (op *Op) ImplOut(dev Device, k OutKernel) *Op {
-	if op.Schema.IsView() || len(op.Schema.Mutates()) > 0 || len(op.Schema.Returns) != 1 || op.Schema.Returns[0].Type.Kind != TTensor {
-		panic("tensor: an out kernel is for a functional op of one result, not " + op.Name)
+	ok := !op.Schema.IsView() && len(op.Schema.Mutates()) == 0 && len(op.Schema.Returns) > 0
+	for _, r := range op.Schema.Returns {
+		ok = ok && r.Type.Kind == TTensor
+	}
+	if !ok {
+		panic("tensor: an out kernel is for a functional op whose results are tensors, not " + op.Name)
 	}
 	if _, dup := outKernels.LoadOrStore(outKey{op, dev}, k); dup {
 		panic(fmt.Sprintf("tensor: %s already has an out kernel for device %s", op.Name, dev))

@@ -36,8 +36,9 @@ type arena struct {
 	adopted int // bytes of outputs adopted in this call
 	scratch []*tensor.Storage
 	tracked []*tensor.Storage
-	headers []*tensor.Tensor // headers kept from call to call: reused view steps' (viewStep.reuse) and group outputs' (progOut.header)
-	lists   []any            // the reused view steps' lists of headers (viewStep.li)
+	headers []*tensor.Tensor   // headers kept from call to call: reused view steps' (viewStep.reuse) and group outputs' (progOut.header)
+	lists   []any              // the lists kept from call to call: reused view steps' (viewStep.li), out steps' tuples (outStep.li)
+	outs    [][]*tensor.Tensor // the out steps' results (outStep.idx), for their kernels
 }
 
 // Storage is the tensor.Allocator: a free storage of nbytes, if any.
@@ -235,6 +236,9 @@ func (a *arena) endCall() {
 		}
 	}
 	clear(a.owned)
+	for _, o := range a.outs {
+		clear(o) // a graph output's header is the caller's now
+	}
 	a.hookOn, a.fresh = false, false
 	if a.adopted > 0 {
 		a.don.made(a.adopted)
@@ -274,6 +278,10 @@ func (p *arenaPool) get(pl *plan) *arena {
 		don:     &pl.donated,
 		headers: make([]*tensor.Tensor, pl.nheaders),
 		lists:   make([]any, pl.nlists),
+		outs:    make([][]*tensor.Tensor, len(pl.outs)),
+	}
+	for i, n := range pl.outs {
+		a.outs[i] = make([]*tensor.Tensor, n)
 	}
 	a.frames = make([]frame, len(pl.progs))
 	for i, g := range pl.progs {

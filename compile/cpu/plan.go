@@ -17,8 +17,9 @@ import (
 // graph), cleared after their last use.
 type plan struct {
 	nslots   int
-	nheaders int // the headers the arena keeps: reused views', group outputs'
-	nlists   int // the lists of views it keeps (viewStep.li)
+	nheaders int   // the headers the arena keeps: reused views', group outputs'
+	nlists   int   // the lists it keeps: of views (viewStep.li), of an out kernel's results (outStep.li)
+	outs     []int // the number of results of each out step (outStep.idx): the arena's outs
 	inputs   []int
 	consts   []constSlot
 	folded   []*fx.Node // the calls made when the plan was (foldConstants)
@@ -50,14 +51,8 @@ type pstep struct {
 	args  int                // where the call's argument list starts in the call's block
 	reads []int
 	free  []int
-	fresh bool // the call's value is a graph output: new memory
-	// An op with an out kernel (tensor.OutKernel) runs it into a result
-	// the plan lays out (res) in the arena's memory, with no dispatcher,
-	// meta function or header per call; the header is the arena's
-	// (header ≥ 0) where keptHeader allows.
-	outk   tensor.OutKernel
-	res    vinfo
-	header int
+	fresh bool     // the call's value is a graph output: new memory
+	into  *outStep // the call runs its op's out kernel (outstep.go)
 }
 
 type memberCall struct {
@@ -198,10 +193,12 @@ func (pp *planner) build() (pl *plan, err error) {
 			continue
 		}
 		c := calls[n]
-		s := pstep{node: n, call: c, out: pos[n], prog: -1, view: planView(n, c, pp.vals), args: pl.nargs, header: -1}
-		if s.view == nil && c.Op() != nil {
-			if v, ok := pp.info(n); ok && v.contiguous() {
-				s.outk, s.res = c.Op().OutKernelFor(tensor.CPU), v
+		s := pstep{node: n, call: c, out: pos[n], prog: -1, view: planView(n, c, pp.vals), args: pl.nargs}
+		if s.view == nil {
+			s.into = planOut(n, c, pp.vals, results, calls)
+			if s.into != nil {
+				s.into.idx = len(pl.outs)
+				pl.outs = append(pl.outs, len(s.into.res))
 			}
 		}
 		pl.nargs += c.NArgs()
@@ -224,7 +221,7 @@ func (pp *planner) build() (pl *plan, err error) {
 		if !s.fresh || part {
 			pl.arena = true
 		}
-		if s.view == nil && s.outk == nil && c.Op() != nil {
+		if s.view == nil && s.into == nil && c.Op() != nil {
 			pl.hooked = true
 		}
 		for _, r := range s.reads {
@@ -260,9 +257,8 @@ func (pp *planner) build() (pl *plan, err error) {
 		}
 	}
 	for i := range pl.steps {
-		if s := &pl.steps[i]; s.outk != nil && !s.fresh && keptHeader(s.node, results, inGroup, reused) {
-			s.header = pl.nheaders
-			pl.nheaders++
+		if o := pl.steps[i].into; o != nil {
+			o.keepHeaders(pl, pl.steps[i].node, results, inGroup, reused, calls)
 		}
 	}
 	for _, g := range pl.progs {
@@ -371,8 +367,8 @@ func (pl *plan) run(inputs []*tensor.Tensor, a *arena) (res any, err error) {
 				if !done {
 					a.hookOn, a.fresh = pl.arena && !s.fresh, s.fresh
 					end := s.args + s.call.NArgs()
-					if s.outk != nil {
-						v = s.runOut(block[s.args:end:end], a)
+					if s.into != nil {
+						v = s.into.run(s.call, block[s.args:end:end], a, pl.arena)
 					} else {
 						v = s.call.InvokeWith(block[s.args:end:end], a.vals)
 					}
@@ -400,24 +396,6 @@ func (pl *plan) run(inputs []*tensor.Tensor, a *arena) (res any, err error) {
 		}
 	}
 	return compile.Output(pl.out, a.vals), nil
-}
-
-// runOut runs s's out kernel with the argument list built in args (with
-// the allocator set for s's result).
-func (s *pstep) runOut(args []any, a *arena) *tensor.Tensor {
-	var t *tensor.Tensor
-	if s.header >= 0 {
-		t = a.headers[s.header]
-	}
-	if t == nil {
-		t = tensor.NewMeta(s.res.sizes, s.res.strides, 0, s.res.dtype, tensor.CPU)
-		if s.header >= 0 {
-			a.headers[s.header] = t
-		}
-	}
-	tensor.MaterializeUninitFrom(t, a)
-	s.outk(t, s.call.Op(), s.call.Bind(args, a.vals))
-	return t
 }
 
 // runGroup runs a group's tile program, or its nodes through the
@@ -546,11 +524,8 @@ func (pl *plan) String() string {
 		}
 		if s.call != nil {
 			into := ""
-			switch {
-			case s.header >= 0:
-				into = " (into a planned result, header kept)"
-			case s.outk != nil:
-				into = " (into a planned result)"
+			if s.into != nil {
+				into = s.into.describe()
 			}
 			fmt.Fprintf(&b, "call %s%s\n", s.node.Format(), into)
 			continue

@@ -10,11 +10,15 @@ import (
 
 // Kernels of embedding, embedding_dense_backward and _embedding_bag.
 
-func embeddingKernel(op *tensor.Op, a []any) any {
-	out := allocMeta(op, a)
+func embeddingKernel(out *tensor.Tensor, op *tensor.Op, a []any) {
 	p := args.EmbeddingOf(a)
 	weight, indices := p.Weight, p.Indices
-	idx := ixInt64s(indices)
+	var idx []int64
+	if indices.DType() == tensor.Int64 && indices.IsContiguous() {
+		idx = elems[int64](indices) // read only: no copy of the indices
+	} else {
+		idx = ixInt64s(indices)
+	}
 	rows := int64(weight.Size(0))
 	for _, v := range idx {
 		if v < 0 || v >= rows {
@@ -22,12 +26,22 @@ func embeddingKernel(op *tensor.Op, a []any) any {
 		}
 	}
 	if out.Numel() == 0 {
-		return out
+		return
+	}
+	if weight.Dim() == 2 && weight.IsContiguous() && out.IsContiguous() {
+		// A row's bytes a lookup, into a contiguous result.
+		is := weight.DType().ItemSize()
+		d := weight.Size(1) * is
+		wb := weight.Storage().Bytes()[weight.StorageOffset()*is:]
+		ob := out.Storage().Bytes()[out.StorageOffset()*is:]
+		for i, v := range idx {
+			copy(ob[i*d:(i+1)*d], wb[int(v)*d:(int(v)+1)*d])
+		}
+		return
 	}
 	e := ixEntry{dim: 0, shape: indices.Sizes(), vals: idx}
 	plan := ixPlan(weight.Sizes(), weight.Strides(), weight.StorageOffset(), []ixEntry{e})
 	ixCopy(out, weight, &ixMoves{src: plan.offsets(), run: plan.run})
-	return out
 }
 
 // ixRound rounds v to dtype d's precision (float16/bfloat16 through float32).
@@ -268,7 +282,7 @@ func embeddingBagKernel(op *tensor.Op, a []any) any {
 }
 
 func init() {
-	impl("aten::embedding.default", embeddingKernel)
+	implOut("aten::embedding.default", embeddingKernel)
 	impl("aten::embedding_dense_backward.default", embeddingDenseBackwardKernel)
 	impl("aten::_embedding_bag.default", embeddingBagKernel)
 }

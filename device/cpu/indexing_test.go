@@ -382,3 +382,38 @@ func TestGatherScatterAddLastDim(t *testing.T) {
 		}
 	}
 }
+
+// TestEmbeddingRows: embedding's row copies (a contiguous weight) and its
+// strided path give each index's row, for int64 and int32 indices of any
+// shape, float32 and float64 weights, and an index out of range is
+// PyTorch's IndexError.
+func TestEmbeddingRows(t *testing.T) {
+	for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64} {
+		w := tensor.Randn([]int{7, 5}).To(dt)
+		strided := w.T().Contiguous().T() // the same values, column-major
+		idx := []int64{3, 0, 6, 6, 1, 2}
+		for _, ix := range []*tensor.Tensor{ixI64([]int{2, 3}, idx...), ixI64([]int{6}, idx...).Narrow(0, 1, 4),
+			ixI32([]int{3, 2}, 3, 0, 6, 6, 1, 2)} {
+			for _, wt := range []*tensor.Tensor{w, strided} {
+				got := tensor.Embedding(wt, ix)
+				if want := append(slices.Clone(ix.Sizes()), 5); !slices.Equal(got.Sizes(), want) {
+					t.Fatalf("sizes %v, want %v", got.Sizes(), want)
+				}
+				flat := ix.Contiguous().To(tensor.Int64).Int64s()
+				g := got.To(tensor.Float64).Contiguous().Float64s()
+				ws := w.To(tensor.Float64).Float64s()
+				for i, v := range flat {
+					if !slices.Equal(g[i*5:(i+1)*5], ws[v*5:(v+1)*5]) {
+						t.Errorf("%v weight (contiguous %v), index %d: row %v, want row %d %v", dt, wt.IsContiguous(), i, g[i*5:(i+1)*5], v, ws[v*5:(v+1)*5])
+					}
+				}
+			}
+		}
+		for _, bad := range []int64{7, -1} {
+			err := tensor.Try(func() { tensor.Embedding(w, ixI64([]int{2}, 0, bad)) })
+			if err == nil || !strings.Contains(err.Error(), "index out of range in self") {
+				t.Errorf("index %d: err = %v", bad, err)
+			}
+		}
+	}
+}

@@ -38,7 +38,20 @@ func implOut(name string, k outKernel) {
 		k(out, op, a)
 		return out
 	})
-	core.Op(name).ImplOut(tensor.CPU, tensor.OutKernel(k))
+	core.Op(name).ImplOut(tensor.CPU, func(outs []*tensor.Tensor, op *tensor.Op, a []any) { k(outs[0], op, a) })
+}
+
+// implOuts registers k, which computes an op's results into outs (laid
+// out by the meta function, their elements undefined, nil where the call
+// leaves a result undefined), as the named op's kernel and as its out
+// kernel.
+func implOuts(name string, k tensor.OutKernel) {
+	impl(name, func(op *tensor.Op, a []any) any {
+		outs := normAllocUninit(metaN(op, a))
+		k(outs, op, a)
+		return outs
+	})
+	core.Op(name).ImplOut(tensor.CPU, k)
 }
 
 // inplaceKernel runs the functional op and writes its result into self,

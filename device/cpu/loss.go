@@ -6,6 +6,7 @@ import (
 
 	"github.com/goaten/goaten/asm"
 	"github.com/goaten/goaten/aten/args"
+	"github.com/goaten/goaten/aten/core"
 	"github.com/goaten/goaten/internal/parallel"
 	"github.com/goaten/goaten/tensor"
 )
@@ -22,12 +23,30 @@ import (
 // where and sums cost several small ops and allocations per call.
 func nllLossForwardKernel(op *tensor.Op, a []any) any {
 	p := args.NllLossForwardOf(a)
-	x, t, w := p.Self, p.Target, p.Weight
-	red, ignore := p.Reduction, int64(p.IgnoreIndex)
-	if out, ok := nllForward(x, t, w, red, ignore); ok {
-		return out
+	x := p.Self
+	var out *tensor.Tensor
+	if p.Reduction == 0 && x.Dim() == 2 {
+		out = emptyUninit(x.DType(), x.Size(0))
+	} else {
+		out = emptyUninit(x.DType())
+	}
+	outs := []*tensor.Tensor{out, emptyUninit(x.DType())}
+	if nllForward(outs[0], outs[1], x, p.Target, p.Weight, p.Reduction, int64(p.IgnoreIndex)) {
+		return outs
 	}
 	return op.Composite()(op, a)
+}
+
+// nllLossForwardOut is nllLossForwardKernel into the results a plan laid
+// out (the op has no meta function: its layouts are the decomposition's).
+func nllLossForwardOut(outs []*tensor.Tensor, op *tensor.Op, a []any) {
+	p := args.NllLossForwardOf(a)
+	if nllForward(outs[0], outs[1], p.Self, p.Target, p.Weight, p.Reduction, int64(p.IgnoreIndex)) {
+		return
+	}
+	r := op.Composite()(op, a).([]*tensor.Tensor)
+	copyInto(outs[0], r[0])
+	copyInto(outs[1], r[1])
 }
 
 // nllTargets returns the targets of an nll_loss call the kernels take: a
@@ -60,25 +79,20 @@ func nllTargets(x, t, w *tensor.Tensor, red int, ignore int64) ([]int64, bool) {
 	return tg, true
 }
 
-func nllForward(x, t, w *tensor.Tensor, red int, ignore int64) ([]*tensor.Tensor, bool) {
+// nllForward fills out and total when the kernel takes the arguments
+// (nllTargets), and reports whether it did.
+func nllForward(out, total, x, t, w *tensor.Tensor, red int, ignore int64) bool {
 	tg, ok := nllTargets(x, t, w, red, ignore)
 	if !ok {
-		return nil, false
+		return false
 	}
-	dt, batch, c := x.DType(), len(tg), x.Size(-1)
-	var out *tensor.Tensor
-	if red == 0 && x.Dim() == 2 {
-		out = tensor.Empty(dt, batch)
-	} else {
-		out = tensor.Empty(dt)
-	}
-	total := tensor.Empty(dt)
-	if dt == tensor.Float32 {
+	batch, c := len(tg), x.Size(-1)
+	if x.DType() == tensor.Float32 {
 		nllFrame[float32](out, total, x, w, tg, batch, c, red, ignore)
 	} else {
 		nllFrame[float64](out, total, x, w, tg, batch, c, red, ignore)
 	}
-	return []*tensor.Tensor{out, total}, true
+	return true
 }
 
 // nllFrame fills out and total (see nllLossForwardKernel).
@@ -249,6 +263,7 @@ func nllGrad[T float32 | float64](gi, g, w, total *tensor.Tensor, tg []int64, c,
 
 func init() {
 	impl("aten::nll_loss_forward", nllLossForwardKernel)
+	core.Op("aten::nll_loss_forward").ImplOut(tensor.CPU, nllLossForwardOut)
 	impl("aten::nll_loss_backward", nllLossBackwardKernel)
 	impl("aten::mse_loss", mseLossKernel)
 	impl("aten::mse_loss_backward", mseLossBackwardKernel)

@@ -868,15 +868,13 @@ func groupNormBackwardRun[T normElem](dy, x, mean, rstd, w *tensor.Tensor, n, c,
 
 // ---- batch norm ----
 
-func batchNormKernel(op *tensor.Op, list []any) any {
-	outs := normAlloc(metaN(op, list))
+func batchNormKernel(outs []*tensor.Tensor, op *tensor.Op, list []any) {
 	a := core.BatchNormArgsOf(op, list)
 	if normUseF64(a.Input.DType()) {
 		batchNormRun[float64](a, outs)
 	} else {
 		batchNormRun[float32](a, outs)
 	}
-	return outs
 }
 
 // batchNormInvStd is PyTorch's InvStd: 0 when both the variance and eps are 0.
@@ -1039,10 +1037,30 @@ func init() {
 	impl("aten::native_layer_norm_backward.default", layerNormBackwardKernel)
 	impl("aten::native_group_norm.default", groupNormKernel)
 	impl("aten::native_group_norm_backward.default", groupNormBackwardKernel)
-	impls(batchNormKernel,
-		"aten::_native_batch_norm_legit.default",
-		"aten::_native_batch_norm_legit.no_stats",
-		"aten::_native_batch_norm_legit_no_training.default")
+	// The variant that updates running statistics in place has no out
+	// kernel (an out kernel's op is functional).
+	impl("aten::_native_batch_norm_legit.default", func(op *tensor.Op, a []any) any {
+		outs := normAllocUninit(metaN(op, a))
+		batchNormKernel(outs, op, a)
+		return outs
+	})
+	implOuts("aten::_native_batch_norm_legit.no_stats", batchNormKernel)
+	// native_batch_norm decomposes into the variant its arguments pick
+	// (decomp's nativeBatchNorm); a plan runs that variant's kernel into
+	// the results it laid out.
+	core.Op("aten::native_batch_norm.default").ImplOut(tensor.CPU, func(outs []*tensor.Tensor, _ *tensor.Op, list []any) {
+		a := core.BatchNormArgs(args.NativeBatchNormOf(list))
+		if !a.Training {
+			tensor.Check(a.RunningMean != nil, "running_mean must be defined in evaluation mode")
+			tensor.Check(a.RunningVar != nil, "running_var must be defined in evaluation mode")
+		}
+		if normUseF64(a.Input.DType()) {
+			batchNormRun[float64](a, outs)
+		} else {
+			batchNormRun[float32](a, outs)
+		}
+	})
+	implOuts("aten::_native_batch_norm_legit_no_training.default", batchNormKernel)
 	impl("aten::native_dropout.default", dropoutKernel)
 }
 
