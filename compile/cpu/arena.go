@@ -39,6 +39,7 @@ type arena struct {
 	headers []*tensor.Tensor   // headers kept from call to call: reused view steps' (viewStep.reuse) and group outputs' (progOut.header)
 	lists   []any              // the lists kept from call to call: reused view steps' (viewStep.li), out steps' tuples (outStep.li)
 	outs    [][]*tensor.Tensor // the out steps' results (outStep.idx), for their kernels
+	block   []any              // the calls' argument lists, where no call keeps its own (plan.hooked false)
 }
 
 // Storage is the tensor.Allocator: a free storage of nbytes, if any.
@@ -239,6 +240,7 @@ func (a *arena) endCall() {
 	for _, o := range a.outs {
 		clear(o) // a graph output's header is the caller's now
 	}
+	clear(a.block)
 	a.hookOn, a.fresh = false, false
 	if a.adopted > 0 {
 		a.don.made(a.adopted)

@@ -244,6 +244,7 @@ func (pp *planner) build() (pl *plan, err error) {
 			if !results[s.node] && !slices.ContainsFunc(s.node.Users(), func(u *fx.Node) bool {
 				return u.Target != fx.GetItem || !keptHeader(u, results, inGroup, reused)
 			}) {
+				reused[s.node] = true
 				s.view.reuse, s.view.header, s.view.li = true, pl.nheaders, pl.nlists
 				pl.nheaders += len(s.view.outs)
 				pl.nlists++
@@ -352,8 +353,16 @@ func (pl *plan) run(inputs []*tensor.Tensor, a *arena) (res any, err error) {
 		defer restore()
 	}
 	// One block holds every call's argument list (an op may keep its
-	// list, as autograd does: each has its own part).
-	block := make([]any, pl.nargs)
+	// list, as autograd does: each has its own part). Where every call is
+	// a view, a getitem or an out kernel (which keep nothing), the
+	// arena's block serves call after call.
+	block := a.block
+	if pl.hooked || block == nil {
+		block = make([]any, pl.nargs)
+		if !pl.hooked {
+			a.block = block
+		}
+	}
 	cur := -1
 	err = tensor.Try(func() {
 		for i := range pl.steps {
