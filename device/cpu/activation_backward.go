@@ -28,10 +28,10 @@ import (
 type fusedChunk func(d, g, x, t, u, v []float32)
 
 // fusedBackward runs chunk over the gradient g and the op's saved tensor x
-// (two arguments of the list a) when they qualify, else the op's
-// decomposition of a.
-func fusedBackward(op *tensor.Op, a []any, g, x *tensor.Tensor, chunk fusedChunk) any {
-	return fusedRun(op, a, g, x, func(d, gd, xd []float32) {
+// (two arguments of the list a) when they qualify, into out when it is
+// non-nil (an intoKernel's), else the op's decomposition of a.
+func fusedBackward(out *tensor.Tensor, op *tensor.Op, a []any, g, x *tensor.Tensor, chunk fusedChunk) *tensor.Tensor {
+	return fusedRun(out, op, a, g, x, func(d, gd, xd []float32) {
 		var buf [3][fusedChunkLen]float32
 		for i := 0; i < len(d); i += fusedChunkLen {
 			j := min(i+fusedChunkLen, len(d))
@@ -43,21 +43,32 @@ func fusedBackward(op *tensor.Op, a []any, g, x *tensor.Tensor, chunk fusedChunk
 // fusedRun is fusedBackward for a kernel that takes a whole piece of the
 // elements at once (one SIMD kernel computing the decomposition's
 // operations in one pass): each core's share in one call, so that a large
-// result is streamed as the elementwise kernels stream theirs.
-func fusedRun(op *tensor.Op, a []any, g, x *tensor.Tensor, run func(d, g, x []float32)) any {
+// result is streamed as the elementwise kernels stream theirs. Its result
+// is out (when non-nil and a contiguous float32 tensor of x's sizes), a
+// new tensor, or the decomposition's (an intoKernel's).
+func fusedRun(out *tensor.Tensor, op *tensor.Op, a []any, g, x *tensor.Tensor, run func(d, g, x []float32)) *tensor.Tensor {
 	if g.DType() != tensor.Float32 || x.DType() != tensor.Float32 || !slices.Equal(g.Sizes(), x.Sizes()) ||
-		!g.IsContiguous() || !x.IsContiguous() {
-		return op.Composite()(op, a)
+		!g.IsContiguous() || !x.IsContiguous() || !intoF32(out, x.Sizes()) {
+		return op.Composite()(op, a).(*tensor.Tensor)
 	}
-	out := emptyUninit(tensor.Float32, x.Sizes()...)
+	if out == nil {
+		out = emptyUninit(tensor.Float32, x.Sizes()...)
+	}
 	n := x.Numel()
 	if n == 0 {
 		return out // an empty view may sit past the end of its storage
 	}
-	d := data[float32](out)[:n]
+	d := elems[float32](out)
 	gd, xd := elems[float32](g), elems[float32](x)
 	parallel.Range(n, grain, 64, func(lo, hi int) { run(d[lo:hi], gd[lo:hi], xd[lo:hi]) })
 	return out
+}
+
+// intoF32 reports whether a kernel making a contiguous float32 result of
+// the given sizes can write it into out: out is nil (a new result) or such
+// a tensor.
+func intoF32(out *tensor.Tensor, sizes []int) bool {
+	return out == nil || out.DType() == tensor.Float32 && out.IsContiguous() && slices.Equal(out.Sizes(), sizes)
 }
 
 // fusedChunkLen is how many elements fusedBackward computes at a time.
@@ -67,15 +78,15 @@ const fusedChunkLen = 512
 // erf form with a contiguous float32 self of more than one element, 1.13's
 // CPU kernel is oneDNN's, which cannot broadcast: a grad of another shape
 // fails there.
-func geluBackwardKernel(op *tensor.Op, a []any) any {
+func geluBackwardKernel(out *tensor.Tensor, op *tensor.Op, a []any) *tensor.Tensor {
 	p := args.GeluBackwardOf(a)
 	g, x := p.GradOutput, p.Self
 	if core.GeluApproximate(p.Approximate) {
-		return fusedBackward(op, a, g, x, geluBackwardTanh)
+		return fusedBackward(out, op, a, g, x, geluBackwardTanh)
 	}
 	tensor.Check(x.DType() != tensor.Float32 || !x.IsContiguous() || x.Numel() <= 1 || slices.Equal(g.Sizes(), x.Sizes()),
 		"could not create a primitive descriptor for a reorder primitive")
-	return fusedRun(op, a, g, x, asm.GeluBackwardF32)
+	return fusedRun(out, op, a, g, x, asm.GeluBackwardF32)
 }
 
 // The constants of the decompositions, as their scalar operands reach a
@@ -134,25 +145,25 @@ func siluBackward(d, g, x, t, u, _ []float32) {
 // where self ≤ threshold (rounded to float32), else grad, each core's share
 // in one asm.ThresholdBackwardF32 call; a result too large for the caches
 // (asm.StreamsResult) is streamed past them by each share.
-func thresholdBackwardKernel(op *tensor.Op, a []any) any {
+func thresholdBackwardKernel(out *tensor.Tensor, op *tensor.Op, a []any) *tensor.Tensor {
 	p := args.ThresholdBackwardOf(a)
 	th := float32(p.Threshold.Float64())
 	k := asm.ThresholdBackwardF32
 	if asm.StreamsResult(4 * p.Self.Numel()) {
 		k = asm.ThresholdBackwardStreamF32
 	}
-	return fusedRun(op, a, p.GradOutput, p.Self, func(d, g, x []float32) { k(d, g, x, th) })
+	return fusedRun(out, op, a, p.GradOutput, p.Self, func(d, g, x []float32) { k(d, g, x, th) })
 }
 
 // siluKernel is silu (not a core op either) for a contiguous float32 input:
 // asm.SiluF32, its decomposition x / (e^(−x) + 1) in one pass (the same
 // float32 operations with the same exp kernel); other inputs decompose.
-func siluKernel(op *tensor.Op, a []any) any {
+func siluKernel(out *tensor.Tensor, op *tensor.Op, a []any) *tensor.Tensor {
 	x := args.SiluOf(a).Self
 	if x.DType() != tensor.Float32 || !x.IsContiguous() {
-		return op.Composite()(op, a)
+		return op.Composite()(op, a).(*tensor.Tensor)
 	}
-	return fusedRun(op, a, x, x, func(d, _, x []float32) { asm.SiluF32(d, x) })
+	return fusedRun(out, op, a, x, x, func(d, _, x []float32) { asm.SiluF32(d, x) })
 }
 
 // operands reads the gradient and the saved tensor of a backward op's
@@ -160,10 +171,10 @@ func siluKernel(op *tensor.Op, a []any) any {
 type operands func(a []any) (g, x *tensor.Tensor)
 
 // fused wraps a fusedChunk as a kernel over the operands of.
-func fused(of operands, chunk fusedChunk) tensor.Kernel {
-	return func(op *tensor.Op, a []any) any {
+func fused(of operands, chunk fusedChunk) intoKernel {
+	return func(out *tensor.Tensor, op *tensor.Op, a []any) *tensor.Tensor {
 		g, x := of(a)
-		return fusedBackward(op, a, g, x, chunk)
+		return fusedBackward(out, op, a, g, x, chunk)
 	}
 }
 
@@ -221,21 +232,21 @@ func init() {
 }
 
 func init() {
-	impl("aten::gelu_backward", geluBackwardKernel)
-	impl("aten::sigmoid_backward", func(op *tensor.Op, a []any) any {
+	implInto("aten::gelu_backward", geluBackwardKernel)
+	implInto("aten::sigmoid_backward", func(out *tensor.Tensor, op *tensor.Op, a []any) *tensor.Tensor {
 		p := args.SigmoidBackwardOf(a)
-		return fusedRun(op, a, p.GradOutput, p.Output, asm.SigmoidBackwardF32)
+		return fusedRun(out, op, a, p.GradOutput, p.Output, asm.SigmoidBackwardF32)
 	})
-	impl("aten::tanh_backward", func(op *tensor.Op, a []any) any {
+	implInto("aten::tanh_backward", func(out *tensor.Tensor, op *tensor.Op, a []any) *tensor.Tensor {
 		p := args.TanhBackwardOf(a)
-		return fusedRun(op, a, p.GradOutput, p.Output, asm.TanhBackwardF32)
+		return fusedRun(out, op, a, p.GradOutput, p.Output, asm.TanhBackwardF32)
 	})
-	impl("aten::silu_backward", fused(func(a []any) (g, x *tensor.Tensor) {
+	implInto("aten::silu_backward", fused(func(a []any) (g, x *tensor.Tensor) {
 		p := args.SiluBackwardOf(a)
 		return p.GradOutput, p.Self
 	}, siluBackward))
-	impl("aten::threshold_backward", thresholdBackwardKernel)
-	impl("aten::silu", siluKernel)
+	implInto("aten::threshold_backward", thresholdBackwardKernel)
+	implInto("aten::silu", siluKernel)
 }
 
 // softmaxBackwardKernel is _softmax_backward_data (not a core op) and, with
@@ -247,22 +258,24 @@ func init() {
 // decomposition's, bit for bit, without its full-size intermediates. Other
 // cases decompose. of reads the op's view (_log_softmax_backward_data's
 // converts to _softmax_backward_data's).
-func softmaxBackwardKernel(logSoftmax bool, of func([]any) args.InternalSoftmaxBackwardData) tensor.Kernel {
-	return func(op *tensor.Op, a []any) any {
+func softmaxBackwardKernel(logSoftmax bool, of func([]any) args.InternalSoftmaxBackwardData) intoKernel {
+	return func(out *tensor.Tensor, op *tensor.Op, a []any) *tensor.Tensor {
 		p := of(a)
 		g, y := p.GradOutput, p.Output
 		dim, d := p.Dim, p.InputDtype
 		if g.DType() != tensor.Float32 || y.DType() != tensor.Float32 || d != tensor.Float32 ||
 			!slices.Equal(g.Sizes(), y.Sizes()) || !g.IsContiguous() || !y.IsContiguous() || g.Dim() == 0 ||
-			tensor.WrapDim(dim, g.Dim()) != g.Dim()-1 || g.Size(-1) >= 2*redChunk {
-			return op.Composite()(op, a)
+			tensor.WrapDim(dim, g.Dim()) != g.Dim()-1 || g.Size(-1) >= 2*redChunk || !intoF32(out, g.Sizes()) {
+			return op.Composite()(op, a).(*tensor.Tensor)
 		}
-		out := emptyUninit(tensor.Float32, g.Sizes()...)
+		if out == nil {
+			out = emptyUninit(tensor.Float32, g.Sizes()...)
+		}
 		n, w := g.Numel(), g.Size(-1)
 		if n == 0 {
 			return out
 		}
-		od := data[float32](out)[:n]
+		od := elems[float32](out)
 		gd, yd := elems[float32](g), elems[float32](y)
 		parallel.Range(n/w, max(1, grain/w), 1, func(lo, hi int) {
 			for r := lo; r < hi; r++ {
@@ -289,8 +302,8 @@ func softmaxBackwardKernel(logSoftmax bool, of func([]any) args.InternalSoftmaxB
 }
 
 func init() {
-	impl("aten::_softmax_backward_data", softmaxBackwardKernel(false, args.InternalSoftmaxBackwardDataOf))
-	impl("aten::_log_softmax_backward_data", softmaxBackwardKernel(true, func(a []any) args.InternalSoftmaxBackwardData {
+	implInto("aten::_softmax_backward_data", softmaxBackwardKernel(false, args.InternalSoftmaxBackwardDataOf))
+	implInto("aten::_log_softmax_backward_data", softmaxBackwardKernel(true, func(a []any) args.InternalSoftmaxBackwardData {
 		return args.InternalSoftmaxBackwardData(args.InternalLogSoftmaxBackwardDataOf(a))
 	}))
 }

@@ -1139,12 +1139,10 @@ func lxorK[T binElem](d []bool, x, y []T) {
 
 // boolKernel makes the kernel of a comparison or logical op: the inputs are
 // cast to their common dtype and compared there.
-func boolKernel(k binBoolKernels) tensor.Kernel {
-	return func(op *tensor.Op, list []any) any {
-		out := allocMetaUninit(op, list) // binRunBool writes every element
+func boolKernel(k binBoolKernels) outKernel {
+	return func(out *tensor.Tensor, op *tensor.Op, list []any) {
 		a, b := binaryArgs(list)
-		binRunBool(out, core.CommonDType(a, b), a, b, k)
-		return out
+		binRunBool(out, core.CommonDType(a, b), a, b, k) // every element
 	}
 }
 
@@ -1285,13 +1283,12 @@ func selectK[T uint8 | uint16](d []T, c []uint8, x, y []T) {
 	}
 }
 
-func whereKernel(op *tensor.Op, list []any) any {
-	out := allocMetaUninit(op, list) // every element is selected below
+func whereKernel(out *tensor.Tensor, op *tensor.Op, list []any) { // every element is selected below
 	p := args.WhereOf(list)
 	c, a, b := p.Condition, p.Self, p.Other
 	ct := out.DType()
 	if out.Numel() == 0 {
-		return out
+		return
 	}
 	var done bool
 	switch ct.ItemSize() {
@@ -1305,7 +1302,7 @@ func whereKernel(op *tensor.Op, list []any) any {
 		done = whereFast(out, c, a, b, asm.Select64)
 	}
 	if done {
-		return out
+		return
 	}
 	ins := []*tensor.Tensor{c, a, b}
 	if ct.IsFloat() {
@@ -1319,7 +1316,7 @@ func whereKernel(op *tensor.Op, list []any) any {
 				}
 			}
 		})
-		return out
+		return
 	}
 	pointwiseI64(out, ct, ins, func(d []int64, s [][]int64) {
 		cs, x, y := s[0][:len(d)], s[1][:len(d)], s[2][:len(d)]
@@ -1331,7 +1328,6 @@ func whereKernel(op *tensor.Op, list []any) any {
 			}
 		}
 	})
-	return out
 }
 
 func init() {
@@ -1369,10 +1365,11 @@ func init() {
 		"logical_xor": {lxorK[float32], lxorK[float64], lxorK[int64]},
 	} {
 		if name[0] == 'l' && name[1] == 'o' {
-			impl("aten::"+name+".default", boolKernel(k))
+			implOut("aten::"+name+".default", boolKernel(k))
 		} else {
-			impls(boolKernel(k), "aten::"+name+".Tensor", "aten::"+name+".Scalar")
+			implOut("aten::"+name+".Tensor", boolKernel(k))
+			implOut("aten::"+name+".Scalar", boolKernel(k))
 		}
 	}
-	impl("aten::where.self", whereKernel)
+	implOut("aten::where.self", whereKernel)
 }

@@ -57,13 +57,14 @@ func ixRound(v float64, d tensor.DType) float64 {
 	return v
 }
 
-func embeddingDenseBackwardKernel(op *tensor.Op, a []any) any {
-	out := allocMeta(op, a)
+// embeddingDenseBackwardKernel adds each index's gradient row into its row
+// of out, which starts zeroed (registered zeroed).
+func embeddingDenseBackwardKernel(out *tensor.Tensor, op *tensor.Op, a []any) {
 	p := args.EmbeddingDenseBackwardOf(a)
 	grad, indices := p.GradOutput, p.Indices
 	numWeights, padding, scale := p.NumWeights, int64(p.PaddingIdx), p.ScaleGradByFreq
 	if out.Numel() == 0 {
-		return out
+		return
 	}
 	idx := ixInt64s(indices)
 	d := out.Size(1)
@@ -105,7 +106,7 @@ func embeddingDenseBackwardKernel(op *tensor.Op, a []any) any {
 			}
 			storeF64(os, dt, int(v)*d, 1, acc)
 		}
-		return out
+		return
 	}
 	acc := make([]int64, d)
 	row := make([]int64, d)
@@ -124,7 +125,6 @@ func embeddingDenseBackwardKernel(op *tensor.Op, a []any) any {
 		}
 		storeI64(os, dt, int(v)*d, 1, acc)
 	}
-	return out
 }
 
 func embeddingBagKernel(op *tensor.Op, a []any) any {
@@ -283,6 +283,6 @@ func embeddingBagKernel(op *tensor.Op, a []any) any {
 
 func init() {
 	implOut("aten::embedding.default", embeddingKernel)
-	impl("aten::embedding_dense_backward.default", embeddingDenseBackwardKernel)
+	implOut("aten::embedding_dense_backward.default", zeroed(embeddingDenseBackwardKernel))
 	impl("aten::_embedding_bag.default", embeddingBagKernel)
 }

@@ -48,8 +48,7 @@ func fillTyped[T uint8 | uint16 | uint32 | uint64](t *tensor.Tensor, x T) {
 	})
 }
 
-func fillKernel(op *tensor.Op, a []any) any {
-	out := allocMeta(op, a)
+func fillKernel(out *tensor.Tensor, op *tensor.Op, a []any) {
 	var v tensor.Scalar
 	switch op.Schema.Name {
 	case "full":
@@ -61,8 +60,7 @@ func fillKernel(op *tensor.Op, a []any) any {
 	default: // scalar_tensor
 		v = args.ScalarTensorOf(a).S
 	}
-	fillValue(out, v)
-	return out
+	fillValue(out, v) // every element
 }
 
 func emptyKernel(op *tensor.Op, a []any) any { return allocMeta(op, a) }
@@ -149,7 +147,15 @@ func arangeFloat(v []float64, dt tensor.DType, start, step float64) {
 
 func init() {
 	impls(emptyKernel, "aten::empty.memory_format", "aten::empty_strided.default")
-	impls(fillKernel, "aten::full.default", "aten::full_like.default", "aten::scalar_tensor.default", "aten::fill.Scalar")
+	for _, name := range []string{"aten::full.default", "aten::full_like.default", "aten::scalar_tensor.default", "aten::fill.Scalar"} {
+		implOut(name, fillKernel)
+	}
+	// new_zeros and new_ones decompose into full (decomp's newFullWith),
+	// with no kernel of their own; a plan fills the result it laid out.
+	core.Op("aten::new_zeros").ImplOut(tensor.CPU, func(outs []*tensor.Tensor, _ *tensor.Op, _ []any) { clearElems(outs[0]) })
+	core.Op("aten::new_ones").ImplOut(tensor.CPU, func(outs []*tensor.Tensor, _ *tensor.Op, _ []any) {
+		fillValue(outs[0], tensor.Int(1))
+	})
 	impl("aten::arange.start_step", arangeKernel)
 	impl("aten::sym_size.int", core.SymSize)
 	impl("aten::sym_stride.int", core.SymStride)

@@ -453,20 +453,18 @@ func scatterAddRow[T float32 | float64](or, sr []T, ir []int64) bool {
 	return true
 }
 
-func gatherKernel(op *tensor.Op, a []any) any {
-	out := allocMetaUninit(op, a) // both paths write every element
+func gatherKernel(out *tensor.Tensor, op *tensor.Op, a []any) { // both paths write every element
 	p := args.GatherOf(a)
 	self, index := p.Self, p.Index
 	if out.Numel() == 0 {
-		return out
+		return
 	}
 	dim := tensor.WrapDim(p.Dim, self.Dim())
 	if ixLastDim(out, self, index, nil, nil, dim) {
-		return out
+		return
 	}
 	src, _ := ixScatterIndex(self, dim, index)
 	ixCopy(out, self, &ixMoves{src: src, run: 1})
-	return out
 }
 
 // ixScatter runs scatter/scatter_add/scatter_reduce (self, dim and index
@@ -643,9 +641,17 @@ func scatterValueKernel(op *tensor.Op, a []any) any {
 	return ixScatter(op, a, p.Self, p.Dim, p.Index, v, true, ixAssign, false, true)
 }
 
-func scatterAddKernel(op *tensor.Op, a []any) any {
+// scatterAddKernel is ixScatter's scatter_add into out: out starts as self,
+// row by row in the kernel where ixLastDim takes it (every row: index
+// covers out's leading dims), else in one copy.
+func scatterAddKernel(out *tensor.Tensor, op *tensor.Op, a []any) {
 	p := args.ScatterAddOf(a)
-	return ixScatter(op, a, p.Self, p.Dim, p.Index, p.Src, false, ixSum, false, true)
+	self, index, src := p.Self, p.Index, p.Src
+	if index.Numel() > 0 && self.Dim() > 0 && ixLastDim(out, nil, index, src, self, tensor.WrapDim(p.Dim, self.Dim())) {
+		return
+	}
+	copyInto(out, self)
+	ixScatterInto(out, self, p.Dim, index, src, false, ixSum, false, true)
 }
 
 func scatterReduceKernel(op *tensor.Op, a []any) any {
@@ -1044,10 +1050,10 @@ func nonzeroKernel(op *tensor.Op, a []any) any {
 }
 
 func init() {
-	impl("aten::gather.default", gatherKernel)
+	implOut("aten::gather.default", gatherKernel)
 	impl("aten::scatter.src", scatterSrcKernel)
 	impl("aten::scatter.value", scatterValueKernel)
-	impl("aten::scatter_add.default", scatterAddKernel)
+	implOut("aten::scatter_add.default", scatterAddKernel)
 	impl("aten::scatter_reduce.two", scatterReduceKernel)
 	impl("aten::index.Tensor", indexKernel)
 	impl("aten::index_put.default", indexPutKernel)

@@ -54,6 +54,49 @@ func implOuts(name string, k tensor.OutKernel) {
 	core.Op(name).ImplOut(tensor.CPU, k)
 }
 
+// An intoKernel computes an op without a meta function (its result's
+// layout is its decomposition's) into out when out is non-nil and it can,
+// and returns the result: out, a new tensor when out is nil, or another
+// tensor (the decomposition's, where the kernel does not take the
+// arguments).
+type intoKernel func(out *tensor.Tensor, op *tensor.Op, a []any) *tensor.Tensor
+
+// implInto registers k as the named op's kernel (out nil) and as its out
+// kernel, which copies a result other than out into out. The kernel runs
+// no meta function first: the op has none, and its checks and messages
+// are the kernel's or its decomposition's.
+func implInto(name string, k intoKernel) {
+	impl(name, func(op *tensor.Op, a []any) any { return k(nil, op, a) })
+	core.Op(name).ImplOut(tensor.CPU, func(outs []*tensor.Tensor, op *tensor.Op, a []any) {
+		if r := k(outs[0], op, a); r != outs[0] {
+			copyInto(outs[0], r)
+		}
+	})
+}
+
+// zeroed wraps k, which adds into its result, as an outKernel: out's
+// elements are cleared first (an out's storage is not zeroed).
+func zeroed(k outKernel) outKernel {
+	return func(out *tensor.Tensor, op *tensor.Op, a []any) {
+		clearElems(out)
+		k(out, op, a)
+	}
+}
+
+// clearElems sets every element of t to zero: the bytes its sizes and
+// (non-negative) strides span from its offset.
+func clearElems(t *tensor.Tensor) {
+	if t.Numel() == 0 {
+		return
+	}
+	span := 1
+	for i, n := range t.Sizes() {
+		span += (n - 1) * t.Strides()[i]
+	}
+	is := t.DType().ItemSize()
+	clear(t.Storage().Bytes()[t.StorageOffset()*is:][:span*is])
+}
+
 // inplaceKernel runs the functional op and writes its result into self,
 // bumping self's version counter: the in-place variant derived from the
 // functional one, as STYLE.md asks. Ops with an outKernel compute straight

@@ -33,8 +33,7 @@ func window(base *tensor.Tensor, sizes, strides []int, offset int) *tensor.Tenso
 	return tensor.NewMeta(sizes, strides, offset, base.DType(), base.Device()).WithRaw(base.Raw())
 }
 
-func catKernel(op *tensor.Op, a []any) any {
-	out := allocMetaUninit(op, a) // the inputs' copies tile it along dim
+func catKernel(out *tensor.Tensor, op *tensor.Op, a []any) { // the inputs' copies tile out along dim
 	p := args.CatOf(a)
 	ts, dim := p.Tensors, p.Dim
 	for _, t := range ts {
@@ -44,7 +43,7 @@ func catKernel(op *tensor.Op, a []any) any {
 		}
 	}
 	if out.Numel() == 0 || catRows(out, ts, dim) {
-		return out
+		return
 	}
 	at := 0
 	for _, t := range ts {
@@ -58,7 +57,6 @@ func catKernel(op *tensor.Op, a []any) any {
 		copyInto(dst, t)
 		at += n
 	}
-	return out
 }
 
 // catRows is cat of contiguous inputs of out's dtype into a contiguous
@@ -320,22 +318,20 @@ func resizeKernel(op *tensor.Op, a []any) any {
 	return self
 }
 
-func selectScatterKernel(op *tensor.Op, a []any) any {
-	out := allocMeta(op, a)
+// selectScatterKernel and sliceScatterKernel write every element of out
+// (self's shape) from self, then src into the view of out it replaces.
+func selectScatterKernel(out *tensor.Tensor, op *tensor.Op, a []any) {
 	p := args.SelectScatterOf(a)
 	copyInto(out, p.Self)
 	w := core.SelectView(out, p.Dim, p.Index)
 	copyInto(w.WithRaw(out.Raw()), p.Src)
-	return out
 }
 
-func sliceScatterKernel(op *tensor.Op, a []any) any {
-	out := allocMeta(op, a)
+func sliceScatterKernel(out *tensor.Tensor, op *tensor.Op, a []any) {
 	p := args.SliceScatterOf(a)
 	copyInto(out, p.Self)
 	w := core.SliceView(out, p.Dim, p.Start, p.End, p.Step)
 	copyInto(w.WithRaw(out.Raw()), p.Src)
-	return out
 }
 
 func init() {
@@ -344,7 +340,7 @@ func init() {
 		"aten::slice.Tensor", "aten::select.int", "aten::diagonal.default", "aten::as_strided.default",
 		"aten::squeeze.dim", "aten::squeeze.dims", "aten::unsqueeze.default")
 	impl("aten::split_with_sizes.default", splitWithSizesKernel)
-	impl("aten::cat.default", catKernel)
+	implOut("aten::cat.default", catKernel)
 	impl("aten::flip.default", flipKernel)
 	impl("aten::repeat.default", repeatKernel)
 	impl("aten::constant_pad_nd.default", constantPadKernel)
@@ -352,6 +348,6 @@ func init() {
 	impl("aten::copy.default", copyKernel)
 	impl("aten::_to_copy.default", toCopyKernel)
 	impl("aten::resize_.default", resizeKernel)
-	impl("aten::select_scatter.default", selectScatterKernel)
-	impl("aten::slice_scatter.default", sliceScatterKernel)
+	implOut("aten::select_scatter.default", selectScatterKernel)
+	implOut("aten::slice_scatter.default", sliceScatterKernel)
 }

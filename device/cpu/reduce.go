@@ -293,9 +293,10 @@ func sumAccI64(x *tensor.Tensor, mask []bool) []int64 {
 	return acc
 }
 
-// sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)
-func sumKernel(op *tensor.Op, a []any) any {
-	out := allocMeta(op, a)
+// sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None):
+// every element of out (contiguous from offset 0, as the meta function
+// lays it out) is stored from the accumulators, an empty sum's as 0.
+func sumKernel(out *tensor.Tensor, op *tensor.Op, a []any) {
 	p := args.SumOf(a)
 	x := p.Self
 	mask := core.ReductionMask(p.Dim, x.Dim())
@@ -308,7 +309,6 @@ func sumKernel(op *tensor.Op, a []any) any {
 	} else {
 		storeRed(out.Storage(), od, 0, 1, sumAccI64(x, mask))
 	}
-	return out
 }
 
 // sumReduced is the sum over mask of x (non-empty, float16 or bfloat16 od)
@@ -947,7 +947,7 @@ func notImplementedFor(kernel string, d tensor.DType) {
 }
 
 func init() {
-	impl("aten::sum.dim_IntList", sumKernel)
+	implOut("aten::sum.dim_IntList", sumKernel)
 	impls(meanKernel, "aten::mean.default", "aten::mean.dim")
 	impls(prodKernel, "aten::prod.default", "aten::prod.dim_int")
 	impl("aten::amax.default", aminmaxKernel(true, args.AmaxOf))

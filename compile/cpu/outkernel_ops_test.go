@@ -1,0 +1,143 @@
+package cpu_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/goaten/goaten/compile"
+	"github.com/goaten/goaten/compile/cpu"
+	"github.com/goaten/goaten/tensor"
+)
+
+// outKernelCase is a graph whose listed ops (their targets in Describe)
+// are dispatcher calls with out kernels on the CPU.
+type outKernelCase struct {
+	name   string
+	f      fn
+	inputs func() []*tensor.Tensor
+	ops    []string
+}
+
+// outKernelCases: the ops of the compiled training graphs converted to out
+// kernels, on int64 operands where an elementwise op would otherwise be
+// fused into a tile program, with each kernel's fast path and its general
+// one (gather and scatter_add along the last dim and along the first, the
+// backward ops' float32 kernels and their decompositions on float64); the
+// results of the ops that start from zeros or from self are intermediates
+// too, whose planned storage holds the previous call's values.
+func outKernelCases() []outKernelCase {
+	idx := func(seed uint64, bound int, sizes ...int) *tensor.Tensor {
+		return randnSeeded(seed, sizes...).Abs().MulScalar(1000).To(tensor.Int64).RemainderScalar(bound)
+	}
+	return []outKernelCase{
+		{"reductions and comparisons", func(t ...*tensor.Tensor) []*tensor.Tensor {
+			x, n := t[0], t[1]
+			return []*tensor.Tensor{
+				x.Sum([]int{1}), n.Sum([]int{0}, tensor.WithKeepdim(true)),
+				n.NeScalar(3), n.EqScalar(2), n.Lt(n.Flip([]int{0})),
+				tensor.Where(n.GtScalar(4), n, n.Neg()),
+				x.NewZeros([]int{3, 5}).AddScalar(1), n.NewZeros([]int{7}),
+			}
+		}, func() []*tensor.Tensor {
+			return []*tensor.Tensor{randnSeeded(70, 6, 10), randnSeeded(71, 6, 10).MulScalar(10).To(tensor.Int64)}
+		}, []string{"aten.sum.dim_IntList", "aten.ne.Scalar", "aten.eq.Scalar", "aten.lt.Tensor", "aten.where.self", "aten.new_zeros.default"}},
+		{"indexing and movement", func(t ...*tensor.Tensor) []*tensor.Tensor {
+			x, w, i1, i0, src := t[0], t[1], t[2], t[3], t[4]
+			return []*tensor.Tensor{
+				x.Gather(1, i1), x.Gather(0, i0),
+				x.ScatterAdd(1, i1, src).Neg(), x.ScatterAdd(0, i0, w.Narrow(0, 0, 2)).Neg(),
+				tensor.Cat([]*tensor.Tensor{x, w}, tensor.WithDim(1)), tensor.Cat([]*tensor.Tensor{x, w.T().Contiguous().T()}),
+				x.SliceScatter(src.Narrow(1, 0, 3), tensor.WithDim(1), tensor.WithStart(2), tensor.WithEnd(8), tensor.WithStep(2)),
+			}
+		}, func() []*tensor.Tensor {
+			return []*tensor.Tensor{randnSeeded(72, 6, 10), randnSeeded(73, 6, 10), idx(74, 10, 6, 4), idx(75, 6, 2, 10), randnSeeded(76, 6, 4)}
+		}, []string{"aten.gather.default", "aten.scatter_add.default", "aten.cat.default", "aten.slice_scatter.default"}},
+		{"backward ops", func(t ...*tensor.Tensor) []*tensor.Tensor {
+			g, x, ids, g3 := t[0], t[1], t[2], t[3]
+			gd, xd := g.To(tensor.Float64), x.To(tensor.Float64)
+			smb := func(g, y *tensor.Tensor, log bool) *tensor.Tensor {
+				name := "aten::_softmax_backward_data"
+				if log {
+					name = "aten::_log_softmax_backward_data"
+				}
+				return tensor.Call(name, g, y, 1, g.DType()).(*tensor.Tensor)
+			}
+			return []*tensor.Tensor{
+				tensor.GeluBackward(g, x), tensor.GeluBackward(g, x, tensor.WithApproximate("tanh")), tensor.GeluBackward(gd, xd),
+				smb(g, x.Softmax(1), false), smb(g, x.LogSoftmax(1), true), smb(gd, xd.Softmax(1), false),
+				tensor.EmbeddingDenseBackward(g3, ids, 9, -1, false), tensor.EmbeddingDenseBackward(g3, ids, 9, 2, true).Neg(),
+			}
+		}, func() []*tensor.Tensor {
+			return []*tensor.Tensor{randnSeeded(77, 6, 10), randnSeeded(78, 6, 10), idx(79, 9, 3, 5), randnSeeded(80, 3, 5, 4)}
+		}, []string{"aten.gelu_backward.default", "aten._softmax_backward_data.default", "aten._log_softmax_backward_data.default",
+			"aten.embedding_dense_backward.default"}},
+	}
+}
+
+// TestPlannedOps: the ops of outKernelCases run their out kernels into
+// results the plan lays out (Describe says so for every call of them),
+// give the Eager backend's bits call after call (warm calls reuse the
+// arena's storages, which hold the previous call's values, so an element a
+// kernel leaves unwritten shows), and later calls leave earlier results
+// alone.
+func TestPlannedOps(t *testing.T) {
+	for _, c := range outKernelCases() {
+		t.Run(c.name, func(t *testing.T) {
+			ins := c.inputs()
+			gm, err := compile.Trace(c.f, ins, compile.TraceOptions{Mode: compile.Fake})
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan, err := cpu.Describe(gm, ins)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, op := range c.ops {
+				seen := false
+				for _, line := range strings.Split(plan, "\n") {
+					if !strings.HasPrefix(line, "call ") || !strings.Contains(line, "target=torch.ops."+op+"]") {
+						continue
+					}
+					seen = true
+					if !strings.Contains(line, "(into a planned result") {
+						t.Errorf("%s runs through the dispatcher:\n%s", op, line)
+					}
+				}
+				if !seen {
+					t.Errorf("no call of %s in the plan:\n%s", op, plan)
+				}
+			}
+			fused := compile.Compile(c.f, compile.Options{Backend: cpu.Backend, Fullgraph: true})
+			ref := compile.Compile(c.f, compile.Options{Backend: compile.Eager, Fullgraph: true})
+			res, err := ref.Call(ins...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := tensors(res)
+			var kept [][]*tensor.Tensor
+			for call := range 3 {
+				got, err := fused.Call(ins...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				g := tensors(got)
+				if len(g) != len(want) {
+					t.Fatalf("call %d: %d results, want %d", call, len(g), len(want))
+				}
+				for i := range g {
+					if err := sameBits(g[i], want[i]); err != nil {
+						t.Errorf("call %d, result %d: %v", call, i, err)
+					}
+				}
+				kept = append(kept, g)
+			}
+			for call, g := range kept {
+				for i := range g {
+					if err := sameBits(g[i], want[i]); err != nil {
+						t.Errorf("kept result %d of call %d: %v", i, call, err)
+					}
+				}
+			}
+		})
+	}
+}
