@@ -282,24 +282,29 @@ func layerNormRun[T normElem](x, w, b *tensor.Tensor, m, n int, eps float64, out
 	doneR()
 }
 
-func layerNormBackwardKernel(op *tensor.Op, a []any) any {
+// layerNormBackwardKernel computes into outs (nil where output_mask
+// leaves a result undefined): the float32 kernel writes every element; the
+// other path starts from zeroed results.
+func layerNormBackwardKernel(outs []*tensor.Tensor, op *tensor.Op, a []any) {
 	p := args.NativeLayerNormBackwardOf(a)
 	dy, x := p.GradOut, p.Input
 	mean, rstd := p.Mean, p.Rstd
 	w, b := p.Weight, p.Bias
 	m, n := core.LayerNormDims(x, p.NormalizedShape, w, b)
 	if x.DType() == tensor.Float32 && m > 0 && n > 0 {
-		outs := normAllocUninit(metaN(op, a)) // every element is written
 		layerNormBackwardF32(dy, x, mean, rstd, w, m, n, outs)
-		return outs
+		return
 	}
-	outs := normAlloc(metaN(op, a))
+	for _, o := range outs {
+		if o != nil {
+			clearElems(o)
+		}
+	}
 	if normUseF64(x.DType()) {
 		layerNormBackwardRun[float64](dy, x, mean, rstd, w, m, n, outs)
 	} else {
 		layerNormBackwardRun[float32](dy, x, mean, rstd, w, m, n, outs)
 	}
-	return outs
 }
 
 // layerNormBackwardRun (float64 and 16-bit float inputs; float32 ones take
@@ -1034,7 +1039,7 @@ func dropoutKernel(op *tensor.Op, a []any) any {
 
 func init() {
 	impl("aten::native_layer_norm.default", layerNormKernel)
-	impl("aten::native_layer_norm_backward.default", layerNormBackwardKernel)
+	implOuts("aten::native_layer_norm_backward.default", layerNormBackwardKernel)
 	impl("aten::native_group_norm.default", groupNormKernel)
 	impl("aten::native_group_norm_backward.default", groupNormBackwardKernel)
 	// The variant that updates running statistics in place has no out
