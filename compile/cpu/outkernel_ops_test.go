@@ -49,10 +49,12 @@ func outKernelCases() []outKernelCase {
 				x.ScatterAdd(1, i1, src).Neg(), x.ScatterAdd(0, i0, w.Narrow(0, 0, 2)).Neg(),
 				tensor.Cat([]*tensor.Tensor{x, w}, tensor.WithDim(1)), tensor.Cat([]*tensor.Tensor{x, w.T().Contiguous().T()}),
 				x.SliceScatter(src.Narrow(1, 0, 3), tensor.WithDim(1), tensor.WithStart(2), tensor.WithEnd(8), tensor.WithStep(2)),
+				x.SelectScatter(w.Select(1, 2), 1, 5).Neg(),
 			}
 		}, func() []*tensor.Tensor {
 			return []*tensor.Tensor{randnSeeded(72, 8, 16), randnSeeded(73, 8, 16), idx(74, 16, 8, 4), idx(75, 8, 2, 16), randnSeeded(76, 8, 4)}
-		}, []string{"aten.gather.default", "aten.scatter_add.default", "aten.cat.default", "aten.slice_scatter.default"}},
+		}, []string{"aten.gather.default", "aten.scatter_add.default", "aten.cat.default", "aten.slice_scatter.default",
+			"aten.select_scatter.default"}},
 		{"backward ops", func(t ...*tensor.Tensor) []*tensor.Tensor {
 			g, x, ids, g3 := t[0], t[1], t[2], t[3]
 			gd, xd := g.To(tensor.Float64), x.To(tensor.Float64)
@@ -72,6 +74,22 @@ func outKernelCases() []outKernelCase {
 			return []*tensor.Tensor{randnSeeded(77, 8, 16), randnSeeded(78, 8, 16), idx(79, 9, 3, 5), randnSeeded(80, 3, 5, 16)}
 		}, []string{"aten.gelu_backward.default", "aten._softmax_backward_data.default", "aten._log_softmax_backward_data.default",
 			"aten.embedding_dense_backward.default"}},
+		{"fills and activation backward ops", func(t ...*tensor.Tensor) []*tensor.Tensor {
+			g, x := t[0], t[1]
+			gd, xd := g.To(tensor.Float64), x.To(tensor.Float64)
+			var res []*tensor.Tensor
+			for _, p := range [][2]*tensor.Tensor{{g, x}, {gd, xd}} {
+				g, x := p[0], p[1]
+				res = append(res, tensor.SigmoidBackward(g, x.Sigmoid()), tensor.TanhBackward(g, x.Tanh()),
+					tensor.SiluBackward(g, x), tensor.ThresholdBackward(g, x, 0.25), x.Silu())
+			}
+			return append(res, tensor.Full([]int{8, 16}, 2.5), x.NewOnes([]int{8, 16}).Neg(),
+				tensor.Call("aten::fill.Scalar", x, 3).(*tensor.Tensor), tensor.Call("aten::full_like", x, -1).(*tensor.Tensor))
+		}, func() []*tensor.Tensor {
+			return []*tensor.Tensor{randnSeeded(85, 8, 16), randnSeeded(86, 8, 16)}
+		}, []string{"aten.sigmoid_backward.default", "aten.tanh_backward.default", "aten.silu_backward.default",
+			"aten.threshold_backward.default", "aten.silu.default", "aten.full.default", "aten.new_ones.default",
+			"aten.fill.Scalar", "aten.full_like.default"}},
 		{"layer norm backward", func(t ...*tensor.Tensor) []*tensor.Tensor {
 			g, x, w, b := t[0], t[1], t[2], t[3]
 			var res []*tensor.Tensor
