@@ -289,7 +289,7 @@ func mmKernel(of func([]any) args.Mm) outKernel {
 		a, b := p.Self, p.Mat2
 		if !mmOverwrite(out, a, b) {
 			if out.DType() == tensor.BFloat16 {
-				clear(out.Storage().Bytes()) // matmulBF16 adds into out
+				clearElems(out) // matmulBF16 adds into out
 			}
 			matmulInto(out, nil, tensor.Int(0), tensor.Int(1), a, b) // overwrites out
 		}
@@ -333,7 +333,7 @@ func addmmKernel(out *tensor.Tensor, op *tensor.Op, a []any) {
 	if d := out.DType(); (d != tensor.Float32 && d != tensor.Float64) || beta.Float64() == 0 {
 		// matmulInto adds into a zeroed result, except where it first
 		// copies beta·self over all of it (linear's bias).
-		clear(out.Storage().Bytes()[out.StorageOffset()*d.ItemSize():][:out.Numel()*d.ItemSize()])
+		clearElems(out)
 	}
 	matmulInto(out, self, beta, p.Alpha, p.Mat1, p.Mat2)
 }
