@@ -55,9 +55,9 @@
 // allocates new memory only for the tensors it returns. The headers of
 // values no caller sees (views, lists of views, group outputs) are the
 // arena's too, from call to call. An op outside the groups with an out
-// kernel (tensor.OutKernel: device/cpu's elementwise ops, mm, bmm,
-// addmm) runs it into a result laid out when the plan was made, without
-// the dispatcher. Calls made from factories alone (a causal mask of full and
+// kernel (tensor.OutKernel, which device/cpu registers for the ops the
+// compiled models call) runs it into results laid out when the plan was
+// made, without the dispatcher (outstep.go). Calls made from factories alone (a causal mask of full and
 // triu) run once, when the plan is made: their values are the plan's
 // constants (foldConstants).
 //

@@ -7,12 +7,10 @@ import (
 )
 
 // An outStep is a dispatcher call whose op has an out kernel on the CPU
-// (tensor.OutKernel: device/cpu's elementwise ops, the products, batch
-// norm, nll_loss, embedding and its backward, sum, the comparisons and
-// where, gather, scatter_add, cat, slice_scatter, the fills, layer norm's
-// and the activations' backward ops): the plan lays out its results from the
-// trace and runs the kernel into them, with no dispatcher, meta function
-// or new header per call. A result's header is the arena's from call to
+// (tensor.OutKernel; device/cpu registers one for the ops the compiled
+// models call outside fusion groups): the plan lays out its results from
+// the trace and runs the kernel into them, with no dispatcher, meta
+// function or new header per call. A result's header is the arena's from call to
 // call where keptHeader allows (header ≥ 0); its storage is the arena's
 // (a recycled intermediate, or a donated one for a graph output). A tuple's
 // list is the arena's too (lists[li]): every user of it takes an element
