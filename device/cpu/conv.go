@@ -332,6 +332,12 @@ func convForward[T gemmNum](p *core.ConvParams, input, weight, bias, out *tensor
 			finish(out, buf)
 			return
 		}
+		if winoForward(p, ct) { // 3×3, enough channels (conv_winograd.go)
+			if convWinogradForward(p, any(x).([]float32), any(w).([]float32), any(b).([]float32), any(y).([]float32)) {
+				finish(out, buf)
+				return
+			} // an output not finite: computed again exactly below
+		}
 		g := newWideGeom(p.InC, p.In, p.Kernel, p.Padding, p.Dilation)
 		switch y := any(y).(type) {
 		case []float32:
@@ -466,6 +472,13 @@ func convBackward[T gemmNum](p *core.ConvParams, gout, input, weight, gi, gw *te
 			} else {
 				clear(dw) // not finite: computed again exactly below
 			}
+		}
+		if gi != nil && winoInputGrad(p, ct) { // 3×3, enough channels (conv_winograd.go)
+			buf, dx := resultBuf[T](gi, ct)
+			if convWinogradInputGrad(p, any(gy).([]float32), any(w).([]float32), any(dx).([]float32)) {
+				finish(gi, buf)
+				gi = nil
+			} // a gradient not finite: computed again exactly below
 		}
 		if gi != nil && unitStrideAdjoint(p) {
 			buf, dx := resultBuf[T](gi, ct)

@@ -1,0 +1,220 @@
+package cpu
+
+import (
+	"runtime"
+
+	"github.com/goaten/goaten/asm"
+	"github.com/goaten/goaten/aten/core"
+	"github.com/goaten/goaten/tensor"
+)
+
+// Winograd convolutions F(4×4, 3×3): a float32 3×3 convolution of stride
+// and dilation 1 computes each 4×4 tile of output from the 6×6 tile of
+// input under it as Y = Aᵀ·[Σ_c (G·w_oc·Gᵀ) ⊙ (Bᵀ·d_c·B)]·A: per tile, 36
+// products of an element of the transformed weights by one of the
+// transformed input, 2.25 per output instead of 9. For a chunk of tiles
+// the sums over the input channels are 36 GEMMs, [tiles × C]·[C × K], of
+// the transformed tiles (asm.WinogradInF32, a row of channels per tile)
+// by the transformed weights (winoWeights, once per call: the weights
+// change in place in training). asm.WinogradOutF32 turns the products back
+// into output tiles, adds the bias and writes the outputs that are in the
+// image. Chunks run on the pool's goroutines, each tile written by one
+// chunk: the result does not depend on the number of cores.
+//
+// The float32 error is larger than the direct sum's: the transforms'
+// coefficients (up to 5 in Bᵀ, 8 in Aᵀ, 1/24 … 1/4 in G) mix a tile's
+// values with cancellations. TestConvWinograd bounds it at
+// winoErrBound·2⁻²⁴ times the largest Σ|x·w| over the outputs of a tile
+// (an output's error is made of its whole tile's values). An infinity or
+// NaN in the input or the weights spreads over whole tiles (Inf − Inf);
+// WinogradOutF32 reports any output that is not finite, and the
+// convolution is then computed again the exact way.
+
+// winoMode forces the Winograd path on (1, where it applies: tests of the
+// pure-Go twins) or off (-1, for comparisons); 0 chooses by winoWorth.
+var winoMode = 0
+
+// winoChunkTiles is the number of tiles a chunk transforms: its
+// transformed input and products (36·tiles·(C + K) float32, 864 KiB for 64
+// tiles of 64 → 64 channels) about fill one core's L2 cache.
+var winoChunkTiles = 64
+
+// winoApplies reports whether convWinograd can compute the convolution p
+// of compute dtype ct: float32, ordinary, 2 spatial dims, one group, a 3×3
+// kernel of stride and dilation 1.
+func winoApplies(p *core.ConvParams, ct tensor.DType) bool {
+	if ct != tensor.Float32 || p.Transposed || p.Empty || len(p.In) != 2 || p.Groups != 1 || prod(p.Out) == 0 {
+		return false
+	}
+	for i := range 2 {
+		if p.Kernel[i] != 3 || p.Stride[i] != 1 || p.Dilation[i] != 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// winoWorth reports whether the Winograd path is faster than the wide GEMM
+// for a convolution of C to K channels with outputs of OH×OW (measured:
+// bench/README.md, "Winograd convolutions").
+func winoWorth(C, K, OH, OW int) bool {
+	switch winoMode {
+	case 1:
+		return true
+	case -1:
+		return false
+	}
+	return asm.WinogradFast() && C >= 16 && K >= 16 && OH*OW >= 64
+}
+
+// winoForward reports whether convForward runs p on convWinograd.
+func winoForward(p *core.ConvParams, ct tensor.DType) bool {
+	return winoApplies(p, ct) && winoWorth(p.InC, p.OutC, p.Out[0], p.Out[1])
+}
+
+// winoInputGrad reports whether convBackward runs p's input gradient on
+// convWinograd: a convolution of the output gradient (OutC channels) into
+// InC channels, with the complementary padding.
+func winoInputGrad(p *core.ConvParams, ct tensor.DType) bool {
+	return winoApplies(p, ct) && unitStrideAdjoint(p) && winoWorth(p.OutC, p.InC, p.In[0], p.In[1])
+}
+
+// winoG applies G = [1/4 0 0; -1/6 -1/6 -1/6; -1/6 1/6 -1/6; 1/24 1/12
+// 1/6; 1/24 -1/12 1/6; 0 0 1] to (a, b, c), into r[0], r[s], …, r[5s].
+func winoG(a, b, c float64, r []float64, s int) {
+	r[0] = a / 4
+	r[s] = -(a + b + c) / 6
+	r[2*s] = -(a - b + c) / 6
+	r[3*s] = a/24 + b/12 + c/6
+	r[4*s] = a/24 - b/12 + c/6
+	r[5*s] = c
+}
+
+// winoWeights sets u[(ξ·C + c)·K + o] to element ξ of G·w[o][c]·Gᵀ, the
+// transformed weights of K × C 3×3 kernels w, computed in float64 and
+// rounded once: the GEMMs' right operands, a C × K matrix per ξ.
+func winoWeights(w []float32, K, C int, u []float32) {
+	var t [18]float64
+	var r [36]float64
+	for o := range K {
+		for c := range C {
+			g := w[(o*C+c)*9:][:9]
+			for j := range 3 { // G·g, column by column: t[i·3 + j]
+				winoG(float64(g[j]), float64(g[3+j]), float64(g[6+j]), t[j:], 3)
+			}
+			for i := range 6 { // (G·g)·Gᵀ, row by row
+				winoG(t[3*i], t[3*i+1], t[3*i+2], r[6*i:], 1)
+			}
+			for ξ, x := range r {
+				u[(ξ*C+c)*K+o] = float32(x)
+			}
+		}
+	}
+}
+
+// convWinograd sets y (N images of K channels, OH×OW) to the convolution
+// of x (N images of C channels, H×W) by the 3×3 kernels whose transformed
+// weights are u (winoWeights), padded by ph, pw, plus bias (nil: none). It
+// reports false, y then partly written, when an output is not finite.
+func convWinograd(N, C, H, W, K, ph, pw int, x, u, bias, y []float32) bool {
+	OH, OW := H+2*ph-2, W+2*pw-2
+	tH, tW := (OH+3)/4, (OW+3)/4
+	T := N * tH * tW
+	tc := max(1, min(T, winoChunkTiles))
+	chunks := (T + tc - 1) / tc
+	par := chunks > 1 && runtime.GOMAXPROCS(0) > 1
+	workers := 1
+	if par {
+		workers = min(runtime.GOMAXPROCS(0), chunks)
+	}
+	type scratch struct {
+		v, m *[]float32
+		ok   bool
+	}
+	bufs := make([]scratch, workers)
+	for i := range bufs {
+		bufs[i].ok = true
+	}
+	defer func() {
+		for _, s := range bufs {
+			putScratch(s.v)
+			putScratch(s.m)
+		}
+	}()
+	// The valid positions of a tile: rows (of 6 or 4) in the image, then
+	// columns, spread into the tile's bits.
+	span := func(start, size, n int) (bits uint64) {
+		for i := range size {
+			if r := start + i; r >= 0 && r < n {
+				bits |= 1 << i
+			}
+		}
+		return bits
+	}
+	spread := func(rows, cols uint64, size int) (bits uint64) {
+		for i := range size {
+			if rows>>i&1 != 0 {
+				bits |= cols << (i * size)
+			}
+		}
+		return bits
+	}
+	forChunks(chunks, par, func(wk, ch int) {
+		s := &bufs[wk]
+		if s.v == nil {
+			s.v = getScratch[float32](36 * tc * C)
+			s.m = getScratch[float32](36 * tc * K)
+		}
+		v, m := *s.v, *s.m
+		t0 := ch * tc
+		nt := min(tc, T-t0)
+		for i := range nt {
+			t := t0 + i
+			n, ty, tx := t/(tH*tW), t/tW%tH, t%tW
+			valid := spread(span(4*ty-ph, 6, H), span(4*tx-pw, 6, W), 6)
+			xoff := n*C*H*W + (4*ty-ph)*W + 4*tx - pw
+			asm.WinogradInF32(v[i*C:], tc*C, x, xoff, H*W, W, C, valid)
+		}
+		for ξ := range 36 {
+			asm.Sgemm(false, false, nt, K, C, 1, v[ξ*tc*C:], C, u[ξ*C*K:], K, 0, m[ξ*tc*K:], K)
+		}
+		for i := range nt {
+			t := t0 + i
+			n, ty, tx := t/(tH*tW), t/tW%tH, t%tW
+			valid := uint16(spread(span(4*ty, 4, OH), span(4*tx, 4, OW), 4))
+			yoff := n*K*OH*OW + 4*ty*OW + 4*tx
+			if !asm.WinogradOutF32(y, yoff, OH*OW, OW, m[i*K:], tc*K, K, bias, valid) {
+				s.ok = false
+			}
+		}
+	})
+	for _, s := range bufs {
+		if !s.ok {
+			return false
+		}
+	}
+	return true
+}
+
+// convWinogradForward sets y to the convolution p (winoForward) of x by w
+// plus bias (nil: none) and reports whether its outputs are all finite.
+func convWinogradForward(p *core.ConvParams, x, w, bias, y []float32) bool {
+	C, K := p.InC, p.OutC
+	u := getScratch[float32](36 * C * K)
+	defer putScratch(u)
+	winoWeights(w, K, C, *u)
+	return convWinograd(p.N, C, p.In[0], p.In[1], K, p.Padding[0], p.Padding[1], x, *u, bias, y)
+}
+
+// convWinogradInputGrad sets dx to the input gradient of the convolution p
+// (winoInputGrad) whose output gradient is gy: gy convolved by the
+// flipped, transposed weight with the complementary padding. It reports
+// whether the gradient is all finite.
+func convWinogradInputGrad(p *core.ConvParams, gy, w, dx []float32) bool {
+	C, K := p.OutC, p.InC
+	u := getScratch[float32](36 * C * K)
+	defer putScratch(u)
+	winoWeights(flipTransposeWeight(w, 1, C, K, 9), K, C, *u)
+	pad := adjointPadding(p)
+	return convWinograd(p.N, C, p.Out[0], p.Out[1], K, pad[0], pad[1], gy, *u, nil, dx)
+}

@@ -1,0 +1,282 @@
+package cpu
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"github.com/goaten/goaten/tensor"
+)
+
+// winoErrBound bounds the error of a Winograd output in units of 2⁻²⁴
+// (float32's half ulp of 1) times the largest Σ|x·w| (+ |bias|) over the
+// outputs of its 4×4 tile: see conv_winograd.go. The direct (GEMM) sum's
+// error is at most about its depth (C·9) of those units; TestConvWinograd
+// reports the largest ratio it saw.
+const winoErrBound = 64
+
+// winoCase is a 3×3 convolution of stride 1: N images of C channels,
+// H×W, into K channels, padded by ph, pw.
+type winoCase struct {
+	N, C, H, W, K, ph, pw int
+	bias                  bool
+}
+
+func (c winoCase) String() string {
+	return fmt.Sprintf("%d×%d×%d×%d→%d/p%d,%d/bias=%v", c.N, c.C, c.H, c.W, c.K, c.ph, c.pw, c.bias)
+}
+
+// winoCases are drawn at random: batches 1–3, channels up to 64, images
+// 1–40 (sizes that are and are not a multiple of the tile), padding 0–2;
+// and the op survey's shape, cut to two images.
+func winoCases(r *rand.Rand, n int) []winoCase {
+	cs := []winoCase{{2, 64, 56, 56, 64, 1, 1, true}, {1, 16, 4, 4, 16, 1, 1, false}}
+	for len(cs) < n {
+		c := winoCase{N: 1 + r.IntN(3), C: 1 + r.IntN(64), K: 1 + r.IntN(64), H: 1 + r.IntN(40), W: 1 + r.IntN(40),
+			ph: r.IntN(3), pw: r.IntN(3), bias: r.IntN(2) == 0}
+		if c.H+2*c.ph < 3 || c.W+2*c.pw < 3 {
+			continue
+		}
+		cs = append(cs, c)
+	}
+	return cs
+}
+
+// winoRef is the convolution in float64 and, per output, the largest
+// Σ|x·w| (+ |bias|) over its 4×4 tile of outputs.
+func winoRef(c winoCase, x, w, b []float64) (y, scale []float64) {
+	OH, OW := c.H+2*c.ph-2, c.W+2*c.pw-2
+	y = make([]float64, c.N*c.K*OH*OW)
+	mag := make([]float64, len(y))
+	for n := range c.N {
+		for o := range c.K {
+			for i := range OH {
+				for j := range OW {
+					var s, m float64
+					if b != nil {
+						s, m = b[o], math.Abs(b[o])
+					}
+					for ch := range c.C {
+						for ki := range 3 {
+							ii := i + ki - c.ph
+							if ii < 0 || ii >= c.H {
+								continue
+							}
+							for kj := range 3 {
+								jj := j + kj - c.pw
+								if jj < 0 || jj >= c.W {
+									continue
+								}
+								p := x[((n*c.C+ch)*c.H+ii)*c.W+jj] * w[((o*c.C+ch)*3+ki)*3+kj]
+								s, m = s+p, m+math.Abs(p)
+							}
+						}
+					}
+					k := ((n*c.K+o)*OH+i)*OW + j
+					y[k], mag[k] = s, m
+				}
+			}
+		}
+	}
+	scale = make([]float64, len(y))
+	for k := range y {
+		q := k % (OH * OW)
+		i0, j0 := q/OW/4*4, q%OW/4*4
+		for i := i0; i < min(i0+4, OH); i++ {
+			for j := j0; j < min(j0+4, OW); j++ {
+				scale[k] = max(scale[k], mag[k-q+i*OW+j])
+			}
+		}
+	}
+	return y, scale
+}
+
+func winoRand(r *rand.Rand, n int) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = float64(float32(r.NormFloat64()))
+	}
+	return v
+}
+
+// withWino runs f with winoMode set to mode.
+func withWino(mode int, f func()) {
+	defer func(m int) { winoMode = m }(winoMode)
+	winoMode = mode
+	f()
+}
+
+// TestConvWinograd checks the forward and the input gradient on the
+// Winograd path (forced on, so that the pure-Go twins are checked where
+// the device does not take it) against a float64 direct sum: each output
+// within winoErrBound·2⁻²⁴ of its tile's largest Σ|x·w|.
+func TestConvWinograd(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 25))
+	n := 40
+	if testing.Short() {
+		n = 12
+	}
+	worst, worstDirect := 0.0, 0.0
+	for _, c := range winoCases(r, n) {
+		OH, OW := c.H+2*c.ph-2, c.W+2*c.pw-2
+		xv, wv := winoRand(r, c.N*c.C*c.H*c.W), winoRand(r, c.K*c.C*9)
+		var bv []float64
+		var b *tensor.Tensor
+		if c.bias {
+			bv = winoRand(r, c.K)
+			b = tensor.FromSlice(bv, c.K).To(tensor.Float32)
+		}
+		x := tensor.FromSlice(xv, c.N, c.C, c.H, c.W).To(tensor.Float32)
+		w := tensor.FromSlice(wv, c.K, c.C, 3, 3).To(tensor.Float32)
+		stride, pad, dil := []int{1, 1}, []int{c.ph, c.pw}, []int{1, 1}
+		var y *tensor.Tensor
+		withWino(1, func() {
+			y = tensor.Call("aten::convolution", x, w, b, stride, pad, dil, false, []int{0, 0}, 1).(*tensor.Tensor)
+		})
+		want, scale := winoRef(c, xv, wv, bv)
+		worst = max(worst, winoCheck(t, c.String()+" forward", y.Float64s(), want, scale))
+		withWino(-1, func() { // the direct path's error, for comparison
+			y = tensor.Call("aten::convolution", x, w, b, stride, pad, dil, false, []int{0, 0}, 1).(*tensor.Tensor)
+		})
+		worstDirect = max(worstDirect, winoCheck(t, c.String()+" forward (direct)", y.Float64s(), want, scale))
+		if c.ph > 2 || c.pw > 2 {
+			continue
+		}
+		// The input gradient: the convolution of gy (K channels, OH×OW)
+		// by the flipped, transposed weight, padded by 2 - p.
+		gv := winoRand(r, c.N*c.K*OH*OW)
+		gy := tensor.FromSlice(gv, c.N, c.K, OH, OW).To(tensor.Float32)
+		var outs []*tensor.Tensor
+		withWino(1, func() {
+			outs = tensor.Call("aten::convolution_backward", gy, x, w, nil, stride, pad, dil, false, []int{0, 0}, 1, []bool{true, false, false}).([]*tensor.Tensor)
+		})
+		adj := winoCase{N: c.N, C: c.K, H: OH, W: OW, K: c.C, ph: 2 - c.ph, pw: 2 - c.pw}
+		wt := make([]float64, len(wv))
+		for o := range c.K {
+			for ch := range c.C {
+				for k := range 9 {
+					wt[(ch*c.K+o)*9+8-k] = wv[(o*c.C+ch)*9+k]
+				}
+			}
+		}
+		want, scale = winoRef(adj, gv, wt, nil)
+		worst = max(worst, winoCheck(t, c.String()+" grad_input", outs[0].Float64s(), want, scale))
+	}
+	t.Logf("largest error: %.2f·2⁻²⁴ of the tile's Σ|x·w| (bound %d); the direct path's forward: %.2f", worst, winoErrBound, worstDirect)
+}
+
+// winoCheck fails unless every got[k] is within winoErrBound·2⁻²⁴·scale[k]
+// of want[k], and returns the largest ratio of the error to 2⁻²⁴·scale.
+func winoCheck(t *testing.T, name string, got, want, scale []float64) float64 {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d outputs, want %d", name, len(got), len(want))
+	}
+	worst := 0.0
+	for k, g := range got {
+		e := math.Abs(g - want[k])
+		if !(e <= winoErrBound*0x1p-24*scale[k]) { // NaN fails too
+			t.Fatalf("%s: y[%d] = %v, want %v (scale %v: %.1f units)", name, k, g, want[k], scale[k], e/(0x1p-24*scale[k]))
+		}
+		if scale[k] > 0 {
+			worst = max(worst, e/(0x1p-24*scale[k]))
+		}
+	}
+	return worst
+}
+
+// TestConvWinogradNonFinite: an infinity or NaN in the input, the weight
+// or the output gradient, or finite values whose transforms overflow,
+// give exactly what the direct path gives (the Winograd outputs are not
+// all finite, and the convolution is computed again the exact way).
+func TestConvWinogradNonFinite(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 26))
+	c := winoCase{N: 2, C: 17, H: 9, W: 11, K: 18, ph: 1, pw: 1, bias: true}
+	stride, pad, dil := []int{1, 1}, []int{1, 1}, []int{1, 1}
+	for _, tc := range []struct {
+		name        string
+		x, w, gy    int // indices set to val (-1: none)
+		val         float64
+		nanExpected bool
+	}{
+		{"x +Inf", 5*c.W + 3, -1, -1, math.Inf(1), true},
+		{"x NaN", c.C*c.H*c.W + 7, -1, -1, math.NaN(), true},
+		{"x -Inf at a corner", c.H*c.W - 1, -1, -1, math.Inf(-1), true},
+		{"w +Inf", -1, 40, -1, math.Inf(1), true},
+		{"w NaN", -1, 3, -1, math.NaN(), true},
+		{"gy -Inf", -1, -1, 20, math.Inf(-1), true},
+		{"x huge", 4*c.W + 4, -1, -1, 3e38, false},
+	} {
+		xv, wv, bv := winoRand(r, c.N*c.C*c.H*c.W), winoRand(r, c.K*c.C*9), winoRand(r, c.K)
+		gv := winoRand(r, c.N*c.K*c.H*c.W)
+		for _, p := range []struct {
+			v []float64
+			i int
+		}{{xv, tc.x}, {wv, tc.w}, {gv, tc.gy}} {
+			if p.i >= 0 {
+				p.v[p.i] = tc.val
+			}
+		}
+		x := tensor.FromSlice(xv, c.N, c.C, c.H, c.W).To(tensor.Float32)
+		w := tensor.FromSlice(wv, c.K, c.C, 3, 3).To(tensor.Float32)
+		b := tensor.FromSlice(bv, c.K).To(tensor.Float32)
+		gy := tensor.FromSlice(gv, c.N, c.K, c.H, c.W).To(tensor.Float32)
+		run := func(mode int) (y, gi []float64) {
+			withWino(mode, func() {
+				y = tensor.Call("aten::convolution", x, w, b, stride, pad, dil, false, []int{0, 0}, 1).(*tensor.Tensor).Float64s()
+				outs := tensor.Call("aten::convolution_backward", gy, x, w, nil, stride, pad, dil, false, []int{0, 0}, 1, []bool{true, false, false}).([]*tensor.Tensor)
+				gi = outs[0].Float64s()
+			})
+			return y, gi
+		}
+		y1, g1 := run(1)
+		y0, g0 := run(-1)
+		nonFinite := 0
+		for _, p := range []struct {
+			name      string
+			got, want []float64
+			hit       bool // the value is in one of this op's operands
+		}{{"forward", y1, y0, tc.x >= 0 || tc.w >= 0}, {"grad_input", g1, g0, tc.w >= 0 || tc.gy >= 0}} {
+			if !p.hit {
+				continue // finite operands: TestConvWinograd's bound
+			}
+			for k, v := range p.got {
+				if !(v == p.want[k] || math.IsNaN(v) && math.IsNaN(p.want[k])) {
+					t.Fatalf("%s: %s[%d] = %v, the exact path gives %v", tc.name, p.name, k, v, p.want[k])
+				}
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					nonFinite++
+				}
+			}
+		}
+		if tc.nanExpected && nonFinite == 0 {
+			t.Fatalf("%s: every output finite: the case does not test what it should", tc.name)
+		}
+	}
+}
+
+// TestConvWinogradCores: the result does not depend on the number of
+// goroutines the chunks run on.
+func TestConvWinogradCores(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 27))
+	x := tensor.FromSlice(winoRand(r, 3*32*20*20), 3, 32, 20, 20).To(tensor.Float32)
+	w := tensor.FromSlice(winoRand(r, 32*32*9), 32, 32, 3, 3).To(tensor.Float32)
+	var ys [][]float64
+	for _, procs := range []int{1, 2, 3} {
+		func() {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			withWino(1, func() {
+				ys = append(ys, tensor.Call("aten::convolution", x, w, nil, []int{1, 1}, []int{1, 1}, []int{1, 1}, false, []int{0, 0}, 1).(*tensor.Tensor).Float64s())
+			})
+		}()
+	}
+	for i := 1; i < len(ys); i++ {
+		for k, v := range ys[i] {
+			if v != ys[0][k] {
+				t.Fatalf("run %d: y[%d] = %v, with one goroutine %v", i, k, v, ys[0][k])
+			}
+		}
+	}
+}
