@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/goaten/goaten/internal/cputime"
 	"github.com/goaten/goaten/tensor"
 )
 
@@ -279,4 +280,58 @@ func TestConvWinogradCores(t *testing.T) {
 			}
 		}
 	}
+}
+
+// BenchmarkConvWinograd runs 3×3 convolutions of stride 1 (forward with
+// a bias, and the input gradient) on the Winograd path and on the wide
+// GEMM: the measurements behind winoWorth.
+func BenchmarkConvWinograd(b *testing.B) {
+	r := rand.New(rand.NewPCG(25, 28))
+	for _, c := range []winoCase{
+		{8, 64, 56, 56, 64, 1, 1, true},
+		{16, 32, 32, 32, 32, 1, 1, true},
+		{16, 32, 16, 16, 32, 1, 1, true},
+		{16, 16, 32, 32, 16, 1, 1, true},
+		{32, 16, 14, 14, 32, 1, 1, true},
+		{8, 128, 28, 28, 128, 1, 1, true},
+		{8, 256, 14, 14, 256, 1, 1, true},
+		{8, 256, 7, 7, 256, 1, 1, true},
+		{8, 512, 7, 7, 512, 1, 1, true},
+	} {
+		x := tensor.FromSlice(winoRand(r, c.N*c.C*c.H*c.W), c.N, c.C, c.H, c.W).To(tensor.Float32)
+		w := tensor.FromSlice(winoRand(r, c.K*c.C*9), c.K, c.C, 3, 3).To(tensor.Float32)
+		bias := tensor.FromSlice(winoRand(r, c.K), c.K).To(tensor.Float32)
+		gy := tensor.FromSlice(winoRand(r, c.N*c.K*c.H*c.W), c.N, c.K, c.H, c.W).To(tensor.Float32)
+		one := []int{1, 1}
+		for _, m := range []struct {
+			name string
+			mode int
+		}{{"wide", -1}, {"winograd", 1}} {
+			name := fmt.Sprintf("%dx%dx%dx%d-%d", c.N, c.C, c.H, c.W, c.K)
+			b.Run("forward/"+name+"/"+m.name, func(b *testing.B) {
+				withWino(m.mode, func() {
+					winoBench(b, func() { tensor.Call("aten::convolution", x, w, bias, one, one, one, false, []int{0, 0}, 1) })
+				})
+			})
+			b.Run("grad_input/"+name+"/"+m.name, func(b *testing.B) {
+				withWino(m.mode, func() {
+					winoBench(b, func() {
+						tensor.Call("aten::convolution_backward", gy, x, w, nil, one, one, one, false, []int{0, 0}, 1, []bool{true, false, false})
+					})
+				})
+			})
+		}
+	}
+}
+
+// winoBench runs f in b's loop and reports the process's CPU time per
+// call (cpu-ns/op), which other work on a shared machine moves less than
+// the wall time.
+func winoBench(b *testing.B, f func()) {
+	f() // warm: the scratch pools
+	cpu0 := cputime.Process()
+	for b.Loop() {
+		f()
+	}
+	b.ReportMetric(float64(cputime.Process()-cpu0)/float64(b.N), "cpu-ns/op")
 }
