@@ -2,33 +2,219 @@
 
 #include "textflag.h"
 
-// The Winograd F(4×4, 3×3) transforms, AVX-512: sixteen channels at a
-// time, one per lane, their planes cs elements apart (Z31 holds the lanes'
-// offsets, lane·cs, for the gathers and scatters). A tile's positions
-// outside the image (WinogradInF32) or the output (WinogradOutF32) are not
-// touched: each gather or scatter runs under the block's lane mask (K1)
-// when the position's bit of valid is set, under an empty mask otherwise.
-// The transforms are winoB and winoA of winograd_generic.go, the same
-// operations in the same order: the rows of a tile into the scratch s,
-// then its columns.
+// The Winograd F(4×4, 3×3) transforms, AVX-512: a row of up to 16 tiles,
+// one per lane, a channel at a time. A row of a tile row's input is read
+// as eight masked loads (columns 0, 16, 32, 48 and 4, 20, 36, 52 on,
+// under the masks WinogradInF32 computes: positions outside the image
+// read as zero and are not touched), dealt into the tiles' six columns by
+// two-table permutes; the outputs are dealt back into four vectors of a
+// row and stored under masks. The transforms are winoB and winoA of
+// winograd_generic.go, the same operations in the same order: the rows
+// of a tile into the scratch s, then its columns.
 
-DATA winoIota<>+0(SB)/4, $0
-DATA winoIota<>+4(SB)/4, $1
-DATA winoIota<>+8(SB)/4, $2
-DATA winoIota<>+12(SB)/4, $3
-DATA winoIota<>+16(SB)/4, $4
-DATA winoIota<>+20(SB)/4, $5
-DATA winoIota<>+24(SB)/4, $6
-DATA winoIota<>+28(SB)/4, $7
-DATA winoIota<>+32(SB)/4, $8
-DATA winoIota<>+36(SB)/4, $9
-DATA winoIota<>+40(SB)/4, $10
-DATA winoIota<>+44(SB)/4, $11
-DATA winoIota<>+48(SB)/4, $12
-DATA winoIota<>+52(SB)/4, $13
-DATA winoIota<>+56(SB)/4, $14
-DATA winoIota<>+60(SB)/4, $15
-GLOBL winoIota<>(SB), RODATA|NOPTR, $64
+// winoDeint<>+64j: the permute indices (two tables of 16) that deal
+// column j of eight tiles, 4t + j, into lanes t < 8.
+DATA winoDeint<>+0(SB)/4, $0
+DATA winoDeint<>+4(SB)/4, $4
+DATA winoDeint<>+8(SB)/4, $8
+DATA winoDeint<>+12(SB)/4, $12
+DATA winoDeint<>+16(SB)/4, $16
+DATA winoDeint<>+20(SB)/4, $20
+DATA winoDeint<>+24(SB)/4, $24
+DATA winoDeint<>+28(SB)/4, $28
+DATA winoDeint<>+32(SB)/4, $0
+DATA winoDeint<>+36(SB)/4, $0
+DATA winoDeint<>+40(SB)/4, $0
+DATA winoDeint<>+44(SB)/4, $0
+DATA winoDeint<>+48(SB)/4, $0
+DATA winoDeint<>+52(SB)/4, $0
+DATA winoDeint<>+56(SB)/4, $0
+DATA winoDeint<>+60(SB)/4, $0
+DATA winoDeint<>+64(SB)/4, $1
+DATA winoDeint<>+68(SB)/4, $5
+DATA winoDeint<>+72(SB)/4, $9
+DATA winoDeint<>+76(SB)/4, $13
+DATA winoDeint<>+80(SB)/4, $17
+DATA winoDeint<>+84(SB)/4, $21
+DATA winoDeint<>+88(SB)/4, $25
+DATA winoDeint<>+92(SB)/4, $29
+DATA winoDeint<>+96(SB)/4, $0
+DATA winoDeint<>+100(SB)/4, $0
+DATA winoDeint<>+104(SB)/4, $0
+DATA winoDeint<>+108(SB)/4, $0
+DATA winoDeint<>+112(SB)/4, $0
+DATA winoDeint<>+116(SB)/4, $0
+DATA winoDeint<>+120(SB)/4, $0
+DATA winoDeint<>+124(SB)/4, $0
+DATA winoDeint<>+128(SB)/4, $2
+DATA winoDeint<>+132(SB)/4, $6
+DATA winoDeint<>+136(SB)/4, $10
+DATA winoDeint<>+140(SB)/4, $14
+DATA winoDeint<>+144(SB)/4, $18
+DATA winoDeint<>+148(SB)/4, $22
+DATA winoDeint<>+152(SB)/4, $26
+DATA winoDeint<>+156(SB)/4, $30
+DATA winoDeint<>+160(SB)/4, $0
+DATA winoDeint<>+164(SB)/4, $0
+DATA winoDeint<>+168(SB)/4, $0
+DATA winoDeint<>+172(SB)/4, $0
+DATA winoDeint<>+176(SB)/4, $0
+DATA winoDeint<>+180(SB)/4, $0
+DATA winoDeint<>+184(SB)/4, $0
+DATA winoDeint<>+188(SB)/4, $0
+DATA winoDeint<>+192(SB)/4, $3
+DATA winoDeint<>+196(SB)/4, $7
+DATA winoDeint<>+200(SB)/4, $11
+DATA winoDeint<>+204(SB)/4, $15
+DATA winoDeint<>+208(SB)/4, $19
+DATA winoDeint<>+212(SB)/4, $23
+DATA winoDeint<>+216(SB)/4, $27
+DATA winoDeint<>+220(SB)/4, $31
+DATA winoDeint<>+224(SB)/4, $0
+DATA winoDeint<>+228(SB)/4, $0
+DATA winoDeint<>+232(SB)/4, $0
+DATA winoDeint<>+236(SB)/4, $0
+DATA winoDeint<>+240(SB)/4, $0
+DATA winoDeint<>+244(SB)/4, $0
+DATA winoDeint<>+248(SB)/4, $0
+DATA winoDeint<>+252(SB)/4, $0
+GLOBL winoDeint<>(SB), RODATA|NOPTR, $256
+
+// winoIlvA<>+64q and winoIlvB<>+64q: the permute indices that deal
+// columns 0, 1 (A: from Y0, Y1) and 2, 3 (B: from Y2, Y3) of tiles 4q …
+// 4q+3 back into lanes 4t' + j of a row's store q.
+DATA winoIlvA<>+0(SB)/4, $0
+DATA winoIlvA<>+4(SB)/4, $16
+DATA winoIlvA<>+8(SB)/4, $0
+DATA winoIlvA<>+12(SB)/4, $0
+DATA winoIlvA<>+16(SB)/4, $1
+DATA winoIlvA<>+20(SB)/4, $17
+DATA winoIlvA<>+24(SB)/4, $0
+DATA winoIlvA<>+28(SB)/4, $0
+DATA winoIlvA<>+32(SB)/4, $2
+DATA winoIlvA<>+36(SB)/4, $18
+DATA winoIlvA<>+40(SB)/4, $0
+DATA winoIlvA<>+44(SB)/4, $0
+DATA winoIlvA<>+48(SB)/4, $3
+DATA winoIlvA<>+52(SB)/4, $19
+DATA winoIlvA<>+56(SB)/4, $0
+DATA winoIlvA<>+60(SB)/4, $0
+DATA winoIlvA<>+64(SB)/4, $4
+DATA winoIlvA<>+68(SB)/4, $20
+DATA winoIlvA<>+72(SB)/4, $0
+DATA winoIlvA<>+76(SB)/4, $0
+DATA winoIlvA<>+80(SB)/4, $5
+DATA winoIlvA<>+84(SB)/4, $21
+DATA winoIlvA<>+88(SB)/4, $0
+DATA winoIlvA<>+92(SB)/4, $0
+DATA winoIlvA<>+96(SB)/4, $6
+DATA winoIlvA<>+100(SB)/4, $22
+DATA winoIlvA<>+104(SB)/4, $0
+DATA winoIlvA<>+108(SB)/4, $0
+DATA winoIlvA<>+112(SB)/4, $7
+DATA winoIlvA<>+116(SB)/4, $23
+DATA winoIlvA<>+120(SB)/4, $0
+DATA winoIlvA<>+124(SB)/4, $0
+DATA winoIlvA<>+128(SB)/4, $8
+DATA winoIlvA<>+132(SB)/4, $24
+DATA winoIlvA<>+136(SB)/4, $0
+DATA winoIlvA<>+140(SB)/4, $0
+DATA winoIlvA<>+144(SB)/4, $9
+DATA winoIlvA<>+148(SB)/4, $25
+DATA winoIlvA<>+152(SB)/4, $0
+DATA winoIlvA<>+156(SB)/4, $0
+DATA winoIlvA<>+160(SB)/4, $10
+DATA winoIlvA<>+164(SB)/4, $26
+DATA winoIlvA<>+168(SB)/4, $0
+DATA winoIlvA<>+172(SB)/4, $0
+DATA winoIlvA<>+176(SB)/4, $11
+DATA winoIlvA<>+180(SB)/4, $27
+DATA winoIlvA<>+184(SB)/4, $0
+DATA winoIlvA<>+188(SB)/4, $0
+DATA winoIlvA<>+192(SB)/4, $12
+DATA winoIlvA<>+196(SB)/4, $28
+DATA winoIlvA<>+200(SB)/4, $0
+DATA winoIlvA<>+204(SB)/4, $0
+DATA winoIlvA<>+208(SB)/4, $13
+DATA winoIlvA<>+212(SB)/4, $29
+DATA winoIlvA<>+216(SB)/4, $0
+DATA winoIlvA<>+220(SB)/4, $0
+DATA winoIlvA<>+224(SB)/4, $14
+DATA winoIlvA<>+228(SB)/4, $30
+DATA winoIlvA<>+232(SB)/4, $0
+DATA winoIlvA<>+236(SB)/4, $0
+DATA winoIlvA<>+240(SB)/4, $15
+DATA winoIlvA<>+244(SB)/4, $31
+DATA winoIlvA<>+248(SB)/4, $0
+DATA winoIlvA<>+252(SB)/4, $0
+GLOBL winoIlvA<>(SB), RODATA|NOPTR, $256
+
+
+DATA winoIlvB<>+0(SB)/4, $0
+DATA winoIlvB<>+4(SB)/4, $0
+DATA winoIlvB<>+8(SB)/4, $0
+DATA winoIlvB<>+12(SB)/4, $16
+DATA winoIlvB<>+16(SB)/4, $0
+DATA winoIlvB<>+20(SB)/4, $0
+DATA winoIlvB<>+24(SB)/4, $1
+DATA winoIlvB<>+28(SB)/4, $17
+DATA winoIlvB<>+32(SB)/4, $0
+DATA winoIlvB<>+36(SB)/4, $0
+DATA winoIlvB<>+40(SB)/4, $2
+DATA winoIlvB<>+44(SB)/4, $18
+DATA winoIlvB<>+48(SB)/4, $0
+DATA winoIlvB<>+52(SB)/4, $0
+DATA winoIlvB<>+56(SB)/4, $3
+DATA winoIlvB<>+60(SB)/4, $19
+DATA winoIlvB<>+64(SB)/4, $0
+DATA winoIlvB<>+68(SB)/4, $0
+DATA winoIlvB<>+72(SB)/4, $4
+DATA winoIlvB<>+76(SB)/4, $20
+DATA winoIlvB<>+80(SB)/4, $0
+DATA winoIlvB<>+84(SB)/4, $0
+DATA winoIlvB<>+88(SB)/4, $5
+DATA winoIlvB<>+92(SB)/4, $21
+DATA winoIlvB<>+96(SB)/4, $0
+DATA winoIlvB<>+100(SB)/4, $0
+DATA winoIlvB<>+104(SB)/4, $6
+DATA winoIlvB<>+108(SB)/4, $22
+DATA winoIlvB<>+112(SB)/4, $0
+DATA winoIlvB<>+116(SB)/4, $0
+DATA winoIlvB<>+120(SB)/4, $7
+DATA winoIlvB<>+124(SB)/4, $23
+DATA winoIlvB<>+128(SB)/4, $0
+DATA winoIlvB<>+132(SB)/4, $0
+DATA winoIlvB<>+136(SB)/4, $8
+DATA winoIlvB<>+140(SB)/4, $24
+DATA winoIlvB<>+144(SB)/4, $0
+DATA winoIlvB<>+148(SB)/4, $0
+DATA winoIlvB<>+152(SB)/4, $9
+DATA winoIlvB<>+156(SB)/4, $25
+DATA winoIlvB<>+160(SB)/4, $0
+DATA winoIlvB<>+164(SB)/4, $0
+DATA winoIlvB<>+168(SB)/4, $10
+DATA winoIlvB<>+172(SB)/4, $26
+DATA winoIlvB<>+176(SB)/4, $0
+DATA winoIlvB<>+180(SB)/4, $0
+DATA winoIlvB<>+184(SB)/4, $11
+DATA winoIlvB<>+188(SB)/4, $27
+DATA winoIlvB<>+192(SB)/4, $0
+DATA winoIlvB<>+196(SB)/4, $0
+DATA winoIlvB<>+200(SB)/4, $12
+DATA winoIlvB<>+204(SB)/4, $28
+DATA winoIlvB<>+208(SB)/4, $0
+DATA winoIlvB<>+212(SB)/4, $0
+DATA winoIlvB<>+216(SB)/4, $13
+DATA winoIlvB<>+220(SB)/4, $29
+DATA winoIlvB<>+224(SB)/4, $0
+DATA winoIlvB<>+228(SB)/4, $0
+DATA winoIlvB<>+232(SB)/4, $14
+DATA winoIlvB<>+236(SB)/4, $30
+DATA winoIlvB<>+240(SB)/4, $0
+DATA winoIlvB<>+244(SB)/4, $0
+DATA winoIlvB<>+248(SB)/4, $15
+DATA winoIlvB<>+252(SB)/4, $31
+GLOBL winoIlvB<>(SB), RODATA|NOPTR, $256
 
 // The constants of the transforms: 4, -4, -5, 2, -2, 8 and -0 (adding -0
 // leaves every value as it is: the bias of a call without one).
@@ -42,36 +228,21 @@ DATA winoConst<>+24(SB)/4, $0x80000000
 GLOBL winoConst<>(SB), RODATA|NOPTR, $28
 
 // CONSTS loads the constants: Z24 = 4, Z25 = -4, Z26 = -5, Z27 = 2,
-// Z28 = -2, Z29 = 8; and Z31 = lane·cs (cs in AX).
+// Z28 = -2, Z29 = 8.
 #define CONSTS \
 	VBROADCASTSS winoConst<>+0(SB), Z24;      /* Z24 = 4                */ \
 	VBROADCASTSS winoConst<>+4(SB), Z25;      /* Z25 = -4               */ \
 	VBROADCASTSS winoConst<>+8(SB), Z26;      /* Z26 = -5               */ \
 	VBROADCASTSS winoConst<>+12(SB), Z27;     /* Z27 = 2                */ \
 	VBROADCASTSS winoConst<>+16(SB), Z28;     /* Z28 = -2               */ \
-	VBROADCASTSS winoConst<>+20(SB), Z29;     /* Z29 = 8                */ \
-	VPBROADCASTD AX, Z31;                     /* Z31 = cs               */ \
-	VPMULLD      winoIota<>(SB), Z31, Z31     /* Z31 = lane·cs          */
+	VBROADCASTSS winoConst<>+20(SB), Z29      /* Z29 = 8                */
 
-// LANES sets K1 and R12 to the lanes of the channels left (R8), at most 16.
+// LANES sets K1 to the lanes of the tiles (AX: their number, 1 to 16).
 #define LANES \
-	MOVL      $0xffff, R12;                   /* R12 = 16 lanes         */ \
-	CMPQ      R8, $16;                        /* 16 or more left?       */ \
-	JGE       4(PC);                          /* then all of them       */ \
-	MOVL      $1, R12;                        /* R12 = 1                */ \
-	SHLXL     R8, R12, R12;                   /* R12 = 1 << left        */ \
-	DECL      R12;                            /* R12 = left low bits    */ \
-	KMOVW     R12, K1                         /* K1 = those lanes       */
-
-// POSMASK(k) sets K2 to the block's lanes (R12) if bit k of valid (R9) is
-// set, else to no lanes (through AX).
-#define POSMASK(k) \
-	MOVQ      R9, AX;                         /* AX = valid             */ \
-	SHRQ      $(k), AX;                       /* bit k at the bottom    */ \
-	ANDL      $1, AX;                         /* AX = bit k             */ \
-	NEGL      AX;                             /* all ones if set        */ \
-	ANDL      R12, AX;                        /* AX = lanes or none     */ \
-	KMOVW     AX, K2                          /* K2 = AX                */
+	MOVL      $1, R11;                        /* R11 = 1                */ \
+	SHLXL     AX, R11, R11;                   /* R11 = 1 << lanes       */ \
+	DECL      R11;                            /* R11 = lanes low bits   */ \
+	KMOVW     R11, K1                         /* K1 = those lanes       */
 
 // WINOB is winoB: Z6…Z11 = Bᵀ·(Z0…Z5), through Z12…Z15.
 #define WINOB \
@@ -110,22 +281,38 @@ GLOBL winoConst<>(SB), RODATA|NOPTR, $28
 	VFMADD231PS Z29, Z15, Z9;                 /* y3 += 8·d34            */ \
 	VADDPS      Z5, Z9, Z9                    /* y3 += m5               */
 
-// GATHER(k, j, d) loads position k (column j of the row at R11) of the
-// block's channels into d, zero where the position or lane is out.
-#define GATHER(k, j, d) \
-	POSMASK(k);                               /* K2 = lanes to read     */ \
-	VPXORD     d, d, d;                       /* d = 0                  */ \
-	VGATHERDPS (j*4)(R11)(Z31*4), K2, d       /* d = x[lane·cs + j]     */
+// LOAD(k, off, d) loads 16 columns of the row at R11 from byte off under
+// mask k of the row (R9 at the row's masks), zero where the mask is clear.
+#define LOAD(k, off, d) \
+	KMOVW     (k*2)(R9), K2;                  /* K2 = the columns in    */ \
+	VMOVUPS.Z off(R11), K2, d                 /* d = x[off/4 …], or 0   */
 
-// ROWIN(i) transforms row i of the tile (R11) into s[6i …] and steps
-// R11 to the next row.
+// DEINT(j, p0, p1, p2, p3, d) deals column j of the 16 tiles of the 64
+// columns in p0…p3 into d, through Z12 and Z13.
+#define DEINT(j, p0, p1, p2, p3, d) \
+	VMOVUPS      winoDeint<>+(64*j)(SB), Z12; /* indices 4t + j         */ \
+	VPERMI2PS    p1, p0, Z12;                 /* tiles 0…7 from p0, p1  */ \
+	VMOVUPS      winoDeint<>+(64*j)(SB), Z13; \
+	VPERMI2PS    p3, p2, Z13;                 /* tiles 8…15 from p2, p3 */ \
+	VINSERTF64X4 $1, Y13, Z12, d              /* d = both halves        */
+
+// ROWIN(i) transforms row i of the tiles (R11) into s[6i …] and steps R11
+// to the next row, R9 to the next row's masks.
 #define ROWIN(i) \
-	GATHER(6*i+0, 0, Z0); \
-	GATHER(6*i+1, 1, Z1); \
-	GATHER(6*i+2, 2, Z2); \
-	GATHER(6*i+3, 3, Z3); \
-	GATHER(6*i+4, 4, Z4); \
-	GATHER(6*i+5, 5, Z5); \
+	LOAD(0, 0, Z20); \
+	LOAD(1, 64, Z21); \
+	LOAD(2, 128, Z22); \
+	LOAD(3, 192, Z23); \
+	LOAD(4, 16, Z30); \
+	LOAD(5, 80, Z31); \
+	LOAD(6, 144, Z14); \
+	LOAD(7, 208, Z15); \
+	DEINT(0, Z20, Z21, Z22, Z23, Z0); \
+	DEINT(1, Z20, Z21, Z22, Z23, Z1); \
+	DEINT(2, Z20, Z21, Z22, Z23, Z2); \
+	DEINT(3, Z20, Z21, Z22, Z23, Z3); \
+	DEINT(0, Z30, Z31, Z14, Z15, Z4); \
+	DEINT(1, Z30, Z31, Z14, Z15, Z5); \
 	WINOB; \
 	VMOVUPS Z6, ((6*i+0)*64)(R10); \
 	VMOVUPS Z7, ((6*i+1)*64)(R10); \
@@ -133,10 +320,11 @@ GLOBL winoConst<>(SB), RODATA|NOPTR, $28
 	VMOVUPS Z9, ((6*i+3)*64)(R10); \
 	VMOVUPS Z10, ((6*i+4)*64)(R10); \
 	VMOVUPS Z11, ((6*i+5)*64)(R10); \
-	ADDQ    BX, R11
+	ADDQ    BX, R11; \
+	ADDQ    $16, R9
 
-// COLIN(j) transforms column j of s into v's rows 6ξr + j (R14: row j;
-// CX: six rows in bytes) and steps R14 to row j+1.
+// COLIN(j) transforms column j of s into v's planes 6ξr + j (R14: plane
+// j; CX: six planes in bytes) and steps R14 to plane j+1.
 #define COLIN(j) \
 	VMOVUPS ((0*6+j)*64)(R10), Z0; \
 	VMOVUPS ((1*6+j)*64)(R10), Z1; \
@@ -159,64 +347,61 @@ GLOBL winoConst<>(SB), RODATA|NOPTR, $28
 	VMOVUPS Z11, K1, (R11); \
 	ADDQ    DX, R14
 
-// func winoInF32AVX512(v []float32, ldv int, x []float32, xoff, cs, ldx, n int, valid uint64, s []float32)
+// func winoInF32AVX512(v []float32, ldp, ldc int, x []float32, xoff, cs, ldx, n int, masks *[48]uint16, lanes int, s []float32)
 //
-// DI: v at the block's first channel; SI: x at the tile's corner in the
-// block's first channel; DX: ldv in bytes; CX: 6·ldv in bytes; BX: ldx in
-// bytes; R8: channels left; R9: valid; R10: s (36 vectors); R11: the row
-// or v row in hand; R12: the block's lanes; R13: 16 planes in bytes; R14:
-// v at column j's rows.
-TEXT ·winoInF32AVX512(SB), NOSPLIT, $0-120
-	MOVQ    cs+64(FP), AX                     // AX = cs
+// DI: v at the channel's row; SI: x at the tiles' corner in the channel;
+// DX: ldp in bytes; CX: 6·ldp in bytes; BX: ldx in bytes; R8: channels
+// left; R9: the row's masks; R10: s (36 vectors); R11: the row or v plane
+// in hand; R12: ldc in bytes; R13: cs in bytes; R14: v at column j's
+// planes. K1: the tiles' lanes.
+TEXT ·winoInF32AVX512(SB), NOSPLIT, $0-136
 	CONSTS
-	MOVQ    v_base+0(FP), DI                  // DI = v
-	MOVQ    ldv+24(FP), DX
-	SHLQ    $2, DX                            // DX = ldv in bytes
-	LEAQ    (DX)(DX*2), CX
-	SHLQ    $1, CX                            // CX = 6·ldv in bytes
-	MOVQ    x_base+32(FP), SI
-	MOVQ    xoff+56(FP), R11
-	LEAQ    (SI)(R11*4), SI                   // SI = x + xoff
-	MOVQ    ldx+72(FP), BX
-	SHLQ    $2, BX                            // BX = ldx in bytes
-	MOVQ    n+80(FP), R8                      // R8 = channels left
-	MOVQ    valid+88(FP), R9                  // R9 = valid
-	MOVQ    s_base+96(FP), R10                // R10 = s
-	MOVQ    AX, R13
-	SHLQ    $6, R13                           // R13 = 16 planes in bytes
-
-inBlock:
-	TESTQ   R8, R8
-	JLE     inDone                            // no channels left
+	MOVQ    lanes+104(FP), AX
 	LANES
+	MOVQ    v_base+0(FP), DI                  // DI = v
+	MOVQ    ldp+24(FP), DX
+	SHLQ    $2, DX                            // DX = ldp in bytes
+	LEAQ    (DX)(DX*2), CX
+	SHLQ    $1, CX                            // CX = 6·ldp in bytes
+	MOVQ    ldc+32(FP), R12
+	SHLQ    $2, R12                           // R12 = ldc in bytes
+	MOVQ    x_base+40(FP), SI
+	MOVQ    xoff+64(FP), R11
+	LEAQ    (SI)(R11*4), SI                   // SI = x + xoff
+	MOVQ    cs+72(FP), R13
+	SHLQ    $2, R13                           // R13 = cs in bytes
+	MOVQ    ldx+80(FP), BX
+	SHLQ    $2, BX                            // BX = ldx in bytes
+	MOVQ    n+88(FP), R8                      // R8 = channels left
+	MOVQ    s_base+112(FP), R10               // R10 = s
+
+inChannel:
 	MOVQ    SI, R11                           // R11 = row 0
+	MOVQ    masks+96(FP), R9                  // R9 = row 0's masks
 	ROWIN(0)
 	ROWIN(1)
 	ROWIN(2)
 	ROWIN(3)
 	ROWIN(4)
 	ROWIN(5)
-	MOVQ    DI, R14                           // R14 = v row 0
+	MOVQ    DI, R14                           // R14 = v plane 0
 	COLIN(0)
 	COLIN(1)
 	COLIN(2)
 	COLIN(3)
 	COLIN(4)
 	COLIN(5)
-	ADDQ    $64, DI                           // next 16 channels of v
+	ADDQ    R12, DI                           // next channel of v
 	ADDQ    R13, SI                           // and of x
-	SUBQ    $16, R8
-	JMP     inBlock
-
-inDone:
+	DECQ    R8
+	JNZ     inChannel
 	VZEROUPPER
 	RET
 
-// COLOUT(j) transforms column j of M (rows 6ξr + j of m from R11 = m row
-// j, CX apart) into s[6k + j], k < 4.
+// COLOUT(j) transforms column j of M (planes 6ξr + j of m at SI + AX, CX
+// apart) into s[6k + j], k < 4, and steps AX to plane j+1.
 #define COLOUT(j) \
-	MOVQ      SI, R11; \
-	ADDQ      R14, R11;                       /* R11 = m row j          */ \
+	LEAQ      (SI)(AX*1), R11;                /* R11 = m plane j        */ \
 	VMOVUPS.Z (R11), K1, Z0; \
 	ADDQ      CX, R11; \
 	VMOVUPS.Z (R11), K1, Z1; \
@@ -233,17 +418,26 @@ inDone:
 	VMOVUPS   Z7, ((1*6+j)*64)(R10); \
 	VMOVUPS   Z8, ((2*6+j)*64)(R10); \
 	VMOVUPS   Z9, ((3*6+j)*64)(R10); \
-	ADDQ      DX, R14                         /* R14 = row j+1 offset   */
+	ADDQ      DX, AX
 
-// SCATTER(k, j, d) stores d to position k (column j of the output row at
-// R11) of the block's channels when the position is in.
-#define SCATTER(k, j, d) \
-	POSMASK(k);                               /* K2 = lanes to write    */ \
-	VSCATTERDPS d, K2, (j*4)(R11)(Z31*4)      /* y[lane·cs + j] = d     */
+// ILV(q, d) deals columns 0…3 (Z6…Z9) of tiles 4q … 4q+3 into the 16
+// columns of the row's store q, through Z12, Z13 (K3: columns 2 and 3).
+#define ILV(q, d) \
+	VMOVUPS   winoIlvA<>+(64*q)(SB), Z12;     /* columns 0, 1           */ \
+	VPERMI2PS Z7, Z6, Z12; \
+	VMOVUPS   winoIlvB<>+(64*q)(SB), Z13;     /* columns 2, 3           */ \
+	VPERMI2PS Z9, Z8, Z13; \
+	VBLENDMPS Z13, Z12, K3, d                 /* d = both               */
+
+// STORE(k, off, d) stores d to the row at R11 from byte off under mask k
+// of the row (R9 at the row's masks).
+#define STORE(k, off, d) \
+	KMOVW     (k*2)(R9), K2;                  /* K2 = the columns in    */ \
+	VMOVUPS   d, K2, off(R11)                 /* y[off/4 …] = d         */
 
 // ROWOUT(k) transforms row k of s into output row k (R11), adds the bias
 // (Z30), folds the outputs into the finiteness check (Z22) and stores
-// them; it steps R11 to the next output row.
+// them; it steps R11 to the next output row, R9 to its masks.
 #define ROWOUT(k) \
 	VMOVUPS     ((6*k+0)*64)(R10), Z0; \
 	VMOVUPS     ((6*k+1)*64)(R10), Z1; \
@@ -260,56 +454,62 @@ inDone:
 	VFMADD231PS Z23, Z7, Z22; \
 	VFMADD231PS Z23, Z8, Z22; \
 	VFMADD231PS Z23, Z9, Z22; \
-	SCATTER(4*k+0, 0, Z6); \
-	SCATTER(4*k+1, 1, Z7); \
-	SCATTER(4*k+2, 2, Z8); \
-	SCATTER(4*k+3, 3, Z9); \
-	ADDQ        BX, R11
+	ILV(0, Z0); \
+	ILV(1, Z1); \
+	ILV(2, Z2); \
+	ILV(3, Z3); \
+	STORE(0, 0, Z0); \
+	STORE(1, 64, Z1); \
+	STORE(2, 128, Z2); \
+	STORE(3, 192, Z3); \
+	ADDQ        BX, R11; \
+	ADDQ        $8, R9
 
-// func winoOutF32AVX512(y []float32, yoff, cs, ldy int, m []float32, ldm, n int, bias []float32, hasBias int, valid uint64, s []float32) bool
+// func winoOutF32AVX512(y []float32, yoff, cs, ldy int, m []float32, ldp, ldc, n int, bias []float32, hasBias int, masks *[16]uint16, lanes int, s []float32) bool
 //
-// DI: y at the tile's corner in the block's first channel; SI: m at the
-// block's first channel; DX: ldm in bytes; CX: 6·ldm in bytes; BX: ldy in
-// bytes; R8: channels left; R9: valid; R10: s (24 vectors); R11: the m or
-// y row in hand; R12: the block's lanes; R13: 16 planes in bytes; R14: m
-// row j's offset, then bias; R15: hasBias. Z22: the finiteness check; Z23:
-// zero; Z30: the block's bias (-0 without one).
-TEXT ·winoOutF32AVX512(SB), NOSPLIT, $0-153
-	MOVQ         cs+32(FP), AX                // AX = cs
+// DI: y at the tiles' corner in the channel; SI: m at the channel's row;
+// DX: ldp in bytes; CX: 6·ldp in bytes; BX: ldy in bytes; R8: channels
+// left; R9: the row's masks; R10: s (24 vectors); R11: the m plane or y
+// row in hand; R12: ldc in bytes; R13: cs in bytes; R14: bias; R15:
+// hasBias; AX: plane j's offset. K1: the tiles' lanes; K3: columns 2, 3
+// of each tile. Z22: the finiteness check; Z23: zero; Z30: the channel's
+// bias (-0 without one).
+TEXT ·winoOutF32AVX512(SB), NOSPLIT, $0-169
 	CONSTS
+	MOVQ         lanes+136(FP), AX
+	LANES
+	MOVL         $0xcccc, R11
+	KMOVW        R11, K3                      // K3 = columns 2, 3
 	MOVQ         y_base+0(FP), DI
 	MOVQ         yoff+24(FP), R11
 	LEAQ         (DI)(R11*4), DI              // DI = y + yoff
+	MOVQ         cs+32(FP), R13
+	SHLQ         $2, R13                      // R13 = cs in bytes
 	MOVQ         ldy+40(FP), BX
 	SHLQ         $2, BX                       // BX = ldy in bytes
 	MOVQ         m_base+48(FP), SI            // SI = m
-	MOVQ         ldm+72(FP), DX
-	SHLQ         $2, DX                       // DX = ldm in bytes
+	MOVQ         ldp+72(FP), DX
+	SHLQ         $2, DX                       // DX = ldp in bytes
 	LEAQ         (DX)(DX*2), CX
-	SHLQ         $1, CX                       // CX = 6·ldm in bytes
-	MOVQ         n+80(FP), R8                 // R8 = channels left
-	MOVQ         valid+120(FP), R9            // R9 = valid
-	MOVQ         s_base+128(FP), R10          // R10 = s
-	MOVQ         AX, R13
-	SHLQ         $6, R13                      // R13 = 16 planes in bytes
+	SHLQ         $1, CX                       // CX = 6·ldp in bytes
+	MOVQ         ldc+80(FP), R12
+	SHLQ         $2, R12                      // R12 = ldc in bytes
+	MOVQ         n+88(FP), R8                 // R8 = channels left
+	MOVQ         bias_base+96(FP), R14        // R14 = bias
+	MOVQ         hasBias+120(FP), R15
+	MOVQ         s_base+144(FP), R10          // R10 = s
 	VPXORD       Z22, Z22, Z22                // check = 0
 	VPXORD       Z23, Z23, Z23                // Z23 = 0
 	VBROADCASTSS winoConst<>+24(SB), Z30      // Z30 = -0: no bias
-	MOVQ         hasBias+112(FP), R15
 
-outBlock:
-	TESTQ   R8, R8
-	JLE     outDone                           // no channels left
-	LANES
-	TESTQ   R15, R15
-	JEQ     outTransform                      // no bias
-	MOVQ    bias_base+88(FP), R14
-	VMOVUPS.Z (R14), K1, Z30                  // Z30 = the block's bias
-	ADDQ    $64, R14
-	MOVQ    R14, bias_base+88(FP)             // next block's bias
+outChannel:
+	TESTQ        R15, R15
+	JEQ          outTransform                 // no bias
+	VBROADCASTSS (R14), Z30                   // Z30 = the channel's bias
+	ADDQ         $4, R14
 
 outTransform:
-	XORQ    R14, R14                          // R14 = m row 0's offset
+	XORQ    AX, AX                            // AX = plane 0's offset
 	COLOUT(0)
 	COLOUT(1)
 	COLOUT(2)
@@ -317,19 +517,19 @@ outTransform:
 	COLOUT(4)
 	COLOUT(5)
 	MOVQ    DI, R11                           // R11 = output row 0
+	MOVQ    masks+128(FP), R9                 // R9 = row 0's masks
 	ROWOUT(0)
 	ROWOUT(1)
 	ROWOUT(2)
 	ROWOUT(3)
-	ADDQ    $64, SI                           // next 16 channels of m
+	ADDQ    R12, SI                           // next channel of m
 	ADDQ    R13, DI                           // and of y
-	SUBQ    $16, R8
-	JMP     outBlock
+	DECQ    R8
+	JNZ     outChannel
 
-outDone:
-	VCMPPS  $3, Z22, Z22, K3                  // K3 = lanes whose check is NaN
-	KMOVW   K3, AX
+	VCMPPS  $3, Z22, Z22, K2                  // K2 = lanes whose check is NaN
+	KMOVW   K2, AX
 	TESTL   AX, AX
-	SETEQ   ret+152(FP)                       // finite when none is
+	SETEQ   ret+168(FP)                       // finite when none is
 	VZEROUPPER
 	RET

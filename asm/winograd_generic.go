@@ -28,52 +28,66 @@ func winoA(m []float32, s int, y []float32, t int) {
 	y[3*t] = fma32(8, d34, d12) + m5
 }
 
-// winoInGo is WinogradInF32's twin: channel by channel, the tile's rows
-// transformed, then its columns.
-func winoInGo(v []float32, ldv int, x []float32, xoff, cs, ldx, n int, valid uint64) {
+// winoInGo is WinogradInF32's twin: tile by tile, its rows transformed,
+// then its columns. masks[8i + k] holds the columns row i reads, as the
+// assembly loads them: bit l of load k is column 16k + l (k < 4) or
+// 16(k-4) + 4 + l (k ≥ 4, the tiles' last two columns).
+func winoInGo(v []float32, ldp, ldc int, x []float32, xoff, cs, ldx, n int, masks *[48]uint16, lanes int) {
 	var d, h [36]float32
 	for c := range n {
-		for k := range d {
-			d[k] = 0
-			if valid>>k&1 != 0 {
-				d[k] = x[xoff+c*cs+k/6*ldx+k%6]
+		for t := range lanes {
+			for k := range d {
+				i, j := k/6, k%6
+				col := 4*t + j
+				load, bit := col/16, col%16
+				if j >= 4 {
+					load, bit = 4+(col-4)/16, (col-4)%16
+				}
+				d[k] = 0
+				if masks[8*i+load]>>bit&1 != 0 {
+					d[k] = x[xoff+c*cs+i*ldx+col]
+				}
 			}
-		}
-		for i := range 6 {
-			winoB(d[6*i:], 1, h[6*i:], 1) // h[i][ξc]
-		}
-		for j := range 6 {
-			winoB(h[j:], 6, v[j*ldv+c:], 6*ldv) // v[ξr·6+ξc]
+			for i := range 6 {
+				winoB(d[6*i:], 1, h[6*i:], 1) // h[i][ξc]
+			}
+			for j := range 6 {
+				winoB(h[j:], 6, v[j*ldp+c*ldc+t:], 6*ldp) // v[ξr·6+ξc]
+			}
 		}
 	}
 }
 
-// winoOutGo is WinogradOutF32's twin: channel by channel, the columns of
-// M transformed, then the rows, the bias added last.
-func winoOutGo(y []float32, yoff, cs, ldy int, m []float32, ldm, n int, bias []float32, valid uint16) bool {
+// winoOutGo is WinogradOutF32's twin: tile by tile, the columns of M
+// transformed, then the rows, the bias added last. masks[4i + q] holds the
+// columns of output row i written, bit l of store q being column 16q + l.
+func winoOutGo(y []float32, yoff, cs, ldy int, m []float32, ldp, ldc, n int, bias []float32, masks *[16]uint16, lanes int) bool {
 	var mm [36]float32
 	var t [24]float32
 	var o [16]float32
 	finite := true
 	for c := range n {
-		for k := range mm {
-			mm[k] = m[k*ldm+c]
-		}
-		for j := range 6 {
-			winoA(mm[j:], 6, t[j:], 6) // t[k][ξc]
-		}
-		for k := range 4 {
-			winoA(t[6*k:], 1, o[4*k:], 1)
-		}
-		for k, v := range o {
-			if bias != nil {
-				v += bias[c]
+		for tl := range lanes {
+			for k := range mm {
+				mm[k] = m[k*ldp+c*ldc+tl]
 			}
-			if v-v != 0 {
-				finite = false
+			for j := range 6 {
+				winoA(mm[j:], 6, t[j:], 6) // t[k][ξc]
 			}
-			if valid>>k&1 != 0 {
-				y[yoff+c*cs+k/4*ldy+k%4] = v
+			for k := range 4 {
+				winoA(t[6*k:], 1, o[4*k:], 1)
+			}
+			for k, v := range o {
+				if bias != nil {
+					v += bias[c]
+				}
+				if v-v != 0 {
+					finite = false
+				}
+				i, col := k/4, 4*tl+k%4
+				if masks[4*i+col/16]>>(col%16)&1 != 0 {
+					y[yoff+c*cs+i*ldy+col] = v
+				}
 			}
 		}
 	}

@@ -1,8 +1,7 @@
 package asm
 
 import (
-	"fmt"
-	"math"
+		"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -19,40 +18,49 @@ var (
 )
 
 // winoCase is one pair of WinogradInF32 and WinogradOutF32 calls on n
-// channels of a tile.
+// channels of a row of tiles.
 type winoCase struct {
-	n, ldx, cs, ldv, ldy, ycs int
-	x, m, bias                []float32
-	xs                        int // x is read from xs on (xoff = -xs)
-	valid                     uint64
-	outValid                  uint16
+	n, lanes, ldx, cs, ldc, ldp, ldy, ycs int
+	x, m, bias                           []float32
+	xs                                   int   // x is read from xs on (xoff = -xs)
+	rows, outRows                        uint8 // the rows in the image
+	lo, hi, outHi                        int   // the columns in the image
 }
 
-func newWinoCase(r *rand.Rand, n int, values func(int) []float32) winoCase {
-	c := winoCase{n: n, ldx: 6 + r.IntN(4), ldv: n + r.IntN(3), ldy: 4 + r.IntN(3)}
+func newWinoCase(r *rand.Rand, n, lanes int, values func(int) []float32) winoCase {
+	c := winoCase{n: n, lanes: lanes, ldc: lanes + r.IntN(3)}
+	c.ldx = 4*lanes + 2 + r.IntN(20)
 	c.cs = 6*c.ldx + r.IntN(5)
+	c.ldp = max(n, 1)*c.ldc + r.IntN(3)
+	c.ldy = 4*lanes + r.IntN(20)
 	c.ycs = 4*c.ldy + r.IntN(4)
-	// The positions in the image: rows i0 … i1-1, columns j0 … j1-1 (as
-	// an image's border clips a tile), or any set of them.
-	i0, i1, j0, j1 := r.IntN(3), 6-r.IntN(3), r.IntN(3), 6-r.IntN(3)
-	for k := range 36 {
-		if i, j := k/6, k%6; i >= i0 && i < i1 && j >= j0 && j < j1 {
-			c.valid |= 1 << k
-		}
+	// The rows and columns in the image, as its border clips a row of
+	// tiles (or any set of rows).
+	i0, i1 := r.IntN(3), 6-r.IntN(3)
+	for i := i0; i < i1; i++ {
+		c.rows |= 1 << i
 	}
 	if r.IntN(4) == 0 {
-		c.valid = r.Uint64() & (1<<36 - 1)
+		c.rows = uint8(r.IntN(64))
 	}
-	c.outValid = uint16(r.Uint32())
+	c.lo, c.hi = r.IntN(3), 4*lanes+2-r.IntN(3)
+	if r.IntN(3) == 0 {
+		c.hi = r.IntN(4*lanes + 3)
+	}
+	c.outRows = uint8(r.IntN(16))
+	c.outHi = r.IntN(4*lanes + 1)
 	if r.IntN(2) == 0 {
-		c.outValid = 0xffff
+		c.outRows, c.outHi = 15, 4*lanes
 	}
-	if c.valid != 0 {
-		c.xs, _ = tileSpan(c.valid, 6, c.ldx) // the first position read
+	for i := range 6 {
+		if c.rows>>i&1 != 0 {
+			c.xs = i*c.ldx + c.lo // the first position read
+			break
+		}
 	}
 	if n > 0 {
-		c.x = values(max(n-1, 0)*c.cs + 5*c.ldx + 6)
-		c.m = values(35*c.ldv + n)
+		c.x = values((n-1)*c.cs + 5*c.ldx + 4*lanes + 2)
+		c.m = values(35*c.ldp + (n-1)*c.ldc + lanes)
 	}
 	if r.IntN(2) == 0 {
 		c.bias = values(n)
@@ -60,14 +68,22 @@ func newWinoCase(r *rand.Rand, n int, values func(int) []float32) winoCase {
 	return c
 }
 
+// in reports whether position (i, col) of a tile row's input is read.
+func (c winoCase) in(i, col int) bool {
+	return c.rows>>i&1 != 0 && col >= c.lo && col < c.hi
+}
+
+// out reports whether position (i, col) of a tile row's output is written.
+func (c winoCase) out(i, col int) bool { return c.outRows>>i&1 != 0 && col < c.outHi }
+
 // run computes the case with the assembly or the twins, the outputs in
 // guarded buffers.
 func (c winoCase) run(t *testing.T, useAsm bool) (v, y []float32, finite bool) {
 	t.Helper()
 	defer func(u bool) { winoUseAsm = u }(winoUseAsm)
 	winoUseAsm = useAsm
-	nv := 35*c.ldv + c.n
-	ny := max(c.n-1, 0)*c.ycs + 3*c.ldy + 4
+	nv := 35*c.ldp + max(c.n-1, 0)*c.ldc + c.lanes
+	ny := max(c.n-1, 0)*c.ycs + 3*c.ldy + 4*c.lanes
 	v, vb := ewPad(make([]float32, nv), 3, ewGuard)
 	y, yb := ewPad(make([]float32, ny), 5, ewGuard)
 	for i := range v {
@@ -80,23 +96,26 @@ func (c winoCase) run(t *testing.T, useAsm bool) (v, y []float32, finite bool) {
 	if c.x != nil {
 		x = c.x[c.xs:]
 	}
-	WinogradInF32(v, c.ldv, x, -c.xs, c.cs, c.ldx, c.n, c.valid)
-	finite = WinogradOutF32(y, 0, c.ycs, c.ldy, c.m, c.ldv, c.n, c.bias, c.outValid)
+	WinogradInF32(v, c.ldp, c.ldc, x, -c.xs, c.cs, c.ldx, c.n, c.rows, c.lo, c.hi, c.lanes)
+	finite = WinogradOutF32(y, 0, c.ycs, c.ldy, c.m, c.ldp, c.ldc, c.n, c.bias, c.outRows, c.outHi, c.lanes)
 	ewCheckGuards(t, "v", vb, 3, nv, ewGuard)
 	ewCheckGuards(t, "y", yb, 5, ny, ewGuard)
 	// What the kernels must not write keeps its guard.
-	for ξ := range 36 {
-		for c0 := c.n; c0 < c.ldv && ξ < 35; c0++ {
-			if v[ξ*c.ldv+c0] != ewGuard {
-				t.Fatalf("v[%d·ldv + %d] written, past %d channels", ξ, c0, c.n)
-			}
+	for k := range v {
+		if k%c.ldp < c.n*c.ldc && k%c.ldp%c.ldc < c.lanes {
+			continue
+		}
+		if v[k] != ewGuard {
+			t.Fatalf("v[%d] written, not a tile of a channel", k)
 		}
 	}
-	for ch := range c.n {
-		for k := range 16 {
-			if c.outValid>>k&1 == 0 && y[ch*c.ycs+k/4*c.ldy+k%4] != ewGuard {
-				t.Fatalf("y position %d of channel %d written, not valid", k, ch)
-			}
+	for k := range y {
+		ch, q := k/c.ycs, k%c.ycs
+		if ch < c.n && q/c.ldy < 4 && q%c.ldy < 4*c.lanes && c.out(q/c.ldy, q%c.ldy) {
+			continue
+		}
+		if y[k] != ewGuard {
+			t.Fatalf("y[%d] written, not an output in the image", k)
 		}
 	}
 	return v, y, finite
@@ -110,11 +129,12 @@ func TestWinogradAsmTwin(t *testing.T) {
 		t.Skipf("no assembly Winograd kernels on %s (path %s): the twins are all there is", "this build", Path())
 	}
 	r := rand.New(rand.NewPCG(25, 4))
-	for n := range 41 {
-		for rep := range 6 {
-			c := newWinoCase(r, n, func(k int) []float32 { return ewValues32(r, k) })
+	for n := range 5 {
+		for lanes := 1; lanes <= 16; lanes++ {
+			rep := lanes + n
+			c := newWinoCase(r, n, lanes, func(k int) []float32 { return ewValues32(r, k) })
 			if rep%2 == 0 {
-				c = newWinoCase(r, n, func(k int) []float32 { return normal32(r, k) })
+				c = newWinoCase(r, n, lanes, func(k int) []float32 { return normal32(r, k) })
 			}
 			va, ya, fa := c.run(t, true)
 			vg, yg, fg := c.run(t, false)
@@ -148,17 +168,19 @@ func normal32(r *rand.Rand, n int) []float32 {
 // magnitudes, and their finiteness report.
 func TestWinogradTransforms(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 5))
-	for _, n := range []int{1, 3, 16, 21} {
-		c := newWinoCase(r, n, func(k int) []float32 { return normal32(r, k) })
+	for _, n := range []int{1, 3, 5} {
+		lanes := 1 + r.IntN(16)
+		c := newWinoCase(r, n, lanes, func(k int) []float32 { return normal32(r, k) })
 		v, y, finite := c.run(t, winoUseAsm)
 		if !finite {
 			t.Fatalf("n=%d: finite inputs reported not finite", n)
 		}
-		for ch := range n {
+		for ch := range n * lanes {
+			ch, tl := ch/lanes, ch%lanes
 			var d [6][6]float64
 			for k := range 36 {
-				if c.valid>>k&1 != 0 {
-					d[k/6][k%6] = float64(c.x[ch*c.cs+k/6*c.ldx+k%6])
+				if i, col := k/6, 4*tl+k%6; c.in(i, col) {
+					d[k/6][k%6] = float64(c.x[ch*c.cs+i*c.ldx+col])
 				}
 			}
 			for a := range 6 {
@@ -170,7 +192,7 @@ func TestWinogradTransforms(t *testing.T) {
 							s, mag = s+term, mag+math.Abs(term)
 						}
 					}
-					if got := float64(v[(6*a+b)*c.ldv+ch]); math.Abs(got-s) > 8*0x1p-24*mag {
+					if got := float64(v[(6*a+b)*c.ldp+ch*c.ldc+tl]); math.Abs(got-s) > 8*0x1p-24*mag {
 						t.Fatalf("n=%d channel %d: V[%d][%d] = %v, want %v (terms %v)", n, ch, a, b, got, s, mag)
 					}
 				}
@@ -180,7 +202,7 @@ func TestWinogradTransforms(t *testing.T) {
 					var s, mag float64
 					for i := range 6 {
 						for j := range 6 {
-							term := winoAT[a][i] * float64(c.m[(6*i+j)*c.ldv+ch]) * winoAT[b][j]
+							term := winoAT[a][i] * float64(c.m[(6*i+j)*c.ldp+ch*c.ldc+tl]) * winoAT[b][j]
 							s, mag = s+term, mag+math.Abs(term)
 						}
 					}
@@ -188,10 +210,10 @@ func TestWinogradTransforms(t *testing.T) {
 						s += float64(c.bias[ch])
 						mag += math.Abs(float64(c.bias[ch]))
 					}
-					if c.outValid>>(4*a+b)&1 == 0 {
+					if !c.out(a, 4*tl+b) {
 						continue
 					}
-					if got := float64(y[ch*c.ycs+a*c.ldy+b]); math.Abs(got-s) > 8*0x1p-24*mag {
+					if got := float64(y[ch*c.ycs+a*c.ldy+4*tl+b]); math.Abs(got-s) > 8*0x1p-24*mag {
 						t.Fatalf("n=%d channel %d: Y[%d][%d] = %v, want %v (terms %v)", n, ch, a, b, got, s, mag)
 					}
 				}
@@ -200,8 +222,8 @@ func TestWinogradTransforms(t *testing.T) {
 		// An infinity anywhere in M, even at a position not written, is
 		// reported.
 		for _, bad := range []float32{float32(math.Inf(1)), float32(math.NaN())} {
-			c.m[r.IntN(36)*c.ldv+r.IntN(n)] = bad
-			c.outValid = 0
+			c.m[r.IntN(36)*c.ldp+r.IntN(n)*c.ldc+r.IntN(lanes)] = bad
+			c.outRows = 0
 			if _, _, finite := c.run(t, winoUseAsm); finite {
 				t.Fatalf("n=%d: %v in M reported finite", n, bad)
 			}
@@ -211,18 +233,19 @@ func TestWinogradTransforms(t *testing.T) {
 
 // TestWinogradPanics: reads and writes outside the slices are refused.
 func TestWinogradPanics(t *testing.T) {
-	x := make([]float32, 100)
-	v := make([]float32, 36*4)
+	x := make([]float32, 200)
+	v := make([]float32, 36*64)
 	for _, tc := range []struct {
 		name string
 		f    func()
 	}{
-		{"v short", func() { WinogradInF32(v[:35*4+3], 4, x, 0, 10, 6, 4, 1) }},
-		{"x before", func() { WinogradInF32(v, 4, x, -1, 10, 6, 4, 1) }},
-		{"x after", func() { WinogradInF32(v, 4, x, 0, 30, 6, 4, 1<<35) }},
-		{"ldv", func() { WinogradInF32(v, 3, x, 0, 10, 6, 4, 1) }},
-		{"y after", func() { WinogradOutF32(x, 0, 30, 4, v, 4, 4, nil, 1<<15) }},
-		{"bias", func() { WinogradOutF32(x, 0, 10, 4, v, 4, 4, make([]float32, 3), 1) }},
+		{"v short", func() { WinogradInF32(v[:35*64+3*16], 64, 16, x, 0, 30, 6, 4, 63, 0, 66, 16) }},
+		{"x before", func() { WinogradInF32(v, 64, 16, x, -1, 30, 6, 1, 1, 0, 66, 16) }},
+		{"x after", func() { WinogradInF32(v, 64, 16, x, 0, 30, 66, 4, 63, 0, 66, 16) }},
+		{"lanes", func() { WinogradInF32(v, 64, 16, x, 0, 30, 6, 1, 1, 0, 66, 17) }},
+		{"ldc", func() { WinogradInF32(v, 64, 3, x, 0, 30, 6, 1, 1, 0, 66, 4) }},
+		{"y after", func() { WinogradOutF32(x, 0, 30, 70, v, 64, 16, 4, nil, 15, 64, 16) }},
+		{"bias", func() { WinogradOutF32(x, 0, 10, 4, v, 64, 16, 4, make([]float32, 3), 1, 4, 1) }},
 	} {
 		func() {
 			defer func() {
@@ -233,11 +256,9 @@ func TestWinogradPanics(t *testing.T) {
 			tc.f()
 		}()
 	}
-	// Positions not valid are not read: a negative offset is fine.
-	WinogradInF32(v, 4, x, -7, 10, 6, 4, 1<<(6+1))
-	if fmt.Sprint(v[0]) == "" {
-		t.Fatal("unreachable")
-	}
+	// Positions not read: a negative offset is fine.
+	WinogradInF32(v, 64, 16, x, -7, 30, 6, 4, 1<<1, 2, 66, 16)
+	WinogradInF32(v, 64, 16, x, -3, 30, 6, 4, 1, 3, 66, 16)
 }
 
 func FuzzWinogradAsmTwin(f *testing.F) {
@@ -247,7 +268,7 @@ func FuzzWinogradAsmTwin(f *testing.F) {
 			t.Skip("no assembly Winograd kernels in this build")
 		}
 		r := rand.New(rand.NewPCG(seed, 25))
-		c := newWinoCase(r, int(n%48), func(k int) []float32 { return ewValues32(r, k) })
+		c := newWinoCase(r, int(n%5), 1+int(n/5%16), func(k int) []float32 { return ewValues32(r, k) })
 		va, ya, fa := c.run(t, true)
 		vg, yg, fg := c.run(t, false)
 		for i := range va {

@@ -13,13 +13,14 @@ import (
 // input under it as Y = Aᵀ·[Σ_c (G·w_oc·Gᵀ) ⊙ (Bᵀ·d_c·B)]·A: per tile, 36
 // products of an element of the transformed weights by one of the
 // transformed input, 2.25 per output instead of 9. For a chunk of tiles
-// the sums over the input channels are 36 GEMMs, [tiles × C]·[C × K], of
-// the transformed tiles (asm.WinogradInF32, a row of channels per tile)
-// by the transformed weights (winoWeights, once per call: the weights
-// change in place in training). asm.WinogradOutF32 turns the products back
-// into output tiles, adds the bias and writes the outputs that are in the
-// image. Chunks run on the pool's goroutines, each tile written by one
-// chunk: the result does not depend on the number of cores.
+// the sums over the input channels are 36 GEMMs, [K × C]·[C × tiles], of
+// the transformed weights (winoWeights, once per call: the weights change
+// in place in training) by the transformed tiles (asm.WinogradInF32, up to
+// 16 tiles of a tile row at a time, a row of tiles per channel).
+// asm.WinogradOutF32 turns the products back into output tiles, adds the
+// bias and writes the outputs that are in the image. Chunks run on the
+// pool's goroutines, each tile written by one chunk: the result does not
+// depend on the number of cores.
 //
 // The float32 error is larger than the direct sum's: the transforms'
 // coefficients (up to 5 in Bᵀ, 8 in Aᵀ, 1/24 … 1/4 in G) mix a tile's
@@ -90,9 +91,9 @@ func winoG(a, b, c float64, r []float64, s int) {
 	r[5*s] = c
 }
 
-// winoWeights sets u[(ξ·C + c)·K + o] to element ξ of G·w[o][c]·Gᵀ, the
+// winoWeights sets u[(ξ·K + o)·C + c] to element ξ of G·w[o][c]·Gᵀ, the
 // transformed weights of K × C 3×3 kernels w, computed in float64 and
-// rounded once: the GEMMs' right operands, a C × K matrix per ξ.
+// rounded once: the GEMMs' left operands, a K × C matrix per ξ.
 func winoWeights(w []float32, K, C int, u []float32) {
 	var t [18]float64
 	var r [36]float64
@@ -106,10 +107,34 @@ func winoWeights(w []float32, K, C int, u []float32) {
 				winoG(t[3*i], t[3*i+1], t[3*i+2], r[6*i:], 1)
 			}
 			for ξ, x := range r {
-				u[(ξ*C+c)*K+o] = float32(x)
+				u[(ξ*K+o)*C+c] = float32(x)
 			}
 		}
 	}
+}
+
+// winoSeg is a run of up to 16 tiles of one tile row (image n, tile row
+// ty, tiles tx … tx+lanes-1), the tiles a transform takes at once.
+type winoSeg struct{ n, ty, tx, lanes int }
+
+// winoSegs cuts the tile rows of N images of tH × tW tiles into runs of
+// at most 16 and those into chunks of at most tc tiles (at least one run
+// each): chunks[i] … chunks[i+1]-1 are chunk i's runs.
+func winoSegs(N, tH, tW, tc int) (segs []winoSeg, chunks []int) {
+	tiles := 0
+	for n := range N {
+		for ty := range tH {
+			for tx := 0; tx < tW; tx += 16 {
+				l := min(16, tW-tx)
+				if len(chunks) == 0 || tiles+l > tc {
+					chunks, tiles = append(chunks, len(segs)), 0
+				}
+				segs = append(segs, winoSeg{n, ty, tx, l})
+				tiles += l
+			}
+		}
+	}
+	return segs, append(chunks, len(segs))
 }
 
 // convWinograd sets y (N images of K channels, OH×OW) to the convolution
@@ -119,9 +144,9 @@ func winoWeights(w []float32, K, C int, u []float32) {
 func convWinograd(N, C, H, W, K, ph, pw int, x, u, bias, y []float32) bool {
 	OH, OW := H+2*ph-2, W+2*pw-2
 	tH, tW := (OH+3)/4, (OW+3)/4
-	T := N * tH * tW
-	tc := max(1, min(T, winoChunkTiles))
-	chunks := (T + tc - 1) / tc
+	tc := max(16, winoChunkTiles)
+	segs, bounds := winoSegs(N, tH, tW, tc)
+	chunks := len(bounds) - 1
 	par := chunks > 1 && runtime.GOMAXPROCS(0) > 1
 	workers := 1
 	if par {
@@ -141,9 +166,8 @@ func convWinograd(N, C, H, W, K, ph, pw int, x, u, bias, y []float32) bool {
 			putScratch(s.m)
 		}
 	}()
-	// The valid positions of a tile: rows (of 6 or 4) in the image, then
-	// columns, spread into the tile's bits.
-	span := func(start, size, n int) (bits uint64) {
+	// rowBits is the bits of the size rows from start that lie in [0, n).
+	rowBits := func(start, size, n int) (bits uint8) {
 		for i := range size {
 			if r := start + i; r >= 0 && r < n {
 				bits |= 1 << i
@@ -151,41 +175,29 @@ func convWinograd(N, C, H, W, K, ph, pw int, x, u, bias, y []float32) bool {
 		}
 		return bits
 	}
-	spread := func(rows, cols uint64, size int) (bits uint64) {
-		for i := range size {
-			if rows>>i&1 != 0 {
-				bits |= cols << (i * size)
-			}
-		}
-		return bits
-	}
 	forChunks(chunks, par, func(wk, ch int) {
 		s := &bufs[wk]
 		if s.v == nil {
-			s.v = getScratch[float32](36 * tc * C)
-			s.m = getScratch[float32](36 * tc * K)
+			s.v = getScratch[float32](36 * C * tc)
+			s.m = getScratch[float32](36 * K * tc)
 		}
 		v, m := *s.v, *s.m
-		t0 := ch * tc
-		nt := min(tc, T-t0)
-		for i := range nt {
-			t := t0 + i
-			n, ty, tx := t/(tH*tW), t/tW%tH, t%tW
-			valid := spread(span(4*ty-ph, 6, H), span(4*tx-pw, 6, W), 6)
-			xoff := n*C*H*W + (4*ty-ph)*W + 4*tx - pw
-			asm.WinogradInF32(v[i*C:], tc*C, x, xoff, H*W, W, C, valid)
+		nt := 0
+		for _, sg := range segs[bounds[ch]:bounds[ch+1]] {
+			r0, c0 := 4*sg.ty-ph, 4*sg.tx-pw // the run's corner in the image
+			asm.WinogradInF32(v[nt:], C*tc, tc, x, sg.n*C*H*W+r0*W+c0, H*W, W, C, rowBits(r0, 6, H), -c0, W-c0, sg.lanes)
+			nt += sg.lanes
 		}
 		for ξ := range 36 {
-			asm.Sgemm(false, false, nt, K, C, 1, v[ξ*tc*C:], C, u[ξ*C*K:], K, 0, m[ξ*tc*K:], K)
+			asm.Sgemm(false, false, K, nt, C, 1, u[ξ*K*C:], C, v[ξ*C*tc:], tc, 0, m[ξ*K*tc:], tc)
 		}
-		for i := range nt {
-			t := t0 + i
-			n, ty, tx := t/(tH*tW), t/tW%tH, t%tW
-			valid := uint16(spread(span(4*ty, 4, OH), span(4*tx, 4, OW), 4))
-			yoff := n*K*OH*OW + 4*ty*OW + 4*tx
-			if !asm.WinogradOutF32(y, yoff, OH*OW, OW, m[i*K:], tc*K, K, bias, valid) {
+		nt = 0
+		for _, sg := range segs[bounds[ch]:bounds[ch+1]] {
+			yoff := sg.n*K*OH*OW + 4*sg.ty*OW + 4*sg.tx
+			if !asm.WinogradOutF32(y, yoff, OH*OW, OW, m[nt:], K*tc, tc, K, bias, rowBits(4*sg.ty, 4, OH), OW-4*sg.tx, sg.lanes) {
 				s.ok = false
 			}
+			nt += sg.lanes
 		}
 	})
 	for _, s := range bufs {
