@@ -1,7 +1,7 @@
 package asm
 
 import (
-		"math"
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -21,10 +21,10 @@ var (
 // channels of a row of tiles.
 type winoCase struct {
 	n, lanes, ldx, cs, ldc, ldp, ldy, ycs int
-	x, m, bias                           []float32
-	xs                                   int   // x is read from xs on (xoff = -xs)
-	rows, outRows                        uint8 // the rows in the image
-	lo, hi, outHi                        int   // the columns in the image
+	x, m, bias                            []float32
+	xs                                    int   // x is read from xs on (xoff = -xs)
+	rows, outRows                         uint8 // the rows in the image
+	lo, hi, outHi                         int   // the columns in the image
 }
 
 func newWinoCase(r *rand.Rand, n, lanes int, values func(int) []float32) winoCase {

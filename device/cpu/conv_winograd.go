@@ -38,7 +38,7 @@ var winoMode = 0
 // winoChunkTiles is the number of tiles a chunk transforms: its
 // transformed input and products (36·tiles·(C + K) float32, 864 KiB for 64
 // tiles of 64 → 64 channels) about fill one core's L2 cache.
-var winoChunkTiles = 64
+var winoChunkTiles = 128
 
 // winoApplies reports whether convWinograd can compute the convolution p
 // of compute dtype ct: float32, ordinary, 2 spatial dims, one group, a 3×3
@@ -65,7 +65,12 @@ func winoWorth(C, K, OH, OW int) bool {
 	case -1:
 		return false
 	}
-	return asm.WinogradFast() && C >= 16 && K >= 16 && OH*OW >= 64
+	// The transforms take up to 16 tiles of a tile row at a time: rows of
+	// fewer than 6 tiles leave most lanes idle, and the wide GEMM is as
+	// fast or faster (16×32×16×16 → 32: 0.55 against 0.51 ms; 14×14 of
+	// 256 channels 13.0 against 10.3). Below 16 channels neither the
+	// GEMMs nor the savings are large (16 → 16 on 32×32: even).
+	return asm.WinogradFast() && C >= 16 && K >= 16 && OW >= 24 && OH >= 4
 }
 
 // winoForward reports whether convForward runs p on convWinograd.
@@ -81,13 +86,18 @@ func winoInputGrad(p *core.ConvParams, ct tensor.DType) bool {
 }
 
 // winoG applies G = [1/4 0 0; -1/6 -1/6 -1/6; -1/6 1/6 -1/6; 1/24 1/12
-// 1/6; 1/24 -1/12 1/6; 0 0 1] to (a, b, c), into r[0], r[s], …, r[5s].
+// 1/6; 1/24 -1/12 1/6; 0 0 1] to (a, b, c), into r[0], r[s], …, r[5s]
+// (in float64, by multiplications: the divisions were a tenth of a
+// forward's time).
 func winoG(a, b, c float64, r []float64, s int) {
-	r[0] = a / 4
-	r[s] = -(a + b + c) / 6
-	r[2*s] = -(a - b + c) / 6
-	r[3*s] = a/24 + b/12 + c/6
-	r[4*s] = a/24 - b/12 + c/6
+	const q, sixth, h24, h12 = 1.0 / 4, 1.0 / 6, 1.0 / 24, 1.0 / 12
+	ac := (a + c) * sixth
+	r[0] = a * q
+	r[s] = -ac - b*sixth
+	r[2*s] = -ac + b*sixth
+	e := a*h24 + c*sixth
+	r[3*s] = e + b*h12
+	r[4*s] = e - b*h12
 	r[5*s] = c
 }
 
@@ -146,6 +156,11 @@ func convWinograd(N, C, H, W, K, ph, pw int, x, u, bias, y []float32) bool {
 	tH, tW := (OH+3)/4, (OW+3)/4
 	tc := max(16, winoChunkTiles)
 	segs, bounds := winoSegs(N, tH, tW, tc)
+	// The 36 planes of the transformed tiles and of the products, each a
+	// row of tc tiles per channel, a cache line more apart than that: the
+	// transforms touch all 36 at once, which whole multiples of 4 KiB
+	// apart would put in one set of the L1 cache.
+	vp, mp := C*tc+16, K*tc+16
 	chunks := len(bounds) - 1
 	par := chunks > 1 && runtime.GOMAXPROCS(0) > 1
 	workers := 1
@@ -178,23 +193,23 @@ func convWinograd(N, C, H, W, K, ph, pw int, x, u, bias, y []float32) bool {
 	forChunks(chunks, par, func(wk, ch int) {
 		s := &bufs[wk]
 		if s.v == nil {
-			s.v = getScratch[float32](36 * C * tc)
-			s.m = getScratch[float32](36 * K * tc)
+			s.v = getScratch[float32](36 * vp)
+			s.m = getScratch[float32](36 * mp)
 		}
 		v, m := *s.v, *s.m
 		nt := 0
 		for _, sg := range segs[bounds[ch]:bounds[ch+1]] {
 			r0, c0 := 4*sg.ty-ph, 4*sg.tx-pw // the run's corner in the image
-			asm.WinogradInF32(v[nt:], C*tc, tc, x, sg.n*C*H*W+r0*W+c0, H*W, W, C, rowBits(r0, 6, H), -c0, W-c0, sg.lanes)
+			asm.WinogradInF32(v[nt:], vp, tc, x, sg.n*C*H*W+r0*W+c0, H*W, W, C, rowBits(r0, 6, H), -c0, W-c0, sg.lanes)
 			nt += sg.lanes
 		}
 		for ξ := range 36 {
-			asm.Sgemm(false, false, K, nt, C, 1, u[ξ*K*C:], C, v[ξ*C*tc:], tc, 0, m[ξ*K*tc:], tc)
+			asm.Sgemm(false, false, K, nt, C, 1, u[ξ*K*C:], C, v[ξ*vp:], tc, 0, m[ξ*mp:], tc)
 		}
 		nt = 0
 		for _, sg := range segs[bounds[ch]:bounds[ch+1]] {
 			yoff := sg.n*K*OH*OW + 4*sg.ty*OW + 4*sg.tx
-			if !asm.WinogradOutF32(y, yoff, OH*OW, OW, m[nt:], K*tc, tc, K, bias, rowBits(4*sg.ty, 4, OH), OW-4*sg.tx, sg.lanes) {
+			if !asm.WinogradOutF32(y, yoff, OH*OW, OW, m[nt:], mp, tc, K, bias, rowBits(4*sg.ty, 4, OH), OW-4*sg.tx, sg.lanes) {
 				s.ok = false
 			}
 			nt += sg.lanes
