@@ -31,17 +31,31 @@ var winoUseAsm = winoAsm
 // slower than the GEMM a convolution would use instead.
 func WinogradFast() bool { return winoAsm }
 
-// WinogradInF32 sets, for ξ < 36, c < n and t < lanes (at most 16),
+// WinoTiles places the up to 16 tiles a transform takes, in four
+// quarters of up to four tiles side by side: quarter q's tiles are lanes
+// 4q … 4q+Tiles[q]-1, tile 4q+i's first column Off[q] + 4i of its first
+// row. The tiles' columns of v (and m) follow each other, quarter after
+// quarter, with no gaps: a row of 7 tiles can fill quarters 0, 1 and the
+// next row quarters 2, 3 (14 columns).
+type WinoTiles struct {
+	Tiles  [4]int   // the tiles of each quarter, 0 to 4
+	Off    [4]int   // each quarter's corner in x (y); may lie outside, where nothing is read
+	Rows   [4]uint8 // each quarter's rows in the image: 6 bits of input rows, 4 of output
+	Lo, Hi [4]int   // each quarter's columns in the image, from its corner: Lo ≤ col < Hi (Lo 0 for the output)
+}
+
+// WinogradInF32 sets, for ξ < 36, c < n and each tile (quarter q, i <
+// Tiles[q], column t of v: the tiles of the quarters before it, then i),
 //
-//	v[ξ·ldp + c·ldc + t] = (Bᵀ·d_ct·B)[ξ/6][ξ%6],  d_ct[i][j] = x[xoff + c·cs + i·ldx + 4t + j]
+//	v[ξ·ldp + c·ldc + t] = (Bᵀ·d·B)[ξ/6][ξ%6],  d[r][j] = x[Off[q] + c·cs + r·ldx + 4i + j]
 //
-// for the rows i whose bit is set in rows and the columns lo ≤ 4t + j <
-// hi, 0 elsewhere (the padding around an image: those positions are not
-// read, and xoff may be negative). It panics if a read position or a write
-// falls outside x or v.
-func WinogradInF32(v []float32, ldp, ldc int, x []float32, xoff, cs, ldx, n int, rows uint8, lo, hi, lanes int) {
-	if n < 0 || cs < 0 || ldx < 0 || lanes < 0 || lanes > 16 || ldc < lanes || ldp < 0 {
-		panic(fmt.Sprintf("asm.WinogradInF32: %d channels %d apart, rows %d apart, %d lanes into rows of %d", n, cs, ldx, lanes, ldc))
+// for the rows r of Rows[q] and the columns Lo[q] ≤ 4i + j < Hi[q], 0
+// elsewhere (the padding around an image: those positions are not read).
+// It panics if a read position or a write falls outside x or v.
+func WinogradInF32(v []float32, ldp, ldc int, x []float32, cs, ldx, n int, tl *WinoTiles) {
+	lanes := tl.count()
+	if n < 0 || cs < 0 || ldx < 0 || ldc < lanes || ldp < 0 {
+		panic(fmt.Sprintf("asm.WinogradInF32: %d channels %d apart, rows %d apart, %d tiles into rows of %d", n, cs, ldx, lanes, ldc))
 	}
 	if n == 0 || lanes == 0 {
 		return
@@ -49,47 +63,51 @@ func WinogradInF32(v []float32, ldp, ldc int, x []float32, xoff, cs, ldx, n int,
 	if 35*ldp+(n-1)*ldc+lanes > len(v) {
 		panic(fmt.Sprintf("asm.WinogradInF32: 36 planes %d apart of %d rows of %d, %d apart, do not fit a v of %d", ldp, n, lanes, ldc, len(v)))
 	}
-	var masks [48]uint16
-	first, last := -1, -1
-	for i := range 6 {
-		if rows>>i&1 == 0 {
-			continue
-		}
-		for k := range 8 {
-			// Load k of a row: columns 16k … (k < 4), 16(k-4)+4 … (k ≥ 4).
-			s := 16*(k%4) + 4*(k/4)
-			for l := range 16 {
-				if c := s + l; c >= lo && c < hi && c < 4*lanes+2 {
-					masks[8*i+k] |= 1 << l
-					o := i*ldx + c
-					if first < 0 || o < first {
-						first = o
+	var k winoKernelArgs
+	for q := range 4 {
+		k.offs[q], k.offs[4+q] = 4*tl.Off[q], 4*(tl.Off[q]+4)
+		first, last := -1, -1
+		for r := range 6 {
+			if tl.Rows[q]>>r&1 == 0 {
+				continue
+			}
+			for b := range 16 {
+				for h, col := range [2]int{b, b + 4} { // loads q and 4+q
+					if col >= tl.Lo[q] && col < tl.Hi[q] && col < 4*tl.Tiles[q]+2 {
+						k.masks[8*r+4*h+q] |= 1 << b
+						o := r*ldx + col
+						if first < 0 || o < first {
+							first = o
+						}
+						last = max(last, o)
 					}
-					last = max(last, o)
 				}
 			}
 		}
+		if first >= 0 && (tl.Off[q]+first < 0 || tl.Off[q]+(n-1)*cs+last >= len(x)) {
+			panic(fmt.Sprintf("asm.WinogradInF32: %d tiles at %d of %d channels %d apart, rows %d apart, read outside an x of %d", tl.Tiles[q], tl.Off[q], n, cs, ldx, len(x)))
+		}
 	}
-	if first >= 0 && (xoff+first < 0 || xoff+(n-1)*cs+last >= len(x)) {
-		panic(fmt.Sprintf("asm.WinogradInF32: %d tiles at %d of %d channels %d apart, rows %d apart, read outside an x of %d", lanes, xoff, n, cs, ldx, len(x)))
-	}
-	winoInRun(v, ldp, ldc, x, xoff, cs, ldx, n, &masks, lanes)
+	k.setLanes(tl)
+	winoInRun(v, ldp, ldc, x, cs, ldx, n, &k)
 }
 
-// WinogradOutF32 sets, for c < n, t < lanes (at most 16), the rows i < 4
-// whose bit is set in rows and the columns 4t + j < hi (j < 4),
+// WinogradOutF32 sets, for c < n, each tile (quarter q, i < Tiles[q],
+// column t of m as in WinogradInF32) and the rows r < 4 of Rows[q] and
+// columns 4i + j < Hi[q] (j < 4),
 //
-//	y[yoff + c·cs + i·ldy + 4t + j] = (Aᵀ·M_ct·A)[i][j] (+ bias[c]),  M_ct[ξ/6][ξ%6] = m[ξ·ldp + c·ldc + t]
+//	y[Off[q] + c·cs + r·ldy + 4i + j] = (Aᵀ·M·A)[r][j] (+ bias[c]),  M[ξ/6][ξ%6] = m[ξ·ldp + c·ldc + t]
 //
 // bias added last when it is not nil; the other positions are not
-// written. It reports whether every one of the 16·lanes·n outputs,
+// written. It reports whether every one of the tiles' 16·n outputs,
 // written or not, is finite: an infinity or NaN in a tile's input spreads
 // over the whole transformed tile, so that the caller can compute the
 // convolution again exactly. It panics if a read or a written position
 // falls outside m, bias or y.
-func WinogradOutF32(y []float32, yoff, cs, ldy int, m []float32, ldp, ldc, n int, bias []float32, rows uint8, hi, lanes int) bool {
-	if n < 0 || cs < 0 || ldy < 0 || lanes < 0 || lanes > 16 || ldc < lanes || ldp < 0 || (bias != nil && len(bias) < n) {
-		panic(fmt.Sprintf("asm.WinogradOutF32: %d channels %d apart, rows %d apart, %d lanes from rows of %d, %d biases", n, cs, ldy, lanes, ldc, len(bias)))
+func WinogradOutF32(y []float32, cs, ldy int, m []float32, ldp, ldc, n int, bias []float32, tl *WinoTiles) bool {
+	lanes := tl.count()
+	if n < 0 || cs < 0 || ldy < 0 || ldc < lanes || ldp < 0 || (bias != nil && len(bias) < n) {
+		panic(fmt.Sprintf("asm.WinogradOutF32: %d channels %d apart, rows %d apart, %d tiles from rows of %d, %d biases", n, cs, ldy, lanes, ldc, len(bias)))
 	}
 	if n == 0 || lanes == 0 {
 		return true
@@ -97,17 +115,18 @@ func WinogradOutF32(y []float32, yoff, cs, ldy int, m []float32, ldp, ldc, n int
 	if 35*ldp+(n-1)*ldc+lanes > len(m) {
 		panic(fmt.Sprintf("asm.WinogradOutF32: 36 planes %d apart of %d rows of %d, %d apart, do not fit an m of %d", ldp, n, lanes, ldc, len(m)))
 	}
-	var masks [16]uint16
-	first, last := -1, -1
-	for i := range 4 {
-		if rows>>i&1 == 0 {
-			continue
-		}
-		for q := range 4 {
-			for l := range 16 {
-				if c := 16*q + l; c < hi && c < 4*lanes {
-					masks[4*i+q] |= 1 << l
-					o := i*ldy + c
+	var k winoKernelArgs
+	for q := range 4 {
+		k.offs[q] = 4 * tl.Off[q]
+		first, last := -1, -1
+		for r := range 4 {
+			if tl.Rows[q]>>r&1 == 0 {
+				continue
+			}
+			for b := range 16 {
+				if b < tl.Hi[q] && b < 4*tl.Tiles[q] {
+					k.masks[4*r+q] |= 1 << b
+					o := r*ldy + b
 					if first < 0 || o < first {
 						first = o
 					}
@@ -115,9 +134,42 @@ func WinogradOutF32(y []float32, yoff, cs, ldy int, m []float32, ldp, ldc, n int
 				}
 			}
 		}
+		if first >= 0 && (tl.Off[q]+first < 0 || tl.Off[q]+(n-1)*cs+last >= len(y)) {
+			panic(fmt.Sprintf("asm.WinogradOutF32: %d tiles at %d of %d channels %d apart, rows %d apart, write outside a y of %d", tl.Tiles[q], tl.Off[q], n, cs, ldy, len(y)))
+		}
 	}
-	if first >= 0 && (yoff+first < 0 || yoff+(n-1)*cs+last >= len(y)) {
-		panic(fmt.Sprintf("asm.WinogradOutF32: %d tiles at %d of %d channels %d apart, rows %d apart, write outside a y of %d", lanes, yoff, n, cs, ldy, len(y)))
+	k.setLanes(tl)
+	return winoOutRun(y, cs, ldy, m, ldp, ldc, n, bias, &k)
+}
+
+// count is the number of tiles; it panics unless each quarter has 0 to 4.
+func (tl *WinoTiles) count() int {
+	n := 0
+	for _, t := range tl.Tiles {
+		if t < 0 || t > 4 {
+			panic(fmt.Sprintf("asm.WinoTiles: quarters of %v tiles (0 to 4 each)", tl.Tiles))
+		}
+		n += t
 	}
-	return winoOutRun(y, yoff, cs, ldy, m, ldp, ldc, n, bias, &masks, lanes)
+	return n
+}
+
+// winoKernelArgs is what the kernels read of a WinoTiles: the byte offset
+// of each load (input: 16 columns of quarter q from its corner, q < 4, and
+// from its fifth column, 4+q) or store (output, q < 4), the masks of the
+// columns in the image of each row's loads (8 a row) or stores (4 a row),
+// and the lanes of the tiles (lanes) and of as many columns (packed).
+type winoKernelArgs struct {
+	offs          [8]int
+	masks         [48]uint16
+	lanes, packed uint16
+}
+
+func (k *winoKernelArgs) setLanes(tl *WinoTiles) {
+	n := 0
+	for q, t := range tl.Tiles {
+		k.lanes |= (1<<t - 1) << (4 * q)
+		n += t
+	}
+	k.packed = 1<<n - 1
 }

@@ -7,30 +7,30 @@ package asm
 // AVX2 machine keeps the GEMM (WinogradFast).
 
 //go:noescape
-func winoInF32AVX512(v []float32, ldp, ldc int, x []float32, xoff, cs, ldx, n int, masks *[48]uint16, lanes int, s []float32)
+func winoInF32AVX512(v []float32, ldp, ldc int, x []float32, cs, ldx, n int, k *winoKernelArgs, s []float32)
 
 //go:noescape
-func winoOutF32AVX512(y []float32, yoff, cs, ldy int, m []float32, ldp, ldc, n int, bias []float32, hasBias int, masks *[16]uint16, lanes int, s []float32) bool
+func winoOutF32AVX512(y []float32, cs, ldy int, m []float32, ldp, ldc, n int, bias []float32, hasBias int, k *winoKernelArgs, s []float32) bool
 
 var winoAsm = useAVX512
 
-func winoInRun(v []float32, ldp, ldc int, x []float32, xoff, cs, ldx, n int, masks *[48]uint16, lanes int) {
+func winoInRun(v []float32, ldp, ldc int, x []float32, cs, ldx, n int, k *winoKernelArgs) {
 	if winoUseAsm {
 		var s [36 * 16]float32
-		winoInF32AVX512(v, ldp, ldc, x, xoff, cs, ldx, n, masks, lanes, s[:])
+		winoInF32AVX512(v, ldp, ldc, x, cs, ldx, n, k, s[:])
 		return
 	}
-	winoInGo(v, ldp, ldc, x, xoff, cs, ldx, n, masks, lanes)
+	winoInGo(v, ldp, ldc, x, cs, ldx, n, k)
 }
 
-func winoOutRun(y []float32, yoff, cs, ldy int, m []float32, ldp, ldc, n int, bias []float32, masks *[16]uint16, lanes int) bool {
+func winoOutRun(y []float32, cs, ldy int, m []float32, ldp, ldc, n int, bias []float32, k *winoKernelArgs) bool {
 	if winoUseAsm {
 		var s [24 * 16]float32
 		hasBias := 0
 		if bias != nil {
 			hasBias = 1
 		}
-		return winoOutF32AVX512(y, yoff, cs, ldy, m, ldp, ldc, n, bias, hasBias, masks, lanes, s[:])
+		return winoOutF32AVX512(y, cs, ldy, m, ldp, ldc, n, bias, hasBias, k, s[:])
 	}
-	return winoOutGo(y, yoff, cs, ldy, m, ldp, ldc, n, bias, masks, lanes)
+	return winoOutGo(y, cs, ldy, m, ldp, ldc, n, bias, k)
 }

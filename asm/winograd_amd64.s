@@ -2,13 +2,16 @@
 
 #include "textflag.h"
 
-// The Winograd F(4×4, 3×3) transforms, AVX-512: a row of up to 16 tiles,
-// one per lane, a channel at a time. A row of a tile row's input is read
-// as eight masked loads (columns 0, 16, 32, 48 and 4, 20, 36, 52 on,
+// The Winograd F(4×4, 3×3) transforms, AVX-512: up to 16 tiles, one per
+// lane, in four quarters of four tiles side by side (WinoTiles), a
+// channel at a time. A row of the tiles' input is read as eight masked
+// loads (each quarter's columns 0 … 15 and 4 … 19, at the offsets and
 // under the masks WinogradInF32 computes: positions outside the image
 // read as zero and are not touched), dealt into the tiles' six columns by
-// two-table permutes; the outputs are dealt back into four vectors of a
-// row and stored under masks. The transforms are winoB and winoA of
+// two-table permutes; the outputs are dealt back into a vector of 16
+// columns per quarter and row, stored under masks. The tiles' lanes (K1)
+// are packed into consecutive columns of v (VCOMPRESSPS) and unpacked
+// from m (VEXPANDPS), K4 holding as many lanes as there are tiles. The transforms are winoB and winoA of
 // winograd_generic.go, the same operations in the same order: the rows
 // of a tile into the scratch s, then its columns.
 
@@ -237,12 +240,11 @@ GLOBL winoConst<>(SB), RODATA|NOPTR, $28
 	VBROADCASTSS winoConst<>+16(SB), Z28;     /* Z28 = -2               */ \
 	VBROADCASTSS winoConst<>+20(SB), Z29      /* Z29 = 8                */
 
-// LANES sets K1 to the lanes of the tiles (AX: their number, 1 to 16).
+// LANES sets K1 to the tiles' lanes and K4 to as many lanes from 0
+// (winoKernelArgs at R15).
 #define LANES \
-	MOVL      $1, R11;                        /* R11 = 1                */ \
-	SHLXL     AX, R11, R11;                   /* R11 = 1 << lanes       */ \
-	DECL      R11;                            /* R11 = lanes low bits   */ \
-	KMOVW     R11, K1                         /* K1 = those lanes       */
+	KMOVW     160(R15), K1;                   /* K1 = the tiles' lanes  */ \
+	KMOVW     162(R15), K4                    /* K4 = packed            */
 
 // WINOB is winoB: Z6…Z11 = Bᵀ·(Z0…Z5), through Z12…Z15.
 #define WINOB \
@@ -281,11 +283,13 @@ GLOBL winoConst<>(SB), RODATA|NOPTR, $28
 	VFMADD231PS Z29, Z15, Z9;                 /* y3 += 8·d34            */ \
 	VADDPS      Z5, Z9, Z9                    /* y3 += m5               */
 
-// LOAD(k, off, d) loads 16 columns of the row at R11 from byte off under
-// mask k of the row (R9 at the row's masks), zero where the mask is clear.
-#define LOAD(k, off, d) \
+// LOAD(k, d) loads 16 columns of the row at R11 from load k's offset
+// (R15) under mask k of the row (R9 at the row's masks), zero where the
+// mask is clear.
+#define LOAD(k, d) \
 	KMOVW     (k*2)(R9), K2;                  /* K2 = the columns in    */ \
-	VMOVUPS.Z off(R11), K2, d                 /* d = x[off/4 …], or 0   */
+	MOVQ      (k*8)(R15), AX;                 /* AX = load k's offset   */ \
+	VMOVUPS.Z (R11)(AX*1), K2, d              /* d = the columns, or 0  */
 
 // DEINT(j, p0, p1, p2, p3, d) deals column j of the 16 tiles of the 64
 // columns in p0…p3 into d, through Z12 and Z13.
@@ -299,14 +303,14 @@ GLOBL winoConst<>(SB), RODATA|NOPTR, $28
 // ROWIN(i) transforms row i of the tiles (R11) into s[6i …] and steps R11
 // to the next row, R9 to the next row's masks.
 #define ROWIN(i) \
-	LOAD(0, 0, Z20); \
-	LOAD(1, 64, Z21); \
-	LOAD(2, 128, Z22); \
-	LOAD(3, 192, Z23); \
-	LOAD(4, 16, Z30); \
-	LOAD(5, 80, Z31); \
-	LOAD(6, 144, Z14); \
-	LOAD(7, 208, Z15); \
+	LOAD(0, Z20); \
+	LOAD(1, Z21); \
+	LOAD(2, Z22); \
+	LOAD(3, Z23); \
+	LOAD(4, Z30); \
+	LOAD(5, Z31); \
+	LOAD(6, Z14); \
+	LOAD(7, Z15); \
 	DEINT(0, Z20, Z21, Z22, Z23, Z0); \
 	DEINT(1, Z20, Z21, Z22, Z23, Z1); \
 	DEINT(2, Z20, Z21, Z22, Z23, Z2); \
@@ -324,7 +328,8 @@ GLOBL winoConst<>(SB), RODATA|NOPTR, $28
 	ADDQ    $16, R9
 
 // COLIN(j) transforms column j of s into v's planes 6ξr + j (R14: plane
-// j; CX: six planes in bytes) and steps R14 to plane j+1.
+// j; CX: six planes in bytes), the tiles' lanes packed, and steps R14 to
+// plane j+1.
 #define COLIN(j) \
 	VMOVUPS ((0*6+j)*64)(R10), Z0; \
 	VMOVUPS ((1*6+j)*64)(R10), Z1; \
@@ -333,30 +338,36 @@ GLOBL winoConst<>(SB), RODATA|NOPTR, $28
 	VMOVUPS ((4*6+j)*64)(R10), Z4; \
 	VMOVUPS ((5*6+j)*64)(R10), Z5; \
 	WINOB; \
+	VCOMPRESSPS Z6, K1, Z6;                   /* the tiles' lanes packed */ \
+	VCOMPRESSPS Z7, K1, Z7; \
+	VCOMPRESSPS Z8, K1, Z8; \
+	VCOMPRESSPS Z9, K1, Z9; \
+	VCOMPRESSPS Z10, K1, Z10; \
+	VCOMPRESSPS Z11, K1, Z11; \
 	MOVQ    R14, R11; \
-	VMOVUPS Z6, K1, (R11); \
+	VMOVUPS Z6, K4, (R11); \
 	ADDQ    CX, R11; \
-	VMOVUPS Z7, K1, (R11); \
+	VMOVUPS Z7, K4, (R11); \
 	ADDQ    CX, R11; \
-	VMOVUPS Z8, K1, (R11); \
+	VMOVUPS Z8, K4, (R11); \
 	ADDQ    CX, R11; \
-	VMOVUPS Z9, K1, (R11); \
+	VMOVUPS Z9, K4, (R11); \
 	ADDQ    CX, R11; \
-	VMOVUPS Z10, K1, (R11); \
+	VMOVUPS Z10, K4, (R11); \
 	ADDQ    CX, R11; \
-	VMOVUPS Z11, K1, (R11); \
+	VMOVUPS Z11, K4, (R11); \
 	ADDQ    DX, R14
 
-// func winoInF32AVX512(v []float32, ldp, ldc int, x []float32, xoff, cs, ldx, n int, masks *[48]uint16, lanes int, s []float32)
+// func winoInF32AVX512(v []float32, ldp, ldc int, x []float32, cs, ldx, n int, k *winoKernelArgs, s []float32)
 //
-// DI: v at the channel's row; SI: x at the tiles' corner in the channel;
-// DX: ldp in bytes; CX: 6·ldp in bytes; BX: ldx in bytes; R8: channels
-// left; R9: the row's masks; R10: s (36 vectors); R11: the row or v plane
-// in hand; R12: ldc in bytes; R13: cs in bytes; R14: v at column j's
-// planes. K1: the tiles' lanes.
-TEXT ·winoInF32AVX512(SB), NOSPLIT, $0-136
+// DI: v at the channel's row; SI: x at the channel; DX: ldp in bytes; CX:
+// 6·ldp in bytes; BX: ldx in bytes; R8: channels left; R9: the row's
+// masks; R10: s (36 vectors); R11: the row or v plane in hand; R12: ldc
+// in bytes; R13: cs in bytes; R14: v at column j's planes; R15: k (the
+// loads' offsets at 0, the masks at 64); AX: a load's offset.
+TEXT ·winoInF32AVX512(SB), NOSPLIT, $0-120
 	CONSTS
-	MOVQ    lanes+104(FP), AX
+	MOVQ    k+88(FP), R15                     // R15 = k
 	LANES
 	MOVQ    v_base+0(FP), DI                  // DI = v
 	MOVQ    ldp+24(FP), DX
@@ -365,19 +376,17 @@ TEXT ·winoInF32AVX512(SB), NOSPLIT, $0-136
 	SHLQ    $1, CX                            // CX = 6·ldp in bytes
 	MOVQ    ldc+32(FP), R12
 	SHLQ    $2, R12                           // R12 = ldc in bytes
-	MOVQ    x_base+40(FP), SI
-	MOVQ    xoff+64(FP), R11
-	LEAQ    (SI)(R11*4), SI                   // SI = x + xoff
-	MOVQ    cs+72(FP), R13
+	MOVQ    x_base+40(FP), SI                 // SI = x
+	MOVQ    cs+64(FP), R13
 	SHLQ    $2, R13                           // R13 = cs in bytes
-	MOVQ    ldx+80(FP), BX
+	MOVQ    ldx+72(FP), BX
 	SHLQ    $2, BX                            // BX = ldx in bytes
-	MOVQ    n+88(FP), R8                      // R8 = channels left
-	MOVQ    s_base+112(FP), R10               // R10 = s
+	MOVQ    n+80(FP), R8                      // R8 = channels left
+	MOVQ    s_base+96(FP), R10                // R10 = s
 
 inChannel:
 	MOVQ    SI, R11                           // R11 = row 0
-	MOVQ    masks+96(FP), R9                  // R9 = row 0's masks
+	LEAQ    64(R15), R9                       // R9 = row 0's masks
 	ROWIN(0)
 	ROWIN(1)
 	ROWIN(2)
@@ -399,20 +408,27 @@ inChannel:
 	RET
 
 // COLOUT(j) transforms column j of M (planes 6ξr + j of m at SI + AX, CX
-// apart) into s[6k + j], k < 4, and steps AX to plane j+1.
+// apart; the tiles' packed columns unpacked into their lanes) into
+// s[6k + j], k < 4, and steps AX to plane j+1.
 #define COLOUT(j) \
 	LEAQ      (SI)(AX*1), R11;                /* R11 = m plane j        */ \
-	VMOVUPS.Z (R11), K1, Z0; \
+	VMOVUPS.Z (R11), K4, Z0; \
+	VEXPANDPS.Z Z0, K1, Z0; \
 	ADDQ      CX, R11; \
-	VMOVUPS.Z (R11), K1, Z1; \
+	VMOVUPS.Z (R11), K4, Z1; \
+	VEXPANDPS.Z Z1, K1, Z1; \
 	ADDQ      CX, R11; \
-	VMOVUPS.Z (R11), K1, Z2; \
+	VMOVUPS.Z (R11), K4, Z2; \
+	VEXPANDPS.Z Z2, K1, Z2; \
 	ADDQ      CX, R11; \
-	VMOVUPS.Z (R11), K1, Z3; \
+	VMOVUPS.Z (R11), K4, Z3; \
+	VEXPANDPS.Z Z3, K1, Z3; \
 	ADDQ      CX, R11; \
-	VMOVUPS.Z (R11), K1, Z4; \
+	VMOVUPS.Z (R11), K4, Z4; \
+	VEXPANDPS.Z Z4, K1, Z4; \
 	ADDQ      CX, R11; \
-	VMOVUPS.Z (R11), K1, Z5; \
+	VMOVUPS.Z (R11), K4, Z5; \
+	VEXPANDPS.Z Z5, K1, Z5; \
 	WINOA; \
 	VMOVUPS   Z6, ((0*6+j)*64)(R10); \
 	VMOVUPS   Z7, ((1*6+j)*64)(R10); \
@@ -429,11 +445,12 @@ inChannel:
 	VPERMI2PS Z9, Z8, Z13; \
 	VBLENDMPS Z13, Z12, K3, d                 /* d = both               */
 
-// STORE(k, off, d) stores d to the row at R11 from byte off under mask k
-// of the row (R9 at the row's masks).
-#define STORE(k, off, d) \
-	KMOVW     (k*2)(R9), K2;                  /* K2 = the columns in    */ \
-	VMOVUPS   d, K2, off(R11)                 /* y[off/4 …] = d         */
+// STORE(q, d) stores d to quarter q's row (R11 plus its offset, R15)
+// under mask q of the row (R9 at the row's masks).
+#define STORE(q, d) \
+	KMOVW     (q*2)(R9), K2;                  /* K2 = the columns in    */ \
+	MOVQ      (q*8)(R15), AX;                 /* AX = quarter q's offset */ \
+	VMOVUPS   d, K2, (R11)(AX*1)              /* the row's columns = d  */
 
 // ROWOUT(k) transforms row k of s into output row k (R11), adds the bias
 // (Z30), folds the outputs into the finiteness check (Z22) and stores
@@ -458,52 +475,49 @@ inChannel:
 	ILV(1, Z1); \
 	ILV(2, Z2); \
 	ILV(3, Z3); \
-	STORE(0, 0, Z0); \
-	STORE(1, 64, Z1); \
-	STORE(2, 128, Z2); \
-	STORE(3, 192, Z3); \
+	STORE(0, Z0); \
+	STORE(1, Z1); \
+	STORE(2, Z2); \
+	STORE(3, Z3); \
 	ADDQ        BX, R11; \
 	ADDQ        $8, R9
 
-// func winoOutF32AVX512(y []float32, yoff, cs, ldy int, m []float32, ldp, ldc, n int, bias []float32, hasBias int, masks *[16]uint16, lanes int, s []float32) bool
+// func winoOutF32AVX512(y []float32, cs, ldy int, m []float32, ldp, ldc, n int, bias []float32, hasBias int, k *winoKernelArgs, s []float32) bool
 //
-// DI: y at the tiles' corner in the channel; SI: m at the channel's row;
-// DX: ldp in bytes; CX: 6·ldp in bytes; BX: ldy in bytes; R8: channels
-// left; R9: the row's masks; R10: s (24 vectors); R11: the m plane or y
-// row in hand; R12: ldc in bytes; R13: cs in bytes; R14: bias; R15:
-// hasBias; AX: plane j's offset. K1: the tiles' lanes; K3: columns 2, 3
-// of each tile. Z22: the finiteness check; Z23: zero; Z30: the channel's
-// bias (-0 without one).
-TEXT ·winoOutF32AVX512(SB), NOSPLIT, $0-169
+// DI: y at the channel; SI: m at the channel's row; DX: ldp in bytes; CX:
+// 6·ldp in bytes; BX: ldy in bytes; R8: channels left; R9: the row's
+// masks; R10: s (24 vectors); R11: the m plane or y row in hand; R12: ldc
+// in bytes; R13: cs in bytes; R14: bias; R15: k (the stores' offsets at
+// 0, the masks at 64); AX: plane j's offset, then a store's. K3: columns
+// 2, 3 of each tile. Z22: the finiteness check; Z23: zero; Z30: the
+// channel's bias (-0 without one).
+TEXT ·winoOutF32AVX512(SB), NOSPLIT, $0-153
 	CONSTS
-	MOVQ         lanes+136(FP), AX
+	MOVQ         k+120(FP), R15               // R15 = k
 	LANES
 	MOVL         $0xcccc, R11
 	KMOVW        R11, K3                      // K3 = columns 2, 3
-	MOVQ         y_base+0(FP), DI
-	MOVQ         yoff+24(FP), R11
-	LEAQ         (DI)(R11*4), DI              // DI = y + yoff
-	MOVQ         cs+32(FP), R13
+	MOVQ         y_base+0(FP), DI             // DI = y
+	MOVQ         cs+24(FP), R13
 	SHLQ         $2, R13                      // R13 = cs in bytes
-	MOVQ         ldy+40(FP), BX
+	MOVQ         ldy+32(FP), BX
 	SHLQ         $2, BX                       // BX = ldy in bytes
-	MOVQ         m_base+48(FP), SI            // SI = m
-	MOVQ         ldp+72(FP), DX
+	MOVQ         m_base+40(FP), SI            // SI = m
+	MOVQ         ldp+64(FP), DX
 	SHLQ         $2, DX                       // DX = ldp in bytes
 	LEAQ         (DX)(DX*2), CX
 	SHLQ         $1, CX                       // CX = 6·ldp in bytes
-	MOVQ         ldc+80(FP), R12
+	MOVQ         ldc+72(FP), R12
 	SHLQ         $2, R12                      // R12 = ldc in bytes
-	MOVQ         n+88(FP), R8                 // R8 = channels left
-	MOVQ         bias_base+96(FP), R14        // R14 = bias
-	MOVQ         hasBias+120(FP), R15
-	MOVQ         s_base+144(FP), R10          // R10 = s
+	MOVQ         n+80(FP), R8                 // R8 = channels left
+	MOVQ         bias_base+88(FP), R14        // R14 = bias
+	MOVQ         s_base+128(FP), R10          // R10 = s
 	VPXORD       Z22, Z22, Z22                // check = 0
 	VPXORD       Z23, Z23, Z23                // Z23 = 0
 	VBROADCASTSS winoConst<>+24(SB), Z30      // Z30 = -0: no bias
 
 outChannel:
-	TESTQ        R15, R15
+	CMPQ         hasBias+112(FP), $0
 	JEQ          outTransform                 // no bias
 	VBROADCASTSS (R14), Z30                   // Z30 = the channel's bias
 	ADDQ         $4, R14
@@ -517,7 +531,7 @@ outTransform:
 	COLOUT(4)
 	COLOUT(5)
 	MOVQ    DI, R11                           // R11 = output row 0
-	MOVQ    masks+128(FP), R9                 // R9 = row 0's masks
+	LEAQ    64(R15), R9                       // R9 = row 0's masks
 	ROWOUT(0)
 	ROWOUT(1)
 	ROWOUT(2)
@@ -530,6 +544,6 @@ outTransform:
 	VCMPPS  $3, Z22, Z22, K2                  // K2 = lanes whose check is NaN
 	KMOVW   K2, AX
 	TESTL   AX, AX
-	SETEQ   ret+168(FP)                       // finite when none is
+	SETEQ   ret+152(FP)                       // finite when none is
 	VZEROUPPER
 	RET

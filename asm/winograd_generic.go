@@ -29,64 +29,76 @@ func winoA(m []float32, s int, y []float32, t int) {
 }
 
 // winoInGo is WinogradInF32's twin: tile by tile, its rows transformed,
-// then its columns. masks[8i + k] holds the columns row i reads, as the
-// assembly loads them: bit l of load k is column 16k + l (k < 4) or
-// 16(k-4) + 4 + l (k ≥ 4, the tiles' last two columns).
-func winoInGo(v []float32, ldp, ldc int, x []float32, xoff, cs, ldx, n int, masks *[48]uint16, lanes int) {
+// then its columns. k.masks[8r + h] holds the columns row r reads, as the
+// assembly loads them: bit b of load h is column b (h < 4) or b + 4 (h ≥
+// 4) of quarter h%4.
+func winoInGo(v []float32, ldp, ldc int, x []float32, cs, ldx, n int, k *winoKernelArgs) {
 	var d, h [36]float32
 	for c := range n {
-		for t := range lanes {
-			for k := range d {
-				i, j := k/6, k%6
-				col := 4*t + j
-				load, bit := col/16, col%16
+		t := 0 // the tile's column of v
+		for lane := range 16 {
+			if k.lanes>>lane&1 == 0 {
+				continue
+			}
+			q, i := lane/4, lane%4
+			for e := range d {
+				r, j := e/6, e%6
+				col := 4*i + j
+				load, bit := q, col
 				if j >= 4 {
-					load, bit = 4+(col-4)/16, (col-4)%16
+					load, bit = 4+q, col-4
 				}
-				d[k] = 0
-				if masks[8*i+load]>>bit&1 != 0 {
-					d[k] = x[xoff+c*cs+i*ldx+col]
+				d[e] = 0
+				if k.masks[8*r+load]>>bit&1 != 0 {
+					d[e] = x[k.offs[q]/4+c*cs+r*ldx+col]
 				}
 			}
-			for i := range 6 {
-				winoB(d[6*i:], 1, h[6*i:], 1) // h[i][ξc]
+			for r := range 6 {
+				winoB(d[6*r:], 1, h[6*r:], 1) // h[r][ξc]
 			}
 			for j := range 6 {
 				winoB(h[j:], 6, v[j*ldp+c*ldc+t:], 6*ldp) // v[ξr·6+ξc]
 			}
+			t++
 		}
 	}
 }
 
 // winoOutGo is WinogradOutF32's twin: tile by tile, the columns of M
-// transformed, then the rows, the bias added last. masks[4i + q] holds the
-// columns of output row i written, bit l of store q being column 16q + l.
-func winoOutGo(y []float32, yoff, cs, ldy int, m []float32, ldp, ldc, n int, bias []float32, masks *[16]uint16, lanes int) bool {
+// transformed, then the rows, the bias added last. k.masks[4r + q] holds
+// the columns of quarter q's output row r written.
+func winoOutGo(y []float32, cs, ldy int, m []float32, ldp, ldc, n int, bias []float32, k *winoKernelArgs) bool {
 	var mm [36]float32
 	var t [24]float32
 	var o [16]float32
 	finite := true
 	for c := range n {
-		for tl := range lanes {
-			for k := range mm {
-				mm[k] = m[k*ldp+c*ldc+tl]
+		tc := 0
+		for lane := range 16 {
+			if k.lanes>>lane&1 == 0 {
+				continue
 			}
+			q, i := lane/4, lane%4
+			for e := range mm {
+				mm[e] = m[e*ldp+c*ldc+tc]
+			}
+			tc++
 			for j := range 6 {
-				winoA(mm[j:], 6, t[j:], 6) // t[k][ξc]
+				winoA(mm[j:], 6, t[j:], 6) // t[r][ξc]
 			}
-			for k := range 4 {
-				winoA(t[6*k:], 1, o[4*k:], 1)
+			for r := range 4 {
+				winoA(t[6*r:], 1, o[4*r:], 1)
 			}
-			for k, v := range o {
+			for e, v := range o {
 				if bias != nil {
 					v += bias[c]
 				}
 				if v-v != 0 {
 					finite = false
 				}
-				i, col := k/4, 4*tl+k%4
-				if masks[4*i+col/16]>>(col%16)&1 != 0 {
-					y[yoff+c*cs+i*ldy+col] = v
+				r, col := e/4, 4*i+e%4
+				if k.masks[4*r+q]>>col&1 != 0 {
+					y[k.offs[q]/4+c*cs+r*ldy+col] = v
 				}
 			}
 		}

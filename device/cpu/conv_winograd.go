@@ -123,28 +123,36 @@ func winoWeights(w []float32, K, C int, u []float32) {
 	}
 }
 
-// winoSeg is a run of up to 16 tiles of one tile row (image n, tile row
-// ty, tiles tx … tx+lanes-1), the tiles a transform takes at once.
-type winoSeg struct{ n, ty, tx, lanes int }
+// winoQuarter is up to 4 tiles side by side of one tile row (image n,
+// tile row ty, tiles tx … tx+tiles-1): a quarter of the tiles a transform
+// takes at once (asm.WinoTiles).
+type winoQuarter struct{ n, ty, tx, tiles int }
 
-// winoSegs cuts the tile rows of N images of tH × tW tiles into runs of
-// at most 16 and those into chunks of at most tc tiles (at least one run
-// each): chunks[i] … chunks[i+1]-1 are chunk i's runs.
-func winoSegs(N, tH, tW, tc int) (segs []winoSeg, chunks []int) {
-	tiles := 0
+// winoChunks cuts the tile rows of N images of tH × tW tiles into quarters,
+// the quarters four at a time into groups (a transform's tiles: rows of
+// fewer than 16 tiles share a group) and the groups into chunks of at most
+// tc tiles (at least one group each): chunk i is groups chunks[i] …
+// chunks[i+1]-1, group g quarters 4g … 4g+3 (fewer at the end).
+func winoChunks(N, tH, tW, tc int) (qs []winoQuarter, chunks []int) {
 	for n := range N {
 		for ty := range tH {
-			for tx := 0; tx < tW; tx += 16 {
-				l := min(16, tW-tx)
-				if len(chunks) == 0 || tiles+l > tc {
-					chunks, tiles = append(chunks, len(segs)), 0
-				}
-				segs = append(segs, winoSeg{n, ty, tx, l})
-				tiles += l
+			for tx := 0; tx < tW; tx += 4 {
+				qs = append(qs, winoQuarter{n, ty, tx, min(4, tW-tx)})
 			}
 		}
 	}
-	return segs, append(chunks, len(segs))
+	tiles := 0
+	for g := 0; 4*g < len(qs); g++ {
+		gt := 0
+		for _, q := range qs[4*g : min(4*g+4, len(qs))] {
+			gt += q.tiles
+		}
+		if len(chunks) == 0 || tiles+gt > tc {
+			chunks, tiles = append(chunks, g), 0
+		}
+		tiles += gt
+	}
+	return qs, append(chunks, (len(qs)+3)/4)
 }
 
 // convWinograd sets y (N images of K channels, OH×OW) to the convolution
@@ -155,13 +163,13 @@ func convWinograd(N, C, H, W, K, ph, pw int, x, u, bias, y []float32) bool {
 	OH, OW := H+2*ph-2, W+2*pw-2
 	tH, tW := (OH+3)/4, (OW+3)/4
 	tc := max(16, winoChunkTiles)
-	segs, bounds := winoSegs(N, tH, tW, tc)
+	qs, bounds := winoChunks(N, tH, tW, tc)
+	chunks := len(bounds) - 1
 	// The 36 planes of the transformed tiles and of the products, each a
 	// row of tc tiles per channel, a cache line more apart than that: the
 	// transforms touch all 36 at once, which whole multiples of 4 KiB
 	// apart would put in one set of the L1 cache.
 	vp, mp := C*tc+16, K*tc+16
-	chunks := len(bounds) - 1
 	par := chunks > 1 && runtime.GOMAXPROCS(0) > 1
 	workers := 1
 	if par {
@@ -190,6 +198,18 @@ func convWinograd(N, C, H, W, K, ph, pw int, x, u, bias, y []float32) bool {
 		}
 		return bits
 	}
+	// group returns group g's tiles as the input and the output transforms
+	// take them, and their number.
+	group := func(g int) (in, out asm.WinoTiles, tiles int) {
+		for i, q := range qs[4*g : min(4*g+4, len(qs))] {
+			r0, c0 := 4*q.ty-ph, 4*q.tx-pw // the quarter's corner in the image
+			in.Tiles[i], out.Tiles[i] = q.tiles, q.tiles
+			in.Off[i], in.Rows[i], in.Lo[i], in.Hi[i] = q.n*C*H*W+r0*W+c0, rowBits(r0, 6, H), -c0, W-c0
+			out.Off[i], out.Rows[i], out.Hi[i] = q.n*K*OH*OW+4*q.ty*OW+4*q.tx, rowBits(4*q.ty, 4, OH), OW-4*q.tx
+			tiles += q.tiles
+		}
+		return in, out, tiles
+	}
 	forChunks(chunks, par, func(wk, ch int) {
 		s := &bufs[wk]
 		if s.v == nil {
@@ -198,21 +218,21 @@ func convWinograd(N, C, H, W, K, ph, pw int, x, u, bias, y []float32) bool {
 		}
 		v, m := *s.v, *s.m
 		nt := 0
-		for _, sg := range segs[bounds[ch]:bounds[ch+1]] {
-			r0, c0 := 4*sg.ty-ph, 4*sg.tx-pw // the run's corner in the image
-			asm.WinogradInF32(v[nt:], vp, tc, x, sg.n*C*H*W+r0*W+c0, H*W, W, C, rowBits(r0, 6, H), -c0, W-c0, sg.lanes)
-			nt += sg.lanes
+		for g := bounds[ch]; g < bounds[ch+1]; g++ {
+			in, _, tiles := group(g)
+			asm.WinogradInF32(v[nt:], vp, tc, x, H*W, W, C, &in)
+			nt += tiles
 		}
 		for ξ := range 36 {
 			asm.Sgemm(false, false, K, nt, C, 1, u[ξ*K*C:], C, v[ξ*vp:], tc, 0, m[ξ*mp:], tc)
 		}
 		nt = 0
-		for _, sg := range segs[bounds[ch]:bounds[ch+1]] {
-			yoff := sg.n*K*OH*OW + 4*sg.ty*OW + 4*sg.tx
-			if !asm.WinogradOutF32(y, yoff, OH*OW, OW, m[nt:], mp, tc, K, bias, rowBits(4*sg.ty, 4, OH), OW-4*sg.tx, sg.lanes) {
+		for g := bounds[ch]; g < bounds[ch+1]; g++ {
+			_, out, tiles := group(g)
+			if !asm.WinogradOutF32(y, OH*OW, OW, m[nt:], mp, tc, K, bias, &out) {
 				s.ok = false
 			}
-			nt += sg.lanes
+			nt += tiles
 		}
 	})
 	for _, s := range bufs {
