@@ -56,33 +56,33 @@ func winoApplies(p *core.ConvParams, ct tensor.DType) bool {
 }
 
 // winoWorth reports whether the Winograd path is faster than the wide GEMM
-// for a convolution of C to K channels with outputs of OH×OW (measured:
-// bench/README.md, "Winograd convolutions").
-func winoWorth(C, K, OH, OW int) bool {
+// for a convolution of N images of C to K channels with outputs of OH×OW
+// (measured: bench/README.md, "Winograd convolutions").
+func winoWorth(N, C, K, OH, OW int) bool {
 	switch winoMode {
 	case 1:
 		return true
 	case -1:
 		return false
 	}
-	// The transforms take up to 16 tiles of a tile row at a time: rows of
-	// fewer than 6 tiles leave most lanes idle, and the wide GEMM is as
-	// fast or faster (16×32×16×16 → 32: 0.55 against 0.51 ms; 14×14 of
-	// 256 channels 13.0 against 10.3). Below 16 channels neither the
-	// GEMMs nor the savings are large (16 → 16 on 32×32: even).
-	return asm.WinogradFast() && C >= 16 && K >= 16 && OW >= 24 && OH >= 4
+	// The weight transform costs about 45 ns per pair of channels, what
+	// the GEMM saves on about 700 outputs (N·OH·OW): 8×256×7×7 → 256 took
+	// 5.7 ms against the wide GEMM's 3.4, 8×256×14×14 9.4 against 10.4.
+	// Below 16 channels each way neither the GEMMs nor the savings are
+	// large (16 → 16 on 16×32×32: even).
+	return asm.WinogradFast() && C >= 16 && K >= 16 && N*OH*OW >= 1024
 }
 
 // winoForward reports whether convForward runs p on convWinograd.
 func winoForward(p *core.ConvParams, ct tensor.DType) bool {
-	return winoApplies(p, ct) && winoWorth(p.InC, p.OutC, p.Out[0], p.Out[1])
+	return winoApplies(p, ct) && winoWorth(p.N, p.InC, p.OutC, p.Out[0], p.Out[1])
 }
 
 // winoInputGrad reports whether convBackward runs p's input gradient on
 // convWinograd: a convolution of the output gradient (OutC channels) into
 // InC channels, with the complementary padding.
 func winoInputGrad(p *core.ConvParams, ct tensor.DType) bool {
-	return winoApplies(p, ct) && unitStrideAdjoint(p) && winoWorth(p.OutC, p.InC, p.In[0], p.In[1])
+	return winoApplies(p, ct) && unitStrideAdjoint(p) && winoWorth(p.N, p.OutC, p.InC, p.In[0], p.In[1])
 }
 
 // winoG applies G = [1/4 0 0; -1/6 -1/6 -1/6; -1/6 1/6 -1/6; 1/24 1/12
@@ -101,26 +101,53 @@ func winoG(a, b, c float64, r []float64, s int) {
 	r[5*s] = c
 }
 
-// winoWeights sets u[(ξ·K + o)·C + c] to element ξ of G·w[o][c]·Gᵀ, the
-// transformed weights of K × C 3×3 kernels w, computed in float64 and
-// rounded once: the GEMMs' left operands, a K × C matrix per ξ.
-func winoWeights(w []float32, K, C int, u []float32) {
-	var t [18]float64
-	var r [36]float64
-	for o := range K {
-		for c := range C {
-			g := w[(o*C+c)*9:][:9]
-			for j := range 3 { // G·g, column by column: t[i·3 + j]
-				winoG(float64(g[j]), float64(g[3+j]), float64(g[6+j]), t[j:], 3)
-			}
-			for i := range 6 { // (G·g)·Gᵀ, row by row
-				winoG(t[3*i], t[3*i+1], t[3*i+2], r[6*i:], 1)
-			}
-			for ξ, x := range r {
-				u[(ξ*K+o)*C+c] = float32(x)
+// winoUPlane is the distance between the planes ξ of the transformed
+// weights of K × C kernels: a cache line more than K·C, so that the 36
+// planes written at once are not all in one set of the L1 cache.
+func winoUPlane(K, C int) int { return K*C + 16 }
+
+// winoWeights sets u[ξ·winoUPlane(K, C) + o·C + c] to element ξ of
+// G·g·Gᵀ, the transformed weights of the K × C 3×3 kernels g[o][c] = w[o][c]
+// (flip false; w is K × C × 3 × 3) or g[o][c][k] = w[c][o][8-k] (flip: w
+// is C × K × 3 × 3, the flipped, transposed weight of an input gradient),
+// computed in float64 and rounded once: the GEMMs' left operands, a K × C
+// matrix per ξ. The output channels are shared among the cores.
+func winoWeights(w []float32, K, C int, flip bool, u []float32) {
+	up := winoUPlane(K, C)
+	parts := 1
+	if K*C >= 4096 {
+		parts = min(K, runtime.GOMAXPROCS(0))
+	}
+	forChunks(parts, parts > 1, func(_, part int) {
+		var g [9]float64
+		var t [18]float64
+		var r [36]float64
+		for o := part * K / parts; o < (part+1)*K/parts; o++ {
+			for c := range C {
+				if flip {
+					src := w[(c*K+o)*9:][:9]
+					for k, v := range src {
+						g[8-k] = float64(v)
+					}
+				} else {
+					src := w[(o*C+c)*9:][:9]
+					for k, v := range src {
+						g[k] = float64(v)
+					}
+				}
+				for j := range 3 { // G·g, column by column: t[i·3 + j]
+					winoG(g[j], g[3+j], g[6+j], t[j:], 3)
+				}
+				for i := range 6 { // (G·g)·Gᵀ, row by row
+					winoG(t[3*i], t[3*i+1], t[3*i+2], r[6*i:], 1)
+				}
+				d := u[o*C+c:]
+				for ξ, x := range r {
+					d[ξ*up] = float32(x)
+				}
 			}
 		}
-	}
+	})
 }
 
 // winoQuarter is up to 4 tiles side by side of one tile row (image n,
@@ -169,7 +196,7 @@ func convWinograd(N, C, H, W, K, ph, pw int, x, u, bias, y []float32) bool {
 	// row of tc tiles per channel, a cache line more apart than that: the
 	// transforms touch all 36 at once, which whole multiples of 4 KiB
 	// apart would put in one set of the L1 cache.
-	vp, mp := C*tc+16, K*tc+16
+	vp, mp, up := C*tc+16, K*tc+16, winoUPlane(K, C)
 	par := chunks > 1 && runtime.GOMAXPROCS(0) > 1
 	workers := 1
 	if par {
@@ -224,7 +251,7 @@ func convWinograd(N, C, H, W, K, ph, pw int, x, u, bias, y []float32) bool {
 			nt += tiles
 		}
 		for ξ := range 36 {
-			asm.Sgemm(false, false, K, nt, C, 1, u[ξ*K*C:], C, v[ξ*vp:], tc, 0, m[ξ*mp:], tc)
+			asm.Sgemm(false, false, K, nt, C, 1, u[ξ*up:], C, v[ξ*vp:], tc, 0, m[ξ*mp:], tc)
 		}
 		nt = 0
 		for g := bounds[ch]; g < bounds[ch+1]; g++ {
@@ -247,9 +274,9 @@ func convWinograd(N, C, H, W, K, ph, pw int, x, u, bias, y []float32) bool {
 // plus bias (nil: none) and reports whether its outputs are all finite.
 func convWinogradForward(p *core.ConvParams, x, w, bias, y []float32) bool {
 	C, K := p.InC, p.OutC
-	u := getScratch[float32](36 * C * K)
+	u := getScratch[float32](36 * winoUPlane(K, C))
 	defer putScratch(u)
-	winoWeights(w, K, C, *u)
+	winoWeights(w, K, C, false, *u)
 	return convWinograd(p.N, C, p.In[0], p.In[1], K, p.Padding[0], p.Padding[1], x, *u, bias, y)
 }
 
@@ -259,9 +286,9 @@ func convWinogradForward(p *core.ConvParams, x, w, bias, y []float32) bool {
 // whether the gradient is all finite.
 func convWinogradInputGrad(p *core.ConvParams, gy, w, dx []float32) bool {
 	C, K := p.OutC, p.InC
-	u := getScratch[float32](36 * C * K)
+	u := getScratch[float32](36 * winoUPlane(K, C))
 	defer putScratch(u)
-	winoWeights(flipTransposeWeight(w, 1, C, K, 9), K, C, *u)
+	winoWeights(w, K, C, true, *u)
 	pad := adjointPadding(p)
 	return convWinograd(p.N, C, p.Out[0], p.Out[1], K, pad[0], pad[1], gy, *u, nil, dx)
 }
