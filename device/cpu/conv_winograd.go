@@ -15,8 +15,9 @@ import (
 // transformed input, 2.25 per output instead of 9. For a chunk of tiles
 // the sums over the input channels are 36 GEMMs, [K × C]·[C × tiles], of
 // the transformed weights (winoWeights, once per call: the weights change
-// in place in training) by the transformed tiles (asm.WinogradInF32, up to
-// 16 tiles of a tile row at a time, a row of tiles per channel).
+// in place in training) by the transformed tiles (asm.WinogradInF32: 16
+// tiles at a time in quarters of up to four side by side, rows of tiles
+// sharing a transform when they are short; a row of tiles per channel).
 // asm.WinogradOutF32 turns the products back into output tiles, adds the
 // bias and writes the outputs that are in the image. Chunks run on the
 // pool's goroutines, each tile written by one chunk: the result does not
@@ -28,12 +29,11 @@ import (
 // (C + 16)·2⁻²⁴ times the same computation on absolute values (a first-
 // order bound on its roundings) and to 256·2⁻²⁴ times the largest Σ|x·w|
 // over the outputs of its tile (an output's error is made of its whole
-// tile's values; measured at most 41–51 of those units with 16 or more
-// channels, up to 127 with one or two, against under 7 for the direct
-// sum). An infinity or NaN in the input or the weights spreads over whole
-// tiles (Inf − Inf); WinogradOutF32 reports any output that is not
-// finite, and the
-// convolution is then computed again the exact way.
+// tile's values; measured: at most 51 of those units with the AVX-512
+// GEMM, 127 with the AVX2 one and one or two input channels, under 7 for
+// the direct sum). An infinity or NaN in the input or the weights spreads
+// over whole tiles (Inf − Inf); WinogradOutF32 reports any output that is
+// not finite, and the convolution is then computed again the exact way.
 
 // winoMode forces the Winograd path on (1, where it applies: tests of the
 // pure-Go twins) or off (-1, for comparisons); 0 chooses by winoWorth.
