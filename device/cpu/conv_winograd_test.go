@@ -41,9 +41,11 @@ func (c winoCase) String() string {
 
 // winoCases are drawn at random: batches 1–3, channels up to 64, images
 // 1–40 (sizes that are and are not a multiple of the tile), padding 0–2;
-// and the op survey's shape, cut to two images.
+// and the op survey's shape, cut to two images, a 4×4 image, and two
+// padded past the kernel's reach (tiles wholly in the padding; no input
+// gradient on this path).
 func winoCases(r *rand.Rand, n int) []winoCase {
-	cs := []winoCase{{2, 64, 56, 56, 64, 1, 1, true}, {1, 16, 4, 4, 16, 1, 1, false}}
+	cs := []winoCase{{2, 64, 56, 56, 64, 1, 1, true}, {1, 16, 4, 4, 16, 1, 1, false}, {2, 5, 6, 7, 6, 3, 4, true}, {1, 3, 2, 1, 4, 5, 2, false}}
 	for len(cs) < n {
 		c := winoCase{N: 1 + r.IntN(3), C: 1 + r.IntN(64), K: 1 + r.IntN(64), H: 1 + r.IntN(40), W: 1 + r.IntN(40),
 			ph: r.IntN(3), pw: r.IntN(3), bias: r.IntN(2) == 0}
