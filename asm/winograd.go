@@ -115,6 +115,40 @@ func WinogradOutF32(y []float32, cs, ldy int, m []float32, ldp, ldc, n int, bias
 	if 35*ldp+(n-1)*ldc+lanes > len(m) {
 		panic(fmt.Sprintf("asm.WinogradOutF32: 36 planes %d apart of %d rows of %d, %d apart, do not fit an m of %d", ldp, n, lanes, ldc, len(m)))
 	}
+	k := outArgs(tl, ldy, n, cs, len(y), "WinogradOutF32", "write")
+	return winoOutRun(y, cs, ldy, m, ldp, ldc, n, bias, k)
+}
+
+// WinogradGradF32 sets, for ξ < 36, c < n and each tile (quarter q, i <
+// Tiles[q], column t of v as in WinogradInF32),
+//
+//	v[ξ·ldp + c·ldc + t] = (A·d·Aᵀ)[ξ/6][ξ%6],  d[r][j] = y[Off[q] + c·cs + r·ldy + 4i + j]
+//
+// for the rows r < 4 of Rows[q] and the columns 4i + j < Hi[q] (j < 4), 0
+// elsewhere: the transform of a 4×4 tile of an output gradient, whose
+// products with the transformed input tiles sum to the transformed weight
+// gradient (A is Aᵀ transposed; the rows transformed first, then the
+// columns, as winoAt computes them). It panics if a read position or a
+// write falls outside y or v.
+func WinogradGradF32(v []float32, ldp, ldc int, y []float32, cs, ldy, n int, tl *WinoTiles) {
+	lanes := tl.count()
+	if n < 0 || cs < 0 || ldy < 0 || ldc < lanes || ldp < 0 {
+		panic(fmt.Sprintf("asm.WinogradGradF32: %d channels %d apart, rows %d apart, %d tiles into rows of %d", n, cs, ldy, lanes, ldc))
+	}
+	if n == 0 || lanes == 0 {
+		return
+	}
+	if 35*ldp+(n-1)*ldc+lanes > len(v) {
+		panic(fmt.Sprintf("asm.WinogradGradF32: 36 planes %d apart of %d rows of %d, %d apart, do not fit a v of %d", ldp, n, lanes, ldc, len(v)))
+	}
+	k := outArgs(tl, ldy, n, cs, len(y), "WinogradGradF32", "read")
+	winoGradRun(v, ldp, ldc, y, cs, ldy, n, k)
+}
+
+// outArgs is the kernel arguments of a transform reading or writing the
+// 4×4 tiles of tl in y; it panics (naming op and what it does) if a
+// position falls outside y's ny elements.
+func outArgs(tl *WinoTiles, ldy, n, cs, ny int, op, does string) *winoKernelArgs {
 	var k winoKernelArgs
 	for q := range 4 {
 		k.offs[q] = 4 * tl.Off[q]
@@ -134,12 +168,12 @@ func WinogradOutF32(y []float32, cs, ldy int, m []float32, ldp, ldc, n int, bias
 				}
 			}
 		}
-		if first >= 0 && (tl.Off[q]+first < 0 || tl.Off[q]+(n-1)*cs+last >= len(y)) {
-			panic(fmt.Sprintf("asm.WinogradOutF32: %d tiles at %d of %d channels %d apart, rows %d apart, write outside a y of %d", tl.Tiles[q], tl.Off[q], n, cs, ldy, len(y)))
+		if first >= 0 && (tl.Off[q]+first < 0 || tl.Off[q]+(n-1)*cs+last >= ny) {
+			panic(fmt.Sprintf("asm.%s: %d tiles at %d of %d channels %d apart, rows %d apart, %s outside a y of %d", op, tl.Tiles[q], tl.Off[q], n, cs, ldy, does, ny))
 		}
 	}
 	k.setLanes(tl)
-	return winoOutRun(y, cs, ldy, m, ldp, ldc, n, bias, &k)
+	return &k
 }
 
 // count is the number of tiles; it panics unless each quarter has 0 to 4.

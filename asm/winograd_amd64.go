@@ -12,7 +12,19 @@ func winoInF32AVX512(v []float32, ldp, ldc int, x []float32, cs, ldx, n int, k *
 //go:noescape
 func winoOutF32AVX512(y []float32, cs, ldy int, m []float32, ldp, ldc, n int, bias []float32, hasBias int, k *winoKernelArgs, s []float32) bool
 
+//go:noescape
+func winoGradF32AVX512(v []float32, ldp, ldc int, y []float32, cs, ldy, n int, k *winoKernelArgs, s []float32)
+
 var winoAsm = useAVX512
+
+func winoGradRun(v []float32, ldp, ldc int, y []float32, cs, ldy, n int, k *winoKernelArgs) {
+	if winoUseAsm {
+		var s [24 * 16]float32
+		winoGradF32AVX512(v, ldp, ldc, y, cs, ldy, n, k, s[:])
+		return
+	}
+	winoGradGo(v, ldp, ldc, y, cs, ldy, n, k)
+}
 
 func winoInRun(v []float32, ldp, ldc int, x []float32, cs, ldx, n int, k *winoKernelArgs) {
 	if winoUseAsm {

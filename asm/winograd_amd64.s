@@ -547,3 +547,114 @@ outTransform:
 	SETEQ   ret+152(FP)                       // finite when none is
 	VZEROUPPER
 	RET
+
+// WINOAT is winoAt: Z6…Z11 = A·(Z0…Z3), through Z12…Z15.
+#define WINOAT \
+	VADDPS      Z2, Z0, Z12;                  /* s02 = d0 + d2          */ \
+	VADDPS      Z3, Z1, Z13;                  /* s13 = d1 + d3          */ \
+	VMOVAPS     Z0, Z14;                      /* p = d0                 */ \
+	VFMADD231PS Z24, Z2, Z14;                 /* p = d0 + 4·d2          */ \
+	VMOVAPS     Z1, Z15;                      /* q = d1                 */ \
+	VFMADD231PS Z24, Z3, Z15;                 /* q = d1 + 4·d3          */ \
+	VMOVAPS     Z0, Z6;                       /* r0 = d0                */ \
+	VADDPS      Z13, Z12, Z7;                 /* r1 = s02 + s13         */ \
+	VSUBPS      Z13, Z12, Z8;                 /* r2 = s02 - s13         */ \
+	VMOVAPS     Z14, Z9;                      /* r3 = p                 */ \
+	VFMADD231PS Z27, Z15, Z9;                 /* r3 = p + 2·q           */ \
+	VMOVAPS     Z14, Z10;                     /* r4 = p                 */ \
+	VFMADD231PS Z28, Z15, Z10;                /* r4 = p - 2·q           */ \
+	VMOVAPS     Z3, Z11                       /* r5 = d3                */
+
+// ROWGRAD(r) transforms row r of the tiles (R11) into s[6r …] and steps
+// R11 to the next row, R9 to the next row's masks.
+#define ROWGRAD(r) \
+	LOAD(0, Z20); \
+	LOAD(1, Z21); \
+	LOAD(2, Z22); \
+	LOAD(3, Z23); \
+	DEINT(0, Z20, Z21, Z22, Z23, Z0); \
+	DEINT(1, Z20, Z21, Z22, Z23, Z1); \
+	DEINT(2, Z20, Z21, Z22, Z23, Z2); \
+	DEINT(3, Z20, Z21, Z22, Z23, Z3); \
+	WINOAT; \
+	VMOVUPS Z6, ((6*r+0)*64)(R10); \
+	VMOVUPS Z7, ((6*r+1)*64)(R10); \
+	VMOVUPS Z8, ((6*r+2)*64)(R10); \
+	VMOVUPS Z9, ((6*r+3)*64)(R10); \
+	VMOVUPS Z10, ((6*r+4)*64)(R10); \
+	VMOVUPS Z11, ((6*r+5)*64)(R10); \
+	ADDQ    BX, R11; \
+	ADDQ    $8, R9
+
+// COLGRAD(j) transforms column j of s into v's planes 6ξr + j (R14: plane
+// j; CX: six planes in bytes), the tiles' lanes packed, and steps R14 to
+// plane j+1.
+#define COLGRAD(j) \
+	VMOVUPS ((0*6+j)*64)(R10), Z0; \
+	VMOVUPS ((1*6+j)*64)(R10), Z1; \
+	VMOVUPS ((2*6+j)*64)(R10), Z2; \
+	VMOVUPS ((3*6+j)*64)(R10), Z3; \
+	WINOAT; \
+	VCOMPRESSPS Z6, K1, Z6; \
+	VCOMPRESSPS Z7, K1, Z7; \
+	VCOMPRESSPS Z8, K1, Z8; \
+	VCOMPRESSPS Z9, K1, Z9; \
+	VCOMPRESSPS Z10, K1, Z10; \
+	VCOMPRESSPS Z11, K1, Z11; \
+	MOVQ    R14, R11; \
+	VMOVUPS Z6, K4, (R11); \
+	ADDQ    CX, R11; \
+	VMOVUPS Z7, K4, (R11); \
+	ADDQ    CX, R11; \
+	VMOVUPS Z8, K4, (R11); \
+	ADDQ    CX, R11; \
+	VMOVUPS Z9, K4, (R11); \
+	ADDQ    CX, R11; \
+	VMOVUPS Z10, K4, (R11); \
+	ADDQ    CX, R11; \
+	VMOVUPS Z11, K4, (R11); \
+	ADDQ    DX, R14
+
+// func winoGradF32AVX512(v []float32, ldp, ldc int, y []float32, cs, ldy, n int, k *winoKernelArgs, s []float32)
+//
+// Registers as in winoInF32AVX512 (y for x, ldy for ldx; four loads a
+// row, one per quarter, their masks 8 bytes a row); s holds 24 vectors.
+TEXT ·winoGradF32AVX512(SB), NOSPLIT, $0-120
+	CONSTS
+	MOVQ    k+88(FP), R15                     // R15 = k
+	LANES
+	MOVQ    v_base+0(FP), DI                  // DI = v
+	MOVQ    ldp+24(FP), DX
+	SHLQ    $2, DX                            // DX = ldp in bytes
+	LEAQ    (DX)(DX*2), CX
+	SHLQ    $1, CX                            // CX = 6·ldp in bytes
+	MOVQ    ldc+32(FP), R12
+	SHLQ    $2, R12                           // R12 = ldc in bytes
+	MOVQ    y_base+40(FP), SI                 // SI = y
+	MOVQ    cs+64(FP), R13
+	SHLQ    $2, R13                           // R13 = cs in bytes
+	MOVQ    ldy+72(FP), BX
+	SHLQ    $2, BX                            // BX = ldy in bytes
+	MOVQ    n+80(FP), R8                      // R8 = channels left
+	MOVQ    s_base+96(FP), R10                // R10 = s
+
+gradChannel:
+	MOVQ    SI, R11                           // R11 = row 0
+	LEAQ    64(R15), R9                       // R9 = row 0's masks
+	ROWGRAD(0)
+	ROWGRAD(1)
+	ROWGRAD(2)
+	ROWGRAD(3)
+	MOVQ    DI, R14                           // R14 = v plane 0
+	COLGRAD(0)
+	COLGRAD(1)
+	COLGRAD(2)
+	COLGRAD(3)
+	COLGRAD(4)
+	COLGRAD(5)
+	ADDQ    R12, DI                           // next channel of v
+	ADDQ    R13, SI                           // and of y
+	DECQ    R8
+	JNZ     gradChannel
+	VZEROUPPER
+	RET

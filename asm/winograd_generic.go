@@ -28,6 +28,52 @@ func winoA(m []float32, s int, y []float32, t int) {
 	y[3*t] = fma32(8, d34, d12) + m5
 }
 
+// winoAt is A (Aᵀ transposed) applied to d[0], d[s], d[2s], d[3s], into
+// r[0], r[t], …, r[5t], in the assembly's order.
+func winoAt(d []float32, s int, r []float32, t int) {
+	d0, d1, d2, d3 := d[0], d[s], d[2*s], d[3*s]
+	s02, s13 := d0+d2, d1+d3
+	p := fma32(4, d2, d0) // d0 + 4·d2
+	q := fma32(4, d3, d1) // d1 + 4·d3
+	r[0] = d0
+	r[t] = s02 + s13
+	r[2*t] = s02 - s13
+	r[3*t] = fma32(2, q, p)
+	r[4*t] = fma32(-2, q, p)
+	r[5*t] = d3
+}
+
+// winoGradGo is WinogradGradF32's twin: tile by tile, its rows
+// transformed, then its columns. k.masks[4r + q] holds the columns of
+// quarter q's row r read.
+func winoGradGo(v []float32, ldp, ldc int, y []float32, cs, ldy, n int, k *winoKernelArgs) {
+	var d [16]float32
+	var h [24]float32
+	for c := range n {
+		t := 0
+		for lane := range 16 {
+			if k.lanes>>lane&1 == 0 {
+				continue
+			}
+			q, i := lane/4, lane%4
+			for e := range d {
+				r, col := e/4, 4*i+e%4
+				d[e] = 0
+				if k.masks[4*r+q]>>col&1 != 0 {
+					d[e] = y[k.offs[q]/4+c*cs+r*ldy+col]
+				}
+			}
+			for r := range 4 {
+				winoAt(d[4*r:], 1, h[6*r:], 1) // h[r][ξc]
+			}
+			for j := range 6 {
+				winoAt(h[j:], 6, v[j*ldp+c*ldc+t:], 6*ldp) // v[ξr·6+ξc]
+			}
+			t++
+		}
+	}
+}
+
 // winoInGo is WinogradInF32's twin: tile by tile, its rows transformed,
 // then its columns. k.masks[8r + h] holds the columns row r reads, as the
 // assembly loads them: bit b of load h is column b (h < 4) or b + 4 (h ≥

@@ -21,7 +21,7 @@ var (
 // channels of up to 16 tiles in quarters placed anywhere in the planes.
 type winoCase struct {
 	n, ldx, cs, ldc, ldp, ldy, ycs int
-	x, m, bias                     []float32
+	x, m, bias, gy                 []float32
 	xs                             int // x is read from xs on
 	in, out                        WinoTiles
 }
@@ -82,6 +82,7 @@ func newWinoCase(r *rand.Rand, n int, values func(int) []float32) winoCase {
 	if n > 0 {
 		c.x = values((n-1)*c.cs + 24*c.ldx)
 		c.m = values(35*c.ldp + (n-1)*c.ldc + lanes)
+		c.gy = values((n-1)*c.ycs + 16*c.ldy)
 	}
 	if r.IntN(2) == 0 {
 		c.bias = values(n)
@@ -113,7 +114,7 @@ func (c winoCase) written(q, r, col int) bool {
 
 // run computes the case with the assembly or the twins, the outputs in
 // guarded buffers.
-func (c winoCase) run(t *testing.T, useAsm bool) (v, y []float32, finite bool) {
+func (c winoCase) run(t *testing.T, useAsm bool) (v, y, g []float32, finite bool) {
 	t.Helper()
 	defer func(u bool) { winoUseAsm = u }(winoUseAsm)
 	winoUseAsm = useAsm
@@ -133,6 +134,20 @@ func (c winoCase) run(t *testing.T, useAsm bool) (v, y []float32, finite bool) {
 		x = c.x[c.xs:]
 	}
 	in, out := c.in, c.out
+	g, gb := ewPad(make([]float32, nv), 4, ewGuard)
+	for i := range g {
+		g[i] = ewGuard
+	}
+	WinogradGradF32(g, c.ldp, c.ldc, c.gy, c.ycs, c.ldy, c.n, &out)
+	ewCheckGuards(t, "g", gb, 4, nv, ewGuard)
+	for k := range g {
+		if k%c.ldp < c.n*c.ldc && k%c.ldp%c.ldc < lanes {
+			continue
+		}
+		if g[k] != ewGuard {
+			t.Fatalf("g[%d] written, not a tile of a channel", k)
+		}
+	}
 	WinogradInF32(v, c.ldp, c.ldc, x, c.cs, c.ldx, c.n, &in)
 	finite = WinogradOutF32(y, c.ycs, c.ldy, c.m, c.ldp, c.ldc, c.n, c.bias, &out)
 	ewCheckGuards(t, "v", vb, 3, nv, ewGuard)
@@ -161,7 +176,7 @@ func (c winoCase) run(t *testing.T, useAsm bool) (v, y []float32, finite bool) {
 			t.Fatalf("y[%d] written, not an output in the image", k)
 		}
 	}
-	return v, y, finite
+	return v, y, g, finite
 }
 
 // TestWinogradAsmTwin compares the kernels in use with their twins bit for
@@ -178,11 +193,14 @@ func TestWinogradAsmTwin(t *testing.T) {
 			if rep%2 == 0 {
 				c = newWinoCase(r, n, func(k int) []float32 { return normal32(r, k) })
 			}
-			va, ya, fa := c.run(t, true)
-			vg, yg, fg := c.run(t, false)
+			va, ya, ga, fa := c.run(t, true)
+			vg, yg, gg, fg := c.run(t, false)
 			for i := range va {
 				if !ewSame(va[i], vg[i]) {
 					t.Fatalf("n=%d rep %d: v[%d] = %v, twin %v", n, rep, i, va[i], vg[i])
+				}
+				if !ewSame(ga[i], gg[i]) {
+					t.Fatalf("n=%d rep %d: g[%d] = %v, twin %v", n, rep, i, ga[i], gg[i])
 				}
 			}
 			for i := range ya {
@@ -212,7 +230,7 @@ func TestWinogradTransforms(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 5))
 	for _, n := range []int{1, 3, 5, 2, 4} {
 		c := newWinoCase(r, n, func(k int) []float32 { return normal32(r, k) })
-		v, y, finite := c.run(t, winoUseAsm)
+		v, y, g, finite := c.run(t, winoUseAsm)
 		if !finite {
 			t.Fatalf("n=%d: finite inputs reported not finite", n)
 		}
@@ -259,6 +277,27 @@ func TestWinogradTransforms(t *testing.T) {
 						}
 					}
 				}
+				// The output gradient's transform A·d·Aᵀ.
+				var dy [4][4]float64
+				for k := range 16 {
+					if r, col := k/4, 4*tile+k%4; c.written(q, r, col) {
+						dy[r][k%4] = float64(c.gy[c.out.Off[q]+ch*c.ycs+r*c.ldy+col])
+					}
+				}
+				for a := range 6 {
+					for b := range 6 {
+						var s, mag float64
+						for i := range 4 {
+							for j := range 4 {
+								term := winoAT[i][a] * dy[i][j] * winoAT[j][b]
+								s, mag = s+term, mag+math.Abs(term)
+							}
+						}
+						if got := float64(g[(6*a+b)*c.ldp+ch*c.ldc+tl]); math.Abs(got-s) > 8*0x1p-24*mag {
+							t.Fatalf("n=%d channel %d tile %d: A·dy·Aᵀ[%d][%d] = %v, want %v (terms %v)", n, ch, tl, a, b, got, s, mag)
+						}
+					}
+				}
 			})
 		}
 		// An infinity anywhere in M, even at a position not written, is
@@ -266,7 +305,7 @@ func TestWinogradTransforms(t *testing.T) {
 		for _, bad := range []float32{float32(math.Inf(1)), float32(math.NaN())} {
 			c.m[r.IntN(36)*c.ldp+r.IntN(n)*c.ldc+r.IntN(c.in.count())] = bad
 			c.out.Rows = [4]uint8{}
-			if _, _, finite := c.run(t, winoUseAsm); finite {
+			if _, _, _, finite := c.run(t, winoUseAsm); finite {
 				t.Fatalf("n=%d: %v in M reported finite", n, bad)
 			}
 		}
@@ -317,11 +356,14 @@ func FuzzWinogradAsmTwin(f *testing.F) {
 		}
 		r := rand.New(rand.NewPCG(seed, 25))
 		c := newWinoCase(r, int(n%5), func(k int) []float32 { return ewValues32(r, k) })
-		va, ya, fa := c.run(t, true)
-		vg, yg, fg := c.run(t, false)
+		va, ya, ga, fa := c.run(t, true)
+		vg, yg, gg, fg := c.run(t, false)
 		for i := range va {
 			if !ewSame(va[i], vg[i]) {
 				t.Fatalf("v[%d] = %v, twin %v", i, va[i], vg[i])
+			}
+			if !ewSame(ga[i], gg[i]) {
+				t.Fatalf("g[%d] = %v, twin %v", i, ga[i], gg[i])
 			}
 		}
 		for i := range ya {
