@@ -456,6 +456,13 @@ func convBackward[T gemmNum](p *core.ConvParams, gout, input, weight, gi, gw *te
 		// Stride 1: the weight gradient and (with the complementary
 		// padding not negative) the input gradient, a convolution of gy by
 		// the flipped, transposed weight, run wide.
+		if gw != nil && winoWeightGrad(p, ct) { // 3×3, enough channels (conv_winograd.go)
+			buf, dw := resultBuf[T](gw, ct)
+			if convWinogradWeightGrad(p.N, p.InC, p.In[0], p.In[1], p.OutC, p.Padding[0], p.Padding[1], any(x).([]float32), any(gy).([]float32), any(dw).([]float32)) {
+				finish(gw, buf)
+				gw = nil
+			} // not finite: computed again below
+		}
 		if gw != nil {
 			buf, dw := resultBuf[T](gw, ct)
 			g := newWideGeom(p.InC, p.In, p.Kernel, p.Padding, p.Dilation)

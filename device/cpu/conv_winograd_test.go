@@ -28,6 +28,12 @@ import (
 // over the C channels C times, the bias once.
 const winoErrBound = 256
 
+// winoGradErrBound bounds the error of a Winograd weight gradient in
+// units of 2⁻²⁴ times the largest Σ|gy·x| over the nine taps of its
+// kernel (the transforms mix them), measured: see
+// TestConvWinogradWeightGrad's log.
+const winoGradErrBound = 256
+
 // winoCase is a 3×3 convolution of stride 1: N images of C channels,
 // H×W, into K channels, padded by ph, pw.
 type winoCase struct {
@@ -295,8 +301,9 @@ func winoCheck(t *testing.T, name string, got, want, scale, abs []float64, depth
 
 // TestConvWinogradNonFinite: an infinity or NaN in the input, the weight
 // or the output gradient, or finite values whose transforms overflow,
-// give exactly what the direct path gives (the Winograd outputs are not
-// all finite, and the convolution is computed again the exact way).
+// give exactly what the direct path gives in the forward and the input
+// and weight gradients (the Winograd results are not all finite, and
+// they are computed again the exact way).
 func TestConvWinogradNonFinite(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 26))
 	c := winoCase{N: 2, C: 17, H: 9, W: 11, K: 18, ph: 1, pw: 1, bias: true}
@@ -313,6 +320,7 @@ func TestConvWinogradNonFinite(t *testing.T) {
 		{"w +Inf", -1, 40, -1, math.Inf(1), true},
 		{"w NaN", -1, 3, -1, math.NaN(), true},
 		{"gy -Inf", -1, -1, 20, math.Inf(-1), true},
+		{"gy NaN at a corner", -1, -1, c.H*c.W - 1, math.NaN(), true},
 		{"x huge", 4*c.W + 4, -1, -1, 3e38, false},
 	} {
 		xv, wv, bv := winoRand(r, c.N*c.C*c.H*c.W), winoRand(r, c.K*c.C*9), winoRand(r, c.K)
@@ -329,22 +337,22 @@ func TestConvWinogradNonFinite(t *testing.T) {
 		w := tensor.FromSlice(wv, c.K, c.C, 3, 3).To(tensor.Float32)
 		b := tensor.FromSlice(bv, c.K).To(tensor.Float32)
 		gy := tensor.FromSlice(gv, c.N, c.K, c.H, c.W).To(tensor.Float32)
-		run := func(mode int) (y, gi []float64) {
+		run := func(mode int) (y, gi, gw []float64) {
 			withWino(mode, func() {
 				y = tensor.Call("aten::convolution", x, w, b, stride, pad, dil, false, []int{0, 0}, 1).(*tensor.Tensor).Float64s()
-				outs := tensor.Call("aten::convolution_backward", gy, x, w, nil, stride, pad, dil, false, []int{0, 0}, 1, []bool{true, false, false}).([]*tensor.Tensor)
-				gi = outs[0].Float64s()
+				outs := tensor.Call("aten::convolution_backward", gy, x, w, nil, stride, pad, dil, false, []int{0, 0}, 1, []bool{true, true, false}).([]*tensor.Tensor)
+				gi, gw = outs[0].Float64s(), outs[1].Float64s()
 			})
-			return y, gi
+			return y, gi, gw
 		}
-		y1, g1 := run(1)
-		y0, g0 := run(-1)
+		y1, g1, w1 := run(1)
+		y0, g0, w0 := run(-1)
 		nonFinite := 0
 		for _, p := range []struct {
 			name      string
 			got, want []float64
 			hit       bool // the value is in one of this op's operands
-		}{{"forward", y1, y0, tc.x >= 0 || tc.w >= 0}, {"grad_input", g1, g0, tc.w >= 0 || tc.gy >= 0}} {
+		}{{"forward", y1, y0, tc.x >= 0 || tc.w >= 0}, {"grad_input", g1, g0, tc.w >= 0 || tc.gy >= 0}, {"grad_weight", w1, w0, tc.x >= 0 || tc.gy >= 0}} {
 			if !p.hit {
 				continue // finite operands: TestConvWinograd's bound
 			}
@@ -363,18 +371,23 @@ func TestConvWinogradNonFinite(t *testing.T) {
 	}
 }
 
-// TestConvWinogradCores: the result does not depend on the number of
-// goroutines the chunks run on.
+// TestConvWinogradCores: the forward and the weight gradient (summed over
+// the chunks in parts) do not depend on the number of goroutines the
+// chunks run on.
 func TestConvWinogradCores(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 27))
 	x := tensor.FromSlice(winoRand(r, 3*32*20*20), 3, 32, 20, 20).To(tensor.Float32)
 	w := tensor.FromSlice(winoRand(r, 32*32*9), 32, 32, 3, 3).To(tensor.Float32)
-	var ys [][]float64
+	gy := tensor.FromSlice(winoRand(r, 3*32*20*20), 3, 32, 20, 20).To(tensor.Float32)
+	one := []int{1, 1}
+	var ys, gws [][]float64
 	for _, procs := range []int{1, 2, 3} {
 		func() {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 			withWino(1, func() {
-				ys = append(ys, tensor.Call("aten::convolution", x, w, nil, []int{1, 1}, []int{1, 1}, []int{1, 1}, false, []int{0, 0}, 1).(*tensor.Tensor).Float64s())
+				ys = append(ys, tensor.Call("aten::convolution", x, w, nil, one, one, one, false, []int{0, 0}, 1).(*tensor.Tensor).Float64s())
+				outs := tensor.Call("aten::convolution_backward", gy, x, w, nil, one, one, one, false, []int{0, 0}, 1, []bool{false, true, false}).([]*tensor.Tensor)
+				gws = append(gws, outs[1].Float64s())
 			})
 		}()
 	}
@@ -382,6 +395,11 @@ func TestConvWinogradCores(t *testing.T) {
 		for k, v := range ys[i] {
 			if v != ys[0][k] {
 				t.Fatalf("run %d: y[%d] = %v, with one goroutine %v", i, k, v, ys[0][k])
+			}
+		}
+		for k, v := range gws[i] {
+			if v != gws[0][k] {
+				t.Fatalf("run %d: grad_weight[%d] = %v, with one goroutine %v", i, k, v, gws[0][k])
 			}
 		}
 	}
@@ -418,6 +436,13 @@ func BenchmarkConvWinograd(b *testing.B) {
 					winoBench(b, func() { tensor.Call("aten::convolution", x, w, bias, one, one, one, false, []int{0, 0}, 1) })
 				})
 			})
+			b.Run("grad_weight/"+name+"/"+m.name, func(b *testing.B) {
+				withWino(m.mode, func() {
+					winoBench(b, func() {
+						tensor.Call("aten::convolution_backward", gy, x, w, nil, one, one, one, false, []int{0, 0}, 1, []bool{false, true, false})
+					})
+				})
+			})
 			b.Run("grad_input/"+name+"/"+m.name, func(b *testing.B) {
 				withWino(m.mode, func() {
 					winoBench(b, func() {
@@ -439,4 +464,169 @@ func winoBench(b *testing.B, f func()) {
 		f()
 	}
 	b.ReportMetric(float64(cputime.Process()-cpu0)/float64(b.N), "cpu-ns/op")
+}
+
+// winoRefWeightGrad is the weight gradient of case c (x, gy) in float64;
+// per weight, the largest Σ|gy·x| over its kernel's nine taps (scale) and the Winograd computation on absolute
+// values, |Gᵀ|·Σ_tiles (|A|·|dy|·|Aᵀ|) ⊙ (|Bᵀ|·|x|·|B|)·|G| (abs); and the
+// number of tiles.
+func winoRefWeightGrad(c winoCase, x, gy []float64) (dw, scale, abs []float64, tiles int) {
+	OH, OW := c.H+2*c.ph-2, c.W+2*c.pw-2
+	dw, scale, abs = make([]float64, c.K*c.C*9), make([]float64, c.K*c.C*9), make([]float64, c.K*c.C*9)
+	for n := range c.N {
+		for o := range c.K {
+			for ch := range c.C {
+				for k := range 9 {
+					var s, m float64
+					for i := range OH {
+						ii := i + k/3 - c.ph
+						if ii < 0 || ii >= c.H {
+							continue
+						}
+						for j := range OW {
+							jj := j + k%3 - c.pw
+							if jj < 0 || jj >= c.W {
+								continue
+							}
+							p := gy[((n*c.K+o)*OH+i)*OW+j] * x[((n*c.C+ch)*c.H+ii)*c.W+jj]
+							s, m = s+p, m+math.Abs(p)
+						}
+					}
+					dw[(o*c.C+ch)*9+k] += s
+					scale[(o*c.C+ch)*9+k] += m
+				}
+			}
+		}
+	}
+	for k := 0; k < len(scale); k += 9 {
+		m := 0.0
+		for _, v := range scale[k : k+9] {
+			m = max(m, v)
+		}
+		for i := range 9 {
+			scale[k+i] = m
+		}
+	}
+	du := make([][36]float64, c.K*c.C)
+	vAbs := make([][36]float64, c.C)
+	gAbs := make([][36]float64, c.K)
+	for n := range c.N {
+		for ty := 0; ty < OH; ty += 4 {
+			for tx := 0; tx < OW; tx += 4 {
+				tiles++
+				for ch := range c.C {
+					var d, t [6][6]float64
+					for i := range 6 {
+						for j := range 6 {
+							if ii, jj := ty-c.ph+i, tx-c.pw+j; ii >= 0 && ii < c.H && jj >= 0 && jj < c.W {
+								d[i][j] = math.Abs(x[((n*c.C+ch)*c.H+ii)*c.W+jj])
+							}
+						}
+					}
+					vAbs[ch] = [36]float64{}
+					for a := range 6 {
+						for j := range 6 {
+							for i := range 6 {
+								t[a][j] += winoAbsBT[a][i] * d[i][j]
+							}
+						}
+					}
+					for a := range 6 {
+						for b := range 6 {
+							for j := range 6 {
+								vAbs[ch][a*6+b] += t[a][j] * winoAbsBT[b][j]
+							}
+						}
+					}
+				}
+				for o := range c.K {
+					var t [6][4]float64
+					gAbs[o] = [36]float64{}
+					for a := range 6 {
+						for j := range 4 {
+							for i := range min(4, OH-ty) {
+								if tx+j < OW {
+									t[a][j] += winoAbsAT[i][a] * math.Abs(gy[((n*c.K+o)*OH+ty+i)*OW+tx+j])
+								}
+							}
+						}
+					}
+					for a := range 6 {
+						for b := range 6 {
+							for j := range 4 {
+								gAbs[o][a*6+b] += t[a][j] * winoAbsAT[j][b]
+							}
+						}
+					}
+				}
+				for o := range c.K {
+					for ch := range c.C {
+						for e := range 36 {
+							du[o*c.C+ch][e] += gAbs[o][e] * vAbs[ch][e]
+						}
+					}
+				}
+			}
+		}
+	}
+	for k, d := range du {
+		for i := range 3 {
+			for j := range 3 {
+				var s float64
+				for a := range 6 {
+					for b := range 6 {
+						s += winoAbsG[a][i] * d[a*6+b] * winoAbsG[b][j]
+					}
+				}
+				abs[k*9+i*3+j] = s
+			}
+		}
+	}
+	return dw, scale, abs, tiles
+}
+
+// TestConvWinogradWeightGrad checks the weight gradient on the Winograd
+// path (forced on) against a float64 direct sum: each weight within
+// (tiles + 16)·2⁻²⁴ of the Winograd computation on absolute values (the
+// first-order bound: the sum over the tiles is a float32 sum), and within
+// winoGradErrBound·2⁻²⁴ of its kernel's largest Σ|gy·x|.
+func TestConvWinogradWeightGrad(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 29))
+	n := 24
+	if testing.Short() {
+		n = 8
+	}
+	worst, worstWide := 0.0, 0.0
+	for _, c := range winoCases(r, n) {
+		OH, OW := c.H+2*c.ph-2, c.W+2*c.pw-2
+		xv, wv, gv := winoRand(r, c.N*c.C*c.H*c.W), winoRand(r, c.K*c.C*9), winoRand(r, c.N*c.K*OH*OW)
+		x := tensor.FromSlice(xv, c.N, c.C, c.H, c.W).To(tensor.Float32)
+		w := tensor.FromSlice(wv, c.K, c.C, 3, 3).To(tensor.Float32)
+		gy := tensor.FromSlice(gv, c.N, c.K, OH, OW).To(tensor.Float32)
+		want, scale, abs, tiles := winoRefWeightGrad(c, xv, gv)
+		for _, mode := range []int{1, -1} {
+			var got []float64
+			withWino(mode, func() {
+				outs := tensor.Call("aten::convolution_backward", gy, x, w, nil, []int{1, 1}, []int{c.ph, c.pw}, []int{1, 1}, false, []int{0, 0}, 1, []bool{false, true, false}).([]*tensor.Tensor)
+				got = outs[1].Float64s()
+			})
+			for k, g := range got {
+				e := math.Abs(g - want[k])
+				if mode == 1 && !(e <= float64(tiles+16)*0x1p-24*abs[k]) {
+					t.Fatalf("%v: grad_weight[%d] = %v, want %v: more than %d roundings of %v", c, k, g, want[k], tiles+16, abs[k])
+				}
+				if !(e <= winoGradErrBound*0x1p-24*scale[k]) {
+					t.Fatalf("%v (mode %d): grad_weight[%d] = %v, want %v (scale %v: %.1f units)", c, mode, k, g, want[k], scale[k], e/(0x1p-24*scale[k]))
+				}
+				if scale[k] > 0 {
+					if mode == 1 {
+						worst = max(worst, e/(0x1p-24*scale[k]))
+					} else {
+						worstWide = max(worstWide, e/(0x1p-24*scale[k]))
+					}
+				}
+			}
+		}
+	}
+	t.Logf("largest error: %.2f·2⁻²⁴ of the kernel's Σ|gy·x| (bound %d); the wide path's: %.2f", worst, winoGradErrBound, worstWide)
 }
