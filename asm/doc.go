@@ -13,8 +13,9 @@
 // and the softmax, log-softmax and layer-norm row kernels (reduce.go);
 // float16/bfloat16 conversions (convert.go); the direct convolutions
 // (conv.go: a depthwise plane; convsmall.go: a block of eight output
-// channels and the weight gradient of nine taps, AVX-512 only, device/cpu
-// keeping the GEMM where they have no assembly). The elementwise twins give the
+// channels and the weight gradient of nine taps; winograd.go: the input
+// and output transforms of Winograd F(4×4, 3×3) convolutions; the last two
+// AVX-512 only, device/cpu keeping the GEMM where they have no assembly). The elementwise twins give the
 // assembly's results bit for bit. On amd64 the streaming elementwise kernels
 // write results of half the last-level cache and more with non-temporal
 // stores (binary.go, streamBytes).
@@ -36,8 +37,8 @@
 // a kernel that meets a value its trick cannot take (an Inf or NaN in a
 // float64 sum, a divisor out of range, |x| ≥ 1e6 for sin) hands that vector
 // or block to its twin or to the scalar instruction, so the results stay
-// the twins'. Every kernel family but the small convolutions runs NEON on
-// arm64.
+// the twins'. Every kernel family but the small and Winograd convolutions
+// runs NEON on arm64.
 //
 // The twins run when the CPU lacks a feature, on other architectures, when
 // the package is built with -tags purego, or when the environment variable

@@ -332,6 +332,12 @@ func convForward[T gemmNum](p *core.ConvParams, input, weight, bias, out *tensor
 			finish(out, buf)
 			return
 		}
+		if winoForward(p, ct) { // 3×3, enough channels (conv_winograd.go)
+			if convWinogradForward(p, any(x).([]float32), any(w).([]float32), any(b).([]float32), any(y).([]float32)) {
+				finish(out, buf)
+				return
+			} // an output not finite: computed again exactly below
+		}
 		g := newWideGeom(p.InC, p.In, p.Kernel, p.Padding, p.Dilation)
 		switch y := any(y).(type) {
 		case []float32:
@@ -450,6 +456,13 @@ func convBackward[T gemmNum](p *core.ConvParams, gout, input, weight, gi, gw *te
 		// Stride 1: the weight gradient and (with the complementary
 		// padding not negative) the input gradient, a convolution of gy by
 		// the flipped, transposed weight, run wide.
+		if gw != nil && winoWeightGrad(p, ct) { // 3×3, enough channels (conv_winograd.go)
+			buf, dw := resultBuf[T](gw, ct)
+			if convWinogradWeightGrad(p.N, p.InC, p.In[0], p.In[1], p.OutC, p.Padding[0], p.Padding[1], any(x).([]float32), any(gy).([]float32), any(dw).([]float32)) {
+				finish(gw, buf)
+				gw = nil
+			} // not finite: computed again below
+		}
 		if gw != nil {
 			buf, dw := resultBuf[T](gw, ct)
 			g := newWideGeom(p.InC, p.In, p.Kernel, p.Padding, p.Dilation)
@@ -466,6 +479,13 @@ func convBackward[T gemmNum](p *core.ConvParams, gout, input, weight, gi, gw *te
 			} else {
 				clear(dw) // not finite: computed again exactly below
 			}
+		}
+		if gi != nil && winoInputGrad(p, ct) { // 3×3, enough channels (conv_winograd.go)
+			buf, dx := resultBuf[T](gi, ct)
+			if convWinogradInputGrad(p, any(gy).([]float32), any(w).([]float32), any(dx).([]float32)) {
+				finish(gi, buf)
+				gi = nil
+			} // a gradient not finite: computed again exactly below
 		}
 		if gi != nil && unitStrideAdjoint(p) {
 			buf, dx := resultBuf[T](gi, ct)
