@@ -90,6 +90,23 @@ func outKernelCases() []outKernelCase {
 		}, []string{"aten.sigmoid_backward.default", "aten.tanh_backward.default", "aten.silu_backward.default",
 			"aten.threshold_backward.default", "aten.silu.default", "aten.full.default", "aten.new_ones.default",
 			"aten.fill.Scalar", "aten.full_like.default"}},
+		{"convolutions", func(t ...*tensor.Tensor) []*tensor.Tensor {
+			// Stride 1 (the padded-grid path; Winograd on AVX-512 at 16
+			// channels and 32×32), stride 2 (the path that adds into a
+			// zeroed result), float64, and the backward with the input
+			// gradient left undefined.
+			x, w, b, xs, ws := t[0], t[1], t[2], t[3], t[4]
+			one, two, none := []int{1, 1}, []int{2, 2}, []int{0, 0}
+			y := tensor.Convolution(x, w, b, one, one, one, false, none, 1)
+			y2 := tensor.Convolution(xs, ws, nil, two, one, one, false, none, 1)
+			y3 := tensor.Convolution(xs.To(tensor.Float64), ws.To(tensor.Float64), nil, one, none, one, false, none, 1)
+			gi, gw, gb := tensor.ConvolutionBackward(y.Sin(), x, w, []int{16}, one, one, one, false, none, 1, []bool{true, true, true})
+			_, gw2, _ := tensor.ConvolutionBackward(y2.Cos(), xs, ws, nil, two, one, one, false, none, 1, []bool{false, true, false})
+			return []*tensor.Tensor{y.Neg(), y2.Neg(), y3, gi.Neg(), gw.Neg(), gb.Neg(), gw2.Neg()}
+		}, func() []*tensor.Tensor {
+			return []*tensor.Tensor{randnSeeded(87, 2, 16, 32, 32), randnSeeded(88, 16, 16, 3, 3), randnSeeded(89, 16),
+				randnSeeded(90, 2, 3, 9, 9), randnSeeded(91, 4, 3, 3, 3)}
+		}, []string{"aten.convolution.default", "aten.convolution_backward.default"}},
 		{"layer norm backward", func(t ...*tensor.Tensor) []*tensor.Tensor {
 			g, x, w, b := t[0], t[1], t[2], t[3]
 			var res []*tensor.Tensor

@@ -656,18 +656,15 @@ func depthwiseWrites(p *core.ConvParams, d tensor.DType) bool {
 	return !p.Empty && d == tensor.Float32 && depthwise2d(p)
 }
 
-func convolutionKernel(op *tensor.Op, a []any) any {
-	out := meta(op, a)
+func convolutionKernel(out *tensor.Tensor, op *tensor.Op, a []any) {
 	v := args.ConvolutionOf(a)
 	input, weight, bias := v.Input, v.Weight, v.Bias
 	p := core.ParseConv(op, a)
-	if depthwiseWrites(p, out.DType()) || wideForward(p, gemmCompute(out.DType())) {
-		out = allocUninit(out)
-	} else {
-		out = alloc(out)
+	if p.Empty || !depthwiseWrites(p, out.DType()) && !wideForward(p, gemmCompute(out.DType())) {
+		clearElems(out) // the other paths add into it; an empty input gives zeros
 	}
 	if p.Empty || out.Numel() == 0 {
-		return out
+		return
 	}
 	switch ct := gemmCompute(out.DType()); ct {
 	case tensor.Float32:
@@ -677,31 +674,28 @@ func convolutionKernel(op *tensor.Op, a []any) any {
 	default:
 		convForward[int64](p, input, weight, bias, out, ct)
 	}
-	return out
 }
 
-func convolutionBackwardKernel(op *tensor.Op, a []any) any {
-	outs := metaN(op, a)
+func convolutionBackwardKernel(outs []*tensor.Tensor, op *tensor.Op, a []any) {
 	v := args.ConvolutionBackwardOf(a)
 	gout, input, weight := v.GradOutput, v.Input, v.Weight
 	p := core.ParseConv(op, a)
 	dwAll := depthwiseWrites(p, input.DType()) && gout.DType() == tensor.Float32
-	// convWide and convWideWeightGrad write every element too.
+	// convWide and convWideWeightGrad write every element too; the other
+	// paths add into a zeroed result.
 	dw := dwAll || wideForward(p, gemmCompute(input.DType()))
 	for i, t := range outs {
-		if t != nil && dw && (i == 1 || i == 0 && (dwAll || unitStrideAdjoint(p))) {
-			allocUninit(t)
-		} else {
-			alloc(t)
+		if t != nil && (p.Empty || !(dw && (i == 1 || i == 0 && (dwAll || unitStrideAdjoint(p))))) {
+			clearElems(t)
 		}
 	}
 	if p.Empty {
-		return outs
+		return // zero gradients
 	}
 	gi, gw, gb := outs[0], outs[1], outs[2]
 	if dwAll {
 		convDepthwiseBackward(p, gout, input, weight, gi, gw, gb)
-		return outs
+		return
 	}
 	if gi != nil || gw != nil {
 		switch ct := gemmCompute(input.DType()); ct {
@@ -716,7 +710,6 @@ func convolutionBackwardKernel(op *tensor.Op, a []any) any {
 	if gb != nil {
 		biasGrad(gout, gb, p)
 	}
-	return outs
 }
 
 // biasGrad sums grad_output over every dim but the channels into gb.
@@ -788,8 +781,8 @@ func col2imBatch[T gemmNum](input, out *tensor.Tensor, geom *convGeom, n int, ct
 }
 
 func init() {
-	impl("aten::convolution.default", convolutionKernel)
-	impl("aten::convolution_backward.default", convolutionBackwardKernel)
+	implOut("aten::convolution.default", convolutionKernel)
+	implOuts("aten::convolution_backward.default", convolutionBackwardKernel)
 	impl("aten::col2im.default", col2imKernel)
 }
 
