@@ -116,7 +116,7 @@ func WinogradOutF32(y []float32, cs, ldy int, m []float32, ldp, ldc, n int, bias
 		panic(fmt.Sprintf("asm.WinogradOutF32: 36 planes %d apart of %d rows of %d, %d apart, do not fit an m of %d", ldp, n, lanes, ldc, len(m)))
 	}
 	k := outArgs(tl, ldy, n, cs, len(y), "WinogradOutF32", "write")
-	return winoOutRun(y, cs, ldy, m, ldp, ldc, n, bias, k)
+	return winoOutRun(y, cs, ldy, m, ldp, ldc, n, bias, &k)
 }
 
 // WinogradGradF32 sets, for ξ < 36, c < n and each tile (quarter q, i <
@@ -142,14 +142,13 @@ func WinogradGradF32(v []float32, ldp, ldc int, y []float32, cs, ldy, n int, tl 
 		panic(fmt.Sprintf("asm.WinogradGradF32: 36 planes %d apart of %d rows of %d, %d apart, do not fit a v of %d", ldp, n, lanes, ldc, len(v)))
 	}
 	k := outArgs(tl, ldy, n, cs, len(y), "WinogradGradF32", "read")
-	winoGradRun(v, ldp, ldc, y, cs, ldy, n, k)
+	winoGradRun(v, ldp, ldc, y, cs, ldy, n, &k)
 }
 
 // outArgs is the kernel arguments of a transform reading or writing the
 // 4×4 tiles of tl in y; it panics (naming op and what it does) if a
 // position falls outside y's ny elements.
-func outArgs(tl *WinoTiles, ldy, n, cs, ny int, op, does string) *winoKernelArgs {
-	var k winoKernelArgs
+func outArgs(tl *WinoTiles, ldy, n, cs, ny int, op, does string) (k winoKernelArgs) {
 	for q := range 4 {
 		k.offs[q] = 4 * tl.Off[q]
 		first, last := -1, -1
@@ -173,7 +172,7 @@ func outArgs(tl *WinoTiles, ldy, n, cs, ny int, op, does string) *winoKernelArgs
 		}
 	}
 	k.setLanes(tl)
-	return &k
+	return k
 }
 
 // count is the number of tiles; it panics unless each quarter has 0 to 4.

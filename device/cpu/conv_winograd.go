@@ -174,6 +174,8 @@ type winoQuarter struct{ n, ty, tx, tiles int }
 // tc tiles (at least one group each): chunk i is groups chunks[i] …
 // chunks[i+1]-1, group g quarters 4g … 4g+3 (fewer at the end).
 func winoChunks(N, tH, tW, tc int) (qs []winoQuarter, chunks []int) {
+	qs = make([]winoQuarter, 0, N*tH*((tW+3)/4))
+	chunks = make([]int, 0, (cap(qs)+3)/4+1)
 	for n := range N {
 		for ty := range tH {
 			for tx := 0; tx < tW; tx += 4 {
