@@ -10,11 +10,11 @@ import (
 // (tensor.OutKernel; device/cpu registers one for the ops the compiled
 // models call outside fusion groups): the plan lays out its results from
 // the trace and runs the kernel into them, with no dispatcher, meta
-// function or new header per call. A result's header is the arena's from call to
-// call where keptHeader allows (header ≥ 0); its storage is the arena's
-// (a recycled intermediate, or a donated one for a graph output). A tuple's
-// list is the arena's too (lists[li]): every user of it takes an element
-// (getitem), so none keeps the list.
+// function or new header per call. A result's header is the arena's from
+// call to call where keptHeader allows (header ≥ 0); its storage is the
+// arena's (a recycled intermediate, or a donated one for a graph output).
+// A tuple's list is the arena's too (lists[li]): every user of it takes an
+// element (getitem), so none keeps the list.
 type outStep struct {
 	k     tensor.OutKernel
 	res   []outRes
