@@ -207,12 +207,25 @@ func AxpyF64(dst []float64, a float64, x, y []float64) { binAxpy(bin64, "AxpyF64
 // over memory: the maxima go through a buffer that stays in L1 a chunk at
 // a time, and the minima into dst, streamed as the other kernels stream.
 func ClampScalarF32(dst, x []float32, lo, hi float32) {
-	clampVS(bin32, "ClampScalarF32", dst, x, lo, hi)
+	clampVS(bin32, "ClampScalarF32", dst, x, lo, hi, false)
 }
 
 // ClampScalarF64 is ClampScalarF32 for float64.
 func ClampScalarF64(dst, x []float64, lo, hi float64) {
-	clampVS(bin64, "ClampScalarF64", dst, x, lo, hi)
+	clampVS(bin64, "ClampScalarF64", dst, x, lo, hi, false)
+}
+
+// ClampScalarStreamF32 is ClampScalarF32 with non-temporal stores at any
+// length: for the pieces of a large result that goroutines share, each of
+// which may fall below streamBytes on its own (CubeStreamF32). The bits
+// are ClampScalarF32's.
+func ClampScalarStreamF32(dst, x []float32, lo, hi float32) {
+	clampVS(bin32, "ClampScalarStreamF32", dst, x, lo, hi, true)
+}
+
+// ClampScalarStreamF64 is ClampScalarStreamF32 for float64.
+func ClampScalarStreamF64(dst, x []float64, lo, hi float64) {
+	clampVS(bin64, "ClampScalarStreamF64", dst, x, lo, hi, true)
 }
 
 // CubeF32 sets dst[i] = (x[i]·x[i])·x[i], each product rounded: pow(x, 3)
@@ -315,15 +328,21 @@ func bwd(op bwdOp, name string, dst, g, y []float32) {
 // stay 64-byte aligned for the streaming kernels.
 const clampChunk = 2048
 
-func clampVS[T float32 | float64](t *binTable[T], name string, dst, x []T, lo, hi T) {
+func clampVS[T float32 | float64](t *binTable[T], name string, dst, x []T, lo, hi T, stream bool) {
 	checkLen(name, len(dst), len(x))
 	if len(dst) == 0 {
 		return
 	}
+	h, ok := streamHead(dst)
+	if stream {
+		h, ok = alignHead(dst), true
+	}
 	if t.clamp != nil && lo == lo && hi == hi {
-		if h, ok := streamHead(dst); ok && t.nt != nil {
+		if ok && t.nt != nil {
 			t.clamp(dst[:h], x[:h], lo, hi)
-			t.nt.clamp(dst[h:], x[h:], lo, hi)
+			if h < len(dst) {
+				t.nt.clamp(dst[h:], x[h:], lo, hi)
+			}
 			return
 		}
 		t.clamp(dst, x, lo, hi)
@@ -332,7 +351,7 @@ func clampVS[T float32 | float64](t *binTable[T], name string, dst, x []T, lo, h
 	buf := make([]T, min(len(dst), clampChunk))
 	minK := t.vs[opMin]
 	i := 0
-	if h, ok := streamHead(dst); ok && t.nt != nil {
+	if ok && t.nt != nil {
 		t.vs[opMax](buf[:h], x[:h], lo)
 		minK(dst[:h], buf[:h], hi)
 		i, minK = h, t.nt.vs[opMin]

@@ -349,7 +349,8 @@ func TestBinaryStreaming(t *testing.T) {
 // twins' maximum then minimum bit for bit (NaN, ±Inf, ±0 ties, NaN
 // bounds), over lengths across its vectors and chunks,
 // unaligned starts and in place, the guards past the end intact, with and
-// without streamed results.
+// without streamed results; ClampScalarStream* likewise, streamed at any
+// length.
 func TestClampScalar(t *testing.T) {
 	defer func(b int) { streamBytes = b }(streamBytes)
 	r := rand.New(rand.NewPCG(3, 4))
@@ -368,6 +369,8 @@ func TestClampScalar(t *testing.T) {
 				for _, lim := range [][2]float64{{-0.5, 0.5}, {0, 0}, {math.Copysign(0, -1), 1}, {math.Inf(-1), math.Inf(1)}, {1, -1}, {math.NaN(), 1}, {-1, math.NaN()}} {
 					clampCheck(t, x, lim[0], lim[1], off, ClampScalarF32, &binGo32)
 					clampCheck(t, x, lim[0], lim[1], off, ClampScalarF64, &binGo64)
+					clampCheck(t, x, lim[0], lim[1], off, ClampScalarStreamF32, &binGo32)
+					clampCheck(t, x, lim[0], lim[1], off, ClampScalarStreamF64, &binGo64)
 				}
 			}
 		}

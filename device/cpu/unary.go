@@ -406,13 +406,25 @@ func clampFast(out, x *tensor.Tensor, lo, hi *tensor.Scalar) bool {
 		lo != nil && lo.IsNaN() || hi != nil && hi.IsNaN() {
 		return false // a NaN limit alone compares false and keeps x, unlike torch.maximum
 	}
+	// A result of asm.StreamBytes and more is stored non-temporally in
+	// every piece the goroutines share, as one core's whole call stores
+	// it (binFast does the same).
+	stream := n*out.DType().ItemSize() >= asm.StreamBytes()
 	switch out.DType() {
 	case tensor.Float32:
 		d, s := elems[float32](out), elems[float32](x)
-		clampSlices(d, s, lo, hi, asm.MaximumScalarF32, asm.MinimumScalarF32, asm.ClampScalarF32)
+		clamp := asm.ClampScalarF32
+		if stream {
+			clamp = asm.ClampScalarStreamF32
+		}
+		clampSlices(d, s, lo, hi, asm.MaximumScalarF32, asm.MinimumScalarF32, clamp)
 	case tensor.Float64:
 		d, s := elems[float64](out), elems[float64](x)
-		clampSlices(d, s, lo, hi, asm.MaximumScalarF64, asm.MinimumScalarF64, asm.ClampScalarF64)
+		clamp := asm.ClampScalarF64
+		if stream {
+			clamp = asm.ClampScalarStreamF64
+		}
+		clampSlices(d, s, lo, hi, asm.MaximumScalarF64, asm.MinimumScalarF64, clamp)
 	default:
 		return false
 	}
