@@ -186,3 +186,36 @@ func TestDispatchCompositeAboveAutograd(t *testing.T) {
 		t.Fatalf("trail %s, want %s", got, want)
 	}
 }
+
+// ImplOut registers an out kernel per op and device, once, for functional
+// ops whose results are tensors; OutKernelFor finds it, nil elsewhere.
+func TestImplOut(t *testing.T) {
+	op := fresh("test::outk(Tensor self) -> (Tensor, Tensor)")
+	if op.OutKernelFor(CPU) != nil {
+		t.Fatal("an out kernel before one was registered")
+	}
+	called := 0
+	op.ImplOut(CPU, func(outs []*Tensor, _ *Op, _ []any) { called += len(outs) })
+	k := op.OutKernelFor(CPU)
+	if k == nil || op.OutKernelFor(testDev) != nil {
+		t.Fatal("OutKernelFor: not found on the CPU, or found on another device")
+	}
+	k(make([]*Tensor, 2), op, nil)
+	if called != 2 {
+		t.Fatalf("the registered kernel was not the one found (%d)", called)
+	}
+	panics := func(what string, f func()) {
+		t.Helper()
+		defer func() {
+			if recover() == nil {
+				t.Errorf("%s did not panic", what)
+			}
+		}()
+		f()
+	}
+	noop := func([]*Tensor, *Op, []any) {}
+	panics("a second registration", func() { op.ImplOut(CPU, noop) })
+	panics("a view op", func() { fresh("test::outv(Tensor(a) self) -> Tensor(a)").ImplOut(CPU, noop) })
+	panics("an in-place op", func() { fresh("test::outi_(Tensor(a!) self) -> Tensor(a!)").ImplOut(CPU, noop) })
+	panics("a list result", func() { fresh("test::outl(Tensor self) -> Tensor[]").ImplOut(CPU, noop) })
+}

@@ -121,3 +121,32 @@ type badAllocator struct{}
 func (badAllocator) Storage(nbytes int, zero bool) *Storage {
 	return &Storage{data: make([]byte, nbytes+8)}
 }
+
+// MaterializeUninitFrom takes its storage from the allocator it is given,
+// not from the goroutine's, and allocates as usual when that has none or
+// the tensor is small; a storage of the wrong size is refused.
+func TestMaterializeUninitFrom(t *testing.T) {
+	n := AllocatorMin
+	old := NewStorage(n)
+	r := &recycler{free: []*Storage{old}}
+	other := &recycler{}
+	restore := WithAllocator(other) // the goroutine's: never asked here
+	defer restore()
+	x := MaterializeUninitFrom(NewMetaContiguous([]int{n / 4}, Float32, CPU), r)
+	if x.Storage() != old {
+		t.Fatal("the given allocator's storage was not taken")
+	}
+	if y := MaterializeUninitFrom(NewMetaContiguous([]int{n / 4}, Float32, CPU), r); y.Storage() == old || y.Storage().NBytes() != n {
+		t.Fatal("a storage was handed out twice, or a new one has the wrong size")
+	}
+	MaterializeUninitFrom(NewMetaContiguous([]int{2}, Float32, CPU), r) // below AllocatorMin: not asked
+	if len(r.asked) != 2 || len(other.asked) != 0 {
+		t.Fatalf("asked: the given allocator %v, the goroutine's %v", r.asked, other.asked)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("a storage of the wrong size was accepted")
+		}
+	}()
+	MaterializeUninitFrom(NewMetaContiguous([]int{n / 4}, Float32, CPU), badAllocator{})
+}
