@@ -300,44 +300,19 @@ GLOBL winoConst<>(SB), RODATA|NOPTR, $28
 	VPERMI2PS    p3, p2, Z13;                 /* tiles 8…15 from p2, p3 */ \
 	VINSERTF64X4 $1, Y13, Z12, d              /* d = both halves        */
 
-// ROWIN(i) transforms row i of the tiles (R11) into s[6i …] and steps R11
-// to the next row, R9 to the next row's masks.
-#define ROWIN(i) \
-	LOAD(0, Z20); \
-	LOAD(1, Z21); \
-	LOAD(2, Z22); \
-	LOAD(3, Z23); \
-	LOAD(4, Z30); \
-	LOAD(5, Z31); \
-	LOAD(6, Z14); \
-	LOAD(7, Z15); \
-	DEINT(0, Z20, Z21, Z22, Z23, Z0); \
-	DEINT(1, Z20, Z21, Z22, Z23, Z1); \
-	DEINT(2, Z20, Z21, Z22, Z23, Z2); \
-	DEINT(3, Z20, Z21, Z22, Z23, Z3); \
-	DEINT(0, Z30, Z31, Z14, Z15, Z4); \
-	DEINT(1, Z30, Z31, Z14, Z15, Z5); \
-	WINOB; \
+// SROW(i) stores a transformed row, Z6–Z11, into s[6i …] (R10).
+#define SROW(i) \
 	VMOVUPS Z6, ((6*i+0)*64)(R10); \
 	VMOVUPS Z7, ((6*i+1)*64)(R10); \
 	VMOVUPS Z8, ((6*i+2)*64)(R10); \
 	VMOVUPS Z9, ((6*i+3)*64)(R10); \
 	VMOVUPS Z10, ((6*i+4)*64)(R10); \
-	VMOVUPS Z11, ((6*i+5)*64)(R10); \
-	ADDQ    BX, R11; \
-	ADDQ    $16, R9
+	VMOVUPS Z11, ((6*i+5)*64)(R10)
 
-// COLIN(j) transforms column j of s into v's planes 6ξr + j (R14: plane
-// j; CX: six planes in bytes), the tiles' lanes packed, and steps R14 to
-// plane j+1.
-#define COLIN(j) \
-	VMOVUPS ((0*6+j)*64)(R10), Z0; \
-	VMOVUPS ((1*6+j)*64)(R10), Z1; \
-	VMOVUPS ((2*6+j)*64)(R10), Z2; \
-	VMOVUPS ((3*6+j)*64)(R10), Z3; \
-	VMOVUPS ((4*6+j)*64)(R10), Z4; \
-	VMOVUPS ((5*6+j)*64)(R10), Z5; \
-	WINOB; \
+// VPLANES stores a transformed column, Z6–Z11, the tiles' lanes packed
+// (K1) and masked (K4), into six planes of v CX bytes apart from R14, and
+// steps R14 to the next column's plane (DX on).
+#define VPLANES \
 	VCOMPRESSPS Z6, K1, Z6;                   /* the tiles' lanes packed */ \
 	VCOMPRESSPS Z7, K1, Z7; \
 	VCOMPRESSPS Z8, K1, Z8; \
@@ -357,6 +332,41 @@ GLOBL winoConst<>(SB), RODATA|NOPTR, $28
 	ADDQ    CX, R11; \
 	VMOVUPS Z11, K4, (R11); \
 	ADDQ    DX, R14
+
+// ROWIN(i) transforms row i of the tiles (R11) into s[6i …] and steps R11
+// to the next row, R9 to the next row's masks.
+#define ROWIN(i) \
+	LOAD(0, Z20); \
+	LOAD(1, Z21); \
+	LOAD(2, Z22); \
+	LOAD(3, Z23); \
+	LOAD(4, Z30); \
+	LOAD(5, Z31); \
+	LOAD(6, Z14); \
+	LOAD(7, Z15); \
+	DEINT(0, Z20, Z21, Z22, Z23, Z0); \
+	DEINT(1, Z20, Z21, Z22, Z23, Z1); \
+	DEINT(2, Z20, Z21, Z22, Z23, Z2); \
+	DEINT(3, Z20, Z21, Z22, Z23, Z3); \
+	DEINT(0, Z30, Z31, Z14, Z15, Z4); \
+	DEINT(1, Z30, Z31, Z14, Z15, Z5); \
+	WINOB; \
+	SROW(i); \
+	ADDQ    BX, R11; \
+	ADDQ    $16, R9
+
+// COLIN(j) transforms column j of s into v's planes 6ξr + j (R14: plane
+// j; CX: six planes in bytes), the tiles' lanes packed, and steps R14 to
+// plane j+1.
+#define COLIN(j) \
+	VMOVUPS ((0*6+j)*64)(R10), Z0; \
+	VMOVUPS ((1*6+j)*64)(R10), Z1; \
+	VMOVUPS ((2*6+j)*64)(R10), Z2; \
+	VMOVUPS ((3*6+j)*64)(R10), Z3; \
+	VMOVUPS ((4*6+j)*64)(R10), Z4; \
+	VMOVUPS ((5*6+j)*64)(R10), Z5; \
+	WINOB; \
+	VPLANES
 
 // func winoInF32AVX512(v []float32, ldp, ldc int, x []float32, cs, ldx, n int, k *winoKernelArgs, s []float32)
 //
@@ -577,12 +587,7 @@ outTransform:
 	DEINT(2, Z20, Z21, Z22, Z23, Z2); \
 	DEINT(3, Z20, Z21, Z22, Z23, Z3); \
 	WINOAT; \
-	VMOVUPS Z6, ((6*r+0)*64)(R10); \
-	VMOVUPS Z7, ((6*r+1)*64)(R10); \
-	VMOVUPS Z8, ((6*r+2)*64)(R10); \
-	VMOVUPS Z9, ((6*r+3)*64)(R10); \
-	VMOVUPS Z10, ((6*r+4)*64)(R10); \
-	VMOVUPS Z11, ((6*r+5)*64)(R10); \
+	SROW(r); \
 	ADDQ    BX, R11; \
 	ADDQ    $8, R9
 
@@ -595,25 +600,7 @@ outTransform:
 	VMOVUPS ((2*6+j)*64)(R10), Z2; \
 	VMOVUPS ((3*6+j)*64)(R10), Z3; \
 	WINOAT; \
-	VCOMPRESSPS Z6, K1, Z6; \
-	VCOMPRESSPS Z7, K1, Z7; \
-	VCOMPRESSPS Z8, K1, Z8; \
-	VCOMPRESSPS Z9, K1, Z9; \
-	VCOMPRESSPS Z10, K1, Z10; \
-	VCOMPRESSPS Z11, K1, Z11; \
-	MOVQ    R14, R11; \
-	VMOVUPS Z6, K4, (R11); \
-	ADDQ    CX, R11; \
-	VMOVUPS Z7, K4, (R11); \
-	ADDQ    CX, R11; \
-	VMOVUPS Z8, K4, (R11); \
-	ADDQ    CX, R11; \
-	VMOVUPS Z9, K4, (R11); \
-	ADDQ    CX, R11; \
-	VMOVUPS Z10, K4, (R11); \
-	ADDQ    CX, R11; \
-	VMOVUPS Z11, K4, (R11); \
-	ADDQ    DX, R14
+	VPLANES
 
 // func winoGradF32AVX512(v []float32, ldp, ldc int, y []float32, cs, ldy, n int, k *winoKernelArgs, s []float32)
 //
