@@ -247,9 +247,13 @@ type BatchNormArgs struct {
 	Momentum, Eps           float64
 }
 
-// BatchNormArgsOf reads the arguments of any _native_batch_norm_legit overload.
+// BatchNormArgsOf reads the arguments of any _native_batch_norm_legit overload
+// or of native_batch_norm (the same arguments; its decomposition picks the
+// overload).
 func BatchNormArgsOf(op *tensor.Op, a []any) BatchNormArgs {
 	switch {
+	case op.Schema.Name == "native_batch_norm":
+		return BatchNormArgs(args.NativeBatchNormOf(a))
 	case op.Schema.Name == "_native_batch_norm_legit_no_training":
 		p := args.InternalNativeBatchNormLegitNoTrainingOf(a)
 		return BatchNormArgs{Input: p.Input, Weight: p.Weight, Bias: p.Bias,

@@ -107,6 +107,22 @@ func outKernelCases() []outKernelCase {
 			return []*tensor.Tensor{randnSeeded(87, 2, 16, 32, 32), randnSeeded(88, 16, 16, 3, 3), randnSeeded(89, 16),
 				randnSeeded(90, 2, 3, 9, 9), randnSeeded(91, 4, 3, 3, 3)}
 		}, []string{"aten.convolution.default", "aten.convolution_backward.default"}},
+		{"batch norm", func(t ...*tensor.Tensor) []*tensor.Tensor {
+			// native_batch_norm in training and in evaluation, and the
+			// functional _native_batch_norm_legit overloads.
+			x, w, b, rm, rv := t[0], t[1], t[2], t[3], t[4].Abs()
+			nb := func(training bool, rm, rv *tensor.Tensor) []*tensor.Tensor {
+				return tensor.Call("aten::native_batch_norm", x, w, b, rm, rv, training, 0.1, 1e-5).([]*tensor.Tensor)
+			}
+			tr, ev := nb(true, nil, nil), nb(false, rm, rv)
+			ns := tensor.Call("aten::_native_batch_norm_legit.no_stats", x, w, b, true, 0.1, 1e-5).([]*tensor.Tensor)
+			nt := tensor.Call("aten::_native_batch_norm_legit_no_training", x, w, b, rm, rv, 0.1, 1e-5).([]*tensor.Tensor)
+			return []*tensor.Tensor{tr[0].Neg(), tr[1], tr[2], ev[0].Neg(), ns[0].Neg(), ns[2], nt[0].Neg()}
+		}, func() []*tensor.Tensor {
+			return []*tensor.Tensor{randnSeeded(92, 4, 16, 8, 8), randnSeeded(93, 16), randnSeeded(94, 16), randnSeeded(95, 16),
+				randnSeeded(96, 16)}
+		}, []string{"aten.native_batch_norm.default", "aten._native_batch_norm_legit.no_stats",
+			"aten._native_batch_norm_legit_no_training.default"}},
 		{"layer norm backward", func(t ...*tensor.Tensor) []*tensor.Tensor {
 			g, x, w, b := t[0], t[1], t[2], t[3]
 			var res []*tensor.Tensor

@@ -46,12 +46,18 @@ func implOut(name string, k outKernel) {
 // leaves a result undefined), as the named op's kernel and as its out
 // kernel.
 func implOuts(name string, k tensor.OutKernel) {
-	impl(name, func(op *tensor.Op, a []any) any {
+	impl(name, allocOuts(k))
+	core.Op(name).ImplOut(tensor.CPU, k)
+}
+
+// allocOuts is the kernel that gives k the results the meta function lays
+// out.
+func allocOuts(k tensor.OutKernel) tensor.Kernel {
+	return func(op *tensor.Op, a []any) any {
 		outs := normAllocUninit(metaN(op, a))
 		k(outs, op, a)
 		return outs
-	})
-	core.Op(name).ImplOut(tensor.CPU, k)
+	}
 }
 
 // An intoKernel computes an op without a meta function (its result's

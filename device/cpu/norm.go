@@ -1044,27 +1044,12 @@ func init() {
 	impl("aten::native_group_norm_backward.default", groupNormBackwardKernel)
 	// The variant that updates running statistics in place has no out
 	// kernel (an out kernel's op is functional).
-	impl("aten::_native_batch_norm_legit.default", func(op *tensor.Op, a []any) any {
-		outs := normAllocUninit(metaN(op, a))
-		batchNormKernel(outs, op, a)
-		return outs
-	})
+	impl("aten::_native_batch_norm_legit.default", allocOuts(batchNormKernel))
 	implOuts("aten::_native_batch_norm_legit.no_stats", batchNormKernel)
 	// native_batch_norm decomposes into the variant its arguments pick
-	// (decomp's nativeBatchNorm); a plan runs that variant's kernel into
-	// the results it laid out.
-	core.Op("aten::native_batch_norm.default").ImplOut(tensor.CPU, func(outs []*tensor.Tensor, _ *tensor.Op, list []any) {
-		a := core.BatchNormArgs(args.NativeBatchNormOf(list))
-		if !a.Training {
-			tensor.Check(a.RunningMean != nil, "running_mean must be defined in evaluation mode")
-			tensor.Check(a.RunningVar != nil, "running_var must be defined in evaluation mode")
-		}
-		if normUseF64(a.Input.DType()) {
-			batchNormRun[float64](a, outs)
-		} else {
-			batchNormRun[float32](a, outs)
-		}
-	})
+	// (decomp's nativeBatchNorm), whose kernel a plan runs into the
+	// results it laid out (core.BatchNormArgsOf reads either's arguments).
+	core.Op("aten::native_batch_norm.default").ImplOut(tensor.CPU, batchNormKernel)
 	implOuts("aten::_native_batch_norm_legit_no_training.default", batchNormKernel)
 	impl("aten::native_dropout.default", dropoutKernel)
 }
