@@ -573,3 +573,36 @@ func TestWarmCallAllocs(t *testing.T) {
 		t.Errorf("a warm call of a fused chain makes %v allocations", n)
 	}
 }
+
+// TestCloneGatheredInPlace: a contiguous clone whose input is gathered
+// straight into the clone's register costs no copy of its own (the
+// gather is the clone), and one that must move its value copies it once.
+func TestCloneGatheredInPlace(t *testing.T) {
+	x := randn(false, 40, 30)
+	for _, c := range []struct {
+		f      func(*tensor.Tensor) *tensor.Tensor
+		copies int
+	}{
+		{func(x *tensor.Tensor) *tensor.Tensor { return x.T().Contiguous().AddScalar(1) }, 0},
+		{func(x *tensor.Tensor) *tensor.Tensor { return x.T().Contiguous() }, 1},
+	} {
+		gm, err := compile.Trace(c.f, []*tensor.Tensor{x}, compile.TraceOptions{Mode: compile.Fake})
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan, err := cpu.Describe(gm, []*tensor.Tensor{x})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(plan, "gather in0") || strings.Count(plan, "= clone(") != c.copies {
+			t.Errorf("want a gather and %d copies:\n%s", c.copies, plan)
+		}
+		got, err := compile.Compile(c.f, compile.Options{Backend: cpu.Backend}).Call(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sameBits(got.(*tensor.Tensor), c.f(x)); err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -296,6 +296,10 @@ func (b *builder) build(tileElems int) (*tileProg, error) {
 			a, _, _ := b.operand(m, sp.ins[0], k, j)
 			dying(j)
 			d := b.dst(m, k)
+			b.loc[m] = d
+			if sp.name == "clone" && d == a {
+				break // already there: no copy onto itself
+			}
 			in := instr{op: iUnary, dst: d, a: a, f1: sp.f1, cost: unaryCost[costName(sp.name)]}
 			if in.cost == 0 {
 				in.cost = costBinaryOp
@@ -305,7 +309,6 @@ func (b *builder) build(tileElems int) (*tileProg, error) {
 			}
 			in.text = fmt.Sprintf("%s = %s(%s)", d, sp.name, a)
 			b.prog.code = append(b.prog.code, in)
-			b.loc[m] = d
 		case kLoad:
 			x := sp.ins[0].node
 			v, _ := b.p.info(x)
