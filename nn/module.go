@@ -219,20 +219,31 @@ type NamedModule struct {
 // registration order, each once (named_modules).
 func (b *Base) NamedModules() []NamedModule {
 	var out []NamedModule
+	b.walk(true, func(prefix string, _ *Base, mod Module) { out = append(out, NamedModule{prefix, mod}) })
+	return out
+}
+
+// walk calls f on the module and all its descendants, depth first in
+// registration order, each once, with its dotted name when named is set
+// ("" otherwise: the names cost a string each).
+func (b *Base) walk(named bool, f func(prefix string, m *Base, mod Module)) {
 	seen := map[*Base]bool{}
-	var walk func(prefix string, m *Base, mod Module)
-	walk = func(prefix string, m *Base, mod Module) {
+	var rec func(prefix string, m *Base, mod Module)
+	rec = func(prefix string, m *Base, mod Module) {
 		if seen[m] {
 			return
 		}
 		seen[m] = true
-		out = append(out, NamedModule{prefix, mod})
+		f(prefix, m, mod)
 		for _, c := range m.children {
-			walk(join(prefix, c.name), c.v.base(), c.v)
+			name := ""
+			if named {
+				name = join(prefix, c.name)
+			}
+			rec(name, c.v.base(), c.v)
 		}
 	}
-	walk("", b, b)
-	return out
+	rec("", b, b)
 }
 
 // Children lists the direct sub-modules with their names.
@@ -255,45 +266,36 @@ func join(prefix, name string) string {
 // in registration order, each tensor once (named_parameters).
 func (b *Base) NamedParameters() []Named {
 	var out []Named
-	seen := map[*T]bool{}
-	for _, nm := range b.NamedModules() {
-		for _, e := range nm.Module.base().params {
-			if e.v == nil || seen[e.v] {
-				continue
-			}
-			seen[e.v] = true
-			out = append(out, Named{join(nm.Name, e.name), e.v})
-		}
-	}
+	b.eachParam(true, func(name string, p *T) { out = append(out, Named{name, p}) })
 	return out
 }
 
 // Parameters lists the parameters in registration order (what optimizers
-// take).
+// take), without making their names (a training loop's ZeroGrad calls it
+// every step).
 func (b *Base) Parameters() []*T {
-	// NamedParameters' walk without the names (a training loop's ZeroGrad
-	// calls this every step).
 	var out []*T
-	seenMod := map[*Base]bool{}
-	seen := map[*T]bool{}
-	var walk func(m *Base)
-	walk = func(m *Base) {
-		if seenMod[m] {
-			return
-		}
-		seenMod[m] = true
-		for _, e := range m.params {
-			if e.v != nil && !seen[e.v] {
-				seen[e.v] = true
-				out = append(out, e.v)
-			}
-		}
-		for _, c := range m.children {
-			walk(c.v.base())
-		}
-	}
-	walk(b)
+	b.eachParam(false, func(_ string, p *T) { out = append(out, p) })
 	return out
+}
+
+// eachParam calls f on every parameter of the tree in registration order,
+// each tensor once, with its dotted name when named is set.
+func (b *Base) eachParam(named bool, f func(name string, p *T)) {
+	seen := map[*T]bool{}
+	b.walk(named, func(prefix string, m *Base, _ Module) {
+		for _, e := range m.params {
+			if e.v == nil || seen[e.v] {
+				continue
+			}
+			seen[e.v] = true
+			name := ""
+			if named {
+				name = join(prefix, e.name)
+			}
+			f(name, e.v)
+		}
+	})
 }
 
 // NamedBuffers lists every buffer of the tree with its dotted name.
