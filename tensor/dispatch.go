@@ -306,13 +306,15 @@ func (op *Op) BackendKernel(dev Device) Kernel {
 // memory of many calls (compile/cpu's plans): outs holds one tensor per
 // result of the op's schema, nil for a result the call leaves undefined
 // (convolution_backward's output_mask), each on the backend's device with
-// the dtype, sizes and strides the op's meta function gives for args, its
-// storage allocated, not shared with any argument or other result, and its
-// elements undefined. The kernel writes every element, the bits its
-// backend kernel (ImplBackend) returns for the same args, and returns
-// nothing: the caller checked the arguments when it planned (a meta
-// function, a graph traced with them), and no key above the backend runs
-// (no autograd, no functionalization).
+// the dtype, sizes and strides the op gives for args (its meta function's,
+// or its decomposition's where it has none), its storage allocated, not
+// shared with any argument or other result, and its elements undefined.
+// The kernel writes every element, the bits the op returns on that device
+// for the same args (its backend kernel's, or its decomposition's where
+// the device has no kernel of its own), and returns nothing: the caller
+// checked the arguments when it planned (a meta function, a graph traced
+// with them), and no key above the backend runs (no autograd, no
+// functionalization).
 type OutKernel func(outs []*Tensor, op *Op, args []any)
 
 // outKernels are the ops' OutKernels by op and device, read when a caller
@@ -324,8 +326,9 @@ type outKey struct {
 	dev Device
 }
 
-// ImplOut registers the OutKernel of a functional op on device dev, beside
-// its kernel from ImplBackend. Registering twice panics.
+// ImplOut registers the OutKernel of a functional op on device dev (beside
+// its kernel from ImplBackend, or for an op the device decomposes).
+// Registering twice panics.
 func (op *Op) ImplOut(dev Device, k OutKernel) *Op {
 	ok := !op.Schema.IsView() && len(op.Schema.Mutates()) == 0 && len(op.Schema.Returns) > 0
 	for _, r := range op.Schema.Returns {
