@@ -60,9 +60,7 @@ func WinogradInF32(v []float32, ldp, ldc int, x []float32, cs, ldx, n int, tl *W
 	if n == 0 || lanes == 0 {
 		return
 	}
-	if 35*ldp+(n-1)*ldc+lanes > len(v) {
-		panic(fmt.Sprintf("asm.WinogradInF32: 36 planes %d apart of %d rows of %d, %d apart, do not fit a v of %d", ldp, n, lanes, ldc, len(v)))
-	}
+	checkPlanes("WinogradInF32", "a v", len(v), ldp, ldc, n, lanes)
 	var k winoKernelArgs
 	for q := range 4 {
 		k.offs[q], k.offs[4+q] = 4*tl.Off[q], 4*(tl.Off[q]+4)
@@ -112,9 +110,7 @@ func WinogradOutF32(y []float32, cs, ldy int, m []float32, ldp, ldc, n int, bias
 	if n == 0 || lanes == 0 {
 		return true
 	}
-	if 35*ldp+(n-1)*ldc+lanes > len(m) {
-		panic(fmt.Sprintf("asm.WinogradOutF32: 36 planes %d apart of %d rows of %d, %d apart, do not fit an m of %d", ldp, n, lanes, ldc, len(m)))
-	}
+	checkPlanes("WinogradOutF32", "an m", len(m), ldp, ldc, n, lanes)
 	k := outArgs(tl, ldy, n, cs, len(y), "WinogradOutF32", "write")
 	return winoOutRun(y, cs, ldy, m, ldp, ldc, n, bias, &k)
 }
@@ -138,9 +134,7 @@ func WinogradGradF32(v []float32, ldp, ldc int, y []float32, cs, ldy, n int, tl 
 	if n == 0 || lanes == 0 {
 		return
 	}
-	if 35*ldp+(n-1)*ldc+lanes > len(v) {
-		panic(fmt.Sprintf("asm.WinogradGradF32: 36 planes %d apart of %d rows of %d, %d apart, do not fit a v of %d", ldp, n, lanes, ldc, len(v)))
-	}
+	checkPlanes("WinogradGradF32", "a v", len(v), ldp, ldc, n, lanes)
 	k := outArgs(tl, ldy, n, cs, len(y), "WinogradGradF32", "read")
 	winoGradRun(v, ldp, ldc, y, cs, ldy, n, &k)
 }
@@ -205,4 +199,13 @@ func (k *winoKernelArgs) setLanes(tl *WinoTiles) {
 		n += t
 	}
 	k.packed = 1<<n - 1
+}
+
+// checkPlanes panics unless 36 planes ldp apart, each of n rows of lanes
+// tiles ldc apart, fit the slice (of length size) a transform reads or
+// writes them in.
+func checkPlanes(name, what string, size, ldp, ldc, n, lanes int) {
+	if 35*ldp+(n-1)*ldc+lanes > size {
+		panic(fmt.Sprintf("asm.%s: 36 planes %d apart of %d rows of %d, %d apart, do not fit %s of %d", name, ldp, n, lanes, ldc, what, size))
+	}
 }
